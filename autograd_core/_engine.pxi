@@ -1,0 +1,442 @@
+# The backward engine: PyTorch's algorithm (torch/csrc/autograd/engine.cpp), iterative.
+#
+# 1. Discover the graph from the roots with an explicit stack, giving every node a
+#    dense index (a C pointer map) and counting, per node, the edges that reach it
+#    from nodes that will run.
+# 2. Put the root gradients into their nodes' input buffers (PyTorch's GraphRoot).
+# 3. Pop the ready node with the highest sequence number (a C heap), run hooks and its
+#    derivative, reduce each gradient to its input's metadata once (sum_to, cast), add
+#    it into the next node's buffer, and push that node when its count reaches zero.
+#
+# Note [Input buffers]
+# The first gradient to reach a buffer slot is stored by reference; a second one
+# is added out of place. No gradient a node, hook or user holds is ever modified.
+#
+# Note [Needed nodes]
+# With `inputs` (Tensor.backward(inputs=...), autograd.grad) only nodes with a path
+# to an input's edge run. Every edge goes from a newer node to an older one, so
+# visiting nodes in increasing sequence number (AccumulateGrad counted as oldest)
+# sees children before parents: one pass marks the needed ones.
+
+cdef object _ones_like_root(Tensor t):
+    return _make(np.ones(_shp(t._data), dtype=t._data.dtype))
+
+
+cdef tuple _make_root_grads(tuple tensors, tuple grads):
+    cdef list out = []
+    cdef Tensor t
+    cdef Py_ssize_t i
+    for i in range(len(tensors)):
+        t = tensors[i]
+        g = grads[i] if i < len(grads) else None
+        if g is None:
+            if cnp.PyArray_SIZE(t._data) != 1:
+                raise RuntimeError(_MSG_IMPLICIT_GRAD)
+            out.append(_ones_like_root(t))
+            continue
+        if not isinstance(g, Tensor):
+            if _is_number(g):
+                g = _make(np.asarray(g, dtype=t._data.dtype))
+            else:
+                raise TypeError("gradients can be either Tensors or None, but got "
+                                + type(g).__name__)
+        if not _same_shape((<Tensor>g)._data, t._data):
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of "
+                f"{Size(_shp((<Tensor>g)._data))!r} and output[{i}] has a shape of "
+                f"{Size(_shp(t._data))!r}.")
+        if _dtype_of((<Tensor>g)._data).category != _dtype_of(t._data).category:
+            raise TypeError(
+                f"For complex Tensors, both grad_output and output are required to have "
+                f"the same dtype. Mismatch in dtype: grad_output[{i}] has a dtype of "
+                f"{_dtype_of((<Tensor>g)._data)!r} and output[{i}] has a dtype of "
+                f"{_dtype_of(t._data)!r}.")
+        out.append(g)
+    return tuple(out)
+
+
+cdef Tensor _validate_grad(Node node, Py_ssize_t i, Tensor g):
+    """Reduce/cast a gradient to the metadata of forward input i (once, here)."""
+    meta = node.input_shapes[i]
+    if meta is None:
+        return g
+    shape, dt = meta
+    if _shp(g._data) != shape:
+        if not _expandable_to(shape, _shp(g._data)):
+            raise RuntimeError(
+                f"Function {type(node).__name__} returned an invalid gradient at index {i} - "
+                f"got {_shape_str(_shp(g._data))} but expected shape compatible with "
+                f"{_shape_str(shape)}")
+        g = _sum_to(g, shape)
+    if _dtype_of(g._data) is not dt:
+        g = _cast(g, dt)
+    return g
+
+
+cdef bint _expandable_to(tuple shape, tuple target):
+    cdef Py_ssize_t n = len(shape), m = len(target), k
+    if n > m:
+        return False
+    for k in range(1, n + 1):
+        if shape[n - k] != target[m - k] and shape[n - k] != 1:
+            return False
+    return True
+
+
+cdef tuple _call_pre_hooks(Node node, list buf):
+    """Tensor hooks, then retain_grad, then node pre-hooks (PyTorch's order)."""
+    cdef _TensorHook th
+    if node.pre_hooks is not None:
+        for h in list(node.pre_hooks):
+            if isinstance(h, _TensorHook):
+                th = <_TensorHook>h
+                g = buf[th.output_nr]
+                if g is None:
+                    continue
+                r = th.fn(g)
+                if r is not None:
+                    buf[th.output_nr] = _check_hook_result(r, g, "hook")
+    if node.retained is not None:
+        for nr, ref in node.retained.items():
+            t = ref()
+            g = buf[nr]
+            if t is None or g is None:
+                continue
+            if (<Tensor>t)._grad is None:
+                (<Tensor>t)._grad = _clone(g)
+            else:
+                (<Tensor>t)._grad = _add((<Tensor>t)._grad, g)
+    if node.pre_hooks is not None:
+        for h in list(node.pre_hooks):
+            if isinstance(h, _TensorHook):
+                continue
+            r = h(tuple(buf))
+            if r is not None:
+                if not isinstance(r, tuple) or len(r) != len(buf):
+                    raise RuntimeError(
+                        f"hook '{getattr(h, '__name__', h)}' has returned an incorrect number "
+                        f"of values (got {len(r) if isinstance(r, tuple) else 1}, but expected {len(buf)})")
+                buf[:] = list(r)
+    return tuple(buf)
+
+
+cdef tuple _call_post_hooks(Node node, tuple grads_in, tuple grads_out):
+    for h in list(node.post_hooks):
+        r = h(grads_in, grads_out)
+        if r is not None:
+            if not isinstance(r, tuple) or len(r) != len(grads_in):
+                raise RuntimeError(
+                    f"hook '{getattr(h, '__name__', h)}' has returned an incorrect number "
+                    f"of values (got {len(r) if isinstance(r, tuple) else 1}, but expected {len(grads_in)})")
+            grads_in = r
+    return grads_in
+
+
+cdef class _GraphTask:
+    """The state of one backward pass (C structures freed with it)."""
+    cdef agc_ptrmap index       # node pointer -> dense index
+    cdef agc_intvec deps        # per index: edges still to arrive
+    cdef agc_heap ready
+    cdef list nodes             # per index: the Node (keeps the pointers valid)
+    cdef list buffers           # per index: list of gradients per output slot, or None
+    cdef bint ok
+
+    def __cinit__(self):
+        self.ok = (agc_ptrmap_init(&self.index, 64) == 0
+                   and agc_intvec_init(&self.deps, 64) == 0
+                   and agc_heap_init(&self.ready, 64) == 0)
+        self.nodes = []
+        self.buffers = []
+
+    def __dealloc__(self):
+        agc_ptrmap_free(&self.index)
+        agc_intvec_free(&self.deps)
+        agc_heap_free(&self.ready)
+
+    cdef int32_t add(self, Node node) except -2:
+        """The node's index, adding it if new; -1-idx-1 marks 'was already there'."""
+        cdef int32_t idx = agc_ptrmap_get(&self.index, <void *>node)
+        if idx >= 0:
+            return idx
+        idx = len(self.nodes)
+        if agc_ptrmap_put(&self.index, <void *>node, idx) != 0 or agc_intvec_push(&self.deps, 0) != 0:
+            raise MemoryError()
+        self.nodes.append(node)
+        self.buffers.append(None)
+        return idx
+
+    cdef void add_grad(self, int32_t idx, int nr, Tensor g) except *:
+        """Note [Input buffers]."""
+        cdef list buf = self.buffers[idx]
+        cdef Node node
+        if buf is None:
+            node = self.nodes[idx]
+            buf = [None] * node.num_outputs()
+            self.buffers[idx] = buf
+        if g is None:
+            return
+        old = buf[nr]
+        if old is None:
+            buf[nr] = g
+        else:
+            buf[nr] = _add(<Tensor>old, g)
+
+    cdef void arrive(self, int32_t idx) except *:
+        self.deps.data[idx] -= 1
+        if self.deps.data[idx] == 0:
+            if agc_heap_push(&self.ready, (<Node>self.nodes[idx]).seq, idx) != 0:
+                raise MemoryError()
+
+
+cdef void _discover(_GraphTask task, list root_nodes, bint count) except *:
+    """Index every node reachable from the roots; with count, count edges too."""
+    cdef list stack = []
+    cdef Node node, child
+    cdef int32_t before, idx
+    for node in root_nodes:
+        before = len(task.nodes)
+        idx = task.add(node)
+        if count:
+            task.deps.data[idx] += 1
+        if idx == before:
+            stack.append(node)
+    while stack:
+        node = stack.pop()
+        if node.next_nodes is None:
+            continue
+        for c in node.next_nodes:
+            if c is None:
+                continue
+            child = <Node>c
+            before = len(task.nodes)
+            idx = task.add(child)
+            if count:
+                task.deps.data[idx] += 1
+            if idx == before:
+                stack.append(child)
+
+
+cdef bytearray _mark_needed(_GraphTask task, set capture_nodes):
+    """Note [Needed nodes]: 1 for nodes with a path to a captured edge."""
+    cdef Py_ssize_t n = len(task.nodes), i
+    cdef bytearray needed = bytearray(n)
+    cdef Node node
+    order = sorted(range(n), key=lambda j: 0 if isinstance(task.nodes[j], AccumulateGrad)
+                   else (<Node>task.nodes[j]).seq)
+    for i in order:
+        node = task.nodes[i]
+        if node in capture_nodes:
+            needed[i] = 1
+            continue
+        if node.next_nodes is None:
+            continue
+        for c in node.next_nodes:
+            if c is not None and needed[agc_ptrmap_get(&task.index, <void *>c)]:
+                needed[i] = 1
+                break
+    return needed
+
+
+def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_graph,
+                  inputs, bint allow_unused, bint accumulate, bint materialize=False):
+    """Run one backward pass.
+
+    accumulate=True is backward(): gradients go into leaves' .grad (only the listed
+    inputs' when inputs is given). accumulate=False is autograd.grad(): the gradients
+    for `inputs` are returned and nothing is accumulated.
+    """
+    cdef Py_ssize_t i, k
+    cdef Tensor t, g
+    cdef Node node, child
+    cdef bint keep_graph = create_graph if retain_graph is None else bool(retain_graph)
+
+    for i in range(len(tensors)):
+        t = tensors[i]
+        if not t._requires_grad:
+            raise _no_grad_fn_error(i)
+    cdef tuple root_grads = _make_root_grads(tensors, grad_tensors)
+
+    cdef list root_nodes = []
+    cdef list root_nrs = []
+    for t in tensors:
+        root_nodes.append(_edge_node(t))
+        root_nrs.append(t._output_nr)
+
+    # Edges whose gradient is captured: (node, output_nr) per input.
+    cdef list capture = None
+    cdef set capture_nodes = None
+    cdef list captured = None
+    if inputs is not None:
+        capture = []
+        for k, x in enumerate(inputs):
+            t = x
+            if t._grad_fn is not None:
+                capture.append((t._grad_fn, t._output_nr, t))
+            elif t._requires_grad:
+                capture.append((_grad_accumulator(t), 0, t))
+            else:
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
+        capture_nodes = set(c[0] for c in capture)
+        captured = [None] * len(capture)
+
+    cdef _GraphTask task = _GraphTask()
+    if not task.ok:
+        raise MemoryError()
+    cdef bytearray needed = None
+    cdef int32_t idx, cidx
+    if capture is None:
+        _discover(task, root_nodes, True)
+    else:
+        _discover(task, root_nodes, False)
+        needed = _mark_needed(task, capture_nodes)
+        for i in range(len(task.nodes)):
+            if not needed[i]:
+                continue
+            node = task.nodes[i]
+            if node in capture_nodes and (not accumulate or isinstance(node, AccumulateGrad)):
+                if not isinstance(node, AccumulateGrad) or not accumulate:
+                    continue  # a captured non-leaf edge: nothing past it runs
+            if node.next_nodes is None:
+                continue
+            for c in node.next_nodes:
+                if c is not None:
+                    cidx = agc_ptrmap_get(&task.index, <void *>c)
+                    if needed[cidx]:
+                        task.deps.data[cidx] += 1
+        for node in root_nodes:
+            task.deps.data[agc_ptrmap_get(&task.index, <void *>node)] += 1
+
+    cdef int prev_grad_mode = agc_grad_enabled()
+    agc_set_grad_enabled(create_graph)
+    try:
+        # GraphRoot: the root gradients arrive first.
+        for i in range(len(root_nodes)):
+            idx = agc_ptrmap_get(&task.index, <void *>root_nodes[i])
+            if needed is None or needed[idx]:
+                task.add_grad(idx, root_nrs[i], root_grads[i])
+                task.arrive(idx)
+        _execute(task, needed, capture, capture_nodes, captured, keep_graph, accumulate)
+    finally:
+        agc_set_grad_enabled(prev_grad_mode)
+
+    if capture is None:
+        return None
+    if accumulate:
+        return None
+    for k in range(len(captured)):
+        if captured[k] is None:
+            if not allow_unused and not materialize:
+                raise RuntimeError(
+                    f"The differentiated Tensor at index {k} appears to not have been used in "
+                    "the graph. Set allow_unused=True if this is the desired behavior.")
+            if materialize:
+                t = inputs[k]
+                captured[k] = _make(np.zeros(_shp(t._data), dtype=t._data.dtype))
+    return tuple(captured)
+
+
+cdef void _execute(_GraphTask task, bytearray needed, list capture, set capture_nodes,
+                   list captured, bint keep_graph, bint accumulate) except *:
+    cdef int32_t idx, cidx
+    cdef Py_ssize_t i, k, n_next
+    cdef Node node
+    cdef Tensor g
+    cdef list buf
+    cdef tuple grads_out, grads_in, next_nodes, next_nrs
+    cdef bint any_grad
+    while True:
+        idx = agc_heap_pop(&task.ready)
+        if idx < 0:
+            break
+        node = task.nodes[idx]
+        buf = task.buffers[idx]
+        task.buffers[idx] = None
+        if buf is None:
+            buf = [None] * node.num_outputs()
+
+        if node.pre_hooks is not None or node.retained is not None:
+            grads_out = _call_pre_hooks(node, buf)
+        else:
+            grads_out = tuple(buf)
+
+        if capture_nodes is not None and node in capture_nodes:
+            for k in range(len(capture)):
+                if capture[k][0] is node:
+                    gk = grads_out[capture[k][1]]
+                    if accumulate and not isinstance(node, AccumulateGrad):
+                        if gk is not None:
+                            _accumulate_into(<Tensor>capture[k][2], <Tensor>gk)
+                    elif not accumulate:
+                        captured[k] = gk
+            if not accumulate or not isinstance(node, AccumulateGrad):
+                continue
+
+        any_grad = False
+        for x in grads_out:
+            if x is not None:
+                any_grad = True
+                break
+        if node.released and any_grad:
+            raise RuntimeError(_MSG_BACKWARD_TWICE)
+
+        next_nodes = node.next_nodes
+        n_next = 0 if next_nodes is None else len(next_nodes)
+        if any_grad:
+            if _anomaly_enabled:
+                grads_in = _apply_with_anomaly(node, grads_out)
+            else:
+                grads_in = node.apply(grads_out)
+            if len(grads_in) != n_next:
+                raise RuntimeError(
+                    f"function {type(node).__name__} returned an incorrect number of gradients "
+                    f"(expected {n_next}, got {len(grads_in)})")
+        else:
+            grads_in = (None,) * n_next
+        if node.post_hooks is not None:
+            grads_in = _call_post_hooks(node, grads_in, grads_out)
+        if not keep_graph:
+            node.release_saved()
+
+        next_nrs = node.next_nrs
+        for i in range(n_next):
+            c = next_nodes[i]
+            if c is None:
+                continue
+            cidx = agc_ptrmap_get(&task.index, <void *>c)
+            if needed is not None and not needed[cidx]:
+                continue
+            g = grads_in[i]
+            if g is not None and node.input_shapes is not None:
+                g = _validate_grad(node, i, g)
+            task.add_grad(cidx, 0 if next_nrs is None else next_nrs[i], g)
+            task.arrive(cidx)
+
+
+def _set_anomaly_enabled(bint mode):
+    global _anomaly_enabled
+    _anomaly_enabled = mode
+
+
+def _is_anomaly_enabled():
+    return _anomaly_enabled
+
+
+cdef tuple _apply_with_anomaly(Node node, tuple grads_out):
+    try:
+        grads_in = node.apply(grads_out)
+    except Exception:
+        _warn_anomaly(node)
+        raise
+    for i, g in enumerate(grads_in):
+        if g is not None and np.isnan((<Tensor>g)._data).any():
+            _warn_anomaly(node)
+            raise RuntimeError(f"Function '{type(node).__name__}' returned nan values in its {i}th output.")
+    return grads_in
+
+
+cdef void _warn_anomaly(Node node):
+    trace = node.meta.get("traceback_") if node.meta is not None else None
+    if trace:
+        warnings.warn(
+            "Error detected in " + type(node).__name__ + ". Traceback of forward call that "
+            "caused the error:\n" + "".join(trace), UserWarning, stacklevel=2)

@@ -1,0 +1,118 @@
+"""autograd_core.autograd: backward(), grad(), the legacy Variable, grad modes."""
+from autograd_core import _C
+from autograd_core.autograd.variable import Variable
+from autograd_core.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
+from autograd_core.grad_mode import (enable_grad, inference_mode, no_grad,
+                                     set_grad_enabled)
+
+__all__ = ["Variable", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
+           "inference_mode", "gradcheck", "gradgradcheck", "GradcheckError"]
+
+
+def _as_tuple(x, name):
+    if isinstance(x, _C.Tensor):
+        return (x,)
+    if x is None:
+        return ()
+    x = tuple(x)
+    for t in x:
+        if t is not None and not isinstance(t, _C.Tensor):
+            raise TypeError(f"{name} must be Tensors, but got {type(t).__name__}")
+    return x
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
+             grad_variables=None, inputs=None):
+    """Accumulate the gradients of ``tensors`` into the leaves' ``.grad``.
+
+    >>> import autograd_core as torch
+    >>> x = torch.tensor([1., 2.], requires_grad=True)
+    >>> torch.autograd.backward([(x * x).sum()])
+    >>> x.grad
+    tensor([2., 4.])
+    """
+    tensors = _as_tuple(tensors, "tensors")
+    if grad_tensors is None:
+        grad_tensors = grad_variables
+    grads = (grad_tensors,) if isinstance(grad_tensors, _C.Tensor) else (
+        tuple(grad_tensors) if grad_tensors is not None else (None,) * len(tensors))
+    if len(grads) != len(tensors):
+        raise RuntimeError(f"got {len(grads)} tensors and {len(tensors)} gradients")
+    if inputs is not None:
+        inputs = _as_tuple(inputs, "inputs")
+        if len(inputs) == 0:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    _warn_create_graph(create_graph, inputs)
+    _C._run_backward(tensors, grads, retain_graph, create_graph, inputs,
+                     allow_unused=True, accumulate=True)
+
+
+def _warn_create_graph(create_graph, inputs):
+    if create_graph:
+        import warnings
+        warnings.warn(
+            "Using backward() with create_graph=True will create a reference cycle between the "
+            "parameter and its gradient which can cause a memory leak. We recommend using "
+            "autograd.grad when creating the graph to avoid this. If you have to use this "
+            "function, make sure to reset the .grad fields of your parameters to None after use "
+            "to break the cycle and avoid the leak.", UserWarning, stacklevel=3)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """The gradients of ``outputs`` w.r.t. ``inputs``, returned (``.grad`` is untouched).
+
+    >>> import autograd_core as torch
+    >>> x = torch.tensor(3., requires_grad=True)
+    >>> torch.autograd.grad(x ** 2, x)
+    (tensor(6.),)
+    """
+    if is_grads_batched:
+        raise NotImplementedError("is_grads_batched=True is not supported by autograd_core")
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
+                         "but got: allow_unused=False.")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    outputs = _as_tuple(outputs, "outputs")
+    single = isinstance(inputs, _C.Tensor)
+    inputs = _as_tuple(inputs, "inputs")
+    if grad_outputs is None:
+        grads = (None,) * len(outputs)
+    elif isinstance(grad_outputs, _C.Tensor):
+        grads = (grad_outputs,)
+    else:
+        grads = tuple(grad_outputs)
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"grad requires one grad_output per output: got {len(grads)} "
+                           f"grad_outputs and {len(outputs)} outputs")
+    if not inputs:
+        raise RuntimeError("grad requires non-empty inputs.")
+    return _C._run_backward(outputs, grads, retain_graph, create_graph, inputs,
+                            allow_unused=allow_unused, accumulate=False,
+                            materialize=materialize_grads)
+
+
+def set_detect_anomaly(mode, check_nan=True):
+    """Turn anomaly detection on or off (see detect_anomaly)."""
+    _C._set_anomaly_enabled(mode)
+
+
+def is_anomaly_enabled():
+    return _C._is_anomaly_enabled()
+
+
+class detect_anomaly:
+    """Context manager: record each node's forward stack and fail on NaN gradients."""
+
+    def __init__(self, check_nan=True):
+        import warnings
+        warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime "
+                      "and should only be enabled for debugging.", UserWarning, stacklevel=2)
+
+    def __enter__(self):
+        self.prev = _C._is_anomaly_enabled()
+        _C._set_anomaly_enabled(True)
+
+    def __exit__(self, *exc):
+        _C._set_anomaly_enabled(self.prev)

@@ -1,0 +1,37 @@
+"""The legacy ``Variable`` (PyTorch >= 0.4 semantics): every Tensor is a Variable."""
+import warnings
+
+from autograd_core import _C
+
+
+class _VariableMeta(type):
+    def __instancecheck__(cls, other):
+        return isinstance(other, _C.Tensor)
+
+    def __call__(cls, data=None, requires_grad=False, volatile=False, **kwargs):
+        if kwargs:
+            raise TypeError(f"'{next(iter(kwargs))}' is an invalid keyword argument for this function")
+        if data is None:
+            return _C._from_array(__import__("numpy").empty((0,), dtype="float32"), False)
+        if not isinstance(data, _C.Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
+        if not isinstance(requires_grad, bool):
+            raise TypeError("Variable(): argument 'requires_grad' must be bool, not "
+                            + type(requires_grad).__name__)
+        if volatile:
+            warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` "
+                          "instead.", UserWarning, stacklevel=2)
+        leaf = data.detach()  # a new leaf sharing storage and version counter
+        leaf.requires_grad_(requires_grad)
+        return leaf
+
+
+class Variable(metaclass=_VariableMeta):
+    """``Variable(tensor, requires_grad=False)`` returns a plain Tensor (a new leaf
+    sharing the tensor's memory); ``isinstance(t, Variable)`` holds for every Tensor.
+
+    >>> import autograd_core as torch
+    >>> from autograd_core.autograd import Variable
+    >>> Variable(torch.tensor([1., 2.]), requires_grad=True)
+    tensor([1., 2.], requires_grad=True)
+    """

@@ -1,0 +1,147 @@
+"""Grad-mode context managers and decorators: no_grad, enable_grad, set_grad_enabled,
+inference_mode. The mode itself is a thread-local flag in the C core."""
+import functools
+import inspect
+
+from autograd_core import _C
+
+__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
+           "is_inference_mode_enabled"]
+
+is_grad_enabled = _C.is_grad_enabled
+is_inference_mode_enabled = _C.is_inference_mode_enabled
+
+
+class _DecoratorContextManager:
+    """Usable as ``with mode():`` and as ``@mode()`` (or bare ``@mode`` for no_grad)."""
+
+    def __call__(self, func):
+        if inspect.isclass(func):
+            raise RuntimeError("Cannot decorate classes; decorate a function instead.")
+        if inspect.isgeneratorfunction(func):
+            @functools.wraps(func)
+            def generator(*args, **kwargs):
+                gen = func(*args, **kwargs)
+                with self.clone():
+                    response = gen.send(None)
+                while True:
+                    try:
+                        request = yield response
+                    except GeneratorExit:
+                        with self.clone():
+                            gen.close()
+                        raise
+                    except BaseException as e:
+                        with self.clone():
+                            response = gen.throw(e)
+                    else:
+                        with self.clone():
+                            response = gen.send(request)
+            return generator
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with self.clone():
+                return func(*args, **kwargs)
+        return wrapper
+
+    def clone(self):
+        return self.__class__()
+
+
+class no_grad(_DecoratorContextManager):
+    """Disable gradient recording inside the block or decorated function.
+
+    >>> import autograd_core as torch
+    >>> x = torch.ones(2, requires_grad=True)
+    >>> with torch.no_grad():
+    ...     y = x * 2
+    >>> y.requires_grad
+    False
+    """
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None or cls is not no_grad:
+            return super().__new__(cls)
+        return cls()(orig_func)  # bare @no_grad
+
+    def __enter__(self):
+        self.prev = _C.is_grad_enabled()
+        _C._set_grad_enabled(False)
+
+    def __exit__(self, *exc):
+        _C._set_grad_enabled(self.prev)
+
+
+class enable_grad(_DecoratorContextManager):
+    """Enable gradient recording inside the block (e.g. within no_grad)."""
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+    def __enter__(self):
+        self.prev = _C.is_grad_enabled()
+        _C._set_grad_enabled(True)
+
+    def __exit__(self, *exc):
+        _C._set_grad_enabled(self.prev)
+
+
+class set_grad_enabled(_DecoratorContextManager):
+    """Set grad mode on or off: takes effect at once, and as a context manager restores
+    the previous mode on exit.
+
+    >>> import autograd_core as torch
+    >>> with torch.set_grad_enabled(False):
+    ...     torch.is_grad_enabled()
+    False
+    """
+
+    def __init__(self, mode):
+        if not isinstance(mode, bool):
+            raise TypeError(f"set_grad_enabled(): argument 'mode' must be bool, not {type(mode).__name__}")
+        self.prev = _C.is_grad_enabled()
+        self.mode = mode
+        _C._set_grad_enabled(mode)
+
+    def __call__(self, func):
+        _C._set_grad_enabled(self.prev)
+        return super().__call__(func)
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        _C._set_grad_enabled(self.prev)
+
+    def clone(self):
+        return self.__class__(self.mode)
+
+
+class inference_mode(_DecoratorContextManager):
+    """Like no_grad, for inference: nothing inside records history."""
+
+    def __new__(cls, mode_or_func=True):
+        if isinstance(mode_or_func, bool):
+            return super().__new__(cls)
+        return cls()(mode_or_func)
+
+    def __init__(self, mode=True):
+        if not isinstance(mode, bool):
+            return
+        self.mode = mode
+
+    def __enter__(self):
+        self.prev = (_C.is_grad_enabled(), _C.is_inference_mode_enabled())
+        if self.mode:
+            _C._set_grad_enabled(False)
+        _C._set_inference_mode(self.mode)
+
+    def __exit__(self, *exc):
+        _C._set_grad_enabled(self.prev[0])
+        _C._set_inference_mode(self.prev[1])
+
+    def clone(self):
+        return self.__class__(self.mode)

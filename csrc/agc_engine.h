@@ -1,0 +1,60 @@
+/* Data structures for one backward pass, and the thread-local grad mode.
+ *
+ * Plain C, no Python API: the Cython engine (autograd_core/_engine.pxi) owns the
+ * Python objects and uses these only to map node pointers to dense indices and to
+ * order ready nodes. */
+#ifndef AGC_ENGINE_H
+#define AGC_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Grad mode and inference mode are per thread, as in PyTorch. */
+int agc_grad_enabled(void);
+void agc_set_grad_enabled(int enabled);
+int agc_inference_mode(void);
+void agc_set_inference_mode(int enabled);
+
+/* Open-addressing hash map from a pointer (a graph node) to a dense int32 index. */
+typedef struct {
+    const void **keys; /* NULL marks an empty slot */
+    int32_t *vals;
+    size_t cap;        /* power of two */
+    size_t len;
+} agc_ptrmap;
+
+int agc_ptrmap_init(agc_ptrmap *m, size_t hint);           /* 0 ok, -1 out of memory */
+void agc_ptrmap_free(agc_ptrmap *m);
+int32_t agc_ptrmap_get(const agc_ptrmap *m, const void *key); /* -1 when absent */
+int agc_ptrmap_put(agc_ptrmap *m, const void *key, int32_t val); /* 0 ok, -1 oom */
+
+/* Max-heap of ready nodes keyed by sequence number: the most recently created node
+ * runs first (PyTorch's ReadyQueue order). */
+typedef struct {
+    uint64_t seq;
+    int32_t idx;
+} agc_heap_item;
+
+typedef struct {
+    agc_heap_item *items;
+    size_t len;
+    size_t cap;
+} agc_heap;
+
+int agc_heap_init(agc_heap *h, size_t hint);
+void agc_heap_free(agc_heap *h);
+int agc_heap_push(agc_heap *h, uint64_t seq, int32_t idx); /* 0 ok, -1 oom */
+int32_t agc_heap_pop(agc_heap *h);                         /* -1 when empty */
+
+/* Growable int32 array (dependency counts, per-node flags). */
+typedef struct {
+    int32_t *data;
+    size_t len;
+    size_t cap;
+} agc_intvec;
+
+int agc_intvec_init(agc_intvec *v, size_t hint);
+void agc_intvec_free(agc_intvec *v);
+int agc_intvec_push(agc_intvec *v, int32_t x); /* 0 ok, -1 oom */
+
+#endif
