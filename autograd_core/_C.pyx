@@ -278,6 +278,7 @@ include "_engine.pxi"
 include "_ops.pxi"
 include "_ops_reduce.pxi"
 include "_ops_shape.pxi"
+include "_function.pxi"
 
 
 def _to_dtype_py(d):

@@ -244,19 +244,19 @@ cdef Tensor _binary_record(int op, Tensor a, object b, object alpha):
     if not (_dtype_of(out).is_floating_point):
         return r
     if op == AGC_ADD:
-        node = AddBackward0.__new__(AddBackward0)
+        node = <AddBackward0>AddBackward0.__new__(AddBackward0)
         (<AddBackward0>node).alpha = alpha
     elif op == AGC_SUB:
-        node = SubBackward0.__new__(SubBackward0)
+        node = <SubBackward0>SubBackward0.__new__(SubBackward0)
         (<SubBackward0>node).alpha = alpha
     elif op == AGC_MUL:
-        node = MulBackward0.__new__(MulBackward0)
+        node = <MulBackward0>MulBackward0.__new__(MulBackward0)
         if b_is_t:
             _save_operands(node, a, <Tensor>b, rb, ra)
         else:
             node.other_scalar = b
     else:
-        node = DivBackward0.__new__(DivBackward0)
+        node = <DivBackward0>DivBackward0.__new__(DivBackward0)
         if b_is_t:
             _save_operands(node, a, <Tensor>b, rb, True)
         else:
@@ -370,7 +370,7 @@ cdef Tensor _reciprocal(Tensor a):
     with _quiet():
         r = _make(_as_array(np.reciprocal(a._data)))
     if _grad_on() and a._requires_grad:
-        node = ReciprocalBackward0.__new__(ReciprocalBackward0)
+        node = <ReciprocalBackward0>ReciprocalBackward0.__new__(ReciprocalBackward0)
         _save_own_output(node, r)
         _record1(node, r, a)
     return r
@@ -393,7 +393,7 @@ cdef object _nondiff_binary(object a, object b, object ufunc, str name):
     if _grad_on() and ((isinstance(a, Tensor) and (<Tensor>a)._requires_grad)
                        or (isinstance(b, Tensor) and (<Tensor>b)._requires_grad)):
         if _dtype_of(r._data).is_floating_point:
-            node = _NotImplementedBackward.__new__(_NotImplementedBackward)
+            node = <_NotImplementedBackward>_NotImplementedBackward.__new__(_NotImplementedBackward)
             node.op_name = name
             _record_n(node, r, [x for x in (a, b) if isinstance(x, Tensor)])
     return r
@@ -496,7 +496,7 @@ cdef Tensor _pow_scalar(Tensor x, object p):
             out = np.power(xa, p)
     cdef Tensor r = _make(_as_array(out).astype(rt.np_dtype, copy=False))
     if _grad_on() and x._requires_grad:
-        node = PowBackward0.__new__(PowBackward0)
+        node = <PowBackward0>PowBackward0.__new__(PowBackward0)
         node.self_ = x
         node.self_version = _version_for_save(x)
         node.exponent = p
@@ -514,7 +514,7 @@ cdef Tensor _pow_tensor(Tensor x, Tensor y):
         raise _broadcast_error(_shp(x._data), _shp(y._data)) from None
     cdef Tensor r = _make(_as_array(out))
     if _grad_on() and (x._requires_grad or y._requires_grad) and rt.category == 2:
-        node = PowBackward1.__new__(PowBackward1)
+        node = <PowBackward1>PowBackward1.__new__(PowBackward1)
         node.self_ = x
         node.self_version = _version_for_save(x)
         node.exponent = y
@@ -547,7 +547,7 @@ cdef object _rpow_scalar(Tensor y, object b):
         out = np.power(b, _cast_array(y._data, rt))
     cdef Tensor r = _make(_as_array(out).astype(rt.np_dtype, copy=False))
     if _grad_on() and y._requires_grad and rt.category == 2:
-        node = PowBackward2.__new__(PowBackward2)
+        node = <PowBackward2>PowBackward2.__new__(PowBackward2)
         node.base = b
         node.exponent = y
         node.exponent_version = _version_for_save(y)
@@ -583,7 +583,7 @@ cdef Tensor _where(object condition, Tensor a, Tensor b):
         raise _broadcast_error(_shp(a._data), _shp(b._data)) from None
     cdef Tensor r = _make(_as_array(out))
     if _grad_on() and (a._requires_grad or b._requires_grad):
-        node = WhereBackward0.__new__(WhereBackward0)
+        node = <WhereBackward0>WhereBackward0.__new__(WhereBackward0)
         node.condition = cond
         _record2(node, r, a, b)
         ma = _meta_if_differs(a, r._data)
@@ -722,23 +722,23 @@ cdef Tensor _unary(Tensor x, int op):
         _record1(NegBackward0.__new__(NegBackward0), r, x)
         return r
     if op == AGC_TANH:
-        node = TanhBackward0.__new__(TanhBackward0)
+        node = <TanhBackward0>TanhBackward0.__new__(TanhBackward0)
     elif op == AGC_EXP:
-        node = ExpBackward0.__new__(ExpBackward0)
+        node = <ExpBackward0>ExpBackward0.__new__(ExpBackward0)
     elif op == AGC_SIGMOID:
-        node = SigmoidBackward0.__new__(SigmoidBackward0)
+        node = <SigmoidBackward0>SigmoidBackward0.__new__(SigmoidBackward0)
     elif op == AGC_RELU:
-        node = ReluBackward0.__new__(ReluBackward0)
+        node = <ReluBackward0>ReluBackward0.__new__(ReluBackward0)
     elif op == AGC_SQRT:
-        node = SqrtBackward0.__new__(SqrtBackward0)
+        node = <SqrtBackward0>SqrtBackward0.__new__(SqrtBackward0)
     elif op == AGC_ABS:
-        node = AbsBackward0.__new__(AbsBackward0)
+        node = <AbsBackward0>AbsBackward0.__new__(AbsBackward0)
     elif op == AGC_LOG:
-        node = LogBackward0.__new__(LogBackward0)
+        node = <LogBackward0>LogBackward0.__new__(LogBackward0)
     elif op == AGC_SIN:
-        node = SinBackward0.__new__(SinBackward0)
+        node = <SinBackward0>SinBackward0.__new__(SinBackward0)
     else:
-        node = CosBackward0.__new__(CosBackward0)
+        node = <CosBackward0>CosBackward0.__new__(CosBackward0)
     if op == AGC_TANH or op == AGC_EXP or op == AGC_SIGMOID or op == AGC_RELU or op == AGC_SQRT:
         _save_own_output(node, r)
     else:
@@ -813,11 +813,11 @@ cdef Tensor _fused_backward(Tensor g, Tensor y, int op):
     cdef Tensor r = _make(out)
     if _grad_on() and (g._requires_grad or y._requires_grad):
         if op == AGC_TANH_BACKWARD:
-            node = TanhBackwardBackward0.__new__(TanhBackwardBackward0)
+            node = <TanhBackwardBackward0>TanhBackwardBackward0.__new__(TanhBackwardBackward0)
             (<TanhBackwardBackward0>node).grad_output = g
             (<TanhBackwardBackward0>node).output = y
         else:
-            node = SigmoidBackwardBackward0.__new__(SigmoidBackwardBackward0)
+            node = <SigmoidBackwardBackward0>SigmoidBackwardBackward0.__new__(SigmoidBackwardBackward0)
             (<SigmoidBackwardBackward0>node).grad_output = g
             (<SigmoidBackwardBackward0>node).output = y
         _record2(node, r, g, y)
@@ -836,7 +836,7 @@ cdef Tensor _threshold_backward(Tensor g, Tensor y):
     mask = (y._data > 0).astype(g._data.dtype)
     cdef Tensor r = _make(_as_array(g._data * mask))
     if _grad_on() and (g._requires_grad or y._requires_grad):
-        node = ThresholdBackwardBackward0.__new__(ThresholdBackwardBackward0)
+        node = <ThresholdBackwardBackward0>ThresholdBackwardBackward0.__new__(ThresholdBackwardBackward0)
         node.mask = mask
         _record2(node, r, g, y)
     return r

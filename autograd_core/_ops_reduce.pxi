@@ -190,7 +190,7 @@ cdef Tensor _scatter_along(Tensor g, tuple shape, Py_ssize_t dim, cnp.ndarray id
     np.put_along_axis(out, idx, g._data, axis=dim)
     cdef Tensor r = _make(out)
     if _grad_on() and g._requires_grad:
-        node = _ScatterAlongBackward.__new__(_ScatterAlongBackward)
+        node = <_ScatterAlongBackward>_ScatterAlongBackward.__new__(_ScatterAlongBackward)
         node.dim = dim
         node.indices = idx
         _record1(node, r, g)
@@ -200,7 +200,7 @@ cdef Tensor _scatter_along(Tensor g, tuple shape, Py_ssize_t dim, cnp.ndarray id
 cdef Tensor _gather_along(Tensor x, Py_ssize_t dim, cnp.ndarray idx):
     cdef Tensor r = _make(_as_array(np.take_along_axis(x._data, idx, axis=dim)))
     if _grad_on() and x._requires_grad:
-        node = GatherBackward0.__new__(GatherBackward0)
+        node = <GatherBackward0>GatherBackward0.__new__(GatherBackward0)
         node.in_shape = _shp(x._data)
         node.dim = dim
         node.indices = idx
@@ -392,17 +392,17 @@ cdef Tensor _matmul(Tensor a, Tensor b):
         return r
     cdef _MatmulNode node
     if na == 2 and nb == 2:
-        node = MmBackward0.__new__(MmBackward0)
+        node = <MmBackward0>MmBackward0.__new__(MmBackward0)
     elif na == 1 and nb == 1:
-        node = DotBackward0.__new__(DotBackward0)
+        node = <DotBackward0>DotBackward0.__new__(DotBackward0)
     elif na == 2 and nb == 1:
-        node = MvBackward0.__new__(MvBackward0)
+        node = <MvBackward0>MvBackward0.__new__(MvBackward0)
     elif na == 1 and nb == 2:
-        node = SqueezeBackward4.__new__(SqueezeBackward4)
+        node = <SqueezeBackward4>SqueezeBackward4.__new__(SqueezeBackward4)
     elif na == 2:
-        node = _MatmulCloneBackward0.__new__(_MatmulCloneBackward0)
+        node = <_MatmulNode>_MatmulCloneBackward0.__new__(_MatmulCloneBackward0)
     else:
-        node = UnsafeViewBackward0.__new__(UnsafeViewBackward0)
+        node = <UnsafeViewBackward0>UnsafeViewBackward0.__new__(UnsafeViewBackward0)
     node.na = na
     node.nb = nb
     if b._requires_grad:

@@ -73,7 +73,7 @@ cdef Tensor _reshape(Tensor x, tuple shape):
         is_view = False
     if not (_grad_on() and x._requires_grad):
         return _make_view(x, out) if is_view else _make(out)
-    node = ViewBackward0.__new__(ViewBackward0) if is_view else \
+    node = <ViewBackward0>ViewBackward0.__new__(ViewBackward0) if is_view else \
         _ReshapeUnsafeViewBackward0.__new__(_ReshapeUnsafeViewBackward0)
     return _reshape_node(x, out, node, is_view)
 
@@ -109,15 +109,15 @@ cdef Tensor _squeeze(Tensor x, object dim):
     shape = _shp(x._data)
     if dim is None:
         new = tuple(s for s in shape if s != 1)
-        node = SqueezeBackward0.__new__(SqueezeBackward0)
+        node = <SqueezeBackward0>SqueezeBackward0.__new__(SqueezeBackward0)
     elif isinstance(dim, (tuple, list)):
         dims = set(_wrap_dim(d, nd) for d in dim)
         new = tuple(s for k, s in enumerate(shape) if not (k in dims and s == 1))
-        node = SqueezeBackward2.__new__(SqueezeBackward2)
+        node = <SqueezeBackward2>SqueezeBackward2.__new__(SqueezeBackward2)
     else:
         d = _wrap_dim(dim, nd)
         new = tuple(s for k, s in enumerate(shape) if not (k == d and s == 1)) if nd else ()
-        node = SqueezeBackward1.__new__(SqueezeBackward1)
+        node = <SqueezeBackward1>SqueezeBackward1.__new__(SqueezeBackward1)
     return _reshape_node(x, np.reshape(x._data, new), node, True)
 
 
@@ -158,7 +158,7 @@ cdef Tensor _transpose(Tensor x, object dim0, object dim1):
     cdef Py_ssize_t d0 = _wrap_dim(dim0, nd), d1 = _wrap_dim(dim1, nd)
     cdef Tensor r = _make_view(x, np.swapaxes(x._data, d0, d1) if nd else x._data)
     if _grad_on() and x._requires_grad:
-        node = TransposeBackward0.__new__(TransposeBackward0)
+        node = <TransposeBackward0>TransposeBackward0.__new__(TransposeBackward0)
         node.dim0 = d0
         node.dim1 = d1
         _record1(node, r, x)
@@ -198,7 +198,7 @@ cdef Tensor _permute(Tensor x, tuple dims):
         raise RuntimeError("permute(): duplicate dims are not allowed.")
     cdef Tensor r = _make_view(x, np.transpose(x._data, wrapped))
     if _grad_on() and x._requires_grad:
-        node = PermuteBackward0.__new__(PermuteBackward0)
+        node = <PermuteBackward0>PermuteBackward0.__new__(PermuteBackward0)
         node.dims = wrapped
         _record1(node, r, x)
     return r
@@ -242,7 +242,7 @@ cdef Tensor _expand(Tensor x, tuple sizes):
         out = np.broadcast_to(x._data, target)
     cdef Tensor r = _make_view(x, out)
     if _grad_on() and x._requires_grad:
-        node = ExpandBackward0.__new__(ExpandBackward0)
+        node = <ExpandBackward0>ExpandBackward0.__new__(ExpandBackward0)
         node.in_shape = shape
         _record1(node, r, x)
     return r
@@ -309,7 +309,7 @@ cdef Tensor _index_put_zeros(Tensor g, tuple shape, object key, bint accumulate)
         out[key] = g._data
     cdef Tensor r = _make(out)
     if _grad_on() and g._requires_grad:
-        node = _IndexPutZerosBackward.__new__(_IndexPutZerosBackward)
+        node = <_IndexPutZerosBackward>_IndexPutZerosBackward.__new__(_IndexPutZerosBackward)
         node.key = key
         _record1(node, r, g)
     return r
@@ -419,7 +419,7 @@ cdef Tensor _index_values(Tensor x, object key, bint advanced):
 cdef Tensor _index_recorded(Tensor x, tuple nkey, bint advanced):
     cdef Tensor r = _index_values(x, nkey, advanced)
     if _grad_on() and x._requires_grad:
-        node = IndexBackward0.__new__(IndexBackward0)
+        node = <IndexBackward0>IndexBackward0.__new__(IndexBackward0)
         node.in_shape = _shp(x._data)
         node.key = nkey
         node.advanced = advanced
@@ -517,7 +517,7 @@ cdef Tensor _index_values_recorded(Tensor g, tuple key):
     """g[key] for a basic key built internally (recorded as a slice)."""
     cdef Tensor r = _index_values(g, key, False)
     if _grad_on() and g._requires_grad:
-        node = SliceBackward0.__new__(SliceBackward0)
+        node = <SliceBackward0>SliceBackward0.__new__(SliceBackward0)
         node.in_shape = _shp(g._data)
         node.key = key
         node.advanced = False
@@ -585,7 +585,7 @@ def cat(tensors, dim=0):
         used.append(t)
     cdef Tensor r = _make(np.concatenate(arrays, axis=d))
     if _grad_on() and any((<Tensor>u)._requires_grad for u in used) and rt.category == 2:
-        node = CatBackward0.__new__(CatBackward0)
+        node = <CatBackward0>CatBackward0.__new__(CatBackward0)
         node.dim = d
         node.sizes = tuple(_shp((<Tensor>u)._data)[d] for u in used)
         _record_n(node, r, used)
@@ -613,7 +613,7 @@ cdef class StackBackward0(Node):
 cdef Tensor _select_recorded(Tensor g, tuple key):
     cdef Tensor r = _index_values(g, key, False)
     if _grad_on() and g._requires_grad:
-        node = SelectBackward0.__new__(SelectBackward0)
+        node = <SelectBackward0>SelectBackward0.__new__(SelectBackward0)
         node.in_shape = _shp(g._data)
         node.key = key
         node.advanced = False
@@ -640,11 +640,11 @@ def stack(tensors, dim=0):
     cdef Py_ssize_t d = _wrap_dim(dim, cnp.PyArray_NDIM(first._data) + 1)
     cdef dtype rt = _result_type_list(ts)
     cdef Tensor r = _make(np.stack([_cast_array(t._data, rt) for t in ts], axis=d))
-    if _grad_on() and any(t._requires_grad for t in ts) and rt.category == 2:
-        node = StackBackward0.__new__(StackBackward0)
+    if _grad_on() and any((<Tensor>u)._requires_grad for u in ts) and rt.category == 2:
+        node = <StackBackward0>StackBackward0.__new__(StackBackward0)
         node.dim = d
         _record_n(node, r, ts)
-        metas = tuple(None if _dtype_of(t._data) is rt else (_shp(t._data), _dtype_of(t._data)) for t in ts)
+        metas = tuple(None if _dtype_of((<Tensor>u)._data) is rt else (_shp((<Tensor>u)._data), _dtype_of((<Tensor>u)._data)) for u in ts)
         if any(m is not None for m in metas):
             node.input_shapes = metas
     return r
@@ -677,7 +677,7 @@ cdef tuple _unbind(Tensor x, object dim):
     cdef Tensor r
     cdef UnbindBackward0 node = None
     if _grad_on() and x._requires_grad:
-        node = UnbindBackward0.__new__(UnbindBackward0)
+        node = <UnbindBackward0>UnbindBackward0.__new__(UnbindBackward0)
         node.dim = d
         node.n = n
         node.shape = _shp(x._data)
@@ -710,7 +710,7 @@ cdef class ToCopyBackward0(Node):
 cdef Tensor _cast(Tensor x, dtype d):
     cdef Tensor r = _make(x._data.astype(d.np_dtype))
     if _grad_on() and x._requires_grad and d.category == 2:
-        node = ToCopyBackward0.__new__(ToCopyBackward0)
+        node = <ToCopyBackward0>ToCopyBackward0.__new__(ToCopyBackward0)
         node.in_dtype = _dtype_of(x._data)
         _record1(node, r, x)
     return r

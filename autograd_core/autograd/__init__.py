@@ -1,11 +1,13 @@
 """autograd_core.autograd: backward(), grad(), the legacy Variable, grad modes."""
 from autograd_core import _C
 from autograd_core.autograd.variable import Variable
+from autograd_core.autograd.function import Function, once_differentiable
+from autograd_core.autograd import functional, graph
 from autograd_core.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
 from autograd_core.grad_mode import (enable_grad, inference_mode, no_grad,
                                      set_grad_enabled)
 
-__all__ = ["Variable", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
+__all__ = ["Variable", "Function", "once_differentiable", "functional", "graph", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
            "inference_mode", "gradcheck", "gradgradcheck", "GradcheckError"]
 
 

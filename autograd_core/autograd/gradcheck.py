@@ -21,33 +21,25 @@ def _numerical_jacobian(func, inputs, i, outputs, eps):
     x = inputs[i]
     flat = x.detach().numpy().reshape(-1)  # shares x's memory
     cols = [np.zeros((flat.size, o.numel())) for o in outputs]
-    with _C_no_grad():
-        for k in range(flat.size):
-            orig = flat[k]
-            flat[k] = orig + eps
-            plus = [o.detach().numpy().astype(np.float64).reshape(-1).copy()
-                    for o in _differentiable_like(func(*inputs), outputs)]
-            flat[k] = orig - eps
-            minus = [o.detach().numpy().astype(np.float64).reshape(-1).copy()
-                     for o in _differentiable_like(func(*inputs), outputs)]
-            flat[k] = orig
-            for j in range(len(outputs)):
-                cols[j][k] = (plus[j] - minus[j]) / (2 * eps)
+    # Perturbing the input's memory directly: the function may itself need autograd
+    # (gradgradcheck differentiates a vjp), so grad mode stays as it is.
+    for k in range(flat.size):
+        orig = flat[k]
+        flat[k] = orig + eps
+        plus = [o.detach().numpy().astype(np.float64).reshape(-1).copy()
+                for o in _differentiable_like(func(*inputs), outputs)]
+        flat[k] = orig - eps
+        minus = [o.detach().numpy().astype(np.float64).reshape(-1).copy()
+                 for o in _differentiable_like(func(*inputs), outputs)]
+        flat[k] = orig
+        for j in range(len(outputs)):
+            cols[j][k] = (plus[j] - minus[j]) / (2 * eps)
     return cols
 
 
 def _differentiable_like(out, reference):
     out = _as_tuple(out)
     return tuple(o for o in out if isinstance(o, _C.Tensor))[:len(reference)]
-
-
-class _C_no_grad:
-    def __enter__(self):
-        self.prev = _C.is_grad_enabled()
-        _C._set_grad_enabled(False)
-
-    def __exit__(self, *exc):
-        _C._set_grad_enabled(self.prev)
 
 
 def _analytical_jacobian(outputs, inputs, i, create_graph=False):

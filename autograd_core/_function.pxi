@@ -1,0 +1,189 @@
+# Custom autograd Functions: the node type behind autograd.Function.apply.
+#
+# As in PyTorch, the node *is* the ctx: forward(ctx, ...) stores on it, backward(ctx,
+# ...) reads from it. Each Function subclass gets a Python subclass of FunctionNode
+# named "<Function>Backward" (the name users see in grad_fn).
+
+cdef class FunctionNode(Node):
+    """ctx of a custom Function, and the grad_fn of its outputs."""
+    cdef object _fn_cls               # the Function subclass
+    cdef tuple _needs_input_grad      # per forward argument
+    cdef list _saved                  # per saved item: (Tensor, version) or output spec
+    cdef tuple _to_save               # tensors given to save_for_backward, until resolved
+    cdef set _non_differentiable      # ids of outputs marked non-differentiable
+    cdef tuple _dirty                 # tensors marked dirty (modified in place)
+    cdef bint _materialize            # None output grads become zeros (default True)
+    cdef tuple _out_meta              # per output: (shape, dtype) or None
+    cdef tuple _arg_is_tensor         # per forward argument: whether it was a Tensor
+
+    def __cinit__(self):
+        self._materialize = True
+
+    cdef int num_outputs(self):
+        return len(self._out_meta) if self._out_meta is not None else 1
+
+    @property
+    def needs_input_grad(self):
+        return self._needs_input_grad
+
+    def save_for_backward(self, *tensors):
+        """Keep tensors (or None) for backward; checked against in-place changes."""
+        for t in tensors:
+            if t is not None and not isinstance(t, Tensor):
+                raise TypeError("save_for_backward can only save variables, but argument "
+                                f"{tensors.index(t)} is of type {type(t).__name__}")
+        self._to_save = tensors
+
+    def mark_non_differentiable(self, *tensors):
+        if self._non_differentiable is None:
+            self._non_differentiable = set()
+        for t in tensors:
+            self._non_differentiable.add(id(t))
+
+    def mark_dirty(self, *tensors):
+        self._dirty = tensors
+
+    def set_materialize_grads(self, value):
+        self._materialize = bool(value)
+
+    @property
+    def saved_tensors(self):
+        if self.released:
+            raise RuntimeError(_MSG_BACKWARD_TWICE)
+        if self._saved is None:
+            return self._to_save if self._to_save is not None else ()
+        out = []
+        for entry in self._saved:
+            if entry is None:
+                out.append(None)
+            elif entry[0] == 0:  # an input or other tensor: (0, tensor, version)
+                out.append(_unpack(self, <Tensor>entry[1], entry[2]))
+            else:  # one of this node's outputs: (1, array, vc, version)
+                out.append(_unpack_output(self, entry[1], entry[2], entry[3]))
+        return tuple(out)
+
+    @property
+    def saved_variables(self):
+        return self.saved_tensors
+
+    cdef void release_saved(self):
+        if self._saved is not None or self._to_save is not None:
+            self._saved = None
+            self._to_save = None
+            self.released = True
+
+    cdef tuple apply(self, tuple grads):
+        cdef Py_ssize_t i
+        if self._materialize and self._out_meta is not None:
+            grads = tuple(
+                _zeros(self._out_meta[i][0], self._out_meta[i][1])
+                if g is None and self._out_meta[i] is not None else g
+                for i, g in enumerate(grads))
+        backward = self._fn_cls.backward
+        result = backward(self, *grads)
+        if not isinstance(result, tuple):
+            result = (result,)
+        n_args = len(self._arg_is_tensor)
+        if len(result) != n_args:
+            if len(result) > n_args and all(r is None for r in result[n_args:]):
+                result = result[:n_args]
+            else:
+                raise RuntimeError(
+                    f"function {type(self).__name__} returned an incorrect number of gradients "
+                    f"(expected {n_args}, got {len(result)})")
+        out = []
+        for i in range(n_args):
+            g = result[i]
+            if not self._arg_is_tensor[i]:
+                if g is not None:
+                    raise RuntimeError(
+                        f"function {type(self).__name__} returned a gradient different than None "
+                        f"at position {i + 1}, but the corresponding forward input was not a Variable")
+                continue
+            if g is not None and not isinstance(g, Tensor):
+                raise TypeError(f"expected Variable or None (got {type(g).__name__})")
+            out.append(g)
+        return tuple(out)
+
+
+def _function_apply(fn_cls, tuple args, dict kwargs):
+    """Function.apply: run forward without recording, then attach the node."""
+    node_cls = fn_cls._backward_cls
+    cdef FunctionNode ctx = node_cls()
+    ctx._fn_cls = fn_cls
+    ctx._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)
+    ctx._needs_input_grad = tuple(isinstance(a, Tensor) and (<Tensor>a)._requires_grad
+                                  for a in args)
+    cdef list tensor_inputs = [a for a in args if isinstance(a, Tensor)]
+    cdef bint record = _grad_on() and any(ctx._needs_input_grad)
+
+    cdef int prev = agc_grad_enabled()
+    agc_set_grad_enabled(False)
+    try:
+        if getattr(fn_cls, "_new_style", False):
+            outputs = fn_cls.forward(*args, **kwargs)
+            fn_cls.setup_context(ctx, args, outputs)
+        else:
+            outputs = fn_cls.forward(ctx, *args, **kwargs)
+    finally:
+        agc_set_grad_enabled(prev)
+
+    single = not isinstance(outputs, tuple)
+    outs = (outputs,) if single else outputs
+    if not record:
+        return outputs
+
+    dirty_ids = set(id(t) for t in ctx._dirty) if ctx._dirty else set()
+    cdef Tensor t
+    cdef list new_outs = []
+    cdef list meta = []
+    input_ids = set(id(a) for a in tensor_inputs)
+    for i, o in enumerate(outs):
+        if not isinstance(o, Tensor):
+            new_outs.append(o)
+            meta.append(None)
+            continue
+        t = o
+        if id(t) in dirty_ids:
+            if t._grad_fn is None and t._requires_grad:
+                raise RuntimeError(_MSG_LEAF_INPLACE)
+        elif id(t) in input_ids:
+            t = _make_view(t, t._data)  # an input returned as is: a new alias carries the node
+        new_outs.append(t)
+        meta.append((_shp(t._data), _dtype_of(t._data)))
+    ctx._out_meta = tuple(meta)
+    _record_n(ctx, None, tensor_inputs)
+    ctx.input_shapes = tuple((_shp((<Tensor>a)._data), _dtype_of((<Tensor>a)._data)) for a in tensor_inputs)
+    nondiff = ctx._non_differentiable or set()
+    for i, o in enumerate(new_outs):
+        if not isinstance(o, Tensor):
+            continue
+        t = o
+        if id(outs[i]) in nondiff or not _dtype_of(t._data).is_floating_point:
+            t._requires_grad = False
+            if id(outs[i]) in dirty_ids:
+                t._grad_fn = None
+            continue
+        t._grad_fn = ctx
+        t._output_nr = i
+        t._requires_grad = True
+    # Resolve saved tensors: outputs are kept without their Tensor (no cycle).
+    if ctx._to_save is not None:
+        saved = []
+        for s in ctx._to_save:
+            if s is None:
+                saved.append(None)
+                continue
+            k = -1
+            for i, o in enumerate(outs):
+                if o is s:
+                    k = i
+                    break
+            if k >= 0:
+                t = new_outs[k]
+                saved.append((1, t._data, _vc_of(t), _vc_of(t).version))
+            else:
+                saved.append((0, s, _version_for_save(<Tensor>s)))
+        ctx._saved = saved
+        ctx._to_save = None
+    return new_outs[0] if single else tuple(new_outs)

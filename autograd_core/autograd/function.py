@@ -1,0 +1,93 @@
+"""Custom differentiable operations: ``autograd.Function`` with static forward/backward."""
+import functools
+
+from autograd_core import _C
+
+__all__ = ["Function", "FunctionCtx", "once_differentiable"]
+
+FunctionCtx = _C.FunctionNode
+
+
+class _FunctionMeta(type):
+    """Gives each Function subclass its node class, named "<Name>Backward" as in PyTorch."""
+
+    def __init__(cls, name, bases, attrs):
+        cls._backward_cls = type(name + "Backward", (_C.FunctionNode,), {})
+        # forward without ctx plus setup_context, when a subclass defines setup_context
+        cls._new_style = not getattr(getattr(cls, "setup_context", None), "_is_default", True)
+        super().__init__(name, bases, attrs)
+
+
+class Function(metaclass=_FunctionMeta):
+    """Base class for custom ops: define static ``forward(ctx, *args)`` and
+    ``backward(ctx, *grad_outputs)``, call ``.apply(*args)``.
+
+    >>> import autograd_core as torch
+    >>> class Square(torch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         ctx.save_for_backward(x)
+    ...         return x * x
+    ...     @staticmethod
+    ...     def backward(ctx, g):
+    ...         (x,) = ctx.saved_tensors
+    ...         return 2 * x * g
+    >>> x = torch.tensor([3.], requires_grad=True)
+    >>> Square.apply(x).backward()
+    >>> x.grad
+    tensor([6.])
+    """
+
+    def __init__(self, *args, **kwargs):
+        import warnings
+        warnings.warn(f"{type(self)} should not be instantiated. Methods on autograd functions "
+                      "are all static, so you should invoke them on the class itself. "
+                      "Instantiating an autograd function will raise an error in a future "
+                      "version of PyTorch.", DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated. Please use "
+            "new-style autograd function with static forward method. (Example: "
+            "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom "
+                                  "autograd.Function.")
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError("setup_context is not implemented.")
+
+    setup_context._is_default = True
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for "
+                                  "your custom autograd.Function to use it with backward mode AD.")
+
+    vjp = backward
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        return _C._function_apply(cls, args, kwargs)
+
+
+def once_differentiable(fn):
+    """Mark a backward as not differentiable: it runs without recording."""
+
+    @functools.wraps(fn)
+    def wrapper(ctx, *args):
+        with _C_no_grad():
+            return fn(ctx, *args)
+    return wrapper
+
+
+class _C_no_grad:
+    def __enter__(self):
+        self.prev = _C.is_grad_enabled()
+        _C._set_grad_enabled(False)
+
+    def __exit__(self, *exc):
+        _C._set_grad_enabled(self.prev)
