@@ -1,4 +1,6 @@
 """Build the Cython/C extension; metadata lives in pyproject.toml."""
+import os
+
 import numpy as np
 from Cython.Build import cythonize
 from setuptools import Extension, setup
@@ -9,7 +11,8 @@ extensions = [
         sources=["autograd_core/_C.pyx", "csrc/agc_engine.c", "csrc/agc_kernels.c"],
         include_dirs=["csrc", np.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        extra_compile_args=["-O3"],
+        # AGC_FAST_BUILD=1: -O0 for quick development builds (never for benchmarks)
+        extra_compile_args=["-O0" if os.environ.get("AGC_FAST_BUILD") else "-O3"],
     )
 ]
 

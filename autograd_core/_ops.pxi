@@ -307,6 +307,8 @@ cdef object _check_operand(object x):
         return x.item()
     if isinstance(x, (int, float)):
         return x
+    if isinstance(x, np.ndarray) and x.dtype.num < 64 and _BY_TYPENUM[x.dtype.num] is not None:
+        return _make(x)  # PyTorch accepts an ndarray operand as a tensor of its dtype
     return NotImplemented
 
 

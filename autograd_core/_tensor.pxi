@@ -160,6 +160,9 @@ cdef class Tensor:
     tensor([2., 4., 6.])
     """
 
+    # numpy defers binary operators to the Tensor (ndarray * Tensor -> Tensor.__rmul__)
+    __array_priority__ = 1000
+
     def __init__(self, *args):
         # torch.Tensor(data) or torch.Tensor(*sizes): always the default float dtype.
         if len(args) == 1 and not isinstance(args[0], int):
@@ -762,6 +765,32 @@ cdef class Tensor:
 
     def unbind(self, dim=0):
         return _unbind(self, dim)
+
+    def __getattr__(self, name):
+        # Methods registered with @_tensor_method (ops defined outside this class body).
+        # Only reached when normal lookup fails, so the methods above pay nothing.
+        fn = _TENSOR_METHODS.get(name)
+        if fn is None:
+            raise AttributeError(f"'Tensor' object has no attribute '{name}'")
+        return _BoundMethod(fn, self)
+
+
+# name -> function(tensor, *args, **kwargs), for methods defined with their op in the
+# op files (see _tensor_method); Tensor.__getattr__ finds them.
+cdef dict _TENSOR_METHODS = {}
+
+
+def _tensor_method(*names):
+    """Register a function as Tensor method(s): ``@_tensor_method("exp2")``."""
+    def register(fn):
+        for n in (names or (fn.__name__,)):
+            _TENSOR_METHODS[n] = fn
+        return fn
+    return register
+
+
+import types as _types
+_BoundMethod = _types.MethodType
 
 
 dtype_cls = dtype
