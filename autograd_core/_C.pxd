@@ -51,6 +51,8 @@ cdef class Tensor:
     cdef bint _retains_grad      # retain_grad() was called on this non-leaf
     cdef Tensor _base            # the tensor this is a view of, or None
     cdef list _hooks             # gradient hooks registered on a leaf
+    cdef list _post_acc_hooks    # register_post_accumulate_grad_hook callables (leaves)
+    cdef bint _inference         # created inside inference_mode()
     cdef object __weakref__
 
     cdef _set_requires_grad(self, bint value)

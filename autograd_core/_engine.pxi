@@ -249,6 +249,8 @@ def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_g
     cdef Tensor t, g
     cdef Node node, child
     cdef bint keep_graph = create_graph if retain_graph is None else bool(retain_graph)
+    if create_graph and accumulate:
+        warnings.warn(_MSG_CREATE_GRAPH_CYCLE, UserWarning, stacklevel=3)
 
     for i in range(len(tensors)):
         t = tensors[i]

@@ -34,6 +34,13 @@ cdef str _MSG_NONLEAF_GRAD_ACCESS = (
     "the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more "
     "information.")
 
+cdef str _MSG_CREATE_GRAPH_CYCLE = (
+    "Using backward() with create_graph=True will create a reference cycle between the "
+    "parameter and its gradient which can cause a memory leak. We recommend using "
+    "autograd.grad when creating the graph to avoid this. If you have to use this "
+    "function, make sure to reset the .grad fields of your parameters to None after use "
+    "to break the cycle and avoid the leak.")
+
 cdef str _MSG_VIEW_NOT_COMPATIBLE = (
     "view size is not compatible with input tensor's size and stride (at least one "
     "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
@@ -82,10 +89,17 @@ cdef object _modified_error(Tensor t, long saved_version, Node node, int output_
     return RuntimeError(
         "one of the variables needed for gradient computation has been modified by an "
         f"inplace operation: [{_legacy_type_name(t)} {_shape_str(_shp(t._data))}]"
-        + (f", which is output {output_nr} of {type(node).__name__}," if node is not None else "")
+        + (f", which is output {output_nr} of {_op_name(node)}," if node is not None else "")
         + f" is at version {t._vc.version}; expected version {saved_version} instead. "
         "Hint: enable anomaly detection to find the operation that failed to compute its "
-        "gradient, with autograd_core.autograd.set_detect_anomaly(True).")
+        "gradient, with autograd_core.autograd.set_detect_anomaly(True, check_nan=False).")
+
+
+cdef str _op_name(Node node):
+    """A node's op name as PyTorch's messages give it: ExpBackward0 -> Exp."""
+    name = type(node).__name__
+    i = name.rfind("Backward")
+    return name[:i] if i > 0 else name
 
 
 cdef str _legacy_type_name(Tensor t):

@@ -64,12 +64,12 @@ class RemovableHandle:
     """Returned by register_hook-style calls; ``remove()`` unregisters the hook."""
 
     def __init__(self, hooks, hook):
-        self._hooks_ref = weakref.ref(hooks)
+        self._hooks = hooks
         self._hook = hook
         self.id = next(_hook_ids)
 
     def remove(self):
-        hooks = self._hooks_ref()
+        hooks = self._hooks
         if hooks is not None:
             for i, h in enumerate(hooks):
                 if h is self._hook:
@@ -177,6 +177,10 @@ cdef class AccumulateGrad(Node):
                 if r is not None:
                     g = _check_hook_result(r, g, "hook")
         _accumulate_into(var, g)
+        if var._post_acc_hooks is not None:
+            for hook in list(var._post_acc_hooks):
+                if hook(var) is not None:
+                    raise RuntimeError("post accumulate grad hooks should return None")
         return ()
 
 
@@ -210,10 +214,12 @@ cdef void _accumulate_into(Tensor var, Tensor g) except *:
     if old is None:
         if not agc_grad_enabled() and _can_steal(g, 4):
             var._grad = g
+        elif agc_grad_enabled():
+            var._grad = _copy_backwards(g, True)
         else:
             var._grad = _clone(g)
     elif agc_grad_enabled():
-        var._grad = _add(old, g)
+        var._grad = _copy_backwards(_add(old, g), False)
     else:
         if cnp.PyArray_ISWRITEABLE(old._data) and _shp(old._data) == _shp(g._data):
             np.add(old._data, g._data, out=old._data)

@@ -149,7 +149,7 @@ cdef class AddBackward0(_BinaryNode):
     cdef object alpha
 
     cdef tuple apply(self, tuple grads):
-        g = grads[0]
+        cdef Tensor g = grads[0]
         gb = None
         if _needs(self, 1):
             gb = g if self.alpha == 1 else _mul_scalar(g, self.alpha)
@@ -163,7 +163,7 @@ cdef class SubBackward0(_BinaryNode):
     cdef object alpha
 
     cdef tuple apply(self, tuple grads):
-        g = grads[0]
+        cdef Tensor g = grads[0]
         gb = None
         if _needs(self, 1):
             gb = _neg(g) if self.alpha == 1 else _mul_scalar(g, -self.alpha)
@@ -444,7 +444,7 @@ cdef class PowBackward1(_SavedNode):
     cdef long exponent_version
 
     cdef tuple apply(self, tuple grads):
-        g = grads[0]
+        cdef Tensor g = grads[0]
         x = _unpack(self, self.self_, self.self_version)
         y = _unpack(self, self.exponent, self.exponent_version)
         gx = gy = None
@@ -469,7 +469,7 @@ cdef class PowBackward2(_SavedNode):
     cdef long exponent_version
 
     cdef tuple apply(self, tuple grads):
-        g = grads[0]
+        cdef Tensor g = grads[0]
         r = self.output()
         if self.base == 0:
             y = _unpack(self, self.exponent, self.exponent_version)
@@ -568,7 +568,7 @@ cdef class WhereBackward0(Node):
     cdef cnp.ndarray condition
 
     cdef tuple apply(self, tuple grads):
-        g = grads[0]
+        cdef Tensor g = grads[0]
         z = _zeros((), _dtype_of((<Tensor>g)._data))
         ga = _where(self.condition, g, z) if _needs(self, 0) else None
         gb = _where(self.condition, z, g) if _needs(self, 1) else None
@@ -766,7 +766,7 @@ cdef class TanhBackwardBackward0(Node):
     cdef Tensor output
 
     cdef tuple apply(self, tuple grads):
-        gg = grads[0]
+        cdef Tensor gg = grads[0]
         ga = _fused_backward(gg, self.output, AGC_TANH_BACKWARD) if _needs(self, 0) else None
         gy = None
         if _needs(self, 1):  # d/dy g(1 - y^2) = -2 g y
@@ -784,7 +784,7 @@ cdef class SigmoidBackwardBackward0(Node):
     cdef Tensor output
 
     cdef tuple apply(self, tuple grads):
-        gg = grads[0]
+        cdef Tensor gg = grads[0]
         ga = _fused_backward(gg, self.output, AGC_SIGMOID_BACKWARD) if _needs(self, 0) else None
         gy = None
         if _needs(self, 1):  # d/dy g y (1 - y) = g (1 - 2y)

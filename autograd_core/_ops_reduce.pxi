@@ -156,7 +156,7 @@ cdef class MaxBackward0(Node):
     cdef cnp.ndarray indices
 
     cdef tuple apply(self, tuple grads):
-        g = grads[0]
+        cdef Tensor g = grads[0]
         if not self.keepdim:
             g = _unsqueeze(g, self.dim)
         idx = self.indices if self.keepdim else np.expand_dims(self.indices, self.dim)

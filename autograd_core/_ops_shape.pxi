@@ -445,51 +445,81 @@ cdef Tensor _getitem(Tensor x, object key):
 
 # ---------------------------------------------------------------- index_put (setitem)
 
-cdef class IndexPutBackward0(Node):
-    """x with x[key] = v (out of place); x's gradient is zero at key."""
-    cdef object key
-    cdef bint advanced
-    cdef tuple value_shape
+# Note [Writing into a region]
+# setitem and in-place ops on views change part of a tensor (the "base"). Its new
+# history is a CopySlices node over two inputs: the base's old history (whose gradient
+# is zero inside the region) and the written values (which get the gradient at the
+# region). The region is a flat index array into the base, computed once from the key
+# or from the view's strides, so every such write shares this one node type.
+
+cdef class CopySlices(Node):
+    cdef cnp.ndarray region     # flat indices into the base, in the values' shape
+    cdef tuple base_shape
 
     cdef tuple apply(self, tuple grads):
-        g = grads[0]
-        gx = gv = None
+        cdef Tensor g = grads[0]
+        gb = gv = None
         if _needs(self, 0):
-            z = np.ones(_shp(g._data), dtype=bool)
-            z[self.key] = False
-            gx = _where(z, g, _zeros((), _dtype_of(g._data)))
+            keep = np.ones(cnp.PyArray_SIZE(g._data), dtype=bool)
+            keep[self.region.reshape(-1)] = False
+            gb = _where(keep.reshape(self.base_shape), g, _zeros((), _dtype_of(g._data)))
         if _needs(self, 1):
-            gv = _sum_to(_index_recorded(g, self.key, self.advanced), self.value_shape)
-        return (gx, gv)
+            gv = _index_recorded(_reshape(g, (-1,)), (self.region,), True)
+        return (gb, gv)
 
 
-cdef class CopySlices(IndexPutBackward0):
+cdef class IndexPutBackward0(CopySlices):
     pass
 
 
-cdef Tensor _index_put(Tensor x, object nkey, bint advanced, Tensor v):
-    """A new tensor equal to x with x[key] = v; differentiable in x and v."""
-    out = x._data.copy()
-    try:
-        out[nkey] = _cast_array(v._data, _dtype_of(out))
-    except IndexError as e:
-        raise _index_error(e, x, nkey) from None
-    except ValueError:
-        target = x._data[nkey].shape
-        raise RuntimeError(
-            f"shape mismatch: value tensor of shape {_shape_str(_shp(v._data))} cannot be "
-            f"broadcast to indexing result of shape {_shape_str(target)}") from None
-    cdef Tensor r = _make(out)
-    if _grad_on() and (x._requires_grad or v._requires_grad):
-        node = <IndexPutBackward0>(IndexPutBackward0.__new__(IndexPutBackward0) if advanced
-                                   else CopySlices.__new__(CopySlices))
-        node.key = nkey
-        node.advanced = advanced
-        node.value_shape = _shp(v._data)
-        _record2(node, r, x, v)
-        if v._data.dtype != out.dtype:
-            node.input_shapes = (None, (_shp(v._data), _dtype_of(v._data)))
-    return r
+cdef class AsStridedBackward0(Node):
+    """A view rebuilt over its base's new history after an in-place write."""
+    cdef cnp.ndarray region
+    cdef tuple base_shape
+
+    cdef tuple apply(self, tuple grads):
+        cdef Tensor g = grads[0]
+        n = 1
+        for s in self.base_shape:
+            n *= s
+        flat = _index_put_zeros(g, (n,), (self.region,), True)
+        return (_reshape(flat, self.base_shape),)
+
+
+cdef cnp.ndarray _region_of(Tensor t):
+    """Flat indices into t's base (or t itself) of t's elements, in t's shape."""
+    if t._base is None:
+        return np.arange(cnp.PyArray_SIZE(t._data), dtype=np.int64).reshape(_shp(t._data))
+    return _view_region(t, t._base)
+
+
+cdef void _write_region(Tensor target, cnp.ndarray region, Tensor values, bint advanced) except *:
+    """Record that target's base now holds `values` at `region` (Note [Writing into a region]).
+
+    The caller has already written the values into memory."""
+    cdef Tensor base = target._base if target._base is not None else target
+    node = <CopySlices>(IndexPutBackward0.__new__(IndexPutBackward0) if advanced
+                        else CopySlices.__new__(CopySlices))
+    node.region = region
+    node.base_shape = _shp(base._data)
+    node.next_nodes = (_edge_node(base), _edge_node(values))
+    if base._output_nr or values._output_nr:
+        node.next_nrs = (base._output_nr, values._output_nr)
+    node.seq = _new_sequence_nr()
+    if _dtype_of(values._data) is not _dtype_of(base._data):
+        node.input_shapes = (None, (_shp(values._data), _dtype_of(values._data)))
+    base._grad_fn = node
+    base._output_nr = 0
+    base._requires_grad = True
+    if target is not base:
+        view_node = <AsStridedBackward0>AsStridedBackward0.__new__(AsStridedBackward0)
+        view_node.region = _region_of(target)
+        view_node.base_shape = _shp(base._data)
+        view_node.next_nodes = (node,)
+        view_node.seq = _new_sequence_nr()
+        target._grad_fn = view_node
+        target._output_nr = 0
+        target._requires_grad = True
 
 
 # ---------------------------------------------------------------- cat / stack / unbind
@@ -500,7 +530,7 @@ cdef class CatBackward0(Node):
     cdef tuple shapes     # each input's shape (for dtype/shape metadata)
 
     cdef tuple apply(self, tuple grads):
-        g = grads[0]
+        cdef Tensor g = grads[0]
         out = []
         cdef Py_ssize_t start = 0
         for i, n in enumerate(self.sizes):
@@ -599,7 +629,7 @@ cdef class StackBackward0(Node):
     cdef Py_ssize_t dim
 
     cdef tuple apply(self, tuple grads):
-        g = grads[0]
+        cdef Tensor g = grads[0]
         out = []
         for i in range(len(self.next_nodes)):
             if self.next_nodes[i] is not None:
@@ -721,6 +751,17 @@ cdef class CloneBackward0(Node):
         return (grads[0],)
 
 
+cdef class CopyBackwards(CloneBackward0):
+    """A differentiable .grad written by backward(create_graph=True) (PyTorch's name)."""
+
+
+cdef Tensor _copy_backwards(Tensor x, bint copy):
+    cdef Tensor r = _make(np.array(x._data, copy=True) if copy else x._data)
+    if x._requires_grad:
+        _record1(<Node>CopyBackwards.__new__(CopyBackwards), r, x)
+    return r
+
+
 cdef Tensor _clone(Tensor x):
     cdef Tensor r = _make(np.array(x._data, copy=True, order="C"))
     if _grad_on() and x._requires_grad:
@@ -772,25 +813,12 @@ cdef Tensor _snapshot(Tensor t):
 
 
 cdef Tensor _rebase_history(Tensor t, Tensor result):
-    """Make t (modified in place) take result's values and history.
-
-    For a view whose base records history, the base is rebased instead (PyTorch's
-    CopySlices): base_new = index_put(base_old, view_region, result)."""
+    """Make t (modified in place) take result's values and history; for a view, its
+    base's history is rewritten instead (Note [Writing into a region])."""
     cdef Tensor base = t._base
     if base is not None and (base._requires_grad or result._requires_grad) and _grad_on():
-        flat = _view_region(t, base)
-        old = _snapshot(base)
-        new_flat = _index_put(_reshape(old, (-1,)), (flat.reshape(-1),), True,
-                              _reshape(result, (-1,)))
-        new_base = _reshape(new_flat, _shp(base._data))
         _write_values(t, result._data)
-        base._grad_fn = new_base._grad_fn
-        base._output_nr = 0
-        base._requires_grad = True
-        view = _getitem(new_base, _key_for_region(flat, base))
-        t._grad_fn = view._grad_fn
-        t._output_nr = 0
-        t._requires_grad = True
+        _write_region(t, _region_of(t), result, False)
     else:
         _write_values(t, result._data)
         if result._grad_fn is not None:
@@ -813,10 +841,6 @@ cdef object _view_region(Tensor view, Tensor base):
     return np.lib.stride_tricks.as_strided(
         positions[offset:], shape=_shp(v),
         strides=tuple(s // itemsize * positions.itemsize for s in (<object>v).strides)).copy()
-
-
-cdef object _key_for_region(object flat, Tensor base):
-    return np.unravel_index(flat, _shp(base._data)) if base._data.ndim else ()
 
 
 cdef Tensor _inplace_binary(Tensor self, object other, int op, object alpha):
@@ -917,6 +941,12 @@ cdef Tensor _inplace_copy(Tensor self, object src):
     return self
 
 
+cdef void _write_values_at(Tensor t, object nkey, cnp.ndarray values) except *:
+    if not cnp.PyArray_ISWRITEABLE(t._data):
+        _write_values(t, values)  # raises PyTorch's overlapping-memory error
+    t._data[nkey] = values
+
+
 cdef void _setitem(Tensor self, object key, object value) except *:
     nkey, advanced = _normalize_key(key, self)
     cdef Tensor v
@@ -930,8 +960,20 @@ cdef void _setitem(Tensor self, object key, object value) except *:
     _check_inplace(self)
     if _grad_on() and (self._requires_grad or v._requires_grad
                        or (self._base is not None and self._base._requires_grad)):
-        r = _index_put(_snapshot(self), nkey, advanced, v)
-        _rebase_history(self, r)
+        try:
+            region = np.asarray(_region_of(self)[nkey])
+        except IndexError as e:
+            raise _index_error(e, self, nkey) from None
+        try:
+            vals = _expand(_cast(v, _dtype_of(self._data)) if _dtype_of(v._data) is not _dtype_of(self._data) else v,
+                           _shp(region))
+        except RuntimeError:
+            raise RuntimeError(
+                f"shape mismatch: value tensor of shape {_shape_str(_shp(v._data))} cannot be "
+                f"broadcast to indexing result of shape {_shape_str(_shp(region))}") from None
+        _write_values_at(self, nkey, vals._data)
+        _write_region(self, region, vals, advanced)
+        _bump_version(self)
         return
     try:
         self._data[nkey] = _cast_array(v._data, _dtype_of(self._data))

@@ -16,6 +16,8 @@ cdef inline cnp.ndarray _as_array(object r):
 cdef inline Tensor _make(cnp.ndarray arr):
     cdef Tensor t = Tensor.__new__(Tensor)
     t._data = arr
+    if agc_inference_mode():
+        t._inference = True
     return t
 
 
@@ -279,6 +281,17 @@ cdef class Tensor:
         self._grad_fn.pre_hooks.append(wrapper)
         return RemovableHandle(self._grad_fn.pre_hooks, wrapper)
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """Run ``hook(tensor)`` after a gradient is accumulated into this leaf's ``.grad``."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        if self._post_acc_hooks is None:
+            self._post_acc_hooks = []
+        self._post_acc_hooks.append(hook)
+        return RemovableHandle(self._post_acc_hooks, hook)
+
     @property
     def data(self):
         # A detached alias with its own version counter: changes through .data are
@@ -381,7 +394,7 @@ cdef class Tensor:
         return self.to(dtype)
 
     def is_inference(self):
-        return False
+        return self._inference
 
     # ---- conversion
 
