@@ -55,4 +55,4 @@ cdef class Tensor:
     cdef bint _inference         # created inside inference_mode()
     cdef object __weakref__
 
-    cdef _set_requires_grad(self, bint value)
+    cdef _set_requires_grad(self, bint value, str msg)

@@ -16,6 +16,7 @@ from cpython.ref cimport Py_REFCNT
 from libc.stdint cimport int32_t, uint64_t
 from autograd_core._csrc cimport *
 
+import builtins as _builtins  # this module defines max, min, sum, abs, pow, all, any
 import threading
 import warnings
 import weakref
@@ -283,3 +284,32 @@ include "_function.pxi"
 
 def _to_dtype_py(d):
     return _to_dtype(d)
+
+
+# Type names as PyTorch shows them: print(type(x)) gives <class 'autograd_core.Tensor'>
+# (PyTorch: torch.Tensor) and a node's type <class 'MulBackward0'>. Extension types take
+# their printed name from tp_name, which we point at names kept alive here.
+from cpython.object cimport PyTypeObject
+from cpython.type cimport PyType_Modified
+
+cdef list _TYPE_NAME_BYTES = []
+
+
+cdef void _rename_type(type t, str name):
+    b = name.encode()
+    _TYPE_NAME_BYTES.append(b)
+    (<PyTypeObject *>t).tp_name = <const char *>b
+    PyType_Modified(t)
+
+
+_rename_type(Tensor, "autograd_core.Tensor")
+_rename_type(dtype, "autograd_core.dtype")
+for _obj in list(globals().values()):
+    if isinstance(_obj, type) and issubclass(_obj, Node) and not _obj.__name__.startswith("_"):
+        if _obj.__flags__ & (1 << 9):  # Py_TPFLAGS_HEAPTYPE: a Python-level subclass
+            _obj.__module__ = "builtins"
+        else:
+            _rename_type(_obj, _obj.__name__)
+Size.__module__ = "autograd_core"
+Device.__name__ = Device.__qualname__ = "device"
+Device.__module__ = "autograd_core"

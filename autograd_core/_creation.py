@@ -11,7 +11,7 @@ def _np_dtype(dtype, default):
 
 
 def _leaf(arr, requires_grad):
-    return _C._from_array(np.ascontiguousarray(arr), requires_grad=requires_grad)
+    return _C._from_array(np.array(arr, order="C", copy=None), requires_grad=requires_grad)
 
 
 def _check_kwargs(device=None, layout=None, pin_memory=False, memory_format=None):
@@ -30,8 +30,18 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _C._tensor(data, dtype, requires_grad)
 
 
+def _check_sizes(shape, name):
+    for s in shape:
+        if s < 0:
+            if name == "zeros":
+                raise RuntimeError("zeros: Dimension size must be non-negative.")
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
+                               f"[{', '.join(str(x) for x in shape)}]")
+    return shape
+
+
 def _filled(fill, size, dtype, requires_grad, name, default=None):
-    shape = _C.parse_size(size, name)
+    shape = _check_sizes(_C.parse_size(size, name), name)
     d = _np_dtype(dtype, default if default is not None else _C.get_default_dtype())
     arr = np.full(shape, fill, dtype=d) if fill is not None else np.empty(shape, dtype=d)
     return _leaf(arr, requires_grad)
@@ -110,7 +120,7 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if (end - start) * step < 0:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
         floating = any(isinstance(v, float) for v in (start, end, step))
         dtype = _C.get_default_dtype() if floating else _C.dtypes()["int64"]
@@ -129,7 +139,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     if not isinstance(steps, int) or isinstance(steps, bool):
         raise TypeError(f"linspace(): argument 'steps' must be int, not {type(steps).__name__}")
     if steps < 0:
-        raise RuntimeError("linspace(): number of steps must be non-negative")
+        raise RuntimeError("number of steps must be non-negative")
     d = _np_dtype(dtype, _C.get_default_dtype())
     return _leaf(np.linspace(_num(start), _num(end), steps).astype(d), requires_grad)
 
@@ -158,7 +168,7 @@ def seed():
 def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """Uniform samples on [0, 1)."""
     _check_kwargs(device)
-    shape = _C.parse_size(size, "rand")
+    shape = _check_sizes(_C.parse_size(size, "rand"), "rand")
     d = _np_dtype(dtype, _C.get_default_dtype())
     return _leaf(_rng.random(shape).astype(d), requires_grad)
 
@@ -166,7 +176,7 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, 
 def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """Standard normal samples."""
     _check_kwargs(device)
-    shape = _C.parse_size(size, "randn")
+    shape = _check_sizes(_C.parse_size(size, "randn"), "randn")
     d = _np_dtype(dtype, _C.get_default_dtype())
     return _leaf(_rng.standard_normal(shape).astype(d), requires_grad)
 
@@ -175,6 +185,8 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
             requires_grad=False):
     """Integers uniformly from [low, high)."""
     _check_kwargs(device)
+    if size is None and isinstance(high, (tuple, list)):
+        low, high, size = 0, low, high  # randint(high, size)
     if high is None:
         low, high = 0, low
     if size is None:

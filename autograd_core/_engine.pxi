@@ -45,12 +45,8 @@ cdef tuple _make_root_grads(tuple tensors, tuple grads):
                 f"Mismatch in shape: grad_output[{i}] has a shape of "
                 f"{Size(_shp((<Tensor>g)._data))!r} and output[{i}] has a shape of "
                 f"{Size(_shp(t._data))!r}.")
-        if _dtype_of((<Tensor>g)._data).category != _dtype_of(t._data).category:
-            raise TypeError(
-                f"For complex Tensors, both grad_output and output are required to have "
-                f"the same dtype. Mismatch in dtype: grad_output[{i}] has a dtype of "
-                f"{_dtype_of((<Tensor>g)._data)!r} and output[{i}] has a dtype of "
-                f"{_dtype_of(t._data)!r}.")
+        if cnp.PyArray_TYPE((<Tensor>g)._data) != cnp.PyArray_TYPE(t._data):
+            g = _make((<Tensor>g)._data.astype(t._data.dtype))  # PyTorch casts the seed
         out.append(g)
     return tuple(out)
 
@@ -251,6 +247,10 @@ def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_g
     cdef bint keep_graph = create_graph if retain_graph is None else bool(retain_graph)
     if create_graph and accumulate:
         warnings.warn(_MSG_CREATE_GRAPH_CYCLE, UserWarning, stacklevel=3)
+    if isinstance(inputs, Tensor):
+        inputs = (inputs,)
+    if inputs is not None and accumulate and len(inputs) == 0:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
 
     for i in range(len(tensors)):
         t = tensors[i]
@@ -368,6 +368,7 @@ cdef void _execute(_GraphTask task, bytearray needed, list capture, set capture_
                     if accumulate and not isinstance(node, AccumulateGrad):
                         if gk is not None:
                             _accumulate_into(<Tensor>capture[k][2], <Tensor>gk)
+                            (<Tensor>capture[k][2])._retains_grad = True
                     elif not accumulate:
                         captured[k] = gk
             if not accumulate or not isinstance(node, AccumulateGrad):

@@ -9,6 +9,10 @@ cdef str _MSG_BACKWARD_TWICE = (
 
 cdef str _MSG_NOT_FLOAT_GRAD = (
     "Only Tensors of floating point and complex dtype can require gradients")
+cdef str _MSG_NOT_FLOAT_GRAD_SETTER = (
+    "only Tensors of floating point and complex dtype can require gradients")
+cdef str _MSG_NOT_FLOAT_GRAD_INPLACE = (
+    "only Tensors of floating point dtype can require gradients")
 
 cdef str _MSG_NONLEAF_REQUIRES_GRAD = (
     "you can only change requires_grad flags of leaf variables. If you want to use a "
@@ -73,7 +77,7 @@ cdef Py_ssize_t _wrap_dim(object dim, Py_ssize_t ndim) except? -1:
 
 
 cdef object _broadcast_error(tuple sa, tuple sb):
-    cdef Py_ssize_t na = len(sa), nb = len(sb), n = max(na, nb), i, off, x, y
+    cdef Py_ssize_t na = len(sa), nb = len(sb), n = _builtins.max(na, nb), i, off, x, y
     for i in range(n - 1, -1, -1):
         off = n - 1 - i
         x = sa[na - 1 - off] if na - 1 - off >= 0 else 1

@@ -85,7 +85,7 @@ cdef class FunctionNode(Node):
             result = (result,)
         n_args = len(self._arg_is_tensor)
         if len(result) != n_args:
-            if len(result) > n_args and all(r is None for r in result[n_args:]):
+            if len(result) > n_args and _builtins.all(r is None for r in result[n_args:]):
                 result = result[:n_args]
             else:
                 raise RuntimeError(
@@ -115,7 +115,7 @@ def _function_apply(fn_cls, tuple args, dict kwargs):
     ctx._needs_input_grad = tuple(isinstance(a, Tensor) and (<Tensor>a)._requires_grad
                                   for a in args)
     cdef list tensor_inputs = [a for a in args if isinstance(a, Tensor)]
-    cdef bint record = _grad_on() and any(ctx._needs_input_grad)
+    cdef bint record = _grad_on() and _builtins.any(ctx._needs_input_grad)
 
     cdef int prev = agc_grad_enabled()
     agc_set_grad_enabled(False)

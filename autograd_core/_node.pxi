@@ -166,6 +166,9 @@ cdef class AccumulateGrad(Node):
     def variable(self):
         return self.var
 
+    def name(self):
+        return "torch::autograd::AccumulateGrad"  # PyTorch's C++ node name
+
     cdef tuple apply(self, tuple grads):
         cdef Tensor g = grads[0]
         cdef Tensor var = self.var

@@ -112,13 +112,21 @@ cdef cnp.ndarray _binary_values(object a, object b, int op):
     rt = _result_type2(a, b)
     if op == AGC_DIV and rt.category != 2:
         rt = _default_float
-    if op == AGC_SUB and rt.category == 0:
+    if op == AGC_SUB and ((ta and _dtype_of((<Tensor>a)._data).category == 0)
+                          or (tb and _dtype_of((<Tensor>b)._data).category == 0)
+                          or type(a) is bool or type(b) is bool):
+        if ta and tb and rt.category == 0:
+            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                               "supported. Use the `^` or `logical_xor()` operator instead.")
         raise RuntimeError(
-            "Subtraction, the `-` operator, with two bool tensors is not supported. "
+            "Subtraction, the `-` operator, with a bool tensor is not supported. "
             "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
     oa = _cast_array((<Tensor>a)._data, rt) if ta else a
     ob = _cast_array((<Tensor>b)._data, rt) if tb else b
     ufunc = _BINARY_UFUNCS[op]
+    if rt.category == 1:
+        oa = _wrap_int_scalar(oa, rt)
+        ob = _wrap_int_scalar(ob, rt)
     try:
         with _quiet():
             r = ufunc(oa, ob)
@@ -128,6 +136,19 @@ cdef cnp.ndarray _binary_values(object a, object b, int op):
     if cnp.PyArray_TYPE(out) != rt.np_dtype.num:
         out = out.astype(rt.np_dtype)
     return out
+
+
+cdef object _wrap_int_scalar(object s, dtype rt):
+    """A Python int outside an integer dtype's range wraps around, as PyTorch casts it."""
+    if type(s) is int:
+        info = np.iinfo(rt.np_dtype)
+        if s < info.min or s > info.max:
+            return np.array(s & 0xFFFFFFFFFFFFFFFF, dtype=np.uint64).astype(rt.np_dtype)
+    return s
+
+
+_C_TYPE_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
+                 "int64": "int64_t"}
 
 
 cdef class _BinaryNode(Node):
@@ -391,7 +412,8 @@ cdef object _nondiff_binary(object a, object b, object ufunc, str name):
     except ValueError:
         raise _broadcast_error(np.shape(oa), np.shape(ob)) from None
     except TypeError:
-        raise RuntimeError(f"\"{name}\" not implemented for '{rt.name}'") from None
+        raise NotImplementedError(
+            f"\"{name}_cpu\" not implemented for '{_legacy_scalar_name(rt)}'") from None
     if _grad_on() and ((isinstance(a, Tensor) and (<Tensor>a)._requires_grad)
                        or (isinstance(b, Tensor) and (<Tensor>b)._requires_grad)):
         if _dtype_of(r._data).is_floating_point:
@@ -490,6 +512,9 @@ cdef void _check_int_pow(dtype rt, object exponent_values) except *:
 cdef Tensor _pow_scalar(Tensor x, object p):
     cdef dtype rt = _result_type2(x, p)
     _check_int_pow(rt, p)
+    if rt.category == 1 and type(p) is int and _wrap_int_scalar(p, rt) is not p:
+        raise RuntimeError(f"value cannot be converted to type {_C_TYPE_NAMES[rt.name]} "
+                           "without overflow")
     cdef cnp.ndarray xa = _cast_array(x._data, rt)
     with _quiet():
         if p == 2:
@@ -506,12 +531,26 @@ cdef Tensor _pow_scalar(Tensor x, object p):
     return r
 
 
+cdef object _int_power(cnp.ndarray base, cnp.ndarray exponent):
+    """Integer power where negative exponents give 1/base**-e truncated (0, 1 or -1)."""
+    neg = exponent < 0
+    if not neg.any():
+        return np.power(base, exponent)
+    out = np.power(base, np.where(neg, 0, exponent))
+    inv = np.where(base == 1, 1, np.where(base == -1, np.where(exponent % 2 == 0, 1, -1), 0))
+    return np.where(neg, inv, out).astype(out.dtype)
+
+
 cdef Tensor _pow_tensor(Tensor x, Tensor y):
     cdef dtype rt = _result_type2(x, y)
-    _check_int_pow(rt, y._data)
+    if rt.category == 0:
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
     try:
         with _quiet():
-            out = np.power(_cast_array(x._data, rt), _cast_array(y._data, rt))
+            if rt.category == 1:
+                out = _int_power(_cast_array(x._data, rt), _cast_array(y._data, rt))
+            else:
+                out = np.power(_cast_array(x._data, rt), _cast_array(y._data, rt))
     except ValueError:
         raise _broadcast_error(_shp(x._data), _shp(y._data)) from None
     cdef Tensor r = _make(_as_array(out))
@@ -603,7 +642,11 @@ def where(condition, input, other):
     tensor([1., 0.])
     """
     if not isinstance(condition, Tensor) or _dtype_of((<Tensor>condition)._data).category != 0:
-        raise RuntimeError("where expected condition to be a boolean tensor")
+        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
+                           f"with dtype {_legacy_scalar_name(_dtype_of((<Tensor>condition)._data))}"
+                           if isinstance(condition, Tensor) else
+                           "where(): argument 'condition' (position 1) must be Tensor, not "
+                           + type(condition).__name__)
     a = input if isinstance(input, Tensor) else _scalar_tensor(input, _dtype_for_scalar(input, other))
     b = other if isinstance(other, Tensor) else _scalar_tensor(other, _dtype_for_scalar(other, input))
     return _where((<Tensor>condition)._data, a, b)
@@ -655,7 +698,7 @@ cdef class NegBackward0(Node):
 cdef class AbsBackward0(_SavedNode):
     cdef tuple apply(self, tuple grads):
         x = self.input()
-        return (_mul(grads[0], _make(np.sign(x._data))),)
+        return (_mul(grads[0], _sgn(x)),)
 
 
 @cython.final
@@ -750,6 +793,21 @@ cdef Tensor _unary(Tensor x, int op):
     return r
 
 
+cdef class SgnBackward0(Node):
+    """sign(x) is piecewise constant: its derivative is zero (not None, as PyTorch)."""
+
+    cdef tuple apply(self, tuple grads):
+        cdef Tensor g = grads[0]
+        return (_zeros(_shp(g._data), _dtype_of(g._data)),)
+
+
+cdef Tensor _sgn(Tensor x):
+    cdef Tensor r = _make(_as_array(np.sign(x._data)))
+    if _grad_on() and x._requires_grad:
+        _record1(<Node>SgnBackward0.__new__(SgnBackward0), r, x)
+    return r
+
+
 cdef Tensor _neg(Tensor x):
     return _unary(x, AGC_NEG)
 
@@ -830,12 +888,15 @@ cdef class ThresholdBackwardBackward0(Node):
     cdef cnp.ndarray mask
 
     cdef tuple apply(self, tuple grads):
-        return (_mul(grads[0], _make(self.mask)) if _needs(self, 0) else None, None)
+        cdef Tensor g = grads[0]
+        # d/dy of g * (y > 0) is zero almost everywhere: zeros, not None (PyTorch)
+        return (_mul(g, _make(self.mask)) if _needs(self, 0) else None,
+                _zeros(_shp(g._data), _dtype_of(g._data)) if _needs(self, 1) else None)
 
 
 cdef Tensor _threshold_backward(Tensor g, Tensor y):
     """relu's derivative: g where y > 0, else 0."""
-    mask = (y._data > 0).astype(g._data.dtype)
+    mask = _as_array(y._data > 0).astype(g._data.dtype)
     cdef Tensor r = _make(_as_array(g._data * mask))
     if _grad_on() and (g._requires_grad or y._requires_grad):
         node = <ThresholdBackwardBackward0>ThresholdBackwardBackward0.__new__(ThresholdBackwardBackward0)
@@ -909,12 +970,19 @@ def relu(input):
     return _unary(_arg(input, "relu"), AGC_RELU)
 
 
+cdef object _fn_result(object r, str fname, object other):
+    if r is NotImplemented:
+        raise TypeError(f"{fname}(): argument 'other' (position 2) must be Tensor, not "
+                        f"{type(other).__name__}")
+    return r
+
+
 def add(input, other, *, alpha=1):
     """input + alpha * other."""
     if not isinstance(input, Tensor):
         return _add_any(_arg(other, "add"), input, alpha) if alpha == 1 else \
             _add_any(_scalar_tensor(input, _dtype_for_scalar(input, other)), other, alpha)
-    return _add_any(<Tensor>input, other, alpha)
+    return _fn_result(_add_any(<Tensor>input, other, alpha), "add", other)
 
 
 def sub(input, other, *, alpha=1):
@@ -922,21 +990,22 @@ def sub(input, other, *, alpha=1):
     if not isinstance(input, Tensor):
         return _rsub_scalar(_arg(other, "sub"), input) if alpha == 1 else \
             _add_any(_scalar_tensor(input, _dtype_for_scalar(input, other)), other, -alpha)
-    return _sub_any(<Tensor>input, other) if alpha == 1 else _add_any(<Tensor>input, other, -alpha)
+    return _fn_result(_sub_any(<Tensor>input, other) if alpha == 1
+                      else _add_any(<Tensor>input, other, -alpha), "sub", other)
 
 
 def mul(input, other):
     """input * other."""
     if not isinstance(input, Tensor):
         return _mul_any(_arg(other, "mul"), input)
-    return _mul_any(<Tensor>input, other)
+    return _fn_result(_mul_any(<Tensor>input, other), "mul", other)
 
 
 def div(input, other):
     """input / other (true division)."""
     if not isinstance(input, Tensor):
         return _rdiv_scalar(_arg(other, "div"), input)
-    return _div_any(<Tensor>input, other)
+    return _fn_result(_div_any(<Tensor>input, other), "div", other)
 
 
 true_divide = div
@@ -946,7 +1015,7 @@ def pow(input, exponent):
     """input ** exponent (either may be a number)."""
     if not isinstance(input, Tensor):
         return _rpow_scalar(_arg(exponent, "pow"), input)
-    return _pow_any(<Tensor>input, exponent)
+    return _fn_result(_pow_any(<Tensor>input, exponent), "pow", exponent)
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):

@@ -138,7 +138,7 @@ cdef class MaxBackward1(_SavedNode):
     cdef tuple apply(self, tuple grads):
         x = self.input()
         r = self.output()
-        mask = (x._data == r._data) | (np.isnan(x._data) & np.isnan(r._data))
+        mask = _as_array((x._data == r._data) | (np.isnan(x._data) & np.isnan(r._data)))
         count = int(mask.sum())
         return (_mul(_expand(_div_scalar(grads[0], count), _shp(x._data)),
                      _make(mask.astype(x._data.dtype))),)
@@ -157,6 +157,8 @@ cdef class MaxBackward0(Node):
 
     cdef tuple apply(self, tuple grads):
         cdef Tensor g = grads[0]
+        if not self.in_shape:
+            return (g,)  # a 0-d input is its own max
         if not self.keepdim:
             g = _unsqueeze(g, self.dim)
         idx = self.indices if self.keepdim else np.expand_dims(self.indices, self.dim)
@@ -217,6 +219,8 @@ cdef object _max_min(Tensor x, object dim, bint keepdim, bint is_max):
     cdef str name = "max" if is_max else "min"
     cdef cnp.ndarray xa = x._data
     cdef Tensor r
+    cdef MaxBackward1 node1
+    cdef MaxBackward0 node
     if dim is None:
         if cnp.PyArray_SIZE(xa) == 0:
             raise RuntimeError(
@@ -225,12 +229,12 @@ cdef object _max_min(Tensor x, object dim, bint keepdim, bint is_max):
         with _quiet():
             r = _make(_as_array(np.max(xa) if is_max else np.min(xa)))
         if _grad_on() and x._requires_grad:
-            node = <MaxBackward1>(MaxBackward1.__new__(MaxBackward1) if is_max
-                                  else MinBackward1.__new__(MinBackward1))
-            node.self_ = x
-            node.self_version = _version_for_save(x)
-            _save_own_output(node, r)
-            _record1(node, r, x)
+            node1 = <MaxBackward1>(MaxBackward1.__new__(MaxBackward1) if is_max
+                                   else MinBackward1.__new__(MinBackward1))
+            node1.self_ = x
+            node1.self_version = _version_for_save(x)
+            _save_own_output(node1, r)
+            _record1(node1, r, x)
         return r
     if isinstance(dim, Tensor):
         # max(other): elementwise maximum
@@ -400,7 +404,7 @@ cdef Tensor _matmul(Tensor a, Tensor b):
     elif na == 1 and nb == 2:
         node = <SqueezeBackward4>SqueezeBackward4.__new__(SqueezeBackward4)
     elif na == 2:
-        node = <_MatmulNode>_MatmulCloneBackward0.__new__(_MatmulCloneBackward0)
+        node = <_MatmulNode?>_MatmulCloneBackward0.__new__(_MatmulCloneBackward0)
     else:
         node = <UnsafeViewBackward0>UnsafeViewBackward0.__new__(UnsafeViewBackward0)
     node.na = na

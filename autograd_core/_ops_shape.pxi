@@ -42,7 +42,7 @@ cdef tuple _infer_shape(tuple shape, Py_ssize_t numel):
                 raise RuntimeError("only one dimension can be inferred")
             infer = i
         elif s < 0:
-            raise RuntimeError(f"invalid shape dimension {s}")
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {_shape_str(shape)}")
         else:
             known *= s
     if infer >= 0:
@@ -57,7 +57,7 @@ cdef tuple _infer_shape(tuple shape, Py_ssize_t numel):
 cdef Tensor _reshape_node(Tensor x, cnp.ndarray out, Node node, bint is_view):
     cdef Tensor r = _make_view(x, out) if is_view else _make(out)
     if _grad_on() and x._requires_grad:
-        (<_ReshapeNode>node).in_shape = _shp(x._data)
+        (<_ReshapeNode?>node).in_shape = _shp(x._data)
         _record1(node, r, x)
     return r
 
@@ -218,7 +218,7 @@ cdef Tensor _expand(Tensor x, tuple sizes):
     cdef Py_ssize_t nd = len(shape), n = len(sizes), i, k
     if n < nd:
         raise RuntimeError(
-            f"expand(torch.FloatTensor{{{_shape_str(shape)}}}, size={_shape_str(sizes)}): the "
+            f"expand({_legacy_type_name(x)}{{{_shape_str(shape)}}}, size={_shape_str(sizes)}): the "
             "number of sizes provided (" f"{n}) must be greater or equal to the number of "
             f"dimensions in the tensor ({nd})")
     target = list(sizes)
@@ -326,8 +326,8 @@ cdef object _normalize_key(object key, Tensor x):
             cat = _dtype_of(arr).category
             if cat == 2:
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-            if cat == 1 and cnp.PyArray_NDIM(arr) == 0 and not isinstance(key, tuple) and False:
-                out.append(int(arr))
+            if cat == 1 and cnp.PyArray_NDIM(arr) == 0:
+                out.append(int(arr))  # a 0-d integer tensor indexes like an int (select)
             else:
                 out.append(arr)
                 advanced = True
@@ -363,6 +363,10 @@ cdef object _normalize_key(object key, Tensor x):
     return tuple(out), advanced
 
 
+# x[None] is recorded as an index node that PyTorch names after its unsqueeze.
+_IndexUnsqueezeBackward0 = type("UnsqueezeBackward0", (_IndexNode,), {"__slots__": ()})
+
+
 cdef type _basic_index_node(tuple key, object original):
     """PyTorch's node name for a basic index: the last op its slicing applies."""
     if not isinstance(original, tuple) and isinstance(original, slice):
@@ -372,7 +376,7 @@ cdef type _basic_index_node(tuple key, object original):
         if isinstance(k, int):
             last = SelectBackward0
         elif k is None:
-            last = UnsqueezeBackward0
+            last = _IndexUnsqueezeBackward0
         elif isinstance(k, slice) and k != slice(None, None, None):
             last = SliceBackward0
     return last
@@ -407,6 +411,8 @@ cdef object _index_error(Exception e, Tensor x, tuple key):
 cdef Tensor _index_values(Tensor x, object key, bint advanced):
     """x[key] for a normalised key, recorded."""
     cdef cnp.ndarray xa = x._data
+    if not advanced and not _builtins.any(k is Ellipsis for k in key):
+        key = key + (Ellipsis,)  # a full integer key then gives a 0-d view, not a scalar
     try:
         out = xa[key]
     except IndexError as e:
@@ -436,9 +442,9 @@ cdef Tensor _getitem(Tensor x, object key):
     if _grad_on() and x._requires_grad:
         cls = IndexBackward0 if advanced else _basic_index_node(nkey, key)
         node = cls.__new__(cls)
-        (<_IndexNode>node).in_shape = _shp(x._data)
-        (<_IndexNode>node).key = nkey
-        (<_IndexNode>node).advanced = advanced
+        (<_IndexNode?>node).in_shape = _shp(x._data)
+        (<_IndexNode?>node).key = nkey
+        (<_IndexNode?>node).advanced = advanced
         _record1(node, r, x)
     return r
 
@@ -456,6 +462,9 @@ cdef class CopySlices(Node):
     cdef cnp.ndarray region     # flat indices into the base, in the values' shape
     cdef tuple base_shape
 
+    def name(self):
+        return "torch::autograd::CopySlices"  # PyTorch's C++ node name
+
     cdef tuple apply(self, tuple grads):
         cdef Tensor g = grads[0]
         gb = gv = None
@@ -469,7 +478,8 @@ cdef class CopySlices(Node):
 
 
 cdef class IndexPutBackward0(CopySlices):
-    pass
+    def name(self):
+        return "IndexPutBackward0"
 
 
 cdef class AsStridedBackward0(Node):
@@ -583,7 +593,7 @@ def cat(tensors, dim=0):
     """
     cdef list ts = _check_tensor_list(tensors, "cat")
     if not ts:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("autograd_core.cat(): expected a non-empty list of Tensors")
     cdef Tensor t, ref = None
     # PyTorch skips 1-D empty tensors (legacy behaviour) when joining.
     for i, t in enumerate(ts):
@@ -614,13 +624,13 @@ def cat(tensors, dim=0):
         arrays.append(_cast_array(t._data, rt))
         used.append(t)
     cdef Tensor r = _make(np.concatenate(arrays, axis=d))
-    if _grad_on() and any((<Tensor>u)._requires_grad for u in used) and rt.category == 2:
+    if _grad_on() and _builtins.any((<Tensor>u)._requires_grad for u in used) and rt.category == 2:
         node = <CatBackward0>CatBackward0.__new__(CatBackward0)
         node.dim = d
         node.sizes = tuple(_shp((<Tensor>u)._data)[d] for u in used)
         _record_n(node, r, used)
         metas = tuple(None if _dtype_of((<Tensor>u)._data) is rt else (_shp((<Tensor>u)._data), _dtype_of((<Tensor>u)._data)) for u in used)
-        if any(m is not None for m in metas):
+        if _builtins.any(m is not None for m in metas):
             node.input_shapes = metas
     return r
 
@@ -670,12 +680,12 @@ def stack(tensors, dim=0):
     cdef Py_ssize_t d = _wrap_dim(dim, cnp.PyArray_NDIM(first._data) + 1)
     cdef dtype rt = _result_type_list(ts)
     cdef Tensor r = _make(np.stack([_cast_array(t._data, rt) for t in ts], axis=d))
-    if _grad_on() and any((<Tensor>u)._requires_grad for u in ts) and rt.category == 2:
+    if _grad_on() and _builtins.any((<Tensor>u)._requires_grad for u in ts) and rt.category == 2:
         node = <StackBackward0>StackBackward0.__new__(StackBackward0)
         node.dim = d
         _record_n(node, r, ts)
         metas = tuple(None if _dtype_of((<Tensor>u)._data) is rt else (_shp((<Tensor>u)._data), _dtype_of((<Tensor>u)._data)) for u in ts)
-        if any(m is not None for m in metas):
+        if _builtins.any(m is not None for m in metas):
             node.input_shapes = metas
     return r
 
@@ -713,7 +723,7 @@ cdef tuple _unbind(Tensor x, object dim):
         node.shape = _shp(x._data)
         _record1(node, _make(x._data), x)  # edges only; the outputs attach below
     for i in range(n):
-        key = (slice(None),) * d + (i,)
+        key = (slice(None),) * d + (i, Ellipsis)
         r = _make_view(x, x._data[key])
         if node is not None:
             r._grad_fn = node
@@ -751,8 +761,51 @@ cdef class CloneBackward0(Node):
         return (grads[0],)
 
 
-cdef class CopyBackwards(CloneBackward0):
-    """A differentiable .grad written by backward(create_graph=True) (PyTorch's name)."""
+cdef class CopyBackwards(Node):
+    """copy_(src) on a tensor that records history (inputs: the old self, src), and the
+    differentiable .grad written by backward(create_graph=True) (input: the grad)."""
+
+    cdef tuple apply(self, tuple grads):
+        cdef Tensor g = grads[0]
+        if len(self.next_nodes) == 1:
+            return (g,)
+        return (_zeros(_shp(g._data), _dtype_of(g._data)) if _needs(self, 0) else None,
+                g if _needs(self, 1) else None)
+
+
+cdef class ZeroBackward0(Node):
+    """zero_() / fill_(number): the old values get a zero gradient."""
+
+    cdef tuple apply(self, tuple grads):
+        cdef Tensor g = grads[0]
+        return (_zeros(_shp(g._data), _dtype_of(g._data)),)
+
+
+cdef class FillBackward2(ZeroBackward0):
+    pass
+
+
+cdef class FillBackward3(Node):
+    """fill_(0-d tensor): the value gets the sum of the gradient."""
+
+    cdef tuple apply(self, tuple grads):
+        cdef Tensor g = grads[0]
+        return (_zeros(_shp(g._data), _dtype_of(g._data)) if _needs(self, 0) else None,
+                _sum(g, None, False, None) if _needs(self, 1) else None)
+
+
+cdef Tensor _overwrite_result(Tensor self, object values, Node node, Tensor other):
+    """A tensor holding `values` (broadcast to self), recorded with `node` over self's
+    current history (and other's): what an in-place overwrite of self computes."""
+    cdef Tensor r = _make(np.array(np.broadcast_to(values, _shp(self._data)), dtype=self._data.dtype))
+    if other is None:
+        _record1(node, r, self)
+    else:
+        _record2(node, r, self, other)
+        m = _meta_if_differs(other, r._data)
+        if m is not None:
+            node.input_shapes = (None, m)
+    return r
 
 
 cdef Tensor _copy_backwards(Tensor x, bint copy):
@@ -879,33 +932,25 @@ cdef Tensor _inplace_binary(Tensor self, object other, int op, object alpha):
     return self
 
 
-cdef Tensor _inplace_fill(Tensor self, object value):
+cdef Tensor _inplace_fill(Tensor self, object value, bint zero=False):
+    cdef Tensor v
     if isinstance(value, Tensor):
         if cnp.PyArray_NDIM((<Tensor>value)._data) != 0:
             raise RuntimeError(
                 "fill_ only supports 0-dimension value tensor but got tensor with "
                 f"{cnp.PyArray_NDIM((<Tensor>value)._data)} dimensions.")
-        v = (<Tensor>value)
+        v = value
     else:
         v = _make(np.asarray(value, dtype=self._data.dtype))
     _check_inplace(self)
-    if _grad_on() and (self._requires_grad or (<Tensor>v)._requires_grad
+    if _grad_on() and (self._requires_grad or v._requires_grad
                        or (self._base is not None and self._base._requires_grad)):
-        r = _expand(_cast(v, _dtype_of(self._data)), _shp(self._data))
-        # fill_ replaces the values: the old history gets no gradient.
-        r2 = _clone(r) if r._grad_fn is not None else _make(np.array(r._data))
-        return _rebase_history(self, r2) if r2._grad_fn is not None else _fill_plain(self, v)
-    return _fill_plain(self, v)
-
-
-cdef Tensor _fill_plain(Tensor self, Tensor v):
-    if not cnp.PyArray_ISWRITEABLE(self._data):
-        _write_values(self, v._data)
-    self._data[...] = v._data
-    if _grad_on() and self._grad_fn is not None:
-        # The values no longer depend on the old history.
-        self._grad_fn = None
-        self._requires_grad = False
+        if v._requires_grad:
+            node = FillBackward3.__new__(FillBackward3)
+            return _rebase_history(self, _overwrite_result(self, v._data, <Node>node, v))
+        node = ZeroBackward0.__new__(ZeroBackward0) if zero else FillBackward2.__new__(FillBackward2)
+        return _rebase_history(self, _overwrite_result(self, v._data, <Node>node, None))
+    _write_values(self, v._data)
     _bump_version(self)
     return self
 
@@ -915,27 +960,11 @@ cdef Tensor _inplace_copy(Tensor self, object src):
         raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not {type(src).__name__}")
     _check_inplace(self)
     cdef Tensor s = src
-    try:
-        np.broadcast_shapes(_shp(s._data), _shp(self._data))
-        if np.broadcast_shapes(_shp(s._data), _shp(self._data)) != _shp(self._data):
-            raise ValueError
-    except ValueError:
-        raise RuntimeError(
-            f"The size of tensor a ({_shp(self._data)[-1] if self._data.ndim else 1}) must match the size of "
-            f"tensor b ({_shp(s._data)[-1] if s._data.ndim else 1}) at non-singleton dimension "
-            f"{max(self._data.ndim - 1, 0)}") from None
+    _expand(s, _shp(self._data))  # PyTorch's error when src does not broadcast to self
     if _grad_on() and (s._requires_grad or self._requires_grad
                        or (self._base is not None and self._base._requires_grad)):
-        r = _expand(_cast(s, _dtype_of(self._data)) if _dtype_of(s._data) is not _dtype_of(self._data) else s,
-                    _shp(self._data))
-        if r._grad_fn is None and not r._requires_grad:
-            _write_values(self, r._data)
-            if self._grad_fn is not None:
-                self._grad_fn = None
-                self._requires_grad = False
-            _bump_version(self)
-            return self
-        return _rebase_history(self, _clone(r))
+        node = CopyBackwards.__new__(CopyBackwards)
+        return _rebase_history(self, _overwrite_result(self, s._data, <Node>node, s))
     _write_values(self, s._data)
     _bump_version(self)
     return self
@@ -957,6 +986,8 @@ cdef void _setitem(Tensor self, object key, object value) except *:
         if value is NotImplemented:
             raise TypeError(f"can't assign a {type(value).__name__} to a tensor")
         v = _make(np.asarray(value, dtype=self._data.dtype))
+    if _grad_on() and self._grad_fn is None and self._requires_grad:
+        raise RuntimeError(_MSG_LEAF_VIEW_INPLACE)  # PyTorch writes through a view of self
     _check_inplace(self)
     if _grad_on() and (self._requires_grad or v._requires_grad
                        or (self._base is not None and self._base._requires_grad)):
@@ -964,25 +995,24 @@ cdef void _setitem(Tensor self, object key, object value) except *:
             region = np.asarray(_region_of(self)[nkey])
         except IndexError as e:
             raise _index_error(e, self, nkey) from None
-        try:
-            vals = _expand(_cast(v, _dtype_of(self._data)) if _dtype_of(v._data) is not _dtype_of(self._data) else v,
-                           _shp(region))
-        except RuntimeError:
-            raise RuntimeError(
-                f"shape mismatch: value tensor of shape {_shape_str(_shp(v._data))} cannot be "
-                f"broadcast to indexing result of shape {_shape_str(_shp(region))}") from None
+        vals = _expand(_cast(v, _dtype_of(self._data)) if _dtype_of(v._data) is not _dtype_of(self._data) else v,
+                       _shp(region))
         _write_values_at(self, nkey, vals._data)
         _write_region(self, region, vals, advanced)
         _bump_version(self)
         return
     try:
-        self._data[nkey] = _cast_array(v._data, _dtype_of(self._data))
+        target_shape = _shp(_as_array(self._data[nkey]))
     except IndexError as e:
         raise _index_error(e, self, nkey) from None
+    if not advanced:
+        _expand(v, target_shape)  # PyTorch's error for a value that does not broadcast
+    try:
+        self._data[nkey] = _cast_array(v._data, _dtype_of(self._data))
     except ValueError:
         if not cnp.PyArray_ISWRITEABLE(self._data):
             _write_values(self, v._data)
         raise RuntimeError(
             f"shape mismatch: value tensor of shape {_shape_str(_shp(v._data))} cannot be "
-            f"broadcast to indexing result of shape {_shape_str(self._data[nkey].shape)}") from None
+            f"broadcast to indexing result of shape {_shape_str(target_shape)}") from None
     _bump_version(self)

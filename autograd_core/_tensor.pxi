@@ -22,10 +22,12 @@ cdef inline Tensor _make(cnp.ndarray arr):
 
 
 cdef inline Tensor _make_view(Tensor base, cnp.ndarray arr):
-    """A tensor over base's memory: it shares base's version counter."""
+    """A tensor over base's memory: it shares base's version counter, and (as in
+    PyTorch, even under no_grad) base's requires_grad."""
     cdef Tensor t = Tensor.__new__(Tensor)
     t._data = arr
     t._vc = _vc_of(base)
+    t._requires_grad = base._requires_grad
     t._base = base._base if base._base is not None else base
     return t
 
@@ -60,13 +62,19 @@ cdef cnp.ndarray _array_from_data(object data, object dtype_arg):
         if _BY_TYPENUM[src.dtype.num] is None if src.dtype.num < 64 else True:
             raise TypeError(
                 f"can't convert np.ndarray of type {src.dtype.type.__module__}.{src.dtype.type.__name__}. "
-                "The only supported types are: float64, float32, float16, int64, int32, "
-                "int16, int8, uint8, and bool.")
+                "The only supported types are: float64, float32, float16, complex64, complex128, "
+                "int64, int32, int16, int8, uint64, uint32, uint16, uint8, and bool.")
         return np.array(src, dtype=d.np_dtype if d is not None else None, copy=True)
     if isinstance(data, (list, tuple)):
         data = _nested_to_arrays(data)
+    elif data is None:
+        raise RuntimeError("Could not infer dtype of NoneType")
+    elif isinstance(data, str):
+        raise TypeError("new(): invalid data type 'str'")
     elif not _is_number(data):
-        raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+        raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
+    if isinstance(data, list):
+        _check_ragged(data, 0)
     try:
         arr = np.array(data)
     except ValueError as e:
@@ -84,22 +92,36 @@ cdef cnp.ndarray _array_from_data(object data, object dtype_arg):
             d = int64 if not (isinstance(data, (list, tuple)) and _contains_array_dtype(data, arr.dtype)) else _to_dtype(arr.dtype)
         else:
             raise TypeError(f"Could not infer dtype of {type(data).__name__}")
-    return np.ascontiguousarray(arr, dtype=d.np_dtype)
+    return np.array(arr, dtype=d.np_dtype, order="C", copy=None)
+
+
+cdef void _check_ragged(list data, int dim) except *:
+    """PyTorch's message for nested lists of unequal lengths."""
+    if not data or not isinstance(data[0], (list, tuple)):
+        return
+    n = len(data[0])
+    for x in data:
+        if not isinstance(x, (list, tuple)) or len(x) != n:
+            got = len(x) if isinstance(x, (list, tuple)) else type(x).__name__
+            raise ValueError(f"expected sequence of length {n} at dim {dim + 1} (got {got})")
+    for x in data:
+        if isinstance(x, list):
+            _check_ragged(x, dim + 1)
 
 
 cdef bint _contains_array_dtype(object data, object dt):
-    """Whether nested data holds arrays (from tensors) whose dtype then decides."""
+    """Whether nested data holds arrays or numpy scalars whose dtype then decides."""
     for x in data:
-        if isinstance(x, np.ndarray):
+        if isinstance(x, (np.ndarray, np.generic)):
             return True
         if isinstance(x, (list, tuple)) and len(x) and _contains_array_dtype(x, dt):
             return True
     return False
 
 
-cdef void _check_requires_grad_dtype(Tensor t, bint flag) except *:
+cdef void _check_requires_grad_dtype(Tensor t, bint flag, str msg=_MSG_NOT_FLOAT_GRAD) except *:
     if flag and not _dtype_of(t._data).is_floating_point:
-        raise RuntimeError(_MSG_NOT_FLOAT_GRAD)
+        raise RuntimeError(msg)
 
 
 def _tensor(data, dtype=None, requires_grad=False):
@@ -126,8 +148,8 @@ def _from_array(arr, requires_grad=False):
     if arr.dtype.num >= 64 or _BY_TYPENUM[arr.dtype.num] is None:
         raise TypeError(
             f"can't convert np.ndarray of type {arr.dtype.type.__module__}.{arr.dtype.type.__name__}. "
-            "The only supported types are: float64, float32, float16, int64, int32, "
-            "int16, int8, uint8, and bool.")
+            "The only supported types are: float64, float32, float16, complex64, complex128, "
+            "int64, int32, int16, int8, uint64, uint32, uint16, uint8, and bool.")
     cdef Tensor t = _make(arr)
     _check_requires_grad_dtype(t, requires_grad)
     t._requires_grad = requires_grad
@@ -183,14 +205,14 @@ cdef class Tensor:
     def requires_grad(self, value):
         if not isinstance(value, bool):
             raise RuntimeError("requires_grad must be a bool")
-        self._set_requires_grad(value)
+        self._set_requires_grad(value, _MSG_NOT_FLOAT_GRAD_SETTER)
 
-    cdef _set_requires_grad(self, bint value):
+    cdef _set_requires_grad(self, bint value, str msg):
         if self._grad_fn is not None:
             if not value:
                 raise RuntimeError(_MSG_NONLEAF_REQUIRES_GRAD)
             return
-        _check_requires_grad_dtype(self, value)
+        _check_requires_grad_dtype(self, value, msg)
         self._requires_grad = value
 
     def requires_grad_(self, requires_grad=True):
@@ -198,7 +220,7 @@ cdef class Tensor:
         if not isinstance(requires_grad, bool):
             raise TypeError("requires_grad_(): argument 'requires_grad' must be bool, not "
                             + type(requires_grad).__name__)
-        self._set_requires_grad(requires_grad)
+        self._set_requires_grad(requires_grad, _MSG_NOT_FLOAT_GRAD_INPLACE)
         return self
 
     @property
@@ -226,7 +248,10 @@ cdef class Tensor:
         if cnp.PyArray_TYPE((<Tensor>value)._data) != cnp.PyArray_TYPE(self._data):
             raise RuntimeError("assigned grad has data of a different type")
         if not _same_shape((<Tensor>value)._data, self._data):
-            raise RuntimeError("assigned grad has data of a different size")
+            raise RuntimeError(
+                f"attempting to assign a gradient of size '{_shape_str(_shp((<Tensor>value)._data))}' "
+                f"to a tensor of size '{_shape_str(_shp(self._data))}'. Please ensure that the "
+                "gradient and the tensor are the same size")
         self._grad = value
 
     @grad.deleter
@@ -301,7 +326,7 @@ cdef class Tensor:
     @data.setter
     def data(self, value):
         if not isinstance(value, Tensor):
-            raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
         self._data = (<Tensor>value)._data
 
     def detach(self):
@@ -533,7 +558,7 @@ cdef class Tensor:
     # ---- in-place ops
 
     def zero_(self):
-        return _inplace_fill(self, 0)
+        return _inplace_fill(self, 0, True)
 
     def fill_(self, value):
         return _inplace_fill(self, value)
@@ -556,46 +581,46 @@ cdef class Tensor:
     # ---- operators
 
     def __add__(self, other):
-        return _add_any(self, other, 1)
+        return _binop(self, other, _add_any(self, other, 1), "+", False)
 
     def __radd__(self, other):
-        return _add_any(self, other, 1)
+        return _binop(self, other, _add_any(self, other, 1), "+", True)
 
     def __iadd__(self, other):
         return _inplace_binary(self, other, 0, 1)
 
     def __sub__(self, other):
-        return _sub_any(self, other)
+        return _binop(self, other, _sub_any(self, other), "-", False)
 
     def __rsub__(self, other):
-        return _rsub_scalar(self, other)
+        return _binop(self, other, _rsub_scalar(self, other), "-", True)
 
     def __isub__(self, other):
         return _inplace_binary(self, other, 1, 1)
 
     def __mul__(self, other):
-        return _mul_any(self, other)
+        return _binop(self, other, _mul_any(self, other), "*", False)
 
     def __rmul__(self, other):
-        return _mul_any(self, other)
+        return _binop(self, other, _mul_any(self, other), "*", True)
 
     def __imul__(self, other):
         return _inplace_binary(self, other, 2, 1)
 
     def __truediv__(self, other):
-        return _div_any(self, other)
+        return _binop(self, other, _div_any(self, other), "/", False)
 
     def __rtruediv__(self, other):
-        return _rdiv_scalar(self, other)
+        return _binop(self, other, _rdiv_scalar(self, other), "/", True)
 
     def __itruediv__(self, other):
         return _inplace_binary(self, other, 3, 1)
 
     def __pow__(self, other, mod):
-        return _pow_any(self, other)
+        return _binop(self, other, _pow_any(self, other), "** or pow()", False)
 
     def __rpow__(self, other, mod):
-        return _rpow_scalar(self, other)
+        return _binop(self, other, _rpow_scalar(self, other), "** or pow()", True)
 
     def __matmul__(self, other):
         return _matmul(self, _require_tensor(other, "matmul"))
@@ -613,13 +638,16 @@ cdef class Tensor:
         return _unary(self, AGC_ABS)
 
     def __floordiv__(self, other):
-        return _nondiff_binary(self, other, np.floor_divide, "floor_divide")
+        return _binop(self, other, _nondiff_binary(self, other, np.floor_divide, "floor_divide"), "//", False)
 
     def __rfloordiv__(self, other):
-        return _nondiff_binary(other, self, np.floor_divide, "floor_divide")
+        checked = _check_operand(other)
+        if checked is NotImplemented:
+            return _binop(self, other, checked, "//", True)
+        return _nondiff_binary(checked, self, np.floor_divide, "floor_divide")
 
     def __mod__(self, other):
-        return _nondiff_binary(self, other, np.remainder, "remainder")
+        return _binop(self, other, _nondiff_binary(self, other, np.remainder, "remainder"), "%", False)
 
     def __eq__(self, other):
         return _compare(self, other, np.equal)
@@ -854,6 +882,15 @@ cdef class _TensorHook:
     def __init__(self, int output_nr, fn):
         self.output_nr = output_nr
         self.fn = fn
+
+
+cdef object _binop(Tensor self, object other, object result, str symbol, bint reflected):
+    """An operator's result; for operands of builtin types that no numeric protocol can
+    take (str, None, list, ...), PyTorch's TypeError naming the type 'Tensor'."""
+    if result is NotImplemented and type(other).__module__ == "builtins":
+        a, b = ("Tensor", type(other).__name__) if not reflected else (type(other).__name__, "Tensor")
+        raise TypeError(f"unsupported operand type(s) for {symbol}: '{a}' and '{b}'")
+    return result
 
 
 cdef object _require_tensor(object x, str fname):

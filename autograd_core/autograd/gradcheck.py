@@ -16,7 +16,12 @@ def _differentiable_outputs(out):
     return tuple(o for o in _as_tuple(out) if isinstance(o, _C.Tensor) and o.requires_grad)
 
 
-def _numerical_jacobian(func, inputs, i, outputs, eps):
+def _differentiable_indices(out):
+    """Positions of the outputs that carry a graph (the ones the Jacobians are taken of)."""
+    return [k for k, o in enumerate(_as_tuple(out)) if isinstance(o, _C.Tensor) and o.requires_grad]
+
+
+def _numerical_jacobian(func, inputs, i, outputs, eps, indices):
     """d outputs / d inputs[i] by central differences, one column per input element."""
     x = inputs[i]
     flat = x.detach().numpy().reshape(-1)  # shares x's memory
@@ -26,20 +31,18 @@ def _numerical_jacobian(func, inputs, i, outputs, eps):
     for k in range(flat.size):
         orig = flat[k]
         flat[k] = orig + eps
-        plus = [o.detach().numpy().astype(np.float64).reshape(-1).copy()
-                for o in _differentiable_like(func(*inputs), outputs)]
+        plus = _values_at(func(*inputs), indices)
         flat[k] = orig - eps
-        minus = [o.detach().numpy().astype(np.float64).reshape(-1).copy()
-                 for o in _differentiable_like(func(*inputs), outputs)]
+        minus = _values_at(func(*inputs), indices)
         flat[k] = orig
         for j in range(len(outputs)):
             cols[j][k] = (plus[j] - minus[j]) / (2 * eps)
     return cols
 
 
-def _differentiable_like(out, reference):
+def _values_at(out, indices):
     out = _as_tuple(out)
-    return tuple(o for o in out if isinstance(o, _C.Tensor))[:len(reference)]
+    return [out[k].detach().numpy().astype(np.float64).reshape(-1).copy() for k in indices]
 
 
 def _analytical_jacobian(outputs, inputs, i, create_graph=False):
@@ -72,7 +75,9 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     True
     """
     inputs = _as_tuple(inputs)
-    outputs = _differentiable_outputs(func(*inputs))
+    first = func(*inputs)
+    outputs = _differentiable_outputs(first)
+    indices = _differentiable_indices(first)
     for i, x in enumerate(inputs):
         if not (isinstance(x, _C.Tensor) and x.requires_grad):
             continue
@@ -81,7 +86,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             warnings.warn(f"Input #{i} requires gradient and is not a double precision floating "
                           "point. This check will likely fail if all the inputs are not of "
                           "double precision floating point. ", UserWarning, stacklevel=2)
-        numerical = _numerical_jacobian(func, inputs, i, outputs, eps)
+        numerical = _numerical_jacobian(func, inputs, i, outputs, eps, indices)
         analytical = _analytical_jacobian(outputs, inputs, i)
         for j, (n, a) in enumerate(zip(numerical, analytical)):
             if not np.allclose(a, n, rtol=rtol, atol=atol):
@@ -114,7 +119,10 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
         outs = _differentiable_outputs(func(*ins))
         grads = _C._run_backward(outs, gos, True, True, tuple(ins[i] for i in diff_idx),
                                  allow_unused=True, accumulate=False)
-        return tuple(g for g in grads if g is not None)
+        # Keep every position (None -> zeros) so outputs line up across evaluations.
+        return tuple(g if g is not None else _C._from_array(
+            np.zeros(tuple(ins[i].shape), dtype=ins[i].dtype.np_dtype))
+            for g, i in zip(grads, diff_idx))
 
     return gradcheck(vjp, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
                      raise_exception=raise_exception)

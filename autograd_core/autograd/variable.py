@@ -15,9 +15,7 @@ class _VariableMeta(type):
             return _C._from_array(__import__("numpy").empty((0,), dtype="float32"), False)
         if not isinstance(data, _C.Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
-        if not isinstance(requires_grad, bool):
-            raise TypeError("Variable(): argument 'requires_grad' must be bool, not "
-                            + type(requires_grad).__name__)
+        requires_grad = bool(requires_grad)
         if volatile:
             warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` "
                           "instead.", UserWarning, stacklevel=2)

@@ -1,0 +1,360 @@
+"""Differential tests: every op of op_table.py run in autograd_core and in PyTorch.
+
+For each op x case x dtype the two libraries get identical inputs; the forward values,
+dtypes, shapes, requires_grad, is_leaf and grad_fn names, the leaves' gradients after
+``backward(g)`` and the second derivatives must all equal PyTorch's.
+"""
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+import autograd_core as ac
+import autograd_core._C as acC
+from op_table import (GRAD_FN_ALLOWLIST, OPS, case_args, case_id, case_seed, is_shape,
+                      make_arrays, make_leaves)
+
+TOL = {"float32": dict(rtol=1e-5, atol=1e-5), "float64": dict(rtol=1e-10, atol=1e-12)}
+
+PARAMS = [pytest.param(spec, i, dt, id=f"{case_id(spec, i)}-{dt}")
+          for spec in OPS for i in range(len(spec.cases)) for dt in spec.dtypes]
+
+
+# ------------------------------------------------------------------ helpers
+
+def dtype_name(d):
+    return str(d).rsplit(".", 1)[-1]
+
+
+def as_list(out):
+    return list(out) if isinstance(out, (tuple, list)) else [out]
+
+
+def to_np(t):
+    # force=True: torch hands back ZeroTensors for some second derivatives
+    return t.detach().numpy(force=True) if not isinstance(t, np.ndarray) else t
+
+
+def gname(t):
+    return None if t.grad_fn is None else type(t.grad_fn).__name__
+
+
+def run(spec, case, mod, arrays):
+    leaves = make_leaves(mod, arrays, case)
+    args = case_args(case, leaves)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = spec.fn(mod, *args)
+    return leaves, args, out
+
+
+def check_close(actual, expected, dt, what):
+    assert actual.shape == expected.shape, f"{what}: shape {actual.shape} != {expected.shape}"
+    assert actual.dtype == expected.dtype, f"{what}: dtype {actual.dtype} != {expected.dtype}"
+    np.testing.assert_allclose(actual, expected, err_msg=what, **TOL[dt])
+
+
+def check_tensor_meta(a, t, what):
+    assert dtype_name(a.dtype) == dtype_name(t.dtype), f"{what}: dtype"
+    assert tuple(a.shape) == tuple(t.shape), f"{what}: shape"
+    assert a.requires_grad == t.requires_grad, f"{what}: requires_grad"
+    assert a.is_leaf == t.is_leaf, f"{what}: is_leaf"
+    assert gname(a) == gname(t), f"{what}: grad_fn {gname(a)} != torch's {gname(t)}"
+
+
+def compare_outputs(a_out, t_out, dt):
+    assert isinstance(a_out, (tuple, list)) == isinstance(t_out, (tuple, list)), "output kind"
+    if isinstance(t_out, (tuple, list)):
+        assert isinstance(a_out, tuple) == isinstance(t_out, tuple), "tuple vs list"
+        assert len(a_out) == len(t_out), "number of outputs"
+        if hasattr(t_out, "_fields") or hasattr(t_out, "values"):
+            assert type(a_out).__name__ == type(t_out).__name__
+            for f in ("values", "indices"):
+                assert getattr(a_out, f) is a_out[("values", "indices").index(f)], f
+    for k, (a, t) in enumerate(zip(as_list(a_out), as_list(t_out))):
+        check_tensor_meta(a, t, f"output {k}")
+        check_close(to_np(a), to_np(t), dt, f"output {k} values")
+
+
+def upstream(t_outs, seed):
+    """Fixed random upstream gradients for the differentiable outputs."""
+    rng = np.random.default_rng(seed)
+    return [np.asarray(rng.standard_normal(t.shape), dtype=to_np(t).dtype) for t in t_outs]
+
+
+# ------------------------------------------------------------------ the op tests
+
+@pytest.mark.parametrize("spec,i,dt", PARAMS)
+def test_op(spec, i, dt):
+    case = spec.cases[i]
+    seed = case_seed(spec.name, i, dt)
+    arrays = make_arrays(spec, case, dt, seed)
+    try:
+        t_leaves, t_args, t_out = run(spec, case, torch, arrays)
+    except Exception as e:  # the table asks for an error: the same one is expected
+        with pytest.raises(type(e)):
+            run(spec, case, ac, arrays)
+        return
+    a_leaves, a_args, a_out = run(spec, case, ac, arrays)
+
+    # the table itself: PyTorch's grad_fn is one the entry names (or the op returned an input)
+    for t in as_list(t_out):
+        if t.requires_grad and not any(t is x for x in t_args):
+            assert gname(t) in spec.grad_fns + (None,), f"table: torch gives {gname(t)}"
+
+    compare_outputs(a_out, t_out, dt)
+    for k, (a, t) in enumerate(zip(as_list(a_out), as_list(t_out))):
+        assert ([j for j, x in enumerate(a_args) if a is x]
+                == [j for j, x in enumerate(t_args) if t is x]), \
+            f"output {k}: is an input in one library only"
+
+    for name in spec.inner_grad_fns:
+        for lib, out in (("torch", t_out), ("autograd_core", a_out)):
+            assert name in graph_names(as_list(out)[0].grad_fn), f"{lib}: no {name} in the graph"
+
+    # backward with a fixed upstream gradient
+    t_diff = [t for t in as_list(t_out) if t.requires_grad]
+    a_diff = [a for a in as_list(a_out) if a.requires_grad]
+    assert len(a_diff) == len(t_diff)
+    if t_diff:
+        gs = upstream(t_diff, seed + 1)
+        if len(t_diff) == 1:
+            t_diff[0].backward(torch.tensor(gs[0]))
+            a_diff[0].backward(ac.tensor(gs[0]))
+        else:
+            torch.autograd.backward(t_diff, [torch.tensor(g) for g in gs])
+            ac.autograd.backward(a_diff, [ac.tensor(g) for g in gs])
+        for k, (a, t) in enumerate(zip(a_leaves, t_leaves)):
+            assert (a.grad is None) == (t.grad is None), f"input {k}: .grad None-ness"
+            if t.grad is not None:
+                assert dtype_name(a.grad.dtype) == dtype_name(t.grad.dtype)
+                check_close(to_np(a.grad), to_np(t.grad), dt, f"input {k} .grad")
+
+
+@pytest.mark.parametrize("spec,i,dt", PARAMS)
+def test_op_no_grad(spec, i, dt):
+    """Under no_grad: the same values and metadata (views of a leaf that requires grad
+    still report requires_grad=True in PyTorch)."""
+    case = spec.cases[i]
+    arrays = make_arrays(spec, case, dt, case_seed(spec.name, i, dt))
+    with torch.no_grad():
+        try:
+            _, _, t_out = run(spec, case, torch, arrays)
+        except Exception:
+            pytest.skip("torch raises (checked in test_op)")
+    with ac.no_grad():
+        _, _, a_out = run(spec, case, ac, arrays)
+    compare_outputs(a_out, t_out, dt)
+
+
+def graph_names(node, seen=None):
+    """Names of all nodes reachable from node."""
+    seen = set() if seen is None else seen
+    if node is None or id(node) in seen:
+        return set()
+    seen.add(id(node))
+    names = {type(node).__name__}
+    for nxt, _ in node.next_functions:
+        names |= graph_names(nxt, seen)
+    return names
+
+
+@pytest.mark.parametrize("spec,i,dt", PARAMS)
+def test_double_backward(spec, i, dt):
+    """autograd.grad(out, inputs, g, create_graph=True), then the grad of sum(first * w)."""
+    case = spec.cases[i]
+    if not case.smooth:
+        pytest.skip("at a kink/tie")
+    seed = case_seed(spec.name, i, dt, "2nd")
+    arrays = make_arrays(spec, case, dt, seed)
+    try:
+        t_leaves, _, t_out = run(spec, case, torch, arrays)
+    except Exception:
+        pytest.skip("torch raises (checked in test_op)")
+    a_leaves, _, a_out = run(spec, case, ac, arrays)
+    t_diff = [t for t in as_list(t_out) if t.requires_grad]
+    a_diff = [a for a in as_list(a_out) if a.requires_grad]
+    t_in = [t for t in t_leaves if t.requires_grad]
+    a_in = [a for a in a_leaves if a.requires_grad]
+    if not t_diff:
+        pytest.skip("no differentiable output")
+    assert len(a_diff) == len(t_diff) and len(a_in) == len(t_in)
+    gs = upstream(t_diff, seed + 1)
+    t_g1 = torch.autograd.grad(t_diff, t_in, [torch.tensor(g) for g in gs], create_graph=True,
+                               allow_unused=True)
+    a_g1 = ac.autograd.grad(a_diff, a_in, [ac.tensor(g) for g in gs], create_graph=True,
+                            allow_unused=True)
+    assert len(a_g1) == len(t_g1)
+    for k, (a, t) in enumerate(zip(a_g1, t_g1)):
+        assert (a is None) == (t is None), f"first grad {k}: None-ness"
+        if t is not None:
+            check_close(to_np(a), to_np(t), dt, f"first grad {k}")
+            assert a.requires_grad == t.requires_grad, f"first grad {k}: requires_grad"
+            if spec.double_grad_fns and t.requires_grad and not any(case.nc):
+                assert gname(t) in spec.double_grad_fns, f"table: torch gives {gname(t)}"
+                assert gname(a) == gname(t), f"first grad {k}: grad_fn"
+
+    rng = np.random.default_rng(seed + 2)
+    ws = [None if t is None else rng.standard_normal(t.shape).astype(to_np(t).dtype) for t in t_g1]
+    used = [k for k, t in enumerate(t_g1) if t is not None and t.requires_grad]
+    if not used:
+        return
+    t_s = sum((t_g1[k] * torch.tensor(ws[k])).sum() for k in used)
+    a_s = sum((a_g1[k] * ac.tensor(ws[k])).sum() for k in used)
+    t_g2 = torch.autograd.grad(t_s, t_in, allow_unused=True)
+    a_g2 = ac.autograd.grad(a_s, a_in, allow_unused=True)
+    for k, (a, t) in enumerate(zip(a_g2, t_g2)):
+        assert (a is None) == (t is None), f"second grad {k}: None-ness (torch: {t})"
+        if t is not None:
+            check_close(to_np(a), to_np(t), dt, f"second grad {k}")
+
+
+def test_table_second_order_flags():
+    """An entry marked second_order=True has a case where PyTorch's second derivative is
+    nonzero, and one marked False has none (keeps the table honest)."""
+    wrong = []
+    for spec in OPS:
+        found = False
+        for i, case in enumerate(spec.cases):
+            if not case.smooth:
+                continue
+            arrays = make_arrays(spec, case, "float64", case_seed(spec.name, i, "flag"))
+            try:
+                leaves, _, out = run(spec, case, torch, arrays)
+            except Exception:
+                continue
+            outs = [t for t in as_list(out) if t.requires_grad]
+            ins = [t for t in leaves if t.requires_grad]
+            if not outs:
+                continue
+            g1 = torch.autograd.grad(outs, ins, [torch.ones_like(o) for o in outs],
+                                     create_graph=True, allow_unused=True)
+            s = [g.sum() for g in g1 if g is not None and g.requires_grad]
+            if not s:
+                continue
+            g2 = torch.autograd.grad(sum(s), ins, allow_unused=True)
+            if any(g is not None and bool((g != 0).any()) for g in g2):
+                found = True
+                break
+        if found != spec.second_order:
+            wrong.append((spec.name, found))
+    assert not wrong, f"second_order flag disagrees with torch: {wrong}"
+
+
+# ------------------------------------------------------------------ type promotion
+
+def _mk(mod, spec):
+    """A tensor from (values, dtype name) or a Python scalar."""
+    if isinstance(spec, tuple):
+        vals, dt = spec
+        return mod.tensor(vals, dtype=getattr(mod, dt))
+    return spec
+
+
+_I64 = ([1, 2, 3], "int64")
+_I32 = ([1, -2, 3], "int32")
+_I8 = ([1, -2, 3], "int8")
+_U8 = ([1, 2, 3], "uint8")
+_B = ([True, False, True], "bool")
+_F32 = ([0.5, -1.5, 2.0], "float32")
+_F64 = ([0.5, -1.5, 2.0], "float64")
+_F16 = ([0.5, -1.5, 2.0], "float16")
+_F64_0D = (1.25, "float64")
+_F32_0D = (1.25, "float32")
+_I64_0D = (2, "int64")
+_I32_0D = (2, "int32")
+_B_0D = (True, "bool")
+
+PROMO_PAIRS = [
+    (_I64, 2.5), (2.5, _I64), (_I64, 2), (2, _I64), (_I32, 3), (_I64, True), (True, _I64),
+    (_B, 2), (2, _B), (_B, 1.5), (_B, True), (_B, _B), (_B, _I64), (_B, _F32),
+    (_F32, _F64_0D), (_F64_0D, _F32), (_F32, _F64), (_F16, _F32), (_F16, 2.5),
+    (_I64, _F32_0D), (_I32, _I64_0D), (_I32, _I64), (_U8, _I8), (_U8, 300), (_I8, _I32_0D),
+    (_F32, 2), (_F32_0D, _F64_0D), (_I64_0D, 2.5), (_B_0D, _I32), (_F32_0D, _I64), (_I32, _F64_0D),
+    (_U8, _B), (_I64, _I64),
+]
+PROMO_OPS = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "/": lambda a, b: a / b, "**": lambda a, b: a ** b,
+}
+
+
+def _promo_id(x):
+    if isinstance(x, tuple):
+        return x[1] + ("_0d" if not isinstance(x[0], list) else "")
+    return repr(x)
+
+
+@pytest.mark.parametrize("opname", list(PROMO_OPS))
+@pytest.mark.parametrize("lhs,rhs", PROMO_PAIRS,
+                         ids=[f"{_promo_id(a)}-{_promo_id(b)}" for a, b in PROMO_PAIRS])
+def test_promotion(opname, lhs, rhs):
+    f = PROMO_OPS[opname]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            t = f(_mk(torch, lhs), _mk(torch, rhs))
+    except Exception as e:
+        with pytest.raises(type(e)):
+            f(_mk(ac, lhs), _mk(ac, rhs))
+        return
+    a = f(_mk(ac, lhs), _mk(ac, rhs))
+    assert dtype_name(a.dtype) == dtype_name(t.dtype)
+    assert tuple(a.shape) == tuple(t.shape)
+    ta, aa = t.numpy(), a.numpy()
+    tol = dict(rtol=1e-3, atol=1e-3) if "float16" in str(t.dtype) else dict(rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(aa.astype(np.float64), ta.astype(np.float64), **tol)
+
+
+@pytest.mark.parametrize("opname", list(PROMO_OPS))
+def test_promotion_grad(opname):
+    """float32 leaf op float64 0-d leaf: float32 output; each grad has its leaf's dtype."""
+    f = PROMO_OPS[opname]
+    rng = np.random.default_rng(5)
+    x = np.abs(rng.standard_normal(4)).astype(np.float32) + 0.5
+    y = np.array(1.75)
+    res = []
+    for mod in (torch, ac):
+        a = mod.tensor(x, requires_grad=True)
+        b = mod.tensor(y, requires_grad=True)
+        out = f(a, b)
+        out.backward(mod.tensor(np.ones(4, np.float32)))
+        res.append((out, a.grad, b.grad))
+    (t_out, t_ga, t_gb), (a_out, a_ga, a_gb) = res
+    for a, t in ((a_out, t_out), (a_ga, t_ga), (a_gb, t_gb)):
+        assert dtype_name(a.dtype) == dtype_name(t.dtype)
+        np.testing.assert_allclose(to_np(a), to_np(t), rtol=1e-5, atol=1e-6)
+    assert gname(a_out) == gname(t_out)
+
+
+# ------------------------------------------------------------------ completeness
+
+def test_every_node_class_is_covered():
+    """Each public Node subclass of autograd_core._C is a grad_fn some entry expects."""
+    covered = set(GRAD_FN_ALLOWLIST)
+    for spec in OPS:
+        covered.update(spec.grad_fns, spec.inner_grad_fns, spec.double_grad_fns)
+    nodes = sorted(k for k, v in vars(acC).items()
+                   if isinstance(v, type) and issubclass(v, acC.Node)
+                   and not k.startswith("_") and k not in ("Node", "AccumulateGrad"))
+    assert nodes, "no Node subclasses found"
+    missing = [n for n in nodes if n not in covered]
+    assert not missing, f"Node classes with no op table entry: {missing}"
+    stale = [n for n in GRAD_FN_ALLOWLIST if n not in nodes]
+    assert not stale, f"allowlisted names that are not Node classes: {stale}"
+
+
+def test_table_is_well_formed():
+    names = [s.name for s in OPS]
+    assert len(names) == len(set(names)), "duplicate op names"
+    for spec in OPS:
+        assert spec.cases and spec.grad_fns is not None
+        for case in spec.cases:
+            n_t = sum(1 for x in case.inputs if is_shape(x))
+            assert len(case.nc) <= n_t and all(k < n_t for k in case.no_grad), spec.name
+    # the suite covers 0-d inputs, broadcasting, non-contiguous inputs
+    cases = list(itertools.chain.from_iterable(s.cases for s in OPS))
+    assert any(() in c.inputs for c in cases)
+    assert any(any(c.nc) for c in cases)
