@@ -123,12 +123,14 @@ cdef class Node:
     def metadata(self):
         if self.meta is None:
             self.meta = {}
+            _gc_track(self)
         return self.meta
 
     def register_hook(self, fn):
         """Run ``fn(grad_inputs, grad_outputs)`` after this node; it may return new grad_inputs."""
         if self.post_hooks is None:
             self.post_hooks = []
+            _gc_track(self)
         self.post_hooks.append(fn)
         return RemovableHandle(self.post_hooks, fn)
 
@@ -136,6 +138,7 @@ cdef class Node:
         """Run ``fn(grad_outputs)`` before this node; it may return new grad_outputs."""
         if self.pre_hooks is None:
             self.pre_hooks = []
+            _gc_track(self)
         self.pre_hooks.append(fn)
         return RemovableHandle(self.pre_hooks, fn)
 
@@ -239,6 +242,7 @@ cdef AccumulateGrad _grad_accumulator(Tensor leaf):
         if acc is not None:
             return acc
     acc = AccumulateGrad.__new__(AccumulateGrad)
+    _gc_untrack(acc)  # Note [Untracked by the cycle collector]
     acc.var = leaf
     acc.seq = _ACCUMULATE_SEQ
     leaf._accumulator = weakref.ref(acc)
@@ -255,7 +259,9 @@ cdef inline Node _edge_node(Tensor t):
 
 
 cdef inline void _record1(Node node, Tensor out, Tensor a):
+    _gc_untrack(node)  # Note [Untracked by the cycle collector]
     node.next_nodes = (_edge_node(a),)
+    _gc_untrack(node.next_nodes)
     if a._output_nr:
         node.next_nrs = (a._output_nr,)
     node.seq = _new_sequence_nr()
@@ -266,7 +272,9 @@ cdef inline void _record1(Node node, Tensor out, Tensor a):
 
 
 cdef inline void _record2(Node node, Tensor out, Tensor a, Tensor b):
+    _gc_untrack(node)  # Note [Untracked by the cycle collector]
     node.next_nodes = (_edge_node(a), _edge_node(b))
+    _gc_untrack(node.next_nodes)
     if a._output_nr or b._output_nr:
         node.next_nrs = (a._output_nr, b._output_nr)
     node.seq = _new_sequence_nr()

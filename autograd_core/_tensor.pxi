@@ -15,6 +15,7 @@ cdef inline cnp.ndarray _as_array(object r):
 
 cdef inline Tensor _make(cnp.ndarray arr):
     cdef Tensor t = Tensor.__new__(Tensor)
+    _gc_untrack(t)  # Note [Untracked by the cycle collector]
     t._data = arr
     if agc_inference_mode():
         t._inference = True
@@ -25,6 +26,7 @@ cdef inline Tensor _make_view(Tensor base, cnp.ndarray arr):
     """A tensor over base's memory: it shares base's version counter, and (as in
     PyTorch, even under no_grad) base's requires_grad."""
     cdef Tensor t = Tensor.__new__(Tensor)
+    _gc_untrack(t)  # Note [Untracked by the cycle collector]
     t._data = arr
     t._vc = _vc_of(base)
     t._requires_grad = base._requires_grad
@@ -298,10 +300,12 @@ cdef class Tensor:
         if self._grad_fn is None:
             if self._hooks is None:
                 self._hooks = []
+                _gc_track(self)
             self._hooks.append(hook)
             return RemovableHandle(self._hooks, hook)
         if self._grad_fn.pre_hooks is None:
             self._grad_fn.pre_hooks = []
+            _gc_track(self._grad_fn)
         wrapper = _TensorHook(self._output_nr, hook)
         self._grad_fn.pre_hooks.append(wrapper)
         return RemovableHandle(self._grad_fn.pre_hooks, wrapper)
@@ -314,6 +318,7 @@ cdef class Tensor:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
         if self._post_acc_hooks is None:
             self._post_acc_hooks = []
+            _gc_track(self)
         self._post_acc_hooks.append(hook)
         return RemovableHandle(self._post_acc_hooks, hook)
 
