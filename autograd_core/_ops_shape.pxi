@@ -218,7 +218,7 @@ cdef Tensor _expand(Tensor x, tuple sizes):
     cdef Py_ssize_t nd = len(shape), n = len(sizes), i, k
     if n < nd:
         raise RuntimeError(
-            f"expand(torch.FloatTensor{{{_shape_str(shape)}}}, size={_shape_str(sizes)}): the "
+            f"expand({_legacy_type_name(x)}{{{_shape_str(shape)}}}, size={_shape_str(sizes)}): the "
             "number of sizes provided (" f"{n}) must be greater or equal to the number of "
             f"dimensions in the tensor ({nd})")
     target = list(sizes)
@@ -363,6 +363,10 @@ cdef object _normalize_key(object key, Tensor x):
     return tuple(out), advanced
 
 
+# x[None]-style keys end with an unsqueeze: an index node that carries PyTorch's name.
+_IndexUnsqueezeBackward0 = type("UnsqueezeBackward0", (_IndexNode,), {"__slots__": ()})
+
+
 cdef type _basic_index_node(tuple key, object original):
     """PyTorch's node name for a basic index: the last op its slicing applies."""
     if not isinstance(original, tuple) and isinstance(original, slice):
@@ -372,7 +376,7 @@ cdef type _basic_index_node(tuple key, object original):
         if isinstance(k, int):
             last = SelectBackward0
         elif k is None:
-            last = UnsqueezeBackward0
+            last = _IndexUnsqueezeBackward0
         elif isinstance(k, slice) and k != slice(None, None, None):
             last = SliceBackward0
     return last
@@ -452,7 +456,7 @@ cdef class IndexPutBackward0(Node):
     cdef tuple value_shape
 
     cdef tuple apply(self, tuple grads):
-        g = grads[0]
+        cdef Tensor g = grads[0]
         gx = gv = None
         if _needs(self, 0):
             z = np.ones(_shp(g._data), dtype=bool)
@@ -684,7 +688,7 @@ cdef tuple _unbind(Tensor x, object dim):
         _record1(node, _make(x._data), x)  # edges only; the outputs attach below
     for i in range(n):
         key = (slice(None),) * d + (i,)
-        r = _make_view(x, x._data[key])
+        r = _make_view(x, _as_array(x._data[key]))
         if node is not None:
             r._grad_fn = node
             r._output_nr = i
@@ -780,15 +784,13 @@ cdef Tensor _rebase_history(Tensor t, Tensor result):
     if base is not None and (base._requires_grad or result._requires_grad) and _grad_on():
         flat = _view_region(t, base)
         old = _snapshot(base)
-        new_flat = _index_put(_reshape(old, (-1,)), (flat.reshape(-1),), True,
-                              _reshape(result, (-1,)))
-        new_base = _reshape(new_flat, _shp(base._data))
+        key = _key_for_region(flat, base)
+        new_base = _index_put_cls(old, key, result, CopySlices)
         _write_values(t, result._data)
         base._grad_fn = new_base._grad_fn
         base._output_nr = 0
         base._requires_grad = True
-        view = _getitem(new_base, _key_for_region(flat, base))
-        t._grad_fn = view._grad_fn
+        t._grad_fn = _as_strided_node(new_base, key)
         t._output_nr = 0
         t._requires_grad = True
     else:

@@ -25,6 +25,8 @@ cdef inline Tensor _make_view(Tensor base, cnp.ndarray arr):
     t._data = arr
     t._vc = _vc_of(base)
     t._base = base._base if base._base is not None else base
+    # a view of a tensor that requires grad does too, even made under no_grad (PyTorch)
+    t._requires_grad = base._requires_grad
     return t
 
 
@@ -82,7 +84,8 @@ cdef cnp.ndarray _array_from_data(object data, object dtype_arg):
             d = int64 if not (isinstance(data, (list, tuple)) and _contains_array_dtype(data, arr.dtype)) else _to_dtype(arr.dtype)
         else:
             raise TypeError(f"Could not infer dtype of {type(data).__name__}")
-    return np.ascontiguousarray(arr, dtype=d.np_dtype)
+    # (np.ascontiguousarray would make a 0-d array 1-d)
+    return np.asarray(arr, dtype=d.np_dtype, order="C")
 
 
 cdef bint _contains_array_dtype(object data, object dt):
@@ -641,10 +644,10 @@ cdef class Tensor:
         return _nondiff_binary(self, other, np.bitwise_xor, "bitwise_xor")
 
     def __getitem__(self, key):
-        return _getitem(self, key)
+        return _torch_getitem(self, key)
 
     def __setitem__(self, key, value):
-        _setitem(self, key, value)
+        _torch_setitem(self, key, value)
 
     # ---- methods naming ops (implemented in _ops.pxi)
 
