@@ -1066,7 +1066,7 @@ cdef Tensor _masked_fill(Tensor x, object mask, object value, bint inplace):
     out[np.broadcast_to(m, bshape)] = vals
     cdef Tensor r = _make(_as_array(out))
     if needs_graph:
-        mask_b = np.ascontiguousarray(np.broadcast_to(m, bshape))
+        mask_b = np.array(np.broadcast_to(m, bshape), copy=True)
         if v is None:
             node = <MaskedFillBackward0>MaskedFillBackward0.__new__(MaskedFillBackward0)
             node.mask = mask_b
@@ -1165,7 +1165,7 @@ cdef Tensor _masked_select(Tensor x, object mask):
         bshape = np.broadcast_shapes(_shp(m), _shp(x._data))
     except ValueError:
         raise _broadcast_error(_shp(m), _shp(x._data)) from None
-    return _masked_select_values(x, np.ascontiguousarray(np.broadcast_to(m, bshape)))
+    return _masked_select_values(x, np.array(np.broadcast_to(m, bshape), copy=True))
 
 
 def masked_select(input, mask):
@@ -1559,11 +1559,13 @@ cdef void _torch_setitem(Tensor self, object key, object value) except *:
     target = _shp(pos)
     vs = _shp(v._data)
     if adv:
-        try:
-            ok = np.broadcast_shapes(vs, target) == target
-        except ValueError:
-            ok = False
-        if not ok and np.broadcast_shapes(_strip_leading_ones(vs), target) != target:
+        ok = False
+        for cand in (vs, _strip_leading_ones(vs)):
+            try:
+                ok = ok or np.broadcast_shapes(cand, target) == target
+            except ValueError:
+                pass
+        if not ok:
             raise RuntimeError(
                 f"shape mismatch: value tensor of shape {_shape_str(vs)} cannot be broadcast to "
                 f"indexing result of shape {_shape_str(target)}")
