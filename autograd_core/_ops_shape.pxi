@@ -90,9 +90,9 @@ cdef Tensor _view(Tensor x, tuple shape):
 
 cdef Tensor _flatten(Tensor x, object start_dim, object end_dim):
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x._data)
+    cdef Py_ssize_t s = _wrap_dim(start_dim, nd), e = _wrap_dim(end_dim, nd)
     if nd == 0:
         return _reshape(x, (1,))
-    cdef Py_ssize_t s = _wrap_dim(start_dim, nd), e = _wrap_dim(end_dim, nd)
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if s == e:
