@@ -17,6 +17,11 @@ cdef class ViewBackward0(_ReshapeNode):
 _ReshapeUnsafeViewBackward0 = type("UnsafeViewBackward0", (_ReshapeNode,), {"__slots__": ()})
 
 
+cdef class ReshapeAliasBackward0(_ReshapeNode):
+    # reshape of a non-contiguous tensor that could still be viewed
+    pass
+
+
 cdef class SqueezeBackward0(_ReshapeNode):
     pass
 
@@ -42,11 +47,16 @@ cdef tuple _infer_shape(tuple shape, Py_ssize_t numel):
                 raise RuntimeError("only one dimension can be inferred")
             infer = i
         elif s < 0:
-            raise RuntimeError(f"invalid shape dimension {s}")
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {_shape_str(shape)}")
         else:
             known *= s
     if infer >= 0:
-        if known == 0 or numel % known != 0:
+        if known == 0:
+            raise RuntimeError(
+                f"cannot reshape tensor of {numel} elements into shape {_shape_str(shape)} because "
+                "the unspecified dimension size -1 can be any value and is ambiguous"
+                if numel == 0 else f"shape '{_shape_str(shape)}' is invalid for input of size {numel}")
+        if numel % known != 0:
             raise RuntimeError(f"shape '{_shape_str(shape)}' is invalid for input of size {numel}")
         shape = shape[:infer] + (numel // known,) + shape[infer + 1:]
     elif known != numel:
@@ -73,8 +83,11 @@ cdef Tensor _reshape(Tensor x, tuple shape):
         is_view = False
     if not (_grad_on() and x._requires_grad):
         return _make_view(x, out) if is_view else _make(out)
-    node = <ViewBackward0>ViewBackward0.__new__(ViewBackward0) if is_view else \
-        _ReshapeUnsafeViewBackward0.__new__(_ReshapeUnsafeViewBackward0)
+    if is_view:
+        node = ViewBackward0.__new__(ViewBackward0) if cnp.PyArray_IS_C_CONTIGUOUS(xa) else \
+            ReshapeAliasBackward0.__new__(ReshapeAliasBackward0)
+    else:
+        node = _ReshapeUnsafeViewBackward0.__new__(_ReshapeUnsafeViewBackward0)
     return _reshape_node(x, out, node, is_view)
 
 
