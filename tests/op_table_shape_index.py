@@ -43,6 +43,10 @@ op("mT", lambda m, x: x.mT, [C((3, 4)), C((2, 3, 4)), C((3, 4), nc=("t",))],
 op("contiguous", lambda m, x: x.contiguous(), [C((3, 4), nc=("t",)), C((3, 4), nc=("step",)),
                                                C((3, 4))],
    ("CloneBackward0",))
+op("reshape.alias", lambda m, x: x.reshape(x.shape[0], -1), [C((4, 3, 2), nc=("step",))],
+   ("ReshapeAliasBackward0",))
+op("reshape.alias_t", lambda m, x: x.transpose(0, 1).reshape(3, 2, 4), [C((2, 3, 4))],
+   ("ReshapeAliasBackward0",))
 op("contiguous.view", lambda m, x: x.t().contiguous().view(-1), [C((3, 4))], ("ViewBackward0",))
 
 # ---- copies that repeat or reorder
