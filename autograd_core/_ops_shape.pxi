@@ -481,7 +481,8 @@ cdef class IndexPutBackward0(Node):
 
 
 cdef class CopySlices(IndexPutBackward0):
-    pass
+    def name(self):
+        return "torch::autograd::CopySlices"   # a C++ class in PyTorch: its name() says so
 
 
 cdef Tensor _index_put(Tensor x, object nkey, bint advanced, Tensor v):
