@@ -1524,6 +1524,9 @@ cdef class CopyBackwards(Node):
     """x.copy_(v) (x[...] = v): x's gradient is zero, v's is the incoming one."""
     cdef tuple shape
 
+    def name(self):
+        return "torch::autograd::CopyBackwards"
+
     cdef tuple apply(self, tuple grads):
         g = grads[0]
         gx = _zeros(self.shape, _dtype_of((<Tensor>g)._data)) if _needs(self, 0) else None
