@@ -16,6 +16,7 @@ from autograd_core._C import (  # noqa: F401  (the public namespace)
     set_default_dtype, sigmoid, sin, sqrt, squeeze, stack, sub, sum, swapaxes, t, tanh,
     transpose, true_divide, unbind, unsqueeze, where,
 )
+from autograd_core._C import (broadcast_to, chunk, flip, gather, index_select, masked_fill, masked_select, movedim, moveaxis, narrow, roll, scatter, scatter_add, select, split, tile, unflatten)  # shape_index
 from autograd_core._creation import (  # noqa: F401
     arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, linspace,
     manual_seed, ones, ones_like, rand, randint, randn, seed, tensor, zeros, zeros_like,

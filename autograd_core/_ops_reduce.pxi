@@ -183,7 +183,8 @@ cdef class GatherBackward0(Node):
     cdef cnp.ndarray indices
 
     cdef tuple apply(self, tuple grads):
-        return (_scatter_along(grads[0], self.in_shape, self.dim, self.indices),)
+        # scatter_add: repeated indices (gather's) add up
+        return (_scatter_add_zeros(grads[0], self.in_shape, self.dim, self.indices),)
 
 
 cdef Tensor _scatter_along(Tensor g, tuple shape, Py_ssize_t dim, cnp.ndarray idx):

@@ -17,6 +17,11 @@ cdef class ViewBackward0(_ReshapeNode):
 _ReshapeUnsafeViewBackward0 = type("UnsafeViewBackward0", (_ReshapeNode,), {"__slots__": ()})
 
 
+cdef class ReshapeAliasBackward0(_ReshapeNode):
+    # reshape of a non-contiguous tensor that could still be viewed
+    pass
+
+
 cdef class SqueezeBackward0(_ReshapeNode):
     pass
 
@@ -46,7 +51,12 @@ cdef tuple _infer_shape(tuple shape, Py_ssize_t numel):
         else:
             known *= s
     if infer >= 0:
-        if known == 0 or numel % known != 0:
+        if known == 0:
+            raise RuntimeError(
+                f"cannot reshape tensor of {numel} elements into shape {_shape_str(shape)} because "
+                "the unspecified dimension size -1 can be any value and is ambiguous"
+                if numel == 0 else f"shape '{_shape_str(shape)}' is invalid for input of size {numel}")
+        if numel % known != 0:
             raise RuntimeError(f"shape '{_shape_str(shape)}' is invalid for input of size {numel}")
         shape = shape[:infer] + (numel // known,) + shape[infer + 1:]
     elif known != numel:
@@ -73,8 +83,11 @@ cdef Tensor _reshape(Tensor x, tuple shape):
         is_view = False
     if not (_grad_on() and x._requires_grad):
         return _make_view(x, out) if is_view else _make(out)
-    node = <ViewBackward0>ViewBackward0.__new__(ViewBackward0) if is_view else \
-        _ReshapeUnsafeViewBackward0.__new__(_ReshapeUnsafeViewBackward0)
+    if is_view:
+        node = ViewBackward0.__new__(ViewBackward0) if cnp.PyArray_IS_C_CONTIGUOUS(xa) else \
+            ReshapeAliasBackward0.__new__(ReshapeAliasBackward0)
+    else:
+        node = _ReshapeUnsafeViewBackward0.__new__(_ReshapeUnsafeViewBackward0)
     return _reshape_node(x, out, node, is_view)
 
 
@@ -90,9 +103,9 @@ cdef Tensor _view(Tensor x, tuple shape):
 
 cdef Tensor _flatten(Tensor x, object start_dim, object end_dim):
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x._data)
+    cdef Py_ssize_t s = _wrap_dim(start_dim, nd), e = _wrap_dim(end_dim, nd)
     if nd == 0:
         return _reshape(x, (1,))
-    cdef Py_ssize_t s = _wrap_dim(start_dim, nd), e = _wrap_dim(end_dim, nd)
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if s == e:
@@ -315,71 +328,8 @@ cdef Tensor _index_put_zeros(Tensor g, tuple shape, object key, bint accumulate)
     return r
 
 
-cdef object _normalize_key(object key, Tensor x):
-    """A user's index as a numpy key; also whether it has advanced parts."""
-    items = key if isinstance(key, tuple) else (key,)
-    out = []
-    cdef bint advanced = False
-    for k in items:
-        if isinstance(k, Tensor):
-            arr = (<Tensor>k)._data
-            cat = _dtype_of(arr).category
-            if cat == 2:
-                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-            if cat == 1 and cnp.PyArray_NDIM(arr) == 0:
-                out.append(int(arr))  # a 0-d integer tensor indexes like an int (select)
-            else:
-                out.append(arr)
-                advanced = True
-        elif isinstance(k, bool):
-            out.append(k)  # numpy treats a bool like PyTorch: a new dim of 1 or 0
-            advanced = True
-        elif isinstance(k, (int, np.integer)):
-            out.append(int(k))
-        elif k is None or k is Ellipsis or isinstance(k, slice):
-            if isinstance(k, slice):
-                for v in (k.start, k.stop, k.step):
-                    if v is not None and not isinstance(v, (int, np.integer, Tensor)):
-                        raise TypeError("slice indices must be integers or None or have an __index__ method")
-                if k.step is not None and int(k.step) <= 0:
-                    raise ValueError("step must be greater than zero")
-                k = slice(None if k.start is None else int(k.start),
-                          None if k.stop is None else int(k.stop),
-                          None if k.step is None else int(k.step))
-            out.append(k)
-        elif isinstance(k, (list, np.ndarray)):
-            arr = np.asarray(k)
-            if arr.dtype.kind == "f":
-                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-            if arr.dtype == object:
-                raise IndexError("too many indices for tensor of dimension "
-                                 f"{cnp.PyArray_NDIM(x._data)}")
-            out.append(arr if arr.size or arr.dtype != np.float64 else arr.astype(np.int64))
-            advanced = True
-        else:
-            raise IndexError(
-                "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
-                f"are valid indices (got {type(k).__name__})")
-    return tuple(out), advanced
-
-
 # x[None] is recorded as an index node that PyTorch names after its unsqueeze.
 _IndexUnsqueezeBackward0 = type("UnsqueezeBackward0", (_IndexNode,), {"__slots__": ()})
-
-
-cdef type _basic_index_node(tuple key, object original):
-    """PyTorch's node name for a basic index: the last op its slicing applies."""
-    if not isinstance(original, tuple) and isinstance(original, slice):
-        return SliceBackward0
-    last = AliasBackward0
-    for k in key:
-        if isinstance(k, int):
-            last = SelectBackward0
-        elif k is None:
-            last = _IndexUnsqueezeBackward0
-        elif isinstance(k, slice) and k != slice(None, None, None):
-            last = SliceBackward0
-    return last
 
 
 cdef object _index_error(Exception e, Tensor x, tuple key):
@@ -429,22 +379,6 @@ cdef Tensor _index_recorded(Tensor x, tuple nkey, bint advanced):
         node.in_shape = _shp(x._data)
         node.key = nkey
         node.advanced = advanced
-        _record1(node, r, x)
-    return r
-
-
-cdef Tensor _getitem(Tensor x, object key):
-    if cnp.PyArray_NDIM(x._data) == 0 and isinstance(key, (int, np.integer)) and not isinstance(key, bool):
-        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
-    nkey, advanced = _normalize_key(key, x)
-    cdef Tensor r = _index_values(x, nkey, advanced)
-    if _grad_on() and x._requires_grad:
-        cls = IndexBackward0 if advanced else _basic_index_node(nkey, key)
-        node = cls.__new__(cls)
-        (<_IndexNode?>node).in_shape = _shp(x._data)
-        (<_IndexNode?>node).key = nkey
-        (<_IndexNode?>node).advanced = advanced
         _record1(node, r, x)
     return r
 
@@ -765,6 +699,9 @@ cdef class CopyBackwards(Node):
     """copy_(src) on a tensor that records history (inputs: the old self, src), and the
     differentiable .grad written by backward(create_graph=True) (input: the grad)."""
 
+    def name(self):
+        return "torch::autograd::CopyBackwards"  # PyTorch's C++ node name
+
     cdef tuple apply(self, tuple grads):
         cdef Tensor g = grads[0]
         if len(self.next_nodes) == 1:
@@ -970,49 +907,3 @@ cdef Tensor _inplace_copy(Tensor self, object src):
     return self
 
 
-cdef void _write_values_at(Tensor t, object nkey, cnp.ndarray values) except *:
-    if not cnp.PyArray_ISWRITEABLE(t._data):
-        _write_values(t, values)  # raises PyTorch's overlapping-memory error
-    t._data[nkey] = values
-
-
-cdef void _setitem(Tensor self, object key, object value) except *:
-    nkey, advanced = _normalize_key(key, self)
-    cdef Tensor v
-    if isinstance(value, Tensor):
-        v = value
-    else:
-        value = _check_operand(value)
-        if value is NotImplemented:
-            raise TypeError(f"can't assign a {type(value).__name__} to a tensor")
-        v = _make(np.asarray(value, dtype=self._data.dtype))
-    if _grad_on() and self._grad_fn is None and self._requires_grad:
-        raise RuntimeError(_MSG_LEAF_VIEW_INPLACE)  # PyTorch writes through a view of self
-    _check_inplace(self)
-    if _grad_on() and (self._requires_grad or v._requires_grad
-                       or (self._base is not None and self._base._requires_grad)):
-        try:
-            region = np.asarray(_region_of(self)[nkey])
-        except IndexError as e:
-            raise _index_error(e, self, nkey) from None
-        vals = _expand(_cast(v, _dtype_of(self._data)) if _dtype_of(v._data) is not _dtype_of(self._data) else v,
-                       _shp(region))
-        _write_values_at(self, nkey, vals._data)
-        _write_region(self, region, vals, advanced)
-        _bump_version(self)
-        return
-    try:
-        target_shape = _shp(_as_array(self._data[nkey]))
-    except IndexError as e:
-        raise _index_error(e, self, nkey) from None
-    if not advanced:
-        _expand(v, target_shape)  # PyTorch's error for a value that does not broadcast
-    try:
-        self._data[nkey] = _cast_array(v._data, _dtype_of(self._data))
-    except ValueError:
-        if not cnp.PyArray_ISWRITEABLE(self._data):
-            _write_values(self, v._data)
-        raise RuntimeError(
-            f"shape mismatch: value tensor of shape {_shape_str(_shp(v._data))} cannot be "
-            f"broadcast to indexing result of shape {_shape_str(target_shape)}") from None
-    _bump_version(self)

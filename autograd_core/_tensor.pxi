@@ -687,10 +687,10 @@ cdef class Tensor:
         return _nondiff_binary(self, other, np.bitwise_xor, "bitwise_xor")
 
     def __getitem__(self, key):
-        return _getitem(self, key)
+        return _torch_getitem(self, key)
 
     def __setitem__(self, key, value):
-        _setitem(self, key, value)
+        _torch_setitem(self, key, value)
 
     # ---- methods naming ops (implemented in _ops.pxi)
 

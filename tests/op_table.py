@@ -537,3 +537,9 @@ GRAD_FN_ALLOWLIST = {
     "GatherBackward0": "backward of the scatter in max/min(dim)'s derivative: only reached by "
                        "double backward with a differentiable upstream grad (gradgradcheck)",
 }
+
+
+# Entries of the op-coverage parts, each in its own file.
+from op_table_shape_index import OPS as _SHAPE_INDEX_OPS  # noqa: E402
+
+OPS += _SHAPE_INDEX_OPS

@@ -1,0 +1,318 @@
+"""Op table entries of part shape_index: unflatten, broadcast_to, repeat/tile, flip, roll,
+split/chunk, narrow/select, index_select, gather, scatter/scatter_add, masked_fill,
+masked_select, movedim/moveaxis and more indexing keys (see op_table.py for the format).
+
+All these ops are linear in their differentiable inputs: PyTorch's second derivative is
+zero (second_order=False); the first-order gradient's own grad_fn under create_graph is
+checked (double_grad_fns) where PyTorch gives one.
+"""
+from op_table import C, OpSpec
+
+OPS = []
+
+
+def op(*args, **kwargs):
+    kwargs.setdefault("second_order", False)
+    OPS.append(OpSpec(*args, **kwargs))
+
+
+_2D = [C((3, 4)), C((3, 4), nc=("t",)), C((3, 4), nc=("step",))]
+_3D = [C((2, 3, 4)), C((2, 3, 4), nc=("t",)), C((2, 3, 4), nc=("step",))]
+
+# ---- reshaping views
+
+op("unflatten", lambda m, x: x.unflatten(1, (2, 2)), _2D, ("ViewBackward0",),
+   double_grad_fns=("ViewBackward0",))
+op("unflatten.infer", lambda m, x: m.unflatten(x, -1, (-1, 2)), [C((2, 3, 4)), C((4,))],
+   ("ViewBackward0",))
+op("unflatten.kw_list", lambda m, x: m.unflatten(x, dim=0, sizes=[1, 2, 1]), [C((2, 3))],
+   ("ViewBackward0",))
+op("broadcast_to", lambda m, x: m.broadcast_to(x, (2, 3, 4)), [C((3, 1)), C((4,)), C(()),
+                                                               C((1, 3, 4), nc=("t",))],
+   ("ExpandBackward0",))
+op("broadcast_to.method", lambda m, x: x.broadcast_to(3, 4), [C((1, 4)), C((3, 4))],
+   ("ExpandBackward0",))
+op("movedim", lambda m, x: x.movedim(0, -1), _3D, ("PermuteBackward0",),
+   double_grad_fns=("PermuteBackward0",))
+op("movedim.tuples", lambda m, x: m.movedim(x, (0, 1), (2, 0)), _3D, ("PermuteBackward0",))
+op("movedim.0d", lambda m, x: x.movedim(0, -1), [C(())], ("AliasBackward0",))
+op("moveaxis", lambda m, x: m.moveaxis(x, [-1], [0]), [C((2, 3, 4))], ("PermuteBackward0",))
+op("moveaxis.method", lambda m, x: x.moveaxis(1, 0), [C((3, 4))], ("PermuteBackward0",))
+op("mT", lambda m, x: x.mT, [C((3, 4)), C((2, 3, 4)), C((3, 4), nc=("t",))],
+   ("TransposeBackward0",))
+op("contiguous", lambda m, x: x.contiguous(), [C((3, 4), nc=("t",)), C((3, 4), nc=("step",)),
+                                               C((3, 4))],
+   ("CloneBackward0",))
+op("reshape.alias", lambda m, x: x.reshape(x.shape[0], -1), [C((4, 3, 2), nc=("step",))],
+   ("ReshapeAliasBackward0",))
+op("reshape.alias_t", lambda m, x: x.transpose(0, 1).reshape(3, 2, 4), [C((2, 3, 4))],
+   ("ReshapeAliasBackward0",))
+op("contiguous.view", lambda m, x: x.t().contiguous().view(-1), [C((3, 4))], ("ViewBackward0",))
+
+# ---- copies that repeat or reorder
+
+op("repeat", lambda m, x: x.repeat(2, 3), [C((3, 4)), C((4,)), C(()), C((3, 4), nc=("t",))],
+   ("RepeatBackward0",), double_grad_fns=("SumBackward1",))
+op("repeat.tuple_lead", lambda m, x: x.repeat((2, 1, 1, 2)), [C((2, 3, 4)), C((3, 2)), C(())],
+   ("RepeatBackward0",))
+op("repeat.ones", lambda m, x: x.repeat(1, 1), [C((3, 4))], ("RepeatBackward0",))
+op("repeat.zero", lambda m, x: x.repeat(0, 2), [C((3, 4))], ("RepeatBackward0",))
+op("repeat.empty", lambda m, x: x.repeat(()), [C(())], ("RepeatBackward0",))
+op("tile", lambda m, x: m.tile(x, (2,)), [C((3, 4)), C((4,)), C(())], ("RepeatBackward0",))
+op("tile.method", lambda m, x: x.tile(2, 1, 2), [C((3, 4)), C((3, 4), nc=("t",))],
+   ("RepeatBackward0",))
+op("flip", lambda m, x: m.flip(x, (0,)), _2D + [C((5,))], ("FlipBackward0",),
+   double_grad_fns=("FlipBackward0",))
+op("flip.dims", lambda m, x: x.flip(0, -1), _3D, ("FlipBackward0",))
+op("flip.list_0d", lambda m, x: x.flip([0]), [C(()), C((3,))], ("FlipBackward0",))
+op("flip.none", lambda m, x: x.flip(()), [C((3, 4))], ("FlipBackward0",))
+op("roll", lambda m, x: m.roll(x, 1, 0), _2D + [C((5,))], ("RollBackward0",),
+   double_grad_fns=("RollBackward0",))
+op("roll.flat", lambda m, x: x.roll(-5), [C((3, 4)), C(()), C((3, 4), nc=("t",))],
+   ("RollBackward0",))
+op("roll.dims", lambda m, x: x.roll((1, -2, 7), (0, 2, 1)), _3D, ("RollBackward0",))
+op("roll.repeated_dim", lambda m, x: m.roll(x, [1, 2], [1, 1]), [C((3, 5))], ("RollBackward0",))
+
+# ---- multi-output views
+
+op("split", lambda m, x: x.split(2), [C((5, 3)), C((4, 3)), C((5, 3), nc=("t",)), C((1,))],
+   ("SplitBackward0",), double_grad_fns=("CatBackward0",))
+op("split.dim", lambda m, x: m.split(x, 3, dim=-1), _3D + [C((2, 8))], ("SplitBackward0",))
+op("split.big", lambda m, x: x.split(10, 1), [C((3, 4))], ("SplitBackward0",))
+op("split.sizes", lambda m, x: x.split([1, 3], 1), _2D, ("SplitWithSizesBackward0",),
+   double_grad_fns=("CatBackward0",))
+op("split.sizes_fn_tuple", lambda m, x: m.split(x, (2, 0, 1)), [C((3, 2))],
+   ("SplitWithSizesBackward0",))
+op("split.use_some", lambda m, x: x.split(2)[1] * 2, [C((5, 3))], ("MulBackward0",))
+op("split_with_sizes", lambda m, x: x.split_with_sizes([2, 2], 1), [C((3, 4))],
+   ("SplitWithSizesBackward0",))
+op("chunk", lambda m, x: x.chunk(2), [C((4, 3)), C((5, 3)), C((4, 3), nc=("t",)), C((1,))],
+   ("SplitBackward0",), double_grad_fns=("CatBackward0",))
+op("chunk.uneven", lambda m, x: m.chunk(x, 4, 1), [C((2, 6)), C((2, 3)), C((2, 9))],
+   ("SplitBackward0",))
+op("chunk.empty", lambda m, x: x.chunk(3), [C((0, 2))], ("SplitWithSizesBackward0",))
+op("unbind.neg_dim", lambda m, x: x.unbind(-1), _2D, ("UnbindBackward0",),
+   double_grad_fns=("StackBackward0",))
+
+# ---- selecting views
+
+op("narrow", lambda m, x: x.narrow(1, 1, 2), _2D, ("SliceBackward0",))
+op("narrow.fn_neg", lambda m, x: m.narrow(x, -1, -3, 2), _3D, ("SliceBackward0",))
+op("narrow.tensor_start", lambda m, x: x.narrow(0, m.tensor(1), 2), [C((3, 4))],
+   ("SliceBackward0",))
+op("narrow.empty", lambda m, x: x.narrow(0, 3, 0), [C((3, 4))], ("SliceBackward0",))
+op("select", lambda m, x: x.select(1, 2), _2D + _3D, ("SelectBackward0",))
+op("select.fn_neg", lambda m, x: m.select(x, -1, -1), [C((3, 4)), C((5,))],
+   ("SelectBackward0",))
+
+# ---- index gathering / scattering
+
+op("index_select", lambda m, x: x.index_select(1, m.tensor([0, 2, 2, 3])), _2D,
+   ("IndexSelectBackward0",), double_grad_fns=("IndexAddBackward0",))
+op("index_select.fn", lambda m, x: m.index_select(x, 0, m.tensor([1, 1], dtype=m.int32)),
+   [C((3, 4)), C((2,))], ("IndexSelectBackward0",))
+op("index_select.0d_index", lambda m, x: x.index_select(-1, m.tensor(2)), [C((2, 3))],
+   ("IndexSelectBackward0",))
+op("index_select.0d", lambda m, x: x.index_select(0, m.tensor([0])), [C(())],
+   ("IndexSelectBackward0",))
+op("index_select.empty", lambda m, x: x.index_select(0, m.tensor([], dtype=m.int64)),
+   [C((3, 4))], ("IndexSelectBackward0",))
+
+_GIDX = [[0, 2, 2, 1], [1, 1, 1, 0]]
+op("gather", lambda m, x: x.gather(0, m.tensor(_GIDX)), _2D, ("GatherBackward0",),
+   double_grad_fns=("ScatterAddBackward0",))
+op("gather.dim1_small", lambda m, x: m.gather(x, 1, m.tensor([[3, 3, 0], [1, 0, 0]])), _2D,
+   ("GatherBackward0",))
+op("gather.3d", lambda m, x: x.gather(-1, m.tensor([[[1], [0]], [[3], [3]]], dtype=m.int32)),
+   _3D, ("GatherBackward0",))
+op("gather.larger_dim", lambda m, x: x.gather(1, m.tensor([[0, 1, 1, 0, 2]])), [C((2, 3))],
+   ("GatherBackward0",))
+op("gather.0d", lambda m, x: x.gather(0, m.tensor(0)), [C(())], ("GatherBackward0",))
+op("gather.0d_idx", lambda m, x: x.gather(0, m.tensor(2)), [C((3,))], ("GatherBackward0",))
+
+_SIDX = [[0, 2, 1, 1], [2, 0, 0, 2]]        # no repeated target positions in a column
+op("scatter", lambda m, x, s: x.scatter(0, m.tensor(_SIDX), s),
+   [C((3, 4), (2, 4)), C((3, 4), (2, 4), nc=("t", None)), C((3, 4), (2, 4), ng=(0,)),
+    C((3, 4), (2, 4), ng=(1,))], ("ScatterBackward0",),
+   double_grad_fns=("ScatterBackward1", "GatherBackward0"))
+op("scatter.fn", lambda m, x, s: m.scatter(x, 1, m.tensor([[3, 0], [1, 2], [0, 3]]), s),
+   [C((3, 4), (3, 2))], ("ScatterBackward0",))
+op("scatter.value", lambda m, x: x.scatter(1, m.tensor([[3, 0], [1, 2], [0, 0]]), 1.5),
+   _2D, ("ScatterBackward1",), double_grad_fns=("ScatterBackward1",))
+op("scatter.value_kw", lambda m, x: m.scatter(x, 0, m.tensor([[2, 0, 1, 1]]), value=-2),
+   [C((3, 4))], ("ScatterBackward1",))
+op("scatter.0d", lambda m, x, s: x.scatter(0, m.tensor(0), s), [C((), ())],
+   ("ScatterBackward0",))
+op("scatter_add", lambda m, x, s: x.scatter_add(0, m.tensor(_GIDX), s),
+   [C((3, 4), (2, 4)), C((3, 4), (2, 4), nc=("t", "step")), C((3, 4), (2, 4), ng=(0,)),
+    C((3, 4), (2, 5), ng=(1,))], ("ScatterAddBackward0",),
+   double_grad_fns=("GatherBackward0",))
+op("scatter_add.fn", lambda m, x, s: m.scatter_add(x, 1, m.tensor([[0, 0], [3, 3], [1, 0]]), s),
+   [C((3, 4), (3, 2))], ("ScatterAddBackward0",))
+
+
+def _inplace(f, returns_target=True):
+    def run(m, x, *rest):
+        y = x * 1.0
+        r = f(m, y, *rest)
+        if returns_target and r is not y:
+            raise AssertionError("an in-place op must return its target")
+        return y
+    return run
+
+
+op("scatter_", _inplace(lambda m, y, s: y.scatter_(1, m.tensor([[1, 0], [2, 3], [0, 3]]), s)),
+   [C((3, 4), (3, 2)), C((3, 4), (3, 2), ng=(1,)), C((3, 4), (3, 2), ng=(0,))],
+   ("ScatterBackward0",))
+op("scatter_.value", _inplace(lambda m, y: y.scatter_(0, m.tensor([[1, 0, 2, 2]]), 0.5)),
+   [C((3, 4))], ("ScatterBackward1",))
+op("scatter_.value_kw", _inplace(lambda m, y: y.scatter_(0, m.tensor([[1, 0, 2, 2]]), value=3)),
+   [C((3, 4))], ("ScatterBackward1",))
+op("scatter_add_", _inplace(lambda m, y, s: y.scatter_add_(0, m.tensor(_GIDX), s)),
+   [C((3, 4), (2, 4)), C((3, 4), (2, 4), ng=(1,))], ("ScatterAddBackward0",))
+op("scatter_.on_view", _inplace(lambda m, y, s: y[1:].scatter_(1, m.tensor([[1], [2]]), s), False),
+   [C((3, 4), (2, 1))], ("CopySlices",))
+
+# ---- masks
+
+op("masked_fill", lambda m, x: x.masked_fill(x > 0, 0.5), _2D + [C(())],
+   ("MaskedFillBackward0",), domain="nonzero", double_grad_fns=("MaskedFillBackward0",))
+op("masked_fill.broadcast_mask", lambda m, x: m.masked_fill(x, m.tensor([True, False, False, True]), -1),
+   [C((3, 4)), C((4,))], ("MaskedFillBackward0",))
+op("masked_fill.broadcast_self", lambda m, x: x.masked_fill(m.tensor([[True], [False]]), 2.0),
+   [C((3,)), C((1, 3))], ("MaskedFillBackward0",))
+op("masked_fill.tensor_value", lambda m, x, v: x.masked_fill(x > 0, v),
+   [C((3, 4), ()), C((3, 4), (), ng=(0,)), C((3, 4), (), ng=(1,)), C((3, 4), (), nc=("t",))],
+   ("MaskedFillBackward0", "MaskedFillBackward1"), domain="nonzero",
+   double_grad_fns=("MaskedFillBackward0", "SumBackward0"))
+op("masked_fill.tensor_value_f64", lambda m, x, v: x.masked_fill(x > 0, v.double()),
+   [C((3, 4), ())], ("MaskedFillBackward1",), domain="nonzero")
+op("masked_fill_", _inplace(lambda m, y: y.masked_fill_(y < 0, 1.0)), _2D,
+   ("MaskedFillBackward0",), domain="nonzero")
+op("masked_fill_.tensor_value", _inplace(lambda m, y, v: y.masked_fill_(y < 0, v)),
+   [C((3, 4), ()), C((3, 4), (), ng=(0,))], ("MaskedFillBackward1",), domain="nonzero")
+op("masked_fill_.broadcast", _inplace(lambda m, y: y.masked_fill_(m.tensor([False, True, True, False]), 1)),
+   [C((3, 4))], ("MaskedFillBackward0",))
+op("masked_fill_.on_view", _inplace(lambda m, y: y[:, 1].masked_fill_(y[:, 1] > 0, 0.0), False),
+   [C((3, 4))], ("CopySlices",), domain="nonzero")
+op("masked_select", lambda m, x: x.masked_select(x > 0), _2D, ("MaskedSelectBackward0",),
+   domain="nonzero", double_grad_fns=("MaskedScatterBackward0",))
+op("masked_select.broadcast", lambda m, x: m.masked_select(x, m.tensor([[True], [False], [True]])),
+   [C((3, 4)), C((4,))], ("MaskedSelectBackward0",))
+op("masked_select.0d", lambda m, x: x.masked_select(m.tensor(True)), [C(()), C((2, 3))],
+   ("MaskedSelectBackward0",))
+
+# ---- more indexing keys (x[key]) and item assignment
+
+
+def _index(name, key_fn, grad_fn, cases, **kw):
+    op("index2." + name, lambda m, x: x[key_fn(m)], cases, (grad_fn,), **kw)
+
+
+_IDX3 = [C((3, 4, 5)), C((3, 4, 5), nc=("t",)), C((3, 4, 5), nc=("step",))]
+_index("slice_step_neg_start", lambda m: (slice(-1, None, 2), slice(None, -1)), "SliceBackward0",
+       _IDX3)
+_index("slice_big_stop", lambda m: slice(1, 100), "SliceBackward0", _IDX3)
+_index("slice_empty", lambda m: (slice(None), slice(3, 1)), "SliceBackward0", _IDX3)
+_index("ellipsis_slice", lambda m: (Ellipsis, slice(None, None, 3)), "SliceBackward0", _IDX3)
+_index("int_none_int", lambda m: (0, None, -1), "SelectBackward0", _IDX3)
+_index("list_none", lambda m: ([2, 0], None), "IndexBackward0", _IDX3)
+_index("slice_tensor_slice", lambda m: (slice(None), m.tensor([[0, 3], [1, 1]]), slice(1, 3)),
+       "IndexBackward0", _IDX3)
+_index("two_separated", lambda m: (m.tensor([0, 2]), slice(None), m.tensor([1, 4])),
+       "IndexBackward0", _IDX3)
+_index("tensor_int", lambda m: (m.tensor([0, 2, 2]), 1), "IndexBackward0", _IDX3)
+_index("int_slice_tensor", lambda m: (1, slice(None, None, 2), m.tensor([4, 0])),
+       "IndexBackward0", _IDX3)
+_index("ellipsis_tensor", lambda m: (Ellipsis, m.tensor([1, 1])), "IndexBackward0", _IDX3)
+_index("bool_mask_2d", lambda m: m.tensor([[True, False, True, False]] * 3), "IndexBackward0",
+       _IDX3)
+_index("bool_mask_slice", lambda m: (slice(None), m.tensor([True, False, True, True])),
+       "IndexBackward0", _IDX3)
+_index("bool_list", lambda m: [True, False, True], "IndexBackward0", _IDX3)
+_index("bool_scalar", lambda m: True, "IndexBackward0", [C((3, 4))])
+_index("none_only", lambda m: (None, None), "UnsqueezeBackward0", [C((3, 4)), C(())])
+_index("empty_tuple", lambda m: (), "AliasBackward0", [C((3, 4)), C(())])
+_index("int_0d_tensor_pair", lambda m: (m.tensor(1), m.tensor(-1)), "SelectBackward0",
+       [C((3, 4))])
+_index("int32_tensor", lambda m: m.tensor([2, 0], dtype=m.int32), "IndexBackward0", [C((3, 4))])
+_index("uint8_mask", lambda m: m.tensor([1, 0, 1], dtype=m.uint8), "IndexBackward0", [C((3, 4))])
+_index("repeated", lambda m: (m.tensor([1, 1, 1]), m.tensor([2, 2, 0])), "IndexBackward0",
+       [C((3, 4))])
+
+
+def _set(key_fn):
+    def run(m, x, v):
+        y = x * 1.0
+        y[key_fn(m)] = v
+        return y
+    return run
+
+
+def _set_scalar(key_fn, value):
+    def run(m, x):
+        y = x * 1.0
+        y[key_fn(m)] = value
+        return y
+    return run
+
+
+op("setitem2.step", _set(lambda m: (slice(None, None, 2), slice(1, None))),
+   [C((3, 4), (2, 3)), C((3, 4), (3,)), C((3, 4), (2, 3), nc=("t", None)),
+    C((3, 4), (1, 3), ng=(0,))], ("CopySlices",))
+op("setitem2.ellipsis_none", _set(lambda m: (Ellipsis, None, 1)),
+   [C((2, 3, 4), (2, 3, 1)), C((2, 3, 4), ())], ("CopySlices",))
+op("setitem2.tensor_repeated", _set(lambda m: m.tensor([0, 2, 0])),
+   [C((3, 4), (3, 4)), C((3, 4), (4,)), C((3, 4), ())], ("IndexPutBackward0",),
+   gradcheck=False)  # repeated targets: PyTorch's value gradient is not the Jacobian
+op("setitem2.two_tensors", _set(lambda m: (m.tensor([0, 1]), slice(None), m.tensor([2, 2]))),
+   [C((2, 3, 4), (2, 3)), C((2, 3, 4), (3,))], ("IndexPutBackward0",))
+op("setitem2.mask", _set(lambda m: m.tensor([[True, False, True, False]] * 3)),
+   [C((3, 4), ()), C((3, 4), (6,))], ("IndexPutBackward0",))
+op("setitem2.mask_rows", _set(lambda m: m.tensor([True, False, True])),
+   [C((3, 4), (4,)), C((3, 4), (2, 4)), C((3, 4), (), ng=(0,))], ("IndexPutBackward0",))
+op("setitem2.scalar_int", _set_scalar(lambda m: (1, 2), 7), [C((3, 4))], ("CopySlices",))
+op("setitem2.scalar_mask", _set_scalar(lambda m: m.tensor([[True, False, True, False]] * 3), 0.0),
+   [C((3, 4))], ("IndexPutBackward0",))
+op("setitem2.dtype_value", lambda m, x, v: _set(lambda m: 1)(m, x, v.double()),
+   [C((3, 4), (4,))], ("CopySlices",))
+
+
+def _set_view(m, x, v):
+    y = x * 2.0
+    z = y[1:]          # a view of the non-leaf y
+    z[0, ::2] = v      # assignment into the view: y's history is rebased (CopySlices)
+    return y
+
+
+op("setitem2.into_view", _set_view, [C((3, 4), (2,)), C((3, 4), ())], ("CopySlices",))
+
+
+def _set_view_out(m, x, v):
+    y = x * 2.0
+    z = y.t()
+    z[1] = v
+    return z
+
+
+op("setitem2.view_output", _set_view_out, [C((3, 4), (3,))], ("AsStridedBackward0",))
+
+
+def _set_whole(key_fn):
+    def run(m, x, v):
+        y = x * 1.0
+        y[key_fn(m)] = v
+        return y
+    return run
+
+
+# the whole tensor: PyTorch fills with a 0-d value (FillBackward3), else copies (CopyBackwards)
+# (gradcheck=False: the target's gradient is a constant zero tensor, as PyTorch's, which the
+# library's gradgradcheck does not line up with its numerical outputs)
+op("setitem2.whole_fill", _set_whole(lambda m: Ellipsis), [C((3, 4), ()), C((3, 4), (), ng=(0,))],
+   ("FillBackward3",), gradcheck=False)
+op("setitem2.whole_fill_scalar", _set_scalar(lambda m: slice(None), 2.5), [C((3, 4))],
+   ("FillBackward3",))
+op("setitem2.whole_copy", _set_whole(lambda m: ()), [C((3, 4), (3, 4)), C((3, 4), (4,)),
+                                                      C((3, 4), (1, 4), ng=(1,)), C((), ())],
+   ("CopyBackwards",), gradcheck=False)
