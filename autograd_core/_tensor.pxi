@@ -534,8 +534,8 @@ cdef class Tensor:
     def mul_(self, other):
         return _inplace_binary(self, other, 2, 1)
 
-    def div_(self, other):
-        return _inplace_binary(self, other, 3, 1)
+    def div_(self, other, *, rounding_mode=_DIV_DEFAULT):
+        return _div_inplace(self, other, rounding_mode)
 
     def copy_(self, src, non_blocking=False):
         return _inplace_copy(self, src)
@@ -600,13 +600,22 @@ cdef class Tensor:
         return _unary(self, AGC_ABS)
 
     def __floordiv__(self, other):
-        return _nondiff_binary(self, other, np.floor_divide, "floor_divide")
+        return _floordiv_op(self, other)
 
     def __rfloordiv__(self, other):
-        return _nondiff_binary(other, self, np.floor_divide, "floor_divide")
+        return _floordiv_op(other, self)
+
+    def __ifloordiv__(self, other):
+        return _inplace_apply(self, lambda s, o: _floor_divide(s, o), (_check_operand(other),))
 
     def __mod__(self, other):
-        return _nondiff_binary(self, other, np.remainder, "remainder")
+        return _mod_operator(self, other)
+
+    def __rmod__(self, other):
+        return _mod_operator(other, self)
+
+    def __imod__(self, other):
+        return _inplace_apply(self, lambda s, o: _mod_op(s, o, True), (_check_operand(other),))
 
     def __eq__(self, other):
         return _compare(self, other, np.equal)
@@ -657,8 +666,8 @@ cdef class Tensor:
     def mul(self, other):
         return _mul_any(self, other)
 
-    def div(self, other):
-        return _div_any(self, other)
+    def div(self, other, *, rounding_mode=_DIV_DEFAULT):
+        return _div_method(self, other, rounding_mode)
 
     def pow(self, exponent):
         return _pow_any(self, exponent)
