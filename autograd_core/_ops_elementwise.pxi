@@ -1222,6 +1222,16 @@ def _m_nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
 cdef object _DIV_DEFAULT = object()   # div(..) without rounding_mode: PyTorch's DivBackward0
 
 
+cdef object _rounding_mode_kw(dict kwargs):
+    """rounding_mode from Tensor.div(other, **kwargs) (_tensor.pxi), _DIV_DEFAULT if absent."""
+    if not kwargs:
+        return _DIV_DEFAULT
+    for k in kwargs:
+        if k != "rounding_mode":
+            raise TypeError(f"div() got an unexpected keyword argument '{k}'")
+    return kwargs["rounding_mode"]
+
+
 cdef void _check_int_zero_division(dtype rt, cnp.ndarray b) except *:
     if rt.category != 2 and cnp.PyArray_SIZE(b) and not np.all(b):
         raise RuntimeError("ZeroDivisionError")
