@@ -534,8 +534,8 @@ cdef class Tensor:
     def mul_(self, other):
         return _inplace_binary(self, other, 2, 1)
 
-    def div_(self, other, *, rounding_mode=_DIV_DEFAULT):
-        return _div_inplace(self, other, rounding_mode)
+    def div_(self, other, **rounding_mode):
+        return _div_inplace(self, other, _rounding_mode_kw(rounding_mode))
 
     def copy_(self, src, non_blocking=False):
         return _inplace_copy(self, src)
@@ -666,8 +666,8 @@ cdef class Tensor:
     def mul(self, other):
         return _mul_any(self, other)
 
-    def div(self, other, *, rounding_mode=_DIV_DEFAULT):
-        return _div_method(self, other, rounding_mode)
+    def div(self, other, **rounding_mode):
+        return _div_method(self, other, _rounding_mode_kw(rounding_mode))
 
     def pow(self, exponent):
         return _pow_any(self, exponent)
