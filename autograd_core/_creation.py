@@ -11,7 +11,7 @@ def _np_dtype(dtype, default):
 
 
 def _leaf(arr, requires_grad):
-    return _C._from_array(np.ascontiguousarray(arr), requires_grad=requires_grad)
+    return _C._from_array(np.asarray(arr, order="C"), requires_grad=requires_grad)
 
 
 def _check_kwargs(device=None, layout=None, pin_memory=False, memory_format=None):

@@ -82,7 +82,7 @@ cdef cnp.ndarray _array_from_data(object data, object dtype_arg):
             d = int64 if not (isinstance(data, (list, tuple)) and _contains_array_dtype(data, arr.dtype)) else _to_dtype(arr.dtype)
         else:
             raise TypeError(f"Could not infer dtype of {type(data).__name__}")
-    return np.ascontiguousarray(arr, dtype=d.np_dtype)
+    return np.asarray(arr, dtype=d.np_dtype, order="C")  # keeps 0-d (ascontiguousarray gives ndim >= 1)
 
 
 cdef bint _contains_array_dtype(object data, object dt):
