@@ -115,9 +115,15 @@ cdef cnp.ndarray _binary_values(object a, object b, int op):
     if op == AGC_SUB and rt.category == 0:
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. "
-            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
-    oa = _cast_array((<Tensor>a)._data, rt) if ta else a
-    ob = _cast_array((<Tensor>b)._data, rt) if tb else b
+            "Use the `^` or `logical_xor()` operator instead.")
+    if op == AGC_SUB and (_is_bool_operand(a) or _is_bool_operand(b)):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+            "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+    # numbers as 0-d arrays of rt (an int out of an integer dtype's range wraps, as in
+    # PyTorch; numpy would raise OverflowError)
+    oa = _cast_array((<Tensor>a)._data, rt) if ta else np.array(a).astype(rt.np_dtype)
+    ob = _cast_array((<Tensor>b)._data, rt) if tb else np.array(b).astype(rt.np_dtype)
     ufunc = _BINARY_UFUNCS[op]
     try:
         with _quiet():
@@ -128,6 +134,12 @@ cdef cnp.ndarray _binary_values(object a, object b, int op):
     if cnp.PyArray_TYPE(out) != rt.np_dtype.num:
         out = out.astype(rt.np_dtype)
     return out
+
+
+cdef inline bint _is_bool_operand(object x):
+    if isinstance(x, Tensor):
+        return cnp.PyArray_TYPE((<Tensor>x)._data) == cnp.NPY_BOOL
+    return isinstance(x, bool)
 
 
 cdef class _BinaryNode(Node):
@@ -490,6 +502,9 @@ cdef void _check_int_pow(dtype rt, object exponent_values) except *:
 cdef Tensor _pow_scalar(Tensor x, object p):
     cdef dtype rt = _result_type2(x, p)
     _check_int_pow(rt, p)
+    if rt.category == 1 and isinstance(p, int) and not (
+            np.iinfo(rt.np_dtype).min <= p <= np.iinfo(rt.np_dtype).max):
+        raise RuntimeError(f"value cannot be converted to type {rt.name}_t without overflow")
     cdef cnp.ndarray xa = _cast_array(x._data, rt)
     with _quiet():
         if p == 2:
@@ -506,12 +521,28 @@ cdef Tensor _pow_scalar(Tensor x, object p):
     return r
 
 
+cdef object _int_power(object base, object exp):
+    """Integer base ** integer exponents (arrays): a negative exponent gives 1 for base 1,
+    +-1 for base -1 and 0 otherwise, as PyTorch (numpy raises)."""
+    neg = exp < 0
+    if not np.any(neg):
+        return np.power(base, exp)
+    r = np.power(base, np.where(neg, 0, exp).astype(exp.dtype))
+    odd = (exp % 2) != 0
+    neg_val = np.where(base == 1, 1, np.where(base == -1, np.where(odd, -1, 1), 0))
+    return np.where(neg, neg_val.astype(r.dtype), r)
+
+
 cdef Tensor _pow_tensor(Tensor x, Tensor y):
     cdef dtype rt = _result_type2(x, y)
-    _check_int_pow(rt, y._data)
+    if rt.category == 0:
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
     try:
         with _quiet():
-            out = np.power(_cast_array(x._data, rt), _cast_array(y._data, rt))
+            if rt.category == 1:
+                out = _int_power(_cast_array(x._data, rt), _cast_array(y._data, rt))
+            else:
+                out = np.power(_cast_array(x._data, rt), _cast_array(y._data, rt))
     except ValueError:
         raise _broadcast_error(_shp(x._data), _shp(y._data)) from None
     cdef Tensor r = _make(_as_array(out))
@@ -544,9 +575,11 @@ cdef object _rpow_scalar(Tensor y, object b):
     if b is NotImplemented:
         return b
     cdef dtype rt = _result_type2(b, y)
-    _check_int_pow(rt, y._data)
     with _quiet():
-        out = np.power(b, _cast_array(y._data, rt))
+        if rt.category != 2:
+            out = _int_power(np.array(b).astype(rt.np_dtype), _cast_array(y._data, rt))
+        else:
+            out = np.power(b, _cast_array(y._data, rt))
     cdef Tensor r = _make(_as_array(out).astype(rt.np_dtype, copy=False))
     if _grad_on() and y._requires_grad and rt.category == 2:
         node = <PowBackward2>PowBackward2.__new__(PowBackward2)
