@@ -688,7 +688,7 @@ cdef class NegBackward0(Node):
 cdef class AbsBackward0(_SavedNode):
     cdef tuple apply(self, tuple grads):
         x = self.input()
-        return (_mul(grads[0], _make(np.sign(x._data))),)
+        return (_mul(grads[0], _make(_as_array(np.sign(x._data)))),)
 
 
 @cython.final
@@ -869,7 +869,7 @@ cdef class ThresholdBackwardBackward0(Node):
 cdef Tensor _threshold_backward(Tensor g, Tensor y):
     """relu's derivative: g where y > 0, else 0."""
     mask = (y._data > 0).astype(g._data.dtype)
-    cdef Tensor r = _make(_as_array(g._data * mask))
+    cdef Tensor r = _make(_as_array(np.where(mask != 0, g._data, np.zeros((), g._data.dtype))))  # nan upstream grads stay 0 where y <= 0
     if _grad_on() and (g._requires_grad or y._requires_grad):
         node = <ThresholdBackwardBackward0>ThresholdBackwardBackward0.__new__(ThresholdBackwardBackward0)
         node.mask = mask
