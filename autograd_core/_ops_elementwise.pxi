@@ -1150,12 +1150,22 @@ _register_unary_methods()
 
 
 def negative(input):
-    """-input (alias of neg)."""
+    """-input (alias of neg).
+
+    >>> import autograd_core as torch
+    >>> torch.negative(torch.tensor([1., -2.]))
+    tensor([-1.,  2.])
+    """
     return _unary(_arg(input, "negative"), AGC_NEG)
 
 
 def absolute(input):
-    """|input| (alias of abs)."""
+    """|input| (alias of abs).
+
+    >>> import autograd_core as torch
+    >>> torch.absolute(torch.tensor([1., -2.]))
+    tensor([1., 2.])
+    """
     return _unary(_arg(input, "absolute"), AGC_ABS)
 
 
@@ -2424,27 +2434,52 @@ def ge(input, other):
 
 
 def not_equal(input, other):
-    """Alias of ne."""
+    """Alias of ne.
+
+    >>> import autograd_core as torch
+    >>> torch.not_equal(torch.tensor([1., 2.]), 2)
+    tensor([ True, False])
+    """
     return _cmp(input, other, "ne", "not_equal")
 
 
 def less(input, other):
-    """Alias of lt."""
+    """Alias of lt.
+
+    >>> import autograd_core as torch
+    >>> torch.less(torch.tensor([1., 2.]), 2)
+    tensor([ True, False])
+    """
     return _cmp(input, other, "lt", "less")
 
 
 def less_equal(input, other):
-    """Alias of le."""
+    """Alias of le.
+
+    >>> import autograd_core as torch
+    >>> torch.less_equal(torch.tensor([1., 3.]), 2)
+    tensor([ True, False])
+    """
     return _cmp(input, other, "le", "less_equal")
 
 
 def greater(input, other):
-    """Alias of gt."""
+    """Alias of gt.
+
+    >>> import autograd_core as torch
+    >>> torch.greater(torch.tensor([1., 3.]), 2)
+    tensor([False,  True])
+    """
     return _cmp(input, other, "gt", "greater")
 
 
 def greater_equal(input, other):
-    """Alias of ge."""
+    """Alias of ge.
+
+    >>> import autograd_core as torch
+    >>> torch.greater_equal(torch.tensor([1., 2.]), 2)
+    tensor([False,  True])
+    """
     return _cmp(input, other, "ge", "greater_equal")
 
 
@@ -2599,12 +2634,22 @@ def isfinite(input):
 
 
 def isposinf(input):
-    """True where input is +inf."""
+    """True where input is +inf.
+
+    >>> import autograd_core as torch
+    >>> torch.isposinf(torch.tensor([float('inf'), -float('inf'), 1.]))
+    tensor([ True, False, False])
+    """
     return _predicate(_arg(input, "isposinf"), "isposinf")
 
 
 def isneginf(input):
-    """True where input is -inf."""
+    """True where input is -inf.
+
+    >>> import autograd_core as torch
+    >>> torch.isneginf(torch.tensor([float('inf'), -float('inf'), 1.]))
+    tensor([False,  True, False])
+    """
     return _predicate(_arg(input, "isneginf"), "isneginf")
 
 

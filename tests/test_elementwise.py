@@ -576,7 +576,8 @@ _DOC_FUNCS = ["exp2", "expm1", "log2", "log10", "log1p", "rsqrt", "tan", "asin",
               "minimum", "hypot", "clamp", "clip", "clamp_min", "clamp_max", "lerp", "addcmul",
               "addcdiv", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or",
               "logical_xor", "logical_not", "isnan", "isinf", "isfinite", "signbit",
-              "rand_like", "randn_like", "randint_like"]
+              "rand_like", "randn_like", "randint_like", "negative", "absolute", "not_equal",
+              "less", "less_equal", "greater", "greater_equal", "isposinf", "isneginf"]
 
 
 @pytest.mark.parametrize("name", _DOC_FUNCS)
