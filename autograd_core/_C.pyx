@@ -307,6 +307,7 @@ include "_function.pxi"
 
 def _to_dtype_py(d):
     return _to_dtype(d)
+include "_ops_elementwise.pxi"
 include "_ops_shape_index.pxi"
 
 

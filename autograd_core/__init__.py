@@ -17,6 +17,16 @@ from autograd_core._C import (  # noqa: F401  (the public namespace)
     transpose, true_divide, unbind, unsqueeze, where,
 )
 from autograd_core._C import (broadcast_to, chunk, flip, gather, index_select, masked_fill, masked_select, movedim, moveaxis, narrow, roll, scatter, scatter_add, select, split, tile, unflatten)  # shape_index
+from autograd_core._C import (  # noqa: F401,A004  elementwise
+    absolute, acos, acosh, addcdiv, addcmul, arccos, arccosh, arcsin, arcsinh, arctan,
+    arctan2, arctanh, asin, asinh, atan, atan2, atanh, ceil, clamp, clamp_max, clamp_min,
+    clip, cosh, div, divide, eq, erf, erfc, exp2, expm1, fix, floor, floor_divide, fmod,
+    frac, ge, greater, greater_equal, gt, hypot, isfinite, isinf, isnan, isneginf, isposinf,
+    le, lerp, less, less_equal, log10, log1p, log2, logical_and, logical_not, logical_or,
+    logical_xor, logit, lt, maximum, minimum, nan_to_num, ne, negative, not_equal,
+    rand_like, randint_like, randn_like, reciprocal, remainder, round, rsqrt, sgn, sign,
+    signbit, sinh, square, tan, trunc, true_divide,
+)  # elementwise
 from autograd_core._creation import (  # noqa: F401
     arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, linspace,
     manual_seed, ones, ones_like, rand, randint, randn, seed, tensor, zeros, zeros_like,

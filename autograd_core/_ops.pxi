@@ -583,9 +583,11 @@ cdef object _rpow_scalar(Tensor y, object b):
     if b is NotImplemented:
         return b
     cdef dtype rt = _result_type2(b, y)
-    _check_int_pow(rt, y._data)
     with _quiet():
-        out = np.power(b, _cast_array(y._data, rt))
+        if rt.category != 2:
+            out = _int_power(np.array(b).astype(rt.np_dtype), _cast_array(y._data, rt))
+        else:
+            out = np.power(b, _cast_array(y._data, rt))
     cdef Tensor r = _make(_as_array(out).astype(rt.np_dtype, copy=False))
     if _grad_on() and y._requires_grad and rt.category == 2:
         node = <PowBackward2>PowBackward2.__new__(PowBackward2)
@@ -897,7 +899,7 @@ cdef class ThresholdBackwardBackward0(Node):
 cdef Tensor _threshold_backward(Tensor g, Tensor y):
     """relu's derivative: g where y > 0, else 0."""
     mask = _as_array(y._data > 0).astype(g._data.dtype)
-    cdef Tensor r = _make(_as_array(g._data * mask))
+    cdef Tensor r = _make(_as_array(np.where(mask != 0, g._data, np.zeros((), g._data.dtype))))  # nan upstream grads stay 0 where y <= 0
     if _grad_on() and (g._requires_grad or y._requires_grad):
         node = <ThresholdBackwardBackward0>ThresholdBackwardBackward0.__new__(ThresholdBackwardBackward0)
         node.mask = mask

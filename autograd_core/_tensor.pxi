@@ -577,8 +577,8 @@ cdef class Tensor:
     def mul_(self, other):
         return _inplace_binary(self, other, 2, 1)
 
-    def div_(self, other):
-        return _inplace_binary(self, other, 3, 1)
+    def div_(self, other, **rounding_mode):
+        return _div_inplace(self, other, _rounding_mode_kw(rounding_mode))
 
     def copy_(self, src, non_blocking=False):
         return _inplace_copy(self, src)
@@ -643,16 +643,22 @@ cdef class Tensor:
         return _unary(self, AGC_ABS)
 
     def __floordiv__(self, other):
-        return _binop(self, other, _nondiff_binary(self, other, np.floor_divide, "floor_divide"), "//", False)
+        return _binop(self, other, _floordiv_op(self, other), "//", False)
 
     def __rfloordiv__(self, other):
-        checked = _check_operand(other)
-        if checked is NotImplemented:
-            return _binop(self, other, checked, "//", True)
-        return _nondiff_binary(checked, self, np.floor_divide, "floor_divide")
+        return _binop(self, other, _floordiv_op(other, self), "//", True)
+
+    def __ifloordiv__(self, other):
+        return _inplace_apply(self, lambda s, o: _floor_divide(s, o), (_check_operand(other),))
 
     def __mod__(self, other):
-        return _binop(self, other, _nondiff_binary(self, other, np.remainder, "remainder"), "%", False)
+        return _binop(self, other, _mod_operator(self, other), "%", False)
+
+    def __rmod__(self, other):
+        return _binop(self, other, _mod_operator(other, self), "%", True)
+
+    def __imod__(self, other):
+        return _inplace_apply(self, lambda s, o: _mod_op(s, o, True), (_check_operand(other),))
 
     def __eq__(self, other):
         return _compare(self, other, np.equal)
@@ -703,8 +709,8 @@ cdef class Tensor:
     def mul(self, other):
         return _mul_any(self, other)
 
-    def div(self, other):
-        return _div_any(self, other)
+    def div(self, other, **rounding_mode):
+        return _div_method(self, other, _rounding_mode_kw(rounding_mode))
 
     def pow(self, exponent):
         return _pow_any(self, exponent)

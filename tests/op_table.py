@@ -543,3 +543,6 @@ GRAD_FN_ALLOWLIST = {
 from op_table_shape_index import OPS as _SHAPE_INDEX_OPS  # noqa: E402
 
 OPS += _SHAPE_INDEX_OPS
+from op_table_elementwise import OPS as _ELEMENTWISE_OPS  # noqa: E402
+
+OPS += _ELEMENTWISE_OPS

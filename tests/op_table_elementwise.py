@@ -1,0 +1,329 @@
+"""Op-table entries for the elementwise ops (autograd_core/_ops_elementwise.pxi).
+
+Registered by op_table.py (``from op_table_elementwise import OPS as _X; OPS += _X``).
+Ops whose natural domain is bounded (asin, acos, atanh, acosh, logit, tan) get their
+input through a smooth map into it (e.g. ``0.9 * x.tanh()``); the op is still the
+output's grad_fn.  Ops that PyTorch makes raise in backward (floor_divide's
+``NotImplemented``, ``asinh_``'s ``AsinhBackward1``) and the random ops are tested in
+test_elementwise.py.
+"""
+from op_table import GRAD_FN_ALLOWLIST, C, OpSpec
+
+OPS = []
+
+
+def op(*args, **kwargs):
+    OPS.append(OpSpec(*args, **kwargs))
+
+
+# Node classes that no table entry can carry (backward through them raises by design,
+# so the table's backward checks cannot run); test_elementwise.py checks each against torch.
+GRAD_FN_ALLOWLIST.update({
+    "AsinhBackward1": "asinh_ with grad: PyTorch's backward raises NotImplementedError "
+                      "(test_elementwise.py::test_inplace_not_implemented)",
+    "AcoshBackward1": "acosh_, as AsinhBackward1",
+    "AtanhBackward1": "atanh_, as AsinhBackward1",
+    "NormalBackward0": "normal_ (random values): test_elementwise.py::test_random_inplace_grad",
+    "UniformBackward0": "uniform_ (random values), as NormalBackward0",
+    "RandomBackward0": "random_(from, to) (random values), as NormalBackward0",
+    "RandomBackward1": "random_(to) (random values), as NormalBackward0",
+    "RandomBackward2": "random_() (random values), as NormalBackward0",
+})
+
+_U = [C(()), C((5,)), C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C((3, 2), nc=("step",))]
+_U_SMALL = [C(()), C((5,)), C((3, 4))]
+
+
+def unary(name, grad_fn, domain="real", pre=None, second_order=True, cases=None, method=True,
+          inplace=True, extra=()):
+    """Function form, method form and in-place form (on a non-leaf copy)."""
+    if pre is None:
+        cs = list(_U if cases is None else cases) + list(extra)
+        op(name, lambda m, x: getattr(m, name)(x), cs, (grad_fn,), domain=domain,
+           second_order=second_order)
+        if method:
+            op(name + ".method", lambda m, x: getattr(x, name)(), [C((3, 4)), C(())],
+               (grad_fn,), domain=domain, second_order=second_order)
+        if inplace:
+            op(name + "_", lambda m, x: getattr(x * 1, name + "_")(),
+               [C((3, 4)), C(())], (grad_fn,), domain=domain, second_order=second_order)
+        return
+    cs = list(_U_SMALL if cases is None else cases) + list(extra)
+    op(name, lambda m, x: getattr(m, name)(pre(x)), cs, (grad_fn,), domain=domain,
+       second_order=second_order)
+    if method:
+        op(name + ".method", lambda m, x: getattr(pre(x), name)(), [C((3, 4))], (grad_fn,),
+           domain=domain, second_order=second_order)
+    if inplace:
+        op(name + "_", lambda m, x: getattr(pre(x) * 1, name + "_")(), [C((3, 4)), C(())],
+           (grad_fn,), domain=domain, second_order=second_order)
+
+
+def _bounded(x):
+    return x.tanh() * 0.9
+
+
+unary("exp2", "Exp2Backward0")
+unary("expm1", "Expm1Backward0")
+unary("log2", "Log2Backward0", "positive")
+unary("log10", "Log10Backward0", "positive")
+unary("log1p", "Log1PBackward0", "positive")
+unary("rsqrt", "RsqrtBackward0", "positive")
+unary("tan", "TanBackward0", pre=lambda x: x.tanh())
+unary("asin", "AsinBackward0", pre=_bounded)
+unary("acos", "AcosBackward0", pre=_bounded)
+unary("atan", "AtanBackward0")
+unary("sinh", "SinhBackward0")
+unary("cosh", "CoshBackward0")
+unary("asinh", "AsinhBackward0", inplace=False)
+unary("acosh", "AcoshBackward0", "positive", pre=lambda x: x + 1, inplace=False)
+unary("atanh", "AtanhBackward0", pre=_bounded, inplace=False)
+unary("erf", "ErfBackward0")
+unary("erfc", "ErfcBackward0")
+unary("reciprocal", "ReciprocalBackward0", "nonzero")
+unary("square", "PowBackward0")
+unary("sign", "SignBackward0", "nonzero", second_order=False)
+# sgn's derivative is a ZeroTensor in PyTorch (no numpy()): add x so the leaf's grad is real
+op("sgn", lambda m, x: m.sgn(x) + x, [C((3, 4)), C(()), C((4, 3), nc=("t",))], ("AddBackward0",),
+   domain="nonzero", inner_grad_fns=("SgnBackward0",), second_order=False)
+op("sgn.method", lambda m, x: x.sgn() + x, [C((3, 4))], ("AddBackward0",), domain="nonzero",
+   inner_grad_fns=("SgnBackward0",), second_order=False)
+op("sgn_", lambda m, x: (x * 1).sgn_() + x, [C((3, 4))], ("AddBackward0",), domain="nonzero",
+   inner_grad_fns=("SgnBackward0",), second_order=False)
+unary("floor", "FloorBackward0", second_order=False)
+unary("ceil", "CeilBackward0", second_order=False)
+unary("round", "RoundBackward0", second_order=False)
+unary("trunc", "TruncBackward0", second_order=False)
+unary("frac", "FracBackward0", second_order=False)
+unary("nan_to_num", "NanToNumBackward0", second_order=False)
+unary("logit", "LogitBackward0", pre=lambda x: x.sigmoid())
+
+# aliases
+op("arcsin", lambda m, x: m.arcsin(_bounded(x)), [C((3, 4))], ("AsinBackward0",))
+op("arctan.method", lambda m, x: x.arctan(), [C((3, 4))], ("AtanBackward0",))
+op("fix", lambda m, x: m.fix(x), [C((3, 4))], ("TruncBackward0",), second_order=False)
+op("negative", lambda m, x: m.negative(x), [C((3, 4))], ("NegBackward0",), second_order=False)
+op("absolute.method", lambda m, x: x.absolute(), [C((3, 4), domain="zeros")], ("AbsBackward0",),
+   second_order=False)
+
+# unary ops with arguments
+op("round.decimals", lambda m, x: m.round(x * 10, decimals=2), [C((3, 4)), C(())],
+   ("RoundBackward1",), second_order=False)
+op("round.decimals_neg", lambda m, x: (x * 100).round(decimals=-1), [C((3, 4))],
+   ("RoundBackward1",), second_order=False)
+op("round_.decimals", lambda m, x: (x * 10).round_(decimals=1), [C((3, 4))],
+   ("RoundBackward1",), second_order=False)
+op("logit.eps", lambda m, x: m.logit(x.sigmoid(), eps=0.2), [C((3, 4)), C((5,))],
+   ("LogitBackward0",))
+op("logit.eps_method", lambda m, x: x.sigmoid().logit(0.1), [C((3, 4))], ("LogitBackward0",))
+op("logit.no_pre", lambda m, x: m.logit(x), [C((3, 4))], ("LogitBackward0",), gradcheck=False)
+def _nonfinite(m, x):
+    """nan (log of negatives), -inf and +inf (log of 0), and finite values."""
+    return m.cat([m.log(x), m.log(x * 0), -m.log(x * 0), x])
+
+
+def _signed(m, x):
+    """Signed values, -0.0 (x * 0 for negative x), -inf and +inf, without nan (whose sign
+    bit differs between libms)."""
+    return m.cat([x, x * 0, m.log((x * 0).abs()), -m.log((x * 0).abs())])
+
+
+op("nan_to_num.nonfinite",
+   lambda m, x: m.nan_to_num(_nonfinite(m, x), nan=1.5, posinf=2.0, neginf=-3.0),
+   [C((3, 4)), C((4, 3), nc=("t",))], ("NanToNumBackward0",), gradcheck=False)
+op("nan_to_num_.nonfinite", lambda m, x: _nonfinite(m, x).nan_to_num_(),
+   [C((3, 4))], ("NanToNumBackward0",), gradcheck=False)
+
+# in-place forms of the core unary ops (_ops.pxi)
+for _name, _node, _dom, _so in [
+        ("exp", "ExpBackward0", "real", True), ("log", "LogBackward0", "positive", True),
+        ("sqrt", "SqrtBackward0", "positive", True), ("sin", "SinBackward0", "real", True),
+        ("cos", "CosBackward0", "real", True), ("tanh", "TanhBackward0", "real", True),
+        ("sigmoid", "SigmoidBackward0", "real", True),
+        ("relu", "ReluBackward0", "nonzero", False), ("neg", "NegBackward0", "real", False),
+        ("abs", "AbsBackward0", "nonzero", False)]:
+    _cs = [C((3, 4), domain="zeros"), C((5,), domain="zeros")] if _name in ("abs", "relu") \
+        else [C((3, 4)), C(())]
+    op(_name + "_", (lambda n: lambda m, x: getattr(x * 1, n + "_")())(_name), _cs, (_node,),
+       domain=_dom, second_order=_so)
+
+
+# ------------------------------------------------------------------ binary
+
+_TT = [C((3, 4), (3, 4)), C((3, 4), (4,)), C((3, 1), (1, 4)), C((), (2, 3)), C((2, 3), ()),
+       C((3, 4), (3, 4), nc=("t", "step")), C((3, 4), (3, 4), ng=(1,)),
+       C((3, 4), (3, 4), ng=(0,))]
+_TT_SMALL = [C((3, 4), (3, 4)), C((3, 1), (4,)), C((), ())]
+
+op("div.trunc", lambda m, a, b: m.div(a, b, rounding_mode="trunc"), _TT, ("DivBackward2",),
+   domain=("real", "nonzero"), second_order=False)
+op("div.floor", lambda m, a, b: m.div(a * 3, b, rounding_mode="floor"), _TT,
+   ("DivBackward2",), domain=("real", "nonzero"), second_order=False)
+op("div.none_mode", lambda m, a, b: m.div(a, b, rounding_mode=None), _TT, ("DivBackward2",),
+   domain=("real", "nonzero"))
+op("div.mode_scalar", lambda m, a: a.div(0.7, rounding_mode="floor"), [C((3, 4)), C(())],
+   ("DivBackward2",), second_order=False)
+op("div.none_mode_scalar", lambda m, a: m.div(a, 3, rounding_mode=None), [C((3, 4))],
+   ("DivBackward2",), second_order=False)
+op("div.mode_scalar_first", lambda m, a: m.div(2.5, a, rounding_mode="trunc"), [C((3, 4))],
+   ("DivBackward2",), domain="nonzero", second_order=False)
+op("div.default_kw_method", lambda m, a, b: a.div(b), [C((3, 4), (4,))], ("DivBackward0",),
+   domain=("real", "nonzero"))
+op("divide", lambda m, a, b: m.divide(a, b, rounding_mode="floor"), [C((3, 4), (3, 4))],
+   ("DivBackward2",), domain=("real", "nonzero"), second_order=False)
+op("div_.floor", lambda m, a, b: (a * 5).div_(b, rounding_mode="floor"), [C((3, 4), (4,))],
+   ("DivBackward2",), domain=("real", "nonzero"), second_order=False)
+op("div_.none_mode", lambda m, a, b: (a * 1).div_(b, rounding_mode=None), [C((3, 4), (4,))],
+   ("DivBackward2",), domain=("real", "nonzero"))
+op("true_divide.method", lambda m, a, b: a.true_divide(b), [C((3, 4), (3, 4))],
+   ("DivBackward0",), domain=("real", "nonzero"))
+op("floor_divide.values", lambda m, a, b: m.floor_divide(a * 4, b), [C((3, 4), (3, 4), ng=(0, 1))],
+   (), domain=("real", "nonzero"), second_order=False)
+op("floordiv.op_values", lambda m, a, b: (a * 4) // b, [C((3, 4), (4,), ng=(0, 1))], (),
+   domain=("real", "nonzero"), second_order=False)
+
+_MOD = _TT + [C((3, 4), 0.7), C((3, 4), -1.3)]
+op("remainder", lambda m, a, b: m.remainder(a * 3, b), _MOD,
+   ("RemainderBackward0", "RemainderBackward1"), domain=("real", "nonzero"), second_order=False)
+op("remainder.op", lambda m, a, b: a % b, [C((3, 4), (3, 4)), C((3, 4), 0.6)],
+   ("RemainderBackward0", "RemainderBackward1"), domain=("real", "nonzero"), second_order=False)
+op("remainder.method", lambda m, a, b: a.remainder(b), [C((3, 4), (4,))],
+   ("RemainderBackward1",), domain=("real", "nonzero"), second_order=False)
+op("remainder_", lambda m, a, b: (a * 2).remainder_(b), [C((3, 4), (4,)), C((3, 4), 0.5)],
+   ("RemainderBackward0", "RemainderBackward1"), domain=("real", "nonzero"), second_order=False)
+op("fmod", lambda m, a, b: m.fmod(a * 3, b), _MOD, ("FmodBackward0", "FmodBackward1"),
+   domain=("real", "nonzero"), second_order=False)
+op("fmod_", lambda m, a, b: (a * 2).fmod_(b), [C((3, 4), (4,)), C((3, 4), 0.5)],
+   ("FmodBackward0", "FmodBackward1"), domain=("real", "nonzero"), second_order=False)
+
+op("atan2", lambda m, a, b: m.atan2(a, b), _TT, ("Atan2Backward0",), domain=("nonzero", "real"))
+op("atan2.method", lambda m, a, b: a.arctan2(b), [C((3, 4), (4,))], ("Atan2Backward0",),
+   domain=("nonzero", "real"))
+op("atan2_", lambda m, a, b: (a * 1).atan2_(b), [C((3, 4), (4,))], ("Atan2Backward0",),
+   domain=("nonzero", "real"))
+op("hypot", lambda m, a, b: m.hypot(a, b), _TT, ("HypotBackward0",))
+op("hypot.method", lambda m, a, b: a.hypot(b), [C((3, 4), (3, 1))], ("HypotBackward0",))
+op("hypot_", lambda m, a, b: (a * 1).hypot_(b), [C((3, 4), (4,))], ("HypotBackward0",))
+
+_MAXMIN = _TT + [C((3, 4), (3, 4), domain="ties", id="ties"),
+                 C((4,), (3, 4), domain="ties", id="ties-broadcast")]
+op("maximum", lambda m, a, b: m.maximum(a, b), _MAXMIN, ("MaximumBackward0",),
+   domain="distinct", second_order=False)
+op("maximum.method", lambda m, a, b: a.maximum(b), [C((3, 4), (4,))], ("MaximumBackward0",),
+   domain="distinct", second_order=False)
+op("minimum", lambda m, a, b: m.minimum(a, b), _MAXMIN, ("MinimumBackward0",),
+   domain="distinct", second_order=False)
+op("minimum.method", lambda m, a, b: a.minimum(b), [C((3, 4), (4,))], ("MinimumBackward0",),
+   domain="distinct", second_order=False)
+
+# ------------------------------------------------------------------ clamp
+
+_CL = [C((3, 4)), C(()), C((4, 3), nc=("t",)), C((2, 3, 4))]
+op("clamp", lambda m, x: m.clamp(x, -0.5, 0.5), _CL, ("ClampBackward1",), second_order=False)
+op("clamp.min", lambda m, x: m.clamp(x, min=-0.2), _CL, ("ClampBackward1",), second_order=False)
+op("clamp.max", lambda m, x: x.clamp(max=0.3), _CL, ("ClampBackward1",), second_order=False)
+op("clamp.inverted", lambda m, x: x.clamp(0.5, -0.5), [C((3, 4))], ("ClampBackward1",),
+   second_order=False)
+op("clip", lambda m, x: m.clip(x, -1, 1), [C((3, 4))], ("ClampBackward1",), second_order=False)
+op("clamp_", lambda m, x: (x * 1).clamp_(-0.5, 0.5), [C((3, 4))], ("ClampBackward1",),
+   second_order=False)
+op("clip_", lambda m, x: (x * 1).clip_(min=0.1), [C((3, 4))], ("ClampBackward1",),
+   second_order=False)
+op("clamp_min", lambda m, x: m.clamp_min(x, 0.2), [C((3, 4)), C(())], ("ClampMinBackward0",),
+   second_order=False)
+op("clamp_max", lambda m, x: x.clamp_max(0.2), [C((3, 4)), C(())], ("ClampMaxBackward0",),
+   second_order=False)
+op("clamp_min_", lambda m, x: (x * 1).clamp_min_(-0.1), [C((3, 4))], ("ClampMinBackward0",),
+   second_order=False)
+op("clamp_max_", lambda m, x: (x * 1).clamp_max_(-0.1), [C((3, 4))], ("ClampMaxBackward0",),
+   second_order=False)
+_CLT = [C((3, 4), (3, 4), (3, 4)), C((3, 4), (4,), ()), C((4,), (3, 1), (3, 4)),
+        C((3, 4), (3, 4), (3, 4), nc=("t", None, "step")), C((3, 4), (3, 4), (3, 4), ng=(0,)),
+        C((3, 4), (3, 4), (3, 4), ng=(1, 2))]
+op("clamp.tensor", lambda m, x, lo, hi: m.clamp(x, lo - 0.5, hi + 0.5), _CLT,
+   ("ClampBackward0",), second_order=False)
+op("clamp.tensor_min", lambda m, x, lo: m.clamp(x, min=lo), _TT, ("ClampBackward0",),
+   second_order=False)
+op("clamp.tensor_max", lambda m, x, hi: x.clamp(max=hi), _TT, ("ClampBackward0",),
+   second_order=False)
+op("clamp_.tensor", lambda m, x, lo, hi: (x * 1).clamp_(lo - 0.5, hi + 0.5),
+   [C((3, 4), (4,), (3, 1))], ("ClampBackward0",), second_order=False)
+op("clamp_min.tensor", lambda m, x, lo: m.clamp_min(x, lo), _TT, ("ClampMinBackward1",),
+   second_order=False)
+op("clamp_max.tensor", lambda m, x, hi: x.clamp_max(hi), _TT, ("ClampMaxBackward1",),
+   second_order=False)
+op("clamp_min_.tensor", lambda m, x, lo: (x * 1).clamp_min_(lo), [C((3, 4), (4,))],
+   ("ClampMinBackward1",), second_order=False)
+
+# ------------------------------------------------------------------ lerp, addcmul, addcdiv
+
+op("lerp.scalar", lambda m, a, b: m.lerp(a, b, 0.3), _TT, ("LerpBackward0",),
+   second_order=False)
+op("lerp.scalar_big", lambda m, a, b: a.lerp(b, 0.8), [C((3, 4), (3, 4))], ("LerpBackward0",),
+   second_order=False)
+op("lerp.tensor", lambda m, a, b, w: m.lerp(a, b, w),
+   [C((3, 4), (3, 4), (3, 4)), C((3, 4), (4,), (3, 1)), C((), (3,), ()),
+    C((3, 4), (3, 4), (3, 4), nc=("t", "step", None)), C((3, 4), (3, 4), (3, 4), ng=(2,)),
+    C((3, 4), (3, 4), (3, 4), ng=(0, 1))],
+   ("LerpBackward1",))
+op("lerp_", lambda m, a, b, w: (a * 1).lerp_(b, w), [C((3, 4), (4,), (3, 4))],
+   ("LerpBackward1",))
+op("lerp_.scalar", lambda m, a, b: (a * 1).lerp_(b, 0.6), [C((3, 4), (3, 4))],
+   ("LerpBackward0",), second_order=False)
+
+_ADDC = [C((3, 4), (3, 4), (3, 4)), C((3, 4), (4,), (3, 1)), C((), (3,), ()),
+         C((3, 4), (3, 4), (3, 4), nc=(None, "t", "step")), C((3, 4), (3, 4), (3, 4), ng=(1,)),
+         C((3, 4), (3, 4), (3, 4), ng=(0, 2))]
+op("addcmul", lambda m, x, a, b: m.addcmul(x, a, b), _ADDC, ("AddcmulBackward0",))
+op("addcmul.value", lambda m, x, a, b: x.addcmul(a, b, value=-1.5), [C((3, 4), (3, 4), (4,))],
+   ("AddcmulBackward0",))
+op("addcmul_", lambda m, x, a, b: (x * 1).addcmul_(a, b, value=2), [C((3, 4), (4,), (3, 4))],
+   ("AddcmulBackward0",))
+op("addcdiv", lambda m, x, a, b: m.addcdiv(x, a, b), _ADDC, ("AddcdivBackward0",),
+   domain=("real", "real", "nonzero"))
+op("addcdiv.value", lambda m, x, a, b: x.addcdiv(a, b, value=0.5), [C((3, 4), (3, 4), (4,))],
+   ("AddcdivBackward0",), domain=("real", "real", "nonzero"))
+op("addcdiv_", lambda m, x, a, b: (x * 1).addcdiv_(a, b, value=-2), [C((3, 4), (4,), (3, 4))],
+   ("AddcdivBackward0",), domain=("real", "real", "nonzero"))
+
+# ------------------------------------------------------------------ where (method form)
+
+op("where.method", lambda m, a, b: a.where(a > 0, b), [C((3, 4), (3, 4)), C((3, 4), (4,))],
+   ("WhereBackward0",), domain="nonzero", second_order=False)
+op("where.method_scalar", lambda m, a: a.where(a < 0, 1.5), [C((3, 4))], ("WhereBackward0",),
+   domain="nonzero", second_order=False)
+
+# ------------------------------------------------------------------ comparisons, logical, predicates
+# (bool outputs: no grad_fn even when the inputs require grad)
+
+for _name in ("eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less",
+              "less_equal", "not_equal"):
+    op("cmp." + _name, (lambda n: lambda m, a, b: getattr(m, n)(a, b))(_name),
+       [C((3, 4), (3, 4), domain="ties"), C((3, 4), (4,)), C((3, 4), 0.0), C((), (3,))], (),
+       second_order=False)
+    op("cmp." + _name + ".method", (lambda n: lambda m, a, b: getattr(a, n)(b))(_name),
+       [C((3, 4), (3, 4), domain="ties"), C((3, 4), 1)], (), second_order=False)
+
+for _name, _n0, _n1 in [("eq", "EqBackward0", "EqBackward1"), ("ne", "NeBackward0", "NeBackward1"),
+                        ("lt", "LtBackward0", "LtBackward1"), ("le", "LeBackward0", "LeBackward1"),
+                        ("gt", "GtBackward0", "GtBackward1"), ("ge", "GeBackward0", "GeBackward1")]:
+    op("cmp." + _name + "_", (lambda n: lambda m, a, b: getattr(a * 1, n + "_")(b))(_name),
+       [C((3, 4), (3, 4)), C((3, 4), (4,)), C((3, 4), (3, 4), ng=(1,)), C((3, 4), 0.25)],
+       (_n0, _n1), second_order=False)
+
+for _name in ("logical_and", "logical_or", "logical_xor"):
+    op(_name, (lambda n: lambda m, a, b: getattr(m, n)(a, b))(_name),
+       [C((3, 4), (3, 4), domain="zeros"), C((3, 4), (4,), domain="zeros")], (),
+       second_order=False)
+    op(_name + ".method", (lambda n: lambda m, a, b: getattr(a, n)(b))(_name),
+       [C((3, 4), (3, 4), domain="zeros")], (), second_order=False)
+op("logical_not", lambda m, a: m.logical_not(a), [C((3, 4), domain="zeros")], (),
+   second_order=False)
+op("logical_not.method", lambda m, a: a.logical_not(), [C((3, 4), domain="zeros")], (),
+   second_order=False)
+for _name in ("isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit"):
+    _pre = _signed if _name == "signbit" else _nonfinite
+    op(_name, (lambda n, p: lambda m, a: getattr(m, n)(p(m, a)))(_name, _pre),
+       [C((3, 4)), C((4, 3), nc=("t",))], (), second_order=False)
+    op(_name + ".method", (lambda n: lambda m, a: getattr(a, n)())(_name), [C((3, 4))], (),
+       second_order=False)
