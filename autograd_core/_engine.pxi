@@ -134,7 +134,8 @@ cdef class _GraphTask:
     cdef agc_intvec deps        # per index: edges still to arrive
     cdef agc_heap ready
     cdef list nodes             # per index: the Node (keeps the pointers valid)
-    cdef list buffers           # per index: list of gradients per output slot, or None
+    cdef list buffers           # per index: None, the gradient itself (a node with one
+                                # output), or a list of gradients per output slot
     cdef bint ok
 
     def __cinit__(self):
@@ -163,19 +164,21 @@ cdef class _GraphTask:
 
     cdef void add_grad(self, int32_t idx, int nr, Tensor g) except *:
         """Note [Input buffers]."""
-        cdef list buf = self.buffers[idx]
-        cdef Node node
-        if buf is None:
-            node = self.nodes[idx]
-            buf = [None] * node.num_outputs()
-            self.buffers[idx] = buf
         if g is None:
             return
-        old = buf[nr]
-        if old is None:
-            buf[nr] = g
+        cur = self.buffers[idx]
+        cdef Node node = self.nodes[idx]
+        cdef list buf
+        if node.num_outputs() == 1:  # most nodes: the slot is the list entry itself
+            self.buffers[idx] = g if cur is None else _add(<Tensor>cur, g)
+            return
+        if cur is None:
+            buf = [None] * node.num_outputs()
+            self.buffers[idx] = buf
         else:
-            buf[nr] = _add(<Tensor>old, g)
+            buf = <list>cur
+        old = buf[nr]
+        buf[nr] = g if old is None else _add(<Tensor>old, g)
 
     cdef void arrive(self, int32_t idx) except *:
         self.deps.data[idx] -= 1
@@ -351,15 +354,22 @@ cdef void _execute(_GraphTask task, bytearray needed, list capture, set capture_
         if idx < 0:
             break
         node = task.nodes[idx]
-        buf = task.buffers[idx]
+        cur = task.buffers[idx]
         task.buffers[idx] = None
-        if buf is None:
-            buf = [None] * node.num_outputs()
-
         if node.pre_hooks is not None or node.retained is not None:
+            if cur is None:
+                buf = [None] * node.num_outputs()
+            elif type(cur) is list:
+                buf = <list>cur
+            else:
+                buf = [cur]
             grads_out = _call_pre_hooks(node, buf)
+        elif cur is None:
+            grads_out = (None,) * node.num_outputs()
+        elif type(cur) is list:
+            grads_out = tuple(<list>cur)
         else:
-            grads_out = tuple(buf)
+            grads_out = (cur,)
 
         if capture_nodes is not None and node in capture_nodes:
             for k in range(len(capture)):
