@@ -680,11 +680,10 @@ def test_index_with_none_in_subprocess():
     import os
     import subprocess
     import sys
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    from _subprocess import CWD, child_env
     out = {}
     for mod in ("torch", "autograd_core"):
-        p = subprocess.run([sys.executable, "-c", NONE_INDEX_PROGRAM, mod], cwd=root, env=env,
+        p = subprocess.run([sys.executable, "-c", NONE_INDEX_PROGRAM, mod], cwd=CWD, env=child_env(),
                            capture_output=True, text=True, timeout=120)
         out[mod] = (p.returncode, p.stdout, p.stderr[-2000:])
     assert out["torch"][0] == 0, out["torch"]

@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from _subprocess import CWD, child_env
 
 # ---------------------------------------------------------------- the examples, verbatim
 
@@ -220,11 +220,11 @@ sys.__stdout__.write(json.dumps(results))
 @pytest.fixture(scope="module")
 def runs():
     """Every (program, module) run once: {(name, module): (returncode, stdout, stderr)}."""
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = child_env()
     procs = {}
     for module in ("torch", "autograd_core"):
         progs = {name: as_program(src, module) for name, (src, _) in PROGRAMS.items()}
-        p = subprocess.Popen([sys.executable, "-c", RUNNER, module], cwd=ROOT, env=env,
+        p = subprocess.Popen([sys.executable, "-c", RUNNER, module], cwd=CWD, env=env,
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
         procs[module] = (p, json.dumps(progs))

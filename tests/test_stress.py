@@ -17,13 +17,12 @@ import numpy as np
 
 import autograd_core as agc
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from _subprocess import CWD, child_env
 
 
 def run_python(src, timeout):
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               PYTHONFAULTHANDLER="1")
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(src)], cwd=ROOT, env=env,
+    env = child_env(PYTHONFAULTHANDLER="1")
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(src)], cwd=CWD, env=env,
                           capture_output=True, text=True, timeout=timeout)
 
 
