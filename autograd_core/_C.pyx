@@ -16,6 +16,7 @@ from cpython.ref cimport Py_REFCNT
 from libc.stdint cimport int32_t, uint64_t
 from autograd_core._csrc cimport *
 
+import builtins as _builtins  # this module defines max, min, sum, abs, pow, all, any
 import threading
 import warnings
 import weakref

@@ -73,7 +73,7 @@ cdef Py_ssize_t _wrap_dim(object dim, Py_ssize_t ndim) except? -1:
 
 
 cdef object _broadcast_error(tuple sa, tuple sb):
-    cdef Py_ssize_t na = len(sa), nb = len(sb), n = max(na, nb), i, off, x, y
+    cdef Py_ssize_t na = len(sa), nb = len(sb), n = _builtins.max(na, nb), i, off, x, y
     for i in range(n - 1, -1, -1):
         off = n - 1 - i
         x = sa[na - 1 - off] if na - 1 - off >= 0 else 1
