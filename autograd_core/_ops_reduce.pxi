@@ -217,6 +217,8 @@ cdef object _max_min(Tensor x, object dim, bint keepdim, bint is_max):
     cdef str name = "max" if is_max else "min"
     cdef cnp.ndarray xa = x._data
     cdef Tensor r
+    cdef MaxBackward1 node1
+    cdef MaxBackward0 node
     if dim is None:
         if cnp.PyArray_SIZE(xa) == 0:
             raise RuntimeError(
@@ -225,16 +227,18 @@ cdef object _max_min(Tensor x, object dim, bint keepdim, bint is_max):
         with _quiet():
             r = _make(_as_array(np.max(xa) if is_max else np.min(xa)))
         if _grad_on() and x._requires_grad:
-            node = <MaxBackward1>(MaxBackward1.__new__(MaxBackward1) if is_max
-                                  else MinBackward1.__new__(MinBackward1))
-            node.self_ = x
-            node.self_version = _version_for_save(x)
-            _save_own_output(node, r)
-            _record1(node, r, x)
+            node1 = <MaxBackward1>(MaxBackward1.__new__(MaxBackward1) if is_max
+                                   else MinBackward1.__new__(MinBackward1))
+            node1.self_ = x
+            node1.self_version = _version_for_save(x)
+            _save_own_output(node1, r)
+            _record1(node1, r, x)
         return r
     if isinstance(dim, Tensor):
-        # max(other): elementwise maximum
-        raise NotImplementedError(f"{name}(Tensor) (elementwise) is not supported yet; use maximum")
+        # max(other): elementwise maximum (in _ops_reduce_linalg.pxi)
+        if keepdim:
+            raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not Tensor")
+        return _maximum_minimum(x, <Tensor>dim, is_max)
     cdef Py_ssize_t d = _wrap_dim(dim, cnp.PyArray_NDIM(xa))
     if cnp.PyArray_NDIM(xa) == 0:
         idx = np.zeros((), dtype=np.int64)
