@@ -28,12 +28,25 @@ cdef tuple _rl_dims(object dim, Py_ssize_t nd):
         return _rl_all_dims(nd)
     if nd == 0:
         if isinstance(dim, (tuple, list)):
+            seen = set()
             for d in dim:
-                _wrap_dim(d, 0)
+                w = _wrap_dim(d, 0)
+                if w in seen:
+                    raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
+                seen.add(w)
         else:
             _wrap_dim(dim, 0)
         return ()
     return _normalize_dims(dim, nd)
+
+
+cdef list _rl_given_dims(object dim, Py_ssize_t nd):
+    """(wrapped, as given) for each dim of a dim argument (error messages quote the
+    user's spelling)."""
+    if dim is None or _rl_is_empty_dims(dim):
+        return [(k, k) for k in range(nd)]
+    items = dim if isinstance(dim, (tuple, list)) else (dim,)
+    return [(_wrap_dim(d, nd if nd else 1) if nd else 0, d) for d in items]
 
 
 cdef object _rl_axis(tuple dims, Py_ssize_t nd):
@@ -59,7 +72,8 @@ cdef inline Tensor _rl_sub(Tensor a, Tensor b):
 
 
 cdef inline Tensor _rl_abs(Tensor x):
-    return _unary(x, AGC_ABS)
+    """|x| as sgn(x) * x: differentiable to any order."""
+    return _mul(_rl_sgn(x), x)
 
 
 cdef inline Tensor _rl_mT(Tensor x):
@@ -99,8 +113,8 @@ cdef Tensor _rl_sgn(Tensor x):
 
 
 cdef inline object _acc_dtype(dtype d):
-    """numpy dtype to accumulate a float reduction in (float64: numpy's float32 loops
-    round more than PyTorch's)."""
+    """numpy dtype to accumulate a cumulative float reduction in (float64 then rounded
+    reproduces PyTorch's float32 cumsum/cumprod; its prod/norm match numpy's own loops)."""
     return np.float64 if d.category == 2 else d.np_dtype
 
 
@@ -227,7 +241,7 @@ cdef Tensor _prod(Tensor x, object dim, bint keepdim, object dtype_arg):
     cdef Tensor r
     if dim is None:
         with _quiet():
-            r = _make(_as_array(np.prod(xa, dtype=_acc_dtype(od))).astype(od.np_dtype))
+            r = _make(_as_array(np.prod(xa, dtype=od.np_dtype)))
     else:
         if isinstance(dim, (tuple, list)):
             raise TypeError(
@@ -237,7 +251,7 @@ cdef Tensor _prod(Tensor x, object dim, bint keepdim, object dtype_arg):
         dd = _wrap_dim(dim, nd)
         with _quiet():
             r = _make(_as_array(np.prod(xa, axis=dd if nd else None, keepdims=keepdim,
-                                        dtype=_acc_dtype(od))).astype(od.np_dtype))
+                                        dtype=od.np_dtype)))
     if not (_grad_on() and x._requires_grad and od.category == 2):
         return r
     cdef _SavedNode node
@@ -361,9 +375,9 @@ cdef Tensor _amax_amin(Tensor x, object dim, bint keepdim, bint is_max):
             raise RuntimeError(
                 f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
                 "Specify the reduction dim with the 'dim' argument.")
-        for d in dims:
-            if _shp(xa)[d] == 0:
-                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+        for d, given in _rl_given_dims(dim, nd):
+            if nd and _shp(xa)[d] == 0:
+                raise IndexError(f"{name}(): Expected reduction dim {given} to have non-zero size.")
     with _quiet():
         out = (np.amax if is_max else np.amin)(xa, axis=_rl_axis(dims, nd), keepdims=keepdim)
     cdef Tensor r = _make(_as_array(out))
@@ -491,8 +505,8 @@ cdef Tensor _var_backward(Tensor g, Tensor x, object dims, object correction, bi
                 fill = np.where(x._data == m, np.nan, np.inf).astype(x._data.dtype)
             return _mul(g, _make(_as_array(fill)))
         return _mul(_mul_scalar(g, _rl_two_over(dof)), _rl_sub(x, _mean(x, None, False, None)))
-    cdef tuple dd = <tuple>dims
-    if not keepdim and nd > 1:
+    cdef tuple dd = <tuple>dims      # () when dim=() was given: PyTorch then uses N = 1
+    if not keepdim and nd > 1 and dd:
         g = _reshape(g, _rl_kept_shape(shape, dd))
     rnumel = 1
     for k in dd:
@@ -546,7 +560,7 @@ cdef Tensor _var_std(Tensor x, object dim, object unbiased, bint keepdim, object
     if _grad_on() and x._requires_grad:
         node = <VarBackward0>(StdBackward0.__new__(StdBackward0) if is_std
                               else VarBackward0.__new__(VarBackward0))
-        node.dims = None if dim is None else dims
+        node.dims = None if dim is None else (() if _rl_is_empty_dims(dim) else dims)
         node.keepdim = keepdim
         node.correction = correction
         node.self_ = x
@@ -608,10 +622,13 @@ cdef Tensor _logsumexp(Tensor x, object dim, bint keepdim):
     if _dtype_of(xa).category != 2:
         xa = _cast_array(xa, _default_float)
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(xa)
+    if _rl_is_empty_dims(dim) and nd and not keepdim and cnp.PyArray_SIZE(xa):
+        # PyTorch reduces nothing, then fails to write the reduced result
+        raise RuntimeError(f"output with shape [] doesn't match the broadcast shape "
+                           f"[{', '.join(['1'] * nd)}]")
     cdef tuple dims = _rl_dims(dim, nd)
     axis = _rl_axis(dims, nd)
     rdt = xa.dtype
-    xa = xa.astype(np.float64)
     cdef bint empty_reduce = False
     for k in dims:
         if _shp(xa)[k] == 0:
@@ -728,11 +745,11 @@ cdef Tensor _vector_norm(Tensor x, object ord, object dim, bint keepdim, object 
     cdef tuple dims = _rl_dims(dim, nd)
     if cnp.PyArray_SIZE(xa) == 0 and (p < 0 or p == float("inf")):
         if dim is not None and not _rl_is_empty_dims(dim):
-            for k in dims:
-                if _shp(xa)[k] == 0:
+            for k, given in _rl_given_dims(dim, nd):
+                if nd and _shp(xa)[k] == 0:
                     raise RuntimeError(
                         f"{fname} cannot compute the {_rl_fmt_number(ord)} norm on the dimension "
-                        f"{k}because this dimension is empty and the operation does not have "
+                        f"{given}because this dimension is empty and the operation does not have "
                         "an identity")
         else:
             raise RuntimeError(
@@ -740,7 +757,7 @@ cdef Tensor _vector_norm(Tensor x, object ord, object dim, bint keepdim, object 
                 "because the operation does not have an identity")
     axis = _rl_axis(dims, nd)
     with _quiet():
-        a = np.abs(xa).astype(np.float64)
+        a = np.abs(xa)
         if p == 0.0:
             out = np.sum(a != 0, axis=axis, keepdims=keepdim).astype(od.np_dtype)
         elif p == float("inf"):
@@ -949,6 +966,15 @@ cdef Tensor _matrix_norm(Tensor A, object ord, object dim, bint keepdim, object 
     cdef dtype od = _rl_check_norm_dtype(dtype_arg, d, fname)
     if is_str and ord == "fro":
         return _vector_norm(A, 2, (d0, d1), keepdim, dtype_arg)
+    if not is_str and cnp.PyArray_SIZE(A._data) == 0 and p > 0 and absp != 1.0:
+        # PyTorch: an empty matrix has 2- and inf-norm 0 (a constant, no history)
+        shape = list(_shp(A._data))
+        for k in sorted((d0, d1), reverse=True):
+            if keepdim:
+                shape[k] = 1
+            else:
+                del shape[k]
+        return _zeros(tuple(shape), od)
     cdef tuple perm
     cdef Tensor r, A_
     if is_str or absp == 2.0:
@@ -1004,8 +1030,8 @@ def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
         dim = tuple(dim)
         if len(dim) != 1 and len(dim) != 2:
             raise RuntimeError(
-                "linalg.norm: If dim is specified, it " + ("mut" if isinstance(ord, str) else "must")
-                + f" be of length 1 or 2. Got [{', '.join(str(k) for k in dim)}]")
+                "linalg.norm: If dim is specified, it must be of length 1 or 2. Got "
+                f"[{', '.join(str(k) for k in dim)}]")
     elif ord is not None and nd != 1 and nd != 2:
         raise RuntimeError("linalg.norm: If dim is not specified but ord is, the input must be "
                            f"1D or 2D. Got {nd}D.")
@@ -1188,6 +1214,8 @@ cdef Tensor _all_any(Tensor x, object dim, bint keepdim, bint is_all):
     fn = np.all if is_all else np.any
     if dim is None:
         out = fn(xa, axis=None, keepdims=keepdim)
+    elif _rl_is_empty_dims(dim):
+        out = xa != 0                      # dim=(): nothing is reduced
     else:
         out = fn(xa, axis=_rl_axis(_rl_dims(dim, nd), nd), keepdims=keepdim)
     out = _as_array(out)
@@ -1289,6 +1317,8 @@ cdef Tensor _dot(Tensor a, Tensor b):
 
 cdef Tensor _mv(Tensor m, Tensor v):
     cdef int nm = cnp.PyArray_NDIM(m._data), nv = cnp.PyArray_NDIM(v._data)
+    if nm == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if nm != 2 or nv != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {nm}, {nv}")
     sm, sv = _shp(m._data), _shp(v._data)
@@ -1654,12 +1684,19 @@ cdef Tensor _einsum_core(list tensors, list labels, list out_labels, str name=No
         args.append((<Tensor>tensors[k])._data)
         args.append(list(labels[k]))
     args.append(list(out_labels))
+    total = 0
+    for t in tensors:
+        total += cnp.PyArray_SIZE(t._data)
+    # numpy's optimized path (BLAS contractions) pays off beyond tiny operands; it is
+    # used only when no size-1 dim broadcasts
+    cdef bint opt = (not broadcast) and len(tensors) > 1 and (len(tensors) > 2 or total > 4096)
     with _quiet():
-        out = np.einsum(*args, optimize=(len(tensors) > 2 and not broadcast))
+        out = np.einsum(*args, optimize=opt)
     cdef cnp.ndarray oa = _as_array(out)
     cdef Tensor r
     if len(tensors) == 1 and np.may_share_memory(oa, (<Tensor>tensors[0])._data):
         r = _make_view(<Tensor>tensors[0], oa)
+        r._requires_grad = (<Tensor>tensors[0])._requires_grad   # a view, even under no_grad
     else:
         r = _make(oa)
     cdef bint any_grad = False
@@ -1944,6 +1981,10 @@ cdef Tensor _tensordot(Tensor a, Tensor b, list dims1, list dims2):
         raise RuntimeError("both inputs should have same dtype")
     cdef Py_ssize_t na = cnp.PyArray_NDIM(a._data), nb = cnp.PyArray_NDIM(b._data), i
     sa, sb = _shp(a._data), _shp(b._data)
+    for i in range(len(dims1)):
+        for n, d in ((na, dims1[i]), (nb, dims2[i])):
+            if n == 0:
+                raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
     w1 = [_wrap_dim(d, na) for d in dims1]
     w2 = [_wrap_dim(d, nb) for d in dims2]
     _normalize_dims(w1, na)
@@ -2320,9 +2361,8 @@ cdef Tensor _det_backward(Tensor g, Tensor det, Tensor A):
     mask = np.asarray(singular)
     gs = _det_singular(_getitem(A, mask), _getitem(g, mask))
     gn = _det_nonsingular(_getitem(A, ~mask), _getitem(d, ~mask))
-    out = _zeros(shape, _dtype_of(gs._data))
-    out = _index_put(out, (mask,), True, gs)
-    return _index_put(out, (~mask,), True, gn)
+    return _add(_index_put_zeros(gs, shape, (mask,), False),
+                _index_put_zeros(gn, shape, (~mask,), False))
 
 
 cdef Tensor _det_nonsingular(Tensor A, Tensor d):
@@ -2402,7 +2442,7 @@ cdef Tensor _linalg_solve(Tensor A, Tensor B, bint left):
     try:
         batch = np.broadcast_shapes(sa[:-2], sbm[:-2])
     except ValueError:
-        raise _broadcast_error(sa[:-2], sbm[:-2]) from None
+        raise _broadcast_error(sbm[:-2], sa[:-2]) from None
     try:
         with _quiet():
             if left:
@@ -2451,7 +2491,7 @@ def linalg_det(A):
 
     >>> import autograd_core as torch
     >>> torch.linalg.det(torch.tensor([[2., 1.], [1., 3.]]))
-    tensor(5.0000)
+    tensor(5.)
     """
     return _linalg_det(_arg(A, "linalg_det"))
 

@@ -4,7 +4,7 @@ and their derivatives live in the compiled core, _ops_reduce_linalg.pxi).
 >>> import autograd_core as torch
 >>> A = torch.tensor([[2., 1.], [1., 3.]], requires_grad=True)
 >>> torch.linalg.det(A)
-tensor(5.0000, grad_fn=<LinalgDetBackward0>)
+tensor(5., grad_fn=<LinalgDetBackward0>)
 >>> torch.linalg.solve(A, torch.tensor([3., 4.]))
 tensor([1., 1.], grad_fn=<LinalgSolveExBackward0>)
 """

@@ -78,8 +78,9 @@ op("argmin.dim", lambda m, x: x.argmin(dim=-1, keepdim=True), [C((3, 4)), C((2, 
 _VAR = [C((5,)), C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C((3, 2), nc=("step",))]
 op("var", lambda m, x: x.var(), _VAR, ("VarBackward0",))
 op("var.fn", lambda m, x: m.var(x), [C((3, 4))], ("VarBackward0",))
-op("var.dim", lambda m, x: x.var(1), [C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C((5,))],
+op("var.dim", lambda m, x: x.var(1), [C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",))],
    ("VarBackward0",), second_order=False)
+op("var.dim_1d", lambda m, x: x.var(0), [C((5,))], ("VarBackward0",), second_order=False)
 op("var.dims_keepdim", lambda m, x: m.var(x, (0, 2), keepdim=True), [C((2, 3, 4))],
    ("VarBackward0",), second_order=False)
 op("var.unbiased_false", lambda m, x: x.var(False), [C((3, 4))], ("VarBackward0",), second_order=False)
