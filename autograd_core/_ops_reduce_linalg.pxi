@@ -881,12 +881,14 @@ cdef Tensor _rl_diag_embed_last(Tensor v):
     return _mul(_unsqueeze(v, -1), _make(np.eye(k, dtype=v._data.dtype)))
 
 
-cdef void _rl_check_low_precision(Tensor A, str fname) except *:
+cdef void _rl_check_low_precision(Tensor A, str fname, bint lu=False) except *:
     cdef dtype d = _dtype_of(A._data)
     if d.category != 2:
         raise RuntimeError(f"{fname}: Expected a floating point or complex tensor as input. "
                            f"Got {_legacy_scalar_name(d)}")
     if d.rank < float32.rank:
+        if lu:   # det and solve reach PyTorch's LU kernel, which has no half version
+            raise NotImplementedError(f"\"lu_cpu\" not implemented for '{_legacy_scalar_name(d)}'")
         raise RuntimeError(f"{fname}: Low precision dtypes not supported. Got {_legacy_scalar_name(d)}")
 
 
@@ -1432,9 +1434,10 @@ cdef class AddmmBackward0(Node):
         return (gi, g1, g2)
 
     cdef void release_saved(self):
+        if self.mat1 is not None or self.mat2 is not None:
+            self.released = True      # saved nothing (only input needed a grad): reusable
         self.mat1 = None
         self.mat2 = None
-        self.released = True
 
 
 cdef Tensor _addmm(Tensor inp, Tensor m1, Tensor m2, object beta, object alpha):
@@ -1536,6 +1539,8 @@ cdef class _EinsumBackward(Node):
     cdef tuple apply(self, tuple grads):
         cdef Tensor g = grads[0]
         cdef Py_ssize_t k, n = len(self.labels)
+        if self.released:
+            raise RuntimeError(_MSG_BACKWARD_TWICE)
         ops = []
         for k in range(n):
             t = self.operands[k]
@@ -1546,8 +1551,11 @@ cdef class _EinsumBackward(Node):
         return tuple(out)
 
     cdef void release_saved(self):
-        self.operands = None
-        self.released = True
+        # a node that saved nothing (one operand) stays usable, as PyTorch's views
+        for t in self.operands or ():
+            if t is not None:
+                self.released = True
+        self.operands = [None] * len(self.labels)
 
 
 _EinsumViewBackward0 = type("ViewBackward0", (_EinsumBackward,), {"__slots__": ()})
@@ -2381,7 +2389,7 @@ cdef Tensor _det_singular(Tensor A, Tensor g):
 
 cdef Tensor _linalg_det(Tensor A):
     _rl_square_check(A, "linalg.det")
-    _rl_check_low_precision(A, "linalg.det")
+    _rl_check_low_precision(A, "linalg.det", True)
     with _quiet():
         out = np.linalg.det(A._data)
     cdef Tensor r = _make(_as_array(out).astype(A._data.dtype, copy=False))
@@ -2426,7 +2434,7 @@ cdef Tensor _linalg_solve(Tensor A, Tensor B, bint left):
     sa, sb = _shp(A._data), _shp(B._data)
     cdef bint vector = nb == 1 or (na - 1 == nb and sb == sa[:-1])
     _rl_square_check(A, fname)
-    _rl_check_low_precision(A, fname)
+    _rl_check_low_precision(A, fname, True)
     Ba = B._data[..., None] if vector else B._data
     sbm = _shp(Ba)
     if len(sbm) < 2:

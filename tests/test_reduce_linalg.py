@@ -157,6 +157,10 @@ ERRORS = [
     ("solve_dtype", lambda m: m.linalg.solve(m.eye(3), m.ones(3, dtype=m.float64)), True),
     ("solve_int", lambda m: m.linalg.solve(m.eye(2, dtype=m.int64), m.ones(2, dtype=m.int64)), True),
     ("solve_batch_mismatch", lambda m: m.linalg.solve(m.ones(2, 3, 3), m.ones(3, 3, 1)), True),
+    ("inv_half", lambda m: m.linalg.inv(m.eye(2).half()), True),
+    ("det_half", lambda m: m.linalg.det(m.eye(2).half()), True),
+    ("solve_half", lambda m: m.linalg.solve(m.eye(2).half(), m.ones(2).half()), True),
+    ("matrix_norm2_half", lambda m: m.linalg.matrix_norm(m.eye(2).half(), 2), True),
 ]
 
 
@@ -582,3 +586,25 @@ def test_docstring_examples():
         r = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
         r.run(test)
         assert r.failures == 0
+
+
+# ------------------------------------------------------------------ released saved state
+
+@pytest.mark.parametrize("fn", [
+    lambda m, x, c: m.einsum("ij->ji", x), lambda m, x, c: m.einsum("ij,jk->ik", x, c),
+    lambda m, x, c: m.addmm(x[0], c, c), lambda m, x, c: m.addmm(c[0], x, c),
+    lambda m, x, c: m.trace(x), lambda m, x, c: x.cumsum(0), lambda m, x, c: x.prod(),
+    lambda m, x, c: m.bmm(x.unsqueeze(0), c.unsqueeze(0)), lambda m, x, c: m.tril(x),
+], ids=["einsum1", "einsum2", "addmm_input", "addmm_mat", "trace", "cumsum", "prod", "bmm",
+        "tril"])
+def test_backward_twice(fn):
+    """A second backward without retain_graph raises exactly where PyTorch's does
+    (nodes that saved nothing stay usable)."""
+    def prog(m):
+        x = _t(m, [[1., 2.], [3., 4.]], rg=True)
+        c = _t(m, [[0.5, 1.], [1.5, 2.]])
+        y = fn(m, x, c).sum()
+        y.backward()
+        y.backward()
+        return x.grad
+    same(prog, may_raise=True)
