@@ -280,8 +280,8 @@ include "_ops.pxi"
 include "_ops_reduce.pxi"
 include "_ops_shape.pxi"
 include "_function.pxi"
-include "_ops_reduce_linalg.pxi"
 
 
 def _to_dtype_py(d):
     return _to_dtype(d)
+include "_ops_reduce_linalg.pxi"
