@@ -87,7 +87,7 @@ cdef inline Tensor _rl_cast_if(Tensor x, dtype d):
 cdef Tensor _rl_flip(Tensor x, Py_ssize_t dim):
     """x reversed along dim (an indexing copy, differentiable)."""
     cdef Py_ssize_t n = _shp(x._data)[dim]
-    return _getitem(x, (slice(None),) * dim + (np.arange(n - 1, -1, -1),))
+    return _index_recorded(x, (slice(None),) * dim + (np.arange(n - 1, -1, -1),), True)
 
 
 cdef Tensor _rl_narrow(Tensor x, Py_ssize_t dim, Py_ssize_t start, Py_ssize_t length):
@@ -2122,7 +2122,7 @@ cdef class DiagEmbedBackward0(Node):
     cdef object key
 
     cdef tuple apply(self, tuple grads):
-        return (_getitem(grads[0], self.key),)
+        return (_index_recorded(grads[0], self.key, True),)
 
 
 cdef class DiagonalBackward0_copy(Node):
@@ -2367,10 +2367,11 @@ cdef Tensor _det_backward(Tensor g, Tensor det, Tensor A):
     if singular.all() or cnp.PyArray_NDIM(A._data) == 2:
         return _det_singular(A, g)
     mask = np.asarray(singular)
-    gs = _det_singular(_getitem(A, mask), _getitem(g, mask))
-    gn = _det_nonsingular(_getitem(A, ~mask), _getitem(d, ~mask))
-    return _add(_index_put_zeros(gs, shape, (mask,), False),
-                _index_put_zeros(gn, shape, (~mask,), False))
+    ks = tuple(np.nonzero(mask))          # batch positions of the singular matrices
+    kn = tuple(np.nonzero(~mask))
+    gs = _det_singular(_index_recorded(A, ks, True), _index_recorded(g, ks, True))
+    gn = _det_nonsingular(_index_recorded(A, kn, True), _index_recorded(d, kn, True))
+    return _add(_index_put_zeros(gs, shape, ks, False), _index_put_zeros(gn, shape, kn, False))
 
 
 cdef Tensor _det_nonsingular(Tensor A, Tensor d):
