@@ -404,7 +404,12 @@ def amax(input, dim=(), keepdim=False):
 
 
 def amin(input, dim=(), keepdim=False):
-    """Smallest values over dim (all dims by default); ties share the gradient."""
+    """Smallest values over dim (all dims by default); ties share the gradient.
+
+    >>> import autograd_core as torch
+    >>> torch.amin(torch.tensor([[1., 5.], [7., 2.]]), 0)
+    tensor([1., 2.])
+    """
     return _amax_amin(_arg(input, "amin"), dim, keepdim, False)
 
 
@@ -453,7 +458,12 @@ def argmax(input, dim=None, keepdim=False):
 
 
 def argmin(input, dim=None, keepdim=False):
-    """Index of the smallest element (of the flattened input, or along dim)."""
+    """Index of the smallest element (of the flattened input, or along dim).
+
+    >>> import autograd_core as torch
+    >>> torch.argmin(torch.tensor([[1., 5.], [7., 2.]]))
+    tensor(0)
+    """
     return _argmax_argmin(_arg(input, "argmin"), dim, keepdim, False)
 
 
@@ -1237,7 +1247,12 @@ def all_(input, dim=None, keepdim=False):
 
 
 def any_(input, dim=None, keepdim=False):
-    """True when some element (along dim) is nonzero; uint8 input gives uint8."""
+    """True when some element (along dim) is nonzero; uint8 input gives uint8.
+
+    >>> import autograd_core as torch
+    >>> torch.any(torch.tensor([[0, 0], [0, 3]]), 1)
+    tensor([False,  True])
+    """
     return _all_any(_arg(input, "any"), dim, keepdim, False)
 
 
@@ -1384,7 +1399,13 @@ def outer(input, vec2):
 
 
 def ger(input, vec2):
-    """Alias of outer."""
+    """Alias of outer.
+
+    >>> import autograd_core as torch
+    >>> torch.ger(torch.tensor([1., 2.]), torch.tensor([3.]))
+    tensor([[3.],
+            [6.]])
+    """
     return _outer(_arg(input, "ger"), _require_tensor(vec2, "ger"))
 
 
@@ -2232,7 +2253,13 @@ def tril(input, diagonal=0):
 
 
 def triu(input, diagonal=0):
-    """The upper triangle (on and above the k-th diagonal) of the last two dims."""
+    """The upper triangle (on and above the k-th diagonal) of the last two dims.
+
+    >>> import autograd_core as torch
+    >>> torch.triu(torch.ones(2, 2), 1)
+    tensor([[0., 1.],
+            [0., 0.]])
+    """
     return _tril_triu(_arg(input, "triu"), diagonal, False)
 
 
@@ -2491,7 +2518,12 @@ def linalg_inv(A):
 
 
 def inverse(input):
-    """Alias of linalg.inv."""
+    """Alias of linalg.inv.
+
+    >>> import autograd_core as torch
+    >>> torch.inverse(torch.tensor([[4.]]))
+    tensor([[0.2500]])
+    """
     return _linalg_inv(_arg(input, "inverse"))
 
 
@@ -2506,7 +2538,12 @@ def linalg_det(A):
 
 
 def det(input):
-    """Alias of linalg.det."""
+    """Alias of linalg.det.
+
+    >>> import autograd_core as torch
+    >>> torch.det(torch.eye(3) * 2)
+    tensor(8.)
+    """
     return _linalg_det(_arg(input, "det"))
 
 

@@ -571,10 +571,11 @@ def test_svd_norm_gradgradcheck():
 def test_docstring_examples():
     import doctest
     from autograd_core import _C
-    names = ["prod", "amax", "argmax", "var", "std", "logsumexp", "linalg_vector_norm",
-             "linalg_matrix_norm", "linalg_norm", "norm", "cumsum", "cumprod", "all_", "bmm", "dot",
-             "mv", "outer", "addmm", "einsum", "tensordot", "trace", "diag", "tril", "linalg_inv",
-             "linalg_det", "linalg_solve"]
+    names = ["prod", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp",
+             "linalg_vector_norm", "linalg_matrix_norm", "linalg_norm", "norm", "cumsum", "cumprod",
+             "all_", "any_", "bmm", "dot", "mv", "outer", "ger", "addmm", "einsum", "tensordot",
+             "trace", "diag", "tril", "triu", "linalg_inv", "inverse", "linalg_det", "det",
+             "linalg_solve"]
     for n in names:
         fn = getattr(_C, n)
         for test in doctest.DocTestFinder().find(fn, n, globs={}):
