@@ -309,6 +309,7 @@ def _to_dtype_py(d):
     return _to_dtype(d)
 include "_ops_elementwise.pxi"
 include "_ops_shape_index.pxi"
+include "_ops_reduce_linalg.pxi"
 
 
 # Type names as PyTorch shows them: print(type(x)) gives <class 'autograd_core.Tensor'>

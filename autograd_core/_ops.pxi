@@ -228,7 +228,7 @@ cdef class DivBackward0(_BinaryNode):
             ga = _div(g, other)
         if _needs(self, 1):
             a = _unpack(self, self.self_, self.self_version)
-            gb = _neg(_div(_mul(g, a), _mul(other, other)))
+            gb = _mul(_neg(g), _div(_div(a, other), other))  # PyTorch's -grad * ((a / b) / b)
         return (ga, gb)
 
 

@@ -238,8 +238,10 @@ cdef object _max_min(Tensor x, object dim, bint keepdim, bint is_max):
             _record1(node1, r, x)
         return r
     if isinstance(dim, Tensor):
-        # max(other): elementwise maximum
-        raise NotImplementedError(f"{name}(Tensor) (elementwise) is not supported yet; use maximum")
+        # max(other): elementwise maximum (in _ops_reduce_linalg.pxi)
+        if keepdim:
+            raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not Tensor")
+        return _maximum_minimum(x, <Tensor>dim, is_max)
     cdef Py_ssize_t d = _wrap_dim(dim, cnp.PyArray_NDIM(xa))
     if cnp.PyArray_NDIM(xa) == 0:
         idx = np.zeros((), dtype=np.int64)

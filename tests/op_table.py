@@ -546,3 +546,6 @@ OPS += _SHAPE_INDEX_OPS
 from op_table_elementwise import OPS as _ELEMENTWISE_OPS  # noqa: E402
 
 OPS += _ELEMENTWISE_OPS
+from op_table_reduce_linalg import OPS as _REDUCE_LINALG_OPS  # noqa: E402
+
+OPS += _REDUCE_LINALG_OPS

@@ -1,0 +1,321 @@
+"""Op table entries for reductions and linear algebra (_ops_reduce_linalg.pxi).
+
+Registered into op_table.OPS (see op_table.py); the shared differential and gradcheck
+tests run them against PyTorch. Matrices that are inverted, solved or take a
+determinant are made well conditioned inside fn (``x + 3 * eye``): the table's domains
+are elementwise.
+"""
+from op_table import C, OpSpec
+
+OPS = []
+
+
+def op(*args, **kwargs):
+    OPS.append(OpSpec(*args, **kwargs))
+
+
+def _shift(m, x, s=3.0):
+    """x + s * I over the last two dims (a well-conditioned matrix)."""
+    return x + s * m.eye(x.shape[-1], dtype=x.dtype)
+
+
+# ------------------------------------------------------------------ prod
+
+_PROD_ALL = [C(()), C((5,)), C((3, 4)), C((4, 3), nc=("t",)), C((2, 3), nc=("step",)),
+             C((3, 4), domain="zeros", id="zeros"), C((1,))]
+op("prod", lambda m, x: x.prod(), _PROD_ALL, ("ProdBackward0",))
+op("prod.fn", lambda m, x: m.prod(x), [C((3, 4)), C((2, 2, 2))], ("ProdBackward0",))
+op("prod.dtype", lambda m, x: x.prod(dtype=m.float64), [C((3, 4))], ("ProdBackward0",))
+op("prod.dim", lambda m, x: x.prod(1),
+   [C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C((3, 1)), C((3, 4), domain="zeros", id="zeros")],
+   ("ProdBackward1",))
+op("prod.dim_keepdim", lambda m, x: m.prod(x, -1, keepdim=True),
+   [C((3, 4)), C((5,)), C((3, 4), domain="zeros", id="zeros")], ("ProdBackward1",))
+op("prod.dim0_0d", lambda m, x: x.prod(0), [C(())], ("ProdBackward1",), second_order=False)
+op("prod.dim_dtype", lambda m, x: x.prod(0, dtype=m.float64), [C((3, 2))], ("ProdBackward1",))
+
+# ------------------------------------------------------------------ max / min of two tensors
+
+_MAX2 = [C((3, 4), (3, 4)), C((3, 4), (4,)), C((), (2, 3)), C((3, 4), (3, 4), nc=("t", None)),
+         C((3, 4), (3, 4), ng=(1,)), C((8,), (8,), domain="ties", id="ties")]
+op("max.binary", lambda m, a, b: m.max(a, b), _MAX2, ("MaximumBackward0",), domain="distinct",
+   second_order=False)
+op("max.binary_method", lambda m, a, b: a.max(b), [C((3, 4), (3, 1))], ("MaximumBackward0",),
+   domain="distinct", second_order=False)
+op("min.binary", lambda m, a, b: m.min(a, b), _MAX2, ("MinimumBackward0",), domain="distinct",
+   second_order=False)
+op("min.binary_method", lambda m, a, b: a.min(b), [C((2, 3), (3,))], ("MinimumBackward0",),
+   domain="distinct", second_order=False)
+
+# ------------------------------------------------------------------ amax / amin / argmax / argmin
+
+_AMAX = [C(()), C((5,)), C((3, 4)), C((4, 3), nc=("t",)), C((3, 4), domain="ties", id="ties")]
+op("amax", lambda m, x: x.amax(), _AMAX, ("AmaxBackward0",), domain="distinct", second_order=False)
+op("amax.dim", lambda m, x: m.amax(x, 1), [C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)),
+                                          C((3, 4), domain="ties", id="ties")],
+   ("AmaxBackward0",), domain="distinct", second_order=False)
+op("amax.dims_keepdim", lambda m, x: x.amax((0, 2), keepdim=True), [C((2, 3, 4))],
+   ("AmaxBackward0",), domain="distinct", second_order=False)
+op("amin", lambda m, x: m.amin(x), _AMAX, ("AminBackward0",), domain="distinct",
+   second_order=False)
+op("amin.dim", lambda m, x: x.amin(-1, True), [C((3, 4)), C((5,)), C((3, 4), domain="ties", id="ties")],
+   ("AminBackward0",), domain="distinct", second_order=False)
+
+_ARG = [C(()), C((5,)), C((3, 4)), C((4, 3), nc=("t",)), C((3, 4), domain="ties", id="ties")]
+op("argmax", lambda m, x: x.argmax(), _ARG, (), domain="distinct", second_order=False)
+op("argmax.dim", lambda m, x: m.argmax(x, 1), [C((3, 4)), C((2, 3, 4))], (), domain="distinct",
+   second_order=False)
+op("argmax.keepdim", lambda m, x: x.argmax(0, keepdim=True), [C((3, 4)), C(())], (),
+   domain="distinct", second_order=False)
+op("argmax.all_keepdim", lambda m, x: x.argmax(keepdim=True), [C((3, 4))], (),
+   domain="distinct", second_order=False)
+op("argmin", lambda m, x: m.argmin(x), _ARG, (), domain="distinct", second_order=False)
+op("argmin.dim", lambda m, x: x.argmin(dim=-1, keepdim=True), [C((3, 4)), C((2, 3, 4))], (),
+   domain="distinct", second_order=False)
+
+# ------------------------------------------------------------------ var / std
+
+_VAR = [C((5,)), C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C((3, 2), nc=("step",))]
+op("var", lambda m, x: x.var(), _VAR, ("VarBackward0",))
+op("var.fn", lambda m, x: m.var(x), [C((3, 4))], ("VarBackward0",))
+op("var.dim", lambda m, x: x.var(1), [C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",))],
+   ("VarBackward0",), second_order=False)
+op("var.dim_1d", lambda m, x: x.var(0), [C((5,))], ("VarBackward0",), second_order=False)
+op("var.dims_keepdim", lambda m, x: m.var(x, (0, 2), keepdim=True), [C((2, 3, 4))],
+   ("VarBackward0",), second_order=False)
+op("var.unbiased_false", lambda m, x: x.var(False), [C((3, 4))], ("VarBackward0",), second_order=False)
+op("var.dim_unbiased_false", lambda m, x: x.var(0, False, True), [C((3, 4))], ("VarBackward0",), second_order=False)
+op("var.correction", lambda m, x: x.var(dim=1, correction=0), [C((3, 4))], ("VarBackward0",), second_order=False)
+op("var.correction2", lambda m, x: m.var(x, correction=2), [C((3, 4))], ("VarBackward0",))
+op("var.none_keepdim", lambda m, x: x.var(None, keepdim=True), [C((3, 4))], ("VarBackward0",))
+op("std", lambda m, x: x.std(), _VAR, ("StdBackward0",))
+op("std.fn", lambda m, x: m.std(x, 1), [C((3, 4)), C((2, 3, 4))], ("StdBackward0",))
+op("std.dims", lambda m, x: x.std((0, 1), keepdim=True), [C((3, 4, 2))], ("StdBackward0",))
+op("std.unbiased_false", lambda m, x: m.std(x, 0, unbiased=False), [C((3, 4))], ("StdBackward0",))
+op("std.correction", lambda m, x: x.std(correction=0), [C((3, 4)), C((4, 3), nc=("t",))],
+   ("StdBackward0",))
+
+# ------------------------------------------------------------------ logsumexp
+
+op("logsumexp", lambda m, x: x.logsumexp(1),
+   [C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C((3, 1))], ("LogsumexpBackward0",))
+op("logsumexp.fn", lambda m, x: m.logsumexp(x, -1), [C((5,)), C((3, 4))], ("LogsumexpBackward0",))
+op("logsumexp.dims_keepdim", lambda m, x: m.logsumexp(x, (0, 2), keepdim=True), [C((2, 3, 4))],
+   ("LogsumexpBackward0",))
+op("logsumexp.0d", lambda m, x: x.logsumexp(0), [C(())], ("LogsumexpBackward0",), second_order=False)
+
+# ------------------------------------------------------------------ vector norms
+
+_NORM = [C(()), C((5,)), C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",))]
+_VN = ("LinalgVectorNormBackward0",)
+op("norm", lambda m, x: x.norm(), _NORM, _VN, domain="nonzero")
+op("norm.fn", lambda m, x: m.norm(x), [C((3, 4))], _VN, domain="nonzero")
+op("norm.p1", lambda m, x: x.norm(1), _NORM, _VN, domain="nonzero", second_order=False)
+op("norm.pinf", lambda m, x: x.norm(float("inf")),
+   _NORM + [C((3, 4), domain="ties", id="ties")], _VN, domain="distinct", second_order=False)
+op("norm.pninf", lambda m, x: m.norm(x, float("-inf")), [C((5,)), C((3, 4))], _VN,
+   domain="distinct", second_order=False)
+op("norm.p3", lambda m, x: x.norm(3), _NORM, _VN, domain="nonzero")
+op("norm.p1_5", lambda m, x: x.norm(1.5), [C((5,)), C((3, 4))], _VN, domain="nonzero")
+op("norm.p0_5", lambda m, x: x.norm(0.5), [C((5,)), C((3, 4))], _VN, domain="nonzero")
+op("norm.pneg1", lambda m, x: x.norm(-1), [C((5,)), C((3, 4))], _VN, domain="nonzero")
+op("norm.p0", lambda m, x: x.norm(0), [C((3, 4))], _VN, domain="nonzero", second_order=False)
+op("norm.dim", lambda m, x: x.norm(dim=1), [C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",))], _VN,
+   domain="nonzero")
+op("norm.p_dim_keepdim", lambda m, x: m.norm(x, 3, 0, True), [C((3, 4))], _VN, domain="nonzero")
+op("norm.p1_dims", lambda m, x: x.norm(p=1, dim=(0, 2)), [C((2, 3, 4))], _VN, domain="nonzero",
+   second_order=False)
+op("norm.fro_dim", lambda m, x: x.norm("fro", dim=(0, 1)), [C((3, 4)), C((2, 3, 4))], _VN,
+   domain="nonzero")
+op("norm.dtype", lambda m, x: x.norm(dtype=m.float64), [C((3, 4))], _VN, domain="nonzero")
+op("norm.zeros", lambda m, x: x.norm(dim=1), [C((4, 2), domain="zeros", id="zeros")], _VN,
+   domain="zeros", second_order=False)
+op("linalg.vector_norm", lambda m, x: m.linalg.vector_norm(x), [C((3, 4)), C((5,)), C(())], _VN,
+   domain="nonzero")
+op("linalg.vector_norm.ord", lambda m, x: m.linalg.vector_norm(x, 4, dim=-1, keepdim=True),
+   [C((3, 4))], _VN, domain="nonzero")
+
+# ------------------------------------------------------------------ matrix norms
+
+op("linalg.norm", lambda m, x: m.linalg.norm(x), [C((3, 4)), C((5,)), C((2, 3, 4))], _VN,
+   domain="nonzero")
+op("linalg.norm.fro", lambda m, x: m.linalg.norm(x, "fro"), [C((3, 4))], _VN, domain="nonzero")
+op("linalg.norm.vec_ord", lambda m, x: m.linalg.norm(x, 3), [C((5,))], _VN, domain="nonzero")
+op("linalg.norm.dim1", lambda m, x: m.linalg.norm(x, dim=1), [C((3, 4))], _VN, domain="nonzero")
+op("linalg.norm.ord1", lambda m, x: m.linalg.norm(x, 1), [C((3, 4)), C((4, 3), nc=("t",))],
+   ("AmaxBackward0",), domain="nonzero", second_order=False,
+   inner_grad_fns=("LinalgVectorNormBackward0",))
+op("linalg.norm.ordinf", lambda m, x: m.linalg.norm(x, float("inf")), [C((3, 4))],
+   ("AmaxBackward0",), domain="nonzero", second_order=False)
+op("linalg.norm.ordm1", lambda m, x: m.linalg.norm(x, -1), [C((3, 4))], ("AminBackward0",),
+   domain="nonzero", second_order=False)
+op("linalg.norm.ordminf", lambda m, x: m.linalg.norm(x, float("-inf")), [C((4, 3))],
+   ("AminBackward0",), domain="nonzero", second_order=False)
+op("linalg.norm.ord2", lambda m, x: m.linalg.norm(x, 2), [C((3, 4)), C((4, 3)), C((3, 3))],
+   ("AmaxBackward0",), inner_grad_fns=("LinalgSvdBackward0",))
+op("linalg.norm.ordm2", lambda m, x: m.linalg.norm(x, -2), [C((3, 4)), C((3, 3))],
+   ("AminBackward0",), inner_grad_fns=("LinalgSvdBackward0",))
+op("linalg.norm.nuc", lambda m, x: m.linalg.norm(x, "nuc"), [C((3, 4)), C((4, 3)), C((3, 3))],
+   ("SumBackward1",), inner_grad_fns=("LinalgSvdBackward0",))
+op("norm.nuc", lambda m, x: x.norm("nuc"), [C((3, 4))], ("SumBackward1",))
+op("linalg.matrix_norm", lambda m, x: m.linalg.matrix_norm(x), [C((3, 4)), C((2, 3, 4))], _VN,
+   domain="nonzero")
+op("linalg.matrix_norm.nuc_keepdim", lambda m, x: m.linalg.matrix_norm(x, "nuc", keepdim=True),
+   [C((3, 4)), C((2, 3, 2))], ("PermuteBackward0",))
+op("linalg.matrix_norm.ord2_dims", lambda m, x: m.linalg.matrix_norm(x, 2, dim=(0, 2)),
+   [C((3, 2, 4))], ("AmaxBackward0",))
+op("linalg.matrix_norm.ord1_keepdim", lambda m, x: m.linalg.matrix_norm(x, 1, keepdim=True),
+   [C((2, 3, 4))], ("AmaxBackward0",), domain="nonzero", second_order=False)
+op("linalg.matrix_norm.inf_dims", lambda m, x: m.linalg.matrix_norm(x, float("inf"), dim=(2, 0)),
+   [C((3, 2, 4))], ("AmaxBackward0",), domain="nonzero", second_order=False)
+
+# ------------------------------------------------------------------ cumsum / cumprod
+
+op("cumsum", lambda m, x: x.cumsum(1), [C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",))],
+   ("CumsumBackward0",), second_order=False)
+op("cumsum.fn", lambda m, x: m.cumsum(x, 0), [C((5,)), C((3, 4)), C((3, 2), nc=("step",)), C(())],
+   ("CumsumBackward0",), second_order=False)
+op("cumsum.dtype", lambda m, x: m.cumsum(x, -1, dtype=m.float64), [C((3, 4))],
+   ("CumsumBackward0",), second_order=False)
+op("cumprod", lambda m, x: x.cumprod(1),
+   [C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C((3, 4), domain="zeros", id="zeros")],
+   ("CumprodBackward0",))
+op("cumprod.fn", lambda m, x: m.cumprod(x, 0),
+   [C((5,)), C((3, 4)), C(()), C((1,)), C((6,), domain="zeros", id="zeros")],
+   ("CumprodBackward0",))
+op("cumprod.dtype", lambda m, x: m.cumprod(x, -1, dtype=m.float64), [C((2, 3))],
+   ("CumprodBackward0",))
+
+# ------------------------------------------------------------------ all / any
+
+op("all", lambda m, x: (x > 0).all(), [C((3, 4)), C(())], (), second_order=False)
+op("all.dim", lambda m, x: m.all(x > 0, 1), [C((3, 4)), C((2, 3, 4))], (), second_order=False)
+op("all.float", lambda m, x: m.all(x), [C((3, 4))], (), second_order=False)
+op("any", lambda m, x: m.any(x > 1), [C((3, 4)), C(())], (), second_order=False)
+op("any.dim_keepdim", lambda m, x: (x > 1).any(dim=0, keepdim=True), [C((3, 4))], (),
+   second_order=False)
+
+# ------------------------------------------------------------------ products
+
+op("bmm", lambda m, a, b: m.bmm(a, b),
+   [C((2, 3, 4), (2, 4, 5)), C((2, 3, 4), (2, 4, 2), nc=("t", "t")), C((1, 2, 3), (1, 3, 2), ng=(0,)),
+    C((2, 3, 4), (2, 4, 1), ng=(1,))],
+   ("BmmBackward0",))
+op("bmm.method", lambda m, a, b: a.bmm(b), [C((2, 2, 3), (2, 3, 2))], ("BmmBackward0",))
+op("dot", lambda m, a, b: m.dot(a, b), [C((4,), (4,)), C((3,), (3,), nc=("step", None)), C((3,), (3,), ng=(1,))],
+   ("DotBackward0",))
+op("dot.method", lambda m, a, b: a.dot(b), [C((5,), (5,))], ("DotBackward0",))
+op("mv", lambda m, a, b: m.mv(a, b), [C((3, 4), (4,)), C((3, 4), (4,), nc=("t", "step"))],
+   ("MvBackward0",))
+op("mv.method", lambda m, a, b: a.mv(b), [C((2, 3), (3,))], ("MvBackward0",))
+op("outer", lambda m, a, b: m.outer(a, b), [C((3,), (4,)), C((3,), (2,), nc=("step", None)),
+                                            C((2,), (3,), ng=(0,))],
+   ("MulBackward0",))
+op("ger", lambda m, a, b: m.ger(a, b), [C((3,), (4,))], ("MulBackward0",))
+op("outer.method", lambda m, a, b: a.outer(b), [C((2,), (2,))], ("MulBackward0",))
+op("addmm", lambda m, i, a, b: m.addmm(i, a, b),
+   [C((3, 4), (3, 2), (2, 4)), C((4,), (3, 2), (2, 4)), C((), (3, 2), (2, 4)),
+    C((3, 1), (3, 2), (2, 4), nc=(None, "t", None)), C((3, 4), (3, 2), (2, 4), ng=(0,))],
+   ("AddmmBackward0",))
+op("addmm.beta_alpha", lambda m, i, a, b: m.addmm(i, a, b, beta=0.5, alpha=-2),
+   [C((3, 4), (3, 2), (2, 4)), C((4,), (3, 2), (2, 4))], ("AddmmBackward0",))
+op("addmm.beta0", lambda m, i, a, b: m.addmm(i, a, b, beta=0), [C((2, 2), (2, 3), (3, 2))],
+   ("AddmmBackward0",))
+op("addmm.method", lambda m, i, a, b: i.addmm(a, b, alpha=3), [C((2, 2), (2, 3), (3, 2))],
+   ("AddmmBackward0",))
+
+# ------------------------------------------------------------------ einsum
+
+_ES = ("ViewBackward0", "PermuteBackward0", "SumBackward1", "MulBackward0")
+
+
+def einsum_op(name, eq, cases, **kw):
+    op("einsum." + name, lambda m, *xs: m.einsum(eq, *xs), cases, _ES, **kw)
+
+
+einsum_op("mm", "ij,jk->ik", [C((2, 3), (3, 4)), C((2, 3), (3, 4), nc=("t", None)),
+                              C((2, 3), (3, 4), ng=(1,))])
+einsum_op("mm_implicit", "ij,jk", [C((2, 3), (3, 4))])
+einsum_op("trace", "ii", [C((3, 3))], second_order=False)
+einsum_op("diag", "ii->i", [C((3, 3))], second_order=False)
+einsum_op("transpose", "ij->ji", [C((2, 3))], second_order=False)
+einsum_op("implicit_sorted", "ji", [C((2, 3))], second_order=False)
+einsum_op("identity", "ij", [C((2, 3))], second_order=False)
+einsum_op("sum_all", "ij->", [C((2, 3))], second_order=False)
+einsum_op("sum_rows", "ij->j", [C((2, 3))], second_order=False)
+einsum_op("dot", "i,i", [C((4,), (4,))])
+einsum_op("outer", "i,j->ij", [C((3,), (4,))])
+einsum_op("outer_t", "i,j->ji", [C((3,), (2,))])
+einsum_op("hadamard", "ij,ij->ij", [C((2, 3), (2, 3)), C((1, 3), (2, 3)), C((2, 1), (1, 3))])
+einsum_op("row_dot", "ij,ij->i", [C((2, 3), (2, 3))])
+einsum_op("mv", "ij,j->i", [C((2, 3), (3,))])
+einsum_op("bmm", "bij,bjk->bik", [C((2, 2, 3), (2, 3, 4)), C((1, 2, 3), (2, 3, 2))])
+einsum_op("ellipsis", "...ij->...ji", [C((2, 3, 4)), C((3, 4))], second_order=False)
+einsum_op("ellipsis_mm", "...ij,...jk->...ik", [C((2, 1, 2, 3), (3, 3, 2)), C((2, 3), (3, 2))])
+einsum_op("ellipsis_sum", "i...->...", [C((3, 2, 2))], second_order=False)
+einsum_op("chain3", "ij,jk,kl->il", [C((2, 3), (3, 2), (2, 4))])
+einsum_op("bilinear", "bn,anm,bm->ba", [C((2, 3), (2, 3, 4), (2, 4))])
+einsum_op("repeated_3d", "iij->j", [C((3, 3, 2))], second_order=False)
+einsum_op("repeated_two_ops", "ii,ij->j", [C((3, 3), (3, 2))])
+einsum_op("broadcast_contract", "ij,jk->ik", [C((2, 1), (3, 4)), C((2, 3), (1, 4))])
+einsum_op("scalar", ",ij->ij", [C((), (2, 3))])
+op("einsum.sublist", lambda m, a, b: m.einsum(a, [0, 1], b, [1, 2], [0, 2]), [C((2, 3), (3, 2))],
+   _ES)
+op("einsum.list_operands", lambda m, a, b: m.einsum("ij,jk", [a, b]), [C((2, 3), (3, 2))], _ES)
+
+# ------------------------------------------------------------------ tensordot
+
+op("tensordot", lambda m, a, b: m.tensordot(a, b, dims=1), [C((2, 3), (3, 4)), C((2, 3, 4), (4, 2))],
+   ("ViewBackward0",))
+op("tensordot.lists", lambda m, a, b: m.tensordot(a, b, dims=([1, 0], [0, 2])),
+   [C((3, 2, 4), (2, 5, 3))], ("ViewBackward0",))
+op("tensordot.dims0", lambda m, a, b: m.tensordot(a, b, dims=0), [C((2, 3), (2,))],
+   ("ViewBackward0",))
+op("tensordot.dims2", lambda m, a, b: m.tensordot(a, b), [C((2, 3, 4), (3, 4, 2))],
+   ("ViewBackward0",))
+op("tensordot.broadcast_dim", lambda m, a, b: m.tensordot(a, b, dims=([1], [0])),
+   [C((2, 1), (3, 2))], ("ViewBackward0",))
+
+# ------------------------------------------------------------------ trace, diag, tril / triu
+
+op("trace", lambda m, x: m.trace(x), [C((3, 3)), C((3, 4)), C((4, 2), nc=("t",))],
+   ("TraceBackward0",), second_order=False)
+op("trace.method", lambda m, x: x.trace(), [C((2, 2))], ("TraceBackward0",), second_order=False)
+op("diag.embed", lambda m, x: m.diag(x), [C((3,)), C((4,), nc=("step",))],
+   ("DiagEmbedBackward0",), second_order=False)
+op("diag.embed_offset", lambda m, x: x.diag(1), [C((3,))], ("DiagEmbedBackward0",),
+   second_order=False)
+op("diag.embed_neg_offset", lambda m, x: m.diag(x, diagonal=-2), [C((2,))],
+   ("DiagEmbedBackward0",), second_order=False)
+op("diag.extract", lambda m, x: m.diag(x), [C((3, 3)), C((3, 4)), C((4, 2), nc=("t",))],
+   ("DiagonalBackward0_copy",), second_order=False)
+op("diag.extract_offset", lambda m, x: x.diag(-1), [C((3, 4)), C((4, 3))],
+   ("DiagonalBackward0_copy",), second_order=False)
+op("diag.extract_offset_pos", lambda m, x: m.diag(x, 2), [C((3, 4))],
+   ("DiagonalBackward0_copy",), second_order=False)
+op("tril", lambda m, x: m.tril(x), [C((3, 4)), C((4, 3), nc=("t",)), C((2, 3, 3))],
+   ("TrilBackward0",), second_order=False)
+op("tril.diagonal", lambda m, x: x.tril(-1), [C((3, 4)), C((2, 3, 3))], ("TrilBackward0",),
+   second_order=False)
+op("triu", lambda m, x: m.triu(x), [C((3, 4)), C((4, 3), nc=("t",)), C((2, 3, 3))],
+   ("TriuBackward0",), second_order=False)
+op("triu.diagonal", lambda m, x: x.triu(diagonal=1), [C((3, 4)), C((4, 4))], ("TriuBackward0",),
+   second_order=False)
+
+# ------------------------------------------------------------------ inv, det, solve
+
+_SQ = [C((3, 3)), C((2, 3, 3)), C((3, 3), nc=("t",)), C((1, 1))]
+op("linalg.inv", lambda m, x: m.linalg.inv(_shift(m, x)), _SQ, ("LinalgInvExBackward0",))
+op("inverse", lambda m, x: m.inverse(_shift(m, x)), [C((3, 3))], ("LinalgInvExBackward0",))
+op("inverse.method", lambda m, x: _shift(m, x).inverse(), [C((2, 2))], ("LinalgInvExBackward0",))
+op("linalg.det", lambda m, x: m.linalg.det(_shift(m, x)), _SQ, ("LinalgDetBackward0",))
+op("linalg.det.raw", lambda m, x: m.linalg.det(x), [C((3, 3)), C((2, 2))], ("LinalgDetBackward0",))
+op("det", lambda m, x: m.det(_shift(m, x)), [C((3, 3))], ("LinalgDetBackward0",))
+op("det.method", lambda m, x: _shift(m, x).det(), [C((2, 2))], ("LinalgDetBackward0",))
+op("linalg.solve", lambda m, a, b: m.linalg.solve(_shift(m, a), b),
+   [C((3, 3), (3,)), C((3, 3), (3, 2)), C((2, 3, 3), (3,)), C((2, 3, 3), (2, 3)),
+    C((3, 3), (2, 3, 2)), C((2, 1, 3, 3), (4, 3, 1)), C((3, 3), (3, 2), nc=("t", "t")),
+    C((3, 3), (3,), ng=(0,)), C((3, 3), (3, 2), ng=(1,))],
+   ("LinalgSolveExBackward0",))
+op("linalg.solve.right", lambda m, a, b: m.linalg.solve(_shift(m, a), b, left=False),
+   [C((3, 3), (2, 3)), C((2, 3, 3), (2, 4, 3))], ("LinalgSolveExBackward0",))
