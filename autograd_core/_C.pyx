@@ -283,3 +283,4 @@ include "_function.pxi"
 
 def _to_dtype_py(d):
     return _to_dtype(d)
+include "_ops_nn.pxi"
