@@ -221,6 +221,44 @@ cdef Tensor _nn_mul_grad(Tensor g, Tensor x, cnp.ndarray coef, type cls):
     return _nn_gradop(r, g, x, cls, _GK_MUL, coef, _shp(g._data), None)
 
 
+cdef class _NnLinkNode(Node):
+    """value linked to other tensors it does not depend on: zero gradients for them.
+
+    PyTorch's multi-output backward ops (native_batch_norm_backward) make every gradient
+    they return depend on all their inputs; under create_graph this reproduces that."""
+    cdef list shapes
+    cdef tuple none_grads   # per linked tensor: give it None (not zeros)
+
+    cdef tuple apply(self, tuple grads):
+        out = [grads[0]]
+        for i in range(1, len(self.next_nodes)):
+            if _needs(self, i) and not self.none_grads[i - 1]:
+                shape, d = self.shapes[i - 1]
+                out.append(_zeros(shape, d))
+            else:
+                out.append(None)
+        return tuple(out)
+
+
+cdef Tensor _nn_link(Tensor value, list others, type cls, tuple none_grads):
+    cdef Tensor t
+    if not _grad_on():
+        return value
+    if not (value._requires_grad or any((<Tensor>u)._requires_grad for u in others)):
+        return value
+    cdef Tensor r = _make(value._data)
+    node = <_NnLinkNode>cls.__new__(cls)
+    node.shapes = [(_shp(t._data), _dtype_of(t._data)) for t in others]
+    node.none_grads = none_grads
+    _record_n(node, r, [value] + others)
+    return r
+
+
+_NnBatchNormBB = type("NativeBatchNormBackwardBackward0", (_NnLinkNode,), {"__slots__": ()})
+_NnLayerNormBB = type("NativeLayerNormBackwardBackward0", (_NnLinkNode,), {"__slots__": ()})
+_NnConvolutionBB = type("ConvolutionBackwardBackward0", (_NnLinkNode,), {"__slots__": ()})
+
+
 def _nn_display(name):
     return type(name, (_NnGradOp,), {"__slots__": ()})
 
@@ -367,7 +405,8 @@ cdef Tensor _nn_elu(Tensor x, object alpha, object scale, object iscale, bint in
             node = <_NnNode>(CeluBackward0.__new__(CeluBackward0) if which == 1
                              else EluBackward0.__new__(EluBackward0))
             _nn_save_input(node, x)
-        node.params = (alpha, scale, iscale)
+        # PyTorch's celu derivative uses 1 / float(alpha) (alpha rounded to float32)
+        node.params = (alpha, scale, 1.0 / float(np.float32(alpha)) if which == 1 else iscale)
         _record1(node, r, x)
     return r
 
@@ -376,7 +415,7 @@ cdef class HardtanhBackward0(_NnNode):
     cdef tuple apply(self, tuple grads):
         x = self.input()
         lo, hi = self.params
-        coef = ((x._data > lo) & (x._data < hi)).astype(x._data.dtype)
+        coef = _as_array(((x._data > lo) & (x._data < hi)).astype(x._data.dtype))
         return (_nn_mul_grad(grads[0], x, coef, _NnHardtanhBB),)
 
 
@@ -450,9 +489,9 @@ cdef Tensor _nn_softplus(Tensor x, object beta, object threshold):
 
 # ---------------------------------------------------------------- gelu
 
-cdef cnp.ndarray _nn_erf_values(cnp.ndarray x):
+cdef cnp.ndarray _nn_erf_values(object x):
     """erf elementwise (C's erf, computed in double)."""
-    cdef cnp.ndarray xd = np.ascontiguousarray(x, dtype=np.float64)
+    cdef cnp.ndarray xd = np.array(x, dtype=np.float64, order="C", ndmin=1)
     cdef cnp.ndarray out = np.empty_like(xd)
     cdef double[::1] a = xd.reshape(-1)
     cdef double[::1] o = out.reshape(-1)
@@ -460,7 +499,7 @@ cdef cnp.ndarray _nn_erf_values(cnp.ndarray x):
     with nogil:
         for i in range(n):
             o[i] = _c_erf(a[i])
-    return out
+    return out.reshape(np.shape(x))
 
 
 cdef cnp.ndarray _nn_gelu_values(cnp.ndarray x, bint tanh_approx):
@@ -719,7 +758,7 @@ cdef class SmoothL1LossBackward0(_NnNode):
         red, n, beta = self.params
         d = _nn_sub(x, t)
         small = np.abs(d._data) < beta
-        coef = _where(small, _div_scalar(d, beta), _make(np.sign(d._data)))
+        coef = _where(small, _div_scalar(d, beta), _make(_as_array(np.sign(d._data))))
         if red == 1:
             coef = _div_scalar(coef, n)
         gx = _mul(coef, g)
@@ -754,7 +793,7 @@ cdef class HuberLossBackward0(_NnNode):
         red, n, delta = self.params
         d = _nn_sub(x, t)
         small = np.abs(d._data) <= delta
-        coef = _where(small, d, _make(np.sign(d._data) * np.asarray(delta, d._data.dtype)))
+        coef = _where(small, d, _make(_as_array(np.sign(d._data) * np.asarray(delta, d._data.dtype))))
         if red == 1:
             coef = _div_scalar(coef, n)
         gx = _mul(coef, g)
@@ -797,12 +836,72 @@ cdef class BinaryCrossEntropyBackward0(_NnNode):
             scale = _mul(scale, w)
         gx = gt = None
         if _needs(self, 0):
-            denom = _mul(_rsub_scalar(x, 1), x)
-            denom = _where(denom._data < 1e-12, _scalar_tensor(1e-12, _dtype_of(x._data)), denom)
-            gx = _div(_mul(_nn_sub(x, t), scale), denom)
+            gx = _nn_bce_backward(g, x, t, w, red)
         if _needs(self, 1):
             gt = _mul(_neg(_log(_div(x, _rsub_scalar(x, 1)))), scale)
         return (gx, gt)
+
+
+cdef class _NnBceBackwardNode(_NnNode):
+    """binary_cross_entropy_backward(grad, self, target, weight): PyTorch's double
+    backward formulas (with their eps)."""
+    cdef tuple apply(self, tuple grads):
+        cdef Tensor gg = grads[0]
+        g = self.get_third()
+        x = self.input()
+        t = self.get_other()
+        w, red = self.params
+        n = cnp.PyArray_SIZE(x._data)
+        eps = 1e-12
+        ga = gx = gt = None
+        if _needs(self, 0):
+            ggo = _div(_nn_sub(x, t), _mul(_nn_adds(x, eps), _rsub_scalar(x, 1 + eps)))
+            if w is not None:
+                ggo = _mul(ggo, w)
+            ga = _nn_reduce(_mul(ggo, gg), red)
+        if _needs(self, 1):
+            num = _add(_nn_sub(_mul(x, x), _mul_scalar(_mul(x, t), 2)), t)
+            den = _mul(_pow_scalar(_nn_adds(x, eps), 2), _pow_scalar(_rsub_scalar(x, 1 + eps), 2))
+            gx = _mul(_div(num, den), _mul(gg, g))
+            if w is not None:
+                gx = _mul(gx, w)
+            if red == 1:
+                gx = _div_scalar(gx, n)
+        if _needs(self, 2):
+            res = _neg(_mul(gg, g))
+            if w is not None:
+                res = _mul(res, w)
+            denom = _mul(_rsub_scalar(x, 1), x)
+            denom = _make(_as_array(np.maximum(denom._data, eps)).astype(x._data.dtype))
+            gt = _div(res, denom)
+            if red == 1:
+                gt = _div_scalar(gt, n)
+        return (ga, gx, gt)
+
+
+_NnBceBackwardBackward0 = type("BinaryCrossEntropyBackwardBackward0", (_NnBceBackwardNode,),
+                               {"__slots__": ()})
+
+
+cdef Tensor _nn_bce_backward(Tensor g, Tensor x, Tensor t, Tensor w, int red):
+    cdef cnp.ndarray xa = x._data
+    with _quiet():
+        v = (xa - t._data) / np.maximum((1 - xa) * xa, 1e-12) * g._data
+        if w is not None:
+            v = v * w._data
+        if red == 1:
+            v = v / cnp.PyArray_SIZE(xa)
+    cdef Tensor r = _make(_nn_cast(np.broadcast_to(v, _shp(xa)).copy() if np.shape(v) != _shp(xa)
+                                   else v, xa))
+    cdef _NnBceBackwardNode node
+    if _grad_on() and (g._requires_grad or x._requires_grad or t._requires_grad):
+        node = <_NnBceBackwardNode>_NnBceBackwardBackward0.__new__(_NnBceBackwardBackward0)
+        _nn_save_input(node, x)
+        _nn_save_other(node, t)
+        _nn_save_third(node, g)
+        node.params = (w, red)
+        _record_n(node, r, [g, x, t])
+    return r
 
 
 cdef Tensor _nn_binary_cross_entropy(Tensor x, Tensor t, Tensor w, int red):
@@ -1117,8 +1216,9 @@ def _nn_loss(name, input, target, *args):
     raise ValueError(name)
 
 
-def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=1):
-    """torch.binary_cross_entropy_with_logits (reduction as PyTorch's enum: 0 none, 1 mean, 2 sum)."""
+def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=0):
+    """torch.binary_cross_entropy_with_logits (reduction as PyTorch's enum: 0 none, 1 mean, 2 sum;
+    called this way PyTorch's default is 0)."""
     return _nn_loss("binary_cross_entropy_with_logits", input, target, weight, pos_weight,
                     ("none", "mean", "sum")[reduction])
 
@@ -1247,7 +1347,7 @@ cdef Tensor _nn_constant_pad(Tensor x, tuple pad, object value):
                 f"The input size {new_shape[k]}, plus negative padding {lo} and {hi} resulted in a "
                 f"negative output size, which is invalid. Check dimension {k} of your input.")
         crop[k] = slice(-lo if lo < 0 else 0, new_shape[k] + hi if hi < 0 else None)
-        widths[k] = (max(lo, 0), max(hi, 0))
+        widths[k] = (lo if lo > 0 else 0, hi if hi > 0 else 0)
         new_shape[k] = size
     v = xa[tuple(crop)]
     if value is None:
@@ -1377,14 +1477,14 @@ cdef class _NnVectorNormNode(_NnNode):
         if p == 0:
             return (_zeros(_shp(x._data), _dtype_of(x._data)),)
         if p == 1:
-            return (_mul(_make(np.sign(x._data)), g),)
+            return (_mul(_make(_as_array(np.sign(x._data))), g),)
         if p == 2:
             return (_where(np.broadcast_to(n._data == 0, _shp(x._data)), zero,
                            _mul(x, _div(g, n))),)
         if p == float("inf") or p == float("-inf"):
             mask = (np.abs(x._data) == n._data).astype(x._data.dtype)
             count = np.sum(mask, axis=dims, keepdims=True)
-            return (_mul(_make(np.sign(x._data) * mask), _div(g, _make(count))),)
+            return (_mul(_make(_as_array(np.sign(x._data) * mask)), _div(g, _make(_as_array(count)))),)
         scale = _div(g, _pow_scalar(n, p - 1))
         gx = _mul(_mul(x, _pow_scalar(_unary(x, AGC_ABS), p - 2)), scale)
         return (_where(np.broadcast_to(n._data == 0, _shp(x._data)), zero, gx),)
@@ -1476,6 +1576,7 @@ cdef class _NnNormLayerNode(_NnNode):
     params: (dims, eps, wshape, stats) with wshape the shape weight/bias broadcast
     as, and stats None (batch statistics) or (mean, rstd) arrays (eval mode)."""
     cdef tuple present   # which of (input, weight, bias) were recorded
+    cdef object extra2   # batch norm: the display class linking its gradients
 
     cdef tuple apply(self, tuple grads):
         cdef Tensor g = grads[0]
@@ -1511,6 +1612,16 @@ cdef class _NnNormLayerNode(_NnNode):
                 b_shape = self.extra
                 out.append(_reshape(_sum_to(g, wshape), b_shape))
             k += 1
+        if _grad_on():
+            links = [x] if w is None else [x, w]
+            # batch norm in training links with zero gradients, the others with None
+            # (what PyTorch's double-backward formulas give)
+            if stats is not None or self.extra2 is _NnLayerNormBB:
+                none_grads = (True, True)
+            else:
+                none_grads = (False, True)
+            out = [None if o is None else _nn_link(o, links, self.extra2, none_grads)
+                   for o in out]
         return tuple(out)
 
 
@@ -1557,6 +1668,7 @@ cdef Tensor _nn_norm_layer(Tensor x, Tensor w, Tensor b, tuple dims, object eps,
             inputs.append(b)
             node.extra = _shp(b._data)
         node.present = tuple(present)
+        node.extra2 = _NnBatchNormBB if cls is NativeBatchNormBackward0 else _NnLayerNormBB
         _record_n(node, r, inputs)
     return r
 
@@ -1750,12 +1862,16 @@ def _nn_dropout_fn(input, p, training, inplace, feature=0):
 
 cdef tuple _nn_pad_br(tuple geometry):
     hw, k, d, ptl, s, ohw = geometry
-    pb = max(0, (ohw[0] - 1) * s[0] + d[0] * (k[0] - 1) + 1 - hw[0] - ptl[0])
-    pr = max(0, (ohw[1] - 1) * s[1] + d[1] * (k[1] - 1) + 1 - hw[1] - ptl[1])
+    pb = (ohw[0] - 1) * s[0] + d[0] * (k[0] - 1) + 1 - hw[0] - ptl[0]
+    pb = pb if pb > 0 else 0
+    pr = (ohw[1] - 1) * s[1] + d[1] * (k[1] - 1) + 1 - hw[1] - ptl[1]
+    pr = pr if pr > 0 else 0
     return (pb, pr)
 
 
 cdef cnp.ndarray _nn_im2col_values(cnp.ndarray x, tuple geometry, object fill):
+    if cnp.PyArray_NDIM(x) == 3:   # unbatched
+        return _nn_im2col_values(x[None], geometry, fill)[0]
     hw, k, d, ptl, s, ohw = geometry
     cdef Py_ssize_t N = x.shape[0], C = x.shape[1], H = hw[0], W = hw[1]
     cdef Py_ssize_t pt = ptl[0], pl = ptl[1]
@@ -1773,6 +1889,8 @@ cdef cnp.ndarray _nn_im2col_values(cnp.ndarray x, tuple geometry, object fill):
 
 
 cdef cnp.ndarray _nn_col2im_values(cnp.ndarray cols, tuple geometry):
+    if cnp.PyArray_NDIM(cols) == 2:   # unbatched
+        return _nn_col2im_values(cols[None], geometry)[0]
     hw, k, d, ptl, s, ohw = geometry
     cdef Py_ssize_t N = cols.shape[0], K = k[0] * k[1], C = cols.shape[1] // K
     cdef Py_ssize_t H = hw[0], W = hw[1], pt = ptl[0], pl = ptl[1], i, j
@@ -1843,11 +1961,9 @@ def _nn_unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     cdef int nd = cnp.PyArray_NDIM(x._data)
     if nd not in (3, 4):
         raise RuntimeError(f"Input Error: Only 3D or 4D input Tensors are supported (got {nd}D)")
-    if nd == 3:
-        return _squeeze(_nn_unfold(_unsqueeze(x, 0), kernel_size, dilation, padding, stride), 0)
     k, d = _nn_pair(kernel_size, "kernel_size"), _nn_pair(dilation, "dilation")
     p, s = _nn_pair(padding, "padding"), _nn_pair(stride, "stride")
-    xs = _shp(x._data)
+    xs = _shp(x._data) if nd == 4 else (1,) + _shp(x._data)
     ohw = (_nn_conv_out(xs[2], 2 * p[0], k[0], d[0], s[0]),
            _nn_conv_out(xs[3], 2 * p[1], k[1], d[1], s[1]))
     if ohw[0] < 1 or ohw[1] < 1:
@@ -1864,13 +1980,10 @@ def _nn_fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     if nd not in (2, 3):
         raise RuntimeError(f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are "
                            f"supported (got {nd}D)")
-    if nd == 2:
-        return _squeeze(_nn_fold(_unsqueeze(c, 0), output_size, kernel_size, dilation, padding,
-                                 stride), 0)
     hw = _nn_pair(output_size, "output_size")
     k, d = _nn_pair(kernel_size, "kernel_size"), _nn_pair(dilation, "dilation")
     p, s = _nn_pair(padding, "padding"), _nn_pair(stride, "stride")
-    cs = _shp(c._data)
+    cs = _shp(c._data) if nd == 3 else (1,) + _shp(c._data)
     if cs[1] % (k[0] * k[1]):
         raise RuntimeError(
             f"Expected size of input's dimension 1 to be divisible by the product of kernel_size, "
@@ -1924,6 +2037,8 @@ cdef class ConvolutionBackward0(_NnNode):
             else:
                 out.append(_sum(_reshape(g, (N, OC, L)), (0, 2), False, None))
             k += 1
+        if _grad_on():
+            out = [None if o is None else _nn_link(o, [x, w], _NnConvolutionBB, (True, True)) for o in out]
         return tuple(out)
 
     cdef void release_saved(self):
