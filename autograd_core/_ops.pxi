@@ -655,7 +655,26 @@ cdef class NegBackward0(Node):
 cdef class AbsBackward0(_SavedNode):
     cdef tuple apply(self, tuple grads):
         x = self.input()
-        return (_mul(grads[0], _make(np.sign(x._data))),)
+        return (_mul(grads[0], _sgn_for_abs(x)),)
+
+
+cdef class _AbsSgnBackward(Node):
+    """sgn(x) inside abs's derivative: its own derivative is zero (not None), as PyTorch's."""
+    cdef tuple shape
+    cdef dtype d
+
+    cdef tuple apply(self, tuple grads):
+        return (_zeros(self.shape, self.d),)
+
+
+cdef Tensor _sgn_for_abs(Tensor x):
+    cdef Tensor r = _make(_as_array(np.sign(x._data)))
+    if _grad_on() and x._requires_grad:
+        node = <_AbsSgnBackward>_AbsSgnBackward.__new__(_AbsSgnBackward)
+        node.shape = _shp(x._data)
+        node.d = _dtype_of(x._data)
+        _record1(node, r, x)
+    return r
 
 
 @cython.final
@@ -830,12 +849,13 @@ cdef class ThresholdBackwardBackward0(Node):
     cdef cnp.ndarray mask
 
     cdef tuple apply(self, tuple grads):
-        return (_mul(grads[0], _make(self.mask)) if _needs(self, 0) else None, None)
+        gy = _zeros(_shp(self.mask), _dtype_of(self.mask)) if _needs(self, 1) else None
+        return (_mul(grads[0], _make(self.mask)) if _needs(self, 0) else None, gy)
 
 
 cdef Tensor _threshold_backward(Tensor g, Tensor y):
     """relu's derivative: g where y > 0, else 0."""
-    mask = (y._data > 0).astype(g._data.dtype)
+    mask = _as_array((y._data > 0).astype(g._data.dtype))
     cdef Tensor r = _make(_as_array(g._data * mask))
     if _grad_on() and (g._requires_grad or y._requires_grad):
         node = <ThresholdBackwardBackward0>ThresholdBackwardBackward0.__new__(ThresholdBackwardBackward0)
