@@ -1064,8 +1064,9 @@ cdef Tensor _nn_nll_loss(Tensor x, Tensor target, Tensor w, int red, object igno
     cdef dtype td = _dtype_of(target._data)
     if nd < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {nd})")
-    if td.category != 1:
-        raise RuntimeError(f"expected scalar type Long but found {_legacy_scalar_name(td)}")
+    if td.name not in ("int64", "uint8"):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
+                           f"{_legacy_scalar_name(td)}")
     cdef tuple xs = _shp(x._data), tsh = _shp(target._data)
     if nd >= 2 and (len(tsh) == 0 or tsh[0] != xs[0]):
         raise ValueError(f"Expected input batch_size ({xs[0]}) to match target batch_size "
@@ -1218,7 +1219,12 @@ def _nn_loss(name, input, target, *args):
 
 def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=0):
     """torch.binary_cross_entropy_with_logits (reduction as PyTorch's enum: 0 none, 1 mean, 2 sum;
-    called this way PyTorch's default is 0)."""
+    called this way PyTorch's default is 0).
+
+    >>> import autograd_core as torch
+    >>> torch.binary_cross_entropy_with_logits(torch.zeros(2), torch.ones(2), reduction=1)
+    tensor(0.6931)
+    """
     return _nn_loss("binary_cross_entropy_with_logits", input, target, weight, pos_weight,
                     ("none", "mean", "sum")[reduction])
 
@@ -1342,6 +1348,8 @@ cdef Tensor _nn_constant_pad(Tensor x, tuple pad, object value):
         k = nd - 1 - i
         lo, hi = pad[2 * i], pad[2 * i + 1]
         size = new_shape[k] + lo + hi
+        if new_shape[k] + (lo if lo < 0 else 0) + (hi if hi < 0 else 0) < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
         if size < 0:
             raise RuntimeError(
                 f"The input size {new_shape[k]}, plus negative padding {lo} and {hi} resulted in a "
@@ -1456,8 +1464,12 @@ def _nn_pad(input, pad, mode="constant", value=None):
         raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
     if not ((len(pad) == 2 and nd in (2, 3)) or (len(pad) == 4 and nd in (3, 4))
             or (len(pad) == 6 and nd in (4, 5))):
-        raise NotImplementedError("Only 2D, 3D, 4D, 5D padding with non-constant padding are "
-                                  "supported for now")
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {nd}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
     return _nn_index_pad(x, pad, mode)
 
 
@@ -1729,12 +1741,11 @@ def _nn_batch_norm(input, running_mean, running_var, weight=None, bias=None, tra
                 mean = np.mean(x._data, axis=dims)
                 var = np.var(x._data, axis=dims)
                 if rm is not None:
+                    # (PyTorch updates the running statistics without a version bump)
                     rm._data[...] = (1 - momentum) * rm._data + momentum * mean.reshape(_shp(rm._data))
-                    _bump_version(rm)
                 if rv is not None:
                     unbiased = var * (n / (n - 1)) if n > 1 else var * float("inf")
                     rv._data[...] = (1 - momentum) * rv._data + momentum * unbiased.reshape(_shp(rv._data))
-                    _bump_version(rv)
     else:
         if rm is None:
             raise RuntimeError("running_mean must be defined in evaluation mode")
@@ -1953,7 +1964,8 @@ cdef tuple _nn_pair(object v, str name, int n=2):
 
 cdef inline Py_ssize_t _nn_conv_out(Py_ssize_t size, Py_ssize_t p_total, Py_ssize_t k,
                                     Py_ssize_t d, Py_ssize_t s):
-    return (size + p_total - d * (k - 1) - 1) // s + 1
+    cdef Py_ssize_t num = size + p_total - d * (k - 1) - 1
+    return (num // s if num >= 0 else -((-num + s - 1) // s)) + 1
 
 
 def _nn_unfold(input, kernel_size, dilation=1, padding=0, stride=1):
@@ -2104,7 +2116,7 @@ cdef Tensor _nn_conv(Tensor x, Tensor w, Tensor b, object stride, object padding
     if ws[0] % G:
         raise RuntimeError(
             f"Given groups={G}, expected weight to be divisible by {G} at dimension 0, but got "
-            f"weight of size {_shape_str(ws)} instead")
+            f"weight of size [{_shape_str(ws)}] instead")
     if xs[1] != ws[1] * G:
         raise RuntimeError(
             f"Given groups={G}, weight of size {_shape_str(ws)}, expected input{_shape_str(xs)} to "
@@ -2197,7 +2209,8 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 cdef Py_ssize_t _nn_pool_out(Py_ssize_t size, Py_ssize_t k, Py_ssize_t p, Py_ssize_t s,
                              Py_ssize_t d, bint ceil_mode):
     cdef Py_ssize_t num = size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)
-    cdef Py_ssize_t out = num // s + 1
+    # floor division (C's / truncates towards zero)
+    cdef Py_ssize_t out = (num // s if num >= 0 else -((-num + s - 1) // s)) + 1
     if ceil_mode and (out - 1) * s >= size + p:
         out -= 1
     return out
@@ -2317,7 +2330,12 @@ cdef object _nn_max_pool2d(Tensor x, object kernel_size, object stride, object p
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
-    """torch.max_pool2d: the largest value of each (dilated) window."""
+    """torch.max_pool2d: the largest value of each (dilated) window.
+
+    >>> import autograd_core as torch
+    >>> torch.max_pool2d(torch.arange(16.).reshape(1, 1, 4, 4), 2).tolist()
+    [[[[5.0, 7.0], [13.0, 15.0]]]]
+    """
     return _nn_max_pool2d(_nn_arg(input, "max_pool2d"), kernel_size, stride, padding, dilation,
                           ceil_mode, False)
 
