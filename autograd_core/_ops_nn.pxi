@@ -1554,6 +1554,22 @@ cdef Tensor _nn_clamp_min(Tensor x, object lo):
     return r
 
 
+cdef class _NnPassNode(Node):
+    """A value changed without autograd seeing it (PyTorch's in-place clamp under no_grad
+    in cosine_similarity): the gradient passes through unchanged."""
+    cdef tuple apply(self, tuple grads):
+        return (grads[0],)
+
+
+cdef Tensor _nn_clamp_min_unseen(Tensor x, object lo):
+    cdef Tensor r
+    with _quiet():
+        r = _make(_nn_cast(np.where(np.isnan(x._data), x._data, np.maximum(x._data, lo)), x._data))
+    if _grad_on() and x._requires_grad:
+        _record1(_NnPassNode.__new__(_NnPassNode), r, x)
+    return r
+
+
 def _nn_normalize(input, p=2.0, dim=1, eps=1e-12):
     cdef Tensor x = _nn_arg(input, "normalize")
     cdef int nd = cnp.PyArray_NDIM(x._data)
@@ -1575,8 +1591,8 @@ def _nn_cosine_similarity(x1, x2, dim=1, eps=1e-8):
         b = _expand(b, shape)
     cdef int nd = len(shape)
     d = (_wrap_dim(dim, nd),) if nd else ()
-    n1 = _nn_clamp_min(_nn_vector_norm(a, 2, d, True), eps)
-    n2 = _nn_clamp_min(_nn_vector_norm(b, 2, d, True), eps)
+    n1 = _nn_clamp_min_unseen(_nn_vector_norm(a, 2, d, True), eps)
+    n2 = _nn_clamp_min_unseen(_nn_vector_norm(b, 2, d, True), eps)
     return _nn_sumdim(_mul(_div(a, n1), _div(b, n2)), d[0] if d else None, False)
 
 

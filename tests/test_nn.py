@@ -422,3 +422,40 @@ def test_small_cnn_training_matches_torch():
         return losses, {k: v.detach() for k, v in p.items()}, rm, rv
 
     same(train)
+
+
+# ------------------------------------------------------------------ norms at their edges
+
+def test_cosine_similarity_small_norms():
+    """Norms below eps are clamped as PyTorch does it (in place, unseen by autograd)."""
+    def prog(m):
+        a = m.tensor([[1e-9, 0., 0.], [1., 2., 3.]], dtype=m.float64, requires_grad=True)
+        b = m.tensor([[1., 1., 1.], [0., 0., 0.]], dtype=m.float64, requires_grad=True)
+        c = F(m).cosine_similarity(a, b)
+        c.sum().backward()
+        return c, a.grad, b.grad
+
+    same(prog)
+
+
+def test_normalize_zero_rows_and_inf_norm():
+    def prog(m):
+        x = m.tensor([[1., -3., 2.], [0.5, 0.2, -0.1]], requires_grad=True)
+        y = F(m).normalize(x, p=float("inf"), dim=1)
+        y.backward(m.ones(2, 3))
+        z = m.tensor([[0., 0.], [3., 4.]], requires_grad=True)
+        n = F(m).normalize(z)
+        n.backward(m.ones(2, 2))
+        return y, x.grad, n, z.grad
+
+    same(prog)
+
+
+def test_embedding_max_norm_renormalises_weight_in_place():
+    def prog(m):
+        w = m.tensor(arr(5, 3, seed=60) * 3, requires_grad=True)
+        out = F(m).embedding(m.tensor([[0, 2], [4, 2]]), w, max_norm=1.5, norm_type=1.0)
+        out.sum().backward()
+        return out, w.detach(), w.grad
+
+    same(prog)
