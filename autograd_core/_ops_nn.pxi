@@ -154,10 +154,11 @@ cdef inline void _nn_save_third(_NnNode node, Tensor t):
 # ---------------------------------------------------------------- gradient ops
 # (Note [Gradient ops that take the input])
 
-DEF _GK_MUL = 0        # g.reshape(gb_shape) * coef
-DEF _GK_GATHER = 1     # g.reshape(rows, -1) scattered-added at flat indices (pool backward)
-DEF _GK_AVGPOOL = 2    # avg-pool backward: fold of g / divisor
-DEF _GK_INDEX = 3      # g scattered-added at an advanced index key (padding backward)
+cdef enum:
+    _GK_MUL = 0        # g.reshape(gb_shape) * coef
+    _GK_GATHER = 1     # g.reshape(rows, -1) scattered-added at flat indices (pool backward)
+    _GK_AVGPOOL = 2    # avg-pool backward: fold of g / divisor
+    _GK_INDEX = 3      # g scattered-added at an advanced index key (padding backward)
 
 
 cdef class _NnGradOp(Node):
@@ -279,13 +280,14 @@ _NnReplicationPad3dBB = _nn_display("ReplicationPad3DBackwardBackward0")
 
 # ---------------------------------------------------------------- in-place helper
 
-DEF _ACT_RELU = 0
-DEF _ACT_LEAKY = 1
-DEF _ACT_ELU = 2
-DEF _ACT_HARDTANH = 3
-DEF _ACT_SILU = 4
-DEF _ACT_CELU = 5
-DEF _ACT_SELU = 6
+cdef enum:
+    _ACT_RELU = 0
+    _ACT_LEAKY = 1
+    _ACT_ELU = 2
+    _ACT_HARDTANH = 3
+    _ACT_SILU = 4
+    _ACT_CELU = 5
+    _ACT_SELU = 6
 
 
 cdef Tensor _nn_inplace_act(Tensor x, int act, tuple params):
@@ -489,6 +491,8 @@ cdef Tensor _nn_softplus(Tensor x, object beta, object threshold):
 
 # ---------------------------------------------------------------- gelu
 
+@cython.boundscheck(False)
+@cython.wraparound(False)
 cdef cnp.ndarray _nn_erf_values(object x):
     """erf elementwise (C's erf, computed in double)."""
     cdef cnp.ndarray xd = np.array(x, dtype=np.float64, order="C", ndmin=1)
@@ -2044,6 +2048,8 @@ cdef class ConvolutionBackward0(_NnNode):
         OCg = OC // G
         Kg = Cg * KH * KW
         L = OH * OW
+        if not _grad_on() and self.extra is not None or not _grad_on() and not _needs(self, 1):
+            return self.fast_apply(g, x, w)
         gr = _reshape(g, (N, G, OCg, L))
         out = []
         k = 0
@@ -2055,10 +2061,7 @@ cdef class ConvolutionBackward0(_NnNode):
                 gcols = _reshape(_matmul(_transpose(w3, -1, -2), gr), (N, C * KH * KW, L))
                 out.append(_reshape(_nn_col2im(gcols, geometry), _shp(x._data)))
             elif which == 1:
-                if _grad_on() or self.extra is None:
-                    cols = _nn_im2col(_reshape(x, x4s), geometry)
-                else:
-                    cols = _make(self.extra)
+                cols = _nn_im2col(_reshape(x, x4s), geometry)
                 cols4 = _reshape(cols, (N, G, Kg, L))
                 gw = _sum(_matmul(gr, _transpose(cols4, -1, -2)), 0, False, None)
                 out.append(_reshape(gw, _shp(w._data)))
@@ -2069,9 +2072,74 @@ cdef class ConvolutionBackward0(_NnNode):
             out = [None if o is None else _nn_link(o, [x, w], _NnConvolutionBB, (True, True)) for o in out]
         return tuple(out)
 
+    cdef tuple fast_apply(self, Tensor g, Tensor x, Tensor w):
+        """The gradients as plain arrays (no create_graph): one GEMM per group."""
+        x4s, w4s, geometry, G = self.params
+        N, C, H, W = x4s
+        OC, Cg, KH, KW = w4s
+        OCg = OC // G
+        Kg = Cg * KH * KW
+        L = geometry[5][0] * geometry[5][1]
+        cdef cnp.ndarray ga = g._data
+        gT = np.ascontiguousarray(ga.reshape(N, G, OCg, L).transpose(1, 2, 0, 3)).reshape(
+            G, OCg, N * L)
+        out = []
+        k = 0
+        for which in self.present:
+            if not _needs(self, k):
+                out.append(None)
+            elif which == 0:
+                w3 = w._data.reshape(G, OCg, Kg)
+                gcols = np.matmul(w3.transpose(0, 2, 1), gT)         # (G, Kg, N*L)
+                gx = _nn_col2im_kmajor(gcols, (N, C), geometry)
+                out.append(_make(_nn_cast(gx, ga).reshape(_shp(x._data))))
+            elif which == 1:
+                cols = self.extra                                     # (G, Kg, N*L)
+                gw = np.matmul(gT, cols.transpose(0, 2, 1))           # (G, OCg, Kg)
+                out.append(_make(_nn_cast(gw, ga).reshape(_shp(w._data))))
+            else:
+                out.append(_make(_nn_cast(ga.reshape(N, OC, L).sum(axis=(0, 2)), ga)))
+            k += 1
+        return tuple(out)
+
     cdef void release_saved(self):
         self.extra = None
         _NnNode.release_saved(self)
+
+
+cdef cnp.ndarray _nn_im2col_kmajor(cnp.ndarray x, tuple geometry):
+    """Columns of a 4-D input laid out (C*KH*KW, N*OH*OW) (for one GEMM over the batch)."""
+    hw, k, d, ptl, s, ohw = geometry
+    cdef Py_ssize_t N = x.shape[0], C = x.shape[1], H = hw[0], W = hw[1]
+    cdef Py_ssize_t pt = ptl[0], pl = ptl[1]
+    pb, pr = _nn_pad_br(geometry)
+    if pt or pl or pb or pr:
+        xp = np.zeros((N, C, H + pt + pb, W + pl + pr), dtype=x.dtype)
+        xp[:, :, pt:pt + H, pl:pl + W] = x
+    else:
+        xp = x
+    st = xp.strides
+    view = np.lib.stride_tricks.as_strided(
+        xp, (C, k[0], k[1], N, ohw[0], ohw[1]),
+        (st[1], st[2] * d[0], st[3] * d[1], st[0], st[2] * s[0], st[3] * s[1]), writeable=False)
+    return np.ascontiguousarray(view).reshape(C * k[0] * k[1], N * ohw[0] * ohw[1])
+
+
+cdef cnp.ndarray _nn_col2im_kmajor(object cols, tuple nc, tuple geometry):
+    """The transpose of _nn_im2col_kmajor: columns (.., C*KH*KW, N*L) summed into (N, C, H, W)."""
+    hw, k, d, ptl, s, ohw = geometry
+    cdef Py_ssize_t N = nc[0], C = nc[1], H = hw[0], W = hw[1], pt = ptl[0], pl = ptl[1], i, j
+    cdef Py_ssize_t OH = ohw[0], OW = ohw[1]
+    pb, pr = _nn_pad_br(geometry)
+    xp = np.zeros((N, C, H + pt + pb, W + pl + pr), dtype=cols.dtype)
+    c6 = cols.reshape(C, k[0], k[1], N, OH, OW)
+    for i in range(k[0]):
+        for j in range(k[1]):
+            xp[:, :, i * d[0]:i * d[0] + s[0] * (OH - 1) + 1:s[0],
+               j * d[1]:j * d[1] + s[1] * (OW - 1) + 1:s[1]] += c6[:, i, j].transpose(1, 0, 2, 3)
+    if pt or pl or pb or pr:
+        return np.ascontiguousarray(xp[:, :, pt:pt + H, pl:pl + W])
+    return xp
 
 
 cdef Tensor _nn_conv(Tensor x, Tensor w, Tensor b, object stride, object padding,
@@ -2163,11 +2231,10 @@ cdef Tensor _nn_conv(Tensor x, Tensor w, Tensor b, object stride, object padding
     geometry = (hw, k2, d2, ptl, s2, ohw)
     N, C, OC = xs[0], xs[1], ws[0]
     OCg, Kg, L = OC // G, ws[1] * k2[0] * k2[1], ohw[0] * ohw[1]
-    cols = _nn_im2col_values(xa, geometry, 0)
-    if G == 1:
-        out = np.matmul(wa.reshape(OC, Kg), cols)
-    else:
-        out = np.matmul(wa.reshape(G, OCg, Kg), cols.reshape(N, G, Kg, L))
+    # one GEMM per group over the whole batch: columns laid out (G, Kg, N*L)
+    cols = _nn_im2col_kmajor(xa, geometry).reshape(G, Kg, N * L)
+    out = np.matmul(wa.reshape(G, OCg, Kg), cols)             # (G, OCg, N*L)
+    out = np.ascontiguousarray(out.reshape(OC, N, L).transpose(1, 0, 2))
     out = out.reshape((N, OC) + ((ohw[1],) if nsp == 1 else ohw))
     if b is not None:
         out += b._data.reshape((OC,) + (1,) * nsp)
@@ -2323,14 +2390,26 @@ cdef object _nn_max_pool2d(Tensor x, object kernel_size, object stride, object p
     geometry = ((H, W), k, d, p, s, (OH, OW))
     K = k[0] * k[1]
     L = OH * OW
-    cols = _nn_im2col_values(xa, geometry, -np.inf).reshape(N, C, K, L)
-    am = np.argmax(cols, axis=2)
-    vals = np.take_along_axis(cols, am[:, :, None, :], axis=2)[:, :, 0, :]
-    ki, kj = am // k[1], am % k[1]
+    # windows as the last axis of a contiguous (N, C, L, K) copy: argmax runs along memory
+    pb, pr = _nn_pad_br(geometry)
+    if p[0] or p[1] or pb or pr:
+        xp = np.full((N, C, H + p[0] + pb, W + p[1] + pr), -np.inf, dtype=xa.dtype)
+        xp[:, :, p[0]:p[0] + H, p[1]:p[1] + W] = xa
+    else:
+        xp = xa
+    st = xp.strides
+    win = np.ascontiguousarray(np.lib.stride_tricks.as_strided(
+        xp, (N, C, OH, OW, k[0], k[1]),
+        (st[0], st[1], st[2] * s[0], st[3] * s[1], st[2] * d[0], st[3] * d[1]),
+        writeable=False)).reshape(N, C, L, K)
+    am = np.argmax(win, axis=3)
+    vals = np.take_along_axis(win, am[:, :, :, None], axis=3)[:, :, :, 0]
+    # flat input index of each (output position, window offset)
     lin = np.arange(L)
-    hh = (lin // OW) * s[0] - p[0] + ki * d[0]
-    ww = (lin % OW) * s[1] - p[1] + kj * d[1]
-    idx = (hh * W + ww).astype(np.int64)
+    kk = np.arange(K)
+    table = (((lin // OW) * s[0] - p[0])[:, None] + (kk // k[1] * d[0])[None, :]) * W + \
+        (((lin % OW) * s[1] - p[1])[:, None] + (kk % k[1] * d[1])[None, :])
+    idx = table.reshape(-1)[(lin * K)[None, None, :] + am]
     out_shape = (N, C, OH, OW) if nd == 4 else (C, OH, OW)
     cdef Tensor r = _make(np.ascontiguousarray(vals).reshape(out_shape))
     cdef Tensor ri = _make(idx.reshape(out_shape))
