@@ -310,6 +310,7 @@ def _to_dtype_py(d):
 include "_ops_elementwise.pxi"
 include "_ops_shape_index.pxi"
 include "_ops_reduce_linalg.pxi"
+include "_ops_nn.pxi"
 
 
 # Type names as PyTorch shows them: print(type(x)) gives <class 'autograd_core.Tensor'>

@@ -42,6 +42,10 @@ from autograd_core._C import (  # noqa: F401  # reduce_linalg
     tril, triu, var,
 )
 from autograd_core import linalg  # noqa: F401
+from autograd_core._C import (  # noqa: F401  # nn
+    binary_cross_entropy_with_logits, conv1d, conv2d, dropout, log_softmax, max_pool2d, softmax,
+)
+from autograd_core import nn  # noqa: F401
 
 __version__ = "0.1.0"
 

@@ -549,3 +549,6 @@ OPS += _ELEMENTWISE_OPS
 from op_table_reduce_linalg import OPS as _REDUCE_LINALG_OPS  # noqa: E402
 
 OPS += _REDUCE_LINALG_OPS
+from op_table_nn import OPS as _NN_OPS  # noqa: E402
+
+OPS += _NN_OPS

@@ -1,0 +1,323 @@
+"""Table entries for autograd_core.nn.functional (see op_table.py for the format)."""
+from op_table import C, OpSpec
+
+OPS = []
+
+
+def op(*args, **kwargs):
+    OPS.append(OpSpec(*args, **kwargs))
+
+
+def F(m):
+    return m.nn.functional
+
+
+_ACT = [C(()), C((5,)), C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C((3, 2), nc=("step",))]
+
+# ------------------------------------------------------------------ activations
+
+op("nn.relu", lambda m, x: F(m).relu(x), [C((3, 4))], ("ReluBackward0",),
+   domain="nonzero", second_order=False, double_grad_fns=("ThresholdBackwardBackward0",))
+op("nn.relu.nc", lambda m, x: F(m).relu(x), [C((4, 3), nc=("t",))], ("ReluBackward0",),
+   domain="nonzero", second_order=False)
+op("nn.relu_inplace", lambda m, x: F(m).relu(x * 1, inplace=True), [C((3, 4))],
+   ("ReluBackward0",), domain="nonzero", second_order=False)
+op("nn.relu_", lambda m, x: F(m).relu_(x * 1), [C((3, 4))], ("ReluBackward0",),
+   domain="nonzero", second_order=False)
+op("Tensor.relu_", lambda m, x: (x * 1).relu_(), [C((5,))], ("ReluBackward0",),
+   domain="nonzero", second_order=False)
+op("nn.leaky_relu", lambda m, x: F(m).leaky_relu(x), _ACT, ("LeakyReluBackward0",),
+   domain="nonzero", second_order=False)
+op("nn.leaky_relu.contiguous", lambda m, x: F(m).leaky_relu(x), [C((3, 4))],
+   ("LeakyReluBackward0",), domain="nonzero", second_order=False,
+   double_grad_fns=("LeakyReluBackwardBackward0",))
+op("nn.leaky_relu.slope", lambda m, x: F(m).leaky_relu(x, 0.2), [C((3, 4))],
+   ("LeakyReluBackward0",), domain="nonzero", second_order=False)
+op("nn.leaky_relu_inplace", lambda m, x: F(m).leaky_relu(x * 1, 0.3, inplace=True), [C((3, 4))],
+   ("LeakyReluBackward1",), domain="nonzero", second_order=False)
+op("nn.elu", lambda m, x: F(m).elu(x), _ACT, ("EluBackward0",), domain="nonzero")
+op("nn.elu.alpha", lambda m, x: F(m).elu(x, 0.5), [C((3, 4))], ("EluBackward0",), domain="nonzero")
+op("nn.elu_inplace", lambda m, x: F(m).elu(x * 1, 1.5, inplace=True), [C((3, 4))],
+   ("EluBackward1",), domain="nonzero")
+op("nn.selu", lambda m, x: F(m).selu(x), [C((3, 4))], ("EluBackward0",), domain="nonzero")
+op("nn.celu", lambda m, x: F(m).celu(x, 0.7), [C((3, 4))], ("CeluBackward0",), domain="nonzero")
+op("nn.celu_inplace", lambda m, x: F(m).celu(x * 1, 0.7, inplace=True), [C((3, 4))],
+   ("CeluBackward1",), domain="nonzero")
+op("nn.gelu", lambda m, x: F(m).gelu(x), _ACT, ("GeluBackward0",))
+op("nn.gelu.tanh", lambda m, x: F(m).gelu(x, approximate="tanh"), _ACT, ("GeluBackward0",))
+op("nn.gelu.contiguous", lambda m, x: F(m).gelu(x), [C((3, 4)), C(())], ("GeluBackward0",),
+   double_grad_fns=("GeluBackwardBackward0",))
+op("nn.gelu.tanh_contiguous", lambda m, x: F(m).gelu(x, approximate="tanh"), [C((3, 4))],
+   ("GeluBackward0",), double_grad_fns=("GeluBackwardBackward0",))
+op("nn.silu", lambda m, x: F(m).silu(x), _ACT, ("SiluBackward0",))
+op("nn.silu_inplace", lambda m, x: F(m).silu(x * 1, inplace=True), [C((3, 4))], ("SiluBackward0",))
+op("nn.softplus", lambda m, x: F(m).softplus(x), _ACT, ("SoftplusBackward0",))
+op("nn.softplus.beta", lambda m, x: F(m).softplus(x * 10, beta=2, threshold=5), [C((3, 4))],
+   ("SoftplusBackward0",))
+op("nn.hardtanh", lambda m, x: F(m).hardtanh(x * 2), _ACT, ("HardtanhBackward0",),
+   domain="nonzero", second_order=False)
+op("nn.hardtanh.leaf", lambda m, x: F(m).hardtanh(x), [C((3, 4)), C(())], ("HardtanhBackward0",),
+   domain="nonzero", second_order=False, double_grad_fns=("HardtanhBackwardBackward0",))
+op("nn.hardtanh.range", lambda m, x: F(m).hardtanh(x, -0.5, 0.25), [C((3, 4))],
+   ("HardtanhBackward0",), domain="nonzero", second_order=False)
+op("nn.hardtanh_inplace", lambda m, x: F(m).hardtanh(x * 2, inplace=True), [C((3, 4))],
+   ("HardtanhBackward0",), domain="nonzero", second_order=False)
+op("nn.relu6", lambda m, x: F(m).relu6(x * 4), [C((3, 4))], ("HardtanhBackward0",),
+   domain="nonzero", second_order=False)
+
+# ------------------------------------------------------------------ softmax
+
+_SM = [C((5,)), C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C(())]
+op("softmax", lambda m, x: m.softmax(x, -1), _SM, ("SoftmaxBackward0",))
+op("nn.softmax.dim0", lambda m, x: F(m).softmax(x, dim=0), [C((3, 4)), C((2, 3, 4))],
+   ("SoftmaxBackward0",))
+op("Tensor.softmax", lambda m, x: x.softmax(1), [C((3, 4)), C((2, 3, 4))], ("SoftmaxBackward0",), second_order=False)
+op("nn.softmax.dtype", lambda m, x: F(m).softmax(x, 1, dtype=m.float64), [C((3, 4))],
+   ("SoftmaxBackward0",), dtypes=("float32",), second_order=False)
+op("nn.softmax.implicit", lambda m, x: F(m).softmax(x), [C((3, 4)), C((2, 3, 4)), C((5,))],
+   ("SoftmaxBackward0",))
+op("log_softmax", lambda m, x: m.log_softmax(x, -1), _SM, ("LogSoftmaxBackward0",))
+op("nn.log_softmax.dim1", lambda m, x: F(m).log_softmax(x, 1), [C((3, 4)), C((2, 3, 4))],
+   ("LogSoftmaxBackward0",))
+op("Tensor.log_softmax", lambda m, x: x.log_softmax(0), [C((3, 4))], ("LogSoftmaxBackward0",))
+op("nn.log_softmax.implicit", lambda m, x: F(m).log_softmax(x), [C((2, 3, 4))],
+   ("LogSoftmaxBackward0",))
+op("nn.softmin", lambda m, x: F(m).softmin(x, 1), [C((3, 4))], ("SoftmaxBackward0",))
+
+# ------------------------------------------------------------------ losses
+
+_LOSS = [C((3, 4), (3, 4)), C((5,), (5,)), C((), ()), C((3, 4), (3, 4), ng=(1,)),
+         C((3, 4), (3, 4), nc=("t", None))]
+_RED = ("mean", "sum", "none")
+for red in _RED:
+    op(f"nn.mse_loss.{red}", lambda m, x, t, red=red: F(m).mse_loss(x, t, reduction=red), _LOSS,
+       ("MseLossBackward0",))
+    op(f"nn.l1_loss.{red}", lambda m, x, t, red=red: F(m).l1_loss(x, t, reduction=red),
+       # (its second derivative is a ZeroTensor in PyTorch, which the harness cannot read:
+       #  the "zeros" domain on the target marks the case as not for double backward)
+       [C((3, 4), (3, 4), domain=("real", "zeros")), C((5,), (5,), ng=(1,), domain=("real", "zeros"))],
+       {"mean": ("MeanBackward0",), "sum": ("SumBackward0",), "none": ("AbsBackward0",)}[red],
+       second_order=False)
+    op(f"nn.smooth_l1_loss.{red}", lambda m, x, t, red=red: F(m).smooth_l1_loss(x, t, reduction=red),
+       _LOSS, ("SmoothL1LossBackward0",))
+    op(f"nn.huber_loss.{red}", lambda m, x, t, red=red: F(m).huber_loss(x, t, reduction=red,
+                                                                      delta=0.7),
+       [C((3, 4), (3, 4)), C((5,), (5,), ng=(1,))], ("HuberLossBackward0",))
+op("nn.mse_loss.broadcast", lambda m, x, t: F(m).mse_loss(x, t), [C((3, 4), (4,)), C((3, 1), (3, 4))],
+   ("MseLossBackward0",), second_order=False)
+op("nn.mse_loss.weight", lambda m, x, t, w: F(m).mse_loss(x, t, weight=w), [C((3, 4), (3, 4), (3, 4))],
+   ("DivBackward0",))
+op("nn.mse_loss.legacy", lambda m, x, t: F(m).mse_loss(x, t, size_average=False), [C((3, 4), (3, 4))],
+   ("MseLossBackward0",), second_order=False)
+op("nn.smooth_l1_loss.beta", lambda m, x, t: F(m).smooth_l1_loss(x, t, beta=0.5),
+   [C((3, 4), (3, 4))], ("SmoothL1LossBackward0",), second_order=False)
+op("nn.smooth_l1_loss.beta0", lambda m, x, t: F(m).smooth_l1_loss(x, t, beta=0.0),
+   [C((3, 4), (3, 4), domain=("real", "zeros"))], ("MeanBackward0",), second_order=False)
+
+_BCE = [C((3, 4), (3, 4)), C((5,), (5,), ng=(1,)), C((), ())]
+for red in _RED:
+    op(f"nn.binary_cross_entropy.{red}",
+       lambda m, x, t, red=red: F(m).binary_cross_entropy(m.sigmoid(x), m.sigmoid(t), reduction=red),
+       _BCE, ("BinaryCrossEntropyBackward0",))
+    op(f"nn.binary_cross_entropy_with_logits.{red}",
+       lambda m, x, t, red=red: F(m).binary_cross_entropy_with_logits(x, m.sigmoid(t), reduction=red),
+       _BCE, ("BinaryCrossEntropyWithLogitsBackward0",))
+op("nn.binary_cross_entropy.weight",
+   lambda m, x, t: F(m).binary_cross_entropy(m.sigmoid(x), m.sigmoid(t),
+                                             weight=m.tensor([0.5, 1.0, 2.0, 0.0], dtype=x.dtype)),
+   [C((3, 4), (3, 4))], ("BinaryCrossEntropyBackward0",))
+op("nn.binary_cross_entropy_with_logits.weights",
+   lambda m, x, t: F(m).binary_cross_entropy_with_logits(
+       x, m.sigmoid(t), weight=m.tensor([0.5, 1.0, 2.0, 0.0], dtype=x.dtype),
+       pos_weight=m.tensor([3.0, 1.0, 0.5, 2.0], dtype=x.dtype)),
+   [C((3, 4), (3, 4)), C((3, 4), (3, 4), ng=(1,))], ("BinaryCrossEntropyWithLogitsBackward0",))
+op("binary_cross_entropy_with_logits", lambda m, x, t: m.binary_cross_entropy_with_logits(x, t),
+   [C((3, 4), (3, 4))], ("BinaryCrossEntropyWithLogitsBackward0",))
+
+_T3 = lambda m: m.tensor([0, 3, 1])
+for red in _RED:
+    op(f"nn.nll_loss.{red}", lambda m, x, red=red: F(m).nll_loss(x, _T3(m), reduction=red),
+       [C((3, 4)), C((3, 4), nc=("t",))], ("NllLossBackward0",), second_order=False,
+       double_grad_fns=("NllLossBackwardBackward0", "TransposeBackward0"))
+    op(f"nn.nll_loss.weight_ignore.{red}",
+       lambda m, x, red=red: F(m).nll_loss(x, m.tensor([0, 3, 1, 1]), reduction=red, ignore_index=1,
+                                           weight=m.tensor([0.5, 2.0, 1.0, 3.0], dtype=x.dtype)),
+       [C((4, 4))], ("NllLossBackward0",), second_order=False)
+    op(f"nn.nll_loss.spatial.{red}",
+       lambda m, x, red=red: F(m).nll_loss(x, m.tensor([[[0, 2], [1, 1]], [[2, 2], [0, 1]]]),
+                                           reduction=red, ignore_index=0),
+       [C((2, 3, 2, 2))], ("NllLoss2DBackward0",), second_order=False)
+    op(f"nn.nll_loss.3d.{red}",
+       lambda m, x, red=red: F(m).nll_loss(x, m.tensor([[0, 2, 1], [1, 1, 0]]), reduction=red),
+       [C((2, 3, 3))], ("NllLoss2DBackward0", "ViewBackward0"), second_order=False)
+    op(f"nn.cross_entropy.{red}", lambda m, x, red=red: F(m).cross_entropy(x, _T3(m), reduction=red),
+       [C((3, 4)), C((3, 4), nc=("t",))], ("NllLossBackward0",))
+    op(f"nn.cross_entropy.weight_ignore.{red}",
+       lambda m, x, red=red: F(m).cross_entropy(
+           x, m.tensor([0, 3, -100, 1]), reduction=red,
+           weight=m.tensor([0.5, 2.0, 1.0, 3.0], dtype=x.dtype)),
+       [C((4, 4))], ("NllLossBackward0",))
+    op(f"nn.cross_entropy.smoothing.{red}",
+       lambda m, x, red=red: F(m).cross_entropy(x, m.tensor([0, 3, 2, 1]), reduction=red,
+                                                ignore_index=2, label_smoothing=0.2),
+       [C((4, 4))], ("AddBackward0",))
+    op(f"nn.cross_entropy.smoothing_weight.{red}",
+       lambda m, x, red=red: F(m).cross_entropy(x, m.tensor([0, 3, 2, 1]), reduction=red,
+                                                ignore_index=2, label_smoothing=0.1,
+                                                weight=m.tensor([0.5, 2.0, 1.0, 3.0], dtype=x.dtype)),
+       [C((4, 4))], ("AddBackward0",))
+    op(f"nn.cross_entropy.probs.{red}",
+       lambda m, x, t, red=red: F(m).cross_entropy(x, m.softmax(t, 1), reduction=red),
+       [C((3, 4), (3, 4)), C((3, 4), (3, 4), ng=(1,))],
+       {"mean": ("DivBackward1",), "sum": ("NegBackward0",), "none": ("NegBackward0",)}[red])
+    op(f"nn.cross_entropy.probs_smoothing_weight.{red}",
+       lambda m, x, t, red=red: F(m).cross_entropy(
+           x, m.softmax(t, 1), reduction=red, label_smoothing=0.3,
+           weight=m.tensor([0.5, 2.0, 1.0, 3.0], dtype=x.dtype)),
+       [C((3, 4), (3, 4))],
+       {"mean": ("DivBackward1",), "sum": ("NegBackward0",), "none": ("NegBackward0",)}[red])
+op("nn.nll_loss.1d", lambda m, x: F(m).nll_loss(x, m.tensor(2)), [C((4,))], ("NllLossBackward0",),
+   second_order=False)
+op("nn.cross_entropy.1d", lambda m, x: F(m).cross_entropy(x, m.tensor(1)), [C((4,))],
+   ("NllLossBackward0",), second_order=False)
+op("nn.cross_entropy.spatial", lambda m, x: F(m).cross_entropy(x, m.tensor([[[0, 2], [1, 1]]])),
+   [C((1, 3, 2, 2))], ("NllLoss2DBackward0",), second_order=False)
+
+# ------------------------------------------------------------------ linear, pad, norms
+
+op("nn.linear", lambda m, x, w, b: F(m).linear(x, w, b),
+   [C((4, 3), (5, 3), (5,)), C((2, 4, 3), (5, 3), (5,)), C((3,), (5, 3), (5,)),
+    C((4, 3), (5, 3), (5,), nc=("t", None, None)), C((2, 4, 3), (5, 3), (5,), nc=("t", None, None)),
+    C((4, 3), (5, 3), (5,), ng=(0,)), C((4, 3), (5, 3), (5,), ng=(1, 2))],
+   ("AddmmBackward0", "ViewBackward0", "AddBackward0"))
+op("nn.linear.nobias", lambda m, x, w: F(m).linear(x, w),
+   [C((4, 3), (5, 3)), C((2, 4, 3), (5, 3)), C((3,), (5, 3))],
+   ("MmBackward0", "UnsafeViewBackward0", "SqueezeBackward4"))
+
+op("nn.pad.constant", lambda m, x: F(m).pad(x, (1, 2)), [C((3, 4)), C((4,)), C((4, 3), nc=("t",))],
+   ("ConstantPadNdBackward0",), second_order=False)
+op("nn.pad.constant2d", lambda m, x: F(m).pad(x, (1, 0, 2, 1), value=1.5), [C((2, 3, 4))],
+   ("ConstantPadNdBackward0",), second_order=False)
+op("nn.pad.negative", lambda m, x: F(m).pad(x, (-1, 2, 0, -2)), [C((4, 5))],
+   ("ConstantPadNdBackward0",), second_order=False)
+op("nn.pad.reflect1d", lambda m, x: F(m).pad(x, (2, 1), mode="reflect"), [C((2, 4)), C((2, 3, 4))],
+   ("ReflectionPad1DBackward0",), second_order=False,
+   double_grad_fns=("ReflectionPad1DBackwardBackward0",))
+op("nn.pad.reflect2d", lambda m, x: F(m).pad(x, (1, 2, 2, 1), mode="reflect"),
+   [C((2, 3, 4)), C((1, 2, 3, 4))], ("ReflectionPad2DBackward0",), second_order=False)
+op("nn.pad.replicate1d", lambda m, x: F(m).pad(x, (3, 1), mode="replicate"), [C((2, 3, 4))],
+   ("ReplicationPad1DBackward0",), second_order=False)
+op("nn.pad.replicate2d", lambda m, x: F(m).pad(x, (1, 2, 0, 3), mode="replicate"),
+   [C((1, 2, 3, 4))], ("ReplicationPad2DBackward0",), second_order=False)
+op("nn.pad.replicate3d", lambda m, x: F(m).pad(x, (1, 0, 0, 1, 1, 1), mode="replicate"),
+   [C((1, 2, 2, 3))], ("ReplicationPad3DBackward0",), second_order=False)
+op("nn.pad.circular", lambda m, x: F(m).pad(x, (1, 2), mode="circular"), [C((1, 2, 4))],
+   ("CopySlices",), second_order=False)
+
+op("nn.normalize", lambda m, x: F(m).normalize(x), [C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",))],
+   ("DivBackward0",))
+op("nn.normalize.p1_dim0", lambda m, x: F(m).normalize(x, p=1.0, dim=0), [C((3, 4))],
+   ("DivBackward0",), domain="nonzero")
+op("nn.normalize.p3", lambda m, x: F(m).normalize(x, p=3.0, dim=-1), [C((3, 4))],
+   ("DivBackward0",), domain="nonzero")
+op("nn.cosine_similarity", lambda m, a, b: F(m).cosine_similarity(a, b),
+   [C((3, 4), (3, 4)), C((2, 4, 3), (4, 3)), C((3, 4), (3, 4), ng=(1,))], ("SumBackward1",))
+op("nn.cosine_similarity.dim", lambda m, a, b: F(m).cosine_similarity(a, b, dim=-1, eps=1e-6),
+   [C((3, 4), (3, 4))], ("SumBackward1",))
+
+op("nn.layer_norm", lambda m, x: F(m).layer_norm(x, (4,)), [C((3, 4)), C((2, 3, 4)),
+                                                          C((4, 4), nc=("t",))],
+   ("NativeLayerNormBackward0",))
+op("nn.layer_norm.affine", lambda m, x, w, b: F(m).layer_norm(x, (3, 4), w, b, eps=1e-3),
+   [C((2, 3, 4), (3, 4), (3, 4)), C((2, 3, 4), (3, 4), (3, 4), ng=(0,)),
+    C((2, 3, 4), (3, 4), (3, 4), ng=(1,))], ("NativeLayerNormBackward0",))
+op("nn.layer_norm.weight_only", lambda m, x, w: F(m).layer_norm(x, [4], w),
+   [C((3, 4), (4,))], ("NativeLayerNormBackward0",))
+
+
+def _bn(training, affine=True, stats=True):
+    def f(m, x, w=None, b=None):
+        c = x.shape[1]
+        rm = m.linspace(-0.5, 0.5, c, dtype=x.dtype) if stats else None
+        rv = m.linspace(0.5, 1.5, c, dtype=x.dtype) if stats else None
+        out = F(m).batch_norm(x, rm, rv, w, b, training=training, momentum=0.3, eps=1e-4)
+        return out
+    return f
+
+
+op("nn.batch_norm.train", _bn(True), [C((4, 3)), C((2, 3, 4)), C((2, 3, 2, 2))],
+   ("NativeBatchNormBackward0",))
+op("nn.batch_norm.train_affine", _bn(True), [C((4, 3), (3,), (3,)), C((2, 3, 2, 2), (3,), (3,)),
+                                            C((2, 3, 2), (3,), (3,), ng=(0,))],
+   ("NativeBatchNormBackward0",))
+op("nn.batch_norm.train_nostats", _bn(True, stats=False), [C((4, 3)), C((2, 3, 2, 2), (3,), (3,))],
+   ("NativeBatchNormBackward0",))
+op("nn.batch_norm.eval", _bn(False), [C((4, 3)), C((2, 3, 2, 2), (3,), (3,)),
+                                      C((2, 3, 2), (3,), (3,), ng=(0,))],
+   ("NativeBatchNormBackward0",))
+
+op("nn.embedding", lambda m, w: F(m).embedding(m.tensor([[0, 2], [4, 2]]), w), [C((5, 3))],
+   ("EmbeddingBackward0",), second_order=False)
+op("nn.embedding.padding_idx", lambda m, w: F(m).embedding(m.tensor([0, 2, 4, 2]), w, padding_idx=-3),
+   [C((5, 3))], ("EmbeddingBackward0",), second_order=False,
+   gradcheck=False)  # the padding row's gradient is zero on purpose (not the derivative)
+op("nn.embedding.freq", lambda m, w: F(m).embedding(m.tensor([1, 2, 1, 1]), w, scale_grad_by_freq=True),
+   [C((3, 2))], ("EmbeddingBackward0",), second_order=False,
+   gradcheck=False)  # the gradient is rescaled on purpose (not the derivative)
+op("nn.dropout.p0", lambda m, x: F(m).dropout(x * 1, 0.0), [C((3, 4))], ("MulBackward0",),
+   second_order=False)
+op("nn.dropout.p1", lambda m, x: F(m).dropout(x, 1.0), [C((3, 4))], ("MulBackward0",),
+   second_order=False)
+op("nn.dropout.eval", lambda m, x: F(m).dropout(x * 2, 0.5, training=False), [C((3, 4))],
+   ("MulBackward0",), second_order=False)
+
+# ------------------------------------------------------------------ convolution, pooling
+
+op("nn.conv2d", lambda m, x, w, b: F(m).conv2d(x, w, b),
+   [C((2, 3, 5, 5), (4, 3, 3, 3), (4,)), C((3, 4, 4), (2, 3, 2, 2), (2,)),
+    C((1, 2, 4, 5), (3, 2, 2, 3), (3,), ng=(0,)), C((1, 2, 4, 5), (3, 2, 2, 3), (3,), ng=(1, 2)),
+    C((1, 2, 5, 4), (3, 2, 2, 2), (3,), nc=("t", None, None))],
+   ("ConvolutionBackward0", "SqueezeBackward1"))
+op("nn.conv2d.options", lambda m, x, w: F(m).conv2d(x, w, None, stride=(2, 1), padding=(1, 2),
+                                                   dilation=(1, 2)),
+   [C((2, 2, 6, 5), (3, 2, 3, 2))], ("ConvolutionBackward0",))
+op("nn.conv2d.groups", lambda m, x, w, b: F(m).conv2d(x, w, b, padding=1, groups=2),
+   [C((2, 4, 4, 4), (6, 2, 3, 3), (6,))], ("ConvolutionBackward0",))
+op("nn.conv2d.same", lambda m, x, w: F(m).conv2d(x, w, padding="same"),
+   [C((1, 2, 5, 4), (3, 2, 3, 3)), C((1, 2, 5, 4), (3, 2, 2, 3))], ("ConvolutionBackward0",))
+op("nn.conv2d.valid_stride", lambda m, x, w: F(m).conv2d(x, w, padding="valid", stride=2),
+   [C((1, 2, 7, 6), (2, 2, 3, 3))], ("ConvolutionBackward0",))
+op("conv2d", lambda m, x, w: m.conv2d(x, w, padding=1), [C((1, 1, 3, 3), (1, 1, 2, 2))],
+   ("ConvolutionBackward0",))
+op("nn.conv1d", lambda m, x, w, b: F(m).conv1d(x, w, b, stride=2, padding=1, dilation=2),
+   [C((2, 3, 9), (4, 3, 3), (4,)), C((3, 9), (4, 3, 3), (4,))],
+   ("ConvolutionBackward0", "SqueezeBackward1"))
+op("nn.conv1d.groups_same", lambda m, x, w: F(m).conv1d(x, w, padding="same", groups=3),
+   [C((2, 3, 7), (6, 1, 4))], ("ConvolutionBackward0",))
+op("conv1d", lambda m, x, w: m.conv1d(x, w), [C((1, 2, 5), (2, 2, 2))], ("ConvolutionBackward0",))
+
+op("nn.max_pool2d", lambda m, x: F(m).max_pool2d(x, 2), [C((2, 3, 4, 4)), C((2, 5, 4))],
+   ("MaxPool2DWithIndicesBackward0",), domain="distinct", second_order=False,
+   double_grad_fns=("MaxPool2DWithIndicesBackwardBackward0",))
+op("nn.max_pool2d.options", lambda m, x: F(m).max_pool2d(x, (3, 2), stride=(2, 1), padding=1,
+                                                        dilation=(1, 2), ceil_mode=True),
+   [C((1, 2, 6, 5)), C((1, 2, 5, 6))], ("MaxPool2DWithIndicesBackward0",), domain="distinct",
+   second_order=False)
+op("nn.max_pool2d.indices", lambda m, x: F(m).max_pool2d(x, 3, 2, 1, return_indices=True),
+   [C((1, 2, 5, 5))], ("MaxPool2DWithIndicesBackward0",), domain="distinct", second_order=False)
+op("max_pool2d", lambda m, x: m.max_pool2d(x, 2, 1), [C((1, 1, 3, 3))],
+   ("MaxPool2DWithIndicesBackward0",), domain="distinct", second_order=False)
+op("nn.avg_pool2d", lambda m, x: F(m).avg_pool2d(x, 2), [C((2, 3, 4, 4)), C((2, 5, 4))],
+   ("AvgPool2DBackward0",), second_order=False, double_grad_fns=("AvgPool2DBackwardBackward0",))
+op("nn.avg_pool2d.pad", lambda m, x: F(m).avg_pool2d(x, 3, 2, 1), [C((1, 2, 5, 6))],
+   ("AvgPool2DBackward0",), second_order=False)
+op("nn.avg_pool2d.no_pad_count", lambda m, x: F(m).avg_pool2d(x, (3, 2), (2, 2), (1, 1),
+                                                             ceil_mode=True, count_include_pad=False),
+   [C((1, 2, 6, 5))], ("AvgPool2DBackward0",), second_order=False)
+op("nn.avg_pool2d.ceil_divisor", lambda m, x: F(m).avg_pool2d(x, 2, 2, 1, ceil_mode=True,
+                                                             divisor_override=3),
+   [C((1, 1, 5, 4))], ("AvgPool2DBackward0",), second_order=False)
+op("nn.unfold", lambda m, x: F(m).unfold(x, (2, 3), dilation=1, padding=1, stride=(2, 1)),
+   [C((2, 2, 4, 5)), C((2, 4, 5))], ("Im2ColBackward0", "SqueezeBackward1"), second_order=False)
+op("nn.fold", lambda m, x: F(m).fold(x, (4, 5), (2, 3), padding=1, stride=(2, 1)),
+   [C((2, 12, 15))], ("Col2ImBackward0",), second_order=False)
