@@ -293,6 +293,7 @@ cdef inline void _gc_track(object o):
 # Anomaly mode (autograd.detect_anomaly): nodes record their forward stack and the
 # engine checks every derivative's outputs for NaN.
 cdef bint _anomaly_enabled = False
+cdef bint _anomaly_check_nan = True
 
 
 include "_errors.pxi"

@@ -36,6 +36,9 @@ from autograd_core.grad_mode import (  # noqa: F401
     enable_grad, inference_mode, no_grad, set_grad_enabled,
 )
 from autograd_core import autograd  # noqa: F401
+from autograd_core.autograd import (  # noqa: F401
+    is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled,
+)
 from autograd_core._C import (  # noqa: F401  # reduce_linalg
     addmm, all_ as all, amax, amin, any_ as any, argmax, argmin, bmm, cumprod, cumsum, det,
     diag, dot, einsum, ger, inverse, logsumexp, mv, norm, outer, prod, std, tensordot, trace,

@@ -5,6 +5,7 @@ cdef extern from "agc_engine.h" nogil:
     int agc_grad_enabled()
     void agc_set_grad_enabled(int enabled)
     int agc_inference_mode()
+    int agc_recording()
     void agc_set_inference_mode(int enabled)
 
     ctypedef struct agc_ptrmap:

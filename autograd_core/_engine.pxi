@@ -51,6 +51,9 @@ cdef tuple _make_root_grads(tuple tensors, tuple grads):
     return tuple(out)
 
 
+cdef bint _create_graph_warned = False
+
+
 cdef Tensor _validate_grad(Node node, Py_ssize_t i, Tensor g):
     """Reduce/cast a gradient to the metadata of forward input i (once, here)."""
     meta = node.input_shapes[i]
@@ -91,7 +94,7 @@ cdef tuple _call_pre_hooks(Node node, list buf):
                     continue
                 r = th.fn(g)
                 if r is not None:
-                    buf[th.output_nr] = _check_hook_result(r, g, "hook")
+                    buf[th.output_nr] = _check_hook_result(r, g, th.fn)
     if node.retained is not None:
         for nr, ref in node.retained.items():
             t = ref()
@@ -248,7 +251,9 @@ def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_g
     cdef Tensor t, g
     cdef Node node, child
     cdef bint keep_graph = create_graph if retain_graph is None else bool(retain_graph)
-    if create_graph and accumulate:
+    global _create_graph_warned
+    if create_graph and accumulate and not _create_graph_warned:
+        _create_graph_warned = True  # once per process, as PyTorch's TORCH_WARN_ONCE
         warnings.warn(_MSG_CREATE_GRAPH_CYCLE, UserWarning, stacklevel=3)
     if isinstance(inputs, Tensor):
         inputs = (inputs,)
@@ -425,13 +430,18 @@ cdef void _execute(_GraphTask task, bytearray needed, list capture, set capture_
             task.arrive(cidx)
 
 
-def _set_anomaly_enabled(bint mode):
-    global _anomaly_enabled
+def _set_anomaly_enabled(bint mode, bint check_nan=True):
+    global _anomaly_enabled, _anomaly_check_nan
     _anomaly_enabled = mode
+    _anomaly_check_nan = check_nan
 
 
 def _is_anomaly_enabled():
     return _anomaly_enabled
+
+
+def _is_anomaly_check_nan_enabled():
+    return _anomaly_check_nan
 
 
 cdef tuple _apply_with_anomaly(Node node, tuple grads_out):
@@ -441,7 +451,7 @@ cdef tuple _apply_with_anomaly(Node node, tuple grads_out):
         _warn_anomaly(node)
         raise
     for i, g in enumerate(grads_in):
-        if g is not None and np.isnan((<Tensor>g)._data).any():
+        if _anomaly_check_nan and g is not None and np.isnan((<Tensor>g)._data).any():
             _warn_anomaly(node)
             raise RuntimeError(f"Function '{type(node).__name__}' returned nan values in its {i}th output.")
     return grads_in

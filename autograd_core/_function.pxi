@@ -101,7 +101,7 @@ cdef class FunctionNode(Node):
                         f"at position {i + 1}, but the corresponding forward input was not a Variable")
                 continue
             if g is not None and not isinstance(g, Tensor):
-                raise TypeError(f"expected Variable or None (got {type(g).__name__})")
+                raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
             out.append(g)
         return tuple(out)
 
@@ -146,7 +146,8 @@ def _function_apply(fn_cls, tuple args, dict kwargs):
         t = o
         if id(t) in dirty_ids:
             if t._grad_fn is None and t._requires_grad:
-                raise RuntimeError(_MSG_LEAF_INPLACE)
+                raise RuntimeError("a leaf Variable that requires grad has been used in an "
+                                   "in-place operation.")
         elif id(t) in input_ids:
             t = _make_view(t, t._data)  # an input returned as is: a new alias carries the node
         new_outs.append(t)

@@ -20,6 +20,12 @@ cdef inline VersionCounter _vc_of(Tensor t):
 
 
 cdef inline long _version_for_save(Tensor t):
+    if t._inference and not agc_inference_mode():
+        raise RuntimeError(
+            "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+            "inference mode in computation tracked by autograd. To work around this, you can make "
+            "a clone to get a normal tensor and use it in autograd, or use "
+            "`autograd_core.no_grad()` instead of `autograd_core.inference_mode()`.")
     return _vc_of(t).version
 
 
@@ -181,7 +187,7 @@ cdef class AccumulateGrad(Node):
             for hook in list(var._hooks):
                 r = hook(g)
                 if r is not None:
-                    g = _check_hook_result(r, g, "hook")
+                    g = _check_hook_result(r, g, hook)
         _accumulate_into(var, g)
         if var._post_acc_hooks is not None:
             for hook in list(var._post_acc_hooks):
@@ -190,13 +196,16 @@ cdef class AccumulateGrad(Node):
         return ()
 
 
-cdef object _check_hook_result(object r, Tensor g, str what):
+cdef object _check_hook_result(object r, Tensor g, object hook):
+    """PyTorch's checks on a gradient a hook returned in place of g."""
+    name = getattr(hook, "__name__", repr(hook))
     if not isinstance(r, Tensor):
-        raise TypeError(f"expected a Tensor or None returned from {what}, but got {type(r).__name__}")
+        raise TypeError(f"expected Variable, but hook returned '{type(r).__name__}'")
     if _shp((<Tensor>r)._data) != _shp(g._data):
-        raise RuntimeError(
-            f"{what} has changed the size of value: expected {_shape_str(_shp(g._data))} "
-            f"but got {_shape_str(_shp((<Tensor>r)._data))}")
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    if cnp.PyArray_TYPE((<Tensor>r)._data) != cnp.PyArray_TYPE(g._data):
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was "
+                           f"{_legacy_type_name(g)} got {_legacy_type_name(<Tensor>r)})")
     return r
 
 
@@ -308,7 +317,7 @@ cdef void _record_trace(Node node):
     import traceback
     if node.meta is None:
         node.meta = {}
-    node.meta["traceback_"] = traceback.format_stack()[:-1]
+    node.meta["traceback_"] = traceback.format_stack()  # Cython frames are not in it
 
 
 cdef inline bint _needs(Node node, int i):

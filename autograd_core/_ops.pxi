@@ -8,7 +8,7 @@
 # ================================================================ helpers
 
 cdef inline bint _grad_on():
-    return agc_grad_enabled()
+    return agc_recording()
 
 
 cdef inline bint _is_small_float(cnp.ndarray x):

@@ -763,6 +763,11 @@ cdef Tensor _clone(Tensor x):
 
 cdef void _check_inplace(Tensor t) except *:
     """PyTorch's leaf rules for in-place ops (only while grad mode records)."""
+    if t._inference and not agc_inference_mode():
+        raise RuntimeError(
+            "Inplace update to inference tensor outside InferenceMode is not allowed.You can make "
+            "a clone to get a normal tensor before doing inplace update.See "
+            "https://github.com/pytorch/rfcs/pull/17 for more details.")
     if not _grad_on():
         return
     if t._grad_fn is None and t._requires_grad:

@@ -215,6 +215,9 @@ cdef class Tensor:
                 raise RuntimeError(_MSG_NONLEAF_REQUIRES_GRAD)
             return
         _check_requires_grad_dtype(self, value, msg)
+        if value and self._inference and not agc_inference_mode():
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
         self._requires_grad = value
 
     def requires_grad_(self, requires_grad=True):

@@ -136,10 +136,10 @@ class set_grad_enabled(_DecoratorContextManager):
 class inference_mode(_DecoratorContextManager):
     """Like no_grad, for inference: nothing inside records history."""
 
-    def __new__(cls, mode_or_func=True):
-        if isinstance(mode_or_func, bool):
+    def __new__(cls, mode=True):
+        if isinstance(mode, bool):
             return super().__new__(cls)
-        return cls()(mode_or_func)
+        return cls()(mode)  # bare @inference_mode
 
     def __init__(self, mode=True):
         if not isinstance(mode, bool):
@@ -147,9 +147,9 @@ class inference_mode(_DecoratorContextManager):
         self.mode = mode
 
     def __enter__(self):
+        # PyTorch's InferenceMode(enabled): grad mode = not enabled, inference = enabled
         self.prev = (_C.is_grad_enabled(), _C.is_inference_mode_enabled())
-        if self.mode:
-            _C._set_grad_enabled(False)
+        _C._set_grad_enabled(not self.mode)
         _C._set_inference_mode(self.mode)
 
     def __exit__(self, *exc):

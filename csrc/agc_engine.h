@@ -13,6 +13,8 @@
 int agc_grad_enabled(void);
 void agc_set_grad_enabled(int enabled);
 int agc_inference_mode(void);
+/* Whether ops record: grad mode on and not inside inference mode. */
+int agc_recording(void);
 void agc_set_inference_mode(int enabled);
 
 /* Open-addressing hash map from a pointer (a graph node) to a dense int32 index. */

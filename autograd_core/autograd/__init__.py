@@ -77,19 +77,37 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         raise RuntimeError(f"grad requires one grad_output per output: got {len(grads)} "
                            f"grad_outputs and {len(outputs)} outputs")
     if not inputs:
-        raise RuntimeError("grad requires non-empty inputs.")
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     return _C._run_backward(outputs, grads, retain_graph, create_graph, inputs,
                             allow_unused=allow_unused, accumulate=False,
                             materialize=materialize_grads)
 
 
-def set_detect_anomaly(mode, check_nan=True):
-    """Turn anomaly detection on or off (see detect_anomaly)."""
-    _C._set_anomaly_enabled(mode)
+class set_detect_anomaly:
+    """Turn anomaly detection on or off; as a context manager, restore it on exit."""
+
+    def __init__(self, mode, check_nan=True):
+        self.prev = (_C._is_anomaly_enabled(), _C._is_anomaly_check_nan_enabled())
+        _C._set_anomaly_enabled(mode, check_nan)
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        _C._set_anomaly_enabled(*self.prev)
+
+
+def set_anomaly_enabled(mode, check_nan=True):
+    """Turn anomaly detection on or off (torch.set_anomaly_enabled)."""
+    _C._set_anomaly_enabled(mode, check_nan)
 
 
 def is_anomaly_enabled():
     return _C._is_anomaly_enabled()
+
+
+def is_anomaly_check_nan_enabled():
+    return _C._is_anomaly_check_nan_enabled()
 
 
 class detect_anomaly:
@@ -97,12 +115,13 @@ class detect_anomaly:
 
     def __init__(self, check_nan=True):
         import warnings
+        self.check_nan = check_nan
         warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime "
                       "and should only be enabled for debugging.", UserWarning, stacklevel=2)
 
     def __enter__(self):
-        self.prev = _C._is_anomaly_enabled()
-        _C._set_anomaly_enabled(True)
+        self.prev = (_C._is_anomaly_enabled(), _C._is_anomaly_check_nan_enabled())
+        _C._set_anomaly_enabled(True, self.check_nan)
 
     def __exit__(self, *exc):
-        _C._set_anomaly_enabled(self.prev)
+        _C._set_anomaly_enabled(*self.prev)

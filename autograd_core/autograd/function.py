@@ -14,7 +14,8 @@ class _FunctionMeta(type):
     def __init__(cls, name, bases, attrs):
         cls._backward_cls = type(name + "Backward", (_C.FunctionNode,), {})
         # forward without ctx plus setup_context, when a subclass defines setup_context
-        cls._new_style = not getattr(getattr(cls, "setup_context", None), "_is_default", True)
+        cls._new_style = not attrs.get("_is_base_class", False) and (
+            "setup_context" in attrs or any(getattr(b, "_new_style", False) for b in bases))
         super().__init__(name, bases, attrs)
 
 
@@ -60,7 +61,7 @@ class Function(metaclass=_FunctionMeta):
     def setup_context(ctx, inputs, output):
         raise NotImplementedError("setup_context is not implemented.")
 
-    setup_context._is_default = True
+    _is_base_class = True
 
     @staticmethod
     def backward(ctx, *grad_outputs):

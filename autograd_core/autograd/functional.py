@@ -34,6 +34,19 @@ def _prepare(inputs, create_graph):
     return tuple(out)
 
 
+def _check_outputs(outs, strict, fname):
+    """torch.autograd.functional's checks on what the user's function returned."""
+    for i, o in enumerate(outs):
+        if not isinstance(o, _C.Tensor):
+            raise TypeError(f"The outputs of the user-provided function given to {fname} must be "
+                            "either a Tensor or a tuple of Tensors but the given outputs of the "
+                            f"user-provided function has type {type(o)}.")
+        if strict and not o.requires_grad:
+            raise RuntimeError(f"Output {i} of the user-provided function does not require "
+                               "gradients. The outputs must be computed in a differentiable "
+                               "manner from the input when running in strict mode.")
+
+
 def _fill_none(grads, refs, strict, what):
     out = []
     for i, (g, r) in enumerate(zip(grads, refs)):
@@ -56,6 +69,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     with _C_enable_grad():
         ins = _prepare(inputs, create_graph)
         outs, single_out = _tuple(func(*ins))
+        _check_outputs(outs, strict, "vjp")
         if v is None:
             if len(outs) != 1 or outs[0].numel() != 1:
                 raise RuntimeError("The vector v can only be None if the user-provided function "
@@ -63,6 +77,10 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
             v = (_C._from_array(np.ones(outs[0].shape, dtype=outs[0].dtype.np_dtype)),)
         else:
             v, _ = _tuple(v)
+            for o, vi in zip(outs, v):
+                if tuple(vi.shape) != tuple(o.shape):
+                    raise RuntimeError(f"v has invalid size: should be {o.shape!r} but got "
+                                       f"{vi.shape!r}.")
         grads = _grad(outs, ins, v, create_graph)
     grads = _detach(_fill_none(grads, ins, strict, "vjp"), create_graph)
     outs = _detach(outs, create_graph)
@@ -82,6 +100,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         else:
             v, _ = _tuple(v)
         outs, single_out = _tuple(func(*ins))
+        _check_outputs(outs, strict, "jvp")
         us = tuple(_C._from_array(np.zeros(o.shape, dtype=o.dtype.np_dtype)).requires_grad_(True)
                    for o in outs)
         g = _grad(outs, ins, us, True)
@@ -104,6 +123,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
     with _C_enable_grad():
         ins = _prepare(inputs, create_graph)
         outs, single_out = _tuple(func(*ins))
+        _check_outputs(outs, strict, "jacobian")
         result = []
         for o in outs:
             per_input = [np.zeros(tuple(o.shape) + tuple(x.shape), dtype=o.dtype.np_dtype) for x in ins]
@@ -156,20 +176,32 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
                                    "with a single element.")
             gs = _grad((out,), xs, (_C._from_array(np.ones(tuple(out.shape), dtype=out.dtype.np_dtype)),), True)
             gs = _fill_none(gs, xs, strict, "hessian")
+            for i, g in enumerate(gs):
+                if strict and not g.requires_grad:
+                    raise RuntimeError(
+                        "While computing the hessian, found that the jacobian of the user-provided "
+                        f"function with respect to input {i} is independent of the input. This is "
+                        "not allowed in strict mode. You should ensure that your function is twice "
+                        "differentiable and that the jacobian depends on the inputs (this would be "
+                        "violated by a linear function for example).")
         return gs[0] if single_in else gs
 
     return jacobian(grad_fn, inputs, create_graph=create_graph, strict=strict)
 
 
-def vhp(func, inputs, v=None, create_graph=False, strict=False):
+def vhp(func, inputs, v=None, create_graph=False, strict=False, _name="vhp"):
     """(func(inputs), v^T H)."""
     inputs, single_in = _tuple(inputs)
     with _C_enable_grad():
         ins = _prepare(inputs, create_graph)
         out = func(*ins)
-        if not isinstance(out, _C.Tensor) or out.numel() != 1:
-            raise RuntimeError("The function given to hvp should return a single Tensor with a "
-                               "single element.")
+        if not isinstance(out, _C.Tensor):
+            raise TypeError(f"The outputs of the user-provided function given to {_name} must "
+                            "be either a Tensor or a tuple of Tensors but the given outputs of "
+                            f"the user-provided function has type {type(out)}.")
+        if out.numel() != 1:
+            raise RuntimeError(f"The Tensor returned by the function given to {_name} should "
+                               "contain a single element")
         v, _ = _tuple(v) if v is not None else ((_C._from_array(np.ones(ins[0].shape, dtype=ins[0].dtype.np_dtype)),), True)
         ones = (_C._from_array(np.ones(tuple(out.shape), dtype=out.dtype.np_dtype)),)
         g = _fill_none(_grad((out,), ins, ones, True), ins, strict, "vhp")
@@ -186,7 +218,7 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), H v); equal to vhp for the symmetric Hessian of a smooth func."""
-    return vhp(func, inputs, v, create_graph, strict)
+    return vhp(func, inputs, v, create_graph, strict, _name="hvp")
 
 
 class _C_enable_grad:

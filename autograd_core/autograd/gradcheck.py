@@ -75,6 +75,9 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     True
     """
     inputs = _as_tuple(inputs)
+    if not any(isinstance(x, _C.Tensor) and x.requires_grad for x in inputs):
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
+                         "none of them have requires_grad=True.")
     first = func(*inputs)
     outputs = _differentiable_outputs(first)
     indices = _differentiable_indices(first)
