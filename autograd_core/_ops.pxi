@@ -1087,8 +1087,3 @@ def parse_size(args, fname):
     """Sizes as given to zeros(2, 3) / zeros((2, 3)) / zeros(Size), as a tuple."""
     return _parse_shape(tuple(args), fname)
 
-
-def _check_leaf_dtype(arr, requires_grad):
-    """For creation functions: PyTorch's dtype rule for requires_grad."""
-    if requires_grad and not _BY_TYPENUM[arr.dtype.num].is_floating_point:
-        raise RuntimeError(_MSG_NOT_FLOAT_GRAD)

@@ -211,11 +211,6 @@ cdef Tensor _gather_along(Tensor x, Py_ssize_t dim, cnp.ndarray idx):
     return r
 
 
-def _return_types():
-    import collections
-    return collections.namedtuple
-
-
 cdef object _max_min(Tensor x, object dim, bint keepdim, bint is_max):
     cdef str name = "max" if is_max else "min"
     cdef cnp.ndarray xa = x._data

@@ -2,6 +2,7 @@
 import functools
 
 from autograd_core import _C
+from autograd_core.grad_mode import no_grad
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable"]
 
@@ -80,15 +81,6 @@ def once_differentiable(fn):
 
     @functools.wraps(fn)
     def wrapper(ctx, *args):
-        with _C_no_grad():
+        with no_grad():
             return fn(ctx, *args)
     return wrapper
-
-
-class _C_no_grad:
-    def __enter__(self):
-        self.prev = _C.is_grad_enabled()
-        _C._set_grad_enabled(False)
-
-    def __exit__(self, *exc):
-        _C._set_grad_enabled(self.prev)

@@ -4,6 +4,7 @@ Signatures and return conventions follow torch.autograd.functional."""
 import numpy as np
 
 from autograd_core import _C
+from autograd_core.grad_mode import enable_grad
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
 
@@ -66,7 +67,7 @@ def _detach(xs, create_graph):
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), v^T J): the vector-Jacobian product."""
     inputs, single_in = _tuple(inputs)
-    with _C_enable_grad():
+    with enable_grad():
         ins = _prepare(inputs, create_graph)
         outs, single_out = _tuple(func(*ins))
         _check_outputs(outs, strict, "vjp")
@@ -90,7 +91,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), J v): the Jacobian-vector product, by the double-vjp trick."""
     inputs, single_in = _tuple(inputs)
-    with _C_enable_grad():
+    with enable_grad():
         ins = _prepare(inputs, create_graph)
         if v is None:
             if len(ins) != 1 or ins[0].numel() != 1:
@@ -120,7 +121,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
              strategy="reverse-mode"):
     """The Jacobian of func at inputs (nested as torch.autograd.functional.jacobian)."""
     inputs, single_in = _tuple(inputs)
-    with _C_enable_grad():
+    with enable_grad():
         ins = _prepare(inputs, create_graph)
         outs, single_out = _tuple(func(*ins))
         _check_outputs(outs, strict, "jacobian")
@@ -169,7 +170,7 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
     inputs_t, single_in = _tuple(inputs)
 
     def grad_fn(*xs):
-        with _C_enable_grad():
+        with enable_grad():
             out = func(*xs)
             if not isinstance(out, _C.Tensor) or out.numel() != 1:
                 raise RuntimeError("The function given to hessian should return a single Tensor "
@@ -192,7 +193,7 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
 def vhp(func, inputs, v=None, create_graph=False, strict=False, _name="vhp"):
     """(func(inputs), v^T H)."""
     inputs, single_in = _tuple(inputs)
-    with _C_enable_grad():
+    with enable_grad():
         ins = _prepare(inputs, create_graph)
         out = func(*ins)
         if not isinstance(out, _C.Tensor):
@@ -219,12 +220,3 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False, _name="vhp"):
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), H v); equal to vhp for the symmetric Hessian of a smooth func."""
     return vhp(func, inputs, v, create_graph, strict, _name="hvp")
-
-
-class _C_enable_grad:
-    def __enter__(self):
-        self.prev = _C.is_grad_enabled()
-        _C._set_grad_enabled(True)
-
-    def __exit__(self, *exc):
-        _C._set_grad_enabled(self.prev)
