@@ -1,31 +1,83 @@
-"""Build the Cython/C extension; metadata lives in pyproject.toml."""
+"""Build the compiled modules; metadata lives in pyproject.toml.
+
+First the op layer's generated code is (re)written from autograd_core/ops/
+derivatives.yaml (autograd_core/ops/_codegen.py), then every module is cythonized
+and compiled, in parallel. One extension module per concern:
+
+  autograd_core._core.dtype / tensor / engine / function   the core
+  autograd_core.ops.<family>                               one per op family
+
+AGC_FAST_BUILD=1 compiles with -O0 for quick development builds (never for
+benchmarks). Release builds carry no debug information.
+"""
 import os
+import runpy
+import sys
 
 import numpy as np
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
-extensions = [
-    Extension(
-        "autograd_core._C",
-        sources=["autograd_core/_C.pyx", "csrc/agc_engine.c", "csrc/agc_kernels.c"],
+ROOT = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, ROOT)
+
+# the generator, loaded by path: the package itself cannot be imported before it is built
+_codegen = runpy.run_path(os.path.join(ROOT, "autograd_core", "ops", "_codegen.py"))
+_codegen["generate"](ROOT)
+
+FAST = bool(os.environ.get("AGC_FAST_BUILD"))
+COMPILE_ARGS = ["-O0" if FAST else "-O2", "-g0"]
+LINK_ARGS = ["-g0"] if FAST else ["-g0", "-s"]
+
+CORE = {
+    "dtype": [],
+    "tensor": ["csrc/agc_mode.c"],
+    "engine": ["csrc/agc_engine.c"],
+    "function": [],
+}
+FAMILY_C_SOURCES = {"pointwise": ["csrc/agc_kernels.c"]}
+
+
+def _extension(module, pyx, c_sources=()):
+    return Extension(
+        module,
+        sources=[pyx, *c_sources],
         include_dirs=["csrc", np.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        # AGC_FAST_BUILD=1: -O0 for quick development builds (never for benchmarks)
-        extra_compile_args=["-O0" if os.environ.get("AGC_FAST_BUILD") else "-O3"],
+        extra_compile_args=COMPILE_ARGS,
+        extra_link_args=LINK_ARGS,
     )
-]
+
+
+extensions = [_extension(f"autograd_core._core.{name}", f"autograd_core/_core/{name}.pyx", c)
+              for name, c in CORE.items()]
+extensions += [_extension(f"autograd_core.ops.{fam}", f"autograd_core/ops/{fam}.pyx",
+                          FAMILY_C_SOURCES.get(fam, ()))
+               for fam in _codegen["FAMILIES"]]
+
+
+class ParallelBuildExt(build_ext):
+    """Compile the extension modules in parallel (one per core) unless told otherwise."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
+
 
 setup(
     ext_modules=cythonize(
         extensions,
         language_level=3,
+        nthreads=os.cpu_count() or 1,
         compiler_directives={
             "boundscheck": True,
             "wraparound": True,
             "initializedcheck": False,
-            "cdivision": True,
-            "embedsignature": True,
+            "auto_pickle": False,
+            "binding": True,
         },
     ),
+    cmdclass={"build_ext": ParallelBuildExt},
 )

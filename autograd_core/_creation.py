@@ -1,22 +1,23 @@
 """Tensor creation: thin argument handling over numpy; the core wraps the arrays."""
 import numpy as np
 
-from autograd_core import _C
+from autograd_core._core import tensor as _core
+from autograd_core._core import dtype as _core_dtype
 
 _rng = np.random.default_rng()
 
 
 def _np_dtype(dtype, default):
-    return _C._to_dtype_py(dtype if dtype is not None else default).np_dtype
+    return _core.to_dtype_py(dtype if dtype is not None else default).np_dtype
 
 
 def _leaf(arr, requires_grad):
-    return _C._from_array(np.array(arr, order="C", copy=None), requires_grad=requires_grad)
+    return _core.from_array(np.array(arr, order="C", copy=None), requires_grad=requires_grad)
 
 
 def _check_kwargs(device=None, layout=None, pin_memory=False, memory_format=None):
     if device is not None:
-        _C.Device(device)
+        _core.device(device)
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
@@ -27,7 +28,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     tensor([1., 2., 3., 4.], requires_grad=True)
     """
     _check_kwargs(device)
-    return _C._tensor(data, dtype, requires_grad)
+    return _core.tensor_from_data(data, dtype, requires_grad)
 
 
 def _check_sizes(shape, name):
@@ -41,8 +42,8 @@ def _check_sizes(shape, name):
 
 
 def _filled(fill, size, dtype, requires_grad, name, default=None):
-    shape = _check_sizes(_C.parse_size(size, name), name)
-    d = _np_dtype(dtype, default if default is not None else _C.get_default_dtype())
+    shape = _check_sizes(_core.parse_size(size, name), name)
+    d = _np_dtype(dtype, default if default is not None else _core_dtype.get_default_dtype())
     arr = np.full(shape, fill, dtype=d) if fill is not None else np.empty(shape, dtype=d)
     return _leaf(arr, requires_grad)
 
@@ -71,16 +72,16 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
     _check_kwargs(device)
     if dtype is None:
         if isinstance(fill_value, bool):
-            dtype = _C.dtypes()["bool"]
+            dtype = _core_dtype.all_dtypes()["bool"]
         elif isinstance(fill_value, int):
-            dtype = _C.dtypes()["int64"]
+            dtype = _core_dtype.all_dtypes()["int64"]
     return _filled(fill_value, (size,), dtype, requires_grad, "full")
 
 
 def _like(input, fill, dtype, requires_grad):
-    if not isinstance(input, _C.Tensor):
+    if not isinstance(input, _core.Tensor):
         raise TypeError(f"expected Tensor as argument 'input', but got {type(input).__name__}")
-    d = (_C._to_dtype_py(dtype) if dtype is not None else input.dtype).np_dtype
+    d = (_core.to_dtype_py(dtype) if dtype is not None else input.dtype).np_dtype
     arr = np.full(input.shape, fill, dtype=d) if fill is not None else np.empty(input.shape, dtype=d)
     return _leaf(arr, requires_grad)
 
@@ -107,7 +108,7 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
 
 
 def _num(x):
-    return x.item() if isinstance(x, _C.Tensor) else x
+    return x.item() if isinstance(x, _core.Tensor) else x
 
 
 def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
@@ -123,8 +124,8 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
         floating = any(isinstance(v, float) for v in (start, end, step))
-        dtype = _C.get_default_dtype() if floating else _C.dtypes()["int64"]
-    d = _C._to_dtype_py(dtype)
+        dtype = _core_dtype.get_default_dtype() if floating else _core_dtype.all_dtypes()["int64"]
+    d = _core.to_dtype_py(dtype)
     # Count in float64 like PyTorch (ceil((end - start) / step)), then compute values.
     n = int(np.ceil((end - start) / step))
     arr = (start + np.arange(n, dtype=np.float64) * step) if d.is_floating_point or any(
@@ -140,7 +141,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
         raise TypeError(f"linspace(): argument 'steps' must be int, not {type(steps).__name__}")
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    d = _np_dtype(dtype, _C.get_default_dtype())
+    d = _np_dtype(dtype, _core_dtype.get_default_dtype())
     return _leaf(np.linspace(_num(start), _num(end), steps).astype(d), requires_grad)
 
 
@@ -149,7 +150,7 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
     _check_kwargs(device)
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
-    return _leaf(np.eye(n, m, dtype=_np_dtype(dtype, _C.get_default_dtype())), requires_grad)
+    return _leaf(np.eye(n, m, dtype=_np_dtype(dtype, _core_dtype.get_default_dtype())), requires_grad)
 
 
 def manual_seed(seed):
@@ -168,16 +169,16 @@ def seed():
 def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """Uniform samples on [0, 1)."""
     _check_kwargs(device)
-    shape = _check_sizes(_C.parse_size(size, "rand"), "rand")
-    d = _np_dtype(dtype, _C.get_default_dtype())
+    shape = _check_sizes(_core.parse_size(size, "rand"), "rand")
+    d = _np_dtype(dtype, _core_dtype.get_default_dtype())
     return _leaf(_rng.random(shape).astype(d), requires_grad)
 
 
 def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """Standard normal samples."""
     _check_kwargs(device)
-    shape = _check_sizes(_C.parse_size(size, "randn"), "randn")
-    d = _np_dtype(dtype, _C.get_default_dtype())
+    shape = _check_sizes(_core.parse_size(size, "randn"), "randn")
+    d = _np_dtype(dtype, _core_dtype.get_default_dtype())
     return _leaf(_rng.standard_normal(shape).astype(d), requires_grad)
 
 
@@ -191,21 +192,21 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
         low, high = 0, low
     if size is None:
         raise TypeError("randint() missing required argument 'size'")
-    shape = _C.parse_size((size,), "randint")
-    d = _np_dtype(dtype, _C.dtypes()["int64"])
+    shape = _core.parse_size((size,), "randint")
+    d = _np_dtype(dtype, _core_dtype.all_dtypes()["int64"])
     return _leaf(_rng.integers(low, high, size=shape).astype(d), requires_grad)
 
 
 def from_numpy(ndarray):
     """A tensor sharing memory with a numpy array (changes show in both)."""
-    return _C._from_array(ndarray, requires_grad=False)
+    return _core.from_array(ndarray, requires_grad=False)
 
 
 def as_tensor(data, dtype=None, device=None):
     """Like tensor(), but shares memory with a numpy array or tensor when it can."""
     _check_kwargs(device)
-    if isinstance(data, _C.Tensor):
+    if isinstance(data, _core.Tensor):
         return data if dtype is None else data.to(dtype)
-    if isinstance(data, np.ndarray) and (dtype is None or _C._to_dtype_py(dtype).np_dtype == data.dtype):
-        return _C._from_array(data, requires_grad=False)
-    return _C._tensor(data, dtype, False)
+    if isinstance(data, np.ndarray) and (dtype is None or _core.to_dtype_py(dtype).np_dtype == data.dtype):
+        return _core.from_array(data, requires_grad=False)
+    return _core.tensor_from_data(data, dtype, False)

@@ -3,13 +3,13 @@ inference_mode. The mode itself is a thread-local flag in the C core."""
 import functools
 import inspect
 
-from autograd_core import _C
+from autograd_core._core import tensor as _core
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
            "is_inference_mode_enabled"]
 
-is_grad_enabled = _C.is_grad_enabled
-is_inference_mode_enabled = _C.is_inference_mode_enabled
+is_grad_enabled = _core.is_grad_enabled
+is_inference_mode_enabled = _core.is_inference_mode_enabled
 
 
 class _DecoratorContextManager:
@@ -78,11 +78,11 @@ class no_grad(_DecoratorContextManager):
         return cls()(orig_func)  # bare @no_grad
 
     def __enter__(self):
-        self.prev = _C.is_grad_enabled()
-        _C._set_grad_enabled(False)
+        self.prev = _core.is_grad_enabled()
+        _core._set_grad_enabled(False)
 
     def __exit__(self, *exc):
-        _C._set_grad_enabled(self.prev)
+        _core._set_grad_enabled(self.prev)
 
 
 class enable_grad(_DecoratorContextManager):
@@ -94,11 +94,11 @@ class enable_grad(_DecoratorContextManager):
         return cls()(orig_func)
 
     def __enter__(self):
-        self.prev = _C.is_grad_enabled()
-        _C._set_grad_enabled(True)
+        self.prev = _core.is_grad_enabled()
+        _core._set_grad_enabled(True)
 
     def __exit__(self, *exc):
-        _C._set_grad_enabled(self.prev)
+        _core._set_grad_enabled(self.prev)
 
 
 class set_grad_enabled(_DecoratorContextManager):
@@ -115,19 +115,19 @@ class set_grad_enabled(_DecoratorContextManager):
         if not isinstance(mode, bool):
             raise TypeError("set_grad_enabled(): argument 'enabled' (position 1) must be bool, "
                             f"not {type(mode).__name__}")
-        self.prev = _C.is_grad_enabled()
+        self.prev = _core.is_grad_enabled()
         self.mode = mode
-        _C._set_grad_enabled(mode)
+        _core._set_grad_enabled(mode)
 
     def __call__(self, func):
-        _C._set_grad_enabled(self.prev)
+        _core._set_grad_enabled(self.prev)
         return super().__call__(func)
 
     def __enter__(self):
         pass
 
     def __exit__(self, *exc):
-        _C._set_grad_enabled(self.prev)
+        _core._set_grad_enabled(self.prev)
 
     def clone(self):
         return self.__class__(self.mode)
@@ -148,13 +148,13 @@ class inference_mode(_DecoratorContextManager):
 
     def __enter__(self):
         # PyTorch's InferenceMode(enabled): grad mode = not enabled, inference = enabled
-        self.prev = (_C.is_grad_enabled(), _C.is_inference_mode_enabled())
-        _C._set_grad_enabled(not self.mode)
-        _C._set_inference_mode(self.mode)
+        self.prev = (_core.is_grad_enabled(), _core.is_inference_mode_enabled())
+        _core._set_grad_enabled(not self.mode)
+        _core._set_inference_mode(self.mode)
 
     def __exit__(self, *exc):
-        _C._set_grad_enabled(self.prev[0])
-        _C._set_inference_mode(self.prev[1])
+        _core._set_grad_enabled(self.prev[0])
+        _core._set_inference_mode(self.prev[1])
 
     def clone(self):
         return self.__class__(self.mode)

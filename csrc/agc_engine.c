@@ -3,15 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static __thread int grad_disabled = 0;  /* zero-initialised per thread: enabled */
-static __thread int inference_on = 0;
-
-int agc_grad_enabled(void) { return !grad_disabled; }
-void agc_set_grad_enabled(int enabled) { grad_disabled = !enabled; }
-int agc_inference_mode(void) { return inference_on; }
-int agc_recording(void) { return !grad_disabled && !inference_on; }
-void agc_set_inference_mode(int enabled) { inference_on = enabled != 0; }
-
 /* ---- pointer map ---- */
 
 static size_t hash_ptr(const void *p) {

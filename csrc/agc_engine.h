@@ -1,6 +1,6 @@
-/* Data structures for one backward pass, and the thread-local grad mode.
+/* Data structures for one backward pass.
  *
- * Plain C, no Python API: the Cython engine (autograd_core/_engine.pxi) owns the
+ * Plain C, no Python API: the Cython engine (autograd_core/_core/engine.pyx) owns the
  * Python objects and uses these only to map node pointers to dense indices and to
  * order ready nodes. */
 #ifndef AGC_ENGINE_H
@@ -8,14 +8,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-
-/* Grad mode and inference mode are per thread, as in PyTorch. */
-int agc_grad_enabled(void);
-void agc_set_grad_enabled(int enabled);
-int agc_inference_mode(void);
-/* Whether ops record: grad mode on and not inside inference mode. */
-int agc_recording(void);
-void agc_set_inference_mode(int enabled);
 
 /* Open-addressing hash map from a pointer (a graph node) to a dense int32 index. */
 typedef struct {

@@ -12,11 +12,11 @@ _PKG = pathlib.Path(__file__).resolve().parents[1] / "autograd_core"
 
 
 def pytest_report_header(config):
-    sos = list(_PKG.glob("_C*.so"))
-    sources = list(_PKG.glob("*.pyx")) + list(_PKG.glob("*.pxi")) + list(_PKG.glob("*.pxd"))
+    sos = list(_PKG.rglob("*.so"))
+    sources = [p for ext in ("*.pyx", "*.pxi", "*.pxd", "*.yaml") for p in _PKG.rglob(ext)]
     if not sos:
-        return "autograd_core: compiled core NOT BUILT"
+        return "autograd_core: compiled modules NOT BUILT"
     newest = max(p.stat().st_mtime for p in sources)
     if min(p.stat().st_mtime for p in sos) < newest:
-        return "autograd_core: WARNING, _C*.so is older than its .pyx/.pxi/.pxd sources"
+        return "autograd_core: WARNING, a compiled module is older than the Cython sources"
     return None

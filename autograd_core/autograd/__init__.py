@@ -1,5 +1,6 @@
 """autograd_core.autograd: backward(), grad(), the legacy Variable, grad modes."""
-from autograd_core import _C
+from autograd_core._core import tensor as _core
+from autograd_core._core import engine as _core_engine
 from autograd_core.autograd.variable import Variable
 from autograd_core.autograd.function import Function, once_differentiable
 from autograd_core.autograd import functional, graph
@@ -12,13 +13,13 @@ __all__ = ["Variable", "Function", "once_differentiable", "functional", "graph",
 
 
 def _as_tuple(x, name):
-    if isinstance(x, _C.Tensor):
+    if isinstance(x, _core.Tensor):
         return (x,)
     if x is None:
         return ()
     x = tuple(x)
     for t in x:
-        if t is not None and not isinstance(t, _C.Tensor):
+        if t is not None and not isinstance(t, _core.Tensor):
             raise TypeError(f"{name} must be Tensors, but got {type(t).__name__}")
     return x
 
@@ -36,7 +37,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     tensors = _as_tuple(tensors, "tensors")
     if grad_tensors is None:
         grad_tensors = grad_variables
-    grads = (grad_tensors,) if isinstance(grad_tensors, _C.Tensor) else (
+    grads = (grad_tensors,) if isinstance(grad_tensors, _core.Tensor) else (
         tuple(grad_tensors) if grad_tensors is not None else (None,) * len(tensors))
     if len(grads) != len(tensors):
         raise RuntimeError(f"got {len(grads)} tensors and {len(tensors)} gradients")
@@ -44,7 +45,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
         inputs = _as_tuple(inputs, "inputs")
         if len(inputs) == 0:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-    _C._run_backward(tensors, grads, retain_graph, create_graph, inputs,
+    _core_engine.run_backward(tensors, grads, retain_graph, create_graph, inputs,
                      allow_unused=True, accumulate=True)
 
 
@@ -65,11 +66,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if allow_unused is None:
         allow_unused = materialize_grads
     outputs = _as_tuple(outputs, "outputs")
-    single = isinstance(inputs, _C.Tensor)
+    single = isinstance(inputs, _core.Tensor)
     inputs = _as_tuple(inputs, "inputs")
     if grad_outputs is None:
         grads = (None,) * len(outputs)
-    elif isinstance(grad_outputs, _C.Tensor):
+    elif isinstance(grad_outputs, _core.Tensor):
         grads = (grad_outputs,)
     else:
         grads = tuple(grad_outputs)
@@ -78,7 +79,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                            f"grad_outputs and {len(outputs)} outputs")
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    return _C._run_backward(outputs, grads, retain_graph, create_graph, inputs,
+    return _core_engine.run_backward(outputs, grads, retain_graph, create_graph, inputs,
                             allow_unused=allow_unused, accumulate=False,
                             materialize=materialize_grads)
 
@@ -87,27 +88,27 @@ class set_detect_anomaly:
     """Turn anomaly detection on or off; as a context manager, restore it on exit."""
 
     def __init__(self, mode, check_nan=True):
-        self.prev = (_C._is_anomaly_enabled(), _C._is_anomaly_check_nan_enabled())
-        _C._set_anomaly_enabled(mode, check_nan)
+        self.prev = (_core._is_anomaly_enabled(), _core._is_anomaly_check_nan_enabled())
+        _core._set_anomaly_enabled(mode, check_nan)
 
     def __enter__(self):
         pass
 
     def __exit__(self, *exc):
-        _C._set_anomaly_enabled(*self.prev)
+        _core._set_anomaly_enabled(*self.prev)
 
 
 def set_anomaly_enabled(mode, check_nan=True):
     """Turn anomaly detection on or off (torch.set_anomaly_enabled)."""
-    _C._set_anomaly_enabled(mode, check_nan)
+    _core._set_anomaly_enabled(mode, check_nan)
 
 
 def is_anomaly_enabled():
-    return _C._is_anomaly_enabled()
+    return _core._is_anomaly_enabled()
 
 
 def is_anomaly_check_nan_enabled():
-    return _C._is_anomaly_check_nan_enabled()
+    return _core._is_anomaly_check_nan_enabled()
 
 
 class detect_anomaly:
@@ -120,8 +121,8 @@ class detect_anomaly:
                       "and should only be enabled for debugging.", UserWarning, stacklevel=2)
 
     def __enter__(self):
-        self.prev = (_C._is_anomaly_enabled(), _C._is_anomaly_check_nan_enabled())
-        _C._set_anomaly_enabled(True, self.check_nan)
+        self.prev = (_core._is_anomaly_enabled(), _core._is_anomaly_check_nan_enabled())
+        _core._set_anomaly_enabled(True, self.check_nan)
 
     def __exit__(self, *exc):
-        _C._set_anomaly_enabled(*self.prev)
+        _core._set_anomaly_enabled(*self.prev)

@@ -1,19 +1,20 @@
 """Custom differentiable operations: ``autograd.Function`` with static forward/backward."""
 import functools
 
-from autograd_core import _C
+from autograd_core._core import tensor as _core
+from autograd_core._core import function as _core_function
 from autograd_core.grad_mode import no_grad
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable"]
 
-FunctionCtx = _C.FunctionNode
+FunctionCtx = _core_function.FunctionNode
 
 
 class _FunctionMeta(type):
     """Gives each Function subclass its node class, named "<Name>Backward" as in PyTorch."""
 
     def __init__(cls, name, bases, attrs):
-        cls._backward_cls = type(name + "Backward", (_C.FunctionNode,), {})
+        cls._backward_cls = type(name + "Backward", (_core_function.FunctionNode,), {})
         # forward without ctx plus setup_context, when a subclass defines setup_context
         cls._new_style = not attrs.get("_is_base_class", False) and (
             "setup_context" in attrs or any(getattr(b, "_new_style", False) for b in bases))
@@ -73,7 +74,7 @@ class Function(metaclass=_FunctionMeta):
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        return _C._function_apply(cls, args, kwargs)
+        return _core_function.function_apply(cls, args, kwargs)
 
 
 def once_differentiable(fn):

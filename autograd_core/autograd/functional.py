@@ -3,7 +3,10 @@
 Signatures and return conventions follow torch.autograd.functional."""
 import numpy as np
 
-from autograd_core import _C
+import autograd_core
+
+from autograd_core._core import tensor as _core
+from autograd_core._core import engine as _core_engine
 from autograd_core.grad_mode import enable_grad
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
@@ -19,14 +22,14 @@ def _grad(outputs, inputs, grad_outputs, create_graph, allow_unused=True):
     diff = [(o, g) for o, g in zip(outputs, grads) if o.requires_grad]
     if not diff:
         return (None,) * len(inputs)
-    return _C._run_backward(tuple(o for o, _ in diff), tuple(g for _, g in diff), True,
+    return _core_engine.run_backward(tuple(o for o, _ in diff), tuple(g for _, g in diff), True,
                             create_graph, tuple(inputs), allow_unused=True, accumulate=False)
 
 
 def _prepare(inputs, create_graph):
     out = []
     for x in inputs:
-        if not isinstance(x, _C.Tensor):
+        if not isinstance(x, _core.Tensor):
             raise TypeError(f"The inputs given to the function must be Tensors, got {type(x).__name__}")
         y = x.detach() if not create_graph else x
         if not create_graph or not x.requires_grad:
@@ -38,7 +41,7 @@ def _prepare(inputs, create_graph):
 def _check_outputs(outs, strict, fname):
     """torch.autograd.functional's checks on what the user's function returned."""
     for i, o in enumerate(outs):
-        if not isinstance(o, _C.Tensor):
+        if not isinstance(o, _core.Tensor):
             raise TypeError(f"The outputs of the user-provided function given to {fname} must be "
                             "either a Tensor or a tuple of Tensors but the given outputs of the "
                             f"user-provided function has type {type(o)}.")
@@ -55,7 +58,7 @@ def _fill_none(grads, refs, strict, what):
             if strict:
                 raise RuntimeError(f"The output of the user-provided function is independent of "
                                    f"input {i}. This is not allowed in strict mode.")
-            g = _C._from_array(np.zeros(r.shape, dtype=r.dtype.np_dtype))
+            g = _core.from_array(np.zeros(r.shape, dtype=r.dtype.np_dtype))
         out.append(g)
     return tuple(out)
 
@@ -75,7 +78,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
             if len(outs) != 1 or outs[0].numel() != 1:
                 raise RuntimeError("The vector v can only be None if the user-provided function "
                                    "returns a single Tensor with a single element.")
-            v = (_C._from_array(np.ones(outs[0].shape, dtype=outs[0].dtype.np_dtype)),)
+            v = (_core.from_array(np.ones(outs[0].shape, dtype=outs[0].dtype.np_dtype)),)
         else:
             v, _ = _tuple(v)
             for o, vi in zip(outs, v):
@@ -97,18 +100,18 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
             if len(ins) != 1 or ins[0].numel() != 1:
                 raise RuntimeError("The vector v can only be None if the input to the "
                                    "user-provided function is a single Tensor with a single element.")
-            v = (_C._from_array(np.ones(ins[0].shape, dtype=ins[0].dtype.np_dtype)),)
+            v = (_core.from_array(np.ones(ins[0].shape, dtype=ins[0].dtype.np_dtype)),)
         else:
             v, _ = _tuple(v)
         outs, single_out = _tuple(func(*ins))
         _check_outputs(outs, strict, "jvp")
-        us = tuple(_C._from_array(np.zeros(o.shape, dtype=o.dtype.np_dtype)).requires_grad_(True)
+        us = tuple(_core.from_array(np.zeros(o.shape, dtype=o.dtype.np_dtype)).requires_grad_(True)
                    for o in outs)
         g = _grad(outs, ins, us, True)
         g = tuple(x for x in g)
         pairs = [(gi, vi) for gi, vi in zip(g, v) if gi is not None and gi.requires_grad]
         if pairs:
-            jv = _C._run_backward(tuple(p[0] for p in pairs), tuple(p[1] for p in pairs), True,
+            jv = _core_engine.run_backward(tuple(p[0] for p in pairs), tuple(p[1] for p in pairs), True,
                                   create_graph, us, allow_unused=True, accumulate=False)
         else:
             jv = (None,) * len(outs)
@@ -133,7 +136,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
                 e = np.zeros(o.numel(), dtype=o.dtype.np_dtype)
                 e[k] = 1
                 if o.requires_grad:
-                    gs = _C._run_backward((o,), (_C._from_array(e.reshape(tuple(o.shape))),), True,
+                    gs = _core_engine.run_backward((o,), (_core.from_array(e.reshape(tuple(o.shape))),), True,
                                           create_graph, ins, allow_unused=True, accumulate=False)
                 else:
                     gs = (None,) * len(ins)
@@ -145,15 +148,15 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
             entry = []
             for j, x in enumerate(ins):
                 if create_graph and any(r is not None for r in rows[j]):
-                    parts = [r if r is not None else _C._from_array(np.zeros(tuple(x.shape), dtype=x.dtype.np_dtype))
+                    parts = [r if r is not None else _core.from_array(np.zeros(tuple(x.shape), dtype=x.dtype.np_dtype))
                              for r in rows[j]]
-                    entry.append(_C.stack(parts).reshape(tuple(o.shape) + tuple(x.shape)))
+                    entry.append(autograd_core.stack(parts).reshape(tuple(o.shape) + tuple(x.shape)))
                 else:
                     arr = per_input[j].reshape((o.numel(),) + tuple(x.shape))
                     for k, r in enumerate(rows[j]):
                         if r is not None:
                             arr[k] = r.detach().numpy()
-                    entry.append(_C._from_array(arr.reshape(tuple(o.shape) + tuple(x.shape))))
+                    entry.append(_core.from_array(arr.reshape(tuple(o.shape) + tuple(x.shape))))
             result.append(tuple(entry))
     if single_out and single_in:
         return result[0][0]
@@ -172,10 +175,10 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
     def grad_fn(*xs):
         with enable_grad():
             out = func(*xs)
-            if not isinstance(out, _C.Tensor) or out.numel() != 1:
+            if not isinstance(out, _core.Tensor) or out.numel() != 1:
                 raise RuntimeError("The function given to hessian should return a single Tensor "
                                    "with a single element.")
-            gs = _grad((out,), xs, (_C._from_array(np.ones(tuple(out.shape), dtype=out.dtype.np_dtype)),), True)
+            gs = _grad((out,), xs, (_core.from_array(np.ones(tuple(out.shape), dtype=out.dtype.np_dtype)),), True)
             gs = _fill_none(gs, xs, strict, "hessian")
             for i, g in enumerate(gs):
                 if strict and not g.requires_grad:
@@ -196,19 +199,19 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False, _name="vhp"):
     with enable_grad():
         ins = _prepare(inputs, create_graph)
         out = func(*ins)
-        if not isinstance(out, _C.Tensor):
+        if not isinstance(out, _core.Tensor):
             raise TypeError(f"The outputs of the user-provided function given to {_name} must "
                             "be either a Tensor or a tuple of Tensors but the given outputs of "
                             f"the user-provided function has type {type(out)}.")
         if out.numel() != 1:
             raise RuntimeError(f"The Tensor returned by the function given to {_name} should "
                                "contain a single element")
-        v, _ = _tuple(v) if v is not None else ((_C._from_array(np.ones(ins[0].shape, dtype=ins[0].dtype.np_dtype)),), True)
-        ones = (_C._from_array(np.ones(tuple(out.shape), dtype=out.dtype.np_dtype)),)
+        v, _ = _tuple(v) if v is not None else ((_core.from_array(np.ones(ins[0].shape, dtype=ins[0].dtype.np_dtype)),), True)
+        ones = (_core.from_array(np.ones(tuple(out.shape), dtype=out.dtype.np_dtype)),)
         g = _fill_none(_grad((out,), ins, ones, True), ins, strict, "vhp")
         pairs = [(gi, vi) for gi, vi in zip(g, v) if gi.requires_grad]
         if pairs:
-            h = _C._run_backward(tuple(p[0] for p in pairs), tuple(p[1] for p in pairs), True,
+            h = _core_engine.run_backward(tuple(p[0] for p in pairs), tuple(p[1] for p in pairs), True,
                                  create_graph, ins, allow_unused=True, accumulate=False)
         else:
             h = (None,) * len(ins)

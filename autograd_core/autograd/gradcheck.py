@@ -1,7 +1,8 @@
 """gradcheck / gradgradcheck: compare analytical Jacobians with central differences."""
 import numpy as np
 
-from autograd_core import _C
+from autograd_core._core import tensor as _core
+from autograd_core._core import engine as _core_engine
 
 
 class GradcheckError(RuntimeError):
@@ -13,12 +14,12 @@ def _as_tuple(x):
 
 
 def _differentiable_outputs(out):
-    return tuple(o for o in _as_tuple(out) if isinstance(o, _C.Tensor) and o.requires_grad)
+    return tuple(o for o in _as_tuple(out) if isinstance(o, _core.Tensor) and o.requires_grad)
 
 
 def _differentiable_indices(out):
     """Positions of the outputs that carry a graph (the ones the Jacobians are taken of)."""
-    return [k for k, o in enumerate(_as_tuple(out)) if isinstance(o, _C.Tensor) and o.requires_grad]
+    return [k for k, o in enumerate(_as_tuple(out)) if isinstance(o, _core.Tensor) and o.requires_grad]
 
 
 def _numerical_jacobian(func, inputs, i, outputs, eps, indices):
@@ -54,8 +55,8 @@ def _analytical_jacobian(outputs, inputs, i, create_graph=False):
         for k in range(o.numel()):
             g = np.zeros(o.numel(), dtype=o.detach().numpy().dtype)
             g[k] = 1
-            grad_out = _C._from_array(g.reshape(o.shape))
-            (gx,) = _C._run_backward((o,), (grad_out,), True, create_graph, (x,),
+            grad_out = _core.from_array(g.reshape(o.shape))
+            (gx,) = _core_engine.run_backward((o,), (grad_out,), True, create_graph, (x,),
                                      allow_unused=True, accumulate=False)
             if gx is not None:
                 jac[:, k] = gx.detach().numpy().astype(np.float64).reshape(-1)
@@ -75,14 +76,14 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     True
     """
     inputs = _as_tuple(inputs)
-    if not any(isinstance(x, _C.Tensor) and x.requires_grad for x in inputs):
+    if not any(isinstance(x, _core.Tensor) and x.requires_grad for x in inputs):
         raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
                          "none of them have requires_grad=True.")
     first = func(*inputs)
     outputs = _differentiable_outputs(first)
     indices = _differentiable_indices(first)
     for i, x in enumerate(inputs):
-        if not (isinstance(x, _C.Tensor) and x.requires_grad):
+        if not (isinstance(x, _core.Tensor) and x.requires_grad):
             continue
         if x.dtype.name != "float64":
             import warnings
@@ -97,7 +98,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                     return False
                 raise GradcheckError(
                     f"Jacobian mismatch for output {j} with respect to input {i},\n"
-                    f"numerical:{_C._from_array(n)!r}\nanalytical:{_C._from_array(a)!r}\n")
+                    f"numerical:{_core.from_array(n)!r}\nanalytical:{_core.from_array(a)!r}\n")
     return True
 
 
@@ -111,19 +112,19 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     if grad_outputs is None:
         rng = np.random.default_rng(0)
         grad_outputs = tuple(
-            _C._from_array(rng.standard_normal(o.shape).astype(o.detach().numpy().dtype),
+            _core.from_array(rng.standard_normal(o.shape).astype(o.detach().numpy().dtype),
                            requires_grad=True) for o in outputs)
     grad_outputs = _as_tuple(grad_outputs)
-    diff_idx = [i for i, x in enumerate(inputs) if isinstance(x, _C.Tensor) and x.requires_grad]
+    diff_idx = [i for i, x in enumerate(inputs) if isinstance(x, _core.Tensor) and x.requires_grad]
     n_in = len(inputs)
 
     def vjp(*args):
         ins, gos = args[:n_in], args[n_in:]
         outs = _differentiable_outputs(func(*ins))
-        grads = _C._run_backward(outs, gos, True, True, tuple(ins[i] for i in diff_idx),
+        grads = _core_engine.run_backward(outs, gos, True, True, tuple(ins[i] for i in diff_idx),
                                  allow_unused=True, accumulate=False)
         # Keep every position (None -> zeros) so outputs line up across evaluations.
-        return tuple(g if g is not None else _C._from_array(
+        return tuple(g if g is not None else _core.from_array(
             np.zeros(tuple(ins[i].shape), dtype=ins[i].dtype.np_dtype))
             for g, i in zip(grads, diff_idx))
 

@@ -1,19 +1,19 @@
 """The legacy ``Variable`` (PyTorch >= 0.4 semantics): every Tensor is a Variable."""
 import warnings
 
-from autograd_core import _C
+from autograd_core._core import tensor as _core
 
 
 class _VariableMeta(type):
     def __instancecheck__(cls, other):
-        return isinstance(other, _C.Tensor)
+        return isinstance(other, _core.Tensor)
 
     def __call__(cls, data=None, requires_grad=False, volatile=False, **kwargs):
         if kwargs:
             raise TypeError(f"'{next(iter(kwargs))}' is an invalid keyword argument for this function")
         if data is None:
-            return _C._from_array(__import__("numpy").empty((0,), dtype="float32"), False)
-        if not isinstance(data, _C.Tensor):
+            return _core.from_array(__import__("numpy").empty((0,), dtype="float32"), False)
+        if not isinstance(data, _core.Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
         requires_grad = bool(requires_grad)
         if volatile:

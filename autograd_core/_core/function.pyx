@@ -1,14 +1,38 @@
-# Custom autograd Functions: the node type behind autograd.Function.apply.
-#
-# As in PyTorch, the node *is* the ctx: forward(ctx, ...) stores on it, backward(ctx,
-# ...) reads from it. Each Function subclass gets a Python subclass of FunctionNode
-# named "<Function>Backward" (the name users see in grad_fn).
+"""Custom autograd Functions: the node type behind ``autograd.Function.apply``.
+
+As in PyTorch, the node *is* the ctx: forward(ctx, ...) stores on it, backward(ctx,
+...) reads from it. Each Function subclass gets a Python subclass of FunctionNode
+named "<Function>Backward" (the name users see in grad_fn).
+
+>>> import autograd_core as torch
+>>> class Double(torch.autograd.Function):
+...     @staticmethod
+...     def forward(ctx, x):
+...         return x * 2
+...     @staticmethod
+...     def backward(ctx, g):
+...         return g * 2
+>>> Double.apply(torch.tensor([1.], requires_grad=True)).grad_fn.name()
+'DoubleBackward'
+"""
+cimport numpy as cnp
+
+from autograd_core._core.dtype cimport dtype_of
+from autograd_core._core.tensor cimport (
+    grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, Node, SavedTensor, Tensor, make_view, record_outputs, recording,
+    save, save_output, shape_of, zeros,
+)
+
+import builtins
+
+cnp.import_array()
+
 
 cdef class FunctionNode(Node):
     """ctx of a custom Function, and the grad_fn of its outputs."""
     cdef object _fn_cls               # the Function subclass
     cdef tuple _needs_input_grad      # per forward argument
-    cdef list _saved                  # per saved item: (Tensor, version) or output spec
+    cdef list _saved                  # per saved item: a SavedTensor, or None
     cdef tuple _to_save               # tensors given to save_for_backward, until resolved
     cdef set _non_differentiable      # ids of outputs marked non-differentiable
     cdef tuple _dirty                 # tensors marked dirty (modified in place)
@@ -49,18 +73,10 @@ cdef class FunctionNode(Node):
     @property
     def saved_tensors(self):
         if self.released:
-            raise RuntimeError(_MSG_BACKWARD_TWICE)
+            raise RuntimeError(MSG_BACKWARD_TWICE)
         if self._saved is None:
             return self._to_save if self._to_save is not None else ()
-        out = []
-        for entry in self._saved:
-            if entry is None:
-                out.append(None)
-            elif entry[0] == 0:  # an input or other tensor: (0, tensor, version)
-                out.append(_unpack(self, <Tensor>entry[1], entry[2]))
-            else:  # one of this node's outputs: (1, array, vc, version)
-                out.append(_unpack_output(self, entry[1], entry[2], entry[3]))
-        return tuple(out)
+        return tuple([None if s is None else (<SavedTensor>s).unpack(self) for s in self._saved])
 
     @property
     def saved_variables(self):
@@ -76,7 +92,7 @@ cdef class FunctionNode(Node):
         cdef Py_ssize_t i
         if self._materialize and self._out_meta is not None:
             grads = tuple(
-                _zeros(self._out_meta[i][0], self._out_meta[i][1])
+                zeros(self._out_meta[i][0], self._out_meta[i][1])
                 if g is None and self._out_meta[i] is not None else g
                 for i, g in enumerate(grads))
         backward = self._fn_cls.backward
@@ -85,7 +101,7 @@ cdef class FunctionNode(Node):
             result = (result,)
         n_args = len(self._arg_is_tensor)
         if len(result) != n_args:
-            if len(result) > n_args and _builtins.all(r is None for r in result[n_args:]):
+            if len(result) > n_args and builtins.all(r is None for r in result[n_args:]):
                 result = result[:n_args]
             else:
                 raise RuntimeError(
@@ -106,7 +122,7 @@ cdef class FunctionNode(Node):
         return tuple(out)
 
 
-def _function_apply(fn_cls, tuple args, dict kwargs):
+def function_apply(fn_cls, tuple args, dict kwargs):
     """Function.apply: run forward without recording, then attach the node."""
     node_cls = fn_cls._backward_cls
     cdef FunctionNode ctx = node_cls()
@@ -115,10 +131,10 @@ def _function_apply(fn_cls, tuple args, dict kwargs):
     ctx._needs_input_grad = tuple(isinstance(a, Tensor) and (<Tensor>a)._requires_grad
                                   for a in args)
     cdef list tensor_inputs = [a for a in args if isinstance(a, Tensor)]
-    cdef bint record = _grad_on() and _builtins.any(ctx._needs_input_grad)
+    cdef bint record = recording() and builtins.any(ctx._needs_input_grad)
 
-    cdef int prev = agc_grad_enabled()
-    agc_set_grad_enabled(False)
+    cdef int prev = grad_enabled()
+    set_grad_enabled(False)
     try:
         if getattr(fn_cls, "_new_style", False):
             outputs = fn_cls.forward(*args, **kwargs)
@@ -126,7 +142,7 @@ def _function_apply(fn_cls, tuple args, dict kwargs):
         else:
             outputs = fn_cls.forward(ctx, *args, **kwargs)
     finally:
-        agc_set_grad_enabled(prev)
+        set_grad_enabled(prev)
 
     single = not isinstance(outputs, tuple)
     outs = (outputs,) if single else outputs
@@ -149,18 +165,18 @@ def _function_apply(fn_cls, tuple args, dict kwargs):
                 raise RuntimeError("a leaf Variable that requires grad has been used in an "
                                    "in-place operation.")
         elif id(t) in input_ids:
-            t = _make_view(t, t._data)  # an input returned as is: a new alias carries the node
+            t = make_view(t, t._data)  # an input returned as is: a new alias carries the node
         new_outs.append(t)
-        meta.append((_shp(t._data), _dtype_of(t._data)))
+        meta.append((shape_of(t._data), dtype_of(t._data)))
     ctx._out_meta = tuple(meta)
-    _record_n(ctx, None, tensor_inputs)
-    ctx.input_shapes = tuple((_shp((<Tensor>a)._data), _dtype_of((<Tensor>a)._data)) for a in tensor_inputs)
+    record_outputs(ctx, (), tuple(tensor_inputs))
+    ctx.input_meta = tuple((shape_of((<Tensor>a)._data), dtype_of((<Tensor>a)._data)) for a in tensor_inputs)
     nondiff = ctx._non_differentiable or set()
     for i, o in enumerate(new_outs):
         if not isinstance(o, Tensor):
             continue
         t = o
-        if id(outs[i]) in nondiff or not _dtype_of(t._data).is_floating_point:
+        if id(outs[i]) in nondiff or not dtype_of(t._data).is_floating_point:
             t._requires_grad = False
             if id(outs[i]) in dirty_ids:
                 t._grad_fn = None
@@ -181,10 +197,9 @@ def _function_apply(fn_cls, tuple args, dict kwargs):
                     k = i
                     break
             if k >= 0:
-                t = new_outs[k]
-                saved.append((1, t._data, _vc_of(t), _vc_of(t).version))
+                saved.append(save_output(<Tensor>new_outs[k], k))
             else:
-                saved.append((0, s, _version_for_save(<Tensor>s)))
+                saved.append(save(<Tensor>s))
         ctx._saved = saved
         ctx._to_save = None
     return new_outs[0] if single else tuple(new_outs)

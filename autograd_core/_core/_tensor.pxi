@@ -1,47 +1,25 @@
-# The Tensor type: attributes, autograd flags, methods and operator slots.
-# Every op a method names is implemented once, in _ops.pxi.
+# The Tensor type: its attributes, autograd flags, metadata, conversions and operator
+# slots. Methods naming ops (t.exp(), t.sum(), ...) are defined with their ops in the
+# family modules and installed into this class when those are imported
+# (install_methods); the operators call the ops through OPS (Note [Op table]).
 
-cdef inline tuple _shp(object arr):
-    """An array's shape as a Python tuple (typed ndarrays expose a C pointer)."""
-    return arr.shape
-
-
-cdef inline cnp.ndarray _as_array(object r):
-    """numpy returns scalars from 0-d operations; the core always holds arrays."""
-    if cnp.PyArray_Check(r):
-        return <cnp.ndarray>r
-    return <cnp.ndarray>np.asarray(r)
-
-
-cdef inline Tensor _make(cnp.ndarray arr):
-    cdef Tensor t = Tensor.__new__(Tensor)
-    _gc_untrack(t)  # Note [Untracked by the cycle collector]
-    t._data = arr
-    if agc_inference_mode():
-        t._inference = True
-    return t
-
-
-cdef inline Tensor _make_view(Tensor base, cnp.ndarray arr):
+cdef Tensor make_view(Tensor base, cnp.ndarray arr):
     """A tensor over base's memory: it shares base's version counter, and (as in
     PyTorch, even under no_grad) base's requires_grad."""
     cdef Tensor t = Tensor.__new__(Tensor)
-    _gc_untrack(t)  # Note [Untracked by the cycle collector]
+    gc_untrack(t)  # Note [Untracked by the cycle collector]
     t._data = arr
-    t._vc = _vc_of(base)
+    t._vc = version_counter(base)
     t._requires_grad = base._requires_grad
     t._base = base._base if base._base is not None else base
     return t
 
 
-cdef inline Tensor _as_tensor_operand(object x):
-    if isinstance(x, Tensor):
-        return <Tensor>x
-    return None
+# ---------------------------------------------------------------- data -> tensor
 
-
-cdef bint _is_number(object x):
-    return isinstance(x, (int, float, bool)) or isinstance(x, (np.integer, np.floating, np.bool_))
+cdef str _MSG_NUMPY_TYPES = (
+    "The only supported types are: float64, float32, float16, complex64, complex128, "
+    "int64, int32, int16, int8, uint64, uint32, uint16, uint8, and bool.")
 
 
 cdef object _nested_to_arrays(object data):
@@ -53,19 +31,22 @@ cdef object _nested_to_arrays(object data):
     return data
 
 
+cdef void _check_numpy_dtype(object arr) except *:
+    if dtype_from_numpy(arr.dtype) is None:
+        raise TypeError(f"can't convert np.ndarray of type "
+                        f"{arr.dtype.type.__module__}.{arr.dtype.type.__name__}. "
+                        + _MSG_NUMPY_TYPES)
+
+
 cdef cnp.ndarray _array_from_data(object data, object dtype_arg):
     """A fresh array for tensor(data): PyTorch's dtype inference, numpy's parsing."""
-    cdef dtype d = None if dtype_arg is None else _to_dtype(dtype_arg)
+    cdef dtype d = None if dtype_arg is None else to_dtype(dtype_arg)
     if isinstance(data, Tensor):
         arr = (<Tensor>data)._data
         return np.array(arr, dtype=d.np_dtype if d is not None else None, copy=True)
     if isinstance(data, np.ndarray) or isinstance(data, np.generic):
         src = np.asarray(data)
-        if _BY_TYPENUM[src.dtype.num] is None if src.dtype.num < 64 else True:
-            raise TypeError(
-                f"can't convert np.ndarray of type {src.dtype.type.__module__}.{src.dtype.type.__name__}. "
-                "The only supported types are: float64, float32, float16, complex64, complex128, "
-                "int64, int32, int16, int8, uint64, uint32, uint16, uint8, and bool.")
+        _check_numpy_dtype(src)
         return np.array(src, dtype=d.np_dtype if d is not None else None, copy=True)
     if isinstance(data, (list, tuple)):
         data = _nested_to_arrays(data)
@@ -73,7 +54,7 @@ cdef cnp.ndarray _array_from_data(object data, object dtype_arg):
         raise RuntimeError("Could not infer dtype of NoneType")
     elif isinstance(data, str):
         raise TypeError("new(): invalid data type 'str'")
-    elif not _is_number(data):
+    elif not is_number(data):
         raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
     if isinstance(data, list):
         _check_ragged(data, 0)
@@ -86,12 +67,13 @@ cdef cnp.ndarray _array_from_data(object data, object dtype_arg):
                         else f"new(): invalid data type '{arr.dtype.kind and 'str'}'")
     if d is None:
         kind = arr.dtype.kind
+        from_arrays = isinstance(data, (list, tuple)) and _contains_arrays(data)
         if kind == "f":
-            d = _default_float if not (isinstance(data, (list, tuple)) and _contains_array_dtype(data, arr.dtype)) else _dtype_of(arr)
+            d = dtype_from_numpy(arr.dtype) if from_arrays else default_float
         elif kind == "b":
             d = bool_
         elif kind in "iu":
-            d = int64 if not (isinstance(data, (list, tuple)) and _contains_array_dtype(data, arr.dtype)) else _to_dtype(arr.dtype)
+            d = to_dtype(arr.dtype) if from_arrays else int64
         else:
             raise TypeError(f"Could not infer dtype of {type(data).__name__}")
     return np.array(arr, dtype=d.np_dtype, order="C", copy=None)
@@ -111,22 +93,22 @@ cdef void _check_ragged(list data, int dim) except *:
             _check_ragged(x, dim + 1)
 
 
-cdef bint _contains_array_dtype(object data, object dt):
-    """Whether nested data holds arrays or numpy scalars whose dtype then decides."""
+cdef bint _contains_arrays(object data):
+    """Whether nested data holds arrays or numpy scalars (whose dtype then decides)."""
     for x in data:
         if isinstance(x, (np.ndarray, np.generic)):
             return True
-        if isinstance(x, (list, tuple)) and len(x) and _contains_array_dtype(x, dt):
+        if isinstance(x, (list, tuple)) and len(x) and _contains_arrays(x):
             return True
     return False
 
 
-cdef void _check_requires_grad_dtype(Tensor t, bint flag, str msg=_MSG_NOT_FLOAT_GRAD) except *:
-    if flag and not _dtype_of(t._data).is_floating_point:
+cdef void _check_requires_grad_dtype(Tensor t, bint flag, str msg=MSG_NOT_FLOAT_GRAD) except *:
+    if flag and not dtype_of(t._data).is_floating_point:
         raise RuntimeError(msg)
 
 
-def _tensor(data, dtype=None, requires_grad=False):
+def tensor_from_data(data, dtype=None, requires_grad=False):
     """Implementation of autograd_core.tensor (a copy of data, a new leaf)."""
     if not isinstance(requires_grad, bool):
         raise TypeError("tensor(): argument 'requires_grad' must be bool, not "
@@ -137,40 +119,150 @@ def _tensor(data, dtype=None, requires_grad=False):
             "sourceTensor.detach().clone() or sourceTensor.detach().clone()"
             ".requires_grad_(True), rather than torch.tensor(sourceTensor).",
             UserWarning, stacklevel=2)
-    cdef Tensor t = _make(_array_from_data(data, dtype))
+    cdef Tensor t = make(_array_from_data(data, dtype))
     _check_requires_grad_dtype(t, requires_grad)
     t._requires_grad = requires_grad
     return t
 
 
-def _from_array(arr, requires_grad=False):
+def from_array(arr, requires_grad=False):
     """A leaf over an existing array, sharing its memory (from_numpy, as_tensor)."""
     if not isinstance(arr, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(arr).__name__})")
-    if arr.dtype.num >= 64 or _BY_TYPENUM[arr.dtype.num] is None:
-        raise TypeError(
-            f"can't convert np.ndarray of type {arr.dtype.type.__module__}.{arr.dtype.type.__name__}. "
-            "The only supported types are: float64, float32, float16, complex64, complex128, "
-            "int64, int32, int16, int8, uint64, uint32, uint16, uint8, and bool.")
-    cdef Tensor t = _make(arr)
+    _check_numpy_dtype(arr)
+    cdef Tensor t = make(arr)
     _check_requires_grad_dtype(t, requires_grad)
     t._requires_grad = requires_grad
     return t
 
 
-cdef tuple _parse_shape(tuple args, str fname):
-    """Sizes given as f(2, 3), f((2, 3)) or f(Size)."""
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        args = tuple(args[0])
-    out = []
-    for s in args:
-        if isinstance(s, Tensor):
-            s = s.item()
-        if isinstance(s, bool) or not hasattr(s, "__index__"):
-            raise TypeError(f"{fname}(): argument 'size' must be tuple of ints, but found "
-                            f"element of type {type(s).__name__}")
-        out.append(s.__index__())
-    return tuple(out)
+def parse_size(args, fname):
+    """Sizes as given to zeros(2, 3) / zeros((2, 3)) / zeros(Size), as a tuple."""
+    return parse_shape(tuple(args), fname)
+
+
+def to_dtype_py(d):
+    """A dtype argument checked and normalised (for the Python layer)."""
+    return to_dtype(d)
+
+
+# ---------------------------------------------------------------- Size
+
+class Size(tuple):
+    """A tensor's shape: a tuple of ints that prints as ``autograd_core.Size([2, 3])``.
+
+    >>> import autograd_core as torch
+    >>> torch.zeros(2, 3).shape
+    autograd_core.Size([2, 3])
+    """
+
+    def __repr__(self):
+        return "autograd_core.Size([" + ", ".join([str(s) for s in self]) + "])"
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, key):
+        r = tuple.__getitem__(self, key)
+        return Size(r) if isinstance(key, slice) else r
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, tuple(other)))
+
+    def __radd__(self, other):
+        return Size(tuple(other) + tuple(self))
+
+
+Size.__module__ = "autograd_core"
+
+
+# ---------------------------------------------------------------- device
+
+class device:
+    """The only device autograd_core has: ``device(type='cpu')``.
+
+    >>> import autograd_core as torch
+    >>> torch.device("cpu")
+    device(type='cpu')
+    """
+
+    def __init__(self, type="cpu", index=None):
+        if isinstance(type, device):
+            type = type.type
+        if type.split(":")[0] != "cpu":
+            raise RuntimeError(f"autograd_core runs on the CPU only; got device '{type}'")
+        self.type = "cpu"
+        self.index = None
+
+    def __repr__(self):
+        return "device(type='cpu')"
+
+    def __str__(self):
+        return "cpu"
+
+    def __eq__(self, other):
+        return isinstance(other, device) or other == "cpu"
+
+    def __hash__(self):
+        return hash("cpu")
+
+
+device.__module__ = "autograd_core"
+cdef object _CPU = device("cpu")
+
+
+def _rebuild_tensor(arr, requires_grad):
+    cdef Tensor t = make(arr)
+    t._requires_grad = requires_grad
+    return t
+
+
+# ---------------------------------------------------------------- Tensor methods
+
+cdef dict _INSTALLED_METHODS = {}
+
+
+cdef void install_methods(dict methods) except *:
+    """Make each function a Tensor method (a real class attribute: dir(), help(),
+    inspect and subclass overrides work). A name is installed once: two modules
+    defining the same method is a bug (one owner per op)."""
+    cdef dict tp_dict = <dict>(<PyTypeObject *>Tensor).tp_dict
+    for name, fn in methods.items():
+        if name in tp_dict or name in _INSTALLED_METHODS:
+            raise ImportError(f"Tensor.{name} is defined twice")
+        tp_dict[name] = fn
+        _INSTALLED_METHODS[name] = fn
+    PyType_Modified(Tensor)
+
+
+def installed_methods():
+    """{name: function} of the Tensor methods the op modules installed."""
+    return dict(_INSTALLED_METHODS)
+
+
+def _install_methods(methods):
+    """install_methods for the Python layer (autograd_core/*.py)."""
+    install_methods(dict(methods))
+
+
+cdef object _binop_type_error(object other, str symbol, bint reflected):
+    """For operands of builtin types that no numeric protocol can take (str, None,
+    list, ...), PyTorch's TypeError naming the type 'Tensor'; else NotImplemented."""
+    if type(other).__module__ == "builtins":
+        a, b = ("Tensor", type(other).__name__) if not reflected else (type(other).__name__, "Tensor")
+        raise TypeError(f"unsupported operand type(s) for {symbol}: '{a}' and '{b}'")
+    return NotImplemented
+
+
+cdef object _inplace_operand(object other, str symbol):
+    cdef object o = arg_operand(other)
+    if o is NotImplemented:
+        raise TypeError(f"unsupported operand type(s) for {symbol}: 'Tensor' and "
+                        f"'{type(other).__name__}'")
+    return o
 
 
 @cython.freelist(256)
@@ -192,10 +284,10 @@ cdef class Tensor:
     def __init__(self, *args):
         # torch.Tensor(data) or torch.Tensor(*sizes): always the default float dtype.
         if len(args) == 1 and not isinstance(args[0], int):
-            self._data = _array_from_data(args[0], _default_float)
+            self._data = _array_from_data(args[0], default_float)
         else:
-            shape = _parse_shape(args, "Tensor")
-            self._data = np.empty(shape, dtype=_default_float.np_dtype)
+            shape = parse_shape(args, "Tensor")
+            self._data = np.empty(shape, dtype=default_float.np_dtype)
 
     # ---- autograd attributes
 
@@ -207,12 +299,12 @@ cdef class Tensor:
     def requires_grad(self, value):
         if not isinstance(value, bool):
             raise RuntimeError("requires_grad must be a bool")
-        self._set_requires_grad(value, _MSG_NOT_FLOAT_GRAD_SETTER)
+        self._set_requires_grad(value, MSG_NOT_FLOAT_GRAD_SETTER)
 
     cdef _set_requires_grad(self, bint value, str msg):
         if self._grad_fn is not None:
             if not value:
-                raise RuntimeError(_MSG_NONLEAF_REQUIRES_GRAD)
+                raise RuntimeError(MSG_NONLEAF_REQUIRES_GRAD)
             return
         _check_requires_grad_dtype(self, value, msg)
         if value and self._inference and not agc_inference_mode():
@@ -225,7 +317,7 @@ cdef class Tensor:
         if not isinstance(requires_grad, bool):
             raise TypeError("requires_grad_(): argument 'requires_grad' must be bool, not "
                             + type(requires_grad).__name__)
-        self._set_requires_grad(requires_grad, _MSG_NOT_FLOAT_GRAD_INPLACE)
+        self._set_requires_grad(requires_grad, MSG_NOT_FLOAT_GRAD_INPLACE)
         return self
 
     @property
@@ -239,7 +331,7 @@ cdef class Tensor:
     @property
     def grad(self):
         if self._grad_fn is not None and not self._retains_grad:
-            warnings.warn(_MSG_NONLEAF_GRAD_ACCESS, UserWarning, stacklevel=2)
+            warnings.warn(MSG_NONLEAF_GRAD_ACCESS, UserWarning, stacklevel=2)
         return self._grad
 
     @grad.setter
@@ -252,10 +344,10 @@ cdef class Tensor:
                             + type(value).__name__)
         if cnp.PyArray_TYPE((<Tensor>value)._data) != cnp.PyArray_TYPE(self._data):
             raise RuntimeError("assigned grad has data of a different type")
-        if not _same_shape((<Tensor>value)._data, self._data):
+        if not same_shape((<Tensor>value)._data, self._data):
             raise RuntimeError(
-                f"attempting to assign a gradient of size '{_shape_str(_shp((<Tensor>value)._data))}' "
-                f"to a tensor of size '{_shape_str(_shp(self._data))}'. Please ensure that the "
+                f"attempting to assign a gradient of size '{shape_str(shape_of((<Tensor>value)._data))}' "
+                f"to a tensor of size '{shape_str(shape_of(self._data))}'. Please ensure that the "
                 "gradient and the tensor are the same size")
         self._grad = value
 
@@ -275,6 +367,7 @@ cdef class Tensor:
             return
         if self._grad_fn.retained is None:
             self._grad_fn.retained = {}
+            gc_track(self._grad_fn)
         self._grad_fn.retained[self._output_nr] = weakref.ref(self)
         self._retains_grad = True
 
@@ -303,13 +396,13 @@ cdef class Tensor:
         if self._grad_fn is None:
             if self._hooks is None:
                 self._hooks = []
-                _gc_track(self)
+                gc_track(self)
             self._hooks.append(hook)
             return RemovableHandle(self._hooks, hook)
         if self._grad_fn.pre_hooks is None:
             self._grad_fn.pre_hooks = []
-            _gc_track(self._grad_fn)
-        wrapper = _TensorHook(self._output_nr, hook)
+            gc_track(self._grad_fn)
+        wrapper = TensorHook(self._output_nr, hook)
         self._grad_fn.pre_hooks.append(wrapper)
         return RemovableHandle(self._grad_fn.pre_hooks, wrapper)
 
@@ -321,7 +414,7 @@ cdef class Tensor:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
         if self._post_acc_hooks is None:
             self._post_acc_hooks = []
-            _gc_track(self)
+            gc_track(self)
         self._post_acc_hooks.append(hook)
         return RemovableHandle(self._post_acc_hooks, hook)
 
@@ -329,7 +422,7 @@ cdef class Tensor:
     def data(self):
         # A detached alias with its own version counter: changes through .data are
         # invisible to autograd, as in PyTorch.
-        return _make(self._data)
+        return make(self._data)
 
     @data.setter
     def data(self, value):
@@ -339,8 +432,8 @@ cdef class Tensor:
 
     def detach(self):
         """A new leaf sharing this tensor's memory and version counter, without history."""
-        cdef Tensor t = _make(self._data)
-        t._vc = _vc_of(self)
+        cdef Tensor t = make(self._data)
+        t._vc = version_counter(self)
         return t
 
     def detach_(self):
@@ -358,22 +451,17 @@ cdef class Tensor:
         self._requires_grad = False
         return self
 
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        """Compute the gradient of this tensor w.r.t. the graph leaves (PyTorch's signature)."""
-        _run_backward((self,), (gradient,), retain_graph, create_graph, inputs,
-                      allow_unused=True, accumulate=True)
-
     # ---- shape and metadata
 
     @property
     def shape(self):
-        return Size(_shp(self._data))
+        return Size(shape_of(self._data))
 
     def size(self, dim=None):
         """The shape as a Size, or one dimension's length."""
         if dim is None:
-            return Size(_shp(self._data))
-        return _shp(self._data)[_wrap_dim(dim, cnp.PyArray_NDIM(self._data))]
+            return Size(shape_of(self._data))
+        return shape_of(self._data)[wrap_dim(dim, cnp.PyArray_NDIM(self._data))]
 
     def dim(self):
         return cnp.PyArray_NDIM(self._data)
@@ -393,7 +481,7 @@ cdef class Tensor:
 
     @property
     def dtype(self):
-        return _dtype_of(self._data)
+        return dtype_of(self._data)
 
     @property
     def device(self):
@@ -404,7 +492,7 @@ cdef class Tensor:
         return False
 
     def is_floating_point(self):
-        return _dtype_of(self._data).is_floating_point
+        return dtype_of(self._data).is_floating_point
 
     def is_complex(self):
         return False
@@ -416,14 +504,14 @@ cdef class Tensor:
         return bool(cnp.PyArray_IS_C_CONTIGUOUS(self._data))
 
     def stride(self, dim=None):
-        st = tuple(s // self._data.itemsize for s in (<object>self._data).strides)
+        st = tuple([s // self._data.itemsize for s in (<object>self._data).strides])
         if dim is None:
             return st
-        return st[_wrap_dim(dim, cnp.PyArray_NDIM(self._data))]
+        return st[wrap_dim(dim, cnp.PyArray_NDIM(self._data))]
 
     def type(self, dtype=None):
         if dtype is None:
-            return _legacy_type_name(self)
+            return legacy_type_name(self)
         return self.to(dtype)
 
     def is_inference(self):
@@ -444,12 +532,12 @@ cdef class Tensor:
     def numpy(self, *, force=False):
         """The values as a numpy array sharing memory (only without requires_grad)."""
         if self._requires_grad and not force:
-            raise RuntimeError(_MSG_NUMPY_REQUIRES_GRAD)
+            raise RuntimeError(MSG_NUMPY_REQUIRES_GRAD)
         return self._data
 
     def __array__(self, dtype=None, copy=None):
         if self._requires_grad:
-            raise RuntimeError(_MSG_NUMPY_REQUIRES_GRAD)
+            raise RuntimeError(MSG_NUMPY_REQUIRES_GRAD)
         if dtype is not None:
             return self._data.astype(dtype, copy=bool(copy))
         return self._data.copy() if copy else self._data
@@ -457,12 +545,12 @@ cdef class Tensor:
     def __len__(self):
         if cnp.PyArray_NDIM(self._data) == 0:
             raise TypeError("len() of a 0-d tensor")
-        return _shp(self._data)[0]
+        return shape_of(self._data)[0]
 
     def __iter__(self):
         if cnp.PyArray_NDIM(self._data) == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return iter(_unbind(self, 0))
+        return iter(OPS.unbind(self, 0))
 
     def __bool__(self):
         if cnp.PyArray_SIZE(self._data) != 1:
@@ -482,7 +570,7 @@ cdef class Tensor:
         return int(self._data.item())
 
     def __index__(self):
-        if cnp.PyArray_SIZE(self._data) != 1 or _dtype_of(self._data).category != 1:
+        if cnp.PyArray_SIZE(self._data) != 1 or dtype_of(self._data).category != CAT_INT:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self._data.item())
 
@@ -490,8 +578,8 @@ cdef class Tensor:
         return id(self)
 
     def __repr__(self):
-        return _tensor_repr(
-            self._data, _dtype_of(self._data).name,
+        return tensor_repr(
+            self._data, dtype_of(self._data).name,
             grad_fn_name=type(self._grad_fn).__name__ if self._grad_fn is not None else None,
             requires_grad=self._requires_grad)
 
@@ -505,10 +593,10 @@ cdef class Tensor:
                                "attempting to deepcopy a module, this may be because of a "
                                "torch.nn.utils.weight_norm usage, see "
                                "https://github.com/pytorch/pytorch/pull/103001")
-        cdef Tensor t = _make(self._data.copy())
+        cdef Tensor t = make(self._data.copy())
         t._requires_grad = self._requires_grad
         if self._grad is not None:
-            t._grad = _make(self._grad._data.copy())
+            t._grad = make(self._grad._data.copy())
         memo[id(self)] = t
         return t
 
@@ -517,22 +605,22 @@ cdef class Tensor:
     def to(self, *args, dtype=None, copy=False, **kwargs):
         """Convert to a dtype (``to(dtype)``, ``to(device, dtype)``, ``to(other)``)."""
         for a in args:
-            if isinstance(a, dtype_cls):
+            if isinstance(a, _dtype_type):
                 dtype = a
             elif isinstance(a, Tensor):
-                dtype = _dtype_of((<Tensor>a)._data)
-            elif isinstance(a, (str, Device)):
-                _check_device(a)
+                dtype = dtype_of((<Tensor>a)._data)
+            elif isinstance(a, (str, device)):
+                device(a)
             else:
                 raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
         if "device" in kwargs:
-            _check_device(kwargs.pop("device"))
+            device(kwargs.pop("device"))
         kwargs.pop("non_blocking", None)
         if kwargs:
             raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
-        if dtype is None or _to_dtype(dtype) is _dtype_of(self._data):
-            return _clone(self) if copy else self
-        return _cast(self, _to_dtype(dtype))
+        if dtype is None or to_dtype(dtype) is dtype_of(self._data):
+            return OPS.clone(self, None) if copy else self
+        return OPS._to_copy(self, to_dtype(dtype))
 
     def cpu(self):
         return self
@@ -544,370 +632,249 @@ cdef class Tensor:
         return self.to(float64)
 
     def half(self):
-        return self.to(_DTYPE_BY_NAME["float16"])
+        return self.to(float16)
 
     def long(self):
         return self.to(int64)
 
     def int(self):
-        return self.to(_DTYPE_BY_NAME["int32"])
+        return self.to(int32)
 
     def bool(self):
         return self.to(bool_)
 
-    def clone(self, *, memory_format=None):
-        return _clone(self)
-
     def contiguous(self, memory_format=None):
         if cnp.PyArray_IS_C_CONTIGUOUS(self._data):
             return self
-        return _clone(self)
-
-    # ---- in-place ops
-
-    def zero_(self):
-        return _inplace_fill(self, 0, True)
-
-    def fill_(self, value):
-        return _inplace_fill(self, value)
-
-    def add_(self, other, *, alpha=1):
-        return _inplace_binary(self, other, 0, alpha)
-
-    def sub_(self, other, *, alpha=1):
-        return _inplace_binary(self, other, 1, alpha)
-
-    def mul_(self, other):
-        return _inplace_binary(self, other, 2, 1)
-
-    def div_(self, other, **rounding_mode):
-        return _div_inplace(self, other, _rounding_mode_kw(rounding_mode))
-
-    def copy_(self, src, non_blocking=False):
-        return _inplace_copy(self, src)
-
-    # ---- operators
-
-    def __add__(self, other):
-        return _binop(self, other, _add_any(self, other, 1), "+", False)
-
-    def __radd__(self, other):
-        return _binop(self, other, _add_any(self, other, 1), "+", True)
-
-    def __iadd__(self, other):
-        return _inplace_binary(self, other, 0, 1)
-
-    def __sub__(self, other):
-        return _binop(self, other, _sub_any(self, other), "-", False)
-
-    def __rsub__(self, other):
-        return _binop(self, other, _rsub_scalar(self, other), "-", True)
-
-    def __isub__(self, other):
-        return _inplace_binary(self, other, 1, 1)
-
-    def __mul__(self, other):
-        return _binop(self, other, _mul_any(self, other), "*", False)
-
-    def __rmul__(self, other):
-        return _binop(self, other, _mul_any(self, other), "*", True)
-
-    def __imul__(self, other):
-        return _inplace_binary(self, other, 2, 1)
-
-    def __truediv__(self, other):
-        return _binop(self, other, _div_any(self, other), "/", False)
-
-    def __rtruediv__(self, other):
-        return _binop(self, other, _rdiv_scalar(self, other), "/", True)
-
-    def __itruediv__(self, other):
-        return _inplace_binary(self, other, 3, 1)
-
-    def __pow__(self, other, mod):
-        return _binop(self, other, _pow_any(self, other), "** or pow()", False)
-
-    def __rpow__(self, other, mod):
-        return _binop(self, other, _rpow_scalar(self, other), "** or pow()", True)
-
-    def __matmul__(self, other):
-        return _matmul(self, _require_tensor(other, "matmul"))
-
-    def __rmatmul__(self, other):
-        return _matmul(_require_tensor(other, "matmul"), self)
-
-    def __neg__(self):
-        return _unary(self, AGC_NEG)
-
-    def __pos__(self):
-        return self
-
-    def __abs__(self):
-        return _unary(self, AGC_ABS)
-
-    def __floordiv__(self, other):
-        return _binop(self, other, _floordiv_op(self, other), "//", False)
-
-    def __rfloordiv__(self, other):
-        return _binop(self, other, _floordiv_op(other, self), "//", True)
-
-    def __ifloordiv__(self, other):
-        return _inplace_apply(self, lambda s, o: _floor_divide(s, o), (_check_operand(other),))
-
-    def __mod__(self, other):
-        return _binop(self, other, _mod_operator(self, other), "%", False)
-
-    def __rmod__(self, other):
-        return _binop(self, other, _mod_operator(other, self), "%", True)
-
-    def __imod__(self, other):
-        return _inplace_apply(self, lambda s, o: _mod_op(s, o, True), (_check_operand(other),))
-
-    def __eq__(self, other):
-        return _compare(self, other, np.equal)
-
-    def __ne__(self, other):
-        return _compare(self, other, np.not_equal)
-
-    def __lt__(self, other):
-        return _compare(self, other, np.less)
-
-    def __le__(self, other):
-        return _compare(self, other, np.less_equal)
-
-    def __gt__(self, other):
-        return _compare(self, other, np.greater)
-
-    def __ge__(self, other):
-        return _compare(self, other, np.greater_equal)
-
-    def __invert__(self):
-        if _dtype_of(self._data).category == 2:
-            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
-        return _make(_as_array(np.invert(self._data)))
-
-    def __and__(self, other):
-        return _nondiff_binary(self, other, np.bitwise_and, "bitwise_and")
-
-    def __or__(self, other):
-        return _nondiff_binary(self, other, np.bitwise_or, "bitwise_or")
-
-    def __xor__(self, other):
-        return _nondiff_binary(self, other, np.bitwise_xor, "bitwise_xor")
-
-    def __getitem__(self, key):
-        return _torch_getitem(self, key)
-
-    def __setitem__(self, key, value):
-        _torch_setitem(self, key, value)
-
-    # ---- methods naming ops (implemented in _ops.pxi)
-
-    def add(self, other, *, alpha=1):
-        return _add_any(self, other, alpha)
-
-    def sub(self, other, *, alpha=1):
-        return _sub_any(self, other) if alpha == 1 else _add_any(self, other, -alpha)
-
-    def mul(self, other):
-        return _mul_any(self, other)
-
-    def div(self, other, **rounding_mode):
-        return _div_method(self, other, _rounding_mode_kw(rounding_mode))
-
-    def pow(self, exponent):
-        return _pow_any(self, exponent)
-
-    def neg(self):
-        return _unary(self, AGC_NEG)
-
-    def abs(self):
-        return _unary(self, AGC_ABS)
-
-    def exp(self):
-        return _unary(self, AGC_EXP)
-
-    def log(self):
-        return _unary(self, AGC_LOG)
-
-    def sqrt(self):
-        return _unary(self, AGC_SQRT)
-
-    def sin(self):
-        return _unary(self, AGC_SIN)
-
-    def cos(self):
-        return _unary(self, AGC_COS)
-
-    def tanh(self):
-        return _unary(self, AGC_TANH)
-
-    def sigmoid(self):
-        return _unary(self, AGC_SIGMOID)
-
-    def relu(self):
-        return _unary(self, AGC_RELU)
-
-    def sum(self, dim=None, keepdim=False, *, dtype=None):
-        return _sum(self, dim, keepdim, dtype)
-
-    def mean(self, dim=None, keepdim=False, *, dtype=None):
-        return _mean(self, dim, keepdim, dtype)
-
-    def max(self, dim=None, keepdim=False):
-        return _max_min(self, dim, keepdim, True)
-
-    def min(self, dim=None, keepdim=False):
-        return _max_min(self, dim, keepdim, False)
-
-    def matmul(self, other):
-        return _matmul(self, _require_tensor(other, "matmul"))
-
-    def mm(self, other):
-        return _mm(self, _require_tensor(other, "mm"))
-
-    def reshape(self, *shape):
-        return _reshape(self, _parse_shape(shape, "reshape"))
-
-    def view(self, *shape):
-        if len(shape) == 1 and isinstance(shape[0], (dtype_cls, type, np.dtype)):
-            raise NotImplementedError("view(dtype) is not supported by autograd_core")
-        return _view(self, _parse_shape(shape, "view"))
-
-    def view_as(self, other):
-        return _view(self, _shp((<Tensor>_require_tensor(other, "view_as"))._data))
-
-    def reshape_as(self, other):
-        return _reshape(self, _shp((<Tensor>_require_tensor(other, "reshape_as"))._data))
-
-    def flatten(self, start_dim=0, end_dim=-1):
-        return _flatten(self, start_dim, end_dim)
-
-    def transpose(self, dim0, dim1):
-        return _transpose(self, dim0, dim1)
-
-    def swapaxes(self, axis0, axis1):
-        return _transpose(self, axis0, axis1)
-
-    def t(self):
-        return _t(self)
+        return OPS.clone(self, None)
 
     @property
     def T(self):
-        return _T(self)
+        cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+        if nd != 2 and nd != 0:
+            warnings.warn(
+                "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+                "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+                "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` "
+                "to reverse the dimensions of a tensor.", UserWarning, stacklevel=2)
+        return OPS.permute(self, tuple(range(nd - 1, -1, -1)))
 
     @property
     def mT(self):
         if cnp.PyArray_NDIM(self._data) < 2:
             raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
                                f"Got {cnp.PyArray_NDIM(self._data)}-D tensor.")
-        return _transpose(self, -2, -1)
+        return OPS.transpose(self, -2, -1)
 
-    def permute(self, *dims):
-        return _permute(self, _parse_shape(dims, "permute"))
+    # ---- operators (Note [Op table])
 
-    def squeeze(self, dim=None):
-        return _squeeze(self, dim)
+    def __add__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return _binop_type_error(other, "+", False)
+        return OPS.add(self, other, 1)
 
-    def unsqueeze(self, dim):
-        return _unsqueeze(self, dim)
+    def __radd__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return _binop_type_error(other, "+", True)
+        return OPS.add(self, other, 1)
 
-    def expand(self, *sizes):
-        return _expand(self, _parse_shape(sizes, "expand"))
+    def __iadd__(self, other):
+        return OPS.add_(self, _inplace_operand(other, "+="), 1)
 
-    def expand_as(self, other):
-        return _expand(self, _shp((<Tensor>_require_tensor(other, "expand_as"))._data))
+    def __sub__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return _binop_type_error(other, "-", False)
+        return OPS.sub(self, other, 1)
 
-    def unbind(self, dim=0):
-        return _unbind(self, dim)
+    def __rsub__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return _binop_type_error(other, "-", True)
+        return OPS.rsub(self, other, 1)
 
-    def __getattr__(self, name):
-        # Methods registered with @_tensor_method (ops defined outside this class body).
-        # Only reached when normal lookup fails, so the methods above pay nothing.
-        fn = _TENSOR_METHODS.get(name)
-        if fn is None:
-            raise AttributeError(f"'Tensor' object has no attribute '{name}'")
-        return _BoundMethod(fn, self)
+    def __isub__(self, other):
+        return OPS.sub_(self, _inplace_operand(other, "-="), 1)
 
+    def __mul__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return _binop_type_error(other, "*", False)
+        return OPS.mul(self, other)
 
-# name -> function(tensor, *args, **kwargs), for methods defined with their op in the
-# op files (see _tensor_method); Tensor.__getattr__ finds them.
-cdef dict _TENSOR_METHODS = {}
+    def __rmul__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return _binop_type_error(other, "*", True)
+        return OPS.mul(self, other)
 
+    def __imul__(self, other):
+        return OPS.mul_(self, _inplace_operand(other, "*="))
 
-def _tensor_method(*names):
-    """Register a function as Tensor method(s): ``@_tensor_method("exp2")``."""
-    def register(fn):
-        for n in (names or (fn.__name__,)):
-            _TENSOR_METHODS[n] = fn
-        return fn
-    return register
+    def __truediv__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return _binop_type_error(other, "/", False)
+        return OPS.div(self, other, None)
 
+    def __rtruediv__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return _binop_type_error(other, "/", True)
+        # PyTorch computes number / tensor as reciprocal(tensor) * number
+        return OPS.mul(OPS.reciprocal(self), other)
 
-import types as _types
-_BoundMethod = _types.MethodType
+    def __itruediv__(self, other):
+        return OPS.div_(self, _inplace_operand(other, "/="), None)
 
+    def __pow__(self, other, mod):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return _binop_type_error(other, "** or pow()", False)
+        return OPS.pow(self, other)
 
-dtype_cls = dtype
+    def __rpow__(self, other, mod):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return _binop_type_error(other, "** or pow()", True)
+        return OPS.pow(other, self)
 
+    def __ipow__(self, other):
+        return OPS.pow_(self, _inplace_operand(other, "**="))
 
-class Device:
-    """The only device autograd_core has: ``device(type='cpu')``."""
+    def __floordiv__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return _binop_type_error(other, "//", False)
+        return OPS.floor_divide(self, other)
 
-    def __init__(self, type="cpu", index=None):
-        if isinstance(type, Device):
-            type = type.type
-        if type.split(":")[0] != "cpu":
-            raise RuntimeError(f"autograd_core runs on the CPU only; got device '{type}'")
-        self.type = "cpu"
-        self.index = None
+    def __rfloordiv__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return _binop_type_error(other, "//", True)
+        return OPS.floor_divide(other, self)
 
-    def __repr__(self):
-        return "device(type='cpu')"
+    def __ifloordiv__(self, other):
+        return OPS.floor_divide_(self, _inplace_operand(other, "//="))
 
-    def __str__(self):
-        return "cpu"
+    def __mod__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return _binop_type_error(other, "%", False)
+        return OPS.remainder(self, other)
+
+    def __rmod__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return _binop_type_error(other, "%", True)
+        return OPS.remainder(other, self)
+
+    def __imod__(self, other):
+        return OPS.remainder_(self, _inplace_operand(other, "%="))
+
+    def __matmul__(self, other):
+        if not isinstance(other, Tensor):
+            raise TypeError(f"matmul(): argument 'other' (position 1) must be Tensor, not "
+                            f"{type(other).__name__}")
+        return OPS.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        if not isinstance(other, Tensor):
+            raise TypeError(f"matmul(): argument 'other' (position 1) must be Tensor, not "
+                            f"{type(other).__name__}")
+        return OPS.matmul(other, self)
+
+    def __neg__(self):
+        return OPS.neg(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return OPS.abs(self)
+
+    def __invert__(self):
+        return OPS.bitwise_not(self)
+
+    def __and__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return other
+        return OPS.bitwise_and(self, other)
+
+    def __rand__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return other
+        return OPS.bitwise_and(self, other)
+
+    def __or__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return other
+        return OPS.bitwise_or(self, other)
+
+    def __ror__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return other
+        return OPS.bitwise_or(self, other)
+
+    def __xor__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return other
+        return OPS.bitwise_xor(self, other)
+
+    def __rxor__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return other
+        return OPS.bitwise_xor(self, other)
 
     def __eq__(self, other):
-        return isinstance(other, Device) or other == "cpu"
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return other
+        return OPS.eq(self, other)
 
-    def __hash__(self):
-        return hash("cpu")
+    def __ne__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return other
+        return OPS.ne(self, other)
+
+    def __lt__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return other
+        return OPS.lt(self, other)
+
+    def __le__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return other
+        return OPS.le(self, other)
+
+    def __gt__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return other
+        return OPS.gt(self, other)
+
+    def __ge__(self, other):
+        other = arg_operand(other)
+        if other is NotImplemented:
+            return other
+        return OPS.ge(self, other)
+
+    def __getitem__(self, key):
+        return OPS._getitem(self, key)
+
+    def __setitem__(self, key, value):
+        OPS._setitem(self, key, value)
 
 
-_CPU = Device("cpu")
-
-
-cdef void _check_device(object d) except *:
-    Device(d)
-
-
-def _rebuild_tensor(arr, requires_grad):
-    cdef Tensor t = _make(arr)
-    t._requires_grad = requires_grad
-    return t
-
-
-cdef class _TensorHook:
-    """A non-leaf tensor's hook, kept among its grad_fn's pre-hooks for one output."""
-    cdef int output_nr
-    cdef object fn
-
-    def __init__(self, int output_nr, fn):
-        self.output_nr = output_nr
-        self.fn = fn
-
-
-cdef object _binop(Tensor self, object other, object result, str symbol, bint reflected):
-    """An operator's result; for operands of builtin types that no numeric protocol can
-    take (str, None, list, ...), PyTorch's TypeError naming the type 'Tensor'."""
-    if result is NotImplemented and type(other).__module__ == "builtins":
-        a, b = ("Tensor", type(other).__name__) if not reflected else (type(other).__name__, "Tensor")
-        raise TypeError(f"unsupported operand type(s) for {symbol}: '{a}' and '{b}'")
-    return result
-
-
-cdef object _require_tensor(object x, str fname):
-    if not isinstance(x, Tensor):
-        raise TypeError(f"{fname}(): argument 'other' (position 1) must be Tensor, not {type(x).__name__}")
-    return x
+cdef object _dtype_type = dtype

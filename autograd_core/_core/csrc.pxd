@@ -1,13 +1,9 @@
-# Declarations of the plain-C core in csrc/ (no Python API there).
+# Declarations of the plain-C code in csrc/ (no Python API there). The thread-local
+# grad and inference modes (agc_mode.h) are not declared here: only
+# autograd_core._core.tensor links them, and exports them (tensor.pxd).
 from libc.stdint cimport int32_t, uint64_t
 
 cdef extern from "agc_engine.h" nogil:
-    int agc_grad_enabled()
-    void agc_set_grad_enabled(int enabled)
-    int agc_inference_mode()
-    int agc_recording()
-    void agc_set_inference_mode(int enabled)
-
     ctypedef struct agc_ptrmap:
         size_t len
     int agc_ptrmap_init(agc_ptrmap *m, size_t hint)

@@ -1,13 +1,51 @@
-# The backward engine: PyTorch's algorithm (torch/csrc/autograd/engine.cpp), iterative.
-#
-# 1. Discover the graph from the roots with an explicit stack, giving every node a
-#    dense index (a C pointer map) and counting, per node, the edges that reach it
-#    from nodes that will run.
-# 2. Put the root gradients into their nodes' input buffers (PyTorch's GraphRoot).
-# 3. Pop the ready node with the highest sequence number (a C heap), run hooks and its
-#    derivative, reduce each gradient to its input's metadata once (sum_to, cast), add
-#    it into the next node's buffer, and push that node when its count reaches zero.
-#
+"""The backward engine: PyTorch's algorithm (torch/csrc/autograd/engine.cpp), iterative.
+
+1. Discover the graph from the roots with an explicit stack, giving every node a
+   dense index (a C pointer map) and counting, per node, the edges that reach it
+   from nodes that will run.
+2. Put the root gradients into their nodes' input buffers (PyTorch's GraphRoot).
+3. Pop the ready node with the highest sequence number (a C heap), run hooks and its
+   derivative, reduce each gradient to its input's metadata once (sum_to, cast), add
+   it into the next node's buffer, and push that node when its count reaches zero.
+
+>>> import autograd_core as torch
+>>> x = torch.tensor(3., requires_grad=True)
+>>> torch.autograd.grad(x * x, x)
+(tensor(6.),)
+"""
+cimport numpy as cnp
+from libc.stdint cimport int32_t
+
+from autograd_core._core.csrc cimport *
+from autograd_core._core.dtype cimport dtype, dtype_of
+from autograd_core._core.tensor cimport (
+    grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, OPS, AccumulateGrad, Node, Tensor, TensorHook, accumulate_into,
+    anomaly_check_nan, anomaly_enabled, check_hook_result, edge_node, grad_accumulator,
+    install_methods, is_number, make, same_shape, shape_of, shape_str,
+)
+from autograd_core._core.tensor import Size
+
+import warnings
+
+import numpy as np
+
+cnp.import_array()
+
+cdef str MSG_IMPLICIT_GRAD = "grad can be implicitly created only for scalar outputs"
+
+cdef str MSG_CREATE_GRAPH_CYCLE = (
+    "Using backward() with create_graph=True will create a reference cycle between the "
+    "parameter and its gradient which can cause a memory leak. We recommend using "
+    "autograd.grad when creating the graph to avoid this. If you have to use this "
+    "function, make sure to reset the .grad fields of your parameters to None after use "
+    "to break the cycle and avoid the leak.")
+
+
+cdef object _no_grad_fn_error(int i):
+    return RuntimeError(
+        f"element {i} of tensors does not require grad and does not have a grad_fn")
+
+
 # Note [Input buffers]
 # The first gradient to reach a buffer slot is stored by reference; a second one
 # is added out of place. No gradient a node, hook or user holds is ever modified.
@@ -19,7 +57,7 @@
 # sees children before parents: one pass marks the needed ones.
 
 cdef object _ones_like_root(Tensor t):
-    return _make(np.ones(_shp(t._data), dtype=t._data.dtype))
+    return make(np.ones(shape_of(t._data), dtype=t._data.dtype))
 
 
 cdef tuple _make_root_grads(tuple tensors, tuple grads):
@@ -31,22 +69,22 @@ cdef tuple _make_root_grads(tuple tensors, tuple grads):
         g = grads[i] if i < len(grads) else None
         if g is None:
             if cnp.PyArray_SIZE(t._data) != 1:
-                raise RuntimeError(_MSG_IMPLICIT_GRAD)
+                raise RuntimeError(MSG_IMPLICIT_GRAD)
             out.append(_ones_like_root(t))
             continue
         if not isinstance(g, Tensor):
-            if _is_number(g):
-                g = _make(np.asarray(g, dtype=t._data.dtype))
+            if is_number(g):
+                g = make(np.asarray(g, dtype=t._data.dtype))
             else:
                 raise TypeError("gradients can be either Tensors or None, but got "
                                 + type(g).__name__)
-        if not _same_shape((<Tensor>g)._data, t._data):
+        if not same_shape((<Tensor>g)._data, t._data):
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of "
-                f"{Size(_shp((<Tensor>g)._data))!r} and output[{i}] has a shape of "
-                f"{Size(_shp(t._data))!r}.")
+                f"{Size(shape_of((<Tensor>g)._data))!r} and output[{i}] has a shape of "
+                f"{Size(shape_of(t._data))!r}.")
         if cnp.PyArray_TYPE((<Tensor>g)._data) != cnp.PyArray_TYPE(t._data):
-            g = _make((<Tensor>g)._data.astype(t._data.dtype))  # PyTorch casts the seed
+            g = make((<Tensor>g)._data.astype(t._data.dtype))  # PyTorch casts the seed
         out.append(g)
     return tuple(out)
 
@@ -56,19 +94,19 @@ cdef bint _create_graph_warned = False
 
 cdef Tensor _validate_grad(Node node, Py_ssize_t i, Tensor g):
     """Reduce/cast a gradient to the metadata of forward input i (once, here)."""
-    meta = node.input_shapes[i]
+    meta = node.input_meta[i]
     if meta is None:
         return g
     shape, dt = meta
-    if _shp(g._data) != shape:
-        if not _expandable_to(shape, _shp(g._data)):
+    if shape_of(g._data) != shape:
+        if not _expandable_to(shape, shape_of(g._data)):
             raise RuntimeError(
                 f"Function {type(node).__name__} returned an invalid gradient at index {i} - "
-                f"got {_shape_str(_shp(g._data))} but expected shape compatible with "
-                f"{_shape_str(shape)}")
-        g = _sum_to(g, shape)
-    if _dtype_of(g._data) is not dt:
-        g = _cast(g, dt)
+                f"got {shape_str(shape_of(g._data))} but expected shape compatible with "
+                f"{shape_str(shape)}")
+        g = OPS.sum_to(g, shape)
+    if dtype_of(g._data) is not dt:
+        g = OPS._to_copy(g, dt)
     return g
 
 
@@ -84,17 +122,17 @@ cdef bint _expandable_to(tuple shape, tuple target):
 
 cdef tuple _call_pre_hooks(Node node, list buf):
     """Tensor hooks, then retain_grad, then node pre-hooks (PyTorch's order)."""
-    cdef _TensorHook th
+    cdef TensorHook th
     if node.pre_hooks is not None:
         for h in list(node.pre_hooks):
-            if isinstance(h, _TensorHook):
-                th = <_TensorHook>h
+            if isinstance(h, TensorHook):
+                th = <TensorHook>h
                 g = buf[th.output_nr]
                 if g is None:
                     continue
                 r = th.fn(g)
                 if r is not None:
-                    buf[th.output_nr] = _check_hook_result(r, g, th.fn)
+                    buf[th.output_nr] = check_hook_result(r, g, th.fn)
     if node.retained is not None:
         for nr, ref in node.retained.items():
             t = ref()
@@ -102,12 +140,12 @@ cdef tuple _call_pre_hooks(Node node, list buf):
             if t is None or g is None:
                 continue
             if (<Tensor>t)._grad is None:
-                (<Tensor>t)._grad = _clone(g)
+                (<Tensor>t)._grad = OPS.clone(g, None)
             else:
-                (<Tensor>t)._grad = _add((<Tensor>t)._grad, g)
+                (<Tensor>t)._grad = OPS.add((<Tensor>t)._grad, g, 1)
     if node.pre_hooks is not None:
         for h in list(node.pre_hooks):
-            if isinstance(h, _TensorHook):
+            if isinstance(h, TensorHook):
                 continue
             r = h(tuple(buf))
             if r is not None:
@@ -173,7 +211,7 @@ cdef class _GraphTask:
         cdef Node node = self.nodes[idx]
         cdef list buf
         if node.num_outputs() == 1:  # most nodes: the slot is the list entry itself
-            self.buffers[idx] = g if cur is None else _add(<Tensor>cur, g)
+            self.buffers[idx] = g if cur is None else OPS.add(<Tensor>cur, g, 1)
             return
         if cur is None:
             buf = [None] * node.num_outputs()
@@ -181,7 +219,7 @@ cdef class _GraphTask:
         else:
             buf = <list>cur
         old = buf[nr]
-        buf[nr] = g if old is None else _add(<Tensor>old, g)
+        buf[nr] = g if old is None else OPS.add(<Tensor>old, g, 1)
 
     cdef void arrive(self, int32_t idx) except *:
         self.deps.data[idx] -= 1
@@ -239,7 +277,7 @@ cdef bytearray _mark_needed(_GraphTask task, set capture_nodes):
     return needed
 
 
-def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_graph,
+def run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_graph,
                   inputs, bint allow_unused, bint accumulate, bint materialize=False):
     """Run one backward pass.
 
@@ -254,7 +292,7 @@ def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_g
     global _create_graph_warned
     if create_graph and accumulate and not _create_graph_warned:
         _create_graph_warned = True  # once per process, as PyTorch's TORCH_WARN_ONCE
-        warnings.warn(_MSG_CREATE_GRAPH_CYCLE, UserWarning, stacklevel=3)
+        warnings.warn(MSG_CREATE_GRAPH_CYCLE, UserWarning, stacklevel=3)
     if isinstance(inputs, Tensor):
         inputs = (inputs,)
     if inputs is not None and accumulate and len(inputs) == 0:
@@ -269,7 +307,7 @@ def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_g
     cdef list root_nodes = []
     cdef list root_nrs = []
     for t in tensors:
-        root_nodes.append(_edge_node(t))
+        root_nodes.append(edge_node(t))
         root_nrs.append(t._output_nr)
 
     # Edges whose gradient is captured: (node, output_nr) per input.
@@ -283,7 +321,7 @@ def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_g
             if t._grad_fn is not None:
                 capture.append((t._grad_fn, t._output_nr, t))
             elif t._requires_grad:
-                capture.append((_grad_accumulator(t), 0, t))
+                capture.append((grad_accumulator(t), 0, t))
             else:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
         capture_nodes = set(c[0] for c in capture)
@@ -316,8 +354,8 @@ def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_g
         for node in root_nodes:
             task.deps.data[agc_ptrmap_get(&task.index, <void *>node)] += 1
 
-    cdef int prev_grad_mode = agc_grad_enabled()
-    agc_set_grad_enabled(create_graph)
+    cdef int prev_grad_mode = grad_enabled()
+    set_grad_enabled(create_graph)
     try:
         # GraphRoot: the root gradients arrive first.
         for i in range(len(root_nodes)):
@@ -327,7 +365,7 @@ def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_g
                 task.arrive(idx)
         _execute(task, needed, capture, capture_nodes, captured, keep_graph, accumulate)
     finally:
-        agc_set_grad_enabled(prev_grad_mode)
+        set_grad_enabled(prev_grad_mode)
 
     if capture is None:
         return None
@@ -341,7 +379,7 @@ def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_g
                     "the graph. Set allow_unused=True if this is the desired behavior.")
             if materialize:
                 t = inputs[k]
-                captured[k] = _make(np.zeros(_shp(t._data), dtype=t._data.dtype))
+                captured[k] = make(np.zeros(shape_of(t._data), dtype=t._data.dtype))
     return tuple(captured)
 
 
@@ -382,7 +420,7 @@ cdef void _execute(_GraphTask task, bytearray needed, list capture, set capture_
                     gk = grads_out[capture[k][1]]
                     if accumulate and not isinstance(node, AccumulateGrad):
                         if gk is not None:
-                            _accumulate_into(<Tensor>capture[k][2], <Tensor>gk)
+                            accumulate_into(<Tensor>capture[k][2], <Tensor>gk)
                             (<Tensor>capture[k][2])._retains_grad = True
                     elif not accumulate:
                         captured[k] = gk
@@ -395,12 +433,12 @@ cdef void _execute(_GraphTask task, bytearray needed, list capture, set capture_
                 any_grad = True
                 break
         if node.released and any_grad:
-            raise RuntimeError(_MSG_BACKWARD_TWICE)
+            raise RuntimeError(MSG_BACKWARD_TWICE)
 
         next_nodes = node.next_nodes
         n_next = 0 if next_nodes is None else len(next_nodes)
         if any_grad:
-            if _anomaly_enabled:
+            if anomaly_enabled:
                 grads_in = _apply_with_anomaly(node, grads_out)
             else:
                 grads_in = node.apply(grads_out)
@@ -424,24 +462,10 @@ cdef void _execute(_GraphTask task, bytearray needed, list capture, set capture_
             if needed is not None and not needed[cidx]:
                 continue
             g = grads_in[i]
-            if g is not None and node.input_shapes is not None:
+            if g is not None and node.input_meta is not None:
                 g = _validate_grad(node, i, g)
             task.add_grad(cidx, 0 if next_nrs is None else next_nrs[i], g)
             task.arrive(cidx)
-
-
-def _set_anomaly_enabled(bint mode, bint check_nan=True):
-    global _anomaly_enabled, _anomaly_check_nan
-    _anomaly_enabled = mode
-    _anomaly_check_nan = check_nan
-
-
-def _is_anomaly_enabled():
-    return _anomaly_enabled
-
-
-def _is_anomaly_check_nan_enabled():
-    return _anomaly_check_nan
 
 
 cdef tuple _apply_with_anomaly(Node node, tuple grads_out):
@@ -451,7 +475,7 @@ cdef tuple _apply_with_anomaly(Node node, tuple grads_out):
         _warn_anomaly(node)
         raise
     for i, g in enumerate(grads_in):
-        if _anomaly_check_nan and g is not None and np.isnan((<Tensor>g)._data).any():
+        if anomaly_check_nan and g is not None and np.isnan((<Tensor>g)._data).any():
             _warn_anomaly(node)
             raise RuntimeError(f"Function '{type(node).__name__}' returned nan values in its {i}th output.")
     return grads_in
@@ -463,3 +487,20 @@ cdef void _warn_anomaly(Node node):
         warnings.warn(
             "Error detected in " + type(node).__name__ + ". Traceback of forward call that "
             "caused the error:\n" + "".join(trace), UserWarning, stacklevel=2)
+
+
+def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    """Compute the gradient of this tensor w.r.t. the graph leaves.
+
+    >>> import autograd_core as torch
+    >>> x = torch.tensor([1., 2.], requires_grad=True)
+    >>> (x * x).sum().backward()
+    >>> x.grad
+    tensor([2., 4.])
+    """
+    run_backward((self,), (gradient,), retain_graph, create_graph, inputs,
+                 allow_unused=True, accumulate=True)
+
+
+_backward.__name__ = _backward.__qualname__ = "backward"
+install_methods({"backward": _backward})

@@ -1,0 +1,362 @@
+# One place for each user-facing message (the texts are PyTorch's) and for checking
+# the arguments users pass. Op modules raise through these; the generated Python
+# wrappers check arguments with them.
+
+cdef str MSG_BACKWARD_TWICE = (
+    "Trying to backward through the graph a second time (or directly access saved "
+    "tensors after they have already been freed). Saved intermediate values of the "
+    "graph are freed when you call .backward() or autograd.grad(). Specify "
+    "retain_graph=True if you need to backward through the graph a second time or if "
+    "you need to access saved tensors after calling backward.")
+
+cdef str MSG_NOT_FLOAT_GRAD = (
+    "Only Tensors of floating point and complex dtype can require gradients")
+cdef str MSG_NOT_FLOAT_GRAD_SETTER = (
+    "only Tensors of floating point and complex dtype can require gradients")
+cdef str MSG_NOT_FLOAT_GRAD_INPLACE = (
+    "only Tensors of floating point dtype can require gradients")
+
+cdef str MSG_NONLEAF_REQUIRES_GRAD = (
+    "you can only change requires_grad flags of leaf variables. If you want to use a "
+    "computed variable in a subgraph that doesn't require differentiation use "
+    "var_no_grad = var.detach().")
+
+cdef str MSG_LEAF_INPLACE = (
+    "a leaf Variable that requires grad is being used in an in-place operation.")
+
+cdef str MSG_LEAF_VIEW_INPLACE = (
+    "a view of a leaf Variable that requires grad is being used in an in-place operation.")
+
+cdef str MSG_NUMPY_REQUIRES_GRAD = (
+    "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+
+cdef str MSG_NONLEAF_GRAD_ACCESS = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
+    ".grad attribute won't be populated during autograd.backward(). If you indeed want "
+    "the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the "
+    "non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you access "
+    "the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more "
+    "information.")
+
+cdef str MSG_VIEW_NOT_COMPATIBLE = (
+    "view size is not compatible with input tensor's size and stride (at least one "
+    "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+
+cdef str MSG_INFERENCE_SAVE = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make "
+    "a clone to get a normal tensor and use it in autograd, or use "
+    "`autograd_core.no_grad()` instead of `autograd_core.inference_mode()`.")
+
+cdef str MSG_INFERENCE_INPLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make "
+    "a clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details.")
+
+cdef str MSG_OVERLAPPING_WRITE = (
+    "unsupported operation: more than one element of the written-to tensor refers to a "
+    "single memory location. Please clone() the tensor before performing the operation.")
+
+
+cdef str shape_str(tuple shape):
+    return "[" + ", ".join([str(s) for s in shape]) + "]"
+
+
+cdef str legacy_type_name(Tensor t):
+    """PyTorch's legacy tensor type name: autograd_core.FloatTensor."""
+    return "autograd_core." + dtype_of(t._data).scalar_name + "Tensor"
+
+
+cdef object dim_error(Py_ssize_t dim, Py_ssize_t ndim):
+    cdef Py_ssize_t n = ndim if ndim > 0 else 1
+    return IndexError(
+        f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+
+
+cdef object broadcast_error(tuple sa, tuple sb):
+    cdef Py_ssize_t na = len(sa), nb = len(sb), n = na if na > nb else nb, i, off, x, y
+    for i in range(n - 1, -1, -1):
+        off = n - 1 - i
+        x = sa[na - 1 - off] if na - 1 - off >= 0 else 1
+        y = sb[nb - 1 - off] if nb - 1 - off >= 0 else 1
+        if x != y and x != 1 and y != 1:
+            return RuntimeError(
+                f"The size of tensor a ({x}) must match the size of tensor b ({y}) "
+                f"at non-singleton dimension {i}")
+    return RuntimeError(f"shapes {list(sa)} and {list(sb)} cannot be broadcast")
+
+
+cdef object not_implemented_for(str kernel, dtype d):
+    """PyTorch's error for a kernel without an implementation for a dtype."""
+    return NotImplementedError(f"\"{kernel}\" not implemented for '{d.scalar_name}'")
+
+
+cdef object type_error_combination(str fname, tuple args, str signatures):
+    """PyTorch's error when no overload of a function takes the given arguments."""
+    got = ", ".join(["Tensor" if isinstance(a, Tensor) else type(a).__name__ for a in args])
+    return TypeError(f"{fname}() received an invalid combination of arguments - got ({got}), "
+                     f"but expected one of:\n{signatures}\n")
+
+
+cdef object modified_error(Tensor t, long saved_version, Node node, int output_nr):
+    return RuntimeError(
+        "one of the variables needed for gradient computation has been modified by an "
+        f"inplace operation: [{legacy_type_name(t)} {shape_str(shape_of(t._data))}]"
+        + (f", which is output {output_nr} of {op_name(node)}," if node is not None else "")
+        + f" is at version {t._vc.version}; expected version {saved_version} instead. "
+        "Hint: enable anomaly detection to find the operation that failed to compute its "
+        "gradient, with autograd_core.autograd.set_detect_anomaly(True, check_nan=False).")
+
+
+cdef str op_name(Node node):
+    """A node's op name as PyTorch's messages give it: ExpBackward0 -> Exp."""
+    name = type(node).__name__
+    i = name.rfind("Backward")
+    return name[:i] if i > 0 else name
+
+
+# ---------------------------------------------------------------- argument checks
+
+cdef Tensor arg_tensor(object x, str fname, str argname, int pos):
+    """A Tensor argument, or PyTorch's TypeError naming the function and argument."""
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be Tensor, "
+                        f"not {type(x).__name__}")
+    return <Tensor>x
+
+
+cdef bint is_number(object x):
+    return isinstance(x, (int, float, np.integer, np.floating, np.bool_))
+
+
+cdef object arg_number(object x):
+    """A Python number from a number-like argument (numpy scalars too), else None."""
+    if type(x) is float or type(x) is int or type(x) is bool:
+        return x
+    if isinstance(x, Tensor) or x is None:
+        return None
+    if isinstance(x, (np.integer, np.floating, np.bool_)):
+        return x.item()
+    if isinstance(x, (int, float)):
+        return x
+    return None
+
+
+cdef object arg_operand(object x):
+    """An operand of an arithmetic op: a Tensor, a Python number (numpy scalars become
+    numbers, an ndarray of a supported dtype a tensor, as PyTorch accepts), else
+    NotImplemented."""
+    if isinstance(x, Tensor):
+        return x
+    if type(x) is float or type(x) is int or type(x) is bool:
+        return x
+    if isinstance(x, (np.integer, np.floating, np.bool_)):
+        return x.item()
+    if isinstance(x, (int, float)):
+        return x
+    if isinstance(x, np.ndarray) and dtype_from_numpy(x.dtype) is not None:
+        return make(x)
+    return NotImplemented
+
+
+cdef bint arg_bool(object x, str fname, str argname, int pos) except -1:
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be bool, not "
+                    f"{type(x).__name__}")
+
+
+cdef object arg_scalar(object x, str fname, str argname, int pos):
+    """A 'Number' argument as a Python number."""
+    cdef object n = arg_number(x)
+    if n is None:
+        raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be Number, "
+                        f"not {type(x).__name__}")
+    return n
+
+
+cdef object arg_tensor_or_scalar(object x, str fname, str argname, int pos):
+    """A 'Tensor or Number' argument (an operand): a Tensor or a Python number."""
+    cdef object o = arg_operand(x)
+    if o is NotImplemented:
+        raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be Tensor, "
+                        f"not {type(x).__name__}")
+    return o
+
+
+cdef object arg_int(object x, str fname, str argname, int pos):
+    """An 'int' argument (anything with __index__ but bool... as PyTorch, bools pass)."""
+    if type(x) is int:
+        return x
+    if isinstance(x, float) or not hasattr(x, "__index__"):
+        raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be int, not "
+                        f"{type(x).__name__}")
+    return x.__index__()
+
+
+cdef tuple arg_int_list(object x, str fname, str argname, int pos):
+    """A 'tuple of ints' argument: a sequence of ints, or a single int."""
+    if type(x) is int:
+        return (x,)
+    if isinstance(x, Tensor) or not isinstance(x, (list, tuple)):
+        if not isinstance(x, float) and hasattr(x, "__index__") and not isinstance(x, Tensor):
+            return (x.__index__(),)
+        raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be tuple of ints, "
+                        f"not {type(x).__name__}")
+    out = []
+    for s in x:
+        if isinstance(s, (bool, float)) or not hasattr(s, "__index__"):
+            raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be tuple of "
+                            f"ints, but found element of type {type(s).__name__} at pos {len(out)}")
+        out.append(s.__index__())
+    return tuple(out)
+
+
+cdef double arg_float(object x, str fname, str argname, int pos) except? -1.0:
+    cdef object n = arg_number(x)
+    if n is None:
+        raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be float, not "
+                        f"{type(x).__name__}")
+    return <double>n
+
+
+cdef str arg_str(object x, str fname, str argname, int pos):
+    if not isinstance(x, str):
+        raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be str, not "
+                        f"{type(x).__name__}")
+    return <str>x
+
+
+cdef Py_ssize_t wrap_dim(object dim, Py_ssize_t ndim) except? -1:
+    """A dim argument checked against ndim and made non-negative (0-d counts as 1-d)."""
+    cdef Py_ssize_t d, n = ndim if ndim > 0 else 1
+    if type(dim) is int:
+        d = dim
+    elif isinstance(dim, bool) or not hasattr(dim, "__index__"):
+        raise TypeError(f"dim must be an int, not {type(dim).__name__}")
+    else:
+        d = dim.__index__()
+    if d < -n or d >= n:
+        raise dim_error(d, ndim)
+    return d + n if d < 0 else d
+
+
+cdef tuple wrap_dims(object dims, Py_ssize_t ndim):
+    """dims as an int, tuple or list -> sorted tuple of non-negative ints, checked
+    (each at most once)."""
+    if not isinstance(dims, (tuple, list)):
+        return (wrap_dim(dims, ndim),)
+    out = []
+    for d in dims:
+        w = wrap_dim(d, ndim)
+        if w in out:
+            raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
+        out.append(w)
+    return tuple(sorted(out))
+
+
+cdef tuple parse_shape(tuple args, str fname):
+    """Sizes given as f(2, 3), f((2, 3)) or f(Size)."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = tuple(args[0])
+    out = []
+    for s in args:
+        if isinstance(s, Tensor):
+            s = s.item()
+        if isinstance(s, bool) or not hasattr(s, "__index__"):
+            raise TypeError(f"{fname}(): argument 'size' must be tuple of ints, but found "
+                            f"element of type {type(s).__name__} at pos {len(out)}")
+        out.append(s.__index__())
+    return tuple(out)
+
+
+cdef list arg_tensor_list(object tensors, str fname):
+    """A 'tuple of Tensors' argument, as a list."""
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"{fname}(): argument 'tensors' (position 1) must be tuple of Tensors, "
+                        f"not {type(tensors).__name__}")
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, "
+                            f"but got {type(t).__name__}")
+    return list(tensors)
+
+
+# ---------------------------------------------------------------- arrays and tensors
+
+cdef cnp.ndarray as_array(object r):
+    """numpy returns scalars from 0-d operations; the core always holds arrays."""
+    if cnp.PyArray_Check(r):
+        return <cnp.ndarray>r
+    return <cnp.ndarray>np.asarray(r)
+
+
+cdef cnp.ndarray cast_array(cnp.ndarray x, dtype d):
+    if cnp.PyArray_TYPE(x) == d.typenum:
+        return x
+    return <cnp.ndarray>x.astype(d.np_dtype)
+
+
+cdef cnp.ndarray empty_like_array(cnp.ndarray x):
+    """An uninitialised C-contiguous array of x's shape and dtype."""
+    return <cnp.ndarray>cnp.PyArray_EMPTY(cnp.PyArray_NDIM(x), cnp.PyArray_DIMS(x),
+                                          cnp.PyArray_TYPE(x), 0)
+
+
+cdef object quiet():
+    """numpy warns on overflow, 0/0, log(-1); PyTorch silently gives inf/nan."""
+    return np.errstate(all="ignore")
+
+
+cdef Tensor make_scalar(object value, dtype d):
+    """A 0-d tensor of dtype d."""
+    return make(np.asarray(value, dtype=d.np_dtype))
+
+
+cdef Tensor zeros(tuple shape, dtype d):
+    return make(np.zeros(shape, dtype=d.np_dtype))
+
+
+cdef Tensor zeros_like(Tensor t):
+    return make(np.zeros(shape_of(t._data), dtype=t._data.dtype))
+
+
+cdef dtype result_type(tuple operands):
+    """PyTorch's result_type over operands: Tensors (dimensioned, or 0-d) and Python
+    numbers, each group promoting separately (None entries are skipped)."""
+    cdef int dim_r = NO_RANK, zero_r = NO_RANK, wrapped_r = NO_RANK, r
+    cdef cnp.ndarray arr
+    for x in operands:
+        if x is None:
+            continue
+        if isinstance(x, Tensor):
+            arr = (<Tensor>x)._data
+            r = dtype_of(arr).rank
+            if cnp.PyArray_NDIM(arr) == 0:
+                zero_r = promote_rank(zero_r, r)
+            else:
+                dim_r = promote_rank(dim_r, r)
+        else:
+            wrapped_r = promote_rank(wrapped_r, scalar_rank(x))
+    return <dtype>DTYPES_BY_RANK[combine_categories(dim_r, combine_categories(zero_r, wrapped_r))]
+
+
+cdef dtype result_type_of_tensors(object tensors):
+    """The promoted dtype of a list of Tensors, all treated alike (cat, stack)."""
+    cdef int r = NO_RANK
+    for t in tensors:
+        r = promote_rank(r, dtype_of((<Tensor>t)._data).rank)
+    return <dtype>DTYPES_BY_RANK[r]
+
+
+def _result_type(tensor, other):
+    """The dtype PyTorch's type promotion gives for ``tensor op other``.
+
+    >>> import autograd_core as torch
+    >>> torch.result_type(torch.tensor([1, 2]), 2.5)
+    autograd_core.float32
+    """
+    return result_type((tensor, other))
+
+
+_result_type.__name__ = _result_type.__qualname__ = "result_type"

@@ -1,0 +1,486 @@
+# VersionCounter, SavedTensor, Node, AccumulateGrad, and how an op records a node.
+#
+# Note [Saved tensor versions]
+# A node that needs a forward value in backward saves it (SavedTensor) with the
+# version counter's value at that moment. Unpacking compares the two: an in-place op
+# in between bumped the counter and backward would compute with the wrong values, so
+# it raises instead. A node never saves its own output as a Tensor (that Tensor's
+# grad_fn is the node: a reference cycle); it keeps the array and counter and
+# rebuilds a Tensor on unpack.
+#
+# Note [Releasing saved state]
+# backward() without retain_graph calls release_saved() on every node it ran. A node
+# that saved tensors drops them and sets `released`; using them again raises
+# MSG_BACKWARD_TWICE. Nodes that saved nothing but numbers (AddBackward0's alpha)
+# stay usable, as in PyTorch.
+#
+# Note [Untracked by the cycle collector]
+# A graph is built from Tensors and Nodes whose references point from outputs toward
+# leaves only, so they cannot form reference cycles and die by refcount. Keeping them
+# out of the cyclic GC's lists halves the cost of a recorded op (every op allocates
+# both). Every Tensor (make) and every Node (record*) is untracked when created; an
+# object is tracked again (gc_track) as soon as it holds something a user gave it —
+# hooks, metadata — since that is where cycles can appear. The exception, as in
+# PyTorch, is backward(create_graph=True) into a leaf's .grad, which links the leaf to
+# its own graph: PyTorch warns that it leaks, and so do we.
+
+cdef uint64_t _next_sequence_nr = 0
+
+cdef uint64_t new_sequence_nr():
+    global _next_sequence_nr
+    _next_sequence_nr += 1
+    return _next_sequence_nr
+
+
+cdef bint anomaly_enabled = False
+cdef bint anomaly_check_nan = True
+
+
+# ---------------------------------------------------------------- versions, saved tensors
+
+@cython.freelist(64)
+cdef class VersionCounter:
+    pass
+
+
+cdef long version_for_save(Tensor t) except? -1:
+    if t._inference and not agc_inference_mode():
+        raise RuntimeError(MSG_INFERENCE_SAVE)
+    return version_counter(t).version
+
+
+cdef void bump_version(Tensor t):
+    cdef VersionCounter vc = version_counter(t)
+    vc.version += 1
+
+
+@cython.freelist(256)
+@cython.final
+cdef class SavedTensor:
+    """A tensor a node keeps for its backward (Note [Saved tensor versions])."""
+
+    cdef Tensor unpack(self, Node owner):
+        """The saved value, checked: released state, then version."""
+        cdef Tensor t
+        if owner.released:
+            raise RuntimeError(MSG_BACKWARD_TWICE)
+        if not self.is_output:
+            t = self.tensor
+            if t._vc.version != self.version:
+                raise modified_error(t, self.version, t._grad_fn, t._output_nr)
+            return t
+        t = make(self.data)
+        t._vc = self.vc
+        if self.vc.version != self.version:
+            raise modified_error(t, self.version, owner, self.output_nr)
+        if agc_grad_enabled() and cnp.PyArray_ISFLOAT(self.data):
+            # Only create_graph needs the history; without it the value is a constant.
+            t._grad_fn = owner
+            t._output_nr = self.output_nr
+            t._requires_grad = True
+        return t
+
+
+cdef SavedTensor save(Tensor t):
+    """Save a forward input (or any tensor that is not the saving node's output)."""
+    cdef SavedTensor s = SavedTensor.__new__(SavedTensor)
+    s.version = version_for_save(t)
+    s.tensor = t
+    return s
+
+
+cdef SavedTensor save_output(Tensor out, int output_nr):
+    """Save one of the node's own outputs: its array and counter, not the Tensor."""
+    cdef SavedTensor s = SavedTensor.__new__(SavedTensor)
+    cdef VersionCounter vc = version_counter(out)
+    s.data = out._data
+    s.vc = vc
+    s.version = vc.version
+    s.output_nr = output_nr
+    s.is_output = True
+    out._saved_as_output = s
+    return s
+
+
+cdef object save_operand(object x):
+    """Save a Tensor-or-number operand: a Tensor as a SavedTensor, a number as is."""
+    if isinstance(x, Tensor):
+        return save(<Tensor>x)
+    return x
+
+
+cdef object unpack_operand(Node owner, object saved):
+    """What save_operand kept: a number saved in a tensor's place is released like
+    one (PyTorch wraps it in a tensor), so it too raises after the graph is freed."""
+    if isinstance(saved, SavedTensor):
+        return (<SavedTensor>saved).unpack(owner)
+    if owner.released:
+        raise RuntimeError(MSG_BACKWARD_TWICE)
+    return saved
+
+
+cdef void check_not_released(Node node) except *:
+    """For nodes that saved a number in a tensor's place (x * 2 saves the 2)."""
+    if node.released:
+        raise RuntimeError(MSG_BACKWARD_TWICE)
+
+
+# ---------------------------------------------------------------- Node
+
+_hook_ids = iter(range(1, 1 << 62))
+
+
+class RemovableHandle:
+    """Returned by register_hook-style calls; ``remove()`` unregisters the hook.
+
+    >>> import autograd_core as torch
+    >>> x = torch.tensor([1.], requires_grad=True)
+    >>> h = x.register_hook(lambda g: g * 2)
+    >>> h.remove()
+    """
+
+    def __init__(self, hooks, hook):
+        self._hooks = hooks
+        self._hook = hook
+        self.id = next(_hook_ids)
+
+    def remove(self):
+        hooks = self._hooks
+        if hooks is not None:
+            for i, h in enumerate(hooks):
+                if h is self._hook:
+                    del hooks[i]
+                    break
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+@cython.trashcan(True)
+cdef class Node:
+    """A recorded operation: the ``grad_fn`` of the tensors it produced.
+
+    >>> import autograd_core as torch
+    >>> a = torch.tensor([1., 2.], requires_grad=True)
+    >>> (a * 2).grad_fn.name()
+    'MulBackward0'
+    """
+
+    cdef tuple apply(self, tuple grads):
+        raise RuntimeError(f"the derivative for '{type(self).__name__}' is not implemented")
+
+    cdef void release_saved(self):
+        pass
+
+    cdef int num_outputs(self):
+        return 1
+
+    def name(self):
+        return type(self).__name__
+
+    def __repr__(self):
+        return f"<{type(self).__name__} object at {id(self):#x}>"
+
+    @property
+    def next_functions(self):
+        if self.next_nodes is None:
+            return ()
+        if self.next_nrs is None:
+            return tuple([(n, 0) for n in self.next_nodes])
+        return tuple(zip(self.next_nodes, self.next_nrs))
+
+    def _sequence_nr(self):
+        return self.seq
+
+    @property
+    def metadata(self):
+        if self.meta is None:
+            self.meta = {}
+            gc_track(self)
+        return self.meta
+
+    def register_hook(self, fn):
+        """Run ``fn(grad_inputs, grad_outputs)`` after this node; it may return new grad_inputs."""
+        if self.post_hooks is None:
+            self.post_hooks = []
+            gc_track(self)
+        self.post_hooks.append(fn)
+        return RemovableHandle(self.post_hooks, fn)
+
+    def register_prehook(self, fn):
+        """Run ``fn(grad_outputs)`` before this node; it may return new grad_outputs."""
+        if self.pre_hooks is None:
+            self.pre_hooks = []
+            gc_track(self)
+        self.pre_hooks.append(fn)
+        return RemovableHandle(self.pre_hooks, fn)
+
+    def __call__(self, *grads):
+        """Apply the derivative to output gradients directly, as PyTorch's nodes allow."""
+        for g in grads:
+            if g is not None and not isinstance(g, Tensor):
+                raise TypeError("expected Tensor arguments to a grad_fn")
+        if self.released:
+            raise RuntimeError(MSG_BACKWARD_TWICE)
+        out = self.apply(grads)
+        return out[0] if len(out) == 1 else out
+
+
+cdef class TensorHook:
+    """A non-leaf tensor's hook, kept among its grad_fn's pre-hooks for one output."""
+
+    def __init__(self, int output_nr, fn):
+        self.output_nr = output_nr
+        self.fn = fn
+
+
+cdef object check_hook_result(object r, Tensor g, object hook):
+    """PyTorch's checks on a gradient a hook returned in place of g."""
+    name = getattr(hook, "__name__", repr(hook))
+    if not isinstance(r, Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(r).__name__}'")
+    if not same_shape((<Tensor>r)._data, g._data):
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    if cnp.PyArray_TYPE((<Tensor>r)._data) != cnp.PyArray_TYPE(g._data):
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was "
+                           f"{legacy_type_name(g)} got {legacy_type_name(<Tensor>r)})")
+    return r
+
+
+# ---------------------------------------------------------------- AccumulateGrad
+
+cdef uint64_t ACCUMULATE_SEQ = <uint64_t>-1
+
+
+@cython.final
+cdef class AccumulateGrad(Node):
+    """The node through which gradients reach a leaf's ``.grad``.
+
+    Its sequence number is the largest possible, so the engine accumulates into a
+    leaf as soon as its gradient is complete (PyTorch's order).
+    """
+
+    @property
+    def variable(self):
+        return self.var
+
+    def name(self):
+        return "torch::autograd::AccumulateGrad"  # PyTorch's C++ node name
+
+    cdef tuple apply(self, tuple grads):
+        cdef Tensor g = grads[0]
+        cdef Tensor var = self.var
+        if g is None:
+            return ()
+        if var._hooks is not None:
+            for hook in list(var._hooks):
+                r = hook(g)
+                if r is not None:
+                    g = check_hook_result(r, g, hook)
+        accumulate_into(var, g)
+        if var._post_acc_hooks is not None:
+            for hook in list(var._post_acc_hooks):
+                if hook(var) is not None:
+                    raise RuntimeError("post accumulate grad hooks should return None")
+        return ()
+
+
+cdef inline bint _can_steal(Tensor g, int expected_refs):
+    """True when nothing else can see g or its memory, so .grad may take it as is."""
+    cdef cnp.ndarray arr = g._data
+    return (Py_REFCNT(g) <= expected_refs and g._grad_fn is None
+            and cnp.PyArray_BASE(arr) == NULL and Py_REFCNT(arr) == 1
+            and cnp.PyArray_ISWRITEABLE(arr))
+
+
+cdef void accumulate_into(Tensor var, Tensor g) except *:
+    """PyTorch's AccumulateGrad: steal or clone the first gradient, then add.
+
+    Grad mode on means create_graph: accumulate out of place so .grad stays
+    differentiable. Off: add in place, as PyTorch does (a user holding the old
+    .grad sees it change)."""
+    cdef Tensor old = var._grad
+    if cnp.PyArray_TYPE(g._data) != cnp.PyArray_TYPE(var._data):
+        g = OPS._to_copy(g, dtype_of(var._data))
+    if old is None:
+        if not agc_grad_enabled() and _can_steal(g, 4):
+            var._grad = g
+        elif agc_grad_enabled():
+            var._grad = OPS._copy_backwards(g, True)
+        else:
+            var._grad = OPS.clone(g, None)
+    elif agc_grad_enabled():
+        var._grad = OPS._copy_backwards(OPS.add(old, g, 1), False)
+    else:
+        if cnp.PyArray_ISWRITEABLE(old._data) and same_shape(old._data, g._data):
+            np.add(old._data, g._data, out=old._data)
+            bump_version(old)
+        else:
+            var._grad = make(as_array(old._data + g._data))
+
+
+cdef AccumulateGrad grad_accumulator(Tensor leaf):
+    """The leaf's AccumulateGrad node, created on first use and held weakly."""
+    cdef AccumulateGrad acc
+    if leaf._accumulator is not None:
+        acc = leaf._accumulator()
+        if acc is not None:
+            return acc
+    acc = AccumulateGrad.__new__(AccumulateGrad)
+    gc_untrack(acc)  # Note [Untracked by the cycle collector]
+    acc.var = leaf
+    acc.seq = ACCUMULATE_SEQ
+    leaf._accumulator = weakref.ref(acc)
+    return acc
+
+
+# ---------------------------------------------------------------- recording
+
+cdef Node edge_node(Tensor t):
+    """Where the gradient for input t goes: its grad_fn, its accumulator, or nowhere."""
+    if t._grad_fn is not None:
+        return t._grad_fn
+    if t._requires_grad:
+        return grad_accumulator(t)
+    return None
+
+
+cdef bint any_requires_grad(tuple inputs):
+    for x in inputs:
+        if isinstance(x, Tensor) and (<Tensor>x)._requires_grad:
+            return True
+    return False
+
+
+cdef void _record_trace(Node node):
+    import traceback
+    if node.meta is None:
+        node.meta = {}
+        gc_track(node)
+    node.meta["traceback_"] = traceback.format_stack()  # Cython frames are not in it
+
+
+cdef inline void _set_edges(Node node, tuple inputs):
+    """One edge per forward input; anything but a Tensor (None, a number) gets none."""
+    cdef Py_ssize_t n = len(inputs), i
+    cdef bint any_nr = False
+    cdef Tensor t
+    cdef list nodes = [None] * n
+    for i in range(n):
+        x = inputs[i]
+        if isinstance(x, Tensor):
+            t = <Tensor>x
+            nodes[i] = edge_node(t)
+            if t._output_nr:
+                any_nr = True
+    node.next_nodes = tuple(nodes)
+    gc_untrack(node.next_nodes)
+    if any_nr:
+        node.next_nrs = tuple([(<Tensor>x)._output_nr if isinstance(x, Tensor) else 0
+                               for x in inputs])
+    node.seq = new_sequence_nr()
+    gc_untrack(node)  # Note [Untracked by the cycle collector]
+    if anomaly_enabled:
+        _record_trace(node)
+
+
+cdef void record(Node node, Tensor out, tuple inputs) except *:
+    """Make node the grad_fn of out, with one edge per forward input."""
+    _set_edges(node, inputs)
+    out._grad_fn = node
+    out._requires_grad = True
+
+
+cdef void record_broadcast(Node node, Tensor out, tuple inputs) except *:
+    """record() for an op that broadcasts or promotes its inputs: the engine reduces
+    and casts each input's gradient back to the input (Node.input_meta)."""
+    _set_edges(node, inputs)
+    out._grad_fn = node
+    out._requires_grad = True
+    cdef list metas = None
+    cdef Py_ssize_t i, n = len(inputs)
+    cdef cnp.ndarray oa = out._data, xa
+    for i in range(n):
+        x = inputs[i]
+        if not isinstance(x, Tensor):
+            continue
+        xa = (<Tensor>x)._data
+        if cnp.PyArray_TYPE(xa) != cnp.PyArray_TYPE(oa) or not same_shape(xa, oa):
+            if metas is None:
+                metas = [None] * n
+            metas[i] = (shape_of(xa), dtype_of(xa))
+    if metas is not None:
+        node.input_meta = tuple(metas)
+
+
+cdef void record_outputs(Node node, tuple outputs, tuple inputs) except *:
+    """Make node the grad_fn of several outputs (output_nr = position; None entries
+    and non-floating outputs are skipped)."""
+    _set_edges(node, inputs)
+    cdef Py_ssize_t i
+    cdef Tensor t
+    for i in range(len(outputs)):
+        o = outputs[i]
+        if o is None:
+            continue
+        t = <Tensor>o
+        if not cnp.PyArray_ISFLOAT(t._data):
+            continue
+        t._grad_fn = node
+        t._output_nr = <int>i
+        t._requires_grad = True
+
+
+# ---------------------------------------------------------------- in derivative formulas
+# Arithmetic on operands whose kind (Tensor or number) is known only at run time.
+
+cdef object any_add(object a, object b, object alpha=1):
+    if isinstance(a, Tensor):
+        return OPS.add(<Tensor>a, b, alpha)
+    if isinstance(b, Tensor):
+        return OPS.add(OPS.mul(<Tensor>b, alpha), a, 1) if alpha != 1 else OPS.add(<Tensor>b, a, 1)
+    return a + alpha * b
+
+
+cdef object any_sub(object a, object b):
+    if isinstance(a, Tensor):
+        return OPS.sub(<Tensor>a, b, 1)
+    if isinstance(b, Tensor):
+        return OPS.rsub(<Tensor>b, a, 1)
+    return a - b
+
+
+cdef object any_mul(object a, object b):
+    if isinstance(a, Tensor):
+        return OPS.mul(<Tensor>a, b)
+    if isinstance(b, Tensor):
+        return OPS.mul(<Tensor>b, a)
+    return a * b
+
+
+cdef object any_div(object a, object b):
+    if isinstance(a, Tensor):
+        return OPS.div(<Tensor>a, b, None)
+    if isinstance(b, Tensor):
+        return OPS.mul(OPS.reciprocal(<Tensor>b), a)
+    return a / b
+
+
+cdef object any_pow(object a, object b):
+    if isinstance(a, Tensor) or isinstance(b, Tensor):
+        return OPS.pow(a, b)
+    return a ** b
+
+
+cdef object any_neg(object a):
+    if isinstance(a, Tensor):
+        return OPS.neg(<Tensor>a)
+    return -a
+
+
+cdef Tensor not_implemented(str what):
+    """The derivative a formula does not have: raise, naming it."""
+    raise RuntimeError(f"the derivative for '{what}' is not implemented.")

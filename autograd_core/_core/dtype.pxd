@@ -1,0 +1,54 @@
+# dtypes and PyTorch's type promotion. Every field is documented here; the code is
+# in dtype.pyx.
+cimport numpy as cnp
+
+# A dtype's category: PyTorch promotes across categories bool < integer < floating.
+cdef enum Category:
+    CAT_BOOL = 0
+    CAT_INT = 1
+    CAT_FLOAT = 2
+
+# Rank of "no operand of this kind" in the promotion lattice (see promote_rank).
+cdef enum:
+    NO_RANK = -1
+
+
+cdef class dtype:
+    cdef readonly str name           # PyTorch's name without the module: "float32"
+    cdef readonly object np_dtype    # the numpy dtype that stores it
+    cdef readonly bint is_floating_point
+    cdef readonly bint is_signed
+    cdef readonly int itemsize
+    cdef int rank                    # position in the promotion lattice (promote_rank)
+    cdef Category category
+    cdef int typenum                 # numpy's type number (cnp.NPY_FLOAT, ...)
+    cdef str scalar_name             # PyTorch's ScalarType name in messages: "Float"
+    cdef str cpp_name                # the C++ type in messages: "float", "long int", "c10::Half"
+    cdef str value_type_name         # the C type in overflow messages: "int64_t"
+
+
+# The dtypes, by name. Python code reaches them through dtype_by_name().
+cdef dtype bool_, uint8, int8, int16, int32, int64, float16, float32, float64
+
+# The default floating dtype (set_default_dtype changes it; float32 at start).
+cdef dtype default_float
+
+cdef list DTYPES_BY_RANK             # the dtypes, indexed by rank
+cdef list DTYPES_BY_TYPENUM          # numpy type number -> dtype, or None
+
+
+cdef inline dtype dtype_of(cnp.ndarray arr):
+    return <dtype>DTYPES_BY_TYPENUM[cnp.PyArray_TYPE(arr)]
+
+
+cdef inline dtype float_or_default(dtype d):
+    """The dtype a float-valued op computes in: d if floating, else the default float."""
+    return d if d.category == CAT_FLOAT else default_float
+
+
+cdef dtype to_dtype(object d)
+cdef dtype dtype_from_numpy(object np_dtype)
+cdef int promote_rank(int a, int b)
+cdef dtype promote(dtype a, dtype b)
+cdef int scalar_rank(object x)
+cdef int combine_categories(int higher, int lower)

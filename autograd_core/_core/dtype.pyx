@@ -1,0 +1,204 @@
+"""Tensor element types (``autograd_core.float32`` ...) and PyTorch's type promotion.
+
+>>> import autograd_core as torch
+>>> torch.result_type(torch.tensor([1, 2]), 2.5)
+autograd_core.float32
+"""
+cimport numpy as cnp
+import numpy as np
+
+cnp.import_array()
+
+
+cdef class dtype:
+    """A tensor element type, as ``torch.dtype``: ``autograd_core.float32`` etc.
+
+    >>> import autograd_core as torch
+    >>> torch.tensor([1.5]).dtype
+    autograd_core.float32
+    """
+
+    def __repr__(self):
+        return "autograd_core." + self.name
+
+    def __reduce__(self):
+        return (dtype_by_name, (self.name,))
+
+    @property
+    def is_complex(self):
+        return False
+
+    def to_complex(self):
+        raise TypeError("complex dtypes are not supported by autograd_core")
+
+    def to_real(self):
+        return self
+
+
+# name, numpy name, rank, category, signed, ScalarType name, C++ name, C type name.
+# The rank orders the promotion lattice: PyTorch's promote_types is the larger rank,
+# except that uint8 with int8 gives int16 (promote_rank).
+_DTYPE_SPECS = (
+    ("bool", "bool", 0, CAT_BOOL, False, "Bool", "bool", "bool"),
+    ("uint8", "uint8", 1, CAT_INT, False, "Byte", "unsigned char", "uint8_t"),
+    ("int8", "int8", 2, CAT_INT, True, "Char", "signed char", "int8_t"),
+    ("int16", "int16", 3, CAT_INT, True, "Short", "short int", "int16_t"),
+    ("int32", "int32", 4, CAT_INT, True, "Int", "int", "int"),
+    ("int64", "int64", 5, CAT_INT, True, "Long", "long int", "int64_t"),
+    ("float16", "float16", 6, CAT_FLOAT, True, "Half", "c10::Half", "c10::Half"),
+    ("float32", "float32", 7, CAT_FLOAT, True, "Float", "float", "float"),
+    ("float64", "float64", 8, CAT_FLOAT, True, "Double", "double", "double"),
+)
+
+cdef list DTYPES_BY_RANK = []
+cdef list DTYPES_BY_TYPENUM = [None] * 64
+cdef dict _BY_NAME = {}
+
+
+cdef dtype _new_dtype(tuple spec):
+    name, npname, rank, category, signed, scalar_name, cpp_name, value_type_name = spec
+    cdef dtype d = dtype.__new__(dtype)
+    d.name = name
+    d.np_dtype = np.dtype(npname)
+    d.is_floating_point = category == CAT_FLOAT
+    d.is_signed = signed
+    d.itemsize = d.np_dtype.itemsize
+    d.rank = rank
+    d.category = category
+    d.typenum = d.np_dtype.num
+    d.scalar_name = scalar_name
+    d.cpp_name = cpp_name
+    d.value_type_name = value_type_name
+    return d
+
+
+for _spec in _DTYPE_SPECS:
+    _d = _new_dtype(_spec)
+    DTYPES_BY_RANK.append(_d)
+    DTYPES_BY_TYPENUM[(<dtype>_d).typenum] = _d
+    _BY_NAME[(<dtype>_d).name] = _d
+# numpy has two type numbers for each of the 32- and 64-bit integers on LP64.
+DTYPES_BY_TYPENUM[np.dtype(np.longlong).num] = _BY_NAME["int64"]
+DTYPES_BY_TYPENUM[np.dtype(np.intc).num] = _BY_NAME["int32"]
+
+bool_ = _BY_NAME["bool"]
+uint8 = _BY_NAME["uint8"]
+int8 = _BY_NAME["int8"]
+int16 = _BY_NAME["int16"]
+int32 = _BY_NAME["int32"]
+int64 = _BY_NAME["int64"]
+float16 = _BY_NAME["float16"]
+float32 = _BY_NAME["float32"]
+float64 = _BY_NAME["float64"]
+default_float = float32
+
+
+def dtype_by_name(name):
+    """The dtype called ``name`` ("float32", ...)."""
+    return _BY_NAME[name]
+
+
+def all_dtypes():
+    """All supported dtypes, by name."""
+    return dict(_BY_NAME)
+
+
+cdef dtype dtype_from_numpy(object np_dtype):
+    """The dtype storing a numpy dtype, or None when autograd_core has none."""
+    cdef int num = np_dtype.num
+    return <dtype>DTYPES_BY_TYPENUM[num] if num < 64 else None
+
+
+cdef dtype to_dtype(object d):
+    """A user's dtype argument: an autograd_core dtype, a Python type (float, int,
+    bool) or anything numpy reads as a dtype of ours."""
+    if isinstance(d, dtype):
+        return <dtype>d
+    if d is float:
+        return default_float
+    if d is int:
+        return int64
+    if d is bool:
+        return bool_
+    try:
+        nd = np.dtype(d)
+    except TypeError:
+        raise TypeError(f"expected a dtype, but got {type(d).__name__}") from None
+    r = dtype_from_numpy(nd)
+    if r is None:
+        raise TypeError(f"dtype {nd} is not supported by autograd_core")
+    return r
+
+
+def get_default_dtype():
+    """The dtype of floating-point data created without one (float32 at start).
+
+    >>> import autograd_core as torch
+    >>> torch.get_default_dtype()
+    autograd_core.float32
+    """
+    return default_float
+
+
+def set_default_dtype(d):
+    """Set the default floating-point dtype (float32 or float64, as PyTorch allows).
+
+    >>> import autograd_core as torch
+    >>> torch.set_default_dtype(torch.float64); torch.tensor([1.]).dtype
+    autograd_core.float64
+    >>> torch.set_default_dtype(torch.float32)
+    """
+    global default_float
+    cdef dtype dd = to_dtype(d)
+    if not dd.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    default_float = dd
+
+
+cdef int promote_rank(int a, int b):
+    if a == NO_RANK:
+        return b
+    if b == NO_RANK:
+        return a
+    if (a == 1 and b == 2) or (a == 2 and b == 1):
+        return 3  # uint8 with int8 needs int16
+    return a if a > b else b
+
+
+cdef dtype promote(dtype a, dtype b):
+    return <dtype>DTYPES_BY_RANK[promote_rank(a.rank, b.rank)]
+
+
+cdef inline Category _category_of_rank(int r):
+    return (<dtype>DTYPES_BY_RANK[r]).category
+
+
+cdef int combine_categories(int higher, int lower):
+    # PyTorch's combine_categories: a higher operand group decides the result unless
+    # a lower group brings a higher category (an int tensor times a float scalar).
+    if higher != NO_RANK and _category_of_rank(higher) == CAT_FLOAT:
+        return higher
+    if higher == 0 or (lower != NO_RANK and _category_of_rank(lower) == CAT_FLOAT):
+        return promote_rank(higher, lower)
+    if higher != NO_RANK:
+        return higher
+    return lower
+
+
+cdef int scalar_rank(object x):
+    """The rank a Python number takes in promotion (bool, int64, the default float)."""
+    if isinstance(x, bool):
+        return 0
+    if isinstance(x, int):
+        return 5
+    return default_float.rank
+
+
+def promote_types(type1, type2):
+    """The smallest dtype both dtypes convert to without losing category.
+
+    >>> import autograd_core as torch
+    >>> torch.promote_types(torch.uint8, torch.int8)
+    autograd_core.int16
+    """
+    return promote(to_dtype(type1), to_dtype(type2))

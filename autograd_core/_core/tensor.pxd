@@ -1,0 +1,263 @@
+# The core types: Tensor, Node, SavedTensor, AccumulateGrad, VersionCounter, and the
+# vocabulary every op module uses to build them (making tensors, checking arguments,
+# saving, recording, in-place writes, the op table). Every field is documented here;
+# the code is in tensor.pyx.
+cimport numpy as cnp
+from libc.stdint cimport uint64_t
+
+from autograd_core._core.dtype cimport dtype
+
+
+cdef class VersionCounter:
+    # Shared by a tensor, its views and detach()ed aliases; bumped by every in-place
+    # op on any of them (Note [Saved tensor versions] in tensor.pyx).
+    cdef public long version
+
+
+cdef class Node:
+    # One recorded op: the grad_fn of its outputs.
+    cdef tuple next_nodes        # per forward input: the Node its gradient flows to, or None
+    cdef tuple next_nrs          # per forward input: that node's output index; None = all 0
+    cdef tuple input_meta        # per forward input: (shape, dtype) when the op broadcast or
+                                 # promoted it (the engine sums/casts the gradient back), else
+                                 # None; None for the whole tuple when no input needs it
+    cdef uint64_t seq            # creation order (sequence_nr); the engine runs the newest first
+    cdef bint released           # saved state freed by a backward without retain_graph
+    cdef list pre_hooks          # callables run on the incoming gradients
+    cdef list post_hooks         # callables run on (grad_inputs, grad_outputs)
+    cdef dict retained           # output_nr -> weakref of a non-leaf output with retain_grad()
+    cdef dict meta               # Node.metadata; under detect_anomaly also 'traceback_'
+    cdef object __weakref__
+
+    # The derivative: gradients of the outputs in, gradients of the inputs out (one
+    # per next_nodes entry, None where not needed).
+    cdef tuple apply(self, tuple grads)
+    # Drop saved state (Note [Releasing saved state]).
+    cdef void release_saved(self)
+    cdef int num_outputs(self)
+
+
+cdef class SavedTensor:
+    # A tensor a node keeps for its backward (Note [Saved tensor versions]).
+    cdef Tensor tensor           # a saved input, or any tensor that is not the owner's output
+    cdef cnp.ndarray data        # a saved output of the owner: its values (never the Tensor,
+    cdef VersionCounter vc       #   whose grad_fn is the owner: a cycle), and its counter
+    cdef long version            # the counter's value when saved
+    cdef int output_nr           # a saved output: which output of the owner it is
+    cdef bint is_output
+
+    cdef Tensor unpack(self, Node owner)
+
+
+cdef class AccumulateGrad(Node):
+    # The node through which gradients reach a leaf's .grad.
+    cdef Tensor var              # the leaf; it holds this node only weakly
+
+
+cdef class TensorHook:
+    # A non-leaf tensor's hook, kept among its grad_fn's pre-hooks for one output.
+    cdef int output_nr
+    cdef object fn
+
+
+cdef class Tensor:
+    cdef cnp.ndarray _data       # the values; always one of the supported dtypes
+    cdef bint _requires_grad     # for a non-leaf always True (it has a grad_fn)
+    cdef Node _grad_fn           # the node that produced it; None exactly for leaves
+    cdef int _output_nr          # which output of _grad_fn it is
+    cdef Tensor _grad            # accumulated gradient (leaves, or retain_grad())
+    cdef VersionCounter _vc      # created lazily; shared with views (see VersionCounter)
+    cdef object _accumulator     # weakref to this leaf's AccumulateGrad node, or None
+    cdef bint _retains_grad      # retain_grad() was called on this non-leaf
+    cdef Tensor _base            # the tensor this is a view of, or None
+    cdef list _hooks             # gradient hooks registered on a leaf
+    cdef list _post_acc_hooks    # register_post_accumulate_grad_hook callables (leaves)
+    cdef bint _inference         # created inside inference_mode()
+    cdef SavedTensor _saved_as_output  # how its grad_fn saved it, if it did (the in-place
+                                       # driver repoints it: Note [In-place ops])
+    cdef object __weakref__
+
+    cdef _set_requires_grad(self, bint value, str msg)
+
+
+# ---------------------------------------------------------------- grad modes
+# Thread-local (csrc/agc_mode.c, linked into this module only).
+
+cdef bint grad_enabled()
+cdef void set_grad_enabled(bint mode)
+cdef bint inference_mode_enabled()
+cdef bint recording()
+
+
+# Note [Untracked by the cycle collector] (in _node.pxi)
+cdef extern from "Python.h":
+    void PyObject_GC_UnTrack(void *op)
+    void PyObject_GC_Track(void *op)
+    int PyObject_GC_IsTracked(object op)
+
+
+cdef inline void gc_untrack(object o):
+    PyObject_GC_UnTrack(<void *>o)
+
+
+cdef inline void gc_track(object o):
+    if not PyObject_GC_IsTracked(o):
+        PyObject_GC_Track(<void *>o)
+
+
+# ---------------------------------------------------------------- making tensors
+
+cdef inline Tensor make(cnp.ndarray arr):
+    """A new tensor over arr (no copy), without history."""
+    cdef Tensor t = Tensor.__new__(Tensor)
+    gc_untrack(t)  # Note [Untracked by the cycle collector]
+    t._data = arr
+    if inference_mode_enabled():
+        t._inference = True
+    return t
+
+
+cdef inline VersionCounter version_counter(Tensor t):
+    """t's version counter, created on first use."""
+    if t._vc is None:
+        t._vc = VersionCounter.__new__(VersionCounter)
+    return t._vc
+
+
+cdef Tensor make_view(Tensor base, cnp.ndarray arr)
+cdef Tensor make_scalar(object value, dtype d)
+cdef Tensor zeros(tuple shape, dtype d)
+cdef Tensor zeros_like(Tensor t)
+cdef cnp.ndarray as_array(object r)
+cdef cnp.ndarray cast_array(cnp.ndarray x, dtype d)
+cdef cnp.ndarray empty_like_array(cnp.ndarray x)
+cdef object quiet()
+cdef dtype result_type(tuple operands)
+cdef dtype result_type_of_tensors(object tensors)
+
+
+cdef inline tuple shape_of(cnp.ndarray arr):
+    """An array's shape as a Python tuple."""
+    return (<object>arr).shape
+
+
+cdef inline bint same_shape(cnp.ndarray a, cnp.ndarray b):
+    cdef int nd = cnp.PyArray_NDIM(a), i
+    if nd != cnp.PyArray_NDIM(b):
+        return False
+    cdef cnp.npy_intp *da = cnp.PyArray_DIMS(a)
+    cdef cnp.npy_intp *db = cnp.PyArray_DIMS(b)
+    for i in range(nd):
+        if da[i] != db[i]:
+            return False
+    return True
+
+
+# ---------------------------------------------------------------- argument checks
+# One place for checking what a user passed (the generated Python wrappers and the
+# hand-written ones call these), with PyTorch's exception types and messages.
+
+cdef Tensor arg_tensor(object x, str fname, str argname, int pos)
+cdef object arg_operand(object x)
+cdef object arg_number(object x)
+cdef bint is_number(object x)
+cdef Py_ssize_t wrap_dim(object dim, Py_ssize_t ndim) except? -1
+cdef tuple wrap_dims(object dims, Py_ssize_t ndim)
+cdef tuple parse_shape(tuple args, str fname)
+cdef list arg_tensor_list(object tensors, str fname)
+cdef bint arg_bool(object x, str fname, str argname, int pos) except -1
+cdef object arg_scalar(object x, str fname, str argname, int pos)
+cdef object arg_tensor_or_scalar(object x, str fname, str argname, int pos)
+cdef object arg_int(object x, str fname, str argname, int pos)
+cdef tuple arg_int_list(object x, str fname, str argname, int pos)
+cdef double arg_float(object x, str fname, str argname, int pos) except? -1.0
+cdef str arg_str(object x, str fname, str argname, int pos)
+
+
+# ---------------------------------------------------------------- messages
+
+cdef str MSG_BACKWARD_TWICE
+cdef str MSG_LEAF_INPLACE
+cdef str MSG_LEAF_VIEW_INPLACE
+cdef str MSG_VIEW_NOT_COMPATIBLE
+cdef str shape_str(tuple shape)
+cdef str legacy_type_name(Tensor t)
+cdef object dim_error(Py_ssize_t dim, Py_ssize_t ndim)
+cdef object broadcast_error(tuple sa, tuple sb)
+cdef object not_implemented_for(str kernel, dtype d)
+cdef object type_error_combination(str fname, tuple args, str signatures)
+cdef object modified_error(Tensor t, long saved_version, Node node, int output_nr)
+cdef str op_name(Node node)
+
+
+# ---------------------------------------------------------------- saving and recording
+
+cdef long version_for_save(Tensor t) except? -1
+cdef void bump_version(Tensor t)
+cdef uint64_t new_sequence_nr()
+cdef SavedTensor save(Tensor t)
+cdef SavedTensor save_output(Tensor out, int output_nr)
+cdef object save_operand(object x)
+cdef object unpack_operand(Node owner, object saved)
+cdef void check_not_released(Node node) except *
+cdef Node edge_node(Tensor t)
+cdef void record(Node node, Tensor out, tuple inputs) except *
+cdef void record_broadcast(Node node, Tensor out, tuple inputs) except *
+cdef void record_outputs(Node node, tuple outputs, tuple inputs) except *
+cdef bint any_requires_grad(tuple inputs)
+cdef object check_hook_result(object r, Tensor g, object hook)
+cdef void accumulate_into(Tensor var, Tensor g) except *
+cdef AccumulateGrad grad_accumulator(Tensor leaf)
+
+
+cdef inline bint should_record(tuple inputs, cnp.ndarray out):
+    """Whether an op with these inputs records a node for an output of out's dtype:
+    grad mode on, an input requires grad, and the output is floating point."""
+    return (recording() and any_requires_grad(inputs)
+            and cnp.PyArray_ISFLOAT(out))
+
+
+cdef inline bint _input_requires_grad(object x):
+    return isinstance(x, Tensor) and (<Tensor>x)._requires_grad
+
+
+cdef inline bint needs_input_grad(Node node, Py_ssize_t i):
+    """Whether forward input i of node wants a gradient (should_compute_output)."""
+    return node.next_nodes[i] is not None
+
+
+# ---------------------------------------------------------------- in derivative formulas
+
+cdef object any_add(object a, object b, object alpha=*)
+cdef object any_sub(object a, object b)
+cdef object any_mul(object a, object b)
+cdef object any_div(object a, object b)
+cdef object any_pow(object a, object b)
+cdef object any_neg(object a)
+cdef Tensor not_implemented(str what)
+
+
+# ---------------------------------------------------------------- in-place ops
+
+cdef Tensor inplace_source(Tensor self, tuple others)
+cdef Tensor inplace_commit(Tensor self, Tensor result)
+cdef void check_inplace(Tensor self) except *
+cdef void write_values(Tensor t, cnp.ndarray values) except *
+cdef void write_region(Tensor target, cnp.ndarray region, Tensor values, bint advanced) except *
+cdef cnp.ndarray region_of(Tensor t)
+
+
+# ---------------------------------------------------------------- anomaly mode
+
+# autograd.detect_anomaly: nodes record their forward stack, and the engine checks
+# every derivative's outputs for NaN (when anomaly_check_nan).
+cdef bint anomaly_enabled
+cdef bint anomaly_check_nan
+
+
+# ---------------------------------------------------------------- Tensor methods
+
+cdef void install_methods(dict methods) except *
+
+
+include "_op_table.pxi"

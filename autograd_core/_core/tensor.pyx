@@ -1,0 +1,164 @@
+"""The core of autograd_core: Tensor, Node, SavedTensor, AccumulateGrad, the ways ops
+record themselves and write in place, and the op table through which modules call
+each other's ops (Note [Op table]).
+
+Its parts live in the included files:
+
+- _messages.pxi  every user-facing message and the argument checks
+- _node.pxi      VersionCounter, SavedTensor, Node, AccumulateGrad, recording
+- _inplace.pxi   the in-place driver and writes through views (CopySlices)
+- _tensor.pxi    the Tensor type
+
+>>> import autograd_core as torch
+>>> x = torch.tensor([1., 2.], requires_grad=True)
+>>> (x * x).sum().backward()
+>>> x.grad
+tensor([2., 4.])
+"""
+cimport cython
+cimport numpy as cnp
+from cpython.object cimport PyTypeObject
+from cpython.ref cimport Py_REFCNT
+from cpython.type cimport PyType_Modified
+from libc.stdint cimport uint64_t
+
+from autograd_core._core.dtype cimport (
+    CAT_BOOL, CAT_FLOAT, CAT_INT, DTYPES_BY_RANK, DTYPES_BY_TYPENUM, NO_RANK, bool_,
+    combine_categories, default_float, dtype, dtype_from_numpy, dtype_of, float16, float32,
+    float64, int32, int64, promote_rank, scalar_rank, to_dtype,
+)
+
+import builtins
+import types
+import warnings
+import weakref
+
+import numpy as np
+
+from autograd_core._tensor_str import tensor_repr
+
+cnp.import_array()
+
+# Note [Op table]
+# Ops live in family modules (autograd_core/ops/*.pyx) that depend on this core only.
+# Whatever calls an op from outside its family (the Tensor operators below, the
+# engine, derivative formulas, other families) calls it through OPS, a struct of C
+# function pointers declared from the derivative table (_op_table.pxi, generated) and
+# filled by each family module when it is imported: a C-level call, no Python
+# dispatch. autograd_core/__init__.py imports every family before anything can run,
+# and check_op_table() verifies that no slot was left empty.
+cdef OpTable OPS
+
+
+cdef extern from "agc_mode.h" nogil:
+    int agc_grad_enabled()
+    void agc_set_grad_enabled(int enabled)
+    int agc_inference_mode()
+    void agc_set_inference_mode(int enabled)
+    int agc_recording()
+
+
+cdef bint grad_enabled():
+    return agc_grad_enabled()
+
+
+cdef void set_grad_enabled(bint mode):
+    agc_set_grad_enabled(mode)
+
+
+cdef bint inference_mode_enabled():
+    return agc_inference_mode()
+
+
+cdef bint recording():
+    """Whether ops record: grad mode on, inference mode off (thread-local)."""
+    return agc_recording()
+
+
+include "_messages.pxi"
+include "_node.pxi"
+include "_inplace.pxi"
+include "_tensor.pxi"
+
+
+# ---------------------------------------------------------------- grad mode
+
+def is_grad_enabled():
+    """True when operations are being recorded for autograd (thread-local).
+
+    >>> import autograd_core as torch
+    >>> torch.is_grad_enabled()
+    True
+    """
+    return bool(agc_grad_enabled())
+
+
+def _set_grad_enabled(bint mode):
+    agc_set_grad_enabled(mode)
+
+
+def is_inference_mode_enabled():
+    """True inside ``inference_mode()`` (thread-local).
+
+    >>> import autograd_core as torch
+    >>> torch.is_inference_mode_enabled()
+    False
+    """
+    return bool(agc_inference_mode())
+
+
+def _set_inference_mode(bint mode):
+    agc_set_inference_mode(mode)
+
+
+# ---------------------------------------------------------------- anomaly mode
+
+def _set_anomaly_enabled(bint mode, bint check_nan=True):
+    global anomaly_enabled, anomaly_check_nan
+    anomaly_enabled = mode
+    anomaly_check_nan = check_nan
+
+
+def _is_anomaly_enabled():
+    return anomaly_enabled
+
+
+def _is_anomaly_check_nan_enabled():
+    return anomaly_check_nan
+
+
+# ---------------------------------------------------------------- type names
+
+# Type names as PyTorch shows them: print(type(x)) gives <class 'autograd_core.Tensor'>
+# (PyTorch: torch.Tensor) and a node's type <class 'MulBackward0'>. Extension types take
+# their printed name from tp_name, which points at bytes kept alive here.
+cdef list _TYPE_NAME_BYTES = []
+
+
+cdef void _rename_type(type t, str name):
+    b = name.encode()
+    _TYPE_NAME_BYTES.append(b)
+    (<PyTypeObject *>t).tp_name = <const char *>b
+    PyType_Modified(t)
+
+
+def name_node_types(dict namespace):
+    """Give every public Node class in a module's namespace its bare PyTorch name."""
+    for obj in list(namespace.values()):
+        if isinstance(obj, type) and issubclass(obj, Node) and not obj.__name__.startswith("_"):
+            _rename_type(obj, obj.__name__)
+
+
+_rename_type(Tensor, "autograd_core.Tensor")
+_rename_type(dtype, "autograd_core.dtype")
+name_node_types(globals())
+
+
+def check_op_table():
+    """Raise if an op of the derivative table has no implementation registered."""
+    missing = [name for name, addr in op_table_addresses().items() if addr == 0]
+    if missing:
+        raise ImportError("ops without an implementation: " + ", ".join(sorted(missing)))
+
+
+include "_op_table_check.pxi"

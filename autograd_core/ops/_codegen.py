@@ -1,0 +1,867 @@
+"""Generate the op layer's repetitive code from the derivative table (derivatives.yaml).
+
+Run at build time by setup.py (never imported by the package at run time). For the
+table's format see the comment at the top of derivatives.yaml. From it this writes:
+
+- autograd_core/_core/_op_table.pxi       the OpTable struct (Note [Op table]): one C
+                                          function pointer per op, and its check
+- autograd_core/ops/_gen_<family>.pxi     per family: the node classes (saved state,
+                                          derivative formulas translated to op calls),
+                                          the record_<Node>() wiring functions, the
+                                          templated forwards, the Python wrappers
+                                          (namespace functions and Tensor methods), and
+                                          the registration of the family's ops in OPS
+
+A file is rewritten only when its content changes, so unchanged modules are not
+rebuilt.
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import os
+import re
+import sys
+
+import yaml
+
+FAMILIES = ("pointwise", "view", "reduce", "index", "linalg", "nn")
+
+# Schema types -> the C type an op's implementation takes.
+_C_TYPES = {"Tensor": "Tensor", "Tensor?": "Tensor", "Tensor[]": "list", "bool": "bint",
+            "ScalarType": "dtype"}
+_TENSOR_TYPES = ("Tensor", "Tensor?")
+_OPERAND_TYPES = ("TensorOrScalar",)
+_KNOWN_TYPES = {
+    "Tensor", "Tensor?", "Tensor[]", "TensorOrScalar", "Scalar", "Scalar?", "int", "int?",
+    "int[]", "int[]?", "bool", "bool?", "float", "float?", "str", "str?", "ScalarType",
+    "ScalarType?", "Generator?", "Any", "MemoryFormat?",
+}
+_ENTRY_KEYS = {"func", "forward", "variants", "python", "python_method", "aliases", "inplace",
+               "node", "nodes", "broadcast", "doc"}
+_VARIANTS = {"function", "method", "functional", "linalg", "internal"}
+
+
+class TableError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------- schema
+
+@dataclasses.dataclass
+class Param:
+    type: str
+    name: str
+    default: str | None
+    kwarg_only: bool
+
+    @property
+    def ctype(self):
+        return _C_TYPES.get(self.type, "object")
+
+    @property
+    def is_tensor(self):
+        return self.type in _TENSOR_TYPES
+
+    @property
+    def has_edge(self):
+        """Whether the param is a forward input with a graph edge."""
+        return self.type in _TENSOR_TYPES or self.type in _OPERAND_TYPES
+
+
+@dataclasses.dataclass
+class Schema:
+    name: str
+    params: list
+    returns: list            # [(type, name or None)]
+
+    @property
+    def ret_ctype(self):
+        if len(self.returns) == 1 and self.returns[0][0] == "Tensor":
+            return "Tensor"
+        if len(self.returns) == 0:
+            return "object"
+        return "tuple"
+
+    def param(self, name):
+        for p in self.params:
+            if p.name == name:
+                return p
+        return None
+
+    def c_signature(self, fname, with_names=True):
+        args = ", ".join(f"{p.ctype} {p.name}" if with_names else p.ctype for p in self.params)
+        return f"{self.ret_ctype} {fname}({args})"
+
+
+_SCHEMA = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\((.*)\)\s*->\s*(.+?)\s*$")
+
+
+def parse_schema(text):
+    m = _SCHEMA.match(text)
+    if not m:
+        raise TableError(f"bad func: {text!r}")
+    name, params_s, ret_s = m.groups()
+    params = []
+    kwarg_only = False
+    for part in _split_top(params_s):
+        part = part.strip()
+        if not part:
+            continue
+        if part == "*":
+            kwarg_only = True
+            continue
+        default = None
+        if "=" in part:
+            part, default = part.split("=", 1)
+            default = default.strip()
+        typ, pname = part.strip().rsplit(" ", 1)
+        typ = typ.strip()
+        if typ not in _KNOWN_TYPES:
+            raise TableError(f"{name}: unknown type {typ!r}")
+        params.append(Param(typ, pname.strip(), default, kwarg_only))
+    ret_s = ret_s.strip()
+    if ret_s == "()":
+        returns = []
+    elif ret_s.startswith("("):
+        returns = []
+        for r in _split_top(ret_s[1:-1]):
+            bits = r.strip().split(" ")
+            returns.append((bits[0], bits[1] if len(bits) > 1 else None))
+    else:
+        bits = ret_s.split(" ")
+        returns = [(bits[0], bits[1] if len(bits) > 1 else None)]
+    return Schema(name, params, returns)
+
+
+def _split_top(s):
+    out, depth, cur = [], 0, ""
+    for ch in s:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    out.append(cur)
+    return out
+
+
+def default_literal(d):
+    """A schema default as a Cython literal."""
+    if d is None:
+        return None
+    if d == "[]":
+        return "()"
+    if d.startswith("[") and d.endswith("]"):
+        return "(" + d[1:-1] + ",)"
+    return d
+
+
+# ---------------------------------------------------------------- table
+
+@dataclasses.dataclass
+class Node:
+    name: str
+    formulas: dict           # input name -> formula string; None: written by hand
+    op: "Op" = None
+
+    @property
+    def manual(self):
+        return self.formulas is None
+
+
+@dataclasses.dataclass
+class Op:
+    family: str
+    schema: Schema
+    forward: str             # "manual" or a template call
+    variants: list
+    python: str              # "generated" or "manual"
+    python_method: str       # "same" (the function serves as method) or "manual"
+    aliases: list
+    inplace: str | None
+    nodes: list
+    broadcast: bool
+    doc: str | None
+
+    @property
+    def name(self):
+        return self.schema.name
+
+    @property
+    def cname(self):
+        return "op_" + self.name
+
+
+def load_table(path):
+    with open(path) as f:
+        raw = yaml.safe_load(f)
+    ops = []
+    for family, entries in raw.items():
+        if family not in FAMILIES:
+            raise TableError(f"unknown family {family!r}")
+        for e in entries or ():
+            ops.append(_parse_entry(family, e))
+    names = {}
+    for op in ops:
+        for n in [op.name] + ([op.inplace] if op.inplace else []):
+            if n in names:
+                raise TableError(f"op {n} is defined twice")
+            names[n] = op
+    node_names = {}
+    for op in ops:
+        for node in op.nodes:
+            if node.name in node_names:
+                raise TableError(f"node {node.name} is defined by {node_names[node.name]} and {op.name}")
+            node_names[node.name] = op.name
+    return ops
+
+
+def _parse_entry(family, e):
+    unknown = set(e) - _ENTRY_KEYS
+    schema = parse_schema(e["func"])
+    pnames = {p.name for p in schema.params}
+    bad = unknown - pnames
+    if bad:
+        raise TableError(f"{schema.name}: unknown keys {sorted(bad)}")
+    variants = e.get("variants")
+    if variants is None:
+        first = schema.params[0] if schema.params else None
+        variants = ["function", "method"] if first is not None and first.name == "self" \
+            and first.is_tensor else ["function"]
+    elif isinstance(variants, str):
+        variants = [v.strip() for v in variants.split(",")]
+    for v in variants:
+        if v not in _VARIANTS:
+            raise TableError(f"{schema.name}: unknown variant {v!r}")
+    nodes = []
+    if "node" in e:
+        nodes.append(Node(e["node"], {k: str(v) for k, v in e.items() if k in pnames}))
+    elif unknown & pnames:
+        raise TableError(f"{schema.name}: formulas without a node name")
+    for name, formulas in (e.get("nodes") or {}).items():
+        if formulas == "manual":
+            nodes.append(Node(name, None))
+            continue
+        for k in formulas:
+            if k not in pnames:
+                raise TableError(f"{schema.name}: formula for unknown input {k!r} in {name}")
+        nodes.append(Node(name, {k: str(v) for k, v in formulas.items()}))
+    inplace = e.get("inplace")
+    if inplace is True:
+        inplace = schema.name + "_"
+    aliases = e.get("aliases") or []
+    if isinstance(aliases, str):
+        aliases = [a.strip() for a in aliases.split(",")]
+    op = Op(family, schema, str(e.get("forward", "manual")), variants,
+            e.get("python", "generated"), e.get("python_method", "same"), aliases,
+            inplace or None, nodes,
+            bool(e.get("broadcast", False)), e.get("doc"))
+    for n in nodes:
+        n.op = op
+    return op
+
+
+# ---------------------------------------------------------------- formulas
+
+class Formula:
+    """A derivative formula (Python expression syntax) translated into Cython calls
+    through the op table: ``grad * result`` -> ``OPS.mul(grad, result)``."""
+
+    def __init__(self, text, node, ops_by_name):
+        self.text = text
+        self.node = node
+        self.ops = ops_by_name
+        self.schema = node.op.schema
+        try:
+            self.tree = ast.parse(text.strip(), mode="eval").body
+        except SyntaxError as e:
+            raise TableError(f"{node.name}: cannot parse formula {text!r}: {e}") from None
+        self.uses = set()          # names of saved things the formula reads
+        self.meta_uses = set()     # (tensor name, attr) for .shape / .dtype / .ndim
+        self.code = self.expr(self.tree)
+
+    # -- types: "T" Tensor, "N" number, "O" Tensor or number, "X" other
+    def kind_of_name(self, name):
+        if name in ("grad",):
+            return "T"
+        if name in ("grads",):
+            return "X"
+        p = self.schema.param(name)
+        if p is not None:
+            if p.is_tensor:
+                return "T"
+            if p.type in _OPERAND_TYPES:
+                return "O"
+            if p.type in ("Scalar", "Scalar?", "int", "int?", "float", "float?", "bool"):
+                return "N"
+            return "X"
+        if self.is_output(name):
+            return "T"
+        return "X"
+
+    def is_output(self, name):
+        outs = self.output_names()
+        return name in outs
+
+    def output_names(self):
+        rets = self.schema.returns
+        if len(rets) == 1:
+            return {"result": 0, **({rets[0][1]: 0} if rets[0][1] else {})}
+        names = {}
+        for i, (_, n) in enumerate(rets):
+            names[f"result{i}"] = i
+            if n:
+                names[n] = i
+        return names
+
+    def expr(self, n):
+        code, _ = self.typed(n)
+        return code
+
+    def typed(self, n):
+        if isinstance(n, ast.Constant):
+            if isinstance(n.value, (int, float)) and not isinstance(n.value, bool):
+                return repr(n.value), "N"
+            return repr(n.value), "X"
+        if isinstance(n, ast.Name):
+            if n.id in ("True", "False", "None"):
+                return n.id, "X"
+            if n.id not in ("grad", "grads"):
+                self.uses.add(n.id)
+            return n.id, self.kind_of_name(n.id)
+        if isinstance(n, ast.Attribute):
+            if isinstance(n.value, ast.Name) and n.attr in ("shape", "dtype", "ndim") \
+                    and self.kind_of_name(n.value.id) in ("T", "O") \
+                    and n.value.id not in ("grad",) and not self.is_output(n.value.id):
+                self.meta_uses.add((n.value.id, n.attr))
+                return f"{n.value.id}_{n.attr}", "X"
+            base, _ = self.typed(n.value)
+            if n.attr in ("shape",):
+                return f"shape_of({base}._data)", "X"
+            if n.attr == "dtype":
+                return f"dtype_of({base}._data)", "X"
+            if n.attr == "ndim":
+                return f"cnp.PyArray_NDIM({base}._data)", "N"
+            raise TableError(f"{self.node.name}: unsupported attribute .{n.attr} in {self.text!r}")
+        if isinstance(n, ast.Subscript):
+            base, kind = self.typed(n.value)
+            idx, _ = self.typed(n.slice)
+            if isinstance(n.value, ast.Name) and n.value.id == "grads":
+                return f"grads[{idx}]", "T"
+            return f"{base}[{idx}]", "N" if kind == "X" else "X"
+        if isinstance(n, ast.Tuple):
+            return "(" + "".join(self.expr(e) + ", " for e in n.elts) + ")", "X"
+        if isinstance(n, ast.List):
+            return "[" + ", ".join(self.expr(e) for e in n.elts) + "]", "X"
+        if isinstance(n, ast.UnaryOp):
+            v, k = self.typed(n.operand)
+            if isinstance(n.op, ast.USub):
+                if k == "N":
+                    return f"(-{v})", "N"
+                if k == "T":
+                    return f"OPS.neg({v})", "T"
+                return f"any_neg({v})", "O"
+            if isinstance(n.op, ast.Not):
+                return f"(not {v})", "X"
+            if isinstance(n.op, ast.Invert):
+                return f"OPS.bitwise_not({v})", "T"
+            raise TableError(f"{self.node.name}: unsupported operator in {self.text!r}")
+        if isinstance(n, ast.BinOp):
+            return self.binop(n)
+        if isinstance(n, ast.Compare):
+            if len(n.ops) != 1:
+                raise TableError(f"{self.node.name}: chained comparison in {self.text!r}")
+            a, ka = self.typed(n.left)
+            b, kb = self.typed(n.comparators[0])
+            op = {ast.Gt: "gt", ast.Lt: "lt", ast.GtE: "ge", ast.LtE: "le", ast.Eq: "eq",
+                  ast.NotEq: "ne", ast.Is: None, ast.IsNot: None}[type(n.ops[0])]
+            if ka == "T" and op is not None:
+                return f"OPS.{op}({a}, {b})", "T"
+            sym = {ast.Gt: ">", ast.Lt: "<", ast.GtE: ">=", ast.LtE: "<=", ast.Eq: "==",
+                   ast.NotEq: "!=", ast.Is: "is", ast.IsNot: "is not"}[type(n.ops[0])]
+            return f"({a} {sym} {b})", "X"
+        if isinstance(n, ast.BoolOp):
+            sym = " and " if isinstance(n.op, ast.And) else " or "
+            return "(" + sym.join(self.expr(v) for v in n.values) + ")", "X"
+        if isinstance(n, ast.IfExp):
+            t, kt = self.typed(n.body)
+            c = self.expr(n.test)
+            f, kf = self.typed(n.orelse)
+            return f"({t} if {c} else {f})", kt if kt == kf else "O"
+        if isinstance(n, ast.Call):
+            return self.call(n)
+        raise TableError(f"{self.node.name}: unsupported syntax in {self.text!r}")
+
+    _BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow"}
+
+    def binop(self, n):
+        a, ka = self.typed(n.left)
+        b, kb = self.typed(n.right)
+        kind = self._BINOPS.get(type(n.op))
+        if kind is None:
+            raise TableError(f"{self.node.name}: unsupported operator in {self.text!r}")
+        if ka == "N" and kb == "N":
+            sym = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "**"}[kind]
+            return f"({a} {sym} {b})", "N"
+        if ka == "T":
+            return {
+                "add": f"OPS.add({a}, {b}, 1)", "sub": f"OPS.sub({a}, {b}, 1)",
+                "mul": f"OPS.mul({a}, {b})", "div": f"OPS.div({a}, {b}, None)",
+                "pow": f"OPS.pow({a}, {b})"}[kind], "T"
+        if kb == "T":
+            return {
+                "add": f"OPS.add({b}, {a}, 1)", "sub": f"OPS.rsub({b}, {a}, 1)",
+                "mul": f"OPS.mul({b}, {a})", "div": f"OPS.mul(OPS.reciprocal({b}), {a})",
+                "pow": f"OPS.pow({a}, {b})"}[kind], "T"
+        # operands whose kind is only known at run time
+        return f"any_{kind}({a}, {b})", "O"
+
+    def call(self, n):
+        if isinstance(n.func, ast.Attribute):
+            recv = n.func.value
+            fname = n.func.attr
+            args = [recv] + list(n.args)
+        elif isinstance(n.func, ast.Name):
+            fname = n.func.id
+            args = list(n.args)
+        else:
+            raise TableError(f"{self.node.name}: unsupported call in {self.text!r}")
+        op = self.ops.get(fname)
+        if op is None:
+            # a hand-written helper (a *_backward function in the family module)
+            parts = [self.expr(a) for a in args]
+            parts += [f"{k.arg}={self.expr(k.value)}" for k in n.keywords]
+            return f"{fname}({', '.join(parts)})", "T"
+        params = op.schema.params
+        if op.inplace == fname:
+            fname = op.inplace
+        values = {}
+        for p, a in zip(params, args):
+            values[p.name] = self.expr(a)
+        if len(args) > len(params):
+            raise TableError(f"{self.node.name}: too many arguments to {fname} in {self.text!r}")
+        for k in n.keywords:
+            if op.schema.param(k.arg) is None:
+                raise TableError(f"{self.node.name}: {fname} has no argument {k.arg!r}")
+            values[k.arg] = self.expr(k.value)
+        parts = []
+        for p in params:
+            if p.name in values:
+                parts.append(values[p.name])
+            elif p.default is not None:
+                parts.append(default_literal(p.default))
+            else:
+                raise TableError(f"{self.node.name}: {fname} needs argument {p.name!r} "
+                                 f"in {self.text!r}")
+        kind = "T" if op.schema.ret_ctype == "Tensor" else "X"
+        return f"OPS.{fname}({', '.join(parts)})", kind
+
+
+# ---------------------------------------------------------------- node classes
+
+def _field(name):
+    return "saved_" + name
+
+
+def gen_node(node, ops_by_name):
+    """The Cython class of a node, and its record_<Node>() wiring function."""
+    op = node.op
+    schema = op.schema
+    edge_params = [p for p in schema.params if p.has_edge]
+    diff_params = [p for p in edge_params if node.formulas.get(p.name) != "non_differentiable"]
+    for name in node.formulas:
+        p = schema.param(name)
+        if not p.has_edge:
+            raise TableError(f"{node.name}: a formula for {name}, which is not a Tensor input")
+    formulas = {}
+    for p in diff_params:
+        text = node.formulas.get(p.name)
+        if text is None:
+            text = f'not_implemented("{op.name}")'
+        formulas[p.name] = Formula(text, node, ops_by_name)
+    outputs = formulas[diff_params[0].name].output_names() if diff_params else {"result": 0}
+
+    # what each input's formula reads: tensors saved when that input needs a gradient
+    saved_tensors = {}       # name -> set of diff-param indices whose formulas use it
+    saved_values = set()
+    saved_meta = set()
+    saved_outputs = {}       # output index -> field
+    for i, p in enumerate(diff_params):
+        f = formulas[p.name]
+        for u in sorted(f.uses):
+            if u in outputs:
+                saved_outputs[outputs[u]] = u
+                continue
+            q = schema.param(u)
+            if q is None:
+                raise TableError(f"{node.name}: formula for {p.name} uses unknown name {u!r}")
+            if q.has_edge:
+                saved_tensors.setdefault(u, set()).add(i)
+            else:
+                saved_values.add(u)
+        saved_meta |= f.meta_uses
+
+    lines = []
+    w = lines.append
+    n_out = len(schema.returns) or 1
+    w("@cython.final")
+    w(f"cdef class {node.name}(Node):")
+    doc = f"Backward of {op.name}: " + "; ".join(
+        f"{k}: {v}" for k, v in node.formulas.items())
+    w(f'    """{_escape_doc(doc)}"""')
+    for u in sorted(saved_tensors):
+        w(f"    cdef object {_field(u)}")
+    for u in sorted(set(saved_outputs.values())):
+        w(f"    cdef SavedTensor {_field(u)}")
+    for u in sorted(saved_values):
+        w(f"    cdef object {_field(u)}")
+    for t, attr in sorted(saved_meta):
+        w(f"    cdef object saved_{t}_{attr}")
+    w("")
+    if n_out > 1:
+        w("    cdef int num_outputs(self):")
+        w(f"        return {n_out}")
+        w("")
+    w(f"    cdef tuple apply({node.name} node, tuple grads):")
+    w("        cdef object grad = grads[0]")
+    results = []
+    for i, p in enumerate(diff_params):
+        f = formulas[p.name]
+        var = f"_grad_input{i}"
+        results.append(var)
+        w(f"        {var} = None")
+        w(f"        if needs_input_grad(node, {i}):")
+        for u in sorted(f.uses):
+            if u in outputs:
+                w(f"            {u} = node.{_field(saved_outputs[outputs[u]])}.unpack(node)")
+            elif schema.param(u).has_edge:
+                w(f"            {u} = unpack_operand(node, node.{_field(u)})")
+            else:
+                w(f"            {u} = node.{_field(u)}")
+        for t, attr in sorted(f.meta_uses):
+            w(f"            {t}_{attr} = node.saved_{t}_{attr}")
+        w(f"            {var} = {f.code}")
+    w("        return (" + "".join(r + ", " for r in results) + ")")
+    w("")
+    fields = sorted(saved_tensors) + sorted(set(saved_outputs.values()))
+    if fields:
+        w("    cdef void release_saved(self):")
+        for u in fields:
+            w(f"        self.{_field(u)} = None")
+        w("        self.released = True")
+        w("")
+    for u in sorted(saved_tensors):
+        w("    @property")
+        w(f"    def _saved_{u}(self):")
+        w(f"        return unpack_operand(self, self.{_field(u)})")
+        w("")
+    for u in sorted(set(saved_outputs.values())):
+        w("    @property")
+        w(f"    def _saved_{u}(self):")
+        w(f"        return self.{_field(u)}.unpack(self)")
+        w("")
+    for u in sorted(saved_values):
+        w("    @property")
+        w(f"    def _saved_{u}(self):")
+        w(f"        return self.{_field(u)}")
+        w("")
+
+    # the wiring: called by the forward with its outputs and arguments
+    outs = ", ".join(f"Tensor {name}" for name in _output_params(schema))
+    args = ", ".join(f"{p.ctype} {p.name}" for p in schema.params)
+    w(f"cdef void record_{node.name}({outs}, {args}) except *:")
+    inputs = "(" + "".join(p.name + ", " for p in diff_params) + ")"
+    first_out = _output_params(schema)[0]
+    w(f"    cdef tuple inputs = {inputs}")
+    w(f"    if not should_record(inputs, {first_out}._data):")
+    w("        return")
+    w(f"    cdef {node.name} node = {node.name}.__new__({node.name})")
+    for u, users in sorted(saved_tensors.items()):
+        cond = " or ".join(f"_input_requires_grad({diff_params[i].name})" for i in sorted(users))
+        w(f"    if {cond}:")
+        w(f"        node.{_field(u)} = save_operand({u})")
+    for idx, u in sorted(saved_outputs.items()):
+        w(f"    node.{_field(u)} = save_output({_output_params(schema)[idx]}, {idx})")
+    for u in sorted(saved_values):
+        w(f"    node.{_field(u)} = {u}")
+    for t, attr in sorted(saved_meta):
+        expr = {"shape": f"shape_of({t}._data)", "dtype": f"dtype_of({t}._data)",
+                "ndim": f"cnp.PyArray_NDIM({t}._data)"}[attr]
+        w(f"    node.saved_{t}_{attr} = {expr} if isinstance({t}, Tensor) else None")
+    if n_out > 1:
+        outs_t = "(" + "".join(o + ", " for o in _output_params(schema)) + ")"
+        w(f"    record_outputs(node, {outs_t}, inputs)")
+    elif op.broadcast:
+        w(f"    record_broadcast(node, {first_out}, inputs)")
+    else:
+        w(f"    record(node, {first_out}, inputs)")
+    w("")
+    w("")
+    return "\n".join(lines)
+
+
+def _output_params(schema):
+    if len(schema.returns) <= 1:
+        return ["result"]
+    return [f"result{i}" for i in range(len(schema.returns))]
+
+
+def _escape_doc(s):
+    return s.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+
+
+# ---------------------------------------------------------------- forwards (templates)
+
+_TEMPLATE = re.compile(r"^(\w+)\((.*)\)$")
+
+
+def gen_forward(op):
+    """A templated forward: the template (a cdef function of the family module named
+    <template>_values) computes the values; this wires the node around it."""
+    m = _TEMPLATE.match(op.forward.strip())
+    if not m:
+        raise TableError(f"{op.name}: bad forward {op.forward!r}")
+    template, targs = m.groups()
+    if len(op.nodes) != 1:
+        raise TableError(f"{op.name}: a templated forward needs exactly one node")
+    node = op.nodes[0]
+    schema = op.schema
+    argnames = ", ".join(p.name for p in schema.params)
+    lines = [f"cdef {schema.c_signature(op.cname)}:"]
+    tensor_args = [p.name for p in schema.params if p.has_edge]
+    values_args = ", ".join(tensor_args + [a.strip() for a in targs.split(",") if a.strip()])
+    lines.append(f"    cdef Tensor result = make({template}_values({values_args}))")
+    lines.append(f"    record_{node.name}(result, {argnames})")
+    lines.append("    return result")
+    return "\n".join(lines) + "\n\n\n"
+
+
+# ---------------------------------------------------------------- Python wrappers
+
+def _parse_arg(p, fname, pos, pyname):
+    t = p.type
+    if t in ("Tensor",):
+        return f"arg_tensor({pyname}, \"{fname}\", \"{pyname}\", {pos})"
+    if t == "Tensor?":
+        return f"None if {pyname} is None else arg_tensor({pyname}, \"{fname}\", \"{pyname}\", {pos})"
+    if t == "TensorOrScalar":
+        return f"arg_tensor_or_scalar({pyname}, \"{fname}\", \"{pyname}\", {pos})"
+    if t == "Tensor[]":
+        return f"arg_tensor_list({pyname}, \"{fname}\")"
+    if t == "Scalar":
+        return f"arg_scalar({pyname}, \"{fname}\", \"{pyname}\", {pos})"
+    if t == "Scalar?":
+        return f"None if {pyname} is None else arg_scalar({pyname}, \"{fname}\", \"{pyname}\", {pos})"
+    if t == "int":
+        return f"arg_int({pyname}, \"{fname}\", \"{pyname}\", {pos})"
+    if t == "int?":
+        return f"None if {pyname} is None else arg_int({pyname}, \"{fname}\", \"{pyname}\", {pos})"
+    if t == "int[]":
+        return f"arg_int_list({pyname}, \"{fname}\", \"{pyname}\", {pos})"
+    if t == "int[]?":
+        return f"None if {pyname} is None else arg_int_list({pyname}, \"{fname}\", \"{pyname}\", {pos})"
+    if t == "bool":
+        return f"arg_bool({pyname}, \"{fname}\", \"{pyname}\", {pos})"
+    if t == "float":
+        return f"arg_float({pyname}, \"{fname}\", \"{pyname}\", {pos})"
+    if t == "float?":
+        return f"None if {pyname} is None else arg_float({pyname}, \"{fname}\", \"{pyname}\", {pos})"
+    if t == "str":
+        return f"arg_str({pyname}, \"{fname}\", \"{pyname}\", {pos})"
+    if t == "str?":
+        return f"None if {pyname} is None else arg_str({pyname}, \"{fname}\", \"{pyname}\", {pos})"
+    if t == "ScalarType":
+        return f"to_dtype({pyname})"
+    if t == "ScalarType?":
+        return f"None if {pyname} is None else to_dtype({pyname})"
+    return pyname
+
+
+def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input"):
+    """A def wrapper: checks the arguments, calls the C implementation."""
+    schema = op.schema
+    sig = []
+    star = False
+    body = []
+    call = []
+    for i, p in enumerate(schema.params):
+        pyname = first_name if i == 0 and p.name == "self" else p.name
+        if p.kwarg_only and not star:
+            sig.append("*")
+            star = True
+        sig.append(pyname if p.default is None else f"{pyname}={_py_default(p.default)}")
+        body.append(f"    cdef {p.ctype} {p.name}_ = {_parse_arg(p, public_name, i + 1, pyname)}")
+        call.append(f"{p.name}_")
+    lines = [f"def {pyfunc}({', '.join(sig)}):"]
+    if op.doc:
+        doc = _escape_doc(op.doc.rstrip()).split("\n")
+        lines.append('    """' + doc[0])
+        lines += [("    " + d) if d.strip() else "" for d in doc[1:]]
+        lines.append('    """')
+    lines += body
+    lines.append(f"    return {cfunc}({', '.join(call)})")
+    lines.append("")
+    lines.append("")
+    lines.append(f"{pyfunc}.__name__ = {pyfunc}.__qualname__ = \"{public_name}\"")
+    return "\n".join(lines) + "\n\n\n"
+
+
+def _py_default(d):
+    if d == "[]":
+        return "()"
+    if d.startswith("["):
+        return "(" + d[1:-1] + ",)"
+    return d
+
+
+def gen_inplace_impl(op):
+    """The C implementation of an in-place variant: the out-of-place op through the
+    in-place driver (Note [In-place ops])."""
+    schema = op.schema
+    others = [p.name for p in schema.params[1:] if p.has_edge]
+    others_t = "(" + "".join(o + ", " for o in others) + ")"
+    lines = [f"cdef {schema.c_signature('op_' + op.inplace)}:"]
+    args = ", ".join(p.name for p in schema.params[1:])
+    call_args = "src" + (", " + args if args else "")
+    lines.append(f"    cdef Tensor src = inplace_source(self, {others_t})")
+    lines.append(f"    return inplace_commit(self, {op.cname}({call_args}))")
+    return "\n".join(lines) + "\n\n\n"
+
+
+# ---------------------------------------------------------------- files
+
+def gen_op_table(ops):
+    lines = [
+        "# GENERATED by autograd_core/ops/_codegen.py from ops/derivatives.yaml: do not edit.",
+        "# Note [Op table] (tensor.pyx): one C function pointer per op.",
+        "",
+        "cdef struct OpTable:",
+    ]
+    for op in ops:
+        for name in [op.name] + ([op.inplace] if op.inplace else []):
+            args = ", ".join(p.ctype for p in op.schema.params)
+            lines.append(f"    {op.schema.ret_ctype} (*{name} \"agc_op_{name}\")({args})")
+    lines += ["", "", "cdef OpTable OPS", ""]
+    return "\n".join(lines)
+
+
+def gen_op_table_check(ops):
+    lines = [
+        "# GENERATED by autograd_core/ops/_codegen.py: do not edit.",
+        "",
+        "def op_table_addresses():",
+        '    """{op name: address of its implementation, 0 when unregistered}."""',
+        "    return {",
+    ]
+    for op in ops:
+        for name in [op.name] + ([op.inplace] if op.inplace else []):
+            lines.append(f"        \"{name}\": <size_t>OPS.{name},")
+    lines += ["    }", ""]
+    return "\n".join(lines)
+
+
+def gen_family(family, ops, ops_by_name):
+    mine = [op for op in ops if op.family == family]
+    out = [
+        f"# GENERATED by autograd_core/ops/_codegen.py from ops/derivatives.yaml "
+        f"(family {family}): do not edit.",
+        "",
+    ]
+    nodes = []
+    for op in mine:
+        for node in op.nodes:
+            if not node.manual:
+                nodes.append(gen_node(node, ops_by_name))
+    forwards = [gen_forward(op) for op in mine if op.forward != "manual"]
+    inplace = [gen_inplace_impl(op) for op in mine if op.inplace]
+    wrappers = []
+    register = []
+    torch_names, method_names, functional_names, linalg_names = [], [], [], []
+    for op in mine:
+        register.append(f"OPS.{op.name} = {op.cname}")
+        if op.inplace:
+            register.append(f"OPS.{op.inplace} = op_{op.inplace}")
+        if "internal" in op.variants:
+            continue
+        publics = [op.name] + op.aliases
+        if op.python == "generated":
+            wrappers.append(gen_wrapper(op, f"_py_{op.name}", op.cname, op.name))
+        if op.inplace and op.python == "generated":
+            wrappers.append(gen_wrapper(op, f"_py_{op.inplace}", f"op_{op.inplace}", op.inplace,
+                                        first_name="input"))
+        for v in op.variants:
+            target = {"function": torch_names, "method": method_names,
+                      "functional": functional_names, "linalg": linalg_names}[v]
+            fn = f"_pym_{op.name}" if v == "method" and op.python_method == "manual" \
+                else f"_py_{op.name}"
+            for name in publics:
+                target.append((name, fn))
+            if op.inplace and v in ("function", "method"):
+                target.append((op.inplace, f"_py_{op.inplace}"))
+    out.append("# ---------------------------------------------------------------- nodes\n")
+    out += nodes
+    out.append("# ---------------------------------------------------------------- forwards\n")
+    out += forwards + inplace
+    out.append("# ---------------------------------------------------------------- Python wrappers\n")
+    out += wrappers
+    out.append("# ---------------------------------------------------------------- registration\n")
+    out += register
+    out.append("")
+    for var, names in (("TORCH_FUNCTIONS", torch_names), ("TENSOR_METHODS", method_names),
+                       ("NN_FUNCTIONAL", functional_names), ("LINALG", linalg_names)):
+        out.append(f"{var} = {{")
+        for name, fn in names:
+            out.append(f"    \"{name}\": {fn},")
+        out.append("}")
+    out.append("")
+    out.append("# every node of this family's table entries (generated or written by hand)")
+    out.append("TABLE_NODES = (" + "".join(f"\"{n.name}\", " for op in mine for n in op.nodes) + ")")
+    out.append("")
+    out.append("install_methods(TENSOR_METHODS)")
+    out.append("name_node_types(globals())")
+    out.append("")
+    return "\n".join(out)
+
+
+def _write(path, text):
+    if os.path.exists(path):
+        with open(path) as f:
+            if f.read() == text:
+                return False
+    with open(path, "w") as f:
+        f.write(text)
+    return True
+
+
+def generate(root):
+    """Write the generated files under the repository root; return the paths written."""
+    pkg = os.path.join(root, "autograd_core")
+    ops = load_table(os.path.join(pkg, "ops", "derivatives.yaml"))
+    ops_by_name = {}
+    for op in ops:
+        ops_by_name[op.name] = op
+        if op.inplace:
+            ops_by_name[op.inplace] = op
+    written = []
+    files = {
+        os.path.join(pkg, "_core", "_op_table.pxi"): gen_op_table(ops),
+        os.path.join(pkg, "_core", "_op_table_check.pxi"): gen_op_table_check(ops),
+    }
+    for fam in FAMILIES:
+        files[os.path.join(pkg, "ops", f"_gen_{fam}.pxi")] = gen_family(fam, ops, ops_by_name)
+    for path, text in files.items():
+        if _write(path, text):
+            written.append(path)
+    return written
+
+
+if __name__ == "__main__":
+    root = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    for p in generate(root):
+        print("wrote", p)
