@@ -89,6 +89,11 @@ cdef bint inference_mode_enabled()
 cdef bint recording()
 
 
+cdef class NoGradGuard:
+    # `with NoGradGuard():` runs a block with grad mode off (C level, no Python import)
+    cdef bint prev               # the grad mode to restore
+
+
 # Note [Untracked by the cycle collector] (in _node.pxi)
 cdef extern from "Python.h":
     void PyObject_GC_UnTrack(void *op)

@@ -75,6 +75,17 @@ cdef bint recording():
     return agc_recording()
 
 
+cdef class NoGradGuard:
+    """Grad mode off for a ``with`` block; the previous mode is restored after it."""
+
+    def __enter__(self):
+        self.prev = agc_grad_enabled()
+        agc_set_grad_enabled(0)
+
+    def __exit__(self, *exc):
+        agc_set_grad_enabled(self.prev)
+
+
 include "_messages.pxi"
 include "_node.pxi"
 include "_inplace.pxi"
