@@ -377,4 +377,12 @@ cdef Tensor op_erf(Tensor self):
     return _todo("erf")
 
 
+cdef Tensor op_minimum(Tensor self, Tensor other):
+    return _todo("minimum")
+
+
+cdef Tensor op_div_scalar(Tensor self, object other):
+    return _todo("div_scalar")
+
+
 include "_gen_pointwise.pxi"

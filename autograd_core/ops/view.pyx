@@ -78,4 +78,8 @@ cdef Tensor op_flip(Tensor self, object dims):
     return _todo("flip")
 
 
+cdef Tensor op__unsafe_view(Tensor self, object size):
+    return _todo("_unsafe_view")
+
+
 include "_gen_view.pxi"
