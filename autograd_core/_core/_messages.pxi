@@ -212,6 +212,15 @@ cdef tuple arg_int_list(object x, str fname, str argname, int pos):
     return tuple(out)
 
 
+cdef tuple arg_int_sequence(object x, str fname, str argname, int pos):
+    """A 'tuple of ints' argument that must be a sequence (PyTorch's int[] without a
+    size: flip(x, 1) is a TypeError where sum(x, 1) is not)."""
+    if isinstance(x, Tensor) or not isinstance(x, (list, tuple)):
+        raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be tuple of ints, "
+                        f"not {type(x).__name__}")
+    return arg_int_list(x, fname, argname, pos)
+
+
 cdef double arg_float(object x, str fname, str argname, int pos) except? -1.0:
     cdef object n = arg_number(x)
     if n is None:

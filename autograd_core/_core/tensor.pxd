@@ -175,6 +175,7 @@ cdef object arg_scalar(object x, str fname, str argname, int pos)
 cdef object arg_tensor_or_scalar(object x, str fname, str argname, int pos)
 cdef object arg_int(object x, str fname, str argname, int pos)
 cdef tuple arg_int_list(object x, str fname, str argname, int pos)
+cdef tuple arg_int_sequence(object x, str fname, str argname, int pos)
 cdef double arg_float(object x, str fname, str argname, int pos) except? -1.0
 cdef str arg_str(object x, str fname, str argname, int pos)
 
