@@ -34,8 +34,8 @@ _TENSOR_TYPES = ("Tensor", "Tensor?")
 _OPERAND_TYPES = ("TensorOrScalar",)
 _KNOWN_TYPES = {
     "Tensor", "Tensor?", "Tensor[]", "TensorOrScalar", "Scalar", "Scalar?", "int", "int?",
-    "int[]", "int[]?", "bool", "bool?", "float", "float?", "str", "str?", "ScalarType",
-    "ScalarType?", "Generator?", "Any", "MemoryFormat?",
+    "int[]", "int[]?", "int[*]", "int[*]?", "bool", "bool?", "float", "float?", "str", "str?",
+    "ScalarType", "ScalarType?", "Generator?", "Any", "MemoryFormat?",
 }
 _ENTRY_KEYS = {"func", "forward", "variants", "python", "python_method", "aliases", "inplace",
                "node", "nodes", "broadcast", "doc"}
@@ -665,6 +665,11 @@ def _parse_arg(p, fname, pos, pyname):
         return f"arg_int_list({pyname}, \"{fname}\", \"{pyname}\", {pos})"
     if t == "int[]?":
         return f"None if {pyname} is None else arg_int_list({pyname}, \"{fname}\", \"{pyname}\", {pos})"
+    if t == "int[*]":
+        return f"arg_int_sequence({pyname}, \"{fname}\", \"{pyname}\", {pos})"
+    if t == "int[*]?":
+        return (f"None if {pyname} is None else "
+                f"arg_int_sequence({pyname}, \"{fname}\", \"{pyname}\", {pos})")
     if t == "bool":
         return f"arg_bool({pyname}, \"{fname}\", \"{pyname}\", {pos})"
     if t == "float":
@@ -682,20 +687,27 @@ def _parse_arg(p, fname, pos, pyname):
     return pyname
 
 
+def _method_only(op):
+    return op.variants == ["method"]
+
+
 def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input"):
-    """A def wrapper: checks the arguments, calls the C implementation."""
+    """A def wrapper: checks the arguments, calls the C implementation. A method-only
+    op numbers its arguments as PyTorch's messages do for methods (self not counted)."""
     schema = op.schema
     sig = []
     star = False
     body = []
     call = []
+    first_pos = 0 if _method_only(op) and schema.params and schema.params[0].name == "self" else 1
     for i, p in enumerate(schema.params):
         pyname = first_name if i == 0 and p.name == "self" else p.name
         if p.kwarg_only and not star:
             sig.append("*")
             star = True
         sig.append(pyname if p.default is None else f"{pyname}={_py_default(p.default)}")
-        body.append(f"    cdef {p.ctype} {p.name}_ = {_parse_arg(p, public_name, i + 1, pyname)}")
+        body.append(f"    cdef {p.ctype} {p.name}_ = "
+                    f"{_parse_arg(p, public_name, i + first_pos, pyname)}")
         call.append(f"{p.name}_")
     lines = [f"def {pyfunc}({', '.join(sig)}):"]
     if op.doc:
@@ -789,7 +801,8 @@ def gen_family(family, ops, ops_by_name):
         if "internal" in op.variants:
             continue
         publics = [op.name] + op.aliases
-        if op.python == "generated":
+        # a method-only op whose method is hand-written needs no function wrapper
+        if op.python == "generated" and not (_method_only(op) and op.python_method == "manual"):
             wrappers.append(gen_wrapper(op, f"_py_{op.name}", op.cname, op.name))
         if op.inplace and op.python == "generated":
             wrappers.append(gen_wrapper(op, f"_py_{op.inplace}", f"op_{op.inplace}", op.inplace,
