@@ -691,15 +691,16 @@ def _method_only(op):
     return op.variants == ["method"]
 
 
-def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input"):
-    """A def wrapper: checks the arguments, calls the C implementation. A method-only
-    op numbers its arguments as PyTorch's messages do for methods (self not counted)."""
+def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False):
+    """A def wrapper: checks the arguments, calls the C implementation. A method's
+    wrapper numbers the arguments as PyTorch's messages do for methods (self not
+    counted: x.roll(1.0) complains about position 1, torch.roll(x, 1.0) position 2)."""
     schema = op.schema
     sig = []
     star = False
     body = []
     call = []
-    first_pos = 0 if _method_only(op) and schema.params and schema.params[0].name == "self" else 1
+    first_pos = 0 if method and schema.params and schema.params[0].name == "self" else 1
     for i, p in enumerate(schema.params):
         pyname = first_name if i == 0 and p.name == "self" else p.name
         if p.kwarg_only and not star:
@@ -803,14 +804,22 @@ def gen_family(family, ops, ops_by_name):
         publics = [op.name] + op.aliases
         # a method-only op whose method is hand-written needs no function wrapper
         if op.python == "generated" and not (_method_only(op) and op.python_method == "manual"):
-            wrappers.append(gen_wrapper(op, f"_py_{op.name}", op.cname, op.name))
+            wrappers.append(gen_wrapper(op, f"_py_{op.name}", op.cname, op.name,
+                                        method=_method_only(op)))
+        # a method that is also a function gets its own wrapper (argument positions)
+        method_wrapper = (op.python == "generated" and op.python_method == "same"
+                          and "method" in op.variants and not _method_only(op))
+        if method_wrapper:
+            wrappers.append(gen_wrapper(op, f"_pym_{op.name}", op.cname, op.name,
+                                        first_name="self", method=True))
         if op.inplace and op.python == "generated":
             wrappers.append(gen_wrapper(op, f"_py_{op.inplace}", f"op_{op.inplace}", op.inplace,
                                         first_name="input"))
         for v in op.variants:
             target = {"function": torch_names, "method": method_names,
                       "functional": functional_names, "linalg": linalg_names}[v]
-            fn = f"_pym_{op.name}" if v == "method" and op.python_method == "manual" \
+            fn = f"_pym_{op.name}" if v == "method" and (op.python_method == "manual"
+                                                         or method_wrapper) \
                 else f"_py_{op.name}"
             for name in publics:
                 target.append((name, fn))
