@@ -1,85 +1,1113 @@
-"""view ops (being ported)."""
+"""View ops: reshaping, reordering and broadcasting views (view, reshape, squeeze,
+transpose, permute, expand, ...), selecting views (narrow/slice, select), multi-output
+views (unbind, split, chunk), joins (cat, stack) and the copies that repeat or reorder
+(repeat, tile, flip, roll).
+
+A view shares its base's memory and version counter (make_view), so in-place writes
+through it go through the core's region machinery (Note [Writing into a region]).
+Nodes, wiring and Python wrappers are generated from the view section of
+derivatives.yaml (_gen_view.pxi, included at the end); this file holds the forwards,
+the derivative helpers the formulas call (named as PyTorch's FunctionsManual), the
+hand-written nodes of list inputs and multi-output views, and the Python wrappers of
+the varargs methods (x.view(2, 3)) and overloads.
+
+>>> import autograd_core as torch
+>>> x = torch.arange(6., requires_grad=True)
+>>> x.view(2, 3).t().grad_fn.name()
+'TBackward0'
+"""
 include "_prelude.pxi"
 
 
-cdef object _todo(str name):
-    raise NotImplementedError(f"{name}: not ported yet")
+# ================================================================ helpers
+
+cdef tuple _infer_size(tuple shape, Py_ssize_t numel):
+    """shape with its -1 entry (at most one) filled in, checked against numel elements
+    (PyTorch's infer_size, with its messages)."""
+    cdef Py_ssize_t known = 1, infer = -1, i
+    for i in range(len(shape)):
+        s = shape[i]
+        if s == -1:
+            if infer >= 0:
+                raise RuntimeError("only one dimension can be inferred")
+            infer = i
+        elif s < 0:
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {shape_str(shape)}")
+        else:
+            known *= s
+    if infer >= 0:
+        if known == 0:
+            if numel == 0:
+                raise RuntimeError(
+                    f"cannot reshape tensor of 0 elements into shape {shape_str(shape)} because "
+                    "the unspecified dimension size -1 can be any value and is ambiguous")
+            raise RuntimeError(f"shape '{shape_str(shape)}' is invalid for input of size {numel}")
+        if numel % known != 0:
+            raise RuntimeError(f"shape '{shape_str(shape)}' is invalid for input of size {numel}")
+        return shape[:infer] + (numel // known,) + shape[infer + 1:]
+    if known != numel:
+        raise RuntimeError(f"shape '{shape_str(shape)}' is invalid for input of size {numel}")
+    return shape
 
 
-cdef Tensor op_permute(Tensor self, object dims):
-    return _todo("permute")
+cdef object _viewed(cnp.ndarray x, tuple shape):
+    """x reshaped to shape without copying, or None when its strides do not allow it."""
+    try:
+        return np.reshape(x, shape, copy=False)
+    except ValueError:
+        return None
 
 
-cdef Tensor op_transpose(Tensor self, object dim0, object dim1):
-    return _todo("transpose")
+cdef inline tuple _along(Py_ssize_t dim, object k):
+    """The numpy key applying k (an int or a slice) at dim."""
+    return (slice(None),) * dim + (k, Ellipsis)
 
 
-cdef tuple op_unbind(Tensor self, object dim):
-    return _todo("unbind")
+cdef tuple _sizes_varargs(tuple args, object kw, str fname):
+    """Sizes given to a method as f(2, 3), f((2, 3)), f(Size) or by keyword."""
+    if kw is not None:
+        if args:
+            raise TypeError(f"{fname}() got multiple values for its sizes")
+        args = (kw,)
+    return parse_shape(args, fname)
 
 
-def _py_permute(input, dims):
-    return _todo("permute")
+cdef tuple _ints_varargs(tuple args, object kw, str fname, str argname):
+    """Ints given to a method as f(0, 1), f((0, 1)) or by keyword (flip, tile, repeat)."""
+    if kw is not None:
+        if args:
+            raise TypeError(f"{fname}() got multiple values for argument '{argname}'")
+        return arg_int_sequence(kw, fname, argname, 1)
+    if len(args) == 1 and (isinstance(args[0], (list, tuple)) or isinstance(args[0], float)):
+        return arg_int_sequence(args[0], fname, argname, 1)
+    return arg_int_list(args, fname, argname, 1)
 
+
+# ================================================================ reshaping views
 
 cdef Tensor op_view(Tensor self, object size):
-    return _todo("view")
+    cdef tuple shape = _infer_size(tuple(size), cnp.PyArray_SIZE(self._data))
+    out = _viewed(self._data, shape)
+    if out is None:
+        raise RuntimeError(MSG_VIEW_NOT_COMPATIBLE)
+    cdef Tensor result = make_view(self, <cnp.ndarray>out)
+    record_ViewBackward0(result, self, shape)
+    return result
 
 
-def _py_view(*args, **kwargs):
-    return _todo("view")
+def _pym_view(self, *shape, size=None):
+    """A view of the tensor with another shape (one size may be -1).
+
+    >>> import autograd_core as torch
+    >>> torch.arange(6.).view(3, 2).shape
+    autograd_core.Size([3, 2])
+    """
+    if len(shape) == 1 and isinstance(shape[0], (dtype, type, np.dtype)):
+        raise NotImplementedError("view(dtype) is not supported by autograd_core")
+    return op_view(arg_tensor(self, "view", "self", 0), _sizes_varargs(shape, size, "view"))
 
 
 cdef Tensor op_reshape(Tensor self, object shape):
-    return _todo("reshape")
+    """A view when the strides allow it (ViewBackward0 for a contiguous input,
+    ReshapeAliasBackward0 otherwise), else _unsafe_view of a contiguous clone."""
+    cdef cnp.ndarray x = self._data
+    cdef tuple sizes = _infer_size(tuple(shape), cnp.PyArray_SIZE(x))
+    out = _viewed(x, sizes)
+    if out is None:
+        return op__unsafe_view(OPS.clone(self, None), sizes)
+    cdef Tensor result = make_view(self, <cnp.ndarray>out)
+    if cnp.PyArray_IS_C_CONTIGUOUS(x):
+        record_ViewBackward0(result, self, sizes)
+    else:
+        record_ReshapeAliasBackward0(result, self, sizes)
+    return result
 
 
-def _py_reshape(*args, **kwargs):
-    return _todo("reshape")
+def _pym_reshape(self, *args, shape=None):
+    """input with another shape: a view when the memory allows it, else a copy.
+
+    >>> import autograd_core as torch
+    >>> torch.arange(6.).reshape(2, -1).shape
+    autograd_core.Size([2, 3])
+    """
+    return op_reshape(arg_tensor(self, "reshape", "self", 0),
+                      _sizes_varargs(args, shape, "reshape"))
 
 
-cdef Tensor op_expand(Tensor self, object size):
-    return _todo("expand")
-
-
-def _py_expand(*args, **kwargs):
-    return _todo("expand")
-
-
-cdef Tensor op_squeeze(Tensor self, object dim):
-    return _todo("squeeze")
-
-
-cdef Tensor op_unsqueeze(Tensor self, object dim):
-    return _todo("unsqueeze")
-
-
-cdef Tensor op_flatten(Tensor self, object start_dim, object end_dim):
-    return _todo("flatten")
-
-
-cdef Tensor op_cat(list tensors, object dim):
-    return _todo("cat")
-
-
-cdef Tensor op_stack(list tensors, object dim):
-    return _todo("stack")
-
-
-cdef Tensor op_narrow(Tensor self, object dim, object start, object length):
-    return _todo("narrow")
-
-
-cdef Tensor op_select(Tensor self, object dim, object index):
-    return _todo("select")
-
-
-cdef Tensor op_flip(Tensor self, object dims):
-    return _todo("flip")
+cdef Tensor op__reshape_alias(Tensor self, object size):
+    cdef tuple sizes = _infer_size(tuple(size), cnp.PyArray_SIZE(self._data))
+    out = _viewed(self._data, sizes)
+    if out is None:
+        raise RuntimeError(MSG_VIEW_NOT_COMPATIBLE)
+    cdef Tensor result = make_view(self, <cnp.ndarray>out)
+    record_ReshapeAliasBackward0(result, self, sizes)
+    return result
 
 
 cdef Tensor op__unsafe_view(Tensor self, object size):
-    return _todo("_unsafe_view")
+    """self's values with another shape, not tracked as a view (PyTorch's _unsafe_view:
+    the result of an op that made a fresh tensor, such as reshape's clone or matmul)."""
+    cdef tuple sizes = _infer_size(tuple(size), cnp.PyArray_SIZE(self._data))
+    cdef Tensor result = make(as_array(np.reshape(self._data, sizes)))
+    record_UnsafeViewBackward0(result, self, sizes)
+    return result
+
+
+cdef Tensor op_view_as(Tensor self, Tensor other):
+    return op_view(self, shape_of(other._data))
+
+
+cdef Tensor op_reshape_as(Tensor self, Tensor other):
+    return op_reshape(self, shape_of(other._data))
+
+
+cdef Tensor op_flatten(Tensor self, object start_dim, object end_dim):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef Py_ssize_t s = wrap_dim(start_dim, nd), e = wrap_dim(end_dim, nd), k
+    if nd == 0:
+        return op_reshape(self, (1,))
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return self
+    cdef tuple shape = shape_of(self._data)
+    n = 1
+    for k in range(s, e + 1):
+        n *= shape[k]
+    return op_reshape(self, shape[:s] + (n,) + shape[e + 1:])
+
+
+cdef tuple _unflatten_sizes(tuple sizes, Py_ssize_t n, Py_ssize_t d):
+    """PyTorch's infer_size for unflatten, with unflatten's messages."""
+    cdef Py_ssize_t known = 1, infer = -1, i
+    for i in range(len(sizes)):
+        s = sizes[i]
+        if s == -1:
+            if infer >= 0:
+                raise RuntimeError("unflatten got an unexpected error:\nonly one dimension can be inferred")
+            infer = i
+        elif s >= 0:
+            known *= s
+        else:
+            raise RuntimeError(f"unflatten got an unexpected error:\ninvalid shape dimension {s} at "
+                               f"index {i} of shape {shape_str(sizes)}")
+    if infer >= 0:
+        if known == 0:
+            raise RuntimeError(
+                f"unflatten got an unexpected error:\ncannot reshape tensor of {n} elements into "
+                f"shape {shape_str(sizes)} because the unspecified dimension size -1 can be any "
+                "value and is ambiguous")
+        if n % known == 0:
+            return sizes[:infer] + (n // known,) + sizes[infer + 1:]
+    elif known == n:
+        return sizes
+    raise RuntimeError(f"unflatten: Provided sizes {shape_str(sizes)} don't multiply up to the "
+                       f"size of dim {d} ({n}) in the input tensor")
+
+
+cdef Tensor op_unflatten(Tensor self, object dim, object sizes):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef tuple sz = tuple(sizes)
+    if not sz:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    if nd == 0:
+        raise RuntimeError("unflatten got an unexpected error:\nDimension specified as 0 but "
+                           "tensor has no dimensions")
+    cdef tuple shape = shape_of(self._data)
+    sz = _unflatten_sizes(sz, shape[d], d)
+    return op_view(self, shape[:d] + sz + shape[d + 1:])
+
+
+# ---------------------------------------------------------------- squeeze / unsqueeze
+
+cdef tuple _squeezed_dims(Tensor self, object dim):
+    """The dims squeeze(dim) removes (ascending): dim None, an int or a tuple of ints."""
+    cdef tuple shape = shape_of(self._data)
+    cdef Py_ssize_t nd = len(shape), k
+    if dim is None:
+        return tuple([k for k in range(nd) if shape[k] == 1])
+    if isinstance(dim, (tuple, list)):
+        wanted = wrap_dims(dim, nd)
+    else:
+        wanted = (wrap_dim(dim, nd),)
+    if nd == 0:
+        return ()
+    return tuple([k for k in wanted if shape[k] == 1])
+
+
+cdef cnp.ndarray _squeeze_values(cnp.ndarray x, tuple dims):
+    cdef tuple shape = shape_of(x)
+    if not dims:
+        return x.view()
+    return x.reshape(tuple([s for k, s in enumerate(shape) if k not in dims]))
+
+
+cdef Tensor op_squeeze(Tensor self, object dim):
+    """squeeze's three overloads: dim None (all dims of size 1), an int, or a tuple."""
+    cdef tuple dims = _squeezed_dims(self, dim)
+    cdef Tensor result = make_view(self, _squeeze_values(self._data, dims))
+    if dim is None:
+        record_SqueezeBackward0(result, self, dims)
+    elif isinstance(dim, (tuple, list)):
+        record_SqueezeBackward2(result, self, dims)
+    else:
+        record_SqueezeBackward1(result, self, dims)
+    return result
+
+
+def _py_squeeze(input, dim=None):
+    """input without its dims of size 1 (all of them, or those of ``dim`` that have size 1).
+
+    >>> import autograd_core as torch
+    >>> torch.squeeze(torch.zeros(2, 1, 3, 1)).shape
+    autograd_core.Size([2, 3])
+    """
+    cdef Tensor x = arg_tensor(input, "squeeze", "input", 1)
+    if dim is None:
+        return op_squeeze(x, None)
+    if isinstance(dim, (tuple, list)):
+        return op_squeeze(x, arg_int_sequence(dim, "squeeze", "dim", 2))
+    return op_squeeze(x, arg_int(dim, "squeeze", "dim", 2))
+
+
+cdef Tensor op_squeeze_(Tensor self, object dim):
+    """squeeze in place: self takes the squeezed shape, and a node over its old history
+    (an in-place view op changes metadata only: no values are written)."""
+    cdef Tensor src = inplace_source(self, ())
+    cdef tuple dims = _squeezed_dims(self, dim)
+    self._data = _squeeze_values(self._data, dims)
+    bump_version(self)
+    if src is self:
+        return self
+    self._output_nr = 0  # the node below is self's history now
+    if dim is None:
+        record_SqueezeBackward3(self, src, dims)
+    elif isinstance(dim, (tuple, list)):
+        record_SqueezeBackward5(self, src, dims)
+    else:
+        record_SqueezeBackward4(self, src, dims)
+    return self
+
+
+def _py_squeeze_(self, dim=None):
+    cdef Tensor x = arg_tensor(self, "squeeze_", "self", 0)
+    if dim is None:
+        return op_squeeze_(x, None)
+    if isinstance(dim, (tuple, list)):
+        return op_squeeze_(x, arg_int_sequence(dim, "squeeze_", "dim", 1))
+    return op_squeeze_(x, arg_int(dim, "squeeze_", "dim", 1))
+
+
+_py_squeeze_.__doc__ = """squeeze, changing the tensor itself.
+
+    >>> import autograd_core as torch
+    >>> torch.zeros(1, 3).squeeze_().shape
+    autograd_core.Size([3])
+    """
+
+
+cdef Tensor unsqueeze_dims(Tensor grad, tuple dims):
+    """The gradient of a squeeze that removed dims (ascending): unsqueeze each back."""
+    for d in dims:
+        grad = op_unsqueeze(grad, d)
+    return grad
+
+
+cdef Tensor op_unsqueeze(Tensor self, object dim):
+    cdef tuple shape = shape_of(self._data)
+    cdef Py_ssize_t d = wrap_dim(dim, len(shape) + 1)
+    cdef Tensor result = make_view(self, self._data.reshape(shape[:d] + (1,) + shape[d:]))
+    record_UnsqueezeBackward0(result, self, d)
+    return result
+
+
+# ================================================================ reordering views
+
+cdef Tensor op_transpose(Tensor self, object dim0, object dim1):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef Py_ssize_t d0 = wrap_dim(dim0, nd), d1 = wrap_dim(dim1, nd)
+    cdef Tensor result = make_view(self, self._data.swapaxes(d0, d1) if nd else self._data.view())
+    record_TransposeBackward0(result, self, d0, d1)
+    return result
+
+
+cdef Tensor op_swapaxes(Tensor self, object axis0, object axis1):
+    return op_transpose(self, axis0, axis1)
+
+
+cdef Tensor op_t(Tensor self):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    if nd > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
+    cdef Tensor result = make_view(self, self._data.T)
+    record_TBackward0(result, self)
+    return result
+
+
+cdef Tensor op_permute(Tensor self, object dims):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    if len(dims) != nd:
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            f"length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal "
+            f"to len(dims) = {len(dims)}")
+    cdef tuple wrapped = tuple([wrap_dim(d, nd) for d in dims])
+    if len(set(wrapped)) != nd:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    cdef Tensor result = make_view(self, self._data.transpose(wrapped))
+    record_PermuteBackward0(result, self, wrapped)
+    return result
+
+
+def _pym_permute(self, *args, dims=None):
+    """A view with the dims in the order given.
+
+    >>> import autograd_core as torch
+    >>> torch.zeros(2, 3, 4).permute(2, 0, 1).shape
+    autograd_core.Size([4, 2, 3])
+    """
+    return op_permute(arg_tensor(self, "permute", "self", 0),
+                      _sizes_varargs(args, dims, "permute"))
+
+
+cdef Tensor permute_backwards(Tensor grad, tuple dims):
+    cdef list inverse = [0] * len(dims)
+    for i, d in enumerate(dims):
+        inverse[d] = i
+    return op_permute(grad, tuple(inverse))
+
+
+cdef Tensor op_movedim(Tensor self, object source, object destination):
+    """source and destination: tuples of dims of the same length."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data), k
+    cdef tuple src = tuple(source), dst = tuple(destination)
+    if len(src) != len(dst):
+        raise RuntimeError(
+            f"movedim: Invalid source or destination dims: source ({shape_str(src)} dims) should "
+            f"contain the same number of dims as destination ({shape_str(dst)} dims)")
+    cdef tuple ws = tuple([wrap_dim(d, nd) for d in src])
+    cdef tuple wd = tuple([wrap_dim(d, nd) for d in dst])
+    if len(set(ws)) != len(ws):
+        raise RuntimeError(f"movedim: repeated dim in `source` ({shape_str(src)})")
+    if len(set(wd)) != len(wd):
+        raise RuntimeError(f"movedim: repeated dim in `destination` ({shape_str(dst)})")
+    if nd == 0:
+        return op_alias(self)
+    cdef list order = [-1] * nd
+    for k in range(len(ws)):
+        order[wd[k]] = ws[k]
+    rest = iter([k for k in range(nd) if k not in ws])
+    for k in range(nd):
+        if order[k] == -1:
+            order[k] = next(rest)
+    return op_permute(self, tuple(order))
+
+
+cdef Tensor op_moveaxis(Tensor self, object source, object destination):
+    return op_movedim(self, source, destination)
+
+
+cdef object _movedim_py(object input, object source, object destination, str fname):
+    """movedim's two overloads: (int source, int destination) or two tuples."""
+    cdef Tensor x = arg_tensor(input, fname, "input", 1)
+    src_seq = isinstance(source, (list, tuple))
+    if src_seq != isinstance(destination, (list, tuple)):
+        raise TypeError(
+            f"{fname}() received an invalid combination of arguments - got "
+            f"({type(source).__name__}, {type(destination).__name__}), but expected one of:\n"
+            " * (int source, int destination)\n * (tuple of ints source, tuple of ints destination)\n")
+    if src_seq:
+        return op_movedim(x, arg_int_sequence(source, fname, "source", 1),
+                          arg_int_sequence(destination, fname, "destination", 2))
+    return op_movedim(x, (arg_int(source, fname, "source", 1),),
+                      (arg_int(destination, fname, "destination", 2),))
+
+
+def _py_movedim(input, source, destination):
+    """Move dims ``source`` to positions ``destination`` (the others keep their order).
+
+    >>> import autograd_core as torch
+    >>> torch.movedim(torch.zeros(2, 3, 4), 0, -1).shape
+    autograd_core.Size([3, 4, 2])
+    """
+    return _movedim_py(input, source, destination, "movedim")
+
+
+def _py_moveaxis(input, source, destination):
+    """movedim, with numpy's name.
+
+    >>> import autograd_core as torch
+    >>> torch.moveaxis(torch.zeros(2, 3, 4), (0, 1), (2, 0)).shape
+    autograd_core.Size([3, 4, 2])
+    """
+    return _movedim_py(input, source, destination, "moveaxis")
+
+
+cdef Tensor op_alias(Tensor self):
+    cdef Tensor result = make_view(self, self._data.view())
+    record_AliasBackward0(result, self)
+    return result
+
+
+cdef cnp.ndarray _diagonal_values(cnp.ndarray x, Py_ssize_t offset, Py_ssize_t d1, Py_ssize_t d2):
+    """A view of x's diagonal, writable when x is (numpy's diagonal views are read-only)."""
+    cdef cnp.ndarray out = np.diagonal(x, offset, d1, d2)
+    if cnp.PyArray_ISWRITEABLE(x):
+        out.flags.writeable = True
+    return out
+
+
+cdef Tensor op_diagonal(Tensor self, object offset, object dim1, object dim2):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef Py_ssize_t d1 = wrap_dim(dim1, nd), d2 = wrap_dim(dim2, nd), k = offset
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    cdef Tensor result = make_view(self, _diagonal_values(self._data, k, d1, d2))
+    record_DiagonalBackward0(result, self, k, d1, d2)
+    return result
+
+
+cdef Tensor op_diagonal_backward(Tensor grad_output, object input_sizes, object offset,
+                                 object dim1, object dim2):
+    """zeros(input_sizes) with grad_output on the diagonal."""
+    cdef cnp.ndarray out = np.zeros(tuple(input_sizes), dtype=grad_output._data.dtype)
+    _diagonal_values(out, offset, dim1, dim2)[...] = grad_output._data
+    cdef Tensor result = make(out)
+    record_DiagonalBackwardBackward0(result, grad_output, input_sizes, offset, dim1, dim2)
+    return result
+
+
+# ================================================================ broadcasting views
+
+cdef Tensor op_expand(Tensor self, object size):
+    cdef tuple shape = shape_of(self._data), sizes = tuple(size)
+    cdef Py_ssize_t nd = len(shape), n = len(sizes), i, k
+    if n < nd:
+        raise RuntimeError(
+            f"expand({legacy_type_name(self)}{{{shape_str(shape)}}}, size={shape_str(sizes)}): the "
+            f"number of sizes provided ({n}) must be greater or equal to the number of "
+            f"dimensions in the tensor ({nd})")
+    cdef list target = list(sizes)
+    for i in range(n):
+        k = i - (n - nd)
+        if target[i] == -1:
+            if k < 0:
+                raise RuntimeError(
+                    f"The expanded size of the tensor (-1) isn't allowed in a leading, "
+                    f"non-existing dimension {i}")
+            target[i] = shape[k]
+        elif k >= 0 and shape[k] != 1 and shape[k] != target[i]:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({target[i]}) must match the existing size "
+                f"({shape[k]}) at non-singleton dimension {i}.  Target sizes: "
+                f"{shape_str(sizes)}.  Tensor sizes: {shape_str(shape)}")
+    cdef tuple t = tuple(target)
+    cdef Py_ssize_t count = 1
+    for i in range(n):
+        count *= t[i]
+    # without real broadcasting (new dims of size 1) a writable view; else numpy's
+    # read-only broadcast view (in-place writes into it raise, as in PyTorch)
+    cdef cnp.ndarray out = (self._data.reshape(t) if count == cnp.PyArray_SIZE(self._data)
+                            else np.broadcast_to(self._data, t))
+    cdef Tensor result = make_view(self, out)
+    record_ExpandBackward0(result, self, t)
+    return result
+
+
+def _pym_expand(self, *sizes, size=None):
+    """A view with dims of size 1 repeated (-1 keeps a dim; new dims go first).
+
+    >>> import autograd_core as torch
+    >>> torch.zeros(3, 1).expand(2, -1, 4).shape
+    autograd_core.Size([2, 3, 4])
+    """
+    return op_expand(arg_tensor(self, "expand", "self", 0), _sizes_varargs(sizes, size, "expand"))
+
+
+cdef Tensor op_expand_as(Tensor self, Tensor other):
+    return op_expand(self, shape_of(other._data))
+
+
+cdef Tensor op_broadcast_to(Tensor self, object size):
+    return op_expand(self, size)
+
+
+def _pym_broadcast_to(self, *args, size=None):
+    """The tensor expanded (as a view) to the sizes given.
+
+    >>> import autograd_core as torch
+    >>> torch.zeros(1, 4).broadcast_to(3, 4).shape
+    autograd_core.Size([3, 4])
+    """
+    return op_expand(arg_tensor(self, "broadcast_to", "self", 0),
+                     _ints_varargs(args, size, "broadcast_to", "size"))
+
+
+# ================================================================ repeat / tile / flip / roll
+
+cdef Tensor op_repeat(Tensor self, object repeats):
+    cdef tuple shape = shape_of(self._data), reps = tuple(repeats)
+    cdef Py_ssize_t nd = len(shape), lead = len(reps) - nd, k
+    if lead < 0:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+    cdef tuple padded = (1,) * lead + shape
+    cdef tuple target = tuple([padded[k] * reps[k] for k in range(len(reps))])
+    for k in range(len(reps)):
+        if target[k] < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {target[k]}: "
+                               f"{shape_str(target)}")
+    cdef Tensor result = make(as_array(np.tile(self._data.reshape(padded), reps)) if reps
+                              else self._data.copy())
+    record_RepeatBackward0(result, self, reps)
+    return result
+
+
+def _pym_repeat(self, *args, repeats=None):
+    """Tile the tensor: ``x.repeat(2, 1)`` stacks two copies along dim 0.
+
+    >>> import autograd_core as torch
+    >>> torch.tensor([1., 2.]).repeat(2)
+    tensor([1., 2., 1., 2.])
+    """
+    return op_repeat(arg_tensor(self, "repeat", "self", 0),
+                     _ints_varargs(args, repeats, "repeat", "repeats"))
+
+
+cdef Tensor repeat_backward(Tensor grad, tuple repeats, tuple input_shape):
+    """Sum the tiled copies of grad back onto one: grad viewed as (r0, s0, r1, s1, ...)
+    and summed over the r's (and the new leading dims)."""
+    cdef Py_ssize_t lead = len(repeats) - len(input_shape), k
+    cdef tuple padded = (1,) * lead + input_shape
+    cdef list inter = [], dims = []
+    for k in range(len(repeats)):
+        inter.append(repeats[k])
+        inter.append(padded[k])
+        dims.append(2 * k)
+        if k < lead:
+            dims.append(2 * k + 1)
+    if not dims:
+        return op_reshape(grad, input_shape)
+    grad = OPS.sum(op_reshape(grad, tuple(inter)), tuple(dims), False, None)
+    if shape_of(grad._data) != input_shape:
+        grad = op_reshape(grad, input_shape)
+    return grad
+
+
+cdef Tensor op_tile(Tensor self, object dims):
+    cdef tuple reps = tuple(dims)
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    if len(reps) < nd:
+        reps = (1,) * (nd - len(reps)) + reps
+    return op_repeat(self, reps)
+
+
+def _pym_tile(self, *args, dims=None):
+    """Repeat the tensor dims[k] times along dim k (missing leading dims count as 1).
+
+    >>> import autograd_core as torch
+    >>> torch.tensor([[1., 2.]]).tile(2).shape
+    autograd_core.Size([1, 4])
+    """
+    return op_tile(arg_tensor(self, "tile", "self", 0), _ints_varargs(args, dims, "tile", "dims"))
+
+
+cdef Tensor op_flip(Tensor self, object dims):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef tuple wd = wrap_dims(tuple(dims), nd)
+    cdef Tensor result = make(np.flip(self._data, wd).copy() if nd and wd else self._data.copy())
+    record_FlipBackward0(result, self, wd)
+    return result
+
+
+def _pym_flip(self, *args, dims=None):
+    """Reverse the order of elements along the dims given (a copy).
+
+    >>> import autograd_core as torch
+    >>> torch.tensor([[1., 2.], [3., 4.]]).flip(0, 1)
+    tensor([[4., 3.],
+            [2., 1.]])
+    """
+    return op_flip(arg_tensor(self, "flip", "self", 0), _ints_varargs(args, dims, "flip", "dims"))
+
+
+cdef Tensor op_roll(Tensor self, object shifts, object dims):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef tuple sh = tuple(shifts), ds = tuple(dims)
+    if not sh:
+        raise RuntimeError("`shifts` required")
+    if not (len(ds) == 0 and len(sh) == 1) and len(sh) != len(ds):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(sh)}, dims:{len(ds)}")
+    if nd == 0 and ds:
+        raise IndexError(f"Dimension specified as {ds[0]} but tensor has no dimensions")
+    cdef tuple wd = tuple([wrap_dim(d, nd) for d in ds])
+    cdef cnp.ndarray x = self._data
+    if cnp.PyArray_SIZE(x) == 0:
+        out = x.copy()
+    elif not wd:
+        out = np.roll(x, sh[0])
+    else:
+        out = np.roll(x, sh, wd)
+    cdef Tensor result = make(as_array(out))
+    record_RollBackward0(result, self, sh, wd)
+    return result
+
+
+cdef Tensor roll_backward(Tensor grad, tuple shifts, tuple dims):
+    return op_roll(grad, tuple([-s for s in shifts]), dims)
+
+
+# ================================================================ cat / stack
+
+@cython.final
+cdef class CatBackward0(Node):
+    """Backward of cat (table entry cat: its inputs are a list): each input's gradient
+    is its slice of grad, grad.narrow(dim, offset, size) (PyTorch's
+    cat_tensors_backward); a skipped 1-D empty input gets an empty gradient."""
+    cdef Py_ssize_t dim
+    cdef tuple sizes            # each input's size along dim; -1: a skipped 1-D empty input
+
+    cdef tuple apply(self, tuple grads):
+        cdef Tensor grad = grads[0]
+        cdef list out = []
+        cdef Py_ssize_t offset = 0, i, n
+        for i in range(len(self.sizes)):
+            n = self.sizes[i]
+            if n < 0:
+                out.append(zeros((0,), dtype_of(grad._data)) if needs_input_grad(self, i) else None)
+                continue
+            out.append(op_narrow(grad, self.dim, offset, n) if needs_input_grad(self, i) else None)
+            offset += n
+        return tuple(out)
+
+    @property
+    def _saved_dim(self):
+        return self.dim
+
+
+cdef inline bint _is_legacy_empty(cnp.ndarray x):
+    """A 1-D empty tensor, which cat skips whatever the other shapes (PyTorch's legacy)."""
+    return cnp.PyArray_NDIM(x) == 1 and cnp.PyArray_DIM(x, 0) == 0
+
+
+cdef void _set_cast_meta(Node node, list tensors, dtype rt):
+    """The engine casts an input's gradient back to the input's dtype (promoted joins)."""
+    cdef list metas = None
+    cdef Tensor t
+    cdef Py_ssize_t i
+    for i in range(len(tensors)):
+        t = tensors[i]
+        if dtype_of(t._data) is not rt:
+            if metas is None:
+                metas = [None] * len(tensors)
+            metas[i] = (shape_of(t._data), dtype_of(t._data))
+    if metas is not None:
+        node.input_meta = tuple(metas)
+
+
+cdef Tensor op_cat(list tensors, object dim):
+    if not tensors:
+        raise ValueError("autograd_core.cat(): expected a non-empty list of Tensors")
+    cdef Tensor t, ref = None
+    cdef Py_ssize_t i, k
+    for i in range(len(tensors)):
+        if cnp.PyArray_NDIM((<Tensor>tensors[i])._data) == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+    for t in tensors:
+        if not _is_legacy_empty(t._data):
+            ref = t
+            break
+    if ref is None:
+        ref = tensors[0]
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(ref._data)
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef tuple rshape = shape_of(ref._data), shape
+    cdef dtype rt = result_type_of_tensors(tensors)
+    cdef list arrays = [], sizes = []
+    for i in range(len(tensors)):
+        t = tensors[i]
+        if _is_legacy_empty(t._data) and t is not ref:
+            sizes.append(-1)
+            continue
+        if cnp.PyArray_NDIM(t._data) != nd:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {nd} and "
+                               f"{cnp.PyArray_NDIM(t._data)}")
+        shape = shape_of(t._data)
+        for k in range(nd):
+            if k != d and shape[k] != rshape[k]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size "
+                    f"{rshape[k]} but got size {shape[k]} for tensor number {i} in the list.")
+        arrays.append(cast_array(t._data, rt))
+        sizes.append(shape[d])
+    cdef Tensor result = make(as_array(np.concatenate(arrays, axis=d)))
+    cdef tuple inputs = tuple(tensors)
+    cdef CatBackward0 node
+    if should_record(inputs, result._data):
+        node = CatBackward0.__new__(CatBackward0)
+        node.dim = d
+        node.sizes = tuple(sizes)
+        record(node, result, inputs)
+        _set_cast_meta(node, tensors, rt)
+    return result
+
+
+@cython.final
+cdef class StackBackward0(Node):
+    """Backward of stack (table entry stack: its inputs are a list): input i's gradient
+    is grad.select(dim, i) (PyTorch's stack_tensors_backward)."""
+    cdef Py_ssize_t dim
+
+    cdef tuple apply(self, tuple grads):
+        cdef Tensor grad = grads[0]
+        cdef Py_ssize_t i
+        return tuple([op_select(grad, self.dim, i) if needs_input_grad(self, i) else None
+                      for i in range(len(self.next_nodes))])
+
+    @property
+    def _saved_dim(self):
+        return self.dim
+
+
+cdef Tensor op_stack(list tensors, object dim):
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    cdef Tensor t, first = tensors[0]
+    cdef tuple shape = shape_of(first._data)
+    cdef Py_ssize_t i
+    for i in range(len(tensors)):
+        t = tensors[i]
+        if shape_of(t._data) != shape:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {shape_str(shape)} at "
+                f"entry 0 and {shape_str(shape_of(t._data))} at entry {i}")
+    cdef Py_ssize_t d = wrap_dim(dim, len(shape) + 1)
+    cdef dtype rt = result_type_of_tensors(tensors)
+    cdef Tensor result = make(as_array(np.stack([cast_array(t._data, rt) for t in tensors], axis=d)))
+    cdef tuple inputs = tuple(tensors)
+    cdef StackBackward0 node
+    if should_record(inputs, result._data):
+        node = StackBackward0.__new__(StackBackward0)
+        node.dim = d
+        record(node, result, inputs)
+        _set_cast_meta(node, tensors, rt)
+    return result
+
+
+# ================================================================ multi-output views
+
+cdef tuple _grads_or_zeros(tuple grads, tuple shapes):
+    """The outputs' gradients, zeros for those that got none (the unused outputs)."""
+    cdef Tensor ref = None
+    for g in grads:
+        if g is not None:
+            ref = g
+            break
+    cdef dtype dt = dtype_of(ref._data)
+    cdef Py_ssize_t i
+    return tuple([grads[i] if i < len(grads) and grads[i] is not None else zeros(shapes[i], dt)
+                  for i in range(len(shapes))])
+
+
+cdef Tensor unbind_backward(tuple grads, tuple output_shape, Py_ssize_t n, Py_ssize_t dim):
+    return op_stack(list(_grads_or_zeros(grads, (output_shape,) * n)), dim)
+
+
+@cython.final
+cdef class UnbindBackward0(Node):
+    """Backward of unbind (table entry unbind: one node for all its output views): the
+    outputs' gradients stacked, zeros for the unused ones."""
+    cdef Py_ssize_t dim
+    cdef Py_ssize_t n
+    cdef tuple output_shape
+
+    cdef int num_outputs(self):
+        return <int>self.n
+
+    cdef tuple apply(self, tuple grads):
+        return (unbind_backward(grads, self.output_shape, self.n, self.dim),)
+
+    @property
+    def _saved_dim(self):
+        return self.dim
+
+
+cdef tuple op_unbind(Tensor self, object dim):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    if nd == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    cdef Py_ssize_t d = wrap_dim(dim, nd), i, n = cnp.PyArray_DIM(x, d)
+    cdef tuple outs = tuple([make_view(self, as_array(x[_along(d, i)])) for i in range(n)])
+    cdef UnbindBackward0 node
+    if should_record((self,), x):
+        node = UnbindBackward0.__new__(UnbindBackward0)
+        node.dim = d
+        node.n = n
+        node.output_shape = shape_of(x)[:d] + shape_of(x)[d + 1:]
+        record_outputs(node, outs, (self,))
+    return outs
+
+
+cdef Tensor split_with_sizes_backward(tuple grads, tuple split_sizes, Py_ssize_t dim,
+                                      tuple input_shape):
+    """The outputs' gradients joined back along dim, zeros for the unused ones."""
+    cdef Py_ssize_t i
+    cdef tuple shapes = tuple([input_shape[:dim] + (split_sizes[i],) + input_shape[dim + 1:]
+                               for i in range(len(split_sizes))])
+    return op_cat(list(_grads_or_zeros(grads, shapes)), dim)
+
+
+@cython.final
+cdef class SplitBackward0(Node):
+    """Backward of split (table entry split: one node for all its output views)."""
+    cdef Py_ssize_t dim
+    cdef Py_ssize_t split_size
+    cdef tuple sizes             # each output's size along dim
+    cdef tuple input_shape
+
+    cdef int num_outputs(self):
+        return <int>len(self.sizes)
+
+    cdef tuple apply(self, tuple grads):
+        return (split_with_sizes_backward(grads, self.sizes, self.dim, self.input_shape),)
+
+    @property
+    def _saved_dim(self):
+        return self.dim
+
+    @property
+    def _saved_split_size(self):
+        return self.split_size
+
+
+@cython.final
+cdef class SplitWithSizesBackward0(Node):
+    """Backward of split_with_sizes (table entry split_with_sizes: one node for all its
+    output views)."""
+    cdef Py_ssize_t dim
+    cdef tuple sizes             # each output's size along dim
+    cdef tuple input_shape
+
+    cdef int num_outputs(self):
+        return <int>len(self.sizes)
+
+    cdef tuple apply(self, tuple grads):
+        return (split_with_sizes_backward(grads, self.sizes, self.dim, self.input_shape),)
+
+    @property
+    def _saved_dim(self):
+        return self.dim
+
+    @property
+    def _saved_split_sizes(self):
+        return self.sizes
+
+
+cdef tuple _split_views(Tensor self, Py_ssize_t d, tuple sizes):
+    """The views of self along d of the given sizes."""
+    cdef cnp.ndarray x = self._data
+    cdef list outs = []
+    cdef Py_ssize_t start = 0, i
+    for i in range(len(sizes)):
+        outs.append(make_view(self, as_array(x[_along(d, slice(start, start + sizes[i]))])))
+        start += sizes[i]
+    return tuple(outs)
+
+
+cdef tuple op_split(Tensor self, object split_size, object dim):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    if nd == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    cdef Py_ssize_t s = split_size
+    if s < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={s}")
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef Py_ssize_t n = cnp.PyArray_DIM(self._data, d)
+    if s == 0 and n != 0:
+        raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension "
+                           f"size of {n}")
+    cdef Py_ssize_t num = 1
+    if s != 0:
+        num = (n + s - 1) // s
+        if num < 1:
+            num = 1
+    cdef tuple sizes = tuple([s] * (num - 1) + [s - (s * num - n)])
+    cdef tuple outs = _split_views(self, d, sizes)
+    cdef SplitBackward0 node
+    if should_record((self,), self._data):
+        node = SplitBackward0.__new__(SplitBackward0)
+        node.dim = d
+        node.split_size = s
+        node.sizes = sizes
+        node.input_shape = shape_of(self._data)
+        record_outputs(node, outs, (self,))
+    return outs
+
+
+cdef tuple op_split_with_sizes(Tensor self, object split_sizes, object dim):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef tuple sizes = tuple(split_sizes)
+    if nd == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef Py_ssize_t n = cnp.PyArray_DIM(self._data, d)
+    for s in sizes:
+        if s < 0:
+            raise RuntimeError("split_with_sizes expects split_sizes have only non-negative "
+                               f"entries, but got split_sizes={shape_str(sizes)}")
+    if builtins.sum(sizes) != n:
+        raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input "
+                           f"tensor's size at dimension {dim}), but got split_sizes="
+                           f"{shape_str(sizes)}")
+    cdef tuple outs = _split_views(self, d, sizes)
+    cdef SplitWithSizesBackward0 node
+    if should_record((self,), self._data):
+        node = SplitWithSizesBackward0.__new__(SplitWithSizesBackward0)
+        node.dim = d
+        node.sizes = sizes
+        node.input_shape = shape_of(self._data)
+        record_outputs(node, outs, (self,))
+    return outs
+
+
+def _py_split(tensor, split_size_or_sections, dim=0):
+    """Split into views of ``split_size`` along dim (the last may be smaller), or into
+    pieces of the listed sizes.
+
+    >>> import autograd_core as torch
+    >>> [t.shape[0] for t in torch.split(torch.zeros(5, 2), [1, 4])]
+    [1, 4]
+    """
+    cdef Tensor x = arg_tensor(tensor, "split", "tensor", 1)
+    cdef object d = arg_int(dim, "split", "dim", 2)
+    if isinstance(split_size_or_sections, (list, tuple)):
+        return op_split_with_sizes(
+            x, arg_int_sequence(split_size_or_sections, "split_with_sizes", "split_sizes", 1), d)
+    return op_split(x, arg_int(split_size_or_sections, "split", "split_size", 1), d)
+
+
+cdef tuple op_chunk(Tensor self, object chunks, object dim):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    if nd == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    cdef Py_ssize_t c = chunks
+    if c <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {c}")
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef Py_ssize_t n = cnp.PyArray_DIM(self._data, d)
+    cdef Py_ssize_t s = (n + c - 1) // c
+    if s == 0 and n == 0:
+        return op_split_with_sizes(self, (0,) * c, d)
+    return op_split(self, s, d)
+
+
+# ================================================================ selecting views
+
+cdef Tensor op_narrow(Tensor self, object dim, object start, object length):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef Py_ssize_t st = start, ln = length
+    if nd == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if ln < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef Py_ssize_t n = cnp.PyArray_DIM(self._data, d)
+    if st != n:
+        if st < -n or st > n:
+            raise IndexError(f"start out of range (expected to be in range of [{-n}, {n}], but "
+                             f"got {st})")
+        if st < 0:
+            st += n
+    if st + ln > n:
+        raise RuntimeError(f"start ({st}) + length ({ln}) exceeds dimension size ({n}).")
+    return op_slice(self, d, st, st + ln, 1)
+
+
+def _py_narrow(input, dim, start, length):
+    """The view ``input[..., start:start + length, ...]`` along dim.
+
+    >>> import autograd_core as torch
+    >>> torch.narrow(torch.arange(5.), 0, 1, 2)
+    tensor([1., 2.])
+    """
+    cdef Tensor x = arg_tensor(input, "narrow", "input", 1)
+    if isinstance(start, Tensor):  # narrow.Tensor: a 0-d integral start
+        if cnp.PyArray_NDIM((<Tensor>start)._data) != 0 or \
+                dtype_of((<Tensor>start)._data).category != CAT_INT:
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
+        start = int((<Tensor>start)._data)
+    return op_narrow(x, arg_int(dim, "narrow", "dim", 2), arg_int(start, "narrow", "start", 3),
+                     arg_int(length, "narrow", "length", 4))
+
+
+cdef Tensor op_slice(Tensor self, object dim, object start, object end, object step):
+    """self[..., start:end:step, ...] along dim, PyTorch's slice: start and end clamped
+    into the dim, step positive."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    if nd == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    cdef Py_ssize_t d = wrap_dim(dim, nd), n = cnp.PyArray_DIM(self._data, d)
+    cdef Py_ssize_t sp = step
+    if sp <= 0:
+        raise RuntimeError("slice step must be positive")
+    cdef Py_ssize_t s = 0 if start is None else start, e = n if end is None else end
+    if s < 0:
+        s += n
+    if e < 0:
+        e += n
+    s = 0 if s < 0 else (n if s > n else s)
+    e = s if e < s else (n if e > n else e)
+    cdef Tensor result = make_view(self, as_array(self._data[_along(d, slice(s, e, sp))]))
+    record_SliceBackward0(result, self, d, s, e, sp)
+    return result
+
+
+cdef Tensor op_slice_backward(Tensor grad_output, object input_sizes, object dim, object start,
+                              object end, object step):
+    """zeros(input_sizes) with grad_output at [start:end:step] along dim."""
+    cdef cnp.ndarray out = np.zeros(tuple(input_sizes), dtype=grad_output._data.dtype)
+    out[_along(dim, slice(start, end, step))] = grad_output._data
+    cdef Tensor result = make(out)
+    record_SliceBackwardBackward0(result, grad_output, input_sizes, dim, start, end, step)
+    return result
+
+
+cdef Tensor op_select(Tensor self, object dim, object index):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef Py_ssize_t i = index
+    if nd == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef Py_ssize_t n = cnp.PyArray_DIM(self._data, d)
+    if i < -n or i >= n:
+        raise IndexError(f"select(): index {i} out of range for tensor of size "
+                         f"{shape_str(shape_of(self._data))} at dimension {d}")
+    if i < 0:
+        i += n
+    cdef Tensor result = make_view(self, as_array(self._data[_along(d, i)]))
+    record_SelectBackward0(result, self, d, i)
+    return result
+
+
+cdef Tensor op_select_backward(Tensor grad_output, object input_sizes, object dim, object index):
+    """zeros(input_sizes) with grad_output at index along dim."""
+    cdef cnp.ndarray out = np.zeros(tuple(input_sizes), dtype=grad_output._data.dtype)
+    out[_along(dim, index)] = grad_output._data
+    cdef Tensor result = make(out)
+    record_SelectBackwardBackward0(result, grad_output, input_sizes, dim, index)
+    return result
+
+
+# the hand-written wrappers under their public names (as the generated ones are named)
+for _fn, _name in ((_py_squeeze, "squeeze"), (_py_squeeze_, "squeeze_"), (_py_split, "split"),
+                   (_py_narrow, "narrow"), (_py_movedim, "movedim"), (_py_moveaxis, "moveaxis"),
+                   (_pym_view, "view"), (_pym_reshape, "reshape"), (_pym_permute, "permute"),
+                   (_pym_expand, "expand"), (_pym_broadcast_to, "broadcast_to"),
+                   (_pym_repeat, "repeat"), (_pym_tile, "tile"), (_pym_flip, "flip")):
+    _fn.__name__ = _fn.__qualname__ = _name
+del _fn, _name
 
 
 include "_gen_view.pxi"
