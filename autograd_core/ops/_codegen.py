@@ -687,28 +687,20 @@ def _parse_arg(p, fname, pos, pyname):
     return pyname
 
 
-def _method_only(op):
-    return op.variants == ["method"]
-
-
-def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False):
-    """A def wrapper: checks the arguments, calls the C implementation. A method's
-    wrapper numbers the arguments as PyTorch's messages do for methods (self not
-    counted: x.roll(1.0) complains about position 1, torch.roll(x, 1.0) position 2)."""
+def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input"):
+    """A def wrapper: checks the arguments, calls the C implementation."""
     schema = op.schema
     sig = []
     star = False
     body = []
     call = []
-    first_pos = 0 if method and schema.params and schema.params[0].name == "self" else 1
     for i, p in enumerate(schema.params):
         pyname = first_name if i == 0 and p.name == "self" else p.name
         if p.kwarg_only and not star:
             sig.append("*")
             star = True
         sig.append(pyname if p.default is None else f"{pyname}={_py_default(p.default)}")
-        body.append(f"    cdef {p.ctype} {p.name}_ = "
-                    f"{_parse_arg(p, public_name, i + first_pos, pyname)}")
+        body.append(f"    cdef {p.ctype} {p.name}_ = {_parse_arg(p, public_name, i + 1, pyname)}")
         call.append(f"{p.name}_")
     lines = [f"def {pyfunc}({', '.join(sig)}):"]
     if op.doc:
@@ -802,24 +794,15 @@ def gen_family(family, ops, ops_by_name):
         if "internal" in op.variants:
             continue
         publics = [op.name] + op.aliases
-        # a method-only op whose method is hand-written needs no function wrapper
-        if op.python == "generated" and not (_method_only(op) and op.python_method == "manual"):
-            wrappers.append(gen_wrapper(op, f"_py_{op.name}", op.cname, op.name,
-                                        method=_method_only(op)))
-        # a method that is also a function gets its own wrapper (argument positions)
-        method_wrapper = (op.python == "generated" and op.python_method == "same"
-                          and "method" in op.variants and not _method_only(op))
-        if method_wrapper:
-            wrappers.append(gen_wrapper(op, f"_pym_{op.name}", op.cname, op.name,
-                                        first_name="self", method=True))
+        if op.python == "generated":
+            wrappers.append(gen_wrapper(op, f"_py_{op.name}", op.cname, op.name))
         if op.inplace and op.python == "generated":
             wrappers.append(gen_wrapper(op, f"_py_{op.inplace}", f"op_{op.inplace}", op.inplace,
                                         first_name="input"))
         for v in op.variants:
             target = {"function": torch_names, "method": method_names,
                       "functional": functional_names, "linalg": linalg_names}[v]
-            fn = f"_pym_{op.name}" if v == "method" and (op.python_method == "manual"
-                                                         or method_wrapper) \
+            fn = f"_pym_{op.name}" if v == "method" and op.python_method == "manual" \
                 else f"_py_{op.name}"
             for name in publics:
                 target.append((name, fn))
