@@ -18,6 +18,13 @@ the varargs methods (x.view(2, 3)) and overloads.
 """
 include "_prelude.pxi"
 
+from cpython.ref cimport Py_INCREF
+
+cdef extern from "numpy/arrayobject.h":
+    # (commented out in numpy's own .pxd) steals a reference to descr
+    object PyArray_NewFromDescr(object subtype, object descr, int nd, cnp.npy_intp *dims,
+                                cnp.npy_intp *strides, void *data, int flags, object obj)
+
 
 # ================================================================ helpers
 
@@ -51,7 +58,10 @@ cdef tuple _infer_size(tuple shape, Py_ssize_t numel):
 
 
 cdef object _viewed(cnp.ndarray x, tuple shape):
-    """x reshaped to shape without copying, or None when its strides do not allow it."""
+    """x reshaped to shape without copying, or None when its strides do not allow it
+    (shape has x's number of elements)."""
+    if cnp.PyArray_IS_C_CONTIGUOUS(x):
+        return x.reshape(shape)
     try:
         return np.reshape(x, shape, copy=False)
     except ValueError:
@@ -480,6 +490,26 @@ cdef Tensor op_diagonal_backward(Tensor grad_output, object input_sizes, object 
 
 # ================================================================ broadcasting views
 
+cdef cnp.ndarray _broadcast_values(cnp.ndarray x, tuple shape):
+    """numpy's broadcast_to(x, shape) built directly (a read-only view with stride 0
+    along the broadcast dims): expand is on the backward path of every reduction."""
+    cdef int n = len(shape), nd = cnp.PyArray_NDIM(x), i, k
+    cdef cnp.npy_intp dims[cnp.NPY_MAXDIMS]
+    cdef cnp.npy_intp strides[cnp.NPY_MAXDIMS]
+    if n > cnp.NPY_MAXDIMS:
+        raise RuntimeError(f"expand: a tensor can have at most {cnp.NPY_MAXDIMS} dimensions")
+    for i in range(n):
+        dims[i] = shape[i]
+        k = i - (n - nd)
+        strides[i] = 0 if k < 0 or cnp.PyArray_DIM(x, k) != dims[i] else cnp.PyArray_STRIDE(x, k)
+    descr = <object>cnp.PyArray_DESCR(x)
+    Py_INCREF(descr)
+    cdef cnp.ndarray out = PyArray_NewFromDescr(np.ndarray, descr, n, dims, strides,
+                                                cnp.PyArray_DATA(x), 0, None)
+    cnp.set_array_base(out, x)
+    return out
+
+
 cdef Tensor op_expand(Tensor self, object size):
     cdef tuple shape = shape_of(self._data), sizes = tuple(size)
     cdef Py_ssize_t nd = len(shape), n = len(sizes), i, k
@@ -509,7 +539,7 @@ cdef Tensor op_expand(Tensor self, object size):
     # without real broadcasting (new dims of size 1) a writable view; else numpy's
     # read-only broadcast view (in-place writes into it raise, as in PyTorch)
     cdef cnp.ndarray out = (self._data.reshape(t) if count == cnp.PyArray_SIZE(self._data)
-                            else np.broadcast_to(self._data, t))
+                            else _broadcast_values(self._data, t))
     cdef Tensor result = make_view(self, out)
     record_ExpandBackward0(result, self, t)
     return result
@@ -784,7 +814,9 @@ cdef Tensor op_stack(list tensors, object dim):
                 f"entry 0 and {shape_str(shape_of(t._data))} at entry {i}")
     cdef Py_ssize_t d = wrap_dim(dim, len(shape) + 1)
     cdef dtype rt = result_type_of_tensors(tensors)
-    cdef Tensor result = make(as_array(np.stack([cast_array(t._data, rt) for t in tensors], axis=d)))
+    cdef tuple unit = shape[:d] + (1,) + shape[d:]
+    cdef Tensor result = make(as_array(np.concatenate(
+        [cast_array(t._data, rt).reshape(unit) for t in tensors], axis=d)))
     cdef tuple inputs = tuple(tensors)
     cdef StackBackward0 node
     if should_record(inputs, result._data):
