@@ -830,12 +830,15 @@ cdef Tensor op_stack(list tensors, object dim):
 # ================================================================ multi-output views
 
 cdef tuple _grads_or_zeros(tuple grads, tuple shapes):
-    """The outputs' gradients, zeros for those that got none (the unused outputs)."""
+    """The outputs' gradients, zeros for those that got none (the unused outputs);
+    None when no output got one."""
     cdef Tensor ref = None
     for g in grads:
         if g is not None:
             ref = g
             break
+    if ref is None:
+        return None
     cdef dtype dt = dtype_of(ref._data)
     cdef Py_ssize_t i
     return tuple([grads[i] if i < len(grads) and grads[i] is not None else zeros(shapes[i], dt)
@@ -843,7 +846,8 @@ cdef tuple _grads_or_zeros(tuple grads, tuple shapes):
 
 
 cdef Tensor unbind_backward(tuple grads, tuple output_shape, Py_ssize_t n, Py_ssize_t dim):
-    return op_stack(list(_grads_or_zeros(grads, (output_shape,) * n)), dim)
+    cdef tuple parts = _grads_or_zeros(grads, (output_shape,) * n)
+    return None if parts is None else op_stack(list(parts), dim)
 
 
 @cython.final
@@ -888,7 +892,8 @@ cdef Tensor split_with_sizes_backward(tuple grads, tuple split_sizes, Py_ssize_t
     cdef Py_ssize_t i
     cdef tuple shapes = tuple([input_shape[:dim] + (split_sizes[i],) + input_shape[dim + 1:]
                                for i in range(len(split_sizes))])
-    return op_cat(list(_grads_or_zeros(grads, shapes)), dim)
+    cdef tuple parts = _grads_or_zeros(grads, shapes)
+    return None if parts is None else op_cat(list(parts), dim)
 
 
 @cython.final
