@@ -800,7 +800,7 @@ def gen_family(family, ops, ops_by_name):
             fn = f"_pym_{op.name}" if v == "method" and op.python_method == "manual" \
                 else f"_py_{op.name}"
             for name in publics:
-                target.append((name, fn))
+                target.append((_public_name(name, v), fn))
             if op.inplace and v in ("function", "method"):
                 target.append((op.inplace, f"_py_{op.inplace}"))
     out.append("# ---------------------------------------------------------------- nodes\n")
@@ -826,6 +826,15 @@ def gen_family(family, ops, ops_by_name):
     out.append("name_node_types(globals())")
     out.append("")
     return "\n".join(out)
+
+
+def _public_name(name, variant):
+    """An op's name in one namespace. As PyTorch's python_module: linalg functions, an op
+    named linalg_<x> is linalg.<x> (its wrapper keeps the full name, which PyTorch's
+    messages quote: "linalg_vector_norm(): argument 'ord' ...")."""
+    if variant == "linalg" and name.startswith("linalg_"):
+        return name[len("linalg_"):]
+    return name
 
 
 def _write(path, text):
