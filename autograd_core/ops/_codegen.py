@@ -550,10 +550,13 @@ def gen_node(node, ops_by_name):
     w("")
     fields = sorted(saved_tensors) + sorted(set(saved_outputs.values()))
     if fields:
+        # Note [Releasing saved state]: a node whose inputs needed none of the tensors
+        # it may save (addmm's self alone) saved nothing and stays usable
         w("    cdef void release_saved(self):")
+        w("        if " + " or ".join(f"self.{_field(u)} is not None" for u in fields) + ":")
+        w("            self.released = True")
         for u in fields:
             w(f"        self.{_field(u)} = None")
-        w("        self.released = True")
         w("")
     for u in sorted(saved_tensors):
         w("    @property")
