@@ -82,4 +82,16 @@ cdef Tensor op__unsafe_view(Tensor self, object size):
     return _todo("_unsafe_view")
 
 
+cdef Tensor op_t(Tensor self):
+    return _todo("t")
+
+
+cdef Tensor op_diagonal(Tensor self, object offset, object dim1, object dim2):
+    return _todo("diagonal")
+
+
+cdef Tensor op_squeeze_(Tensor self, object dim):
+    return _todo("squeeze_")
+
+
 include "_gen_view.pxi"
