@@ -22,4 +22,12 @@ cdef Tensor op_amax(Tensor self, object dim, bint keepdim):
     return _todo("amax")
 
 
+cdef Tensor op_amin(Tensor self, object dim, bint keepdim):
+    return _todo("amin")
+
+
+cdef Tensor op_prod(Tensor self, object dim, bint keepdim, object dtype):
+    return _todo("prod")
+
+
 include "_gen_reduce.pxi"
