@@ -809,15 +809,6 @@ cdef Tensor op_diag(Tensor self, object diagonal):
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")
 
 
-cdef Tensor op_diagonal_backward(Tensor grad_output, object input_sizes, object offset):
-    cdef cnp.ndarray g = grad_output._data
-    out = np.zeros(tuple(input_sizes), dtype=g.dtype)
-    out[_diagonal_index(cnp.PyArray_DIMS(g)[0], offset)] = g
-    cdef Tensor result = make(out)
-    record_DiagonalBackwardBackward0(result, grad_output, input_sizes, offset)
-    return result
-
-
 cdef Tensor op_tril(Tensor self, object diagonal):
     if _ndim(self) < 2:
         raise RuntimeError("tril: input tensor must have at least 2 dimensions")

@@ -90,6 +90,11 @@ cdef Tensor op_diagonal(Tensor self, object offset, object dim1, object dim2):
     return _todo("diagonal")
 
 
+cdef Tensor op_diagonal_backward(Tensor grad_output, object input_sizes, object offset,
+                                 object dim1, object dim2):
+    return _todo("diagonal_backward")
+
+
 cdef Tensor op_squeeze_(Tensor self, object dim):
     return _todo("squeeze_")
 
