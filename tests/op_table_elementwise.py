@@ -1,24 +1,21 @@
 """Op-table entries for the elementwise ops (autograd_core/_ops_elementwise.pxi).
 
-Registered by op_table.py (``from op_table_elementwise import OPS as _X; OPS += _X``).
+Collected by op_table.py (see op_spec.py for the format).
 Ops whose natural domain is bounded (asin, acos, atanh, acosh, logit, tan) get their
 input through a smooth map into it (e.g. ``0.9 * x.tanh()``); the op is still the
 output's grad_fn.  Ops that PyTorch makes raise in backward (floor_divide's
 ``NotImplemented``, ``asinh_``'s ``AsinhBackward1``) and the random ops are tested in
 test_elementwise.py.
 """
-from op_table import GRAD_FN_ALLOWLIST, C, OpSpec
+from op_spec import C, registrar
 
 OPS = []
-
-
-def op(*args, **kwargs):
-    OPS.append(OpSpec(*args, **kwargs))
+op = registrar(OPS)
 
 
 # Node classes that no table entry can carry (backward through them raises by design,
 # so the table's backward checks cannot run); test_elementwise.py checks each against torch.
-GRAD_FN_ALLOWLIST.update({
+GRAD_FN_ALLOWLIST = {
     "AsinhBackward1": "asinh_ with grad: PyTorch's backward raises NotImplementedError "
                       "(test_elementwise.py::test_inplace_not_implemented)",
     "AcoshBackward1": "acosh_, as AsinhBackward1",
@@ -28,7 +25,7 @@ GRAD_FN_ALLOWLIST.update({
     "RandomBackward0": "random_(from, to) (random values), as NormalBackward0",
     "RandomBackward1": "random_(to) (random values), as NormalBackward0",
     "RandomBackward2": "random_() (random values), as NormalBackward0",
-})
+}
 
 _U = [C(()), C((5,)), C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C((3, 2), nc=("step",))]
 _U_SMALL = [C(()), C((5,)), C((3, 4))]

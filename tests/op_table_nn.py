@@ -1,11 +1,9 @@
-"""Table entries for autograd_core.nn.functional (see op_table.py for the format)."""
-from op_table import C, OpSpec
+"""Table entries for autograd_core.nn.functional (see op_spec.py for the format;
+op_table.py collects all families)."""
+from op_spec import C, registrar
 
 OPS = []
-
-
-def op(*args, **kwargs):
-    OPS.append(OpSpec(*args, **kwargs))
+op = registrar(OPS)
 
 
 def F(m):

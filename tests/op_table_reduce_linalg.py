@@ -1,17 +1,14 @@
 """Op table entries for reductions and linear algebra (_ops_reduce_linalg.pxi).
 
-Registered into op_table.OPS (see op_table.py); the shared differential and gradcheck
+Collected by op_table.py (see op_spec.py for the format); the shared differential and gradcheck
 tests run them against PyTorch. Matrices that are inverted, solved or take a
 determinant are made well conditioned inside fn (``x + 3 * eye``): the table's domains
 are elementwise.
 """
-from op_table import C, OpSpec
+from op_spec import C, registrar
 
 OPS = []
-
-
-def op(*args, **kwargs):
-    OPS.append(OpSpec(*args, **kwargs))
+op = registrar(OPS)
 
 
 def _shift(m, x, s=3.0):
