@@ -1,4 +1,4 @@
-"""Op-table entries for the elementwise ops (autograd_core/_ops_elementwise.pxi).
+"""Op-table entries for the elementwise ops.
 
 Collected by op_table.py (see op_spec.py for the format).
 Ops whose natural domain is bounded (asin, acos, atanh, acosh, logit, tan) get their
@@ -25,6 +25,8 @@ GRAD_FN_ALLOWLIST = {
     "RandomBackward0": "random_(from, to) (random values), as NormalBackward0",
     "RandomBackward1": "random_(to) (random values), as NormalBackward0",
     "RandomBackward2": "random_() (random values), as NormalBackward0",
+    "NotImplemented": "floor_divide's and (scalar % tensor)'s grad_fn, whose backward raises: "
+                      "test_elementwise.py::test_not_implemented_node",
 }
 
 _U = [C(()), C((5,)), C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C((3, 2), nc=("step",))]

@@ -1,4 +1,4 @@
-"""Op table entries for reductions and linear algebra (_ops_reduce_linalg.pxi).
+"""Op table entries for reductions and linear algebra.
 
 Collected by op_table.py (see op_spec.py for the format); the shared differential and gradcheck
 tests run them against PyTorch. Matrices that are inverted, solved or take a
