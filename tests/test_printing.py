@@ -11,15 +11,15 @@ import numpy as np
 import pytest
 
 import autograd_core as ac
+from _diff import sub_name, torch
 
-torch = pytest.importorskip("torch")
 torch_tensor_str = pytest.importorskip("torch._tensor_str")  # torch's get_printoptions
 
 NAN, INF = math.nan, math.inf
 
 
 def expected(t):
-    return repr(t).replace("torch.", "autograd_core.")
+    return sub_name(repr(t))
 
 
 def check(arr, **opts):
