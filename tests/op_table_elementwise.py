@@ -95,7 +95,8 @@ unary("round", "RoundBackward0", second_order=False)
 unary("trunc", "TruncBackward0", second_order=False)
 unary("frac", "FracBackward0", second_order=False)
 unary("nan_to_num", "NanToNumBackward0", second_order=False)
-unary("logit", "LogitBackward0", pre=lambda x: x.sigmoid())
+# logit(sigmoid(x)) is x (clamped to [eps, 1 - eps] with eps): no second derivative
+unary("logit", "LogitBackward0", pre=lambda x: x.sigmoid(), second_order=False)
 
 # aliases
 op("arcsin", lambda m, x: m.arcsin(_bounded(x)), [C((3, 4))], ("AsinBackward0",))
@@ -113,8 +114,9 @@ op("round.decimals_neg", lambda m, x: (x * 100).round(decimals=-1), [C((3, 4))],
 op("round_.decimals", lambda m, x: (x * 10).round_(decimals=1), [C((3, 4))],
    ("RoundBackward1",), second_order=False)
 op("logit.eps", lambda m, x: m.logit(x.sigmoid(), eps=0.2), [C((3, 4)), C((5,))],
-   ("LogitBackward0",))
-op("logit.eps_method", lambda m, x: x.sigmoid().logit(0.1), [C((3, 4))], ("LogitBackward0",))
+   ("LogitBackward0",), second_order=False)
+op("logit.eps_method", lambda m, x: x.sigmoid().logit(0.1), [C((3, 4))], ("LogitBackward0",),
+   second_order=False)
 op("logit.no_pre", lambda m, x: m.logit(x), [C((3, 4))], ("LogitBackward0",), gradcheck=False)
 def _nonfinite(m, x):
     """nan (log of negatives), -inf and +inf (log of 0), and finite values."""

@@ -78,9 +78,9 @@ _SM = [C((5,)), C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C(())]
 op("softmax", lambda m, x: m.softmax(x, -1), _SM, ("SoftmaxBackward0",))
 op("nn.softmax.dim0", lambda m, x: F(m).softmax(x, dim=0), [C((3, 4)), C((2, 3, 4))],
    ("SoftmaxBackward0",))
-op("Tensor.softmax", lambda m, x: x.softmax(1), [C((3, 4)), C((2, 3, 4))], ("SoftmaxBackward0",), second_order=False)
+op("Tensor.softmax", lambda m, x: x.softmax(1), [C((3, 4)), C((2, 3, 4))], ("SoftmaxBackward0",))
 op("nn.softmax.dtype", lambda m, x: F(m).softmax(x, 1, dtype=m.float64), [C((3, 4))],
-   ("SoftmaxBackward0",), dtypes=("float32",), second_order=False)
+   ("SoftmaxBackward0",), dtypes=("float32",))
 op("nn.softmax.implicit", lambda m, x: F(m).softmax(x), [C((3, 4)), C((2, 3, 4)), C((5,))],
    ("SoftmaxBackward0",))
 op("log_softmax", lambda m, x: m.log_softmax(x, -1), _SM, ("LogSoftmaxBackward0",))
@@ -111,13 +111,13 @@ for red in _RED:
                                                                       delta=0.7),
        [C((3, 4), (3, 4)), C((5,), (5,), ng=(1,))], ("HuberLossBackward0",))
 op("nn.mse_loss.broadcast", lambda m, x, t: F(m).mse_loss(x, t), [C((3, 4), (4,)), C((3, 1), (3, 4))],
-   ("MseLossBackward0",), second_order=False)
+   ("MseLossBackward0",))
 op("nn.mse_loss.weight", lambda m, x, t, w: F(m).mse_loss(x, t, weight=w), [C((3, 4), (3, 4), (3, 4))],
    ("DivBackward0",))
 op("nn.mse_loss.legacy", lambda m, x, t: F(m).mse_loss(x, t, size_average=False), [C((3, 4), (3, 4))],
-   ("MseLossBackward0",), second_order=False)
+   ("MseLossBackward0",))
 op("nn.smooth_l1_loss.beta", lambda m, x, t: F(m).smooth_l1_loss(x, t, beta=0.5),
-   [C((3, 4), (3, 4))], ("SmoothL1LossBackward0",), second_order=False)
+   [C((3, 4), (3, 4))], ("SmoothL1LossBackward0",))
 op("nn.smooth_l1_loss.beta0", lambda m, x, t: F(m).smooth_l1_loss(x, t, beta=0.0),
    [C((3, 4), (3, 4), domain=("real", "zeros"))], ("MeanBackward0",), second_order=False)
 
@@ -187,9 +187,9 @@ for red in _RED:
 op("nn.nll_loss.1d", lambda m, x: F(m).nll_loss(x, m.tensor(2)), [C((4,))], ("NllLossBackward0",),
    second_order=False)
 op("nn.cross_entropy.1d", lambda m, x: F(m).cross_entropy(x, m.tensor(1)), [C((4,))],
-   ("NllLossBackward0",), second_order=False)
+   ("NllLossBackward0",))
 op("nn.cross_entropy.spatial", lambda m, x: F(m).cross_entropy(x, m.tensor([[[0, 2], [1, 1]]])),
-   [C((1, 3, 2, 2))], ("NllLoss2DBackward0",), second_order=False)
+   [C((1, 3, 2, 2))], ("NllLoss2DBackward0",))
 
 # ------------------------------------------------------------------ linear, pad, norms
 
