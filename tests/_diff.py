@@ -11,7 +11,8 @@ autograd_core against PyTorch uses these helpers (and no private copy of them).
   spelled ``autograd_core.`` (and addresses, torch's C++ locations and traces dropped).
 - ``assert_same(want, got, rtol=, atol=)``: the one comparison.  Everything compares
   exactly except floats, which must be close: ``|a - b| <= max(rtol * max(|a|, |b|),
-  atol)`` (NaN matches NaN, an infinity only itself).
+  atol)`` (NaN matches NaN, an infinity only itself); a tensor's or array's rtol is at
+  least its dtype's epsilon (so float16 results may differ in the last place).
 - ``same(prog, *args)``: run ``prog(torch, *args)`` and ``prog(autograd_core, *args)``
   and ``assert_same`` the results; ``same_error(fn)``: both must raise the same error.
 
@@ -27,9 +28,6 @@ import pytest
 
 torch = pytest.importorskip("torch")
 import autograd_core  # noqa: E402
-
-MODULES = [torch, autograd_core]
-IDS = ["torch", "autograd_core"]
 
 RTOL, ATOL = 1e-5, 1e-6      # the default float tolerances of assert_same / same
 
@@ -128,12 +126,28 @@ def same_error(fn, *args, message=True, quiet=True):
 
 # ------------------------------------------------------------------ normalising
 
+class Values(list):
+    """A tensor's or array's values (nested lists) and its dtype's machine epsilon: a
+    comparison never asks for more than the dtype can hold (float16 values may differ
+    in the last place, as two correct float16 implementations do; float32 and float64
+    tolerances are far above their epsilon anyway)."""
+
+    def __init__(self, values, dtype_name):
+        super().__init__(values if isinstance(values, list) else [values])
+        self.scalar = not isinstance(values, list)
+        name = dtype_name.rsplit(".", 1)[-1]
+        self.eps = (2.0 ** -7 if name == "bfloat16" else
+                    float(np.finfo(name).eps) if name.startswith("float") else 0.0)
+
+
 def _tensor_values(t):
     t = t.detach()
     if isinstance(t, torch.Tensor):
         # torch hands back ZeroTensors for some second derivatives: materialise them
-        return t.numpy(force=True).tolist() if t.dtype != torch.bfloat16 else t.tolist()
-    return t.tolist()
+        v = t.numpy(force=True).tolist() if t.dtype != torch.bfloat16 else t.tolist()
+    else:
+        v = t.tolist()
+    return Values(v, str(t.dtype))
 
 
 def norm(x):
@@ -144,7 +158,7 @@ def norm(x):
         return ("tensor", sub_name(str(x.dtype)), tuple(x.shape), _tensor_values(x),
                 bool(x.requires_grad), x.grad_fn is None)
     if isinstance(x, np.ndarray):
-        return ("ndarray", x.dtype.name, x.shape, x.tolist())
+        return ("ndarray", x.dtype.name, x.shape, Values(x.tolist(), x.dtype.name))
     if isinstance(x, (torch.dtype, autograd_core.dtype)):
         return ("dtype", sub_name(str(x)))
     if isinstance(x, (torch.Size, autograd_core.Size)):
@@ -179,6 +193,9 @@ def assert_close(a, b, rtol=RTOL, atol=ATOL, path="root"):
         assert _floats_close(a, b, rtol, atol), \
             f"{path}: {a!r} != {b!r} (rtol={rtol}, atol={atol})"
         return
+    if isinstance(a, Values) and isinstance(b, Values):
+        assert a.scalar == b.scalar, f"{path}:\n torch: {a!r}\n   ours: {b!r}"
+        rtol = max(rtol, a.eps, b.eps)
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         assert type(a) is type(b) and len(a) == len(b), f"{path}:\n torch: {a!r}\n   ours: {b!r}"
         for i, (x, y) in enumerate(zip(a, b)):
