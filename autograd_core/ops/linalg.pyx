@@ -53,6 +53,15 @@ cdef inline Tensor _contiguous(Tensor t):
     return OPS.clone(t, None)
 
 
+cdef cnp.ndarray _column_major(object arr):
+    """arr with each matrix (its last two dims) stored column by column: the layout
+    LAPACK writes, which PyTorch's inv, solve and svd return (their strides show it)."""
+    cdef cnp.ndarray a = as_array(arr)
+    if cnp.PyArray_NDIM(a) < 2:
+        return np.ascontiguousarray(a)
+    return np.swapaxes(np.ascontiguousarray(np.swapaxes(a, -1, -2)), -1, -2)
+
+
 cdef void _check_not_bool(Tensor t, str kernel) except *:
     """PyTorch's CPU matrix-product kernels have no bool version."""
     if dtype_of(t._data).category == CAT_BOOL:
@@ -613,6 +622,12 @@ cdef Tensor _sumproduct_pair(Tensor left, Tensor right, list sum_dims):
         else:
             ro.append(i)
             ro_size *= sr[i]
+    if lo and ro and ro[-1] < lo[0]:
+        # the right operand's output dims all come first: swapped, bmm writes them in
+        # the output's order (no permute copy)
+        left, right = right, left
+        lo, ro = ro, lo
+        lo_size, ro_size = ro_size, lo_size
     sl = shape_of(left._data)
     sr = shape_of(right._data)
     out_size = ([sl[d] for d in lro] + [sl[d] for d in lo] + [1] * len(sum_dims)
@@ -984,7 +999,7 @@ cdef tuple op__linalg_svd(Tensor A, bint full_matrices, bint compute_uv):
         return (None, make(as_array(s)), None)
     with quiet():
         u, s, vh = np.linalg.svd(A._data, full_matrices=full_matrices)
-    cdef Tensor U = make(as_array(u)), S = make(as_array(s)), Vh = make(as_array(vh))
+    cdef Tensor U = make(_column_major(u)), S = make(as_array(s)), Vh = make(_column_major(vh))
     record_LinalgSvdBackward0(U, S, Vh, A, full_matrices, compute_uv)
     return (U, S, Vh)
 
@@ -1062,10 +1077,25 @@ cdef tuple _inverse_permutation(tuple perm):
     return tuple(inv)
 
 
+# the overloads PyTorch lists when ord is neither a number nor a string
+cdef str _MATRIX_NORM_SIGNATURES = (
+    " * (Tensor input, Number ord, tuple of ints dim = {-2,-1}, bool keepdim = False, *, "
+    "autograd_core.dtype dtype = None, Tensor out = None)\n"
+    " * (Tensor input, str ord = \"fro\", tuple of ints dim = {-2,-1}, bool keepdim = False, *, "
+    "autograd_core.dtype dtype = None, Tensor out = None)")
+cdef str _NORM_SIGNATURES = (
+    " * (Tensor input, Number ord = None, tuple of ints dim = None, bool keepdim = False, *, "
+    "autograd_core.dtype dtype = None, Tensor out = None)\n"
+    " * (Tensor input, str ord, tuple of ints dim = None, bool keepdim = False, *, "
+    "autograd_core.dtype dtype = None, Tensor out = None)")
+
+
 cdef Tensor op_linalg_matrix_norm(Tensor self, object ord, object dim, bint keepdim,
                                   object dtype_arg):
     cdef str fname = "linalg.matrix_norm"
     cdef bint is_str = isinstance(ord, str)
+    if not is_str and not is_number(ord):
+        raise type_error_combination("linalg_matrix_norm", (self, ord), _MATRIX_NORM_SIGNATURES)
     cdef double p = 0.0, absp = 0.0
     if is_str:
         if ord != "fro" and ord != "nuc":
@@ -1129,6 +1159,8 @@ cdef Tensor op_linalg_matrix_norm(Tensor self, object ord, object dim, bint keep
 
 cdef Tensor op_linalg_norm(Tensor self, object ord, object dim, bint keepdim, object dtype_arg):
     cdef Py_ssize_t nd = _ndim(self)
+    if ord is not None and not isinstance(ord, str) and not is_number(ord):
+        raise type_error_combination("linalg_norm", (self, ord), _NORM_SIGNATURES)
     if dim is not None:
         dim = tuple(dim)
         if len(dim) != 1 and len(dim) != 2:
@@ -1209,20 +1241,40 @@ cdef tuple _singular_batch(cnp.ndarray A, tuple batch):
     return (0, mats.shape[-1])
 
 
+cdef object _without_nan_matrices(cnp.ndarray A):
+    """(A with each matrix holding a NaN replaced by the identity, the mask of those
+    matrices), or None when there are none. numpy reports such a matrix singular;
+    LAPACK through PyTorch gives NaNs."""
+    nan = np.isnan(A).any(axis=(-2, -1))
+    if not nan.any():
+        return None
+    return (np.where(nan[..., None, None], np.eye(shape_of(A)[-1], dtype=A.dtype), A), nan)
+
+
 cdef Tensor op_linalg_inv(Tensor A):
     _check_square(A, "linalg.inv")
     _check_low_precision(A, "linalg.inv", False)
+    cdef cnp.ndarray a = A._data
     try:
         with quiet():
-            out = np.linalg.inv(A._data)
+            out = np.linalg.inv(a)
     except np.linalg.LinAlgError:
-        s = shape_of(A._data)
-        b, info = _singular_batch(A._data, s[:-2])
-        prefix = f"(Batch element {b}): " if len(s) > 2 else ""
-        raise _LinAlgError(f"linalg.inv: {prefix}The diagonal element {info} is zero, the "
-                           "inversion could not be completed because the input matrix is "
-                           "singular.") from None
-    cdef Tensor result = make(as_array(out))
+        fixed = _without_nan_matrices(a)
+        try:
+            if fixed is None:
+                raise np.linalg.LinAlgError()
+            a = fixed[0]
+            with quiet():
+                out = np.linalg.inv(a)
+            out[fixed[1]] = np.nan
+        except np.linalg.LinAlgError:
+            s = shape_of(a)
+            b, info = _singular_batch(a, s[:-2])
+            prefix = f"(Batch element {b}): " if len(s) > 2 else ""
+            raise _LinAlgError(f"linalg.inv: {prefix}The diagonal element {info} is zero, the "
+                               "inversion could not be completed because the input matrix is "
+                               "singular.") from None
+    cdef Tensor result = make(_column_major(out))
     record_LinalgInvExBackward0(result, A)
     return result
 
@@ -1300,6 +1352,15 @@ cdef Tensor _det_singular(Tensor A, Tensor grad):
     return op_matmul(OPS.mul(<Tensor>U, OPS.unsqueeze(D, -2)), <Tensor>Vh)
 
 
+cdef object _solve_values(cnp.ndarray A, object B, bint left):
+    """X with A X = B (left) or X A = B, B a (batch of) matrix."""
+    with quiet():
+        if left:
+            return np.linalg.solve(A, B)
+        return np.swapaxes(np.linalg.solve(np.swapaxes(A, -1, -2), np.swapaxes(B, -1, -2)),
+                           -1, -2)
+
+
 cdef bint _solve_is_vector_rhs(tuple sa, tuple sb):
     """PyTorch's linalg_solve_is_vector_rhs: B is a (batch of) vector."""
     return len(sb) == 1 or (len(sa) - 1 == len(sb) and sb == sa[:-1])
@@ -1332,34 +1393,53 @@ cdef Tensor op_linalg_solve(Tensor A, Tensor B, bint left):
         batch = tuple(np.broadcast_shapes(sa[:-2], sbm[:-2]))
     except ValueError:
         raise broadcast_error(sbm[:-2], sa[:-2]) from None
+    cdef cnp.ndarray a = A._data
     try:
-        with quiet():
-            if left:
-                out = np.linalg.solve(A._data, Ba)
-            else:
-                out = np.swapaxes(np.linalg.solve(np.swapaxes(A._data, -1, -2),
-                                                  np.swapaxes(Ba, -1, -2)), -1, -2)
+        out = _solve_values(a, Ba, left)
     except np.linalg.LinAlgError:
-        b, _ = _singular_batch(A._data, batch)
-        prefix = f"(Batch element {b}): " if len(batch) else ""
-        raise _LinAlgError(f"autograd_core.linalg.solve: {prefix}The solver failed because the "
-                           "input matrix is singular.") from None
+        fixed = _without_nan_matrices(a)
+        try:
+            if fixed is None:
+                raise np.linalg.LinAlgError()
+            a = fixed[0]
+            out = _solve_values(a, Ba, left)
+            out[np.broadcast_to(fixed[1], batch)] = np.nan
+        except np.linalg.LinAlgError:
+            b, _ = _singular_batch(a, batch)
+            prefix = f"(Batch element {b}): " if len(batch) else ""
+            raise _LinAlgError(f"autograd_core.linalg.solve: {prefix}The solver failed because "
+                               "the input matrix is singular.") from None
     if vector:
         out = out[..., 0]
-    cdef Tensor result = make(np.ascontiguousarray(out))
+    # left: LAPACK's column-major solution (for a batch of vectors, the last batch dim
+    # and the vector are its matrix); right: the transpose of one, row-major
+    cdef Tensor result = make(_column_major(out) if left else np.ascontiguousarray(out))
     record_LinalgSolveExBackward0(result, A, B, left)
     return result
 
 
+cdef Tensor _solve_adjoint(Tensor grad, bint vector, Tensor A, bint left):
+    """gB = A^{-T} grad (left) or grad A^{-T}, as a matrix (a vector grad unsqueezed)."""
+    return op_linalg_solve(_mT(A), OPS.unsqueeze(grad, -1) if vector else grad, left)
+
+
 cdef Tensor linalg_solve_backward_A(Tensor grad, Tensor X, Tensor A, bint left):
-    """The gradient of solve's A: -gB X^T (left) or -X^T gB, gB = A^{-T} grad."""
-    cdef Tensor gB = op_linalg_solve(_mT(A), grad, left)
-    if _solve_is_vector_rhs(shape_of(A._data), shape_of(X._data)):
-        gB = OPS.unsqueeze(gB, -1)
+    """The gradient of solve's A: -gB X^T (left) or -X^T gB (PyTorch's
+    linalg_solve_backward)."""
+    cdef bint vector = _solve_is_vector_rhs(shape_of(A._data), shape_of(X._data))
+    cdef Tensor gB = _solve_adjoint(grad, vector, A, left)
+    if vector:
         X = OPS.unsqueeze(X, -1)
     if left:
         return OPS.neg(op_matmul(gB, _mT(X)))
     return OPS.neg(op_matmul(_mT(X), gB))
+
+
+cdef Tensor linalg_solve_backward_B(Tensor grad, Tensor X, Tensor A, bint left):
+    """The gradient of solve's B: A^{-T} grad (left) or grad A^{-T}."""
+    cdef bint vector = _solve_is_vector_rhs(shape_of(A._data), shape_of(X._data))
+    cdef Tensor gB = _solve_adjoint(grad, vector, A, left)
+    return OPS.squeeze(gB, -1) if vector else gB
 
 
 include "_gen_linalg.pxi"
