@@ -276,7 +276,7 @@ cdef Tensor op_silu(Tensor self):
 
 cdef Tensor infinitely_differentiable_silu_backward(Tensor grad, Tensor self):
     """grad * s * (1 + x * (1 - s)), s = sigmoid(x)."""
-    cdef cnp.ndarray xa, s
+    cdef cnp.ndarray xa
     if not grad_enabled():
         xa = self._data
         with quiet():
@@ -443,8 +443,8 @@ cdef Tensor op_log_softmax(Tensor self, object dim, object dtype):
     return softmax_impl(self, dim, dtype, True)
 
 
-cdef inline object sum_keep(cnp.ndarray a, object dim):
-    return np.sum(a, axis=dim, keepdims=True) if cnp.PyArray_NDIM(a) else a
+cdef inline object sum_keep(object a, object dim):
+    return np.sum(a, axis=dim, keepdims=True) if np.ndim(a) else a
 
 
 cdef Tensor op__softmax_backward_data(Tensor grad_output, Tensor output, object dim,
@@ -481,12 +481,16 @@ cdef Tensor softmax_double_backward(Tensor grad, Tensor grad_output, object dim,
                    OPS.mul(grad_output, sum_dim_keep(OPS.mul(output, grad), dim)), 1)
 
 
+cdef Tensor log_softmax_backward_grad_output(Tensor grad, Tensor output, object dim):
+    """d _log_softmax_backward_data / d grad_output (the adjoint of
+    g -> g - exp(output) * sum(g)): grad - sum(grad * exp(output))."""
+    return OPS.sub(grad, sum_dim_keep(OPS.mul(grad, OPS.exp(output)), dim), 1)
+
+
 cdef Tensor log_softmax_double_backward(Tensor grad, Tensor grad_output, object dim,
                                         Tensor output):
-    """PyTorch's: exp(output) * sum(grad_output) * (sum(grad * exp(output)) - grad)."""
-    cdef Tensor z = OPS.exp(output)
-    return OPS.mul(OPS.mul(z, sum_dim_keep(grad_output, dim)),
-                   OPS.sub(sum_dim_keep(OPS.mul(grad, z), dim), grad, 1))
+    """d _log_softmax_backward_data / d output: -sum(grad_output) * exp(output) * grad."""
+    return OPS.mul(OPS.mul(OPS.neg(sum_dim_keep(grad_output, dim)), OPS.exp(output)), grad)
 
 
 # ================================================================ losses
