@@ -21,6 +21,9 @@ import autograd_core as _torch
 from autograd_core.ops import nn as _nn_ops
 
 _C = _nn_ops.NN_FUNCTIONAL     # the compiled functions of the nn family, by name
+# every one is reachable here (as torch._C._nn's are); the thin functions below replace
+# those whose Python signature differs (inplace=, reduction names, legacy flags)
+globals().update(_C)
 
 __all__ = [
     "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu", "elu_", "celu", "celu_",
