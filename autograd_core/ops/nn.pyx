@@ -1718,7 +1718,6 @@ cdef Tensor op_convolution(Tensor input, Tensor weight, Tensor bias, object stri
     'same'/'valid', unbatched inputs and asymmetric padding first)."""
     cdef Tensor x = input, w = weight, b = bias
     cdef int nsp = cnp.PyArray_NDIM(w._data) - 2
-    cdef str fname = "conv1d" if nsp == 1 else "conv2d"
     cdef dtype xd = dtype_of(x._data), wd = dtype_of(w._data)
     if xd is not wd:
         raise RuntimeError(f"expected scalar type {xd.scalar_name} but found {wd.scalar_name}")
