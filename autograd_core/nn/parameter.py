@@ -24,7 +24,10 @@ def _alias(cls, data, requires_grad):
     t = _Tensor.__new__(cls)
     t.data = data
     if requires_grad:
-        t.requires_grad_(True)
+        if not data.is_floating_point():
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                               "gradients")
+        t.requires_grad = True
     return t
 
 

@@ -63,7 +63,7 @@ class BackwardHookFunction(_ag.autograd.Function):
 
     @staticmethod
     def backward(ctx, *grads):
-        return tuple(g if need else None for g, need in zip(grads, ctx.needs_input_grad))
+        return grads
 
 
 class BackwardHook:

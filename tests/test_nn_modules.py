@@ -1,0 +1,622 @@
+"""nn.Module machinery against PyTorch: each program runs under torch and under
+autograd_core (``same``) and must print/return the same (module name aside)."""
+import copy
+import pickle
+import warnings
+from collections import OrderedDict
+
+import numpy as np
+import pytest
+
+from _diff import catch, warns
+from _diff import same as _same
+
+torch = pytest.importorskip("torch")
+import autograd_core  # noqa: E402
+
+
+def _plainify(x):
+    """Modules compare by repr."""
+    if isinstance(x, (torch.nn.Module, autograd_core.nn.Module)):
+        return repr(x)
+    if isinstance(x, (list, tuple)) and not hasattr(x, "_fields"):
+        return type(x)(_plainify(v) for v in x)
+    if isinstance(x, dict):
+        return {k: _plainify(v) for k, v in x.items()}
+    return x
+
+
+def same(prog, *args, **kwargs):
+    return _same(lambda mod, *a: _plainify(prog(mod, *a)), *args, **kwargs)
+
+
+def _net(mod):
+    nn = mod.nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = nn.Linear(3, 4)
+            self.act = nn.ReLU()
+            self.fc2 = nn.Linear(4, 2, bias=False)
+            self.register_buffer("steps", mod.zeros(1))
+            self.register_buffer("scratch", mod.ones(2), persistent=False)
+            self.scale = nn.Parameter(mod.ones(1))
+
+        def forward(self, x):
+            return self.fc2(self.act(self.fc1(x))) * self.scale
+
+    return Net()
+
+
+def _copy_into(src, dst):
+    """Copy a torch module's state into ours (through numpy)."""
+    sd = OrderedDict((k, autograd_core.tensor(v.detach().numpy())) for k, v in
+                     src.state_dict().items())
+    return dst.load_state_dict(sd)
+
+
+# ------------------------------------------------------------------ registration
+
+def test_named_members_and_state_dict_keys():
+    def prog(mod):
+        net = _net(mod)
+        return ([n for n, _ in net.named_parameters()], [n for n, _ in net.named_buffers()],
+                [n for n, _ in net.named_children()], [n for n, _ in net.named_modules()],
+                list(net.state_dict().keys()), [tuple(v.shape) for v in net.state_dict().values()],
+                [n for n, _ in net.named_parameters(prefix="model")],
+                [n for n, _ in net.named_parameters(recurse=False)],
+                [n for n, _ in net.named_modules(prefix="root")],
+                len(list(net.parameters())), len(list(net.buffers())), len(list(net.children())),
+                len(list(net.modules())), type(net.state_dict()).__name__)
+    same(prog)
+
+
+def test_shared_modules_and_parameters_remove_duplicate():
+    def prog(mod):
+        nn = mod.nn
+        lin = nn.Linear(2, 2)
+        seq = nn.Sequential(lin, nn.Tanh(), lin)
+        seq.extra = nn.Parameter(mod.ones(1))
+        seq.alias = seq.extra
+        return ([n for n, _ in seq.named_modules()],
+                [n for n, _ in seq.named_modules(remove_duplicate=False)],
+                [n for n, _ in seq.named_parameters()],
+                [n for n, _ in seq.named_parameters(remove_duplicate=False)],
+                [n for n, _ in seq.named_children()], list(seq.state_dict().keys()))
+    same(prog)
+
+
+def test_attribute_semantics():
+    def prog(mod):
+        nn = mod.nn
+        net = _net(mod)
+        out = []
+        net.fc1 = None                      # a registered module may become None
+        out.append([n for n, _ in net.named_children()])
+        net.scale = None
+        out.append([n for n, _ in net.named_parameters()])
+        out.append(catch(setattr, net, "scale", mod.ones(1)))
+        out.append(catch(setattr, net, "fc2", 3))
+        net.steps = mod.full((1,), 2.0)     # a plain tensor assigned to a buffer name
+        out.append((list(net.state_dict().keys()), net.steps))
+        out.append(catch(setattr, net, "steps", 3))
+        net.newbuf = nn.Buffer(mod.ones(2), persistent=False)
+        out.append((type(net.newbuf).__name__, "newbuf" in net.state_dict(),
+                    [n for n, _ in net.named_buffers()]))
+        net.fc2 = nn.Parameter(mod.zeros(2))  # a parameter replaces a module of that name
+        out.append(([n for n, _ in net.named_children()], [n for n, _ in net.named_parameters()]))
+        net.plain = 5
+        out.append((net.plain, "plain" in net.__dict__))
+        del net.plain, net.fc2, net.steps, net.act
+        out.append(([n for n, _ in net.named_parameters()], [n for n, _ in net.named_buffers()],
+                     [n for n, _ in net.named_children()]))
+        out.append(catch(getattr, net, "nothing"))
+        out.append(catch(delattr, net, "nothing"))
+        out.append("fc2" in dir(net))
+        d = dir(_net(mod))
+        out.append(all(k in d for k in ("fc1", "fc2", "act", "steps", "scratch", "scale",
+                                        "forward", "training")))
+        return out
+    same(prog)
+
+
+def test_registration_errors():
+    def prog(mod):
+        nn = mod.nn
+        m = nn.Module()
+        p = nn.Parameter(mod.ones(1))
+        out = [catch(m.register_buffer, "a.b", mod.ones(1)),
+               catch(m.register_buffer, "", mod.ones(1)),
+               catch(m.register_buffer, 3, mod.ones(1)),
+               catch(m.register_buffer, "x", 3),
+               catch(m.register_parameter, "a.b", p),
+               catch(m.register_parameter, "", p),
+               catch(m.register_parameter, "x", mod.ones(1)),
+               catch(m.register_parameter, "x", (mod.ones(1, requires_grad=True) * 2)),
+               catch(m.add_module, "a.b", nn.ReLU()),
+               catch(m.add_module, "", nn.ReLU()),
+               catch(m.add_module, "x", 3),
+               catch(m.add_module, 3, nn.ReLU())]
+        m.foo = 1
+        out += [catch(m.register_buffer, "foo", mod.ones(1)),
+                catch(m.register_parameter, "foo", p),
+                catch(m.add_module, "foo", nn.ReLU())]
+        m.register_module("child", nn.Tanh())
+        out.append(list(m._modules))
+
+        class Early(nn.Module):
+            def __init__(self, what):
+                if what == "param":
+                    self.p = nn.Parameter(mod.ones(1))
+                elif what == "module":
+                    self.m = nn.ReLU()
+                else:
+                    self.register_buffer("b", mod.ones(1))
+                super().__init__()
+
+        out += [catch(Early, w) for w in ("param", "module", "buffer")]
+        out.append(catch(nn.Module, 1))
+        out.append(catch(nn.Module, a=1))
+        out.append(catch(nn.Module()))
+        return out
+    same(prog)
+
+
+def test_get_submodule_parameter_buffer():
+    def prog(mod):
+        nn = mod.nn
+        root = nn.Sequential(OrderedDict(block=nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))))
+        return [root.get_submodule("block.0"), root.get_submodule(""),
+                catch(root.get_submodule, "block.9"), catch(root.get_submodule, "block.0.weight"),
+                root.get_parameter("block.0.bias").shape,
+                catch(root.get_parameter, "block.1.running_mean"),
+                catch(root.get_parameter, "block.1.nothing"),
+                root.get_buffer("block.1.running_var"),
+                catch(root.get_buffer, "block.0.weight"),
+                catch(root.set_submodule, "", nn.ReLU()),
+                catch(root.set_submodule, "block.0", 3),
+                catch(root.set_submodule, "block.zz", nn.ReLU(), strict=True)]
+    same(prog)
+    for mod in (torch, autograd_core):
+        root = mod.nn.Sequential(mod.nn.Linear(2, 3))
+        root.set_submodule("0", mod.nn.Tanh())
+        assert type(root[0]).__name__ == "Tanh"
+
+
+# ------------------------------------------------------------------ repr
+
+def test_repr_nested_and_extra_repr():
+    def prog(mod):
+        nn = mod.nn
+        net = _net(mod)
+
+        class WithExtra(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.inner = nn.Sequential(nn.Linear(2, 2), nn.Dropout(0.2))
+
+            def extra_repr(self):
+                return "line one\nline two"
+
+        return [repr(net), repr(WithExtra()), repr(nn.Module()), str(nn.Sequential()),
+                repr(nn.ModuleList([nn.Linear(2, 2), nn.Linear(2, 2), nn.ReLU(),
+                                    nn.Linear(2, 2)])),
+                repr(nn.ModuleList()), repr(nn.ModuleDict({"a": nn.ReLU(), "b": nn.Tanh()})),
+                repr(nn.ParameterList([nn.Parameter(mod.ones(2, 3)), mod.zeros(4)])),
+                repr(nn.ParameterDict({"w": nn.Parameter(mod.ones(2)),
+                                       "v": nn.Parameter(mod.ones(1, dtype=mod.float64))})),
+                repr(nn.Parameter(mod.tensor([1., 2.]))),
+                repr(nn.Parameter(mod.tensor([1., 2.]), requires_grad=False))]
+    same(prog)
+
+
+# ------------------------------------------------------------------ state dict
+
+def test_load_state_dict_results_and_errors():
+    def prog(mod):
+        net = _net(mod)
+        sd = net.state_dict()
+        out = [repr(net.load_state_dict(sd)), str(net.load_state_dict(sd))]
+        r = net.load_state_dict(sd)
+        out.append((r.missing_keys, r.unexpected_keys, list(r), type(r).__name__))
+        bad = OrderedDict(sd)
+        del bad["fc1.bias"]
+        bad["extra"] = mod.ones(1)
+        bad["fc2.extra"] = mod.ones(1)
+        bad["nochild.x"] = mod.ones(1)
+        out.append(catch(net.load_state_dict, bad))
+        out.append(repr(net.load_state_dict(bad, strict=False)))
+        wrong = OrderedDict(sd)
+        wrong["fc1.weight"] = mod.ones(5, 5)
+        out.append(catch(net.load_state_dict, wrong))
+        wrong = OrderedDict(sd)
+        wrong["fc1.weight"] = 3.0
+        out.append(catch(net.load_state_dict, wrong))
+        out.append(catch(net.load_state_dict, [1, 2]))
+        return out
+    same(prog)
+
+
+def test_load_state_dict_copies_values_and_assign():
+    tnet = _net(torch)
+    anet = _net(autograd_core)
+    _copy_into(tnet, anet)
+    x = np.random.default_rng(0).standard_normal((5, 3)).astype(np.float32)
+    np.testing.assert_allclose(tnet(torch.tensor(x)).detach().numpy(),
+                               anet(autograd_core.tensor(x)).detach().numpy(), rtol=1e-5,
+                               atol=1e-6)
+    # copy_ keeps the Parameter objects; assign=True takes the given tensors as parameters
+    w = anet.fc1.weight
+    anet.load_state_dict(anet.state_dict())
+    assert anet.fc1.weight is w
+    new = OrderedDict((k, v.clone()) for k, v in anet.state_dict().items())
+    anet.load_state_dict(new, assign=True)
+    assert anet.fc1.weight is not w
+    assert type(anet.fc1.weight).__name__ == "Parameter" and anet.fc1.weight.requires_grad
+    assert anet.steps is new["steps"]
+
+
+def test_state_dict_detached_keep_vars_and_hooks():
+    def prog(mod):
+        net = _net(mod)
+        sd = net.state_dict()
+        kv = net.state_dict(keep_vars=True)
+        calls = []
+        h1 = net.register_state_dict_pre_hook(lambda m, prefix, keep: calls.append(("pre", prefix)))
+        h2 = net.register_state_dict_post_hook(
+            lambda m, d, prefix, meta: calls.append(("post", prefix, len(d))))
+        net.state_dict(prefix="p.")
+        h1.remove()
+        h2.remove()
+        net.state_dict()
+        net.register_load_state_dict_post_hook(
+            lambda m, keys: calls.append(("load_post", list(keys.missing_keys))))
+        net.register_load_state_dict_pre_hook(
+            lambda m, sd_, prefix, *a: calls.append(("load_pre", prefix)))
+        net.load_state_dict(sd)
+        return (sd["fc1.weight"].requires_grad, sd["fc1.weight"].grad_fn is None,
+                kv["fc1.weight"].requires_grad, type(kv["scale"]).__name__,
+                dict(sd._metadata), calls)
+    same(prog)
+
+
+def test_extra_state_and_positional_state_dict_warning():
+    def prog(mod):
+        nn = mod.nn
+
+        class WithExtra(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.v = 1
+
+            def get_extra_state(self):
+                return {"v": self.v}
+
+            def set_extra_state(self, state):
+                self.v = state["v"]
+
+        m = nn.Sequential(WithExtra())
+        sd = m.state_dict()
+        sd["0._extra_state"] = {"v": 7}
+        m.load_state_dict(sd)
+        missing = catch(m.load_state_dict, {})
+        _, w = warns(m.state_dict, OrderedDict())
+        return list(sd.keys()), m[0].v, missing, w
+    same(prog)
+
+
+# ------------------------------------------------------------------ modes and conversions
+
+def test_train_eval_requires_grad_zero_grad_apply():
+    def prog(mod):
+        net = _net(mod)
+        out = [net.training, net.eval() is net, [m.training for m in net.modules()]]
+        net.train()
+        out.append([m.training for m in net.modules()])
+        out.append(catch(net.train, 1))
+        net.requires_grad_(False)
+        out.append([p.requires_grad for p in net.parameters()])
+        net.requires_grad_()
+        y = net(mod.ones(2, 3)).sum()
+        y.backward()
+        out.append([p.grad is None for p in net.parameters()])
+        net.zero_grad(set_to_none=False)
+        out.append([p.grad for p in net.parameters()])
+        net.zero_grad()
+        out.append([p.grad for p in net.parameters()])
+        seen = []
+        out.append(net.apply(lambda m: seen.append(type(m).__name__)) is net)
+        out.append(seen)
+        return out
+    same(prog)
+
+
+def test_dtype_conversions():
+    def prog(mod):
+        net = _net(mod)
+        net.fc1.weight.grad = mod.ones(4, 3)
+        w = net.fc1.weight
+        net.register_buffer("count", mod.tensor(3))
+        out = [net.double() is net, net.fc1.weight is w, w.dtype, w.grad.dtype, net.steps.dtype,
+               net.count.dtype, type(net.fc1.weight).__name__]
+        net.float()
+        out += [w.dtype, net.scratch.dtype, net.count.dtype]
+        net.to(mod.float64)
+        out.append(w.dtype)
+        net.to(dtype=mod.float32)
+        out.append(w.dtype)
+        net.to("cpu", mod.float64)
+        out.append(w.dtype)
+        net.to(mod.ones(1, dtype=mod.float32))
+        out.append(w.dtype)
+        net.half()
+        out.append(w.dtype)
+        out.append(catch(net.to, mod.int64))
+        out.append(net.cpu() is net)
+        out.append(net.type(mod.float64) is net)
+        out.append(w.dtype)
+        return out
+    same(prog)
+
+
+# ------------------------------------------------------------------ hooks
+
+def test_forward_hooks():
+    def prog(mod):
+        nn = mod.nn
+        lin = nn.Linear(2, 2)
+        log = []
+        h1 = lin.register_forward_pre_hook(lambda m, args: log.append(("pre", len(args))))
+        h2 = lin.register_forward_pre_hook(lambda m, args: (args[0] * 0,))
+        h3 = lin.register_forward_hook(lambda m, args, out: log.append(("post", tuple(out.shape))))
+        h4 = lin.register_forward_hook(lambda m, args, out: out * 0 + 1, prepend=True)
+        h5 = lin.register_forward_pre_hook(
+            lambda m, args, kwargs: log.append(("prekw", sorted(kwargs))), with_kwargs=True,
+            prepend=True)
+        h6 = lin.register_forward_hook(
+            lambda m, args, kwargs, out: log.append(("postkw", sorted(kwargs))), with_kwargs=True)
+        y = lin(mod.ones(3, 2))
+        out = [y, list(log)]
+        for h in (h1, h2, h3, h4, h5, h6):
+            h.remove()
+        log.clear()
+        lin(mod.ones(3, 2))
+        out.append(log)
+        with lin.register_forward_hook(lambda *a: log.append("ctx")):
+            lin(mod.ones(1, 2))
+        lin(mod.ones(1, 2))
+        out.append(log)
+        bad = lin.register_forward_pre_hook(lambda m, a, k: 5, with_kwargs=True)
+        out.append(catch(lin, mod.ones(1, 2)))
+        bad.remove()
+        return out
+    same(prog)
+
+
+def test_forward_hook_always_called():
+    def prog(mod):
+        nn = mod.nn
+
+        class Boom(nn.Module):
+            def forward(self, x):
+                raise ValueError("boom")
+
+        m = Boom()
+        log = []
+        m.register_forward_hook(lambda mm, args, out: log.append(("always", out)),
+                                always_call=True)
+        m.register_forward_hook(lambda mm, args, out: log.append("never"))
+        return catch(m, mod.ones(1)), log
+    same(prog)
+
+
+def test_global_forward_hooks():
+    for mod in (torch, autograd_core):
+        mm = mod.nn.modules.module
+        log = []
+        h = mm.register_module_forward_hook(lambda m, a, o: log.append(type(m).__name__))
+        p = mm.register_module_forward_pre_hook(lambda m, a: log.append("pre"))
+        try:
+            mod.nn.Sequential(mod.nn.ReLU())(mod.ones(1))
+        finally:
+            h.remove()
+            p.remove()
+        mod.nn.ReLU()(mod.ones(1))
+        assert log == ["pre", "pre", "ReLU", "Sequential"]
+
+
+def test_full_backward_hooks():
+    def prog(mod):
+        nn = mod.nn
+        lin = nn.Linear(3, 2)
+        with mod.no_grad():
+            lin.weight.copy_(mod.tensor([[1., 2., 3.], [4., 5., 6.]]))
+            lin.bias.zero_()
+        log = []
+
+        def pre(m, grad_out):
+            log.append(("pre", grad_out))
+            return (grad_out[0] * 2,)
+
+        def post(m, grad_in, grad_out):
+            log.append(("post", grad_in, grad_out))
+            return (grad_in[0] + 1,)
+
+        lin.register_full_backward_pre_hook(pre)
+        lin.register_full_backward_hook(post)
+        x = mod.tensor([[1., -1., 2.]], requires_grad=True)
+        lin(x).sum().backward()
+        out = [x.grad, log, lin.weight.grad]
+        out.append(catch(lin.register_backward_hook, lambda *a: None))
+        return out
+    same(prog)
+
+
+def test_full_backward_hook_two_inputs_and_no_grad_inputs():
+    def prog(mod):
+        nn = mod.nn
+
+        class Mul(nn.Module):
+            def forward(self, a, b):
+                return a * b, a + b
+
+        m = Mul()
+        log = []
+        m.register_full_backward_hook(lambda mm, gi, go: log.append((gi, go)))
+        a = mod.tensor([1., 2.], requires_grad=True)
+        b = mod.tensor([3., 4.])
+        p, s = m(a, b)
+        (p.sum() + 2 * s.sum()).backward()
+        out = [a.grad, log]
+        log2 = []
+        lin = nn.Linear(2, 1)
+        lin.register_full_backward_hook(lambda mm, gi, go: log2.append((gi, go)))
+        r, w = warns(lambda: lin(mod.ones(1, 2)).sum().backward())
+        out.append((log2, [m for _, m in w]))
+        return out
+    same(prog)
+
+
+def test_non_full_backward_hook():
+    def prog(mod):
+        nn = mod.nn
+        lin = nn.Linear(2, 2)
+        with mod.no_grad():
+            lin.weight.fill_(1.0)
+        log = []
+        lin.register_backward_hook(lambda m, gi, go: log.append(len(gi)))
+        x = mod.ones(1, 2, requires_grad=True)
+        _, w = warns(lambda: lin(x).sum().backward())
+        return log, catch(lin.register_full_backward_hook, lambda *a: None)
+    same(prog)
+
+
+# ------------------------------------------------------------------ containers
+
+def test_sequential_operations():
+    def prog(mod):
+        nn = mod.nn
+        a, b, c = nn.ReLU(), nn.Tanh(), nn.Sigmoid()
+        s = nn.Sequential(a, b)
+        out = [len(s), s[0] is a, s[-1] is b, repr(s[0:1]), catch(s.__getitem__, 5)]
+        s.append(c)
+        s.insert(0, nn.Identity())
+        out.append(repr(s))
+        del s[1]
+        out.append(list(s._modules))
+        out.append(repr(s + nn.Sequential(nn.ReLU())))
+        out.append(repr(s * 2))
+        out.append(catch(lambda: s * 0))
+        out.append(catch(lambda: s + 1))
+        s.extend([nn.ELU()])
+        out.append(repr(s.pop(0)))
+        s[0] = nn.GELU()
+        out.append(repr(s))
+        out.append(s(mod.tensor([-1., 0., 1.])))
+        od = nn.Sequential(OrderedDict([("first", nn.ReLU()), ("second", nn.Tanh())]))
+        out.append((repr(od), od.first is od[0]))
+        out.append(catch(s.insert, 0, 3))
+        out.append([k for k in dir(s) if k.isdigit()])
+        return out
+    same(prog)
+
+
+def test_module_list_and_dict():
+    def prog(mod):
+        nn = mod.nn
+        ml = nn.ModuleList([nn.ReLU(), nn.Tanh()])
+        ml.append(nn.ReLU())
+        ml.extend([nn.Sigmoid()])
+        ml.insert(1, nn.ELU())
+        ml += [nn.GELU()]
+        out = [repr(ml), len(ml), type(ml[1:3]).__name__, repr(ml[-1])]
+        del ml[0]
+        out.append(list(ml._modules))
+        out.append(repr(ml.pop(1)))
+        out.append(catch(ml.__getitem__, 10))
+        out.append(catch(ml.extend, 3))
+        out.append(repr(ml + nn.ModuleList([nn.ReLU()])))
+        md = nn.ModuleDict({"b": nn.ReLU(), "a": nn.Tanh()})
+        md["c"] = nn.Sigmoid()
+        md.update([("d", nn.ELU())])
+        out += [list(md.keys()), "a" in md, len(md), repr(md.pop("b")), list(md)]
+        out.append(catch(md.update, 3))
+        out.append(catch(md.update, [("x",)]))
+        out.append(catch(md.update, [3]))
+        md.clear()
+        out.append(len(md))
+        return out
+    same(prog)
+
+
+def test_parameter_list_and_dict():
+    def prog(mod):
+        nn = mod.nn
+        pl = nn.ParameterList([mod.ones(2), nn.Parameter(mod.zeros(3))])
+        pl.append(mod.ones(1))
+        out = [len(pl), [type(p).__name__ for p in pl], [n for n, _ in pl.named_parameters()],
+               type(pl[0:2]).__name__, catch(pl), catch(pl.extend, mod.ones(2))]
+        pd = nn.ParameterDict({"b": mod.ones(2), "a": mod.zeros(1)})
+        pd["c"] = nn.Parameter(mod.ones(3))
+        pd.update(OrderedDict([("z", mod.ones(1)), ("y", mod.ones(1))]))
+        out += [list(pd.keys()), [n for n, _ in pd.named_parameters()], "a" in pd,
+                pd.get("q", 5), list(reversed(pd)), catch(pd.__getitem__, 3), catch(pd, 1)]
+        out.append(pd.pop("a").shape)
+        out.append(pd.popitem()[0])
+        out.append(list((pd | nn.ParameterDict({"n": mod.ones(1)})).keys()))
+        out.append(pd.setdefault("s", mod.ones(2)).shape)
+        out.append(list(pd.fromkeys(["u", "v"], mod.ones(1)).keys()))
+        pd.clear()
+        out.append(len(pd))
+        return out
+    same(prog)
+
+
+# ------------------------------------------------------------------ Parameter, Buffer, copies
+
+def test_parameter_semantics():
+    def prog(mod):
+        nn = mod.nn
+        t = mod.tensor([1., 2.])
+        p = nn.Parameter(t)
+        q = p * 2
+        p2 = nn.Parameter(t, requires_grad=False)
+        return (type(p).__name__, isinstance(p, mod.Tensor), p.is_leaf, p.requires_grad,
+                type(q).__name__, p2.requires_grad, nn.Parameter().shape,
+                catch(nn.Parameter, mod.tensor([1, 2])),
+                type(copy.deepcopy(p)).__name__, copy.deepcopy(p).requires_grad,
+                type(pickle.loads(pickle.dumps(p))).__name__)
+    same(prog)
+    t = autograd_core.tensor([1., 2.])
+    p = autograd_core.nn.Parameter(t)
+    t.add_(1)                       # a Parameter shares its memory with the tensor
+    assert p.tolist() == [2., 3.]
+
+
+def test_buffer_and_deepcopy_and_pickle_of_modules():
+    net = _net(autograd_core)
+    net2 = copy.deepcopy(net)
+    assert net2.fc1.weight is not net.fc1.weight
+    assert type(net2.fc1.weight).__name__ == "Parameter"
+    np.testing.assert_array_equal(net2.fc1.weight.detach().numpy(),
+                                  net.fc1.weight.detach().numpy())
+    net3 = pickle.loads(pickle.dumps(autograd_core.nn.Sequential(autograd_core.nn.Linear(2, 2))))
+    assert repr(net3) == "Sequential(\n  (0): Linear(in_features=2, out_features=2, bias=True)\n)"
+
+
+def test_lazy_linear_and_uninitialized_parameter():
+    def prog(mod):
+        nn = mod.nn
+        lin = nn.LazyLinear(3)
+        out = [repr(lin), repr(lin.weight), type(lin.weight).__name__,
+               nn.parameter.is_lazy(lin.weight), lin.has_uninitialized_params()]
+        out.append(catch(lambda: lin.weight.shape))
+        y = lin(mod.ones(2, 5))
+        out += [tuple(y.shape), type(lin).__name__, repr(lin), tuple(lin.weight.shape),
+                type(lin.weight).__name__, list(lin.state_dict().keys())]
+        lazy = nn.LazyLinear(3)
+        lazy.load_state_dict(lin.state_dict())
+        out += [tuple(lazy.weight.shape), type(lazy).__name__]
+        return out
+    same(prog)
