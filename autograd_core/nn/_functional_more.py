@@ -128,8 +128,14 @@ def logsigmoid(input):
 
 def hardsigmoid(input, inplace=False):
     """relu6(input + 3) / 6."""
-    out = F.hardtanh(input + 3, 0.0, 6.0) / 6
+    h = F.hardtanh(input + 3, 0.0, 6.0)
+    # PyTorch's backward scales by the float32 constant 1.0f / 6.0f, even for float64; the
+    # detached correction keeps the value h / 6 and gives that gradient
+    out = h * _SIXTH_F32 + (h / 6 - h * _SIXTH_F32).detach()
     return input.copy_(out) if inplace else out
+
+
+_SIXTH_F32 = float(np.float32(1.0) / np.float32(6.0))
 
 
 def hardswish(input, inplace=False):
