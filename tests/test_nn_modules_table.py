@@ -275,6 +275,38 @@ CASES = [
     Case("CosineSimilarity", lambda nn: nn.CosineSimilarity(dim=1), [f(3, 4), f(3, 4)]),
     Case("PairwiseDistance", lambda nn: nn.PairwiseDistance(p=3, keepdim=True),
          [f(3, 4), f(3, 4)]),
+    # recurrent
+    Case("RNN", lambda nn: nn.RNN(3, 4), [f(5, 2, 3)]),
+    Case("RNN-relu-2layers-bidir", lambda nn: nn.RNN(3, 4, 2, nonlinearity="relu",
+                                                     bidirectional=True, batch_first=True),
+         [f(2, 5, 3), f(4, 2, 4)]),
+    Case("RNN-unbatched", lambda nn: nn.RNN(3, 4, bias=False), [f(5, 3)]),
+    Case("LSTM", lambda nn: nn.LSTM(3, 4), [f(5, 2, 3)]),
+    Case("LSTM-2layers-bidir-proj", lambda nn: nn.LSTM(3, 5, 2, bidirectional=True, proj_size=2),
+         [f(4, 3, 3)]),
+    Case("LSTM-hx-batch-first", lambda nn: nn.LSTM(3, 4, batch_first=True),
+         [f(2, 5, 3), f(1, 2, 4), f(1, 2, 4)], call=lambda m, x, h, c: m(x, (h, c))),
+    Case("LSTM-dropout-eval", lambda nn: nn.LSTM(3, 4, 3, dropout=0.5), [f(4, 2, 3)],
+         modes=("eval",)),
+    Case("GRU", lambda nn: nn.GRU(3, 4, 2), [f(5, 2, 3)]),
+    Case("GRU-bidir-unbatched", lambda nn: nn.GRU(3, 4, bidirectional=True), [f(5, 3), f(2, 4)]),
+    Case("LSTM-packed", lambda nn: nn.LSTM(3, 4, 2, bidirectional=True), [f(5, 3, 3)],
+         call=lambda m, x: m(_lib(m).nn.utils.rnn.pack_padded_sequence(
+             x, [3, 5, 2], enforce_sorted=False))),
+    Case("GRU-packed-padded-roundtrip", lambda nn: nn.GRU(3, 4, batch_first=True),
+         [f(3, 5, 3)],
+         call=lambda m, x: _lib(m).nn.utils.rnn.pad_packed_sequence(
+             m(_lib(m).nn.utils.rnn.pack_padded_sequence(x, [5, 4, 2], batch_first=True))[0],
+             batch_first=True, total_length=6)),
+    Case("RNN-packed-sequence", lambda nn: nn.RNN(3, 2),
+         [f(4, 3), f(2, 3), f(3, 3)],
+         call=lambda m, a, b, c: m(_lib(m).nn.utils.rnn.pack_sequence([a, b, c],
+                                                                      enforce_sorted=False))),
+    Case("RNNCell", lambda nn: nn.RNNCell(3, 4, nonlinearity="relu"), [f(2, 3), f(2, 4)]),
+    Case("RNNCell-unbatched", lambda nn: nn.RNNCell(3, 4), [f(3)]),
+    Case("LSTMCell", lambda nn: nn.LSTMCell(3, 4), [f(2, 3), f(2, 4), f(2, 4)],
+         call=lambda m, x, h, c: m(x, (h, c))),
+    Case("GRUCell", lambda nn: nn.GRUCell(3, 4, bias=False), [f(2, 3), f(2, 4)]),
     # attention
     Case("MultiheadAttention", lambda nn: nn.MultiheadAttention(8, 2),
          [f(5, 3, 8), f(4, 3, 8), f(4, 3, 8)]),
@@ -288,6 +320,10 @@ CASES = [
          call=lambda m, q, k, v, kpm: m(q, k, v, key_padding_mask=kpm,
                                         average_attn_weights=False)),
 ]
+
+
+def _lib(m):
+    return torch if type(m).__module__.startswith("torch") else autograd_core
 
 
 def _fix_inputs(case, rng, dtype):

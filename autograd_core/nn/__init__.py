@@ -14,3 +14,4 @@ from autograd_core.nn.parameter import (  # noqa: F401
     Buffer, Parameter, UninitializedBuffer, UninitializedParameter,
 )
 from autograd_core.nn.modules import *  # noqa: F401,F403
+from autograd_core.nn import utils  # noqa: F401
