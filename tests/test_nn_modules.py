@@ -620,3 +620,65 @@ def test_lazy_linear_and_uninitialized_parameter():
         out += [tuple(lazy.weight.shape), type(lazy).__name__]
         return out
     same(prog)
+
+
+def _copy_all(src, dst):
+    dst.load_state_dict({k: autograd_core.tensor(v.detach().numpy()) for k, v in
+                         src.state_dict().items()})
+
+
+def test_transformer_encoder_inference_fast_path_zeroes_padding():
+    # PyTorch's inference path (nested tensors) leaves zeros at padded positions
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((2, 5, 8))
+    kpm = np.array([[False] * 5, [False, False, False, True, True]])
+    outs = []
+    for mod in (torch, autograd_core):
+        mod.manual_seed(0)
+        layer = mod.nn.TransformerEncoderLayer(8, 2, 16, batch_first=True)
+        enc = mod.nn.TransformerEncoder(layer, 2).double().eval()
+        if mod is autograd_core:
+            _copy_all(tenc, enc)
+        else:
+            tenc = enc
+        with mod.no_grad():
+            outs.append(enc(mod.tensor(x), src_key_padding_mask=mod.tensor(kpm)).numpy())
+    np.testing.assert_allclose(outs[1], outs[0], atol=1e-10)
+    assert not outs[1][1, 3:].any()
+
+
+def test_transformer_construction_warnings_and_errors():
+    def prog(mod):
+        nn = mod.nn
+        _, w = warns(nn.TransformerEncoder, nn.TransformerEncoderLayer(4, 2, 8), 1)
+        _, w2 = warns(nn.TransformerEncoder, nn.TransformerEncoderLayer(4, 1, 8,
+                                                                        batch_first=True), 1)
+        t = nn.Transformer(4, 2, 1, 1, 8)
+        return (w, w2, catch(t, mod.ones(3, 2, 4), mod.ones(3, 1, 4)),
+                catch(t, mod.ones(3, 2, 4), mod.ones(3, 2, 5)),
+                nn.Transformer.generate_square_subsequent_mask(3),
+                catch(nn.TransformerEncoderLayer, 4, 2, activation="tanh"),
+                [n for n, _ in t.named_parameters()][:8], len(list(t.parameters())))
+    same(prog)
+
+
+def test_rnn_errors():
+    def prog(mod):
+        nn = mod.nn
+        lstm = nn.LSTM(3, 4)
+        return (catch(nn.RNN, 3, 4, nonlinearity="sigmoid"), catch(nn.GRU, 3, 4, proj_size=2),
+                catch(nn.LSTM, 3, 4, proj_size=4), catch(nn.LSTM, 3, 0),
+                catch(nn.LSTM, 3, 4, dropout=2), warns(nn.LSTM, 3, 4, dropout=0.5)[1],
+                catch(lstm, mod.ones(2, 3, 5)), catch(lstm, mod.ones(2, 3, 3, 1)),
+                catch(lstm, mod.ones(2, 3, 3), (mod.zeros(1, 2, 4), mod.zeros(1, 3, 4))),
+                catch(lstm, mod.ones(2, 3, 3), (mod.zeros(2, 4), mod.zeros(2, 4))),
+                catch(lstm, mod.ones(2, 3, 3, dtype=mod.float64)),
+                catch(nn.GRU(3, 4), mod.ones(2, 3), mod.zeros(1, 1, 4)),
+                catch(nn.RNNCell(3, 4), mod.ones(2, 2, 3)),
+                catch(nn.LSTMCell(3, 4), mod.ones(2, 3), (mod.ones(2, 2, 4), mod.ones(2, 4))),
+                repr(nn.LSTM(3, 4, 2, bias=False, batch_first=True, dropout=0.1,
+                             bidirectional=True)),
+                repr(nn.RNNCell(3, 4, bias=False, nonlinearity="relu")),
+                [[n for n in names] for names in lstm._all_weights],
+                [tuple(w.shape) for ws in lstm.all_weights for w in ws])
+    same(prog)

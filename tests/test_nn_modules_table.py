@@ -319,6 +319,31 @@ CASES = [
           const(np.array([[False, False, True, False], [False, False, False, True]]))],
          call=lambda m, q, k, v, kpm: m(q, k, v, key_padding_mask=kpm,
                                         average_attn_weights=False)),
+    # transformer (dropout only in eval: the random streams differ)
+    Case("TransformerEncoderLayer", lambda nn: nn.TransformerEncoderLayer(8, 2, 16),
+         [f(5, 3, 8)], modes=("eval",)),
+    Case("TransformerEncoderLayer-nodrop-gelu-normfirst", lambda nn: nn.TransformerEncoderLayer(
+        8, 2, 16, dropout=0.0, activation="gelu", norm_first=True, batch_first=True),
+        [f(3, 5, 8)]),
+    Case("TransformerDecoderLayer", lambda nn: nn.TransformerDecoderLayer(8, 4, 12, dropout=0.0),
+         [f(4, 2, 8), f(6, 2, 8)]),
+    Case("TransformerEncoder-causal", lambda nn: nn.TransformerEncoder(
+        nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0), 2, nn.LayerNorm(8),
+        enable_nested_tensor=False),
+        [f(5, 2, 8)], call=lambda m, x: m(x, mask=_lib(m).nn.Transformer
+                                          .generate_square_subsequent_mask(5, dtype=x.dtype),
+                                          is_causal=True)),
+    Case("TransformerEncoder-padding-mask", lambda nn: nn.TransformerEncoder(
+        nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True), 2),
+        [f(2, 5, 8), const(np.array([[False] * 5, [False, False, False, True, True]]))],
+        call=lambda m, x, kpm: m(x, src_key_padding_mask=kpm)),
+    Case("TransformerDecoder", lambda nn: nn.TransformerDecoder(
+        nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0, norm_first=True), 2),
+        [f(4, 2, 8), f(5, 2, 8)],
+        call=lambda m, t, mem: m(t, mem, tgt_mask=_lib(m).nn.Transformer
+                                 .generate_square_subsequent_mask(4, dtype=t.dtype))),
+    Case("Transformer", lambda nn: nn.Transformer(8, 2, 2, 1, 16, dropout=0.0),
+         [f(5, 2, 8), f(4, 2, 8)]),
 ]
 
 
