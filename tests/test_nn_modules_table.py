@@ -227,6 +227,19 @@ CASES = [
          [f(2, 3, 9)]),
     Case("AdaptiveMaxPool2d", lambda nn: nn.AdaptiveMaxPool2d(3), [f(2, 3, 7, 5)]),
     Case("AdaptiveMaxPool3d", lambda nn: nn.AdaptiveMaxPool3d((2, 3, 2)), [f(1, 2, 5, 4, 3)]),
+    Case("MaxUnpool1d", lambda nn: nn.MaxUnpool1d(2), [f(2, 3, 6)],
+         call=lambda m, x: m(*_F(m).max_pool1d(x.detach(), 2,
+                                                               return_indices=True))),
+    Case("MaxUnpool2d", lambda nn: nn.MaxUnpool2d(2, 2), [f(2, 3, 4, 6)],
+         call=lambda m, x: m(*_F(m).max_pool2d(x, 2, return_indices=True),
+                             output_size=[5, 7])),
+    Case("MaxUnpool3d", lambda nn: nn.MaxUnpool3d(2), [f(1, 2, 4, 4, 2)],
+         call=lambda m, x: m(*_F(m).max_pool3d(x, 2, return_indices=True))),
+    Case("AdaptiveLogSoftmaxWithLoss", lambda nn: nn.AdaptiveLogSoftmaxWithLoss(
+        8, 10, [3, 6], div_value=2.0), [f(7, 8), const(np.array([0, 9, 4, 2, 7, 5, 3]))]),
+    Case("AdaptiveLogSoftmaxWithLoss-log_prob-predict", lambda nn: nn.AdaptiveLogSoftmaxWithLoss(
+        8, 10, [3], head_bias=True), [f(7, 8)],
+        call=lambda m, x: (m.log_prob(x), m.predict(x.detach()))),
     # convolution
     Case("Conv1d", lambda nn: nn.Conv1d(4, 6, 3, stride=2, padding=1, groups=2),
          [f(2, 4, 9)]),
@@ -349,6 +362,20 @@ CASES = [
 
 def _lib(m):
     return torch if type(m).__module__.startswith("torch") else autograd_core
+
+
+class _OurF:
+    """nn.functional with the pieces of _functional_more (until they are merged)."""
+
+    def __getattr__(self, name):
+        from autograd_core.nn import _functional_more
+        if name in _functional_more.__all__:
+            return getattr(_functional_more, name)
+        return getattr(autograd_core.nn.functional, name)
+
+
+def _F(m):
+    return torch.nn.functional if _lib(m) is torch else _OurF()
 
 
 def _fix_inputs(case, rng, dtype):

@@ -21,6 +21,7 @@ from autograd_core.nn.modules.pooling import *  # noqa: F401,F403
 from autograd_core.nn.modules.conv import *  # noqa: F401,F403
 from autograd_core.nn.modules.rnn import *  # noqa: F401,F403
 from autograd_core.nn.modules.transformer import *  # noqa: F401,F403
+from autograd_core.nn.modules.adaptive import *  # noqa: F401,F403
 
 __all__ = sorted(name for name, value in list(globals().items())
                  if isinstance(value, type) and issubclass(value, Module))
