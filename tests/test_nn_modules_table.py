@@ -235,6 +235,17 @@ CASES = [
                              output_size=[5, 7])),
     Case("MaxUnpool3d", lambda nn: nn.MaxUnpool3d(2), [f(1, 2, 4, 4, 2)],
          call=lambda m, x: m(*_F(m).max_pool3d(x, 2, return_indices=True))),
+    Case("FractionalMaxPool2d", lambda nn: nn.FractionalMaxPool2d(
+        2, output_size=(4, 3), return_indices=True,
+        _random_samples=_lib_tensor(nn, [[[0.1, 0.7], [0.5, 0.3], [0.9, 0.05]]] * 2)),
+        [f(2, 3, 7, 6)]),
+    Case("FractionalMaxPool2d-ratio-unbatched", lambda nn: nn.FractionalMaxPool2d(
+        (3, 2), output_ratio=0.5, _random_samples=_lib_tensor(nn, [[[0.4, 0.2], [0.8, 0.6]]])),
+        [f(2, 9, 8)]),
+    Case("FractionalMaxPool3d", lambda nn: nn.FractionalMaxPool3d(
+        2, output_size=(3, 2, 3), return_indices=True,
+        _random_samples=_lib_tensor(nn, [[[0.1, 0.7, 0.3], [0.5, 0.2, 0.9]]])),
+        [f(1, 2, 5, 4, 6)]),
     Case("AdaptiveLogSoftmaxWithLoss", lambda nn: nn.AdaptiveLogSoftmaxWithLoss(
         8, 10, [3, 6], div_value=2.0), [f(7, 8), const(np.array([0, 9, 4, 2, 7, 5, 3]))]),
     Case("AdaptiveLogSoftmaxWithLoss-log_prob-predict", lambda nn: nn.AdaptiveLogSoftmaxWithLoss(
@@ -358,6 +369,11 @@ CASES = [
     Case("Transformer", lambda nn: nn.Transformer(8, 2, 2, 1, 16, dropout=0.0),
          [f(5, 2, 8), f(4, 2, 8)]),
 ]
+
+
+def _lib_tensor(nn, value):
+    mod = torch if nn is torch.nn else autograd_core
+    return mod.tensor(value, dtype=mod.float64)
 
 
 def _lib(m):

@@ -52,6 +52,9 @@ __all__ = [
     "interpolate", "upsample", "upsample_nearest", "upsample_bilinear",
     # attention
     "scaled_dot_product_attention", "multi_head_attention_forward",
+    # fractional max pooling
+    "fractional_max_pool2d", "fractional_max_pool2d_with_indices", "fractional_max_pool3d",
+    "fractional_max_pool3d_with_indices",
 ]
 
 
@@ -1731,3 +1734,95 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     if not is_batched:
         out = out.squeeze(1)
     return out, None
+
+
+# ------------------------------------------------------------------ fractional max pooling
+
+def _fractional_intervals(samples, in_size, out_size, pool, np_dtype):
+    """PyTorch's pseudo-random window starts: (N, C) samples -> (N, C, out_size) starts."""
+    samples = samples.astype(np_dtype)
+    starts = np.zeros(samples.shape + (out_size,), dtype=np.int64)
+    if out_size > 1:
+        alpha = np_dtype(in_size - pool) / np_dtype(out_size - 1)
+        i = np.arange(out_size).astype(np_dtype)
+        starts = ((i + samples[..., None]) * alpha).astype(np.int64) - \
+            (samples[..., None] * alpha).astype(np.int64)
+    if out_size > 0:
+        starts[..., out_size - 1] = in_size - pool
+    return starts
+
+
+def _fractional_max_pool(nsp, name, input, kernel_size, output_size, output_ratio,
+                         return_indices, _random_samples):
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    kernel = _tuple(kernel_size, nsp)
+    spatial = tuple(input.shape[-nsp:])
+    if output_size is None:
+        if nsp == 2 and isinstance(output_ratio, (list, tuple)) and len(output_ratio) > 2:
+            raise ValueError("fractional_max_pool2d requires output_ratio to either be a single "
+                             "Int or tuple of Ints.")
+        ratio = _tuple(output_ratio, nsp)
+        output_size = [int(spatial[i] * ratio[i]) for i in range(nsp)]
+    output_size = list(_tuple(output_size, nsp))
+    unbatched = input.dim() == nsp + 1
+    x = input.unsqueeze(0) if unbatched else input
+    n, c = x.shape[0], x.shape[1]
+    if _random_samples is None:
+        _random_samples = _ag.rand(n, c, nsp, dtype=input.dtype)
+    samples = np.asarray(_random_samples.tolist(), dtype=np.float64)
+    np_dtype = np.float64 if input.dtype == _ag.float64 else np.float32
+    for i in range(nsp):
+        if output_size[i] + kernel[i] - 1 > spatial[i]:
+            raise RuntimeError(f"{name}(): pool size {kernel[i]} too large relative to input "
+                               f"size {spatial[i]} and output size {output_size[i]}")
+    # sample slot of each spatial dim: 2-D uses (w, h), 3-D uses (t, h, w)
+    slots = [1, 0] if nsp == 2 else [0, 1, 2]
+    flat = np.zeros((n, c) + tuple(output_size) + tuple(kernel), dtype=np.int64)
+    for i in range(nsp):
+        starts = _fractional_intervals(samples[..., slots[i]], spatial[i], output_size[i],
+                                       kernel[i], np_dtype)
+        pos = starts[..., :, None] + np.arange(kernel[i])            # (N, C, O_i, K_i)
+        shape = [n, c] + [1] * (2 * nsp)
+        shape[2 + i] = output_size[i]
+        shape[2 + nsp + i] = kernel[i]
+        flat = flat * spatial[i] + pos.reshape(shape)
+    ktot = int(np.prod(kernel))
+    flat = flat.reshape(n, c, -1, ktot)
+    idx_t = _const(flat.reshape(n, c, -1))
+    g = x.reshape(n, c, -1).gather(2, idx_t).reshape((n, c) + tuple(output_size) + (ktot,))
+    values, arg = g.max(-1)
+    if unbatched:
+        values = values.squeeze(0)
+    if not return_indices:
+        return values
+    indices = _const(flat.reshape((n, c) + tuple(output_size) + (ktot,))).gather(
+        -1, arg.unsqueeze(-1)).squeeze(-1)
+    return values, (indices.squeeze(0) if unbatched else indices)
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None,
+                          return_indices=False, _random_samples=None):
+    """Max pooling over pseudo-random, overlapping windows (Graham's fractional pooling);
+    _random_samples (N, C, 2) in [0, 1) fix the windows."""
+    return _fractional_max_pool(2, "fractional_max_pool2d", input, kernel_size, output_size,
+                                output_ratio, return_indices, _random_samples)
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    return fractional_max_pool2d(input, kernel_size, output_size, output_ratio, True,
+                                 _random_samples)
+
+
+def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None,
+                          return_indices=False, _random_samples=None):
+    """3-D fractional max pooling; _random_samples (N, C, 3)."""
+    return _fractional_max_pool(3, "fractional_max_pool3d", input, kernel_size, output_size,
+                                output_ratio, return_indices, _random_samples)
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    return fractional_max_pool3d(input, kernel_size, output_size, output_ratio, True,
+                                 _random_samples)
