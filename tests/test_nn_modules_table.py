@@ -158,6 +158,14 @@ CASES = [
     Case("CTCLoss", lambda nn: nn.CTCLoss(),
          [("logsm", (6, 2, 5)), const(np.array([[1, 2, 2], [3, 1, 0]])), const(np.array([6, 5])),
           const(np.array([3, 2]))]),
+    Case("LinearCrossEntropyLoss", lambda nn: nn.LinearCrossEntropyLoss(6, 4, bias=True,
+                                                                         label_smoothing=0.1),
+         [f(5, 6), idx(4, 5)]),
+    Case("LinearCrossEntropyLoss-kdim", lambda nn: nn.LinearCrossEntropyLoss(
+        6, 3, out_features=(2,), reduction="none", ignore_index=1), [f(5, 6), idx(3, 5, 2)]),
+    Case("LinearCrossEntropyLoss-options", lambda nn: nn.LinearCrossEntropyLoss(
+        6, 4, options=nn.LinearCrossEntropyOptions(batch_chunk_size=2, chunking_method=None)),
+        [f(5, 6), idx(4, 5)]),
     # dropout (deterministic in eval; p=0 and p=1 in training)
     Case("Dropout", lambda nn: nn.Dropout(0.3), [f(3, 4)], modes=("eval",)),
     Case("Dropout-p0", lambda nn: nn.Dropout(0.0), [f(3, 4)]),

@@ -55,6 +55,8 @@ __all__ = [
     # fractional max pooling
     "fractional_max_pool2d", "fractional_max_pool2d_with_indices", "fractional_max_pool3d",
     "fractional_max_pool3d_with_indices",
+    # linear + cross entropy
+    "linear_cross_entropy",
 ]
 
 
@@ -1826,3 +1828,43 @@ def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, out
                                        return_indices=False, _random_samples=None):
     return fractional_max_pool3d(input, kernel_size, output_size, output_ratio, True,
                                  _random_samples)
+
+
+# ------------------------------------------------------------------ linear + cross entropy
+
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None,
+                         reduction="mean", ignore_index=None, label_smoothing=0.0,
+                         options=None):
+    """cross_entropy(linear(input, W, b), target) with W of shape (C, *out_features, in);
+    ``options`` (chunking) is validated and otherwise ignored: one unchunked computation."""
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
+    if linear_weight.dim() < 2:
+        raise RuntimeError(f"expected linear_weight with dimensionality at least 2, got "
+                           f"{linear_weight.dim()}")
+    num_batches = tuple(input.shape[:-1])
+    in_features = input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError(f"expected equal input and linear_weight last dimensions "
+                           f"(in_features), got {input.shape[-1]} and {linear_weight.shape[-1]}, "
+                           "respectively")
+    num_classes = linear_weight.shape[0]
+    out_features = tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (num_classes,) + out_features:
+        raise RuntimeError(f"expected linear_bias shape {(num_classes, *out_features)}, got "
+                           f"{tuple(linear_bias.shape)}")
+    if out_features and not num_batches:
+        raise RuntimeError(f"K-dimensional loss defined by linear_weight shape "
+                           f"{tuple(linear_weight.shape)} requires batched input, (N, "
+                           f"{in_features}), got unbatched input with shape "
+                           f"{tuple(input.shape)}")
+    logits_shape = num_batches + (num_classes,) + out_features
+    if tuple(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
+    ignore_index = ignore_index if ignore_index is not None else -100
+    rows = num_classes * int(np.prod(out_features)) if out_features else num_classes
+    w = linear_weight.reshape(rows, in_features)
+    b = linear_bias.reshape(rows) if linear_bias is not None else None
+    logits = F.linear(input, w, b).reshape(logits_shape)
+    return F.cross_entropy(logits, target, weight=weight, reduction=reduction,
+                           ignore_index=ignore_index, label_smoothing=label_smoothing)

@@ -23,5 +23,10 @@ from autograd_core.nn.modules.rnn import *  # noqa: F401,F403
 from autograd_core.nn.modules.transformer import *  # noqa: F401,F403
 from autograd_core.nn.modules.adaptive import *  # noqa: F401,F403
 
-__all__ = sorted(name for name, value in list(globals().items())
-                 if isinstance(value, type) and issubclass(value, Module))
+from autograd_core.nn.modules.linear_cross_entropy_options import (  # noqa: F401,E402
+    LinearCrossEntropyOptions,
+)
+
+__all__ = sorted([name for name, value in list(globals().items())
+                  if isinstance(value, type) and issubclass(value, Module)]
+                 + ["LinearCrossEntropyOptions"])

@@ -1,9 +1,12 @@
 """Loss modules: thin wrappers of the functional losses holding their options."""
+import math
 import warnings
 
 from autograd_core.nn import _functional_more as FM
 from autograd_core.nn import functional as F
 from autograd_core.nn.modules.distance import PairwiseDistance
+from autograd_core.nn.modules.linear import Linear
+from autograd_core.nn.modules.linear_cross_entropy_options import LinearCrossEntropyOptions
 from autograd_core.nn.modules.module import Module
 
 __all__ = ["L1Loss", "NLLLoss", "NLLLoss2d", "PoissonNLLLoss", "GaussianNLLLoss", "KLDivLoss",
@@ -11,7 +14,8 @@ __all__ = ["L1Loss", "NLLLoss", "NLLLoss2d", "PoissonNLLLoss", "GaussianNLLLoss"
            "MultiLabelMarginLoss", "SmoothL1Loss", "HuberLoss", "SoftMarginLoss",
            "CrossEntropyLoss", "MultiLabelSoftMarginLoss", "CosineEmbeddingLoss",
            "MarginRankingLoss", "MultiMarginLoss", "TripletMarginLoss",
-           "TripletMarginWithDistanceLoss", "CTCLoss"]
+           "TripletMarginWithDistanceLoss", "CTCLoss", "LinearCrossEntropyLoss",
+           "LinearCrossEntropyOptions"]
 
 
 class _Loss(Module):
@@ -333,3 +337,46 @@ class CTCLoss(_Loss):
     def forward(self, log_probs, targets, input_lengths, target_lengths):
         return FM.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
                            self.reduction, self.zero_infinity)
+
+
+class LinearCrossEntropyLoss(_WeightedLoss):
+    """A Linear layer to num_classes (times out_features) logits followed by cross entropy,
+    as one loss."""
+
+    __constants__ = ["num_classes", "out_features", "reduction", "ignore_index",
+                     "label_smoothing"]
+
+    def __init__(self, in_features, num_classes, *, out_features=(), bias=False, device=None,
+                 dtype=None, reduction="mean", weight=None, ignore_index=None,
+                 label_smoothing=0.0, options=None):
+        if weight is not None and tuple(weight.shape) != (num_classes,):
+            raise RuntimeError(f"expected weight shape to be {(num_classes,)}, got "
+                               f"{tuple(weight.shape)}")
+        if label_smoothing < 0 or label_smoothing > 1.0:
+            raise RuntimeError(f"expected label_smoothing to be in range [0, 1], got "
+                               f"{label_smoothing}")
+        super().__init__(weight=weight, size_average=None, reduce=None, reduction=reduction)
+        self.num_classes = num_classes
+        self.out_features = out_features
+        self.ignore_index = ignore_index
+        self.label_smoothing = label_smoothing
+        self.linear = Linear(in_features, math.prod(out_features, start=num_classes), bias=bias,
+                             dtype=dtype)
+        self.options = options
+
+    def forward(self, input, target):
+        linear_weight = self.linear.weight.reshape(
+            (self.num_classes,) + tuple(self.out_features) + (self.linear.in_features,))
+        linear_bias = (self.linear.bias.reshape((self.num_classes,) + tuple(self.out_features))
+                       if self.linear.bias is not None else None)
+        return FM.linear_cross_entropy(input, linear_weight, target, linear_bias=linear_bias,
+                                       weight=self.weight, reduction=self.reduction,
+                                       ignore_index=self.ignore_index,
+                                       label_smoothing=self.label_smoothing,
+                                       options=self.options)
+
+    def extra_repr(self):
+        return (f"in_features={self.linear.in_features}, num_classes={self.num_classes}, "
+                f"out_features={self.out_features}, bias={self.linear.bias is not None}, "
+                f"reduction={self.reduction}, ignore_index={self.ignore_index}, "
+                f"label_smoothing={self.label_smoothing}, options={self.options}")
