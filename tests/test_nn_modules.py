@@ -682,3 +682,86 @@ def test_rnn_errors():
                 [[n for n in names] for names in lstm._all_weights],
                 [tuple(w.shape) for ws in lstm.all_weights for w in ws])
     same(prog)
+
+
+@pytest.mark.parametrize("make, shape", [
+    (lambda nn: nn.LazyConv1d(4, 3, padding=1), (2, 3, 7)),
+    (lambda nn: nn.LazyConv2d(6, 3, groups=3, bias=False), (2, 3, 6, 6)),
+    (lambda nn: nn.LazyConv3d(2, 2), (1, 3, 4, 4, 4)),
+    (lambda nn: nn.LazyConvTranspose1d(4, 3, stride=2), (2, 3, 5)),
+    (lambda nn: nn.LazyConvTranspose2d(2, 2), (1, 3, 4, 4)),
+    (lambda nn: nn.LazyConvTranspose3d(2, 2), (1, 3, 2, 2, 2)),
+    (lambda nn: nn.LazyBatchNorm1d(), (4, 3)),
+    (lambda nn: nn.LazyBatchNorm2d(affine=False), (2, 3, 4, 4)),
+    (lambda nn: nn.LazyBatchNorm3d(momentum=None), (2, 3, 2, 2, 2)),
+    (lambda nn: nn.LazyInstanceNorm1d(affine=True, track_running_stats=True), (2, 3, 5)),
+    (lambda nn: nn.LazyInstanceNorm2d(), (2, 3, 4, 4)),
+    (lambda nn: nn.LazyInstanceNorm3d(affine=True), (2, 3, 2, 2, 2)),
+    (lambda nn: nn.LazyLinear(2, bias=False), (3, 5)),
+], ids=["LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d",
+        "LazyConvTranspose3d", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d",
+        "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d", "LazyLinear"])
+def test_lazy_modules(make, shape):
+    def prog(mod):
+        m = make(mod.nn)
+        before = (repr(m), type(m).__name__, m.has_uninitialized_params(),
+                  [(n, type(p).__name__) for n, p in m.named_parameters()],
+                  [(n, type(b).__name__) for n, b in m.named_buffers()])
+        y = m(mod.ones(*shape))
+        after = (repr(m), type(m).__name__, tuple(y.shape),
+                 [(n, tuple(p.shape), type(p).__name__) for n, p in m.named_parameters()],
+                 [(n, tuple(b.shape), type(b).__name__) for n, b in m.named_buffers()],
+                 list(m.state_dict().keys()))
+        # a fresh lazy module loads the initialised state (materialising from the checkpoint)
+        fresh = make(mod.nn)
+        fresh.load_state_dict(m.state_dict())
+        loaded = [(n, tuple(p.shape)) for n, p in fresh.named_parameters()]
+        fresh(mod.ones(*shape))
+        return before, after, loaded, type(fresh).__name__
+    same(prog, may_raise=True)   # torch's lazy instance norms reject their first input
+
+
+def test_dropout_train_eval_and_statistics():
+    nn = autograd_core.nn
+    autograd_core.manual_seed(0)
+    x = autograd_core.ones(200, 100)
+    d = nn.Dropout(0.3)
+    y = d(x).numpy()
+    kept = y != 0
+    assert abs(kept.mean() - 0.7) < 0.02
+    np.testing.assert_allclose(y[kept], 1 / 0.7, rtol=1e-6)
+    d.eval()
+    assert d(x) is x or np.array_equal(d(x).numpy(), x.numpy())
+    d2 = nn.Dropout2d(0.5)
+    y2 = d2(autograd_core.ones(50, 40, 3, 3)).numpy()
+    per_channel = y2.reshape(50, 40, 9)
+    assert ((per_channel == 0).all(-1) | (per_channel == 2).all(-1)).all()
+    assert abs((per_channel[:, :, 0] == 0).mean() - 0.5) < 0.05
+    a = nn.AlphaDropout(0.2)
+    z = a(autograd_core.randn(400, 100)).numpy()
+    assert abs(z.mean()) < 0.05 and abs(z.std() - 1) < 0.05       # self-normalising
+    fa = nn.FeatureAlphaDropout(0.2)
+    zf = fa(autograd_core.randn(100, 50, 8)).numpy()
+    assert abs(zf.mean()) < 0.05 and abs(zf.std() - 1) < 0.05
+    r = nn.RReLU(0.1, 0.3)
+    xr = -autograd_core.ones(1000)
+    slopes = -r(xr).numpy()
+    assert slopes.min() >= 0.1 and slopes.max() <= 0.3 and slopes.std() > 0.03
+    r.eval()
+    np.testing.assert_allclose(-r(xr).numpy(), 0.2, rtol=1e-6)
+    # dropout between LSTM layers acts only in training
+    lstm = nn.LSTM(3, 4, 2, dropout=0.9)
+    inp = autograd_core.randn(5, 2, 3)
+    lstm.eval()
+    e1, e2 = lstm(inp)[0].detach().numpy(), lstm(inp)[0].detach().numpy()
+    np.testing.assert_array_equal(e1, e2)
+    lstm.train()
+    assert not np.allclose(lstm(inp)[0].detach().numpy(), e1)
+
+
+def test_dropout_messages():
+    def prog(mod):
+        nn = mod.nn
+        return [catch(nn.Dropout, 1.5), catch(nn.AlphaDropout, -0.1), repr(nn.Dropout(0.2)),
+                repr(nn.Dropout2d(0.1, inplace=True)), repr(nn.AlphaDropout())]
+    same(prog)
