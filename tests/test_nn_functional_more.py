@@ -213,3 +213,36 @@ def test_error_messages():
                 catch(F.triplet_margin_loss, t(2, 3), t(2, 3), t(3)),
                 catch(F.linear_cross_entropy, t(2, 3), t(4, 2), mod.tensor([0, 1]))]
     same(prog)
+
+
+@pytest.mark.parametrize("fn, shapes", [
+    (lambda x, w: FM.conv_transpose2d(x, w, stride=2, padding=1), [(1, 2, 3, 3), (2, 2, 3, 3)]),
+    (lambda x, w: FM.conv3d(x, w, padding=1), [(1, 2, 3, 3, 3), (2, 2, 2, 2, 2)]),
+    (lambda x: FM.interpolate(x, scale_factor=1.5, mode="bicubic"), [(1, 1, 3, 3)]),
+    (lambda x, w, b: FM.group_norm(x, 2, w, b), [(2, 4, 3), (4,), (4,)]),
+    (lambda x: FM.adaptive_max_pool2d(x, 2), [(1, 2, 5, 5)]),
+    (lambda x: FM.mish(x) + FM.logsigmoid(x) + FM.hardswish(x), [(3, 4)]),
+    (lambda q, k, v: FM.scaled_dot_product_attention(q, k, v), [(1, 3, 4), (1, 5, 4),
+                                                                (1, 5, 2)]),
+], ids=["conv_transpose2d", "conv3d", "bicubic", "group_norm", "adaptive_max_pool2d",
+        "activations", "sdpa"])
+def test_gradcheck_and_gradgradcheck(fn, shapes):
+    gen = np.random.default_rng(3)
+    inputs = [autograd_core.tensor(gen.standard_normal(s) + 0.1, requires_grad=True)
+              for s in shapes]
+    assert autograd_core.autograd.gradcheck(fn, inputs)
+    assert autograd_core.autograd.gradgradcheck(fn, inputs)
+
+
+def test_module_double_backward():
+    # a gradient penalty through an LSTM cell and a conv: create_graph through modules
+    nn = autograd_core.nn
+    autograd_core.manual_seed(0)
+    cell = nn.LSTMCell(3, 4).double()
+    conv = nn.Conv1d(4, 2, 1).double()
+    x = autograd_core.randn(2, 3, dtype=autograd_core.float64, requires_grad=True)
+    h, c = cell(x)
+    y = conv(h.unsqueeze(-1)).sum()
+    (g,) = autograd_core.autograd.grad(y, x, create_graph=True)
+    (g * g).sum().backward()
+    assert cell.weight_ih.grad is not None and conv.weight.grad is not None

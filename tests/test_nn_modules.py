@@ -765,3 +765,14 @@ def test_dropout_messages():
         return [catch(nn.Dropout, 1.5), catch(nn.AlphaDropout, -0.1), repr(nn.Dropout(0.2)),
                 repr(nn.Dropout2d(0.1, inplace=True)), repr(nn.AlphaDropout())]
     same(prog)
+
+
+def test_linear_cross_entropy_options():
+    def prog(mod):
+        O = mod.nn.LinearCrossEntropyOptions
+        return [repr(O()), repr(O(batch_chunk_size=4, chunking_method=None)),
+                catch(O, acc_policy="x"), catch(O, chunking_method="foo"),
+                catch(O, batch_chunk_size=0), repr(mod.nn.LinearCrossEntropyLoss(4, 3)),
+                catch(mod.nn.LinearCrossEntropyLoss, 4, 3, label_smoothing=2.0),
+                catch(mod.nn.LinearCrossEntropyLoss, 4, 3, weight=mod.ones(2))]
+    same(prog)

@@ -163,9 +163,6 @@ CASES = [
          [f(5, 6), idx(4, 5)]),
     Case("LinearCrossEntropyLoss-kdim", lambda nn: nn.LinearCrossEntropyLoss(
         6, 3, out_features=(2,), reduction="none", ignore_index=1), [f(5, 6), idx(3, 5, 2)]),
-    Case("LinearCrossEntropyLoss-options", lambda nn: nn.LinearCrossEntropyLoss(
-        6, 4, options=nn.LinearCrossEntropyOptions(batch_chunk_size=2, chunking_method=None)),
-        [f(5, 6), idx(4, 5)]),
     # dropout (deterministic in eval; p=0 and p=1 in training)
     Case("Dropout", lambda nn: nn.Dropout(0.3), [f(3, 4)], modes=("eval",)),
     Case("Dropout-p0", lambda nn: nn.Dropout(0.0), [f(3, 4)]),

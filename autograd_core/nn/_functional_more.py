@@ -563,14 +563,16 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
         tg = tg.reshape(1, -1)
     S = int(tl.max()) if tl.size else 0
     # targets as (N, S) rows, from a padded 2-D tensor or a 1-D concatenation
-    rows = np.full((N, max(S, 1)), blank, dtype=np.int64)
+    slot = np.arange(max(S, 1))
+    used = slot[None, :] < tl[:, None]
     if tg.ndim == 2:
-        for b in range(N):
-            rows[b, :tl[b]] = tg[b, :tl[b]]
+        src = tg[:, :max(S, 1)] if tg.shape[1] >= max(S, 1) else np.pad(
+            tg, ((0, 0), (0, max(S, 1) - tg.shape[1])))
     else:
-        off = np.concatenate([[0], np.cumsum(tl)])
-        for b in range(N):
-            rows[b, :tl[b]] = tg[off[b]:off[b + 1]]
+        off = np.concatenate([[0], np.cumsum(tl)])[:-1]
+        src = tg[np.minimum(off[:, None] + slot[None, :], max(tg.size - 1, 0))] if tg.size \
+            else np.zeros((N, max(S, 1)), dtype=np.int64)
+    rows = np.where(used, src, blank).astype(np.int64)
     L = 2 * max(S, 1) + 1
     ext = np.full((N, L), blank, dtype=np.int64)               # blank, l1, blank, l2, ...
     ext[:, 1::2] = rows
