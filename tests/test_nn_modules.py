@@ -776,3 +776,67 @@ def test_linear_cross_entropy_options():
                 catch(mod.nn.LinearCrossEntropyLoss, 4, 3, label_smoothing=2.0),
                 catch(mod.nn.LinearCrossEntropyLoss, 4, 3, weight=mod.ones(2))]
     same(prog)
+
+
+def test_global_registration_and_backward_hooks():
+    for mod in (torch, autograd_core):
+        mm = mod.nn.modules.module
+        log = []
+        hs = [mm.register_module_buffer_registration_hook(
+                  lambda m, n, b: log.append(("buffer", n))),
+              mm.register_module_module_registration_hook(
+                  lambda m, n, s: log.append(("module", n))),
+              mm.register_module_parameter_registration_hook(
+                  lambda m, n, p: log.append(("param", n))),
+              mm.register_module_full_backward_hook(
+                  lambda m, gi, go: log.append(("bw", type(m).__name__))),
+              mm.register_module_full_backward_pre_hook(
+                  lambda m, go: log.append(("bwpre", type(m).__name__)))]
+        try:
+            lin = mod.nn.Linear(2, 2)
+            lin.register_buffer("b", mod.ones(1))
+            seq = mod.nn.Sequential(lin)
+            x = mod.ones(1, 2, requires_grad=True)
+            seq(x).sum().backward()
+            try:
+                mm.register_module_backward_hook(lambda *a: None)
+            except RuntimeError as e:
+                log.append(str(e))
+        finally:
+            for h in hs:
+                h.remove()
+        mod.nn.Linear(1, 1)
+        if mod is torch:
+            want = log
+        else:
+            assert log == want
+
+
+def test_scalar_parameter_from_one_element_checkpoint_and_pickled_hooks():
+    import pickle
+
+    def prog(mod):
+        nn = mod.nn
+        m = nn.Module()
+        m.s = nn.Parameter(mod.tensor(1.0))
+        r = m.load_state_dict({"s": mod.tensor([5.0])})
+        m2 = pickle.loads(pickle.dumps(nn.Sequential(nn.Linear(2, 2), nn.ReLU())))
+        return repr(r), m.s, repr(m2), len(list(m2.parameters()))
+    same(prog)
+
+
+def test_embedding_from_pretrained_and_reprs():
+    def prog(mod):
+        nn = mod.nn
+        w = mod.tensor([[1., 2.], [3., 4.], [5., 6.]])
+        e = nn.Embedding.from_pretrained(w)
+        e2 = nn.Embedding.from_pretrained(w, freeze=False, padding_idx=1)
+        b = nn.EmbeddingBag.from_pretrained(w, mode="sum")
+        return [repr(e), e.weight.requires_grad, repr(e2), e2.weight.requires_grad,
+                e(mod.tensor([2, 0])), repr(b), b(mod.tensor([[0, 2]])),
+                repr(nn.Embedding(5, 2, max_norm=1.0, norm_type=1.0, scale_grad_by_freq=True,
+                                  sparse=True)),
+                repr(nn.EmbeddingBag(5, 2, max_norm=1.0, mode="max", padding_idx=0)),
+                catch(nn.Embedding, 3, 2, padding_idx=5),
+                catch(nn.Embedding.from_pretrained, mod.ones(3))]
+    same(prog)

@@ -179,6 +179,10 @@ CASES = [
     Case("EmbeddingBag-max", lambda nn: nn.EmbeddingBag(10, 3, mode="max"), [idx(10, 4, 3)]),
     Case("EmbeddingBag-sum-pad", lambda nn: nn.EmbeddingBag(10, 3, mode="sum", padding_idx=2),
          [const(np.array([[1, 2, 3], [2, 2, 4]]))]),
+    Case("Embedding-maxnorm", lambda nn: nn.Embedding(10, 3, max_norm=0.5, norm_type=1.5),
+         [idx(10, 4, 3)]),
+    Case("EmbeddingBag-maxnorm", lambda nn: nn.EmbeddingBag(10, 3, max_norm=0.7, mode="sum"),
+         [idx(10, 3, 4)]),
     # normalisation
     Case("BatchNorm1d", lambda nn: nn.BatchNorm1d(3), [f(5, 3)]),
     Case("BatchNorm1d-3d", lambda nn: nn.BatchNorm1d(3, momentum=None), [f(4, 3, 5)]),
