@@ -2,7 +2,7 @@
 import autograd_core as _ag
 from autograd_core.nn import functional as F
 from autograd_core.nn import init
-from autograd_core.nn.modules.lazy import LazyModuleMixin
+from autograd_core.nn.modules.lazy import LazyModuleMixin, _plain_buffers
 from autograd_core.nn.modules.module import Module
 from autograd_core.nn.parameter import Parameter, UninitializedBuffer, UninitializedParameter
 
@@ -131,7 +131,6 @@ class _LazyNormBase(LazyModuleMixin, _NormBase):
             if self.track_running_stats:
                 self.running_mean.materialize((self.num_features,))
                 self.running_var.materialize((self.num_features,))
-            from autograd_core.nn.modules.lazy import _plain_buffers
             _plain_buffers(self)
             self.reset_parameters()
 

@@ -62,51 +62,54 @@ class _InstanceNorm(_NormBase):
         return self._apply_instance_norm(input)
 
 
-def _make(nd, lazy_base=None):
-    no_batch = nd + 1
+def _dims(nd):
+    """The two methods that differ between the 1-, 2- and 3-D instance norms."""
     message = f"expected {nd + 1}D or {nd + 2}D input (got {{}}D input)"
 
-    def check(self, input):
+    def _get_no_batch_dim(self):
+        return nd + 1
+
+    def _check_input_dim(self, input):
         if input.dim() not in (nd + 1, nd + 2):
             raise ValueError(message.format(input.dim()))
 
-    return {"_get_no_batch_dim": lambda self: no_batch, "_check_input_dim": check}
+    return _get_no_batch_dim, _check_input_dim
 
 
 class InstanceNorm1d(_InstanceNorm):
     """Normalise each (sample, channel) of (N, C, L) / (C, L) inputs over L."""
 
-    locals().update(_make(1))
+    _get_no_batch_dim, _check_input_dim = _dims(1)
 
 
 class LazyInstanceNorm1d(_LazyNormBase, _InstanceNorm):
     """InstanceNorm1d with num_features from the first input."""
 
     cls_to_become = InstanceNorm1d
-    locals().update(_make(1))
+    _get_no_batch_dim, _check_input_dim = _dims(1)
 
 
 class InstanceNorm2d(_InstanceNorm):
     """Normalise each (sample, channel) of (N, C, H, W) / (C, H, W) inputs over H, W."""
 
-    locals().update(_make(2))
+    _get_no_batch_dim, _check_input_dim = _dims(2)
 
 
 class LazyInstanceNorm2d(_LazyNormBase, _InstanceNorm):
     """InstanceNorm2d with num_features from the first input."""
 
     cls_to_become = InstanceNorm2d
-    locals().update(_make(2))
+    _get_no_batch_dim, _check_input_dim = _dims(2)
 
 
 class InstanceNorm3d(_InstanceNorm):
     """Normalise each (sample, channel) of 5-D / 4-D inputs over D, H, W."""
 
-    locals().update(_make(3))
+    _get_no_batch_dim, _check_input_dim = _dims(3)
 
 
 class LazyInstanceNorm3d(_LazyNormBase, _InstanceNorm):
     """InstanceNorm3d with num_features from the first input."""
 
     cls_to_become = InstanceNorm3d
-    locals().update(_make(3))
+    _get_no_batch_dim, _check_input_dim = _dims(3)
