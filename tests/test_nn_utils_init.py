@@ -182,3 +182,15 @@ def test_trunc_normal_orthogonal_sparse():
     s = init.sparse_(autograd_core.empty(10, 20), sparsity=0.3, std=0.1).detach().numpy()
     assert ((s == 0).sum(0) == 3).all()
     assert 0.05 < s[s != 0].std() < 0.2
+
+
+@pytest.mark.parametrize("modname", ["autograd_core.nn", "autograd_core.nn.parameter",
+                                     "autograd_core.nn.modules.module", "autograd_core.nn.init",
+                                     "autograd_core.nn.utils.rnn",
+                                     "autograd_core.nn._functional_more"])
+def test_docstring_examples(modname):
+    import doctest
+    import importlib
+    module = importlib.import_module(modname)
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0 and result.attempted > 0
