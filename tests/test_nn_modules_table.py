@@ -382,7 +382,7 @@ CASES = [
 
 def _lib_tensor(nn, value):
     mod = torch if nn is torch.nn else autograd_core
-    return mod.tensor(value, dtype=mod.float64)
+    return mod.tensor(value)
 
 
 def _lib(m):
@@ -467,6 +467,16 @@ def test_module_against_torch(case):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         _run_case(case)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.dtype == F64], ids=repr)
+def test_module_against_torch_float32(case):
+    """The same in float32 (no upcasts in the composed code), to float32 tolerances."""
+    c32 = Case(case.name, case.ctor, case.inputs, F32, case.modes, case.call, case.grad,
+               atol=5e-4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _run_case(c32)
 
 
 def _run_case(case):

@@ -1774,6 +1774,8 @@ def _fractional_max_pool(nsp, name, input, kernel_size, output_size, output_rati
     n, c = x.shape[0], x.shape[1]
     if _random_samples is None:
         _random_samples = _ag.rand(n, c, nsp, dtype=input.dtype)
+    if _random_samples.dtype != input.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
     samples = np.asarray(_random_samples.tolist(), dtype=np.float64)
     np_dtype = np.float64 if input.dtype == _ag.float64 else np.float32
     for i in range(nsp):
