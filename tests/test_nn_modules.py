@@ -840,3 +840,34 @@ def test_embedding_from_pretrained_and_reprs():
                 catch(nn.Embedding, 3, 2, padding_idx=5),
                 catch(nn.Embedding.from_pretrained, mod.ones(3))]
     same(prog)
+
+
+def test_module_constructor_and_forward_errors():
+    def prog(mod):
+        nn = mod.nn
+        t = mod.ones
+        return [catch(nn.BatchNorm2d(3), t(2, 3)), catch(nn.BatchNorm1d(3), t(2, 3, 4, 5)),
+                catch(nn.BatchNorm3d(3), t(2, 3)), catch(nn.InstanceNorm2d(3), t(3, 2)),
+                catch(nn.InstanceNorm1d(3, affine=True), t(2, 4, 5)),
+                catch(nn.Conv2d, 3, 4, 3, groups=2), catch(nn.Conv2d, 4, 3, 3, groups=2),
+                catch(nn.Conv2d, 4, 4, 3, groups=0),
+                # (the messages for a bad padding string or padding_mode print a set, in an
+                # order that varies between processes even in PyTorch: types only)
+                catch(nn.Conv1d, 2, 2, 3, padding="full").type,
+                catch(nn.Conv1d, 2, 2, 3, padding="same", stride=2),
+                catch(nn.Conv1d, 2, 2, 3, padding_mode="mirror").type,
+                catch(nn.ConvTranspose2d, 2, 2, 3, padding_mode="reflect"),
+                catch(nn.ConvTranspose1d(2, 2, 3, stride=2), t(1, 2, 4), output_size=[20]),
+                catch(nn.GroupNorm, 3, 4), catch(nn.Hardtanh, 1.0, 0.5),
+                catch(nn.MultiheadAttention, 6, 4), catch(nn.MultiheadAttention, 0, 1),
+                catch(nn.Softmax2d(), t(2, 3)), catch(nn.Unflatten, 1, 6),
+                catch(nn.Unflatten, 1, (2, 3.0)), catch(nn.CircularPad2d(1), t(2)),
+                catch(nn.HuberLoss, delta="x"), catch(nn.MultiMarginLoss, p=3),
+                catch(nn.TripletMarginLoss, margin=0), catch(nn.FractionalMaxPool2d, 2),
+                catch(nn.FractionalMaxPool2d, 2, output_size=2, output_ratio=0.5),
+                catch(nn.FractionalMaxPool2d, 2, output_ratio=1.5),
+                catch(nn.AdaptiveLogSoftmaxWithLoss, 4, 10, [5, 3]),
+                catch(nn.Bilinear, 0, 2, 2), catch(nn.LazyLinear(2), t(2, 3), t(1)),
+                catch(nn.ParameterList().append(t(1)).__getitem__, 3),
+                catch(nn.LSTMCell(2, 3), t(2, 2, 2)), catch(nn.GRUCell(2, 3), t(2), t(2, 2, 3))]
+    same(prog)
