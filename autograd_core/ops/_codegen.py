@@ -804,7 +804,7 @@ def gen_family(family, ops, ops_by_name):
                 else f"_py_{op.name}"
             for name in publics:
                 target.append((_public_name(name, v), fn))
-            if op.inplace and v in ("function", "method"):
+            if op.inplace and v in ("function", "method", "functional"):
                 target.append((op.inplace, f"_py_{op.inplace}"))
     out.append("# ---------------------------------------------------------------- nodes\n")
     out += nodes
