@@ -58,7 +58,7 @@ cdef cnp.ndarray _column_major(object arr):
     LAPACK writes, which PyTorch's inv, solve and svd return (their strides show it)."""
     cdef cnp.ndarray a = as_array(arr)
     if cnp.PyArray_NDIM(a) < 2:
-        return np.ascontiguousarray(a)
+        return a if cnp.PyArray_IS_C_CONTIGUOUS(a) else a.copy()
     return np.swapaxes(np.ascontiguousarray(np.swapaxes(a, -1, -2)), -1, -2)
 
 
@@ -938,61 +938,66 @@ cdef object linalg_vector_norm_backward(Tensor grad, Tensor self, object ord, Te
     cdef Py_ssize_t nd = _ndim(self)
     if p == 0.0:
         return None
-    if not keepdim and nd != 0 and not _is_all_dims(dim):
-        dims = wrap_dims((dim,) if isinstance(dim, int) else dim, nd)
+    cdef tuple dims = () if nd == 0 or _is_all_dims(dim) else \
+        wrap_dims((dim,) if isinstance(dim, int) else dim, nd)
+    if not keepdim:
         grad = _unsqueeze_multiple(grad, dims)
         norm = _unsqueeze_multiple(norm, dims)
-    cdef cnp.ndarray norm_zero = as_array(norm._data == 0)
     if p == 1.0:
         return OPS.mul(OPS.sgn(self), grad)
-    if p == 2.0:
-        return OPS.mul(grad, OPS.masked_fill(
-            OPS.div(self, norm, None),
-            make(np.broadcast_to(norm_zero, shape_of(self._data))), 0))
-    cdef cnp.ndarray xa
     cdef Tensor self_scaled, scale_v
+    if p == 2.0:
+        return OPS.mul(grad, OPS.masked_fill(OPS.div(self, norm, None),
+                                             _mask_like(norm._data == 0, self), 0))
     if p == np.inf or p == -np.inf:
         # the derivative of amax(|self|): shared among the elements at the max (and NaNs)
-        xa = self._data
         with quiet():
-            self_abs = np.abs(xa)
+            self_abs = np.abs(self._data)
             mask = (self_abs == norm._data) | np.isnan(self_abs)
-        count = mask.sum(axis=None if nd == 0 or _is_all_dims(dim) else
-                         wrap_dims((dim,) if isinstance(dim, int) else dim, nd),
-                         keepdims=True)
-        dt = np.result_type(xa.dtype, grad._data.dtype)
-        return OPS.mul(OPS.sgn(self), OPS.mul(OPS.div(grad, make(np.asarray(count, dtype=dt)),
-                                                      None),
-                                              make(np.asarray(mask, dtype=dt))))
+        count = mask.sum(axis=dims if dims else None, keepdims=True)
+        dt = np.result_type(self._data.dtype, grad._data.dtype)
+        return OPS.mul(OPS.sgn(self),
+                       OPS.mul(OPS.div(grad, make(np.asarray(count, dtype=dt)), None),
+                               make(np.asarray(mask, dtype=dt))))
     if p < 1.0:
         self_scaled = OPS.mul(OPS.sgn(self), OPS.masked_fill(
-            OPS.pow(OPS.abs(self), p - 1), make(as_array(self._data == 0)), 0))
+            OPS.pow(OPS.abs(self), p - 1), _mask_like(self._data == 0, self), 0))
         return OPS.mul(OPS.mul(self_scaled, grad), OPS.pow(norm, 1 - p))
     if p < 2.0:
         self_scaled = OPS.mul(OPS.sgn(self), OPS.pow(OPS.abs(self), p - 1))
     else:
         self_scaled = OPS.mul(self, OPS.pow(OPS.abs(self), p - 2))
     scale_v = OPS.div(grad, OPS.pow(norm, p - 1), None)
-    scale_v = OPS.masked_fill(scale_v, make(np.broadcast_to(norm_zero, shape_of(scale_v._data))),
-                              0)
+    scale_v = OPS.masked_fill(scale_v, _mask_like(norm._data == 0, scale_v), 0)
     return OPS.mul(self_scaled, scale_v)
+
+
+cdef Tensor _mask_like(object mask, Tensor t):
+    """A bool mask (computed from values, no history) broadcast to t's shape."""
+    return make(np.broadcast_to(mask, shape_of(t._data)).copy())
 
 
 # ---------------------------------------------------------------- the internal SVD
 
-cdef void _check_low_precision(Tensor A, str fname, bint lu) except *:
+cdef void _check_low_precision(Tensor A, str fname) except *:
     """Floating inputs of float32 or wider (half has no LAPACK kernel)."""
     cdef dtype d = dtype_of(A._data)
     _check_float_input(d, fname)
     if d.rank < float32.rank:
-        if lu:   # det and solve reach PyTorch's LU kernel, which has no half version
-            raise not_implemented_for("lu_cpu", d)
         raise RuntimeError(f"{fname}: Low precision dtypes not supported. Got {d.scalar_name}")
+
+
+cdef void _check_lu_precision(Tensor A, str fname) except *:
+    """det and solve reach PyTorch's LU kernel, which has no half version."""
+    cdef dtype d = dtype_of(A._data)
+    _check_float_input(d, fname)
+    if d.rank < float32.rank:
+        raise not_implemented_for("lu_cpu", d)
 
 
 cdef tuple op__linalg_svd(Tensor A, bint full_matrices, bint compute_uv):
     """(U, S, Vh); U and Vh are None when not asked for and A needs no gradient."""
-    _check_low_precision(A, "linalg.svd", False)
+    _check_low_precision(A, "linalg.svd")
     if not (compute_uv or (recording() and A._requires_grad)):
         with quiet():
             s = np.linalg.svd(A._data, compute_uv=False)
@@ -1253,7 +1258,7 @@ cdef object _without_nan_matrices(cnp.ndarray A):
 
 cdef Tensor op_linalg_inv(Tensor A):
     _check_square(A, "linalg.inv")
-    _check_low_precision(A, "linalg.inv", False)
+    _check_low_precision(A, "linalg.inv")
     cdef cnp.ndarray a = A._data
     try:
         with quiet():
@@ -1285,7 +1290,7 @@ cdef Tensor op_inverse(Tensor self):
 
 cdef Tensor op_linalg_det(Tensor A):
     _check_square(A, "linalg.det")
-    _check_low_precision(A, "linalg.det", True)
+    _check_lu_precision(A, "linalg.det")
     with quiet():
         out = np.linalg.det(A._data)
     cdef Tensor result = make(as_array(out).astype(A._data.dtype, copy=False))
@@ -1376,7 +1381,7 @@ cdef Tensor op_linalg_solve(Tensor A, Tensor B, bint left):
     cdef tuple sa = shape_of(A._data), sb = shape_of(B._data)
     cdef bint vector = _solve_is_vector_rhs(sa, sb)
     _check_square(A, fname)
-    _check_low_precision(A, fname, True)
+    _check_lu_precision(A, fname)
     Ba = B._data[..., None] if vector else B._data
     cdef tuple sbm = shape_of(Ba)
     if len(sbm) < 2:
