@@ -590,3 +590,95 @@ def test_backward_twice(fn):
         y.backward()
         return x.grad
     same(prog, may_raise=True)
+
+
+# ------------------------------------------------------------------ compositions: whole graphs
+
+def _graph(fn):
+    """The names of every node reachable from fn's grad_fn, as nested tuples."""
+    def walk(node):
+        if node is None:
+            return None
+        return (node.name().replace("torch::autograd::", ""),
+                tuple(walk(n) for n, _ in node.next_functions))
+    return walk(fn)
+
+
+_MATMUL_SHAPES = [((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)), ((2, 3), (3, 4)),
+                  ((2, 2, 3), (3, 4)), ((2, 2, 3), (3,)), ((2, 3), (2, 3, 4)), ((3,), (2, 3, 4)),
+                  ((1, 3), (2, 3, 4)), ((2, 2, 3), (2, 3, 4)), ((1, 2, 3), (2, 3, 4)),
+                  ((2, 1, 2, 3), (3, 3, 4)), ((2, 2, 3), (1, 3, 4))]
+
+
+@pytest.mark.parametrize("sa,sb", _MATMUL_SHAPES, ids=[f"{a}@{b}" for a, b in _MATMUL_SHAPES])
+@pytest.mark.parametrize("rg", [(True, True), (True, False), (False, True)], ids=str)
+def test_matmul_graph_is_pytorchs(sa, sb, rg):
+    """matmul records what PyTorch's composition records (dot, mv, unsqueeze + mm +
+    squeeze_, the folded mm/mv with reshape and _unsafe_view, expand + bmm), node for
+    node, and computes the same values and gradients."""
+    rng = np.random.default_rng(len(sa) * 10 + len(sb))
+    a, b = rng.standard_normal(sa), rng.standard_normal(sb)
+
+    def prog(m):
+        x, y = _t(m, a, rg=rg[0]), _t(m, b, rg=rg[1])
+        out = x @ y
+        out.sum().backward()
+        return [out, _graph(out.grad_fn), x.grad, y.grad]
+    same(prog)
+
+
+_EINSUM_GRAPHS = [("ij,jk->ik", [(2, 3), (3, 4)]), ("ii->i", [(3, 3)]), ("ii", [(3, 3)]),
+                  ("i j , j k -> k i", [(2, 3), (3, 2)]), ("ij,ij->i", [(2, 3), (2, 3)]),
+                  ("bn,anm,bm->ba", [(2, 3), (2, 3, 4), (2, 4)]), ("...ij->...ji", [(2, 3, 4)]),
+                  ("iij,kk->j", [(2, 2, 3), (4, 4)]), ("ij,jk->ik", [(2, 1), (3, 4)])]
+
+
+@pytest.mark.parametrize("eq,shapes", _EINSUM_GRAPHS, ids=[e for e, _ in _EINSUM_GRAPHS])
+@pytest.mark.parametrize("first_only", [False, True])
+def test_einsum_graph_is_pytorchs(eq, shapes, first_only):
+    """einsum records PyTorch's composition (diagonal, permute, unsqueeze, sum, mul,
+    bmm and views, the pair swapped as sumproduct_pair swaps it), node for node."""
+    rng = np.random.default_rng(len(eq))
+    data = [rng.standard_normal(s) for s in shapes]
+
+    def prog(m):
+        xs = [_t(m, d, rg=(k == 0 or not first_only)) for k, d in enumerate(data)]
+        out = m.einsum(eq, *xs)
+        return [out, _graph(out.grad_fn)]
+    same(prog)
+
+
+# ------------------------------------------------------------------ LAPACK layouts and NaN
+
+@pytest.mark.parametrize("fn", [
+    lambda m, a, b: m.linalg.inv(a), lambda m, a, b: m.linalg.solve(a, b),
+    lambda m, a, b: m.linalg.solve(a, b[..., 0]), lambda m, a, b: m.linalg.solve(a[0], b[0, :, 0]),
+    lambda m, a, b: m.linalg.solve(a, b.mT, left=False), lambda m, a, b: m.inverse(a[0])],
+    ids=["inv", "solve", "solve_vectors", "solve_vector", "solve_right", "inverse"])
+def test_lapack_results_have_pytorchs_layout(fn):
+    """inv and solve return LAPACK's column-major matrices, as PyTorch's (a later view
+    or reshape sees the same contiguity)."""
+    rng = np.random.default_rng(2)
+    A = rng.standard_normal((2, 3, 3)) + 3 * np.eye(3)
+    B = rng.standard_normal((2, 3, 2))
+
+    def prog(m):
+        r = fn(m, _t(m, A), _t(m, B))
+        return [r, r.is_contiguous(), r.mT.is_contiguous() if r.ndim > 1 else None]
+    same(prog)
+
+
+def test_nan_matrices_give_nan():
+    """A matrix holding NaN inverts and solves to NaN (no LinAlgError), as in PyTorch;
+    the other matrices of the batch are unaffected."""
+    def prog(m):
+        A = m.stack([m.eye(2, dtype=m.float64), _t(m, [[np.nan, 1.], [1., 1.]])])
+        return [m.linalg.inv(A), m.linalg.solve(A, _t(m, [1., 2.])), m.linalg.det(A)]
+    same(prog)
+
+
+@pytest.mark.parametrize("fn", [lambda m: m.linalg.matrix_norm(m.ones(2, 2), [1]),
+                                lambda m: m.linalg.norm(m.ones(2, 2), [1])],
+                         ids=["matrix_norm", "norm"])
+def test_norm_ord_of_wrong_type(fn):
+    same_error(fn)

@@ -1293,6 +1293,9 @@ cdef Tensor op_linalg_det(Tensor A):
     _check_lu_precision(A, "linalg.det")
     with quiet():
         out = np.linalg.det(A._data)
+        nan = np.isnan(A._data).any(axis=(-2, -1))
+    if nan.any():   # numpy's LU calls a matrix with NaN singular (det 0); LAPACK's is NaN
+        out = np.where(nan, np.nan, out)
     cdef Tensor result = make(as_array(out).astype(A._data.dtype, copy=False))
     record_LinalgDetBackward0(result, A)
     return result
