@@ -711,6 +711,16 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input"):
     return "\n".join(lines) + "\n\n\n"
 
 
+def gen_manual_wrapper_names(op):
+    """A hand-written wrapper (python: manual) gets its public name and the table's doc,
+    as a generated one does."""
+    fn = f"_py_{op.name}"
+    lines = [f"{fn}.__name__ = {fn}.__qualname__ = \"{op.name}\""]
+    if op.doc:
+        lines.append(f'{fn}.__doc__ = """' + _escape_doc(op.doc.rstrip()) + '\n"""')
+    return "\n".join(lines) + "\n\n\n"
+
+
 def _py_default(d):
     if d == "[]":
         return "()"
@@ -791,6 +801,8 @@ def gen_family(family, ops, ops_by_name):
         publics = [op.name] + op.aliases
         if op.python == "generated":
             wrappers.append(gen_wrapper(op, f"_py_{op.name}", op.cname, op.name))
+        else:
+            wrappers.append(gen_manual_wrapper_names(op))
         if op.inplace and op.python == "generated":
             wrappers.append(gen_wrapper(op, f"_py_{op.inplace}", f"op_{op.inplace}", op.inplace,
                                         first_name="input"))
