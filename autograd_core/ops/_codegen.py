@@ -801,8 +801,6 @@ def gen_family(family, ops, ops_by_name):
         publics = [op.name] + op.aliases
         if op.python == "generated":
             wrappers.append(gen_wrapper(op, f"_py_{op.name}", op.cname, op.name))
-        else:
-            wrappers.append(gen_manual_wrapper_names(op))
         if op.inplace and op.python == "generated":
             wrappers.append(gen_wrapper(op, f"_py_{op.inplace}", f"op_{op.inplace}", op.inplace,
                                         first_name="input"))
@@ -815,6 +813,9 @@ def gen_family(family, ops, ops_by_name):
                 target.append((name, fn))
             if op.inplace and v in ("function", "method"):
                 target.append((op.inplace, f"_py_{op.inplace}"))
+        if op.python == "manual" and any(
+                v != "method" or op.python_method != "manual" for v in op.variants):
+            wrappers.append(gen_manual_wrapper_names(op))
     out.append("# ---------------------------------------------------------------- nodes\n")
     out += nodes
     out.append("# ---------------------------------------------------------------- forwards\n")
