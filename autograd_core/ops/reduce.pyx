@@ -263,28 +263,57 @@ cdef Tensor cumsum_backward(Tensor grad, Py_ssize_t dim):
 
 
 cdef Tensor cumprod_backward(Tensor grad, Tensor self, Py_ssize_t dim, Tensor result):
-    """d cumprod: reversed_cumsum(result * grad) / input without zeros; with zeros, for
-    each position k along dim the products up to each later output omitting element k
-    (one vectorized step per position along dim; exact, and differentiable again)."""
+    """PyTorch's cumprod_backward: d input_k = sum over outputs i >= k of grad_i times
+    the product of the inputs up to i but k. Without zeros that is
+    reversed_cumsum(result * grad) / input; with zeros, _cumprod_backward_zeros."""
     cdef Tensor x = _as_dtype(self, dtype_of(grad._data))
     if cnp.PyArray_SIZE(x._data) <= 1 or cnp.PyArray_NDIM(x._data) == 0:
         return grad
-    cdef Py_ssize_t n = shape_of(x._data)[dim], k, nd = cnp.PyArray_NDIM(x._data)
-    if n == 1:
+    if shape_of(x._data)[dim] == 1:
         return grad
     if not (x._data == 0).any():
         return OPS.div(cumsum_backward(OPS.mul(result, grad), dim), x, None)
-    idx_shape = [1] * nd
-    idx_shape[dim] = n
-    idx = np.arange(n).reshape(idx_shape)
-    one = make_scalar(1, dtype_of(x._data))
-    zero = zeros((), dtype_of(grad._data))
-    parts = []
-    for k in range(n):
-        omitted = op_cumprod(OPS.where(make(as_array(idx == k)), one, x), dim, None)
-        term = OPS.where(make(as_array(idx < k)), zero, OPS.mul(grad, omitted))
-        parts.append(op_sum(term, (dim,), True, None))
-    return OPS.cat(parts, dim)
+    if not grad_enabled():
+        return make(_cumprod_backward_zeros(grad._data, x._data, result._data, dim))
+    return _cumprod_backward_differentiable(grad, x, dim)
+
+
+cdef cnp.ndarray _cumprod_backward_zeros(cnp.ndarray g, cnp.ndarray x, cnp.ndarray out,
+                                         Py_ssize_t dim):
+    """cumprod's gradient where inputs have zeros, in O(n) (PyTorch's path outside
+    create_graph). Along each slice, with z the first zero: before z, reversed_cumsum
+    (out * g) / x; at z, the sum over i >= z of g_i times the cumulative product with
+    x_z taken as 1; after z, zero (every product holds x_z)."""
+    acc = _acc_np_dtype(dtype_of(x))
+    is_zero = x == 0
+    zeros_so_far = np.cumsum(is_zero, axis=dim)
+    before = zeros_so_far == 0
+    first_zero = is_zero & (zeros_so_far == 1)
+    with quiet():
+        w = np.where(before, out * g, 0)
+        rc = np.flip(np.cumsum(np.flip(w, dim), axis=dim, dtype=acc), dim)
+        res = np.where(before, rc / np.where(before, x, 1), 0)
+        cp = np.cumprod(np.where(first_zero, 1, x), axis=dim, dtype=acc)
+        at_zero = np.sum(np.where(zeros_so_far >= 1, g * cp, 0), axis=dim, keepdims=True)
+        res = np.where(first_zero, at_zero, res)
+    return as_array(res).astype(g.dtype, copy=False)
+
+
+cdef Tensor _cumprod_backward_differentiable(Tensor grad, Tensor x, Py_ssize_t dim):
+    """cumprod's gradient where inputs have zeros, in differentiable ops (create_graph):
+    every position k along dim at once, on a new leading axis: the cumulative products
+    of the input with element k taken as 1, times grad, summed over the outputs i >= k."""
+    cdef tuple shape = shape_of(x._data)
+    cdef Py_ssize_t nd = len(shape), n = shape[dim]
+    k = np.arange(n).reshape((n,) + (1,) * nd)
+    pos = np.arange(n).reshape((1,) + tuple([n if a == dim else 1 for a in range(nd)]))
+    xk = OPS.expand(OPS.unsqueeze(x, 0), (n,) + shape)
+    omitted = op_cumprod(OPS.where(make(as_array(pos == k)), make_scalar(1, dtype_of(x._data)), xk),
+                         dim + 1, None)
+    terms = OPS.where(make(as_array(pos < k)), zeros((), dtype_of(grad._data)),
+                      OPS.mul(OPS.unsqueeze(grad, 0), omitted))
+    summed = op_sum(terms, (dim + 1,), True, None)           # k on axis 0, 1 at dim + 1
+    return OPS.reshape(OPS.transpose(summed, 0, dim + 1), shape)
 
 
 # ================================================================ sum / mean / sum_to
