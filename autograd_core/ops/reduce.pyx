@@ -333,6 +333,21 @@ cdef Tensor op_sum(Tensor self, object dim, bint keepdim, object out_dtype):
     return result
 
 
+cdef cnp.ndarray _mean_values(cnp.ndarray x, tuple dims, bint full, bint keepdim):
+    """numpy's mean over dims (all of them when full), step for step, in x's dtype: a
+    float16 input sums in float32; the sum is divided by the count in double precision
+    and rounded as numpy does (once for a single value, through the sum's dtype for an
+    array). Without numpy's overhead and its warning on empty slices."""
+    acc = np.float32 if dtype_of(x) is float16 else None
+    s = np.add.reduce(x, axis=None if full else dims, dtype=acc, keepdims=keepdim)
+    count = _numel_over(shape_of(x), dims)
+    if not cnp.PyArray_Check(s) and count:
+        return np.asarray(float(s) / count, dtype=x.dtype)
+    with quiet():
+        q = np.true_divide(s, np.intp(count))
+    return as_array(q).astype(as_array(s).dtype, copy=False).astype(x.dtype, copy=False)
+
+
 cdef Tensor op_mean(Tensor self, object dim, bint keepdim, object out_dtype):
     cdef cnp.ndarray x = self._data
     cdef dtype d = dtype_of(x) if out_dtype is None else <dtype>out_dtype
@@ -344,12 +359,7 @@ cdef Tensor op_mean(Tensor self, object dim, bint keepdim, object out_dtype):
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
     cdef tuple dims = _reduction_dims(dim, nd)
     cdef bint full = dim is None
-    with quiet():
-        out = np.mean(cast_array(x, d), axis=None if full else dims,
-                      keepdims=keepdim and not full)
-    if full and keepdim:
-        out = np.reshape(out, (1,) * nd)
-    cdef Tensor result = make(as_array(out).astype(d.np_dtype, copy=False))
+    cdef Tensor result = make(_mean_values(cast_array(x, d), dims, full, keepdim))
     if full and not keepdim:
         record_MeanBackward0(result, self, None, False, out_dtype)
     else:
