@@ -644,7 +644,8 @@ cdef tuple _var_std_args(str fname, object dim, object unbiased, object correcti
             " * (tuple of ints dim = None, *, Number correction = None, bool keepdim = False)\n"
             " * (bool unbiased = True)\n")
     if correction is None:
-        correction = 0 if (unbiased is not None and not unbiased) else 1
+        correction = 0 if (unbiased is not None
+                           and not arg_bool(unbiased, fname, "unbiased", 3)) else 1
     else:
         correction = arg_scalar(correction, fname, "correction", 3)
     return (None if dim is None else arg_int_list(dim, fname, "dim", 2), correction)
