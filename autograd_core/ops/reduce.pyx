@@ -76,7 +76,7 @@ cdef inline object _acc_np_dtype(dtype d):
     return np.float64 if d.category == CAT_FLOAT else d.np_dtype
 
 
-cdef object _reduction_error(str fname, tuple dims, cnp.ndarray x, object dim, bint full):
+cdef object _reduction_error(str fname, cnp.ndarray x, object dim, bint full):
     """PyTorch's error for a max/min-like reduction of nothing, or None."""
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
     if cnp.PyArray_SIZE(x) != 0:
@@ -411,8 +411,8 @@ def _py_prod(input, dim=None, keepdim=False, *, dtype=None):
     if isinstance(dim, (tuple, list)):
         raise TypeError(
             "prod() received an invalid combination of arguments - got (tuple), but "
-            "expected one of:\n * (*, torch.dtype dtype = None)\n * (int dim, bool "
-            "keepdim = False, *, torch.dtype dtype = None)\n")
+            "expected one of:\n * (*, autograd_core.dtype dtype = None)\n * (int dim, bool "
+            "keepdim = False, *, autograd_core.dtype dtype = None)\n")
     return op_prod(self, None if dim is None else arg_int(dim, "prod", "dim", 2),
                    arg_bool(keepdim, "prod", "keepdim", 3),
                    None if dtype is None else to_dtype(dtype))
@@ -445,20 +445,24 @@ del _cls, _name
 
 cdef Tensor op_max(Tensor self):
     cdef cnp.ndarray x = self._data
-    err = _reduction_error("max", (), x, None, True)
+    err = _reduction_error("max", x, None, True)
     if err is not None:
         raise err
-    cdef Tensor result = make(as_array(np.max(x)))
+    with quiet():
+        values = as_array(np.max(x))
+    cdef Tensor result = make(values)
     record_MaxBackward1(result, self)
     return result
 
 
 cdef Tensor op_min(Tensor self):
     cdef cnp.ndarray x = self._data
-    err = _reduction_error("min", (), x, None, True)
+    err = _reduction_error("min", x, None, True)
     if err is not None:
         raise err
-    cdef Tensor result = make(as_array(np.min(x)))
+    with quiet():
+        values = as_array(np.min(x))
+    cdef Tensor result = make(values)
     record_MinBackward1(result, self)
     return result
 
@@ -533,7 +537,7 @@ cdef tuple _amax_amin_values(Tensor self, object dim, bint keepdim, object reduc
     cdef cnp.ndarray x = self._data
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
     cdef tuple dims = _reduction_dims(dim, nd)
-    err = _reduction_error(fname, dims, x, dim, dim is None or _is_empty_dims(dim))
+    err = _reduction_error(fname, x, dim, dim is None or _is_empty_dims(dim))
     if err is not None:
         raise err
     with quiet():
