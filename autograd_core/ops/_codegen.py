@@ -811,7 +811,7 @@ def gen_family(family, ops, ops_by_name):
                 else f"_py_{op.name}"
             for name in publics:
                 target.append((name, fn))
-            if op.inplace and v in ("function", "method"):
+            if op.inplace and v in ("function", "method", "functional"):
                 target.append((op.inplace, f"_py_{op.inplace}"))
         if op.python == "manual" and any(
                 v != "method" or op.python_method != "manual" for v in op.variants):
