@@ -753,12 +753,4 @@ cdef Tensor op_any(Tensor self, object dim, bint keepdim):
     return _all_any(self, dim, keepdim, np.any)
 
 
-cdef Tensor op_amin(Tensor self, object dim, bint keepdim):
-    return _todo("amin")
-
-
-cdef Tensor op_prod(Tensor self, object dim, bint keepdim, object dtype):
-    return _todo("prod")
-
-
 include "_gen_reduce.pxi"
