@@ -550,10 +550,13 @@ def gen_node(node, ops_by_name):
     w("")
     fields = sorted(saved_tensors) + sorted(set(saved_outputs.values()))
     if fields:
+        # Note [Releasing saved state]: a node whose inputs needed none of the tensors
+        # it may save (addmm's self alone) saved nothing and stays usable
         w("    cdef void release_saved(self):")
+        w("        if " + " or ".join(f"self.{_field(u)} is not None" for u in fields) + ":")
+        w("            self.released = True")
         for u in fields:
             w(f"        self.{_field(u)} = None")
-        w("        self.released = True")
         w("")
     for u in sorted(saved_tensors):
         w("    @property")
@@ -719,6 +722,16 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
     return "\n".join(lines) + "\n\n\n"
 
 
+def gen_manual_wrapper_names(op):
+    """A hand-written wrapper (python: manual) gets its public name and the table's doc,
+    as a generated one does."""
+    fn = f"_py_{op.name}"
+    lines = [f"{fn}.__name__ = {fn}.__qualname__ = \"{op.name}\""]
+    if op.doc:
+        lines.append(f'{fn}.__doc__ = """' + _escape_doc(op.doc.rstrip()) + '\n"""')
+    return "\n".join(lines) + "\n\n\n"
+
+
 def _py_default(d):
     if d == "[]":
         return "()"
@@ -819,10 +832,13 @@ def gen_family(family, ops, ops_by_name):
             fn = f"_pym_{op.name}" if v == "method" and (op.python_method == "manual" or split) \
                 else f"_py_{op.name}"
             for name in publics:
-                target.append((name, fn))
-            if op.inplace and v in ("function", "method"):
+                target.append((_public_name(name, v), fn))
+            if op.inplace and v in ("function", "method", "functional"):
                 target.append((op.inplace, f"_pym_{op.inplace}" if v == "method" and split
                                else f"_py_{op.inplace}"))
+        if op.python == "manual" and any(
+                v != "method" or op.python_method != "manual" for v in op.variants):
+            wrappers.append(gen_manual_wrapper_names(op))
     out.append("# ---------------------------------------------------------------- nodes\n")
     out += nodes
     out.append("# ---------------------------------------------------------------- forwards\n")
@@ -846,6 +862,15 @@ def gen_family(family, ops, ops_by_name):
     out.append("name_node_types(globals())")
     out.append("")
     return "\n".join(out)
+
+
+def _public_name(name, variant):
+    """An op's name in one namespace. As PyTorch's python_module: linalg functions, an op
+    named linalg_<x> is linalg.<x> (its wrapper keeps the full name, which PyTorch's
+    messages quote: "linalg_vector_norm(): argument 'ord' ...")."""
+    if variant == "linalg" and name.startswith("linalg_"):
+        return name[len("linalg_"):]
+    return name
 
 
 def _write(path, text):

@@ -267,12 +267,6 @@ cdef Tensor op_squeeze(Tensor self, object dim):
 
 
 def _py_squeeze(input, dim=None):
-    """input without its dims of size 1 (all of them, or those of ``dim`` that have size 1).
-
-    >>> import autograd_core as torch
-    >>> torch.squeeze(torch.zeros(2, 1, 3, 1)).shape
-    autograd_core.Size([2, 3])
-    """
     cdef Tensor x = arg_tensor(input, "squeeze", "input", 1)
     if dim is None:
         return op_squeeze(x, None)
@@ -308,13 +302,6 @@ def _py_squeeze_(self, dim=None):
         return op_squeeze_(x, arg_int_sequence(dim, "squeeze_", "dim", 1))
     return op_squeeze_(x, arg_int(dim, "squeeze_", "dim", 1))
 
-
-_py_squeeze_.__doc__ = """squeeze, changing the tensor itself.
-
-    >>> import autograd_core as torch
-    >>> torch.zeros(1, 3).squeeze_().shape
-    autograd_core.Size([3])
-    """
 
 
 cdef Tensor unsqueeze_dims(Tensor grad, tuple dims):
@@ -435,22 +422,10 @@ cdef object _movedim_py(object input, object source, object destination, str fna
 
 
 def _py_movedim(input, source, destination):
-    """Move dims ``source`` to positions ``destination`` (the others keep their order).
-
-    >>> import autograd_core as torch
-    >>> torch.movedim(torch.zeros(2, 3, 4), 0, -1).shape
-    autograd_core.Size([3, 4, 2])
-    """
     return _movedim_py(input, source, destination, "movedim")
 
 
 def _py_moveaxis(input, source, destination):
-    """movedim, with numpy's name.
-
-    >>> import autograd_core as torch
-    >>> torch.moveaxis(torch.zeros(2, 3, 4), (0, 1), (2, 0)).shape
-    autograd_core.Size([3, 4, 2])
-    """
     return _movedim_py(input, source, destination, "moveaxis")
 
 
@@ -1010,13 +985,6 @@ cdef tuple op_split_with_sizes(Tensor self, object split_sizes, object dim):
 
 
 def _py_split(tensor, split_size_or_sections, dim=0):
-    """Split into views of ``split_size`` along dim (the last may be smaller), or into
-    pieces of the listed sizes.
-
-    >>> import autograd_core as torch
-    >>> [t.shape[0] for t in torch.split(torch.zeros(5, 2), [1, 4])]
-    [1, 4]
-    """
     cdef Tensor x = arg_tensor(tensor, "split", "tensor", 1)
     cdef object d = arg_int(dim, "split", "dim", 2)
     if isinstance(split_size_or_sections, (list, tuple)):
@@ -1063,12 +1031,6 @@ cdef Tensor op_narrow(Tensor self, object dim, object start, object length):
 
 
 def _py_narrow(input, dim, start, length):
-    """The view ``input[..., start:start + length, ...]`` along dim.
-
-    >>> import autograd_core as torch
-    >>> torch.narrow(torch.arange(5.), 0, 1, 2)
-    tensor([1., 2.])
-    """
     cdef Tensor x = arg_tensor(input, "narrow", "input", 1)
     if isinstance(start, Tensor):  # narrow.Tensor: a 0-d integral start
         if cnp.PyArray_NDIM((<Tensor>start)._data) != 0 or \
@@ -1137,10 +1099,8 @@ cdef Tensor op_select_backward(Tensor grad_output, object input_sizes, object di
     return result
 
 
-# the hand-written wrappers under their public names (as the generated ones are named)
-for _fn, _name in ((_py_squeeze, "squeeze"), (_py_squeeze_, "squeeze_"), (_py_split, "split"),
-                   (_py_narrow, "narrow"), (_py_movedim, "movedim"), (_py_moveaxis, "moveaxis"),
-                   (_pym_view, "view"), (_pym_reshape, "reshape"), (_pym_permute, "permute"),
+# the hand-written methods under their public names (the generator names the _py_ ones)
+for _fn, _name in ((_pym_view, "view"), (_pym_reshape, "reshape"), (_pym_permute, "permute"),
                    (_pym_expand, "expand"), (_pym_broadcast_to, "broadcast_to"),
                    (_pym_repeat, "repeat"), (_pym_tile, "tile"), (_pym_flip, "flip")):
     _fn.__name__ = _fn.__qualname__ = _name
