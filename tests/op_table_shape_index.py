@@ -92,14 +92,20 @@ op("unbind.neg_dim", lambda m, x: x.unbind(-1), _2D, ("UnbindBackward0",),
 
 # ---- selecting views
 
-op("narrow", lambda m, x: x.narrow(1, 1, 2), _2D, ("SliceBackward0",))
+op("narrow", lambda m, x: x.narrow(1, 1, 2), _2D, ("SliceBackward0",),
+   double_grad_fns=("SliceBackwardBackward0",))
 op("narrow.fn_neg", lambda m, x: m.narrow(x, -1, -3, 2), _3D, ("SliceBackward0",))
 op("narrow.tensor_start", lambda m, x: x.narrow(0, m.tensor(1), 2), [C((3, 4))],
    ("SliceBackward0",))
 op("narrow.empty", lambda m, x: x.narrow(0, 3, 0), [C((3, 4))], ("SliceBackward0",))
-op("select", lambda m, x: x.select(1, 2), _2D + _3D, ("SelectBackward0",))
+op("select", lambda m, x: x.select(1, 2), _2D + _3D, ("SelectBackward0",),
+   double_grad_fns=("SelectBackwardBackward0",))
 op("select.fn_neg", lambda m, x: m.select(x, -1, -1), [C((3, 4)), C((5,))],
    ("SelectBackward0",))
+op("diagonal", lambda m, x: x.diagonal(), _2D + [C((2, 3, 4))], ("DiagonalBackward0",),
+   double_grad_fns=("DiagonalBackwardBackward0",))
+op("diagonal.fn_offset_dims", lambda m, x: m.diagonal(x, -1, 2, 0), _3D, ("DiagonalBackward0",))
+op("diagonal.offset_past_end", lambda m, x: x.diagonal(5), [C((3, 4))], ("DiagonalBackward0",))
 
 # ---- index gathering / scattering
 
@@ -157,6 +163,12 @@ def _inplace(f, returns_target=True):
     return run
 
 
+op("squeeze_", _inplace(lambda m, y: y.squeeze_()), [C((3, 1, 4)), C((1,)), C((3, 4))],
+   ("SqueezeBackward3",))
+op("squeeze_.dim", _inplace(lambda m, y: y.squeeze_(-1)), [C((3, 4, 1)), C((3, 4))],
+   ("SqueezeBackward4",))
+op("squeeze_.dims", _inplace(lambda m, y: y.squeeze_((0, 2))), [C((1, 3, 1)), C((2, 3, 1))],
+   ("SqueezeBackward5",))
 op("scatter_", _inplace(lambda m, y, s: y.scatter_(1, m.tensor([[1, 0], [2, 3], [0, 3]]), s)),
    [C((3, 4), (3, 2)), C((3, 4), (3, 2), ng=(1,)), C((3, 4), (3, 2), ng=(0,))],
    ("ScatterBackward0",))
