@@ -57,20 +57,142 @@ cdef tuple _infer_size(tuple shape, Py_ssize_t numel):
     return shape
 
 
+cdef cnp.ndarray _strided_view(cnp.ndarray x, int n, cnp.npy_intp *dims, cnp.npy_intp *strides,
+                               bint writeable):
+    """A view of x's memory with the given sizes and byte strides (writeable only if x
+    is and writeable is set)."""
+    descr = <object>cnp.PyArray_DESCR(x)
+    Py_INCREF(descr)
+    cdef int flags = cnp.NPY_ARRAY_WRITEABLE if writeable and cnp.PyArray_ISWRITEABLE(x) else 0
+    cdef cnp.ndarray out = PyArray_NewFromDescr(np.ndarray, descr, n, dims, strides,
+                                                cnp.PyArray_DATA(x), flags, None)
+    cnp.set_array_base(out, x)
+    return out
+
+
 cdef object _viewed(cnp.ndarray x, tuple shape):
-    """x reshaped to shape without copying, or None when its strides do not allow it
-    (shape has x's number of elements)."""
-    if cnp.PyArray_IS_C_CONTIGUOUS(x):
-        return x.reshape(shape)
-    try:
-        return np.reshape(x, shape, copy=False)
-    except ValueError:
+    """x as a view of the given shape (x's number of elements), with the strides
+    PyTorch's view gives (computeStride), or None when x's strides do not allow it."""
+    cdef int n = len(shape), nd = cnp.PyArray_NDIM(x), view_d, tensor_d, i
+    cdef cnp.npy_intp dims[cnp.NPY_MAXDIMS]
+    cdef cnp.npy_intp strides[cnp.NPY_MAXDIMS]
+    cdef cnp.npy_intp item = cnp.PyArray_ITEMSIZE(x), chunk_base, tensor_numel, view_numel
+    if n > cnp.NPY_MAXDIMS:
+        raise RuntimeError(f"view: a tensor can have at most {cnp.NPY_MAXDIMS} dimensions")
+    for i in range(n):
+        dims[i] = shape[i]
+    if nd == 0:
+        for i in range(n):
+            strides[i] = item
+        return _strided_view(x, n, dims, strides, True)
+    if cnp.PyArray_SIZE(x) == 0:
+        if shape == shape_of(x):
+            return x.view()
+        chunk_base = item  # arbitrary for no elements: contiguous strides, as PyTorch
+        for i in range(n - 1, -1, -1):
+            strides[i] = chunk_base
+            chunk_base *= dims[i] if dims[i] > 1 else 1
+        return _strided_view(x, n, dims, strides, True)
+    view_d = n - 1
+    chunk_base = cnp.PyArray_STRIDE(x, nd - 1)
+    tensor_numel = 1
+    view_numel = 1
+    for tensor_d in range(nd - 1, -1, -1):
+        tensor_numel *= cnp.PyArray_DIM(x, tensor_d)
+        # the end of a chunk of dims contiguous with each other
+        if tensor_d == 0 or (cnp.PyArray_DIM(x, tensor_d - 1) != 1 and
+                             cnp.PyArray_STRIDE(x, tensor_d - 1) != tensor_numel * chunk_base):
+            while view_d >= 0 and (view_numel < tensor_numel or dims[view_d] == 1):
+                strides[view_d] = view_numel * chunk_base
+                view_numel *= dims[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base = cnp.PyArray_STRIDE(x, tensor_d - 1)
+                tensor_numel = 1
+                view_numel = 1
+    if view_d != -1:
         return None
+    return _strided_view(x, n, dims, strides, True)
 
 
 cdef inline tuple _along(Py_ssize_t dim, object k):
     """The numpy key applying k (an int or a slice) at dim."""
     return (slice(None),) * dim + (k, Ellipsis)
+
+
+cdef bint _dense(cnp.ndarray x):
+    """Whether x's elements fill its memory without gaps or overlaps in some order of
+    its dims (PyTorch's is_non_overlapping_and_dense)."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x), i
+    cdef list dims = sorted([(cnp.PyArray_STRIDE(x, i), cnp.PyArray_DIM(x, i))
+                             for i in range(nd) if cnp.PyArray_DIM(x, i) > 1])
+    cdef Py_ssize_t expected = cnp.PyArray_ITEMSIZE(x)
+    for stride, size in dims:
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+cdef cnp.ndarray _empty_preserving(cnp.ndarray x):
+    """An uninitialised array like x in PyTorch's preserve memory format (empty_like):
+    x's own strides when x is dense, else dense strides in the order of x's
+    (infer_dense_strides: dims sorted by stride, stride-0 dims left in place)."""
+    cdef int nd = cnp.PyArray_NDIM(x), i, j, a, b
+    cdef cnp.npy_intp strides[cnp.NPY_MAXDIMS]
+    cdef cnp.npy_intp sa, sb, cur
+    cdef cnp.ndarray buf = np.empty(cnp.PyArray_SIZE(x), dtype=x.dtype)
+    if _dense(x):
+        return _strided_view(buf, nd, cnp.PyArray_DIMS(x), cnp.PyArray_STRIDES(x), True)
+    cdef list perm = list(range(nd - 1, -1, -1))
+    for i in range(1, nd):  # stable insertion sort, as PyTorch's
+        j = i
+        for k in range(i - 1, -1, -1):
+            a = perm[k]
+            b = perm[j]
+            sa = cnp.PyArray_STRIDE(x, a)
+            sb = cnp.PyArray_STRIDE(x, b)
+            if sa == 0 or sb == 0:
+                continue
+            if sa > sb or (sa == sb and cnp.PyArray_DIM(x, a) > cnp.PyArray_DIM(x, b)):
+                perm[k], perm[j] = perm[j], perm[k]
+                j = k
+            elif sa < sb:
+                break
+    cur = cnp.PyArray_ITEMSIZE(x)
+    for i in range(nd):
+        a = perm[i]
+        strides[a] = cur
+        if cnp.PyArray_DIM(x, a) > 1:
+            cur *= cnp.PyArray_DIM(x, a)
+    return _strided_view(buf, nd, cnp.PyArray_DIMS(x), strides, True)
+
+
+cdef cnp.ndarray _contiguous(cnp.ndarray x):
+    """x in C order with PyTorch's contiguous strides (numpy leaves the strides of
+    size-1 dims of a C-ordered result arbitrary)."""
+    if not cnp.PyArray_IS_C_CONTIGUOUS(x):
+        x = np.ascontiguousarray(x)
+    cdef int nd = cnp.PyArray_NDIM(x), i
+    cdef cnp.npy_intp strides[cnp.NPY_MAXDIMS]
+    cdef cnp.npy_intp cur = cnp.PyArray_ITEMSIZE(x)
+    cdef bint same = True
+    for i in range(nd - 1, -1, -1):
+        strides[i] = cur
+        same = same and cnp.PyArray_STRIDE(x, i) == cur
+        if cnp.PyArray_DIM(x, i) > 1:
+            cur *= cnp.PyArray_DIM(x, i)
+    return x if same else _strided_view(x, nd, cnp.PyArray_DIMS(x), strides, True)
+
+
+cdef cnp.ndarray _joined(list arrays, Py_ssize_t axis, tuple shape, dtype rt):
+    """arrays concatenated along axis into a new C-contiguous array (numpy would follow
+    its inputs' layout; PyTorch's cat gives a contiguous result)."""
+    cdef cnp.ndarray out = np.empty(shape, dtype=rt.np_dtype)
+    np.concatenate(arrays, axis=axis, out=out)
+    return out
 
 
 cdef tuple _sizes_varargs(tuple args, object kw, str fname):
@@ -158,7 +280,9 @@ cdef Tensor op__unsafe_view(Tensor self, object size):
     """self's values with another shape, not tracked as a view (PyTorch's _unsafe_view:
     the result of an op that made a fresh tensor, such as reshape's clone or matmul)."""
     cdef tuple sizes = _infer_size(tuple(size), cnp.PyArray_SIZE(self._data))
-    cdef Tensor result = make(as_array(np.reshape(self._data, sizes)))
+    out = _viewed(self._data, sizes)
+    cdef Tensor result = make(<cnp.ndarray>out if out is not None
+                              else as_array(np.reshape(self._data, sizes)))
     record_UnsafeViewBackward0(result, self, sizes)
     return result
 
@@ -247,10 +371,16 @@ cdef tuple _squeezed_dims(Tensor self, object dim):
 
 
 cdef cnp.ndarray _squeeze_values(cnp.ndarray x, tuple dims):
-    cdef tuple shape = shape_of(x)
-    if not dims:
-        return x.view()
-    return x.reshape(tuple([s for k, s in enumerate(shape) if k not in dims]))
+    """x without the (size 1) dims, the others keeping their strides."""
+    cdef int nd = cnp.PyArray_NDIM(x), i, n = 0
+    cdef cnp.npy_intp sizes[cnp.NPY_MAXDIMS]
+    cdef cnp.npy_intp strides[cnp.NPY_MAXDIMS]
+    for i in range(nd):
+        if i not in dims:
+            sizes[n] = cnp.PyArray_DIM(x, i)
+            strides[n] = cnp.PyArray_STRIDE(x, i)
+            n += 1
+    return _strided_view(x, n, sizes, strides, True)
 
 
 cdef Tensor op_squeeze(Tensor self, object dim):
@@ -311,10 +441,26 @@ cdef Tensor unsqueeze_dims(Tensor grad, tuple dims):
     return grad
 
 
+cdef cnp.ndarray _unsqueeze_values(cnp.ndarray x, int d):
+    """x with a dim of size 1 at d, with PyTorch's stride for it (inferUnsqueezeGeometry:
+    the size times the stride of the dim it precedes, 1 at the end)."""
+    cdef int nd = cnp.PyArray_NDIM(x), i
+    cdef cnp.npy_intp dims[cnp.NPY_MAXDIMS]
+    cdef cnp.npy_intp strides[cnp.NPY_MAXDIMS]
+    if nd + 1 > cnp.NPY_MAXDIMS:
+        raise RuntimeError(f"unsqueeze: a tensor can have at most {cnp.NPY_MAXDIMS} dimensions")
+    for i in range(nd):
+        dims[i + (i >= d)] = cnp.PyArray_DIM(x, i)
+        strides[i + (i >= d)] = cnp.PyArray_STRIDE(x, i)
+    dims[d] = 1
+    strides[d] = (cnp.PyArray_DIM(x, d) * cnp.PyArray_STRIDE(x, d) if d < nd
+                  else cnp.PyArray_ITEMSIZE(x))
+    return _strided_view(x, nd + 1, dims, strides, True)
+
+
 cdef Tensor op_unsqueeze(Tensor self, object dim):
-    cdef tuple shape = shape_of(self._data)
-    cdef Py_ssize_t d = wrap_dim(dim, len(shape) + 1)
-    cdef Tensor result = make_view(self, self._data.reshape(shape[:d] + (1,) + shape[d:]))
+    cdef Py_ssize_t d = wrap_dim(dim, cnp.PyArray_NDIM(self._data) + 1)
+    cdef Tensor result = make_view(self, _unsqueeze_values(self._data, <int>d))
     record_UnsqueezeBackward0(result, self, d)
     return result
 
@@ -466,23 +612,31 @@ cdef Tensor op_diagonal_backward(Tensor grad_output, object input_sizes, object 
 # ================================================================ broadcasting views
 
 cdef cnp.ndarray _broadcast_values(cnp.ndarray x, tuple shape):
-    """numpy's broadcast_to(x, shape) built directly (a read-only view with stride 0
-    along the broadcast dims): expand is on the backward path of every reduction."""
+    """x expanded to shape, with PyTorch's strides (inferExpandGeometry): a broadcast dim
+    gets stride 0 and a new dim of size 1 the stride of the dims after it. Built
+    directly (numpy's broadcast_to costs several numpy calls, and expand is on the
+    backward path of every reduction); read-only when an element is repeated."""
     cdef int n = len(shape), nd = cnp.PyArray_NDIM(x), i, k
     cdef cnp.npy_intp dims[cnp.NPY_MAXDIMS]
     cdef cnp.npy_intp strides[cnp.NPY_MAXDIMS]
+    cdef cnp.npy_intp size, stride
+    cdef bint repeats = False
     if n > cnp.NPY_MAXDIMS:
         raise RuntimeError(f"expand: a tensor can have at most {cnp.NPY_MAXDIMS} dimensions")
-    for i in range(n):
+    for i in range(n - 1, -1, -1):
         dims[i] = shape[i]
         k = i - (n - nd)
-        strides[i] = 0 if k < 0 or cnp.PyArray_DIM(x, k) != dims[i] else cnp.PyArray_STRIDE(x, k)
-    descr = <object>cnp.PyArray_DESCR(x)
-    Py_INCREF(descr)
-    cdef cnp.ndarray out = PyArray_NewFromDescr(np.ndarray, descr, n, dims, strides,
-                                                cnp.PyArray_DATA(x), 0, None)
-    cnp.set_array_base(out, x)
-    return out
+        if k >= 0:
+            size = cnp.PyArray_DIM(x, k)
+            stride = cnp.PyArray_STRIDE(x, k)
+        else:
+            size = 1
+            stride = dims[i + 1] * strides[i + 1] if i + 1 < n else cnp.PyArray_ITEMSIZE(x)
+        if size != dims[i]:
+            stride = 0
+            repeats = repeats or dims[i] > 1
+        strides[i] = stride
+    return _strided_view(x, n, dims, strides, not repeats)
 
 
 cdef Tensor op_expand(Tensor self, object size):
@@ -508,14 +662,7 @@ cdef Tensor op_expand(Tensor self, object size):
                 f"({shape[k]}) at non-singleton dimension {i}.  Target sizes: "
                 f"{shape_str(sizes)}.  Tensor sizes: {shape_str(shape)}")
     cdef tuple t = tuple(target)
-    cdef Py_ssize_t count = 1
-    for i in range(n):
-        count *= t[i]
-    # without real broadcasting (new dims of size 1) a writable view; else numpy's
-    # read-only broadcast view (in-place writes into it raise, as in PyTorch)
-    cdef cnp.ndarray out = (self._data.reshape(t) if count == cnp.PyArray_SIZE(self._data)
-                            else _broadcast_values(self._data, t))
-    cdef Tensor result = make_view(self, out)
+    cdef Tensor result = make_view(self, _broadcast_values(self._data, t))
     record_ExpandBackward0(result, self, t)
     return result
 
@@ -563,8 +710,8 @@ cdef Tensor op_repeat(Tensor self, object repeats):
         if target[k] < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {target[k]}: "
                                f"{shape_str(target)}")
-    cdef Tensor result = make(as_array(np.tile(self._data.reshape(padded), reps)) if reps
-                              else self._data.copy())
+    cdef Tensor result = make(_contiguous(np.tile(self._data.reshape(padded), reps)) if reps
+                              else _contiguous(self._data.copy()))
     record_RepeatBackward0(result, self, reps)
     return result
 
@@ -621,7 +768,9 @@ def _pym_tile(self, *args, dims=None):
 cdef Tensor op_flip(Tensor self, object dims):
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
     cdef tuple wd = wrap_dims(tuple(dims), nd)
-    cdef Tensor result = make(np.flip(self._data, wd).copy() if nd and wd else self._data.copy())
+    cdef cnp.ndarray out = _empty_preserving(self._data)  # PyTorch's flip keeps the layout
+    np.copyto(out, np.flip(self._data, wd) if nd and wd else self._data)
+    cdef Tensor result = make(out)
     record_FlipBackward0(result, self, wd)
     return result
 
@@ -654,7 +803,7 @@ cdef Tensor op_roll(Tensor self, object shifts, object dims):
         out = np.roll(x, sh[0])
     else:
         out = np.roll(x, sh, wd)
-    cdef Tensor result = make(as_array(out))
+    cdef Tensor result = make(_contiguous(out))
     record_RollBackward0(result, self, sh, wd)
     return result
 
@@ -746,7 +895,11 @@ cdef Tensor op_cat(list tensors, object dim):
                     f"{rshape[k]} but got size {shape[k]} for tensor number {i} in the list.")
         arrays.append(cast_array(t._data, rt))
         sizes.append(shape[d])
-    cdef Tensor result = make(as_array(np.concatenate(arrays, axis=d)))
+    cdef Py_ssize_t total = 0
+    for k in sizes:
+        if k > 0:
+            total += k
+    cdef Tensor result = make(_joined(arrays, d, rshape[:d] + (total,) + rshape[d + 1:], rt))
     cdef tuple inputs = tuple(tensors)
     cdef CatBackward0 node
     if should_record(inputs, result._data):
@@ -790,8 +943,8 @@ cdef Tensor op_stack(list tensors, object dim):
     cdef Py_ssize_t d = wrap_dim(dim, len(shape) + 1)
     cdef dtype rt = result_type_of_tensors(tensors)
     cdef tuple unit = shape[:d] + (1,) + shape[d:]
-    cdef Tensor result = make(as_array(np.concatenate(
-        [cast_array(t._data, rt).reshape(unit) for t in tensors], axis=d)))
+    cdef Tensor result = make(_joined([cast_array(t._data, rt).reshape(unit) for t in tensors],
+                                      d, shape[:d] + (len(tensors),) + shape[d:], rt))
     cdef tuple inputs = tuple(tensors)
     cdef StackBackward0 node
     if should_record(inputs, result._data):
