@@ -143,6 +143,8 @@ cdef cnp.ndarray _empty_preserving(cnp.ndarray x):
     cdef int nd = cnp.PyArray_NDIM(x), i, j, a, b
     cdef cnp.npy_intp strides[cnp.NPY_MAXDIMS]
     cdef cnp.npy_intp sa, sb, cur
+    if _has_contiguous_strides(x):
+        return np.empty(shape_of(x), dtype=x.dtype)
     cdef cnp.ndarray buf = np.empty(cnp.PyArray_SIZE(x), dtype=x.dtype)
     if _dense(x):
         return _strided_view(buf, nd, cnp.PyArray_DIMS(x), cnp.PyArray_STRIDES(x), True)
@@ -170,21 +172,34 @@ cdef cnp.ndarray _empty_preserving(cnp.ndarray x):
     return _strided_view(buf, nd, cnp.PyArray_DIMS(x), strides, True)
 
 
+cdef bint _has_contiguous_strides(cnp.ndarray x):
+    """Whether x has exactly PyTorch's contiguous strides (numpy's C-contiguous flag
+    ignores the strides of size-1 dims)."""
+    cdef int i
+    cdef cnp.npy_intp cur = cnp.PyArray_ITEMSIZE(x)
+    for i in range(cnp.PyArray_NDIM(x) - 1, -1, -1):
+        if cnp.PyArray_STRIDE(x, i) != cur:
+            return False
+        if cnp.PyArray_DIM(x, i) > 1:
+            cur *= cnp.PyArray_DIM(x, i)
+    return True
+
+
 cdef cnp.ndarray _contiguous(cnp.ndarray x):
     """x in C order with PyTorch's contiguous strides (numpy leaves the strides of
     size-1 dims of a C-ordered result arbitrary)."""
     if not cnp.PyArray_IS_C_CONTIGUOUS(x):
         x = np.ascontiguousarray(x)
+    if _has_contiguous_strides(x):
+        return x
     cdef int nd = cnp.PyArray_NDIM(x), i
     cdef cnp.npy_intp strides[cnp.NPY_MAXDIMS]
     cdef cnp.npy_intp cur = cnp.PyArray_ITEMSIZE(x)
-    cdef bint same = True
     for i in range(nd - 1, -1, -1):
         strides[i] = cur
-        same = same and cnp.PyArray_STRIDE(x, i) == cur
         if cnp.PyArray_DIM(x, i) > 1:
             cur *= cnp.PyArray_DIM(x, i)
-    return x if same else _strided_view(x, nd, cnp.PyArray_DIMS(x), strides, True)
+    return _strided_view(x, nd, cnp.PyArray_DIMS(x), strides, True)
 
 
 cdef cnp.ndarray _joined(list arrays, Py_ssize_t axis, tuple shape, dtype rt):
@@ -769,7 +784,9 @@ cdef Tensor op_flip(Tensor self, object dims):
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
     cdef tuple wd = wrap_dims(tuple(dims), nd)
     cdef cnp.ndarray out = _empty_preserving(self._data)  # PyTorch's flip keeps the layout
-    np.copyto(out, np.flip(self._data, wd) if nd and wd else self._data)
+    cdef Py_ssize_t i
+    np.copyto(out, self._data[tuple([slice(None, None, -1) if i in wd else slice(None)
+                                     for i in range(nd)])])
     cdef Tensor result = make(out)
     record_FlipBackward0(result, self, wd)
     return result
