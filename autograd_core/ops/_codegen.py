@@ -622,21 +622,23 @@ _TEMPLATE = re.compile(r"^(\w+)\((.*)\)$")
 
 def gen_forward(op):
     """A templated forward: the template (a cdef function of the family module named
-    <template>_values) computes the values; this wires the node around it."""
+    <template>_values) computes the values; this wires the node around it (an op
+    without a node, such as a comparison, records nothing)."""
     m = _TEMPLATE.match(op.forward.strip())
     if not m:
         raise TableError(f"{op.name}: bad forward {op.forward!r}")
     template, targs = m.groups()
-    if len(op.nodes) != 1:
-        raise TableError(f"{op.name}: a templated forward needs exactly one node")
-    node = op.nodes[0]
+    if len(op.nodes) > 1:
+        raise TableError(f"{op.name}: a templated forward needs at most one node")
+    node = op.nodes[0] if op.nodes else None
     schema = op.schema
     argnames = ", ".join(p.name for p in schema.params)
     lines = [f"cdef {schema.c_signature(op.cname)}:"]
     tensor_args = [p.name for p in schema.params if p.has_edge]
     values_args = ", ".join(tensor_args + [a.strip() for a in targs.split(",") if a.strip()])
     lines.append(f"    cdef Tensor result = make({template}_values({values_args}))")
-    lines.append(f"    record_{node.name}(result, {argnames})")
+    if node is not None:
+        lines.append(f"    record_{node.name}(result, {argnames})")
     lines.append("    return result")
     return "\n".join(lines) + "\n\n\n"
 
