@@ -804,7 +804,9 @@ def gen_family(family, ops, ops_by_name):
             for name in publics:
                 target.append((name, fn))
             if op.inplace and v in ("function", "method"):
-                target.append((op.inplace, f"_py_{op.inplace}"))
+                # an alias names the in-place variant too (absolute_ = abs_)
+                for name in [op.inplace] + [a + "_" for a in op.aliases]:
+                    target.append((name, f"_py_{op.inplace}"))
     out.append("# ---------------------------------------------------------------- nodes\n")
     out += nodes
     out.append("# ---------------------------------------------------------------- forwards\n")
