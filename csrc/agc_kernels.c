@@ -42,6 +42,7 @@ DEFINE_UNARY(agc_unary_f64, double, exp, log, sqrt, sin, cos, tanh, fabs)
     case AGC_DIV: BINARY_LOOP(x / y)                                            \
     case AGC_TANH_BACKWARD: BINARY_LOOP(x * ((T)1 - y * y))                     \
     case AGC_SIGMOID_BACKWARD: BINARY_LOOP(x * (((T)1 - y) * y))                \
+    case AGC_THRESHOLD_BACKWARD: BINARY_LOOP(y > 0 ? x : (T)0)                  \
     }
 
 #define DEFINE_BINARY(NAME, T_)                                                 \
