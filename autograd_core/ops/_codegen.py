@@ -577,9 +577,11 @@ def gen_node(node, ops_by_name):
     w(f"cdef void record_{node.name}({outs}, {args}) except *:")
     inputs = "(" + "".join(p.name + ", " for p in diff_params) + ")"
     first_out = _output_params(schema)[0]
-    w(f"    cdef tuple inputs = {inputs}")
-    w(f"    if not should_record(inputs, {first_out}._data):")
+    # should_record(inputs, ...) unrolled: nothing is built when nothing records
+    needs = " or ".join(f"_input_requires_grad({p.name})" for p in diff_params) or "False"
+    w(f"    if not (recording() and ({needs}) and cnp.PyArray_ISFLOAT({first_out}._data)):")
     w("        return")
+    w(f"    cdef tuple inputs = {inputs}")
     w(f"    cdef {node.name} node = {node.name}.__new__({node.name})")
     for u, users in sorted(saved_tensors.items()):
         cond = " or ".join(f"_input_requires_grad({diff_params[i].name})" for i in sorted(users))
