@@ -112,8 +112,10 @@ cdef cnp.ndarray _binary_kernel(cnp.ndarray a, cnp.ndarray b, int kernel):
 
 cdef inline bint _kernel_pair(cnp.ndarray a, cnp.ndarray b):
     """Whether a binary kernel can take a and b (same float dtype and shape, small)."""
-    return (cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b) and _is_small_float(a)
-            and _is_small_float(b) and same_shape(a, b))
+    cdef int t = cnp.PyArray_TYPE(a)
+    return (t == cnp.PyArray_TYPE(b) and (t == cnp.NPY_FLOAT or t == cnp.NPY_DOUBLE)
+            and cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_IS_C_CONTIGUOUS(b)
+            and cnp.PyArray_SIZE(a) <= AGC_SMALL_N and same_shape(a, b))
 
 
 # ================================================================ value templates
