@@ -1463,6 +1463,25 @@ cdef Tensor op_copy_(Tensor self, Tensor src, bint non_blocking):
     return inplace_commit(self, result)
 
 
+cdef cnp.ndarray _fill_value_array(object value, dtype d):
+    """A number as a 0-d array of dtype d, with PyTorch's overflow checks."""
+    overflow = RuntimeError(f"value cannot be converted to type {d.value_type_name} "
+                            "without overflow")
+    if type(value) is int and not -(1 << 63) <= value < (1 << 63):
+        raise OverflowError("int too big to convert")  # PyTorch's Python ints are int64
+    if d.category == CAT_INT:
+        if isinstance(value, float) and not np.isfinite(value):
+            raise overflow
+        v = int(value)
+        info = np.iinfo(d.np_dtype)
+        if v < info.min or v > info.max:
+            raise overflow
+    elif d.category == CAT_FLOAT and np.isfinite(value) and \
+            builtins.abs(value) > float(np.finfo(d.np_dtype).max):
+        raise overflow
+    return <cnp.ndarray>np.asarray(value, dtype=d.np_dtype)
+
+
 cdef Tensor op_fill_(Tensor self, object value):
     cdef cnp.ndarray v
     if isinstance(value, Tensor):
@@ -1471,7 +1490,7 @@ cdef Tensor op_fill_(Tensor self, object value):
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{cnp.PyArray_NDIM(v)} dimensions.")
     else:
-        v = <cnp.ndarray>np.asarray(value, dtype=self._data.dtype)
+        v = _fill_value_array(value, dtype_of(self._data))
     cdef Tensor old = inplace_source(self, (value,))
     cdef Tensor result = make(_filled_like(self, v))
     if isinstance(value, Tensor):
