@@ -730,8 +730,8 @@ def gen_inplace_impl(op):
     others_t = "(" + "".join(o + ", " for o in others) + ")"
     lines = [f"cdef {schema.c_signature('op_' + op.inplace)}:"]
     args = ", ".join(p.name for p in schema.params[1:])
-    call_args = "src" + (", " + args if args else "")
-    lines.append(f"    cdef Tensor src = inplace_source(self, {others_t})")
+    call_args = "_self_source" + (", " + args if args else "")
+    lines.append(f"    cdef Tensor _self_source = inplace_source(self, {others_t})")
     lines.append(f"    return inplace_commit(self, {op.cname}({call_args}))")
     return "\n".join(lines) + "\n\n\n"
 
