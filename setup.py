@@ -15,7 +15,6 @@ import runpy
 import sys
 
 import numpy as np
-from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
@@ -24,7 +23,6 @@ sys.path.insert(0, ROOT)
 
 # the generator, loaded by path: the package itself cannot be imported before it is built
 _codegen = runpy.run_path(os.path.join(ROOT, "autograd_core", "ops", "_codegen.py"))
-_codegen["generate"](ROOT)
 
 FAST = bool(os.environ.get("AGC_FAST_BUILD"))
 COMPILE_ARGS = ["-O0" if FAST else "-O2", "-g0"]
@@ -57,27 +55,37 @@ extensions += [_extension(f"autograd_core.ops.{fam}", f"autograd_core/ops/{fam}.
                for fam in _codegen["FAMILIES"]]
 
 
-class ParallelBuildExt(build_ext):
-    """Compile the extension modules in parallel (one per core) unless told otherwise."""
+class BuildExt(build_ext):
+    """Generate, cythonize, then compile the modules in parallel (one job per core).
+
+    Generation and cythonization happen here, not when setup.py is loaded, so that
+    making an sdist neither needs nor runs them."""
 
     def finalize_options(self):
         super().finalize_options()
         if not self.parallel:
             self.parallel = os.cpu_count() or 1
 
+    def run(self):
+        from Cython.Build import cythonize
 
-setup(
-    ext_modules=cythonize(
-        extensions,
-        language_level=3,
-        nthreads=os.cpu_count() or 1,
-        compiler_directives={
-            "boundscheck": True,
-            "wraparound": True,
-            "initializedcheck": False,
-            "auto_pickle": False,
-            "binding": True,
-        },
-    ),
-    cmdclass={"build_ext": ParallelBuildExt},
-)
+        _codegen["generate"](ROOT)
+        cythonized = cythonize(
+            self.extensions,
+            language_level=3,
+            nthreads=os.cpu_count() or 1,
+            compiler_directives={
+                "boundscheck": True,
+                "wraparound": True,
+                "initializedcheck": False,
+                "auto_pickle": False,
+                "binding": True,
+            },
+        )
+        # keep setuptools' Extension objects; only their sources become the C files
+        for ext, c_ext in zip(self.extensions, cythonized):
+            ext.sources = c_ext.sources
+        super().run()
+
+
+setup(ext_modules=extensions, cmdclass={"build_ext": BuildExt})

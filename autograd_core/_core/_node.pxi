@@ -363,24 +363,33 @@ cdef void _record_trace(Node node):
     node.meta["traceback_"] = traceback.format_stack()  # Cython frames are not in it
 
 
+cdef inline object _edge_of(object x):
+    return edge_node(<Tensor>x) if isinstance(x, Tensor) else None
+
+
+cdef inline int _output_nr_of(object x):
+    return (<Tensor>x)._output_nr if isinstance(x, Tensor) else 0
+
+
 cdef inline void _set_edges(Node node, tuple inputs):
     """One edge per forward input; anything but a Tensor (None, a number) gets none."""
     cdef Py_ssize_t n = len(inputs), i
     cdef bint any_nr = False
-    cdef Tensor t
-    cdef list nodes = [None] * n
-    for i in range(n):
-        x = inputs[i]
-        if isinstance(x, Tensor):
-            t = <Tensor>x
-            nodes[i] = edge_node(t)
-            if t._output_nr:
+    # the common arities build their tuples directly (this runs once per recorded op)
+    if n == 1:
+        node.next_nodes = (_edge_of(inputs[0]),)
+        any_nr = _output_nr_of(inputs[0]) != 0
+    elif n == 2:
+        node.next_nodes = (_edge_of(inputs[0]), _edge_of(inputs[1]))
+        any_nr = _output_nr_of(inputs[0]) != 0 or _output_nr_of(inputs[1]) != 0
+    else:
+        node.next_nodes = tuple([_edge_of(x) for x in inputs])
+        for i in range(n):
+            if _output_nr_of(inputs[i]) != 0:
                 any_nr = True
-    node.next_nodes = tuple(nodes)
     gc_untrack(node.next_nodes)
     if any_nr:
-        node.next_nrs = tuple([(<Tensor>x)._output_nr if isinstance(x, Tensor) else 0
-                               for x in inputs])
+        node.next_nrs = tuple([_output_nr_of(x) for x in inputs])
     node.seq = new_sequence_nr()
     gc_untrack(node)  # Note [Untracked by the cycle collector]
     if anomaly_enabled:

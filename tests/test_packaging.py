@@ -1,0 +1,52 @@
+"""The source distribution holds what a build needs and nothing generated: the Cython
+sources, the derivative table and its generator, the C sources (issue 7)."""
+import os
+import subprocess
+import sys
+import tarfile
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture(scope="module")
+def sdist_names(tmp_path_factory):
+    if not os.path.exists(os.path.join(ROOT, "setup.py")):
+        pytest.skip("needs the source tree")
+    out = tmp_path_factory.mktemp("sdist")
+    # run outside the source tree: its build/ directory would shadow the build package
+    r = subprocess.run([sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir",
+                        str(out), ROOT], cwd=str(out), capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    (archive,) = out.glob("*.tar.gz")
+    with tarfile.open(archive) as tar:
+        return {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+
+
+def _tracked_sources():
+    names = set()
+    for sub in ("autograd_core", "csrc"):
+        for dirpath, _, files in os.walk(os.path.join(ROOT, sub)):
+            for f in files:
+                path = os.path.relpath(os.path.join(dirpath, f), ROOT)
+                if f.endswith((".pyx", ".pxd", ".pxi", ".yaml", ".h")) or (
+                        sub == "csrc" and f.endswith(".c")):
+                    if not os.path.basename(path).startswith(("_gen_", "_op_table")):
+                        names.add(path)
+    return names
+
+
+def test_sdist_holds_every_source(sdist_names):
+    missing = _tracked_sources() - sdist_names
+    assert not missing, f"missing from the sdist: {sorted(missing)}"
+    for needed in ("setup.py", "pyproject.toml", "autograd_core/ops/_codegen.py",
+                   "autograd_core/ops/derivatives.yaml", "README.md"):
+        assert needed in sdist_names
+
+
+def test_sdist_holds_nothing_generated(sdist_names):
+    generated = [n for n in sdist_names
+                 if (n.startswith("autograd_core/") and n.endswith((".c", ".so", ".html")))
+                 or os.path.basename(n).startswith(("_gen_", "_op_table"))]
+    assert not generated, f"generated files in the sdist: {generated}"
