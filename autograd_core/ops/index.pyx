@@ -662,6 +662,20 @@ cdef cnp.ndarray _scatter_values(cnp.ndarray x, Py_ssize_t dim, cnp.ndarray idx,
     return out
 
 
+cdef void _src_meta(Tensor result, Tensor src, cnp.ndarray idx) except *:
+    """scatter's gradient for src has index's shape. PyTorch checks every gradient
+    against its input's metadata; the engine does so where a node carries input_meta,
+    so a src larger than index gets its own: backward then raises as PyTorch's does."""
+    cdef Node node = result._grad_fn
+    if node is None or not src._requires_grad:
+        return
+    if same_shape(src._data, idx):
+        return
+    metas = list(node.input_meta) if node.input_meta is not None else [None, None]
+    metas[1] = (shape_of(src._data), dtype_of(src._data))
+    node.input_meta = tuple(metas)
+
+
 cdef Tensor op_scatter(Tensor self, object dim, Tensor index, object src, object reduce):
     cdef ScatterMode mode = _reduce_mode(reduce)
     cdef cnp.ndarray idx = _int_index(index, "scatter", "int32/int64")
@@ -671,6 +685,7 @@ cdef Tensor op_scatter(Tensor self, object dim, Tensor index, object src, object
         pass  # PyTorch has no derivative for scatter with reduce
     elif isinstance(src, Tensor):
         record_ScatterBackward0(result, self, d, index, src, reduce)
+        _src_meta(result, src, idx)
     else:
         record_ScatterBackward1(result, self, d, index, src, reduce)
     return result
@@ -681,6 +696,7 @@ cdef Tensor op_scatter_add(Tensor self, object dim, Tensor index, Tensor src):
     cdef Py_ssize_t d = _check_scatter_args(self, dim, idx, src)
     cdef Tensor result = make(_scatter_values(self._data, d, idx, src, SCATTER_ADD))
     record_ScatterAddBackward0(result, self, d, index, src)
+    _src_meta(result, src, idx)
     return result
 
 
