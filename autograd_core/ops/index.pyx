@@ -151,6 +151,11 @@ cdef tuple _key_item(object k):
     """One entry of a key as (kind, value)."""
     cdef cnp.ndarray a
     cdef dtype d
+    if type(k) is int:
+        return (ITEM_INT, k)
+    if type(k) is slice and k.step is None and (k.start is None or type(k.start) is int) \
+            and (k.stop is None or type(k.stop) is int):
+        return (ITEM_SLICE, k)
     if isinstance(k, Tensor):
         a = (<Tensor>k)._data
         d = dtype_of(a)
@@ -338,6 +343,14 @@ cdef object _array_steps(object a, list steps):
 
 
 cdef Tensor op__getitem(Tensor self, object indices):
+    cdef Py_ssize_t i, n
+    if type(indices) is int and cnp.PyArray_NDIM(self._data) > 0:
+        # the commonest key, x[i]: PyTorch's select
+        i = indices
+        n = cnp.PyArray_DIMS(self._data)[0]
+        if i < -n or i >= n:
+            raise IndexError(f"index {i} is out of bounds for dimension 0 with size {n}")
+        return OPS.select(self, 0, i + n if i < 0 else i)
     cdef _Plan plan = _plan_key(self, indices, True)
     cdef Tensor y = _view_steps(self, plan.steps)
     if plan.key2 is not None:
