@@ -90,7 +90,8 @@ cdef str MSG_INDEX_DTYPE = "tensors used as indices must be long, int, byte or b
 cdef class _Plan:
     """A key planned against a tensor (Note [PyTorch indexing])."""
     cdef list steps         # the view steps, in order
-    cdef tuple key2         # the numpy advanced key over the steps' result, or None
+    cdef list records       # the advanced step: (dim, index array, is_mask) over the
+                            # steps' result; empty when the key has none
     cdef tuple shape        # the shape after the steps
 
 
@@ -227,8 +228,8 @@ cdef _Plan _plan_key(Tensor x, object key, bint getitem):
         raise IndexError(f"too many indices for tensor of dimension {nd}")
     cdef _Plan plan = _Plan.__new__(_Plan)
     plan.steps = []
-    plan.key2 = None
-    cdef list records = []      # (dim, array, is_mask) for the advanced step
+    plan.records = []
+    cdef list records = plan.records
     for i in range(len(items)):
         kind, val = _key_item(items[i])
         if kind == ITEM_INT:
@@ -241,8 +242,10 @@ cdef _Plan _plan_key(Tensor x, object key, bint getitem):
             plan.steps.append((STEP_SELECT, dim, ival + size if ival < 0 else ival))
             del shape[dim]
         elif kind == ITEM_SLICE:
-            if len(shape) == 0 or dim >= len(shape):
+            if len(shape) == 0:
                 raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+            if dim >= len(shape):
+                raise dim_error(dim, len(shape))
             n = shape[dim]
             start = 0 if val.start is None else val.start
             stop = sys.maxsize if val.stop is None else val.stop
@@ -254,6 +257,8 @@ cdef _Plan _plan_key(Tensor x, object key, bint getitem):
                 shape[dim] = len(range(*slice(start, stop, step).indices(n)))
             dim += 1
         elif kind == ITEM_NONE:
+            if dim > len(shape):
+                raise dim_error(dim, len(shape) + 1)
             plan.steps.append((STEP_UNSQUEEZE, dim))
             shape.insert(dim, 1)
             dim += 1
@@ -271,49 +276,82 @@ cdef _Plan _plan_key(Tensor x, object key, bint getitem):
             records.append((dim, val, True))
             dim += (<cnp.ndarray>val).ndim
     plan.shape = tuple(shape)
-    if records:
-        plan.key2 = _advanced_key(records, plan.shape)
     return plan
 
 
 cdef tuple _advanced_key(list records, tuple yshape):
-    """The numpy advanced key over the planned view, checked as PyTorch's index checks it."""
+    """The numpy advanced key over the planned view, checked as PyTorch's index checks
+    it: masks against the shape, the number of indexed dims, the indices' broadcast,
+    then (only when the result has elements) the indices' bounds, element by element."""
     out = []
     shapes = []
-    cdef Py_ssize_t pos = 0, ordinal = 0, j, r, n
+    cdef Py_ssize_t pos = 0, j, r, n, used = 0
     for r, arr, is_mask in records:
         while pos < r:
             out.append(slice(None))
             pos += 1
-        if r + (arr.ndim if is_mask else 1) > len(yshape):
-            raise IndexError(f"too many indices for tensor of dimension {len(yshape)}")
         if is_mask:
             for j in range(arr.ndim):
-                if arr.shape[j] != yshape[r + j]:
+                if r + j < len(yshape) and arr.shape[j] != yshape[r + j]:
                     raise IndexError(
                         f"The shape of the mask {shape_str(arr.shape)} at index {j} does not "
                         f"match the shape of the indexed tensor {shape_str(yshape)} at index {r + j}")
-            nnz = int(np.count_nonzero(arr))
-            shapes.extend([(nnz,)] * arr.ndim)
-            ordinal += arr.ndim
+            shapes.extend([(int(np.count_nonzero(arr)),)] * arr.ndim)
             pos += arr.ndim
         else:
-            n = yshape[r]
-            if arr.size:
-                bad = (arr < -n) | (arr >= n)
-                if bad.any():
-                    raise IndexError(f"index {int(arr[bad].reshape(-1)[0])} is out of bounds for "
-                                     f"dimension {ordinal} with size {n}")
             shapes.append(arr.shape)
-            ordinal += 1
             pos += 1
         out.append(arr)
+    if pos > len(yshape):
+        raise IndexError(f"too many indices for tensor of dimension {len(yshape)} (got {pos})")
     try:
-        np.broadcast_shapes(*shapes)
+        bshape = np.broadcast_shapes(*shapes)
     except ValueError:
         raise IndexError("shape mismatch: indexing tensors could not be broadcast together with "
                          "shapes " + ", ".join([shape_str(s) for s in shapes])) from None
+    # the result's size: the indices' broadcast shape times the dims they do not index
+    cdef Py_ssize_t rest = _numel(bshape), d, k
+    covered = set()
+    for r, arr, is_mask in records:
+        covered.update(range(r, r + (arr.ndim if is_mask else 1)))
+    for d in range(len(yshape)):
+        if d not in covered:
+            rest *= yshape[d]
+    cdef list checks = []       # (entry in out, flat broadcast indices, size, ordinal)
+    cdef Py_ssize_t ordinal = 0
+    for k in range(len(records)):
+        r, arr, is_mask = records[k]
+        if is_mask:
+            ordinal += arr.ndim
+            continue
+        n = yshape[r]
+        if rest == 0:
+            # nothing is read: PyTorch does not check the indices (numpy would)
+            if n:
+                out[r - _key_offset(records, k)] = np.clip(arr, -n, n - 1)
+        elif arr.size:
+            checks.append((np.broadcast_to(arr, bshape).reshape(-1), n, ordinal))
+        ordinal += 1
+    if checks:
+        bads = [(a < -n) | (a >= n) for a, n, _ in checks]
+        anybad = np.logical_or.reduce(bads) if len(bads) > 1 else bads[0]
+        if anybad.any():
+            p = int(np.argmax(anybad))
+            for k in range(len(checks)):
+                if bads[k][p]:
+                    a, n, ordinal = checks[k]
+                    raise IndexError(f"index {int(a[p])} is out of bounds for dimension "
+                                     f"{ordinal} with size {n}")
     return tuple(out)
+
+
+cdef Py_ssize_t _key_offset(list records, Py_ssize_t k):
+    """How many more dims than key entries the masks among records[:k] cover."""
+    cdef Py_ssize_t off = 0, i
+    for i in range(k):
+        if records[i][2]:
+            off += records[i][1].ndim - 1
+    return off
 
 
 cdef Tensor _view_steps(Tensor x, list steps):
@@ -353,8 +391,8 @@ cdef Tensor op__getitem(Tensor self, object indices):
         return OPS.select(self, 0, i + n if i < 0 else i)
     cdef _Plan plan = _plan_key(self, indices, True)
     cdef Tensor y = _view_steps(self, plan.steps)
-    if plan.key2 is not None:
-        return op_index(y, plan.key2)
+    if plan.records:
+        return op_index(y, _advanced_key(plan.records, plan.shape))
     if y is self:
         return OPS.alias(self)
     return y
@@ -420,25 +458,21 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
     cdef dtype sd = dtype_of(self._data)
     if isinstance(value, Tensor):
         v = value
-    elif is_number(value):
+    elif isinstance(value, (int, float, np.integer)):   # PyTorch's: not np.float32, np.bool_
         with quiet():
             v = make(np.asarray(value).astype(sd.np_dtype))
     else:
-        raise TypeError(f"can't assign a {type(value).__name__} to a {legacy_type_name(self)}")
+        raise TypeError(f"can't assign a {_py_type_name(value)} to a {legacy_type_name(self)}")
     cdef _Plan plan = _plan_key(self, indices, False)
     cdef list steps = plan.steps
-    cdef tuple key2 = plan.key2
-    cdef bint has_view = len(steps) > 0, adv = key2 is not None
+    cdef tuple key2 = None
+    cdef bint has_view = len(steps) > 0, adv = len(plan.records) > 0
     cdef tuple target = plan.shape
-    if adv:
-        target = shape_of(as_array(np.broadcast_to(np.int8(0), plan.shape)[key2]))
     cdef tuple vs = shape_of(v._data), stripped = _strip_leading_ones(vs)
-    if adv:
-        if not any(_broadcasts_to(cand, target) for cand in (vs, stripped)):
-            raise RuntimeError(
-                f"shape mismatch: value tensor of shape {shape_str(vs)} cannot be broadcast to "
-                f"indexing result of shape {shape_str(target)}")
-    elif vs != target and len(vs) != 0 and not _broadcasts_to(stripped, target):
+    # PyTorch's order: a basic write expands the value (its error first), then writes in
+    # place (the leaf checks); an advanced write (index_put_) checks the leaf, then the
+    # indices, then the value's shape
+    if not adv and vs != target and len(vs) != 0 and not _broadcasts_to(stripped, target):
         with NoGradGuard():
             OPS.expand(make(np.empty(stripped, dtype=v._data.dtype)), target)  # its error
         raise RuntimeError(f"setitem: cannot expand {shape_str(vs)} to {shape_str(target)}")
@@ -446,6 +480,13 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
     if recording() and self._grad_fn is None and self._requires_grad:
         raise RuntimeError(MSG_LEAF_VIEW_INPLACE if has_view else MSG_LEAF_INPLACE)
     check_inplace(self)
+    if adv:
+        key2 = _advanced_key(plan.records, plan.shape)
+        target = shape_of(as_array(np.broadcast_to(np.int8(0), plan.shape)[key2]))
+        if not any([_broadcasts_to(cand, target) for cand in (vs, stripped)]):
+            raise RuntimeError(
+                f"shape mismatch: value tensor of shape {shape_str(vs)} cannot be broadcast to "
+                f"indexing result of shape {shape_str(target)}")
     cdef Tensor base = self._base
     cdef bint graph = recording() and cnp.PyArray_ISFLOAT(self._data) and (
         self._requires_grad or v._requires_grad or (base is not None and base._requires_grad))
