@@ -550,27 +550,33 @@ cdef cnp.ndarray _int_index(Tensor index, str fname, str expected):
 
 
 cdef Tensor op_index_select(Tensor self, object dim, Tensor index):
-    cdef cnp.ndarray idx = _int_index(index, "index_select", "int32 or int64")
-    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef cnp.ndarray x = self._data, idx = index._data
+    cdef Py_ssize_t nd = x.ndim
     cdef Py_ssize_t d = wrap_dim(dim, nd)
     if idx.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     flat = idx.reshape(-1)
+    if nd == 0 and flat.size != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                           f"{flat.size} value(s)")
+    _int_index(index, "index_select", "int32 or int64")
     if nd == 0:
-        if flat.size != 1:
-            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
-                               f"{flat.size} value(s)")
         if flat[0] != 0:
             raise IndexError("index out of range in self")
-        out = self._data.copy()
+        out = x.copy()
     else:
-        n = shape_of(self._data)[d]
+        n = shape_of(x)[d]
         if flat.size:
+            if nd > 1 and x.size == 0 and n == 0:
+                raise RuntimeError("index_select(): self indexing axis dim should be positive")
             bad = np.nonzero((flat < 0) | (flat >= n))[0]
             if bad.size:
-                raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(flat[bad[0]])} "
-                                   f"axis_dim={n}")
-        out = np.take(self._data, flat, axis=d)
+                # PyTorch's kernels word it differently: the dim-1 (and empty) path, the rest
+                if nd > 1 and (d == 1 or x.size == 0):
+                    raise RuntimeError(f"INDICES element is out of DATA bounds, "
+                                       f"id={int(flat[bad[0]])} axis_dim={n}")
+                raise IndexError("index out of range in self")
+        out = np.take(x, flat, axis=d)
     cdef Tensor result = make(as_array(out))
     record_IndexSelectBackward0(result, self, d, index)
     return result
@@ -623,19 +629,22 @@ cdef void _check_index_bounds(cnp.ndarray idx, Py_ssize_t dim, Py_ssize_t n) exc
 
 
 cdef Tensor op_gather(Tensor self, object dim, Tensor index, bint sparse_grad):
-    cdef cnp.ndarray idx = _int_index(index, "gather", "int32/int64")
-    cdef cnp.ndarray xa = self._data
+    cdef cnp.ndarray xa = self._data, idx = index._data
     cdef Py_ssize_t nd = xa.ndim, d = wrap_dim(dim, nd), k
-    if _ne1(nd) != _ne1(idx.ndim):
-        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     cdef tuple xs = _nonempty(shape_of(xa)), ishape = shape_of(idx), ne = _nonempty(ishape)
-    for k in range(len(xs)):
-        if k != d and ne[k] > xs[k]:
-            raise RuntimeError(
-                f"Size does not match at dimension {k} expected index {shape_str(ishape)} to "
-                f"be no larger than self {shape_str(shape_of(xa))} apart from dimension {d}")
-    _check_index_bounds(idx, d, xs[d])
-    out = xa.reshape(xs)[_along_key(ne, idx.reshape(ne).astype(np.int64), d)]
+    if idx.size:    # PyTorch checks an empty index for nothing
+        _int_index(index, "gather", "int32/int64")
+        if _ne1(nd) != _ne1(idx.ndim):
+            raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+        for k in range(len(xs)):
+            if k != d and ne[k] > xs[k]:
+                raise RuntimeError(
+                    f"Size does not match at dimension {k} expected index {shape_str(ishape)} to "
+                    f"be no larger than self {shape_str(shape_of(xa))} apart from dimension {d}")
+        _check_index_bounds(idx, d, xs[d])
+        out = xa.reshape(xs)[_along_key(ne, idx.reshape(ne).astype(np.int64), d)]
+    else:
+        out = np.empty(ishape, dtype=xa.dtype)
     cdef Tensor result = make(as_array(np.asarray(out).reshape(ishape)))
     record_GatherBackward0(result, self, d, index, sparse_grad)
     return result
@@ -663,33 +672,53 @@ cdef ScatterMode _reduce_mode(object reduce) except *:
     raise RuntimeError("reduce argument must be either add or multiply.")
 
 
-cdef Py_ssize_t _check_scatter_args(Tensor self, object dim, cnp.ndarray idx, object src) except? -1:
-    """scatter's checks (PyTorch's order and messages); returns the wrapped dim."""
+cdef Py_ssize_t _check_scatter_args(Tensor self, object dim, cnp.ndarray idx, object src,
+                                    object reduce) except? -1:
+    """scatter's and scatter_add's checks (PyTorch's order and messages); returns the
+    wrapped dim."""
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data), k
     cdef Py_ssize_t d = wrap_dim(dim, nd)
     cdef Tensor s = src if isinstance(src, Tensor) else None
+    cdef dtype idt = dtype_of(idx)
+    if idx.size and idt is not int64 and idt is not int32:
+        raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
     if s is not None and dtype_of(s._data) is not dtype_of(self._data):
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
-    if _ne1(nd) != _ne1(idx.ndim):
-        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
-    if s is not None and _ne1(s._data.ndim) != _ne1(idx.ndim):
-        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
-    if cnp.PyArray_SIZE(idx) == 0:
-        return d
-    cdef tuple xs = _nonempty(shape_of(self._data)), ishape = _nonempty(shape_of(idx))
-    ok = all([k == d or ishape[k] <= xs[k] for k in range(len(xs))])
-    if s is not None:
-        ss = _nonempty(shape_of(s._data))
-        if not ok or any([ishape[k] > ss[k] for k in range(len(ss))]):
+    if idx.size:
+        if _ne1(nd) != _ne1(idx.ndim):
+            raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+        xs = _nonempty(shape_of(self._data))
+        ishape = _nonempty(shape_of(idx))
+        wrong = any([k != d and ishape[k] > xs[k] for k in range(len(xs))])
+        if not wrong and s is not None:
+            for k in range(len(xs)):
+                if ishape[k] > _src_size(s, k):
+                    wrong = True
+                    break
+        if wrong and s is not None:
             raise RuntimeError(
                 f"Expected index {shape_str(shape_of(idx))} to be no larger than self "
                 f"{shape_str(shape_of(self._data))} apart from dimension {d} and to be no larger "
                 f"size than src {shape_str(shape_of(s._data))}")
-    elif not ok:
-        raise RuntimeError(f"Expected index {shape_str(shape_of(idx))} to be no larger than self "
-                           f"{shape_str(shape_of(self._data))} apart from dimension {d}")
-    _check_index_bounds(idx, d, xs[d])
+        if wrong:
+            raise RuntimeError(f"Expected index {shape_str(shape_of(idx))} to be no larger than "
+                               f"self {shape_str(shape_of(self._data))} apart from dimension {d}")
+    _reduce_mode(reduce)
+    if idx.size:
+        if s is not None and _ne1(s._data.ndim) != _ne1(idx.ndim):
+            raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+        _check_index_bounds(idx, d, _nonempty(shape_of(self._data))[d])
     return d
+
+
+cdef Py_ssize_t _src_size(Tensor s, Py_ssize_t k) except? -1:
+    """src.size(k) as PyTorch's check reads it (a 0-d src has size 1)."""
+    cdef Py_ssize_t n = cnp.PyArray_NDIM(s._data)
+    if n == 0:
+        return 1
+    if k >= n:
+        raise dim_error(k, n)
+    return cnp.PyArray_DIMS(s._data)[k]
 
 
 cdef cnp.ndarray _scatter_values(cnp.ndarray x, Py_ssize_t dim, cnp.ndarray idx, object src,
@@ -731,9 +760,13 @@ cdef void _src_meta(Tensor result, Tensor src, cnp.ndarray idx) except *:
 
 
 cdef Tensor op_scatter(Tensor self, object dim, Tensor index, object src, object reduce):
+    cdef cnp.ndarray idx = index._data
+    cdef Py_ssize_t d = _check_scatter_args(self, dim, idx, src, reduce)
     cdef ScatterMode mode = _reduce_mode(reduce)
-    cdef cnp.ndarray idx = _int_index(index, "scatter", "int32/int64")
-    cdef Py_ssize_t d = _check_scatter_args(self, dim, idx, src)
+    if mode != SCATTER_WRITE and isinstance(src, Tensor):
+        warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and "
+                      "will be removed in a future PyTorch release. Use torch.scatter_reduce "
+                      "instead for more reduction options.", UserWarning)
     cdef Tensor result = make(_scatter_values(self._data, d, idx, src, mode))
     if mode != SCATTER_WRITE:
         pass  # PyTorch has no derivative for scatter with reduce
@@ -746,8 +779,8 @@ cdef Tensor op_scatter(Tensor self, object dim, Tensor index, object src, object
 
 
 cdef Tensor op_scatter_add(Tensor self, object dim, Tensor index, Tensor src):
-    cdef cnp.ndarray idx = _int_index(index, "scatter_add", "int32/int64")
-    cdef Py_ssize_t d = _check_scatter_args(self, dim, idx, src)
+    cdef cnp.ndarray idx = index._data
+    cdef Py_ssize_t d = _check_scatter_args(self, dim, idx, src, None)
     cdef Tensor result = make(_scatter_values(self._data, d, idx, src, SCATTER_ADD))
     record_ScatterAddBackward0(result, self, d, index, src)
     _src_meta(result, src, idx)
@@ -812,16 +845,21 @@ _py_scatter_.__name__ = _py_scatter_.__qualname__ = "scatter_"
 
 # ================================================================ masked_fill / masked_select
 
-cdef Tensor op_masked_fill(Tensor self, Tensor mask, object value):
-    cdef cnp.ndarray m = mask._data, x = self._data
-    cdef dtype md = dtype_of(m), xd = dtype_of(x)
+cdef void _check_masked_fill(Tensor mask, object value) except *:
+    cdef dtype md = dtype_of(mask._data)
     if md is not bool_:
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
                            + md.cpp_name)
     if isinstance(value, Tensor) and cnp.PyArray_NDIM((<Tensor>value)._data) != 0:
         raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {cnp.PyArray_NDIM((<Tensor>value)._data)} dimension(s).")
-    _broadcast_shape(shape_of(m), shape_of(x))
+
+
+cdef Tensor op_masked_fill(Tensor self, Tensor mask, object value):
+    cdef cnp.ndarray m = mask._data, x = self._data
+    cdef dtype xd = dtype_of(x)
+    _broadcast_shape(shape_of(m), shape_of(x))     # PyTorch: expand first, then fill
+    _check_masked_fill(mask, value)
     with quiet():
         vals = np.asarray((<Tensor>value)._data if isinstance(value, Tensor) else value).astype(
             xd.np_dtype)
@@ -832,6 +870,15 @@ cdef Tensor op_masked_fill(Tensor self, Tensor mask, object value):
     else:
         record_MaskedFillBackward0(result, self, mask, value)
     return result
+
+
+# table entry masked_fill_: by hand through the in-place driver, for PyTorch's order of
+# checks (the leaf, the mask and value, then the mask broadcasting to self)
+cdef Tensor op_masked_fill_(Tensor self, Tensor mask, object value):
+    cdef Tensor source = inplace_source(self, (mask, value))
+    _check_masked_fill(mask, value)
+    _broadcast_shape(shape_of(self._data), shape_of(mask._data))
+    return inplace_commit(self, op_masked_fill(source, mask, value))
 
 
 cdef Tensor masked_fill_backward(Tensor grad, Tensor mask):
@@ -894,9 +941,11 @@ cdef Tensor op_masked_select(Tensor self, Tensor mask):
 
 
 cdef Tensor masked_select_backward(Tensor grad, tuple self_shape, Tensor mask):
-    """zeros of the broadcast shape with grad's elements where mask is True."""
+    """zeros of the broadcast shape with grad's elements where mask is True, summed back
+    to self's shape when self was broadcast (the engine's reduction in PyTorch)."""
     cdef tuple bshape = _broadcast_shape(self_shape, shape_of(mask._data))
-    return OPS.masked_scatter(zeros(bshape, dtype_of(grad._data)), mask, grad)
+    cdef Tensor g = OPS.masked_scatter(zeros(bshape, dtype_of(grad._data)), mask, grad)
+    return g if bshape == self_shape else OPS.sum_to(g, self_shape)
 
 
 cdef Tensor op_masked_scatter(Tensor self, Tensor mask, Tensor source):
