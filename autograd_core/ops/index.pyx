@@ -796,9 +796,11 @@ cdef str _SCATTER_SIGNATURES = (
 
 cdef tuple _scatter_args(str fname, ArgNumbering numbering, tuple args, object dim,
                          object index, object src, object value, object reduce):
-    """scatter's Python arguments checked: (dim, index, src Tensor or number, reduce)."""
+    """scatter's Python arguments checked: (dim, index, src Tensor or number, reduce).
+    `args` are the arguments as given, for the message."""
     sig = _SCATTER_SIGNATURES.format(input="Tensor input, " if numbering == FUNCTION_ARGS else "")
-    if src is not None and value is not None:
+    args = tuple([a for a in args if a is not None])
+    if (src is not None and value is not None) or isinstance(value, Tensor):
         raise type_error_combination(fname, args, sig)
     if src is None:
         src = value
@@ -819,21 +821,21 @@ def _py_scatter(input, dim, index, src=None, value=None, *, reduce=None):
     tensor([6., 0., 5.])
     """
     cdef Tensor self = arg_tensor(input, "scatter", "input", 1)
-    d, i, s, r = _scatter_args("scatter", FUNCTION_ARGS, (input, dim, index, src), dim, index,
+    d, i, s, r = _scatter_args("scatter", FUNCTION_ARGS, (input, dim, index, src, value), dim, index,
                                src, value, reduce)
     return op_scatter(self, d, i, s, r)
 
 
 def _pym_scatter(self, dim, index, src=None, value=None, *, reduce=None):
     """``self`` with ``src``'s elements (or ``value``) written at ``index`` along dim."""
-    d, i, s, r = _scatter_args("scatter", METHOD_ARGS, (dim, index, src), dim, index, src,
+    d, i, s, r = _scatter_args("scatter", METHOD_ARGS, (dim, index, src, value), dim, index, src,
                                value, reduce)
     return op_scatter(self, d, i, s, r)
 
 
 def _py_scatter_(self, dim, index, src=None, value=None, *, reduce=None):
     """In place: ``self`` with ``src``'s elements (or ``value``) written at ``index`` along dim."""
-    d, i, s, r = _scatter_args("scatter_", METHOD_ARGS, (dim, index, src), dim, index, src,
+    d, i, s, r = _scatter_args("scatter_", METHOD_ARGS, (dim, index, src, value), dim, index, src,
                                value, reduce)
     return op_scatter_(self, d, i, s, r)
 
