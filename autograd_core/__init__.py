@@ -46,7 +46,7 @@ from autograd_core.autograd import (  # noqa: E402,F401
     is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled,
 )
 from autograd_core import linalg  # noqa: E402,F401
-# from autograd_core import nn  # TODO(port)
+from autograd_core import nn  # noqa: E402,F401
 
 __version__ = "0.1.0"
 

@@ -1,19 +1,15 @@
 """Op table entries of part shape_index: unflatten, broadcast_to, repeat/tile, flip, roll,
 split/chunk, narrow/select, index_select, gather, scatter/scatter_add, masked_fill,
-masked_select, movedim/moveaxis and more indexing keys (see op_table.py for the format).
+masked_select, movedim/moveaxis and more indexing keys (see op_spec.py for the format).
 
 All these ops are linear in their differentiable inputs: PyTorch's second derivative is
 zero (second_order=False); the first-order gradient's own grad_fn under create_graph is
 checked (double_grad_fns) where PyTorch gives one.
 """
-from op_table import C, OpSpec
+from op_spec import C, registrar
 
 OPS = []
-
-
-def op(*args, **kwargs):
-    kwargs.setdefault("second_order", False)
-    OPS.append(OpSpec(*args, **kwargs))
+op = registrar(OPS, second_order=False)
 
 
 _2D = [C((3, 4)), C((3, 4), nc=("t",)), C((3, 4), nc=("step",))]

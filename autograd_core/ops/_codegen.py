@@ -714,6 +714,16 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
     return "\n".join(lines) + "\n\n\n"
 
 
+def gen_manual_wrapper_names(op):
+    """A hand-written wrapper (python: manual) gets its public name and the table's doc,
+    as a generated one does."""
+    fn = f"_py_{op.name}"
+    lines = [f"{fn}.__name__ = {fn}.__qualname__ = \"{op.name}\""]
+    if op.doc:
+        lines.append(f'{fn}.__doc__ = """' + _escape_doc(op.doc.rstrip()) + '\n"""')
+    return "\n".join(lines) + "\n\n\n"
+
+
 def _py_default(d):
     if d == "[]":
         return "()"
@@ -815,9 +825,12 @@ def gen_family(family, ops, ops_by_name):
                 else f"_py_{op.name}"
             for name in publics:
                 target.append((name, fn))
-            if op.inplace and v in ("function", "method"):
+            if op.inplace and v in ("function", "method", "functional"):
                 target.append((op.inplace, f"_pym_{op.inplace}" if v == "method" and split
                                else f"_py_{op.inplace}"))
+        if op.python == "manual" and any(
+                v != "method" or op.python_method != "manual" for v in op.variants):
+            wrappers.append(gen_manual_wrapper_names(op))
     out.append("# ---------------------------------------------------------------- nodes\n")
     out += nodes
     out.append("# ---------------------------------------------------------------- forwards\n")

@@ -90,4 +90,8 @@ cdef Tensor op__unsafe_view(Tensor self, object size):
     return _todo("_unsafe_view")
 
 
+cdef Tensor op_t(Tensor self):
+    return _todo("t")
+
+
 include "_gen_view.pxi"
