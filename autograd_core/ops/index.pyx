@@ -628,7 +628,7 @@ cdef void _check_index_bounds(cnp.ndarray idx, Py_ssize_t dim, Py_ssize_t n) exc
         raise RuntimeError(f"index {v} is out of bounds for dimension {dim} with size {n}")
 
 
-cdef Tensor op_gather(Tensor self, object dim, Tensor index, bint sparse_grad):
+cdef Tensor op_gather(Tensor self, object dim, Tensor index):
     cdef cnp.ndarray xa = self._data, idx = index._data
     cdef Py_ssize_t nd = xa.ndim, d = wrap_dim(dim, nd), k
     cdef tuple xs = _nonempty(shape_of(xa)), ishape = shape_of(idx), ne = _nonempty(ishape)
@@ -646,8 +646,30 @@ cdef Tensor op_gather(Tensor self, object dim, Tensor index, bint sparse_grad):
     else:
         out = np.empty(ishape, dtype=xa.dtype)
     cdef Tensor result = make(as_array(np.asarray(out).reshape(ishape)))
-    record_GatherBackward0(result, self, d, index, sparse_grad)
+    record_GatherBackward0(result, self, d, index)
     return result
+
+
+cdef Tensor _gather_args(Tensor self, str fname, ArgNumbering numbering, object dim,
+                         object index, object sparse_grad):
+    cdef int pos = numbering
+    d = arg_int(dim, fname, "dim", pos + 1)
+    i = arg_tensor(index, fname, "index", pos + 2)
+    arg_bool(sparse_grad, fname, "sparse_grad", pos + 3)
+    return op_gather(self, d, i)
+
+
+def _py_gather(input, dim, index, *, sparse_grad=False):
+    return _gather_args(arg_tensor(input, "gather", "input", 1), "gather", FUNCTION_ARGS, dim,
+                        index, sparse_grad)
+
+
+def _pym_gather(Tensor self, dim, index, *, sparse_grad=False):
+    """Values of ``self`` along dim at ``index`` (see autograd_core.gather)."""
+    return _gather_args(self, "gather", METHOD_ARGS, dim, index, sparse_grad)
+
+
+_pym_gather.__name__ = _pym_gather.__qualname__ = "gather"
 
 
 cdef Tensor gather_backward(Tensor grad, tuple self_shape, object dim, Tensor index):
@@ -814,12 +836,6 @@ cdef tuple _scatter_args(str fname, ArgNumbering numbering, tuple args, object d
 
 
 def _py_scatter(input, dim, index, src=None, value=None, *, reduce=None):
-    """``input`` with ``src``'s elements (or ``value``) written at ``index`` along dim.
-
-    >>> import autograd_core as torch
-    >>> torch.scatter(torch.zeros(3), 0, torch.tensor([2, 0]), torch.tensor([5., 6.]))
-    tensor([6., 0., 5.])
-    """
     cdef Tensor self = arg_tensor(input, "scatter", "input", 1)
     d, i, s, r = _scatter_args("scatter", FUNCTION_ARGS, (input, dim, index, src, value), dim, index,
                                src, value, reduce)
@@ -840,7 +856,6 @@ def _py_scatter_(self, dim, index, src=None, value=None, *, reduce=None):
     return op_scatter_(self, d, i, s, r)
 
 
-_py_scatter.__name__ = _py_scatter.__qualname__ = "scatter"
 _pym_scatter.__name__ = _pym_scatter.__qualname__ = "scatter"
 _py_scatter_.__name__ = _py_scatter_.__qualname__ = "scatter_"
 
@@ -903,13 +918,6 @@ cdef tuple _masked_fill_args(str fname, ArgNumbering numbering, tuple args, obje
 
 
 def _py_masked_fill(input, mask, value):
-    """``input`` with ``value`` where the boolean ``mask`` (broadcast) is True.
-
-    >>> import autograd_core as torch
-    >>> x = torch.tensor([1., 2., 3.])
-    >>> torch.masked_fill(x, x > 1, 0.)
-    tensor([1., 0., 0.])
-    """
     cdef Tensor self = arg_tensor(input, "masked_fill", "input", 1)
     m, v = _masked_fill_args("masked_fill", FUNCTION_ARGS, (input, mask, value), mask, value)
     return op_masked_fill(self, m, v)
@@ -927,9 +935,7 @@ def _py_masked_fill_(self, mask, value):
     return op_masked_fill_(self, m, v)
 
 
-_py_masked_fill.__name__ = _py_masked_fill.__qualname__ = "masked_fill"
 _pym_masked_fill.__name__ = _pym_masked_fill.__qualname__ = "masked_fill"
-_py_masked_fill_.__name__ = _py_masked_fill_.__qualname__ = "masked_fill_"
 
 
 cdef Tensor op_masked_select(Tensor self, Tensor mask):
