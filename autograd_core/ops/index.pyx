@@ -58,11 +58,13 @@ cdef Py_ssize_t _numel(tuple shape):
 # gives an alias), then, if index tensors / lists / masks / bools remain, one advanced
 # `index` over that view with them at the dims they sit on. numpy's combined
 # semantics differ (an int between two index arrays makes them "separated"), so a key
-# is planned the same way: `steps`, the view ops in order, and `key2`, a numpy
-# advanced key over the result of the steps. x[key] runs the steps through the view
-# family's ops (so the grad_fn chain is PyTorch's: SelectBackward0, SliceBackward0,
-# UnsqueezeBackward0, AliasBackward0, then IndexBackward0); x[key] = v applies them
-# to arrays to find the written region of x's base (Note [Writing into a region]).
+# is planned the same way: `steps`, the view ops in order, and `records`, the index
+# arrays and masks with the dims of the steps' result they apply to, which become a
+# numpy advanced key over that result (checked as PyTorch's index checks it). x[key]
+# runs the steps through the view family's ops (so the grad_fn chain is PyTorch's:
+# SelectBackward0, SliceBackward0, UnsqueezeBackward0, AliasBackward0, then
+# IndexBackward0); x[key] = v applies them to arrays to find the written region of x's
+# base (Note [Writing into a region]).
 
 # the parsed kinds of a key's entries
 cdef enum ItemKind:
@@ -285,7 +287,7 @@ cdef tuple _advanced_key(list records, tuple yshape):
     then (only when the result has elements) the indices' bounds, element by element."""
     out = []
     shapes = []
-    cdef Py_ssize_t pos = 0, j, r, n, used = 0
+    cdef Py_ssize_t pos = 0, j, r, n
     for r, arr, is_mask in records:
         while pos < r:
             out.append(slice(None))
@@ -317,7 +319,7 @@ cdef tuple _advanced_key(list records, tuple yshape):
     for d in range(len(yshape)):
         if d not in covered:
             rest *= yshape[d]
-    cdef list checks = []       # (entry in out, flat broadcast indices, size, ordinal)
+    cdef list checks = []       # (broadcast indices, flat; the dim's size; its ordinal)
     cdef Py_ssize_t ordinal = 0
     for k in range(len(records)):
         r, arr, is_mask = records[k]
@@ -408,14 +410,15 @@ cdef object _index_error(Exception e, Tensor x):
     return IndexError(msg)
 
 
+# indices: a numpy advanced key (a tuple of index arrays, boolean masks and full slices)
 cdef Tensor op_index(Tensor self, object indices):
     try:
         out = self._data[indices]
     except IndexError as e:
         raise _index_error(e, self) from None
     cdef cnp.ndarray arr = as_array(out)
-    if np.shares_memory(arr, self._data):
-        arr = arr.copy()    # a key without index arrays: index still copies
+    if not any([isinstance(k, np.ndarray) for k in indices]):
+        arr = arr.copy()    # a key without index arrays gives numpy's view: index copies
     cdef Tensor result = make(arr)
     record_IndexBackward0(result, self, indices)
     return result
