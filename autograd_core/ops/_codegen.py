@@ -685,8 +685,10 @@ def _parse_arg(p, fname, pos, pyname):
     return pyname
 
 
-def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input"):
-    """A def wrapper: checks the arguments, calls the C implementation."""
+def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False):
+    """A def wrapper: checks the arguments, calls the C implementation. A method's
+    messages number the arguments after self from 1, a function's from input (as
+    PyTorch's do)."""
     schema = op.schema
     sig = []
     star = False
@@ -698,7 +700,8 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input"):
             sig.append("*")
             star = True
         sig.append(pyname if p.default is None else f"{pyname}={_py_default(p.default)}")
-        body.append(f"    cdef {p.ctype} {p.name}_ = {_parse_arg(p, public_name, i + 1, pyname)}")
+        pos = i if method else i + 1
+        body.append(f"    cdef {p.ctype} {p.name}_ = {_parse_arg(p, public_name, pos, pyname)}")
         call.append(f"{p.name}_")
     lines = [f"def {pyfunc}({', '.join(sig)}):"]
     if op.doc:
@@ -740,8 +743,8 @@ def gen_inplace_impl(op):
     others_t = "(" + "".join(o + ", " for o in others) + ")"
     lines = [f"cdef {schema.c_signature('op_' + op.inplace)}:"]
     args = ", ".join(p.name for p in schema.params[1:])
-    call_args = "src" + (", " + args if args else "")
-    lines.append(f"    cdef Tensor src = inplace_source(self, {others_t})")
+    call_args = "_self_source" + (", " + args if args else "")
+    lines.append(f"    cdef Tensor _self_source = inplace_source(self, {others_t})")
     lines.append(f"    return inplace_commit(self, {op.cname}({call_args}))")
     return "\n".join(lines) + "\n\n\n"
 
@@ -802,20 +805,32 @@ def gen_family(family, ops, ops_by_name):
         if "internal" in op.variants:
             continue
         publics = [op.name] + op.aliases
+        as_function = any(v != "method" for v in op.variants)
+        # a method numbers its arguments differently in messages: its own wrapper
+        split = as_function and "method" in op.variants and len(op.schema.params) > 1 \
+            and op.python == "generated"
         if op.python == "generated":
-            wrappers.append(gen_wrapper(op, f"_py_{op.name}", op.cname, op.name))
+            wrappers.append(gen_wrapper(op, f"_py_{op.name}", op.cname, op.name,
+                                        method=not as_function))
+            if split and op.python_method == "same":
+                wrappers.append(gen_wrapper(op, f"_pym_{op.name}", op.cname, op.name,
+                                            method=True))
         if op.inplace and op.python == "generated":
             wrappers.append(gen_wrapper(op, f"_py_{op.inplace}", f"op_{op.inplace}", op.inplace,
-                                        first_name="input"))
+                                        first_name="input", method=not as_function))
+            if split:
+                wrappers.append(gen_wrapper(op, f"_pym_{op.inplace}", f"op_{op.inplace}",
+                                            op.inplace, first_name="input", method=True))
         for v in op.variants:
             target = {"function": torch_names, "method": method_names,
                       "functional": functional_names, "linalg": linalg_names}[v]
-            fn = f"_pym_{op.name}" if v == "method" and op.python_method == "manual" \
+            fn = f"_pym_{op.name}" if v == "method" and (op.python_method == "manual" or split) \
                 else f"_py_{op.name}"
             for name in publics:
                 target.append((_public_name(name, v), fn))
             if op.inplace and v in ("function", "method", "functional"):
-                target.append((op.inplace, f"_py_{op.inplace}"))
+                target.append((op.inplace, f"_pym_{op.inplace}" if v == "method" and split
+                               else f"_py_{op.inplace}"))
         if op.python == "manual" and any(
                 v != "method" or op.python_method != "manual" for v in op.variants):
             wrappers.append(gen_manual_wrapper_names(op))

@@ -261,6 +261,14 @@ cdef object _todo(str name):
     raise NotImplementedError(f"{name}: not ported yet")
 
 
+cdef Tensor op_fill_(Tensor self, object value):
+    return _todo("fill_")
+
+
+cdef Tensor op_copy_(Tensor self, Tensor src, bint non_blocking):
+    return _todo("copy_")
+
+
 cdef Tensor op_pow(object self, object exponent):
     return _todo("pow")
 

@@ -74,6 +74,14 @@ cdef Tensor op_select(Tensor self, object dim, object index):
     return _todo("select")
 
 
+cdef Tensor op_slice(Tensor self, object dim, object start, object end, object step):
+    return _todo("slice")
+
+
+cdef Tensor op_alias(Tensor self):
+    return _todo("alias")
+
+
 cdef Tensor op_flip(Tensor self, object dims):
     return _todo("flip")
 
