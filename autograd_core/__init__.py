@@ -67,3 +67,6 @@ short, int, long = int16, int32, int64
 dtype = _C.dtype
 device = _C.Device
 del _dtypes
+
+# training-loop packages
+from autograd_core import optim, utils  # noqa: E402,F401
