@@ -70,3 +70,5 @@ del _dtypes
 
 # training-loop packages
 from autograd_core import optim, utils  # noqa: E402,F401
+if "Generator" not in globals():  # until the core has PyTorch-compatible random streams
+    from autograd_core.utils.data._random import Generator  # noqa: E402,F401
