@@ -72,3 +72,4 @@ del _dtypes
 from autograd_core import optim, utils  # noqa: E402,F401
 if "Generator" not in globals():  # until the core has PyTorch-compatible random streams
     from autograd_core.utils.data._random import Generator  # noqa: E402,F401
+from autograd_core.serialization import load, save  # noqa: E402,F401
