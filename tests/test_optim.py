@@ -495,10 +495,10 @@ def test_step_is_no_grad_and_bumps_version():
 
 
 def test_all_names_present():
-    names = set(torch.optim.__all__) - {"SparseAdam", "swa_utils",
-                                        "swap_in_optimizer_params_and_state"}
+    names = set(torch.optim.__all__) - {"SparseAdam", "swap_in_optimizer_params_and_state"}
     assert names <= set(dir(ag.optim))
     assert set(torch.optim.lr_scheduler.__all__) <= set(dir(ag.optim.lr_scheduler))
+    assert set(torch.optim.swa_utils.__all__) <= set(dir(ag.optim.swa_utils))
 
 
 def test_optimizer_pickles():

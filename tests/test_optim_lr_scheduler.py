@@ -365,3 +365,64 @@ def test_tensor_lr_is_updated_in_place():
         assert isinstance(s.get_last_lr()[0], lib.Tensor)
         res[lib] = float(lr)
     assert res[ag] == pytest.approx(res[torch])
+
+
+# ---------------------------------------------------------------------------- swa_utils
+def _bn_model(lib):
+    return lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.BatchNorm1d(4), lib.nn.Linear(4, 2))
+
+
+@pytest.mark.parametrize("kind", ["swa", "ema", "ema_multi", "swa_multi", "buffers"])
+def test_averaged_model_matches_torch(kind):
+    rng = np.random.default_rng(0)
+    torch.manual_seed(0)
+    init = {k: v.numpy().copy() for k, v in _bn_model(torch).state_dict().items()}
+    xs = [rng.standard_normal((5, 3)).astype(np.float32) for _ in range(4)]
+    res = {}
+    for lib in (torch, ag):
+        model = _bn_model(lib)
+        model.load_state_dict({k: lib.tensor(v) for k, v in init.items()})
+        su = lib.optim.swa_utils
+        kw = {"ema": dict(avg_fn=su.get_ema_avg_fn(0.9)),
+              "ema_multi": dict(multi_avg_fn=su.get_ema_multi_avg_fn(0.8)),
+              "swa_multi": dict(multi_avg_fn=su.get_swa_multi_avg_fn()),
+              "buffers": dict(use_buffers=True)}.get(kind, {})
+        avg = su.AveragedModel(model, **kw)
+        opt = lib.optim.SGD(model.parameters(), lr=0.1)
+        for x in xs:
+            opt.zero_grad()
+            model(lib.tensor(x)).pow(2).mean().backward()
+            opt.step()
+            avg.update_parameters(model)
+        loader = [lib.tensor(x) for x in xs]
+        su.update_bn(loader, avg)
+        res[lib] = ({k: v.detach().numpy().copy() for k, v in avg.state_dict().items()},
+                    avg(lib.tensor(xs[0])).detach().numpy())
+    assert list(res[torch][0]) == list(res[ag][0])
+    for k in res[torch][0]:
+        np.testing.assert_allclose(res[ag][0][k], res[torch][0][k], rtol=1e-5, atol=1e-6,
+                                   err_msg=k)
+    np.testing.assert_allclose(res[ag][1], res[torch][1], rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("kw", [dict(swa_lr=0.05), dict(swa_lr=[0.01, 0.02], anneal_epochs=3,
+                                                        anneal_strategy="linear"),
+                                dict(swa_lr=0.2, anneal_epochs=0)])
+def test_swalr_matches_torch(kw):
+    res = {}
+    for lib in (torch, ag):
+        _, opt, _, _ = _make(lib, "SGD")
+        s = lib.optim.swa_utils.SWALR(opt, **kw)
+        lrs = []
+        for _ in range(12):
+            opt.step()
+            s.step()
+            lrs.append(s.get_last_lr())
+        res[lib] = lrs
+    _close(res[torch], res[ag])
+    for lib in (torch, ag):
+        _, opt, _, _ = _make(lib, "SGD")
+        with pytest.raises(ValueError, match="anneal_strategy must be one of"):
+            lib.optim.swa_utils.SWALR(opt, 0.1, anneal_strategy="x")
+        with pytest.raises(ValueError, match="anneal_epochs must be equal or greater than 0"):
+            lib.optim.swa_utils.SWALR(opt, 0.1, anneal_epochs=-1)

@@ -1,6 +1,7 @@
 """autograd_core.optim: PyTorch 2.13's ``torch.optim`` (every optimizer except SparseAdam,
-and every learning-rate scheduler in ``optim.lr_scheduler``)."""
+every learning-rate scheduler in ``optim.lr_scheduler``, and ``optim.swa_utils``)."""
 from autograd_core.optim import lr_scheduler  # noqa: F401
+from autograd_core.optim import swa_utils  # noqa: F401
 from autograd_core.optim._adafactor import Adafactor
 from autograd_core.optim._muon import Muon
 from autograd_core.optim.adadelta import Adadelta
@@ -25,4 +26,5 @@ Muon.__module__ = "autograd_core.optim"
 __all__ = [
     "Adafactor", "Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "ASGD", "LBFGS",
     "lr_scheduler", "Muon", "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD",
+    "swa_utils",
 ]
