@@ -64,6 +64,17 @@ CASES = [
     ("Adafactor", dict()),
     ("Adafactor", dict(lr=0.05, beta2_decay=-0.5, eps=(1e-20, 1e-2), d=1.5)),
     ("Adafactor", dict(weight_decay=0.1, maximize=True)),
+    # foreach/fused select PyTorch's multi-tensor/fused kernels; here they run the
+    # single-tensor algorithm, which agrees with them to rounding
+    ("SGD", dict(lr=0.1, momentum=0.9, foreach=True)),
+    ("SGD", dict(lr=0.1, momentum=0.9, fused=True)),
+    ("Adam", dict(lr=0.01, foreach=True)),
+    ("Adam", dict(lr=0.01, fused=True, amsgrad=True)),
+    ("AdamW", dict(lr=0.01, fused=True)),
+    ("Adagrad", dict(fused=True)),
+    ("RMSprop", dict(foreach=True, centered=True, momentum=0.2)),
+    ("NAdam", dict(foreach=True)),
+    ("Rprop", dict(foreach=True)),
 ]
 
 MUON_SHAPES = ((4, 5), (5, 3))
@@ -483,6 +494,34 @@ def test_differentiable_sgd_gradient_through_step():
     np.testing.assert_allclose(res[ag][0], res[torch][0])
     assert res[ag][1] == pytest.approx(res[torch][1])
     np.testing.assert_allclose(res[ag][2], res[torch][2])
+
+
+@pytest.mark.parametrize("name,kw", [("Adam", dict(lr=0.1)), ("Adam", dict(amsgrad=True)),
+                                     ("RMSprop", dict(centered=True, momentum=0.5)),
+                                     ("Adagrad", dict()), ("Rprop", dict())])
+def test_differentiable_step_gradients_match(name, kw):
+    res = {}
+    for lib in (torch, ag):
+        w0 = lib.tensor([1.0, -2.0, 0.5], dtype=lib.float64, requires_grad=True)
+        w = w0.clone()
+        w.retain_grad()
+        opt = getattr(lib.optim, name)([w], differentiable=True, **kw)
+        for _ in range(2):
+            w.grad = (w0.detach() * 3 + 1)
+            opt.step()
+        (w ** 2).sum().backward()
+        res[lib] = (w.detach().numpy().copy(), w0.grad.numpy().copy())
+    np.testing.assert_allclose(res[ag][0], res[torch][0], rtol=1e-12)
+    np.testing.assert_allclose(res[ag][1], res[torch][1], rtol=1e-10)
+
+
+def test_fused_needs_floating_params():
+    for lib in (torch, ag):
+        p = lib.zeros(2, dtype=lib.int64)
+        p.grad = lib.ones(2, dtype=lib.int64)
+        with pytest.raises(RuntimeError, match="`fused=True` requires all the params to be "
+                                               "floating point"):
+            lib.optim.Adam([p], fused=True).step()
 
 
 def test_step_is_no_grad_and_bumps_version():

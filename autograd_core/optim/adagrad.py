@@ -36,11 +36,10 @@ class Adagrad(Optimizer):
                 raise RuntimeError("`fused` does not support `differentiable`")
             if foreach:
                 raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
-            _check_fused(fused)
         for group in self.param_groups:
             for p in group["params"]:
                 state = self.state[p]
-                state["step"] = _ag.tensor(0.0, dtype=_get_scalar_dtype())
+                state["step"] = _ag.tensor(0.0, dtype=_get_scalar_dtype(group["fused"]))
                 state["sum"] = _ag.full_like(p, initial_accumulator_value)
 
     def __setstate__(self, state):
@@ -61,11 +60,13 @@ class Adagrad(Optimizer):
         for p in group["params"]:
             if p.grad is None:
                 continue
+            if group["fused"]:
+                _check_fused(p)
             params_with_grad.append(p)
             grads.append(p.grad)
             state = self.state[p]
             if len(state) == 0:
-                state["step"] = _ag.tensor(0.0, dtype=_get_scalar_dtype())
+                state["step"] = _ag.tensor(0.0, dtype=_get_scalar_dtype(group["fused"]))
                 state["sum"] = _ag.full_like(p, self.defaults["initial_accumulator_value"])
             state_sums.append(state["sum"])
             state_steps.append(state["step"])

@@ -71,7 +71,7 @@ class Adam(Optimizer):
                 p_state = self.state.get(p, [])
                 if len(p_state) != 0 and not _ag.is_tensor(p_state["step"]):
                     p_state["step"] = _ag.tensor(float(p_state["step"]),
-                                                 dtype=_get_scalar_dtype())
+                                                 dtype=_get_scalar_dtype(group["fused"]))
 
     def _init_group(self, group, params_with_grad, grads, exp_avgs, exp_avg_sqs,
                     max_exp_avg_sqs, state_steps):
@@ -82,8 +82,9 @@ class Adam(Optimizer):
             grads.append(p.grad)
             state = self.state[p]
             if len(state) == 0:
-                _check_fused(group["fused"])
-                state["step"] = _ag.tensor(0.0, dtype=_get_scalar_dtype())
+                if group["fused"]:
+                    _check_fused(p)
+                state["step"] = _ag.tensor(0.0, dtype=_get_scalar_dtype(group["fused"]))
                 state["exp_avg"] = _ag.zeros_like(p)
                 state["exp_avg_sq"] = _ag.zeros_like(p)
                 if group["amsgrad"]:

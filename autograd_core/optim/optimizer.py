@@ -85,12 +85,14 @@ def _check_capturable(capturable, supports_xla=True):
             f"{devices}.")
 
 
-def _check_fused(fused):
-    if fused:
+def _check_fused(p):
+    """``fused=True`` runs the single-tensor algorithm here (same results up to rounding);
+    PyTorch's requirement on the parameters is kept."""
+    if not p.is_floating_point():
         raise RuntimeError(
             "`fused=True` requires all the params to be floating point Tensors of supported "
-            "devices: ['mps', 'cuda', 'xpu', 'hpu', 'cpu', 'mtia', 'privateuseone'] "
-            "(autograd_core runs the single-tensor implementation only)")
+            "devices: ['mps', 'cuda', 'xpu', 'hpu', 'cpu', 'mtia', 'privateuseone'] but "
+            f"{p.dtype} and cpu".replace("autograd_core.", "torch."))
 
 
 def register_optimizer_step_pre_hook(hook):

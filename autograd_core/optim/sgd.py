@@ -33,7 +33,6 @@ class SGD(Optimizer):
                 raise RuntimeError("`fused` does not support `differentiable`")
             if foreach:
                 raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
-            _check_fused(fused)
 
     def __setstate__(self, state):
         super().__setstate__(state)
@@ -47,6 +46,8 @@ class SGD(Optimizer):
     def _init_group(self, group, params, grads, momentum_buffer_list):
         for p in group["params"]:
             if p.grad is not None:
+                if group["fused"]:
+                    _check_fused(p)
                 params.append(p)
                 grads.append(p.grad)
                 if group["momentum"] != 0:
