@@ -9,7 +9,7 @@ import pytest
 import torch
 
 import autograd_core as ag
-from _optim_util import DT, loss_fn, make_problem, params_for, run, tolerances
+from _optim_util import loss_fn, make_problem, params_for, run, tolerances
 
 T = ("tensor",)  # marker: ("tensor", v) builds a 0-d tensor hyperparameter in each library
 
@@ -148,6 +148,8 @@ def test_lbfgs_matches_torch(kwargs, dtype):
     sa = oa.state[oa.param_groups[0]["params"][0]]
     assert sorted(st) == sorted(sa)
     assert st["func_evals"] == sa["func_evals"] and st["n_iter"] == sa["n_iter"]
+    if dtype == "float64":
+        compare_state_dicts(ot.state_dict(), oa.state_dict())
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -361,9 +363,9 @@ def test_step_hooks_match():
         opt = lib.optim.SGD([p], lr=0.1)
         h1 = opt.register_step_pre_hook(lambda o, a, k: log.append(("pre", len(a), k)))
         opt.register_step_post_hook(lambda o, a, k: log.append(("post", len(a), k)))
-        hg1 = importlib.import_module(lib.__name__ + ".optim.optimizer").register_optimizer_step_pre_hook(
-            lambda o, a, k: log.append("gpre"))
-        hg2 = importlib.import_module(lib.__name__ + ".optim.optimizer").register_optimizer_step_post_hook(
+        optimizer_mod = importlib.import_module(lib.__name__ + ".optim.optimizer")
+        hg1 = optimizer_mod.register_optimizer_step_pre_hook(lambda o, a, k: log.append("gpre"))
+        hg2 = optimizer_mod.register_optimizer_step_post_hook(
             lambda o, a, k: log.append("gpost"))
         p.sum().backward()
         opt.step()
@@ -552,3 +554,63 @@ def test_optimizer_pickles():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         repr(opt2)
+
+
+def _custom_classes(lib):
+    class SignSGD(lib.optim.Optimizer):
+        def __init__(self, params, lr=0.01, decay=0.0):
+            super().__init__(params, dict(lr=lr, decay=decay))
+
+        @lib.no_grad()
+        def step(self, closure=None):
+            loss = None
+            if closure is not None:
+                with lib.enable_grad():
+                    loss = closure()
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is None:
+                        continue
+                    state = self.state[p]
+                    if "count" not in state:
+                        state["count"] = 0
+                        state["avg"] = lib.zeros_like(p)
+                    state["count"] += 1
+                    state["avg"].mul_(0.5).add_(p.grad, alpha=0.5)
+                    p.mul_(1 - group["decay"]).add_(state["avg"].sign(), alpha=-group["lr"])
+            return loss
+
+    class Halve(lib.optim.lr_scheduler.LRScheduler):
+        def get_lr(self):
+            return [base * 0.5 ** (self.last_epoch // 2) for base in self.base_lrs]
+
+    return SignSGD, Halve
+
+
+def test_user_defined_optimizer_and_scheduler():
+    res = {}
+    for lib in (torch, ag):
+        SignSGD, Halve = _custom_classes(lib)
+        weights, xn, yn = make_problem("float64")
+        params = params_for(lib, weights, "float64")
+        x, y = lib.tensor(xn), lib.tensor(yn)
+        opt = SignSGD([{"params": params[:2]}, {"params": params[2:], "lr": 0.02}],
+                      decay=0.01)
+        sched = Halve(opt)
+        log = []
+        for _ in range(5):
+            opt.zero_grad()
+            loss = loss_fn(lib, params, x, y)
+            loss.backward()
+            opt.step()
+            sched.step()
+            log.append((float(loss.detach()), sched.get_last_lr()))
+        sd = opt.state_dict()
+        res[lib] = (log, [p.detach().numpy().copy() for p in params], sd["state"][0]["count"],
+                    repr(opt))
+    assert [l for l, _ in res[torch][0]] == pytest.approx([l for l, _ in res[ag][0]], rel=1e-12)
+    assert [r for _, r in res[torch][0]] == [r for _, r in res[ag][0]]
+    for a, b in zip(res[torch][1], res[ag][1]):
+        np.testing.assert_allclose(b, a, rtol=1e-12)
+    assert res[torch][2] == res[ag][2] == 5
+    assert res[torch][3] == res[ag][3]
