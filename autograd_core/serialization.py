@@ -727,16 +727,28 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
          **pickle_load_args):
     """Load an object saved with :func:`save` (or with PyTorch's ``torch.save``).
 
-    ``weights_only`` defaults to True, as in PyTorch 2.13: only tensors, primitive types,
+    ``weights_only`` defaults to True, as in PyTorch 2.13 (the environment variables
+    ``TORCH_FORCE_WEIGHTS_ONLY_LOAD`` / ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`` act as there): only tensors, primitive types,
     containers and classes from :func:`add_safe_globals` are rebuilt and nothing in the file
     is executed; a file with anything else raises ``pickle.UnpicklingError``.
     ``weights_only=False`` unpickles arbitrary objects (this can execute code: only for files
     you trust). ``map_location`` may map storages to the CPU (the only device here);
     ``mmap`` is accepted and ignored (records are read into memory).
     """
-    if weights_only is None:
-        env = os.getenv("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "0")
-        weights_only = env not in ("1", "y", "yes", "true")
+    true_values = ("1", "y", "yes", "true")
+    force_wo = os.getenv("TORCH_FORCE_WEIGHTS_ONLY_LOAD", "0").lower() in true_values
+    force_no_wo = os.getenv("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "0").lower() in true_values
+    if force_wo and force_no_wo:
+        raise RuntimeError("Only one of `TORCH_FORCE_WEIGHTS_ONLY_LOAD` or "
+                           "`TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD` should be set, but both were set.")
+    if force_wo:
+        weights_only = True
+    elif weights_only is None:
+        if force_no_wo:
+            warnings.warn("Environment variable TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD detected, since "
+                          "the`weights_only` argument was not explicitly passed to `load`, "
+                          "forcing weights_only=False.", UserWarning, stacklevel=2)
+        weights_only = not force_no_wo
     if pickle_module is not None and weights_only:
         raise RuntimeError("Can not safely load weights when explicit pickle_module is "
                            "specified")

@@ -377,9 +377,18 @@ def test_weights_only_false_and_safe_globals(tmp_path):
         ag.load(p, pickle_module=pickle)
     os.environ["TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"] = "1"
     try:
-        assert ag.load(p)["pt"].z == "z"
+        with pytest.warns(UserWarning, match="forcing weights_only=False"):
+            assert ag.load(p)["pt"].z == "z"
+        with pytest.raises(pickle.UnpicklingError):  # an explicit argument wins
+            ag.load(p, weights_only=True)
     finally:
         del os.environ["TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"]
+    os.environ["TORCH_FORCE_WEIGHTS_ONLY_LOAD"] = "1"
+    try:
+        with pytest.raises(pickle.UnpicklingError):
+            ag.load(p, weights_only=False)
+    finally:
+        del os.environ["TORCH_FORCE_WEIGHTS_ONLY_LOAD"]
 
 
 def test_map_location_for_accelerator_storages(tmp_path, monkeypatch):
