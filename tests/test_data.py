@@ -547,3 +547,18 @@ def test_spawn_context_workers():
     ds = agd.TensorDataset(x, y)
     got = list(agd.DataLoader(ds, batch_size=3, num_workers=2, multiprocessing_context="spawn"))
     _same(got, list(agd.DataLoader(ds, batch_size=3)))
+
+
+class _Slow(agd.Dataset):
+    def __getitem__(self, i):
+        import time
+        time.sleep(1.5 if i == 2 else 0)
+        return i
+
+    def __len__(self):
+        return 4
+
+
+def test_worker_timeout():
+    with pytest.raises(RuntimeError, match=r"DataLoader timed out after 0.5 seconds"):
+        list(agd.DataLoader(_Slow(), batch_size=None, num_workers=1, timeout=0.5))
