@@ -562,3 +562,25 @@ class _Slow(agd.Dataset):
 def test_worker_timeout():
     with pytest.raises(RuntimeError, match=r"DataLoader timed out after 0.5 seconds"):
         list(agd.DataLoader(_Slow(), batch_size=None, num_workers=1, timeout=0.5))
+
+
+def test_generic_subscripts_and_custom_sampler():
+    class EvenFirst(agd.Sampler[int]):
+        def __init__(self, n):
+            self.n = n
+
+        def __iter__(self):
+            return iter(list(range(0, self.n, 2)) + list(range(1, self.n, 2)))
+
+        def __len__(self):
+            return self.n
+
+    class Squares(agd.Dataset[int]):
+        def __getitem__(self, i):
+            return i * i
+
+        def __len__(self):
+            return 5
+
+    loader: agd.DataLoader[int] = agd.DataLoader(Squares(), batch_size=2, sampler=EvenFirst(5))
+    assert [b.tolist() for b in loader] == [[0, 4], [16, 1], [9]]

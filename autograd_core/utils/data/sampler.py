@@ -13,6 +13,9 @@ __all__ = ["BatchSampler", "RandomSampler", "Sampler", "SequentialSampler",
 class Sampler:
     """Base class of samplers: an iterable of dataset indices (or of lists of them)."""
 
+    def __class_getitem__(cls, item):  # Sampler[int] in subclass bases, as typing.Generic
+        return cls
+
     def __iter__(self):
         raise NotImplementedError
 
