@@ -1,11 +1,24 @@
-"""Shared helpers for the differential tests: run the same program under real torch
-and under autograd_core, normalise what each returns, and compare.
+"""The comparison harness of the test suite: run a program under real torch and under
+autograd_core, normalise what each returns, and compare.  Every test file that checks
+autograd_core against PyTorch uses these helpers (and no private copy of them).
 
-A program is a function ``prog(mod)`` that uses ``mod`` exactly like ``torch``.
-Results may be nested tuples/lists/dicts of numbers, strings, bools, None, Tensors,
-exceptions (see ``catch``) and warnings (see ``warns``).  Strings coming from torch
-have ``torch.`` replaced by ``autograd_core.`` before the comparison.
+- ``catch(fn, ...)``: call fn; an exception becomes a ``Raised`` (compared by type and
+  message), ``quiet=True`` silences warnings meanwhile (``no_warnings()`` is that
+  context).  ``warns(fn, ...)``: fn's result and the warnings it emitted.
+- ``norm(x)``: a plain, comparable description of a result; results may be nested
+  tuples/lists/dicts of numbers, strings, bools, None, Tensors, numpy arrays, dtypes,
+  sizes, ``Raised`` exceptions and warning lists.  Strings from torch have ``torch.``
+  spelled ``autograd_core.`` (and addresses, torch's C++ locations and traces dropped).
+- ``assert_same(want, got, rtol=, atol=)``: the one comparison.  Everything compares
+  exactly except floats, which must be close: ``|a - b| <= max(rtol * max(|a|, |b|),
+  atol)`` (NaN matches NaN, an infinity only itself); a tensor's or array's rtol is at
+  least its dtype's epsilon (so float16 results may differ in the last place).
+- ``same(prog, *args)``: run ``prog(torch, *args)`` and ``prog(autograd_core, *args)``
+  and ``assert_same`` the results; ``same_error(fn)``: both must raise the same error.
+
+A program is a function ``prog(mod, ...)`` that uses ``mod`` exactly like ``torch``.
 """
+import contextlib
 import math
 import re
 import warnings
@@ -16,28 +29,38 @@ import pytest
 torch = pytest.importorskip("torch")
 import autograd_core  # noqa: E402
 
-MODULES = [torch, autograd_core]
-IDS = ["torch", "autograd_core"]
+RTOL, ATOL = 1e-5, 1e-6      # the default float tolerances of assert_same / same
 
-_ADDR = re.compile(r"0x[0-9a-fA-F]+")
-
-
+_ADDR = re.compile(r"\b0x[0-9a-fA-F]+")   # not the "0x0" in "2x0x0"
 _TRIGGERED = re.compile(r" \(Triggered internally at [^)]*\)$")
+_CPP_TRACE = "\nException raised from"
+
+
+def no_addresses(s):
+    """s with object addresses (0x7f3a...) spelled 0xADDR."""
+    return _ADDR.sub("0xADDR", s)
 
 
 def sub_name(s):
-    """torch's text with the module name as autograd_core spells it (object addresses
-    and the C++ source location that torch appends to some warnings dropped)."""
-    return _TRIGGERED.sub("", _ADDR.sub("0xADDR", s.replace("torch.", "autograd_core.")))
+    """torch's text with the module name as autograd_core spells it (object addresses,
+    the C++ source location that torch appends to some warnings and the C++ stack trace
+    it appends to some wrapped messages dropped)."""
+    s = s.split(_CPP_TRACE)[0]
+    return _TRIGGERED.sub("", no_addresses(s.replace("torch.", "autograd_core.")))
 
+
+# ------------------------------------------------------------------ exceptions and warnings
 
 class Raised:
-    """An exception caught by ``catch``: compared by type name and message."""
+    """An exception caught by ``catch``: compared by type name and message.
+
+    ``type`` is the name of the builtin error the exception derives from (torch may
+    raise its own subclasses; user code catches the builtin), ``message`` its text (None
+    when not compared), ``exc`` the exception itself."""
 
     def __init__(self, exc, check_message=True):
+        self.exc = exc
         self.type = type(exc).__name__
-        # torch may raise its own subclasses of the builtin errors; compare the
-        # builtin base they derive from (what user code catches).
         for base in (IndexError, TypeError, ValueError, AttributeError, NotImplementedError,
                      RuntimeError, KeyError, ZeroDivisionError, OverflowError):
             if isinstance(exc, base):
@@ -52,9 +75,21 @@ class Raised:
         return f"Raised({self.type}: {self.message!r})"
 
 
-def catch(fn, *args, check_message=True, **kwargs):
-    """Call fn and return its result, or a Raised describing its exception."""
+@contextlib.contextmanager
+def no_warnings():
+    """A context in which warnings are silenced."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+def catch(fn, *args, check_message=True, quiet=False, **kwargs):
+    """fn(*args, **kwargs), or a Raised describing its exception (warnings silenced
+    meanwhile if quiet)."""
     try:
+        if quiet:
+            with no_warnings():
+                return fn(*args, **kwargs)
         return fn(*args, **kwargs)
     except Exception as e:  # noqa: BLE001  (any exception is data here)
         return Raised(e, check_message)
@@ -68,19 +103,71 @@ def warns(fn, *args, **kwargs):
     return r, [(x.category.__name__, str(x.message)) for x in w]
 
 
+def same_error(fn, *args, message=True, quiet=True):
+    """fn(torch, *args) must raise (else the case is broken) and fn(autograd_core, *args)
+    must raise the same builtin error type with, if message is True, torch's message
+    (through sub_name); if "prefix", a message starting with torch's text up to its first
+    colon; if False, any message.  Warnings are silenced if quiet.  Returns both Raised."""
+    want = catch(fn, torch, *args, quiet=quiet)
+    assert isinstance(want, Raised), f"torch does not raise: a broken case (it returns {want!r})"
+    got = catch(fn, autograd_core, *args, quiet=quiet)
+    assert isinstance(got, Raised), \
+        f"autograd_core raised nothing; torch raised {want.type}: {want.message}"
+    assert got.type == want.type, (f"exception type: torch {want.type}: {want.message}\n"
+                                   f"         autograd_core {got.type}: {got.message}")
+    expected = sub_name(want.message)
+    if message == "prefix":
+        head = expected.split(":")[0]
+        assert got.message.startswith(head), f"\n torch: {expected}\n  ours: {got.message}"
+    elif message:
+        assert got.message == expected, f"\n torch: {expected}\n  ours: {got.message}"
+    return want, got
+
+
+# ------------------------------------------------------------------ normalising
+
+class Values(list):
+    """A tensor's or array's values (nested lists) and its dtype's machine epsilon: a
+    comparison never asks for more than the dtype can hold (float16 values may differ
+    in the last place, as two correct float16 implementations do; float32 and float64
+    tolerances are far above their epsilon anyway)."""
+
+    def __init__(self, values, dtype_name):
+        super().__init__(values if isinstance(values, list) else [values])
+        self.scalar = not isinstance(values, list)
+        name = dtype_name.rsplit(".", 1)[-1]
+        self.eps = (2.0 ** -7 if name == "bfloat16" else
+                    float(np.finfo(name).eps) if name.startswith("float") else 0.0)
+
+
+def _tensor_values(t):
+    t = t.detach()
+    if isinstance(t, torch.Tensor):
+        # torch hands back ZeroTensors for some second derivatives: materialise them
+        v = t.numpy(force=True).tolist() if t.dtype != torch.bfloat16 else t.tolist()
+    else:
+        v = t.tolist()
+    return Values(v, str(t.dtype))
+
+
 def norm(x):
     """A plain, comparable description of x (tensors become dtype/shape/values/flags)."""
     if isinstance(x, Raised):
         return x.key()
     if isinstance(x, (torch.Tensor, autograd_core.Tensor)):
-        return ("tensor", sub_name(str(x.dtype)), tuple(x.shape),
-                _plain(x.detach().tolist()), bool(x.requires_grad), x.grad_fn is None)
+        return ("tensor", sub_name(str(x.dtype)), tuple(x.shape), _tensor_values(x),
+                bool(x.requires_grad), x.grad_fn is None)
+    if isinstance(x, np.ndarray):
+        return ("ndarray", x.dtype.name, x.shape, Values(x.tolist(), x.dtype.name))
     if isinstance(x, (torch.dtype, autograd_core.dtype)):
         return ("dtype", sub_name(str(x)))
     if isinstance(x, (torch.Size, autograd_core.Size)):
         return ("size", tuple(x))
     if isinstance(x, dict):
         return {k: norm(v) for k, v in x.items()}
+    if isinstance(x, tuple) and type(x) is not tuple:
+        # a named tuple (torch.return_types.max, ...): compared by type name and fields
+        return ("named tuple", type(x).__name__, tuple(norm(v) for v in x))
     if isinstance(x, (list, tuple)):
         return type(x)(norm(v) for v in x)
     if isinstance(x, str):
@@ -90,31 +177,34 @@ def norm(x):
     return x
 
 
-def _plain(v):
-    if isinstance(v, list):
-        return [_plain(i) for i in v]
-    return v
+# ------------------------------------------------------------------ comparing
+
+def _floats_close(a, b, rtol, atol):
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    return math.isclose(a, b, rel_tol=rtol, abs_tol=atol)
 
 
-def _close(a, b, path="root"):
-    """Assert two normalised results are equal (floats to a tolerance)."""
+def assert_close(a, b, rtol=RTOL, atol=ATOL, path="root"):
+    """Assert two normalised results (see norm) are equal, floats to the tolerance."""
     if isinstance(a, float) or isinstance(b, float):
         assert isinstance(a, (int, float)) and isinstance(b, (int, float)) and \
             type(a) is not bool and type(b) is not bool, f"{path}: {a!r} != {b!r}"
-        if math.isnan(a) or math.isnan(b):
-            assert math.isnan(a) and math.isnan(b), f"{path}: {a!r} != {b!r}"
-        else:
-            assert math.isclose(a, b, rel_tol=1e-5, abs_tol=1e-6), f"{path}: {a!r} != {b!r}"
+        assert _floats_close(a, b, rtol, atol), \
+            f"{path}: {a!r} != {b!r} (rtol={rtol}, atol={atol})"
         return
+    if isinstance(a, Values) and isinstance(b, Values):
+        assert a.scalar == b.scalar, f"{path}:\n torch: {a!r}\n   ours: {b!r}"
+        rtol = max(rtol, a.eps, b.eps)
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         assert type(a) is type(b) and len(a) == len(b), f"{path}:\n torch: {a!r}\n   ours: {b!r}"
         for i, (x, y) in enumerate(zip(a, b)):
-            _close(x, y, f"{path}[{i}]")
+            assert_close(x, y, rtol, atol, f"{path}[{i}]")
         return
     if isinstance(a, dict) and isinstance(b, dict):
         assert a.keys() == b.keys(), f"{path}: keys {sorted(a)} != {sorted(b)}"
         for k in a:
-            _close(a[k], b[k], f"{path}[{k!r}]")
+            assert_close(a[k], b[k], rtol, atol, f"{path}[{k!r}]")
         return
     assert type(a) is type(b) and a == b, f"{path}:\n torch: {a!r}\n   ours: {b!r}"
 
@@ -124,26 +214,35 @@ def _short(x, n=1500):
     return r if len(r) <= n else r[:n] + "..."
 
 
-def assert_same(want, got):
-    """want comes from torch, got from autograd_core."""
+def assert_same(want, got, rtol=RTOL, atol=ATOL, what="result"):
+    """want comes from torch (or is the reference), got from autograd_core."""
     a, b = norm(want), norm(got)
     try:
-        _close(a, b)
+        assert_close(a, b, rtol, atol, what)
     except AssertionError as e:
         raise AssertionError(f"{e}\n=== torch result:\n{_short(a)}\n=== autograd_core result:\n"
                              f"{_short(b)}") from None
 
 
-def same(prog, *args, may_raise=False):
-    """Run prog under both modules and assert the normalised results agree.
+def same(prog, *args, may_raise=False, must_raise=False, quiet=False, rtol=RTOL, atol=ATOL):
+    """Run prog under both modules and assert the normalised results agree; returns
+    autograd_core's result.
 
-    Unless may_raise, torch itself must not raise (that would be a broken test)."""
+    Unless may_raise (or must_raise), torch itself must not raise (that would be a broken
+    test); with must_raise it must (the case is an error case).  quiet silences warnings."""
     try:
-        want = prog(torch, *args)
+        if quiet:
+            with no_warnings():
+                want = prog(torch, *args)
+        else:
+            want = prog(torch, *args)
     except Exception as e:  # noqa: BLE001
-        if not may_raise:
+        if not (may_raise or must_raise):
             raise AssertionError(f"the program fails under torch: {e!r}") from e
         want = Raised(e)
-    got = catch(prog, autograd_core, *args)
-    assert_same(want, got)
+    else:
+        if must_raise:
+            raise AssertionError(f"torch does not raise here: not an error case (got {want!r})")
+    got = catch(prog, autograd_core, *args, quiet=quiet)
+    assert_same(want, got, rtol, atol)
     return got

@@ -1,24 +1,21 @@
-"""Op-table entries for the elementwise ops (autograd_core/_ops_elementwise.pxi).
+"""Op-table entries for the elementwise ops.
 
-Registered by op_table.py (``from op_table_elementwise import OPS as _X; OPS += _X``).
+Collected by op_table.py (see op_spec.py for the format).
 Ops whose natural domain is bounded (asin, acos, atanh, acosh, logit, tan) get their
 input through a smooth map into it (e.g. ``0.9 * x.tanh()``); the op is still the
 output's grad_fn.  Ops that PyTorch makes raise in backward (floor_divide's
 ``NotImplemented``, ``asinh_``'s ``AsinhBackward1``) and the random ops are tested in
 test_elementwise.py.
 """
-from op_table import GRAD_FN_ALLOWLIST, C, OpSpec
+from op_spec import C, registrar
 
 OPS = []
-
-
-def op(*args, **kwargs):
-    OPS.append(OpSpec(*args, **kwargs))
+op = registrar(OPS)
 
 
 # Node classes that no table entry can carry (backward through them raises by design,
 # so the table's backward checks cannot run); test_elementwise.py checks each against torch.
-GRAD_FN_ALLOWLIST.update({
+GRAD_FN_ALLOWLIST = {
     "AsinhBackward1": "asinh_ with grad: PyTorch's backward raises NotImplementedError "
                       "(test_elementwise.py::test_inplace_not_implemented)",
     "AcoshBackward1": "acosh_, as AsinhBackward1",
@@ -28,7 +25,9 @@ GRAD_FN_ALLOWLIST.update({
     "RandomBackward0": "random_(from, to) (random values), as NormalBackward0",
     "RandomBackward1": "random_(to) (random values), as NormalBackward0",
     "RandomBackward2": "random_() (random values), as NormalBackward0",
-})
+    "NotImplemented": "floor_divide's and (scalar % tensor)'s grad_fn, whose backward raises: "
+                      "test_elementwise.py::test_not_implemented_node",
+}
 
 _U = [C(()), C((5,)), C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C((3, 2), nc=("step",))]
 _U_SMALL = [C(()), C((5,)), C((3, 4))]
@@ -96,7 +95,8 @@ unary("round", "RoundBackward0", second_order=False)
 unary("trunc", "TruncBackward0", second_order=False)
 unary("frac", "FracBackward0", second_order=False)
 unary("nan_to_num", "NanToNumBackward0", second_order=False)
-unary("logit", "LogitBackward0", pre=lambda x: x.sigmoid())
+# logit(sigmoid(x)) is x (clamped to [eps, 1 - eps] with eps): no second derivative
+unary("logit", "LogitBackward0", pre=lambda x: x.sigmoid(), second_order=False)
 
 # aliases
 op("arcsin", lambda m, x: m.arcsin(_bounded(x)), [C((3, 4))], ("AsinBackward0",))
@@ -114,8 +114,9 @@ op("round.decimals_neg", lambda m, x: (x * 100).round(decimals=-1), [C((3, 4))],
 op("round_.decimals", lambda m, x: (x * 10).round_(decimals=1), [C((3, 4))],
    ("RoundBackward1",), second_order=False)
 op("logit.eps", lambda m, x: m.logit(x.sigmoid(), eps=0.2), [C((3, 4)), C((5,))],
-   ("LogitBackward0",))
-op("logit.eps_method", lambda m, x: x.sigmoid().logit(0.1), [C((3, 4))], ("LogitBackward0",))
+   ("LogitBackward0",), second_order=False)
+op("logit.eps_method", lambda m, x: x.sigmoid().logit(0.1), [C((3, 4))], ("LogitBackward0",),
+   second_order=False)
 op("logit.no_pre", lambda m, x: m.logit(x), [C((3, 4))], ("LogitBackward0",), gradcheck=False)
 def _nonfinite(m, x):
     """nan (log of negatives), -inf and +inf (log of 0), and finite values."""

@@ -1,11 +1,18 @@
-"""Table entries for autograd_core.nn.functional (see op_table.py for the format)."""
-from op_table import C, OpSpec
+"""Table entries for autograd_core.nn.functional (see op_spec.py for the format;
+op_table.py collects all families)."""
+from op_spec import C, registrar
 
 OPS = []
+op = registrar(OPS)
 
-
-def op(*args, **kwargs):
-    OPS.append(OpSpec(*args, **kwargs))
+# Node classes no entry's output or first-order gradient carries, each with the reason.
+GRAD_FN_ALLOWLIST = {
+    "BinaryCrossEntropyBackwardBackward0":
+        "binary_cross_entropy's double-backward node: the table feeds the loss sigmoid(leaf) "
+        "(inputs in (0, 1)), so the node sits inside the first-order gradient's graph "
+        "(below SigmoidBackwardBackward0); nn.binary_cross_entropy.*'s double backward "
+        "checks its values",
+}
 
 
 def F(m):
@@ -71,9 +78,9 @@ _SM = [C((5,)), C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C(())]
 op("softmax", lambda m, x: m.softmax(x, -1), _SM, ("SoftmaxBackward0",))
 op("nn.softmax.dim0", lambda m, x: F(m).softmax(x, dim=0), [C((3, 4)), C((2, 3, 4))],
    ("SoftmaxBackward0",))
-op("Tensor.softmax", lambda m, x: x.softmax(1), [C((3, 4)), C((2, 3, 4))], ("SoftmaxBackward0",), second_order=False)
+op("Tensor.softmax", lambda m, x: x.softmax(1), [C((3, 4)), C((2, 3, 4))], ("SoftmaxBackward0",))
 op("nn.softmax.dtype", lambda m, x: F(m).softmax(x, 1, dtype=m.float64), [C((3, 4))],
-   ("SoftmaxBackward0",), dtypes=("float32",), second_order=False)
+   ("SoftmaxBackward0",), dtypes=("float32",))
 op("nn.softmax.implicit", lambda m, x: F(m).softmax(x), [C((3, 4)), C((2, 3, 4)), C((5,))],
    ("SoftmaxBackward0",))
 op("log_softmax", lambda m, x: m.log_softmax(x, -1), _SM, ("LogSoftmaxBackward0",))
@@ -104,13 +111,13 @@ for red in _RED:
                                                                       delta=0.7),
        [C((3, 4), (3, 4)), C((5,), (5,), ng=(1,))], ("HuberLossBackward0",))
 op("nn.mse_loss.broadcast", lambda m, x, t: F(m).mse_loss(x, t), [C((3, 4), (4,)), C((3, 1), (3, 4))],
-   ("MseLossBackward0",), second_order=False)
+   ("MseLossBackward0",))
 op("nn.mse_loss.weight", lambda m, x, t, w: F(m).mse_loss(x, t, weight=w), [C((3, 4), (3, 4), (3, 4))],
    ("DivBackward0",))
 op("nn.mse_loss.legacy", lambda m, x, t: F(m).mse_loss(x, t, size_average=False), [C((3, 4), (3, 4))],
-   ("MseLossBackward0",), second_order=False)
+   ("MseLossBackward0",))
 op("nn.smooth_l1_loss.beta", lambda m, x, t: F(m).smooth_l1_loss(x, t, beta=0.5),
-   [C((3, 4), (3, 4))], ("SmoothL1LossBackward0",), second_order=False)
+   [C((3, 4), (3, 4))], ("SmoothL1LossBackward0",))
 op("nn.smooth_l1_loss.beta0", lambda m, x, t: F(m).smooth_l1_loss(x, t, beta=0.0),
    [C((3, 4), (3, 4), domain=("real", "zeros"))], ("MeanBackward0",), second_order=False)
 
@@ -146,7 +153,8 @@ for red in _RED:
     op(f"nn.nll_loss.spatial.{red}",
        lambda m, x, red=red: F(m).nll_loss(x, m.tensor([[[0, 2], [1, 1]], [[2, 2], [0, 1]]]),
                                            reduction=red, ignore_index=0),
-       [C((2, 3, 2, 2))], ("NllLoss2DBackward0",), second_order=False)
+       [C((2, 3, 2, 2))], ("NllLoss2DBackward0",), second_order=False,
+       double_grad_fns=("NllLoss2DBackwardBackward0",))
     op(f"nn.nll_loss.3d.{red}",
        lambda m, x, red=red: F(m).nll_loss(x, m.tensor([[0, 2, 1], [1, 1, 0]]), reduction=red),
        [C((2, 3, 3))], ("NllLoss2DBackward0", "ViewBackward0"), second_order=False)
@@ -179,9 +187,9 @@ for red in _RED:
 op("nn.nll_loss.1d", lambda m, x: F(m).nll_loss(x, m.tensor(2)), [C((4,))], ("NllLossBackward0",),
    second_order=False)
 op("nn.cross_entropy.1d", lambda m, x: F(m).cross_entropy(x, m.tensor(1)), [C((4,))],
-   ("NllLossBackward0",), second_order=False)
+   ("NllLossBackward0",))
 op("nn.cross_entropy.spatial", lambda m, x: F(m).cross_entropy(x, m.tensor([[[0, 2], [1, 1]]])),
-   [C((1, 3, 2, 2))], ("NllLoss2DBackward0",), second_order=False)
+   [C((1, 3, 2, 2))], ("NllLoss2DBackward0",))
 
 # ------------------------------------------------------------------ linear, pad, norms
 
@@ -204,13 +212,20 @@ op("nn.pad.reflect1d", lambda m, x: F(m).pad(x, (2, 1), mode="reflect"), [C((2, 
    ("ReflectionPad1DBackward0",), second_order=False,
    double_grad_fns=("ReflectionPad1DBackwardBackward0",))
 op("nn.pad.reflect2d", lambda m, x: F(m).pad(x, (1, 2, 2, 1), mode="reflect"),
-   [C((2, 3, 4)), C((1, 2, 3, 4))], ("ReflectionPad2DBackward0",), second_order=False)
+   [C((2, 3, 4)), C((1, 2, 3, 4))], ("ReflectionPad2DBackward0",), second_order=False,
+   double_grad_fns=("ReflectionPad2DBackwardBackward0",))
+op("nn.pad.reflect3d", lambda m, x: F(m).pad(x, (1, 1, 2, 0, 0, 1), mode="reflect"),
+   [C((2, 3, 3, 2)), C((1, 2, 3, 3, 2))], ("ReflectionPad3DBackward0",), second_order=False,
+   double_grad_fns=("ReflectionPad3DBackwardBackward0",))
 op("nn.pad.replicate1d", lambda m, x: F(m).pad(x, (3, 1), mode="replicate"), [C((2, 3, 4))],
-   ("ReplicationPad1DBackward0",), second_order=False)
+   ("ReplicationPad1DBackward0",), second_order=False,
+   double_grad_fns=("ReplicationPad1DBackwardBackward0",))
 op("nn.pad.replicate2d", lambda m, x: F(m).pad(x, (1, 2, 0, 3), mode="replicate"),
-   [C((1, 2, 3, 4))], ("ReplicationPad2DBackward0",), second_order=False)
+   [C((1, 2, 3, 4))], ("ReplicationPad2DBackward0",), second_order=False,
+   double_grad_fns=("ReplicationPad2DBackwardBackward0",))
 op("nn.pad.replicate3d", lambda m, x: F(m).pad(x, (1, 0, 0, 1, 1, 1), mode="replicate"),
-   [C((1, 2, 2, 3))], ("ReplicationPad3DBackward0",), second_order=False)
+   [C((1, 2, 2, 3))], ("ReplicationPad3DBackward0",), second_order=False,
+   double_grad_fns=("ReplicationPad3DBackwardBackward0",))
 op("nn.pad.circular", lambda m, x: F(m).pad(x, (1, 2), mode="circular"), [C((1, 2, 4))],
    ("CopySlices",), second_order=False)
 
@@ -227,12 +242,15 @@ op("nn.cosine_similarity.dim", lambda m, a, b: F(m).cosine_similarity(a, b, dim=
 
 op("nn.layer_norm", lambda m, x: F(m).layer_norm(x, (4,)), [C((3, 4)), C((2, 3, 4)),
                                                           C((4, 4), nc=("t",))],
-   ("NativeLayerNormBackward0",))
+   ("NativeLayerNormBackward0",),
+   double_grad_fns=("NativeLayerNormBackwardBackward0",))
 op("nn.layer_norm.affine", lambda m, x, w, b: F(m).layer_norm(x, (3, 4), w, b, eps=1e-3),
    [C((2, 3, 4), (3, 4), (3, 4)), C((2, 3, 4), (3, 4), (3, 4), ng=(0,)),
-    C((2, 3, 4), (3, 4), (3, 4), ng=(1,))], ("NativeLayerNormBackward0",))
+    C((2, 3, 4), (3, 4), (3, 4), ng=(1,))], ("NativeLayerNormBackward0",),
+   double_grad_fns=("NativeLayerNormBackwardBackward0",))
 op("nn.layer_norm.weight_only", lambda m, x, w: F(m).layer_norm(x, [4], w),
-   [C((3, 4), (4,))], ("NativeLayerNormBackward0",))
+   [C((3, 4), (4,))], ("NativeLayerNormBackward0",),
+   double_grad_fns=("NativeLayerNormBackwardBackward0",))
 
 
 def _bn(training, affine=True, stats=True):
@@ -246,15 +264,15 @@ def _bn(training, affine=True, stats=True):
 
 
 op("nn.batch_norm.train", _bn(True), [C((4, 3)), C((2, 3, 4)), C((2, 3, 2, 2))],
-   ("NativeBatchNormBackward0",))
+   ("NativeBatchNormBackward0",), double_grad_fns=("NativeBatchNormBackwardBackward0",))
 op("nn.batch_norm.train_affine", _bn(True), [C((4, 3), (3,), (3,)), C((2, 3, 2, 2), (3,), (3,)),
                                             C((2, 3, 2), (3,), (3,), ng=(0,))],
-   ("NativeBatchNormBackward0",))
+   ("NativeBatchNormBackward0",), double_grad_fns=("NativeBatchNormBackwardBackward0",))
 op("nn.batch_norm.train_nostats", _bn(True, stats=False), [C((4, 3)), C((2, 3, 2, 2), (3,), (3,))],
-   ("NativeBatchNormBackward0",))
+   ("NativeBatchNormBackward0",), double_grad_fns=("NativeBatchNormBackwardBackward0",))
 op("nn.batch_norm.eval", _bn(False), [C((4, 3)), C((2, 3, 2, 2), (3,), (3,)),
                                       C((2, 3, 2), (3,), (3,), ng=(0,))],
-   ("NativeBatchNormBackward0",))
+   ("NativeBatchNormBackward0",), double_grad_fns=("NativeBatchNormBackwardBackward0",))
 
 op("nn.embedding", lambda m, w: F(m).embedding(m.tensor([[0, 2], [4, 2]]), w), [C((5, 3))],
    ("EmbeddingBackward0",), second_order=False)
@@ -280,21 +298,25 @@ op("nn.conv2d", lambda m, x, w, b: F(m).conv2d(x, w, b),
    ("ConvolutionBackward0", "SqueezeBackward1"))
 op("nn.conv2d.options", lambda m, x, w: F(m).conv2d(x, w, None, stride=(2, 1), padding=(1, 2),
                                                    dilation=(1, 2)),
-   [C((2, 2, 6, 5), (3, 2, 3, 2))], ("ConvolutionBackward0",))
+   [C((2, 2, 6, 5), (3, 2, 3, 2))], ("ConvolutionBackward0",),
+   double_grad_fns=("ConvolutionBackwardBackward0",))
 op("nn.conv2d.groups", lambda m, x, w, b: F(m).conv2d(x, w, b, padding=1, groups=2),
-   [C((2, 4, 4, 4), (6, 2, 3, 3), (6,))], ("ConvolutionBackward0",))
+   [C((2, 4, 4, 4), (6, 2, 3, 3), (6,))], ("ConvolutionBackward0",),
+   double_grad_fns=("ConvolutionBackwardBackward0",))
 op("nn.conv2d.same", lambda m, x, w: F(m).conv2d(x, w, padding="same"),
    [C((1, 2, 5, 4), (3, 2, 3, 3)), C((1, 2, 5, 4), (3, 2, 2, 3))], ("ConvolutionBackward0",))
 op("nn.conv2d.valid_stride", lambda m, x, w: F(m).conv2d(x, w, padding="valid", stride=2),
-   [C((1, 2, 7, 6), (2, 2, 3, 3))], ("ConvolutionBackward0",))
+   [C((1, 2, 7, 6), (2, 2, 3, 3))], ("ConvolutionBackward0",),
+   double_grad_fns=("ConvolutionBackwardBackward0",))
 op("conv2d", lambda m, x, w: m.conv2d(x, w, padding=1), [C((1, 1, 3, 3), (1, 1, 2, 2))],
-   ("ConvolutionBackward0",))
+   ("ConvolutionBackward0",), double_grad_fns=("ConvolutionBackwardBackward0",))
 op("nn.conv1d", lambda m, x, w, b: F(m).conv1d(x, w, b, stride=2, padding=1, dilation=2),
    [C((2, 3, 9), (4, 3, 3), (4,)), C((3, 9), (4, 3, 3), (4,))],
    ("ConvolutionBackward0", "SqueezeBackward1"))
 op("nn.conv1d.groups_same", lambda m, x, w: F(m).conv1d(x, w, padding="same", groups=3),
    [C((2, 3, 7), (6, 1, 4))], ("ConvolutionBackward0",))
-op("conv1d", lambda m, x, w: m.conv1d(x, w), [C((1, 2, 5), (2, 2, 2))], ("ConvolutionBackward0",))
+op("conv1d", lambda m, x, w: m.conv1d(x, w), [C((1, 2, 5), (2, 2, 2))], ("ConvolutionBackward0",),
+   double_grad_fns=("ConvolutionBackwardBackward0",))
 
 op("nn.max_pool2d", lambda m, x: F(m).max_pool2d(x, 2), [C((2, 3, 4, 4)), C((2, 5, 4))],
    ("MaxPool2DWithIndicesBackward0",), domain="distinct", second_order=False,

@@ -1,17 +1,14 @@
-"""Op table entries for reductions and linear algebra (_ops_reduce_linalg.pxi).
+"""Op table entries for reductions and linear algebra.
 
-Registered into op_table.OPS (see op_table.py); the shared differential and gradcheck
+Collected by op_table.py (see op_spec.py for the format); the shared differential and gradcheck
 tests run them against PyTorch. Matrices that are inverted, solved or take a
 determinant are made well conditioned inside fn (``x + 3 * eye``): the table's domains
 are elementwise.
 """
-from op_table import C, OpSpec
+from op_spec import C, registrar
 
 OPS = []
-
-
-def op(*args, **kwargs):
-    OPS.append(OpSpec(*args, **kwargs))
+op = registrar(OPS)
 
 
 def _shift(m, x, s=3.0):
@@ -79,13 +76,13 @@ _VAR = [C((5,)), C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C((3, 2), nc=("s
 op("var", lambda m, x: x.var(), _VAR, ("VarBackward0",))
 op("var.fn", lambda m, x: m.var(x), [C((3, 4))], ("VarBackward0",))
 op("var.dim", lambda m, x: x.var(1), [C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",))],
-   ("VarBackward0",), second_order=False)
-op("var.dim_1d", lambda m, x: x.var(0), [C((5,))], ("VarBackward0",), second_order=False)
+   ("VarBackward0",))
+op("var.dim_1d", lambda m, x: x.var(0), [C((5,))], ("VarBackward0",))
 op("var.dims_keepdim", lambda m, x: m.var(x, (0, 2), keepdim=True), [C((2, 3, 4))],
-   ("VarBackward0",), second_order=False)
-op("var.unbiased_false", lambda m, x: x.var(False), [C((3, 4))], ("VarBackward0",), second_order=False)
-op("var.dim_unbiased_false", lambda m, x: x.var(0, False, True), [C((3, 4))], ("VarBackward0",), second_order=False)
-op("var.correction", lambda m, x: x.var(dim=1, correction=0), [C((3, 4))], ("VarBackward0",), second_order=False)
+   ("VarBackward0",))
+op("var.unbiased_false", lambda m, x: x.var(False), [C((3, 4))], ("VarBackward0",))
+op("var.dim_unbiased_false", lambda m, x: x.var(0, False, True), [C((3, 4))], ("VarBackward0",))
+op("var.correction", lambda m, x: x.var(dim=1, correction=0), [C((3, 4))], ("VarBackward0",))
 op("var.correction2", lambda m, x: m.var(x, correction=2), [C((3, 4))], ("VarBackward0",))
 op("var.none_keepdim", lambda m, x: x.var(None, keepdim=True), [C((3, 4))], ("VarBackward0",))
 op("std", lambda m, x: x.std(), _VAR, ("StdBackward0",))

@@ -2,11 +2,9 @@
 hook ordering, autograd.grad options, autograd.functional, gradcheck, anomaly mode,
 inference mode and engine scheduling.  Each program runs under real torch and under
 autograd_core; the normalised results must agree (see _diff.py)."""
-import warnings
-
 import pytest
 
-from _diff import catch, same, torch
+from _diff import Raised, catch, no_warnings, same, torch, warns
 import autograd_core
 
 
@@ -831,13 +829,11 @@ def test_gradcheck_false_on_wrong_function():
         x = _t(torch, [0.3, -0.7, 1.2])
         B = _bad_fn(torch)
         r = [torch.autograd.gradcheck(B.apply, (x,), raise_exception=False)]
-        try:
-            torch.autograd.gradcheck(B.apply, (x,))
+        e = catch(torch.autograd.gradcheck, B.apply, (x,))
+        if isinstance(e, Raised):
+            r += [type(e.exc).__name__, isinstance(e.exc, RuntimeError), e.message.splitlines()[0]]
+        else:
             r.append("no raise")
-        except Exception as e:  # noqa: BLE001
-            r.append(type(e).__name__)
-            r.append(isinstance(e, RuntimeError))
-            r.append(str(e).splitlines()[0])
         return r
     same(prog)
 
@@ -863,11 +859,9 @@ def test_gradcheck_requires_double_and_requires_grad():
     def prog(torch):
         x32 = torch.tensor([0.3, 0.4], requires_grad=True)
         xn = torch.tensor([0.3, 0.4], dtype=torch.float64)
-        with warnings.catch_warnings(record=True) as w:
-            warnings.simplefilter("always")
-            r = catch(torch.autograd.gradcheck, lambda a: a * 2, (x32,),
-                      raise_exception=False)
-        ws = [str(m.message)[:60] for m in w]
+        r, w = warns(catch, torch.autograd.gradcheck, lambda a: a * 2, (x32,),
+                     raise_exception=False)
+        ws = [msg[:60] for _, msg in w]
         r2 = catch(torch.autograd.gradcheck, lambda a: a * 2, (xn,))
         return [isinstance(r, bool) or r, len(ws) > 0, r2]
     same(prog)
@@ -878,12 +872,12 @@ def test_gradcheck_requires_double_and_requires_grad():
 def test_detect_anomaly_sqrt_negative():
     def prog(torch):
         x = _t(torch, [-1., 4.])
-        with warnings.catch_warnings(record=True) as w:
-            warnings.simplefilter("always")
+
+        def run():
             with torch.autograd.detect_anomaly():
                 y = x.sqrt()
-                r = catch(y.sum().backward)
-        msgs = [(m.category.__name__, str(m.message)) for m in w]
+                return catch(y.sum().backward)
+        r, msgs = warns(run)
         anomaly_warn = [c for c, s in msgs if "Traceback of forward call" in s]
         mentions = any("y = x.sqrt()" in s for c, s in msgs)
         return [r, anomaly_warn[:1], mentions, torch.is_grad_enabled()]
@@ -894,8 +888,7 @@ def test_detect_anomaly_flags_and_no_error_without_nan():
     def prog(torch):
         x = _t(torch, [1., 4.])
         r = [torch.is_anomaly_enabled()]
-        with warnings.catch_warnings(record=True):
-            warnings.simplefilter("always")
+        with no_warnings():
             with torch.autograd.detect_anomaly():
                 r.append(torch.is_anomaly_enabled())
                 x.sqrt().sum().backward()
@@ -919,8 +912,7 @@ def test_set_detect_anomaly_is_a_context_manager_restoring_state():
     def prog(torch):
         r = [_anomaly_enabled(torch)]
         try:
-            with warnings.catch_warnings(record=True):
-                warnings.simplefilter("always")
+            with no_warnings():
                 with torch.autograd.set_detect_anomaly(True):
                     r.append(_anomaly_enabled(torch))
                     with torch.autograd.set_detect_anomaly(False):
@@ -936,8 +928,7 @@ def test_set_detect_anomaly_is_a_context_manager_restoring_state():
 def test_detect_anomaly_check_nan_false():
     def prog(torch):
         x = _t(torch, [-1., 4.])
-        with warnings.catch_warnings(record=True):
-            warnings.simplefilter("always")
+        with no_warnings():
             with torch.autograd.detect_anomaly(check_nan=False):
                 x.sqrt().sum().backward()
         return x.grad

@@ -5,14 +5,13 @@
 - an independent central-difference check written here (not the library's gradcheck) for
   a handful of ops, and checks that the library's gradcheck does catch wrong gradients.
 """
-import warnings
-
 import numpy as np
 import pytest
-import torch
 
 import autograd_core as ac
-from op_table import OPS, case_args, case_id, case_seed, make_arrays, make_leaves, numel
+from _diff import assert_same, no_warnings, torch
+from op_spec import case_args, case_id, case_seed, make_arrays, make_leaves, numel
+from op_table import OPS
 
 MAX_NUMEL = 40       # inputs' total size for gradcheck
 MAX_NUMEL_GG = 24    # ... for gradgradcheck
@@ -35,8 +34,7 @@ def _func_and_inputs(spec, i):
     leaves = make_leaves(ac, arrays, case)
 
     def func(*xs):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with no_warnings():
             return spec.fn(ac, *case_args(case, list(xs)))
 
     return func, tuple(leaves)
@@ -120,8 +118,7 @@ def test_independent_central_difference(name):
     out.backward(ac.tensor(v))
     numeric = _numeric_vjp(lambda *xs: fn(ac, *xs), arrays, v)
     for k, (leaf, num) in enumerate(zip(leaves, numeric)):
-        np.testing.assert_allclose(leaf.grad.numpy(), num, rtol=1e-6, atol=1e-7,
-                                   err_msg=f"input {k}")
+        assert_same(num, leaf.grad.numpy(), rtol=1e-6, atol=1e-7, what=f"input {k}")
     inputs = tuple(ac.tensor(a, requires_grad=True) for a in arrays)
     assert ac.autograd.gradcheck(lambda *xs: fn(ac, *xs), inputs)
 

@@ -1,14 +1,13 @@
-"""Reductions and linear algebra beyond the op table (_ops_reduce_linalg.pxi): errors
+"""Reductions and linear algebra beyond the op table: errors
 (type and message) against torch, zeros in prod/cumprod to second order, zero norms,
 singular matrices, degenerate var/std, in-place variants, dtypes, empty and 0-d inputs,
 max/min return types. Every case runs the same program under torch and autograd_core."""
-import warnings
 
 import numpy as np
 import pytest
 
 import autograd_core
-from _diff import Raised, assert_same, same, sub_name, torch
+from _diff import assert_same, no_warnings, same, same_error, sub_name, torch, warns
 
 F64 = "float64"
 
@@ -164,29 +163,12 @@ ERRORS = [
 ]
 
 
-def _call(fn, mod):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            fn(mod)
-        except Exception as e:  # noqa: BLE001
-            return e
-    return None
-
-
 @pytest.mark.parametrize("name,fn,compare", ERRORS, ids=[c[0] for c in ERRORS])
 def test_error_matches_torch(name, fn, compare):
-    want = _call(fn, torch)
-    assert want is not None, f"torch does not raise for {name}: a broken case"
-    got = _call(fn, autograd_core)
-    assert got is not None, f"autograd_core raised nothing; torch raised {type(want).__name__}: {want}"
-    w, g = Raised(want), Raised(got)
-    assert g.type == w.type, (f"exception type: torch {w.type}: {want}\n"
-                              f"         autograd_core {g.type}: {got}")
+    w, g = same_error(fn, message=compare)
+    want, got = w.exc, g.exc
     assert type(got).__name__ == type(want).__name__ or w.type == type(want).__name__ \
         or type(want).__name__ == "_LinAlgError"
-    if compare:
-        assert str(got) == sub_name(str(want)), f"\n torch: {sub_name(str(want))}\n  ours: {got}"
 
 
 @pytest.mark.parametrize("fn", [lambda m: m.linalg.inv(_sq(m)),
@@ -288,17 +270,14 @@ def test_norm_zero_double_backward():
 ], ids=["var", "std", "var0", "std_corr3", "var_empty_dims", "std_empty_dims"])
 @pytest.mark.parametrize("data", [[2.], [1., 1., 1.], [1., 2.]])
 def test_var_std_degenerate(fn, data):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with no_warnings():
         _same_grads(fn, [np.array(data)], create_graph=False)
 
 
 def test_var_std_warning():
     def prog(m):
-        with warnings.catch_warnings(record=True) as w:
-            warnings.simplefilter("always")
-            r = [m.ones(1).var(), m.ones(3, 1).std(1), m.ones(2).var(correction=2)]
-        return r, [sub_name(str(x.message)).split(" (Triggered")[0] for x in w]
+        r, w = warns(lambda: [m.ones(1).var(), m.ones(3, 1).std(1), m.ones(2).var(correction=2)])
+        return r, [msg for _, msg in w]
     same(prog)
 
 
@@ -309,7 +288,12 @@ def test_std_zero_gradient():
 # ------------------------------------------------------------------ det of singular matrices
 
 _SINGULAR = [[1., 2.], [2., 4.]]
-_RANK1_3 = [[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]]   # det exactly 0 in both
+# rank 2, and det exactly 0 in both libraries on every CPU: partial-pivoting LU of it
+# involves only exact operations (multipliers 1/2 and 0).  ([[1, 2, 3], [4, 5, 6],
+# [7, 8, 9]] has multipliers 1/7 and 4/7: its computed det is 0 here but about 7e-16 with
+# other LAPACK kernels, and the gradient PyTorch returns at det == 0 differs from the one
+# just off it.)
+_RANK1_3 = [[1., 2., 3.], [2., 4., 6.], [1., 1., 1.]]
 
 
 @pytest.mark.parametrize("data", [_SINGULAR, _RANK1_3, np.zeros((3, 3)),
@@ -475,15 +459,11 @@ def test_modified_saved_input_raises(name, fn, exact):
         out = fn(m, y)
         y.add_(1)
         out.sum().backward()
-    want, got = _call(prog, torch), _call(prog, autograd_core)
-    assert want is not None and got is not None
-    assert type(got) is type(want) is RuntimeError
-    msg = sub_name(str(want))
-    if exact:
-        assert str(got) == msg
-    else:
+    w, g = same_error(prog, message=exact)
+    assert type(g.exc) is type(w.exc) is RuntimeError
+    if not exact:
         head = "one of the variables needed for gradient computation has been modified by an inplace operation"
-        assert msg.startswith(head) and str(got).startswith(head)
+        assert sub_name(w.message).startswith(head) and g.message.startswith(head)
 
 
 def test_modified_output_raises():
@@ -570,14 +550,15 @@ def test_svd_norm_gradgradcheck():
 
 def test_docstring_examples():
     import doctest
-    from autograd_core import _C
     names = ["prod", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp",
-             "linalg_vector_norm", "linalg_matrix_norm", "linalg_norm", "norm", "cumsum", "cumprod",
-             "all_", "any_", "bmm", "dot", "mv", "outer", "ger", "addmm", "einsum", "tensordot",
-             "trace", "diag", "tril", "triu", "linalg_inv", "inverse", "linalg_det", "det",
-             "linalg_solve"]
+             "linalg.vector_norm", "linalg.matrix_norm", "linalg.norm", "norm", "cumsum", "cumprod",
+             "all", "any", "bmm", "dot", "mv", "outer", "ger", "addmm", "einsum", "tensordot",
+             "trace", "diag", "tril", "triu", "linalg.inv", "inverse", "linalg.det", "det",
+             "linalg.solve"]
     for n in names:
-        fn = getattr(_C, n)
+        fn = autograd_core
+        for part in n.split("."):
+            fn = getattr(fn, part)
         for test in doctest.DocTestFinder().find(fn, n, globs={}):
             r = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
             r.run(test)
@@ -609,3 +590,95 @@ def test_backward_twice(fn):
         y.backward()
         return x.grad
     same(prog, may_raise=True)
+
+
+# ------------------------------------------------------------------ compositions: whole graphs
+
+def _graph(fn):
+    """The names of every node reachable from fn's grad_fn, as nested tuples."""
+    def walk(node):
+        if node is None:
+            return None
+        return (node.name().replace("torch::autograd::", ""),
+                tuple(walk(n) for n, _ in node.next_functions))
+    return walk(fn)
+
+
+_MATMUL_SHAPES = [((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)), ((2, 3), (3, 4)),
+                  ((2, 2, 3), (3, 4)), ((2, 2, 3), (3,)), ((2, 3), (2, 3, 4)), ((3,), (2, 3, 4)),
+                  ((1, 3), (2, 3, 4)), ((2, 2, 3), (2, 3, 4)), ((1, 2, 3), (2, 3, 4)),
+                  ((2, 1, 2, 3), (3, 3, 4)), ((2, 2, 3), (1, 3, 4))]
+
+
+@pytest.mark.parametrize("sa,sb", _MATMUL_SHAPES, ids=[f"{a}@{b}" for a, b in _MATMUL_SHAPES])
+@pytest.mark.parametrize("rg", [(True, True), (True, False), (False, True)], ids=str)
+def test_matmul_graph_is_pytorchs(sa, sb, rg):
+    """matmul records what PyTorch's composition records (dot, mv, unsqueeze + mm +
+    squeeze_, the folded mm/mv with reshape and _unsafe_view, expand + bmm), node for
+    node, and computes the same values and gradients."""
+    rng = np.random.default_rng(len(sa) * 10 + len(sb))
+    a, b = rng.standard_normal(sa), rng.standard_normal(sb)
+
+    def prog(m):
+        x, y = _t(m, a, rg=rg[0]), _t(m, b, rg=rg[1])
+        out = x @ y
+        out.sum().backward()
+        return [out, _graph(out.grad_fn), x.grad, y.grad]
+    same(prog)
+
+
+_EINSUM_GRAPHS = [("ij,jk->ik", [(2, 3), (3, 4)]), ("ii->i", [(3, 3)]), ("ii", [(3, 3)]),
+                  ("i j , j k -> k i", [(2, 3), (3, 2)]), ("ij,ij->i", [(2, 3), (2, 3)]),
+                  ("bn,anm,bm->ba", [(2, 3), (2, 3, 4), (2, 4)]), ("...ij->...ji", [(2, 3, 4)]),
+                  ("iij,kk->j", [(2, 2, 3), (4, 4)]), ("ij,jk->ik", [(2, 1), (3, 4)])]
+
+
+@pytest.mark.parametrize("eq,shapes", _EINSUM_GRAPHS, ids=[e for e, _ in _EINSUM_GRAPHS])
+@pytest.mark.parametrize("first_only", [False, True])
+def test_einsum_graph_is_pytorchs(eq, shapes, first_only):
+    """einsum records PyTorch's composition (diagonal, permute, unsqueeze, sum, mul,
+    bmm and views, the pair swapped as sumproduct_pair swaps it), node for node."""
+    rng = np.random.default_rng(len(eq))
+    data = [rng.standard_normal(s) for s in shapes]
+
+    def prog(m):
+        xs = [_t(m, d, rg=(k == 0 or not first_only)) for k, d in enumerate(data)]
+        out = m.einsum(eq, *xs)
+        return [out, _graph(out.grad_fn)]
+    same(prog)
+
+
+# ------------------------------------------------------------------ LAPACK layouts and NaN
+
+@pytest.mark.parametrize("fn", [
+    lambda m, a, b: m.linalg.inv(a), lambda m, a, b: m.linalg.solve(a, b),
+    lambda m, a, b: m.linalg.solve(a, b[..., 0]), lambda m, a, b: m.linalg.solve(a[0], b[0, :, 0]),
+    lambda m, a, b: m.linalg.solve(a, b.mT, left=False), lambda m, a, b: m.inverse(a[0])],
+    ids=["inv", "solve", "solve_vectors", "solve_vector", "solve_right", "inverse"])
+def test_lapack_results_have_pytorchs_layout(fn):
+    """inv and solve return LAPACK's column-major matrices, as PyTorch's (a later view
+    or reshape sees the same contiguity)."""
+    rng = np.random.default_rng(2)
+    A = rng.standard_normal((2, 3, 3)) + 3 * np.eye(3)
+    B = rng.standard_normal((2, 3, 2))
+
+    def prog(m):
+        r = fn(m, _t(m, A), _t(m, B))
+        return [r, r.is_contiguous(), r.mT.is_contiguous() if r.ndim > 1 else None]
+    same(prog)
+
+
+def test_nan_matrices_give_nan():
+    """A matrix holding NaN inverts and solves to NaN (no LinAlgError), as in PyTorch;
+    the other matrices of the batch are unaffected."""
+    def prog(m):
+        A = m.stack([m.eye(2, dtype=m.float64), _t(m, [[np.nan, 1.], [1., 1.]])])
+        return [m.linalg.inv(A), m.linalg.solve(A, _t(m, [1., 2.])), m.linalg.det(A)]
+    same(prog)
+
+
+@pytest.mark.parametrize("fn", [lambda m: m.linalg.matrix_norm(m.ones(2, 2), [1]),
+                                lambda m: m.linalg.norm(m.ones(2, 2), [1])],
+                         ids=["matrix_norm", "norm"])
+def test_norm_ord_of_wrong_type(fn):
+    same_error(fn)

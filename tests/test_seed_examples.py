@@ -16,6 +16,7 @@ import pytest
 
 pytest.importorskip("torch")
 
+from _diff import no_addresses
 from _subprocess import CWD, child_env
 
 # ---------------------------------------------------------------- the examples, verbatim
@@ -169,13 +170,6 @@ PROGRAMS = {
     "ex4_typo": (EX4_TYPO, None),
 }
 
-_ADDR = re.compile(r"0x[0-9a-fA-F]+")
-
-
-def normalise(text):
-    return _ADDR.sub("0xADDR", text)
-
-
 def as_program(src, module):
     """The example as a runnable program for module 'torch' or 'autograd_core'."""
     if not src.startswith("import torch\n"):
@@ -253,7 +247,7 @@ CASES = [n for n, (_, out) in PROGRAMS.items() if out is not None]
 def test_output_matches_document(runs, name, module):
     rc, stdout, stderr = runs[name, module]
     assert rc == 0, f"{module} run of {name} failed:\n{stderr}"
-    assert normalise(stdout) == normalise(PROGRAMS[name][1]), f"{module} printed:\n{stdout}"
+    assert no_addresses(stdout) == no_addresses(PROGRAMS[name][1]), f"{module} printed:\n{stdout}"
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -261,7 +255,7 @@ def test_autograd_core_matches_torch(runs, name):
     rc_t, out_t, _ = runs[name, "torch"]
     rc_a, out_a, err_a = runs[name, "autograd_core"]
     assert rc_a == rc_t == 0, err_a
-    assert normalise(out_a) == normalise(out_t)
+    assert no_addresses(out_a) == no_addresses(out_t)
 
 
 @pytest.mark.parametrize("name", CASES)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import autograd_core
-from _diff import catch, same, sub_name, torch
+from _diff import catch, no_warnings, same, sub_name, torch
 
 # ---------------------------------------------------------------- tensor() inference
 
@@ -79,10 +79,8 @@ def test_tensor_explicit_dtype_and_copy():
 
 def test_tensor_copy_of_tensor_is_independent():
     def prog(torch):
-        import warnings
         src = torch.tensor([1., 2.], requires_grad=True)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with no_warnings():
             t = torch.tensor(src)
         r = [t.requires_grad, t.is_leaf]
         with torch.no_grad():

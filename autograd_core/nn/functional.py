@@ -1,8 +1,10 @@
-"""PyTorch's ``torch.nn.functional`` over autograd_core's compiled ops.
+"""PyTorch's ``torch.nn.functional`` over autograd_core's compiled nn ops.
 
-Only argument handling lives here, as in PyTorch's own functional.py (legacy
-``size_average``/``reduce`` flags, the implicit softmax dim, size warnings, embedding's
-padding_idx); every computation is an op of ``autograd_core._C`` (see _ops_nn.pxi).
+Each function is either the generated wrapper of its table entry (ops/derivatives.yaml,
+section nn, ``variants: functional``) or a thin Python function calling specific
+compiled ops: only argument handling lives here, as in PyTorch's own functional.py
+(legacy ``size_average``/``reduce`` flags, reduction names, the implicit softmax dim,
+size warnings, embedding's padding_idx, ``inplace=`` flags, pad modes).
 
 >>> import autograd_core as torch
 >>> import autograd_core.nn.functional as F
@@ -15,7 +17,13 @@ tensor([[-0.3655,  0.3655],
 """
 import warnings
 
-from autograd_core import _C
+import autograd_core as _torch
+from autograd_core.ops import nn as _nn_ops
+
+_C = _nn_ops.NN_FUNCTIONAL     # the compiled functions of the nn family, by name
+# every one is reachable here (as torch._C._nn's are); the thin functions below replace
+# those whose Python signature differs (inplace=, reduction names, legacy flags)
+globals().update(_C)
 
 __all__ = [
     "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu", "elu_", "celu", "celu_",
@@ -27,77 +35,80 @@ __all__ = [
     "max_pool2d_with_indices", "avg_pool2d", "unfold", "fold",
 ]
 
+# generated wrappers, exactly PyTorch's signatures
+gelu = _C["gelu"]
+softplus = _C["softplus"]
+hardtanh_ = _C["hardtanh_"]
+silu_ = _C["silu_"]
+linear = _C["linear"]
+cosine_similarity = _C["cosine_similarity"]
+layer_norm = _C["layer_norm"]
+conv1d = _C["conv1d"]
+conv2d = _C["conv2d"]
+avg_pool2d = _C["avg_pool2d"]
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
 
 # ------------------------------------------------------------------ activations
 
 def relu(input, inplace=False):
     """max(input, 0) elementwise (``inplace=True``: in input itself)."""
-    return _C._nn_activation_("relu", input) if inplace else _C._nn_activation("relu", input)
+    return _torch.relu_(input) if inplace else _torch.relu(input)
 
 
 def relu_(input):
-    return _C._nn_activation_("relu", input)
+    """relu in input itself."""
+    return _torch.relu_(input)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     """input where input > 0, else input * negative_slope."""
     if inplace:
-        return _C._nn_activation_("leaky_relu", input, negative_slope)
-    return _C._nn_activation("leaky_relu", input, negative_slope)
+        return _C["leaky_relu_"](input, negative_slope)
+    return _C["leaky_relu"](input, negative_slope)
 
 
 def leaky_relu_(input, negative_slope=0.01):
-    return _C._nn_activation_("leaky_relu", input, negative_slope)
+    """leaky_relu in input itself."""
+    return _C["leaky_relu_"](input, negative_slope)
 
 
 def elu(input, alpha=1.0, inplace=False):
     """input where input > 0, else alpha * (exp(input) - 1)."""
-    if inplace:
-        return _C._nn_activation_("elu", input, alpha)
-    return _C._nn_activation("elu", input, alpha)
+    return _C["elu_"](input, alpha) if inplace else _C["elu"](input, alpha)
 
 
 def elu_(input, alpha=1.0):
-    return _C._nn_activation_("elu", input, alpha)
+    """elu in input itself."""
+    return _C["elu_"](input, alpha)
 
 
 def celu(input, alpha=1.0, inplace=False):
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
-    if inplace:
-        return _C._nn_activation_("celu", input, alpha)
-    return _C._nn_activation("celu", input, alpha)
+    return _C["celu_"](input, alpha) if inplace else _C["celu"](input, alpha)
 
 
 def celu_(input, alpha=1.0):
-    return _C._nn_activation_("celu", input, alpha)
+    """celu in input itself."""
+    return _C["celu_"](input, alpha)
 
 
 def selu(input, inplace=False):
-    """scale * elu(input, alpha) with PyTorch's fixed scale and alpha."""
-    if inplace:
-        return _C._nn_activation_("selu", input)
-    return _C._nn_activation("selu", input)
+    """scale * elu(input, alpha) with PyTorch's SELU constants."""
+    op = _C["elu_"] if inplace else _C["elu"]
+    return op(input, _SELU_ALPHA, _SELU_SCALE)
 
 
 def selu_(input):
-    return _C._nn_activation_("selu", input)
-
-
-def gelu(input, approximate="none"):
-    """x * Phi(x) (approximate='tanh': PyTorch's tanh approximation)."""
-    return _C._nn_activation("gelu", input, approximate)
+    """selu in input itself."""
+    return _C["elu_"](input, _SELU_ALPHA, _SELU_SCALE)
 
 
 def silu(input, inplace=False):
-    """x * sigmoid(x)."""
-    if inplace:
-        return _C._nn_activation_("silu", input)
-    return _C._nn_activation("silu", input)
-
-
-def softplus(input, beta=1.0, threshold=20.0):
-    """log(1 + exp(beta * x)) / beta, linear where beta * x > threshold."""
-    return _C._nn_activation("softplus", input, beta, threshold)
+    """input * sigmoid(input)."""
+    return _C["silu_"](input) if inplace else _C["silu"](input)
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
@@ -105,12 +116,8 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
     if inplace:
-        return _C._nn_activation_("hardtanh", input, min_val, max_val)
-    return _C._nn_activation("hardtanh", input, min_val, max_val)
-
-
-def hardtanh_(input, min_val=-1.0, max_val=1.0):
-    return _C._nn_activation_("hardtanh", input, min_val, max_val)
+        return _C["hardtanh_"](input, min_val, max_val)
+    return _C["hardtanh"](input, min_val, max_val)
 
 
 def relu6(input, inplace=False):
@@ -119,11 +126,13 @@ def relu6(input, inplace=False):
 
 
 def sigmoid(input):
-    return _C.sigmoid(input)
+    """1 / (1 + exp(-input))."""
+    return _torch.sigmoid(input)
 
 
 def tanh(input):
-    return _C.tanh(input)
+    """Hyperbolic tangent."""
+    return _torch.tanh(input)
 
 
 def _get_softmax_dim(name, ndim, stacklevel):
@@ -137,24 +146,34 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     """exp(x) / exp(x).sum(dim) (without dim: PyTorch's legacy choice, with a warning)."""
     if dim is None:
         dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
-    return _C.softmax(input, dim, dtype)
+    return _torch.softmax(input, dim, dtype)
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
     """softmax(-input, dim)."""
     if dim is None:
         dim = _get_softmax_dim("softmin", input.dim(), _stacklevel)
-    return _C.softmax(-input, dim, dtype)
+    return _torch.softmax(-input, dim, dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     """log(softmax(input, dim)), computed stably."""
     if dim is None:
         dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
-    return _C.log_softmax(input, dim, dtype)
+    return _torch.log_softmax(input, dim, dtype)
 
 
 # ------------------------------------------------------------------ losses
+
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}   # PyTorch's reduction enum
+
+
+def _reduction_enum(reduction):
+    try:
+        return _REDUCTIONS[reduction]
+    except (KeyError, TypeError):
+        raise ValueError(f"{reduction} is not a valid value for reduction") from None
+
 
 def _legacy_get_string(size_average, reduce, emit_warning=True):
     if size_average is None:
@@ -188,7 +207,7 @@ def _warn_size(input, target):
 
 
 def _broadcast(a, b):
-    shape = _C.Size(_broadcast_shapes(tuple(a.shape), tuple(b.shape)))
+    shape = _torch.Size(_broadcast_shapes(tuple(a.shape), tuple(b.shape)))
     return (a if a.shape == shape else a.expand(shape)), (b if b.shape == shape else b.expand(shape))
 
 
@@ -216,10 +235,15 @@ def _weighted(errors, weight, reduction):
     if reduction == "none":
         return weighted
     if reduction == "sum":
-        return _C.sum(weighted)
+        return _torch.sum(weighted)
     if reduction == "mean":
-        return _C.sum(weighted) / _C.sum(weight)
+        return _torch.sum(weighted) / _torch.sum(weight)
     raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+
+
+def _check_weight(input, weight):
+    if weight.size() != input.size():
+        raise ValueError("Weights and input must have the same size.")
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
@@ -228,30 +252,41 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     reduction = _reduction(size_average, reduce, reduction)
     x, t = _broadcast(input, target)
     if weight is not None:
-        if weight.size() != input.size():
-            raise ValueError("Weights and input must have the same size.")
+        _check_weight(input, weight)
         return _weighted((x - t) ** 2, weight, reduction)
-    return _C._nn_loss("mse_loss", x, t, reduction)
+    return _C["mse_loss"](x, t, _reduction_enum(reduction))
+
+
+def _l1(x, t, reduction):
+    d = _torch.abs(x - t)
+    if reduction == "mean":
+        return _torch.mean(d)
+    if reduction == "sum":
+        return _torch.sum(d)
+    return d
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
-    """Mean absolute error."""
+    """Mean absolute error (PyTorch composes it of abs and mean/sum)."""
     _warn_size(input, target)
     reduction = _reduction(size_average, reduce, reduction)
     x, t = _broadcast(input, target)
     if weight is not None:
-        if weight.size() != input.size():
-            raise ValueError("Weights and input must have the same size.")
-        return _weighted(_C.abs(x - t), weight, reduction)
-    return _C._nn_loss("l1_loss", x, t, reduction)
+        _check_weight(input, weight)
+        return _weighted(_torch.abs(x - t), weight, reduction)
+    _reduction_enum(reduction)
+    return _l1(x, t, reduction)
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
-    """Squared error below beta, absolute error above (PyTorch's smooth L1)."""
+    """Squared error below beta, absolute error above (PyTorch's smooth L1; beta=0 is L1)."""
     _warn_size(input, target)
     reduction = _reduction(size_average, reduce, reduction)
     x, t = _broadcast(input, target)
-    return _C._nn_loss("smooth_l1_loss", x, t, reduction, beta)
+    enum = _reduction_enum(reduction)
+    if beta == 0.0:
+        return _l1(x, t, reduction)
+    return _C["smooth_l1_loss"](x, t, enum, beta)
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
@@ -260,7 +295,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     x, t = _broadcast(input, target)
     if weight is not None:
         raise NotImplementedError("huber_loss with weight is not supported by autograd_core")
-    return _C._nn_loss("huber_loss", x, t, reduction, delta)
+    return _C["huber_loss"](x, t, _reduction_enum(reduction), delta)
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
@@ -273,7 +308,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
             f"({input.size()}) is deprecated. Please ensure they have the same size.")
     if weight is not None:
         weight = weight.expand(_broadcast_shapes(tuple(target.size()), tuple(weight.size())))
-    return _C._nn_loss("binary_cross_entropy", input, target, weight, reduction)
+    return _C["binary_cross_entropy"](input, target, weight, _reduction_enum(reduction))
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
@@ -283,52 +318,64 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if not (target.size() == input.size()):
         raise ValueError(f"Target size ({target.size()}) must be the same as input size "
                          f"({input.size()})")
-    return _C._nn_loss("binary_cross_entropy_with_logits", input, target, weight, pos_weight,
-                       reduction)
+    return _C["binary_cross_entropy_with_logits"](input, target, weight, pos_weight,
+                                                  _reduction_enum(reduction))
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
     """Negative log likelihood of class indices (input holds log-probabilities)."""
     reduction = _reduction(size_average, reduce, reduction)
-    return _C._nn_loss("nll_loss", input, target, weight, reduction, ignore_index)
+    return _C["nll_loss"](input, target, weight, _reduction_enum(reduction), ignore_index)
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
     """log_softmax + nll_loss; the target holds class indices or class probabilities."""
     reduction = _reduction(size_average, reduce, reduction)
-    return _C._nn_loss("cross_entropy", input, target, weight, reduction, ignore_index,
-                       label_smoothing)
+    return _C["cross_entropy"](input, target, weight, _reduction_enum(reduction), ignore_index,
+                               label_smoothing)
 
 
-# ------------------------------------------------------------------ linear, padding, norms
+# ------------------------------------------------------------------ padding, norms
 
-def linear(input, weight, bias=None):
-    """input @ weight.T + bias."""
-    return _C._nn_linear_fn(input, weight, bias)
+_PAD_OPS = {"reflect": _C["reflection_pad"], "replicate": _C["replication_pad"],
+            "circular": _C["_pad_circular"]}
 
 
 def pad(input, pad, mode="constant", value=None):
     """Pad the last len(pad) // 2 dims: (left, right, top, bottom, ...)."""
-    return _C._nn_pad(input, pad, mode, value)
+    pad = tuple(int(p) for p in pad)
+    nd = input.dim()
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) > 2 * nd:
+        raise RuntimeError(
+            f"Padding length should be less than or equal to two times the input dimension but "
+            f"got padding length {len(pad)} and input of dimension {nd}")
+    if mode == "constant":
+        return _C["constant_pad_nd"](input, pad, 0 if value is None else value)
+    op = _PAD_OPS.get(mode)
+    if op is None:
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if value is not None and value != 0:
+        raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
+    if not ((len(pad) == 2 and nd in (2, 3)) or (len(pad) == 4 and nd in (3, 4))
+            or (len(pad) == 6 and nd in (4, 5))):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {nd}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    return op(input, pad)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     """input / max(||input||_p over dim, eps)."""
     if out is not None:
         raise NotImplementedError("normalize(out=) is not supported by autograd_core")
-    return _C._nn_normalize(input, p, dim, eps)
-
-
-def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    """Cosine of the angle between x1 and x2 along dim."""
-    return _C._nn_cosine_similarity(x1, x2, dim, eps)
-
-
-def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
-    """Normalise over the last len(normalized_shape) dims, then scale and shift."""
-    return _C._nn_layer_norm(input, normalized_shape, weight, bias, eps)
+    return _C["normalize"](input, p, dim, eps)
 
 
 def _verify_batch_size(size):
@@ -350,8 +397,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     elif eps < 0.0:
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
-    return _C._nn_batch_norm(input, running_mean, running_var, weight, bias, training, momentum,
-                             eps)
+    return _C["batch_norm"](input, running_mean, running_var, weight, bias, bool(training),
+                            momentum, eps)
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
@@ -371,21 +418,27 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         raise NotImplementedError("sparse embedding gradients are not supported by autograd_core")
     if max_norm is not None:
         input = input.contiguous()
-        _C._nn_embedding_renorm_(weight, input, max_norm, norm_type)
-    return _C._nn_embedding(input, weight, padding_idx, scale_grad_by_freq)
+        with _torch.no_grad():
+            _torch.embedding_renorm_(weight, input, max_norm, norm_type)
+    return _torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
+
+
+# ------------------------------------------------------------------ dropout
+
+def _check_p(p):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zero elements with probability p (from autograd_core's generator: manual_seed makes
     it reproducible) and scale the others by 1 / (1 - p)."""
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    return _C._nn_dropout_fn(input, p, training, inplace)
+    _check_p(p)
+    return _torch.dropout_(input, p, training) if inplace else _torch.dropout(input, p, training)
 
 
 def _feature_dropout(name, batched_dim, input, p, training, inplace):
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _check_p(p)
     nd = input.dim()
     if nd not in (batched_dim - 1, batched_dim):
         raise RuntimeError(f"{name}: Expected {batched_dim - 1}D or {batched_dim}D input, but "
@@ -395,9 +448,11 @@ def _feature_dropout(name, batched_dim, input, p, training, inplace):
                            else f"{name}: Expected {batched_dim - 1}D or {batched_dim}D input, "
                            f"but received a {nd}D input.")
     if nd == batched_dim - 1:
-        out = _C._nn_dropout_fn(input.unsqueeze(0), p, training, False, 1).squeeze(0)
+        out = _torch.feature_dropout(input.unsqueeze(0), p, training).squeeze(0)
         return input.copy_(out) if inplace else out
-    return _C._nn_dropout_fn(input, p, training, inplace, 1)
+    if inplace:
+        return _torch.feature_dropout_(input, p, training)
+    return _torch.feature_dropout(input, p, training)
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):
@@ -415,43 +470,41 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
     return _feature_dropout("dropout3d", 5, input, p, training, inplace)
 
 
-# ------------------------------------------------------------------ convolution and pooling
-
-def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    """1-D cross-correlation: (N, C, L) input, (OC, C/groups, K) weight."""
-    return _C._nn_conv_fn(1, input, weight, bias, stride, padding, dilation, groups)
-
-
-def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    """2-D cross-correlation: (N, C, H, W) input, (OC, C/groups, KH, KW) weight."""
-    return _C._nn_conv_fn(2, input, weight, bias, stride, padding, dilation, groups)
-
+# ------------------------------------------------------------------ pooling, unfold, fold
 
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                             ceil_mode=False, return_indices=False):
     """max_pool2d that also returns the flat (H*W) index of each maximum."""
-    return _C._nn_max_pool2d_fn(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+    return _C["max_pool2d_with_indices"](input, kernel_size, stride, padding, dilation,
+                                         ceil_mode)
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
     """The largest value of each (dilated) window; with return_indices, (values, indices)."""
-    return _C._nn_max_pool2d_fn(input, kernel_size, stride, padding, dilation, ceil_mode,
-                                return_indices)
+    if return_indices:
+        return _C["max_pool2d_with_indices"](input, kernel_size, stride, padding, dilation,
+                                             ceil_mode)
+    return _torch.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
-def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
-               count_include_pad=True, divisor_override=None):
-    """The mean of each window (count_include_pad / divisor_override as PyTorch)."""
-    return _C._nn_avg_pool2d_fn(input, kernel_size, stride, padding, ceil_mode,
-                                count_include_pad, divisor_override)
+def _pair(v):
+    return tuple(v) if isinstance(v, (list, tuple)) else (v, v)
 
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """Sliding blocks of a (N, C, H, W) input as columns (N, C*KH*KW, L) (im2col)."""
-    return _C._nn_unfold(input, kernel_size, dilation, padding, stride)
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"Input Error: Only 3D or 4D input Tensors are supported "
+                           f"(got {input.dim()}D)")
+    return _C["im2col"](input, _pair(kernel_size), _pair(dilation), _pair(padding),
+                        _pair(stride))
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     """Sum columns (N, C*KH*KW, L) back into a (N, C, H, W) tensor (col2im)."""
-    return _C._nn_fold(input, output_size, kernel_size, dilation, padding, stride)
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are "
+                           f"supported (got {input.dim()}D)")
+    return _C["col2im"](input, _pair(output_size), _pair(kernel_size), _pair(dilation),
+                        _pair(padding), _pair(stride))

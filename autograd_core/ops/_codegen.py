@@ -550,10 +550,13 @@ def gen_node(node, ops_by_name):
     w("")
     fields = sorted(saved_tensors) + sorted(set(saved_outputs.values()))
     if fields:
+        # Note [Releasing saved state]: a node whose inputs needed none of the tensors
+        # it may save (addmm's self alone) saved nothing and stays usable
         w("    cdef void release_saved(self):")
+        w("        if " + " or ".join(f"self.{_field(u)} is not None" for u in fields) + ":")
+        w("            self.released = True")
         for u in fields:
             w(f"        self.{_field(u)} = None")
-        w("        self.released = True")
         w("")
     for u in sorted(saved_tensors):
         w("    @property")
@@ -686,8 +689,10 @@ def _parse_arg(p, fname, pos, pyname):
     return pyname
 
 
-def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input"):
-    """A def wrapper: checks the arguments, calls the C implementation."""
+def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False):
+    """A def wrapper: checks the arguments, calls the C implementation. A method's
+    messages number the arguments after self from 1, a function's from input (as
+    PyTorch's do)."""
     schema = op.schema
     sig = []
     star = False
@@ -699,7 +704,8 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input"):
             sig.append("*")
             star = True
         sig.append(pyname if p.default is None else f"{pyname}={_py_default(p.default)}")
-        body.append(f"    cdef {p.ctype} {p.name}_ = {_parse_arg(p, public_name, i + 1, pyname)}")
+        pos = i if method else i + 1
+        body.append(f"    cdef {p.ctype} {p.name}_ = {_parse_arg(p, public_name, pos, pyname)}")
         call.append(f"{p.name}_")
     lines = [f"def {pyfunc}({', '.join(sig)}):"]
     if op.doc:
@@ -712,6 +718,16 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input"):
     lines.append("")
     lines.append("")
     lines.append(f"{pyfunc}.__name__ = {pyfunc}.__qualname__ = \"{public_name}\"")
+    return "\n".join(lines) + "\n\n\n"
+
+
+def gen_manual_wrapper_names(op):
+    """A hand-written wrapper (python: manual) gets its public name and the table's doc,
+    as a generated one does."""
+    fn = f"_py_{op.name}"
+    lines = [f"{fn}.__name__ = {fn}.__qualname__ = \"{op.name}\""]
+    if op.doc:
+        lines.append(f'{fn}.__doc__ = """' + _escape_doc(op.doc.rstrip()) + '\n"""')
     return "\n".join(lines) + "\n\n\n"
 
 
@@ -731,8 +747,8 @@ def gen_inplace_impl(op):
     others_t = "(" + "".join(o + ", " for o in others) + ")"
     lines = [f"cdef {schema.c_signature('op_' + op.inplace)}:"]
     args = ", ".join(p.name for p in schema.params[1:])
-    call_args = "src" + (", " + args if args else "")
-    lines.append(f"    cdef Tensor src = inplace_source(self, {others_t})")
+    call_args = "_self_source" + (", " + args if args else "")
+    lines.append(f"    cdef Tensor _self_source = inplace_source(self, {others_t})")
     lines.append(f"    return inplace_commit(self, {op.cname}({call_args}))")
     return "\n".join(lines) + "\n\n\n"
 
@@ -793,22 +809,37 @@ def gen_family(family, ops, ops_by_name):
         if "internal" in op.variants:
             continue
         publics = [op.name] + op.aliases
+        as_function = any(v != "method" for v in op.variants)
+        # a method numbers its arguments differently in messages: its own wrapper
+        split = as_function and "method" in op.variants and len(op.schema.params) > 1 \
+            and op.python == "generated"
         if op.python == "generated":
-            wrappers.append(gen_wrapper(op, f"_py_{op.name}", op.cname, op.name))
+            wrappers.append(gen_wrapper(op, f"_py_{op.name}", op.cname, op.name,
+                                        method=not as_function))
+            if split and op.python_method == "same":
+                wrappers.append(gen_wrapper(op, f"_pym_{op.name}", op.cname, op.name,
+                                            method=True))
         if op.inplace and op.python == "generated":
             wrappers.append(gen_wrapper(op, f"_py_{op.inplace}", f"op_{op.inplace}", op.inplace,
-                                        first_name="input"))
+                                        first_name="input", method=not as_function))
+            if split:
+                wrappers.append(gen_wrapper(op, f"_pym_{op.inplace}", f"op_{op.inplace}",
+                                            op.inplace, first_name="input", method=True))
         for v in op.variants:
             target = {"function": torch_names, "method": method_names,
                       "functional": functional_names, "linalg": linalg_names}[v]
-            fn = f"_pym_{op.name}" if v == "method" and op.python_method == "manual" \
+            fn = f"_pym_{op.name}" if v == "method" and (op.python_method == "manual" or split) \
                 else f"_py_{op.name}"
             for name in publics:
-                target.append((name, fn))
-            if op.inplace and v in ("function", "method"):
+                target.append((_public_name(name, v), fn))
+            if op.inplace and v in ("function", "method", "functional"):
                 # an alias names the in-place variant too (absolute_ = abs_)
                 for name in [op.inplace] + [a + "_" for a in op.aliases]:
-                    target.append((name, f"_py_{op.inplace}"))
+                    target.append((name, f"_pym_{op.inplace}" if v == "method" and split
+                                   else f"_py_{op.inplace}"))
+        if op.python == "manual" and any(
+                v != "method" or op.python_method != "manual" for v in op.variants):
+            wrappers.append(gen_manual_wrapper_names(op))
     out.append("# ---------------------------------------------------------------- nodes\n")
     out += nodes
     out.append("# ---------------------------------------------------------------- forwards\n")
@@ -832,6 +863,15 @@ def gen_family(family, ops, ops_by_name):
     out.append("name_node_types(globals())")
     out.append("")
     return "\n".join(out)
+
+
+def _public_name(name, variant):
+    """An op's name in one namespace. As PyTorch's python_module: linalg functions, an op
+    named linalg_<x> is linalg.<x> (its wrapper keeps the full name, which PyTorch's
+    messages quote: "linalg_vector_norm(): argument 'ord' ...")."""
+    if variant == "linalg" and name.startswith("linalg_"):
+        return name[len("linalg_"):]
+    return name
 
 
 def _write(path, text):

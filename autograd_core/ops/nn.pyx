@@ -1,9 +1,2099 @@
-"""nn ops (being ported)."""
+"""Neural-network ops (autograd_core.nn.functional's compiled part): activations,
+softmax, losses, linear, padding, normalisation layers, embedding, dropout,
+im2col/col2im, convolution and pooling.
+
+Their nodes, wiring and Python wrappers are generated from the nn section of
+derivatives.yaml (_gen_nn.pxi, included at the end); this file holds the forwards and
+the derivative helpers the formulas call (named like PyTorch's FunctionsManual). As
+everywhere, the helpers are written in the library's own ops (through OPS), so
+create_graph and higher orders work; a few compute plain numpy values when grad mode
+is off (outside create_graph), where no graph is wanted.
+
+Note [Gradient ops that take the input]
+PyTorch's backward of several nn ops (leaky_relu, hardtanh, nll_loss, pooling,
+reflection padding ...) is an op of its own whose inputs are the incoming gradient AND
+the forward input, with a zero derivative for the latter. Under create_graph the
+first-order gradient therefore requires grad and its second derivative w.r.t. the
+input is a zero tensor (not None). Those backward ops are table entries here
+(leaky_relu_backward, nll_loss_backward, ...) with `self: zeros_like(grad)`.
+
+Note [Backward links]
+PyTorch's layer_norm, batch_norm and convolution backwards are ops of their own too
+(native_layer_norm_backward, ...), whose nodes (NativeLayerNormBackwardBackward0, ...)
+make every gradient they return depend on all their inputs. Here those first-order
+gradients are computed in differentiable ops, and under create_graph each is passed
+through a link op (_layer_norm_backward_link, ...) that records PyTorch's node: the
+gradient flows through unchanged, and the input and weight edges get what PyTorch's
+double-backward formulas give them beyond that (None, or zeros).
+
+>>> import autograd_core as torch
+>>> import autograd_core.nn.functional as F
+>>> x = torch.tensor([[1., 2.]], requires_grad=True)
+>>> F.log_softmax(x, 1).grad_fn.name()
+'LogSoftmaxBackward0'
+"""
 include "_prelude.pxi"
 
+cdef double SQRT1_2 = 0.70710678118654752440
+cdef double INV_SQRT_2PI = 0.39894228040143267794
+cdef double SQRT_2_PI = 0.79788456080286535588   # sqrt(2 / pi)
+cdef double GELU_C = 0.044715
 
-cdef object _todo(str name):
-    raise NotImplementedError(f"{name}: not ported yet")
+# PyTorch's reduction enum (at::Reduction)
+cdef enum Reduction:
+    REDUCTION_NONE = 0
+    REDUCTION_MEAN = 1
+    REDUCTION_SUM = 2
+
+# the non-constant padding modes
+cdef enum PadMode:
+    PAD_REFLECT = 0
+    PAD_REPLICATE = 1
+    PAD_CIRCULAR = 2
+
+
+# ================================================================ helpers
+
+cdef void require_float(Tensor x, str kernel) except *:
+    cdef dtype d = dtype_of(x._data)
+    if d.category != CAT_FLOAT:
+        raise not_implemented_for(kernel, d)
+
+
+cdef inline cnp.ndarray cast_like(object arr, cnp.ndarray like):
+    """arr with like's dtype (numpy may widen a scalar result)."""
+    cdef cnp.ndarray a = as_array(arr)
+    if cnp.PyArray_TYPE(a) != cnp.PyArray_TYPE(like):
+        a = a.astype(like.dtype)
+    return a
+
+
+cdef inline Tensor const(object arr):
+    """A constant (no history) from numpy values."""
+    return make(as_array(arr))
+
+
+cdef Tensor reduce_loss(Tensor loss, object reduction):
+    """A loss tensor reduced as reduction says (recorded: MeanBackward0 / SumBackward0)."""
+    if reduction == REDUCTION_MEAN:
+        return OPS.mean(loss, None, False, None)
+    if reduction == REDUCTION_SUM:
+        return OPS.sum(loss, None, False, None)
+    return loss
+
+
+cdef cnp.ndarray reduce_loss_values(cnp.ndarray loss, object reduction):
+    if reduction == REDUCTION_NONE:
+        return loss
+    with quiet():
+        if reduction == REDUCTION_MEAN:
+            return cast_like(np.mean(loss) if loss.size else np.asarray(np.nan, loss.dtype), loss)
+        return cast_like(np.sum(loss), loss)
+
+
+cdef void check_not_differentiable(str fname, str arg, Tensor t) except *:
+    if t is not None and t._requires_grad and grad_enabled():
+        raise RuntimeError(
+            f"The function '{fname}' is not differentiable with respect to argument '{arg}'. "
+            "This input cannot have requires_grad True.")
+
+
+cdef tuple pair(object v, str name, int n=2):
+    """An int or a sequence of n (or 1) ints as a tuple of n ints."""
+    if isinstance(v, Tensor):
+        v = v.tolist()
+    if isinstance(v, (list, tuple)):
+        if len(v) == 1:
+            return tuple([int(v[0])] * n)
+        if len(v) != n:
+            raise RuntimeError(f"{name} must be a number or a tuple of {n} numbers")
+        return tuple([int(a) for a in v])
+    return tuple([int(v)] * n)
+
+
+cdef inline Py_ssize_t floor_div(Py_ssize_t a, Py_ssize_t b):
+    return a // b if a >= 0 else -((-a + b - 1) // b)
+
+
+cdef inline Py_ssize_t conv_out(Py_ssize_t size, Py_ssize_t p_total, Py_ssize_t k,
+                                Py_ssize_t d, Py_ssize_t s):
+    return floor_div(size + p_total - d * (k - 1) - 1, s) + 1
+
+
+cdef object torch_rng():
+    """autograd_core's generator (manual_seed makes dropout reproducible)."""
+    import sys
+    return sys.modules["autograd_core._creation"]._rng
+
+
+# ================================================================ activations
+
+# ---------------------------------------------------------------- leaky_relu
+
+cdef cnp.ndarray leaky_relu_values(Tensor x, object slope):
+    require_float(x, "leaky_relu_cpu")
+    cdef cnp.ndarray xa = x._data
+    with quiet():
+        return cast_like(np.where(xa > 0, xa, xa * slope), xa)
+
+
+cdef Tensor op_leaky_relu(Tensor self, object negative_slope):
+    cdef Tensor result = make(leaky_relu_values(self, negative_slope))
+    record_LeakyReluBackward0(result, self, negative_slope)
+    return result
+
+
+cdef Tensor op_leaky_relu_(Tensor self, object negative_slope):
+    # records LeakyReluBackward1 (saving the result), so not the generic in-place form
+    cdef Tensor src = inplace_source(self, ())
+    cdef Tensor result = make(leaky_relu_values(src, negative_slope))
+    record_LeakyReluBackward1(result, src, negative_slope)
+    return inplace_commit(self, result)
+
+
+cdef Tensor op_leaky_relu_backward(Tensor grad_output, Tensor self, object negative_slope,
+                                   bint self_is_result):
+    cdef cnp.ndarray xa = self._data, ga = grad_output._data
+    with quiet():
+        coef = np.where(xa > 0, 1, negative_slope).astype(xa.dtype)
+        out = cast_like(ga * coef, ga)
+    cdef Tensor result = make(out)
+    record_LeakyReluBackwardBackward0(result, grad_output, self, negative_slope, self_is_result)
+    return result
+
+
+# ---------------------------------------------------------------- elu, celu (selu is an elu)
+
+cdef cnp.ndarray elu_values(Tensor x, object alpha, object scale, object input_scale):
+    require_float(x, "elu_cpu")
+    cdef cnp.ndarray xa = x._data
+    with quiet():
+        neg = np.expm1(xa * input_scale if input_scale != 1 else xa) * (alpha * scale)
+        pos = xa * scale if scale != 1 else xa
+        return cast_like(np.where(xa > 0, pos, neg), xa)
+
+
+cdef Tensor op_elu(Tensor self, object alpha, object scale, object input_scale):
+    cdef Tensor result = make(elu_values(self, alpha, scale, input_scale))
+    record_EluBackward0(result, self, alpha, scale, input_scale)
+    return result
+
+
+cdef Tensor op_elu_(Tensor self, object alpha, object scale, object input_scale):
+    # records EluBackward1 (saving the result), so not the generic in-place form
+    cdef Tensor src = inplace_source(self, ())
+    cdef Tensor result = make(elu_values(src, alpha, scale, input_scale))
+    record_EluBackward1(result, src, alpha, scale, input_scale)
+    return inplace_commit(self, result)
+
+
+cdef object celu_input_scale(object alpha):
+    """The input scale of celu's derivative: PyTorch's 1 / alpha.toFloat() (alpha
+    rounded to float32)."""
+    return 1.0 / float(np.float32(alpha))
+
+
+cdef Tensor op_celu(Tensor self, object alpha):
+    cdef Tensor result = make(elu_values(self, alpha, 1.0, 1.0 / alpha))
+    record_CeluBackward0(result, self, alpha)
+    return result
+
+
+cdef Tensor op_celu_(Tensor self, object alpha):
+    cdef Tensor src = inplace_source(self, ())
+    cdef Tensor result = make(elu_values(src, alpha, 1.0, 1.0 / alpha))
+    record_CeluBackward1(result, src, alpha)
+    return inplace_commit(self, result)
+
+
+cdef Tensor op_elu_backward(Tensor grad_output, object alpha, object scale, object input_scale,
+                            bint is_result, Tensor self_or_result):
+    cdef cnp.ndarray ga = grad_output._data, xa = self_or_result._data
+    with quiet():
+        if is_result:
+            neg = ga * input_scale * (xa + alpha * scale)
+        else:
+            neg = ga * (input_scale * alpha * scale) * np.exp(xa * input_scale)
+        out = np.where(xa <= 0, neg, ga * scale)
+    cdef Tensor result = make(cast_like(out, ga))
+    record_EluBackwardBackward0(result, grad_output, alpha, scale, input_scale, is_result,
+                                self_or_result)
+    return result
+
+
+cdef Tensor elu_double_backward(Tensor grad, Tensor grad_output, object alpha, object scale,
+                                object input_scale, bint is_result, Tensor self_or_result):
+    """d elu_backward / d self_or_result (PyTorch's elu_double_backward)."""
+    cdef Tensor neg = make(as_array(self_or_result._data <= 0))
+    cdef Tensor zero = zeros((), dtype_of(grad._data))
+    if is_result:
+        return OPS.where(neg, OPS.mul(OPS.mul(grad, grad_output), input_scale), zero)
+    cdef Tensor e = OPS.exp(OPS.mul(self_or_result, input_scale))
+    return OPS.where(neg, OPS.mul(OPS.mul(OPS.mul(grad, grad_output), e),
+                                  input_scale * input_scale * alpha * scale), zero)
+
+
+# ---------------------------------------------------------------- hardtanh
+
+cdef cnp.ndarray hardtanh_values(Tensor x, object lo, object hi):
+    cdef dtype d = dtype_of(x._data)
+    if d.category == CAT_BOOL:
+        raise not_implemented_for("hardtanh_cpu", d)
+    cdef cnp.ndarray xa = x._data
+    if d.category == CAT_INT:
+        lo, hi = int(lo), int(hi)
+    return cast_like(np.minimum(np.maximum(xa, lo), hi), xa)
+
+
+cdef Tensor op_hardtanh(Tensor self, object min_val, object max_val):
+    cdef Tensor result = make(hardtanh_values(self, min_val, max_val))
+    record_HardtanhBackward0(result, self, min_val, max_val)
+    return result
+
+
+cdef Tensor op_hardtanh_backward(Tensor grad_output, Tensor self, object min_val,
+                                 object max_val):
+    cdef cnp.ndarray xa = self._data, ga = grad_output._data
+    coef = ((xa > min_val) & (xa < max_val)).astype(xa.dtype)
+    cdef Tensor result = make(cast_like(ga * coef, ga))
+    record_HardtanhBackwardBackward0(result, grad_output, self, min_val, max_val)
+    return result
+
+
+# ---------------------------------------------------------------- silu, softplus
+
+cdef Tensor op_silu(Tensor self):
+    require_float(self, "silu_cpu")
+    cdef cnp.ndarray xa = self._data
+    with quiet():
+        out = xa / (1 + np.exp(-xa))
+    cdef Tensor result = make(cast_like(out, xa))
+    record_SiluBackward0(result, self)
+    return result
+
+
+cdef Tensor infinitely_differentiable_silu_backward(Tensor grad, Tensor self):
+    """grad * s * (1 + x * (1 - s)), s = sigmoid(x)."""
+    cdef cnp.ndarray xa
+    if not grad_enabled():
+        xa = self._data
+        with quiet():
+            s = 1 / (1 + np.exp(-xa))
+            return make(cast_like(grad._data * (s * (1 + xa * (1 - s))), grad._data))
+    cdef Tensor sg = OPS.sigmoid(self)
+    return OPS.mul(grad, OPS.mul(sg, OPS.add(OPS.mul(self, OPS.rsub(sg, 1, 1)), 1, 1)))
+
+
+cdef Tensor op_softplus(Tensor self, object beta, object threshold):
+    require_float(self, "softplus_cpu")
+    cdef cnp.ndarray xa = self._data
+    with quiet():
+        bx = xa * beta
+        out = np.where(bx > threshold, xa, np.log1p(np.exp(bx)) / beta)
+    cdef Tensor result = make(cast_like(out, xa))
+    record_SoftplusBackward0(result, self, beta, threshold)
+    return result
+
+
+cdef Tensor op_softplus_backward(Tensor grad_output, Tensor self, object beta, object threshold):
+    cdef cnp.ndarray xa = self._data, ga = grad_output._data
+    with quiet():
+        bx = xa * beta
+        z = np.exp(bx)
+        out = np.where(bx > threshold, ga, ga * z / (z + 1))
+    cdef Tensor result = make(cast_like(out, ga))
+    record_SoftplusBackwardBackward0(result, grad_output, self, beta, threshold)
+    return result
+
+
+cdef Tensor softplus_double_backward(Tensor grad, Tensor self, object beta, object threshold):
+    """d softplus_backward / d self, times grad (grad * grad_output): beta * s * (1 - s)
+    with s = sigmoid(beta * x), zero where beta * x > threshold."""
+    cdef Tensor s = OPS.sigmoid(OPS.mul(self, beta) if beta != 1 else self)
+    cdef Tensor d = OPS.mul(OPS.mul(s, OPS.rsub(s, 1, 1)), beta)
+    with quiet():
+        linear = make(as_array(self._data * beta > threshold))
+    return OPS.where(linear, zeros((), dtype_of(grad._data)), OPS.mul(grad, d))
+
+
+# ---------------------------------------------------------------- gelu
+
+cdef inline cnp.ndarray erf_values(cnp.ndarray x):
+    """erf elementwise: the pointwise family's erf on a constant."""
+    return OPS.erf(make(x))._data
+
+
+cdef bint gelu_is_tanh(object approximate) except -1:
+    if approximate == "tanh":
+        return True
+    if approximate == "none":
+        return False
+    raise RuntimeError("approximate argument must be either none or tanh.")
+
+
+cdef cnp.ndarray gelu_values(cnp.ndarray x, bint tanh_approx):
+    cdef cnp.ndarray xd = x.astype(np.float64)
+    with quiet():
+        if tanh_approx:
+            out = 0.5 * xd * (1 + np.tanh(SQRT_2_PI * (xd + GELU_C * xd * xd * xd)))
+        else:
+            out = 0.5 * xd * (1 + erf_values(as_array(xd * SQRT1_2)))
+    return cast_like(out, x)
+
+
+cdef cnp.ndarray gelu_derivative_values(cnp.ndarray x, bint tanh_approx):
+    cdef cnp.ndarray xd = x.astype(np.float64)
+    with quiet():
+        if tanh_approx:
+            x2 = xd * xd
+            t = np.tanh(SQRT_2_PI * (xd + GELU_C * x2 * xd))
+            du = SQRT_2_PI * (1 + 3 * GELU_C * x2)
+            out = 0.5 * (1 + t) + 0.5 * xd * (1 - t * t) * du
+        else:
+            cdf = 0.5 * (1 + erf_values(as_array(xd * SQRT1_2)))
+            out = cdf + xd * np.exp(-0.5 * xd * xd) * INV_SQRT_2PI
+    return cast_like(out, x)
+
+
+cdef Tensor op_gelu(Tensor self, object approximate):
+    cdef bint tanh_approx = gelu_is_tanh(approximate)
+    require_float(self, "GeluKernelImpl")
+    cdef Tensor result = make(gelu_values(self._data, tanh_approx))
+    record_GeluBackward0(result, self, approximate)
+    return result
+
+
+cdef Tensor op_gelu_backward(Tensor grad_output, Tensor self, object approximate):
+    cdef cnp.ndarray ga = grad_output._data
+    cdef Tensor result = make(cast_like(ga * gelu_derivative_values(self._data,
+                                                                    gelu_is_tanh(approximate)), ga))
+    record_GeluBackwardBackward0(result, grad_output, self, approximate)
+    return result
+
+
+cdef Tensor gelu_double_backward(Tensor grad, Tensor grad_output, Tensor self, object approximate):
+    """grad * grad_output * gelu''(x), in library ops."""
+    cdef Tensor x = self, x2 = OPS.mul(self, self), second
+    if not gelu_is_tanh(approximate):
+        pdf = OPS.mul(OPS.exp(OPS.mul(x2, -0.5)), INV_SQRT_2PI)
+        second = OPS.mul(pdf, OPS.rsub(x2, 2, 1))
+    else:
+        k, c = SQRT_2_PI, GELU_C
+        t = OPS.tanh(OPS.mul(OPS.add(x, OPS.mul(OPS.mul(x2, x), c), 1), k))
+        s = OPS.rsub(OPS.mul(t, t), 1, 1)
+        du = OPS.mul(OPS.add(OPS.mul(x2, 3 * c), 1, 1), k)
+        # (1 - t^2) * (du - x t du^2 + 3 k c x^2)
+        inner = OPS.add(OPS.sub(du, OPS.mul(OPS.mul(x, t), OPS.mul(du, du)), 1),
+                        OPS.mul(x2, 3 * k * c), 1)
+        second = OPS.mul(s, inner)
+    return OPS.mul(OPS.mul(grad, grad_output), second)
+
+
+# ================================================================ softmax
+
+cdef Tensor softmax_impl(Tensor self, object dim, object dtype_arg, bint log):
+    cdef Tensor x = self
+    cdef dtype d
+    if dtype_arg is not None:
+        d = to_dtype(dtype_arg)
+        if d is not dtype_of(x._data):
+            x = OPS._to_copy(x, d)
+    require_float(x, "log_softmax_lastdim_kernel_impl" if log else "softmax_lastdim_kernel_impl")
+    cdef cnp.ndarray xa = x._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(xa)
+    cdef Py_ssize_t k = wrap_dim(dim, nd)
+    cdef cnp.ndarray w = xa.reshape(1) if nd == 0 else xa
+    with quiet():
+        if cnp.PyArray_SIZE(w) == 0:
+            out = np.empty_like(w)
+        else:
+            m = np.max(w, axis=k, keepdims=True)
+            sh = w - m
+            e = np.exp(sh)
+            s = np.sum(e, axis=k, keepdims=True)
+            out = sh - np.log(s) if log else e / s
+    cdef cnp.ndarray oa = cast_like(out, xa)
+    if nd == 0:
+        oa = oa.reshape(())
+    cdef Tensor result = make(oa)
+    if log:
+        record_LogSoftmaxBackward0(result, x, k, dtype_arg)
+    else:
+        record_SoftmaxBackward0(result, x, k, dtype_arg)
+    return result
+
+
+cdef Tensor op_softmax(Tensor self, object dim, object dtype):
+    return softmax_impl(self, dim, dtype, False)
+
+
+cdef Tensor op_log_softmax(Tensor self, object dim, object dtype):
+    return softmax_impl(self, dim, dtype, True)
+
+
+cdef inline object sum_keep(object a, object dim):
+    return np.sum(a, axis=dim, keepdims=True) if np.ndim(a) else a
+
+
+cdef Tensor op__softmax_backward_data(Tensor grad_output, Tensor output, object dim,
+                                      dtype input_dtype):
+    cdef cnp.ndarray ga = grad_output._data, ya = output._data
+    with quiet():
+        out = ya * (ga - sum_keep(ga * ya, dim))
+    cdef Tensor result = make(cast_like(out, ga))
+    record_SoftmaxBackwardDataBackward0(result, grad_output, output, dim, input_dtype)
+    return result
+
+
+cdef Tensor op__log_softmax_backward_data(Tensor grad_output, Tensor output, object dim,
+                                          dtype input_dtype):
+    cdef cnp.ndarray ga = grad_output._data, ya = output._data
+    with quiet():
+        out = ga - np.exp(ya) * sum_keep(ga, dim)
+    cdef Tensor result = make(cast_like(out, ga))
+    record_LogSoftmaxBackwardDataBackward0(result, grad_output, output, dim, input_dtype)
+    return result
+
+
+cdef inline Tensor sum_dim_keep(Tensor t, object dim):
+    if cnp.PyArray_NDIM(t._data) == 0:
+        return t
+    return OPS.sum(t, (dim,), True, None)
+
+
+cdef Tensor softmax_double_backward(Tensor grad, Tensor grad_output, object dim, Tensor output):
+    """d _softmax_backward_data / d output: grad_output * grad
+    - sum(output * grad_output) * grad - grad_output * sum(output * grad)."""
+    return OPS.sub(OPS.sub(OPS.mul(grad_output, grad),
+                           OPS.mul(sum_dim_keep(OPS.mul(output, grad_output), dim), grad), 1),
+                   OPS.mul(grad_output, sum_dim_keep(OPS.mul(output, grad), dim)), 1)
+
+
+cdef Tensor log_softmax_backward_grad_output(Tensor grad, Tensor output, object dim):
+    """d _log_softmax_backward_data / d grad_output (the adjoint of
+    g -> g - exp(output) * sum(g)): grad - sum(grad * exp(output))."""
+    return OPS.sub(grad, sum_dim_keep(OPS.mul(grad, OPS.exp(output)), dim), 1)
+
+
+cdef Tensor log_softmax_double_backward(Tensor grad, Tensor grad_output, object dim,
+                                        Tensor output):
+    """d _log_softmax_backward_data / d output: -sum(grad_output) * exp(output) * grad."""
+    return OPS.mul(OPS.mul(OPS.neg(sum_dim_keep(grad_output, dim)), OPS.exp(output)), grad)
+
+
+# ================================================================ losses
+
+cdef inline object numel(Tensor t):
+    return cnp.PyArray_SIZE(t._data)
+
+
+cdef cnp.ndarray difference_values(Tensor x, Tensor t):
+    """x - t with PyTorch's promotion (F broadcast them already)."""
+    cdef dtype rt = result_type((x, t))
+    with quiet():
+        return cast_array(as_array(cast_array(x._data, rt) - cast_array(t._data, rt)), rt)
+
+
+cdef Tensor scaled_by_reduction(Tensor g, Tensor coef, object reduction, object n):
+    """coef * g, divided by n for a mean."""
+    if reduction == REDUCTION_MEAN:
+        coef = OPS.div(coef, n, None)
+    return OPS.mul(coef, g)
+
+
+# ---------------------------------------------------------------- mse, smooth l1, huber
+
+cdef Tensor op_mse_loss(Tensor self, Tensor target, object reduction):
+    require_float(self, "mse_cpu")
+    cdef cnp.ndarray d = difference_values(self, target)
+    cdef Tensor result
+    with quiet():
+        result = make(reduce_loss_values(cast_like(d * d, d), reduction))
+    record_MseLossBackward0(result, self, target, reduction)
+    return result
+
+
+cdef Tensor mse_loss_backward(Tensor grad, Tensor self, Tensor target, object reduction):
+    """2 * (self - target) * grad (/ numel for a mean)."""
+    cdef object n = numel(self)
+    cdef object norm = 2.0
+    if reduction == REDUCTION_MEAN:
+        norm = 2.0 / n if n else float("nan")
+    return OPS.mul(OPS.mul(OPS.sub(self, target, 1), norm), grad)
+
+
+cdef Tensor op_smooth_l1_loss(Tensor self, Tensor target, object reduction, object beta):
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    require_float(self, "smooth_l1_cpu")
+    cdef cnp.ndarray d = difference_values(self, target)
+    with quiet():
+        ad = np.abs(d)
+        loss = np.where(ad < beta, 0.5 * d * d / beta, ad - 0.5 * beta)
+    cdef Tensor result = make(reduce_loss_values(cast_like(loss, d), reduction))
+    record_SmoothL1LossBackward0(result, self, target, reduction, beta)
+    return result
+
+
+cdef Tensor smooth_l1_loss_backward(Tensor grad, Tensor self, Tensor target, object reduction,
+                                    object beta):
+    """d/dself: (self - target) / beta where |self - target| < beta, else its sign."""
+    cdef Tensor d = OPS.sub(self, target, 1)
+    small = make(as_array(np.abs(d._data) < beta))
+    coef = OPS.where(small, OPS.div(d, beta, None), const(np.sign(d._data)))
+    return scaled_by_reduction(grad, coef, reduction, numel(d))
+
+
+cdef Tensor op_huber_loss(Tensor self, Tensor target, object reduction, object delta):
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    require_float(self, "huber_cpu")
+    cdef cnp.ndarray d = difference_values(self, target)
+    with quiet():
+        ad = np.abs(d)
+        loss = np.where(ad < delta, 0.5 * d * d, delta * (ad - 0.5 * delta))
+    cdef Tensor result = make(reduce_loss_values(cast_like(loss, d), reduction))
+    record_HuberLossBackward0(result, self, target, reduction, delta)
+    return result
+
+
+cdef Tensor huber_loss_backward(Tensor grad, Tensor self, Tensor target, object reduction,
+                                object delta):
+    """d/dself: (self - target) where |self - target| <= delta, else delta * its sign."""
+    cdef Tensor d = OPS.sub(self, target, 1)
+    small = make(as_array(np.abs(d._data) <= delta))
+    coef = OPS.where(small, d, const(np.sign(d._data) * np.asarray(delta, d._data.dtype)))
+    return scaled_by_reduction(grad, coef, reduction, numel(d))
+
+
+# ---------------------------------------------------------------- binary cross entropy
+
+cdef double BCE_EPS = 1e-12
+
+
+cdef Tensor op_binary_cross_entropy(Tensor self, Tensor target, Tensor weight, object reduction):
+    require_float(self, "binary_cross_entropy")
+    check_not_differentiable("binary_cross_entropy", "weight", weight)
+    cdef cnp.ndarray xa = self._data, ta = cast_array(target._data, dtype_of(xa))
+    if np.any((xa < 0) | (xa > 1)):
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    with quiet():
+        loss = -(ta * np.maximum(np.log(xa), -100) + (1 - ta) * np.maximum(np.log1p(-xa), -100))
+        if weight is not None:
+            loss = loss * weight._data
+    cdef Tensor result = make(reduce_loss_values(cast_like(loss, xa), reduction))
+    record_BinaryCrossEntropyBackward0(result, self, target, weight, reduction)
+    return result
+
+
+cdef Tensor bce_scale(Tensor grad, Tensor weight, object reduction, object n):
+    """grad (/ n for a mean), times weight."""
+    cdef Tensor scale = OPS.div(grad, n, None) if reduction == REDUCTION_MEAN else grad
+    return OPS.mul(scale, weight) if weight is not None else scale
+
+
+cdef Tensor op_binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target,
+                                             Tensor weight, object reduction):
+    cdef cnp.ndarray xa = self._data
+    with quiet():
+        v = (xa - target._data) / np.maximum((1 - xa) * xa, BCE_EPS) * grad_output._data
+        if weight is not None:
+            v = v * weight._data
+        if reduction == REDUCTION_MEAN:
+            v = v / cnp.PyArray_SIZE(xa)
+    if np.shape(v) != shape_of(xa):
+        v = np.broadcast_to(v, shape_of(xa)).copy()
+    cdef Tensor result = make(cast_like(v, xa))
+    record_BinaryCrossEntropyBackwardBackward0(result, grad_output, self, target, weight, reduction)
+    return result
+
+
+cdef Tensor binary_cross_entropy_target_backward(Tensor grad, Tensor self, Tensor target,
+                                                 Tensor weight, object reduction):
+    """-log(self / (1 - self)) * grad (* weight, / numel for a mean)."""
+    return OPS.mul(OPS.neg(OPS.log(OPS.div(self, OPS.rsub(self, 1, 1), None))),
+                   bce_scale(grad, weight, reduction, numel(self)))
+
+
+cdef Tensor binary_cross_entropy_double_backward_grad_output(
+        Tensor grad, Tensor self, Tensor target, Tensor weight, object reduction):
+    """d binary_cross_entropy_backward / d grad_output (PyTorch's formula, with its eps)."""
+    cdef Tensor ggo = OPS.div(OPS.sub(self, target, 1),
+                              OPS.mul(OPS.add(self, BCE_EPS, 1), OPS.rsub(self, 1 + BCE_EPS, 1)),
+                              None)
+    if weight is not None:
+        ggo = OPS.mul(ggo, weight)
+    return reduce_loss(OPS.mul(ggo, grad), reduction)
+
+
+cdef Tensor binary_cross_entropy_double_backward(Tensor grad_output, Tensor grad, Tensor self,
+                                                 Tensor target, Tensor weight, object reduction):
+    """d binary_cross_entropy_backward / d self."""
+    cdef Tensor num = OPS.add(OPS.sub(OPS.mul(self, self), OPS.mul(OPS.mul(self, target), 2), 1),
+                              target, 1)
+    cdef Tensor den = OPS.mul(OPS.pow(OPS.add(self, BCE_EPS, 1), 2),
+                              OPS.pow(OPS.rsub(self, 1 + BCE_EPS, 1), 2))
+    cdef Tensor gx = OPS.mul(OPS.div(num, den, None), OPS.mul(grad, grad_output))
+    if weight is not None:
+        gx = OPS.mul(gx, weight)
+    if reduction == REDUCTION_MEAN:
+        gx = OPS.div(gx, numel(self), None)
+    return gx
+
+
+cdef Tensor binary_cross_entropy_double_backward_target(Tensor grad, Tensor grad_output,
+                                                        Tensor self, Tensor target,
+                                                        Tensor weight, object reduction):
+    """d binary_cross_entropy_backward / d target."""
+    cdef Tensor res = OPS.neg(OPS.mul(grad, grad_output))
+    if weight is not None:
+        res = OPS.mul(res, weight)
+    cdef cnp.ndarray xa = self._data
+    with quiet():
+        denom = const(np.maximum((1 - xa) * xa, BCE_EPS).astype(xa.dtype))
+    cdef Tensor gt = OPS.div(res, denom, None)
+    if reduction == REDUCTION_MEAN:
+        gt = OPS.div(gt, numel(self), None)
+    return gt
+
+
+cdef Tensor op_binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor weight,
+                                                Tensor pos_weight, object reduction):
+    require_float(self, "binary_cross_entropy_with_logits")
+    check_not_differentiable("binary_cross_entropy_with_logits", "weight", weight)
+    check_not_differentiable("binary_cross_entropy_with_logits", "pos_weight", pos_weight)
+    cdef cnp.ndarray xa = self._data, ta = cast_array(target._data, dtype_of(xa))
+    with quiet():
+        log_sigmoid = np.minimum(xa, 0) - np.log1p(np.exp(-np.abs(xa)))
+        if pos_weight is not None:
+            log_sigmoid = log_sigmoid * ((pos_weight._data - 1) * ta + 1)
+        loss = (1 - ta) * xa - log_sigmoid
+        if weight is not None:
+            loss = loss * weight._data
+    cdef Tensor result = make(reduce_loss_values(cast_like(loss, xa), reduction))
+    record_BinaryCrossEntropyWithLogitsBackward0(result, self, target, weight, pos_weight,
+                                                 reduction)
+    return result
+
+
+cdef object bce_logits_count(Tensor self, Tensor target, Tensor weight, Tensor pos_weight):
+    """The number of loss elements (the inputs broadcast together)."""
+    shapes = [shape_of(t._data) for t in (self, target, weight, pos_weight) if t is not None]
+    return int(np.prod(np.broadcast_shapes(*shapes), dtype=np.int64))
+
+
+cdef Tensor binary_cross_entropy_with_logits_backward(Tensor grad, Tensor self, Tensor target,
+                                                      Tensor weight, Tensor pos_weight,
+                                                      object reduction):
+    """(sigmoid(x) - t) * scale, or with pos_weight ((pw * t + 1 - t) * sigmoid(x) - pw * t)."""
+    cdef Tensor scale = bce_scale(grad, weight, reduction,
+                                  bce_logits_count(self, target, weight, pos_weight))
+    cdef Tensor s = OPS.sigmoid(self), gx, pt
+    if pos_weight is not None:
+        pt = OPS.mul(pos_weight, target)
+        gx = OPS.sub(OPS.mul(OPS.sub(OPS.add(pt, 1, 1), target, 1), s), pt, 1)
+    else:
+        gx = OPS.sub(s, target, 1)
+    return OPS.sum_to(OPS.mul(gx, scale), shape_of(self._data))
+
+
+cdef Tensor binary_cross_entropy_with_logits_target_backward(Tensor grad, Tensor self,
+                                                             Tensor target, Tensor weight,
+                                                             Tensor pos_weight,
+                                                             object reduction):
+    """-x * scale, or with pos_weight (pw * softplus(-x) - softplus(x)) * scale."""
+    cdef Tensor scale = bce_scale(grad, weight, reduction,
+                                  bce_logits_count(self, target, weight, pos_weight))
+    cdef Tensor gt
+    if pos_weight is not None:
+        gt = OPS.sub(OPS.mul(pos_weight, op_softplus(OPS.neg(self), 1, 20)),
+                     op_softplus(self, 1, 20), 1)
+    else:
+        gt = OPS.neg(self)
+    return OPS.sum_to(OPS.mul(gt, scale), shape_of(target._data))
+
+
+# ---------------------------------------------------------------- nll_loss
+
+cdef tuple nll_rows(Tensor self, Tensor target, Tensor weight, object ignore_index):
+    """The rows of a 1-D, 2-D or 4-D nll_loss: (the input as (M, C), targets (M,)
+    clamped to a class, valid (M,), per-row weights (M,))."""
+    cdef cnp.ndarray xa = self._data
+    cdef int nd = cnp.PyArray_NDIM(xa)
+    cdef tuple xs = shape_of(xa)
+    cdef Py_ssize_t C = xs[1] if nd >= 2 else xs[0]
+    ta = target._data.astype(np.int64).reshape(-1)
+    if nd == 1:
+        xm = xa.reshape(1, C)
+    elif nd == 2:
+        xm = xa
+    else:
+        xm = np.moveaxis(xa, 1, -1).reshape(-1, C)
+    valid = ta != ignore_index
+    bad = valid & ((ta < 0) | (ta >= C))
+    if np.any(bad):
+        raise IndexError(f"Target {int(ta[bad][0])} is out of bounds.")
+    ts = np.where(valid, ta, 0)
+    if weight is not None:
+        wv = np.where(valid, weight._data.astype(xa.dtype)[ts], 0).astype(xa.dtype)
+    else:
+        wv = valid.astype(xa.dtype)
+    return xm, ts, valid, wv
+
+
+cdef Tensor nll_loss_core(Tensor self, Tensor target, Tensor weight, object reduction,
+                          object ignore_index):
+    """nll_loss of a 1-D, 2-D (NllLossBackward0) or 4-D (NllLoss2DBackward0) input."""
+    cdef cnp.ndarray xa = self._data
+    xm, ts, valid, wv = nll_rows(self, target, weight, ignore_index)
+    cdef Py_ssize_t M = ts.shape[0]
+    with quiet():
+        picked = xm[np.arange(M), ts] if M else np.zeros(0, xa.dtype)
+        li = np.where(valid, -wv * picked, 0).astype(xa.dtype)
+        if reduction == REDUCTION_NONE:
+            out = li.reshape(shape_of(target._data))
+        elif reduction == REDUCTION_SUM:
+            out = np.sum(li)
+        else:
+            out = np.sum(li) / np.sum(wv)
+    cdef Tensor result = make(cast_like(out, xa))
+    if cnp.PyArray_NDIM(xa) == 4:
+        record_NllLoss2DBackward0(result, self, target, weight, reduction, ignore_index)
+    else:
+        record_NllLossBackward0(result, self, target, weight, reduction, ignore_index)
+    return result
+
+
+cdef Tensor op_nll_loss(Tensor self, Tensor target, Tensor weight, object reduction,
+                        object ignore_index):
+    cdef int nd = cnp.PyArray_NDIM(self._data)
+    cdef dtype td = dtype_of(target._data)
+    if nd < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {nd})")
+    if td is not int64 and td is not uint8:
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {td.scalar_name}")
+    cdef tuple xs = shape_of(self._data), tsh = shape_of(target._data)
+    if nd >= 2 and (len(tsh) == 0 or tsh[0] != xs[0]):
+        raise ValueError(f"Expected input batch_size ({xs[0]}) to match target batch_size "
+                         f"({tsh[0] if tsh else 0}).")
+    if nd <= 2 and len(tsh) > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if nd == 1 and len(tsh) != 0 and not (len(tsh) == 1 and tsh[0] == 1):
+        raise RuntimeError(f"Expected target size [], got {shape_str(tsh)}")
+    cdef Py_ssize_t C = xs[1] if nd >= 2 else xs[0]
+    if weight is not None and cnp.PyArray_SIZE(weight._data) != C:
+        raise RuntimeError(
+            f"weight tensor should be defined either for all {C} classes or no classes but got "
+            f"weight tensor of shape: {shape_str(shape_of(weight._data))}")
+    check_not_differentiable("nll_loss2d_forward" if nd >= 3 else "nll_loss_forward", "weight",
+                             weight)
+    cdef dtype xd = dtype_of(self._data)
+    if not xd.is_floating_point:
+        raise not_implemented_for("nll_loss_out_frame", xd)
+    if nd <= 2 or nd == 4:
+        if nd == 4 and tsh[1:] != xs[2:]:
+            raise RuntimeError(
+                f"size mismatch (got input: {shape_str(xs)} , target: {shape_str(tsh)}")
+        if nd == 1 and len(tsh) == 1:
+            target = make(target._data.reshape(()))
+        return nll_loss_core(self, target, weight, reduction, ignore_index)
+    # (N, C, d1, ..., dk), k != 2: as (N, C, 1, d1*...*dk), PyTorch's nll_loss_nd
+    out_size = (xs[0],) + xs[2:]
+    if tsh[1:] != xs[2:]:
+        raise RuntimeError(f"Expected target size {shape_str(out_size)}, got {shape_str(tsh)}")
+    cdef Tensor x4 = self if cnp.PyArray_IS_C_CONTIGUOUS(self._data) else OPS.clone(self, None)
+    if cnp.PyArray_SIZE(self._data) > 0:
+        x4 = OPS.view(x4, (xs[0], C, 1, -1))
+        t4 = make(np.ascontiguousarray(target._data).reshape(xs[0], 1, -1))
+    else:
+        x4 = OPS.view(x4, (xs[0], C, 0, 0))
+        t4 = make(np.ascontiguousarray(target._data).reshape(xs[0], 0, 0))
+    cdef Tensor r = nll_loss_core(x4, t4, weight, reduction, ignore_index)
+    if reduction == REDUCTION_NONE:
+        r = OPS.view(r, out_size)
+    return r
+
+
+cdef Tensor op_nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor weight,
+                                 object reduction, object ignore_index):
+    """The gradient of nll_loss: grad_output times -weight[target] at each target (divided
+    by the total weight for a mean)."""
+    cdef cnp.ndarray xa = self._data
+    cdef int nd = cnp.PyArray_NDIM(xa)
+    cdef tuple xs = shape_of(xa)
+    cdef Py_ssize_t C = xs[1] if nd >= 2 else xs[0]
+    if nd == 1 and cnp.PyArray_NDIM(target._data) == 1:
+        target = make(target._data.reshape(()))
+    xm, ts, valid, wv = nll_rows(self, target, weight, ignore_index)
+    cdef Py_ssize_t M = ts.shape[0]
+    coef = np.zeros((M, C), dtype=xa.dtype)
+    with quiet():
+        vals = -wv / np.sum(wv) if reduction == REDUCTION_MEAN else -wv
+    rows = np.arange(M)
+    coef[rows[valid], ts[valid]] = vals[valid]
+    cdef bint per_element = reduction == REDUCTION_NONE
+    if nd == 1:
+        coef = coef.reshape(C)
+        gb = ()
+    elif nd == 2:
+        gb = (xs[0], 1) if per_element else ()
+    else:
+        coef = np.moveaxis(coef.reshape((xs[0],) + xs[2:] + (C,)), -1, 1)
+        gb = ((xs[0], 1) + xs[2:]) if per_element else ()
+    with quiet():
+        out = grad_output._data.reshape(gb) * coef
+    cdef Tensor result = make(np.ascontiguousarray(cast_like(out, xa)))
+    if nd == 4:
+        record_NllLoss2DBackwardBackward0(result, grad_output, self, target, weight, reduction,
+                                          ignore_index)
+    else:
+        record_NllLossBackwardBackward0(result, grad_output, self, target, weight, reduction,
+                                        ignore_index)
+    return result
+
+
+# ---------------------------------------------------------------- cross_entropy
+
+cdef Tensor class_weight_view(Tensor weight, int nd, int class_dim, Py_ssize_t C):
+    shape = [1] * nd
+    shape[class_dim] = C
+    return OPS.view(weight, tuple(shape))
+
+
+cdef Tensor op_cross_entropy(Tensor self, Tensor target, Tensor weight, object reduction,
+                             object ignore_index, object label_smoothing):
+    """PyTorch's cross_entropy_loss, composed of the ops it records."""
+    if not (0.0 <= label_smoothing <= 1.0):
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    cdef int nd = cnp.PyArray_NDIM(self._data)
+    if nd == 0:
+        raise dim_error(1, 0)
+    cdef int class_dim = 0 if nd == 1 else 1
+    cdef Py_ssize_t C = shape_of(self._data)[class_dim]
+    cdef dtype td = dtype_of(target._data)
+    cdef Tensor ls, t, prod, s, nll, smooth, ret
+    if td.category == CAT_FLOAT:
+        # class probabilities
+        if ignore_index != -100:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+        if shape_of(target._data) != shape_of(self._data):
+            raise RuntimeError(
+                f"Expected input batch_size ({shape_of(self._data)[0]}) to match target "
+                f"batch_size ({shape_of(target._data)[0] if target._data.ndim else 0}).")
+        ls = op_log_softmax(self, class_dim, None)
+        t = target
+        if label_smoothing > 0:
+            t = OPS.add(OPS.mul(target, 1 - label_smoothing), label_smoothing / C, 1)
+        prod = OPS.mul(ls, t)
+        if weight is not None:
+            prod = OPS.mul(prod, class_weight_view(weight, nd, class_dim, C))
+        if reduction == REDUCTION_NONE:
+            return OPS.neg(OPS.sum(prod, (class_dim,), False, None))
+        s = OPS.neg(OPS.sum(prod, None, False, None))
+        if reduction == REDUCTION_SUM:
+            return s
+        if cnp.PyArray_SIZE(self._data) == 0:
+            return make(np.asarray(np.nan, dtype=self._data.dtype))
+        return OPS.div_scalar(s, cnp.PyArray_SIZE(self._data) // C)
+    ls = op_log_softmax(self, class_dim, None)
+    nll = op_nll_loss(ls, target, weight, reduction, ignore_index)
+    if label_smoothing <= 0:
+        return nll
+    ignore_mask = target._data == ignore_index
+    if weight is not None:
+        smooth = OPS.neg(OPS.sum(OPS.mul(ls, class_weight_view(weight, nd, class_dim, C)),
+                                 (class_dim,), False, None))
+    else:
+        smooth = OPS.neg(OPS.sum(ls, (class_dim,), False, None))
+    smooth = OPS.where(make(as_array(ignore_mask)), zeros((), dtype_of(smooth._data)), smooth)
+    if reduction == REDUCTION_MEAN:
+        if weight is not None:
+            tsel = target._data[~ignore_mask].reshape(-1)
+            denom = const(as_array(np.sum(weight._data[tsel])).astype(weight._data.dtype))
+        else:
+            denom = const(as_array(np.sum(~ignore_mask)).astype(np.int64))
+        ret = OPS.div(OPS.sum(smooth, None, False, None), denom, None)
+    elif reduction == REDUCTION_SUM:
+        ret = OPS.sum(smooth, None, False, None)
+    else:
+        ret = smooth
+    return OPS.add(OPS.mul(nll, 1 - label_smoothing), OPS.mul(ret, label_smoothing / C), 1)
+
+
+# ================================================================ linear
+
+cdef Tensor op_linear(Tensor input, Tensor weight, Tensor bias):
+    """PyTorch's linear: addmm for a 2-D input with a bias (and for a contiguous 3-D one,
+    flattened), else matmul then add."""
+    cdef int nd = cnp.PyArray_NDIM(input._data)
+    cdef tuple xs = shape_of(input._data)
+    cdef Tensor wt = OPS.t(weight), r
+    if nd == 2 and bias is not None:
+        return OPS.addmm(bias, input, wt, 1, 1)
+    if bias is not None and nd >= 1 and cnp.PyArray_IS_C_CONTIGUOUS(input._data) and \
+            (nd == 3 or cnp.PyArray_NDIM(bias._data) == 1):
+        n = 1
+        for k in xs[:-1]:
+            n *= k
+        r = OPS.addmm(bias, OPS.reshape(input, (n, xs[-1])), wt, 1, 1)
+        return OPS.view(r, xs[:-1] + (shape_of(r._data)[1],))
+    r = OPS.matmul(input, wt)
+    if bias is not None:
+        r = OPS.add(r, bias, 1)
+    return r
+
+
+# ================================================================ padding
+
+cdef Tensor op_constant_pad_nd(Tensor self, object pad, object value):
+    cdef cnp.ndarray xa = self._data
+    cdef int nd = cnp.PyArray_NDIM(xa), k, i
+    pad = tuple(pad)
+    cdef int npad = len(pad)
+    if npad % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if npad > 2 * nd:
+        raise RuntimeError(
+            "Length of pad should be no more than twice the number of dimensions of the input. "
+            f"Pad length is {npad} while the input has {nd} dimensions.")
+    crop = [slice(None)] * nd
+    widths = [(0, 0)] * nd
+    new_shape = list(shape_of(xa))
+    for i in range(npad // 2):
+        k = nd - 1 - i
+        lo, hi = pad[2 * i], pad[2 * i + 1]
+        size = new_shape[k] + lo + hi
+        if new_shape[k] + (lo if lo < 0 else 0) + (hi if hi < 0 else 0) < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
+        if size < 0:
+            raise RuntimeError(
+                f"The input size {new_shape[k]}, plus negative padding {lo} and {hi} resulted in a "
+                f"negative output size, which is invalid. Check dimension {k} of your input.")
+        crop[k] = slice(-lo if lo < 0 else 0, new_shape[k] + hi if hi < 0 else None)
+        widths[k] = (lo if lo > 0 else 0, hi if hi > 0 else 0)
+        new_shape[k] = size
+    v = xa[tuple(crop)]
+    if value is None:
+        value = 0
+    out = np.pad(v, widths, mode="constant", constant_values=value) if any(
+        w != (0, 0) for w in widths) else np.array(v)
+    cdef Tensor result = make(cast_like(out, xa))
+    record_ConstantPadNdBackward0(result, self, pad, value)
+    return result
+
+
+cdef Tensor constant_pad_nd_backward(Tensor grad, object pad):
+    """The gradient of a constant pad: the grad cropped back (a pad by -pad)."""
+    return op_constant_pad_nd(grad, tuple([-p for p in pad]), 0)
+
+
+cdef list pad_index_key(tuple xs, tuple pad, PadMode mode):
+    """The gather key (an advanced index) that pads the last len(pad) // 2 dims of an
+    array of shape xs by reflection, replication or wrapping."""
+    cdef int nd = len(xs), npad = len(pad), nsp = npad // 2, i, k
+    idxs = []
+    for i in range(nsp):
+        k = nd - nsp + i                      # the dim; pad pairs start from the last dim
+        lo, hi = pad[2 * (nsp - 1 - i)], pad[2 * (nsp - 1 - i) + 1]
+        size = xs[k]
+        if mode == PAD_REFLECT:
+            if lo >= size or hi >= size:
+                raise RuntimeError(
+                    f"Argument #4: Padding size should be less than the corresponding input "
+                    f"dimension, but got: padding ({lo}, {hi}) at dimension {k} of input "
+                    f"{shape_str(xs)}")
+        elif mode == PAD_CIRCULAR:
+            if lo > size or hi > size:
+                raise RuntimeError("Padding value causes wrapping around more than once.")
+        elif size == 0:
+            raise RuntimeError(f"input tensor must have non-zero size at dimension {k}")
+        j = np.arange(-lo, size + hi)
+        if mode == PAD_REFLECT:
+            j = np.abs(j)
+            j = np.where(j >= size, 2 * (size - 1) - j, j)
+        elif mode == PAD_REPLICATE:
+            j = np.clip(j, 0, size - 1)
+        else:
+            j = np.mod(j, size)
+        idxs.append(j.astype(np.int64))
+    return idxs
+
+
+cdef cnp.ndarray pad_index_values(cnp.ndarray xa, list idxs):
+    key = (Ellipsis,) + tuple(np.ix_(*idxs))
+    return np.ascontiguousarray(xa[key])
+
+
+cdef cnp.ndarray pad_index_backward_values(cnp.ndarray ga, tuple in_shape, list idxs):
+    """The transpose of pad_index_values: g summed back into in_shape."""
+    out = np.zeros(in_shape, dtype=ga.dtype)
+    np.add.at(out, (Ellipsis,) + tuple(np.ix_(*idxs)), ga)
+    return out
+
+
+cdef Tensor op_reflection_pad(Tensor self, object padding):
+    padding = tuple(padding)
+    cdef list idxs = pad_index_key(shape_of(self._data), padding, PAD_REFLECT)
+    cdef Tensor result = make(pad_index_values(self._data, idxs))
+    cdef Py_ssize_t nsp = len(padding) // 2
+    if nsp == 1:
+        record_ReflectionPad1DBackward0(result, self, padding)
+    elif nsp == 2:
+        record_ReflectionPad2DBackward0(result, self, padding)
+    else:
+        record_ReflectionPad3DBackward0(result, self, padding)
+    return result
+
+
+cdef Tensor op_reflection_pad_backward(Tensor grad_output, Tensor self, object padding):
+    padding = tuple(padding)
+    cdef tuple xs = shape_of(self._data)
+    cdef Tensor result = make(pad_index_backward_values(
+        grad_output._data, xs, pad_index_key(xs, padding, PAD_REFLECT)))
+    cdef Py_ssize_t nsp = len(padding) // 2
+    if nsp == 1:
+        record_ReflectionPad1DBackwardBackward0(result, grad_output, self, padding)
+    elif nsp == 2:
+        record_ReflectionPad2DBackwardBackward0(result, grad_output, self, padding)
+    else:
+        record_ReflectionPad3DBackwardBackward0(result, grad_output, self, padding)
+    return result
+
+
+cdef Tensor op_replication_pad(Tensor self, object padding):
+    padding = tuple(padding)
+    cdef list idxs = pad_index_key(shape_of(self._data), padding, PAD_REPLICATE)
+    cdef Tensor result = make(pad_index_values(self._data, idxs))
+    cdef Py_ssize_t nsp = len(padding) // 2
+    if nsp == 1:
+        record_ReplicationPad1DBackward0(result, self, padding)
+    elif nsp == 2:
+        record_ReplicationPad2DBackward0(result, self, padding)
+    else:
+        record_ReplicationPad3DBackward0(result, self, padding)
+    return result
+
+
+cdef Tensor op_replication_pad_backward(Tensor grad_output, Tensor self, object padding):
+    padding = tuple(padding)
+    cdef tuple xs = shape_of(self._data)
+    cdef Tensor result = make(pad_index_backward_values(
+        grad_output._data, xs, pad_index_key(xs, padding, PAD_REPLICATE)))
+    cdef Py_ssize_t nsp = len(padding) // 2
+    if nsp == 1:
+        record_ReplicationPad1DBackwardBackward0(result, grad_output, self, padding)
+    elif nsp == 2:
+        record_ReplicationPad2DBackwardBackward0(result, grad_output, self, padding)
+    else:
+        record_ReplicationPad3DBackwardBackward0(result, grad_output, self, padding)
+    return result
+
+
+cdef Tensor op__pad_circular(Tensor self, object padding):
+    """Circular padding. PyTorch builds it by writes into the output (its grad_fn is
+    CopySlices); here the wrapped input (gathered along each padded dim with
+    index_select) is written into the output through the core's write_region."""
+    padding = tuple(padding)
+    cdef tuple xs = shape_of(self._data)
+    cdef list idxs = pad_index_key(xs, padding, PAD_CIRCULAR)
+    cdef Tensor result = make(pad_index_values(self._data, idxs))
+    if not (recording() and self._requires_grad):
+        return result
+    cdef int nd = len(xs), nsp = len(idxs), i
+    cdef Tensor wrapped = self
+    for i in range(nsp):
+        wrapped = OPS.index_select(wrapped, nd - nsp + i, make(idxs[i]))
+    write_region(result, region_of(result), wrapped, False)
+    return result
+
+
+# ================================================================ normalize, cosine_similarity
+
+cdef Tensor op_normalize(Tensor input, object p, object dim, object eps):
+    """input / max(||input||_p, eps) as PyTorch's F.normalize records it:
+    linalg_vector_norm, clamp_min, expand, div."""
+    cdef int nd = cnp.PyArray_NDIM(input._data)
+    dims = (wrap_dim(dim, nd),) if nd else None
+    cdef Tensor denom = OPS.clamp_min(OPS.linalg_vector_norm(input, p, dims, True, None), eps)
+    return OPS.div(input, OPS.expand(denom, shape_of(input._data)), None)
+
+
+cdef Tensor op_cosine_similarity(Tensor x1, Tensor x2, object dim, object eps):
+    """PyTorch's cosine_similarity: each input divided by its norm, clamped at eps in
+    place on a clone with grad mode off (unseen by autograd), then multiplied and summed."""
+    cdef Tensor a = x1, b = x2, n1, n2
+    cdef tuple sa = shape_of(a._data), sb = shape_of(b._data)
+    try:
+        shape = tuple(np.broadcast_shapes(sa, sb))
+    except ValueError:
+        raise broadcast_error(sa, sb) from None
+    if sa != shape:
+        a = OPS.expand(a, shape)
+    if sb != shape:
+        b = OPS.expand(b, shape)
+    cdef int nd = len(shape)
+    d = (wrap_dim(dim, nd),) if nd else None
+    n1 = OPS.clone(OPS.linalg_vector_norm(a, 2, d, True, None), None)
+    n2 = OPS.clone(OPS.linalg_vector_norm(b, 2, d, True, None), None)
+    with NoGradGuard():
+        inplace_commit(n1, OPS.clamp_min(inplace_source(n1, ()), eps))
+        inplace_commit(n2, OPS.clamp_min(inplace_source(n2, ()), eps))
+    return OPS.sum(OPS.mul(OPS.div(a, n1, None), OPS.div(b, n2, None)), d, False, None)
+
+
+# ================================================================ layer_norm, batch_norm
+
+cdef Tensor op_layer_norm(Tensor input, object normalized_shape, Tensor weight, Tensor bias,
+                          object eps):
+    ns = tuple(normalized_shape)
+    cdef int k = len(ns), nd = cnp.PyArray_NDIM(input._data)
+    cdef tuple xs = shape_of(input._data)
+    if k < 1:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
+    if weight is not None and shape_of(weight._data) != ns:
+        raise RuntimeError(
+            f"Expected weight to be of same shape as normalized_shape, but got weight of shape "
+            f"{shape_str(shape_of(weight._data))} and normalized_shape = {shape_str(ns)}")
+    if bias is not None and shape_of(bias._data) != ns:
+        raise RuntimeError(
+            f"Expected bias to be of same shape as normalized_shape, but got bias of shape "
+            f"{shape_str(shape_of(bias._data))} and normalized_shape = {shape_str(ns)}")
+    if nd < k or xs[nd - k:] != ns:
+        raise RuntimeError(
+            f"Given normalized_shape={shape_str(ns)}, expected input with shape "
+            f"[*, {', '.join([str(s) for s in ns])}], but got input of size"
+            f"{shape_str(xs)}")
+    require_float(input, "LayerNormKernelImpl")
+    cdef cnp.ndarray xa = input._data
+    dims = tuple(range(nd - k, nd))
+    with quiet():
+        mean = np.mean(xa, axis=dims, keepdims=True)
+        xc = xa - mean
+        var = np.mean(xc * xc, axis=dims, keepdims=True)
+        y = xc * (1.0 / np.sqrt(var + eps))
+        if weight is not None:
+            y = y * weight._data
+        if bias is not None:
+            y = y + bias._data
+    cdef Tensor result = make(cast_like(y, xa))
+    record_NativeLayerNormBackward0(result, input, ns, weight, bias, eps)
+    return result
+
+
+cdef tuple batch_stats_normalized(Tensor x, tuple dims, object eps):
+    """(x - mean) * rstd with the statistics over dims, and rstd, in library ops."""
+    cdef Tensor mean = OPS.mean(x, dims, True, None)
+    cdef Tensor xc = OPS.sub(x, mean, 1)
+    cdef Tensor var = OPS.mean(OPS.mul(xc, xc), dims, True, None)
+    cdef Tensor rstd = OPS.pow(OPS.add(var, eps, 1), -0.5)
+    return OPS.mul(xc, rstd), rstd
+
+
+cdef Tensor normalized_input_backward(Tensor grad, Tensor xhat, Tensor rstd, Tensor wb,
+                                      tuple dims):
+    """The input gradient of (x - mean(x)) * rstd(x) * w over dims."""
+    cdef Tensor dxhat = OPS.mul(grad, wb) if wb is not None else grad
+    return OPS.mul(rstd, OPS.sub(OPS.sub(dxhat, OPS.mean(dxhat, dims, True, None), 1),
+                                 OPS.mul(xhat, OPS.mean(OPS.mul(dxhat, xhat), dims, True, None)),
+                                 1))
+
+
+cdef inline tuple layer_norm_dims(Tensor input, object normalized_shape):
+    cdef int nd = cnp.PyArray_NDIM(input._data)
+    return tuple(range(nd - len(normalized_shape), nd))
+
+
+cdef Tensor layer_norm_backward_input(Tensor grad, Tensor input, object normalized_shape,
+                                      Tensor weight, object eps):
+    cdef tuple dims = layer_norm_dims(input, normalized_shape)
+    xhat, rstd = batch_stats_normalized(input, dims, eps)
+    cdef Tensor g = normalized_input_backward(grad, xhat, rstd, weight, dims)
+    if grad_enabled():  # Note [Backward links]
+        g = op__layer_norm_backward_link(g, input, weight)
+    return g
+
+
+cdef Tensor layer_norm_backward_weight(Tensor grad, Tensor input, object normalized_shape,
+                                       Tensor weight, object eps):
+    xhat, _ = batch_stats_normalized(input, layer_norm_dims(input, normalized_shape), eps)
+    cdef Tensor g = OPS.sum_to(OPS.mul(grad, xhat), shape_of(weight._data))
+    if grad_enabled():  # Note [Backward links]
+        g = op__layer_norm_backward_link(g, input, weight)
+    return g
+
+
+cdef Tensor layer_norm_backward_bias(Tensor grad, Tensor input, object normalized_shape,
+                                     Tensor weight, Tensor bias):
+    cdef Tensor g = OPS.sum_to(grad, shape_of(bias._data))
+    if grad_enabled():  # Note [Backward links]
+        g = op__layer_norm_backward_link(g, input, weight)
+    return g
+
+
+cdef Tensor op__layer_norm_backward_link(Tensor grad_input, Tensor input, Tensor weight):
+    # Note [Backward links]
+    cdef Tensor result = make(grad_input._data)
+    record_NativeLayerNormBackwardBackward0(result, grad_input, input, weight)
+    return result if result._grad_fn is not None else grad_input
+
+
+cdef Tensor op_batch_norm(Tensor input, Tensor running_mean, Tensor running_var, Tensor weight,
+                          Tensor bias, bint training, object momentum, object eps):
+    cdef int nd = cnp.PyArray_NDIM(input._data)
+    if nd < 2:
+        raise ValueError(f"expected 2D or 3D input (got {nd}D input)")
+    require_float(input, "batch_norm")
+    cdef cnp.ndarray xa = input._data
+    cdef tuple xs = shape_of(xa)
+    C = xs[1]
+    for t, name in ((weight, "weight"), (bias, "bias"), (running_mean, "running_mean"),
+                    (running_var, "running_var")):
+        if t is not None and cnp.PyArray_SIZE((<Tensor>t)._data) != C:
+            raise RuntimeError(f"{name} should contain {C} elements not "
+                               f"{cnp.PyArray_SIZE((<Tensor>t)._data)}")
+    dims = (0,) + tuple(range(2, nd))
+    wshape = (1, C) + (1,) * (nd - 2)
+    with quiet():
+        if training:
+            mean = np.mean(xa, axis=dims, keepdims=True)
+            xc = xa - mean
+            var = np.mean(xc * xc, axis=dims, keepdims=True)
+            rstd = 1.0 / np.sqrt(var + eps)
+            # PyTorch updates the running statistics in place without a version bump
+            n = cnp.PyArray_SIZE(xa) // C if C else 0
+            if running_mean is not None:
+                write_values(running_mean, as_array(
+                    (1 - momentum) * running_mean._data
+                    + momentum * mean.reshape(shape_of(running_mean._data))))
+            if running_var is not None:
+                unbiased = var * (n / (n - 1)) if n > 1 else var * float("inf")
+                write_values(running_var, as_array(
+                    (1 - momentum) * running_var._data
+                    + momentum * unbiased.reshape(shape_of(running_var._data))))
+        else:
+            if running_mean is None:
+                raise RuntimeError("running_mean must be defined in evaluation mode")
+            if running_var is None:
+                raise RuntimeError("running_var must be defined in evaluation mode")
+            mean, rstd = batch_norm_eval_stats(xa, running_mean, running_var, wshape, eps)
+            xc = xa - mean
+        y = xc * rstd
+        if weight is not None:
+            y = y * weight._data.reshape(wshape)
+        if bias is not None:
+            y = y + bias._data.reshape(wshape)
+    cdef Tensor result = make(cast_like(y, xa))
+    record_NativeBatchNormBackward0(result, input, running_mean, running_var, weight, bias,
+                                    training, momentum, eps)
+    return result
+
+
+cdef tuple batch_norm_eval_stats(cnp.ndarray xa, Tensor running_mean, Tensor running_var,
+                                 tuple wshape, object eps):
+    """The running statistics as (mean, 1 / sqrt(var + eps)) arrays in xa's dtype."""
+    with quiet():
+        m = running_mean._data.reshape(wshape).astype(xa.dtype)
+        rs = (1.0 / np.sqrt(running_var._data.astype(np.float64) + eps)).reshape(wshape).astype(
+            xa.dtype)
+    return m, rs
+
+
+cdef inline tuple batch_norm_dims(Tensor input):
+    return (0,) + tuple(range(2, cnp.PyArray_NDIM(input._data)))
+
+
+cdef inline tuple batch_norm_wshape(Tensor input):
+    cdef int nd = cnp.PyArray_NDIM(input._data)
+    return (1, shape_of(input._data)[1]) + (1,) * (nd - 2)
+
+
+cdef tuple batch_norm_normalized(Tensor input, Tensor running_mean, Tensor running_var,
+                                 bint training, object eps):
+    """(x̂, rstd) of batch norm, in library ops (the running statistics are constants)."""
+    if training:
+        return batch_stats_normalized(input, batch_norm_dims(input), eps)
+    m, rs = batch_norm_eval_stats(input._data, running_mean, running_var,
+                                  batch_norm_wshape(input), eps)
+    cdef Tensor rstd = const(rs)
+    return OPS.mul(OPS.sub(input, const(m), 1), rstd), rstd
+
+
+cdef Tensor batch_norm_backward_input(Tensor grad, Tensor input, Tensor running_mean,
+                                      Tensor running_var, Tensor weight, bint training,
+                                      object eps):
+    cdef tuple dims = batch_norm_dims(input)
+    xhat, rstd = batch_norm_normalized(input, running_mean, running_var, training, eps)
+    cdef Tensor wb = OPS.reshape(weight, batch_norm_wshape(input)) if weight is not None else None
+    cdef Tensor g
+    if training:
+        g = normalized_input_backward(grad, xhat, rstd, wb, dims)
+    else:
+        g = OPS.mul(OPS.mul(grad, wb) if wb is not None else grad, rstd)
+    if grad_enabled():  # Note [Backward links]
+        g = op__batch_norm_backward_link(g, input, weight, training)
+    return g
+
+
+cdef Tensor batch_norm_backward_weight(Tensor grad, Tensor input, Tensor running_mean,
+                                       Tensor running_var, Tensor weight, bint training,
+                                       object eps):
+    xhat, _ = batch_norm_normalized(input, running_mean, running_var, training, eps)
+    cdef Tensor g = OPS.reshape(OPS.sum_to(OPS.mul(grad, xhat), batch_norm_wshape(input)),
+                                shape_of(weight._data))
+    if grad_enabled():  # Note [Backward links]
+        g = op__batch_norm_backward_link(g, input, weight, training)
+    return g
+
+
+cdef Tensor batch_norm_backward_bias(Tensor grad, Tensor input, Tensor weight, Tensor bias):
+    cdef Tensor g = OPS.reshape(OPS.sum_to(grad, batch_norm_wshape(input)), shape_of(bias._data))
+    if grad_enabled():  # Note [Backward links]
+        g = op__batch_norm_backward_link(g, input, weight, False)
+    return g
+
+
+cdef Tensor op__batch_norm_backward_link(Tensor grad_input, Tensor input, Tensor weight,
+                                         bint training):
+    # Note [Backward links]
+    cdef Tensor result = make(grad_input._data)
+    record_NativeBatchNormBackwardBackward0(result, grad_input, input, weight, training)
+    return result if result._grad_fn is not None else grad_input
+
+
+# ================================================================ embedding
+
+cdef Tensor op_embedding(Tensor weight, Tensor indices, object padding_idx,
+                         bint scale_grad_by_freq, bint sparse):
+    cdef dtype d = dtype_of(indices._data)
+    if d is not int64 and d is not int32:
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+            f"Long, Int; but got {legacy_type_name(indices)} instead (while checking arguments "
+            "for embedding)")
+    if cnp.PyArray_NDIM(weight._data) != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    cdef tuple ws = shape_of(weight._data)
+    flat = indices._data.reshape(-1).astype(np.int64)
+    if flat.size and (flat.min() < 0 or flat.max() >= ws[0]):
+        raise IndexError("index out of range in self")
+    cdef Tensor result = make(np.ascontiguousarray(
+        weight._data[flat].reshape(shape_of(indices._data) + (ws[1],))))
+    record_EmbeddingBackward0(result, weight, indices, padding_idx, scale_grad_by_freq, sparse)
+    return result
+
+
+cdef Tensor embedding_backward(Tensor grad, Tensor indices, tuple weight_shape,
+                               object padding_idx, bint scale_grad_by_freq):
+    """The rows of grad summed into the rows of a zero weight they came from (the
+    padding row gets none; scale_grad_by_freq divides by each index's count)."""
+    flat = indices._data.reshape(-1).astype(np.int64)
+    cdef Tensor g2 = OPS.reshape(grad, (-1, weight_shape[1]))
+    if (padding_idx is not None and padding_idx >= 0) or scale_grad_by_freq:
+        scale = np.ones((flat.size, 1), dtype=grad._data.dtype)
+        if scale_grad_by_freq:
+            counts = np.bincount(flat, minlength=weight_shape[0])
+            scale[:, 0] = 1.0 / counts[flat]
+        if padding_idx is not None and padding_idx >= 0:
+            scale[flat == padding_idx] = 0
+        g2 = OPS.mul(g2, const(scale))
+    index = np.ascontiguousarray(np.broadcast_to(flat[:, None], (flat.size, weight_shape[1])))
+    return OPS.scatter_add(zeros(weight_shape, dtype_of(grad._data)), 0, make(index), g2)
+
+
+cdef Tensor op_embedding_renorm_(Tensor self, Tensor indices, object max_norm, object norm_type):
+    cdef Tensor src = inplace_source(self, ())
+    rows = np.unique(indices._data.reshape(-1).astype(np.int64))
+    cdef cnp.ndarray values = np.array(src._data, copy=True)
+    sub = values[rows].astype(np.float64)
+    with quiet():
+        norms = np.sum(np.abs(sub) ** norm_type, axis=1) ** (1.0 / norm_type)
+        scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+    values[rows] = (sub * scale[:, None]).astype(values.dtype)
+    return inplace_commit(self, make(values))
+
+
+# ================================================================ dropout
+
+cdef Tensor dropout_noise(Tensor x, object p, bint feature):
+    """The mask divided by 1 - p (zeros where dropped), as a constant."""
+    cdef cnp.ndarray xa = x._data
+    cdef dtype d = dtype_of(xa)
+    if d.category != CAT_FLOAT:
+        raise RuntimeError(f"result type Float can't be cast to the desired output type "
+                           f"{d.scalar_name}")
+    if p == 1:
+        return zeros((), d)
+    if feature:
+        nshape = shape_of(xa)[:2] + (1,) * (cnp.PyArray_NDIM(xa) - 2)
+    else:
+        nshape = shape_of(xa)
+    keep = torch_rng().random(nshape) < (1 - p)
+    return const((keep.astype(xa.dtype) / xa.dtype.type(1 - p)).astype(xa.dtype))
+
+
+cdef inline bint dropout_is_identity(Tensor x, object p, bint train) except -1:
+    if p < 0 or p > 1:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    return p == 0 or not train or cnp.PyArray_SIZE(x._data) == 0
+
+
+cdef Tensor op_dropout(Tensor input, object p, bint train):
+    if dropout_is_identity(input, p, train):
+        return input
+    return OPS.mul(input, dropout_noise(input, p, False))
+
+
+cdef Tensor op_dropout_(Tensor input, object p, bint train):
+    if dropout_is_identity(input, p, train):
+        return input
+    return OPS.mul_(input, dropout_noise(input, p, False))
+
+
+cdef Tensor op_feature_dropout(Tensor input, object p, bint train):
+    if dropout_is_identity(input, p, train):
+        return input
+    return OPS.mul(input, dropout_noise(input, p, True))
+
+
+cdef Tensor op_feature_dropout_(Tensor input, object p, bint train):
+    if dropout_is_identity(input, p, train):
+        return input
+    return OPS.mul_(input, dropout_noise(input, p, True))
+
+
+# ================================================================ im2col / col2im
+# A 4-D input (N, C, H, W) unfolds to columns (N, C*KH*KW, OH*OW): one strided view of
+# the padded input and one copy (no loops over pixels). col2im is its transpose: a
+# scatter-add of the columns back into the padded input, one strided add per kernel
+# offset. Each is the other's backward (Im2ColBackward0, Col2ImBackward0), which makes
+# convolution and pooling differentiable to any order.
+#
+# geometry = (hw, k, d, pad_tl, s, out_hw): input H, W; kernel; dilation; top/left
+# padding; stride; output size. Bottom/right padding is whatever the output size needs.
+
+cdef tuple pad_bottom_right(tuple geometry):
+    hw, k, d, ptl, s, ohw = geometry
+    pb = (ohw[0] - 1) * s[0] + d[0] * (k[0] - 1) + 1 - hw[0] - ptl[0]
+    pr = (ohw[1] - 1) * s[1] + d[1] * (k[1] - 1) + 1 - hw[1] - ptl[1]
+    return (pb if pb > 0 else 0, pr if pr > 0 else 0)
+
+
+cdef object padded_copy(cnp.ndarray x, tuple geometry, object fill):
+    """x (N, C, H, W) inside the padding the geometry needs (x itself without any)."""
+    hw, k, d, ptl, s, ohw = geometry
+    cdef Py_ssize_t N = x.shape[0], C = x.shape[1], H = hw[0], W = hw[1]
+    cdef Py_ssize_t pt = ptl[0], pl = ptl[1]
+    pb, pr = pad_bottom_right(geometry)
+    if not (pt or pl or pb or pr):
+        return x
+    xp = np.full((N, C, H + pt + pb, W + pl + pr), fill, dtype=x.dtype)
+    xp[:, :, pt:pt + H, pl:pl + W] = x
+    return xp
+
+
+cdef cnp.ndarray im2col_values(cnp.ndarray x, tuple geometry, object fill):
+    if cnp.PyArray_NDIM(x) == 3:   # unbatched
+        return im2col_values(x[None], geometry, fill)[0]
+    hw, k, d, ptl, s, ohw = geometry
+    cdef Py_ssize_t N = x.shape[0], C = x.shape[1]
+    xp = padded_copy(x, geometry, fill)
+    st = xp.strides
+    view = np.lib.stride_tricks.as_strided(
+        xp, (N, C, k[0], k[1], ohw[0], ohw[1]),
+        (st[0], st[1], st[2] * d[0], st[3] * d[1], st[2] * s[0], st[3] * s[1]), writeable=False)
+    return np.ascontiguousarray(view).reshape(N, C * k[0] * k[1], ohw[0] * ohw[1])
+
+
+cdef cnp.ndarray col2im_values(cnp.ndarray cols, tuple geometry):
+    if cnp.PyArray_NDIM(cols) == 2:   # unbatched
+        return col2im_values(cols[None], geometry)[0]
+    hw, k, d, ptl, s, ohw = geometry
+    cdef Py_ssize_t N = cols.shape[0], K = k[0] * k[1], C = cols.shape[1] // K
+    cdef Py_ssize_t H = hw[0], W = hw[1], pt = ptl[0], pl = ptl[1], i, j
+    cdef Py_ssize_t OH = ohw[0], OW = ohw[1]
+    pb, pr = pad_bottom_right(geometry)
+    xp = np.zeros((N, C, H + pt + pb, W + pl + pr), dtype=cols.dtype)
+    c6 = cols.reshape(N, C, k[0], k[1], OH, OW)
+    for i in range(k[0]):
+        for j in range(k[1]):
+            xp[:, :, i * d[0]:i * d[0] + s[0] * (OH - 1) + 1:s[0],
+               j * d[1]:j * d[1] + s[1] * (OW - 1) + 1:s[1]] += c6[:, :, i, j]
+    if pt or pl or pb or pr:
+        return np.ascontiguousarray(xp[:, :, pt:pt + H, pl:pl + W])
+    return xp
+
+
+cdef tuple conv_geometry(tuple hw, tuple k, tuple d, tuple p, tuple s):
+    """The geometry of sliding k over an (H, W) input padded by p on every side."""
+    ohw = (conv_out(hw[0], 2 * p[0], k[0], d[0], s[0]),
+           conv_out(hw[1], 2 * p[1], k[1], d[1], s[1]))
+    return (hw, k, d, p, s, ohw)
+
+
+cdef Tensor op_im2col(Tensor self, object kernel_size, object dilation, object padding,
+                      object stride):
+    cdef int nd = cnp.PyArray_NDIM(self._data)
+    if nd != 3 and nd != 4:
+        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor for input with possibly 0 "
+                           f"batch size and non-zero dimensions for input, but got: "
+                           f"{shape_str(shape_of(self._data))}")
+    k, d = pair(kernel_size, "kernel_size"), pair(dilation, "dilation")
+    p, s = pair(padding, "padding"), pair(stride, "stride")
+    cdef tuple xs = shape_of(self._data)
+    geometry = conv_geometry((xs[nd - 2], xs[nd - 1]), k, d, p, s)
+    ohw = geometry[5]
+    if ohw[0] < 1 or ohw[1] < 1:
+        raise RuntimeError(
+            f"Given input with spatial size ({xs[nd - 2]}, {xs[nd - 1]}), kernel_size=({k[0]}, "
+            f"{k[1]}), dilation=({d[0]}, {d[1]}), padding=({p[0]}, {p[1]}), calculated shape of "
+            f"the array of sliding blocks as ({ohw[0]}, {ohw[1]}), but its components must be at "
+            f"least one.")
+    cdef Tensor result = make(im2col_values(self._data, geometry, 0))
+    record_Im2ColBackward0(result, self, kernel_size, dilation, padding, stride)
+    return result
+
+
+cdef Tensor op_col2im(Tensor self, object output_size, object kernel_size, object dilation,
+                      object padding, object stride):
+    cdef int nd = cnp.PyArray_NDIM(self._data)
+    if nd != 2 and nd != 3:
+        raise RuntimeError(f"Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
+                           f"batch size and non-zero dimensions for input, but got: "
+                           f"{shape_str(shape_of(self._data))}")
+    hw = pair(output_size, "output_size")
+    k, d = pair(kernel_size, "kernel_size"), pair(dilation, "dilation")
+    p, s = pair(padding, "padding"), pair(stride, "stride")
+    cdef tuple cs = shape_of(self._data) if nd == 3 else (1,) + shape_of(self._data)
+    if cs[1] % (k[0] * k[1]):
+        raise RuntimeError(
+            f"Expected size of input's dimension 1 to be divisible by the product of kernel_size, "
+            f"but got input.size(1)={cs[1]} and kernel_size=({k[0]}, {k[1]})")
+    geometry = conv_geometry(hw, k, d, p, s)
+    ohw = geometry[5]
+    if ohw[0] * ohw[1] != cs[2]:
+        raise RuntimeError(
+            f"Given output_size=({hw[0]}, {hw[1]}), kernel_size=({k[0]}, {k[1]}), "
+            f"dilation=({d[0]}, {d[1]}), padding=({p[0]}, {p[1]}), stride=({s[0]}, {s[1]}), "
+            f"expected size of input's dimension 2 to match the calculated number of sliding "
+            f"blocks {ohw[0]} * {ohw[1]} = {ohw[0] * ohw[1]}, but got input.size(2)={cs[2]}.")
+    cdef Tensor result = make(col2im_values(self._data, geometry))
+    record_Col2ImBackward0(result, self, output_size, kernel_size, dilation, padding, stride)
+    return result
+
+
+# ================================================================ convolution
+# One GEMM per group over the whole batch: the columns are laid out K-major,
+# (G, C/G*KH*KW, N*OH*OW). conv1d is a conv2d of height 1.
+
+cdef cnp.ndarray im2col_kmajor(cnp.ndarray x, tuple geometry):
+    """Columns of a 4-D input laid out (C*KH*KW, N*OH*OW)."""
+    hw, k, d, ptl, s, ohw = geometry
+    cdef Py_ssize_t N = x.shape[0], C = x.shape[1]
+    xp = padded_copy(x, geometry, 0)
+    st = xp.strides
+    view = np.lib.stride_tricks.as_strided(
+        xp, (C, k[0], k[1], N, ohw[0], ohw[1]),
+        (st[1], st[2] * d[0], st[3] * d[1], st[0], st[2] * s[0], st[3] * s[1]), writeable=False)
+    return np.ascontiguousarray(view).reshape(C * k[0] * k[1], N * ohw[0] * ohw[1])
+
+
+cdef cnp.ndarray col2im_kmajor(object cols, tuple nc, tuple geometry):
+    """The transpose of im2col_kmajor: columns (.., C*KH*KW, N*L) summed into (N, C, H, W)."""
+    hw, k, d, ptl, s, ohw = geometry
+    cdef Py_ssize_t N = nc[0], C = nc[1], H = hw[0], W = hw[1], pt = ptl[0], pl = ptl[1], i, j
+    cdef Py_ssize_t OH = ohw[0], OW = ohw[1]
+    pb, pr = pad_bottom_right(geometry)
+    xp = np.zeros((N, C, H + pt + pb, W + pl + pr), dtype=cols.dtype)
+    c6 = cols.reshape(C, k[0], k[1], N, OH, OW)
+    for i in range(k[0]):
+        for j in range(k[1]):
+            xp[:, :, i * d[0]:i * d[0] + s[0] * (OH - 1) + 1:s[0],
+               j * d[1]:j * d[1] + s[1] * (OW - 1) + 1:s[1]] += c6[:, i, j].transpose(1, 0, 2, 3)
+    if pt or pl or pb or pr:
+        return np.ascontiguousarray(xp[:, :, pt:pt + H, pl:pl + W])
+    return xp
+
+
+cdef class ConvolutionBackward0(Node):
+    """Backward of convolution (table entry `convolution`, written by hand: it keeps the
+    forward's im2col columns for the weight's gradient, one GEMM per group). Outside
+    create_graph the gradients are fused numpy GEMMs; under it they are composed of
+    differentiable ops (im2col/col2im, matmul) and linked (Note [Backward links])."""
+    cdef SavedTensor saved_input
+    cdef SavedTensor saved_weight
+    cdef object cols            # (G, Kg, N*L) columns of the input (when weight needs grad)
+    cdef tuple x4_shape         # the input as (N, C, H, W)
+    cdef tuple w4_shape         # the weight as (OC, C/G, KH, KW)
+    cdef tuple geometry
+    cdef tuple stride2, padding2, dilation2
+    cdef Py_ssize_t groups
+    cdef bint has_bias
+
+    cdef tuple apply(self, tuple grads):
+        cdef Tensor g = grads[0]
+        cdef Tensor x = self.saved_input.unpack(self)
+        cdef Tensor w = self.saved_weight.unpack(self)
+        if not grad_enabled():
+            return self.fast_apply(g, x, w)
+        N, C, H, W = self.x4_shape
+        OC, Cg, KH, KW = self.w4_shape
+        G = self.groups
+        OH, OW = self.geometry[5]
+        OCg, Kg, L = OC // G, Cg * KH * KW, OH * OW
+        gr = OPS.reshape(g, (N, G, OCg, L))
+        gx = gw = gb = None
+        if needs_input_grad(self, 0):
+            w3 = OPS.reshape(w, (G, OCg, Kg))
+            gcols = OPS.reshape(OPS.matmul(OPS.transpose(w3, -1, -2), gr), (N, C * KH * KW, L))
+            gx = OPS.reshape(op_col2im(gcols, (H, W), (KH, KW), self.dilation2, self.padding2,
+                                       self.stride2), shape_of(x._data))
+            gx = op__convolution_backward_link(gx, x, w)
+        if needs_input_grad(self, 1):
+            cols = op_im2col(OPS.reshape(x, self.x4_shape), (KH, KW), self.dilation2,
+                             self.padding2, self.stride2)
+            cols4 = OPS.reshape(cols, (N, G, Kg, L))
+            gw = OPS.sum(OPS.matmul(gr, OPS.transpose(cols4, -1, -2)), (0,), False, None)
+            gw = op__convolution_backward_link(OPS.reshape(gw, shape_of(w._data)), x, w)
+        if self.has_bias and needs_input_grad(self, 2):
+            gb = op__convolution_backward_link(OPS.sum(OPS.reshape(g, (N, OC, L)), (0, 2), False,
+                                                       None), x, w)
+        return (gx, gw, gb) if self.has_bias else (gx, gw)
+
+    cdef tuple fast_apply(self, Tensor g, Tensor x, Tensor w):
+        """The gradients as plain arrays (no create_graph): one GEMM per group."""
+        N, C, H, W = self.x4_shape
+        OC, Cg, KH, KW = self.w4_shape
+        G = self.groups
+        OCg, Kg = OC // G, Cg * KH * KW
+        L = self.geometry[5][0] * self.geometry[5][1]
+        cdef cnp.ndarray ga = g._data
+        gT = np.ascontiguousarray(ga.reshape(N, G, OCg, L).transpose(1, 2, 0, 3)).reshape(
+            G, OCg, N * L)
+        gx = gw = gb = None
+        if needs_input_grad(self, 0):
+            gcols = np.matmul(w._data.reshape(G, OCg, Kg).transpose(0, 2, 1), gT)  # (G, Kg, N*L)
+            gx = make(cast_like(col2im_kmajor(gcols, (N, C), self.geometry), ga).reshape(
+                shape_of(x._data)))
+        if needs_input_grad(self, 1):
+            cols = self.cols
+            if cols is None:
+                cols = self.columns(x)
+            gw = make(cast_like(np.matmul(gT, cols.transpose(0, 2, 1)), ga).reshape(
+                shape_of(w._data)))
+        if self.has_bias and needs_input_grad(self, 2):
+            gb = make(cast_like(ga.reshape(N, OC, L).sum(axis=(0, 2)), ga))
+        return (gx, gw, gb) if self.has_bias else (gx, gw)
+
+    cdef object columns(self, Tensor x):
+        N, C, H, W = self.x4_shape
+        OC, Cg, KH, KW = self.w4_shape
+        L = self.geometry[5][0] * self.geometry[5][1]
+        return im2col_kmajor(x._data.reshape(self.x4_shape), self.geometry).reshape(
+            self.groups, Cg * KH * KW, N * L)
+
+    cdef void release_saved(self):
+        self.saved_input = None
+        self.saved_weight = None
+        self.cols = None
+        self.released = True
+
+    @property
+    def _saved_input(self):
+        return self.saved_input.unpack(self)
+
+    @property
+    def _saved_weight(self):
+        return self.saved_weight.unpack(self)
+
+
+cdef str c_type_name(dtype d):
+    return d.cpp_name if d.category != CAT_FLOAT else {
+        "float32": "float", "float64": "double", "float16": "c10::Half"}[d.name]
+
+
+cdef Tensor op_convolution(Tensor input, Tensor weight, Tensor bias, object stride,
+                           object padding, object dilation, object groups):
+    """Convolution of a batched input with symmetric padding (conv1d/conv2d handle
+    'same'/'valid', unbatched inputs and asymmetric padding first)."""
+    cdef Tensor x = input, w = weight, b = bias
+    cdef int nsp = cnp.PyArray_NDIM(w._data) - 2
+    cdef dtype xd = dtype_of(x._data), wd = dtype_of(w._data)
+    if xd is not wd:
+        raise RuntimeError(f"expected scalar type {xd.scalar_name} but found {wd.scalar_name}")
+    if b is not None and dtype_of(b._data) is not xd:
+        raise RuntimeError(f"Input type ({c_type_name(xd)}) and bias type "
+                           f"({c_type_name(dtype_of(b._data))}) should be the same")
+    if xd.category != CAT_FLOAT:
+        raise not_implemented_for("slow_conv2d_cpu", xd)
+    cdef Py_ssize_t G = groups
+    if G <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    cdef tuple xs = shape_of(x._data), ws = shape_of(w._data)
+    s = pair(stride, "stride", nsp)
+    d = pair(dilation, "dilation", nsp)
+    p = pair(padding, "padding", nsp)
+    k = ws[2:]
+    if any([v <= 0 for v in s]):
+        raise RuntimeError("non-positive stride is not supported")
+    if any([v <= 0 for v in d]):
+        raise RuntimeError("dilation should be greater than zero")
+    if any([v < 0 for v in p]):
+        raise RuntimeError("negative padding is not supported")
+    if ws[0] % G:
+        raise RuntimeError(
+            f"Given groups={G}, expected weight to be divisible by {G} at dimension 0, but got "
+            f"weight of size [{shape_str(ws)}] instead")
+    if xs[1] != ws[1] * G:
+        raise RuntimeError(
+            f"Given groups={G}, weight of size {shape_str(ws)}, expected input{shape_str(xs)} to "
+            f"have {ws[1] * G} channels, but got {xs[1]} channels instead")
+    if b is not None and (cnp.PyArray_NDIM(b._data) != 1 or shape_of(b._data)[0] != ws[0]):
+        raise RuntimeError(
+            f"Given weight of size {shape_str(ws)}, expected bias to be 1-dimensional with "
+            f"{ws[0]} elements, but got bias of size {shape_str(shape_of(b._data))} instead")
+    padded = tuple([xs[2 + i] + 2 * p[i] for i in range(nsp)])
+    eff = tuple([d[i] * (k[i] - 1) + 1 for i in range(nsp)])
+    if any([padded[i] < eff[i] for i in range(nsp)]):
+        raise RuntimeError(
+            f"Calculated padded input size per channel: ({' x '.join([str(v) for v in padded])}). "
+            f"Kernel size: ({' x '.join([str(v) for v in eff])}). Kernel size can't be greater "
+            f"than actual input size")
+    # the 2-D geometry (conv1d is a conv2d of height 1)
+    cdef cnp.ndarray xa = x._data, wa = w._data
+    if nsp == 1:
+        xa = xa[:, :, None, :]
+        wa = wa[:, :, None, :]
+        k2, d2, s2, p2 = (1, k[0]), (1, d[0]), (1, s[0]), (0, p[0])
+        hw = (1, xs[2])
+    else:
+        k2, d2, s2, p2 = tuple(k), d, s, p
+        hw = (xs[2], xs[3])
+    geometry = conv_geometry(hw, k2, d2, p2, s2)
+    ohw = geometry[5]
+    N, C, OC = xs[0], xs[1], ws[0]
+    OCg, Kg, L = OC // G, ws[1] * k2[0] * k2[1], ohw[0] * ohw[1]
+    cols = im2col_kmajor(xa, geometry).reshape(G, Kg, N * L)
+    out = np.matmul(wa.reshape(G, OCg, Kg), cols)             # (G, OCg, N*L)
+    out = np.ascontiguousarray(out.reshape(OC, N, L).transpose(1, 0, 2))
+    out = out.reshape((N, OC) + ((ohw[1],) if nsp == 1 else ohw))
+    if b is not None:
+        out += b._data.reshape((OC,) + (1,) * nsp)
+    cdef Tensor result = make(cast_like(out, x._data))
+    cdef tuple inputs = (x, w, b) if b is not None else (x, w)
+    if not should_record(inputs, result._data):
+        return result
+    cdef ConvolutionBackward0 node = ConvolutionBackward0.__new__(ConvolutionBackward0)
+    node.saved_input = save(x)
+    node.saved_weight = save(w)
+    node.x4_shape = (N, C) + hw
+    node.w4_shape = (OC, ws[1]) + k2
+    node.geometry = geometry
+    node.stride2, node.padding2, node.dilation2 = s2, p2, d2
+    node.groups = G
+    node.has_bias = b is not None
+    if w._requires_grad:
+        node.cols = cols
+    record(node, result, inputs)
+    return result
+
+
+cdef Tensor op__convolution_backward_link(Tensor grad_input, Tensor input, Tensor weight):
+    # Note [Backward links]
+    cdef Tensor result = make(grad_input._data)
+    record_ConvolutionBackwardBackward0(result, grad_input, input, weight)
+    return result if result._grad_fn is not None else grad_input
+
+
+cdef Tensor conv_nd(Tensor input, Tensor weight, Tensor bias, object stride, object padding,
+                    object dilation, object groups, int nsp):
+    """conv1d / conv2d: unbatched inputs, and padding 'valid' / 'same' (asymmetric 'same'
+    padding pads the input first, as PyTorch's _convolution_same_mode)."""
+    cdef str fname = "conv1d" if nsp == 1 else "conv2d"
+    cdef int nd = cnp.PyArray_NDIM(input._data), wnd = cnp.PyArray_NDIM(weight._data), i
+    if nd != nsp + 1 and nd != nsp + 2:
+        raise RuntimeError(
+            f"Expected {nsp + 1}D (unbatched) or {nsp + 2}D (batched) input to {fname}, but got "
+            f"input of size: {shape_str(shape_of(input._data))}")
+    if nd == nsp + 1:
+        return OPS.squeeze(conv_nd(OPS.unsqueeze(input, 0), weight, bias, stride, padding,
+                                   dilation, groups, nsp), (0,))
+    if wnd != nsp + 2:
+        raise RuntimeError(
+            "weight should have at least three dimensions" if wnd < 3 else
+            f"Expected {nsp + 2}-dimensional weight for {nsp + 2}-dimensional input "
+            f"{shape_str(shape_of(input._data))}, but got {wnd}-dimensional weight of size "
+            f"{shape_str(shape_of(weight._data))} instead")
+    if not isinstance(padding, str):
+        return op_convolution(input, weight, bias, stride, padding, dilation, groups)
+    s = pair(stride, "stride", nsp)
+    d = pair(dilation, "dilation", nsp)
+    if padding == "valid":
+        return op_convolution(input, weight, bias, s, (0,) * nsp, d, groups)
+    if padding != "same":
+        raise RuntimeError(f"Invalid padding string: '{padding}'")
+    if any([v != 1 for v in s]):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    k = shape_of(weight._data)[2:]
+    total = [d[i] * (k[i] - 1) for i in range(nsp)]
+    left = [t // 2 for t in total]
+    if any([t % 2 for t in total]):
+        warnings.warn("Using padding='same' with even kernel lengths and odd dilation may "
+                      "require a zero-padded copy of the input be created", UserWarning,
+                      stacklevel=3)
+        pad_nd = [0] * (2 * nsp)
+        for i in range(nsp):
+            delta = (total[i] - left[i]) - left[i]
+            if delta > 0:
+                pad_nd[2 * (nsp - 1 - i) + 1] = delta
+        input = op_constant_pad_nd(input, tuple(pad_nd), 0)
+    return op_convolution(input, weight, bias, s, tuple(left), d, groups)
+
+
+cdef Tensor op_conv1d(Tensor input, Tensor weight, Tensor bias, object stride, object padding,
+                      object dilation, object groups):
+    return conv_nd(input, weight, bias, stride, padding, dilation, groups, 1)
+
+
+cdef Tensor op_conv2d(Tensor input, Tensor weight, Tensor bias, object stride, object padding,
+                      object dilation, object groups):
+    return conv_nd(input, weight, bias, stride, padding, dilation, groups, 2)
+
+
+def _py_conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """1-D convolution (cross-correlation) of a (N, C, L) input with (OC, C/groups, K)
+    filters; padding a number, a tuple, 'valid' or 'same'.
+
+    >>> import autograd_core as torch
+    >>> torch.conv1d(torch.ones(1, 1, 4), torch.ones(1, 1, 2)).tolist()
+    [[[2.0, 2.0, 2.0]]]
+    """
+    return op_conv1d(arg_tensor(input, "conv1d", "input", 1),
+                     arg_tensor(weight, "conv1d", "weight", 2),
+                     None if bias is None else arg_tensor(bias, "conv1d", "bias", 3),
+                     stride, padding, dilation, arg_int(groups, "conv1d", "groups", 7))
+
+
+def _py_conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """2-D convolution (cross-correlation) of a (N, C, H, W) input with
+    (OC, C/groups, KH, KW) filters; padding a number, a tuple, 'valid' or 'same'.
+
+    >>> import autograd_core as torch
+    >>> torch.conv2d(torch.ones(1, 1, 3, 3), torch.ones(1, 1, 2, 2)).tolist()
+    [[[[4.0, 4.0], [4.0, 4.0]]]]
+    """
+    return op_conv2d(arg_tensor(input, "conv2d", "input", 1),
+                     arg_tensor(weight, "conv2d", "weight", 2),
+                     None if bias is None else arg_tensor(bias, "conv2d", "bias", 3),
+                     stride, padding, dilation, arg_int(groups, "conv2d", "groups", 7))
+
+
+_py_conv1d.__name__ = _py_conv1d.__qualname__ = "conv1d"
+_py_conv2d.__name__ = _py_conv2d.__qualname__ = "conv2d"
+
+
+# ================================================================ pooling
+
+cdef Py_ssize_t pool_out(Py_ssize_t size, Py_ssize_t k, Py_ssize_t p, Py_ssize_t s,
+                         Py_ssize_t d, bint ceil_mode):
+    cdef Py_ssize_t out = floor_div(size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0),
+                                    s) + 1
+    if ceil_mode and (out - 1) * s >= size + p:
+        out -= 1
+    return out
+
+
+cdef inline tuple pool_stride(object stride, tuple k, str name):
+    if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0):
+        return k
+    return pair(stride, name)
+
+
+cdef tuple max_pool_geometry(Tensor x, object kernel_size, object stride, object padding,
+                             object dilation, bint ceil_mode):
+    k = pair(kernel_size, "max_pool2d: kernel_size")
+    s = pool_stride(stride, k, "max_pool2d: stride")
+    p = pair(padding, "max_pool2d: padding")
+    d = pair(dilation, "max_pool2d: dilation")
+    cdef int nd = cnp.PyArray_NDIM(x._data)
+    if nd != 3 and nd != 4:
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    if any([v <= 0 for v in k]):
+        raise RuntimeError(f"max_pool2d: kernel_size must be greater than zero, but got kH: "
+                           f"{k[0]} kW: {k[1]}")
+    if any([v <= 0 for v in s]):
+        raise RuntimeError(f"max_pool2d: stride must be greater than zero, but got dH: {s[0]} "
+                           f"dW: {s[1]}")
+    if any([v <= 0 for v in d]):
+        raise RuntimeError(f"max_pool2d: dilation must be greater than zero, but got dilationH: "
+                           f"{d[0]} dilationW: {d[1]}")
+    for i in range(2):
+        if p[i] > ((k[i] - 1) * d[i] + 1) // 2:
+            raise RuntimeError(
+                f"pad should be at most half of effective kernel size, but got pad={p[i]}, "
+                f"kernel_size={k[i]} and dilation={d[i]}")
+    cdef tuple xs = shape_of(x._data)
+    C, H, W = xs[nd - 3], xs[nd - 2], xs[nd - 1]
+    OH = pool_out(H, k[0], p[0], s[0], d[0], ceil_mode)
+    OW = pool_out(W, k[1], p[1], s[1], d[1], ceil_mode)
+    if OH < 1 or OW < 1:
+        raise RuntimeError(f"Given input size: ({C}x{H}x{W}). Calculated output size: "
+                           f"({C}x{OH}x{OW}). Output size is too small")
+    return ((H, W), k, d, p, s, (OH, OW))
+
+
+cdef tuple op_max_pool2d_with_indices(Tensor self, object kernel_size, object stride,
+                                      object padding, object dilation, bint ceil_mode):
+    geometry = max_pool_geometry(self, kernel_size, stride, padding, dilation, ceil_mode)
+    require_float(self, "max_pool2d")
+    cdef int nd = cnp.PyArray_NDIM(self._data)
+    cdef cnp.ndarray xa = self._data if nd == 4 else self._data[None]
+    N, C, H, W = shape_of(xa)
+    hw, k, d, p, s, ohw = geometry
+    OH, OW = ohw
+    K, L = k[0] * k[1], OH * OW
+    # windows as the last axis of a contiguous (N, C, L, K) copy: argmax runs along memory
+    xp = padded_copy(xa, geometry, -np.inf)
+    st = xp.strides
+    win = np.ascontiguousarray(np.lib.stride_tricks.as_strided(
+        xp, (N, C, OH, OW, k[0], k[1]),
+        (st[0], st[1], st[2] * s[0], st[3] * s[1], st[2] * d[0], st[3] * d[1]),
+        writeable=False)).reshape(N, C, L, K)
+    am = np.argmax(win, axis=3)
+    vals = np.take_along_axis(win, am[:, :, :, None], axis=3)[:, :, :, 0]
+    # flat input index of each (output position, window offset)
+    lin = np.arange(L)
+    kk = np.arange(K)
+    table = (((lin // OW) * s[0] - p[0])[:, None] + (kk // k[1] * d[0])[None, :]) * W + \
+        (((lin % OW) * s[1] - p[1])[:, None] + (kk % k[1] * d[1])[None, :])
+    idx = table.reshape(-1)[(lin * K)[None, None, :] + am]
+    out_shape = (N, C, OH, OW) if nd == 4 else (C, OH, OW)
+    cdef Tensor result0 = make(np.ascontiguousarray(vals).reshape(out_shape))
+    cdef Tensor result1 = make(np.ascontiguousarray(idx.reshape(out_shape)))
+    record_MaxPool2DWithIndicesBackward0(result0, result1, self, kernel_size, stride, padding,
+                                         dilation, ceil_mode)
+    return (result0, result1)
+
+
+cdef Tensor op_max_pool2d(Tensor self, object kernel_size, object stride, object padding,
+                          object dilation, bint ceil_mode):
+    return op_max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode)[0]
+
+
+cdef Tensor op_max_pool2d_with_indices_backward(Tensor grad_output, Tensor self,
+                                                object kernel_size, object stride,
+                                                object padding, object dilation,
+                                                bint ceil_mode, Tensor indices):
+    """grad_output summed into the input positions its maxima came from."""
+    cdef tuple xs = shape_of(self._data)
+    cdef Py_ssize_t nd = len(xs)
+    cdef Py_ssize_t width = xs[nd - 1] * xs[nd - 2]
+    cdef cnp.ndarray ga = grad_output._data
+    idx = indices._data.reshape(-1, shape_of(indices._data)[-1] * shape_of(indices._data)[-2])
+    rows = idx.shape[0]
+    gidx = (idx + (np.arange(rows, dtype=np.int64) * width)[:, None]).reshape(-1)
+    out = np.bincount(gidx, weights=ga.reshape(-1), minlength=rows * width)
+    cdef Tensor result = make(out.astype(ga.dtype).reshape(xs))
+    record_MaxPool2DWithIndicesBackwardBackward0(result, grad_output, self, kernel_size, stride,
+                                                 padding, dilation, ceil_mode, indices)
+    return result
+
+
+cdef Tensor max_pool_double_backward(Tensor grad, Tensor indices):
+    """grad gathered at the maxima: grad.flatten(-2).gather(-1, indices.flatten(-2))."""
+    cdef tuple ish = shape_of(indices._data)
+    return OPS.view(OPS.gather(OPS.flatten(grad, -2, -1), -1,
+                               make(indices._data.reshape(ish[:-2] + (-1,)))), ish)
+
+
+cdef tuple avg_pool_geometry(Tensor x, object kernel_size, object stride, object padding,
+                             bint ceil_mode, object divisor_override):
+    k = pair(kernel_size, "avg_pool2d: kernel_size")
+    s = pool_stride(stride, k, "avg_pool2d: stride")
+    p = pair(padding, "avg_pool2d: padding")
+    cdef int nd = cnp.PyArray_NDIM(x._data)
+    if nd != 3 and nd != 4:
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    if any([v <= 0 for v in k]):
+        raise RuntimeError(f"avg_pool2d: kernel_size must be greater than zero, but got kH: "
+                           f"{k[0]} kW: {k[1]}")
+    if any([v <= 0 for v in s]):
+        raise RuntimeError(f"avg_pool2d: stride must be greater than zero, but got dH: {s[0]} "
+                           f"dW: {s[1]}")
+    for i in range(2):
+        if p[i] > k[i] // 2:
+            raise RuntimeError(
+                f"pad should be at most half of effective kernel size, but got pad={p[i]}, "
+                f"kernel_size={k[i]} and dilation=1")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    cdef tuple xs = shape_of(x._data)
+    C, H, W = xs[nd - 3], xs[nd - 2], xs[nd - 1]
+    OH = pool_out(H, k[0], p[0], s[0], 1, ceil_mode)
+    OW = pool_out(W, k[1], p[1], s[1], 1, ceil_mode)
+    if OH < 1 or OW < 1:
+        raise RuntimeError(f"Given input size: ({C}x{H}x{W}). Calculated output size: "
+                           f"({C}x{OH}x{OW}). Output size is too small")
+    return ((H, W), k, (1, 1), p, s, (OH, OW))
+
+
+cdef cnp.ndarray avg_pool_divisor(tuple geometry, bint count_include_pad,
+                                  object divisor_override, object np_dtype):
+    """Each output position's divisor, flat (OH*OW)."""
+    (H, W), k, _, p, s, (OH, OW) = geometry
+    hs = np.arange(OH) * s[0] - p[0]
+    he = np.minimum(hs + k[0], H + p[0])
+    ws = np.arange(OW) * s[1] - p[1]
+    we = np.minimum(ws + k[1], W + p[1])
+    if divisor_override is not None:
+        div = np.full((OH, OW), float(divisor_override))
+    elif count_include_pad:
+        div = np.outer(he - hs, we - ws).astype(np.float64)
+    else:
+        div = np.outer(np.minimum(he, H) - np.maximum(hs, 0),
+                       np.minimum(we, W) - np.maximum(ws, 0)).astype(np.float64)
+    return div.reshape(OH * OW).astype(np_dtype)
+
+
+cdef Tensor op_avg_pool2d(Tensor self, object kernel_size, object stride, object padding,
+                          bint ceil_mode, bint count_include_pad, object divisor_override):
+    geometry = avg_pool_geometry(self, kernel_size, stride, padding, ceil_mode, divisor_override)
+    require_float(self, "avg_pool2d_out_frame")
+    cdef int nd = cnp.PyArray_NDIM(self._data)
+    cdef cnp.ndarray xa = self._data if nd == 4 else self._data[None]
+    N, C, H, W = shape_of(xa)
+    k, (OH, OW) = geometry[1], geometry[5]
+    div = avg_pool_divisor(geometry, count_include_pad, divisor_override, xa.dtype)
+    cols = im2col_values(xa, geometry, 0).reshape(N, C, k[0] * k[1], OH * OW)
+    with quiet():
+        out = np.sum(cols, axis=2) / div
+    out_shape = (N, C, OH, OW) if nd == 4 else (C, OH, OW)
+    cdef Tensor result = make(cast_like(out, xa).reshape(out_shape))
+    record_AvgPool2DBackward0(result, self, kernel_size, stride, padding, ceil_mode,
+                              count_include_pad, divisor_override)
+    return result
+
+
+cdef Tensor op_avg_pool2d_backward(Tensor grad_output, Tensor self, object kernel_size,
+                                   object stride, object padding, bint ceil_mode,
+                                   bint count_include_pad, object divisor_override):
+    """Each window's gradient divided by its divisor and spread over the window (col2im)."""
+    geometry = avg_pool_geometry(self, kernel_size, stride, padding, ceil_mode, divisor_override)
+    cdef cnp.ndarray ga = grad_output._data
+    gs = shape_of(ga)
+    N = 1 if len(gs) == 3 else gs[0]
+    C = gs[len(gs) - 3]
+    K = geometry[1][0] * geometry[1][1]
+    L = gs[len(gs) - 1] * gs[len(gs) - 2]
+    div = avg_pool_divisor(geometry, count_include_pad, divisor_override, ga.dtype)
+    with quiet():
+        gd = ga.reshape(N, C, 1, L) / div
+    gcols = np.broadcast_to(gd, (N, C, K, L)).reshape(N, C * K, L)
+    cdef Tensor result = make(col2im_values(cast_like(gcols, ga), geometry).reshape(
+        shape_of(self._data)))
+    record_AvgPool2DBackwardBackward0(result, grad_output, self, kernel_size, stride, padding,
+                                      ceil_mode, count_include_pad, divisor_override)
+    return result
 
 
 include "_gen_nn.pxi"

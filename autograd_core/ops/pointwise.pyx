@@ -8,7 +8,8 @@ forwards the table cannot express, the value templates (<template>_values) that
 templated forwards call, the derivative helpers the formulas call (PyTorch's
 FunctionsManual names: pow_backward, clamp_backward, ...), the hand-written nodes
 (NotImplementedBackward, CopyBackwards) and the hand-written Python wrappers
-(overloads and odd signatures). Small contiguous float arrays skip numpy's ufunc
+(overloads and odd signatures; a _py_<op> gets its public name and docstring from
+the table, the in-place ones here). Small contiguous float arrays skip numpy's ufunc
 dispatch through the C loops of csrc/agc_kernels.c.
 
 >>> import autograd_core as torch
@@ -434,17 +435,6 @@ cdef tuple _div_mode_operands(object input, object other):
 
 
 def _py_div(input, other, *, rounding_mode=_NO_ROUNDING_MODE):
-    """input / other; rounding_mode 'trunc' or 'floor' rounds the quotient (and keeps
-    integer dtypes), None is true division.
-
-    >>> import autograd_core as torch
-    >>> torch.div(torch.tensor([3., 4.]), 2)
-    tensor([1.5000, 2.0000])
-    >>> torch.div(torch.tensor([7., -7.]), 2, rounding_mode='floor')
-    tensor([ 3., -4.])
-    >>> torch.div(torch.tensor([7, -7]), 2, rounding_mode='trunc')
-    tensor([ 3, -3])
-    """
     if rounding_mode is _NO_ROUNDING_MODE:
         if not isinstance(input, Tensor) and isinstance(other, Tensor) and is_number(input):
             # number / tensor: PyTorch computes it as reciprocal(tensor) * number
@@ -466,7 +456,6 @@ def _py_div_(input, other, *, rounding_mode=_NO_ROUNDING_MODE):
                          else arg_str(rounding_mode, "div_", "rounding_mode", 3))
 
 
-_py_div.__name__ = _py_div.__qualname__ = "div"
 _py_div_.__name__ = _py_div_.__qualname__ = "div_"
 
 
@@ -578,21 +567,12 @@ cdef Tensor op_square(Tensor self):
 
 
 def _py_pow(input, exponent):
-    """input ** exponent (either may be a number).
-
-    >>> import autograd_core as torch
-    >>> torch.pow(torch.tensor([2., 3.]), 2)
-    tensor([4., 9.])
-    >>> torch.pow(2, torch.tensor([1., 3.]))
-    tensor([2., 8.])
-    """
     if not isinstance(input, Tensor) and isinstance(exponent, Tensor):
         return op_pow(arg_scalar(input, "pow", "self", 1), exponent)
     return op_pow(arg_tensor(input, "pow", "input", 1),
                   arg_tensor_or_scalar(exponent, "pow", "exponent", 2))
 
 
-_py_pow.__name__ = _py_pow.__qualname__ = "pow"
 
 
 cdef Tensor pow_backward(Tensor grad, Tensor self, object exponent):
@@ -692,17 +672,10 @@ cdef Tensor op_floor_divide_(Tensor self, object other):
 
 
 def _py_floor_divide(input, other):
-    """input // other: the quotient rounded down (Python's //); not differentiable.
-
-    >>> import autograd_core as torch
-    >>> torch.floor_divide(torch.tensor([7, -7]), 2)
-    tensor([ 3, -4])
-    """
     a, b = _two_operands(input, other, "floor_divide")
     return op_floor_divide(a, b)
 
 
-_py_floor_divide.__name__ = _py_floor_divide.__qualname__ = "floor_divide"
 
 
 cdef Tensor op_remainder(object self, object other):
@@ -722,17 +695,10 @@ cdef Tensor op_remainder_(Tensor self, object other):
 
 
 def _py_remainder(input, other):
-    """Python's modulus: the result has the sign of the divisor.
-
-    >>> import autograd_core as torch
-    >>> torch.remainder(torch.tensor([-3., 3.]), 2)
-    tensor([1., 1.])
-    """
     a, b = _two_operands(input, other, "remainder")
     return op_remainder(a, b)
 
 
-_py_remainder.__name__ = _py_remainder.__qualname__ = "remainder"
 
 
 cdef Tensor op_fmod(Tensor self, object other):
@@ -757,12 +723,6 @@ cdef object _fmod_other(str fname, object input, object other):
 
 
 def _py_fmod(input, other):
-    """C's fmod: the result has the sign of the dividend.
-
-    >>> import autograd_core as torch
-    >>> torch.fmod(torch.tensor([-3., 3.]), 2)
-    tensor([-1.,  1.])
-    """
     if not isinstance(input, Tensor):
         raise type_error_combination("fmod", (input, other), _TENSOR_OR_NUMBER_OTHER)
     return op_fmod(input, _fmod_other("fmod", input, other))
@@ -774,7 +734,6 @@ def _py_fmod_(input, other):
     return op_fmod_(self, _fmod_other("fmod_", input, other))
 
 
-_py_fmod.__name__ = _py_fmod.__qualname__ = "fmod"
 _py_fmod_.__name__ = _py_fmod_.__qualname__ = "fmod_"
 
 
@@ -924,14 +883,6 @@ cdef tuple _clamp_bounds(str fname, object min, object max):
 
 
 def _py_clamp(input, min=None, max=None):
-    """Each element limited to [min, max] (numbers or tensors; either may be None).
-
-    >>> import autograd_core as torch
-    >>> torch.clamp(torch.tensor([-2., 0.5, 3.]), min=-1, max=1)
-    tensor([-1.0000,  0.5000,  1.0000])
-    >>> torch.clip(torch.tensor([-2., 3.]), -1, 1)
-    tensor([-1.,  1.])
-    """
     cdef Tensor self = arg_tensor(input, "clamp", "input", 1)
     tensors, lo, hi = _clamp_bounds("clamp", min, max)
     if tensors:
@@ -962,12 +913,6 @@ cdef object _clamp_bound(str fname, str argname, Tensor self, object bound):
 
 
 def _py_clamp_min(input, min):
-    """max(input, min) elementwise.
-
-    >>> import autograd_core as torch
-    >>> torch.clamp_min(torch.tensor([-2., 3.]), 0)
-    tensor([0., 3.])
-    """
     cdef Tensor self = arg_tensor(input, "clamp_min", "input", 1)
     return op_clamp_min(self, _clamp_bound("clamp_min", "min", self, min))
 
@@ -979,12 +924,6 @@ def _py_clamp_min_(input, min):
 
 
 def _py_clamp_max(input, max):
-    """min(input, max) elementwise.
-
-    >>> import autograd_core as torch
-    >>> torch.clamp_max(torch.tensor([-2., 3.]), 0)
-    tensor([-2.,  0.])
-    """
     cdef Tensor self = arg_tensor(input, "clamp_max", "input", 1)
     return op_clamp_max(self, _clamp_bound("clamp_max", "max", self, max))
 
@@ -995,11 +934,8 @@ def _py_clamp_max_(input, max):
     return op_clamp_max_(self, _clamp_bound("clamp_max_", "max", self, max))
 
 
-_py_clamp.__name__ = _py_clamp.__qualname__ = "clamp"
 _py_clamp_.__name__ = _py_clamp_.__qualname__ = "clamp_"
-_py_clamp_min.__name__ = _py_clamp_min.__qualname__ = "clamp_min"
 _py_clamp_min_.__name__ = _py_clamp_min_.__qualname__ = "clamp_min_"
-_py_clamp_max.__name__ = _py_clamp_max.__qualname__ = "clamp_max"
 _py_clamp_max_.__name__ = _py_clamp_max_.__qualname__ = "clamp_max_"
 
 
@@ -1052,12 +988,6 @@ cdef object _lerp_weight(str fname, object weight):
 
 
 def _py_lerp(input, end, weight):
-    """input + weight * (end - input): linear interpolation (weight a number or tensor).
-
-    >>> import autograd_core as torch
-    >>> torch.lerp(torch.tensor([0., 10.]), torch.tensor([10., 20.]), 0.25)
-    tensor([ 2.5000, 12.5000])
-    """
     cdef Tensor self = arg_tensor(input, "lerp", "input", 1)
     cdef Tensor e = arg_tensor(end, "lerp", "end", 2)
     w = _lerp_weight("lerp", weight)
@@ -1076,7 +1006,6 @@ def _py_lerp_(input, end, weight):
     return op_lerp_(self, e, w)
 
 
-_py_lerp.__name__ = _py_lerp.__qualname__ = "lerp"
 _py_lerp_.__name__ = _py_lerp_.__qualname__ = "lerp_"
 
 
@@ -1146,12 +1075,6 @@ cdef Tensor _where_args(object condition, object input, object other):
 
 
 def _py_where(condition, input, other):
-    """Elementwise ``input`` where ``condition`` is True, else ``other``.
-
-    >>> import autograd_core as torch
-    >>> torch.where(torch.tensor([True, False]), torch.tensor([1., 2.]), 0.)
-    tensor([1., 0.])
-    """
     return _where_args(condition, input, other)
 
 
@@ -1166,7 +1089,6 @@ def _pym_where(self, condition, other):
     return _where_args(condition, self, other)
 
 
-_py_where.__name__ = _py_where.__qualname__ = "where"
 _pym_where.__name__ = _pym_where.__qualname__ = "where"
 
 
@@ -1665,8 +1587,6 @@ def _py_random_(input, *args, generator=None, **kwargs):
                       generator)
 
 
-_py_uniform_.__name__ = _py_uniform_.__qualname__ = "uniform_"
-_py_random_.__name__ = _py_random_.__qualname__ = "random_"
 
 
 cdef Tensor op_rand_like(Tensor self, object dtype, object layout, object device,
@@ -1726,13 +1646,6 @@ cdef Tensor _randint_like(Tensor self, object low, object high, object dtype_arg
 
 def _py_randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None,
                      requires_grad=False, memory_format=None, generator=None):
-    """Integers drawn uniformly from [low, high) with input's shape (and dtype unless
-    given): ``randint_like(x, high)`` or ``randint_like(x, low, high)``.
-
-    >>> import autograd_core as torch
-    >>> torch.randint_like(torch.zeros(5, dtype=torch.int64), 3).dtype
-    autograd_core.int64
-    """
     cdef Tensor self = arg_tensor(input, "randint_like", "input", 1)
     return op_randint_like(self, arg_int(low, "randint_like", "low", 2),
                            None if high is None else arg_int(high, "randint_like", "high", 3),
@@ -1741,7 +1654,6 @@ def _py_randint_like(input, low=0, high=None, *, dtype=None, layout=None, device
                            memory_format, generator)
 
 
-_py_randint_like.__name__ = _py_randint_like.__qualname__ = "randint_like"
 
 
 include "_gen_pointwise.pxi"

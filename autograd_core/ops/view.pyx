@@ -74,12 +74,37 @@ cdef Tensor op_select(Tensor self, object dim, object index):
     return _todo("select")
 
 
+cdef Tensor op_slice(Tensor self, object dim, object start, object end, object step):
+    return _todo("slice")
+
+
+cdef Tensor op_alias(Tensor self):
+    return _todo("alias")
+
+
 cdef Tensor op_flip(Tensor self, object dims):
     return _todo("flip")
 
 
 cdef Tensor op__unsafe_view(Tensor self, object size):
     return _todo("_unsafe_view")
+
+
+cdef Tensor op_t(Tensor self):
+    return _todo("t")
+
+
+cdef Tensor op_diagonal(Tensor self, object offset, object dim1, object dim2):
+    return _todo("diagonal")
+
+
+cdef Tensor op_diagonal_backward(Tensor grad_output, object input_sizes, object offset,
+                                 object dim1, object dim2):
+    return _todo("diagonal_backward")
+
+
+cdef Tensor op_squeeze_(Tensor self, object dim):
+    return _todo("squeeze_")
 
 
 include "_gen_view.pxi"
