@@ -64,6 +64,11 @@ half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
 del _dtypes
 
+# training-loop packages
+from autograd_core import optim, utils  # noqa: E402,F401
+if "Generator" not in globals():  # until the core has PyTorch-compatible random streams
+    from autograd_core.utils.data._random import Generator  # noqa: E402,F401
+from autograd_core.serialization import load, save  # noqa: E402,F401
 
 def is_tensor(obj):
     """True for autograd_core tensors.

@@ -1,3 +1,10 @@
+/* The loops below are written to be auto-vectorized; GCC does that at -O3 (the
+ * release build's -O2 only vectorizes "very cheap" loops, which a loop in a switch
+ * with an unknown trip count is not), so this file asks for -O3 itself. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")
+#endif
+
 #include "agc_kernels.h"
 
 #include <math.h>
@@ -42,6 +49,7 @@ DEFINE_UNARY(agc_unary_f64, double, exp, log, sqrt, sin, cos, tanh, fabs)
     case AGC_DIV: BINARY_LOOP(x / y)                                            \
     case AGC_TANH_BACKWARD: BINARY_LOOP(x * ((T)1 - y * y))                     \
     case AGC_SIGMOID_BACKWARD: BINARY_LOOP(x * (((T)1 - y) * y))                \
+    case AGC_THRESHOLD_BACKWARD: BINARY_LOOP(y > 0 ? x : (T)0)                  \
     }
 
 #define DEFINE_BINARY(NAME, T_)                                                 \

@@ -19,7 +19,8 @@ enum agc_unary_op {
 enum agc_binary_op {
     AGC_ADD, AGC_SUB, AGC_MUL, AGC_DIV,
     AGC_TANH_BACKWARD,    /* a * (1 - b*b), b the saved tanh output */
-    AGC_SIGMOID_BACKWARD  /* a * b * (1 - b), b the saved sigmoid output */
+    AGC_SIGMOID_BACKWARD, /* a * b * (1 - b), b the saved sigmoid output */
+    AGC_THRESHOLD_BACKWARD /* b > 0 ? a : 0, b relu's saved output (nan b gives 0) */
 };
 
 void agc_unary_f32(int op, const float *x, float *out, size_t n);

@@ -151,6 +151,14 @@ for _name, _node, _dom, _so in [
 
 # ------------------------------------------------------------------ binary
 
+# rsub as a function (the `number - tensor` operator is in op_table_core.py)
+op("rsub.fn", lambda m, a, b: m.rsub(a, b), [C((3, 4), (3, 4)), C((3, 4), (4,)), C((3,), ())],
+   ("RsubBackward0",), second_order=False)
+op("rsub.fn_alpha", lambda m, a, b: m.rsub(a, b, alpha=2), [C((3, 4), (3, 1))],
+   ("RsubBackward0",), second_order=False)
+op("rsub.fn_scalar", lambda m, a: m.rsub(a, 2.5, alpha=3), [C((3, 4))], ("RsubBackward1",),
+   second_order=False)
+
 _TT = [C((3, 4), (3, 4)), C((3, 4), (4,)), C((3, 1), (1, 4)), C((), (2, 3)), C((2, 3), ()),
        C((3, 4), (3, 4), nc=("t", "step")), C((3, 4), (3, 4), ng=(1,)),
        C((3, 4), (3, 4), ng=(0,))]

@@ -153,6 +153,20 @@ op("scatter_add.fn", lambda m, x, s: m.scatter_add(x, 1, m.tensor([[0, 0], [3, 3
    [C((3, 4), (3, 2))], ("ScatterAddBackward0",))
 
 
+# ---- flat addressing: take / put
+
+op("take", lambda m, x: x.take(m.tensor([0, 5, 5, -1])), _2D, ("TakeBackward0",),
+   double_grad_fns=("PutBackward0",))
+op("take.fn_2d_index", lambda m, x: m.take(x, m.tensor([[11, 0], [3, 3]])), [C((3, 4)), C((12,))],
+   ("TakeBackward0",))
+op("take.0d", lambda m, x: x.take(m.tensor([0, -1])), [C(())], ("TakeBackward0",))
+op("put", lambda m, x, s: x.put(m.tensor([0, 5, 11]), s),
+   [C((3, 4), (3,)), C((3, 4), (3,), nc=("t", None)), C((3, 4), (3,), ng=(0,)),
+    C((3, 4), (3,), ng=(1,))], ("PutBackward0",),
+   double_grad_fns=("PutBackward0", "ViewBackward0"))
+op("put.accumulate", lambda m, x, s: m.put(x, m.tensor([[1, 1], [-1, 0]]), s, accumulate=True),
+   [C((3, 4), (4,)), C((3, 4), (2, 2), nc=("step", None))], ("PutBackward0",))
+
 def _inplace(f, returns_target=True):
     def run(m, x, *rest):
         y = x * 1.0
@@ -178,6 +192,10 @@ op("scatter_.value_kw", _inplace(lambda m, y: y.scatter_(0, m.tensor([[1, 0, 2, 
    [C((3, 4))], ("ScatterBackward1",))
 op("scatter_add_", _inplace(lambda m, y, s: y.scatter_add_(0, m.tensor(_GIDX), s)),
    [C((3, 4), (2, 4)), C((3, 4), (2, 4), ng=(1,))], ("ScatterAddBackward0",))
+op("put_", _inplace(lambda m, y, s: y.put_(m.tensor([2, 7, 2]), s, accumulate=True)),
+   [C((3, 4), (3,)), C((3, 4), (3,), ng=(1,))], ("PutBackward0",))
+op("put_.on_view", _inplace(lambda m, y, s: y[:, 1:].put_(m.tensor([0, 4]), s), False),
+   [C((3, 4), (2,))], ("CopySlices",))
 op("scatter_.on_view", _inplace(lambda m, y, s: y[1:].scatter_(1, m.tensor([[1], [2]]), s), False),
    [C((3, 4), (2, 1))], ("CopySlices",))
 
@@ -246,7 +264,7 @@ _index("int_0d_tensor_pair", lambda m: (m.tensor(1), m.tensor(-1)), "SelectBackw
 _index("int32_tensor", lambda m: m.tensor([2, 0], dtype=m.int32), "IndexBackward0", [C((3, 4))])
 _index("uint8_mask", lambda m: m.tensor([1, 0, 1], dtype=m.uint8), "IndexBackward0", [C((3, 4))])
 _index("repeated", lambda m: (m.tensor([1, 1, 1]), m.tensor([2, 2, 0])), "IndexBackward0",
-       [C((3, 4))])
+       [C((3, 4))], double_grad_fns=("IndexPutImplBackward0",))
 
 
 def _set(key_fn):

@@ -671,107 +671,107 @@ cdef class Tensor:
     # ---- operators (Note [Op table])
 
     def __add__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
+        o = arg_operand(other)
+        if o is NotImplemented:
             return _binop_type_error(other, "+", False)
-        return OPS.add(self, other, 1)
+        return OPS.add(self, o, 1)
 
     def __radd__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
+        o = arg_operand(other)
+        if o is NotImplemented:
             return _binop_type_error(other, "+", True)
-        return OPS.add(self, other, 1)
+        return OPS.add(self, o, 1)
 
     def __iadd__(self, other):
         return OPS.add_(self, _inplace_operand(other, "+="), 1)
 
     def __sub__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
+        o = arg_operand(other)
+        if o is NotImplemented:
             return _binop_type_error(other, "-", False)
-        return OPS.sub(self, other, 1)
+        return OPS.sub(self, o, 1)
 
     def __rsub__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
+        o = arg_operand(other)
+        if o is NotImplemented:
             return _binop_type_error(other, "-", True)
-        return OPS.rsub(self, other, 1)
+        return OPS.rsub(self, o, 1)
 
     def __isub__(self, other):
         return OPS.sub_(self, _inplace_operand(other, "-="), 1)
 
     def __mul__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
+        o = arg_operand(other)
+        if o is NotImplemented:
             return _binop_type_error(other, "*", False)
-        return OPS.mul(self, other)
+        return OPS.mul(self, o)
 
     def __rmul__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
+        o = arg_operand(other)
+        if o is NotImplemented:
             return _binop_type_error(other, "*", True)
-        return OPS.mul(self, other)
+        return OPS.mul(self, o)
 
     def __imul__(self, other):
         return OPS.mul_(self, _inplace_operand(other, "*="))
 
     def __truediv__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
+        o = arg_operand(other)
+        if o is NotImplemented:
             return _binop_type_error(other, "/", False)
-        return OPS.div(self, other, None)
+        return OPS.div(self, o, None)
 
     def __rtruediv__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
+        o = arg_operand(other)
+        if o is NotImplemented:
             return _binop_type_error(other, "/", True)
         # PyTorch computes number / tensor as reciprocal(tensor) * number
-        return OPS.mul(OPS.reciprocal(self), other)
+        return OPS.mul(OPS.reciprocal(self), o)
 
     def __itruediv__(self, other):
         return OPS.div_(self, _inplace_operand(other, "/="), None)
 
     def __pow__(self, other, mod):
-        other = arg_operand(other)
-        if other is NotImplemented:
+        o = arg_operand(other)
+        if o is NotImplemented:
             return _binop_type_error(other, "** or pow()", False)
-        return OPS.pow(self, other)
+        return OPS.pow(self, o)
 
     def __rpow__(self, other, mod):
-        other = arg_operand(other)
-        if other is NotImplemented:
+        o = arg_operand(other)
+        if o is NotImplemented:
             return _binop_type_error(other, "** or pow()", True)
-        return OPS.pow(other, self)
+        return OPS.pow(o, self)
 
     def __ipow__(self, other):
         return OPS.pow_(self, _inplace_operand(other, "**="))
 
     def __floordiv__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
+        o = arg_operand(other)
+        if o is NotImplemented:
             return _binop_type_error(other, "//", False)
-        return OPS.floor_divide(self, other)
+        return OPS.floor_divide(self, o)
 
     def __rfloordiv__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
+        o = arg_operand(other)
+        if o is NotImplemented:
             return _binop_type_error(other, "//", True)
-        return OPS.floor_divide(other, self)
+        return OPS.floor_divide(o, self)
 
     def __ifloordiv__(self, other):
         return OPS.floor_divide_(self, _inplace_operand(other, "//="))
 
     def __mod__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
+        o = arg_operand(other)
+        if o is NotImplemented:
             return _binop_type_error(other, "%", False)
-        return OPS.remainder(self, other)
+        return OPS.remainder(self, o)
 
     def __rmod__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
+        o = arg_operand(other)
+        if o is NotImplemented:
             return _binop_type_error(other, "%", True)
-        return OPS.remainder(other, self)
+        return OPS.remainder(o, self)
 
     def __imod__(self, other):
         return OPS.remainder_(self, _inplace_operand(other, "%="))
@@ -801,76 +801,76 @@ cdef class Tensor:
         return OPS.bitwise_not(self)
 
     def __and__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
-            return other
-        return OPS.bitwise_and(self, other)
+        o = arg_operand(other)
+        if o is NotImplemented:
+            return o
+        return OPS.bitwise_and(self, o)
 
     def __rand__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
-            return other
-        return OPS.bitwise_and(self, other)
+        o = arg_operand(other)
+        if o is NotImplemented:
+            return o
+        return OPS.bitwise_and(self, o)
 
     def __or__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
-            return other
-        return OPS.bitwise_or(self, other)
+        o = arg_operand(other)
+        if o is NotImplemented:
+            return o
+        return OPS.bitwise_or(self, o)
 
     def __ror__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
-            return other
-        return OPS.bitwise_or(self, other)
+        o = arg_operand(other)
+        if o is NotImplemented:
+            return o
+        return OPS.bitwise_or(self, o)
 
     def __xor__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
-            return other
-        return OPS.bitwise_xor(self, other)
+        o = arg_operand(other)
+        if o is NotImplemented:
+            return o
+        return OPS.bitwise_xor(self, o)
 
     def __rxor__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
-            return other
-        return OPS.bitwise_xor(self, other)
+        o = arg_operand(other)
+        if o is NotImplemented:
+            return o
+        return OPS.bitwise_xor(self, o)
 
     def __eq__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
-            return other
-        return OPS.eq(self, other)
+        o = arg_operand(other)
+        if o is NotImplemented:
+            return o
+        return OPS.eq(self, o)
 
     def __ne__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
-            return other
-        return OPS.ne(self, other)
+        o = arg_operand(other)
+        if o is NotImplemented:
+            return o
+        return OPS.ne(self, o)
 
     def __lt__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
-            return other
-        return OPS.lt(self, other)
+        o = arg_operand(other)
+        if o is NotImplemented:
+            return o
+        return OPS.lt(self, o)
 
     def __le__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
-            return other
-        return OPS.le(self, other)
+        o = arg_operand(other)
+        if o is NotImplemented:
+            return o
+        return OPS.le(self, o)
 
     def __gt__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
-            return other
-        return OPS.gt(self, other)
+        o = arg_operand(other)
+        if o is NotImplemented:
+            return o
+        return OPS.gt(self, o)
 
     def __ge__(self, other):
-        other = arg_operand(other)
-        if other is NotImplemented:
-            return other
-        return OPS.ge(self, other)
+        o = arg_operand(other)
+        if o is NotImplemented:
+            return o
+        return OPS.ge(self, o)
 
     def __getitem__(self, key):
         return OPS._getitem(self, key)

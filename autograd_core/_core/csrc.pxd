@@ -32,7 +32,8 @@ cdef extern from "agc_kernels.h" nogil:
         AGC_NEG, AGC_ABS, AGC_EXP, AGC_LOG, AGC_SQRT, AGC_SIN, AGC_COS,
         AGC_TANH, AGC_SIGMOID, AGC_RELU
     enum:
-        AGC_ADD, AGC_SUB, AGC_MUL, AGC_DIV, AGC_TANH_BACKWARD, AGC_SIGMOID_BACKWARD
+        AGC_ADD, AGC_SUB, AGC_MUL, AGC_DIV, AGC_TANH_BACKWARD, AGC_SIGMOID_BACKWARD,
+        AGC_THRESHOLD_BACKWARD
     void agc_unary_f32(int op, const float *x, float *out, size_t n)
     void agc_unary_f64(int op, const double *x, double *out, size_t n)
     void agc_binary_f32(int op, const float *a, const float *b, float *out, size_t n)

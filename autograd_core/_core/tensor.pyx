@@ -154,10 +154,12 @@ cdef void _rename_type(type t, str name):
 
 
 def name_node_types(dict namespace):
-    """Give every public Node class in a module's namespace its bare PyTorch name."""
+    """Give every public Node class in a module's namespace its bare PyTorch name: its
+    class name, or its own `torch_name` class attribute when PyTorch's name cannot be
+    a module-level name (PyTorch's node `NotImplemented` would shadow the builtin)."""
     for obj in list(namespace.values()):
         if isinstance(obj, type) and issubclass(obj, Node) and not obj.__name__.startswith("_"):
-            _rename_type(obj, obj.__name__)
+            _rename_type(obj, obj.__dict__.get("torch_name", obj.__name__))
 
 
 _rename_type(Tensor, "autograd_core.Tensor")

@@ -580,9 +580,11 @@ def gen_node(node, ops_by_name):
     w(f"cdef void record_{node.name}({outs}, {args}) except *:")
     inputs = "(" + "".join(p.name + ", " for p in diff_params) + ")"
     first_out = _output_params(schema)[0]
-    w(f"    cdef tuple inputs = {inputs}")
-    w(f"    if not should_record(inputs, {first_out}._data):")
+    # should_record(inputs, ...) unrolled: nothing is built when nothing records
+    needs = " or ".join(f"_input_requires_grad({p.name})" for p in diff_params) or "False"
+    w(f"    if not (recording() and ({needs}) and cnp.PyArray_ISFLOAT({first_out}._data)):")
     w("        return")
+    w(f"    cdef tuple inputs = {inputs}")
     w(f"    cdef {node.name} node = {node.name}.__new__({node.name})")
     for u, users in sorted(saved_tensors.items()):
         cond = " or ".join(f"_input_requires_grad({diff_params[i].name})" for i in sorted(users))
@@ -625,21 +627,23 @@ _TEMPLATE = re.compile(r"^(\w+)\((.*)\)$")
 
 def gen_forward(op):
     """A templated forward: the template (a cdef function of the family module named
-    <template>_values) computes the values; this wires the node around it."""
+    <template>_values) computes the values; this wires the node around it (an op
+    without a node, such as a comparison, records nothing)."""
     m = _TEMPLATE.match(op.forward.strip())
     if not m:
         raise TableError(f"{op.name}: bad forward {op.forward!r}")
     template, targs = m.groups()
-    if len(op.nodes) != 1:
-        raise TableError(f"{op.name}: a templated forward needs exactly one node")
-    node = op.nodes[0]
+    if len(op.nodes) > 1:
+        raise TableError(f"{op.name}: a templated forward needs at most one node")
+    node = op.nodes[0] if op.nodes else None
     schema = op.schema
     argnames = ", ".join(p.name for p in schema.params)
     lines = [f"cdef {schema.c_signature(op.cname)}:"]
     tensor_args = [p.name for p in schema.params if p.has_edge]
     values_args = ", ".join(tensor_args + [a.strip() for a in targs.split(",") if a.strip()])
     lines.append(f"    cdef Tensor result = make({template}_values({values_args}))")
-    lines.append(f"    record_{node.name}(result, {argnames})")
+    if node is not None:
+        lines.append(f"    record_{node.name}(result, {argnames})")
     lines.append("    return result")
     return "\n".join(lines) + "\n\n\n"
 
@@ -748,8 +752,8 @@ def gen_inplace_impl(op):
     others_t = "(" + "".join(o + ", " for o in others) + ")"
     lines = [f"cdef {schema.c_signature('op_' + op.inplace)}:"]
     args = ", ".join(p.name for p in schema.params[1:])
-    call_args = "src" + (", " + args if args else "")
-    lines.append(f"    cdef Tensor src = inplace_source(self, {others_t})")
+    call_args = "_self_source" + (", " + args if args else "")
+    lines.append(f"    cdef Tensor _self_source = inplace_source(self, {others_t})")
     lines.append(f"    return inplace_commit(self, {op.cname}({call_args}))")
     return "\n".join(lines) + "\n\n\n"
 
@@ -834,8 +838,10 @@ def gen_family(family, ops, ops_by_name):
             for name in publics:
                 target.append((_public_name(name, v), fn))
             if op.inplace and v in ("function", "method", "functional"):
-                target.append((op.inplace, f"_pym_{op.inplace}" if v == "method" and split
-                               else f"_py_{op.inplace}"))
+                # an alias names the in-place variant too (absolute_ = abs_)
+                for name in [op.inplace] + [a + "_" for a in op.aliases]:
+                    target.append((name, f"_pym_{op.inplace}" if v == "method" and split
+                                   else f"_py_{op.inplace}"))
         if op.python == "manual" and any(
                 v != "method" or op.python_method != "manual" for v in op.variants):
             wrappers.append(gen_manual_wrapper_names(op))

@@ -1,41 +1,1045 @@
-"""index ops (being ported)."""
+"""Indexing ops: x[key] and x[key] = v, index_select, gather, scatter / scatter_add,
+masked_fill / masked_select, take / put, and the ops their derivatives are written in
+(index, _index_put_impl, index_add, masked_scatter).
+
+Their nodes, wiring and Python wrappers are generated from the index section of
+derivatives.yaml (_gen_index.pxi, included at the end); this file holds the forwards,
+the derivative helpers the formulas call (PyTorch's FunctionsManual names) and the
+wrappers the schema cannot express.
+
+>>> import autograd_core as torch
+>>> x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+>>> x[:, torch.tensor([1, 1])].sum().backward()
+>>> x.grad
+tensor([[0., 2.],
+        [0., 2.]])
+"""
 include "_prelude.pxi"
 
+import sys
 
-cdef object _todo(str name):
-    raise NotImplementedError(f"{name}: not ported yet")
+
+# How a hand-written wrapper numbers arguments in messages: a function from input, a
+# method from the first argument after self (PyTorch's numbering).
+cdef enum ArgNumbering:
+    METHOD_ARGS = 0
+    FUNCTION_ARGS = 1
+
+
+cdef inline tuple _nonempty(tuple shape):
+    """gather/scatter address a 0-d tensor as a 1-element 1-d one."""
+    return shape if len(shape) else (1,)
+
+
+cdef inline Py_ssize_t _ne1(Py_ssize_t n):
+    return n if n > 0 else 1
+
+
+cdef tuple _broadcast_shape(tuple a, tuple b):
+    try:
+        return np.broadcast_shapes(a, b)
+    except ValueError:
+        raise broadcast_error(a, b) from None
+
+
+cdef Py_ssize_t _numel(tuple shape):
+    cdef Py_ssize_t n = 1
+    for s in shape:
+        n *= <Py_ssize_t>s
+    return n
+
+
+# ================================================================ x[key]
+#
+# Note [PyTorch indexing]
+# PyTorch applies a key in two steps (python_variable_indexing.cpp, TensorIndexing.h):
+# first the basic parts one after another, each a view op on the result so far (an
+# int selects, a slice slices, None and a bool unsqueeze; a key that does nothing
+# gives an alias), then, if index tensors / lists / masks / bools remain, one advanced
+# `index` over that view with them at the dims they sit on. numpy's combined
+# semantics differ (an int between two index arrays makes them "separated"), so a key
+# is planned the same way: `steps`, the view ops in order, and `records`, the index
+# arrays and masks with the dims of the steps' result they apply to, which become a
+# numpy advanced key over that result (checked as PyTorch's index checks it). x[key]
+# runs the steps through the view family's ops (so the grad_fn chain is PyTorch's:
+# SelectBackward0, SliceBackward0, UnsqueezeBackward0, AliasBackward0, then
+# IndexBackward0); x[key] = v applies them to arrays to find the written region of x's
+# base (Note [Writing into a region]).
+
+# the parsed kinds of a key's entries
+cdef enum ItemKind:
+    ITEM_INT
+    ITEM_SLICE
+    ITEM_NONE
+    ITEM_ELLIPSIS
+    ITEM_BOOL
+    ITEM_INDEX          # an integer index array
+    ITEM_MASK           # a boolean mask
+
+# the view steps of a plan
+cdef enum StepKind:
+    STEP_SELECT         # (STEP_SELECT, dim, index)
+    STEP_SLICE          # (STEP_SLICE, dim, start, stop, step), Python's unpacked slice
+    STEP_UNSQUEEZE      # (STEP_UNSQUEEZE, dim)
+
+
+cdef str MSG_INDEX_0D = (
+    "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
+    "in C++ to convert a 0-dim tensor to a number")
+cdef str MSG_INDEX_DTYPE = "tensors used as indices must be long, int, byte or bool tensors"
+
+
+cdef class _Plan:
+    """A key planned against a tensor (Note [PyTorch indexing])."""
+    cdef list steps         # the view steps, in order
+    cdef list records       # the advanced step: (dim, index array, is_mask) over the
+                            # steps' result; empty when the key has none
+    cdef tuple shape        # the shape after the steps
+
+
+cdef str _py_type_name(object k):
+    t = type(k)
+    mod = getattr(t, "__module__", "builtins")
+    return t.__name__ if mod == "builtins" else f"{mod}.{t.__name__}"
+
+
+cdef bint _treat_sequence_as_tuple(object key):
+    """PyTorch's (and numpy's old) heuristic for a non-tuple sequence key."""
+    if isinstance(key, tuple):
+        return True
+    if not isinstance(key, list):
+        return False
+    if len(key) >= 32:
+        return False
+    for o in key:
+        if isinstance(o, (Tensor, list, tuple, slice, np.ndarray, str)) or o is Ellipsis or o is None:
+            return True
+    return False
+
+
+cdef Py_ssize_t _specified_dims(tuple items):
+    """How many of the tensor's dims a key's entries consume (PyTorch's count)."""
+    cdef Py_ssize_t count = 0
+    cdef dtype d
+    for obj in items:
+        if isinstance(obj, Tensor):
+            d = dtype_of((<Tensor>obj)._data)
+            if d is bool_ or d is uint8:
+                count += cnp.PyArray_NDIM((<Tensor>obj)._data)
+            else:
+                count += 1
+        elif obj is not None and obj is not Ellipsis and obj is not True and obj is not False:
+            count += 1
+    return count
+
+
+cdef object _sequence_index(object seq):
+    """A list (or numpy array) in a key, as PyTorch's indexing tensor: bool or int64."""
+    try:
+        arr = np.asarray(seq)
+    except ValueError:
+        raise IndexError("too many indices") from None
+    if arr.dtype.kind in "USV":
+        raise TypeError("new(): invalid data type 'str'")
+    if arr.dtype == object:
+        raise TypeError("too many indices")
+    if arr.dtype == np.bool_:
+        return arr
+    if arr.dtype.kind not in "iuf" and arr.size:
+        raise IndexError(MSG_INDEX_DTYPE)
+    return arr.astype(np.int64)
+
+
+cdef tuple _key_item(object k):
+    """One entry of a key as (kind, value)."""
+    cdef cnp.ndarray a
+    cdef dtype d
+    if type(k) is int:
+        return (ITEM_INT, k)
+    if type(k) is slice and k.step is None and (k.start is None or type(k.start) is int) \
+            and (k.stop is None or type(k.stop) is int):
+        return (ITEM_SLICE, k)
+    if isinstance(k, Tensor):
+        a = (<Tensor>k)._data
+        d = dtype_of(a)
+        if d.category == CAT_FLOAT or (a.ndim and (d is int8 or d is int16)):
+            raise IndexError(MSG_INDEX_DTYPE)
+        if d is bool_ or d is uint8:
+            if d is uint8:
+                warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a "
+                              "dtype torch.bool instead.", UserWarning)
+            if a.ndim == 0:
+                return (ITEM_BOOL, bool(a))
+            return (ITEM_MASK, a.astype(bool))
+        if a.ndim == 0:
+            return (ITEM_INT, int(a))
+        return (ITEM_INDEX, a.astype(np.int64))
+    if isinstance(k, bool):
+        return (ITEM_BOOL, k)
+    if isinstance(k, (int, np.integer)):
+        return (ITEM_INT, int(k))
+    if k is None:
+        return (ITEM_NONE, None)
+    if k is Ellipsis:
+        return (ITEM_ELLIPSIS, None)
+    if isinstance(k, slice):
+        vals = []
+        for v in (k.start, k.stop, k.step):
+            if v is not None and (isinstance(v, bool) or not hasattr(v, "__index__")):
+                raise TypeError("slice indices must be integers or None or have an __index__ method")
+            vals.append(None if v is None else v.__index__())
+        if vals[2] is not None and vals[2] == 0:
+            raise ValueError("slice step cannot be zero")
+        if vals[2] is not None and vals[2] < 0:
+            raise ValueError("step must be greater than zero")
+        return (ITEM_SLICE, slice(vals[0], vals[1], vals[2]))
+    if isinstance(k, (list, tuple, np.ndarray)):
+        arr = _sequence_index(k)
+        if arr.dtype == np.bool_:
+            if arr.ndim:
+                return (ITEM_MASK, arr)
+            return (ITEM_BOOL, bool(arr))
+        return (ITEM_INDEX, arr)
+    if isinstance(k, str):
+        raise TypeError("new(): invalid data type 'str'")
+    raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                     f"Variables are valid indices (got {_py_type_name(k)})")
+
+
+cdef _Plan _plan_key(Tensor x, object key, bint getitem):
+    """Plan x[key] (getitem) or x[key] = v (Note [PyTorch indexing]), checking the key
+    as PyTorch does."""
+    cdef list shape = list(shape_of(x._data))
+    cdef Py_ssize_t nd = len(shape), dim = 0, specified, i, size, n, ival
+    cdef bint single
+    if isinstance(key, tuple):
+        items = key
+        single = False
+    elif isinstance(key, list) and _treat_sequence_as_tuple(key):
+        items = tuple(key)
+        single = False
+    else:
+        items = (key,)
+        # PyTorch's fast paths for one int, slice, None, Ellipsis or bool: no count check
+        single = (key is None or key is Ellipsis or isinstance(key, (bool, slice))
+                  or (isinstance(key, (int, np.integer))))
+        if isinstance(key, str):
+            raise TypeError("new(): invalid data type 'str'")
+    specified = _specified_dims(items)
+    if not single and specified > nd:
+        raise IndexError(f"too many indices for tensor of dimension {nd}")
+    cdef _Plan plan = _Plan.__new__(_Plan)
+    plan.steps = []
+    plan.records = []
+    cdef list records = plan.records
+    for i in range(len(items)):
+        kind, val = _key_item(items[i])
+        if kind == ITEM_INT:
+            ival = val
+            if ival == 0 and dim == 0 and len(shape) == 0:
+                raise IndexError(MSG_INDEX_0D)
+            size = shape[dim] if dim < len(shape) else 0
+            if ival < -size or ival >= size:
+                raise IndexError(f"index {ival} is out of bounds for dimension {i} with size {size}")
+            plan.steps.append((STEP_SELECT, dim, ival + size if ival < 0 else ival))
+            del shape[dim]
+        elif kind == ITEM_SLICE:
+            if len(shape) == 0:
+                raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+            if dim >= len(shape):
+                raise dim_error(dim, len(shape))
+            n = shape[dim]
+            start = 0 if val.start is None else val.start
+            stop = sys.maxsize if val.stop is None else val.stop
+            step = 1 if val.step is None else val.step
+            # PyTorch skips a slice that keeps everything, except for a key that is a
+            # single slice in x[key]
+            if (getitem and single) or not (start == 0 and stop >= n and step == 1):
+                plan.steps.append((STEP_SLICE, dim, start, stop, step))
+                shape[dim] = len(range(*slice(start, stop, step).indices(n)))
+            dim += 1
+        elif kind == ITEM_NONE:
+            if dim > len(shape):
+                raise dim_error(dim, len(shape) + 1)
+            plan.steps.append((STEP_UNSQUEEZE, dim))
+            shape.insert(dim, 1)
+            dim += 1
+        elif kind == ITEM_ELLIPSIS:
+            dim += nd - specified
+        elif kind == ITEM_BOOL:
+            plan.steps.append((STEP_UNSQUEEZE, dim))
+            shape.insert(dim, 1)
+            records.append((dim, np.zeros(1 if val else 0, dtype=np.int64), False))
+            dim += 1
+        elif kind == ITEM_INDEX:
+            records.append((dim, val, False))
+            dim += 1
+        else:
+            records.append((dim, val, True))
+            dim += (<cnp.ndarray>val).ndim
+    plan.shape = tuple(shape)
+    return plan
+
+
+cdef tuple _advanced_key(list records, tuple yshape):
+    """The numpy advanced key over the planned view, checked as PyTorch's index checks
+    it: masks against the shape, the number of indexed dims, the indices' broadcast,
+    then (only when the result has elements) the indices' bounds, element by element."""
+    out = []
+    shapes = []
+    cdef Py_ssize_t pos = 0, j, r, n
+    for r, arr, is_mask in records:
+        while pos < r:
+            out.append(slice(None))
+            pos += 1
+        if is_mask:
+            for j in range(arr.ndim):
+                if r + j < len(yshape) and arr.shape[j] != yshape[r + j]:
+                    raise IndexError(
+                        f"The shape of the mask {shape_str(arr.shape)} at index {j} does not "
+                        f"match the shape of the indexed tensor {shape_str(yshape)} at index {r + j}")
+            shapes.extend([(int(np.count_nonzero(arr)),)] * arr.ndim)
+            pos += arr.ndim
+        else:
+            shapes.append(arr.shape)
+            pos += 1
+        out.append(arr)
+    if pos > len(yshape):
+        raise IndexError(f"too many indices for tensor of dimension {len(yshape)} (got {pos})")
+    try:
+        bshape = np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with "
+                         "shapes " + ", ".join([shape_str(s) for s in shapes])) from None
+    # the result's size: the indices' broadcast shape times the dims they do not index
+    cdef Py_ssize_t rest = _numel(bshape), d, k
+    covered = set()
+    for r, arr, is_mask in records:
+        covered.update(range(r, r + (arr.ndim if is_mask else 1)))
+    for d in range(len(yshape)):
+        if d not in covered:
+            rest *= yshape[d]
+    cdef list checks = []       # (broadcast indices, flat; the dim's size; its ordinal)
+    cdef Py_ssize_t ordinal = 0
+    for k in range(len(records)):
+        r, arr, is_mask = records[k]
+        if is_mask:
+            ordinal += arr.ndim
+            continue
+        n = yshape[r]
+        if rest == 0:
+            # nothing is read: PyTorch does not check the indices (numpy would)
+            if n:
+                out[r - _key_offset(records, k)] = np.clip(arr, -n, n - 1)
+        elif arr.size:
+            checks.append((np.broadcast_to(arr, bshape).reshape(-1), n, ordinal))
+        ordinal += 1
+    if checks:
+        bads = [(a < -n) | (a >= n) for a, n, _ in checks]
+        anybad = np.logical_or.reduce(bads) if len(bads) > 1 else bads[0]
+        if anybad.any():
+            p = int(np.argmax(anybad))
+            for k in range(len(checks)):
+                if bads[k][p]:
+                    a, n, ordinal = checks[k]
+                    raise IndexError(f"index {int(a[p])} is out of bounds for dimension "
+                                     f"{ordinal} with size {n}")
+    return tuple(out)
+
+
+cdef Py_ssize_t _key_offset(list records, Py_ssize_t k):
+    """How many more dims than key entries the masks among records[:k] cover."""
+    cdef Py_ssize_t off = 0, i
+    for i in range(k):
+        if records[i][2]:
+            off += records[i][1].ndim - 1
+    return off
+
+
+cdef Tensor _view_steps(Tensor x, list steps):
+    """The plan's view steps applied to x through the view ops."""
+    for step in steps:
+        kind = step[0]
+        if kind == STEP_SELECT:
+            x = OPS.select(x, step[1], step[2])
+        elif kind == STEP_SLICE:
+            x = OPS.slice(x, step[1], step[2], step[3], step[4])
+        else:
+            x = OPS.unsqueeze(x, step[1])
+    return x
+
+
+cdef object _array_steps(object a, list steps):
+    """The plan's view steps applied to a numpy array (a view of it)."""
+    for step in steps:
+        kind = step[0]
+        if kind == STEP_SELECT:
+            a = a[(slice(None),) * step[1] + (step[2], Ellipsis)]
+        elif kind == STEP_SLICE:
+            a = a[(slice(None),) * step[1] + (slice(step[2], step[3], step[4]),)]
+        else:
+            a = np.expand_dims(a, step[1])
+    return a
 
 
 cdef Tensor op__getitem(Tensor self, object indices):
-    return _todo("getitem")
+    cdef Py_ssize_t i, n
+    if type(indices) is int and cnp.PyArray_NDIM(self._data) > 0:
+        # the commonest key, x[i]: PyTorch's select
+        i = indices
+        n = cnp.PyArray_DIMS(self._data)[0]
+        if i < -n or i >= n:
+            raise IndexError(f"index {i} is out of bounds for dimension 0 with size {n}")
+        return OPS.select(self, 0, i + n if i < 0 else i)
+    cdef _Plan plan = _plan_key(self, indices, True)
+    cdef Tensor y = _view_steps(self, plan.steps)
+    if plan.records:
+        return op_index(y, _advanced_key(plan.records, plan.shape))
+    if y is self:
+        return OPS.alias(self)
+    return y
+
+
+cdef object _index_error(Exception e, Tensor x):
+    """numpy's IndexError for an advanced key, in PyTorch's words."""
+    msg = str(e)
+    if "too many indices" in msg:
+        return IndexError(f"too many indices for tensor of dimension {cnp.PyArray_NDIM(x._data)}")
+    msg = msg.replace("for axis", "for dimension").replace(
+        "indexing arrays could not be broadcast", "indexing tensors could not be broadcast")
+    return IndexError(msg)
+
+
+# indices: a numpy advanced key (a tuple of index arrays, boolean masks and full slices)
+cdef Tensor op_index(Tensor self, object indices):
+    try:
+        out = self._data[indices]
+    except IndexError as e:
+        raise _index_error(e, self) from None
+    cdef cnp.ndarray arr = as_array(out)
+    if not any([isinstance(k, np.ndarray) for k in indices]):
+        arr = arr.copy()    # a key without index arrays gives numpy's view: index copies
+    cdef Tensor result = make(arr)
+    record_IndexBackward0(result, self, indices)
+    return result
+
+
+cdef Tensor index_backward(Tensor grad, tuple self_shape, object indices):
+    """zeros of self's shape with grad added at indices (repeats add up)."""
+    return OPS._index_put_impl(zeros(self_shape, dtype_of(grad._data)), indices, grad, True)
+
+
+cdef Tensor op__index_put_impl(Tensor self, object indices, Tensor values, bint accumulate):
+    cdef cnp.ndarray out = self._data.copy()
+    cdef cnp.ndarray vals = cast_array(values._data, dtype_of(out))
+    try:
+        with quiet():
+            if accumulate:
+                np.add.at(out, indices, vals)
+            else:
+                out[indices] = vals
+    except IndexError as e:
+        raise _index_error(e, self) from None
+    cdef Tensor result = make(out)
+    record_IndexPutImplBackward0(result, self, indices, values, accumulate)
+    return result
+
+
+# ================================================================ x[key] = v
+
+cdef tuple _strip_leading_ones(tuple s):
+    cdef Py_ssize_t i = 0
+    while i < len(s) and s[i] == 1:
+        i += 1
+    return s[i:]
 
 
 cdef Tensor op__setitem(Tensor self, object indices, object value):
-    return _todo("setitem")
+    if indices is False:
+        return self
+    cdef Tensor v
+    cdef dtype sd = dtype_of(self._data)
+    if isinstance(value, Tensor):
+        v = value
+    elif isinstance(value, (int, float, np.integer)):   # PyTorch's: not np.float32, np.bool_
+        with quiet():
+            v = make(np.asarray(value).astype(sd.np_dtype))
+    else:
+        raise TypeError(f"can't assign a {_py_type_name(value)} to a {legacy_type_name(self)}")
+    cdef _Plan plan = _plan_key(self, indices, False)
+    cdef list steps = plan.steps
+    cdef tuple key2 = None
+    cdef bint has_view = len(steps) > 0, adv = len(plan.records) > 0
+    cdef tuple target = plan.shape
+    cdef tuple vs = shape_of(v._data), stripped = _strip_leading_ones(vs)
+    # PyTorch's order: a basic write expands the value (its error first), then writes in
+    # place (the leaf checks); an advanced write (index_put_) checks the leaf, then the
+    # indices, then the value's shape
+    if not adv and vs != target and len(vs) != 0 and not _broadcasts_to(stripped, target):
+        with NoGradGuard():
+            OPS.expand(make(np.empty(stripped, dtype=v._data.dtype)), target)  # its error
+        raise RuntimeError(f"setitem: cannot expand {shape_str(vs)} to {shape_str(target)}")
+    # leaf checks: a key with a basic part works on a view of self
+    if recording() and self._grad_fn is None and self._requires_grad:
+        raise RuntimeError(MSG_LEAF_VIEW_INPLACE if has_view else MSG_LEAF_INPLACE)
+    check_inplace(self)
+    if adv:
+        key2 = _advanced_key(plan.records, plan.shape)
+        target = shape_of(as_array(np.broadcast_to(np.int8(0), plan.shape)[key2]))
+        if not any([_broadcasts_to(cand, target) for cand in (vs, stripped)]):
+            raise RuntimeError(
+                f"shape mismatch: value tensor of shape {shape_str(vs)} cannot be broadcast to "
+                f"indexing result of shape {shape_str(target)}")
+    cdef Tensor base = self._base
+    cdef bint graph = recording() and cnp.PyArray_ISFLOAT(self._data) and (
+        self._requires_grad or v._requires_grad or (base is not None and base._requires_grad))
+    if not graph:
+        if cnp.PyArray_SIZE(self._data):
+            if not cnp.PyArray_ISWRITEABLE(self._data):
+                write_values(self, self._data)  # raises the overlapping-memory error
+            view = _array_steps(self._data, steps)
+            vals = v._data.reshape(stripped) if len(vs) > len(target) else v._data
+            with quiet():
+                if adv:
+                    view[key2] = vals
+                else:
+                    view[...] = vals
+        bump_version(self)
+        return self
+    if not has_view and not adv:
+        # the whole tensor: PyTorch's copy_to (fill_ with a 0-d value, else copy_)
+        if vs == target:
+            OPS.copy_(self, v, False)
+        elif len(vs) == 0:
+            OPS.fill_(self, v)
+        else:
+            if stripped != vs:
+                v = OPS.view(v, stripped)
+            OPS.copy_(self, OPS.expand(v, target) if stripped != target else v, False)
+        return self
+    if len(vs) > len(target):
+        v = OPS.view(v, stripped)
+    if shape_of(v._data) != target:
+        v = OPS.expand(v, target)
+    region = _array_steps(region_of(self), steps)
+    region = region[key2] if adv else region.copy()
+    view = _array_steps(self._data, steps)
+    with quiet():
+        if adv:
+            view[key2] = v._data
+        else:
+            view[...] = v._data
+    write_region(self, as_array(region), v, not has_view)
+    bump_version(self)
+    return self
 
 
-cdef Tensor op_take(Tensor self, Tensor index):
-    return _todo("take")
+cdef bint _broadcasts_to(tuple shape, tuple target):
+    try:
+        return np.broadcast_shapes(shape, target) == target
+    except ValueError:
+        return False
 
 
-cdef Tensor op_put(Tensor self, Tensor index, Tensor source, bint accumulate):
-    return _todo("put")
+# ================================================================ index_select
 
-
-cdef Tensor op_masked_fill(Tensor self, Tensor mask, object value):
-    return _todo("masked_fill")
+cdef cnp.ndarray _int_index(Tensor index, str fname, str expected):
+    """index's array, when it is int32 or int64."""
+    cdef cnp.ndarray a = index._data
+    cdef dtype d = dtype_of(a)
+    if d is not int64 and d is not int32:
+        raise RuntimeError(f"{fname}(): Expected dtype {expected} for index")
+    return a
 
 
 cdef Tensor op_index_select(Tensor self, object dim, Tensor index):
-    return _todo("index_select")
+    cdef cnp.ndarray x = self._data, idx = index._data
+    cdef Py_ssize_t nd = x.ndim
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    if idx.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    flat = idx.reshape(-1)
+    if nd == 0 and flat.size != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                           f"{flat.size} value(s)")
+    _int_index(index, "index_select", "int32 or int64")
+    if nd == 0:
+        if flat[0] != 0:
+            raise IndexError("index out of range in self")
+        out = x.copy()
+    else:
+        n = shape_of(x)[d]
+        if flat.size:
+            if nd > 1 and x.size == 0 and n == 0:
+                raise RuntimeError("index_select(): self indexing axis dim should be positive")
+            bad = np.nonzero((flat < 0) | (flat >= n))[0]
+            if bad.size:
+                # PyTorch's kernels word it differently: the dim-1 (and empty) path, the rest
+                if nd > 1 and (d == 1 or x.size == 0):
+                    raise RuntimeError(f"INDICES element is out of DATA bounds, "
+                                       f"id={int(flat[bad[0]])} axis_dim={n}")
+                raise IndexError("index out of range in self")
+        out = np.take(x, flat, axis=d)
+    cdef Tensor result = make(as_array(out))
+    record_IndexSelectBackward0(result, self, d, index)
+    return result
+
+
+cdef Tensor index_select_backward(Tensor grad, tuple self_shape, object dim, Tensor index):
+    """zeros of self's shape with grad's slices added at index along dim."""
+    return OPS.index_add(zeros(self_shape, dtype_of(grad._data)), dim, index, grad, 1)
+
+
+cdef Tensor op_index_add(Tensor self, object dim, Tensor index, Tensor source, object alpha):
+    cdef cnp.ndarray out = self._data.copy()
+    src = source._data if alpha == 1 else source._data * alpha
+    if out.ndim == 0:
+        out = as_array(out + np.sum(src)).astype(out.dtype)
+    else:
+        d = wrap_dim(dim, out.ndim)
+        with quiet():
+            np.add.at(np.moveaxis(out, d, 0), index._data.reshape(-1),
+                      np.moveaxis(src, d, 0) if np.ndim(src) else src)
+    cdef Tensor result = make(out)
+    record_IndexAddBackward0(result, self, dim, index, source, alpha)
+    return result
+
+
+# ================================================================ gather / scatter
+
+cdef tuple _along_key(tuple idx_shape, cnp.ndarray idx, Py_ssize_t dim):
+    """numpy key: for each position p of idx, the element at coordinate idx[p] along dim
+    and p's own coordinates along the other dims (gather/scatter's addressing)."""
+    cdef Py_ssize_t nd = len(idx_shape), k
+    key = []
+    for k in range(nd):
+        if k == dim:
+            key.append(idx)
+        else:
+            shp = [1] * nd
+            shp[k] = idx_shape[k]
+            key.append(np.arange(idx_shape[k]).reshape(shp))
+    return tuple(key)
+
+
+cdef void _check_index_bounds(cnp.ndarray idx, Py_ssize_t dim, Py_ssize_t n) except *:
+    if not idx.size:
+        return
+    bad = (idx < 0) | (idx >= n)
+    if bad.any():
+        v = int(idx[bad].reshape(-1)[0])
+        raise RuntimeError(f"index {v} is out of bounds for dimension {dim} with size {n}")
 
 
 cdef Tensor op_gather(Tensor self, object dim, Tensor index):
-    return _todo("gather")
+    cdef cnp.ndarray xa = self._data, idx = index._data
+    cdef Py_ssize_t nd = xa.ndim, d = wrap_dim(dim, nd), k
+    cdef tuple xs = _nonempty(shape_of(xa)), ishape = shape_of(idx), ne = _nonempty(ishape)
+    if idx.size:    # PyTorch checks an empty index for nothing
+        _int_index(index, "gather", "int32/int64")
+        if _ne1(nd) != _ne1(idx.ndim):
+            raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+        for k in range(len(xs)):
+            if k != d and ne[k] > xs[k]:
+                raise RuntimeError(
+                    f"Size does not match at dimension {k} expected index {shape_str(ishape)} to "
+                    f"be no larger than self {shape_str(shape_of(xa))} apart from dimension {d}")
+        _check_index_bounds(idx, d, xs[d])
+        out = xa.reshape(xs)[_along_key(ne, idx.reshape(ne).astype(np.int64), d)]
+    else:
+        out = np.empty(ishape, dtype=xa.dtype)
+    cdef Tensor result = make(as_array(np.asarray(out).reshape(ishape)))
+    record_GatherBackward0(result, self, d, index)
+    return result
+
+
+cdef Tensor _gather_args(Tensor self, str fname, ArgNumbering numbering, object dim,
+                         object index, object sparse_grad):
+    cdef int pos = numbering
+    d = arg_int(dim, fname, "dim", pos + 1)
+    i = arg_tensor(index, fname, "index", pos + 2)
+    arg_bool(sparse_grad, fname, "sparse_grad", pos + 3)
+    return op_gather(self, d, i)
+
+
+def _py_gather(input, dim, index, *, sparse_grad=False):
+    return _gather_args(arg_tensor(input, "gather", "input", 1), "gather", FUNCTION_ARGS, dim,
+                        index, sparse_grad)
+
+
+def _pym_gather(Tensor self, dim, index, *, sparse_grad=False):
+    """Values of ``self`` along dim at ``index`` (see autograd_core.gather)."""
+    return _gather_args(self, "gather", METHOD_ARGS, dim, index, sparse_grad)
+
+
+_pym_gather.__name__ = _pym_gather.__qualname__ = "gather"
+
+
+cdef Tensor gather_backward(Tensor grad, tuple self_shape, object dim, Tensor index):
+    """zeros of self's shape with grad added at index along dim (repeats add up)."""
+    return OPS.scatter_add(zeros(self_shape, dtype_of(grad._data)), dim, index, grad)
+
+
+# how scatter combines src with self's values
+cdef enum ScatterMode:
+    SCATTER_WRITE
+    SCATTER_ADD
+    SCATTER_MULTIPLY
+
+
+cdef ScatterMode _reduce_mode(object reduce) except *:
+    if reduce is None:
+        return SCATTER_WRITE
+    if reduce == "add":
+        return SCATTER_ADD
+    if reduce == "multiply":
+        return SCATTER_MULTIPLY
+    raise RuntimeError("reduce argument must be either add or multiply.")
+
+
+cdef Py_ssize_t _check_scatter_args(Tensor self, object dim, cnp.ndarray idx, object src,
+                                    object reduce) except? -1:
+    """scatter's and scatter_add's checks (PyTorch's order and messages); returns the
+    wrapped dim."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data), k
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef Tensor s = src if isinstance(src, Tensor) else None
+    cdef dtype idt = dtype_of(idx)
+    if idx.size and idt is not int64 and idt is not int32:
+        raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
+    if s is not None and dtype_of(s._data) is not dtype_of(self._data):
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if idx.size:
+        if _ne1(nd) != _ne1(idx.ndim):
+            raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+        xs = _nonempty(shape_of(self._data))
+        ishape = _nonempty(shape_of(idx))
+        wrong = any([k != d and ishape[k] > xs[k] for k in range(len(xs))])
+        if not wrong and s is not None:
+            for k in range(len(xs)):
+                if ishape[k] > _src_size(s, k):
+                    wrong = True
+                    break
+        if wrong and s is not None:
+            raise RuntimeError(
+                f"Expected index {shape_str(shape_of(idx))} to be no larger than self "
+                f"{shape_str(shape_of(self._data))} apart from dimension {d} and to be no larger "
+                f"size than src {shape_str(shape_of(s._data))}")
+        if wrong:
+            raise RuntimeError(f"Expected index {shape_str(shape_of(idx))} to be no larger than "
+                               f"self {shape_str(shape_of(self._data))} apart from dimension {d}")
+    _reduce_mode(reduce)
+    if idx.size:
+        if s is not None and _ne1(s._data.ndim) != _ne1(idx.ndim):
+            raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+        _check_index_bounds(idx, d, _nonempty(shape_of(self._data))[d])
+    return d
+
+
+cdef Py_ssize_t _src_size(Tensor s, Py_ssize_t k) except? -1:
+    """src.size(k) as PyTorch's check reads it (a 0-d src has size 1)."""
+    cdef Py_ssize_t n = cnp.PyArray_NDIM(s._data)
+    if n == 0:
+        return 1
+    if k >= n:
+        raise dim_error(k, n)
+    return cnp.PyArray_DIMS(s._data)[k]
+
+
+cdef cnp.ndarray _scatter_values(cnp.ndarray x, Py_ssize_t dim, cnp.ndarray idx, object src,
+                                 ScatterMode mode):
+    """x's values with src's elements (a Tensor's, or a number) combined in at idx along dim."""
+    cdef tuple ne = _nonempty(shape_of(idx))
+    cdef cnp.ndarray out = x.copy()
+    if cnp.PyArray_SIZE(idx) == 0:
+        return out
+    view = out.reshape(_nonempty(shape_of(out)))
+    key = _along_key(ne, idx.reshape(ne).astype(np.int64), dim)
+    with quiet():
+        if isinstance(src, Tensor):
+            sa = (<Tensor>src)._data
+            vals = sa.reshape(_nonempty(shape_of(sa)))[tuple([slice(0, s) for s in ne])]
+        else:
+            vals = np.broadcast_to(np.asarray(src).astype(out.dtype), ne)
+        if mode == SCATTER_WRITE:
+            view[key] = vals
+        elif mode == SCATTER_ADD:
+            np.add.at(view, key, vals)
+        else:
+            np.multiply.at(view, key, vals)
+    return out
+
+
+cdef void _src_meta(Tensor result, Tensor src, cnp.ndarray idx) except *:
+    """scatter's gradient for src has index's shape. PyTorch checks every gradient
+    against its input's metadata; the engine does so where a node carries input_meta,
+    so a src larger than index gets its own: backward then raises as PyTorch's does."""
+    cdef Node node = result._grad_fn
+    if node is None or not src._requires_grad:
+        return
+    if same_shape(src._data, idx):
+        return
+    metas = list(node.input_meta) if node.input_meta is not None else [None, None]
+    metas[1] = (shape_of(src._data), dtype_of(src._data))
+    node.input_meta = tuple(metas)
+
+
+cdef Tensor op_scatter(Tensor self, object dim, Tensor index, object src, object reduce):
+    cdef cnp.ndarray idx = index._data
+    cdef Py_ssize_t d = _check_scatter_args(self, dim, idx, src, reduce)
+    cdef ScatterMode mode = _reduce_mode(reduce)
+    if mode != SCATTER_WRITE and isinstance(src, Tensor):
+        warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and "
+                      "will be removed in a future PyTorch release. Use torch.scatter_reduce "
+                      "instead for more reduction options.", UserWarning)
+    cdef Tensor result = make(_scatter_values(self._data, d, idx, src, mode))
+    if mode != SCATTER_WRITE:
+        pass  # PyTorch has no derivative for scatter with reduce
+    elif isinstance(src, Tensor):
+        record_ScatterBackward0(result, self, d, index, src, reduce)
+        _src_meta(result, src, idx)
+    else:
+        record_ScatterBackward1(result, self, d, index, src, reduce)
+    return result
 
 
 cdef Tensor op_scatter_add(Tensor self, object dim, Tensor index, Tensor src):
-    return _todo("scatter_add")
+    cdef cnp.ndarray idx = index._data
+    cdef Py_ssize_t d = _check_scatter_args(self, dim, idx, src, None)
+    cdef Tensor result = make(_scatter_values(self._data, d, idx, src, SCATTER_ADD))
+    record_ScatterAddBackward0(result, self, d, index, src)
+    _src_meta(result, src, idx)
+    return result
+
+
+cdef str _SCATTER_SIGNATURES = (
+    " * ({input}int dim, Tensor index, Tensor src)\n"
+    " * ({input}int dim, Tensor index, Tensor src, *, str reduce)\n"
+    " * ({input}int dim, Tensor index, Number value)\n"
+    " * ({input}int dim, Tensor index, Number value, *, str reduce)")
+
+
+cdef tuple _scatter_args(str fname, ArgNumbering numbering, tuple args, object dim,
+                         object index, object src, object value, object reduce):
+    """scatter's Python arguments checked: (dim, index, src Tensor or number, reduce).
+    `args` are the arguments as given, for the message."""
+    sig = _SCATTER_SIGNATURES.format(input="Tensor input, " if numbering == FUNCTION_ARGS else "")
+    args = tuple([a for a in args if a is not None])
+    if (src is not None and value is not None) or isinstance(value, Tensor):
+        raise type_error_combination(fname, args, sig)
+    if src is None:
+        src = value
+    if (src is None or (not isinstance(src, Tensor) and arg_number(src) is None)
+            or isinstance(dim, (float, Tensor)) or not hasattr(dim, "__index__")
+            or not isinstance(index, Tensor) or (reduce is not None and not isinstance(reduce, str))):
+        raise type_error_combination(fname, args, sig)
+    if not isinstance(src, Tensor):
+        src = arg_number(src)
+    return dim.__index__(), index, src, reduce
+
+
+def _py_scatter(input, dim, index, src=None, value=None, *, reduce=None):
+    cdef Tensor self = arg_tensor(input, "scatter", "input", 1)
+    d, i, s, r = _scatter_args("scatter", FUNCTION_ARGS, (input, dim, index, src, value), dim, index,
+                               src, value, reduce)
+    return op_scatter(self, d, i, s, r)
+
+
+def _pym_scatter(self, dim, index, src=None, value=None, *, reduce=None):
+    """``self`` with ``src``'s elements (or ``value``) written at ``index`` along dim."""
+    d, i, s, r = _scatter_args("scatter", METHOD_ARGS, (dim, index, src, value), dim, index, src,
+                               value, reduce)
+    return op_scatter(self, d, i, s, r)
+
+
+def _py_scatter_(self, dim, index, src=None, value=None, *, reduce=None):
+    """In place: ``self`` with ``src``'s elements (or ``value``) written at ``index`` along dim."""
+    d, i, s, r = _scatter_args("scatter_", METHOD_ARGS, (dim, index, src, value), dim, index, src,
+                               value, reduce)
+    return op_scatter_(self, d, i, s, r)
+
+
+_pym_scatter.__name__ = _pym_scatter.__qualname__ = "scatter"
+_py_scatter_.__name__ = _py_scatter_.__qualname__ = "scatter_"
+
+
+# ================================================================ masked_fill / masked_select
+
+cdef void _check_masked_fill(Tensor mask, object value) except *:
+    cdef dtype md = dtype_of(mask._data)
+    if md is not bool_:
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           + md.cpp_name)
+    if isinstance(value, Tensor) and cnp.PyArray_NDIM((<Tensor>value)._data) != 0:
+        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {cnp.PyArray_NDIM((<Tensor>value)._data)} dimension(s).")
+
+
+cdef Tensor op_masked_fill(Tensor self, Tensor mask, object value):
+    cdef cnp.ndarray m = mask._data, x = self._data
+    cdef dtype xd = dtype_of(x)
+    _broadcast_shape(shape_of(m), shape_of(x))     # PyTorch: expand first, then fill
+    _check_masked_fill(mask, value)
+    with quiet():
+        vals = np.asarray((<Tensor>value)._data if isinstance(value, Tensor) else value).astype(
+            xd.np_dtype)
+        out = np.where(m, vals, x)
+    cdef Tensor result = make(as_array(out))
+    if isinstance(value, Tensor):
+        record_MaskedFillBackward1(result, self, mask, value)
+    else:
+        record_MaskedFillBackward0(result, self, mask, value)
+    return result
+
+
+# table entry masked_fill_: by hand through the in-place driver, for PyTorch's order of
+# checks (the leaf, the mask and value, then the mask broadcasting to self)
+cdef Tensor op_masked_fill_(Tensor self, Tensor mask, object value):
+    cdef Tensor source = inplace_source(self, (mask, value))
+    _check_masked_fill(mask, value)
+    _broadcast_shape(shape_of(self._data), shape_of(mask._data))
+    return inplace_commit(self, op_masked_fill(source, mask, value))
+
+
+cdef Tensor masked_fill_backward(Tensor grad, Tensor mask):
+    """The gradient of masked_fill's value: the sum of grad where mask is True."""
+    return OPS.sum(OPS.masked_select(grad, mask), None, False, None)
+
+
+cdef str _MASKED_FILL_SIGNATURES = (" * ({input}Tensor mask, Tensor value)\n"
+                                    " * ({input}Tensor mask, Number value)")
+
+
+cdef tuple _masked_fill_args(str fname, ArgNumbering numbering, tuple args, object mask,
+                             object value):
+    """masked_fill's Python arguments checked: (mask, value Tensor or number)."""
+    v = value if isinstance(value, Tensor) else arg_number(value)
+    if not isinstance(mask, Tensor) or v is None:
+        raise type_error_combination(fname, args, _MASKED_FILL_SIGNATURES.format(
+            input="Tensor input, " if numbering == FUNCTION_ARGS else ""))
+    return mask, v
+
+
+def _py_masked_fill(input, mask, value):
+    cdef Tensor self = arg_tensor(input, "masked_fill", "input", 1)
+    m, v = _masked_fill_args("masked_fill", FUNCTION_ARGS, (input, mask, value), mask, value)
+    return op_masked_fill(self, m, v)
+
+
+def _pym_masked_fill(self, mask, value):
+    """``self`` with ``value`` where the boolean ``mask`` (broadcast) is True."""
+    m, v = _masked_fill_args("masked_fill", METHOD_ARGS, (mask, value), mask, value)
+    return op_masked_fill(self, m, v)
+
+
+def _py_masked_fill_(self, mask, value):
+    """In place: ``value`` where the boolean ``mask`` (broadcast) is True."""
+    m, v = _masked_fill_args("masked_fill_", METHOD_ARGS, (mask, value), mask, value)
+    return op_masked_fill_(self, m, v)
+
+
+_pym_masked_fill.__name__ = _pym_masked_fill.__qualname__ = "masked_fill"
+
+
+cdef Tensor op_masked_select(Tensor self, Tensor mask):
+    cdef cnp.ndarray m = mask._data, x = self._data
+    if dtype_of(m) is not bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    cdef tuple bshape = _broadcast_shape(shape_of(m), shape_of(x))
+    cdef Tensor result = make(as_array(np.broadcast_to(x, bshape)[np.broadcast_to(m, bshape)]))
+    record_MaskedSelectBackward0(result, self, mask)
+    return result
+
+
+cdef Tensor masked_select_backward(Tensor grad, tuple self_shape, Tensor mask):
+    """zeros of the broadcast shape with grad's elements where mask is True, summed back
+    to self's shape when self was broadcast (the engine's reduction in PyTorch)."""
+    cdef tuple bshape = _broadcast_shape(self_shape, shape_of(mask._data))
+    cdef Tensor g = OPS.masked_scatter(zeros(bshape, dtype_of(grad._data)), mask, grad)
+    return g if bshape == self_shape else OPS.sum_to(g, self_shape)
+
+
+cdef Tensor op_masked_scatter(Tensor self, Tensor mask, Tensor source):
+    cdef tuple bshape = _broadcast_shape(shape_of(self._data), shape_of(mask._data))
+    cdef cnp.ndarray out = np.array(np.broadcast_to(self._data, bshape), copy=True)
+    mb = np.broadcast_to(mask._data, bshape)
+    cdef Py_ssize_t n = np.count_nonzero(mb)
+    if cnp.PyArray_SIZE(source._data) < n:
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    out[mb] = source._data.reshape(-1)[:n]
+    cdef Tensor result = make(out)
+    record_MaskedScatterBackward0(result, self, mask, source)
+    return result
+
+
+cdef Tensor masked_scatter_backward(Tensor grad, Tensor mask, tuple source_shape):
+    """grad's elements where mask is True, padded with zeros to source's size."""
+    cdef Tensor selected = OPS.masked_select(grad, mask)
+    cdef Py_ssize_t diff = _numel(source_shape) - cnp.PyArray_SIZE(selected._data)
+    if diff > 0:
+        selected = OPS.cat([selected, zeros((diff,), dtype_of(grad._data))], 0)
+    return OPS.view(selected, source_shape)
+
+
+# ================================================================ take / put
+
+cdef void _check_long_index(Tensor index, str fname) except *:
+    cdef dtype d = dtype_of(index._data)
+    if d is not int64:
+        raise RuntimeError(f"{fname}(): Expected a long tensor for index, but got {d.scalar_name}")
+
+
+cdef void _check_flat_range(cnp.ndarray idx, Py_ssize_t n) except *:
+    if not idx.size:
+        return
+    bad = (idx < -n) | (idx >= n)
+    if bad.any():
+        raise IndexError(f"out of range: tried to access index {int(idx[bad].reshape(-1)[0])} on a "
+                         f"tensor of {n} elements.")
+
+
+cdef Tensor op_take(Tensor self, Tensor index):
+    _check_long_index(index, "take")
+    cdef cnp.ndarray idx = index._data
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(self._data)
+    if n == 0 and idx.size:
+        raise IndexError("take(): tried to take from an empty tensor")
+    _check_flat_range(idx, n)
+    cdef Tensor result = make(as_array(np.take(self._data, idx)))
+    record_TakeBackward0(result, self, index)
+    return result
+
+
+cdef Tensor take_backward(Tensor grad, tuple self_shape, Tensor index):
+    """zeros of self's shape with grad added at the flat positions index."""
+    return OPS.put(zeros(self_shape, dtype_of(grad._data)), index, grad, True)
+
+
+cdef Tensor op_put(Tensor self, Tensor index, Tensor source, bint accumulate):
+    _check_long_index(index, "put_")
+    cdef cnp.ndarray idx = index._data, src = source._data
+    if dtype_of(src) is not dtype_of(self._data):
+        raise RuntimeError(
+            f"put_(): self and source expected to have the same dtype, but got self.dtype = "
+            f"{dtype_of(self._data).scalar_name} and source.dtype = {dtype_of(src).scalar_name}")
+    if src.size != idx.size:
+        raise IndexError(
+            f"put_(): Expected source and index to have the same number of elements, but got "
+            f"source.numel() = {src.size}, index.numel() = {idx.size}")
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(self._data)
+    if n == 0 and idx.size:
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
+    _check_flat_range(idx, n)
+    cdef cnp.ndarray out = np.array(self._data, order="C", copy=True)
+    flat = out.reshape(-1)
+    if accumulate:
+        with quiet():
+            np.add.at(flat, idx.reshape(-1), src.reshape(-1))
+    else:
+        flat[idx.reshape(-1)] = src.reshape(-1)
+    cdef Tensor result = make(out)
+    record_PutBackward0(result, self, index, source, accumulate)
+    return result
 
 
 include "_gen_index.pxi"

@@ -1,11 +1,16 @@
 """Pointwise ops: arithmetic with PyTorch's type promotion and broadcasting, unary
-math, comparisons and logical ops, and their in-place forms.
+math, rounding, comparisons, logical and bitwise ops, clamp/lerp/addcmul-style
+ternaries, copies and fills, random fills, and their in-place forms.
 
 Their nodes, wiring and Python wrappers are generated from the pointwise section of
 derivatives.yaml (_gen_pointwise.pxi, included at the end); this file holds the
-forwards the table cannot express and the value templates (<template>_values) that
-templated forwards call. Small contiguous float arrays skip numpy's ufunc dispatch
-through the C loops of csrc/agc_kernels.c.
+forwards the table cannot express, the value templates (<template>_values) that
+templated forwards call, the derivative helpers the formulas call (PyTorch's
+FunctionsManual names: pow_backward, clamp_backward, ...), the hand-written nodes
+(NotImplementedBackward, CopyBackwards) and the hand-written Python wrappers
+(overloads and odd signatures; a _py_<op> gets its public name and docstring from
+the table, the in-place ones here). Small contiguous float arrays skip numpy's ufunc
+dispatch through the C loops of csrc/agc_kernels.c.
 
 >>> import autograd_core as torch
 >>> x = torch.tensor([1., 2.], requires_grad=True)
@@ -14,17 +19,71 @@ through the C loops of csrc/agc_kernels.c.
 """
 include "_prelude.pxi"
 
+from libc.math cimport erf as c_erf, erfc as c_erfc
+
+from autograd_core._core.tensor import device as _device, from_array as _leaf_from_array
+
 # No small-array C kernel for a templated op (the kernels are AGC_* in agc_kernels.h).
 cdef enum:
     NO_KERNEL = -1
 
+# How div rounds its quotient (PyTorch's rounding_mode None, "trunc", "floor").
+cdef enum RoundingMode:
+    ROUND_NONE
+    ROUND_TRUNC
+    ROUND_FLOOR
 
-# ================================================================ value templates
+ctypedef double (*libm_fn)(double) noexcept nogil
+
+
+# ================================================================ operands and values
 
 cdef inline bint _is_small_float(cnp.ndarray x):
     cdef int t = cnp.PyArray_TYPE(x)
     return ((t == cnp.NPY_FLOAT or t == cnp.NPY_DOUBLE)
             and cnp.PyArray_IS_C_CONTIGUOUS(x) and cnp.PyArray_SIZE(x) <= AGC_SMALL_N)
+
+
+cdef inline tuple _operand_shape(object x):
+    return shape_of((<Tensor>x)._data) if isinstance(x, Tensor) else ()
+
+
+cdef cnp.ndarray operand_array(object x, dtype rt):
+    """An operand's values in dtype rt (a number becomes a 0-d array of rt)."""
+    if isinstance(x, Tensor):
+        return cast_array((<Tensor>x)._data, rt)
+    return <cnp.ndarray>np.asarray(np.array(x).astype(rt.np_dtype))
+
+
+cdef object broadcast_error_of(tuple operands):
+    """PyTorch's error for operands (Tensors, numbers or None) that do not broadcast."""
+    cdef tuple acc = None, s
+    for x in operands:
+        if x is None:
+            continue
+        s = _operand_shape(x)
+        if acc is None:
+            acc = s
+            continue
+        try:
+            acc = tuple(np.broadcast_shapes(acc, s))
+        except ValueError:
+            return broadcast_error(acc, s)
+    return RuntimeError("shapes cannot be broadcast")
+
+
+cdef cnp.ndarray elementwise_values(object fn, tuple operands, dtype rt):
+    """fn(*operands' arrays in rt), broadcast, quiet, as an array of dtype rt."""
+    arrays = [operand_array(x, rt) for x in operands]
+    try:
+        with quiet():
+            r = fn(*arrays)
+    except ValueError:
+        raise broadcast_error_of(operands) from None
+    cdef cnp.ndarray out = as_array(r)
+    if cnp.PyArray_TYPE(out) != rt.typenum:
+        out = <cnp.ndarray>out.astype(rt.np_dtype)
+    return out
 
 
 cdef cnp.ndarray _unary_kernel(cnp.ndarray x, int kernel):
@@ -39,6 +98,30 @@ cdef cnp.ndarray _unary_kernel(cnp.ndarray x, int kernel):
     return out
 
 
+cdef cnp.ndarray _binary_kernel(cnp.ndarray a, cnp.ndarray b, int kernel):
+    """kernel (an AGC_* binary op) over two small contiguous float arrays of one dtype
+    and shape."""
+    cdef cnp.ndarray out = empty_like_array(a)
+    if cnp.PyArray_TYPE(a) == cnp.NPY_FLOAT:
+        agc_binary_f32(kernel, <float *>cnp.PyArray_DATA(a), <float *>cnp.PyArray_DATA(b),
+                       <float *>cnp.PyArray_DATA(out), cnp.PyArray_SIZE(out))
+    else:
+        agc_binary_f64(kernel, <double *>cnp.PyArray_DATA(a), <double *>cnp.PyArray_DATA(b),
+                       <double *>cnp.PyArray_DATA(out), cnp.PyArray_SIZE(out))
+    return out
+
+
+cdef inline bint _kernel_pair(cnp.ndarray a, cnp.ndarray b):
+    """Whether a binary kernel can take a and b (same float dtype and shape, small)."""
+    cdef int t = cnp.PyArray_TYPE(a)
+    return (t == cnp.PyArray_TYPE(b) and (t == cnp.NPY_FLOAT or t == cnp.NPY_DOUBLE)
+            and cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_IS_C_CONTIGUOUS(b)
+            and cnp.PyArray_SIZE(a) <= AGC_SMALL_N and same_shape(a, b))
+
+
+# ================================================================ value templates
+# <template>_values(<tensor args>, <template args>) for `forward: <template>(...)`.
+
 cdef cnp.ndarray unary_float_values(Tensor self, object ufunc, int kernel):
     """A float-valued unary op: integer and bool inputs compute in the default float."""
     cdef cnp.ndarray x = self._data
@@ -49,6 +132,123 @@ cdef cnp.ndarray unary_float_values(Tensor self, object ufunc, int kernel):
     with quiet():
         return as_array(ufunc(x))
 
+
+cdef cnp.ndarray binary_float_values(object self, object other, object ufunc):
+    """A float-valued binary op (atan2): promoted, integers compute in the default float."""
+    return elementwise_values(ufunc, (self, other), float_or_default(result_type((self, other))))
+
+
+cdef cnp.ndarray binary_promoted_values(object self, object other, object ufunc):
+    """A binary op computed in the promoted dtype (maximum, minimum)."""
+    return elementwise_values(ufunc, (self, other), result_type((self, other)))
+
+
+cdef cnp.ndarray rounding_values(Tensor self, object ufunc, str kernel):
+    """floor/ceil/trunc/round: integers are already whole (a copy), bool has no kernel."""
+    cdef cnp.ndarray x = self._data
+    cdef dtype d = dtype_of(x)
+    if d.category == CAT_BOOL:
+        raise not_implemented_for(kernel, d)
+    if d.category == CAT_INT:
+        return <cnp.ndarray>x.copy()
+    with quiet():
+        return as_array(ufunc(x))
+
+
+cdef cnp.ndarray signs_values(Tensor self):
+    """sign/sgn: bool as is, PyTorch's (0 < x) - (x < 0) for floats (sign(nan) == 0)."""
+    cdef cnp.ndarray x = self._data
+    cdef dtype d = dtype_of(x)
+    if d.category == CAT_BOOL:
+        return <cnp.ndarray>x.copy()
+    if d.category == CAT_INT:
+        return as_array(np.sign(x))
+    return as_array((x > 0).astype(x.dtype) - (x < 0).astype(x.dtype))
+
+
+cdef cnp.ndarray compare_values(Tensor self, object other, object ufunc):
+    """A comparison in the promoted dtype: a bool array."""
+    cdef dtype rt = result_type((self, other))
+    oa = cast_array(self._data, rt)
+    ob = cast_array((<Tensor>other)._data, rt) if isinstance(other, Tensor) else other
+    try:
+        with quiet():
+            return as_array(ufunc(oa, ob))
+    except ValueError:
+        raise broadcast_error(shape_of(self._data), _operand_shape(other)) from None
+
+
+cdef cnp.ndarray logical_values(Tensor self, Tensor other, object ufunc):
+    """A logical op on the truth values (nonzero is True): a bool array."""
+    try:
+        return as_array(ufunc(self._data != 0, other._data != 0))
+    except ValueError:
+        raise broadcast_error(shape_of(self._data), shape_of(other._data)) from None
+
+
+cdef cnp.ndarray bitwise_values(Tensor self, object other, object ufunc, str kernel):
+    """A bitwise op on integer or bool operands, in the promoted dtype."""
+    cdef dtype rt = result_type((self, other))
+    if rt.category == CAT_FLOAT:
+        raise not_implemented_for(kernel, rt)
+    try:
+        return elementwise_values(ufunc, (self, other), rt)
+    except OverflowError:
+        raise RuntimeError(f"value cannot be converted to type {rt.value_type_name} "
+                           "without overflow") from None
+
+
+cdef cnp.ndarray predicate_values(Tensor self, object ufunc):
+    """isnan & co: integer and bool values are tested as floats (finite, no sign bit
+    unless negative)."""
+    cdef cnp.ndarray x = self._data
+    if not cnp.PyArray_ISFLOAT(x):
+        x = <cnp.ndarray>x.astype(np.float64)
+    return as_array(ufunc(x))
+
+
+# ---------------------------------------------------------------- ufuncs numpy lacks
+
+cdef cnp.ndarray _libm_values(cnp.ndarray x, libm_fn fn):
+    """fn over x's values in double (the C library's accuracy), rounded to x's dtype."""
+    cdef cnp.ndarray buf = np.array(x, dtype=np.float64, order="C", copy=True)
+    cdef double *p = <double *>cnp.PyArray_DATA(buf)
+    cdef Py_ssize_t i, n = cnp.PyArray_SIZE(buf)
+    with nogil:
+        for i in range(n):
+            p[i] = fn(p[i])
+    return <cnp.ndarray>buf.astype(x.dtype, copy=False)
+
+
+def _ufunc_erf(x):
+    return _libm_values(x, c_erf)
+
+
+def _ufunc_erfc(x):
+    return _libm_values(x, c_erfc)
+
+
+def _ufunc_rsqrt(x):
+    cdef cnp.ndarray r = as_array(np.sqrt(x))
+    return np.reciprocal(r, out=r)
+
+
+def _ufunc_sigmoid(x):
+    # 1 / (1 + exp(-x)) overflows quietly to the right limits
+    cdef cnp.ndarray r = as_array(np.exp(np.negative(x)))
+    np.add(r, 1, out=r)
+    return np.reciprocal(r, out=r)
+
+
+def _ufunc_log10(x):
+    # numpy's float32 log10 is 1 ulp off at powers of ten (log10(100) != 2); rounding
+    # the double result gives PyTorch's values
+    if x.dtype == np.float64:
+        return np.log10(x)
+    return np.log10(x.astype(np.float64)).astype(x.dtype)
+
+
+# ================================================================ arithmetic
 
 cdef object _wrap_int_scalar(object s, dtype rt):
     """A Python int outside an integer dtype's range wraps around, as PyTorch casts it."""
@@ -69,22 +269,12 @@ cdef cnp.ndarray binary_values(object a, object b, int kernel):
     float arrays."""
     cdef cnp.ndarray xa, xb, out
     cdef bint ta = isinstance(a, Tensor), tb = isinstance(b, Tensor)
-    cdef int typ
     cdef dtype rt
     if ta and tb:
         xa = (<Tensor>a)._data
         xb = (<Tensor>b)._data
-        typ = cnp.PyArray_TYPE(xa)
-        if typ == cnp.PyArray_TYPE(xb) and _is_small_float(xa) and _is_small_float(xb) \
-                and same_shape(xa, xb):
-            out = empty_like_array(xa)
-            if typ == cnp.NPY_FLOAT:
-                agc_binary_f32(kernel, <float *>cnp.PyArray_DATA(xa), <float *>cnp.PyArray_DATA(xb),
-                               <float *>cnp.PyArray_DATA(out), cnp.PyArray_SIZE(out))
-            else:
-                agc_binary_f64(kernel, <double *>cnp.PyArray_DATA(xa), <double *>cnp.PyArray_DATA(xb),
-                               <double *>cnp.PyArray_DATA(out), cnp.PyArray_SIZE(out))
-            return out
+        if _kernel_pair(xa, xb):
+            return _binary_kernel(xa, xb, kernel)
     elif ta or tb:
         xa = (<Tensor>(a if ta else b))._data
         s = b if ta else a
@@ -118,8 +308,7 @@ cdef cnp.ndarray binary_values(object a, object b, int kernel):
         with quiet():
             r = (<object>_BINARY_UFUNCS[kernel])(oa, ob)
     except ValueError:
-        raise broadcast_error(shape_of((<Tensor>a)._data) if ta else (),
-                              shape_of((<Tensor>b)._data) if tb else ()) from None
+        raise broadcast_error(_operand_shape(a), _operand_shape(b)) from None
     out = as_array(r)
     if cnp.PyArray_TYPE(out) != rt.typenum:
         out = out.astype(rt.np_dtype)
@@ -132,8 +321,6 @@ cdef object _scaled(object other, object alpha):
         return make(binary_values(other, alpha, AGC_MUL))
     return other * alpha
 
-
-# ================================================================ arithmetic
 
 cdef Tensor op_add(Tensor self, object other, object alpha):
     cdef Tensor result = make(binary_values(self, other if alpha == 1 else _scaled(other, alpha),
@@ -167,11 +354,112 @@ cdef Tensor op_mul(Tensor self, object other):
 
 cdef Tensor op_div(Tensor self, object other, object rounding_mode):
     if rounding_mode is not None:
-        raise NotImplementedError("div(rounding_mode=...): not ported yet")
+        return op__div_mode(self, other, rounding_mode)
     cdef Tensor result = make(binary_values(self, other, AGC_DIV))
     record_DivBackward0(result, self, other, rounding_mode)
     return result
 
+
+cdef Tensor op_div_scalar(Tensor self, object other):
+    cdef Tensor result = make(binary_values(self, other, AGC_DIV))
+    record_DivBackward1(result, self, other)
+    return result
+
+
+# ---------------------------------------------------------------- div with rounding_mode
+
+cdef RoundingMode _rounding_mode(object mode) except *:
+    if mode is None:
+        return ROUND_NONE
+    if mode == "trunc":
+        return ROUND_TRUNC
+    if mode == "floor":
+        return ROUND_FLOOR
+    raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                       f"but found '{mode}'")
+
+
+cdef void _check_int_zero_division(dtype rt, cnp.ndarray b) except *:
+    if rt.category != CAT_FLOAT and cnp.PyArray_SIZE(b) and not np.all(b):
+        raise RuntimeError("ZeroDivisionError")
+
+
+cdef object _trunc_int_div(cnp.ndarray a, cnp.ndarray b):
+    q = np.floor_divide(a, b)
+    adjust = (np.remainder(a, b) != 0) & ((a < 0) != (b < 0))
+    return q + adjust.astype(q.dtype)
+
+
+cdef cnp.ndarray _div_values(object a, object b, RoundingMode mode):
+    """a / b, true or rounded by mode (rounded quotients keep integer dtypes)."""
+    cdef dtype rt = result_type((a, b))
+    if mode == ROUND_NONE:
+        return elementwise_values(np.true_divide, (a, b), float_or_default(rt))
+    if rt.category == CAT_BOOL:
+        raise not_implemented_for("div_floor_cpu" if mode == ROUND_FLOOR else "div_trunc_cpu", rt)
+    cdef cnp.ndarray xa = operand_array(a, rt), xb = operand_array(b, rt)
+    try:
+        if rt.category == CAT_INT:
+            _check_int_zero_division(rt, xb)
+            r = np.floor_divide(xa, xb) if mode == ROUND_FLOOR else _trunc_int_div(xa, xb)
+        else:
+            with quiet():
+                r = np.floor_divide(xa, xb) if mode == ROUND_FLOOR \
+                    else np.trunc(np.true_divide(xa, xb))
+    except ValueError:
+        raise broadcast_error_of((a, b)) from None
+    cdef cnp.ndarray out = as_array(r)
+    if cnp.PyArray_TYPE(out) != rt.typenum:
+        out = <cnp.ndarray>out.astype(rt.np_dtype)
+    return out
+
+
+cdef Tensor op__div_mode(object self, object other, object rounding_mode):
+    cdef Tensor result = make(_div_values(self, other, _rounding_mode(rounding_mode)))
+    record_DivBackward2(result, self, other, rounding_mode)
+    return result
+
+
+# div() without rounding_mode is div.Tensor (DivBackward0); with one, even None,
+# div.Tensor_mode (DivBackward2), as in PyTorch
+cdef object _NO_ROUNDING_MODE = object()
+
+
+cdef tuple _div_mode_operands(object input, object other):
+    a = arg_operand(input)
+    b = arg_operand(other)
+    if a is NotImplemented or b is NotImplemented or \
+            not (isinstance(a, Tensor) or isinstance(b, Tensor)):
+        raise TypeError("div(): argument 'other' must be Tensor or Number")
+    return a, b
+
+
+def _py_div(input, other, *, rounding_mode=_NO_ROUNDING_MODE):
+    if rounding_mode is _NO_ROUNDING_MODE:
+        if not isinstance(input, Tensor) and isinstance(other, Tensor) and is_number(input):
+            # number / tensor: PyTorch computes it as reciprocal(tensor) * number
+            return OPS.mul(OPS.reciprocal(<Tensor>other), arg_number(input))
+        return op_div(arg_tensor(input, "div", "input", 1),
+                      arg_tensor_or_scalar(other, "div", "other", 2), None)
+    a, b = _div_mode_operands(input, other)
+    return op__div_mode(a, b, None if rounding_mode is None
+                        else arg_str(rounding_mode, "div", "rounding_mode", 3))
+
+
+def _py_div_(input, other, *, rounding_mode=_NO_ROUNDING_MODE):
+    """In-place input / other (see div)."""
+    cdef Tensor self = arg_tensor(input, "div_", "input", 1)
+    other = arg_tensor_or_scalar(other, "div_", "other", 2)
+    if rounding_mode is _NO_ROUNDING_MODE:
+        return op_div_(self, other, None)
+    return op__div_mode_(self, other, None if rounding_mode is None
+                         else arg_str(rounding_mode, "div_", "rounding_mode", 3))
+
+
+_py_div_.__name__ = _py_div_.__qualname__ = "div_"
+
+
+# ---------------------------------------------------------------- neg, abs, sign
 
 cdef Tensor op_neg(Tensor self):
     cdef cnp.ndarray x = self._data
@@ -195,9 +483,680 @@ cdef Tensor op_abs(Tensor self):
     return result
 
 
-cdef Tensor op_sgn(Tensor self):
-    cdef Tensor result = make(as_array(np.sign(self._data)))
-    record_SgnBackward0(result, self)
+# ---------------------------------------------------------------- pow
+
+cdef void _check_int_pow(dtype rt, object exponent_values) except *:
+    if rt.category != CAT_FLOAT and np.any(np.asarray(exponent_values) < 0):
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+
+
+cdef object _int_power(cnp.ndarray base, cnp.ndarray exponent):
+    """Integer power where negative exponents give 1/base**-e truncated (0, 1 or -1)."""
+    neg = exponent < 0
+    if not neg.any():
+        return np.power(base, exponent)
+    out = np.power(base, np.where(neg, 0, exponent))
+    inv = np.where(base == 1, 1, np.where(base == -1, np.where(exponent % 2 == 0, 1, -1), 0))
+    return np.where(neg, inv, out).astype(out.dtype)
+
+
+cdef cnp.ndarray _pow_scalar_values(Tensor x, object p):
+    """x ** p for a number p (pow.Tensor_Scalar)."""
+    cdef dtype rt = result_type((x, p))
+    _check_int_pow(rt, p)
+    if rt.category == CAT_INT and type(p) is int and _wrap_int_scalar(p, rt) is not p:
+        raise RuntimeError(f"value cannot be converted to type {rt.value_type_name} "
+                           "without overflow")
+    cdef cnp.ndarray xa = cast_array(x._data, rt)
+    with quiet():
+        out = np.multiply(xa, xa) if p == 2 else np.power(xa, p)
+    return <cnp.ndarray>as_array(out).astype(rt.np_dtype, copy=False)
+
+
+cdef cnp.ndarray _pow_tensor_values(Tensor x, Tensor y):
+    """x ** y for two tensors (pow.Tensor_Tensor)."""
+    cdef dtype rt = result_type((x, y))
+    if rt.category == CAT_BOOL:
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+    try:
+        with quiet():
+            if rt.category == CAT_INT:
+                out = _int_power(cast_array(x._data, rt), cast_array(y._data, rt))
+            else:
+                out = np.power(cast_array(x._data, rt), cast_array(y._data, rt))
+    except ValueError:
+        raise broadcast_error(shape_of(x._data), shape_of(y._data)) from None
+    return as_array(out)
+
+
+cdef cnp.ndarray _rpow_values(object b, Tensor y):
+    """b ** y for a number b (pow.Scalar)."""
+    cdef dtype rt = result_type((b, y))
+    with quiet():
+        if rt.category != CAT_FLOAT:
+            out = _int_power(np.array(b).astype(rt.np_dtype), cast_array(y._data, rt))
+        else:
+            out = np.power(b, cast_array(y._data, rt))
+    return <cnp.ndarray>as_array(out).astype(rt.np_dtype, copy=False)
+
+
+cdef Tensor op_pow(object self, object exponent):
+    cdef Tensor result
+    if isinstance(self, Tensor):
+        if isinstance(exponent, Tensor):
+            result = make(_pow_tensor_values(<Tensor>self, <Tensor>exponent))
+            record_PowBackward1(result, self, exponent)
+        else:
+            result = make(_pow_scalar_values(<Tensor>self, exponent))
+            record_PowBackward0(result, self, exponent)
+        return result
+    if not isinstance(exponent, Tensor):
+        raise TypeError("pow(): at least one of input and exponent must be a Tensor")
+    result = make(_rpow_values(self, <Tensor>exponent))
+    record_PowBackward2(result, self, exponent)
+    return result
+
+
+cdef Tensor op_pow_(Tensor self, object exponent):
+    cdef Tensor src = inplace_source(self, (exponent,))
+    return inplace_commit(self, op_pow(src, exponent))
+
+
+cdef Tensor op_square(Tensor self):
+    return op_pow(self, 2)
+
+
+def _py_pow(input, exponent):
+    if not isinstance(input, Tensor) and isinstance(exponent, Tensor):
+        return op_pow(arg_scalar(input, "pow", "self", 1), exponent)
+    return op_pow(arg_tensor(input, "pow", "input", 1),
+                  arg_tensor_or_scalar(exponent, "pow", "exponent", 2))
+
+
+
+
+cdef Tensor pow_backward(Tensor grad, Tensor self, object exponent):
+    """d/dself of self ** exponent for a number exponent."""
+    if exponent == 0:
+        return zeros_like(self)
+    return OPS.mul(grad, OPS.mul(OPS.pow(self, exponent - 1), exponent))
+
+
+cdef Tensor pow_backward_self(Tensor grad, Tensor self, Tensor exponent):
+    """d/dself of self ** exponent (tensors): zero where the exponent is 0."""
+    cdef Tensor d = OPS.mul(grad, OPS.mul(exponent, OPS.pow(self, OPS.sub(exponent, 1, 1))))
+    return OPS.where(OPS.eq(exponent, 0.0), 0.0, d)
+
+
+cdef Tensor pow_backward_exponent(Tensor grad, object self, Tensor exponent, Tensor result):
+    """d/dexponent of self ** exponent (self a tensor or a number): result * log(self),
+    taken as 0 where self == 0 and exponent >= 0."""
+    cdef cnp.ndarray zero_base
+    if isinstance(self, Tensor):
+        with quiet():
+            zero_base = as_array(((<Tensor>self)._data == 0) & (exponent._data >= 0))
+        return OPS.mul(grad, OPS.where(make(zero_base), 0.0,
+                                       OPS.mul(result, OPS.log(<Tensor>self))))
+    cdef double log_base
+    with quiet():
+        log_base = float(np.log(np.float64(self)))
+    if self == 0:
+        with quiet():
+            zero_base = as_array(exponent._data >= 0)
+        return OPS.mul(grad, OPS.where(make(zero_base), 0.0, OPS.mul(result, log_base)))
+    return OPS.mul(grad, OPS.mul(result, log_base))
+
+
+# ---------------------------------------------------------------- floor_divide, remainder, fmod
+
+@cython.final
+cdef class NotImplementedBackward(Node):
+    """PyTorch's `NotImplemented` node (table entry floor_divide; also recorded by
+    number % tensor): an op PyTorch has no derivative for. Its edges are the inputs
+    that require grad, as PyTorch's; backward through it raises, naming the op.
+
+    Its printed type name is PyTorch's `NotImplemented` (name_node_types reads
+    torch_name); the class keeps a different Python name so that the module does not
+    shadow Python's builtin NotImplemented.
+    """
+    torch_name = "NotImplemented"
+    cdef str op_name
+
+    def name(self):
+        return "torch::autograd::NotImplemented"  # PyTorch's C++ node name
+
+    cdef tuple apply(self, tuple grads):
+        raise RuntimeError(f"derivative for aten::{self.op_name} is not implemented")
+
+
+cdef void _record_not_implemented(Tensor result, tuple operands, str op_name) except *:
+    if not should_record(operands, result._data):
+        return
+    cdef NotImplementedBackward node = NotImplementedBackward.__new__(NotImplementedBackward)
+    node.op_name = op_name
+    record(node, result, tuple([x for x in operands if _input_requires_grad(x)]))
+
+
+cdef cnp.ndarray _mod_values(object a, object b, object ufunc, str kernel):
+    """remainder (np.remainder: the divisor's sign) or fmod (np.fmod: the dividend's)."""
+    cdef dtype rt = result_type((a, b))
+    if rt.category == CAT_BOOL:
+        raise not_implemented_for(kernel, rt)
+    if rt.category == CAT_INT:
+        _check_int_zero_division(rt, operand_array(b, rt))
+    return elementwise_values(ufunc, (a, b), rt)
+
+
+cdef tuple _two_operands(object input, object other, str fname):
+    """Two operands of which at least one is a Tensor (the other may be a number)."""
+    a = arg_operand(input)
+    b = arg_operand(other)
+    if a is NotImplemented or (not isinstance(a, Tensor) and not isinstance(b, Tensor)):
+        raise TypeError(f"{fname}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    if b is NotImplemented:
+        raise TypeError(f"{fname}(): argument 'other' (position 2) must be Tensor, not "
+                        f"{type(other).__name__}")
+    return a, b
+
+
+cdef Tensor op_floor_divide(object self, object other):
+    cdef Tensor result = make(_div_values(self, other, ROUND_FLOOR))
+    _record_not_implemented(result, (self, other), "floor_divide")
+    return result
+
+
+cdef Tensor op_floor_divide_(Tensor self, object other):
+    cdef Tensor src = inplace_source(self, (other,))
+    return inplace_commit(self, op_floor_divide(src, other))
+
+
+def _py_floor_divide(input, other):
+    a, b = _two_operands(input, other, "floor_divide")
+    return op_floor_divide(a, b)
+
+
+
+
+cdef Tensor op_remainder(object self, object other):
+    cdef Tensor result = make(_mod_values(self, other, np.remainder, "remainder_cpu"))
+    if not isinstance(self, Tensor):
+        _record_not_implemented(result, (self, other), "remainder")  # PyTorch has none
+    elif isinstance(other, Tensor):
+        record_RemainderBackward1(result, self, other)
+    else:
+        record_RemainderBackward0(result, self, other)
+    return result
+
+
+cdef Tensor op_remainder_(Tensor self, object other):
+    cdef Tensor src = inplace_source(self, (other,))
+    return inplace_commit(self, op_remainder(src, other))
+
+
+def _py_remainder(input, other):
+    a, b = _two_operands(input, other, "remainder")
+    return op_remainder(a, b)
+
+
+
+
+cdef Tensor op_fmod(Tensor self, object other):
+    cdef Tensor result = make(_mod_values(self, other, np.fmod, "fmod_cpu"))
+    if isinstance(other, Tensor):
+        record_FmodBackward1(result, self, other)
+    else:
+        record_FmodBackward0(result, self, other)
+    return result
+
+
+cdef str _TENSOR_OR_NUMBER_OTHER = (
+    " * (Tensor input, Tensor other, *, Tensor out = None)\n"
+    " * (Tensor input, Number other, *, Tensor out = None)")
+
+
+cdef object _fmod_other(str fname, object input, object other):
+    o = arg_operand(other)
+    if o is NotImplemented:
+        raise type_error_combination(fname, (input, other), _TENSOR_OR_NUMBER_OTHER)
+    return o
+
+
+def _py_fmod(input, other):
+    if not isinstance(input, Tensor):
+        raise type_error_combination("fmod", (input, other), _TENSOR_OR_NUMBER_OTHER)
+    return op_fmod(input, _fmod_other("fmod", input, other))
+
+
+def _py_fmod_(input, other):
+    """In-place fmod."""
+    cdef Tensor self = arg_tensor(input, "fmod_", "input", 1)
+    return op_fmod_(self, _fmod_other("fmod_", input, other))
+
+
+_py_fmod_.__name__ = _py_fmod_.__qualname__ = "fmod_"
+
+
+# ---------------------------------------------------------------- hypot
+
+cdef Tensor op_hypot(Tensor self, Tensor other):
+    cdef dtype rt = result_type((self, other))
+    if rt.category != CAT_FLOAT:
+        raise not_implemented_for("hypot_cpu", rt)
+    cdef Tensor result = make(elementwise_values(np.hypot, (self, other), rt))
+    record_HypotBackward0(result, self, other)
+    return result
+
+
+# ================================================================ clamp
+
+cdef object _clamp_values(cnp.ndarray x, object lo, object hi):
+    r = x
+    if lo is not None:
+        r = np.maximum(r, lo)
+    if hi is not None:
+        r = np.minimum(r, hi)
+    return r if r is not x else x.copy()
+
+
+cdef Tensor op_clamp(Tensor self, object min, object max):
+    if min is None and max is None:
+        raise RuntimeError("autograd_core.clamp: At least one of 'min' or 'max' must not be None")
+    cdef dtype rt = result_type((self, min, max))
+    cdef cnp.ndarray xa = cast_array(self._data, rt)
+    lo = None if min is None else operand_array(min, rt)
+    hi = None if max is None else operand_array(max, rt)
+    with quiet():
+        out = as_array(_clamp_values(xa, lo, hi))
+    cdef Tensor result = make(out)
+    record_ClampBackward1(result, self, min, max)
+    return result
+
+
+cdef Tensor op__clamp_tensor(Tensor self, Tensor min, Tensor max):
+    if min is None and max is None:
+        raise RuntimeError("autograd_core.clamp: At least one of 'min' or 'max' must not be None")
+    cdef dtype rt = result_type((self, min, max))
+    cdef cnp.ndarray xa = cast_array(self._data, rt)
+    try:
+        with quiet():
+            out = as_array(_clamp_values(xa, None if min is None else cast_array(min._data, rt),
+                                         None if max is None else cast_array(max._data, rt)))
+    except ValueError:
+        raise broadcast_error_of((self, min, max)) from None
+    cdef Tensor result = make(out)
+    record_ClampBackward0(result, self, min, max)
+    return result
+
+
+cdef Tensor op_clamp_min(Tensor self, object min):
+    cdef Tensor result = make(elementwise_values(np.maximum, (self, min),
+                                                 result_type((self, min))))
+    if isinstance(min, Tensor):
+        record_ClampMinBackward1(result, self, min)
+    else:
+        record_ClampMinBackward0(result, self, min)
+    return result
+
+
+cdef Tensor op_clamp_max(Tensor self, object max):
+    cdef Tensor result = make(elementwise_values(np.minimum, (self, max),
+                                                 result_type((self, max))))
+    if isinstance(max, Tensor):
+        record_ClampMaxBackward1(result, self, max)
+    else:
+        record_ClampMaxBackward0(result, self, max)
+    return result
+
+
+cdef inline object _values_of(object b):
+    return (<Tensor>b)._data if isinstance(b, Tensor) else b
+
+
+cdef Tensor clamp_backward(Tensor grad, Tensor self, object min, object max):
+    """grad where min <= self <= max (bounds numbers or tensors, either may be None)."""
+    cdef cnp.ndarray xd = self._data
+    with quiet():
+        if min is not None and max is not None:
+            keep = (xd >= _values_of(min)) & (xd <= _values_of(max))
+        elif min is not None:
+            keep = xd >= _values_of(min)
+        elif max is not None:
+            keep = xd <= _values_of(max)
+        else:
+            return grad
+    return OPS.where(make(as_array(keep)), grad, 0)
+
+
+cdef Tensor clamp_backward_min(Tensor grad, Tensor self, Tensor min, Tensor max):
+    """The gradient of a tensor min bound: grad where self < min (and min < max)."""
+    cdef cnp.ndarray xd = self._data
+    with quiet():
+        if max is not None:
+            take = (xd < min._data) & (min._data < max._data)
+        else:
+            take = xd < min._data
+    return OPS.where(make(as_array(take)), grad, 0)
+
+
+cdef Tensor clamp_backward_max(Tensor grad, Tensor self, Tensor min, Tensor max):
+    """The gradient of a tensor max bound: grad where self > max (or max < min)."""
+    cdef cnp.ndarray xd = self._data
+    with quiet():
+        if min is not None:
+            take = (xd > max._data) | (max._data < min._data)
+        else:
+            take = xd > max._data
+    return OPS.where(make(as_array(take)), grad, 0)
+
+
+cdef str _CLAMP_SIGNATURES = (
+    " * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)\n"
+    " * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)")
+
+
+cdef object _clamp_type_error(str fname, object min, object max):
+    kws = []
+    if min is not None:
+        kws.append(("min", min))
+    if max is not None:
+        kws.append(("max", max))
+    got = ", ".join(["Tensor"] + [f"{k}={'Tensor' if isinstance(v, Tensor) else type(v).__name__}"
+                                  for k, v in kws])
+    return TypeError(f"{fname}() received an invalid combination of arguments - got ({got}), "
+                     f"but expected one of:\n{_CLAMP_SIGNATURES}\n")
+
+
+cdef tuple _clamp_bounds(str fname, object min, object max):
+    """(bounds are tensors, min, max): clamp's overloads take two tensor bounds or two
+    number bounds (None for either)."""
+    cdef bint t_min = isinstance(min, Tensor), t_max = isinstance(max, Tensor)
+    if t_min or t_max:
+        if (min is not None and not t_min) or (max is not None and not t_max):
+            raise _clamp_type_error(fname, min, max)
+        return True, min, max
+    smin = None if min is None else arg_number(min)
+    smax = None if max is None else arg_number(max)
+    if (min is not None and smin is None) or (max is not None and smax is None):
+        raise _clamp_type_error(fname, min, max)
+    return False, smin, smax
+
+
+def _py_clamp(input, min=None, max=None):
+    cdef Tensor self = arg_tensor(input, "clamp", "input", 1)
+    tensors, lo, hi = _clamp_bounds("clamp", min, max)
+    if tensors:
+        return op__clamp_tensor(self, lo, hi)
+    return op_clamp(self, lo, hi)
+
+
+def _py_clamp_(input, min=None, max=None):
+    """In-place clamp."""
+    cdef Tensor self = arg_tensor(input, "clamp_", "input", 1)
+    tensors, lo, hi = _clamp_bounds("clamp_", min, max)
+    if tensors:
+        return op__clamp_tensor_(self, lo, hi)
+    return op_clamp_(self, lo, hi)
+
+
+cdef object _clamp_bound(str fname, str argname, Tensor self, object bound):
+    """clamp_min/clamp_max's bound: a Tensor or a number."""
+    if isinstance(bound, Tensor):
+        return bound
+    n = arg_number(bound)
+    if n is None:
+        raise type_error_combination(
+            fname, (self, bound),
+            f" * (Tensor input, Tensor {argname}, *, Tensor out = None)\n"
+            f" * (Tensor input, Number {argname}, *, Tensor out = None)")
+    return n
+
+
+def _py_clamp_min(input, min):
+    cdef Tensor self = arg_tensor(input, "clamp_min", "input", 1)
+    return op_clamp_min(self, _clamp_bound("clamp_min", "min", self, min))
+
+
+def _py_clamp_min_(input, min):
+    """In-place clamp_min."""
+    cdef Tensor self = arg_tensor(input, "clamp_min_", "input", 1)
+    return op_clamp_min_(self, _clamp_bound("clamp_min_", "min", self, min))
+
+
+def _py_clamp_max(input, max):
+    cdef Tensor self = arg_tensor(input, "clamp_max", "input", 1)
+    return op_clamp_max(self, _clamp_bound("clamp_max", "max", self, max))
+
+
+def _py_clamp_max_(input, max):
+    """In-place clamp_max."""
+    cdef Tensor self = arg_tensor(input, "clamp_max_", "input", 1)
+    return op_clamp_max_(self, _clamp_bound("clamp_max_", "max", self, max))
+
+
+_py_clamp_.__name__ = _py_clamp_.__qualname__ = "clamp_"
+_py_clamp_min_.__name__ = _py_clamp_min_.__qualname__ = "clamp_min_"
+_py_clamp_max_.__name__ = _py_clamp_max_.__qualname__ = "clamp_max_"
+
+
+# ================================================================ lerp, addcmul, addcdiv
+
+def _lerp_ufunc(a, b, w):
+    # PyTorch's formula: exact at both ends, stable for |w| < 0.5 and >= 0.5
+    diff = b - a
+    return np.where(np.abs(w) < 0.5, a + w * diff, b - diff * (1 - w))
+
+
+cdef dtype _check_lerp(Tensor self, Tensor end, object weight):
+    """lerp's dtype rules: end (and a tensor weight) in self's dtype, a float dtype."""
+    cdef dtype d = dtype_of(self._data), e = dtype_of(end._data), w
+    if e is not d:
+        raise RuntimeError(f"expected dtype {d.cpp_name} for `end` but got dtype {e.cpp_name}")
+    cdef bint w_tensor = isinstance(weight, Tensor)
+    if w_tensor:
+        w = dtype_of((<Tensor>weight)._data)
+        if w is not d:
+            raise RuntimeError(f"expected dtype {d.cpp_name} for `weight` but got dtype "
+                               f"{w.cpp_name}")
+    if d.category != CAT_FLOAT:
+        raise not_implemented_for("lerp_kernel_tensor" if w_tensor else "lerp_kernel_scalar", d)
+    return d
+
+
+cdef Tensor op_lerp(Tensor self, Tensor end, object weight):
+    cdef dtype d = _check_lerp(self, end, weight)
+    cdef Tensor result = make(elementwise_values(_lerp_ufunc, (self, end, weight), d))
+    record_LerpBackward0(result, self, end, weight)
+    return result
+
+
+cdef Tensor op__lerp_tensor(Tensor self, Tensor end, Tensor weight):
+    cdef dtype d = _check_lerp(self, end, weight)
+    cdef Tensor result = make(elementwise_values(_lerp_ufunc, (self, end, weight), d))
+    record_LerpBackward1(result, self, end, weight)
+    return result
+
+
+cdef object _lerp_weight(str fname, object weight):
+    if isinstance(weight, Tensor):
+        return weight
+    w = arg_number(weight)
+    if w is None:
+        raise TypeError(f"{fname}(): argument 'weight' must be Number or Tensor, not "
+                        f"{type(weight).__name__}")
+    return w
+
+
+def _py_lerp(input, end, weight):
+    cdef Tensor self = arg_tensor(input, "lerp", "input", 1)
+    cdef Tensor e = arg_tensor(end, "lerp", "end", 2)
+    w = _lerp_weight("lerp", weight)
+    if isinstance(w, Tensor):
+        return op__lerp_tensor(self, e, w)
+    return op_lerp(self, e, w)
+
+
+def _py_lerp_(input, end, weight):
+    """In-place lerp."""
+    cdef Tensor self = arg_tensor(input, "lerp_", "input", 1)
+    cdef Tensor e = arg_tensor(end, "lerp_", "end", 2)
+    w = _lerp_weight("lerp_", weight)
+    if isinstance(w, Tensor):
+        return op__lerp_tensor_(self, e, w)
+    return op_lerp_(self, e, w)
+
+
+_py_lerp_.__name__ = _py_lerp_.__qualname__ = "lerp_"
+
+
+def _addcmul_ufunc(a, b, c, v):
+    return np.add(a, np.multiply(np.multiply(v, b), c))
+
+
+def _addcdiv_ufunc(a, b, c, v):
+    return np.add(a, np.true_divide(np.multiply(v, b), c))
+
+
+cdef str _ADDCDIV_INT_MSG = (
+    "Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
+    "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can "
+    "be implemented as (input + value * autograd_core.trunc(tensor1 / tensor2)).to(input.dtype) "
+    "for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future "
+    "addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), "
+    "for all dtypes.")
+
+
+cdef Tensor op_addcmul(Tensor self, Tensor tensor1, Tensor tensor2, object value):
+    cdef tuple operands = (self, tensor1, tensor2)
+    cdef dtype rt = result_type(operands)
+    if rt.category == CAT_BOOL:
+        raise not_implemented_for("addcmul_cpu_out", bool_)
+    cdef Tensor result = make(elementwise_values(_addcmul_ufunc, operands + (value,), rt))
+    record_AddcmulBackward0(result, self, tensor1, tensor2, value)
+    return result
+
+
+cdef Tensor op_addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, object value):
+    cdef tuple operands = (self, tensor1, tensor2)
+    cdef dtype rt = result_type(operands)
+    if rt.category == CAT_BOOL:
+        raise not_implemented_for("addcdiv_cpu_out", bool_)
+    if dtype_of(tensor1._data).category != CAT_FLOAT and \
+            dtype_of(tensor2._data).category != CAT_FLOAT:
+        raise RuntimeError(_ADDCDIV_INT_MSG)
+    cdef Tensor result = make(elementwise_values(_addcdiv_ufunc, operands + (value,), rt))
+    record_AddcdivBackward0(result, self, tensor1, tensor2, value)
+    return result
+
+
+# ================================================================ where
+
+cdef Tensor op_where(Tensor condition, object self, object other):
+    cdef dtype c = dtype_of(condition._data)
+    if c.category != CAT_BOOL:
+        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
+                           f"with dtype {c.scalar_name}")
+    cdef dtype rt = result_type((self, other))
+    try:
+        out = np.where(condition._data, operand_array(self, rt), operand_array(other, rt))
+    except ValueError:
+        raise broadcast_error(_operand_shape(self), _operand_shape(other)) from None
+    cdef Tensor result = make(as_array(out))
+    record_WhereBackward0(result, condition, self, other)
+    return result
+
+
+cdef Tensor _where_args(object condition, object input, object other):
+    if not isinstance(condition, Tensor):
+        raise TypeError("where(): argument 'condition' (position 1) must be Tensor, not "
+                        + type(condition).__name__)
+    return op_where(condition, arg_tensor_or_scalar(input, "where", "input", 2),
+                    arg_tensor_or_scalar(other, "where", "other", 3))
+
+
+def _py_where(condition, input, other):
+    return _where_args(condition, input, other)
+
+
+def _pym_where(self, condition, other):
+    """self where condition is True, else other (Tensor.where(condition, other)).
+
+    >>> import autograd_core as torch
+    >>> x = torch.tensor([1., -2.])
+    >>> x.where(x > 0, 0.)
+    tensor([1., 0.])
+    """
+    return _where_args(condition, self, other)
+
+
+_pym_where.__name__ = _pym_where.__qualname__ = "where"
+
+
+# ================================================================ unary ops
+
+# asinh_, acosh_ and atanh_: values in place; with grad, a node whose backward raises
+# (PyTorch's AsinhBackward1 & co)
+ctypedef Tensor (*unary_op_fn)(Tensor)
+ctypedef void (*record_unary_fn)(Tensor, Tensor) except *
+
+
+cdef Tensor _inplace_recorded_as(Tensor self, unary_op_fn values_op, record_unary_fn record_node):
+    """self.op_() whose values are op's but whose node is record_node's (the in-place
+    driver, Note [In-place ops])."""
+    cdef Tensor src = inplace_source(self, ())
+    cdef Tensor result
+    with NoGradGuard():
+        result = values_op(src)
+    record_node(result, src)
+    return inplace_commit(self, result)
+
+
+cdef Tensor op_asinh_(Tensor self):
+    return _inplace_recorded_as(self, op_asinh, record_AsinhBackward1)
+
+
+cdef Tensor op_acosh_(Tensor self):
+    return _inplace_recorded_as(self, op_acosh, record_AcoshBackward1)
+
+
+cdef Tensor op_atanh_(Tensor self):
+    return _inplace_recorded_as(self, op_atanh, record_AtanhBackward1)
+
+
+cdef Tensor inplace_not_implemented(str op):
+    """The derivative PyTorch does not define for an in-place op (its formula
+    not_implemented("inplace version of <op>"))."""
+    raise NotImplementedError(f"the derivative for 'inplace version of {op}' is not implemented.")
+
+
+cdef Tensor op_relu(Tensor self):
+    cdef cnp.ndarray x = self._data, out
+    cdef dtype d = dtype_of(x)
+    if d.category == CAT_BOOL:
+        raise RuntimeError("Boolean inputs not supported for relu")
+    if _is_small_float(x):
+        out = _unary_kernel(x, AGC_RELU)
+    elif d.category == CAT_INT:
+        out = as_array(np.maximum(x, 0))
+    else:
+        # NaN stays NaN, as torch.relu keeps it
+        out = as_array(np.where(x > 0, x, np.where(x != x, x, 0)).astype(x.dtype, copy=False))
+    cdef Tensor result = make(out)
+    record_ReluBackward0(result, self)
+    return result
+
+
+cdef Tensor op_threshold_backward(Tensor grad_output, Tensor self, object threshold):
+    """relu's derivative as an op of its own: grad_output where self > threshold, else 0
+    (also where grad_output is nan)."""
+    cdef cnp.ndarray ga = grad_output._data, ya = self._data, out
+    if threshold == 0 and _kernel_pair(ga, ya):
+        out = _binary_kernel(ga, ya, AGC_THRESHOLD_BACKWARD)
+    else:
+        with quiet():
+            out = as_array(np.where(ya > threshold, ga, np.zeros((), ga.dtype)))
+    cdef Tensor result = make(out)
+    record_ThresholdBackwardBackward0(result, grad_output, self, threshold)
     return result
 
 
@@ -205,17 +1164,8 @@ cdef Tensor op_tanh_backward(Tensor grad_output, Tensor output):
     """tanh's derivative as an op of its own (as in PyTorch): one fused kernel for the
     first derivative, and a node for the second."""
     cdef cnp.ndarray ga = grad_output._data, ya = output._data, out
-    if cnp.PyArray_TYPE(ga) == cnp.PyArray_TYPE(ya) and _is_small_float(ga) \
-            and _is_small_float(ya) and same_shape(ga, ya):
-        out = empty_like_array(ga)
-        if cnp.PyArray_TYPE(ga) == cnp.NPY_FLOAT:
-            agc_binary_f32(AGC_TANH_BACKWARD, <float *>cnp.PyArray_DATA(ga),
-                           <float *>cnp.PyArray_DATA(ya), <float *>cnp.PyArray_DATA(out),
-                           cnp.PyArray_SIZE(out))
-        else:
-            agc_binary_f64(AGC_TANH_BACKWARD, <double *>cnp.PyArray_DATA(ga),
-                           <double *>cnp.PyArray_DATA(ya), <double *>cnp.PyArray_DATA(out),
-                           cnp.PyArray_SIZE(out))
+    if _kernel_pair(ga, ya):
+        out = _binary_kernel(ga, ya, AGC_TANH_BACKWARD)
     else:
         out = as_array(ga * (1 - ya * ya))
     cdef Tensor result = make(out)
@@ -223,7 +1173,155 @@ cdef Tensor op_tanh_backward(Tensor grad_output, Tensor output):
     return result
 
 
-# ================================================================ copies
+cdef Tensor op_sigmoid_backward(Tensor grad_output, Tensor output):
+    """sigmoid's derivative as an op of its own, as tanh_backward."""
+    cdef cnp.ndarray ga = grad_output._data, ya = output._data, out
+    if _kernel_pair(ga, ya):
+        out = _binary_kernel(ga, ya, AGC_SIGMOID_BACKWARD)
+    else:
+        out = as_array(ga * ((1 - ya) * ya))
+    cdef Tensor result = make(out)
+    record_SigmoidBackwardBackward0(result, grad_output, output)
+    return result
+
+
+cdef Tensor op_round(Tensor self, object decimals):
+    cdef Tensor result
+    if decimals is None:
+        result = make(rounding_values(self, np.rint, "round_vml_cpu"))
+        record_RoundBackward0(result, self, decimals)
+    else:
+        result = make(_round_decimals_values(self, decimals))
+        record_RoundBackward1(result, self, decimals)
+    return result
+
+
+cdef cnp.ndarray _round_decimals_values(Tensor self, object decimals):
+    cdef cnp.ndarray xa = self._data
+    cdef dtype d = dtype_of(xa)
+    if d.category != CAT_FLOAT:
+        raise not_implemented_for("round_cpu" if d.category == CAT_INT else "round_vml_cpu", d)
+    cdef int dec = decimals
+    op_dt = np.float32 if d is float16 else xa.dtype
+    a = xa.astype(op_dt, copy=False)
+    with quiet():
+        if dec < 0:
+            ten = np.asarray(10.0 ** (-dec), dtype=op_dt)
+            v = np.rint(a / ten) * ten
+        else:
+            ten = np.asarray(10.0 ** dec, dtype=op_dt)
+            v = np.rint(a * ten) / ten
+    return <cnp.ndarray>np.asarray(v).astype(xa.dtype, copy=False)
+
+
+cdef Tensor op_frac(Tensor self):
+    cdef cnp.ndarray x = self._data
+    cdef dtype d = dtype_of(x)
+    if d.category != CAT_FLOAT:
+        raise not_implemented_for("frac_cpu", d)
+    cdef Tensor result
+    with quiet():
+        result = make(as_array(x - np.trunc(x)))
+    record_FracBackward0(result, self)
+    return result
+
+
+cdef Tensor op_logit(Tensor self, object eps):
+    cdef cnp.ndarray xa = cast_array(self._data, float_or_default(dtype_of(self._data)))
+    with quiet():
+        if eps is not None:
+            lo = float(eps)
+            z = np.clip(xa, np.asarray(lo, dtype=xa.dtype), np.asarray(1.0 - lo, dtype=xa.dtype))
+        else:
+            z = xa
+        v = np.log(z / (1 - z))
+    cdef Tensor result = make(<cnp.ndarray>np.asarray(v).astype(xa.dtype, copy=False))
+    record_LogitBackward0(result, self, eps)
+    return result
+
+
+cdef Tensor logit_backward(Tensor grad, Tensor self, object eps):
+    """grad / (self * (1 - self)); outside [eps, 1 - eps] 0, outside [0, 1] nan
+    without eps (PyTorch's logit_backward)."""
+    cdef cnp.ndarray xd = self._data
+    cdef double lo = 0.0 if eps is None else eps
+    cdef double hi = 1.0 - lo
+    with quiet():
+        outside = (xd < lo) | (xd > hi)
+    return OPS.where(make(as_array(outside)), float("nan") if eps is None else 0.0,
+                     OPS.div(grad, OPS.mul(self, OPS.rsub(self, 1, 1)), None))
+
+
+cdef Tensor op_nan_to_num(Tensor self, object nan, object posinf, object neginf):
+    cdef cnp.ndarray x = self._data
+    cdef dtype d = dtype_of(x)
+    if d.category != CAT_FLOAT:
+        return make(<cnp.ndarray>x.copy())
+    info = np.finfo(d.np_dtype)
+    with quiet():
+        v = np.nan_to_num(x, copy=True, nan=0.0 if nan is None else nan,
+                          posinf=info.max if posinf is None else posinf,
+                          neginf=info.min if neginf is None else neginf)
+    cdef Tensor result = make(as_array(v))
+    record_NanToNumBackward0(result, self, nan, posinf, neginf)
+    return result
+
+
+# ================================================================ comparisons, logical, bitwise
+
+ctypedef void (*record_compare_fn)(Tensor, Tensor, object) except *
+
+
+cdef Tensor _compare_inplace(Tensor self, object other, object ufunc,
+                             record_compare_fn number_node, record_compare_fn tensor_node):
+    """self.eq_(other) & co: the comparison written into self's dtype, recorded with
+    PyTorch's node (zero derivative) for a number or a tensor other."""
+    cdef Tensor src = inplace_source(self, (other,))
+    cdef Tensor result = make(cast_array(compare_values(src, other, ufunc), dtype_of(self._data)))
+    if isinstance(other, Tensor):
+        tensor_node(result, src, other)
+    else:
+        number_node(result, src, other)
+    return inplace_commit(self, result)
+
+
+cdef Tensor op_eq_(Tensor self, object other):
+    return _compare_inplace(self, other, np.equal, record_EqBackward0, record_EqBackward1)
+
+
+cdef Tensor op_ne_(Tensor self, object other):
+    return _compare_inplace(self, other, np.not_equal, record_NeBackward0, record_NeBackward1)
+
+
+cdef Tensor op_lt_(Tensor self, object other):
+    return _compare_inplace(self, other, np.less, record_LtBackward0, record_LtBackward1)
+
+
+cdef Tensor op_le_(Tensor self, object other):
+    return _compare_inplace(self, other, np.less_equal, record_LeBackward0, record_LeBackward1)
+
+
+cdef Tensor op_gt_(Tensor self, object other):
+    return _compare_inplace(self, other, np.greater, record_GtBackward0, record_GtBackward1)
+
+
+cdef Tensor op_ge_(Tensor self, object other):
+    return _compare_inplace(self, other, np.greater_equal, record_GeBackward0, record_GeBackward1)
+
+
+cdef Tensor op_logical_not(Tensor self):
+    return make(as_array(self._data == 0))
+
+
+cdef Tensor op_bitwise_not(Tensor self):
+    if dtype_of(self._data).category == CAT_FLOAT:
+        # the ~ operator's message (Tensor.__invert__ calls this op)
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
+                        "tensors")
+    return make(as_array(np.invert(self._data)))
+
+
+# ================================================================ copies and fills
 
 cdef Tensor op_clone(Tensor self, object memory_format):
     cdef Tensor result = make(np.array(self._data, copy=True, order="C"))
@@ -237,15 +1335,22 @@ cdef Tensor op__to_copy(Tensor self, dtype dtype):
     return result
 
 
+@cython.final
 cdef class CopyBackwards(Node):
-    """The differentiable .grad written by backward(create_graph=True): its gradient
-    flows to the gradient it copies."""
+    """The node of copy_ (table entry copy_; inputs: self's old history, which gets a
+    zero gradient, and src, which gets the gradient), and of the differentiable .grad
+    that backward(create_graph=True) writes (_copy_backwards; one input, the gradient
+    it copies). Hand-written: one PyTorch node name for two ops."""
 
     def name(self):
         return "torch::autograd::CopyBackwards"  # PyTorch's C++ node name
 
     cdef tuple apply(self, tuple grads):
-        return (grads[0],)
+        cdef Tensor g = grads[0]
+        if len(self.next_nodes) == 1:
+            return (g,)
+        return (zeros_like(g) if needs_input_grad(self, 0) else None,
+                g if needs_input_grad(self, 1) else None)
 
 
 cdef Tensor op__copy_backwards(Tensor self, bint copy):
@@ -255,134 +1360,300 @@ cdef Tensor op__copy_backwards(Tensor self, bint copy):
     return result
 
 
-# ================================================================ not yet ported
-
-cdef object _todo(str name):
-    raise NotImplementedError(f"{name}: not ported yet")
-
-
-cdef Tensor op_pow(object self, object exponent):
-    return _todo("pow")
-
-
-cdef Tensor op_pow_(Tensor self, object exponent):
-    return _todo("pow_")
-
-
-cdef Tensor op_floor_divide(object self, object other):
-    return _todo("floor_divide")
+cdef cnp.ndarray _filled_like(Tensor self, cnp.ndarray values):
+    """values broadcast to self's shape, in self's dtype, as a new array."""
+    cdef tuple shape = shape_of(self._data)
+    try:
+        b = np.broadcast_to(values, shape)
+    except ValueError:
+        try:
+            out_shape = tuple(np.broadcast_shapes(shape, shape_of(values)))
+        except ValueError:
+            raise broadcast_error(shape, shape_of(values)) from None
+        raise RuntimeError(f"output with shape {shape_str(shape)} doesn't match the broadcast "
+                           f"shape {shape_str(out_shape)}") from None
+    return <cnp.ndarray>np.array(b, dtype=self._data.dtype, order="C")
 
 
-cdef Tensor op_floor_divide_(Tensor self, object other):
-    return _todo("floor_divide_")
+cdef Tensor op_copy_(Tensor self, Tensor src, bint non_blocking):
+    cdef cnp.ndarray values = _filled_like(self, src._data)
+    cdef Tensor old = inplace_source(self, (src,))
+    cdef Tensor result = make(values)
+    cdef tuple inputs = (old, src)
+    if should_record(inputs, values):
+        record_broadcast(CopyBackwards.__new__(CopyBackwards), result, inputs)
+    return inplace_commit(self, result)
 
 
-cdef Tensor op_remainder(object self, object other):
-    return _todo("remainder")
+cdef cnp.ndarray _fill_value_array(object value, dtype d):
+    """A number as a 0-d array of dtype d, with PyTorch's overflow checks."""
+    overflow = RuntimeError(f"value cannot be converted to type {d.value_type_name} "
+                            "without overflow")
+    if type(value) is int and not -(1 << 63) <= value < (1 << 63):
+        raise OverflowError("int too big to convert")  # PyTorch's Python ints are int64
+    if d.category == CAT_INT:
+        if isinstance(value, float) and not np.isfinite(value):
+            raise overflow
+        v = int(value)
+        info = np.iinfo(d.np_dtype)
+        if v < info.min or v > info.max:
+            raise overflow
+    elif d.category == CAT_FLOAT and np.isfinite(value) and \
+            builtins.abs(value) > float(np.finfo(d.np_dtype).max):
+        raise overflow
+    return <cnp.ndarray>np.asarray(value, dtype=d.np_dtype)
 
 
-cdef Tensor op_remainder_(Tensor self, object other):
-    return _todo("remainder_")
+cdef Tensor op_fill_(Tensor self, object value):
+    cdef cnp.ndarray v
+    if isinstance(value, Tensor):
+        v = (<Tensor>value)._data
+        if cnp.PyArray_NDIM(v) != 0:
+            raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{cnp.PyArray_NDIM(v)} dimensions.")
+    else:
+        v = _fill_value_array(value, dtype_of(self._data))
+    cdef Tensor old = inplace_source(self, (value,))
+    cdef Tensor result = make(_filled_like(self, v))
+    if isinstance(value, Tensor):
+        record_FillBackward3(result, old, value)
+    else:
+        record_FillBackward2(result, old, value)
+    return inplace_commit(self, result)
 
 
-cdef Tensor op_eq(Tensor self, object other):
-    return _todo("eq")
+cdef Tensor op_zero_(Tensor self):
+    cdef Tensor old = inplace_source(self, ())
+    cdef Tensor result = make(<cnp.ndarray>np.zeros(shape_of(self._data), dtype=self._data.dtype))
+    record_ZeroBackward0(result, old)
+    return inplace_commit(self, result)
 
 
-cdef Tensor op_ne(Tensor self, object other):
-    return _todo("ne")
+# ================================================================ random values
+
+cdef object _creation = None
 
 
-cdef Tensor op_lt(Tensor self, object other):
-    return _todo("lt")
+cdef object _generator(object generator):
+    """The numpy Generator behind manual_seed (autograd_core._creation._rng), or the
+    given one."""
+    global _creation
+    if generator is not None:
+        if isinstance(generator, np.random.Generator):
+            return generator
+        rng = getattr(generator, "_rng", None)
+        if rng is not None:
+            return rng
+        raise TypeError(f"expected a Generator, but got {type(generator).__name__}")
+    if _creation is None:
+        import autograd_core._creation as creation
+        _creation = creation
+    return _creation._rng
 
 
-cdef Tensor op_le(Tensor self, object other):
-    return _todo("le")
+cdef cnp.ndarray _uniform_values(object rng, tuple shape, dtype d, double lo, double hi):
+    if d is float16:
+        # 11 random mantissa bits: exactly representable, never reaches 1
+        u = rng.integers(0, 2048, size=shape).astype(np.float32) / np.float32(2048)
+        v = (np.float32(lo) + u * np.float32(hi - lo)).astype(np.float16)
+    elif d is float32:
+        u = rng.random(shape, dtype=np.float32)
+        v = np.float32(lo) + u * np.float32(hi - lo)
+    else:
+        u = rng.random(shape)
+        v = lo + u * (hi - lo)
+    v = np.asarray(v, dtype=d.np_dtype)
+    if hi <= lo:
+        return as_array(v)
+    # rounding to the dtype may reach `hi`: the range is [lo, hi)
+    top = np.nextafter(np.asarray(hi, dtype=d.np_dtype), np.asarray(lo, dtype=d.np_dtype))
+    return as_array(np.where(v >= np.asarray(hi, dtype=d.np_dtype), top, v).astype(d.np_dtype))
 
 
-cdef Tensor op_gt(Tensor self, object other):
-    return _todo("gt")
+cdef cnp.ndarray _normal_values(object rng, tuple shape, dtype d, double mean, double std):
+    if d is float64:
+        v = mean + std * rng.standard_normal(shape)
+    else:
+        v = np.float32(mean) + np.float32(std) * rng.standard_normal(shape, dtype=np.float32)
+    return as_array(np.asarray(v, dtype=d.np_dtype))
 
 
-cdef Tensor op_ge(Tensor self, object other):
-    return _todo("ge")
+cdef Tensor _random_fill(Tensor self, Tensor old, cnp.ndarray values, record_unary_fn record_node):
+    """Write sampled values into self (old: its inplace_source, taken before sampling);
+    with grad, PyTorch's zero-derivative node."""
+    cdef Tensor result = make(values)
+    record_node(result, old)
+    return inplace_commit(self, result)
 
 
-cdef Tensor op_bitwise_not(Tensor self):
-    return _todo("bitwise_not")
+cdef void _record_NormalBackward0(Tensor result, Tensor self) except *:
+    record_NormalBackward0(result, self, 0, 1, None)
 
 
-cdef Tensor op_bitwise_and(Tensor self, object other):
-    return _todo("bitwise_and")
+cdef void _record_UniformBackward0(Tensor result, Tensor self) except *:
+    record_UniformBackward0(result, self, 0, 1, None)
 
 
-cdef Tensor op_bitwise_or(Tensor self, object other):
-    return _todo("bitwise_or")
+cdef void _record_RandomBackward0(Tensor result, Tensor self) except *:
+    record_RandomBackward0(result, self, None, None, None)
 
 
-cdef Tensor op_bitwise_xor(Tensor self, object other):
-    return _todo("bitwise_xor")
+cdef void _record_RandomBackward1(Tensor result, Tensor self) except *:
+    record_RandomBackward1(result, self, None, None, None)
 
 
-def _py_pow(input, exponent):
-    return _todo("pow")
+cdef void _record_RandomBackward2(Tensor result, Tensor self) except *:
+    record_RandomBackward2(result, self, None, None, None)
 
 
-def _py_floor_divide(input, other):
-    return _todo("floor_divide")
+cdef Tensor op_normal_(Tensor self, object mean, object std, object generator):
+    cdef dtype d = dtype_of(self._data)
+    if d.category != CAT_FLOAT:
+        raise not_implemented_for("normal_kernel_cpu", d)
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    cdef Tensor old = inplace_source(self, ())
+    return _random_fill(self, old, _normal_values(_generator(generator), shape_of(self._data),
+                                                  d, mean, std), _record_NormalBackward0)
 
 
-def _py_remainder(input, other):
-    return _todo("remainder")
+cdef Tensor op_uniform_(Tensor self, object from_, object to, object generator):
+    cdef dtype d = dtype_of(self._data)
+    if d.category != CAT_FLOAT:
+        raise not_implemented_for("check_uniform_bounds", d)
+    if from_ > to:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
+                           f"from={from_} > to={to}")
+    cdef Tensor old = inplace_source(self, ())
+    return _random_fill(self, old, _uniform_values(_generator(generator), shape_of(self._data),
+                                                   d, from_, to), _record_UniformBackward0)
 
 
-cdef Tensor op_where(Tensor condition, object self, object other):
-    return _todo("where")
+cdef Tensor op_random_(Tensor self, object from_, object to, object generator):
+    """random_(from, to) (from_ given), random_(to), random_(): integers in [from, to),
+    to defaulting to the largest the dtype holds exactly, stored in self's dtype."""
+    cdef dtype d = dtype_of(self._data)
+    cdef record_unary_fn node = (_record_RandomBackward0 if from_ is not None else
+                                 _record_RandomBackward1 if to is not None else
+                                 _record_RandomBackward2)
+    lo = 0 if from_ is None else from_
+    hi = to
+    if hi is None:
+        if d.category == CAT_FLOAT:
+            hi = (1 << (np.finfo(d.np_dtype).nmant + 1)) + 1
+        elif d.category == CAT_BOOL:
+            hi = 2
+        else:
+            hi = int(np.iinfo(d.np_dtype).max) + 1
+    if lo >= hi:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={lo} "
+                           f">= to={hi}")
+    cdef Tensor old = inplace_source(self, ())
+    vals = _generator(generator).integers(lo, hi - 1, size=shape_of(self._data), dtype=np.int64,
+                                          endpoint=True)
+    return _random_fill(self, old, as_array(vals.astype(d.np_dtype)), node)
 
 
-def _py_where(*args, **kwargs):
-    return _todo("where")
+def _py_uniform_(input, *args, generator=None, **kwargs):
+    """Fill with samples uniform on [from, to): ``uniform_(from=0, to=1)``."""
+    cdef Tensor self = arg_tensor(input, "uniform_", "input", 1)
+    if len(args) > 2:
+        raise TypeError(f"uniform_() takes at most 2 positional arguments ({len(args)} given)")
+    lo = args[0] if len(args) > 0 else kwargs.pop("from", 0)
+    hi = args[1] if len(args) > 1 else kwargs.pop("to", 1)
+    if kwargs:
+        raise TypeError(f"uniform_() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    return op_uniform_(self, arg_scalar(lo, "uniform_", "from", 1),
+                       arg_scalar(hi, "uniform_", "to", 2), generator)
 
 
-cdef Tensor op_clamp_min(Tensor self, object min):
-    return _todo("clamp_min")
+def _py_random_(input, *args, generator=None, **kwargs):
+    """random_() / random_(to) / random_(from, to): integers, stored in self's dtype."""
+    cdef Tensor self = arg_tensor(input, "random_", "input", 1)
+    if len(args) > 2:
+        raise TypeError(f"random_() takes at most 2 positional arguments ({len(args)} given)")
+    if "from" in kwargs or len(args) == 2:
+        lo = args[0] if args else kwargs.pop("from")
+        hi = args[1] if len(args) > 1 else kwargs.pop("to", None)
+        lo = arg_int(lo, "random_", "from", 1)
+    else:
+        lo = None
+        hi = args[0] if args else kwargs.pop("to", None)
+        if hi is None and (args or "to" in kwargs):
+            raise TypeError("random_(): argument 'to' must be int, not NoneType")
+    if kwargs:
+        raise TypeError(f"random_() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    return op_random_(self, lo, None if hi is None else arg_int(hi, "random_", "to", 2),
+                      generator)
 
 
-cdef Tensor op_maximum(Tensor self, Tensor other):
-    return _todo("maximum")
 
 
-cdef Tensor op_sign(Tensor self):
-    return _todo("sign")
+cdef Tensor op_rand_like(Tensor self, object dtype, object layout, object device,
+                         bint requires_grad, object memory_format, object generator):
+    return _sample_like(self, dtype, device, requires_grad, generator, _uniform_like_values)
 
 
-cdef Tensor op_sqrt(Tensor self):
-    return _todo("sqrt")
+cdef Tensor op_randn_like(Tensor self, object dtype, object layout, object device,
+                          bint requires_grad, object memory_format, object generator):
+    return _sample_like(self, dtype, device, requires_grad, generator, _normal_like_values)
 
 
-cdef Tensor op_log(Tensor self):
-    return _todo("log")
+ctypedef cnp.ndarray (*sampler_fn)(object rng, tuple shape, dtype d)
 
 
-cdef Tensor op_sigmoid(Tensor self):
-    return _todo("sigmoid")
+cdef cnp.ndarray _uniform_like_values(object rng, tuple shape, dtype d):
+    if d.category != CAT_FLOAT:
+        raise not_implemented_for("check_uniform_bounds", d)
+    return _uniform_values(rng, shape, d, 0.0, 1.0)
 
 
-cdef Tensor op_relu(Tensor self):
-    return _todo("relu")
+cdef cnp.ndarray _normal_like_values(object rng, tuple shape, dtype d):
+    if d.category != CAT_FLOAT:
+        raise not_implemented_for("normal_kernel_cpu", d)
+    return _normal_values(rng, shape, d, 0.0, 1.0)
 
 
-cdef Tensor op_erf(Tensor self):
-    return _todo("erf")
+cdef Tensor _sample_like(Tensor self, object dtype_arg, object device_arg, bint requires_grad,
+                         object generator, sampler_fn sample):
+    """A new leaf of samples with self's shape (and dtype unless dtype_arg)."""
+    if device_arg is not None:
+        _device(device_arg)
+    cdef dtype d = dtype_of(self._data) if dtype_arg is None else to_dtype(dtype_arg)
+    return _leaf_from_array(sample(_generator(generator), shape_of(self._data), d),
+                            requires_grad)
 
 
-cdef Tensor op_minimum(Tensor self, Tensor other):
-    return _todo("minimum")
+cdef Tensor op_randint_like(Tensor self, object low, object high, object dtype, object layout,
+                            object device, bint requires_grad, object memory_format,
+                            object generator):
+    return _randint_like(self, low, high, dtype, device, requires_grad, generator)
 
 
-cdef Tensor op_div_scalar(Tensor self, object other):
-    return _todo("div_scalar")
+cdef Tensor _randint_like(Tensor self, object low, object high, object dtype_arg,
+                          object device_arg, bint requires_grad, object generator):
+    if device_arg is not None:
+        _device(device_arg)
+    cdef dtype d = dtype_of(self._data) if dtype_arg is None else to_dtype(dtype_arg)
+    if high is None:
+        low, high = 0, low
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
+                           f"from={low} >= to={high}")
+    arr = _generator(generator).integers(low, high, size=shape_of(self._data)).astype(d.np_dtype)
+    return _leaf_from_array(as_array(arr), requires_grad)
+
+
+def _py_randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None,
+                     requires_grad=False, memory_format=None, generator=None):
+    cdef Tensor self = arg_tensor(input, "randint_like", "input", 1)
+    return op_randint_like(self, arg_int(low, "randint_like", "low", 2),
+                           None if high is None else arg_int(high, "randint_like", "high", 3),
+                           dtype, layout, device,
+                           arg_bool(requires_grad, "randint_like", "requires_grad", 4),
+                           memory_format, generator)
+
+
 
 
 include "_gen_pointwise.pxi"

@@ -1,0 +1,131 @@
+"""NAdam (PyTorch's single-tensor algorithm), with decoupled weight decay as an option."""
+import autograd_core as _ag
+from autograd_core.optim.optimizer import (
+    Optimizer, _check_capturable, _get_scalar_dtype, _get_value, _to_scalar,
+    _use_grad_for_differentiable,
+)
+
+__all__ = ["NAdam", "nadam"]
+
+
+class NAdam(Optimizer):
+    """Adam with Nesterov momentum, as ``torch.optim.NAdam``."""
+
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,
+                 maximize=False, capturable=False, differentiable=False):
+        if isinstance(lr, _ag.Tensor) and lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= betas[0] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+        if not 0.0 <= betas[1] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not 0.0 <= momentum_decay:
+            raise ValueError(f"Invalid momentum_decay value: {momentum_decay}")
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                        momentum_decay=momentum_decay,
+                        decoupled_weight_decay=decoupled_weight_decay, maximize=maximize,
+                        foreach=foreach, capturable=capturable, differentiable=differentiable)
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("maximize", False)
+            group.setdefault("foreach", None)
+            group.setdefault("capturable", False)
+            group.setdefault("differentiable", False)
+            group.setdefault("decoupled_weight_decay", False)
+            for p in group["params"]:
+                p_state = self.state.get(p, [])
+                if len(p_state) != 0:
+                    for key in ("step", "mu_product"):
+                        if not _ag.is_tensor(p_state[key]):
+                            p_state[key] = _ag.tensor(float(p_state[key]),
+                                                      dtype=_get_scalar_dtype())
+
+    def _init_group(self, group, params_with_grad, grads, exp_avgs, exp_avg_sqs, mu_products,
+                    state_steps):
+        for p in group["params"]:
+            if p.grad is None:
+                continue
+            params_with_grad.append(p)
+            grads.append(p.grad)
+            state = self.state[p]
+            if len(state) == 0:
+                state["step"] = _ag.tensor(0.0, dtype=_get_scalar_dtype())
+                state["mu_product"] = _ag.tensor(1.0, dtype=_get_scalar_dtype())
+                state["exp_avg"] = _ag.zeros_like(p)
+                state["exp_avg_sq"] = _ag.zeros_like(p)
+            exp_avgs.append(state["exp_avg"])
+            exp_avg_sqs.append(state["exp_avg_sq"])
+            mu_products.append(state["mu_product"])
+            state_steps.append(state["step"])
+        return False
+
+    @_use_grad_for_differentiable
+    def step(self, closure=None):
+        """Perform a single optimization step."""
+        loss = None
+        if closure is not None:
+            with _ag.enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            params_with_grad, grads, exp_avgs, exp_avg_sqs = [], [], [], []
+            mu_products, state_steps = [], []
+            beta1, beta2 = group["betas"]
+            self._init_group(group, params_with_grad, grads, exp_avgs, exp_avg_sqs,
+                             mu_products, state_steps)
+            nadam(params_with_grad, grads, exp_avgs, exp_avg_sqs, mu_products, state_steps,
+                  beta1=beta1, beta2=beta2, lr=group["lr"], weight_decay=group["weight_decay"],
+                  momentum_decay=group["momentum_decay"], eps=group["eps"],
+                  maximize=group["maximize"],
+                  decoupled_weight_decay=group["decoupled_weight_decay"],
+                  capturable=group["capturable"], differentiable=group["differentiable"])
+        return loss
+
+
+def nadam(params, grads, exp_avgs, exp_avg_sqs, mu_products, state_steps, *, beta1, beta2,
+          lr, weight_decay, momentum_decay, eps, maximize, decoupled_weight_decay=False,
+          capturable=False, differentiable=False, foreach=None, has_complex=False):
+    """Functional NAdam (PyTorch's ``_single_tensor_nadam``)."""
+    if params:
+        _check_capturable(capturable)
+    lr = _get_value(_to_scalar(lr))
+    for i, param in enumerate(params):
+        grad = grads[i] if not maximize else -grads[i]
+        exp_avg, exp_avg_sq = exp_avgs[i], exp_avg_sqs[i]
+        mu_product, step_t = mu_products[i], state_steps[i]
+        step_t += 1
+        step = _get_value(step_t)
+        bias_correction2 = 1 - beta2 ** step
+        if weight_decay != 0:
+            if decoupled_weight_decay:
+                param.mul_(1 - lr * weight_decay)
+            else:
+                grad = grad.add(param, alpha=weight_decay)
+        mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
+        mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
+        mu_product *= mu
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        denom = exp_avg_sq.div(bias_correction2).sqrt()
+        if differentiable:
+            denom = denom.add(eps)
+            mu_product_next = mu_product * mu_next
+            grad = grad * (-lr * (1.0 - mu) / (1.0 - mu_product))
+            exp_avg = exp_avg * (-lr * mu_next / (1.0 - mu_product_next))
+            param.addcdiv_(grad, denom)
+            param.addcdiv_(exp_avg, denom)
+        else:
+            mu_product_next = _get_value(mu_product) * mu_next
+            denom.add_(eps)
+            param.addcdiv_(grad, denom,
+                           value=(-lr * (1.0 - mu) / (1.0 - _get_value(mu_product))))
+            param.addcdiv_(exp_avg, denom, value=(-lr * mu_next) / (1.0 - mu_product_next))

@@ -1,0 +1,919 @@
+"""save/load in PyTorch's file format, loaded without executing code.
+
+Format: PyTorch's zip layout (``torch.save`` since 1.6): ``<archive>/data.pkl`` holds a
+pickle (protocol 2) of the object in which every tensor is a call of
+``torch._utils._rebuild_tensor_v2`` on a *persistent id* naming a raw little-endian storage
+record ``<archive>/data/<key>``; plus ``version``, ``byteorder``, ``.format_version``,
+``.storage_alignment`` and ``.data/serialization_id`` records. Files written here load in
+PyTorch (``torch.load``, with its default ``weights_only=True``) and files PyTorch wrote
+with ``torch.save(state_dict)`` load here.
+
+Loading with ``weights_only=True`` (the default, as in PyTorch 2.13) never runs pickle's
+machinery: ``_WeightsOnlyUnpickler`` is a small interpreter over the opcodes (parsed by
+``pickletools.genops``, which only reads). It builds what PyTorch 2.13's weights-only
+unpickler builds by default: primitives (None, bool, int, float, complex, str, bytes,
+bytearray), containers (list, tuple, dict, set, OrderedDict with a state_dict's ``_metadata``,
+Counter), tensors, Parameters, dtypes, Size and devices, and instances of classes the user
+registered with :func:`add_safe_globals`; any other global,
+any opcode outside that set, an out-of-range tensor view or a malformed archive raises
+``pickle.UnpicklingError`` (or ``RuntimeError`` for the archive) before anything is called.
+``weights_only=False`` is the explicit opt-in to full pickle, as in PyTorch: only for
+trusted files, since unpickling arbitrary objects can execute code.
+"""
+import contextlib
+import io
+import os
+import pickle
+import pickletools
+import struct
+import sys
+import threading
+import uuid
+import warnings
+import zipfile
+from collections import Counter, OrderedDict
+
+import numpy as np
+
+import autograd_core as _ag
+
+__all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
+           "safe_globals", "DEFAULT_PROTOCOL"]
+
+DEFAULT_PROTOCOL = 2
+
+_STORAGE_DTYPES = {
+    "FloatStorage": np.float32, "DoubleStorage": np.float64, "HalfStorage": np.float16,
+    "BFloat16Storage": "bfloat16", "LongStorage": np.int64, "IntStorage": np.int32,
+    "ShortStorage": np.int16, "CharStorage": np.int8, "ByteStorage": np.uint8,
+    "BoolStorage": np.bool_,
+}
+_STORAGE_OF_DTYPE = {np.dtype(v): k for k, v in _STORAGE_DTYPES.items() if v != "bfloat16"}
+_DTYPE_NAMES = {"float32", "float64", "float16", "int64", "int32", "int16", "int8", "uint8",
+                "bool", "float", "double", "half", "long", "int", "short"}
+_MAX_DEPTH = 1000
+_MAX_EXPANDED_NUMEL = 2 ** 27
+
+_safe_globals_lock = threading.Lock()
+_user_safe_globals = {}
+
+
+# --------------------------------------------------------------------------- safe globals
+def _global_name(obj):
+    return f"{obj.__module__}.{obj.__qualname__}"
+
+
+def add_safe_globals(safe_globals):
+    """Allow these classes/functions in ``weights_only=True`` loads (a class's instances are
+    rebuilt by calling it / ``cls.__new__`` and setting their state). Entries may be objects
+    or ``(object, "module.name")`` pairs."""
+    with _safe_globals_lock:
+        for g in safe_globals:
+            if isinstance(g, tuple):
+                obj, name = g
+            else:
+                obj, name = g, _global_name(g)
+            _user_safe_globals[name] = obj
+
+
+def get_safe_globals():
+    """The user-registered safe globals."""
+    with _safe_globals_lock:
+        return list(_user_safe_globals.values())
+
+
+def clear_safe_globals():
+    """Forget the user-registered safe globals."""
+    with _safe_globals_lock:
+        _user_safe_globals.clear()
+
+
+@contextlib.contextmanager
+def safe_globals(safe_globals):
+    """Context manager adding safe globals for the duration of the block."""
+    with _safe_globals_lock:
+        saved = dict(_user_safe_globals)
+    add_safe_globals(safe_globals)
+    try:
+        yield
+    finally:
+        with _safe_globals_lock:
+            _user_safe_globals.clear()
+            _user_safe_globals.update(saved)
+
+
+# --------------------------------------------------------------------------- rebuilding
+class _StorageType:
+    """What a ``torch.<X>Storage`` global stands for: the element type of a storage."""
+
+    def __init__(self, name):
+        self.name = name
+        self.dtype = _STORAGE_DTYPES[name]
+
+
+class _Storage:
+    """A storage read from the archive: a flat numpy array."""
+
+    def __init__(self, array):
+        self.array = array
+
+
+def _bf16_to_f32(raw):
+    bits = np.frombuffer(raw, dtype="<u2").astype(np.uint32) << np.uint32(16)
+    return bits.view(np.float32)
+
+
+def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=False,
+                       backward_hooks=None, metadata=None):
+    if not isinstance(storage, _Storage):
+        raise pickle.UnpicklingError("_rebuild_tensor_v2: expected a storage")
+    size = _int_tuple(size, "size")
+    stride = _int_tuple(stride, "stride")
+    if len(size) != len(stride):
+        raise pickle.UnpicklingError("tensor size and stride have different lengths")
+    if not isinstance(storage_offset, int) or isinstance(storage_offset, bool) \
+            or storage_offset < 0:
+        raise pickle.UnpicklingError("invalid storage offset")
+    arr = storage.array
+    numel = 1
+    for s in size:
+        numel *= s
+    if numel:
+        if any(s < 0 for s in stride):
+            raise pickle.UnpicklingError("negative tensor strides are not supported")
+        last = storage_offset + sum((n - 1) * s for n, s in zip(size, stride))
+        if last >= arr.size:
+            raise pickle.UnpicklingError(
+                f"tensor of size {list(size)} and stride {list(stride)} at offset "
+                f"{storage_offset} does not fit its storage of {arr.size} elements")
+        if numel > arr.size and numel > _MAX_EXPANDED_NUMEL:
+            # only zero strides (an expanded tensor) can describe more elements than the
+            # storage holds; bound what such a file can make us allocate
+            raise pickle.UnpicklingError(
+                f"tensor of size {list(size)} expands its {arr.size}-element storage beyond "
+                f"{_MAX_EXPANDED_NUMEL} elements")
+        item = arr.itemsize
+        view = np.lib.stride_tricks.as_strided(
+            arr[storage_offset:], shape=size, strides=[s * item for s in stride],
+            writeable=False)
+        data = np.array(view, copy=True)
+    else:
+        data = np.zeros(size, dtype=arr.dtype)
+    t = _ag.from_numpy(np.array(data, order="C"))
+    if requires_grad:
+        if not (t.is_floating_point()):
+            raise pickle.UnpicklingError("only floating point tensors can require gradients")
+        t.requires_grad_(True)
+    return t
+
+
+def _int_tuple(value, what):
+    if not isinstance(value, (tuple, list)) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value):
+        raise pickle.UnpicklingError(f"invalid tensor {what}: {value!r}")
+    if len(value) > 64:
+        raise pickle.UnpicklingError(f"tensor {what} has too many dimensions")
+    return tuple(value)
+
+
+def _rebuild_parameter(data, requires_grad, backward_hooks=None, *state):
+    if not isinstance(data, _ag.Tensor):
+        raise pickle.UnpicklingError("_rebuild_parameter: expected a tensor")
+    from autograd_core.nn.parameter import Parameter
+    return Parameter(data, bool(requires_grad))
+
+
+def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
+    return _rebuild_parameter(data, requires_grad, backward_hooks)
+
+
+def _dtype(name):
+    return getattr(_ag, name)
+
+
+def _size(values=()):
+    return _ag.Size(_int_tuple(tuple(values), "size"))
+
+
+def _device(kind="cpu", index=None):
+    if not isinstance(kind, str):
+        raise pickle.UnpicklingError("invalid device")
+    return _ag.device("cpu")
+
+
+def _codecs_encode(text, encoding="utf-8"):
+    if not isinstance(text, str) or encoding not in ("latin1", "latin-1", "utf-8", "utf8"):
+        raise pickle.UnpicklingError("unsupported _codecs.encode call")
+    return text.encode(encoding)
+
+
+def _bytearray(data=b"", *encoding):
+    if not isinstance(data, (bytes, bytearray, str, list)):
+        raise pickle.UnpicklingError("bytearray() from an unsupported argument")
+    return bytearray(data, *encoding) if isinstance(data, str) else bytearray(data)
+
+
+# Globals a weights_only load may use: name -> (callable, kind). "fn" callables are called
+# by REDUCE with the loaded arguments (all validate them); "type" entries may also be
+# instantiated by NEWOBJ.
+def _builtin_globals():
+    g = {
+        "collections.OrderedDict": (OrderedDict, "type"),
+        "collections.Counter": (Counter, "type"),
+        "torch._utils._rebuild_tensor_v2": (_rebuild_tensor_v2, "fn"),
+        "torch._utils._rebuild_parameter": (_rebuild_parameter, "fn"),
+        "torch._utils._rebuild_parameter_with_state": (_rebuild_parameter_with_state, "fn"),
+        "torch.nn.parameter.Parameter": (_rebuild_parameter_from_class, "fn"),
+        "torch.Size": (_size, "fn"),
+        "torch.device": (_device, "fn"),
+        "_codecs.encode": (_codecs_encode, "fn"),
+        "builtins.set": (set, "type"), "__builtin__.set": (set, "type"),
+        "builtins.complex": (complex, "type"), "__builtin__.complex": (complex, "type"),
+        "builtins.bytearray": (_bytearray, "fn"), "__builtin__.bytearray": (_bytearray, "fn"),
+    }
+    for name in _STORAGE_DTYPES:
+        g[f"torch.{name}"] = (_StorageType(name), "storage")
+    for name in _DTYPE_NAMES:
+        g[f"torch.{name}"] = (_dtype(name), "value")
+    for name in ("bfloat16", "complex64", "complex128", "cfloat", "cdouble"):
+        g[f"torch.{name}"] = (_UnsupportedDtype(name), "value")
+    return g
+
+
+class _UnsupportedDtype:
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"<unsupported dtype torch.{self.name}>"
+
+
+def _rebuild_parameter_from_class(data=None, requires_grad=True):
+    return _rebuild_parameter(data, requires_grad)
+
+
+_BUILTIN_GLOBALS = None
+
+
+def _allowed_global(module, name):
+    global _BUILTIN_GLOBALS
+    if _BUILTIN_GLOBALS is None:
+        _BUILTIN_GLOBALS = _builtin_globals()
+    full = f"{module}.{name}"
+    if full in _BUILTIN_GLOBALS:
+        return _BUILTIN_GLOBALS[full]
+    with _safe_globals_lock:
+        if full in _user_safe_globals:
+            obj = _user_safe_globals[full]
+            return obj, ("type" if isinstance(obj, type) else "fn")
+    return None
+
+
+_WEIGHTS_ONLY_HELP = (
+    "Weights only load failed. In autograd_core (as in PyTorch 2.13) `load` defaults to "
+    "`weights_only=True`, which only rebuilds tensors, primitive types, containers and "
+    "classes registered with `autograd_core.serialization.add_safe_globals`; nothing in the "
+    "file is executed. Re-running with `weights_only=False` unpickles arbitrary objects and "
+    "can execute code: do it only for files from a source you trust.\n Reason: ")
+
+
+class _Mark:
+    pass
+
+
+_MARK = _Mark()
+
+
+class _WeightsOnlyUnpickler:
+    """Interprets a pickle's opcodes, allowing only safe ones (see the module docstring)."""
+
+    def __init__(self, data, persistent_load):
+        self.data = data
+        self.persistent_load = persistent_load
+
+    def fail(self, reason):
+        raise pickle.UnpicklingError(_WEIGHTS_ONLY_HELP + reason)
+
+    def load(self):
+        stack = []
+        metastack = []
+        memo = {}
+        try:
+            ops = pickletools.genops(io.BytesIO(self.data))
+            for opcode, arg, pos in ops:
+                name = opcode.name
+                handler = _OPS.get(name)
+                if handler is None:
+                    self.fail(f"unsupported pickle opcode {name} at byte {pos}")
+                result = handler(self, arg, stack, metastack, memo)
+                if result is _STOP:
+                    if len(stack) != 1 or metastack:
+                        self.fail("malformed pickle: stack not empty at STOP")
+                    return stack[0]
+                if len(metastack) > _MAX_DEPTH:
+                    self.fail("nesting too deep")
+        except pickle.UnpicklingError:
+            raise
+        except (ValueError, IndexError, KeyError, TypeError, struct.error, OverflowError,
+                UnicodeDecodeError, MemoryError, RecursionError) as e:
+            raise pickle.UnpicklingError(
+                _WEIGHTS_ONLY_HELP + f"malformed pickle data ({type(e).__name__}: {e})") from None
+        self.fail("malformed pickle: no STOP opcode")
+
+
+_STOP = object()
+
+
+def _pop_mark(stack, metastack):
+    items = stack[:]
+    stack[:] = metastack.pop()
+    return items
+
+
+def _op_global(self, arg, stack, metastack, memo):
+    module, name = arg.split(" ", 1)
+    _push_global(self, module, name, stack)
+
+
+def _op_stack_global(self, arg, stack, metastack, memo):
+    name = stack.pop()
+    module = stack.pop()
+    if not isinstance(module, str) or not isinstance(name, str):
+        self.fail("STACK_GLOBAL needs two strings")
+    _push_global(self, module, name, stack)
+
+
+def _push_global(self, module, name, stack):
+    found = _allowed_global(module, name)
+    if found is None:
+        self.fail(f"Unsupported global: GLOBAL {module}.{name} was not an allowed global by "
+                  "default. Please use `autograd_core.serialization.add_safe_globals"
+                  f"([{name}])` to allowlist this global if you trust this class/function.")
+    obj, kind = found
+    if isinstance(obj, _UnsupportedDtype):
+        self.fail(f"dtype torch.{obj.name} is not supported by autograd_core")
+    if kind in ("value", "storage"):
+        stack.append(obj)  # a dtype or storage type: plain data, not callable here
+    else:
+        stack.append(_Global(obj, kind, f"{module}.{name}"))
+
+
+class _Global:
+    """An allowed global on the stack (kept wrapped so only REDUCE/NEWOBJ can call it)."""
+
+    def __init__(self, obj, kind, name):
+        self.obj, self.kind, self.name = obj, kind, name
+
+
+def _op_reduce(self, arg, stack, metastack, memo):
+    args = stack.pop()
+    func = stack.pop()
+    if not isinstance(func, _Global) or func.kind not in ("fn", "type"):
+        self.fail(f"REDUCE on something that is not an allowed callable ({type(func).__name__})")
+    if not isinstance(args, tuple):
+        self.fail("REDUCE arguments must be a tuple")
+    for a in args:
+        if isinstance(a, _Global):
+            self.fail(f"a callable ({a.name}) cannot be an argument")
+    stack.append(func.obj(*args))
+
+
+def _op_newobj(self, arg, stack, metastack, memo):
+    args = stack.pop()
+    cls = stack.pop()
+    if not isinstance(cls, _Global) or cls.kind != "type" or not isinstance(cls.obj, type):
+        self.fail("NEWOBJ on something that is not an allowed class")
+    if not isinstance(args, tuple):
+        self.fail("NEWOBJ arguments must be a tuple")
+    stack.append(cls.obj.__new__(cls.obj, *args))
+
+
+def _op_build(self, arg, stack, metastack, memo):
+    state = stack.pop()
+    inst = stack[-1]
+    slotstate = None
+    if isinstance(state, tuple) and len(state) == 2:
+        state, slotstate = state
+    user_type = type(inst) in _user_types()
+    if not (user_type or type(inst) in (OrderedDict, Counter)):
+        self.fail(f"BUILD on an object of type {type(inst).__name__} is not allowed")
+    setstate = getattr(type(inst), "__setstate__", None)
+    if user_type and setstate is not None and setstate is not getattr(object, "__setstate__",
+                                                                      None):
+        setstate(inst, state if slotstate is None else (state, slotstate))
+        return
+    for part in (state, slotstate):
+        if not part:
+            continue
+        if not isinstance(part, dict):
+            self.fail("BUILD with a state that is not a dict")
+        for k, v in part.items():
+            if not isinstance(k, str):
+                self.fail("BUILD state keys must be strings")
+            if part is state:
+                inst.__dict__[k] = v
+            else:
+                object.__setattr__(inst, k, v)
+
+
+def _user_types():
+    with _safe_globals_lock:
+        return {v for v in _user_safe_globals.values() if isinstance(v, type)}
+
+
+def _op_persid(self, arg, stack, metastack, memo):
+    pid = stack.pop() if arg is None else arg
+    stack.append(self.persistent_load(pid))
+
+
+def _push(value):
+    def op(self, arg, stack, metastack, memo):
+        stack.append(value() if callable(value) else value)
+    return op
+
+
+def _push_arg(self, arg, stack, metastack, memo):
+    stack.append(arg)
+
+
+def _push_float_arg(self, arg, stack, metastack, memo):
+    stack.append(float(arg))
+
+
+def _op_mark(self, arg, stack, metastack, memo):
+    metastack.append(stack[:])
+    stack.clear()
+
+
+def _op_tuple(self, arg, stack, metastack, memo):
+    items = _pop_mark(stack, metastack)
+    stack.append(tuple(items))
+
+
+def _op_tuple_n(n):
+    def op(self, arg, stack, metastack, memo):
+        if n:
+            items = tuple(stack[-n:])
+            if len(items) != n:
+                raise IndexError("stack underflow")
+            del stack[-n:]
+        else:
+            items = ()
+        stack.append(items)
+    return op
+
+
+def _op_list(self, arg, stack, metastack, memo):
+    stack.append(_pop_mark(stack, metastack))
+
+
+def _op_dict(self, arg, stack, metastack, memo):
+    items = _pop_mark(stack, metastack)
+    d = {}
+    for i in range(0, len(items) - 1, 2):
+        d[_hashable(self, items[i])] = items[i + 1]
+    stack.append(d)
+
+
+def _hashable(self, key):
+    if isinstance(key, (_Global, list, dict, set, bytearray)):
+        self.fail(f"unhashable or disallowed dictionary key of type {type(key).__name__}")
+    return key
+
+
+def _op_append(self, arg, stack, metastack, memo):
+    value = stack.pop()
+    target = stack[-1]
+    if not isinstance(target, list):
+        self.fail(f"APPEND to {type(target).__name__}")
+    target.append(value)
+
+
+def _op_appends(self, arg, stack, metastack, memo):
+    items = _pop_mark(stack, metastack)
+    target = stack[-1]
+    if not isinstance(target, list):
+        self.fail(f"APPENDS to {type(target).__name__}")
+    target.extend(items)
+
+
+def _op_setitem(self, arg, stack, metastack, memo):
+    value = stack.pop()
+    key = stack.pop()
+    target = stack[-1]
+    if not isinstance(target, dict):
+        self.fail(f"SETITEM on {type(target).__name__}")
+    target[_hashable(self, key)] = value
+
+
+def _op_setitems(self, arg, stack, metastack, memo):
+    items = _pop_mark(stack, metastack)
+    target = stack[-1]
+    if not isinstance(target, dict):
+        self.fail(f"SETITEMS on {type(target).__name__}")
+    for i in range(0, len(items) - 1, 2):
+        target[_hashable(self, items[i])] = items[i + 1]
+
+
+def _op_additems(self, arg, stack, metastack, memo):
+    items = _pop_mark(stack, metastack)
+    target = stack[-1]
+    if not isinstance(target, set):
+        self.fail(f"ADDITEMS on {type(target).__name__}")
+    for item in items:
+        target.add(_hashable(self, item))
+
+
+def _op_put(self, arg, stack, metastack, memo):
+    memo[arg] = stack[-1]
+
+
+def _op_memoize(self, arg, stack, metastack, memo):
+    memo[len(memo)] = stack[-1]
+
+
+def _op_get(self, arg, stack, metastack, memo):
+    if arg not in memo:
+        self.fail(f"memo key {arg} not found")
+    stack.append(memo[arg])
+
+
+def _op_pop(self, arg, stack, metastack, memo):
+    if stack:
+        stack.pop()
+    else:
+        stack[:] = metastack.pop()
+
+
+def _op_pop_mark(self, arg, stack, metastack, memo):
+    _pop_mark(stack, metastack)
+
+
+def _op_dup(self, arg, stack, metastack, memo):
+    stack.append(stack[-1])
+
+
+def _op_noop(self, arg, stack, metastack, memo):
+    pass
+
+
+def _op_proto(self, arg, stack, metastack, memo):
+    if not 0 <= arg <= pickle.HIGHEST_PROTOCOL:
+        self.fail(f"unsupported pickle protocol {arg}")
+
+
+def _op_stop(self, arg, stack, metastack, memo):
+    return _STOP
+
+
+def _op_binstring(self, arg, stack, metastack, memo):
+    # Python 2 str: PyTorch's own files never contain them; decode as latin-1 like
+    # pickle's encoding="latin1".
+    stack.append(arg.decode("latin1") if isinstance(arg, bytes) else arg)
+
+
+def _op_bytes(self, arg, stack, metastack, memo):
+    stack.append(bytes(arg))
+
+
+def _op_bytearray(self, arg, stack, metastack, memo):
+    stack.append(bytearray(arg))
+
+
+_OPS = {
+    "PROTO": _op_proto, "FRAME": _op_noop, "STOP": _op_stop,
+    "MARK": _op_mark, "POP": _op_pop, "POP_MARK": _op_pop_mark, "DUP": _op_dup,
+    "NONE": _push(None), "NEWTRUE": _push(True), "NEWFALSE": _push(False),
+    "INT": _push_arg, "BININT": _push_arg, "BININT1": _push_arg, "BININT2": _push_arg,
+    "LONG": _push_arg, "LONG1": _push_arg, "LONG4": _push_arg,
+    "FLOAT": _push_float_arg, "BINFLOAT": _push_float_arg,
+    "STRING": _op_binstring, "BINSTRING": _op_binstring, "SHORT_BINSTRING": _op_binstring,
+    "UNICODE": _push_arg, "BINUNICODE": _push_arg, "SHORT_BINUNICODE": _push_arg,
+    "BINUNICODE8": _push_arg,
+    "BINBYTES": _op_bytes, "SHORT_BINBYTES": _op_bytes, "BINBYTES8": _op_bytes,
+    "BYTEARRAY8": _op_bytearray,
+    "EMPTY_LIST": _push(list), "EMPTY_DICT": _push(dict), "EMPTY_TUPLE": _push(tuple),
+    "EMPTY_SET": _push(set),
+    "LIST": _op_list, "DICT": _op_dict, "TUPLE": _op_tuple,
+    "TUPLE1": _op_tuple_n(1), "TUPLE2": _op_tuple_n(2), "TUPLE3": _op_tuple_n(3),
+    "APPEND": _op_append, "APPENDS": _op_appends,
+    "SETITEM": _op_setitem, "SETITEMS": _op_setitems,
+    "ADDITEMS": _op_additems,
+    "PUT": _op_put, "BINPUT": _op_put, "LONG_BINPUT": _op_put, "MEMOIZE": _op_memoize,
+    "GET": _op_get, "BINGET": _op_get, "LONG_BINGET": _op_get,
+    "GLOBAL": _op_global, "STACK_GLOBAL": _op_stack_global,
+    "REDUCE": _op_reduce, "NEWOBJ": _op_newobj, "BUILD": _op_build,
+    "PERSID": _op_persid, "BINPERSID": _op_persid,
+}
+
+
+# --------------------------------------------------------------------------- reading
+class _ArchiveReader:
+    """Reads the records of a PyTorch zip archive (every name under one top folder)."""
+
+    def __init__(self, f):
+        try:
+            self.zf = zipfile.ZipFile(f)
+            names = self.zf.namelist()
+        except (zipfile.BadZipFile, OSError, ValueError, EOFError) as e:
+            raise RuntimeError(f"load: not a valid checkpoint archive ({e})") from None
+        pkl = [n for n in names if n.endswith("/data.pkl") and n.count("/") == 1]
+        if not pkl:
+            pkl = [n for n in names if n.endswith("data.pkl")]
+        if len(pkl) != 1:
+            raise RuntimeError("load: the archive has no (or several) data.pkl records: not a "
+                               "PyTorch checkpoint")
+        self.prefix = pkl[0][:-len("data.pkl")]
+
+    def has(self, name):
+        try:
+            self.zf.getinfo(self.prefix + name)
+            return True
+        except KeyError:
+            return False
+
+    def read(self, name, limit=None):
+        try:
+            info = self.zf.getinfo(self.prefix + name)
+        except KeyError:
+            raise RuntimeError(f"load: record {name!r} is missing from the archive") from None
+        if limit is not None and info.file_size > limit:
+            raise RuntimeError(f"load: record {name!r} is larger than expected")
+        try:
+            return self.zf.read(info)
+        except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as e:
+            raise RuntimeError(f"load: record {name!r} is corrupted ({e})") from None
+
+
+def _make_persistent_load(reader, map_location):
+    loaded = {}
+
+    def persistent_load(saved_id):
+        if not isinstance(saved_id, tuple) or len(saved_id) != 5 or saved_id[0] != "storage":
+            raise pickle.UnpicklingError(f"unsupported persistent id {saved_id!r}")
+        _, storage_type, key, location, numel = saved_id
+        if not isinstance(storage_type, _StorageType):
+            raise pickle.UnpicklingError(f"unknown storage type {storage_type!r}")
+        if not isinstance(key, str) or not isinstance(location, str) \
+                or not isinstance(numel, int) or numel < 0:
+            raise pickle.UnpicklingError(f"malformed storage id {saved_id!r}")
+        _check_location(location, map_location)
+        if key in loaded:
+            return loaded[key]
+        is_bf16 = storage_type.dtype == "bfloat16"
+        itemsize = 2 if is_bf16 else np.dtype(storage_type.dtype).itemsize
+        raw = reader.read(f"data/{key}", limit=numel * itemsize)
+        if len(raw) != numel * itemsize:
+            raise RuntimeError(f"load: storage record {key!r} has {len(raw)} bytes, expected "
+                               f"{numel * itemsize}")
+        if is_bf16:
+            warnings.warn("load: bfloat16 tensors are loaded as float32 (autograd_core has no "
+                          "bfloat16 dtype; the conversion is exact)", stacklevel=4)
+            arr = _bf16_to_f32(raw)
+        else:
+            arr = np.frombuffer(raw, dtype=np.dtype(storage_type.dtype).newbyteorder("<"))
+            arr = arr.astype(np.dtype(storage_type.dtype).newbyteorder("="), copy=False)
+        st = _Storage(arr)
+        loaded[key] = st
+        return st
+
+    return persistent_load
+
+
+def _check_location(location, map_location):
+    if location == "cpu" or location.startswith("cpu"):
+        return
+    mapped = map_location
+    if isinstance(map_location, dict):
+        mapped = map_location.get(location, location)
+    if callable(mapped) and not isinstance(mapped, (str, _ag.device)):
+        return  # a callable map_location takes responsibility for placing storages
+    if mapped is not None and str(mapped).startswith("cpu"):
+        return
+    raise RuntimeError(
+        f"Attempting to deserialize object on a {location.split(':')[0].upper()} device but "
+        "autograd_core runs on the CPU only. If you are running on a CPU-only machine, please "
+        "use load with map_location='cpu' to map your storages to the CPU.")
+
+
+class _FullUnpickler(pickle.Unpickler):
+    """weights_only=False: ordinary unpickling (trusted files only), with PyTorch's names
+    mapped to autograd_core's."""
+
+    def __init__(self, file, persistent_load_fn, **kwargs):
+        super().__init__(file, **kwargs)
+        self._pl = persistent_load_fn
+
+    def persistent_load(self, pid):
+        return self._pl(pid)
+
+    def find_class(self, module, name):
+        found = _allowed_global(module, name)
+        if found is not None and (module.startswith("torch") or module == "_codecs"):
+            return found[0]
+        if module == "torch" or module.startswith("torch."):
+            raise pickle.UnpicklingError(
+                f"load: {module}.{name} has no autograd_core equivalent")
+        return super().find_class(module, name)
+
+
+def _open_for_read(f):
+    if isinstance(f, (str, os.PathLike)):
+        return open(f, "rb"), True
+    return f, False
+
+
+def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
+         **pickle_load_args):
+    """Load an object saved with :func:`save` (or with PyTorch's ``torch.save``).
+
+    ``weights_only`` defaults to True, as in PyTorch 2.13 (the environment variables
+    ``TORCH_FORCE_WEIGHTS_ONLY_LOAD`` / ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`` act as there): only tensors, primitive types,
+    containers and classes from :func:`add_safe_globals` are rebuilt and nothing in the file
+    is executed; a file with anything else raises ``pickle.UnpicklingError``.
+    ``weights_only=False`` unpickles arbitrary objects (this can execute code: only for files
+    you trust). ``map_location`` may map storages to the CPU (the only device here);
+    ``mmap`` is accepted and ignored (records are read into memory).
+    """
+    true_values = ("1", "y", "yes", "true")
+    force_wo = os.getenv("TORCH_FORCE_WEIGHTS_ONLY_LOAD", "0").lower() in true_values
+    force_no_wo = os.getenv("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "0").lower() in true_values
+    if force_wo and force_no_wo:
+        raise RuntimeError("Only one of `TORCH_FORCE_WEIGHTS_ONLY_LOAD` or "
+                           "`TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD` should be set, but both were set.")
+    if force_wo:
+        weights_only = True
+    elif weights_only is None:
+        if force_no_wo:
+            warnings.warn("Environment variable TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD detected, since "
+                          "the`weights_only` argument was not explicitly passed to `load`, "
+                          "forcing weights_only=False.", UserWarning, stacklevel=2)
+        weights_only = not force_no_wo
+    if pickle_module is not None and weights_only:
+        raise RuntimeError("Can not safely load weights when explicit pickle_module is "
+                           "specified")
+    fobj, close = _open_for_read(f)
+    try:
+        start = fobj.tell() if hasattr(fobj, "tell") else 0
+        head = fobj.read(4)
+        if hasattr(fobj, "seek"):
+            fobj.seek(start)
+        if head[:2] != b"PK":
+            raise RuntimeError(
+                "load: not a zip archive. Only PyTorch's zip checkpoint format (torch.save's "
+                "default since PyTorch 1.6) is supported; legacy and plain-pickle files are "
+                "not loaded" + (" (they could run code)" if weights_only else ""))
+        reader = _ArchiveReader(fobj)
+        if reader.has("byteorder"):
+            order = reader.read("byteorder", limit=16)
+            if order not in (b"little", b"big"):
+                raise RuntimeError(f"load: unknown byteorder record {order!r}")
+            if order == b"big":
+                raise RuntimeError("load: big-endian checkpoints are not supported")
+        data = reader.read("data.pkl")
+        persistent_load = _make_persistent_load(reader, map_location)
+        if weights_only:
+            return _WeightsOnlyUnpickler(data, persistent_load).load()
+        unpickler = _FullUnpickler(io.BytesIO(data), persistent_load, **pickle_load_args)
+        return unpickler.load()
+    finally:
+        if close:
+            fobj.close()
+
+
+# --------------------------------------------------------------------------- writing
+class _StorageRecord:
+    def __init__(self, array):
+        self.array = array
+
+
+class _Named:
+    """A global written by name (``torch.<name>`` etc.) in the pickle."""
+
+    def __init__(self, module, name):
+        self.module, self.name = module, name
+
+    def __call__(self, *args):  # pickle requires reduce functions to be callable
+        raise TypeError(f"{self.module}.{self.name} is a name in a file, not a function")
+
+
+_REBUILD_TENSOR = _Named("torch._utils", "_rebuild_tensor_v2")
+_REBUILD_PARAMETER = _Named("torch._utils", "_rebuild_parameter")
+_TORCH_SIZE = _Named("torch", "Size")
+_TORCH_DEVICE = _Named("torch", "device")
+_NAMED_CACHE = {}
+
+
+def _named(module, name):
+    key = (module, name)
+    if key not in _NAMED_CACHE:
+        _NAMED_CACHE[key] = _Named(module, name)
+    return _NAMED_CACHE[key]
+
+
+class _TorchPickler(pickle._Pickler):
+    """Pickles with PyTorch's names for tensors, Parameters, dtypes, Size and devices, and
+    tensor data in separate storage records."""
+
+    def __init__(self, file, protocol):
+        super().__init__(file, protocol)
+        self.records = []
+        self._keys = {}
+
+    def persistent_id(self, obj):
+        if isinstance(obj, _StorageRecord):
+            key = self._keys.get(id(obj))
+            if key is None:
+                key = str(len(self.records))
+                self._keys[id(obj)] = key
+                self.records.append((key, obj.array))
+            storage = _named("torch", _STORAGE_OF_DTYPE[obj.array.dtype])
+            return ("storage", storage, key, "cpu", int(obj.array.size))
+        return None
+
+    def reducer_override(self, obj):
+        from autograd_core.nn.parameter import Parameter
+        if isinstance(obj, _Named):
+            return "named"  # a str: pickle then calls save_global(obj, "named")
+        if isinstance(obj, Parameter):
+            plain = obj.detach()
+            return (_REBUILD_PARAMETER, (plain, obj.requires_grad, OrderedDict()))
+        if isinstance(obj, _ag.Tensor):
+            arr = np.array(obj.detach().numpy(), order="C")
+            if arr.dtype not in _STORAGE_OF_DTYPE:
+                raise pickle.PicklingError(f"save: unsupported tensor dtype {arr.dtype}")
+            arr = arr.astype(arr.dtype.newbyteorder("<"), copy=False)
+            stride = tuple(s // arr.itemsize for s in arr.strides) if arr.size else \
+                _contiguous_stride(arr.shape)
+            return (_REBUILD_TENSOR, (_StorageRecord(arr.reshape(-1)), 0, tuple(arr.shape),
+                                      stride, bool(obj.requires_grad), OrderedDict()))
+        if isinstance(obj, _ag.dtype):
+            return "dtype"  # a str: pickle then calls save_global(obj, "dtype")
+        if isinstance(obj, _ag.Size):
+            return (_TORCH_SIZE, (tuple(int(v) for v in obj),))
+        if isinstance(obj, _ag.device):
+            return (_TORCH_DEVICE, (str(obj),))
+        return NotImplemented
+
+    def save_global(self, obj, name=None):
+        if isinstance(obj, _ag.dtype):
+            obj = _named("torch", str(obj).split(".")[-1])
+        if isinstance(obj, _Named):
+            self.write(pickle.GLOBAL + f"{obj.module}\n{obj.name}\n".encode("utf-8"))
+            self.memoize(obj)
+            return
+        super().save_global(obj, name)
+
+
+def _contiguous_stride(shape):
+    stride, acc = [], 1
+    for n in reversed(shape):
+        stride.append(acc)
+        acc *= max(n, 1)
+    return tuple(reversed(stride))
+
+
+def _write_archive(zf, prefix, records):
+    """Write records to the zip with each payload aligned to 64 bytes (as PyTorch)."""
+    for name, payload in records:
+        info = zipfile.ZipInfo(prefix + name, date_time=(1980, 1, 1, 0, 0, 0))
+        info.compress_type = zipfile.ZIP_STORED
+        offset = zf.fp.tell() if hasattr(zf.fp, "tell") else 0
+        header = 30 + len(info.filename.encode("utf-8"))
+        pad = (-(offset + header + 4)) % 64
+        info.extra = struct.pack("<HH", 0x4246, pad) + b"Z" * pad  # 'FB' field, as PyTorch
+        zf.writestr(info, payload)
+
+
+def save(obj, f, pickle_module=None, pickle_protocol=DEFAULT_PROTOCOL,
+         _use_new_zipfile_serialization=True, _disable_byteorder_record=False):
+    """Save an object (tensors, state_dicts, nested containers, ...) to a file or file-like
+    object, in PyTorch's zip format (readable by ``torch.load``)."""
+    if not _use_new_zipfile_serialization:
+        raise RuntimeError("save: only the zip format is supported "
+                           "(_use_new_zipfile_serialization=True)")
+    if pickle_module is not None and pickle_module is not pickle:
+        raise RuntimeError("save: a custom pickle_module is not supported")
+    buf = io.BytesIO()
+    pickler = _TorchPickler(buf, pickle_protocol)
+    pickler.dump(obj)
+    if isinstance(f, (str, os.PathLike)):
+        stem = os.path.splitext(os.path.basename(os.fspath(f)))[0] or "archive"
+    else:
+        stem = "archive"
+    stem = "".join(c if (c.isalnum() or c in "_-") else "_" for c in stem) or "archive"
+    records = [("data.pkl", buf.getvalue()), (".format_version", b"1"),
+               (".storage_alignment", b"64")]
+    if not _disable_byteorder_record:
+        records.append(("byteorder", sys.byteorder.encode() if sys.byteorder == "little"
+                        else b"little"))
+    for key, arr in pickler.records:
+        records.append((f"data/{key}", arr.tobytes()))
+    records.append(("version", b"3\n"))
+    records.append((".data/serialization_id", str(uuid.uuid4().int).encode()))
+    if isinstance(f, (str, os.PathLike)):
+        with open(f, "wb") as fh, zipfile.ZipFile(fh, "w") as zf:
+            _write_archive(zf, stem + "/", records)
+    else:
+        with zipfile.ZipFile(f, "w") as zf:
+            _write_archive(zf, stem + "/", records)
