@@ -70,6 +70,7 @@ if "Generator" not in globals():  # until the core has PyTorch-compatible random
     from autograd_core.utils.data._random import Generator  # noqa: E402,F401
 from autograd_core.serialization import load, save  # noqa: E402,F401
 
+
 def is_tensor(obj):
     """True for autograd_core tensors.
 
@@ -78,3 +79,16 @@ def is_tensor(obj):
     True
     """
     return isinstance(obj, Tensor)
+
+
+def numel(input):
+    """The number of elements of a tensor.
+
+    >>> import autograd_core as torch
+    >>> torch.numel(torch.zeros(2, 3))
+    6
+    """
+    if not isinstance(input, Tensor):
+        raise TypeError(f"numel(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    return input.numel()

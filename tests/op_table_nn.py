@@ -42,7 +42,8 @@ op("nn.leaky_relu.slope", lambda m, x: F(m).leaky_relu(x, 0.2), [C((3, 4))],
    ("LeakyReluBackward0",), domain="nonzero", second_order=False)
 op("nn.leaky_relu_inplace", lambda m, x: F(m).leaky_relu(x * 1, 0.3, inplace=True), [C((3, 4))],
    ("LeakyReluBackward1",), domain="nonzero", second_order=False)
-op("nn.elu", lambda m, x: F(m).elu(x), _ACT, ("EluBackward0",), domain="nonzero")
+op("nn.elu", lambda m, x: F(m).elu(x), _ACT, ("EluBackward0",), domain="nonzero",
+   double_grad_fns=("EluBackwardBackward0",))
 op("nn.elu.alpha", lambda m, x: F(m).elu(x, 0.5), [C((3, 4))], ("EluBackward0",), domain="nonzero")
 op("nn.elu_inplace", lambda m, x: F(m).elu(x * 1, 1.5, inplace=True), [C((3, 4))],
    ("EluBackward1",), domain="nonzero")
@@ -58,7 +59,8 @@ op("nn.gelu.tanh_contiguous", lambda m, x: F(m).gelu(x, approximate="tanh"), [C(
    ("GeluBackward0",), double_grad_fns=("GeluBackwardBackward0",))
 op("nn.silu", lambda m, x: F(m).silu(x), _ACT, ("SiluBackward0",))
 op("nn.silu_inplace", lambda m, x: F(m).silu(x * 1, inplace=True), [C((3, 4))], ("SiluBackward0",))
-op("nn.softplus", lambda m, x: F(m).softplus(x), _ACT, ("SoftplusBackward0",))
+op("nn.softplus", lambda m, x: F(m).softplus(x), _ACT, ("SoftplusBackward0",),
+   double_grad_fns=("SoftplusBackwardBackward0",))
 op("nn.softplus.beta", lambda m, x: F(m).softplus(x * 10, beta=2, threshold=5), [C((3, 4))],
    ("SoftplusBackward0",))
 op("nn.hardtanh", lambda m, x: F(m).hardtanh(x * 2), _ACT, ("HardtanhBackward0",),
@@ -75,7 +77,8 @@ op("nn.relu6", lambda m, x: F(m).relu6(x * 4), [C((3, 4))], ("HardtanhBackward0"
 # ------------------------------------------------------------------ softmax
 
 _SM = [C((5,)), C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C(())]
-op("softmax", lambda m, x: m.softmax(x, -1), _SM, ("SoftmaxBackward0",))
+op("softmax", lambda m, x: m.softmax(x, -1), _SM, ("SoftmaxBackward0",),
+   double_grad_fns=("SoftmaxBackwardDataBackward0",))
 op("nn.softmax.dim0", lambda m, x: F(m).softmax(x, dim=0), [C((3, 4)), C((2, 3, 4))],
    ("SoftmaxBackward0",))
 op("Tensor.softmax", lambda m, x: x.softmax(1), [C((3, 4)), C((2, 3, 4))], ("SoftmaxBackward0",))
@@ -83,7 +86,8 @@ op("nn.softmax.dtype", lambda m, x: F(m).softmax(x, 1, dtype=m.float64), [C((3, 
    ("SoftmaxBackward0",), dtypes=("float32",))
 op("nn.softmax.implicit", lambda m, x: F(m).softmax(x), [C((3, 4)), C((2, 3, 4)), C((5,))],
    ("SoftmaxBackward0",))
-op("log_softmax", lambda m, x: m.log_softmax(x, -1), _SM, ("LogSoftmaxBackward0",))
+op("log_softmax", lambda m, x: m.log_softmax(x, -1), _SM, ("LogSoftmaxBackward0",),
+   double_grad_fns=("LogSoftmaxBackwardDataBackward0",))
 op("nn.log_softmax.dim1", lambda m, x: F(m).log_softmax(x, 1), [C((3, 4)), C((2, 3, 4))],
    ("LogSoftmaxBackward0",))
 op("Tensor.log_softmax", lambda m, x: x.log_softmax(0), [C((3, 4))], ("LogSoftmaxBackward0",))

@@ -491,5 +491,6 @@ cdef object any_neg(object a):
 
 
 cdef Tensor not_implemented(str what):
-    """The derivative a formula does not have: raise, naming it."""
-    raise RuntimeError(f"the derivative for '{what}' is not implemented.")
+    """The derivative a formula does not have: raise, naming it (PyTorch raises
+    NotImplementedError, a RuntimeError)."""
+    raise NotImplementedError(f"the derivative for '{what}' is not implemented.")

@@ -1817,7 +1817,7 @@ cdef Tensor conv_nd(Tensor input, Tensor weight, Tensor bias, object stride, obj
             f"input of size: {shape_str(shape_of(input._data))}")
     if nd == nsp + 1:
         return OPS.squeeze(conv_nd(OPS.unsqueeze(input, 0), weight, bias, stride, padding,
-                                   dilation, groups, nsp), (0,))
+                                   dilation, groups, nsp), 0)
     if wnd != nsp + 2:
         raise RuntimeError(
             "weight should have at least three dimensions" if wnd < 3 else

@@ -1123,12 +1123,6 @@ cdef Tensor op_atanh_(Tensor self):
     return _inplace_recorded_as(self, op_atanh, record_AtanhBackward1)
 
 
-cdef Tensor inplace_not_implemented(str op):
-    """The derivative PyTorch does not define for an in-place op (its formula
-    not_implemented("inplace version of <op>"))."""
-    raise NotImplementedError(f"the derivative for 'inplace version of {op}' is not implemented.")
-
-
 cdef Tensor op_relu(Tensor self):
     cdef cnp.ndarray x = self._data, out
     cdef dtype d = dtype_of(x)
