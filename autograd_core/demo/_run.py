@@ -113,10 +113,10 @@ def train(model, train_set, test_x, test_y, *, epochs, batch_size, lr, seed, pro
 class TqdmProgress:
     """A live tqdm bar over all steps: loss (running mean), accuracy, steps/s, test accuracy."""
 
-    def __init__(self, tqdm, total, desc, epochs):
-        self.bar = tqdm(total=total, desc=desc, unit="step", file=sys.stdout, dynamic_ncols=True,
+    def __init__(self, tqdm, total, name, epochs):
+        self.bar = tqdm(total=total, desc=f"  {name}", unit="step", file=sys.stdout, dynamic_ncols=True,
                         mininterval=0.25, leave=True)
-        self.epochs, self.ema, self.acc, self.test = epochs, None, 0.0, None
+        self.name, self.epochs, self.ema, self.acc, self.test = name, epochs, None, 0.0, None
 
     def step(self, loss, acc):
         self.ema = loss if self.ema is None else 0.9 * self.ema + 0.1 * loss
@@ -126,7 +126,7 @@ class TqdmProgress:
 
     def epoch(self, epoch, test_acc):
         self.test = test_acc
-        self.bar.set_description(f"{self.bar.desc.split(' ')[0]} epoch {epoch}/{self.epochs}")
+        self.bar.set_description(f"  {self.name} epoch {epoch}/{self.epochs}", refresh=False)
         self.bar.set_postfix(self._fields(), refresh=True)
 
     def _fields(self):
@@ -142,8 +142,8 @@ class TqdmProgress:
 class PlainProgress:
     """Without tqdm: one line per epoch (loss, accuracy, steps/s, test accuracy)."""
 
-    def __init__(self, total, desc, epochs):
-        self.desc, self.epochs = desc, epochs
+    def __init__(self, total, name, epochs):
+        self.name, self.epochs = name, epochs
         self.losses, self.acc, self.steps, self.t0 = [], 0.0, 0, time.perf_counter()
 
     def step(self, loss, acc):
@@ -155,7 +155,7 @@ class PlainProgress:
         if epoch % max(1, self.epochs // 10) and epoch != self.epochs:
             return                      # about ten lines per model
         dt = time.perf_counter() - self.t0
-        print(f"  {self.desc} epoch {epoch:>2}/{self.epochs}  loss {np.mean(self.losses):.4f}  "
+        print(f"  {self.name} epoch {epoch:>2}/{self.epochs}  loss {np.mean(self.losses):.4f}  "
               f"acc {100 * self.acc:5.1f}%  test {100 * test_acc:5.1f}%  {self.steps / dt:6.0f} steps/s",
               flush=True)
         self.losses, self.steps, self.t0 = [], 0, time.perf_counter()
@@ -270,6 +270,10 @@ def plot_benchmark(plt, bench, path):
         ax.bar_label(bars, labels=[f"{y:.2f}x" for y in ys], fontsize=7, padding=2)
     ax.axhline(1.0, color="black", linewidth=1, linestyle="--", label="numpy floor (1x)")
     ax.set_yscale("log")
+    ticks = importlib.import_module("matplotlib.ticker")
+    ax.yaxis.set_major_locator(ticks.LogLocator(subs=(1, 2, 3, 5)))
+    ax.yaxis.set_major_formatter(ticks.FuncFormatter(lambda v, _: f"{v:g}x"))
+    ax.yaxis.set_minor_formatter(ticks.NullFormatter())
     ax.set_xticks(range(len(workloads)), [w["name"] for w in workloads])
     ax.set_ylabel("time / hand-written numpy time (log, lower is better)")
     ax.set_title("forward + backward, ratio to the numpy floor"
@@ -324,8 +328,8 @@ def main(argv=None) -> int:
         cores = os.cpu_count()
     print(f"autograd_core {getattr(torch, '__version__', '?')} demo | numpy {np.__version__} | "
           f"Python {platform.python_version()} | {cores} cores")
-    print("The models and the training loop below are plain PyTorch code; "
-          "`import autograd_core as torch` runs them.")
+    print("The models and the training loop are plain PyTorch code, "
+          "run by `import autograd_core as torch`.")
     missing = {"tqdm": "plain progress lines" if tqdm is None and not args.plain else None,
                "matplotlib": "no plots" if plt is None and want_plots else None,
                "threadpoolctl": "numpy's BLAS threads as they are" if threadpoolctl is None else None}
@@ -337,16 +341,16 @@ def main(argv=None) -> int:
     # -- data
     torch.manual_seed(args.seed)
     (train_x, train_y), (test_x, test_y), test_images = digits_split(args.seed, args.quick)
-    print(f"\n[1/3] data: {len(train_y) + len(test_y):,} 8x8 handwritten digits shipped with the package, "
-          f"{len(train_y):,} for training, {len(test_y)} held out for testing")
-    print(textwrap.fill(f"({DIGITS_ATTRIBUTION})", width=96, initial_indent="      ",
+    print(f"\n[1/3] data: {len(train_y) + len(test_y):,} 8x8 handwritten digits shipped with the package\n"
+          f"      {len(train_y):,} to train on, {len(test_y)} held out for testing")
+    print(textwrap.fill(f"({DIGITS_ATTRIBUTION})", width=88, initial_indent="      ",
                         subsequent_indent="       "))
     train_set = TensorDataset(torch.from_numpy(train_x), torch.from_numpy(train_y))
     tx, ty = torch.from_numpy(test_x), torch.from_numpy(test_y)
 
     # -- training
-    print("\n[2/3] training (Adam, cosine learning-rate schedule, cross-entropy, batch 32"
-          + ("; numpy's BLAS on 1 thread" if threadpoolctl else "") + ")")
+    print("\n[2/3] training: Adam, cosine learning-rate schedule, cross-entropy, batch 32"
+          + ("\n      (numpy's BLAS on 1 thread: the matrices are small)" if threadpoolctl else ""))
     configs = [("MLP", MLP, 3 if args.quick else 30, 3e-3), ("CNN", CNN, 2 if args.quick else 20, 3e-3)]
     runs, timings = [], {}
     for name, cls, epochs, lr in configs:
@@ -355,7 +359,7 @@ def main(argv=None) -> int:
         steps = epochs * math.ceil(len(train_set) / 32)
         print(f"\n  {name}: {n_params:,} parameters, {epochs} epochs = {steps} steps, lr {lr:g}")
         print("  " + repr(model).replace("\n", "\n  "))
-        progress = (TqdmProgress(tqdm, steps, f"  {name}", epochs) if tqdm
+        progress = (TqdmProgress(tqdm, steps, name, epochs) if tqdm
                     else PlainProgress(steps, name, epochs))
         t0 = time.perf_counter()
         with one_blas_thread(threadpoolctl):
@@ -390,10 +394,9 @@ def main(argv=None) -> int:
             bench_args = ["--quick", "--json", json_path]
             if args.quick:
                 bench_args += ["--only", "chain16,mlp", "--repeats", "1"]
-            print("\n[3/3] benchmarks: the same forward+backward in hand-written numpy (the floor), "
-                  "autograd_core and every installed peer\n      (benchmarks/run.py "
-                  + " ".join(bench_args[:1] + bench_args[3:]) + "; ratios to the floor, lower is better)\n",
-                  flush=True)
+            print("\n[3/3] benchmarks: the same forward+backward hand-written in numpy (the floor),\n"
+                  "      in autograd_core and in every installed peer; ratios to the floor, lower is better\n"
+                  "      (benchmarks/run.py " + " ".join(bench_args[:1] + bench_args[3:]) + ")\n", flush=True)
             status = run.main(bench_args)
             with open(json_path) as f:
                 bench = json.load(f)
