@@ -923,3 +923,641 @@ def test_saved_variables_deprecated():
         return (any("deprecated" in str(w.message) and "saved_variables" in str(w.message)
                     for w in ws), x.grad, y.grad)
     same(prog)
+
+
+def test_autograd_node_isinstance():
+    def prog(torch):
+        Node = torch.autograd.graph.Node
+        a = data(torch, 3, 3, requires_grad=True)
+        b = a.exp()
+        acc = b.grad_fn.next_functions[0][0]
+        seen = []
+
+        class Func(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                seen.append(isinstance(ctx, Node))
+                return x
+
+            @staticmethod
+            def backward(ctx, x):
+                seen.append(isinstance(ctx, Node))
+                return x
+
+        # (PyTorch also asserts that Node is not in the mro of its node classes: a
+        # detail of how it registers C++ nodes, not followed)
+        r = [isinstance(b.grad_fn, Node), issubclass(type(b.grad_fn), Node), isinstance(acc, Node),
+             issubclass(type(acc), Node), isinstance(None, Node), isinstance(1, Node),
+             isinstance(Node, Node), issubclass(Node, Node)]
+        out = Func.apply(a)
+        r += [isinstance(out.grad_fn, Node), issubclass(type(out.grad_fn), Node)]
+        out.sum().backward()
+        return r, seen
+    same(prog)
+
+
+def _simple_views_fns(torch, bw_called, ga_nz):
+    class IdOneOutput(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, make_view):
+            return a.narrow(0, 0, 2) if make_view else a.clone()
+
+        @staticmethod
+        def backward(ctx, ga):
+            bw_called[0] += 1
+            return ga, None
+
+    class IdTwoOutput(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b, make_view):
+            a = a.narrow(0, 0, 2) if make_view else a.clone()
+            return a, a + b
+
+        @staticmethod
+        def backward(ctx, ga, gab):
+            bw_called[0] += 1
+            ga_nz[0] = not bool(ga.eq(0).all())
+            return ga + gab, gab, None
+
+    class ViewOfTemp(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, make_view):
+            ctx.save_for_backward(a)
+            a = a.narrow(0, 0, 2) if make_view else a.clone()
+            b = a.clone()
+            return b.select(0, 0)
+
+        @staticmethod
+        def backward(ctx, grad):
+            bw_called[0] += 1
+            (a,) = ctx.saved_tensors
+            res = torch.zeros_like(a)
+            res.select(0, 0).copy_(grad)
+            return res, None
+    return IdOneOutput, IdTwoOutput, ViewOfTemp
+
+
+@issue8("in-place on a view returned by a custom Function does not raise; select() of a Function's backward returns a copy")
+@pytest.mark.parametrize("fn_id", ["one_output", "two_output", "view_of_temp"])
+def test_autograd_simple_views_python(fn_id):
+    # PyTorch also runs it with complex128 and with the private ctx._is_pure_view flag;
+    # here float64 and ordinary (not pure-view) Functions
+    def prog(torch):
+        bw_called, ga_nz = [0], [False]
+        IdOneOutput, IdTwoOutput, ViewOfTemp = _simple_views_fns(torch, bw_called, ga_nz)
+        r = []
+        for inplace in (True, False):
+            for make_view in (True, False):
+                def fn(a, b):
+                    a = a.clone()
+                    b = b.clone()
+                    if fn_id == "two_output":
+                        tmp1, tmp2 = IdTwoOutput.apply(a, b, make_view)
+                        if inplace:
+                            tmp1 += 3
+                            tmp2 += 3
+                        else:
+                            tmp1 = tmp1 + 3
+                            tmp2 = tmp2 + 3
+                        tmp = tmp1 * tmp2
+                    else:
+                        if fn_id == "one_output":
+                            tmp = IdOneOutput.apply(a, make_view)
+                        else:
+                            tmp = ViewOfTemp.apply(a + b, make_view)
+                        if inplace:
+                            tmp += 3
+                        else:
+                            tmp = tmp + 3
+                    return tmp.sum()
+
+                a = torch.ones(2, dtype=torch.float64, requires_grad=True)
+                b = torch.ones(2, dtype=torch.float64, requires_grad=True)
+                try:
+                    r.append(torch.autograd.gradcheck(fn, (a, b)))
+                except RuntimeError as e:
+                    r.append(str(e))
+                bw_called[0] = 0
+                ga_nz[0] = True
+                try:
+                    fn(a, b).abs().backward()
+                except RuntimeError as e:
+                    r.append(str(e))
+                r += [bw_called[0], ga_nz[0], a.grad, b.grad]
+        return r
+    same(prog)
+
+
+@issue8("select() returns a copy, not a view (so a Function's backward writing through it is lost); in-place on a Function's view output does not raise")
+def test_autograd_multiple_views_python():
+    def prog(torch):
+        bw_called = [0]
+
+        class ComplexView(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, idx):
+                res = a.narrow(0, idx, 1)
+                res = a.select(0, idx)
+                ctx.save_for_backward(a)
+                ctx.idx = idx
+                return res
+
+            @staticmethod
+            def backward(ctx, grad):
+                bw_called[0] += 1
+                (a,) = ctx.saved_tensors
+                res = torch.zeros_like(a)
+                res.select(0, ctx.idx).copy_(grad)
+                return res, None
+
+        a = torch.ones(2, requires_grad=True)
+        out = ComplexView.apply(a.clone(), 1)
+        out.sum().backward()
+        r = [bw_called[0], a.grad]
+        out = ComplexView.apply(a.clone(), 1)
+        try:
+            out += 1
+        except RuntimeError as e:
+            r.append(str(e))
+        return r
+    same(prog)
+
+
+@issue8("mark_dirty on an input that is a view: the Function's backward is not called; no error for a dirty view input with two outputs or a dirty tensor not returned")
+def test_autograd_python_custom_function_inplace():
+    def prog(torch):
+        bw_called = [0]
+        r = []
+
+        class MyAdder(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b):
+                a.add_(b)
+                ctx.mark_dirty(a)
+                return a
+
+            @staticmethod
+            def backward(ctx, grad):
+                bw_called[0] += 1
+                return grad, grad
+
+        a = torch.ones(2, requires_grad=True)
+        b = torch.ones(2, requires_grad=True)
+        c = MyAdder.apply(a.clone(), b)
+        c.sum().backward()
+        r.append(bw_called[0])
+        bw_called[0] = 0
+        c = MyAdder.apply(a.clone(), b)
+        c += 2
+        c.sum().backward()
+        r.append(bw_called[0])
+        bw_called[0] = 0
+        c = MyAdder.apply(a.clone().view_as(a), b)
+        c.sum().backward()
+        r += [bw_called[0], a.grad.clone(), b.grad.clone()]
+
+        class MyAdderBad(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b):
+                c = 3 * a
+                c.add_(b)
+                ctx.mark_dirty(c)
+                return c
+
+            @staticmethod
+            def backward(ctx, grad):
+                bw_called[0] += 1
+                grad = 3 * grad
+                return grad, grad
+
+        a = torch.ones(2, requires_grad=True)
+        b = torch.ones(2, requires_grad=True)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            MyAdderBad.apply(a.clone(), b)
+        r.append(len(w))
+
+        class MyBadAdder(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b):
+                a.add_(b)
+                ctx.mark_dirty(a)
+                return a, a + b
+
+            @staticmethod
+            def backward(ctx, ga, gab):
+                bw_called[0] += 1
+                return ga + gab, ga + gab
+
+        bw_called[0] = 0
+        c, d = MyBadAdder.apply(a.clone(), b)
+        (c * d).sum().backward()
+        r.append(bw_called[0])
+        bw_called[0] = 0
+        c, d = MyBadAdder.apply(a.clone(), b)
+        c += 2
+        (c * d).sum().backward()
+        r += [bw_called[0], a.grad.clone(), b.grad.clone()]
+        try:
+            MyBadAdder.apply(a.clone().view_as(a), b)
+        except RuntimeError as e:
+            r.append(str(e))
+
+        class MyOutPlaceAdder(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b):
+                a.add_(b)
+                ctx.mark_dirty(a)
+                return a.clone(), a + b
+
+            @staticmethod
+            def backward(ctx, ga, gab):
+                bw_called[0] += 1
+                return ga + gab, ga + 2 * gab
+
+        try:
+            orig_a = a.clone().view_as(a)
+            c, d = MyOutPlaceAdder.apply(orig_a, b)
+            (c * d).sum()
+        except RuntimeError as e:
+            r.append(str(e))
+        return r
+    same(prog, quiet=True)
+
+
+def test_custom_function_mark_dirty_not_differentiable():
+    # the backward-mode half (PyTorch's test also checks the forward-mode jvp)
+    def prog(torch):
+        class InplaceMul(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                result = x.mul_(2)
+                ctx.mark_dirty(result)
+                return result
+
+            @staticmethod
+            def backward(ctx, grad_output):
+                pass
+
+        r = []
+        for requires_grad in (True, False):
+            z = torch.tensor(1.0, requires_grad=requires_grad)
+            x = z.clone()
+            y = InplaceMul.apply(x)
+            r += [x is y, x, y.requires_grad]
+        return r
+    same(prog)
+
+
+@issue8("mark_dirty() of a tensor that is not an input does not raise")
+def test_custom_function_mark_output_view_of_intermediate():
+    def prog(torch):
+        class Func(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, inp):
+                out = inp.clone().view_as(inp)
+                ctx.mark_dirty(out)
+                return out
+
+            @staticmethod
+            def backward(ctx, gO):
+                pass
+
+        a = torch.tensor([1.0], requires_grad=True)
+        Func.apply(a.clone())
+    r = same(prog, must_raise=True)
+    assert r.type == "RuntimeError"
+
+
+def _inplace_func(torch):
+    class Func(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, inp):
+            inp.add_(1)
+            ctx.mark_dirty(inp)
+            return inp
+
+        @staticmethod
+        def backward(ctx, gO):
+            pass
+    return Func
+
+
+@issue8("in-place on the outputs of split/split_with_sizes/chunk/unbind must raise")
+def test_custom_function_inplace_on_non_default_view():
+    def prog(torch):
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        b, c = a.split_with_sizes([1, 1], dim=0)
+        _inplace_func(torch).apply(b)
+    r = same(prog, must_raise=True)
+    assert r.type == "RuntimeError"
+
+
+@issue8("a Function modifying in place a view of a leaf that requires grad does not raise")
+def test_custom_function_inplace_on_view_of_leaf():
+    def prog(torch):
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        _inplace_func(torch).apply(a.view_as(a))
+    r = same(prog, must_raise=True)
+    assert r.type == "RuntimeError"
+
+
+@issue8("a Function that marks dirty and saves its view input keeps it alive after the graph dies")
+def test_custom_function_saving_mutated_view_no_leak():
+    def prog(torch):
+        class Test(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.mark_dirty(x)
+                ctx.save_for_backward(x)
+                return x
+
+            @staticmethod
+            def backward(ctx, grad):
+                pass
+
+        def scope():
+            x = torch.tensor(1.0, requires_grad=True).clone()
+            x = x.view_as(x)
+            Test.apply(x)
+            return weakref.ref(x)
+
+        ref = scope()
+        return ref() is None
+    same(prog)
+
+
+@issue8("message for in-place on a Function's view output made under no_grad")
+def test_custom_function_return_view_in_nograd():
+    def prog(torch):
+        class Alias(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x[:]
+
+            @staticmethod
+            def backward(ctx, gx):
+                return gx
+
+        inp = data(torch, 2, requires_grad=True)
+        with torch.no_grad():
+            output = Alias.apply(inp)
+        with torch.no_grad():
+            expected_output = inp[:]
+        r = [output.requires_grad, expected_output.requires_grad]
+        try:
+            output.zero_()
+        except RuntimeError as e:
+            r.append(str(e))
+        return r
+    same(prog)
+
+
+def test_grad_mode_restored_reentrant():
+    def prog(torch):
+        log = []
+
+        class MyFunction(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, inp):
+                return inp.clone()
+
+            @staticmethod
+            def backward(ctx, go):
+                original = torch.is_grad_enabled()
+                with torch.enable_grad():
+                    log.append(torch.is_grad_enabled())
+                    foo = data(torch, *go.size(), seed=3, requires_grad=True)
+                    (grad,) = torch.autograd.grad(foo ** 3, foo, grad_outputs=go)
+                    log.append(torch.is_grad_enabled())
+                log.append(torch.is_grad_enabled() == original)
+                return grad
+
+        inp = data(torch, 3, requires_grad=True)
+        MyFunction.apply(inp).sum().backward()
+        MyFunction.apply(inp).sum().backward(create_graph=True)
+        return log, inp.grad
+    same(prog, quiet=True)
+
+
+@issue8("a Function implementing both backward and vjp does not raise")
+def test_custom_function_error():
+    # the backward-mode cases (PyTorch's test also checks forward mode's jvp)
+    def prog(torch):
+        class BadFw(torch.autograd.Function):
+            @staticmethod
+            def backward(ctx, foo):
+                return foo
+
+        class BadBw(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, foo):
+                return foo.clone()
+
+        class BadBw2(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, foo):
+                return foo.clone()
+
+            @staticmethod
+            def backward(ctx, foo):
+                return foo
+
+            @staticmethod
+            def vjp(ctx, foo):
+                return foo
+
+        inp = data(torch, 1, requires_grad=True)
+        r = []
+        for f in (lambda: BadFw.apply(inp), lambda: BadBw.apply(inp).sum().backward(),
+                  lambda: BadBw2.apply(inp).sum().backward()):
+            try:
+                f()
+                r.append("no error")
+            except (NotImplementedError, RuntimeError) as e:
+                r.append((type(e).__name__, str(e)))
+        return r
+    same(prog)
+
+
+def test_custom_function_local_inplace():
+    def prog(torch):
+        class MyFn(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, inp, inplace):
+                view = inp.clone()[:3]
+                if inplace:
+                    view += 2
+                return view
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad, None
+
+        base = data(torch, 10, requires_grad=True)
+        return [type(MyFn.apply(base, inplace).grad_fn).__name__ for inplace in (False, True)]
+    same(prog)
+
+
+@issue8("a Function whose ctx refers to its own output (a cycle) is never freed, "
+        "even by gc.collect()")
+def test_custom_function_cycle():
+    def prog(torch):
+        seen = []
+
+        class MyFn(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, metadata):
+                x = x.clone()
+                ctx.meta = metadata
+                ctx.save_for_backward(x)
+                return x
+
+            @staticmethod
+            def backward(ctx, gO):
+                (x,) = ctx.saved_tensors
+                seen.append((x.item(), ctx.meta["foo"].item()))
+                return gO * x, None
+
+        def get_refs(with_backward):
+            a = torch.tensor(3.14, requires_grad=True)
+            metadata = {}
+            out = MyFn.apply(a, metadata)
+            metadata["foo"] = out
+            if with_backward:
+                out.sum().backward()
+                seen.append(a.grad)
+            return weakref.ref(out)
+
+        r = []
+        for with_backward in (False, True):
+            gc.disable()
+            try:
+                ref = get_refs(with_backward)
+                r.append(ref() is not None)
+            finally:
+                gc.enable()
+            gc.collect()
+            r.append(ref() is None)
+        return r, seen
+    same(prog)
+
+
+@pytest.mark.parametrize("use_tensor_hook", [True, False])
+@pytest.mark.parametrize("use_custom_function", [True, False])
+def test_hook_closure_cycle(use_custom_function, use_tensor_hook):
+    def prog(torch):
+        class Function(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad
+
+        class Test:
+            pass
+
+        count = [0]
+
+        def scope():
+            a = torch.tensor(1.0, requires_grad=True)
+            b = Function.apply(a) if use_custom_function else a.clone()
+            grad_fn_b = b.grad_fn
+            obj = Test()
+
+            def hook(*args):
+                grad_fn_b  # noqa: B018
+                obj  # noqa: B018
+                count[0] += 1
+
+            if use_tensor_hook:
+                b.register_hook(hook)
+            else:
+                b.grad_fn.register_hook(hook)
+            c = b.clone()
+            return c, weakref.ref(obj)
+
+        gc.disable()
+        try:
+            out, ref = scope()
+            out.backward(retain_graph=True)
+            gc.collect()
+            out.backward(retain_graph=True)
+            r = [count[0], ref() is not None]
+            del out
+            gc.collect()
+            r.append(ref() is None)
+        finally:
+            gc.enable()
+        return r
+    same(prog)
+
+
+@issue8("setup_context's inputs omit forward's default arguments")
+def test_setup_context_when_forward_has_default_args():
+    def prog(torch):
+        class PowFunction(torch.autograd.Function):
+            @staticmethod
+            def forward(x, y=3):
+                return torch.pow(x, y)
+
+            @staticmethod
+            def setup_context(ctx, inputs, output):
+                x, y = inputs
+                ctx.save_for_backward(x)
+                ctx.y = y
+
+            @staticmethod
+            def backward(ctx, gO):
+                (x,) = ctx.saved_tensors
+                y = ctx.y
+                return gO * y * torch.pow(x, y - 1), None
+
+        class PowFunctionWithClassmethod(torch.autograd.Function):
+            @classmethod
+            def forward(cls, x, y=3):
+                return torch.pow(x, y)
+
+            @classmethod
+            def setup_context(cls, ctx, inputs, output):
+                x, y = inputs
+                ctx.save_for_backward(x)
+                ctx.y = y
+
+            @classmethod
+            def backward(cls, ctx, gO):
+                (x,) = ctx.saved_tensors
+                y = ctx.y
+                return gO * y * torch.pow(x, y - 1), None
+
+        x = torch.tensor(2.0, requires_grad=True)
+        y1 = PowFunction.apply(x)
+        y2 = PowFunctionWithClassmethod.apply(x)
+        return y1, torch.autograd.grad(y1, x), y2, torch.autograd.grad(y2, x)
+    same(prog)
+
+
+def test_preserve_backtrace():
+    def prog(torch):
+        import sys
+        import traceback
+
+        class Foo(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, input):
+                return input
+
+            @staticmethod
+            def backward(ctx, *grad):
+                raise ValueError("something")
+
+        t = data(torch, 10, requires_grad=True)
+        try:
+            Foo.apply(t).sum().backward()
+        except Exception:  # noqa: BLE001
+            tb_str = "\n".join(traceback.format_tb(sys.exc_info()[2]))
+            return 'raise ValueError("something")' in tb_str
+        return "no error"
+    same(prog)
