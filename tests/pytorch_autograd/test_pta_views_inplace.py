@@ -464,3 +464,595 @@ def test_increment_version():
         torch.autograd.graph.increment_version(a)
         return r
     same(prog)
+
+
+def test_inplace_on_view_saved_output():
+    def prog(torch):
+        dealloc = [0]
+
+        class IncrementOnDelete:
+            def __del__(self):
+                dealloc[0] += 1
+
+        def test():
+            root = data(torch, 3, 3, requires_grad=True)
+            copy = root.clone()
+            copy.grad_fn.register_hook(IncrementOnDelete())
+            view = copy.view(9)
+            torch.nn.functional.relu(view, inplace=True)
+
+        test()
+        return dealloc[0]
+    same(prog)
+
+
+def test_inplace_on_view_leaf_errors():
+    def prog(torch):
+        x = torch.zeros(1, requires_grad=True)
+        y = x.view_as(x)
+        y.add_(1)
+    r = same(prog, must_raise=True)
+    assert r.type == "RuntimeError"
+
+
+def test_inplace_on_view_backward():
+    # the second case of PyTorch's test (its first runs an nn.InstanceNorm2d module);
+    # relu_ in place of threshold_, and no check of the name of a node that the
+    # create_graph backward made
+    def prog(torch):
+        inputs = torch.ones((1, 3, 8, 8), requires_grad=True)
+        tmp1 = (inputs + 1).view_as(inputs)
+        tmp2 = torch.nn.functional.relu(tmp1, inplace=True)
+        prob_interpolated = torch.sigmoid(tmp2)
+        gradients = torch.autograd.grad(outputs=prob_interpolated, inputs=inputs,
+                                        grad_outputs=torch.ones(prob_interpolated.size()),
+                                        create_graph=True, retain_graph=True)[0]
+        gradient_penalty = gradients.sum()
+        gradient_penalty.backward()
+        return gradients, inputs.grad
+    same(prog)
+
+
+def test_inplace_on_view_weak_grad_fn():
+    def prog(torch):
+        import gc
+        a = torch.arange(10.0, requires_grad=True)
+        b = a.narrow(0, 0, 2).clone().view(-1)
+        b.relu_()
+        c = b.clone()
+        del b
+        gc.collect()
+        s = c.sum()
+        s.backward()
+        r = [s, a.grad]
+        a = data(torch, 10, requires_grad=True).narrow(0, 0, 10)
+        try:
+            a.relu_()
+        except RuntimeError as e:
+            r.append(str(e))
+        return r
+    same(prog)
+
+
+@issue8("out= arguments: missing, or no error when an input or the output requires grad")
+def test_out_variant_raises_when_inputs_require_grad():
+    def prog(torch):
+        r = []
+        a = data(torch, 2, 2, seed=1, requires_grad=True)
+        b = data(torch, 2, 2, seed=2, requires_grad=True)
+        x = torch.zeros_like(a)
+        try:
+            torch.mul(a, b, out=x)
+        except RuntimeError as e:
+            r.append(str(e))
+        with torch.no_grad():
+            torch.mul(a, b, out=x)
+            r.append(x)
+        a = data(torch, 2, 2, seed=1)
+        b = data(torch, 2, 2, seed=2)
+        x = torch.zeros(2, 2, requires_grad=True)
+        try:
+            torch.mul(a, b, out=x)
+        except RuntimeError as e:
+            r.append(str(e))
+        return r
+    same(prog)
+
+
+def test_version_counter():
+    def prog(torch):
+        x = data(torch, 1, 2)
+        r = []
+        v = x._version
+        x.add_(1).add_(1)
+        r.append(x._version > v)
+        xz = x[:]
+        r.append(x._version == xz._version)
+        xz.add_(1)
+        r.append(x._version == xz._version)
+        v = x._version
+        x.data = data(torch, 2, 3, seed=3)
+        r.append(x._version == v)
+        x.add_(1)
+        r += [x._version > v, x._version == xz._version]
+        xz.add_(1)
+        r.append(x._version == xz._version)
+        return r
+    same(prog)
+
+
+def test_set_data_preserve_pyobj():
+    def prog(torch):
+        a = data(torch, 1, 2, seed=1)
+        b = data(torch, 1, 2, seed=2)
+        b_id = id(b)
+        b.data = a
+        return b_id == id(b), b
+    same(prog)
+
+
+@issue8("assigning integer data to a tensor that requires grad does not raise")
+def test_set_data_self_requires_grad():
+    def prog(torch):
+        a = torch.tensor(1.0, requires_grad=True)
+        a.data = torch.tensor(2.0)
+        r = [a]
+        try:
+            a.data = torch.tensor(3, dtype=torch.int64)
+        except RuntimeError as e:
+            r.append(str(e))
+        return r
+    same(prog)
+
+
+@issue8("in-place on the outputs of split/split_with_sizes/chunk/unbind must raise")
+def test_autograd_views_codegen():
+    def prog(torch):
+        r = []
+
+        def attempt(fn):
+            try:
+                fn()
+                r.append("ok")
+            except RuntimeError as e:
+                r.append(str(e))
+
+        for grad_mode, requires_grad in ((True, False), (True, True), (False, True),
+                                         (False, False)):
+            inp = data(torch, 2, requires_grad=requires_grad).clone()
+            with torch.set_grad_enabled(grad_mode):
+                out = inp.view_as(inp)
+            r.append(out._is_view())
+            attempt(lambda: out.add_(1))
+            inp = data(torch, 2, requires_grad=requires_grad).clone()
+            with torch.set_grad_enabled(grad_mode):
+                outs = inp.unbind()
+            r += [outs[0]._is_view(), outs[1]._is_view()]
+            attempt(lambda: outs[0].add_(1))
+            attempt(lambda: outs[1].add_(1))
+        return r
+    same(prog)
+
+
+@issue8("in-place on a view made by a custom Function or by unbind does not raise")
+def test_inplace_not_requires_grad():
+    def prog(torch):
+        class MyFn(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, inp):
+                return inp.view_as(inp)
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad
+
+        r = []
+
+        def attempt(fn):
+            try:
+                fn()
+                r.append("ok")
+            except RuntimeError as e:
+                r.append(str(e))
+
+        def iadd(v, b):
+            v += b
+
+        a = data(torch, 1, 2, seed=1)
+        b = data(torch, 1, seed=2, requires_grad=True)
+        view_a = MyFn.apply(a)
+        attempt(lambda: iadd(view_a, b))
+        a = data(torch, 1, 2, seed=1)
+        view_a = MyFn.apply(a)
+        attempt(lambda: view_a.copy_(b))
+        a = data(torch, 1, 2, seed=1)
+        view_a = a.unbind()[0]
+        attempt(lambda: view_a.copy_(b))
+        a = data(torch, 1, 2, seed=1)
+        a.select(1, 0).copy_(b)
+        return r + [a, a.requires_grad]
+    same(prog, quiet=True)
+
+
+_INPLACE_VIEW_FNS = {
+    "transpose_": lambda v: v.transpose_(0, 0), "t_": lambda v: v.t_(),
+    "squeeze_": lambda v: v.squeeze_(0), "unsqueeze_": lambda v: v.unsqueeze_(0),
+    "swapdims_": lambda v: v.swapdims_(0, 0), "swapaxes_": lambda v: v.swapaxes_(0, 0),
+    "as_strided_": lambda v: v.as_strided_((1, 0), (2, 2))}
+
+
+@issue8("missing in-place view ops (t_, transpose_, squeeze_, unsqueeze_, swapdims_, "
+        "swapaxes_, as_strided_)")
+@pytest.mark.parametrize("fn_name", sorted(_INPLACE_VIEW_FNS))
+def test_autograd_inplace_views_creation_meta(fn_name):
+    def prog(torch):
+        class Func(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x.view_as(x)
+
+            @staticmethod
+            def backward(ctx, x):
+                return x
+
+        fn = _INPLACE_VIEW_FNS[fn_name]
+        r = []
+        for fn_type in ("normal", "multi_view", "custom"):
+            for grad_mode_view in (True, False):
+                for grad_mode_iview in (True, False):
+                    for requires_grad in (True, False):
+                        base = data(torch, 2, 3, requires_grad=requires_grad).clone()
+                        with torch.set_grad_enabled(grad_mode_view):
+                            if fn_type == "multi_view":
+                                inp = base.unbind()[0]
+                            elif fn_type == "custom":
+                                inp = Func.apply(base)
+                            else:
+                                inp = base.view_as(base)
+                        try:
+                            with torch.set_grad_enabled(grad_mode_iview):
+                                fn(inp)
+                            inp.add_(1)
+                            r.append("ok")
+                        except RuntimeError as e:
+                            r.append(str(e))
+        return r
+    same(prog)
+
+
+@issue8("in-place on a view of a view made in no_grad / inference_mode does not raise")
+def test_autograd_inplace_view_of_view():
+    def prog(torch):
+        r = []
+        x = torch.zeros(2)
+        with torch.no_grad():
+            y = x.view(2)
+        y.requires_grad_(True)
+        z = y.view(2)
+        try:
+            z /= 2
+        except RuntimeError as e:
+            r.append(str(e))
+        x = torch.zeros(2)
+        with torch.inference_mode():
+            y = x.view(2)
+        y.requires_grad_(True)
+        z = y.view(2)
+        try:
+            z /= 2
+        except RuntimeError as e:
+            r.append(str(e))
+        return r
+    same(prog)
+
+
+# --------------------------------------- from PyTorch's TestAutogradDeviceType (on CPU)
+
+def test_inplace_on_view_backprop_base():
+    def prog(torch):
+        root = data(torch, 2, 2, requires_grad=True)
+        x = root.clone()
+        v1 = x.narrow(0, 0, 1)
+        v1.mul_(2)
+        x.sum().backward()
+        return root.grad
+    same(prog)
+
+
+@issue8("a view keeps a stale grad_fn after an in-place op on a sibling view")
+def test_inplace_on_view_backprop_view_of_view():
+    def prog(torch):
+        root = data(torch, 2, 2, requires_grad=True)
+        x = root.clone()
+        v1 = x.narrow(0, 0, 1)
+        v2 = x.narrow(0, 0, 1)
+        v1.mul_(2)
+        v2.sum().backward()
+        return root.grad
+    same(prog)
+
+
+def test_inplace_on_view_of_view():
+    def prog(torch):
+        root = data(torch, 2, 2, requires_grad=True)
+        x = root.clone()
+        v1 = x.narrow(0, 0, 1)
+        v2 = v1.narrow(1, 1, 1)
+        v2.mul_(2)
+        x.sum().backward()
+        return root.grad
+    same(prog)
+
+
+@issue8("setitem on a view of a view: the overwritten elements still get a gradient")
+def test_inplace_on_view_then_no_grad():
+    def prog(torch):
+        a = torch.ones(3, 1, dtype=torch.double, requires_grad=True)
+        b = a * 2
+        c = b.view_as(b)
+        c[0][0] = 3
+        with torch.no_grad():
+            c.grad_fn  # noqa: B018
+        c.sum().backward()
+        return a.grad, c
+    same(prog)
+
+
+def test_inplace_on_view_gradcheck():
+    def prog(torch):
+        a = data(torch, 4, 4, seed=1, requires_grad=True)
+        b = data(torch, 2, 2, seed=2, requires_grad=True)
+
+        def func(root, b):
+            x = root.clone()
+            x.narrow(1, 2, 2).narrow(0, 1, 2).mul_(b)
+            x.narrow(1, 0, 2).narrow(0, 1, 2).mul_(b)
+            return x
+
+        go = data(torch, 4, 4, seed=3, requires_grad=True)
+        return (torch.autograd.gradcheck(func, [a, b], raise_exception=False),
+                torch.autograd.gradgradcheck(func, (a, b), (go,), raise_exception=False))
+    same(prog)
+
+
+@issue8("in-place on the outputs of split/split_with_sizes/chunk/unbind must raise")
+def test_inplace_on_view_multiple_outputs():
+    def prog(torch):
+        root = torch.arange(9.0, dtype=torch.double).reshape(3, 3).requires_grad_()
+        x = root.clone()
+        v1 = x.unbind()
+        v1[0].mul_(2)
+    r = same(prog, must_raise=True)
+    assert r.type == "RuntimeError"
+
+
+@issue8("in-place on the outputs of split/split_with_sizes/chunk/unbind must raise")
+def test_inplace_on_view_of_multiple_output_view():
+    def prog(torch):
+        a = data(torch, 10, requires_grad=True).clone()
+        b = a.unbind(0)
+        c = b[0].view_as(b[0])
+        c.mul_(2)
+    r = same(prog, must_raise=True)
+    assert r.type == "RuntimeError"
+
+
+@issue8("in-place on the outputs of split/split_with_sizes/chunk/unbind must raise")
+def test_inplace_multiple_output_view_of_view():
+    def prog(torch):
+        a = data(torch, 10, requires_grad=True).clone()
+        b = a.view_as(a)
+        c = b.unbind(0)
+        c[0].mul_(2)
+    r = same(prog, must_raise=True)
+    assert r.type == "RuntimeError"
+
+
+def test_inplace_on_view_makes_base_require_grad():
+    def prog(torch):
+        a = data(torch, 4, 4, seed=1)
+        b = data(torch, 4, 2, seed=2, requires_grad=True)
+        flags = []
+
+        def func(root, b):
+            x = root.clone()
+            flags.append(x.requires_grad)
+            x.narrow(1, 2, 2).mul_(b)
+            flags.append(x.requires_grad)
+            return x
+
+        go = data(torch, 4, 4, seed=3, requires_grad=True)
+        return (torch.autograd.gradcheck(func, [a, b], raise_exception=False),
+                torch.autograd.gradgradcheck(func, (a, b), (go,), raise_exception=False),
+                flags[:2])
+    same(prog)
+
+
+def test_inplace_on_view_backprop_view():
+    def prog(torch):
+        a = torch.tensor([2.0, 5.0], requires_grad=False)
+        b = torch.tensor([3.0], requires_grad=True)
+        res = a.narrow(0, 1, 1).mul_(b)
+        res.sum().backward()
+        return b.grad, a.grad, a
+    same(prog)
+
+
+@issue8("select() returns a copy, not a view: a view of a base is not updated by an "
+        "in-place op on the base")
+def test_inplace_on_view_modify_base():
+    def prog(torch):
+        r = torch.ones(1, dtype=torch.double, requires_grad=True)
+        flags = []
+
+        def fn(r):
+            x = torch.ones(5, dtype=torch.double)
+            v = x.select(0, 1)
+            flags.append((v.requires_grad, v.grad_fn is None))
+            x.add_(r)
+            flags.append(v.requires_grad)
+            return v
+
+        return (torch.autograd.gradcheck(fn, [r], raise_exception=False),
+                torch.autograd.gradgradcheck(fn, [r], raise_exception=False), flags[:2])
+    same(prog)
+
+
+@issue8("backpropagating through the base after a custom Function modified views of it "
+        "in place")
+def test_inplace_on_view_python():
+    def prog(torch):
+        a = data(torch, 4, 4, seed=1, requires_grad=True)
+        b = data(torch, 2, 2, seed=2, requires_grad=True)
+
+        class PyAdd(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, y):
+                ctx.mark_dirty(x)
+                x.add_(y)
+                return x
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad, grad
+
+        def func(root, b):
+            x = root.clone()
+            PyAdd.apply(x.narrow(1, 2, 2).narrow(0, 1, 2), b)
+            PyAdd.apply(x.narrow(1, 0, 2).narrow(0, 1, 2), b)
+            return x
+
+        go = data(torch, 4, 4, seed=3, requires_grad=True)
+        return (torch.autograd.gradcheck(func, [a, b], raise_exception=False),
+                torch.autograd.gradgradcheck(func, (a, b), (go,), raise_exception=False))
+    same(prog)
+
+
+def test_inplace_on_view_non_contig():
+    def prog(torch):
+        root = torch.ones(2, 3, 2).select(2, 1).t().requires_grad_(True)
+        x = root.clone()
+        v1 = x.narrow(0, 0, 1)
+        v2 = v1.narrow(1, 1, 1)
+        v2.mul_(2)
+        x.sum().backward()
+        return root.grad
+    same(prog)
+
+
+@issue8("missing unsafe_split / unsafe_split_with_sizes / unsafe_chunk")
+def test_inplace_on_view_multi_output_unsafe():
+    def prog(torch):
+        r = []
+        for f in [lambda t: t.unsafe_split(1), lambda t: t.unsafe_split_with_sizes((1, 1, 1)),
+                  lambda t: t.unsafe_chunk(3)]:
+            a = data(torch, 3, 3, requires_grad=True)
+            b = a + a
+            s1, s2, s3 = f(b)
+            s1.mul_(s2)
+            s1.sum().backward()
+            r.append(a.grad)
+        return r
+    same(prog)
+
+
+@issue8("in-place on the outputs of split/split_with_sizes/chunk/unbind must raise")
+def test_inplace_on_view_multi_output_safe():
+    def prog(torch):
+        r = []
+        for f in [lambda t: t.split(1), lambda t: t.split_with_sizes((1, 1, 1)),
+                  lambda t: t.chunk(3)]:
+            a = data(torch, 3, 3, requires_grad=True)
+            b = a + a
+            s1, s2, s3 = f(b)
+            try:
+                s1.mul_(s2)
+                r.append("no error")
+            except RuntimeError as e:
+                r.append(str(e))
+        return r
+    same(prog)
+
+
+def test_inplace_on_view_undefined_grad_output():
+    def prog(torch):
+        a = torch.tensor([1.0], requires_grad=True)
+        c = a.clone()
+        v = c[:]
+        b = torch.tensor(1.0, requires_grad=True)
+
+        class InplaceFunc(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, other):
+                ctx.mark_dirty(x)
+                return x.mul_(2)
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad * 2, None
+
+        out = InplaceFunc.apply(v, b)
+        out.backward()
+        return b.grad, a.grad.item()
+    same(prog)
+
+
+@issue8("missing Tensor.set_")
+def test_parameter_resize():
+    # PyTorch's test uses an nn.Parameter; here a leaf tensor that requires grad
+    def prog(torch):
+        asd = torch.ones(16, dtype=torch.double, requires_grad=True)
+        for _ in range(2):
+            with torch.no_grad():
+                asd.set_(asd[1:])
+                asd.grad = None
+            m = torch.cat((asd, asd))
+            m.sum().backward()
+        return asd.grad, asd.shape
+    same(prog)
+
+
+@issue8("missing Tensor.resize_ / resize_as_")
+def test_resize_version_bump():
+    def prog(torch):
+        x = data(torch, 1)
+        y = data(torch, 3, seed=1)
+        r = []
+        x.resize_((1, 2))
+        r.append(x._version)
+        x.resize_as_(y)
+        r.append(x._version)
+        x.resize_((3,))
+        r.append(x._version)
+        x.resize_as_(y)
+        return r + [x._version]
+    same(prog)
+
+
+def test_copy_():
+    # PyTorch's test also copies into bfloat16, which autograd_core lacks
+    def prog(torch):
+        x = data(torch, 10, dtype="float32", requires_grad=True)
+        r = []
+        for dt in (torch.float16, torch.float32, torch.float64):
+            y = torch.empty(10, dtype=dt)
+            y.copy_(x)
+            r += [y.requires_grad, y.dtype, type(y.grad_fn).__name__]
+        z = x.to(torch.float16)
+        return r + [z.requires_grad]
+    same(prog)
+
+
+def test_per_dispatch_key_input_saving():
+    # the dense half (the other half is about nested tensors)
+    def prog(torch):
+        def foo(x):
+            x = x.clone()
+            res = x.sum(-1, keepdim=True)
+            x.add_(x)
+            return res
+
+        inp = data(torch, 2, requires_grad=True)
+        foo(inp).backward()
+        return inp.grad
+    same(prog)
