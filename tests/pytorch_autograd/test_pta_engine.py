@@ -806,3 +806,413 @@ def test_gradient_edge_graph_ownership():
         torch.autograd.backward(edge)
         return leaf.grad
     same(prog)
+
+
+@issue8("a deep reentrant backward (2000 nested backward calls) raises RecursionError")
+def test_deep_reentrant():
+    def prog(torch):
+        class DeepReentrant(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                with torch.enable_grad():
+                    ctx.x = torch.autograd.Variable(x.detach(), requires_grad=True)
+                    ctx.x = ctx.x - 1
+                return ctx.x.detach()
+
+            @staticmethod
+            def backward(ctx, x):
+                if ctx.x < 0:
+                    return x
+                with torch.enable_grad():
+                    DeepReentrant.apply(ctx.x).sum().backward()
+                return x
+
+        v = torch.tensor(2000.0, requires_grad=True)
+        DeepReentrant.apply(v).sum().backward()
+        v2 = torch.tensor(200.0, requires_grad=True)
+        DeepReentrant.apply(v2).sum().backward()
+        return v.grad, v2.grad
+    same(prog)
+
+
+def test_reentrant_priority():
+    def prog(torch):
+        order = []
+
+        class MyFunction(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x
+
+            @staticmethod
+            def backward(ctx, x):
+                order.append("MyFunction")
+                return x
+
+        class Reentrant(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                with torch.enable_grad():
+                    ctx.x = torch.autograd.Variable(x.detach(), requires_grad=True)
+                    ctx.x = ctx.x - 1
+                return ctx.x.detach()
+
+            @staticmethod
+            def backward(ctx, x):
+                order.append("Reentrant")
+                if ctx.x < 0:
+                    return x
+                with torch.enable_grad():
+                    Reentrant.apply(ctx.x).backward()
+                return x
+
+        a = MyFunction.apply(torch.tensor(6.0, requires_grad=True))
+        b = Reentrant.apply(torch.tensor(9.0, requires_grad=True))
+        v = a * b
+        v.backward()
+        return order
+    same(prog)
+
+
+def test_reentrant_with_leaf_variable_hook():
+    def prog(torch):
+        handle = None
+        param = data(torch, 10, requires_grad=True)
+
+        def add_gradient_penalty_to_grad(grad):
+            handle.remove()
+            old_param_grad = grad
+            param.grad = None
+            with torch.enable_grad():
+                g = grad.detach().requires_grad_()
+                new_param = param.detach().requires_grad_()
+                out = ((g * 2) + new_param).sum()
+                out.backward()
+            res = g.grad + grad
+            param.grad = old_param_grad
+            return res
+
+        handle = param.register_hook(add_gradient_penalty_to_grad)
+        tmp = param * param
+        tmp.sum().backward()
+        return param.grad
+    same(prog)
+
+
+def test_reentrant_with_non_leaf_variable_hook():
+    def prog(torch):
+        handle = None
+        param = data(torch, 10, requires_grad=True)
+
+        def manual_increase_gradient(grad):
+            handle.remove()
+            with torch.enable_grad():
+                g = grad.detach().requires_grad_()
+                out = ((g * 2) + 5).sum()
+                out.backward()
+            return g.grad + grad
+
+        tmp = param * param
+        handle = tmp.register_hook(manual_increase_gradient)
+        tmp.sum().backward()
+        return param.grad
+    same(prog)
+
+
+def test_input_buffer_accum():
+    # PyTorch's test makes one gradient sparse (gather with sparse_grad=True); here
+    # dense: the given gradients must not be modified in place
+    def prog(torch):
+        leaf = data(torch, 2, 2, requires_grad=True)
+        ind = torch.tensor([[0, 0]], dtype=torch.long)
+        out2 = leaf.gather(0, ind)
+        out1 = leaf.clone()
+        grad_out1_original = data(torch, 2, 2, seed=2)
+        grad_out1 = grad_out1_original.clone()
+        grad_out2 = data(torch, 1, 2, seed=3)
+        torch.autograd.backward((out1, out2), (grad_out1, grad_out2))
+        return grad_out1, grad_out1_original, leaf.grad
+    same(prog)
+
+
+def test_integer_outputs():
+    # argmax/argmin/max(dim).indices; PyTorch's test also covers argsort, searchsorted,
+    # bucketize, count_nonzero and unique, which autograd_core does not have
+    def prog(torch):
+        inp = data(torch, 4, requires_grad=True)
+        r = []
+        for out in (inp.argmax(), inp.argmin(), torch.max(inp, 0).indices,
+                    torch.min(inp, 0)[1]):
+            r.append((out.dtype.is_floating_point, out.requires_grad))
+        return r
+    same(prog)
+
+
+def test_pynode_destruction_deadlock():
+    import subprocess
+    import sys
+
+    from _subprocess import CWD, child_env
+    script = """
+import {mod} as torch
+
+class Foo(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.clone()
+
+    @staticmethod
+    def forward(ctx, gO):
+        return gO.clone()
+
+def get_out():
+    inp = torch.ones(2, requires_grad=True)
+    right = Foo.apply(inp)
+    left1 = inp.clone()
+    left2 = left1 ** 2
+    left1 += 1
+    out = left2 + right
+    return out
+
+get_out().sum().backward()
+"""
+    results = []
+    for mod in ("torch", "autograd_core"):
+        p = subprocess.run([sys.executable, "-c", script.format(mod=mod)], cwd=CWD,
+                           env=child_env(), capture_output=True, text=True, timeout=60)
+        results.append((p.returncode, "RuntimeError: one of the variables needed for "
+                        "gradient computation" in p.stderr))
+    assert results[1] == results[0], results
+
+
+def test_grad_thread_safety():
+    def prog(torch):
+        import threading
+        import weakref as wr
+        from concurrent.futures import ThreadPoolExecutor
+
+        r = []
+        for _ in range(3):
+            tensor = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+            (tensor ** 2).sum().backward()
+            barrier = threading.Barrier(4)
+
+            def access_grad(t, barrier):
+                barrier.wait()
+                return wr.ref(t.grad)
+
+            with ThreadPoolExecutor(max_workers=4) as executor:
+                futures = [executor.submit(access_grad, tensor, barrier) for _ in range(4)]
+                r.append([f.result()() is tensor.grad for f in futures])
+        return r
+    same(prog)
+
+
+@issue8("atan2 backward at (0, 0) gives NaN, not 0")
+def test_atan2_zero_gradient():
+    def prog(torch):
+        x = torch.tensor([0.0], requires_grad=True)
+        y = torch.tensor([0.0], requires_grad=True)
+        z = torch.atan2(x, y)
+        z.backward()
+        return x.grad, y.grad
+    same(prog)
+
+
+def test_trace_backward_nonsquare_171704():
+    def prog(torch):
+        r = []
+        for i, shape in enumerate([(5, 2), (7, 3), (4, 1), (1, 5), (2, 5)]):
+            x = data(torch, *shape, seed=i, requires_grad=True)
+            torch.trace(x).backward()
+            r.append(x.grad)
+        return r
+    same(prog)
+
+
+@issue8("missing Tensor.data_ptr")
+def test_no_grad_copy():
+    def prog(torch):
+        ptrs = {}
+
+        class MyFunc(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, inp1, inp2):
+                return inp1 + inp2
+
+            @staticmethod
+            def backward(ctx, grad):
+                ptrs["grad"] = grad.data_ptr()
+                return grad, grad
+
+        class NonContGradFunc(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, inp1):
+                ctx.size = inp1.size()
+                return torch.tensor([1.0])
+
+            @staticmethod
+            def backward(ctx, grad):
+                return torch.ones(1).expand(ctx.size)
+
+        a = data(torch, 5, 6, seed=1, dtype="float32", requires_grad=True)
+        b = data(torch, 5, 6, seed=2, dtype="float32", requires_grad=True)
+        NonContGradFunc.apply(MyFunc.apply(a, b)).backward()
+        r = [a.grad.data_ptr() == ptrs["grad"], b.grad.data_ptr() == ptrs["grad"]]
+        a.grad = b.grad = None
+        MyFunc.apply(a, b)[1][0].backward()
+        p_g, p_a, p_b = ptrs["grad"], a.grad.data_ptr(), b.grad.data_ptr()
+        return r + [p_a == p_b, p_a == p_g or p_b == p_g]
+    same(prog)
+
+
+# ----------------------------------------------- PyTorch's TestMultithreadAutograd
+
+def _run_threads(fn, args=(), num_threads=10):
+    import threading
+    errors = []
+
+    def target():
+        try:
+            fn(*args)
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=target) for _ in range(num_threads)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return errors
+
+
+class TestMultithreadAutograd:
+    def test_simple_backward(self):
+        def prog(torch):
+            grads = []
+
+            def train_fn():
+                x = torch.ones(5, 5, requires_grad=True)
+                y = (x + 3) * (x + 4) * 0.5
+                y.sum().backward()
+                grads.append(x.grad)
+
+            errors = _run_threads(train_fn)
+            return [repr(e) for e in errors], grads
+        same(prog)
+
+    def test_simple_backward_same_input(self):
+        def prog(torch):
+            def train_fn_backward(x):
+                y = (x + 3) * (x + 4) * 0.5
+                y.sum().backward()
+
+            x = torch.ones(5, 5, requires_grad=True)
+            e1 = _run_threads(train_fn_backward, (x,))
+            grads = []
+
+            def train_fn_grad(x):
+                y = (x + 3) * (x + 4) * 0.5
+                grads.append(torch.autograd.grad(y.sum(), x))
+
+            e2 = _run_threads(train_fn_grad, (x,))
+            return [repr(e) for e in e1 + e2], x.grad, grads
+        same(prog)
+
+    def test_python_thread_in_middle(self):
+        def prog(torch):
+            import threading
+            lock = threading.Lock()
+            outcomes = []
+
+            def train_fn_no_retain_graph(x):
+                y = x + x ** 2
+                try:
+                    y.sum().backward()
+                    with lock:
+                        outcomes.append("ok")
+                except RuntimeError as error:
+                    with lock:
+                        outcomes.append("Specify retain_graph=True" in str(error))
+
+            x_no_retain = torch.ones(5, 5, requires_grad=True)
+            y_no_retain = x_no_retain + x_no_retain ** 2
+            _run_threads(train_fn_no_retain_graph, (y_no_retain,), num_threads=5)
+
+            def train_fn_retain_graph(x):
+                y = x + x ** 2
+                y.sum().backward(retain_graph=True)
+
+            x_retain = torch.ones(5, 5, requires_grad=True)
+            y_retain = x_retain + x_retain ** 2
+            errors = _run_threads(train_fn_retain_graph, (y_retain,), num_threads=5)
+            # at least one thread succeeds; the others fail asking for retain_graph
+            return ("ok" in outcomes, all(o in ("ok", True) for o in outcomes),
+                    [repr(e) for e in errors], x_retain.grad)
+        same(prog)
+
+    @issue8("missing autograd.set_multithreading_enabled / is_multithreading_enabled")
+    def test_set_multithreading_enabled_as_context_manager_and_function(self):
+        def prog(torch):
+            ag = torch.autograd
+            r = []
+            with ag.set_multithreading_enabled(False):
+                r.append(ag.is_multithreading_enabled())
+            r.append(ag.is_multithreading_enabled())
+            with ag.set_multithreading_enabled(True):
+                r.append(ag.is_multithreading_enabled())
+            r.append(ag.is_multithreading_enabled())
+            with ag.set_multithreading_enabled(False):
+                ag.set_multithreading_enabled(True)
+                r.append(ag.is_multithreading_enabled())
+            r.append(ag.is_multithreading_enabled())
+            ag.set_multithreading_enabled(False)
+            r.append(ag.is_multithreading_enabled())
+            ag.set_multithreading_enabled(True)
+            return r + [ag.is_multithreading_enabled()]
+        same(prog)
+
+    @issue8("missing autograd.graph.register_multi_grad_hook")
+    def test_multi_grad_all_hooks(self):
+        def prog(torch):
+            import threading
+            t1, t2, t3, t4 = (data(torch, 2, seed=i, requires_grad=True) for i in range(4))
+            res = []
+            lock = threading.Lock()
+
+            def hook(grads):
+                with lock:
+                    res.append([g is not None for g in grads])
+
+            handle = torch.autograd.graph.register_multi_grad_hook((t1, t2, t3, t4), hook)
+            out = (t2 * t3).sum()
+
+            def backward_retain_graph(out, t2, t3):
+                out.backward(inputs=(t2, t3), retain_graph=True)
+
+            errors = _run_threads(backward_retain_graph, (out, t2, t3), num_threads=5)
+            handle.remove()
+            return res, [repr(e) for e in errors]
+        same(prog)
+
+    @issue8("missing autograd.graph.register_multi_grad_hook")
+    def test_multi_grad_any_hooks(self):
+        def prog(torch):
+            import threading
+            t1, t2, t3, t4 = (data(torch, 2, seed=i, requires_grad=True) for i in range(4))
+            count = [0]
+            lock = threading.Lock()
+
+            def hook(grad):
+                with lock:
+                    count[0] += 1
+
+            torch.autograd.graph.register_multi_grad_hook((t1, t2, t3, t4), hook, mode="any")
+            out = (t2 * t3).sum()
+
+            def backward_retain_graph(out, t2, t3):
+                out.backward(inputs=(t2, t3), retain_graph=True)
+
+            errors = _run_threads(backward_retain_graph, (out, t2, t3), num_threads=5)
+            return count[0], [repr(e) for e in errors]
+        same(prog)
