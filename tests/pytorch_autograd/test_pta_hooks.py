@@ -818,3 +818,113 @@ def test_backward_hook_relative_ordering():
         loss.backward()
         return order
     same(prog)
+
+
+_NO_MULTI = issue8("missing autograd.graph.register_multi_grad_hook")
+
+
+@_NO_MULTI
+def test_multi_grad_all_hooks():
+    # PyTorch's test also hooks a C++ custom op built with load_inline and a private
+    # UndefinedGrad node; here a C++-style node (mul), a custom Function and clones
+    def prog(torch):
+        t1, t2, t3, t4 = (data(torch, 2, seed=i, requires_grad=True) for i in range(4))
+        t1 = t1.mul(2)
+
+        class Foo(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                return a.clone()
+
+            @staticmethod
+            def backward(ctx, gO):
+                return gO
+
+        t2 = Foo.apply(t2)
+        t3 = t3.clone()
+        t4 = t4.clone()
+        res = [None]
+        count = [0]
+
+        def hook(grads):
+            count[0] += 1
+            res[0] = [g is not None for g in grads]
+
+        handle = torch.autograd.graph.register_multi_grad_hook((t1, t2, t3, t4), hook)
+        out = t2 * t3
+        r = []
+        out.sum().backward(inputs=(t2, t3), retain_graph=True)
+        r += [count[0], res[0]]
+        out.sum().backward(inputs=(t1, t4), retain_graph=True)
+        r.append(count[0])
+        out.sum().backward(inputs=(t1, t3), retain_graph=True)
+        r += [count[0], res[0]]
+
+        class Func(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x
+
+            @staticmethod
+            def backward(ctx, gO):
+                raise RuntimeError("error message")
+
+        out = Func.apply(t2) * t3
+        try:
+            out.sum().backward(inputs=(t2, t3), retain_graph=True)
+        except RuntimeError as e:
+            r.append(str(e))
+        r.append(count[0])
+        handle.remove()
+        out.sum().backward(inputs=(t1, t3), retain_graph=True)
+        return r + [count[0]]
+    same(prog)
+
+
+@_NO_MULTI
+def test_multi_grad_any_hooks():
+    # PyTorch's test builds nn.Modules around nn.Linear; here the same graph from
+    # nn.functional.linear with plain parameters
+    def prog(torch):
+        hook_order = []
+        handles = []
+        params = [(data(torch, 3, 3, seed=2 * i + 1, requires_grad=True),
+                   data(torch, 3, seed=2 * i + 2, requires_grad=True)) for i in range(2)]
+
+        def hook(hook_id, *unused):
+            hook_order.append(hook_id)
+
+        def multi_output(x, w, b, ids):
+            z = torch.nn.functional.linear(x, w, b)
+            out = torch.sin(z), torch.cos(z)
+            z.register_hook(lambda *a, i=ids[0]: hook(i, *a))
+            handles.append(torch.autograd.graph.register_multi_grad_hook(
+                out, lambda *a, i=ids[1]: hook(i, *a), mode="any"))
+            return out
+
+        def model(x):
+            y = multi_output(x, *params[0], (0, 1))
+            return multi_output(y[0] + y[1], *params[1], (2, 3))
+
+        inp = data(torch, 2, 3, seed=9)
+        out = model(inp)
+        (out[0] + out[1]).sum().backward()
+        r = [len(handles), list(hook_order)]
+        hook_order.clear()
+        handles.clear()
+        out = model(inp)
+        for h in handles:
+            h.remove()
+        (out[0] + out[1]).sum().backward()
+        return r + [hook_order]
+    same(prog)
+
+
+@_NO_MULTI
+def test_multi_grad_hooks_invalid_mode():
+    def prog(torch):
+        t1 = data(torch, 2, seed=1, requires_grad=True)
+        t2 = data(torch, 2, seed=2, requires_grad=True)
+        torch.autograd.graph.register_multi_grad_hook((t1, t2), lambda _: None, mode="foo")
+    r = same(prog, must_raise=True)
+    assert r.type == "ValueError"

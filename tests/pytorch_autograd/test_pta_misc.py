@@ -4,6 +4,7 @@ them, each rewritten here as a differential program (run under torch and autogra
 results compared by tests/_diff.py).  Each test is named after the PyTorch test it
 follows."""
 import pickle
+import sys
 import warnings
 
 from _diff import data, issue8, same
@@ -207,4 +208,177 @@ def test_grad_dtype():
         g.grad_dtype = torch.float16
         r.append(g.grad_dtype)
         return r
+    same(prog)
+
+
+def test_dir():
+    # the real-dtype part (PyTorch's test also checks real/imag on complex tensors)
+    def prog(torch):
+        x = data(torch, 10, 10)
+        keys = dir(x)
+        missing, raising = [], []
+        for k in keys:
+            try:
+                if not hasattr(x, k):
+                    missing.append(k)
+            except RuntimeError:  # torch: "imag" of a real tensor
+                raising.append(k)
+        # (PyTorch's test also checks that hasattr(x, "imag") raises on a real tensor:
+        # part of its complex support, not followed)
+        return "shape" in keys, missing
+    same(prog)
+
+
+@issue8("repr of a view made under no_grad and modified in place: grad_fn=<Invalid>")
+def test_autograd_print_tensor():
+    def prog(torch):
+        a = torch.ones(1, requires_grad=True)
+        a_clone = a.clone()
+        r = [repr(a), repr(a_clone)]
+        with torch.no_grad():
+            b = a[:]
+            b *= 2
+        r.append(repr(b))
+
+        class Func(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x
+
+            @staticmethod
+            def backward(ctx, x):
+                return x
+
+        return r + [repr(Func.apply(a))]
+    same(prog)
+
+
+# ------------------------------------------ from PyTorch's TestAutogradDeviceType (CPU)
+
+def test_min_max_median_backprops_to_all_values():
+    # torch.min and torch.max (PyTorch's test also runs median and nanmedian, which
+    # autograd_core does not have)
+    def prog(torch):
+        r = []
+        for f in (torch.min, torch.max):
+            x1 = torch.tensor([1.0, 0.0, 1.0, 0.0, 1.0, 0.0], requires_grad=True)
+            x2 = torch.tensor([float("nan"), float("nan"), float("nan")], requires_grad=True)
+            for x in (x1, x2):
+                f(x).backward()
+                r += [x.grad.sum(), (x.grad == 1 / 3).sum()]
+        return r
+    same(prog)
+
+
+def test_pyscalar_conversions():
+    def prog(torch):
+        import math as m
+        r = []
+        lt = torch.zeros(1, 1, 1, dtype=torch.long)
+        lt[0] = -12345
+        r.append(int(lt))
+        f = torch.autograd.Variable(data(torch, 1, 1))
+        f[0] = -12345.1
+        r.append(float(f))
+        f[0] = float("nan")
+        r.append(m.isnan(float(f)))
+        for v in (float("inf"), -float("inf")):
+            f[0] = v
+            r.append(float(f))
+        lt[0] = 1234567890123456789
+        r.append(float(lt))
+        for v, exc in ((float("nan"), ValueError), (float("inf"), OverflowError),
+                       (-float("inf"), OverflowError)):
+            f[0] = v
+            try:
+                int(f[0])
+            except exc as e:
+                r.append(type(e).__name__)
+        f[0] = sys.float_info.max
+        r.append(int(f))
+        for t, v in ((lt, 0), (lt, -2), (f, 0.0), (f, sys.float_info.min),
+                     (f, float("nan")), (f, float("inf")), (f, -float("inf"))):
+            t[0] = v
+            r.append(bool(t))
+        return r
+    same(prog)
+
+
+def test_set_requires_grad_only_for_floats():
+    def prog(torch):
+        r = []
+        for dt in (torch.float32, torch.float64, torch.int8, torch.int16, torch.int32,
+                   torch.int64):
+            a = torch.ones(1, dtype=dt)
+            a.requires_grad = False
+            a.requires_grad_(False)
+            for f in (lambda: torch.ones(1, dtype=dt).requires_grad_(),
+                      lambda: setattr(torch.ones(1, dtype=dt), "requires_grad", True),
+                      lambda: torch.ones(1, dtype=dt, requires_grad=True)):
+                try:
+                    f()
+                    r.append("ok")
+                except RuntimeError as e:
+                    r.append(str(e))
+        return r
+    same(prog)
+
+
+@issue8("assigning a tensor as its own .grad does not raise")
+def test_grad_assignment():
+    def prog(torch):
+        x = data(torch, 5, 5, dtype="float32")
+        r = []
+        for v, exc in ((0, TypeError), (data(torch, 2, 2, dtype="float32"), RuntimeError),
+                       (torch.ones(5, 5, dtype=torch.long), RuntimeError), (x, RuntimeError)):
+            try:
+                x.grad = v
+                r.append("ok")
+            except exc as e:
+                r.append(type(e).__name__)
+        return r
+    same(prog)
+
+
+def test_requires_grad_factory():
+    def prog(torch):
+        r = []
+        for dtype in (torch.float32, torch.float64):
+            x = data(torch, 2, 3, dtype=str(dtype).split(".")[-1])
+            for fn in (torch.ones_like, torch.randn_like):
+                for requires_grad in (True, False):
+                    out = fn(x, dtype=dtype, device="cpu", requires_grad=requires_grad)
+                    r += [out.requires_grad, out.dtype is dtype, str(x.device)]
+        return r
+    same(prog)
+
+
+def test_non_differentiable_ops():
+    # signbit (PyTorch's test also runs isin, which autograd_core does not have)
+    def prog(torch):
+        x = data(torch, 3, 3, requires_grad=True)
+        out = torch.signbit(x)
+        return out.requires_grad, out
+    same(prog)
+
+
+def test_warning_in_backward():
+    # PyTorch's test uses a private op that warns in its backward; here a Function
+    def prog(torch):
+        class Warn(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x.clone()
+
+            @staticmethod
+            def backward(ctx, g):
+                warnings.warn("Warn from backward")
+                return g
+
+        a = torch.zeros((), requires_grad=True)
+        b = Warn.apply(a)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            b.backward()
+        return [(x.category.__name__, str(x.message)) for x in w]
     same(prog)
