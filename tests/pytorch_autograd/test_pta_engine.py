@@ -1216,3 +1216,15 @@ class TestMultithreadAutograd:
             errors = _run_threads(backward_retain_graph, (out, t2, t3), num_threads=5)
             return count[0], [repr(e) for e in errors]
         same(prog)
+
+
+def test_power_function():
+    def prog(torch):
+        a = torch.tensor([0.0, 0.0, 0.0])
+        b = torch.tensor([-1.0, 0.0, 1.0], requires_grad=True)
+        torch.sum(a ** b).backward()
+        r = [b.grad]
+        b = torch.tensor([-1.0, 0.0, 1.0], requires_grad=True)
+        torch.sum(0 ** b).backward()
+        return r + [b.grad]
+    same(prog)

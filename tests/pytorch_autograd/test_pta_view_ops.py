@@ -597,3 +597,18 @@ def test_reshape():
                 r.append(str(e))
         return r
     same(prog)
+
+
+@issue8("missing torch.diagonal_copy / torch.split_copy")
+def test_view_copy_out():
+    def prog(torch):
+        a = data(torch, 2, 2)
+        out = torch.empty(2, dtype=torch.float64)
+        torch.diagonal_copy(a, out=out)
+        r = [out, torch.diagonal_copy(a)]
+        a = data(torch, 4, seed=1)
+        out1 = torch.empty(2, dtype=torch.float64)
+        out2 = torch.empty(2, dtype=torch.float64)
+        torch.split_copy(a, 2, out=(out1, out2))
+        return r + [out1, out2, torch.split_copy(a, 2)]
+    same(prog)
