@@ -312,8 +312,7 @@ def test_not_implemented_grad():
         a = data(torch, 2, requires_grad=True)
         y = torch.nextafter(a, a).sum()
         y.backward()
-    r = same(prog, must_raise=True)
-    assert r.type == "NotImplementedError"
+    same(prog, must_raise=True)
 
 
 def test_custom_function_setup_context_simple():
@@ -1225,8 +1224,7 @@ def test_custom_function_mark_output_view_of_intermediate():
 
         a = torch.tensor([1.0], requires_grad=True)
         Func.apply(a.clone())
-    r = same(prog, must_raise=True)
-    assert r.type == "RuntimeError"
+    same(prog, must_raise=True)
 
 
 def _inplace_func(torch):
@@ -1249,8 +1247,7 @@ def test_custom_function_inplace_on_non_default_view():
         a = torch.tensor([1.0, 2.0], requires_grad=True)
         b, c = a.split_with_sizes([1, 1], dim=0)
         _inplace_func(torch).apply(b)
-    r = same(prog, must_raise=True)
-    assert r.type == "RuntimeError"
+    same(prog, must_raise=True)
 
 
 @issue8("a Function modifying in place a view of a leaf that requires grad does not raise")
@@ -1258,8 +1255,7 @@ def test_custom_function_inplace_on_view_of_leaf():
     def prog(torch):
         a = torch.tensor([1.0, 2.0], requires_grad=True)
         _inplace_func(torch).apply(a.view_as(a))
-    r = same(prog, must_raise=True)
-    assert r.type == "RuntimeError"
+    same(prog, must_raise=True)
 
 
 @issue8("a Function that marks dirty and saves its view input keeps it alive after the graph dies")

@@ -13,8 +13,7 @@ def test_post_accumulate_grad_hook_on_non_leaf():
         leaf = data(torch, 3, requires_grad=True)
         non_leaf = 2.0 * leaf
         non_leaf.register_post_accumulate_grad_hook(lambda t: t.sub_(1.0))
-    r = same(prog, must_raise=True)
-    assert r.type == "RuntimeError"
+    same(prog, must_raise=True)
 
 
 def test_post_accumulate_grad_hook_multiple_hooks():
@@ -54,8 +53,7 @@ def test_post_accumulate_grad_hook_returns_not_None():
         tensor = data(torch, 2, 3, requires_grad=True)
         tensor.register_post_accumulate_grad_hook(lambda t: t.grad)
         tensor.sum().backward()
-    r = same(prog, must_raise=True)
-    assert r.type == "RuntimeError"
+    same(prog, must_raise=True)
 
 
 def test_post_accumulate_grad_hook_e2e():
@@ -926,5 +924,4 @@ def test_multi_grad_hooks_invalid_mode():
         t1 = data(torch, 2, seed=1, requires_grad=True)
         t2 = data(torch, 2, seed=2, requires_grad=True)
         torch.autograd.graph.register_multi_grad_hook((t1, t2), lambda _: None, mode="foo")
-    r = same(prog, must_raise=True)
-    assert r.type == "ValueError"
+    same(prog, must_raise=True)

@@ -149,8 +149,7 @@ def test_get_data_and_hooks_from_raw_saved_variable():
 def test_saved_tensor_constructor_forbidden_without_flag():
     def prog(torch):
         torch.autograd.SavedTensor()
-    r = same(prog, must_raise=True)
-    assert r.type == "RuntimeError"
+    same(prog, must_raise=True)
 
 
 @NO_SAVED_ATTRS
@@ -235,8 +234,7 @@ def test_clear_saved_tensors_on_access_double_access_error():
 
         x = data(torch, 3, requires_grad=True)
         MyFn.apply(x).sum().backward()
-    r = same(prog, must_raise=True)
-    assert r.type == "RuntimeError"
+    same(prog, must_raise=True)
 
 
 @NO_SAVED_ATTRS
@@ -855,5 +853,4 @@ class TestAllowMutationOnSaved:
             with torch.autograd.graph.allow_mutation_on_saved_tensors():
                 with torch.autograd.graph.allow_mutation_on_saved_tensors():
                     pass
-        r = same(prog, must_raise=True)
-        assert r.type == "RuntimeError"
+        same(prog, must_raise=True)
