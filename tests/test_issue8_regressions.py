@@ -498,3 +498,24 @@ def test_view_of_inference_tensor():
             c = torch.ones(2, 3)
             return c.view(-1).is_inference()
     same(prog)
+
+
+@issue8("backward from a view made under no_grad of a tensor that requires grad does "
+        "not raise")
+def test_backward_from_no_grad_view():
+    def prog(torch):
+        t0 = _t(torch, [[-0.1, -2.0]])
+        with torch.no_grad():
+            t3 = t0[:, 0::2]
+        t3.backward(torch.ones_like(t3) * 0.5)
+        return t0.grad
+    same(prog, must_raise=True)
+
+
+@issue8("roll of an empty tensor records CloneBackward0, not RollBackward0")
+def test_roll_empty_node_name():
+    def prog(torch):
+        t1 = torch.roll(torch.zeros(0, 4, 3, dtype=torch.float64, requires_grad=True), 1,
+                        dims=-3)
+        return t1, type(t1.grad_fn).__name__
+    same(prog)

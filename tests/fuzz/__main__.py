@@ -46,7 +46,7 @@ def main(argv=None):
           f"fuzz/known.py; {len(findings) - len(new)} of pinned classes; {len(oracle)} "
           f"on which torch itself failed (not counted)")
     unseen = sorted(set(KNOWN) - {f.signature for f in findings})
-    if unseen:
+    if unseen and a.programs >= 5000:  # short runs miss the rare classes anyway
         print("pinned classes not met in this run (fixed? then remove them from "
               "fuzz/known.py):\n  " + "\n  ".join(unseen))
     return 1 if len(new) > len(oracle) else 0
