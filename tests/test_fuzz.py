@@ -80,7 +80,7 @@ def test_fuzz_finds_and_shrinks_a_planted_difference():
 @pytest.mark.parametrize("what", ["CRASH", "HANG"])
 def test_fuzz_detects_crashes_and_hangs(monkeypatch, what):
     monkeypatch.setenv(f"AGC_FUZZ_SELFTEST_{what}", "3")
-    findings = run_campaign([2, 3, 4], jobs=1, timeout=8, shrink=False)
+    findings = run_campaign([2, 3, 4], jobs=1, timeout=3, shrink=False)
     assert [(f.seed, f.kind) for f in findings if f.kind in ("crash", "hang")] == \
         [(3, what.lower())]
     bad = [f for f in findings if f.seed == 3][0]

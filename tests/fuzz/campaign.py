@@ -127,6 +127,8 @@ def run_campaign(seeds, jobs=1, timeout=120.0, max_len=24, shrink=True, progress
                     w.source = msg["source"]
                 elif msg["event"] == "phase":
                     w.phase = msg["phase"]
+                    if w.phase == "generating":  # the clock starts when the work does
+                        w.started = time.monotonic()
                 elif msg["event"] == "mismatch":
                     w.unshrunk = msg["result"]
                 elif msg["event"] == "done":
@@ -141,7 +143,9 @@ def run_campaign(seeds, jobs=1, timeout=120.0, max_len=24, shrink=True, progress
                     feed(w)
         now = time.monotonic()
         for w in list(workers):
-            if w.seed is not None and now - w.started > timeout:
+            # (a worker still starting, importing torch, gets a minute more)
+            limit = timeout + (60 if w.phase == "starting" else 0)
+            if w.seed is not None and now - w.started > limit:
                 retire(w, "hang")
     for w in workers:
         w.proc.stdin.close()
