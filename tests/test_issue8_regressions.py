@@ -3,7 +3,6 @@ differential fuzzer (tests/fuzz) and by following PyTorch's autograd tests
 (tests/pytorch_autograd): each is the minimal program, run under torch and
 autograd_core and compared by tests/_diff.py.  Those autograd_core does not pass yet are
 strict xfails (issue 8), so each fix shows as an XPASS that must be unmarked."""
-import pytest
 
 from _diff import issue8, same
 

@@ -238,7 +238,8 @@ class Generator:
         name = self.fresh()
         tail = f", dtype={dt}" + (", requires_grad=True" if rg else "")
         if 0 in shape:
-            src = f"{name} = torch.zeros({', '.join(map(str, shape))}{',' if len(shape) == 1 else ''}{tail})"
+            dims = ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "")
+            src = f"{name} = torch.zeros({dims}{tail})"
         else:
             src = f"{name} = torch.tensor({_nested(self.rng, shape)}{tail})"
         self.emit("leaf", src, (name,), keep_error=0)

@@ -5,8 +5,6 @@ follows."""
 import gc
 import warnings
 
-import pytest
-
 from _diff import data, issue8, same
 
 

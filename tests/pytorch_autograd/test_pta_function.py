@@ -50,7 +50,8 @@ def test_function():
     same(prog, quiet=True)
 
 
-@issue8("once_differentiable under create_graph: the grads do not require grad and differentiating them does not raise")
+@issue8("once_differentiable under create_graph: the grads do not require grad and "
+        "differentiating them does not raise")
 def test_once_differentiable():
     def prog(torch):
         seen = []
@@ -455,7 +456,8 @@ def test_naughty_autograd_function_attribute_access():
     same(prog)
 
 
-@issue8("ctx.saved_tensors read after backward returns a saved input (returned as output) with the Function's grad_fn")
+@issue8("ctx.saved_tensors read after backward returns a saved input (returned as output) "
+        "with the Function's grad_fn")
 def test_naughty_autograd_function_stashing_ctx():
     def prog(torch):
         saved_ctx = []
@@ -635,7 +637,8 @@ def test_no_grad_python_function():
     same(prog)
 
 
-@issue8("Function returning its input under no_grad returns the input itself (requires_grad=True) instead of a new alias")
+@issue8("Function returning its input under no_grad returns the input itself "
+        "(requires_grad=True) instead of a new alias")
 def test_no_grad_input():
     def prog(torch):
         class MyFunction(torch.autograd.Function):
@@ -996,7 +999,8 @@ def _simple_views_fns(torch, bw_called, ga_nz):
     return IdOneOutput, IdTwoOutput, ViewOfTemp
 
 
-@issue8("in-place on a view returned by a custom Function does not raise; select() of a Function's backward returns a copy")
+@issue8("in-place on a view returned by a custom Function does not raise; select() of a "
+        "Function's backward returns a copy")
 @pytest.mark.parametrize("fn_id", ["one_output", "two_output", "view_of_temp"])
 def test_autograd_simple_views_python(fn_id):
     # PyTorch also runs it with complex128 and with the private ctx._is_pure_view flag;
@@ -1047,7 +1051,8 @@ def test_autograd_simple_views_python(fn_id):
     same(prog)
 
 
-@issue8("select() returns a copy, not a view (so a Function's backward writing through it is lost); in-place on a Function's view output does not raise")
+@issue8("select() returns a copy, not a view (so a Function's backward writing through it is "
+        "lost); in-place on a Function's view output does not raise")
 def test_autograd_multiple_views_python():
     def prog(torch):
         bw_called = [0]
@@ -1082,7 +1087,8 @@ def test_autograd_multiple_views_python():
     same(prog)
 
 
-@issue8("mark_dirty on an input that is a view: the Function's backward is not called; no error for a dirty view input with two outputs or a dirty tensor not returned")
+@issue8("mark_dirty on an input that is a view: the Function's backward is not called; no "
+        "error for a dirty view input with two outputs or a dirty tensor not returned")
 def test_autograd_python_custom_function_inplace():
     def prog(torch):
         bw_called = [0]

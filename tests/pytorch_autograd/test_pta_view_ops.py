@@ -420,7 +420,8 @@ def test_view_empty():
     same(prog)
 
 
-@issue8("expand(): the strides of new size-1 dimensions are 0 (PyTorch: 5, 5, 1 for ones(5).expand(1, 1, 5))")
+@issue8("expand(): the strides of new size-1 dimensions are 0 (PyTorch: 5, 5, 1 for "
+        "ones(5).expand(1, 1, 5))")
 def test_expand():
     def prog(torch):
         tensor = data(torch, 1, 8, 1, seed=1)
