@@ -518,3 +518,31 @@ def test_roll_empty_node_name():
                         dims=-3)
         return t1, type(t1.grad_fn).__name__
     same(prog)
+
+
+@issue8("detach_() on a view does not raise")
+def test_detach__on_a_view():
+    def prog(torch):
+        t4 = torch.sin(torch.ones(3, 3, dtype=torch.float64)).t()
+        t4.detach_()
+    same(prog, must_raise=True)
+
+
+@issue8("add(float64, float32, alpha=) scales in float32 first")
+def test_add_alpha_mixed_dtype_precision():
+    def prog(torch):
+        a = _t(torch, [[-1.7, 0.6]])
+        b = torch.sinh(torch.tensor([[0.75]], dtype=torch.float32))
+        return torch.add(a, b, alpha=2.0)
+    same(prog, rtol=1e-12, atol=0)
+
+
+@issue8("backward(inputs=[x, y]) with x an ancestor of y: x gets no gradient (the engine "
+        "stops at y)")
+def test_backward_inputs_ancestor_of_another_input():
+    def prog(torch):
+        t0 = _t(torch, [1.7, -1.0])
+        t2 = torch.erf(t0)
+        t2.sum().backward(inputs=[t0, t2], retain_graph=True)
+        return t0.grad
+    same(prog, quiet=True)

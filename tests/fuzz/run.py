@@ -45,11 +45,19 @@ def _field(f):
         return ("raised", _exc_type(e))
 
 
+def _numpy(x):
+    """x's values as an array; torch hands back efficient zero tensors for some second
+    derivatives, which numpy() refuses unless forced."""
+    if isinstance(x, torch.Tensor):
+        return x.detach().numpy(force=True)
+    return x.detach().numpy()
+
+
 def _obs(x, T, cg=False, with_grad=True):
     if isinstance(x, T):
         dtype = str(x.dtype).rsplit(".", 1)[-1]
         d = {"shape": tuple(x.shape), "dtype": dtype,
-             "values": _field(lambda: Values(x.detach().numpy().tolist(), dtype)),
+             "values": _field(lambda: Values(_numpy(x).tolist(), dtype)),
              "requires_grad": x.requires_grad,
              "is_leaf": _field(lambda: x.is_leaf),
              "grad_fn": _field(lambda: None if x.grad_fn is None else
