@@ -15,6 +15,9 @@ autograd_core against PyTorch uses these helpers (and no private copy of them).
   least its dtype's epsilon (so float16 results may differ in the last place).
 - ``same(prog, *args)``: run ``prog(torch, *args)`` and ``prog(autograd_core, *args)``
   and ``assert_same`` the results; ``same_error(fn)``: both must raise the same error.
+- Helpers for programs: ``data(mod, *shape, seed=)`` makes the same deterministic
+  inputs under either module; ``graph_desc(grad_fn)`` spells a graph's node names
+  (PyTorch's test_autograd helper) so two graphs compare as strings.
 
 A program is a function ``prog(mod, ...)`` that uses ``mod`` exactly like ``torch``.
 """
@@ -122,6 +125,30 @@ def same_error(fn, *args, message=True, quiet=True):
     elif message:
         assert got.message == expected, f"\n torch: {expected}\n  ours: {got.message}"
     return want, got
+
+
+# ------------------------------------------------------------------ program helpers
+
+def data(mod, *shape, seed=0, lo=-1.0, hi=1.0, dtype="float64", requires_grad=False):
+    """A tensor of module mod with deterministic uniform values in [lo, hi): the same
+    numbers under torch and autograd_core (seed picks them)."""
+    a = np.random.default_rng(seed).uniform(lo, hi, size=shape)
+    t = mod.tensor(a.tolist(), dtype=getattr(mod, dtype))
+    return t.requires_grad_() if requires_grad else t
+
+
+def issue8(pattern):
+    """The mark of a test that asserts PyTorch's behaviour where autograd_core does not
+    follow it yet (issue 8): a strict xfail, so each fix shows as an XPASS to unmark."""
+    return pytest.mark.xfail(strict=True, reason=f"issue 8: {pattern}")
+
+
+def graph_desc(fn):
+    """'MulBackward0(AccumulateGrad(), None)': the node names of the graph below fn."""
+    if fn is None:
+        return "None"
+    parts = [graph_desc(next_fn) for next_fn, _ in fn.next_functions]
+    return type(fn).__name__ + "(" + ", ".join(parts) + ")"
 
 
 # ------------------------------------------------------------------ normalising

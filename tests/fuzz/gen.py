@@ -1,0 +1,527 @@
+"""Random programs: a Program is a preamble (custom Functions, a ``log`` list) and a list
+of one-line statements over variables t0, t1, ... (tensors) and g0, g1, ... (results of
+autograd.grad).  Programs are generated while running under torch, so each statement
+is drawn knowing the shapes, dtypes and flags its operands have at that point; a
+statement that torch rejects is usually dropped, sometimes kept (error paths are
+compared too)."""
+import random
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import ops
+
+PREAMBLE = '''\
+log = []
+
+
+class Square(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x
+
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return 2 * x * g
+
+
+class MulConst(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, k):
+        ctx.k = k
+        return x * k
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * ctx.k, None
+
+
+class CloneFn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.clone()
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+class OnceExp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        y = x.exp()
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    @torch.autograd.function.once_differentiable
+    def backward(ctx, g):
+        y, = ctx.saved_tensors
+        return g * y
+
+
+class TwoOut(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        b = (x > 0).to(x.dtype)
+        ctx.mark_non_differentiable(b)
+        return x * 2, b
+
+    @staticmethod
+    def backward(ctx, ga, gb):
+        return ga * 2
+
+
+class SetupCtxCube(torch.autograd.Function):
+    @staticmethod
+    def forward(x):
+        return x ** 3
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0])
+
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return 3 * x * x * g
+'''
+
+_NAME = re.compile(r"\b[tg]\d+\b")
+
+
+@dataclass
+class Stmt:
+    kind: str                 # "unary:exp", "view:select", "backward", ... (signatures)
+    src: str                  # one line of Python; `torch` is the module under test
+    defines: tuple = ()       # names it (re)binds
+    cg: bool = False          # its results come from a create_graph backward formula
+
+    @property
+    def uses(self):
+        return set(_NAME.findall(self.src)) - set(self.defines)
+
+
+@dataclass
+class Program:
+    stmts: list = field(default_factory=list)
+
+    def source(self, module="torch", minimal=False):
+        """Runnable source; minimal=True keeps only the Functions the statements use."""
+        head = "import torch" if module == "torch" else f"import {module} as torch"
+        body = "\n".join(s.src for s in self.stmts)
+        blocks = PREAMBLE.strip("\n").split("\n\n\n")
+        if minimal:
+            blocks = [b for b in blocks if not b.startswith("class ") or
+                      re.search(r"\b" + b.split()[1].split("(")[0] + r"\.apply", body)]
+        preamble = "\n\n\n".join(blocks)
+        return f"{head}\n\n{preamble}\n\n\n{body}\n"
+
+    def without(self, i):
+        """The program minus statement i and every statement that (transitively) uses a
+        name only statement i defines."""
+        gone = set(self.stmts[i].defines)
+        keep = []
+        for j, s in enumerate(self.stmts):
+            if j == i:
+                continue
+            if s.uses & gone:
+                gone |= set(s.defines)
+                continue
+            if j > i:
+                gone -= set(s.defines)  # rebinding revives a name
+            keep.append(s)
+        return Program(keep)
+
+
+def new_env(mod):
+    env = {"torch": mod, "__name__": "fuzz_program"}
+    exec(compile(PREAMBLE, "<preamble>", "exec"), env)
+    return env
+
+
+def available(mod):
+    """The op-table entries whose names autograd_core (mod) has."""
+    probe = mod.ones(2, 2)
+    F = getattr(getattr(mod, "nn", None), "functional", None)
+
+    def has(template, name):
+        if name.startswith("__") or template.startswith("{a}") and "torch." not in template:
+            return hasattr(probe, name)
+        if "torch." + name + "(" in template:
+            return hasattr(mod, name)
+        if "F." + name in template:
+            return F is not None and hasattr(F, name)
+        return hasattr(probe, name) or hasattr(mod, name)
+
+    def keep(table):
+        return [e for e in table if has(e[1], e[0])]
+    table = {k: keep(getattr(ops, k)) for k in
+             ("UNARY", "BINARY", "REDUCE", "VIEW", "INPLACE", "MATMUL")}
+    # the Functions are the preamble's own classes: they need autograd.Function only
+    table["FUNCTIONS"] = list(ops.FUNCTIONS) if hasattr(mod.autograd, "Function") else []
+    return table
+
+
+def _lit(rng):
+    v = rng.choice([0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 0.1, 0.3, 0.6, 0.9, 1.7])
+    return -v if rng.random() < 0.45 else v
+
+
+def _nested(rng, shape):
+    if not shape:
+        return repr(_lit(rng))
+    return "[" + ", ".join(_nested(rng, shape[1:]) for _ in range(shape[0])) + "]"
+
+
+class Generator:
+    """Draws a program statement by statement, running each under torch."""
+
+    def __init__(self, seed, torch_mod, table, max_len=24):
+        self.rng = random.Random(seed)
+        self.torch = torch_mod
+        self.table = table
+        self.env = new_env(torch_mod)
+        self.prog = Program()
+        self.count = 0
+        self.max_len = max_len
+
+    # ------------------------------------------------------------- helpers
+    def fresh(self, prefix="t"):
+        name = f"{prefix}{self.count}"
+        self.count += 1
+        return name
+
+    def tensors(self, pred=None):
+        T = self.torch.Tensor
+        out = [n for n, v in self.env.items() if _NAME.fullmatch(n) and isinstance(v, T)]
+        return [n for n in out if pred is None or _safe(pred, self.env[n])]
+
+    def pick(self, pred=None):
+        names = self.tensors(pred)
+        return self.rng.choice(names) if names else None
+
+    def shape(self, name):
+        return tuple(self.env[name].shape)
+
+    def dims(self, name, k=1):
+        nd = self.env[name].dim()
+        if nd == 0:
+            return None
+        return [self.rng.randrange(-nd, nd) for _ in range(k)]
+
+    def emit(self, kind, src, defines=(), cg=False, keep_error=0.15):
+        """Run src under torch; keep it unless torch raises (then keep with a small
+        probability: error paths are compared too)."""
+        try:
+            exec(compile(src, "<stmt>", "exec"), self.env)
+        except Exception:  # noqa: BLE001
+            if self.rng.random() >= keep_error:
+                for n in defines:
+                    self.env.pop(n, None)
+                return False
+        self.prog.stmts.append(Stmt(kind, src, tuple(defines), cg))
+        return True
+
+    def random_shape(self):
+        nd = self.rng.choices([0, 1, 2, 3], [15, 30, 35, 20])[0]
+        return tuple(self.rng.choices([0, 1, 2, 3, 4], [4, 18, 30, 28, 20])[0]
+                     for _ in range(nd))
+
+    def leaf(self, shape=None, requires_grad=None):
+        shape = self.random_shape() if shape is None else tuple(shape)
+        rg = self.rng.random() < 0.8 if requires_grad is None else requires_grad
+        dt = "torch.float32" if self.rng.random() < 0.15 else "torch.float64"
+        name = self.fresh()
+        tail = f", dtype={dt}" + (", requires_grad=True" if rg else "")
+        if 0 in shape:
+            dims = ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "")
+            src = f"{name} = torch.zeros({dims}{tail})"
+        else:
+            src = f"{name} = torch.tensor({_nested(self.rng, shape)}{tail})"
+        self.emit("leaf", src, (name,), keep_error=0)
+        return name
+
+    def partner(self, a, into=False):
+        """A second operand for a: a tensor whose shape broadcasts with a's (or, with
+        into=True, broadcasts *to* a's shape), a new leaf, or a Python number."""
+        sa = self.shape(a)
+        r = self.rng.random()
+        if r < 0.2:
+            return repr(_lit(self.rng))
+        ok = []
+        for n in self.tensors(lambda t: t.dtype.is_floating_point):
+            try:
+                b = np.broadcast_shapes(sa, self.shape(n))
+            except ValueError:
+                continue
+            if not into or b == sa:
+                ok.append(n)
+        if ok and r < 0.75:
+            return self.rng.choice(ok)
+        k = self.rng.randint(0, len(sa))
+        shape = [s if self.rng.random() < 0.7 else 1 for s in sa[len(sa) - k:]]
+        return self.leaf(shape)
+
+    def index_expr(self, a):
+        """A random basic or advanced index for a."""
+        shape = self.shape(a)
+        parts = []
+        for s in shape:
+            r = self.rng.random()
+            if s > 0 and r < 0.3:
+                parts.append(str(self.rng.randrange(-s, s)))
+            elif r < 0.65:
+                lo = self.rng.randint(0, max(s - 1, 0))
+                step = self.rng.choice([1, 1, 2])
+                parts.append(f"{lo}::{step}" if step > 1 else f"{lo}:")
+            elif s > 0 and r < 0.75:
+                parts.append(repr(sorted(self.rng.sample(range(s), min(s, 2)))))
+            else:
+                parts.append(":")
+        if self.rng.random() < 0.1:
+            parts.insert(self.rng.randint(0, len(parts)), "None")
+        if self.rng.random() < 0.1 and parts:
+            parts[0] = "..."
+        if self.rng.random() < 0.15:
+            return f"{a} > 0"
+        if not parts:
+            return self.rng.choice(["...", "None", f"{a} > 0"])
+        return ", ".join(parts[:max(1, len(parts) - self.rng.randint(0, 1))])
+
+    # ----------------------------------------------------------- statements
+    def st_unary(self):
+        a = self.pick(lambda t: t.dtype.is_floating_point)
+        if a is None or not self.table["UNARY"]:
+            return
+        name, tpl = self.rng.choice(self.table["UNARY"])
+        d = self.dims(a)
+        if "{d}" in tpl and d is None:
+            return
+        src = tpl.format(a=a, d=d[0] if d else 0)
+        self.op(f"unary:{name}", src)
+
+    def op(self, kind, expr):
+        t = self.fresh()
+        if self.rng.random() < 0.06:
+            self.emit(kind + "(no_grad)", f"with torch.no_grad(): {t} = {expr}", (t,))
+        else:
+            self.emit(kind, f"{t} = {expr}", (t,))
+
+    def st_binary(self):
+        a = self.pick(lambda t: t.dtype.is_floating_point)
+        if a is None or not self.table["BINARY"]:
+            return
+        name, tpl = self.rng.choice(self.table["BINARY"])
+        b = self.partner(a)
+        if not re.fullmatch(r"[tg]\d+", b) and name in _TENSOR_ONLY:
+            b = f"torch.full_like({a}, {b})"
+        self.op(f"binary:{name}", tpl.format(a=a, b=b))
+
+    def st_reduce(self):
+        a = self.pick(lambda t: t.dtype.is_floating_point)
+        if a is None or not self.table["REDUCE"]:
+            return
+        name, tpl = self.rng.choice(self.table["REDUCE"])
+        d = self.dims(a)
+        if "{d}" in tpl and d is None:
+            return
+        self.op(f"reduce:{name}", tpl.format(a=a, d=d[0] if d else 0))
+
+    def st_view(self):
+        a = self.pick()
+        if a is None or not self.table["VIEW"]:
+            return
+        name, tpl = self.rng.choice(self.table["VIEW"])
+        d = self.dims(a, 2)
+        if ("{d}" in tpl or "{d2}" in tpl) and d is None:
+            return
+        if name == "unsqueeze":
+            nd = self.env[a].dim()
+            d = [self.rng.randrange(-nd - 1, nd + 1), 0]
+        self.op(f"view:{name}", tpl.format(a=a, d=d[0] if d else 0, d2=d[1] if d else 0))
+
+    def st_getitem(self):
+        a = self.pick()
+        if a is not None:
+            self.op("getitem", f"{a}[{self.index_expr(a)}]")
+
+    def st_inplace(self):
+        a = self.pick(lambda t: t.dtype.is_floating_point and
+                      (not t.is_leaf or not t.requires_grad or self.rng.random() < 0.1))
+        if a is None or not self.table["INPLACE"]:
+            return
+        name, tpl = self.rng.choice(self.table["INPLACE"])
+        b = self.partner(a, into=True) if "{b}" in tpl else ""
+        if "{b}.abs()" in tpl and not re.fullmatch(r"[tg]\d+", b):
+            b = f"torch.full_like({a}, {b})"
+        src = tpl.format(a=a, b=b)
+        if self.rng.random() < 0.08:
+            src = f"with torch.no_grad(): {src}"
+        self.emit(f"inplace:{name}", src)
+
+    def st_setitem(self):
+        a = self.pick(lambda t: t.dtype.is_floating_point)
+        if a is None:
+            return
+        idx = self.index_expr(a)
+        try:
+            target_shape = tuple(eval(f"{a}[{idx}]", self.env).shape)
+        except Exception:  # noqa: BLE001
+            return
+        r = self.rng.random()
+        if r < 0.4:
+            value = repr(_lit(self.rng))
+        else:
+            ok = [n for n in self.tensors(lambda t: t.dtype.is_floating_point)
+                  if n != a and _broadcasts_to(self.shape(n), target_shape)]
+            value = self.rng.choice(ok) if ok and r < 0.7 else self.leaf(
+                target_shape[len(target_shape) - self.rng.randint(0, len(target_shape)):])
+        self.emit("setitem", f"{a}[{idx}] = {value}")
+
+    def st_matmul(self):
+        if not self.table["MATMUL"]:
+            return
+        name, tpl, (la, lb) = self.rng.choice(self.table["MATMUL"])
+        sizes = {c: self.rng.choice([1, 2, 3]) for c in "bijk"}
+        a = self.leaf([sizes[c] for c in la], requires_grad=True)
+        b = self.leaf([sizes[c] for c in lb])
+        self.op(f"matmul:{name}", tpl.format(a=a, b=b))
+
+    def st_function(self):
+        a = self.pick(lambda t: t.dtype.is_floating_point)
+        if a is None or not self.table["FUNCTIONS"]:
+            return
+        name, tpl = self.rng.choice(self.table["FUNCTIONS"])
+        self.op(f"function:{name}", tpl.format(a=a))
+
+    def st_misc(self):
+        r = self.rng.random()
+        a = self.pick(lambda t: t.dtype.is_floating_point)
+        if a is None:
+            return
+        if r < 0.25:
+            t = self.fresh()
+            self.emit("detach", f"{t} = {a}.detach()", (t,))
+        elif r < 0.3:
+            self.emit("detach_", f"{a}.detach_()")
+        elif r < 0.5:
+            self.emit("retain_grad", f"{a}.retain_grad()")
+        elif r < 0.65:
+            self.emit("hook:scale", f"{a}.register_hook(lambda g: g * 2)")
+        elif r < 0.8:
+            self.emit("hook:log", f"{a}.register_hook(lambda g: log.append(('{a}', g.shape, "
+                                  f"float(g.sum()))))")
+        elif r < 0.87:
+            self.emit("hook:node", f"{a}.grad_fn.register_prehook(lambda gs: log.append("
+                                   f"('{a} pre', len(gs))))")
+        elif r < 0.93:
+            self.emit("hook:post_acc", f"{a}.register_post_accumulate_grad_hook(lambda p: "
+                                       f"log.append(('{a} acc', p.grad.shape)))")
+        else:
+            self.emit("grad=None", f"{a}.grad = None")
+
+    def roots(self):
+        return self.tensors(lambda t: t.requires_grad)
+
+    def st_backward(self):
+        a = self.pick(lambda t: t.requires_grad)
+        if a is None:
+            return
+        r = self.rng.random()
+        rg = self.rng.random() < 0.7
+        kw = "retain_graph=True" if rg else ""
+        if r < 0.45:
+            src = f"{a}.sum().backward({kw})"
+        elif r < 0.6:
+            src = f"{a}.backward(torch.ones_like({a}) * 0.5{', ' + kw if kw else ''})"
+        elif r < 0.75:
+            src = f"({a} * {a}).sum().backward(create_graph=True)"
+        elif r < 0.85:
+            b = self.pick(lambda t: t.requires_grad)
+            src = f"torch.autograd.backward([{a}.sum(), {b}.sum()]{', ' + kw if kw else ''})"
+        else:
+            ins = sorted(set(self.rng.sample(self.roots(), min(2, len(self.roots())))))
+            src = f"{a}.sum().backward(inputs=[{', '.join(ins)}]{', ' + kw if kw else ''})"
+        self.emit("backward", src)
+
+    def st_grad(self):
+        a = self.pick(lambda t: t.requires_grad)
+        if a is None:
+            return
+        ins = sorted(set(self.rng.sample(self.roots(), min(self.rng.randint(1, 2),
+                                                            len(self.roots())))))
+        cg = self.rng.random() < 0.5
+        outs = [self.fresh("g") for _ in ins]
+        go = f", torch.ones_like({a})" if self.rng.random() < 0.2 else ""
+        root = a if go else f"{a}.sum()"
+        src = (f"{', '.join(outs)}, = torch.autograd.grad({root}, [{', '.join(ins)}]{go}, "
+               f"retain_graph=True, create_graph={cg}, allow_unused=True)")
+        if not self.emit("grad", src, tuple(outs), cg=cg):
+            return
+        first = self.env.get(outs[0])
+        if cg and first is not None and first.requires_grad and self.rng.random() < 0.6:
+            g2 = self.fresh("g")
+            self.emit("grad2", f"{g2}, = torch.autograd.grad({outs[0]}.sum(), [{ins[0]}], "
+                               f"retain_graph=True, allow_unused=True)", (g2,))
+
+    def st_grad_backward(self):
+        leaves = self.tensors(lambda t: t.is_leaf and t.grad is not None and
+                              t.grad.requires_grad)
+        if leaves:
+            a = self.rng.choice(leaves)
+            self.emit("grad.backward", f"{a}.grad.sum().backward()")
+
+    # ------------------------------------------------------------- program
+    def generate(self):
+        for _ in range(self.rng.randint(1, 3)):
+            self.leaf()
+        steps = [(self.st_unary, 16), (self.st_binary, 14), (self.st_reduce, 7),
+                 (self.st_view, 14), (self.st_getitem, 7), (self.st_inplace, 10),
+                 (self.st_setitem, 5), (self.st_matmul, 3), (self.st_function, 4),
+                 (self.st_misc, 7), (self.st_backward, 6), (self.st_grad, 5),
+                 (self.st_grad_backward, 1), (lambda: self.leaf(), 4)]
+        fns, weights = zip(*steps)
+        n = self.rng.randint(4, self.max_len)
+        tries = 0
+        while len(self.prog.stmts) < n and tries < 4 * n:
+            tries += 1
+            self.rng.choices(fns, weights)[0]()
+        roots = self.roots()
+        if roots:
+            chosen = sorted(set(self.rng.sample(roots, min(3, len(roots)))))
+            loss = " + ".join(f"({r} * {r}).sum()" if i % 2 else f"{r}.sum()"
+                              for i, r in enumerate(chosen))
+            self.emit("backward", f"({loss}).backward()", keep_error=1.0)
+        return self.prog
+
+
+def _safe(pred, t):
+    """pred(t), False if reading t's flags raises (torch refuses to give the grad_fn of a
+    view whose base was modified in a way it forbids)."""
+    try:
+        return bool(pred(t))
+    except Exception:  # noqa: BLE001
+        return False
+
+
+# binary ops whose second operand must be a tensor (a number becomes full_like)
+_TENSOR_ONLY = {"div", "maximum", "minimum", "atan2", "hypot", "lerp", "where", "addcmul"}
+
+
+def _broadcasts_to(shape, target):
+    try:
+        return np.broadcast_shapes(shape, target) == tuple(target)
+    except ValueError:
+        return False
+
+
+def generate(seed, torch_mod, table, max_len=24):
+    """The program of this seed (table: available(autograd_core))."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return Generator(seed, torch_mod, table, max_len).generate()

@@ -1,0 +1,548 @@
+"""One small differential test per distinct difference from PyTorch found by the
+differential fuzzer (tests/fuzz) and by following PyTorch's autograd tests
+(tests/pytorch_autograd): each is the minimal program, run under torch and
+autograd_core and compared by tests/_diff.py.  Those autograd_core does not pass yet are
+strict xfails (issue 8), so each fix shows as an XPASS that must be unmarked."""
+
+from _diff import issue8, same
+
+
+def _t(torch, v, rg=True):
+    return torch.tensor(v, dtype=torch.float64, requires_grad=rg)
+
+
+# ------------------------------------------------------------- engine, autograd.grad
+
+@issue8("autograd.grad stops at an input that lies on the path to another input")
+def test_grad_input_on_the_path_to_another_input():
+    def prog(torch):
+        x = _t(torch, [1.0, 2.0])
+        a = x * 1
+        b = a * 3
+        return torch.autograd.grad((a + b).sum(), (b, a))   # torch: (1, 4)
+    same(prog)
+
+
+@issue8("backward(inputs=...) with a non-leaf input does not make it retain its grad")
+def test_backward_inputs_non_leaf():
+    def prog(torch):
+        t0 = _t(torch, [[-0.5, -0.75, -1.5]])
+        t1 = torch.abs(t0)
+        t0.sum().backward(inputs=[t0, t1], retain_graph=True)
+        return t0.grad, t1.retains_grad, t1.grad
+    same(prog, quiet=True)
+
+
+@issue8("tensor hooks on leaves are not run by autograd.grad")
+def test_leaf_hook_seen_by_autograd_grad():
+    def prog(torch):
+        x = _t(torch, [1.0, 2.0, 3.0])
+        x.register_hook(lambda g: g * 2)
+        return torch.autograd.grad((x * 1).sum(), x)
+    same(prog)
+
+
+@issue8("autograd.grad: the root's retain_grad() is not filled when the inputs are "
+        "unreachable")
+def test_grad_retained_root_with_unreachable_input():
+    def prog(torch):
+        t0 = _t(torch, [0.5, 2.0])
+        t2 = t0 * 3
+        t2.retain_grad()
+        other = _t(torch, [1.0])
+        r = torch.autograd.grad(t2, [other], torch.ones_like(t2), allow_unused=True)
+        return r, t2.grad
+    same(prog)
+
+
+@issue8("a leaf detach_()ed after use still accumulates a gradient")
+def test_leaf_detach__after_use():
+    def prog(torch):
+        t2 = _t(torch, [0.1, 1.25, -0.5])
+        t4 = torch.where(t2 > 0, t2, t2)
+        t2.detach_()
+        t4.sum().backward()
+        return t2.grad, t2.requires_grad
+    same(prog)
+
+
+@issue8("a second backward through freed saved values of an indexing node does not raise")
+def test_second_backward_through_freed_index_put():
+    def prog(torch):
+        b = _t(torch, [0.5, 1.5, 2.5])
+        c = torch.zeros(3, dtype=torch.float64)
+        c[[1, 2]] = b[[1, 1]]
+        c.backward(torch.ones(3, dtype=torch.float64))
+        c.backward(torch.ones(3, dtype=torch.float64))
+    same(prog, must_raise=True)
+
+
+@issue8("a deep reentrant backward (2000 nested backward calls) raises RecursionError")
+def test_deep_reentrant_backward():
+    def prog(torch):
+        class Deep(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                with torch.enable_grad():
+                    ctx.x = x.detach().requires_grad_() - 1
+                return ctx.x.detach()
+
+            @staticmethod
+            def backward(ctx, g):
+                if ctx.x < 0:
+                    return g
+                with torch.enable_grad():
+                    Deep.apply(ctx.x).sum().backward()
+                return g
+
+        v = torch.tensor(2000.0, requires_grad=True)
+        Deep.apply(v).sum().backward()
+        return v.grad
+    same(prog)
+
+
+@issue8("calling a grad_fn with the wrong number of arguments raises IndexError")
+def test_grad_fn_call_arity():
+    def prog(torch):
+        y = torch.ones(1, requires_grad=True) ** 2
+        y.grad_fn()
+    same(prog, must_raise=True)
+
+
+# ---------------------------------------------------------------------- derivatives
+
+@issue8("pow backward at 0 ** 0 with a tensor exponent gives NaN, not 0")
+def test_pow_zero_base_zero_tensor_exponent():
+    def prog(torch):
+        x = torch.zeros(3, requires_grad=True)
+        x.pow(torch.zeros(3)).sum().backward()
+        return x.grad
+    same(prog)
+
+
+@issue8("atan2 backward at (0, 0) gives NaN, not 0")
+def test_atan2_zero_zero():
+    def prog(torch):
+        x = torch.tensor([0.0], requires_grad=True)
+        y = torch.tensor([0.0], requires_grad=True)
+        torch.atan2(x, y).backward()
+        return x.grad, y.grad
+    same(prog)
+
+
+@issue8("3rd-order gradients through narrow/slicing lose the grad_outputs dependency")
+def test_third_order_through_narrow():
+    def prog(torch):
+        x = torch.ones(3, 2, dtype=torch.float64, requires_grad=True)
+        v = torch.ones(3, 2, dtype=torch.float64, requires_grad=True)
+        (gx,) = torch.autograd.grad(x.narrow(0, 0, 2).exp().sum(), x, create_graph=True)
+        (h,) = torch.autograd.grad(gx, x, v, create_graph=True)
+        return torch.autograd.grad(h.sum(), v, allow_unused=True)
+    same(prog)
+
+
+@issue8("sub(alpha=) records AddBackward0, not SubBackward0")
+def test_sub_alpha_node_name():
+    def prog(torch):
+        t1 = _t(torch, [1.7, 0.3])
+        y = torch.sub(t1, torch.tensor([0.5], dtype=torch.float64), alpha=0.5)
+        return y, type(y.grad_fn).__name__
+    same(prog)
+
+
+@issue8("einsum with mixed dtypes raises (PyTorch promotes)")
+def test_einsum_mixed_dtype():
+    def prog(torch):
+        a = _t(torch, [[-0.1], [0.5]])
+        b = torch.tensor([[-1.25]], dtype=torch.float32)
+        return torch.einsum("ij,jk->ik", a, b)
+    same(prog)
+
+
+@issue8(".mT on a 0-d tensor raises (PyTorch returns it)")
+def test_mT_of_0d():
+    def prog(torch):
+        return _t(torch, 1.25).mT
+    same(prog, quiet=True)
+
+
+@issue8("expand(): the strides of new size-1 dimensions are 0")
+def test_expand_new_dims_strides():
+    def prog(torch):
+        return torch.ones(5).expand(1, 1, 5).stride()
+    same(prog)
+
+
+@issue8("flatten of a contiguous result of advanced indexing records UnsafeViewBackward0")
+def test_flatten_after_advanced_index_node_name():
+    def prog(torch):
+        t0 = _t(torch, [[-0.75, 1.25], [1.5, -0.5]])
+        y = t0[0:, [0, 1]].flatten()
+        return y, type(y.grad_fn).__name__
+    same(prog)
+
+
+# ------------------------------------------------------------------ views, in-place
+
+@issue8("integer indexing / select producing a 0-d tensor returns a copy, not a view")
+def test_0d_select_is_a_view():
+    def prog(torch):
+        t0 = _t(torch, [1.0, -0.9, 0.1])
+        t1 = torch.neg(t0)
+        t2 = torch.select(t1, 0, -1)
+        t2.mul_(t2)
+        v = t1[1]
+        t1.add_(1)
+        return t1, t2, v
+    same(prog)
+
+
+@issue8("x[...] of a 0-d tensor returns a copy, not a view")
+def test_ellipsis_index_of_0d_is_a_view():
+    def prog(torch):
+        t0 = torch.tensor(-0.5, dtype=torch.float64)
+        t2 = t0[...]
+        t0.neg_()
+        return t2
+    same(prog)
+
+
+@issue8("a view keeps a stale grad_fn after an in-place op on its base")
+def test_stale_view_after_base_inplace():
+    def prog(torch):
+        x = _t(torch, [1.0, 2.0, 3.0])
+        b = x * 1
+        v = b[0:2]
+        b.mul_(2)
+        v.sum().backward()
+        return x.grad
+    same(prog)
+
+
+@issue8("setitem on a view of a view: the overwritten elements still get a gradient")
+def test_setitem_on_view_of_view():
+    def prog(torch):
+        a = torch.ones(3, 1, dtype=torch.double, requires_grad=True)
+        c = (a * 2).view_as(a)
+        c[0][0] = 3
+        c.sum().backward()
+        return a.grad
+    same(prog)
+
+
+@issue8("a view of a base later modified in place by a value that requires grad does "
+        "not start requiring grad")
+def test_view_of_base_setitem_with_grad_value():
+    def prog(torch):
+        t0 = torch.ones(3, 4, dtype=torch.float64)
+        t1 = torch.narrow(t0, -1, 0, 1)
+        t0[:, -2] = torch.tensor(0.1, dtype=torch.float64, requires_grad=True)
+        return t1.requires_grad, t0.requires_grad
+    same(prog)
+
+
+@issue8("the grad_fn name of a view regenerated after an in-place op (PyTorch: "
+        "AsStridedBackward0)")
+def test_regenerated_view_node_name():
+    def prog(torch):
+        t0 = _t(torch, [[-1.25, 0.1, -0.5, -1.25], [-0.3, -0.9, 0.6, 2.0]])
+        t3 = t0[t0 > 0]
+        t6 = t3[...]
+        t3[-1] = -1.0
+        return t6, type(t6.grad_fn).__name__
+    same(prog)
+
+
+@issue8("an in-place op whose argument overlaps its target (a view of it) does not raise")
+def test_inplace_with_overlapping_argument():
+    def prog(torch):
+        t1 = _t(torch, [[1.25, 0.6, 1.7], [0.6, 0.75, -2.0]]) * 1
+        t3 = t1.view(-1)[3:]
+        t1.mul_(t3)
+    same(prog, must_raise=True)
+
+
+@issue8("in-place on the outputs of split/split_with_sizes/chunk/unbind must raise")
+def test_inplace_on_split_output():
+    def prog(torch):
+        b = _t(torch, [1.0, 2.0, 3.0, 4.0]) * 1
+        s1, s2 = b.split(2)
+        s1.mul_(2)
+    same(prog, must_raise=True)
+
+
+@issue8("a view made under no_grad whose base is then modified in place in grad mode: "
+        "PyTorch raises on reading its grad_fn")
+def test_no_grad_view_then_base_inplace():
+    def prog(torch):
+        t1 = _t(torch, [0.5, 1.5]) * 1
+        with torch.no_grad():
+            t2 = t1.reshape(-1)
+        t1[0] = 1.5
+        t2.grad_fn  # noqa: B018
+    same(prog, must_raise=True)
+
+
+@issue8("in-place ops on the results of autograd.grad raise (PyTorch allows them)")
+def test_inplace_on_autograd_grad_result():
+    def prog(torch):
+        t0 = _t(torch, [[0.3, 0.9], [0.5, -0.1]])
+        (g,) = torch.autograd.grad(t0.sum(), [t0])
+        g.fill_(0.75)
+        return g
+    same(prog)
+
+
+@issue8("setitem on an expanded (stride-0) tensor raises (PyTorch writes the one element)")
+def test_setitem_on_expanded():
+    def prog(torch):
+        t = torch.ones(5, 1)
+        v = t.expand(5, 5)
+        v[2, 2] = 0
+        return t
+    same(prog)
+
+
+@issue8("setitem with a None index on a 0-d tensor raises ValueError")
+def test_setitem_none_index_on_0d():
+    def prog(torch):
+        t = _t(torch, 0.3) * 1
+        t[None] = -1.7
+        return t
+    same(prog)
+
+
+@issue8("setitem through a bool mask on a 0-d tensor ignores the mask")
+def test_setitem_bool_mask_on_0d():
+    def prog(torch):
+        t0 = torch.tensor(-1.7, dtype=torch.float64)
+        t0[t0 > 0] = 1.7
+        return t0
+    same(prog)
+
+
+@issue8("copy_ with a Python number into a leaf that requires grad: TypeError, not "
+        "RuntimeError")
+def test_copy_number_into_leaf():
+    def prog(torch):
+        torch.tensor([2.0], requires_grad=True).copy_(-2.0)
+    same(prog, must_raise=True)
+
+
+@issue8("retain_grad() followed by an in-place op: the retained grad is not moved to "
+        "the new version")
+def test_retain_grad_then_inplace():
+    def prog(torch):
+        a = torch.tensor([1.0], requires_grad=True).clone()
+        a.retain_grad()
+        a.mul_(2)
+        a.sum().backward()
+        return a.grad
+    same(prog)
+
+
+# ------------------------------------------------------------------ custom Function
+
+@issue8("select() in a Function's backward returns a copy: the gradient written through "
+        "it is lost")
+def test_function_backward_writes_through_select():
+    def prog(torch):
+        class ComplexView(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                return a.select(0, 1)
+
+            @staticmethod
+            def backward(ctx, g):
+                res = torch.zeros(2)
+                res.select(0, 1).copy_(g)
+                return res
+
+        a = torch.ones(2, requires_grad=True)
+        ComplexView.apply(a.clone()).sum().backward()
+        return a.grad
+    same(prog)
+
+
+@issue8("once_differentiable under create_graph: the grads do not require grad")
+def test_once_differentiable_create_graph():
+    def prog(torch):
+        class F(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            @torch.autograd.function.once_differentiable
+            def backward(ctx, g):
+                return g * 2
+
+        x = _t(torch, [1.0, 2.0])
+        go = torch.ones((), dtype=torch.float64, requires_grad=True)
+        F.apply(x).sum().backward(go, create_graph=True)
+        return x.grad
+    same(prog, quiet=True)
+
+
+@issue8("a Function returning its input under no_grad returns the input itself")
+def test_function_returns_input_under_no_grad():
+    def prog(torch):
+        class Id(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+        x = _t(torch, [1.0])
+        with torch.no_grad():
+            y = Id.apply(x)
+        return y.requires_grad, y is x
+    same(prog)
+
+
+@issue8("setup_context's inputs omit forward's default arguments")
+def test_setup_context_default_args():
+    def prog(torch):
+        class Pow(torch.autograd.Function):
+            @staticmethod
+            def forward(x, y=3):
+                return x ** y
+
+            @staticmethod
+            def setup_context(ctx, inputs, output):
+                x, y = inputs
+                ctx.save_for_backward(x)
+                ctx.y = y
+
+            @staticmethod
+            def backward(ctx, g):
+                (x,) = ctx.saved_tensors
+                return g * ctx.y * x ** (ctx.y - 1), None
+
+        x = torch.tensor(2.0, requires_grad=True)
+        return torch.autograd.grad(Pow.apply(x), x)
+    same(prog)
+
+
+@issue8("a Function whose ctx refers to its own output is never freed")
+def test_function_ctx_cycle_freed():
+    def prog(torch):
+        import gc
+        import weakref
+
+        class F(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, meta):
+                ctx.meta = meta
+                return x.clone()
+
+            @staticmethod
+            def backward(ctx, g):
+                return g, None
+
+        meta = {}
+        out = F.apply(torch.tensor(1.0, requires_grad=True), meta)
+        meta["out"] = out
+        ref = weakref.ref(out)
+        del out, meta
+        gc.collect()
+        return ref() is None
+    same(prog)
+
+
+@issue8("mark_dirty() of a tensor that is not an input does not raise")
+def test_mark_dirty_non_input():
+    def prog(torch):
+        class F(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, inp):
+                out = inp.clone().view_as(inp)
+                ctx.mark_dirty(out)
+                return out
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+        F.apply(torch.tensor([1.0], requires_grad=True).clone())
+    same(prog, must_raise=True)
+
+
+# ------------------------------------------------------------------------ tensors
+
+@issue8("numpy() on a tensor that requires grad raises under no_grad too")
+def test_numpy_under_no_grad():
+    def prog(torch):
+        x = _t(torch, [1.0, 2.0])
+        with torch.no_grad():
+            return x.numpy().tolist()
+    same(prog)
+
+
+@issue8("assigning a tensor as its own .grad does not raise")
+def test_grad_self_assignment():
+    def prog(torch):
+        x = torch.ones(2)
+        x.grad = x
+    same(prog, must_raise=True)
+
+
+@issue8("a view of an inference tensor is not an inference tensor")
+def test_view_of_inference_tensor():
+    def prog(torch):
+        with torch.inference_mode():
+            c = torch.ones(2, 3)
+            return c.view(-1).is_inference()
+    same(prog)
+
+
+@issue8("backward from a view made under no_grad of a tensor that requires grad does "
+        "not raise")
+def test_backward_from_no_grad_view():
+    def prog(torch):
+        t0 = _t(torch, [[-0.1, -2.0]])
+        with torch.no_grad():
+            t3 = t0[:, 0::2]
+        t3.backward(torch.ones_like(t3) * 0.5)
+        return t0.grad
+    same(prog, must_raise=True)
+
+
+@issue8("roll of an empty tensor records CloneBackward0, not RollBackward0")
+def test_roll_empty_node_name():
+    def prog(torch):
+        t1 = torch.roll(torch.zeros(0, 4, 3, dtype=torch.float64, requires_grad=True), 1,
+                        dims=-3)
+        return t1, type(t1.grad_fn).__name__
+    same(prog)
+
+
+@issue8("detach_() on a view does not raise")
+def test_detach__on_a_view():
+    def prog(torch):
+        t4 = torch.sin(torch.ones(3, 3, dtype=torch.float64)).t()
+        t4.detach_()
+    same(prog, must_raise=True)
+
+
+@issue8("add(float64, float32, alpha=) scales in float32 first")
+def test_add_alpha_mixed_dtype_precision():
+    def prog(torch):
+        a = _t(torch, [[-1.7, 0.6]])
+        b = torch.sinh(torch.tensor([[0.75]], dtype=torch.float32))
+        return torch.add(a, b, alpha=2.0)
+    same(prog, rtol=1e-12, atol=0)
+
+
+@issue8("backward(inputs=[x, y]) with x an ancestor of y: x gets no gradient (the engine "
+        "stops at y)")
+def test_backward_inputs_ancestor_of_another_input():
+    def prog(torch):
+        t0 = _t(torch, [1.7, -1.0])
+        t2 = torch.erf(t0)
+        t2.sum().backward(inputs=[t0, t2], retain_graph=True)
+        return t0.grad
+    same(prog, quiet=True)
