@@ -587,7 +587,6 @@ def test_variable_traverse():
     same(prog)
 
 
-@issue8("pow backward at 0 ** 0 with a tensor exponent gives NaN, not 0")
 def test_pow_zero_tensor_gradient():
     def prog(torch):
         r = []

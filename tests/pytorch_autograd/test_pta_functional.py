@@ -684,8 +684,6 @@ def test_vhp_scalar():
     same(_hp_scalar("vhp"))
 
 
-@issue8("3rd-order gradients through narrow/slicing: the create_graph gradient node of a "
-        "slice is not differentiable w.r.t. its incoming gradient")
 def test_vhp_create_graph():
     same(_hp_create_graph("vhp"))
 
@@ -712,8 +710,6 @@ def test_hvp_scalar():
     same(_hp_scalar("hvp"))
 
 
-@issue8("3rd-order gradients through narrow/slicing: the create_graph gradient node of a "
-        "slice is not differentiable w.r.t. its incoming gradient")
 def test_hvp_create_graph():
     same(_hp_create_graph("hvp"))
 

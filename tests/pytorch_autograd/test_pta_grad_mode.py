@@ -650,7 +650,6 @@ class TestAutogradInferenceMode:
             return r
         same(prog)
 
-    @issue8("a view of an inference tensor is not an inference tensor")
     def test_mix_inference_and_normal_tensor_view_op(self):
         def prog(torch):
             r = []

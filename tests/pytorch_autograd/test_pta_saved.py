@@ -237,7 +237,6 @@ def test_clear_saved_tensors_on_access_double_access_error():
     same(prog, must_raise=True)
 
 
-@NO_SAVED_ATTRS
 def test_no_unnecessary_unwrapping():
     def prog(torch):
         a = data(torch, 5, requires_grad=True)
@@ -254,7 +253,6 @@ def test_no_unnecessary_unwrapping():
     same(prog)
 
 
-@NO_SAVED_ATTRS
 def test_saved_variable_version_counter():
     def prog(torch):
         a = data(torch, 2, requires_grad=True)

@@ -79,7 +79,6 @@ def test_imag_noncomplex():
     same(prog, must_raise=True)
 
 
-@issue8("missing torch.diagonal / Tensor.diagonal")
 def test_diagonal_view():
     def prog(torch):
         t = torch.ones((5, 5))
@@ -147,8 +146,7 @@ def test_permute_view():
     same(_write_test(lambda torch, t: t.permute(1, 0), (0, 1)))
 
 
-@pytest.mark.parametrize("fn", [pytest.param("swapdims", marks=issue8("missing torch.swapdims")),
-                                "swapaxes", "transpose"])
+@pytest.mark.parametrize("fn", ["swapdims", "swapaxes", "transpose"])
 def test_transpose_view(fn):
     same(_write_test(lambda torch, t: getattr(torch, fn)(t, 0, 1), (0, 1)))
 
@@ -189,7 +187,6 @@ def test_squeeze_view():
     same(prog)
 
 
-@issue8("missing in-place view op squeeze_")
 def test_squeeze_inplace_view():
     def prog(torch):
         t = torch.ones(5, 5)
@@ -420,8 +417,6 @@ def test_view_empty():
     same(prog)
 
 
-@issue8("expand(): the strides of new size-1 dimensions are 0 (PyTorch: 5, 5, 1 for "
-        "ones(5).expand(1, 1, 5))")
 def test_expand():
     def prog(torch):
         tensor = data(torch, 1, 8, 1, seed=1)

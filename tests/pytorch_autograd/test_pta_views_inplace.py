@@ -336,7 +336,6 @@ def test_select_sum():
     same(prog)
 
 
-@issue8("missing Tensor.diagonal")
 def test_diagonal_expanded_v():
     def prog(torch):
         v_expanded = torch.tensor(0.25, dtype=torch.float64).expand(10)
