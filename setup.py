@@ -25,7 +25,7 @@ sys.path.insert(0, ROOT)
 _codegen = runpy.run_path(os.path.join(ROOT, "autograd_core", "ops", "_codegen.py"))
 
 FAST = bool(os.environ.get("AGC_FAST_BUILD"))
-COMPILE_ARGS = ["-O0" if FAST else "-O2", "-g0"]
+COMPILE_ARGS = ["-O0" if FAST else "-O3", "-g0"]
 LINK_ARGS = ["-g0"] if FAST else ["-g0", "-s"]
 
 CORE = {

@@ -1,9 +1,6 @@
-/* The loops below are written to be auto-vectorized; GCC does that at -O3 (the
- * release build's -O2 only vectorizes "very cheap" loops, which a loop in a switch
- * with an unknown trip count is not), so this file asks for -O3 itself. */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("O3")
-#endif
+/* The loops below are written to be auto-vectorized (the release build's -O3 does
+ * it; -O2 only vectorizes "very cheap" loops, which a loop in a switch with an
+ * unknown trip count is not). */
 
 #include "agc_kernels.h"
 

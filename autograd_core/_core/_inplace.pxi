@@ -19,12 +19,12 @@
 # or from the view's strides, so every such write shares this one node type. The
 # view itself gets an AsStridedBackward0 node reading its region of the base.
 
-cdef void check_inplace(Tensor self) except *:
+cdef int check_inplace(Tensor self) except -1:
     """PyTorch's rules for writing into self (leaf rules only while recording)."""
     if self._inference and not agc_inference_mode():
         raise RuntimeError(MSG_INFERENCE_INPLACE)
     if not agc_recording():
-        return
+        return 0
     if self._grad_fn is None and self._requires_grad:
         raise RuntimeError(MSG_LEAF_INPLACE)
     if self._base is not None and self._base._grad_fn is None and self._base._requires_grad:
@@ -61,7 +61,7 @@ cdef void _check_castable(dtype result, Tensor t) except *:
                            f"desired output type {d.scalar_name}")
 
 
-cdef void write_values(Tensor t, cnp.ndarray values) except *:
+cdef int write_values(Tensor t, cnp.ndarray values) except -1:
     """Copy values (broadcast, cast) into t's memory."""
     if not cnp.PyArray_ISWRITEABLE(t._data):
         raise RuntimeError(MSG_OVERLAPPING_WRITE)
@@ -99,12 +99,7 @@ cdef Tensor inplace_commit(Tensor self, Tensor result):
     self._grad_fn = result._grad_fn
     self._output_nr = result._output_nr
     self._requires_grad = True
-    cdef SavedTensor saved = result._saved_as_output
-    if saved is not None:
-        saved.data = self._data
-        saved.vc = self._vc
-        saved.version = self._vc.version
-        self._saved_as_output = saved
+    self._grad_fn.repoint_output(self._output_nr, self)
     return self
 
 
@@ -166,7 +161,7 @@ cdef class AsStridedBackward0(Node):
         return (OPS.put(base_grad, make(self.region), g, True),)
 
 
-cdef void write_region(Tensor target, cnp.ndarray region, Tensor values, bint advanced) except *:
+cdef int write_region(Tensor target, cnp.ndarray region, Tensor values, bint advanced) except -1:
     """Record that target's base now holds `values` at `region` (Note [Writing into a
     region]). The caller has already written the values into memory."""
     cdef Tensor base = target._base if target._base is not None else target

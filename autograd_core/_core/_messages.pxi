@@ -306,12 +306,6 @@ cdef cnp.ndarray cast_array(cnp.ndarray x, dtype d):
     return <cnp.ndarray>x.astype(d.np_dtype)
 
 
-cdef cnp.ndarray empty_like_array(cnp.ndarray x):
-    """An uninitialised C-contiguous array of x's shape and dtype."""
-    return <cnp.ndarray>cnp.PyArray_EMPTY(cnp.PyArray_NDIM(x), cnp.PyArray_DIMS(x),
-                                          cnp.PyArray_TYPE(x), 0)
-
-
 cdef object quiet():
     """numpy warns on overflow, 0/0, log(-1); PyTorch silently gives inf/nan."""
     return np.errstate(all="ignore")

@@ -26,7 +26,7 @@
 
 cdef uint64_t _next_sequence_nr = 0
 
-cdef uint64_t new_sequence_nr():
+cdef uint64_t new_sequence_nr() noexcept:
     global _next_sequence_nr
     _next_sequence_nr += 1
     return _next_sequence_nr
@@ -98,8 +98,15 @@ cdef SavedTensor save_output(Tensor out, int output_nr):
     s.version = vc.version
     s.output_nr = output_nr
     s.is_output = True
-    out._saved_as_output = s
     return s
+
+
+cdef void repoint_saved(SavedTensor saved, Tensor t) noexcept:
+    """Make a saved output refer to t, which now holds it (an in-place op's result)."""
+    cdef VersionCounter vc = t._vc
+    saved.data = t._data
+    saved.vc = vc
+    saved.version = vc.version
 
 
 cdef object save_operand(object x):
@@ -119,7 +126,7 @@ cdef object unpack_operand(Node owner, object saved):
     return saved
 
 
-cdef void check_not_released(Node node) except *:
+cdef int check_not_released(Node node) except -1:
     """For nodes that saved a number in a tensor's place (x * 2 saves the 2)."""
     if node.released:
         raise RuntimeError(MSG_BACKWARD_TWICE)
@@ -172,11 +179,14 @@ cdef class Node:
     cdef tuple apply(self, tuple grads):
         raise RuntimeError(f"the derivative for '{type(self).__name__}' is not implemented")
 
-    cdef void release_saved(self):
+    cdef void release_saved(self) noexcept:
         pass
 
-    cdef int num_outputs(self):
+    cdef int num_outputs(self) noexcept:
         return 1
+
+    cdef void repoint_output(self, int output_nr, Tensor t) noexcept:
+        pass  # this node saved no output of its own
 
     def name(self):
         return type(self).__name__
@@ -296,7 +306,7 @@ cdef inline bint _can_steal(Tensor g, int expected_refs):
             and cnp.PyArray_ISWRITEABLE(arr))
 
 
-cdef void accumulate_into(Tensor var, Tensor g) except *:
+cdef int accumulate_into(Tensor var, Tensor g) except -1:
     """PyTorch's AccumulateGrad: steal or clone the first gradient, then add.
 
     Grad mode on means create_graph: accumulate out of place so .grad stays
@@ -348,7 +358,7 @@ cdef Node edge_node(Tensor t):
     return None
 
 
-cdef bint any_requires_grad(tuple inputs):
+cdef bint any_requires_grad(tuple inputs) noexcept:
     for x in inputs:
         if isinstance(x, Tensor) and (<Tensor>x)._requires_grad:
             return True
@@ -371,7 +381,7 @@ cdef inline int _output_nr_of(object x):
     return (<Tensor>x)._output_nr if isinstance(x, Tensor) else 0
 
 
-cdef inline void _set_edges(Node node, tuple inputs):
+cdef inline int _set_edges(Node node, tuple inputs) except -1:
     """One edge per forward input; anything but a Tensor (None, a number) gets none."""
     cdef Py_ssize_t n = len(inputs), i
     cdef bint any_nr = False
@@ -396,14 +406,14 @@ cdef inline void _set_edges(Node node, tuple inputs):
         _record_trace(node)
 
 
-cdef void record(Node node, Tensor out, tuple inputs) except *:
+cdef int record(Node node, Tensor out, tuple inputs) except -1:
     """Make node the grad_fn of out, with one edge per forward input."""
     _set_edges(node, inputs)
     out._grad_fn = node
     out._requires_grad = True
 
 
-cdef void record_broadcast(Node node, Tensor out, tuple inputs) except *:
+cdef int record_broadcast(Node node, Tensor out, tuple inputs) except -1:
     """record() for an op that broadcasts or promotes its inputs: the engine reduces
     and casts each input's gradient back to the input (Node.input_meta)."""
     _set_edges(node, inputs)
@@ -425,7 +435,51 @@ cdef void record_broadcast(Node node, Tensor out, tuple inputs) except *:
         node.input_meta = tuple(metas)
 
 
-cdef void record_outputs(Node node, tuple outputs, tuple inputs) except *:
+cdef inline object _meta_if_differs(object x, cnp.ndarray oa):
+    """An input's (shape, dtype) when the op broadcast or promoted it, else None."""
+    if not isinstance(x, Tensor):
+        return None
+    cdef cnp.ndarray xa = (<Tensor>x)._data
+    if cnp.PyArray_TYPE(xa) != cnp.PyArray_TYPE(oa) or not same_shape(xa, oa):
+        return (shape_of(xa), dtype_of(xa))
+    return None
+
+
+cdef inline void _finish_record(Node node, Tensor out) noexcept:
+    node.seq = new_sequence_nr()
+    gc_untrack(node.next_nodes)
+    gc_untrack(node)  # Note [Untracked by the cycle collector]
+    out._grad_fn = node
+    out._requires_grad = True
+
+
+cdef int record1(Node node, Tensor out, object a) except -1:
+    """record(node, out, (a,)) without building the tuple (the generated wiring of
+    one-input nodes calls this: it runs once per recorded op)."""
+    node.next_nodes = (_edge_of(a),)
+    if _output_nr_of(a):
+        node.next_nrs = (_output_nr_of(a),)
+    _finish_record(node, out)
+    if anomaly_enabled:
+        _record_trace(node)
+
+
+cdef int record2(Node node, Tensor out, object a, object b, bint broadcast) except -1:
+    """record / record_broadcast(node, out, (a, b)) without building the tuple."""
+    node.next_nodes = (_edge_of(a), _edge_of(b))
+    if _output_nr_of(a) or _output_nr_of(b):
+        node.next_nrs = (_output_nr_of(a), _output_nr_of(b))
+    _finish_record(node, out)
+    if broadcast:
+        ma = _meta_if_differs(a, out._data)
+        mb = _meta_if_differs(b, out._data)
+        if ma is not None or mb is not None:
+            node.input_meta = (ma, mb)
+    if anomaly_enabled:
+        _record_trace(node)
+
+
+cdef int record_outputs(Node node, tuple outputs, tuple inputs) except -1:
     """Make node the grad_fn of several outputs (output_nr = position; None entries
     and non-floating outputs are skipped)."""
     _set_edges(node, inputs)

@@ -227,7 +227,7 @@ def _rebuild_tensor(arr, requires_grad):
 cdef dict _INSTALLED_METHODS = {}
 
 
-cdef void install_methods(dict methods) except *:
+cdef int install_methods(dict methods) except -1:
     """Make each function a Tensor method (a real class attribute: dir(), help(),
     inspect and subclass overrides work). A name is installed once: two modules
     defining the same method is a bug (one owner per op)."""

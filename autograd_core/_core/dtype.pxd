@@ -48,7 +48,7 @@ cdef inline dtype float_or_default(dtype d):
 
 cdef dtype to_dtype(object d)
 cdef dtype dtype_from_numpy(object np_dtype)
-cdef int promote_rank(int a, int b)
+cdef int promote_rank(int a, int b) noexcept
 cdef dtype promote(dtype a, dtype b)
-cdef int scalar_rank(object x)
-cdef int combine_categories(int higher, int lower)
+cdef int scalar_rank(object x) noexcept
+cdef int combine_categories(int higher, int lower) noexcept

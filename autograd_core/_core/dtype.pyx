@@ -155,7 +155,7 @@ def set_default_dtype(d):
     default_float = dd
 
 
-cdef int promote_rank(int a, int b):
+cdef int promote_rank(int a, int b) noexcept:
     if a == NO_RANK:
         return b
     if b == NO_RANK:
@@ -173,7 +173,7 @@ cdef inline Category _category_of_rank(int r):
     return (<dtype>DTYPES_BY_RANK[r]).category
 
 
-cdef int combine_categories(int higher, int lower):
+cdef int combine_categories(int higher, int lower) noexcept:
     # PyTorch's combine_categories: a higher operand group decides the result unless
     # a lower group brings a higher category (an int tensor times a float scalar).
     if higher != NO_RANK and _category_of_rank(higher) == CAT_FLOAT:
@@ -185,7 +185,7 @@ cdef int combine_categories(int higher, int lower):
     return lower
 
 
-cdef int scalar_rank(object x):
+cdef int scalar_rank(object x) noexcept:
     """The rank a Python number takes in promotion (bool, int64, the default float)."""
     if isinstance(x, bool):
         return 0

@@ -203,16 +203,16 @@ cdef class _GraphTask:
         self.buffers.append(None)
         return idx
 
-    cdef void add_grad(self, int32_t idx, int nr, Tensor g) except *:
+    cdef int add_grad(self, int32_t idx, int nr, Tensor g) except -1:
         """Note [Input buffers]."""
         if g is None:
-            return
+            return 0
         cur = self.buffers[idx]
         cdef Node node = self.nodes[idx]
         cdef list buf
         if node.num_outputs() == 1:  # most nodes: the slot is the list entry itself
             self.buffers[idx] = g if cur is None else OPS.add(<Tensor>cur, g, 1)
-            return
+            return 0
         if cur is None:
             buf = [None] * node.num_outputs()
             self.buffers[idx] = buf
@@ -221,14 +221,14 @@ cdef class _GraphTask:
         old = buf[nr]
         buf[nr] = g if old is None else OPS.add(<Tensor>old, g, 1)
 
-    cdef void arrive(self, int32_t idx) except *:
+    cdef int arrive(self, int32_t idx) except -1:
         self.deps.data[idx] -= 1
         if self.deps.data[idx] == 0:
             if agc_heap_push(&self.ready, (<Node>self.nodes[idx]).seq, idx) != 0:
                 raise MemoryError()
 
 
-cdef void _discover(_GraphTask task, list root_nodes, bint count) except *:
+cdef int _discover(_GraphTask task, list root_nodes, bint count) except -1:
     """Index every node reachable from the roots; with count, count edges too."""
     cdef list stack = []
     cdef Node node, child

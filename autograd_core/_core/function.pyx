@@ -43,7 +43,7 @@ cdef class FunctionNode(Node):
     def __cinit__(self):
         self._materialize = True
 
-    cdef int num_outputs(self):
+    cdef int num_outputs(self) noexcept:
         return len(self._out_meta) if self._out_meta is not None else 1
 
     @property
@@ -82,7 +82,7 @@ cdef class FunctionNode(Node):
     def saved_variables(self):
         return self.saved_tensors
 
-    cdef void release_saved(self):
+    cdef void release_saved(self) noexcept:
         if self._saved is not None or self._to_save is not None:
             self._saved = None
             self._to_save = None

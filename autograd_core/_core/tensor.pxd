@@ -10,7 +10,7 @@ from autograd_core._core.dtype cimport dtype
 
 cdef class VersionCounter:
     # Shared by a tensor, its views and detach()ed aliases; bumped by every in-place
-    # op on any of them (Note [Saved tensor versions] in tensor.pyx).
+    # op on any of them (Note [Saved tensor versions] in _node.pxi).
     cdef public long version
 
 
@@ -33,8 +33,11 @@ cdef class Node:
     # per next_nodes entry, None where not needed).
     cdef tuple apply(self, tuple grads)
     # Drop saved state (Note [Releasing saved state]).
-    cdef void release_saved(self)
-    cdef int num_outputs(self)
+    cdef void release_saved(self) noexcept
+    cdef int num_outputs(self) noexcept
+    # An in-place op made t hold output output_nr: a node that saved that output
+    # repoints its SavedTensor to t (Note [In-place ops]).
+    cdef void repoint_output(self, int output_nr, Tensor t) noexcept
 
 
 cdef class SavedTensor:
@@ -73,8 +76,6 @@ cdef class Tensor:
     cdef list _hooks             # gradient hooks registered on a leaf
     cdef list _post_acc_hooks    # register_post_accumulate_grad_hook callables (leaves)
     cdef bint _inference         # created inside inference_mode()
-    cdef SavedTensor _saved_as_output  # how its grad_fn saved it, if it did (the in-place
-                                       # driver repoints it: Note [In-place ops])
     cdef object __weakref__
 
     cdef _set_requires_grad(self, bint value, str msg)
@@ -83,10 +84,10 @@ cdef class Tensor:
 # ---------------------------------------------------------------- grad modes
 # Thread-local (csrc/agc_mode.c, linked into this module only).
 
-cdef bint grad_enabled()
-cdef void set_grad_enabled(bint mode)
-cdef bint inference_mode_enabled()
-cdef bint recording()
+cdef bint grad_enabled() noexcept
+cdef void set_grad_enabled(bint mode) noexcept
+cdef bint inference_mode_enabled() noexcept
+cdef bint recording() noexcept
 
 
 cdef class NoGradGuard:
@@ -101,11 +102,11 @@ cdef extern from "Python.h":
     int PyObject_GC_IsTracked(object op)
 
 
-cdef inline void gc_untrack(object o):
+cdef inline void gc_untrack(object o) noexcept:
     PyObject_GC_UnTrack(<void *>o)
 
 
-cdef inline void gc_track(object o):
+cdef inline void gc_track(object o) noexcept:
     if not PyObject_GC_IsTracked(o):
         PyObject_GC_Track(<void *>o)
 
@@ -135,10 +136,15 @@ cdef Tensor zeros(tuple shape, dtype d)
 cdef Tensor zeros_like(Tensor t)
 cdef cnp.ndarray as_array(object r)
 cdef cnp.ndarray cast_array(cnp.ndarray x, dtype d)
-cdef cnp.ndarray empty_like_array(cnp.ndarray x)
 cdef object quiet()
 cdef dtype result_type(tuple operands)
 cdef dtype result_type_of_tensors(object tensors)
+
+
+cdef inline cnp.ndarray empty_like_array(cnp.ndarray x):
+    """An uninitialised C-contiguous array of x's shape and dtype."""
+    return <cnp.ndarray>cnp.PyArray_EMPTY(cnp.PyArray_NDIM(x), cnp.PyArray_DIMS(x),
+                                          cnp.PyArray_TYPE(x), 0)
 
 
 cdef inline tuple shape_of(cnp.ndarray arr):
@@ -146,7 +152,7 @@ cdef inline tuple shape_of(cnp.ndarray arr):
     return (<object>arr).shape
 
 
-cdef inline bint same_shape(cnp.ndarray a, cnp.ndarray b):
+cdef inline bint same_shape(cnp.ndarray a, cnp.ndarray b) noexcept:
     cdef int nd = cnp.PyArray_NDIM(a), i
     if nd != cnp.PyArray_NDIM(b):
         return False
@@ -200,19 +206,22 @@ cdef str op_name(Node node)
 
 cdef long version_for_save(Tensor t) except? -1
 cdef void bump_version(Tensor t)
-cdef uint64_t new_sequence_nr()
+cdef uint64_t new_sequence_nr() noexcept
 cdef SavedTensor save(Tensor t)
 cdef SavedTensor save_output(Tensor out, int output_nr)
+cdef void repoint_saved(SavedTensor saved, Tensor t) noexcept
 cdef object save_operand(object x)
 cdef object unpack_operand(Node owner, object saved)
-cdef void check_not_released(Node node) except *
+cdef int check_not_released(Node node) except -1
 cdef Node edge_node(Tensor t)
-cdef void record(Node node, Tensor out, tuple inputs) except *
-cdef void record_broadcast(Node node, Tensor out, tuple inputs) except *
-cdef void record_outputs(Node node, tuple outputs, tuple inputs) except *
-cdef bint any_requires_grad(tuple inputs)
+cdef int record(Node node, Tensor out, tuple inputs) except -1
+cdef int record_broadcast(Node node, Tensor out, tuple inputs) except -1
+cdef int record_outputs(Node node, tuple outputs, tuple inputs) except -1
+cdef int record1(Node node, Tensor out, object a) except -1
+cdef int record2(Node node, Tensor out, object a, object b, bint broadcast) except -1
+cdef bint any_requires_grad(tuple inputs) noexcept
 cdef object check_hook_result(object r, Tensor g, object hook)
-cdef void accumulate_into(Tensor var, Tensor g) except *
+cdef int accumulate_into(Tensor var, Tensor g) except -1
 cdef AccumulateGrad grad_accumulator(Tensor leaf)
 
 
@@ -223,7 +232,7 @@ cdef inline bint should_record(tuple inputs, cnp.ndarray out):
             and cnp.PyArray_ISFLOAT(out))
 
 
-cdef inline bint _input_requires_grad(object x):
+cdef inline bint _input_requires_grad(object x) noexcept:
     return isinstance(x, Tensor) and (<Tensor>x)._requires_grad
 
 
@@ -247,9 +256,9 @@ cdef Tensor not_implemented(str what)
 
 cdef Tensor inplace_source(Tensor self, tuple others)
 cdef Tensor inplace_commit(Tensor self, Tensor result)
-cdef void check_inplace(Tensor self) except *
-cdef void write_values(Tensor t, cnp.ndarray values) except *
-cdef void write_region(Tensor target, cnp.ndarray region, Tensor values, bint advanced) except *
+cdef int check_inplace(Tensor self) except -1
+cdef int write_values(Tensor t, cnp.ndarray values) except -1
+cdef int write_region(Tensor target, cnp.ndarray region, Tensor values, bint advanced) except -1
 cdef cnp.ndarray region_of(Tensor t)
 
 
@@ -263,7 +272,7 @@ cdef bint anomaly_check_nan
 
 # ---------------------------------------------------------------- Tensor methods
 
-cdef void install_methods(dict methods) except *
+cdef int install_methods(dict methods) except -1
 
 
 include "_op_table.pxi"

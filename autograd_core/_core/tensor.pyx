@@ -58,19 +58,19 @@ cdef extern from "agc_mode.h" nogil:
     int agc_recording()
 
 
-cdef bint grad_enabled():
+cdef bint grad_enabled() noexcept:
     return agc_grad_enabled()
 
 
-cdef void set_grad_enabled(bint mode):
+cdef void set_grad_enabled(bint mode) noexcept:
     agc_set_grad_enabled(mode)
 
 
-cdef bint inference_mode_enabled():
+cdef bint inference_mode_enabled() noexcept:
     return agc_inference_mode()
 
 
-cdef bint recording():
+cdef bint recording() noexcept:
     """Whether ops record: grad mode on, inference mode off (thread-local)."""
     return agc_recording()
 

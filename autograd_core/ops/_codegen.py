@@ -524,7 +524,7 @@ def gen_node(node, ops_by_name):
         w(f"    cdef object saved_{t}_{attr}")
     w("")
     if n_out > 1:
-        w("    cdef int num_outputs(self):")
+        w("    cdef int num_outputs(self) noexcept:")
         w(f"        return {n_out}")
         w("")
     w(f"    cdef tuple apply({node.name} node, tuple grads):")
@@ -548,11 +548,19 @@ def gen_node(node, ops_by_name):
         w(f"            {var} = {f.code}")
     w("        return (" + "".join(r + ", " for r in results) + ")")
     w("")
+    if saved_outputs:
+        # Note [In-place ops]: an in-place op's result is self, so the saved output
+        # must follow self's memory and version counter
+        w("    cdef void repoint_output(self, int output_nr, Tensor t) noexcept:")
+        for idx, u in sorted(saved_outputs.items()):
+            w(f"        if output_nr == {idx} and self.{_field(u)} is not None:")
+            w(f"            repoint_saved(self.{_field(u)}, t)")
+        w("")
     fields = sorted(saved_tensors) + sorted(set(saved_outputs.values()))
     if fields:
         # Note [Releasing saved state]: a node whose inputs needed none of the tensors
         # it may save (addmm's self alone) saved nothing and stays usable
-        w("    cdef void release_saved(self):")
+        w("    cdef void release_saved(self) noexcept:")
         w("        if " + " or ".join(f"self.{_field(u)} is not None" for u in fields) + ":")
         w("            self.released = True")
         for u in fields:
@@ -577,14 +585,20 @@ def gen_node(node, ops_by_name):
     # the wiring: called by the forward with its outputs and arguments
     outs = ", ".join(f"Tensor {name}" for name in _output_params(schema))
     args = ", ".join(f"{p.ctype} {p.name}" for p in schema.params)
-    w(f"cdef void record_{node.name}({outs}, {args}) except *:")
+    # int/except -1, not void/except *: a caller then tests the return value instead of
+    # calling PyErr_Occurred() after every record (this runs once per recorded op)
+    w(f"cdef int record_{node.name}({outs}, {args}) except -1:")
     inputs = "(" + "".join(p.name + ", " for p in diff_params) + ")"
     first_out = _output_params(schema)[0]
     # should_record(inputs, ...) unrolled: nothing is built when nothing records
     needs = " or ".join(f"_input_requires_grad({p.name})" for p in diff_params) or "False"
     w(f"    if not (recording() and ({needs}) and cnp.PyArray_ISFLOAT({first_out}._data)):")
-    w("        return")
-    w(f"    cdef tuple inputs = {inputs}")
+    w("        return 0")
+    # one- and two-input nodes record without building an inputs tuple
+    tuple_free = n_out == 1 and (len(diff_params) == 2
+                                 or (len(diff_params) == 1 and not op.broadcast))
+    if not tuple_free:
+        w(f"    cdef tuple inputs = {inputs}")
     w(f"    cdef {node.name} node = {node.name}.__new__({node.name})")
     for u, users in sorted(saved_tensors.items()):
         cond = " or ".join(f"_input_requires_grad({diff_params[i].name})" for i in sorted(users))
@@ -598,13 +612,19 @@ def gen_node(node, ops_by_name):
         expr = {"shape": f"shape_of({t}._data)", "dtype": f"dtype_of({t}._data)",
                 "ndim": f"cnp.PyArray_NDIM({t}._data)"}[attr]
         w(f"    node.saved_{t}_{attr} = {expr} if isinstance({t}, Tensor) else None")
-    if n_out > 1:
+    names = [p.name for p in diff_params]
+    if not tuple_free and n_out > 1:
         outs_t = "(" + "".join(o + ", " for o in _output_params(schema)) + ")"
         w(f"    record_outputs(node, {outs_t}, inputs)")
+    elif tuple_free and len(names) == 1:
+        w(f"    record1(node, {first_out}, {names[0]})")
+    elif tuple_free:
+        w(f"    record2(node, {first_out}, {names[0]}, {names[1]}, {bool(op.broadcast)})")
     elif op.broadcast:
         w(f"    record_broadcast(node, {first_out}, inputs)")
     else:
         w(f"    record(node, {first_out}, inputs)")
+    w("    return 0")
     w("")
     w("")
     return "\n".join(lines)
@@ -623,6 +643,14 @@ def _escape_doc(s):
 # ---------------------------------------------------------------- forwards (templates)
 
 _TEMPLATE = re.compile(r"^(\w+)\((.*)\)$")
+_NUMPY_ATTR = re.compile(r"\bnp\.(\w+)\b")
+
+
+def gen_numpy_functions(ops):
+    """cdef module variables for the numpy functions templated forwards name."""
+    names = sorted({m.group(1) for op in ops if op.forward != "manual"
+                    for m in _NUMPY_ATTR.finditer(op.forward)})
+    return "".join(f"cdef object _np_{n} = np.{n}\n" for n in names)
 
 
 def gen_forward(op):
@@ -640,7 +668,11 @@ def gen_forward(op):
     argnames = ", ".join(p.name for p in schema.params)
     lines = [f"cdef {schema.c_signature(op.cname)}:"]
     tensor_args = [p.name for p in schema.params if p.has_edge]
-    values_args = ", ".join(tensor_args + [a.strip() for a in targs.split(",") if a.strip()])
+    # a numpy function named in the template call (np.tanh) is looked up once, at
+    # import, into a C-level module variable (_numpy_function)
+    extra = [_NUMPY_ATTR.sub(lambda m: "_np_" + m.group(1), a.strip())
+             for a in targs.split(",") if a.strip()]
+    values_args = ", ".join(tensor_args + extra)
     lines.append(f"    cdef Tensor result = make({template}_values({values_args}))")
     if node is not None:
         lines.append(f"    record_{node.name}(result, {argnames})")
@@ -712,7 +744,12 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
         pos = i if method else i + 1
         body.append(f"    cdef {p.ctype} {p.name}_ = {_parse_arg(p, public_name, pos, pyname)}")
         call.append(f"{p.name}_")
-    lines = [f"def {pyfunc}({', '.join(sig)}):"]
+    lines = []
+    if method and len(schema.params) == 1:
+        # a method without arguments (t.exp()): METH_O, the fastest call Python has
+        # (its self cannot be passed by keyword, which no one does)
+        lines.append("@cython.always_allow_keywords(False)")
+    lines.append(f"def {pyfunc}({', '.join(sig)}):")
     if op.doc:
         doc = _escape_doc(op.doc.rstrip()).split("\n")
         lines.append('    """' + doc[0])
@@ -816,8 +853,8 @@ def gen_family(family, ops, ops_by_name):
         publics = [op.name] + op.aliases
         as_function = any(v != "method" for v in op.variants)
         # a method numbers its arguments differently in messages: its own wrapper
-        split = as_function and "method" in op.variants and len(op.schema.params) > 1 \
-            and op.python == "generated"
+        # (and an argument-free method its own METH_O wrapper: the fast t.exp())
+        split = as_function and "method" in op.variants and op.python == "generated"
         if op.python == "generated":
             wrappers.append(gen_wrapper(op, f"_py_{op.name}", op.cname, op.name,
                                         method=not as_function))
@@ -848,6 +885,7 @@ def gen_family(family, ops, ops_by_name):
     out.append("# ---------------------------------------------------------------- nodes\n")
     out += nodes
     out.append("# ---------------------------------------------------------------- forwards\n")
+    out.append(gen_numpy_functions(mine))
     out += forwards + inplace
     out.append("# ---------------------------------------------------------------- Python wrappers\n")
     out += wrappers

@@ -1692,7 +1692,7 @@ cdef class ConvolutionBackward0(Node):
         return im2col_kmajor(x._data.reshape(self.x4_shape), self.geometry).reshape(
             self.groups, Cg * KH * KW, N * L)
 
-    cdef void release_saved(self):
+    cdef void release_saved(self) noexcept:
         self.saved_input = None
         self.saved_weight = None
         self.cols = None

@@ -1097,7 +1097,7 @@ _pym_where.__name__ = _pym_where.__qualname__ = "where"
 # asinh_, acosh_ and atanh_: values in place; with grad, a node whose backward raises
 # (PyTorch's AsinhBackward1 & co)
 ctypedef Tensor (*unary_op_fn)(Tensor)
-ctypedef void (*record_unary_fn)(Tensor, Tensor) except *
+ctypedef int (*record_unary_fn)(Tensor, Tensor) except -1
 
 
 cdef Tensor _inplace_recorded_as(Tensor self, unary_op_fn values_op, record_unary_fn record_node):
@@ -1263,7 +1263,7 @@ cdef Tensor op_nan_to_num(Tensor self, object nan, object posinf, object neginf)
 
 # ================================================================ comparisons, logical, bitwise
 
-ctypedef void (*record_compare_fn)(Tensor, Tensor, object) except *
+ctypedef int (*record_compare_fn)(Tensor, Tensor, object) except -1
 
 
 cdef Tensor _compare_inplace(Tensor self, object other, object ufunc,
@@ -1480,23 +1480,23 @@ cdef Tensor _random_fill(Tensor self, Tensor old, cnp.ndarray values, record_una
     return inplace_commit(self, result)
 
 
-cdef void _record_NormalBackward0(Tensor result, Tensor self) except *:
+cdef int _record_NormalBackward0(Tensor result, Tensor self) except -1:
     record_NormalBackward0(result, self, 0, 1, None)
 
 
-cdef void _record_UniformBackward0(Tensor result, Tensor self) except *:
+cdef int _record_UniformBackward0(Tensor result, Tensor self) except -1:
     record_UniformBackward0(result, self, 0, 1, None)
 
 
-cdef void _record_RandomBackward0(Tensor result, Tensor self) except *:
+cdef int _record_RandomBackward0(Tensor result, Tensor self) except -1:
     record_RandomBackward0(result, self, None, None, None)
 
 
-cdef void _record_RandomBackward1(Tensor result, Tensor self) except *:
+cdef int _record_RandomBackward1(Tensor result, Tensor self) except -1:
     record_RandomBackward1(result, self, None, None, None)
 
 
-cdef void _record_RandomBackward2(Tensor result, Tensor self) except *:
+cdef int _record_RandomBackward2(Tensor result, Tensor self) except -1:
     record_RandomBackward2(result, self, None, None, None)
 
 

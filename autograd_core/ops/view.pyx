@@ -1003,7 +1003,7 @@ cdef class UnbindBackward0(Node):
     cdef Py_ssize_t n
     cdef tuple output_shape
 
-    cdef int num_outputs(self):
+    cdef int num_outputs(self) noexcept:
         return <int>self.n
 
     cdef tuple apply(self, tuple grads):
@@ -1049,7 +1049,7 @@ cdef class SplitBackward0(Node):
     cdef tuple sizes             # each output's size along dim
     cdef tuple input_shape
 
-    cdef int num_outputs(self):
+    cdef int num_outputs(self) noexcept:
         return <int>len(self.sizes)
 
     cdef tuple apply(self, tuple grads):
@@ -1072,7 +1072,7 @@ cdef class SplitWithSizesBackward0(Node):
     cdef tuple sizes             # each output's size along dim
     cdef tuple input_shape
 
-    cdef int num_outputs(self):
+    cdef int num_outputs(self) noexcept:
         return <int>len(self.sizes)
 
     cdef tuple apply(self, tuple grads):
