@@ -2,7 +2,6 @@
 import warnings
 
 import autograd_core as _ag
-from autograd_core.nn import _functional_more as FM
 from autograd_core.nn import functional as F
 from autograd_core.nn import init
 from autograd_core.nn.modules.linear import NonDynamicallyQuantizableLinear
@@ -35,7 +34,7 @@ class Threshold(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return FM.threshold(input, self.threshold, self.value, self.inplace)
+        return F.threshold(input, self.threshold, self.value, self.inplace)
 
     def extra_repr(self):
         return f"threshold={self.threshold}, value={self.value}{_inplace_suffix(self.inplace)}"
@@ -69,7 +68,7 @@ class RReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return FM.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
 
     def extra_repr(self):
         return f"lower={self.lower}, upper={self.upper}{_inplace_suffix(self.inplace)}"
@@ -131,7 +130,7 @@ class Hardsigmoid(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return FM.hardsigmoid(input, self.inplace)
+        return F.hardsigmoid(input, self.inplace)
 
 
 class Tanh(Module):
@@ -167,7 +166,7 @@ class Mish(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return FM.mish(input, inplace=self.inplace)
+        return F.mish(input, inplace=self.inplace)
 
     def extra_repr(self):
         return _inplace_only(self.inplace)
@@ -183,7 +182,7 @@ class Hardswish(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return FM.hardswish(input, self.inplace)
+        return F.hardswish(input, self.inplace)
 
 
 class ELU(Module):
@@ -246,7 +245,7 @@ class GLU(Module):
         self.dim = dim
 
     def forward(self, input):
-        return FM.glu(input, self.dim)
+        return F.glu(input, self.dim)
 
     def extra_repr(self):
         return f"dim={self.dim}"
@@ -278,7 +277,7 @@ class Hardshrink(Module):
         self.lambd = lambd
 
     def forward(self, input):
-        return FM.hardshrink(input, self.lambd)
+        return F.hardshrink(input, self.lambd)
 
     def extra_repr(self):
         return f"{self.lambd}"
@@ -305,7 +304,7 @@ class LogSigmoid(Module):
     """log(sigmoid(x))."""
 
     def forward(self, input):
-        return FM.logsigmoid(input)
+        return F.logsigmoid(input)
 
 
 class Softplus(Module):
@@ -335,7 +334,7 @@ class Softshrink(Module):
         self.lambd = lambd
 
     def forward(self, input):
-        return FM.softshrink(input, self.lambd)
+        return F.softshrink(input, self.lambd)
 
     def extra_repr(self):
         return str(self.lambd)
@@ -357,7 +356,7 @@ class PReLU(Module):
         init.constant_(self.weight, self.init)
 
     def forward(self, input):
-        return FM.prelu(input, self.weight)
+        return F.prelu(input, self.weight)
 
     def extra_repr(self):
         return f"num_parameters={self.num_parameters}"
@@ -367,14 +366,14 @@ class Softsign(Module):
     """x / (1 + |x|)."""
 
     def forward(self, input):
-        return FM.softsign(input)
+        return F.softsign(input)
 
 
 class Tanhshrink(Module):
     """x - tanh(x)."""
 
     def forward(self, input):
-        return FM.tanhshrink(input)
+        return F.tanhshrink(input)
 
 
 class _SoftmaxBase(Module):
@@ -494,10 +493,10 @@ class MultiheadAttention(Module):
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True,
                 attn_mask=None, average_attn_weights=True, is_causal=False):
         is_batched = query.dim() == 3
-        key_padding_mask = FM._canonical_mask(key_padding_mask, "key_padding_mask",
-                                              FM._none_or_dtype(attn_mask), "attn_mask",
-                                              query.dtype)
-        attn_mask = FM._canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, False)
+        key_padding_mask = F._canonical_mask(key_padding_mask, "key_padding_mask",
+                                             F._none_or_dtype(attn_mask), "attn_mask",
+                                             query.dtype)
+        attn_mask = F._canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, False)
         if self.batch_first and is_batched:
             if key is value:
                 if query is key:
@@ -511,14 +510,14 @@ class MultiheadAttention(Module):
                       need_weights=need_weights, attn_mask=attn_mask,
                       average_attn_weights=average_attn_weights, is_causal=is_causal)
         if not self._qkv_same_embed_dim:
-            out, weights = FM.multi_head_attention_forward(
+            out, weights = F.multi_head_attention_forward(
                 query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight,
                 self.in_proj_bias, self.bias_k, self.bias_v, self.add_zero_attn, self.dropout,
                 self.out_proj.weight, self.out_proj.bias, use_separate_proj_weight=True,
                 q_proj_weight=self.q_proj_weight, k_proj_weight=self.k_proj_weight,
                 v_proj_weight=self.v_proj_weight, **common)
         else:
-            out, weights = FM.multi_head_attention_forward(
+            out, weights = F.multi_head_attention_forward(
                 query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight,
                 self.in_proj_bias, self.bias_k, self.bias_v, self.add_zero_attn, self.dropout,
                 self.out_proj.weight, self.out_proj.bias, **common)

@@ -2,7 +2,6 @@
 import math
 
 import autograd_core as _ag
-from autograd_core.nn import _functional_more as FM
 from autograd_core.nn import functional as F
 from autograd_core.nn import init
 from autograd_core.nn.modules.lazy import LazyModuleMixin
@@ -15,8 +14,8 @@ __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "
            "LazyConvTranspose2d", "LazyConvTranspose3d"]
 
 _EXPAND = {1: _single, 2: _pair, 3: _triple}
-_CONV = {1: F.conv1d, 2: F.conv2d, 3: FM.conv3d}
-_CONV_T = {1: FM.conv_transpose1d, 2: FM.conv_transpose2d, 3: FM.conv_transpose3d}
+_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
+_CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
 
 
 class _ConvNd(Module):

@@ -4,7 +4,6 @@ import math
 import autograd_core as _ag
 from autograd_core.nn import functional as F
 from autograd_core.nn import init
-from autograd_core.nn import _functional_more as FM
 from autograd_core.nn.modules.lazy import LazyModuleMixin
 from autograd_core.nn.modules.module import Module
 from autograd_core.nn.parameter import Parameter, UninitializedParameter
@@ -87,7 +86,7 @@ class Bilinear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input1, input2):
-        return FM.bilinear(input1, input2, self.weight, self.bias)
+        return F.bilinear(input1, input2, self.weight, self.bias)
 
     def extra_repr(self):
         return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "

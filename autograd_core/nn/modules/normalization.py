@@ -4,7 +4,6 @@ import numbers
 import numpy as np
 
 import autograd_core as _ag
-from autograd_core.nn import _functional_more as FM
 from autograd_core.nn import functional as F
 from autograd_core.nn import init
 from autograd_core.nn.modules.module import Module
@@ -26,7 +25,7 @@ class LocalResponseNorm(Module):
         self.k = k
 
     def forward(self, input):
-        return FM.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
 
     def extra_repr(self):
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
@@ -55,7 +54,7 @@ class CrossMapLRN2d(Module):
             window[ch, :min(ch + pre_pad - 1, c - 1) + 1] = 1.0
             if ch > pre_pad:
                 window[ch, 1:ch - pre_pad + 1] = 0.0
-        w = FM._const(window, input.dtype)
+        w = F._const(window, input.dtype)
         scale = _ag.einsum("dc,nchw->ndhw", w, input * input) * (self.alpha / self.size) + self.k
         return input * scale ** (-self.beta)
 
@@ -134,7 +133,7 @@ class GroupNorm(Module):
                 init.zeros_(self.bias)
 
     def forward(self, input):
-        return FM.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
     def extra_repr(self):
         return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
@@ -165,7 +164,7 @@ class RMSNorm(Module):
             init.ones_(self.weight)
 
     def forward(self, x):
-        return FM.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
 
     def extra_repr(self):
         return (f"{self.normalized_shape}, eps={self.eps}, "

@@ -1,5 +1,4 @@
 """Pooling modules: max, average, power-average, adaptive and max-unpooling, 1-3 dims."""
-from autograd_core.nn import _functional_more as FM
 from autograd_core.nn import functional as F
 from autograd_core.nn.modules.module import Module
 from autograd_core.nn.modules.utils import _pair, _single, _triple
@@ -36,7 +35,7 @@ class _MaxPoolNd(Module):
 class MaxPool1d(_MaxPoolNd):
     """Max over sliding windows of (N, C, L) inputs."""
 
-    _pool = staticmethod(FM.max_pool1d)
+    _pool = staticmethod(F.max_pool1d)
 
 
 class MaxPool2d(_MaxPoolNd):
@@ -48,7 +47,7 @@ class MaxPool2d(_MaxPoolNd):
 class MaxPool3d(_MaxPoolNd):
     """Max over sliding windows of (N, C, D, H, W) inputs."""
 
-    _pool = staticmethod(FM.max_pool3d)
+    _pool = staticmethod(F.max_pool3d)
 
 
 class _MaxUnpoolNd(Module):
@@ -63,7 +62,7 @@ class _MaxUnpoolNd(Module):
 class MaxUnpool1d(_MaxUnpoolNd):
     """Inverse of MaxPool1d: values back at their indices, zeros elsewhere."""
 
-    _unpool = staticmethod(FM.max_unpool1d)
+    _unpool = staticmethod(F.max_unpool1d)
 
     def __init__(self, kernel_size, stride=None, padding=0):
         super().__init__()
@@ -75,7 +74,7 @@ class MaxUnpool1d(_MaxUnpoolNd):
 class MaxUnpool2d(_MaxUnpoolNd):
     """Inverse of MaxPool2d."""
 
-    _unpool = staticmethod(FM.max_unpool2d)
+    _unpool = staticmethod(F.max_unpool2d)
 
     def __init__(self, kernel_size, stride=None, padding=0):
         super().__init__()
@@ -87,7 +86,7 @@ class MaxUnpool2d(_MaxUnpoolNd):
 class MaxUnpool3d(_MaxUnpoolNd):
     """Inverse of MaxPool3d."""
 
-    _unpool = staticmethod(FM.max_unpool3d)
+    _unpool = staticmethod(F.max_unpool3d)
 
     def __init__(self, kernel_size, stride=None, padding=0):
         super().__init__()
@@ -116,8 +115,8 @@ class AvgPool1d(_AvgPoolNd):
         self.count_include_pad = count_include_pad
 
     def forward(self, input):
-        return FM.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                             self.count_include_pad)
+        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad)
 
 
 class AvgPool2d(_AvgPoolNd):
@@ -152,8 +151,8 @@ class AvgPool3d(_AvgPoolNd):
         self.divisor_override = divisor_override
 
     def forward(self, input):
-        return FM.avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                             self.count_include_pad, self.divisor_override)
+        return F.avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad, self.divisor_override)
 
     def __setstate__(self, d):
         super().__setstate__(d)
@@ -184,19 +183,19 @@ class _LPPoolNd(Module):
 class LPPool1d(_LPPoolNd):
     """(sum of x**p over each window) ** (1/p), 1-D."""
 
-    _pool = staticmethod(FM.lp_pool1d)
+    _pool = staticmethod(F.lp_pool1d)
 
 
 class LPPool2d(_LPPoolNd):
     """Power-average pooling, 2-D."""
 
-    _pool = staticmethod(FM.lp_pool2d)
+    _pool = staticmethod(F.lp_pool2d)
 
 
 class LPPool3d(_LPPoolNd):
     """Power-average pooling, 3-D."""
 
-    _pool = staticmethod(FM.lp_pool3d)
+    _pool = staticmethod(F.lp_pool3d)
 
 
 class _AdaptiveMaxPoolNd(Module):
@@ -217,19 +216,19 @@ class _AdaptiveMaxPoolNd(Module):
 class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
     """Max pooling to a fixed output length."""
 
-    _pool = staticmethod(FM.adaptive_max_pool1d)
+    _pool = staticmethod(F.adaptive_max_pool1d)
 
 
 class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
     """Max pooling to a fixed output size (None keeps a dim)."""
 
-    _pool = staticmethod(FM.adaptive_max_pool2d)
+    _pool = staticmethod(F.adaptive_max_pool2d)
 
 
 class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
     """Max pooling to a fixed 3-D output size."""
 
-    _pool = staticmethod(FM.adaptive_max_pool3d)
+    _pool = staticmethod(F.adaptive_max_pool3d)
 
 
 class _AdaptiveAvgPoolNd(Module):
@@ -249,19 +248,19 @@ class _AdaptiveAvgPoolNd(Module):
 class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
     """Average pooling to a fixed output length."""
 
-    _pool = staticmethod(FM.adaptive_avg_pool1d)
+    _pool = staticmethod(F.adaptive_avg_pool1d)
 
 
 class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
     """Average pooling to a fixed output size (None keeps a dim)."""
 
-    _pool = staticmethod(FM.adaptive_avg_pool2d)
+    _pool = staticmethod(F.adaptive_avg_pool2d)
 
 
 class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
     """Average pooling to a fixed 3-D output size."""
 
-    _pool = staticmethod(FM.adaptive_avg_pool3d)
+    _pool = staticmethod(F.adaptive_avg_pool3d)
 
 
 class FractionalMaxPool2d(Module):
@@ -287,9 +286,9 @@ class FractionalMaxPool2d(Module):
                 raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
 
     def forward(self, input):
-        return FM.fractional_max_pool2d(input, self.kernel_size, self.output_size,
-                                        self.output_ratio, self.return_indices,
-                                        _random_samples=self._random_samples)
+        return F.fractional_max_pool2d(input, self.kernel_size, self.output_size,
+                                       self.output_ratio, self.return_indices,
+                                       _random_samples=self._random_samples)
 
 
 class FractionalMaxPool3d(Module):
@@ -319,6 +318,6 @@ class FractionalMaxPool3d(Module):
                 raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
 
     def forward(self, input):
-        return FM.fractional_max_pool3d(input, self.kernel_size, self.output_size,
-                                        self.output_ratio, self.return_indices,
-                                        _random_samples=self._random_samples)
+        return F.fractional_max_pool3d(input, self.kernel_size, self.output_size,
+                                       self.output_ratio, self.return_indices,
+                                       _random_samples=self._random_samples)

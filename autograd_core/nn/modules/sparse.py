@@ -1,6 +1,5 @@
 """Embedding and EmbeddingBag."""
 import autograd_core as _ag
-from autograd_core.nn import _functional_more as FM
 from autograd_core.nn import functional as F
 from autograd_core.nn import init
 from autograd_core.nn.modules.module import Module
@@ -129,9 +128,9 @@ class EmbeddingBag(Module):
                 self.weight[self.padding_idx] = 0
 
     def forward(self, input, offsets=None, per_sample_weights=None):
-        return FM.embedding_bag(input, self.weight, offsets, self.max_norm, self.norm_type,
-                                self.scale_grad_by_freq, self.mode, self.sparse,
-                                per_sample_weights, self.include_last_offset, self.padding_idx)
+        return F.embedding_bag(input, self.weight, offsets, self.max_norm, self.norm_type,
+                               self.scale_grad_by_freq, self.mode, self.sparse,
+                               per_sample_weights, self.include_last_offset, self.padding_idx)
 
     def extra_repr(self):
         s = "{num_embeddings}, {embedding_dim}"
