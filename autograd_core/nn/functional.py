@@ -724,22 +724,29 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     return _reduce(loss, reduction)
 
 
-def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
-                        size_average=None, reduce=None, reduction="mean"):
-    """max(0, margin + d(a, p) - d(a, n)) with the p-norm pairwise distance."""
-    reduction = _reduction(size_average, reduce, reduction)
-    _reduction_enum(reduction)
+def _triplet_margin(anchor, positive, negative, dist, margin, swap, reduction):
+    """max(0, margin + dist(anchor, positive) - dist(anchor, negative)), reduced (swap: the
+    negative's distance is the smaller of its distances to the anchor and the positive)."""
     a_dim, p_dim, n_dim = anchor.dim(), positive.dim(), negative.dim()
     if not (a_dim == p_dim and p_dim == n_dim):
         raise RuntimeError(
             f"The anchor, positive, and negative tensors are expected to have the same number of "
             f"dimensions, but got: anchor {a_dim}D, positive {p_dim}D, and negative {n_dim}D "
             "inputs")
-    d_pos = pairwise_distance(anchor, positive, p, eps)
-    d_neg = pairwise_distance(anchor, negative, p, eps)
+    d_pos = dist(anchor, positive)
+    d_neg = dist(anchor, negative)
     if swap:
-        d_neg = _torch.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
+        d_neg = _torch.minimum(d_neg, dist(positive, negative))
     return _reduce((margin + d_pos - d_neg).clamp_min(0), reduction)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
+                        size_average=None, reduce=None, reduction="mean"):
+    """max(0, margin + d(a, p) - d(a, n)) with the p-norm pairwise distance."""
+    reduction = _reduction(size_average, reduce, reduction)
+    _reduction_enum(reduction)
+    return _triplet_margin(anchor, positive, negative,
+                           lambda a, b: pairwise_distance(a, b, p, eps), margin, swap, reduction)
 
 
 def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
@@ -749,18 +756,8 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
         raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, "
                          f"got {margin} instead")
     _reduction_enum(reduction)
-    a_dim, p_dim, n_dim = anchor.dim(), positive.dim(), negative.dim()
-    if not (a_dim == p_dim and p_dim == n_dim):
-        raise RuntimeError(
-            f"The anchor, positive, and negative tensors are expected to have the same number of "
-            f"dimensions, but got: anchor {a_dim}D, positive {p_dim}D, and negative {n_dim}D "
-            "inputs")
     dist = distance_function if distance_function is not None else pairwise_distance
-    d_pos = dist(anchor, positive)
-    d_neg = dist(anchor, negative)
-    if swap:
-        d_neg = _torch.minimum(d_neg, dist(positive, negative))
-    return _reduce((margin + d_pos - d_neg).clamp_min(0), reduction)
+    return _triplet_margin(anchor, positive, negative, dist, margin, swap, reduction)
 
 
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean",
@@ -1503,7 +1500,11 @@ def _check_pool_input(name, input, nsp):
                            f"{input.dim()}D")
 
 
-def _check_pool_args(kernel, stride, padding):
+def _pool_params(nsp, kernel_size, stride, padding):
+    """Kernel, stride (the kernel's when None or []) and padding as nsp-tuples, checked."""
+    kernel = _tuple(kernel_size, nsp)
+    stride = _tuple(stride, nsp) if stride is not None and stride != [] else kernel
+    padding = _tuple(padding, nsp)
     for k, p in zip(kernel, padding):
         if p > k // 2:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
@@ -1512,6 +1513,14 @@ def _check_pool_args(kernel, stride, padding):
         if s <= 0:
             raise RuntimeError("stride should be greater than zero, but got stride"
                                f"{_shape_str(stride)}")
+    return kernel, stride, padding
+
+
+def _max_pool(nsp, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
+    _check_pool_input(f"max_pool{nsp}d", input, nsp)
+    k, s, p = _pool_params(nsp, kernel_size, stride, padding)
+    g, flat, valid = _pool_windows(input, nsp, k, s, p, _tuple(dilation, nsp), ceil_mode)
+    return _max_over_windows(g, flat, valid, return_indices)
 
 
 def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
@@ -1523,14 +1532,8 @@ def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
     """The largest value of each (dilated) window of a (N, C, L) input."""
-    _check_pool_input("max_pool1d", input, 1)
-    k = _tuple(kernel_size, 1)
-    s = _tuple(stride, 1) if stride is not None and stride != [] else k
-    p = _tuple(padding, 1)
-    d = _tuple(dilation, 1)
-    _check_pool_args(k, s, p)
-    g, flat, valid = _pool_windows(input, 1, k, s, p, d, ceil_mode)
-    return _max_over_windows(g, flat, valid, return_indices)
+    return _max_pool(1, input, kernel_size, stride, padding, dilation, ceil_mode,
+                     return_indices)
 
 
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
@@ -1558,22 +1561,13 @@ def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
     """The largest value of each (dilated) window of a (N, C, D, H, W) input."""
-    _check_pool_input("max_pool3d", input, 3)
-    k = _tuple(kernel_size, 3)
-    s = _tuple(stride, 3) if stride is not None and stride != [] else k
-    p = _tuple(padding, 3)
-    d = _tuple(dilation, 3)
-    _check_pool_args(k, s, p)
-    g, flat, valid = _pool_windows(input, 3, k, s, p, d, ceil_mode)
-    return _max_over_windows(g, flat, valid, return_indices)
+    return _max_pool(3, input, kernel_size, stride, padding, dilation, ceil_mode,
+                     return_indices)
 
 
 def _avg_pool(nsp, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
               divisor_override):
-    k = _tuple(kernel_size, nsp)
-    s = _tuple(stride, nsp) if stride is not None and stride != [] else k
-    p = _tuple(padding, nsp)
-    _check_pool_args(k, s, p)
+    k, s, p = _pool_params(nsp, kernel_size, stride, padding)
     g, flat, valid = _pool_windows(input, nsp, k, s, p, (1,) * nsp, ceil_mode)
     total = (g * _const(valid.astype(np.float64), g.dtype)).sum(-1)
     if divisor_override:
