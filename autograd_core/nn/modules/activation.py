@@ -22,6 +22,55 @@ def _inplace_suffix(inplace):
     return ", inplace=True" if inplace else ""
 
 
+class _InplaceActivation(Module):
+    """An activation whose one option is ``inplace``: ``_fn(input, inplace)``."""
+
+    __constants__ = ["inplace"]
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return self._fn(input, self.inplace)
+
+    def extra_repr(self):
+        return _inplace_only(self.inplace)
+
+
+class _AlphaActivation(Module):
+    """An activation with options ``alpha`` and ``inplace``: ``_fn(input, alpha, inplace)``."""
+
+    __constants__ = ["alpha", "inplace"]
+
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        return self._fn(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        return f"alpha={self.alpha}{_inplace_suffix(self.inplace)}"
+
+
+class _Shrink(Module):
+    """A shrinkage with option ``lambd``: ``_fn(input, lambd)``."""
+
+    __constants__ = ["lambd"]
+
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        return self._fn(input, self.lambd)
+
+    def extra_repr(self):
+        return str(self.lambd)
+
+
 class Threshold(Module):
     """y = x if x > threshold else value."""
 
@@ -40,20 +89,10 @@ class Threshold(Module):
         return f"threshold={self.threshold}, value={self.value}{_inplace_suffix(self.inplace)}"
 
 
-class ReLU(Module):
+class ReLU(_InplaceActivation):
     """max(0, x)."""
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.relu(input, inplace=self.inplace)
-
-    def extra_repr(self):
-        return _inplace_only(self.inplace)
+    _fn = staticmethod(F.relu)
 
 
 class RReLU(Module):
@@ -120,17 +159,11 @@ class Sigmoid(Module):
         return _ag.sigmoid(input)
 
 
-class Hardsigmoid(Module):
+class Hardsigmoid(_InplaceActivation):
     """relu6(x + 3) / 6."""
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.hardsigmoid(input, self.inplace)
+    _fn = staticmethod(F.hardsigmoid)
+    extra_repr = Module.extra_repr      # PyTorch's repr shows no inplace=True here
 
 
 class Tanh(Module):
@@ -140,99 +173,41 @@ class Tanh(Module):
         return _ag.tanh(input)
 
 
-class SiLU(Module):
+class SiLU(_InplaceActivation):
     """x * sigmoid(x)."""
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.silu(input, inplace=self.inplace)
-
-    def extra_repr(self):
-        return _inplace_only(self.inplace)
+    _fn = staticmethod(F.silu)
 
 
-class Mish(Module):
+class Mish(_InplaceActivation):
     """x * tanh(softplus(x))."""
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.mish(input, inplace=self.inplace)
-
-    def extra_repr(self):
-        return _inplace_only(self.inplace)
+    _fn = staticmethod(F.mish)
 
 
-class Hardswish(Module):
+class Hardswish(_InplaceActivation):
     """x * relu6(x + 3) / 6."""
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.hardswish(input, self.inplace)
+    _fn = staticmethod(F.hardswish)
+    extra_repr = Module.extra_repr      # PyTorch's repr shows no inplace=True here
 
 
-class ELU(Module):
+class ELU(_AlphaActivation):
     """x if x > 0 else alpha * (exp(x) - 1)."""
 
-    __constants__ = ["alpha", "inplace"]
-
-    def __init__(self, alpha=1.0, inplace=False):
-        super().__init__()
-        self.alpha = alpha
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.elu(input, self.alpha, self.inplace)
-
-    def extra_repr(self):
-        return f"alpha={self.alpha}{_inplace_suffix(self.inplace)}"
+    _fn = staticmethod(F.elu)
 
 
-class CELU(Module):
+class CELU(_AlphaActivation):
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
 
-    __constants__ = ["alpha", "inplace"]
-
-    def __init__(self, alpha=1.0, inplace=False):
-        super().__init__()
-        self.alpha = alpha
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.celu(input, self.alpha, self.inplace)
-
-    def extra_repr(self):
-        return f"alpha={self.alpha}{_inplace_suffix(self.inplace)}"
+    _fn = staticmethod(F.celu)
 
 
-class SELU(Module):
+class SELU(_InplaceActivation):
     """scale * elu(x, alpha) with the self-normalising constants."""
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.selu(input, self.inplace)
-
-    def extra_repr(self):
-        return _inplace_only(self.inplace)
+    _fn = staticmethod(F.selu)
 
 
 class GLU(Module):
@@ -267,20 +242,10 @@ class GELU(Module):
         return f"approximate={repr(self.approximate)}"
 
 
-class Hardshrink(Module):
+class Hardshrink(_Shrink):
     """x where |x| > lambd, else 0."""
 
-    __constants__ = ["lambd"]
-
-    def __init__(self, lambd=0.5):
-        super().__init__()
-        self.lambd = lambd
-
-    def forward(self, input):
-        return F.hardshrink(input, self.lambd)
-
-    def extra_repr(self):
-        return f"{self.lambd}"
+    _fn = staticmethod(F.hardshrink)
 
 
 class LeakyReLU(Module):
@@ -324,20 +289,10 @@ class Softplus(Module):
         return f"beta={self.beta}, threshold={self.threshold}"
 
 
-class Softshrink(Module):
+class Softshrink(_Shrink):
     """x - lambd above lambd, x + lambd below -lambd, else 0."""
 
-    __constants__ = ["lambd"]
-
-    def __init__(self, lambd=0.5):
-        super().__init__()
-        self.lambd = lambd
-
-    def forward(self, input):
-        return F.softshrink(input, self.lambd)
-
-    def extra_repr(self):
-        return str(self.lambd)
+    _fn = staticmethod(F.softshrink)
 
 
 class PReLU(Module):
