@@ -51,6 +51,12 @@ class MaxPool3d(_MaxPoolNd):
 
 
 class _MaxUnpoolNd(Module):
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        self.kernel_size = self._ntuple(kernel_size)
+        self.stride = self._ntuple(stride if stride is not None else kernel_size)
+        self.padding = self._ntuple(padding)
+
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
@@ -63,36 +69,21 @@ class MaxUnpool1d(_MaxUnpoolNd):
     """Inverse of MaxPool1d: values back at their indices, zeros elsewhere."""
 
     _unpool = staticmethod(F.max_unpool1d)
-
-    def __init__(self, kernel_size, stride=None, padding=0):
-        super().__init__()
-        self.kernel_size = _single(kernel_size)
-        self.stride = _single(stride if stride is not None else kernel_size)
-        self.padding = _single(padding)
+    _ntuple = staticmethod(_single)
 
 
 class MaxUnpool2d(_MaxUnpoolNd):
     """Inverse of MaxPool2d."""
 
     _unpool = staticmethod(F.max_unpool2d)
-
-    def __init__(self, kernel_size, stride=None, padding=0):
-        super().__init__()
-        self.kernel_size = _pair(kernel_size)
-        self.stride = _pair(stride if stride is not None else kernel_size)
-        self.padding = _pair(padding)
+    _ntuple = staticmethod(_pair)
 
 
 class MaxUnpool3d(_MaxUnpoolNd):
     """Inverse of MaxPool3d."""
 
     _unpool = staticmethod(F.max_unpool3d)
-
-    def __init__(self, kernel_size, stride=None, padding=0):
-        super().__init__()
-        self.kernel_size = _triple(kernel_size)
-        self.stride = _triple(stride if stride is not None else kernel_size)
-        self.padding = _triple(padding)
+    _ntuple = staticmethod(_triple)
 
 
 class _AvgPoolNd(Module):
@@ -100,6 +91,24 @@ class _AvgPoolNd(Module):
 
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class _AvgPool2d3d(_AvgPoolNd):
+    """The arguments (with divisor_override) and forward of AvgPool2d and AvgPool3d."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 count_include_pad=True, divisor_override=None):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+        self.divisor_override = divisor_override
+
+    def forward(self, input):
+        return self._pool(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                          self.count_include_pad, self.divisor_override)
 
 
 class AvgPool1d(_AvgPoolNd):
@@ -119,40 +128,16 @@ class AvgPool1d(_AvgPoolNd):
                             self.count_include_pad)
 
 
-class AvgPool2d(_AvgPoolNd):
+class AvgPool2d(_AvgPool2d3d):
     """Mean over sliding windows of (N, C, H, W) inputs."""
 
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
-                 count_include_pad=True, divisor_override=None):
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if stride is not None else kernel_size
-        self.padding = padding
-        self.ceil_mode = ceil_mode
-        self.count_include_pad = count_include_pad
-        self.divisor_override = divisor_override
-
-    def forward(self, input):
-        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad, self.divisor_override)
+    _pool = staticmethod(F.avg_pool2d)
 
 
-class AvgPool3d(_AvgPoolNd):
+class AvgPool3d(_AvgPool2d3d):
     """Mean over sliding windows of (N, C, D, H, W) inputs."""
 
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
-                 count_include_pad=True, divisor_override=None):
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if stride is not None else kernel_size
-        self.padding = padding
-        self.ceil_mode = ceil_mode
-        self.count_include_pad = count_include_pad
-        self.divisor_override = divisor_override
-
-    def forward(self, input):
-        return F.avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad, self.divisor_override)
+    _pool = staticmethod(F.avg_pool3d)
 
     def __setstate__(self, d):
         super().__setstate__(d)
@@ -263,61 +248,54 @@ class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
     _pool = staticmethod(F.adaptive_avg_pool3d)
 
 
-class FractionalMaxPool2d(Module):
-    """Fractional max pooling to output_size or output_ratio of the input size."""
-
+class _FractionalMaxPoolNd(Module):
     __constants__ = ["kernel_size", "return_indices", "output_size", "output_ratio"]
 
     def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False,
                  _random_samples=None):
         super().__init__()
-        self.kernel_size = _pair(kernel_size)
+        nd = self._nd
+        self._check_kernel_size(kernel_size)
+        self.kernel_size = self._ntuple(kernel_size)
         self.return_indices = return_indices
         self.register_buffer("_random_samples", _random_samples)
-        self.output_size = _pair(output_size) if output_size is not None else None
-        self.output_ratio = _pair(output_ratio) if output_ratio is not None else None
+        self.output_size = self._ntuple(output_size) if output_size is not None else None
+        self.output_ratio = self._ntuple(output_ratio) if output_ratio is not None else None
         if output_size is None and output_ratio is None:
-            raise ValueError("FractionalMaxPool2d requires specifying either an output size, or "
-                             "a pooling ratio")
+            raise ValueError(f"FractionalMaxPool{nd}d requires specifying either an output "
+                             "size, or a pooling ratio")
         if output_size is not None and output_ratio is not None:
             raise ValueError("only one of output_size and output_ratio may be specified")
         if self.output_ratio is not None:
-            if not (0 < self.output_ratio[0] < 1 and 0 < self.output_ratio[1] < 1):
+            if not all(0 < self.output_ratio[i] < 1 for i in range(nd)):
                 raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
 
+    @staticmethod
+    def _check_kernel_size(kernel_size):
+        pass
+
     def forward(self, input):
-        return F.fractional_max_pool2d(input, self.kernel_size, self.output_size,
-                                       self.output_ratio, self.return_indices,
-                                       _random_samples=self._random_samples)
+        return self._pool(input, self.kernel_size, self.output_size, self.output_ratio,
+                          self.return_indices, _random_samples=self._random_samples)
 
 
-class FractionalMaxPool3d(Module):
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    """Fractional max pooling to output_size or output_ratio of the input size."""
+
+    _nd = 2
+    _ntuple = staticmethod(_pair)
+    _pool = staticmethod(F.fractional_max_pool2d)
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
     """3-D fractional max pooling."""
 
-    __constants__ = ["kernel_size", "return_indices", "output_size", "output_ratio"]
+    _nd = 3
+    _ntuple = staticmethod(_triple)
+    _pool = staticmethod(F.fractional_max_pool3d)
 
-    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False,
-                 _random_samples=None):
-        super().__init__()
+    @staticmethod
+    def _check_kernel_size(kernel_size):
         if (isinstance(kernel_size, int) and kernel_size <= 0) or (
                 isinstance(kernel_size, (tuple, list)) and not all(k > 0 for k in kernel_size)):
             raise ValueError(f"kernel_size must be greater than 0, but got {kernel_size}")
-        self.kernel_size = _triple(kernel_size)
-        self.return_indices = return_indices
-        self.register_buffer("_random_samples", _random_samples)
-        self.output_size = _triple(output_size) if output_size is not None else None
-        self.output_ratio = _triple(output_ratio) if output_ratio is not None else None
-        if output_size is None and output_ratio is None:
-            raise ValueError("FractionalMaxPool3d requires specifying either an output size, or "
-                             "a pooling ratio")
-        if output_size is not None and output_ratio is not None:
-            raise ValueError("only one of output_size and output_ratio may be specified")
-        if self.output_ratio is not None:
-            if not (0 < self.output_ratio[0] < 1 and 0 < self.output_ratio[1] < 1
-                    and 0 < self.output_ratio[2] < 1):
-                raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
-
-    def forward(self, input):
-        return F.fractional_max_pool3d(input, self.kernel_size, self.output_size,
-                                       self.output_ratio, self.return_indices,
-                                       _random_samples=self._random_samples)
