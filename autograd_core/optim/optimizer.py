@@ -13,7 +13,8 @@ from copy import deepcopy
 from itertools import chain
 
 import autograd_core as _ag
-from autograd_core.utils.hooks import RemovableHandle
+from autograd_core.nn.modules.module import _zero_grads
+from autograd_core.utils.hooks import RemovableHandle, _add_hook  # noqa: F401
 
 __all__ = ["Optimizer", "register_optimizer_step_pre_hook",
            "register_optimizer_step_post_hook"]
@@ -98,16 +99,12 @@ def _check_fused(p):
 def register_optimizer_step_pre_hook(hook):
     """Register a pre hook common to all optimizers: ``hook(optimizer, args, kwargs)``
     returning None or modified ``(args, kwargs)``."""
-    handle = RemovableHandle(_global_optimizer_pre_hooks)
-    _global_optimizer_pre_hooks[handle.id] = hook
-    return handle
+    return _add_hook(_global_optimizer_pre_hooks, hook)
 
 
 def register_optimizer_step_post_hook(hook):
     """Register a post hook common to all optimizers: ``hook(optimizer, args, kwargs)``."""
-    handle = RemovableHandle(_global_optimizer_post_hooks)
-    _global_optimizer_post_hooks[handle.id] = hook
-    return handle
+    return _add_hook(_global_optimizer_post_hooks, hook)
 
 
 class Optimizer:
@@ -216,40 +213,28 @@ class Optimizer:
     def register_step_pre_hook(self, hook):
         """``hook(optimizer, args, kwargs) -> None or (new_args, new_kwargs)``, run before
         each ``step``."""
-        handle = RemovableHandle(self._optimizer_step_pre_hooks)
-        self._optimizer_step_pre_hooks[handle.id] = hook
-        return handle
+        return _add_hook(self._optimizer_step_pre_hooks, hook)
 
     def register_step_post_hook(self, hook):
         """``hook(optimizer, args, kwargs) -> None``, run after each ``step``."""
-        handle = RemovableHandle(self._optimizer_step_post_hooks)
-        self._optimizer_step_post_hooks[handle.id] = hook
-        return handle
-
-    @staticmethod
-    def _register(hooks_dict, hook, prepend):
-        handle = RemovableHandle(hooks_dict)
-        hooks_dict[handle.id] = hook
-        if prepend:
-            hooks_dict.move_to_end(handle.id, last=False)
-        return handle
+        return _add_hook(self._optimizer_step_post_hooks, hook)
 
     def register_state_dict_pre_hook(self, hook, prepend=False):
         """``hook(optimizer) -> None``, run before ``state_dict``."""
-        return self._register(self._optimizer_state_dict_pre_hooks, hook, prepend)
+        return _add_hook(self._optimizer_state_dict_pre_hooks, hook, prepend)
 
     def register_state_dict_post_hook(self, hook, prepend=False):
         """``hook(optimizer, state_dict) -> state_dict or None``, run after ``state_dict``."""
-        return self._register(self._optimizer_state_dict_post_hooks, hook, prepend)
+        return _add_hook(self._optimizer_state_dict_post_hooks, hook, prepend)
 
     def register_load_state_dict_pre_hook(self, hook, prepend=False):
         """``hook(optimizer, state_dict) -> state_dict or None``, run before
         ``load_state_dict``."""
-        return self._register(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+        return _add_hook(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
 
     def register_load_state_dict_post_hook(self, hook, prepend=False):
         """``hook(optimizer) -> None``, run after ``load_state_dict``."""
-        return self._register(self._optimizer_load_state_dict_post_hooks, hook, prepend)
+        return _add_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend)
 
     # ------------------------------------------------------------------ state dicts
     def state_dict(self):
@@ -347,17 +332,7 @@ class Optimizer:
         zeros detached from any graph)."""
         if not hasattr(self, "_zero_grad_profile_name"):
             self._patch_step_function()
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is not None:
-                    if set_to_none:
-                        p.grad = None
-                    else:
-                        if p.grad.grad_fn is not None:
-                            p.grad.detach_()
-                        else:
-                            p.grad.requires_grad_(False)
-                        p.grad.zero_()
+        _zero_grads(chain.from_iterable(g["params"] for g in self.param_groups), set_to_none)
 
     def step(self, closure=None):
         """Perform a single optimization step (to be overridden)."""
