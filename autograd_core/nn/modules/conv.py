@@ -1,13 +1,14 @@
 """Convolution modules: Conv1d/2d/3d, ConvTranspose1d/2d/3d and their lazy forms."""
 import math
 
-import autograd_core as _ag
 from autograd_core.nn import functional as F
 from autograd_core.nn import init
 from autograd_core.nn.modules.lazy import LazyModuleMixin
 from autograd_core.nn.modules.module import Module
-from autograd_core.nn.modules.utils import _pair, _reverse_repeat_tuple, _single, _triple
-from autograd_core.nn.parameter import Parameter, UninitializedParameter
+from autograd_core.nn.modules.utils import (
+    _pair, _reverse_repeat_tuple, _single, _triple, _weight_and_bias,
+)
+from autograd_core.nn.parameter import UninitializedParameter
 
 __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
            "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
@@ -69,11 +70,7 @@ class _ConvNd(Module):
             shape = (in_channels, out_channels // groups) + tuple(kernel_size)
         else:
             shape = (out_channels, in_channels // groups) + tuple(kernel_size)
-        self.weight = Parameter(_ag.empty(shape, dtype=dtype))
-        if bias:
-            self.bias = Parameter(_ag.empty(out_channels, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        _weight_and_bias(self, shape, out_channels, bias, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):

@@ -7,6 +7,7 @@ import autograd_core as _ag
 from autograd_core.nn import functional as F
 from autograd_core.nn import init
 from autograd_core.nn.modules.module import Module
+from autograd_core.nn.modules.utils import _weight_and_bias
 from autograd_core.nn.parameter import Parameter
 
 __all__ = ["LocalResponseNorm", "CrossMapLRN2d", "LayerNorm", "GroupNorm", "RMSNorm"]
@@ -16,11 +17,7 @@ def _affine_parameters(module, affine, shape, bias, dtype):
     """The weight and bias parameters of a norm layer, of ``shape`` (bias None when
     ``bias`` is false, both None when not ``affine``)."""
     if affine:
-        module.weight = Parameter(_ag.empty(shape, dtype=dtype))
-        if bias:
-            module.bias = Parameter(_ag.empty(shape, dtype=dtype))
-        else:
-            module.register_parameter("bias", None)
+        _weight_and_bias(module, shape, shape, bias, dtype)
     else:
         module.register_parameter("weight", None)
         module.register_parameter("bias", None)
