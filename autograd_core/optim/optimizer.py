@@ -226,8 +226,9 @@ class Optimizer:
     def _params_and_state(self, group, *keys):
         """PyTorch's ``_init_group`` of the algorithms whose state is a fixed set of entries:
         the params of ``group`` that have a gradient, their gradients, and for each of
-        ``keys`` the list of that state entry; a param's state is ``_new_state(param,
-        group)`` (a dict, in PyTorch's order) at its first step."""
+        ``keys`` the list of that state entry (an empty list for a key None: an entry the
+        group does not use); a param's state is ``_new_state(param, group)`` (a dict, in
+        PyTorch's order) at its first step."""
         params, grads = [], []
         entries = [[] for _ in keys]
         for p in group["params"]:
@@ -239,7 +240,8 @@ class Optimizer:
             if len(state) == 0:
                 state.update(self._new_state(p, group))
             for entry, key in zip(entries, keys):
-                entry.append(state[key])
+                if key is not None:
+                    entry.append(state[key])
         return (params, grads, *entries)
 
     def __repr__(self):

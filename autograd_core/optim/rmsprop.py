@@ -25,38 +25,25 @@ class RMSprop(Optimizer):
                         maximize=maximize, differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def _init_group(self, group, params_with_grad, grads, square_avgs, momentum_buffer_list,
-                    grad_avgs, state_steps):
-        for p in group["params"]:
-            if p.grad is None:
-                continue
-            params_with_grad.append(p)
-            grads.append(p.grad)
-            state = self.state[p]
-            if len(state) == 0:
-                state["step"] = _ag.zeros((), dtype=_get_scalar_dtype())
-                state["square_avg"] = _ag.zeros_like(p)
-                if group["momentum"] > 0:
-                    state["momentum_buffer"] = _ag.zeros_like(p)
-                if group["centered"]:
-                    state["grad_avg"] = _ag.zeros_like(p)
-            square_avgs.append(state["square_avg"])
-            state_steps.append(state["step"])
-            if group["momentum"] > 0:
-                momentum_buffer_list.append(state["momentum_buffer"])
-            if group["centered"]:
-                grad_avgs.append(state["grad_avg"])
-        return False
+    @staticmethod
+    def _new_state(p, group):
+        state = {"step": _ag.zeros((), dtype=_get_scalar_dtype()),
+                 "square_avg": _ag.zeros_like(p)}
+        if group["momentum"] > 0:
+            state["momentum_buffer"] = _ag.zeros_like(p)
+        if group["centered"]:
+            state["grad_avg"] = _ag.zeros_like(p)
+        return state
 
     @_use_grad_for_differentiable
     def step(self, closure=None):
         """Perform a single optimization step."""
         loss = _closure_loss(closure)
         for group in self.param_groups:
-            params_with_grad, grads, square_avgs, grad_avgs = [], [], [], []
-            momentum_buffer_list, state_steps = [], []
-            self._init_group(group, params_with_grad, grads, square_avgs,
-                             momentum_buffer_list, grad_avgs, state_steps)
+            (params_with_grad, grads, square_avgs, grad_avgs, momentum_buffer_list,
+             state_steps) = self._params_and_state(
+                group, "square_avg", "grad_avg" if group["centered"] else None,
+                "momentum_buffer" if group["momentum"] > 0 else None, "step")
             rmsprop(params_with_grad, grads, square_avgs, grad_avgs, momentum_buffer_list,
                     state_steps, lr=group["lr"], alpha=group["alpha"], eps=group["eps"],
                     weight_decay=group["weight_decay"], momentum=group["momentum"],
