@@ -1,6 +1,6 @@
-"""The functional pieces of autograd_core.nn._functional_more (to be merged into
-nn.functional) against torch.nn.functional: values, gradients of every float input, and
-error messages."""
+"""The functions of autograd_core.nn.functional composed in Python of public ops (those
+without a compiled op of their own) against torch.nn.functional: values, gradients of every
+float input, and error messages."""
 import numpy as np
 import pytest
 
@@ -8,7 +8,7 @@ from _diff import catch, same
 
 torch = pytest.importorskip("torch")
 import autograd_core  # noqa: E402
-from autograd_core.nn import _functional_more as FM  # noqa: E402
+from autograd_core.nn import functional as AF  # noqa: E402
 
 TF = torch.nn.functional
 rng = np.random.default_rng(0)
@@ -152,7 +152,7 @@ def test_against_torch(name, args, kwargs):
     t_kw = {k: _conv(v, torch, False) for k, v in kwargs.items()}
     a_kw = {k: _conv(v, autograd_core, False) for k, v in kwargs.items()}
     t_out = _flat(getattr(TF, name)(*t_args, **t_kw))
-    a_out = _flat(getattr(FM, name)(*a_args, **a_kw))
+    a_out = _flat(getattr(AF, name)(*a_args, **a_kw))
     assert len(t_out) == len(a_out)
     loss_t, loss_a = 0, 0
     for t, a in zip(t_out, a_out):
@@ -175,7 +175,7 @@ def test_against_torch(name, args, kwargs):
 
 def test_one_hot():
     def prog(mod):
-        F = torch.nn.functional if mod is torch else FM
+        F = mod.nn.functional
         return [F.one_hot(mod.tensor([0, 2, 1])), F.one_hot(mod.tensor([[1], [3]]), 5),
                 catch(F.one_hot, mod.tensor([1, 5]), 3), catch(F.one_hot, mod.tensor([1., 2])),
                 catch(F.one_hot, mod.tensor([-1, 2]))]
@@ -184,7 +184,7 @@ def test_one_hot():
 
 def test_error_messages():
     def prog(mod):
-        F = torch.nn.functional if mod is torch else FM
+        F = mod.nn.functional
         t = mod.ones
         return [catch(F.glu, t(2, 3)), catch(F.glu, mod.tensor(1.)),
                 catch(F.prelu, t(2, 3), t(2)),
@@ -216,13 +216,13 @@ def test_error_messages():
 
 
 @pytest.mark.parametrize("fn, shapes", [
-    (lambda x, w: FM.conv_transpose2d(x, w, stride=2, padding=1), [(1, 2, 3, 3), (2, 2, 3, 3)]),
-    (lambda x, w: FM.conv3d(x, w, padding=1), [(1, 2, 3, 3, 3), (2, 2, 2, 2, 2)]),
-    (lambda x: FM.interpolate(x, scale_factor=1.5, mode="bicubic"), [(1, 1, 3, 3)]),
-    (lambda x, w, b: FM.group_norm(x, 2, w, b), [(2, 4, 3), (4,), (4,)]),
-    (lambda x: FM.adaptive_max_pool2d(x, 2), [(1, 2, 5, 5)]),
-    (lambda x: FM.mish(x) + FM.logsigmoid(x) + FM.hardswish(x), [(3, 4)]),
-    (lambda q, k, v: FM.scaled_dot_product_attention(q, k, v), [(1, 3, 4), (1, 5, 4),
+    (lambda x, w: AF.conv_transpose2d(x, w, stride=2, padding=1), [(1, 2, 3, 3), (2, 2, 3, 3)]),
+    (lambda x, w: AF.conv3d(x, w, padding=1), [(1, 2, 3, 3, 3), (2, 2, 2, 2, 2)]),
+    (lambda x: AF.interpolate(x, scale_factor=1.5, mode="bicubic"), [(1, 1, 3, 3)]),
+    (lambda x, w, b: AF.group_norm(x, 2, w, b), [(2, 4, 3), (4,), (4,)]),
+    (lambda x: AF.adaptive_max_pool2d(x, 2), [(1, 2, 5, 5)]),
+    (lambda x: AF.mish(x) + AF.logsigmoid(x) + AF.hardswish(x), [(3, 4)]),
+    (lambda q, k, v: AF.scaled_dot_product_attention(q, k, v), [(1, 3, 4), (1, 5, 4),
                                                                 (1, 5, 2)]),
 ], ids=["conv_transpose2d", "conv3d", "bicubic", "group_norm", "adaptive_max_pool2d",
         "activations", "sdpa"])

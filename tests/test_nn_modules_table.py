@@ -389,18 +389,8 @@ def _lib(m):
     return torch if type(m).__module__.startswith("torch") else autograd_core
 
 
-class _OurF:
-    """nn.functional with the pieces of _functional_more (until they are merged)."""
-
-    def __getattr__(self, name):
-        from autograd_core.nn import _functional_more
-        if name in _functional_more.__all__:
-            return getattr(_functional_more, name)
-        return getattr(autograd_core.nn.functional, name)
-
-
 def _F(m):
-    return torch.nn.functional if _lib(m) is torch else _OurF()
+    return _lib(m).nn.functional
 
 
 def _fix_inputs(case, rng, dtype):

@@ -187,7 +187,7 @@ def test_trunc_normal_orthogonal_sparse():
 @pytest.mark.parametrize("modname", ["autograd_core.nn", "autograd_core.nn.parameter",
                                      "autograd_core.nn.modules.module", "autograd_core.nn.init",
                                      "autograd_core.nn.utils.rnn",
-                                     "autograd_core.nn._functional_more"])
+                                     "autograd_core.nn.functional"])
 def test_docstring_examples(modname):
     import doctest
     import importlib

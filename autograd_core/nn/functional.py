@@ -1,10 +1,19 @@
 """PyTorch's ``torch.nn.functional`` over autograd_core's compiled nn ops.
 
-Each function is either the generated wrapper of its table entry (ops/derivatives.yaml,
-section nn, ``variants: functional``) or a thin Python function calling specific
-compiled ops: only argument handling lives here, as in PyTorch's own functional.py
-(legacy ``size_average``/``reduce`` flags, reduction names, the implicit softmax dim,
-size warnings, embedding's padding_idx, ``inplace=`` flags, pad modes).
+Each function is one of three kinds:
+
+- the generated wrapper of its table entry (ops/derivatives.yaml, section nn,
+  ``variants: functional``);
+- a thin Python function calling specific compiled ops: only argument handling lives
+  here, as in PyTorch's own functional.py (legacy ``size_average``/``reduce`` flags,
+  reduction names, the implicit softmax dim, size warnings, embedding's padding_idx,
+  ``inplace=`` flags, pad modes);
+- a composition of public autograd_core operations in Python, where no compiled op of
+  its own exists (the other activations and losses, 1-D, 3-D, adaptive, power-average and
+  fractional pooling, unpooling, conv3d and the transposed convolutions, group, instance,
+  local response and RMS norms, embedding_bag, interpolate, attention): autograd, double
+  backward included, comes from the ops they are built of. Their loops run over a handful
+  of dimensions, kernel offsets, layers or time steps, never over the elements of the data.
 
 >>> import autograd_core as torch
 >>> import autograd_core.nn.functional as F
@@ -14,8 +23,14 @@ size warnings, embedding's padding_idx, ``inplace=`` flags, pad modes).
 >>> x.grad
 tensor([[-0.3655,  0.3655],
         [ 0.1345, -0.1345]])
+>>> F.one_hot(torch.tensor([0, 2]), 3)
+tensor([[1, 0, 0],
+        [0, 0, 1]])
 """
+import math
 import warnings
+
+import numpy as np
 
 import autograd_core as _torch
 from autograd_core.ops import nn as _nn_ops
@@ -26,13 +41,48 @@ _C = _nn_ops.NN_FUNCTIONAL     # the compiled functions of the nn family, by nam
 globals().update(_C)
 
 __all__ = [
+    # activations
     "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu", "elu_", "celu", "celu_",
     "selu", "selu_", "gelu", "silu", "softplus", "hardtanh", "hardtanh_", "sigmoid", "tanh",
-    "softmax", "log_softmax", "softmin", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
-    "binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "nll_loss",
-    "linear", "pad", "normalize", "cosine_similarity", "layer_norm", "batch_norm", "embedding",
-    "dropout", "dropout1d", "dropout2d", "dropout3d", "conv1d", "conv2d", "max_pool2d",
-    "max_pool2d_with_indices", "avg_pool2d", "unfold", "fold",
+    "threshold", "threshold_", "hardshrink", "softshrink", "tanhshrink", "softsign",
+    "logsigmoid", "hardsigmoid", "hardswish", "mish", "glu", "prelu", "rrelu", "rrelu_",
+    "softmax", "log_softmax", "softmin", "gumbel_softmax",
+    # losses
+    "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy",
+    "binary_cross_entropy_with_logits", "cross_entropy", "nll_loss", "kl_div",
+    "poisson_nll_loss", "gaussian_nll_loss", "hinge_embedding_loss", "margin_ranking_loss",
+    "soft_margin_loss", "multilabel_soft_margin_loss", "cosine_embedding_loss",
+    "multi_margin_loss", "multilabel_margin_loss", "triplet_margin_loss",
+    "triplet_margin_with_distance_loss", "ctc_loss",
+    # linear, distances and shape
+    "linear", "bilinear", "one_hot", "cosine_similarity", "pairwise_distance", "pdist",
+    "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle",
+    # padding and normalisation
+    "pad", "normalize", "layer_norm", "batch_norm", "group_norm", "instance_norm",
+    "local_response_norm", "rms_norm",
+    # embedding
+    "embedding", "embedding_bag",
+    # dropout
+    "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout",
+    # convolution
+    "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+    # pooling
+    "max_pool1d", "max_pool1d_with_indices", "max_pool2d", "max_pool2d_with_indices",
+    "max_pool3d", "max_pool3d_with_indices", "avg_pool1d", "avg_pool2d", "avg_pool3d",
+    "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
+    "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d", "adaptive_max_pool2d_with_indices",
+    "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "lp_pool1d", "lp_pool2d",
+    "lp_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d", "fractional_max_pool2d",
+    "fractional_max_pool2d_with_indices", "fractional_max_pool3d",
+    "fractional_max_pool3d_with_indices",
+    # unfold, fold
+    "unfold", "fold",
+    # resampling
+    "interpolate", "upsample", "upsample_nearest", "upsample_bilinear",
+    # attention
+    "scaled_dot_product_attention", "multi_head_attention_forward",
+    # linear + cross entropy
+    "linear_cross_entropy",
 ]
 
 # generated wrappers, exactly PyTorch's signatures
@@ -49,6 +99,33 @@ avg_pool2d = _C["avg_pool2d"]
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
+
+
+# ------------------------------------------------------------------ shared helpers
+
+def _const(array, dtype=None):
+    """A constant tensor (no grad) from a numpy array."""
+    t = _torch.from_numpy(np.ascontiguousarray(array))
+    return t if dtype is None else t.to(dtype)
+
+
+def _shape_str(shape):
+    """A shape as PyTorch's messages print it: [2, 3]."""
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def _tuple(x, n):
+    """An int[n] argument of the pooling and convolution ops: an int repeated n times, a
+    one-element list or tuple too, any other as a tuple."""
+    if isinstance(x, (list, tuple)):
+        return tuple(x) if len(x) == n else tuple(x) * n if len(x) == 1 else tuple(x)
+    return (x,) * n
+
+
+def _pair(v):
+    """unfold's and fold's int[2] arguments: an int twice, a list or tuple as it is (im2col
+    and col2im check its length, with PyTorch's messages)."""
+    return tuple(v) if isinstance(v, (list, tuple)) else (v, v)
 
 
 # ------------------------------------------------------------------ activations
@@ -135,6 +212,110 @@ def tanh(input):
     return _torch.tanh(input)
 
 
+def threshold(input, threshold, value, inplace=False):
+    """input where input > threshold, else value."""
+    out = _torch.where(input > threshold, input, _torch.full_like(input, value))
+    return input.copy_(out) if inplace else out
+
+
+def threshold_(input, threshold, value):
+    return input.copy_(_torch.where(input > threshold, input, _torch.full_like(input, value)))
+
+
+def hardshrink(input, lambd=0.5):
+    """input where |input| > lambd, else 0."""
+    return _torch.where((input > lambd) | (input < -lambd), input, _torch.zeros_like(input))
+
+
+def softshrink(input, lambd=0.5):
+    """input - lambd above lambd, input + lambd below -lambd, else 0."""
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    zero = _torch.zeros_like(input)
+    return _torch.where(input > lambd, input - lambd,
+                        _torch.where(input < -lambd, input + lambd, zero))
+
+
+def tanhshrink(input):
+    """input - tanh(input)."""
+    return input - _torch.tanh(input)
+
+
+def softsign(input):
+    """input / (1 + |input|)."""
+    return input / (_torch.abs(input) + 1)
+
+
+def logsigmoid(input):
+    """log(sigmoid(input)), computed stably: min(x, 0) - log1p(exp(-|x|))."""
+    return _torch.clamp_max(input, 0) - _torch.log1p(_torch.exp(-_torch.abs(input)))
+
+
+def hardsigmoid(input, inplace=False):
+    """relu6(input + 3) / 6."""
+    h = hardtanh(input + 3, 0.0, 6.0)
+    # PyTorch's backward scales by the float32 constant 1.0f / 6.0f, even for float64; the
+    # detached correction keeps the value h / 6 and gives that gradient
+    out = h * _SIXTH_F32 + (h / 6 - h * _SIXTH_F32).detach()
+    return input.copy_(out) if inplace else out
+
+
+_SIXTH_F32 = float(np.float32(1.0) / np.float32(6.0))
+
+
+def hardswish(input, inplace=False):
+    """input * relu6(input + 3) / 6."""
+    out = input * hardtanh(input + 3, 0.0, 6.0) / 6
+    return input.copy_(out) if inplace else out
+
+
+def mish(input, inplace=False):
+    """input * tanh(softplus(input))."""
+    out = input * _torch.tanh(softplus(input))
+    return input.copy_(out) if inplace else out
+
+
+def glu(input, dim=-1):
+    """a * sigmoid(b), where a and b are the two halves of input along dim."""
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    n = input.size(dim)
+    if n % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension "
+                           f"{dim % input.dim()} is size {n}")
+    a, b = _torch.chunk(input, 2, dim)
+    return a * _torch.sigmoid(b)
+
+
+def prelu(input, weight):
+    """input where input > 0, else weight * input (one weight, or one per channel, dim 1)."""
+    if weight.numel() != 1:
+        channels = input.size(1) if input.dim() >= 2 else 1
+        if weight.numel() != channels:
+            raise RuntimeError(
+                f"Mismatch of parameter numbers and input channel size. Found parameter numbers "
+                f"= {weight.numel()} and channel size = {channels}.")
+        w = weight.reshape((1, channels) + (1,) * (input.dim() - 2))
+    else:
+        w = weight.reshape(()) if weight.dim() else weight
+    return _torch.where(input > 0, input, w * input)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """Leaky ReLU with a random slope ~ U(lower, upper) per element in training, the mean
+    slope (lower + upper) / 2 otherwise."""
+    if training:
+        slope = _torch.empty_like(input).uniform_(lower, upper)
+        out = _torch.where(input >= 0, input, input * slope)
+    else:
+        out = leaky_relu(input, (lower + upper) / 2)
+    return input.copy_(out) if inplace else out
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    return rrelu(input, lower, upper, training, True)
+
+
 def _get_softmax_dim(name, ndim, stacklevel):
     warnings.warn(
         f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
@@ -163,12 +344,28 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     return _torch.log_softmax(input, dim, dtype)
 
 
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """Samples from the Gumbel-softmax distribution (hard: one-hot, straight-through)."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    # -log(Exp(1)) noise, Exp(1) drawn as -log(U)
+    gumbels = -_torch.log(-_torch.log(_torch.rand_like(logits).clamp_min(1e-20)))
+    y_soft = softmax((logits + gumbels) / tau, dim)
+    if hard:
+        index = y_soft.argmax(dim, keepdim=True)
+        y_hard = _torch.zeros_like(logits).scatter(dim, index, 1.0)
+        return y_hard - y_soft.detach() + y_soft
+    return y_soft
+
+
 # ------------------------------------------------------------------ losses
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}   # PyTorch's reduction enum
 
 
 def _reduction_enum(reduction):
+    """PyTorch's enum of a reduction name; ValueError for anything but 'none', 'mean' and
+    'sum' (every loss checks its reduction with it)."""
     try:
         return _REDUCTIONS[reduction]
     except (KeyError, TypeError):
@@ -193,9 +390,18 @@ def _legacy_get_string(size_average, reduce, emit_warning=True):
 
 
 def _reduction(size_average, reduce, reduction):
+    """The reduction the legacy flags say when either is given, else ``reduction``."""
     if size_average is not None or reduce is not None:
         return _legacy_get_string(size_average, reduce)
     return reduction
+
+
+def _reduce(loss, reduction):
+    """The elementwise loss reduced as ``reduction`` says."""
+    enum = _reduction_enum(reduction)
+    if enum == 0:
+        return loss
+    return loss.mean() if enum == 1 else loss.sum()
 
 
 def _warn_size(input, target):
@@ -257,15 +463,6 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     return _C["mse_loss"](x, t, _reduction_enum(reduction))
 
 
-def _l1(x, t, reduction):
-    d = _torch.abs(x - t)
-    if reduction == "mean":
-        return _torch.mean(d)
-    if reduction == "sum":
-        return _torch.sum(d)
-    return d
-
-
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """Mean absolute error (PyTorch composes it of abs and mean/sum)."""
     _warn_size(input, target)
@@ -275,7 +472,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
         _check_weight(input, weight)
         return _weighted(_torch.abs(x - t), weight, reduction)
     _reduction_enum(reduction)
-    return _l1(x, t, reduction)
+    return _reduce(_torch.abs(x - t), reduction)
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
@@ -285,7 +482,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     x, t = _broadcast(input, target)
     enum = _reduction_enum(reduction)
     if beta == 0.0:
-        return _l1(x, t, reduction)
+        return _reduce(_torch.abs(x - t), reduction)
     return _C["smooth_l1_loss"](x, t, enum, beta)
 
 
@@ -337,7 +534,412 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
                                label_smoothing)
 
 
-# ------------------------------------------------------------------ padding, norms
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    """KL divergence with input holding log-probabilities (target too if log_target)."""
+    if size_average is not None or reduce is not None:
+        reduction_enum = _legacy_get_string(size_average, reduce)
+    else:
+        if reduction == "mean":
+            warnings.warn(
+                "reduction: 'mean' divides the total loss by both the batch size and the support "
+                "size.'batchmean' divides only by the batch size, and aligns with the KL div math "
+                "definition.'mean' will be changed to behave the same as 'batchmean' in the next "
+                "major release.", stacklevel=2)
+        reduction_enum = "mean" if reduction == "batchmean" else reduction
+    _reduction_enum(reduction_enum)
+    if log_target:
+        loss = _torch.exp(target) * (target - input)
+    else:
+        # xlogy(target, target): 0 where target == 0
+        safe = _torch.where(target > 0, target, _torch.ones_like(target))
+        loss = _torch.where(target > 0, target * _torch.log(safe), _torch.zeros_like(target)) - \
+            target * input
+    if reduction == "batchmean" and input.dim() != 0:
+        return loss.sum() / input.size(0)
+    return _reduce(loss, reduction_enum)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
+                     reduce=None, reduction="mean"):
+    """Negative log likelihood of target ~ Poisson(exp(input)) (or Poisson(input))."""
+    reduction = _reduction(size_average, reduce, reduction)
+    _reduction_enum(reduction)
+    if log_input:
+        loss = _torch.exp(input) - target * input
+    else:
+        loss = input - target * _torch.log(input + eps)
+    if full:
+        safe = _torch.where(target > 1, target, _torch.ones_like(target))
+        stirling = safe * _torch.log(safe) - safe + 0.5 * _torch.log(2 * math.pi * safe)
+        loss = loss + _torch.where(target > 1, stirling, _torch.zeros_like(target))
+    return _reduce(loss, reduction)
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    """Negative log likelihood of target ~ N(input, var)."""
+    if isinstance(var, (int, float)):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = _torch.full_like(input, var)
+    if var.size() != input.size():
+        if tuple(input.size())[:-1] == tuple(var.size()):
+            var = var.unsqueeze(-1)
+        elif tuple(input.size())[:-1] == tuple(var.size())[:-1] and var.size(-1) == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction != "none" and reduction != "mean" and reduction != "sum":
+        raise ValueError(reduction + " is not valid")
+    if bool((var < 0).any()):
+        raise ValueError("var has negative entry/entries")
+    # clamp for stability without changing the gradient (PyTorch clamps under no_grad)
+    var = var + (var.clamp_min(eps) - var).detach()
+    loss = 0.5 * (_torch.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
+                         reduction="mean"):
+    """input where target == 1, max(0, margin - input) where target == -1."""
+    reduction = _reduction(size_average, reduce, reduction)
+    _reduction_enum(reduction)
+    zeros = _torch.zeros_like(input)
+    margin_clamp = (margin - input).clamp_min(0)
+    output_margin = _torch.where(target != 1, margin_clamp, zeros)
+    output_self = _torch.where(target != -1, input, zeros)
+    return _reduce(output_margin + output_self, reduction)
+
+
+def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+                        reduction="mean"):
+    """max(0, -target * (input1 - input2) + margin)."""
+    reduction = _reduction(size_average, reduce, reduction)
+    _reduction_enum(reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(
+            f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+            f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} ")
+    return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """log(1 + exp(-target * input))."""
+    reduction = _reduction(size_average, reduce, reduction)
+    _reduction_enum(reduction)
+    return _reduce(softplus(-target * input, 1.0, float("inf")), reduction)
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
+                                reduction="mean"):
+    """Per-class binary cross entropy on logits, averaged over classes."""
+    reduction = _reduction(size_average, reduce, reduction)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    loss = loss.sum(dim=class_dim) / input.size(class_dim)
+    _reduction_enum(reduction)
+    return _reduce(loss, reduction)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+                          reduction="mean"):
+    """1 - cos(x1, x2) where target == 1, max(0, cos(x1, x2) - margin) where target == -1."""
+    reduction = _reduction(size_average, reduce, reduction)
+    _reduction_enum(reduction)
+    targ_dim = target.dim()
+    if targ_dim not in (0, 1):
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if targ_dim == 1:
+        if input1.dim() != 2 or input2.dim() != 2:
+            raise RuntimeError(f"1D target tensor expects 2D input tensors, but found inputs with "
+                               f"sizes {input1.size()} and {input2.size()}.")
+    elif input1.dim() != 1 or input2.dim() != 1:
+        raise RuntimeError(f"0D target tensor expects 1D input tensors, but found inputs with "
+                           f"sizes {input1.size()} and {input2.size()}.")
+    eps = 1e-12
+    prod_sum = (input1 * input2).sum(targ_dim)
+    mag1 = (input1 * input1).sum(targ_dim) + eps
+    mag2 = (input2 * input2).sum(targ_dim) + eps
+    cos = prod_sum / _torch.sqrt(mag1 * mag2)
+    zeros = _torch.zeros_like(cos)
+    pos = 1 - cos
+    neg = (cos - margin).clamp_min(0)
+    out = _torch.where(target == 1, pos, zeros) + _torch.where(target == -1, neg, zeros)
+    return _reduce(out, reduction)
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
+                      reduce=None, reduction="mean"):
+    """sum_{j != y} max(0, margin - x[y] + x[j])**p (* weight[y]) / C per sample."""
+    reduction = _reduction(size_average, reduce, reduction)
+    _reduction_enum(reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    x = input if input.dim() == 2 else input.reshape(1, -1)
+    t = target.reshape(-1)
+    c = x.size(1)
+    x_y = x.gather(1, t.unsqueeze(1))
+    z = (margin - x_y + x).clamp_min(0)
+    if p == 2:
+        z = z * z
+    if weight is not None:
+        z = z * weight.index_select(0, t).unsqueeze(1)
+    not_target = (_torch.arange(c).unsqueeze(0) != t.unsqueeze(1)).to(x.dtype)
+    loss = (z * not_target).sum(1) / c
+    if input.dim() < 2:
+        loss = loss.reshape(target.shape)
+    return _reduce(loss, reduction)
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """sum over target classes j and non-target classes i of max(0, 1 - (x[j] - x[i])) / C;
+    each row of target lists class indices, ended by the first -1."""
+    reduction = _reduction(size_average, reduce, reduction)
+    _reduction_enum(reduction)
+    x = input if input.dim() == 2 else input.reshape(1, -1)
+    t = target if target.dim() == 2 else target.reshape(1, -1)
+    if t.shape != x.shape:
+        raise RuntimeError(f"inconsistent target size: {target.size()} for input of size: "
+                           f"{input.size()}")
+    c = x.size(1)
+    tn = t.numpy()
+    if ((tn < -1) | (tn >= c)).any():
+        raise RuntimeError("argument #2 'target' is out of range")
+    valid = np.cumprod(tn != -1, axis=1).astype(bool)          # (N, C) target slots in use
+    idx = np.where(valid, tn, 0)
+    is_target = np.zeros(tn.shape, dtype=bool)
+    rows = np.nonzero(valid)[0]
+    is_target[rows, idx[valid]] = True
+    x_t = x.gather(1, _const(idx.astype(np.int64)))             # (N, C) scores of the targets
+    hinge = (1 - (x_t.unsqueeze(2) - x.unsqueeze(1))).clamp_min(0)   # (N, slot, class)
+    mask = _const((valid[:, :, None] & ~is_target[:, None, :]).astype(np.float64), x.dtype)
+    loss = (hinge * mask).sum((1, 2)) / c
+    if input.dim() < 2:
+        loss = loss.reshape(())
+    return _reduce(loss, reduction)
+
+
+def _triplet_margin(anchor, positive, negative, dist, margin, swap, reduction):
+    """max(0, margin + dist(anchor, positive) - dist(anchor, negative)), reduced (swap: the
+    negative's distance is the smaller of its distances to the anchor and the positive)."""
+    a_dim, p_dim, n_dim = anchor.dim(), positive.dim(), negative.dim()
+    if not (a_dim == p_dim and p_dim == n_dim):
+        raise RuntimeError(
+            f"The anchor, positive, and negative tensors are expected to have the same number of "
+            f"dimensions, but got: anchor {a_dim}D, positive {p_dim}D, and negative {n_dim}D "
+            "inputs")
+    d_pos = dist(anchor, positive)
+    d_neg = dist(anchor, negative)
+    if swap:
+        d_neg = _torch.minimum(d_neg, dist(positive, negative))
+    return _reduce((margin + d_pos - d_neg).clamp_min(0), reduction)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
+                        size_average=None, reduce=None, reduction="mean"):
+    """max(0, margin + d(a, p) - d(a, n)) with the p-norm pairwise distance."""
+    reduction = _reduction(size_average, reduce, reduction)
+    _reduction_enum(reduction)
+    return _triplet_margin(anchor, positive, negative,
+                           lambda a, b: pairwise_distance(a, b, p, eps), margin, swap, reduction)
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
+                                      margin=1.0, swap=False, reduction="mean"):
+    """max(0, margin + d(a, p) - d(a, n)) with any distance function."""
+    if margin <= 0:
+        raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, "
+                         f"got {margin} instead")
+    _reduction_enum(reduction)
+    dist = distance_function if distance_function is not None else pairwise_distance
+    return _triplet_margin(anchor, positive, negative, dist, margin, swap, reduction)
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean",
+             zero_infinity=False):
+    """Connectionist temporal classification loss: the forward (alpha) recursion over time
+    steps in log space, vectorised over batch and extended-label positions."""
+    _reduction_enum(reduction)
+    batched = log_probs.dim() == 3
+    lp = log_probs if batched else log_probs.unsqueeze(1)           # (T, N, C)
+    T, N, C = lp.shape
+    il = np.asarray(input_lengths.tolist() if isinstance(input_lengths, _torch.Tensor)
+                    else input_lengths, dtype=np.int64).reshape(-1)
+    tl = np.asarray(target_lengths.tolist() if isinstance(target_lengths, _torch.Tensor)
+                    else target_lengths, dtype=np.int64).reshape(-1)
+    tg = targets.numpy() if isinstance(targets, _torch.Tensor) else np.asarray(targets)
+    if not batched:
+        tg = tg.reshape(1, -1)
+    S = int(tl.max()) if tl.size else 0
+    # targets as (N, S) rows, from a padded 2-D tensor or a 1-D concatenation
+    slot = np.arange(max(S, 1))
+    used = slot[None, :] < tl[:, None]
+    if tg.ndim == 2:
+        src = tg[:, :max(S, 1)] if tg.shape[1] >= max(S, 1) else np.pad(
+            tg, ((0, 0), (0, max(S, 1) - tg.shape[1])))
+    else:
+        off = np.concatenate([[0], np.cumsum(tl)])[:-1]
+        src = tg[np.minimum(off[:, None] + slot[None, :], max(tg.size - 1, 0))] if tg.size \
+            else np.zeros((N, max(S, 1)), dtype=np.int64)
+    rows = np.where(used, src, blank).astype(np.int64)
+    L = 2 * max(S, 1) + 1
+    ext = np.full((N, L), blank, dtype=np.int64)               # blank, l1, blank, l2, ...
+    ext[:, 1::2] = rows
+    # alpha may come from s - 2 where the label differs from the one two back
+    skip = np.zeros((N, L), dtype=bool)
+    skip[:, 2:] = (ext[:, 2:] != blank) & (ext[:, 2:] != ext[:, :-2])
+    ext_len = 2 * tl + 1
+    pos = np.arange(L)
+    # a finite stand-in for log(0): -inf would make logsumexp's gradient NaN where no
+    # alignment reaches a position yet
+    neg_inf = -1e30
+    dt = lp.dtype
+    emit = lp.gather(2, _const(np.broadcast_to(ext, (T, N, L)).copy()))   # (T, N, L)
+    init = np.full((N, L), neg_inf)
+    init[:, 0] = 0.0
+    init[:, 1] = np.where(tl > 0, 0.0, neg_inf)
+    alpha = emit[0] + _const(init, dt)
+    skip_t = _const(np.where(skip, 0.0, neg_inf), dt)
+    pad = _const(np.full((N, 1), neg_inf), dt)
+    pad2 = _const(np.full((N, 2), neg_inf), dt)
+    for t in range(1, T):
+        a1 = _torch.cat([pad, alpha[:, :-1]], 1)
+        a2 = _torch.cat([pad2, alpha[:, :-2]], 1) + skip_t
+        new = _torch.logsumexp(_torch.stack([alpha, a1, a2]), 0) + emit[t]
+        # sequences already finished keep their alpha
+        done = _const((t >= il)[:, None].repeat(L, 1))
+        alpha = _torch.where(done, alpha, new)
+    last = _const(np.where((pos[None, :] == ext_len[:, None] - 1)
+                           | (pos[None, :] == ext_len[:, None] - 2) & (tl[:, None] > 0),
+                           0.0, neg_inf), dt)
+    nll = -_torch.logsumexp(alpha + last, 1)
+    # PyTorch's backward returns exp(log_probs) - (alignment posterior) for t < input_length,
+    # i.e. the gradient with respect to the logits of a log_softmax; add the value-free term
+    # whose gradient is exp(log_probs) so that ours is the same
+    steps = _const((np.arange(T)[:, None] < il[None, :])[:, :, None].astype(np.float64), dt)
+    lp_const = lp.detach()
+    nll = nll + (_torch.exp(lp_const) * (lp - lp_const) * steps).sum((0, 2))
+    impossible = nll.detach() > 1e29
+    if zero_infinity:
+        nll = _torch.where(impossible, _torch.zeros_like(nll), nll)
+    else:
+        nll = _torch.where(impossible, _torch.full_like(nll, float("inf")), nll)
+    if reduction == "mean":
+        return (nll / _const(np.maximum(tl, 1), dt)).mean()
+    if reduction == "sum":
+        return nll.sum()
+    return nll if batched else nll.reshape(())
+
+
+# ------------------------------------------------------------------ linear and shape
+
+def bilinear(input1, input2, weight, bias=None):
+    """y[..., k] = sum_ij input1[..., i] weight[k, i, j] input2[..., j] + bias[k]."""
+    out = _torch.einsum("...i,kij,...j->...k", input1, weight, input2)
+    if bias is not None:
+        out = out + bias
+    return out
+
+
+def one_hot(tensor, num_classes=-1):
+    """Class indices (int64) -> one-hot rows of length num_classes (int64)."""
+    if tensor.dtype != _torch.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if tensor.numel() > 0:
+        if bool((tensor < 0).any()):
+            raise RuntimeError("Class values must be non-negative.")
+        if num_classes == -1:
+            num_classes = int(tensor.max()) + 1
+        elif bool((tensor >= num_classes).any()):
+            raise RuntimeError("Class values must be smaller than num_classes.")
+    elif num_classes == -1:
+        raise RuntimeError("Can not infer total number of classes from empty tensor.")
+    classes = _torch.arange(num_classes)
+    return (tensor.unsqueeze(-1) == classes).long()
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    """||x1 - x2 + eps||_p over the last dimension."""
+    ndim = max(x1.dim(), x2.dim())
+    diff = x1 - x2 + eps
+    if ndim == 0:
+        return _torch.linalg.vector_norm(diff, p)
+    return _torch.linalg.vector_norm(diff, p, dim=ndim - 1, keepdim=keepdim)
+
+
+def pdist(input, p=2):
+    """The p-norm distances between all pairs of rows (upper triangle, row-major)."""
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    n = input.size(0)
+    i, j = np.triu_indices(n, 1)
+    a = input.index_select(0, _const(i.astype(np.int64)))
+    b = input.index_select(0, _const(j.astype(np.int64)))
+    return _torch.linalg.vector_norm(a - b, p, dim=1)
+
+
+def pixel_shuffle(input, upscale_factor):
+    """(*, C*r*r, H, W) -> (*, C, H*r, W*r)."""
+    r = upscale_factor
+    if input.dim() < 3:
+        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got "
+                           f"input with {input.dim()} dimension(s)")
+    c, h, w = input.shape[-3:]
+    if c % (r * r):
+        raise RuntimeError(
+            f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the "
+            f"square of upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
+    batch = tuple(input.shape[:-3])
+    nb = len(batch)
+    x = input.reshape(batch + (c // (r * r), r, r, h, w))
+    x = x.permute(*range(nb), nb, nb + 3, nb + 1, nb + 4, nb + 2)
+    return x.reshape(batch + (c // (r * r), h * r, w * r))
+
+
+def pixel_unshuffle(input, downscale_factor):
+    """(*, C, H*r, W*r) -> (*, C*r*r, H, W)."""
+    r = downscale_factor
+    if input.dim() < 3:
+        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but "
+                           f"got input with {input.dim()} dimension(s)")
+    c, h, w = input.shape[-3:]
+    if h % r:
+        raise RuntimeError(f"pixel_unshuffle expects height to be divisible by downscale_factor, "
+                           f"but input.size(-2)={h} is not divisible by {r}")
+    if w % r:
+        raise RuntimeError(f"pixel_unshuffle expects width to be divisible by downscale_factor, "
+                           f"but input.size(-1)={w} is not divisible by {r}")
+    batch = tuple(input.shape[:-3])
+    nb = len(batch)
+    x = input.reshape(batch + (c, h // r, r, w // r, r))
+    x = x.permute(*range(nb), nb, nb + 2, nb + 4, nb + 1, nb + 3)
+    return x.reshape(batch + (c * r * r, h // r, w // r))
+
+
+def channel_shuffle(input, groups):
+    """Interleave the channels (dim 1) of `groups` groups."""
+    c = input.size(1)
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of "
+                           f"groups:{groups}")
+    if c % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels "
+                           f"and {groups} groups.")
+    n = input.size(0)
+    rest = tuple(input.shape[2:])
+    x = input.reshape((n, groups, c // groups) + rest).transpose(1, 2)
+    return x.reshape((n, c) + rest)
+
+
+native_channel_shuffle = channel_shuffle
+
+
+# ------------------------------------------------------------------ padding
 
 _PAD_OPS = {"reflect": _C["reflection_pad"], "replicate": _C["replication_pad"],
             "circular": _C["_pad_circular"]}
@@ -371,6 +973,8 @@ def pad(input, pad, mode="constant", value=None):
     return op(input, pad)
 
 
+# ------------------------------------------------------------------ normalisation
+
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     """input / max(||input||_p over dim, eps)."""
     if out is not None:
@@ -401,6 +1005,108 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                             momentum, eps)
 
 
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
+                  use_input_stats=True, momentum=0.1, eps=1e-5):
+    """Normalise each (sample, channel) over its spatial dims (batch_norm of the input seen
+    as one sample of N*C channels); running statistics average over the batch."""
+    if use_input_stats:
+        size = input.size()
+        prod = 1
+        for s in size[2:]:
+            prod *= s
+        if prod == 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input "
+                             f"size {size}")
+    n, c = input.shape[0], input.shape[1]
+    x = input.reshape((1, n * c) + tuple(input.shape[2:]))
+    rm = running_mean.repeat(n) if running_mean is not None else None
+    rv = running_var.repeat(n) if running_var is not None else None
+    out = batch_norm(x, rm, rv, None, None, use_input_stats, momentum, eps).reshape(input.shape)
+    if use_input_stats:
+        with _torch.no_grad():
+            if running_mean is not None:
+                running_mean.copy_(rm.reshape(n, c).mean(0))
+            if running_var is not None:
+                running_var.copy_(rv.reshape(n, c).mean(0))
+    shape = (1, c) + (1,) * (input.dim() - 2)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Normalise each group of channels over (channels of the group, spatial dims)."""
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{input.dim()}")
+    n, c = input.shape[0], input.shape[1]
+    if c % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, "
+                           f"but got input of shape {_shape_str(input.shape)} and num_groups="
+                           f"{num_groups}")
+    x = input.reshape(n, num_groups, -1)
+    mean = x.mean(-1, keepdim=True)
+    var = x.var(-1, unbiased=False, keepdim=True)
+    out = ((x - mean) / _torch.sqrt(var + eps)).reshape(input.shape)
+    shape = (1, c) + (1,) * (input.dim() - 2)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """input / (k + alpha * mean of squares over `size` neighbouring channels) ** beta."""
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality                          input "
+                         f"(got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    sq = input * input
+    c = input.size(1)
+    pad_shape_lo = list(input.shape)
+    pad_shape_lo[1] = size // 2
+    pad_shape_hi = list(input.shape)
+    pad_shape_hi[1] = (size - 1) // 2
+    padded = _torch.cat([_torch.zeros(*pad_shape_lo, dtype=input.dtype), sq,
+                         _torch.zeros(*pad_shape_hi, dtype=input.dtype)], 1)
+    acc = padded.narrow(1, 0, c)
+    for i in range(1, size):
+        acc = acc + padded.narrow(1, i, c)
+    div = (acc / size * alpha + k) ** beta
+    return input / div
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """input / sqrt(mean(input**2 over the last dims) + eps) * weight."""
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    normalized_shape = tuple(normalized_shape)
+    nd = len(normalized_shape)
+    if tuple(input.shape[input.dim() - nd:]) != normalized_shape or input.dim() < nd:
+        raise RuntimeError(f"Given normalized_shape={_shape_str(normalized_shape)}, expected "
+                           f"input with shape [*{', '.join(str(s) for s in normalized_shape)}], "
+                           f"but got input of size{_shape_str(input.shape)}")
+    if eps is None:
+        eps = _finfo_eps(input.dtype)
+    dims = tuple(range(input.dim() - nd, input.dim()))
+    out = input * _torch.rsqrt((input * input).mean(dims, keepdim=True) + eps) if nd else input
+    if weight is not None:
+        out = out * weight
+    return out
+
+
+def _finfo_eps(dtype):
+    return {_torch.float16: 0.0009765625, _torch.float32: 1.1920928955078125e-07}.get(
+        dtype, 2.220446049250313e-16)
+
+
+# ------------------------------------------------------------------ embedding
+
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     """Rows of weight selected by the integer input."""
@@ -421,6 +1127,93 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         with _torch.no_grad():
             _torch.embedding_renorm_(weight, input, max_norm, norm_type)
     return _torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
+
+
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False,
+                  mode="mean", sparse=False, per_sample_weights=None, include_last_offset=False,
+                  padding_idx=None):
+    """Sum, mean or max of the embeddings of each bag (rows of a 2-D input, or the slices of
+    a 1-D input that offsets start)."""
+    if weight.dtype == _torch.int64 and input.is_floating_point():
+        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage "
+                      "`embedding_bag(weight, input, ...)` is deprecated, and should now be "
+                      "`embedding_bag(input, weight, ...)`.", stacklevel=2)
+        weight, input = input, weight
+    if per_sample_weights is not None and input.size() != per_sample_weights.size():
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is "
+                         f"not None, then it must have the same shape as the input "
+                         f"({input.shape})")
+    if not weight.dim() == 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension "
+                         f"{weight.dim()}")
+    if input.dim() == 2:
+        if offsets is not None:
+            type_str = "<unknown>"
+            type_str = str(type(offsets))
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated "
+                             "is a mini-batch of fixed length sequences. However, found offsets "
+                             f"of type {type_str}")
+        b, length = input.shape
+        flat = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+        starts = np.arange(b, dtype=np.int64) * length
+        n_total = b * length
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+        flat = input
+        starts = np.asarray(offsets.tolist(), dtype=np.int64)
+        n_total = input.size(0)
+        if include_last_offset:
+            starts = starts[:-1]
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension "
+                         f"{input.dim()}")
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError("mode has to be one of sum, mean or max")
+    if max_norm is not None:
+        embedding(flat, weight, max_norm=max_norm, norm_type=norm_type)
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. "
+                                  f"per_sample_weights is only supported for mode='sum' (got "
+                                  f"mode='{mode}'). Please open a feature request on GitHub.")
+    if padding_idx is not None:
+        if padding_idx < 0:
+            padding_idx += weight.size(0)
+    nb = len(starts)
+    ends = np.append(starts[1:], n_total) if nb else starts
+    if include_last_offset and input.dim() == 1:
+        ends = np.asarray(offsets.tolist(), dtype=np.int64)[1:]
+    lengths = np.maximum(ends - starts, 0)
+    lmax = int(lengths.max()) if nb else 0
+    slot = np.arange(max(lmax, 1))
+    pos = starts[:, None] + slot[None, :]                       # (B, Lmax) positions in flat
+    valid = slot[None, :] < lengths[:, None]
+    pos = np.where(valid, pos, 0)
+    ids = np.asarray(flat.tolist(), dtype=np.int64).reshape(-1)
+    if padding_idx is not None and ids.size:
+        valid = valid & (ids[pos] != padding_idx)
+    d = weight.size(1)
+    pos_t = _const(pos.reshape(-1).astype(np.int64))
+    rows = embedding(flat.index_select(0, pos_t) if ids.size else flat, weight)
+    rows = rows.reshape(nb, max(lmax, 1), d) if ids.size else _torch.zeros(nb, max(lmax, 1), d,
+                                                                           dtype=weight.dtype)
+    mask = _const(valid[:, :, None].astype(np.float64), weight.dtype)
+    counts = valid.sum(1)
+    if mode == "max":
+        neg = _const(np.where(valid, 0.0, -np.inf)[:, :, None], weight.dtype)
+        out = (rows + neg).amax(1)
+        return _torch.where(_const(counts[:, None] > 0), out, _torch.zeros_like(out))
+    if per_sample_weights is not None:
+        w = per_sample_weights.index_select(0, pos_t).reshape(nb, max(lmax, 1), 1)
+        rows = rows * w
+    out = (rows * mask).sum(1)
+    if mode == "mean":
+        out = out / _const(np.maximum(counts, 1)[:, None].astype(np.float64), weight.dtype)
+    return out
 
 
 # ------------------------------------------------------------------ dropout
@@ -470,7 +1263,278 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
     return _feature_dropout("dropout3d", 5, input, p, training, inplace)
 
 
-# ------------------------------------------------------------------ pooling, unfold, fold
+_SELU_SATURATION = _SELU_ALPHA * _SELU_SCALE   # -selu(-inf): 1.7580993408473766 exactly
+
+
+def _alpha_dropout_impl(input, p, training, feature):
+    _check_p(p)
+    if not training or p == 0:
+        return input
+    if p == 1:
+        return input * _torch.zeros_like(input)
+    if feature:
+        if input.dim() < 2:
+            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+        noise_shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
+        keep = (_torch.rand(*noise_shape, dtype=input.dtype) < 1 - p).to(input.dtype)
+    else:
+        keep = (_torch.rand_like(input) < 1 - p).to(input.dtype)
+    a = 1.0 / math.sqrt((_SELU_SATURATION * _SELU_SATURATION * p + 1) * (1 - p))
+    b = (keep - 1) * (_SELU_SATURATION * a) + _SELU_SATURATION * a * p
+    return input * (keep * a) + b
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """Dropout that keeps a SELU network's mean and variance (dropped units take the
+    saturation value, then an affine correction)."""
+    out = _alpha_dropout_impl(input, p, training, False)
+    return input.copy_(out) if inplace and out is not input else out
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """alpha_dropout of whole channels."""
+    out = _alpha_dropout_impl(input, p, training, True)
+    return input.copy_(out) if inplace and out is not input else out
+
+
+# ------------------------------------------------------------------ convolution
+
+def _same_padding(kernel, dilation):
+    """Per-dim (left, right) padding of padding='same' (the extra one goes right)."""
+    out = []
+    for k, d in zip(kernel, dilation):
+        total = d * (k - 1)
+        out.append((total // 2, total - total // 2))
+    return out
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """3-D cross-correlation: (N, C, D, H, W) input, (OC, C/groups, KD, KH, KW) weight; one
+    2-D convolution per kernel depth offset, summed."""
+    unbatched = input.dim() == 4
+    if unbatched:
+        input = input.unsqueeze(0)
+    if input.dim() != 5:
+        raise RuntimeError(f"Expected 4D (unbatched) or 5D (batched) input to conv3d, but got "
+                           f"input of size: {_shape_str(input.shape)}")
+    stride = _tuple(stride, 3)
+    dilation = _tuple(dilation, 3)
+    k = tuple(weight.shape[2:])
+    if isinstance(padding, str):
+        if padding == "valid":
+            padding = (0, 0, 0)
+        elif padding == "same":
+            if any(s != 1 for s in stride):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            pads = _same_padding(k, dilation)
+            flat = []
+            for lo, hi in reversed(pads):
+                flat += [lo, hi]
+            input = pad(input, flat)
+            padding = (0, 0, 0)
+        else:
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+    padding = _tuple(padding, 3)
+    if input.size(1) != weight.size(1) * groups:
+        raise RuntimeError(
+            f"Given groups={groups}, weight of size {_shape_str(weight.shape)}, expected input"
+            f"{_shape_str(input.shape)} to have {weight.size(1) * groups} channels, but got "
+            f"{input.size(1)} channels instead")
+    if padding[0]:
+        input = pad(input, (0, 0, 0, 0, padding[0], padding[0]))
+    n, c, d_in, h, w = input.shape
+    d_out = (d_in - dilation[0] * (k[0] - 1) - 1) // stride[0] + 1
+    if d_out <= 0:
+        raise RuntimeError("Calculated output size is too small")
+    out = None
+    for i in range(k[0]):
+        idx = _const(np.arange(d_out, dtype=np.int64) * stride[0] + i * dilation[0])
+        x = input.index_select(2, idx).permute(0, 2, 1, 3, 4).reshape(n * d_out, c, h, w)
+        y = conv2d(x, weight[:, :, i], None, stride[1:], padding[1:], dilation[1:], groups)
+        out = y if out is None else out + y
+    oc, ho, wo = out.shape[1:]
+    out = out.reshape(n, d_out, oc, ho, wo).permute(0, 2, 1, 3, 4)
+    if bias is not None:
+        out = out + bias.reshape(1, -1, 1, 1, 1)
+    return out.squeeze(0) if unbatched else out
+
+
+_CONV = {1: conv1d, 2: conv2d, 3: conv3d}
+
+
+def _conv_transpose(nd, input, weight, bias, stride, padding, output_padding, groups, dilation):
+    name = f"conv_transpose{nd}d"
+    unbatched = input.dim() == nd + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+    if input.dim() != nd + 2:
+        raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to "
+                           f"{name}, but got input of size: {_shape_str(input.shape)}")
+    stride = _tuple(stride, nd)
+    padding = _tuple(padding, nd)
+    output_padding = _tuple(output_padding, nd)
+    dilation = _tuple(dilation, nd)
+    if input.size(1) != weight.size(0):
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {_shape_str(weight.shape)}, expected input"
+            f"{_shape_str(input.shape)} to have {weight.size(0)} channels, but got "
+            f"{input.size(1)} channels instead")
+    for op, s, d in zip(output_padding, stride, dilation):
+        if op >= s and op >= d:
+            raise RuntimeError("output padding must be smaller than either stride or dilation, "
+                               f"but got output_padding_height: {output_padding[0]} "
+                               f"output_padding_width: {output_padding[-1]} stride_height: "
+                               f"{stride[0]} stride_width: {stride[-1]} dilation_height: "
+                               f"{dilation[0]} dilation_width: {dilation[-1]}")
+    k = tuple(weight.shape[2:])
+    x = input
+    # spread the input by the stride (stride - 1 zeros between neighbours)
+    for i, s in enumerate(stride):
+        if s == 1:
+            continue
+        ax = 2 + i
+        length = x.size(ax)
+        shape = list(x.shape)
+        x = x.unsqueeze(ax + 1)
+        zshape = list(x.shape)
+        zshape[ax + 1] = s - 1
+        x = _torch.cat([x, _torch.zeros(*zshape, dtype=x.dtype)], ax + 1)
+        shape[ax] = length * s
+        x = x.reshape(shape).narrow(ax, 0, (length - 1) * s + 1)
+    # pad by dilation * (k - 1) - padding (negative: crop), plus output_padding at the end
+    pads = []
+    for i in reversed(range(nd)):
+        q = dilation[i] * (k[i] - 1) - padding[i]
+        pads += [q, q + output_padding[i]]
+    x = pad(x, pads)
+    cin, cout_g = weight.shape[0], weight.shape[1]
+    w = weight.reshape((groups, cin // groups, cout_g) + k).transpose(1, 2)
+    w = w.reshape((groups * cout_g, cin // groups) + k).flip(list(range(2, 2 + nd)))
+    out = _CONV[nd](x, w, bias, 1, 0, dilation, groups)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """The transpose (gradient) of conv1d: (N, Cin, L) -> (N, Cout, L_out), weight
+    (Cin, Cout/groups, K)."""
+    return _conv_transpose(1, input, weight, bias, stride, padding, output_padding, groups,
+                           dilation)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """The transpose (gradient) of conv2d."""
+    return _conv_transpose(2, input, weight, bias, stride, padding, output_padding, groups,
+                           dilation)
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """The transpose (gradient) of conv3d."""
+    return _conv_transpose(3, input, weight, bias, stride, padding, output_padding, groups,
+                           dilation)
+
+
+# ------------------------------------------------------------------ pooling
+
+def _pool_out_size(length, k, s, p, d, ceil_mode):
+    num = length + 2 * p - d * (k - 1) - 1
+    out = (num + (s - 1 if ceil_mode else 0)) // s + 1
+    if ceil_mode and (out - 1) * s >= length + p:
+        out -= 1
+    return out
+
+
+def _gather_windows(x, nsp, idx_list, valid_list):
+    """Windows of the last nsp dims of x: per dim i, idx_list[i] (O_i, K_i) holds input
+    positions (valid where valid_list[i]). Returns the gathered values (lead, O..., K),
+    the flat input index of each (O..., K) and its validity (O..., K)."""
+    spatial = tuple(x.shape[-nsp:])
+    outs = tuple(ix.shape[0] for ix in idx_list)
+    ks = tuple(ix.shape[1] for ix in idx_list)
+    flat = np.zeros(outs + ks, dtype=np.int64)
+    valid = np.ones(outs + ks, dtype=bool)
+    for i, (ix, vx) in enumerate(zip(idx_list, valid_list)):
+        shape = [1] * (2 * nsp)
+        shape[i] = outs[i]
+        shape[nsp + i] = ks[i]
+        flat = flat * spatial[i] + np.where(vx, ix, 0).reshape(shape)
+        valid = valid & vx.reshape(shape)
+    ktot = int(np.prod(ks))
+    flat = flat.reshape(outs + (ktot,))
+    valid = valid.reshape(outs + (ktot,))
+    lead = tuple(x.shape[:-nsp])
+    g = x.reshape(lead + (-1,)).index_select(len(lead), _const(flat.reshape(-1)))
+    return g.reshape(lead + outs + (ktot,)), flat, valid
+
+
+def _pool_windows(x, nsp, kernel, stride, padding, dilation, ceil_mode):
+    idx_list, valid_list = [], []
+    for i in range(nsp):
+        length = x.shape[x.dim() - nsp + i]
+        o = _pool_out_size(length, kernel[i], stride[i], padding[i], dilation[i], ceil_mode)
+        if o <= 0:
+            raise RuntimeError(f"Given input size: ({'x'.join(str(s) for s in x.shape[1:])}). "
+                               f"Calculated output size: ({'x'.join('0' for _ in range(nsp))}). "
+                               "Output size is too small")
+        ix = (np.arange(o)[:, None] * stride[i] - padding[i]
+              + np.arange(kernel[i])[None, :] * dilation[i])
+        idx_list.append(ix)
+        valid_list.append((ix >= 0) & (ix < length))
+    return _gather_windows(x, nsp, idx_list, valid_list)
+
+
+def _max_over_windows(g, flat, valid, return_indices):
+    neg = _const(np.where(valid, 0.0, -np.inf), g.dtype)
+    values, arg = (g + neg).max(-1)
+    if not return_indices:
+        return values
+    flat_t = _const(flat).expand(tuple(g.shape))
+    return values, flat_t.gather(-1, arg.unsqueeze(-1)).squeeze(-1)
+
+
+def _check_pool_input(name, input, nsp):
+    if input.dim() not in (nsp + 1, nsp + 2):
+        raise RuntimeError(f"{name}: Expected {nsp + 1}D or {nsp + 2}D input, but got "
+                           f"{input.dim()}D")
+
+
+def _pool_params(nsp, kernel_size, stride, padding):
+    """Kernel, stride (the kernel's when None or []) and padding as nsp-tuples, checked."""
+    kernel = _tuple(kernel_size, nsp)
+    stride = _tuple(stride, nsp) if stride is not None and stride != [] else kernel
+    padding = _tuple(padding, nsp)
+    for k, p in zip(kernel, padding):
+        if p > k // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
+                               f"pad={p}, kernel_size={k} and dilation=1")
+    for s in stride:
+        if s <= 0:
+            raise RuntimeError("stride should be greater than zero, but got stride"
+                               f"{_shape_str(stride)}")
+    return kernel, stride, padding
+
+
+def _max_pool(nsp, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
+    _check_pool_input(f"max_pool{nsp}d", input, nsp)
+    k, s, p = _pool_params(nsp, kernel_size, stride, padding)
+    g, flat, valid = _pool_windows(input, nsp, k, s, p, _tuple(dilation, nsp), ceil_mode)
+    return _max_over_windows(g, flat, valid, return_indices)
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=False):
+    """max_pool1d that also returns the index of each maximum."""
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """The largest value of each (dilated) window of a (N, C, L) input."""
+    return _max_pool(1, input, kernel_size, stride, padding, dilation, ceil_mode,
+                     return_indices)
+
 
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                             ceil_mode=False, return_indices=False):
@@ -488,9 +1552,314 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     return _torch.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
-def _pair(v):
-    return tuple(v) if isinstance(v, (list, tuple)) else (v, v)
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=False):
+    """max_pool3d that also returns the flat (D*H*W) index of each maximum."""
+    return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
 
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """The largest value of each (dilated) window of a (N, C, D, H, W) input."""
+    return _max_pool(3, input, kernel_size, stride, padding, dilation, ceil_mode,
+                     return_indices)
+
+
+def _avg_pool(nsp, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+              divisor_override):
+    k, s, p = _pool_params(nsp, kernel_size, stride, padding)
+    g, flat, valid = _pool_windows(input, nsp, k, s, p, (1,) * nsp, ceil_mode)
+    total = (g * _const(valid.astype(np.float64), g.dtype)).sum(-1)
+    if divisor_override:
+        return total / divisor_override
+    # PyTorch's divisor: the window clipped to the padded input (count_include_pad) or to the
+    # input itself
+    div = np.ones(total.shape[-nsp:], dtype=np.float64)
+    for i in range(nsp):
+        length = input.shape[input.dim() - nsp + i]
+        o = total.shape[total.dim() - nsp + i]
+        start = np.arange(o) * s[i] - p[i]
+        end = np.minimum(start + k[i], length + p[i])
+        size_pad = end - start
+        size_in = np.minimum(end, length) - np.maximum(start, 0)
+        shape = [1] * nsp
+        shape[i] = o
+        div = div * (size_pad if count_include_pad else size_in).reshape(shape)
+    return total / _const(div, total.dtype)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    """The mean of each window of a (N, C, L) input."""
+    _check_pool_input("avg_pool1d", input, 1)
+    return _avg_pool(1, input, kernel_size, stride, padding, ceil_mode, count_include_pad, None)
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    """The mean of each window of a (N, C, D, H, W) input."""
+    _check_pool_input("avg_pool3d", input, 3)
+    return _avg_pool(3, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                     divisor_override)
+
+
+def _adaptive_windows(input, nsp, output_size, name):
+    if isinstance(output_size, int):
+        output_size = (output_size,) * nsp
+    output_size = tuple(output_size)
+    if len(output_size) != nsp:
+        raise RuntimeError(f"{name}: internal error: output_size.size() must be {nsp}")
+    if input.dim() not in (nsp + 1, nsp + 2):
+        raise RuntimeError(f"{name}(): Expected {nsp + 1}D or {nsp + 2}D tensor, but got "
+                           f"{_shape_str(input.shape)}")
+    for i in range(1, input.dim()):
+        if input.shape[i] == 0:
+            raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch "
+                               f"dimensions, but input has sizes {_shape_str(input.shape)} with "
+                               f"dimension {i} being empty")
+    idx_list, valid_list, counts = [], [], []
+    for i in range(nsp):
+        length = input.shape[input.dim() - nsp + i]
+        o = output_size[i] if output_size[i] is not None else length
+        oi = np.arange(o)
+        start = (oi * length) // o
+        end = -((-(oi + 1) * length) // o)
+        kmax = int((end - start).max()) if o else 1
+        ix = start[:, None] + np.arange(kmax)[None, :]
+        idx_list.append(ix)
+        valid_list.append(ix < end[:, None])
+        counts.append(end - start)
+    return _gather_windows(input, nsp, idx_list, valid_list), counts
+
+
+def _adaptive_avg(input, nsp, output_size, name):
+    (g, flat, valid), counts = _adaptive_windows(input, nsp, output_size, name)
+    total = (g * _const(valid.astype(np.float64), g.dtype)).sum(-1)
+    div = np.ones([len(c) for c in counts])
+    for i, c in enumerate(counts):
+        shape = [1] * nsp
+        shape[i] = len(c)
+        div = div * c.reshape(shape)
+    return total / _const(div, total.dtype)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    """Mean over PyTorch's adaptive windows (floor(i*L/O) .. ceil((i+1)*L/O))."""
+    return _adaptive_avg(input, 1, output_size, "adaptive_avg_pool1d")
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """2-D adaptive average pooling (None in output_size keeps the input size)."""
+    return _adaptive_avg(input, 2, output_size, "adaptive_avg_pool2d")
+
+
+def adaptive_avg_pool3d(input, output_size):
+    """3-D adaptive average pooling."""
+    return _adaptive_avg(input, 3, output_size, "adaptive_avg_pool3d")
+
+
+def _adaptive_max(input, nsp, output_size, return_indices, name):
+    (g, flat, valid), _ = _adaptive_windows(input, nsp, output_size, name)
+    return _max_over_windows(g, flat, valid, return_indices)
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    return _adaptive_max(input, 1, output_size, True, "adaptive_max_pool1d")
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    """Max over PyTorch's adaptive windows (with return_indices, also their indices)."""
+    return _adaptive_max(input, 1, output_size, return_indices, "adaptive_max_pool1d")
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    return _adaptive_max(input, 2, output_size, True, "adaptive_max_pool2d")
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """2-D adaptive max pooling."""
+    return _adaptive_max(input, 2, output_size, return_indices, "adaptive_max_pool2d")
+
+
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    return _adaptive_max(input, 3, output_size, True, "adaptive_max_pool3d")
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    """3-D adaptive max pooling."""
+    return _adaptive_max(input, 3, output_size, return_indices, "adaptive_max_pool3d")
+
+
+def _lp_pool(nsp, input, norm_type, kernel_size, stride, ceil_mode):
+    k = _tuple(kernel_size, nsp)
+    maxpool = {1: max_pool1d, 2: max_pool2d, 3: max_pool3d}[nsp]
+    if norm_type == float("inf"):
+        return maxpool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if norm_type == -float("inf"):
+        return -maxpool(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    avg = {1: avg_pool1d, 2: avg_pool2d, 3: avg_pool3d}[nsp]
+    out = avg(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    return (_torch.sign(out) * relu(_torch.abs(out))).mul(int(np.prod(k))).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """(sum of x**p over each window) ** (1/p)."""
+    return _lp_pool(1, input, norm_type, kernel_size, stride, ceil_mode)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """2-D power-average pooling."""
+    return _lp_pool(2, input, norm_type, kernel_size, stride, ceil_mode)
+
+
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """3-D power-average pooling."""
+    return _lp_pool(3, input, norm_type, kernel_size, stride, ceil_mode)
+
+
+def _unpool_output_size(input, kernel_size, stride, padding, output_size):
+    nsp = len(kernel_size)
+    default = [(input.size(input.dim() - nsp + d) - 1) * stride[d] + kernel_size[d]
+               - 2 * padding[d] for d in range(nsp)]
+    if output_size is None:
+        return default
+    output_size = list(output_size)
+    if len(output_size) == nsp + 2:
+        output_size = output_size[2:]
+    if len(output_size) != nsp:
+        raise ValueError(f"output_size should be a sequence containing {nsp} or {nsp + 2} "
+                         f"elements, but it has a length of '{len(output_size)}'")
+    for d in range(nsp):
+        lo, hi = default[d] - stride[d], default[d] + stride[d]
+        if not lo < output_size[d] < hi:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {lo} '
+                             f"and {hi})")
+    return output_size
+
+
+def _max_unpool(nsp, input, indices, kernel_size, stride, padding, output_size):
+    k = _tuple(kernel_size, nsp)
+    s = _tuple(stride, nsp) if stride is not None else k
+    p = _tuple(padding, nsp)
+    size = [int(v) for v in _unpool_output_size(input, k, s, p, output_size)]
+    lead = tuple(input.shape[:-nsp])
+    total = int(np.prod(size))
+    src = input.reshape(lead + (-1,))
+    idx = indices.reshape(lead + (-1,))
+    out = _torch.zeros(*(lead + (total,)), dtype=input.dtype).scatter(len(lead), idx, src)
+    return out.reshape(lead + tuple(size))
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """Put each value back at its max_pool1d index; zeros elsewhere."""
+    return _max_unpool(1, input, indices, kernel_size, stride, padding, output_size)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """Put each value back at its max_pool2d index; zeros elsewhere."""
+    return _max_unpool(2, input, indices, kernel_size, stride, padding, output_size)
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """Put each value back at its max_pool3d index; zeros elsewhere."""
+    return _max_unpool(3, input, indices, kernel_size, stride, padding, output_size)
+
+
+# ------------------------------------------------------------------ fractional max pooling
+
+def _fractional_intervals(samples, in_size, out_size, pool, np_dtype):
+    """PyTorch's pseudo-random window starts: (N, C) samples -> (N, C, out_size) starts."""
+    samples = samples.astype(np_dtype)
+    starts = np.zeros(samples.shape + (out_size,), dtype=np.int64)
+    if out_size > 1:
+        alpha = np_dtype(in_size - pool) / np_dtype(out_size - 1)
+        i = np.arange(out_size).astype(np_dtype)
+        starts = ((i + samples[..., None]) * alpha).astype(np.int64) - \
+            (samples[..., None] * alpha).astype(np.int64)
+    if out_size > 0:
+        starts[..., out_size - 1] = in_size - pool
+    return starts
+
+
+def _fractional_max_pool(nsp, name, input, kernel_size, output_size, output_ratio,
+                         return_indices, _random_samples):
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    kernel = _tuple(kernel_size, nsp)
+    spatial = tuple(input.shape[-nsp:])
+    if output_size is None:
+        if nsp == 2 and isinstance(output_ratio, (list, tuple)) and len(output_ratio) > 2:
+            raise ValueError("fractional_max_pool2d requires output_ratio to either be a single "
+                             "Int or tuple of Ints.")
+        ratio = _tuple(output_ratio, nsp)
+        output_size = [int(spatial[i] * ratio[i]) for i in range(nsp)]
+    output_size = list(_tuple(output_size, nsp))
+    unbatched = input.dim() == nsp + 1
+    x = input.unsqueeze(0) if unbatched else input
+    n, c = x.shape[0], x.shape[1]
+    if _random_samples is None:
+        _random_samples = _torch.rand(n, c, nsp, dtype=input.dtype)
+    if _random_samples.dtype != input.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    samples = np.asarray(_random_samples.tolist(), dtype=np.float64)
+    np_dtype = np.float64 if input.dtype == _torch.float64 else np.float32
+    for i in range(nsp):
+        if output_size[i] + kernel[i] - 1 > spatial[i]:
+            raise RuntimeError(f"{name}(): pool size {kernel[i]} too large relative to input "
+                               f"size {spatial[i]} and output size {output_size[i]}")
+    # sample slot of each spatial dim: 2-D uses (w, h), 3-D uses (t, h, w)
+    slots = [1, 0] if nsp == 2 else [0, 1, 2]
+    flat = np.zeros((n, c) + tuple(output_size) + tuple(kernel), dtype=np.int64)
+    for i in range(nsp):
+        starts = _fractional_intervals(samples[..., slots[i]], spatial[i], output_size[i],
+                                       kernel[i], np_dtype)
+        pos = starts[..., :, None] + np.arange(kernel[i])            # (N, C, O_i, K_i)
+        shape = [n, c] + [1] * (2 * nsp)
+        shape[2 + i] = output_size[i]
+        shape[2 + nsp + i] = kernel[i]
+        flat = flat * spatial[i] + pos.reshape(shape)
+    ktot = int(np.prod(kernel))
+    flat = flat.reshape(n, c, -1, ktot)
+    idx_t = _const(flat.reshape(n, c, -1))
+    g = x.reshape(n, c, -1).gather(2, idx_t).reshape((n, c) + tuple(output_size) + (ktot,))
+    values, arg = g.max(-1)
+    if unbatched:
+        values = values.squeeze(0)
+    if not return_indices:
+        return values
+    indices = _const(flat.reshape((n, c) + tuple(output_size) + (ktot,))).gather(
+        -1, arg.unsqueeze(-1)).squeeze(-1)
+    return values, (indices.squeeze(0) if unbatched else indices)
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None,
+                          return_indices=False, _random_samples=None):
+    """Max pooling over pseudo-random, overlapping windows (Graham's fractional pooling);
+    _random_samples (N, C, 2) in [0, 1) fix the windows."""
+    return _fractional_max_pool(2, "fractional_max_pool2d", input, kernel_size, output_size,
+                                output_ratio, return_indices, _random_samples)
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    return fractional_max_pool2d(input, kernel_size, output_size, output_ratio, True,
+                                 _random_samples)
+
+
+def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None,
+                          return_indices=False, _random_samples=None):
+    """3-D fractional max pooling; _random_samples (N, C, 3)."""
+    return _fractional_max_pool(3, "fractional_max_pool3d", input, kernel_size, output_size,
+                                output_ratio, return_indices, _random_samples)
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    return fractional_max_pool3d(input, kernel_size, output_size, output_ratio, True,
+                                 _random_samples)
+
+
+# ------------------------------------------------------------------ unfold, fold
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """Sliding blocks of a (N, C, H, W) input as columns (N, C*KH*KW, L) (im2col)."""
@@ -508,3 +1877,471 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
                            f"supported (got {input.dim()}D)")
     return _C["col2im"](input, _pair(output_size), _pair(kernel_size), _pair(dilation),
                         _pair(padding), _pair(stride))
+
+
+# ------------------------------------------------------------------ resampling
+
+def _source_scale(in_size, out_size, align_corners, scale, np_dtype):
+    """PyTorch's area_pixel_compute_scale."""
+    if align_corners:
+        return np_dtype((in_size - 1) / (out_size - 1)) if out_size > 1 else np_dtype(0)
+    if scale is not None and scale > 0:
+        return np_dtype(1.0 / scale)
+    return np_dtype(in_size / out_size)
+
+
+def _linear_taps(in_size, out_size, align_corners, scale, np_dtype, cubic=False):
+    s = _source_scale(in_size, out_size, align_corners, scale, np_dtype)
+    dst = np.arange(out_size).astype(np_dtype)
+    if align_corners:
+        src = dst * s
+    else:
+        src = (dst + np_dtype(0.5)) * s - np_dtype(0.5)
+        if not cubic:
+            src = np.maximum(src, np_dtype(0))
+    return src
+
+
+def _interp_linear_dim(x, ax, out_size, align_corners, scale, np_dtype):
+    in_size = x.size(ax)
+    src = _linear_taps(in_size, out_size, align_corners, scale, np_dtype)
+    i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
+    i1 = np.minimum(i0 + 1, in_size - 1)
+    lam = (src - i0).astype(np_dtype)
+    shape = [1] * x.dim()
+    shape[ax] = out_size
+    lam_t = _const(lam.reshape(shape))
+    a = x.index_select(ax, _const(i0))
+    b = x.index_select(ax, _const(i1))
+    return a * (1 - lam_t) + b * lam_t
+
+
+def _cubic_weights(t, A=-0.75):
+    def c1(x):
+        return ((A + 2) * x - (A + 3)) * x * x + 1
+
+    def c2(x):
+        return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A
+
+    return [c2(t + 1), c1(t), c1(1 - t), c2(2 - t)]
+
+
+def _interp_cubic_dim(x, ax, out_size, align_corners, scale, np_dtype):
+    in_size = x.size(ax)
+    src = _linear_taps(in_size, out_size, align_corners, scale, np_dtype, cubic=True)
+    f = np.floor(src)
+    t = (src - f).astype(np_dtype)
+    f = f.astype(np.int64)
+    shape = [1] * x.dim()
+    shape[ax] = out_size
+    out = None
+    for j, w in zip(range(-1, 3), _cubic_weights(t)):
+        idx = np.clip(f + j, 0, in_size - 1)
+        term = x.index_select(ax, _const(idx)) * _const(w.astype(np_dtype).reshape(shape))
+        out = term if out is None else out + term
+    return out
+
+
+def _interp_nearest_dim(x, ax, out_size, scale, exact):
+    in_size = x.size(ax)
+    s = np.float32(1.0 / scale) if scale is not None and scale > 0 else \
+        np.float32(in_size / out_size)
+    dst = np.arange(out_size).astype(np.float32)
+    src = np.floor((dst + np.float32(0.5)) * s if exact else dst * s).astype(np.int64)
+    return x.index_select(ax, _const(np.minimum(src, in_size - 1)))
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    """Resize the spatial dims (nearest, nearest-exact, (bi/tri)linear, bicubic, area), one
+    dimension after the other."""
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: "
+                             "linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    elif size is not None:
+        scale_factors = None
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError(
+                    f"Input and output must have the same number of spatial dimensions, but got "
+                    f"input with spatial dimensions of {list(input.shape[2:])} and output size of "
+                    f"{size}. Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                    "output size in (o1, o2, ...,oK) format.")
+            if not all(isinstance(s, (int, np.integer)) for s in size):
+                raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] "
+                                "or Tuple[int, int, int], but got size with types "
+                                f"{[type(s) for s in size]}")
+            output_size = list(size)
+        else:
+            output_size = [size] * dim
+    elif scale_factor is not None:
+        output_size = None
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError(
+                    f"Input and scale_factor must have the same number of spatial dimensions, but "
+                    f"got input with spatial dimensions of {list(input.shape[2:])} and "
+                    f"scale_factor of shape {scale_factor}. Please provide input tensor in (N, C, "
+                    "d1, d2, ...,dK) format and scale_factor in (s1, s2, ...,sK) format.")
+            scale_factors = list(scale_factor)
+        else:
+            scale_factors = [scale_factor] * dim
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and output_size is None:
+        recompute_scale_factor = True
+    if recompute_scale_factor:
+        output_size = [int(math.floor(float(input.size(i + 2)) * scale_factors[i]))
+                       for i in range(dim)]
+        scale_factors = None
+    if antialias:
+        if not (mode in ("bilinear", "bicubic") and input.dim() == 4):
+            raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
+                             "modes and requires a 4-D tensor as input")
+        raise NotImplementedError("interpolate(antialias=True) is not supported by autograd_core")
+    needs = {"linear": 3, "bilinear": 4, "trilinear": 5, "bicubic": 4}
+    if mode in needs and input.dim() != needs[mode] and input.dim() in (3, 4, 5):
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
+                                  f"{needs[mode]}D input")
+    if input.dim() not in (3, 4, 5) or mode not in ("nearest", "nearest-exact", "area", "linear",
+                                                    "bilinear", "trilinear", "bicubic"):
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for "
+            "the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
+            f"nearest-exact (got {mode})")
+    if output_size is None:
+        output_size = [int(math.floor(float(input.size(i + 2)) * scale_factors[i]))
+                       for i in range(dim)]
+    scales = scale_factors if scale_factors is not None else [None] * dim
+    if mode == "area":
+        return {1: adaptive_avg_pool1d, 2: adaptive_avg_pool2d,
+                3: adaptive_avg_pool3d}[dim](input, output_size)
+    np_dtype = np.float64 if input.dtype == _torch.float64 else np.float32
+    x = input
+    for i in range(dim):
+        ax = 2 + i
+        if mode in ("nearest", "nearest-exact"):
+            x = _interp_nearest_dim(x, ax, output_size[i], scales[i], mode == "nearest-exact")
+        elif mode == "bicubic":
+            x = _interp_cubic_dim(x, ax, output_size[i], align_corners, scales[i], np_dtype)
+        else:
+            x = _interp_linear_dim(x, ax, output_size[i], align_corners, scales[i], np_dtype)
+    return x
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    """Deprecated alias of interpolate."""
+    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` "
+                  "instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    """Deprecated: interpolate(mode='nearest')."""
+    warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use "
+                  "`nn.functional.interpolate` instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    """Deprecated: interpolate(mode='bilinear', align_corners=True)."""
+    warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use "
+                  "`nn.functional.interpolate` instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+# ------------------------------------------------------------------ attention
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
+                                 is_causal=False, scale=None, enable_gqa=False):
+    """softmax(q k^T * scale + mask) v, with a boolean (True = attend) or additive mask."""
+    L, S = query.size(-2), key.size(-2)
+    scale_factor = 1 / math.sqrt(query.size(-1)) if scale is None else scale
+    bias = None
+    if is_causal:
+        if attn_mask is not None:
+            raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be "
+                               "set when is_causal=True")
+        keep = np.tril(np.ones((L, S), dtype=bool))
+        bias = _const(np.where(keep, 0.0, -np.inf), query.dtype)
+    if attn_mask is not None:
+        if attn_mask.dtype == _torch.bool:
+            bias = _torch.where(attn_mask, _torch.zeros((), dtype=query.dtype),
+                                _torch.full((), float("-inf"), dtype=query.dtype))
+        else:
+            bias = attn_mask
+    if enable_gqa:
+        reps = query.size(-3) // key.size(-3)
+        if reps > 1:
+            key = _repeat_heads(key, reps)
+            value = _repeat_heads(value, reps)
+    weights = _torch.matmul(query, key.transpose(-2, -1)) * scale_factor
+    if bias is not None:
+        weights = weights + bias
+    weights = softmax(weights, -1)
+    if dropout_p > 0.0:
+        weights = dropout(weights, dropout_p, True)
+    return _torch.matmul(weights, value)
+
+
+def _repeat_heads(x, reps):
+    """repeat_interleave along the heads dim (-3)."""
+    shape = tuple(x.shape)
+    x = x.unsqueeze(-3).expand(shape[:-2] + (reps,) + shape[-2:])
+    return x.reshape(shape[:-3] + (shape[-3] * reps,) + shape[-2:])
+
+
+def _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads):
+    if query.dim() == 3:
+        if key.dim() != 3 or value.dim() != 3:
+            raise AssertionError(f"For batched (3-D) `query`, expected `key` and `value` to be 3-D "
+                                 f"but found {key.dim()}-D and {value.dim()}-D tensors respectively")
+        if key_padding_mask is not None and key_padding_mask.dim() != 2:
+            raise AssertionError(f"For batched (3-D) `query`, expected `key_padding_mask` to be "
+                                 f"`None` or 2-D but found {key_padding_mask.dim()}-D tensor "
+                                 "instead")
+        if attn_mask is not None and attn_mask.dim() not in (2, 3):
+            raise AssertionError(f"For batched (3-D) `query`, expected `attn_mask` to be `None`, "
+                                 f"2-D or 3-D but found {attn_mask.dim()}-D tensor instead")
+        return True
+    if query.dim() == 2:
+        if key.dim() != 2 or value.dim() != 2:
+            raise AssertionError(f"For unbatched (2-D) `query`, expected `key` and `value` to be "
+                                 f"2-D but found {key.dim()}-D and {value.dim()}-D tensors "
+                                 "respectively")
+        if key_padding_mask is not None and key_padding_mask.dim() != 1:
+            raise AssertionError(f"For unbatched (2-D) `query`, expected `key_padding_mask` to be "
+                                 f"`None` or 1-D but found {key_padding_mask.dim()}-D tensor "
+                                 "instead")
+        if attn_mask is not None:
+            if attn_mask.dim() not in (2, 3):
+                raise AssertionError(f"For unbatched (2-D) `query`, expected `attn_mask` to be "
+                                     f"`None`, 2-D or 3-D but found {attn_mask.dim()}-D tensor "
+                                     "instead")
+            if attn_mask.dim() == 3:
+                expected = (num_heads, query.shape[0], key.shape[0])
+                if tuple(attn_mask.shape) != expected:
+                    raise AssertionError(f"Expected `attn_mask` shape to be {expected} but got "
+                                         f"{attn_mask.shape}")
+        return False
+    raise AssertionError(f"query should be unbatched 2D or batched 3D tensor but received "
+                         f"{query.dim()}-D query tensor")
+
+
+def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_other=True):
+    """A boolean mask (True = masked out) as an additive float mask of target_type."""
+    if mask is None:
+        return None
+    is_float = mask.is_floating_point()
+    if mask.dtype != _torch.bool and not is_float:
+        raise AssertionError(f"only bool and floating types of {mask_name} are supported")
+    if check_other and other_type is not None and mask.dtype != other_type:
+        warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. Use "
+                      "same type for both instead.", stacklevel=3)
+    if not is_float:
+        mask = _torch.where(mask, _torch.full((), float("-inf"), dtype=target_type),
+                            _torch.zeros((), dtype=target_type))
+    return mask
+
+
+def _none_or_dtype(input):
+    if input is None:
+        return None
+    if isinstance(input, _torch.Tensor):
+        return input.dtype
+    raise RuntimeError("input to _none_or_dtype() must be None or torch.Tensor")
+
+
+def _pad_last(t):
+    return pad(t, (0, 1))
+
+
+def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads,
+                                 in_proj_weight, in_proj_bias, bias_k, bias_v, add_zero_attn,
+                                 dropout_p, out_proj_weight, out_proj_bias, training=True,
+                                 key_padding_mask=None, need_weights=True, attn_mask=None,
+                                 use_separate_proj_weight=False, q_proj_weight=None,
+                                 k_proj_weight=None, v_proj_weight=None, static_k=None,
+                                 static_v=None, average_attn_weights=True, is_causal=False):
+    """MultiheadAttention's computation on (L, N, E) sequences (or unbatched (L, E))."""
+    is_batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
+    if not is_batched:
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    tgt_len, bsz, embed_dim = query.shape
+    src_len = key.shape[0]
+    key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask",
+                                       _none_or_dtype(attn_mask), "attn_mask", query.dtype)
+    if is_causal and attn_mask is None:
+        raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
+                           "Transformer module method `generate_square_subsequent_mask` to create "
+                           "this mask.")
+    if is_causal and key_padding_mask is None and not need_weights:
+        attn_mask = None
+    else:
+        attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, False)
+        if key_padding_mask is not None:
+            is_causal = False
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but got "
+                             f"{embed_dim}")
+    head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if use_separate_proj_weight:
+        if key.shape[:2] != value.shape[:2]:
+            raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not match "
+                                 f"value's {value.shape[:2]}")
+    elif key.shape != value.shape:
+        raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
+    if not use_separate_proj_weight:
+        if in_proj_weight is None:
+            raise AssertionError("use_separate_proj_weight is False but in_proj_weight is None")
+        w_q, w_k, w_v = in_proj_weight.chunk(3)
+        b_q = b_k = b_v = None
+        if in_proj_bias is not None:
+            b_q, b_k, b_v = in_proj_bias.chunk(3)
+    else:
+        for name, w in (("q", q_proj_weight), ("k", k_proj_weight), ("v", v_proj_weight)):
+            if w is None:
+                raise AssertionError(f"use_separate_proj_weight is True but {name}_proj_weight is "
+                                     "None")
+        w_q, w_k, w_v = q_proj_weight, k_proj_weight, v_proj_weight
+        b_q = b_k = b_v = None
+        if in_proj_bias is not None:
+            b_q, b_k, b_v = in_proj_bias.chunk(3)
+    q = linear(query, w_q, b_q)
+    k = linear(key, w_k, b_k)
+    v = linear(value, w_v, b_v)
+    if attn_mask is not None:
+        if attn_mask.dim() == 2:
+            if tuple(attn_mask.shape) != (tgt_len, src_len):
+                raise RuntimeError(f"The shape of the 2D attn_mask is {attn_mask.shape}, but "
+                                   f"should be {(tgt_len, src_len)}.")
+            attn_mask = attn_mask.unsqueeze(0)
+        elif attn_mask.dim() == 3:
+            if tuple(attn_mask.shape) != (bsz * num_heads, tgt_len, src_len):
+                raise RuntimeError(f"The shape of the 3D attn_mask is {attn_mask.shape}, but "
+                                   f"should be {(bsz * num_heads, tgt_len, src_len)}.")
+        else:
+            raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
+    if bias_k is not None and bias_v is not None:
+        if static_k is not None:
+            raise AssertionError("bias cannot be added to static key.")
+        if static_v is not None:
+            raise AssertionError("bias cannot be added to static value.")
+        k = _torch.cat([k, bias_k.repeat(1, bsz, 1)])
+        v = _torch.cat([v, bias_v.repeat(1, bsz, 1)])
+        if attn_mask is not None:
+            attn_mask = _pad_last(attn_mask)
+        if key_padding_mask is not None:
+            key_padding_mask = _pad_last(key_padding_mask)
+    elif bias_k is not None:
+        raise AssertionError("bias_k is set but bias_v is None")
+    elif bias_v is not None:
+        raise AssertionError("bias_v is set but bias_k is None")
+    q = q.reshape(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
+    k = k.reshape(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1) if static_k is None \
+        else static_k
+    v = v.reshape(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1) if static_v is None \
+        else static_v
+    if add_zero_attn:
+        zshape = (bsz * num_heads, 1, head_dim)
+        k = _torch.cat([k, _torch.zeros(zshape, dtype=k.dtype)], 1)
+        v = _torch.cat([v, _torch.zeros(zshape, dtype=v.dtype)], 1)
+        if attn_mask is not None:
+            attn_mask = _pad_last(attn_mask)
+        if key_padding_mask is not None:
+            key_padding_mask = _pad_last(key_padding_mask)
+    src_len = k.size(1)
+    if key_padding_mask is not None:
+        if key_padding_mask.shape[0] != bsz:
+            raise AssertionError(f"Expected key_padded_mask.shape[0] to be {bsz}, but got "
+                                 f"{key_padding_mask.shape[0]}")
+        if key_padding_mask.shape[1] != src_len:
+            raise AssertionError(f"Expected key_padded_mask.shape[1] to be {src_len}, but got "
+                                 f"{key_padding_mask.shape[1]}")
+        kpm = key_padding_mask.reshape(bsz, 1, 1, src_len).expand(
+            bsz, num_heads, 1, src_len).reshape(bsz * num_heads, 1, src_len)
+        attn_mask = kpm if attn_mask is None else attn_mask + kpm
+    if not training:
+        dropout_p = 0.0
+    if need_weights:
+        scores = _torch.bmm(q * math.sqrt(1.0 / float(head_dim)), k.transpose(-2, -1))
+        if attn_mask is not None:
+            scores = scores + attn_mask
+        weights = softmax(scores, -1)
+        if dropout_p > 0.0:
+            weights = dropout(weights, dropout_p)
+        out = _torch.bmm(weights, v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
+        out = linear(out, out_proj_weight, out_proj_bias).reshape(tgt_len, bsz, -1)
+        weights = weights.reshape(bsz, num_heads, tgt_len, src_len)
+        if average_attn_weights:
+            weights = weights.mean(1)
+        if not is_batched:
+            out = out.squeeze(1)
+            weights = weights.squeeze(0)
+        return out, weights
+    if attn_mask is not None:
+        if attn_mask.size(0) == 1 and attn_mask.dim() == 3:
+            attn_mask = attn_mask.unsqueeze(0)
+        else:
+            attn_mask = attn_mask.reshape(bsz, num_heads, -1, src_len)
+    q = q.reshape(bsz, num_heads, tgt_len, head_dim)
+    k = k.reshape(bsz, num_heads, src_len, head_dim)
+    v = v.reshape(bsz, num_heads, src_len, head_dim)
+    out = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
+    out = out.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim)
+    out = linear(out, out_proj_weight, out_proj_bias).reshape(tgt_len, bsz, -1)
+    if not is_batched:
+        out = out.squeeze(1)
+    return out, None
+
+
+# ------------------------------------------------------------------ linear + cross entropy
+
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None,
+                         reduction="mean", ignore_index=None, label_smoothing=0.0,
+                         options=None):
+    """cross_entropy(linear(input, W, b), target) with W of shape (C, *out_features, in);
+    ``options`` (chunking) is validated and otherwise ignored: one unchunked computation."""
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
+    if linear_weight.dim() < 2:
+        raise RuntimeError(f"expected linear_weight with dimensionality at least 2, got "
+                           f"{linear_weight.dim()}")
+    num_batches = tuple(input.shape[:-1])
+    in_features = input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError(f"expected equal input and linear_weight last dimensions "
+                           f"(in_features), got {input.shape[-1]} and {linear_weight.shape[-1]}, "
+                           "respectively")
+    num_classes = linear_weight.shape[0]
+    out_features = tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (num_classes,) + out_features:
+        raise RuntimeError(f"expected linear_bias shape {(num_classes, *out_features)}, got "
+                           f"{tuple(linear_bias.shape)}")
+    if out_features and not num_batches:
+        raise RuntimeError(f"K-dimensional loss defined by linear_weight shape "
+                           f"{tuple(linear_weight.shape)} requires batched input, (N, "
+                           f"{in_features}), got unbatched input with shape "
+                           f"{tuple(input.shape)}")
+    logits_shape = num_batches + (num_classes,) + out_features
+    if tuple(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
+    ignore_index = ignore_index if ignore_index is not None else -100
+    rows = num_classes * int(np.prod(out_features)) if out_features else num_classes
+    w = linear_weight.reshape(rows, in_features)
+    b = linear_bias.reshape(rows) if linear_bias is not None else None
+    logits = linear(input, w, b).reshape(logits_shape)
+    return cross_entropy(logits, target, weight=weight, reduction=reduction,
+                         ignore_index=ignore_index, label_smoothing=label_smoothing)

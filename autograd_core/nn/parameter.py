@@ -31,6 +31,14 @@ def _alias(cls, data, requires_grad):
     return t
 
 
+def _buffer_alias(cls, data, requires_grad, persistent):
+    """_alias marked as a buffer (persistent: kept in the state_dict)."""
+    t = _alias(cls, data, requires_grad)
+    t.persistent = persistent
+    t._is_buffer = True
+    return t
+
+
 def _rebuild_parameter(data, requires_grad, hooks=None):
     return Parameter(data, requires_grad)
 
@@ -132,10 +140,7 @@ class Buffer(_Tensor, metaclass=_BufferMeta):
     def __new__(cls, data=None, *, persistent=True):
         if data is None:
             data = _ag.empty(0)
-        t = _alias(cls, data, data.requires_grad)
-        t.persistent = persistent
-        t._is_buffer = True
-        return t
+        return _buffer_alias(cls, data, data.requires_grad, persistent)
 
     def __init__(self, *args, **kwargs):
         pass
@@ -161,10 +166,7 @@ class UninitializedBuffer(UninitializedTensorMixin, _Tensor):
     cls_to_become = _MaterializedBuffer
 
     def __new__(cls, requires_grad=False, device=None, dtype=None, persistent=True):
-        t = _alias(cls, _ag.empty(0, dtype=dtype), requires_grad)
-        t.persistent = persistent
-        t._is_buffer = True
-        return t
+        return _buffer_alias(cls, _ag.empty(0, dtype=dtype), requires_grad, persistent)
 
     def __init__(self, *args, **kwargs):
         pass

@@ -3,7 +3,8 @@ import numpy as np
 
 import autograd_core as _ag
 from autograd_core.optim.optimizer import (
-    Optimizer, _get_scalar_dtype, _get_value, _to_scalar, _use_grad_for_differentiable,
+    Optimizer, _closure_loss, _get_scalar_dtype, _get_value, _to_scalar,
+    _use_grad_for_differentiable,
 )
 
 __all__ = ["Adafactor", "adafactor"]
@@ -11,6 +12,9 @@ __all__ = ["Adafactor", "adafactor"]
 
 class Adafactor(Optimizer):
     """Adafactor (factored second moments for matrices), as ``torch.optim.Adafactor``."""
+
+    _group_defaults = {"foreach": None}
+    _scalar_state = ("step",)
 
     def __init__(self, params, lr=1e-2, beta2_decay=-0.8, eps=(None, 1e-3), d=1.0,
                  weight_decay=0.0, *, foreach=None, maximize=False):
@@ -31,16 +35,6 @@ class Adafactor(Optimizer):
         defaults = dict(lr=lr, beta2_decay=beta2_decay, eps=eps, d=d,
                         weight_decay=weight_decay, foreach=foreach, maximize=maximize)
         super().__init__(params, defaults)
-
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not _ag.is_tensor(p_state["step"]):
-                    p_state["step"] = _ag.tensor(float(p_state["step"]),
-                                                 dtype=_get_scalar_dtype())
 
     def _init_group(self, group, params_with_grad, grads, row_vars, col_vars, variances,
                     state_steps):
@@ -72,10 +66,7 @@ class Adafactor(Optimizer):
     @_use_grad_for_differentiable
     def step(self, closure=None):
         """Perform a single optimization step."""
-        loss = None
-        if closure is not None:
-            with _ag.enable_grad():
-                loss = closure()
+        loss = _closure_loss(closure)
         for group in self.param_groups:
             params_with_grad, grads, row_vars, col_vars, variances, state_steps = (
                 [], [], [], [], [], [])

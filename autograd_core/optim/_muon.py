@@ -12,7 +12,7 @@ import numpy as np
 
 import autograd_core as _ag
 from autograd_core.optim.optimizer import (
-    Optimizer, _get_value, _to_scalar, _use_grad_for_differentiable,
+    Optimizer, _closure_loss, _get_value, _to_scalar, _use_grad_for_differentiable,
 )
 
 __all__ = ["Muon"]
@@ -115,10 +115,7 @@ class Muon(Optimizer):
     @_use_grad_for_differentiable
     def step(self, closure=None):
         """Perform a single optimization step."""
-        loss = None
-        if closure is not None:
-            with _ag.enable_grad():
-                loss = closure()
+        loss = _closure_loss(closure)
         for group in self.param_groups:
             params_with_grad, grads, bufs = [], [], []
             self._init_group(group, params_with_grad, grads, bufs)

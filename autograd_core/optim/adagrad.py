@@ -1,8 +1,8 @@
 """Adagrad (PyTorch's single-tensor algorithm, dense gradients)."""
 import autograd_core as _ag
 from autograd_core.optim.optimizer import (
-    Optimizer, _check_fused, _get_scalar_dtype, _get_value, _to_scalar,
-    _use_grad_for_differentiable,
+    Optimizer, _check_fused, _check_fused_options, _check_lr, _check_nonnegative,
+    _closure_loss, _get_scalar_dtype, _get_value, _to_scalar, _use_grad_for_differentiable,
 )
 
 __all__ = ["Adagrad", "adagrad"]
@@ -11,31 +11,20 @@ __all__ = ["Adagrad", "adagrad"]
 class Adagrad(Optimizer):
     """Adagrad, as ``torch.optim.Adagrad``."""
 
+    _group_defaults = {"foreach": None, "maximize": False, "differentiable": False,
+                       "fused": None}
+
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0,
                  initial_accumulator_value=0, eps=1e-10, foreach=None, *, maximize=False,
                  differentiable=False, fused=None):
-        if isinstance(lr, _ag.Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= lr_decay:
-            raise ValueError(f"Invalid lr_decay value: {lr_decay}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if not 0.0 <= initial_accumulator_value:
-            raise ValueError(
-                f"Invalid initial_accumulator_value value: {initial_accumulator_value}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
+        _check_lr(lr)
+        _check_nonnegative(lr_decay=lr_decay, weight_decay=weight_decay,
+                           initial_accumulator_value=initial_accumulator_value, eps=eps)
         defaults = dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
                         initial_accumulator_value=initial_accumulator_value, foreach=foreach,
                         maximize=maximize, differentiable=differentiable, fused=fused)
         super().__init__(params, defaults)
-        if fused:
-            if differentiable:
-                raise RuntimeError("`fused` does not support `differentiable`")
-            if foreach:
-                raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+        _check_fused_options(fused, differentiable, foreach)
         for group in self.param_groups:
             for p in group["params"]:
                 state = self.state[p]
@@ -44,11 +33,6 @@ class Adagrad(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("fused", None)
         for s in self.state.values():
             if "step" in s and not _ag.is_tensor(s["step"]):
                 s["step"] = _ag.tensor(float(s["step"]), dtype=_get_scalar_dtype())
@@ -75,10 +59,7 @@ class Adagrad(Optimizer):
     @_use_grad_for_differentiable
     def step(self, closure=None):
         """Perform a single optimization step."""
-        loss = None
-        if closure is not None:
-            with _ag.enable_grad():
-                loss = closure()
+        loss = _closure_loss(closure)
         for group in self.param_groups:
             params_with_grad, grads, state_sums, state_steps = [], [], [], []
             self._init_group(group, params_with_grad, grads, state_sums, state_steps)

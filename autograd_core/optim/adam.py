@@ -2,39 +2,28 @@
 algorithm, with amsgrad, maximize, weight decay and Tensor lr/betas."""
 import autograd_core as _ag
 from autograd_core.optim.optimizer import (
-    Optimizer, _check_capturable, _check_fused, _get_scalar_dtype, _get_value, _to_scalar,
-    _use_grad_for_differentiable,
+    Optimizer, _check_adam_args, _check_capturable, _check_fused, _check_fused_options,
+    _closure_loss, _get_scalar_dtype, _get_value, _to_scalar, _use_grad_for_differentiable,
 )
 
 __all__ = ["Adam", "adam"]
 
 
-def _validate_adam_args(lr, betas, eps, weight_decay, foreach, capturable):
-    if isinstance(lr, _ag.Tensor):
-        if foreach and not capturable:
-            raise ValueError("lr as a Tensor is not supported for capturable=False and "
-                             "foreach=True")
-        if lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-    if not 0.0 <= lr:
-        raise ValueError(f"Invalid learning rate: {lr}")
-    if not 0.0 <= eps:
-        raise ValueError(f"Invalid epsilon value: {eps}")
-    if not 0.0 <= betas[0] < 1.0:
-        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-    if not 0.0 <= betas[1] < 1.0:
-        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-    if not 0.0 <= weight_decay:
-        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-
-
 class Adam(Optimizer):
     """Adam, as ``torch.optim.Adam``."""
+
+    _group_defaults = {"amsgrad": False, "maximize": False, "foreach": None,
+                       "capturable": False, "differentiable": False,
+                       "decoupled_weight_decay": False, "fused": None}
+    _scalar_state = ("step",)
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False, fused=None, decoupled_weight_decay=False):
-        _validate_adam_args(lr, betas, eps, weight_decay, foreach, capturable)
+        if isinstance(lr, _ag.Tensor) and foreach and not capturable:
+            raise ValueError("lr as a Tensor is not supported for capturable=False and "
+                             "foreach=True")
+        _check_adam_args(lr, betas, eps, weight_decay)
         if not ((isinstance(betas[0], float) and isinstance(betas[1], float))
                 or (isinstance(betas[0], _ag.Tensor) and isinstance(betas[1], _ag.Tensor))):
             raise ValueError("betas must be either both floats or both Tensors")
@@ -51,27 +40,11 @@ class Adam(Optimizer):
                         capturable=capturable, differentiable=differentiable, fused=fused,
                         decoupled_weight_decay=decoupled_weight_decay)
         super().__init__(params, defaults)
-        if fused:
-            if differentiable:
-                raise RuntimeError("`fused` does not support `differentiable`")
-            if foreach:
-                raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+        _check_fused_options(fused, differentiable, foreach)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("amsgrad", False)
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("capturable", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("decoupled_weight_decay", False)
-            group.setdefault("fused", None)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not _ag.is_tensor(p_state["step"]):
-                    p_state["step"] = _ag.tensor(float(p_state["step"]),
-                                                 dtype=_get_scalar_dtype(group["fused"]))
+    @staticmethod
+    def _step_dtype(group):
+        return _get_scalar_dtype(group["fused"])
 
     def _init_group(self, group, params_with_grad, grads, exp_avgs, exp_avg_sqs,
                     max_exp_avg_sqs, state_steps):
@@ -84,7 +57,7 @@ class Adam(Optimizer):
             if len(state) == 0:
                 if group["fused"]:
                     _check_fused(p)
-                state["step"] = _ag.tensor(0.0, dtype=_get_scalar_dtype(group["fused"]))
+                state["step"] = _ag.tensor(0.0, dtype=self._step_dtype(group))
                 state["exp_avg"] = _ag.zeros_like(p)
                 state["exp_avg_sq"] = _ag.zeros_like(p)
                 if group["amsgrad"]:
@@ -106,10 +79,7 @@ class Adam(Optimizer):
     def step(self, closure=None):
         """Perform a single optimization step (``closure`` re-evaluates the model and
         returns the loss)."""
-        loss = None
-        if closure is not None:
-            with _ag.enable_grad():
-                loss = closure()
+        loss = _closure_loss(closure)
         for group in self.param_groups:
             params_with_grad, grads, exp_avgs, exp_avg_sqs = [], [], [], []
             max_exp_avg_sqs, state_steps = [], []

@@ -53,6 +53,11 @@ def _param_groups_val_list(optimizer, key):
     return [_copy(group[key]) for group in optimizer.param_groups]
 
 
+def _check_optimizer(optimizer):
+    if not isinstance(optimizer, Optimizer):
+        raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+
+
 def _update_param_group_val(param_group, key, val):
     """Set a group's value: in place when it is a Tensor (Tensor lrs stay Tensors)."""
     if isinstance(param_group[key], _ag.Tensor):
@@ -98,8 +103,7 @@ class LRScheduler:
     _is_initial = False
 
     def __init__(self, optimizer, last_epoch=-1):
-        if not isinstance(optimizer, Optimizer):
-            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        _check_optimizer(optimizer)
         self.optimizer = optimizer
         if last_epoch == -1:
             for group in optimizer.param_groups:
@@ -188,6 +192,10 @@ class LRScheduler:
                     values = self._get_closed_form_lr()
                 else:
                     values = self.get_lr()
+        self._set_lrs(values)
+
+    def _set_lrs(self, values):
+        """Write the rates ``values`` into the param groups and remember them."""
         for param_group, lr in zip(self.optimizer.param_groups, values):
             _update_param_group_val(param_group, "lr", lr)
         self._last_lr = _param_groups_val_list(self.optimizer, "lr")
@@ -195,24 +203,6 @@ class LRScheduler:
 
 class _LRScheduler(LRScheduler):
     """Deprecated alias of :class:`LRScheduler`."""
-
-
-def _lambda_state_dict(self, skip):
-    state_dict = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", skip)}
-    state_dict[skip] = [None] * len(self.lr_lambdas)
-    for idx, fn in enumerate(self.lr_lambdas):
-        if not isinstance(fn, types.FunctionType):
-            state_dict[skip][idx] = fn.__dict__.copy()
-    return state_dict
-
-
-def _lambda_load_state_dict(self, state_dict):
-    lr_lambdas = state_dict.pop("lr_lambdas")
-    self.__dict__.update(state_dict)
-    state_dict["lr_lambdas"] = lr_lambdas
-    for idx, fn in enumerate(lr_lambdas):
-        if fn is not None:
-            self.lr_lambdas[idx].__dict__.update(fn)
 
 
 def _lambdas(optimizer, lr_lambda):
@@ -224,7 +214,30 @@ def _lambdas(optimizer, lr_lambda):
     return list(lr_lambda)
 
 
-class LambdaLR(LRScheduler):
+class _LambdaScheduler(LRScheduler):
+    """The state of a scheduler with ``lr_lambdas`` (LambdaLR, MultiplicativeLR)."""
+
+    def state_dict(self):
+        """The state without the lambdas (a callable object's ``__dict__`` is kept)."""
+        state_dict = {k: v for k, v in self.__dict__.items()
+                      if k not in ("optimizer", "lr_lambdas")}
+        state_dict["lr_lambdas"] = [None] * len(self.lr_lambdas)
+        for idx, fn in enumerate(self.lr_lambdas):
+            if not isinstance(fn, types.FunctionType):
+                state_dict["lr_lambdas"][idx] = fn.__dict__.copy()
+        return state_dict
+
+    def load_state_dict(self, state_dict):
+        """Load the state (and callable objects' ``__dict__``)."""
+        lr_lambdas = state_dict.pop("lr_lambdas")
+        self.__dict__.update(state_dict)
+        state_dict["lr_lambdas"] = lr_lambdas
+        for idx, fn in enumerate(lr_lambdas):
+            if fn is not None:
+                self.lr_lambdas[idx].__dict__.update(fn)
+
+
+class LambdaLR(_LambdaScheduler):
     """lr = initial lr times ``lr_lambda(epoch)`` (one function, or one per group)."""
 
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
@@ -232,21 +245,13 @@ class LambdaLR(LRScheduler):
         self.lr_lambdas = _lambdas(optimizer, lr_lambda)
         super().__init__(optimizer, last_epoch)
 
-    def state_dict(self):
-        """The state without the lambdas (a callable object's ``__dict__`` is kept)."""
-        return _lambda_state_dict(self, "lr_lambdas")
-
-    def load_state_dict(self, state_dict):
-        """Load the state (and callable objects' ``__dict__``)."""
-        _lambda_load_state_dict(self, state_dict)
-
     def get_lr(self):
         _warn_get_lr_called_within_step(self)
         return [base_lr * lmbda(self.last_epoch)
                 for lmbda, base_lr in zip(self.lr_lambdas, self.base_lrs)]
 
 
-class MultiplicativeLR(LRScheduler):
+class MultiplicativeLR(_LambdaScheduler):
     """lr multiplied by ``lr_lambda(epoch)`` at every step."""
 
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
@@ -256,14 +261,6 @@ class MultiplicativeLR(LRScheduler):
             if not callable(fn):
                 raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
         super().__init__(optimizer, last_epoch)
-
-    def state_dict(self):
-        """The state without the lambdas (a callable object's ``__dict__`` is kept)."""
-        return _lambda_state_dict(self, "lr_lambdas")
-
-    def load_state_dict(self, state_dict):
-        """Load the state (and callable objects' ``__dict__``)."""
-        _lambda_load_state_dict(self, state_dict)
 
     def get_lr(self):
         _warn_get_lr_called_within_step(self)
@@ -387,7 +384,26 @@ class ExponentialLR(LRScheduler):
         return [base_lr * self.gamma ** self.last_epoch for base_lr in self.base_lrs]
 
 
-def _check_schedulers(self, optimizer, schedulers, what):
+class _SchedulerList(LRScheduler):
+    """The state of a scheduler of ``_schedulers`` (SequentialLR, ChainedScheduler)."""
+
+    def state_dict(self):
+        """The state, with each wrapped scheduler's state dict."""
+        state_dict = {k: v for k, v in self.__dict__.items()
+                      if k not in ("optimizer", "_schedulers")}
+        state_dict["_schedulers"] = [s.state_dict() for s in self._schedulers]
+        return state_dict
+
+    def load_state_dict(self, state_dict):
+        """Load the state and each wrapped scheduler's state."""
+        _schedulers = state_dict.pop("_schedulers")
+        self.__dict__.update(state_dict)
+        state_dict["_schedulers"] = _schedulers
+        for idx, s in enumerate(_schedulers):
+            self._schedulers[idx].load_state_dict(s)
+
+
+def _check_schedulers(self, optimizer, schedulers):
     for idx, scheduler in enumerate(schedulers):
         if not hasattr(scheduler, "optimizer"):
             raise TypeError(f"{self.__class__.__name__} at index {idx} should have "
@@ -405,14 +421,14 @@ def _check_schedulers(self, optimizer, schedulers, what):
                 f"{optimizer.__class__.__name__}.")
 
 
-class SequentialLR(LRScheduler):
+class SequentialLR(_SchedulerList):
     """Runs ``schedulers`` one after another, switching at the ``milestones``."""
 
     def __init__(self, optimizer, schedulers, milestones, last_epoch=-1):
         if len(schedulers) < 1:
             raise ValueError(f"{self.__class__.__name__} expects at least one scheduler, but "
                              "got no scheduler.")
-        _check_schedulers(self, optimizer, schedulers, "sequence")
+        _check_schedulers(self, optimizer, schedulers)
         if len(milestones) != len(schedulers) - 1:
             raise ValueError(
                 "Sequential Schedulers expects number of schedulers provided to be one more "
@@ -450,21 +466,6 @@ class SequentialLR(LRScheduler):
         else:
             scheduler.step()
         self._last_lr = scheduler.get_last_lr()
-
-    def state_dict(self):
-        """The state, with each wrapped scheduler's state dict."""
-        state_dict = {k: v for k, v in self.__dict__.items()
-                      if k not in ("optimizer", "_schedulers")}
-        state_dict["_schedulers"] = [s.state_dict() for s in self._schedulers]
-        return state_dict
-
-    def load_state_dict(self, state_dict):
-        """Load the state and each wrapped scheduler's state."""
-        _schedulers = state_dict.pop("_schedulers")
-        self.__dict__.update(state_dict)
-        state_dict["_schedulers"] = _schedulers
-        for idx, s in enumerate(_schedulers):
-            self._schedulers[idx].load_state_dict(s)
 
 
 class PolynomialLR(LRScheduler):
@@ -519,7 +520,7 @@ class CosineAnnealingLR(LRScheduler):
                 for base_lr in self.base_lrs]
 
 
-class ChainedScheduler(LRScheduler):
+class ChainedScheduler(_SchedulerList):
     """Steps every scheduler of a list at each ``step`` (their effects compose)."""
 
     def __init__(self, schedulers, optimizer=None):
@@ -527,7 +528,7 @@ class ChainedScheduler(LRScheduler):
             raise ValueError(f"{self.__class__.__name__} expects at least one scheduler to be "
                              "chained, but got no scheduler.")
         optimizer = optimizer or schedulers[0].optimizer
-        _check_schedulers(self, optimizer, schedulers, "chain")
+        _check_schedulers(self, optimizer, schedulers)
         self._schedulers = schedulers
         self.optimizer = optimizer
         self._last_lr = _param_groups_val_list(self._schedulers[-1].optimizer, "lr")
@@ -537,21 +538,6 @@ class ChainedScheduler(LRScheduler):
         for scheduler in self._schedulers:
             scheduler.step()
         self._last_lr = _param_groups_val_list(self._schedulers[-1].optimizer, "lr")
-
-    def state_dict(self):
-        """The state, with each chained scheduler's state dict."""
-        state_dict = {k: v for k, v in self.__dict__.items()
-                      if k not in ("optimizer", "_schedulers")}
-        state_dict["_schedulers"] = [s.state_dict() for s in self._schedulers]
-        return state_dict
-
-    def load_state_dict(self, state_dict):
-        """Load the state and each chained scheduler's state."""
-        _schedulers = state_dict.pop("_schedulers")
-        self.__dict__.update(state_dict)
-        state_dict["_schedulers"] = _schedulers
-        for idx, s in enumerate(_schedulers):
-            self._schedulers[idx].load_state_dict(s)
 
 
 class ReduceLROnPlateau(LRScheduler):
@@ -563,8 +549,7 @@ class ReduceLROnPlateau(LRScheduler):
         if factor >= 1.0:
             raise ValueError("Factor should be < 1.0.")
         self.factor = factor
-        if not isinstance(optimizer, Optimizer):
-            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        _check_optimizer(optimizer)
         self.optimizer = optimizer
         if isinstance(min_lr, (list, tuple)):
             if len(min_lr) != len(optimizer.param_groups):
@@ -656,13 +641,25 @@ class ReduceLROnPlateau(LRScheduler):
                              threshold_mode=self.threshold_mode)
 
 
+def _uses_beta1(optimizer):
+    """Whether momentum cycling sets beta1 (else momentum) of the optimizer's groups."""
+    if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+        raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` "
+                         "option enabled")
+    return "betas" in optimizer.defaults
+
+
+def _set_momentum(group, momentum, use_beta1):
+    if use_beta1:
+        group["betas"] = (momentum, *group["betas"][1:])
+    else:
+        group["momentum"] = momentum
+
+
 def _set_momentums(optimizer, max_momentums, base_momentums, use_beta1):
     for m_momentum, b_momentum, group in zip(max_momentums, base_momentums,
                                              optimizer.param_groups):
-        if use_beta1:
-            group["betas"] = (m_momentum, *group["betas"][1:])
-        else:
-            group["momentum"] = m_momentum
+        _set_momentum(group, m_momentum, use_beta1)
         group["max_momentum"] = m_momentum
         group["base_momentum"] = b_momentum
 
@@ -674,8 +671,7 @@ class CyclicLR(LRScheduler):
     def __init__(self, optimizer, base_lr, max_lr, step_size_up=2000, step_size_down=None,
                  mode="triangular", gamma=1.0, scale_fn=None, scale_mode="cycle",
                  cycle_momentum=True, base_momentum=0.8, max_momentum=0.9, last_epoch=-1):
-        if not isinstance(optimizer, Optimizer):
-            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        _check_optimizer(optimizer)
         self.optimizer = optimizer
         base_lrs = _format_param("base_lr", optimizer, base_lr)
         if last_epoch == -1:
@@ -695,10 +691,7 @@ class CyclicLR(LRScheduler):
         self._init_scale_fn()
         self.cycle_momentum = cycle_momentum
         if cycle_momentum:
-            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
-                raise ValueError("optimizer must support momentum or beta1 with "
-                                 "`cycle_momentum` option enabled")
-            self.use_beta1 = "betas" in self.optimizer.defaults
+            self.use_beta1 = _uses_beta1(optimizer)
             self.base_momentums = _format_param("base_momentum", optimizer, base_momentum)
             self.max_momentums = _format_param("max_momentum", optimizer, max_momentum)
             if last_epoch == -1:
@@ -757,10 +750,7 @@ class CyclicLR(LRScheduler):
                 base_height = (max_momentum - base_momentum) * scale_factor
                 momentums.append(max_momentum - base_height * self.scale_fn(where))
             for param_group, momentum in zip(self.optimizer.param_groups, momentums):
-                if self.use_beta1:
-                    param_group["betas"] = (momentum, *param_group["betas"][1:])
-                else:
-                    param_group["momentum"] = momentum
+                _set_momentum(param_group, momentum, self.use_beta1)
         return lrs
 
     def state_dict(self):
@@ -832,9 +822,8 @@ class CosineAnnealingWarmRestarts(LRScheduler):
                 self.T_cur = epoch
         self.last_epoch = math.floor(epoch)
         with _enable_get_lr_call(self):
-            for param_group, lr in zip(self.optimizer.param_groups, self.get_lr()):
-                _update_param_group_val(param_group, "lr", lr)
-        self._last_lr = _param_groups_val_list(self.optimizer, "lr")
+            values = self.get_lr()
+        self._set_lrs(values)
 
 
 class OneCycleLR(LRScheduler):
@@ -845,8 +834,7 @@ class OneCycleLR(LRScheduler):
                  pct_start=0.3, anneal_strategy="cos", cycle_momentum=True,
                  base_momentum=0.85, max_momentum=0.95, div_factor=25.0,
                  final_div_factor=1e4, three_phase=False, last_epoch=-1):
-        if not isinstance(optimizer, Optimizer):
-            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        _check_optimizer(optimizer)
         self.optimizer = optimizer
         if total_steps is not None:
             if total_steps <= 0 or not isinstance(total_steps, int):
@@ -897,11 +885,7 @@ class OneCycleLR(LRScheduler):
                 group["min_lr"] = group["initial_lr"] / final_div_factor
         self.cycle_momentum = cycle_momentum
         if self.cycle_momentum:
-            if "momentum" not in self.optimizer.defaults and \
-                    "betas" not in self.optimizer.defaults:
-                raise ValueError("optimizer must support momentum or beta1 with "
-                                 "`cycle_momentum` option enabled")
-            self.use_beta1 = "betas" in self.optimizer.defaults
+            self.use_beta1 = _uses_beta1(self.optimizer)
             max_momentums = _format_param("max_momentum", optimizer, max_momentum)
             base_momentums = _format_param("base_momentum", optimizer, base_momentum)
             if last_epoch == -1:
@@ -948,8 +932,5 @@ class OneCycleLR(LRScheduler):
                 start_step = phase["end_step"]
             lrs.append(computed_lr)
             if self.cycle_momentum:
-                if self.use_beta1:
-                    group["betas"] = (computed_momentum, *group["betas"][1:])
-                else:
-                    group["momentum"] = computed_momentum
+                _set_momentum(group, computed_momentum, self.use_beta1)
         return lrs

@@ -13,7 +13,8 @@ from copy import deepcopy
 from itertools import chain
 
 import autograd_core as _ag
-from autograd_core.utils.hooks import RemovableHandle
+from autograd_core.nn.modules.module import _zero_grads
+from autograd_core.utils.hooks import RemovableHandle, _add_hook  # noqa: F401
 
 __all__ = ["Optimizer", "register_optimizer_step_pre_hook",
            "register_optimizer_step_post_hook"]
@@ -95,19 +96,57 @@ def _check_fused(p):
             f"{p.dtype} and cpu".replace("autograd_core.", "torch."))
 
 
+def _check_lr(lr):
+    """PyTorch's learning-rate checks: a Tensor lr has one element, and lr >= 0."""
+    if isinstance(lr, _ag.Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
+    if not 0.0 <= lr:
+        raise ValueError(f"Invalid learning rate: {lr}")
+
+
+def _check_nonnegative(**options):
+    """PyTorch's 'Invalid <option> value' checks (each option >= 0), in the order given."""
+    for name, value in options.items():
+        if not 0.0 <= value:
+            raise ValueError(f"Invalid {'epsilon' if name == 'eps' else name} value: {value}")
+
+
+def _check_adam_args(lr, betas, eps, weight_decay):
+    """The constructor checks of Adam, Adamax, NAdam and RAdam, in PyTorch's order."""
+    _check_lr(lr)
+    _check_nonnegative(eps=eps)
+    for i in (0, 1):
+        if not 0.0 <= betas[i] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
+    _check_nonnegative(weight_decay=weight_decay)
+
+
+def _check_fused_options(fused, differentiable, foreach):
+    """What ``fused=True`` excludes (checked after the param groups are built)."""
+    if fused:
+        if differentiable:
+            raise RuntimeError("`fused` does not support `differentiable`")
+        if foreach:
+            raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+
+
+def _closure_loss(closure):
+    """The loss ``closure`` re-evaluates, with grad mode on (None without a closure)."""
+    if closure is None:
+        return None
+    with _ag.enable_grad():
+        return closure()
+
+
 def register_optimizer_step_pre_hook(hook):
     """Register a pre hook common to all optimizers: ``hook(optimizer, args, kwargs)``
     returning None or modified ``(args, kwargs)``."""
-    handle = RemovableHandle(_global_optimizer_pre_hooks)
-    _global_optimizer_pre_hooks[handle.id] = hook
-    return handle
+    return _add_hook(_global_optimizer_pre_hooks, hook)
 
 
 def register_optimizer_step_post_hook(hook):
     """Register a post hook common to all optimizers: ``hook(optimizer, args, kwargs)``."""
-    handle = RemovableHandle(_global_optimizer_post_hooks)
-    _global_optimizer_post_hooks[handle.id] = hook
-    return handle
+    return _add_hook(_global_optimizer_post_hooks, hook)
 
 
 class Optimizer:
@@ -119,6 +158,12 @@ class Optimizer:
         defaults (dict): default values of the optimization options (used when a parameter
             group doesn't specify them).
     """
+
+    # Filled in by the algorithms: the options a param group from an older state dict may
+    # lack, with their defaults (set in this order), and the per-parameter state entries
+    # such a state may hold as Python numbers (made scalar tensors of _step_dtype).
+    _group_defaults = {}
+    _scalar_state = ()
 
     def __init__(self, params, defaults):
         self.defaults = defaults
@@ -161,6 +206,43 @@ class Optimizer:
                 setattr(self, name, OrderedDict())
         self._patch_step_function()
         self.defaults.setdefault("differentiable", False)
+        for group in self.param_groups:
+            for key, value in self._group_defaults.items():
+                group.setdefault(key, value)
+            for p in group["params"]:
+                p_state = self.state.get(p, [])
+                if len(p_state) == 0:
+                    continue
+                for key in self._scalar_state:
+                    if not _ag.is_tensor(p_state[key]):
+                        p_state[key] = _ag.tensor(float(p_state[key]),
+                                                  dtype=self._step_dtype(group))
+
+    @staticmethod
+    def _step_dtype(group):
+        """The dtype of the scalar state (step and the like) of a param of ``group``."""
+        return _get_scalar_dtype()
+
+    def _params_and_state(self, group, *keys):
+        """PyTorch's ``_init_group`` of the algorithms whose state is a fixed set of entries:
+        the params of ``group`` that have a gradient, their gradients, and for each of
+        ``keys`` the list of that state entry (an empty list for a key None: an entry the
+        group does not use); a param's state is ``_new_state(param, group)`` (a dict, in
+        PyTorch's order) at its first step."""
+        params, grads = [], []
+        entries = [[] for _ in keys]
+        for p in group["params"]:
+            if p.grad is None:
+                continue
+            params.append(p)
+            grads.append(p.grad)
+            state = self.state[p]
+            if len(state) == 0:
+                state.update(self._new_state(p, group))
+            for entry, key in zip(entries, keys):
+                if key is not None:
+                    entry.append(state[key])
+        return (params, grads, *entries)
 
     def __repr__(self):
         format_string = self.__class__.__name__ + " ("
@@ -216,40 +298,28 @@ class Optimizer:
     def register_step_pre_hook(self, hook):
         """``hook(optimizer, args, kwargs) -> None or (new_args, new_kwargs)``, run before
         each ``step``."""
-        handle = RemovableHandle(self._optimizer_step_pre_hooks)
-        self._optimizer_step_pre_hooks[handle.id] = hook
-        return handle
+        return _add_hook(self._optimizer_step_pre_hooks, hook)
 
     def register_step_post_hook(self, hook):
         """``hook(optimizer, args, kwargs) -> None``, run after each ``step``."""
-        handle = RemovableHandle(self._optimizer_step_post_hooks)
-        self._optimizer_step_post_hooks[handle.id] = hook
-        return handle
-
-    @staticmethod
-    def _register(hooks_dict, hook, prepend):
-        handle = RemovableHandle(hooks_dict)
-        hooks_dict[handle.id] = hook
-        if prepend:
-            hooks_dict.move_to_end(handle.id, last=False)
-        return handle
+        return _add_hook(self._optimizer_step_post_hooks, hook)
 
     def register_state_dict_pre_hook(self, hook, prepend=False):
         """``hook(optimizer) -> None``, run before ``state_dict``."""
-        return self._register(self._optimizer_state_dict_pre_hooks, hook, prepend)
+        return _add_hook(self._optimizer_state_dict_pre_hooks, hook, prepend)
 
     def register_state_dict_post_hook(self, hook, prepend=False):
         """``hook(optimizer, state_dict) -> state_dict or None``, run after ``state_dict``."""
-        return self._register(self._optimizer_state_dict_post_hooks, hook, prepend)
+        return _add_hook(self._optimizer_state_dict_post_hooks, hook, prepend)
 
     def register_load_state_dict_pre_hook(self, hook, prepend=False):
         """``hook(optimizer, state_dict) -> state_dict or None``, run before
         ``load_state_dict``."""
-        return self._register(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+        return _add_hook(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
 
     def register_load_state_dict_post_hook(self, hook, prepend=False):
         """``hook(optimizer) -> None``, run after ``load_state_dict``."""
-        return self._register(self._optimizer_load_state_dict_post_hooks, hook, prepend)
+        return _add_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend)
 
     # ------------------------------------------------------------------ state dicts
     def state_dict(self):
@@ -347,17 +417,7 @@ class Optimizer:
         zeros detached from any graph)."""
         if not hasattr(self, "_zero_grad_profile_name"):
             self._patch_step_function()
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is not None:
-                    if set_to_none:
-                        p.grad = None
-                    else:
-                        if p.grad.grad_fn is not None:
-                            p.grad.detach_()
-                        else:
-                            p.grad.requires_grad_(False)
-                        p.grad.zero_()
+        _zero_grads(chain.from_iterable(g["params"] for g in self.param_groups), set_to_none)
 
     def step(self, closure=None):
         """Perform a single optimization step (to be overridden)."""

@@ -1,8 +1,8 @@
 """RAdam, rectified Adam (PyTorch's single-tensor algorithm)."""
 import autograd_core as _ag
 from autograd_core.optim.optimizer import (
-    Optimizer, _check_capturable, _get_scalar_dtype, _get_value, _to_scalar,
-    _use_grad_for_differentiable,
+    Optimizer, _check_adam_args, _check_capturable, _closure_loss, _get_scalar_dtype,
+    _get_value, _to_scalar, _use_grad_for_differentiable,
 )
 
 __all__ = ["RAdam", "radam"]
@@ -11,69 +11,33 @@ __all__ = ["RAdam", "radam"]
 class RAdam(Optimizer):
     """Rectified Adam, as ``torch.optim.RAdam``."""
 
+    _group_defaults = {"foreach": None, "maximize": False, "differentiable": False,
+                       "decoupled_weight_decay": False, "capturable": False}
+    _scalar_state = ("step",)
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False,
                  capturable=False, differentiable=False):
-        if isinstance(lr, _ag.Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check_adam_args(lr, betas, eps, weight_decay)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
                         maximize=maximize, foreach=foreach, capturable=capturable,
                         decoupled_weight_decay=decoupled_weight_decay,
                         differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("decoupled_weight_decay", False)
-            group.setdefault("capturable", False)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not _ag.is_tensor(p_state["step"]):
-                    p_state["step"] = _ag.tensor(float(p_state["step"]),
-                                                 dtype=_get_scalar_dtype())
-
-    def _init_group(self, group, params_with_grad, grads, exp_avgs, exp_avg_sqs, state_steps):
-        for p in group["params"]:
-            if p.grad is None:
-                continue
-            params_with_grad.append(p)
-            grads.append(p.grad)
-            state = self.state[p]
-            if len(state) == 0:
-                state["step"] = _ag.tensor(0.0, dtype=_get_scalar_dtype())
-                state["exp_avg"] = _ag.zeros_like(p)
-                state["exp_avg_sq"] = _ag.zeros_like(p)
-            exp_avgs.append(state["exp_avg"])
-            exp_avg_sqs.append(state["exp_avg_sq"])
-            state_steps.append(state["step"])
-        return False
+    @staticmethod
+    def _new_state(p, group):
+        return {"step": _ag.tensor(0.0, dtype=_get_scalar_dtype()),
+                "exp_avg": _ag.zeros_like(p), "exp_avg_sq": _ag.zeros_like(p)}
 
     @_use_grad_for_differentiable
     def step(self, closure=None):
         """Perform a single optimization step."""
-        loss = None
-        if closure is not None:
-            with _ag.enable_grad():
-                loss = closure()
+        loss = _closure_loss(closure)
         for group in self.param_groups:
-            params_with_grad, grads, exp_avgs, exp_avg_sqs, state_steps = [], [], [], [], []
             beta1, beta2 = group["betas"]
-            self._init_group(group, params_with_grad, grads, exp_avgs, exp_avg_sqs,
-                             state_steps)
+            params_with_grad, grads, exp_avgs, exp_avg_sqs, state_steps = (
+                self._params_and_state(group, "exp_avg", "exp_avg_sq", "step"))
             radam(params_with_grad, grads, exp_avgs, exp_avg_sqs, state_steps, beta1=beta1,
                   beta2=beta2, lr=group["lr"], weight_decay=group["weight_decay"],
                   eps=group["eps"], maximize=group["maximize"],

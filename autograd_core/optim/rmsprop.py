@@ -1,8 +1,8 @@
 """RMSprop with momentum and the centered variant (PyTorch's single-tensor algorithm)."""
 import autograd_core as _ag
 from autograd_core.optim.optimizer import (
-    Optimizer, _check_capturable, _get_scalar_dtype, _get_value, _to_scalar,
-    _use_grad_for_differentiable,
+    Optimizer, _check_capturable, _check_lr, _check_nonnegative, _closure_loss,
+    _get_scalar_dtype, _get_value, _to_scalar, _use_grad_for_differentiable,
 )
 
 __all__ = ["RMSprop", "rmsprop"]
@@ -11,76 +11,39 @@ __all__ = ["RMSprop", "rmsprop"]
 class RMSprop(Optimizer):
     """RMSprop, as ``torch.optim.RMSprop``."""
 
+    _group_defaults = {"momentum": 0, "centered": False, "foreach": None, "maximize": False,
+                       "differentiable": False, "capturable": False}
+    _scalar_state = ("step",)
+
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
                  centered=False, capturable=False, foreach=None, maximize=False,
                  differentiable=False):
-        if isinstance(lr, _ag.Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= momentum:
-            raise ValueError(f"Invalid momentum value: {momentum}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if not 0.0 <= alpha:
-            raise ValueError(f"Invalid alpha value: {alpha}")
+        _check_lr(lr)
+        _check_nonnegative(eps=eps, momentum=momentum, weight_decay=weight_decay, alpha=alpha)
         defaults = dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
                         weight_decay=weight_decay, capturable=capturable, foreach=foreach,
                         maximize=maximize, differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("momentum", 0)
-            group.setdefault("centered", False)
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("capturable", False)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not _ag.is_tensor(p_state["step"]):
-                    p_state["step"] = _ag.tensor(float(p_state["step"]),
-                                                 dtype=_get_scalar_dtype())
-
-    def _init_group(self, group, params_with_grad, grads, square_avgs, momentum_buffer_list,
-                    grad_avgs, state_steps):
-        for p in group["params"]:
-            if p.grad is None:
-                continue
-            params_with_grad.append(p)
-            grads.append(p.grad)
-            state = self.state[p]
-            if len(state) == 0:
-                state["step"] = _ag.zeros((), dtype=_get_scalar_dtype())
-                state["square_avg"] = _ag.zeros_like(p)
-                if group["momentum"] > 0:
-                    state["momentum_buffer"] = _ag.zeros_like(p)
-                if group["centered"]:
-                    state["grad_avg"] = _ag.zeros_like(p)
-            square_avgs.append(state["square_avg"])
-            state_steps.append(state["step"])
-            if group["momentum"] > 0:
-                momentum_buffer_list.append(state["momentum_buffer"])
-            if group["centered"]:
-                grad_avgs.append(state["grad_avg"])
-        return False
+    @staticmethod
+    def _new_state(p, group):
+        state = {"step": _ag.zeros((), dtype=_get_scalar_dtype()),
+                 "square_avg": _ag.zeros_like(p)}
+        if group["momentum"] > 0:
+            state["momentum_buffer"] = _ag.zeros_like(p)
+        if group["centered"]:
+            state["grad_avg"] = _ag.zeros_like(p)
+        return state
 
     @_use_grad_for_differentiable
     def step(self, closure=None):
         """Perform a single optimization step."""
-        loss = None
-        if closure is not None:
-            with _ag.enable_grad():
-                loss = closure()
+        loss = _closure_loss(closure)
         for group in self.param_groups:
-            params_with_grad, grads, square_avgs, grad_avgs = [], [], [], []
-            momentum_buffer_list, state_steps = [], []
-            self._init_group(group, params_with_grad, grads, square_avgs,
-                             momentum_buffer_list, grad_avgs, state_steps)
+            (params_with_grad, grads, square_avgs, grad_avgs, momentum_buffer_list,
+             state_steps) = self._params_and_state(
+                group, "square_avg", "grad_avg" if group["centered"] else None,
+                "momentum_buffer" if group["momentum"] > 0 else None, "step")
             rmsprop(params_with_grad, grads, square_avgs, grad_avgs, momentum_buffer_list,
                     state_steps, lr=group["lr"], alpha=group["alpha"], eps=group["eps"],
                     weight_decay=group["weight_decay"], momentum=group["momentum"],

@@ -2,7 +2,8 @@
 (PyTorch's single-tensor algorithm)."""
 import autograd_core as _ag
 from autograd_core.optim.optimizer import (
-    Optimizer, _check_fused, _get_value as _alpha, _to_scalar, _use_grad_for_differentiable,
+    Optimizer, _check_fused, _check_fused_options, _closure_loss, _get_value as _alpha,
+    _to_scalar, _use_grad_for_differentiable,
 )
 
 __all__ = ["SGD", "sgd"]
@@ -10,6 +11,9 @@ __all__ = ["SGD", "sgd"]
 
 class SGD(Optimizer):
     """Stochastic gradient descent (optionally with momentum), as ``torch.optim.SGD``."""
+
+    _group_defaults = {"nesterov": False, "maximize": False, "foreach": None,
+                       "differentiable": False, "fused": False}
 
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
                  nesterov=False, *, maximize=False, foreach=None, differentiable=False,
@@ -28,20 +32,7 @@ class SGD(Optimizer):
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
-        if fused:
-            if differentiable:
-                raise RuntimeError("`fused` does not support `differentiable`")
-            if foreach:
-                raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
-
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("nesterov", False)
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("differentiable", False)
-            group.setdefault("fused", False)
+        _check_fused_options(fused, differentiable, foreach)
 
     def _init_group(self, group, params, grads, momentum_buffer_list):
         for p in group["params"]:
@@ -58,10 +49,7 @@ class SGD(Optimizer):
     def step(self, closure=None):
         """Perform a single optimization step (``closure`` re-evaluates the model and
         returns the loss)."""
-        loss = None
-        if closure is not None:
-            with _ag.enable_grad():
-                loss = closure()
+        loss = _closure_loss(closure)
         for group in self.param_groups:
             params, grads, momentum_buffer_list = [], [], []
             self._init_group(group, params, grads, momentum_buffer_list)

@@ -53,6 +53,16 @@ class RemovableHandle:
         self.remove()
 
 
+def _add_hook(hooks_dict, hook, prepend=False, *, extra_dict=None):
+    """Register ``hook`` in ``hooks_dict`` (first when ``prepend``) under a new handle, and
+    return the handle (``extra_dict``: the flag dicts its removal also clears)."""
+    handle = RemovableHandle(hooks_dict, extra_dict=extra_dict)
+    hooks_dict[handle.id] = hook
+    if prepend:
+        hooks_dict.move_to_end(handle.id, last=False)
+    return handle
+
+
 class BackwardHookFunction(_ag.autograd.Function):
     """Identity on its tensor arguments; its node is where module backward hooks attach."""
 

@@ -2,7 +2,6 @@
 import warnings
 
 import autograd_core as _ag
-from autograd_core.nn import _functional_more as FM
 from autograd_core.nn import functional as F
 from autograd_core.nn import init
 from autograd_core.nn.modules.linear import NonDynamicallyQuantizableLinear
@@ -23,6 +22,55 @@ def _inplace_suffix(inplace):
     return ", inplace=True" if inplace else ""
 
 
+class _InplaceActivation(Module):
+    """An activation whose one option is ``inplace``: ``_fn(input, inplace)``."""
+
+    __constants__ = ["inplace"]
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return self._fn(input, self.inplace)
+
+    def extra_repr(self):
+        return _inplace_only(self.inplace)
+
+
+class _AlphaActivation(Module):
+    """An activation with options ``alpha`` and ``inplace``: ``_fn(input, alpha, inplace)``."""
+
+    __constants__ = ["alpha", "inplace"]
+
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        return self._fn(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        return f"alpha={self.alpha}{_inplace_suffix(self.inplace)}"
+
+
+class _Shrink(Module):
+    """A shrinkage with option ``lambd``: ``_fn(input, lambd)``."""
+
+    __constants__ = ["lambd"]
+
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        return self._fn(input, self.lambd)
+
+    def extra_repr(self):
+        return str(self.lambd)
+
+
 class Threshold(Module):
     """y = x if x > threshold else value."""
 
@@ -35,26 +83,16 @@ class Threshold(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return FM.threshold(input, self.threshold, self.value, self.inplace)
+        return F.threshold(input, self.threshold, self.value, self.inplace)
 
     def extra_repr(self):
         return f"threshold={self.threshold}, value={self.value}{_inplace_suffix(self.inplace)}"
 
 
-class ReLU(Module):
+class ReLU(_InplaceActivation):
     """max(0, x)."""
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.relu(input, inplace=self.inplace)
-
-    def extra_repr(self):
-        return _inplace_only(self.inplace)
+    _fn = staticmethod(F.relu)
 
 
 class RReLU(Module):
@@ -69,7 +107,7 @@ class RReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return FM.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
 
     def extra_repr(self):
         return f"lower={self.lower}, upper={self.upper}{_inplace_suffix(self.inplace)}"
@@ -121,17 +159,11 @@ class Sigmoid(Module):
         return _ag.sigmoid(input)
 
 
-class Hardsigmoid(Module):
+class Hardsigmoid(_InplaceActivation):
     """relu6(x + 3) / 6."""
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return FM.hardsigmoid(input, self.inplace)
+    _fn = staticmethod(F.hardsigmoid)
+    extra_repr = Module.extra_repr      # PyTorch's repr shows no inplace=True here
 
 
 class Tanh(Module):
@@ -141,99 +173,41 @@ class Tanh(Module):
         return _ag.tanh(input)
 
 
-class SiLU(Module):
+class SiLU(_InplaceActivation):
     """x * sigmoid(x)."""
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.silu(input, inplace=self.inplace)
-
-    def extra_repr(self):
-        return _inplace_only(self.inplace)
+    _fn = staticmethod(F.silu)
 
 
-class Mish(Module):
+class Mish(_InplaceActivation):
     """x * tanh(softplus(x))."""
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return FM.mish(input, inplace=self.inplace)
-
-    def extra_repr(self):
-        return _inplace_only(self.inplace)
+    _fn = staticmethod(F.mish)
 
 
-class Hardswish(Module):
+class Hardswish(_InplaceActivation):
     """x * relu6(x + 3) / 6."""
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return FM.hardswish(input, self.inplace)
+    _fn = staticmethod(F.hardswish)
+    extra_repr = Module.extra_repr      # PyTorch's repr shows no inplace=True here
 
 
-class ELU(Module):
+class ELU(_AlphaActivation):
     """x if x > 0 else alpha * (exp(x) - 1)."""
 
-    __constants__ = ["alpha", "inplace"]
-
-    def __init__(self, alpha=1.0, inplace=False):
-        super().__init__()
-        self.alpha = alpha
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.elu(input, self.alpha, self.inplace)
-
-    def extra_repr(self):
-        return f"alpha={self.alpha}{_inplace_suffix(self.inplace)}"
+    _fn = staticmethod(F.elu)
 
 
-class CELU(Module):
+class CELU(_AlphaActivation):
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
 
-    __constants__ = ["alpha", "inplace"]
-
-    def __init__(self, alpha=1.0, inplace=False):
-        super().__init__()
-        self.alpha = alpha
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.celu(input, self.alpha, self.inplace)
-
-    def extra_repr(self):
-        return f"alpha={self.alpha}{_inplace_suffix(self.inplace)}"
+    _fn = staticmethod(F.celu)
 
 
-class SELU(Module):
+class SELU(_InplaceActivation):
     """scale * elu(x, alpha) with the self-normalising constants."""
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.selu(input, self.inplace)
-
-    def extra_repr(self):
-        return _inplace_only(self.inplace)
+    _fn = staticmethod(F.selu)
 
 
 class GLU(Module):
@@ -246,7 +220,7 @@ class GLU(Module):
         self.dim = dim
 
     def forward(self, input):
-        return FM.glu(input, self.dim)
+        return F.glu(input, self.dim)
 
     def extra_repr(self):
         return f"dim={self.dim}"
@@ -268,20 +242,10 @@ class GELU(Module):
         return f"approximate={repr(self.approximate)}"
 
 
-class Hardshrink(Module):
+class Hardshrink(_Shrink):
     """x where |x| > lambd, else 0."""
 
-    __constants__ = ["lambd"]
-
-    def __init__(self, lambd=0.5):
-        super().__init__()
-        self.lambd = lambd
-
-    def forward(self, input):
-        return FM.hardshrink(input, self.lambd)
-
-    def extra_repr(self):
-        return f"{self.lambd}"
+    _fn = staticmethod(F.hardshrink)
 
 
 class LeakyReLU(Module):
@@ -305,7 +269,7 @@ class LogSigmoid(Module):
     """log(sigmoid(x))."""
 
     def forward(self, input):
-        return FM.logsigmoid(input)
+        return F.logsigmoid(input)
 
 
 class Softplus(Module):
@@ -325,20 +289,10 @@ class Softplus(Module):
         return f"beta={self.beta}, threshold={self.threshold}"
 
 
-class Softshrink(Module):
+class Softshrink(_Shrink):
     """x - lambd above lambd, x + lambd below -lambd, else 0."""
 
-    __constants__ = ["lambd"]
-
-    def __init__(self, lambd=0.5):
-        super().__init__()
-        self.lambd = lambd
-
-    def forward(self, input):
-        return FM.softshrink(input, self.lambd)
-
-    def extra_repr(self):
-        return str(self.lambd)
+    _fn = staticmethod(F.softshrink)
 
 
 class PReLU(Module):
@@ -357,7 +311,7 @@ class PReLU(Module):
         init.constant_(self.weight, self.init)
 
     def forward(self, input):
-        return FM.prelu(input, self.weight)
+        return F.prelu(input, self.weight)
 
     def extra_repr(self):
         return f"num_parameters={self.num_parameters}"
@@ -367,14 +321,14 @@ class Softsign(Module):
     """x / (1 + |x|)."""
 
     def forward(self, input):
-        return FM.softsign(input)
+        return F.softsign(input)
 
 
 class Tanhshrink(Module):
     """x - tanh(x)."""
 
     def forward(self, input):
-        return FM.tanhshrink(input)
+        return F.tanhshrink(input)
 
 
 class _SoftmaxBase(Module):
@@ -494,10 +448,10 @@ class MultiheadAttention(Module):
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True,
                 attn_mask=None, average_attn_weights=True, is_causal=False):
         is_batched = query.dim() == 3
-        key_padding_mask = FM._canonical_mask(key_padding_mask, "key_padding_mask",
-                                              FM._none_or_dtype(attn_mask), "attn_mask",
-                                              query.dtype)
-        attn_mask = FM._canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, False)
+        key_padding_mask = F._canonical_mask(key_padding_mask, "key_padding_mask",
+                                             F._none_or_dtype(attn_mask), "attn_mask",
+                                             query.dtype)
+        attn_mask = F._canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, False)
         if self.batch_first and is_batched:
             if key is value:
                 if query is key:
@@ -511,14 +465,14 @@ class MultiheadAttention(Module):
                       need_weights=need_weights, attn_mask=attn_mask,
                       average_attn_weights=average_attn_weights, is_causal=is_causal)
         if not self._qkv_same_embed_dim:
-            out, weights = FM.multi_head_attention_forward(
+            out, weights = F.multi_head_attention_forward(
                 query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight,
                 self.in_proj_bias, self.bias_k, self.bias_v, self.add_zero_attn, self.dropout,
                 self.out_proj.weight, self.out_proj.bias, use_separate_proj_weight=True,
                 q_proj_weight=self.q_proj_weight, k_proj_weight=self.k_proj_weight,
                 v_proj_weight=self.v_proj_weight, **common)
         else:
-            out, weights = FM.multi_head_attention_forward(
+            out, weights = F.multi_head_attention_forward(
                 query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight,
                 self.in_proj_bias, self.bias_k, self.bias_v, self.add_zero_attn, self.dropout,
                 self.out_proj.weight, self.out_proj.bias, **common)

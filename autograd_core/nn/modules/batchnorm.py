@@ -1,10 +1,10 @@
 """BatchNorm1d/2d/3d, their lazy forms, and SyncBatchNorm (a BatchNorm here: one process)."""
 import autograd_core as _ag
 from autograd_core.nn import functional as F
-from autograd_core.nn import init
 from autograd_core.nn.modules.lazy import LazyModuleMixin, _plain_buffers
 from autograd_core.nn.modules.module import Module
-from autograd_core.nn.parameter import Parameter, UninitializedBuffer, UninitializedParameter
+from autograd_core.nn.modules.normalization import _affine_parameters, _reset_affine
+from autograd_core.nn.parameter import UninitializedBuffer, UninitializedParameter
 
 __all__ = ["BatchNorm1d", "LazyBatchNorm1d", "BatchNorm2d", "LazyBatchNorm2d", "BatchNorm3d",
            "LazyBatchNorm3d", "SyncBatchNorm"]
@@ -24,15 +24,7 @@ class _NormBase(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        if self.affine:
-            self.weight = Parameter(_ag.empty(num_features, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_ag.empty(num_features, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, affine, num_features, bias, dtype)
         if self.track_running_stats:
             self.register_buffer("running_mean", _ag.zeros(num_features, dtype=dtype))
             self.register_buffer("running_var", _ag.ones(num_features, dtype=dtype))
@@ -51,10 +43,7 @@ class _NormBase(Module):
 
     def reset_parameters(self):
         self.reset_running_stats()
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self, self.affine)
 
     def _check_input_dim(self, input):
         raise NotImplementedError

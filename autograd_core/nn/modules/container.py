@@ -168,6 +168,17 @@ class Sequential(Module):
         return self
 
 
+def _get_abs_string_index(self, idx):
+    """The key of list index ``idx`` (from the end when negative) in ModuleList and
+    ParameterList."""
+    idx = operator.index(idx)
+    if not -len(self) <= idx < len(self):
+        raise IndexError(f"index {idx} is out of range")
+    if idx < 0:
+        idx += len(self)
+    return str(idx)
+
+
 class ModuleList(Module):
     """A list of submodules, registered (their parameters are the list's)."""
 
@@ -176,13 +187,7 @@ class ModuleList(Module):
         if modules is not None:
             self += modules
 
-    def _get_abs_string_index(self, idx):
-        idx = operator.index(idx)
-        if not -len(self) <= idx < len(self):
-            raise IndexError(f"index {idx} is out of range")
-        if idx < 0:
-            idx += len(self)
-        return str(idx)
+    _get_abs_string_index = _get_abs_string_index
 
     def __getitem__(self, idx):
         if isinstance(idx, slice):
@@ -345,13 +350,7 @@ class ParameterList(Module):
         if values is not None:
             self += values
 
-    def _get_abs_string_index(self, idx):
-        idx = operator.index(idx)
-        if not -len(self) <= idx < len(self):
-            raise IndexError(f"index {idx} is out of range")
-        if idx < 0:
-            idx += len(self)
-        return str(idx)
+    _get_abs_string_index = _get_abs_string_index
 
     def __getitem__(self, idx):
         if isinstance(idx, slice):

@@ -1,22 +1,22 @@
 """Convolution modules: Conv1d/2d/3d, ConvTranspose1d/2d/3d and their lazy forms."""
 import math
 
-import autograd_core as _ag
-from autograd_core.nn import _functional_more as FM
 from autograd_core.nn import functional as F
 from autograd_core.nn import init
 from autograd_core.nn.modules.lazy import LazyModuleMixin
 from autograd_core.nn.modules.module import Module
-from autograd_core.nn.modules.utils import _pair, _reverse_repeat_tuple, _single, _triple
-from autograd_core.nn.parameter import Parameter, UninitializedParameter
+from autograd_core.nn.modules.utils import (
+    _pair, _reverse_repeat_tuple, _single, _triple, _weight_and_bias,
+)
+from autograd_core.nn.parameter import UninitializedParameter
 
 __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
            "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
            "LazyConvTranspose2d", "LazyConvTranspose3d"]
 
 _EXPAND = {1: _single, 2: _pair, 3: _triple}
-_CONV = {1: F.conv1d, 2: F.conv2d, 3: FM.conv3d}
-_CONV_T = {1: FM.conv_transpose1d, 2: FM.conv_transpose2d, 3: FM.conv_transpose3d}
+_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
+_CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
 
 
 class _ConvNd(Module):
@@ -70,11 +70,7 @@ class _ConvNd(Module):
             shape = (in_channels, out_channels // groups) + tuple(kernel_size)
         else:
             shape = (out_channels, in_channels // groups) + tuple(kernel_size)
-        self.weight = Parameter(_ag.empty(shape, dtype=dtype))
-        if bias:
-            self.bias = Parameter(_ag.empty(out_channels, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        _weight_and_bias(self, shape, out_channels, bias, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):

@@ -1,5 +1,4 @@
 """PairwiseDistance and CosineSimilarity."""
-from autograd_core.nn import _functional_more as FM
 from autograd_core.nn import functional as F
 from autograd_core.nn.modules.module import Module
 
@@ -18,7 +17,7 @@ class PairwiseDistance(Module):
         self.keepdim = keepdim
 
     def forward(self, x1, x2):
-        return FM.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
+        return F.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
 
 
 class CosineSimilarity(Module):

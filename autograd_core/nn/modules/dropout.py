@@ -1,5 +1,4 @@
 """Dropout modules (identity in eval mode)."""
-from autograd_core.nn import _functional_more as FM
 from autograd_core.nn import functional as F
 from autograd_core.nn.modules.module import Module
 
@@ -53,11 +52,11 @@ class AlphaDropout(_DropoutNd):
     """Dropout that keeps SELU's self-normalising mean and variance."""
 
     def forward(self, input):
-        return FM.alpha_dropout(input, self.p, self.training)
+        return F.alpha_dropout(input, self.p, self.training)
 
 
 class FeatureAlphaDropout(_DropoutNd):
     """AlphaDropout of whole channels."""
 
     def forward(self, input):
-        return FM.feature_alpha_dropout(input, self.p, self.training)
+        return F.feature_alpha_dropout(input, self.p, self.training)

@@ -1,7 +1,7 @@
 """InstanceNorm1d/2d/3d and their lazy forms."""
 import warnings
 
-from autograd_core.nn import _functional_more as FM
+from autograd_core.nn import functional as F
 from autograd_core.nn.modules.batchnorm import _LazyNormBase, _NormBase
 
 __all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LazyInstanceNorm1d",
@@ -21,9 +21,9 @@ class _InstanceNorm(_NormBase):
         return self._apply_instance_norm(input.unsqueeze(0)).squeeze(0)
 
     def _apply_instance_norm(self, input):
-        return FM.instance_norm(input, self.running_mean, self.running_var, self.weight,
-                                self.bias, self.training or not self.track_running_stats,
-                                self.momentum if self.momentum is not None else 0.0, self.eps)
+        return F.instance_norm(input, self.running_mean, self.running_var, self.weight,
+                               self.bias, self.training or not self.track_running_stats,
+                               self.momentum if self.momentum is not None else 0.0, self.eps)
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
                               unexpected_keys, error_msgs):

@@ -4,10 +4,10 @@ import math
 import autograd_core as _ag
 from autograd_core.nn import functional as F
 from autograd_core.nn import init
-from autograd_core.nn import _functional_more as FM
 from autograd_core.nn.modules.lazy import LazyModuleMixin
 from autograd_core.nn.modules.module import Module
-from autograd_core.nn.parameter import Parameter, UninitializedParameter
+from autograd_core.nn.modules.utils import _weight_and_bias
+from autograd_core.nn.parameter import UninitializedParameter
 
 __all__ = ["Bilinear", "Identity", "LazyLinear", "Linear"]
 
@@ -32,11 +32,7 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(_ag.empty((out_features, in_features), dtype=dtype))
-        if bias:
-            self.bias = Parameter(_ag.empty(out_features, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        _weight_and_bias(self, (out_features, in_features), out_features, bias, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
@@ -69,12 +65,8 @@ class Bilinear(Module):
         self.in1_features = in1_features
         self.in2_features = in2_features
         self.out_features = out_features
-        self.weight = Parameter(_ag.empty((out_features, in1_features, in2_features),
-                                          dtype=dtype))
-        if bias:
-            self.bias = Parameter(_ag.empty(out_features, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        _weight_and_bias(self, (out_features, in1_features, in2_features), out_features, bias,
+                         dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
@@ -87,7 +79,7 @@ class Bilinear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input1, input2):
-        return FM.bilinear(input1, input2, self.weight, self.bias)
+        return F.bilinear(input1, input2, self.weight, self.bias)
 
     def extra_repr(self):
         return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "

@@ -2,7 +2,6 @@
 import math
 import warnings
 
-from autograd_core.nn import _functional_more as FM
 from autograd_core.nn import functional as F
 from autograd_core.nn.modules.distance import PairwiseDistance
 from autograd_core.nn.modules.linear import Linear
@@ -81,8 +80,8 @@ class PoissonNLLLoss(_Loss):
         self.eps = eps
 
     def forward(self, log_input, target):
-        return FM.poisson_nll_loss(log_input, target, log_input=self.log_input, full=self.full,
-                                   eps=self.eps, reduction=self.reduction)
+        return F.poisson_nll_loss(log_input, target, log_input=self.log_input, full=self.full,
+                                  eps=self.eps, reduction=self.reduction)
 
 
 class GaussianNLLLoss(_Loss):
@@ -96,8 +95,8 @@ class GaussianNLLLoss(_Loss):
         self.eps = eps
 
     def forward(self, input, target, var):
-        return FM.gaussian_nll_loss(input, target, var, full=self.full, eps=self.eps,
-                                    reduction=self.reduction)
+        return F.gaussian_nll_loss(input, target, var, full=self.full, eps=self.eps,
+                                   reduction=self.reduction)
 
 
 class KLDivLoss(_Loss):
@@ -110,7 +109,7 @@ class KLDivLoss(_Loss):
         self.log_target = log_target
 
     def forward(self, input, target):
-        return FM.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
 
 
 class MSELoss(_Loss):
@@ -157,8 +156,8 @@ class HingeEmbeddingLoss(_Loss):
         self.margin = margin
 
     def forward(self, input, target):
-        return FM.hinge_embedding_loss(input, target, margin=self.margin,
-                                       reduction=self.reduction)
+        return F.hinge_embedding_loss(input, target, margin=self.margin,
+                                      reduction=self.reduction)
 
 
 class MultiLabelMarginLoss(_Loss):
@@ -167,7 +166,7 @@ class MultiLabelMarginLoss(_Loss):
     __constants__ = ["reduction"]
 
     def forward(self, input, target):
-        return FM.multilabel_margin_loss(input, target, reduction=self.reduction)
+        return F.multilabel_margin_loss(input, target, reduction=self.reduction)
 
 
 class SmoothL1Loss(_Loss):
@@ -204,7 +203,7 @@ class SoftMarginLoss(_Loss):
     __constants__ = ["reduction"]
 
     def forward(self, input, target):
-        return FM.soft_margin_loss(input, target, reduction=self.reduction)
+        return F.soft_margin_loss(input, target, reduction=self.reduction)
 
 
 class CrossEntropyLoss(_WeightedLoss):
@@ -229,8 +228,8 @@ class MultiLabelSoftMarginLoss(_WeightedLoss):
     __constants__ = ["reduction"]
 
     def forward(self, input, target):
-        return FM.multilabel_soft_margin_loss(input, target, weight=self.weight,
-                                              reduction=self.reduction)
+        return F.multilabel_soft_margin_loss(input, target, weight=self.weight,
+                                             reduction=self.reduction)
 
 
 class CosineEmbeddingLoss(_Loss):
@@ -243,8 +242,8 @@ class CosineEmbeddingLoss(_Loss):
         self.margin = margin
 
     def forward(self, input1, input2, target):
-        return FM.cosine_embedding_loss(input1, input2, target, margin=self.margin,
-                                        reduction=self.reduction)
+        return F.cosine_embedding_loss(input1, input2, target, margin=self.margin,
+                                       reduction=self.reduction)
 
 
 class MarginRankingLoss(_Loss):
@@ -257,8 +256,8 @@ class MarginRankingLoss(_Loss):
         self.margin = margin
 
     def forward(self, input1, input2, target):
-        return FM.margin_ranking_loss(input1, input2, target, margin=self.margin,
-                                      reduction=self.reduction)
+        return F.margin_ranking_loss(input1, input2, target, margin=self.margin,
+                                     reduction=self.reduction)
 
 
 class MultiMarginLoss(_WeightedLoss):
@@ -278,8 +277,8 @@ class MultiMarginLoss(_WeightedLoss):
         self.margin = margin
 
     def forward(self, input, target):
-        return FM.multi_margin_loss(input, target, p=self.p, margin=self.margin,
-                                    weight=self.weight, reduction=self.reduction)
+        return F.multi_margin_loss(input, target, p=self.p, margin=self.margin,
+                                   weight=self.weight, reduction=self.reduction)
 
 
 class TripletMarginLoss(_Loss):
@@ -299,8 +298,8 @@ class TripletMarginLoss(_Loss):
         self.swap = swap
 
     def forward(self, anchor, positive, negative):
-        return FM.triplet_margin_loss(anchor, positive, negative, margin=self.margin, p=self.p,
-                                      eps=self.eps, swap=self.swap, reduction=self.reduction)
+        return F.triplet_margin_loss(anchor, positive, negative, margin=self.margin, p=self.p,
+                                     eps=self.eps, swap=self.swap, reduction=self.reduction)
 
 
 class TripletMarginWithDistanceLoss(_Loss):
@@ -319,7 +318,7 @@ class TripletMarginWithDistanceLoss(_Loss):
         self.swap = swap
 
     def forward(self, anchor, positive, negative):
-        return FM.triplet_margin_with_distance_loss(
+        return F.triplet_margin_with_distance_loss(
             anchor, positive, negative, distance_function=self.distance_function,
             margin=self.margin, swap=self.swap, reduction=self.reduction)
 
@@ -335,8 +334,8 @@ class CTCLoss(_Loss):
         self.zero_infinity = zero_infinity
 
     def forward(self, log_probs, targets, input_lengths, target_lengths):
-        return FM.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
-                           self.reduction, self.zero_infinity)
+        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
+                          self.reduction, self.zero_infinity)
 
 
 class LinearCrossEntropyLoss(_WeightedLoss):
@@ -369,11 +368,11 @@ class LinearCrossEntropyLoss(_WeightedLoss):
             (self.num_classes,) + tuple(self.out_features) + (self.linear.in_features,))
         linear_bias = (self.linear.bias.reshape((self.num_classes,) + tuple(self.out_features))
                        if self.linear.bias is not None else None)
-        return FM.linear_cross_entropy(input, linear_weight, target, linear_bias=linear_bias,
-                                       weight=self.weight, reduction=self.reduction,
-                                       ignore_index=self.ignore_index,
-                                       label_smoothing=self.label_smoothing,
-                                       options=self.options)
+        return F.linear_cross_entropy(input, linear_weight, target, linear_bias=linear_bias,
+                                      weight=self.weight, reduction=self.reduction,
+                                      ignore_index=self.ignore_index,
+                                      label_smoothing=self.label_smoothing,
+                                      options=self.options)
 
     def extra_repr(self):
         return (f"in_features={self.linear.in_features}, num_classes={self.num_classes}, "

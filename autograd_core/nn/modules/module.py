@@ -23,7 +23,9 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
 import autograd_core as _ag
-from autograd_core.nn.modules._hooks import BackwardHook, RemovableHandle
+from autograd_core.nn.modules._hooks import (  # noqa: F401 (module.RemovableHandle)
+    BackwardHook, RemovableHandle, _add_hook,
+)
 from autograd_core.nn.parameter import Buffer, Parameter, is_lazy
 
 __all__ = [
@@ -125,36 +127,27 @@ _EXTRA_STATE_KEY_SUFFIX = "_extra_state"
 
 def register_module_buffer_registration_hook(hook):
     """A hook run as ``hook(module, name, buffer)`` whenever any module registers a buffer."""
-    handle = RemovableHandle(_global_buffer_registration_hooks)
-    _global_buffer_registration_hooks[handle.id] = hook
-    return handle
+    return _add_hook(_global_buffer_registration_hooks, hook)
 
 
 def register_module_module_registration_hook(hook):
     """A hook run as ``hook(module, name, submodule)`` whenever any module registers one."""
-    handle = RemovableHandle(_global_module_registration_hooks)
-    _global_module_registration_hooks[handle.id] = hook
-    return handle
+    return _add_hook(_global_module_registration_hooks, hook)
 
 
 def register_module_parameter_registration_hook(hook):
     """A hook run as ``hook(module, name, param)`` whenever any module registers one."""
-    handle = RemovableHandle(_global_parameter_registration_hooks)
-    _global_parameter_registration_hooks[handle.id] = hook
-    return handle
+    return _add_hook(_global_parameter_registration_hooks, hook)
 
 
 def register_module_forward_pre_hook(hook):
     """A forward pre-hook run before every module's forward."""
-    handle = RemovableHandle(_global_forward_pre_hooks)
-    _global_forward_pre_hooks[handle.id] = hook
-    return handle
+    return _add_hook(_global_forward_pre_hooks, hook)
 
 
 def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
     """A forward hook run after every module's forward."""
-    handle = RemovableHandle(_global_forward_hooks, extra_dict=_global_forward_hooks_always_called)
-    _global_forward_hooks[handle.id] = hook
+    handle = _add_hook(_global_forward_hooks, hook, extra_dict=_global_forward_hooks_always_called)
     if with_kwargs:
         _global_forward_hooks_with_kwargs[handle.id] = True
     if always_call:
@@ -162,35 +155,44 @@ def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
     return handle
 
 
-def register_module_backward_hook(hook):
-    """A (deprecated, non-full) backward hook common to all modules."""
+def _register_global_backward_hook(hook, full):
+    """The global backward hooks are all full or all non-full."""
     global _global_is_full_backward_hook
-    if _global_is_full_backward_hook is True:
+    if _global_is_full_backward_hook is (not full):
         raise RuntimeError("Cannot use both regular backward hooks and full backward hooks as a "
                            "global Module hook. Please use only one of them.")
-    _global_is_full_backward_hook = False
-    handle = RemovableHandle(_global_backward_hooks)
-    _global_backward_hooks[handle.id] = hook
-    return handle
+    _global_is_full_backward_hook = full
+    return _add_hook(_global_backward_hooks, hook)
+
+
+def register_module_backward_hook(hook):
+    """A (deprecated, non-full) backward hook common to all modules."""
+    return _register_global_backward_hook(hook, False)
 
 
 def register_module_full_backward_pre_hook(hook):
     """A full backward pre-hook common to all modules."""
-    handle = RemovableHandle(_global_backward_pre_hooks)
-    _global_backward_pre_hooks[handle.id] = hook
-    return handle
+    return _add_hook(_global_backward_pre_hooks, hook)
 
 
 def register_module_full_backward_hook(hook):
     """A full backward hook common to all modules."""
-    global _global_is_full_backward_hook
-    if _global_is_full_backward_hook is False:
-        raise RuntimeError("Cannot use both regular backward hooks and full backward hooks as a "
-                           "global Module hook. Please use only one of them.")
-    _global_is_full_backward_hook = True
-    handle = RemovableHandle(_global_backward_hooks)
-    _global_backward_hooks[handle.id] = hook
-    return handle
+    return _register_global_backward_hook(hook, True)
+
+
+def _zero_grads(params, set_to_none):
+    """Each gradient of params to None, or detached from any graph and zeroed in place
+    (Module.zero_grad and Optimizer.zero_grad)."""
+    for p in params:
+        if p.grad is not None:
+            if set_to_none:
+                p.grad = None
+            else:
+                if p.grad.grad_fn is not None:
+                    p.grad.detach_()
+                else:
+                    p.grad.requires_grad_(False)
+                p.grad.zero_()
 
 
 def _forward_unimplemented(self, *input):
@@ -494,34 +496,24 @@ class Module:
     def register_full_backward_pre_hook(self, hook, prepend=False):
         """``hook(module, grad_output) -> new grad_output or None``, run when the gradients
         of the module's outputs are computed."""
-        handle = RemovableHandle(self._backward_pre_hooks)
-        self._backward_pre_hooks[handle.id] = hook
-        if prepend:
-            self._backward_pre_hooks.move_to_end(handle.id, last=False)
-        return handle
+        return _add_hook(self._backward_pre_hooks, hook, prepend)
+
+    def _register_backward_hook(self, hook, full, prepend=False):
+        # a module's backward hooks are all full or all non-full
+        if self._is_full_backward_hook is (not full):
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on "
+                               "a single Module. Please use only one of them.")
+        self._is_full_backward_hook = full
+        return _add_hook(self._backward_hooks, hook, prepend)
 
     def register_backward_hook(self, hook):
         """Deprecated: hooks the grad_fn of the output (use register_full_backward_hook)."""
-        if self._is_full_backward_hook is True:
-            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on "
-                               "a single Module. Please use only one of them.")
-        self._is_full_backward_hook = False
-        handle = RemovableHandle(self._backward_hooks)
-        self._backward_hooks[handle.id] = hook
-        return handle
+        return self._register_backward_hook(hook, False)
 
     def register_full_backward_hook(self, hook, prepend=False):
         """``hook(module, grad_input, grad_output) -> new grad_input or None``, run when the
         gradients of the module's inputs are computed."""
-        if self._is_full_backward_hook is False:
-            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on "
-                               "a single Module. Please use only one of them.")
-        self._is_full_backward_hook = True
-        handle = RemovableHandle(self._backward_hooks)
-        self._backward_hooks[handle.id] = hook
-        if prepend:
-            self._backward_hooks.move_to_end(handle.id, last=False)
-        return handle
+        return self._register_backward_hook(hook, True, prepend)
 
     def _get_backward_hooks(self):
         full, non_full = [], []
@@ -586,26 +578,20 @@ class Module:
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
         """``hook(module, args) -> new args or None`` (``with_kwargs``:
         ``hook(module, args, kwargs) -> (args, kwargs) or None``), run before forward."""
-        handle = RemovableHandle(self._forward_pre_hooks,
-                                 extra_dict=self._forward_pre_hooks_with_kwargs)
-        self._forward_pre_hooks[handle.id] = hook
+        handle = _add_hook(self._forward_pre_hooks, hook, prepend,
+                           extra_dict=self._forward_pre_hooks_with_kwargs)
         if with_kwargs:
             self._forward_pre_hooks_with_kwargs[handle.id] = True
-        if prepend:
-            self._forward_pre_hooks.move_to_end(handle.id, last=False)
         return handle
 
     def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
         """``hook(module, args, output) -> new output or None``, run after forward."""
-        handle = RemovableHandle(self._forward_hooks, extra_dict=[
+        handle = _add_hook(self._forward_hooks, hook, prepend, extra_dict=[
             self._forward_hooks_with_kwargs, self._forward_hooks_always_called])
-        self._forward_hooks[handle.id] = hook
         if with_kwargs:
             self._forward_hooks_with_kwargs[handle.id] = True
         if always_call:
             self._forward_hooks_always_called[handle.id] = True
-        if prepend:
-            self._forward_hooks.move_to_end(handle.id, last=False)
         return handle
 
     # ------------------------------------------------------------ calling
@@ -848,22 +834,16 @@ class Module:
             raise RuntimeError("Cannot register the same function as the state dict post hook "
                                "that was previously registered via "
                                "register_state_dict_post_hook")
-        handle = RemovableHandle(self._state_dict_hooks)
-        self._state_dict_hooks[handle.id] = hook
-        return handle
+        return _add_hook(self._state_dict_hooks, hook)
 
     def register_state_dict_post_hook(self, hook):
         """``hook(module, state_dict, prefix, local_metadata)``, run after state_dict()."""
         hook._from_public_api = True
-        handle = RemovableHandle(self._state_dict_hooks)
-        self._state_dict_hooks[handle.id] = hook
-        return handle
+        return _add_hook(self._state_dict_hooks, hook)
 
     def register_state_dict_pre_hook(self, hook):
         """``hook(module, prefix, keep_vars)``, run before state_dict()."""
-        handle = RemovableHandle(self._state_dict_pre_hooks)
-        self._state_dict_pre_hooks[handle.id] = hook
-        return handle
+        return _add_hook(self._state_dict_pre_hooks, hook)
 
     def _save_to_state_dict(self, destination, prefix, keep_vars):
         for name, param in self._parameters.items():
@@ -914,10 +894,8 @@ class Module:
         return destination
 
     def _register_load_state_dict_pre_hook(self, hook, with_module=False):
-        handle = RemovableHandle(self._load_state_dict_pre_hooks)
-        self._load_state_dict_pre_hooks[handle.id] = _WrappedHook(
-            hook, self if with_module else None)
-        return handle
+        return _add_hook(self._load_state_dict_pre_hooks,
+                         _WrappedHook(hook, self if with_module else None))
 
     def register_load_state_dict_pre_hook(self, hook):
         """``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
@@ -926,9 +904,7 @@ class Module:
 
     def register_load_state_dict_post_hook(self, hook):
         """``hook(module, incompatible_keys)``, run after load_state_dict."""
-        handle = RemovableHandle(self._load_state_dict_post_hooks)
-        self._load_state_dict_post_hooks[handle.id] = hook
-        return handle
+        return _add_hook(self._load_state_dict_post_hooks, hook)
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
                               unexpected_keys, error_msgs):
@@ -1137,16 +1113,7 @@ class Module:
 
     def zero_grad(self, set_to_none=True):
         """Reset the gradients of all parameters (to None by default, else to zero)."""
-        for p in self.parameters():
-            if p.grad is not None:
-                if set_to_none:
-                    p.grad = None
-                else:
-                    if p.grad.grad_fn is not None:
-                        p.grad.detach_()
-                    else:
-                        p.grad.requires_grad_(False)
-                    p.grad.zero_()
+        _zero_grads(self.parameters(), set_to_none)
 
     # ------------------------------------------------------------ printing
 

@@ -4,13 +4,31 @@ import numbers
 import numpy as np
 
 import autograd_core as _ag
-from autograd_core.nn import _functional_more as FM
 from autograd_core.nn import functional as F
 from autograd_core.nn import init
 from autograd_core.nn.modules.module import Module
+from autograd_core.nn.modules.utils import _weight_and_bias
 from autograd_core.nn.parameter import Parameter
 
 __all__ = ["LocalResponseNorm", "CrossMapLRN2d", "LayerNorm", "GroupNorm", "RMSNorm"]
+
+
+def _affine_parameters(module, affine, shape, bias, dtype):
+    """The weight and bias parameters of a norm layer, of ``shape`` (bias None when
+    ``bias`` is false, both None when not ``affine``)."""
+    if affine:
+        _weight_and_bias(module, shape, shape, bias, dtype)
+    else:
+        module.register_parameter("weight", None)
+        module.register_parameter("bias", None)
+
+
+def _reset_affine(module, affine):
+    """A norm layer's weight to ones and bias to zeros."""
+    if affine:
+        init.ones_(module.weight)
+        if module.bias is not None:
+            init.zeros_(module.bias)
 
 
 class LocalResponseNorm(Module):
@@ -26,7 +44,7 @@ class LocalResponseNorm(Module):
         self.k = k
 
     def forward(self, input):
-        return FM.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
 
     def extra_repr(self):
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
@@ -55,7 +73,7 @@ class CrossMapLRN2d(Module):
             window[ch, :min(ch + pre_pad - 1, c - 1) + 1] = 1.0
             if ch > pre_pad:
                 window[ch, 1:ch - pre_pad + 1] = 0.0
-        w = FM._const(window, input.dtype)
+        w = F._const(window, input.dtype)
         scale = _ag.einsum("dc,nchw->ndhw", w, input * input) * (self.alpha / self.size) + self.k
         return input * scale ** (-self.beta)
 
@@ -76,22 +94,11 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if self.elementwise_affine:
-            self.weight = Parameter(_ag.empty(self.normalized_shape, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_ag.empty(self.normalized_shape, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, elementwise_affine, self.normalized_shape, bias, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self, self.elementwise_affine)
 
     def forward(self, input):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -116,25 +123,14 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        if self.affine:
-            self.weight = Parameter(_ag.empty(num_channels, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_ag.empty(num_channels, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, affine, num_channels, bias, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self, self.affine)
 
     def forward(self, input):
-        return FM.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
     def extra_repr(self):
         return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
@@ -165,7 +161,7 @@ class RMSNorm(Module):
             init.ones_(self.weight)
 
     def forward(self, x):
-        return FM.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
 
     def extra_repr(self):
         return (f"{self.normalized_shape}, eps={self.eps}, "

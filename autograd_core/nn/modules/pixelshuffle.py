@@ -1,5 +1,5 @@
 """PixelShuffle, PixelUnshuffle and ChannelShuffle."""
-from autograd_core.nn import _functional_more as FM
+from autograd_core.nn import functional as F
 from autograd_core.nn.modules.module import Module
 
 __all__ = ["PixelShuffle", "PixelUnshuffle", "ChannelShuffle"]
@@ -15,7 +15,7 @@ class PixelShuffle(Module):
         self.upscale_factor = upscale_factor
 
     def forward(self, input):
-        return FM.pixel_shuffle(input, self.upscale_factor)
+        return F.pixel_shuffle(input, self.upscale_factor)
 
     def extra_repr(self):
         return f"upscale_factor={self.upscale_factor}"
@@ -31,7 +31,7 @@ class PixelUnshuffle(Module):
         self.downscale_factor = downscale_factor
 
     def forward(self, input):
-        return FM.pixel_unshuffle(input, self.downscale_factor)
+        return F.pixel_unshuffle(input, self.downscale_factor)
 
     def extra_repr(self):
         return f"downscale_factor={self.downscale_factor}"
@@ -47,7 +47,7 @@ class ChannelShuffle(Module):
         self.groups = groups
 
     def forward(self, input):
-        return FM.channel_shuffle(input, self.groups)
+        return F.channel_shuffle(input, self.groups)
 
     def extra_repr(self):
         return f"groups={self.groups}"

@@ -1,5 +1,4 @@
 """Pooling modules: max, average, power-average, adaptive and max-unpooling, 1-3 dims."""
-from autograd_core.nn import _functional_more as FM
 from autograd_core.nn import functional as F
 from autograd_core.nn.modules.module import Module
 from autograd_core.nn.modules.utils import _pair, _single, _triple
@@ -36,7 +35,7 @@ class _MaxPoolNd(Module):
 class MaxPool1d(_MaxPoolNd):
     """Max over sliding windows of (N, C, L) inputs."""
 
-    _pool = staticmethod(FM.max_pool1d)
+    _pool = staticmethod(F.max_pool1d)
 
 
 class MaxPool2d(_MaxPoolNd):
@@ -48,10 +47,16 @@ class MaxPool2d(_MaxPoolNd):
 class MaxPool3d(_MaxPoolNd):
     """Max over sliding windows of (N, C, D, H, W) inputs."""
 
-    _pool = staticmethod(FM.max_pool3d)
+    _pool = staticmethod(F.max_pool3d)
 
 
 class _MaxUnpoolNd(Module):
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        self.kernel_size = self._ntuple(kernel_size)
+        self.stride = self._ntuple(stride if stride is not None else kernel_size)
+        self.padding = self._ntuple(padding)
+
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
@@ -63,37 +68,22 @@ class _MaxUnpoolNd(Module):
 class MaxUnpool1d(_MaxUnpoolNd):
     """Inverse of MaxPool1d: values back at their indices, zeros elsewhere."""
 
-    _unpool = staticmethod(FM.max_unpool1d)
-
-    def __init__(self, kernel_size, stride=None, padding=0):
-        super().__init__()
-        self.kernel_size = _single(kernel_size)
-        self.stride = _single(stride if stride is not None else kernel_size)
-        self.padding = _single(padding)
+    _unpool = staticmethod(F.max_unpool1d)
+    _ntuple = staticmethod(_single)
 
 
 class MaxUnpool2d(_MaxUnpoolNd):
     """Inverse of MaxPool2d."""
 
-    _unpool = staticmethod(FM.max_unpool2d)
-
-    def __init__(self, kernel_size, stride=None, padding=0):
-        super().__init__()
-        self.kernel_size = _pair(kernel_size)
-        self.stride = _pair(stride if stride is not None else kernel_size)
-        self.padding = _pair(padding)
+    _unpool = staticmethod(F.max_unpool2d)
+    _ntuple = staticmethod(_pair)
 
 
 class MaxUnpool3d(_MaxUnpoolNd):
     """Inverse of MaxPool3d."""
 
-    _unpool = staticmethod(FM.max_unpool3d)
-
-    def __init__(self, kernel_size, stride=None, padding=0):
-        super().__init__()
-        self.kernel_size = _triple(kernel_size)
-        self.stride = _triple(stride if stride is not None else kernel_size)
-        self.padding = _triple(padding)
+    _unpool = staticmethod(F.max_unpool3d)
+    _ntuple = staticmethod(_triple)
 
 
 class _AvgPoolNd(Module):
@@ -101,6 +91,24 @@ class _AvgPoolNd(Module):
 
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class _AvgPool2d3d(_AvgPoolNd):
+    """The arguments (with divisor_override) and forward of AvgPool2d and AvgPool3d."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 count_include_pad=True, divisor_override=None):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+        self.divisor_override = divisor_override
+
+    def forward(self, input):
+        return self._pool(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                          self.count_include_pad, self.divisor_override)
 
 
 class AvgPool1d(_AvgPoolNd):
@@ -116,44 +124,20 @@ class AvgPool1d(_AvgPoolNd):
         self.count_include_pad = count_include_pad
 
     def forward(self, input):
-        return FM.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                             self.count_include_pad)
+        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad)
 
 
-class AvgPool2d(_AvgPoolNd):
+class AvgPool2d(_AvgPool2d3d):
     """Mean over sliding windows of (N, C, H, W) inputs."""
 
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
-                 count_include_pad=True, divisor_override=None):
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if stride is not None else kernel_size
-        self.padding = padding
-        self.ceil_mode = ceil_mode
-        self.count_include_pad = count_include_pad
-        self.divisor_override = divisor_override
-
-    def forward(self, input):
-        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad, self.divisor_override)
+    _pool = staticmethod(F.avg_pool2d)
 
 
-class AvgPool3d(_AvgPoolNd):
+class AvgPool3d(_AvgPool2d3d):
     """Mean over sliding windows of (N, C, D, H, W) inputs."""
 
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
-                 count_include_pad=True, divisor_override=None):
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if stride is not None else kernel_size
-        self.padding = padding
-        self.ceil_mode = ceil_mode
-        self.count_include_pad = count_include_pad
-        self.divisor_override = divisor_override
-
-    def forward(self, input):
-        return FM.avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                             self.count_include_pad, self.divisor_override)
+    _pool = staticmethod(F.avg_pool3d)
 
     def __setstate__(self, d):
         super().__setstate__(d)
@@ -184,19 +168,19 @@ class _LPPoolNd(Module):
 class LPPool1d(_LPPoolNd):
     """(sum of x**p over each window) ** (1/p), 1-D."""
 
-    _pool = staticmethod(FM.lp_pool1d)
+    _pool = staticmethod(F.lp_pool1d)
 
 
 class LPPool2d(_LPPoolNd):
     """Power-average pooling, 2-D."""
 
-    _pool = staticmethod(FM.lp_pool2d)
+    _pool = staticmethod(F.lp_pool2d)
 
 
 class LPPool3d(_LPPoolNd):
     """Power-average pooling, 3-D."""
 
-    _pool = staticmethod(FM.lp_pool3d)
+    _pool = staticmethod(F.lp_pool3d)
 
 
 class _AdaptiveMaxPoolNd(Module):
@@ -217,19 +201,19 @@ class _AdaptiveMaxPoolNd(Module):
 class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
     """Max pooling to a fixed output length."""
 
-    _pool = staticmethod(FM.adaptive_max_pool1d)
+    _pool = staticmethod(F.adaptive_max_pool1d)
 
 
 class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
     """Max pooling to a fixed output size (None keeps a dim)."""
 
-    _pool = staticmethod(FM.adaptive_max_pool2d)
+    _pool = staticmethod(F.adaptive_max_pool2d)
 
 
 class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
     """Max pooling to a fixed 3-D output size."""
 
-    _pool = staticmethod(FM.adaptive_max_pool3d)
+    _pool = staticmethod(F.adaptive_max_pool3d)
 
 
 class _AdaptiveAvgPoolNd(Module):
@@ -249,76 +233,69 @@ class _AdaptiveAvgPoolNd(Module):
 class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
     """Average pooling to a fixed output length."""
 
-    _pool = staticmethod(FM.adaptive_avg_pool1d)
+    _pool = staticmethod(F.adaptive_avg_pool1d)
 
 
 class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
     """Average pooling to a fixed output size (None keeps a dim)."""
 
-    _pool = staticmethod(FM.adaptive_avg_pool2d)
+    _pool = staticmethod(F.adaptive_avg_pool2d)
 
 
 class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
     """Average pooling to a fixed 3-D output size."""
 
-    _pool = staticmethod(FM.adaptive_avg_pool3d)
+    _pool = staticmethod(F.adaptive_avg_pool3d)
 
 
-class FractionalMaxPool2d(Module):
-    """Fractional max pooling to output_size or output_ratio of the input size."""
-
+class _FractionalMaxPoolNd(Module):
     __constants__ = ["kernel_size", "return_indices", "output_size", "output_ratio"]
 
     def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False,
                  _random_samples=None):
         super().__init__()
-        self.kernel_size = _pair(kernel_size)
+        nd = self._nd
+        self._check_kernel_size(kernel_size)
+        self.kernel_size = self._ntuple(kernel_size)
         self.return_indices = return_indices
         self.register_buffer("_random_samples", _random_samples)
-        self.output_size = _pair(output_size) if output_size is not None else None
-        self.output_ratio = _pair(output_ratio) if output_ratio is not None else None
+        self.output_size = self._ntuple(output_size) if output_size is not None else None
+        self.output_ratio = self._ntuple(output_ratio) if output_ratio is not None else None
         if output_size is None and output_ratio is None:
-            raise ValueError("FractionalMaxPool2d requires specifying either an output size, or "
-                             "a pooling ratio")
+            raise ValueError(f"FractionalMaxPool{nd}d requires specifying either an output "
+                             "size, or a pooling ratio")
         if output_size is not None and output_ratio is not None:
             raise ValueError("only one of output_size and output_ratio may be specified")
         if self.output_ratio is not None:
-            if not (0 < self.output_ratio[0] < 1 and 0 < self.output_ratio[1] < 1):
+            if not all(0 < self.output_ratio[i] < 1 for i in range(nd)):
                 raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
 
+    @staticmethod
+    def _check_kernel_size(kernel_size):
+        pass
+
     def forward(self, input):
-        return FM.fractional_max_pool2d(input, self.kernel_size, self.output_size,
-                                        self.output_ratio, self.return_indices,
-                                        _random_samples=self._random_samples)
+        return self._pool(input, self.kernel_size, self.output_size, self.output_ratio,
+                          self.return_indices, _random_samples=self._random_samples)
 
 
-class FractionalMaxPool3d(Module):
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    """Fractional max pooling to output_size or output_ratio of the input size."""
+
+    _nd = 2
+    _ntuple = staticmethod(_pair)
+    _pool = staticmethod(F.fractional_max_pool2d)
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
     """3-D fractional max pooling."""
 
-    __constants__ = ["kernel_size", "return_indices", "output_size", "output_ratio"]
+    _nd = 3
+    _ntuple = staticmethod(_triple)
+    _pool = staticmethod(F.fractional_max_pool3d)
 
-    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False,
-                 _random_samples=None):
-        super().__init__()
+    @staticmethod
+    def _check_kernel_size(kernel_size):
         if (isinstance(kernel_size, int) and kernel_size <= 0) or (
                 isinstance(kernel_size, (tuple, list)) and not all(k > 0 for k in kernel_size)):
             raise ValueError(f"kernel_size must be greater than 0, but got {kernel_size}")
-        self.kernel_size = _triple(kernel_size)
-        self.return_indices = return_indices
-        self.register_buffer("_random_samples", _random_samples)
-        self.output_size = _triple(output_size) if output_size is not None else None
-        self.output_ratio = _triple(output_ratio) if output_ratio is not None else None
-        if output_size is None and output_ratio is None:
-            raise ValueError("FractionalMaxPool3d requires specifying either an output size, or "
-                             "a pooling ratio")
-        if output_size is not None and output_ratio is not None:
-            raise ValueError("only one of output_size and output_ratio may be specified")
-        if self.output_ratio is not None:
-            if not (0 < self.output_ratio[0] < 1 and 0 < self.output_ratio[1] < 1
-                    and 0 < self.output_ratio[2] < 1):
-                raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
-
-    def forward(self, input):
-        return FM.fractional_max_pool3d(input, self.kernel_size, self.output_size,
-                                        self.output_ratio, self.return_indices,
-                                        _random_samples=self._random_samples)

@@ -467,6 +467,23 @@ class RNNCellBase(Module):
         for weight in self.parameters():
             init.uniform_(weight, -stdv, stdv)
 
+    def _batch_input_and_hidden(self, name, input, hx):
+        """RNNCell's and GRUCell's input and hidden state as batches (zeros for a missing
+        hx), and whether the input was batched."""
+        if input.dim() not in (1, 2):
+            raise ValueError(f"{name}: Expected input to be 1D or 2D, got {input.dim()}D "
+                             "instead")
+        if hx is not None and hx.dim() not in (1, 2):
+            raise ValueError(f"{name}: Expected hidden to be 1D or 2D, got {hx.dim()}D instead")
+        is_batched = input.dim() == 2
+        if not is_batched:
+            input = input.unsqueeze(0)
+        if hx is None:
+            hx = _ag.zeros(input.size(0), self.hidden_size, dtype=input.dtype)
+        elif not is_batched:
+            hx = hx.unsqueeze(0)
+        return input, hx, is_batched
+
 
 class RNNCell(RNNCellBase):
     """One Elman RNN step."""
@@ -479,18 +496,7 @@ class RNNCell(RNNCellBase):
         self.nonlinearity = nonlinearity
 
     def forward(self, input, hx=None):
-        if input.dim() not in (1, 2):
-            raise ValueError(f"RNNCell: Expected input to be 1D or 2D, got {input.dim()}D "
-                             "instead")
-        if hx is not None and hx.dim() not in (1, 2):
-            raise ValueError(f"RNNCell: Expected hidden to be 1D or 2D, got {hx.dim()}D instead")
-        is_batched = input.dim() == 2
-        if not is_batched:
-            input = input.unsqueeze(0)
-        if hx is None:
-            hx = _ag.zeros(input.size(0), self.hidden_size, dtype=input.dtype)
-        elif not is_batched:
-            hx = hx.unsqueeze(0)
+        input, hx, is_batched = self._batch_input_and_hidden("RNNCell", input, hx)
         if self.nonlinearity == "tanh":
             act = _ag.tanh
         elif self.nonlinearity == "relu":
@@ -537,18 +543,7 @@ class GRUCell(RNNCellBase):
         super().__init__(input_size, hidden_size, bias, num_chunks=3, dtype=dtype)
 
     def forward(self, input, hx=None):
-        if input.dim() not in (1, 2):
-            raise ValueError(f"GRUCell: Expected input to be 1D or 2D, got {input.dim()}D "
-                             "instead")
-        if hx is not None and hx.dim() not in (1, 2):
-            raise ValueError(f"GRUCell: Expected hidden to be 1D or 2D, got {hx.dim()}D instead")
-        is_batched = input.dim() == 2
-        if not is_batched:
-            input = input.unsqueeze(0)
-        if hx is None:
-            hx = _ag.zeros(input.size(0), self.hidden_size, dtype=input.dtype)
-        elif not is_batched:
-            hx = hx.unsqueeze(0)
+        input, hx, is_batched = self._batch_input_and_hidden("GRUCell", input, hx)
         h, _ = _gru_step(F.linear(input, self.weight_ih, self.bias_ih), hx, None,
                          self.weight_hh, self.bias_hh, None)
         return h if is_batched else h.squeeze(0)

@@ -1,6 +1,5 @@
 """Embedding and EmbeddingBag."""
 import autograd_core as _ag
-from autograd_core.nn import _functional_more as FM
 from autograd_core.nn import functional as F
 from autograd_core.nn import init
 from autograd_core.nn.modules.module import Module
@@ -21,7 +20,32 @@ def _normalise_padding_idx(padding_idx, num_embeddings, message):
     return padding_idx
 
 
-class Embedding(Module):
+class _EmbeddingTable(Module):
+    """The weight of Embedding and EmbeddingBag: ``_weight``, or N(0, 1) with the
+    padding_idx row zero."""
+
+    def _init_weight(self, num_embeddings, embedding_dim, _weight, requires_grad, dtype):
+        if _weight is None:
+            self.weight = Parameter(_ag.empty((num_embeddings, embedding_dim), dtype=dtype),
+                                    requires_grad=requires_grad)
+            self.reset_parameters()
+        else:
+            if list(_weight.shape) != [num_embeddings, embedding_dim]:
+                raise AssertionError("Shape of weight does not match num_embeddings and "
+                                     "embedding_dim")
+            self.weight = Parameter(_weight, requires_grad=requires_grad)
+
+    def reset_parameters(self):
+        init.normal_(self.weight)
+        self._fill_padding_idx_with_zero()
+
+    def _fill_padding_idx_with_zero(self):
+        if self.padding_idx is not None:
+            with _ag.no_grad():
+                self.weight[self.padding_idx] = 0
+
+
+class Embedding(_EmbeddingTable):
     """A lookup table of num_embeddings vectors of size embedding_dim, N(0, 1) initially
     (the padding_idx row zero and without gradient)."""
 
@@ -39,25 +63,8 @@ class Embedding(Module):
         self.max_norm = max_norm
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
-        if _weight is None:
-            self.weight = Parameter(_ag.empty((num_embeddings, embedding_dim), dtype=dtype),
-                                    requires_grad=not _freeze)
-            self.reset_parameters()
-        else:
-            if list(_weight.shape) != [num_embeddings, embedding_dim]:
-                raise AssertionError("Shape of weight does not match num_embeddings and "
-                                     "embedding_dim")
-            self.weight = Parameter(_weight, requires_grad=not _freeze)
+        self._init_weight(num_embeddings, embedding_dim, _weight, not _freeze, dtype)
         self.sparse = sparse
-
-    def reset_parameters(self):
-        init.normal_(self.weight)
-        self._fill_padding_idx_with_zero()
-
-    def _fill_padding_idx_with_zero(self):
-        if self.padding_idx is not None:
-            with _ag.no_grad():
-                self.weight[self.padding_idx] = 0
 
     def forward(self, input):
         return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
@@ -89,7 +96,7 @@ class Embedding(Module):
                    scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
 
 
-class EmbeddingBag(Module):
+class EmbeddingBag(_EmbeddingTable):
     """Sums, means or maxima of bags of embeddings, without the intermediate embeddings."""
 
     __constants__ = ["num_embeddings", "embedding_dim", "max_norm", "norm_type",
@@ -107,31 +114,15 @@ class EmbeddingBag(Module):
         self.scale_grad_by_freq = scale_grad_by_freq
         self.padding_idx = _normalise_padding_idx(padding_idx, num_embeddings,
                                                   "padding_idx must be within num_embeddings")
-        if _weight is None:
-            self.weight = Parameter(_ag.empty((num_embeddings, embedding_dim), dtype=dtype))
-            self.reset_parameters()
-        else:
-            if list(_weight.shape) != [num_embeddings, embedding_dim]:
-                raise AssertionError("Shape of weight does not match num_embeddings and "
-                                     "embedding_dim")
-            self.weight = Parameter(_weight)
+        self._init_weight(num_embeddings, embedding_dim, _weight, True, dtype)
         self.mode = mode
         self.sparse = sparse
         self.include_last_offset = include_last_offset
 
-    def reset_parameters(self):
-        init.normal_(self.weight)
-        self._fill_padding_idx_with_zero()
-
-    def _fill_padding_idx_with_zero(self):
-        if self.padding_idx is not None:
-            with _ag.no_grad():
-                self.weight[self.padding_idx] = 0
-
     def forward(self, input, offsets=None, per_sample_weights=None):
-        return FM.embedding_bag(input, self.weight, offsets, self.max_norm, self.norm_type,
-                                self.scale_grad_by_freq, self.mode, self.sparse,
-                                per_sample_weights, self.include_last_offset, self.padding_idx)
+        return F.embedding_bag(input, self.weight, offsets, self.max_norm, self.norm_type,
+                               self.scale_grad_by_freq, self.mode, self.sparse,
+                               per_sample_weights, self.include_last_offset, self.padding_idx)
 
     def extra_repr(self):
         s = "{num_embeddings}, {embedding_dim}"

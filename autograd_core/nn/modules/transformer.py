@@ -6,7 +6,6 @@ import warnings
 import numpy as np
 
 import autograd_core as _ag
-from autograd_core.nn import _functional_more as FM
 from autograd_core.nn import functional as F
 from autograd_core.nn.init import xavier_uniform_
 from autograd_core.nn.modules.activation import GELU, MultiheadAttention, ReLU
@@ -158,9 +157,9 @@ class TransformerEncoder(Module):
             self.use_nested_tensor = False
 
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
-        src_key_padding_mask = FM._canonical_mask(src_key_padding_mask, "src_key_padding_mask",
-                                                  FM._none_or_dtype(mask), "mask", src.dtype)
-        mask = FM._canonical_mask(mask, "mask", None, "", src.dtype, False)
+        src_key_padding_mask = F._canonical_mask(src_key_padding_mask, "src_key_padding_mask",
+                                                 F._none_or_dtype(mask), "mask", src.dtype)
+        mask = F._canonical_mask(mask, "mask", None, "", src.dtype, False)
         first_layer = self.layers[0]
         batch_first = first_layer.self_attn.batch_first
         # PyTorch's inference fast path runs the layers on a nested tensor of the unpadded
@@ -247,10 +246,10 @@ class TransformerEncoderLayer(Module):
             self.activation = F.relu
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
-        src_key_padding_mask = FM._canonical_mask(src_key_padding_mask, "src_key_padding_mask",
-                                                  FM._none_or_dtype(src_mask), "src_mask",
-                                                  src.dtype)
-        src_mask = FM._canonical_mask(src_mask, "src_mask", None, "", src.dtype, False)
+        src_key_padding_mask = F._canonical_mask(src_key_padding_mask, "src_key_padding_mask",
+                                                 F._none_or_dtype(src_mask), "src_mask",
+                                                 src.dtype)
+        src_mask = F._canonical_mask(src_mask, "src_mask", None, "", src.dtype, False)
         x = src
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask,

@@ -1,5 +1,5 @@
 """Upsample, UpsamplingNearest2d, UpsamplingBilinear2d."""
-from autograd_core.nn import _functional_more as FM
+from autograd_core.nn import functional as F
 from autograd_core.nn.modules.module import Module
 
 __all__ = ["Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d"]
@@ -25,8 +25,8 @@ class Upsample(Module):
         self.recompute_scale_factor = recompute_scale_factor
 
     def forward(self, input):
-        return FM.interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
-                              recompute_scale_factor=self.recompute_scale_factor)
+        return F.interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
+                             recompute_scale_factor=self.recompute_scale_factor)
 
     def __setstate__(self, state):
         if "recompute_scale_factor" not in state:

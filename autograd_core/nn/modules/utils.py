@@ -1,6 +1,9 @@
-"""Argument helpers of the modules: an int or an iterable as an n-tuple."""
+"""Helpers of the modules: an int or an iterable as an n-tuple, a weight and its bias."""
 import collections.abc
 from itertools import repeat
+
+import autograd_core as _ag
+from autograd_core.nn.parameter import Parameter
 
 __all__ = ["consume_prefix_in_state_dict_if_present"]
 
@@ -19,6 +22,15 @@ _single = _ntuple(1, "_single")
 _pair = _ntuple(2, "_pair")
 _triple = _ntuple(3, "_triple")
 _quadruple = _ntuple(4, "_quadruple")
+
+
+def _weight_and_bias(module, weight_shape, bias_shape, bias, dtype):
+    """A module's (uninitialised) weight parameter, and its bias (None unless ``bias``)."""
+    module.weight = Parameter(_ag.empty(weight_shape, dtype=dtype))
+    if bias:
+        module.bias = Parameter(_ag.empty(bias_shape, dtype=dtype))
+    else:
+        module.register_parameter("bias", None)
 
 
 def _reverse_repeat_tuple(t, n):
