@@ -932,10 +932,7 @@ cdef Tensor op_linear(Tensor input, Tensor weight, Tensor bias):
         return OPS.addmm(bias, input, wt, 1, 1)
     if bias is not None and nd >= 1 and cnp.PyArray_IS_C_CONTIGUOUS(input._data) and \
             (nd == 3 or cnp.PyArray_NDIM(bias._data) == 1):
-        n = 1
-        for k in xs[:-1]:
-            n *= k
-        r = OPS.addmm(bias, OPS.reshape(input, (n, xs[-1])), wt, 1, 1)
+        r = OPS.addmm(bias, OPS.reshape(input, (shape_numel(xs[:-1]), xs[-1])), wt, 1, 1)
         return OPS.view(r, xs[:-1] + (shape_of(r._data)[1],))
     r = OPS.matmul(input, wt)
     if bias is not None:
@@ -1123,10 +1120,7 @@ cdef Tensor op_cosine_similarity(Tensor x1, Tensor x2, object dim, object eps):
     place on a clone with grad mode off (unseen by autograd), then multiplied and summed."""
     cdef Tensor a = x1, b = x2, n1, n2
     cdef tuple sa = shape_of(a._data), sb = shape_of(b._data)
-    try:
-        shape = tuple(np.broadcast_shapes(sa, sb))
-    except ValueError:
-        raise broadcast_error(sa, sb) from None
+    cdef tuple shape = broadcast_shapes(sa, sb)
     if sa != shape:
         a = OPS.expand(a, shape)
     if sb != shape:

@@ -312,7 +312,7 @@ cdef Tensor op_reshape_as(Tensor self, Tensor other):
 
 cdef Tensor op_flatten(Tensor self, object start_dim, object end_dim):
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
-    cdef Py_ssize_t s = wrap_dim(start_dim, nd), e = wrap_dim(end_dim, nd), k
+    cdef Py_ssize_t s = wrap_dim(start_dim, nd), e = wrap_dim(end_dim, nd)
     if nd == 0:
         return op_reshape(self, (1,))
     if s > e:
@@ -320,10 +320,7 @@ cdef Tensor op_flatten(Tensor self, object start_dim, object end_dim):
     if s == e:
         return self
     cdef tuple shape = shape_of(self._data)
-    n = 1
-    for k in range(s, e + 1):
-        n *= shape[k]
-    return op_reshape(self, shape[:s] + (n,) + shape[e + 1:])
+    return op_reshape(self, shape[:s] + (shape_numel(shape[s:e + 1]),) + shape[e + 1:])
 
 
 cdef tuple _unflatten_sizes(tuple sizes, Py_ssize_t n, Py_ssize_t d):
@@ -449,13 +446,6 @@ def _py_squeeze_(self, dim=None):
 
 
 
-cdef Tensor unsqueeze_dims(Tensor grad, tuple dims):
-    """The gradient of a squeeze that removed dims (ascending): unsqueeze each back."""
-    for d in dims:
-        grad = op_unsqueeze(grad, d)
-    return grad
-
-
 cdef cnp.ndarray _unsqueeze_values(cnp.ndarray x, int d):
     """x with a dim of size 1 at d, with PyTorch's stride for it (inferUnsqueezeGeometry:
     the size times the stride of the dim it precedes, 1 at the end)."""
@@ -530,10 +520,7 @@ def _pym_permute(self, *args, dims=None):
 
 
 cdef Tensor permute_backwards(Tensor grad, tuple dims):
-    cdef list inverse = [0] * len(dims)
-    for i, d in enumerate(dims):
-        inverse[d] = i
-    return op_permute(grad, tuple(inverse))
+    return op_permute(grad, inverse_permutation(dims))
 
 
 cdef Tensor op_movedim(Tensor self, object source, object destination):
