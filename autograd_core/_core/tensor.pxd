@@ -5,7 +5,7 @@
 cimport numpy as cnp
 from libc.stdint cimport uint64_t
 
-from autograd_core._core.dtype cimport dtype
+from autograd_core._core.dtype cimport dtype, CAT_BOOL, CAT_FLOAT
 
 
 cdef class VersionCounter:
@@ -210,6 +210,20 @@ cdef object not_implemented_for(str kernel, dtype d)
 cdef object type_error_combination(str fname, tuple args, str signatures)
 cdef object modified_error(Tensor t, long saved_version, Node node, int output_nr)
 cdef str op_name(Node node)
+
+
+cdef inline int check_float_kernel(dtype d, str kernel) except -1:
+    """A kernel PyTorch has for floating dtypes only: its error for any other d."""
+    if d.category != CAT_FLOAT:
+        raise not_implemented_for(kernel, d)
+    return 0
+
+
+cdef inline int check_not_bool_kernel(dtype d, str kernel) except -1:
+    """A kernel PyTorch has no bool version of: its error for bool."""
+    if d.category == CAT_BOOL:
+        raise not_implemented_for(kernel, d)
+    return 0
 
 
 # ---------------------------------------------------------------- saving and recording

@@ -55,12 +55,6 @@ cdef cnp.ndarray _column_major(object arr):
     return np.swapaxes(np.ascontiguousarray(np.swapaxes(a, -1, -2)), -1, -2)
 
 
-cdef void _check_not_bool(Tensor t, str kernel) except *:
-    """PyTorch's CPU matrix-product kernels have no bool version."""
-    if dtype_of(t._data).category == CAT_BOOL:
-        raise not_implemented_for(kernel, bool_)
-
-
 cdef str _fmt_number(object v):
     """A number as PyTorch's C++ Scalar prints it (3.0 -> '3', inf -> 'inf')."""
     if isinstance(v, bool):
@@ -92,7 +86,7 @@ cdef Tensor op_mm(Tensor self, Tensor mat2):
     if cnp.PyArray_TYPE(a) != cnp.PyArray_TYPE(b):
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
                            f"{dtype_of(a).cpp_name} != {dtype_of(b).cpp_name}")
-    _check_not_bool(self, "addmm_impl_cpu_")
+    check_not_bool_kernel(dtype_of(self._data), "addmm_impl_cpu_")
     cdef Tensor result = make(as_array(np.matmul(a, b)))
     record_MmBackward0(result, self, mat2)
     return result
@@ -112,7 +106,7 @@ cdef Tensor op_bmm(Tensor self, Tensor mat2):
     if cnp.PyArray_TYPE(a) != cnp.PyArray_TYPE(b):
         raise RuntimeError(f"expected scalar type {dtype_of(a).scalar_name} but found "
                            f"{dtype_of(b).scalar_name}")
-    _check_not_bool(self, "bmm")
+    check_not_bool_kernel(dtype_of(self._data), "bmm")
     cdef Tensor result = make(as_array(np.matmul(a, b)))
     record_BmmBackward0(result, self, mat2)
     return result
@@ -131,7 +125,7 @@ cdef Tensor op_dot(Tensor self, Tensor tensor):
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
             f"number of elements, but got {n} and {m} elements respectively")
-    _check_not_bool(self, "dot")
+    check_not_bool_kernel(dtype_of(self._data), "dot")
     cdef Tensor result = make(as_array(np.dot(a, b)))
     record_DotBackward0(result, self, tensor)
     return result
@@ -152,7 +146,7 @@ cdef Tensor op_mv(Tensor self, Tensor vec):
         vn = dtype_of(v).scalar_name
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {vn}, "
                            f"{dtype_of(m).scalar_name}, and {vn}")
-    _check_not_bool(self, "addmv_impl_cpu")
+    check_not_bool_kernel(dtype_of(self._data), "addmv_impl_cpu")
     cdef Tensor result = make(as_array(np.matmul(m, v)))
     record_MvBackward0(result, self, vec)
     return result
@@ -310,7 +304,7 @@ cdef Tensor op_addmm(Tensor self, Tensor mat1, Tensor mat2, object beta, object 
     cdef tuple out_shape = (s1[0], s2[1])
     if shape_of(inp) != out_shape and not broadcasts_to(shape_of(inp), out_shape):
         OPS.expand(self, out_shape)  # raises the expand error PyTorch gives
-    _check_not_bool(self, "addmm_impl_cpu_")
+    check_not_bool_kernel(dtype_of(self._data), "addmm_impl_cpu_")
     with quiet():
         mm = np.matmul(m1, m2)
         if alpha != 1:
@@ -770,8 +764,7 @@ cdef Tensor op_trace(Tensor self):
     if nd != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {nd}")
     cdef dtype d = dtype_of(self._data)
-    if d.category == CAT_BOOL:
-        raise not_implemented_for("trace", bool_)
+    check_not_bool_kernel(d, "trace")
     cdef dtype od = d if d.category == CAT_FLOAT else int64
     cdef Tensor result = make(as_array(np.trace(self._data, dtype=od.np_dtype)))
     record_TraceBackward0(result, self)

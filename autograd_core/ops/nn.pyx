@@ -54,12 +54,6 @@ cdef enum PadMode:
 
 # ================================================================ helpers
 
-cdef void require_float(Tensor x, str kernel) except *:
-    cdef dtype d = dtype_of(x._data)
-    if d.category != CAT_FLOAT:
-        raise not_implemented_for(kernel, d)
-
-
 cdef inline cnp.ndarray cast_like(object arr, cnp.ndarray like):
     """arr with like's dtype (numpy may widen a scalar result)."""
     cdef cnp.ndarray a = as_array(arr)
@@ -131,7 +125,7 @@ cdef object torch_rng():
 # ---------------------------------------------------------------- leaky_relu
 
 cdef cnp.ndarray leaky_relu_values(Tensor x, object slope):
-    require_float(x, "leaky_relu_cpu")
+    check_float_kernel(dtype_of(x._data), "leaky_relu_cpu")
     cdef cnp.ndarray xa = x._data
     with quiet():
         return cast_like(np.where(xa > 0, xa, xa * slope), xa)
@@ -165,7 +159,7 @@ cdef Tensor op_leaky_relu_backward(Tensor grad_output, Tensor self, object negat
 # ---------------------------------------------------------------- elu, celu (selu is an elu)
 
 cdef cnp.ndarray elu_values(Tensor x, object alpha, object scale, object input_scale):
-    require_float(x, "elu_cpu")
+    check_float_kernel(dtype_of(x._data), "elu_cpu")
     cdef cnp.ndarray xa = x._data
     with quiet():
         neg = np.expm1(xa * input_scale if input_scale != 1 else xa) * (alpha * scale)
@@ -237,8 +231,7 @@ cdef Tensor elu_double_backward(Tensor grad, Tensor grad_output, object alpha, o
 
 cdef cnp.ndarray hardtanh_values(Tensor x, object lo, object hi):
     cdef dtype d = dtype_of(x._data)
-    if d.category == CAT_BOOL:
-        raise not_implemented_for("hardtanh_cpu", d)
+    check_not_bool_kernel(d, "hardtanh_cpu")
     cdef cnp.ndarray xa = x._data
     if d.category == CAT_INT:
         lo, hi = int(lo), int(hi)
@@ -263,7 +256,7 @@ cdef Tensor op_hardtanh_backward(Tensor grad_output, Tensor self, object min_val
 # ---------------------------------------------------------------- silu, softplus
 
 cdef Tensor op_silu(Tensor self):
-    require_float(self, "silu_cpu")
+    check_float_kernel(dtype_of(self._data), "silu_cpu")
     cdef cnp.ndarray xa = self._data
     with quiet():
         out = xa / (1 + np.exp(-xa))
@@ -285,7 +278,7 @@ cdef Tensor infinitely_differentiable_silu_backward(Tensor grad, Tensor self):
 
 
 cdef Tensor op_softplus(Tensor self, object beta, object threshold):
-    require_float(self, "softplus_cpu")
+    check_float_kernel(dtype_of(self._data), "softplus_cpu")
     cdef cnp.ndarray xa = self._data
     with quiet():
         bx = xa * beta
@@ -357,7 +350,7 @@ cdef cnp.ndarray gelu_derivative_values(cnp.ndarray x, bint tanh_approx):
 
 cdef Tensor op_gelu(Tensor self, object approximate):
     cdef bint tanh_approx = gelu_is_tanh(approximate)
-    require_float(self, "GeluKernelImpl")
+    check_float_kernel(dtype_of(self._data), "GeluKernelImpl")
     cdef Tensor result = make(gelu_values(self._data, tanh_approx))
     record_GeluBackward0(result, self, approximate)
     return result
@@ -398,7 +391,8 @@ cdef Tensor softmax_impl(Tensor self, object dim, object dtype_arg, bint log):
         d = to_dtype(dtype_arg)
         if d is not dtype_of(x._data):
             x = OPS._to_copy(x, d)
-    require_float(x, "log_softmax_lastdim_kernel_impl" if log else "softmax_lastdim_kernel_impl")
+    check_float_kernel(dtype_of(x._data), "log_softmax_lastdim_kernel_impl" if log
+                       else "softmax_lastdim_kernel_impl")
     cdef cnp.ndarray xa = x._data
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(xa)
     cdef Py_ssize_t k = wrap_dim(dim, nd)
@@ -504,7 +498,7 @@ cdef Tensor scaled_by_reduction(Tensor g, Tensor coef, object reduction, object 
 # ---------------------------------------------------------------- mse, smooth l1, huber
 
 cdef Tensor op_mse_loss(Tensor self, Tensor target, object reduction):
-    require_float(self, "mse_cpu")
+    check_float_kernel(dtype_of(self._data), "mse_cpu")
     cdef cnp.ndarray d = difference_values(self, target)
     cdef Tensor result
     with quiet():
@@ -525,7 +519,7 @@ cdef Tensor mse_loss_backward(Tensor grad, Tensor self, Tensor target, object re
 cdef Tensor op_smooth_l1_loss(Tensor self, Tensor target, object reduction, object beta):
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    require_float(self, "smooth_l1_cpu")
+    check_float_kernel(dtype_of(self._data), "smooth_l1_cpu")
     cdef cnp.ndarray d = difference_values(self, target)
     with quiet():
         ad = np.abs(d)
@@ -547,7 +541,7 @@ cdef Tensor smooth_l1_loss_backward(Tensor grad, Tensor self, Tensor target, obj
 cdef Tensor op_huber_loss(Tensor self, Tensor target, object reduction, object delta):
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
-    require_float(self, "huber_cpu")
+    check_float_kernel(dtype_of(self._data), "huber_cpu")
     cdef cnp.ndarray d = difference_values(self, target)
     with quiet():
         ad = np.abs(d)
@@ -572,7 +566,7 @@ cdef double BCE_EPS = 1e-12
 
 
 cdef Tensor op_binary_cross_entropy(Tensor self, Tensor target, Tensor weight, object reduction):
-    require_float(self, "binary_cross_entropy")
+    check_float_kernel(dtype_of(self._data), "binary_cross_entropy")
     check_not_differentiable("binary_cross_entropy", "weight", weight)
     cdef cnp.ndarray xa = self._data, ta = cast_array(target._data, dtype_of(xa))
     if np.any((xa < 0) | (xa > 1)):
@@ -659,7 +653,7 @@ cdef Tensor binary_cross_entropy_double_backward_target(Tensor grad, Tensor grad
 
 cdef Tensor op_binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor weight,
                                                 Tensor pos_weight, object reduction):
-    require_float(self, "binary_cross_entropy_with_logits")
+    check_float_kernel(dtype_of(self._data), "binary_cross_entropy_with_logits")
     check_not_differentiable("binary_cross_entropy_with_logits", "weight", weight)
     check_not_differentiable("binary_cross_entropy_with_logits", "pos_weight", pos_weight)
     cdef cnp.ndarray xa = self._data, ta = cast_array(target._data, dtype_of(xa))
@@ -787,9 +781,7 @@ cdef Tensor op_nll_loss(Tensor self, Tensor target, Tensor weight, object reduct
             f"weight tensor of shape: {shape_str(shape_of(weight._data))}")
     check_not_differentiable("nll_loss2d_forward" if nd >= 3 else "nll_loss_forward", "weight",
                              weight)
-    cdef dtype xd = dtype_of(self._data)
-    if not xd.is_floating_point:
-        raise not_implemented_for("nll_loss_out_frame", xd)
+    check_float_kernel(dtype_of(self._data), "nll_loss_out_frame")
     if nd <= 2 or nd == 4:
         if nd == 4 and tsh[1:] != xs[2:]:
             raise RuntimeError(
@@ -1158,7 +1150,7 @@ cdef Tensor op_layer_norm(Tensor input, object normalized_shape, Tensor weight, 
             f"Given normalized_shape={shape_str(ns)}, expected input with shape "
             f"[*, {', '.join([str(s) for s in ns])}], but got input of size"
             f"{shape_str(xs)}")
-    require_float(input, "LayerNormKernelImpl")
+    check_float_kernel(dtype_of(input._data), "LayerNormKernelImpl")
     cdef cnp.ndarray xa = input._data
     dims = tuple(range(nd - k, nd))
     with quiet():
@@ -1237,7 +1229,7 @@ cdef Tensor op_batch_norm(Tensor input, Tensor running_mean, Tensor running_var,
     cdef int nd = cnp.PyArray_NDIM(input._data)
     if nd < 2:
         raise ValueError(f"expected 2D or 3D input (got {nd}D input)")
-    require_float(input, "batch_norm")
+    check_float_kernel(dtype_of(input._data), "batch_norm")
     cdef cnp.ndarray xa = input._data
     cdef tuple xs = shape_of(xa)
     C = xs[1]
@@ -1718,8 +1710,7 @@ cdef Tensor op_convolution(Tensor input, Tensor weight, Tensor bias, object stri
     if b is not None and dtype_of(b._data) is not xd:
         raise RuntimeError(f"Input type ({c_type_name(xd)}) and bias type "
                            f"({c_type_name(dtype_of(b._data))}) should be the same")
-    if xd.category != CAT_FLOAT:
-        raise not_implemented_for("slow_conv2d_cpu", xd)
+    check_float_kernel(xd, "slow_conv2d_cpu")
     cdef Py_ssize_t G = groups
     if G <= 0:
         raise RuntimeError("non-positive groups is not supported")
@@ -1939,7 +1930,7 @@ cdef tuple max_pool_geometry(Tensor x, object kernel_size, object stride, object
 cdef tuple op_max_pool2d_with_indices(Tensor self, object kernel_size, object stride,
                                       object padding, object dilation, bint ceil_mode):
     geometry = max_pool_geometry(self, kernel_size, stride, padding, dilation, ceil_mode)
-    require_float(self, "max_pool2d")
+    check_float_kernel(dtype_of(self._data), "max_pool2d")
     cdef int nd = cnp.PyArray_NDIM(self._data)
     cdef cnp.ndarray xa = self._data if nd == 4 else self._data[None]
     N, C, H, W = shape_of(xa)
@@ -2052,7 +2043,7 @@ cdef cnp.ndarray avg_pool_divisor(tuple geometry, bint count_include_pad,
 cdef Tensor op_avg_pool2d(Tensor self, object kernel_size, object stride, object padding,
                           bint ceil_mode, bint count_include_pad, object divisor_override):
     geometry = avg_pool_geometry(self, kernel_size, stride, padding, ceil_mode, divisor_override)
-    require_float(self, "avg_pool2d_out_frame")
+    check_float_kernel(dtype_of(self._data), "avg_pool2d_out_frame")
     cdef int nd = cnp.PyArray_NDIM(self._data)
     cdef cnp.ndarray xa = self._data if nd == 4 else self._data[None]
     N, C, H, W = shape_of(xa)
