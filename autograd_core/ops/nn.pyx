@@ -114,12 +114,6 @@ cdef inline Py_ssize_t conv_out(Py_ssize_t size, Py_ssize_t p_total, Py_ssize_t 
     return floor_div(size + p_total - d * (k - 1) - 1, s) + 1
 
 
-cdef object torch_rng():
-    """autograd_core's generator (manual_seed makes dropout reproducible)."""
-    import sys
-    return sys.modules["autograd_core._creation"]._rng
-
-
 # ================================================================ activations
 
 # ---------------------------------------------------------------- leaky_relu
@@ -1414,7 +1408,7 @@ cdef Tensor dropout_noise(Tensor x, object p, bint feature):
         nshape = shape_of(xa)[:2] + (1,) * (cnp.PyArray_NDIM(xa) - 2)
     else:
         nshape = shape_of(xa)
-    keep = torch_rng().random(nshape) < (1 - p)
+    keep = numpy_generator(None).random(nshape) < (1 - p)
     return const((keep.astype(xa.dtype) / xa.dtype.type(1 - p)).astype(xa.dtype))
 
 

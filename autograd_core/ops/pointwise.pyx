@@ -1414,26 +1414,6 @@ cdef Tensor op_zero_(Tensor self):
 
 # ================================================================ random values
 
-cdef object _creation = None
-
-
-cdef object _generator(object generator):
-    """The numpy Generator behind manual_seed (autograd_core._creation._rng), or the
-    given one."""
-    global _creation
-    if generator is not None:
-        if isinstance(generator, np.random.Generator):
-            return generator
-        rng = getattr(generator, "_rng", None)
-        if rng is not None:
-            return rng
-        raise TypeError(f"expected a Generator, but got {type(generator).__name__}")
-    if _creation is None:
-        import autograd_core._creation as creation
-        _creation = creation
-    return _creation._rng
-
-
 cdef cnp.ndarray _uniform_values(object rng, tuple shape, dtype d, double lo, double hi):
     if d is float16:
         # 11 random mantissa bits: exactly representable, never reaches 1
@@ -1495,8 +1475,9 @@ cdef Tensor op_normal_(Tensor self, object mean, object std, object generator):
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     cdef Tensor old = inplace_source(self, ())
-    return _random_fill(self, old, _normal_values(_generator(generator), shape_of(self._data),
-                                                  d, mean, std), _record_NormalBackward0)
+    return _random_fill(self, old, _normal_values(numpy_generator(generator),
+                                                  shape_of(self._data), d, mean, std),
+                        _record_NormalBackward0)
 
 
 cdef Tensor op_uniform_(Tensor self, object from_, object to, object generator):
@@ -1506,8 +1487,9 @@ cdef Tensor op_uniform_(Tensor self, object from_, object to, object generator):
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={from_} > to={to}")
     cdef Tensor old = inplace_source(self, ())
-    return _random_fill(self, old, _uniform_values(_generator(generator), shape_of(self._data),
-                                                   d, from_, to), _record_UniformBackward0)
+    return _random_fill(self, old, _uniform_values(numpy_generator(generator),
+                                                   shape_of(self._data), d, from_, to),
+                        _record_UniformBackward0)
 
 
 cdef Tensor op_random_(Tensor self, object from_, object to, object generator):
@@ -1530,8 +1512,8 @@ cdef Tensor op_random_(Tensor self, object from_, object to, object generator):
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={lo} "
                            f">= to={hi}")
     cdef Tensor old = inplace_source(self, ())
-    vals = _generator(generator).integers(lo, hi - 1, size=shape_of(self._data), dtype=np.int64,
-                                          endpoint=True)
+    vals = numpy_generator(generator).integers(lo, hi - 1, size=shape_of(self._data),
+                                               dtype=np.int64, endpoint=True)
     return _random_fill(self, old, as_array(vals.astype(d.np_dtype)), node)
 
 
@@ -1599,7 +1581,7 @@ cdef Tensor _sample_like(Tensor self, object dtype_arg, object device_arg, bint 
     if device_arg is not None:
         _device(device_arg)
     cdef dtype d = dtype_of(self._data) if dtype_arg is None else to_dtype(dtype_arg)
-    return _leaf_from_array(sample(_generator(generator), shape_of(self._data), d),
+    return _leaf_from_array(sample(numpy_generator(generator), shape_of(self._data), d),
                             requires_grad)
 
 
@@ -1619,7 +1601,8 @@ cdef Tensor _randint_like(Tensor self, object low, object high, object dtype_arg
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
                            f"from={low} >= to={high}")
-    arr = _generator(generator).integers(low, high, size=shape_of(self._data)).astype(d.np_dtype)
+    arr = numpy_generator(generator).integers(low, high, size=shape_of(self._data)).astype(
+        d.np_dtype)
     return _leaf_from_array(as_array(arr), requires_grad)
 
 
