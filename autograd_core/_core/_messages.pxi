@@ -264,6 +264,15 @@ cdef tuple wrap_dims(object dims, Py_ssize_t ndim):
     return tuple(sorted(out))
 
 
+cdef tuple reduction_dims(object dim, Py_ssize_t ndim):
+    """A reduction's dims, sorted and non-negative: None or () mean all dims; a 0-d
+    input has none to reduce (its dims are still checked: 0 and -1 are valid)."""
+    if is_all_dims(dim):
+        return tuple(range(ndim))
+    cdef tuple dims = wrap_dims(dim, ndim)
+    return dims if ndim else ()
+
+
 cdef tuple parse_shape(tuple args, str fname):
     """Sizes given as f(2, 3), f((2, 3)) or f(Size)."""
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
@@ -322,6 +331,38 @@ cdef Tensor zeros(tuple shape, dtype d):
 
 cdef Tensor zeros_like(Tensor t):
     return make(np.zeros(shape_of(t._data), dtype=t._data.dtype))
+
+
+cdef tuple broadcast_shapes(tuple a, tuple b):
+    """The shape arrays of shapes a and b broadcast to, or PyTorch's error."""
+    try:
+        return tuple(np.broadcast_shapes(a, b))
+    except ValueError:
+        raise broadcast_error(a, b) from None
+
+
+cdef bint broadcasts_to(tuple shape, tuple target):
+    """Whether an array of this shape broadcasts to target."""
+    try:
+        return tuple(np.broadcast_shapes(shape, target)) == target
+    except ValueError:
+        return False
+
+
+cdef Py_ssize_t shape_numel(tuple shape) except? -1:
+    """How many elements an array of this shape holds."""
+    cdef Py_ssize_t n = 1
+    for s in shape:
+        n *= <Py_ssize_t>s
+    return n
+
+
+cdef tuple inverse_permutation(tuple perm):
+    """The permutation of dims that undoes perm."""
+    cdef list inv = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inv[p] = i
+    return tuple(inv)
 
 
 cdef dtype result_type(tuple operands):

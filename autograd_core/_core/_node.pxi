@@ -544,6 +544,14 @@ cdef object any_neg(object a):
     return -a
 
 
+cdef Tensor unsqueeze_dims(Tensor t, tuple dims):
+    """t with a size-1 dim inserted at each of dims (ascending, non-negative): the
+    gradient of a squeeze, or of a reduction without keepdim."""
+    for d in dims:
+        t = OPS.unsqueeze(t, d)
+    return t
+
+
 cdef Tensor not_implemented(str what):
     """The derivative a formula does not have: raise, naming it (PyTorch raises
     NotImplementedError, a RuntimeError)."""

@@ -5,7 +5,7 @@
 cimport numpy as cnp
 from libc.stdint cimport uint64_t
 
-from autograd_core._core.dtype cimport dtype
+from autograd_core._core.dtype cimport dtype, CAT_BOOL, CAT_FLOAT
 
 
 cdef class VersionCounter:
@@ -139,6 +139,11 @@ cdef cnp.ndarray cast_array(cnp.ndarray x, dtype d)
 cdef object quiet()
 cdef dtype result_type(tuple operands)
 cdef dtype result_type_of_tensors(object tensors)
+cdef tuple broadcast_shapes(tuple a, tuple b)
+cdef bint broadcasts_to(tuple shape, tuple target)
+cdef Py_ssize_t shape_numel(tuple shape) except? -1
+cdef tuple inverse_permutation(tuple perm)
+cdef object numpy_generator(object generator)
 
 
 cdef inline cnp.ndarray empty_like_array(cnp.ndarray x):
@@ -174,6 +179,7 @@ cdef object arg_number(object x)
 cdef bint is_number(object x)
 cdef Py_ssize_t wrap_dim(object dim, Py_ssize_t ndim) except? -1
 cdef tuple wrap_dims(object dims, Py_ssize_t ndim)
+cdef tuple reduction_dims(object dim, Py_ssize_t ndim)
 cdef tuple parse_shape(tuple args, str fname)
 cdef list arg_tensor_list(object tensors, str fname)
 cdef bint arg_bool(object x, str fname, str argname, int pos) except -1
@@ -184,6 +190,11 @@ cdef tuple arg_int_list(object x, str fname, str argname, int pos)
 cdef tuple arg_int_sequence(object x, str fname, str argname, int pos)
 cdef double arg_float(object x, str fname, str argname, int pos) except? -1.0
 cdef str arg_str(object x, str fname, str argname, int pos)
+
+
+cdef inline bint is_all_dims(object dim):
+    """A reduction's dim argument that means every dim: None or an empty sequence."""
+    return dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0)
 
 
 # ---------------------------------------------------------------- messages
@@ -200,6 +211,20 @@ cdef object not_implemented_for(str kernel, dtype d)
 cdef object type_error_combination(str fname, tuple args, str signatures)
 cdef object modified_error(Tensor t, long saved_version, Node node, int output_nr)
 cdef str op_name(Node node)
+
+
+cdef inline int check_float_kernel(dtype d, str kernel) except -1:
+    """A kernel PyTorch has for floating dtypes only: its error for any other d."""
+    if d.category != CAT_FLOAT:
+        raise not_implemented_for(kernel, d)
+    return 0
+
+
+cdef inline int check_not_bool_kernel(dtype d, str kernel) except -1:
+    """A kernel PyTorch has no bool version of: its error for bool."""
+    if d.category == CAT_BOOL:
+        raise not_implemented_for(kernel, d)
+    return 0
 
 
 # ---------------------------------------------------------------- saving and recording
@@ -250,6 +275,7 @@ cdef object any_div(object a, object b)
 cdef object any_pow(object a, object b)
 cdef object any_neg(object a)
 cdef Tensor not_implemented(str what)
+cdef Tensor unsqueeze_dims(Tensor t, tuple dims)
 
 
 # ---------------------------------------------------------------- in-place ops

@@ -35,20 +35,6 @@ cdef inline Py_ssize_t _ne1(Py_ssize_t n):
     return n if n > 0 else 1
 
 
-cdef tuple _broadcast_shape(tuple a, tuple b):
-    try:
-        return np.broadcast_shapes(a, b)
-    except ValueError:
-        raise broadcast_error(a, b) from None
-
-
-cdef Py_ssize_t _numel(tuple shape):
-    cdef Py_ssize_t n = 1
-    for s in shape:
-        n *= <Py_ssize_t>s
-    return n
-
-
 # ================================================================ x[key]
 #
 # Note [PyTorch indexing]
@@ -312,7 +298,7 @@ cdef tuple _advanced_key(list records, tuple yshape):
         raise IndexError("shape mismatch: indexing tensors could not be broadcast together with "
                          "shapes " + ", ".join([shape_str(s) for s in shapes])) from None
     # the result's size: the indices' broadcast shape times the dims they do not index
-    cdef Py_ssize_t rest = _numel(bshape), d, k
+    cdef Py_ssize_t rest = shape_numel(bshape), d, k
     covered = set()
     for r, arr, is_mask in records:
         covered.update(range(r, r + (arr.ndim if is_mask else 1)))
@@ -475,7 +461,7 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
     # PyTorch's order: a basic write expands the value (its error first), then writes in
     # place (the leaf checks); an advanced write (index_put_) checks the leaf, then the
     # indices, then the value's shape
-    if not adv and vs != target and len(vs) != 0 and not _broadcasts_to(stripped, target):
+    if not adv and vs != target and len(vs) != 0 and not broadcasts_to(stripped, target):
         with NoGradGuard():
             OPS.expand(make(np.empty(stripped, dtype=v._data.dtype)), target)  # its error
         raise RuntimeError(f"setitem: cannot expand {shape_str(vs)} to {shape_str(target)}")
@@ -486,7 +472,7 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
     if adv:
         key2 = _advanced_key(plan.records, plan.shape)
         target = shape_of(as_array(np.broadcast_to(np.int8(0), plan.shape)[key2]))
-        if not any([_broadcasts_to(cand, target) for cand in (vs, stripped)]):
+        if not any([broadcasts_to(cand, target) for cand in (vs, stripped)]):
             raise RuntimeError(
                 f"shape mismatch: value tensor of shape {shape_str(vs)} cannot be broadcast to "
                 f"indexing result of shape {shape_str(target)}")
@@ -532,13 +518,6 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
     write_region(self, as_array(region), v, not has_view)
     bump_version(self)
     return self
-
-
-cdef bint _broadcasts_to(tuple shape, tuple target):
-    try:
-        return np.broadcast_shapes(shape, target) == target
-    except ValueError:
-        return False
 
 
 # ================================================================ index_select
@@ -878,7 +857,7 @@ cdef void _check_masked_fill(Tensor mask, object value) except *:
 cdef Tensor op_masked_fill(Tensor self, Tensor mask, object value):
     cdef cnp.ndarray m = mask._data, x = self._data
     cdef dtype xd = dtype_of(x)
-    _broadcast_shape(shape_of(m), shape_of(x))     # PyTorch: expand first, then fill
+    broadcast_shapes(shape_of(m), shape_of(x))     # PyTorch: expand first, then fill
     _check_masked_fill(mask, value)
     with quiet():
         vals = np.asarray((<Tensor>value)._data if isinstance(value, Tensor) else value).astype(
@@ -897,7 +876,7 @@ cdef Tensor op_masked_fill(Tensor self, Tensor mask, object value):
 cdef Tensor op_masked_fill_(Tensor self, Tensor mask, object value):
     cdef Tensor source = inplace_source(self, (mask, value))
     _check_masked_fill(mask, value)
-    _broadcast_shape(shape_of(self._data), shape_of(mask._data))
+    broadcast_shapes(shape_of(self._data), shape_of(mask._data))
     return inplace_commit(self, op_masked_fill(source, mask, value))
 
 
@@ -945,7 +924,7 @@ cdef Tensor op_masked_select(Tensor self, Tensor mask):
     cdef cnp.ndarray m = mask._data, x = self._data
     if dtype_of(m) is not bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
-    cdef tuple bshape = _broadcast_shape(shape_of(m), shape_of(x))
+    cdef tuple bshape = broadcast_shapes(shape_of(m), shape_of(x))
     cdef Tensor result = make(as_array(np.broadcast_to(x, bshape)[np.broadcast_to(m, bshape)]))
     record_MaskedSelectBackward0(result, self, mask)
     return result
@@ -954,13 +933,13 @@ cdef Tensor op_masked_select(Tensor self, Tensor mask):
 cdef Tensor masked_select_backward(Tensor grad, tuple self_shape, Tensor mask):
     """zeros of the broadcast shape with grad's elements where mask is True, summed back
     to self's shape when self was broadcast (the engine's reduction in PyTorch)."""
-    cdef tuple bshape = _broadcast_shape(self_shape, shape_of(mask._data))
+    cdef tuple bshape = broadcast_shapes(self_shape, shape_of(mask._data))
     cdef Tensor g = OPS.masked_scatter(zeros(bshape, dtype_of(grad._data)), mask, grad)
     return g if bshape == self_shape else OPS.sum_to(g, self_shape)
 
 
 cdef Tensor op_masked_scatter(Tensor self, Tensor mask, Tensor source):
-    cdef tuple bshape = _broadcast_shape(shape_of(self._data), shape_of(mask._data))
+    cdef tuple bshape = broadcast_shapes(shape_of(self._data), shape_of(mask._data))
     cdef cnp.ndarray out = np.array(np.broadcast_to(self._data, bshape), copy=True)
     mb = np.broadcast_to(mask._data, bshape)
     cdef Py_ssize_t n = np.count_nonzero(mb)
@@ -975,7 +954,7 @@ cdef Tensor op_masked_scatter(Tensor self, Tensor mask, Tensor source):
 cdef Tensor masked_scatter_backward(Tensor grad, Tensor mask, tuple source_shape):
     """grad's elements where mask is True, padded with zeros to source's size."""
     cdef Tensor selected = OPS.masked_select(grad, mask)
-    cdef Py_ssize_t diff = _numel(source_shape) - cnp.PyArray_SIZE(selected._data)
+    cdef Py_ssize_t diff = shape_numel(source_shape) - cnp.PyArray_SIZE(selected._data)
     if diff > 0:
         selected = OPS.cat([selected, zeros((diff,), dtype_of(grad._data))], 0)
     return OPS.view(selected, source_shape)

@@ -34,13 +34,6 @@ cdef inline Py_ssize_t _ndim(Tensor t):
     return cnp.PyArray_NDIM(t._data)
 
 
-cdef Py_ssize_t _numel(tuple shape):
-    cdef Py_ssize_t n = 1
-    for s in shape:
-        n *= <Py_ssize_t>s
-    return n
-
-
 cdef inline Tensor _mT(Tensor t):
     """The last two dims swapped (PyTorch's mT: a transpose)."""
     return OPS.transpose(t, -2, -1)
@@ -60,12 +53,6 @@ cdef cnp.ndarray _column_major(object arr):
     if cnp.PyArray_NDIM(a) < 2:
         return a if cnp.PyArray_IS_C_CONTIGUOUS(a) else a.copy()
     return np.swapaxes(np.ascontiguousarray(np.swapaxes(a, -1, -2)), -1, -2)
-
-
-cdef void _check_not_bool(Tensor t, str kernel) except *:
-    """PyTorch's CPU matrix-product kernels have no bool version."""
-    if dtype_of(t._data).category == CAT_BOOL:
-        raise not_implemented_for(kernel, bool_)
 
 
 cdef str _fmt_number(object v):
@@ -99,7 +86,7 @@ cdef Tensor op_mm(Tensor self, Tensor mat2):
     if cnp.PyArray_TYPE(a) != cnp.PyArray_TYPE(b):
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
                            f"{dtype_of(a).cpp_name} != {dtype_of(b).cpp_name}")
-    _check_not_bool(self, "addmm_impl_cpu_")
+    check_not_bool_kernel(dtype_of(self._data), "addmm_impl_cpu_")
     cdef Tensor result = make(as_array(np.matmul(a, b)))
     record_MmBackward0(result, self, mat2)
     return result
@@ -119,7 +106,7 @@ cdef Tensor op_bmm(Tensor self, Tensor mat2):
     if cnp.PyArray_TYPE(a) != cnp.PyArray_TYPE(b):
         raise RuntimeError(f"expected scalar type {dtype_of(a).scalar_name} but found "
                            f"{dtype_of(b).scalar_name}")
-    _check_not_bool(self, "bmm")
+    check_not_bool_kernel(dtype_of(self._data), "bmm")
     cdef Tensor result = make(as_array(np.matmul(a, b)))
     record_BmmBackward0(result, self, mat2)
     return result
@@ -138,7 +125,7 @@ cdef Tensor op_dot(Tensor self, Tensor tensor):
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
             f"number of elements, but got {n} and {m} elements respectively")
-    _check_not_bool(self, "dot")
+    check_not_bool_kernel(dtype_of(self._data), "dot")
     cdef Tensor result = make(as_array(np.dot(a, b)))
     record_DotBackward0(result, self, tensor)
     return result
@@ -159,7 +146,7 @@ cdef Tensor op_mv(Tensor self, Tensor vec):
         vn = dtype_of(v).scalar_name
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {vn}, "
                            f"{dtype_of(m).scalar_name}, and {vn}")
-    _check_not_bool(self, "addmv_impl_cpu")
+    check_not_bool_kernel(dtype_of(self._data), "addmv_impl_cpu")
     cdef Tensor result = make(as_array(np.matmul(m, v)))
     record_MvBackward0(result, self, vec)
     return result
@@ -246,7 +233,7 @@ cdef Tensor _matmul_folded(Tensor tensor1, Tensor tensor2):
         t2 = tensor1
     cdef tuple sizes_1 = shape_of(t1._data)
     cdef tuple output_shape = sizes_1[:-1]
-    cdef Py_ssize_t folded_dim1 = _numel(output_shape)
+    cdef Py_ssize_t folded_dim1 = shape_numel(output_shape)
     cdef bint t2_is_matrix = _ndim(t2) == 2
     if t2_is_matrix:
         output_shape = output_shape + (shape_of(t2._data)[1],)
@@ -273,11 +260,8 @@ cdef Tensor _matmul_batched(Tensor tensor1, Tensor tensor2):
             return op_matmul(OPS.squeeze(tensor1, 0), tensor2)
         if batch2[0] == 1 and tensor2._requires_grad:
             return op_matmul(tensor1, OPS.squeeze(tensor2, 0))
-    try:
-        output_shape = tuple(np.broadcast_shapes(batch1, batch2))
-    except ValueError:
-        raise broadcast_error(batch1, batch2) from None
-    cdef Py_ssize_t expand_batch_product = _numel(output_shape)
+    output_shape = broadcast_shapes(batch1, batch2)
+    cdef Py_ssize_t expand_batch_product = shape_numel(output_shape)
     cdef Tensor t1_expanded = OPS.reshape(OPS.expand(tensor1, output_shape + (n, m1)),
                                           (expand_batch_product, n, m1))
     cdef bint vector_rhs = dim2 == 1
@@ -318,14 +302,9 @@ cdef Tensor op_addmm(Tensor self, Tensor mat1, Tensor mat2, object beta, object 
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied "
                            f"({s1[0]}x{s1[1]} and {s2[0]}x{s2[1]})")
     cdef tuple out_shape = (s1[0], s2[1])
-    if shape_of(inp) != out_shape:
-        try:
-            ok = tuple(np.broadcast_shapes(shape_of(inp), out_shape)) == out_shape
-        except ValueError:
-            ok = False
-        if not ok:
-            OPS.expand(self, out_shape)  # raises the expand error PyTorch gives
-    _check_not_bool(self, "addmm_impl_cpu_")
+    if shape_of(inp) != out_shape and not broadcasts_to(shape_of(inp), out_shape):
+        OPS.expand(self, out_shape)  # raises the expand error PyTorch gives
+    check_not_bool_kernel(dtype_of(self._data), "addmm_impl_cpu_")
     with quiet():
         mm = np.matmul(m1, m2)
         if alpha != 1:
@@ -785,8 +764,7 @@ cdef Tensor op_trace(Tensor self):
     if nd != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {nd}")
     cdef dtype d = dtype_of(self._data)
-    if d.category == CAT_BOOL:
-        raise not_implemented_for("trace", bool_)
+    check_not_bool_kernel(d, "trace")
     cdef dtype od = d if d.category == CAT_FLOAT else int64
     cdef Tensor result = make(as_array(np.trace(self._data, dtype=od.np_dtype)))
     record_TraceBackward0(result, self)
@@ -842,20 +820,6 @@ cdef Tensor op_triu(Tensor self, object diagonal):
 
 # ================================================================ norms
 
-cdef bint _is_all_dims(object dim):
-    """None or an empty list: a reduction over every dim."""
-    return dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0)
-
-
-cdef tuple _reduced_dims(object dim, Py_ssize_t nd):
-    """A reduction's dims, sorted and non-negative (all dims for None or ()); each
-    dim is checked even when the input is 0-d."""
-    if _is_all_dims(dim):
-        return tuple(range(nd))
-    cdef tuple dims = wrap_dims(dim, nd)
-    return dims if nd else ()
-
-
 cdef dtype _norm_dtype(object dtype_arg, dtype d, str fname):
     """PyTorch's check_linalg_norm_dtype: the dtype a norm computes in."""
     if dtype_arg is None:
@@ -888,9 +852,9 @@ cdef Tensor op_linalg_vector_norm(Tensor self, object ord, object dim, bint keep
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
     if isinstance(dim, int):
         dim = (dim,)
-    cdef tuple dims = _reduced_dims(dim, nd)
+    cdef tuple dims = reduction_dims(dim, nd)
     if cnp.PyArray_SIZE(x) == 0 and (p < 0 or p == np.inf):
-        if not _is_all_dims(dim):
+        if not is_all_dims(dim):
             for given in dim:
                 if nd and shape_of(x)[wrap_dim(given, nd)] == 0:
                     raise RuntimeError(
@@ -923,13 +887,6 @@ cdef Tensor op_linalg_vector_norm(Tensor self, object ord, object dim, bint keep
     return result
 
 
-cdef Tensor _unsqueeze_multiple(Tensor t, tuple dims):
-    """t with a size-1 dim inserted at each of dims (sorted, non-negative)."""
-    for d in dims:
-        t = OPS.unsqueeze(t, d)
-    return t
-
-
 cdef object linalg_vector_norm_backward(Tensor grad, Tensor self, object ord, Tensor norm,
                                         object dim, bint keepdim):
     """PyTorch's norm_backward: the gradient of the ord-norm, zero where the norm is
@@ -938,11 +895,11 @@ cdef object linalg_vector_norm_backward(Tensor grad, Tensor self, object ord, Te
     cdef Py_ssize_t nd = _ndim(self)
     if p == 0.0:
         return None
-    cdef tuple dims = () if nd == 0 or _is_all_dims(dim) else \
+    cdef tuple dims = () if nd == 0 or is_all_dims(dim) else \
         wrap_dims((dim,) if isinstance(dim, int) else dim, nd)
     if not keepdim:
-        grad = _unsqueeze_multiple(grad, dims)
-        norm = _unsqueeze_multiple(norm, dims)
+        grad = unsqueeze_dims(grad, dims)
+        norm = unsqueeze_dims(norm, dims)
     if p == 1.0:
         return OPS.mul(OPS.sgn(self), grad)
     cdef Tensor self_scaled, scale_v
@@ -1075,13 +1032,6 @@ cdef tuple _backshift_permutation(Py_ssize_t d0, Py_ssize_t d1, Py_ssize_t nd):
     return tuple([k for k in range(nd) if k != d0 and k != d1] + [d0, d1])
 
 
-cdef tuple _inverse_permutation(tuple perm):
-    inv = [0] * len(perm)
-    for i, p in enumerate(perm):
-        inv[p] = i
-    return tuple(inv)
-
-
 # the overloads PyTorch lists when ord is neither a number nor a string
 cdef str _MATRIX_NORM_SIGNATURES = (
     " * (Tensor input, Number ord, tuple of ints dim = {-2,-1}, bool keepdim = False, *, "
@@ -1149,7 +1099,7 @@ cdef Tensor op_linalg_matrix_norm(Tensor self, object ord, object dim, bint keep
         else:
             result = OPS.amin(sv, (-1,), keepdim)
         if keepdim:
-            result = OPS.permute(OPS.unsqueeze(result, -1), _inverse_permutation(perm))
+            result = OPS.permute(OPS.unsqueeze(result, -1), inverse_permutation(perm))
         return result
     # 1, -1, inf, -inf: the inf-norm is the 1-norm of the transpose
     if absp == np.inf:
@@ -1397,10 +1347,7 @@ cdef Tensor op_linalg_solve(Tensor A, Tensor B, bint left):
         raise RuntimeError(
             f"{fname}: Vector broadcasting of the left hand side is not supported for left=False. "
             "In this case linalg.solve is equivalent to B / A.squeeze(-1)")
-    try:
-        batch = tuple(np.broadcast_shapes(sa[:-2], sbm[:-2]))
-    except ValueError:
-        raise broadcast_error(sbm[:-2], sa[:-2]) from None
+    batch = broadcast_shapes(sbm[:-2], sa[:-2])
     cdef cnp.ndarray a = A._data
     try:
         out = _solve_values(a, Ba, left)

@@ -54,12 +54,6 @@ cdef enum PadMode:
 
 # ================================================================ helpers
 
-cdef void require_float(Tensor x, str kernel) except *:
-    cdef dtype d = dtype_of(x._data)
-    if d.category != CAT_FLOAT:
-        raise not_implemented_for(kernel, d)
-
-
 cdef inline cnp.ndarray cast_like(object arr, cnp.ndarray like):
     """arr with like's dtype (numpy may widen a scalar result)."""
     cdef cnp.ndarray a = as_array(arr)
@@ -120,18 +114,12 @@ cdef inline Py_ssize_t conv_out(Py_ssize_t size, Py_ssize_t p_total, Py_ssize_t 
     return floor_div(size + p_total - d * (k - 1) - 1, s) + 1
 
 
-cdef object torch_rng():
-    """autograd_core's generator (manual_seed makes dropout reproducible)."""
-    import sys
-    return sys.modules["autograd_core._creation"]._rng
-
-
 # ================================================================ activations
 
 # ---------------------------------------------------------------- leaky_relu
 
 cdef cnp.ndarray leaky_relu_values(Tensor x, object slope):
-    require_float(x, "leaky_relu_cpu")
+    check_float_kernel(dtype_of(x._data), "leaky_relu_cpu")
     cdef cnp.ndarray xa = x._data
     with quiet():
         return cast_like(np.where(xa > 0, xa, xa * slope), xa)
@@ -165,7 +153,7 @@ cdef Tensor op_leaky_relu_backward(Tensor grad_output, Tensor self, object negat
 # ---------------------------------------------------------------- elu, celu (selu is an elu)
 
 cdef cnp.ndarray elu_values(Tensor x, object alpha, object scale, object input_scale):
-    require_float(x, "elu_cpu")
+    check_float_kernel(dtype_of(x._data), "elu_cpu")
     cdef cnp.ndarray xa = x._data
     with quiet():
         neg = np.expm1(xa * input_scale if input_scale != 1 else xa) * (alpha * scale)
@@ -237,8 +225,7 @@ cdef Tensor elu_double_backward(Tensor grad, Tensor grad_output, object alpha, o
 
 cdef cnp.ndarray hardtanh_values(Tensor x, object lo, object hi):
     cdef dtype d = dtype_of(x._data)
-    if d.category == CAT_BOOL:
-        raise not_implemented_for("hardtanh_cpu", d)
+    check_not_bool_kernel(d, "hardtanh_cpu")
     cdef cnp.ndarray xa = x._data
     if d.category == CAT_INT:
         lo, hi = int(lo), int(hi)
@@ -263,7 +250,7 @@ cdef Tensor op_hardtanh_backward(Tensor grad_output, Tensor self, object min_val
 # ---------------------------------------------------------------- silu, softplus
 
 cdef Tensor op_silu(Tensor self):
-    require_float(self, "silu_cpu")
+    check_float_kernel(dtype_of(self._data), "silu_cpu")
     cdef cnp.ndarray xa = self._data
     with quiet():
         out = xa / (1 + np.exp(-xa))
@@ -285,7 +272,7 @@ cdef Tensor infinitely_differentiable_silu_backward(Tensor grad, Tensor self):
 
 
 cdef Tensor op_softplus(Tensor self, object beta, object threshold):
-    require_float(self, "softplus_cpu")
+    check_float_kernel(dtype_of(self._data), "softplus_cpu")
     cdef cnp.ndarray xa = self._data
     with quiet():
         bx = xa * beta
@@ -357,7 +344,7 @@ cdef cnp.ndarray gelu_derivative_values(cnp.ndarray x, bint tanh_approx):
 
 cdef Tensor op_gelu(Tensor self, object approximate):
     cdef bint tanh_approx = gelu_is_tanh(approximate)
-    require_float(self, "GeluKernelImpl")
+    check_float_kernel(dtype_of(self._data), "GeluKernelImpl")
     cdef Tensor result = make(gelu_values(self._data, tanh_approx))
     record_GeluBackward0(result, self, approximate)
     return result
@@ -398,7 +385,8 @@ cdef Tensor softmax_impl(Tensor self, object dim, object dtype_arg, bint log):
         d = to_dtype(dtype_arg)
         if d is not dtype_of(x._data):
             x = OPS._to_copy(x, d)
-    require_float(x, "log_softmax_lastdim_kernel_impl" if log else "softmax_lastdim_kernel_impl")
+    check_float_kernel(dtype_of(x._data), "log_softmax_lastdim_kernel_impl" if log
+                       else "softmax_lastdim_kernel_impl")
     cdef cnp.ndarray xa = x._data
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(xa)
     cdef Py_ssize_t k = wrap_dim(dim, nd)
@@ -504,7 +492,7 @@ cdef Tensor scaled_by_reduction(Tensor g, Tensor coef, object reduction, object 
 # ---------------------------------------------------------------- mse, smooth l1, huber
 
 cdef Tensor op_mse_loss(Tensor self, Tensor target, object reduction):
-    require_float(self, "mse_cpu")
+    check_float_kernel(dtype_of(self._data), "mse_cpu")
     cdef cnp.ndarray d = difference_values(self, target)
     cdef Tensor result
     with quiet():
@@ -525,7 +513,7 @@ cdef Tensor mse_loss_backward(Tensor grad, Tensor self, Tensor target, object re
 cdef Tensor op_smooth_l1_loss(Tensor self, Tensor target, object reduction, object beta):
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    require_float(self, "smooth_l1_cpu")
+    check_float_kernel(dtype_of(self._data), "smooth_l1_cpu")
     cdef cnp.ndarray d = difference_values(self, target)
     with quiet():
         ad = np.abs(d)
@@ -547,7 +535,7 @@ cdef Tensor smooth_l1_loss_backward(Tensor grad, Tensor self, Tensor target, obj
 cdef Tensor op_huber_loss(Tensor self, Tensor target, object reduction, object delta):
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
-    require_float(self, "huber_cpu")
+    check_float_kernel(dtype_of(self._data), "huber_cpu")
     cdef cnp.ndarray d = difference_values(self, target)
     with quiet():
         ad = np.abs(d)
@@ -572,7 +560,7 @@ cdef double BCE_EPS = 1e-12
 
 
 cdef Tensor op_binary_cross_entropy(Tensor self, Tensor target, Tensor weight, object reduction):
-    require_float(self, "binary_cross_entropy")
+    check_float_kernel(dtype_of(self._data), "binary_cross_entropy")
     check_not_differentiable("binary_cross_entropy", "weight", weight)
     cdef cnp.ndarray xa = self._data, ta = cast_array(target._data, dtype_of(xa))
     if np.any((xa < 0) | (xa > 1)):
@@ -659,7 +647,7 @@ cdef Tensor binary_cross_entropy_double_backward_target(Tensor grad, Tensor grad
 
 cdef Tensor op_binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor weight,
                                                 Tensor pos_weight, object reduction):
-    require_float(self, "binary_cross_entropy_with_logits")
+    check_float_kernel(dtype_of(self._data), "binary_cross_entropy_with_logits")
     check_not_differentiable("binary_cross_entropy_with_logits", "weight", weight)
     check_not_differentiable("binary_cross_entropy_with_logits", "pos_weight", pos_weight)
     cdef cnp.ndarray xa = self._data, ta = cast_array(target._data, dtype_of(xa))
@@ -787,9 +775,7 @@ cdef Tensor op_nll_loss(Tensor self, Tensor target, Tensor weight, object reduct
             f"weight tensor of shape: {shape_str(shape_of(weight._data))}")
     check_not_differentiable("nll_loss2d_forward" if nd >= 3 else "nll_loss_forward", "weight",
                              weight)
-    cdef dtype xd = dtype_of(self._data)
-    if not xd.is_floating_point:
-        raise not_implemented_for("nll_loss_out_frame", xd)
+    check_float_kernel(dtype_of(self._data), "nll_loss_out_frame")
     if nd <= 2 or nd == 4:
         if nd == 4 and tsh[1:] != xs[2:]:
             raise RuntimeError(
@@ -932,10 +918,7 @@ cdef Tensor op_linear(Tensor input, Tensor weight, Tensor bias):
         return OPS.addmm(bias, input, wt, 1, 1)
     if bias is not None and nd >= 1 and cnp.PyArray_IS_C_CONTIGUOUS(input._data) and \
             (nd == 3 or cnp.PyArray_NDIM(bias._data) == 1):
-        n = 1
-        for k in xs[:-1]:
-            n *= k
-        r = OPS.addmm(bias, OPS.reshape(input, (n, xs[-1])), wt, 1, 1)
+        r = OPS.addmm(bias, OPS.reshape(input, (shape_numel(xs[:-1]), xs[-1])), wt, 1, 1)
         return OPS.view(r, xs[:-1] + (shape_of(r._data)[1],))
     r = OPS.matmul(input, wt)
     if bias is not None:
@@ -1031,62 +1014,61 @@ cdef cnp.ndarray pad_index_backward_values(cnp.ndarray ga, tuple in_shape, list 
     return out
 
 
-cdef Tensor op_reflection_pad(Tensor self, object padding):
+# the record_<Node> of a padding op and of its backward op (one per number of padded dims)
+ctypedef int (*record_pad_fn)(Tensor, Tensor, object) except -1
+ctypedef int (*record_pad_backward_fn)(Tensor, Tensor, Tensor, object) except -1
+
+
+cdef Tensor index_pad(Tensor self, object padding, PadMode mode, record_pad_fn record_1d,
+                      record_pad_fn record_2d, record_pad_fn record_3d):
+    """Reflection or replication padding of the last len(padding) // 2 dims, recorded
+    with the node of that many dims."""
     padding = tuple(padding)
-    cdef list idxs = pad_index_key(shape_of(self._data), padding, PAD_REFLECT)
+    cdef list idxs = pad_index_key(shape_of(self._data), padding, mode)
     cdef Tensor result = make(pad_index_values(self._data, idxs))
     cdef Py_ssize_t nsp = len(padding) // 2
-    if nsp == 1:
-        record_ReflectionPad1DBackward0(result, self, padding)
-    elif nsp == 2:
-        record_ReflectionPad2DBackward0(result, self, padding)
-    else:
-        record_ReflectionPad3DBackward0(result, self, padding)
+    (record_1d if nsp == 1 else record_2d if nsp == 2 else record_3d)(result, self, padding)
     return result
+
+
+cdef Tensor index_pad_backward(Tensor grad_output, Tensor self, object padding, PadMode mode,
+                               record_pad_backward_fn record_1d,
+                               record_pad_backward_fn record_2d,
+                               record_pad_backward_fn record_3d):
+    """The backward op of index_pad (grad_output summed back into self's shape), recorded
+    with the node of that many dims."""
+    padding = tuple(padding)
+    cdef tuple xs = shape_of(self._data)
+    cdef Tensor result = make(pad_index_backward_values(
+        grad_output._data, xs, pad_index_key(xs, padding, mode)))
+    cdef Py_ssize_t nsp = len(padding) // 2
+    (record_1d if nsp == 1 else record_2d if nsp == 2 else record_3d)(
+        result, grad_output, self, padding)
+    return result
+
+
+cdef Tensor op_reflection_pad(Tensor self, object padding):
+    return index_pad(self, padding, PAD_REFLECT, record_ReflectionPad1DBackward0,
+                     record_ReflectionPad2DBackward0, record_ReflectionPad3DBackward0)
 
 
 cdef Tensor op_reflection_pad_backward(Tensor grad_output, Tensor self, object padding):
-    padding = tuple(padding)
-    cdef tuple xs = shape_of(self._data)
-    cdef Tensor result = make(pad_index_backward_values(
-        grad_output._data, xs, pad_index_key(xs, padding, PAD_REFLECT)))
-    cdef Py_ssize_t nsp = len(padding) // 2
-    if nsp == 1:
-        record_ReflectionPad1DBackwardBackward0(result, grad_output, self, padding)
-    elif nsp == 2:
-        record_ReflectionPad2DBackwardBackward0(result, grad_output, self, padding)
-    else:
-        record_ReflectionPad3DBackwardBackward0(result, grad_output, self, padding)
-    return result
+    return index_pad_backward(grad_output, self, padding, PAD_REFLECT,
+                              record_ReflectionPad1DBackwardBackward0,
+                              record_ReflectionPad2DBackwardBackward0,
+                              record_ReflectionPad3DBackwardBackward0)
 
 
 cdef Tensor op_replication_pad(Tensor self, object padding):
-    padding = tuple(padding)
-    cdef list idxs = pad_index_key(shape_of(self._data), padding, PAD_REPLICATE)
-    cdef Tensor result = make(pad_index_values(self._data, idxs))
-    cdef Py_ssize_t nsp = len(padding) // 2
-    if nsp == 1:
-        record_ReplicationPad1DBackward0(result, self, padding)
-    elif nsp == 2:
-        record_ReplicationPad2DBackward0(result, self, padding)
-    else:
-        record_ReplicationPad3DBackward0(result, self, padding)
-    return result
+    return index_pad(self, padding, PAD_REPLICATE, record_ReplicationPad1DBackward0,
+                     record_ReplicationPad2DBackward0, record_ReplicationPad3DBackward0)
 
 
 cdef Tensor op_replication_pad_backward(Tensor grad_output, Tensor self, object padding):
-    padding = tuple(padding)
-    cdef tuple xs = shape_of(self._data)
-    cdef Tensor result = make(pad_index_backward_values(
-        grad_output._data, xs, pad_index_key(xs, padding, PAD_REPLICATE)))
-    cdef Py_ssize_t nsp = len(padding) // 2
-    if nsp == 1:
-        record_ReplicationPad1DBackwardBackward0(result, grad_output, self, padding)
-    elif nsp == 2:
-        record_ReplicationPad2DBackwardBackward0(result, grad_output, self, padding)
-    else:
-        record_ReplicationPad3DBackwardBackward0(result, grad_output, self, padding)
-    return result
+    return index_pad_backward(grad_output, self, padding, PAD_REPLICATE,
+                              record_ReplicationPad1DBackwardBackward0,
+                              record_ReplicationPad2DBackwardBackward0,
+                              record_ReplicationPad3DBackwardBackward0)
 
 
 cdef Tensor op__pad_circular(Tensor self, object padding):
@@ -1123,10 +1105,7 @@ cdef Tensor op_cosine_similarity(Tensor x1, Tensor x2, object dim, object eps):
     place on a clone with grad mode off (unseen by autograd), then multiplied and summed."""
     cdef Tensor a = x1, b = x2, n1, n2
     cdef tuple sa = shape_of(a._data), sb = shape_of(b._data)
-    try:
-        shape = tuple(np.broadcast_shapes(sa, sb))
-    except ValueError:
-        raise broadcast_error(sa, sb) from None
+    cdef tuple shape = broadcast_shapes(sa, sb)
     if sa != shape:
         a = OPS.expand(a, shape)
     if sb != shape:
@@ -1164,7 +1143,7 @@ cdef Tensor op_layer_norm(Tensor input, object normalized_shape, Tensor weight, 
             f"Given normalized_shape={shape_str(ns)}, expected input with shape "
             f"[*, {', '.join([str(s) for s in ns])}], but got input of size"
             f"{shape_str(xs)}")
-    require_float(input, "LayerNormKernelImpl")
+    check_float_kernel(dtype_of(input._data), "LayerNormKernelImpl")
     cdef cnp.ndarray xa = input._data
     dims = tuple(range(nd - k, nd))
     with quiet():
@@ -1243,7 +1222,7 @@ cdef Tensor op_batch_norm(Tensor input, Tensor running_mean, Tensor running_var,
     cdef int nd = cnp.PyArray_NDIM(input._data)
     if nd < 2:
         raise ValueError(f"expected 2D or 3D input (got {nd}D input)")
-    require_float(input, "batch_norm")
+    check_float_kernel(dtype_of(input._data), "batch_norm")
     cdef cnp.ndarray xa = input._data
     cdef tuple xs = shape_of(xa)
     C = xs[1]
@@ -1428,38 +1407,35 @@ cdef Tensor dropout_noise(Tensor x, object p, bint feature):
         nshape = shape_of(xa)[:2] + (1,) * (cnp.PyArray_NDIM(xa) - 2)
     else:
         nshape = shape_of(xa)
-    keep = torch_rng().random(nshape) < (1 - p)
+    keep = numpy_generator(None).random(nshape) < (1 - p)
     return const((keep.astype(xa.dtype) / xa.dtype.type(1 - p)).astype(xa.dtype))
 
 
-cdef inline bint dropout_is_identity(Tensor x, object p, bint train) except -1:
+cdef Tensor dropout_impl(Tensor input, object p, bint train, bint feature, bint inplace):
+    """input times the noise (MulBackward0, in place: the in-place mul), or input itself
+    when nothing is dropped."""
     if p < 0 or p > 1:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    return p == 0 or not train or cnp.PyArray_SIZE(x._data) == 0
+    if p == 0 or not train or cnp.PyArray_SIZE(input._data) == 0:
+        return input
+    cdef Tensor noise = dropout_noise(input, p, feature)
+    return OPS.mul_(input, noise) if inplace else OPS.mul(input, noise)
 
 
 cdef Tensor op_dropout(Tensor input, object p, bint train):
-    if dropout_is_identity(input, p, train):
-        return input
-    return OPS.mul(input, dropout_noise(input, p, False))
+    return dropout_impl(input, p, train, False, False)
 
 
 cdef Tensor op_dropout_(Tensor input, object p, bint train):
-    if dropout_is_identity(input, p, train):
-        return input
-    return OPS.mul_(input, dropout_noise(input, p, False))
+    return dropout_impl(input, p, train, False, True)
 
 
 cdef Tensor op_feature_dropout(Tensor input, object p, bint train):
-    if dropout_is_identity(input, p, train):
-        return input
-    return OPS.mul(input, dropout_noise(input, p, True))
+    return dropout_impl(input, p, train, True, False)
 
 
 cdef Tensor op_feature_dropout_(Tensor input, object p, bint train):
-    if dropout_is_identity(input, p, train):
-        return input
-    return OPS.mul_(input, dropout_noise(input, p, True))
+    return dropout_impl(input, p, train, True, True)
 
 
 # ================================================================ im2col / col2im
@@ -1492,36 +1468,51 @@ cdef object padded_copy(cnp.ndarray x, tuple geometry, object fill):
     return xp
 
 
-cdef cnp.ndarray im2col_values(cnp.ndarray x, tuple geometry, object fill):
-    if cnp.PyArray_NDIM(x) == 3:   # unbatched
-        return im2col_values(x[None], geometry, fill)[0]
+cdef object sliding_windows(cnp.ndarray x, tuple geometry, object fill):
+    """A read-only view (N, C, KH, KW, OH, OW) of x (N, C, H, W) padded with fill as the
+    geometry needs: [n, c, i, j, oh, ow] is the element under kernel offset (i, j) of
+    output position (oh, ow). im2col and pooling copy it in the order they need."""
     hw, k, d, ptl, s, ohw = geometry
     cdef Py_ssize_t N = x.shape[0], C = x.shape[1]
     xp = padded_copy(x, geometry, fill)
     st = xp.strides
-    view = np.lib.stride_tricks.as_strided(
+    return np.lib.stride_tricks.as_strided(
         xp, (N, C, k[0], k[1], ohw[0], ohw[1]),
         (st[0], st[1], st[2] * d[0], st[3] * d[1], st[2] * s[0], st[3] * s[1]), writeable=False)
-    return np.ascontiguousarray(view).reshape(N, C * k[0] * k[1], ohw[0] * ohw[1])
+
+
+cdef cnp.ndarray sum_windows(object windows, tuple geometry):
+    """The transpose of sliding_windows: windows (N, C, KH, KW, OH, OW) summed into
+    the (N, C, H, W) positions they view."""
+    hw, k, d, ptl, s, ohw = geometry
+    cdef Py_ssize_t N = windows.shape[0], C = windows.shape[1]
+    cdef Py_ssize_t H = hw[0], W = hw[1], pt = ptl[0], pl = ptl[1], i, j
+    cdef Py_ssize_t OH = ohw[0], OW = ohw[1]
+    pb, pr = pad_bottom_right(geometry)
+    xp = np.zeros((N, C, H + pt + pb, W + pl + pr), dtype=windows.dtype)
+    for i in range(k[0]):
+        for j in range(k[1]):
+            xp[:, :, i * d[0]:i * d[0] + s[0] * (OH - 1) + 1:s[0],
+               j * d[1]:j * d[1] + s[1] * (OW - 1) + 1:s[1]] += windows[:, :, i, j]
+    if pt or pl or pb or pr:
+        return np.ascontiguousarray(xp[:, :, pt:pt + H, pl:pl + W])
+    return xp
+
+
+cdef cnp.ndarray im2col_values(cnp.ndarray x, tuple geometry, object fill):
+    if cnp.PyArray_NDIM(x) == 3:   # unbatched
+        return im2col_values(x[None], geometry, fill)[0]
+    k, ohw = geometry[1], geometry[5]
+    return np.ascontiguousarray(sliding_windows(x, geometry, fill)).reshape(
+        x.shape[0], x.shape[1] * k[0] * k[1], ohw[0] * ohw[1])
 
 
 cdef cnp.ndarray col2im_values(cnp.ndarray cols, tuple geometry):
     if cnp.PyArray_NDIM(cols) == 2:   # unbatched
         return col2im_values(cols[None], geometry)[0]
-    hw, k, d, ptl, s, ohw = geometry
-    cdef Py_ssize_t N = cols.shape[0], K = k[0] * k[1], C = cols.shape[1] // K
-    cdef Py_ssize_t H = hw[0], W = hw[1], pt = ptl[0], pl = ptl[1], i, j
-    cdef Py_ssize_t OH = ohw[0], OW = ohw[1]
-    pb, pr = pad_bottom_right(geometry)
-    xp = np.zeros((N, C, H + pt + pb, W + pl + pr), dtype=cols.dtype)
-    c6 = cols.reshape(N, C, k[0], k[1], OH, OW)
-    for i in range(k[0]):
-        for j in range(k[1]):
-            xp[:, :, i * d[0]:i * d[0] + s[0] * (OH - 1) + 1:s[0],
-               j * d[1]:j * d[1] + s[1] * (OW - 1) + 1:s[1]] += c6[:, :, i, j]
-    if pt or pl or pb or pr:
-        return np.ascontiguousarray(xp[:, :, pt:pt + H, pl:pl + W])
-    return xp
+    k, ohw = geometry[1], geometry[5]
+    cdef Py_ssize_t N = cols.shape[0], C = cols.shape[1] // (k[0] * k[1])
+    return sum_windows(cols.reshape(N, C, k[0], k[1], ohw[0], ohw[1]), geometry)
 
 
 cdef tuple conv_geometry(tuple hw, tuple k, tuple d, tuple p, tuple s):
@@ -1588,31 +1579,17 @@ cdef Tensor op_col2im(Tensor self, object output_size, object kernel_size, objec
 
 cdef cnp.ndarray im2col_kmajor(cnp.ndarray x, tuple geometry):
     """Columns of a 4-D input laid out (C*KH*KW, N*OH*OW)."""
-    hw, k, d, ptl, s, ohw = geometry
-    cdef Py_ssize_t N = x.shape[0], C = x.shape[1]
-    xp = padded_copy(x, geometry, 0)
-    st = xp.strides
-    view = np.lib.stride_tricks.as_strided(
-        xp, (C, k[0], k[1], N, ohw[0], ohw[1]),
-        (st[1], st[2] * d[0], st[3] * d[1], st[0], st[2] * s[0], st[3] * s[1]), writeable=False)
-    return np.ascontiguousarray(view).reshape(C * k[0] * k[1], N * ohw[0] * ohw[1])
+    k, ohw = geometry[1], geometry[5]
+    windows = sliding_windows(x, geometry, 0).transpose(1, 2, 3, 0, 4, 5)
+    return np.ascontiguousarray(windows).reshape(x.shape[1] * k[0] * k[1],
+                                                 x.shape[0] * ohw[0] * ohw[1])
 
 
 cdef cnp.ndarray col2im_kmajor(object cols, tuple nc, tuple geometry):
     """The transpose of im2col_kmajor: columns (.., C*KH*KW, N*L) summed into (N, C, H, W)."""
-    hw, k, d, ptl, s, ohw = geometry
-    cdef Py_ssize_t N = nc[0], C = nc[1], H = hw[0], W = hw[1], pt = ptl[0], pl = ptl[1], i, j
-    cdef Py_ssize_t OH = ohw[0], OW = ohw[1]
-    pb, pr = pad_bottom_right(geometry)
-    xp = np.zeros((N, C, H + pt + pb, W + pl + pr), dtype=cols.dtype)
-    c6 = cols.reshape(C, k[0], k[1], N, OH, OW)
-    for i in range(k[0]):
-        for j in range(k[1]):
-            xp[:, :, i * d[0]:i * d[0] + s[0] * (OH - 1) + 1:s[0],
-               j * d[1]:j * d[1] + s[1] * (OW - 1) + 1:s[1]] += c6[:, i, j].transpose(1, 0, 2, 3)
-    if pt or pl or pb or pr:
-        return np.ascontiguousarray(xp[:, :, pt:pt + H, pl:pl + W])
-    return xp
+    k, ohw = geometry[1], geometry[5]
+    return sum_windows(cols.reshape(nc[1], k[0], k[1], nc[0], ohw[0], ohw[1]).transpose(
+        3, 0, 1, 2, 4, 5), geometry)
 
 
 cdef class ConvolutionBackward0(Node):
@@ -1724,8 +1701,7 @@ cdef Tensor op_convolution(Tensor input, Tensor weight, Tensor bias, object stri
     if b is not None and dtype_of(b._data) is not xd:
         raise RuntimeError(f"Input type ({c_type_name(xd)}) and bias type "
                            f"({c_type_name(dtype_of(b._data))}) should be the same")
-    if xd.category != CAT_FLOAT:
-        raise not_implemented_for("slow_conv2d_cpu", xd)
+    check_float_kernel(xd, "slow_conv2d_cpu")
     cdef Py_ssize_t G = groups
     if G <= 0:
         raise RuntimeError("non-positive groups is not supported")
@@ -1909,29 +1885,34 @@ cdef inline tuple pool_stride(object stride, tuple k, str name):
     return pair(stride, name)
 
 
-cdef tuple max_pool_geometry(Tensor x, object kernel_size, object stride, object padding,
-                             object dilation, bint ceil_mode):
-    k = pair(kernel_size, "max_pool2d: kernel_size")
-    s = pool_stride(stride, k, "max_pool2d: stride")
-    p = pair(padding, "max_pool2d: padding")
-    d = pair(dilation, "max_pool2d: dilation")
+cdef tuple pool_geometry(Tensor x, str fname, object kernel_size, object stride,
+                         object padding, object dilation, bint ceil_mode,
+                         object divisor_override):
+    """The im2col geometry of max_pool2d or avg_pool2d (fname), with PyTorch's checks in
+    its order; avg_pool2d has no dilation (None: 1) and max_pool2d no divisor (None)."""
+    k = pair(kernel_size, fname + ": kernel_size")
+    s = pool_stride(stride, k, fname + ": stride")
+    p = pair(padding, fname + ": padding")
+    d = (1, 1) if dilation is None else pair(dilation, fname + ": dilation")
     cdef int nd = cnp.PyArray_NDIM(x._data)
     if nd != 3 and nd != 4:
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     if any([v <= 0 for v in k]):
-        raise RuntimeError(f"max_pool2d: kernel_size must be greater than zero, but got kH: "
+        raise RuntimeError(f"{fname}: kernel_size must be greater than zero, but got kH: "
                            f"{k[0]} kW: {k[1]}")
     if any([v <= 0 for v in s]):
-        raise RuntimeError(f"max_pool2d: stride must be greater than zero, but got dH: {s[0]} "
+        raise RuntimeError(f"{fname}: stride must be greater than zero, but got dH: {s[0]} "
                            f"dW: {s[1]}")
     if any([v <= 0 for v in d]):
-        raise RuntimeError(f"max_pool2d: dilation must be greater than zero, but got dilationH: "
+        raise RuntimeError(f"{fname}: dilation must be greater than zero, but got dilationH: "
                            f"{d[0]} dilationW: {d[1]}")
     for i in range(2):
         if p[i] > ((k[i] - 1) * d[i] + 1) // 2:
             raise RuntimeError(
                 f"pad should be at most half of effective kernel size, but got pad={p[i]}, "
                 f"kernel_size={k[i]} and dilation={d[i]}")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
     cdef tuple xs = shape_of(x._data)
     C, H, W = xs[nd - 3], xs[nd - 2], xs[nd - 1]
     OH = pool_out(H, k[0], p[0], s[0], d[0], ceil_mode)
@@ -1944,8 +1925,9 @@ cdef tuple max_pool_geometry(Tensor x, object kernel_size, object stride, object
 
 cdef tuple op_max_pool2d_with_indices(Tensor self, object kernel_size, object stride,
                                       object padding, object dilation, bint ceil_mode):
-    geometry = max_pool_geometry(self, kernel_size, stride, padding, dilation, ceil_mode)
-    require_float(self, "max_pool2d")
+    geometry = pool_geometry(self, "max_pool2d", kernel_size, stride, padding, dilation,
+                             ceil_mode, None)
+    check_float_kernel(dtype_of(self._data), "max_pool2d")
     cdef int nd = cnp.PyArray_NDIM(self._data)
     cdef cnp.ndarray xa = self._data if nd == 4 else self._data[None]
     N, C, H, W = shape_of(xa)
@@ -1953,12 +1935,8 @@ cdef tuple op_max_pool2d_with_indices(Tensor self, object kernel_size, object st
     OH, OW = ohw
     K, L = k[0] * k[1], OH * OW
     # windows as the last axis of a contiguous (N, C, L, K) copy: argmax runs along memory
-    xp = padded_copy(xa, geometry, -np.inf)
-    st = xp.strides
-    win = np.ascontiguousarray(np.lib.stride_tricks.as_strided(
-        xp, (N, C, OH, OW, k[0], k[1]),
-        (st[0], st[1], st[2] * s[0], st[3] * s[1], st[2] * d[0], st[3] * d[1]),
-        writeable=False)).reshape(N, C, L, K)
+    win = np.ascontiguousarray(sliding_windows(xa, geometry, -np.inf).transpose(
+        0, 1, 4, 5, 2, 3)).reshape(N, C, L, K)
     am = np.argmax(win, axis=3)
     vals = np.take_along_axis(win, am[:, :, :, None], axis=3)[:, :, :, 0]
     # flat input index of each (output position, window offset)
@@ -2006,37 +1984,6 @@ cdef Tensor max_pool_double_backward(Tensor grad, Tensor indices):
                                make(indices._data.reshape(ish[:-2] + (-1,)))), ish)
 
 
-cdef tuple avg_pool_geometry(Tensor x, object kernel_size, object stride, object padding,
-                             bint ceil_mode, object divisor_override):
-    k = pair(kernel_size, "avg_pool2d: kernel_size")
-    s = pool_stride(stride, k, "avg_pool2d: stride")
-    p = pair(padding, "avg_pool2d: padding")
-    cdef int nd = cnp.PyArray_NDIM(x._data)
-    if nd != 3 and nd != 4:
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    if any([v <= 0 for v in k]):
-        raise RuntimeError(f"avg_pool2d: kernel_size must be greater than zero, but got kH: "
-                           f"{k[0]} kW: {k[1]}")
-    if any([v <= 0 for v in s]):
-        raise RuntimeError(f"avg_pool2d: stride must be greater than zero, but got dH: {s[0]} "
-                           f"dW: {s[1]}")
-    for i in range(2):
-        if p[i] > k[i] // 2:
-            raise RuntimeError(
-                f"pad should be at most half of effective kernel size, but got pad={p[i]}, "
-                f"kernel_size={k[i]} and dilation=1")
-    if divisor_override is not None and divisor_override == 0:
-        raise RuntimeError("divisor must be not zero")
-    cdef tuple xs = shape_of(x._data)
-    C, H, W = xs[nd - 3], xs[nd - 2], xs[nd - 1]
-    OH = pool_out(H, k[0], p[0], s[0], 1, ceil_mode)
-    OW = pool_out(W, k[1], p[1], s[1], 1, ceil_mode)
-    if OH < 1 or OW < 1:
-        raise RuntimeError(f"Given input size: ({C}x{H}x{W}). Calculated output size: "
-                           f"({C}x{OH}x{OW}). Output size is too small")
-    return ((H, W), k, (1, 1), p, s, (OH, OW))
-
-
 cdef cnp.ndarray avg_pool_divisor(tuple geometry, bint count_include_pad,
                                   object divisor_override, object np_dtype):
     """Each output position's divisor, flat (OH*OW)."""
@@ -2057,8 +2004,9 @@ cdef cnp.ndarray avg_pool_divisor(tuple geometry, bint count_include_pad,
 
 cdef Tensor op_avg_pool2d(Tensor self, object kernel_size, object stride, object padding,
                           bint ceil_mode, bint count_include_pad, object divisor_override):
-    geometry = avg_pool_geometry(self, kernel_size, stride, padding, ceil_mode, divisor_override)
-    require_float(self, "avg_pool2d_out_frame")
+    geometry = pool_geometry(self, "avg_pool2d", kernel_size, stride, padding, None, ceil_mode,
+                             divisor_override)
+    check_float_kernel(dtype_of(self._data), "avg_pool2d_out_frame")
     cdef int nd = cnp.PyArray_NDIM(self._data)
     cdef cnp.ndarray xa = self._data if nd == 4 else self._data[None]
     N, C, H, W = shape_of(xa)
@@ -2078,7 +2026,8 @@ cdef Tensor op_avg_pool2d_backward(Tensor grad_output, Tensor self, object kerne
                                    object stride, object padding, bint ceil_mode,
                                    bint count_include_pad, object divisor_override):
     """Each window's gradient divided by its divisor and spread over the window (col2im)."""
-    geometry = avg_pool_geometry(self, kernel_size, stride, padding, ceil_mode, divisor_override)
+    geometry = pool_geometry(self, "avg_pool2d", kernel_size, stride, padding, None, ceil_mode,
+                             divisor_override)
     cdef cnp.ndarray ga = grad_output._data
     gs = shape_of(ga)
     N = 1 if len(gs) == 3 else gs[0]

@@ -147,8 +147,7 @@ cdef cnp.ndarray rounding_values(Tensor self, object ufunc, str kernel):
     """floor/ceil/trunc/round: integers are already whole (a copy), bool has no kernel."""
     cdef cnp.ndarray x = self._data
     cdef dtype d = dtype_of(x)
-    if d.category == CAT_BOOL:
-        raise not_implemented_for(kernel, d)
+    check_not_bool_kernel(d, kernel)
     if d.category == CAT_INT:
         return <cnp.ndarray>x.copy()
     with quiet():
@@ -395,8 +394,7 @@ cdef cnp.ndarray _div_values(object a, object b, RoundingMode mode):
     cdef dtype rt = result_type((a, b))
     if mode == ROUND_NONE:
         return elementwise_values(np.true_divide, (a, b), float_or_default(rt))
-    if rt.category == CAT_BOOL:
-        raise not_implemented_for("div_floor_cpu" if mode == ROUND_FLOOR else "div_trunc_cpu", rt)
+    check_not_bool_kernel(rt, "div_floor_cpu" if mode == ROUND_FLOOR else "div_trunc_cpu")
     cdef cnp.ndarray xa = operand_array(a, rt), xb = operand_array(b, rt)
     try:
         if rt.category == CAT_INT:
@@ -475,8 +473,7 @@ cdef Tensor op_neg(Tensor self):
 
 cdef Tensor op_abs(Tensor self):
     cdef cnp.ndarray x = self._data
-    if dtype_of(x).category == CAT_BOOL:
-        raise not_implemented_for("abs_cpu", bool_)
+    check_not_bool_kernel(dtype_of(x), "abs_cpu")
     cdef Tensor result = make(_unary_kernel(x, AGC_ABS) if _is_small_float(x)
                               else as_array(np.abs(x)))
     record_AbsBackward0(result, self)
@@ -640,8 +637,7 @@ cdef void _record_not_implemented(Tensor result, tuple operands, str op_name) ex
 cdef cnp.ndarray _mod_values(object a, object b, object ufunc, str kernel):
     """remainder (np.remainder: the divisor's sign) or fmod (np.fmod: the dividend's)."""
     cdef dtype rt = result_type((a, b))
-    if rt.category == CAT_BOOL:
-        raise not_implemented_for(kernel, rt)
+    check_not_bool_kernel(rt, kernel)
     if rt.category == CAT_INT:
         _check_int_zero_division(rt, operand_array(b, rt))
     return elementwise_values(ufunc, (a, b), rt)
@@ -741,8 +737,7 @@ _py_fmod_.__name__ = _py_fmod_.__qualname__ = "fmod_"
 
 cdef Tensor op_hypot(Tensor self, Tensor other):
     cdef dtype rt = result_type((self, other))
-    if rt.category != CAT_FLOAT:
-        raise not_implemented_for("hypot_cpu", rt)
+    check_float_kernel(rt, "hypot_cpu")
     cdef Tensor result = make(elementwise_values(np.hypot, (self, other), rt))
     record_HypotBackward0(result, self, other)
     return result
@@ -958,8 +953,7 @@ cdef dtype _check_lerp(Tensor self, Tensor end, object weight):
         if w is not d:
             raise RuntimeError(f"expected dtype {d.cpp_name} for `weight` but got dtype "
                                f"{w.cpp_name}")
-    if d.category != CAT_FLOAT:
-        raise not_implemented_for("lerp_kernel_tensor" if w_tensor else "lerp_kernel_scalar", d)
+    check_float_kernel(d, "lerp_kernel_tensor" if w_tensor else "lerp_kernel_scalar")
     return d
 
 
@@ -1029,8 +1023,7 @@ cdef str _ADDCDIV_INT_MSG = (
 cdef Tensor op_addcmul(Tensor self, Tensor tensor1, Tensor tensor2, object value):
     cdef tuple operands = (self, tensor1, tensor2)
     cdef dtype rt = result_type(operands)
-    if rt.category == CAT_BOOL:
-        raise not_implemented_for("addcmul_cpu_out", bool_)
+    check_not_bool_kernel(rt, "addcmul_cpu_out")
     cdef Tensor result = make(elementwise_values(_addcmul_ufunc, operands + (value,), rt))
     record_AddcmulBackward0(result, self, tensor1, tensor2, value)
     return result
@@ -1039,8 +1032,7 @@ cdef Tensor op_addcmul(Tensor self, Tensor tensor1, Tensor tensor2, object value
 cdef Tensor op_addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, object value):
     cdef tuple operands = (self, tensor1, tensor2)
     cdef dtype rt = result_type(operands)
-    if rt.category == CAT_BOOL:
-        raise not_implemented_for("addcdiv_cpu_out", bool_)
+    check_not_bool_kernel(rt, "addcdiv_cpu_out")
     if dtype_of(tensor1._data).category != CAT_FLOAT and \
             dtype_of(tensor2._data).category != CAT_FLOAT:
         raise RuntimeError(_ADDCDIV_INT_MSG)
@@ -1193,8 +1185,7 @@ cdef Tensor op_round(Tensor self, object decimals):
 cdef cnp.ndarray _round_decimals_values(Tensor self, object decimals):
     cdef cnp.ndarray xa = self._data
     cdef dtype d = dtype_of(xa)
-    if d.category != CAT_FLOAT:
-        raise not_implemented_for("round_cpu" if d.category == CAT_INT else "round_vml_cpu", d)
+    check_float_kernel(d, "round_cpu" if d.category == CAT_INT else "round_vml_cpu")
     cdef int dec = decimals
     op_dt = np.float32 if d is float16 else xa.dtype
     a = xa.astype(op_dt, copy=False)
@@ -1210,9 +1201,7 @@ cdef cnp.ndarray _round_decimals_values(Tensor self, object decimals):
 
 cdef Tensor op_frac(Tensor self):
     cdef cnp.ndarray x = self._data
-    cdef dtype d = dtype_of(x)
-    if d.category != CAT_FLOAT:
-        raise not_implemented_for("frac_cpu", d)
+    check_float_kernel(dtype_of(x), "frac_cpu")
     cdef Tensor result
     with quiet():
         result = make(as_array(x - np.trunc(x)))
@@ -1425,26 +1414,6 @@ cdef Tensor op_zero_(Tensor self):
 
 # ================================================================ random values
 
-cdef object _creation = None
-
-
-cdef object _generator(object generator):
-    """The numpy Generator behind manual_seed (autograd_core._creation._rng), or the
-    given one."""
-    global _creation
-    if generator is not None:
-        if isinstance(generator, np.random.Generator):
-            return generator
-        rng = getattr(generator, "_rng", None)
-        if rng is not None:
-            return rng
-        raise TypeError(f"expected a Generator, but got {type(generator).__name__}")
-    if _creation is None:
-        import autograd_core._creation as creation
-        _creation = creation
-    return _creation._rng
-
-
 cdef cnp.ndarray _uniform_values(object rng, tuple shape, dtype d, double lo, double hi):
     if d is float16:
         # 11 random mantissa bits: exactly representable, never reaches 1
@@ -1502,25 +1471,25 @@ cdef int _record_RandomBackward2(Tensor result, Tensor self) except -1:
 
 cdef Tensor op_normal_(Tensor self, object mean, object std, object generator):
     cdef dtype d = dtype_of(self._data)
-    if d.category != CAT_FLOAT:
-        raise not_implemented_for("normal_kernel_cpu", d)
+    check_float_kernel(d, "normal_kernel_cpu")
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     cdef Tensor old = inplace_source(self, ())
-    return _random_fill(self, old, _normal_values(_generator(generator), shape_of(self._data),
-                                                  d, mean, std), _record_NormalBackward0)
+    return _random_fill(self, old, _normal_values(numpy_generator(generator),
+                                                  shape_of(self._data), d, mean, std),
+                        _record_NormalBackward0)
 
 
 cdef Tensor op_uniform_(Tensor self, object from_, object to, object generator):
     cdef dtype d = dtype_of(self._data)
-    if d.category != CAT_FLOAT:
-        raise not_implemented_for("check_uniform_bounds", d)
+    check_float_kernel(d, "check_uniform_bounds")
     if from_ > to:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={from_} > to={to}")
     cdef Tensor old = inplace_source(self, ())
-    return _random_fill(self, old, _uniform_values(_generator(generator), shape_of(self._data),
-                                                   d, from_, to), _record_UniformBackward0)
+    return _random_fill(self, old, _uniform_values(numpy_generator(generator),
+                                                   shape_of(self._data), d, from_, to),
+                        _record_UniformBackward0)
 
 
 cdef Tensor op_random_(Tensor self, object from_, object to, object generator):
@@ -1543,8 +1512,8 @@ cdef Tensor op_random_(Tensor self, object from_, object to, object generator):
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={lo} "
                            f">= to={hi}")
     cdef Tensor old = inplace_source(self, ())
-    vals = _generator(generator).integers(lo, hi - 1, size=shape_of(self._data), dtype=np.int64,
-                                          endpoint=True)
+    vals = numpy_generator(generator).integers(lo, hi - 1, size=shape_of(self._data),
+                                               dtype=np.int64, endpoint=True)
     return _random_fill(self, old, as_array(vals.astype(d.np_dtype)), node)
 
 
@@ -1597,14 +1566,12 @@ ctypedef cnp.ndarray (*sampler_fn)(object rng, tuple shape, dtype d)
 
 
 cdef cnp.ndarray _uniform_like_values(object rng, tuple shape, dtype d):
-    if d.category != CAT_FLOAT:
-        raise not_implemented_for("check_uniform_bounds", d)
+    check_float_kernel(d, "check_uniform_bounds")
     return _uniform_values(rng, shape, d, 0.0, 1.0)
 
 
 cdef cnp.ndarray _normal_like_values(object rng, tuple shape, dtype d):
-    if d.category != CAT_FLOAT:
-        raise not_implemented_for("normal_kernel_cpu", d)
+    check_float_kernel(d, "normal_kernel_cpu")
     return _normal_values(rng, shape, d, 0.0, 1.0)
 
 
@@ -1614,7 +1581,7 @@ cdef Tensor _sample_like(Tensor self, object dtype_arg, object device_arg, bint 
     if device_arg is not None:
         _device(device_arg)
     cdef dtype d = dtype_of(self._data) if dtype_arg is None else to_dtype(dtype_arg)
-    return _leaf_from_array(sample(_generator(generator), shape_of(self._data), d),
+    return _leaf_from_array(sample(numpy_generator(generator), shape_of(self._data), d),
                             requires_grad)
 
 
@@ -1634,7 +1601,8 @@ cdef Tensor _randint_like(Tensor self, object low, object high, object dtype_arg
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
                            f"from={low} >= to={high}")
-    arr = _generator(generator).integers(low, high, size=shape_of(self._data)).astype(d.np_dtype)
+    arr = numpy_generator(generator).integers(low, high, size=shape_of(self._data)).astype(
+        d.np_dtype)
     return _leaf_from_array(as_array(arr), requires_grad)
 
 

@@ -24,19 +24,10 @@ cdef inline bint _is_empty_dims(object dim):
     return isinstance(dim, (tuple, list)) and len(dim) == 0
 
 
-cdef tuple _reduction_dims(object dim, Py_ssize_t nd):
-    """A reduction's dims, sorted and non-negative: None or () mean all dims; a 0-d
-    input has none to reduce (its dims are still checked: 0 and -1 are valid)."""
-    if dim is None or _is_empty_dims(dim):
-        return tuple(range(nd))
-    cdef tuple dims = wrap_dims(dim, nd)
-    return dims if nd else ()
-
-
 cdef list _given_dims(object dim, Py_ssize_t nd):
     """(wrapped, as given) for each dim of a dim argument: messages quote the user's
     spelling of a dim."""
-    if dim is None or _is_empty_dims(dim):
+    if is_all_dims(dim):
         return [(k, k) for k in range(nd)]
     items = dim if isinstance(dim, (tuple, list)) else (dim,)
     return [(wrap_dim(d, nd) if nd else 0, d) for d in items]
@@ -327,7 +318,7 @@ cdef Tensor op_sum(Tensor self, object dim, bint keepdim, object out_dtype):
         result = make(as_array(np.add.reduce(x, axis=None, dtype=od.np_dtype)))
         record_SumBackward0(result, self, None, False, out_dtype)
         return result
-    dims = _reduction_dims(dim, cnp.PyArray_NDIM(x))
+    dims = reduction_dims(dim, cnp.PyArray_NDIM(x))
     result = make(as_array(np.add.reduce(x, axis=dims, dtype=od.np_dtype, keepdims=keepdim)))
     record_SumBackward1(result, self, dims, keepdim, out_dtype)
     return result
@@ -357,7 +348,7 @@ cdef Tensor op_mean(Tensor self, object dim, bint keepdim, object out_dtype):
             f"mean(): could not infer output dtype. {which} dtype must be either a floating "
             f"point or complex dtype. Got: {d.scalar_name}")
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
-    cdef tuple dims = _reduction_dims(dim, nd)
+    cdef tuple dims = reduction_dims(dim, nd)
     cdef bint full = dim is None
     cdef Tensor result = make(_mean_values(cast_array(x, d), dims, full, keepdim))
     if full and not keepdim:
@@ -536,8 +527,8 @@ cdef tuple _amax_amin_values(Tensor self, object dim, bint keepdim, object reduc
     """(values, reduced dims) of amax / amin (reduce_fn: np.amax or np.amin)."""
     cdef cnp.ndarray x = self._data
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
-    cdef tuple dims = _reduction_dims(dim, nd)
-    err = _reduction_error(fname, x, dim, dim is None or _is_empty_dims(dim))
+    cdef tuple dims = reduction_dims(dim, nd)
+    err = _reduction_error(fname, x, dim, is_all_dims(dim))
     if err is not None:
         raise err
     with quiet():
@@ -603,7 +594,7 @@ cdef tuple _variance(Tensor self, object dim, object correction, bint keepdim, s
     if correction is None:
         correction = 1
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
-    cdef tuple dims = _reduction_dims(dim, nd)
+    cdef tuple dims = reduction_dims(dim, nd)
     n = _numel_over(shape_of(x), dims) if nd else 1
     dof = n - correction
     if dof <= 0:
@@ -679,7 +670,7 @@ cdef Tensor op_logsumexp(Tensor self, object dim, bint keepdim):
         # PyTorch reduces nothing, then fails to write the reduced result
         raise RuntimeError(f"output with shape [] doesn't match the broadcast shape "
                            f"[{', '.join(['1'] * nd)}]")
-    cdef tuple dims = _reduction_dims(dim, nd)
+    cdef tuple dims = reduction_dims(dim, nd)
     axis = _axis(dims, nd)
     cdef bint empty_reduce = cnp.PyArray_SIZE(xa) == 0
     for k in dims:
@@ -738,7 +729,7 @@ cdef Tensor _all_any(Tensor self, object dim, bint keepdim, object reduce_fn):
     elif _is_empty_dims(dim):
         out = x != 0                      # dim=(): nothing is reduced
     else:
-        out = reduce_fn(x, axis=_axis(_reduction_dims(dim, nd), nd), keepdims=keepdim)
+        out = reduce_fn(x, axis=_axis(reduction_dims(dim, nd), nd), keepdims=keepdim)
     out = as_array(out)
     if cnp.PyArray_TYPE(x) == cnp.NPY_UINT8:
         out = out.astype(np.uint8)

@@ -232,14 +232,24 @@ cdef tuple _ints_varargs(tuple args, object kw, str fname, str argname):
 
 # ================================================================ reshaping views
 
-cdef Tensor op_view(Tensor self, object size):
+# the record_<Node> of a view op: (result, self, the sizes or dims it was given)
+ctypedef int (*record_view_fn)(Tensor, Tensor, object) except -1
+
+
+cdef Tensor _view_recorded_as(Tensor self, object size, record_view_fn record_node):
+    """self viewed with another shape (one size may be -1), or PyTorch's error when its
+    strides do not allow a view; recorded with record_node."""
     cdef tuple shape = _infer_size(tuple(size), cnp.PyArray_SIZE(self._data))
     out = _viewed(self._data, shape)
     if out is None:
         raise RuntimeError(MSG_VIEW_NOT_COMPATIBLE)
     cdef Tensor result = make_view(self, <cnp.ndarray>out)
-    record_ViewBackward0(result, self, shape)
+    record_node(result, self, shape)
     return result
+
+
+cdef Tensor op_view(Tensor self, object size):
+    return _view_recorded_as(self, size, record_ViewBackward0)
 
 
 def _pym_view(self, *shape, size=None):
@@ -282,13 +292,7 @@ def _pym_reshape(self, *args, shape=None):
 
 
 cdef Tensor op__reshape_alias(Tensor self, object size):
-    cdef tuple sizes = _infer_size(tuple(size), cnp.PyArray_SIZE(self._data))
-    out = _viewed(self._data, sizes)
-    if out is None:
-        raise RuntimeError(MSG_VIEW_NOT_COMPATIBLE)
-    cdef Tensor result = make_view(self, <cnp.ndarray>out)
-    record_ReshapeAliasBackward0(result, self, sizes)
-    return result
+    return _view_recorded_as(self, size, record_ReshapeAliasBackward0)
 
 
 cdef Tensor op__unsafe_view(Tensor self, object size):
@@ -312,7 +316,7 @@ cdef Tensor op_reshape_as(Tensor self, Tensor other):
 
 cdef Tensor op_flatten(Tensor self, object start_dim, object end_dim):
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
-    cdef Py_ssize_t s = wrap_dim(start_dim, nd), e = wrap_dim(end_dim, nd), k
+    cdef Py_ssize_t s = wrap_dim(start_dim, nd), e = wrap_dim(end_dim, nd)
     if nd == 0:
         return op_reshape(self, (1,))
     if s > e:
@@ -320,10 +324,7 @@ cdef Tensor op_flatten(Tensor self, object start_dim, object end_dim):
     if s == e:
         return self
     cdef tuple shape = shape_of(self._data)
-    n = 1
-    for k in range(s, e + 1):
-        n *= shape[k]
-    return op_reshape(self, shape[:s] + (n,) + shape[e + 1:])
+    return op_reshape(self, shape[:s] + (shape_numel(shape[s:e + 1]),) + shape[e + 1:])
 
 
 cdef tuple _unflatten_sizes(tuple sizes, Py_ssize_t n, Py_ssize_t d):
@@ -398,26 +399,38 @@ cdef cnp.ndarray _squeeze_values(cnp.ndarray x, tuple dims):
     return _strided_view(x, n, sizes, strides, True)
 
 
+cdef record_view_fn _squeeze_node(object dim, record_view_fn all_node, record_view_fn int_node,
+                                   record_view_fn dims_node) noexcept:
+    """The node of the squeeze overload dim selects: None (all dims of size 1), an int,
+    or a tuple of ints."""
+    if dim is None:
+        return all_node
+    if isinstance(dim, (tuple, list)):
+        return dims_node
+    return int_node
+
+
+cdef object _squeeze_dim_arg(object dim, str fname, int pos):
+    """squeeze's dim argument checked for its overload (None, an int or a tuple)."""
+    if dim is None:
+        return None
+    if isinstance(dim, (tuple, list)):
+        return arg_int_sequence(dim, fname, "dim", pos)
+    return arg_int(dim, fname, "dim", pos)
+
+
 cdef Tensor op_squeeze(Tensor self, object dim):
     """squeeze's three overloads: dim None (all dims of size 1), an int, or a tuple."""
     cdef tuple dims = _squeezed_dims(self, dim)
     cdef Tensor result = make_view(self, _squeeze_values(self._data, dims))
-    if dim is None:
-        record_SqueezeBackward0(result, self, dims)
-    elif isinstance(dim, (tuple, list)):
-        record_SqueezeBackward2(result, self, dims)
-    else:
-        record_SqueezeBackward1(result, self, dims)
+    _squeeze_node(dim, record_SqueezeBackward0, record_SqueezeBackward1,
+                  record_SqueezeBackward2)(result, self, dims)
     return result
 
 
 def _py_squeeze(input, dim=None):
     cdef Tensor x = arg_tensor(input, "squeeze", "input", 1)
-    if dim is None:
-        return op_squeeze(x, None)
-    if isinstance(dim, (tuple, list)):
-        return op_squeeze(x, arg_int_sequence(dim, "squeeze", "dim", 2))
-    return op_squeeze(x, arg_int(dim, "squeeze", "dim", 2))
+    return op_squeeze(x, _squeeze_dim_arg(dim, "squeeze", 2))
 
 
 cdef Tensor op_squeeze_(Tensor self, object dim):
@@ -430,30 +443,15 @@ cdef Tensor op_squeeze_(Tensor self, object dim):
     if src is self:
         return self
     self._output_nr = 0  # the node below is self's history now
-    if dim is None:
-        record_SqueezeBackward3(self, src, dims)
-    elif isinstance(dim, (tuple, list)):
-        record_SqueezeBackward5(self, src, dims)
-    else:
-        record_SqueezeBackward4(self, src, dims)
+    _squeeze_node(dim, record_SqueezeBackward3, record_SqueezeBackward4,
+                  record_SqueezeBackward5)(self, src, dims)
     return self
 
 
 def _py_squeeze_(self, dim=None):
     cdef Tensor x = arg_tensor(self, "squeeze_", "self", 0)
-    if dim is None:
-        return op_squeeze_(x, None)
-    if isinstance(dim, (tuple, list)):
-        return op_squeeze_(x, arg_int_sequence(dim, "squeeze_", "dim", 1))
-    return op_squeeze_(x, arg_int(dim, "squeeze_", "dim", 1))
+    return op_squeeze_(x, _squeeze_dim_arg(dim, "squeeze_", 1))
 
-
-
-cdef Tensor unsqueeze_dims(Tensor grad, tuple dims):
-    """The gradient of a squeeze that removed dims (ascending): unsqueeze each back."""
-    for d in dims:
-        grad = op_unsqueeze(grad, d)
-    return grad
 
 
 cdef cnp.ndarray _unsqueeze_values(cnp.ndarray x, int d):
@@ -530,10 +528,7 @@ def _pym_permute(self, *args, dims=None):
 
 
 cdef Tensor permute_backwards(Tensor grad, tuple dims):
-    cdef list inverse = [0] * len(dims)
-    for i, d in enumerate(dims):
-        inverse[d] = i
-    return op_permute(grad, tuple(inverse))
+    return op_permute(grad, inverse_permutation(dims))
 
 
 cdef Tensor op_movedim(Tensor self, object source, object destination):
@@ -1041,11 +1036,10 @@ cdef Tensor split_with_sizes_backward(tuple grads, tuple split_sizes, Py_ssize_t
     return None if parts is None else op_cat(list(parts), dim)
 
 
-@cython.final
-cdef class SplitBackward0(Node):
-    """Backward of split (table entry split: one node for all its output views)."""
+cdef class _SplitNode(Node):
+    """What the backward of split and of split_with_sizes share: one node for all the
+    output views, whose gradients are joined back along dim."""
     cdef Py_ssize_t dim
-    cdef Py_ssize_t split_size
     cdef tuple sizes             # each output's size along dim
     cdef tuple input_shape
 
@@ -1058,6 +1052,12 @@ cdef class SplitBackward0(Node):
     @property
     def _saved_dim(self):
         return self.dim
+
+
+@cython.final
+cdef class SplitBackward0(_SplitNode):
+    """Backward of split (table entry split)."""
+    cdef Py_ssize_t split_size
 
     @property
     def _saved_split_size(self):
@@ -1065,37 +1065,37 @@ cdef class SplitBackward0(Node):
 
 
 @cython.final
-cdef class SplitWithSizesBackward0(Node):
-    """Backward of split_with_sizes (table entry split_with_sizes: one node for all its
-    output views)."""
-    cdef Py_ssize_t dim
-    cdef tuple sizes             # each output's size along dim
-    cdef tuple input_shape
-
-    cdef int num_outputs(self) noexcept:
-        return <int>len(self.sizes)
-
-    cdef tuple apply(self, tuple grads):
-        return (split_with_sizes_backward(grads, self.sizes, self.dim, self.input_shape),)
-
-    @property
-    def _saved_dim(self):
-        return self.dim
+cdef class SplitWithSizesBackward0(_SplitNode):
+    """Backward of split_with_sizes (table entry split_with_sizes)."""
 
     @property
     def _saved_split_sizes(self):
         return self.sizes
 
 
-cdef tuple _split_views(Tensor self, Py_ssize_t d, tuple sizes):
-    """The views of self along d of the given sizes."""
+cdef tuple _split_views(Tensor self, Py_ssize_t d, tuple sizes, Py_ssize_t split_size):
+    """The views of self along d of the given sizes, with one node for all of them:
+    SplitBackward0 for split(split_size), SplitWithSizesBackward0 for split_with_sizes
+    (split_size -1)."""
     cdef cnp.ndarray x = self._data
     cdef list outs = []
     cdef Py_ssize_t start = 0, i
     for i in range(len(sizes)):
         outs.append(make_view(self, as_array(x[_along(d, slice(start, start + sizes[i]))])))
         start += sizes[i]
-    return tuple(outs)
+    cdef tuple views = tuple(outs)
+    cdef _SplitNode node
+    if should_record((self,), x):
+        if split_size < 0:
+            node = SplitWithSizesBackward0.__new__(SplitWithSizesBackward0)
+        else:
+            node = SplitBackward0.__new__(SplitBackward0)
+            (<SplitBackward0>node).split_size = split_size
+        node.dim = d
+        node.sizes = sizes
+        node.input_shape = shape_of(x)
+        record_outputs(node, views, (self,))
+    return views
 
 
 cdef tuple op_split(Tensor self, object split_size, object dim):
@@ -1115,17 +1115,7 @@ cdef tuple op_split(Tensor self, object split_size, object dim):
         num = (n + s - 1) // s
         if num < 1:
             num = 1
-    cdef tuple sizes = tuple([s] * (num - 1) + [s - (s * num - n)])
-    cdef tuple outs = _split_views(self, d, sizes)
-    cdef SplitBackward0 node
-    if should_record((self,), self._data):
-        node = SplitBackward0.__new__(SplitBackward0)
-        node.dim = d
-        node.split_size = s
-        node.sizes = sizes
-        node.input_shape = shape_of(self._data)
-        record_outputs(node, outs, (self,))
-    return outs
+    return _split_views(self, d, tuple([s] * (num - 1) + [s - (s * num - n)]), s)
 
 
 cdef tuple op_split_with_sizes(Tensor self, object split_sizes, object dim):
@@ -1143,15 +1133,7 @@ cdef tuple op_split_with_sizes(Tensor self, object split_sizes, object dim):
         raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input "
                            f"tensor's size at dimension {dim}), but got split_sizes="
                            f"{shape_str(sizes)}")
-    cdef tuple outs = _split_views(self, d, sizes)
-    cdef SplitWithSizesBackward0 node
-    if should_record((self,), self._data):
-        node = SplitWithSizesBackward0.__new__(SplitWithSizesBackward0)
-        node.dim = d
-        node.sizes = sizes
-        node.input_shape = shape_of(self._data)
-        record_outputs(node, outs, (self,))
-    return outs
+    return _split_views(self, d, sizes, -1)
 
 
 def _py_split(tensor, split_size_or_sections, dim=0):
@@ -1233,12 +1215,19 @@ cdef Tensor op_slice(Tensor self, object dim, object start, object end, object s
     return result
 
 
+cdef Tensor _zeros_with_at(Tensor grad_output, object input_sizes, tuple key):
+    """zeros(input_sizes) with grad_output's values at key (the backward of a selecting
+    view)."""
+    cdef cnp.ndarray out = np.zeros(tuple(input_sizes), dtype=grad_output._data.dtype)
+    out[key] = grad_output._data
+    return make(out)
+
+
 cdef Tensor op_slice_backward(Tensor grad_output, object input_sizes, object dim, object start,
                               object end, object step):
     """zeros(input_sizes) with grad_output at [start:end:step] along dim."""
-    cdef cnp.ndarray out = np.zeros(tuple(input_sizes), dtype=grad_output._data.dtype)
-    out[_along(dim, slice(start, end, step))] = grad_output._data
-    cdef Tensor result = make(out)
+    cdef Tensor result = _zeros_with_at(grad_output, input_sizes,
+                                        _along(dim, slice(start, end, step)))
     record_SliceBackwardBackward0(result, grad_output, input_sizes, dim, start, end, step)
     return result
 
@@ -1262,9 +1251,7 @@ cdef Tensor op_select(Tensor self, object dim, object index):
 
 cdef Tensor op_select_backward(Tensor grad_output, object input_sizes, object dim, object index):
     """zeros(input_sizes) with grad_output at index along dim."""
-    cdef cnp.ndarray out = np.zeros(tuple(input_sizes), dtype=grad_output._data.dtype)
-    out[_along(dim, index)] = grad_output._data
-    cdef Tensor result = make(out)
+    cdef Tensor result = _zeros_with_at(grad_output, input_sizes, _along(dim, index))
     record_SelectBackwardBackward0(result, grad_output, input_sizes, dim, index)
     return result
 
