@@ -126,12 +126,6 @@ cdef object unpack_operand(Node owner, object saved):
     return saved
 
 
-cdef int check_not_released(Node node) except -1:
-    """For nodes that saved a number in a tensor's place (x * 2 saves the 2)."""
-    if node.released:
-        raise RuntimeError(MSG_BACKWARD_TWICE)
-
-
 # ---------------------------------------------------------------- Node
 
 _hook_ids = iter(range(1, 1 << 62))

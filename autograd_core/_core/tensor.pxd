@@ -209,7 +209,6 @@ cdef object dim_error(Py_ssize_t dim, Py_ssize_t ndim)
 cdef object broadcast_error(tuple sa, tuple sb)
 cdef object not_implemented_for(str kernel, dtype d)
 cdef object type_error_combination(str fname, tuple args, str signatures)
-cdef object modified_error(Tensor t, long saved_version, Node node, int output_nr)
 cdef str op_name(Node node)
 
 
@@ -229,15 +228,12 @@ cdef inline int check_not_bool_kernel(dtype d, str kernel) except -1:
 
 # ---------------------------------------------------------------- saving and recording
 
-cdef long version_for_save(Tensor t) except? -1
 cdef void bump_version(Tensor t)
-cdef uint64_t new_sequence_nr() noexcept
 cdef SavedTensor save(Tensor t)
 cdef SavedTensor save_output(Tensor out, int output_nr)
 cdef void repoint_saved(SavedTensor saved, Tensor t) noexcept
 cdef object save_operand(object x)
 cdef object unpack_operand(Node owner, object saved)
-cdef int check_not_released(Node node) except -1
 cdef Node edge_node(Tensor t)
 cdef int record(Node node, Tensor out, tuple inputs) except -1
 cdef int record_broadcast(Node node, Tensor out, tuple inputs) except -1

@@ -35,10 +35,10 @@ import numpy as np
 import autograd_core as _torch
 from autograd_core.ops import nn as _nn_ops
 
-_C = _nn_ops.NN_FUNCTIONAL     # the compiled functions of the nn family, by name
+_compiled = _nn_ops.NN_FUNCTIONAL    # the compiled functions of the nn family, by name
 # every one is reachable here (as torch._C._nn's are); the thin functions below replace
 # those whose Python signature differs (inplace=, reduction names, legacy flags)
-globals().update(_C)
+globals().update(_compiled)
 
 __all__ = [
     # activations
@@ -86,16 +86,16 @@ __all__ = [
 ]
 
 # generated wrappers, exactly PyTorch's signatures
-gelu = _C["gelu"]
-softplus = _C["softplus"]
-hardtanh_ = _C["hardtanh_"]
-silu_ = _C["silu_"]
-linear = _C["linear"]
-cosine_similarity = _C["cosine_similarity"]
-layer_norm = _C["layer_norm"]
-conv1d = _C["conv1d"]
-conv2d = _C["conv2d"]
-avg_pool2d = _C["avg_pool2d"]
+gelu = _compiled["gelu"]
+softplus = _compiled["softplus"]
+hardtanh_ = _compiled["hardtanh_"]
+silu_ = _compiled["silu_"]
+linear = _compiled["linear"]
+cosine_similarity = _compiled["cosine_similarity"]
+layer_norm = _compiled["layer_norm"]
+conv1d = _compiled["conv1d"]
+conv2d = _compiled["conv2d"]
+avg_pool2d = _compiled["avg_pool2d"]
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
@@ -143,49 +143,49 @@ def relu_(input):
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     """input where input > 0, else input * negative_slope."""
     if inplace:
-        return _C["leaky_relu_"](input, negative_slope)
-    return _C["leaky_relu"](input, negative_slope)
+        return _compiled["leaky_relu_"](input, negative_slope)
+    return _compiled["leaky_relu"](input, negative_slope)
 
 
 def leaky_relu_(input, negative_slope=0.01):
     """leaky_relu in input itself."""
-    return _C["leaky_relu_"](input, negative_slope)
+    return _compiled["leaky_relu_"](input, negative_slope)
 
 
 def elu(input, alpha=1.0, inplace=False):
     """input where input > 0, else alpha * (exp(input) - 1)."""
-    return _C["elu_"](input, alpha) if inplace else _C["elu"](input, alpha)
+    return _compiled["elu_"](input, alpha) if inplace else _compiled["elu"](input, alpha)
 
 
 def elu_(input, alpha=1.0):
     """elu in input itself."""
-    return _C["elu_"](input, alpha)
+    return _compiled["elu_"](input, alpha)
 
 
 def celu(input, alpha=1.0, inplace=False):
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
-    return _C["celu_"](input, alpha) if inplace else _C["celu"](input, alpha)
+    return _compiled["celu_"](input, alpha) if inplace else _compiled["celu"](input, alpha)
 
 
 def celu_(input, alpha=1.0):
     """celu in input itself."""
-    return _C["celu_"](input, alpha)
+    return _compiled["celu_"](input, alpha)
 
 
 def selu(input, inplace=False):
     """scale * elu(input, alpha) with PyTorch's SELU constants."""
-    op = _C["elu_"] if inplace else _C["elu"]
+    op = _compiled["elu_"] if inplace else _compiled["elu"]
     return op(input, _SELU_ALPHA, _SELU_SCALE)
 
 
 def selu_(input):
     """selu in input itself."""
-    return _C["elu_"](input, _SELU_ALPHA, _SELU_SCALE)
+    return _compiled["elu_"](input, _SELU_ALPHA, _SELU_SCALE)
 
 
 def silu(input, inplace=False):
     """input * sigmoid(input)."""
-    return _C["silu_"](input) if inplace else _C["silu"](input)
+    return _compiled["silu_"](input) if inplace else _compiled["silu"](input)
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
@@ -193,8 +193,8 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
     if inplace:
-        return _C["hardtanh_"](input, min_val, max_val)
-    return _C["hardtanh"](input, min_val, max_val)
+        return _compiled["hardtanh_"](input, min_val, max_val)
+    return _compiled["hardtanh"](input, min_val, max_val)
 
 
 def relu6(input, inplace=False):
@@ -460,7 +460,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     if weight is not None:
         _check_weight(input, weight)
         return _weighted((x - t) ** 2, weight, reduction)
-    return _C["mse_loss"](x, t, _reduction_enum(reduction))
+    return _compiled["mse_loss"](x, t, _reduction_enum(reduction))
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
@@ -483,7 +483,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     enum = _reduction_enum(reduction)
     if beta == 0.0:
         return _reduce(_torch.abs(x - t), reduction)
-    return _C["smooth_l1_loss"](x, t, enum, beta)
+    return _compiled["smooth_l1_loss"](x, t, enum, beta)
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
@@ -492,7 +492,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     x, t = _broadcast(input, target)
     if weight is not None:
         raise NotImplementedError("huber_loss with weight is not supported by autograd_core")
-    return _C["huber_loss"](x, t, _reduction_enum(reduction), delta)
+    return _compiled["huber_loss"](x, t, _reduction_enum(reduction), delta)
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
@@ -505,7 +505,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
             f"({input.size()}) is deprecated. Please ensure they have the same size.")
     if weight is not None:
         weight = weight.expand(_broadcast_shapes(tuple(target.size()), tuple(weight.size())))
-    return _C["binary_cross_entropy"](input, target, weight, _reduction_enum(reduction))
+    return _compiled["binary_cross_entropy"](input, target, weight, _reduction_enum(reduction))
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
@@ -515,7 +515,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if not (target.size() == input.size()):
         raise ValueError(f"Target size ({target.size()}) must be the same as input size "
                          f"({input.size()})")
-    return _C["binary_cross_entropy_with_logits"](input, target, weight, pos_weight,
+    return _compiled["binary_cross_entropy_with_logits"](input, target, weight, pos_weight,
                                                   _reduction_enum(reduction))
 
 
@@ -523,14 +523,14 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
              reduction="mean"):
     """Negative log likelihood of class indices (input holds log-probabilities)."""
     reduction = _reduction(size_average, reduce, reduction)
-    return _C["nll_loss"](input, target, weight, _reduction_enum(reduction), ignore_index)
+    return _compiled["nll_loss"](input, target, weight, _reduction_enum(reduction), ignore_index)
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
     """log_softmax + nll_loss; the target holds class indices or class probabilities."""
     reduction = _reduction(size_average, reduce, reduction)
-    return _C["cross_entropy"](input, target, weight, _reduction_enum(reduction), ignore_index,
+    return _compiled["cross_entropy"](input, target, weight, _reduction_enum(reduction), ignore_index,
                                label_smoothing)
 
 
@@ -941,8 +941,8 @@ native_channel_shuffle = channel_shuffle
 
 # ------------------------------------------------------------------ padding
 
-_PAD_OPS = {"reflect": _C["reflection_pad"], "replicate": _C["replication_pad"],
-            "circular": _C["_pad_circular"]}
+_PAD_OPS = {"reflect": _compiled["reflection_pad"], "replicate": _compiled["replication_pad"],
+            "circular": _compiled["_pad_circular"]}
 
 
 def pad(input, pad, mode="constant", value=None):
@@ -956,7 +956,7 @@ def pad(input, pad, mode="constant", value=None):
             f"Padding length should be less than or equal to two times the input dimension but "
             f"got padding length {len(pad)} and input of dimension {nd}")
     if mode == "constant":
-        return _C["constant_pad_nd"](input, pad, 0 if value is None else value)
+        return _compiled["constant_pad_nd"](input, pad, 0 if value is None else value)
     op = _PAD_OPS.get(mode)
     if op is None:
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
@@ -979,7 +979,7 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     """input / max(||input||_p over dim, eps)."""
     if out is not None:
         raise NotImplementedError("normalize(out=) is not supported by autograd_core")
-    return _C["normalize"](input, p, dim, eps)
+    return _compiled["normalize"](input, p, dim, eps)
 
 
 def _verify_batch_size(size):
@@ -1001,7 +1001,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     elif eps < 0.0:
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
-    return _C["batch_norm"](input, running_mean, running_var, weight, bias, bool(training),
+    return _compiled["batch_norm"](input, running_mean, running_var, weight, bias, bool(training),
                             momentum, eps)
 
 
@@ -1539,7 +1539,7 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                             ceil_mode=False, return_indices=False):
     """max_pool2d that also returns the flat (H*W) index of each maximum."""
-    return _C["max_pool2d_with_indices"](input, kernel_size, stride, padding, dilation,
+    return _compiled["max_pool2d_with_indices"](input, kernel_size, stride, padding, dilation,
                                          ceil_mode)
 
 
@@ -1547,7 +1547,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
                return_indices=False):
     """The largest value of each (dilated) window; with return_indices, (values, indices)."""
     if return_indices:
-        return _C["max_pool2d_with_indices"](input, kernel_size, stride, padding, dilation,
+        return _compiled["max_pool2d_with_indices"](input, kernel_size, stride, padding, dilation,
                                              ceil_mode)
     return _torch.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
 
@@ -1866,7 +1866,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     if input.dim() not in (3, 4):
         raise RuntimeError(f"Input Error: Only 3D or 4D input Tensors are supported "
                            f"(got {input.dim()}D)")
-    return _C["im2col"](input, _pair(kernel_size), _pair(dilation), _pair(padding),
+    return _compiled["im2col"](input, _pair(kernel_size), _pair(dilation), _pair(padding),
                         _pair(stride))
 
 
@@ -1875,7 +1875,7 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     if input.dim() not in (2, 3):
         raise RuntimeError(f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are "
                            f"supported (got {input.dim()}D)")
-    return _C["col2im"](input, _pair(output_size), _pair(kernel_size), _pair(dilation),
+    return _compiled["col2im"](input, _pair(output_size), _pair(kernel_size), _pair(dilation),
                         _pair(padding), _pair(stride))
 
 
