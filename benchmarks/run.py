@@ -321,7 +321,35 @@ def mlp_hips(ag, d):
     return run, lambda: out["g"]
 
 
+def mlp_module_torchapi(ag, d):
+    """The mlp workload's network as nn.Sequential(Linear, ReLU, Linear) with the same loss:
+    against the mlp row, what Module.__call__ and nn.Linear add to the same ops."""
+    nn = getattr(ag, "nn", None)
+    if nn is None or not hasattr(nn, "Sequential"):
+        return None
+    X, rows, labels = (ag.from_numpy(d[k]) for k in ("X", "rows", "labels"))
+    lin1, lin2 = nn.Linear(*d["W1"].shape), nn.Linear(*d["W2"].shape)
+    with ag.no_grad():
+        for lin, w, b in ((lin1, "W1", "b1"), (lin2, "W2", "b2")):
+            lin.weight.copy_(ag.from_numpy(np.ascontiguousarray(d[w].T)))
+            lin.bias.copy_(ag.from_numpy(d[b]))
+    model = nn.Sequential(lin1, nn.ReLU(), lin2)
+
+    def run():
+        model.zero_grad(set_to_none=True)
+        z = model(X)
+        with ag.no_grad():
+            m = z.max(dim=1, keepdim=True)[0]
+        zs = z - m
+        logp = zs - zs.exp().sum(dim=1, keepdim=True).log()
+        loss = -logp[rows, labels].mean()
+        loss.backward()
+    # the floor's layout: W (in, out), so the Linear weights' gradients transposed
+    return run, lambda: [lin1.weight.grad.T, lin1.bias.grad, lin2.weight.grad.T, lin2.bias.grad]
+
+
 MLP = {"numpy": mlp_numpy, "torchapi": mlp_torchapi, "mygrad": mlp_mygrad, "hips": mlp_hips}
+MLP_MODULE = {"numpy": mlp_numpy, "torchapi": mlp_module_torchapi}
 
 
 # --------------------------------------------------------------------------- workload: fanin
@@ -423,6 +451,8 @@ WORKLOADS = {w.name: w for w in [
     chain("chain1", 1, 20_000),
     chain("chain100k", 100_000, 200),
     Workload("mlp", "784-256-10 MLP, batch 64, relu, cross-entropy", mlp_data, MLP),
+    Workload("mlp_module", "the mlp as nn.Sequential(Linear, ReLU, Linear)", mlp_data,
+             MLP_MODULE),
     Workload("fanin", f"s = s + leaf_i*1.5 over {FANIN_LEAVES} scalar leaves", fanin_data, FANIN),
 ]}
 
