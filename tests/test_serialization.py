@@ -437,3 +437,49 @@ def test_archive_layout_matches_torch(tmp_path):
 def test_exported_names():
     assert ag.save is serialization.save and ag.load is serialization.load
     assert pathlib.Path  # noqa - pathlib paths are exercised in test_round_trip
+
+
+# ---------------------------------------------------------------- copy.deepcopy (issue 13)
+
+def _deepcopy_program(mod):
+    """Tensors sharing memory keep sharing it within one deepcopy (PyTorch copies each
+    storage once); what each copy then sees after writes through one of them."""
+    import copy
+    b = mod.arange(6.)
+    x = mod.ones(3, 2)
+    x.grad = mod.zeros(3, 2)
+    flipped = mod.arange(4.).flip(0)
+    tree = {"b": b, "slice": b[1:3], "t": b.view(2, 3).t(), "x": x, "xt": x.t(),
+            "empty": mod.zeros(0, 3)[:, 1:], "flip": [flipped, flipped[1:]],
+            "separate": mod.arange(3.)}
+    c = copy.deepcopy(tree)
+    c["b"][1] = 100.0
+    c["b"][3] = 7.0
+    c["x"].add_(1.0)
+    c["flip"][0][1] = -5.0
+    out = {k: (v if not isinstance(v, list) else list(v)) for k, v in c.items()}
+    return (out, [c[k].is_leaf for k in ("slice", "t", "xt")], c["x"].grad,
+            b.tolist(), x.tolist())   # the originals are untouched
+
+
+def test_deepcopy_keeps_memory_shared_within_one_copy():
+    want, got = _deepcopy_program(torch), _deepcopy_program(ag)
+    for k in want[0]:
+        w, g = want[0][k], got[0][k]
+        if isinstance(w, list):
+            assert [t.tolist() for t in w] == [t.tolist() for t in g]
+        else:
+            assert w.tolist() == g.tolist() and tuple(w.shape) == tuple(g.shape), k
+    assert want[1] == got[1]
+    assert want[2].tolist() == got[2].tolist()
+    assert want[3:] == got[3:]
+
+
+def test_deepcopy_of_a_tensor_over_a_strided_numpy_array():
+    import copy
+    a = np.arange(8.0)
+    t = ag.from_numpy(a[::2])
+    c = copy.deepcopy(t)
+    a[0] = 50.0
+    assert c.tolist() == [0.0, 2.0, 4.0, 6.0]
+    assert t.tolist() == [50.0, 2.0, 4.0, 6.0]

@@ -243,6 +243,28 @@ def _rebuild_tensor(arr, requires_grad):
     return t
 
 
+cdef cnp.ndarray _deepcopy_values(cnp.ndarray values, dict memo):
+    """A copy of values for copy.deepcopy: the memory values lies in is copied once per
+    deepcopy (memo, keyed by the owning ndarray's id), so that tensors sharing memory
+    before share it after, as PyTorch's storages do."""
+    cdef object root = values
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if not (root.flags.c_contiguous or root.flags.f_contiguous):
+        return values.copy()  # memory not owned by an ndarray laid out densely: no sharing
+    cdef object root_copy = memo.get(id(root))
+    if root_copy is None:
+        root_copy = root.copy(order="K")
+        memo[id(root)] = root_copy
+    if values is root:
+        return root_copy
+    cdef Py_ssize_t offset = (<char*>cnp.PyArray_DATA(values)
+                              - <char*>cnp.PyArray_DATA(<cnp.ndarray>root))
+    cdef object v = values
+    return np.ndarray(v.shape, v.dtype, root_copy.ravel(order="K").view(np.uint8), offset,
+                      v.strides)
+
+
 # ---------------------------------------------------------------- Tensor methods
 
 cdef dict _INSTALLED_METHODS = {}
@@ -616,10 +638,10 @@ cdef class Tensor:
                                "attempting to deepcopy a module, this may be because of a "
                                "torch.nn.utils.weight_norm usage, see "
                                "https://github.com/pytorch/pytorch/pull/103001")
-        cdef Tensor t = make(self._data.copy())
+        cdef Tensor t = make(_deepcopy_values(self._data, memo))
         t._requires_grad = self._requires_grad
         if self._grad is not None:
-            t._grad = make(self._grad._data.copy())
+            t._grad = make(_deepcopy_values(self._grad._data, memo))
         memo[id(self)] = t
         return t
 
