@@ -8,7 +8,8 @@ and compiled, in parallel. One extension module per concern:
   autograd_core.ops.<family>                               one per op family
 
 AGC_FAST_BUILD=1 compiles with -O0 for quick development builds (never for
-benchmarks). Release builds carry no debug information.
+benchmarks); AGC_SANITIZE=address,undefined builds with those sanitizers (see
+tools/sanitize). Release builds carry no debug information.
 """
 import os
 import runpy
@@ -27,6 +28,13 @@ _codegen = runpy.run_path(os.path.join(ROOT, "autograd_core", "ops", "_codegen.p
 FAST = bool(os.environ.get("AGC_FAST_BUILD"))
 COMPILE_ARGS = ["-O0" if FAST else "-O3", "-g0"]
 LINK_ARGS = ["-g0"] if FAST else ["-g0", "-s"]
+# AGC_SANITIZE=address,undefined: a checking build (tools/sanitize runs the tests on it);
+# undefined behaviour aborts rather than printing and going on, so a test run cannot miss it
+SANITIZE = os.environ.get("AGC_SANITIZE")
+if SANITIZE:
+    COMPILE_ARGS = ["-O1", "-g", "-fno-omit-frame-pointer", f"-fsanitize={SANITIZE}",
+                    f"-fno-sanitize-recover={SANITIZE}"]
+    LINK_ARGS = [f"-fsanitize={SANITIZE}"]
 
 CORE = {
     "dtype": [],
