@@ -701,3 +701,19 @@ GRAD_FN_ALLOWLIST = {
     "PdistBackwardBackward0": "pdist's first derivative under create_graph, as "
                               "CdistBackwardBackward0",
 }
+op("kron", lambda m, a, b: m.kron(a, b), [C((2, 3), (3, 2)), C((3,), (3, 2)), C((), (2,)), C((2,), ()),
+                                          C((2, 1, 2), (2, 2)), C((2, 3), (3, 2), ng=(1,))],
+   ("UnsafeViewBackward0",))
+op("kron.method", lambda m, a, b: a.kron(b), [C((2, 2), (2, 2))], ("UnsafeViewBackward0",))
+op("kron.layouts", lambda m, a, b: m.kron(a, b),
+   [C((2, 3), (2, 3), nc=("t", "t")), C((2, 3), (3, 2), nc=("step", None))], ("UnsafeViewBackward0",))
+# PyTorch's product of the two views cannot be viewed back when the operands' layouts
+# disagree (one transposed): its view error
+op("kron.layouts_error", lambda m, a, b: m.kron(a, b),
+   [C((2, 3), (3, 2), nc=("t", None)), C((2, 3), (3, 2), nc=(None, "t")),
+    C((2, 3, 2), (2, 2), nc=("t", None)), C((3, 2), (2, 3, 2), nc=(None, "t")),
+    C((1, 3), (2, 2), nc=("t", "t"))],
+   ("UnsafeViewBackward0",), second_order=False, gradcheck=False)
+op("kron.expanded", lambda m, a, b: m.kron(a.expand(2, 3), b), [C((1, 3), (2, 2))], ("UnsafeViewBackward0",))
+op("kron.int", lambda m, a, b: m.kron((a.detach() * 3).long(), b), [C((2,), (2,))],
+   ("UnsafeViewBackward0",), second_order=False)

@@ -2139,15 +2139,15 @@ cdef Tensor op_matrix_power(Tensor self, object n):
     return op_linalg_matrix_power(self, n)
 
 
-cdef tuple _tolerances(Tensor A, object atol, object rtol, object tol_default_rtol, str fname):
+cdef tuple _tolerances(Tensor A, object atol, object rtol):
     """(atol, rtol) as arrays broadcastable to A's batch (PyTorch's get_atol_rtol)."""
     cdef tuple s = shape_of(A._data)
     eps = np.finfo(A._data.dtype).eps
     a = 0.0 if atol is None else (atol._data if isinstance(atol, Tensor) else float(atol))
     if rtol is not None:
         r = rtol._data if isinstance(rtol, Tensor) else float(rtol)
-    elif atol is not None and np.any(np.asarray(a) > 0):
-        r = 0.0
+    elif atol is not None:   # the default rtol only where atol is not positive
+        r = np.where(np.asarray(a) > 0, 0.0, eps * max(s[-2], s[-1]))
     else:
         r = eps * max(s[-2], s[-1])
     return np.asarray(a), np.asarray(r)
@@ -2159,7 +2159,7 @@ cdef Tensor op_linalg_matrix_rank(Tensor A, object tol, bint hermitian, object a
     _check_matrix(A, "linalg.matrix_rank", False)
     if tol is not None:
         atol, rtol = tol, 0.0
-    a, r = _tolerances(A, atol, rtol, None, "linalg.matrix_rank")
+    a, r = _tolerances(A, atol, rtol)
     with quiet():
         if hermitian:
             S = np.abs(np.linalg.eigvalsh(A._data))
@@ -2179,7 +2179,7 @@ cdef Tensor op_linalg_pinv(Tensor A, object rcond, bint hermitian, object atol, 
                            "cfloat or cdouble types".replace("{[", "{[").replace("]}", "]}"))
     if rcond is not None:
         rtol = rcond
-    a, r = _tolerances(A, atol, rtol, None, "linalg.pinv")
+    a, r = _tolerances(A, atol, rtol)
     with quiet():
         if hermitian:
             w, v = np.linalg.eigh(A._data)
@@ -3283,7 +3283,7 @@ cdef Tensor op_adjoint(Tensor self):
     return OPS.transpose(self, -2, -1)
 
 
-cdef void _check_same_dtypes(tuple ts, str fname) except *:
+cdef void _check_same_dtypes(tuple ts) except *:
     d = dtype_of((<Tensor>ts[0])._data)
     for t in ts[1:]:
         if dtype_of((<Tensor>t)._data) is not d:
@@ -3316,7 +3316,7 @@ cdef Tensor op_addmv(Tensor self, Tensor mat, Tensor vec, object beta, object al
     if sm[1] != sv[0] or (_ndim(self) == 1 and shape_of(self._data)[0] not in (1, sm[0])):
         raise RuntimeError(f"size mismatch, got input ({shape_of(self._data)[0] if _ndim(self) else 1}), "
                            f"mat ({sm[0]}x{sm[1]}), vec ({sv[0]})")
-    _check_same_dtypes((self, mat, vec), "addmv")
+    _check_same_dtypes((self, mat, vec))
     check_not_bool_kernel(dtype_of(mat._data), "addmv_impl_cpu")
     cdef Tensor result = _add_scaled(self, np.matmul(mat._data, vec._data), (sm[0],), beta,
                                      alpha, dtype_of(mat._data))
@@ -3329,7 +3329,7 @@ cdef Tensor op_addr(Tensor self, Tensor vec1, Tensor vec2, object beta, object a
         raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {_ndim(vec1)}-D")
     if _ndim(vec2) != 1:
         raise RuntimeError(f"addr: Expected 1-D argument vec2, but got {_ndim(vec2)}-D")
-    _check_same_dtypes((self, vec1, vec2), "addr")
+    _check_same_dtypes((self, vec1, vec2))
     cdef tuple out_shape = (shape_of(vec1._data)[0], shape_of(vec2._data)[0])
     cdef Tensor result = _add_scaled(self, np.outer(vec1._data, vec2._data), out_shape, beta,
                                      alpha, dtype_of(vec1._data))
@@ -3352,7 +3352,7 @@ cdef tuple _check_bmm_args(Tensor b1, Tensor b2):
 
 cdef Tensor op_baddbmm(Tensor self, Tensor batch1, Tensor batch2, object beta, object alpha):
     s1, s2 = _check_bmm_args(batch1, batch2)
-    _check_same_dtypes((self, batch1, batch2), "baddbmm")
+    _check_same_dtypes((self, batch1, batch2))
     cdef Tensor result = _add_scaled(self, np.matmul(batch1._data, batch2._data),
                                      (s1[0], s1[1], s2[2]), beta, alpha, dtype_of(batch1._data))
     record_BaddbmmBackward0(result, self, batch1, batch2, beta, alpha)
@@ -3361,7 +3361,7 @@ cdef Tensor op_baddbmm(Tensor self, Tensor batch1, Tensor batch2, object beta, o
 
 cdef Tensor op_addbmm(Tensor self, Tensor batch1, Tensor batch2, object beta, object alpha):
     s1, s2 = _check_bmm_args(batch1, batch2)
-    _check_same_dtypes((self, batch1, batch2), "addbmm")
+    _check_same_dtypes((self, batch1, batch2))
     cdef Tensor result = _add_scaled(self, np.matmul(batch1._data, batch2._data).sum(axis=0),
                                      (s1[1], s2[2]), beta, alpha, dtype_of(batch1._data))
     record_AddbmmBackward0(result, self, batch1, batch2, beta, alpha)
@@ -3679,6 +3679,74 @@ cdef Tensor op_norm_except_dim(Tensor v, object pow, object dim):
     out_shape[d] = s[d]
     cdef Tensor t = _contiguous(OPS.transpose(v, 0, d))
     return OPS.view(op__norm_dim(OPS.view(t, (s[d], -1)), pow, (1,), False), tuple(out_shape))
+
+
+cdef bint _kron_product_viewable(Tensor self, Tensor other, list a_shape, list b_shape,
+                                 Py_ssize_t nd, Py_ssize_t na, Py_ssize_t nb):
+    """Whether PyTorch's product of kron's two interleaved views can be viewed back to
+    the result's shape: the product's layout follows its operands' strides
+    (TensorIterator's reorder_dimensions, replayed here on the dims of size > 1), and
+    each interleaved pair of dims must be contiguous in it (PyTorch raises otherwise)."""
+    cdef Py_ssize_t n = 2 * nd, i, j, d
+    shape = [max(a_shape[d], b_shape[d]) for d in range(n)]
+    sa = [0] * n
+    sb = [0] * n
+    st1 = [x // self._data.itemsize for x in (<object>self._data).strides]
+    st2 = [x // other._data.itemsize for x in (<object>other._data).strides]
+    for i in range(nd):
+        if i >= nd - na and a_shape[2 * i] == shape[2 * i]:
+            sa[2 * i] = st1[i - (nd - na)]
+        if i >= nd - nb and b_shape[2 * i + 1] == shape[2 * i + 1]:
+            sb[2 * i + 1] = st2[i - (nd - nb)]
+    dims = [d for d in range(n - 1, -1, -1) if shape[d] > 1]     # fastest first
+
+    def should_swap(d0, d1):
+        for st in (sa, sb):
+            if st[d0] == 0 or st[d1] == 0:
+                continue
+            if st[d0] < st[d1]:
+                return -1
+            if st[d0] > st[d1]:
+                return 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    for i in range(1, len(dims)):
+        j = i
+        for k in range(i - 1, -1, -1):
+            c = should_swap(dims[k], dims[j])
+            if c > 0:
+                dims[k], dims[j] = dims[j], dims[k]
+                j = k
+            elif c < 0:
+                break
+    out_stride = [0] * n
+    acc = 1
+    for d in dims:
+        out_stride[d] = acc
+        acc *= shape[d]
+    for i in range(nd):
+        if shape[2 * i] > 1 and shape[2 * i + 1] > 1 and \
+                out_stride[2 * i] != out_stride[2 * i + 1] * shape[2 * i + 1]:
+            return False
+    return True
+
+
+cdef Tensor op_kron(Tensor self, Tensor other):
+    cdef Py_ssize_t na = _ndim(self), nb = _ndim(other), nd = max(na, nb), i, sa, sb
+    cdef tuple s1 = shape_of(self._data), s2 = shape_of(other._data)
+    a_shape, b_shape, out_shape = [], [], []
+    for i in range(nd):
+        sa = s1[i - (nd - na)] if i >= nd - na else 1
+        sb = s2[i - (nd - nb)] if i >= nd - nb else 1
+        a_shape += [sa, 1]
+        b_shape += [1, sb]
+        out_shape.append(sa * sb)
+    if not _kron_product_viewable(self, other, a_shape, b_shape, nd, na, nb):
+        raise RuntimeError(MSG_VIEW_NOT_COMPATIBLE)
+    return OPS._unsafe_view(OPS.mul(OPS._unsafe_view(self, tuple(a_shape)),
+                                    OPS._unsafe_view(other, tuple(b_shape))), tuple(out_shape))
 
 
 include "_gen_linalg.pxi"
