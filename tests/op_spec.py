@@ -65,6 +65,7 @@ class OpSpec:
     double_grad_fns: tuple = ()   # grad_fn names of the first-order grads under create_graph
     second_order: bool = True     # PyTorch's second derivative is nonzero for some case
     gradcheck: bool = True        # False: excluded from (grad)gradcheck (e.g. float32 output)
+    double_backward: bool = True  # False: PyTorch's second derivative raises (not compared)
 
 
 # ------------------------------------------------------------------ input building

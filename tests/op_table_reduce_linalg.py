@@ -316,3 +316,404 @@ op("linalg.solve", lambda m, a, b: m.linalg.solve(_shift(m, a), b),
    ("LinalgSolveExBackward0",))
 op("linalg.solve.right", lambda m, a, b: m.linalg.solve(_shift(m, a), b, left=False),
    [C((3, 3), (2, 3)), C((2, 3, 3), (2, 4, 3))], ("LinalgSolveExBackward0",))
+
+# ------------------------------------------------------------------ decompositions and solvers
+# Matrices are made symmetric positive definite (_spd), symmetric (_sym) or well conditioned
+# (_shift) inside fn. Eigenvectors and singular vectors are unique up to sign: fn fixes the
+# sign of each by its first row (_sign_fix), so values and gradients compare exactly.
+
+
+def _spd(m, x):
+    return x @ x.mT + 3.0 * m.eye(x.shape[-1], dtype=x.dtype)
+
+
+def _sym(m, x):
+    return x + x.mT
+
+
+def _sign_fix(m, V):
+    """V with each column's sign set by its first entry (a constant, no history)."""
+    return V * m.sign(V.detach()[..., :1, :])
+
+
+def _svd_fixed(m, out):
+    U, S, Vh = out
+    s = m.sign(U.detach()[..., :1, :])
+    return U * s, S, Vh * s.mT
+
+
+_SQ3 = [C((3, 3)), C((2, 3, 3)), C((3, 3), nc=("t",))]
+_CH = ("LinalgCholeskyExBackward0",)
+op("linalg.cholesky", lambda m, x: m.linalg.cholesky(_spd(m, x)), _SQ3 + [C((1, 1))], _CH)
+op("linalg.cholesky.upper", lambda m, x: m.linalg.cholesky(_spd(m, x), upper=True), _SQ3, _CH)
+op("linalg.cholesky_ex", lambda m, x: m.linalg.cholesky_ex(_spd(m, x)), [C((3, 3)), C((2, 2, 2))],
+   _CH)
+op("linalg.cholesky_ex.not_pd",
+   lambda m, x: m.linalg.cholesky_ex(_sym(m, x) - 5 * m.eye(3, dtype=x.dtype)).info, [C((3, 3))], (),
+   second_order=False)
+op("cholesky", lambda m, x: m.cholesky(_spd(m, x)), [C((3, 3)), C((2, 2, 2))], ("CholeskyBackward0",))
+op("cholesky.upper_method", lambda m, x: _spd(m, x).cholesky(True), [C((3, 3))],
+   ("CholeskyBackward0",))
+op("cholesky_inverse", lambda m, x: m.cholesky_inverse(m.linalg.cholesky(_spd(m, x))),
+   [C((3, 3)), C((2, 2, 2))], ("CholeskyInverseBackward0",))
+op("cholesky_inverse.raw", lambda m, x: m.cholesky_inverse(x + 3 * m.eye(3, dtype=x.dtype), upper=True),
+   [C((3, 3))], ("CholeskyInverseBackward0",), gradcheck=False)
+op("cholesky_solve", lambda m, b, x: m.cholesky_solve(b, m.linalg.cholesky(_spd(m, x))),
+   [C((3, 2), (3, 3)), C((2, 3, 1), (3, 3)), C((3, 2), (2, 3, 3)), C((3, 2), (3, 3), ng=(0,))],
+   ("CholeskySolveBackward0",))
+op("cholesky_solve.upper", lambda m, b, x: b.cholesky_solve(x + 3 * m.eye(3, dtype=x.dtype), True),
+   [C((3, 2), (3, 3))], ("CholeskySolveBackward0",), gradcheck=False)
+
+_IE = ("LinalgInvExBackward0",)
+op("linalg.inv_ex", lambda m, x: m.linalg.inv_ex(_shift(m, x)), _SQ3, _IE)
+op("linalg.inv_ex.singular", lambda m, x: m.linalg.inv_ex(x * 0).info, [C((3, 3)), C((2, 2, 2))], (),
+   second_order=False)
+op("linalg.solve_ex", lambda m, a, b: m.linalg.solve_ex(_shift(m, a), b),
+   [C((3, 3), (3,)), C((2, 3, 3), (3, 2)), C((3, 3), (3, 2), ng=(0,))], ("LinalgSolveExBackward0",))
+op("linalg.solve_ex.left_false", lambda m, a, b: m.linalg.solve_ex(_shift(m, a), b, left=False),
+   [C((3, 3), (2, 3))], ("LinalgSolveExBackward0",))
+
+_EH = ("LinalgEighBackward0",)
+op("linalg.eigh", lambda m, x: (lambda r: (r.eigenvalues, _sign_fix(m, r.eigenvectors)))(
+    m.linalg.eigh(_sym(m, x))), [C((3, 3)), C((2, 3, 3)), C((3, 3), nc=("t",))],
+   _EH + ("MulBackward0",))
+op("linalg.eigh.values_only", lambda m, x: m.linalg.eigh(_sym(m, x))[0], [C((3, 3))], _EH)
+op("linalg.eigh.named", lambda m, x: m.linalg.eigh(_sym(m, x)).eigenvalues, [C((2, 2))], _EH)
+op("linalg.eigh.upper", lambda m, x: (lambda r: (r[0], _sign_fix(m, r[1])))(
+    m.linalg.eigh(x, UPLO="U")), [C((3, 3))], _EH + ("MulBackward0",), gradcheck=False)
+op("linalg.eigvalsh", lambda m, x: m.linalg.eigvalsh(_sym(m, x)), [C((3, 3)), C((2, 4, 4))], _EH)
+op("linalg.eigvalsh.upper", lambda m, x: m.linalg.eigvalsh(x, "U"), [C((3, 3))], _EH, gradcheck=False)
+
+_SV = ("LinalgSvdBackward0",)
+op("linalg.svd", lambda m, x: _svd_fixed(m, m.linalg.svd(x, full_matrices=False)),
+   [C((3, 3)), C((3, 4)), C((4, 3)), C((2, 3, 2))], _SV + ("MulBackward0",))
+op("linalg.svd.full", lambda m, x: m.linalg.svd(x).S, [C((3, 4)), C((4, 3))], _SV)
+op("linalg.svd.full_u", lambda m, x: (lambda U, S, Vh: (U[..., :, :2] * m.sign(U.detach()[..., :1, :2]),
+                                                      S))(*m.linalg.svd(x)),
+   [C((4, 2))], _SV + ("MulBackward0",))
+op("linalg.svdvals", lambda m, x: m.linalg.svdvals(x), [C((3, 4)), C((4, 3)), C((2, 3, 3))], _SV)
+op("svd", lambda m, x: (lambda r: (r.U * m.sign(r.U.detach()[..., :1, :]), r.S,
+                                   r.V * m.sign(r.U.detach()[..., :1, :])))(m.svd(x)),
+   [C((3, 3)), C((4, 3)), C((2, 3, 4))], _SV + ("MulBackward0",))
+op("svd.values", lambda m, x: x.svd()[1], [C((3, 4))], _SV)
+op("svd.no_uv", lambda m, x: m.svd(x, compute_uv=False), [C((3, 4)), C((4, 2))], _SV)
+
+_QR = ("LinalgQrBackward0",)
+op("linalg.qr", lambda m, x: m.linalg.qr(x), [C((3, 3)), C((4, 3)), C((3, 4)), C((2, 3, 2)),
+                                               C((3, 3), nc=("t",))], _QR)
+op("linalg.qr.complete", lambda m, x: m.linalg.qr(x, mode="complete"), [C((3, 4)), C((3, 3))], _QR,
+   dtypes=("float64",))
+op("linalg.qr.complete_f32", lambda m, x: m.linalg.qr(_shift(m, x), mode="complete"), [C((3, 3))], _QR)
+op("linalg.qr.R", lambda m, x: m.linalg.qr(x)[1], [C((4, 3))], _QR)
+op("linalg.qr.Q", lambda m, x: m.linalg.qr(x).Q, [C((3, 4))], _QR)
+op("qr", lambda m, x: m.qr(x), [C((4, 3))], _QR)
+op("qr.some_false_method", lambda m, x: x.qr(False), [C((2, 3))], _QR)
+
+_SL = ("LinalgSlogdetBackward0",)
+op("linalg.slogdet", lambda m, x: m.linalg.slogdet(_shift(m, x)), _SQ3 + [C((1, 1))], _SL)
+op("linalg.slogdet.raw", lambda m, x: m.linalg.slogdet(x), [C((3, 3)), C((2, 2, 2))], _SL)
+op("slogdet", lambda m, x: m.slogdet(x), [C((3, 3))], _SL)
+op("slogdet.method", lambda m, x: x.slogdet().logabsdet, [C((2, 2))], _SL)
+op("logdet", lambda m, x: m.logdet(_spd(m, x)), [C((3, 3)), C((2, 2, 2))], ("WhereBackward0",))
+op("logdet.negative", lambda m, x: (x * 0 - m.eye(3, dtype=x.dtype)).logdet(), [C((3, 3))],
+   ("WhereBackward0",), second_order=False, gradcheck=False)
+
+_ME = ("LinalgMatrixExpBackward0",)
+op("linalg.matrix_exp", lambda m, x: m.linalg.matrix_exp(x),
+   [C((3, 3)), C((2, 2, 2)), C((3, 3), nc=("t",)), C((1, 1))], _ME)
+op("linalg.matrix_exp.large", lambda m, x: m.linalg.matrix_exp(4 * x), [C((3, 3))], _ME)
+op("linalg.matrix_exp.small", lambda m, x: m.linalg.matrix_exp(0.01 * x), [C((3, 3))], _ME)
+op("matrix_exp", lambda m, x: m.matrix_exp(x), [C((2, 2))], _ME)
+op("matrix_exp.method", lambda m, x: x.matrix_exp(), [C((3, 3))], _ME)
+
+op("linalg.matrix_power.0", lambda m, x: m.linalg.matrix_power(x, 0), [C((3, 3)), C((2, 2, 2))],
+   ("CopyBackwards",), second_order=False)
+op("linalg.matrix_power.1", lambda m, x: m.linalg.matrix_power(x, 1), [C((3, 3))],
+   ("CloneBackward0",), second_order=False)
+op("linalg.matrix_power.2", lambda m, x: m.linalg.matrix_power(x, 2), [C((3, 3)), C((2, 2, 2))],
+   ("MmBackward0", "UnsafeViewBackward0"))
+op("linalg.matrix_power.5", lambda m, x: m.linalg.matrix_power(x, 5), [C((3, 3)), C((2, 2, 2))],
+   ("MmBackward0", "UnsafeViewBackward0"))
+op("linalg.matrix_power.neg1", lambda m, x: m.linalg.matrix_power(_shift(m, x), -1), [C((3, 3))], _IE)
+op("linalg.matrix_power.neg3", lambda m, x: m.linalg.matrix_power(_shift(m, x), -3), [C((3, 3))],
+   ("MmBackward0",))
+op("matrix_power", lambda m, x: m.matrix_power(x, 3), [C((2, 2))], ("MmBackward0",))
+op("matrix_power.method", lambda m, x: x.matrix_power(4), [C((2, 2))], ("MmBackward0",))
+
+op("linalg.matrix_rank", lambda m, x: m.linalg.matrix_rank(x), [C((3, 4)), C((2, 3, 3))], (),
+   second_order=False)
+op("linalg.matrix_rank.deficient", lambda m, x: m.linalg.matrix_rank(x[..., :1] * x[..., :1, :].mT),
+   [C((3, 3))], (), second_order=False)
+op("linalg.matrix_rank.tols", lambda m, x: (m.linalg.matrix_rank(x, atol=1.0, rtol=0.1),
+                                            m.linalg.matrix_rank(x, hermitian=True)),
+   [C((4, 4))], (), second_order=False)
+
+_PI = ("LinalgPinvBackward0",)
+op("linalg.pinv", lambda m, x: m.linalg.pinv(x), [C((3, 3)), C((3, 4)), C((4, 3)), C((2, 3, 2))], _PI,
+   dtypes=("float64",))
+op("linalg.pinv.f32", lambda m, x: m.linalg.pinv(_shift(m, x)), [C((3, 3)), C((2, 2, 2))], _PI)
+op("linalg.pinv.hermitian", lambda m, x: m.linalg.pinv(_spd(m, x), hermitian=True), [C((3, 3))], _PI)
+op("linalg.pinv.rtol", lambda m, x: m.linalg.pinv(x, rtol=0.3), [C((3, 4))], _PI, gradcheck=False)
+op("pinverse", lambda m, x: m.pinverse(x), [C((4, 3))], _PI)
+op("pinverse.method", lambda m, x: x.pinverse(rcond=1e-3), [C((2, 3))], _PI)
+
+op("linalg.cond", lambda m, x: m.linalg.cond(x), [C((3, 3)), C((3, 4)), C((2, 3, 3))],
+   ("SqueezeBackward1",))
+op("linalg.cond.m2", lambda m, x: m.linalg.cond(x, -2), [C((3, 3))], ("SqueezeBackward1",))
+op("linalg.cond.fro_value", lambda m, x: m.linalg.cond(x.detach(), "fro"), [C((3, 3))], (),
+   second_order=False)
+op("linalg.cond.inf_value", lambda m, x: m.linalg.cond(x.detach(), float("inf")), [C((2, 3, 3))], (),
+   second_order=False)
+op("linalg.cond.singular", lambda m, x: (m.linalg.cond(x.detach() * 0, "nuc"),
+                                         m.linalg.cond(x.detach() * 0, "fro"),
+                                         m.linalg.cond(x.detach() * 0, 1)), [C((3, 3))], (),
+   second_order=False)
+op("linalg.cond.nuc", lambda m, x: m.linalg.cond(_shift(m, x), "nuc"), [C((3, 3)), C((2, 2, 2))],
+   ("MulBackward0",))
+
+_ST = ("LinalgSolveTriangularBackward0",)
+op("linalg.solve_triangular", lambda m, a, b: m.linalg.solve_triangular(_shift(m, a), b, upper=True),
+   [C((3, 3), (3, 2)), C((2, 3, 3), (3, 1)), C((3, 3), (2, 3, 2)), C((3, 3), (3, 2), ng=(0,)),
+    C((3, 3), (3, 2), nc=("t", "t"))], _ST)
+op("linalg.solve_triangular.lower_right", lambda m, a, b: m.linalg.solve_triangular(
+    _shift(m, a), b, upper=False, left=False), [C((3, 3), (2, 3))], _ST)
+op("linalg.solve_triangular.unit", lambda m, a, b: m.linalg.solve_triangular(
+    a, b, upper=False, unitriangular=True), [C((3, 3), (3, 2))], _ST)
+_TS = ("TriangularSolveBackward0",)
+op("triangular_solve", lambda m, b, a: m.triangular_solve(b, _shift(m, a)),
+   [C((3, 2), (3, 3)), C((2, 3, 1), (3, 3))], _TS)
+op("triangular_solve.transpose_lower_unit", lambda m, b, a: b.triangular_solve(
+    _shift(m, a), upper=False, transpose=True, unitriangular=True), [C((3, 2), (3, 3))], _TS)
+op("triangular_solve.solution", lambda m, b, a: m.triangular_solve(b, _shift(m, a)).solution,
+   [C((3, 2), (3, 3))], _TS)
+
+_LF = ("LinalgLuFactorExBackward0",)
+op("linalg.lu_factor", lambda m, x: m.linalg.lu_factor(x), _SQ3 + [C((3, 4)), C((4, 3))], _LF)
+op("linalg.lu_factor_ex", lambda m, x: m.linalg.lu_factor_ex(x), [C((3, 3)), C((2, 2, 3))], _LF)
+op("linalg.lu_factor_ex.singular", lambda m, x: m.linalg.lu_factor_ex(x.detach() * 0),
+   [C((3, 3))], (), second_order=False)
+op("lu", lambda m, x: m.lu(x), [C((3, 3))], _LF)
+op("lu.infos_method", lambda m, x: x.lu(get_infos=True), [C((3, 3))], _LF)
+_LU = ("LinalgLuBackward0",)
+op("linalg.lu", lambda m, x: m.linalg.lu(x), _SQ3 + [C((3, 4)), C((4, 3)), C((2, 2, 4))], _LU)
+op("linalg.lu.L", lambda m, x: m.linalg.lu(x).L, [C((3, 3)), C((4, 2))], _LU)
+op("linalg.lu.U", lambda m, x: m.linalg.lu(x).U, [C((3, 3)), C((2, 4))], _LU)
+_UP = ("LuUnpackBackward0",)
+op("lu_unpack", lambda m, x: m.lu_unpack(*m.linalg.lu_factor(x)),
+   [C((3, 3)), C((3, 4)), C((4, 3)), C((2, 3, 3))], _UP)
+op("lu_unpack.no_pivots", lambda m, x: m.lu_unpack(*m.linalg.lu_factor(x), unpack_pivots=False),
+   [C((3, 3))], _UP)
+op("lu_unpack.no_data", lambda m, x: m.lu_unpack(*m.linalg.lu_factor(x.detach()), unpack_data=False),
+   [C((3, 3))], (), second_order=False)
+_LS = ("LinalgLuSolveBackward0",)
+op("linalg.lu_solve", lambda m, a, b: m.linalg.lu_solve(*m.linalg.lu_factor(_shift(m, a)), b),
+   [C((3, 3), (3, 2)), C((2, 3, 3), (3, 1)), C((3, 3), (2, 3, 2)), C((3, 3), (3, 2), ng=(0,))], _LS)
+op("linalg.lu_solve.adjoint", lambda m, a, b: m.linalg.lu_solve(*m.linalg.lu_factor(_shift(m, a)), b,
+                                                               adjoint=True), [C((3, 3), (3, 2))], _LS)
+op("linalg.lu_solve.right", lambda m, a, b: m.linalg.lu_solve(*m.linalg.lu_factor(_shift(m, a)), b,
+                                                             left=False), [C((3, 3), (2, 3))], _LS)
+op("linalg.lu_solve.right_adjoint", lambda m, a, b: m.linalg.lu_solve(
+    *m.linalg.lu_factor(_shift(m, a)), b, left=False, adjoint=True), [C((3, 3), (2, 3))], _LS)
+op("lu_solve", lambda m, b, a: m.lu_solve(b, *m.linalg.lu_factor(_shift(m, a))),
+   [C((3, 2), (3, 3))], _LS)
+op("lu_solve.method", lambda m, b, a: b.lu_solve(*m.linalg.lu_factor(_shift(m, a))),
+   [C((3, 1), (3, 3))], _LS)
+
+_LQ = ("LinalgLstsqBackward0",)
+op("linalg.lstsq.f32", lambda m, a, b: m.linalg.lstsq(_shift(m, a), b).solution,
+   [C((3, 3), (3, 2))], _LQ)
+op("linalg.lstsq", lambda m, a, b: m.linalg.lstsq(a, b).solution,
+   [C((4, 3), (4, 2)), C((3, 3), (3, 1)), C((2, 4, 2), (1, 4, 2)), C((4, 3), (4,)),
+    C((4, 3), (4, 2), ng=(0,)), C((4, 3), (4, 2), ng=(1,))], _LQ,
+   dtypes=("float64",))
+op("linalg.lstsq.wide", lambda m, a, b: m.linalg.lstsq(a, b).solution, [C((2, 3), (2, 2))], _LQ,
+   dtypes=("float64",))
+op("linalg.lstsq.all", lambda m, a, b: m.linalg.lstsq(a, b), [C((4, 3), (4, 2))], _LQ,
+   dtypes=("float64",))
+op("linalg.lstsq.gelsd", lambda m, a, b: m.linalg.lstsq(a, b, driver="gelsd"),
+   [C((4, 2), (4, 2)), C((2, 4, 2), (2, 4, 1)), C((4, 2), (4,)), C((2, 4, 2), (2, 4))], _LQ,
+   dtypes=("float64",))
+op("linalg.lstsq.gels", lambda m, a, b: m.linalg.lstsq(a, b, driver="gels"), [C((4, 2), (4, 2))], _LQ,
+   dtypes=("float64",))
+op("linalg.lstsq.gelss_rcond", lambda m, a, b: m.linalg.lstsq(a, b, 0.1, driver="gelss"),
+   [C((4, 2), (4, 2))], _LQ,
+   dtypes=("float64",))
+
+_HP = ("LinalgHouseholderProductBackward0",)
+op("linalg.householder_product", lambda m, a, t: m.linalg.householder_product(a, t),
+   [C((3, 3), (3,)), C((4, 3), (2,)), C((4, 2), (2,)), C((2, 3, 2), (2, 2)), C((4, 3), (3,), ng=(1,)),
+    C((3, 3), (3,), nc=("t", None))], _HP)
+op("orgqr", lambda m, a, t: m.orgqr(a, t), [C((3, 2), (2,))], _HP)
+op("orgqr.method", lambda m, a, t: a.orgqr(t), [C((3, 3), (1,))], _HP)
+op("geqrf.values", lambda m, x: m.geqrf(x.detach()), [C((4, 3)), C((3, 4)), C((2, 3, 3))], (),
+   second_order=False)
+op("geqrf.roundtrip", lambda m, x: m.linalg.householder_product(*m.geqrf(x.detach())), [C((4, 3))], (),
+   second_order=False)
+_OR = ("OrmqrBackward0",)
+op("ormqr", lambda m, a, t, c: m.ormqr(a, t, c),
+   [C((4, 3), (3,), (4, 2)), C((3, 3), (3,), (3, 3)), C((2, 3, 2), (2, 2), (2, 3, 1))], _OR,
+   dtypes=("float64",))
+op("ormqr.bad_args", lambda m, a, t, c: m.ormqr(a, t, c), [C((3, 3), (2,), (3, 3)), C((2, 3, 2), (2, 2), (3, 1)),
+                                                         C((2, 3, 2), (1, 2), (2, 3, 1))], _OR,
+   second_order=False, gradcheck=False)
+op("ormqr.transpose", lambda m, a, t, c: m.ormqr(a, t, c, transpose=True), [C((3, 2), (2,), (3, 2))], _OR)
+op("ormqr.right", lambda m, a, t, c: a.ormqr(t, c, left=False), [C((3, 2), (2,), (2, 3))], _OR)
+op("ormqr.right_transpose", lambda m, a, t, c: m.ormqr(a, t, c, False, True),
+   [C((3, 3), (3,), (1, 3))], _OR)
+
+op("linalg.ldl_factor", lambda m, x: m.linalg.ldl_factor(_sym(m, x.detach())),
+   [C((3, 3)), C((5, 5)), C((2, 4, 4))], (), second_order=False)
+op("linalg.ldl_factor_ex", lambda m, x: m.linalg.ldl_factor_ex(_spd(m, x.detach())), [C((4, 4))], (),
+   second_order=False)
+op("linalg.ldl_factor.pivoting", lambda m, x: m.linalg.ldl_factor(x.detach() * m.tensor(
+    [[0.01, 1, 2, 3], [1, 0.02, 5, 6], [2, 5, 0.03, 7], [3, 6, 7, 0.04]], dtype=x.dtype)),
+   [C((4, 4), domain="positive")], (), second_order=False)
+op("linalg.ldl_solve", lambda m, x, b: m.linalg.ldl_solve(*m.linalg.ldl_factor(_sym(m, x.detach())),
+                                                          b.detach()),
+   [C((3, 3), (3, 2)), C((6, 6), (6, 1)), C((2, 4, 4), (4, 2))], (), second_order=False)
+
+# ------------------------------------------------------------------ compositions
+
+op("linalg.matmul", lambda m, a, b: m.linalg.matmul(a, b), [C((2, 3), (3, 4)), C((2, 2, 3), (3,))],
+   ("MmBackward0", "UnsafeViewBackward0", "ViewBackward0"))
+op("linalg.diagonal", lambda m, x: m.linalg.diagonal(x), [C((3, 3)), C((2, 3, 4))],
+   ("DiagonalBackward0",), second_order=False)
+op("linalg.diagonal.args", lambda m, x: m.linalg.diagonal(x, offset=1, dim1=0, dim2=2),
+   [C((3, 2, 4))], ("DiagonalBackward0",), second_order=False)
+op("linalg.vecdot", lambda m, a, b: m.linalg.vecdot(a, b), [C((3, 4), (3, 4)), C((2, 3), (3,)),
+                                                           C((4,), (4,))],
+   ("SumBackward1", "VdotBackward0"))
+op("linalg.vecdot.dim", lambda m, a, b: m.linalg.vecdot(a, b, dim=0), [C((3, 4), (3, 1))],
+   ("SumBackward1",))
+_CR = ("LinalgCrossBackward0",)
+op("linalg.cross", lambda m, a, b: m.linalg.cross(a, b), [C((3,), (3,)), C((4, 3), (4, 3)),
+                                                         C((4, 3), (1, 3)), C((2, 3), (2, 3), ng=(1,))],
+   _CR)
+op("linalg.cross.dim", lambda m, a, b: m.linalg.cross(a, b, dim=0), [C((3, 2), (3, 2))], _CR)
+op("cross", lambda m, a, b: m.cross(a, b, dim=1), [C((2, 3), (2, 3))], _CR)
+op("cross.default_dim", lambda m, a, b: a.cross(b), [C((3, 4), (3, 4))], _CR)
+op("linalg.vander", lambda m, x: m.linalg.vander(x), [C((3,)), C((2, 4))], ("CatBackward0",))
+op("linalg.vander.0d", lambda m, x: m.linalg.vander(x), [C(())], ("CatBackward0",), second_order=False,
+   gradcheck=False)
+op("linalg.vander.N", lambda m, x: m.linalg.vander(x, N=4), [C((3,))], ("CatBackward0",))
+_MD = ("ViewBackward0",)
+op("linalg.multi_dot", lambda m, *xs: m.linalg.multi_dot(list(xs)),
+   [C((2, 3), (3, 4)), C((2, 3), (3, 4), (4, 1)), C((4, 1), (1, 3), (3, 2)), C((3,), (3, 2)),
+    C((3,), (3, 3), (3,)), C((2, 3), (3, 2), (2, 4), (4, 1), (1, 3))], _MD)
+op("chain_matmul", lambda m, *xs: m.chain_matmul(*xs), [C((2, 3), (3, 4), (4, 2)), C((2, 2), (2, 2))],
+   _MD)
+op("chain_matmul.one", lambda m, x: m.chain_matmul(x), [C((2, 3))], ("CloneBackward0",),
+   second_order=False)
+op("linalg.tensorinv", lambda m, x: m.linalg.tensorinv(_shift(m, x).reshape(4, 2, 2), ind=1),
+   [C((4, 4))], ("ReshapeAliasBackward0", "ViewBackward0"))
+op("linalg.tensorinv.ind2", lambda m, x: m.linalg.tensorinv(_shift(m, x).reshape(2, 2, 2, 2)),
+   [C((4, 4))], ("ReshapeAliasBackward0", "ViewBackward0"))
+op("linalg.tensorsolve", lambda m, a, b: m.linalg.tensorsolve(_shift(m, a).reshape(2, 3, 6), b),
+   [C((6, 6), (2, 3))], ("ViewBackward0",))
+op("linalg.tensorsolve.dims", lambda m, a, b: m.linalg.tensorsolve(
+    _shift(m, a).reshape(6, 2, 3), b, dims=(0,)), [C((6, 6), (2, 3))], ("ViewBackward0",))
+op("inner", lambda m, a, b: m.inner(a, b), [C((3,), (3,)), C((2, 3), (4, 3)), C((), (2, 3))],
+   ("ViewBackward0", "MulBackward0"))
+op("inner.method", lambda m, a, b: a.inner(b), [C((2, 2, 3), (3,))], ("ViewBackward0",))
+op("vdot", lambda m, a, b: m.vdot(a, b), [C((4,), (4,)), C((3,), (3,), ng=(0,))], ("VdotBackward0",))
+op("vdot.method", lambda m, a, b: a.vdot(b), [C((2,), (2,))], ("VdotBackward0",))
+op("adjoint", lambda m, x: m.adjoint(x), [C((2, 3)), C((2, 3, 4))], ("TransposeBackward0",),
+   second_order=False)
+op("adjoint.method", lambda m, x: x.adjoint(), [C((3, 3))], ("TransposeBackward0",),
+   second_order=False)
+op("addmv", lambda m, i, a, v: m.addmv(i, a, v), [C((3,), (3, 4), (4,)), C((1,), (3, 4), (4,)),
+                                                  C((), (2, 3), (3,)), C((3,), (3, 4), (4,), ng=(0,))],
+   ("AddmvBackward0",))
+op("addmv.beta_alpha", lambda m, i, a, v: i.addmv(a, v, beta=0.5, alpha=-2), [C((3,), (3, 2), (2,))],
+   ("AddmvBackward0",))
+op("addr", lambda m, i, a, b: m.addr(i, a, b), [C((3, 4), (3,), (4,)), C((4,), (3,), (4,))],
+   ("AddrBackward0",))
+op("addr.beta_alpha", lambda m, i, a, b: i.addr(a, b, beta=2, alpha=0.5), [C((2, 3), (2,), (3,))],
+   ("AddrBackward0",))
+op("baddbmm", lambda m, i, a, b: m.baddbmm(i, a, b), [C((2, 3, 4), (2, 3, 2), (2, 2, 4)),
+                                                      C((3, 1), (2, 3, 2), (2, 2, 4))],
+   ("BaddbmmBackward0",))
+op("baddbmm.beta_alpha", lambda m, i, a, b: i.baddbmm(a, b, beta=0.5, alpha=3),
+   [C((2, 2, 2), (2, 2, 3), (2, 3, 2))], ("BaddbmmBackward0",))
+op("addbmm", lambda m, i, a, b: m.addbmm(i, a, b), [C((3, 4), (2, 3, 2), (2, 2, 4)),
+                                                    C((4,), (2, 3, 2), (2, 2, 4))],
+   ("AddbmmBackward0",))
+op("addbmm.beta_alpha", lambda m, i, a, b: i.addbmm(a, b, beta=-1, alpha=0.5),
+   [C((2, 2), (3, 2, 3), (3, 3, 2))], ("AddbmmBackward0",))
+op("dist", lambda m, a, b: m.dist(a, b), [C((3, 4), (3, 4)), C((3, 4), (4,)), C((3,), (3,), ng=(1,))],
+   ("DistBackward0",), domain="nonzero")
+op("dist.p", lambda m, a, b: a.dist(b, 3), [C((3, 4), (3, 4))], ("DistBackward0",), domain="nonzero")
+op("dist.p1", lambda m, a, b: m.dist(a, b, 1), [C((5,), (5,))], ("DistBackward0",), domain="distinct",
+   second_order=False)
+op("nuclear_norm", lambda m, x: m.nuclear_norm(x), [C((3, 4)), C((3, 3))], ("SumBackward1",))
+op("nuclear_norm.dim", lambda m, x: m.nuclear_norm(x, (0, 2), keepdim=True), [C((3, 2, 4))],
+   ("PermuteBackward0",))
+op("nuclear_norm.keepdim", lambda m, x: m.nuclear_norm(x, True), [C((3, 4))], ("PermuteBackward0",))
+op("frobenius_norm", lambda m, x: m.frobenius_norm(x, (0, 1)), [C((3, 4)), C((2, 3, 4))],
+   ("NormBackward1",), domain="nonzero")
+op("frobenius_norm.keepdim", lambda m, x: m.frobenius_norm(x, 1, True), [C((3, 4))],
+   ("NormBackward1",), domain="nonzero")
+
+# ------------------------------------------------------------------ distances, covariance
+
+_CD = ("CdistBackward0",)
+op("cdist", lambda m, a, b: m.cdist(a, b), [C((3, 2), (4, 2)), C((2, 3, 2), (4, 2)), C((1, 2), (3, 2)),
+                                            C((3, 2), (4, 2), ng=(0,))], _CD, second_order=False,
+   double_backward=False)
+for _p in (0.0, 0.5, 1.0, 1.5, 3.0, float("inf")):
+    op(f"cdist.p{_p}", lambda m, a, b, _p=_p: m.cdist(a, b, p=_p), [C((3, 2), (4, 2)), C((2, 2, 3), (2, 3, 3))],
+       _CD, domain="distinct", second_order=False, double_backward=False)
+op("cdist.mm", lambda m, a, b: m.cdist(a, b, compute_mode="use_mm_for_euclid_dist"),
+   [C((3, 2), (4, 2)), C((2, 3, 2), (4, 2))], ("ViewBackward0",),
+   inner_grad_fns=("EuclideanDistBackward0",), dtypes=("float64",))
+op("cdist.mm_large", lambda m, a, b: m.cdist(a, b), [C((26, 2), (3, 2))], ("ViewBackward0",),
+   inner_grad_fns=("EuclideanDistBackward0",), dtypes=("float64",))
+op("cdist.no_mm", lambda m, a, b: m.cdist(a, b, compute_mode="donot_use_mm_for_euclid_dist"),
+   [C((26, 2), (3, 2))], _CD, second_order=False, double_backward=False)
+_PD = ("PdistBackward0",)
+op("pdist", lambda m, x: m.pdist(x), [C((4, 3)), C((2, 2)), C((1, 3))], _PD, second_order=False,
+   double_backward=False)
+for _p in (0.0, 1.0, 1.5, 3.0, float("inf")):
+    op(f"pdist.p{_p}", lambda m, x, _p=_p: m.pdist(x, _p), [C((4, 3))], _PD, domain="distinct",
+       second_order=False, double_backward=False)
+op("cov", lambda m, x: m.cov(x), [C((3, 5)), C((5,)), C((2, 3), nc=("t",))], ("SqueezeBackward0",))
+op("cov.method_correction", lambda m, x: x.cov(correction=0), [C((3, 4))], ("SqueezeBackward0",))
+op("cov.weights", lambda m, x, aw: m.cov(x, fweights=m.tensor([1, 2, 3, 1]), aweights=aw.abs() + 0.5),
+   [C((2, 4), (4,))], ("SqueezeBackward0",))
+op("cov.fweights", lambda m, x: m.cov(x, correction=2, fweights=m.tensor([2, 1, 1])), [C((2, 3))],
+   ("SqueezeBackward0",))
+op("cov.int", lambda m, x: m.cov((x.detach() * 3).long()), [C((2, 4))], (), second_order=False)
+op("corrcoef", lambda m, x: m.corrcoef(x), [C((3, 5)), C((2, 4), nc=("t",))], ("ClampBackward1",))
+op("corrcoef.1d", lambda m, x: x.corrcoef(), [C((4,))], ("DivBackward0",), second_order=False)
+op("norm_except_dim", lambda m, x: m.norm_except_dim(x), [C((3, 4)), C((2, 3, 2))], ("ViewBackward0",),
+   domain="nonzero")
+op("norm_except_dim.dim_pow", lambda m, x: m.norm_except_dim(x, 3, 1), [C((3, 4))], ("ViewBackward0",),
+   domain="nonzero")
+op("norm_except_dim.all", lambda m, x: m.norm_except_dim(x, 2, -1), [C((3, 4))], ("NormBackward0",),
+   domain="nonzero")
+
+GRAD_FN_ALLOWLIST = {
+    "GeqrfBackward0": "geqrf's outputs carry it, but its backward raises (as PyTorch's): "
+                      "test_linalg_decompositions.py::test_geqrf_is_not_differentiable",
+    "CdistBackwardBackward0": "cdist's first derivative under create_graph; its backward raises "
+                              "(as PyTorch's): test_linalg_decompositions.py::"
+                              "test_distance_double_backward_raises",
+    "PdistBackwardBackward0": "pdist's first derivative under create_graph, as "
+                              "CdistBackwardBackward0",
+}
+op("kron", lambda m, a, b: m.kron(a, b), [C((2, 3), (3, 2)), C((3,), (3, 2)), C((), (2,)), C((2,), ()),
+                                          C((2, 1, 2), (2, 2)), C((2, 3), (3, 2), ng=(1,))],
+   ("UnsafeViewBackward0",))
+op("kron.method", lambda m, a, b: a.kron(b), [C((2, 2), (2, 2))], ("UnsafeViewBackward0",))
+op("kron.layouts", lambda m, a, b: m.kron(a, b),
+   [C((2, 3), (2, 3), nc=("t", "t")), C((2, 3), (3, 2), nc=("step", None))], ("UnsafeViewBackward0",))
+# PyTorch's product of the two views cannot be viewed back when the operands' layouts
+# disagree (one transposed): its view error
+op("kron.layouts_error", lambda m, a, b: m.kron(a, b),
+   [C((2, 3), (3, 2), nc=("t", None)), C((2, 3), (3, 2), nc=(None, "t")),
+    C((2, 3, 2), (2, 2), nc=("t", None)), C((3, 2), (2, 3, 2), nc=(None, "t")),
+    C((1, 3), (2, 2), nc=("t", "t"))],
+   ("UnsafeViewBackward0",), second_order=False, gradcheck=False)
+op("kron.expanded", lambda m, a, b: m.kron(a.expand(2, 3), b), [C((1, 3), (2, 2))], ("UnsafeViewBackward0",))
+op("kron.int", lambda m, a, b: m.kron((a.detach() * 3).long(), b), [C((2,), (2,))],
+   ("UnsafeViewBackward0",), second_order=False)

@@ -141,6 +141,8 @@ def test_double_backward(spec, i, dt):
     case = spec.cases[i]
     if not case.smooth:
         pytest.skip("at a kink/tie")
+    if not spec.double_backward:
+        pytest.skip("PyTorch's second derivative raises")
     seed = case_seed(spec.name, i, dt, "2nd")
     arrays = make_arrays(spec, case, dt, seed)
     t_run = catch(run, spec, case, torch, arrays)
@@ -229,7 +231,8 @@ def test_table_second_order_flags():
     wrong = []
     for spec in OPS:
         found = any(_second_derivative_is_nonzero(spec, i, case)
-                    for i, case in enumerate(spec.cases) if case.smooth)
+                    for i, case in enumerate(spec.cases) if case.smooth) \
+        if spec.double_backward else False
         if found != spec.second_order:
             wrong.append((spec.name, found))
     assert not wrong, f"second_order flag disagrees with torch: {wrong}"

@@ -756,7 +756,12 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
         lines += [("    " + d) if d.strip() else "" for d in doc[1:]]
         lines.append('    """')
     lines += body
-    lines.append(f"    return {cfunc}({', '.join(call)})")
+    call_expr = f"{cfunc}({', '.join(call)})"
+    if len(schema.returns) > 1 and all(n for _, n in schema.returns):
+        # Note [Named results] (_prelude.pxi)
+        fields = tuple(n for _, n in schema.returns)
+        call_expr = f"named_result(\"{schema.name}\", {fields!r}, {call_expr})"
+    lines.append(f"    return {call_expr}")
     lines.append("")
     lines.append("")
     lines.append(f"{pyfunc}.__name__ = {pyfunc}.__qualname__ = \"{public_name}\"")

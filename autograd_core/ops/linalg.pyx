@@ -1,7 +1,9 @@
 """Linear algebra: matrix products (matmul in all its forms, mm, bmm, dot, mv, outer,
-addmm), einsum and tensordot, trace, diag, tril/triu, vector and matrix norms (and
-the internal SVD behind the matrix 2-norm and the nuclear norm), inverse,
-determinant and solve.
+addmm, addmv, addr, baddbmm, addbmm, vdot, inner, multi_dot), einsum and tensordot,
+trace, diag, tril/triu, vector and matrix norms, inverse, determinant and solve, the
+decompositions (Cholesky, LU, QR, symmetric eigendecomposition, SVD, LDL, Householder
+products) and the solvers built on them, matrix functions (matrix_exp, matrix_power,
+pinv, cond, matrix_rank), distances (cdist, pdist, dist) and cov/corrcoef.
 
 Their nodes, wiring and Python wrappers are generated from the linalg section of
 derivatives.yaml (_gen_linalg.pxi, included at the end). This file holds the
@@ -18,6 +20,7 @@ the ops they are made of, so their graphs hold those ops' nodes, as PyTorch's do
 'SqueezeBackward4'
 """
 include "_prelude.pxi"
+
 
 
 class _LinAlgError(RuntimeError):
@@ -103,11 +106,17 @@ cdef Tensor op_bmm(Tensor self, Tensor mat2):
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{sa[0]}, {sa[2]}] "
             f"but got: [{sb[0]}, {sb[1]}].")
+    cdef Tensor result
+    if sa[0] * sa[1] * sb[2] == 0 or sa[2] == 0:
+        # PyTorch returns before its kernel (and its dtype check): zeros of mat2's dtype
+        result = make(np.zeros((sa[0], sa[1], sb[2]), dtype=b.dtype))
+        record_BmmBackward0(result, self, mat2)
+        return result
     if cnp.PyArray_TYPE(a) != cnp.PyArray_TYPE(b):
         raise RuntimeError(f"expected scalar type {dtype_of(a).scalar_name} but found "
                            f"{dtype_of(b).scalar_name}")
     check_not_bool_kernel(dtype_of(self._data), "bmm")
-    cdef Tensor result = make(as_array(np.matmul(a, b)))
+    result = make(as_array(np.matmul(a, b)))
     record_BmmBackward0(result, self, mat2)
     return result
 
@@ -315,8 +324,8 @@ cdef Tensor op_addmm(Tensor self, Tensor mat1, Tensor mat2, object beta, object 
             out = mm + inp
         else:
             out = mm + inp * beta
-    cdef Tensor result = make(np.ascontiguousarray(np.broadcast_to(out, out_shape))
-                              .astype(d2.np_dtype, copy=False))
+    # a copy: broadcast_to's view is read-only (the result must be writable)
+    cdef Tensor result = make(np.array(np.broadcast_to(out, out_shape), dtype=d2.np_dtype))
     record_AddmmBackward0(result, self, mat1, mat2, beta, alpha)
     return result
 
@@ -1206,34 +1215,6 @@ cdef object _without_nan_matrices(cnp.ndarray A):
     return (np.where(nan[..., None, None], np.eye(shape_of(A)[-1], dtype=A.dtype), A), nan)
 
 
-cdef Tensor op_linalg_inv(Tensor A):
-    _check_square(A, "linalg.inv")
-    _check_low_precision(A, "linalg.inv")
-    cdef cnp.ndarray a = A._data
-    try:
-        with quiet():
-            out = np.linalg.inv(a)
-    except np.linalg.LinAlgError:
-        fixed = _without_nan_matrices(a)
-        try:
-            if fixed is None:
-                raise np.linalg.LinAlgError()
-            a = fixed[0]
-            with quiet():
-                out = np.linalg.inv(a)
-            out[fixed[1]] = np.nan
-        except np.linalg.LinAlgError:
-            s = shape_of(a)
-            b, info = _singular_batch(a, s[:-2])
-            prefix = f"(Batch element {b}): " if len(s) > 2 else ""
-            raise _LinAlgError(f"linalg.inv: {prefix}The diagonal element {info} is zero, the "
-                               "inversion could not be completed because the input matrix is "
-                               "singular.") from None
-    cdef Tensor result = make(_column_major(out))
-    record_LinalgInvExBackward0(result, A)
-    return result
-
-
 cdef Tensor op_inverse(Tensor self):
     return op_linalg_inv(self)
 
@@ -1324,7 +1305,8 @@ cdef bint _solve_is_vector_rhs(tuple sa, tuple sb):
     return len(sb) == 1 or (len(sa) - 1 == len(sb) and sb == sa[:-1])
 
 
-cdef Tensor op_linalg_solve(Tensor A, Tensor B, bint left):
+cdef Tensor _solve_checked(Tensor A, Tensor B, bint left):
+    """linalg.solve's checks and values (no history); _LinAlgError for a singular A."""
     cdef str fname = "linalg.solve"
     cdef dtype da = dtype_of(A._data), db = dtype_of(B._data)
     _check_float_input(da, fname)
@@ -1368,9 +1350,11 @@ cdef Tensor op_linalg_solve(Tensor A, Tensor B, bint left):
         out = out[..., 0]
     # left: LAPACK's column-major solution (for a batch of vectors, the last batch dim
     # and the vector are its matrix); right: the transpose of one, row-major
-    cdef Tensor result = make(_column_major(out) if left else np.ascontiguousarray(out))
-    record_LinalgSolveExBackward0(result, A, B, left)
-    return result
+    return make(_column_major(out) if left else np.ascontiguousarray(out))
+
+
+cdef Tensor op_linalg_solve(Tensor A, Tensor B, bint left):
+    return <Tensor>op_linalg_solve_ex(A, B, left, True)[0]
 
 
 cdef Tensor _solve_adjoint(Tensor grad, bint vector, Tensor A, bint left):
@@ -1395,6 +1379,2374 @@ cdef Tensor linalg_solve_backward_B(Tensor grad, Tensor X, Tensor A, bint left):
     cdef bint vector = _solve_is_vector_rhs(shape_of(A._data), shape_of(X._data))
     cdef Tensor gB = _solve_adjoint(grad, vector, A, left)
     return OPS.squeeze(gB, -1) if vector else gB
+
+
+# ================================================================ decompositions
+# PyTorch's linalg decompositions and solvers. The values come from numpy's LAPACK
+# (the same routines PyTorch calls: potrf, syevd, gesdd, geqrf/orgqr) or, where numpy
+# has no routine (getrf, trsm, sytrf/sytrs, orgqr on given reflectors, the matrix
+# exponential), from numpy code that follows LAPACK's algorithm. The derivative
+# helpers are PyTorch's FunctionsManual ones, written in the library's own ops so
+# that higher orders need no second copy.
+
+cdef inline void _no_history(Tensor t) noexcept:
+    """An output PyTorch marks non-differentiable although it is floating point."""
+    t._grad_fn = None
+    t._requires_grad = False
+
+
+cdef object sum_to_shape(object grad, tuple shape):
+    """A gradient summed over the batch dims its input was broadcast along (None
+    stays None)."""
+    if grad is None or shape_of((<Tensor>grad)._data) == shape:
+        return grad
+    return OPS.sum_to(<Tensor>grad, shape)
+
+
+cdef Tensor _int_tensor(object values, dtype d):
+    return make(np.array(values, dtype=d.np_dtype))
+
+
+cdef void _check_matrix(Tensor A, str fname, bint square) except *:
+    if _ndim(A) < 2:
+        raise RuntimeError(f"{fname}: The input tensor A must have at least 2 dimensions.")
+    cdef tuple s = shape_of(A._data)
+    if square and s[-1] != s[-2]:
+        raise RuntimeError(f"{fname}: A must be batches of square matrices, but they are "
+                           f"{s[-2]} by {s[-1]} matrices")
+
+
+cdef void _check_linalg_input(Tensor A, str fname, bint square) except *:
+    _check_matrix(A, fname, square)
+    _check_float_input(dtype_of(A._data), fname)
+
+
+cdef Tensor _eye_like(Tensor A, Py_ssize_t n):
+    return make(np.eye(n, dtype=A._data.dtype))
+
+
+cdef Tensor _narrow(Tensor t, Py_ssize_t dim, Py_ssize_t start, Py_ssize_t length):
+    return OPS.narrow(t, dim, start, length)
+
+
+cdef object _batch_prefix(tuple batch, Py_ssize_t b):
+    return f"(Batch element {b}): " if len(batch) else ""
+
+
+# ---------------------------------------------------------------- inv_ex, solve_ex
+
+cdef tuple op_linalg_inv_ex(Tensor A, bint check_errors):
+    _check_square(A, "linalg.inv_ex")
+    _check_low_precision(A, "linalg.inv_ex")
+    cdef cnp.ndarray a = A._data
+    cdef tuple s = shape_of(a)
+    info = np.zeros(s[:-2], dtype=np.int32)
+    try:
+        with quiet():
+            out = np.linalg.inv(a)
+    except np.linalg.LinAlgError:
+        mats = a.reshape((-1,) + s[-2:])
+        outs = np.empty_like(mats)
+        flat = info.reshape(-1)
+        for i in range(mats.shape[0]):     # the singular path only
+            if np.isnan(mats[i]).any():
+                outs[i] = np.nan
+                continue
+            try:
+                with quiet():
+                    outs[i] = np.linalg.inv(mats[i])
+            except np.linalg.LinAlgError:
+                flat[i] = _first_zero_pivot(mats[i]) or s[-1]
+                outs[i] = np.nan     # LAPACK's getri leaves no usable values either
+                if check_errors:
+                    raise _LinAlgError(
+                        f"linalg.inv_ex: {_batch_prefix(s[:-2], i)}The diagonal element "
+                        f"{flat[i]} is zero, the inversion could not be completed because "
+                        "the input matrix is singular.") from None
+        out = outs.reshape(s)
+    cdef Tensor inverse = make(_column_major(out))
+    cdef Tensor info_t = _int_tensor(info, int32)
+    record_LinalgInvExBackward0(inverse, info_t, A, check_errors)
+    return (inverse, info_t)
+
+
+cdef Tensor op_linalg_inv(Tensor A):
+    _check_square(A, "linalg.inv")
+    _check_low_precision(A, "linalg.inv")
+    cdef tuple r = op_linalg_inv_ex(A, False)
+    info = (<Tensor>r[1])._data
+    if (info > 0).any():
+        s = shape_of(A._data)
+        b = int(np.argmax(info.reshape(-1) > 0))
+        raise _LinAlgError(f"linalg.inv: {_batch_prefix(s[:-2], b)}The diagonal element "
+                           f"{int(info.reshape(-1)[b])} is zero, the inversion could not be "
+                           "completed because the input matrix is singular.")
+    return <Tensor>r[0]
+
+
+cdef tuple op_linalg_solve_ex(Tensor A, Tensor B, bint left, bint check_errors):
+    cdef Tensor X
+    cdef tuple sa = shape_of(A._data)
+    try:
+        X = _solve_checked(A, B, left)
+        info = np.zeros(broadcast_shapes(sa[:-2], _solve_batch_of_B(sa, shape_of(B._data))),
+                        dtype=np.int32)
+    except _LinAlgError:
+        if check_errors:
+            raise
+        X, info = _solve_singular(A, B, left)
+    cdef Tensor info_t = _int_tensor(info, int32)
+    record_LinalgSolveExBackward0(X, info_t, A, B, left, check_errors)
+    return (X, info_t)
+
+
+cdef tuple _solve_batch_of_B(tuple sa, tuple sb):
+    if _solve_is_vector_rhs(sa, sb):
+        return sb[:-1]
+    return sb[:-2]
+
+
+cdef tuple _solve_singular(Tensor A, Tensor B, bint left):
+    """solve_ex's values when some matrix is singular: NaN there (LAPACK's are
+    inf/NaN too), and info the 1-based index of the first zero pivot."""
+    cdef tuple sa = shape_of(A._data), sb = shape_of(B._data)
+    cdef bint vector = _solve_is_vector_rhs(sa, sb)
+    Ba = B._data[..., None] if vector else B._data
+    batch = broadcast_shapes(sa[:-2], shape_of(Ba)[:-2])
+    a = np.broadcast_to(A._data, batch + sa[-2:]).reshape((-1,) + sa[-2:])
+    b = np.broadcast_to(Ba, batch + shape_of(Ba)[-2:]).reshape((-1,) + shape_of(Ba)[-2:])
+    outs = []
+    info = np.zeros(a.shape[0], dtype=np.int32)
+    for i in range(a.shape[0]):
+        try:
+            outs.append(_solve_values(a[i], b[i], left))
+        except np.linalg.LinAlgError:
+            info[i] = _first_zero_pivot(a[i]) or sa[-1]
+            outs.append(np.full(b[i].shape if left else b[i].shape, np.nan, dtype=a.dtype))
+    out = np.stack(outs).reshape(batch + outs[0].shape) if outs else \
+        np.zeros(batch + shape_of(Ba)[-2:], dtype=A._data.dtype)
+    if vector:
+        out = out[..., 0]
+    return make(_column_major(out) if left else np.ascontiguousarray(out)), info.reshape(batch)
+
+
+# ---------------------------------------------------------------- cholesky
+
+cdef tuple _cholesky_values(cnp.ndarray a, bint upper):
+    """(L or U, info): numpy's potrf reads the lower triangle; the upper factor of the
+    upper triangle is the transposed lower factor of the transpose."""
+    src = np.swapaxes(a, -1, -2) if upper else a
+    cdef tuple s = shape_of(a)
+    info = np.zeros(s[:-2], dtype=np.int32)
+    try:
+        with quiet():
+            L = np.linalg.cholesky(src)
+        if np.isnan(L).any():
+            raise np.linalg.LinAlgError()
+    except np.linalg.LinAlgError:
+        mats = np.ascontiguousarray(src).reshape((-1,) + s[-2:])
+        out = np.empty_like(mats)
+        flat = info.reshape(-1)
+        for i in range(mats.shape[0]):
+            out[i], flat[i] = _cholesky_partial(mats[i])
+        L = out.reshape(s)
+    if upper:
+        L = np.swapaxes(L, -1, -2)
+    return L, info
+
+
+cdef tuple _cholesky_partial(cnp.ndarray m):
+    """potrf column by column: (the factor, or what LAPACK leaves when it stops, and info)."""
+    a = np.tril(np.array(m, dtype=m.dtype))
+    cdef Py_ssize_t n = a.shape[0], j
+    for j in range(n):
+        d = a[j, j] - np.dot(a[j, :j], a[j, :j])
+        if not d > 0:
+            return a, j + 1
+        a[j, j] = np.sqrt(d)
+        if j + 1 < n:
+            a[j + 1:, j] = (a[j + 1:, j] - a[j + 1:, :j] @ a[j, :j]) / a[j, j]
+    return a, 0
+
+
+cdef tuple op_linalg_cholesky_ex(Tensor A, bint upper, bint check_errors):
+    _check_linalg_input(A, "linalg.cholesky_ex" if check_errors else "linalg.cholesky", True)
+    _check_low_precision(A, "linalg.cholesky")
+    L, info = _cholesky_values(A._data, upper)
+    if check_errors:
+        _raise_cholesky(info, "linalg.cholesky_ex", shape_of(A._data))
+    cdef Tensor Lt = make(as_array(L).astype(A._data.dtype, copy=False))
+    cdef Tensor info_t = _int_tensor(info, int32)
+    record_LinalgCholeskyExBackward0(Lt, info_t, A, upper, check_errors)
+    return (Lt, info_t)
+
+
+cdef void _raise_cholesky(object info, str fname, tuple s) except *:
+    flat = np.asarray(info).reshape(-1)
+    if (flat > 0).any():
+        b = int(np.argmax(flat > 0))
+        raise _LinAlgError(
+            f"{fname}: {_batch_prefix(s[:-2], b)}The factorization could not be completed "
+            "because the input is not positive-definite (the leading minor of order "
+            f"{int(flat[b])} is not positive-definite).")
+
+
+cdef Tensor op_linalg_cholesky(Tensor A, bint upper):
+    _check_linalg_input(A, "linalg.cholesky", True)
+    cdef tuple r = op_linalg_cholesky_ex(A, upper, False)
+    _raise_cholesky((<Tensor>r[1])._data, "linalg.cholesky", shape_of(A._data))
+    return <Tensor>r[0]
+
+
+cdef Tensor op_cholesky(Tensor self, bint upper):
+    warnings.warn(
+        "autograd_core.cholesky is deprecated in favor of autograd_core.linalg.cholesky and will be removed "
+        "in a future PyTorch release.", UserWarning, stacklevel=2)
+    _check_linalg_input(self, "cholesky", True)
+    L, info = _cholesky_values(self._data, upper)
+    _raise_cholesky(info, "cholesky", shape_of(self._data))
+    cdef Tensor result = make(as_array(L).astype(self._data.dtype, copy=False))
+    record_CholeskyBackward0(result, self, upper)
+    return result
+
+
+cdef Tensor cholesky_backward(Tensor gL, bint upper, Tensor L):
+    """PyTorch's cholesky_backward (Murray 2016): L^{-T} Phi(L^T gL) L^{-1}."""
+    if upper:
+        L = _mT(L)
+        gL = _mT(gL)
+    cdef Tensor gA = OPS.tril(op_matmul(_mT(L), gL), 0)
+    gA = OPS.mul(OPS.add(gA, _mT(OPS.tril(gA, -1)), 1), 0.5)
+    gA = op_linalg_solve_triangular(_mT(L), gA, True, True, False)
+    return op_linalg_solve_triangular(L, gA, False, False, False)
+
+
+cdef Tensor op_cholesky_inverse(Tensor self, bint upper):
+    _check_linalg_input(self, "cholesky_inverse", True)
+    a = np.triu(self._data) if upper else np.tril(self._data)
+    with quiet():
+        factor_inv = _tri_solve_values(a, np.broadcast_to(np.eye(shape_of(a)[-1], dtype=a.dtype),
+                                                         shape_of(a)), upper, True, False)
+        # (L L^T)^{-1} = L^{-T} L^{-1}; (U^T U)^{-1} = U^{-1} U^{-T}
+        if upper:
+            out = factor_inv @ np.swapaxes(factor_inv, -1, -2)
+        else:
+            out = np.swapaxes(factor_inv, -1, -2) @ factor_inv
+    cdef Tensor result = make(_column_major(out))
+    record_CholeskyInverseBackward0(result, self, upper)
+    return result
+
+
+cdef Tensor cholesky_inverse_backward(Tensor grad, Tensor L, bint upper, Tensor inverse):
+    cdef Tensor common = op_matmul(inverse, op_matmul(OPS.add(grad, _mT(grad), 1), inverse))
+    if upper:
+        return OPS.neg(op_matmul(L, common))
+    return OPS.neg(op_matmul(common, L))
+
+
+cdef Tensor op_cholesky_solve(Tensor self, Tensor input2, bint upper):
+    _check_linalg_input(input2, "cholesky_solve", True)
+    if _ndim(self) < 2:
+        raise RuntimeError("b should have at least 2 dimensions, but has "
+                           f"{_ndim(self)} dimensions instead")
+    if dtype_of(self._data) is not dtype_of(input2._data):
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{dtype_of(self._data).scalar_name} and A of type "
+                           f"{dtype_of(input2._data).scalar_name} instead.")
+    cdef tuple sb = shape_of(self._data), sa = shape_of(input2._data)
+    if sa[-1] != sb[-2]:
+        raise RuntimeError(f"Incompatible matrix sizes for cholesky_solve: each A matrix is "
+                           f"{sa[-1]} by {sa[-1]} but each b matrix is {sb[-2]} by {sb[-1]}")
+    a = np.triu(input2._data) if upper else np.tril(input2._data)
+    batch = broadcast_shapes(sb[:-2], sa[:-2])
+    a = np.broadcast_to(a, batch + sa[-2:])
+    b = np.broadcast_to(self._data, batch + sb[-2:])
+    with quiet():
+        if upper:   # U^T U X = B
+            y = _tri_solve_values(np.swapaxes(a, -1, -2), b, False, True, False)
+            out = _tri_solve_values(a, y, True, True, False)
+        else:       # L L^T X = B
+            y = _tri_solve_values(a, b, False, True, False)
+            out = _tri_solve_values(np.swapaxes(a, -1, -2), y, True, True, False)
+    cdef Tensor result = make(_column_major(out))
+    record_CholeskySolveBackward0(result, self, input2, upper)
+    return result
+
+
+cdef Tensor cholesky_solve_backward_self(Tensor grad, Tensor input2, bint upper):
+    return op_cholesky_solve(grad, input2, upper)
+
+
+cdef Tensor cholesky_solve_backward_L(Tensor grad, Tensor input2, Tensor result, bint upper):
+    cdef Tensor gB = op_cholesky_solve(grad, input2, upper)
+    cdef Tensor common = op_matmul(gB, _mT(result))
+    common = OPS.add(common, _mT(common), 1)
+    if upper:
+        return OPS.neg(op_matmul(input2, common))
+    return OPS.neg(op_matmul(common, input2))
+
+
+# ---------------------------------------------------------------- triangular solves
+
+cdef object _tri_solve_values(object A, object B, bint upper, bint left, bint unit):
+    """X with A X = B (left) or X A = B, A triangular (only its triangle read), by
+    substitution as LAPACK's trsm: a zero pivot gives inf/NaN, not an error."""
+    if not left:
+        return np.swapaxes(_tri_solve_values(np.swapaxes(A, -1, -2), np.swapaxes(B, -1, -2),
+                                             not upper, True, unit), -1, -2)
+    a = np.asarray(A)
+    b = np.asarray(B)
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a = np.broadcast_to(a, batch + a.shape[-2:])
+    x = np.array(np.broadcast_to(b, batch + b.shape[-2:]), dtype=np.result_type(a, b))
+    cdef Py_ssize_t n = a.shape[-1], i
+    order = range(n - 1, -1, -1) if upper else range(n)
+    with quiet():
+        for i in order:
+            if upper:
+                if i + 1 < n:
+                    x[..., i, :] -= np.einsum("...j,...jk->...k", a[..., i, i + 1:], x[..., i + 1:, :])
+            elif i > 0:
+                x[..., i, :] -= np.einsum("...j,...jk->...k", a[..., i, :i], x[..., :i, :])
+            if not unit:
+                x[..., i, :] /= a[..., i, i][..., None]
+    return x
+
+
+cdef Tensor op_linalg_solve_triangular(Tensor A, Tensor B, bint upper, bint left,
+                                      bint unitriangular):
+    cdef str fname = "linalg.solve_triangular"
+    _check_float_input(dtype_of(A._data), fname)
+    if dtype_of(A._data) is not dtype_of(B._data):
+        raise RuntimeError(f"{fname}: Expected A and B to have the same dtype, but found A of "
+                           f"type {dtype_of(A._data).scalar_name} and B of type "
+                           f"{dtype_of(B._data).scalar_name} instead")
+    _check_matrix(A, fname, True)
+    if _ndim(B) < 2:
+        raise RuntimeError(f"{fname}: The input tensor B must have at least 2 dimensions.")
+    cdef tuple sa = shape_of(A._data), sb = shape_of(B._data)
+    if (sa[-2] != sb[-2]) if left else (sa[-1] != sb[-1]):
+        raise RuntimeError(
+            f"{fname}: Incompatible shapes of A and B for the equation "
+            f"{'AX = B' if left else 'XA = B'} ({sa[-2]}x{sa[-1]} and {sb[-2]}x{sb[-1]})")
+    broadcast_shapes(sa[:-2], sb[:-2])
+    out = _tri_solve_values(A._data, B._data, upper, left, unitriangular)
+    cdef Tensor result = make(_column_major(out) if left else np.ascontiguousarray(out))
+    record_LinalgSolveTriangularBackward0(result, A, B, upper, left, unitriangular)
+    return result
+
+
+cdef Tensor solve_triangular_backward_B(Tensor grad, Tensor A, bint upper, bint left,
+                                        bint unitriangular):
+    return op_linalg_solve_triangular(_mT(A), grad, not upper, left, unitriangular)
+
+
+cdef Tensor solve_triangular_backward_A(Tensor grad, Tensor A, Tensor X, bint upper,
+                                        bint left, bint unitriangular):
+    cdef Tensor gB = op_linalg_solve_triangular(_mT(A), grad, not upper, left, unitriangular)
+    cdef Tensor gA = OPS.neg(op_matmul(gB, _mT(X)) if left else op_matmul(_mT(X), gB))
+    return OPS.triu(gA, 1 if unitriangular else 0) if upper else \
+        OPS.tril(gA, -1 if unitriangular else 0)
+
+
+cdef tuple op_triangular_solve(Tensor self, Tensor A, bint upper, bint transpose,
+                               bint unitriangular):
+    warnings.warn("autograd_core.triangular_solve is deprecated in favor of "
+                  "autograd_core.linalg.solve_triangular and will be removed in a future PyTorch "
+                  "release.", UserWarning, stacklevel=2)
+    if _ndim(self) < 2:
+        raise RuntimeError("autograd_core.triangular_solve: The input tensor b must have at least 2 "
+                           f"dimensions.")
+    _check_linalg_input(A, "autograd_core.triangular_solve", True)
+    a = np.swapaxes(A._data, -1, -2) if transpose else A._data
+    cdef tuple sa = shape_of(A._data), sb = shape_of(self._data)
+    if sa[-1] != sb[-2]:
+        raise RuntimeError(f"Incompatible matrix sizes for triangular_solve: each A matrix is "
+                           f"{sa[-1]} by {sa[-1]} but each b matrix is {sb[-2]} by {sb[-1]}")
+    batch = broadcast_shapes(sb[:-2], sa[:-2])
+    out = _tri_solve_values(a, self._data, upper != transpose, True, unitriangular)
+    cdef Tensor X = make(_column_major(out))
+    cdef Tensor M = make(_column_major(np.broadcast_to(A._data, batch + sa[-2:]).copy()))
+    record_TriangularSolveBackward0(X, M, self, A, upper, transpose, unitriangular)
+    return (X, M)
+
+
+cdef Tensor _tri_solve_op(Tensor A, Tensor B, bint upper, bint transpose, bint unit):
+    """op(A) X = B with op the transpose when asked (differentiable)."""
+    if transpose:
+        return op_linalg_solve_triangular(_mT(A), B, not upper, True, unit)
+    return op_linalg_solve_triangular(A, B, upper, True, unit)
+
+
+cdef object triangular_solve_backward_B(object gX, Tensor A, bint upper, bint transpose,
+                                        bint unitriangular):
+    if gX is None:
+        return None
+    return _tri_solve_op(A, <Tensor>gX, upper, not transpose, unitriangular)
+
+
+cdef object triangular_solve_backward_A(object gX, object gM, Tensor A, Tensor X, bint upper,
+                                        bint transpose, bint unitriangular):
+    gA = None
+    cdef Tensor gB
+    if gX is not None:
+        gB = _tri_solve_op(A, <Tensor>gX, upper, not transpose, unitriangular)
+        gA = OPS.neg(op_matmul(X, _mT(gB)) if transpose else op_matmul(gB, _mT(X)))
+        gA = OPS.triu(gA, 1 if unitriangular else 0) if upper else \
+            OPS.tril(gA, -1 if unitriangular else 0)
+    if gM is not None:
+        gA = gM if gA is None else OPS.add(<Tensor>gA, <Tensor>gM, 1)
+    return gA
+
+
+# ---------------------------------------------------------------- eigh
+
+cdef str _check_uplo(object UPLO):
+    if UPLO not in ("L", "U", "l", "u"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    return UPLO.upper()
+
+
+cdef tuple op__linalg_eigh(Tensor A, object UPLO, bint compute_v):
+    cdef str uplo = _check_uplo(UPLO)
+    with quiet():
+        if compute_v:
+            w, v = np.linalg.eigh(A._data, uplo)
+        else:
+            w = np.linalg.eigvalsh(A._data, uplo)
+            v = np.empty((0,), dtype=A._data.dtype)
+    cdef Tensor L = make(as_array(w)), V = make(_column_major(v))
+    if compute_v:
+        record_LinalgEighBackward0(L, V, A, UPLO, compute_v)
+    return (L, V)
+
+
+cdef tuple op_linalg_eigh(Tensor A, object UPLO):
+    _check_linalg_input(A, "linalg.eigh", True)
+    _check_low_precision(A, "linalg.eigh")
+    return op__linalg_eigh(A, UPLO, True)
+
+
+cdef Tensor op_linalg_eigvalsh(Tensor A, object UPLO):
+    _check_linalg_input(A, "linalg.eigvalsh", True)
+    _check_low_precision(A, "linalg.eigvalsh")
+    return op__linalg_eigh(A, UPLO, recording() and A._requires_grad)[0]
+
+
+cdef object linalg_eigh_backward(object gL, object gV, Tensor L, Tensor V):
+    """PyTorch's linalg_eig_backward for Hermitian input."""
+    if gL is None and gV is None:
+        return None
+    if gV is None:
+        return op_matmul(OPS.mul(V, OPS.unsqueeze(<Tensor>gL, -2)), _mT(V))
+    cdef Tensor VhgV = op_matmul(_mT(V), <Tensor>gV)
+    VhgV = OPS.mul(OPS.sub(VhgV, _mT(VhgV), 1), 0.5)
+    cdef Py_ssize_t k = shape_of(L._data)[-1]
+    cdef Tensor E = OPS.where(make(np.eye(k, dtype=bool)), make_scalar(1, dtype_of(L._data)),
+                              OPS.sub(OPS.unsqueeze(L, -2), OPS.unsqueeze(L, -1), 1))
+    cdef Tensor gA = OPS.div(VhgV, E, None)
+    if gL is not None:
+        gA = OPS.add(gA, _diag_embed_last(<Tensor>gL), 1)
+    return op_matmul(V, op_matmul(gA, _mT(V)))
+
+
+cdef object _eig_complex_error(str fname):
+    return NotImplementedError(
+        f"{fname}: the eigenvalues of a real matrix are complex in general and autograd_core "
+        "has no complex dtypes; use linalg.eigh / linalg.eigvalsh for symmetric matrices")
+
+
+cdef tuple op_linalg_eig(Tensor A):
+    _check_linalg_input(A, "linalg.eig", True)
+    raise _eig_complex_error("linalg.eig")
+
+
+cdef Tensor op_linalg_eigvals(Tensor A):
+    _check_linalg_input(A, "linalg.eigvals", True)
+    raise _eig_complex_error("linalg.eigvals")
+
+
+# ---------------------------------------------------------------- svd
+
+cdef void _check_svd_driver(object driver) except *:
+    if driver is not None:
+        raise RuntimeError("autograd_core.linalg.svd: keyword argument `driver=` is only supported on "
+                           "CUDA inputs with cuSOLVER backend.")
+
+
+cdef tuple op_linalg_svd(Tensor A, bint full_matrices, object driver):
+    _check_matrix(A, "linalg.svd", False)
+    _check_svd_driver(driver)
+    return op__linalg_svd(A, full_matrices, True)
+
+
+cdef Tensor op_linalg_svdvals(Tensor A, object driver):
+    _check_matrix(A, "linalg.svdvals", False)
+    _check_svd_driver(driver)
+    return _svdvals(A)
+
+
+cdef tuple op_svd(Tensor self, bint some, bint compute_uv):
+    _check_matrix(self, "linalg.svd", False)
+    cdef tuple s = shape_of(self._data)
+    U, S, Vh = op__linalg_svd(self, not some, compute_uv or (recording() and self._requires_grad))
+    if not compute_uv:
+        d = self._data.dtype
+        return (make(np.zeros(s[:-2] + (s[-2], s[-2]), dtype=d)), S,
+                    make(np.zeros(s[:-2] + (s[-1], s[-1]), dtype=d)))
+    return (U, S, OPS.transpose(<Tensor>Vh, -2, -1))
+
+
+cdef object svd_backward_full(object gU, object gS, object gVh, Tensor U, Tensor S, Tensor Vh,
+                              bint full_matrices):
+    """svd_backward of the reduced factors: full_matrices' extra columns of U and rows of Vh
+    get no gradient (PyTorch's _linalg_svd derivative)."""
+    cdef Py_ssize_t k = shape_of(S._data)[-1]
+    if full_matrices:
+        if gU is not None:
+            gU = _narrow(<Tensor>gU, -1, 0, k)
+        if gVh is not None:
+            gVh = _narrow(<Tensor>gVh, -2, 0, k)
+        U = _narrow(U, -1, 0, k)
+        Vh = _narrow(Vh, -2, 0, k)
+    return svd_backward(gU, gS, gVh, U, S, Vh)
+
+
+# ---------------------------------------------------------------- qr
+
+cdef tuple op_linalg_qr(Tensor A, object mode):
+    _check_linalg_input(A, "linalg.qr", False)
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
+                           "'reduced' (default), 'r', or 'complete'")
+    with quiet():
+        if mode == "r":
+            r = np.linalg.qr(A._data, mode="r")
+            q = np.empty((0,), dtype=A._data.dtype)
+        else:
+            q, r = np.linalg.qr(A._data, mode=mode)
+    cdef Tensor Q = make(_column_major(q)), R = make(np.ascontiguousarray(r))
+    record_LinalgQrBackward0(Q, R, A, mode)
+    return (Q, R)
+
+
+cdef tuple op_qr(Tensor self, bint some):
+    warnings.warn("autograd_core.qr is deprecated in favor of autograd_core.linalg.qr and will be removed in a "
+                  "future PyTorch release.", UserWarning, stacklevel=2)
+    cdef tuple r = op_linalg_qr(self, "reduced" if some else "complete")
+    return r
+
+
+cdef object linalg_qr_backward(object gQ, object gR, Tensor Q, Tensor R, object mode):
+    """PyTorch's linalg_qr_backward (real case)."""
+    if mode == "r":
+        raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed "
+                           "when mode='r'. Please use linalg.qr(A, mode='reduced') if you are "
+                           "going to differentiate through linalg.qr.")
+    cdef Py_ssize_t m = shape_of(Q._data)[-2], n = shape_of(R._data)[-1]
+    if mode == "complete" and m > n:
+        raise RuntimeError("The QR decomposition is not differentiable when mode='complete' "
+                           "and nrows > ncols.")
+    if gQ is None and gR is None:
+        return None
+    cdef Tensor gA
+    if gQ is not None and gR is not None:
+        gA = OPS.sub(op_matmul(<Tensor>gR, _mT(R)), op_matmul(_mT(Q), <Tensor>gQ), 1)
+    elif gQ is not None:
+        gA = OPS.neg(op_matmul(_mT(Q), <Tensor>gQ))
+    else:
+        gA = op_matmul(<Tensor>gR, _mT(R))
+    cdef Tensor M
+    if m >= n:
+        # syminvadj(triu(gA)): the symmetric matrix of gA's upper triangle
+        M = OPS.triu(gA, 0)
+        M = OPS.add(OPS.triu(M, 1), _mT(M), 1)
+        gA = op_matmul(Q, M)
+        if gQ is not None:
+            gA = OPS.add(gA, <Tensor>gQ, 1)
+        return op_linalg_solve_triangular(_mT(R), gA, False, False, False)
+    M = OPS.tril(OPS.sub(_mT(gA), gA, 1), 0)     # trilImInvAdjSkew(-gA)
+    gA = op_matmul(Q, M)
+    gA = op_linalg_solve_triangular(_mT(_narrow(R, -1, 0, m)), gA, False, False, False)
+    cdef tuple s = shape_of(gA._data)
+    gA = OPS.cat([gA, zeros(s[:-1] + (n - m,), dtype_of(gA._data))], -1)
+    if gR is not None:
+        gA = OPS.add(gA, op_matmul(Q, <Tensor>gR), 1)
+    return gA
+
+
+# ---------------------------------------------------------------- slogdet, logdet
+
+cdef tuple op_linalg_slogdet(Tensor A):
+    _check_linalg_input(A, "linalg.slogdet", True)
+    _check_lu_precision(A, "linalg.slogdet")
+    with quiet():
+        sign, logabs = np.linalg.slogdet(A._data)
+        nan = np.isnan(A._data).any(axis=(-2, -1))
+    if nan.any():
+        sign = np.where(nan, np.nan, sign)
+        logabs = np.where(nan, np.nan, logabs)
+    cdef object d = A._data.dtype
+    cdef Tensor S = make(as_array(sign).astype(d, copy=False))
+    cdef Tensor L = make(as_array(logabs).astype(d, copy=False))
+    record_LinalgSlogdetBackward0(S, L, A)
+    return (S, L)
+
+
+cdef tuple op_slogdet(Tensor self):
+    _check_linalg_input(self, "linalg.slogdet", True)
+    return op_linalg_slogdet(self)
+
+
+cdef object slogdet_backward(object g_sign, object g_logabs, Tensor A, Tensor sign):
+    """PyTorch's slogdet_backward, real case: the sign is locally constant; the
+    gradient of log|det A| is A^{-T}."""
+    if g_logabs is None:
+        return None
+    cdef Py_ssize_t n = shape_of(A._data)[-1]
+    cdef Tensor g = OPS.mul(OPS.unsqueeze(OPS.unsqueeze(<Tensor>g_logabs, -1), -1),
+                            _eye_like(A, n))
+    return op_linalg_solve(_mT(A), g, True)
+
+
+cdef Tensor op_logdet(Tensor self):
+    _check_linalg_input(self, "linalg.slogdet", True)
+    cdef tuple r = op_linalg_slogdet(self)
+    return OPS.where(OPS.eq(<Tensor>r[0], -1), np.nan, <Tensor>r[1])
+
+
+# ---------------------------------------------------------------- matrix_exp
+
+cdef object _expm_values(object a):
+    """The matrix exponential (Higham 2005: Pade approximants of degree 3..13 with scaling
+    and squaring), batched."""
+    a = np.asarray(a)
+    cdef tuple s = a.shape
+    cdef Py_ssize_t n = s[-1]
+    if n == 0:
+        return a.copy()
+    if n == 1:
+        return np.exp(a)
+    mats = a.reshape((-1, n, n)).astype(np.float64)
+    out = np.empty_like(mats)
+    b = (64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800.,
+         129060195264000., 10559470521600., 670442572800., 33522128640., 1323241920.,
+         40840800., 960960., 16380., 182., 1.)
+    ident = np.eye(n)
+    for i in range(mats.shape[0]):
+        A = mats[i]
+        norm1 = np.abs(A).sum(axis=0).max()
+        if not np.isfinite(norm1):
+            out[i] = np.nan
+            continue
+        done = False
+        for deg, theta, coef in ((3, 1.495585217958292e-2, (120., 60., 12., 1.)),
+                                 (5, 2.539398330063230e-1, (30240., 15120., 3360., 420., 30., 1.)),
+                                 (7, 9.504178996162932e-1,
+                                  (17297280., 8648640., 1995840., 277200., 25200., 1512., 56., 1.)),
+                                 (9, 2.097847961257068e0,
+                                  (17643225600., 8821612800., 2075673600., 302702400., 30270240.,
+                                   2162160., 110880., 3960., 90., 1.))):
+            if norm1 <= theta:
+                A2 = A @ A
+                P = ident * coef[1]
+                Qm = ident * coef[0]
+                Ak = ident
+                U = ident * coef[1]
+                V = ident * coef[0]
+                pw = ident
+                for j in range(1, deg // 2 + 1):
+                    pw = pw @ A2
+                    U = U + coef[2 * j + 1] * pw
+                    V = V + coef[2 * j] * pw
+                U = A @ U
+                out[i] = np.linalg.solve(V - U, V + U)
+                done = True
+                break
+        if done:
+            continue
+        sq = max(0, int(np.ceil(np.log2(norm1 / 5.371920351148152))))
+        As = A / (2.0 ** sq)
+        A2 = As @ As
+        A4 = A2 @ A2
+        A6 = A4 @ A2
+        U = As @ (A6 @ (b[13] * A6 + b[11] * A4 + b[9] * A2)
+                  + b[7] * A6 + b[5] * A4 + b[3] * A2 + b[1] * ident)
+        V = (A6 @ (b[12] * A6 + b[10] * A4 + b[8] * A2)
+             + b[6] * A6 + b[4] * A4 + b[2] * A2 + b[0] * ident)
+        R = np.linalg.solve(V - U, V + U)
+        for j in range(sq):
+            R = R @ R
+        out[i] = R
+    return out.reshape(s).astype(a.dtype)
+
+
+cdef Tensor op_linalg_matrix_exp(Tensor A):
+    _check_linalg_input(A, "linalg.matrix_exp", True)
+    with quiet():
+        out = _expm_values(A._data)
+    cdef Tensor result = make(np.ascontiguousarray(out))
+    record_LinalgMatrixExpBackward0(result, A)
+    return result
+
+
+cdef Tensor op_matrix_exp(Tensor self):
+    return op_linalg_matrix_exp(self)
+
+
+cdef Tensor linalg_matrix_exp_differential(Tensor A, Tensor grad):
+    """PyTorch's: the upper-right block of exp([[A^T, G], [0, A^T]])."""
+    cdef Py_ssize_t n = shape_of(A._data)[-1]
+    cdef Tensor At = _mT(A)
+    cdef Tensor top = OPS.cat([At, grad], -1)
+    cdef Tensor bottom = OPS.cat([zeros_like(At), At], -1)
+    cdef Tensor meta = OPS.cat([top, bottom], -2)
+    return _narrow(_narrow(op_linalg_matrix_exp(meta), -2, 0, n), -1, n, n)
+
+
+# ---------------------------------------------------------------- matrix_power, rank, pinv, cond
+
+cdef Tensor op_linalg_matrix_power(Tensor A, object n):
+    _check_matrix(A, "linalg.matrix_power", True)
+    cdef long k = n
+    cdef Tensor a, z = None, result = None
+    if k == 0:
+        s = shape_of(A._data)
+        return OPS.copy_(OPS.clone(A, None),
+                         make(np.broadcast_to(np.eye(s[-1], dtype=A._data.dtype), s).copy()),
+                         False)
+    if k < 0:
+        a = op_linalg_inv(A)
+        k = -k
+    else:
+        a = A
+    if k == 1:
+        return OPS.clone(a, None) if n == 1 else a
+    if k == 2:
+        return op_matmul(a, a)
+    if k == 3:
+        return op_matmul(op_matmul(a, a), a)
+    while k > 0:
+        bit = k % 2
+        k = k // 2
+        z = a if z is None else op_matmul(z, z)
+        if bit == 1:
+            result = z if result is None else op_matmul(result, z)
+    return result
+
+
+cdef Tensor op_matrix_power(Tensor self, object n):
+    return op_linalg_matrix_power(self, n)
+
+
+cdef tuple _tolerances(Tensor A, object atol, object rtol):
+    """(atol, rtol) as arrays broadcastable to A's batch (PyTorch's get_atol_rtol)."""
+    cdef tuple s = shape_of(A._data)
+    eps = np.finfo(A._data.dtype).eps
+    a = 0.0 if atol is None else (atol._data if isinstance(atol, Tensor) else float(atol))
+    if rtol is not None:
+        r = rtol._data if isinstance(rtol, Tensor) else float(rtol)
+    elif atol is not None:   # the default rtol only where atol is not positive
+        r = np.where(np.asarray(a) > 0, 0.0, eps * max(s[-2], s[-1]))
+    else:
+        r = eps * max(s[-2], s[-1])
+    return np.asarray(a), np.asarray(r)
+
+
+cdef Tensor op_linalg_matrix_rank(Tensor A, object tol, bint hermitian, object atol, object rtol):
+    if dtype_of(A._data).category != CAT_FLOAT:
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    _check_matrix(A, "linalg.matrix_rank", False)
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    a, r = _tolerances(A, atol, rtol)
+    with quiet():
+        if hermitian:
+            S = np.abs(np.linalg.eigvalsh(A._data))
+        else:
+            S = np.linalg.svd(A._data, compute_uv=False)
+        smax = S.max(axis=-1) if S.shape[-1] else np.zeros(S.shape[:-1], dtype=S.dtype)
+        thr = np.maximum(a, r * smax)
+        out = (S > thr[..., None]).sum(axis=-1)
+    return make(np.array(out, dtype=np.int64))
+
+
+cdef Tensor op_linalg_pinv(Tensor A, object rcond, bint hermitian, object atol, object rtol):
+    d = dtype_of(A._data)
+    if d.category != CAT_FLOAT or _ndim(A) < 2:
+        raise RuntimeError(f"linalg.pinv({legacy_type_name(A)[:-6]}{{{list(shape_of(A._data))}}})"
+                           ": expected a tensor with 2 or more dimensions of float, double, "
+                           "cfloat or cdouble types".replace("{[", "{[").replace("]}", "]}"))
+    if rcond is not None:
+        rtol = rcond
+    a, r = _tolerances(A, atol, rtol)
+    with quiet():
+        if hermitian:
+            w, v = np.linalg.eigh(A._data)
+            absw = np.abs(w)
+            thr = np.maximum(a, r * (absw.max(axis=-1) if w.shape[-1] else 0))
+            winv = np.where(absw > thr[..., None], 1 / np.where(w == 0, 1, w), 0)
+            out = (v * winv[..., None, :]) @ np.swapaxes(v, -1, -2)
+        else:
+            u, s, vh = np.linalg.svd(A._data, full_matrices=False)
+            thr = np.maximum(a, r * (s.max(axis=-1) if s.shape[-1] else 0))
+            sinv = np.where(s > thr[..., None], 1 / np.where(s == 0, 1, s), 0)
+            out = (np.swapaxes(vh, -1, -2) * sinv[..., None, :]) @ np.swapaxes(u, -1, -2)
+    cdef Tensor result = make(np.ascontiguousarray(out.astype(A._data.dtype, copy=False)))
+    record_LinalgPinvBackward0(result, A, rcond, hermitian, atol, rtol)
+    return result
+
+
+cdef Tensor op_pinverse(Tensor self, object rcond):
+    return op_linalg_pinv(self, None, False, None, rcond)
+
+
+cdef Tensor pinv_backward(Tensor grad, Tensor pinvA, Tensor A):
+    """PyTorch's pinv_backward."""
+    cdef Py_ssize_t m = shape_of(A._data)[-2], n = shape_of(A._data)[-1]
+    cdef Tensor pinvAh = _mT(pinvA), gradh = _mT(grad), K, KpinvAh, pinvAhK
+    if m <= n:
+        K = op_matmul(gradh, pinvA)
+        KpinvAh = op_matmul(K, pinvAh)
+        return OPS.add(OPS.sub(OPS.add(OPS.neg(_mT(op_matmul(pinvA, K))), KpinvAh, 1),
+                               op_matmul(op_matmul(A, pinvA), KpinvAh), 1),
+                       op_matmul(op_matmul(pinvAh, pinvA), OPS.sub(gradh, op_matmul(K, A), 1)), 1)
+    K = op_matmul(pinvA, gradh)
+    pinvAhK = op_matmul(pinvAh, K)
+    return OPS.sub(OPS.add(OPS.add(OPS.neg(_mT(op_matmul(K, pinvA))),
+                                   op_matmul(op_matmul(OPS.sub(gradh, op_matmul(A, K), 1), pinvA),
+                                             pinvAh), 1), pinvAhK, 1),
+                   op_matmul(op_matmul(pinvAhK, pinvA), A), 1)
+
+
+cdef Tensor op_linalg_cond(Tensor A, object p):
+    _check_matrix(A, "linalg.cond", False)
+    _check_float_input(dtype_of(A._data), "linalg.cond")
+    cdef Tensor sv, inv, info
+    if p is None or (not isinstance(p, str) and float(p) in (2.0, -2.0)):
+        sv = _svdvals(A)
+        k = shape_of(sv._data)[-1]
+        smax = _narrow(sv, -1, 0, 1)
+        smin = _narrow(sv, -1, k - 1, 1)
+        if p is not None and float(p) == -2.0:
+            return OPS.squeeze(OPS.div(smin, smax, None), -1)
+        return OPS.squeeze(OPS.div(smax, smin, None), -1)
+    if isinstance(p, str) and p not in ("fro", "nuc"):
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+    _check_matrix(A, f"linalg.cond(ord={p if isinstance(p, str) else _fmt_number(p)})", True)
+    if isinstance(p, str) and p == "nuc":
+        # PyTorch's: the nuclear norm of an inverse with infinities would fail, so the
+        # definition through the singular values (0 * inf = nan for a singular A)
+        sv = _svdvals(A)
+        return OPS.mul(OPS.sum(sv, (-1,), False, None),
+                       OPS.sum(OPS.reciprocal(sv), (-1,), False, None))
+    r = op_linalg_inv_ex(A, False)
+    inv = <Tensor>r[0]
+    bad = (<Tensor>r[1])._data > 0
+    # in place, as PyTorch does (so, as there, the norm of the inverse cannot be
+    # differentiated: its saved inverse has been modified)
+    OPS.masked_fill_(inv, make(np.array(bad[..., None, None])), np.inf)
+    cdef Tensor out = OPS.mul(op_linalg_matrix_norm(A, p, (-2, -1), False, None),
+                              op_linalg_matrix_norm(inv, p, (-2, -1), False, None))
+    # 0 * inf for a singular A: inf, as NumPy
+    return OPS.nan_to_num(out, np.inf, np.inf, -np.inf)
+
+
+# ---------------------------------------------------------------- LU
+
+cdef tuple _lu_values(cnp.ndarray A):
+    """getrf, batched: (LU, 1-based pivots (int32), info (int32)) by partial pivoting
+    (the first largest |pivot|, as idamax)."""
+    cdef tuple s = shape_of(A)
+    cdef Py_ssize_t m = s[-2], n = s[-1], k = min(m, n), j
+    a = np.array(A, copy=True).reshape((-1, m, n))
+    nb = a.shape[0]
+    piv = np.zeros((nb, k), dtype=np.int32)
+    info = np.zeros(nb, dtype=np.int32)
+    rows = np.arange(nb)
+    with quiet():
+        for j in range(k):
+            p = j + np.argmax(np.abs(a[:, j:, j]), axis=1)
+            piv[:, j] = p + 1
+            swap = p != j
+            if swap.any():
+                r = rows[swap]
+                tmp = a[r, j, :].copy()
+                a[r, j, :] = a[r, p[swap], :]
+                a[r, p[swap], :] = tmp
+            d = a[:, j, j]
+            zero = d == 0
+            if zero.any():
+                info[(info == 0) & zero] = j + 1
+            dd = np.where(zero, 1, d)
+            if j + 1 < m:
+                l = np.where(zero[:, None], a[:, j + 1:, j], a[:, j + 1:, j] / dd[:, None])
+                a[:, j + 1:, j] = l
+                if j + 1 < n:
+                    a[:, j + 1:, j + 1:] -= np.where(zero[:, None, None], 0,
+                                                     l[:, :, None] * a[:, j, None, j + 1:])
+    return (a.reshape(s), piv.reshape(s[:-2] + (k,)), info.reshape(s[:-2]))
+
+
+cdef tuple op_linalg_lu_factor_ex(Tensor A, bint pivot, bint check_errors):
+    _check_linalg_input(A, "linalg.lu_factor_ex", False)
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    _check_lu_precision(A, "linalg.lu_factor_ex")
+    lu, piv, info = _lu_values(A._data)
+    if check_errors and (info > 0).any():
+        _raise_lu(info, "autograd_core.linalg.lu_factor_ex", shape_of(A._data))
+    cdef Tensor LU = make(_column_major(lu)), P = _int_tensor(piv, int32)
+    cdef Tensor I = _int_tensor(info, int32)
+    record_LinalgLuFactorExBackward0(LU, P, I, A, pivot, check_errors)
+    return (LU, P, I)
+
+
+cdef void _raise_lu(object info, str fname, tuple s) except *:
+    flat = np.asarray(info).reshape(-1)
+    if (flat > 0).any():
+        b = int(np.argmax(flat > 0))
+        k = int(flat[b])
+        raise RuntimeError(
+            f"{fname}: {_batch_prefix(s[:-2], b)}U[{k},{k}] is zero and using it on lu_solve "
+            "would result in a division by zero. If you still want to perform the "
+            "factorization, consider calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+
+
+cdef tuple op_linalg_lu_factor(Tensor A, bint pivot):
+    _check_linalg_input(A, "linalg.lu_factor", False)
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    cdef tuple r = op_linalg_lu_factor_ex(A, pivot, False)
+    _raise_lu((<Tensor>r[2])._data, "autograd_core.linalg.lu_factor", shape_of(A._data))
+    return (r[0], r[1])
+
+
+cdef tuple op_lu(Tensor A, bint pivot, bint get_infos):
+    warnings.warn("autograd_core.lu is deprecated in favor of autograd_core.linalg.lu_factor / "
+                  "autograd_core.linalg.lu_factor_ex and will be removed in a future PyTorch release.",
+                  UserWarning, stacklevel=2)
+    cdef tuple r = op_linalg_lu_factor_ex(A, pivot, not get_infos)
+    return (r[0], r[1], r[2]) if get_infos else (r[0], r[1])
+
+
+cdef object _perm_matrix(cnp.ndarray piv, Py_ssize_t m, object np_dtype):
+    """P with A = P L U from LAPACK's 1-based row interchanges."""
+    cdef tuple bs = shape_of(piv)[:-1]
+    cdef Py_ssize_t k = shape_of(piv)[-1], i
+    pv = piv.reshape((-1, k)).astype(np.int64) - 1
+    nb = pv.shape[0]
+    perm = np.broadcast_to(np.arange(m), (nb, m)).copy()
+    rows = np.arange(nb)
+    for i in range(k):
+        j = pv[:, i]
+        tmp = perm[rows, i].copy()
+        perm[rows, i] = perm[rows, j]
+        perm[rows, j] = tmp
+    P = np.zeros((nb, m, m), dtype=np_dtype)
+    P[rows[:, None], perm, np.arange(m)[None, :]] = 1
+    return P.reshape(bs + (m, m))
+
+
+cdef tuple _unpack_values(cnp.ndarray lu, Py_ssize_t m, Py_ssize_t n):
+    cdef Py_ssize_t k = min(m, n)
+    L = np.tril(lu[..., :, :k], -1) + np.eye(m, k, dtype=lu.dtype)
+    U = np.triu(lu[..., :k, :])
+    return L, U
+
+
+cdef tuple op_linalg_lu(Tensor A, bint pivot):
+    _check_linalg_input(A, "linalg.lu", False)
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    _check_lu_precision(A, "linalg.lu")
+    cdef tuple s = shape_of(A._data)
+    lu, piv, info = _lu_values(A._data)
+    L, U = _unpack_values(lu, s[-2], s[-1])
+    cdef Tensor Pt = make(_perm_matrix(piv, s[-2], A._data.dtype))
+    cdef Tensor Lt = make(np.ascontiguousarray(L)), Ut = make(np.ascontiguousarray(U))
+    record_LinalgLuBackward0(Pt, Lt, Ut, A, pivot)
+    _no_history(Pt)
+    return (Pt, Lt, Ut)
+
+
+cdef tuple op_lu_unpack(Tensor LU_data, Tensor LU_pivots, bint unpack_data, bint unpack_pivots):
+    if _ndim(LU_data) < 2:
+        raise RuntimeError("autograd_core.lu_unpack: Expected tensor with 2 or more dimensions. Got "
+                           f"size: {list(shape_of(LU_data._data))} instead")
+    if dtype_of(LU_pivots._data) is not int32:
+        raise RuntimeError("autograd_core.lu_unpack: LU_pivots is expected to be a contiguous tensor of "
+                           f"autograd_core.int32 dtype. Note: this function is intended to be used with "
+                           "the output produced by autograd_core.linalg.lu_factor")
+    cdef tuple s = shape_of(LU_data._data)
+    cdef Tensor Pt, Lt, Ut
+    d = LU_data._data.dtype
+    if unpack_data:
+        L, U = _unpack_values(LU_data._data, s[-2], s[-1])
+        Lt = make(np.ascontiguousarray(L))
+        Ut = make(np.ascontiguousarray(U))
+    else:
+        Lt = make(np.empty((0,), dtype=d))
+        Ut = make(np.empty((0,), dtype=d))
+    if unpack_pivots:
+        Pt = make(_perm_matrix(LU_pivots._data, s[-2], d))
+    else:
+        Pt = make(np.empty((0,), dtype=d))
+    if unpack_data:
+        record_LuUnpackBackward0(Pt, Lt, Ut, LU_data, LU_pivots, unpack_data, unpack_pivots)
+        _no_history(Pt)
+    return (Pt, Lt, Ut)
+
+
+cdef object lu_unpack_backward(object gL, object gU, Tensor LU):
+    """PyTorch's lu_unpack_backward: gL's strictly lower part and gU's upper part, placed
+    in LU's shape."""
+    if gL is None and gU is None:
+        return None
+    cdef tuple s = shape_of(LU._data)
+    cdef Py_ssize_t m = s[-2], n = s[-1], k = min(m, n)
+    cdef dtype d = dtype_of(LU._data)
+    cdef Tensor out = None
+    if gL is not None:
+        out = OPS.tril(<Tensor>gL, -1)          # m x k
+        if n > k:
+            out = OPS.cat([out, zeros(s[:-2] + (m, n - k), d)], -1)
+    if gU is not None:
+        gu = OPS.triu(<Tensor>gU, 0)           # k x n
+        if m > k:
+            gu = OPS.cat([gu, zeros(s[:-2] + (m - k, n), d)], -2)
+        out = gu if out is None else OPS.add(out, gu, 1)
+    return out
+
+
+cdef tuple _unpack_diff(Tensor LU, Tensor pivots, bint unpack_pivots):
+    """(P, L, U) as differentiable tensors of LU (P constant)."""
+    cdef tuple s = shape_of(LU._data)
+    cdef Py_ssize_t m = s[-2], n = s[-1], k = min(m, n)
+    cdef Tensor L = OPS.add(OPS.tril(_narrow(LU, -1, 0, k), -1),
+                            make(np.eye(m, k, dtype=LU._data.dtype)), 1)
+    cdef Tensor U = OPS.triu(_narrow(LU, -2, 0, k), 0)
+    P = make(_perm_matrix(pivots._data, m, LU._data.dtype)) if unpack_pivots else None
+    return P, L, U
+
+
+cdef object linalg_lu_backward(object gL, object gU, Tensor P, Tensor L, Tensor U, bint pivot):
+    """PyTorch's linalg_lu_backward."""
+    if gL is None and gU is None:
+        return None
+    cdef Py_ssize_t m = shape_of(L._data)[-2], n = shape_of(U._data)[-1], k = min(m, n)
+    cdef Tensor gA
+    if m == n:
+        gA = None
+        if gL is not None:
+            gA = OPS.tril(op_matmul(_mT(L), <Tensor>gL), -1)
+        if gU is not None:
+            t = OPS.triu(op_matmul(<Tensor>gU, _mT(U)), 0)
+            gA = t if gA is None else OPS.add(gA, t, 1)
+        gA = op_linalg_solve_triangular(_mT(U), gA, False, False, False)
+        gA = op_linalg_solve_triangular(_mT(L), gA, True, True, True)
+        return op_matmul(P, gA) if pivot else gA
+    if m < n:
+        U1 = _narrow(U, -1, 0, k)
+        gA = None
+        if gL is not None:
+            gA = op_matmul(_mT(L), <Tensor>gL)
+        if gU is not None:
+            t = op_matmul(OPS.triu(<Tensor>gU, 0), _mT(U))
+            gA = OPS.neg(t) if gA is None else OPS.sub(gA, t, 1)
+        gA = op_linalg_solve_triangular(_mT(U1), OPS.tril(gA, -1), False, False, False)
+        if gU is not None:
+            gA = OPS.cat([OPS.add(gA, OPS.triu(_narrow(<Tensor>gU, -1, 0, k), 0), 1),
+                          _narrow(<Tensor>gU, -1, k, n - k)], -1)
+        gA = op_linalg_solve_triangular(_mT(L), gA, True, True, True)
+        if gU is None:
+            gA = OPS.cat([gA, zeros_like(_narrow(U, -1, k, n - k))], -1)
+        return op_matmul(P, gA) if pivot else gA
+    L1 = _narrow(L, -2, 0, k)
+    gA = None
+    if gU is not None:
+        gA = op_matmul(<Tensor>gU, _mT(U))
+    if gL is not None:
+        t = op_matmul(_mT(L), OPS.tril(<Tensor>gL, -1))
+        gA = OPS.neg(t) if gA is None else OPS.sub(gA, t, 1)
+    gA = op_linalg_solve_triangular(_mT(L1), OPS.triu(gA, 0), True, True, True)
+    if gL is not None:
+        gA = OPS.cat([OPS.add(gA, OPS.tril(_narrow(<Tensor>gL, -2, 0, k), -1), 1),
+                      _narrow(<Tensor>gL, -2, k, m - k)], -2)
+    gA = op_linalg_solve_triangular(_mT(U), gA, False, False, False)
+    if gL is None:
+        gA = OPS.cat([gA, zeros_like(_narrow(L, -2, k, m - k))], -2)
+    return op_matmul(P, gA) if pivot else gA
+
+
+cdef object lu_factor_ex_backward(object grad, Tensor LU, Tensor pivots, bint pivot):
+    if grad is None:
+        return None
+    cdef tuple s = shape_of(LU._data)
+    cdef Py_ssize_t k = min(s[-2], s[-1])
+    P, L, U = _unpack_diff(LU, pivots, pivot)
+    return linalg_lu_backward(_narrow(<Tensor>grad, -1, 0, k), _narrow(<Tensor>grad, -2, 0, k),
+                              P, L, U, pivot)
+
+
+cdef Tensor _lu_solve_values(Tensor LU, Tensor pivots, Tensor B, bint left, bint adjoint):
+    """X from the factors (differentiable in LU and B through the triangular solves)."""
+    if not left:
+        # X A = B  <=>  A^T X^T = B^T
+        return _mT(_lu_solve_values(LU, pivots, _mT(B), True, not adjoint))
+    P, L, U = _unpack_diff(LU, pivots, True)
+    cdef Tensor Pt = <Tensor>P
+    if not adjoint:    # P L U X = B
+        y = op_linalg_solve_triangular(L, op_matmul(_mT(Pt), B), False, True, True)
+        return op_linalg_solve_triangular(U, y, True, True, False)
+    # U^T L^T P^T X = B
+    y = op_linalg_solve_triangular(_mT(U), B, False, True, False)
+    return op_matmul(Pt, op_linalg_solve_triangular(_mT(L), y, True, True, True))
+
+
+cdef Tensor op_linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, bint left, bint adjoint):
+    cdef str fname = "linalg.lu_solve"
+    _check_linalg_input(LU, fname, True)
+    if _ndim(B) < 2:
+        raise RuntimeError(f"{fname}: The input tensor B must have at least 2 dimensions.")
+    if dtype_of(LU._data) is not dtype_of(B._data):
+        raise RuntimeError(f"{fname}: Expected LU and B to have the same dtype, but found LU of "
+                           f"type {dtype_of(LU._data).scalar_name} and B of type "
+                           f"{dtype_of(B._data).scalar_name} instead")
+    if dtype_of(pivots._data) is not int32:
+        raise RuntimeError(f"{fname}: pivots should be a Tensor of scalar type autograd_core.int32")
+    cdef tuple sa = shape_of(LU._data), sb = shape_of(B._data)
+    if (sa[-2] != sb[-2]) if left else (sa[-1] != sb[-1]):
+        raise RuntimeError(
+            f"{fname}: Incompatible shapes of A and B for the equation "
+            f"{'AX = B' if left else 'XA = B'} ({sa[-2]}x{sa[-1]} and {sb[-2]}x{sb[-1]})")
+    with NoGradGuard():
+        X = _lu_solve_values(make(LU._data), pivots, make(B._data), left, adjoint)
+    cdef Tensor result = make(_column_major((<Tensor>X)._data) if left
+                              else np.ascontiguousarray((<Tensor>X)._data))
+    record_LinalgLuSolveBackward0(result, LU, pivots, B, left, adjoint)
+    return result
+
+
+cdef Tensor linalg_lu_solve_B(Tensor grad, Tensor LU, Tensor pivots, bint left, bint adjoint):
+    return op_linalg_lu_solve(LU, pivots, grad, left, not adjoint)
+
+
+cdef Tensor linalg_lu_solve_LU(Tensor gX, Tensor LU, Tensor pivots, Tensor X, bint left,
+                               bint adjoint):
+    """PyTorch's linalg_lu_solve_LU."""
+    P, L, U = _unpack_diff(LU, pivots, True)
+    cdef Tensor Pt = <Tensor>P, Lt = <Tensor>L, Ut = <Tensor>U, gR, gU
+    if left != adjoint:
+        gR = op_linalg_solve_triangular(
+            _mT(Ut), OPS.neg(op_matmul(gX if left else _mT(gX), _mT(X) if left else X)),
+            False, True, False)
+        gL = OPS.tril(op_linalg_solve_triangular(_mT(Lt), op_matmul(gR, _mT(Ut)), True, True,
+                                                 True), -1)
+        return OPS.add(gL, OPS.triu(gR, 0), 1)
+    gR = OPS.neg(op_matmul(op_matmul(op_matmul(_mT(Pt), X if left else _mT(X)),
+                                     _mT(gX) if left else gX), Pt))
+    gR = op_linalg_solve_triangular(_mT(Lt), gR, True, False, True)
+    gU = OPS.triu(op_linalg_solve_triangular(_mT(Ut), op_matmul(_mT(Lt), gR), False, False,
+                                             False), 0)
+    return OPS.add(OPS.tril(gR, -1), gU, 1)
+
+
+cdef Tensor op_lu_solve(Tensor self, Tensor LU_data, Tensor LU_pivots):
+    warnings.warn("autograd_core.lu_solve is deprecated in favor of autograd_core.linalg.lu_solve and will be "
+                  "removed in a future PyTorch release.", UserWarning, stacklevel=2)
+    return op_linalg_lu_solve(LU_data, LU_pivots, self, True, False)
+
+
+# ---------------------------------------------------------------- lstsq
+
+cdef tuple op_linalg_lstsq(Tensor A, Tensor B, object rcond, object driver):
+    cdef str fname = "autograd_core.linalg.lstsq"
+    _check_float_input(dtype_of(A._data), "linalg.lstsq")
+    if dtype_of(A._data) is not dtype_of(B._data):
+        raise RuntimeError(f"{fname}: Expected input and other to have the same dtype, but got "
+                           f"input's dtype {dtype_of(A._data)} and other's dtype "
+                           f"{dtype_of(B._data)}")
+    if _ndim(A) < 2:
+        raise RuntimeError(f"{fname}: input must have at least 2 dimensions.")
+    drv = "gelsy" if driver is None else driver
+    if drv not in ("gels", "gelsy", "gelsd", "gelss"):
+        raise RuntimeError(f"{fname}: parameter `driver` should be one of (gels, gelsy, gelsd, "
+                           f"gelss)")
+    cdef tuple sa = shape_of(A._data), sb = shape_of(B._data)
+    cdef bint vector = _ndim(B) == _ndim(A) - 1     # PyTorch's rule for lstsq
+    if vector:
+        if sa[-2] != sb[-1]:
+            raise RuntimeError(f"{fname}: input.size(-2) should match other.size(-1)")
+    elif _ndim(B) < 2 or sa[-2] != sb[-2]:
+        raise RuntimeError(f"{fname}: input.size(-2) should match other.size(-2)")
+    Bm = B._data[..., None] if vector else B._data
+    cdef Py_ssize_t m = sa[-2], n = sa[-1], k = shape_of(Bm)[-1]
+    batch = broadcast_shapes(sa[:-2], shape_of(Bm)[:-2])
+    a = np.broadcast_to(A._data, batch + (m, n)).reshape((-1, m, n))
+    b = np.broadcast_to(Bm, batch + (m, k)).reshape((-1, m, k))
+    eps = np.finfo(A._data.dtype).eps
+    rc = eps * max(m, n) if rcond is None else float(rcond)
+    sols, ranks, svals = [], [], []
+    with quiet():
+        for i in range(a.shape[0]):
+            x, _, rank, sv = np.linalg.lstsq(a[i], b[i], rcond=rc)
+            sols.append(x)
+            ranks.append(rank)
+            svals.append(sv)
+    d = A._data.dtype
+    X = (np.stack(sols) if sols else np.zeros((0, n, k), dtype=d)).reshape(batch + (n, k))
+    full_rank = all(r == min(m, n) for r in ranks)
+    if drv != "gelsy" and m > n and full_rank:
+        res = np.sum((np.einsum("bij,bjk->bik", a, X.reshape((-1, n, k))) - b) ** 2, axis=-2)
+        res = res.reshape(batch + (k,))
+    else:
+        res = np.empty((0,), dtype=d)
+    rank_out = np.asarray(ranks, dtype=np.int64).reshape(batch) if drv != "gels" else \
+        np.empty((0,), dtype=np.int64)
+    sv_out = (np.stack(svals) if svals else np.zeros((0, min(m, n)))).reshape(
+        batch + (min(m, n),)).astype(d) if drv in ("gelsd", "gelss") else np.empty((0,), dtype=d)
+    if vector:
+        X = X[..., 0]
+    cdef Tensor Xt = make(_column_major(X.astype(d, copy=False)))
+    cdef Tensor Rt = make(np.array(res, dtype=d))
+    cdef Tensor Kt = make(np.array(rank_out))
+    cdef Tensor St = make(np.array(sv_out))
+    record_LinalgLstsqBackward0(Xt, Rt, Kt, St, A, B, rcond, driver)
+    _no_history(St)
+    return (Xt, Rt, Kt, St)
+
+
+cdef object linalg_lstsq_backward_A(object gX, object gR, Tensor A, Tensor B, Tensor X):
+    """PyTorch's linalg_lstsq_backward, A's part: through the pseudo-inverse; the
+    residuals r_j = ||A x_j - b_j||^2 (x_j optimal) add 2 (A X - B) diag(gR) X^T."""
+    cdef bint vector = _ndim(B) == _ndim(A) - 1
+    cdef Tensor b = OPS.unsqueeze(B, -1) if vector else B
+    out = None
+    if gX is not None:
+        g = OPS.unsqueeze(<Tensor>gX, -1) if vector else <Tensor>gX
+        out = pinv_backward(op_matmul(g, _mT(b)), op_linalg_pinv(A, None, False, None, None), A)
+    if gR is not None and cnp.PyArray_SIZE((<Tensor>gR)._data):
+        x = OPS.unsqueeze(X, -1) if vector else X
+        gr = <Tensor>gR        # (..., k): k = 1 for a vector B
+        res = OPS.sub(op_matmul(A, x), b, 1)
+        t = OPS.mul(op_matmul(OPS.mul(res, OPS.unsqueeze(gr, -2)), _mT(x)), 2)
+        out = t if out is None else OPS.add(<Tensor>out, t, 1)
+    return out
+
+
+cdef object linalg_lstsq_backward_B(object gX, object gR, Tensor A, Tensor B, Tensor X):
+    cdef bint vector = _ndim(B) == _ndim(A) - 1
+    out = None
+    if gX is not None:
+        g = OPS.unsqueeze(<Tensor>gX, -1) if vector else <Tensor>gX
+        out = op_matmul(_mT(op_linalg_pinv(A, None, False, None, None)), g)
+    if gR is not None and cnp.PyArray_SIZE((<Tensor>gR)._data):
+        b = OPS.unsqueeze(B, -1) if vector else B
+        x = OPS.unsqueeze(X, -1) if vector else X
+        gr = <Tensor>gR
+        t = OPS.mul(OPS.mul(OPS.sub(op_matmul(A, x), b, 1), OPS.unsqueeze(gr, -2)), -2)
+        out = t if out is None else OPS.add(<Tensor>out, t, 1)
+    if out is None:
+        return None
+    return OPS.squeeze(<Tensor>out, -1) if vector else out
+
+
+# ---------------------------------------------------------------- Householder products
+
+cdef object _householder_values(object A, object tau, bint full):
+    """H_1 ... H_k applied to the identity's first n columns (all m when full)."""
+    a = np.asarray(A)
+    t = np.asarray(tau)
+    cdef Py_ssize_t m = a.shape[-2], n = a.shape[-1], k = t.shape[-1], i
+    batch = np.broadcast_shapes(a.shape[:-2], t.shape[:-1])
+    cols = m if full else n
+    Q = np.array(np.broadcast_to(np.eye(m, cols, dtype=a.dtype), batch + (m, cols)))
+    for i in range(k - 1, -1, -1):
+        v = np.array(np.broadcast_to(a[..., :, i], batch + (m,)))
+        v[..., :i] = 0
+        v[..., i] = 1
+        w = np.einsum("...i,...ij->...j", v, Q)
+        Q -= t[..., i, None, None] * v[..., :, None] * w[..., None, :]
+    return Q
+
+
+cdef void _check_householder(Tensor A, Tensor tau, str fname) except *:
+    if _ndim(A) < 2:
+        raise RuntimeError(f"{fname}: input must have at least 2 dimensions.")
+    if _ndim(tau) < 1:
+        raise RuntimeError(f"{fname}: tau must have at least 1 dimension.")
+    cdef tuple sa = shape_of(A._data), st = shape_of(tau._data)
+    if sa[-2] < sa[-1]:
+        raise RuntimeError(f"{fname}: input.shape[-2] must be greater than or equal to "
+                           "input.shape[-1]")
+    if sa[-1] < st[-1]:
+        raise RuntimeError(f"{fname}: input.shape[-1] must be greater than or equal to "
+                           "tau.shape[-1]")
+    if _ndim(A) - _ndim(tau) != 1:
+        raise RuntimeError(f"{fname}: Expected tau to have one dimension less than input, but "
+                           f"got tau.ndim equal to {_ndim(tau)} and input.ndim is equal to "
+                           f"{_ndim(A)}")
+    if st[:-1] != sa[:-2]:
+        raise RuntimeError(f"{fname}: Expected batch dimensions of tau to be equal to "
+                           f"input.shape[:-2], but got {list(st[:-1])}")
+    if dtype_of(A._data) is not dtype_of(tau._data):
+        raise RuntimeError(f"{fname}: tau dtype {dtype_of(tau._data)} does not match input "
+                           f"dtype {dtype_of(A._data)}")
+
+
+cdef Tensor op_linalg_householder_product(Tensor A, Tensor tau):
+    _check_householder(A, tau, "autograd_core.linalg.householder_product")
+    _check_float_input(dtype_of(A._data), "autograd_core.linalg.householder_product")
+    cdef Tensor result = make(_column_major(_householder_values(A._data, tau._data, False)))
+    record_LinalgHouseholderProductBackward0(result, A, tau)
+    return result
+
+
+cdef Tensor op_orgqr(Tensor self, Tensor input2):
+    return op_linalg_householder_product(self, input2)
+
+
+cdef tuple _householder_grads(Tensor G, Tensor A, Tensor tau, Py_ssize_t cols):
+    """(gA, gtau) of Q = H_1 ... H_k E (E the identity's first cols columns), in the
+    library's ops: with prefix P_i = H_1..H_{i-1} and suffix S_i = H_{i+1}..H_k E,
+    dL/dH_i = M_i = P_i^T G S_i^T; H_i = I - tau_i v_i v_i^T gives
+    gtau_i = -v_i^T M_i v_i and gv_i = -tau_i (M_i + M_i^T) v_i."""
+    cdef tuple sa = shape_of(A._data)
+    cdef Py_ssize_t m = sa[-2], n = sa[-1], k = shape_of(tau._data)[-1], i
+    cdef object d = A._data.dtype
+    vs = []
+    for i in range(k):
+        below = np.zeros(m, dtype=d)
+        below[i + 1:] = 1
+        unit = np.zeros(m, dtype=d)
+        unit[i] = 1
+        vs.append(OPS.add(OPS.mul(OPS.select(A, -1, i), make(below)), make(unit), 1))
+    cdef Tensor E = make(np.eye(m, cols, dtype=d))
+    suffix = [None] * k
+    cdef Tensor S = E, v, ti
+    for i in range(k - 1, -1, -1):
+        suffix[i] = S
+        v = <Tensor>vs[i]
+        ti = OPS.unsqueeze(OPS.unsqueeze(OPS.select(tau, -1, i), -1), -1)
+        S = OPS.sub(S, OPS.mul(ti, op_matmul(OPS.unsqueeze(v, -1),
+                                             op_matmul(OPS.unsqueeze(v, -2), S))), 1)
+    gA_cols, gtaus = [], []
+    cdef Tensor T = G, Mv, MTv, St
+    for i in range(k):
+        v = <Tensor>vs[i]
+        St = <Tensor>suffix[i]
+        ti = OPS.select(tau, -1, i)
+        # M v = T (S^T v); M^T v = S (T^T v)
+        Mv = op_matmul(T, op_matmul(_mT(St), OPS.unsqueeze(v, -1)))
+        MTv = op_matmul(St, op_matmul(_mT(T), OPS.unsqueeze(v, -1)))
+        Mv = OPS.squeeze(Mv, -1)
+        MTv = OPS.squeeze(MTv, -1)
+        gtaus.append(OPS.neg(OPS.sum(OPS.mul(v, Mv), (-1,), False, None)))
+        below = np.zeros(m, dtype=d)
+        below[i + 1:] = 1
+        gA_cols.append(OPS.mul(OPS.mul(OPS.neg(OPS.unsqueeze(ti, -1)), OPS.add(Mv, MTv, 1)),
+                               make(below)))
+        # T_{i+1} = H_i T_i
+        ti = OPS.unsqueeze(OPS.unsqueeze(ti, -1), -1)
+        T = OPS.sub(T, OPS.mul(ti, op_matmul(OPS.unsqueeze(v, -1),
+                                             op_matmul(OPS.unsqueeze(v, -2), T))), 1)
+    cdef Tensor gA = OPS.stack(gA_cols, -1) if k else None
+    if gA is None:
+        gA = zeros(broadcast_shapes(sa[:-2], shape_of(tau._data)[:-1]) + (m, n), dtype_of(A._data))
+    elif n > k:
+        gs = shape_of(gA._data)
+        gA = OPS.cat([gA, zeros(gs[:-1] + (n - k,), dtype_of(A._data))], -1)
+    cdef Tensor gt = OPS.stack(gtaus, -1) if k else zeros_like(tau)
+    return gA, gt
+
+
+cdef Tensor householder_product_backward_A(Tensor grad, Tensor A, Tensor tau):
+    return <Tensor>_householder_grads(grad, A, tau, shape_of(A._data)[-1])[0]
+
+
+cdef Tensor householder_product_backward_tau(Tensor grad, Tensor A, Tensor tau):
+    return <Tensor>_householder_grads(grad, A, tau, shape_of(A._data)[-1])[1]
+
+
+cdef tuple op_geqrf(Tensor self):
+    _check_matrix(self, "autograd_core.geqrf", False)
+    _check_float_input(dtype_of(self._data), "autograd_core.geqrf")
+    cdef tuple s = shape_of(self._data)
+    mats = self._data.reshape((-1,) + s[-2:])
+    hs, taus = [], []
+    with quiet():
+        for i in range(mats.shape[0]):
+            h, t = np.linalg.qr(mats[i], mode="raw")
+            hs.append(h.T)
+            taus.append(t)
+    k = min(s[-2], s[-1])
+    a = (np.stack(hs) if hs else np.zeros((0,) + s[-2:])).reshape(s).astype(self._data.dtype)
+    t = (np.stack(taus) if taus else np.zeros((0, k))).reshape(s[:-2] + (k,)).astype(
+        self._data.dtype)
+    cdef Tensor at = make(_column_major(a)), tt = make(np.ascontiguousarray(t))
+    record_GeqrfBackward0(at, tt, self)
+    return (at, tt)
+
+
+cdef Tensor op_ormqr(Tensor self, Tensor input2, Tensor input3, bint left, bint transpose):
+    cdef str fname = "autograd_core.ormqr"
+    if _ndim(self) < 2:
+        raise RuntimeError(f"{fname}: input must have at least 2 dimensions.")
+    if _ndim(input3) < 2:
+        raise RuntimeError(f"{fname}: other must have at least 2 dimensions.")
+    if _ndim(input3) != _ndim(self):
+        raise RuntimeError(f"{fname}: Expected other to have the same number of dimensions as "
+                           f"input, but got other.ndim equal to {_ndim(input3)} and input.ndim "
+                           f"is equal to {_ndim(self)}")
+    if _ndim(self) - _ndim(input2) != 1:
+        raise RuntimeError(f"{fname}: Expected tau to have one dimension less than input, but "
+                           f"got tau.ndim equal to {_ndim(input2)} and input.ndim is equal to "
+                           f"{_ndim(self)}")
+    cdef tuple sa = shape_of(self._data), sc = shape_of(input3._data)
+    if shape_of(input2._data)[:-1] != sa[:-2]:
+        raise RuntimeError(f"{fname}: Expected batch dimensions of tau to be equal to "
+                           f"input.shape[:-2], but got {list(shape_of(input2._data)[:-1])}")
+    if sc[:-2] != sa[:-2]:
+        raise RuntimeError(f"{fname}: Expected batch dimensions of other to be equal to "
+                           f"input.shape[:-2], but got {list(sc[:-2])}")
+    cdef Py_ssize_t mm = sc[-2] if left else sc[-1]
+    if sa[-2] != mm:
+        raise RuntimeError(f"{fname}: input.shape[-2] must be equal to other.shape[{-2 if left else -1}]")
+    cdef Py_ssize_t kk = min(mm, sa[-1])
+    if shape_of(input2._data)[-1] != kk:
+        raise RuntimeError(f"{fname}: tau.shape[-1] must be equal to min(other.shape"
+                           f"[{-2 if left else -1}], input.shape[-1])")
+    a = self._data
+    if sa[-1] > sa[-2]:
+        a = a[..., :, :sa[-2]]
+    Q = _householder_values(a, input2._data, True)
+    Qo = np.swapaxes(Q, -1, -2) if transpose else Q
+    with quiet():
+        out = Qo @ input3._data if left else input3._data @ Qo
+    cdef Tensor result = make(_column_major(out))
+    record_OrmqrBackward0(result, self, input2, input3, left, transpose)
+    return result
+
+
+cdef tuple _ormqr_grads(Tensor grad, Tensor A, Tensor tau, Tensor C, bint left, bint transpose):
+    """Through Q: result = op(Q) C (or C op(Q)); dL/dQ from the product, then the
+    Householder product's gradient."""
+    cdef tuple s = shape_of(A._data)
+    cdef Py_ssize_t m = s[-2], n = s[-1]
+    cdef Tensor gOp = op_matmul(grad, _mT(C)) if left else op_matmul(_mT(C), grad)
+    cdef Tensor gQ = _mT(gOp) if transpose else gOp
+    cdef Tensor Ap = A if n <= m else _narrow(A, -1, 0, m)
+    if n < m:
+        Ap = OPS.cat([A, zeros(s[:-1] + (m - n,), dtype_of(A._data))], -1)
+    gA, gt = _householder_grads(gQ, Ap, tau, m)
+    gA = <Tensor>gA
+    if n < m:
+        gA = _narrow(gA, -1, 0, n)
+    elif n > m:
+        gA = OPS.cat([gA, zeros(shape_of(gA._data)[:-1] + (n - m,), dtype_of(A._data))], -1)
+    return gA, gt
+
+
+cdef Tensor ormqr_backward_self(Tensor grad, Tensor A, Tensor tau, Tensor C, bint left,
+                                bint transpose):
+    return <Tensor>_ormqr_grads(grad, A, tau, C, left, transpose)[0]
+
+
+cdef Tensor ormqr_backward_tau(Tensor grad, Tensor A, Tensor tau, Tensor C, bint left,
+                               bint transpose):
+    return <Tensor>_ormqr_grads(grad, A, tau, C, left, transpose)[1]
+
+
+# ---------------------------------------------------------------- LDL (sytrf / sytrs)
+
+cdef tuple _sytf2_lower(object m):
+    """LAPACK's dsytf2 with UPLO='L' (Bunch-Kaufman pivoting): (the factor, 1-based
+    pivots with negative entries for 2x2 blocks, info)."""
+    a = np.array(m, dtype=np.float64)
+    cdef Py_ssize_t n = a.shape[0], k = 0, kstep, imax, jmax, kp, kk, j
+    piv = np.zeros(n, dtype=np.int32)
+    info = 0
+    alpha = (1.0 + np.sqrt(17.0)) / 8.0
+    while k < n:
+        kstep = 1
+        absakk = abs(a[k, k])
+        if k < n - 1:
+            imax = k + 1 + int(np.argmax(np.abs(a[k + 1:, k])))
+            colmax = abs(a[imax, k])
+        else:
+            imax = k
+            colmax = 0.0
+        if max(absakk, colmax) == 0.0 or absakk != absakk:
+            if info == 0:
+                info = k + 1
+            kp = k
+        else:
+            if absakk >= alpha * colmax:
+                kp = k
+            else:
+                jmax = k + int(np.argmax(np.abs(a[imax, k:imax])))
+                rowmax = abs(a[imax, jmax])
+                if imax < n - 1:
+                    jmax = imax + 1 + int(np.argmax(np.abs(a[imax + 1:, imax])))
+                    rowmax = max(rowmax, abs(a[jmax, imax]))
+                if absakk >= alpha * colmax * (colmax / rowmax):
+                    kp = k
+                elif abs(a[imax, imax]) >= alpha * rowmax:
+                    kp = imax
+                else:
+                    kp = imax
+                    kstep = 2
+            kk = k + kstep - 1
+            if kp != kk:
+                if kp < n - 1:
+                    tmp = a[kp + 1:, kk].copy()
+                    a[kp + 1:, kk] = a[kp + 1:, kp]
+                    a[kp + 1:, kp] = tmp
+                tmp = a[kk + 1:kp, kk].copy()
+                a[kk + 1:kp, kk] = a[kp, kk + 1:kp]
+                a[kp, kk + 1:kp] = tmp
+                a[kk, kk], a[kp, kp] = a[kp, kp], a[kk, kk]
+                if kstep == 2:
+                    a[k + 1, k], a[kp, k] = a[kp, k], a[k + 1, k]
+            if kstep == 1:
+                if k < n - 1:
+                    d11 = 1.0 / a[k, k]
+                    x = a[k + 1:, k].copy()
+                    a[k + 1:, k + 1:] -= np.tril(d11 * np.outer(x, x))
+                    a[k + 1:, k] *= d11
+            elif k < n - 2:
+                d21 = a[k + 1, k]
+                d11 = a[k + 1, k + 1] / d21
+                d22 = a[k, k] / d21
+                t = 1.0 / (d11 * d22 - 1.0)
+                d21 = t / d21
+                for j in range(k + 2, n):
+                    wk = d21 * (d11 * a[j, k] - a[j, k + 1])
+                    wkp1 = d21 * (d22 * a[j, k + 1] - a[j, k])
+                    a[j:, j] -= a[j:, k] * wk + a[j:, k + 1] * wkp1
+                    a[j, k] = wk
+                    a[j, k + 1] = wkp1
+        if kstep == 1:
+            piv[k] = kp + 1
+        else:
+            piv[k] = -(kp + 1)
+            piv[k + 1] = -(kp + 1)
+        k += kstep
+    return np.tril(a), piv, info
+
+
+cdef tuple op_linalg_ldl_factor_ex(Tensor A, bint hermitian, bint check_errors):
+    _check_linalg_input(A, "autograd_core.linalg.ldl_factor_ex", True)
+    _check_low_precision(A, "autograd_core.linalg.ldl_factor_ex")
+    cdef tuple s = shape_of(A._data)
+    mats = A._data.reshape((-1,) + s[-2:])
+    lds, pivs, infos = [], [], []
+    with quiet():
+        for i in range(mats.shape[0]):
+            ld, pv, inf = _sytf2_lower(mats[i])
+            lds.append(ld)
+            pivs.append(pv)
+            infos.append(inf)
+    d = A._data.dtype
+    ld = (np.stack(lds) if lds else np.zeros((0,) + s[-2:])).reshape(s).astype(d)
+    pv = (np.stack(pivs) if pivs else np.zeros((0, s[-1]))).reshape(s[:-1]).astype(np.int32)
+    info = np.asarray(infos, dtype=np.int32).reshape(s[:-2])
+    if check_errors and (info > 0).any():
+        b = int(np.argmax(info.reshape(-1) > 0))
+        raise _LinAlgError(f"autograd_core.linalg.ldl_factor_ex: {_batch_prefix(s[:-2], b)}The "
+                           f"factorization could not be completed because the input is "
+                           "singular (its D factor has a zero diagonal entry).")
+    cdef Tensor LDt = make(_column_major(ld)), Pt = _int_tensor(pv, int32)
+    cdef Tensor It = _int_tensor(info, int32)
+    return (LDt, Pt, It)
+
+
+cdef tuple op_linalg_ldl_factor(Tensor A, bint hermitian):
+    cdef tuple r = op_linalg_ldl_factor_ex(A, hermitian, True)
+    return (r[0], r[1])
+
+
+cdef object _sytrs_lower(object a, object piv, object b):
+    """LAPACK's dsytrs with UPLO='L': X with A X = B from sytf2's factor."""
+    x = np.array(b, dtype=np.float64)
+    cdef Py_ssize_t n = a.shape[0], k = 0, kp
+    while k < n:
+        if piv[k] > 0:
+            kp = piv[k] - 1
+            if kp != k:
+                x[[k, kp]] = x[[kp, k]]
+            if k < n - 1:
+                x[k + 1:] -= np.outer(a[k + 1:, k], x[k])
+            x[k] /= a[k, k]
+            k += 1
+        else:
+            kp = -piv[k] - 1
+            if kp != k + 1:
+                x[[k + 1, kp]] = x[[kp, k + 1]]
+            if k < n - 2:
+                x[k + 2:] -= np.outer(a[k + 2:, k], x[k])
+                x[k + 2:] -= np.outer(a[k + 2:, k + 1], x[k + 1])
+            akm1k = a[k + 1, k]
+            akm1 = a[k, k] / akm1k
+            ak = a[k + 1, k + 1] / akm1k
+            denom = akm1 * ak - 1.0
+            bkm1 = x[k] / akm1k
+            bk = x[k + 1] / akm1k
+            x[k] = (ak * bkm1 - bk) / denom
+            x[k + 1] = (akm1 * bk - bkm1) / denom
+            k += 2
+    k = n - 1
+    while k >= 0:
+        if piv[k] > 0:
+            if k < n - 1:
+                x[k] -= a[k + 1:, k] @ x[k + 1:]
+            kp = piv[k] - 1
+            if kp != k:
+                x[[k, kp]] = x[[kp, k]]
+            k -= 1
+        else:
+            if k < n - 1:
+                x[k] -= a[k + 1:, k] @ x[k + 1:]
+                x[k - 1] -= a[k + 1:, k - 1] @ x[k + 1:]
+            kp = -piv[k] - 1
+            if kp != k:
+                x[[k, kp]] = x[[kp, k]]
+            k -= 2
+    return x
+
+
+cdef Tensor op_linalg_ldl_solve(Tensor LD, Tensor pivots, Tensor B, bint hermitian):
+    cdef str fname = "autograd_core.linalg.ldl_solve"
+    _check_linalg_input(LD, fname, True)
+    if _ndim(B) < 2:
+        raise RuntimeError(f"{fname}: B must have at least 2 dimensions, but got {_ndim(B)} "
+                           "dimensions.")
+    if dtype_of(pivots._data) is not int32:
+        raise RuntimeError(f"{fname}: Expected pivots to be integers. Got "
+                           f"{dtype_of(pivots._data).scalar_name}")
+    if dtype_of(LD._data) is not dtype_of(B._data):
+        raise RuntimeError(f"{fname}: LD dtype {dtype_of(LD._data)} does not match b dtype "
+                           f"{dtype_of(B._data)}")
+    cdef tuple sl = shape_of(LD._data), sb = shape_of(B._data)
+    if sl[-1] != sb[-2]:
+        raise RuntimeError(f"{fname}: Incompatible shapes of A and B for the equation AX = B "
+                           f"({sl[-2]}x{sl[-1]} and {sb[-2]}x{sb[-1]})")
+    batch = broadcast_shapes(sl[:-2], sb[:-2])
+    a = np.broadcast_to(LD._data, batch + sl[-2:]).reshape((-1,) + sl[-2:])
+    p = np.broadcast_to(pivots._data, batch + sl[-1:]).reshape((-1, sl[-1]))
+    b = np.broadcast_to(B._data, batch + sb[-2:]).reshape((-1,) + sb[-2:])
+    with quiet():
+        outs = [_sytrs_lower(a[i], p[i], b[i]) for i in range(a.shape[0])]
+    out = (np.stack(outs) if outs else np.zeros((0,) + sb[-2:])).reshape(batch + sb[-2:])
+    return make(_column_major(out.astype(B._data.dtype)))
+
+
+# ---------------------------------------------------------------- compositions
+
+cdef Tensor op_linalg_matmul(Tensor input, Tensor other):
+    return op_matmul(input, other)
+
+
+cdef Tensor op_linalg_diagonal(Tensor A, object offset, object dim1, object dim2):
+    return OPS.diagonal(A, offset, dim1, dim2)
+
+
+cdef Tensor op_linalg_vecdot(Tensor x, Tensor y, object dim):
+    if dtype_of(x._data) is not dtype_of(y._data):
+        raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
+                           f"x of type {dtype_of(x._data).scalar_name} and y of type "
+                           f"{dtype_of(y._data).scalar_name} instead")
+    if _ndim(x) == 1 and _ndim(y) == 1:
+        wrap_dim(dim, 1)
+        return op_vdot(x, y)      # PyTorch's shortcut for two vectors
+    return OPS.sum(OPS.mul(x, y), (dim,), False, None)
+
+
+cdef Tensor op_linalg_cross(Tensor input, Tensor other, object dim):
+    if dtype_of(input._data) is not dtype_of(other._data):
+        raise RuntimeError(f"expected scalar type {dtype_of(input._data).scalar_name} but found "
+                           f"{dtype_of(other._data).scalar_name}")
+    cdef Py_ssize_t na = _ndim(input), nb = _ndim(other)
+    if na != nb:
+        raise RuntimeError(f"linalg.cross: inputs must have the same number of dimensions.")
+    cdef tuple out_shape = broadcast_shapes(shape_of(input._data), shape_of(other._data))
+    cdef Py_ssize_t d = wrap_dim(dim, len(out_shape))
+    cdef Py_ssize_t la = shape_of(input._data)[d], lb = shape_of(other._data)[d]
+    if la != 3 or lb != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {la} "
+                           f"and {lb}")
+    check_not_bool_kernel(dtype_of(input._data), "linalg_cross")
+    with quiet():
+        out = np.cross(np.broadcast_to(input._data, out_shape),
+                       np.broadcast_to(other._data, out_shape), axis=d)
+    cdef Tensor result = make(np.ascontiguousarray(out).astype(input._data.dtype, copy=False))
+    record_LinalgCrossBackward0(result, input, other, dim)
+    return result
+
+
+cdef Tensor op_cross(Tensor self, Tensor other, object dim):
+    if dim is None:
+        warnings.warn(
+            "Using autograd_core.cross without specifying the dim arg is deprecated.\nPlease either "
+            "pass the dim explicitly or simply use autograd_core.linalg.cross.\nThe default value of "
+            "dim will change to agree with that of linalg.cross in a future release.",
+            UserWarning, stacklevel=2)
+        shape = broadcast_shapes(shape_of(self._data), shape_of(other._data)) \
+            if _ndim(self) == _ndim(other) else shape_of(self._data)
+        dim = next((i for i, s in enumerate(shape) if s == 3), None)
+        if dim is None:
+            raise RuntimeError(f"no dimension of size 3 in input")
+    return op_linalg_cross(self, other, dim)
+
+
+cdef Tensor op_linalg_vander(Tensor x, object N):
+    cdef dtype d = dtype_of(x._data)
+    if d.category == CAT_BOOL:
+        raise RuntimeError(f"linalg.vander supports floating point, complex, and integer "
+                           f"tensors, but got {d.scalar_name}")
+    cdef Tensor x_ = OPS.unsqueeze(x, -1) if _ndim(x) == 0 else x
+    shape = list(shape_of(x_._data))
+    cdef Py_ssize_t n = shape[-1] if N is None else N
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    shape.append(n - 1)
+    cdef Tensor result = OPS.cumprod(OPS.expand(OPS.unsqueeze(x_, -1), tuple(shape)), -1, None)
+    shape[-1] = 1
+    return OPS.cat([make(np.ones(tuple(shape), dtype=result._data.dtype)), result], -1)
+
+
+cdef Tensor op_linalg_multi_dot(list tensors):
+    cdef Py_ssize_t n = len(tensors), i, j, k, l
+    if n < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    cdef list ts = list(tensors)
+    cdef Tensor first = ts[0], last = ts[n - 1]
+    if _ndim(first) not in (1, 2):
+        raise RuntimeError(f"multi_dot(): the first tensor must be 1D or 2D but got "
+                           f"{_ndim(first)}D")
+    if _ndim(last) not in (1, 2):
+        raise RuntimeError(f"multi_dot(): the last tensor must be 1D or 2D but got "
+                           f"{_ndim(last)}D")
+    for i in range(1, n - 1):
+        if _ndim(<Tensor>ts[i]) != 2:
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got "
+                               f"{_ndim(<Tensor>ts[i])}D")
+    d0 = dtype_of(first._data)
+    for i in range(1, n):
+        if dtype_of((<Tensor>ts[i])._data) is not d0:
+            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor "
+                               f"0 is {d0.scalar_name} and tensor {i} "
+                               f"{dtype_of((<Tensor>ts[i])._data).scalar_name}")
+    out_shape = []
+    if _ndim(first) == 1:
+        ts[0] = OPS.unsqueeze(first, 0)
+    else:
+        out_shape.append(shape_of(first._data)[0])
+    if _ndim(last) == 1:
+        ts[n - 1] = OPS.unsqueeze(last, -1)
+    else:
+        out_shape.append(shape_of(last._data)[1])
+    for i in range(n - 1):
+        sa = shape_of((<Tensor>ts[i])._data)
+        sb = shape_of((<Tensor>ts[i + 1])._data)
+        if sa[1] != sb[0]:
+            raise RuntimeError(
+                f"multi_dot(): tensors {i} and {i + 1} with shapes {list(shape_of((<Tensor>tensors[i])._data))} "
+                f"and {list(shape_of((<Tensor>tensors[i + 1])._data))} cannot be multiplied")
+    cdef Tensor result
+    if n == 2:
+        result = op_mm(ts[0], ts[1])
+    elif n == 3:
+        a = shape_of((<Tensor>ts[0])._data)[0]
+        b = shape_of((<Tensor>ts[1])._data)[0]
+        c = shape_of((<Tensor>ts[2])._data)[0]
+        dd = shape_of((<Tensor>ts[2])._data)[1]
+        cost_1 = (a * c) * (b + dd)
+        cost_2 = (b * dd) * (a + c)
+        if cost_1 > cost_2:
+            result = op_mm(ts[0], op_mm(ts[1], ts[2]))
+        else:
+            result = op_mm(op_mm(ts[0], ts[1]), ts[2])
+    else:
+        p = [shape_of((<Tensor>t)._data)[0] for t in ts] + [shape_of((<Tensor>ts[n - 1])._data)[1]]
+        cost = [[0] * n for _ in range(n)]
+        order = [[0] * n for _ in range(n)]
+        for l in range(1, n):
+            for i in range(n - l):
+                j = i + l
+                cost[i][j] = None
+                for k in range(i, j):
+                    q = cost[i][k] + cost[k + 1][j] + p[i] * p[k + 1] * p[j + 1]
+                    if cost[i][j] is None or q < cost[i][j]:
+                        cost[i][j] = q
+                        order[i][j] = k
+        result = _chain(ts, order, 0, n - 1)
+    return OPS.view(result, tuple(out_shape))
+
+
+cdef Tensor _chain(list ts, list order, Py_ssize_t i, Py_ssize_t j):
+    if i == j:
+        return ts[i]
+    return op_mm(_chain(ts, order, i, order[i][j]), _chain(ts, order, order[i][j] + 1, j))
+
+
+cdef Tensor op_chain_matmul(list matrices):
+    warnings.warn("autograd_core.chain_matmul is deprecated and will be removed in a future PyTorch "
+                  "release. Use autograd_core.linalg.multi_dot instead, which accepts a list of two or "
+                  "more tensors rather than multiple parameters.", UserWarning, stacklevel=2)
+    if len(matrices) == 0:
+        raise RuntimeError("chain_matmul(): Expected one or more matrices")
+    for i, t in enumerate(matrices):
+        if _ndim(<Tensor>t) != 2:
+            raise RuntimeError(f"Tensor dimension is {_ndim(<Tensor>t)}, expected 2 instead.")
+    if len(matrices) == 1:
+        return OPS.clone(<Tensor>matrices[0], None)
+    return op_linalg_multi_dot(matrices)
+
+
+def _py_chain_matmul(*matrices, out=None):
+    if out is not None:
+        raise NotImplementedError("chain_matmul(out=...) is not supported by autograd_core")
+    if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
+        matrices = matrices[0]
+    return op_chain_matmul(arg_tensor_list(list(matrices), "chain_matmul"))
+
+
+cdef Tensor op_linalg_tensorinv(Tensor A, object ind):
+    cdef Py_ssize_t k = ind
+    if k <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {k}")
+    cdef tuple s = shape_of(A._data)
+    end = s[k:]
+    start = s[:k]
+    pe = shape_numel(tuple(end))
+    ps = shape_numel(tuple(start))
+    if pe != ps:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {pe} != {ps}")
+    cdef Tensor inv = op_linalg_inv(OPS.reshape(A, (pe, pe)))
+    return OPS.reshape(inv, tuple(end) + tuple(start))
+
+
+cdef Tensor op_linalg_tensorsolve(Tensor A, Tensor B, object dims):
+    cdef Py_ssize_t nd = _ndim(A)
+    cdef Tensor A_ = A
+    if dims is not None:
+        dims = list(dims)
+        dest = list(range(nd - len(dims), nd))
+        A_ = OPS.movedim(A, tuple(dims), tuple(dest))
+    cdef tuple s = shape_of(A_._data)
+    result_shape = s[_ndim(B):]
+    rp = shape_numel(tuple(result_shape))
+    op_ = shape_numel(shape_of(B._data))
+    if rp != op_:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:])"
+                           f" == prod(self.shape[:other.ndim]), but got {rp} != {op_}")
+    cdef Tensor X = op_linalg_solve(OPS.reshape(A_, (rp, rp)), OPS.reshape(B, (-1,)), True)
+    return OPS.reshape(X, tuple(result_shape))
+
+
+cdef Tensor op_inner(Tensor self, Tensor other):
+    if _ndim(self) == 0 or _ndim(other) == 0:
+        return OPS.mul(self, other)
+    cdef tuple sa = shape_of(self._data), sb = shape_of(other._data)
+    if sa[-1] != sb[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but got "
+                           f"shapes {list(sa)} and {list(sb)}")
+    return _tensordot(self, other, [-1], [-1])
+
+
+cdef Tensor op_vdot(Tensor self, Tensor other):
+    cdef int na = _ndim(self), nb = _ndim(other)
+    if na != 1 or nb != 1:
+        raise RuntimeError(f"1D tensors expected, but got {na}D and {nb}D tensors")
+    if dtype_of(self._data) is not dtype_of(other._data):
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                           f"{dtype_of(self._data).scalar_name} and "
+                           f"{dtype_of(other._data).scalar_name}")
+    cdef Py_ssize_t n = shape_of(self._data)[0], m = shape_of(other._data)[0]
+    if n != m:
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
+            f"number of elements, but got {n} and {m} elements respectively")
+    check_not_bool_kernel(dtype_of(self._data), "vdot")
+    cdef Tensor result = make(as_array(np.dot(self._data, other._data)))
+    record_VdotBackward0(result, self, other)
+    return result
+
+
+cdef Tensor op_adjoint(Tensor self):
+    if _ndim(self) < 2:
+        raise RuntimeError(f"tensor.adjoint() is only supported on matrices or batches of "
+                           f"matrices. Got {_ndim(self)}-D tensor.")
+    return OPS.transpose(self, -2, -1)
+
+
+cdef void _check_same_dtypes(tuple ts) except *:
+    d = dtype_of((<Tensor>ts[0])._data)
+    for t in ts[1:]:
+        if dtype_of((<Tensor>t)._data) is not d:
+            raise RuntimeError(f"expected scalar type {d.scalar_name} but found "
+                               f"{dtype_of((<Tensor>t)._data).scalar_name}")
+
+
+cdef Tensor _add_scaled(Tensor self, object prod, tuple out_shape, object beta, object alpha,
+                        dtype d):
+    inp = self._data
+    if shape_of(inp) != out_shape and not broadcasts_to(shape_of(inp), out_shape):
+        OPS.expand(self, out_shape)   # PyTorch's expand error
+    with quiet():
+        if alpha != 1:
+            prod = prod * alpha
+        if beta == 0:
+            out = prod
+        elif beta == 1:
+            out = prod + inp
+        else:
+            out = prod + inp * beta
+    return make(np.array(np.broadcast_to(out, out_shape), dtype=d.np_dtype))
+
+
+cdef Tensor op_addmv(Tensor self, Tensor mat, Tensor vec, object beta, object alpha):
+    cdef int nm = _ndim(mat), nv = _ndim(vec)
+    if nm != 2 or nv != 1 or _ndim(self) > 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {_ndim(self)}, {nm}, {nv}")
+    cdef tuple sm = shape_of(mat._data), sv = shape_of(vec._data)
+    if sm[1] != sv[0] or (_ndim(self) == 1 and shape_of(self._data)[0] not in (1, sm[0])):
+        raise RuntimeError(f"size mismatch, got input ({shape_of(self._data)[0] if _ndim(self) else 1}), "
+                           f"mat ({sm[0]}x{sm[1]}), vec ({sv[0]})")
+    _check_same_dtypes((self, mat, vec))
+    check_not_bool_kernel(dtype_of(mat._data), "addmv_impl_cpu")
+    cdef Tensor result = _add_scaled(self, np.matmul(mat._data, vec._data), (sm[0],), beta,
+                                     alpha, dtype_of(mat._data))
+    record_AddmvBackward0(result, self, mat, vec, beta, alpha)
+    return result
+
+
+cdef Tensor op_addr(Tensor self, Tensor vec1, Tensor vec2, object beta, object alpha):
+    if _ndim(vec1) != 1:
+        raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {_ndim(vec1)}-D")
+    if _ndim(vec2) != 1:
+        raise RuntimeError(f"addr: Expected 1-D argument vec2, but got {_ndim(vec2)}-D")
+    _check_same_dtypes((self, vec1, vec2))
+    cdef tuple out_shape = (shape_of(vec1._data)[0], shape_of(vec2._data)[0])
+    cdef Tensor result = _add_scaled(self, np.outer(vec1._data, vec2._data), out_shape, beta,
+                                     alpha, dtype_of(vec1._data))
+    record_AddrBackward0(result, self, vec1, vec2, beta, alpha)
+    return result
+
+
+cdef tuple _check_bmm_args(Tensor b1, Tensor b2):
+    if _ndim(b1) != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if _ndim(b2) != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    cdef tuple s1 = shape_of(b1._data), s2 = shape_of(b2._data)
+    if s1[0] != s2[0] or s1[2] != s2[1]:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{s1[0]}, {s1[2]}] "
+            f"but got: [{s2[0]}, {s2[1]}].")
+    return s1, s2
+
+
+cdef Tensor op_baddbmm(Tensor self, Tensor batch1, Tensor batch2, object beta, object alpha):
+    s1, s2 = _check_bmm_args(batch1, batch2)
+    _check_same_dtypes((self, batch1, batch2))
+    cdef Tensor result = _add_scaled(self, np.matmul(batch1._data, batch2._data),
+                                     (s1[0], s1[1], s2[2]), beta, alpha, dtype_of(batch1._data))
+    record_BaddbmmBackward0(result, self, batch1, batch2, beta, alpha)
+    return result
+
+
+cdef Tensor op_addbmm(Tensor self, Tensor batch1, Tensor batch2, object beta, object alpha):
+    s1, s2 = _check_bmm_args(batch1, batch2)
+    _check_same_dtypes((self, batch1, batch2))
+    cdef Tensor result = _add_scaled(self, np.matmul(batch1._data, batch2._data).sum(axis=0),
+                                     (s1[1], s2[2]), beta, alpha, dtype_of(batch1._data))
+    record_AddbmmBackward0(result, self, batch1, batch2, beta, alpha)
+    return result
+
+
+cdef Tensor addbmm_backward_batch1(Tensor grad, Tensor batch1, Tensor batch2, object alpha):
+    cdef tuple s1 = shape_of(batch1._data), s2 = shape_of(batch2._data)
+    cdef Tensor g = OPS.expand(OPS.unsqueeze(grad, 0), (s1[0], s1[1], s2[2]))
+    cdef Tensor out = op_bmm(g, OPS.transpose(batch2, 1, 2))
+    return out if alpha == 1 else OPS.mul(out, alpha)
+
+
+cdef Tensor addbmm_backward_batch2(Tensor grad, Tensor batch1, Tensor batch2, object alpha):
+    cdef tuple s1 = shape_of(batch1._data), s2 = shape_of(batch2._data)
+    cdef Tensor g = OPS.expand(OPS.unsqueeze(grad, 0), (s1[0], s1[1], s2[2]))
+    cdef Tensor out = op_bmm(OPS.transpose(batch1, 1, 2), g)
+    return out if alpha == 1 else OPS.mul(out, alpha)
+
+
+cdef Tensor op_dist(Tensor self, Tensor other, object p):
+    if dtype_of(self._data) is not dtype_of(other._data):
+        raise RuntimeError(f"expected both inputs to have same dtype, but found "
+                           f"{dtype_of(self._data).scalar_name} and "
+                           f"{dtype_of(other._data).scalar_name}")
+    cdef Tensor diff
+    with NoGradGuard():
+        diff = OPS.sub(self, other, 1)
+        n = op_linalg_vector_norm(diff, p, None, False, None)
+    cdef Tensor result = make(n._data)
+    record_DistBackward0(result, self, other, p)
+    return result
+
+
+def _py_nuclear_norm(input, dim=None, keepdim=False, *, out=None):
+    """Deprecated: linalg.matrix_norm(input, 'nuc', dim, keepdim).
+
+    >>> import autograd_core as torch
+    >>> autograd_core.nuclear_norm(autograd_core.tensor([[3., 0.], [0., 4.]]))
+    tensor(7.)
+    """
+    if out is not None:
+        raise NotImplementedError("nuclear_norm(out=...) is not supported by autograd_core")
+    if isinstance(dim, bool):
+        dim, keepdim = None, dim
+    return op_nuclear_norm(arg_tensor(input, "nuclear_norm", "input", 1), dim,
+                           arg_bool(keepdim, "nuclear_norm", "keepdim", 3))
+
+
+cdef Tensor op_nuclear_norm(Tensor self, object dim, bint keepdim):
+    warnings.warn("at::nuclear_norm is deprecated and it is just left for JIT compatibility. It "
+                  "will be removed in a future PyTorch release. Please use "
+                  "`linalg.matrix_norm(A, 'nuc', dim, keepdim)` instead", UserWarning,
+                  stacklevel=2)
+    if dim is None:
+        if _ndim(self) != 2:
+            raise RuntimeError(f"Expected a tensor with 2 dimensions, but got a tensor with "
+                               f"{_ndim(self)} dimension{'' if _ndim(self) == 1 else 's'} instead.")
+        dim = (0, 1)
+    return op_linalg_matrix_norm(self, "nuc", tuple(dim), keepdim, None)
+
+
+cdef Tensor op_frobenius_norm(Tensor self, object dim, bint keepdim):
+    if len(dim) > 2:
+        raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dim)} dimensions "
+                           "instead.")
+    return op__norm_dim(self, 2, dim, keepdim)
+
+
+cdef Tensor op__norm_dim(Tensor self, object p, object dim, bint keepdim):
+    cdef Tensor n
+    with NoGradGuard():
+        n = op_linalg_vector_norm(self, p, tuple(dim), keepdim, None)
+    cdef Tensor result = make(n._data)
+    record_NormBackward1(result, self, p, dim, keepdim)
+    return result
+
+
+# ---------------------------------------------------------------- distances
+
+cdef object _dist_grad_values(object g, object diff, object dist, double p):
+    """PyTorch's cdist/pdist backward kernels: the gradient of ||diff||_p times g, per
+    element of diff (g and dist broadcast against diff's last dim)."""
+    with quiet():
+        if p == 0.0:
+            return np.zeros_like(diff)
+        sgn = np.sign(diff)
+        if p == 1.0:
+            return g * sgn
+        if p == np.inf:
+            return g * sgn * (np.abs(diff) == dist)
+        if p == 2.0:
+            return np.where(dist == 0, 0, g * diff / np.where(dist == 0, 1, dist))
+        safe = np.where(dist == 0, 1, dist)
+        if p < 2.0:
+            out = sgn * np.power(np.abs(diff), p - 1) * g / np.power(safe, p - 1)
+            zero = (dist == 0) | ((diff == 0) & (p < 1))
+            return np.where(zero, 0, out)
+        out = diff * np.power(np.abs(diff), p - 2) * g / np.power(safe, p - 1)
+        return np.where(dist == 0, 0, out)
+
+
+cdef object _pnorm_values(object diff, double p):
+    with quiet():
+        a = np.abs(diff)
+        if p == 0.0:
+            return (a != 0).sum(axis=-1).astype(diff.dtype)
+        if p == np.inf:
+            return a.max(axis=-1) if a.shape[-1] else np.zeros(a.shape[:-1], dtype=a.dtype)
+        if p == 1.0:
+            return a.sum(axis=-1)
+        if p == 2.0:
+            return np.sqrt((a * a).sum(axis=-1))
+        return np.power(np.power(a, p).sum(axis=-1), 1.0 / p)
+
+
+cdef Tensor op__cdist_forward(Tensor x1, Tensor x2, object p, object compute_mode):
+    cdef double pp = p
+    diff = x1._data[..., :, None, :] - x2._data[..., None, :, :]
+    cdef Tensor result = make(np.ascontiguousarray(_pnorm_values(diff, pp)))
+    record_CdistBackward0(result, x1, x2, p, compute_mode)
+    return result
+
+
+cdef Tensor op__cdist_backward(Tensor grad, Tensor x1, Tensor x2, object p, Tensor cdist):
+    diff = x1._data[..., :, None, :] - x2._data[..., None, :, :]
+    g = _dist_grad_values(grad._data[..., None], diff, cdist._data[..., None], p)
+    cdef Tensor result = make(np.ascontiguousarray(g.sum(axis=-2)))
+    record_CdistBackwardBackward0(result, grad, x1, x2, p, cdist)
+    return result
+
+
+cdef Tensor op__euclidean_dist(Tensor x1, Tensor x2):
+    a, b = x1._data, x2._data
+    with quiet():
+        n1 = (a * a).sum(axis=-1, keepdims=True)
+        n2 = (b * b).sum(axis=-1, keepdims=True)
+        x1_ = np.concatenate([a * -2, n1, np.ones_like(n1)], axis=-1)
+        x2_ = np.concatenate([b, np.ones_like(n2), n2], axis=-1)
+        out = np.sqrt(np.maximum(x1_ @ np.swapaxes(x2_, -1, -2), 0))
+    cdef Tensor result = make(np.ascontiguousarray(out))
+    record_EuclideanDistBackward0(result, x1, x2)
+    return result
+
+
+cdef Tensor _euclid_ratio(Tensor grad, Tensor res):
+    return OPS.masked_fill(OPS.div(grad, res, None), OPS.eq(res, 0), 0)
+
+
+cdef Tensor euclidean_dist_backward_x1(Tensor grad, Tensor x1, Tensor x2, Tensor res):
+    cdef Tensor ratio = _euclid_ratio(grad, res)
+    return OPS.sub(OPS.mul(x1, OPS.sum(ratio, (-1,), True, None)), op_matmul(ratio, x2), 1)
+
+
+cdef Tensor euclidean_dist_backward_x2(Tensor grad, Tensor x1, Tensor x2, Tensor res):
+    cdef Tensor ratio = _euclid_ratio(grad, res)
+    return OPS.sub(OPS.mul(x2, OPS.unsqueeze(OPS.sum(ratio, (-2,), False, None), -1)),
+                   op_matmul(_mT(ratio), x1), 1)
+
+
+cdef Tensor op_cdist(Tensor x1, Tensor x2, object p, object compute_mode):
+    cdef Py_ssize_t n1 = _ndim(x1), n2 = _ndim(x2)
+    if n1 < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {n1}D")
+    if n2 < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X2 got: {n2}D")
+    cdef tuple s1 = shape_of(x1._data), s2 = shape_of(x2._data)
+    if s1[-1] != s2[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {s1[-1]} "
+                           f"X2: {s2[-1]}")
+    d1, d2 = dtype_of(x1._data), dtype_of(x2._data)
+    if d1.category != CAT_FLOAT:
+        raise RuntimeError(f"cdist only supports floating-point dtypes, X1 got: {d1.scalar_name}")
+    if d2.category != CAT_FLOAT:
+        raise RuntimeError(f"cdist only supports floating-point dtypes, X2 got: {d2.scalar_name}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    modes = {None: 0, "use_mm_for_euclid_dist_if_necessary": 0, "use_mm_for_euclid_dist": 1,
+             "donot_use_mm_for_euclid_dist": 2}
+    if compute_mode not in modes:
+        raise RuntimeError(f"{compute_mode} is not a valid value for compute_mode")
+    if d1 is not d2:
+        raise RuntimeError(f"X1 and X2 must have the same dtype, but got {d1.scalar_name} and "
+                           f"{d2.scalar_name}")
+    cdef int mode = modes[compute_mode]
+    cdef Py_ssize_t r1 = s1[-2], r2 = s2[-2]
+    batch = broadcast_shapes(s1[:-2], s2[:-2])
+    if float(p) == 2.0 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25))):
+        a = x1 if s1[:-2] == batch else OPS.expand(x1, batch + s1[-2:])
+        b = x2 if s2[:-2] == batch else OPS.expand(x2, batch + s2[-2:])
+        return OPS.view(op__euclidean_dist(a, b), batch + (r1, r2))
+    return op__cdist_forward(x1, x2, p, None if compute_mode is None else mode)
+
+
+cdef Tensor op_pdist(Tensor self, object p):
+    if _ndim(self) != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {_ndim(self)}D")
+    if dtype_of(self._data).category != CAT_FLOAT:
+        raise RuntimeError(f"pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    cdef Py_ssize_t n = shape_of(self._data)[0]
+    i, j = np.triu_indices(n, 1)
+    x = self._data
+    cdef Tensor result = make(np.ascontiguousarray(_pnorm_values(x[i] - x[j], p)))
+    record_PdistBackward0(result, self, p)
+    return result
+
+
+cdef Tensor op__pdist_backward(Tensor grad, Tensor self, object p, Tensor pdist):
+    cdef Py_ssize_t n = shape_of(self._data)[0]
+    i, j = np.triu_indices(n, 1)
+    x = self._data
+    g = _dist_grad_values(grad._data[:, None], x[i] - x[j], pdist._data[:, None], p)
+    out = np.zeros_like(x)
+    np.add.at(out, i, g)
+    np.add.at(out, j, -g)
+    cdef Tensor result = make(out)
+    record_PdistBackwardBackward0(result, grad, self, p, pdist)
+    return result
+
+
+# ---------------------------------------------------------------- cov, corrcoef
+
+cdef Tensor op_cov(Tensor self, object correction, Tensor fweights, Tensor aweights):
+    if _ndim(self) > 2:
+        raise RuntimeError("cov(): expected input to have two or fewer dimensions but got an "
+                           f"input with {_ndim(self)} dimensions")
+    if dtype_of(self._data).category == CAT_BOOL:
+        raise RuntimeError("cov(): bool dtype is not supported for input")
+    cdef Tensor inp = OPS.view(self, (1, -1)) if _ndim(self) < 2 else self
+    cdef Py_ssize_t nobs = shape_of(inp._data)[1]
+    w = None
+    cdef Tensor fw, aw
+    if fweights is not None:
+        fw = <Tensor>fweights
+        if _ndim(fw) > 1:
+            raise RuntimeError("cov(): expected fweights to have one or fewer dimensions but "
+                               f"got fweights with {_ndim(fw)} dimensions")
+        if dtype_of(fw._data).category == CAT_FLOAT or dtype_of(fw._data).category == CAT_BOOL:
+            raise RuntimeError("cov(): expected fweights to have integral dtype but got "
+                               f"fweights with {dtype_of(fw._data).scalar_name} dtype")
+        if cnp.PyArray_SIZE(fw._data) != nobs:
+            raise RuntimeError("cov(): expected fweights to have the same numel as there are "
+                               f"observations in the input but got {cnp.PyArray_SIZE(fw._data)} "
+                               f"!= {nobs}")
+        if nobs and fw._data.min() < 0:
+            raise RuntimeError("cov(): fweights cannot be negative")
+        w = fw
+    if aweights is not None:
+        aw = <Tensor>aweights
+        if _ndim(aw) > 1:
+            raise RuntimeError("cov(): expected aweights to have one or fewer dimensions but "
+                               f"got aweights with {_ndim(aw)} dimensions")
+        if dtype_of(aw._data).category != CAT_FLOAT:
+            raise RuntimeError("cov(): expected aweights to have floating point dtype but got "
+                               f"aweights with {dtype_of(aw._data).scalar_name} dtype")
+        if cnp.PyArray_SIZE(aw._data) != nobs:
+            raise RuntimeError("cov(): expected aweights to have the same numel as there are "
+                               f"observations in the input but got {cnp.PyArray_SIZE(aw._data)} "
+                               f"!= {nobs}")
+        if nobs and aw._data.min() < 0:
+            raise RuntimeError("cov(): aweights cannot be negative")
+        w = aw if w is None else OPS.mul(<Tensor>w, aw)
+    cdef Tensor w_sum = OPS.sum(<Tensor>w, None, False, None) if w is not None \
+        else make_scalar(nobs, int64)
+    if w is not None and not bool(w_sum._data != 0):
+        raise RuntimeError("cov(): weights sum to zero, can't be normalized")
+    cdef Tensor avg = OPS.div(OPS.sum(OPS.mul(inp, <Tensor>w) if w is not None else inp, (1,),
+                                      False, None), w_sum, None)
+    cdef Tensor norm_factor
+    if w is not None and aweights is not None and correction != 0:
+        norm_factor = OPS.sub(w_sum, OPS.div(OPS.mul(OPS.sum(OPS.mul(<Tensor>w, <Tensor>aweights),
+                                                             None, False, None), correction),
+                                             w_sum, None), 1)
+    else:
+        norm_factor = OPS.sub(w_sum, correction, 1)
+    if bool(norm_factor._data <= 0):
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the number of observations.", UserWarning, stacklevel=2)
+        norm_factor = zeros_like(norm_factor)
+    inp = OPS.sub(inp, OPS.unsqueeze(avg, 1), 1)
+    cdef Tensor c = op_mm(inp, OPS.t(OPS.mul(inp, <Tensor>w) if w is not None else inp))
+    return OPS.squeeze(OPS.div(c, norm_factor, None), None)
+
+
+cdef Tensor op_corrcoef(Tensor self):
+    if _ndim(self) > 2:
+        raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but got "
+                           f"an input with {_ndim(self)} dimensions")
+    cdef Tensor c = op_cov(self, 1, None, None)
+    if _ndim(c) == 0:
+        return OPS.div(c, c, None)
+    cdef Tensor stddev = OPS.sqrt(OPS.diagonal(c, 0, 0, 1))
+    c = OPS.div(c, OPS.view(stddev, (-1, 1)), None)
+    c = OPS.div(c, OPS.view(stddev, (1, -1)), None)
+    return OPS.clamp(c, -1, 1)
+
+
+cdef Tensor op__norm_all(Tensor self, object p):
+    cdef Tensor n
+    with NoGradGuard():
+        n = op_linalg_vector_norm(self, p, None, False, None)
+    cdef Tensor result = make(n._data)
+    record_NormBackward0(result, self, p)
+    return result
+
+
+cdef Tensor op_norm_except_dim(Tensor v, object pow, object dim):
+    if dim == -1:
+        return op__norm_all(v, pow)
+    cdef Py_ssize_t nd = _ndim(v), d = dim
+    cdef tuple s = shape_of(v._data)
+    out_shape = [1] * nd
+    out_shape[d] = s[d]
+    cdef Tensor t = _contiguous(OPS.transpose(v, 0, d))
+    return OPS.view(op__norm_dim(OPS.view(t, (s[d], -1)), pow, (1,), False), tuple(out_shape))
+
+
+cdef bint _kron_product_viewable(Tensor self, Tensor other, list a_shape, list b_shape,
+                                 Py_ssize_t nd, Py_ssize_t na, Py_ssize_t nb):
+    """Whether PyTorch's product of kron's two interleaved views can be viewed back to
+    the result's shape: the product's layout follows its operands' strides
+    (TensorIterator's reorder_dimensions, replayed here on the dims of size > 1), and
+    each interleaved pair of dims must be contiguous in it (PyTorch raises otherwise)."""
+    cdef Py_ssize_t n = 2 * nd, i, j, d
+    shape = [max(a_shape[d], b_shape[d]) for d in range(n)]
+    sa = [0] * n
+    sb = [0] * n
+    st1 = [x // self._data.itemsize for x in (<object>self._data).strides]
+    st2 = [x // other._data.itemsize for x in (<object>other._data).strides]
+    for i in range(nd):
+        if i >= nd - na and a_shape[2 * i] == shape[2 * i]:
+            sa[2 * i] = st1[i - (nd - na)]
+        if i >= nd - nb and b_shape[2 * i + 1] == shape[2 * i + 1]:
+            sb[2 * i + 1] = st2[i - (nd - nb)]
+    dims = [d for d in range(n - 1, -1, -1) if shape[d] > 1]     # fastest first
+
+    def should_swap(d0, d1):
+        for st in (sa, sb):
+            if st[d0] == 0 or st[d1] == 0:
+                continue
+            if st[d0] < st[d1]:
+                return -1
+            if st[d0] > st[d1]:
+                return 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    for i in range(1, len(dims)):
+        j = i
+        for k in range(i - 1, -1, -1):
+            c = should_swap(dims[k], dims[j])
+            if c > 0:
+                dims[k], dims[j] = dims[j], dims[k]
+                j = k
+            elif c < 0:
+                break
+    out_stride = [0] * n
+    acc = 1
+    for d in dims:
+        out_stride[d] = acc
+        acc *= shape[d]
+    for i in range(nd):
+        if shape[2 * i] > 1 and shape[2 * i + 1] > 1 and \
+                out_stride[2 * i] != out_stride[2 * i + 1] * shape[2 * i + 1]:
+            return False
+    return True
+
+
+cdef Tensor op_kron(Tensor self, Tensor other):
+    cdef Py_ssize_t na = _ndim(self), nb = _ndim(other), nd = max(na, nb), i, sa, sb
+    cdef tuple s1 = shape_of(self._data), s2 = shape_of(other._data)
+    a_shape, b_shape, out_shape = [], [], []
+    for i in range(nd):
+        sa = s1[i - (nd - na)] if i >= nd - na else 1
+        sb = s2[i - (nd - nb)] if i >= nd - nb else 1
+        a_shape += [sa, 1]
+        b_shape += [1, sb]
+        out_shape.append(sa * sb)
+    if not _kron_product_viewable(self, other, a_shape, b_shape, nd, na, nb):
+        raise RuntimeError(MSG_VIEW_NOT_COMPATIBLE)
+    return OPS._unsafe_view(OPS.mul(OPS._unsafe_view(self, tuple(a_shape)),
+                                    OPS._unsafe_view(other, tuple(b_shape))), tuple(out_shape))
 
 
 include "_gen_linalg.pxi"

@@ -36,7 +36,6 @@ KNOWN = {
                          "base is modified in place: PyTorch raises on reading their flags",
     "is_leaf @ inplace": "views made under no_grad, or outputs of multi-view ops, whose "
                          "base is modified in place: PyTorch raises on reading their flags",
-    "exception @ matmul:einsum": "einsum with mixed dtypes raises (PyTorch promotes)",
     "grad @ grad": "autograd.grad: a retain_grad() root's .grad is filled by PyTorch "
                    "even when the inputs are unreachable",
     "exception @ grad": "autograd.grad through a view made under no_grad (PyTorch raises)",
