@@ -47,6 +47,10 @@ from autograd_core.autograd import (  # noqa: E402,F401
 )
 from autograd_core import linalg  # noqa: E402,F401
 from autograd_core import nn  # noqa: E402,F401
+# the nn ops PyTorch also exposes as torch.<name>, with aten's signatures
+for _name, _fn in nn.functional._TORCH_FUNCTIONS.items():
+    globals().setdefault(_name, _fn)
+del _name, _fn
 
 __version__ = "0.1.0"
 
@@ -92,3 +96,144 @@ def numel(input):
         raise TypeError(f"numel(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")
     return input.numel()
+
+
+def _tensor_arg(fname, input, argname="input", pos=1):
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be Tensor, not "
+                        f"{type(input).__name__}")
+    return input
+
+
+def is_floating_point(input):
+    """Whether input's dtype is a float dtype.
+
+    >>> import autograd_core as torch
+    >>> torch.is_floating_point(torch.zeros(1))
+    True
+    """
+    return _tensor_arg("is_floating_point", input).is_floating_point()
+
+
+def is_signed(input):
+    """Whether input's dtype holds negative numbers.
+
+    >>> import autograd_core as torch
+    >>> torch.is_signed(torch.zeros(1, dtype=torch.uint8))
+    False
+    """
+    return _tensor_arg("is_signed", input).is_signed()
+
+
+def is_nonzero(input):
+    """Whether the one value of a one-element tensor is not zero (more or fewer elements
+    raise).
+
+    >>> import autograd_core as torch
+    >>> torch.is_nonzero(torch.tensor([1.5]))
+    True
+    """
+    return _tensor_arg("is_nonzero", input).is_nonzero()
+
+
+def is_same_size(input, other):
+    """Whether input and other have the same shape.
+
+    >>> import autograd_core as torch
+    >>> torch.is_same_size(torch.zeros(2, 3), torch.ones(2, 3, dtype=torch.int64))
+    True
+    """
+    return _tensor_arg("is_same_size", input).is_same_size(
+        _tensor_arg("is_same_size", other, "other", 2))
+
+
+def is_inference(input):
+    """Whether input was created in inference mode.
+
+    >>> import autograd_core as torch
+    >>> torch.is_inference(torch.zeros(1))
+    False
+    """
+    return _tensor_arg("is_inference", input).is_inference()
+
+
+def detach(input):
+    """input without its history (the same values, shared).
+
+    >>> import autograd_core as torch
+    >>> torch.detach(torch.ones(2, requires_grad=True) * 2)
+    tensor([2., 2.])
+    """
+    return _tensor_arg("detach", input).detach()
+
+
+def equal(input, other):
+    """True when other has input's shape and equal values.
+
+    >>> import autograd_core as torch
+    >>> torch.equal(torch.tensor([1., 2.]), torch.tensor([1., 2.]))
+    True
+    """
+    return _tensor_arg("equal", input).equal(_tensor_arg("equal", other, "other", 2))
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Whether isclose(input, other, rtol, atol, equal_nan) holds everywhere.
+
+    >>> import autograd_core as torch
+    >>> torch.allclose(torch.tensor([1., 2.]), torch.tensor([1., 2. + 1e-6]))
+    True
+    """
+    return _tensor_arg("allclose", input).allclose(_tensor_arg("allclose", other, "other", 2),
+                                                   rtol, atol, equal_nan)
+
+
+def conj(input):
+    """The complex conjugate: input itself, for the real dtypes.
+
+    >>> import autograd_core as torch
+    >>> x = torch.tensor([1., -2.])
+    >>> torch.conj(x) is x
+    True
+    """
+    return _tensor_arg("conj", input).conj()
+
+
+def conj_physical(input):
+    """The complex conjugate computed eagerly: input itself, for the real dtypes."""
+    return _tensor_arg("conj_physical", input).conj_physical()
+
+
+def resolve_conj(input):
+    """input with a pending conjugation applied: input itself, for the real dtypes."""
+    return _tensor_arg("resolve_conj", input).resolve_conj()
+
+
+def resolve_neg(input):
+    """input with a pending negation applied: input itself, for the real dtypes."""
+    return _tensor_arg("resolve_neg", input).resolve_neg()
+
+
+def is_conj(input):
+    """Whether input is a lazily conjugated view: never, for the real dtypes."""
+    return _tensor_arg("is_conj", input).is_conj()
+
+
+def is_neg(input):
+    """Whether input is a lazily negated view: never, for the real dtypes."""
+    return _tensor_arg("is_neg", input).is_neg()
+
+
+def real(input):
+    """The real part: input itself, for the real dtypes.
+
+    >>> import autograd_core as torch
+    >>> torch.real(torch.tensor([1.5]))
+    tensor([1.5000])
+    """
+    return _tensor_arg("real", input).real
+
+
+def imag(input):
+    """The imaginary part, which tensors of real dtypes do not have: raises."""
+    return _tensor_arg("imag", input).imag

@@ -336,3 +336,112 @@ for _name in ("isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit"):
        [C((3, 4)), C((4, 3), nc=("t",))], (), second_order=False)
     op(_name + ".method", (lambda n: lambda m, a: getattr(a, n)())(_name), [C((3, 4))], (),
        second_order=False)
+
+
+# ------------------------------------------------------------------ more elementwise math
+# (special functions, binary float ops; integer-only ops and errors: test_pointwise_more.py)
+
+unary("deg2rad", "Deg2RadBackward0", second_order=False)
+unary("rad2deg", "Rad2DegBackward0", second_order=False)
+# sinc's derivative cancels near 0: float32 second derivatives there differ with the libm
+unary("sinc", "SincBackward0", "positive")
+op("sinc.near_zero", lambda m, x: m.sinc(x), [C((3, 4)), C((5,))], ("SincBackward0",),
+   dtypes=("float64",))
+unary("lgamma", "LgammaBackward0", "positive")
+unary("digamma", "DigammaBackward0", "positive")
+unary("erfinv", "ErfinvBackward0", pre=_bounded)
+unary("i0", "I0Backward0")
+op("lgamma.negative", lambda m, x: m.lgamma(x - 3.5), [C((3, 4))], ("LgammaBackward0",),
+   domain="nonzero")
+op("digamma.negative", lambda m, x: m.digamma(x * 0.2 - 2.5), [C((3, 4))], ("DigammaBackward0",))
+op("i0.large", lambda m, x: m.i0(x * 30), [C((3, 4))], ("I0Backward0",))
+op("i0.at_zero", lambda m, x: m.i0(x * 0), [C((3, 4))], ("I0Backward0",), gradcheck=False,
+   second_order=False)
+for _n in (0, 1, 2, 3):
+    op(f"polygamma.{_n}", (lambda n: lambda m, x: m.polygamma(n, x))(_n), [C((3, 4)), C(())],
+       ("PolygammaBackward0",), domain="positive")
+op("polygamma.negative_x", lambda m, x: m.polygamma(1, x * 0.2 - 1.5), [C((3, 4))],
+   ("PolygammaBackward0",))
+op("polygamma.method", lambda m, x: x.polygamma(2), [C((3, 4))], ("PolygammaBackward0",),
+   domain="positive")
+op("polygamma_", lambda m, x: (x * 1).polygamma_(1), [C((3, 4))], ("PolygammaBackward1",),
+   domain="positive")
+op("mvlgamma", lambda m, x: m.mvlgamma(x + 1.5, 3), [C((3, 4)), C(())], ("MvlgammaBackward0",),
+   domain="positive")
+op("mvlgamma.method", lambda m, x: (x + 0.1).mvlgamma(1), [C((3, 4))], ("MvlgammaBackward0",),
+   domain="positive")
+op("mvlgamma_", lambda m, x: (x + 1).mvlgamma_(p=2), [C((3, 4))], ("MvlgammaBackward0",),
+   domain="positive")
+op("frexp", lambda m, x: m.frexp(x * 10).mantissa, [C((3, 4)), C(()), C((4, 3), nc=("t",))],
+   ("FrexpBackward0",), domain="nonzero", second_order=False)
+op("frexp.method", lambda m, x: x.frexp()[0], [C((3, 4))], ("FrexpBackward0",),
+   domain="nonzero", second_order=False)
+op("positive", lambda m, x: m.positive(x * 2), [C((3, 4))], ("MulBackward0",),
+   second_order=False)
+
+op("copysign", lambda m, a, b: m.copysign(a, b), _TT, ("CopysignBackward0",),
+   domain=("nonzero", "nonzero"), second_order=False)
+op("copysign.scalar", lambda m, a: m.copysign(a, -1.5), [C((3, 4)), C(())],
+   ("CopysignBackward1",), domain="nonzero", second_order=False)
+op("copysign.method", lambda m, a, b: a.copysign(b), [C((3, 4), (4,))], ("CopysignBackward0",),
+   domain=("nonzero", "nonzero"), second_order=False)
+op("copysign_", lambda m, a, b: (a * 1).copysign_(b), [C((3, 4), (4,))],
+   ("CopysignBackward0",), domain=("nonzero", "nonzero"), second_order=False)
+op("float_power", lambda m, a, b: m.float_power(a, b), _TT_SMALL, ("PowBackward1",),
+   domain=("positive", "real"))
+op("float_power.float32", lambda m, a, b: m.float_power(a.float(), b), [C((3, 4), (4,))],
+   ("PowBackward1",), domain=("positive", "real"), inner_grad_fns=("ToCopyBackward0",),
+   dtypes=("float64",), gradcheck=False)
+op("float_power.scalar", lambda m, a: m.float_power(a, 2.5), [C((3, 4))], ("PowBackward0",),
+   domain="positive")
+op("float_power.scalar_base", lambda m, a: m.float_power(1.5, a), [C((3, 4))],
+   ("PowBackward2",))
+op("float_power.method", lambda m, a, b: a.float_power(b), [C((3, 4), (3, 4))],
+   ("PowBackward1",), domain=("positive", "real"))
+op("float_power_", lambda m, a, b: (a.double() * 1).float_power_(b), [C((3, 4), (4,))],
+   ("PowBackward1",), domain=("positive", "real"))
+op("fmax", lambda m, a, b: m.fmax(a, b), _MAXMIN, ("FmaxBackward0",), domain="distinct",
+   second_order=False)
+op("fmin", lambda m, a, b: m.fmin(a, b), _MAXMIN, ("FminBackward0",), domain="distinct",
+   second_order=False)
+op("fmax.method", lambda m, a, b: a.fmax(b), [C((3, 4), (4,))], ("FmaxBackward0",),
+   domain="distinct", second_order=False)
+op("fmax.nan", lambda m, a, b: m.fmax(m.log(a), b), [C((3, 4), (3, 4))], ("FmaxBackward0",),
+   domain="distinct", gradcheck=False)
+op("fmin.nan", lambda m, a, b: m.fmin(a, m.log(b)), [C((3, 4), (3, 4))], ("FminBackward0",),
+   domain="distinct", gradcheck=False)
+op("logaddexp", lambda m, a, b: m.logaddexp(a, b), _TT, ("LogaddexpBackward0",))
+op("logaddexp2", lambda m, a, b: m.logaddexp2(a, b), _TT, ("Logaddexp2Backward0",))
+op("logaddexp.method", lambda m, a, b: a.logaddexp(b * 40), [C((3, 4), (4,))],
+   ("LogaddexpBackward0",))
+op("ldexp", lambda m, a, b: m.ldexp(a, b), _TT, ("LdexpBackward0",))
+op("ldexp_", lambda m, a, b: (a * 1).ldexp_(b), [C((3, 4), (4,))], ("LdexpBackward0",))
+op("nextafter", lambda m, a, b: m.nextafter(a, b), _TT_SMALL, ("NextafterBackward0",),
+   second_order=False)
+op("nextafter_", lambda m, a, b: (a * 1).nextafter_(b), [C((3, 4), (3, 4))],
+   ("NextafterBackward0",), second_order=False)
+op("xlogy", lambda m, a, b: m.xlogy(a, b), _TT, ("XlogyBackward0",), domain=("real", "positive"))
+op("xlogy.zeros", lambda m, a, b: m.xlogy(a, b - 1), [C((3, 4), (3, 4))], ("XlogyBackward0",),
+   domain=("zeros", "real"), gradcheck=False)
+op("xlogy.scalar_other", lambda m, a: m.xlogy(a, 2.5), [C((3, 4)), C(())], ("XlogyBackward2",),
+   second_order=False)
+op("xlogy.scalar_other_neg", lambda m, a: m.xlogy(a, -2.0), [C((3, 4), domain="zeros")],
+   ("XlogyBackward2",), gradcheck=False, second_order=False)
+op("xlogy.scalar_self", lambda m, b: m.xlogy(3.0, b), [C((3, 4))], ("XlogyBackward1",),
+   domain="positive")
+op("xlogy.method", lambda m, a, b: a.xlogy(b), [C((3, 4), (4,))], ("XlogyBackward0",),
+   domain=("real", "positive"))
+op("xlogy_", lambda m, a, b: (a * 1).xlogy_(b), [C((3, 4), (4,)), C((3, 4), 0.5)],
+   ("XlogyBackward0", "XlogyBackward2"), domain=("real", "positive"))
+# igamma's derivative in its first argument raises in PyTorch: only `other` needs grad
+_IG = [C((3, 4), (3, 4), ng=(0,)), C((3, 4), (4,), ng=(0,)), C((), (2, 3), ng=(0,))]
+op("igamma", lambda m, a, b: m.igamma(a, b * 2), _IG, ("IgammaBackward0",), domain="positive")
+op("igammac", lambda m, a, b: m.igammac(a * 3, b * 3), _IG, ("IgammacBackward0",),
+   domain="positive")
+op("igamma_", lambda m, a, b: (a * 1).igamma_(b), [C((3, 4), (3, 4), ng=(0,))],
+   ("IgammaBackward0",), domain="positive")
+op("heaviside.values", lambda m, a, b: m.heaviside(a * (a.abs() > 0.5), b),
+   [C((3, 4), (3, 4), ng=(0, 1)), C((3, 4), (4,), ng=(0, 1))], (), second_order=False)
+# i0's derivative is i1 (PyTorch's special_i1, SpecialI1Backward0): i0's gradient as an op
+op("i0.grad", lambda m, x: m.autograd.grad(m.i0(x).sum(), x, create_graph=True)[0],
+   [C((3, 4)), C((5,))], ("MulBackward0",), inner_grad_fns=("SpecialI1Backward0",))

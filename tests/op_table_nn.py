@@ -347,3 +347,61 @@ op("nn.unfold", lambda m, x: F(m).unfold(x, (2, 3), dilation=1, padding=1, strid
    [C((2, 2, 4, 5)), C((2, 4, 5))], ("Im2ColBackward0", "SqueezeBackward1"), second_order=False)
 op("nn.fold", lambda m, x: F(m).fold(x, (4, 5), (2, 3), padding=1, stride=(2, 1)),
    [C((2, 12, 15))], ("Col2ImBackward0",), second_order=False)
+
+# ------------------------------------------------------------------ affine_grid, grid_sample
+# (the grid's values pass through tanh so they stay in the input's span plus a margin)
+
+op("affine_grid_generator", lambda m, t: m.affine_grid_generator(t, [2, 1, 3, 4], False),
+   [C((2, 2, 3))], ("AffineGridGeneratorBackward0",), second_order=False)
+op("affine_grid_generator.3d", lambda m, t: m.affine_grid_generator(t, [1, 2, 2, 3, 2], True),
+   [C((1, 3, 4))], ("AffineGridGeneratorBackward0",), second_order=False)
+op("nn.affine_grid", lambda m, t: F(m).affine_grid(t, [1, 1, 2, 5], align_corners=True),
+   [C((1, 2, 3))], ("AffineGridGeneratorBackward0",), second_order=False)
+_GS = [C((1, 2, 3, 4), (1, 2, 3, 2)), C((2, 1, 3, 3), (2, 3, 2, 2)),
+       C((1, 2, 3, 4), (1, 2, 3, 2), ng=(0,)), C((1, 2, 3, 4), (1, 2, 3, 2), ng=(1,))]
+for _pad in (0, 1, 2):
+    for _align in (False, True):
+        op(f"grid_sampler_2d.bilinear_{_pad}_{_align}",
+           (lambda p, a: lambda m, x, g: m.grid_sampler_2d(x, g.tanh() * 1.1, 0, p, a))(
+               _pad, _align), _GS, ("GridSampler2DBackward0",),
+           double_grad_fns=("GridSampler2DBackwardBackward0", "TanhBackwardBackward0"))
+op("grid_sampler_2d.nearest", lambda m, x, g: m.grid_sampler_2d(x, g.tanh() * 1.1, 1, 0, False),
+   _GS[:2], ("GridSampler2DBackward0",), second_order=False)
+op("grid_sampler_3d", lambda m, x, g: m.grid_sampler_3d(x, g.tanh() * 1.1, 0, 0, False),
+   [C((1, 1, 2, 3, 2), (1, 2, 2, 1, 3)), C((1, 2, 2, 2, 2), (1, 1, 2, 2, 3), ng=(0,))],
+   ("GridSampler3DBackward0",),
+   double_grad_fns=("GridSampler3DBackwardBackward0", "TanhBackwardBackward0"))
+op("grid_sampler_3d.border", lambda m, x, g: m.grid_sampler_3d(x, g.tanh() * 1.2, 0, 1, True),
+   [C((1, 1, 2, 3, 2), (1, 2, 2, 1, 3))], ("GridSampler3DBackward0",))
+op("nn.grid_sample", lambda m, x, g: F(m).grid_sample(x, g.tanh(), padding_mode="reflection",
+                                                      align_corners=False),
+   [C((1, 2, 3, 4), (1, 2, 3, 2))], ("GridSampler2DBackward0",))
+op("grid_sampler", lambda m, x, g: m.grid_sampler(x, g.tanh(), 0, 0, True),
+   [C((1, 2, 3, 4), (1, 2, 3, 2))], ("GridSampler2DBackward0",))
+
+# ------------------------------------------------------------------ threshold, shrinks
+# (inputs away from the thresholds: "nonzero" values are at least 0.3 from 0)
+
+op("threshold", lambda m, x: m.threshold(x, 0.0, -2.0), _ACT, ("ThresholdBackward0",),
+   domain="nonzero", second_order=False)
+op("nn.threshold", lambda m, x: F(m).threshold(x, 0.0, 0.5), [C((3, 4))],
+   ("ThresholdBackward0",), domain="nonzero", second_order=False,
+   double_grad_fns=("ThresholdBackwardBackward0",))
+op("threshold_", lambda m, x: m.threshold_(x * 1, 0.0, 3.0), [C((3, 4)), C((5,))],
+   ("ThresholdBackward1",), domain="nonzero", second_order=False)
+op("nn.threshold_inplace", lambda m, x: F(m).threshold(x * 1, 0.0, 0.0, inplace=True),
+   [C((3, 4))], ("ThresholdBackward1",), domain="nonzero", second_order=False)
+op("hardshrink", lambda m, x: m.hardshrink(x * 2, 0.25), _ACT, ("HardshrinkBackward0",),
+   domain="nonzero", second_order=False)
+op("hardshrink.contiguous", lambda m, x: m.hardshrink(x, 0.25), [C((3, 4))],
+   ("HardshrinkBackward0",), domain="nonzero", second_order=False,
+   double_grad_fns=("HardshrinkBackwardBackward0",))
+op("hardshrink.method", lambda m, x: (x * 2).hardshrink(), [C((3, 4))], ("HardshrinkBackward0",),
+   domain="nonzero", second_order=False)
+op("nn.hardshrink", lambda m, x: F(m).hardshrink(x * 2, lambd=0.3), [C((3, 4))],
+   ("HardshrinkBackward0",), domain="nonzero", second_order=False)
+op("nn.softshrink", lambda m, x: F(m).softshrink(x * 2, 0.25), _ACT, ("SoftshrinkBackward0",),
+   domain="nonzero", second_order=False)
+op("nn.softshrink.contiguous", lambda m, x: F(m).softshrink(x, 0.2), [C((3, 4))],
+   ("SoftshrinkBackward0",), domain="nonzero", second_order=False,
+   double_grad_fns=("SoftshrinkBackwardBackward0",))

@@ -64,6 +64,8 @@ cdef cnp.ndarray _array_from_data(object data, object dtype_arg):
         arr = np.array(data)
     except ValueError as e:
         raise ValueError(f"expected sequence of equal-length lists: {e}") from None
+    if _may_hold_big_int(arr):
+        arr = _big_int_array(data, arr, d)
     if arr.dtype == object or arr.dtype.kind in "USV":
         raise TypeError(f"Could not infer dtype of {type(data).__name__}" if arr.dtype == object
                         else f"new(): invalid data type '{arr.dtype.kind and 'str'}'")
@@ -79,6 +81,44 @@ cdef cnp.ndarray _array_from_data(object data, object dtype_arg):
         else:
             raise TypeError(f"Could not infer dtype of {type(data).__name__}")
     return np.array(arr, dtype=d.np_dtype, order="C", copy=None)
+
+
+cdef bint _may_hold_big_int(cnp.ndarray arr):
+    """Whether numpy's parse of Python data may hide an int outside int64 (numpy turns
+    those into uint64, object, or float64 next to small ints)."""
+    kind = arr.dtype.kind
+    if kind in "uO":
+        return True
+    if kind == "f" and cnp.PyArray_SIZE(arr):
+        with quiet():
+            return bool(np.max(np.abs(arr)) >= 9.2233720368547758e18)
+    return False
+
+
+cdef tuple _scan_numbers(object data):
+    """(data holds a Python float, data holds an int outside int64), nested lists walked."""
+    cdef bint has_float = False, big = False
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, float):
+            has_float = True
+        elif isinstance(x, int) and not -(1 << 63) <= x < (1 << 63):
+            big = True
+    return has_float, big
+
+
+cdef cnp.ndarray _big_int_array(object data, cnp.ndarray arr, dtype d):
+    """PyTorch reads Python ints as int64: one outside that range is an overflow unless
+    the tensor is a float one (a float among the data, or a float dtype)."""
+    has_float, big = _scan_numbers(data)
+    if not big:
+        return arr
+    if (d is None and not has_float) or (d is not None and not d.is_floating_point):
+        raise ValueError("Overflow when unpacking long long")
+    return <cnp.ndarray>np.array(data, dtype=np.float64)
 
 
 cdef void _check_ragged(list data, int dim) except *:
@@ -542,6 +582,68 @@ cdef class Tensor:
     def is_complex(self):
         return False
 
+    def is_signed(self):
+        return dtype_of(self._data).is_signed
+
+    # ---- complex views of a real tensor (no complex dtypes): the tensor itself, as
+    # PyTorch's for real dtypes; its imaginary part raises
+
+    def conj(self):
+        return self
+
+    def conj_physical(self):
+        return self
+
+    def resolve_conj(self):
+        return self
+
+    def resolve_neg(self):
+        return self
+
+    def is_conj(self):
+        return False
+
+    def is_neg(self):
+        return False
+
+    @property
+    def real(self):
+        return self
+
+    @property
+    def imag(self):
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+
+    def is_nonzero(self):
+        cdef Py_ssize_t n = cnp.PyArray_SIZE(self._data)
+        if n == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+        if n > 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.item() != 0)
+
+    def is_same_size(self, other):
+        if not isinstance(other, Tensor):
+            raise TypeError("is_same_size(): argument 'other' (position 1) must be Tensor, not "
+                            + type(other).__name__)
+        return shape_of(self._data) == shape_of((<Tensor>other)._data)
+
+    def equal(self, other):
+        """True when other has input's shape and equal values (nan is never equal)."""
+        if not isinstance(other, Tensor):
+            raise TypeError("equal(): argument 'other' (position 1) must be Tensor, not "
+                            + type(other).__name__)
+        if shape_of(self._data) != shape_of((<Tensor>other)._data):
+            return False
+        return bool(np.all(OPS.eq(self, other)._data))
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        """Whether isclose(input, other, rtol, atol, equal_nan) holds everywhere."""
+        if not isinstance(other, Tensor):
+            raise TypeError("allclose(): argument 'other' (position 1) must be Tensor, not "
+                            + type(other).__name__)
+        return bool(np.all(OPS.isclose(self, other, rtol, atol, equal_nan)._data))
+
     def element_size(self):
         return self._data.itemsize
 
@@ -687,6 +789,21 @@ cdef class Tensor:
 
     def bool(self):
         return self.to(bool_)
+
+    def byte(self):
+        return self.to(uint8)
+
+    def char(self):
+        return self.to(int8)
+
+    def short(self):
+        return self.to(int16)
+
+    def type_as(self, other):
+        if not isinstance(other, Tensor):
+            raise TypeError("type_as(): argument 'other' (position 1) must be Tensor, not "
+                            + type(other).__name__)
+        return self.to(dtype_of((<Tensor>other)._data))
 
     def contiguous(self, memory_format=None):
         if cnp.PyArray_IS_C_CONTIGUOUS(self._data):
@@ -835,12 +952,15 @@ cdef class Tensor:
         return OPS.neg(self)
 
     def __pos__(self):
-        return self
+        return OPS.positive(self)
 
     def __abs__(self):
         return OPS.abs(self)
 
     def __invert__(self):
+        if dtype_of(self._data).category == CAT_FLOAT:
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
+                            "tensors")
         return OPS.bitwise_not(self)
 
     def __and__(self, other):
@@ -878,6 +998,45 @@ cdef class Tensor:
         if o is NotImplemented:
             return o
         return OPS.bitwise_xor(self, o)
+
+    def __iand__(self, other):
+        return OPS.bitwise_and_(self, _inplace_operand(other, "&="))
+
+    def __ior__(self, other):
+        return OPS.bitwise_or_(self, _inplace_operand(other, "|="))
+
+    def __ixor__(self, other):
+        return OPS.bitwise_xor_(self, _inplace_operand(other, "^="))
+
+    def __lshift__(self, other):
+        o = arg_operand(other)
+        if o is NotImplemented:
+            return o
+        return OPS.bitwise_left_shift(self, o)
+
+    def __rlshift__(self, other):
+        o = arg_operand(other)
+        if o is NotImplemented:
+            return o
+        return OPS.bitwise_left_shift(o, self)
+
+    def __ilshift__(self, other):
+        return OPS.bitwise_left_shift_(self, _inplace_operand(other, "<<="))
+
+    def __rshift__(self, other):
+        o = arg_operand(other)
+        if o is NotImplemented:
+            return o
+        return OPS.bitwise_right_shift(self, o)
+
+    def __rrshift__(self, other):
+        o = arg_operand(other)
+        if o is NotImplemented:
+            return o
+        return OPS.bitwise_right_shift(o, self)
+
+    def __irshift__(self, other):
+        return OPS.bitwise_right_shift_(self, _inplace_operand(other, ">>="))
 
     def __eq__(self, other):
         o = arg_operand(other)

@@ -25,7 +25,7 @@ from libc.stdint cimport uint64_t
 from autograd_core._core.dtype cimport (
     CAT_BOOL, CAT_FLOAT, CAT_INT, DTYPES_BY_RANK, DTYPES_BY_TYPENUM, NO_RANK, bool_,
     combine_categories, default_float, dtype, dtype_from_numpy, dtype_of, float16, float32,
-    float64, int32, int64, promote_rank, scalar_rank, to_dtype,
+    float64, int8, int16, int32, int64, promote_rank, scalar_rank, to_dtype, uint8,
 )
 
 import builtins

@@ -78,7 +78,8 @@ __all__ = [
     # unfold, fold
     "unfold", "fold",
     # resampling
-    "interpolate", "upsample", "upsample_nearest", "upsample_bilinear",
+    "interpolate", "affine_grid", "grid_sample", "upsample", "upsample_nearest",
+    "upsample_bilinear",
     # attention
     "scaled_dot_product_attention", "multi_head_attention_forward",
     # linear + cross entropy
@@ -214,26 +215,18 @@ def tanh(input):
 
 def threshold(input, threshold, value, inplace=False):
     """input where input > threshold, else value."""
-    out = _torch.where(input > threshold, input, _torch.full_like(input, value))
-    return input.copy_(out) if inplace else out
+    if inplace:
+        return _torch.threshold_(input, threshold, value)
+    return _torch.threshold(input, threshold, value)
 
 
 def threshold_(input, threshold, value):
-    return input.copy_(_torch.where(input > threshold, input, _torch.full_like(input, value)))
+    """threshold in input itself."""
+    return _torch.threshold_(input, threshold, value)
 
 
-def hardshrink(input, lambd=0.5):
-    """input where |input| > lambd, else 0."""
-    return _torch.where((input > lambd) | (input < -lambd), input, _torch.zeros_like(input))
-
-
-def softshrink(input, lambd=0.5):
-    """input - lambd above lambd, input + lambd below -lambd, else 0."""
-    if lambd < 0:
-        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
-    zero = _torch.zeros_like(input)
-    return _torch.where(input > lambd, input - lambd,
-                        _torch.where(input < -lambd, input + lambd, zero))
+hardshrink = _compiled["hardshrink"]
+softshrink = _compiled["softshrink"]
 
 
 def tanhshrink(input):
@@ -2345,3 +2338,473 @@ def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weig
     logits = linear(input, w, b).reshape(logits_shape)
     return cross_entropy(logits, target, weight=weight, reduction=reduction,
                          ignore_index=ignore_index, label_smoothing=label_smoothing)
+
+
+# ------------------------------------------------------------------ affine_grid, grid_sample
+
+_ALIGN_CORNERS_WARNING = (
+    "Default grid_sample and affine_grid behavior has changed to align_corners=False since "
+    "1.3.0. Please specify align_corners=True if the old behavior is desired. See the "
+    "documentation of grid_sample for details.")
+
+
+def affine_grid(theta, size, align_corners=None):
+    """The sampling grid (N, H, W, 2) (or (N, D, H, W, 3)) of a batch of affine maps theta
+    (N x 2 x 3, or N x 3 x 4) for an output of the given size, for grid_sample.
+
+    >>> import autograd_core as torch
+    >>> import autograd_core.nn.functional as F
+    >>> F.affine_grid(torch.tensor([[[1., 0., 0.], [0., 1., 0.]]]), [1, 1, 1, 2], False)
+    tensor([[[[-0.5000,  0.0000],
+              [ 0.5000,  0.0000]]]])
+    """
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_WARNING, stacklevel=2)
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    if len(size) == 4:
+        if theta.dim() != 3 or theta.shape[-2] != 2 or theta.shape[-1] != 3:
+            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size "
+                             f"{size}. Got {theta.shape}.")
+        spatial_size = size[-2:]
+    elif len(size) == 5:
+        if theta.dim() != 3 or theta.shape[-2] != 3 or theta.shape[-1] != 4:
+            raise ValueError(f"Expected a batch of 3D affine matrices of shape Nx3x4 for size "
+                             f"{size}. Got {theta.shape}.")
+        spatial_size = size[-3:]
+    else:
+        raise NotImplementedError(
+            "affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
+            f"respectively. Got size {size}.")
+    if align_corners and min(spatial_size) == 1:
+        warnings.warn(
+            "Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
+            "align_corners=True. This is not an intended use case of affine_grid. See the "
+            "documentation of affine_grid for details.", stacklevel=2)
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return _torch.affine_grid_generator(theta, list(size), align_corners)
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    """input (N, C, H, W) (or (N, C, D, H, W)) sampled at the points of grid (N, H_out,
+    W_out, 2) (or (..., 3)), whose (x, y[, z]) lie in [-1, 1]; mode 'bilinear' or 'nearest'
+    ('bicubic' raises), padding_mode 'zeros', 'border' or 'reflection'.
+
+    >>> import autograd_core as torch
+    >>> import autograd_core.nn.functional as F
+    >>> img = torch.arange(4.).reshape(1, 1, 2, 2)
+    >>> F.grid_sample(img, torch.tensor([[[[0., 0.]]]]), align_corners=False)
+    tensor([[[[1.5000]]]])
+    """
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', "
+                         f"'nearest' or 'bicubic', but got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+                         f"'border', or 'reflection', but got: '{padding_mode}'")
+    mode_enum = ("bilinear", "nearest", "bicubic").index(mode)
+    padding_mode_enum = ("zeros", "border", "reflection").index(padding_mode)
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_WARNING, stacklevel=2)
+        align_corners = False
+    return _torch.grid_sampler(input, grid, mode_enum, padding_mode_enum, align_corners)
+
+
+# ------------------------------------------------------------------ torch.* entry points
+# PyTorch exposes the aten ops beneath these functions as torch.<name>, with aten's
+# signatures: a loss's reduction an int (0 'none', 1 'mean', 2 'sum'; omitted, 'none', as
+# PyTorch's Python binding of these ops defaults it), dropout's flag
+# `train`, batch/instance norm's weight and bias before the running statistics, no legacy
+# size_average/reduce. autograd_core/__init__.py exports _TORCH_FUNCTIONS as torch.*.
+
+_REDUCTION_NAMES = ("none", "mean", "sum")
+
+
+def _reduction_name(fname, reduction):
+    if isinstance(reduction, bool) or not isinstance(reduction, int):
+        raise TypeError(f"{fname}(): argument 'reduction' must be int, not "
+                        f"{type(reduction).__name__}")
+    if not 0 <= reduction < 3:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return _REDUCTION_NAMES[reduction]
+
+
+def _t_adaptive_max_pool1d(input, output_size):
+    """(values, indices) of adaptive max pooling over the last dim."""
+    return tuple(adaptive_max_pool1d_with_indices(input, output_size))
+
+
+def _t_alpha_dropout(input, p, train):
+    """alpha_dropout(input, p, train)."""
+    return alpha_dropout(input, p, train)
+
+
+def _t_feature_alpha_dropout(input, p, train):
+    """feature_alpha_dropout(input, p, train)."""
+    return feature_alpha_dropout(input, p, train)
+
+
+def _t_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
+                  cudnn_enabled):
+    """F.batch_norm with aten's argument order (weight and bias first)."""
+    return batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+
+
+def _t_instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum,
+                     eps, cudnn_enabled):
+    """F.instance_norm with aten's argument order."""
+    return instance_norm(input, running_mean, running_var, weight, bias, use_input_stats,
+                         momentum, eps)
+
+
+def _t_group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
+    """F.group_norm (cudnn_enabled is ignored on the CPU)."""
+    return group_norm(input, num_groups, weight, bias, eps)
+
+
+def _t_celu(input, alpha=1.0):
+    """F.celu without inplace."""
+    return celu(input, alpha)
+
+
+def _t_selu(input):
+    """F.selu without inplace."""
+    return selu(input)
+
+
+def _t_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
+    """F.rrelu without inplace."""
+    return rrelu(input, lower, upper, training)
+
+
+def _t_cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
+    """F.cosine_embedding_loss with an int reduction."""
+    return cosine_embedding_loss(input1, input2, target, margin,
+                                 reduction=_reduction_name("cosine_embedding_loss", reduction))
+
+
+def _t_hinge_embedding_loss(input, target, margin=1.0, reduction=0):
+    """F.hinge_embedding_loss with an int reduction."""
+    return hinge_embedding_loss(input, target, margin,
+                                reduction=_reduction_name("hinge_embedding_loss", reduction))
+
+
+def _t_margin_ranking_loss(input1, input2, target, margin=0.0, reduction=0):
+    """F.margin_ranking_loss with an int reduction."""
+    return margin_ranking_loss(input1, input2, target, margin,
+                               reduction=_reduction_name("margin_ranking_loss", reduction))
+
+
+def _t_kl_div(input, target, reduction=0, *, log_target=False):
+    """F.kl_div with an int reduction (1 is 'mean', without F's warning about it)."""
+    name = _reduction_name("kl_div", reduction)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return kl_div(input, target, reduction=name, log_target=log_target)
+
+
+def _t_poisson_nll_loss(input, target, log_input, full, eps, reduction):
+    """F.poisson_nll_loss with an int reduction (every argument given)."""
+    return poisson_nll_loss(input, target, log_input, full, eps=eps,
+                            reduction=_reduction_name("poisson_nll_loss", reduction))
+
+
+def _t_triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-06, swap=False,
+                           reduction=0):
+    """F.triplet_margin_loss with an int reduction."""
+    return triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,
+                               reduction=_reduction_name("triplet_margin_loss", reduction))
+
+
+def _t_max_pool1d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """F.max_pool1d without return_indices (an empty stride: the kernel size)."""
+    return max_pool1d(input, kernel_size, stride if stride not in ((), []) else None, padding,
+                      dilation, ceil_mode)
+
+
+def _t_max_pool3d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """F.max_pool3d without return_indices (an empty stride: the kernel size)."""
+    return max_pool3d(input, kernel_size, stride if stride not in ((), []) else None, padding,
+                      dilation, ceil_mode)
+
+
+def _t_convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
+                   groups):
+    """The general convolution: conv{1,2,3}d or, transposed, conv_transpose{1,2,3}d, by
+    weight's number of dims."""
+    nd = weight.dim() - 2
+    if nd not in (1, 2, 3):
+        raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
+                           f"input of size: {_shape_str(input.shape)}")
+    if transposed:
+        return _conv_transpose(nd, input, weight, bias, stride, padding, output_padding, groups,
+                               dilation)
+    conv = (conv1d, conv2d, conv3d)[nd - 1]
+    return conv(input, weight, bias, stride, padding, dilation, groups)
+
+
+def _t_conv_tbc(input, weight, bias, pad=0):
+    """A 1-d convolution of a (time, batch, channels) sequence with a (kernel_width,
+    in_channels, out_channels) weight: conv1d in PyTorch's other layout."""
+    if input.dim() != 3:
+        raise RuntimeError("Input must have 3 dims: time, batch, in_channel")
+    if weight.dim() != 3:
+        raise RuntimeError("Weight tensor must have 3 dims: kernel_width, in_channels, "
+                           "out_channels.")
+    if bias.dim() != 1:
+        raise RuntimeError("Bias must be 1-D")
+    if input.shape[2] != weight.shape[1]:
+        raise RuntimeError("Input dim 2 (input channels) is not == dim 1 in the weight tensor")
+    if weight.shape[2] != bias.shape[0]:
+        raise RuntimeError("Bias size must equal dim 2 in the weight tensor (output channels).")
+    out = conv1d(input.permute(1, 2, 0), weight.permute(2, 1, 0), bias, padding=pad)
+    return out.permute(2, 0, 1)
+
+
+def _t_native_layer_norm(input, normalized_shape, weight, bias, eps):
+    """(layer_norm(...), mean, 1 / sqrt(var + eps)), the statistics over the normalised
+    dims, kept as size-1 dims."""
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    out = layer_norm(input, list(normalized_shape), weight, bias, eps)
+    dims = tuple(range(input.dim() - len(normalized_shape), input.dim()))
+    with _torch.no_grad():  # PyTorch's statistics outputs are not differentiable
+        mean = input.mean(dims, keepdim=True) if dims else input.clone()
+        var = input.var(dims, unbiased=False, keepdim=True) if dims else input * 0
+        rstd = _torch.rsqrt(var + eps)
+    return out, mean, rstd
+
+
+def _t_native_group_norm(input, weight, bias, N, C, HxW, group, eps):
+    """(group_norm(...), mean, 1 / sqrt(var + eps)) with the statistics per (sample, group)."""
+    out = group_norm(input, group, weight, bias, eps)
+    x = input.reshape(N, group, -1)
+    return out, x.mean(-1), _torch.rsqrt(x.var(-1, unbiased=False) + eps)
+
+
+def _t_native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
+    """(batch_norm(...), save_mean, save_invstd): the batch statistics in training, empty
+    tensors in evaluation."""
+    if training:
+        dims = [0] + list(range(2, input.dim()))
+        with _torch.no_grad():  # PyTorch's statistics outputs are not differentiable
+            mean = input.mean(dims)
+            invstd = _torch.rsqrt(input.var(dims, unbiased=False) + eps)
+    else:
+        mean = _torch.empty(0, dtype=input.dtype)
+        invstd = _torch.empty(0, dtype=input.dtype)
+    out = batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+    return out, mean, invstd
+
+
+class _NativeChannelShuffle(_torch.autograd.Function):
+    """channel_shuffle without a derivative, as PyTorch's native_channel_shuffle."""
+
+    @staticmethod
+    def forward(ctx, input, groups):
+        return channel_shuffle(input, groups)
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::native_channel_shuffle is not implemented")
+
+
+def _t_native_channel_shuffle(input, groups):
+    """channel_shuffle whose backward raises (PyTorch has no derivative for it)."""
+    if not isinstance(input, _torch.Tensor):
+        raise TypeError("native_channel_shuffle(): argument 'input' (position 1) must be Tensor, "
+                        f"not {type(input).__name__}")
+    return _NativeChannelShuffle.apply(input, groups)
+
+
+def _t_native_dropout(input, p, train):
+    """(output, mask): dropout and the bool mask of the kept elements (all True when not
+    training)."""
+    if train is None or train:
+        if p == 1:
+            mask = _torch.zeros(input.shape, dtype=_torch.bool)
+            return input * mask, mask
+        mask = _torch.rand_like(input) >= p
+        return input * mask * (1.0 / (1 - p)), mask
+    return input.clone(), _torch.ones(input.shape, dtype=_torch.bool)
+
+
+def _t_norm_except_dim(v, pow=2, dim=0):
+    """The p-norm of v over every dim but dim, shaped to broadcast against v (weight norm)."""
+    if dim == -1:
+        return v.norm(pow)
+    if dim == 0:
+        shape = (v.size(0),) + (1,) * (v.dim() - 1)
+        return v.contiguous().view(v.size(0), -1).norm(pow, 1).view(shape)
+    if dim == v.dim() - 1:
+        shape = (1,) * (v.dim() - 1) + (v.size(-1),)
+        return v.contiguous().view(-1, v.size(-1)).norm(pow, 0).view(shape)
+    return _t_norm_except_dim(v.transpose(0, dim), pow, 0).transpose(0, dim)
+
+
+def _t_rnn_cell(activation, input, hx, w_ih, w_hh, b_ih, b_hh):
+    return activation(linear(hx, w_hh, b_hh) + linear(input, w_ih, b_ih))
+
+
+def _t_rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """One Elman RNN step: tanh(hx W_hh^T + b_hh + input W_ih^T + b_ih)."""
+    return _t_rnn_cell(_torch.tanh, input, hx, w_ih, w_hh, b_ih, b_hh)
+
+
+def _t_rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """One Elman RNN step with relu."""
+    return _t_rnn_cell(_torch.relu, input, hx, w_ih, w_hh, b_ih, b_hh)
+
+
+def _t_gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """One GRU step (gates r|z|n), as PyTorch composes it."""
+    i_r, i_z, i_n = linear(input, w_ih, b_ih).chunk(3, 1)
+    h_r, h_z, h_n = linear(hx, w_hh, b_hh).chunk(3, 1)
+    reset_gate = (h_r + i_r).sigmoid()
+    input_gate = (h_z + i_z).sigmoid()
+    new_gate = (i_n + h_n * reset_gate).tanh()
+    return (hx - new_gate) * input_gate + new_gate
+
+
+def _t_lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """One LSTM step (gates i|f|g|o): (h, c)."""
+    h, c = hx
+    gates = linear(h, w_hh, b_hh) + linear(input, w_ih, b_ih)
+    i, f, g, o = gates.chunk(4, 1)
+    cy = f.sigmoid() * c + i.sigmoid() * g.tanh()
+    hy = o.sigmoid() * cy.tanh()
+    return hy, cy
+
+
+def _t_rnn(name, cell, input, hx, params, has_biases, num_layers, dropout, train,
+           bidirectional, batch_first):
+    """The multi-layer (bidirectional) recurrence of torch.rnn_tanh & co over cells: params
+    per layer and direction w_ih, w_hh (, b_ih, b_hh); hx (layers * directions, B, H),
+    for LSTM the pair [h0, c0]. Returns (output, h_n) or, for LSTM, (output, h_n, c_n)."""
+    lstm = name == "lstm"
+    if input.dim() != 3:
+        raise RuntimeError(f"{name}: expected input of 3 dimensions (a batch of sequences), "
+                           f"got {input.dim()}")
+    x = input.transpose(0, 1) if batch_first else input
+    ndir = 2 if bidirectional else 1
+    stride = 4 if has_biases else 2
+    params = list(params)
+    if len(params) != num_layers * ndir * stride:
+        raise RuntimeError(f"{name}: expected {num_layers * ndir * stride} parameters, got "
+                           f"{len(params)}")
+    h0, c0 = (hx[0], hx[1]) if lstm else (hx, None)
+    steps = x.size(0)
+    h_n, c_n = [], []
+    layer_input = x
+    for layer in range(num_layers):
+        outputs = []
+        for direction in range(ndir):
+            k = layer * ndir + direction
+            p = params[k * stride:(k + 1) * stride]
+            b_ih, b_hh = (p[2], p[3]) if has_biases else (None, None)
+            h, c = h0[k], (c0[k] if lstm else None)
+            out = [None] * steps
+            for t in (range(steps - 1, -1, -1) if direction else range(steps)):
+                if lstm:
+                    h, c = cell(layer_input[t], (h, c), p[0], p[1], b_ih, b_hh)
+                else:
+                    h = cell(layer_input[t], h, p[0], p[1], b_ih, b_hh)
+                out[t] = h
+            outputs.append(_torch.stack(out))
+            h_n.append(h)
+            c_n.append(c)
+        layer_input = _torch.cat(outputs, -1) if ndir == 2 else outputs[0]
+        if dropout and train and layer < num_layers - 1:
+            layer_input = globals()["dropout"](layer_input, dropout, True)
+    output = layer_input.transpose(0, 1) if batch_first else layer_input
+    if lstm:
+        return output, _torch.stack(h_n), _torch.stack(c_n)
+    return output, _torch.stack(h_n)
+
+
+def _t_rnn_tanh(input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
+                batch_first):
+    """A multi-layer Elman RNN with tanh over a sequence: (output, h_n)."""
+    return _t_rnn("rnn_tanh", _t_rnn_tanh_cell, input, hx, params, has_biases, num_layers,
+                  dropout, train, bidirectional, batch_first)
+
+
+def _t_rnn_relu(input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
+                batch_first):
+    """A multi-layer Elman RNN with relu over a sequence: (output, h_n)."""
+    return _t_rnn("rnn_relu", _t_rnn_relu_cell, input, hx, params, has_biases, num_layers,
+                  dropout, train, bidirectional, batch_first)
+
+
+def _t_gru(input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
+           batch_first):
+    """A multi-layer GRU over a sequence: (output, h_n)."""
+    return _t_rnn("gru", _t_gru_cell, input, hx, params, has_biases, num_layers, dropout,
+                  train, bidirectional, batch_first)
+
+
+def _t_lstm(input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
+            batch_first):
+    """A multi-layer LSTM over a sequence: (output, h_n, c_n)."""
+    return _t_rnn("lstm", _t_lstm_cell, input, hx, params, has_biases, num_layers, dropout,
+                  train, bidirectional, batch_first)
+
+
+_TORCH_FUNCTIONS = {
+    "adaptive_avg_pool1d": adaptive_avg_pool1d,
+    "adaptive_max_pool1d": _t_adaptive_max_pool1d,
+    "alpha_dropout": _t_alpha_dropout,
+    "avg_pool1d": avg_pool1d,
+    "batch_norm": _t_batch_norm,
+    "bilinear": bilinear,
+    "celu": _t_celu,
+    "channel_shuffle": channel_shuffle,
+    "conv3d": conv3d,
+    "conv_transpose1d": conv_transpose1d,
+    "conv_transpose2d": conv_transpose2d,
+    "conv_transpose3d": conv_transpose3d,
+    "conv_tbc": _t_conv_tbc,
+    "convolution": _t_convolution,
+    "cosine_embedding_loss": _t_cosine_embedding_loss,
+    "feature_alpha_dropout": _t_feature_alpha_dropout,
+    "group_norm": _t_group_norm,
+    "gru_cell": _t_gru_cell,
+    "hinge_embedding_loss": _t_hinge_embedding_loss,
+    "instance_norm": _t_instance_norm,
+    "kl_div": _t_kl_div,
+    "lstm_cell": _t_lstm_cell,
+    "margin_ranking_loss": _t_margin_ranking_loss,
+    "max_pool1d": _t_max_pool1d,
+    "max_pool3d": _t_max_pool3d,
+    "native_batch_norm": _t_native_batch_norm,
+    "native_channel_shuffle": _t_native_channel_shuffle,
+    "native_dropout": _t_native_dropout,
+    "native_group_norm": _t_native_group_norm,
+    "native_layer_norm": _t_native_layer_norm,
+    "norm_except_dim": _t_norm_except_dim,
+    "pairwise_distance": pairwise_distance,
+    "pdist": pdist,
+    "pixel_shuffle": pixel_shuffle,
+    "pixel_unshuffle": pixel_unshuffle,
+    "poisson_nll_loss": _t_poisson_nll_loss,
+    "prelu": prelu,
+    "rms_norm": rms_norm,
+    "gru": _t_gru,
+    "lstm": _t_lstm,
+    "rnn_relu": _t_rnn_relu,
+    "rnn_tanh": _t_rnn_tanh,
+    "rnn_relu_cell": _t_rnn_relu_cell,
+    "rnn_tanh_cell": _t_rnn_tanh_cell,
+    "rrelu": _t_rrelu,
+    "selu": _t_selu,
+    "triplet_margin_loss": _t_triplet_margin_loss,
+}
+for _name, _fn in _TORCH_FUNCTIONS.items():
+    if _fn.__name__.startswith("_t_"):
+        _fn.__name__ = _fn.__qualname__ = _name
+del _name, _fn
+
+# Tensor.prelu(weight), as PyTorch has it
+_torch._tensor._install_methods({"prelu": prelu})

@@ -19,7 +19,13 @@ dispatch through the C loops of csrc/agc_kernels.c.
 """
 include "_prelude.pxi"
 
-from libc.math cimport erf as c_erf, erfc as c_erfc
+import collections
+
+from libc.math cimport (
+    INFINITY, NAN, M_PI, copysign as c_copysign, cos as c_cos, erf as c_erf,
+    erfc as c_erfc, exp as c_exp, fabs, floor as c_floor, isinf as c_isinf, lgamma as c_lgamma,
+    log as c_log, modf as c_modf, pow as c_pow, sin as c_sin, sqrt as c_sqrt, tan as c_tan,
+)
 
 from autograd_core._core.tensor import device as _device, from_array as _leaf_from_array
 
@@ -314,30 +320,37 @@ cdef cnp.ndarray binary_values(object a, object b, int kernel):
     return out
 
 
-cdef object _scaled(object other, object alpha):
-    """alpha * other, for add/sub with alpha (a number, or a tensor's values)."""
+cdef object _scaled(object self, object other, object alpha):
+    """alpha * other, for add/sub with alpha (a number, or a tensor's values), in the
+    dtype self and other promote to (PyTorch scales in the result's precision)."""
+    cdef Tensor o
+    cdef dtype rt
     if isinstance(other, Tensor):
-        return make(binary_values(other, alpha, AGC_MUL))
+        o = <Tensor>other
+        rt = result_type((self, other))
+        if dtype_of(o._data) is not rt:
+            o = make(cast_array(o._data, rt))
+        return make(binary_values(o, alpha, AGC_MUL))
     return other * alpha
 
 
 cdef Tensor op_add(Tensor self, object other, object alpha):
-    cdef Tensor result = make(binary_values(self, other if alpha == 1 else _scaled(other, alpha),
-                                            AGC_ADD))
+    cdef Tensor result = make(binary_values(
+        self, other if alpha == 1 else _scaled(self, other, alpha), AGC_ADD))
     record_AddBackward0(result, self, other, alpha)
     return result
 
 
 cdef Tensor op_sub(Tensor self, object other, object alpha):
-    cdef Tensor result = make(binary_values(self, other if alpha == 1 else _scaled(other, alpha),
-                                            AGC_SUB))
+    cdef Tensor result = make(binary_values(
+        self, other if alpha == 1 else _scaled(self, other, alpha), AGC_SUB))
     record_SubBackward0(result, self, other, alpha)
     return result
 
 
 cdef Tensor op_rsub(Tensor self, object other, object alpha):
-    cdef Tensor result = make(binary_values(other, self if alpha == 1 else _scaled(self, alpha),
-                                            AGC_SUB))
+    cdef Tensor result = make(binary_values(
+        other, self if alpha == 1 else _scaled(other, self, alpha), AGC_SUB))
     if isinstance(other, Tensor):
         record_RsubBackward0(result, self, other, alpha)
     else:
@@ -1297,10 +1310,9 @@ cdef Tensor op_logical_not(Tensor self):
 
 
 cdef Tensor op_bitwise_not(Tensor self):
-    if dtype_of(self._data).category == CAT_FLOAT:
-        # the ~ operator's message (Tensor.__invert__ calls this op)
-        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
-                        "tensors")
+    cdef dtype d = dtype_of(self._data)
+    if d.category == CAT_FLOAT:
+        raise not_implemented_for("bitwise_not_cpu", d)
     return make(as_array(np.invert(self._data)))
 
 
@@ -1616,6 +1628,677 @@ def _py_randint_like(input, low=0, high=None, *, dtype=None, layout=None, device
                            memory_format, generator)
 
 
+
+
+# ================================================================ special functions
+# Scalar kernels in double (the float dtypes round the result): the algorithms
+# PyTorch's ATen/native/Math.h uses (Cephes' Hurwitz zeta, the asymptotic series of
+# digamma and trigamma, erfinv's rational start refined by Newton), so that values
+# agree to rounding; the incomplete gamma functions by series / continued fraction.
+
+ctypedef double (*libm2_fn)(double, double) noexcept nogil
+
+cdef double _MACHEP = 1.11022302462515654042e-16
+
+
+@cython.cdivision(True)
+cdef double _digamma(double x) noexcept nogil:
+    cdef double result = 0, q, r, z, y
+    if x == 0:
+        return c_copysign(INFINITY, -x)
+    if x < 0:
+        if x == c_floor(x):
+            return NAN
+        r = c_modf(x, &q)
+        return _digamma(1 - x) - M_PI / c_tan(M_PI * r)
+    while x < 10:
+        result -= 1 / x
+        x += 1
+    if x == 10:
+        return result + 2.25175258906672110764
+    y = 0
+    if x < 1.0e17:
+        z = 1.0 / (x * x)
+        y = z * (8.33333333333333333333e-2 + z * (-8.33333333333333333333e-3 + z * (
+            3.96825396825396825397e-3 + z * (-4.16666666666666666667e-3 + z * (
+                7.57575757575757575758e-3 + z * (-2.10927960927960927961e-2
+                                                 + z * 8.33333333333333333333e-2))))))
+    return result + c_log(x) - 0.5 / x - y
+
+
+@cython.cdivision(True)
+cdef double _trigamma(double x) noexcept nogil:
+    cdef double sign = 1, result = 0, s, ixx
+    cdef int i
+    if x < 0.5:
+        sign = -1
+        s = c_sin(M_PI * x)
+        result -= M_PI * M_PI / (s * s)
+        x = 1 - x
+    for i in range(6):
+        result += 1 / (x * x)
+        x += 1
+    ixx = 1 / (x * x)
+    result += (1 + 1 / (2 * x) + ixx * (1. / 6 - ixx * (1. / 30 - ixx * (1. / 42)))) / x
+    return sign * result
+
+
+cdef double[12] _ZETA_A = [
+    12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9, 7.47242496e10,
+    -2.950130727918164224e12, 1.1646782814350067249e14, -4.5979787224074726105e15,
+    1.8152105401943546773e17, -7.1661652561756670113e18]
+
+
+@cython.cdivision(True)
+cdef double _zeta(double x, double q) noexcept nogil:
+    """The Hurwitz zeta function sum_k (k + q) ** -x (Euler-Maclaurin, as Cephes)."""
+    cdef double a, b, k, s, t, w
+    cdef int i
+    if x == 1:
+        return INFINITY
+    if x < 1:
+        return NAN
+    if q <= 0:
+        if q == c_floor(q):
+            return INFINITY
+        if x != c_floor(x):
+            return NAN
+    s = c_pow(q, -x)
+    a = q
+    i = 0
+    b = 0
+    while i < 9 or a <= 9:
+        i += 1
+        a += 1
+        b = c_pow(a, -x)
+        s += b
+        if fabs(b / s) < _MACHEP:
+            return s
+    w = a
+    s += b * w / (x - 1)
+    s -= 0.5 * b
+    a = 1
+    k = 0
+    for i in range(12):
+        a *= x + k
+        b /= w
+        t = a * b / _ZETA_A[i]
+        s = s + t
+        if fabs(t / s) < _MACHEP:
+            return s
+        k += 1
+        a *= x + k
+        b /= w
+        k += 1
+    return s
+
+
+@cython.cdivision(True)
+cdef double _polygamma(long n, double x) noexcept nogil:
+    if n == 0:
+        return _digamma(x)
+    if n == 1:
+        return _trigamma(x)
+    return (1.0 if n % 2 else -1.0) * c_exp(c_lgamma(n + 1.0)) * _zeta(n + 1.0, x)
+
+
+@cython.cdivision(True)
+cdef double _erfinv(double y) noexcept nogil:
+    cdef double y_abs = fabs(y), x, z, num, dem
+    if y != y or y_abs > 1:
+        return NAN
+    if y_abs == 1:
+        return c_copysign(INFINITY, y)
+    if y_abs <= 0.7:
+        z = y * y
+        num = ((-0.140543331 * z + 0.914624893) * z + -1.645349621) * z + 0.886226899
+        dem = (((0.012229801 * z + -0.329097515) * z + 1.442710462) * z + -2.118377725) * z + 1
+        x = y * num / dem
+    else:
+        z = c_sqrt(-c_log((1 - y_abs) / 2))
+        num = ((1.641345311 * z + 3.429567803) * z + -1.624906493) * z + -1.970840454
+        dem = (1.637067800 * z + 3.543889200) * z + 1
+        x = c_copysign(num / dem, y)
+    # two Newton steps on erf(x) = y
+    x = x - (c_erf(x) - y) / (1.1283791670955126 * c_exp(-x * x))
+    x = x - (c_erf(x) - y) / (1.1283791670955126 * c_exp(-x * x))
+    return x
+
+
+@cython.cdivision(True)
+cdef double _i1(double x) noexcept nogil:
+    """I1 by its power series: every term has the sign of x, so no cancellation."""
+    cdef double h = x / 2, hh = h * h, term = h, total = h
+    cdef long k = 0
+    if x != x:
+        return x
+    if fabs(x) > 720:
+        return c_copysign(INFINITY, x)
+    while fabs(term) > 1e-17 * fabs(total):
+        term *= hh / ((k + 1) * (k + 2))
+        total += term
+        k += 1
+    return total
+
+
+cdef double _igamma_prefactor(double a, double x) noexcept nogil:
+    return c_exp(-x + a * c_log(x) - c_lgamma(a))
+
+
+@cython.cdivision(True)
+cdef double _igamma_series(double a, double x) noexcept nogil:
+    """P(a, x) by its series (x < a + 1)."""
+    cdef double ap = a, d = 1 / a, total = d
+    cdef int n
+    for n in range(100000):
+        ap += 1
+        d *= x / ap
+        total += d
+        if fabs(d) < fabs(total) * _MACHEP:
+            break
+    return total * _igamma_prefactor(a, x)
+
+
+@cython.cdivision(True)
+cdef double _igammac_fraction(double a, double x) noexcept nogil:
+    """Q(a, x) by its continued fraction (x >= a + 1, modified Lentz)."""
+    cdef double b = x + 1 - a, c = 1e300, d = 1 / b, h = d, an, delta
+    cdef int i
+    for i in range(1, 100000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        if fabs(d) < 1e-300:
+            d = 1e-300
+        c = b + an / c
+        if fabs(c) < 1e-300:
+            c = 1e-300
+        d = 1 / d
+        delta = d * c
+        h *= delta
+        if fabs(delta - 1) < _MACHEP:
+            break
+    return _igamma_prefactor(a, x) * h
+
+
+cdef double _igamma(double a, double x) noexcept nogil:
+    if x < 0 or a < 0:
+        return NAN
+    if a == 0:
+        return 1.0 if x > 0 else NAN
+    if x == 0:
+        return 0.0
+    if c_isinf(a):
+        return NAN if c_isinf(x) else 0.0
+    if c_isinf(x):
+        return 1.0
+    if x != x or a != a:
+        return NAN
+    if x < a + 1:
+        return _igamma_series(a, x)
+    return 1 - _igammac_fraction(a, x)
+
+
+cdef double _igammac(double a, double x) noexcept nogil:
+    if x < 0 or a < 0:
+        return NAN
+    if a == 0:
+        return 0.0 if x > 0 else NAN
+    if x == 0:
+        return 1.0
+    if c_isinf(a):
+        return NAN if c_isinf(x) else 1.0
+    if c_isinf(x):
+        return 0.0
+    if x != x or a != a:
+        return NAN
+    if x < a + 1:
+        return 1 - _igamma_series(a, x)
+    return _igammac_fraction(a, x)
+
+
+cdef cnp.ndarray _libm2_values(cnp.ndarray a, cnp.ndarray b, libm2_fn fn):
+    """fn over a and b (broadcast, one float dtype) in double, rounded to a's dtype."""
+    ba, bb = np.broadcast_arrays(a, b)
+    cdef cnp.ndarray xa = np.array(ba, dtype=np.float64, order="C", copy=True)
+    cdef cnp.ndarray xb = np.ascontiguousarray(bb, dtype=np.float64)
+    cdef double *pa = <double *>cnp.PyArray_DATA(xa)
+    cdef double *pb = <double *>cnp.PyArray_DATA(xb)
+    cdef Py_ssize_t i, n = cnp.PyArray_SIZE(xa)
+    with nogil:
+        for i in range(n):
+            pa[i] = fn(pa[i], pb[i])
+    return <cnp.ndarray>xa.astype(a.dtype, copy=False)
+
+
+cdef double _lgamma_fn(double x) noexcept nogil:
+    return c_lgamma(x)
+
+
+cdef double _digamma_fn(double x) noexcept nogil:
+    return _digamma(x)
+
+
+cdef double _erfinv_fn(double x) noexcept nogil:
+    return _erfinv(x)
+
+
+cdef double _i1_fn(double x) noexcept nogil:
+    return _i1(x)
+
+
+@cython.cdivision(True)
+cdef double _sinc_fn(double x) noexcept nogil:
+    cdef double p
+    if x == 0:
+        return 1.0
+    p = M_PI * x
+    return c_sin(p) / p
+
+
+def _ufunc_lgamma(x):
+    return _libm_values(x, _lgamma_fn)
+
+
+def _ufunc_digamma(x):
+    return _libm_values(x, _digamma_fn)
+
+
+def _ufunc_erfinv(x):
+    return _libm_values(x, _erfinv_fn)
+
+
+def _ufunc_i0(x):
+    with quiet():
+        return np.asarray(np.i0(x)).astype(x.dtype, copy=False)
+
+
+def _ufunc_i1(x):
+    return _libm_values(x, _i1_fn)
+
+
+def _ufunc_sinc(x):
+    return _libm_values(x, _sinc_fn)
+
+
+def _ufunc_deg2rad(x):
+    return np.multiply(x, x.dtype.type(M_PI / 180))
+
+
+def _ufunc_rad2deg(x):
+    return np.multiply(x, x.dtype.type(180 / M_PI))
+
+
+def _ufunc_ldexp(a, b):
+    return np.multiply(a, np.exp2(b))
+
+
+def _ufunc_igamma(a, x):
+    return _libm2_values(a, x, _igamma)
+
+
+def _ufunc_igammac(a, x):
+    return _libm2_values(a, x, _igammac)
+
+
+cdef cnp.ndarray _polygamma_values(cnp.ndarray x, long n):
+    cdef cnp.ndarray buf = np.array(x, dtype=np.float64, order="C", copy=True)
+    cdef double *p = <double *>cnp.PyArray_DATA(buf)
+    cdef Py_ssize_t i, size = cnp.PyArray_SIZE(buf)
+    with nogil:
+        for i in range(size):
+            p[i] = _polygamma(n, p[i])
+    return <cnp.ndarray>buf.astype(x.dtype, copy=False)
+
+
+# ---------------------------------------------------------------- more value templates
+
+cdef cnp.ndarray float_binary_values(object self, object other, object ufunc, str kernel):
+    """A binary op defined for float dtypes only (logaddexp, nextafter, igamma): integer
+    and bool operands raise as PyTorch's kernels do."""
+    cdef dtype rt = result_type((self, other))
+    check_float_kernel(rt, kernel)
+    return elementwise_values(ufunc, (self, other), rt)
+
+
+cdef cnp.ndarray integer_binary_values(object self, object other, object ufunc, str kernel):
+    """A binary op defined for integer dtypes only (gcd, lcm)."""
+    cdef dtype rt = result_type((self, other))
+    if rt.category != CAT_INT:
+        raise not_implemented_for(kernel, rt)
+    return elementwise_values(ufunc, (self, other), rt)
+
+
+# ---------------------------------------------------------------- derivative helpers
+
+cdef Tensor atan2_recip(Tensor self, Tensor other):
+    """1 / (self ** 2 + other ** 2), 0 where that is infinite (at the origin), as
+    PyTorch's atan2_backward."""
+    cdef Tensor r = OPS.reciprocal(OPS.add(OPS.mul(self, self), OPS.mul(other, other), 1))
+    return OPS.where(OPS.isinf(r), 0.0, r)
+
+
+cdef Tensor sinc_backward(Tensor grad, Tensor self):
+    """(pi x cos(pi x) - sin(pi x)) / (pi x ** 2), 0 at 0 (PyTorch's sinc_backward)."""
+    cdef Tensor self_pi = OPS.mul(self, M_PI)
+    cdef Tensor self_squared_pi = OPS.mul(OPS.mul(self, self), M_PI)
+    cdef Tensor out = OPS.div(OPS.mul(grad, OPS.sub(OPS.mul(self_pi, OPS.cos(self_pi)),
+                                                    OPS.sin(self_pi), 1)),
+                              self_squared_pi, None)
+    return OPS.where(OPS.eq(self_squared_pi, 0.0), 0.0, out)
+
+
+cdef cnp.ndarray _mvlgamma_offsets(object p, object np_dtype):
+    """-(p - 1) / 2, ..., -1 / 2, 0: the shifts of mvlgamma's p gamma arguments (a
+    p-element array, as PyTorch's arange: a p too large to allocate raises as there)."""
+    if not -(1 << 63) <= p < (1 << 63):
+        raise ValueError("Overflow when unpacking long long")
+    try:
+        return <cnp.ndarray>np.arange(-p / 2.0 + 0.5, 0.5, 0.5)[:p].astype(np_dtype)
+    except (MemoryError, ValueError):
+        raise RuntimeError(f"DefaultCPUAllocator: can't allocate memory: you tried to "
+                           f"allocate {p * 8} bytes.") from None
+
+
+cdef Tensor mvlgamma_backward(Tensor grad, Tensor self, object p):
+    """grad * sum_j digamma(self - j / 2), j < p (PyTorch's mvlgamma_backward)."""
+    cdef Tensor args = OPS.add(OPS.unsqueeze(self, -1),
+                               make(_mvlgamma_offsets(p, self._data.dtype)), 1)
+    return OPS.mul(grad, OPS.sum(OPS.digamma(args), -1, False, None))
+
+
+cdef Tensor i1_backward(Tensor grad, Tensor self, Tensor result):
+    """i0(x) - i1(x) / x, 1/2 at 0 (PyTorch's i1_backward: x is kept off 0 where tiny)."""
+    cdef double eps = float(np.finfo(self._data.dtype).eps)
+    cdef Tensor not_tiny = OPS.gt(OPS.abs(self), eps)
+    cdef Tensor safe = OPS.where(not_tiny, self, eps)
+    cdef Tensor gradx = OPS.sub(OPS.i0(safe), OPS.mul(result, OPS.reciprocal(safe)), 1)
+    return OPS.mul(grad, OPS.where(not_tiny, gradx, 0.5))
+
+
+# ---------------------------------------------------------------- the ops
+
+cdef Tensor op_copysign(Tensor self, object other):
+    cdef Tensor result = make(binary_float_values(self, other, np.copysign))
+    if isinstance(other, Tensor):
+        record_CopysignBackward0(result, self, other)
+    else:
+        record_CopysignBackward1(result, self, other)
+    return result
+
+
+cdef object _as_double(object x):
+    if isinstance(x, Tensor) and dtype_of((<Tensor>x)._data) is not float64:
+        return OPS._to_copy(<Tensor>x, float64)
+    return x
+
+
+cdef Tensor op_float_power(object self, object exponent):
+    if not isinstance(self, Tensor) and not isinstance(exponent, Tensor):
+        raise TypeError("float_power(): at least one of input and exponent must be a Tensor")
+    return OPS.pow(_as_double(self), _as_double(exponent))
+
+
+cdef Tensor op_float_power_(Tensor self, object exponent):
+    cdef dtype d = dtype_of(self._data)
+    if d is not float64:
+        raise RuntimeError(f"the base given to float_power_ has dtype {d.scalar_name} but the "
+                           "operation's result requires dtype Double")
+    return OPS.pow_(self, _as_double(exponent))
+
+
+def _py_float_power(input, exponent):
+    if not isinstance(input, Tensor) and isinstance(exponent, Tensor):
+        return op_float_power(arg_scalar(input, "float_power", "self", 1), exponent)
+    return op_float_power(arg_tensor(input, "float_power", "input", 1),
+                          arg_tensor_or_scalar(exponent, "float_power", "exponent", 2))
+
+
+cdef Tensor op_heaviside(Tensor self, Tensor values):
+    cdef dtype d = dtype_of(self._data)
+    if dtype_of(values._data) is not d:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    cdef cnp.ndarray x = self._data
+    try:
+        with quiet():
+            out = np.where(x == 0, values._data, x > 0).astype(d.np_dtype)
+    except ValueError:
+        raise broadcast_error(shape_of(x), shape_of(values._data)) from None
+    cdef Tensor result = make(as_array(out))
+    _record_not_implemented(result, (self, values), "heaviside")
+    return result
+
+
+def _xlogy_ufunc(x, y):
+    r = np.multiply(x, np.log(y))
+    return np.where((x == 0) & ~np.isnan(y), np.zeros((), r.dtype), r)
+
+
+cdef Tensor op_xlogy(object self, object other):
+    cdef Tensor result = make(elementwise_values(
+        _xlogy_ufunc, (self, other), float_or_default(result_type((self, other)))))
+    if not isinstance(self, Tensor):
+        record_XlogyBackward1(result, self, other)
+    elif isinstance(other, Tensor):
+        record_XlogyBackward0(result, self, other)
+    else:
+        record_XlogyBackward2(result, self, other)
+    return result
+
+
+cdef Tensor op_xlogy_(Tensor self, object other):
+    cdef Tensor src = inplace_source(self, (other,))
+    return inplace_commit(self, op_xlogy(src, other))
+
+
+def _py_xlogy(input, other):
+    a, b = _two_operands(input, other, "xlogy")
+    return op_xlogy(a, b)
+
+
+cdef cnp.ndarray _shift_values(object a, object b, bint left):
+    """a << b or a >> b for integer operands: 0 (left, or unsigned right) or the sign
+    (signed right) when b is negative or not less than the bit width, as PyTorch."""
+    cdef dtype rt = result_type((a, b))
+    if rt.category != CAT_INT:
+        raise not_implemented_for("lshift_cpu" if left else "rshift_cpu", rt)
+    cdef cnp.ndarray xa = operand_array(a, rt), xb = operand_array(b, rt)
+    npd = np.dtype(rt.np_dtype)
+    bits = npd.itemsize * 8
+    try:
+        with quiet():
+            bad = (xb < 0) | (xb >= bits)
+            sh = np.where(bad, np.zeros((), npd), xb)
+            if left:
+                r = np.where(bad, np.zeros((), npd), np.left_shift(xa, sh))
+            elif npd.kind == "i":
+                r = np.where(bad, np.right_shift(xa, bits - 1), np.right_shift(xa, sh))
+            else:
+                r = np.where(bad, np.zeros((), npd), np.right_shift(xa, sh))
+    except ValueError:
+        raise broadcast_error_of((a, b)) from None
+    return <cnp.ndarray>as_array(r).astype(npd, copy=False)
+
+
+cdef Tensor op_bitwise_left_shift(object self, object other):
+    return make(_shift_values(self, other, True))
+
+
+cdef Tensor op_bitwise_right_shift(object self, object other):
+    return make(_shift_values(self, other, False))
+
+
+cdef Tensor op_bitwise_left_shift_(Tensor self, object other):
+    cdef Tensor src = inplace_source(self, (other,))
+    return inplace_commit(self, op_bitwise_left_shift(src, other))
+
+
+cdef Tensor op_bitwise_right_shift_(Tensor self, object other):
+    cdef Tensor src = inplace_source(self, (other,))
+    return inplace_commit(self, op_bitwise_right_shift(src, other))
+
+
+def _py_bitwise_left_shift(input, other):
+    a, b = _two_operands(input, other, "bitwise_left_shift")
+    return op_bitwise_left_shift(a, b)
+
+
+def _py_bitwise_right_shift(input, other):
+    a, b = _two_operands(input, other, "bitwise_right_shift")
+    return op_bitwise_right_shift(a, b)
+
+
+cdef Tensor op_polygamma(object n, Tensor self):
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    cdef cnp.ndarray x = self._data
+    if not cnp.PyArray_ISFLOAT(x):
+        x = cast_array(x, default_float)
+    cdef Tensor result = make(_polygamma_values(x, n))
+    record_PolygammaBackward0(result, n, self)
+    return result
+
+
+cdef Tensor op_polygamma_(Tensor self, object n):
+    cdef Tensor src = inplace_source(self, ())
+    cdef Tensor result
+    with NoGradGuard():
+        result = op_polygamma(n, src)
+    record_PolygammaBackward1(result, src, n)
+    return inplace_commit(self, result)
+
+
+def _py_polygamma(n, input):
+    return op_polygamma(arg_int(n, "polygamma", "n", 1), arg_tensor(input, "polygamma", "input", 2))
+
+
+def _pym_polygamma(self, n):
+    """polygamma(n, self) (Tensor.polygamma(n)).
+
+    >>> import autograd_core as torch
+    >>> torch.tensor([1.]).polygamma(1)
+    tensor([1.6449])
+    """
+    return op_polygamma(arg_int(n, "polygamma", "n", 1), arg_tensor(self, "polygamma", "input", 0))
+
+
+_pym_polygamma.__name__ = _pym_polygamma.__qualname__ = "polygamma"
+
+
+cdef Tensor op_mvlgamma(Tensor self, object p):
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    cdef cnp.ndarray x = self._data
+    cdef dtype d = dtype_of(x)
+    if d.category != CAT_FLOAT:
+        x = cast_array(x, default_float)
+    cdef cnp.ndarray offsets = _mvlgamma_offsets(p, np.float64)
+    with quiet():
+        args = as_array(x.astype(np.float64)[..., None] + offsets)
+        total = _libm_values(args, _lgamma_fn).sum(-1) + p * (p - 1) / 4.0 * np.log(np.pi)
+    cdef Tensor result = make(as_array(np.asarray(total).astype(x.dtype)))
+    record_MvlgammaBackward0(result, self, p)
+    return result
+
+
+class _FrexpResult(collections.namedtuple("frexp", ["mantissa", "exponent"])):
+    """frexp's named tuple, printed as PyTorch's return type."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return (f"autograd_core.return_types.frexp(\nmantissa={self.mantissa!r},\n"
+                f"exponent={self.exponent!r})")
+
+
+_FrexpResult.__name__ = _FrexpResult.__qualname__ = "frexp"
+_FrexpResult.__module__ = "autograd_core.return_types"
+
+
+cdef tuple op_frexp(Tensor self):
+    cdef cnp.ndarray x = self._data
+    if dtype_of(x).category != CAT_FLOAT:
+        raise RuntimeError("autograd_core.frexp() only supports floating-point dtypes")
+    with quiet():
+        m, e = np.frexp(x)
+    cdef Tensor mantissa = make(as_array(m)), exponent = make(as_array(e.astype(np.int32)))
+    record_FrexpBackward0(mantissa, exponent, self)
+    return (mantissa, exponent)
+
+
+def _py_frexp(input):
+    return _FrexpResult(*op_frexp(arg_tensor(input, "frexp", "input", 1)))
+
+
+cdef Tensor op_positive(Tensor self):
+    if dtype_of(self._data).category == CAT_BOOL:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return self
+
+
+# ---------------------------------------------------------------- closeness and membership
+
+def _ufunc_isreal(x):
+    return np.ones(shape_of(x), dtype=np.bool_)
+
+
+cdef Tensor op_isclose(Tensor self, Tensor other, object rtol, object atol, bint equal_nan):
+    cdef dtype d = dtype_of(self._data), e = dtype_of(other._data)
+    if d is not e:
+        raise RuntimeError(f"{d.scalar_name} did not match {e.scalar_name}")
+    if rtol < 0:
+        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol:g}")
+    if atol < 0:
+        raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol:g}")
+    cdef cnp.ndarray a = self._data, b = other._data
+    try:
+        with quiet():
+            close = a == b
+            if equal_nan and d.category == CAT_FLOAT:
+                close = close | (np.isnan(a) & np.isnan(b))
+            if rtol != 0 or atol != 0:
+                # PyTorch's arithmetic: bool as the default float, rtol * other in other's
+                # float dtype (the default float for integers), the difference exact
+                if d.category == CAT_BOOL:
+                    a = cast_array(a, default_float)
+                    b = cast_array(b, default_float)
+                ft = np.dtype(float_or_default(dtype_of(b)).np_dtype).type
+                allowed = np.abs(b.astype(ft) * ft(rtol)) + ft(atol)
+                actual = np.abs(a - b)
+                close = close | (np.isfinite(actual) & (actual <= allowed))
+    except ValueError:
+        raise broadcast_error(shape_of(self._data), shape_of(other._data)) from None
+    return make(as_array(close))
+
+
+cdef str _ISIN_SIGNATURES = (
+    " * (Tensor elements, Tensor test_elements, *, bool assume_unique = False, bool invert = "
+    "False, Tensor out = None)\n"
+    " * (Number element, Tensor test_elements, *, bool assume_unique = False, bool invert = "
+    "False, Tensor out = None)\n"
+    " * (Tensor elements, Number test_element, *, bool assume_unique = False, bool invert = "
+    "False, Tensor out = None)")
+
+
+cdef Tensor op_isin(object elements, object test_elements, bint assume_unique, bint invert):
+    cdef dtype rt = result_type((elements, test_elements))
+    for x in (elements, test_elements):
+        if isinstance(x, Tensor) and dtype_of((<Tensor>x)._data).category == CAT_BOOL:
+            raise RuntimeError("Unsupported input type encountered for isin(): Bool")
+    a = operand_array(elements, rt)
+    b = operand_array(test_elements, rt)
+    with quiet():
+        out = np.isin(a, b, invert=invert)
+    return make(as_array(np.asarray(out, dtype=np.bool_)))
+
+
+def _py_isin(elements, test_elements, *, assume_unique=False, invert=False):
+    a = arg_operand(elements)
+    b = arg_operand(test_elements)
+    if a is NotImplemented or b is NotImplemented or \
+            not (isinstance(a, Tensor) or isinstance(b, Tensor)):
+        raise type_error_combination("isin", (elements, test_elements), _ISIN_SIGNATURES)
+    return op_isin(a, b, arg_bool(assume_unique, "isin", "assume_unique", 3),
+                   arg_bool(invert, "isin", "invert", 4))
 
 
 include "_gen_pointwise.pxi"

@@ -1002,7 +1002,6 @@ def test_grad_thread_safety():
     same(prog)
 
 
-@issue8("atan2 backward at (0, 0) gives NaN, not 0")
 def test_atan2_zero_gradient():
     def prog(torch):
         x = torch.tensor([0.0], requires_grad=True)

@@ -30,7 +30,6 @@ def _write_test(make_view, index_v, shape=(5, 5)):
     return prog
 
 
-@issue8("missing Tensor.conj")
 def test_conj_self():
     def prog(torch):
         t = torch.ones(5, 5)
@@ -72,7 +71,6 @@ def test_view_tensor_dsplit():
     same(_split_test("dsplit", (2, 2, 0)))
 
 
-@issue8("missing torch.imag (PyTorch raises for a real tensor)")
 def test_imag_noncomplex():
     def prog(torch):
         torch.imag(torch.ones((5, 5)))
