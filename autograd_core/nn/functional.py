@@ -33,6 +33,7 @@ import warnings
 import numpy as np
 
 import autograd_core as _torch
+from autograd_core.ops import linalg as _linalg_ops
 from autograd_core.ops import nn as _nn_ops
 
 _compiled = _nn_ops.NN_FUNCTIONAL    # the compiled functions of the nn family, by name
@@ -865,15 +866,8 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     return _torch.linalg.vector_norm(diff, p, dim=ndim - 1, keepdim=keepdim)
 
 
-def pdist(input, p=2):
-    """The p-norm distances between all pairs of rows (upper triangle, row-major)."""
-    if input.dim() != 2:
-        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
-    n = input.size(0)
-    i, j = np.triu_indices(n, 1)
-    a = input.index_select(0, _const(i.astype(np.int64)))
-    b = input.index_select(0, _const(j.astype(np.int64)))
-    return _torch.linalg.vector_norm(a - b, p, dim=1)
+# the compiled op of the linalg family (PdistBackward0), as torch.pdist
+pdist = _linalg_ops.TORCH_FUNCTIONS["pdist"]
 
 
 def pixel_shuffle(input, upscale_factor):
@@ -2631,19 +2625,6 @@ def _t_native_dropout(input, p, train):
     return input.clone(), _torch.ones(input.shape, dtype=_torch.bool)
 
 
-def _t_norm_except_dim(v, pow=2, dim=0):
-    """The p-norm of v over every dim but dim, shaped to broadcast against v (weight norm)."""
-    if dim == -1:
-        return v.norm(pow)
-    if dim == 0:
-        shape = (v.size(0),) + (1,) * (v.dim() - 1)
-        return v.contiguous().view(v.size(0), -1).norm(pow, 1).view(shape)
-    if dim == v.dim() - 1:
-        shape = (1,) * (v.dim() - 1) + (v.size(-1),)
-        return v.contiguous().view(-1, v.size(-1)).norm(pow, 0).view(shape)
-    return _t_norm_except_dim(v.transpose(0, dim), pow, 0).transpose(0, dim)
-
-
 def _t_rnn_cell(activation, input, hx, w_ih, w_hh, b_ih, b_hh):
     return activation(linear(hx, w_hh, b_hh) + linear(input, w_ih, b_ih))
 
@@ -2783,9 +2764,7 @@ _TORCH_FUNCTIONS = {
     "native_dropout": _t_native_dropout,
     "native_group_norm": _t_native_group_norm,
     "native_layer_norm": _t_native_layer_norm,
-    "norm_except_dim": _t_norm_except_dim,
     "pairwise_distance": pairwise_distance,
-    "pdist": pdist,
     "pixel_shuffle": pixel_shuffle,
     "pixel_unshuffle": pixel_unshuffle,
     "poisson_nll_loss": _t_poisson_nll_loss,
