@@ -13,7 +13,6 @@ def _t(torch, v, rg=True):
 
 # ------------------------------------------------------------- engine, autograd.grad
 
-@issue8("autograd.grad stops at an input that lies on the path to another input")
 def test_grad_input_on_the_path_to_another_input():
     def prog(torch):
         x = _t(torch, [1.0, 2.0])
@@ -23,7 +22,6 @@ def test_grad_input_on_the_path_to_another_input():
     same(prog)
 
 
-@issue8("backward(inputs=...) with a non-leaf input does not make it retain its grad")
 def test_backward_inputs_non_leaf():
     def prog(torch):
         t0 = _t(torch, [[-0.5, -0.75, -1.5]])
@@ -33,7 +31,6 @@ def test_backward_inputs_non_leaf():
     same(prog, quiet=True)
 
 
-@issue8("tensor hooks on leaves are not run by autograd.grad")
 def test_leaf_hook_seen_by_autograd_grad():
     def prog(torch):
         x = _t(torch, [1.0, 2.0, 3.0])
@@ -42,8 +39,6 @@ def test_leaf_hook_seen_by_autograd_grad():
     same(prog)
 
 
-@issue8("autograd.grad: the root's retain_grad() is not filled when the inputs are "
-        "unreachable")
 def test_grad_retained_root_with_unreachable_input():
     def prog(torch):
         t0 = _t(torch, [0.5, 2.0])
@@ -524,8 +519,6 @@ def test_add_alpha_mixed_dtype_precision():
     same(prog, rtol=1e-12, atol=0)
 
 
-@issue8("backward(inputs=[x, y]) with x an ancestor of y: x gets no gradient (the engine "
-        "stops at y)")
 def test_backward_inputs_ancestor_of_another_input():
     def prog(torch):
         t0 = _t(torch, [1.7, -1.0])

@@ -275,28 +275,36 @@ cdef class AccumulateGrad(Node):
         return "torch::autograd::AccumulateGrad"  # PyTorch's C++ node name
 
     cdef tuple apply(self, tuple grads):
-        cdef Tensor g = grads[0]
         cdef Tensor var = self.var
+        cdef Tensor g = grads[0]
         if g is None:
             return ()
-        if var._hooks is not None:
-            for hook in list(var._hooks):
-                r = hook(g)
-                if r is not None:
-                    g = check_hook_result(r, g, hook)
+        # the leaf's tensor hooks ran before (the engine calls them as this node's
+        # tensor pre-hooks, ahead of its pre-hooks, as PyTorch)
         accumulate_into(var, g)
         if var._post_acc_hooks is not None:
             for hook in list(var._post_acc_hooks):
                 if hook(var) is not None:
-                    raise RuntimeError("post accumulate grad hooks should return None")
+                    raise RuntimeError("Tensor post accumulate grad hooks should return None.")
         return ()
 
+
+# Note [Stealing the gradient]
+# PyTorch's AccumulateGrad makes the incoming gradient the leaf's .grad without a copy
+# when nothing else holds it (its use count); a gradient someone else holds (a hook's
+# closure, a second input buffer, the user) is cloned, so that later in-place
+# accumulation cannot change what they see. Here the count is the refcount: during a
+# backward pass the engine holds the gradient once (the grads tuple it passes to
+# apply; Note [Stealing the gradient] in engine.pyx drops its other references),
+# AccumulateGrad.apply once (its local) and accumulate_into once (its own reference
+# to an argument it reassigns): 3. tests/test_engine_hooks.py checks this against
+# PyTorch's data_ptr()s.
 
 cdef inline bint _can_steal(Tensor g, int expected_refs):
     """True when nothing else can see g or its memory, so .grad may take it as is."""
     cdef cnp.ndarray arr = g._data
     return (Py_REFCNT(g) <= expected_refs and g._grad_fn is None
-            and cnp.PyArray_BASE(arr) == NULL and Py_REFCNT(arr) == 1
+            and cnp.PyArray_BASE(arr) == NULL and Py_REFCNT(arr) == 2  # g's, and arr here
             and cnp.PyArray_ISWRITEABLE(arr))
 
 
@@ -310,7 +318,7 @@ cdef int accumulate_into(Tensor var, Tensor g) except -1:
     if cnp.PyArray_TYPE(g._data) != cnp.PyArray_TYPE(var._data):
         g = OPS._to_copy(g, dtype_of(var._data))
     if old is None:
-        if not agc_grad_enabled() and _can_steal(g, 4):
+        if not agc_grad_enabled() and _can_steal(g, 3):
             var._grad = g
         elif agc_grad_enabled():
             var._grad = OPS._copy_backwards(g, True)

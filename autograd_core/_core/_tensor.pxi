@@ -398,6 +398,12 @@ cdef class Tensor:
     def output_nr(self):
         return self._output_nr
 
+    def data_ptr(self):
+        """The address of the first element (0 for a tensor without elements)."""
+        if cnp.PyArray_SIZE(self._data) == 0:
+            return 0
+        return <size_t>cnp.PyArray_DATA(self._data)
+
     @property
     def _version(self):
         return 0 if self._vc is None else self._vc.version

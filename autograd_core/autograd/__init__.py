@@ -1,6 +1,7 @@
 """autograd_core.autograd: backward(), grad(), the legacy Variable, grad modes."""
 from autograd_core._core import tensor as _core
 from autograd_core._core import engine as _core_engine
+from autograd_core import _creation
 from autograd_core.autograd.variable import Variable
 from autograd_core.autograd.function import Function, once_differentiable
 from autograd_core.autograd import functional, graph
@@ -79,9 +80,13 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                            f"grad_outputs and {len(outputs)} outputs")
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    return _core_engine.run_backward(outputs, grads, retain_graph, create_graph, inputs,
-                            allow_unused=allow_unused, accumulate=False,
-                            materialize=materialize_grads)
+    result = _core_engine.run_backward(outputs, grads, retain_graph, create_graph, inputs,
+                                       allow_unused=allow_unused, accumulate=False)
+    if materialize_grads:
+        # an unused input gets zeros: a new leaf that requires grad under create_graph
+        result = tuple(g if g is not None else _creation.zeros_like(x, requires_grad=create_graph)
+                       for g, x in zip(result, inputs))
+    return result
 
 
 class set_detect_anomaly:

@@ -127,7 +127,6 @@ def test_grad_nonleaf_many_outputs():
     same(prog)
 
 
-@issue8("autograd.grad(materialize_grads=True) on outputs whose grads were materialized")
 def test_grad_materialize_grads():
     def prog(torch):
         x = torch.tensor(0.5, requires_grad=True)
@@ -336,7 +335,6 @@ def test_backward_with_scalar_input():
     same(prog)
 
 
-@issue8("backward(inputs=...) with a non-leaf input")
 def test_backward_with_nonleaf_inputs():
     def prog(torch):
         x = data(torch, 2, 2, seed=1, requires_grad=True)
@@ -1024,7 +1022,6 @@ def test_trace_backward_nonsquare_171704():
     same(prog)
 
 
-@issue8("missing Tensor.data_ptr")
 def test_no_grad_copy():
     def prog(torch):
         ptrs = {}
