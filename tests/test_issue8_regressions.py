@@ -61,7 +61,6 @@ def test_leaf_detach__after_use():
     same(prog)
 
 
-@issue8("a second backward through freed saved values of an indexing node does not raise")
 def test_second_backward_through_freed_index_put():
     def prog(torch):
         b = _t(torch, [0.5, 1.5, 2.5])
@@ -96,7 +95,6 @@ def test_deep_reentrant_backward():
     same(prog)
 
 
-@issue8("calling a grad_fn with the wrong number of arguments raises IndexError")
 def test_grad_fn_call_arity():
     def prog(torch):
         y = torch.ones(1, requires_grad=True) ** 2
@@ -348,7 +346,6 @@ def test_function_backward_writes_through_select():
     same(prog)
 
 
-@issue8("once_differentiable under create_graph: the grads do not require grad")
 def test_once_differentiable_create_graph():
     def prog(torch):
         class F(torch.autograd.Function):
@@ -368,7 +365,6 @@ def test_once_differentiable_create_graph():
     same(prog, quiet=True)
 
 
-@issue8("a Function returning its input under no_grad returns the input itself")
 def test_function_returns_input_under_no_grad():
     def prog(torch):
         class Id(torch.autograd.Function):
@@ -387,7 +383,6 @@ def test_function_returns_input_under_no_grad():
     same(prog)
 
 
-@issue8("setup_context's inputs omit forward's default arguments")
 def test_setup_context_default_args():
     def prog(torch):
         class Pow(torch.autograd.Function):
@@ -411,7 +406,6 @@ def test_setup_context_default_args():
     same(prog)
 
 
-@issue8("a Function whose ctx refers to its own output is never freed")
 def test_function_ctx_cycle_freed():
     def prog(torch):
         import gc
@@ -437,7 +431,6 @@ def test_function_ctx_cycle_freed():
     same(prog)
 
 
-@issue8("mark_dirty() of a tensor that is not an input does not raise")
 def test_mark_dirty_non_input():
     def prog(torch):
         class F(torch.autograd.Function):
@@ -457,7 +450,6 @@ def test_mark_dirty_non_input():
 
 # ------------------------------------------------------------------------ tensors
 
-@issue8("numpy() on a tensor that requires grad raises under no_grad too")
 def test_numpy_under_no_grad():
     def prog(torch):
         x = _t(torch, [1.0, 2.0])
@@ -466,7 +458,6 @@ def test_numpy_under_no_grad():
     same(prog)
 
 
-@issue8("assigning a tensor as its own .grad does not raise")
 def test_grad_self_assignment():
     def prog(torch):
         x = torch.ones(2)

@@ -224,12 +224,21 @@ cdef class Node:
 
     def __call__(self, *grads):
         """Apply the derivative to output gradients directly, as PyTorch's nodes allow."""
+        cdef int n = self.num_outputs()
+        if len(grads) != n:
+            raise TypeError(f"expected {n} arguments, got {len(grads)} instead")
+        cdef bint any_grad = False
         for g in grads:
-            if g is not None and not isinstance(g, Tensor):
-                raise TypeError("expected Tensor arguments to a grad_fn")
+            if g is not None:
+                if not isinstance(g, Tensor):
+                    raise TypeError("expected Tensor arguments to a grad_fn")
+                any_grad = True
         if self.released:
             raise RuntimeError(MSG_BACKWARD_TWICE)
-        out = self.apply(grads)
+        if any_grad:
+            out = self.apply(grads)
+        else:  # no gradient in, none out (PyTorch's undefined gradients)
+            out = (None,) * (0 if self.next_nodes is None else len(self.next_nodes))
         return out[0] if len(out) == 1 else out
 
 

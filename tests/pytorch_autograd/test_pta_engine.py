@@ -194,7 +194,6 @@ def test_grad_empty_inputs():
     same(prog, must_raise=True)
 
 
-@issue8("calling a grad_fn with the wrong number of arguments raises IndexError, not TypeError")
 def test_grad_fn_badcalls():
     def prog(torch):
         x = torch.ones(1, requires_grad=True)
@@ -467,7 +466,6 @@ def _index_put_program(torch):
     return b, c
 
 
-@issue8("a second backward through freed saved values of indexing nodes does not raise")
 def test_backward_twice_with_saved_values():
     def prog(torch):
         b, c = _index_put_program(torch)

@@ -188,7 +188,6 @@ def test_custom_function_saved_tensors():
     same(prog)
 
 
-@issue8("missing Function.clear_saved_tensors_on_access")
 def test_clear_saved_tensors_on_access():
     def prog(torch):
         seen = []
@@ -215,7 +214,6 @@ def test_clear_saved_tensors_on_access():
     same(prog)
 
 
-@issue8("missing Function.clear_saved_tensors_on_access")
 def test_clear_saved_tensors_on_access_double_access_error():
     def prog(torch):
         class MyFn(torch.autograd.Function):

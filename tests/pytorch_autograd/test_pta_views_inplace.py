@@ -891,8 +891,6 @@ def test_inplace_on_view_modify_base():
     same(prog)
 
 
-@issue8("backpropagating through the base after a custom Function modified views of it "
-        "in place")
 def test_inplace_on_view_python():
     def prog(torch):
         a = data(torch, 4, 4, seed=1, requires_grad=True)
