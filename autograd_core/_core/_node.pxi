@@ -54,20 +54,132 @@ cdef void bump_version(Tensor t):
     vc.version += 1
 
 
+# Note [Saved tensor hooks]
+# autograd.graph.saved_tensors_hooks(pack, unpack) pushes a pair on a stack: while it
+# is in force, every tensor a node saves is given to pack, and the node keeps what pack
+# returned instead of the tensor (with what it needs to rebuild the tensor's place in
+# the graph: its grad_fn, or its AccumulateGrad). unpack rebuilds a tensor from it when
+# backward (or the user) reads the saved value; versions cannot be checked through the
+# hooks, as in PyTorch. A saved tensor's own hooks (grad_fn._raw_saved_x.register_hooks)
+# work the same way. The stack is process-wide here (PyTorch's is thread-local).
+
+cdef list _default_hooks = []
+cdef object _hooks_disabled_message = None
+
+cdef str MSG_PACK_INPLACE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input "
+    "to pack hook cannot be modified by in-place operations as this can lead to unexpected "
+    "side-effects. Please open an issue if you need to perform in-place operations on the "
+    "input to a pack hook.")
+cdef str MSG_DETACHED_SAVED = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+    "This is not supported, please use out-of-place `.detach()` instead")
+
+
+cdef list saved_hooks_state():
+    """The hook stack as a backward pass starts: the pass restores it when it ends, so
+    hooks entered or exited inside backward (by an unpack hook, say) do not outlive it
+    (PyTorch runs backward with the thread-local state captured at its start)."""
+    return _default_hooks[:] if _default_hooks else None
+
+
+cdef int restore_saved_hooks(list state) except -1:
+    if state is None:
+        if _default_hooks:
+            del _default_hooks[:]
+    elif _default_hooks != state:
+        _default_hooks[:] = state
+
+
+def _push_saved_tensors_default_hooks(pack_hook, unpack_hook):
+    if _hooks_disabled_message is not None:
+        raise RuntimeError(_hooks_disabled_message)
+    _default_hooks.append((pack_hook, unpack_hook))
+
+
+def _pop_saved_tensors_default_hooks():
+    if _default_hooks:
+        _default_hooks.pop()
+
+
+def _saved_tensors_hooks_get_disabled_error_message():
+    return _hooks_disabled_message
+
+
+def _saved_tensors_hooks_disable(message):
+    global _hooks_disabled_message
+    _hooks_disabled_message = message
+    if _default_hooks:
+        raise RuntimeError(message)
+
+
+def _saved_tensors_hooks_enable():
+    global _hooks_disabled_message
+    _hooks_disabled_message = None
+
+
+cdef Tensor _alias_of(Tensor t):
+    """t's values and version counter, without its history (what pack hooks see)."""
+    cdef Tensor a = make(t._data)
+    a._vc = version_counter(t)
+    return a
+
+
+cdef int _save_metadata(SavedTensor s, Tensor t) except -1:
+    s.leaf = t._grad_fn is None
+    s.requires_grad = t._requires_grad
+    s.output_nr = t._output_nr
+    if s.leaf:
+        if t._requires_grad:
+            s.accumulator = grad_accumulator(t)
+    else:
+        s.grad_fn = t._grad_fn
+
+
+cdef int _pack(SavedTensor s, Tensor t, object pack_hook, object unpack_hook) except -1:
+    """Hand t to pack_hook; keep its result in place of the tensor."""
+    cdef VersionCounter vc = version_counter(t)
+    cdef long before = vc.version
+    with NoGradGuard():
+        packed = pack_hook(t)
+    if vc.version != before:
+        raise RuntimeError(MSG_PACK_INPLACE)
+    s.packed = packed
+    s.unpack_hook = unpack_hook
+    s.tensor = None
+    s.data = None
+
+
 @cython.freelist(256)
 @cython.final
 cdef class SavedTensor:
-    """A tensor a node keeps for its backward (Note [Saved tensor versions])."""
+    """A tensor a node keeps for its backward (Note [Saved tensor versions]); the object
+    ``grad_fn._raw_saved_<name>`` returns (Note [Saved tensor hooks]).
+
+    >>> import autograd_core as torch
+    >>> a = torch.tensor([2.], requires_grad=True)
+    >>> y = a * a
+    >>> y.grad_fn._raw_saved_self.register_hooks(lambda t: t * 2, lambda t: t / 2)
+    >>> y.grad_fn._saved_self
+    tensor([2.], grad_fn=<DivBackward0>)
+    """
+
+    def __init__(self):
+        raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
 
     cdef Tensor unpack(self, Node owner):
         """The saved value, checked: released state, then version."""
         cdef Tensor t
         if owner.released:
             raise RuntimeError(MSG_BACKWARD_TWICE)
+        if self.unpack_hook is not None:
+            return self._unpack_hooked(owner)
         if not self.is_output:
             t = self.tensor
             if t._vc.version != self.version:
                 raise modified_error(t, self.version, t._grad_fn, t._output_nr)
+            if not self.leaf and t._grad_fn is None:
+                raise RuntimeError(MSG_DETACHED_SAVED)
             return t
         t = make(self.data)
         t._vc = self.vc
@@ -80,12 +192,60 @@ cdef class SavedTensor:
             t._requires_grad = True
         return t
 
+    cdef Tensor _unpack_hooked(self, Node owner):
+        r = self.unpack_hook(self.packed)
+        if not isinstance(r, Tensor):
+            raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but "
+                            f"got result of type {type(r).__name__}")
+        cdef Tensor t = make((<Tensor>r)._data)
+        cdef Node grad_fn = owner if self.is_output else self.grad_fn
+        if grad_fn is not None and cnp.PyArray_ISFLOAT(t._data):
+            t._grad_fn = grad_fn
+            t._output_nr = self.output_nr
+            t._requires_grad = True
+        elif self.requires_grad and cnp.PyArray_ISFLOAT(t._data):
+            t._requires_grad = True
+            if self.accumulator is not None:
+                t._accumulator = weakref.ref(self.accumulator)
+        return t
+
+    @property
+    def unpack_hook(self):
+        return self.unpack_hook
+
+    def register_hooks(self, pack_hook, unpack_hook):
+        """Replace the saved tensor by pack_hook(tensor); unpack_hook(packed) gives it back."""
+        if not callable(pack_hook) or not callable(unpack_hook):
+            raise TypeError("register_hooks(): incompatible function arguments: pack_hook and "
+                            "unpack_hook must be callables")
+        if self.unpack_hook is not None:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have "
+                               "already been set. Hint: only one pair of hooks is allowed at "
+                               "a time.")
+        cdef Tensor t
+        if self.is_output:
+            t = make(self.data)
+            t._vc = self.vc
+            self.leaf = False
+        elif self.tensor is None:
+            raise RuntimeError(MSG_BACKWARD_TWICE)
+        else:
+            _save_metadata(self, self.tensor)
+            t = _alias_of(self.tensor)
+        _pack(self, t, pack_hook, unpack_hook)
+
 
 cdef SavedTensor save(Tensor t):
     """Save a forward input (or any tensor that is not the saving node's output)."""
     cdef SavedTensor s = SavedTensor.__new__(SavedTensor)
     s.version = version_for_save(t)
-    s.tensor = t
+    s.leaf = t._grad_fn is None
+    if _default_hooks:
+        _save_metadata(s, t)
+        pack_hook, unpack_hook = _default_hooks[-1]
+        _pack(s, t, pack_hook, unpack_hook)
+    else:
+        s.tensor = t
     return s
 
 
@@ -98,11 +258,18 @@ cdef SavedTensor save_output(Tensor out, int output_nr):
     s.version = vc.version
     s.output_nr = output_nr
     s.is_output = True
+    if _default_hooks:
+        pack_hook, unpack_hook = _default_hooks[-1]
+        # the tensor handed to pack has no history: a pack_hook keeping it (the identity)
+        # then holds no reference to the node saving it
+        _pack(s, _alias_of(out), pack_hook, unpack_hook)
     return s
 
 
 cdef void repoint_saved(SavedTensor saved, Tensor t) noexcept:
     """Make a saved output refer to t, which now holds it (an in-place op's result)."""
+    if saved.unpack_hook is not None:
+        return  # what pack_hook kept stands for the value
     cdef VersionCounter vc = t._vc
     saved.data = t._data
     saved.vc = vc

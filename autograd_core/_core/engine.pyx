@@ -21,7 +21,8 @@ from autograd_core._core.dtype cimport dtype, dtype_of
 from autograd_core._core.tensor cimport (
     grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, OPS, AccumulateGrad, Node, Tensor, TensorHook,
     anomaly_check_nan, anomaly_enabled, check_hook_result, edge_node, grad_accumulator,
-    install_methods, is_number, make, same_shape, shape_of, shape_str,
+    install_methods, is_number, make, restore_saved_hooks, same_shape, saved_hooks_state,
+    shape_of, shape_str,
 )
 from autograd_core._core.tensor import Size
 
@@ -401,6 +402,7 @@ def run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_gr
                 task.deps.data[idx] += 1
 
     cdef int prev_grad_mode = grad_enabled()
+    cdef list hooks_state = saved_hooks_state()
     set_grad_enabled(create_graph)
     try:
         # GraphRoot: the root gradients arrive first.
@@ -413,6 +415,7 @@ def run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_gr
                  keep_graph)
     finally:
         set_grad_enabled(prev_grad_mode)
+        restore_saved_hooks(hooks_state)
 
     if accumulate:
         return None

@@ -93,6 +93,12 @@ cdef class FunctionNode(Node):
         return out
 
     @property
+    def _raw_saved_tensors(self):
+        if self.released:
+            raise RuntimeError(MSG_BACKWARD_TWICE)
+        return tuple(self._saved) if self._saved is not None else ()
+
+    @property
     def saved_variables(self):
         warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'",
                       DeprecationWarning, stacklevel=2)

@@ -2,6 +2,7 @@
 from autograd_core._core import tensor as _core
 from autograd_core._core import engine as _core_engine
 from autograd_core import _creation
+from autograd_core._core.tensor import SavedTensor
 from autograd_core.autograd.variable import Variable
 from autograd_core.autograd.function import Function, once_differentiable
 from autograd_core.autograd import functional, graph
@@ -9,7 +10,8 @@ from autograd_core.autograd.gradcheck import GradcheckError, gradcheck, gradgrad
 from autograd_core.grad_mode import (enable_grad, inference_mode, no_grad,
                                      set_grad_enabled)
 
-__all__ = ["Variable", "Function", "once_differentiable", "functional", "graph", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
+__all__ = ["SavedTensor", "set_multithreading_enabled", "is_multithreading_enabled",
+           "Variable", "Function", "once_differentiable", "functional", "graph", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
            "inference_mode", "gradcheck", "gradgradcheck", "GradcheckError"]
 
 
@@ -131,3 +133,34 @@ class detect_anomaly:
 
     def __exit__(self, *exc):
         _core._set_anomaly_enabled(*self.prev)
+
+
+_multithreading_enabled = True
+
+
+def is_multithreading_enabled():
+    """Whether backward may use worker threads (a flag only: the engine runs every
+    backward pass on the calling thread, as PyTorch does on the CPU)."""
+    return _multithreading_enabled
+
+
+class set_multithreading_enabled:
+    """Set the multithreading flag; as a context manager, restore it on exit.
+
+    >>> import autograd_core as torch
+    >>> with torch.autograd.set_multithreading_enabled(False):
+    ...     torch.autograd.is_multithreading_enabled()
+    False
+    """
+
+    def __init__(self, mode):
+        global _multithreading_enabled
+        self.prev = _multithreading_enabled
+        _multithreading_enabled = bool(mode)
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        global _multithreading_enabled
+        _multithreading_enabled = self.prev

@@ -1140,7 +1140,6 @@ class TestMultithreadAutograd:
                     [repr(e) for e in errors], x_retain.grad)
         same(prog)
 
-    @issue8("missing autograd.set_multithreading_enabled / is_multithreading_enabled")
     def test_set_multithreading_enabled_as_context_manager_and_function(self):
         def prog(torch):
             ag = torch.autograd

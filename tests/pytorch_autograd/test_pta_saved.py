@@ -27,7 +27,6 @@ def _attempt(r, f, *types):
         r.append((type(e).__name__, str(e)))
 
 
-@NO_HOOKS
 def test_saved_tensor_hooks_extra_exit_during_bw_no_crash():
     def prog(torch):
         def unpack(x):
@@ -50,7 +49,6 @@ def test_saved_tensor_hooks_extra_exit_during_bw_no_crash():
     same(prog)
 
 
-@NO_HOOKS
 def test_saved_tensor_hooks_extra_enter_during_bw_no_leak():
     def prog(torch):
         def scope():
@@ -145,7 +143,6 @@ def test_get_data_and_hooks_from_raw_saved_variable():
     same(prog)
 
 
-@issue8("missing autograd.SavedTensor")
 def test_saved_tensor_constructor_forbidden_without_flag():
     def prog(torch):
         torch.autograd.SavedTensor()
@@ -263,7 +260,6 @@ def test_saved_variable_version_counter():
     same(prog)
 
 
-@NO_SAVED_ATTRS
 @pytest.mark.parametrize("is_leaf", [True, False])
 def test_saved_variable_packing_unpacking_saved_original_with_hooks(is_leaf):
     def prog(torch):
@@ -328,7 +324,6 @@ def test_saved_variable_packing_unpacking_saved_original_with_hooks(is_leaf):
     same(prog)
 
 
-@issue8("using a saved tensor that was detach_()ed in place does not raise")
 def test_saved_variable_saved_original_inplace_detach():
     def prog(torch):
         r = []
@@ -345,7 +340,6 @@ def test_saved_variable_saved_original_inplace_detach():
     same(prog)
 
 
-@NO_SAVED_ATTRS
 def test_saved_variable_packing_unpacking_did_not_save_original_with_hooks():
     def prog(torch):
         a = data(torch, 5, requires_grad=True)
@@ -357,7 +351,6 @@ def test_saved_variable_packing_unpacking_did_not_save_original_with_hooks():
     same(prog)
 
 
-@NO_HOOKS
 def test_saved_variable_packing_unpacking_saved_original_with_default_hooks():
     def prog(torch):
         hooks = torch.autograd.graph.saved_tensors_hooks
@@ -390,7 +383,6 @@ def test_saved_variable_packing_unpacking_saved_original_with_default_hooks():
     same(prog)
 
 
-@NO_HOOKS
 def test_saved_variable_packing_unpacking_did_not_save_original_with_default_hooks():
     def prog(torch):
         with torch.autograd.graph.saved_tensors_hooks(lambda x: x, lambda x: x):
@@ -402,7 +394,6 @@ def test_saved_variable_packing_unpacking_did_not_save_original_with_default_hoo
     same(prog)
 
 
-@NO_HOOKS
 def test_setting_default_saved_variable_hooks_twice_should_not_fail():
     def prog(torch):
         with torch.autograd.graph.saved_tensors_hooks(lambda x: x, lambda x: x):
@@ -412,7 +403,6 @@ def test_setting_default_saved_variable_hooks_twice_should_not_fail():
     same(prog)
 
 
-@NO_HOOKS
 def test_setting_default_saved_variable_hooks_twice_should_use_inner():
     def prog(torch):
         hooks = torch.autograd.graph.saved_tensors_hooks
@@ -428,7 +418,6 @@ def test_setting_default_saved_variable_hooks_twice_should_use_inner():
     same(prog)
 
 
-@issue8("missing autograd.graph.disable_saved_tensors_hooks")
 def test_disabling_saved_tensor_hooks():
     def prog(torch):
         g = torch.autograd.graph
@@ -451,7 +440,6 @@ def test_disabling_saved_tensor_hooks():
     same(prog)
 
 
-@issue8("missing autograd.graph.disable_saved_tensors_hooks")
 def test_disabling_saved_tensor_hooks_nested():
     def prog(torch):
         g = torch.autograd.graph
@@ -474,7 +462,6 @@ def test_disabling_saved_tensor_hooks_nested():
     same(prog)
 
 
-@NO_HOOKS
 def test_saved_tensor_hooks_custom_error_propagation():
     def prog(torch):
         class CustomError(Exception):
@@ -503,7 +490,6 @@ def test_saved_tensor_hooks_custom_error_propagation():
     same(prog)
 
 
-@NO_HOOKS
 def test_saved_tensor_hooks_custom_function_intermediates():
     def prog(torch):
         class Func(torch.autograd.Function):
@@ -526,7 +512,6 @@ def test_saved_tensor_hooks_custom_function_intermediates():
     same(prog)
 
 
-@NO_HOOKS
 def test_unpack_hooks_exec_count():
     def prog(torch):
         counts = {"pack": 0, "unpack": 0}
@@ -551,7 +536,6 @@ def test_unpack_hooks_exec_count():
     same(prog)
 
 
-@NO_HOOKS
 def test_saved_tensors_hook_version_counter_not_shared():
     def prog(torch):
         seen = []
@@ -579,7 +563,6 @@ def test_saved_tensors_hook_version_counter_not_shared():
     same(prog)
 
 
-@NO_HOOKS
 def test_pack_hook_with_inplace_modification_should_fail():
     def prog(torch):
         a = data(torch, 5, requires_grad=True)
@@ -597,7 +580,6 @@ def test_pack_hook_with_inplace_modification_should_fail():
     same(prog)
 
 
-@NO_HOOKS
 def test_saving_variable_to_disk():
     # PyTorch's hooks use torch.save/torch.load; here pickle (autograd_core has no save)
     def prog(torch):
@@ -621,7 +603,6 @@ def test_saving_variable_to_disk():
     same(prog)
 
 
-@NO_HOOKS
 def test_default_saved_tensors_hooks_double_backward():
     def prog(torch):
         hooks = torch.autograd.graph.saved_tensors_hooks
@@ -652,7 +633,6 @@ def test_default_saved_tensors_hooks_double_backward():
     same(prog, quiet=True)
 
 
-@NO_HOOKS
 def test_wrapped_number_saved_tensors_hooks():
     def prog(torch):
         def err_hook(x):
@@ -665,7 +645,6 @@ def test_wrapped_number_saved_tensors_hooks():
     same(prog)
 
 
-@issue8("missing autograd.graph.save_on_cpu")
 def test_graph_save_on_cpu():
     # the dense CPU cases (PyTorch's test also runs a sparse tensor and CUDA)
     def prog(torch):
