@@ -91,6 +91,13 @@ cdef int restore_saved_hooks(list state) except -1:
         _default_hooks[:] = state
 
 
+def _increment_version(Tensor t):
+    """autograd.graph.increment_version: as if t had been modified in place."""
+    if t._inference:
+        return  # an inference tensor has no version counter
+    bump_version(t)
+
+
 def _push_saved_tensors_default_hooks(pack_hook, unpack_hook):
     if _hooks_disabled_message is not None:
         raise RuntimeError(_hooks_disabled_message)
@@ -508,6 +515,11 @@ cdef int accumulate_into(Tensor var, Tensor g) except -1:
             bump_version(old)
         else:
             var._grad = make(as_array(old._data + g._data))
+
+
+def _grad_accumulator(Tensor leaf):
+    """A leaf's AccumulateGrad node (autograd.graph.get_gradient_edge)."""
+    return grad_accumulator(leaf)
 
 
 cdef AccumulateGrad grad_accumulator(Tensor leaf):

@@ -358,6 +358,10 @@ def run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_gr
     if inputs is not None:
         capture = []
         for x in inputs:
+            if not isinstance(x, Tensor):
+                # a GradientEdge (autograd.graph): the gradient flowing into that edge
+                capture.append((<Node?>x.node, x.output_nr))
+                continue
             t = x
             if accumulate:
                 t.retain_grad()

@@ -15,14 +15,17 @@ __all__ = ["SavedTensor", "set_multithreading_enabled", "is_multithreading_enabl
            "inference_mode", "gradcheck", "gradgradcheck", "GradcheckError"]
 
 
-def _as_tuple(x, name):
-    if isinstance(x, _core.Tensor):
+def _as_tuple(x, name, edges=False):
+    if isinstance(x, _core.Tensor) or (edges and isinstance(x, graph.GradientEdge)):
         return (x,)
     if x is None:
         return ()
+    if edges and type(x) is dict:
+        x = tuple(x.values())
     x = tuple(x)
     for t in x:
-        if t is not None and not isinstance(t, _core.Tensor):
+        if t is not None and not isinstance(t, _core.Tensor) and not (
+                edges and isinstance(t, graph.GradientEdge)):
             raise TypeError(f"{name} must be Tensors, but got {type(t).__name__}")
     return x
 
@@ -45,7 +48,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     if len(grads) != len(tensors):
         raise RuntimeError(f"got {len(grads)} tensors and {len(tensors)} gradients")
     if inputs is not None:
-        inputs = _as_tuple(inputs, "inputs")
+        inputs = _as_tuple(inputs, "inputs", edges=True)
         if len(inputs) == 0:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     _core_engine.run_backward(tensors, grads, retain_graph, create_graph, inputs,
@@ -69,8 +72,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if allow_unused is None:
         allow_unused = materialize_grads
     outputs = _as_tuple(outputs, "outputs")
-    single = isinstance(inputs, _core.Tensor)
-    inputs = _as_tuple(inputs, "inputs")
+    dict_inputs = inputs if type(inputs) is dict else None
+    inputs = _as_tuple(inputs, "inputs", edges=True)
     if grad_outputs is None:
         grads = (None,) * len(outputs)
     elif isinstance(grad_outputs, _core.Tensor):
@@ -85,9 +88,14 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     result = _core_engine.run_backward(outputs, grads, retain_graph, create_graph, inputs,
                                        allow_unused=allow_unused, accumulate=False)
     if materialize_grads:
+        if any(g is None and not isinstance(x, _core.Tensor) for g, x in zip(result, inputs)):
+            raise RuntimeError("materialize_grads cannot be used when the given input is a "
+                               "GradientEdge")
         # an unused input gets zeros: a new leaf that requires grad under create_graph
         result = tuple(g if g is not None else _creation.zeros_like(x, requires_grad=create_graph)
                        for g, x in zip(result, inputs))
+    if dict_inputs is not None:
+        return dict(zip(dict_inputs.keys(), result))
     return result
 
 

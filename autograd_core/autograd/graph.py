@@ -2,11 +2,45 @@
 base class of every grad_fn; ``saved_tensors_hooks`` and ``save_on_cpu`` change what
 nodes keep for backward (Note [Saved tensor hooks] in _core/_node.pxi)."""
 import contextlib
+from typing import NamedTuple
 
 from autograd_core._core import tensor as _core
 from autograd_core._core.tensor import Node  # noqa: F401
 
-__all__ = ["Node", "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]
+__all__ = ["Node", "GradientEdge", "get_gradient_edge", "increment_version",
+           "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]
+
+
+class GradientEdge(NamedTuple):
+    """An edge of the graph: a node and which of its inputs (autograd.grad and backward
+    take one in place of a tensor, to reach that edge's gradient)."""
+    node: Node
+    output_nr: int
+
+
+def get_gradient_edge(tensor):
+    """The edge through which tensor's gradient flows: its grad_fn, or for a leaf its
+    AccumulateGrad node (the edge stays valid after in-place changes of tensor).
+
+    >>> import autograd_core as torch
+    >>> x = torch.tensor([1., 2.], requires_grad=True)
+    >>> y = x * 2
+    >>> edge = torch.autograd.graph.get_gradient_edge(x)
+    >>> torch.autograd.grad(y.sum(), edge)
+    (tensor([2., 2.]),)
+    """
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does "
+                           "not require gradients")
+    node = tensor.grad_fn if tensor.grad_fn is not None else _core._grad_accumulator(tensor)
+    return GradientEdge(node, tensor.output_nr)
+
+
+def increment_version(tensor):
+    """Bump tensor's version counter, as an in-place op would (saved copies of it then
+    fail their version check)."""
+    for t in ((tensor,) if isinstance(tensor, _core.Tensor) else tensor):
+        _core._increment_version(t)
 
 
 class saved_tensors_hooks:

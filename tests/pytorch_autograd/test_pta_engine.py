@@ -618,7 +618,6 @@ def test_var_mean_differentiable():
 _NO_EDGE = issue8("missing autograd.graph.GradientEdge / get_gradient_edge")
 
 
-@_NO_EDGE
 def test_grad_to_node():
     # PyTorch also checks a private Resize Function's node; here clone, a non-leaf and
     # a custom Function's node
@@ -666,7 +665,6 @@ def test_grad_to_node_set():
     same(prog)
 
 
-@_NO_EDGE
 def test_grad_to_node_inplace():
     def prog(torch):
         x = data(torch, 2, requires_grad=True).clone()
@@ -676,7 +674,6 @@ def test_grad_to_node_inplace():
     same(prog)
 
 
-@_NO_EDGE
 def test_grad_to_node_multi():
     def prog(torch):
         GradientEdge = torch.autograd.graph.GradientEdge
@@ -689,7 +686,6 @@ def test_grad_to_node_multi():
     same(prog)
 
 
-@_NO_EDGE
 def test_grad_to_node_materialize():
     def prog(torch):
         GradientEdge = torch.autograd.graph.GradientEdge
@@ -713,7 +709,6 @@ def test_grad_to_node_materialize():
     same(prog)
 
 
-@_NO_EDGE
 def test_backward_to_node():
     def prog(torch):
         GradientEdge = torch.autograd.graph.GradientEdge

@@ -443,7 +443,6 @@ def test_leaf_assignment():
     same(prog)
 
 
-@issue8("missing autograd.graph.increment_version")
 def test_increment_version():
     def prog(torch):
         r = []
