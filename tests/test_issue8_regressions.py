@@ -71,7 +71,6 @@ def test_second_backward_through_freed_index_put():
     same(prog, must_raise=True)
 
 
-@issue8("a deep reentrant backward (2000 nested backward calls) raises RecursionError")
 def test_deep_reentrant_backward():
     def prog(torch):
         class Deep(torch.autograd.Function):

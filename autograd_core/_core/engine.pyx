@@ -26,6 +26,7 @@ from autograd_core._core.tensor cimport (
 )
 from autograd_core._core.tensor import Size
 
+import threading
 import warnings
 
 import numpy as np
@@ -317,7 +318,50 @@ cdef bytearray _exec_states(_GraphTask task, set run_nodes, set capture_nodes):
     return states
 
 
+# Note [Reentrant backward]
+# A backward called from inside a backward (a custom Function's backward, a hook)
+# nests: every level costs Python and C stack. As PyTorch hands a deep reentrant pass to
+# a worker thread, every _LEVELS_PER_THREAD nested levels continue on a new thread (a
+# fresh stack and recursion count) while the caller waits, so thousands of nested
+# passes do not raise RecursionError.
+cdef int _LEVELS_PER_THREAD = 50
+_reentrancy = threading.local()
+
+
 def run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_graph,
+                 inputs, bint allow_unused, bint accumulate):
+    """Run one backward pass (_run_backward), on a new thread past a depth of
+    reentrant passes (Note [Reentrant backward])."""
+    cdef int depth = getattr(_reentrancy, "depth", 0)
+    if depth >= _LEVELS_PER_THREAD:
+        return _on_new_thread(tensors, grad_tensors, retain_graph, create_graph, inputs,
+                              allow_unused, accumulate)
+    _reentrancy.depth = depth + 1
+    try:
+        return _run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs,
+                             allow_unused, accumulate)
+    finally:
+        _reentrancy.depth = depth
+
+
+def _on_new_thread(*args):
+    outcome = [None, None]
+
+    def target():
+        try:
+            outcome[0] = _run_backward(*args)
+        except BaseException as e:  # handed to the waiting caller
+            outcome[1] = e
+
+    worker = threading.Thread(target=target, name="autograd_core reentrant backward")
+    worker.start()
+    worker.join()
+    if outcome[1] is not None:
+        raise outcome[1]
+    return outcome[0]
+
+
+def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_graph,
                   inputs, bint allow_unused, bint accumulate):
     """Run one backward pass.
 

@@ -793,7 +793,6 @@ def test_gradient_edge_graph_ownership():
     same(prog)
 
 
-@issue8("a deep reentrant backward (2000 nested backward calls) raises RecursionError")
 def test_deep_reentrant():
     def prog(torch):
         class DeepReentrant(torch.autograd.Function):
