@@ -18,6 +18,10 @@ __all__ = ["SavedTensor", "set_multithreading_enabled", "is_multithreading_enabl
 def _as_tuple(x, name, edges=False):
     if isinstance(x, _core.Tensor) or (edges and isinstance(x, graph.GradientEdge)):
         return (x,)
+    if not edges and (isinstance(x, graph.GradientEdge) or (
+            isinstance(x, (tuple, list)) and any(isinstance(t, graph.GradientEdge) for t in x))):
+        raise NotImplementedError(f"autograd_core: a GradientEdge in {name} is not supported "
+                                  "(as one of the inputs it is)")
     if x is None:
         return ()
     if edges and type(x) is dict:

@@ -615,7 +615,8 @@ def test_var_mean_differentiable():
 
 # ----------------------------------------------------------------- GradientEdge
 
-_NO_EDGE = issue8("missing autograd.graph.GradientEdge / get_gradient_edge")
+_NO_EDGE = issue8("GradientEdge as an output of autograd.grad/backward (edges as inputs work), "
+                  "Tensor.set_")
 
 
 def test_grad_to_node():

@@ -16,8 +16,10 @@ import pytest
 
 from _diff import data, issue8, same
 
-NO_HOOKS = issue8("missing autograd.graph.saved_tensors_hooks")
-NO_SAVED_ATTRS = issue8("missing grad_fn._saved_* / _raw_saved_* attributes")
+NO_HOOKS = issue8("SavedTensor.data (the saved tensor itself) is missing")
+NO_SAVED_ATTRS = issue8("grad_fn._saved_*: attributes of some ops (_saved_self_sym_sizes, "
+                        "_saved_dim, ...) are missing; ctx._raw_saved_tensors has no "
+                        "SavedTensor for a None entry")
 
 
 def _attempt(r, f, *types):
