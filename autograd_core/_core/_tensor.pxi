@@ -6,12 +6,13 @@
 cdef Tensor make_view(Tensor base, cnp.ndarray arr):
     """A tensor over base's memory: it shares base's version counter, and (as in
     PyTorch, even under no_grad) base's requires_grad; a view of an inference tensor is
-    one too (a view of a normal tensor is normal, even inside inference_mode)."""
+    one too, and never requires grad (a view of a normal tensor is normal, even inside
+    inference_mode)."""
     cdef Tensor t = Tensor.__new__(Tensor)
     gc_untrack(t)  # Note [Untracked by the cycle collector]
     t._data = arr
     t._vc = version_counter(base)
-    t._requires_grad = base._requires_grad
+    t._requires_grad = base._requires_grad and not base._inference
     t._inference = base._inference
     t._base = base._base if base._base is not None else base
     return t
