@@ -555,12 +555,29 @@ cdef bint any_requires_grad(tuple inputs) noexcept:
     return False
 
 
+# Under detect_anomaly a node created while another node's backward runs (a
+# create_graph formula, a custom Function's backward) keeps that node as its parent_:
+# an error in it reports both forward traces, as PyTorch's AnomalyMetadata does.
+cdef object _anomaly_current = None
+
+
+def _set_anomaly_current(node):
+    """The node whose backward runs now (the engine sets it in anomaly mode); returns
+    the previous one."""
+    global _anomaly_current
+    prev = _anomaly_current
+    _anomaly_current = node
+    return prev
+
+
 cdef void _record_trace(Node node):
     import traceback
     if node.meta is None:
         node.meta = {}
         gc_track(node)
     node.meta["traceback_"] = traceback.format_stack()  # Cython frames are not in it
+    if _anomaly_current is not None:
+        node.meta["parent_"] = _anomaly_current
 
 
 cdef inline object _edge_of(object x):

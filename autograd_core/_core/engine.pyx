@@ -24,8 +24,9 @@ from autograd_core._core.tensor cimport (
     install_methods, is_number, make, restore_saved_hooks, same_shape, saved_hooks_state,
     shape_of, shape_str,
 )
-from autograd_core._core.tensor import Size
+from autograd_core._core.tensor import Size, _set_anomaly_current
 
+import sys
 import threading
 import warnings
 
@@ -583,11 +584,14 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
 
 
 cdef tuple _apply_with_anomaly(Node node, tuple grads_out):
+    prev = _set_anomaly_current(node)
     try:
         grads_in = node.apply(grads_out)
     except Exception:
         _warn_anomaly(node)
         raise
+    finally:
+        _set_anomaly_current(prev)
     for i, g in enumerate(grads_in):
         if anomaly_check_nan and g is not None and np.isnan((<Tensor>g)._data).any():
             _warn_anomaly(node)
@@ -595,12 +599,40 @@ cdef tuple _apply_with_anomaly(Node node, tuple grads_out):
     return grads_in
 
 
+cdef void _anomaly_warning(str msg):
+    """Warn; a warning that the filters turn into an error goes to stderr, so that the
+    error being reported is the one that propagates (as PyTorch)."""
+    try:
+        warnings.warn(msg, UserWarning, stacklevel=3)
+    except Exception:
+        sys.stderr.write("Warning: " + msg + "\n")
+
+
 cdef void _warn_anomaly(Node node):
-    trace = node.meta.get("traceback_") if node.meta is not None else None
-    if trace:
-        warnings.warn(
-            "Error detected in " + type(node).__name__ + ". Traceback of forward call that "
-            "caused the error:\n" + "".join(trace), UserWarning, stacklevel=2)
+    """PyTorch's AnomalyMetadata::print_stack: the failing node's forward trace, then its
+    parents' (the nodes whose backward created it)."""
+    cdef bint parent = False
+    name = node.name()
+    while True:
+        meta = node.meta if node.meta is not None else {}
+        trace = meta.get("traceback_")
+        if not trace:
+            _anomaly_warning(f"Error detected in {name}. No forward pass information "
+                             "available. Enable detect anomaly during forward pass for more "
+                             "information.")
+        elif not parent:
+            _anomaly_warning(f"Error detected in {name}. Traceback of forward call that "
+                             "caused the error:\n" + "".join(trace))
+        else:
+            _anomaly_warning(f"\n\nPrevious calculation was induced by {name}. Traceback of "
+                             "forward call that induced the previous calculation:\n"
+                             + "".join(trace))
+        nxt = meta.get("parent_")
+        if nxt is None:
+            break
+        node = nxt
+        name = node.name()
+        parent = True
 
 
 def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):

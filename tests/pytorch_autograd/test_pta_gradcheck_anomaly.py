@@ -75,8 +75,6 @@ def test_anomaly_detect_nan():
     same(prog)
 
 
-@issue8("anomaly mode in a backward of a create_graph backward: PyTorch warns twice (the "
-        "Function's forward trace and its parent's), autograd_core once")
 def test_nested_anomaly_detect_nan():
     def prog(torch):
         size = 10
@@ -147,8 +145,6 @@ def test_nested_anomaly_detect_nan():
     same(prog)
 
 
-@issue8("anomaly mode with warnings as errors: the anomaly warning raised in backward "
-        "propagates instead of going to stderr")
 def test_anomaly_grad_warnings():
     def prog(torch):
         r = []
