@@ -13,7 +13,6 @@ def _t(torch, v, rg=True):
 
 # ------------------------------------------------------------- engine, autograd.grad
 
-@issue8("autograd.grad stops at an input that lies on the path to another input")
 def test_grad_input_on_the_path_to_another_input():
     def prog(torch):
         x = _t(torch, [1.0, 2.0])
@@ -23,7 +22,6 @@ def test_grad_input_on_the_path_to_another_input():
     same(prog)
 
 
-@issue8("backward(inputs=...) with a non-leaf input does not make it retain its grad")
 def test_backward_inputs_non_leaf():
     def prog(torch):
         t0 = _t(torch, [[-0.5, -0.75, -1.5]])
@@ -33,7 +31,6 @@ def test_backward_inputs_non_leaf():
     same(prog, quiet=True)
 
 
-@issue8("tensor hooks on leaves are not run by autograd.grad")
 def test_leaf_hook_seen_by_autograd_grad():
     def prog(torch):
         x = _t(torch, [1.0, 2.0, 3.0])
@@ -42,8 +39,6 @@ def test_leaf_hook_seen_by_autograd_grad():
     same(prog)
 
 
-@issue8("autograd.grad: the root's retain_grad() is not filled when the inputs are "
-        "unreachable")
 def test_grad_retained_root_with_unreachable_input():
     def prog(torch):
         t0 = _t(torch, [0.5, 2.0])
@@ -66,7 +61,6 @@ def test_leaf_detach__after_use():
     same(prog)
 
 
-@issue8("a second backward through freed saved values of an indexing node does not raise")
 def test_second_backward_through_freed_index_put():
     def prog(torch):
         b = _t(torch, [0.5, 1.5, 2.5])
@@ -77,7 +71,6 @@ def test_second_backward_through_freed_index_put():
     same(prog, must_raise=True)
 
 
-@issue8("a deep reentrant backward (2000 nested backward calls) raises RecursionError")
 def test_deep_reentrant_backward():
     def prog(torch):
         class Deep(torch.autograd.Function):
@@ -101,7 +94,6 @@ def test_deep_reentrant_backward():
     same(prog)
 
 
-@issue8("calling a grad_fn with the wrong number of arguments raises IndexError")
 def test_grad_fn_call_arity():
     def prog(torch):
         y = torch.ones(1, requires_grad=True) ** 2
@@ -352,7 +344,6 @@ def test_function_backward_writes_through_select():
     same(prog)
 
 
-@issue8("once_differentiable under create_graph: the grads do not require grad")
 def test_once_differentiable_create_graph():
     def prog(torch):
         class F(torch.autograd.Function):
@@ -372,7 +363,6 @@ def test_once_differentiable_create_graph():
     same(prog, quiet=True)
 
 
-@issue8("a Function returning its input under no_grad returns the input itself")
 def test_function_returns_input_under_no_grad():
     def prog(torch):
         class Id(torch.autograd.Function):
@@ -391,7 +381,6 @@ def test_function_returns_input_under_no_grad():
     same(prog)
 
 
-@issue8("setup_context's inputs omit forward's default arguments")
 def test_setup_context_default_args():
     def prog(torch):
         class Pow(torch.autograd.Function):
@@ -415,7 +404,6 @@ def test_setup_context_default_args():
     same(prog)
 
 
-@issue8("a Function whose ctx refers to its own output is never freed")
 def test_function_ctx_cycle_freed():
     def prog(torch):
         import gc
@@ -441,7 +429,6 @@ def test_function_ctx_cycle_freed():
     same(prog)
 
 
-@issue8("mark_dirty() of a tensor that is not an input does not raise")
 def test_mark_dirty_non_input():
     def prog(torch):
         class F(torch.autograd.Function):
@@ -461,7 +448,6 @@ def test_mark_dirty_non_input():
 
 # ------------------------------------------------------------------------ tensors
 
-@issue8("numpy() on a tensor that requires grad raises under no_grad too")
 def test_numpy_under_no_grad():
     def prog(torch):
         x = _t(torch, [1.0, 2.0])
@@ -470,7 +456,6 @@ def test_numpy_under_no_grad():
     same(prog)
 
 
-@issue8("assigning a tensor as its own .grad does not raise")
 def test_grad_self_assignment():
     def prog(torch):
         x = torch.ones(2)
@@ -523,8 +508,6 @@ def test_add_alpha_mixed_dtype_precision():
     same(prog, rtol=1e-12, atol=0)
 
 
-@issue8("backward(inputs=[x, y]) with x an ancestor of y: x gets no gradient (the engine "
-        "stops at y)")
 def test_backward_inputs_ancestor_of_another_input():
     def prog(torch):
         t0 = _t(torch, [1.7, -1.0])

@@ -54,20 +54,139 @@ cdef void bump_version(Tensor t):
     vc.version += 1
 
 
+# Note [Saved tensor hooks]
+# autograd.graph.saved_tensors_hooks(pack, unpack) pushes a pair on a stack: while it
+# is in force, every tensor a node saves is given to pack, and the node keeps what pack
+# returned instead of the tensor (with what it needs to rebuild the tensor's place in
+# the graph: its grad_fn, or its AccumulateGrad). unpack rebuilds a tensor from it when
+# backward (or the user) reads the saved value; versions cannot be checked through the
+# hooks, as in PyTorch. A saved tensor's own hooks (grad_fn._raw_saved_x.register_hooks)
+# work the same way. The stack is process-wide here (PyTorch's is thread-local).
+
+cdef list _default_hooks = []
+cdef object _hooks_disabled_message = None
+
+cdef str MSG_PACK_INPLACE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input "
+    "to pack hook cannot be modified by in-place operations as this can lead to unexpected "
+    "side-effects. Please open an issue if you need to perform in-place operations on the "
+    "input to a pack hook.")
+cdef str MSG_DETACHED_SAVED = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+    "This is not supported, please use out-of-place `.detach()` instead")
+
+
+cdef list saved_hooks_state():
+    """The hook stack as a backward pass starts: the pass restores it when it ends, so
+    hooks entered or exited inside backward (by an unpack hook, say) do not outlive it
+    (PyTorch runs backward with the thread-local state captured at its start)."""
+    return _default_hooks[:] if _default_hooks else None
+
+
+cdef int restore_saved_hooks(list state) except -1:
+    if state is None:
+        if _default_hooks:
+            del _default_hooks[:]
+    elif _default_hooks != state:
+        _default_hooks[:] = state
+
+
+def _increment_version(Tensor t):
+    """autograd.graph.increment_version: as if t had been modified in place."""
+    if t._inference:
+        return  # an inference tensor has no version counter
+    bump_version(t)
+
+
+def _push_saved_tensors_default_hooks(pack_hook, unpack_hook):
+    if _hooks_disabled_message is not None:
+        raise RuntimeError(_hooks_disabled_message)
+    _default_hooks.append((pack_hook, unpack_hook))
+
+
+def _pop_saved_tensors_default_hooks():
+    if _default_hooks:
+        _default_hooks.pop()
+
+
+def _saved_tensors_hooks_get_disabled_error_message():
+    return _hooks_disabled_message
+
+
+def _saved_tensors_hooks_disable(message):
+    global _hooks_disabled_message
+    _hooks_disabled_message = message
+    if _default_hooks:
+        raise RuntimeError(message)
+
+
+def _saved_tensors_hooks_enable():
+    global _hooks_disabled_message
+    _hooks_disabled_message = None
+
+
+cdef Tensor _alias_of(Tensor t):
+    """t's values and version counter, without its history (what pack hooks see)."""
+    cdef Tensor a = make(t._data)
+    a._vc = version_counter(t)
+    return a
+
+
+cdef int _save_metadata(SavedTensor s, Tensor t) except -1:
+    s.leaf = t._grad_fn is None
+    s.requires_grad = t._requires_grad
+    s.output_nr = t._output_nr
+    if s.leaf:
+        if t._requires_grad:
+            s.accumulator = grad_accumulator(t)
+    else:
+        s.grad_fn = t._grad_fn
+
+
+cdef int _pack(SavedTensor s, Tensor t, object pack_hook, object unpack_hook) except -1:
+    """Hand t to pack_hook; keep its result in place of the tensor."""
+    cdef VersionCounter vc = version_counter(t)
+    cdef long before = vc.version
+    with NoGradGuard():
+        packed = pack_hook(t)
+    if vc.version != before:
+        raise RuntimeError(MSG_PACK_INPLACE)
+    s.packed = packed
+    s.unpack_hook = unpack_hook
+    s.tensor = None
+    s.data = None
+
+
 @cython.freelist(256)
 @cython.final
 cdef class SavedTensor:
-    """A tensor a node keeps for its backward (Note [Saved tensor versions])."""
+    """A tensor a node keeps for its backward (Note [Saved tensor versions]); the object
+    ``grad_fn._raw_saved_<name>`` returns (Note [Saved tensor hooks]).
+
+    >>> import autograd_core as torch
+    >>> a = torch.tensor([2.], requires_grad=True)
+    >>> y = a * a
+    >>> y.grad_fn._raw_saved_self.register_hooks(lambda t: t * 2, lambda t: t / 2)
+    >>> y.grad_fn._saved_self
+    tensor([2.], grad_fn=<DivBackward0>)
+    """
+
+    def __init__(self):
+        raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
 
     cdef Tensor unpack(self, Node owner):
         """The saved value, checked: released state, then version."""
         cdef Tensor t
         if owner.released:
             raise RuntimeError(MSG_BACKWARD_TWICE)
+        if self.unpack_hook is not None:
+            return self._unpack_hooked(owner)
         if not self.is_output:
             t = self.tensor
             if t._vc.version != self.version:
                 raise modified_error(t, self.version, t._grad_fn, t._output_nr)
+            if not self.leaf and t._grad_fn is None:
+                raise RuntimeError(MSG_DETACHED_SAVED)
             return t
         t = make(self.data)
         t._vc = self.vc
@@ -80,12 +199,60 @@ cdef class SavedTensor:
             t._requires_grad = True
         return t
 
+    cdef Tensor _unpack_hooked(self, Node owner):
+        r = self.unpack_hook(self.packed)
+        if not isinstance(r, Tensor):
+            raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but "
+                            f"got result of type {type(r).__name__}")
+        cdef Tensor t = make((<Tensor>r)._data)
+        cdef Node grad_fn = owner if self.is_output else self.grad_fn
+        if grad_fn is not None and cnp.PyArray_ISFLOAT(t._data):
+            t._grad_fn = grad_fn
+            t._output_nr = self.output_nr
+            t._requires_grad = True
+        elif self.requires_grad and cnp.PyArray_ISFLOAT(t._data):
+            t._requires_grad = True
+            if self.accumulator is not None:
+                t._accumulator = weakref.ref(self.accumulator)
+        return t
+
+    @property
+    def unpack_hook(self):
+        return self.unpack_hook
+
+    def register_hooks(self, pack_hook, unpack_hook):
+        """Replace the saved tensor by pack_hook(tensor); unpack_hook(packed) gives it back."""
+        if not callable(pack_hook) or not callable(unpack_hook):
+            raise TypeError("register_hooks(): incompatible function arguments: pack_hook and "
+                            "unpack_hook must be callables")
+        if self.unpack_hook is not None:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have "
+                               "already been set. Hint: only one pair of hooks is allowed at "
+                               "a time.")
+        cdef Tensor t
+        if self.is_output:
+            t = make(self.data)
+            t._vc = self.vc
+            self.leaf = False
+        elif self.tensor is None:
+            raise RuntimeError(MSG_BACKWARD_TWICE)
+        else:
+            _save_metadata(self, self.tensor)
+            t = _alias_of(self.tensor)
+        _pack(self, t, pack_hook, unpack_hook)
+
 
 cdef SavedTensor save(Tensor t):
     """Save a forward input (or any tensor that is not the saving node's output)."""
     cdef SavedTensor s = SavedTensor.__new__(SavedTensor)
     s.version = version_for_save(t)
-    s.tensor = t
+    s.leaf = t._grad_fn is None
+    if _default_hooks:
+        _save_metadata(s, t)
+        pack_hook, unpack_hook = _default_hooks[-1]
+        _pack(s, t, pack_hook, unpack_hook)
+    else:
+        s.tensor = t
     return s
 
 
@@ -98,11 +265,18 @@ cdef SavedTensor save_output(Tensor out, int output_nr):
     s.version = vc.version
     s.output_nr = output_nr
     s.is_output = True
+    if _default_hooks:
+        pack_hook, unpack_hook = _default_hooks[-1]
+        # the tensor handed to pack has no history: a pack_hook keeping it (the identity)
+        # then holds no reference to the node saving it
+        _pack(s, _alias_of(out), pack_hook, unpack_hook)
     return s
 
 
 cdef void repoint_saved(SavedTensor saved, Tensor t) noexcept:
     """Make a saved output refer to t, which now holds it (an in-place op's result)."""
+    if saved.unpack_hook is not None:
+        return  # what pack_hook kept stands for the value
     cdef VersionCounter vc = t._vc
     saved.data = t._data
     saved.vc = vc
@@ -224,12 +398,21 @@ cdef class Node:
 
     def __call__(self, *grads):
         """Apply the derivative to output gradients directly, as PyTorch's nodes allow."""
+        cdef int n = self.num_outputs()
+        if len(grads) != n:
+            raise TypeError(f"expected {n} arguments, got {len(grads)} instead")
+        cdef bint any_grad = False
         for g in grads:
-            if g is not None and not isinstance(g, Tensor):
-                raise TypeError("expected Tensor arguments to a grad_fn")
+            if g is not None:
+                if not isinstance(g, Tensor):
+                    raise TypeError("expected Tensor arguments to a grad_fn")
+                any_grad = True
         if self.released:
             raise RuntimeError(MSG_BACKWARD_TWICE)
-        out = self.apply(grads)
+        if any_grad:
+            out = self.apply(grads)
+        else:  # no gradient in, none out (PyTorch's undefined gradients)
+            out = (None,) * (0 if self.next_nodes is None else len(self.next_nodes))
         return out[0] if len(out) == 1 else out
 
 
@@ -275,28 +458,36 @@ cdef class AccumulateGrad(Node):
         return "torch::autograd::AccumulateGrad"  # PyTorch's C++ node name
 
     cdef tuple apply(self, tuple grads):
-        cdef Tensor g = grads[0]
         cdef Tensor var = self.var
+        cdef Tensor g = grads[0]
         if g is None:
             return ()
-        if var._hooks is not None:
-            for hook in list(var._hooks):
-                r = hook(g)
-                if r is not None:
-                    g = check_hook_result(r, g, hook)
+        # the leaf's tensor hooks ran before (the engine calls them as this node's
+        # tensor pre-hooks, ahead of its pre-hooks, as PyTorch)
         accumulate_into(var, g)
         if var._post_acc_hooks is not None:
             for hook in list(var._post_acc_hooks):
                 if hook(var) is not None:
-                    raise RuntimeError("post accumulate grad hooks should return None")
+                    raise RuntimeError("Tensor post accumulate grad hooks should return None.")
         return ()
 
+
+# Note [Stealing the gradient]
+# PyTorch's AccumulateGrad makes the incoming gradient the leaf's .grad without a copy
+# when nothing else holds it (its use count); a gradient someone else holds (a hook's
+# closure, a second input buffer, the user) is cloned, so that later in-place
+# accumulation cannot change what they see. Here the count is the refcount: during a
+# backward pass the engine holds the gradient once (the grads tuple it passes to
+# apply; Note [Stealing the gradient] in engine.pyx drops its other references),
+# AccumulateGrad.apply once (its local) and accumulate_into once (its own reference
+# to an argument it reassigns): 3. tests/test_engine_hooks.py checks this against
+# PyTorch's data_ptr()s.
 
 cdef inline bint _can_steal(Tensor g, int expected_refs):
     """True when nothing else can see g or its memory, so .grad may take it as is."""
     cdef cnp.ndarray arr = g._data
     return (Py_REFCNT(g) <= expected_refs and g._grad_fn is None
-            and cnp.PyArray_BASE(arr) == NULL and Py_REFCNT(arr) == 1
+            and cnp.PyArray_BASE(arr) == NULL and Py_REFCNT(arr) == 2  # g's, and arr here
             and cnp.PyArray_ISWRITEABLE(arr))
 
 
@@ -310,7 +501,7 @@ cdef int accumulate_into(Tensor var, Tensor g) except -1:
     if cnp.PyArray_TYPE(g._data) != cnp.PyArray_TYPE(var._data):
         g = OPS._to_copy(g, dtype_of(var._data))
     if old is None:
-        if not agc_grad_enabled() and _can_steal(g, 4):
+        if not agc_grad_enabled() and _can_steal(g, 3):
             var._grad = g
         elif agc_grad_enabled():
             var._grad = OPS._copy_backwards(g, True)
@@ -324,6 +515,11 @@ cdef int accumulate_into(Tensor var, Tensor g) except -1:
             bump_version(old)
         else:
             var._grad = make(as_array(old._data + g._data))
+
+
+def _grad_accumulator(Tensor leaf):
+    """A leaf's AccumulateGrad node (autograd.graph.get_gradient_edge)."""
+    return grad_accumulator(leaf)
 
 
 cdef AccumulateGrad grad_accumulator(Tensor leaf):
@@ -359,12 +555,29 @@ cdef bint any_requires_grad(tuple inputs) noexcept:
     return False
 
 
+# Under detect_anomaly a node created while another node's backward runs (a
+# create_graph formula, a custom Function's backward) keeps that node as its parent_:
+# an error in it reports both forward traces, as PyTorch's AnomalyMetadata does.
+cdef object _anomaly_current = None
+
+
+def _set_anomaly_current(node):
+    """The node whose backward runs now (the engine sets it in anomaly mode); returns
+    the previous one."""
+    global _anomaly_current
+    prev = _anomaly_current
+    _anomaly_current = node
+    return prev
+
+
 cdef void _record_trace(Node node):
     import traceback
     if node.meta is None:
         node.meta = {}
         gc_track(node)
     node.meta["traceback_"] = traceback.format_stack()  # Cython frames are not in it
+    if _anomaly_current is not None:
+        node.meta["parent_"] = _anomaly_current
 
 
 cdef inline object _edge_of(object x):

@@ -6,12 +6,13 @@
 cdef Tensor make_view(Tensor base, cnp.ndarray arr):
     """A tensor over base's memory: it shares base's version counter, and (as in
     PyTorch, even under no_grad) base's requires_grad; a view of an inference tensor is
-    one too (a view of a normal tensor is normal, even inside inference_mode)."""
+    one too, and never requires grad (a view of a normal tensor is normal, even inside
+    inference_mode)."""
     cdef Tensor t = Tensor.__new__(Tensor)
     gc_untrack(t)  # Note [Untracked by the cycle collector]
     t._data = arr
     t._vc = version_counter(base)
-    t._requires_grad = base._requires_grad
+    t._requires_grad = base._requires_grad and not base._inference
     t._inference = base._inference
     t._base = base._base if base._base is not None else base
     return t
@@ -386,6 +387,10 @@ cdef class Tensor:
             raise RuntimeError("requires_grad must be a bool")
         self._set_requires_grad(value, MSG_NOT_FLOAT_GRAD_SETTER)
 
+    @requires_grad.deleter
+    def requires_grad(self):
+        raise RuntimeError("requires_grad must be a bool")
+
     cdef _set_requires_grad(self, bint value, str msg):
         if self._grad_fn is not None:
             if not value:
@@ -410,6 +415,36 @@ cdef class Tensor:
         return self._grad_fn
 
     @property
+    def _grad_fn(self):
+        return self._grad_fn
+
+    @_grad_fn.deleter
+    def _grad_fn(self):
+        raise RuntimeError("Deletion of _grad_fn not allowed. Detach tensor instead!")
+
+    @property
+    def _backward_hooks(self):
+        """The tensor hooks registered on this tensor, by handle order (None if none)."""
+        if self._grad_fn is None:
+            hooks = self._hooks
+        elif self._grad_fn.pre_hooks is not None:
+            hooks = [h.fn for h in self._grad_fn.pre_hooks if isinstance(h, TensorHook)
+                     and (<TensorHook>h).output_nr == self._output_nr]
+        else:
+            hooks = None
+        return dict(enumerate(hooks)) if hooks else None
+
+    @_backward_hooks.deleter
+    def _backward_hooks(self):
+        raise RuntimeError("Deletion of _backwards_hooks not allowed!")
+
+    @property
+    def volatile(self):
+        warnings.warn("volatile was removed (Variable.volatile is always False)",
+                      UserWarning, stacklevel=2)
+        return False
+
+    @property
     def is_leaf(self):
         return self._grad_fn is None
 
@@ -427,6 +462,8 @@ cdef class Tensor:
         if not isinstance(value, Tensor):
             raise TypeError("assigned grad expected to be a Tensor or None but got grad of type "
                             + type(value).__name__)
+        if value is self:
+            raise RuntimeError("can't assign Variable as its own grad")
         if cnp.PyArray_TYPE((<Tensor>value)._data) != cnp.PyArray_TYPE(self._data):
             raise RuntimeError("assigned grad has data of a different type")
         if not same_shape((<Tensor>value)._data, self._data):
@@ -459,6 +496,12 @@ cdef class Tensor:
     @property
     def output_nr(self):
         return self._output_nr
+
+    def data_ptr(self):
+        """The address of the first element (0 for a tensor without elements)."""
+        if cnp.PyArray_SIZE(self._data) == 0:
+            return 0
+        return <size_t>cnp.PyArray_DATA(self._data)
 
     @property
     def _version(self):
@@ -514,6 +557,10 @@ cdef class Tensor:
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
         self._data = (<Tensor>value)._data
+
+    @data.deleter
+    def data(self):
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
     def detach(self):
         """A new leaf sharing this tensor's memory and version counter, without history."""
@@ -678,12 +725,12 @@ cdef class Tensor:
 
     def numpy(self, *, force=False):
         """The values as a numpy array sharing memory (only without requires_grad)."""
-        if self._requires_grad and not force:
+        if self._requires_grad and agc_grad_enabled() and not force:
             raise RuntimeError(MSG_NUMPY_REQUIRES_GRAD)
         return self._data
 
     def __array__(self, dtype=None, copy=None):
-        if self._requires_grad:
+        if self._requires_grad and agc_grad_enabled():
             raise RuntimeError(MSG_NUMPY_REQUIRES_GRAD)
         if dtype is not None:
             return self._data.astype(dtype, copy=bool(copy))

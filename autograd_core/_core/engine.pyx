@@ -19,12 +19,15 @@ from libc.stdint cimport int32_t
 from autograd_core._core.csrc cimport *
 from autograd_core._core.dtype cimport dtype, dtype_of
 from autograd_core._core.tensor cimport (
-    grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, OPS, AccumulateGrad, Node, Tensor, TensorHook, accumulate_into,
+    grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, OPS, AccumulateGrad, Node, Tensor, TensorHook,
     anomaly_check_nan, anomaly_enabled, check_hook_result, edge_node, grad_accumulator,
-    install_methods, is_number, make, same_shape, shape_of, shape_str,
+    install_methods, is_number, make, restore_saved_hooks, same_shape, saved_hooks_state,
+    shape_of, shape_str,
 )
-from autograd_core._core.tensor import Size
+from autograd_core._core.tensor import Size, _set_anomaly_current
 
+import sys
+import threading
 import warnings
 
 import numpy as np
@@ -52,9 +55,15 @@ cdef object _no_grad_fn_error(int i):
 #
 # Note [Needed nodes]
 # With `inputs` (Tensor.backward(inputs=...), autograd.grad) only nodes with a path
-# to an input's edge run. Every edge goes from a newer node to an older one, so
-# visiting nodes in increasing sequence number (AccumulateGrad counted as oldest)
-# sees children before parents: one pass marks the needed ones.
+# to an input's edge run (PyTorch's exec_info). autograd.grad captures the gradient
+# flowing into each input's edge: a captured node with no path to another input does
+# not run (its tensor pre-hooks do, before the capture); one that leads on to another
+# input runs too, and its gradient is captured before its hooks. backward(inputs=)
+# runs the input edges' nodes themselves: a leaf's AccumulateGrad, or a non-leaf's
+# grad_fn whose retain_grad (set on every input, as PyTorch) fills its .grad. Every
+# edge goes from a newer node to an older one, so visiting nodes in increasing
+# sequence number (AccumulateGrad counted as oldest) sees children before parents:
+# one pass marks them.
 
 cdef object _ones_like_root(Tensor t):
     return make(np.ones(shape_of(t._data), dtype=t._data.dtype))
@@ -120,21 +129,33 @@ cdef bint _expandable_to(tuple shape, tuple target):
     return True
 
 
-cdef tuple _call_pre_hooks(Node node, list buf):
-    """Tensor hooks, then retain_grad, then node pre-hooks (PyTorch's order)."""
+cdef object _run_tensor_hook(object fn, object g):
+    """One tensor hook on one gradient (None too, as PyTorch calls Python hooks)."""
+    r = fn(g)
+    if r is None:
+        return g
+    if g is None:
+        raise RuntimeError("can't replace a empty gradient with a non-empty value")
+    return check_hook_result(r, <Tensor>g, fn)
+
+
+cdef void _call_tensor_pre_hooks(Node node, list buf) except *:
+    """Tensor hooks, then retain_grad (PyTorch's call_tensor_pre_hooks). A leaf's hooks
+    live on the leaf and are its AccumulateGrad node's tensor pre-hooks."""
     cdef TensorHook th
-    if node.pre_hooks is not None:
+    cdef Tensor var
+    if isinstance(node, AccumulateGrad):
+        var = (<AccumulateGrad>node).var
+        if var is not None and var._hooks is not None:
+            for h in list(var._hooks):
+                buf[0] = _run_tensor_hook(h, buf[0])
+    elif node.pre_hooks is not None:
         for h in list(node.pre_hooks):
             if isinstance(h, TensorHook):
                 th = <TensorHook>h
-                g = buf[th.output_nr]
-                if g is None:
-                    continue
-                r = th.fn(g)
-                if r is not None:
-                    buf[th.output_nr] = check_hook_result(r, g, th.fn)
+                buf[th.output_nr] = _run_tensor_hook(th.fn, buf[th.output_nr])
     if node.retained is not None:
-        for nr, ref in node.retained.items():
+        for nr, ref in list(node.retained.items()):
             t = ref()
             g = buf[nr]
             if t is None or g is None:
@@ -143,18 +164,28 @@ cdef tuple _call_pre_hooks(Node node, list buf):
                 (<Tensor>t)._grad = OPS.clone(g, None)
             else:
                 (<Tensor>t)._grad = OPS.add((<Tensor>t)._grad, g, 1)
-    if node.pre_hooks is not None:
-        for h in list(node.pre_hooks):
-            if isinstance(h, TensorHook):
-                continue
-            r = h(tuple(buf))
-            if r is not None:
-                if not isinstance(r, tuple) or len(r) != len(buf):
-                    raise RuntimeError(
-                        f"hook '{getattr(h, '__name__', h)}' has returned an incorrect number "
-                        f"of values (got {len(r) if isinstance(r, tuple) else 1}, but expected {len(buf)})")
-                buf[:] = list(r)
-    return tuple(buf)
+
+
+cdef void _call_node_pre_hooks(Node node, list buf) except *:
+    for h in list(node.pre_hooks):
+        if isinstance(h, TensorHook):
+            continue
+        r = h(tuple(buf))
+        if r is not None:
+            if not isinstance(r, tuple) or len(r) != len(buf):
+                raise RuntimeError(
+                    f"hook '{getattr(h, '__name__', h)}' has returned an incorrect number "
+                    f"of values (got {len(r) if isinstance(r, tuple) else 1}, but expected {len(buf)})")
+            buf[:] = list(r)
+
+
+cdef inline bint _has_tensor_pre_hooks(Node node):
+    if node.retained is not None:
+        return True
+    if isinstance(node, AccumulateGrad):
+        var = (<AccumulateGrad>node).var
+        return var is not None and (<Tensor>var)._hooks is not None
+    return node.pre_hooks is not None
 
 
 cdef tuple _call_post_hooks(Node node, tuple grads_in, tuple grads_out):
@@ -256,38 +287,93 @@ cdef int _discover(_GraphTask task, list root_nodes, bint count) except -1:
                 stack.append(child)
 
 
-cdef bytearray _mark_needed(_GraphTask task, set capture_nodes):
-    """Note [Needed nodes]: 1 for nodes with a path to a captured edge."""
+cdef enum:
+    # Note [Needed nodes]: what a node does in a pass with `inputs`
+    SKIP = 0        # no path to an input's edge: never runs
+    CAPTURE = 1     # an input's edge, with no path to another: tensor pre-hooks, capture
+    RUN = 2         # runs (its children that are not SKIP get its gradients)
+
+
+cdef bytearray _exec_states(_GraphTask task, set run_nodes, set capture_nodes):
+    """Note [Needed nodes]: RUN for nodes with a path to an input's edge (and for
+    run_nodes), CAPTURE for the other captured ones, SKIP for the rest."""
     cdef Py_ssize_t n = len(task.nodes), i
-    cdef bytearray needed = bytearray(n)
+    cdef bytearray states = bytearray(n)
     cdef Node node
+    cdef unsigned char st
     order = sorted(range(n), key=lambda j: 0 if isinstance(task.nodes[j], AccumulateGrad)
                    else (<Node>task.nodes[j]).seq)
     for i in order:
         node = task.nodes[i]
-        if node in capture_nodes:
-            needed[i] = 1
-            continue
-        if node.next_nodes is None:
-            continue
-        for c in node.next_nodes:
-            if c is not None and needed[agc_ptrmap_get(&task.index, <void *>c)]:
-                needed[i] = 1
-                break
-    return needed
+        st = SKIP
+        if run_nodes is not None and node in run_nodes:
+            st = RUN
+        elif node.next_nodes is not None:
+            for c in node.next_nodes:
+                if c is not None and states[agc_ptrmap_get(&task.index, <void *>c)] != SKIP:
+                    st = RUN
+                    break
+        if st == SKIP and capture_nodes is not None and node in capture_nodes:
+            st = CAPTURE
+        states[i] = st
+    return states
+
+
+# Note [Reentrant backward]
+# A backward called from inside a backward (a custom Function's backward, a hook)
+# nests: every level costs Python and C stack. As PyTorch hands a deep reentrant pass to
+# a worker thread, every _LEVELS_PER_THREAD nested levels continue on a new thread (a
+# fresh stack and recursion count) while the caller waits, so thousands of nested
+# passes do not raise RecursionError.
+cdef int _LEVELS_PER_THREAD = 50
+_reentrancy = threading.local()
 
 
 def run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_graph,
-                  inputs, bint allow_unused, bint accumulate, bint materialize=False):
+                 inputs, bint allow_unused, bint accumulate):
+    """Run one backward pass (_run_backward), on a new thread past a depth of
+    reentrant passes (Note [Reentrant backward])."""
+    cdef int depth = getattr(_reentrancy, "depth", 0)
+    if depth >= _LEVELS_PER_THREAD:
+        return _on_new_thread(tensors, grad_tensors, retain_graph, create_graph, inputs,
+                              allow_unused, accumulate)
+    _reentrancy.depth = depth + 1
+    try:
+        return _run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs,
+                             allow_unused, accumulate)
+    finally:
+        _reentrancy.depth = depth
+
+
+def _on_new_thread(*args):
+    outcome = [None, None]
+
+    def target():
+        try:
+            outcome[0] = _run_backward(*args)
+        except BaseException as e:  # handed to the waiting caller
+            outcome[1] = e
+
+    worker = threading.Thread(target=target, name="autograd_core reentrant backward")
+    worker.start()
+    worker.join()
+    if outcome[1] is not None:
+        raise outcome[1]
+    return outcome[0]
+
+
+def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_graph,
+                  inputs, bint allow_unused, bint accumulate):
     """Run one backward pass.
 
     accumulate=True is backward(): gradients go into leaves' .grad (only the listed
-    inputs' when inputs is given). accumulate=False is autograd.grad(): the gradients
-    for `inputs` are returned and nothing is accumulated.
+    inputs' when inputs is given: a non-leaf input retains its grad, as PyTorch).
+    accumulate=False is autograd.grad(): the gradients for `inputs` are returned and
+    nothing is accumulated.
     """
     cdef Py_ssize_t i, k
-    cdef Tensor t, g
-    cdef Node node, child
+    cdef Tensor t
+    cdef Node node
     cdef bint keep_graph = create_graph if retain_graph is None else bool(retain_graph)
     global _create_graph_warned
     if create_graph and accumulate and not _create_graph_warned:
@@ -310,126 +396,155 @@ def run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_gr
         root_nodes.append(edge_node(t))
         root_nrs.append(t._output_nr)
 
-    # Edges whose gradient is captured: (node, output_nr) per input.
+    # The input edges: (node, output_nr) per input.
     cdef list capture = None
-    cdef set capture_nodes = None
+    cdef set edge_nodes = None
     cdef list captured = None
     if inputs is not None:
         capture = []
-        for k, x in enumerate(inputs):
+        for x in inputs:
+            if not isinstance(x, Tensor):
+                # a GradientEdge (autograd.graph): the gradient flowing into that edge
+                capture.append((<Node?>x.node, x.output_nr))
+                continue
             t = x
-            if t._grad_fn is not None:
-                capture.append((t._grad_fn, t._output_nr, t))
-            elif t._requires_grad:
-                capture.append((grad_accumulator(t), 0, t))
-            else:
+            if accumulate:
+                t.retain_grad()
+            if not t._requires_grad:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
-        capture_nodes = set(c[0] for c in capture)
-        captured = [None] * len(capture)
+            if t._grad_fn is not None:
+                capture.append((t._grad_fn, t._output_nr))
+            else:
+                capture.append((grad_accumulator(t), 0))
+        edge_nodes = set([c[0] for c in capture])
+        if not accumulate:
+            captured = [None] * len(capture)
 
     cdef _GraphTask task = _GraphTask()
     if not task.ok:
         raise MemoryError()
-    cdef bytearray needed = None
+    cdef bytearray states = None
     cdef int32_t idx, cidx
+    # A single root is PyTorch's graph root itself: it is always reached, and runs its
+    # tensor pre-hooks even when it leads to no input.
+    cdef bint single_root = len(root_nodes) == 1
     if capture is None:
         _discover(task, root_nodes, True)
     else:
         _discover(task, root_nodes, False)
-        needed = _mark_needed(task, capture_nodes)
+        states = _exec_states(task, edge_nodes if accumulate else None,
+                              None if accumulate else edge_nodes)
         for i in range(len(task.nodes)):
-            if not needed[i]:
+            if states[i] != RUN:
                 continue
             node = task.nodes[i]
-            if node in capture_nodes and (not accumulate or isinstance(node, AccumulateGrad)):
-                if not isinstance(node, AccumulateGrad) or not accumulate:
-                    continue  # a captured non-leaf edge: nothing past it runs
             if node.next_nodes is None:
                 continue
             for c in node.next_nodes:
                 if c is not None:
                     cidx = agc_ptrmap_get(&task.index, <void *>c)
-                    if needed[cidx]:
+                    if states[cidx] != SKIP:
                         task.deps.data[cidx] += 1
         for node in root_nodes:
-            task.deps.data[agc_ptrmap_get(&task.index, <void *>node)] += 1
+            idx = agc_ptrmap_get(&task.index, <void *>node)
+            if single_root or states[idx] != SKIP:
+                task.deps.data[idx] += 1
 
     cdef int prev_grad_mode = grad_enabled()
+    cdef list hooks_state = saved_hooks_state()
     set_grad_enabled(create_graph)
     try:
         # GraphRoot: the root gradients arrive first.
         for i in range(len(root_nodes)):
             idx = agc_ptrmap_get(&task.index, <void *>root_nodes[i])
-            if needed is None or needed[idx]:
+            if states is None or single_root or states[idx] != SKIP:
                 task.add_grad(idx, root_nrs[i], root_grads[i])
                 task.arrive(idx)
-        _execute(task, needed, capture, capture_nodes, captured, keep_graph, accumulate)
+        _execute(task, states, capture, None if accumulate else edge_nodes, captured,
+                 keep_graph)
     finally:
         set_grad_enabled(prev_grad_mode)
+        restore_saved_hooks(hooks_state)
 
-    if capture is None:
-        return None
     if accumulate:
         return None
-    for k in range(len(captured)):
-        if captured[k] is None:
-            if not allow_unused and not materialize:
+    if not allow_unused:
+        for k in range(len(captured)):
+            if captured[k] is None:
                 raise RuntimeError(
                     f"The differentiated Tensor at index {k} appears to not have been used in "
                     "the graph. Set allow_unused=True if this is the desired behavior.")
-            if materialize:
-                t = inputs[k]
-                captured[k] = make(np.zeros(shape_of(t._data), dtype=t._data.dtype))
     return tuple(captured)
 
 
-cdef void _execute(_GraphTask task, bytearray needed, list capture, set capture_nodes,
-                   list captured, bint keep_graph, bint accumulate) except *:
+cdef inline list _as_buffer(Node node, object cur):
+    if cur is None:
+        return [None] * node.num_outputs()
+    if type(cur) is list:
+        return <list>cur
+    return [cur]
+
+
+cdef int _capture(Node node, list capture, list captured, list buf) except -1:
+    cdef Py_ssize_t k
+    for k in range(len(capture)):
+        if capture[k][0] is node:
+            captured[k] = buf[capture[k][1]]
+
+
+cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_nodes,
+                   list captured, bint keep_graph) except *:
     cdef int32_t idx, cidx
-    cdef Py_ssize_t i, k, n_next
+    cdef Py_ssize_t i, n_next
     cdef Node node
     cdef Tensor g
     cdef list buf
     cdef tuple grads_out, grads_in, next_nodes, next_nrs
-    cdef bint any_grad
+    cdef bint any_grad, is_captured
+    cur = None
     while True:
+        # Note [Stealing the gradient]: no stale reference to a gradient survives
+        # from one step to the next, so AccumulateGrad knows who else holds it.
+        grads_in = None
+        grads_out = None
+        g = None
         idx = agc_heap_pop(&task.ready)
         if idx < 0:
             break
         node = task.nodes[idx]
         cur = task.buffers[idx]
         task.buffers[idx] = None
-        if node.pre_hooks is not None or node.retained is not None:
-            if cur is None:
-                buf = [None] * node.num_outputs()
-            elif type(cur) is list:
-                buf = <list>cur
-            else:
-                buf = [cur]
-            grads_out = _call_pre_hooks(node, buf)
+        is_captured = capture_nodes is not None and node in capture_nodes
+        if states is not None and states[idx] != RUN:
+            # Captured but needed by nothing else (or a single root that leads to no
+            # input): its tensor pre-hooks see the gradient, and it does not run.
+            buf = _as_buffer(node, cur)
+            if _has_tensor_pre_hooks(node):
+                _call_tensor_pre_hooks(node, buf)
+            if is_captured:
+                _capture(node, capture, captured, buf)
+            continue
+        if is_captured:
+            # A node that also runs: its gradient is taken before any hook (PyTorch).
+            _capture(node, capture, captured, _as_buffer(node, cur))
+        if _has_tensor_pre_hooks(node) or node.pre_hooks is not None:
+            buf = list(_as_buffer(node, cur))
+            _call_tensor_pre_hooks(node, buf)
+            if node.pre_hooks is not None:
+                _call_node_pre_hooks(node, buf)
+            grads_out = tuple(buf)
+            buf = None
         elif cur is None:
             grads_out = (None,) * node.num_outputs()
         elif type(cur) is list:
             grads_out = tuple(<list>cur)
         else:
             grads_out = (cur,)
-
-        if capture_nodes is not None and node in capture_nodes:
-            for k in range(len(capture)):
-                if capture[k][0] is node:
-                    gk = grads_out[capture[k][1]]
-                    if accumulate and not isinstance(node, AccumulateGrad):
-                        if gk is not None:
-                            accumulate_into(<Tensor>capture[k][2], <Tensor>gk)
-                            (<Tensor>capture[k][2])._retains_grad = True
-                    elif not accumulate:
-                        captured[k] = gk
-            if not accumulate or not isinstance(node, AccumulateGrad):
-                continue
+        cur = None
 
         any_grad = False
-        for x in grads_out:
-            if x is not None:
+        for i in range(len(grads_out)):
+            if grads_out[i] is not None:
                 any_grad = True
                 break
         if node.released and any_grad:
@@ -459,7 +574,7 @@ cdef void _execute(_GraphTask task, bytearray needed, list capture, set capture_
             if c is None:
                 continue
             cidx = agc_ptrmap_get(&task.index, <void *>c)
-            if needed is not None and not needed[cidx]:
+            if states is not None and states[cidx] == SKIP:
                 continue
             g = grads_in[i]
             if g is not None and node.input_meta is not None:
@@ -469,11 +584,14 @@ cdef void _execute(_GraphTask task, bytearray needed, list capture, set capture_
 
 
 cdef tuple _apply_with_anomaly(Node node, tuple grads_out):
+    prev = _set_anomaly_current(node)
     try:
         grads_in = node.apply(grads_out)
     except Exception:
         _warn_anomaly(node)
         raise
+    finally:
+        _set_anomaly_current(prev)
     for i, g in enumerate(grads_in):
         if anomaly_check_nan and g is not None and np.isnan((<Tensor>g)._data).any():
             _warn_anomaly(node)
@@ -481,12 +599,40 @@ cdef tuple _apply_with_anomaly(Node node, tuple grads_out):
     return grads_in
 
 
+cdef void _anomaly_warning(str msg):
+    """Warn; a warning that the filters turn into an error goes to stderr, so that the
+    error being reported is the one that propagates (as PyTorch)."""
+    try:
+        warnings.warn(msg, UserWarning, stacklevel=3)
+    except Exception:
+        sys.stderr.write("Warning: " + msg + "\n")
+
+
 cdef void _warn_anomaly(Node node):
-    trace = node.meta.get("traceback_") if node.meta is not None else None
-    if trace:
-        warnings.warn(
-            "Error detected in " + type(node).__name__ + ". Traceback of forward call that "
-            "caused the error:\n" + "".join(trace), UserWarning, stacklevel=2)
+    """PyTorch's AnomalyMetadata::print_stack: the failing node's forward trace, then its
+    parents' (the nodes whose backward created it)."""
+    cdef bint parent = False
+    name = node.name()
+    while True:
+        meta = node.meta if node.meta is not None else {}
+        trace = meta.get("traceback_")
+        if not trace:
+            _anomaly_warning(f"Error detected in {name}. No forward pass information "
+                             "available. Enable detect anomaly during forward pass for more "
+                             "information.")
+        elif not parent:
+            _anomaly_warning(f"Error detected in {name}. Traceback of forward call that "
+                             "caused the error:\n" + "".join(trace))
+        else:
+            _anomaly_warning(f"\n\nPrevious calculation was induced by {name}. Traceback of "
+                             "forward call that induced the previous calculation:\n"
+                             + "".join(trace))
+        nxt = meta.get("parent_")
+        if nxt is None:
+            break
+        node = nxt
+        name = node.name()
+        parent = True
 
 
 def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):

@@ -18,12 +18,16 @@ named "<Function>Backward" (the name users see in grad_fn).
 cimport numpy as cnp
 
 from autograd_core._core.dtype cimport dtype_of
+cimport cython
+
 from autograd_core._core.tensor cimport (
-    grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, Node, SavedTensor, Tensor, make_view, record_outputs, recording,
-    save, save_output, shape_of, zeros,
+    grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, Node, SavedTensor, Tensor, bump_version,
+    gc_track, make, make_view, record_outputs, recording, region_of, save, save_output,
+    shape_of, version_counter, write_region, zeros,
 )
 
 import builtins
+import warnings
 
 cnp.import_array()
 
@@ -39,6 +43,7 @@ cdef class FunctionNode(Node):
     cdef bint _materialize            # None output grads become zeros (default True)
     cdef tuple _out_meta              # per output: (shape, dtype) or None
     cdef tuple _arg_is_tensor         # per forward argument: whether it was a Tensor
+    cdef bint _cleared                # saved tensors given away (clear_saved_tensors_on_access)
 
     def __cinit__(self):
         self._materialize = True
@@ -74,12 +79,29 @@ cdef class FunctionNode(Node):
     def saved_tensors(self):
         if self.released:
             raise RuntimeError(MSG_BACKWARD_TWICE)
+        if self._cleared:
+            raise RuntimeError(
+                "saved_tensors can only be accessed once when clear_saved_tensors_on_access="
+                "True is set on the autograd.Function. Either access saved_tensors only once, "
+                "or set clear_saved_tensors_on_access=False.")
         if self._saved is None:
             return self._to_save if self._to_save is not None else ()
-        return tuple([None if s is None else (<SavedTensor>s).unpack(self) for s in self._saved])
+        out = tuple([None if s is None else (<SavedTensor>s).unpack(self) for s in self._saved])
+        if getattr(self._fn_cls, "clear_saved_tensors_on_access", False):
+            self._saved = None
+            self._cleared = True
+        return out
+
+    @property
+    def _raw_saved_tensors(self):
+        if self.released:
+            raise RuntimeError(MSG_BACKWARD_TWICE)
+        return tuple(self._saved) if self._saved is not None else ()
 
     @property
     def saved_variables(self):
+        warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'",
+                      DeprecationWarning, stacklevel=2)
         return self.saved_tensors
 
     cdef void release_saved(self) noexcept:
@@ -95,8 +117,7 @@ cdef class FunctionNode(Node):
                 zeros(self._out_meta[i][0], self._out_meta[i][1])
                 if g is None and self._out_meta[i] is not None else g
                 for i, g in enumerate(grads))
-        backward = self._fn_cls.backward
-        result = backward(self, *grads)
+        result = self._fn_cls._backward_fn()(self, *grads)
         if not isinstance(result, tuple):
             result = (result,)
         n_args = len(self._arg_is_tensor)
@@ -122,8 +143,37 @@ cdef class FunctionNode(Node):
         return tuple(out)
 
 
+cdef str MSG_DIRTY_NOT_INPUT = (
+    "ctx.mark_dirty() received a tensor that was not an input. Only input Tensors that have "
+    "been mutated should be passed to ctx.mark_dirty().")
+cdef str MSG_DIRTY_NOT_RETURNED = (
+    "Some elements marked as dirty during the forward method were not returned as output. "
+    "The inputs that are modified inplace must all be outputs of the Function.")
+cdef str MSG_DIRTY_VIEW_MULTI = (
+    "If your Function modifies inplace an input that is a view of another Tensor, your "
+    "Function cannot return more than one Tensor. This is not supported by the current "
+    "autograd engine. You should either make sure the input is not a view (using .clone() "
+    "for example) or make your Function only return one Tensor (potentially splitting it "
+    "into two Functions: one doing the inplace that returns a single Tensor and a second one "
+    "that does the other operations). You can ask on the forum "
+    "https://discuss.pytorch.org/ if you need help to do this change.")
+
+
+cdef Tensor _alias(Tensor t):
+    """PyTorch's view_as_self: an input returned as is becomes a new view of it."""
+    return make_view(t, t._data)
+
+
+cdef Tensor _detached(Tensor t):
+    cdef Tensor d = make(t._data)
+    d._vc = version_counter(t)
+    return d
+
+
 def function_apply(fn_cls, tuple args, dict kwargs):
-    """Function.apply: run forward without recording, then attach the node."""
+    """Function.apply: run forward without recording, then wrap the outputs
+    (PyTorch's _wrap_outputs: aliases for returned inputs, history, dirty inputs,
+    non-differentiable outputs) and save what forward asked for."""
     node_cls = fn_cls._backward_cls
     cdef FunctionNode ctx = node_cls()
     ctx._fn_cls = fn_cls
@@ -146,60 +196,144 @@ def function_apply(fn_cls, tuple args, dict kwargs):
 
     single = not isinstance(outputs, tuple)
     outs = (outputs,) if single else outputs
-    if not record:
-        return outputs
 
-    dirty_ids = set(id(t) for t in ctx._dirty) if ctx._dirty else set()
+    # dirty tensors: their version moves on (PyTorch's _mark_dirty)
+    dirty_ids = set()
+    if ctx._dirty:
+        for i, d in enumerate(ctx._dirty):
+            if not isinstance(d, Tensor):
+                raise TypeError(f"mark_dirty can only accept variables, but argument {i} "
+                                f"is of type {type(d).__name__}")
+            dirty_ids.add(id(d))
+            bump_version(<Tensor>d)
+        ctx._dirty = None
+    input_ids = set(id(a) for a in tensor_inputs)
+    out_ids = set(id(o) for o in outs)
+    for d in dirty_ids:
+        if d not in out_ids:
+            raise RuntimeError(MSG_DIRTY_NOT_RETURNED)
+    nondiff = ctx._non_differentiable or set()
+    n_tensor_outs = builtins.sum(1 for o in outs if isinstance(o, Tensor))
+
     cdef Tensor t
     cdef list new_outs = []
     cdef list meta = []
-    input_ids = set(id(a) for a in tensor_inputs)
+    cdef list dirty_views = []
+    cdef bint is_input, is_dirty, differentiable
+    if record:
+        record_outputs(ctx, (), tuple(tensor_inputs))
+        gc_track(ctx)  # a ctx holds what the user stores on it: cycles are possible
+        ctx.input_meta = tuple((shape_of((<Tensor>a)._data), dtype_of((<Tensor>a)._data))
+                               for a in tensor_inputs)
     for i, o in enumerate(outs):
         if not isinstance(o, Tensor):
             new_outs.append(o)
             meta.append(None)
             continue
         t = o
-        if id(t) in dirty_ids:
+        is_input = id(t) in input_ids
+        is_dirty = id(t) in dirty_ids
+        differentiable = (record and id(t) not in nondiff
+                          and dtype_of(t._data).is_floating_point)
+        meta.append((shape_of(t._data), dtype_of(t._data)))
+        if not differentiable:
+            if not t._requires_grad:
+                if is_input and not is_dirty:
+                    t = _alias(t)
+            elif is_input:
+                t = _detached(t)   # not the input's requires_grad that changes
+            elif t._base is None:
+                t._grad_fn = None  # detach_()
+                t._output_nr = 0
+                t._requires_grad = False
+        elif is_dirty:
             if t._grad_fn is None and t._requires_grad:
                 raise RuntimeError("a leaf Variable that requires grad has been used in an "
                                    "in-place operation.")
-        elif id(t) in input_ids:
-            t = make_view(t, t._data)  # an input returned as is: a new alias carries the node
+            if not is_input:
+                if t._base is not None:
+                    raise RuntimeError(MSG_DIRTY_NOT_INPUT)
+                warnings.warn(MSG_DIRTY_NOT_INPUT, UserWarning, stacklevel=3)
+            if t._base is not None and t._base._requires_grad:
+                if n_tensor_outs != 1:
+                    raise RuntimeError(MSG_DIRTY_VIEW_MULTI)
+                dirty_views.append((i, t))
+            else:
+                t._grad_fn = ctx
+                t._output_nr = i
+                t._requires_grad = True
+        else:
+            if is_input:
+                t = _alias(t)
+            t._grad_fn = ctx
+            t._output_nr = i
+            t._requires_grad = True
+        if record:
+            gc_track(t)  # the ctx may refer to it (Note [Untracked by the cycle collector])
         new_outs.append(t)
-        meta.append((shape_of(t._data), dtype_of(t._data)))
-    ctx._out_meta = tuple(meta)
-    record_outputs(ctx, (), tuple(tensor_inputs))
-    ctx.input_meta = tuple((shape_of((<Tensor>a)._data), dtype_of((<Tensor>a)._data)) for a in tensor_inputs)
-    nondiff = ctx._non_differentiable or set()
-    for i, o in enumerate(new_outs):
-        if not isinstance(o, Tensor):
-            continue
-        t = o
-        if id(outs[i]) in nondiff or not dtype_of(t._data).is_floating_point:
-            t._requires_grad = False
-            if id(outs[i]) in dirty_ids:
-                t._grad_fn = None
-            continue
-        t._grad_fn = ctx
-        t._output_nr = i
-        t._requires_grad = True
-    # Resolve saved tensors: outputs are kept without their Tensor (no cycle).
+    if record:
+        ctx._out_meta = tuple(meta)
+    for i, t in dirty_views:
+        # a view written by the Function: its base's history is rewritten around the
+        # Function's node (Note [Writing into a region])
+        values = make(t._data)
+        values._grad_fn = ctx
+        values._output_nr = i
+        values._requires_grad = True
+        write_region(t, region_of(t), values, False)
+
+    # Resolve saved tensors: an output of this node (its grad_fn is ctx) is kept
+    # without its Tensor (no cycle); anything else, a non-differentiable output too, as is.
     if ctx._to_save is not None:
         saved = []
         for s in ctx._to_save:
             if s is None:
                 saved.append(None)
                 continue
-            k = -1
-            for i, o in enumerate(outs):
-                if o is s:
-                    k = i
-                    break
-            if k >= 0:
-                saved.append(save_output(<Tensor>new_outs[k], k))
+            t = s
+            if record and t._grad_fn is ctx:
+                saved.append(save_output(t, t._output_nr))
             else:
-                saved.append(save(<Tensor>s))
+                saved.append(save(t))
         ctx._saved = saved
         ctx._to_save = None
     return new_outs[0] if single else tuple(new_outs)
+
+
+@cython.final
+cdef class Error(Node):
+    """A node whose backward raises (PyTorch's Error, behind once_differentiable)."""
+    cdef str msg
+    cdef int n_out
+
+    cdef int num_outputs(self) noexcept:
+        return self.n_out
+
+    def name(self):
+        return "torch::autograd::Error"  # PyTorch's C++ node name
+
+    cdef tuple apply(self, tuple grads):
+        raise RuntimeError(self.msg)
+
+
+def delayed_error(str msg, tuple tensors):
+    """Aliases of tensors whose grad_fn is an Error node raising msg (PyTorch's
+    DelayedError): a once_differentiable backward's outputs under create_graph."""
+    cdef Error node = Error.__new__(Error)
+    node.msg = msg
+    node.n_out = len(tensors)
+    record_outputs(node, (), tensors)
+    cdef list outs = []
+    cdef Tensor t, a
+    for i, x in enumerate(tensors):
+        if x is None:
+            outs.append(None)
+            continue
+        t = x
+        a = make(t._data)
+        a._vc = version_counter(t)
+        a._grad_fn = node
+        a._output_nr = i
+        a._requires_grad = True
+        outs.append(a)
+    return tuple(outs)

@@ -48,8 +48,17 @@ cdef class SavedTensor:
     cdef long version            # the counter's value when saved
     cdef int output_nr           # a saved output: which output of the owner it is
     cdef bint is_output
+    # With saved-tensor hooks (autograd.graph.saved_tensors_hooks, register_hooks) the
+    # tensor is not kept: pack_hook's result is, and unpack_hook rebuilds it.
+    cdef object packed           # what pack_hook returned
+    cdef object unpack_hook      # None: no hooks
+    cdef Node grad_fn            # hooks on a saved non-leaf input: its history
+    cdef object accumulator      # hooks on a saved leaf that requires grad: its AccumulateGrad
+    cdef bint leaf               # the saved tensor was a leaf
+    cdef bint requires_grad      # ... and required grad
 
     cdef Tensor unpack(self, Node owner)
+    cdef Tensor _unpack_hooked(self, Node owner)
 
 
 cdef class AccumulateGrad(Node):
@@ -231,6 +240,8 @@ cdef inline int check_not_bool_kernel(dtype d, str kernel) except -1:
 cdef void bump_version(Tensor t)
 cdef SavedTensor save(Tensor t)
 cdef SavedTensor save_output(Tensor out, int output_nr)
+cdef list saved_hooks_state()
+cdef int restore_saved_hooks(list state) except -1
 cdef void repoint_saved(SavedTensor saved, Tensor t) noexcept
 cdef object save_operand(object x)
 cdef object unpack_operand(Node owner, object saved)

@@ -1,6 +1,8 @@
 """autograd_core.autograd: backward(), grad(), the legacy Variable, grad modes."""
 from autograd_core._core import tensor as _core
 from autograd_core._core import engine as _core_engine
+from autograd_core import _creation
+from autograd_core._core.tensor import SavedTensor
 from autograd_core.autograd.variable import Variable
 from autograd_core.autograd.function import Function, once_differentiable
 from autograd_core.autograd import functional, graph
@@ -8,18 +10,26 @@ from autograd_core.autograd.gradcheck import GradcheckError, gradcheck, gradgrad
 from autograd_core.grad_mode import (enable_grad, inference_mode, no_grad,
                                      set_grad_enabled)
 
-__all__ = ["Variable", "Function", "once_differentiable", "functional", "graph", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
+__all__ = ["SavedTensor", "set_multithreading_enabled", "is_multithreading_enabled",
+           "Variable", "Function", "once_differentiable", "functional", "graph", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
            "inference_mode", "gradcheck", "gradgradcheck", "GradcheckError"]
 
 
-def _as_tuple(x, name):
-    if isinstance(x, _core.Tensor):
+def _as_tuple(x, name, edges=False):
+    if isinstance(x, _core.Tensor) or (edges and isinstance(x, graph.GradientEdge)):
         return (x,)
+    if not edges and (isinstance(x, graph.GradientEdge) or (
+            isinstance(x, (tuple, list)) and any(isinstance(t, graph.GradientEdge) for t in x))):
+        raise NotImplementedError(f"autograd_core: a GradientEdge in {name} is not supported "
+                                  "(as one of the inputs it is)")
     if x is None:
         return ()
+    if edges and type(x) is dict:
+        x = tuple(x.values())
     x = tuple(x)
     for t in x:
-        if t is not None and not isinstance(t, _core.Tensor):
+        if t is not None and not isinstance(t, _core.Tensor) and not (
+                edges and isinstance(t, graph.GradientEdge)):
             raise TypeError(f"{name} must be Tensors, but got {type(t).__name__}")
     return x
 
@@ -42,7 +52,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     if len(grads) != len(tensors):
         raise RuntimeError(f"got {len(grads)} tensors and {len(tensors)} gradients")
     if inputs is not None:
-        inputs = _as_tuple(inputs, "inputs")
+        inputs = _as_tuple(inputs, "inputs", edges=True)
         if len(inputs) == 0:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     _core_engine.run_backward(tensors, grads, retain_graph, create_graph, inputs,
@@ -66,8 +76,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if allow_unused is None:
         allow_unused = materialize_grads
     outputs = _as_tuple(outputs, "outputs")
-    single = isinstance(inputs, _core.Tensor)
-    inputs = _as_tuple(inputs, "inputs")
+    dict_inputs = inputs if type(inputs) is dict else None
+    inputs = _as_tuple(inputs, "inputs", edges=True)
     if grad_outputs is None:
         grads = (None,) * len(outputs)
     elif isinstance(grad_outputs, _core.Tensor):
@@ -79,9 +89,18 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                            f"grad_outputs and {len(outputs)} outputs")
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    return _core_engine.run_backward(outputs, grads, retain_graph, create_graph, inputs,
-                            allow_unused=allow_unused, accumulate=False,
-                            materialize=materialize_grads)
+    result = _core_engine.run_backward(outputs, grads, retain_graph, create_graph, inputs,
+                                       allow_unused=allow_unused, accumulate=False)
+    if materialize_grads:
+        if any(g is None and not isinstance(x, _core.Tensor) for g, x in zip(result, inputs)):
+            raise RuntimeError("materialize_grads cannot be used when the given input is a "
+                               "GradientEdge")
+        # an unused input gets zeros: a new leaf that requires grad under create_graph
+        result = tuple(g if g is not None else _creation.zeros_like(x, requires_grad=create_graph)
+                       for g, x in zip(result, inputs))
+    if dict_inputs is not None:
+        return dict(zip(dict_inputs.keys(), result))
+    return result
 
 
 class set_detect_anomaly:
@@ -126,3 +145,34 @@ class detect_anomaly:
 
     def __exit__(self, *exc):
         _core._set_anomaly_enabled(*self.prev)
+
+
+_multithreading_enabled = True
+
+
+def is_multithreading_enabled():
+    """Whether backward may use worker threads (a flag only: the engine runs every
+    backward pass on the calling thread, as PyTorch does on the CPU)."""
+    return _multithreading_enabled
+
+
+class set_multithreading_enabled:
+    """Set the multithreading flag; as a context manager, restore it on exit.
+
+    >>> import autograd_core as torch
+    >>> with torch.autograd.set_multithreading_enabled(False):
+    ...     torch.autograd.is_multithreading_enabled()
+    False
+    """
+
+    def __init__(self, mode):
+        global _multithreading_enabled
+        self.prev = _multithreading_enabled
+        _multithreading_enabled = bool(mode)
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        global _multithreading_enabled
+        _multithreading_enabled = self.prev

@@ -1,9 +1,10 @@
 """Custom differentiable operations: ``autograd.Function`` with static forward/backward."""
 import functools
+import inspect
 
 from autograd_core._core import tensor as _core
 from autograd_core._core import function as _core_function
-from autograd_core.grad_mode import no_grad
+from autograd_core.grad_mode import is_grad_enabled, no_grad
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable"]
 
@@ -70,18 +71,67 @@ class Function(metaclass=_FunctionMeta):
         raise NotImplementedError("You must implement either the backward or vjp method for "
                                   "your custom autograd.Function to use it with backward mode AD.")
 
-    vjp = backward
+    @staticmethod
+    def vjp(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for "
+                                  "your custom autograd.Function to use it with backward mode AD.")
+
+    @classmethod
+    def _backward_fn(cls):
+        """The user's backward: backward or vjp, never both (checked when it runs, as PyTorch)."""
+        backward_fn, vjp_fn = cls.backward, cls.vjp
+        if backward_fn is not Function.backward and vjp_fn is not Function.vjp:
+            raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is "
+                               "not allowed. You should only implement one of them.")
+        return vjp_fn if vjp_fn is not Function.vjp else backward_fn
 
     @classmethod
     def apply(cls, *args, **kwargs):
+        if cls._new_style:
+            # setup_context sees forward's arguments with their defaults filled in
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args = bound.args
         return _core_function.function_apply(cls, args, kwargs)
 
 
 def once_differentiable(fn):
-    """Mark a backward as not differentiable: it runs without recording."""
+    """Mark a backward as not differentiable: it runs without recording, and under
+    create_graph its results' grad_fn raises if differentiated (PyTorch's DelayedError).
+
+    >>> import autograd_core as torch
+    >>> class Twice(torch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         return x * 2
+    ...     @staticmethod
+    ...     @torch.autograd.function.once_differentiable
+    ...     def backward(ctx, g):
+    ...         return g * 2
+    >>> x = torch.tensor([1.], requires_grad=True)
+    >>> Twice.apply(x).sum().backward()
+    >>> x.grad
+    tensor([2.])
+    """
 
     @functools.wraps(fn)
     def wrapper(ctx, *args):
         with no_grad():
-            return fn(ctx, *args)
+            outputs = fn(ctx, *args)
+        if not is_grad_enabled():
+            return outputs
+        if not any(isinstance(a, _core.Tensor) and a.requires_grad for a in args):
+            return outputs
+        if not isinstance(outputs, tuple):
+            outputs = (outputs,)
+
+        def fake_requires_grad(var):
+            if var is not None:
+                var = var.detach()
+                var.requires_grad = True
+            return var
+
+        return _core_function.delayed_error(
+            "trying to differentiate twice a function that was marked with "
+            "@once_differentiable", tuple(fake_requires_grad(v) for v in outputs))
     return wrapper

@@ -1,225 +1,353 @@
 """Higher-level derivatives built on autograd.grad: vjp, jvp, jacobian, hessian, hvp, vhp.
 
-Signatures and return conventions follow torch.autograd.functional."""
-import numpy as np
+Signatures, argument checks (types and messages), strict mode and return conventions
+follow torch.autograd.functional. jvp and hvp use the double-backward trick (the
+backward of a backward is linear in its grad_outputs), as PyTorch does.
 
+>>> import autograd_core as torch
+>>> torch.autograd.functional.jacobian(lambda x: x ** 2, torch.tensor([1., 2.]))
+tensor([[2., 0.],
+        [0., 4.]])
+"""
 import autograd_core
 
-from autograd_core._core import tensor as _core
-from autograd_core._core import engine as _core_engine
-from autograd_core.grad_mode import enable_grad
+from autograd_core.grad_mode import enable_grad, is_grad_enabled, set_grad_enabled
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
 
-
-def _tuple(x):
-    return (x, False) if isinstance(x, tuple) else ((x,), True)
+_OUTPUTS = "outputs of the user-provided function"
 
 
-def _grad(outputs, inputs, grad_outputs, create_graph, allow_unused=True):
-    outputs = tuple(o for o in outputs)
-    grads = tuple(g for g in grad_outputs)
-    diff = [(o, g) for o, g in zip(outputs, grads) if o.requires_grad]
-    if not diff:
+def _as_tuple(x, what, fname):
+    """(whether x was a tuple, x as a tuple of Tensors), with PyTorch's TypeError."""
+    was_tuple = isinstance(x, tuple)
+    xs = x if was_tuple else (x,)
+    for i, el in enumerate(xs):
+        if not isinstance(el, autograd_core.Tensor):
+            where = f"value at index {i}" if was_tuple else f"given {what}"
+            raise TypeError(f"The {what} given to {fname} must be either a Tensor or a tuple of "
+                            f"Tensors but the {where} has type {type(el)}.")
+    return was_tuple, xs
+
+
+def _unpack(res, was_tuple):
+    """Undo _as_tuple; was_tuple may be a pair (outer, inner) for nested results."""
+    if isinstance(was_tuple, tuple):
+        outer, inner = was_tuple
+        if not inner:
+            res = tuple(r[0] for r in res)
+        return res if outer else res[0]
+    return res if was_tuple else res[0]
+
+
+def _prepare(xs, create_graph, need_graph):
+    """New tensor objects for the user's function (so that tensors it captures are told
+    apart from the inputs): differentiable aliases under create_graph, else new leaves."""
+    return tuple(x.view_as(x) if create_graph and x.requires_grad
+                 else x.detach().requires_grad_(need_graph) for x in xs)
+
+
+def _finish(xs, create_graph):
+    if isinstance(xs[0], autograd_core.Tensor):
+        return xs if create_graph else tuple(x.detach() for x in xs)
+    return tuple(_finish(x, create_graph) for x in xs)
+
+
+def _check_v(v, other, other_was_tuple):
+    if len(v) != len(other):
+        if other_was_tuple:
+            raise RuntimeError(f"v is a tuple of invalid length: should be {len(other)} but got "
+                               f"{len(v)}.")
+        raise RuntimeError("The given v should contain a single Tensor.")
+    for i, (a, b) in enumerate(zip(v, other)):
+        if a.size() != b.size():
+            where = f"Entry {i} in " if other_was_tuple else ""
+            raise RuntimeError(f"{where}v has invalid size: should be {b.size()} but got "
+                               f"{a.size()}.")
+
+
+_STRICT_MESSAGES = {
+    "outputs": "Output {i} of the user-provided function does not require gradients. The "
+               "outputs must be computed in a differentiable manner from the input when "
+               "running in strict mode.",
+    "grad_inputs": "The gradient with respect to input {i} is independent of the inputs of "
+                   "the user-provided function. This is not allowed in strict mode.",
+    "jacobian": "While computing the hessian, found that the jacobian of the user-provided "
+                "function with respect to input {i} is independent of the input. This is not "
+                "allowed in strict mode. You should ensure that your function is twice "
+                "differentiable and that the jacobian depends on the inputs (this would be "
+                "violated by a linear function for example).",
+    "hessian": "The hessian of the user-provided function with respect to input {i} is "
+               "independent of the input. This is not allowed in strict mode. You should "
+               "ensure that your function is thrice differentiable and that the hessian "
+               "depends on the inputs.",
+}
+
+
+def _check_requires_grad(xs, kind, strict):
+    if not strict:
+        return
+    for i, x in enumerate(xs):
+        if x is None:
+            raise RuntimeError(f"The output of the user-provided function is independent of "
+                               f"input {i}. This is not allowed in strict mode.")
+        if not x.requires_grad:
+            raise RuntimeError(_STRICT_MESSAGES[kind].format(i=i))
+
+
+def _grad(outputs, inputs, grad_outputs=None, create_graph=False, retain_graph=None):
+    """autograd.grad over the outputs that require grad (None for unused inputs)."""
+    if grad_outputs is None:
+        grad_outputs = (None,) * len(outputs)
+    pairs = [(o, g) for o, g in zip(outputs, grad_outputs) if o is not None and o.requires_grad]
+    if not pairs:
         return (None,) * len(inputs)
-    return _core_engine.run_backward(tuple(o for o, _ in diff), tuple(g for _, g in diff), True,
-                            create_graph, tuple(inputs), allow_unused=True, accumulate=False)
+    return autograd_core.autograd.grad(tuple(p[0] for p in pairs), inputs,
+                                       tuple(p[1] for p in pairs), allow_unused=True,
+                                       create_graph=create_graph, retain_graph=retain_graph)
 
 
-def _prepare(inputs, create_graph):
+_ZERO_MESSAGES = {
+    "back": "The output of the user-provided function is independent of input {i}. This is "
+            "not allowed in strict mode.",
+    "back_trick": "The gradient with respect to the input is independent of entry {i} in the "
+                  "grad_outputs when using the double backward trick to compute forward mode "
+                  "gradients. This is not allowed in strict mode.",
+    "double_back": "The jacobian of the user-provided function is independent of input {i}. "
+                   "This is not allowed in strict mode.",
+    "double_back_trick": "The hessian of the user-provided function is independent of entry "
+                         "{i} in the grad_jacobian. This is not allowed in strict mode as it "
+                         "prevents from using the double backward trick to replace forward "
+                         "mode AD.",
+}
+
+
+def _fill_zeros(grads, refs, strict, create_graph, stage):
     out = []
-    for x in inputs:
-        if not isinstance(x, _core.Tensor):
-            raise TypeError(f"The inputs given to the function must be Tensors, got {type(x).__name__}")
-        y = x.detach() if not create_graph else x
-        if not create_graph or not x.requires_grad:
-            y = x.detach().requires_grad_(True) if x.is_floating_point() else x.detach()
-        out.append(y)
-    return tuple(out)
-
-
-def _check_outputs(outs, strict, fname):
-    """torch.autograd.functional's checks on what the user's function returned."""
-    for i, o in enumerate(outs):
-        if not isinstance(o, _core.Tensor):
-            raise TypeError(f"The outputs of the user-provided function given to {fname} must be "
-                            "either a Tensor or a tuple of Tensors but the given outputs of the "
-                            f"user-provided function has type {type(o)}.")
-        if strict and not o.requires_grad:
-            raise RuntimeError(f"Output {i} of the user-provided function does not require "
-                               "gradients. The outputs must be computed in a differentiable "
-                               "manner from the input when running in strict mode.")
-
-
-def _fill_none(grads, refs, strict, what):
-    out = []
-    for i, (g, r) in enumerate(zip(grads, refs)):
+    for i, g in enumerate(grads):
         if g is None:
             if strict:
-                raise RuntimeError(f"The output of the user-provided function is independent of "
-                                   f"input {i}. This is not allowed in strict mode.")
-            g = _core.from_array(np.zeros(r.shape, dtype=r.dtype.np_dtype))
+                raise RuntimeError(_ZERO_MESSAGES[stage].format(i=i))
+            g = autograd_core.zeros_like(refs[i])
+        elif strict and create_graph and not g.requires_grad:
+            what = "hessian" if "double" in stage else "jacobian"
+            raise RuntimeError(f"The {what} of the user-provided function is independent of "
+                               f"input {i}. This is not allowed in strict mode when "
+                               "create_graph=True.")
         out.append(g)
     return tuple(out)
 
 
-def _detach(xs, create_graph):
-    return tuple(x if create_graph else x.detach() for x in xs)
-
-
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
-    """(func(inputs), v^T J): the vector-Jacobian product."""
-    inputs, single_in = _tuple(inputs)
+    """(func(inputs), v^T J): the vector-Jacobian product.
+
+    >>> import autograd_core as torch
+    >>> torch.autograd.functional.vjp(lambda x: x * 3, torch.tensor([1., 2.]),
+    ...                               torch.tensor([1., 1.]))[1]
+    tensor([3., 3.])
+    """
     with enable_grad():
-        ins = _prepare(inputs, create_graph)
-        outs, single_out = _tuple(func(*ins))
-        _check_outputs(outs, strict, "vjp")
-        if v is None:
-            if len(outs) != 1 or outs[0].numel() != 1:
-                raise RuntimeError("The vector v can only be None if the user-provided function "
-                                   "returns a single Tensor with a single element.")
-            v = (_core.from_array(np.ones(outs[0].shape, dtype=outs[0].dtype.np_dtype)),)
-        else:
-            v, _ = _tuple(v)
-            for o, vi in zip(outs, v):
-                if tuple(vi.shape) != tuple(o.shape):
-                    raise RuntimeError(f"v has invalid size: should be {o.shape!r} but got "
-                                       f"{vi.shape!r}.")
-        grads = _grad(outs, ins, v, create_graph)
-    grads = _detach(_fill_none(grads, ins, strict, "vjp"), create_graph)
-    outs = _detach(outs, create_graph)
-    return (outs[0] if single_out else outs), (grads[0] if single_in else grads)
+        inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vjp")
+        inputs = _prepare(inputs, create_graph, True)
+        outputs_tuple, outputs = _as_tuple(func(*inputs), _OUTPUTS, "vjp")
+        _check_requires_grad(outputs, "outputs", strict)
+        if v is not None:
+            _, v = _as_tuple(v, "v", "vjp")
+            v = _prepare(v, create_graph, False)
+            _check_v(v, outputs, outputs_tuple)
+        elif len(outputs) != 1 or outputs[0].nelement() != 1:
+            raise RuntimeError("The vector v can only be None if the user-provided function "
+                               "returns a single Tensor with a single element.")
+    with set_grad_enabled(True if create_graph else is_grad_enabled()):
+        grads = _fill_zeros(_grad(outputs, inputs, v, create_graph), inputs, strict,
+                            create_graph, "back")
+    return (_unpack(_finish(outputs, create_graph), outputs_tuple),
+            _unpack(_finish(grads, create_graph), inputs_tuple))
 
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
-    """(func(inputs), J v): the Jacobian-vector product, by the double-vjp trick."""
-    inputs, single_in = _tuple(inputs)
+    """(func(inputs), J v): the Jacobian-vector product, by the double-backward trick.
+
+    >>> import autograd_core as torch
+    >>> torch.autograd.functional.jvp(lambda x: x * 3, torch.tensor([1., 2.]),
+    ...                               torch.tensor([1., 0.]))[1]
+    tensor([3., 0.])
+    """
     with enable_grad():
-        ins = _prepare(inputs, create_graph)
-        if v is None:
-            if len(ins) != 1 or ins[0].numel() != 1:
-                raise RuntimeError("The vector v can only be None if the input to the "
-                                   "user-provided function is a single Tensor with a single element.")
-            v = (_core.from_array(np.ones(ins[0].shape, dtype=ins[0].dtype.np_dtype)),)
-        else:
-            v, _ = _tuple(v)
-        outs, single_out = _tuple(func(*ins))
-        _check_outputs(outs, strict, "jvp")
-        us = tuple(_core.from_array(np.zeros(o.shape, dtype=o.dtype.np_dtype)).requires_grad_(True)
-                   for o in outs)
-        g = _grad(outs, ins, us, True)
-        g = tuple(x for x in g)
-        pairs = [(gi, vi) for gi, vi in zip(g, v) if gi is not None and gi.requires_grad]
-        if pairs:
-            jv = _core_engine.run_backward(tuple(p[0] for p in pairs), tuple(p[1] for p in pairs), True,
-                                  create_graph, us, allow_unused=True, accumulate=False)
-        else:
-            jv = (None,) * len(outs)
-    jv = _detach(_fill_none(jv, outs, strict, "jvp"), create_graph)
-    outs = _detach(outs, create_graph)
-    return (outs[0] if single_out else outs), (jv[0] if single_out else jv)
+        inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
+        inputs = _prepare(inputs, create_graph, True)
+        if v is not None:
+            _, v = _as_tuple(v, "v", "jvp")
+            v = _prepare(v, create_graph, False)
+            _check_v(v, inputs, inputs_tuple)
+        elif len(inputs) != 1 or inputs[0].nelement() != 1:
+            raise RuntimeError("The vector v can only be None if the input to the "
+                               "user-provided function is a single Tensor with a single "
+                               "element.")
+        outputs_tuple, outputs = _as_tuple(func(*inputs), _OUTPUTS, "jvp")
+        _check_requires_grad(outputs, "outputs", strict)
+        # the backward is linear in these, so any finite values do
+        grad_outputs = tuple(autograd_core.zeros_like(o, requires_grad=True) for o in outputs)
+        grad_inputs = _grad(outputs, inputs, grad_outputs, create_graph=True)
+        _check_requires_grad(grad_inputs, "grad_inputs", strict)
+    with set_grad_enabled(True if create_graph else is_grad_enabled()):
+        jv = _fill_zeros(_grad(grad_inputs, grad_outputs, v, create_graph), outputs, strict,
+                         create_graph, "back_trick")
+    return (_unpack(_finish(outputs, create_graph), outputs_tuple),
+            _unpack(_finish(jv, create_graph), outputs_tuple))
 
 
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
              strategy="reverse-mode"):
-    """The Jacobian of func at inputs (nested as torch.autograd.functional.jacobian)."""
-    inputs, single_in = _tuple(inputs)
+    """The Jacobian of func at inputs, one backward pass per output element (nested as
+    torch.autograd.functional.jacobian: outputs outside, inputs inside).
+
+    >>> import autograd_core as torch
+    >>> torch.autograd.functional.jacobian(lambda x: x.sum(), torch.tensor([1., 2.]))
+    tensor([1., 1.])
+    """
+    if strategy not in ("forward-mode", "reverse-mode"):
+        raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode". '
+                             'Hint: If your function has more outputs than inputs, '
+                             '"forward-mode" tends to be more performant. Otherwise, prefer '
+                             'to use "reverse-mode".')
+    if strategy == "forward-mode":
+        raise NotImplementedError("jacobian: strategy='forward-mode' needs forward-mode AD, "
+                                  "which autograd_core does not have")
     with enable_grad():
-        ins = _prepare(inputs, create_graph)
-        outs, single_out = _tuple(func(*ins))
-        _check_outputs(outs, strict, "jacobian")
-        result = []
-        for o in outs:
-            per_input = [np.zeros(tuple(o.shape) + tuple(x.shape), dtype=o.dtype.np_dtype) for x in ins]
-            rows = [[None] * o.numel() for _ in ins]
-            for k in range(o.numel()):
-                e = np.zeros(o.numel(), dtype=o.dtype.np_dtype)
-                e[k] = 1
-                if o.requires_grad:
-                    gs = _core_engine.run_backward((o,), (_core.from_array(e.reshape(tuple(o.shape))),), True,
-                                          create_graph, ins, allow_unused=True, accumulate=False)
-                else:
-                    gs = (None,) * len(ins)
-                for j, g in enumerate(gs):
-                    if g is None and strict:
-                        raise RuntimeError(f"Output {len(result)} of the user-provided function is "
-                                           f"independent of input {j}. This is not allowed in strict mode.")
-                    rows[j][k] = g
-            entry = []
-            for j, x in enumerate(ins):
-                if create_graph and any(r is not None for r in rows[j]):
-                    parts = [r if r is not None else _core.from_array(np.zeros(tuple(x.shape), dtype=x.dtype.np_dtype))
-                             for r in rows[j]]
-                    entry.append(autograd_core.stack(parts).reshape(tuple(o.shape) + tuple(x.shape)))
-                else:
-                    arr = per_input[j].reshape((o.numel(),) + tuple(x.shape))
-                    for k, r in enumerate(rows[j]):
-                        if r is not None:
-                            arr[k] = r.detach().numpy()
-                    entry.append(_core.from_array(arr.reshape(tuple(o.shape) + tuple(x.shape))))
-            result.append(tuple(entry))
-    if single_out and single_in:
-        return result[0][0]
-    if single_out:
-        return result[0]
-    if single_in:
-        return tuple(r[0] for r in result)
-    return tuple(result)
+        inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
+        inputs = _prepare(inputs, create_graph, True)
+        outputs_tuple, outputs = _as_tuple(func(*inputs), _OUTPUTS, "jacobian")
+        _check_requires_grad(outputs, "outputs", strict)
+        if vectorize and strict:
+            raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and "
+                               "`vectorized=True` are not supported together. Please either "
+                               "set `strict=False` or `vectorize=False`.")
+        jac = []
+        for i, out in enumerate(outputs):
+            rows = [[] for _ in inputs]
+            flat = out.reshape(-1)
+            for j in range(out.nelement()):
+                vj = _grad((flat[j],), inputs, retain_graph=True, create_graph=create_graph)
+                for k, (g, x) in enumerate(zip(vj, inputs)):
+                    if g is not None:
+                        if strict and create_graph and not g.requires_grad:
+                            raise RuntimeError(
+                                f"The jacobian of the user-provided function is independent "
+                                f"of input {i}. This is not allowed in strict mode when "
+                                "create_graph=True.")
+                        rows[k].append(g)
+                    else:
+                        if strict:
+                            raise RuntimeError(
+                                f"Output {i} of the user-provided function is independent of "
+                                f"input {k}. This is not allowed in strict mode.")
+                        rows[k].append(autograd_core.zeros_like(x))
+            jac.append(tuple(autograd_core.stack(r, 0).view(tuple(out.size()) + tuple(x.size()))
+                             for r, x in zip(rows, inputs)))
+        jac = _finish(tuple(jac), create_graph)
+        return _unpack(jac, (outputs_tuple, inputs_tuple))
 
 
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
             outer_jacobian_strategy="reverse-mode"):
-    """The Hessian of a scalar func at inputs."""
-    inputs_t, single_in = _tuple(inputs)
+    """The Hessian of a scalar func at inputs: the jacobian of its jacobian.
 
-    def grad_fn(*xs):
-        with enable_grad():
-            out = func(*xs)
-            if not isinstance(out, _core.Tensor) or out.numel() != 1:
-                raise RuntimeError("The function given to hessian should return a single Tensor "
-                                   "with a single element.")
-            gs = _grad((out,), xs, (_core.from_array(np.ones(tuple(out.shape), dtype=out.dtype.np_dtype)),), True)
-            gs = _fill_none(gs, xs, strict, "hessian")
-            for i, g in enumerate(gs):
-                if strict and not g.requires_grad:
-                    raise RuntimeError(
-                        "While computing the hessian, found that the jacobian of the user-provided "
-                        f"function with respect to input {i} is independent of the input. This is "
-                        "not allowed in strict mode. You should ensure that your function is twice "
-                        "differentiable and that the jacobian depends on the inputs (this would be "
-                        "violated by a linear function for example).")
-        return gs[0] if single_in else gs
+    >>> import autograd_core as torch
+    >>> torch.autograd.functional.hessian(lambda x: (x ** 3).sum(), torch.tensor([1., 2.]))
+    tensor([[ 6.,  0.],
+            [ 0., 12.]])
+    """
+    inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
+    if outer_jacobian_strategy not in ("forward-mode", "reverse-mode"):
+        raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode".')
 
-    return jacobian(grad_fn, inputs, create_graph=create_graph, strict=strict)
-
-
-def vhp(func, inputs, v=None, create_graph=False, strict=False, _name="vhp"):
-    """(func(inputs), v^T H)."""
-    inputs, single_in = _tuple(inputs)
-    with enable_grad():
-        ins = _prepare(inputs, create_graph)
-        out = func(*ins)
-        if not isinstance(out, _core.Tensor):
-            raise TypeError(f"The outputs of the user-provided function given to {_name} must "
-                            "be either a Tensor or a tuple of Tensors but the given outputs of "
-                            f"the user-provided function has type {type(out)}.")
-        if out.numel() != 1:
-            raise RuntimeError(f"The Tensor returned by the function given to {_name} should "
+    def single_output(*xs):
+        out = func(*xs)
+        out_tuple, outs = _as_tuple(out, _OUTPUTS, "hessian")
+        _check_requires_grad(outs, "outputs", strict)
+        if out_tuple or not isinstance(out, autograd_core.Tensor):
+            raise RuntimeError("The function given to hessian should return a single Tensor")
+        if out.nelement() != 1:
+            raise RuntimeError("The Tensor returned by the function given to hessian should "
                                "contain a single element")
-        v, _ = _tuple(v) if v is not None else ((_core.from_array(np.ones(ins[0].shape, dtype=ins[0].dtype.np_dtype)),), True)
-        ones = (_core.from_array(np.ones(tuple(out.shape), dtype=out.dtype.np_dtype)),)
-        g = _fill_none(_grad((out,), ins, ones, True), ins, strict, "vhp")
-        pairs = [(gi, vi) for gi, vi in zip(g, v) if gi.requires_grad]
-        if pairs:
-            h = _core_engine.run_backward(tuple(p[0] for p in pairs), tuple(p[1] for p in pairs), True,
-                                 create_graph, ins, allow_unused=True, accumulate=False)
-        else:
-            h = (None,) * len(ins)
-    h = _detach(_fill_none(h, ins, strict, "vhp"), create_graph)
-    out = out if create_graph else out.detach()
-    return out, (h[0] if single_in else h)
+        return out.squeeze()
+
+    def jac_func(*xs):
+        jac = jacobian(single_output, xs, create_graph=True)
+        _check_requires_grad(jac, "jacobian", strict)
+        return jac
+
+    res = jacobian(jac_func, inputs, create_graph=create_graph, strict=strict,
+                   vectorize=vectorize, strategy=outer_jacobian_strategy)
+    return _unpack(res, (inputs_tuple, inputs_tuple))
+
+
+def _scalar_output(fname, outputs_tuple, outputs):
+    if outputs_tuple or not isinstance(outputs[0], autograd_core.Tensor):
+        raise RuntimeError(f"The function given to {fname} should return a single Tensor")
+    if outputs[0].nelement() != 1:
+        raise RuntimeError(f"The Tensor returned by the function given to {fname} should "
+                           "contain a single element")
+
+
+def _v_for_inputs(fname, v, inputs, inputs_tuple, create_graph):
+    if v is not None:
+        _, v = _as_tuple(v, "v", fname)
+        v = _prepare(v, create_graph, False)
+        _check_v(v, inputs, inputs_tuple)
+    elif len(inputs) != 1 or inputs[0].nelement() != 1:
+        raise RuntimeError("The vector v can only be None if the input to the user-provided "
+                           "function is a single Tensor with a single element.")
+    return v
+
+
+def vhp(func, inputs, v=None, create_graph=False, strict=False):
+    """(func(inputs), v^T H) for a scalar func.
+
+    >>> import autograd_core as torch
+    >>> torch.autograd.functional.vhp(lambda x: (x ** 3).sum(), torch.tensor([1., 2.]),
+    ...                               torch.tensor([1., 1.]))[1]
+    tensor([ 6., 12.])
+    """
+    with enable_grad():
+        inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
+        inputs = _prepare(inputs, create_graph, True)
+        v = _v_for_inputs("vhp", v, inputs, inputs_tuple, create_graph)
+        outputs_tuple, outputs = _as_tuple(func(*inputs), _OUTPUTS, "vhp")
+        _check_requires_grad(outputs, "outputs", strict)
+        _scalar_output("vhp", outputs_tuple, outputs)
+        jac = _grad(outputs, inputs, create_graph=True)
+        _check_requires_grad(jac, "jacobian", strict)
+    with set_grad_enabled(True if create_graph else is_grad_enabled()):
+        res = _fill_zeros(_grad(jac, inputs, v, create_graph), inputs, strict, create_graph,
+                          "double_back")
+    return (_unpack(_finish(outputs, create_graph), outputs_tuple),
+            _unpack(_finish(res, create_graph), inputs_tuple))
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
-    """(func(inputs), H v); equal to vhp for the symmetric Hessian of a smooth func."""
-    return vhp(func, inputs, v, create_graph, strict, _name="hvp")
+    """(func(inputs), H v) for a scalar func, by the double-backward trick.
+
+    >>> import autograd_core as torch
+    >>> torch.autograd.functional.hvp(lambda x: (x ** 3).sum(), torch.tensor([1., 2.]),
+    ...                               torch.tensor([1., 0.]))[1]
+    tensor([6., 0.])
+    """
+    with enable_grad():
+        inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
+        inputs = _prepare(inputs, create_graph, True)
+        v = _v_for_inputs("hvp", v, inputs, inputs_tuple, create_graph)
+        outputs_tuple, outputs = _as_tuple(func(*inputs), _OUTPUTS, "hvp")
+        _check_requires_grad(outputs, "outputs", strict)
+        _scalar_output("hvp", outputs_tuple, outputs)
+        jac = _grad(outputs, inputs, create_graph=True)
+        _check_requires_grad(jac, "jacobian", strict)
+        grad_jac = tuple(autograd_core.zeros_like(x, requires_grad=True) for x in inputs)
+        double_back = _grad(jac, inputs, grad_jac, create_graph=True)
+        _check_requires_grad(jac, "hessian", strict)
+    with set_grad_enabled(True if create_graph else is_grad_enabled()):
+        res = _fill_zeros(_grad(double_back, grad_jac, v, create_graph), inputs, strict,
+                          create_graph, "double_back_trick")
+    return (_unpack(_finish(outputs, create_graph), outputs_tuple),
+            _unpack(_finish(res, create_graph), inputs_tuple))

@@ -1,67 +1,245 @@
-"""gradcheck / gradgradcheck: compare analytical Jacobians with central differences."""
+"""gradcheck / gradgradcheck: compare analytical Jacobians with central differences,
+with PyTorch's checks around them (inputs, perturbed outputs, non-differentiable
+outputs, reentrant backward, backward multiplied by grad_output, undefined output
+gradients). fast_mode is accepted and runs the full (slow-mode) check."""
+import warnings
+
 import numpy as np
 
 from autograd_core._core import tensor as _core
-from autograd_core._core import engine as _core_engine
 
 
 class GradcheckError(RuntimeError):
     """Raised by gradcheck when an analytical and a numerical Jacobian disagree."""
 
 
+_FAILED_NONDET_MSG = """
+
+NOTE: If your op relies on non-deterministic operations i.e., it is listed here:
+https://pytorch.org/docs/stable/generated/torch.use_deterministic_algorithms.html
+this failure might be expected.
+
+If you are adding a new operator, please file an issue and then use one of the
+workarounds. The workaround depends on how your test invokes gradcheck/gradgradcheck.
+If the test
+- manually invokes gradcheck/gradgradcheck, then call gradcheck/gradgradcheck
+  with `nondet_tol=<tol>` as a keyword argument.
+- is OpInfo-based (e.g., in test_ops_gradients.py), then modify the OpInfo for the test
+  to have `gradcheck_nondet_tol=<tol>`.
+- is a Module test (e.g., in common_nn.py), then modify the corresponding
+  module_test entry to have `gradcheck_nondet_tol=<tol>`
+"""
+
+
 def _as_tuple(x):
     return tuple(x) if isinstance(x, (tuple, list)) else (x,)
 
 
+def _is_tensor(x):
+    return isinstance(x, _core.Tensor)
+
+
 def _differentiable_outputs(out):
-    return tuple(o for o in _as_tuple(out) if isinstance(o, _core.Tensor) and o.requires_grad)
+    return tuple(o for o in _as_tuple(out) if _is_tensor(o) and o.requires_grad)
 
 
-def _differentiable_indices(out):
-    """Positions of the outputs that carry a graph (the ones the Jacobians are taken of)."""
-    return [k for k, o in enumerate(_as_tuple(out)) if isinstance(o, _core.Tensor) and o.requires_grad]
+def _grad(outputs, inputs, grad_outputs, create_graph=False):
+    from autograd_core import autograd
+    return autograd.grad(outputs, inputs, grad_outputs, retain_graph=True,
+                         create_graph=create_graph, allow_unused=True)
 
 
-def _numerical_jacobian(func, inputs, i, outputs, eps, indices):
-    """d outputs / d inputs[i] by central differences, one column per input element."""
+def _check_inputs(inputs):
+    any_requires_grad = False
+    for i, x in enumerate(inputs):
+        if not (_is_tensor(x) and x.requires_grad):
+            continue
+        if x.dtype.name != "float64":
+            warnings.warn(f"Input #{i} requires gradient and is not a double precision floating "
+                          "point or complex. This check will likely fail if all the inputs are "
+                          "not of double precision floating point or complex. ",
+                          UserWarning, stacklevel=3)
+        # (an empty tensor has no memory to overlap, whatever numpy's strides say)
+        if x.numel() and not all(st > 0 or sz <= 1 for st, sz in zip(x.stride(), x.size())):
+            raise RuntimeError(
+                f"The {i}th input has a dimension with stride 0. gradcheck only supports inputs "
+                "that are non-overlapping to be able to compute the numerical gradients "
+                "correctly. You should call .contiguous on the input before passing it to "
+                "gradcheck.")
+        any_requires_grad = True
+    if not any_requires_grad:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
+                         "none of them have requires_grad=True.")
+
+
+def _check_same_dtype_and_shape(a, b, eps, idx):
+    on_index = f"on index {idx} " if idx is not None else ""
+    assert a.shape == b.shape, (
+        f"Expected `func` to return outputs with the same shape when inputs are perturbed "
+        f"{on_index}by {eps}, but got: shapes {a.shape} and {b.shape}.")
+    assert a.dtype == b.dtype, (
+        f"Expected `func` to return outputs with the same dtype when inputs are perturbed "
+        f"{on_index}by {eps}, but got: dtypes {a.dtype} and {b.dtype}.")
+
+
+class _Meta:
+    def __init__(self, t):
+        self.shape, self.dtype = t.shape, t.dtype
+
+
+def _snapshot(out):
+    """The tensor outputs' metadata and values now (an output may be the very input
+    being perturbed: PyTorch clones them)."""
+    return [(_Meta(o), o.detach().numpy().astype(np.float64).reshape(-1).copy())
+            for o in _as_tuple(out) if _is_tensor(o)]
+
+
+def _numerical_jacobian(func, inputs, i, out_numels, eps, fast_mode=False):
+    """d outputs / d inputs[i] by central differences, per tensor output: an array
+    (numel of the input, numel of the output)."""
     x = inputs[i]
-    flat = x.detach().numpy().reshape(-1)  # shares x's memory
-    cols = [np.zeros((flat.size, o.numel())) for o in outputs]
+    arr = x.detach().numpy()  # shares x's memory, whatever its strides
+    cols = [np.zeros((arr.size, n)) for n in out_numels]
     # Perturbing the input's memory directly: the function may itself need autograd
     # (gradgradcheck differentiates a vjp), so grad mode stays as it is.
-    for k in range(flat.size):
-        orig = flat[k]
-        flat[k] = orig + eps
-        plus = _values_at(func(*inputs), indices)
-        flat[k] = orig - eps
-        minus = _values_at(func(*inputs), indices)
-        flat[k] = orig
-        for j in range(len(outputs)):
-            cols[j][k] = (plus[j] - minus[j]) / (2 * eps)
+    for k, idx in enumerate(np.ndindex(*arr.shape)):
+        orig = arr[idx]
+        arr[idx] = orig - eps
+        minus = _snapshot(func(*inputs))
+        arr[idx] = orig + eps
+        plus = _snapshot(func(*inputs))
+        arr[idx] = orig
+        for j, (a, b) in enumerate(zip(minus, plus)):
+            # (fast mode perturbs along a random vector: its message names no index)
+            _check_same_dtype_and_shape(a[0], b[0], eps, None if fast_mode else idx)
+            cols[j][k] = (b[1] - a[1]) / (2 * eps)
     return cols
 
 
-def _values_at(out, indices):
-    out = _as_tuple(out)
-    return [out[k].detach().numpy().astype(np.float64).reshape(-1).copy() for k in indices]
-
-
-def _analytical_jacobian(outputs, inputs, i, create_graph=False):
-    """Rows by backward passes with one-hot output gradients."""
-    x = inputs[i]
-    jacs = []
-    for o in outputs:
-        jac = np.zeros((x.numel(), o.numel()))
-        for k in range(o.numel()):
-            g = np.zeros(o.numel(), dtype=o.detach().numpy().dtype)
-            g[k] = 1
-            grad_out = _core.from_array(g.reshape(o.shape))
-            (gx,) = _core_engine.run_backward((o,), (grad_out,), True, create_graph, (x,),
-                                     allow_unused=True, accumulate=False)
+def _analytical_jacobians(output, diff_inputs):
+    """Per differentiable input: rows of v^T J for one-hot v over the output's elements."""
+    jacs = [np.zeros((x.numel(), output.numel())) for x in diff_inputs]
+    dt = output.detach().numpy().dtype
+    for k in range(output.numel()):
+        g = np.zeros(output.numel(), dtype=dt)
+        g[k] = 1
+        grads = _grad((output,), diff_inputs, (_core.from_array(g.reshape(output.shape)),))
+        for jac, gx in zip(jacs, grads):
             if gx is not None:
                 jac[:, k] = gx.detach().numpy().astype(np.float64).reshape(-1)
-        jacs.append(jac)
     return jacs
+
+
+def _check_no_differentiable_outputs(func, inputs, eps, fast_mode):
+    numels = [o.numel() for o in _as_tuple(func(*inputs)) if _is_tensor(o)]
+    for i, x in enumerate(inputs):
+        if not (_is_tensor(x) and x.requires_grad):
+            continue
+        for jac in _numerical_jacobian(func, inputs, i, numels, eps, fast_mode):
+            if np.any(jac != 0):
+                raise GradcheckError("Numerical gradient for function expected to be zero")
+    return True
+
+
+def _check_backward_mul_by_grad_output(outputs, diff_inputs):
+    zeros = tuple(_core.from_array(np.zeros(tuple(o.shape), dtype=o.detach().numpy().dtype))
+                  for o in outputs)
+    for g, x in zip(_grad(outputs, diff_inputs, zeros), diff_inputs):
+        if g is None:
+            continue
+        if not np.all(g.detach().numpy() == 0):
+            raise GradcheckError("backward not multiplied by grad_output")
+        if g.dtype != x.dtype:
+            raise GradcheckError("grad is incorrect type")
+        if g.size() != x.size():
+            raise GradcheckError("grad is incorrect size")
+
+
+def _undefined_grad(t):
+    """An alias of t whose backward passes on no gradient (PyTorch's UndefinedGrad)."""
+    from autograd_core.autograd.function import Function
+
+    class UndefinedGrad(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.view_as(x)
+
+        @staticmethod
+        def backward(ctx, g):
+            return None
+
+    return UndefinedGrad.apply(t)
+
+
+def _check_undefined_grads(func, inputs, diff_inputs):
+    def warn_bc_breaking():
+        warnings.warn("Backwards compatibility: New undefined gradient support checking "
+                      "feature is enabled by default, but it may break existing callers of "
+                      "this function. If this is true for you, you can call this function "
+                      'with "check_undefined_grad=False" to disable the feature',
+                      UserWarning, stacklevel=4)
+
+    def check(outputs):
+        zeros = [_core.from_array(np.zeros(tuple(o.shape), dtype=o.detach().numpy().dtype))
+                 for o in outputs]
+        try:
+            grads = _grad(tuple(outputs), diff_inputs, tuple(zeros))
+        except RuntimeError as e:
+            warn_bc_breaking()
+            raise GradcheckError('Expected backward function to handle undefined output grads. '
+                                 'Please look at "Notes about undefined output gradients" in '
+                                 '"tools/autograd/derivatives.yaml"') from e
+        for g in grads:
+            if g is not None and not np.all(g.detach().numpy() == 0):
+                warn_bc_breaking()
+                raise GradcheckError(
+                    "Expected all input grads to be undefined or zero when all output grads "
+                    'are undefined or zero. Please look at "Notes about undefined output '
+                    'gradients" in "tools/autograd/derivatives.yaml"')
+
+    first = [_undefined_grad(o) for o in _differentiable_outputs(func(*inputs))]
+    to_check = [first]
+    if len(first) > 1:  # one undefined gradient at a time too
+        for k in range(len(first)):
+            outs = _differentiable_outputs(func(*inputs))
+            to_check.append([_undefined_grad(o) if j == k else o for j, o in enumerate(outs)])
+    for outputs in to_check:
+        check(outputs)
+
+
+def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, fast_mode):
+    _check_inputs(inputs)
+    func_out = _as_tuple(func(*inputs))
+    outputs = _differentiable_outputs(func_out)
+    if not outputs:
+        return _check_no_differentiable_outputs(func, inputs, eps, fast_mode)
+    tensor_outs = [o for o in func_out if _is_tensor(o)]
+    diff_idx = [i for i, x in enumerate(inputs) if _is_tensor(x) and x.requires_grad]
+    diff_inputs = tuple(inputs[i] for i in diff_idx)
+    numerical = {i: _numerical_jacobian(func, inputs, i, [o.numel() for o in tensor_outs], eps,
+                                        fast_mode)
+                 for i in diff_idx}
+    out_pos = [k for k, o in enumerate(tensor_outs) if o.requires_grad]
+    for j, o in enumerate(outputs):
+        analytical = _analytical_jacobians(o, diff_inputs)
+        again = _analytical_jacobians(o, diff_inputs)
+        for a, b in zip(analytical, again):
+            if a.shape != b.shape or (a.size and np.max(np.abs(a - b)) > nondet_tol):
+                raise GradcheckError(
+                    "Backward is not reentrant, i.e., running backward with same input and "
+                    "grad_output multiple times gives different values, although analytical "
+                    "gradient matches numerical gradient.The tolerance for nondeterminism "
+                    f"was {nondet_tol}." + _FAILED_NONDET_MSG)
+        for i, a in zip(diff_idx, analytical):
+            n = numerical[i][out_pos[j]]
+            if not np.allclose(a, n, rtol=rtol, atol=atol):
+                raise GradcheckError(
+                    f"Jacobian mismatch for output {j} with respect to input {i},\n"
+                    f"numerical:{_core.from_array(n)!r}\nanalytical:{_core.from_array(a)!r}\n")
+    _check_backward_mul_by_grad_output(outputs, diff_inputs)
+    if check_undefined_grad:
+        _check_undefined_grads(func, inputs, diff_inputs)
+    return True
 
 
 def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
@@ -76,57 +254,46 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     True
     """
     inputs = _as_tuple(inputs)
-    if not any(isinstance(x, _core.Tensor) and x.requires_grad for x in inputs):
-        raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
-                         "none of them have requires_grad=True.")
-    first = func(*inputs)
-    outputs = _differentiable_outputs(first)
-    indices = _differentiable_indices(first)
-    for i, x in enumerate(inputs):
-        if not (isinstance(x, _core.Tensor) and x.requires_grad):
-            continue
-        if x.dtype.name != "float64":
-            import warnings
-            warnings.warn(f"Input #{i} requires gradient and is not a double precision floating "
-                          "point. This check will likely fail if all the inputs are not of "
-                          "double precision floating point. ", UserWarning, stacklevel=2)
-        numerical = _numerical_jacobian(func, inputs, i, outputs, eps, indices)
-        analytical = _analytical_jacobian(outputs, inputs, i)
-        for j, (n, a) in enumerate(zip(numerical, analytical)):
-            if not np.allclose(a, n, rtol=rtol, atol=atol):
-                if not raise_exception:
-                    return False
-                raise GradcheckError(
-                    f"Jacobian mismatch for output {j} with respect to input {i},\n"
-                    f"numerical:{_core.from_array(n)!r}\nanalytical:{_core.from_array(a)!r}\n")
-    return True
+    try:
+        return _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
+                          fast_mode)
+    except GradcheckError:
+        if raise_exception:
+            raise
+        return False
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
                   gen_non_contig_grad_outputs=False, raise_exception=True, nondet_tol=0.0,
                   check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
                   check_fwd_over_rev=False, check_rev_over_rev=True, fast_mode=False, masked=False):
-    """Check second derivatives: gradcheck of the map (inputs, v) -> vjp(func, inputs, v)."""
+    """Check second derivatives: gradcheck of the map (inputs, v) -> vjp(func, inputs, v).
+
+    >>> import autograd_core as torch
+    >>> x = torch.tensor([0.5, 1.5], dtype=torch.float64, requires_grad=True)
+    >>> torch.autograd.gradgradcheck(torch.tanh, (x,))
+    True
+    """
     inputs = _as_tuple(inputs)
     outputs = _differentiable_outputs(func(*inputs))
     if grad_outputs is None:
         rng = np.random.default_rng(0)
         grad_outputs = tuple(
-            _core.from_array(rng.standard_normal(o.shape).astype(o.detach().numpy().dtype),
-                           requires_grad=True) for o in outputs)
+            _core.from_array(rng.standard_normal(tuple(o.shape)).astype(o.detach().numpy().dtype),
+                             requires_grad=True) for o in outputs)
     grad_outputs = _as_tuple(grad_outputs)
-    diff_idx = [i for i, x in enumerate(inputs) if isinstance(x, _core.Tensor) and x.requires_grad]
+    diff_idx = [i for i, x in enumerate(inputs) if _is_tensor(x) and x.requires_grad]
     n_in = len(inputs)
 
     def vjp(*args):
         ins, gos = args[:n_in], args[n_in:]
         outs = _differentiable_outputs(func(*ins))
-        grads = _core_engine.run_backward(outs, gos, True, True, tuple(ins[i] for i in diff_idx),
-                                 allow_unused=True, accumulate=False)
+        grads = _grad(outs, tuple(ins[i] for i in diff_idx), gos, create_graph=True)
         # Keep every position (None -> zeros) so outputs line up across evaluations.
         return tuple(g if g is not None else _core.from_array(
             np.zeros(tuple(ins[i].shape), dtype=ins[i].dtype.np_dtype))
             for g, i in zip(grads, diff_idx))
 
     return gradcheck(vjp, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
-                     raise_exception=raise_exception)
+                     raise_exception=raise_exception, nondet_tol=nondet_tol,
+                     check_undefined_grad=check_undefined_grad, fast_mode=fast_mode)

@@ -506,6 +506,10 @@ def gen_node(node, ops_by_name):
                 saved_values.add(u)
         saved_meta |= f.meta_uses
 
+    # an index key (Any) holds tensors in PyTorch (SavedVariables): it is released
+    # with them, and reading it afterwards raises
+    released_values = {u for u in saved_values if schema.param(u).type == "Any"}
+
     lines = []
     w = lines.append
     n_out = len(schema.returns) or 1
@@ -539,7 +543,7 @@ def gen_node(node, ops_by_name):
         for u in sorted(f.uses):
             if u in outputs:
                 w(f"            {u} = node.{_field(saved_outputs[outputs[u]])}.unpack(node)")
-            elif schema.param(u).has_edge:
+            elif schema.param(u).has_edge or u in released_values:
                 w(f"            {u} = unpack_operand(node, node.{_field(u)})")
             else:
                 w(f"            {u} = node.{_field(u)}")
@@ -556,7 +560,8 @@ def gen_node(node, ops_by_name):
             w(f"        if output_nr == {idx} and self.{_field(u)} is not None:")
             w(f"            repoint_saved(self.{_field(u)}, t)")
         w("")
-    fields = sorted(saved_tensors) + sorted(set(saved_outputs.values()))
+    fields = (sorted(saved_tensors) + sorted(set(saved_outputs.values()))
+              + sorted(released_values))
     if fields:
         # Note [Releasing saved state]: a node whose inputs needed none of the tensors
         # it may save (addmm's self alone) saved nothing and stays usable
@@ -571,15 +576,30 @@ def gen_node(node, ops_by_name):
         w(f"    def _saved_{u}(self):")
         w(f"        return unpack_operand(self, self.{_field(u)})")
         w("")
+        w("    @property")
+        w(f"    def _raw_saved_{u}(self):")
+        w("        if self.released:")
+        w("            raise RuntimeError(MSG_BACKWARD_TWICE)")
+        w(f"        return self.{_field(u)}")
+        w("")
     for u in sorted(set(saved_outputs.values())):
         w("    @property")
         w(f"    def _saved_{u}(self):")
         w(f"        return self.{_field(u)}.unpack(self)")
         w("")
+        w("    @property")
+        w(f"    def _raw_saved_{u}(self):")
+        w("        if self.released:")
+        w("            raise RuntimeError(MSG_BACKWARD_TWICE)")
+        w(f"        return self.{_field(u)}")
+        w("")
     for u in sorted(saved_values):
         w("    @property")
         w(f"    def _saved_{u}(self):")
-        w(f"        return self.{_field(u)}")
+        if u in released_values:
+            w(f"        return unpack_operand(self, self.{_field(u)})")
+        else:
+            w(f"        return self.{_field(u)}")
         w("")
 
     # the wiring: called by the forward with its outputs and arguments

@@ -127,7 +127,6 @@ def test_grad_nonleaf_many_outputs():
     same(prog)
 
 
-@issue8("autograd.grad(materialize_grads=True) on outputs whose grads were materialized")
 def test_grad_materialize_grads():
     def prog(torch):
         x = torch.tensor(0.5, requires_grad=True)
@@ -195,7 +194,6 @@ def test_grad_empty_inputs():
     same(prog, must_raise=True)
 
 
-@issue8("calling a grad_fn with the wrong number of arguments raises IndexError, not TypeError")
 def test_grad_fn_badcalls():
     def prog(torch):
         x = torch.ones(1, requires_grad=True)
@@ -336,7 +334,6 @@ def test_backward_with_scalar_input():
     same(prog)
 
 
-@issue8("backward(inputs=...) with a non-leaf input")
 def test_backward_with_nonleaf_inputs():
     def prog(torch):
         x = data(torch, 2, 2, seed=1, requires_grad=True)
@@ -469,7 +466,6 @@ def _index_put_program(torch):
     return b, c
 
 
-@issue8("a second backward through freed saved values of indexing nodes does not raise")
 def test_backward_twice_with_saved_values():
     def prog(torch):
         b, c = _index_put_program(torch)
@@ -619,10 +615,10 @@ def test_var_mean_differentiable():
 
 # ----------------------------------------------------------------- GradientEdge
 
-_NO_EDGE = issue8("missing autograd.graph.GradientEdge / get_gradient_edge")
+_NO_EDGE = issue8("GradientEdge as an output of autograd.grad/backward (edges as inputs work), "
+                  "Tensor.set_")
 
 
-@_NO_EDGE
 def test_grad_to_node():
     # PyTorch also checks a private Resize Function's node; here clone, a non-leaf and
     # a custom Function's node
@@ -670,7 +666,6 @@ def test_grad_to_node_set():
     same(prog)
 
 
-@_NO_EDGE
 def test_grad_to_node_inplace():
     def prog(torch):
         x = data(torch, 2, requires_grad=True).clone()
@@ -680,7 +675,6 @@ def test_grad_to_node_inplace():
     same(prog)
 
 
-@_NO_EDGE
 def test_grad_to_node_multi():
     def prog(torch):
         GradientEdge = torch.autograd.graph.GradientEdge
@@ -693,7 +687,6 @@ def test_grad_to_node_multi():
     same(prog)
 
 
-@_NO_EDGE
 def test_grad_to_node_materialize():
     def prog(torch):
         GradientEdge = torch.autograd.graph.GradientEdge
@@ -717,7 +710,6 @@ def test_grad_to_node_materialize():
     same(prog)
 
 
-@_NO_EDGE
 def test_backward_to_node():
     def prog(torch):
         GradientEdge = torch.autograd.graph.GradientEdge
@@ -802,7 +794,6 @@ def test_gradient_edge_graph_ownership():
     same(prog)
 
 
-@issue8("a deep reentrant backward (2000 nested backward calls) raises RecursionError")
 def test_deep_reentrant():
     def prog(torch):
         class DeepReentrant(torch.autograd.Function):
@@ -1023,7 +1014,6 @@ def test_trace_backward_nonsquare_171704():
     same(prog)
 
 
-@issue8("missing Tensor.data_ptr")
 def test_no_grad_copy():
     def prog(torch):
         ptrs = {}
@@ -1144,7 +1134,6 @@ class TestMultithreadAutograd:
                     [repr(e) for e in errors], x_retain.grad)
         same(prog)
 
-    @issue8("missing autograd.set_multithreading_enabled / is_multithreading_enabled")
     def test_set_multithreading_enabled_as_context_manager_and_function(self):
         def prog(torch):
             ag = torch.autograd

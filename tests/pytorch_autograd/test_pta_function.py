@@ -50,8 +50,6 @@ def test_function():
     same(prog, quiet=True)
 
 
-@issue8("once_differentiable under create_graph: the grads do not require grad and "
-        "differentiating them does not raise")
 def test_once_differentiable():
     def prog(torch):
         seen = []
@@ -456,8 +454,6 @@ def test_naughty_autograd_function_attribute_access():
     same(prog)
 
 
-@issue8("ctx.saved_tensors read after backward returns a saved input (returned as output) "
-        "with the Function's grad_fn")
 def test_naughty_autograd_function_stashing_ctx():
     def prog(torch):
         saved_ctx = []
@@ -637,8 +633,6 @@ def test_no_grad_python_function():
     same(prog)
 
 
-@issue8("Function returning its input under no_grad returns the input itself "
-        "(requires_grad=True) instead of a new alias")
 def test_no_grad_input():
     def prog(torch):
         class MyFunction(torch.autograd.Function):
@@ -903,7 +897,6 @@ def test_reentrant_child_error():
     same(prog)
 
 
-@issue8("ctx.saved_variables gives no deprecation warning")
 def test_saved_variables_deprecated():
     def prog(torch):
         class MyFunction(torch.autograd.Function):
@@ -1087,8 +1080,6 @@ def test_autograd_multiple_views_python():
     same(prog)
 
 
-@issue8("mark_dirty on an input that is a view: the Function's backward is not called; no "
-        "error for a dirty view input with two outputs or a dirty tensor not returned")
 def test_autograd_python_custom_function_inplace():
     def prog(torch):
         bw_called = [0]
@@ -1214,7 +1205,6 @@ def test_custom_function_mark_dirty_not_differentiable():
     same(prog)
 
 
-@issue8("mark_dirty() of a tensor that is not an input does not raise")
 def test_custom_function_mark_output_view_of_intermediate():
     def prog(torch):
         class Func(torch.autograd.Function):
@@ -1342,7 +1332,6 @@ def test_grad_mode_restored_reentrant():
     same(prog, quiet=True)
 
 
-@issue8("a Function implementing both backward and vjp does not raise")
 def test_custom_function_error():
     # the backward-mode cases (PyTorch's test also checks forward mode's jvp)
     def prog(torch):
@@ -1401,8 +1390,6 @@ def test_custom_function_local_inplace():
     same(prog)
 
 
-@issue8("a Function whose ctx refers to its own output (a cycle) is never freed, "
-        "even by gc.collect()")
 def test_custom_function_cycle():
     def prog(torch):
         seen = []
@@ -1497,7 +1484,6 @@ def test_hook_closure_cycle(use_custom_function, use_tensor_hook):
     same(prog)
 
 
-@issue8("setup_context's inputs omit forward's default arguments")
 def test_setup_context_when_forward_has_default_args():
     def prog(torch):
         class PowFunction(torch.autograd.Function):

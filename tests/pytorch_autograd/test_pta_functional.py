@@ -26,7 +26,6 @@ def _has_fn(x):
     return x.grad_fn is not None
 
 
-_STRICT = issue8("autograd.functional with strict=True")
 
 
 # -------------------------------------------------------------------- vjp / jvp
@@ -170,12 +169,10 @@ def _create_graph(api, v_shape):
     return prog
 
 
-@issue8("autograd.functional argument checks: TypeError/RuntimeError types and messages")
 def test_vjp_err_check():
     same(_err_check("vjp"))
 
 
-@_STRICT
 def test_vjp_err_check_strict():
     same(_err_check_strict("vjp"))
 
@@ -209,12 +206,10 @@ def test_vjp_create_graph():
     same(_create_graph("vjp", (2,)))
 
 
-@issue8("autograd.functional argument checks: TypeError/RuntimeError types and messages")
 def test_jvp_err_check():
     same(_err_check("jvp"))
 
 
-@_STRICT
 def test_jvp_err_check_strict():
     same(_err_check_strict("jvp"))
 
@@ -249,7 +244,6 @@ def test_jvp_create_graph():
 
 # -------------------------------------------------------------------- jacobian
 
-@issue8("autograd.functional argument checks: TypeError/RuntimeError types and messages")
 def test_jacobian_err_check():
     def prog(torch):
         jacobian = _F(torch).jacobian
@@ -271,7 +265,6 @@ def test_jacobian_err_check():
     same(prog)
 
 
-@_STRICT
 def test_jacobian_err_check_strict():
     def prog(torch):
         jacobian = _F(torch).jacobian
@@ -388,7 +381,6 @@ def test_jacobian_create_graph():
 
 # -------------------------------------------------------------------- hessian
 
-@issue8("autograd.functional argument checks: TypeError/RuntimeError types and messages")
 def test_hessian_err_check():
     def prog(torch):
         hessian = _F(torch).hessian
@@ -416,7 +408,6 @@ def test_hessian_err_check():
     same(prog)
 
 
-@_STRICT
 def test_hessian_err_check_strict():
     def prog(torch):
         hessian = _F(torch).hessian
@@ -662,12 +653,10 @@ def _hp_create_graph(api):
     return prog
 
 
-@issue8("autograd.functional argument checks: TypeError/RuntimeError types and messages")
 def test_vhp_err_check():
     same(_hp_err_check("vhp"))
 
 
-@_STRICT
 def test_vhp_err_check_strict():
     same(_hp_err_check_strict("vhp"))
 
@@ -688,12 +677,10 @@ def test_vhp_create_graph():
     same(_hp_create_graph("vhp"))
 
 
-@issue8("autograd.functional argument checks: TypeError/RuntimeError types and messages")
 def test_hvp_err_check():
     same(_hp_err_check("hvp"))
 
 
-@_STRICT
 def test_hvp_err_check_strict():
     same(_hp_err_check_strict("hvp"))
 

@@ -477,7 +477,6 @@ class TestAutogradInferenceMode:
             return r
         same(prog)
 
-    @issue8("a view of an inference tensor is not an inference tensor")
     def test_inference_mode_inf_tensor_in_inf_mode_view_op(self):
         def prog(torch):
             r = []

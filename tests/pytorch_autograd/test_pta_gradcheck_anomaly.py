@@ -75,8 +75,6 @@ def test_anomaly_detect_nan():
     same(prog)
 
 
-@issue8("anomaly mode in a backward of a create_graph backward: PyTorch warns twice (the "
-        "Function's forward trace and its parent's), autograd_core once")
 def test_nested_anomaly_detect_nan():
     def prog(torch):
         size = 10
@@ -147,8 +145,6 @@ def test_nested_anomaly_detect_nan():
     same(prog)
 
 
-@issue8("anomaly mode with warnings as errors: the anomaly warning raised in backward "
-        "propagates instead of going to stderr")
 def test_anomaly_grad_warnings():
     def prog(torch):
         r = []
@@ -304,7 +300,6 @@ def test_gradcheck_single_input():
     same(prog)
 
 
-@issue8("gradcheck does not check that backward is reentrant (nondet_tol)")
 def test_gradcheck_nondeterministic():
     def prog(torch):
         class NonDetFunc(torch.autograd.Function):
@@ -340,7 +335,6 @@ def test_gradcheck_nondeterministic():
     same(prog)
 
 
-@issue8("gradcheck on an input with a stride-0 dimension")
 def test_gradcheck_validates_inputs():
     # the dense cases (PyTorch's test starts with sparse inputs)
     def prog(torch):
@@ -362,8 +356,6 @@ def test_gradcheck_validates_inputs():
     same(prog)
 
 
-@issue8("gradcheck does not check that non-differentiable outputs have a zero numerical "
-        "gradient")
 def test_gradcheck_check_no_differentiable_outputs():
     def prog(torch):
         gc_ = torch.autograd.gradcheck
@@ -378,7 +370,6 @@ def test_gradcheck_check_no_differentiable_outputs():
     same(prog, quiet=True)
 
 
-@issue8("gradcheck does not check that backward is multiplied by grad_output")
 def test_gradcheck_backward_mul_by_grad_output():
     # the dense case (PyTorch's test also checks sparse gradients and layouts)
     def prog(torch):
@@ -399,7 +390,6 @@ def test_gradcheck_backward_mul_by_grad_output():
     same(prog)
 
 
-@issue8("gradcheck does not check undefined output gradients")
 def test_gradcheck_undefined_grad():
     def prog(torch):
         gc_ = torch.autograd.gradcheck
@@ -446,7 +436,6 @@ def test_gradcheck_jacobian_mismatch():
     same(prog, quiet=True)
 
 
-@issue8("gradcheck does not check that perturbed outputs keep their shape and dtype")
 def test_gradcheck_output_shape_or_dtype_depend_on_values():
     def prog(torch):
         gc_ = torch.autograd.gradcheck

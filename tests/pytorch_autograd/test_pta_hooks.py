@@ -47,7 +47,6 @@ def test_post_accumulate_grad_hook_multiple_tensors():
     same(prog)
 
 
-@issue8("message of a post-accumulate-grad hook returning a value")
 def test_post_accumulate_grad_hook_returns_not_None():
     def prog(torch):
         tensor = data(torch, 2, 3, requires_grad=True)
@@ -121,7 +120,6 @@ def test_post_accumulate_grad_hook_gets_cleaned_up():
     same(prog)
 
 
-@issue8("tensor hooks on a leaf run after its AccumulateGrad node's pre-hooks (PyTorch: before)")
 def test_post_accumulate_grad_hook_ordering():
     def prog(torch):
         tensor = data(torch, 3, requires_grad=True)
@@ -162,7 +160,6 @@ def test_hook_with_no_name():
     same(prog)
 
 
-@issue8("tensor hooks on a leaf run after its AccumulateGrad node's pre-hooks (PyTorch: before)")
 def test_prehook_ordering():
     def prog(torch):
         log = []
@@ -219,7 +216,6 @@ def test_retains_grad_can_always_observe_tensor_prehook():
     same(prog)
 
 
-@issue8("tensor hooks on a leaf run after its AccumulateGrad node's pre-hooks (PyTorch: before)")
 def test_accumulate_grad_posthooks_can_observe_tensor_prehook():
     def prog(torch):
         a = torch.tensor(1.0, requires_grad=True)
@@ -266,7 +262,6 @@ def test_accumulate_grad_posthooks_should_not_execute():
     same(prog)
 
 
-@issue8("tensor hooks on leaves are not run by autograd.grad")
 def test_hook_edge_case_when_called_with_grad():
     def prog(torch):
         a = torch.tensor(1.0, requires_grad=True)
@@ -761,8 +756,6 @@ def test_retain_grad_cycle():
     same(prog)
 
 
-@issue8("a hook on one output of a multi-output node is not called (with None) when "
-        "backward reaches the node through another output")
 def test_grad_nonleaf_register_hook():
     def prog(torch):
         x = data(torch, 5, requires_grad=True)
@@ -783,7 +776,6 @@ def test_grad_nonleaf_register_hook():
     same(prog, quiet=True)
 
 
-@issue8("tensor hooks on a leaf run after its AccumulateGrad node's pre-hooks (PyTorch: before)")
 def test_backward_hook_relative_ordering():
     # PyTorch's test builds an nn.Linear inside an nn.Module with a full backward hook;
     # here nn.functional.linear on plain tensors (no module hook): the relative order of

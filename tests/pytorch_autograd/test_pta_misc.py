@@ -29,7 +29,6 @@ def test_tensor_grad_warnings():
     same(prog)
 
 
-@issue8("missing Tensor.volatile (always False, with a deprecation warning)")
 def test_volatile_deprecated():
     def prog(torch):
         v = data(torch, 3, 3)
@@ -71,7 +70,6 @@ def test_requires_grad_():
     same(prog)
 
 
-@issue8("deleting .data / .requires_grad / assigning .data = None: other exception types")
 def test_attribute_deletion():
     def prog(torch):
         x = data(torch, 5, 5, requires_grad=True)
@@ -120,7 +118,6 @@ def test_shape():
     same(prog)
 
 
-@issue8("numpy() on a tensor that requires grad raises under no_grad too")
 def test_numpy_requires_grad():
     def prog(torch):
         x = data(torch, 2, 2, requires_grad=True)
@@ -324,7 +321,6 @@ def test_set_requires_grad_only_for_floats():
     same(prog)
 
 
-@issue8("assigning a tensor as its own .grad does not raise")
 def test_grad_assignment():
     def prog(torch):
         x = data(torch, 5, 5, dtype="float32")

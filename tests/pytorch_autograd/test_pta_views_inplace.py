@@ -23,7 +23,6 @@ def _boom(torch):
     return Boom.apply
 
 
-@issue8("autograd.grad stops at an input that lies on the path to another input")
 def test_copy_slices_graph_task_updates():
     def prog(torch):
         def f1(x, y):
@@ -444,7 +443,6 @@ def test_leaf_assignment():
     same(prog)
 
 
-@issue8("missing autograd.graph.increment_version")
 def test_increment_version():
     def prog(torch):
         r = []
@@ -892,8 +890,6 @@ def test_inplace_on_view_modify_base():
     same(prog)
 
 
-@issue8("backpropagating through the base after a custom Function modified views of it "
-        "in place")
 def test_inplace_on_view_python():
     def prog(torch):
         a = data(torch, 4, 4, seed=1, requires_grad=True)
