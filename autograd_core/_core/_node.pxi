@@ -68,6 +68,11 @@ cdef class SavedTensor:
             t = self.tensor
             if t._vc.version != self.version:
                 raise modified_error(t, self.version, t._grad_fn, t._output_nr)
+            if self.nonleaf and t._grad_fn is None:
+                raise RuntimeError(
+                    "Trying to use a saved tensor that has been detached in-place, i.e. with "
+                    ".detach_().This is not supported, please use out-of-place `.detach()` "
+                    "instead")
             return t
         t = make(self.data)
         t._vc = self.vc
@@ -86,6 +91,7 @@ cdef SavedTensor save(Tensor t):
     cdef SavedTensor s = SavedTensor.__new__(SavedTensor)
     s.version = version_for_save(t)
     s.tensor = t
+    s.nonleaf = t._grad_fn is not None
     return s
 
 
@@ -277,7 +283,7 @@ cdef class AccumulateGrad(Node):
     cdef tuple apply(self, tuple grads):
         cdef Tensor g = grads[0]
         cdef Tensor var = self.var
-        if g is None:
+        if g is None or not var._requires_grad:  # detach_()ed since the graph was made
             return ()
         if var._hooks is not None:
             for hook in list(var._hooks):
@@ -344,9 +350,12 @@ cdef AccumulateGrad grad_accumulator(Tensor leaf):
 # ---------------------------------------------------------------- recording
 
 cdef Node edge_node(Tensor t):
-    """Where the gradient for input t goes: its grad_fn, its accumulator, or nowhere."""
-    if t._grad_fn is not None:
-        return t._grad_fn
+    """Where the gradient for input t goes: its grad_fn, its accumulator, or nowhere
+    (a view made under no_grad: it requires grad through its base, but is no leaf of
+    its own)."""
+    cdef Node fn = t._grad_fn if t._base is None else grad_fn_of(t)
+    if fn is not None:
+        return fn
     if t._requires_grad:
         return grad_accumulator(t)
     return None
@@ -354,7 +363,7 @@ cdef Node edge_node(Tensor t):
 
 cdef bint any_requires_grad(tuple inputs) noexcept:
     for x in inputs:
-        if isinstance(x, Tensor) and (<Tensor>x)._requires_grad:
+        if isinstance(x, Tensor) and requires_grad_of(<Tensor>x):
             return True
     return False
 

@@ -4,17 +4,40 @@
 # (install_methods); the operators call the ops through OPS (Note [Op table]).
 
 cdef Tensor make_view(Tensor base, cnp.ndarray arr):
-    """A tensor over base's memory: it shares base's version counter, and (as in
-    PyTorch, even under no_grad) base's requires_grad; a view of an inference tensor is
+    """A tensor over base's memory: it shares base's version counter, and requires grad
+    when base does (requires_grad_of: as in PyTorch, even when made under no_grad,
+    though then no gradient flows to base through it). A view of an inference tensor is
     one too (a view of a normal tensor is normal, even inside inference_mode)."""
     cdef Tensor t = Tensor.__new__(Tensor)
     gc_untrack(t)  # Note [Untracked by the cycle collector]
     t._data = arr
     t._vc = version_counter(base)
-    t._requires_grad = base._requires_grad
+    t._view_version = t._vc.version
     t._inference = base._inference
     t._base = base._base if base._base is not None else base
+    set_creation_meta(t, base, CM_INFERENCE_MODE if agc_inference_mode() else
+                      (CM_DEFAULT if agc_grad_enabled() else CM_NO_GRAD_MODE))
     return t
+
+
+cdef object _grad_fn_repr_name(Tensor t):
+    """The grad_fn name repr shows: "Invalid" when reading it raises (a view made
+    under no_grad whose base was modified in place), as PyTorch's."""
+    try:
+        fn = grad_fn_of(t)
+    except RuntimeError:
+        return "Invalid"
+    return type(fn).__name__ if fn is not None else None
+
+
+cdef void set_creation_meta(Tensor view, Tensor base, int meta) noexcept:
+    """view, made from base, was made as meta says; a view of a view keeps the special
+    way its base was made unless meta is special too (PyTorch's
+    propagate_creation_meta: inference mode wins)."""
+    cdef int prev = base._creation_meta if base._base is not None else CM_DEFAULT
+    if meta == CM_DEFAULT or prev == CM_INFERENCE_MODE:
+        meta = prev
+    view._creation_meta = meta
 
 
 # ---------------------------------------------------------------- data -> tensor
@@ -316,7 +339,7 @@ cdef class Tensor:
 
     @property
     def requires_grad(self):
-        return self._requires_grad
+        return requires_grad_of(self)
 
     @requires_grad.setter
     def requires_grad(self, value):
@@ -325,7 +348,7 @@ cdef class Tensor:
         self._set_requires_grad(value, MSG_NOT_FLOAT_GRAD_SETTER)
 
     cdef _set_requires_grad(self, bint value, str msg):
-        if self._grad_fn is not None:
+        if grad_fn_of(self) is not None:
             if not value:
                 raise RuntimeError(MSG_NONLEAF_REQUIRES_GRAD)
             return
@@ -345,15 +368,15 @@ cdef class Tensor:
 
     @property
     def grad_fn(self):
-        return self._grad_fn
+        return grad_fn_of(self)
 
     @property
     def is_leaf(self):
-        return self._grad_fn is None
+        return grad_fn_of(self) is None
 
     @property
     def grad(self):
-        if self._grad_fn is not None and not self._retains_grad:
+        if grad_fn_of(self) is not None and not self._retains_grad:
             warnings.warn(MSG_NONLEAF_GRAD_ACCESS, UserWarning, stacklevel=2)
         return self._grad
 
@@ -384,9 +407,9 @@ cdef class Tensor:
 
     def retain_grad(self):
         """Keep this non-leaf tensor's gradient in ``.grad`` during backward."""
-        if not self._requires_grad:
+        if not requires_grad_of(self):
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self._grad_fn is None or self._retains_grad:
+        if grad_fn_of(self) is None or self._retains_grad:
             return
         if self._grad_fn.retained is None:
             self._grad_fn.retained = {}
@@ -396,6 +419,7 @@ cdef class Tensor:
 
     @property
     def output_nr(self):
+        grad_fn_of(self)
         return self._output_nr
 
     @property
@@ -414,9 +438,9 @@ cdef class Tensor:
 
         The hook may return a replacement gradient. Returns a handle with ``remove()``.
         """
-        if not self._requires_grad:
+        if not requires_grad_of(self):
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self._grad_fn is None:
+        if grad_fn_of(self) is None:
             if self._hooks is None:
                 self._hooks = []
                 gc_track(self)
@@ -431,9 +455,9 @@ cdef class Tensor:
 
     def register_post_accumulate_grad_hook(self, hook):
         """Run ``hook(tensor)`` after a gradient is accumulated into this leaf's ``.grad``."""
-        if not self._requires_grad:
+        if not requires_grad_of(self):
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self._grad_fn is not None:
+        if grad_fn_of(self) is not None:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
         if self._post_acc_hooks is None:
             self._post_acc_hooks = []
@@ -451,6 +475,9 @@ cdef class Tensor:
     def data(self, value):
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if self._requires_grad and not cnp.PyArray_ISFLOAT((<Tensor>value)._data):
+            raise RuntimeError("data set to a tensor that requires gradients must be floating "
+                               "point or complex dtype")
         self._data = (<Tensor>value)._data
 
     def detach(self):
@@ -461,7 +488,7 @@ cdef class Tensor:
 
     def detach_(self):
         """Detach this tensor from the graph in place."""
-        if self._base is not None and self._grad_fn is not None:
+        if self._base is not None:
             raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are "
                                "using DistributedDataParallel (DDP) for training, and "
                                "gradient_as_bucket_view is set as True, gradients are views "
@@ -603,14 +630,13 @@ cdef class Tensor:
     def __repr__(self):
         return tensor_repr(
             self._data, dtype_of(self._data).name,
-            grad_fn_name=type(self._grad_fn).__name__ if self._grad_fn is not None else None,
-            requires_grad=self._requires_grad)
+            grad_fn_name=_grad_fn_repr_name(self), requires_grad=requires_grad_of(self))
 
     def __reduce_ex__(self, proto):
         return (_rebuild_tensor, (np.array(self._data), self._requires_grad))
 
     def __deepcopy__(self, memo):
-        if self._grad_fn is not None:
+        if grad_fn_of(self) is not None:
             raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
                                "support the deepcopy protocol at the moment.  If you were "
                                "attempting to deepcopy a module, this may be because of a "
@@ -683,7 +709,25 @@ cdef class Tensor:
         return OPS.permute(self, tuple(range(nd - 1, -1, -1)))
 
     @property
+    def real(self):
+        return OPS.real(self)
+
+    @property
+    def imag(self):
+        return OPS.imag(self)
+
+    def is_conj(self):
+        return False
+
+    def is_neg(self):
+        return False
+
+    @property
     def mT(self):
+        if cnp.PyArray_NDIM(self._data) == 0:
+            warnings.warn("Tensor.mT is deprecated on 0-D tensors. This function is the "
+                          "identity in these cases.", UserWarning, stacklevel=2)
+            return self
         if cnp.PyArray_NDIM(self._data) < 2:
             raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
                                f"Got {cnp.PyArray_NDIM(self._data)}-D tensor.")

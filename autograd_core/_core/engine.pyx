@@ -20,7 +20,7 @@ from autograd_core._core.csrc cimport *
 from autograd_core._core.dtype cimport dtype, dtype_of
 from autograd_core._core.tensor cimport (
     grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, OPS, AccumulateGrad, Node, Tensor, TensorHook, accumulate_into,
-    anomaly_check_nan, anomaly_enabled, check_hook_result, edge_node, grad_accumulator,
+    anomaly_check_nan, anomaly_enabled, check_hook_result, edge_node, grad_accumulator, grad_fn_of, requires_grad_of,
     install_methods, is_number, make, same_shape, shape_of, shape_str,
 )
 from autograd_core._core.tensor import Size
@@ -300,7 +300,7 @@ def run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_gr
 
     for i in range(len(tensors)):
         t = tensors[i]
-        if not t._requires_grad:
+        if edge_node(t) is None:  # (a view made under no_grad has no edge of its own)
             raise _no_grad_fn_error(i)
     cdef tuple root_grads = _make_root_grads(tensors, grad_tensors)
 
@@ -318,10 +318,12 @@ def run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_gr
         capture = []
         for k, x in enumerate(inputs):
             t = x
-            if t._grad_fn is not None:
+            if grad_fn_of(t) is not None:
                 capture.append((t._grad_fn, t._output_nr, t))
             elif t._requires_grad:
                 capture.append((grad_accumulator(t), 0, t))
+            elif requires_grad_of(t):  # a view made under no_grad: it has no edge
+                capture.append((None, 0, t))
             else:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
         capture_nodes = set(c[0] for c in capture)

@@ -19,8 +19,10 @@ cimport numpy as cnp
 
 from autograd_core._core.dtype cimport dtype_of
 from autograd_core._core.tensor cimport (
-    grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, Node, SavedTensor, Tensor, make_view, record_outputs, recording,
-    save, save_output, shape_of, zeros,
+    grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, Node, SavedTensor, Tensor, make, make_view, record_outputs, recording,
+    save, save_output, shape_of, zeros, CM_IN_CUSTOM_FUNCTION, CM_MULTI_OUTPUT_NODE, move_retained_grad, region_of,
+    requires_grad_of,
+    write_region,
 )
 
 import builtins
@@ -122,13 +124,25 @@ cdef class FunctionNode(Node):
         return tuple(out)
 
 
+cdef void _rebase_dirty_view(Tensor t, Node ctx, int output_nr) except *:
+    """A view the Function modified in place (mark_dirty): its base's history becomes
+    a CopySlices over the Function's output, and the view's own is rebuilt from the
+    base when next read (Note [View + in-place])."""
+    cdef Tensor values = make(t._data)
+    values._grad_fn = ctx
+    values._output_nr = output_nr
+    values._requires_grad = True
+    write_region(t, region_of(t), values, False)
+    t._view_version = -1
+
+
 def function_apply(fn_cls, tuple args, dict kwargs):
     """Function.apply: run forward without recording, then attach the node."""
     node_cls = fn_cls._backward_cls
     cdef FunctionNode ctx = node_cls()
     ctx._fn_cls = fn_cls
     ctx._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)
-    ctx._needs_input_grad = tuple(isinstance(a, Tensor) and (<Tensor>a)._requires_grad
+    ctx._needs_input_grad = tuple(isinstance(a, Tensor) and requires_grad_of(<Tensor>a)
                                   for a in args)
     cdef list tensor_inputs = [a for a in args if isinstance(a, Tensor)]
     cdef bint record = recording() and builtins.any(ctx._needs_input_grad)
@@ -146,10 +160,15 @@ def function_apply(fn_cls, tuple args, dict kwargs):
 
     single = not isinstance(outputs, tuple)
     outs = (outputs,) if single else outputs
+    dirty_ids = set(id(t) for t in ctx._dirty) if ctx._dirty else set()
+    for o in outs:
+        # a view the Function made: not to be written in place, which would bypass
+        # the Function's backward (Note [View + in-place])
+        if isinstance(o, Tensor) and (<Tensor>o)._base is not None and id(o) not in dirty_ids:
+            (<Tensor>o)._creation_meta = CM_IN_CUSTOM_FUNCTION
     if not record:
         return outputs
 
-    dirty_ids = set(id(t) for t in ctx._dirty) if ctx._dirty else set()
     cdef Tensor t
     cdef list new_outs = []
     cdef list meta = []
@@ -172,6 +191,7 @@ def function_apply(fn_cls, tuple args, dict kwargs):
     record_outputs(ctx, (), tuple(tensor_inputs))
     ctx.input_meta = tuple((shape_of((<Tensor>a)._data), dtype_of((<Tensor>a)._data)) for a in tensor_inputs)
     nondiff = ctx._non_differentiable or set()
+    cdef int n_diff = 0
     for i, o in enumerate(new_outs):
         if not isinstance(o, Tensor):
             continue
@@ -181,9 +201,22 @@ def function_apply(fn_cls, tuple args, dict kwargs):
             if id(outs[i]) in dirty_ids:
                 t._grad_fn = None
             continue
+        old = t._grad_fn
         t._grad_fn = ctx
         t._output_nr = i
         t._requires_grad = True
+        if t._base is None:
+            move_retained_grad(t, old)
+        elif id(outs[i]) in dirty_ids:
+            _rebase_dirty_view(t, ctx, i)
+        else:  # (an input returned as is too)
+            t._creation_meta = CM_IN_CUSTOM_FUNCTION
+            t._view_version = t._vc.version
+        n_diff += 1
+    if n_diff > 1:  # views among several differentiable outputs: as split's (PyTorch's rule)
+        for o in new_outs:
+            if isinstance(o, Tensor) and (<Tensor>o)._base is not None:
+                (<Tensor>o)._creation_meta = CM_MULTI_OUTPUT_NODE
     # Resolve saved tensors: outputs are kept without their Tensor (no cycle).
     if ctx._to_save is not None:
         saved = []

@@ -531,7 +531,6 @@ class TestAutogradInferenceMode:
             return r
         same(prog)
 
-    @issue8("missing Tensor.transpose_")
     def test_normal_tensor_inplace_output_in_inference_mode(self):
         def prog(torch):
             r = []
@@ -589,7 +588,6 @@ class TestAutogradInferenceMode:
             return r
         same(prog)
 
-    @issue8("message for in-place on a view made in inference mode")
     def test_normal_tensor_view_output_in_normal_mode(self):
         def prog(torch):
             r = []
@@ -664,7 +662,6 @@ class TestAutogradInferenceMode:
             return r
         same(prog)
 
-    @issue8("missing Tensor.transpose_")
     def test_inference_mode_handle_direct_view_on_rebase(self):
         def prog(torch):
             r = []
@@ -682,7 +679,6 @@ class TestAutogradInferenceMode:
             return r
         same(prog)
 
-    @issue8("missing Tensor.transpose_")
     def test_inference_mode_handle_indirect_view_on_rebase(self):
         def prog(torch):
             r = []

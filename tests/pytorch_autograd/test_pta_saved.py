@@ -330,7 +330,6 @@ def test_saved_variable_packing_unpacking_saved_original_with_hooks(is_leaf):
     same(prog)
 
 
-@issue8("using a saved tensor that was detach_()ed in place does not raise")
 def test_saved_variable_saved_original_inplace_detach():
     def prog(torch):
         r = []

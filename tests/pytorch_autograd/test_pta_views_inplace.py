@@ -66,7 +66,6 @@ def test_copy_slices_graph_task_updates():
     same(prog)
 
 
-@issue8("a view keeps a stale grad_fn after an in-place op on its base")
 def test_first_grad_fn_access_in_no_grad_mode():
     # PyTorch's test takes .real of a complex tensor; here a real view (x[0:1])
     def prog(torch):
@@ -588,7 +587,6 @@ def test_set_data_preserve_pyobj():
     same(prog)
 
 
-@issue8("assigning integer data to a tensor that requires grad does not raise")
 def test_set_data_self_requires_grad():
     def prog(torch):
         a = torch.tensor(1.0, requires_grad=True)
@@ -602,7 +600,6 @@ def test_set_data_self_requires_grad():
     same(prog)
 
 
-@issue8("in-place on the outputs of split/split_with_sizes/chunk/unbind must raise")
 def test_autograd_views_codegen():
     def prog(torch):
         r = []
@@ -631,7 +628,6 @@ def test_autograd_views_codegen():
     same(prog)
 
 
-@issue8("in-place on a view made by a custom Function or by unbind does not raise")
 def test_inplace_not_requires_grad():
     def prog(torch):
         class MyFn(torch.autograd.Function):
@@ -678,8 +674,6 @@ _INPLACE_VIEW_FNS = {
     "as_strided_": lambda v: v.as_strided_((1, 0), (2, 2))}
 
 
-@issue8("missing in-place view ops (t_, transpose_, squeeze_, unsqueeze_, swapdims_, "
-        "swapaxes_, as_strided_)")
 @pytest.mark.parametrize("fn_name", sorted(_INPLACE_VIEW_FNS))
 def test_autograd_inplace_views_creation_meta(fn_name):
     def prog(torch):
@@ -717,7 +711,6 @@ def test_autograd_inplace_views_creation_meta(fn_name):
     same(prog)
 
 
-@issue8("in-place on a view of a view made in no_grad / inference_mode does not raise")
 def test_autograd_inplace_view_of_view():
     def prog(torch):
         r = []
@@ -756,7 +749,6 @@ def test_inplace_on_view_backprop_base():
     same(prog)
 
 
-@issue8("a view keeps a stale grad_fn after an in-place op on a sibling view")
 def test_inplace_on_view_backprop_view_of_view():
     def prog(torch):
         root = data(torch, 2, 2, requires_grad=True)
@@ -781,7 +773,6 @@ def test_inplace_on_view_of_view():
     same(prog)
 
 
-@issue8("setitem on a view of a view: the overwritten elements still get a gradient")
 def test_inplace_on_view_then_no_grad():
     def prog(torch):
         a = torch.ones(3, 1, dtype=torch.double, requires_grad=True)
@@ -812,7 +803,6 @@ def test_inplace_on_view_gradcheck():
     same(prog)
 
 
-@issue8("in-place on the outputs of split/split_with_sizes/chunk/unbind must raise")
 def test_inplace_on_view_multiple_outputs():
     def prog(torch):
         root = torch.arange(9.0, dtype=torch.double).reshape(3, 3).requires_grad_()
@@ -822,7 +812,6 @@ def test_inplace_on_view_multiple_outputs():
     same(prog, must_raise=True)
 
 
-@issue8("in-place on the outputs of split/split_with_sizes/chunk/unbind must raise")
 def test_inplace_on_view_of_multiple_output_view():
     def prog(torch):
         a = data(torch, 10, requires_grad=True).clone()
@@ -832,7 +821,6 @@ def test_inplace_on_view_of_multiple_output_view():
     same(prog, must_raise=True)
 
 
-@issue8("in-place on the outputs of split/split_with_sizes/chunk/unbind must raise")
 def test_inplace_multiple_output_view_of_view():
     def prog(torch):
         a = data(torch, 10, requires_grad=True).clone()
@@ -872,8 +860,6 @@ def test_inplace_on_view_backprop_view():
     same(prog)
 
 
-@issue8("select() returns a copy, not a view: a view of a base is not updated by an "
-        "in-place op on the base")
 def test_inplace_on_view_modify_base():
     def prog(torch):
         r = torch.ones(1, dtype=torch.double, requires_grad=True)
@@ -892,8 +878,6 @@ def test_inplace_on_view_modify_base():
     same(prog)
 
 
-@issue8("backpropagating through the base after a custom Function modified views of it "
-        "in place")
 def test_inplace_on_view_python():
     def prog(torch):
         a = data(torch, 4, 4, seed=1, requires_grad=True)
@@ -934,7 +918,6 @@ def test_inplace_on_view_non_contig():
     same(prog)
 
 
-@issue8("missing unsafe_split / unsafe_split_with_sizes / unsafe_chunk")
 def test_inplace_on_view_multi_output_unsafe():
     def prog(torch):
         r = []
@@ -950,7 +933,6 @@ def test_inplace_on_view_multi_output_unsafe():
     same(prog)
 
 
-@issue8("in-place on the outputs of split/split_with_sizes/chunk/unbind must raise")
 def test_inplace_on_view_multi_output_safe():
     def prog(torch):
         r = []
@@ -991,7 +973,6 @@ def test_inplace_on_view_undefined_grad_output():
     same(prog)
 
 
-@issue8("missing Tensor.set_")
 def test_parameter_resize():
     # PyTorch's test uses an nn.Parameter; here a leaf tensor that requires grad
     def prog(torch):
@@ -1006,7 +987,6 @@ def test_parameter_resize():
     same(prog)
 
 
-@issue8("missing Tensor.resize_ / resize_as_")
 def test_resize_version_bump():
     def prog(torch):
         x = data(torch, 1)
