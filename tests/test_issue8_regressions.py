@@ -443,7 +443,6 @@ def test_mark_dirty_non_input():
 
 # ------------------------------------------------------------------------ tensors
 
-@issue8("numpy() on a tensor that requires grad raises under no_grad too")
 def test_numpy_under_no_grad():
     def prog(torch):
         x = _t(torch, [1.0, 2.0])
@@ -452,7 +451,6 @@ def test_numpy_under_no_grad():
     same(prog)
 
 
-@issue8("assigning a tensor as its own .grad does not raise")
 def test_grad_self_assignment():
     def prog(torch):
         x = torch.ones(2)

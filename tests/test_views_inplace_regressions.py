@@ -503,3 +503,77 @@ def test_inputs_that_are_views_made_under_no_grad():
         (x * 3).sum().backward(inputs=[x, v])
         return g, x.grad, v.grad
     same(prog)
+
+
+def test_setitem_bool_mask_with_0d_value_of_another_dtype():
+    def prog(torch):
+        t = torch.tensor([[1.0, 0.1, -0.6]], dtype=torch.float64)
+        v = torch.tensor(-0.5, dtype=torch.float32, requires_grad=True)
+        t[t > 0] = v                      # PyTorch's masked_fill_: cast, recorded
+        r = [t, type(t.grad_fn).__name__]
+        try:
+            t[t > 0] = torch.ones(2, dtype=torch.float32)
+        except RuntimeError as e:
+            r.append(str(e))
+        t.sum().backward()
+        return r + [v.grad]
+    same(prog)
+
+
+def test_copy_into_its_own_memory():
+    def prog(torch):
+        x = data(torch, 3, seed=29, requires_grad=True)
+        (g,) = torch.autograd.grad(x.sum(), [x])
+        s = g.squeeze()
+        s.copy_(g)                        # the very same elements: allowed
+        r = [s, s._version]
+        try:
+            s.copy_(g * 2)                # repeated memory written: refused
+        except RuntimeError as e:
+            r.append(str(e))
+        return r
+    same(prog)
+
+
+def test_inputs_must_be_tensors():
+    def prog(torch):
+        x = data(torch, 2, seed=30, requires_grad=True)
+        r = []
+        for f in (lambda: torch.autograd.grad(x.sum(), [None, x], allow_unused=True),
+                  lambda: x.sum().backward(inputs=[None])):
+            try:
+                f()
+            except RuntimeError as e:
+                r.append(str(e))
+        return r
+    same(prog)
+
+
+def test_numpy_and_grad_rules():
+    def prog(torch):
+        x = data(torch, 2, seed=31, requires_grad=True)
+        with torch.no_grad():
+            a = x.numpy().tolist()
+            b = x[1:].numpy().tolist()
+        r = [a, b]
+        for f in (lambda: x.numpy(), lambda: setattr(x, "grad", x)):
+            try:
+                f()
+            except RuntimeError as e:
+                r.append(str(e))
+        return r
+    same(prog)
+
+
+def test_setitem_0d_bool_mask_value_dtype():
+    def prog(torch):
+        r = []
+        for shape in ((), (1,), (1, 1)):
+            t = torch.full(shape, 0.6, dtype=torch.float64)
+            try:
+                t[t > 0] = torch.tensor(-1.7, dtype=torch.float32, requires_grad=True)
+                r.append(t)
+            except RuntimeError as e:
+                r.append(str(e))
+        return r
+    same(prog)

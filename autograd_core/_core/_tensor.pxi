@@ -388,6 +388,8 @@ cdef class Tensor:
         if not isinstance(value, Tensor):
             raise TypeError("assigned grad expected to be a Tensor or None but got grad of type "
                             + type(value).__name__)
+        if value is self:
+            raise RuntimeError("can't assign Variable as its own grad")
         if cnp.PyArray_TYPE((<Tensor>value)._data) != cnp.PyArray_TYPE(self._data):
             raise RuntimeError("assigned grad has data of a different type")
         if not same_shape((<Tensor>value)._data, self._data):
@@ -581,12 +583,12 @@ cdef class Tensor:
 
     def numpy(self, *, force=False):
         """The values as a numpy array sharing memory (only without requires_grad)."""
-        if self._requires_grad and not force:
+        if requires_grad_of(self) and grad_enabled() and not force:
             raise RuntimeError(MSG_NUMPY_REQUIRES_GRAD)
         return self._data
 
     def __array__(self, dtype=None, copy=None):
-        if self._requires_grad:
+        if requires_grad_of(self) and grad_enabled():
             raise RuntimeError(MSG_NUMPY_REQUIRES_GRAD)
         if dtype is not None:
             return self._data.astype(dtype, copy=bool(copy))

@@ -299,6 +299,8 @@ def run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_gr
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
 
     for i in range(len(tensors)):
+        if not isinstance(tensors[i], Tensor):
+            raise AssertionError("Expected output to be a autograd_core.Tensor")
         t = tensors[i]
         if edge_node(t) is None:  # (a view made under no_grad has no edge of its own)
             raise _no_grad_fn_error(i)
@@ -317,6 +319,9 @@ def run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_gr
     if inputs is not None:
         capture = []
         for k, x in enumerate(inputs):
+            if not isinstance(x, Tensor):
+                raise RuntimeError("all inputs have to be Tensors or GradientEdges, but got "
+                                   + type(x).__name__)
             t = x
             if grad_fn_of(t) is not None:
                 capture.append((t._grad_fn, t._output_nr, t))

@@ -472,17 +472,21 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
         raise RuntimeError(MSG_LEAF_VIEW_INPLACE if has_view else MSG_LEAF_INPLACE)
     check_inplace(self, (v,))
     if adv:
-        if isinstance(value, Tensor) and dtype_of(v._data) is not sd:
-            raise RuntimeError(
-                "Index put requires the source and destination dtypes match, got "
-                f"{sd.scalar_name} for the destination and {dtype_of(v._data).scalar_name} for "
-                "the source.")
         key2 = _advanced_key(plan.records, plan.shape)
         target = shape_of(as_array(np.broadcast_to(np.int8(0), plan.shape)[key2]))
         if not any([broadcasts_to(cand, target) for cand in (vs, stripped)]):
             raise RuntimeError(
                 f"shape mismatch: value tensor of shape {shape_str(vs)} cannot be broadcast to "
                 f"indexing result of shape {shape_str(target)}")
+        # (a lone bool mask with a 0-d value into a tensor of dims is PyTorch's
+        # masked_fill_, which casts)
+        if isinstance(value, Tensor) and dtype_of(v._data) is not sd and not (
+                isinstance(indices, Tensor) and dtype_of((<Tensor>indices)._data) is bool_
+                and len(vs) == 0 and cnp.PyArray_NDIM(self._data) > 0):
+            raise RuntimeError(
+                "Index put requires the source and destination dtypes match, got "
+                f"{sd.scalar_name} for the destination and {dtype_of(v._data).scalar_name} for "
+                "the source.")
     cdef bint graph = recording() and cnp.PyArray_ISFLOAT(self._data) and (
         requires_grad_of(self) or requires_grad_of(v))
     view = _array_steps(self._data, steps)

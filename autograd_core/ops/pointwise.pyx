@@ -1365,7 +1365,13 @@ cdef Tensor op_copy_(Tensor self, Tensor src, bint non_blocking):
     cdef tuple inputs = (old, src)
     if should_record(inputs, values):
         record_broadcast(CopyBackwards.__new__(CopyBackwards), result, inputs)
-    return inplace_commit(self, result)
+    # src the very elements of self (PyTorch's copy_ then writes nothing): allowed even
+    # where they overlap
+    cdef cnp.ndarray a = self._data, b = src._data
+    return inplace_commit(self, result, cnp.PyArray_DATA(a) == cnp.PyArray_DATA(b)
+                          and cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b)
+                          and shape_of(a) == shape_of(b)
+                          and (<object>a).strides == (<object>b).strides)
 
 
 def _py_copy_(self, src, non_blocking=False):
