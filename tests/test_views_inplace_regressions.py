@@ -577,3 +577,48 @@ def test_setitem_0d_bool_mask_value_dtype():
                 r.append(str(e))
         return r
     same(prog)
+
+
+@pytest.mark.parametrize("op", ["sub_", "mul_", "add_", "div_", "isub", "view"])
+def test_inplace_result_cast_to_self_dtype(op):
+    def prog(torch):
+        x = data(torch, 2, 3, seed=32, dtype="float32", requires_grad=True)
+        y = data(torch, 3, seed=33, requires_grad=True)            # float64
+        t = x * 1
+        target = t[1] if op == "view" else t
+        if op == "isub":
+            target -= y
+        elif op == "view":
+            target.mul_(y)
+        else:
+            getattr(target, op)(y)
+        (t * t).sum().backward()
+        return t, type(t.grad_fn).__name__, x.grad, y.grad
+    same(prog)
+
+
+def test_inplace_on_view_of_base_detached_in_place():
+    def prog(torch):
+        x = data(torch, 1, 4, seed=34, requires_grad=True)
+        b = torch.minimum(x, x)
+        v = b.mT
+        b.detach_()
+        r = [v.requires_grad, v.is_leaf, b.requires_grad]
+        try:
+            v.fill_(0.75)
+        except RuntimeError as e:
+            r.append(str(e))
+        return r
+    same(prog)
+
+
+@pytest.mark.parametrize("value", ["1", "0d", "2"])
+def test_setitem_bool_mask_one_element_value_of_another_dtype(value):
+    def prog(torch):
+        t = torch.tensor([[1.0], [-1.7], [1.25]], dtype=torch.float32)
+        v = {"1": torch.tensor([-0.9], dtype=torch.float64),
+             "0d": torch.tensor(-0.9, dtype=torch.float64),
+             "2": torch.tensor([-0.9, 2.0], dtype=torch.float64)}[value]
+        t[t > 0] = v
+        return t
+    same(prog, may_raise=True)

@@ -137,7 +137,7 @@ cdef int check_inplace(Tensor self, tuple others) except -1:
         err = view_rebase_error(self, False)
         if err is not None:
             raise err
-        if base._grad_fn is None and base._requires_grad:
+        if base._grad_fn is None and requires_grad_of(self):  # (also a base detach_()ed)
             raise RuntimeError(MSG_LEAF_VIEW_INPLACE)
     if self._grad_fn is None and self._requires_grad:
         raise RuntimeError(MSG_LEAF_INPLACE)
@@ -256,6 +256,25 @@ cdef int write_values(Tensor t, cnp.ndarray values) except -1:
             f"shape {shape_str(np.broadcast_shapes(shape_of(t._data), shape_of(values)))}") from None
 
 
+cdef Tensor _cast_result(Tensor result, dtype d):
+    """An in-place op's result computed in a wider dtype, cast to self's: its node stays
+    self's history (PyTorch's: SubBackward0 for float32 -= float64, no cast node), now
+    with an output of dtype d, so each input's gradient is cast back to the input's
+    dtype by the engine (Node.input_meta: an input without an entry had the result's
+    shape and dtype)."""
+    cdef Node node = result._grad_fn
+    if node is None or result._output_nr != 0 or node.num_outputs() != 1:
+        return OPS._to_copy(result, d)
+    cdef tuple meta = (shape_of(result._data), dtype_of(result._data))
+    cdef Py_ssize_t n = len(node.next_nodes), i
+    node.input_meta = tuple([meta if node.input_meta is None or node.input_meta[i] is None
+                             else node.input_meta[i] for i in range(n)])
+    cdef Tensor cast = make(cast_array(result._data, d))
+    cast._grad_fn = node
+    cast._requires_grad = True
+    return cast
+
+
 cdef Tensor inplace_commit(Tensor self, Tensor result, bint allow_overlap=False):
     """Write result into self and give self its history (Note [In-place ops]).
     allow_overlap: the op writes one value everywhere (fill_, zero_), which PyTorch
@@ -277,7 +296,7 @@ cdef Tensor inplace_commit(Tensor self, Tensor result, bint allow_overlap=False)
         bump_version(self)
         return self
     if cnp.PyArray_TYPE(result._data) != cnp.PyArray_TYPE(self._data):
-        result = OPS._to_copy(result, dtype_of(self._data))
+        result = _cast_result(result, dtype_of(self._data))
     write_values(self, result._data)
     bump_version(self)
     if base is not None:

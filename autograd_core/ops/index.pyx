@@ -478,11 +478,11 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
             raise RuntimeError(
                 f"shape mismatch: value tensor of shape {shape_str(vs)} cannot be broadcast to "
                 f"indexing result of shape {shape_str(target)}")
-        # (a lone bool mask with a 0-d value into a tensor of dims is PyTorch's
+        # (a lone bool mask with a one-element value into a tensor of dims is PyTorch's
         # masked_fill_, which casts)
         if isinstance(value, Tensor) and dtype_of(v._data) is not sd and not (
                 isinstance(indices, Tensor) and dtype_of((<Tensor>indices)._data) is bool_
-                and len(vs) == 0 and cnp.PyArray_NDIM(self._data) > 0):
+                and cnp.PyArray_SIZE(v._data) == 1 and cnp.PyArray_NDIM(self._data) > 0):
             raise RuntimeError(
                 "Index put requires the source and destination dtypes match, got "
                 f"{sd.scalar_name} for the destination and {dtype_of(v._data).scalar_name} for "
