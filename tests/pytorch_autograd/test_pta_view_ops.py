@@ -576,7 +576,8 @@ def test_reshape():
     same(prog)
 
 
-@issue8("missing torch.diagonal_copy / torch.split_copy")
+@issue8("missing torch.diagonal_copy (its node, DiagonalBackward0_copy, is diag's in the "
+        "linalg family) and out= of the *_copy ops")
 def test_view_copy_out():
     def prog(torch):
         a = data(torch, 2, 2)
