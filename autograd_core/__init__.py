@@ -188,30 +188,9 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
                                                    rtol, atol, equal_nan)
 
 
-def conj(input):
-    """The complex conjugate: input itself, for the real dtypes.
-
-    >>> import autograd_core as torch
-    >>> x = torch.tensor([1., -2.])
-    >>> torch.conj(x) is x
-    True
-    """
-    return _tensor_arg("conj", input).conj()
-
-
 def conj_physical(input):
     """The complex conjugate computed eagerly: input itself, for the real dtypes."""
     return _tensor_arg("conj_physical", input).conj_physical()
-
-
-def resolve_conj(input):
-    """input with a pending conjugation applied: input itself, for the real dtypes."""
-    return _tensor_arg("resolve_conj", input).resolve_conj()
-
-
-def resolve_neg(input):
-    """input with a pending negation applied: input itself, for the real dtypes."""
-    return _tensor_arg("resolve_neg", input).resolve_neg()
 
 
 def is_conj(input):
@@ -222,18 +201,3 @@ def is_conj(input):
 def is_neg(input):
     """Whether input is a lazily negated view: never, for the real dtypes."""
     return _tensor_arg("is_neg", input).is_neg()
-
-
-def real(input):
-    """The real part: input itself, for the real dtypes.
-
-    >>> import autograd_core as torch
-    >>> torch.real(torch.tensor([1.5]))
-    tensor([1.5000])
-    """
-    return _tensor_arg("real", input).real
-
-
-def imag(input):
-    """The imaginary part, which tensors of real dtypes do not have: raises."""
-    return _tensor_arg("imag", input).imag

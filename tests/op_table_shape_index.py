@@ -183,6 +183,58 @@ op("squeeze_.dim", _inplace(lambda m, y: y.squeeze_(-1)), [C((3, 4, 1)), C((3, 4
    ("SqueezeBackward4",))
 op("squeeze_.dims", _inplace(lambda m, y: y.squeeze_((0, 2))), [C((1, 3, 1)), C((2, 3, 1))],
    ("SqueezeBackward5",))
+op("unsqueeze_", _inplace(lambda m, y: y.unsqueeze_(-1)), [C((3, 4)), C(())],
+   ("UnsqueezeBackward1",))
+op("transpose_", _inplace(lambda m, y: y.transpose_(0, -1)), [C((2, 3, 4)), C((3,))],
+   ("TransposeBackward1",))
+op("swapdims_", _inplace(lambda m, y: y.swapdims_(1, 0)), [C((3, 4))], ("TransposeBackward1",))
+op("swapaxes_", _inplace(lambda m, y: y.swapaxes_(0, 1)), [C((3, 4))], ("TransposeBackward1",))
+op("t_", _inplace(lambda m, y: y.t_()), [C((3, 4)), C((3,)), C(())], ("TBackward1",))
+op("t_.view", lambda m, x: (x * 1)[1:].t_(), [C((3, 4))], ("TBackward1",))
+
+op("as_strided", lambda m, x: m.as_strided(x, (2, 2), (1, 2)), [C((6,)), C((3, 4))],
+   ("AsStridedBackward0",))
+op("as_strided.overlapping", lambda m, x: x[1:].as_strided((3, 2), (1, 1)), [C((3, 4))],
+   ("AsStridedBackward0",))
+op("as_strided.offset", lambda m, x: x.as_strided((2,), (3,), 2), [C((3, 4))],
+   ("AsStridedBackward0",))
+op("as_strided_", _inplace(lambda m, y: y.as_strided_((2, 3), (1, 2), 1)), [C((3, 4))],
+   ("AsStridedBackward1",))
+
+op("unfold", lambda m, x: x.unfold(1, 2, 1), [C((3, 4)), C((3, 5), nc=("t",))],
+   ("UnfoldBackward0",), double_grad_fns=("UnfoldBackwardBackward0",))
+op("unfold.step", lambda m, x: x.unfold(0, 2, 3), [C((7,)), C((2, 3))], ("UnfoldBackward0",))
+op("unfold.0d", lambda m, x: x.unfold(0, 1, 1), [C(())], ("UnfoldBackward0",))
+
+# ---- copies of views (PyTorch's *_copy: the view's node, named <Node>_copy)
+
+op("view_copy", lambda m, x: m.view_copy(x, (4, -1)), [C((3, 4)), C((4, 3), nc=("t",))],
+   ("ViewBackward0_copy",))
+op("t_copy", lambda m, x: m.t_copy(x), [C((3, 4)), C((3,))], ("TBackward0_copy",))
+op("transpose_copy", lambda m, x: m.transpose_copy(x, -1, 0), [C((2, 3, 4))],
+   ("TransposeBackward0_copy",))
+op("unsqueeze_copy", lambda m, x: m.unsqueeze_copy(x, -1), [C((3, 4)), C(())],
+   ("UnsqueezeBackward0_copy",))
+op("select_copy", lambda m, x: m.select_copy(x, 1, -1), [C((3, 4))], ("SelectBackward0_copy",))
+op("expand_copy", lambda m, x: m.expand_copy(x, (2, 3, 4)), [C((3, 1)), C((4,))],
+   ("ExpandBackward0_copy",))
+op("permute_copy", lambda m, x: m.permute_copy(x, (2, 0, 1)), [C((2, 3, 4))],
+   ("PermuteBackward0_copy",))
+op("alias_copy", lambda m, x: m.alias_copy(x), [C((3, 4)), C(())], ("AliasBackward0_copy",))
+op("split_copy", lambda m, x: m.split_copy(x, 2), [C((5, 3))], ("SplitBackward0_copy",))
+op("split_with_sizes_copy", lambda m, x: m.split_with_sizes_copy(x, [1, 3], 1), [C((3, 4))],
+   ("SplitWithSizesBackward0_copy",))
+op("unsafe_split", lambda m, x: m.unsafe_split(x, 2), [C((5, 3)), C((4, 3), nc=("t",))],
+   ("UnsafeSplitBackward0",))
+op("unsafe_chunk", lambda m, x: x.unsafe_chunk(2, 1), [C((3, 4))], ("UnsafeSplitBackward0",))
+op("unsafe_split_with_sizes", lambda m, x: m.unsafe_split_with_sizes(x, [3, 1], 1),
+   [C((3, 4))], ("UnsafeSplitWithSizesBackward0",))
+op("tensor_split", lambda m, x: m.tensor_split(x, 3), [C((7, 2)), C((2,))], ("SliceBackward0",))
+op("tensor_split.indices", lambda m, x: x.tensor_split([1, 5], 1), [C((2, 4))],
+   ("SliceBackward0",))
+op("hsplit", lambda m, x: m.hsplit(x, 2), [C((3, 4))], ("SliceBackward0",))
+op("vsplit", lambda m, x: m.vsplit(x, [1]), [C((3, 4))], ("SliceBackward0",))
+op("dsplit", lambda m, x: x.dsplit(2), [C((2, 3, 4))], ("SliceBackward0",))
 op("scatter_", _inplace(lambda m, y, s: y.scatter_(1, m.tensor([[1, 0], [2, 3], [0, 3]]), s)),
    [C((3, 4), (3, 2)), C((3, 4), (3, 2), ng=(1,)), C((3, 4), (3, 2), ng=(0,))],
    ("ScatterBackward0",))

@@ -50,7 +50,6 @@ def test_grad_retained_root_with_unreachable_input():
     same(prog)
 
 
-@issue8("a leaf detach_()ed after use still accumulates a gradient")
 def test_leaf_detach__after_use():
     def prog(torch):
         t2 = _t(torch, [0.1, 1.25, -0.5])
@@ -146,7 +145,6 @@ def test_einsum_mixed_dtype():
     same(prog)
 
 
-@issue8(".mT on a 0-d tensor raises (PyTorch returns it)")
 def test_mT_of_0d():
     def prog(torch):
         return _t(torch, 1.25).mT
@@ -159,7 +157,6 @@ def test_expand_new_dims_strides():
     same(prog)
 
 
-@issue8("flatten of a contiguous result of advanced indexing records UnsafeViewBackward0")
 def test_flatten_after_advanced_index_node_name():
     def prog(torch):
         t0 = _t(torch, [[-0.75, 1.25], [1.5, -0.5]])
@@ -191,7 +188,6 @@ def test_ellipsis_index_of_0d_is_a_view():
     same(prog)
 
 
-@issue8("a view keeps a stale grad_fn after an in-place op on its base")
 def test_stale_view_after_base_inplace():
     def prog(torch):
         x = _t(torch, [1.0, 2.0, 3.0])
@@ -203,7 +199,6 @@ def test_stale_view_after_base_inplace():
     same(prog)
 
 
-@issue8("setitem on a view of a view: the overwritten elements still get a gradient")
 def test_setitem_on_view_of_view():
     def prog(torch):
         a = torch.ones(3, 1, dtype=torch.double, requires_grad=True)
@@ -214,8 +209,6 @@ def test_setitem_on_view_of_view():
     same(prog)
 
 
-@issue8("a view of a base later modified in place by a value that requires grad does "
-        "not start requiring grad")
 def test_view_of_base_setitem_with_grad_value():
     def prog(torch):
         t0 = torch.ones(3, 4, dtype=torch.float64)
@@ -225,8 +218,6 @@ def test_view_of_base_setitem_with_grad_value():
     same(prog)
 
 
-@issue8("the grad_fn name of a view regenerated after an in-place op (PyTorch: "
-        "AsStridedBackward0)")
 def test_regenerated_view_node_name():
     def prog(torch):
         t0 = _t(torch, [[-1.25, 0.1, -0.5, -1.25], [-0.3, -0.9, 0.6, 2.0]])
@@ -237,7 +228,6 @@ def test_regenerated_view_node_name():
     same(prog)
 
 
-@issue8("an in-place op whose argument overlaps its target (a view of it) does not raise")
 def test_inplace_with_overlapping_argument():
     def prog(torch):
         t1 = _t(torch, [[1.25, 0.6, 1.7], [0.6, 0.75, -2.0]]) * 1
@@ -246,7 +236,6 @@ def test_inplace_with_overlapping_argument():
     same(prog, must_raise=True)
 
 
-@issue8("in-place on the outputs of split/split_with_sizes/chunk/unbind must raise")
 def test_inplace_on_split_output():
     def prog(torch):
         b = _t(torch, [1.0, 2.0, 3.0, 4.0]) * 1
@@ -255,8 +244,6 @@ def test_inplace_on_split_output():
     same(prog, must_raise=True)
 
 
-@issue8("a view made under no_grad whose base is then modified in place in grad mode: "
-        "PyTorch raises on reading its grad_fn")
 def test_no_grad_view_then_base_inplace():
     def prog(torch):
         t1 = _t(torch, [0.5, 1.5]) * 1
@@ -267,7 +254,6 @@ def test_no_grad_view_then_base_inplace():
     same(prog, must_raise=True)
 
 
-@issue8("in-place ops on the results of autograd.grad raise (PyTorch allows them)")
 def test_inplace_on_autograd_grad_result():
     def prog(torch):
         t0 = _t(torch, [[0.3, 0.9], [0.5, -0.1]])
@@ -277,7 +263,6 @@ def test_inplace_on_autograd_grad_result():
     same(prog)
 
 
-@issue8("setitem on an expanded (stride-0) tensor raises (PyTorch writes the one element)")
 def test_setitem_on_expanded():
     def prog(torch):
         t = torch.ones(5, 1)
@@ -303,16 +288,12 @@ def test_setitem_bool_mask_on_0d():
     same(prog)
 
 
-@issue8("copy_ with a Python number into a leaf that requires grad: TypeError, not "
-        "RuntimeError")
 def test_copy_number_into_leaf():
     def prog(torch):
         torch.tensor([2.0], requires_grad=True).copy_(-2.0)
     same(prog, must_raise=True)
 
 
-@issue8("retain_grad() followed by an in-place op: the retained grad is not moved to "
-        "the new version")
 def test_retain_grad_then_inplace():
     def prog(torch):
         a = torch.tensor([1.0], requires_grad=True).clone()
@@ -471,8 +452,6 @@ def test_view_of_inference_tensor():
     same(prog)
 
 
-@issue8("backward from a view made under no_grad of a tensor that requires grad does "
-        "not raise")
 def test_backward_from_no_grad_view():
     def prog(torch):
         t0 = _t(torch, [[-0.1, -2.0]])
@@ -491,7 +470,6 @@ def test_roll_empty_node_name():
     same(prog)
 
 
-@issue8("detach_() on a view does not raise")
 def test_detach__on_a_view():
     def prog(torch):
         t4 = torch.sin(torch.ones(3, 3, dtype=torch.float64)).t()

@@ -17,36 +17,219 @@
 # is zero inside the region) and the written values (which get the gradient at the
 # region). The region is a flat index array into the base, computed once from the key
 # or from the view's strides, so every such write shares this one node type. The
-# view itself gets an AsStridedBackward0 node reading its region of the base.
+# view written through, and every other view of the base, then read their history
+# from the base's new one (Note [View + in-place]).
 
-cdef int check_inplace(Tensor self) except -1:
-    """PyTorch's rules for writing into self (leaf rules only while recording)."""
+# Note [View + in-place]
+# A view knows its base (the root: never itself a view), shares its version counter
+# and remembers the version its grad_fn was made for (_view_version). An in-place
+# write on the base, or on any view of it, bumps that counter; reading the grad_fn
+# of a view at another version (grad_fn_of: the grad_fn/is_leaf/requires_grad
+# properties, and edge_node when an op records it) first rebuilds it as an
+# AsStridedBackward0 over the base's current history, as PyTorch does lazily. How
+# the view was made (_creation_meta: in no_grad or inference mode, as one of several
+# outputs of split/chunk/unbind, by a custom Function) decides which in-place writes
+# autograd refuses, with PyTorch's messages (view_rebase_error): in-place on such a
+# view while recording, or reading its history after its base was written.
+
+cdef object view_rebase_error(Tensor view, bint indirect):
+    """PyTorch's error (handle_view_on_rebase) for an in-place write on view (indirect:
+    on its base or a sibling) that its way of creation forbids, or None."""
+    cdef int cm = view._creation_meta
+    if cm == CM_DEFAULT:
+        return None
+    cdef Node fn = view._grad_fn
+    modified = ("its base or another view of its base has been" if indirect
+                else "is being")
+    if cm == CM_INFERENCE_MODE or cm == CM_NO_GRAD_MODE or fn is None:
+        if fn is not None:
+            prefix = (f"Output {view._output_nr} of {op_name(fn)} is a view of a view "
+                      "which was created in")
+        else:
+            prefix = "A view was created in"
+        if cm == CM_INFERENCE_MODE:
+            msg = f"{prefix} inference mode and {modified} modified inplace in normal mode."
+        else:
+            msg = (f"{prefix} no_grad mode and {modified} modified inplace with grad mode "
+                   "enabled.")
+    else:
+        msg = (f"Output {view._output_nr} of {op_name(fn)} is a view and {modified} "
+               "modified inplace.")
+    if cm == CM_MULTI_OUTPUT_NODE:
+        msg += (" This view is the output of a function that returns multiple views. Such "
+                "functions do not allow the output views to be modified inplace. You should "
+                "replace the inplace operation by an out-of-place one.")
+    elif cm == CM_NO_GRAD_MODE:
+        msg += (" Given that this use case is ambiguous and error-prone, it is forbidden. You "
+                "can clarify your code by moving both the view and the inplace either both "
+                "inside the no_grad block (if you don't want the inplace to be tracked) or both "
+                "outside (if you want the inplace to be tracked).")
+    elif cm == CM_INFERENCE_MODE:
+        msg += (" Given that this use case is ambiguous and error-prone, it is forbidden. You "
+                "can clarify your code by moving both the view and the inplace either both "
+                "inside the inference_mode block (if you don't want the inplace to be tracked) "
+                "or both outside (if you want the inplace to be tracked).")
+    else:
+        msg += (" This view was created inside a custom Function (or because an input was "
+                "returned as-is) and the autograd logic to handle view+inplace would override "
+                "the custom backward associated with the custom Function, leading to incorrect "
+                "gradients. This behavior is forbidden. You can fix this by cloning the output "
+                "of the custom Function.")
+    return RuntimeError(msg)
+
+
+cdef Node grad_fn_of(Tensor t):
+    """t's grad_fn, rebuilt first when t is a view whose base was written in place
+    since it was made (Note [View + in-place])."""
+    cdef Tensor base = t._base
+    if base is None:
+        return t._grad_fn
+    if t._grad_fn is None and not base._requires_grad:
+        return None
+    if t._view_version == t._vc.version:
+        return t._grad_fn
+    err = view_rebase_error(t, True)
+    if err is not None:
+        raise err
+    cdef Node old = t._grad_fn
+    cdef AsStridedBackward0 node = AsStridedBackward0.__new__(AsStridedBackward0)
+    node.region = region_of(t)
+    node.base_shape = shape_of(base._data)
+    node.size = shape_of(t._data)
+    node.stride = _elem_strides(t._data)
+    node.storage_offset = _storage_offset(t)
+    record(node, t, (base,))
+    t._output_nr = 0
+    t._view_version = t._vc.version
+    move_retained_grad(t, old)
+    return node
+
+
+cdef void move_retained_grad(Tensor t, Node old) noexcept:
+    """t's history changed from old to t._grad_fn: its retain_grad() moves along
+    (hooks registered before stay with old, as PyTorch's
+    update_tensor_hooks_on_new_gradfn)."""
+    if not t._retains_grad or old is None or old is t._grad_fn:
+        return
+    if old.retained is not None:
+        ref = old.retained.pop(t._output_nr, None)
+    cdef Node new = t._grad_fn
+    if new is None:
+        t._retains_grad = False
+        return
+    if new.retained is None:
+        new.retained = {}
+        gc_track(new)
+    new.retained[t._output_nr] = weakref.ref(t)
+
+
+cdef int check_inplace(Tensor self, tuple others) except -1:
+    """PyTorch's rules for writing into self (check_inplace): in inference mode, on
+    views whose way of creation forbids it, on leaves and views of leaves."""
     if self._inference and not agc_inference_mode():
         raise RuntimeError(MSG_INFERENCE_INPLACE)
     if not agc_recording():
         return 0
+    if not (requires_grad_of(self) or any_requires_grad(others)):
+        return 0
+    cdef Tensor base = self._base
+    if base is not None:
+        err = view_rebase_error(self, False)
+        if err is not None:
+            raise err
+        if base._grad_fn is None and requires_grad_of(self):  # (also a base detach_()ed)
+            raise RuntimeError(MSG_LEAF_VIEW_INPLACE)
     if self._grad_fn is None and self._requires_grad:
         raise RuntimeError(MSG_LEAF_INPLACE)
-    if self._base is not None and self._base._grad_fn is None and self._base._requires_grad:
-        raise RuntimeError(MSG_LEAF_VIEW_INPLACE)
+
+
+cdef inline void _memory_bounds(cnp.ndarray a, char **lo, char **hi) noexcept:
+    """The first and one-past-the-last byte a's elements occupy."""
+    cdef char *p = <char *>cnp.PyArray_DATA(a)
+    cdef char *q = p
+    cdef int i
+    cdef cnp.npy_intp n, st
+    for i in range(cnp.PyArray_NDIM(a)):
+        n = cnp.PyArray_DIM(a, i)
+        st = cnp.PyArray_STRIDE(a, i)
+        if st < 0:
+            p += (n - 1) * st
+        else:
+            q += (n - 1) * st
+    lo[0] = p
+    hi[0] = q + cnp.PyArray_ITEMSIZE(a)
+
+
+cdef bint has_internal_overlap(cnp.ndarray a) noexcept:
+    """Whether an element of a is stored where another is (PyTorch's
+    has_internal_overlap == Yes: a dim of stride 0 and size > 1)."""
+    cdef int i
+    if cnp.PyArray_SIZE(a) == 0:
+        return False
+    for i in range(cnp.PyArray_NDIM(a)):
+        if cnp.PyArray_STRIDE(a, i) == 0 and cnp.PyArray_DIM(a, i) > 1:
+            return True
+    return False
+
+
+cdef bint is_non_overlapping_and_dense(cnp.ndarray x):
+    """Whether x's elements fill its memory without gaps or overlaps in some order of
+    its dims (PyTorch's is_non_overlapping_and_dense)."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x), i
+    cdef list dims = sorted([(cnp.PyArray_STRIDE(x, i), cnp.PyArray_DIM(x, i))
+                             for i in range(nd) if cnp.PyArray_DIM(x, i) > 1])
+    cdef Py_ssize_t expected = cnp.PyArray_ITEMSIZE(x)
+    for stride, size in dims:
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+cdef int _check_no_partial_overlap(Tensor self, tuple others) except -1:
+    """PyTorch's assert_no_partial_overlap between the written-to tensor and an
+    argument: sharing memory is allowed only as the very same elements."""
+    cdef cnp.ndarray a = self._data, b
+    cdef char *alo
+    cdef char *ahi
+    cdef char *blo
+    cdef char *bhi
+    if cnp.PyArray_SIZE(a) == 0:
+        return 0
+    _memory_bounds(a, &alo, &ahi)
+    for x in others:
+        if not isinstance(x, Tensor):
+            continue
+        b = (<Tensor>x)._data
+        if b is a or cnp.PyArray_SIZE(b) == 0:
+            continue
+        _memory_bounds(b, &blo, &bhi)
+        if not (alo < bhi and blo < ahi):
+            continue
+        if not (is_non_overlapping_and_dense(a) and is_non_overlapping_and_dense(b)):
+            continue  # PyTorch's TooHard: allowed
+        if (alo == blo and ahi == bhi and cnp.PyArray_DATA(a) == cnp.PyArray_DATA(b)
+                and (<object>a).strides == (<object>b).strides):
+            continue
+        raise RuntimeError(MSG_PARTIAL_OVERLAP)
+    return 0
 
 
 cdef inline bint _inplace_records(Tensor self, tuple others):
     if not agc_recording():
         return False
-    if self._requires_grad or (self._base is not None and self._base._requires_grad):
-        return True
-    return any_requires_grad(others)
+    return requires_grad_of(self) or any_requires_grad(others)
 
 
 cdef Tensor inplace_source(Tensor self, tuple others):
     """What the out-of-place twin of an in-place op on self computes from
     (Note [In-place ops]); `others` are the op's other arguments."""
-    check_inplace(self)
+    check_inplace(self, others)
+    _check_no_partial_overlap(self, others)
     if not _inplace_records(self, others):
         return self
     cdef Tensor s = make(self._data.copy())
-    s._grad_fn = self._grad_fn
+    s._grad_fn = grad_fn_of(self)
     s._output_nr = self._output_nr
     s._requires_grad = self._requires_grad
     if self._grad_fn is None and self._requires_grad:
@@ -73,8 +256,31 @@ cdef int write_values(Tensor t, cnp.ndarray values) except -1:
             f"shape {shape_str(np.broadcast_shapes(shape_of(t._data), shape_of(values)))}") from None
 
 
-cdef Tensor inplace_commit(Tensor self, Tensor result):
-    """Write result into self and give self its history (Note [In-place ops])."""
+cdef Tensor _cast_result(Tensor result, dtype d):
+    """An in-place op's result computed in a wider dtype, cast to self's: its node stays
+    self's history (PyTorch's: SubBackward0 for float32 -= float64, no cast node), now
+    with an output of dtype d, so each input's gradient is cast back to the input's
+    dtype by the engine (Node.input_meta: an input without an entry had the result's
+    shape and dtype)."""
+    cdef Node node = result._grad_fn
+    if node is None or result._output_nr != 0 or node.num_outputs() != 1:
+        return OPS._to_copy(result, d)
+    cdef tuple meta = (shape_of(result._data), dtype_of(result._data))
+    cdef Py_ssize_t n = len(node.next_nodes), i
+    node.input_meta = tuple([meta if node.input_meta is None or node.input_meta[i] is None
+                             else node.input_meta[i] for i in range(n)])
+    cdef Tensor cast = make(cast_array(result._data, d))
+    cast._grad_fn = node
+    cast._requires_grad = True
+    return cast
+
+
+cdef Tensor inplace_commit(Tensor self, Tensor result, bint allow_overlap=False):
+    """Write result into self and give self its history (Note [In-place ops]).
+    allow_overlap: the op writes one value everywhere (fill_, zero_), which PyTorch
+    allows into a tensor whose elements share memory."""
+    if not allow_overlap and has_internal_overlap(self._data):
+        raise RuntimeError(MSG_OVERLAPPING_WRITE)
     if not same_shape(result._data, self._data):
         raise RuntimeError(
             f"output with shape {shape_str(shape_of(self._data))} doesn't match the broadcast "
@@ -90,35 +296,108 @@ cdef Tensor inplace_commit(Tensor self, Tensor result):
         bump_version(self)
         return self
     if cnp.PyArray_TYPE(result._data) != cnp.PyArray_TYPE(self._data):
-        result = OPS._to_copy(result, dtype_of(self._data))
+        result = _cast_result(result, dtype_of(self._data))
     write_values(self, result._data)
     bump_version(self)
     if base is not None:
         write_region(self, region_of(self), result, False)
+        grad_fn_of(self)  # self's new history now (its retain_grad moves to it), as PyTorch's
         return self
+    cdef Node old = self._grad_fn
     self._grad_fn = result._grad_fn
     self._output_nr = result._output_nr
     self._requires_grad = True
     self._grad_fn.repoint_output(self._output_nr, self)
+    move_retained_grad(self, old)
     return self
 
 
 # ---------------------------------------------------------------- writes through views
 
+cdef cnp.ndarray _offsets(cnp.ndarray a, Py_ssize_t start):
+    """The memory offset (in elements) of each of a's elements, in a's shape, given
+    the offset of its first element."""
+    cdef Py_ssize_t item = cnp.PyArray_ITEMSIZE(a), nd = cnp.PyArray_NDIM(a), i
+    cdef cnp.ndarray off = np.full(shape_of(a), start, dtype=np.int64)
+    for i in range(nd):
+        shape = [1] * nd
+        shape[i] = cnp.PyArray_DIM(a, i)
+        off += (np.arange(cnp.PyArray_DIM(a, i), dtype=np.int64)
+                * (cnp.PyArray_STRIDE(a, i) // item)).reshape(shape)
+    return off
+
+
+cdef tuple _elem_strides(cnp.ndarray a):
+    cdef Py_ssize_t item = cnp.PyArray_ITEMSIZE(a)
+    return tuple([s // item for s in (<object>a).strides])
+
+
+cdef Py_ssize_t _storage_offset(Tensor t):
+    """t's first element's offset from its base's first element, in elements."""
+    if t._base is None:
+        return 0
+    return ((<char *>cnp.PyArray_DATA(t._data) - <char *>cnp.PyArray_DATA(t._base._data))
+            // cnp.PyArray_ITEMSIZE(t._data))
+
+
 cdef cnp.ndarray region_of(Tensor t):
     """Flat indices into t's base (or t itself) of t's elements, in t's shape."""
     if t._base is None:
         return np.arange(cnp.PyArray_SIZE(t._data), dtype=np.int64).reshape(shape_of(t._data))
-    cdef cnp.ndarray b = t._base._data, v = t._data
-    if not cnp.PyArray_IS_C_CONTIGUOUS(b):
-        raise RuntimeError("in-place modification of a view of a non-contiguous tensor that "
-                           "requires grad is not supported by autograd_core")
-    itemsize = b.itemsize
-    offset = (v.__array_interface__["data"][0] - b.__array_interface__["data"][0]) // itemsize
-    positions = np.arange(b.size, dtype=np.int64)
-    return np.lib.stride_tricks.as_strided(
-        positions[offset:], shape=shape_of(v),
-        strides=tuple([s // itemsize * positions.itemsize for s in (<object>v).strides])).copy()
+    return region_within(t._data, t._base)
+
+
+cdef cnp.ndarray region_within(cnp.ndarray view, Tensor within):
+    """Flat indices into `within` (in C order) of the elements of `view`, an array over
+    the same memory, in view's shape; -1 for an element outside within's."""
+    cdef cnp.ndarray w = within._data
+    if cnp.PyArray_SIZE(view) == 0:
+        return np.zeros(shape_of(view), dtype=np.int64)
+    cdef cnp.ndarray voff = _offsets(
+        view, (<char *>cnp.PyArray_DATA(view) - <char *>cnp.PyArray_DATA(w))
+        // cnp.PyArray_ITEMSIZE(view))
+    if _has_c_strides(w) and cnp.PyArray_SIZE(w) > 0:
+        if voff.min() >= 0 and voff.max() < cnp.PyArray_SIZE(w):
+            return voff
+    # within in another layout: memory offsets back to its elements' flat indices
+    cdef cnp.ndarray woff = _offsets(w, 0).reshape(-1)
+    lo = int(builtins.min(woff.min(), voff.min())) if woff.size else int(voff.min())
+    hi = int(builtins.max(woff.max(), voff.max())) if woff.size else int(voff.max())
+    inverse = np.full(hi - lo + 1, -1, dtype=np.int64)
+    inverse[woff - lo] = np.arange(woff.size, dtype=np.int64)
+    return inverse[voff - lo]
+
+
+cdef int record_as_strided(Tensor result, Tensor input, cnp.ndarray region, tuple size,
+                           tuple stride, Py_ssize_t storage_offset, bint inplace) except -1:
+    """Record as_strided's node (AsStridedBackward0; AsStridedBackward1 in place):
+    region holds, per element of result, its flat index in input (region_within)."""
+    if not (agc_recording() and requires_grad_of(input) and cnp.PyArray_ISFLOAT(result._data)):
+        return 0
+    cdef AsStridedBackward0 node = (AsStridedBackward1.__new__(AsStridedBackward1) if inplace
+                                    else AsStridedBackward0.__new__(AsStridedBackward0))
+    if cnp.PyArray_SIZE(region) and region.min() < 0:
+        node.inside = np.flatnonzero(region.reshape(-1) >= 0)
+    node.region = region
+    node.base_shape = shape_of(input._data)
+    node.size = size
+    node.stride = stride
+    node.storage_offset = storage_offset
+    record(node, result, (input,))
+    result._output_nr = 0
+    return 0
+
+
+cdef bint _has_c_strides(cnp.ndarray x):
+    """Whether x's elements sit in C order, each right after the one before (the
+    strides of size-1 dims do not matter)."""
+    cdef int i
+    cdef cnp.npy_intp cur = cnp.PyArray_ITEMSIZE(x)
+    for i in range(cnp.PyArray_NDIM(x) - 1, -1, -1):
+        if cnp.PyArray_DIM(x, i) > 1 and cnp.PyArray_STRIDE(x, i) != cur:
+            return False
+        cur *= cnp.PyArray_DIM(x, i)
+    return True
 
 
 cdef class CopySlices(Node):
@@ -151,31 +430,57 @@ cdef class IndexPutBackward0(CopySlices):
 
 
 cdef class AsStridedBackward0(Node):
-    """A view rebuilt over its base's new history after an in-place write."""
+    """A view's history rebuilt over its base's new history after an in-place write
+    (Note [View + in-place])."""
     cdef cnp.ndarray region
     cdef tuple base_shape
+    cdef tuple size
+    cdef tuple stride
+    cdef Py_ssize_t storage_offset
+
+    @property
+    def _saved_size(self):
+        return self.size
+
+    @property
+    def _saved_stride(self):
+        return self.stride
+
+    @property
+    def _saved_storage_offset(self):
+        return self.storage_offset
+
+    cdef cnp.ndarray inside     # as_strided reaching outside its input: the flat
+                                # positions of its elements inside it (the others get
+                                # no gradient, as PyTorch's), else None
 
     cdef tuple apply(self, tuple grads):
         cdef Tensor g = grads[0]
         cdef Tensor base_grad = zeros(self.base_shape, dtype_of(g._data))
+        if self.inside is not None:
+            return (OPS.put(base_grad, make(self.region.reshape(-1)[self.inside]),
+                            OPS.take(g, make(self.inside)), True),)
         return (OPS.put(base_grad, make(self.region), g, True),)
+
+
+cdef class AsStridedBackward1(AsStridedBackward0):
+    """The history of as_strided_ (the in-place as_strided)."""
 
 
 cdef int write_region(Tensor target, cnp.ndarray region, Tensor values, bint advanced) except -1:
     """Record that target's base now holds `values` at `region` (Note [Writing into a
-    region]). The caller has already written the values into memory."""
+    region]); advanced: an index_put_ into target itself (IndexPutBackward0 when target
+    is not a view). The caller has already written the values into memory. A view's
+    own history is rebuilt when next read (Note [View + in-place])."""
     cdef Tensor base = target._base if target._base is not None else target
-    cdef CopySlices node = (IndexPutBackward0.__new__(IndexPutBackward0) if advanced
+    cdef CopySlices node = (IndexPutBackward0.__new__(IndexPutBackward0)
+                            if advanced and target is base
                             else CopySlices.__new__(CopySlices))
     node.region = region
     node.base_shape = shape_of(base._data)
+    cdef Node old = base._grad_fn
     record(node, base, (base, values))
     base._output_nr = 0
+    move_retained_grad(base, old)
     if dtype_of(values._data) is not dtype_of(base._data):
         node.input_meta = (None, (shape_of(values._data), dtype_of(values._data)))
-    if target is not base:
-        view_node = <AsStridedBackward0>AsStridedBackward0.__new__(AsStridedBackward0)
-        view_node.region = region_of(target)
-        view_node.base_shape = shape_of(base._data)
-        record(view_node, target, (base,))
-        target._output_nr = 0

@@ -53,6 +53,11 @@ cdef str MSG_INFERENCE_INPLACE = (
     "a clone to get a normal tensor before doing inplace update.See "
     "https://github.com/pytorch/rfcs/pull/17 for more details.")
 
+cdef str MSG_PARTIAL_OVERLAP = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor "
+    "refer to a single memory location. Please clone() the tensor before performing the "
+    "operation.")
+
 cdef str MSG_OVERLAPPING_WRITE = (
     "unsupported operation: more than one element of the written-to tensor refers to a "
     "single memory location. Please clone() the tensor before performing the operation.")

@@ -460,7 +460,7 @@ cdef class AccumulateGrad(Node):
     cdef tuple apply(self, tuple grads):
         cdef Tensor var = self.var
         cdef Tensor g = grads[0]
-        if g is None:
+        if g is None or not var._requires_grad:  # detach_()ed since the graph was made
             return ()
         # the leaf's tensor hooks ran before (the engine calls them as this node's
         # tensor pre-hooks, ahead of its pre-hooks, as PyTorch)
@@ -540,9 +540,12 @@ cdef AccumulateGrad grad_accumulator(Tensor leaf):
 # ---------------------------------------------------------------- recording
 
 cdef Node edge_node(Tensor t):
-    """Where the gradient for input t goes: its grad_fn, its accumulator, or nowhere."""
-    if t._grad_fn is not None:
-        return t._grad_fn
+    """Where the gradient for input t goes: its grad_fn, its accumulator, or nowhere
+    (a view made under no_grad: it requires grad through its base, but is no leaf of
+    its own)."""
+    cdef Node fn = t._grad_fn if t._base is None else grad_fn_of(t)
+    if fn is not None:
+        return fn
     if t._requires_grad:
         return grad_accumulator(t)
     return None
@@ -550,7 +553,7 @@ cdef Node edge_node(Tensor t):
 
 cdef bint any_requires_grad(tuple inputs) noexcept:
     for x in inputs:
-        if isinstance(x, Tensor) and (<Tensor>x)._requires_grad:
+        if isinstance(x, Tensor) and requires_grad_of(<Tensor>x):
             return True
     return False
 

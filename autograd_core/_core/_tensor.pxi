@@ -4,18 +4,41 @@
 # (install_methods); the operators call the ops through OPS (Note [Op table]).
 
 cdef Tensor make_view(Tensor base, cnp.ndarray arr):
-    """A tensor over base's memory: it shares base's version counter, and (as in
-    PyTorch, even under no_grad) base's requires_grad; a view of an inference tensor is
+    """A tensor over base's memory: it shares base's version counter, and requires grad
+    when base does (requires_grad_of: as in PyTorch, even when made under no_grad,
+    though then no gradient flows to base through it). A view of an inference tensor is
     one too, and never requires grad (a view of a normal tensor is normal, even inside
     inference_mode)."""
     cdef Tensor t = Tensor.__new__(Tensor)
     gc_untrack(t)  # Note [Untracked by the cycle collector]
     t._data = arr
     t._vc = version_counter(base)
-    t._requires_grad = base._requires_grad and not base._inference
+    t._view_version = t._vc.version
     t._inference = base._inference
     t._base = base._base if base._base is not None else base
+    set_creation_meta(t, base, CM_INFERENCE_MODE if agc_inference_mode() else
+                      (CM_DEFAULT if agc_grad_enabled() else CM_NO_GRAD_MODE))
     return t
+
+
+cdef object _grad_fn_repr_name(Tensor t):
+    """The grad_fn name repr shows: "Invalid" when reading it raises (a view made
+    under no_grad whose base was modified in place), as PyTorch's."""
+    try:
+        fn = grad_fn_of(t)
+    except RuntimeError:
+        return "Invalid"
+    return type(fn).__name__ if fn is not None else None
+
+
+cdef void set_creation_meta(Tensor view, Tensor base, int meta) noexcept:
+    """view, made from base, was made as meta says; a view of a view keeps the special
+    way its base was made unless meta is special too (PyTorch's
+    propagate_creation_meta: inference mode wins)."""
+    cdef int prev = base._creation_meta if base._base is not None else CM_DEFAULT
+    if meta == CM_DEFAULT or prev == CM_INFERENCE_MODE:
+        meta = prev
+    view._creation_meta = meta
 
 
 # ---------------------------------------------------------------- data -> tensor
@@ -379,7 +402,7 @@ cdef class Tensor:
 
     @property
     def requires_grad(self):
-        return self._requires_grad
+        return requires_grad_of(self)
 
     @requires_grad.setter
     def requires_grad(self, value):
@@ -392,7 +415,7 @@ cdef class Tensor:
         raise RuntimeError("requires_grad must be a bool")
 
     cdef _set_requires_grad(self, bint value, str msg):
-        if self._grad_fn is not None:
+        if grad_fn_of(self) is not None:
             if not value:
                 raise RuntimeError(MSG_NONLEAF_REQUIRES_GRAD)
             return
@@ -412,11 +435,11 @@ cdef class Tensor:
 
     @property
     def grad_fn(self):
-        return self._grad_fn
+        return grad_fn_of(self)
 
     @property
     def _grad_fn(self):
-        return self._grad_fn
+        return grad_fn_of(self)
 
     @_grad_fn.deleter
     def _grad_fn(self):
@@ -425,10 +448,11 @@ cdef class Tensor:
     @property
     def _backward_hooks(self):
         """The tensor hooks registered on this tensor, by handle order (None if none)."""
-        if self._grad_fn is None:
+        cdef Node fn = grad_fn_of(self)
+        if fn is None:
             hooks = self._hooks
-        elif self._grad_fn.pre_hooks is not None:
-            hooks = [h.fn for h in self._grad_fn.pre_hooks if isinstance(h, TensorHook)
+        elif fn.pre_hooks is not None:
+            hooks = [h.fn for h in fn.pre_hooks if isinstance(h, TensorHook)
                      and (<TensorHook>h).output_nr == self._output_nr]
         else:
             hooks = None
@@ -446,11 +470,11 @@ cdef class Tensor:
 
     @property
     def is_leaf(self):
-        return self._grad_fn is None
+        return grad_fn_of(self) is None
 
     @property
     def grad(self):
-        if self._grad_fn is not None and not self._retains_grad:
+        if grad_fn_of(self) is not None and not self._retains_grad:
             warnings.warn(MSG_NONLEAF_GRAD_ACCESS, UserWarning, stacklevel=2)
         return self._grad
 
@@ -483,9 +507,9 @@ cdef class Tensor:
 
     def retain_grad(self):
         """Keep this non-leaf tensor's gradient in ``.grad`` during backward."""
-        if not self._requires_grad:
+        if not requires_grad_of(self):
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self._grad_fn is None or self._retains_grad:
+        if grad_fn_of(self) is None or self._retains_grad:
             return
         if self._grad_fn.retained is None:
             self._grad_fn.retained = {}
@@ -495,6 +519,7 @@ cdef class Tensor:
 
     @property
     def output_nr(self):
+        grad_fn_of(self)
         return self._output_nr
 
     def data_ptr(self):
@@ -519,9 +544,9 @@ cdef class Tensor:
 
         The hook may return a replacement gradient. Returns a handle with ``remove()``.
         """
-        if not self._requires_grad:
+        if not requires_grad_of(self):
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self._grad_fn is None:
+        if grad_fn_of(self) is None:
             if self._hooks is None:
                 self._hooks = []
                 gc_track(self)
@@ -536,9 +561,9 @@ cdef class Tensor:
 
     def register_post_accumulate_grad_hook(self, hook):
         """Run ``hook(tensor)`` after a gradient is accumulated into this leaf's ``.grad``."""
-        if not self._requires_grad:
+        if not requires_grad_of(self):
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self._grad_fn is not None:
+        if grad_fn_of(self) is not None:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
         if self._post_acc_hooks is None:
             self._post_acc_hooks = []
@@ -556,6 +581,9 @@ cdef class Tensor:
     def data(self, value):
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if self._requires_grad and not cnp.PyArray_ISFLOAT((<Tensor>value)._data):
+            raise RuntimeError("data set to a tensor that requires gradients must be floating "
+                               "point or complex dtype")
         self._data = (<Tensor>value)._data
 
     @data.deleter
@@ -570,7 +598,7 @@ cdef class Tensor:
 
     def detach_(self):
         """Detach this tensor from the graph in place."""
-        if self._base is not None and self._grad_fn is not None:
+        if self._base is not None:
             raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are "
                                "using DistributedDataParallel (DDP) for training, and "
                                "gradient_as_bucket_view is set as True, gradients are views "
@@ -632,34 +660,11 @@ cdef class Tensor:
     def is_signed(self):
         return dtype_of(self._data).is_signed
 
-    # ---- complex views of a real tensor (no complex dtypes): the tensor itself, as
-    # PyTorch's for real dtypes; its imaginary part raises
-
-    def conj(self):
-        return self
+    # ---- complex views of a real tensor (no complex dtypes; conj, resolve_conj,
+    # resolve_neg, real and imag are view ops of the view family)
 
     def conj_physical(self):
         return self
-
-    def resolve_conj(self):
-        return self
-
-    def resolve_neg(self):
-        return self
-
-    def is_conj(self):
-        return False
-
-    def is_neg(self):
-        return False
-
-    @property
-    def real(self):
-        return self
-
-    @property
-    def imag(self):
-        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
 
     def is_nonzero(self):
         cdef Py_ssize_t n = cnp.PyArray_SIZE(self._data)
@@ -725,12 +730,12 @@ cdef class Tensor:
 
     def numpy(self, *, force=False):
         """The values as a numpy array sharing memory (only without requires_grad)."""
-        if self._requires_grad and agc_grad_enabled() and not force:
+        if requires_grad_of(self) and agc_grad_enabled() and not force:
             raise RuntimeError(MSG_NUMPY_REQUIRES_GRAD)
         return self._data
 
     def __array__(self, dtype=None, copy=None):
-        if self._requires_grad and agc_grad_enabled():
+        if requires_grad_of(self) and agc_grad_enabled():
             raise RuntimeError(MSG_NUMPY_REQUIRES_GRAD)
         if dtype is not None:
             return self._data.astype(dtype, copy=bool(copy))
@@ -774,14 +779,13 @@ cdef class Tensor:
     def __repr__(self):
         return tensor_repr(
             self._data, dtype_of(self._data).name,
-            grad_fn_name=type(self._grad_fn).__name__ if self._grad_fn is not None else None,
-            requires_grad=self._requires_grad)
+            grad_fn_name=_grad_fn_repr_name(self), requires_grad=requires_grad_of(self))
 
     def __reduce_ex__(self, proto):
         return (_rebuild_tensor, (np.array(self._data), self._requires_grad))
 
     def __deepcopy__(self, memo):
-        if self._grad_fn is not None:
+        if grad_fn_of(self) is not None:
             raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
                                "support the deepcopy protocol at the moment.  If you were "
                                "attempting to deepcopy a module, this may be because of a "
@@ -869,7 +873,25 @@ cdef class Tensor:
         return OPS.permute(self, tuple(range(nd - 1, -1, -1)))
 
     @property
+    def real(self):
+        return OPS.real(self)
+
+    @property
+    def imag(self):
+        return OPS.imag(self)
+
+    def is_conj(self):
+        return False
+
+    def is_neg(self):
+        return False
+
+    @property
     def mT(self):
+        if cnp.PyArray_NDIM(self._data) == 0:
+            warnings.warn("Tensor.mT is deprecated on 0-D tensors. This function is the "
+                          "identity in these cases.", UserWarning, stacklevel=2)
+            return self
         if cnp.PyArray_NDIM(self._data) < 2:
             raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
                                f"Got {cnp.PyArray_NDIM(self._data)}-D tensor.")

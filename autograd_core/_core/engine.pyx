@@ -21,8 +21,8 @@ from autograd_core._core.dtype cimport dtype, dtype_of
 from autograd_core._core.tensor cimport (
     grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, OPS, AccumulateGrad, Node, Tensor, TensorHook,
     anomaly_check_nan, anomaly_enabled, check_hook_result, edge_node, grad_accumulator,
-    install_methods, is_number, make, restore_saved_hooks, same_shape, saved_hooks_state,
-    shape_of, shape_str,
+    grad_fn_of, install_methods, is_number, make, requires_grad_of, restore_saved_hooks,
+    same_shape, saved_hooks_state, shape_of, shape_str,
 )
 from autograd_core._core.tensor import Size, _set_anomaly_current
 
@@ -385,8 +385,10 @@ def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_g
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
 
     for i in range(len(tensors)):
+        if not isinstance(tensors[i], Tensor):
+            raise AssertionError("Expected output to be a autograd_core.Tensor")
         t = tensors[i]
-        if not t._requires_grad:
+        if edge_node(t) is None:  # (a view made under no_grad has no edge of its own)
             raise _no_grad_fn_error(i)
     cdef tuple root_grads = _make_root_grads(tensors, grad_tensors)
 
@@ -405,17 +407,24 @@ def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_g
         for x in inputs:
             if not isinstance(x, Tensor):
                 # a GradientEdge (autograd.graph): the gradient flowing into that edge
-                capture.append((<Node?>x.node, x.output_nr))
+                edge = getattr(x, "node", None)
+                if not isinstance(edge, Node):
+                    raise RuntimeError("all inputs have to be Tensors or GradientEdges, but "
+                                       "got " + type(x).__name__)
+                capture.append((edge, x.output_nr))
                 continue
             t = x
             if accumulate:
                 t.retain_grad()
-            if not t._requires_grad:
+            if not requires_grad_of(t):
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
-            if t._grad_fn is not None:
-                capture.append((t._grad_fn, t._output_nr))
-            else:
+            node = grad_fn_of(t)
+            if node is not None:
+                capture.append((node, t._output_nr))
+            elif t._requires_grad:
                 capture.append((grad_accumulator(t), 0))
+            else:  # a view made under no_grad: it has no edge of its own
+                capture.append((None, 0))
         edge_nodes = set([c[0] for c in capture])
         if not accumulate:
             captured = [None] * len(capture)

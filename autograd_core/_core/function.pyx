@@ -22,8 +22,9 @@ cimport cython
 
 from autograd_core._core.tensor cimport (
     grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, Node, SavedTensor, Tensor, bump_version,
-    gc_track, make, make_view, record_outputs, recording, region_of, save, save_output,
-    shape_of, version_counter, write_region, zeros,
+    gc_track, make, make_view, move_retained_grad, record_outputs, recording, region_of,
+    requires_grad_of, save, save_output, shape_of, version_counter, write_region, zeros,
+    CM_IN_CUSTOM_FUNCTION, CM_MULTI_OUTPUT_NODE,
 )
 
 import builtins
@@ -170,6 +171,19 @@ cdef Tensor _detached(Tensor t):
     return d
 
 
+cdef int _rebase_dirty_view(Tensor t, Node ctx, int output_nr) except -1:
+    """A view the Function modified in place (mark_dirty): its base's history becomes
+    a CopySlices over the Function's output, and the view's own is rebuilt from the
+    base when next read (Note [View + in-place])."""
+    cdef Tensor values = make(t._data)
+    values._grad_fn = ctx
+    values._output_nr = output_nr
+    values._requires_grad = True
+    write_region(t, region_of(t), values, False)
+    t._view_version = -1
+    return 0
+
+
 def function_apply(fn_cls, tuple args, dict kwargs):
     """Function.apply: run forward without recording, then wrap the outputs
     (PyTorch's _wrap_outputs: aliases for returned inputs, history, dirty inputs,
@@ -178,7 +192,7 @@ def function_apply(fn_cls, tuple args, dict kwargs):
     cdef FunctionNode ctx = node_cls()
     ctx._fn_cls = fn_cls
     ctx._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)
-    ctx._needs_input_grad = tuple(isinstance(a, Tensor) and (<Tensor>a)._requires_grad
+    ctx._needs_input_grad = tuple(isinstance(a, Tensor) and requires_grad_of(<Tensor>a)
                                   for a in args)
     cdef list tensor_inputs = [a for a in args if isinstance(a, Tensor)]
     cdef bint record = recording() and builtins.any(ctx._needs_input_grad)
@@ -212,6 +226,11 @@ def function_apply(fn_cls, tuple args, dict kwargs):
     for d in dirty_ids:
         if d not in out_ids:
             raise RuntimeError(MSG_DIRTY_NOT_RETURNED)
+    for o in outs:
+        # a view the Function made: not to be written in place, which would bypass
+        # the Function's backward (Note [View + in-place])
+        if isinstance(o, Tensor) and (<Tensor>o)._base is not None and id(o) not in dirty_ids:
+            (<Tensor>o)._creation_meta = CM_IN_CUSTOM_FUNCTION
     nondiff = ctx._non_differentiable or set()
     n_tensor_outs = builtins.sum(1 for o in outs if isinstance(o, Tensor))
 
@@ -220,6 +239,7 @@ def function_apply(fn_cls, tuple args, dict kwargs):
     cdef list meta = []
     cdef list dirty_views = []
     cdef bint is_input, is_dirty, differentiable
+    cdef int n_diff = 0
     if record:
         record_outputs(ctx, (), tuple(tensor_inputs))
         gc_track(ctx)  # a ctx holds what the user stores on it: cycles are possible
@@ -254,33 +274,42 @@ def function_apply(fn_cls, tuple args, dict kwargs):
                 if t._base is not None:
                     raise RuntimeError(MSG_DIRTY_NOT_INPUT)
                 warnings.warn(MSG_DIRTY_NOT_INPUT, UserWarning, stacklevel=3)
-            if t._base is not None and t._base._requires_grad:
+            n_diff += 1
+            if t._base is not None and requires_grad_of(t._base):
                 if n_tensor_outs != 1:
                     raise RuntimeError(MSG_DIRTY_VIEW_MULTI)
                 dirty_views.append((i, t))
             else:
+                old = t._grad_fn
                 t._grad_fn = ctx
                 t._output_nr = i
                 t._requires_grad = True
+                if t._base is None:
+                    move_retained_grad(t, old)
         else:
+            n_diff += 1
             if is_input:
                 t = _alias(t)
+            old = t._grad_fn
             t._grad_fn = ctx
             t._output_nr = i
             t._requires_grad = True
+            if t._base is None:
+                move_retained_grad(t, old)
+            else:  # a view the Function returned (an input returned as is too)
+                t._creation_meta = CM_IN_CUSTOM_FUNCTION
+                t._view_version = t._vc.version
         if record:
             gc_track(t)  # the ctx may refer to it (Note [Untracked by the cycle collector])
         new_outs.append(t)
     if record:
         ctx._out_meta = tuple(meta)
     for i, t in dirty_views:
-        # a view written by the Function: its base's history is rewritten around the
-        # Function's node (Note [Writing into a region])
-        values = make(t._data)
-        values._grad_fn = ctx
-        values._output_nr = i
-        values._requires_grad = True
-        write_region(t, region_of(t), values, False)
+        _rebase_dirty_view(t, ctx, i)
+    if n_diff > 1:  # views among several differentiable outputs: as split's (PyTorch's rule)
+        for o in new_outs:
+            if isinstance(o, Tensor) and (<Tensor>o)._base is not None:
+                (<Tensor>o)._creation_meta = CM_MULTI_OUTPUT_NODE
 
     # Resolve saved tensors: an output of this node (its grad_fn is ctx) is kept
     # without its Tensor (no cycle); anything else, a non-differentiable output too, as is.

@@ -81,13 +81,33 @@ cdef class Tensor:
     cdef VersionCounter _vc      # created lazily; shared with views (see VersionCounter)
     cdef object _accumulator     # weakref to this leaf's AccumulateGrad node, or None
     cdef bint _retains_grad      # retain_grad() was called on this non-leaf
-    cdef Tensor _base            # the tensor this is a view of, or None
+    cdef Tensor _base            # the tensor this is a view of (never itself a view), or None
+    cdef long _view_version      # a view: the version its grad_fn was made for (Note [View
+                                 #   + in-place]); a read at another version regenerates it
+    cdef int _creation_meta      # a view: how it was made (CM_* below)
     cdef list _hooks             # gradient hooks registered on a leaf
     cdef list _post_acc_hooks    # register_post_accumulate_grad_hook callables (leaves)
     cdef bint _inference         # created inside inference_mode()
     cdef object __weakref__
 
     cdef _set_requires_grad(self, bint value, str msg)
+
+
+# How a view was made (PyTorch's CreationMeta): which in-place ops on it, or on its
+# base, autograd refuses (Note [View + in-place] in _inplace.pxi).
+cdef enum:
+    CM_DEFAULT = 0
+    CM_IN_CUSTOM_FUNCTION = 1
+    CM_MULTI_OUTPUT_NODE = 2
+    CM_NO_GRAD_MODE = 3
+    CM_INFERENCE_MODE = 4
+
+
+cdef inline bint requires_grad_of(Tensor t) noexcept:
+    """PyTorch's requires_grad(): a view also requires grad when its base does (unless
+    it is an inference tensor)."""
+    return t._requires_grad or (t._base is not None and t._base._requires_grad
+                                and not t._inference)
 
 
 # ---------------------------------------------------------------- grad modes
@@ -140,6 +160,7 @@ cdef inline VersionCounter version_counter(Tensor t):
 
 
 cdef Tensor make_view(Tensor base, cnp.ndarray arr)
+cdef void set_creation_meta(Tensor view, Tensor base, int meta) noexcept
 cdef Tensor make_scalar(object value, dtype d)
 cdef Tensor zeros(tuple shape, dtype d)
 cdef Tensor zeros_like(Tensor t)
@@ -212,6 +233,7 @@ cdef str MSG_BACKWARD_TWICE
 cdef str MSG_LEAF_INPLACE
 cdef str MSG_LEAF_VIEW_INPLACE
 cdef str MSG_VIEW_NOT_COMPATIBLE
+cdef str MSG_OVERLAPPING_WRITE
 cdef str shape_str(tuple shape)
 cdef str legacy_type_name(Tensor t)
 cdef object dim_error(Py_ssize_t dim, Py_ssize_t ndim)
@@ -265,7 +287,7 @@ cdef inline bint should_record(tuple inputs, cnp.ndarray out):
 
 
 cdef inline bint _input_requires_grad(object x) noexcept:
-    return isinstance(x, Tensor) and (<Tensor>x)._requires_grad
+    return isinstance(x, Tensor) and requires_grad_of(<Tensor>x)
 
 
 cdef inline bint needs_input_grad(Node node, Py_ssize_t i):
@@ -288,11 +310,18 @@ cdef Tensor unsqueeze_dims(Tensor t, tuple dims)
 # ---------------------------------------------------------------- in-place ops
 
 cdef Tensor inplace_source(Tensor self, tuple others)
-cdef Tensor inplace_commit(Tensor self, Tensor result)
-cdef int check_inplace(Tensor self) except -1
+cdef Tensor inplace_commit(Tensor self, Tensor result, bint allow_overlap=*)
+cdef int check_inplace(Tensor self, tuple others) except -1
+cdef Node grad_fn_of(Tensor t)
+cdef void move_retained_grad(Tensor t, Node old) noexcept
+cdef bint has_internal_overlap(cnp.ndarray a) noexcept
+cdef bint is_non_overlapping_and_dense(cnp.ndarray x)
 cdef int write_values(Tensor t, cnp.ndarray values) except -1
 cdef int write_region(Tensor target, cnp.ndarray region, Tensor values, bint advanced) except -1
 cdef cnp.ndarray region_of(Tensor t)
+cdef cnp.ndarray region_within(cnp.ndarray view, Tensor within)
+cdef int record_as_strided(Tensor result, Tensor input, cnp.ndarray region, tuple size,
+                           tuple stride, Py_ssize_t storage_offset, bint inplace) except -1
 
 
 # ---------------------------------------------------------------- anomaly mode

@@ -405,6 +405,8 @@ cdef Tensor op_index(Tensor self, object indices):
     cdef cnp.ndarray arr = as_array(out)
     if not any([isinstance(k, np.ndarray) for k in indices]):
         arr = arr.copy()    # a key without index arrays gives numpy's view: index copies
+    elif not cnp.PyArray_IS_C_CONTIGUOUS(arr):
+        arr = np.ascontiguousarray(arr)  # numpy moves the indexed dims; PyTorch's is dense
     cdef Tensor result = make(arr)
     record_IndexBackward0(result, self, indices)
     return result
@@ -468,7 +470,7 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
     # leaf checks: a key with a basic part works on a view of self
     if recording() and self._grad_fn is None and self._requires_grad:
         raise RuntimeError(MSG_LEAF_VIEW_INPLACE if has_view else MSG_LEAF_INPLACE)
-    check_inplace(self)
+    check_inplace(self, (v,))
     if adv:
         key2 = _advanced_key(plan.records, plan.shape)
         target = shape_of(as_array(np.broadcast_to(np.int8(0), plan.shape)[key2]))
@@ -476,14 +478,24 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
             raise RuntimeError(
                 f"shape mismatch: value tensor of shape {shape_str(vs)} cannot be broadcast to "
                 f"indexing result of shape {shape_str(target)}")
-    cdef Tensor base = self._base
+        # (a lone bool mask with a one-element value into a tensor of dims is PyTorch's
+        # masked_fill_, which casts)
+        if isinstance(value, Tensor) and dtype_of(v._data) is not sd and not (
+                isinstance(indices, Tensor) and dtype_of((<Tensor>indices)._data) is bool_
+                and cnp.PyArray_SIZE(v._data) == 1 and cnp.PyArray_NDIM(self._data) > 0):
+            raise RuntimeError(
+                "Index put requires the source and destination dtypes match, got "
+                f"{sd.scalar_name} for the destination and {dtype_of(v._data).scalar_name} for "
+                "the source.")
     cdef bint graph = recording() and cnp.PyArray_ISFLOAT(self._data) and (
-        self._requires_grad or v._requires_grad or (base is not None and base._requires_grad))
+        requires_grad_of(self) or requires_grad_of(v))
+    view = _array_steps(self._data, steps)
+    if not adv and has_internal_overlap(view):  # (PyTorch's index_put_ only warns)
+        raise RuntimeError(MSG_OVERLAPPING_WRITE)
     if not graph:
         if cnp.PyArray_SIZE(self._data):
             if not cnp.PyArray_ISWRITEABLE(self._data):
-                write_values(self, self._data)  # raises the overlapping-memory error
-            view = _array_steps(self._data, steps)
+                write_values(self, self._data)  # raises the read-only memory error
             vals = v._data.reshape(stripped) if len(vs) > len(target) else v._data
             with quiet():
                 if adv:
@@ -509,7 +521,6 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
         v = OPS.expand(v, target)
     region = _array_steps(region_of(self), steps)
     region = region[key2] if adv else region.copy()
-    view = _array_steps(self._data, steps)
     with quiet():
         if adv:
             view[key2] = v._data
@@ -517,6 +528,8 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
             view[...] = v._data
     write_region(self, as_array(region), v, not has_view)
     bump_version(self)
+    if self._base is not None:
+        grad_fn_of(self)  # self's new history now (its retain_grad moves to it), as PyTorch's
     return self
 
 

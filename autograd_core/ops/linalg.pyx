@@ -193,7 +193,7 @@ cdef bint _should_fold(Tensor tensor1, Tensor tensor2):
     dim_t2 = n2 if larger else n1
     if not (dim_t1 >= 3 and dim_t2 <= 2):
         return False
-    if (tensor2._requires_grad if larger else tensor1._requires_grad):
+    if (requires_grad_of(tensor2) if larger else requires_grad_of(tensor1)):
         return True
     if n1 == 2:
         return False
@@ -265,9 +265,9 @@ cdef Tensor _matmul_batched(Tensor tensor1, Tensor tensor2):
     cdef Py_ssize_t p = s2[dim2 - 1] if dim2 > 1 else 1
     cdef tuple batch2 = s2[:dim2 - 2] if dim2 > 2 else ()
     if dim1 == 3 and dim2 == 3 and batch1[0] != batch2[0]:
-        if batch1[0] == 1 and tensor1._requires_grad:
+        if batch1[0] == 1 and requires_grad_of(tensor1):
             return op_matmul(OPS.squeeze(tensor1, 0), tensor2)
-        if batch2[0] == 1 and tensor2._requires_grad:
+        if batch2[0] == 1 and requires_grad_of(tensor2):
             return op_matmul(tensor1, OPS.squeeze(tensor2, 0))
     output_shape = broadcast_shapes(batch1, batch2)
     cdef Py_ssize_t expand_batch_product = shape_numel(output_shape)
@@ -964,7 +964,7 @@ cdef void _check_lu_precision(Tensor A, str fname) except *:
 cdef tuple op__linalg_svd(Tensor A, bint full_matrices, bint compute_uv):
     """(U, S, Vh); U and Vh are None when not asked for and A needs no gradient."""
     _check_low_precision(A, "linalg.svd")
-    if not (compute_uv or (recording() and A._requires_grad)):
+    if not (compute_uv or (recording() and requires_grad_of(A))):
         with quiet():
             s = np.linalg.svd(A._data, compute_uv=False)
         return (None, make(as_array(s)), None)

@@ -88,7 +88,7 @@ cdef cnp.ndarray reduce_loss_values(cnp.ndarray loss, object reduction):
 
 
 cdef void check_not_differentiable(str fname, str arg, Tensor t) except *:
-    if t is not None and t._requires_grad and grad_enabled():
+    if t is not None and requires_grad_of(t) and grad_enabled():
         raise RuntimeError(
             f"The function '{fname}' is not differentiable with respect to argument '{arg}'. "
             "This input cannot have requires_grad True.")
@@ -1144,7 +1144,7 @@ cdef Tensor op__pad_circular(Tensor self, object padding):
     cdef tuple xs = shape_of(self._data)
     cdef list idxs = pad_index_key(xs, padding, PAD_CIRCULAR)
     cdef Tensor result = make(pad_index_values(self._data, idxs))
-    if not (recording() and self._requires_grad):
+    if not (recording() and requires_grad_of(self)):
         return result
     cdef int nd = len(xs), nsp = len(idxs), i
     cdef Tensor wrapped = self
@@ -1833,7 +1833,7 @@ cdef Tensor op_convolution(Tensor input, Tensor weight, Tensor bias, object stri
     node.stride2, node.padding2, node.dilation2 = s2, p2, d2
     node.groups = G
     node.has_bias = b is not None
-    if w._requires_grad:
+    if requires_grad_of(w):
         node.cols = cols
     record(node, result, inputs)
     return result

@@ -1350,7 +1350,7 @@ cdef class CopyBackwards(Node):
 
 cdef Tensor op__copy_backwards(Tensor self, bint copy):
     cdef Tensor result = make(np.array(self._data, copy=True) if copy else self._data)
-    if self._requires_grad:
+    if requires_grad_of(self):
         record(CopyBackwards.__new__(CopyBackwards), result, (self,))
     return result
 
@@ -1377,7 +1377,28 @@ cdef Tensor op_copy_(Tensor self, Tensor src, bint non_blocking):
     cdef tuple inputs = (old, src)
     if should_record(inputs, values):
         record_broadcast(CopyBackwards.__new__(CopyBackwards), result, inputs)
-    return inplace_commit(self, result)
+    # src the very elements of self (PyTorch's copy_ then writes nothing): allowed even
+    # where they overlap
+    cdef cnp.ndarray a = self._data, b = src._data
+    return inplace_commit(self, result, cnp.PyArray_DATA(a) == cnp.PyArray_DATA(b)
+                          and cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b)
+                          and shape_of(a) == shape_of(b)
+                          and (<object>a).strides == (<object>b).strides)
+
+
+def _py_copy_(self, src, non_blocking=False):
+    """Copy src's values (broadcast, cast) into the tensor; src may be a Python number
+    (PyTorch wraps it in a 0-d tensor).
+
+    >>> import autograd_core as torch
+    >>> torch.zeros(2).copy_(torch.tensor([1., 2.]))
+    tensor([1., 2.])
+    """
+    cdef Tensor self_ = arg_tensor(self, "copy_", "input", 0)
+    if is_number(src):
+        src = make(_fill_value_array(src, dtype_of(self_._data)))
+    return op_copy_(self_, arg_tensor(src, "copy_", "src", 1),
+                    arg_bool(non_blocking, "copy_", "non_blocking", 2))
 
 
 cdef cnp.ndarray _fill_value_array(object value, dtype d):
@@ -1414,14 +1435,14 @@ cdef Tensor op_fill_(Tensor self, object value):
         record_FillBackward3(result, old, value)
     else:
         record_FillBackward2(result, old, value)
-    return inplace_commit(self, result)
+    return inplace_commit(self, result, True)  # one value: overlapping memory is fine
 
 
 cdef Tensor op_zero_(Tensor self):
     cdef Tensor old = inplace_source(self, ())
     cdef Tensor result = make(<cnp.ndarray>np.zeros(shape_of(self._data), dtype=self._data.dtype))
     record_ZeroBackward0(result, old)
-    return inplace_commit(self, result)
+    return inplace_commit(self, result, True)  # one value: overlapping memory is fine
 
 
 # ================================================================ random values

@@ -122,20 +122,6 @@ cdef inline tuple _along(Py_ssize_t dim, object k):
     return (slice(None),) * dim + (k, Ellipsis)
 
 
-cdef bint _dense(cnp.ndarray x):
-    """Whether x's elements fill its memory without gaps or overlaps in some order of
-    its dims (PyTorch's is_non_overlapping_and_dense)."""
-    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x), i
-    cdef list dims = sorted([(cnp.PyArray_STRIDE(x, i), cnp.PyArray_DIM(x, i))
-                             for i in range(nd) if cnp.PyArray_DIM(x, i) > 1])
-    cdef Py_ssize_t expected = cnp.PyArray_ITEMSIZE(x)
-    for stride, size in dims:
-        if stride != expected:
-            return False
-        expected *= size
-    return True
-
-
 cdef cnp.ndarray _empty_preserving(cnp.ndarray x):
     """An uninitialised array like x in PyTorch's preserve memory format (empty_like):
     x's own strides when x is dense, else dense strides in the order of x's
@@ -146,7 +132,7 @@ cdef cnp.ndarray _empty_preserving(cnp.ndarray x):
     if _has_contiguous_strides(x):
         return np.empty(shape_of(x), dtype=x.dtype)
     cdef cnp.ndarray buf = np.empty(cnp.PyArray_SIZE(x), dtype=x.dtype)
-    if _dense(x):
+    if is_non_overlapping_and_dense(x):
         return _strided_view(buf, nd, cnp.PyArray_DIMS(x), cnp.PyArray_STRIDES(x), True)
     cdef list perm = list(range(nd - 1, -1, -1))
     for i in range(1, nd):  # stable insertion sort, as PyTorch's
@@ -445,7 +431,15 @@ cdef Tensor op_squeeze_(Tensor self, object dim):
     self._output_nr = 0  # the node below is self's history now
     _squeeze_node(dim, record_SqueezeBackward3, record_SqueezeBackward4,
                   record_SqueezeBackward5)(self, src, dims)
+    _inplace_view_done(self)
     return self
+
+
+cdef void _inplace_view_done(Tensor self) noexcept:
+    """An in-place view op recorded self's new history: for a view, it is current
+    (Note [View + in-place]); sibling views see the bumped version and rebuild theirs."""
+    if self._base is not None:
+        self._view_version = self._vc.version
 
 
 def _py_squeeze_(self, dim=None):
@@ -625,12 +619,12 @@ cdef cnp.ndarray _broadcast_values(cnp.ndarray x, tuple shape):
     """x expanded to shape, with PyTorch's strides (inferExpandGeometry): a broadcast dim
     gets stride 0 and a new dim of size 1 the stride of the dims after it. Built
     directly (numpy's broadcast_to costs several numpy calls, and expand is on the
-    backward path of every reduction); read-only when an element is repeated."""
+    backward path of every reduction). Writes into it are checked by its strides
+    (has_internal_overlap), as PyTorch's: one element of it may be written."""
     cdef int n = len(shape), nd = cnp.PyArray_NDIM(x), i, k
     cdef cnp.npy_intp dims[cnp.NPY_MAXDIMS]
     cdef cnp.npy_intp strides[cnp.NPY_MAXDIMS]
     cdef cnp.npy_intp size, stride
-    cdef bint repeats = False
     if n > cnp.NPY_MAXDIMS:
         raise RuntimeError(f"expand: a tensor can have at most {cnp.NPY_MAXDIMS} dimensions")
     for i in range(n - 1, -1, -1):
@@ -644,9 +638,8 @@ cdef cnp.ndarray _broadcast_values(cnp.ndarray x, tuple shape):
             stride = dims[i + 1] * strides[i + 1] if i + 1 < n else cnp.PyArray_ITEMSIZE(x)
         if size != dims[i]:
             stride = 0
-            repeats = repeats or dims[i] > 1
         strides[i] = stride
-    return _strided_view(x, n, dims, strides, not repeats)
+    return _strided_view(x, n, dims, strides, True)
 
 
 cdef Tensor op_expand(Tensor self, object size):
@@ -985,6 +978,14 @@ cdef tuple _grads_or_zeros(tuple grads, tuple shapes):
                   for i in range(len(shapes))])
 
 
+cdef void _mark_multi_output(tuple views, Tensor base) noexcept:
+    """The outputs of an op returning several views may not be written in place while
+    recording (PyTorch's CreationMeta::MULTI_OUTPUT_NODE)."""
+    if grad_enabled() and not inference_mode_enabled():
+        for v in views:
+            set_creation_meta(<Tensor>v, base, CM_MULTI_OUTPUT_NODE)
+
+
 cdef Tensor unbind_backward(tuple grads, tuple output_shape, Py_ssize_t n, Py_ssize_t dim):
     cdef tuple parts = _grads_or_zeros(grads, (output_shape,) * n)
     return None if parts is None else op_stack(list(parts), dim)
@@ -1016,6 +1017,7 @@ cdef tuple op_unbind(Tensor self, object dim):
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     cdef Py_ssize_t d = wrap_dim(dim, nd), i, n = cnp.PyArray_DIM(x, d)
     cdef tuple outs = tuple([make_view(self, as_array(x[_along(d, i)])) for i in range(n)])
+    _mark_multi_output(outs, self)
     cdef UnbindBackward0 node
     if should_record((self,), x):
         node = UnbindBackward0.__new__(UnbindBackward0)
@@ -1073,24 +1075,94 @@ cdef class SplitWithSizesBackward0(_SplitNode):
         return self.sizes
 
 
-cdef tuple _split_views(Tensor self, Py_ssize_t d, tuple sizes, Py_ssize_t split_size):
-    """The views of self along d of the given sizes, with one node for all of them:
-    SplitBackward0 for split(split_size), SplitWithSizesBackward0 for split_with_sizes
-    (split_size -1)."""
+@cython.final
+cdef class UnsafeSplitBackward0(_SplitNode):
+    """Backward of unsafe_split (table entry unsafe_split)."""
+    cdef Py_ssize_t split_size
+
+    @property
+    def _saved_split_size(self):
+        return self.split_size
+
+
+@cython.final
+cdef class UnsafeSplitWithSizesBackward0(_SplitNode):
+    """Backward of unsafe_split_with_sizes (table entry unsafe_split_with_sizes)."""
+
+    @property
+    def _saved_split_sizes(self):
+        return self.sizes
+
+
+@cython.final
+cdef class SplitBackward0_copy(_SplitNode):
+    """Backward of split_copy (table entry split_copy)."""
+    cdef Py_ssize_t split_size
+
+    @property
+    def _saved_split_size(self):
+        return self.split_size
+
+
+@cython.final
+cdef class SplitWithSizesBackward0_copy(_SplitNode):
+    """Backward of split_with_sizes_copy (table entry split_with_sizes_copy)."""
+
+    @property
+    def _saved_split_sizes(self):
+        return self.sizes
+
+
+# what the split ops return: views, pieces not tracked as views (unsafe_*), copies (*_copy)
+cdef enum:
+    PIECES_VIEWS = 0
+    PIECES_UNSAFE = 1
+    PIECES_COPIES = 2
+
+
+cdef _SplitNode _split_node(int kind, Py_ssize_t split_size):
+    """The node of a split op: by what it returns, and split (split_size >= 0) or
+    split_with_sizes (split_size -1)."""
+    cdef _SplitNode node
+    if split_size < 0:
+        node = (SplitWithSizesBackward0.__new__(SplitWithSizesBackward0) if kind == PIECES_VIEWS
+                else UnsafeSplitWithSizesBackward0.__new__(UnsafeSplitWithSizesBackward0)
+                if kind == PIECES_UNSAFE
+                else SplitWithSizesBackward0_copy.__new__(SplitWithSizesBackward0_copy))
+    elif kind == PIECES_VIEWS:
+        node = SplitBackward0.__new__(SplitBackward0)
+        (<SplitBackward0>node).split_size = split_size
+    elif kind == PIECES_UNSAFE:
+        node = UnsafeSplitBackward0.__new__(UnsafeSplitBackward0)
+        (<UnsafeSplitBackward0>node).split_size = split_size
+    else:
+        node = SplitBackward0_copy.__new__(SplitBackward0_copy)
+        (<SplitBackward0_copy>node).split_size = split_size
+    return node
+
+
+cdef tuple _split_views(Tensor self, Py_ssize_t d, tuple sizes, Py_ssize_t split_size,
+                        int kind):
+    """The pieces of self along d of the given sizes (views, untracked aliases or copies
+    by kind), with one node for all of them (_split_node)."""
     cdef cnp.ndarray x = self._data
     cdef list outs = []
     cdef Py_ssize_t start = 0, i
     for i in range(len(sizes)):
-        outs.append(make_view(self, as_array(x[_along(d, slice(start, start + sizes[i]))])))
+        piece = as_array(x[_along(d, slice(start, start + sizes[i]))])
+        if kind == PIECES_VIEWS:
+            outs.append(make_view(self, piece))
+        elif kind == PIECES_UNSAFE:
+            outs.append(make(piece))
+        else:
+            outs.append(make(_contiguous(piece.copy())))
         start += sizes[i]
     cdef tuple views = tuple(outs)
+    if kind == PIECES_VIEWS:
+        _mark_multi_output(views, self)
     cdef _SplitNode node
     if should_record((self,), x):
-        if split_size < 0:
-            node = SplitWithSizesBackward0.__new__(SplitWithSizesBackward0)
-        else:
-            node = SplitBackward0.__new__(SplitBackward0)
-            (<SplitBackward0>node).split_size = split_size
+        node = _split_node(kind, split_size)
         node.dim = d
         node.sizes = sizes
         node.input_shape = shape_of(x)
@@ -1098,7 +1170,7 @@ cdef tuple _split_views(Tensor self, Py_ssize_t d, tuple sizes, Py_ssize_t split
     return views
 
 
-cdef tuple op_split(Tensor self, object split_size, object dim):
+cdef tuple _split(Tensor self, object split_size, object dim, int kind):
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
     if nd == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
@@ -1115,10 +1187,10 @@ cdef tuple op_split(Tensor self, object split_size, object dim):
         num = (n + s - 1) // s
         if num < 1:
             num = 1
-    return _split_views(self, d, tuple([s] * (num - 1) + [s - (s * num - n)]), s)
+    return _split_views(self, d, tuple([s] * (num - 1) + [s - (s * num - n)]), s, kind)
 
 
-cdef tuple op_split_with_sizes(Tensor self, object split_sizes, object dim):
+cdef tuple _split_with_sizes(Tensor self, object split_sizes, object dim, int kind):
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
     cdef tuple sizes = tuple(split_sizes)
     if nd == 0:
@@ -1133,7 +1205,54 @@ cdef tuple op_split_with_sizes(Tensor self, object split_sizes, object dim):
         raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input "
                            f"tensor's size at dimension {dim}), but got split_sizes="
                            f"{shape_str(sizes)}")
-    return _split_views(self, d, sizes, -1)
+    return _split_views(self, d, sizes, -1, kind)
+
+
+cdef tuple _chunk(Tensor self, object chunks, object dim, int kind):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    if nd == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    cdef Py_ssize_t c = chunks
+    if c <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {c}")
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef Py_ssize_t n = cnp.PyArray_DIM(self._data, d)
+    cdef Py_ssize_t s = (n + c - 1) // c
+    if s == 0 and n == 0:
+        return _split_with_sizes(self, (0,) * c, d, kind)
+    return _split(self, s, d, kind)
+
+
+cdef tuple op_split(Tensor self, object split_size, object dim):
+    return _split(self, split_size, dim, PIECES_VIEWS)
+
+
+cdef tuple op_split_with_sizes(Tensor self, object split_sizes, object dim):
+    return _split_with_sizes(self, split_sizes, dim, PIECES_VIEWS)
+
+
+cdef tuple op_chunk(Tensor self, object chunks, object dim):
+    return _chunk(self, chunks, dim, PIECES_VIEWS)
+
+
+cdef tuple op_unsafe_split(Tensor self, object split_size, object dim):
+    return _split(self, split_size, dim, PIECES_UNSAFE)
+
+
+cdef tuple op_unsafe_split_with_sizes(Tensor self, object split_sizes, object dim):
+    return _split_with_sizes(self, split_sizes, dim, PIECES_UNSAFE)
+
+
+cdef tuple op_unsafe_chunk(Tensor self, object chunks, object dim):
+    return _chunk(self, chunks, dim, PIECES_UNSAFE)
+
+
+cdef tuple op_split_copy(Tensor self, object split_size, object dim):
+    return _split(self, split_size, dim, PIECES_COPIES)
+
+
+cdef tuple op_split_with_sizes_copy(Tensor self, object split_sizes, object dim):
+    return _split_with_sizes(self, split_sizes, dim, PIECES_COPIES)
 
 
 def _py_split(tensor, split_size_or_sections, dim=0):
@@ -1145,19 +1264,96 @@ def _py_split(tensor, split_size_or_sections, dim=0):
     return op_split(x, arg_int(split_size_or_sections, "split", "split_size", 1), d)
 
 
-cdef tuple op_chunk(Tensor self, object chunks, object dim):
-    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+# ---------------------------------------------------------------- tensor_split and co
+
+cdef tuple op_tensor_split(Tensor self, object indices_or_sections, object dim):
+    """PyTorch's tensor_split: `sections` pieces of (nearly) equal size, or the pieces
+    between the given indices, each a slice of self along dim."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data), i, n, start, size, extra
     if nd == 0:
-        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-    cdef Py_ssize_t c = chunks
-    if c <= 0:
-        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {c}")
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
+                           "tensor with 0 dims")
     cdef Py_ssize_t d = wrap_dim(dim, nd)
-    cdef Py_ssize_t n = cnp.PyArray_DIM(self._data, d)
-    cdef Py_ssize_t s = (n + c - 1) // c
-    if s == 0 and n == 0:
-        return op_split_with_sizes(self, (0,) * c, d)
-    return op_split(self, s, d)
+    cdef object ios = indices_or_sections
+    cdef Tensor t
+    if isinstance(ios, Tensor):
+        t = ios
+        if cnp.PyArray_NDIM(t._data) > 1:
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a "
+                               "zero-dimensional or one-dimensional tensor, but got a tensor with "
+                               f"{cnp.PyArray_NDIM(t._data)} dims")
+        if dtype_of(t._data) is not int64:
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to have dtype "
+                               f"of long, but got {dtype_of(t._data).scalar_name}")
+        ios = int(t._data) if cnp.PyArray_NDIM(t._data) == 0 else t._data.tolist()
+    cdef list out = []
+    if isinstance(ios, (list, tuple)):
+        indices = arg_int_sequence(ios, "tensor_split", "indices", 1)
+        start = 0
+        for i in indices:
+            out.append(op_slice(self, d, start, i, 1))
+            start = i
+        out.append(op_slice(self, d, start, None, 1))
+        return tuple(out)
+    cdef Py_ssize_t sections = arg_int(ios, "tensor_split", "sections", 1)
+    if sections <= 0:
+        raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
+    n = cnp.PyArray_DIM(self._data, d)
+    size = n // sections
+    extra = n % sections
+    start = 0
+    for i in range(sections):
+        out.append(op_slice(self, d, start, start + size + (1 if i < extra else 0), 1))
+        start += size + (1 if i < extra else 0)
+    return tuple(out)
+
+
+def _py_tensor_split(input, indices_or_sections, dim=0):
+    cdef Tensor x = arg_tensor(input, "tensor_split", "input", 1)
+    return op_tensor_split(x, indices_or_sections, arg_int(dim, "tensor_split", "dim", 2))
+
+
+cdef tuple _split_along(Tensor self, object indices_or_sections, str fname, int min_dims,
+                        Py_ssize_t dim):
+    """hsplit/vsplit/dsplit: tensor_split along dim, sections dividing its size."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    if nd < min_dims:
+        raise RuntimeError(f"torch.{fname} requires a tensor with at least {min_dims} dimension, "
+                           f"but got a tensor with {nd} dimensions!")
+    if not isinstance(indices_or_sections, (list, tuple, Tensor)):
+        s = arg_int(indices_or_sections, fname, "sections", 1)
+        n = cnp.PyArray_DIM(self._data, dim)
+        if s == 0 or n % s != 0:
+            raise RuntimeError(f"torch.{fname} attempted to split along dimension {dim}, but the "
+                               f"size of the dimension {n} is not divisible by the split_size "
+                               f"{s}!")
+        indices_or_sections = s
+    return op_tensor_split(self, indices_or_sections, dim)
+
+
+cdef tuple op_hsplit(Tensor self, object indices_or_sections):
+    return _split_along(self, indices_or_sections, "hsplit", 1,
+                        1 if cnp.PyArray_NDIM(self._data) > 1 else 0)
+
+
+cdef tuple op_vsplit(Tensor self, object indices_or_sections):
+    return _split_along(self, indices_or_sections, "vsplit", 2, 0)
+
+
+cdef tuple op_dsplit(Tensor self, object indices_or_sections):
+    return _split_along(self, indices_or_sections, "dsplit", 3, 2)
+
+
+def _py_hsplit(input, indices_or_sections):
+    return op_hsplit(arg_tensor(input, "hsplit", "input", 1), indices_or_sections)
+
+
+def _py_vsplit(input, indices_or_sections):
+    return op_vsplit(arg_tensor(input, "vsplit", "input", 1), indices_or_sections)
+
+
+def _py_dsplit(input, indices_or_sections):
+    return op_dsplit(arg_tensor(input, "dsplit", "input", 1), indices_or_sections)
 
 
 # ================================================================ selecting views
@@ -1253,6 +1449,363 @@ cdef Tensor op_select_backward(Tensor grad_output, object input_sizes, object di
     """zeros(input_sizes) with grad_output at index along dim."""
     cdef Tensor result = _zeros_with_at(grad_output, input_sizes, _along(dim, index))
     record_SelectBackwardBackward0(result, grad_output, input_sizes, dim, index)
+    return result
+
+
+# ================================================================ in-place view ops
+
+cdef Tensor _restride_(Tensor self, cnp.ndarray values):
+    """Give self the view `values` of its own memory (an in-place view op); returns
+    the source of its old history to record the op's node on, or None when nothing
+    records (Note [In-place ops])."""
+    cdef Tensor src = inplace_source(self, ())
+    self._data = values
+    bump_version(self)
+    if src is self:
+        return None
+    self._output_nr = 0  # the node the caller records is self's history now
+    return src
+
+
+cdef Tensor op_unsqueeze_(Tensor self, object dim):
+    cdef Py_ssize_t d = wrap_dim(dim, cnp.PyArray_NDIM(self._data) + 1)
+    cdef Tensor src = _restride_(self, _unsqueeze_values(self._data, <int>d))
+    if src is not None:
+        record_UnsqueezeBackward1(self, src, d)
+        _inplace_view_done(self)
+    return self
+
+
+cdef Tensor op_transpose_(Tensor self, object dim0, object dim1):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef Py_ssize_t d0 = wrap_dim(dim0, nd), d1 = wrap_dim(dim1, nd)
+    cdef Tensor src = _restride_(self, self._data.swapaxes(d0, d1) if nd else self._data.view())
+    if src is not None:
+        record_TransposeBackward1(self, src, d0, d1)
+        _inplace_view_done(self)
+    return self
+
+
+cdef Tensor op_swapdims_(Tensor self, object dim0, object dim1):
+    return op_transpose_(self, dim0, dim1)
+
+
+cdef Tensor op_swapaxes_(Tensor self, object axis0, object axis1):
+    return op_transpose_(self, axis0, axis1)
+
+
+cdef Tensor op_t_(Tensor self):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    if nd > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {nd}D")
+    cdef Tensor src = _restride_(self, self._data.T)
+    if src is not None:
+        record_TBackward1(self, src)
+        _inplace_view_done(self)
+    return self
+
+
+cdef cnp.ndarray _as_strided_values(Tensor self, tuple size, tuple stride, object offset):
+    """The array as_strided(size, stride, storage_offset) gives: a view of the memory of
+    self's root tensor (its storage here), with PyTorch's checks and messages."""
+    cdef Tensor root = self._base if self._base is not None else self
+    cdef cnp.ndarray rd = root._data
+    cdef Py_ssize_t item = cnp.PyArray_ITEMSIZE(rd), i, n = len(size), required = 1
+    cdef cnp.npy_intp dims[cnp.NPY_MAXDIMS]
+    cdef cnp.npy_intp strides[cnp.NPY_MAXDIMS]
+    for i in range(cnp.PyArray_NDIM(rd)):
+        if cnp.PyArray_STRIDE(rd, i) < 0:
+            raise RuntimeError("as_strided of a tensor whose memory is in reverse order is not "
+                               "supported by autograd_core")
+    if not is_non_overlapping_and_dense(rd):
+        raise RuntimeError("as_strided of a tensor whose memory is not dense is not supported "
+                           "by autograd_core")
+    if n != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if n > cnp.NPY_MAXDIMS:
+        raise RuntimeError(f"as_strided: a tensor can have at most {cnp.NPY_MAXDIMS} dimensions")
+    for st in stride:
+        if st < 0:
+            raise RuntimeError("as_strided: Negative strides are not supported at the moment, "
+                               f"got strides: {list(stride)}")
+    for sz in size:
+        if sz < 0:
+            raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
+                               f"strides={list(stride)}")
+    cdef Py_ssize_t off = ((<char *>cnp.PyArray_DATA(self._data) - <char *>cnp.PyArray_DATA(rd))
+                           // item if offset is None else offset)
+    if off < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {off}")
+    for i in range(n):
+        if size[i] == 0:
+            required = 0
+            break
+        required += (size[i] - 1) * stride[i]
+    if required and off + required > cnp.PyArray_SIZE(rd):
+        raise RuntimeError(
+            f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {off}, and "
+            f"itemsize {item} requiring a storage size of {(off + required) * item} are out of "
+            f"bounds for storage of size {cnp.PyArray_SIZE(rd) * item}")
+    for i in range(n):
+        dims[i] = size[i]
+        strides[i] = stride[i] * item
+    descr = <object>cnp.PyArray_DESCR(rd)
+    Py_INCREF(descr)
+    cdef cnp.ndarray out = PyArray_NewFromDescr(
+        np.ndarray, descr, n, dims, strides,
+        <char *>cnp.PyArray_DATA(rd) + (off * item if required else 0),
+        cnp.NPY_ARRAY_WRITEABLE if cnp.PyArray_ISWRITEABLE(rd) else 0, None)
+    cnp.set_array_base(out, rd)
+    return out
+
+
+cdef Py_ssize_t _storage_offset_of(Tensor self, object offset):
+    cdef Tensor root = self._base if self._base is not None else self
+    if offset is not None:
+        return offset
+    return ((<char *>cnp.PyArray_DATA(self._data) - <char *>cnp.PyArray_DATA(root._data))
+            // cnp.PyArray_ITEMSIZE(self._data))
+
+
+cdef Tensor op_as_strided(Tensor self, object size, object stride, object storage_offset):
+    cdef tuple sz = tuple(size), st = tuple(stride)
+    cdef cnp.ndarray values = _as_strided_values(self, sz, st, storage_offset)
+    cdef Tensor result = make_view(self, values)
+    if recording() and requires_grad_of(self):
+        record_as_strided(result, self, region_within(values, self), sz, st,
+                          _storage_offset_of(self, storage_offset), False)
+    return result
+
+
+cdef Tensor op_as_strided_(Tensor self, object size, object stride, object storage_offset):
+    cdef tuple sz = tuple(size), st = tuple(stride)
+    cdef cnp.ndarray values = _as_strided_values(self, sz, st, storage_offset)
+    cdef Py_ssize_t off = _storage_offset_of(self, storage_offset)
+    cdef cnp.ndarray region = None
+    cdef Tensor src = inplace_source(self, ())
+    if src is not self:
+        region = region_within(values, self)
+    self._data = values
+    bump_version(self)
+    if src is not self:
+        self._output_nr = 0
+        record_as_strided(self, src, region, sz, st, off, True)
+        _inplace_view_done(self)
+    return self
+
+
+# ================================================================ unfold
+
+cdef Tensor op_unfold(Tensor self, object dimension, object size, object step):
+    cdef cnp.ndarray x = self._data
+    cdef int nd = cnp.PyArray_NDIM(x), i
+    cdef Py_ssize_t d = wrap_dim(dimension, nd if nd else 1), sz = size, st = step
+    cdef Py_ssize_t n = cnp.PyArray_DIM(x, d) if nd else 1
+    if sz > n:
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {n} but size is {sz}")
+    if st <= 0:
+        raise RuntimeError(f"step is {st} but must be > 0")
+    if sz < 0:
+        raise RuntimeError(f"size is {sz} but must be >= 0")
+    cdef cnp.npy_intp dims[cnp.NPY_MAXDIMS]
+    cdef cnp.npy_intp strides[cnp.NPY_MAXDIMS]
+    if nd == 0:
+        dims[0] = sz
+        strides[0] = cnp.PyArray_ITEMSIZE(x)
+        out = _strided_view(x, 1, dims, strides, True)
+    else:
+        if nd + 1 > cnp.NPY_MAXDIMS:
+            raise RuntimeError(f"unfold: a tensor can have at most {cnp.NPY_MAXDIMS} dimensions")
+        for i in range(nd):
+            dims[i] = cnp.PyArray_DIM(x, i)
+            strides[i] = cnp.PyArray_STRIDE(x, i)
+        dims[d] = (n - sz) // st + 1
+        strides[d] = cnp.PyArray_STRIDE(x, d) * st
+        dims[nd] = sz
+        strides[nd] = cnp.PyArray_STRIDE(x, d)
+        out = _strided_view(x, nd + 1, dims, strides, True)
+    cdef Tensor result = make_view(self, <cnp.ndarray>out)
+    record_UnfoldBackward0(result, self, d, sz, st)
+    return result
+
+
+cdef Tensor op_unfold_backward(Tensor grad_in, object input_sizes, object dim, object size,
+                               object step):
+    """zeros(input_sizes) with each window of grad_in added back where unfold took it."""
+    cdef tuple shape = tuple(input_sizes)
+    cdef cnp.ndarray g = grad_in._data
+    cdef cnp.ndarray out = np.zeros(shape, dtype=g.dtype)
+    cdef Py_ssize_t d = dim, sz = size, st = step, k
+    if len(shape) == 0:
+        if sz:
+            out[...] = g.reshape(-1)[0]
+    else:
+        with quiet():
+            for k in range(g.shape[d]):
+                out[_along(d, slice(k * st, k * st + sz))] += np.moveaxis(g[_along(d, k)], -1, d)
+    cdef Tensor result = make(out)
+    record_UnfoldBackwardBackward0(result, grad_in, input_sizes, dim, size, step)
+    return result
+
+
+# ================================================================ complex views of real tensors
+
+cdef Tensor op_conj(Tensor self):
+    return self
+
+
+cdef Tensor op_resolve_conj(Tensor self):
+    return self
+
+
+cdef Tensor op_resolve_neg(Tensor self):
+    return self
+
+
+cdef Tensor op_real(Tensor self):
+    return self
+
+
+cdef Tensor op_imag(Tensor self):
+    raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+
+
+# ================================================================ resize_ / set_
+
+cdef Tensor op_resize_(Tensor self, object size):
+    """self with another shape, keeping its first elements: a view of its own memory
+    when they fit, else new memory (PyTorch grows the storage; new elements are
+    uninitialised)."""
+    if requires_grad_of(self):
+        raise RuntimeError("cannot resize variables that require grad")
+    check_inplace(self, ())
+    cdef tuple shape = tuple(size)
+    for s in shape:
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
+                               f"{list(shape)}")
+    if shape == shape_of(self._data):
+        return self
+    cdef Py_ssize_t n = shape_numel(shape), have = cnp.PyArray_SIZE(self._data)
+    cdef cnp.ndarray x = self._data, out
+    if n <= have and cnp.PyArray_IS_C_CONTIGUOUS(x):
+        out = _contiguous(x.reshape(-1)[:n].reshape(shape))
+    else:
+        out = np.empty(n, dtype=x.dtype)
+        out[:builtins.min(n, have)] = x.reshape(-1)[:builtins.min(n, have)]
+        out = _contiguous(out.reshape(shape))
+    self._data = out
+    bump_version(self)
+    return self
+
+
+def _py_resize_(self, *sizes, memory_format=None):
+    cdef Tensor x = arg_tensor(self, "resize_", "self", 0)
+    return op_resize_(x, parse_shape(sizes, "resize_"))
+
+
+cdef Tensor op_resize_as_(Tensor self, Tensor the_template):
+    return op_resize_(self, shape_of(the_template._data))
+
+
+def _py_resize_as_(self, the_template, *, memory_format=None):
+    return op_resize_as_(arg_tensor(self, "resize_as_", "self", 0),
+                         arg_tensor(the_template, "resize_as_", "the_template", 1))
+
+
+cdef Tensor op_set_(Tensor self, Tensor source):
+    """self takes source's memory, shape and strides (no history: set_ is not
+    differentiable, so it is refused while recording a tensor that requires grad)."""
+    check_inplace(self, (source,) if source is not None else ())
+    if recording() and (requires_grad_of(self) or
+                        (source is not None and requires_grad_of(source))):
+        raise RuntimeError("the derivative for 'set_' is not implemented.")
+    if source is not None and dtype_of(source._data) is not dtype_of(self._data):
+        raise RuntimeError(f"Could not set tensor of type {dtype_of(source._data).scalar_name} to "
+                           f"a tensor of type {dtype_of(self._data).scalar_name}")
+    self._data = (source._data if source is not None
+                  else np.empty((0,), dtype=self._data.dtype))
+    bump_version(self)
+    return self
+
+
+def _py_set_(self, source=None):
+    cdef Tensor x = arg_tensor(self, "set_", "self", 0)
+    return op_set_(x, None if source is None else arg_tensor(source, "set_", "source", 1))
+
+
+# ================================================================ copies of views
+
+cdef Tensor _copy_of(Tensor view):
+    """A view's values in a fresh contiguous tensor (the *_copy ops)."""
+    return make(_contiguous(np.array(view._data, copy=True)))
+
+
+cdef Tensor op_view_copy(Tensor self, object size):
+    cdef Tensor result
+    with NoGradGuard():
+        result = _copy_of(op_view(self, size))
+    record_ViewBackward0_copy(result, self, size)
+    return result
+
+
+cdef Tensor op_t_copy(Tensor self):
+    cdef Tensor result
+    with NoGradGuard():
+        result = _copy_of(op_t(self))
+    record_TBackward0_copy(result, self)
+    return result
+
+
+cdef Tensor op_transpose_copy(Tensor self, object dim0, object dim1):
+    cdef Tensor result
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    with NoGradGuard():
+        result = _copy_of(op_transpose(self, dim0, dim1))
+    record_TransposeBackward0_copy(result, self, wrap_dim(dim0, nd), wrap_dim(dim1, nd))
+    return result
+
+
+cdef Tensor op_unsqueeze_copy(Tensor self, object dim):
+    cdef Tensor result
+    with NoGradGuard():
+        result = _copy_of(op_unsqueeze(self, dim))
+    record_UnsqueezeBackward0_copy(result, self,
+                                   wrap_dim(dim, cnp.PyArray_NDIM(self._data) + 1))
+    return result
+
+
+cdef Tensor op_select_copy(Tensor self, object dim, object index):
+    cdef Tensor result
+    with NoGradGuard():
+        result = _copy_of(op_select(self, dim, index))
+    cdef Py_ssize_t d = wrap_dim(dim, cnp.PyArray_NDIM(self._data)), i = index
+    if i < 0:
+        i += cnp.PyArray_DIM(self._data, d)
+    record_SelectBackward0_copy(result, self, d, i)
+    return result
+
+
+cdef Tensor op_expand_copy(Tensor self, object size):
+    cdef Tensor result
+    with NoGradGuard():
+        result = _copy_of(op_expand(self, size))
+    record_ExpandBackward0_copy(result, self, size)
+    return result
+
+
+cdef Tensor op_permute_copy(Tensor self, object dims):
+    cdef Tensor result
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    with NoGradGuard():
+        result = _copy_of(op_permute(self, dims))
+    record_PermuteBackward0_copy(result, self, tuple([wrap_dim(d, nd) for d in dims]))
+    return result
+
+
+cdef Tensor op_alias_copy(Tensor self):
+    cdef Tensor result = _copy_of(self)
+    record_AliasBackward0_copy(result, self)
     return result
 
 

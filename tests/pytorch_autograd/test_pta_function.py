@@ -992,8 +992,6 @@ def _simple_views_fns(torch, bw_called, ga_nz):
     return IdOneOutput, IdTwoOutput, ViewOfTemp
 
 
-@issue8("in-place on a view returned by a custom Function does not raise; select() of a "
-        "Function's backward returns a copy")
 @pytest.mark.parametrize("fn_id", ["one_output", "two_output", "view_of_temp"])
 def test_autograd_simple_views_python(fn_id):
     # PyTorch also runs it with complex128 and with the private ctx._is_pure_view flag;
@@ -1044,8 +1042,6 @@ def test_autograd_simple_views_python(fn_id):
     same(prog)
 
 
-@issue8("select() returns a copy, not a view (so a Function's backward writing through it is "
-        "lost); in-place on a Function's view output does not raise")
 def test_autograd_multiple_views_python():
     def prog(torch):
         bw_called = [0]
@@ -1279,7 +1275,6 @@ def test_custom_function_saving_mutated_view_no_leak():
     same(prog)
 
 
-@issue8("message for in-place on a Function's view output made under no_grad")
 def test_custom_function_return_view_in_nograd():
     def prog(torch):
         class Alias(torch.autograd.Function):

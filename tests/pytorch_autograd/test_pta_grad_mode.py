@@ -530,7 +530,6 @@ class TestAutogradInferenceMode:
             return r
         same(prog)
 
-    @issue8("missing Tensor.transpose_")
     def test_normal_tensor_inplace_output_in_inference_mode(self):
         def prog(torch):
             r = []
@@ -588,7 +587,6 @@ class TestAutogradInferenceMode:
             return r
         same(prog)
 
-    @issue8("message for in-place on a view made in inference mode")
     def test_normal_tensor_view_output_in_normal_mode(self):
         def prog(torch):
             r = []
@@ -663,7 +661,6 @@ class TestAutogradInferenceMode:
             return r
         same(prog)
 
-    @issue8("missing Tensor.transpose_")
     def test_inference_mode_handle_direct_view_on_rebase(self):
         def prog(torch):
             r = []
@@ -681,7 +678,6 @@ class TestAutogradInferenceMode:
             return r
         same(prog)
 
-    @issue8("missing Tensor.transpose_")
     def test_inference_mode_handle_indirect_view_on_rebase(self):
         def prog(torch):
             r = []

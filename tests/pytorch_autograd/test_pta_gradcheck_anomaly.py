@@ -41,7 +41,6 @@ def _nan_func(torch, size):
     return MyFunc
 
 
-@issue8("setitem on an expanded (stride-0) tensor raises (PyTorch writes the one element)")
 def test_anomaly_detect_nan():
     def prog(torch):
         size = 10

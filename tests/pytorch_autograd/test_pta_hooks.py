@@ -561,8 +561,6 @@ def test_retain_grad():
     same(prog)
 
 
-@issue8("retain_grad() followed by an in-place op: the retained grad is not moved to "
-        "the new version")
 def test_retain_grad_inplace():
     def prog(torch):
         r = []
@@ -592,8 +590,6 @@ def test_retain_grad_inplace():
     same(prog)
 
 
-@issue8("retain_grad() followed by an in-place op: the retained grad is not moved to "
-        "the new version")
 def test_retains_grad_inplace_multiple_outputs():
     # PyTorch runs it for a custom Function and torch.var_mean; here for the Function
     # (autograd_core has no var_mean, and its other multi-output nodes make views)
@@ -625,7 +621,6 @@ def test_retains_grad_inplace_multiple_outputs():
     same(prog)
 
 
-@issue8("retain_grad() on views followed by an in-place op on one of them")
 def test_retain_grad_inplace_over_view():
     def prog(torch):
         base = torch.tensor([1.0], requires_grad=True).clone()

@@ -37,7 +37,6 @@ def test_conj_self():
     same(prog)
 
 
-@issue8("missing Tensor.tensor_split")
 def test_view_tensor_split():
     def prog(torch):
         a = data(torch, 40, 30)
@@ -56,17 +55,14 @@ def _split_test(fn, index):
     return prog
 
 
-@issue8("missing torch.hsplit")
 def test_view_tensor_hsplit():
     same(_split_test("hsplit", (2, 0, 2)))
 
 
-@issue8("missing torch.vsplit")
 def test_view_tensor_vsplit():
     same(_split_test("vsplit", (0, 2, 2)))
 
 
-@issue8("missing torch.dsplit")
 def test_view_tensor_dsplit():
     same(_split_test("dsplit", (2, 2, 0)))
 
@@ -125,12 +121,10 @@ def test_unbind():
     same(prog)
 
 
-@issue8("setitem on an expanded (stride-0) tensor raises (PyTorch writes the one element)")
 def test_expand_view():
     same(_write_test(lambda torch, t: t.expand(5, 5), (2, 2), shape=(5, 1)))
 
 
-@issue8("setitem on an expanded (stride-0) tensor raises (PyTorch writes the one element)")
 def test_expand_as_view():
     same(_write_test(lambda torch, t: t.expand_as(torch.empty((5, 5))), (2, 2),
                      shape=(5, 1)))
@@ -149,7 +143,6 @@ def test_transpose_view(fn):
     same(_write_test(lambda torch, t: getattr(torch, fn)(t, 0, 1), (0, 1)))
 
 
-@issue8("missing in-place view ops swapdims_ / swapaxes_ / transpose_")
 @pytest.mark.parametrize("fn", ["swapdims_", "swapaxes_", "transpose_"])
 def test_transpose_inplace_view(fn):
     same(_write_test(lambda torch, t: getattr(t.view_as(t), fn)(0, 1), (0, 1)))
@@ -159,7 +152,6 @@ def test_t_view():
     same(_write_test(lambda torch, t: t.t(), (0, 1)))
 
 
-@issue8("missing in-place view op t_")
 def test_t_inplace_view():
     same(_write_test(lambda torch, t: t.view_as(t).t_(), (0, 1)))
 
@@ -170,7 +162,6 @@ def test_T_view(op):
     same(_write_test(lambda torch, t: getattr(t, op), (0, 1)))
 
 
-@issue8("missing Tensor.unfold")
 def test_unfold_view():
     same(_write_test(lambda torch, t: t.unfold(0, 3, 2), (1, 0), shape=(10,)))
 
@@ -199,22 +190,18 @@ def test_unsqueeze_view():
     same(_write_test(lambda torch, t: torch.unsqueeze(t, 1), (0, 0, 1)))
 
 
-@issue8("missing in-place view op unsqueeze_")
 def test_unsqueeze_inplace_view():
     same(_write_test(lambda torch, t: t.view_as(t).unsqueeze_(1), (0, 0, 1)))
 
 
-@issue8("missing torch.as_strided")
 def test_as_strided_view():
     same(_write_test(lambda torch, t: torch.as_strided(t, (25,), (1,)), 6))
 
 
-@issue8("missing in-place view op as_strided_")
 def test_as_strided_inplace_view():
     same(_write_test(lambda torch, t: t.view_as(t).as_strided_((25,), (1,)), 6))
 
 
-@issue8("missing Tensor.as_strided")
 def test_as_strided_gradients():
     def prog(torch):
         r = []
@@ -381,7 +368,6 @@ def test_movedim_view(fn):
     same(prog)
 
 
-@issue8("missing torch.view_copy")
 def test_view_copy():
     def prog(torch):
         a = data(torch, 4, requires_grad=True)
@@ -526,7 +512,6 @@ def test_chunk():
     same(prog)
 
 
-@issue8("missing in-place view op unsqueeze_")
 def test_unsqueeze():
     def prog(torch):
         x = data(torch, 2, 3, 4)
@@ -545,7 +530,6 @@ def test_T():
     same(prog, quiet=True)
 
 
-@issue8(".mT on a 0-d tensor (PyTorch raises)")
 def test_transposes():
     # real dtypes: T and mT (H, mH and adjoint are conjugate transposes)
     def prog(torch):
@@ -592,7 +576,8 @@ def test_reshape():
     same(prog)
 
 
-@issue8("missing torch.diagonal_copy / torch.split_copy")
+@issue8("missing torch.diagonal_copy (its node, DiagonalBackward0_copy, is diag's in the "
+        "linalg family) and out= of the *_copy ops")
 def test_view_copy_out():
     def prog(torch):
         a = data(torch, 2, 2)

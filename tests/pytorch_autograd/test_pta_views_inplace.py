@@ -65,7 +65,6 @@ def test_copy_slices_graph_task_updates():
     same(prog)
 
 
-@issue8("a view keeps a stale grad_fn after an in-place op on its base")
 def test_first_grad_fn_access_in_no_grad_mode():
     # PyTorch's test takes .real of a complex tensor; here a real view (x[0:1])
     def prog(torch):
@@ -586,7 +585,6 @@ def test_set_data_preserve_pyobj():
     same(prog)
 
 
-@issue8("assigning integer data to a tensor that requires grad does not raise")
 def test_set_data_self_requires_grad():
     def prog(torch):
         a = torch.tensor(1.0, requires_grad=True)
@@ -600,7 +598,6 @@ def test_set_data_self_requires_grad():
     same(prog)
 
 
-@issue8("in-place on the outputs of split/split_with_sizes/chunk/unbind must raise")
 def test_autograd_views_codegen():
     def prog(torch):
         r = []
@@ -629,7 +626,6 @@ def test_autograd_views_codegen():
     same(prog)
 
 
-@issue8("in-place on a view made by a custom Function or by unbind does not raise")
 def test_inplace_not_requires_grad():
     def prog(torch):
         class MyFn(torch.autograd.Function):
@@ -676,8 +672,6 @@ _INPLACE_VIEW_FNS = {
     "as_strided_": lambda v: v.as_strided_((1, 0), (2, 2))}
 
 
-@issue8("missing in-place view ops (t_, transpose_, squeeze_, unsqueeze_, swapdims_, "
-        "swapaxes_, as_strided_)")
 @pytest.mark.parametrize("fn_name", sorted(_INPLACE_VIEW_FNS))
 def test_autograd_inplace_views_creation_meta(fn_name):
     def prog(torch):
@@ -715,7 +709,6 @@ def test_autograd_inplace_views_creation_meta(fn_name):
     same(prog)
 
 
-@issue8("in-place on a view of a view made in no_grad / inference_mode does not raise")
 def test_autograd_inplace_view_of_view():
     def prog(torch):
         r = []
@@ -754,7 +747,6 @@ def test_inplace_on_view_backprop_base():
     same(prog)
 
 
-@issue8("a view keeps a stale grad_fn after an in-place op on a sibling view")
 def test_inplace_on_view_backprop_view_of_view():
     def prog(torch):
         root = data(torch, 2, 2, requires_grad=True)
@@ -779,7 +771,6 @@ def test_inplace_on_view_of_view():
     same(prog)
 
 
-@issue8("setitem on a view of a view: the overwritten elements still get a gradient")
 def test_inplace_on_view_then_no_grad():
     def prog(torch):
         a = torch.ones(3, 1, dtype=torch.double, requires_grad=True)
@@ -810,7 +801,6 @@ def test_inplace_on_view_gradcheck():
     same(prog)
 
 
-@issue8("in-place on the outputs of split/split_with_sizes/chunk/unbind must raise")
 def test_inplace_on_view_multiple_outputs():
     def prog(torch):
         root = torch.arange(9.0, dtype=torch.double).reshape(3, 3).requires_grad_()
@@ -820,7 +810,6 @@ def test_inplace_on_view_multiple_outputs():
     same(prog, must_raise=True)
 
 
-@issue8("in-place on the outputs of split/split_with_sizes/chunk/unbind must raise")
 def test_inplace_on_view_of_multiple_output_view():
     def prog(torch):
         a = data(torch, 10, requires_grad=True).clone()
@@ -830,7 +819,6 @@ def test_inplace_on_view_of_multiple_output_view():
     same(prog, must_raise=True)
 
 
-@issue8("in-place on the outputs of split/split_with_sizes/chunk/unbind must raise")
 def test_inplace_multiple_output_view_of_view():
     def prog(torch):
         a = data(torch, 10, requires_grad=True).clone()
@@ -870,8 +858,6 @@ def test_inplace_on_view_backprop_view():
     same(prog)
 
 
-@issue8("select() returns a copy, not a view: a view of a base is not updated by an "
-        "in-place op on the base")
 def test_inplace_on_view_modify_base():
     def prog(torch):
         r = torch.ones(1, dtype=torch.double, requires_grad=True)
@@ -930,7 +916,6 @@ def test_inplace_on_view_non_contig():
     same(prog)
 
 
-@issue8("missing unsafe_split / unsafe_split_with_sizes / unsafe_chunk")
 def test_inplace_on_view_multi_output_unsafe():
     def prog(torch):
         r = []
@@ -946,7 +931,6 @@ def test_inplace_on_view_multi_output_unsafe():
     same(prog)
 
 
-@issue8("in-place on the outputs of split/split_with_sizes/chunk/unbind must raise")
 def test_inplace_on_view_multi_output_safe():
     def prog(torch):
         r = []
@@ -987,7 +971,6 @@ def test_inplace_on_view_undefined_grad_output():
     same(prog)
 
 
-@issue8("missing Tensor.set_")
 def test_parameter_resize():
     # PyTorch's test uses an nn.Parameter; here a leaf tensor that requires grad
     def prog(torch):
@@ -1002,7 +985,6 @@ def test_parameter_resize():
     same(prog)
 
 
-@issue8("missing Tensor.resize_ / resize_as_")
 def test_resize_version_bump():
     def prog(torch):
         x = data(torch, 1)
