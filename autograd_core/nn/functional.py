@@ -1224,8 +1224,8 @@ def _check_p(p):
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
-    """Zero elements with probability p (from autograd_core's generator: manual_seed makes
-    it reproducible) and scale the others by 1 / (1 - p)."""
+    """Zero elements with probability p and scale the others by 1 / (1 - p); the mask is
+    PyTorch's for the same seed (noise.bernoulli_(1 - p))."""
     _check_p(p)
     return _torch.dropout_(input, p, training) if inplace else _torch.dropout(input, p, training)
 
