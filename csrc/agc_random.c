@@ -5,6 +5,19 @@
 #include <math.h>
 #include <string.h>
 
+/* The results must not depend on the compiler: no contraction of a * b + c into one
+ * rounding except where written as fma (also inside the FMA-targeted functions below). */
+#pragma GCC optimize("fp-contract=off")
+
+/* Functions run only when the CPU has AVX2 and FMA (PyTorch's vectorised kernels run
+ * there too): compiled for it so that fmaf is one instruction, not a library call. */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#define AGC_FMA_TARGET __attribute__((target("avx2,fma")))
+#else
+#define AGC_FMA_TARGET
+#endif
+#define AGC_INLINE static inline __attribute__((always_inline))
+
 #define MT_M 397
 #define MATRIX_A 0x9908b0dfU
 #define UMASK 0x80000000U
@@ -80,7 +93,7 @@ static void next_state(agc_gen *g)
     *p = p[MT_M - AGC_MT_N] ^ twist(p[0], g->state[0]);
 }
 
-uint32_t agc_gen_random(agc_gen *g)
+AGC_INLINE uint32_t gen_next(agc_gen *g)
 {
     if (--g->left <= 0)
         next_state(g);
@@ -92,12 +105,16 @@ uint32_t agc_gen_random(agc_gen *g)
     return y;
 }
 
-uint64_t agc_gen_random64(agc_gen *g)
+uint32_t agc_gen_random(agc_gen *g) { return gen_next(g); }
+
+AGC_INLINE uint64_t gen_next64(agc_gen *g)
 {
-    uint32_t hi = agc_gen_random(g);
-    uint32_t lo = agc_gen_random(g);
+    uint32_t hi = gen_next(g);
+    uint32_t lo = gen_next(g);
     return ((uint64_t)hi << 32) | lo;
 }
+
+uint64_t agc_gen_random64(agc_gen *g) { return gen_next64(g); }
 
 /* CPUGeneratorImplState: {uint64 the_initial_seed; int left; int seeded; uint64 next;
  * uint64 state[624]; double normal_x, normal_y, normal_rho; int normal_is_valid;}
@@ -162,20 +179,35 @@ int agc_gen_set_state(agc_gen *g, const unsigned char *in)
 
 static inline double uniform_double(agc_gen *g)
 {
-    return (double)(agc_gen_random64(g) & ((1ULL << 53) - 1)) * (1.0 / 9007199254740992.0);
+    return (double)(gen_next64(g) & ((1ULL << 53) - 1)) * (1.0 / 9007199254740992.0);
 }
 
 static inline float uniform_float(agc_gen *g)
 {
-    return (float)(agc_gen_random(g) & ((1U << 24) - 1)) * (1.0f / 16777216.0f);
+    return (float)(gen_next(g) & ((1U << 24) - 1)) * (1.0f / 16777216.0f);
+}
+
+AGC_FMA_TARGET static void uniform_float_fused(agc_gen *g, float *out, int64_t n, float from,
+                                               float to, uint32_t mask, float divisor)
+{
+    for (int64_t i = 0; i < n; i++) {
+        float x = (float)(gen_next(g) & mask) * divisor;
+        float r = fmaf(x, to - from, from);
+        out[i] = r == to ? from : r;
+    }
 }
 
 void agc_uniform_float(agc_gen *g, float *out, int64_t n, float from, float to, int digits)
 {
+    if (fused) {
+        uniform_float_fused(g, out, n, from, to, (1U << digits) - 1,
+                            1.0f / (float)(1U << digits));
+        return;
+    }
     uint32_t mask = (1U << digits) - 1;
     float divisor = 1.0f / (float)(1U << digits);
     for (int64_t i = 0; i < n; i++) {
-        float x = (float)(agc_gen_random(g) & mask) * divisor;
+        float x = (float)(gen_next(g) & mask) * divisor;
         float r = mul_addf(x, to - from, from);
         out[i] = r == to ? from : r;  /* rounding reached `to`: PyTorch returns `from` */
     }
@@ -197,10 +229,93 @@ void agc_uniform_double(agc_gen *g, double *out, int64_t n, double from, double 
  * a time, operation for operation (fmaf where the shipped kernel fuses), for the
  * arguments the kernel passes: log on (0, 1], sincos on [0, 2 pi). */
 
-static inline int32_t f_bits(float f) { int32_t i; memcpy(&i, &f, 4); return i; }
-static inline float bits_f(int32_t i) { float f; memcpy(&f, &i, 4); return f; }
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#include <immintrin.h>
+#define AGC_HAVE_AVX2_FILL 1
+/* The same arithmetic as cephes_logf_avx2 / cephes_sincosf_avx2 and the scalar fill
+ * below, eight lanes at a time (the instructions the shipped kernel runs); used when the
+ * CPU has AVX2 and FMA. Bit-identical to the scalar version. */
+AGC_FMA_TARGET static void normal_fill_16_avx2_vec(float *d, float mean, float std)
+{
+    const __m256 one = _mm256_set1_ps(1.0f), half = _mm256_set1_ps(0.5f);
+    __m256 x = _mm256_sub_ps(one, _mm256_loadu_ps(d));
+    __m256 theta = _mm256_mul_ps(_mm256_set1_ps((float)(2.0 * PI)), _mm256_loadu_ps(d + 8));
+    /* log */
+    __m256 invalid = _mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_LE_OQ);
+    x = _mm256_max_ps(x, _mm256_set1_ps(1.17549435e-38f));
+    __m256i emm0 = _mm256_srli_epi32(_mm256_castps_si256(x), 23);
+    x = _mm256_and_ps(x, _mm256_castsi256_ps(_mm256_set1_epi32((int)0x807fffff)));
+    x = _mm256_or_ps(x, half);
+    emm0 = _mm256_sub_epi32(emm0, _mm256_set1_epi32(127));
+    __m256 e = _mm256_add_ps(_mm256_cvtepi32_ps(emm0), one);
+    __m256 mask = _mm256_cmp_ps(x, _mm256_set1_ps(0.707106781186547524f), _CMP_LT_OQ);
+    __m256 tmp = _mm256_and_ps(x, mask);
+    e = _mm256_sub_ps(e, _mm256_and_ps(one, mask));
+    x = _mm256_add_ps(x, _mm256_set1_ps(-1.0f));
+    x = _mm256_add_ps(x, tmp);
+    __m256 z = _mm256_mul_ps(x, x);
+    __m256 y = _mm256_fmadd_ps(_mm256_set1_ps(7.0376836292E-2f), x,
+                               _mm256_set1_ps(-1.1514610310E-1f));
+    y = _mm256_fmadd_ps(y, x, _mm256_set1_ps(1.1676998740E-1f));
+    y = _mm256_fmadd_ps(y, x, _mm256_set1_ps(-1.2420140846E-1f));
+    y = _mm256_fmadd_ps(y, x, _mm256_set1_ps(1.4249322787E-1f));
+    y = _mm256_fmadd_ps(y, x, _mm256_set1_ps(-1.6668057665E-1f));
+    y = _mm256_fmadd_ps(y, x, _mm256_set1_ps(2.0000714765E-1f));
+    y = _mm256_fmadd_ps(y, x, _mm256_set1_ps(-2.4999993993E-1f));
+    y = _mm256_fmadd_ps(y, x, _mm256_set1_ps(3.3333331174E-1f));
+    y = _mm256_mul_ps(x, y);
+    y = _mm256_fmadd_ps(y, z, _mm256_mul_ps(e, _mm256_set1_ps(-2.12194440e-4f)));
+    y = _mm256_fnmadd_ps(z, half, y);
+    x = _mm256_add_ps(x, y);
+    x = _mm256_fmadd_ps(e, _mm256_set1_ps(0.693359375f), x);
+    x = _mm256_or_ps(x, invalid);
+    __m256 radius = _mm256_sqrt_ps(_mm256_mul_ps(x, _mm256_set1_ps(-2.0f)));
+    /* sincos */
+    __m256 sign_sin = _mm256_and_ps(theta, _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000)));
+    __m256 ax = _mm256_and_ps(theta, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)));
+    __m256i j = _mm256_cvttps_epi32(_mm256_mul_ps(ax, _mm256_set1_ps(1.27323954473516f)));
+    j = _mm256_add_epi32(j, _mm256_set1_epi32(1));
+    j = _mm256_and_si256(j, _mm256_set1_epi32(~1));
+    __m256 yj = _mm256_cvtepi32_ps(j);
+    __m256 swap_sin =
+        _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_and_si256(j, _mm256_set1_epi32(4)), 29));
+    __m256 poly = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(j, _mm256_set1_epi32(2)),
+                                                         _mm256_setzero_si256()));
+    ax = _mm256_fmadd_ps(yj, _mm256_set1_ps(-0.78515625f), ax);
+    ax = _mm256_fmadd_ps(_mm256_set1_ps(-2.4187564849853515625e-4f), yj, ax);
+    ax = _mm256_fmadd_ps(yj, _mm256_set1_ps(-3.77489497744594108e-8f), ax);
+    __m256 sign_cos = _mm256_castsi256_ps(_mm256_slli_epi32(
+        _mm256_andnot_si256(_mm256_sub_epi32(j, _mm256_set1_epi32(2)), _mm256_set1_epi32(4)), 29));
+    sign_sin = _mm256_xor_ps(sign_sin, swap_sin);
+    z = _mm256_mul_ps(ax, ax);
+    __m256 half_z = _mm256_mul_ps(z, half);
+    __m256 yc = _mm256_fmadd_ps(_mm256_set1_ps(2.443315711809948E-005f), z,
+                                _mm256_set1_ps(-1.388731625493765E-003f));
+    yc = _mm256_fmadd_ps(yc, z, _mm256_set1_ps(4.166664568298827E-002f));
+    yc = _mm256_mul_ps(z, yc);
+    yc = _mm256_fmsub_ps(z, yc, half_z);
+    yc = _mm256_add_ps(yc, one);
+    __m256 ys = _mm256_fmadd_ps(_mm256_set1_ps(-1.9515295891E-4f), z,
+                                _mm256_set1_ps(8.3321608736E-3f));
+    ys = _mm256_fmadd_ps(ys, z, _mm256_set1_ps(-1.6666654611E-1f));
+    ys = _mm256_mul_ps(z, ys);
+    ys = _mm256_fmadd_ps(ax, ys, ax);
+    __m256 vs = _mm256_blendv_ps(yc, ys, poly);
+    __m256 vc = _mm256_blendv_ps(ys, yc, poly);
+    vs = _mm256_xor_ps(vs, sign_sin);
+    vc = _mm256_xor_ps(vc, sign_cos);
+    __m256 mv = _mm256_set1_ps(mean), sv = _mm256_set1_ps(std);
+    _mm256_storeu_ps(d, _mm256_fmadd_ps(_mm256_mul_ps(radius, vc), sv, mv));
+    _mm256_storeu_ps(d + 8, _mm256_fmadd_ps(_mm256_mul_ps(radius, vs), sv, mv));
+}
+#endif
 
-static float cephes_logf_avx2(float x)
+#ifndef AGC_HAVE_AVX2_FILL
+/* elsewhere: the same arithmetic one lane at a time */
+AGC_INLINE int32_t f_bits(float f) { int32_t i; memcpy(&i, &f, 4); return i; }
+AGC_INLINE float bits_f(int32_t i) { float f; memcpy(&f, &i, 4); return f; }
+
+AGC_INLINE float cephes_logf_avx2(float x)
 {
     int invalid = x <= 0.0f;
     if (x < 1.17549435e-38f)
@@ -231,7 +346,7 @@ static float cephes_logf_avx2(float x)
     return invalid ? NAN : x;
 }
 
-static void cephes_sincosf_avx2(float theta, float *s, float *c)
+AGC_INLINE void cephes_sincosf_avx2(float theta, float *s, float *c)
 {
     int32_t sign_sin = f_bits(theta) & (int32_t)0x80000000;
     float x = fabsf(theta);
@@ -260,6 +375,8 @@ static void cephes_sincosf_avx2(float theta, float *s, float *c)
     *s = bits_f(f_bits(vs) ^ (sign_sin ^ swap_sin));
     *c = bits_f(f_bits(vc) ^ sign_cos);
 }
+
+#endif
 
 /* ------------------------------------------------------------------ normal */
 
@@ -323,8 +440,9 @@ static void normal_fill_16_float(float *d, float mean, float std)
     }
 }
 
+#ifndef AGC_HAVE_AVX2_FILL
 /* the AVX2 kernel: everything in float (log256_ps, sincos256_ps), n * std + mean fused */
-static void normal_fill_16_float_avx2(float *d, float mean, float std)
+AGC_FMA_TARGET static void normal_fill_16_float_avx2(float *d, float mean, float std)
 {
     const float two_pi = (float)(2.0 * PI);
     for (int j = 0; j < 8; j++) {
@@ -340,6 +458,8 @@ static void normal_fill_16_float_avx2(float *d, float mean, float std)
         d[j + 8] = fmaf(n2, std, mean);
     }
 }
+
+#endif
 
 static void normal_fill_float_with(agc_gen *g, float *out, int64_t n, float mean, float std,
                                    void (*fill16)(float *, float, float))
@@ -358,8 +478,13 @@ static void normal_fill_float_with(agc_gen *g, float *out, int64_t n, float mean
 
 void agc_normal_fill_half(agc_gen *g, float *out, int64_t n, float mean, float std, int avx2)
 {
+#ifdef AGC_HAVE_AVX2_FILL
+    void (*fill16)(float *, float, float) =
+        avx2 ? normal_fill_16_avx2_vec : normal_fill_16_float;
+#else
     void (*fill16)(float *, float, float) =
         avx2 ? normal_fill_16_float_avx2 : normal_fill_16_float;
+#endif
     float buf[16];
     int64_t i;
     for (i = 0; i + 16 <= n; i += 16) {
@@ -382,7 +507,11 @@ void agc_normal_fill_float(agc_gen *g, float *out, int64_t n, float mean, float 
 
 void agc_normal_fill_float_avx2(agc_gen *g, float *out, int64_t n, float mean, float std)
 {
+#ifdef AGC_HAVE_AVX2_FILL
+    normal_fill_float_with(g, out, n, mean, std, normal_fill_16_avx2_vec);
+#else
     normal_fill_float_with(g, out, n, mean, std, normal_fill_16_float_avx2);
+#endif
 }
 
 /* ------------------------------------------------------------------ other continuous */
@@ -418,7 +547,7 @@ void agc_random_from_to(agc_gen *g, int64_t *out, int64_t n, uint64_t range, int
 {
     int wide = use64 && range >= (1ULL << 32);
     for (int64_t i = 0; i < n; i++) {
-        uint64_t v = wide ? agc_gen_random64(g) : (uint64_t)agc_gen_random(g);
+        uint64_t v = wide ? gen_next64(g) : (uint64_t)gen_next(g);
         out[i] = (int64_t)((v % range) + (uint64_t)base);
     }
 }
@@ -426,13 +555,13 @@ void agc_random_from_to(agc_gen *g, int64_t *out, int64_t n, uint64_t range, int
 void agc_random_full64(agc_gen *g, int64_t *out, int64_t n)
 {
     for (int64_t i = 0; i < n; i++)
-        out[i] = (int64_t)agc_gen_random64(g);
+        out[i] = (int64_t)gen_next64(g);
 }
 
 void agc_random_default(agc_gen *g, int64_t *out, int64_t n, uint64_t modulus, int use64)
 {
     for (int64_t i = 0; i < n; i++) {
-        uint64_t v = use64 ? agc_gen_random64(g) : (uint64_t)agc_gen_random(g);
+        uint64_t v = use64 ? gen_next64(g) : (uint64_t)gen_next(g);
         out[i] = modulus ? (int64_t)(v % modulus) : (int64_t)(v & 1);
     }
 }
@@ -442,7 +571,7 @@ void agc_randperm(agc_gen *g, int64_t *out, int64_t n)
     for (int64_t i = 0; i < n; i++)
         out[i] = i;
     for (int64_t i = 0; i < n - 1; i++) {
-        int64_t z = (int64_t)(agc_gen_random(g) % (uint64_t)(n - i));
+        int64_t z = (int64_t)(gen_next(g) % (uint64_t)(n - i));
         int64_t t = out[i];
         out[i] = out[z + i];
         out[z + i] = t;
