@@ -323,6 +323,9 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     return _leaf(np.ascontiguousarray(idx, dtype=np.int64).reshape(shape), False)
 
 
+_core._install_methods({"multinomial": multinomial})
+
+
 def from_numpy(ndarray):
     """A tensor sharing memory with a numpy array (changes show in both)."""
     return _core.from_array(ndarray, requires_grad=False)

@@ -222,6 +222,21 @@ def test_multinomial(seed, dtype):
         _assert_same(lambda m: m.multinomial(m.from_numpy(w[0]), n, replacement), seed)
 
 
+def test_multinomial_method_and_bernoulli_p():
+    w = np.array([0.2, 0.0, 0.5, 0.3], dtype=np.float32)
+    _assert_same(lambda m: m.from_numpy(w).multinomial(3), 5)
+    _assert_same(lambda m: m.from_numpy(w).multinomial(9, True), 5)
+    if not _random._mkl_bernoulli():
+        _assert_same(lambda m: m.bernoulli(m.zeros(40, dtype=m.float64), 0.3), 5)
+        _assert_same(lambda m: m.zeros(7, dtype=m.int64).bernoulli(0.5), 5)
+    for m in (torch, ag):
+        y = m.bernoulli(m.full((3,), 0.5, requires_grad=True), 0.3)
+        assert y.requires_grad and type(y.grad_fn).__name__ == "NotImplemented"
+        with pytest.raises(RuntimeError, match="bernoulli_ expects p to be in \\[0, 1\\], "
+                                               "but got p=1.5"):
+            m.bernoulli(m.zeros(2), 1.5)
+
+
 def test_multinomial_errors():
     for args, msg in [((ag.tensor([1., -1.]), 1), "probability tensor contains"),
                       ((ag.tensor([0., 0.]), 1), "sum of probabilities <= 0"),
@@ -391,6 +406,26 @@ def test_dropout_masks(seed):
             assert _state_equal()
             if not on_intel:
                 assert np.array_equal(got, expected)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_rrelu_noise(seed, dtype):
+    x = np.linspace(-1, 1, 61).astype(dtype)
+    _assert_same(lambda m: m.nn.functional.rrelu(m.from_numpy(x), training=True), seed)
+    _assert_same(lambda m: m.nn.functional.rrelu(m.from_numpy(x.reshape(61, 1)), 0.1, 0.4,
+                                                 training=True), seed)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_gumbel_softmax(seed):
+    """The noise is PyTorch's draw; log and softmax round as this library's ops do."""
+    x = np.linspace(-1, 1, 24).reshape(4, 6)
+    for kw in ({"tau": 0.5}, {"hard": True}):
+        got, expected = _both(lambda m: m.nn.functional.gumbel_softmax(m.from_numpy(x), **kw),
+                              seed)
+        assert _state_equal()
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-14)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -1594,6 +1594,21 @@ cdef Tensor op_bernoulli_(Tensor self, object p, object generator):
                         _record_BernoulliBackward2)
 
 
+def _py_bernoulli(input, p=None, *, generator=None, out=None):
+    """bernoulli(input): 0/1 with probabilities input; bernoulli(input, p): 0/1 with
+    probability p, shaped and typed like input (no derivative, as PyTorch)."""
+    cdef Tensor self = arg_tensor(input, "bernoulli", "input", 1)
+    if p is None:
+        return op_bernoulli(self, generator)
+    p = arg_float(p, "bernoulli", "p", 2)
+    if not (0 <= p <= 1):
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+    cdef cnp.ndarray like = np.empty(shape_of(self._data), dtype=self._data.dtype)
+    cdef Tensor result = make(bernoulli_scalar_values(generator, like, p))
+    _record_not_implemented(result, (self,), "bernoulli")
+    return result
+
+
 cdef Tensor op_bernoulli(Tensor self, object generator):
     # PyTorch: empty_like(self) (contiguous) then bernoulli_(self)
     cdef cnp.ndarray like = np.empty(shape_of(self._data), dtype=self._data.dtype)
