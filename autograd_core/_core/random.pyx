@@ -11,9 +11,15 @@ numbers. Where ATen's kernel depends on the CPU, this follows PyTorch's own choi
     `x * (to - from) + from` into one multiply-add; on older CPUs they do not;
   - float32/float16 normal_ on >= 16 contiguous elements runs the AVX2 kernel, whose
     float log/sin/cos (avx_mathfun's Cephes polynomials, some steps fused) are
-    reproduced operation for operation in csrc/agc_random.c;
+    reproduced operation for operation in csrc/agc_random.c. On CPUs without AVX2
+    (PyTorch's DEFAULT kernels, also under ATEN_CPU_CAPABILITY=default) the normal fill
+    (>= 16 contiguous elements) draws the same stream but its values agree with
+    PyTorch's only to rounding (measured 42-99% bit-equal); every other sampler is exact
+    there too;
   - bernoulli_(float p) on Intel CPUs takes one 32-bit seed and runs MKL's MCG31
-    generator (the kernel PyTorch's MKL builds use there); elsewhere mt19937.
+    generator with the inverse-CDF Bernoulli (the kernel PyTorch's MKL builds use there),
+    written from oneMKL's published implementation of that engine and distribution: it
+    could not be compared with PyTorch on an Intel CPU yet; elsewhere mt19937.
 No sampler here depends on the thread count.
 """
 import os
@@ -502,3 +508,11 @@ def _mkl_bernoulli():
     """Whether bernoulli_(float p) draws from MKL's MCG31 stream here (Intel CPUs), as
     PyTorch's MKL builds do."""
     return MKL_BERNOULLI
+
+
+def _bernoulli_mcg31(uint32_t seed, Py_ssize_t n, double p):
+    """The Intel-CPU bernoulli_(p) stream (MKL's MCG31) as a uint8 array, for tests on
+    machines where PyTorch does not take that path."""
+    cdef cnp.ndarray out = np.empty(n, dtype=np.uint8)
+    agc_bernoulli_mcg31(seed, <unsigned char *>cnp.PyArray_DATA(out), n, p)
+    return out
