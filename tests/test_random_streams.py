@@ -497,3 +497,21 @@ def test_seeded_training_loop_prints_pytorchs_losses():
     if _random._mkl_bernoulli():
         pytest.skip("dropout on Intel CPUs: MKL's stream (see test_dropout_masks)")
     assert run(ag) == run(torch)
+
+
+def test_data_shuffling_is_pytorchs():
+    """DataLoader(shuffle=True), random_split, the random samplers: PyTorch's orders."""
+    import torch.utils.data as tdata
+
+    import autograd_core.utils.data as adata
+
+    def run(m, d):
+        m.manual_seed(0)
+        return ([b.tolist() for b in d.DataLoader(list(range(10)), batch_size=4, shuffle=True)],
+                [list(x) for x in d.random_split(range(8), [5, 3],
+                                                 generator=m.Generator().manual_seed(1))],
+                list(d.WeightedRandomSampler([0.1, 0.5, 0.4], 6)),
+                list(d.WeightedRandomSampler([0.1, 0.5, 0.4, 0.2], 3, replacement=False)),
+                list(d.RandomSampler(range(5), replacement=True, num_samples=40)),
+                list(d.SubsetRandomSampler([10, 20, 30, 40])))
+    assert run(ag, adata) == run(torch, tdata)
