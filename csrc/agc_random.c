@@ -1,5 +1,6 @@
 /* PyTorch's CPU random streams; see agc_random.h. Compiled without FMA contraction
  * (plain x86-64 code): where ATen's kernel fuses a multiply-add, fma() says so. */
+#define _GNU_SOURCE /* sincos, sincosf: the calls PyTorch's generic normal kernel makes */
 #include "agc_random.h"
 
 #include <math.h>
@@ -401,6 +402,7 @@ void agc_normal_serial(agc_gen *g, double *out, int64_t n, double mean, double s
         out[i] = normal_double(g, mean, std);
 }
 
+/* ATen's NormalFill16 for double: std::fma in the source, so fused on every CPU */
 static void normal_fill_16_double(double *d, double mean, double std)
 {
     for (int j = 0; j < 8; j++) {
@@ -408,8 +410,8 @@ static void normal_fill_16_double(double *d, double mean, double std)
         double u2 = d[j + 8];
         double radius = sqrt(-2 * log(u1));
         double theta = 2.0f * PI * u2;
-        d[j] = mul_add(radius * cos(theta), std, mean);
-        d[j + 8] = mul_add(radius * sin(theta), std, mean);
+        d[j] = fma(radius * cos(theta), std, mean);
+        d[j + 8] = fma(radius * sin(theta), std, mean);
     }
 }
 
@@ -427,16 +429,18 @@ void agc_normal_fill_double(agc_gen *g, double *out, int64_t n, double mean, dou
     }
 }
 
-/* the generic kernel for float: float log and sqrt, theta and the trigonometry in double */
+/* the DEFAULT (non-AVX2) kernel's NormalFill16 for float: logf, sincosf of theta computed
+ * in double and rounded to float, std::fma */
 static void normal_fill_16_float(float *d, float mean, float std)
 {
     for (int j = 0; j < 8; j++) {
-        float u1 = 1 - d[j];
-        float u2 = d[j + 8];
-        float radius = sqrtf(-2 * logf(u1));
-        double theta = 2.0f * PI * u2;
-        d[j] = (float)mul_add(radius * cos(theta), std, mean);
-        d[j + 8] = (float)mul_add(radius * sin(theta), std, mean);
+        float u1 = 1.0f - d[j];
+        float radius = sqrtf(logf(u1) * -2.0f);
+        float theta = (float)((double)d[j + 8] * (2.0 * PI));
+        float sn, cs;
+        sincosf(theta, &sn, &cs);
+        d[j] = fmaf(radius * cs, std, mean);
+        d[j + 8] = fmaf(radius * sn, std, mean);
     }
 }
 

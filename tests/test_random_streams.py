@@ -4,7 +4,8 @@ For many seeds, sizes around every path threshold (16 for the normal fill, 2**32
 64-bit draw) and dtypes, each sampler's values and the generator state after it equal
 PyTorch's exactly: the values are the same integer draws put through the same
 floating-point operations (the C library's log/sin/cos where ATen calls them, the AVX2
-kernel's own float polynomials where it has them), chosen by the CPU as PyTorch chooses.
+kernel's own float polynomials where it has them), chosen by the CPU as PyTorch chooses
+(run with ATEN_CPU_CAPABILITY=default to check PyTorch's generic kernels on any CPU).
 One path cannot be compared on every machine: bernoulli_(float p) on Intel CPUs, where
 PyTorch's MKL builds draw from MKL's MCG31 stream (see test_dropout_masks).
 """
@@ -19,7 +20,6 @@ from autograd_core._core import random as _random
 
 SEEDS = [0, 1, 7, 12345, 2 ** 32 + 5, 2 ** 63 + 11]
 SIZES = [0, 1, 2, 5, 15, 16, 17, 31, 32, 33, 100, 257]
-VECTORISED_NORMAL = _random._cpu_capability() != "DEFAULT"
 
 
 def _state_equal():
@@ -44,19 +44,12 @@ def _linspace(m, lo, hi, n, dtype):
     return m.from_numpy(np.linspace(lo, hi, n).astype(dtype))
 
 
-def _assert_same(fn, seed, normal=False):
-    """Values and the generator state after them equal PyTorch's. normal: a draw through
-    the normal fill, which is exact where PyTorch runs its vectorised (AVX2/AVX-512)
-    kernels; for its DEFAULT kernel (CPUs without AVX2, or ATEN_CPU_CAPABILITY=default)
-    only the stream is exact and the values agree to rounding."""
+def _assert_same(fn, seed):
+    """Values and the generator state after them equal PyTorch's."""
     got, expected = _both(fn, seed)
     assert got.shape == expected.shape
     assert got.dtype == expected.dtype
-    if normal and not VECTORISED_NORMAL:
-        np.testing.assert_allclose(got.astype(np.float64), expected.astype(np.float64),
-                                   rtol=2e-3 if got.dtype == np.float16 else 1e-6, atol=1e-6)
-    else:
-        assert np.array_equal(got, expected, equal_nan=True), (got, expected)
+    assert np.array_equal(got, expected, equal_nan=True), (got, expected)
     assert _state_equal()
 
 
@@ -162,12 +155,11 @@ def test_randn_float64(seed):
     # below 16: Box-Muller with the cached second sample; from 16: the fill with the tail
     # redraw; non-contiguous: the serial path again
     for n in SIZES:
-        _assert_same(lambda m: m.randn(n, dtype=m.float64), seed, normal=True)
-    _assert_same(lambda m: m.randn(3, dtype=m.float64) + m.randn(3, dtype=m.float64),
-                 seed, normal=True)
-    _assert_same(lambda m: m.zeros(40, dtype=m.float64).normal_(2.5, 0.3), seed, normal=True)
-    _assert_same(lambda m: m.zeros(6, 8, dtype=m.float64)[:, ::2].normal_(-1, 3), seed, normal=True)
-    _assert_same(lambda m: m.randn_like(m.zeros(4, 5, dtype=m.float64).t()), seed, normal=True)
+        _assert_same(lambda m: m.randn(n, dtype=m.float64), seed)
+    _assert_same(lambda m: m.randn(3, dtype=m.float64) + m.randn(3, dtype=m.float64), seed)
+    _assert_same(lambda m: m.zeros(40, dtype=m.float64).normal_(2.5, 0.3), seed)
+    _assert_same(lambda m: m.zeros(6, 8, dtype=m.float64)[:, ::2].normal_(-1, 3), seed)
+    _assert_same(lambda m: m.randn_like(m.zeros(4, 5, dtype=m.float64).t()), seed)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -185,10 +177,9 @@ def test_randn_vectorised_fill(seed, dtype):
     with its own float log/sin/cos, fused multiply-adds), the tail redrawn; float16 draws
     per block of 16."""
     for n in [16, 17, 31, 32, 33, 100, 1000, 4099]:
-        _assert_same(lambda m: m.randn(n, dtype=getattr(m, dtype)), seed, normal=True)
-    _assert_same(lambda m: m.empty(4, 25, dtype=getattr(m, dtype)).normal_(2.5, 0.3),
-                 seed, normal=True)
-    _assert_same(lambda m: m.randn_like(m.zeros(7, 9, dtype=getattr(m, dtype))), seed, normal=True)
+        _assert_same(lambda m: m.randn(n, dtype=getattr(m, dtype)), seed)
+    _assert_same(lambda m: m.empty(4, 25, dtype=getattr(m, dtype)).normal_(2.5, 0.3), seed)
+    _assert_same(lambda m: m.randn_like(m.zeros(7, 9, dtype=getattr(m, dtype))), seed)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -332,14 +323,13 @@ def test_normal_overloads(seed, dtype):
     def dt(m):
         return getattr(m, dtype)
     for n in [3, 16, 40]:
-        _assert_same(lambda m: m.normal(_linspace(m, -2, 2, n, dtype), 0.5), seed, normal=True)
-        _assert_same(lambda m: m.normal(1.5, _linspace(m, 0, 2, n, dtype)), seed, normal=True)
+        _assert_same(lambda m: m.normal(_linspace(m, -2, 2, n, dtype), 0.5), seed)
+        _assert_same(lambda m: m.normal(1.5, _linspace(m, 0, 2, n, dtype)), seed)
         _assert_same(lambda m: m.normal(_linspace(m, -2, 2, n, dtype),
-                                        _linspace(m, 0, 2, n, dtype)), seed, normal=True)
-    _assert_same(lambda m: m.normal(m.zeros(4, 1, dtype=dt(m)), m.ones(5, dtype=dt(m))),
-                 seed, normal=True)
-    _assert_same(lambda m: m.normal(2.0, 3.0, (4, 5), dtype=dt(m)), seed, normal=True)
-    _assert_same(lambda m: m.normal(2.0, 3.0, size=(40,), dtype=dt(m)), seed, normal=True)
+                                        _linspace(m, 0, 2, n, dtype)), seed)
+    _assert_same(lambda m: m.normal(m.zeros(4, 1, dtype=dt(m)), m.ones(5, dtype=dt(m))), seed)
+    _assert_same(lambda m: m.normal(2.0, 3.0, (4, 5), dtype=dt(m)), seed)
+    _assert_same(lambda m: m.normal(2.0, 3.0, size=(40,), dtype=dt(m)), seed)
 
 
 def test_normal_nodes_and_errors():
@@ -458,12 +448,10 @@ def test_nn_init_and_modules(seed):
     _assert_same(lambda m: m.nn.Linear(7, 5).weight.detach(), seed)
     _assert_same(lambda m: m.nn.Linear(7, 5).bias.detach(), seed)
     _assert_same(lambda m: m.nn.Conv2d(3, 4, 3).weight.detach(), seed)
-    _assert_same(lambda m: m.nn.init.normal_(m.empty(40, dtype=m.float64), 1.0, 0.5),
-                 seed, normal=True)
+    _assert_same(lambda m: m.nn.init.normal_(m.empty(40, dtype=m.float64), 1.0, 0.5), seed)
     _assert_same(lambda m: m.nn.init.xavier_uniform_(m.empty(6, 9)), seed)
-    _assert_same(lambda m: m.nn.init.kaiming_normal_(m.empty(3, 5), nonlinearity="relu"),
-                 seed, normal=True)
-    _assert_same(lambda m: m.nn.init.sparse_(m.empty(6, 4), 0.5), seed, normal=True)
+    _assert_same(lambda m: m.nn.init.kaiming_normal_(m.empty(3, 5), nonlinearity="relu"), seed)
+    _assert_same(lambda m: m.nn.init.sparse_(m.empty(6, 4), 0.5), seed)
     got, expected = _both(lambda m: m.nn.init.orthogonal_(m.empty(4, 6)), seed)
     assert _state_equal()
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
@@ -471,9 +459,7 @@ def test_nn_init_and_modules(seed):
     got = _values(ag.nn.init.normal_(ag.empty(20), generator=g))
     expected = torch.nn.init.normal_(torch.empty(20), generator=tg).numpy()
     assert np.array_equal(np.asarray(g.get_state().tolist()), tg.get_state().numpy())
-    if VECTORISED_NORMAL:
-        assert np.array_equal(got, expected)
-    np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-6)
+    assert np.array_equal(got, expected)
 
 
 def test_seeded_training_loop_prints_pytorchs_losses():

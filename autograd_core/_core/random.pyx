@@ -11,11 +11,9 @@ numbers. Where ATen's kernel depends on the CPU, this follows PyTorch's own choi
     `x * (to - from) + from` into one multiply-add; on older CPUs they do not;
   - float32/float16 normal_ on >= 16 contiguous elements runs the AVX2 kernel, whose
     float log/sin/cos (avx_mathfun's Cephes polynomials, some steps fused) are
-    reproduced operation for operation in csrc/agc_random.c. On CPUs without AVX2
-    (PyTorch's DEFAULT kernels, also under ATEN_CPU_CAPABILITY=default) the normal fill
-    (>= 16 contiguous elements) draws the same stream but its values agree with
-    PyTorch's only to rounding (measured 42-99% bit-equal); every other sampler is exact
-    there too;
+    reproduced operation for operation in csrc/agc_random.c; on CPUs without AVX2
+    (PyTorch's DEFAULT kernels, also under ATEN_CPU_CAPABILITY=default) the generic
+    kernel's logf/sincosf and explicit fma;
   - bernoulli_(float p) on Intel CPUs takes one 32-bit seed and runs MKL's MCG31
     generator with the inverse-CDF Bernoulli (the kernel PyTorch's MKL builds use there),
     written from oneMKL's published implementation of that engine and distribution: it
