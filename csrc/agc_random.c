@@ -438,7 +438,12 @@ static void normal_fill_16_float(float *d, float mean, float std)
         float radius = sqrtf(logf(u1) * -2.0f);
         float theta = (float)((double)d[j + 8] * (2.0 * PI));
         float sn, cs;
+#ifdef __GLIBC__
         sincosf(theta, &sn, &cs);
+#else
+        sn = sinf(theta);
+        cs = cosf(theta);
+#endif
         d[j] = fmaf(radius * cs, std, mean);
         d[j + 8] = fmaf(radius * sn, std, mean);
     }
