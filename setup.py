@@ -41,6 +41,7 @@ CORE = {
     "tensor": ["csrc/agc_mode.c"],
     "engine": ["csrc/agc_engine.c"],
     "function": [],
+    "random": ["csrc/agc_random.c"],
 }
 FAMILY_C_SOURCES = {"pointwise": ["csrc/agc_kernels.c"]}
 

@@ -35,8 +35,13 @@ _tensor.check_op_table()
 
 from autograd_core._creation import (  # noqa: E402,F401
     arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, linspace,
-    manual_seed, ones, ones_like, rand, randint, randn, seed, tensor, zeros, zeros_like,
+    get_rng_state, initial_seed, manual_seed, multinomial, ones, ones_like, rand, randint, randn,
+    randperm,
+    seed, set_rng_state, tensor, zeros, zeros_like,
 )
+from autograd_core._core.random import Generator  # noqa: E402,F401
+from autograd_core._core.random import get_default_generator as _get_default_generator  # noqa: E402
+default_generator = _get_default_generator()
 from autograd_core._tensor_str import get_printoptions, set_printoptions  # noqa: E402,F401
 from autograd_core.grad_mode import (  # noqa: E402,F401
     enable_grad, inference_mode, no_grad, set_grad_enabled,
@@ -70,8 +75,7 @@ del _dtypes
 
 # training-loop packages
 from autograd_core import optim, utils  # noqa: E402,F401
-if "Generator" not in globals():  # until the core has PyTorch-compatible random streams
-    from autograd_core.utils.data._random import Generator  # noqa: E402,F401
+from autograd_core import random  # noqa: E402,F401
 from autograd_core.serialization import load, save  # noqa: E402,F401
 
 

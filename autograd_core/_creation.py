@@ -3,8 +3,7 @@ import numpy as np
 
 from autograd_core._core import tensor as _core
 from autograd_core._core import dtype as _core_dtype
-
-_rng = np.random.default_rng()
+from autograd_core._core import random as _random
 
 
 def _np_dtype(dtype, default):
@@ -154,47 +153,177 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
 
 
 def manual_seed(seed):
-    """Seed the generator behind rand/randn/randint, for reproducible runs."""
-    global _rng
-    _rng = np.random.default_rng(int(seed))
-    return _rng
+    """Seed the default generator (PyTorch's stream: the same seed draws the same numbers
+    as ``torch.manual_seed``); returns the generator.
+
+    >>> import autograd_core as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.rand(3)
+    tensor([0.4963, 0.7682, 0.0885])
+    """
+    return _random.manual_seed(seed)
 
 
 def seed():
-    """Re-seed the generator from the operating system's entropy."""
-    global _rng
-    _rng = np.random.default_rng()
+    """Seed the default generator from a non-deterministic source; returns the seed."""
+    return _random.seed()
 
 
-def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    """Uniform samples on [0, 1)."""
+def initial_seed():
+    """The seed of the default generator."""
+    return _random.initial_seed()
+
+
+def get_rng_state():
+    """The default generator's state as a uint8 tensor (PyTorch's layout)."""
+    return _random.get_rng_state()
+
+
+def set_rng_state(new_state):
+    """Restore the default generator's state from get_rng_state()."""
+    _random.set_rng_state(new_state)
+
+
+def _sampled(size, dtype, requires_grad, name, draw, default=None):
+    shape = _check_sizes(_core.parse_size(size, name), name)
+    d = _core.to_dtype_py(dtype if dtype is not None else
+                          (default if default is not None else _core_dtype.get_default_dtype()))
+    return _leaf(draw(np.empty(shape, dtype=d.np_dtype), d), requires_grad)
+
+
+def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+         requires_grad=False, pin_memory=False):
+    """Uniform samples on [0, 1), PyTorch's numbers for the same seed.
+
+    >>> import autograd_core as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.rand(2, 2)
+    tensor([[0.4963, 0.7682],
+            [0.0885, 0.1320]])
+    """
     _check_kwargs(device)
-    shape = _check_sizes(_core.parse_size(size, "rand"), "rand")
-    d = _np_dtype(dtype, _core_dtype.get_default_dtype())
-    return _leaf(_rng.random(shape).astype(d), requires_grad)
+
+    def draw(like, d):
+        return _random.sample_uniform(like, 0.0, 1.0, generator)
+    return _sampled(size, dtype, requires_grad, "rand", draw)
 
 
-def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    """Standard normal samples."""
+def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+          requires_grad=False, pin_memory=False):
+    """Standard normal samples, PyTorch's numbers for the same seed.
+
+    >>> import autograd_core as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.randn(3, dtype=torch.float64)
+    tensor([ 1.5410, -0.2934, -2.1788], dtype=autograd_core.float64)
+    """
     _check_kwargs(device)
-    shape = _check_sizes(_core.parse_size(size, "randn"), "randn")
-    d = _np_dtype(dtype, _core_dtype.get_default_dtype())
-    return _leaf(_rng.standard_normal(shape).astype(d), requires_grad)
+
+    def draw(like, d):
+        return _random.sample_normal(like, 0.0, 1.0, generator)
+    return _sampled(size, dtype, requires_grad, "randn", draw)
 
 
-def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
-            requires_grad=False):
-    """Integers uniformly from [low, high)."""
+def randint(low, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None,
+            device=None, requires_grad=False, pin_memory=False):
+    """Integers uniformly from [low, high): ``randint(high, size)`` or
+    ``randint(low, high, size)``; int64 unless dtype is given.
+
+    >>> import autograd_core as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.randint(10, (5,))
+    tensor([4, 9, 3, 0, 3])
+    """
     _check_kwargs(device)
-    if size is None and isinstance(high, (tuple, list)):
+    if size is None and isinstance(high, (tuple, list, _core.Size)):
         low, high, size = 0, low, high  # randint(high, size)
     if high is None:
         low, high = 0, low
     if size is None:
         raise TypeError("randint() missing required argument 'size'")
-    shape = _core.parse_size((size,), "randint")
-    d = _np_dtype(dtype, _core_dtype.all_dtypes()["int64"])
-    return _leaf(_rng.integers(low, high, size=shape).astype(d), requires_grad)
+    low, high = int(_num(low)), int(_num(high))
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
+                           f">= to={high}")
+
+    def draw(like, d):
+        return _random.sample_random(like, low, high, generator)
+    return _sampled((size,), dtype, requires_grad, "randint", draw,
+                    default=_core_dtype.all_dtypes()["int64"])
+
+
+def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
+             requires_grad=False, pin_memory=False):
+    """A random permutation of 0..n-1 (int64 unless dtype is given), PyTorch's for the
+    same seed.
+
+    >>> import autograd_core as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.randperm(5)
+    tensor([4, 0, 1, 3, 2])
+    """
+    _check_kwargs(device)
+    if isinstance(n, bool) or not isinstance(_num(n), int):
+        raise TypeError(f"randperm(): argument 'n' must be int, not {type(n).__name__}")
+    n = int(_num(n))
+    if n < 0:
+        raise RuntimeError(f"n must be non-negative, got{n}")
+    d = _core.to_dtype_py(dtype if dtype is not None else _core_dtype.all_dtypes()["int64"])
+    return _leaf(_random.sample_randperm(n, generator).astype(d.np_dtype), requires_grad)
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
+    """Indices sampled from the rows of input (non-negative weights), PyTorch's draws
+    for the same seed: with replacement by inverse CDF over the normalised cumulative
+    sums, without replacement (or a single sample) as the top-k of weight / Exp(1).
+
+    >>> import autograd_core as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.multinomial(torch.tensor([0.1, 0.0, 0.9]), 4, replacement=True)
+    tensor([2, 2, 2, 2])
+    """
+    if not isinstance(input, _core.Tensor):
+        raise TypeError(f"multinomial(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    n_sample = int(num_samples)
+    probs = input.detach().numpy()
+    if probs.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    _random.check_multinomial_input(probs)
+    if n_sample <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    n_cat = probs.shape[-1]
+    if not replacement and n_sample > n_cat:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
+                           "replacement")
+    if n_cat > (1 << 24):
+        raise RuntimeError("number of categories cannot exceed 2^24")
+    rows = probs.reshape(-1, n_cat)
+    if not replacement or n_sample == 1:
+        if not (np.all(rows < np.inf) and np.all(rows >= 0)):
+            raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+        if np.any(rows.sum(axis=1) == 0):
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+        q = _random.sample_exponential(np.empty(rows.shape, dtype=rows.dtype), 1.0, generator)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            q = (rows / q).astype(rows.dtype)
+        # the top k, larger first; ties to the lower index
+        idx = np.argsort(-q, axis=1, kind="stable")[:, :n_sample]
+    else:
+        if np.any(rows < 0):
+            raise RuntimeError("invalid multinomial distribution (encountering probability "
+                               "entry < 0)")
+        if not np.all(np.isfinite(rows)):
+            raise RuntimeError("invalid multinomial distribution (encountering probability "
+                               "entry = infinity or NaN)")
+        if np.any(rows.sum(axis=1) <= 0):
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+        idx = _random.sample_multinomial_rows(np.ascontiguousarray(rows), n_sample, generator)
+    shape = (n_sample,) if probs.ndim == 1 else (probs.shape[0], n_sample)
+    return _leaf(np.ascontiguousarray(idx, dtype=np.int64).reshape(shape), False)
+
+
+_core._install_methods({"multinomial": multinomial})
 
 
 def from_numpy(ndarray):

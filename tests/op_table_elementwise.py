@@ -26,7 +26,21 @@ GRAD_FN_ALLOWLIST = {
     "RandomBackward1": "random_(to) (random values), as NormalBackward0",
     "RandomBackward2": "random_() (random values), as NormalBackward0",
     "NotImplemented": "floor_divide's and (scalar % tensor)'s grad_fn, whose backward raises: "
-                      "test_elementwise.py::test_not_implemented_node",
+                      "test_elementwise.py::test_not_implemented_node; also binomial's "
+                      "(test_random_streams.py::test_poisson_binomial_nodes_and_errors)",
+    # samplers (random values; zero derivatives as PyTorch's):
+    # test_random_streams.py::test_sampler_errors_and_nodes / test_normal_nodes_and_errors
+    "ExponentialBackward0": "exponential_",
+    "GeometricBackward0": "geometric_",
+    "LogNormalBackward0": "log_normal_",
+    "CauchyBackward0": "cauchy_",
+    "BernoulliBackward0": "bernoulli(p)",
+    "BernoulliBackward1": "bernoulli_(Tensor p)",
+    "BernoulliBackward2": "bernoulli_(float p)",
+    "NormalBackward1": "normal(Tensor mean, float std)",
+    "NormalBackward2": "normal(float mean, Tensor std)",
+    "NormalBackward3": "normal(Tensor mean, Tensor std)",
+    "PoissonBackward0": "poisson (test_poisson_binomial_nodes_and_errors)",
 }
 
 _U = [C(()), C((5,)), C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C((3, 2), nc=("step",))]

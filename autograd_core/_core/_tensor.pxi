@@ -202,27 +202,6 @@ def from_array(arr, requires_grad=False):
     return t
 
 
-cdef object _creation = None
-
-
-cdef object numpy_generator(object generator):
-    """The numpy Generator random ops draw from: the one behind manual_seed
-    (autograd_core._creation._rng, looked up on each call: manual_seed replaces it),
-    or the given one (a numpy Generator, or an object holding one as _rng)."""
-    global _creation
-    if generator is not None:
-        if isinstance(generator, np.random.Generator):
-            return generator
-        rng = getattr(generator, "_rng", None)
-        if rng is not None:
-            return rng
-        raise TypeError(f"expected a Generator, but got {type(generator).__name__}")
-    if _creation is None:
-        import autograd_core._creation as creation
-        _creation = creation
-    return _creation._rng
-
-
 def parse_size(args, fname):
     """Sizes as given to zeros(2, 3) / zeros((2, 3)) / zeros(Size), as a tuple."""
     return parse_shape(tuple(args), fname)

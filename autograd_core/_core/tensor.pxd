@@ -173,7 +173,6 @@ cdef tuple broadcast_shapes(tuple a, tuple b)
 cdef bint broadcasts_to(tuple shape, tuple target)
 cdef Py_ssize_t shape_numel(tuple shape) except? -1
 cdef tuple inverse_permutation(tuple perm)
-cdef object numpy_generator(object generator)
 
 
 cdef inline cnp.ndarray empty_like_array(cnp.ndarray x):

@@ -33,6 +33,7 @@ import warnings
 import numpy as np
 
 import autograd_core as _torch
+from autograd_core._core import random as _random
 from autograd_core.ops import linalg as _linalg_ops
 from autograd_core.ops import nn as _nn_ops
 
@@ -299,8 +300,16 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Leaky ReLU with a random slope ~ U(lower, upper) per element in training, the mean
     slope (lower + upper) / 2 otherwise."""
     if training:
-        slope = _torch.empty_like(input).uniform_(lower, upper)
-        out = _torch.where(input >= 0, input, input * slope)
+        # PyTorch's kernel: for each element <= 0, in order, a double uniform on
+        # [lower, upper) (bounds in the input's type); 1 elsewhere
+        values = input.detach().numpy()
+        neg = np.ascontiguousarray(values <= 0)
+        bits = _random.sample_random(np.empty(int(neg.sum()), dtype=np.int64), -2 ** 63, None)
+        u = (bits.view(np.uint64) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
+        lo, hi = (float(np.asarray(b, dtype=values.dtype)) for b in (lower, upper))
+        noise = np.ones(values.shape, dtype=values.dtype)
+        noise[neg] = u * (hi - lo) + lo
+        out = _torch.where(input > 0, input, input * _torch.from_numpy(noise))
     else:
         out = leaky_relu(input, (lower + upper) / 2)
     return input.copy_(out) if inplace else out
@@ -342,8 +351,8 @@ def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
     """Samples from the Gumbel-softmax distribution (hard: one-hot, straight-through)."""
     if eps != 1e-10:
         warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
-    # -log(Exp(1)) noise, Exp(1) drawn as -log(U)
-    gumbels = -_torch.log(-_torch.log(_torch.rand_like(logits).clamp_min(1e-20)))
+    # -log(Exp(1)) noise, drawn as PyTorch draws it (the same numbers for the same seed)
+    gumbels = -_torch.empty_like(logits).exponential_().log()
     y_soft = softmax((logits + gumbels) / tau, dim)
     if hard:
         index = y_soft.argmax(dim, keepdim=True)
@@ -1211,8 +1220,8 @@ def _check_p(p):
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
-    """Zero elements with probability p (from autograd_core's generator: manual_seed makes
-    it reproducible) and scale the others by 1 / (1 - p)."""
+    """Zero elements with probability p and scale the others by 1 / (1 - p); the mask is
+    PyTorch's for the same seed (noise.bernoulli_(1 - p))."""
     _check_p(p)
     return _torch.dropout_(input, p, training) if inplace else _torch.dropout(input, p, training)
 

@@ -1,6 +1,9 @@
 """``torch.nn.init``: in-place initialisation of tensors with PyTorch's formulas (gains,
-fan computation, bounds) and messages. Random numbers come from autograd_core's generator
-(``autograd_core.manual_seed`` makes them reproducible; the streams are not PyTorch's).
+fan computation, bounds) and messages. Random numbers come from autograd_core's generator,
+which draws PyTorch's numbers for the same seed: every initialiser here but
+``trunc_normal_`` (rejection sampling, not PyTorch's inverse-erf transform) and
+``orthogonal_`` (the same normal draws; the QR decomposition is numpy's LAPACK, equal to
+PyTorch's to rounding) reproduces PyTorch's values.
 
 >>> import autograd_core as torch
 >>> w = torch.empty(3, 5)
@@ -25,12 +28,12 @@ __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_"
 
 def _no_grad_uniform_(tensor, a, b, generator=None):
     with _ag.no_grad():
-        return tensor.uniform_(a, b)
+        return tensor.uniform_(a, b, generator=generator)
 
 
 def _no_grad_normal_(tensor, mean, std, generator=None):
     with _ag.no_grad():
-        return tensor.normal_(mean, std)
+        return tensor.normal_(mean, std, generator=generator)
 
 
 def _no_grad_fill_(tensor, val):
@@ -88,12 +91,13 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
         p = norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std)
         if p > 0.3:
             # redraw from the normal where out of bounds
-            result = _ag.empty_like(tensor).normal_(mean, std)
+            result = _ag.empty_like(tensor).normal_(mean, std, generator=generator)
             while True:
                 mask = (result < a) | (result > b)
                 if not bool(mask.any()):
                     break
-                result = _ag.where(mask, _ag.empty_like(result).normal_(mean, std), result)
+                redraw = _ag.empty_like(result).normal_(mean, std, generator=generator)
+                result = _ag.where(mask, redraw, result)
         else:
             # narrow interval: uniform proposals accepted with the normal's relative density
             mode = max(a, min(mean, b))
@@ -102,12 +106,14 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
             def log_density(x):
                 return ((x - mean) / std) ** 2 * -0.5 - log_peak
 
-            result = _ag.empty_like(tensor).uniform_(a, b)
-            pending = _ag.log(_ag.empty_like(tensor).uniform_()) > log_density(result)
+            result = _ag.empty_like(tensor).uniform_(a, b, generator=generator)
+            pending = (_ag.log(_ag.empty_like(tensor).uniform_(generator=generator))
+                       > log_density(result))
             while bool(pending.any()):
-                candidates = _ag.empty_like(tensor).uniform_(a, b)
+                candidates = _ag.empty_like(tensor).uniform_(a, b, generator=generator)
                 result = _ag.where(pending, candidates, result)
-                accept = _ag.log(_ag.empty_like(tensor).uniform_()) > log_density(candidates)
+                accept = (_ag.log(_ag.empty_like(tensor).uniform_(generator=generator))
+                          > log_density(candidates))
                 pending = pending & accept
         tensor.copy_(result)
     return tensor
@@ -226,7 +232,9 @@ def orthogonal_(tensor, gain=1, generator=None):
     rows = tensor.size(0)
     cols = tensor.numel() // rows
     with _ag.no_grad():
-        flattened = _ag.empty(rows, cols, dtype=_ag.float64).normal_(0, 1).numpy()
+        # PyTorch: tensor.new_empty((rows, cols)).normal_(0, 1), in the tensor's dtype
+        flattened = _ag.empty(rows, cols, dtype=tensor.dtype).normal_(
+            0, 1, generator=generator).numpy()
         if rows < cols:
             flattened = flattened.T
         q, r = np.linalg.qr(flattened)
@@ -244,11 +252,12 @@ def sparse_(tensor, sparsity, std=0.01, generator=None):
     rows, cols = tensor.shape
     num_zeros = math.ceil(sparsity * rows)
     with _ag.no_grad():
-        tensor.normal_(0, std)
-        # a random permutation of the rows per column: the ranks of uniform keys
-        ranks = _ag.rand(rows, cols, dtype=_ag.float64).numpy().argsort(0).argsort(0)
-        keep = _ag.from_numpy((ranks >= num_zeros).astype(np.float64)).to(tensor.dtype)
-        tensor.mul_(keep)
+        tensor.normal_(0, std, generator=generator)
+        # PyTorch: per column, the first num_zeros rows of randperm(rows) are zeroed
+        values = tensor.detach().numpy().copy()
+        for col in range(cols):
+            values[_ag.randperm(rows, generator=generator)[:num_zeros].numpy(), col] = 0
+        tensor.copy_(_ag.from_numpy(values))
     return tensor
 
 

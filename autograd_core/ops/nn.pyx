@@ -33,6 +33,7 @@ double-backward formulas give them beyond that (None, or zeros).
 'LogSoftmaxBackward0'
 """
 include "_prelude.pxi"
+from autograd_core._core.random cimport bernoulli_scalar_values
 
 import itertools
 
@@ -1472,8 +1473,11 @@ cdef Tensor dropout_noise(Tensor x, object p, bint feature):
         nshape = shape_of(xa)[:2] + (1,) * (cnp.PyArray_NDIM(xa) - 2)
     else:
         nshape = shape_of(xa)
-    keep = numpy_generator(None).random(nshape) < (1 - p)
-    return const((keep.astype(xa.dtype) / xa.dtype.type(1 - p)).astype(xa.dtype))
+    # PyTorch: noise = empty_like(input) (input's layout) or a contiguous (N, C, 1, ...)
+    # for feature dropout; noise.bernoulli_(1 - p); noise.div_(1 - p)
+    like = np.empty(nshape, dtype=xa.dtype) if feature else xa
+    keep = bernoulli_scalar_values(None, like, 1 - p)
+    return const((keep / xa.dtype.type(1 - p)).astype(xa.dtype))
 
 
 cdef Tensor dropout_impl(Tensor input, object p, bint train, bint feature, bint inplace):

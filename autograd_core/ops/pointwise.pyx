@@ -28,6 +28,10 @@ from libc.math cimport (
 )
 
 from autograd_core._core.tensor import device as _device, from_array as _leaf_from_array
+from autograd_core._core.random cimport (
+    uniform_values, normal_values, random_values, exponential_values, geometric_values,
+    log_normal_values, cauchy_values, bernoulli_scalar_values, bernoulli_tensor_values,
+    poisson_values, binomial_values)
 
 # No small-array C kernel for a templated op (the kernels are AGC_* in agc_kernels.h).
 cdef enum:
@@ -1446,33 +1450,7 @@ cdef Tensor op_zero_(Tensor self):
 
 
 # ================================================================ random values
-
-cdef cnp.ndarray _uniform_values(object rng, tuple shape, dtype d, double lo, double hi):
-    if d is float16:
-        # 11 random mantissa bits: exactly representable, never reaches 1
-        u = rng.integers(0, 2048, size=shape).astype(np.float32) / np.float32(2048)
-        v = (np.float32(lo) + u * np.float32(hi - lo)).astype(np.float16)
-    elif d is float32:
-        u = rng.random(shape, dtype=np.float32)
-        v = np.float32(lo) + u * np.float32(hi - lo)
-    else:
-        u = rng.random(shape)
-        v = lo + u * (hi - lo)
-    v = np.asarray(v, dtype=d.np_dtype)
-    if hi <= lo:
-        return as_array(v)
-    # rounding to the dtype may reach `hi`: the range is [lo, hi)
-    top = np.nextafter(np.asarray(hi, dtype=d.np_dtype), np.asarray(lo, dtype=d.np_dtype))
-    return as_array(np.where(v >= np.asarray(hi, dtype=d.np_dtype), top, v).astype(d.np_dtype))
-
-
-cdef cnp.ndarray _normal_values(object rng, tuple shape, dtype d, double mean, double std):
-    if d is float64:
-        v = mean + std * rng.standard_normal(shape)
-    else:
-        v = np.float32(mean) + np.float32(std) * rng.standard_normal(shape, dtype=np.float32)
-    return as_array(np.asarray(v, dtype=d.np_dtype))
-
+# (the draws: _core/random.pyx, Note [Random streams])
 
 cdef Tensor _random_fill(Tensor self, Tensor old, cnp.ndarray values, record_unary_fn record_node):
     """Write sampled values into self (old: its inplace_source, taken before sampling);
@@ -1508,8 +1486,7 @@ cdef Tensor op_normal_(Tensor self, object mean, object std, object generator):
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     cdef Tensor old = inplace_source(self, ())
-    return _random_fill(self, old, _normal_values(numpy_generator(generator),
-                                                  shape_of(self._data), d, mean, std),
+    return _random_fill(self, old, normal_values(generator, self._data, mean, std),
                         _record_NormalBackward0)
 
 
@@ -1520,8 +1497,7 @@ cdef Tensor op_uniform_(Tensor self, object from_, object to, object generator):
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={from_} > to={to}")
     cdef Tensor old = inplace_source(self, ())
-    return _random_fill(self, old, _uniform_values(numpy_generator(generator),
-                                                   shape_of(self._data), d, from_, to),
+    return _random_fill(self, old, uniform_values(generator, self._data, from_, to),
                         _record_UniformBackward0)
 
 
@@ -1532,22 +1508,246 @@ cdef Tensor op_random_(Tensor self, object from_, object to, object generator):
     cdef record_unary_fn node = (_record_RandomBackward0 if from_ is not None else
                                  _record_RandomBackward1 if to is not None else
                                  _record_RandomBackward2)
-    lo = 0 if from_ is None else from_
-    hi = to
-    if hi is None:
-        if d.category == CAT_FLOAT:
-            hi = (1 << (np.finfo(d.np_dtype).nmant + 1)) + 1
-        elif d.category == CAT_BOOL:
-            hi = 2
-        else:
-            hi = int(np.iinfo(d.np_dtype).max) + 1
-    if lo >= hi:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={lo} "
-                           f">= to={hi}")
+    if from_ is not None or to is not None:
+        lo = 0 if from_ is None else from_
+        hi = to
+        if hi is None:
+            if d.category == CAT_FLOAT:
+                hi = (1 << (np.finfo(d.np_dtype).nmant + 1)) + 1
+            elif d.category == CAT_BOOL:
+                hi = 2
+            else:
+                hi = int(np.iinfo(d.np_dtype).max) + 1
+        if lo >= hi:
+            raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={lo} "
+                               f">= to={hi}")
     cdef Tensor old = inplace_source(self, ())
-    vals = numpy_generator(generator).integers(lo, hi - 1, size=shape_of(self._data),
-                                               dtype=np.int64, endpoint=True)
-    return _random_fill(self, old, as_array(vals.astype(d.np_dtype)), node)
+    return _random_fill(self, old, random_values(generator, self._data, from_, to), node)
+
+
+cdef int _record_ExponentialBackward0(Tensor result, Tensor self) except -1:
+    record_ExponentialBackward0(result, self, 1, None)
+
+
+cdef int _record_GeometricBackward0(Tensor result, Tensor self) except -1:
+    record_GeometricBackward0(result, self, 0.5, None)
+
+
+cdef int _record_LogNormalBackward0(Tensor result, Tensor self) except -1:
+    record_LogNormalBackward0(result, self, 1, 2, None)
+
+
+cdef int _record_CauchyBackward0(Tensor result, Tensor self) except -1:
+    record_CauchyBackward0(result, self, 0, 1, None)
+
+
+cdef int _record_BernoulliBackward2(Tensor result, Tensor self) except -1:
+    record_BernoulliBackward2(result, self, 0.5, None)
+
+
+cdef Tensor op_exponential_(Tensor self, object lambd, object generator):
+    cdef dtype d = dtype_of(self._data)
+    if not (lambd > 0 and lambd != float("inf")):
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
+    if d.category != CAT_FLOAT:
+        raise RuntimeError("Exponential distribution is a continuous probability distribution. "
+                           f"dtype must be a floating point but you specified {d.scalar_name}")
+    cdef Tensor old = inplace_source(self, ())
+    return _random_fill(self, old, exponential_values(generator, self._data, lambd),
+                        _record_ExponentialBackward0)
+
+
+cdef Tensor op_geometric_(Tensor self, object p, object generator):
+    if not (0 < p < 1):
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
+    check_not_bool_kernel(dtype_of(self._data), "geometric_cpu")
+    cdef Tensor old = inplace_source(self, ())
+    return _random_fill(self, old, geometric_values(generator, self._data, p),
+                        _record_GeometricBackward0)
+
+
+cdef Tensor op_log_normal_(Tensor self, object mean, object std, object generator):
+    if not std > 0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
+    check_float_kernel(dtype_of(self._data), "log_normal_cpu")
+    cdef Tensor old = inplace_source(self, ())
+    return _random_fill(self, old, log_normal_values(generator, self._data, mean, std),
+                        _record_LogNormalBackward0)
+
+
+cdef Tensor op_cauchy_(Tensor self, object median, object sigma, object generator):
+    cdef dtype d = dtype_of(self._data)
+    if not sigma > 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
+    if d.category != CAT_FLOAT:
+        raise RuntimeError("Cauchy distribution is a continuous probability distribution. "
+                           f"dtype must be a floating point but you specified {d.cpp_name}")
+    cdef Tensor old = inplace_source(self, ())
+    return _random_fill(self, old, cauchy_values(generator, self._data, median, sigma),
+                        _record_CauchyBackward0)
+
+
+cdef cnp.ndarray _bernoulli_p_values(object generator, cnp.ndarray like, Tensor p):
+    """bernoulli with per-element probabilities p (broadcast to like's shape); PyTorch
+    draws a double uniform for float64 p and a float one otherwise."""
+    cdef cnp.ndarray pa = p._data
+    cdef dtype pd = dtype_of(pa)
+    check_float_kernel(pd, "bernoulli_tensor_cpu_p_")
+    try:
+        pb = np.broadcast_to(pa, shape_of(like))
+    except ValueError:
+        target, have = shape_of(like), shape_of(pa)
+        raise RuntimeError(f"The expanded size of the tensor ({target[-1] if target else 1}) "
+                           f"must match the existing size ({have[-1]}) at non-singleton "
+                           f"dimension {len(target) - 1}.  Target sizes: "
+                           f"[{', '.join(str(x) for x in target)}].  Tensor sizes: "
+                           f"[{', '.join(str(x) for x in have)}]")
+    with quiet():
+        bad = not bool(np.all((pb >= 0) & (pb <= 1)))
+    if bad:
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
+                           "this error message be improved?  If so, please report an "
+                           "enhancement request to PyTorch.)")
+    src = np.ascontiguousarray(pb, dtype=np.float64 if pd is float64 else np.float32)
+    return bernoulli_tensor_values(generator, like, src)
+
+
+cdef Tensor op_bernoulli_(Tensor self, object p, object generator):
+    cdef Tensor old, result
+    if isinstance(p, Tensor):
+        old = inplace_source(self, (p,))
+        result = make(_bernoulli_p_values(generator, self._data, <Tensor>p))
+        record_BernoulliBackward1(result, old, p, None)
+        return inplace_commit(self, result)
+    p = arg_float(p, "bernoulli_", "p", 1)
+    if not (0 <= p <= 1):
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+    old = inplace_source(self, ())
+    return _random_fill(self, old, bernoulli_scalar_values(generator, self._data, p),
+                        _record_BernoulliBackward2)
+
+
+def _py_bernoulli(input, p=None, *, generator=None, out=None):
+    """bernoulli(input): 0/1 with probabilities input; bernoulli(input, p): 0/1 with
+    probability p, shaped and typed like input (no derivative, as PyTorch)."""
+    cdef Tensor self = arg_tensor(input, "bernoulli", "input", 1)
+    if p is None:
+        return op_bernoulli(self, generator)
+    p = arg_float(p, "bernoulli", "p", 2)
+    if not (0 <= p <= 1):
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+    cdef cnp.ndarray like = np.empty(shape_of(self._data), dtype=self._data.dtype)
+    cdef Tensor result = make(bernoulli_scalar_values(generator, like, p))
+    _record_not_implemented(result, (self,), "bernoulli")
+    return result
+
+
+cdef Tensor op_bernoulli(Tensor self, object generator):
+    # PyTorch: empty_like(self) (contiguous) then bernoulli_(self)
+    cdef cnp.ndarray like = np.empty(shape_of(self._data), dtype=self._data.dtype)
+    cdef Tensor result = make(_bernoulli_p_values(generator, like, self))
+    record_BernoulliBackward0(result, self, None)
+    return result
+
+
+cdef Tensor op_normal(object mean, object std, object generator):
+    """normal(Tensor mean, float std), normal(float mean, Tensor std), normal(Tensor,
+    Tensor): PyTorch draws normal_(0, std) then adds mean, or normal_(0, 1), multiplies
+    by std and adds mean, in the output's dtype (mean's; std's when mean is a number)."""
+    cdef bint mean_t = isinstance(mean, Tensor), std_t = isinstance(std, Tensor)
+    cdef cnp.ndarray m, sd, vals
+    cdef dtype d
+    cdef Tensor result
+    if mean_t and not std_t:
+        if std < 0:
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+        m = (<Tensor>mean)._data
+        d = dtype_of(m)
+        check_float_kernel(d, "normal_kernel_cpu")
+        vals = normal_values(generator, np.empty(shape_of(m), dtype=d.np_dtype), 0.0, std)
+        result = make(as_array((vals + m).astype(d.np_dtype)))
+        record_NormalBackward1(result, mean, std, None)
+        return result
+    sd = (<Tensor>std)._data
+    if cnp.PyArray_SIZE(sd) and not bool(np.all(sd >= 0)):
+        raise RuntimeError("normal expects all elements of std >= 0.0")
+    if not mean_t:
+        d = dtype_of(sd)
+        check_float_kernel(d, "normal_kernel_cpu")
+        vals = normal_values(generator, np.empty(shape_of(sd), dtype=d.np_dtype), 0.0, 1.0)
+        vals = (vals * sd).astype(d.np_dtype)
+        result = make(as_array((vals + d.np_dtype.type(mean)).astype(d.np_dtype)))
+        record_NormalBackward2(result, mean, std, None)
+        return result
+    m = (<Tensor>mean)._data
+    d = dtype_of(m)
+    check_float_kernel(d, "normal_kernel_cpu")
+    shape = broadcast_shapes(shape_of(m), shape_of(sd))
+    vals = normal_values(generator, np.empty(shape, dtype=d.np_dtype), 0.0, 1.0)
+    vals = (vals * sd).astype(d.np_dtype)
+    result = make(as_array((vals + m).astype(d.np_dtype)))
+    record_NormalBackward3(result, mean, std, None)
+    return result
+
+
+_NORMAL_SIGNATURES = (
+    " * (Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (Tensor mean, float std = 1, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (float mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (float mean, float std, tuple of ints size, *, torch.Generator generator = None, "
+    "Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n")
+
+
+def _py_normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None,
+               device=None, pin_memory=False, requires_grad=False):
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        if size is not None:
+            raise type_error_combination("normal", (mean, std, size), _NORMAL_SIGNATURES)
+        return op_normal(mean if isinstance(mean, Tensor) else arg_float(mean, "normal", "mean", 1),
+                         std if isinstance(std, Tensor) else arg_float(std, "normal", "std", 2),
+                         generator)
+    if size is None:
+        raise type_error_combination("normal", (mean, std), _NORMAL_SIGNATURES)
+    if device is not None:
+        _device(device)
+    mean = arg_float(mean, "normal", "mean", 1)
+    std = arg_float(std, "normal", "std", 2)
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    out_dtype = default_float if dtype is None else to_dtype(dtype)
+    check_float_kernel(out_dtype, "normal_kernel_cpu")
+    shape = parse_shape(tuple(size) if isinstance(size, (tuple, list)) else (size,), "normal")
+    like = np.empty(shape, dtype=out_dtype.np_dtype)
+    return _leaf_from_array(normal_values(generator, like, mean, std), requires_grad)
+
+
+cdef Tensor op_poisson(Tensor self, object generator):
+    cdef cnp.ndarray rates = self._data
+    check_float_kernel(dtype_of(rates), "poisson_cpu")
+    with quiet():
+        bad = cnp.PyArray_SIZE(rates) and not bool(np.all(rates >= 0))
+    if bad:
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    cdef Tensor result = make(poisson_values(generator, np.ascontiguousarray(rates)))
+    record_PoissonBackward0(result, self, None)
+    return result
+
+
+cdef Tensor op_binomial(Tensor count, Tensor prob, object generator):
+    cdef cnp.ndarray c = count._data, p = prob._data
+    cdef dtype d = dtype_of(c)
+    if d.category != CAT_FLOAT:
+        raise ValueError(f"binomial only supports floating-point dtypes for count, got: "
+                         f"{d.scalar_name}")
+    if dtype_of(p) is not d:
+        raise RuntimeError(f"Found dtype {dtype_of(p).scalar_name} but expected {d.scalar_name}")
+    shape = broadcast_shapes(shape_of(c), shape_of(p))
+    cdef Tensor result = make(binomial_values(
+        generator, np.ascontiguousarray(np.broadcast_to(c, shape)),
+        np.ascontiguousarray(np.broadcast_to(p, shape))))
+    _record_not_implemented(result, (count, prob), "binomial")
+    return result
 
 
 def _py_uniform_(input, *args, generator=None, **kwargs):
@@ -1587,35 +1787,37 @@ def _py_random_(input, *args, generator=None, **kwargs):
 
 cdef Tensor op_rand_like(Tensor self, object dtype, object layout, object device,
                          bint requires_grad, object memory_format, object generator):
-    return _sample_like(self, dtype, device, requires_grad, generator, _uniform_like_values)
+    return _sample_like(self, dtype, device, requires_grad, generator, False)
 
 
 cdef Tensor op_randn_like(Tensor self, object dtype, object layout, object device,
                           bint requires_grad, object memory_format, object generator):
-    return _sample_like(self, dtype, device, requires_grad, generator, _normal_like_values)
-
-
-ctypedef cnp.ndarray (*sampler_fn)(object rng, tuple shape, dtype d)
-
-
-cdef cnp.ndarray _uniform_like_values(object rng, tuple shape, dtype d):
-    check_float_kernel(d, "check_uniform_bounds")
-    return _uniform_values(rng, shape, d, 0.0, 1.0)
-
-
-cdef cnp.ndarray _normal_like_values(object rng, tuple shape, dtype d):
-    check_float_kernel(d, "normal_kernel_cpu")
-    return _normal_values(rng, shape, d, 0.0, 1.0)
+    return _sample_like(self, dtype, device, requires_grad, generator, True)
 
 
 cdef Tensor _sample_like(Tensor self, object dtype_arg, object device_arg, bint requires_grad,
-                         object generator, sampler_fn sample):
-    """A new leaf of samples with self's shape (and dtype unless dtype_arg)."""
+                         object generator, bint normal):
+    """A new leaf of samples with self's shape and strides (PyTorch's empty_like keeps
+    them, and draws in memory order), and self's dtype unless dtype_arg."""
     if device_arg is not None:
         _device(device_arg)
     cdef dtype d = dtype_of(self._data) if dtype_arg is None else to_dtype(dtype_arg)
-    return _leaf_from_array(sample(numpy_generator(generator), shape_of(self._data), d),
-                            requires_grad)
+    check_float_kernel(d, "normal_kernel_cpu" if normal else "check_uniform_bounds")
+    like = _empty_like_strided(self._data, d)
+    values = (normal_values(generator, like, 0.0, 1.0) if normal else
+              uniform_values(generator, like, 0.0, 1.0))
+    return _leaf_from_array(values, requires_grad)
+
+
+cdef cnp.ndarray _empty_like_strided(cnp.ndarray x, dtype d):
+    """An empty array of x's shape laid out in x's memory order (empty_like's
+    preserve_format), so that a sampler draws in the order PyTorch does."""
+    cdef int nd = cnp.PyArray_NDIM(x)
+    if cnp.PyArray_IS_C_CONTIGUOUS(x) or nd < 2:
+        return np.empty(shape_of(x), dtype=d.np_dtype)
+    perm = sorted(range(nd), key=lambda i: -x.strides[i])
+    base = np.empty(tuple(x.shape[i] for i in perm), dtype=d.np_dtype)
+    return base.transpose(np.argsort(perm))
 
 
 cdef Tensor op_randint_like(Tensor self, object low, object high, object dtype, object layout,
@@ -1634,9 +1836,8 @@ cdef Tensor _randint_like(Tensor self, object low, object high, object dtype_arg
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
                            f"from={low} >= to={high}")
-    arr = numpy_generator(generator).integers(low, high, size=shape_of(self._data)).astype(
-        d.np_dtype)
-    return _leaf_from_array(as_array(arr), requires_grad)
+    values = random_values(generator, _empty_like_strided(self._data, d), low, high)
+    return _leaf_from_array(np.ascontiguousarray(values), requires_grad)
 
 
 def _py_randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None,

@@ -1,0 +1,43 @@
+# PyTorch's CPU generator and the samplers that draw from it (csrc/agc_random.c does the
+# per-element work, linked into this module only). Every random op in the library draws
+# through the functions below, so a seeded program reproduces PyTorch's numbers.
+cimport numpy as cnp
+from libc.stdint cimport int32_t, uint32_t, uint64_t
+
+from autograd_core._core.dtype cimport dtype
+
+
+cdef extern from "agc_random.h" nogil:
+    ctypedef struct agc_gen:
+        uint64_t seed
+
+
+cdef class Generator:
+    # torch.Generator for the CPU: the mt19937 state and the cached normal samples
+    cdef agc_gen gen
+
+
+# The generator an op draws from: `generator` (checked to be a Generator), or the default.
+cdef Generator generator_or_default(object generator)
+
+# Samplers. `like` gives the shape, the dtype and the order of the draws: PyTorch's
+# kernels visit a tensor in memory order, so an in-place sampler passes its (possibly
+# transposed) target; a new tensor passes a fresh array. Each returns a new C-contiguous
+# array of like's shape and dtype.
+cdef cnp.ndarray uniform_values(object generator, cnp.ndarray like, double lo, double hi)
+cdef cnp.ndarray normal_values(object generator, cnp.ndarray like, double mean, double std)
+# random_(from, to) with to=None meaning the dtype's top; from_=None: random_() / random_(to)
+cdef cnp.ndarray random_values(object generator, cnp.ndarray like, object from_, object to)
+cdef cnp.ndarray exponential_values(object generator, cnp.ndarray like, double lambd)
+cdef cnp.ndarray cauchy_values(object generator, cnp.ndarray like, double median, double sigma)
+cdef cnp.ndarray log_normal_values(object generator, cnp.ndarray like, double mean, double std)
+cdef cnp.ndarray geometric_values(object generator, cnp.ndarray like, double p)
+cdef cnp.ndarray bernoulli_scalar_values(object generator, cnp.ndarray like, double p)
+# p: probabilities already broadcast to like's shape (float32 or float64)
+cdef cnp.ndarray bernoulli_tensor_values(object generator, cnp.ndarray like, cnp.ndarray p)
+cdef cnp.ndarray randperm_values(object generator, Py_ssize_t n)
+cdef cnp.ndarray poisson_values(object generator, cnp.ndarray rates)
+cdef cnp.ndarray binomial_values(object generator, cnp.ndarray count, cnp.ndarray prob)
+# multinomial with replacement over the rows of a 2-D float array (checked by the caller)
+cdef cnp.ndarray multinomial_with_replacement(object generator, cnp.ndarray probs,
+                                              Py_ssize_t n_sample)

@@ -1,0 +1,516 @@
+# cython: language_level=3
+"""PyTorch's CPU generator (torch.Generator, the default generator, manual_seed) and the
+samplers every random op draws through; see random.pxd and csrc/agc_random.h.
+
+Note [Random streams]: the generator is ATen's CPUGeneratorImpl (mt19937 seeded with
+init_genrand, with the cached second Box-Muller sample), its get_state() bytes are
+PyTorch's CPUGeneratorImplState, and each sampler applies ATen's CPU kernel to the
+stream in the kernel's order and floating-point type, so seeded programs draw PyTorch's
+numbers. Where ATen's kernel depends on the CPU, this follows PyTorch's own choice:
+  - the kernels PyTorch builds for AVX2/AVX-512 fuse `x * std + mean` and
+    `x * (to - from) + from` into one multiply-add; on older CPUs they do not;
+  - float32/float16 normal_ on >= 16 contiguous elements runs the AVX2 kernel, whose
+    float log/sin/cos (avx_mathfun's Cephes polynomials, some steps fused) are
+    reproduced operation for operation in csrc/agc_random.c; on CPUs without AVX2
+    (PyTorch's DEFAULT kernels, also under ATEN_CPU_CAPABILITY=default) the generic
+    kernel's logf/sincosf and explicit fma;
+  - bernoulli_(float p) on Intel CPUs takes one 32-bit seed and runs MKL's MCG31
+    generator with the inverse-CDF Bernoulli (the kernel PyTorch's MKL builds use there),
+    written from oneMKL's published implementation of that engine and distribution: it
+    could not be compared with PyTorch on an Intel CPU yet; elsewhere mt19937.
+No sampler here depends on the thread count.
+"""
+import os
+
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport int64_t, uint32_t, uint64_t
+
+from autograd_core._core.dtype cimport (dtype, bool_, uint8, int8, int16, int32, int64,
+                                        float16, float32, float64, dtype_of, CAT_FLOAT)
+from autograd_core._core.tensor cimport Tensor, make, check_float_kernel
+
+cnp.import_array()
+
+
+cdef extern from "agc_random.h" nogil:
+    enum: AGC_GEN_STATE_BYTES
+    void agc_gen_seed(agc_gen *g, uint64_t seed)
+    uint32_t agc_gen_random(agc_gen *g)
+    uint64_t agc_gen_random64(agc_gen *g)
+    void agc_gen_get_state(const agc_gen *g, unsigned char *out)
+    int agc_gen_set_state(agc_gen *g, const unsigned char *inp)
+    void agc_random_set_fused(int fused)
+    void agc_uniform_float(agc_gen *g, float *out, int64_t n, float lo, float hi, int digits)
+    void agc_uniform_double(agc_gen *g, double *out, int64_t n, double lo, double hi)
+    void agc_normal_serial(agc_gen *g, double *out, int64_t n, double mean, double std)
+    void agc_normal_fill_double(agc_gen *g, double *out, int64_t n, double mean, double std)
+    void agc_normal_fill_float(agc_gen *g, float *out, int64_t n, float mean, float std)
+    void agc_normal_fill_float_avx2(agc_gen *g, float *out, int64_t n, float mean, float std)
+    void agc_normal_fill_half(agc_gen *g, float *out, int64_t n, float mean, float std, int avx2)
+    void agc_exponential(agc_gen *g, double *out, int64_t n, double lambd)
+    void agc_cauchy(agc_gen *g, double *out, int64_t n, double median, double sigma)
+    void agc_log_normal(agc_gen *g, double *out, int64_t n, double mean, double std)
+    void agc_geometric(agc_gen *g, double *out, int64_t n, double p)
+    void agc_random_from_to(agc_gen *g, int64_t *out, int64_t n, uint64_t rng, int64_t base,
+                            int use64)
+    void agc_random_full64(agc_gen *g, int64_t *out, int64_t n)
+    void agc_random_default(agc_gen *g, int64_t *out, int64_t n, uint64_t modulus, int use64)
+    void agc_bernoulli_scalar(agc_gen *g, unsigned char *out, int64_t n, double p)
+    void agc_bernoulli_double_p(agc_gen *g, unsigned char *out, int64_t n, const double *p)
+    void agc_bernoulli_float_p(agc_gen *g, unsigned char *out, int64_t n, const float *p)
+    void agc_bernoulli_mcg31(uint32_t seed, unsigned char *out, int64_t n, double p)
+    int agc_cpu_is_intel()
+    int agc_cpu_has_avx2()
+    void agc_randperm(agc_gen *g, int64_t *out, int64_t n)
+    void agc_poisson(agc_gen *g, double *out, int64_t n, const double *rates)
+    void agc_binomial_double(agc_gen *g, double *out, int64_t n, const double *count,
+                             const double *prob)
+    void agc_binomial_float(agc_gen *g, float *out, int64_t n, const float *count,
+                            const float *prob)
+    void agc_multinomial_row(agc_gen *g, int64_t *out, int64_t n_sample, double *cum,
+                             int64_t n_categories)
+
+
+# PyTorch's default CPU seed for a new torch.Generator()
+cdef uint64_t DEFAULT_SEED = 67280421310721
+
+
+def _cpu_capability():
+    """The kernel family PyTorch's dispatcher picks on this CPU ("DEFAULT", "AVX2" or
+    "AVX512"), lowered by ATEN_CPU_CAPABILITY as PyTorch lowers it."""
+    best = "AVX512" if agc_cpu_has_avx2() == 2 else "AVX2" if agc_cpu_has_avx2() else "DEFAULT"
+    order = ["DEFAULT", "AVX2", "AVX512"]
+    env = os.environ.get("ATEN_CPU_CAPABILITY", "").upper()
+    if env in order and order.index(env) < order.index(best):
+        return env
+    return best
+
+
+cdef bint VECTORISED = _cpu_capability() != "DEFAULT"
+cdef bint MKL_BERNOULLI = agc_cpu_is_intel() != 0
+agc_random_set_fused(1 if VECTORISED else 0)
+
+
+def _nondeterministic_seed():
+    return int.from_bytes(os.urandom(8), "little") & ((1 << 63) - 1)
+
+
+cdef uint64_t _unpack_seed(object seed) except? 0:
+    if isinstance(seed, Tensor):
+        seed = seed.item()
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        try:
+            seed = seed.__index__()
+        except AttributeError:
+            raise RuntimeError(f"manual_seed expected a long, but got {type(seed).__name__}")
+    if seed < -(1 << 63) or seed >= (1 << 64):
+        raise ValueError("Overflow when unpacking long long")
+    return <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+
+
+cdef class Generator:
+    """A random number generator: PyTorch's CPU generator (mt19937), so that the same seed
+    draws the same numbers as in PyTorch; ``get_state()`` is PyTorch's byte layout.
+
+    >>> import autograd_core as torch
+    >>> g = torch.Generator().manual_seed(0)
+    >>> torch.rand(2, generator=g)
+    tensor([0.4963, 0.7682])
+    >>> g.initial_seed()
+    0
+    """
+
+    def __cinit__(self, device="cpu"):
+        agc_gen_seed(&self.gen, DEFAULT_SEED)
+
+    def __init__(self, device="cpu"):
+        name = str(device)
+        if name.split(":")[0] != "cpu":
+            raise RuntimeError(f"Generator: only the cpu device is supported, got {device}")
+
+    @property
+    def device(self):
+        from autograd_core._core.tensor import device as _device
+        return _device("cpu")
+
+    def manual_seed(self, seed):
+        """Seed the generator (any int in [-2**63, 2**64)); returns it."""
+        agc_gen_seed(&self.gen, _unpack_seed(seed))
+        return self
+
+    def seed(self):
+        """Seed from a non-deterministic source; returns the seed."""
+        s = _nondeterministic_seed()
+        agc_gen_seed(&self.gen, <uint64_t>s)
+        return s
+
+    def initial_seed(self):
+        """The seed the generator was last seeded with."""
+        return self.gen.seed
+
+    def get_state(self):
+        """The state as a uint8 tensor in PyTorch's layout (5056 bytes)."""
+        cdef cnp.ndarray out = np.empty(AGC_GEN_STATE_BYTES, dtype=np.uint8)
+        agc_gen_get_state(&self.gen, <unsigned char *>cnp.PyArray_DATA(out))
+        return make(out)
+
+    def set_state(self, new_state):
+        """Restore a state from get_state() (this library's or PyTorch's); returns self."""
+        if not isinstance(new_state, Tensor):
+            raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
+        cdef cnp.ndarray arr = (<Tensor>new_state)._data
+        if dtype_of(arr) is not uint8:
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        if arr.size != AGC_GEN_STATE_BYTES:
+            raise RuntimeError(f"Expected a CPUGeneratorImplState of size {AGC_GEN_STATE_BYTES} "
+                               f"but found the input RNG state size to be {arr.size}")
+        arr = np.ascontiguousarray(arr.reshape(-1))
+        if agc_gen_set_state(&self.gen, <const unsigned char *>cnp.PyArray_DATA(arr)) != 0:
+            raise RuntimeError("Invalid mt19937 state")
+        return self
+
+    def __reduce__(self):
+        cdef cnp.ndarray out = np.empty(AGC_GEN_STATE_BYTES, dtype=np.uint8)
+        agc_gen_get_state(&self.gen, <unsigned char *>cnp.PyArray_DATA(out))
+        return (Generator, ("cpu",), out.tobytes())
+
+    def __setstate__(self, state):
+        cdef cnp.ndarray arr = np.frombuffer(state, dtype=np.uint8).copy()
+        if agc_gen_set_state(&self.gen, <const unsigned char *>cnp.PyArray_DATA(arr)) != 0:
+            raise RuntimeError("Invalid mt19937 state")
+
+
+cdef Generator default_generator = Generator()
+default_generator.manual_seed(_nondeterministic_seed())
+
+
+def get_default_generator():
+    """The generator random ops use when given none (torch.default_generator)."""
+    return default_generator
+
+
+cdef Generator generator_or_default(object generator):
+    if generator is None:
+        return default_generator
+    if isinstance(generator, Generator):
+        return <Generator>generator
+    raise TypeError(f"expected a Generator, but got {type(generator).__name__}")
+
+
+# ---------------------------------------------------------------- draw order
+
+cdef tuple _draw_order(cnp.ndarray like):
+    """The axes in the order PyTorch's TensorIterator walks a nullary kernel over `like`
+    (outermost first): by decreasing stride, i.e. memory order; None when that is C order."""
+    if cnp.PyArray_IS_C_CONTIGUOUS(like):
+        return None
+    cdef int nd = cnp.PyArray_NDIM(like)
+    strides = [like.strides[i] for i in range(nd)]
+    perm = tuple(sorted(range(nd), key=lambda i: -strides[i]))
+    return None if perm == tuple(range(nd)) else perm
+
+
+cdef class _Draw:
+    """A buffer to draw into in PyTorch's order, then shaped like `like`."""
+    cdef tuple perm
+    cdef tuple shape
+    cdef Py_ssize_t n
+
+    cdef cnp.ndarray buffer(self, cnp.ndarray like, object np_dtype):
+        self.perm = _draw_order(like)
+        shape = (<object>like).shape
+        self.shape = shape if self.perm is None else tuple(shape[i] for i in self.perm)
+        self.n = like.size
+        return np.empty(self.n, dtype=np_dtype)
+
+    cdef cnp.ndarray finish(self, cnp.ndarray flat, object np_dtype):
+        cdef cnp.ndarray out = flat.reshape(self.shape)
+        if self.perm is not None:
+            out = np.ascontiguousarray(out.transpose(np.argsort(self.perm)))
+        if out.dtype != np_dtype:
+            out = out.astype(np_dtype)
+        return out
+
+
+cdef inline void *_ptr(cnp.ndarray a):
+    return cnp.PyArray_DATA(a)
+
+
+cdef object _to_float_dtype(cnp.ndarray values, dtype d):
+    """double results rounded to d as C++'s static_cast does (to half through float)."""
+    if d is float16:
+        return values.astype(np.float32).astype(np.float16)
+    return values
+
+
+# ---------------------------------------------------------------- samplers
+
+cdef cnp.ndarray uniform_values(object generator, cnp.ndarray like, double lo, double hi):
+    cdef Generator g = generator_or_default(generator)
+    cdef dtype d = dtype_of(like)
+    cdef _Draw dr = _Draw()
+    cdef cnp.ndarray buf
+    if d is float64:
+        buf = dr.buffer(like, np.float64)
+        agc_uniform_double(&g.gen, <double *>_ptr(buf), dr.n, lo, hi)
+    elif d is float16:
+        # the float kernel, rounded to half; a value that rounds to `to` becomes `from`
+        buf = dr.buffer(like, np.float32)
+        agc_uniform_float(&g.gen, <float *>_ptr(buf), dr.n, <float>lo, <float>hi, 24)
+        h = buf.astype(np.float16)
+        buf = np.where(h == np.float16(hi), np.float16(lo), h)
+    else:
+        buf = dr.buffer(like, np.float32)
+        agc_uniform_float(&g.gen, <float *>_ptr(buf), dr.n, <float>lo, <float>hi, 24)
+    return dr.finish(buf, d.np_dtype)
+
+
+cdef cnp.ndarray normal_values(object generator, cnp.ndarray like, double mean, double std):
+    cdef Generator g = generator_or_default(generator)
+    cdef dtype d = dtype_of(like)
+    cdef _Draw dr = _Draw()
+    cdef cnp.ndarray buf
+    cdef bint fill = like.size >= 16 and cnp.PyArray_IS_C_CONTIGUOUS(like)
+    if fill and d is float32:
+        buf = dr.buffer(like, np.float32)
+        if VECTORISED:
+            agc_normal_fill_float_avx2(&g.gen, <float *>_ptr(buf), dr.n, <float>mean, <float>std)
+        else:
+            agc_normal_fill_float(&g.gen, <float *>_ptr(buf), dr.n, <float>mean, <float>std)
+        return dr.finish(buf, d.np_dtype)
+    if fill and d is float16:
+        buf = dr.buffer(like, np.float32)
+        agc_normal_fill_half(&g.gen, <float *>_ptr(buf), dr.n, <float>mean, <float>std,
+                             1 if VECTORISED else 0)
+        return dr.finish(buf, d.np_dtype)
+    buf = dr.buffer(like, np.float64)
+    if fill and d is float64:
+        agc_normal_fill_double(&g.gen, <double *>_ptr(buf), dr.n, mean, std)
+    else:
+        agc_normal_serial(&g.gen, <double *>_ptr(buf), dr.n, mean, std)
+    return dr.finish(_to_float_dtype(buf, d), d.np_dtype)
+
+
+cdef object _dtype_top(dtype d):
+    """random_()'s exclusive upper bound for d: 2**digits + 1 for floats, max + 1 for ints."""
+    if d is bool_:
+        return 2
+    if d is float16:
+        return (1 << 11) + 1
+    if d is float32:
+        return (1 << 24) + 1
+    if d is float64:
+        return (1 << 53) + 1
+    return int(np.iinfo(d.np_dtype).max) + 1
+
+
+cdef cnp.ndarray random_values(object generator, cnp.ndarray like, object from_, object to):
+    cdef Generator g = generator_or_default(generator)
+    cdef dtype d = dtype_of(like)
+    cdef _Draw dr = _Draw()
+    cdef cnp.ndarray buf = dr.buffer(like, np.int64)
+    if from_ is None and to is None:
+        # random_(): draw % top (bool: the low bit), a 64-bit draw for int64 and double
+        agc_random_default(&g.gen, <int64_t *>_ptr(buf), dr.n,
+                           0 if d is bool_ else <uint64_t>_dtype_top(d),
+                           1 if (d is int64 or d is float64) else 0)
+        return dr.finish(buf, d.np_dtype)
+    lo = 0 if from_ is None else from_
+    if to is None and lo == -(1 << 63) and (d is int64 or d is float32 or d is float64):
+        agc_random_full64(&g.gen, <int64_t *>_ptr(buf), dr.n)
+        return dr.finish(buf, d.np_dtype)
+    hi = _dtype_top(d) if to is None else to
+    # a 64-bit draw when the range needs it and the dtype can hold it
+    agc_random_from_to(&g.gen, <int64_t *>_ptr(buf), dr.n, <uint64_t>(hi - lo), <int64_t>lo,
+                       1 if (d is int64 or d is float32 or d is float64) else 0)
+    return dr.finish(buf, d.np_dtype)
+
+
+cdef cnp.ndarray exponential_values(object generator, cnp.ndarray like, double lambd):
+    cdef Generator g = generator_or_default(generator)
+    cdef _Draw dr = _Draw()
+    cdef cnp.ndarray buf = dr.buffer(like, np.float64)
+    agc_exponential(&g.gen, <double *>_ptr(buf), dr.n, lambd)
+    return dr.finish(_to_float_dtype(buf, dtype_of(like)), like.dtype)
+
+
+cdef cnp.ndarray cauchy_values(object generator, cnp.ndarray like, double median, double sigma):
+    cdef Generator g = generator_or_default(generator)
+    cdef _Draw dr = _Draw()
+    cdef cnp.ndarray buf = dr.buffer(like, np.float64)
+    agc_cauchy(&g.gen, <double *>_ptr(buf), dr.n, median, sigma)
+    return dr.finish(_to_float_dtype(buf, dtype_of(like)), like.dtype)
+
+
+cdef cnp.ndarray log_normal_values(object generator, cnp.ndarray like, double mean, double std):
+    cdef Generator g = generator_or_default(generator)
+    cdef _Draw dr = _Draw()
+    cdef cnp.ndarray buf = dr.buffer(like, np.float64)
+    agc_log_normal(&g.gen, <double *>_ptr(buf), dr.n, mean, std)
+    return dr.finish(_to_float_dtype(buf, dtype_of(like)), like.dtype)
+
+
+cdef cnp.ndarray geometric_values(object generator, cnp.ndarray like, double p):
+    cdef Generator g = generator_or_default(generator)
+    cdef _Draw dr = _Draw()
+    cdef cnp.ndarray buf = dr.buffer(like, np.float64)
+    agc_geometric(&g.gen, <double *>_ptr(buf), dr.n, p)
+    return dr.finish(_to_float_dtype(buf, dtype_of(like)), like.dtype)
+
+
+cdef cnp.ndarray bernoulli_scalar_values(object generator, cnp.ndarray like, double p):
+    cdef Generator g = generator_or_default(generator)
+    cdef _Draw dr = _Draw()
+    cdef cnp.ndarray buf = dr.buffer(like, np.uint8)
+    cdef uint32_t seed
+    if MKL_BERNOULLI:
+        seed = agc_gen_random(&g.gen)
+        agc_bernoulli_mcg31(seed, <unsigned char *>_ptr(buf), dr.n, p)
+    else:
+        agc_bernoulli_scalar(&g.gen, <unsigned char *>_ptr(buf), dr.n, p)
+    return dr.finish(buf, like.dtype)
+
+
+cdef cnp.ndarray bernoulli_tensor_values(object generator, cnp.ndarray like, cnp.ndarray p):
+    cdef Generator g = generator_or_default(generator)
+    cdef _Draw dr = _Draw()
+    cdef cnp.ndarray buf = dr.buffer(like, np.uint8)
+    cdef cnp.ndarray pp = p if dr.perm is None else p.transpose(dr.perm)
+    if p.dtype == np.float64:
+        pp = np.ascontiguousarray(pp, dtype=np.float64)
+        agc_bernoulli_double_p(&g.gen, <unsigned char *>_ptr(buf), dr.n, <const double *>_ptr(pp))
+    else:
+        pp = np.ascontiguousarray(pp, dtype=np.float32)
+        agc_bernoulli_float_p(&g.gen, <unsigned char *>_ptr(buf), dr.n, <const float *>_ptr(pp))
+    return dr.finish(buf, like.dtype)
+
+
+cdef cnp.ndarray randperm_values(object generator, Py_ssize_t n):
+    cdef Generator g = generator_or_default(generator)
+    cdef cnp.ndarray out = np.empty(n, dtype=np.int64)
+    agc_randperm(&g.gen, <int64_t *>_ptr(out), n)
+    return out
+
+
+cdef cnp.ndarray poisson_values(object generator, cnp.ndarray rates):
+    cdef Generator g = generator_or_default(generator)
+    cdef cnp.ndarray r = np.ascontiguousarray(rates, dtype=np.float64)
+    cdef cnp.ndarray out = np.empty(r.size, dtype=np.float64)
+    agc_poisson(&g.gen, <double *>_ptr(out), r.size, <const double *>_ptr(r))
+    return out.reshape((<object>rates).shape).astype(rates.dtype)
+
+
+cdef cnp.ndarray binomial_values(object generator, cnp.ndarray count, cnp.ndarray prob):
+    cdef Generator g = generator_or_default(generator)
+    cdef cnp.ndarray c, p, out
+    if count.dtype == np.float64:
+        c = np.ascontiguousarray(count, dtype=np.float64)
+        p = np.ascontiguousarray(prob, dtype=np.float64)
+        out = np.empty(c.size, dtype=np.float64)
+        agc_binomial_double(&g.gen, <double *>_ptr(out), c.size, <const double *>_ptr(c),
+                            <const double *>_ptr(p))
+    else:
+        c = np.ascontiguousarray(count, dtype=np.float32)
+        p = np.ascontiguousarray(prob, dtype=np.float32)
+        out = np.empty(c.size, dtype=np.float32)
+        agc_binomial_float(&g.gen, <float *>_ptr(out), c.size, <const float *>_ptr(c),
+                           <const float *>_ptr(p))
+    return out.reshape((<object>count).shape).astype(count.dtype)
+
+
+cdef cnp.ndarray multinomial_with_replacement(object generator, cnp.ndarray probs,
+                                              Py_ssize_t n_sample):
+    cdef Generator g = generator_or_default(generator)
+    cdef Py_ssize_t n_dist = probs.shape[0], n_cat = probs.shape[1], i
+    cdef cnp.ndarray out = np.empty((n_dist, n_sample), dtype=np.int64)
+    cdef cnp.ndarray cum, row
+    for i in range(n_dist):
+        row = probs[i]
+        # running sums in the row's type, then normalised by the total
+        cum = np.cumsum(row, dtype=row.dtype)
+        total = cum[n_cat - 1]
+        cum = np.ascontiguousarray((cum / total).astype(row.dtype), dtype=np.float64)
+        agc_multinomial_row(&g.gen, <int64_t *>_ptr(out[i]), n_sample, <double *>_ptr(cum), n_cat)
+    return out
+
+
+# ---------------------------------------------------------------- for the Python layer
+
+def sample_uniform(cnp.ndarray like, double lo, double hi, generator=None):
+    """uniform_values for the Python layer (rand): an array like `like`."""
+    check_float_kernel(dtype_of(like), "check_uniform_bounds")
+    return uniform_values(generator, like, lo, hi)
+
+
+def sample_normal(cnp.ndarray like, double mean, double std, generator=None):
+    """normal_values for the Python layer (randn, normal)."""
+    check_float_kernel(dtype_of(like), "normal_kernel_cpu")
+    return normal_values(generator, like, mean, std)
+
+
+def sample_random(cnp.ndarray like, low, high, generator=None):
+    """random_values for the Python layer (randint): integers in [low, high)."""
+    return random_values(generator, like, low, high)
+
+
+def sample_randperm(Py_ssize_t n, generator=None):
+    """randperm_values for the Python layer."""
+    return randperm_values(generator, n)
+
+
+def manual_seed(seed):
+    """Seed the default generator; returns it."""
+    return default_generator.manual_seed(seed)
+
+
+def seed():
+    """Seed the default generator non-deterministically; returns the seed."""
+    return default_generator.seed()
+
+
+def initial_seed():
+    """The default generator's seed."""
+    return default_generator.initial_seed()
+
+
+def get_rng_state():
+    """The default generator's state (a uint8 tensor)."""
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state):
+    """Restore the default generator's state."""
+    default_generator.set_state(new_state)
+
+
+def sample_exponential(cnp.ndarray like, double lambd, generator=None):
+    """exponential_values for the Python layer (multinomial without replacement)."""
+    return exponential_values(generator, like, lambd)
+
+
+def sample_multinomial_rows(cnp.ndarray probs, Py_ssize_t n_sample, generator=None):
+    """multinomial_with_replacement for the Python layer: probs 2-D, checked."""
+    return multinomial_with_replacement(generator, probs, n_sample)
+
+
+def check_multinomial_input(cnp.ndarray probs):
+    """multinomial's dtype check, PyTorch's message."""
+    cdef dtype d = dtype_of(probs)
+    if d.category != CAT_FLOAT:
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
+                           f"{d.scalar_name}")
+
+
+def _mkl_bernoulli():
+    """Whether bernoulli_(float p) draws from MKL's MCG31 stream here (Intel CPUs), as
+    PyTorch's MKL builds do."""
+    return MKL_BERNOULLI
+
+
+def _bernoulli_mcg31(uint32_t seed, Py_ssize_t n, double p):
+    """The Intel-CPU bernoulli_(p) stream (MKL's MCG31) as a uint8 array, for tests on
+    machines where PyTorch does not take that path."""
+    cdef cnp.ndarray out = np.empty(n, dtype=np.uint8)
+    agc_bernoulli_mcg31(seed, <unsigned char *>cnp.PyArray_DATA(out), n, p)
+    return out
