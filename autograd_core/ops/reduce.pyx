@@ -119,13 +119,14 @@ cdef object reduced_numel(tuple sizes, object dims):
 
 
 cdef Tensor evenly_distribute_backward(Tensor grad, Tensor self, Tensor result):
-    """max() / min() of everything: the gradient is shared evenly among the elements
-    equal to the result (NaN counts as equal to a NaN result), as PyTorch."""
+    """max() / min() / median() of everything: the gradient is shared evenly among the
+    elements equal to the result (the NaNs when the result is NaN), written only there
+    (PyTorch's masked_fill: a NaN gradient reaches those elements only)."""
     cdef cnp.ndarray x = self._data, r = result._data
-    mask = as_array((x == r) | (np.isnan(x) & np.isnan(r)))
+    mask = as_array(np.isnan(x) if np.isnan(r) else (x == r))
     count = int(mask.sum())
-    return OPS.mul(OPS.expand(OPS.div_scalar(grad, count), shape_of(x)),
-                   make(mask.astype(x.dtype)))
+    return OPS.masked_fill(zeros(shape_of(x), dtype_of(grad._data)), make(mask),
+                           OPS.div_scalar(grad, count))
 
 
 cdef Tensor value_selecting_reduction_backward(Tensor grad, object dim, Tensor indices,
@@ -397,7 +398,11 @@ cdef Tensor op_prod(Tensor self, object dim, bint keepdim, object out_dtype):
     return result
 
 
-def _py_prod(input, dim=None, keepdim=False, *, dtype=None):
+def _py_prod(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "prod", "input", 1)
     if isinstance(dim, (tuple, list)):
         raise TypeError(
@@ -412,26 +417,25 @@ def _py_prod(input, dim=None, keepdim=False, *, dtype=None):
 # ================================================================ max / min
 
 class _ReturnTypeMixin:
-    """A (values, indices) result, a named tuple printed as PyTorch's return types."""
+    """A named-tuple result printed as PyTorch's return types."""
     __slots__ = ()
 
     def __repr__(self):
-        return (f"autograd_core.return_types.{type(self).__name__}(\nvalues={self.values!r},\n"
-                f"indices={self.indices!r})")
+        body = ",\n".join([f"{f}={getattr(self, f)!r}" for f in self._fields])
+        return f"autograd_core.return_types.{type(self).__name__}(\n{body})"
 
 
-class _MaxResult(_ReturnTypeMixin, collections.namedtuple("max", ["values", "indices"])):
-    __slots__ = ()
+cdef object _return_type(str name, tuple fields=("values", "indices")):
+    """A named tuple class named as PyTorch's torch.return_types.<name>."""
+    cls = type(name, (_ReturnTypeMixin, collections.namedtuple(name, fields)),
+               {"__slots__": ()})
+    cls.__qualname__ = name
+    cls.__module__ = "autograd_core.return_types"
+    return cls
 
 
-class _MinResult(_ReturnTypeMixin, collections.namedtuple("min", ["values", "indices"])):
-    __slots__ = ()
-
-
-for _cls, _name in ((_MaxResult, "max"), (_MinResult, "min")):
-    _cls.__name__ = _cls.__qualname__ = _name
-    _cls.__module__ = "autograd_core.return_types"
-del _cls, _name
+_MaxResult = _return_type("max")
+_MinResult = _return_type("min")
 
 
 cdef Tensor op_max(Tensor self):
@@ -495,7 +499,11 @@ cdef void _check_no_keepdim_with_other(str fname, object keepdim) except *:
 
 # The table's max / min entries: max(input), max(input, dim, keepdim=False) (MaxBackward0,
 # through max_dim), max(input, other) (the pointwise family's maximum).
-def _py_max(input, dim=None, keepdim=False, *, other=None):
+def _py_max(input, dim=None, keepdim=False, *, other=None, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "max", "input", 1)
     if other is not None:
         dim = other
@@ -508,7 +516,11 @@ def _py_max(input, dim=None, keepdim=False, *, other=None):
                                   arg_bool(keepdim, "max", "keepdim", 3)))
 
 
-def _py_min(input, dim=None, keepdim=False, *, other=None):
+def _py_min(input, dim=None, keepdim=False, *, other=None, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "min", "input", 1)
     if other is not None:
         dim = other
@@ -647,13 +659,21 @@ cdef tuple _var_std_args(str fname, object dim, object unbiased, object correcti
 
 
 # The table's var / std entries, with PyTorch's overloads (an unbiased flag, or correction).
-def _py_var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def _py_var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "var", "input", 1)
     dim, correction = _var_std_args("var", dim, unbiased, correction)
     return op_var(self, dim, correction, arg_bool(keepdim, "var", "keepdim", 4))
 
 
-def _py_std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def _py_std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "std", "input", 1)
     dim, correction = _var_std_args("std", dim, unbiased, correction)
     return op_std(self, dim, correction, arg_bool(keepdim, "std", "keepdim", 4))
@@ -742,6 +762,870 @@ cdef Tensor op_all(Tensor self, object dim, bint keepdim):
 
 cdef Tensor op_any(Tensor self, object dim, bint keepdim):
     return _all_any(self, dim, keepdim, np.any)
+
+
+
+# ================================================================ sorting and selection
+# Ties: sort is stable, as PyTorch's CPU sort; topk / kthvalue / median take the
+# element the stable order puts at the position (PyTorch's nth_element may return
+# another of several equal elements: the same values, another index).
+
+_SortResult = _return_type("sort")
+_TopkResult = _return_type("topk")
+_KthvalueResult = _return_type("kthvalue")
+_MedianResult = _return_type("median")
+_NanmedianResult = _return_type("nanmedian")
+_ModeResult = _return_type("mode")
+_CummaxResult = _return_type("cummax")
+_CumminResult = _return_type("cummin")
+_AminmaxResult = _return_type("aminmax", ("min", "max"))
+
+
+cdef cnp.ndarray _stable_argsort(cnp.ndarray x, Py_ssize_t d, bint descending):
+    """int64 indices of a stable sort of x along d; NaN sorts as the largest value
+    (last ascending, first descending); equal values keep their order either way."""
+    cdef Py_ssize_t n
+    if not descending:
+        return as_array(np.argsort(x, axis=d, kind="stable")).astype(np.int64, copy=False)
+    # descending and stable: sort the reversed input ascending, reverse the order back
+    n = shape_of(x)[d]
+    idx = np.flip(np.argsort(np.flip(x, d), axis=d, kind="stable"), d)
+    return as_array((n - 1) - idx).astype(np.int64, copy=False)
+
+
+cdef tuple _sorted_along(cnp.ndarray x, Py_ssize_t d, bint descending):
+    """(values, indices) of a stable sort along d (a 0-d input is its own sort)."""
+    if cnp.PyArray_NDIM(x) == 0:
+        return x.copy(), np.zeros((), dtype=np.int64)
+    idx = _stable_argsort(x, d, descending)
+    return as_array(np.take_along_axis(x, idx, d)), idx
+
+
+cdef tuple op_sort(Tensor self, object dim, bint descending, object stable):
+    cdef Py_ssize_t d = wrap_dim(dim, cnp.PyArray_NDIM(self._data))
+    vals, idx = _sorted_along(self._data, d, descending)
+    cdef Tensor values = make(vals), indices = make(idx)
+    if stable is None:
+        record_SortBackward0(values, indices, self, d, descending, stable)
+    else:       # PyTorch's sort.stable overload
+        record_SortBackward1(values, indices, self, d, descending, stable)
+    return (values, indices)
+
+
+cdef tuple _sort_args(str fname, tuple args, object dim, object descending, object stable):
+    """(dim, descending) of sort / argsort: with stable given (PyTorch's .stable
+    overloads) dim and descending are keyword-only."""
+    if len(args) > 2 or (args and stable is not None):
+        if fname == "argsort":
+            raise TypeError(f"argsort() takes from 1 to 0 positional arguments but {len(args)} "
+                            "were given")
+        raise TypeError(
+            "sort() received an invalid combination of arguments - got (Tensor, "
+            + ", ".join([type(a).__name__ for a in args]) + ", stable=bool), but expected one of:\n"
+            " * (Tensor input, *, bool stable, int dim = -1, bool descending = False, tuple of "
+            "Tensors out = None)\n * (Tensor input, int dim = -1, bool descending = False, *, "
+            "tuple of Tensors out = None)\n")
+    if len(args) >= 1:
+        if dim is not None:
+            raise TypeError(f"{fname}() got multiple values for argument 'dim'")
+        dim = args[0]
+    if len(args) == 2:
+        if descending is not None:
+            raise TypeError(f"{fname}() got multiple values for argument 'descending'")
+        descending = args[1]
+    return (-1 if dim is None else arg_int(dim, fname, "dim", 2),
+            False if descending is None else arg_bool(descending, fname, "descending", 3))
+
+
+def _py_sort(input, *args, dim=None, descending=None, stable=None, axis=None):
+    cdef Tensor self = arg_tensor(input, "sort", "input", 1)
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    d, desc = _sort_args("sort", args, dim, descending, stable)
+    return _SortResult(*op_sort(self, d, desc,
+                                None if stable is None else arg_bool(stable, "sort", "stable", 2)))
+
+
+def _py_argsort(input, *args, dim=None, descending=None, stable=None, axis=None):
+    cdef Tensor self = arg_tensor(input, "argsort", "input", 1)
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    d, desc = _sort_args("argsort", args, dim, descending, stable)
+    return op_argsort(self, d, desc, False if stable is None else
+                      arg_bool(stable, "argsort", "stable", 2))
+
+
+cdef Tensor op_argsort(Tensor self, object dim, bint descending, bint stable):
+    cdef Py_ssize_t d = wrap_dim(dim, cnp.PyArray_NDIM(self._data))
+    return make(_sorted_along(self._data, d, descending)[1])
+
+
+cdef Tensor op_msort(Tensor self):
+    return op_sort(self, 0, False, None)[0]
+
+
+cdef tuple op_topk(Tensor self, object k, object dim, bint largest, bint sorted):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef Py_ssize_t n = shape_of(x)[d] if nd else 1
+    if k < 0 or k > n:
+        raise RuntimeError("selected index k out of range")
+    vals, idx = _sorted_along(x, d, largest)
+    if nd:
+        vals = np.take(vals, np.arange(k), axis=d)
+        idx = np.take(idx, np.arange(k), axis=d)
+    cdef Tensor values = make(as_array(vals)), indices = make(as_array(idx))
+    record_TopkBackward0(values, indices, self, k, d, largest, sorted)
+    return (values, indices)
+
+
+cdef tuple _take_sorted(cnp.ndarray x, Py_ssize_t d, object pos, bint keepdim):
+    """(values, indices) of the elements at sorted positions pos (one per slice) along
+    d of a stable sort of x (NaN last); a 0-d x is its own."""
+    if cnp.PyArray_NDIM(x) == 0:
+        return x.copy(), np.zeros((), dtype=np.int64)
+    vals, idx = _sorted_along(x, d, False)
+    p = np.expand_dims(np.asarray(pos, dtype=np.int64), d)
+    v = np.take_along_axis(vals, p, d)
+    i = np.take_along_axis(idx, p, d)
+    if not keepdim:
+        v = np.squeeze(v, d)
+        i = np.squeeze(i, d)
+    return as_array(v).copy(), as_array(i).copy()
+
+
+cdef tuple _reduced_shape(cnp.ndarray x, Py_ssize_t d):
+    return tuple([shape_of(x)[k] for k in range(cnp.PyArray_NDIM(x)) if k != d])
+
+
+cdef tuple op_kthvalue(Tensor self, object k, object dim, bint keepdim):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef Py_ssize_t n = shape_of(x)[d] if nd else 1
+    if k < 1 or k > n:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    vals, idx = _take_sorted(x, d, np.full(_reduced_shape(x, d), k - 1), keepdim)
+    cdef Tensor values = make(vals), indices = make(idx)
+    record_KthvalueBackward0(values, indices, self, k, d, keepdim)
+    return (values, indices)
+
+
+cdef object _nan_count(cnp.ndarray v, Py_ssize_t d):
+    if v.dtype.kind != "f":
+        return np.zeros(np.delete(shape_of(v), d), dtype=np.int64)
+    return np.count_nonzero(np.isnan(v), axis=d)
+
+
+cdef Tensor _median_all(Tensor self, bint ignore_nan):
+    cdef cnp.ndarray flat = self._data.reshape(-1)
+    if flat.dtype.kind == "f":
+        nan = np.isnan(flat)
+        if not ignore_nan and nan.any():
+            return make(np.asarray(np.nan, dtype=flat.dtype))
+        flat = flat[~nan]
+    if flat.size == 0:
+        return make(np.asarray(np.nan, dtype=self._data.dtype))
+    s = np.sort(flat, kind="stable")
+    return make(as_array(s[(flat.size - 1) // 2]).copy())
+
+
+cdef Tensor op_median(Tensor self):
+    cdef Tensor result = _median_all(self, False)
+    record_MedianBackward0(result, self)
+    return result
+
+
+cdef Tensor op_nanmedian(Tensor self):
+    cdef Tensor result = _median_all(self, True)
+    record_NanmedianBackward0(result, self)
+    return result
+
+
+cdef tuple _median_along(Tensor self, object dim, bint keepdim, bint ignore_nan, str fname):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    if nd and shape_of(x)[d] == 0:
+        raise IndexError(f"{fname}(): Expected reduction dim {d} to have non-zero size.")
+    if nd == 0:
+        return x.copy(), np.zeros((), dtype=np.int64), d
+    n = shape_of(x)[d]
+    nans = _nan_count(x, d)
+    if ignore_nan:
+        pos = np.maximum(n - nans - 1, 0) // 2
+    else:
+        # a slice with a NaN has it as its median: the first NaN, which the stable
+        # sort puts at position n - nans
+        pos = np.where(nans > 0, n - nans, (n - 1) // 2)
+    vals, idx = _take_sorted(x, d, pos, keepdim)
+    return vals, idx, d
+
+
+cdef tuple op_median_dim(Tensor self, object dim, bint keepdim):
+    vals, idx, d = _median_along(self, dim, keepdim, False, "median")
+    cdef Tensor values = make(vals), indices = make(idx)
+    record_MedianBackward1(values, indices, self, d, keepdim)
+    return (values, indices)
+
+
+cdef tuple op_nanmedian_dim(Tensor self, object dim, bint keepdim):
+    vals, idx, d = _median_along(self, dim, keepdim, True, "nanmedian")
+    cdef Tensor values = make(vals), indices = make(idx)
+    record_NanmedianBackward1(values, indices, self, d, keepdim)
+    return (values, indices)
+
+
+def _py_median(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    cdef Tensor self = arg_tensor(input, "median", "input", 1)
+    if dim is None:
+        return op_median(self)
+    return _MedianResult(*op_median_dim(self, arg_int(dim, "median", "dim", 2),
+                                        arg_bool(keepdim, "median", "keepdim", 3)))
+
+
+def _py_nanmedian(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    cdef Tensor self = arg_tensor(input, "nanmedian", "input", 1)
+    if dim is None:
+        return op_nanmedian(self)
+    return _NanmedianResult(*op_nanmedian_dim(self, arg_int(dim, "nanmedian", "dim", 2),
+                                              arg_bool(keepdim, "nanmedian", "keepdim", 3)))
+
+
+cdef tuple op_mode(Tensor self, object dim, bint keepdim):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    if nd and shape_of(x)[d] == 0:
+        raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
+    if nd == 0:
+        vals, idx = x.copy(), np.zeros((), dtype=np.int64)
+    else:
+        rows = np.moveaxis(x, d, -1)
+        lead = shape_of(as_array(rows))[:-1]
+        flat = np.reshape(rows, (-1, shape_of(x)[d]))
+        v = np.empty(flat.shape[0], dtype=x.dtype)
+        ix = np.empty(flat.shape[0], dtype=np.int64)
+        for r in range(flat.shape[0]):
+            # the most frequent value (the smallest of equally frequent ones) and the
+            # last index where it occurs, as PyTorch's sort-and-scan
+            u, counts = np.unique(flat[r], return_counts=True)
+            m = u[int(np.argmax(counts))]
+            v[r] = m
+            ix[r] = int(np.nonzero(flat[r] == m)[0][-1])
+        vals = v.reshape(lead)
+        idx = ix.reshape(lead)
+        if keepdim:
+            vals = np.expand_dims(vals, d)
+            idx = np.expand_dims(idx, d)
+    cdef Tensor values = make(as_array(vals)), indices = make(as_array(idx))
+    record_ModeBackward0(values, indices, self, d, keepdim)
+    return (values, indices)
+
+
+def _py_topk(input, k, dim=-1, largest=True, sorted=True, *, axis=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    cdef Tensor self = arg_tensor(input, "topk", "input", 1)
+    return _TopkResult(*op_topk(self, arg_int(k, "topk", "k", 2), arg_int(dim, "topk", "dim", 3),
+                                arg_bool(largest, "topk", "largest", 4),
+                                arg_bool(sorted, "topk", "sorted", 5)))
+
+
+def _py_kthvalue(input, k, dim=-1, keepdim=False, *, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    cdef Tensor self = arg_tensor(input, "kthvalue", "input", 1)
+    return _KthvalueResult(*op_kthvalue(self, arg_int(k, "kthvalue", "k", 2),
+                                        arg_int(dim, "kthvalue", "dim", 3),
+                                        arg_bool(keepdim, "kthvalue", "keepdim", 4)))
+
+
+def _py_mode(input, dim=-1, keepdim=False, *, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    cdef Tensor self = arg_tensor(input, "mode", "input", 1)
+    return _ModeResult(*op_mode(self, arg_int(dim, "mode", "dim", 2),
+                                arg_bool(keepdim, "mode", "keepdim", 3)))
+
+
+def _py_cummax(input, dim=None, *, axis=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if dim is None:
+        raise TypeError("cummax() missing required argument 'dim'")
+    cdef Tensor self = arg_tensor(input, "cummax", "input", 1)
+    return _CummaxResult(*op_cummax(self, arg_int(dim, "cummax", "dim", 2)))
+
+
+def _py_cummin(input, dim=None, *, axis=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if dim is None:
+        raise TypeError("cummin() missing required argument 'dim'")
+    cdef Tensor self = arg_tensor(input, "cummin", "input", 1)
+    return _CumminResult(*op_cummin(self, arg_int(dim, "cummin", "dim", 2)))
+
+
+cdef Tensor _as_float_mask(cnp.ndarray mask, cnp.ndarray like):
+    return make(as_array(mask).astype(like.dtype))
+
+
+cdef Tensor nansum_backward(Tensor grad, Tensor self, object dims, bint keepdim):
+    """sum's gradient, zero where the input is NaN."""
+    cdef tuple shape = shape_of(self._data)
+    cdef tuple dd = reduction_dims(dims, len(shape))
+    g = sum_backward(grad, shape, dd, keepdim)
+    return OPS.mul(g, _as_float_mask(np.asarray(~np.isnan(self._data)), grad._data))
+
+
+cdef Tensor op_nansum(Tensor self, object dim, bint keepdim, object out_dtype):
+    cdef cnp.ndarray x = self._data
+    cdef dtype od = _accumulating_dtype(dtype_of(x), out_dtype)
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    cdef tuple dims = reduction_dims(dim, nd)
+    xa = np.where(np.isnan(x), np.zeros((), dtype=x.dtype), x) if x.dtype.kind == "f" else x
+    cdef Tensor result = make(as_array(np.add.reduce(xa, axis=_axis(dims, nd),
+                                                     dtype=od.np_dtype, keepdims=keepdim)))
+    record_NansumBackward0(result, self, dims, keepdim, out_dtype)
+    return result
+
+
+cdef Tensor op_nanmean(Tensor self, object dim, bint keepdim, object out_dtype):
+    cdef dtype d = dtype_of(self._data) if out_dtype is None else <dtype>out_dtype
+    if dtype_of(self._data).category != CAT_FLOAT:
+        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
+                           f"but got {dtype_of(self._data).scalar_name}")
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef tuple dims = reduction_dims(dim, nd)
+    count = np.add.reduce(~np.isnan(self._data), axis=_axis(dims, nd), dtype=np.int64,
+                          keepdims=keepdim)
+    return OPS.div(op_nansum(self, dim, keepdim, out_dtype), make(as_array(count)), None)
+
+
+cdef Tensor _mean_backward_part(Tensor grad, tuple shape, object dims, bint keepdim):
+    cdef tuple dd = tuple(range(len(shape))) if dims is None else <tuple>dims
+    if not dd:
+        dd = tuple(range(len(shape)))
+    return OPS.div_scalar(sum_backward(grad, shape, dd, keepdim), _numel_over(shape, dd))
+
+
+cdef object var_mean_backward(object gvar, object gmean, Tensor self, object dims,
+                              object correction, bint keepdim):
+    """PyTorch's var_mean_backward: var's gradient plus mean's."""
+    out = None
+    if gvar is not None:
+        out = var_backward(<Tensor>gvar, self, dims, correction, keepdim)
+    if gmean is not None:
+        gm = _mean_backward_part(<Tensor>gmean, shape_of(self._data), dims, keepdim)
+        out = gm if out is None else OPS.add(out, gm, 1)
+    return out
+
+
+cdef object std_mean_backward(object gstd, object gmean, Tensor self, Tensor std, object dims,
+                              object correction, bint keepdim):
+    """PyTorch's std_mean_backward: std's gradient plus mean's."""
+    out = None
+    if gstd is not None:
+        out = std_backward(std, <Tensor>gstd, self, dims, correction, keepdim)
+    if gmean is not None:
+        gm = _mean_backward_part(<Tensor>gmean, shape_of(self._data), dims, keepdim)
+        out = gm if out is None else OPS.add(out, gm, 1)
+    return out
+
+
+cdef Tensor _mean_of(Tensor self, object dim, bint keepdim):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    return make(_mean_values(x, reduction_dims(dim, nd), dim is None or nd == 0, keepdim))
+
+
+cdef tuple op_var_mean(Tensor self, object dim, object correction, bint keepdim):
+    out, dims, correction = _variance(self, dim, correction, keepdim, "var_mean")
+    cdef Tensor var = make(out.astype(self._data.dtype, copy=False))
+    cdef Tensor mean = _mean_of(self, dim, keepdim)
+    record_VarMeanBackward0(var, mean, self, dims, correction, keepdim)
+    return (var, mean)
+
+
+cdef tuple op_std_mean(Tensor self, object dim, object correction, bint keepdim):
+    out, dims, correction = _variance(self, dim, correction, keepdim, "std_mean")
+    cdef Tensor std = make(as_array(np.sqrt(out)).astype(self._data.dtype, copy=False))
+    cdef Tensor mean = _mean_of(self, dim, keepdim)
+    record_StdMeanBackward0(std, mean, self, dims, correction, keepdim)
+    return (std, mean)
+
+
+def _py_var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    cdef Tensor self = arg_tensor(input, "var_mean", "input", 1)
+    dim, correction = _var_std_args("var_mean", dim, unbiased, correction)
+    return op_var_mean(self, dim, correction, arg_bool(keepdim, "var_mean", "keepdim", 4))
+
+
+def _py_std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    cdef Tensor self = arg_tensor(input, "std_mean", "input", 1)
+    dim, correction = _var_std_args("std_mean", dim, unbiased, correction)
+    return op_std_mean(self, dim, correction, arg_bool(keepdim, "std_mean", "keepdim", 4))
+
+
+cdef Tensor op_count_nonzero(Tensor self, object dim):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    if dim is None:
+        return make(np.asarray(np.count_nonzero(x), dtype=np.int64))
+    cdef tuple dims = wrap_dims(dim, nd)
+    if nd == 0 or not dims:
+        return make(np.asarray(np.count_nonzero(x), dtype=np.int64))
+    return make(as_array(np.count_nonzero(x, axis=dims)).astype(np.int64, copy=False)
+                if dims else as_array(x != 0).astype(np.int64))
+
+
+cdef tuple op_aminmax(Tensor self, object dim, bint keepdim):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    cdef tuple dims = (wrap_dim(dim, nd),) if dim is not None else tuple(range(nd))
+    if nd == 0:
+        dims = ()
+    if cnp.PyArray_SIZE(x) == 0 and (dim is None or shape_of(x)[dims[0]] == 0):
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
+                           "operation has no identity.")
+    with quiet():
+        lo = as_array(np.amin(x, axis=_axis(dims, nd), keepdims=keepdim))
+        hi = as_array(np.amax(x, axis=_axis(dims, nd), keepdims=keepdim))
+    if dim is None and keepdim and nd == 0:
+        lo, hi = lo.reshape(()), hi.reshape(())
+    cdef Tensor mn = make(lo), mx = make(hi)
+    record_AminmaxBackward0(mn, mx, self, dim, keepdim)
+    return (mn, mx)
+
+
+def _py_aminmax(input, *, dim=None, keepdim=False, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    cdef Tensor self = arg_tensor(input, "aminmax", "input", 1)
+    return _AminmaxResult(*op_aminmax(self, None if dim is None else arg_int(dim, "aminmax", "dim", 2),
+                                      arg_bool(keepdim, "aminmax", "keepdim", 3)))
+
+
+cdef object aminmax_backward(Tensor self, object dim, bint keepdim, object gmin, object gmax,
+                             Tensor mn, Tensor mx):
+    """PyTorch's aminmax_backward: amin's and amax's gradients, added."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef tuple dims = () if nd == 0 else (
+        (wrap_dim(dim, nd),) if dim is not None else tuple(range(nd)))
+    out = None
+    for g, r in ((gmin, mn), (gmax, mx)):
+        if g is not None:
+            part = amax_amin_backward(<Tensor>g, self, r, dims, keepdim)
+            out = part if out is None else OPS.add(out, part, 1)
+    return out
+
+
+# ================================================================ cummax / cummin / logcumsumexp
+
+cdef tuple _cum_extremum(Tensor self, object dim, object accumulate):
+    """(values, indices) of cummax / cummin (accumulate: np.maximum or np.minimum's):
+    the index of the last element equal to the running value (a NaN stays, at the
+    index of the latest NaN), as PyTorch's >= / <= scan."""
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    if nd == 0:
+        return x.copy(), np.zeros((), dtype=np.int64), d
+    with quiet():
+        vals = as_array(accumulate(x, axis=d))
+        update = x == vals
+        if x.dtype.kind == "f":
+            update |= np.isnan(x)
+    pos = np.arange(shape_of(x)[d], dtype=np.int64).reshape(
+        tuple([-1 if k == d else 1 for k in range(nd)]))
+    idx = np.maximum.accumulate(np.where(update, pos, 0), axis=d)
+    return vals, as_array(idx).astype(np.int64, copy=False), d
+
+
+cdef tuple op_cummax(Tensor self, object dim):
+    vals, idx, d = _cum_extremum(self, dim, np.maximum.accumulate)
+    cdef Tensor values = make(vals), indices = make(idx)
+    record_CummaxBackward0(values, indices, self, d)
+    return (values, indices)
+
+
+cdef tuple op_cummin(Tensor self, object dim):
+    vals, idx, d = _cum_extremum(self, dim, np.minimum.accumulate)
+    cdef Tensor values = make(vals), indices = make(idx)
+    record_CumminBackward0(values, indices, self, d)
+    return (values, indices)
+
+
+cdef Tensor cummaxmin_backward(Tensor grad, Tensor self, Tensor indices, object dim):
+    """The gradient of each output added at the index it was taken from."""
+    if cnp.PyArray_SIZE(self._data) == 0:
+        return grad
+    return OPS.scatter_add(zeros(shape_of(self._data), dtype_of(grad._data)), dim, indices, grad)
+
+
+cdef Tensor op_logcumsumexp(Tensor self, object dim):
+    cdef cnp.ndarray x = self._data
+    check_float_kernel(dtype_of(x), "logcumsumexp_out_cpu")
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    with quiet():
+        out = np.logaddexp.accumulate(x.astype(np.float64), axis=d) if nd else x.copy()
+    cdef Tensor result = make(as_array(out).astype(x.dtype, copy=False))
+    record_LogcumsumexpBackward0(result, self, d)
+    return result
+
+
+cdef Tensor logcumsumexp_backward(Tensor grad, Tensor self, Tensor result, object dim):
+    """PyTorch's logcumsumexp_backward: the positive and negative parts of grad, each
+    through a reversed logcumsumexp in log space."""
+    if cnp.PyArray_NDIM(grad._data) == 0 or cnp.PyArray_SIZE(grad._data) == 0:
+        return grad
+    cdef dtype gd = dtype_of(grad._data)
+    cdef Tensor lowest = make_scalar(float(np.finfo(gd.np_dtype).min), gd)
+    cdef tuple flipd = (dim,)
+    with quiet():
+        log_abs = OPS.log(OPS.abs(grad))
+    pos = OPS.where(OPS.gt(grad, 0), log_abs, lowest)
+    neg = OPS.where(OPS.lt(grad, 0), log_abs, lowest)
+    out = []
+    for part in (pos, neg):
+        rev = OPS.flip(op_logcumsumexp(OPS.flip(OPS.sub(part, result, 1), flipd), dim), flipd)
+        out.append(OPS.exp(OPS.add(rev, self, 1)))
+    return OPS.sub(out[0], out[1], 1)
+
+
+# ================================================================ diff / sum_to_size
+
+cdef Tensor op_diff(Tensor self, object n, object dim, Tensor prepend, Tensor append):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    if nd == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef Tensor x = self
+    if prepend is not None or append is not None:
+        parts = [t for t in (prepend, self, append) if t is not None]
+        x = OPS.cat(parts, d)
+    if n == 0:
+        out = zeros_like(x)
+        return OPS.copy_(out, x, False)
+    cdef Py_ssize_t size = shape_of(x._data)[d], length = size - 1, i
+    cdef bint is_bool = dtype_of(x._data) is bool_
+    for i in range(min(n, size)):
+        hi = OPS.narrow(x, d, 1, length)
+        lo = OPS.narrow(x, d, 0, length)
+        x = OPS.logical_xor(hi, lo) if is_bool else OPS.sub(hi, lo, 1)
+        length -= 1
+    return x
+
+
+cdef Tensor op_sum_to_size(Tensor self, object size):
+    cdef tuple shape = tuple(size), xs = shape_of(self._data)
+    if not broadcasts_to(shape, xs):
+        raise RuntimeError(f"size {{{shape_str(shape)}}} is not expandable to size "
+                           f"{{{shape_str(xs)}}}.")
+    return OPS.sum_to(self, shape)
+
+
+def _py_sum_to_size(self, *size, **kwargs):
+    """``self`` summed to ``size`` (which ``self`` must broadcast from).
+
+    >>> import autograd_core as torch
+    >>> torch.ones(2, 3).sum_to_size(1, 3)
+    tensor([[2., 2., 2.]])
+    """
+    if kwargs:
+        if size or list(kwargs) != ["size"]:
+            raise TypeError("sum_to_size() received an invalid combination of arguments")
+        size = (kwargs["size"],)
+    return op_sum_to_size(self, parse_shape(size, "sum_to_size"))
+
+
+# ================================================================ histc / bincount / search / unique
+
+cdef Tensor op_histc(Tensor self, object bins, object min, object max):
+    cdef cnp.ndarray x = self._data
+    check_float_kernel(dtype_of(x), "histogram_cpu")
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+    lo, hi = float(min), float(max)
+    if lo > hi:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    flat = x.reshape(-1)
+    if lo == hi and flat.size:
+        finite = flat[np.isfinite(flat)]
+        if finite.size:
+            lo, hi = float(finite.min()), float(finite.max())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        raise RuntimeError(f"torch.histc: range of [{lo}, {hi}] is not finite")
+    dt = x.dtype
+    inside = flat[(flat >= dt.type(lo)) & (flat <= dt.type(hi))]
+    with quiet():
+        pos = ((inside - dt.type(lo)) * dt.type(bins) / (dt.type(hi) - dt.type(lo))).astype(np.int64)
+    pos = np.clip(pos, 0, bins - 1)
+    return make(np.bincount(pos, minlength=bins).astype(dt))
+
+
+cdef Tensor op_bincount(Tensor self, Tensor weights, object minlength):
+    cdef cnp.ndarray x = self._data
+    if cnp.PyArray_NDIM(x) != 1 or dtype_of(x).category == CAT_FLOAT \
+            or dtype_of(x) is bool_ or (x.size and x.min() < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if weights is None:
+        return make(np.bincount(x, minlength=minlength).astype(np.int64))
+    cdef cnp.ndarray w = weights._data
+    if cnp.PyArray_NDIM(w) != 1 or shape_of(w)[0] != shape_of(x)[0]:
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    out_dt = np.float32 if w.dtype == np.float32 else np.float64
+    return make(np.bincount(x, weights=w.astype(np.float64), minlength=minlength).astype(out_dt))
+
+
+cdef Tensor _search(cnp.ndarray seq, object values, bint right, bint out_int32, Tensor sorter,
+                    str fname):
+    """searchsorted's indices: per row of seq's last dim when seq is N-d."""
+    scalar = not isinstance(values, Tensor)
+    vals = np.asarray(values) if scalar else (<Tensor>values)._data
+    side = "right" if right else "left"
+    if sorter is not None:
+        srt = (<Tensor>sorter)._data
+        seq = np.take_along_axis(seq, srt, -1) if seq.ndim else seq
+    if seq.ndim <= 1:
+        out = np.searchsorted(seq.reshape(-1), vals, side=side)
+    else:
+        if scalar or vals.ndim != seq.ndim or shape_of(vals)[:-1] != shape_of(seq)[:-1]:
+            raise RuntimeError(
+                f"torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
+                f"dimensions of boundaries tensor and input value tensor must match, but we got "
+                f"boundaries tensor {shape_str(shape_of(seq))} and input value tensor "
+                f"{shape_str(shape_of(vals))}")
+        s2 = seq.reshape(-1, shape_of(seq)[-1])
+        v2 = vals.reshape(-1, vals.shape[-1])
+        out = np.stack([np.searchsorted(s2[r], v2[r], side=side) for r in range(s2.shape[0])]
+                       ).reshape(shape_of(vals)) if s2.shape[0] else np.zeros(shape_of(vals))
+    return make(np.asarray(out, dtype=np.int32 if out_int32 else np.int64))
+
+
+cdef bint _side_right(object side, bint right, str fname) except -1:
+    if side is None:
+        return right
+    if side not in ("left", "right"):
+        raise RuntimeError(f"{fname}(): side can only be 'left' or 'right' but got {side}")
+    if right and side == "left":
+        raise RuntimeError(f"{fname}(): side and right can't be set to opposites, got side of "
+                           f"left while right was True")
+    return side == "right"
+
+
+cdef Tensor op_searchsorted(Tensor sorted_sequence, object self, bint out_int32, bint right,
+                            object side, Tensor sorter):
+    right = _side_right(side, right, "torch.searchsorted")
+    return _search(sorted_sequence._data, self, right, out_int32, sorter, "searchsorted")
+
+
+def _py_searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
+                     sorter=None):
+    cdef Tensor seq = arg_tensor(sorted_sequence, "searchsorted", "sorted_sequence", 1)
+    v = arg_tensor_or_scalar(input, "searchsorted", "input", 2)
+    return op_searchsorted(seq, v, arg_bool(out_int32, "searchsorted", "out_int32", 3),
+                           arg_bool(right, "searchsorted", "right", 4), side,
+                           None if sorter is None else arg_tensor(sorter, "searchsorted", "sorter", 6))
+
+
+cdef Tensor op_bucketize(object self, Tensor boundaries, bint out_int32, bint right):
+    if cnp.PyArray_NDIM(boundaries._data) != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim("
+                           f"{cnp.PyArray_NDIM(boundaries._data)})")
+    return _search(boundaries._data, self, right, out_int32, None, "bucketize")
+
+
+def _py_bucketize(input, boundaries, *, out_int32=False, right=False):
+    v = arg_tensor_or_scalar(input, "bucketize", "input", 1)
+    return op_bucketize(v, arg_tensor(boundaries, "bucketize", "boundaries", 2),
+                        arg_bool(out_int32, "bucketize", "out_int32", 3),
+                        arg_bool(right, "bucketize", "right", 4))
+
+
+cdef tuple _unique_values(cnp.ndarray x, object dim, bint consecutive):
+    """(values, inverse, counts) of unique / unique_consecutive, over elements or the
+    slices along dim."""
+    cdef Py_ssize_t d
+    if dim is None:
+        flat = x.reshape(-1)
+        if consecutive:
+            if flat.size == 0:
+                return flat.copy(), np.zeros(shape_of(x), np.int64), np.zeros(0, np.int64)
+            starts = np.concatenate([[True], flat[1:] != flat[:-1]])
+            vals = flat[starts]
+            inv = (np.cumsum(starts) - 1).reshape(shape_of(x))
+            counts = np.diff(np.append(np.nonzero(starts)[0], flat.size))
+            return vals, inv, counts
+        vals, inv, counts = np.unique(flat, return_inverse=True, return_counts=True)
+        return vals, inv.reshape(shape_of(x)), counts
+    d = wrap_dim(dim, cnp.PyArray_NDIM(x))
+    moved = np.moveaxis(x, d, 0)
+    n = moved.shape[0]
+    rows = moved.reshape(n, -1)
+    if consecutive:
+        if n == 0:
+            return x.copy(), np.zeros(0, np.int64), np.zeros(0, np.int64)
+        starts = np.concatenate([[True], np.any(rows[1:] != rows[:-1], axis=1)])
+        keep = np.nonzero(starts)[0]
+        inv = np.cumsum(starts) - 1
+        counts = np.diff(np.append(keep, n))
+    else:
+        if n == 0:
+            return x.copy(), np.zeros(0, np.int64), np.zeros(0, np.int64)
+        order = np.lexsort(rows.T[::-1]) if rows.shape[1] else np.arange(n)
+        srt = rows[order]
+        starts = np.concatenate([[True], np.any(srt[1:] != srt[:-1], axis=1)])
+        keep = order[np.nonzero(starts)[0]]
+        group = np.cumsum(starts) - 1
+        inv = np.empty(n, np.int64)
+        inv[order] = group
+        counts = np.diff(np.append(np.nonzero(starts)[0], n))
+    vals = np.moveaxis(moved[keep], 0, d)
+    return as_array(vals).copy(), inv, counts
+
+
+cdef object _unique_impl(Tensor self, bint return_inverse, bint return_counts, object dim,
+                         bint consecutive):
+    vals, inv, counts = _unique_values(self._data, dim, consecutive)
+    cdef Tensor values = make(as_array(vals).astype(self._data.dtype, copy=False))
+    cdef Tensor inverse = make(as_array(inv).astype(np.int64, copy=False))
+    cdef Tensor cnt = make(as_array(counts).astype(np.int64, copy=False))
+    if consecutive:
+        if dim is None:
+            record_UniqueConsecutiveBackward0(values, self, return_inverse, return_counts, dim)
+        else:
+            record_UniqueDimConsecutiveBackward0(values, self, return_inverse, return_counts, dim)
+    elif dim is None:
+        record_Unique2Backward0(values, self, True, return_inverse, return_counts, dim)
+    else:
+        record_UniqueDimBackward0(values, self, True, return_inverse, return_counts, dim)
+    out = [values]
+    if return_inverse:
+        out.append(inverse)
+    if return_counts:
+        out.append(cnt)
+    return values if len(out) == 1 else tuple(out)
+
+
+cdef Tensor op_unique(Tensor self, bint sorted, bint return_inverse, bint return_counts,
+                      object dim):
+    return _unique_impl(self, False, False, dim, False)
+
+
+cdef Tensor op_unique_consecutive(Tensor self, bint return_inverse, bint return_counts,
+                                  object dim):
+    return _unique_impl(self, False, False, dim, True)
+
+
+def _py_unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    cdef Tensor self = arg_tensor(input, "unique", "input", 1)
+    return _unique_impl(self, arg_bool(return_inverse, "unique", "return_inverse", 3),
+                        arg_bool(return_counts, "unique", "return_counts", 4),
+                        None if dim is None else arg_int(dim, "unique", "dim", 5), False)
+
+
+def _py_unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    cdef Tensor self = arg_tensor(input, "unique_consecutive", "input", 1)
+    return _unique_impl(self, arg_bool(return_inverse, "unique_consecutive", "return_inverse", 2),
+                        arg_bool(return_counts, "unique_consecutive", "return_counts", 3),
+                        None if dim is None else arg_int(dim, "unique_consecutive", "dim", 4), True)
+
+
+# ================================================================ renorm
+
+cdef tuple _renorm_dims(Py_ssize_t nd, Py_ssize_t d):
+    return tuple([k for k in range(nd) if k != d])
+
+
+cdef Tensor op_renorm(Tensor self, object p, object dim, object maxnorm):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    if p <= 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
+    if nd <= 1:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {nd} dimensions")
+    check_float_kernel(dtype_of(x), "renorm_cpu")
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef tuple rd = _renorm_dims(nd, d)
+    xa = x.astype(np.float64)
+    with quiet():
+        if p == float("inf"):
+            norm = np.amax(np.abs(xa), axis=rd, keepdims=True)
+        else:
+            norm = np.sum(np.abs(xa) ** p, axis=rd, keepdims=True) ** (1.0 / p)
+        factor = np.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0).astype(x.dtype)
+    cdef Tensor result = make(as_array(x * factor))
+    record_RenormBackward0(result, self, p, d, maxnorm)
+    return result
+
+
+cdef Tensor _norm_backward(Tensor g, Tensor self, object p, Tensor norm, tuple dims):
+    """PyTorch's norm_backward (keepdim) for the p > 0 of renorm: the gradient of
+    vector_norm(self, p, dims) for an incoming g."""
+    cdef dtype d = dtype_of(self._data)
+    cdef Tensor zero = make_scalar(0.0, d)
+    if p == 1:
+        return OPS.mul(OPS.sign(self), g)
+    if p == 2:
+        return OPS.where(OPS.eq(norm, 0), zero, OPS.mul(self, OPS.div(g, norm, None)))
+    if p == float("inf"):
+        mask = OPS._to_copy(OPS.eq(OPS.abs(self), norm), d)
+        return OPS.mul(OPS.sign(self),
+                       OPS.mul(OPS.div(g, op_sum(mask, dims, True, None), None), mask))
+    if p < 1:
+        part = OPS.div(OPS.mul(OPS.mul(OPS.sign(self), OPS.pow(OPS.abs(self), p - 1)), g),
+                       OPS.pow(norm, p - 1), None)
+        return OPS.where(OPS.eq(self, 0), zero, part)
+    part = OPS.div(OPS.mul(OPS.mul(self, OPS.pow(OPS.abs(self), p - 2)), g),
+                   OPS.pow(norm, p - 1), None)
+    return OPS.where(OPS.eq(norm, 0), zero, part)
+
+
+cdef Tensor renorm_backward(Tensor grad, Tensor self, object p, object dim, object maxnorm):
+    """PyTorch's renorm_backward: where a slice's norm exceeds maxnorm, the gradient of
+    self * maxnorm / (norm + 1e-7), else grad."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef tuple rd = _renorm_dims(nd, <Py_ssize_t>dim)
+    norm = OPS.linalg_vector_norm(self, p, rd, True, None)
+    nb = _norm_backward(op_sum(OPS.mul(self, grad), rd, True, None), self, p, norm, rd)
+    invnorm = OPS.reciprocal(OPS.add(norm, 1e-7, 1))
+    factor = OPS.mul(invnorm, maxnorm)
+    scaled = OPS.sub(OPS.mul(factor, grad), OPS.mul(OPS.mul(factor, invnorm), nb), 1)
+    return OPS.where(OPS.gt(norm, maxnorm), scaled, grad)
 
 
 include "_gen_reduce.pxi"
