@@ -481,6 +481,71 @@ GRAD_FN_ALLOWLIST = {
     "Unique2Backward0": "unique of a tensor that requires grad: its backward raises, as "
                         "PyTorch's (test_reduce_linalg.py::test_unique_nodes)",
     "UniqueDimBackward0": "unique(dim=...), as Unique2Backward0",
-    "UniqueConsecutiveBackward0": "unique_consecutive, as Unique2Backward0",
-    "UniqueDimConsecutiveBackward0": "unique_consecutive(dim=...), as Unique2Backward0",
+    "UniqueConsecutiveBackward0": "unique_consecutive (with or without dim), as Unique2Backward0",
 }
+
+# ------------------------------------------------------------------ trapezoid / gradient
+
+op("trapezoid", lambda m, y: m.trapezoid(y), [C((5,)), C((3, 4)), C((4, 3), nc=("t",))],
+   ("MulBackward1",), second_order=False)
+op("trapezoid.dx_dim", lambda m, y: m.trapezoid(y, dx=0.5, dim=0), [C((3, 4))], ("MulBackward1",),
+   second_order=False)
+op("trapezoid.x", lambda m, y, x: m.trapezoid(y, x), [C((3, 4), (4,)), C((3, 4), (3, 4)),
+                                                       C((3, 4), (4,), ng=(1,))],
+   ("DivBackward1",))
+op("trapezoid.x_dim0", lambda m, y, x: m.trapezoid(y, x, dim=0), [C((3, 4), (3,)), C((2, 3, 4), (3, 4))],
+   ("DivBackward1",))
+op("trapezoid.positional_dx", lambda m, y: m.trapezoid(y, 2.0), [C((3, 4))], ("MulBackward1",),
+   second_order=False, gradcheck=False)  # raises, as PyTorch
+op("trapezoid.empty", lambda m, y: m.trapezoid(y, dim=0), [C((0, 3))], (), second_order=False)
+op("trapz", lambda m, y, x: m.trapz(y, x), [C((3, 4), (4,))], ("DivBackward1",))
+op("trapz.dx", lambda m, y: m.trapz(y, dx=3, dim=-2), [C((3, 4))], ("MulBackward1",),
+   second_order=False)
+op("cumulative_trapezoid", lambda m, y: m.cumulative_trapezoid(y), [C((5,)), C((3, 4))],
+   ("CumsumBackward0",), second_order=False)
+op("cumulative_trapezoid.x", lambda m, y, x: m.cumulative_trapezoid(y, x, dim=0),
+   [C((3, 4), (3,)), C((3, 4), (3, 4), ng=(0,))], ("DivBackward1",))
+op("gradient", lambda m, x: m.gradient(x), [C((5,)), C((3, 4)), C((4, 3), nc=("t",))],
+   ("CatBackward0",), second_order=False)
+op("gradient.spacing_dim", lambda m, x: m.gradient(x, spacing=2.0, dim=1), [C((3, 4))],
+   ("CatBackward0",), second_order=False)
+op("gradient.edge2_list", lambda m, x: m.gradient(x, spacing=[0.5, 3], edge_order=2),
+   [C((3, 4))], ("CatBackward0",), second_order=False)
+op("gradient.coordinates", lambda m, x, c: m.gradient(x, spacing=(c.detach().cumsum(0) + 5,), dim=1),
+   [C((3, 4), (4,), ng=(1,), domain=("real", "positive"))], ("CatBackward0",), second_order=False)
+op("gradient.coordinates_edge2", lambda m, x, c: m.gradient(x, spacing=[c.detach().cumsum(0)], dim=0,
+                                                            edge_order=2),
+   [C((4, 3), (4,), ng=(1,), domain=("real", "positive"))], ("CatBackward0",), second_order=False)
+
+# ------------------------------------------------------------------ quantiles (distinct: no ties)
+
+_Q = dict(domain="distinct", second_order=False)
+op("quantile", lambda m, x: m.quantile(x, 0.3), [C((5,)), C((3, 4)), C((4, 3), nc=("t",))],
+   ("SqueezeBackward4",), **_Q)
+op("quantile.dim", lambda m, x: x.quantile(0.75, dim=1), [C((3, 4)), C((2, 3, 4))],
+   ("SqueezeBackward4",), **_Q)
+op("quantile.dim0_keepdim", lambda m, x: m.quantile(x, 0.5, 0, True), [C((4, 3)), C((3, 2, 2))],
+   ("SqueezeBackward4",), **_Q)
+op("quantile.q_tensor", lambda m, x: m.quantile(x, m.tensor([0.0, 0.25, 1.0], dtype=x.dtype), dim=1),
+   [C((3, 4))], ("SqueezeBackward4",), **_Q)
+op("quantile.q_tensor_all", lambda m, x: x.quantile(m.tensor([0.1, 0.9], dtype=x.dtype), keepdim=True),
+   [C((3, 4))], ("SqueezeBackward4",), **_Q)
+for _mode in ("lower", "higher", "midpoint", "nearest"):
+    op(f"quantile.{_mode}", (lambda md: lambda m, x: m.quantile(x, 0.4, -1, interpolation=md))(_mode),
+       [C((3, 5))], ("SqueezeBackward4",), **_Q)
+op("quantile.nan", lambda m, x: m.quantile(x.masked_fill(x < 0, float("nan")), 0.4, dim=1),
+   [C((3, 4))], ("SqueezeBackward4",), gradcheck=False, **_Q)  # NaN values
+op("nanquantile", lambda m, x: m.nanquantile(x.masked_fill(x < 0, float("nan")), 0.4, dim=1),
+   [C((3, 4)), C((3, 5))], ("SqueezeBackward4",), **_Q)
+op("nanquantile.all", lambda m, x: x.nanquantile(0.6), [C((3, 4))], ("SqueezeBackward4",), **_Q)
+
+# ------------------------------------------------------------------ histogram (no gradients)
+
+op("histogram", lambda m, x: m.histogram(x.detach(), 5), [C((20,)), C((3, 4))], (),
+   second_order=False)
+op("histogram.range_density", lambda m, x: x.detach().histogram(4, range=(-1.0, 1.0), density=True),
+   [C((5, 4))], (), second_order=False)
+op("histogram.edges_weight", lambda m, x: m.histogram(x.detach(), m.tensor([-1.0, 0.0, 0.5, 2.0],
+                                                                          dtype=x.dtype),
+                                                      weight=x.detach().abs()),
+   [C((3, 4))], (), second_order=False)

@@ -490,3 +490,52 @@ op("repeat_interleave.tensor1", lambda m, x: m.repeat_interleave(x, m.tensor([2]
 op("repeat_interleave.counts", lambda m, x: m.repeat_interleave(m.tensor([2, 0, 3])), [C(())], ())
 op("index2.range", lambda m, x: x[range(1, 3)], [C((3, 4)), C((4, 2))], ("IndexBackward0",))
 op("index2.range_tuple", lambda m, x: x[:, range(0, 4, 2)], [C((3, 4))], ("IndexBackward0",))
+
+# ---- index_reduce, as_strided_scatter, fill_diagonal_, unravel_index
+
+for _red in ("prod", "mean", "amax", "amin"):
+    for _inc in (True, False):
+        op(f"index_reduce.{_red}{'' if _inc else '_exclude'}",
+           (lambda r, i: lambda m, x, s: x.index_reduce(0, m.tensor([2, 0, 2]), s, r,
+                                                       include_self=i))(_red, _inc),
+           [C((3, 4), (3, 4)), C((3, 4), (3, 4), ng=(0,)), C((3, 4), (3, 4), ng=(1,))],
+           ("IndexReduceBackward0",), domain="distinct" if _red in ("amax", "amin") else "real",
+           second_order=_red == "prod")
+op("index_reduce_", _inplace(lambda m, y, s: y.index_reduce_(1, m.tensor([3, 1]), s, "mean")),
+   [C((3, 4), (3, 2))], ("IndexReduceBackward0",))
+# PyTorch's self-gradient of as_strided_scatter is grad at the scattered positions (its
+# as_strided_scatter_backward), where the derivative is grad elsewhere: only src's is compared
+op("as_strided_scatter", lambda m, x, s: m.as_strided_scatter(x, s, (2, 2), (1, 4), 1),
+   [C((3, 4), (2, 2), ng=(0,))], ("AsStridedScatterBackward0",))
+op("as_strided_scatter.no_offset", lambda m, x, s: x.as_strided_scatter(s, (3,), (5,)),
+   [C((3, 4), (3,), ng=(0,))], ("AsStridedScatterBackward0",))
+op("fill_diagonal_", _inplace(lambda m, y: y.fill_diagonal_(2.5)), [C((3, 4)), C((4, 3)), C((2, 2, 2))],
+   ("CopySlices",))
+op("fill_diagonal_.wrap", _inplace(lambda m, y: y.fill_diagonal_(-1, wrap=True)), [C((9, 4)), C((7, 3))],
+   ("CopySlices",))
+op("unravel_index", lambda m, x: m.unravel_index(m.tensor([5, 11, -1, 0]), (3, 4)), [C(())], ())
+op("unravel_index.0d", lambda m, x: m.unravel_index(m.tensor(7), m.Size([2, 2, 2])), [C(())], ())
+
+# ---- block_diag, combinations
+
+op("block_diag", lambda m, a, b, c: m.block_diag(a, b, c), [C((2, 3), (4,), ()), C((1, 1), (2, 2), (3,))],
+   ("BlockDiagBackward0",))
+op("block_diag.ng", lambda m, a, b: m.block_diag(a, b), [C((2, 3), (2,), ng=(0,))],
+   ("BlockDiagBackward0",))
+op("combinations", lambda m, x: m.combinations(x), [C((4,)), C((1,))], ("StackBackward0",))
+op("combinations.r3", lambda m, x: m.combinations(x, 3), [C((5,))], ("StackBackward0",))
+op("combinations.replacement", lambda m, x: m.combinations(x, 2, with_replacement=True), [C((3,))],
+   ("StackBackward0",))
+op("combinations.r0", lambda m, x: m.combinations(x, r=0), [C((3,))], ())
+
+# ---- diag_embed / diagflat
+
+op("diag_embed", lambda m, x: m.diag_embed(x), [C((3,)), C((2, 3)), C((3, 2), nc=("t",))],
+   ("DiagEmbedBackward0",), double_grad_fns=("DiagonalBackward0",))
+op("diag_embed.offset_dims", lambda m, x: x.diag_embed(-1, 0, 2), [C((2, 3))], ("DiagEmbedBackward0",))
+op("diag_embed.dims_swapped", lambda m, x: m.diag_embed(x, 2, dim1=-1, dim2=0), [C((2, 3))],
+   ("DiagEmbedBackward0",))
+op("diag_embed.same_dims", lambda m, x: m.diag_embed(x, 0, 1, 1), [C((2, 3))], ("DiagEmbedBackward0",),
+   gradcheck=False)  # raises, as PyTorch
+op("diagflat", lambda m, x: m.diagflat(x), [C((3,)), C((2, 2)), C(())], ("DiagEmbedBackward0",))
+op("diagflat.offset", lambda m, x: x.diagflat(-2), [C((2, 2), nc=("t",))], ("DiagEmbedBackward0",))

@@ -1017,8 +1017,9 @@ cdef Py_ssize_t _check_index_along(Tensor self, object dim, Tensor index, str fn
     cdef Py_ssize_t d = wrap_dim(dim, nd)
     cdef dtype idt = dtype_of(idx)
     if idt is not int64 and not (idt is int32 and fname == "index_add_"):
-        raise RuntimeError(f"{fname}(): Expected dtype int64 for index." if fname != "index_add_"
-                           else "index_add_(): Expected dtype int32/int64 for index")
+        if fname == "index_add_":
+            raise RuntimeError("index_add_(): Expected dtype int32/int64 for index")
+        raise IndexError(f"{fname}(): Expected dtype int64 for index.")
     if cnp.PyArray_NDIM(idx) > 1:
         raise IndexError(f"{fname}(): Index is supposed to be a vector")
     cdef Py_ssize_t n = shape_of(x)[d] if nd else 1
@@ -1452,6 +1453,159 @@ cdef Tensor op_nonzero_static(Tensor self, object size, object fill_value):
     k = min(size, shape_of(rows)[0])
     out[:k] = rows[:k]
     return make(out)
+
+
+
+# ================================================================ index_reduce
+
+cdef tuple _INDEX_REDUCES = ("prod", "mean", "amax", "amin")
+
+
+cdef Tensor _index_as_scatter(Tensor source, Py_ssize_t d, Tensor index):
+    """index_reduce's index as scatter_reduce's: index[i] at every position of source's
+    slice i along d."""
+    cdef cnp.ndarray src = source._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(src)
+    if nd == 0:
+        return make(index._data.reshape(()).astype(np.int64))
+    shape = [1] * nd
+    shape[d] = -1
+    return make(np.ascontiguousarray(np.broadcast_to(
+        index._data.reshape(shape).astype(np.int64), shape_of(src))))
+
+
+cdef Tensor op_index_reduce(Tensor self, object dim, Tensor index, Tensor source, object reduce,
+                            bint include_self):
+    warnings.warn("index_reduce() is in beta and the API may change at any time.", UserWarning,
+                  stacklevel=2)
+    if reduce not in _INDEX_REDUCES:
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
+                           f"amin but got {reduce}.")
+    cdef Py_ssize_t d = _check_index_along(self, dim, index, "index_reduce_")
+    if dtype_of(source._data) is not dtype_of(self._data):
+        raise RuntimeError("index_reduce_(): self and source expected to have the same dtype, "
+                           f"but got (self) {dtype_of(self._data).scalar_name} and (source) "
+                           f"{dtype_of(source._data).scalar_name}")
+    cdef cnp.ndarray idx = _index_as_scatter(source, d, index)._data
+    idx = np.where(idx < 0, idx + (shape_of(self._data)[d] if self._data.ndim else 1), idx)
+    cdef Tensor result = make(_scatter_reduce_values(self._data, d, idx, source._data, reduce,
+                                                     include_self))
+    record_IndexReduceBackward0(result, self, d, index, source, reduce, include_self)
+    return result
+
+
+cdef tuple index_reduce_backward(Tensor grad, Tensor self, object dim, Tensor index,
+                                 Tensor source, str reduce, bint include_self, Tensor result):
+    """PyTorch's index_reduce_backward: scatter_reduce's, with index spread over source's
+    slices."""
+    cdef Tensor idx = _index_as_scatter(source, dim, index)
+    return scatter_reduce_backward(grad, self, dim, idx, source, reduce, include_self, result)
+
+
+# ================================================================ as_strided_scatter
+
+cdef cnp.ndarray _strided_positions(tuple self_shape, tuple size, tuple stride, object offset):
+    """The flat (row-major) positions of self's elements that the strided view addresses."""
+    cdef Py_ssize_t n = shape_numel(self_shape)
+    off = 0 if offset is None else offset
+    if any([s < 0 for s in size]) or any([s < 0 for s in stride]):
+        raise RuntimeError("as_strided_scatter: negative sizes or strides are not supported")
+    last = off + sum([(s - 1) * st for s, st in zip(size, stride) if s > 0])
+    if shape_numel(size) and (off < 0 or last >= n):
+        raise RuntimeError(
+            f"setStorage: sizes {shape_str(size)}, strides {shape_str(stride)}, storage offset "
+            f"{off}, and itemsize 8 requiring a storage size of {(last + 1) * 8} are out of "
+            f"bounds for storage of size {n * 8}")
+    pos = np.full(size, off, dtype=np.int64)
+    for k in range(len(size)):
+        shp = [1] * len(size)
+        shp[k] = size[k]
+        pos = pos + (np.arange(size[k], dtype=np.int64) * stride[k]).reshape(shp)
+    return pos
+
+
+cdef Tensor op_as_strided_scatter(Tensor self, Tensor src, object size, object stride,
+                                  object storage_offset):
+    cdef tuple sz = tuple(size), st = tuple(stride)
+    if len(sz) != len(st):
+        raise RuntimeError(f"mismatch in length of strides and shape")
+    if shape_of(src._data) != sz:
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
+                           f"{shape_str(shape_of(src._data))}, slice size = {shape_str(sz)}")
+    pos = _strided_positions(shape_of(self._data), sz, st, storage_offset)
+    cdef cnp.ndarray out = np.array(self._data, order="C", copy=True)
+    out.reshape(-1)[pos.reshape(-1)] = src._data.astype(out.dtype).reshape(-1)
+    cdef Tensor result = make(out)
+    record_AsStridedScatterBackward0(result, self, src, sz, st, storage_offset)
+    return result
+
+
+cdef Tensor as_strided_scatter_self_backward(Tensor grad, object size, object stride,
+                                             object storage_offset):
+    """grad with the scattered positions zeroed."""
+    pos = _strided_positions(shape_of(grad._data), tuple(size), tuple(stride), storage_offset)
+    flat = np.unique(pos.reshape(-1))
+    return OPS.put(grad, make(flat), zeros((flat.size,), dtype_of(grad._data)), False)
+
+
+cdef Tensor as_strided_scatter_src_backward(Tensor grad, object size, object stride,
+                                            object storage_offset):
+    """grad read through the strided view: grad.contiguous().as_strided(...)."""
+    pos = _strided_positions(shape_of(grad._data), tuple(size), tuple(stride), storage_offset)
+    return OPS.take(grad, make(pos))
+
+
+# ================================================================ fill_diagonal_ / unravel_index
+
+cdef Tensor op_fill_diagonal_(Tensor self, object fill_value, bint wrap):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data), k
+    if nd < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    cdef tuple shape = shape_of(self._data)
+    if nd > 2:
+        for k in range(1, nd):
+            if shape[k] != shape[0]:
+                raise RuntimeError("all dimensions of input must be of equal length")
+    # the diagonal as a view (one diagonal() per extra dim), filled in place: a write
+    # into a region of self, as PyTorch's (CopySlices)
+    cdef Tensor diag = self
+    while cnp.PyArray_NDIM(diag._data) > 1:
+        diag = OPS.diagonal(diag, 0, 0, -1)
+    OPS.fill_(diag, fill_value)
+    cdef Py_ssize_t rows, cols, start
+    if wrap and nd == 2 and shape[0] > shape[1] + 1:
+        rows, cols = shape[0], shape[1]
+        start = cols + 1
+        while start < rows:
+            OPS.fill_(OPS.diagonal(OPS.slice(self, 0, start, None, 1), 0, 0, 1), fill_value)
+            start += cols + 1
+    return self
+
+
+cdef tuple op_unravel_index(Tensor indices, object shape):
+    cdef cnp.ndarray idx = indices._data
+    if dtype_of(idx).category == CAT_FLOAT or dtype_of(idx) is bool_:
+        raise TypeError(f"expected 'indices' to be integer dtype, but got "
+                        f"{dtype_of(idx).name}")
+    if isinstance(shape, int) or hasattr(shape, "__index__"):
+        shp = (shape.__index__(),)
+    else:
+        shp = tuple([s.__index__() for s in shape])
+    for s in shp:
+        if s < 0:
+            raise ValueError("'shape' cannot have negative values, but got " + str(shp))
+    n = shape_numel(shp)
+    if idx.size and ((idx < -n) | (idx >= n)).any():
+        raise RuntimeError(f"'indices' must be in range [-{n}, {n - 1}]")
+    flat = np.where(idx < 0, idx + n, idx).astype(np.int64)
+    if not shp:
+        return ()
+    return tuple([make(as_array(c).astype(np.int64, copy=False))
+                  for c in np.unravel_index(flat, shp)])
+
+
+def _py_unravel_index(indices, shape):
+    return op_unravel_index(arg_tensor(indices, "unravel_index", "indices", 1), shape)
 
 
 include "_gen_index.pxi"

@@ -1395,8 +1395,9 @@ cdef Tensor op_histc(Tensor self, object bins, object min, object max):
 
 cdef Tensor op_bincount(Tensor self, Tensor weights, object minlength):
     cdef cnp.ndarray x = self._data
-    if cnp.PyArray_NDIM(x) != 1 or dtype_of(x).category == CAT_FLOAT \
-            or dtype_of(x) is bool_ or (x.size and x.min() < 0):
+    if dtype_of(x).category == CAT_FLOAT or dtype_of(x) is bool_:
+        raise not_implemented_for("bincount_cpu", dtype_of(x))
+    if cnp.PyArray_NDIM(x) != 1 or (x.size and x.min() < 0):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
@@ -1522,11 +1523,8 @@ cdef object _unique_impl(Tensor self, bint return_inverse, bint return_counts, o
     cdef Tensor values = make(as_array(vals).astype(self._data.dtype, copy=False))
     cdef Tensor inverse = make(as_array(inv).astype(np.int64, copy=False))
     cdef Tensor cnt = make(as_array(counts).astype(np.int64, copy=False))
-    if consecutive:
-        if dim is None:
-            record_UniqueConsecutiveBackward0(values, self, return_inverse, return_counts, dim)
-        else:
-            record_UniqueDimConsecutiveBackward0(values, self, return_inverse, return_counts, dim)
+    if consecutive:     # PyTorch's node for unique_consecutive with or without dim
+        record_UniqueConsecutiveBackward0(values, self, return_inverse, return_counts, dim)
     elif dim is None:
         record_Unique2Backward0(values, self, True, return_inverse, return_counts, dim)
     else:
@@ -1626,6 +1624,391 @@ cdef Tensor renorm_backward(Tensor grad, Tensor self, object p, object dim, obje
     factor = OPS.mul(invnorm, maxnorm)
     scaled = OPS.sub(OPS.mul(factor, grad), OPS.mul(OPS.mul(factor, invnorm), nb), 1)
     return OPS.where(OPS.gt(norm, maxnorm), scaled, grad)
+
+
+
+# ================================================================ trapezoid / gradient
+# Composed of the ops above as PyTorch composes them (its graphs hold the same nodes).
+
+cdef Tensor op_mul_scalar(Tensor self, object other):
+    cdef Tensor result = make(as_array(self._data * np.asarray(other, dtype=self._data.dtype)))
+    record_MulBackward1(result, self, other)
+    return result
+
+
+cdef Tensor _zeros_except(Tensor y, Py_ssize_t d):
+    cdef tuple s = shape_of(y._data)
+    return zeros(s[:d] + s[d + 1:], dtype_of(y._data))
+
+
+cdef Tensor _spacing_view(Tensor x, Tensor y, Py_ssize_t d, str fname):
+    """x viewed so its differences broadcast against y's along d (PyTorch's x_viewed)."""
+    cdef Py_ssize_t ny = cnp.PyArray_NDIM(y._data), nx = cnp.PyArray_NDIM(x._data)
+    if nx == 1:
+        if shape_of(x._data)[0] != shape_of(y._data)[d]:
+            raise RuntimeError(f"{fname}: There must be one `x` value for each sample point")
+        sizes = [1] * ny
+        sizes[d] = shape_of(x._data)[0]
+        return OPS.view(x, tuple(sizes))
+    if nx < ny:
+        return OPS.view(x, (1,) * (ny - nx) + shape_of(x._data))
+    return x
+
+
+cdef tuple _trapezoid_args(str fname, Tensor y, object x, object dx, object dim):
+    if x is not None and dx is not None:
+        raise RuntimeError(f"{fname}: received both x and dx")
+    cdef Py_ssize_t d = wrap_dim(dim, cnp.PyArray_NDIM(y._data))
+    if dtype_of(y._data) is bool_:
+        raise RuntimeError(f"{fname}: received a bool input for `y`, but bool is not supported")
+    if x is not None and dtype_of((<Tensor>x)._data) is bool_:
+        raise RuntimeError(f"{fname}: received a bool input for `x`, but bool is not supported")
+    return d, (1 if dx is None else dx)
+
+
+cdef Tensor op_trapezoid(Tensor y, Tensor x, object dx, object dim):
+    d, step = _trapezoid_args("trapezoid", y, x, dx, dim)
+    if shape_of(y._data)[d] == 0:
+        return _zeros_except(y, d)
+    cdef Tensor dxt, left, right
+    if x is None:
+        # (y.sum(dim) - (y[0] + y[-1]) * 0.5) * dx
+        ends = OPS.add(OPS.select(y, d, 0), OPS.select(y, d, -1), 1)
+        return op_mul_scalar(OPS.sub(op_sum(y, (d,), False, None), op_mul_scalar(ends, 0.5), 1),
+                             float(step))
+    xv = _spacing_view(x, y, d, "trapezoid")
+    dxt = OPS.sub(OPS.slice(xv, d, 1, None, 1), OPS.slice(xv, d, 0, -1, 1), 1)
+    left = OPS.slice(y, d, 0, -1, 1)
+    right = OPS.slice(y, d, 1, None, 1)
+    return OPS.div_scalar(op_sum(OPS.mul(OPS.add(left, right, 1), dxt), (d,), False, None), 2.0)
+
+
+cdef Tensor op_cumulative_trapezoid(Tensor y, Tensor x, object dx, object dim):
+    d, step = _trapezoid_args("cumulative_trapezoid", y, x, dx, dim)
+    cdef Tensor left = OPS.slice(y, d, 0, -1, 1), right = OPS.slice(y, d, 1, None, 1)
+    if x is None:
+        return op_cumsum(op_mul_scalar(OPS.add(left, right, 1), float(step) / 2.0), d, None)
+    xv = _spacing_view(x, y, d, "cumulative_trapezoid")
+    dxt = OPS.sub(OPS.slice(xv, d, 1, None, 1), OPS.slice(xv, d, 0, -1, 1), 1)
+    return OPS.div_scalar(op_cumsum(OPS.mul(OPS.add(left, right, 1), dxt), d, None), 2.0)
+
+
+cdef tuple _trapezoid_py(str fname, object y, tuple args, object x, object dx, object dim):
+    cdef Tensor yt = arg_tensor(y, fname, "y", 1)
+    if args:
+        if len(args) > 1 or x is not None:
+            raise TypeError(f"{fname}() takes at most 2 positional arguments")
+        x = args[0]
+    if x is not None and not isinstance(x, Tensor):
+        raise TypeError(
+            f"{fname}() received an invalid combination of arguments - got (Tensor, "
+            f"{type(x).__name__}), but expected one of:\n * (Tensor y, Tensor x, *, int dim = -1)\n"
+            f" * (Tensor y, *, Number dx = 1, int dim = -1)\n")
+    if isinstance(dx, bool):
+        raise RuntimeError(f"{fname}: Currently, we only support dx as a real number.")
+    return yt, x, None if dx is None else arg_scalar(dx, fname, "dx", 2), arg_int(dim, fname, "dim", 3)
+
+
+def _py_trapezoid(y, *args, x=None, dx=None, dim=-1):
+    yt, xt, d, dm = _trapezoid_py("trapezoid", y, args, x, dx, dim)
+    return op_trapezoid(yt, xt, d, dm)
+
+
+def _py_cumulative_trapezoid(y, *args, x=None, dx=None, dim=-1):
+    yt, xt, d, dm = _trapezoid_py("cumulative_trapezoid", y, args, x, dx, dim)
+    return op_cumulative_trapezoid(yt, xt, d, dm)
+
+
+cdef Tensor _edge_slice(Tensor t, Py_ssize_t d, object start, object end):
+    return OPS.slice(t, d, start, end, 1)
+
+
+cdef tuple op_gradient(Tensor self, object spacing, object dim, object edge_order):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data), i
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    if dim is None:
+        dims = list(range(nd))
+        given_dim = False
+    else:
+        dims = [dim] if not isinstance(dim, (list, tuple)) else list(dim)
+        given_dim = True
+    dims = [wrap_dim(k, nd) for k in dims]
+    if isinstance(spacing, (list, tuple)):
+        sp = list(spacing)
+        if len(sp) != len(dims):
+            if given_dim:
+                raise RuntimeError(
+                    f"torch.gradient expected spacing to be unspecified, a scalar or it's spacing "
+                    f"and dim arguments to have the same length, but got a spacing argument of "
+                    f"length {len(sp)} and a dim argument of length {len(dims)}.")
+            raise RuntimeError(
+                f"torch.gradient expected spacing to be unspecified, a scalar, or a list of length "
+                f"equal to 'self.dim() = {nd}', since dim argument was not given, but got a list "
+                f"of length {len(sp)}")
+    else:
+        sp = [spacing] * len(dims)
+    for i in range(len(dims)):
+        if shape_of(self._data)[dims[i]] < edge_order + 1:
+            raise RuntimeError(
+                "torch.gradient expected each dimension size to be at least edge_order+1")
+    out = []
+    for i in range(len(dims)):
+        d = dims[i]
+        s = sp[i]
+        if isinstance(s, Tensor):
+            out.append(_gradient_coordinates(self, <Tensor>s, d, edge_order))
+        else:
+            out.append(_gradient_uniform(self, arg_scalar(s, "gradient", "spacing", 2), d,
+                                         edge_order))
+    return tuple(out)
+
+
+cdef Tensor _gradient_uniform(Tensor x, object h, Py_ssize_t d, object edge_order):
+    center = OPS.div_scalar(OPS.div_scalar(OPS.sub(_edge_slice(x, d, 2, None),
+                                                    _edge_slice(x, d, 0, -2), 1), h), 2.0)
+    if edge_order == 1:
+        pre = OPS.div_scalar(OPS.sub(_edge_slice(x, d, 1, 2), _edge_slice(x, d, 0, 1), 1), h)
+        app = OPS.div_scalar(OPS.sub(_edge_slice(x, d, -1, None), _edge_slice(x, d, -2, -1), 1), h)
+    else:
+        pre = OPS.div_scalar(OPS.sub(OPS.add(op_mul_scalar(_edge_slice(x, d, 0, 1), -1.5),
+                                             op_mul_scalar(_edge_slice(x, d, 1, 2), 2.0), 1),
+                                     op_mul_scalar(_edge_slice(x, d, 2, 3), 0.5), 1), h)
+        app = OPS.div_scalar(OPS.add(OPS.sub(op_mul_scalar(_edge_slice(x, d, -3, -2), 0.5),
+                                             op_mul_scalar(_edge_slice(x, d, -2, -1), 2.0), 1),
+                                     op_mul_scalar(_edge_slice(x, d, -1, None), 1.5), 1), h)
+    return OPS.cat([pre, center, app], d)
+
+
+cdef Tensor _gradient_coordinates(Tensor x, Tensor coords, Py_ssize_t d, object edge_order):
+    """PyTorch's gradient_helper: second-order central differences over unevenly
+    spaced coordinates."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x._data)
+    if cnp.PyArray_NDIM(coords._data) != 1 or shape_of(coords._data)[0] != shape_of(x._data)[d]:
+        raise RuntimeError(f"torch.gradient expected each tensor to be on the same device, "
+                           f"and of one dimension with size {shape_of(x._data)[d]}")
+    shape = [1] * nd
+    shape[d] = -1
+    shape = tuple(shape)
+    ax_dx = op_diff(coords, 1, 0, None, None)
+    dx1 = OPS.slice(ax_dx, 0, 0, -1, 1)
+    dx2 = OPS.slice(ax_dx, 0, 1, None, 1)
+    s12 = OPS.add(dx1, dx2, 1)
+    a = OPS.reshape(OPS.div(OPS.neg(dx2), OPS.mul(dx1, s12), None), shape)
+    b = OPS.reshape(OPS.div(OPS.sub(dx2, dx1, 1), OPS.mul(dx1, dx2), None), shape)
+    c = OPS.reshape(OPS.div(dx1, OPS.mul(dx2, s12), None), shape)
+    center = OPS.add(OPS.add(OPS.mul(a, _edge_slice(x, d, 0, -2)),
+                             OPS.mul(b, _edge_slice(x, d, 1, -1)), 1),
+                     OPS.mul(c, _edge_slice(x, d, 2, None)), 1)
+    if edge_order == 1:
+        pre = OPS.div(OPS.sub(_edge_slice(x, d, 1, 2), _edge_slice(x, d, 0, 1), 1),
+                      OPS.select(ax_dx, 0, 0), None)
+        app = OPS.div(OPS.sub(_edge_slice(x, d, -1, None), _edge_slice(x, d, -2, -1), 1),
+                      OPS.select(ax_dx, 0, -1), None)
+    else:
+        d1, d2 = OPS.select(ax_dx, 0, 0), OPS.select(ax_dx, 0, 1)
+        s = OPS.add(d1, d2, 1)
+        a0 = OPS.neg(OPS.div(OPS.add(op_mul_scalar(d1, 2.0), d2, 1), OPS.mul(d1, s), None))
+        b0 = OPS.div(s, OPS.mul(d1, d2), None)
+        c0 = OPS.neg(OPS.div(d1, OPS.mul(d2, s), None))
+        pre = OPS.add(OPS.add(OPS.mul(a0, _edge_slice(x, d, 0, 1)),
+                              OPS.mul(b0, _edge_slice(x, d, 1, 2)), 1),
+                      OPS.mul(c0, _edge_slice(x, d, 2, 3)), 1)
+        d1, d2 = OPS.select(ax_dx, 0, -2), OPS.select(ax_dx, 0, -1)
+        s = OPS.add(d1, d2, 1)
+        a1 = OPS.div(d2, OPS.mul(d1, s), None)
+        b1 = OPS.neg(OPS.div(s, OPS.mul(d1, d2), None))
+        c1 = OPS.div(OPS.add(op_mul_scalar(d2, 2.0), d1, 1), OPS.mul(d2, s), None)
+        app = OPS.add(OPS.add(OPS.mul(a1, _edge_slice(x, d, -3, -2)),
+                              OPS.mul(b1, _edge_slice(x, d, -2, -1)), 1),
+                      OPS.mul(c1, _edge_slice(x, d, -1, None)), 1)
+    return OPS.cat([pre, center, app], d)
+
+
+def _py_gradient(input, *, spacing=1, dim=None, edge_order=1):
+    cdef Tensor self = arg_tensor(input, "gradient", "input", 1)
+    if isinstance(spacing, Tensor):
+        spacing = [spacing]     # one coordinate tensor: for the one dim
+    return op_gradient(self, spacing, dim, arg_int(edge_order, "gradient", "edge_order", 4))
+
+
+# ================================================================ quantile / nanquantile
+
+cdef tuple _QUANTILE_MODES = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+cdef Tensor _quantile(Tensor self, object q, object dim, bint keepdim, str interpolation,
+                      bint ignore_nan):
+    cdef str fname = "nanquantile()" if ignore_nan else "quantile()"
+    cdef cnp.ndarray x = self._data
+    cdef Tensor sorted_, result
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x), d
+    if cnp.PyArray_SIZE(x) == 0:
+        raise RuntimeError(f"{fname} input tensor must be non-empty")
+    if dtype_of(x) is not float32 and dtype_of(x) is not float64:
+        raise RuntimeError(f"{fname} input tensor must be either float or double dtype")
+    if isinstance(q, Tensor):
+        qa = (<Tensor>q)._data
+        if qa.ndim > 1:
+            raise RuntimeError(f"{fname} q must be a scalar or 1D tensor")
+        if dtype_of(qa) is not dtype_of(x):
+            raise RuntimeError(f"{fname} q tensor must be same dtype as the input tensor")
+    else:
+        qa = np.asarray(q, dtype=x.dtype)
+    if interpolation not in _QUANTILE_MODES:
+        raise RuntimeError(f"{fname} interpolation must be one of linear, lower, higher, midpoint "
+                           f"or nearest. Got {interpolation}")
+    if qa.size and ((qa < 0) | (qa > 1)).any():
+        raise RuntimeError(f"{fname} q values must be in the range [0, 1]")
+    # the output's shape and the sorted input (PyTorch's quantile_impl)
+    if dim is None:
+        out_shape = [1] * nd if keepdim else []
+        sorted_ = op_sort(OPS.reshape(self, (-1,)), -1, False, None)[0]
+    else:
+        d = wrap_dim(dim, nd)
+        out_shape = list(shape_of(x))
+        if nd:
+            if keepdim:
+                out_shape[d] = 1
+            else:
+                del out_shape[d]
+        if nd == 0 or d == nd - 1:
+            sorted_ = op_sort(self, -1, False, None)[0]
+        else:
+            sorted_ = op_sort(OPS.transpose(OPS.unsqueeze(self, -1), d, -1), -1, False, None)[0]
+    if qa.ndim == 0:
+        out_shape.insert(0, 1)
+    else:
+        out_shape.insert(0, qa.size)
+    # the sorted values viewed as (*out_shape[1:], n): the reduced elements last
+    in_shape = tuple(out_shape[1:]) + (shape_of(sorted_._data)[-1],)
+    sorted_ = OPS.view(sorted_, in_shape)
+    sv = sorted_._data
+    n = shape_of(sv)[-1]
+    qv = qa.reshape(-1).astype(x.dtype)
+    nan_mask = np.isnan(sv)
+    with quiet():
+        if ignore_nan:
+            ranks = qv * (np.sum(~nan_mask, axis=-1, keepdims=True) - 1).astype(x.dtype)
+            ranks = np.where(ranks < 0, np.zeros((), x.dtype), ranks)
+        else:
+            ranks = np.broadcast_to(qv * x.dtype.type(n - 1), shape_of(sv)[:-1] + (qv.size,))
+            ranks = np.where(np.any(nan_mask, axis=-1, keepdims=True), x.dtype.type(n - 1), ranks)
+        ranks = np.asarray(ranks, dtype=x.dtype)
+        if interpolation == "lower":
+            ranks = np.floor(ranks)
+        elif interpolation == "higher":
+            ranks = np.ceil(ranks)
+        elif interpolation == "nearest":
+            ranks = np.round(ranks)
+    below = ranks.astype(np.int64)
+    result = OPS.gather(sorted_, -1, make(np.ascontiguousarray(below)))
+    if interpolation in ("linear", "midpoint"):
+        weights = np.full_like(ranks, 0.5) if interpolation == "midpoint" else \
+            (ranks - below.astype(x.dtype)).astype(x.dtype)
+        above = OPS.gather(sorted_, -1, make(np.ascontiguousarray(np.ceil(ranks).astype(np.int64))))
+        result = OPS._lerp_tensor(result, above, make(np.ascontiguousarray(weights)))
+    if qa.ndim == 0:
+        return OPS.squeeze_(result, -1)
+    result = OPS.transpose(OPS.unsqueeze(result, 0), 0, -1)
+    return OPS.squeeze_(result, -1)
+
+
+def _py_quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", axis=None,
+                 keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    cdef Tensor self = arg_tensor(input, "quantile", "input", 1)
+    return _quantile(self, q if isinstance(q, Tensor) else arg_scalar(q, "quantile", "q", 2),
+                     None if dim is None else arg_int(dim, "quantile", "dim", 3),
+                     arg_bool(keepdim, "quantile", "keepdim", 4),
+                     arg_str(interpolation, "quantile", "interpolation", 5), False)
+
+
+def _py_nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", axis=None,
+                    keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    cdef Tensor self = arg_tensor(input, "nanquantile", "input", 1)
+    return _quantile(self, q if isinstance(q, Tensor) else arg_scalar(q, "nanquantile", "q", 2),
+                     None if dim is None else arg_int(dim, "nanquantile", "dim", 3),
+                     arg_bool(keepdim, "nanquantile", "keepdim", 4),
+                     arg_str(interpolation, "nanquantile", "interpolation", 5), True)
+
+
+cdef Tensor op_quantile(Tensor self, object q, object dim, bint keepdim, object interpolation):
+    return _quantile(self, q, dim, keepdim, interpolation, False)
+
+
+cdef Tensor op_nanquantile(Tensor self, object q, object dim, bint keepdim, object interpolation):
+    return _quantile(self, q, dim, keepdim, interpolation, True)
+
+
+# ================================================================ histogram
+
+_HistogramResult = _return_type("histogram", ("hist", "bin_edges"))
+
+
+cdef tuple op_histogram(Tensor self, object bins, object range, Tensor weight, bint density):
+    cdef cnp.ndarray x = self._data
+    check_float_kernel(dtype_of(x), "histogram_cpu")
+    flat = x.reshape(-1)
+    dt = x.dtype
+    if isinstance(bins, Tensor):
+        edges = (<Tensor>bins)._data
+        if edges.ndim != 1 or edges.size < 1:
+            raise RuntimeError("torch.histogram(): bins tensor should have one dimension")
+        edges = edges.astype(dt)
+    else:
+        nb = bins
+        if nb <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {nb} for dimension 0")
+        if range is not None:
+            lo, hi = float(range[0]), float(range[1])
+        elif flat.size:
+            lo, hi = float(flat.min()), float(flat.max())
+        else:
+            lo, hi = 0.0, 0.0
+        if lo > hi:
+            raise RuntimeError(f"torch.histogram(): min should not exceed max, but got min {lo} "
+                               f"max {hi} for dimension 0")
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            raise RuntimeError(f"torch.histogram(): range of [{lo}, {hi}] is not finite")
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        edges = as_array(np.linspace(lo, hi, nb + 1)).astype(dt)
+    nbins = edges.size - 1
+    w = None
+    if weight is not None:
+        w = weight._data
+        if shape_of(w) != shape_of(x):
+            raise RuntimeError("torch.histogram(): if weight tensor is provided, it should have "
+                               "the same shape as the input tensor")
+        w = w.reshape(-1)
+    inside = (flat >= edges[0]) & (flat <= edges[-1]) if nbins > 0 else np.zeros(flat.shape, bool)
+    pos = np.searchsorted(edges, flat[inside], side="right") - 1
+    pos = np.minimum(pos, nbins - 1)
+    if w is None:
+        hist = np.bincount(pos, minlength=nbins).astype(dt)
+    else:
+        hist = np.bincount(pos, weights=w[inside].astype(np.float64), minlength=nbins).astype(dt)
+    if density:
+        with quiet():
+            hist = (hist / (hist.sum() * np.diff(edges))).astype(dt)
+    return make(as_array(hist)), make(np.array(edges, copy=True))
+
+
+def _py_histogram(input, bins=100, *, range=None, weight=None, density=False):
+    cdef Tensor self = arg_tensor(input, "histogram", "input", 1)
+    if not isinstance(bins, Tensor):
+        bins = arg_int(bins, "histogram", "bins", 2)
+    return _HistogramResult(*op_histogram(
+        self, bins, range, None if weight is None else arg_tensor(weight, "histogram", "weight", 4),
+        arg_bool(density, "histogram", "density", 5)))
 
 
 include "_gen_reduce.pxi"

@@ -1527,4 +1527,110 @@ def _py_repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         None if output_size is None else arg_int(output_size, "repeat_interleave", "output_size", 4))
 
 
+
+# ================================================================ block_diag / combinations
+
+@cython.final
+cdef class BlockDiagBackward0(Node):
+    """Backward of block_diag (table entry block_diag: its inputs are a list): input i's
+    gradient is its block of grad, in the input's own shape (PyTorch's
+    block_diag_backward)."""
+    cdef tuple shapes           # each input's shape
+    cdef tuple blocks           # each input's (row, col, rows, cols) block
+
+    cdef tuple apply(self, tuple grads):
+        cdef Tensor grad = grads[0]
+        out = []
+        for i in range(len(self.shapes)):
+            if not needs_input_grad(self, i):
+                out.append(None)
+                continue
+            r, c, nr, nc = self.blocks[i]
+            g = op_narrow(op_narrow(grad, 0, r, nr), 1, c, nc)
+            if shape_of(g._data) != self.shapes[i]:
+                g = op_reshape(g, self.shapes[i])
+            out.append(g)
+        return tuple(out)
+
+
+cdef Tensor op_block_diag(list tensors):
+    cdef Py_ssize_t i, r = 0, c = 0, nr, nc
+    cdef Tensor t
+    blocks = []
+    for i in range(len(tensors)):
+        t = tensors[i]
+        nd = cnp.PyArray_NDIM(t._data)
+        if nd > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. "
+                               f"Input {i} has {nd} dimensions")
+        shp = shape_of(t._data)
+        nr, nc = (1, 1) if nd == 0 else ((1, shp[0]) if nd == 1 else shp)
+        blocks.append((r, c, nr, nc))
+        r += nr
+        c += nc
+    cdef dtype rt = result_type_of_tensors(tensors) if tensors else default_float
+    cdef cnp.ndarray out = np.zeros((r, c), dtype=rt.np_dtype)
+    for i in range(len(tensors)):
+        br, bc, nr, nc = blocks[i]
+        out[br:br + nr, bc:bc + nc] = cast_array((<Tensor>tensors[i])._data, rt).reshape(nr, nc)
+    cdef Tensor result = make(out)
+    cdef tuple inputs = tuple(tensors)
+    cdef BlockDiagBackward0 node
+    if should_record(inputs, out):
+        node = BlockDiagBackward0.__new__(BlockDiagBackward0)
+        node.shapes = tuple([shape_of((<Tensor>o)._data) for o in tensors])
+        node.blocks = tuple(blocks)
+        record(node, result, inputs)
+        _set_cast_meta(node, tensors, rt)
+    return result
+
+
+def _py_block_diag(*tensors):
+    return op_block_diag([arg_tensor(t, "block_diag", "tensors", i + 1)
+                          for i, t in enumerate(tensors)])
+
+
+cdef Tensor op_combinations(Tensor self, object r, bint with_replacement):
+    if cnp.PyArray_NDIM(self._data) != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {shape_str(shape_of(self._data))}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return make(np.empty((0,), dtype=self._data.dtype))
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(self._data), k
+    grids = op_meshgrid([self] * r, "ij")
+    # the index tuples in order: i1 < i2 < ... (<= with replacement)
+    ar = [np.arange(n).reshape(tuple([n if j == k else 1 for j in range(r)])) for k in range(r)]
+    mask = np.ones((n,) * r, dtype=bool)
+    for k in range(r - 1):
+        mask &= (ar[k] <= ar[k + 1]) if with_replacement else (ar[k] < ar[k + 1])
+    cdef Tensor m = make(mask)
+    return op_stack([OPS.masked_select(<Tensor>g, m) for g in grids], 1)
+
+
+
+# ================================================================ diag_embed / diagflat
+
+cdef Tensor op_diag_embed(Tensor self, object offset, object dim1, object dim2):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x) + 1
+    cdef Py_ssize_t d1 = wrap_dim(dim1, nd), d2 = wrap_dim(dim2, nd), k = offset
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    cdef tuple shape = shape_of(x)
+    cdef Py_ssize_t n = shape[-1] if shape else 1
+    cdef Py_ssize_t m = n + (k if k >= 0 else -k)
+    out = np.zeros(shape[:-1] + (m, m), dtype=x.dtype)
+    ar = np.arange(n)
+    out[..., ar + (-k if k < 0 else 0), ar + (k if k > 0 else 0)] = x.reshape(shape[:-1] + (n,))
+    cdef Tensor result = make(np.ascontiguousarray(np.moveaxis(out, (-2, -1), (d1, d2))))
+    record_DiagEmbedBackward0(result, self, offset, d1, d2)
+    return result
+
+
+cdef Tensor op_diagflat(Tensor self, object offset):
+    cdef Tensor flat = self if cnp.PyArray_NDIM(self._data) == 1 else op_reshape(self, (-1,))
+    return op_diag_embed(flat, offset, 0, 1)
+
+
 include "_gen_view.pxi"
