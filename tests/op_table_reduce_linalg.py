@@ -549,3 +549,20 @@ op("histogram.edges_weight", lambda m, x: m.histogram(x.detach(), m.tensor([-1.0
                                                                           dtype=x.dtype),
                                                       weight=x.detach().abs()),
    [C((3, 4))], (), second_order=False)
+
+
+def _flat_hdd(r):
+    """histogramdd's (hist, (edges, ...)) flattened for the table's comparison."""
+    return (r.hist,) + tuple(r.bin_edges)
+
+
+op("histogramdd", lambda m, x: _flat_hdd(m.histogramdd(x.detach(), bins=[3, 2])),
+   [C((10, 2)), C((2, 3, 2))], (), second_order=False)
+op("histogramdd.int_bins_range_density", lambda m, x: _flat_hdd(m.histogramdd(
+    x.detach(), 2, range=[-1.0, 1.0, -0.5, 0.5, 0.0, 2.0], density=True)),
+   [C((8, 3))], (), second_order=False)
+op("histogramdd.edges_weight", lambda m, x: _flat_hdd(m.histogramdd(
+    x.detach(), bins=[m.tensor([-1.0, 0.0, 2.0], dtype=x.dtype), m.tensor([-2.0, 2.0], dtype=x.dtype)],
+    weight=x.detach()[:, 0].abs())), [C((6, 2))], (), second_order=False)
+op("histogramdd.1d_input", lambda m, x: _flat_hdd(m.histogramdd(x.detach(), 2)), [C((5,))], (),
+   second_order=False, gradcheck=False)  # raises, as PyTorch

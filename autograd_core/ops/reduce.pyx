@@ -1953,53 +1953,86 @@ cdef Tensor op_nanquantile(Tensor self, object q, object dim, bint keepdim, obje
 _HistogramResult = _return_type("histogram", ("hist", "bin_edges"))
 
 
-cdef tuple op_histogram(Tensor self, object bins, object range, Tensor weight, bint density):
-    cdef cnp.ndarray x = self._data
-    check_float_kernel(dtype_of(x), "histogram_cpu")
-    flat = x.reshape(-1)
-    dt = x.dtype
+cdef cnp.ndarray _histogram_edges(cnp.ndarray col, object bins, object lo_hi, object dt,
+                                   Py_ssize_t dim):
+    """One dim's bin edges: the given tensor's, or bins equal-width bins over lo_hi (the
+    data's range by default, widened by 0.5 each way when empty), in the input's dtype."""
     if isinstance(bins, Tensor):
         edges = (<Tensor>bins)._data
         if edges.ndim != 1 or edges.size < 1:
             raise RuntimeError("torch.histogram(): bins tensor should have one dimension")
-        edges = edges.astype(dt)
+        return edges.astype(dt)
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension "
+                           f"{dim}")
+    if lo_hi is not None:
+        lo, hi = float(lo_hi[0]), float(lo_hi[1])
+    elif col.size:
+        lo, hi = float(col.min()), float(col.max())
     else:
-        nb = bins
-        if nb <= 0:
-            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {nb} for dimension 0")
-        if range is not None:
-            lo, hi = float(range[0]), float(range[1])
-        elif flat.size:
-            lo, hi = float(flat.min()), float(flat.max())
-        else:
-            lo, hi = 0.0, 0.0
-        if lo > hi:
-            raise RuntimeError(f"torch.histogram(): min should not exceed max, but got min {lo} "
-                               f"max {hi} for dimension 0")
-        if not (np.isfinite(lo) and np.isfinite(hi)):
-            raise RuntimeError(f"torch.histogram(): range of [{lo}, {hi}] is not finite")
-        if lo == hi:
-            lo, hi = lo - 0.5, hi + 0.5
-        edges = as_array(np.linspace(lo, hi, nb + 1)).astype(dt)
-    nbins = edges.size - 1
-    w = None
-    if weight is not None:
-        w = weight._data
-        if shape_of(w) != shape_of(x):
-            raise RuntimeError("torch.histogram(): if weight tensor is provided, it should have "
-                               "the same shape as the input tensor")
-        w = w.reshape(-1)
-    inside = (flat >= edges[0]) & (flat <= edges[-1]) if nbins > 0 else np.zeros(flat.shape, bool)
-    pos = np.searchsorted(edges, flat[inside], side="right") - 1
-    pos = np.minimum(pos, nbins - 1)
+        lo, hi = 0.0, 0.0
+    if lo > hi:
+        raise RuntimeError(f"torch.histogram(): min should not exceed max, but got min {lo} max "
+                           f"{hi} for dimension {dim}")
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        raise RuntimeError(f"torch.histogram(): range of [{lo}, {hi}] is not finite")
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    return as_array(np.linspace(lo, hi, bins + 1)).astype(dt)
+
+
+cdef tuple _histogram_counts(cnp.ndarray points, list edges, object w, bint density, object dt):
+    """The histogram of points (n, D) over the D dims' edges: a point counts in the bin
+    whose edges bracket it (the last bin closed), the others are ignored."""
+    cdef Py_ssize_t D = len(edges), k
+    nbins = tuple([e.size - 1 for e in edges])
+    inside = np.ones(shape_of(points)[0], dtype=bool)
+    pos = []
+    for k in range(D):
+        col = points[:, k]
+        e = edges[k]
+        inside &= (col >= e[0]) & (col <= e[-1]) if nbins[k] > 0 else False
+        pos.append(np.minimum(np.searchsorted(e, col, side="right") - 1, max(nbins[k] - 1, 0)))
+    n = shape_numel(nbins)
+    flat = np.ravel_multi_index(tuple([p[inside] for p in pos]), nbins) if n else \
+        np.zeros(0, np.int64)
     if w is None:
-        hist = np.bincount(pos, minlength=nbins).astype(dt)
+        hist = np.bincount(flat, minlength=n).astype(dt)
     else:
-        hist = np.bincount(pos, weights=w[inside].astype(np.float64), minlength=nbins).astype(dt)
+        hist = np.bincount(flat, weights=np.asarray(w)[inside].astype(np.float64),
+                           minlength=n).astype(dt)
+    hist = hist.reshape(nbins)
     if density:
         with quiet():
-            hist = (hist / (hist.sum() * np.diff(edges))).astype(dt)
-    return make(as_array(hist)), make(np.array(edges, copy=True))
+            hist = hist / hist.sum()
+            for k in range(D):
+                shp = [1] * D
+                shp[k] = nbins[k]
+                hist = hist / np.diff(edges[k]).reshape(shp)
+            hist = hist.astype(dt)
+    return as_array(hist), edges
+
+
+cdef object _histogram_weight(Tensor self, Tensor weight, tuple want, str fname):
+    if weight is None:
+        return None
+    if shape_of(weight._data) != want:
+        if fname == "histogram":
+            raise RuntimeError("torch.histogram(): if weight tensor is provided, it should have "
+                               "the same shape as the input tensor")
+        raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the "
+                           "same shape as the input tensor excluding its innermost dimension")
+    return weight._data.reshape(-1)
+
+
+cdef tuple op_histogram(Tensor self, object bins, object range, Tensor weight, bint density):
+    cdef cnp.ndarray x = self._data
+    check_float_kernel(dtype_of(x), "histogram_cpu")
+    flat = x.reshape(-1)
+    edges = _histogram_edges(flat, bins, range, x.dtype, 0)
+    w = _histogram_weight(self, weight, shape_of(x), "histogram")
+    hist, e = _histogram_counts(flat.reshape(-1, 1), [edges], w, density, x.dtype)
+    return make(hist), make(np.array(edges, copy=True))
 
 
 def _py_histogram(input, bins=100, *, range=None, weight=None, density=False):
@@ -2010,5 +2043,44 @@ def _py_histogram(input, bins=100, *, range=None, weight=None, density=False):
         self, bins, range, None if weight is None else arg_tensor(weight, "histogram", "weight", 4),
         arg_bool(density, "histogram", "density", 5)))
 
+
+
+
+# ================================================================ histogramdd
+
+_HistogramddResult = _return_type("histogramdd", ("hist", "bin_edges"))
+
+
+cdef tuple op_histogramdd(Tensor self, object bins, object range, Tensor weight, bint density):
+    cdef cnp.ndarray x = self._data
+    check_float_kernel(dtype_of(x), "histogramdd_cpu")
+    if cnp.PyArray_NDIM(x) < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    cdef Py_ssize_t D = shape_of(x)[-1], k
+    points = x.reshape(-1, D)
+    bl = list(bins) if isinstance(bins, (list, tuple)) else [bins] * D
+    if len(bl) != D:
+        raise RuntimeError(f"torch.histogramdd: expected {D} sequences of bin edges for a "
+                           f"{D}-dimensional histogram but got {len(bl)}")
+    if range is not None and len(range) != 2 * D:
+        raise RuntimeError(f"torch.histogramdd: for a {D}-dimensional histogram range should have "
+                           f"{2 * D} elements, but got {len(range)}")
+    edges = [_histogram_edges(points[:, k], bl[k], None if range is None else
+                              (range[2 * k], range[2 * k + 1]), x.dtype, k) for k in builtins.range(D)]
+    w = _histogram_weight(self, weight, shape_of(x)[:-1], "histogramdd")
+    hist, e = _histogram_counts(points, edges, w, density, x.dtype)
+    return make(hist), tuple([make(np.array(a, copy=True)) for a in e])
+
+
+def _py_histogramdd(input, bins=10, *, range=None, weight=None, density=False):
+    cdef Tensor self = arg_tensor(input, "histogramdd", "input", 1)
+    if isinstance(bins, (list, tuple)):
+        bins = [b if isinstance(b, Tensor) else arg_int(b, "histogramdd", "bins", 2) for b in bins]
+    elif not isinstance(bins, Tensor):
+        bins = arg_int(bins, "histogramdd", "bins", 2)
+    return _HistogramddResult(*op_histogramdd(
+        self, bins, range,
+        None if weight is None else arg_tensor(weight, "histogramdd", "weight", 4),
+        arg_bool(density, "histogramdd", "density", 5)))
 
 include "_gen_reduce.pxi"
