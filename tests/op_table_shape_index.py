@@ -475,11 +475,6 @@ op("rot90.k0", lambda m, x: m.rot90(x, 4), [C((3, 4))], ("Rot90Backward0",))
 op("fliplr", lambda m, x: m.fliplr(x), _2D, ("FlipBackward0",))
 op("flipud", lambda m, x: x.flipud(), _2D + [C((4,))], ("FlipBackward0",))
 op("ravel", lambda m, x: m.ravel(x), _2D + [C(())], ("ViewBackward0",))
-op("kron", lambda m, x, y: m.kron(x, y), [C((2, 3), (3, 2)), C((3,), (2, 2)), C((2, 2), ()),
-                                           C((2, 3), (3, 2), ng=(0,))],
-   ("UnsafeViewBackward0",), second_order=True)
-op("kron.method", lambda m, x, y: x.kron(y), [C((2, 1, 2), (2, 2))], ("UnsafeViewBackward0",),
-   second_order=True)
 op("repeat_interleave", lambda m, x: m.repeat_interleave(x, 2), [C((3, 4)), C(()), C((3, 4), nc=("t",))],
    ("ViewBackward0",))
 op("repeat_interleave.dim", lambda m, x: x.repeat_interleave(3, dim=1), [C((2, 3))], ("ViewBackward0",))

@@ -1450,21 +1450,6 @@ cdef Tensor op_ravel(Tensor self):
     return op_view(t, (-1,))
 
 
-cdef Tensor op_kron(Tensor self, Tensor other):
-    cdef tuple sa = shape_of(self._data), sb = shape_of(other._data)
-    cdef Py_ssize_t n = max(len(sa), len(sb)), i
-    cdef Py_ssize_t pa = n - len(sa), pb = n - len(sb)
-    ra, rb, rr = [], [], []
-    for i in range(n):
-        a = sa[i - pa] if i >= pa else 1
-        b = sb[i - pb] if i >= pb else 1
-        ra += [a, 1]
-        rb += [1, b]
-        rr.append(a * b)
-    prod = OPS.mul(op__unsafe_view(self, tuple(ra)), op__unsafe_view(other, tuple(rb)))
-    return op__unsafe_view(prod, tuple(rr))
-
-
 cdef Tensor _repeat_counts(Tensor repeats, object output_size):
     """repeat_interleave(repeats): each index i repeated repeats[i] times."""
     cdef cnp.ndarray r = repeats._data
