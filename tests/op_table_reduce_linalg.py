@@ -717,3 +717,252 @@ op("kron.layouts_error", lambda m, a, b: m.kron(a, b),
 op("kron.expanded", lambda m, a, b: m.kron(a.expand(2, 3), b), [C((1, 3), (2, 2))], ("UnsafeViewBackward0",))
 op("kron.int", lambda m, a, b: m.kron((a.detach() * 3).long(), b), [C((2,), (2,))],
    ("UnsafeViewBackward0",), second_order=False)
+# ------------------------------------------------------------------ sorting and selection
+# "distinct" inputs: with ties PyTorch's nth_element may pick another index of equal values.
+
+_SEL = dict(domain="distinct", second_order=False)
+_SORTC = [C((5,)), C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C(())]
+op("sort", lambda m, x: x.sort(), _SORTC, ("SortBackward0",), **_SEL)
+op("sort.dim_desc", lambda m, x: m.sort(x, 0, True), [C((3, 4)), C((4, 3), nc=("t",))],
+   ("SortBackward0",), **_SEL)
+op("sort.stable", lambda m, x: m.sort(x, stable=True, dim=-1, descending=True), [C((3, 4))],
+   ("SortBackward1",), **_SEL)
+op("sort.ties", lambda m, x: m.sort(x, dim=1, stable=False), [C((3, 6), domain="ties", id="ties")],
+   ("SortBackward1",), **_SEL)
+op("sort.stable_positional_dim", lambda m, x: m.sort(x, 1, stable=False), [C((3, 4))],
+   ("SortBackward1",), gradcheck=False, **_SEL)  # raises, as PyTorch
+op("sort.ties_desc", lambda m, x: m.sort(x, descending=True), [C((8,), domain="ties", id="ties")],
+   ("SortBackward0",), **_SEL)
+op("argsort", lambda m, x: m.argsort(x), [C((5,)), C((3, 4)), C((3, 4), domain="ties", id="ties")],
+   (), **_SEL)
+op("argsort.stable_positional_dim", lambda m, x: x.argsort(0, stable=True), [C((3, 4))], (),
+   gradcheck=False, **_SEL)  # raises, as PyTorch
+op("argsort.desc_stable", lambda m, x: x.argsort(dim=0, descending=True, stable=True),
+   [C((3, 4)), C((6, 2), domain="ties", id="ties")], (), **_SEL)
+op("msort", lambda m, x: m.msort(x), [C((3, 4)), C((5,))], ("SortBackward0",), **_SEL)
+op("topk", lambda m, x: x.topk(2), [C((5,)), C((3, 4)), C((4, 3), nc=("t",))], ("TopkBackward0",),
+   **_SEL)
+op("topk.smallest_dim0", lambda m, x: m.topk(x, 3, 0, largest=False), [C((4, 3)), C((3, 2, 2))],
+   ("TopkBackward0",), **_SEL)
+op("topk.all", lambda m, x: m.topk(x, 4, dim=1, sorted=True), [C((2, 4))], ("TopkBackward0",),
+   **_SEL)
+op("kthvalue", lambda m, x: x.kthvalue(2), [C((5,)), C((3, 4)), C((4, 3), nc=("t",))],
+   ("KthvalueBackward0",), **_SEL)
+op("kthvalue.dim_keepdim", lambda m, x: m.kthvalue(x, 3, 0, True), [C((4, 3)), C((3, 2, 2))],
+   ("KthvalueBackward0",), **_SEL)
+op("median", lambda m, x: x.median(), [C((5,)), C((3, 4)), C(()), C((4, 3), nc=("t",))],
+   ("MedianBackward0",), **_SEL)
+op("median.ties", lambda m, x: m.median(x), [C((3, 4), domain="ties", id="ties")],
+   ("MedianBackward0",), **_SEL)
+op("median.dim", lambda m, x: m.median(x, 1), [C((3, 4)), C((3, 5)), C((2, 3, 4))],
+   ("MedianBackward1",), **_SEL)
+op("median.dim_keepdim", lambda m, x: x.median(0, keepdim=True), [C((4, 3)), C(())],
+   ("MedianBackward1",), **_SEL)
+op("nanmedian", lambda m, x: m.nanmedian(x), [C((5,)), C((3, 4))], ("NanmedianBackward0",), **_SEL)
+op("nanmedian.nan", lambda m, x: m.nanmedian(x.masked_fill(x < 0, float("nan"))),
+   [C((3, 4))], ("NanmedianBackward0",), **_SEL)
+op("nanmedian.dim", lambda m, x: x.nanmedian(-1), [C((3, 4)), C((2, 3, 5))],
+   ("NanmedianBackward1",), **_SEL)
+op("mode", lambda m, x: x.mode(), [C((3, 6), domain="ties", id="ties"), C((5,))],
+   ("ModeBackward0",), **_SEL)
+op("mode.dim_keepdim", lambda m, x: m.mode(x, 0, True), [C((6, 3), domain="ties", id="ties")],
+   ("ModeBackward0",), **_SEL)
+
+# ------------------------------------------------------------------ NaN-ignoring, paired, counting
+
+_RED = [C((5,)), C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C(())]
+op("nansum", lambda m, x: x.nansum(), _RED, ("NansumBackward0",), second_order=False)
+op("nansum.dim", lambda m, x: m.nansum(x, 1, keepdim=True), [C((3, 4)), C((2, 3, 4))],
+   ("NansumBackward0",), second_order=False)
+op("nansum.nan_dims", lambda m, x: m.nansum(x.masked_fill(x < 0, float("nan")), (0, 2)),
+   [C((2, 3, 4))], ("NansumBackward0",), second_order=False)
+op("nansum.dtype", lambda m, x: x.nansum(dtype=m.float64), [C((3, 4))], ("NansumBackward0",),
+   second_order=False)
+op("nanmean", lambda m, x: m.nanmean(x), [C((5,)), C((3, 4))], ("DivBackward0",),
+   second_order=False, inner_grad_fns=("NansumBackward0",))
+op("nanmean.dim_nan", lambda m, x: m.nanmean(x.masked_fill(x < 0, float("nan")), 1),
+   [C((3, 4))], ("DivBackward0",), second_order=False)
+op("var_mean", lambda m, x: m.var_mean(x), _RED[:4], ("VarMeanBackward0",))
+op("var_mean.dim", lambda m, x: m.var_mean(x, 1, keepdim=True), [C((3, 4)), C((2, 3, 4))],
+   ("VarMeanBackward0",))
+op("var_mean.dims_correction", lambda m, x: m.var_mean(x, (0, 2), correction=0),
+   [C((2, 3, 4))], ("VarMeanBackward0",))
+op("var_mean.unbiased", lambda m, x: m.var_mean(x, 0, False), [C((3, 4))], ("VarMeanBackward0",))
+op("var_mean.var_only", lambda m, x: m.var_mean(x, 1)[0], [C((3, 4))], ("VarMeanBackward0",))
+op("var_mean.mean_only", lambda m, x: m.var_mean(x, 1)[1], [C((3, 4))], ("VarMeanBackward0",),
+   second_order=False)
+op("std_mean", lambda m, x: m.std_mean(x), _RED[:4], ("StdMeanBackward0",))
+op("std_mean.dim", lambda m, x: m.std_mean(x, -1, keepdim=True), [C((3, 4)), C((2, 3, 4))],
+   ("StdMeanBackward0",))
+op("std_mean.unbiased_false", lambda m, x: m.std_mean(x, unbiased=False), [C((3, 4))],
+   ("StdMeanBackward0",))
+op("count_nonzero", lambda m, x: m.count_nonzero(x), [C((3, 4), domain="zeros", id="zeros")], (),
+   second_order=False)
+op("count_nonzero.dims", lambda m, x: x.count_nonzero((0, 2)),
+   [C((2, 3, 4), domain="zeros", id="zeros")], (), second_order=False)
+op("count_nonzero.dim", lambda m, x: m.count_nonzero(x, dim=-1), [C((3, 4), domain="zeros", id="zeros")], (),
+   second_order=False)
+op("aminmax", lambda m, x: m.aminmax(x), [C((5,)), C((3, 4)), C(()), C((3, 4), domain="ties", id="ties")],
+   ("AminmaxBackward0",), domain="distinct", second_order=False)
+op("aminmax.dim", lambda m, x: x.aminmax(dim=1, keepdim=True), [C((3, 4)), C((2, 3, 4))],
+   ("AminmaxBackward0",), domain="distinct", second_order=False)
+op("aminmax.min_only", lambda m, x: m.aminmax(x, dim=0).min, [C((3, 4))], ("AminmaxBackward0",),
+   domain="distinct", second_order=False)
+
+# ------------------------------------------------------------------ cumulative
+
+op("cummax", lambda m, x: x.cummax(1), [C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",))],
+   ("CummaxBackward0",), domain="distinct", second_order=False)
+op("cummax.ties", lambda m, x: m.cummax(x, 0), [C((6, 2), domain="ties", id="ties")],
+   ("CummaxBackward0",), second_order=False)
+op("cummin", lambda m, x: m.cummin(x, -1), [C((3, 4)), C((5,)), C(())], ("CumminBackward0",),
+   domain="distinct", second_order=False)
+op("cummin.ties", lambda m, x: x.cummin(1), [C((2, 6), domain="ties", id="ties")],
+   ("CumminBackward0",), second_order=False)
+op("logcumsumexp", lambda m, x: x.logcumsumexp(1), [C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",))],
+   ("LogcumsumexpBackward0",))
+op("logcumsumexp.fn", lambda m, x: m.logcumsumexp(x, 0), [C((5,)), C(())], ("LogcumsumexpBackward0",))
+
+# ------------------------------------------------------------------ differences, sum_to_size, renorm
+
+op("diff", lambda m, x: m.diff(x), [C((5,)), C((3, 4)), C((4, 3), nc=("t",))], ("SubBackward0",),
+   second_order=False)
+op("diff.n2_dim0", lambda m, x: x.diff(2, 0), [C((4, 3)), C((2, 3))], ("SubBackward0",),
+   second_order=False)
+op("diff.prepend_append", lambda m, x, p, a: m.diff(x, dim=1, prepend=p, append=a),
+   [C((3, 4), (3, 1), (3, 2)), C((3, 4), (3, 1), (3, 2), ng=(1,))], ("SubBackward0",),
+   second_order=False)
+op("sum_to_size", lambda m, x: x.sum_to_size(1, 4), [C((3, 4)), C((3, 4), nc=("t",))],
+   ("SumBackward1",), second_order=False)
+op("sum_to_size.lead", lambda m, x: x.sum_to_size((3, 1)), [C((2, 3, 4))], ("ViewBackward0",),
+   second_order=False)
+op("renorm", lambda m, x: x.renorm(2, 0, 1.0), [C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",))],
+   ("RenormBackward0",))
+op("renorm.p1_dim1", lambda m, x: m.renorm(x, 1, 1, 0.8), [C((3, 4))], ("RenormBackward0",),
+   domain="nonzero")
+op("renorm.p3", lambda m, x: m.renorm(x, 3, -1, 0.5), [C((3, 4))], ("RenormBackward0",),
+   domain="nonzero")
+op("renorm.big_max", lambda m, x: x.renorm(2, 0, 100.0), [C((3, 4))], ("RenormBackward0",),
+   second_order=False)
+op("renorm_", lambda m, x: (x * 1.0).renorm_(2, 1, 0.7), [C((3, 4))], ("RenormBackward0",))
+
+# ------------------------------------------------------------------ counting and binning (no gradients)
+
+op("histc", lambda m, x: m.histc(x, 6), [C((20,)), C((3, 4))], (), second_order=False)
+op("histc.range", lambda m, x: x.histc(bins=4, min=-1, max=1), [C((5, 4))], (), second_order=False)
+op("bincount", lambda m, x: m.bincount(m.tensor([0, 4, 4, 1, 2])), [C(())], (), second_order=False)
+op("bincount.weights", lambda m, x: m.bincount(m.tensor([0, 4, 4, 1]), x.detach(), minlength=7),
+   [C((4,))], (), second_order=False)
+op("searchsorted", lambda m, x, v: m.searchsorted(m.sort(x)[0].detach(), v.detach()),
+   [C((6,), (3, 2)), C((2, 5), (2, 3))], (), second_order=False)
+op("searchsorted.right_int32", lambda m, x, v: m.searchsorted(m.sort(x)[0].detach(), v.detach(),
+                                                             right=True, out_int32=True),
+   [C((6,), (4,))], (), second_order=False)
+op("searchsorted.side_sorter", lambda m, x, v: m.searchsorted(x.detach(), v.detach(), side="right",
+                                                             sorter=m.argsort(x)),
+   [C((6,), (4,))], (), second_order=False)
+op("searchsorted.scalar", lambda m, x: m.searchsorted(m.sort(x)[0].detach(), 0.1), [C((6,))], (),
+   second_order=False)
+op("bucketize", lambda m, x: m.bucketize(x.detach(), m.tensor([-1.0, 0.0, 0.5])), [C((3, 4))], (),
+   second_order=False)
+op("bucketize.right", lambda m, x: m.bucketize(x.detach(), m.tensor([-1.0, 0.0, 0.5]), right=True,
+                                               out_int32=True), [C((5,))], (), second_order=False)
+op("unique", lambda m, x: m.unique(x.detach(), return_inverse=True, return_counts=True),
+   [C((3, 4), domain="ties", id="ties")], (), second_order=False)
+op("unique.dim", lambda m, x: m.unique(x.detach(), dim=1, return_counts=True),
+   [C((2, 6), domain="ties", id="ties")], (), second_order=False)
+op("unique_consecutive", lambda m, x: m.unique_consecutive(x.detach(), return_inverse=True,
+                                                           return_counts=True),
+   [C((8,), domain="ties", id="ties")], (), second_order=False)
+op("unique_consecutive.dim", lambda m, x: x.detach().unique_consecutive(dim=0),
+   [C((6, 1), domain="ties", id="ties")], (), second_order=False)
+
+GRAD_FN_ALLOWLIST.update({
+    "Unique2Backward0": "unique of a tensor that requires grad: its backward raises, as "
+                        "PyTorch's (test_reduce_linalg.py::test_unique_nodes)",
+    "UniqueDimBackward0": "unique(dim=...), as Unique2Backward0",
+    "UniqueConsecutiveBackward0": "unique_consecutive (with or without dim), as Unique2Backward0",
+})
+
+# ------------------------------------------------------------------ trapezoid / gradient
+
+op("trapezoid", lambda m, y: m.trapezoid(y), [C((5,)), C((3, 4)), C((4, 3), nc=("t",))],
+   ("MulBackward1",), second_order=False)
+op("trapezoid.dx_dim", lambda m, y: m.trapezoid(y, dx=0.5, dim=0), [C((3, 4))], ("MulBackward1",),
+   second_order=False)
+op("trapezoid.x", lambda m, y, x: m.trapezoid(y, x), [C((3, 4), (4,)), C((3, 4), (3, 4)),
+                                                       C((3, 4), (4,), ng=(1,))],
+   ("DivBackward1",))
+op("trapezoid.x_dim0", lambda m, y, x: m.trapezoid(y, x, dim=0), [C((3, 4), (3,)), C((2, 3, 4), (3, 4))],
+   ("DivBackward1",))
+op("trapezoid.positional_dx", lambda m, y: m.trapezoid(y, 2.0), [C((3, 4))], ("MulBackward1",),
+   second_order=False, gradcheck=False)  # raises, as PyTorch
+op("trapezoid.empty", lambda m, y: m.trapezoid(y, dim=0), [C((0, 3))], (), second_order=False)
+op("trapz", lambda m, y, x: m.trapz(y, x), [C((3, 4), (4,))], ("DivBackward1",))
+op("trapz.dx", lambda m, y: m.trapz(y, dx=3, dim=-2), [C((3, 4))], ("MulBackward1",),
+   second_order=False)
+op("cumulative_trapezoid", lambda m, y: m.cumulative_trapezoid(y), [C((5,)), C((3, 4))],
+   ("CumsumBackward0",), second_order=False)
+op("cumulative_trapezoid.x", lambda m, y, x: m.cumulative_trapezoid(y, x, dim=0),
+   [C((3, 4), (3,)), C((3, 4), (3, 4), ng=(0,))], ("DivBackward1",))
+op("gradient", lambda m, x: m.gradient(x), [C((5,)), C((3, 4)), C((4, 3), nc=("t",))],
+   ("CatBackward0",), second_order=False)
+op("gradient.spacing_dim", lambda m, x: m.gradient(x, spacing=2.0, dim=1), [C((3, 4))],
+   ("CatBackward0",), second_order=False)
+op("gradient.edge2_list", lambda m, x: m.gradient(x, spacing=[0.5, 3], edge_order=2),
+   [C((3, 4))], ("CatBackward0",), second_order=False)
+op("gradient.coordinates", lambda m, x, c: m.gradient(x, spacing=(c.detach().cumsum(0) + 5,), dim=1),
+   [C((3, 4), (4,), ng=(1,), domain=("real", "positive"))], ("CatBackward0",), second_order=False)
+op("gradient.coordinates_edge2", lambda m, x, c: m.gradient(x, spacing=[c.detach().cumsum(0)], dim=0,
+                                                            edge_order=2),
+   [C((4, 3), (4,), ng=(1,), domain=("real", "positive"))], ("CatBackward0",), second_order=False)
+
+# ------------------------------------------------------------------ quantiles (distinct: no ties)
+
+_Q = dict(domain="distinct", second_order=False)
+op("quantile", lambda m, x: m.quantile(x, 0.3), [C((5,)), C((3, 4)), C((4, 3), nc=("t",))],
+   ("SqueezeBackward4",), **_Q)
+op("quantile.dim", lambda m, x: x.quantile(0.75, dim=1), [C((3, 4)), C((2, 3, 4))],
+   ("SqueezeBackward4",), **_Q)
+op("quantile.dim0_keepdim", lambda m, x: m.quantile(x, 0.5, 0, True), [C((4, 3)), C((3, 2, 2))],
+   ("SqueezeBackward4",), **_Q)
+op("quantile.q_tensor", lambda m, x: m.quantile(x, m.tensor([0.0, 0.25, 1.0], dtype=x.dtype), dim=1),
+   [C((3, 4))], ("SqueezeBackward4",), **_Q)
+op("quantile.q_tensor_all", lambda m, x: x.quantile(m.tensor([0.1, 0.9], dtype=x.dtype), keepdim=True),
+   [C((3, 4))], ("SqueezeBackward4",), **_Q)
+for _mode in ("lower", "higher", "midpoint", "nearest"):
+    op(f"quantile.{_mode}", (lambda md: lambda m, x: m.quantile(x, 0.4, -1, interpolation=md))(_mode),
+       [C((3, 5))], ("SqueezeBackward4",), **_Q)
+op("quantile.nan", lambda m, x: m.quantile(x.masked_fill(x < 0, float("nan")), 0.4, dim=1),
+   [C((3, 4))], ("SqueezeBackward4",), gradcheck=False, **_Q)  # NaN values
+op("nanquantile", lambda m, x: m.nanquantile(x.masked_fill(x < 0, float("nan")), 0.4, dim=1),
+   [C((3, 4)), C((3, 5))], ("SqueezeBackward4",), **_Q)
+op("nanquantile.all", lambda m, x: x.nanquantile(0.6), [C((3, 4))], ("SqueezeBackward4",), **_Q)
+
+# ------------------------------------------------------------------ histogram (no gradients)
+
+op("histogram", lambda m, x: m.histogram(x.detach(), 5), [C((20,)), C((3, 4))], (),
+   second_order=False)
+op("histogram.range_density", lambda m, x: x.detach().histogram(4, range=(-1.0, 1.0), density=True),
+   [C((5, 4))], (), second_order=False)
+op("histogram.edges_weight", lambda m, x: m.histogram(x.detach(), m.tensor([-1.0, 0.0, 0.5, 2.0],
+                                                                          dtype=x.dtype),
+                                                      weight=x.detach().abs()),
+   [C((3, 4))], (), second_order=False)
+
+
+def _flat_hdd(r):
+    """histogramdd's (hist, (edges, ...)) flattened for the table's comparison."""
+    return (r.hist,) + tuple(r.bin_edges)
+
+
+op("histogramdd", lambda m, x: _flat_hdd(m.histogramdd(x.detach(), bins=[3, 2])),
+   [C((10, 2)), C((2, 3, 2))], (), second_order=False)
+op("histogramdd.int_bins_range_density", lambda m, x: _flat_hdd(m.histogramdd(
+    x.detach(), 2, range=[-1.0, 1.0, -0.5, 0.5, 0.0, 2.0], density=True)),
+   [C((8, 3))], (), second_order=False)
+op("histogramdd.edges_weight", lambda m, x: _flat_hdd(m.histogramdd(
+    x.detach(), bins=[m.tensor([-1.0, 0.0, 2.0], dtype=x.dtype), m.tensor([-2.0, 2.0], dtype=x.dtype)],
+    weight=x.detach()[:, 0].abs())), [C((6, 2))], (), second_order=False)
+op("histogramdd.1d_input", lambda m, x: _flat_hdd(m.histogramdd(x.detach(), 2)), [C((5,))], (),
+   second_order=False, gradcheck=False)  # raises, as PyTorch

@@ -394,3 +394,195 @@ op("setitem2.whole_fill_scalar", _set_scalar(lambda m: slice(None), 2.5), [C((3,
 op("setitem2.whole_copy", _set_whole(lambda m: ()), [C((3, 4), (3, 4)), C((3, 4), (4,)),
                                                       C((3, 4), (1, 4), ng=(1,)), C((), ())],
    ("CopyBackwards",), gradcheck=False)
+
+# ---- index_add / index_fill / index_copy / index_put
+
+op("index_add", lambda m, x, s: x.index_add(0, m.tensor([2, 0, 2]), s),
+   [C((3, 4), (3, 4)), C((3, 4), (3, 4), nc=("t", None)), C((3, 4), (3, 4), ng=(0,)),
+    C((3, 4), (3, 4), ng=(1,))], ("IndexAddBackward0",))
+op("index_add.alpha_dim1", lambda m, x, s: m.index_add(x, 1, m.tensor([3, 1]), s, alpha=-2.5),
+   [C((3, 4), (3, 2))], ("IndexAddBackward0",))
+op("index_add.0d", lambda m, x, s: x.index_add(0, m.tensor([0]), s), [C((), ())],
+   ("IndexAddBackward0",))
+op("index_add_", _inplace(lambda m, y, s: y.index_add_(1, m.tensor([0, 0]), s, alpha=2)),
+   [C((3, 4), (3, 2)), C((3, 4), (3, 2), ng=(1,))], ("IndexAddBackward0",))
+op("index_fill", lambda m, x: x.index_fill(1, m.tensor([0, 2]), -1.5), _2D,
+   ("IndexFillBackward0",), double_grad_fns=("IndexFillBackward0",))
+op("index_fill.tensor_value", lambda m, x, v: m.index_fill(x, 0, m.tensor([2, 2, 0]), v),
+   [C((3, 4), ()), C((3, 4), (), ng=(0,)), C((3, 4), (), ng=(1,))],
+   ("IndexFillBackward1", "IndexFillBackward0"))
+op("index_fill.0d", lambda m, x: x.index_fill(0, m.tensor(0), 2.0), [C(())], ("IndexFillBackward0",))
+op("index_fill_", _inplace(lambda m, y: y.index_fill_(0, m.tensor([1]), 3)), [C((3, 4))],
+   ("IndexFillBackward0",))
+op("index_copy", lambda m, x, s: x.index_copy(0, m.tensor([2, 0]), s),
+   [C((3, 4), (2, 4)), C((3, 4), (2, 4), ng=(0,)), C((3, 4), (2, 4), ng=(1,))],
+   ("IndexCopyBackward0",))
+op("index_copy.dim1", lambda m, x, s: m.index_copy(x, 1, m.tensor([3, 1, 0]), s), [C((2, 4), (2, 3))],
+   ("IndexCopyBackward0",))
+op("index_copy_", _inplace(lambda m, y, s: y.index_copy_(1, m.tensor([2]), s)), [C((3, 4), (3, 1))],
+   ("IndexCopyBackward0",))
+op("index_put", lambda m, x, v: x.index_put((m.tensor([0, 2]), m.tensor([1, 3])), v),
+   [C((3, 4), (2,)), C((3, 4), ()), C((3, 4), (2,), ng=(0,)), C((3, 4), (2,), ng=(1,))],
+   ("IndexPutBackward0",))
+op("index_put.accumulate", lambda m, x, v: m.index_put(x, (m.tensor([1, 1]),), v, accumulate=True),
+   [C((3, 4), (2, 4)), C((3, 4), (4,))], ("IndexPutBackward0",))
+op("index_put.none_error", lambda m, x, v: x.index_put((None, m.tensor([True, False, True, False])), v),
+   [C((3, 4), (3, 2))], ("IndexPutBackward0",),
+   gradcheck=False)  # raises, as PyTorch
+op("index_put.mask_cols", lambda m, x, v: x.index_put((m.tensor([True, False, True]), m.tensor([0, 3])), v),
+   [C((3, 4), (2,)), C((3, 4), ())], ("IndexPutBackward0",))
+op("index_put.mask_scalar_f32", lambda m, x: x.index_put((x > 0,), m.tensor(2.0)), [C((3, 4))],
+   ("IndexPutBackward0",), domain="nonzero")
+op("index_put_", _inplace(lambda m, y, v: y.index_put_((m.tensor([0, 0, 2]),), v, accumulate=True)),
+   [C((3, 4), (3, 4)), C((3, 4), (4,), ng=(1,))], ("IndexPutBackward0",))
+op("take_along_dim", lambda m, x: m.take_along_dim(x, m.tensor([[0, 2], [1, 1], [3, 0]]), 1), _2D,
+   ("GatherBackward0",))
+op("take_along_dim.broadcast", lambda m, x: x.take_along_dim(m.tensor([[2], [0]]), dim=0), [C((3, 4))],
+   ("GatherBackward0",))
+op("take_along_dim.flat", lambda m, x: m.take_along_dim(x, m.tensor([0, 11, 5])), [C((3, 4))],
+   ("GatherBackward0",))
+
+# ---- scatter_reduce
+
+_SRIDX = [[0, 1], [0, 0], [3, 1]]
+for _red in ("sum", "mean", "amax", "amin", "prod"):
+    for _inc in (True, False):
+        op(f"scatter_reduce.{_red}{'' if _inc else '_exclude'}",
+           (lambda r, i: lambda m, x, s: x.scatter_reduce(1, m.tensor(_SRIDX), s, r,
+                                                         include_self=i))(_red, _inc),
+           [C((3, 4), (3, 2)), C((3, 4), (3, 2), ng=(0,)), C((3, 4), (3, 2), ng=(1,))],
+           ("ScatterReduceBackward0",), domain="distinct" if _red in ("amax", "amin") else "real",
+           second_order=_red == "prod")
+op("scatter_reduce.amax_ties", lambda m, x, s: m.scatter_reduce(x, 0, m.tensor([[0, 0], [0, 1]]), s,
+                                                                 "amax"),
+   [C((2, 2), (2, 2), domain="ties", id="ties")], ("ScatterReduceBackward0",))
+op("scatter_reduce.prod_zeros", lambda m, x, s: x.scatter_reduce(0, m.tensor([[0, 1, 0]]), s, "prod"),
+   [C((2, 3), (1, 3), domain="zeros", id="zeros")], ("ScatterReduceBackward0",))
+op("scatter_reduce_", _inplace(lambda m, y, s: y.scatter_reduce_(1, m.tensor(_SRIDX), s, "sum")),
+   [C((3, 4), (3, 2))], ("ScatterReduceBackward0",))
+
+# ---- select / slice / diagonal scatter, masked_scatter
+
+op("select_scatter", lambda m, x, s: m.select_scatter(x, s, 0, 1),
+   [C((3, 4), (4,)), C((3, 4), (4,), ng=(0,)), C((3, 4), (4,), ng=(1,))],
+   ("SelectScatterBackward0",), double_grad_fns=("SelectScatterBackward0", "SelectBackward0"))
+op("select_scatter.neg", lambda m, x, s: x.select_scatter(s, -1, -2), [C((2, 3, 4), (2, 3))],
+   ("SelectScatterBackward0",))
+op("slice_scatter", lambda m, x, s: m.slice_scatter(x, s, 1, 1, None, 2),
+   [C((3, 4), (3, 2)), C((3, 4), (3, 2), ng=(1,))], ("SliceScatterBackward0",))
+op("slice_scatter.default", lambda m, x, s: x.slice_scatter(s), [C((3, 4), (3, 4))],
+   ("SliceScatterBackward0",))
+op("diagonal_scatter", lambda m, x, s: m.diagonal_scatter(x, s),
+   [C((3, 4), (3,)), C((3, 4), (3,), ng=(0,))], ("DiagonalScatterBackward0",))
+op("diagonal_scatter.offset", lambda m, x, s: x.diagonal_scatter(s, -1, 1, 2),
+   [C((2, 3, 4), (2, 2))], ("DiagonalScatterBackward0",))
+op("masked_scatter", lambda m, x, s: x.masked_scatter(x > 0, s),
+   [C((3, 4), (3, 4)), C((3, 4), (14,)), C((3, 4), (3, 4), ng=(0,))], ("MaskedScatterBackward0",),
+   domain="nonzero")
+op("masked_scatter.broadcast", lambda m, x, s: m.masked_scatter(x, m.tensor([True, False, True, True]), s),
+   [C((3, 4), (9,))], ("MaskedScatterBackward0",))
+op("masked_scatter_", _inplace(lambda m, y, s: y.masked_scatter_(y > 0, s)), [C((3, 4), (12,))],
+   ("MaskedScatterBackward0",), domain="nonzero")
+
+# ---- nonzero (no gradients)
+
+op("nonzero", lambda m, x: m.nonzero(x), [C((3, 4), domain="zeros", id="zeros"), C(())], ())
+op("nonzero.as_tuple", lambda m, x: x.nonzero(as_tuple=True),
+   [C((3, 4), domain="zeros", id="zeros"), C(())], ())
+op("argwhere", lambda m, x: m.argwhere(x), [C((2, 3, 2), domain="zeros", id="zeros")], ())
+op("nonzero_static", lambda m, x: m.nonzero_static(x, size=5), [C((3, 4), domain="zeros", id="zeros")], ())
+op("nonzero_static.fill", lambda m, x: x.nonzero_static(size=20, fill_value=7),
+   [C((3, 4), domain="zeros", id="zeros")], ())
+
+# ---- stacking and arranging
+
+op("hstack", lambda m, x, y: m.hstack([x, y]), [C((3, 4), (3, 2)), C((4,), (2,)), C((), ())],
+   ("CatBackward0",))
+op("vstack", lambda m, x, y: m.vstack((x, y)), [C((3, 4), (2, 4)), C((4,), (4,)), C((2, 4), (4,))],
+   ("CatBackward0",))
+op("row_stack", lambda m, x, y: m.row_stack([x, y]), [C((4,), (1, 4))], ("CatBackward0",))
+op("dstack", lambda m, x, y: m.dstack([x, y]), [C((3, 4), (3, 4)), C((4,), (4,)), C((2, 1, 2), (2, 1, 1))],
+   ("CatBackward0",))
+op("column_stack", lambda m, x, y, z: m.column_stack([x, y, z]),
+   [C((3,), (3, 2), (3,)), C((), (1, 2), ())], ("CatBackward0",))
+op("concatenate", lambda m, x, y: m.concatenate([x, y], 1), [C((3, 4), (3, 2))], ("CatBackward0",))
+op("atleast_1d", lambda m, x: m.atleast_1d(x), [C(()), C((3,)), C((3, 4))], ("ViewBackward0",))
+op("atleast_2d", lambda m, x, y: m.atleast_2d(x, y), [C(()), C((3,), (2, 3))][1:] + [C((), (3,))],
+   ("ViewBackward0", "UnsqueezeBackward0"))
+op("atleast_3d", lambda m, x, y, z: m.atleast_3d([x, y, z]), [C((), (3,), (2, 3)), C((2, 3, 4), (1,), ())],
+   ("ViewBackward0", "UnsqueezeBackward0"))
+op("broadcast_tensors", lambda m, x, y: m.broadcast_tensors(x, y),
+   [C((3, 1), (4,)), C((3, 4), (4,)), C((), (2, 3))], ("ExpandBackward0",))
+op("meshgrid", lambda m, x, y: m.meshgrid(x, y, indexing="ij"), [C((3,), (4,)), C((), (2,))],
+   ("ExpandBackward0",))
+op("meshgrid.xy", lambda m, x, y, z: m.meshgrid([x, y, z], indexing="xy"), [C((3,), (4,), (2,))],
+   ("ExpandBackward0",))
+op("cartesian_prod", lambda m, x, y: m.cartesian_prod(x, y), [C((3,), (2,))], ("StackBackward0",))
+op("cartesian_prod.one", lambda m, x: m.cartesian_prod(x), [C((3,))], ())
+op("rot90", lambda m, x: m.rot90(x), _2D + [C((2, 3, 4))], ("Rot90Backward0",),
+   double_grad_fns=("Rot90Backward0",))
+op("rot90.k", lambda m, x: x.rot90(-3, [2, 0]), [C((2, 3, 4))], ("Rot90Backward0",))
+op("rot90.k2", lambda m, x: x.rot90(2, (1, 0)), [C((3, 4))], ("Rot90Backward0",))
+op("rot90.k0", lambda m, x: m.rot90(x, 4), [C((3, 4))], ("Rot90Backward0",))
+op("fliplr", lambda m, x: m.fliplr(x), _2D, ("FlipBackward0",))
+op("flipud", lambda m, x: x.flipud(), _2D + [C((4,))], ("FlipBackward0",))
+op("ravel", lambda m, x: m.ravel(x), _2D + [C(())], ("ViewBackward0",))
+op("repeat_interleave", lambda m, x: m.repeat_interleave(x, 2), [C((3, 4)), C(()), C((3, 4), nc=("t",))],
+   ("ViewBackward0",))
+op("repeat_interleave.dim", lambda m, x: x.repeat_interleave(3, dim=1), [C((2, 3))], ("ViewBackward0",))
+op("repeat_interleave.tensor", lambda m, x: x.repeat_interleave(m.tensor([1, 0, 2]), dim=0),
+   [C((3, 4))], ("IndexSelectBackward0",))
+op("repeat_interleave.tensor1", lambda m, x: m.repeat_interleave(x, m.tensor([2]), 1), [C((3, 2))],
+   ("IndexSelectBackward0",))
+op("repeat_interleave.counts", lambda m, x: m.repeat_interleave(m.tensor([2, 0, 3])), [C(())], ())
+op("index2.range", lambda m, x: x[range(1, 3)], [C((3, 4)), C((4, 2))], ("IndexBackward0",))
+op("index2.range_tuple", lambda m, x: x[:, range(0, 4, 2)], [C((3, 4))], ("IndexBackward0",))
+
+# ---- index_reduce, as_strided_scatter, fill_diagonal_, unravel_index
+
+for _red in ("prod", "mean", "amax", "amin"):
+    for _inc in (True, False):
+        op(f"index_reduce.{_red}{'' if _inc else '_exclude'}",
+           (lambda r, i: lambda m, x, s: x.index_reduce(0, m.tensor([2, 0, 2]), s, r,
+                                                       include_self=i))(_red, _inc),
+           [C((3, 4), (3, 4)), C((3, 4), (3, 4), ng=(0,)), C((3, 4), (3, 4), ng=(1,))],
+           ("IndexReduceBackward0",), domain="distinct" if _red in ("amax", "amin") else "real",
+           second_order=_red == "prod")
+op("index_reduce_", _inplace(lambda m, y, s: y.index_reduce_(1, m.tensor([3, 1]), s, "mean")),
+   [C((3, 4), (3, 2))], ("IndexReduceBackward0",))
+# PyTorch's self-gradient of as_strided_scatter is grad at the scattered positions (its
+# as_strided_scatter_backward), where the derivative is grad elsewhere: only src's is compared
+op("as_strided_scatter", lambda m, x, s: m.as_strided_scatter(x, s, (2, 2), (1, 4), 1),
+   [C((3, 4), (2, 2), ng=(0,))], ("AsStridedScatterBackward0",))
+op("as_strided_scatter.no_offset", lambda m, x, s: x.as_strided_scatter(s, (3,), (5,)),
+   [C((3, 4), (3,), ng=(0,))], ("AsStridedScatterBackward0",))
+op("fill_diagonal_", _inplace(lambda m, y: y.fill_diagonal_(2.5)), [C((3, 4)), C((4, 3)), C((2, 2, 2))],
+   ("CopySlices",))
+op("fill_diagonal_.wrap", _inplace(lambda m, y: y.fill_diagonal_(-1, wrap=True)), [C((9, 4)), C((7, 3))],
+   ("CopySlices",))
+op("unravel_index", lambda m, x: m.unravel_index(m.tensor([5, 11, -1, 0]), (3, 4)), [C(())], ())
+op("unravel_index.0d", lambda m, x: m.unravel_index(m.tensor(7), m.Size([2, 2, 2])), [C(())], ())
+
+# ---- block_diag, combinations
+
+op("block_diag", lambda m, a, b, c: m.block_diag(a, b, c), [C((2, 3), (4,), ()), C((1, 1), (2, 2), (3,))],
+   ("BlockDiagBackward0",))
+op("block_diag.ng", lambda m, a, b: m.block_diag(a, b), [C((2, 3), (2,), ng=(0,))],
+   ("BlockDiagBackward0",))
+op("combinations", lambda m, x: m.combinations(x), [C((4,)), C((1,))], ("StackBackward0",))
+op("combinations.r3", lambda m, x: m.combinations(x, 3), [C((5,))], ("StackBackward0",))
+op("combinations.replacement", lambda m, x: m.combinations(x, 2, with_replacement=True), [C((3,))],
+   ("StackBackward0",))
+op("combinations.r0", lambda m, x: m.combinations(x, r=0), [C((3,))], ())
+
+# ---- diag_embed / diagflat
+
+op("diag_embed", lambda m, x: m.diag_embed(x), [C((3,)), C((2, 3)), C((3, 2), nc=("t",))],
+   ("DiagEmbedBackward0",), double_grad_fns=("DiagonalBackward0",))
+op("diag_embed.offset_dims", lambda m, x: x.diag_embed(-1, 0, 2), [C((2, 3))], ("DiagEmbedBackward0",))
+op("diag_embed.dims_swapped", lambda m, x: m.diag_embed(x, 2, dim1=-1, dim2=0), [C((2, 3))],
+   ("DiagEmbedBackward0",))
+op("diag_embed.same_dims", lambda m, x: m.diag_embed(x, 0, 1, 1), [C((2, 3))], ("DiagEmbedBackward0",),
+   gradcheck=False)  # raises, as PyTorch
+op("diagflat", lambda m, x: m.diagflat(x), [C((3,)), C((2, 2)), C(())], ("DiagEmbedBackward0",))
+op("diagflat.offset", lambda m, x: x.diagflat(-2), [C((2, 2), nc=("t",))], ("DiagEmbedBackward0",))

@@ -682,3 +682,153 @@ def test_nan_matrices_give_nan():
                          ids=["matrix_norm", "norm"])
 def test_norm_ord_of_wrong_type(fn):
     same_error(fn)
+
+
+# ------------------------------------------------------------------ issue 11: sorting, selection,
+# binning, NaN-ignoring reductions, numpy spellings
+
+NEW_ERRORS = [
+    ("topk_k_too_big", lambda m: m.topk(m.ones(3), 4)),
+    ("topk_k_negative", lambda m: m.ones(3).topk(-1)),
+    ("kthvalue_k_zero", lambda m: m.kthvalue(m.ones(3), 0)),
+    ("kthvalue_k_too_big", lambda m: m.ones(2, 3).kthvalue(4, 1)),
+    ("sort_bad_dim", lambda m: m.sort(m.ones(3), 1)),
+    ("median_empty_dim", lambda m: m.median(m.ones(0, 3), 0)),
+    ("mode_empty_dim", lambda m: m.mode(m.ones(0))),
+    ("nanmean_int", lambda m: m.nanmean(m.tensor([1, 2]))),
+    ("logcumsumexp_int", lambda m: m.logcumsumexp(m.tensor([1, 2]), 0)),
+    ("aminmax_empty", lambda m: m.aminmax(m.ones(0))),
+    ("diff_0d", lambda m: m.diff(m.tensor(1.))),
+    ("diff_negative_n", lambda m: m.diff(m.ones(3), n=-1)),
+    ("histc_int", lambda m: m.histc(m.tensor([1, 2]))),
+    ("histc_bins_zero", lambda m: m.histc(m.ones(2), bins=0)),
+    ("histc_min_gt_max", lambda m: m.histc(m.ones(2), min=3, max=1)),
+    ("bincount_negative", lambda m: m.bincount(m.tensor([0, -1]))),
+    ("bincount_float", lambda m: m.bincount(m.tensor([0., 1.]))),
+    ("searchsorted_side_right", lambda m: m.searchsorted(m.tensor([1., 3.]), m.tensor([2.]),
+                                                         side="left", right=True)),
+    ("renorm_1d", lambda m: m.renorm(m.ones(3), 2, 0, 1.)),
+    ("renorm_p0", lambda m: m.renorm(m.ones(3, 2), 0, 0, 1.)),
+    ("quantile_q_range", lambda m: m.quantile(m.ones(3), 1.5)),
+    ("quantile_int", lambda m: m.quantile(m.tensor([1, 2]), 0.5)),
+    ("quantile_empty", lambda m: m.quantile(m.ones(0), 0.5)),
+    ("quantile_interpolation", lambda m: m.quantile(m.ones(3), 0.5, interpolation="cubic")),
+    ("quantile_q_dtype", lambda m: m.quantile(m.ones(3), m.tensor([0.5], dtype=m.float64))),
+    ("index_fill_int32_index", lambda m: m.ones(3).index_fill(0, m.tensor([0], dtype=m.int32), 1.)),
+    ("index_fill_value_1d", lambda m: m.ones(3).index_fill(0, m.tensor([0]), m.ones(1))),
+    ("index_add_dtype", lambda m: m.ones(3).index_add(0, m.tensor([0]), m.ones(1, dtype=m.float64))),
+    ("index_copy_dtype", lambda m: m.ones(3).index_copy(0, m.tensor([0]), m.ones(1, dtype=m.float64))),
+    ("index_put_dtype", lambda m: m.ones(3).index_put((m.tensor([0]),), m.ones(1, dtype=m.float64))),
+    ("index_put_none", lambda m: m.ones(3, 2).index_put((None, m.tensor([0])), m.ones(1))),
+    ("take_along_dim_int32", lambda m: m.take_along_dim(m.ones(3), m.tensor([0], dtype=m.int32), 0)),
+    ("take_along_dim_ndim", lambda m: m.take_along_dim(m.ones(3, 2), m.tensor([0]), 0)),
+    ("scatter_reduce_mode", lambda m: m.ones(3).scatter_reduce(0, m.tensor([0]), m.ones(1), "avg")),
+    ("select_scatter_shape", lambda m: m.select_scatter(m.ones(3, 2), m.ones(3), 0, 0)),
+    ("diagonal_scatter_dims", lambda m: m.diagonal_scatter(m.ones(3, 3), m.ones(3), 0, 1, 1)),
+    ("fliplr_1d", lambda m: m.fliplr(m.ones(3))),
+    ("flipud_0d", lambda m: m.flipud(m.tensor(1.))),
+    ("rot90_1d", lambda m: m.rot90(m.ones(3))),
+    ("rot90_same_dims", lambda m: m.rot90(m.ones(2, 2), 1, [0, 0])),
+    ("rot90_three_dims", lambda m: m.rot90(m.ones(2, 2, 2), 1, [0, 1, 2])),
+    ("meshgrid_indexing", lambda m: m.meshgrid(m.ones(2), indexing="ab")),
+    ("meshgrid_2d", lambda m: m.meshgrid(m.ones(2, 2), indexing="ij")),
+    ("cartesian_prod_2d", lambda m: m.cartesian_prod(m.ones(2, 2))),
+    ("combinations_2d", lambda m: m.combinations(m.ones(2, 2))),
+    ("combinations_negative", lambda m: m.combinations(m.ones(2), -1)),
+    ("block_diag_3d", lambda m: m.block_diag(m.ones(2, 2, 2))),
+    ("repeat_interleave_negative", lambda m: m.repeat_interleave(m.ones(2), m.tensor([1, -1]))),
+    ("repeat_interleave_sizes", lambda m: m.repeat_interleave(m.ones(3), m.tensor([1, 2]))),
+    ("fill_diagonal_1d", lambda m: m.ones(3).fill_diagonal_(1.)),
+    ("fill_diagonal_unequal", lambda m: m.ones(2, 3, 2).fill_diagonal_(1.)),
+    ("gradient_edge_order", lambda m: m.gradient(m.ones(4), edge_order=3)),
+    ("gradient_too_short", lambda m: m.gradient(m.ones(2), edge_order=2)),
+    ("gradient_spacing_len", lambda m: m.gradient(m.ones(3, 3), spacing=[1., 2., 3.])),
+    ("trapezoid_bool", lambda m: m.trapezoid(m.ones(3) > 0)),
+    ("trapezoid_x_len", lambda m: m.trapezoid(m.ones(3), m.ones(4))),
+    ("nonzero_static_negative", lambda m: m.nonzero_static(m.ones(3), size=-1)),
+]
+
+
+@pytest.mark.parametrize("name,fn", NEW_ERRORS, ids=[c[0] for c in NEW_ERRORS])
+def test_new_op_errors_match_torch(name, fn):
+    same_error(fn, message=False)
+
+
+def test_max_min_median_nan_gradient_goes_to_the_selected_elements():
+    """issue 8: an incoming NaN gradient reaches only the elements the reduction picked
+    (PyTorch's masked_fill), not every element."""
+    def prog(m):
+        out = []
+        for f in (lambda x: x.max(), lambda x: x.min(), lambda x: x.median(),
+                  lambda x: x.nanmedian()):
+            x = _t(m, [[1., 5.], [7., 2.]], rg=True)
+            f(x).backward(m.tensor(float("nan"), dtype=m.float64))
+            out.append(x.grad)
+        return out
+    same(prog)
+
+
+def test_unique_nodes():
+    """unique / unique_consecutive of a tensor that requires grad record PyTorch's nodes,
+    whose backward raises."""
+    def prog(m):
+        x = _t(m, [[1., 2.], [1., 3.]], rg=True)
+        outs = [m.unique(x), m.unique(x, dim=0), m.unique_consecutive(x),
+                m.unique_consecutive(x, dim=1)]
+        names = [type(o.grad_fn).__name__ for o in outs]
+        errors = []
+        for o in outs:
+            try:
+                o.sum().backward()
+                errors.append(None)
+            except RuntimeError as e:
+                errors.append(type(e).__mro__[-3].__name__)
+        return names, errors
+    same(prog)
+
+
+def test_return_types_print_as_pytorchs():
+    def prog(m):
+        x = _t(m, [[3., 1., 2.], [0., 5., 4.]])
+        return [repr(r) for r in (x.sort(), x.topk(2), x.kthvalue(2), x.median(1), x.nanmedian(0),
+                                  x.mode(), x.cummax(1), x.cummin(0), m.aminmax(x),
+                                  m.histogram(x, 2))]
+    same(prog)
+
+
+def test_numpy_spellings_axis_keepdims():
+    def prog(m):
+        x = _t(m, [[3., 1., 2.], [0., 5., 4.]])
+        return [m.sum(x, axis=1), x.sum(axis=0, keepdims=True), x.mean(axis=(0, 1)),
+                m.amax(x, axis=1, keepdims=True), x.argmax(axis=1), x.cumsum(axis=1),
+                m.max(x, axis=0), x.min(axis=1, keepdims=True), m.std(x, axis=1), x.var(axis=0),
+                m.prod(x, axis=1), m.cat([x, x], axis=1), m.median(x, axis=1),
+                m.sort(x, axis=0), m.logsumexp(x, axis=1), m.all(x > 0, axis=1),
+                m.nansum(x, axis=0, keepdims=True), m.quantile(x, 0.5, axis=1)]
+    same(prog)
+
+
+def test_range_and_sequences_as_indices():
+    def prog(m):
+        x = _t(m, [[3., 1., 2.], [0., 5., 4.], [6., 7., 8.]], rg=True)
+        y = x[range(2)] * 1 + x[:, range(0, 3, 2)].sum() + x[(0, 2), :].sum() + x[[2, 0]].sum()
+        y.sum().backward()
+        z = x.detach().clone()
+        z[range(1, 3)] = 0.0
+        return y, x.grad, z
+    same(prog)
+
+
+def test_sort_stability_and_nan_order():
+    def prog(m):
+        x = m.tensor([2., float("nan"), 1., 2., float("nan"), 1., 0.])
+        return [x.sort(), x.sort(descending=True), x.sort(stable=True, descending=True),
+                x.argsort(), m.msort(x), m.median(x),
+                m.nanmedian(x), m.cummax(x, 0), m.cummin(x, 0)]
+    same(prog)
+
+
+def test_var_mean_std_mean_grads():
+    for f in (lambda m, x: m.var_mean(x, 1)[0] * m.var_mean(x, 1)[1],
+              lambda m, x: m.std_mean(x, (0, 1), keepdim=True)[0] + m.std_mean(x)[1] ** 2):
+        _same_grads(f, [np.arange(12.).reshape(3, 4) % 5])

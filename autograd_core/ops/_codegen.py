@@ -755,15 +755,38 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
     star = False
     body = []
     call = []
+    # PyTorch's numpy spellings (python_arg_parser's numpy_compatibility_arg_names):
+    # axis= for dim=, keepdims= for keepdim=
+    # (a required dim followed by other required arguments keeps its place: no alias)
+    params = schema.params
+    aliases = [(p.name, _NUMPY_ALIASES[p.name], p.default is None)
+               for i, p in enumerate(params) if p.name in _NUMPY_ALIASES
+               and not (p.default is None and any(q.default is None and not q.kwarg_only
+                                                  for q in params[i + 1:]))]
+    aliased = {a[0] for a in aliases}
+    for name, alias, required in aliases:
+        body.append(f"    if {alias} is not None:")
+        body.append(f"        {name} = {alias}")
+        if required:
+            body.append(f"    if {name} is None:")
+            body.append(f"        raise TypeError(\"{public_name}() missing required argument "
+                        f"'{name}'\")")
     for i, p in enumerate(schema.params):
         pyname = first_name if i == 0 and p.name == "self" else p.name
         if p.kwarg_only and not star:
             sig.append("*")
             star = True
-        sig.append(pyname if p.default is None else f"{pyname}={_py_default(p.default)}")
+        if p.name in aliased and p.default is None:
+            sig.append(f"{pyname}=None")
+        else:
+            sig.append(pyname if p.default is None else f"{pyname}={_py_default(p.default)}")
         pos = i if method else i + 1
         body.append(f"    cdef {p.ctype} {p.name}_ = {_parse_arg(p, public_name, pos, pyname)}")
         call.append(f"{p.name}_")
+    if aliases and not star:
+        sig.append("*")
+    for name, alias, required in aliases:
+        sig.append(f"{alias}=None")
     lines = []
     if method and len(schema.params) == 1:
         # a method without arguments (t.exp()): METH_O, the fastest call Python has
@@ -786,6 +809,9 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
     lines.append("")
     lines.append(f"{pyfunc}.__name__ = {pyfunc}.__qualname__ = \"{public_name}\"")
     return "\n".join(lines) + "\n\n\n"
+
+
+_NUMPY_ALIASES = {"dim": "axis", "keepdim": "keepdims"}
 
 
 def gen_manual_wrapper_names(op):

@@ -179,7 +179,7 @@ cdef tuple _key_item(object k):
         if vals[2] is not None and vals[2] < 0:
             raise ValueError("step must be greater than zero")
         return (ITEM_SLICE, slice(vals[0], vals[1], vals[2]))
-    if isinstance(k, (list, tuple, np.ndarray)):
+    if isinstance(k, (list, tuple, np.ndarray, range)):
         arr = _sequence_index(k)
         if arr.dtype == np.bool_:
             if arr.ndim:
@@ -480,8 +480,9 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
                 f"indexing result of shape {shape_str(target)}")
         # (a lone bool mask with a one-element value into a tensor of dims is PyTorch's
         # masked_fill_, which casts)
+        mask = indices[0] if isinstance(indices, (tuple, list)) and len(indices) == 1 else indices
         if isinstance(value, Tensor) and dtype_of(v._data) is not sd and not (
-                isinstance(indices, Tensor) and dtype_of((<Tensor>indices)._data) is bool_
+                isinstance(mask, Tensor) and dtype_of((<Tensor>mask)._data) is bool_
                 and cnp.PyArray_SIZE(v._data) == 1 and cnp.PyArray_NDIM(self._data) > 0):
             raise RuntimeError(
                 "Index put requires the source and destination dtypes match, got "
@@ -580,21 +581,6 @@ cdef Tensor op_index_select(Tensor self, object dim, Tensor index):
 cdef Tensor index_select_backward(Tensor grad, tuple self_shape, object dim, Tensor index):
     """zeros of self's shape with grad's slices added at index along dim."""
     return OPS.index_add(zeros(self_shape, dtype_of(grad._data)), dim, index, grad, 1)
-
-
-cdef Tensor op_index_add(Tensor self, object dim, Tensor index, Tensor source, object alpha):
-    cdef cnp.ndarray out = self._data.copy()
-    src = source._data if alpha == 1 else source._data * alpha
-    if out.ndim == 0:
-        out = as_array(out + np.sum(src)).astype(out.dtype)
-    else:
-        d = wrap_dim(dim, out.ndim)
-        with quiet():
-            np.add.at(np.moveaxis(out, d, 0), index._data.reshape(-1),
-                      np.moveaxis(src, d, 0) if np.ndim(src) else src)
-    cdef Tensor result = make(out)
-    record_IndexAddBackward0(result, self, dim, index, source, alpha)
-    return result
 
 
 # ================================================================ gather / scatter
@@ -1032,6 +1018,608 @@ cdef Tensor op_put(Tensor self, Tensor index, Tensor source, bint accumulate):
     cdef Tensor result = make(out)
     record_PutBackward0(result, self, index, source, accumulate)
     return result
+
+
+
+# ================================================================ index_add / index_fill / index_copy
+
+cdef Py_ssize_t _check_index_along(Tensor self, object dim, Tensor index, str fname) except? -1:
+    """The checks index_add / index_fill / index_copy share: index int64 (int32 for
+    index_add) and a vector or scalar, in range; returns the wrapped dim."""
+    cdef cnp.ndarray x = self._data, idx = index._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef dtype idt = dtype_of(idx)
+    if idt is not int64 and not (idt is int32 and fname == "index_add_"):
+        if fname == "index_add_":
+            raise RuntimeError("index_add_(): Expected dtype int32/int64 for index")
+        raise IndexError(f"{fname}(): Expected dtype int64 for index.")
+    if cnp.PyArray_NDIM(idx) > 1:
+        raise IndexError(f"{fname}(): Index is supposed to be a vector")
+    cdef Py_ssize_t n = shape_of(x)[d] if nd else 1
+    flat = idx.reshape(-1)
+    if flat.size and ((flat < -n) | (flat >= n)).any():
+        bad = int(flat[(flat < -n) | (flat >= n)][0])
+        raise IndexError(f"index {bad} is out of bounds for dimension {d} with size {n}")
+    return d
+
+
+cdef Tensor index_add_source_backward(Tensor grad, object dim, Tensor index, Py_ssize_t source_ndim,
+                                      object alpha):
+    """PyTorch's: grad's slices at index along dim (the 0-d source: index squeezed),
+    times alpha."""
+    cdef Tensor g
+    if source_ndim > 0 or cnp.PyArray_NDIM(grad._data) == 0:
+        g = OPS.index_select(grad, dim, index)
+    else:
+        g = OPS.index_select(grad, dim, make(index._data.reshape(())))
+    if source_ndim == 0 and cnp.PyArray_NDIM(g._data) > 0:
+        g = OPS.reshape(g, ())
+    return g if alpha == 1 else OPS.mul(g, alpha)
+
+
+cdef Tensor op_index_add(Tensor self, object dim, Tensor index, Tensor source, object alpha):
+    cdef Py_ssize_t d = _check_index_along(self, dim, index, "index_add_")
+    if dtype_of(source._data) is not dtype_of(self._data):
+        raise RuntimeError(f"index_add_(): self ({dtype_of(self._data).scalar_name}) and source "
+                           f"({dtype_of(source._data).scalar_name}) must have the same scalar type")
+    cdef cnp.ndarray out = self._data.copy()
+    src = source._data if alpha == 1 else source._data * alpha
+    if out.ndim == 0:
+        out = as_array(out + np.sum(src)).astype(out.dtype)
+    else:
+        with quiet():
+            np.add.at(np.moveaxis(out, d, 0), index._data.reshape(-1).astype(np.int64),
+                      np.moveaxis(src, d, 0) if np.ndim(src) else src)
+    cdef Tensor result = make(out)
+    record_IndexAddBackward0(result, self, d, index, source, alpha)
+    return result
+
+
+cdef Tensor op_index_fill(Tensor self, object dim, Tensor index, object value):
+    cdef Py_ssize_t d = _check_index_along(self, dim, index, "index_fill_")
+    if isinstance(value, Tensor) and cnp.PyArray_NDIM((<Tensor>value)._data) != 0:
+        raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got tensor "
+                           f"with {cnp.PyArray_NDIM((<Tensor>value)._data)} dimension(s).")
+    cdef cnp.ndarray out = self._data.copy()
+    v = (<Tensor>value)._data if isinstance(value, Tensor) else value
+    with quiet():
+        if out.ndim == 0:
+            if index._data.size:
+                out[...] = v
+        else:
+            np.moveaxis(out, d, 0)[index._data.reshape(-1).astype(np.int64)] = v
+    cdef Tensor result = make(out)
+    if isinstance(value, Tensor):
+        record_IndexFillBackward1(result, self, d, index, value)
+    else:
+        record_IndexFillBackward0(result, self, d, index, value)
+    return result
+
+
+cdef Tensor index_fill_value_backward(Tensor grad, object dim, Tensor index):
+    """The gradient of index_fill's value: grad summed over the filled slices (each
+    slice once, however often index names it)."""
+    cdef cnp.ndarray u = np.unique(index._data.reshape(-1))
+    if cnp.PyArray_NDIM(grad._data) == 0:
+        return grad if u.size else zeros((), dtype_of(grad._data))
+    return OPS.sum(OPS.index_select(grad, dim, make(u.astype(np.int64))), None, False, None)
+
+
+cdef Tensor index_copy_source_backward(Tensor grad, object dim, Tensor index,
+                                       Py_ssize_t source_ndim):
+    return index_add_source_backward(grad, dim, index, source_ndim, 1)
+
+
+cdef Tensor op_index_copy(Tensor self, object dim, Tensor index, Tensor source):
+    cdef Py_ssize_t d = _check_index_along(self, dim, index, "index_copy_")
+    if dtype_of(source._data) is not dtype_of(self._data):
+        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but "
+                           f"got (self) {dtype_of(self._data).scalar_name} and (source) "
+                           f"{dtype_of(source._data).scalar_name}")
+    cdef cnp.ndarray out = self._data.copy()
+    if out.ndim == 0:
+        out[...] = source._data.reshape(())
+    else:
+        np.moveaxis(out, d, 0)[index._data.reshape(-1)] = (
+            np.moveaxis(source._data, d, 0) if source._data.ndim else source._data)
+    cdef Tensor result = make(out)
+    record_IndexCopyBackward0(result, self, d, index, source)
+    return result
+
+
+# ================================================================ index_put
+
+cdef tuple _index_put_key(Tensor self, object indices):
+    """index_put's tuple of index tensors (None: a whole dim) as a checked numpy key."""
+    if isinstance(indices, Tensor) or not isinstance(indices, (tuple, list)):
+        raise TypeError(f"index_put(): argument 'indices' (position 2) must be tuple of Tensors, "
+                        f"not {type(indices).__name__}")
+    records = []
+    cdef Py_ssize_t dim = 0, pos = 0
+    for k in indices:
+        if not isinstance(k, Tensor):
+            # PyTorch's Python binding takes tensors only (None is for C++ callers)
+            raise TypeError(f"expected Tensor as element {pos} in argument 1, but got "
+                            f"{type(k).__name__}")
+        pos += 1
+        kind, val = _key_item(k)
+        if kind == ITEM_MASK:
+            records.append((dim, val, True))
+            dim += (<cnp.ndarray>val).ndim
+        elif kind == ITEM_INT:
+            records.append((dim, np.asarray(val, dtype=np.int64), False))
+            dim += 1
+        elif kind == ITEM_BOOL:
+            records.append((dim, np.asarray(val), True))
+            dim += 1
+        else:
+            records.append((dim, val, False))
+            dim += 1
+    if not records:
+        return (Ellipsis,)
+    return _advanced_key(records, shape_of(self._data))
+
+
+cdef object _accumulated_write(Tensor self, tuple key, Tensor values):
+    """(coordinates, values) that index_put(accumulate=True) writes: each position
+    indexed once, with self's value there plus every value aimed at it."""
+    cdef tuple shape = shape_of(self._data)
+    pos = as_array(np.arange(cnp.PyArray_SIZE(self._data), dtype=np.int64).reshape(shape)[key])
+    cdef tuple target = shape_of(pos)
+    cdef Tensor v = values
+    if shape_of(v._data) != target:
+        v = OPS.expand(v, target)
+    uniq, inv = np.unique(pos.reshape(-1), return_inverse=True)
+    summed = OPS.index_add(zeros((uniq.size,), dtype_of(v._data)), 0,
+                           make(as_array(inv).astype(np.int64, copy=False)),
+                           OPS.reshape(v, (-1,)), 1)
+    new = OPS.add(OPS.take(self, make(as_array(uniq).astype(np.int64, copy=False))), summed, 1)
+    coords = tuple([make(as_array(c).astype(np.int64, copy=False))
+                    for c in np.unravel_index(uniq, shape)])
+    return coords, new
+
+
+cdef void _check_index_put_dtypes(Tensor self, tuple key, Tensor values, bint accumulate) except *:
+    # PyTorch's masked_fill path (one mask, one value, no accumulate) casts the value
+    cdef bint mask_fill = (len(key) == 1 and isinstance(key[0], np.ndarray)
+                           and key[0].dtype == np.bool_ and cnp.PyArray_SIZE(values._data) == 1
+                           and not accumulate)
+    if dtype_of(values._data) is not dtype_of(self._data) and not mask_fill:
+        raise RuntimeError(
+            f"Index put requires the source and destination dtypes match, got "
+            f"{dtype_of(self._data).scalar_name} for the destination and "
+            f"{dtype_of(values._data).scalar_name} for the source.")
+
+
+cdef Tensor _index_put_into(Tensor target, Tensor self, object indices, Tensor values,
+                            bint accumulate):
+    """Write values at target[indices] (target is self or a clone of it)."""
+    cdef tuple key = _index_put_key(self, indices)
+    _check_index_put_dtypes(self, key, values, accumulate)
+    if accumulate:
+        coords, new = _accumulated_write(self, key, values)
+        return op__setitem(target, coords, new)
+    return op__setitem(target, tuple(indices), values)
+
+
+cdef Tensor op_index_put(Tensor self, object indices, Tensor values, bint accumulate):
+    return _index_put_into(OPS.clone(self, None), self, indices, values, accumulate)
+
+
+cdef Tensor op_index_put_(Tensor self, object indices, Tensor values, bint accumulate):
+    return _index_put_into(self, self, indices, values, accumulate)
+
+
+def _py_index_put(input, indices, values, accumulate=False):
+    cdef Tensor self = arg_tensor(input, "index_put", "input", 1)
+    return op_index_put(self, indices, arg_tensor(values, "index_put", "values", 3),
+                        arg_bool(accumulate, "index_put", "accumulate", 4))
+
+
+def _py_index_put_(input, indices, values, accumulate=False):
+    """In place: ``values`` written (or added) at ``self[indices]``."""
+    cdef Tensor self = arg_tensor(input, "index_put_", "input", 1)
+    return op_index_put_(self, indices, arg_tensor(values, "index_put_", "values", 3),
+                         arg_bool(accumulate, "index_put_", "accumulate", 4))
+
+
+# ================================================================ take_along_dim
+
+cdef Tensor op_take_along_dim(Tensor self, Tensor indices, object dim):
+    if dtype_of(indices._data) is not int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{dtype_of(indices._data).scalar_name}")
+    if dim is None:
+        return OPS.gather(OPS.reshape(self, (-1,)), 0, OPS.reshape(indices, (-1,)))
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    if nd != cnp.PyArray_NDIM(indices._data):
+        raise RuntimeError(
+            f"torch.take_along_dim(): input and indices should have the same number of "
+            f"dimensions, but got {nd} dimensions for input, and "
+            f"{cnp.PyArray_NDIM(indices._data)} dimensions for indices")
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef list ss = list(shape_of(self._data)), isz = list(shape_of(indices._data))
+    if nd == 0:
+        return OPS.gather(self, d, indices)
+    ss[d] = isz[d]
+    b = list(broadcast_shapes(tuple(ss), tuple(isz)))
+    isz2 = list(b)
+    isz2[d] = isz[d]
+    ss2 = list(b)
+    ss2[d] = shape_of(self._data)[d]
+    return OPS.gather(OPS.expand(self, tuple(ss2)), d, OPS.expand(indices, tuple(isz2)))
+
+
+# ================================================================ scatter_reduce
+
+cdef tuple _SCATTER_REDUCES = ("sum", "prod", "mean", "amax", "amin")
+
+
+cdef cnp.ndarray _scatter_reduce_values(cnp.ndarray x, Py_ssize_t d, cnp.ndarray idx,
+                                        cnp.ndarray src, str reduce, bint include_self):
+    cdef cnp.ndarray out = x.copy()
+    if cnp.PyArray_SIZE(idx) == 0:
+        return out
+    cdef tuple ne = _nonempty(shape_of(idx))
+    view = out.reshape(_nonempty(shape_of(out)))
+    key = _along_key(ne, idx.reshape(ne).astype(np.int64), d)
+    vals = src.reshape(_nonempty(shape_of(src)))[tuple([slice(0, s) for s in ne])]
+    is_float = out.dtype.kind == "f"
+    with quiet():
+        if reduce == "sum" or reduce == "mean":
+            if not include_self:
+                view[key] = 0
+            np.add.at(view, key, vals)
+            if reduce == "mean":
+                count = np.ones(view.shape, dtype=np.int64) if include_self else \
+                    np.zeros(view.shape, dtype=np.int64)
+                if not include_self:
+                    count[key] = 0
+                np.add.at(count, key, 1)
+                scattered = np.zeros(view.shape, dtype=bool)
+                scattered[key] = True
+                safe = np.where(count == 0, 1, count)
+                if is_float:
+                    view[...] = np.where(scattered, view / safe, view)
+                else:
+                    view[...] = np.where(scattered, np.floor_divide(view, safe), view)
+        elif reduce == "prod":
+            if not include_self:
+                view[key] = 1
+            np.multiply.at(view, key, vals)
+        else:
+            ufunc = np.maximum if reduce == "amax" else np.minimum
+            if not include_self:
+                if is_float:
+                    view[key] = -np.inf if reduce == "amax" else np.inf
+                else:
+                    info = np.iinfo(out.dtype) if out.dtype.kind in "iu" else None
+                    view[key] = (info.min if reduce == "amax" else info.max) if info else \
+                        (False if reduce == "amax" else True)
+            ufunc.at(view, key, vals)
+    return out
+
+
+cdef Tensor op_scatter_reduce(Tensor self, object dim, Tensor index, Tensor src, object reduce,
+                              bint include_self):
+    cdef cnp.ndarray idx = index._data
+    if reduce not in _SCATTER_REDUCES:
+        raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
+                           + reduce)
+    cdef Py_ssize_t d = _check_scatter_args(self, dim, idx, src, None)
+    cdef Tensor result = make(_scatter_reduce_values(self._data, d, idx, src._data, reduce,
+                                                     include_self))
+    record_ScatterReduceBackward0(result, self, d, index, src, reduce, include_self)
+    _src_meta(result, src, idx)
+    return result
+
+
+cdef tuple scatter_reduce_backward(Tensor grad, Tensor self, object dim, Tensor index, Tensor src,
+                                   str reduce, bint include_self, Tensor result):
+    """PyTorch's scatter_reduce_backward: (grad_self, grad_src)."""
+    cdef dtype gd = dtype_of(grad._data)
+    cdef Tensor zero = make_scalar(0, gd)
+    cdef Tensor grad_self, grad_src
+    cdef cnp.ndarray idx = index._data
+    if reduce == "sum":
+        grad_self = grad
+        grad_src = OPS.gather(grad, dim, index)
+    elif reduce == "mean":
+        ones_src = make(np.ones(shape_of(src._data), dtype=gd.np_dtype))
+        base = make(np.ones(shape_of(self._data), dtype=gd.np_dtype) if include_self
+                    else np.zeros(shape_of(self._data), dtype=gd.np_dtype))
+        n = OPS.scatter_add(base, dim, index, ones_src)
+        n = make(np.where(n._data == 0, 1, n._data).astype(gd.np_dtype))
+        grad_self = OPS.div(grad, n, None)
+        grad_src = OPS.gather(grad_self, dim, index)
+    elif reduce == "prod":
+        # where self or src have zeros, the products of the others (PyTorch's masking)
+        masked_self = OPS.masked_fill(self, make(self._data == 0), 1)
+        masked_self_result = op_scatter_reduce(masked_self, dim, index, src, reduce, include_self)
+        grad_self = OPS.div(OPS.mul(grad, masked_self_result), masked_self, None)
+        src_zero = src._data == 0
+        counts = np.zeros(shape_of(self._data), dtype=np.int64)
+        zsrc = make(src_zero.astype(np.int64))
+        nz = OPS.gather(OPS.scatter_add(make(counts), dim, index, zsrc), dim, index)._data
+        if grad_enabled() and (nz > 1).any():
+            raise RuntimeError(
+                "scatter_reduce(): Double backward is unsupported for src when >1 zeros in src "
+                "are scattered to the same position. This may happen in one of the following "
+                "cases:\n(1) >1 zeros in src at the same position along dim\n(2) a zero in src "
+                "at the same position as a zero in self")
+        single = make(src_zero & (nz == 1))
+        masked_src = OPS.masked_fill(src, single, 1)
+        masked_src_result = op_scatter_reduce(self, dim, index, masked_src, reduce, include_self)
+        grad_src1 = OPS.where(single, OPS.gather(OPS.mul(grad, masked_src_result), dim, index),
+                              OPS.div(OPS.gather(OPS.mul(grad, result), dim, index),
+                                      OPS.masked_fill(src, make(src_zero), 1), None))
+        grad_src = grad_src1
+    else:
+        value = OPS.gather(result, dim, index)
+        self_is_result = OPS._to_copy(OPS.eq(self, result), gd)
+        src_is_result = OPS._to_copy(OPS.eq(src, value), gd)
+        n_dist = OPS.scatter_add(self_is_result, dim, index, src_is_result)
+        grad_distributed = OPS.div(grad, n_dist, None)
+        grad_self = OPS.mul(self_is_result, grad_distributed)
+        grad_src = OPS.mul(src_is_result, OPS.gather(grad_distributed, dim, index))
+    if not include_self:
+        grad_self = OPS.scatter(grad_self, dim, index, 0, None)
+    return (grad_self, grad_src)
+
+
+# ================================================================ select / slice / diagonal scatter
+
+cdef Tensor _check_src_shape(Tensor src, tuple want):
+    if shape_of(src._data) != want:
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
+                           f"{shape_str(shape_of(src._data))}, slice size = {shape_str(want)}")
+    return src
+
+
+cdef Tensor op_select_scatter(Tensor self, Tensor src, object dim, object index):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef Py_ssize_t n = shape_of(x)[d]
+    if index < -n or index >= n:
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{shape_str(shape_of(x))} at dimension {d}")
+    key = (slice(None),) * d + (index,)
+    cdef cnp.ndarray out = x.copy()
+    _check_src_shape(src, shape_of(as_array(out[key])))
+    out[key] = src._data
+    cdef Tensor result = make(out)
+    record_SelectScatterBackward0(result, self, src, d, index)
+    return result
+
+
+cdef Tensor op_slice_scatter(Tensor self, Tensor src, object dim, object start, object end,
+                             object step):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    if step <= 0:
+        raise RuntimeError("slice step must be positive")
+    key = (slice(None),) * d + (slice(start, end, step),)
+    cdef cnp.ndarray out = x.copy()
+    _check_src_shape(src, shape_of(as_array(out[key])))
+    out[key] = src._data
+    cdef Tensor result = make(out)
+    record_SliceScatterBackward0(result, self, src, d, start, end, step)
+    return result
+
+
+cdef Tensor op_diagonal_scatter(Tensor self, Tensor src, object offset, object dim1, object dim2):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    cdef Py_ssize_t d1 = wrap_dim(dim1, nd), d2 = wrap_dim(dim2, nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    cdef cnp.ndarray out = x.copy()
+    want = shape_of(as_array(np.diagonal(x, offset, d1, d2)))
+    _check_src_shape(src, want)
+    moved = np.moveaxis(out, (d1, d2), (-2, -1))
+    n = want[-1]
+    i = np.arange(n) + (-offset if offset < 0 else 0)
+    j = np.arange(n) + (offset if offset > 0 else 0)
+    moved[..., i, j] = src._data
+    cdef Tensor result = make(out)
+    record_DiagonalScatterBackward0(result, self, src, offset, d1, d2)
+    return result
+
+
+# ================================================================ nonzero / argwhere
+
+cdef cnp.ndarray _nonzero_rows(cnp.ndarray x):
+    """(count, ndim) int64 indices of x's nonzero elements in row-major order."""
+    if cnp.PyArray_NDIM(x) == 0:
+        return np.zeros((1 if x != 0 else 0, 0), dtype=np.int64)
+    return as_array(np.argwhere(x)).astype(np.int64, copy=False)
+
+
+cdef Tensor op_nonzero(Tensor self, bint as_tuple):
+    return make(_nonzero_rows(self._data))
+
+
+def _py_nonzero(input, *, as_tuple=False):
+    cdef Tensor self = arg_tensor(input, "nonzero", "input", 1)
+    if not arg_bool(as_tuple, "nonzero", "as_tuple", 2):
+        return op_nonzero(self, False)
+    cdef cnp.ndarray x = self._data
+    if cnp.PyArray_NDIM(x) == 0:
+        # PyTorch treats a 0-d input as 1-d here
+        return (make(np.zeros(1 if x != 0 else 0, dtype=np.int64)),)
+    return tuple([make(as_array(a).astype(np.int64, copy=False)) for a in np.nonzero(x)])
+
+
+cdef Tensor op_argwhere(Tensor self):
+    return make(_nonzero_rows(self._data))
+
+
+cdef Tensor op_nonzero_static(Tensor self, object size, object fill_value):
+    if size < 0:
+        raise RuntimeError(f"nonzero_static: 'size' must be an non-negative integer, but got "
+                           f"{size}")
+    cdef cnp.ndarray rows = _nonzero_rows(self._data)
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    out = np.full((size, nd), fill_value, dtype=np.int64)
+    k = min(size, shape_of(rows)[0])
+    out[:k] = rows[:k]
+    return make(out)
+
+
+
+# ================================================================ index_reduce
+
+cdef tuple _INDEX_REDUCES = ("prod", "mean", "amax", "amin")
+
+
+cdef Tensor _index_as_scatter(Tensor source, Py_ssize_t d, Tensor index):
+    """index_reduce's index as scatter_reduce's: index[i] at every position of source's
+    slice i along d."""
+    cdef cnp.ndarray src = source._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(src)
+    if nd == 0:
+        return make(index._data.reshape(()).astype(np.int64))
+    shape = [1] * nd
+    shape[d] = -1
+    return make(np.ascontiguousarray(np.broadcast_to(
+        index._data.reshape(shape).astype(np.int64), shape_of(src))))
+
+
+cdef Tensor op_index_reduce(Tensor self, object dim, Tensor index, Tensor source, object reduce,
+                            bint include_self):
+    warnings.warn("index_reduce() is in beta and the API may change at any time.", UserWarning,
+                  stacklevel=2)
+    if reduce not in _INDEX_REDUCES:
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
+                           f"amin but got {reduce}.")
+    cdef Py_ssize_t d = _check_index_along(self, dim, index, "index_reduce_")
+    if dtype_of(source._data) is not dtype_of(self._data):
+        raise RuntimeError("index_reduce_(): self and source expected to have the same dtype, "
+                           f"but got (self) {dtype_of(self._data).scalar_name} and (source) "
+                           f"{dtype_of(source._data).scalar_name}")
+    cdef cnp.ndarray idx = _index_as_scatter(source, d, index)._data
+    idx = np.where(idx < 0, idx + (shape_of(self._data)[d] if self._data.ndim else 1), idx)
+    cdef Tensor result = make(_scatter_reduce_values(self._data, d, idx, source._data, reduce,
+                                                     include_self))
+    record_IndexReduceBackward0(result, self, d, index, source, reduce, include_self)
+    return result
+
+
+cdef tuple index_reduce_backward(Tensor grad, Tensor self, object dim, Tensor index,
+                                 Tensor source, str reduce, bint include_self, Tensor result):
+    """PyTorch's index_reduce_backward: scatter_reduce's, with index spread over source's
+    slices."""
+    cdef Tensor idx = _index_as_scatter(source, dim, index)
+    return scatter_reduce_backward(grad, self, dim, idx, source, reduce, include_self, result)
+
+
+# ================================================================ as_strided_scatter
+
+cdef cnp.ndarray _strided_positions(tuple self_shape, tuple size, tuple stride, object offset):
+    """The flat (row-major) positions of self's elements that the strided view addresses."""
+    cdef Py_ssize_t n = shape_numel(self_shape)
+    off = 0 if offset is None else offset
+    if any([s < 0 for s in size]) or any([s < 0 for s in stride]):
+        raise RuntimeError("as_strided_scatter: negative sizes or strides are not supported")
+    last = off + sum([(s - 1) * st for s, st in zip(size, stride) if s > 0])
+    if shape_numel(size) and (off < 0 or last >= n):
+        raise RuntimeError(
+            f"setStorage: sizes {shape_str(size)}, strides {shape_str(stride)}, storage offset "
+            f"{off}, and itemsize 8 requiring a storage size of {(last + 1) * 8} are out of "
+            f"bounds for storage of size {n * 8}")
+    pos = np.full(size, off, dtype=np.int64)
+    for k in range(len(size)):
+        shp = [1] * len(size)
+        shp[k] = size[k]
+        pos = pos + (np.arange(size[k], dtype=np.int64) * stride[k]).reshape(shp)
+    return pos
+
+
+cdef Tensor op_as_strided_scatter(Tensor self, Tensor src, object size, object stride,
+                                  object storage_offset):
+    cdef tuple sz = tuple(size), st = tuple(stride)
+    if len(sz) != len(st):
+        raise RuntimeError(f"mismatch in length of strides and shape")
+    if shape_of(src._data) != sz:
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
+                           f"{shape_str(shape_of(src._data))}, slice size = {shape_str(sz)}")
+    pos = _strided_positions(shape_of(self._data), sz, st, storage_offset)
+    cdef cnp.ndarray out = np.array(self._data, order="C", copy=True)
+    out.reshape(-1)[pos.reshape(-1)] = src._data.astype(out.dtype).reshape(-1)
+    cdef Tensor result = make(out)
+    record_AsStridedScatterBackward0(result, self, src, sz, st, storage_offset)
+    return result
+
+
+cdef Tensor as_strided_scatter_self_backward(Tensor grad, object size, object stride,
+                                             object storage_offset):
+    """grad with the scattered positions zeroed."""
+    pos = _strided_positions(shape_of(grad._data), tuple(size), tuple(stride), storage_offset)
+    flat = np.unique(pos.reshape(-1))
+    return OPS.put(grad, make(flat), zeros((flat.size,), dtype_of(grad._data)), False)
+
+
+cdef Tensor as_strided_scatter_src_backward(Tensor grad, object size, object stride,
+                                            object storage_offset):
+    """grad read through the strided view: grad.contiguous().as_strided(...)."""
+    pos = _strided_positions(shape_of(grad._data), tuple(size), tuple(stride), storage_offset)
+    return OPS.take(grad, make(pos))
+
+
+# ================================================================ fill_diagonal_ / unravel_index
+
+cdef Tensor op_fill_diagonal_(Tensor self, object fill_value, bint wrap):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data), k
+    if nd < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    cdef tuple shape = shape_of(self._data)
+    if nd > 2:
+        for k in range(1, nd):
+            if shape[k] != shape[0]:
+                raise RuntimeError("all dimensions of input must be of equal length")
+    # the diagonal as a view (one diagonal() per extra dim), filled in place: a write
+    # into a region of self, as PyTorch's (CopySlices)
+    cdef Tensor diag = self
+    while cnp.PyArray_NDIM(diag._data) > 1:
+        diag = OPS.diagonal(diag, 0, 0, -1)
+    OPS.fill_(diag, fill_value)
+    cdef Py_ssize_t rows, cols, start
+    if wrap and nd == 2 and shape[0] > shape[1] + 1:
+        rows, cols = shape[0], shape[1]
+        start = cols + 1
+        while start < rows:
+            OPS.fill_(OPS.diagonal(OPS.slice(self, 0, start, None, 1), 0, 0, 1), fill_value)
+            start += cols + 1
+    return self
+
+
+cdef tuple op_unravel_index(Tensor indices, object shape):
+    cdef cnp.ndarray idx = indices._data
+    if dtype_of(idx).category == CAT_FLOAT or dtype_of(idx) is bool_:
+        raise TypeError(f"expected 'indices' to be integer dtype, but got "
+                        f"{dtype_of(idx).name}")
+    if isinstance(shape, int) or hasattr(shape, "__index__"):
+        shp = (shape.__index__(),)
+    else:
+        shp = tuple([s.__index__() for s in shape])
+    for s in shp:
+        if s < 0:
+            raise ValueError("'shape' cannot have negative values, but got " + str(shp))
+    n = shape_numel(shp)
+    if idx.size and ((idx < -n) | (idx >= n)).any():
+        raise RuntimeError(f"'indices' must be in range [-{n}, {n - 1}]")
+    flat = np.where(idx < 0, idx + n, idx).astype(np.int64)
+    if not shp:
+        return ()
+    return tuple([make(as_array(c).astype(np.int64, copy=False))
+                  for c in np.unravel_index(flat, shp)])
+
+
+def _py_unravel_index(indices, shape):
+    return op_unravel_index(arg_tensor(indices, "unravel_index", "indices", 1), shape)
 
 
 include "_gen_index.pxi"

@@ -785,25 +785,12 @@ cdef Tensor trace_backward(Tensor grad, tuple sizes):
     return OPS.where(make(np.eye(sizes[0], sizes[1], dtype=bool)), grad, 0)
 
 
-cdef tuple _diagonal_index(Py_ssize_t length, Py_ssize_t k):
-    """The (rows, cols) of the k-th diagonal's `length` elements."""
-    ar = np.arange(length, dtype=np.int64)
-    if k >= 0:
-        return (ar, ar + k)
-    return (ar - k, ar)
-
-
 cdef Tensor op_diag(Tensor self, object diagonal):
-    cdef Py_ssize_t nd = _ndim(self), k = diagonal, n
+    cdef Py_ssize_t nd = _ndim(self), k = diagonal
     cdef cnp.ndarray x = self._data
     cdef Tensor result
     if nd == 1:
-        n = cnp.PyArray_DIMS(x)[0]
-        out = np.zeros((n + abs(k), n + abs(k)), dtype=x.dtype)
-        out[_diagonal_index(n, k)] = x
-        result = make(out)
-        record_DiagEmbedBackward0(result, self, diagonal)
-        return result
+        return OPS.diag_embed(self, diagonal, 0, 1)
     if nd == 2:
         result = make(np.diagonal(x, k).copy())
         record_DiagonalBackward0_copy(result, self, diagonal)

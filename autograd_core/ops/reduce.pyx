@@ -119,13 +119,14 @@ cdef object reduced_numel(tuple sizes, object dims):
 
 
 cdef Tensor evenly_distribute_backward(Tensor grad, Tensor self, Tensor result):
-    """max() / min() of everything: the gradient is shared evenly among the elements
-    equal to the result (NaN counts as equal to a NaN result), as PyTorch."""
+    """max() / min() / median() of everything: the gradient is shared evenly among the
+    elements equal to the result (the NaNs when the result is NaN), written only there
+    (PyTorch's masked_fill: a NaN gradient reaches those elements only)."""
     cdef cnp.ndarray x = self._data, r = result._data
-    mask = as_array((x == r) | (np.isnan(x) & np.isnan(r)))
+    mask = as_array(np.isnan(x) if np.isnan(r) else (x == r))
     count = int(mask.sum())
-    return OPS.mul(OPS.expand(OPS.div_scalar(grad, count), shape_of(x)),
-                   make(mask.astype(x.dtype)))
+    return OPS.masked_fill(zeros(shape_of(x), dtype_of(grad._data)), make(mask),
+                           OPS.div_scalar(grad, count))
 
 
 cdef Tensor value_selecting_reduction_backward(Tensor grad, object dim, Tensor indices,
@@ -397,7 +398,11 @@ cdef Tensor op_prod(Tensor self, object dim, bint keepdim, object out_dtype):
     return result
 
 
-def _py_prod(input, dim=None, keepdim=False, *, dtype=None):
+def _py_prod(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "prod", "input", 1)
     if isinstance(dim, (tuple, list)):
         raise TypeError(
@@ -412,26 +417,25 @@ def _py_prod(input, dim=None, keepdim=False, *, dtype=None):
 # ================================================================ max / min
 
 class _ReturnTypeMixin:
-    """A (values, indices) result, a named tuple printed as PyTorch's return types."""
+    """A named-tuple result printed as PyTorch's return types."""
     __slots__ = ()
 
     def __repr__(self):
-        return (f"autograd_core.return_types.{type(self).__name__}(\nvalues={self.values!r},\n"
-                f"indices={self.indices!r})")
+        body = ",\n".join([f"{f}={getattr(self, f)!r}" for f in self._fields])
+        return f"autograd_core.return_types.{type(self).__name__}(\n{body})"
 
 
-class _MaxResult(_ReturnTypeMixin, collections.namedtuple("max", ["values", "indices"])):
-    __slots__ = ()
+cdef object _return_type(str name, tuple fields=("values", "indices")):
+    """A named tuple class named as PyTorch's torch.return_types.<name>."""
+    cls = type(name, (_ReturnTypeMixin, collections.namedtuple(name, fields)),
+               {"__slots__": ()})
+    cls.__qualname__ = name
+    cls.__module__ = "autograd_core.return_types"
+    return cls
 
 
-class _MinResult(_ReturnTypeMixin, collections.namedtuple("min", ["values", "indices"])):
-    __slots__ = ()
-
-
-for _cls, _name in ((_MaxResult, "max"), (_MinResult, "min")):
-    _cls.__name__ = _cls.__qualname__ = _name
-    _cls.__module__ = "autograd_core.return_types"
-del _cls, _name
+_MaxResult = _return_type("max")
+_MinResult = _return_type("min")
 
 
 cdef Tensor op_max(Tensor self):
@@ -495,7 +499,11 @@ cdef void _check_no_keepdim_with_other(str fname, object keepdim) except *:
 
 # The table's max / min entries: max(input), max(input, dim, keepdim=False) (MaxBackward0,
 # through max_dim), max(input, other) (the pointwise family's maximum).
-def _py_max(input, dim=None, keepdim=False, *, other=None):
+def _py_max(input, dim=None, keepdim=False, *, other=None, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "max", "input", 1)
     if other is not None:
         dim = other
@@ -508,7 +516,11 @@ def _py_max(input, dim=None, keepdim=False, *, other=None):
                                   arg_bool(keepdim, "max", "keepdim", 3)))
 
 
-def _py_min(input, dim=None, keepdim=False, *, other=None):
+def _py_min(input, dim=None, keepdim=False, *, other=None, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "min", "input", 1)
     if other is not None:
         dim = other
@@ -647,13 +659,21 @@ cdef tuple _var_std_args(str fname, object dim, object unbiased, object correcti
 
 
 # The table's var / std entries, with PyTorch's overloads (an unbiased flag, or correction).
-def _py_var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def _py_var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "var", "input", 1)
     dim, correction = _var_std_args("var", dim, unbiased, correction)
     return op_var(self, dim, correction, arg_bool(keepdim, "var", "keepdim", 4))
 
 
-def _py_std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def _py_std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "std", "input", 1)
     dim, correction = _var_std_args("std", dim, unbiased, correction)
     return op_std(self, dim, correction, arg_bool(keepdim, "std", "keepdim", 4))
@@ -743,5 +763,1324 @@ cdef Tensor op_all(Tensor self, object dim, bint keepdim):
 cdef Tensor op_any(Tensor self, object dim, bint keepdim):
     return _all_any(self, dim, keepdim, np.any)
 
+
+
+# ================================================================ sorting and selection
+# Ties: sort is stable, as PyTorch's CPU sort; topk / kthvalue / median take the
+# element the stable order puts at the position (PyTorch's nth_element may return
+# another of several equal elements: the same values, another index).
+
+_SortResult = _return_type("sort")
+_TopkResult = _return_type("topk")
+_KthvalueResult = _return_type("kthvalue")
+_MedianResult = _return_type("median")
+_NanmedianResult = _return_type("nanmedian")
+_ModeResult = _return_type("mode")
+_CummaxResult = _return_type("cummax")
+_CumminResult = _return_type("cummin")
+_AminmaxResult = _return_type("aminmax", ("min", "max"))
+
+
+cdef cnp.ndarray _stable_argsort(cnp.ndarray x, Py_ssize_t d, bint descending):
+    """int64 indices of a stable sort of x along d; NaN sorts as the largest value
+    (last ascending, first descending); equal values keep their order either way."""
+    cdef Py_ssize_t n
+    if not descending:
+        return as_array(np.argsort(x, axis=d, kind="stable")).astype(np.int64, copy=False)
+    # descending and stable: sort the reversed input ascending, reverse the order back
+    n = shape_of(x)[d]
+    idx = np.flip(np.argsort(np.flip(x, d), axis=d, kind="stable"), d)
+    return as_array((n - 1) - idx).astype(np.int64, copy=False)
+
+
+cdef tuple _sorted_along(cnp.ndarray x, Py_ssize_t d, bint descending):
+    """(values, indices) of a stable sort along d (a 0-d input is its own sort)."""
+    if cnp.PyArray_NDIM(x) == 0:
+        return x.copy(), np.zeros((), dtype=np.int64)
+    idx = _stable_argsort(x, d, descending)
+    return as_array(np.take_along_axis(x, idx, d)), idx
+
+
+cdef tuple op_sort(Tensor self, object dim, bint descending, object stable):
+    cdef Py_ssize_t d = wrap_dim(dim, cnp.PyArray_NDIM(self._data))
+    vals, idx = _sorted_along(self._data, d, descending)
+    cdef Tensor values = make(vals), indices = make(idx)
+    if stable is None:
+        record_SortBackward0(values, indices, self, d, descending, stable)
+    else:       # PyTorch's sort.stable overload
+        record_SortBackward1(values, indices, self, d, descending, stable)
+    return (values, indices)
+
+
+cdef tuple _sort_args(str fname, tuple args, object dim, object descending, object stable):
+    """(dim, descending) of sort / argsort: with stable given (PyTorch's .stable
+    overloads) dim and descending are keyword-only."""
+    if len(args) > 2 or (args and stable is not None):
+        if fname == "argsort":
+            raise TypeError(f"argsort() takes from 1 to 0 positional arguments but {len(args)} "
+                            "were given")
+        raise TypeError(
+            "sort() received an invalid combination of arguments - got (Tensor, "
+            + ", ".join([type(a).__name__ for a in args]) + ", stable=bool), but expected one of:\n"
+            " * (Tensor input, *, bool stable, int dim = -1, bool descending = False, tuple of "
+            "Tensors out = None)\n * (Tensor input, int dim = -1, bool descending = False, *, "
+            "tuple of Tensors out = None)\n")
+    if len(args) >= 1:
+        if dim is not None:
+            raise TypeError(f"{fname}() got multiple values for argument 'dim'")
+        dim = args[0]
+    if len(args) == 2:
+        if descending is not None:
+            raise TypeError(f"{fname}() got multiple values for argument 'descending'")
+        descending = args[1]
+    return (-1 if dim is None else arg_int(dim, fname, "dim", 2),
+            False if descending is None else arg_bool(descending, fname, "descending", 3))
+
+
+def _py_sort(input, *args, dim=None, descending=None, stable=None, axis=None):
+    cdef Tensor self = arg_tensor(input, "sort", "input", 1)
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    d, desc = _sort_args("sort", args, dim, descending, stable)
+    return _SortResult(*op_sort(self, d, desc,
+                                None if stable is None else arg_bool(stable, "sort", "stable", 2)))
+
+
+def _py_argsort(input, *args, dim=None, descending=None, stable=None, axis=None):
+    cdef Tensor self = arg_tensor(input, "argsort", "input", 1)
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    d, desc = _sort_args("argsort", args, dim, descending, stable)
+    return op_argsort(self, d, desc, False if stable is None else
+                      arg_bool(stable, "argsort", "stable", 2))
+
+
+cdef Tensor op_argsort(Tensor self, object dim, bint descending, bint stable):
+    cdef Py_ssize_t d = wrap_dim(dim, cnp.PyArray_NDIM(self._data))
+    return make(_sorted_along(self._data, d, descending)[1])
+
+
+cdef Tensor op_msort(Tensor self):
+    return op_sort(self, 0, False, None)[0]
+
+
+cdef tuple op_topk(Tensor self, object k, object dim, bint largest, bint sorted):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef Py_ssize_t n = shape_of(x)[d] if nd else 1
+    if k < 0 or k > n:
+        raise RuntimeError("selected index k out of range")
+    vals, idx = _sorted_along(x, d, largest)
+    if nd:
+        vals = np.take(vals, np.arange(k), axis=d)
+        idx = np.take(idx, np.arange(k), axis=d)
+    cdef Tensor values = make(as_array(vals)), indices = make(as_array(idx))
+    record_TopkBackward0(values, indices, self, k, d, largest, sorted)
+    return (values, indices)
+
+
+cdef tuple _take_sorted(cnp.ndarray x, Py_ssize_t d, object pos, bint keepdim):
+    """(values, indices) of the elements at sorted positions pos (one per slice) along
+    d of a stable sort of x (NaN last); a 0-d x is its own."""
+    if cnp.PyArray_NDIM(x) == 0:
+        return x.copy(), np.zeros((), dtype=np.int64)
+    vals, idx = _sorted_along(x, d, False)
+    p = np.expand_dims(np.asarray(pos, dtype=np.int64), d)
+    v = np.take_along_axis(vals, p, d)
+    i = np.take_along_axis(idx, p, d)
+    if not keepdim:
+        v = np.squeeze(v, d)
+        i = np.squeeze(i, d)
+    return as_array(v).copy(), as_array(i).copy()
+
+
+cdef tuple _reduced_shape(cnp.ndarray x, Py_ssize_t d):
+    return tuple([shape_of(x)[k] for k in range(cnp.PyArray_NDIM(x)) if k != d])
+
+
+cdef tuple op_kthvalue(Tensor self, object k, object dim, bint keepdim):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef Py_ssize_t n = shape_of(x)[d] if nd else 1
+    if k < 1 or k > n:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    vals, idx = _take_sorted(x, d, np.full(_reduced_shape(x, d), k - 1), keepdim)
+    cdef Tensor values = make(vals), indices = make(idx)
+    record_KthvalueBackward0(values, indices, self, k, d, keepdim)
+    return (values, indices)
+
+
+cdef object _nan_count(cnp.ndarray v, Py_ssize_t d):
+    if v.dtype.kind != "f":
+        return np.zeros(np.delete(shape_of(v), d), dtype=np.int64)
+    return np.count_nonzero(np.isnan(v), axis=d)
+
+
+cdef Tensor _median_all(Tensor self, bint ignore_nan):
+    cdef cnp.ndarray flat = self._data.reshape(-1)
+    if flat.dtype.kind == "f":
+        nan = np.isnan(flat)
+        if not ignore_nan and nan.any():
+            return make(np.asarray(np.nan, dtype=flat.dtype))
+        flat = flat[~nan]
+    if flat.size == 0:
+        return make(np.asarray(np.nan, dtype=self._data.dtype))
+    s = np.sort(flat, kind="stable")
+    return make(as_array(s[(flat.size - 1) // 2]).copy())
+
+
+cdef Tensor op_median(Tensor self):
+    cdef Tensor result = _median_all(self, False)
+    record_MedianBackward0(result, self)
+    return result
+
+
+cdef Tensor op_nanmedian(Tensor self):
+    cdef Tensor result = _median_all(self, True)
+    record_NanmedianBackward0(result, self)
+    return result
+
+
+cdef tuple _median_along(Tensor self, object dim, bint keepdim, bint ignore_nan, str fname):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    if nd and shape_of(x)[d] == 0:
+        raise IndexError(f"{fname}(): Expected reduction dim {d} to have non-zero size.")
+    if nd == 0:
+        return x.copy(), np.zeros((), dtype=np.int64), d
+    n = shape_of(x)[d]
+    nans = _nan_count(x, d)
+    if ignore_nan:
+        pos = np.maximum(n - nans - 1, 0) // 2
+    else:
+        # a slice with a NaN has it as its median: the first NaN, which the stable
+        # sort puts at position n - nans
+        pos = np.where(nans > 0, n - nans, (n - 1) // 2)
+    vals, idx = _take_sorted(x, d, pos, keepdim)
+    return vals, idx, d
+
+
+cdef tuple op_median_dim(Tensor self, object dim, bint keepdim):
+    vals, idx, d = _median_along(self, dim, keepdim, False, "median")
+    cdef Tensor values = make(vals), indices = make(idx)
+    record_MedianBackward1(values, indices, self, d, keepdim)
+    return (values, indices)
+
+
+cdef tuple op_nanmedian_dim(Tensor self, object dim, bint keepdim):
+    vals, idx, d = _median_along(self, dim, keepdim, True, "nanmedian")
+    cdef Tensor values = make(vals), indices = make(idx)
+    record_NanmedianBackward1(values, indices, self, d, keepdim)
+    return (values, indices)
+
+
+def _py_median(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    cdef Tensor self = arg_tensor(input, "median", "input", 1)
+    if dim is None:
+        return op_median(self)
+    return _MedianResult(*op_median_dim(self, arg_int(dim, "median", "dim", 2),
+                                        arg_bool(keepdim, "median", "keepdim", 3)))
+
+
+def _py_nanmedian(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    cdef Tensor self = arg_tensor(input, "nanmedian", "input", 1)
+    if dim is None:
+        return op_nanmedian(self)
+    return _NanmedianResult(*op_nanmedian_dim(self, arg_int(dim, "nanmedian", "dim", 2),
+                                              arg_bool(keepdim, "nanmedian", "keepdim", 3)))
+
+
+cdef tuple op_mode(Tensor self, object dim, bint keepdim):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    if nd and shape_of(x)[d] == 0:
+        raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
+    if nd == 0:
+        vals, idx = x.copy(), np.zeros((), dtype=np.int64)
+    else:
+        rows = np.moveaxis(x, d, -1)
+        lead = shape_of(as_array(rows))[:-1]
+        flat = np.reshape(rows, (-1, shape_of(x)[d]))
+        v = np.empty(flat.shape[0], dtype=x.dtype)
+        ix = np.empty(flat.shape[0], dtype=np.int64)
+        for r in range(flat.shape[0]):
+            # the most frequent value (the smallest of equally frequent ones) and the
+            # last index where it occurs, as PyTorch's sort-and-scan
+            u, counts = np.unique(flat[r], return_counts=True)
+            m = u[int(np.argmax(counts))]
+            v[r] = m
+            ix[r] = int(np.nonzero(flat[r] == m)[0][-1])
+        vals = v.reshape(lead)
+        idx = ix.reshape(lead)
+        if keepdim:
+            vals = np.expand_dims(vals, d)
+            idx = np.expand_dims(idx, d)
+    cdef Tensor values = make(as_array(vals)), indices = make(as_array(idx))
+    record_ModeBackward0(values, indices, self, d, keepdim)
+    return (values, indices)
+
+
+def _py_topk(input, k, dim=-1, largest=True, sorted=True, *, axis=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    cdef Tensor self = arg_tensor(input, "topk", "input", 1)
+    return _TopkResult(*op_topk(self, arg_int(k, "topk", "k", 2), arg_int(dim, "topk", "dim", 3),
+                                arg_bool(largest, "topk", "largest", 4),
+                                arg_bool(sorted, "topk", "sorted", 5)))
+
+
+def _py_kthvalue(input, k, dim=-1, keepdim=False, *, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    cdef Tensor self = arg_tensor(input, "kthvalue", "input", 1)
+    return _KthvalueResult(*op_kthvalue(self, arg_int(k, "kthvalue", "k", 2),
+                                        arg_int(dim, "kthvalue", "dim", 3),
+                                        arg_bool(keepdim, "kthvalue", "keepdim", 4)))
+
+
+def _py_mode(input, dim=-1, keepdim=False, *, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    cdef Tensor self = arg_tensor(input, "mode", "input", 1)
+    return _ModeResult(*op_mode(self, arg_int(dim, "mode", "dim", 2),
+                                arg_bool(keepdim, "mode", "keepdim", 3)))
+
+
+def _py_cummax(input, dim=None, *, axis=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if dim is None:
+        raise TypeError("cummax() missing required argument 'dim'")
+    cdef Tensor self = arg_tensor(input, "cummax", "input", 1)
+    return _CummaxResult(*op_cummax(self, arg_int(dim, "cummax", "dim", 2)))
+
+
+def _py_cummin(input, dim=None, *, axis=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if dim is None:
+        raise TypeError("cummin() missing required argument 'dim'")
+    cdef Tensor self = arg_tensor(input, "cummin", "input", 1)
+    return _CumminResult(*op_cummin(self, arg_int(dim, "cummin", "dim", 2)))
+
+
+cdef Tensor _as_float_mask(cnp.ndarray mask, cnp.ndarray like):
+    return make(as_array(mask).astype(like.dtype))
+
+
+cdef Tensor nansum_backward(Tensor grad, Tensor self, object dims, bint keepdim):
+    """sum's gradient, zero where the input is NaN."""
+    cdef tuple shape = shape_of(self._data)
+    cdef tuple dd = reduction_dims(dims, len(shape))
+    g = sum_backward(grad, shape, dd, keepdim)
+    return OPS.mul(g, _as_float_mask(np.asarray(~np.isnan(self._data)), grad._data))
+
+
+cdef Tensor op_nansum(Tensor self, object dim, bint keepdim, object out_dtype):
+    cdef cnp.ndarray x = self._data
+    cdef dtype od = _accumulating_dtype(dtype_of(x), out_dtype)
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    cdef tuple dims = reduction_dims(dim, nd)
+    xa = np.where(np.isnan(x), np.zeros((), dtype=x.dtype), x) if x.dtype.kind == "f" else x
+    cdef Tensor result = make(as_array(np.add.reduce(xa, axis=_axis(dims, nd),
+                                                     dtype=od.np_dtype, keepdims=keepdim)))
+    record_NansumBackward0(result, self, dims, keepdim, out_dtype)
+    return result
+
+
+cdef Tensor op_nanmean(Tensor self, object dim, bint keepdim, object out_dtype):
+    cdef dtype d = dtype_of(self._data) if out_dtype is None else <dtype>out_dtype
+    if dtype_of(self._data).category != CAT_FLOAT:
+        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
+                           f"but got {dtype_of(self._data).scalar_name}")
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef tuple dims = reduction_dims(dim, nd)
+    count = np.add.reduce(~np.isnan(self._data), axis=_axis(dims, nd), dtype=np.int64,
+                          keepdims=keepdim)
+    return OPS.div(op_nansum(self, dim, keepdim, out_dtype), make(as_array(count)), None)
+
+
+cdef Tensor _mean_backward_part(Tensor grad, tuple shape, object dims, bint keepdim):
+    cdef tuple dd = tuple(range(len(shape))) if dims is None else <tuple>dims
+    if not dd:
+        dd = tuple(range(len(shape)))
+    return OPS.div_scalar(sum_backward(grad, shape, dd, keepdim), _numel_over(shape, dd))
+
+
+cdef object var_mean_backward(object gvar, object gmean, Tensor self, object dims,
+                              object correction, bint keepdim):
+    """PyTorch's var_mean_backward: var's gradient plus mean's."""
+    out = None
+    if gvar is not None:
+        out = var_backward(<Tensor>gvar, self, dims, correction, keepdim)
+    if gmean is not None:
+        gm = _mean_backward_part(<Tensor>gmean, shape_of(self._data), dims, keepdim)
+        out = gm if out is None else OPS.add(out, gm, 1)
+    return out
+
+
+cdef object std_mean_backward(object gstd, object gmean, Tensor self, Tensor std, object dims,
+                              object correction, bint keepdim):
+    """PyTorch's std_mean_backward: std's gradient plus mean's."""
+    out = None
+    if gstd is not None:
+        out = std_backward(std, <Tensor>gstd, self, dims, correction, keepdim)
+    if gmean is not None:
+        gm = _mean_backward_part(<Tensor>gmean, shape_of(self._data), dims, keepdim)
+        out = gm if out is None else OPS.add(out, gm, 1)
+    return out
+
+
+cdef Tensor _mean_of(Tensor self, object dim, bint keepdim):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    return make(_mean_values(x, reduction_dims(dim, nd), dim is None or nd == 0, keepdim))
+
+
+cdef tuple op_var_mean(Tensor self, object dim, object correction, bint keepdim):
+    out, dims, correction = _variance(self, dim, correction, keepdim, "var_mean")
+    cdef Tensor var = make(out.astype(self._data.dtype, copy=False))
+    cdef Tensor mean = _mean_of(self, dim, keepdim)
+    record_VarMeanBackward0(var, mean, self, dims, correction, keepdim)
+    return (var, mean)
+
+
+cdef tuple op_std_mean(Tensor self, object dim, object correction, bint keepdim):
+    out, dims, correction = _variance(self, dim, correction, keepdim, "std_mean")
+    cdef Tensor std = make(as_array(np.sqrt(out)).astype(self._data.dtype, copy=False))
+    cdef Tensor mean = _mean_of(self, dim, keepdim)
+    record_StdMeanBackward0(std, mean, self, dims, correction, keepdim)
+    return (std, mean)
+
+
+def _py_var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    cdef Tensor self = arg_tensor(input, "var_mean", "input", 1)
+    dim, correction = _var_std_args("var_mean", dim, unbiased, correction)
+    return op_var_mean(self, dim, correction, arg_bool(keepdim, "var_mean", "keepdim", 4))
+
+
+def _py_std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    cdef Tensor self = arg_tensor(input, "std_mean", "input", 1)
+    dim, correction = _var_std_args("std_mean", dim, unbiased, correction)
+    return op_std_mean(self, dim, correction, arg_bool(keepdim, "std_mean", "keepdim", 4))
+
+
+cdef Tensor op_count_nonzero(Tensor self, object dim):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    if dim is None:
+        return make(np.asarray(np.count_nonzero(x), dtype=np.int64))
+    cdef tuple dims = wrap_dims(dim, nd)
+    if nd == 0 or not dims:
+        return make(np.asarray(np.count_nonzero(x), dtype=np.int64))
+    return make(as_array(np.count_nonzero(x, axis=dims)).astype(np.int64, copy=False)
+                if dims else as_array(x != 0).astype(np.int64))
+
+
+cdef tuple op_aminmax(Tensor self, object dim, bint keepdim):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    cdef tuple dims = (wrap_dim(dim, nd),) if dim is not None else tuple(range(nd))
+    if nd == 0:
+        dims = ()
+    if cnp.PyArray_SIZE(x) == 0 and (dim is None or shape_of(x)[dims[0]] == 0):
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
+                           "operation has no identity.")
+    with quiet():
+        lo = as_array(np.amin(x, axis=_axis(dims, nd), keepdims=keepdim))
+        hi = as_array(np.amax(x, axis=_axis(dims, nd), keepdims=keepdim))
+    if dim is None and keepdim and nd == 0:
+        lo, hi = lo.reshape(()), hi.reshape(())
+    cdef Tensor mn = make(lo), mx = make(hi)
+    record_AminmaxBackward0(mn, mx, self, dim, keepdim)
+    return (mn, mx)
+
+
+def _py_aminmax(input, *, dim=None, keepdim=False, axis=None, keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    cdef Tensor self = arg_tensor(input, "aminmax", "input", 1)
+    return _AminmaxResult(*op_aminmax(self, None if dim is None else arg_int(dim, "aminmax", "dim", 2),
+                                      arg_bool(keepdim, "aminmax", "keepdim", 3)))
+
+
+cdef object aminmax_backward(Tensor self, object dim, bint keepdim, object gmin, object gmax,
+                             Tensor mn, Tensor mx):
+    """PyTorch's aminmax_backward: amin's and amax's gradients, added."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef tuple dims = () if nd == 0 else (
+        (wrap_dim(dim, nd),) if dim is not None else tuple(range(nd)))
+    out = None
+    for g, r in ((gmin, mn), (gmax, mx)):
+        if g is not None:
+            part = amax_amin_backward(<Tensor>g, self, r, dims, keepdim)
+            out = part if out is None else OPS.add(out, part, 1)
+    return out
+
+
+# ================================================================ cummax / cummin / logcumsumexp
+
+cdef tuple _cum_extremum(Tensor self, object dim, object accumulate):
+    """(values, indices) of cummax / cummin (accumulate: np.maximum or np.minimum's):
+    the index of the last element equal to the running value (a NaN stays, at the
+    index of the latest NaN), as PyTorch's >= / <= scan."""
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    if nd == 0:
+        return x.copy(), np.zeros((), dtype=np.int64), d
+    with quiet():
+        vals = as_array(accumulate(x, axis=d))
+        update = x == vals
+        if x.dtype.kind == "f":
+            update |= np.isnan(x)
+    pos = np.arange(shape_of(x)[d], dtype=np.int64).reshape(
+        tuple([-1 if k == d else 1 for k in range(nd)]))
+    idx = np.maximum.accumulate(np.where(update, pos, 0), axis=d)
+    return vals, as_array(idx).astype(np.int64, copy=False), d
+
+
+cdef tuple op_cummax(Tensor self, object dim):
+    vals, idx, d = _cum_extremum(self, dim, np.maximum.accumulate)
+    cdef Tensor values = make(vals), indices = make(idx)
+    record_CummaxBackward0(values, indices, self, d)
+    return (values, indices)
+
+
+cdef tuple op_cummin(Tensor self, object dim):
+    vals, idx, d = _cum_extremum(self, dim, np.minimum.accumulate)
+    cdef Tensor values = make(vals), indices = make(idx)
+    record_CumminBackward0(values, indices, self, d)
+    return (values, indices)
+
+
+cdef Tensor cummaxmin_backward(Tensor grad, Tensor self, Tensor indices, object dim):
+    """The gradient of each output added at the index it was taken from."""
+    if cnp.PyArray_SIZE(self._data) == 0:
+        return grad
+    return OPS.scatter_add(zeros(shape_of(self._data), dtype_of(grad._data)), dim, indices, grad)
+
+
+cdef Tensor op_logcumsumexp(Tensor self, object dim):
+    cdef cnp.ndarray x = self._data
+    check_float_kernel(dtype_of(x), "logcumsumexp_out_cpu")
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    with quiet():
+        out = np.logaddexp.accumulate(x.astype(np.float64), axis=d) if nd else x.copy()
+    cdef Tensor result = make(as_array(out).astype(x.dtype, copy=False))
+    record_LogcumsumexpBackward0(result, self, d)
+    return result
+
+
+cdef Tensor logcumsumexp_backward(Tensor grad, Tensor self, Tensor result, object dim):
+    """PyTorch's logcumsumexp_backward: the positive and negative parts of grad, each
+    through a reversed logcumsumexp in log space."""
+    if cnp.PyArray_NDIM(grad._data) == 0 or cnp.PyArray_SIZE(grad._data) == 0:
+        return grad
+    cdef dtype gd = dtype_of(grad._data)
+    cdef Tensor lowest = make_scalar(float(np.finfo(gd.np_dtype).min), gd)
+    cdef tuple flipd = (dim,)
+    with quiet():
+        log_abs = OPS.log(OPS.abs(grad))
+    pos = OPS.where(OPS.gt(grad, 0), log_abs, lowest)
+    neg = OPS.where(OPS.lt(grad, 0), log_abs, lowest)
+    out = []
+    for part in (pos, neg):
+        rev = OPS.flip(op_logcumsumexp(OPS.flip(OPS.sub(part, result, 1), flipd), dim), flipd)
+        out.append(OPS.exp(OPS.add(rev, self, 1)))
+    return OPS.sub(out[0], out[1], 1)
+
+
+# ================================================================ diff / sum_to_size
+
+cdef Tensor op_diff(Tensor self, object n, object dim, Tensor prepend, Tensor append):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    if nd == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef Tensor x = self
+    if prepend is not None or append is not None:
+        parts = [t for t in (prepend, self, append) if t is not None]
+        x = OPS.cat(parts, d)
+    if n == 0:
+        out = zeros_like(x)
+        return OPS.copy_(out, x, False)
+    cdef Py_ssize_t size = shape_of(x._data)[d], length = size - 1, i
+    cdef bint is_bool = dtype_of(x._data) is bool_
+    for i in range(min(n, size)):
+        hi = OPS.narrow(x, d, 1, length)
+        lo = OPS.narrow(x, d, 0, length)
+        x = OPS.logical_xor(hi, lo) if is_bool else OPS.sub(hi, lo, 1)
+        length -= 1
+    return x
+
+
+cdef Tensor op_sum_to_size(Tensor self, object size):
+    cdef tuple shape = tuple(size), xs = shape_of(self._data)
+    if not broadcasts_to(shape, xs):
+        raise RuntimeError(f"size {{{shape_str(shape)}}} is not expandable to size "
+                           f"{{{shape_str(xs)}}}.")
+    return OPS.sum_to(self, shape)
+
+
+def _py_sum_to_size(self, *size, **kwargs):
+    """``self`` summed to ``size`` (which ``self`` must broadcast from).
+
+    >>> import autograd_core as torch
+    >>> torch.ones(2, 3).sum_to_size(1, 3)
+    tensor([[2., 2., 2.]])
+    """
+    if kwargs:
+        if size or list(kwargs) != ["size"]:
+            raise TypeError("sum_to_size() received an invalid combination of arguments")
+        size = (kwargs["size"],)
+    return op_sum_to_size(self, parse_shape(size, "sum_to_size"))
+
+
+# ================================================================ histc / bincount / search / unique
+
+cdef Tensor op_histc(Tensor self, object bins, object min, object max):
+    cdef cnp.ndarray x = self._data
+    check_float_kernel(dtype_of(x), "histogram_cpu")
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+    lo, hi = float(min), float(max)
+    if lo > hi:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    flat = x.reshape(-1)
+    if lo == hi and flat.size:
+        finite = flat[np.isfinite(flat)]
+        if finite.size:
+            lo, hi = float(finite.min()), float(finite.max())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        raise RuntimeError(f"torch.histc: range of [{lo}, {hi}] is not finite")
+    dt = x.dtype
+    inside = flat[(flat >= dt.type(lo)) & (flat <= dt.type(hi))]
+    with quiet():
+        pos = ((inside - dt.type(lo)) * dt.type(bins) / (dt.type(hi) - dt.type(lo))).astype(np.int64)
+    pos = np.clip(pos, 0, bins - 1)
+    return make(np.bincount(pos, minlength=bins).astype(dt))
+
+
+cdef Tensor op_bincount(Tensor self, Tensor weights, object minlength):
+    cdef cnp.ndarray x = self._data
+    if dtype_of(x).category == CAT_FLOAT or dtype_of(x) is bool_:
+        raise not_implemented_for("bincount_cpu", dtype_of(x))
+    if cnp.PyArray_NDIM(x) != 1 or (x.size and x.min() < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if weights is None:
+        return make(np.bincount(x, minlength=minlength).astype(np.int64))
+    cdef cnp.ndarray w = weights._data
+    if cnp.PyArray_NDIM(w) != 1 or shape_of(w)[0] != shape_of(x)[0]:
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    out_dt = np.float32 if w.dtype == np.float32 else np.float64
+    return make(np.bincount(x, weights=w.astype(np.float64), minlength=minlength).astype(out_dt))
+
+
+cdef Tensor _search(cnp.ndarray seq, object values, bint right, bint out_int32, Tensor sorter,
+                    str fname):
+    """searchsorted's indices: per row of seq's last dim when seq is N-d."""
+    scalar = not isinstance(values, Tensor)
+    vals = np.asarray(values) if scalar else (<Tensor>values)._data
+    side = "right" if right else "left"
+    if sorter is not None:
+        srt = (<Tensor>sorter)._data
+        seq = np.take_along_axis(seq, srt, -1) if seq.ndim else seq
+    if seq.ndim <= 1:
+        out = np.searchsorted(seq.reshape(-1), vals, side=side)
+    else:
+        if scalar or vals.ndim != seq.ndim or shape_of(vals)[:-1] != shape_of(seq)[:-1]:
+            raise RuntimeError(
+                f"torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
+                f"dimensions of boundaries tensor and input value tensor must match, but we got "
+                f"boundaries tensor {shape_str(shape_of(seq))} and input value tensor "
+                f"{shape_str(shape_of(vals))}")
+        s2 = seq.reshape(-1, shape_of(seq)[-1])
+        v2 = vals.reshape(-1, vals.shape[-1])
+        out = np.stack([np.searchsorted(s2[r], v2[r], side=side) for r in range(s2.shape[0])]
+                       ).reshape(shape_of(vals)) if s2.shape[0] else np.zeros(shape_of(vals))
+    return make(np.asarray(out, dtype=np.int32 if out_int32 else np.int64))
+
+
+cdef bint _side_right(object side, bint right, str fname) except -1:
+    if side is None:
+        return right
+    if side not in ("left", "right"):
+        raise RuntimeError(f"{fname}(): side can only be 'left' or 'right' but got {side}")
+    if right and side == "left":
+        raise RuntimeError(f"{fname}(): side and right can't be set to opposites, got side of "
+                           f"left while right was True")
+    return side == "right"
+
+
+cdef Tensor op_searchsorted(Tensor sorted_sequence, object self, bint out_int32, bint right,
+                            object side, Tensor sorter):
+    right = _side_right(side, right, "torch.searchsorted")
+    return _search(sorted_sequence._data, self, right, out_int32, sorter, "searchsorted")
+
+
+def _py_searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
+                     sorter=None):
+    cdef Tensor seq = arg_tensor(sorted_sequence, "searchsorted", "sorted_sequence", 1)
+    v = arg_tensor_or_scalar(input, "searchsorted", "input", 2)
+    return op_searchsorted(seq, v, arg_bool(out_int32, "searchsorted", "out_int32", 3),
+                           arg_bool(right, "searchsorted", "right", 4), side,
+                           None if sorter is None else arg_tensor(sorter, "searchsorted", "sorter", 6))
+
+
+cdef Tensor op_bucketize(object self, Tensor boundaries, bint out_int32, bint right):
+    if cnp.PyArray_NDIM(boundaries._data) != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim("
+                           f"{cnp.PyArray_NDIM(boundaries._data)})")
+    return _search(boundaries._data, self, right, out_int32, None, "bucketize")
+
+
+def _py_bucketize(input, boundaries, *, out_int32=False, right=False):
+    v = arg_tensor_or_scalar(input, "bucketize", "input", 1)
+    return op_bucketize(v, arg_tensor(boundaries, "bucketize", "boundaries", 2),
+                        arg_bool(out_int32, "bucketize", "out_int32", 3),
+                        arg_bool(right, "bucketize", "right", 4))
+
+
+cdef tuple _unique_values(cnp.ndarray x, object dim, bint consecutive):
+    """(values, inverse, counts) of unique / unique_consecutive, over elements or the
+    slices along dim."""
+    cdef Py_ssize_t d
+    if dim is None:
+        flat = x.reshape(-1)
+        if consecutive:
+            if flat.size == 0:
+                return flat.copy(), np.zeros(shape_of(x), np.int64), np.zeros(0, np.int64)
+            starts = np.concatenate([[True], flat[1:] != flat[:-1]])
+            vals = flat[starts]
+            inv = (np.cumsum(starts) - 1).reshape(shape_of(x))
+            counts = np.diff(np.append(np.nonzero(starts)[0], flat.size))
+            return vals, inv, counts
+        vals, inv, counts = np.unique(flat, return_inverse=True, return_counts=True)
+        return vals, inv.reshape(shape_of(x)), counts
+    d = wrap_dim(dim, cnp.PyArray_NDIM(x))
+    moved = np.moveaxis(x, d, 0)
+    n = moved.shape[0]
+    rows = moved.reshape(n, -1)
+    if consecutive:
+        if n == 0:
+            return x.copy(), np.zeros(0, np.int64), np.zeros(0, np.int64)
+        starts = np.concatenate([[True], np.any(rows[1:] != rows[:-1], axis=1)])
+        keep = np.nonzero(starts)[0]
+        inv = np.cumsum(starts) - 1
+        counts = np.diff(np.append(keep, n))
+    else:
+        if n == 0:
+            return x.copy(), np.zeros(0, np.int64), np.zeros(0, np.int64)
+        order = np.lexsort(rows.T[::-1]) if rows.shape[1] else np.arange(n)
+        srt = rows[order]
+        starts = np.concatenate([[True], np.any(srt[1:] != srt[:-1], axis=1)])
+        keep = order[np.nonzero(starts)[0]]
+        group = np.cumsum(starts) - 1
+        inv = np.empty(n, np.int64)
+        inv[order] = group
+        counts = np.diff(np.append(np.nonzero(starts)[0], n))
+    vals = np.moveaxis(moved[keep], 0, d)
+    return as_array(vals).copy(), inv, counts
+
+
+cdef object _unique_impl(Tensor self, bint return_inverse, bint return_counts, object dim,
+                         bint consecutive):
+    vals, inv, counts = _unique_values(self._data, dim, consecutive)
+    cdef Tensor values = make(as_array(vals).astype(self._data.dtype, copy=False))
+    cdef Tensor inverse = make(as_array(inv).astype(np.int64, copy=False))
+    cdef Tensor cnt = make(as_array(counts).astype(np.int64, copy=False))
+    if consecutive:     # PyTorch's node for unique_consecutive with or without dim
+        record_UniqueConsecutiveBackward0(values, self, return_inverse, return_counts, dim)
+    elif dim is None:
+        record_Unique2Backward0(values, self, True, return_inverse, return_counts, dim)
+    else:
+        record_UniqueDimBackward0(values, self, True, return_inverse, return_counts, dim)
+    out = [values]
+    if return_inverse:
+        out.append(inverse)
+    if return_counts:
+        out.append(cnt)
+    return values if len(out) == 1 else tuple(out)
+
+
+cdef Tensor op_unique(Tensor self, bint sorted, bint return_inverse, bint return_counts,
+                      object dim):
+    return _unique_impl(self, False, False, dim, False)
+
+
+cdef Tensor op_unique_consecutive(Tensor self, bint return_inverse, bint return_counts,
+                                  object dim):
+    return _unique_impl(self, False, False, dim, True)
+
+
+def _py_unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    cdef Tensor self = arg_tensor(input, "unique", "input", 1)
+    return _unique_impl(self, arg_bool(return_inverse, "unique", "return_inverse", 3),
+                        arg_bool(return_counts, "unique", "return_counts", 4),
+                        None if dim is None else arg_int(dim, "unique", "dim", 5), False)
+
+
+def _py_unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    cdef Tensor self = arg_tensor(input, "unique_consecutive", "input", 1)
+    return _unique_impl(self, arg_bool(return_inverse, "unique_consecutive", "return_inverse", 2),
+                        arg_bool(return_counts, "unique_consecutive", "return_counts", 3),
+                        None if dim is None else arg_int(dim, "unique_consecutive", "dim", 4), True)
+
+
+# ================================================================ renorm
+
+cdef tuple _renorm_dims(Py_ssize_t nd, Py_ssize_t d):
+    return tuple([k for k in range(nd) if k != d])
+
+
+cdef Tensor op_renorm(Tensor self, object p, object dim, object maxnorm):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    if p <= 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
+    if nd <= 1:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {nd} dimensions")
+    check_float_kernel(dtype_of(x), "renorm_cpu")
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef tuple rd = _renorm_dims(nd, d)
+    xa = x.astype(np.float64)
+    with quiet():
+        if p == float("inf"):
+            norm = np.amax(np.abs(xa), axis=rd, keepdims=True)
+        else:
+            norm = np.sum(np.abs(xa) ** p, axis=rd, keepdims=True) ** (1.0 / p)
+        factor = np.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0).astype(x.dtype)
+    cdef Tensor result = make(as_array(x * factor))
+    record_RenormBackward0(result, self, p, d, maxnorm)
+    return result
+
+
+cdef Tensor _norm_backward(Tensor g, Tensor self, object p, Tensor norm, tuple dims):
+    """PyTorch's norm_backward (keepdim) for the p > 0 of renorm: the gradient of
+    vector_norm(self, p, dims) for an incoming g."""
+    cdef dtype d = dtype_of(self._data)
+    cdef Tensor zero = make_scalar(0.0, d)
+    if p == 1:
+        return OPS.mul(OPS.sign(self), g)
+    if p == 2:
+        return OPS.where(OPS.eq(norm, 0), zero, OPS.mul(self, OPS.div(g, norm, None)))
+    if p == float("inf"):
+        mask = OPS._to_copy(OPS.eq(OPS.abs(self), norm), d)
+        return OPS.mul(OPS.sign(self),
+                       OPS.mul(OPS.div(g, op_sum(mask, dims, True, None), None), mask))
+    if p < 1:
+        part = OPS.div(OPS.mul(OPS.mul(OPS.sign(self), OPS.pow(OPS.abs(self), p - 1)), g),
+                       OPS.pow(norm, p - 1), None)
+        return OPS.where(OPS.eq(self, 0), zero, part)
+    part = OPS.div(OPS.mul(OPS.mul(self, OPS.pow(OPS.abs(self), p - 2)), g),
+                   OPS.pow(norm, p - 1), None)
+    return OPS.where(OPS.eq(norm, 0), zero, part)
+
+
+cdef Tensor renorm_backward(Tensor grad, Tensor self, object p, object dim, object maxnorm):
+    """PyTorch's renorm_backward: where a slice's norm exceeds maxnorm, the gradient of
+    self * maxnorm / (norm + 1e-7), else grad."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef tuple rd = _renorm_dims(nd, <Py_ssize_t>dim)
+    norm = OPS.linalg_vector_norm(self, p, rd, True, None)
+    nb = _norm_backward(op_sum(OPS.mul(self, grad), rd, True, None), self, p, norm, rd)
+    invnorm = OPS.reciprocal(OPS.add(norm, 1e-7, 1))
+    factor = OPS.mul(invnorm, maxnorm)
+    scaled = OPS.sub(OPS.mul(factor, grad), OPS.mul(OPS.mul(factor, invnorm), nb), 1)
+    return OPS.where(OPS.gt(norm, maxnorm), scaled, grad)
+
+
+
+# ================================================================ trapezoid / gradient
+# Composed of the ops above as PyTorch composes them (its graphs hold the same nodes).
+
+cdef Tensor op_mul_scalar(Tensor self, object other):
+    cdef Tensor result = make(as_array(self._data * np.asarray(other, dtype=self._data.dtype)))
+    record_MulBackward1(result, self, other)
+    return result
+
+
+cdef Tensor _zeros_except(Tensor y, Py_ssize_t d):
+    cdef tuple s = shape_of(y._data)
+    return zeros(s[:d] + s[d + 1:], dtype_of(y._data))
+
+
+cdef Tensor _spacing_view(Tensor x, Tensor y, Py_ssize_t d, str fname):
+    """x viewed so its differences broadcast against y's along d (PyTorch's x_viewed)."""
+    cdef Py_ssize_t ny = cnp.PyArray_NDIM(y._data), nx = cnp.PyArray_NDIM(x._data)
+    if nx == 1:
+        if shape_of(x._data)[0] != shape_of(y._data)[d]:
+            raise RuntimeError(f"{fname}: There must be one `x` value for each sample point")
+        sizes = [1] * ny
+        sizes[d] = shape_of(x._data)[0]
+        return OPS.view(x, tuple(sizes))
+    if nx < ny:
+        return OPS.view(x, (1,) * (ny - nx) + shape_of(x._data))
+    return x
+
+
+cdef tuple _trapezoid_args(str fname, Tensor y, object x, object dx, object dim):
+    if x is not None and dx is not None:
+        raise RuntimeError(f"{fname}: received both x and dx")
+    cdef Py_ssize_t d = wrap_dim(dim, cnp.PyArray_NDIM(y._data))
+    if dtype_of(y._data) is bool_:
+        raise RuntimeError(f"{fname}: received a bool input for `y`, but bool is not supported")
+    if x is not None and dtype_of((<Tensor>x)._data) is bool_:
+        raise RuntimeError(f"{fname}: received a bool input for `x`, but bool is not supported")
+    return d, (1 if dx is None else dx)
+
+
+cdef Tensor op_trapezoid(Tensor y, Tensor x, object dx, object dim):
+    d, step = _trapezoid_args("trapezoid", y, x, dx, dim)
+    if shape_of(y._data)[d] == 0:
+        return _zeros_except(y, d)
+    cdef Tensor dxt, left, right
+    if x is None:
+        # (y.sum(dim) - (y[0] + y[-1]) * 0.5) * dx
+        ends = OPS.add(OPS.select(y, d, 0), OPS.select(y, d, -1), 1)
+        return op_mul_scalar(OPS.sub(op_sum(y, (d,), False, None), op_mul_scalar(ends, 0.5), 1),
+                             float(step))
+    xv = _spacing_view(x, y, d, "trapezoid")
+    dxt = OPS.sub(OPS.slice(xv, d, 1, None, 1), OPS.slice(xv, d, 0, -1, 1), 1)
+    left = OPS.slice(y, d, 0, -1, 1)
+    right = OPS.slice(y, d, 1, None, 1)
+    return OPS.div_scalar(op_sum(OPS.mul(OPS.add(left, right, 1), dxt), (d,), False, None), 2.0)
+
+
+cdef Tensor op_cumulative_trapezoid(Tensor y, Tensor x, object dx, object dim):
+    d, step = _trapezoid_args("cumulative_trapezoid", y, x, dx, dim)
+    cdef Tensor left = OPS.slice(y, d, 0, -1, 1), right = OPS.slice(y, d, 1, None, 1)
+    if x is None:
+        return op_cumsum(op_mul_scalar(OPS.add(left, right, 1), float(step) / 2.0), d, None)
+    xv = _spacing_view(x, y, d, "cumulative_trapezoid")
+    dxt = OPS.sub(OPS.slice(xv, d, 1, None, 1), OPS.slice(xv, d, 0, -1, 1), 1)
+    return OPS.div_scalar(op_cumsum(OPS.mul(OPS.add(left, right, 1), dxt), d, None), 2.0)
+
+
+cdef tuple _trapezoid_py(str fname, object y, tuple args, object x, object dx, object dim):
+    cdef Tensor yt = arg_tensor(y, fname, "y", 1)
+    if args:
+        if len(args) > 1 or x is not None:
+            raise TypeError(f"{fname}() takes at most 2 positional arguments")
+        x = args[0]
+    if x is not None and not isinstance(x, Tensor):
+        raise TypeError(
+            f"{fname}() received an invalid combination of arguments - got (Tensor, "
+            f"{type(x).__name__}), but expected one of:\n * (Tensor y, Tensor x, *, int dim = -1)\n"
+            f" * (Tensor y, *, Number dx = 1, int dim = -1)\n")
+    if isinstance(dx, bool):
+        raise RuntimeError(f"{fname}: Currently, we only support dx as a real number.")
+    return yt, x, None if dx is None else arg_scalar(dx, fname, "dx", 2), arg_int(dim, fname, "dim", 3)
+
+
+def _py_trapezoid(y, *args, x=None, dx=None, dim=-1):
+    yt, xt, d, dm = _trapezoid_py("trapezoid", y, args, x, dx, dim)
+    return op_trapezoid(yt, xt, d, dm)
+
+
+def _py_cumulative_trapezoid(y, *args, x=None, dx=None, dim=-1):
+    yt, xt, d, dm = _trapezoid_py("cumulative_trapezoid", y, args, x, dx, dim)
+    return op_cumulative_trapezoid(yt, xt, d, dm)
+
+
+cdef Tensor _edge_slice(Tensor t, Py_ssize_t d, object start, object end):
+    return OPS.slice(t, d, start, end, 1)
+
+
+cdef tuple op_gradient(Tensor self, object spacing, object dim, object edge_order):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data), i
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    if dim is None:
+        dims = list(range(nd))
+        given_dim = False
+    else:
+        dims = [dim] if not isinstance(dim, (list, tuple)) else list(dim)
+        given_dim = True
+    dims = [wrap_dim(k, nd) for k in dims]
+    if isinstance(spacing, (list, tuple)):
+        sp = list(spacing)
+        if len(sp) != len(dims):
+            if given_dim:
+                raise RuntimeError(
+                    f"torch.gradient expected spacing to be unspecified, a scalar or it's spacing "
+                    f"and dim arguments to have the same length, but got a spacing argument of "
+                    f"length {len(sp)} and a dim argument of length {len(dims)}.")
+            raise RuntimeError(
+                f"torch.gradient expected spacing to be unspecified, a scalar, or a list of length "
+                f"equal to 'self.dim() = {nd}', since dim argument was not given, but got a list "
+                f"of length {len(sp)}")
+    else:
+        sp = [spacing] * len(dims)
+    for i in range(len(dims)):
+        if shape_of(self._data)[dims[i]] < edge_order + 1:
+            raise RuntimeError(
+                "torch.gradient expected each dimension size to be at least edge_order+1")
+    out = []
+    for i in range(len(dims)):
+        d = dims[i]
+        s = sp[i]
+        if isinstance(s, Tensor):
+            out.append(_gradient_coordinates(self, <Tensor>s, d, edge_order))
+        else:
+            out.append(_gradient_uniform(self, arg_scalar(s, "gradient", "spacing", 2), d,
+                                         edge_order))
+    return tuple(out)
+
+
+cdef Tensor _gradient_uniform(Tensor x, object h, Py_ssize_t d, object edge_order):
+    center = OPS.div_scalar(OPS.div_scalar(OPS.sub(_edge_slice(x, d, 2, None),
+                                                    _edge_slice(x, d, 0, -2), 1), h), 2.0)
+    if edge_order == 1:
+        pre = OPS.div_scalar(OPS.sub(_edge_slice(x, d, 1, 2), _edge_slice(x, d, 0, 1), 1), h)
+        app = OPS.div_scalar(OPS.sub(_edge_slice(x, d, -1, None), _edge_slice(x, d, -2, -1), 1), h)
+    else:
+        pre = OPS.div_scalar(OPS.sub(OPS.add(op_mul_scalar(_edge_slice(x, d, 0, 1), -1.5),
+                                             op_mul_scalar(_edge_slice(x, d, 1, 2), 2.0), 1),
+                                     op_mul_scalar(_edge_slice(x, d, 2, 3), 0.5), 1), h)
+        app = OPS.div_scalar(OPS.add(OPS.sub(op_mul_scalar(_edge_slice(x, d, -3, -2), 0.5),
+                                             op_mul_scalar(_edge_slice(x, d, -2, -1), 2.0), 1),
+                                     op_mul_scalar(_edge_slice(x, d, -1, None), 1.5), 1), h)
+    return OPS.cat([pre, center, app], d)
+
+
+cdef Tensor _gradient_coordinates(Tensor x, Tensor coords, Py_ssize_t d, object edge_order):
+    """PyTorch's gradient_helper: second-order central differences over unevenly
+    spaced coordinates."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x._data)
+    if cnp.PyArray_NDIM(coords._data) != 1 or shape_of(coords._data)[0] != shape_of(x._data)[d]:
+        raise RuntimeError(f"torch.gradient expected each tensor to be on the same device, "
+                           f"and of one dimension with size {shape_of(x._data)[d]}")
+    shape = [1] * nd
+    shape[d] = -1
+    shape = tuple(shape)
+    ax_dx = op_diff(coords, 1, 0, None, None)
+    dx1 = OPS.slice(ax_dx, 0, 0, -1, 1)
+    dx2 = OPS.slice(ax_dx, 0, 1, None, 1)
+    s12 = OPS.add(dx1, dx2, 1)
+    a = OPS.reshape(OPS.div(OPS.neg(dx2), OPS.mul(dx1, s12), None), shape)
+    b = OPS.reshape(OPS.div(OPS.sub(dx2, dx1, 1), OPS.mul(dx1, dx2), None), shape)
+    c = OPS.reshape(OPS.div(dx1, OPS.mul(dx2, s12), None), shape)
+    center = OPS.add(OPS.add(OPS.mul(a, _edge_slice(x, d, 0, -2)),
+                             OPS.mul(b, _edge_slice(x, d, 1, -1)), 1),
+                     OPS.mul(c, _edge_slice(x, d, 2, None)), 1)
+    if edge_order == 1:
+        pre = OPS.div(OPS.sub(_edge_slice(x, d, 1, 2), _edge_slice(x, d, 0, 1), 1),
+                      OPS.select(ax_dx, 0, 0), None)
+        app = OPS.div(OPS.sub(_edge_slice(x, d, -1, None), _edge_slice(x, d, -2, -1), 1),
+                      OPS.select(ax_dx, 0, -1), None)
+    else:
+        d1, d2 = OPS.select(ax_dx, 0, 0), OPS.select(ax_dx, 0, 1)
+        s = OPS.add(d1, d2, 1)
+        a0 = OPS.neg(OPS.div(OPS.add(op_mul_scalar(d1, 2.0), d2, 1), OPS.mul(d1, s), None))
+        b0 = OPS.div(s, OPS.mul(d1, d2), None)
+        c0 = OPS.neg(OPS.div(d1, OPS.mul(d2, s), None))
+        pre = OPS.add(OPS.add(OPS.mul(a0, _edge_slice(x, d, 0, 1)),
+                              OPS.mul(b0, _edge_slice(x, d, 1, 2)), 1),
+                      OPS.mul(c0, _edge_slice(x, d, 2, 3)), 1)
+        d1, d2 = OPS.select(ax_dx, 0, -2), OPS.select(ax_dx, 0, -1)
+        s = OPS.add(d1, d2, 1)
+        a1 = OPS.div(d2, OPS.mul(d1, s), None)
+        b1 = OPS.neg(OPS.div(s, OPS.mul(d1, d2), None))
+        c1 = OPS.div(OPS.add(op_mul_scalar(d2, 2.0), d1, 1), OPS.mul(d2, s), None)
+        app = OPS.add(OPS.add(OPS.mul(a1, _edge_slice(x, d, -3, -2)),
+                              OPS.mul(b1, _edge_slice(x, d, -2, -1)), 1),
+                      OPS.mul(c1, _edge_slice(x, d, -1, None)), 1)
+    return OPS.cat([pre, center, app], d)
+
+
+def _py_gradient(input, *, spacing=1, dim=None, edge_order=1):
+    cdef Tensor self = arg_tensor(input, "gradient", "input", 1)
+    if isinstance(spacing, Tensor):
+        spacing = [spacing]     # one coordinate tensor: for the one dim
+    return op_gradient(self, spacing, dim, arg_int(edge_order, "gradient", "edge_order", 4))
+
+
+# ================================================================ quantile / nanquantile
+
+cdef tuple _QUANTILE_MODES = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+cdef Tensor _quantile(Tensor self, object q, object dim, bint keepdim, str interpolation,
+                      bint ignore_nan):
+    cdef str fname = "nanquantile()" if ignore_nan else "quantile()"
+    cdef cnp.ndarray x = self._data
+    cdef Tensor sorted_, result
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x), d
+    if cnp.PyArray_SIZE(x) == 0:
+        raise RuntimeError(f"{fname} input tensor must be non-empty")
+    if dtype_of(x) is not float32 and dtype_of(x) is not float64:
+        raise RuntimeError(f"{fname} input tensor must be either float or double dtype")
+    if isinstance(q, Tensor):
+        qa = (<Tensor>q)._data
+        if qa.ndim > 1:
+            raise RuntimeError(f"{fname} q must be a scalar or 1D tensor")
+        if dtype_of(qa) is not dtype_of(x):
+            raise RuntimeError(f"{fname} q tensor must be same dtype as the input tensor")
+    else:
+        qa = np.asarray(q, dtype=x.dtype)
+    if interpolation not in _QUANTILE_MODES:
+        raise RuntimeError(f"{fname} interpolation must be one of linear, lower, higher, midpoint "
+                           f"or nearest. Got {interpolation}")
+    if qa.size and ((qa < 0) | (qa > 1)).any():
+        raise RuntimeError(f"{fname} q values must be in the range [0, 1]")
+    # the output's shape and the sorted input (PyTorch's quantile_impl)
+    if dim is None:
+        out_shape = [1] * nd if keepdim else []
+        sorted_ = op_sort(OPS.reshape(self, (-1,)), -1, False, None)[0]
+    else:
+        d = wrap_dim(dim, nd)
+        out_shape = list(shape_of(x))
+        if nd:
+            if keepdim:
+                out_shape[d] = 1
+            else:
+                del out_shape[d]
+        if nd == 0 or d == nd - 1:
+            sorted_ = op_sort(self, -1, False, None)[0]
+        else:
+            sorted_ = op_sort(OPS.transpose(OPS.unsqueeze(self, -1), d, -1), -1, False, None)[0]
+    if qa.ndim == 0:
+        out_shape.insert(0, 1)
+    else:
+        out_shape.insert(0, qa.size)
+    # the sorted values viewed as (*out_shape[1:], n): the reduced elements last
+    in_shape = tuple(out_shape[1:]) + (shape_of(sorted_._data)[-1],)
+    sorted_ = OPS.view(sorted_, in_shape)
+    sv = sorted_._data
+    n = shape_of(sv)[-1]
+    qv = qa.reshape(-1).astype(x.dtype)
+    nan_mask = np.isnan(sv)
+    with quiet():
+        if ignore_nan:
+            ranks = qv * (np.sum(~nan_mask, axis=-1, keepdims=True) - 1).astype(x.dtype)
+            ranks = np.where(ranks < 0, np.zeros((), x.dtype), ranks)
+        else:
+            ranks = np.broadcast_to(qv * x.dtype.type(n - 1), shape_of(sv)[:-1] + (qv.size,))
+            ranks = np.where(np.any(nan_mask, axis=-1, keepdims=True), x.dtype.type(n - 1), ranks)
+        ranks = np.asarray(ranks, dtype=x.dtype)
+        if interpolation == "lower":
+            ranks = np.floor(ranks)
+        elif interpolation == "higher":
+            ranks = np.ceil(ranks)
+        elif interpolation == "nearest":
+            ranks = np.round(ranks)
+    below = ranks.astype(np.int64)
+    result = OPS.gather(sorted_, -1, make(np.ascontiguousarray(below)))
+    if interpolation in ("linear", "midpoint"):
+        weights = np.full_like(ranks, 0.5) if interpolation == "midpoint" else \
+            (ranks - below.astype(x.dtype)).astype(x.dtype)
+        above = OPS.gather(sorted_, -1, make(np.ascontiguousarray(np.ceil(ranks).astype(np.int64))))
+        result = OPS._lerp_tensor(result, above, make(np.ascontiguousarray(weights)))
+    if qa.ndim == 0:
+        return OPS.squeeze_(result, -1)
+    result = OPS.transpose(OPS.unsqueeze(result, 0), 0, -1)
+    return OPS.squeeze_(result, -1)
+
+
+def _py_quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", axis=None,
+                 keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    cdef Tensor self = arg_tensor(input, "quantile", "input", 1)
+    return _quantile(self, q if isinstance(q, Tensor) else arg_scalar(q, "quantile", "q", 2),
+                     None if dim is None else arg_int(dim, "quantile", "dim", 3),
+                     arg_bool(keepdim, "quantile", "keepdim", 4),
+                     arg_str(interpolation, "quantile", "interpolation", 5), False)
+
+
+def _py_nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", axis=None,
+                    keepdims=None):
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    cdef Tensor self = arg_tensor(input, "nanquantile", "input", 1)
+    return _quantile(self, q if isinstance(q, Tensor) else arg_scalar(q, "nanquantile", "q", 2),
+                     None if dim is None else arg_int(dim, "nanquantile", "dim", 3),
+                     arg_bool(keepdim, "nanquantile", "keepdim", 4),
+                     arg_str(interpolation, "nanquantile", "interpolation", 5), True)
+
+
+cdef Tensor op_quantile(Tensor self, object q, object dim, bint keepdim, object interpolation):
+    return _quantile(self, q, dim, keepdim, interpolation, False)
+
+
+cdef Tensor op_nanquantile(Tensor self, object q, object dim, bint keepdim, object interpolation):
+    return _quantile(self, q, dim, keepdim, interpolation, True)
+
+
+# ================================================================ histogram
+
+_HistogramResult = _return_type("histogram", ("hist", "bin_edges"))
+
+
+cdef cnp.ndarray _histogram_edges(cnp.ndarray col, object bins, object lo_hi, object dt,
+                                   Py_ssize_t dim):
+    """One dim's bin edges: the given tensor's, or bins equal-width bins over lo_hi (the
+    data's range by default, widened by 0.5 each way when empty), in the input's dtype."""
+    if isinstance(bins, Tensor):
+        edges = (<Tensor>bins)._data
+        if edges.ndim != 1 or edges.size < 1:
+            raise RuntimeError("torch.histogram(): bins tensor should have one dimension")
+        return edges.astype(dt)
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension "
+                           f"{dim}")
+    if lo_hi is not None:
+        lo, hi = float(lo_hi[0]), float(lo_hi[1])
+    elif col.size:
+        lo, hi = float(col.min()), float(col.max())
+    else:
+        lo, hi = 0.0, 0.0
+    if lo > hi:
+        raise RuntimeError(f"torch.histogram(): min should not exceed max, but got min {lo} max "
+                           f"{hi} for dimension {dim}")
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        raise RuntimeError(f"torch.histogram(): range of [{lo}, {hi}] is not finite")
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    return as_array(np.linspace(lo, hi, bins + 1)).astype(dt)
+
+
+cdef tuple _histogram_counts(cnp.ndarray points, list edges, object w, bint density, object dt):
+    """The histogram of points (n, D) over the D dims' edges: a point counts in the bin
+    whose edges bracket it (the last bin closed), the others are ignored."""
+    cdef Py_ssize_t D = len(edges), k
+    nbins = tuple([e.size - 1 for e in edges])
+    inside = np.ones(shape_of(points)[0], dtype=bool)
+    pos = []
+    for k in range(D):
+        col = points[:, k]
+        e = edges[k]
+        inside &= (col >= e[0]) & (col <= e[-1]) if nbins[k] > 0 else False
+        pos.append(np.minimum(np.searchsorted(e, col, side="right") - 1, max(nbins[k] - 1, 0)))
+    n = shape_numel(nbins)
+    flat = np.ravel_multi_index(tuple([p[inside] for p in pos]), nbins) if n else \
+        np.zeros(0, np.int64)
+    if w is None:
+        hist = np.bincount(flat, minlength=n).astype(dt)
+    else:
+        hist = np.bincount(flat, weights=np.asarray(w)[inside].astype(np.float64),
+                           minlength=n).astype(dt)
+    hist = hist.reshape(nbins)
+    if density:
+        with quiet():
+            hist = hist / hist.sum()
+            for k in range(D):
+                shp = [1] * D
+                shp[k] = nbins[k]
+                hist = hist / np.diff(edges[k]).reshape(shp)
+            hist = hist.astype(dt)
+    return as_array(hist), edges
+
+
+cdef object _histogram_weight(Tensor self, Tensor weight, tuple want, str fname):
+    if weight is None:
+        return None
+    if shape_of(weight._data) != want:
+        if fname == "histogram":
+            raise RuntimeError("torch.histogram(): if weight tensor is provided, it should have "
+                               "the same shape as the input tensor")
+        raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the "
+                           "same shape as the input tensor excluding its innermost dimension")
+    return weight._data.reshape(-1)
+
+
+cdef tuple op_histogram(Tensor self, object bins, object range, Tensor weight, bint density):
+    cdef cnp.ndarray x = self._data
+    check_float_kernel(dtype_of(x), "histogram_cpu")
+    flat = x.reshape(-1)
+    edges = _histogram_edges(flat, bins, range, x.dtype, 0)
+    w = _histogram_weight(self, weight, shape_of(x), "histogram")
+    hist, e = _histogram_counts(flat.reshape(-1, 1), [edges], w, density, x.dtype)
+    return make(hist), make(np.array(edges, copy=True))
+
+
+def _py_histogram(input, bins=100, *, range=None, weight=None, density=False):
+    cdef Tensor self = arg_tensor(input, "histogram", "input", 1)
+    if not isinstance(bins, Tensor):
+        bins = arg_int(bins, "histogram", "bins", 2)
+    return _HistogramResult(*op_histogram(
+        self, bins, range, None if weight is None else arg_tensor(weight, "histogram", "weight", 4),
+        arg_bool(density, "histogram", "density", 5)))
+
+
+
+
+# ================================================================ histogramdd
+
+_HistogramddResult = _return_type("histogramdd", ("hist", "bin_edges"))
+
+
+cdef tuple op_histogramdd(Tensor self, object bins, object range, Tensor weight, bint density):
+    cdef cnp.ndarray x = self._data
+    check_float_kernel(dtype_of(x), "histogramdd_cpu")
+    if cnp.PyArray_NDIM(x) < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    cdef Py_ssize_t D = shape_of(x)[-1], k
+    points = x.reshape(-1, D)
+    bl = list(bins) if isinstance(bins, (list, tuple)) else [bins] * D
+    if len(bl) != D:
+        raise RuntimeError(f"torch.histogramdd: expected {D} sequences of bin edges for a "
+                           f"{D}-dimensional histogram but got {len(bl)}")
+    if range is not None and len(range) != 2 * D:
+        raise RuntimeError(f"torch.histogramdd: for a {D}-dimensional histogram range should have "
+                           f"{2 * D} elements, but got {len(range)}")
+    edges = [_histogram_edges(points[:, k], bl[k], None if range is None else
+                              (range[2 * k], range[2 * k + 1]), x.dtype, k) for k in builtins.range(D)]
+    w = _histogram_weight(self, weight, shape_of(x)[:-1], "histogramdd")
+    hist, e = _histogram_counts(points, edges, w, density, x.dtype)
+    return make(hist), tuple([make(np.array(a, copy=True)) for a in e])
+
+
+def _py_histogramdd(input, bins=10, *, range=None, weight=None, density=False):
+    cdef Tensor self = arg_tensor(input, "histogramdd", "input", 1)
+    if isinstance(bins, (list, tuple)):
+        bins = [b if isinstance(b, Tensor) else arg_int(b, "histogramdd", "bins", 2) for b in bins]
+    elif not isinstance(bins, Tensor):
+        bins = arg_int(bins, "histogramdd", "bins", 2)
+    return _HistogramddResult(*op_histogramdd(
+        self, bins, range,
+        None if weight is None else arg_tensor(weight, "histogramdd", "weight", 4),
+        arg_bool(density, "histogramdd", "density", 5)))
 
 include "_gen_reduce.pxi"

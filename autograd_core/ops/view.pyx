@@ -1817,4 +1817,358 @@ for _fn, _name in ((_pym_view, "view"), (_pym_reshape, "reshape"), (_pym_permute
 del _fn, _name
 
 
+
+# ================================================================ stacking and arranging
+# Composed of the ops above, as PyTorch composes them: their graphs hold the same nodes.
+
+cdef Tensor _atleast(Tensor t, int n):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(t._data)
+    if nd >= n:
+        return t
+    if nd == 0:
+        return op_reshape(t, (1,) * n)
+    if n == 2:
+        return op_unsqueeze(t, 0)
+    if nd == 1:
+        return op_unsqueeze(op_unsqueeze(t, 0), -1)
+    return op_unsqueeze(t, -1)
+
+
+cdef tuple op_atleast_1d(list tensors):
+    return tuple([_atleast(<Tensor>t, 1) for t in tensors])
+
+
+cdef tuple op_atleast_2d(list tensors):
+    return tuple([_atleast(<Tensor>t, 2) for t in tensors])
+
+
+cdef tuple op_atleast_3d(list tensors):
+    return tuple([_atleast(<Tensor>t, 3) for t in tensors])
+
+
+cdef object _atleast_py(tuple args, str fname, int n):
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        return _atleast(<Tensor>args[0], n)
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        args = tuple(args[0])
+    return tuple([_atleast(arg_tensor(t, fname, "tensors", 1), n) for t in args])
+
+
+def _py_atleast_1d(*tensors):
+    return _atleast_py(tensors, "atleast_1d", 1)
+
+
+def _py_atleast_2d(*tensors):
+    return _atleast_py(tensors, "atleast_2d", 2)
+
+
+def _py_atleast_3d(*tensors):
+    return _atleast_py(tensors, "atleast_3d", 3)
+
+
+cdef void _check_nonempty_list(list tensors, str fname) except *:
+    if not tensors:
+        raise RuntimeError(f"{fname} expects a non-empty TensorList")
+
+
+cdef Tensor op_hstack(list tensors):
+    _check_nonempty_list(tensors, "hstack")
+    cdef list ts = [_atleast(<Tensor>t, 1) for t in tensors]
+    return op_cat(ts, 0 if cnp.PyArray_NDIM((<Tensor>ts[0])._data) == 1 else 1)
+
+
+cdef Tensor op_vstack(list tensors):
+    _check_nonempty_list(tensors, "vstack")
+    return op_cat([_atleast(<Tensor>t, 2) for t in tensors], 0)
+
+
+cdef Tensor op_dstack(list tensors):
+    _check_nonempty_list(tensors, "dstack")
+    return op_cat([_atleast(<Tensor>t, 3) for t in tensors], 2)
+
+
+cdef Tensor op_column_stack(list tensors):
+    _check_nonempty_list(tensors, "column_stack")
+    cdef list ts = []
+    cdef Tensor t
+    for o in tensors:
+        t = <Tensor>o
+        if cnp.PyArray_NDIM(t._data) <= 1:
+            t = op_reshape(t, (cnp.PyArray_SIZE(t._data), 1))
+        ts.append(t)
+    return op_cat(ts, 1)
+
+
+cdef tuple op_broadcast_tensors(list tensors):
+    cdef tuple shape = ()
+    for t in tensors:
+        shape = broadcast_shapes(shape, shape_of((<Tensor>t)._data))
+    return tuple([t if shape_of((<Tensor>t)._data) == shape else op_expand(<Tensor>t, shape)
+                  for t in tensors])
+
+
+cdef list _varargs_tensors(tuple args, str fname):
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        args = tuple(args[0])
+    return [arg_tensor(t, fname, "tensors", 1) for t in args]
+
+
+def _py_broadcast_tensors(*tensors):
+    return op_broadcast_tensors(_varargs_tensors(tensors, "broadcast_tensors"))
+
+
+cdef tuple op_meshgrid(list tensors, object indexing):
+    if indexing is None:
+        warnings.warn(
+            "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
+            "argument.", UserWarning, stacklevel=2)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
+                           f"received: {indexing}")
+    cdef Py_ssize_t n = len(tensors), i
+    if n == 0:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    for i in range(n):
+        if cnp.PyArray_NDIM((<Tensor>tensors[i])._data) > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but "
+                               f"got: {tensors[i]!r}")
+    cdef list ts = list(tensors)
+    cdef bint swap = indexing == "xy" and n >= 2
+    if swap:
+        ts[0], ts[1] = ts[1], ts[0]
+    shape = tuple([cnp.PyArray_SIZE((<Tensor>t)._data) for t in ts])
+    out = []
+    for i in range(n):
+        view = [1] * n
+        view[i] = -1
+        out.append(op_expand(op_view(<Tensor>ts[i], tuple(view)), shape))
+    if swap:
+        out[0], out[1] = out[1], out[0]
+    return tuple(out)
+
+
+def _py_meshgrid(*tensors, indexing=None):
+    return op_meshgrid(_varargs_tensors(tensors, "meshgrid"),
+                       None if indexing is None else arg_str(indexing, "meshgrid", "indexing", 2))
+
+
+cdef Tensor op_cartesian_prod(list tensors):
+    for t in tensors:
+        if cnp.PyArray_NDIM((<Tensor>t)._data) != 1:
+            raise RuntimeError("Expect a 1D vector, but got shape "
+                               f"{shape_str(shape_of((<Tensor>t)._data))}")
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = op_meshgrid(tensors, "ij")
+    return op_stack([op_reshape(<Tensor>g, (-1,)) for g in grids], 1)
+
+
+def _py_cartesian_prod(*tensors):
+    return op_cartesian_prod(_varargs_tensors(tensors, "cartesian_prod"))
+
+
+cdef Tensor op_rot90(Tensor self, object k, object dims):
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef tuple dd = tuple(dims)
+    if len(dd) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dd)}")
+    if nd < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {nd}")
+    cdef Py_ssize_t d0 = wrap_dim(dd[0], nd), d1 = wrap_dim(dd[1], nd)
+    if d0 == d1:
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and "
+                           f"dim1 = {d1}")
+    cdef Tensor result = make(np.array(np.rot90(self._data, k, axes=(d0, d1)), copy=True))
+    record_Rot90Backward0(result, self, k, dims)
+    return result
+
+
+cdef Tensor op_fliplr(Tensor self):
+    if cnp.PyArray_NDIM(self._data) < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return op_flip(self, (1,))
+
+
+cdef Tensor op_flipud(Tensor self):
+    if cnp.PyArray_NDIM(self._data) < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return op_flip(self, (0,))
+
+
+cdef Tensor op_ravel(Tensor self):
+    cdef Tensor t = self
+    if not cnp.PyArray_IS_C_CONTIGUOUS(self._data):
+        t = OPS.clone(self, None)       # PyTorch's contiguous()
+    return op_view(t, (-1,))
+
+
+cdef Tensor _repeat_counts(Tensor repeats, object output_size):
+    """repeat_interleave(repeats): each index i repeated repeats[i] times."""
+    cdef cnp.ndarray r = repeats._data
+    if cnp.PyArray_NDIM(r) != 1:
+        raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+    if dtype_of(r) is not int64 and dtype_of(r) is not int32:
+        raise RuntimeError("repeats has to be Long or Int tensor")
+    if r.size and r.min() < 0:
+        raise RuntimeError("repeats can not be negative")
+    out = np.repeat(np.arange(r.size, dtype=r.dtype), r)
+    if output_size is not None and out.size != output_size:
+        raise RuntimeError("allocated size does not match required size")
+    return make(as_array(out))
+
+
+cdef Tensor op_repeat_interleave(Tensor self, object repeats, object dim, object output_size):
+    cdef Tensor x = self, rep
+    cdef Py_ssize_t d, n
+    if repeats is None:
+        return _repeat_counts(self, output_size)
+    if dim is None:
+        x = op_flatten(self, 0, -1)
+        d = 0
+    else:
+        d = wrap_dim(dim, cnp.PyArray_NDIM(self._data))
+    cdef tuple shape = shape_of(x._data)
+    if not isinstance(repeats, Tensor):
+        if repeats < 0:
+            raise RuntimeError("Repeats must be non-negative")
+        if cnp.PyArray_NDIM(x._data) == 0:
+            x = op_reshape(x, (1,))
+            shape = (1,)
+        expanded = list(shape)
+        expanded.insert(d + 1, repeats)
+        y = OPS.clone(op_expand(op_unsqueeze(x, d + 1), tuple(expanded)), None)
+        new = list(shape)
+        new[d] = shape[d] * repeats
+        return op_view(y, tuple(new))
+    rep = <Tensor>repeats
+    n = shape[d] if shape else 1
+    if cnp.PyArray_NDIM(rep._data) == 0 or (cnp.PyArray_NDIM(rep._data) == 1
+                                            and cnp.PyArray_SIZE(rep._data) == 1):
+        rep = make(np.broadcast_to(rep._data.reshape(1), (n,)).copy())
+    elif cnp.PyArray_NDIM(rep._data) == 1:
+        if cnp.PyArray_SIZE(rep._data) != n:
+            raise RuntimeError(f"repeats must have the same size as input along dim, but got "
+                               f"repeats.size(0) = {cnp.PyArray_SIZE(rep._data)} and input.size("
+                               f"{d}) = {n}")
+    else:
+        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+    return OPS.index_select(x, d, _repeat_counts(rep, output_size))
+
+
+def _py_repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    cdef Tensor self = arg_tensor(input, "repeat_interleave", "input", 1)
+    if repeats is not None and not isinstance(repeats, Tensor):
+        repeats = arg_int(repeats, "repeat_interleave", "repeats", 2)
+    return op_repeat_interleave(
+        self, repeats, None if dim is None else arg_int(dim, "repeat_interleave", "dim", 3),
+        None if output_size is None else arg_int(output_size, "repeat_interleave", "output_size", 4))
+
+
+
+# ================================================================ block_diag / combinations
+
+@cython.final
+cdef class BlockDiagBackward0(Node):
+    """Backward of block_diag (table entry block_diag: its inputs are a list): input i's
+    gradient is its block of grad, in the input's own shape (PyTorch's
+    block_diag_backward)."""
+    cdef tuple shapes           # each input's shape
+    cdef tuple blocks           # each input's (row, col, rows, cols) block
+
+    cdef tuple apply(self, tuple grads):
+        cdef Tensor grad = grads[0]
+        out = []
+        for i in range(len(self.shapes)):
+            if not needs_input_grad(self, i):
+                out.append(None)
+                continue
+            r, c, nr, nc = self.blocks[i]
+            g = op_narrow(op_narrow(grad, 0, r, nr), 1, c, nc)
+            if shape_of(g._data) != self.shapes[i]:
+                g = op_reshape(g, self.shapes[i])
+            out.append(g)
+        return tuple(out)
+
+
+cdef Tensor op_block_diag(list tensors):
+    cdef Py_ssize_t i, r = 0, c = 0, nr, nc
+    cdef Tensor t
+    blocks = []
+    for i in range(len(tensors)):
+        t = tensors[i]
+        nd = cnp.PyArray_NDIM(t._data)
+        if nd > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. "
+                               f"Input {i} has {nd} dimensions")
+        shp = shape_of(t._data)
+        nr, nc = (1, 1) if nd == 0 else ((1, shp[0]) if nd == 1 else shp)
+        blocks.append((r, c, nr, nc))
+        r += nr
+        c += nc
+    cdef dtype rt = result_type_of_tensors(tensors) if tensors else default_float
+    cdef cnp.ndarray out = np.zeros((r, c), dtype=rt.np_dtype)
+    for i in range(len(tensors)):
+        br, bc, nr, nc = blocks[i]
+        out[br:br + nr, bc:bc + nc] = cast_array((<Tensor>tensors[i])._data, rt).reshape(nr, nc)
+    cdef Tensor result = make(out)
+    cdef tuple inputs = tuple(tensors)
+    cdef BlockDiagBackward0 node
+    if should_record(inputs, out):
+        node = BlockDiagBackward0.__new__(BlockDiagBackward0)
+        node.shapes = tuple([shape_of((<Tensor>o)._data) for o in tensors])
+        node.blocks = tuple(blocks)
+        record(node, result, inputs)
+        _set_cast_meta(node, tensors, rt)
+    return result
+
+
+def _py_block_diag(*tensors):
+    return op_block_diag([arg_tensor(t, "block_diag", "tensors", i + 1)
+                          for i, t in enumerate(tensors)])
+
+
+cdef Tensor op_combinations(Tensor self, object r, bint with_replacement):
+    if cnp.PyArray_NDIM(self._data) != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {shape_str(shape_of(self._data))}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return make(np.empty((0,), dtype=self._data.dtype))
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(self._data), k
+    grids = op_meshgrid([self] * r, "ij")
+    # the index tuples in order: i1 < i2 < ... (<= with replacement)
+    ar = [np.arange(n).reshape(tuple([n if j == k else 1 for j in range(r)])) for k in range(r)]
+    mask = np.ones((n,) * r, dtype=bool)
+    for k in range(r - 1):
+        mask &= (ar[k] <= ar[k + 1]) if with_replacement else (ar[k] < ar[k + 1])
+    cdef Tensor m = make(mask)
+    return op_stack([OPS.masked_select(<Tensor>g, m) for g in grids], 1)
+
+
+
+# ================================================================ diag_embed / diagflat
+
+cdef Tensor op_diag_embed(Tensor self, object offset, object dim1, object dim2):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x) + 1
+    cdef Py_ssize_t d1 = wrap_dim(dim1, nd), d2 = wrap_dim(dim2, nd), k = offset
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    cdef tuple shape = shape_of(x)
+    cdef Py_ssize_t n = shape[-1] if shape else 1
+    cdef Py_ssize_t m = n + (k if k >= 0 else -k)
+    out = np.zeros(shape[:-1] + (m, m), dtype=x.dtype)
+    ar = np.arange(n)
+    out[..., ar + (-k if k < 0 else 0), ar + (k if k > 0 else 0)] = x.reshape(shape[:-1] + (n,))
+    cdef Tensor result = make(np.ascontiguousarray(np.moveaxis(out, (-2, -1), (d1, d2))))
+    record_DiagEmbedBackward0(result, self, offset, d1, d2)
+    return result
+
+
+cdef Tensor op_diagflat(Tensor self, object offset):
+    cdef Tensor flat = self if cnp.PyArray_NDIM(self._data) == 1 else op_reshape(self, (-1,))
+    return op_diag_embed(flat, offset, 0, 1)
+
+
 include "_gen_view.pxi"

@@ -595,7 +595,6 @@ def test_pow_zero_tensor_gradient():
     same(prog)
 
 
-@issue8("missing torch.var_mean")
 def test_var_mean_differentiable():
     def prog(torch):
         dim = [2, 4]
