@@ -622,3 +622,24 @@ def test_setitem_bool_mask_one_element_value_of_another_dtype(value):
         t[t > 0] = v
         return t
     same(prog, may_raise=True)
+
+
+# ------------------------------------------------- a saved output of an in-place op on a view
+
+@pytest.mark.parametrize("op", ["relu_", "exp_", "sigmoid_"])
+@pytest.mark.parametrize("later", ["base", "view", "none"])
+def test_saved_output_of_inplace_on_view_sees_later_writes(op, later):
+    """relu_/exp_/sigmoid_ on a view save their result: a later write to the base or the
+    view (same memory) must make backward raise (fuzzer seed 500144)."""
+    def prog(torch):
+        x = torch.tensor(1.5, dtype=torch.float64, requires_grad=True)
+        b = -x
+        v = b[None]
+        getattr(v, op)()
+        if later == "base":
+            b -= x
+        elif later == "view":
+            v.add_(1)
+        (x + v.sum()).backward()
+        return x.grad
+    same(prog, may_raise=True)

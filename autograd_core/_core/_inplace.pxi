@@ -300,6 +300,8 @@ cdef Tensor inplace_commit(Tensor self, Tensor result, bint allow_overlap=False)
     write_values(self, result._data)
     bump_version(self)
     if base is not None:
+        if result._grad_fn is not None:  # its saved output is the view's memory now
+            result._grad_fn.repoint_output(result._output_nr, self)
         write_region(self, region_of(self), result, False)
         grad_fn_of(self)  # self's new history now (its retain_grad moves to it), as PyTorch's
         return self
