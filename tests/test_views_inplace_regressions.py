@@ -643,3 +643,19 @@ def test_saved_output_of_inplace_on_view_sees_later_writes(op, later):
         (x + v.sum()).backward()
         return x.grad
     same(prog, may_raise=True)
+
+
+def test_sgn_saves_self_and_result():
+    """sgn's node saves self and result as PyTorch's (its derivative is zero for real
+    tensors, but a later in-place change of its input still makes backward raise;
+    fuzzer seed 601510)."""
+    def prog(torch):
+        x = torch.tensor([[1.0, 2.0, -0.1, 0.3], [-0.5, 0.5, 0.6, -0.3]],
+                         dtype=torch.float64, requires_grad=True)
+        y = x[x > 0]
+        s = torch.sgn(y)
+        names = sorted(a for a in dir(s.grad_fn) if a.startswith("_saved"))
+        y.sub_(s)
+        y.sum().backward()
+        return names, x.grad
+    same(prog, may_raise=True)

@@ -2193,6 +2193,13 @@ cdef cnp.ndarray integer_binary_values(object self, object other, object ufunc, 
 
 # ---------------------------------------------------------------- derivative helpers
 
+cdef Tensor sgn_backward(Tensor self, Tensor grad, Tensor result):
+    """PyTorch's sgn_backward for real tensors: zero. It takes self and result so that
+    the node saves them as PyTorch's does (a later in-place change of either makes
+    backward raise, as there)."""
+    return zeros_like(grad)
+
+
 cdef Tensor atan2_recip(Tensor self, Tensor other):
     """1 / (self ** 2 + other ** 2), 0 where that is infinite (at the origin), as
     PyTorch's atan2_backward."""

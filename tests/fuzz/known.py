@@ -16,4 +16,7 @@ KNOWN = {
     "value @ binary:add": "a float32 unary result 1 ulp off PyTorch's (sinh: libm rounds "
                           "differently) shows once added to a float64 tensor; add's alpha "
                           "scaling itself follows PyTorch (pattern 6)",
+    "value @ binary:atan2": "float32 results one unit in the last place apart from "
+                            "PyTorch's (its vectorised tanh/atan2/log), amplified by later "
+                            "ops beyond the fuzzer's tolerance (seed 601792)",
 }
