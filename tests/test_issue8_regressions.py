@@ -493,3 +493,31 @@ def test_backward_inputs_ancestor_of_another_input():
         t2.sum().backward(inputs=[t0, t2], retain_graph=True)
         return t0.grad
     same(prog, quiet=True)
+
+
+@issue8("a tensor hook registered on a view before an in-place write through the view "
+        "runs (PyTorch routes the write's gradient past the view's old node, so it does "
+        "not)")
+def test_hook_on_view_before_inplace_write_through_it():
+    """fuzzer seed 601347"""
+    def prog(torch):
+        class Square(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            def backward(ctx, g):
+                x, = ctx.saved_tensors
+                return 2 * x * g
+
+        x = _t(torch, -0.5)
+        y = Square.apply(x)
+        v = y.view_as(y)
+        calls = []
+        v.register_hook(lambda g: calls.append(g.item()) or g * 2)
+        v -= x
+        v.sum().backward()
+        return x.grad, calls
+    same(prog)
