@@ -501,3 +501,22 @@ def test_data_shuffling_is_pytorchs():
                 list(d.RandomSampler(range(5), replacement=True, num_samples=40)),
                 list(d.SubsetRandomSampler([10, 20, 30, 40])))
     assert run(ag, adata) == run(torch, tdata)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**40 + 3])
+@pytest.mark.parametrize("shape, args, dt", [
+    ((7,), (0.0, 1.0, -2.0, 2.0), "float32"),          # wide: normal draws, redrawn outside
+    ((300,), (0.5, 0.2, 0.0, 1.0), "float32"),
+    ((5, 40), (0.0, 0.02, -0.04, 0.04), "float64"),
+    ((17,), (1.0, 3.0, -1.0, 0.0), "float32"),         # narrow: uniform proposals, accepted by density
+    ((50,), (0.0, 1.0, 2.0, 2.5), "float64"),
+])
+def test_trunc_normal_draws_pytorchs_numbers(seed, shape, args, dt):
+    """nn.init.trunc_normal_ is PyTorch 2.13's rejection sampler draw for draw: the same
+    values and the same generator state after it."""
+    ag.manual_seed(seed)
+    torch.manual_seed(seed)
+    got = ag.nn.init.trunc_normal_(ag.empty(*shape, dtype=getattr(ag, dt)), *args)
+    want = torch.nn.init.trunc_normal_(torch.empty(*shape, dtype=getattr(torch, dt)), *args)
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+    assert ag.rand(3).tolist() == torch.rand(3).tolist()

@@ -80,7 +80,8 @@ def normal_(tensor, mean=0.0, std=1.0, generator=None):
 
 
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
-    """Fill with N(mean, std**2) truncated to [a, b] (rejection sampling)."""
+    """Fill with N(mean, std**2) truncated to [a, b]: PyTorch 2.13's rejection sampler,
+    draw for draw (tests/test_random_streams.py)."""
     def norm_cdf(x):
         return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
 
