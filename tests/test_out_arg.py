@@ -141,6 +141,33 @@ def test_multi_output_tuple():
     same(prog)
 
 
+@pytest.mark.parametrize("call", [
+    lambda t, x, o: t.max(x, 1, out=o), lambda t, x, o: t.min(x, 0, keepdim=True, out=o),
+    lambda t, x, o: t.sort(x, 1, descending=True, out=o), lambda t, x, o: t.topk(x, 2, out=o)],
+    ids=["max", "min", "sort", "topk"])
+def test_multi_output_reductions(call):
+    def prog(t):
+        x = data(t, 3, 4, seed=5)
+        v, i = t.zeros(2, dtype=t.float64), t.zeros(0, dtype=t.long)
+        r, w = warns(call, t, x, (v, i))
+        res = [r[0] is v, r[1] is i, type(r).__name__, v, i, v._version, i._version,
+               [(c, m.split(" (Triggered internally")[0]) for c, m in w]]
+        res.append(catch(call, t, data(t, 3, 4, requires_grad=True), (v, i)))
+        res.append(catch(call, t, x, (v, t.zeros(0))))       # indices must be long
+        # (an overloaded function's TypeError lists its signatures: the type is compared)
+        res.append(catch(call, t, x, v, check_message=False))
+        return res
+    same(prog)
+
+
+def test_max_min_single_and_pair():
+    def prog(t):
+        x, y = data(t, 3, seed=1), data(t, 3, seed=2)
+        o, p = t.empty(0, dtype=t.float64), t.empty(0, dtype=t.float64)
+        return [t.max(x, out=o) is o, o, t.min(x, y, out=p) is p, p]
+    same(prog)
+
+
 def test_out_aliasing_an_input():
     def prog(t):
         a, b = _args(t, 2)

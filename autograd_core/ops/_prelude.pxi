@@ -96,13 +96,29 @@ cdef Tensor _out_write_one(Tensor out, Tensor result):
     return inplace_commit(out, result)
 
 
-cdef object out_write(str name, object out, object result, object fields):
+# c10's names of the dtypes, which PyTorch's exact-dtype out checks quote
+cdef dict _C10_TYPE_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Half",
+                             "int64": "long int", "int32": "int", "int16": "short int",
+                             "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+
+
+cdef object out_write(str name, object out, object result, object fields, bint exact=False):
+    """exact: out must have the result's dtype (the value-and-index kernels: sort, topk,
+    max(dim)), no cast."""
     # a result that requires grad: a differentiable op had an input requiring grad
     # (PyTorch's static rule, here read off the computed result, so that the ops
     # written as compositions need no flag)
     if grad_enabled() and (requires_grad_of(<Tensor>result) if isinstance(result, Tensor)
                            else any_requires_grad(tuple(result))):
         _out_grad_error(name)
+    if exact:
+        for o, r in zip(out, result):
+            if (<Tensor>o)._data.dtype != (<Tensor>r)._data.dtype:
+                raise RuntimeError(
+                    f"Expected out tensor to have dtype "
+                    f"{_C10_TYPE_NAMES.get((<Tensor>r)._data.dtype.name, (<Tensor>r)._data.dtype.name)}, "
+                    f"but got {_C10_TYPE_NAMES.get((<Tensor>o)._data.dtype.name, (<Tensor>o)._data.dtype.name)} "
+                    f"instead")
     if isinstance(result, Tensor):
         return _out_write_one(<Tensor>out, <Tensor>result)
     cdef tuple outs = tuple([_out_write_one(<Tensor>o, <Tensor>r) for o, r in zip(out, result)])
