@@ -38,7 +38,7 @@ _KNOWN_TYPES = {
     "ScalarType", "ScalarType?", "Generator?", "Any", "MemoryFormat?",
 }
 _ENTRY_KEYS = {"func", "forward", "variants", "python", "python_method", "aliases", "inplace",
-               "node", "nodes", "broadcast", "doc"}
+               "node", "nodes", "broadcast", "doc", "out"}
 _VARIANTS = {"function", "method", "functional", "linalg", "internal"}
 
 
@@ -187,6 +187,8 @@ class Op:
     nodes: list
     broadcast: bool
     doc: str | None
+    out: str | None = None   # takes PyTorch's out= (Note [out= arguments]): the name
+                             # PyTorch's autograd error quotes
 
     @property
     def name(self):
@@ -260,7 +262,16 @@ def _parse_entry(family, e):
     op = Op(family, schema, str(e.get("forward", "manual")), variants,
             e.get("python", "generated"), e.get("python_method", "same"), aliases,
             inplace or None, nodes,
-            bool(e.get("broadcast", False)), e.get("doc"))
+            bool(e.get("broadcast", False)), e.get("doc"),
+            (schema.name if e.get("out") is True else e.get("out")) or None)
+    if op.out:
+        # (a python: manual wrapper calls out_check / out_write itself)
+        if not any(v in ("function", "linalg") for v in variants):
+            raise TableError(f"{schema.name}: out= needs a torch.* or linalg.* function")
+        if not schema.returns or any(t != "Tensor" for t, _ in schema.returns):
+            raise TableError(f"{schema.name}: out= needs Tensor returns")
+        if any(p.name == "out" for p in schema.params):
+            raise TableError(f"{schema.name}: out: true and a parameter named out")
     for n in nodes:
         n.op = op
     return op
@@ -746,10 +757,11 @@ def _parse_arg(p, fname, pos, pyname):
     return pyname
 
 
-def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False):
+def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False,
+                out=False):
     """A def wrapper: checks the arguments, calls the C implementation. A method's
     messages number the arguments after self from 1, a function's from input (as
-    PyTorch's do)."""
+    PyTorch's do). out: the function takes out= (Note [out= arguments])."""
     schema = op.schema
     sig = []
     star = False
@@ -783,8 +795,10 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
         pos = i if method else i + 1
         body.append(f"    cdef {p.ctype} {p.name}_ = {_parse_arg(p, public_name, pos, pyname)}")
         call.append(f"{p.name}_")
-    if aliases and not star:
+    if (aliases or out) and not star:
         sig.append("*")
+    if out:
+        sig.append("out=None")
     for name, alias, required in aliases:
         sig.append(f"{alias}=None")
     lines = []
@@ -800,6 +814,16 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
         lines.append('    """')
     lines += body
     call_expr = f"{cfunc}({', '.join(call)})"
+    if out:
+        # Note [out= arguments] (_prelude.pxi): the checks before the computation
+        fields = tuple(n for _, n in schema.returns) \
+            if len(schema.returns) > 1 and all(n for _, n in schema.returns) else None
+        lines_out = [
+            "    if out is not None:",
+            f"        out_check(\"{out}\", out, {len(schema.returns)})",
+            f"        return out_write(\"{out}\", out, {call_expr}, {fields!r})",
+        ]
+        lines += lines_out
     if len(schema.returns) > 1 and all(n for _, n in schema.returns):
         # Note [Named results] (_prelude.pxi)
         fields = tuple(n for _, n in schema.returns)
@@ -908,7 +932,8 @@ def gen_family(family, ops, ops_by_name):
         split = as_function and "method" in op.variants and op.python == "generated"
         if op.python == "generated":
             wrappers.append(gen_wrapper(op, f"_py_{op.name}", op.cname, op.name,
-                                        method=not as_function))
+                                        method=not as_function,
+                                        out=op.out if as_function else None))
             if split and op.python_method == "same":
                 wrappers.append(gen_wrapper(op, f"_pym_{op.name}", op.cname, op.name,
                                             method=True))

@@ -37,3 +37,91 @@ cdef object named_result(str name, tuple fields, tuple values):
         cls.__module__ = "autograd_core.return_types"
         _NAMED_RESULT_TYPES[name] = cls
     return cls(*values)
+
+
+# Note [out= arguments]: a torch.* function whose table row has `out: true` takes
+# PyTorch's out= (one tensor, or a tuple of tensors for several returns). The generated
+# wrapper checks out first (out_check), computes the result as without out, and
+# writes it into out (out_write): out is resized to the result's
+# shape (PyTorch's deprecation warning when it had elements), the result is cast to
+# out's dtype by the in-place commit (PyTorch's "can't be cast" error when the cast
+# would narrow the dtype's category), and out's version counter is bumped. As
+# PyTorch's, the autograd error names the ATen op that runs (`out: gather` on
+# take_along_dim's row), and an op without a derivative (eq, argmax) takes inputs that
+# require grad. Like
+# PyTorch, out= functions record no graph: with grad mode on, an input or out that
+# requires grad is an error.
+cdef int out_check(str name, object out, Py_ssize_t n) except -1:
+    if n == 1:
+        if not isinstance(out, Tensor):
+            raise TypeError(f"{name}(): argument 'out' must be Tensor, not "
+                            f"{type(out).__name__}")
+        outs = (out,)
+    else:
+        if not isinstance(out, (tuple, list)) or len(out) != n or not all(
+                isinstance(o, Tensor) for o in out):
+            raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not "
+                            f"{type(out).__name__}")
+        outs = tuple(out)
+    if grad_enabled() and any_requires_grad(outs):
+        _out_grad_error(name)
+    return 0
+
+
+cdef int _out_grad_error(str name) except -1:
+    raise RuntimeError(f"{name}(): functions with out=... arguments don't support "
+                       f"automatic differentiation, but one of the arguments requires grad.")
+
+
+cdef Tensor _out_write_one(Tensor out, Tensor result):
+    cdef tuple shape = shape_of(result._data)
+    cdef VersionCounter vc
+    check_inplace(out, ())     # (an inference tensor outside inference mode)
+    if shape_of(out._data) != shape:
+        # PyTorch checks the cast before resizing: a refused cast leaves out as it was
+        inplace_commit(make(np.empty(shape, dtype=out._data.dtype)), result)
+        if cnp.PyArray_SIZE(out._data) != 0:
+            warnings.warn(
+                f"An output with one or more elements was resized since it had shape "
+                f"{list(shape_of(out._data))}, which does not match the required output "
+                f"shape {list(shape)}. This behavior is deprecated, and in a future PyTorch "
+                f"release outputs will not be resized unless they have zero elements. You "
+                f"can explicitly reuse an out tensor t by resizing it, inplace, to zero "
+                f"elements with t.resize_(0).", UserWarning, stacklevel=3)
+        # PyTorch's resize_output: not a write of its own (only the values' is counted)
+        vc = version_counter(out)
+        v = vc.version
+        OPS.resize_(out, shape)
+        vc.version = v
+    return inplace_commit(out, result)
+
+
+# c10's names of the dtypes, which PyTorch's exact-dtype out checks quote
+cdef dict _C10_TYPE_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Half",
+                             "int64": "long int", "int32": "int", "int16": "short int",
+                             "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+
+
+cdef object out_write(str name, object out, object result, object fields, bint exact=False):
+    """exact: out must have the result's dtype (the value-and-index kernels: sort, topk,
+    max(dim)), no cast."""
+    # a result that requires grad: a differentiable op had an input requiring grad
+    # (PyTorch's static rule, here read off the computed result, so that the ops
+    # written as compositions need no flag)
+    if grad_enabled() and (requires_grad_of(<Tensor>result) if isinstance(result, Tensor)
+                           else any_requires_grad(tuple(result))):
+        _out_grad_error(name)
+    if exact:
+        for o, r in zip(out, result):
+            if (<Tensor>o)._data.dtype != (<Tensor>r)._data.dtype:
+                raise RuntimeError(
+                    f"Expected out tensor to have dtype "
+                    f"{_C10_TYPE_NAMES.get((<Tensor>r)._data.dtype.name, (<Tensor>r)._data.dtype.name)}, "
+                    f"but got {_C10_TYPE_NAMES.get((<Tensor>o)._data.dtype.name, (<Tensor>o)._data.dtype.name)} "
+                    f"instead")
+    if isinstance(result, Tensor):
+        return _out_write_one(<Tensor>out, <Tensor>result)
+    cdef tuple outs = tuple([_out_write_one(<Tensor>o, <Tensor>r) for o, r in zip(out, result)])
+    if fields is None:
+        return outs
+    return named_result(name + "_out", fields, outs)

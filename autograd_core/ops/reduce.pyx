@@ -499,7 +499,8 @@ cdef void _check_no_keepdim_with_other(str fname, object keepdim) except *:
 
 # The table's max / min entries: max(input), max(input, dim, keepdim=False) (MaxBackward0,
 # through max_dim), max(input, other) (the pointwise family's maximum).
-def _py_max(input, dim=None, keepdim=False, *, other=None, axis=None, keepdims=None):
+def _py_max(input, dim=None, keepdim=False, *, other=None, out=None, axis=None,
+            keepdims=None):
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if keepdims is not None:
@@ -509,14 +510,26 @@ def _py_max(input, dim=None, keepdim=False, *, other=None, axis=None, keepdims=N
         dim = other
     if isinstance(dim, Tensor):
         _check_no_keepdim_with_other("max", keepdim)
+        if out is not None:   # Note [out= arguments]
+            out_check("maximum", out, 1)
+            return out_write("maximum", out,
+                             OPS.maximum(self, <Tensor>dim), None)
         return OPS.maximum(self, <Tensor>dim)
     if dim is None:
+        if out is not None:
+            out_check("max", out, 1)
+            return out_write("max", out, op_max(self), None)
         return op_max(self)
-    return _MaxResult(*op_max_dim(self, arg_int(dim, "max", "dim", 2),
-                                  arg_bool(keepdim, "max", "keepdim", 3)))
+    if out is not None:
+        out_check("max", out, 2)
+    values = op_max_dim(self, arg_int(dim, "max", "dim", 2), arg_bool(keepdim, "max", "keepdim", 3))
+    if out is not None:
+        return out_write("max", out, values, ("values", "indices"), True)
+    return _MaxResult(*values)
 
 
-def _py_min(input, dim=None, keepdim=False, *, other=None, axis=None, keepdims=None):
+def _py_min(input, dim=None, keepdim=False, *, other=None, out=None, axis=None,
+            keepdims=None):
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if keepdims is not None:
@@ -526,11 +539,22 @@ def _py_min(input, dim=None, keepdim=False, *, other=None, axis=None, keepdims=N
         dim = other
     if isinstance(dim, Tensor):
         _check_no_keepdim_with_other("min", keepdim)
+        if out is not None:   # Note [out= arguments]
+            out_check("minimum", out, 1)
+            return out_write("minimum", out,
+                             OPS.minimum(self, <Tensor>dim), None)
         return OPS.minimum(self, <Tensor>dim)
     if dim is None:
+        if out is not None:
+            out_check("min", out, 1)
+            return out_write("min", out, op_min(self), None)
         return op_min(self)
-    return _MinResult(*op_min_dim(self, arg_int(dim, "min", "dim", 2),
-                                  arg_bool(keepdim, "min", "keepdim", 3)))
+    if out is not None:
+        out_check("min", out, 2)
+    values = op_min_dim(self, arg_int(dim, "min", "dim", 2), arg_bool(keepdim, "min", "keepdim", 3))
+    if out is not None:
+        return out_write("min", out, values, ("values", "indices"), True)
+    return _MinResult(*values)
 
 
 # ================================================================ amax / amin
@@ -837,13 +861,17 @@ cdef tuple _sort_args(str fname, tuple args, object dim, object descending, obje
             False if descending is None else arg_bool(descending, fname, "descending", 3))
 
 
-def _py_sort(input, *args, dim=None, descending=None, stable=None, axis=None):
+def _py_sort(input, *args, dim=None, descending=None, stable=None, out=None, axis=None):
     cdef Tensor self = arg_tensor(input, "sort", "input", 1)
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     d, desc = _sort_args("sort", args, dim, descending, stable)
-    return _SortResult(*op_sort(self, d, desc,
-                                None if stable is None else arg_bool(stable, "sort", "stable", 2)))
+    if out is not None:   # Note [out= arguments]
+        out_check("sort", out, 2)
+    values = op_sort(self, d, desc, None if stable is None else arg_bool(stable, "sort", "stable", 2))
+    if out is not None:
+        return out_write("sort", out, values, ("values", "indices"), True)
+    return _SortResult(*values)
 
 
 def _py_argsort(input, *args, dim=None, descending=None, stable=None, axis=None):
@@ -1032,13 +1060,17 @@ cdef tuple op_mode(Tensor self, object dim, bint keepdim):
     return (values, indices)
 
 
-def _py_topk(input, k, dim=-1, largest=True, sorted=True, *, axis=None):
+def _py_topk(input, k, dim=-1, largest=True, sorted=True, *, out=None, axis=None):
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     cdef Tensor self = arg_tensor(input, "topk", "input", 1)
-    return _TopkResult(*op_topk(self, arg_int(k, "topk", "k", 2), arg_int(dim, "topk", "dim", 3),
-                                arg_bool(largest, "topk", "largest", 4),
-                                arg_bool(sorted, "topk", "sorted", 5)))
+    if out is not None:   # Note [out= arguments]
+        out_check("topk", out, 2)
+    values = op_topk(self, arg_int(k, "topk", "k", 2), arg_int(dim, "topk", "dim", 3),
+                     arg_bool(largest, "topk", "largest", 4), arg_bool(sorted, "topk", "sorted", 5))
+    if out is not None:
+        return out_write("topk", out, values, ("values", "indices"), True)
+    return _TopkResult(*values)
 
 
 def _py_kthvalue(input, k, dim=-1, keepdim=False, *, axis=None, keepdims=None):

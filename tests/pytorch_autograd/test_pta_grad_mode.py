@@ -628,7 +628,6 @@ class TestAutogradInferenceMode:
             return r
         same(prog)
 
-    @issue8("out= arguments: missing")
     def test_mix_inference_and_normal_tensor_inplace_op(self):
         def prog(torch):
             r = []

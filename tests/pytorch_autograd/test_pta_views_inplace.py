@@ -528,7 +528,6 @@ def test_inplace_on_view_weak_grad_fn():
     same(prog)
 
 
-@issue8("out= arguments: missing, or no error when an input or the output requires grad")
 def test_out_variant_raises_when_inputs_require_grad():
     def prog(torch):
         r = []
