@@ -491,12 +491,29 @@ cdef inline bint _can_steal(Tensor g, int expected_refs):
             and cnp.PyArray_ISWRITEABLE(arr))
 
 
+# Backward passes on several threads may accumulate into one leaf at once: its .grad's
+# read-modify-write (an in-place add releases the GIL in numpy's loop) is done under
+# one lock, as PyTorch's AccumulateGrad holds its mutex, so no gradient is lost.
+cdef PyThread_type_lock _accumulate_lock = PyThread_allocate_lock()
+
+
 cdef int accumulate_into(Tensor var, Tensor g) except -1:
     """PyTorch's AccumulateGrad: steal or clone the first gradient, then add.
 
     Grad mode on means create_graph: accumulate out of place so .grad stays
     differentiable. Off: add in place, as PyTorch does (a user holding the old
     .grad sees it change)."""
+    if not PyThread_acquire_lock(_accumulate_lock, NOWAIT_LOCK):
+        with nogil:  # the holder may need the GIL to finish
+            PyThread_acquire_lock(_accumulate_lock, WAIT_LOCK)
+    try:
+        _accumulate_locked(var, g)
+    finally:
+        PyThread_release_lock(_accumulate_lock)
+    return 0
+
+
+cdef int _accumulate_locked(Tensor var, Tensor g) except -1:
     cdef Tensor old = var._grad
     if cnp.PyArray_TYPE(g._data) != cnp.PyArray_TYPE(var._data):
         g = OPS._to_copy(g, dtype_of(var._data))
