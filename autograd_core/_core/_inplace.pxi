@@ -92,16 +92,24 @@ cdef Node grad_fn_of(Tensor t):
     if err is not None:
         raise err
     cdef Node old = t._grad_fn
-    cdef AsStridedBackward0 node = AsStridedBackward0.__new__(AsStridedBackward0)
-    node.region = region_of(t)
-    node.base_shape = shape_of(base._data)
-    node.size = shape_of(t._data)
-    node.stride = _elem_strides(t._data)
-    node.storage_offset = _storage_offset(t)
-    record(node, t, (base,))
-    t._output_nr = 0
+    cdef Node node = _record_view_of_base(t, t)
     t._view_version = t._vc.version
     move_retained_grad(t, old)
+    return node
+
+
+cdef Node _record_view_of_base(Tensor view, Tensor out):
+    """Give out (view's values) the history of view read afresh from its base's
+    current one: an AsStridedBackward0 over it."""
+    cdef Tensor base = view._base
+    cdef AsStridedBackward0 node = AsStridedBackward0.__new__(AsStridedBackward0)
+    node.region = region_of(view)
+    node.base_shape = shape_of(base._data)
+    node.size = shape_of(view._data)
+    node.stride = _elem_strides(view._data)
+    node.storage_offset = _storage_offset(view)
+    record(node, out, (base,))
+    out._output_nr = 0
     return node
 
 
@@ -229,6 +237,14 @@ cdef Tensor inplace_source(Tensor self, tuple others):
     if not _inplace_records(self, others):
         return self
     cdef Tensor s = make(self._data.copy())
+    cdef Tensor base = self._base
+    if (base is not None and base._grad_fn is not None
+            and dtype_of(base._data) is dtype_of(self._data)):
+        # the write goes to the base's history (CopySlices), not through the view's
+        # own node: hooks on that node do not run (PyTorch's CopySlices skips it)
+        grad_fn_of(self)  # (the checks a stale view's history is read with)
+        _record_view_of_base(self, s)
+        return s
     s._grad_fn = grad_fn_of(self)
     s._output_nr = self._output_nr
     s._requires_grad = self._requires_grad

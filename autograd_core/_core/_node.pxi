@@ -154,7 +154,7 @@ cdef int _pack(SavedTensor s, Tensor t, object pack_hook, object unpack_hook) ex
     s.packed = packed
     s.unpack_hook = unpack_hook
     s.tensor = None
-    s.data = None
+    s.values = None
 
 
 @cython.freelist(256)
@@ -188,11 +188,11 @@ cdef class SavedTensor:
             if not self.leaf and t._grad_fn is None:
                 raise RuntimeError(MSG_DETACHED_SAVED)
             return t
-        t = make(self.data)
+        t = make(self.values)
         t._vc = self.vc
         if self.vc.version != self.version:
             raise modified_error(t, self.version, owner, self.output_nr)
-        if agc_grad_enabled() and cnp.PyArray_ISFLOAT(self.data):
+        if agc_grad_enabled() and cnp.PyArray_ISFLOAT(self.values):
             # Only create_graph needs the history; without it the value is a constant.
             t._grad_fn = owner
             t._output_nr = self.output_nr
@@ -220,6 +220,23 @@ cdef class SavedTensor:
     def unpack_hook(self):
         return self.unpack_hook
 
+    @property
+    def data(self):
+        """The saved tensor itself, without its place in the graph for a node's own
+        output (with hooks: what unpack_hook gives back)."""
+        cdef Tensor t
+        if self.unpack_hook is not None:
+            return self.unpack_hook(self.packed)
+        if self.is_output:
+            if self.values is None:
+                raise RuntimeError(MSG_BACKWARD_TWICE)
+            t = make(self.values)
+            t._vc = self.vc
+            return t
+        if self.tensor is None:
+            raise RuntimeError(MSG_BACKWARD_TWICE)
+        return self.tensor
+
     def register_hooks(self, pack_hook, unpack_hook):
         """Replace the saved tensor by pack_hook(tensor); unpack_hook(packed) gives it back."""
         if not callable(pack_hook) or not callable(unpack_hook):
@@ -231,7 +248,7 @@ cdef class SavedTensor:
                                "a time.")
         cdef Tensor t
         if self.is_output:
-            t = make(self.data)
+            t = make(self.values)
             t._vc = self.vc
             self.leaf = False
         elif self.tensor is None:
@@ -260,7 +277,7 @@ cdef SavedTensor save_output(Tensor out, int output_nr):
     """Save one of the node's own outputs: its array and counter, not the Tensor."""
     cdef SavedTensor s = SavedTensor.__new__(SavedTensor)
     cdef VersionCounter vc = version_counter(out)
-    s.data = out._data
+    s.values = out._data
     s.vc = vc
     s.version = vc.version
     s.output_nr = output_nr
@@ -278,7 +295,7 @@ cdef void repoint_saved(SavedTensor saved, Tensor t) noexcept:
     if saved.unpack_hook is not None:
         return  # what pack_hook kept stands for the value
     cdef VersionCounter vc = t._vc
-    saved.data = t._data
+    saved.values = t._data
     saved.vc = vc
     saved.version = vc.version
 
@@ -491,12 +508,29 @@ cdef inline bint _can_steal(Tensor g, int expected_refs):
             and cnp.PyArray_ISWRITEABLE(arr))
 
 
+# Backward passes on several threads may accumulate into one leaf at once: its .grad's
+# read-modify-write (an in-place add releases the GIL in numpy's loop) is done under
+# one lock, as PyTorch's AccumulateGrad holds its mutex, so no gradient is lost.
+cdef PyThread_type_lock _accumulate_lock = PyThread_allocate_lock()
+
+
 cdef int accumulate_into(Tensor var, Tensor g) except -1:
     """PyTorch's AccumulateGrad: steal or clone the first gradient, then add.
 
     Grad mode on means create_graph: accumulate out of place so .grad stays
     differentiable. Off: add in place, as PyTorch does (a user holding the old
     .grad sees it change)."""
+    if not PyThread_acquire_lock(_accumulate_lock, NOWAIT_LOCK):
+        with nogil:  # the holder may need the GIL to finish
+            PyThread_acquire_lock(_accumulate_lock, WAIT_LOCK)
+    try:
+        _accumulate_locked(var, g)
+    finally:
+        PyThread_release_lock(_accumulate_lock)
+    return 0
+
+
+cdef int _accumulate_locked(Tensor var, Tensor g) except -1:
     cdef Tensor old = var._grad
     if cnp.PyArray_TYPE(g._data) != cnp.PyArray_TYPE(var._data):
         g = OPS._to_copy(g, dtype_of(var._data))

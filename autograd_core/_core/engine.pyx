@@ -328,6 +328,34 @@ cdef bytearray _exec_states(_GraphTask task, set run_nodes, set capture_nodes):
 cdef int _LEVELS_PER_THREAD = 50
 _reentrancy = threading.local()
 
+# The passes running on this thread, innermost last: (id, task, states) each. Hooks
+# ask which pass calls them and whether it will run a node (register_multi_grad_hook).
+_running = threading.local()
+_task_ids = iter(range(1 << 62))  # next() on it is atomic under the GIL
+
+
+def _current_graph_task_id():
+    """The id of the backward pass running on this thread (the innermost), or -1."""
+    stack = getattr(_running, "stack", None)
+    return stack[-1][0] if stack else -1
+
+
+def _will_engine_execute_node(node):
+    """Whether the backward pass running on this thread will run node (its hooks too)."""
+    stack = getattr(_running, "stack", None)
+    if not stack:
+        raise RuntimeError("_will_engine_execute_node should only be called during the "
+                           "backward pass")
+    if not isinstance(node, Node):
+        raise TypeError("_will_engine_execute_node expects an grad_fn, got "
+                        + type(node).__name__)
+    cdef _GraphTask task = stack[-1][1]
+    states = stack[-1][2]
+    cdef int32_t idx = agc_ptrmap_get(&task.index, <void *>node)
+    if idx < 0:
+        return False
+    return states is None or (<bytearray>states)[idx] != SKIP
+
 
 def run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_graph,
                  inputs, bint allow_unused, bint accumulate):
@@ -462,6 +490,10 @@ def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_g
     cdef int prev_grad_mode = grad_enabled()
     cdef list hooks_state = saved_hooks_state()
     set_grad_enabled(create_graph)
+    running = getattr(_running, "stack", None)
+    if running is None:
+        running = _running.stack = []
+    running.append((next(_task_ids), task, states))
     try:
         # GraphRoot: the root gradients arrive first.
         for i in range(len(root_nodes)):
@@ -472,6 +504,7 @@ def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_g
         _execute(task, states, capture, None if accumulate else edge_nodes, captured,
                  keep_graph)
     finally:
+        running.pop()
         set_grad_enabled(prev_grad_mode)
         restore_saved_hooks(hooks_state)
 

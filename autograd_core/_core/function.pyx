@@ -22,6 +22,7 @@ cimport cython
 
 from autograd_core._core.tensor cimport (
     grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, Node, SavedTensor, Tensor, bump_version,
+    check_inplace,
     gc_track, make, make_view, move_retained_grad, record_outputs, recording, region_of,
     requires_grad_of, save, save_output, shape_of, version_counter, write_region, zeros,
     CM_IN_CUSTOM_FUNCTION, CM_MULTI_OUTPUT_NODE,
@@ -171,6 +172,19 @@ cdef Tensor _detached(Tensor t):
     return d
 
 
+cdef int _check_dirty_view(Tensor t) except -1:
+    """The rules of an in-place op on a view apply to one a Function modified
+    (PyTorch's rebase_history): judged as the view forward was given, before its
+    history is rebuilt from its base's."""
+    cdef long prev = t._view_version
+    t._view_version = t._vc.version
+    try:
+        check_inplace(t, ())
+    finally:
+        t._view_version = prev
+    return 0
+
+
 cdef int _rebase_dirty_view(Tensor t, Node ctx, int output_nr) except -1:
     """A view the Function modified in place (mark_dirty): its base's history becomes
     a CopySlices over the Function's output, and the view's own is rebuilt from the
@@ -219,6 +233,8 @@ def function_apply(fn_cls, tuple args, dict kwargs):
                 raise TypeError(f"mark_dirty can only accept variables, but argument {i} "
                                 f"is of type {type(d).__name__}")
             dirty_ids.add(id(d))
+            if record and (<Tensor>d)._base is not None:
+                _check_dirty_view(<Tensor>d)
             bump_version(<Tensor>d)
         ctx._dirty = None
     input_ids = set(id(a) for a in tensor_inputs)
@@ -276,6 +292,8 @@ def function_apply(fn_cls, tuple args, dict kwargs):
                 warnings.warn(MSG_DIRTY_NOT_INPUT, UserWarning, stacklevel=3)
             n_diff += 1
             if t._base is not None and requires_grad_of(t._base):
+                # the write rebases the view's history: the rules of an in-place op on
+                # a view apply (PyTorch's rebase_history -> handle_view_on_rebase)
                 if n_tensor_outs != 1:
                     raise RuntimeError(MSG_DIRTY_VIEW_MULTI)
                 dirty_views.append((i, t))
@@ -314,6 +332,7 @@ def function_apply(fn_cls, tuple args, dict kwargs):
     # Resolve saved tensors: an output of this node (its grad_fn is ctx) is kept
     # without its Tensor (no cycle); anything else, a non-differentiable output too, as is.
     if ctx._to_save is not None:
+        dirty_view_nr = {id(t): i for i, t in dirty_views}
         saved = []
         for s in ctx._to_save:
             if s is None:
@@ -322,6 +341,10 @@ def function_apply(fn_cls, tuple args, dict kwargs):
             t = s
             if record and t._grad_fn is ctx:
                 saved.append(save_output(t, t._output_nr))
+            elif record and id(t) in dirty_view_nr:
+                # a view this node rebased: its history leads back here, so it is kept
+                # as an output (no Tensor, no cycle; PyTorch's is_inplace_on_view)
+                saved.append(save_output(t, dirty_view_nr[id(t)]))
             else:
                 saved.append(save(t))
         ctx._saved = saved

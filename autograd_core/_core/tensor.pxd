@@ -43,7 +43,7 @@ cdef class Node:
 cdef class SavedTensor:
     # A tensor a node keeps for its backward (Note [Saved tensor versions]).
     cdef Tensor tensor           # a saved input, or any tensor that is not the owner's output
-    cdef cnp.ndarray data        # a saved output of the owner: its values (never the Tensor,
+    cdef cnp.ndarray values      # a saved output of the owner: its values (never the Tensor,
     cdef VersionCounter vc       #   whose grad_fn is the owner: a cycle), and its counter
     cdef long version            # the counter's value when saved
     cdef int output_nr           # a saved output: which output of the owner it is

@@ -20,6 +20,10 @@ cimport numpy as cnp
 from cpython.object cimport PyTypeObject
 from cpython.ref cimport Py_REFCNT
 from cpython.type cimport PyType_Modified
+from cpython.pythread cimport (
+    NOWAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock, PyThread_release_lock,
+    PyThread_type_lock, WAIT_LOCK,
+)
 from libc.stdint cimport uint64_t
 
 from autograd_core._core.dtype cimport (

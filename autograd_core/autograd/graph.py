@@ -2,13 +2,17 @@
 base class of every grad_fn; ``saved_tensors_hooks`` and ``save_on_cpu`` change what
 nodes keep for backward (Note [Saved tensor hooks] in _core/_node.pxi)."""
 import contextlib
+import functools
+import threading
+from collections import defaultdict
 from typing import NamedTuple
 
 from autograd_core._core import tensor as _core
 from autograd_core._core.tensor import Node  # noqa: F401
 
 __all__ = ["Node", "GradientEdge", "get_gradient_edge", "increment_version",
-           "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]
+           "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks",
+           "register_multi_grad_hook"]
 
 
 class GradientEdge(NamedTuple):
@@ -111,3 +115,103 @@ def disable_saved_tensors_hooks(error_message):
             _core._saved_tensors_hooks_enable()
         else:
             _core._saved_tensors_hooks_disable(prev)
+
+
+class _MultiHandle:
+    """The handle of a multi-grad hook: removing it removes the hook from every tensor."""
+
+    def __init__(self, handles):
+        self.handles = handles
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, type, value, tb):
+        self.remove()
+
+    def remove(self):
+        for handle in self.handles:
+            handle.remove()
+
+    def __getstate__(self):
+        return self.handles
+
+    def __setstate__(self, state):
+        self.handles = state
+
+
+def _grad_fn_or_grad_acc(t):
+    if t.requires_grad and t.grad_fn is None:
+        return _core._grad_accumulator(t)
+    return t.grad_fn
+
+
+def register_multi_grad_hook(tensors, fn, *, mode="all"):
+    """Call fn once per backward pass over gradients of several tensors.
+
+    mode="all": fn(grads) once all the gradients of those tensors this pass computes
+    are known (None for a tensor whose gradient it does not compute). mode="any":
+    fn(grad) with the first of them the pass computes.
+
+    >>> import autograd_core as torch
+    >>> a = torch.tensor([1.], requires_grad=True)
+    >>> b = torch.tensor([2.], requires_grad=True)
+    >>> seen = []
+    >>> h = torch.autograd.graph.register_multi_grad_hook(
+    ...     (a, b), lambda grads: seen.append([g is not None for g in grads]))
+    >>> (a * 3).sum().backward()
+    >>> seen
+    [[True, False]]
+    """
+    from autograd_core._core import engine as _engine  # (imports this module)
+    supported_modes = ("all", "any")
+    lock = threading.Lock()
+    if mode not in supported_modes:
+        raise ValueError(f"Expects mode to be one of {supported_modes} but got {mode}")
+
+    if mode == "all":
+        count = {}
+        buffer = {}
+        nb_calls = None
+        grad_fns = list(map(_grad_fn_or_grad_acc, tensors))
+        len_tensors = len(tensors)
+
+        def get_inner_hook(idx):
+            def inner_hook(grad):
+                nonlocal nb_calls
+                id = _engine._current_graph_task_id()
+                if id == -1:
+                    raise AssertionError("expected this hook to be called inside a backward call")
+                with lock:
+                    curr_count = count.get(id, 0)
+                    count[id] = curr_count + 1
+                    grads = buffer.setdefault(id, [None] * len_tensors)
+                    if curr_count == 0:
+                        # the first call of this pass: how many of the tensors it reaches
+                        nb_calls = sum(g is not None and _engine._will_engine_execute_node(g)
+                                       for g in grad_fns)
+                grads[idx] = grad
+                if curr_count == nb_calls - 1:
+                    fn(grads)
+                    with lock:
+                        del count[id]
+                        del buffer[id]
+            return inner_hook
+
+        handles = tuple(t.register_hook(get_inner_hook(i)) for i, t in enumerate(tensors))
+    else:
+        ran_hook = defaultdict(bool)
+
+        @functools.wraps(fn)
+        def wrapped_fn(grad):
+            id = _engine._current_graph_task_id()
+            if id == -1:
+                raise AssertionError("expected this hook to be called inside a backward call")
+            with lock:
+                prev, ran_hook[id] = ran_hook[id], True
+            if prev:
+                return
+            fn(grad)
+
+        handles = tuple(t.register_hook(wrapped_fn) for t in tensors if t.requires_grad)
+    return _MultiHandle(handles)

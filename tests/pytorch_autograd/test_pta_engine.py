@@ -1153,7 +1153,6 @@ class TestMultithreadAutograd:
             return r + [ag.is_multithreading_enabled()]
         same(prog)
 
-    @issue8("missing autograd.graph.register_multi_grad_hook")
     def test_multi_grad_all_hooks(self):
         def prog(torch):
             import threading
@@ -1176,7 +1175,6 @@ class TestMultithreadAutograd:
             return res, [repr(e) for e in errors]
         same(prog)
 
-    @issue8("missing autograd.graph.register_multi_grad_hook")
     def test_multi_grad_any_hooks(self):
         def prog(torch):
             import threading

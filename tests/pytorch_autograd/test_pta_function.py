@@ -1233,7 +1233,6 @@ def _inplace_func(torch):
     return Func
 
 
-@issue8("in-place on the outputs of split/split_with_sizes/chunk/unbind must raise")
 def test_custom_function_inplace_on_non_default_view():
     def prog(torch):
         a = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -1242,7 +1241,6 @@ def test_custom_function_inplace_on_non_default_view():
     same(prog, must_raise=True)
 
 
-@issue8("a Function modifying in place a view of a leaf that requires grad does not raise")
 def test_custom_function_inplace_on_view_of_leaf():
     def prog(torch):
         a = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -1250,7 +1248,6 @@ def test_custom_function_inplace_on_view_of_leaf():
     same(prog, must_raise=True)
 
 
-@issue8("a Function that marks dirty and saves its view input keeps it alive after the graph dies")
 def test_custom_function_saving_mutated_view_no_leak():
     def prog(torch):
         class Test(torch.autograd.Function):

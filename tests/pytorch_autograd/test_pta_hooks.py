@@ -717,7 +717,6 @@ def test_tensor_hooks_inplace_multiple_outputs():
     same(prog)
 
 
-@issue8("a view keeps a stale grad_fn after an in-place op on a sibling view")
 def test_tensor_hooks_inplace_over_view():
     def prog(torch):
         calls = []
@@ -805,10 +804,8 @@ def test_backward_hook_relative_ordering():
     same(prog)
 
 
-_NO_MULTI = issue8("missing autograd.graph.register_multi_grad_hook")
 
 
-@_NO_MULTI
 def test_multi_grad_all_hooks():
     # PyTorch's test also hooks a C++ custom op built with load_inline and a private
     # UndefinedGrad node; here a C++-style node (mul), a custom Function and clones
@@ -866,7 +863,6 @@ def test_multi_grad_all_hooks():
     same(prog)
 
 
-@_NO_MULTI
 def test_multi_grad_any_hooks():
     # PyTorch's test builds nn.Modules around nn.Linear; here the same graph from
     # nn.functional.linear with plain parameters
@@ -905,7 +901,6 @@ def test_multi_grad_any_hooks():
     same(prog)
 
 
-@_NO_MULTI
 def test_multi_grad_hooks_invalid_mode():
     def prog(torch):
         t1 = data(torch, 2, seed=1, requires_grad=True)

@@ -16,7 +16,6 @@ import pytest
 
 from _diff import data, issue8, same
 
-NO_HOOKS = issue8("SavedTensor.data (the saved tensor itself) is missing")
 NO_SAVED_ATTRS = issue8("grad_fn._saved_*: attributes of some ops (_saved_self_sym_sizes, "
                         "_saved_dim, ...) are missing; ctx._raw_saved_tensors has no "
                         "SavedTensor for a None entry")
@@ -123,7 +122,6 @@ def test_grad_fn_attr_bindings():
     same(prog)
 
 
-@NO_HOOKS
 def test_get_data_and_hooks_from_raw_saved_variable():
     def prog(torch):
         def pack_hook(t):
