@@ -495,11 +495,10 @@ def test_backward_inputs_ancestor_of_another_input():
     same(prog, quiet=True)
 
 
-@issue8("a tensor hook registered on a view before an in-place write through the view "
-        "runs (PyTorch routes the write's gradient past the view's old node, so it does "
-        "not)")
 def test_hook_on_view_before_inplace_write_through_it():
-    """fuzzer seed 601347"""
+    """A tensor hook registered on a view before an in-place write through the view does
+    not run: the write's gradient reaches the base past the view's old node (fuzzer seed
+    601347)."""
     def prog(torch):
         class Square(torch.autograd.Function):
             @staticmethod
