@@ -497,64 +497,52 @@ cdef void _check_no_keepdim_with_other(str fname, object keepdim) except *:
         raise TypeError(f"{fname}(): argument 'dim' (position 1) must be int, not Tensor")
 
 
+cdef object _max_or_min(bint is_max, object input, object dim, object keepdim, object other,
+                        object out, object axis, object keepdims):
+    """max's or min's three overloads: the whole tensor, along dim (values and indices),
+    or elementwise against other (the pointwise family's maximum / minimum)."""
+    cdef str fname = "max" if is_max else "min"
+    cdef str pairwise = "maximum" if is_max else "minimum"
+    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    cdef Tensor self = arg_tensor(input, fname, "input", 1)
+    if other is not None:
+        dim = other
+    if isinstance(dim, Tensor):
+        _check_no_keepdim_with_other(fname, keepdim)
+        result = OPS.maximum(self, <Tensor>dim) if is_max else OPS.minimum(self, <Tensor>dim)
+        if out is not None:   # Note [out= arguments]
+            out_check(pairwise, out, 1)
+            return out_write(pairwise, out, result, None)
+        return result
+    if dim is None:
+        result = op_max(self) if is_max else op_min(self)
+        if out is not None:
+            out_check(fname, out, 1)
+            return out_write(fname, out, result, None)
+        return result
+    if out is not None:
+        out_check(fname, out, 2)
+    d = arg_int(dim, fname, "dim", 2)
+    cdef bint kd = arg_bool(keepdim, fname, "keepdim", 3)
+    values = op_max_dim(self, d, kd) if is_max else op_min_dim(self, d, kd)
+    if out is not None:
+        return out_write(fname, out, values, ("values", "indices"), True)
+    return _MaxResult(*values) if is_max else _MinResult(*values)
+
+
 # The table's max / min entries: max(input), max(input, dim, keepdim=False) (MaxBackward0,
 # through max_dim), max(input, other) (the pointwise family's maximum).
 def _py_max(input, dim=None, keepdim=False, *, other=None, out=None, axis=None,
             keepdims=None):
-    if axis is not None:   # numpy's spelling, as PyTorch accepts it
-        dim = axis
-    if keepdims is not None:
-        keepdim = keepdims
-    cdef Tensor self = arg_tensor(input, "max", "input", 1)
-    if other is not None:
-        dim = other
-    if isinstance(dim, Tensor):
-        _check_no_keepdim_with_other("max", keepdim)
-        if out is not None:   # Note [out= arguments]
-            out_check("maximum", out, 1)
-            return out_write("maximum", out,
-                             OPS.maximum(self, <Tensor>dim), None)
-        return OPS.maximum(self, <Tensor>dim)
-    if dim is None:
-        if out is not None:
-            out_check("max", out, 1)
-            return out_write("max", out, op_max(self), None)
-        return op_max(self)
-    if out is not None:
-        out_check("max", out, 2)
-    values = op_max_dim(self, arg_int(dim, "max", "dim", 2), arg_bool(keepdim, "max", "keepdim", 3))
-    if out is not None:
-        return out_write("max", out, values, ("values", "indices"), True)
-    return _MaxResult(*values)
+    return _max_or_min(True, input, dim, keepdim, other, out, axis, keepdims)
 
 
 def _py_min(input, dim=None, keepdim=False, *, other=None, out=None, axis=None,
             keepdims=None):
-    if axis is not None:   # numpy's spelling, as PyTorch accepts it
-        dim = axis
-    if keepdims is not None:
-        keepdim = keepdims
-    cdef Tensor self = arg_tensor(input, "min", "input", 1)
-    if other is not None:
-        dim = other
-    if isinstance(dim, Tensor):
-        _check_no_keepdim_with_other("min", keepdim)
-        if out is not None:   # Note [out= arguments]
-            out_check("minimum", out, 1)
-            return out_write("minimum", out,
-                             OPS.minimum(self, <Tensor>dim), None)
-        return OPS.minimum(self, <Tensor>dim)
-    if dim is None:
-        if out is not None:
-            out_check("min", out, 1)
-            return out_write("min", out, op_min(self), None)
-        return op_min(self)
-    if out is not None:
-        out_check("min", out, 2)
-    values = op_min_dim(self, arg_int(dim, "min", "dim", 2), arg_bool(keepdim, "min", "keepdim", 3))
-    if out is not None:
-        return out_write("min", out, values, ("values", "indices"), True)
-    return _MinResult(*values)
+    return _max_or_min(False, input, dim, keepdim, other, out, axis, keepdims)
 
 
 # ================================================================ amax / amin
