@@ -649,9 +649,16 @@ cdef Tensor op_std(Tensor self, object dim, object correction, bint keepdim):
     return result
 
 
-cdef tuple _var_std_args(str fname, object dim, object unbiased, object correction):
-    """(dim, correction) from var/std's overloads: (dim, unbiased, keepdim),
-    (dim, *, correction, keepdim) and (unbiased)."""
+cdef tuple _var_std_args(str fname, object input, object dim, object unbiased,
+                         object keepdim, object correction, object axis, object keepdims):
+    """(self, dim, correction, keepdim) from the overloads var, std, var_mean and std_mean
+    share: (dim, unbiased, keepdim), (dim, *, correction, keepdim) and (unbiased), with
+    numpy's axis= / keepdims= spellings, as PyTorch accepts them."""
+    if axis is not None:
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    cdef Tensor self = arg_tensor(input, fname, "input", 1)
     if isinstance(dim, bool):          # var(input, unbiased)
         unbiased = dim
         dim = None
@@ -667,28 +674,21 @@ cdef tuple _var_std_args(str fname, object dim, object unbiased, object correcti
                            and not arg_bool(unbiased, fname, "unbiased", 3)) else 1
     else:
         correction = arg_scalar(correction, fname, "correction", 3)
-    return (None if dim is None else arg_int_list(dim, fname, "dim", 2), correction)
+    return (self, None if dim is None else arg_int_list(dim, fname, "dim", 2), correction,
+            arg_bool(keepdim, fname, "keepdim", 4))
 
 
 # The table's var / std entries, with PyTorch's overloads (an unbiased flag, or correction).
 def _py_var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
-    if axis is not None:   # numpy's spelling, as PyTorch accepts it
-        dim = axis
-    if keepdims is not None:
-        keepdim = keepdims
-    cdef Tensor self = arg_tensor(input, "var", "input", 1)
-    dim, correction = _var_std_args("var", dim, unbiased, correction)
-    return op_var(self, dim, correction, arg_bool(keepdim, "var", "keepdim", 4))
+    self, dims, correction, kd = _var_std_args("var", input, dim, unbiased, keepdim,
+                                               correction, axis, keepdims)
+    return op_var(self, dims, correction, kd)
 
 
 def _py_std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
-    if axis is not None:   # numpy's spelling, as PyTorch accepts it
-        dim = axis
-    if keepdims is not None:
-        keepdim = keepdims
-    cdef Tensor self = arg_tensor(input, "std", "input", 1)
-    dim, correction = _var_std_args("std", dim, unbiased, correction)
-    return op_std(self, dim, correction, arg_bool(keepdim, "std", "keepdim", 4))
+    self, dims, correction, kd = _var_std_args("std", input, dim, unbiased, keepdim,
+                                               correction, axis, keepdims)
+    return op_std(self, dims, correction, kd)
 
 
 # ================================================================ logsumexp
@@ -1190,23 +1190,15 @@ cdef tuple op_std_mean(Tensor self, object dim, object correction, bint keepdim)
 
 
 def _py_var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
-    if axis is not None:   # numpy's spelling, as PyTorch accepts it
-        dim = axis
-    if keepdims is not None:
-        keepdim = keepdims
-    cdef Tensor self = arg_tensor(input, "var_mean", "input", 1)
-    dim, correction = _var_std_args("var_mean", dim, unbiased, correction)
-    return op_var_mean(self, dim, correction, arg_bool(keepdim, "var_mean", "keepdim", 4))
+    self, dims, correction, kd = _var_std_args("var_mean", input, dim, unbiased, keepdim,
+                                               correction, axis, keepdims)
+    return op_var_mean(self, dims, correction, kd)
 
 
 def _py_std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
-    if axis is not None:   # numpy's spelling, as PyTorch accepts it
-        dim = axis
-    if keepdims is not None:
-        keepdim = keepdims
-    cdef Tensor self = arg_tensor(input, "std_mean", "input", 1)
-    dim, correction = _var_std_args("std_mean", dim, unbiased, correction)
-    return op_std_mean(self, dim, correction, arg_bool(keepdim, "std_mean", "keepdim", 4))
+    self, dims, correction, kd = _var_std_args("std_mean", input, dim, unbiased, keepdim,
+                                               correction, axis, keepdims)
+    return op_std_mean(self, dims, correction, kd)
 
 
 cdef Tensor op_count_nonzero(Tensor self, object dim):
