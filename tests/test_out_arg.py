@@ -249,3 +249,13 @@ def test_random_functions_write_out():
         r.append(catch(t.bernoulli, t.ones(2), 0.5, out=o, check_message=False))
         return r
     same(prog)
+
+
+def test_normalize_out():
+    def prog(t):
+        x = data(t, 2, 3)
+        o = t.empty(0, dtype=t.float64)
+        r = [t.nn.functional.normalize(x, out=o) is o, o,
+             catch(t.nn.functional.normalize, data(t, 2, 3, requires_grad=True), out=o)]
+        return r
+    same(prog)

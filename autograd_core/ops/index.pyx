@@ -641,9 +641,9 @@ cdef Tensor _gather_args(Tensor self, str fname, ArgNumbering numbering, object 
 
 
 def _py_gather(input, dim, index, *, out=None, sparse_grad=False):
-    return with_out("gather", out, _gather_args(arg_tensor(input, "gather", "input", 1), "gather",
-                                                FUNCTION_ARGS, dim, index, sparse_grad),
-                    None, True)
+    res = _gather_args(arg_tensor(input, "gather", "input", 1), "gather", FUNCTION_ARGS, dim,
+                       index, sparse_grad)
+    return with_out("gather", out, res, None, True)
 
 
 def _pym_gather(Tensor self, dim, index, *, sparse_grad=False):

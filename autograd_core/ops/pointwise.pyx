@@ -453,12 +453,15 @@ def _py_div(input, other, *, out=None, rounding_mode=_NO_ROUNDING_MODE):
     if rounding_mode is _NO_ROUNDING_MODE:
         if not isinstance(input, Tensor) and isinstance(other, Tensor) and is_number(input):
             # number / tensor: PyTorch computes it as reciprocal(tensor) * number
-            return with_out("div", out, OPS.mul(OPS.reciprocal(<Tensor>other), arg_number(input)))
-        return with_out("div", out, op_div(arg_tensor(input, "div", "input", 1),
-                      arg_tensor_or_scalar(other, "div", "other", 2), None))
+            res = OPS.mul(OPS.reciprocal(<Tensor>other), arg_number(input))
+            return with_out("div", out, res)
+        res = op_div(arg_tensor(input, "div", "input", 1),
+                     arg_tensor_or_scalar(other, "div", "other", 2), None)
+        return with_out("div", out, res)
     a, b = _div_mode_operands(input, other)
-    return with_out("div", out, op__div_mode(a, b, None if rounding_mode is None
-                        else arg_str(rounding_mode, "div", "rounding_mode", 3)))
+    res = op__div_mode(a, b, None if rounding_mode is None
+                       else arg_str(rounding_mode, "div", "rounding_mode", 3))
+    return with_out("div", out, res)
 
 
 def _py_div_(input, other, *, rounding_mode=_NO_ROUNDING_MODE):
@@ -583,8 +586,9 @@ cdef Tensor op_square(Tensor self):
 def _py_pow(input, exponent, *, out=None):
     if not isinstance(input, Tensor) and isinstance(exponent, Tensor):
         return with_out("pow", out, op_pow(arg_scalar(input, "pow", "self", 1), exponent))
-    return with_out("pow", out, op_pow(arg_tensor(input, "pow", "input", 1),
-                  arg_tensor_or_scalar(exponent, "pow", "exponent", 2)))
+    res = op_pow(arg_tensor(input, "pow", "input", 1),
+                 arg_tensor_or_scalar(exponent, "pow", "exponent", 2))
+    return with_out("pow", out, res)
 
 
 
@@ -932,7 +936,8 @@ cdef object _clamp_bound(str fname, str argname, Tensor self, object bound):
 
 def _py_clamp_min(input, min, *, out=None):
     cdef Tensor self = arg_tensor(input, "clamp_min", "input", 1)
-    return with_out("clamp_min", out, op_clamp_min(self, _clamp_bound("clamp_min", "min", self, min)), None, True)
+    res = op_clamp_min(self, _clamp_bound("clamp_min", "min", self, min))
+    return with_out("clamp_min", out, res, None, True)
 
 
 def _py_clamp_min_(input, min):
@@ -943,7 +948,8 @@ def _py_clamp_min_(input, min):
 
 def _py_clamp_max(input, max, *, out=None):
     cdef Tensor self = arg_tensor(input, "clamp_max", "input", 1)
-    return with_out("clamp_max", out, op_clamp_max(self, _clamp_bound("clamp_max", "max", self, max)), None, True)
+    res = op_clamp_max(self, _clamp_bound("clamp_max", "max", self, max))
+    return with_out("clamp_max", out, res, None, True)
 
 
 def _py_clamp_max_(input, max):
@@ -2287,9 +2293,11 @@ cdef Tensor op_float_power_(Tensor self, object exponent):
 
 def _py_float_power(input, exponent, *, out=None):
     if not isinstance(input, Tensor) and isinstance(exponent, Tensor):
-        return with_out("float_power", out, op_float_power(arg_scalar(input, "float_power", "self", 1), exponent), None, True)
-    return with_out("float_power", out, op_float_power(arg_tensor(input, "float_power", "input", 1),
-                          arg_tensor_or_scalar(exponent, "float_power", "exponent", 2)), None, True)
+        res = op_float_power(arg_scalar(input, "float_power", "self", 1), exponent)
+        return with_out("float_power", out, res, None, True)
+    res = op_float_power(arg_tensor(input, "float_power", "input", 1),
+                         arg_tensor_or_scalar(exponent, "float_power", "exponent", 2))
+    return with_out("float_power", out, res, None, True)
 
 
 cdef Tensor op_heaviside(Tensor self, Tensor values):
@@ -2407,7 +2415,8 @@ cdef Tensor op_polygamma_(Tensor self, object n):
 
 
 def _py_polygamma(n, input, *, out=None):
-    return with_out("polygamma", out, op_polygamma(arg_int(n, "polygamma", "n", 1), arg_tensor(input, "polygamma", "input", 2)))
+    res = op_polygamma(arg_int(n, "polygamma", "n", 1), arg_tensor(input, "polygamma", "input", 2))
+    return with_out("polygamma", out, res)
 
 
 def _pym_polygamma(self, n):
@@ -2464,7 +2473,8 @@ cdef tuple op_frexp(Tensor self):
 
 
 def _py_frexp(input, *, out=None):
-    return with_out("frexp", out, _FrexpResult(*op_frexp(arg_tensor(input, "frexp", "input", 1))), ('mantissa', 'exponent'), True)
+    res = _FrexpResult(*op_frexp(arg_tensor(input, "frexp", "input", 1)))
+    return with_out("frexp", out, res, ('mantissa', 'exponent'), True)
 
 
 cdef Tensor op_positive(Tensor self):
@@ -2535,8 +2545,9 @@ def _py_isin(elements, test_elements, *, out=None, assume_unique=False, invert=F
     if a is NotImplemented or b is NotImplemented or \
             not (isinstance(a, Tensor) or isinstance(b, Tensor)):
         raise type_error_combination("isin", (elements, test_elements), _ISIN_SIGNATURES)
-    return with_out("isin", out, op_isin(a, b, arg_bool(assume_unique, "isin", "assume_unique", 3),
-                   arg_bool(invert, "isin", "invert", 4)), None, True)
+    res = op_isin(a, b, arg_bool(assume_unique, "isin", "assume_unique", 3),
+                  arg_bool(invert, "isin", "invert", 4))
+    return with_out("isin", out, res, None, True)
 
 
 include "_gen_pointwise.pxi"

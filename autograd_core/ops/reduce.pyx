@@ -411,9 +411,10 @@ def _py_prod(input, dim=None, keepdim=False, *, out=None, dtype=None, axis=None,
             "keepdim = False, *, autograd_core.dtype dtype = None)\n")
     if dim is None:
         no_out("prod", out)       # (prod(input) has no out=)
-    return with_out("prod", out, op_prod(self, None if dim is None else arg_int(dim, "prod", "dim", 2),
-                   arg_bool(keepdim, "prod", "keepdim", 3),
-                   None if dtype is None else to_dtype(dtype)))
+    res = op_prod(self, None if dim is None else arg_int(dim, "prod", "dim", 2),
+                  arg_bool(keepdim, "prod", "keepdim", 3),
+                  None if dtype is None else to_dtype(dtype))
+    return with_out("prod", out, res)
 
 
 # ================================================================ max / min
@@ -681,13 +682,15 @@ cdef tuple _var_std_args(str fname, object input, object dim, object unbiased,
 
 
 # The table's var / std entries, with PyTorch's overloads (an unbiased flag, or correction).
-def _py_var(input, dim=None, unbiased=None, keepdim=False, *, out=None, correction=None, axis=None, keepdims=None):
+def _py_var(input, dim=None, unbiased=None, keepdim=False, *, out=None, correction=None,
+            axis=None, keepdims=None):
     self, dims, correction, kd = _var_std_args("var", input, dim, unbiased, keepdim,
                                                correction, axis, keepdims)
     return with_out("var", out, op_var(self, dims, correction, kd))
 
 
-def _py_std(input, dim=None, unbiased=None, keepdim=False, *, out=None, correction=None, axis=None, keepdims=None):
+def _py_std(input, dim=None, unbiased=None, keepdim=False, *, out=None, correction=None,
+            axis=None, keepdims=None):
     self, dims, correction, kd = _var_std_args("std", input, dim, unbiased, keepdim,
                                                correction, axis, keepdims)
     return with_out("std", out, op_std(self, dims, correction, kd))
@@ -871,8 +874,9 @@ def _py_argsort(input, *args, out=None, dim=None, descending=None, stable=None, 
     d, desc = _sort_args("argsort", args, dim, descending, stable)
     if stable is None:
         no_out("argsort", out)    # (only argsort(input, *, stable, ...) has out=)
-    return with_out("argsort", out, op_argsort(self, d, desc, False if stable is None else
-                      arg_bool(stable, "argsort", "stable", 2)), None, True)
+    res = op_argsort(self, d, desc, False if stable is None else
+                     arg_bool(stable, "argsort", "stable", 2))
+    return with_out("argsort", out, res, None, True)
 
 
 cdef Tensor op_argsort(Tensor self, object dim, bint descending, bint stable):
@@ -1006,8 +1010,9 @@ def _py_median(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=
     if dim is None:
         no_out("median", out)
         return op_median(self)
-    return with_out("median", out, _MedianResult(*op_median_dim(self, arg_int(dim, "median", "dim", 2),
-                                        arg_bool(keepdim, "median", "keepdim", 3))), ('values', 'indices'), True)
+    res = _MedianResult(*op_median_dim(self, arg_int(dim, "median", "dim", 2),
+                                       arg_bool(keepdim, "median", "keepdim", 3)))
+    return with_out("median", out, res, ('values', 'indices'), True)
 
 
 def _py_nanmedian(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
@@ -1019,8 +1024,9 @@ def _py_nanmedian(input, dim=None, keepdim=False, *, out=None, axis=None, keepdi
     if dim is None:
         no_out("nanmedian", out)
         return op_nanmedian(self)
-    return with_out("nanmedian", out, _NanmedianResult(*op_nanmedian_dim(self, arg_int(dim, "nanmedian", "dim", 2),
-                                              arg_bool(keepdim, "nanmedian", "keepdim", 3))), ('values', 'indices'), True)
+    res = _NanmedianResult(*op_nanmedian_dim(self, arg_int(dim, "nanmedian", "dim", 2),
+                                             arg_bool(keepdim, "nanmedian", "keepdim", 3)))
+    return with_out("nanmedian", out, res, ('values', 'indices'), True)
 
 
 cdef tuple op_mode(Tensor self, object dim, bint keepdim):
@@ -1073,9 +1079,10 @@ def _py_kthvalue(input, k, dim=-1, keepdim=False, *, out=None, axis=None, keepdi
     if keepdims is not None:
         keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "kthvalue", "input", 1)
-    return with_out("kthvalue", out, _KthvalueResult(*op_kthvalue(self, arg_int(k, "kthvalue", "k", 2),
-                                        arg_int(dim, "kthvalue", "dim", 3),
-                                        arg_bool(keepdim, "kthvalue", "keepdim", 4))), ('values', 'indices'), True)
+    res = _KthvalueResult(*op_kthvalue(self, arg_int(k, "kthvalue", "k", 2),
+                                       arg_int(dim, "kthvalue", "dim", 3),
+                                       arg_bool(keepdim, "kthvalue", "keepdim", 4)))
+    return with_out("kthvalue", out, res, ('values', 'indices'), True)
 
 
 def _py_mode(input, dim=-1, keepdim=False, *, out=None, axis=None, keepdims=None):
@@ -1084,8 +1091,9 @@ def _py_mode(input, dim=-1, keepdim=False, *, out=None, axis=None, keepdims=None
     if keepdims is not None:
         keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "mode", "input", 1)
-    return with_out("mode", out, _ModeResult(*op_mode(self, arg_int(dim, "mode", "dim", 2),
-                                arg_bool(keepdim, "mode", "keepdim", 3))), ('values', 'indices'), True)
+    res = _ModeResult(*op_mode(self, arg_int(dim, "mode", "dim", 2),
+                               arg_bool(keepdim, "mode", "keepdim", 3)))
+    return with_out("mode", out, res, ('values', 'indices'), True)
 
 
 def _py_cummax(input, dim=None, *, out=None, axis=None):
@@ -1094,7 +1102,8 @@ def _py_cummax(input, dim=None, *, out=None, axis=None):
     if dim is None:
         raise TypeError("cummax() missing required argument 'dim'")
     cdef Tensor self = arg_tensor(input, "cummax", "input", 1)
-    return with_out("cummax", out, _CummaxResult(*op_cummax(self, arg_int(dim, "cummax", "dim", 2))), ('values', 'indices'), True)
+    res = _CummaxResult(*op_cummax(self, arg_int(dim, "cummax", "dim", 2)))
+    return with_out("cummax", out, res, ('values', 'indices'), True)
 
 
 def _py_cummin(input, dim=None, *, out=None, axis=None):
@@ -1103,7 +1112,8 @@ def _py_cummin(input, dim=None, *, out=None, axis=None):
     if dim is None:
         raise TypeError("cummin() missing required argument 'dim'")
     cdef Tensor self = arg_tensor(input, "cummin", "input", 1)
-    return with_out("cummin", out, _CumminResult(*op_cummin(self, arg_int(dim, "cummin", "dim", 2))), ('values', 'indices'), True)
+    res = _CumminResult(*op_cummin(self, arg_int(dim, "cummin", "dim", 2)))
+    return with_out("cummin", out, res, ('values', 'indices'), True)
 
 
 cdef Tensor _as_float_mask(cnp.ndarray mask, cnp.ndarray like):
@@ -1244,8 +1254,10 @@ def _py_aminmax(input, *, out=None, dim=None, keepdim=False, axis=None, keepdims
     if keepdims is not None:
         keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "aminmax", "input", 1)
-    return with_out("aminmax", out, _AminmaxResult(*op_aminmax(self, None if dim is None else arg_int(dim, "aminmax", "dim", 2),
-                                      arg_bool(keepdim, "aminmax", "keepdim", 3))), ('min', 'max'), True)
+    res = _AminmaxResult(*op_aminmax(
+        self, None if dim is None else arg_int(dim, "aminmax", "dim", 2),
+        arg_bool(keepdim, "aminmax", "keepdim", 3)))
+    return with_out("aminmax", out, res, ('min', 'max'), True)
 
 
 cdef object aminmax_backward(Tensor self, object dim, bint keepdim, object gmin, object gmax,
@@ -1473,13 +1485,15 @@ cdef Tensor op_searchsorted(Tensor sorted_sequence, object self, bint out_int32,
     return _search(sorted_sequence._data, self, right, out_int32, sorter, "searchsorted")
 
 
-def _py_searchsorted(sorted_sequence, input, *, out=None, out_int32=False, right=False, side=None,
-                     sorter=None):
+def _py_searchsorted(sorted_sequence, input, *, out=None, out_int32=False, right=False,
+                     side=None, sorter=None):
     cdef Tensor seq = arg_tensor(sorted_sequence, "searchsorted", "sorted_sequence", 1)
     v = arg_tensor_or_scalar(input, "searchsorted", "input", 2)
-    return with_out("searchsorted", out, op_searchsorted(seq, v, arg_bool(out_int32, "searchsorted", "out_int32", 3),
-                           arg_bool(right, "searchsorted", "right", 4), side,
-                           None if sorter is None else arg_tensor(sorter, "searchsorted", "sorter", 6)), None, True)
+    res = op_searchsorted(seq, v, arg_bool(out_int32, "searchsorted", "out_int32", 3),
+                          arg_bool(right, "searchsorted", "right", 4), side,
+                          None if sorter is None else
+                          arg_tensor(sorter, "searchsorted", "sorter", 6))
+    return with_out("searchsorted", out, res, None, True)
 
 
 cdef Tensor op_bucketize(object self, Tensor boundaries, bint out_int32, bint right):
@@ -1493,9 +1507,10 @@ def _py_bucketize(input, boundaries, *, out=None, out_int32=False, right=False):
     v = arg_tensor_or_scalar(input, "bucketize", "input", 1)
     if not isinstance(v, Tensor):
         no_out("bucketize", out)  # (bucketize(number, boundaries) has no out=)
-    return with_out("bucketize", out, op_bucketize(v, arg_tensor(boundaries, "bucketize", "boundaries", 2),
-                        arg_bool(out_int32, "bucketize", "out_int32", 3),
-                        arg_bool(right, "bucketize", "right", 4)), None, True)
+    res = op_bucketize(v, arg_tensor(boundaries, "bucketize", "boundaries", 2),
+                       arg_bool(out_int32, "bucketize", "out_int32", 3),
+                       arg_bool(right, "bucketize", "right", 4))
+    return with_out("bucketize", out, res, None, True)
 
 
 cdef tuple _unique_values(cnp.ndarray x, object dim, bint consecutive):
@@ -1939,30 +1954,32 @@ cdef Tensor _quantile(Tensor self, object q, object dim, bint keepdim, str inter
     return OPS.squeeze_(result, -1)
 
 
-def _py_quantile(input, q, dim=None, keepdim=False, *, out=None, interpolation="linear", axis=None,
-                 keepdims=None):
+def _py_quantile(input, q, dim=None, keepdim=False, *, out=None, interpolation="linear",
+                 axis=None, keepdims=None):
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if keepdims is not None:
         keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "quantile", "input", 1)
-    return with_out("quantile", out, _quantile(self, q if isinstance(q, Tensor) else arg_scalar(q, "quantile", "q", 2),
-                     None if dim is None else arg_int(dim, "quantile", "dim", 3),
-                     arg_bool(keepdim, "quantile", "keepdim", 4),
-                     arg_str(interpolation, "quantile", "interpolation", 5), False), None, True)
+    res = _quantile(self, q if isinstance(q, Tensor) else arg_scalar(q, "quantile", "q", 2),
+                    None if dim is None else arg_int(dim, "quantile", "dim", 3),
+                    arg_bool(keepdim, "quantile", "keepdim", 4),
+                    arg_str(interpolation, "quantile", "interpolation", 5), False)
+    return with_out("quantile", out, res, None, True)
 
 
-def _py_nanquantile(input, q, dim=None, keepdim=False, *, out=None, interpolation="linear", axis=None,
-                    keepdims=None):
+def _py_nanquantile(input, q, dim=None, keepdim=False, *, out=None, interpolation="linear",
+                    axis=None, keepdims=None):
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if keepdims is not None:
         keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "nanquantile", "input", 1)
-    return with_out("nanquantile", out, _quantile(self, q if isinstance(q, Tensor) else arg_scalar(q, "nanquantile", "q", 2),
-                     None if dim is None else arg_int(dim, "nanquantile", "dim", 3),
-                     arg_bool(keepdim, "nanquantile", "keepdim", 4),
-                     arg_str(interpolation, "nanquantile", "interpolation", 5), True), None, True)
+    res = _quantile(self, q if isinstance(q, Tensor) else arg_scalar(q, "nanquantile", "q", 2),
+                    None if dim is None else arg_int(dim, "nanquantile", "dim", 3),
+                    arg_bool(keepdim, "nanquantile", "keepdim", 4),
+                    arg_str(interpolation, "nanquantile", "interpolation", 5), True)
+    return with_out("nanquantile", out, res, None, True)
 
 
 cdef Tensor op_quantile(Tensor self, object q, object dim, bint keepdim, object interpolation):
@@ -2067,9 +2084,10 @@ def _py_histogram(input, bins=100, *, out=None, range=None, weight=None, density
     cdef Tensor self = arg_tensor(input, "histogram", "input", 1)
     if not isinstance(bins, Tensor):
         bins = arg_int(bins, "histogram", "bins", 2)
-    return with_out("histogram", out, _HistogramResult(*op_histogram(
+    res = _HistogramResult(*op_histogram(
         self, bins, range, None if weight is None else arg_tensor(weight, "histogram", "weight", 4),
-        arg_bool(density, "histogram", "density", 5))), ('hist', 'bin_edges'), True)
+        arg_bool(density, "histogram", "density", 5)))
+    return with_out("histogram", out, res, ('hist', 'bin_edges'), True)
 
 
 
