@@ -1,9 +1,12 @@
 """Tensor creation: thin argument handling over numpy; the core wraps the arrays."""
+import warnings
+
 import numpy as np
 
 from autograd_core._core import tensor as _core
 from autograd_core._core import dtype as _core_dtype
 from autograd_core._core import random as _random
+from autograd_core.ops import view as _view
 
 
 def _np_dtype(dtype, default):
@@ -30,6 +33,20 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _core.tensor_from_data(data, dtype, requires_grad)
 
 
+def _out_dtype(out, dtype, name):
+    """The dtype a factory with out= computes in: out's unless dtype is given (a mismatch
+    is refused by ops.view.factory_out, which writes the result)."""
+    if out is None or dtype is not None:
+        return dtype
+    if not isinstance(out, _core.Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    return out.dtype
+
+
+def _written(name, out, dtype, result, requires_grad):
+    return result if out is None else _view.factory_out(name, out, dtype, result, requires_grad)
+
+
 def _check_sizes(shape, name):
     for s in shape:
         if s < 0:
@@ -50,31 +67,42 @@ def _filled(fill, size, dtype, requires_grad, name, default=None):
 def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """A tensor of zeros: ``zeros(2, 3)`` or ``zeros((2, 3))``."""
     _check_kwargs(device)
-    return _filled(0, size, dtype, requires_grad, "zeros")
+    r = _filled(0, size, _out_dtype(out, dtype, "zeros"), requires_grad and out is None, "zeros")
+    return _written("zeros", out, dtype, r, requires_grad)
 
 
 def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """A tensor of ones: ``ones(2, 3)`` or ``ones((2, 3))``."""
     _check_kwargs(device)
-    return _filled(1, size, dtype, requires_grad, "ones")
+    r = _filled(1, size, _out_dtype(out, dtype, "ones"), requires_grad and out is None, "ones")
+    return _written("ones", out, dtype, r, requires_grad)
 
 
 def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False, memory_format=None):
     """An uninitialised tensor of the given size."""
     _check_kwargs(device)
+    if out is not None:
+        # PyTorch's empty(out=) only resizes out (its values are whatever they were)
+        r = _filled(None, size, _out_dtype(out, dtype, "empty"), False, "empty")
+        if tuple(out.shape) == tuple(r.shape):
+            r = out.detach().clone()
+        return _written("empty", out, dtype, r, requires_grad)
     return _filled(None, size, dtype, requires_grad, "empty")
 
 
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """A tensor filled with fill_value; its dtype is inferred from the value like PyTorch."""
     _check_kwargs(device)
+    given = dtype
+    dtype = _out_dtype(out, dtype, "full")
     if dtype is None:
         if isinstance(fill_value, bool):
             dtype = _core_dtype.all_dtypes()["bool"]
         elif isinstance(fill_value, int):
             dtype = _core_dtype.all_dtypes()["int64"]
-    return _filled(fill_value, (size,), dtype, requires_grad, "full")
+    r = _filled(fill_value, (size,), dtype, requires_grad and out is None, "full")
+    return _written("full", out, given, r, requires_grad)
 
 
 def _like(input, fill, dtype, requires_grad):
@@ -114,6 +142,7 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
            requires_grad=False):
     """Values from start to end (exclusive) by step; int64 unless a bound is a float."""
     _check_kwargs(device)
+    given, dtype = dtype, _out_dtype(out, dtype, "arange")
     start, end, step = _num(start), _num(end), _num(step)
     if end is None:
         start, end = 0, start
@@ -127,9 +156,15 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
     d = _core.to_dtype_py(dtype)
     # Count in float64 like PyTorch (ceil((end - start) / step)), then compute values.
     n = int(np.ceil((end - start) / step))
+    if isinstance(out, _core.Tensor) and out.numel() not in (0, n):
+        warnings.warn(f"The number of elements in the out tensor of shape {list(out.shape)} is "
+                      f"{out.numel()} which does not match the computed number of elements {n}. "
+                      f"Note that this may occur as a result of rounding error. The out tensor "
+                      f"will be resized to a tensor of shape ({n},).", UserWarning, stacklevel=2)
     arr = (start + np.arange(n, dtype=np.float64) * step) if d.is_floating_point or any(
         isinstance(v, float) for v in (start, end, step)) else np.arange(start, end, step)
-    return _leaf(np.asarray(arr).astype(d.np_dtype), requires_grad)
+    r = _leaf(np.asarray(arr).astype(d.np_dtype), requires_grad and out is None)
+    return _written("arange", out, given, r, requires_grad)
 
 
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
@@ -140,8 +175,9 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
         raise TypeError(f"linspace(): argument 'steps' must be int, not {type(steps).__name__}")
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    d = _np_dtype(dtype, _core_dtype.get_default_dtype())
-    return _leaf(np.linspace(_num(start), _num(end), steps).astype(d), requires_grad)
+    d = _np_dtype(_out_dtype(out, dtype, "linspace"), _core_dtype.get_default_dtype())
+    r = _leaf(np.linspace(_num(start), _num(end), steps).astype(d), requires_grad and out is None)
+    return _written("linspace", out, dtype, r, requires_grad)
 
 
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
@@ -149,7 +185,9 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
     _check_kwargs(device)
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
-    return _leaf(np.eye(n, m, dtype=_np_dtype(dtype, _core_dtype.get_default_dtype())), requires_grad)
+    d = _np_dtype(_out_dtype(out, dtype, "eye"), _core_dtype.get_default_dtype())
+    return _written("eye", out, dtype, _leaf(np.eye(n, m, dtype=d), requires_grad and out is None),
+                    requires_grad)
 
 
 def manual_seed(seed):
@@ -205,7 +243,8 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
 
     def draw(like, d):
         return _random.sample_uniform(like, 0.0, 1.0, generator)
-    return _sampled(size, dtype, requires_grad, "rand", draw)
+    r = _sampled(size, _out_dtype(out, dtype, "rand"), requires_grad and out is None, "rand", draw)
+    return _written("rand", out, dtype, r, requires_grad)
 
 
 def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
@@ -221,7 +260,9 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
 
     def draw(like, d):
         return _random.sample_normal(like, 0.0, 1.0, generator)
-    return _sampled(size, dtype, requires_grad, "randn", draw)
+    r = _sampled(size, _out_dtype(out, dtype, "randn"), requires_grad and out is None, "randn",
+                 draw)
+    return _written("randn", out, dtype, r, requires_grad)
 
 
 def randint(low, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None,
@@ -248,8 +289,9 @@ def randint(low, high=None, size=None, *, generator=None, out=None, dtype=None, 
 
     def draw(like, d):
         return _random.sample_random(like, low, high, generator)
-    return _sampled((size,), dtype, requires_grad, "randint", draw,
-                    default=_core_dtype.all_dtypes()["int64"])
+    r = _sampled((size,), _out_dtype(out, dtype, "randint"), requires_grad and out is None,
+                 "randint", draw, default=_core_dtype.all_dtypes()["int64"])
+    return _written("randint", out, dtype, r, requires_grad)
 
 
 def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
@@ -268,8 +310,10 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     n = int(_num(n))
     if n < 0:
         raise RuntimeError(f"n must be non-negative, got{n}")
-    d = _core.to_dtype_py(dtype if dtype is not None else _core_dtype.all_dtypes()["int64"])
-    return _leaf(_random.sample_randperm(n, generator).astype(d.np_dtype), requires_grad)
+    dt = _out_dtype(out, dtype, "randperm")
+    d = _core.to_dtype_py(dt if dt is not None else _core_dtype.all_dtypes()["int64"])
+    r = _leaf(_random.sample_randperm(n, generator).astype(d.np_dtype), requires_grad and out is None)
+    return _written("randperm", out, dtype, r, requires_grad)
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
@@ -320,10 +364,17 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
             raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
         idx = _random.sample_multinomial_rows(np.ascontiguousarray(rows), n_sample, generator)
     shape = (n_sample,) if probs.ndim == 1 else (probs.shape[0], n_sample)
-    return _leaf(np.ascontiguousarray(idx, dtype=np.int64).reshape(shape), False)
+    r = _leaf(np.ascontiguousarray(idx, dtype=np.int64).reshape(shape), False)
+    return _written("multinomial", out, None, r, False)
 
 
-_core._install_methods({"multinomial": multinomial})
+def _multinomial_method(self, num_samples, replacement=False, *, generator=None):
+    return multinomial(self, num_samples, replacement, generator=generator)
+
+
+_multinomial_method.__name__ = _multinomial_method.__qualname__ = "multinomial"
+_multinomial_method.__doc__ = multinomial.__doc__
+_core._install_methods({"multinomial": _multinomial_method})
 
 
 def from_numpy(ndarray):

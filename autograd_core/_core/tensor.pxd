@@ -311,6 +311,7 @@ cdef Tensor unsqueeze_dims(Tensor t, tuple dims)
 cdef Tensor inplace_source(Tensor self, tuple others)
 cdef Tensor inplace_commit(Tensor self, Tensor result, bint allow_overlap=*)
 cdef int check_inplace(Tensor self, tuple others) except -1
+cdef int check_inference_inplace(Tensor self) except -1
 cdef Node grad_fn_of(Tensor t)
 cdef void move_retained_grad(Tensor t, Node old) noexcept
 cdef bint has_internal_overlap(cnp.ndarray a) noexcept

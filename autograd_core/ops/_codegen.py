@@ -38,7 +38,7 @@ _KNOWN_TYPES = {
     "ScalarType", "ScalarType?", "Generator?", "Any", "MemoryFormat?",
 }
 _ENTRY_KEYS = {"func", "forward", "variants", "python", "python_method", "aliases", "inplace",
-               "node", "nodes", "broadcast", "doc", "out"}
+               "node", "nodes", "broadcast", "doc", "out", "out_exact"}
 _VARIANTS = {"function", "method", "functional", "linalg", "internal"}
 
 
@@ -189,6 +189,7 @@ class Op:
     doc: str | None
     out: str | None = None   # takes PyTorch's out= (Note [out= arguments]): the name
                              # PyTorch's autograd error quotes
+    out_exact: bool = False  # out must have the result's dtype (no cast)
 
     @property
     def name(self):
@@ -263,7 +264,10 @@ def _parse_entry(family, e):
             e.get("python", "generated"), e.get("python_method", "same"), aliases,
             inplace or None, nodes,
             bool(e.get("broadcast", False)), e.get("doc"),
-            (schema.name if e.get("out") is True else e.get("out")) or None)
+            (schema.name if e.get("out") is True else e.get("out")) or None,
+            bool(e.get("out_exact", False)))
+    if op.out_exact and not op.out:
+        raise TableError(f"{schema.name}: out_exact without out")
     if op.out:
         # (a python: manual wrapper calls out_check / out_write itself)
         if not any(v in ("function", "linalg") for v in variants):
@@ -821,7 +825,8 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
         lines_out = [
             "    if out is not None:",
             f"        out_check(\"{out}\", out, {len(schema.returns)})",
-            f"        return out_write(\"{out}\", out, {call_expr}, {fields!r})",
+            f"        return out_write(\"{out}\", out, {call_expr}, {fields!r}"
+            f"{', True' if op.out_exact else ''})",
         ]
         lines += lines_out
     if len(schema.returns) > 1 and all(n for _, n in schema.returns):
@@ -845,6 +850,21 @@ def gen_manual_wrapper_names(op):
     lines = [f"{fn}.__name__ = {fn}.__qualname__ = \"{op.name}\""]
     if op.doc:
         lines.append(f'{fn}.__doc__ = """' + _escape_doc(op.doc.rstrip()) + '\n"""')
+    return "\n".join(lines) + "\n\n\n"
+
+
+def gen_method_out_guard(op):
+    """The method of a hand-written function that takes out=: the function, refusing out=
+    with the TypeError of a method that has no such keyword."""
+    lines = [f"def _pym_{op.name}(self, *args, **kwargs):",
+             "    if \"out\" in kwargs:",
+             f"        raise TypeError(\"{op.name}() got an unexpected keyword argument 'out'\")",
+             f"    return _py_{op.name}(self, *args, **kwargs)",
+             "",
+             "",
+             f"_pym_{op.name}.__name__ = _pym_{op.name}.__qualname__ = \"{op.name}\""]
+    if op.doc:
+        lines.append(f'_pym_{op.name}.__doc__ = """' + _escape_doc(op.doc.rstrip()) + '\n"""')
     return "\n".join(lines) + "\n\n\n"
 
 
@@ -943,11 +963,17 @@ def gen_family(family, ops, ops_by_name):
             if split:
                 wrappers.append(gen_wrapper(op, f"_pym_{op.inplace}", f"op_{op.inplace}",
                                             op.inplace, first_name="input", method=True))
+        # a hand-written function that takes out= serves as the method through a guard:
+        # PyTorch's methods take no out= (Note [out= arguments])
+        guard = op.python == "manual" and op.out and op.python_method == "same" and \
+            "method" in op.variants
+        if guard:
+            wrappers.append(gen_method_out_guard(op))
         for v in op.variants:
             target = {"function": torch_names, "method": method_names,
                       "functional": functional_names, "linalg": linalg_names}[v]
-            fn = f"_pym_{op.name}" if v == "method" and (op.python_method == "manual" or split) \
-                else f"_py_{op.name}"
+            fn = f"_pym_{op.name}" if v == "method" and (
+                op.python_method == "manual" or split or guard) else f"_py_{op.name}"
             for name in publics:
                 target.append((_public_name(name, v), fn))
             if op.inplace and v in ("function", "method", "functional"):

@@ -684,8 +684,8 @@ _py_einsum.__name__ = _py_einsum.__qualname__ = "einsum"
 
 cdef Tensor op_tensordot(Tensor a, Tensor b, object dims, object out):
     """dims as torch.tensordot takes it (an int, two lists, or a tensor of either)."""
-    if out is not None:
-        raise NotImplementedError("tensordot(out=...) is not supported by autograd_core")
+    if out is not None:   # Note [out= arguments]
+        return with_out("tensordot", out, op_tensordot(a, b, dims, None), None, True)
     if not isinstance(dims, (tuple, list, Tensor, int)):
         raise RuntimeError(
             "tensordot expects dims to be int or tuple[list[int], list[int]] or list[list[int]] "
@@ -2946,6 +2946,7 @@ cdef tuple op_linalg_ldl_factor_ex(Tensor A, bint hermitian, bint check_errors):
                            "singular (its D factor has a zero diagonal entry).")
     cdef Tensor LDt = make(_column_major(ld)), Pt = _int_tensor(pv, int32)
     cdef Tensor It = _int_tensor(info, int32)
+    OPS.not_implemented_node(LDt, (A,), "linalg_ldl_factor_ex")   # (PyTorch has no derivative)
     return (LDt, Pt, It)
 
 
@@ -3193,11 +3194,10 @@ cdef Tensor op_chain_matmul(list matrices):
 
 
 def _py_chain_matmul(*matrices, out=None):
-    if out is not None:
-        raise NotImplementedError("chain_matmul(out=...) is not supported by autograd_core")
     if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
         matrices = matrices[0]
-    return op_chain_matmul(arg_tensor_list(list(matrices), "chain_matmul"))
+    return with_out("chain_matmul", out,
+                    op_chain_matmul(arg_tensor_list(list(matrices), "chain_matmul")), None, True)
 
 
 cdef Tensor op_linalg_tensorinv(Tensor A, object ind):
@@ -3390,12 +3390,11 @@ def _py_nuclear_norm(input, dim=None, keepdim=False, *, out=None):
     >>> autograd_core.nuclear_norm(autograd_core.tensor([[3., 0.], [0., 4.]]))
     tensor(7.)
     """
-    if out is not None:
-        raise NotImplementedError("nuclear_norm(out=...) is not supported by autograd_core")
     if isinstance(dim, bool):
         dim, keepdim = None, dim
-    return op_nuclear_norm(arg_tensor(input, "nuclear_norm", "input", 1), dim,
-                           arg_bool(keepdim, "nuclear_norm", "keepdim", 3))
+    return with_out("nuclear_norm", out,
+                    op_nuclear_norm(arg_tensor(input, "nuclear_norm", "input", 1), dim,
+                                    arg_bool(keepdim, "nuclear_norm", "keepdim", 3)), None, True)
 
 
 cdef Tensor op_nuclear_norm(Tensor self, object dim, bint keepdim):

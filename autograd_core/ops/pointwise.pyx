@@ -449,16 +449,19 @@ cdef tuple _div_mode_operands(object input, object other):
     return a, b
 
 
-def _py_div(input, other, *, rounding_mode=_NO_ROUNDING_MODE):
+def _py_div(input, other, *, out=None, rounding_mode=_NO_ROUNDING_MODE):
     if rounding_mode is _NO_ROUNDING_MODE:
         if not isinstance(input, Tensor) and isinstance(other, Tensor) and is_number(input):
             # number / tensor: PyTorch computes it as reciprocal(tensor) * number
-            return OPS.mul(OPS.reciprocal(<Tensor>other), arg_number(input))
-        return op_div(arg_tensor(input, "div", "input", 1),
-                      arg_tensor_or_scalar(other, "div", "other", 2), None)
+            res = OPS.mul(OPS.reciprocal(<Tensor>other), arg_number(input))
+            return with_out("div", out, res)
+        res = op_div(arg_tensor(input, "div", "input", 1),
+                     arg_tensor_or_scalar(other, "div", "other", 2), None)
+        return with_out("div", out, res)
     a, b = _div_mode_operands(input, other)
-    return op__div_mode(a, b, None if rounding_mode is None
-                        else arg_str(rounding_mode, "div", "rounding_mode", 3))
+    res = op__div_mode(a, b, None if rounding_mode is None
+                       else arg_str(rounding_mode, "div", "rounding_mode", 3))
+    return with_out("div", out, res)
 
 
 def _py_div_(input, other, *, rounding_mode=_NO_ROUNDING_MODE):
@@ -580,11 +583,12 @@ cdef Tensor op_square(Tensor self):
     return op_pow(self, 2)
 
 
-def _py_pow(input, exponent):
+def _py_pow(input, exponent, *, out=None):
     if not isinstance(input, Tensor) and isinstance(exponent, Tensor):
-        return op_pow(arg_scalar(input, "pow", "self", 1), exponent)
-    return op_pow(arg_tensor(input, "pow", "input", 1),
-                  arg_tensor_or_scalar(exponent, "pow", "exponent", 2))
+        return with_out("pow", out, op_pow(arg_scalar(input, "pow", "self", 1), exponent))
+    res = op_pow(arg_tensor(input, "pow", "input", 1),
+                 arg_tensor_or_scalar(exponent, "pow", "exponent", 2))
+    return with_out("pow", out, res)
 
 
 
@@ -626,7 +630,8 @@ cdef Tensor pow_backward_exponent(Tensor grad, object self, Tensor exponent, Ten
 @cython.final
 cdef class NotImplementedBackward(Node):
     """PyTorch's `NotImplemented` node (table entry floor_divide; also recorded by
-    number % tensor): an op PyTorch has no derivative for. Its edges are the inputs
+    number % tensor, bincount and histogram with weights, ldl_factor): an op PyTorch has
+    no derivative for. Its edges are the inputs
     that require grad, as PyTorch's; backward through it raises, naming the op.
 
     Its printed type name is PyTorch's `NotImplemented` (name_node_types reads
@@ -649,6 +654,11 @@ cdef void _record_not_implemented(Tensor result, tuple operands, str op_name) ex
     cdef NotImplementedBackward node = NotImplementedBackward.__new__(NotImplementedBackward)
     node.op_name = op_name
     record(node, result, tuple([x for x in operands if _input_requires_grad(x)]))
+
+
+cdef object op_not_implemented_node(Tensor result, object operands, object op_name):
+    _record_not_implemented(result, tuple(operands), op_name)
+    return None
 
 
 cdef cnp.ndarray _mod_values(object a, object b, object ufunc, str kernel):
@@ -684,9 +694,9 @@ cdef Tensor op_floor_divide_(Tensor self, object other):
     return inplace_commit(self, op_floor_divide(src, other))
 
 
-def _py_floor_divide(input, other):
+def _py_floor_divide(input, other, *, out=None):
     a, b = _two_operands(input, other, "floor_divide")
-    return op_floor_divide(a, b)
+    return with_out("floor_divide", out, op_floor_divide(a, b))
 
 
 
@@ -707,9 +717,9 @@ cdef Tensor op_remainder_(Tensor self, object other):
     return inplace_commit(self, op_remainder(src, other))
 
 
-def _py_remainder(input, other):
+def _py_remainder(input, other, *, out=None):
     a, b = _two_operands(input, other, "remainder")
-    return op_remainder(a, b)
+    return with_out("remainder", out, op_remainder(a, b))
 
 
 
@@ -735,10 +745,10 @@ cdef object _fmod_other(str fname, object input, object other):
     return o
 
 
-def _py_fmod(input, other):
+def _py_fmod(input, other, *, out=None):
     if not isinstance(input, Tensor):
         raise type_error_combination("fmod", (input, other), _TENSOR_OR_NUMBER_OTHER)
-    return op_fmod(input, _fmod_other("fmod", input, other))
+    return with_out("fmod", out, op_fmod(input, _fmod_other("fmod", input, other)))
 
 
 def _py_fmod_(input, other):
@@ -894,12 +904,12 @@ cdef tuple _clamp_bounds(str fname, object min, object max):
     return False, smin, smax
 
 
-def _py_clamp(input, min=None, max=None):
+def _py_clamp(input, min=None, max=None, *, out=None):
     cdef Tensor self = arg_tensor(input, "clamp", "input", 1)
     tensors, lo, hi = _clamp_bounds("clamp", min, max)
     if tensors:
-        return op__clamp_tensor(self, lo, hi)
-    return op_clamp(self, lo, hi)
+        return with_out("clamp", out, op__clamp_tensor(self, lo, hi), None, True)
+    return with_out("clamp", out, op_clamp(self, lo, hi), None, True)
 
 
 def _py_clamp_(input, min=None, max=None):
@@ -924,9 +934,10 @@ cdef object _clamp_bound(str fname, str argname, Tensor self, object bound):
     return n
 
 
-def _py_clamp_min(input, min):
+def _py_clamp_min(input, min, *, out=None):
     cdef Tensor self = arg_tensor(input, "clamp_min", "input", 1)
-    return op_clamp_min(self, _clamp_bound("clamp_min", "min", self, min))
+    res = op_clamp_min(self, _clamp_bound("clamp_min", "min", self, min))
+    return with_out("clamp_min", out, res, None, True)
 
 
 def _py_clamp_min_(input, min):
@@ -935,9 +946,10 @@ def _py_clamp_min_(input, min):
     return op_clamp_min_(self, _clamp_bound("clamp_min_", "min", self, min))
 
 
-def _py_clamp_max(input, max):
+def _py_clamp_max(input, max, *, out=None):
     cdef Tensor self = arg_tensor(input, "clamp_max", "input", 1)
-    return op_clamp_max(self, _clamp_bound("clamp_max", "max", self, max))
+    res = op_clamp_max(self, _clamp_bound("clamp_max", "max", self, max))
+    return with_out("clamp_max", out, res, None, True)
 
 
 def _py_clamp_max_(input, max):
@@ -998,13 +1010,13 @@ cdef object _lerp_weight(str fname, object weight):
     return w
 
 
-def _py_lerp(input, end, weight):
+def _py_lerp(input, end, weight, *, out=None):
     cdef Tensor self = arg_tensor(input, "lerp", "input", 1)
     cdef Tensor e = arg_tensor(end, "lerp", "end", 2)
     w = _lerp_weight("lerp", weight)
     if isinstance(w, Tensor):
-        return op__lerp_tensor(self, e, w)
-    return op_lerp(self, e, w)
+        return with_out("lerp", out, op__lerp_tensor(self, e, w), None, True)
+    return with_out("lerp", out, op_lerp(self, e, w), None, True)
 
 
 def _py_lerp_(input, end, weight):
@@ -1083,8 +1095,10 @@ cdef Tensor _where_args(object condition, object input, object other):
                     arg_tensor_or_scalar(other, "where", "other", 3))
 
 
-def _py_where(condition, input, other):
-    return _where_args(condition, input, other)
+def _py_where(condition, input, other, *, out=None):
+    if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
+        no_out("where", out)      # (PyTorch's overloads with a number take no out=)
+    return with_out("where", out, _where_args(condition, input, other), None, True)
 
 
 def _pym_where(self, condition, other):
@@ -1632,7 +1646,8 @@ def _py_bernoulli(input, p=None, *, generator=None, out=None):
     probability p, shaped and typed like input (no derivative, as PyTorch)."""
     cdef Tensor self = arg_tensor(input, "bernoulli", "input", 1)
     if p is None:
-        return op_bernoulli(self, generator)
+        return with_out("bernoulli", out, op_bernoulli(self, generator))
+    no_out("bernoulli", out)      # (bernoulli(input, p) has no out=)
     p = arg_float(p, "bernoulli", "p", 2)
     if not (0 <= p <= 1):
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
@@ -2276,11 +2291,13 @@ cdef Tensor op_float_power_(Tensor self, object exponent):
     return OPS.pow_(self, _as_double(exponent))
 
 
-def _py_float_power(input, exponent):
+def _py_float_power(input, exponent, *, out=None):
     if not isinstance(input, Tensor) and isinstance(exponent, Tensor):
-        return op_float_power(arg_scalar(input, "float_power", "self", 1), exponent)
-    return op_float_power(arg_tensor(input, "float_power", "input", 1),
-                          arg_tensor_or_scalar(exponent, "float_power", "exponent", 2))
+        res = op_float_power(arg_scalar(input, "float_power", "self", 1), exponent)
+        return with_out("float_power", out, res, None, True)
+    res = op_float_power(arg_tensor(input, "float_power", "input", 1),
+                         arg_tensor_or_scalar(exponent, "float_power", "exponent", 2))
+    return with_out("float_power", out, res, None, True)
 
 
 cdef Tensor op_heaviside(Tensor self, Tensor values):
@@ -2320,9 +2337,9 @@ cdef Tensor op_xlogy_(Tensor self, object other):
     return inplace_commit(self, op_xlogy(src, other))
 
 
-def _py_xlogy(input, other):
+def _py_xlogy(input, other, *, out=None):
     a, b = _two_operands(input, other, "xlogy")
-    return op_xlogy(a, b)
+    return with_out("xlogy", out, op_xlogy(a, b))
 
 
 cdef cnp.ndarray _shift_values(object a, object b, bint left):
@@ -2367,14 +2384,14 @@ cdef Tensor op_bitwise_right_shift_(Tensor self, object other):
     return inplace_commit(self, op_bitwise_right_shift(src, other))
 
 
-def _py_bitwise_left_shift(input, other):
+def _py_bitwise_left_shift(input, other, *, out=None):
     a, b = _two_operands(input, other, "bitwise_left_shift")
-    return op_bitwise_left_shift(a, b)
+    return with_out("bitwise_left_shift", out, op_bitwise_left_shift(a, b))
 
 
-def _py_bitwise_right_shift(input, other):
+def _py_bitwise_right_shift(input, other, *, out=None):
     a, b = _two_operands(input, other, "bitwise_right_shift")
-    return op_bitwise_right_shift(a, b)
+    return with_out("bitwise_right_shift", out, op_bitwise_right_shift(a, b))
 
 
 cdef Tensor op_polygamma(object n, Tensor self):
@@ -2397,8 +2414,9 @@ cdef Tensor op_polygamma_(Tensor self, object n):
     return inplace_commit(self, result)
 
 
-def _py_polygamma(n, input):
-    return op_polygamma(arg_int(n, "polygamma", "n", 1), arg_tensor(input, "polygamma", "input", 2))
+def _py_polygamma(n, input, *, out=None):
+    res = op_polygamma(arg_int(n, "polygamma", "n", 1), arg_tensor(input, "polygamma", "input", 2))
+    return with_out("polygamma", out, res)
 
 
 def _pym_polygamma(self, n):
@@ -2454,8 +2472,9 @@ cdef tuple op_frexp(Tensor self):
     return (mantissa, exponent)
 
 
-def _py_frexp(input):
-    return _FrexpResult(*op_frexp(arg_tensor(input, "frexp", "input", 1)))
+def _py_frexp(input, *, out=None):
+    res = _FrexpResult(*op_frexp(arg_tensor(input, "frexp", "input", 1)))
+    return with_out("frexp", out, res, ('mantissa', 'exponent'), True)
 
 
 cdef Tensor op_positive(Tensor self):
@@ -2520,14 +2539,15 @@ cdef Tensor op_isin(object elements, object test_elements, bint assume_unique, b
     return make(as_array(np.asarray(out, dtype=np.bool_)))
 
 
-def _py_isin(elements, test_elements, *, assume_unique=False, invert=False):
+def _py_isin(elements, test_elements, *, out=None, assume_unique=False, invert=False):
     a = arg_operand(elements)
     b = arg_operand(test_elements)
     if a is NotImplemented or b is NotImplemented or \
             not (isinstance(a, Tensor) or isinstance(b, Tensor)):
         raise type_error_combination("isin", (elements, test_elements), _ISIN_SIGNATURES)
-    return op_isin(a, b, arg_bool(assume_unique, "isin", "assume_unique", 3),
-                   arg_bool(invert, "isin", "invert", 4))
+    res = op_isin(a, b, arg_bool(assume_unique, "isin", "assume_unique", 3),
+                  arg_bool(invert, "isin", "invert", 4))
+    return with_out("isin", out, res, None, True)
 
 
 include "_gen_pointwise.pxi"
