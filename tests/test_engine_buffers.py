@@ -133,3 +133,23 @@ def test_engine_reuses_an_unshared_gradient():
     want = s * (1 - s) * (1 - np.tanh(3 * np.linspace(-1, 1, 50_000)) ** 2) * 3
     np.testing.assert_allclose(x.grad.numpy(), want, rtol=1e-12)
 
+
+def test_saved_tensors_are_untracked_until_they_hold_user_objects():
+    # Note [Untracked by the cycle collector]: a saved tensor is out of the cyclic GC's
+    # lists (every gen-0 collection would walk it) until a pack hook's result is in it
+    import gc
+
+    import autograd_core as torch
+    x = torch.tensor([1., 2.], requires_grad=True)
+    y = torch.tanh(x) * x
+    raw_out = y.grad_fn.next_functions[0][0]._raw_saved_result
+    raw_in = y.grad_fn._raw_saved_self
+    assert not gc.is_tracked(raw_out) and not gc.is_tracked(raw_in)
+    kept = []
+    raw_in.register_hooks(lambda t: kept.append(t) or t, lambda t: t)
+    assert gc.is_tracked(raw_in)
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        z = torch.tanh(x)
+    assert gc.is_tracked(z.grad_fn._raw_saved_result)
+    y.sum().backward()
+    assert x.grad is not None

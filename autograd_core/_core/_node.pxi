@@ -18,9 +18,10 @@
 # A graph is built from Tensors and Nodes whose references point from outputs toward
 # leaves only, so they cannot form reference cycles and die by refcount. Keeping them
 # out of the cyclic GC's lists halves the cost of a recorded op (every op allocates
-# both). Every Tensor (make) and every Node (record*) is untracked when created; an
-# object is tracked again (gc_track) as soon as it holds something a user gave it —
-# hooks, metadata — since that is where cycles can appear. The exception, as in
+# both). Every Tensor (make), every Node (record*) and every SavedTensor (save,
+# save_output) is untracked when created; an object is tracked again (gc_track) as
+# soon as it holds something a user gave it — hooks, metadata, what a pack hook
+# returned — since that is where cycles can appear. The exception, as in
 # PyTorch, is backward(create_graph=True) into a leaf's .grad, which links the leaf to
 # its own graph: PyTorch warns that it leaks, and so do we.
 
@@ -151,6 +152,7 @@ cdef int _pack(SavedTensor s, Tensor t, object pack_hook, object unpack_hook) ex
         packed = pack_hook(t)
     if vc.version != before:
         raise RuntimeError(MSG_PACK_INPLACE)
+    gc_track(s)  # Note [Untracked by the cycle collector]: it holds the user's objects
     s.packed = packed
     s.unpack_hook = unpack_hook
     s.tensor = None
@@ -262,6 +264,7 @@ cdef class SavedTensor:
 cdef SavedTensor save(Tensor t):
     """Save a forward input (or any tensor that is not the saving node's output)."""
     cdef SavedTensor s = SavedTensor.__new__(SavedTensor)
+    gc_untrack(s)  # Note [Untracked by the cycle collector]
     s.version = version_for_save(t)
     s.leaf = t._grad_fn is None
     if _default_hooks:
@@ -276,6 +279,7 @@ cdef SavedTensor save(Tensor t):
 cdef SavedTensor save_output(Tensor out, int output_nr):
     """Save one of the node's own outputs: its array and counter, not the Tensor."""
     cdef SavedTensor s = SavedTensor.__new__(SavedTensor)
+    gc_untrack(s)  # Note [Untracked by the cycle collector]
     cdef VersionCounter vc = version_counter(out)
     s.values = out._data
     s.vc = vc

@@ -13,6 +13,7 @@
 >>> torch.autograd.grad(x * x, x)
 (tensor(6.),)
 """
+cimport cython
 cimport numpy as cnp
 from libc.stdint cimport int32_t
 
@@ -234,6 +235,8 @@ cdef class _GraphTask:
         self.buffers.append(None)
         return idx
 
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     cdef int add_grad(self, int32_t idx, int nr, Tensor g) except -1:
         """Note [Input buffers]."""
         if g is None:
@@ -259,6 +262,8 @@ cdef class _GraphTask:
                 raise MemoryError()
 
 
+@cython.boundscheck(False)
+@cython.wraparound(False)
 cdef int _discover(_GraphTask task, list root_nodes, bint count) except -1:
     """Index every node reachable from the roots; with count, count edges too."""
     # the stack holds indices in a C vector: a Python list's append/pop would resize
@@ -542,6 +547,10 @@ cdef int _capture(Node node, list capture, list captured, list buf) except -1:
             captured[k] = buf[capture[k][1]]
 
 
+# (indices come from the pointer map and the heap, and grads_in is checked to have
+# one entry per edge: the loops index without bounds checks)
+@cython.boundscheck(False)
+@cython.wraparound(False)
 cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_nodes,
                    list captured, bint keep_graph) except *:
     cdef int32_t idx, cidx
