@@ -548,6 +548,20 @@ def gen_node(node, ops_by_name):
         w("")
     w(f"    cdef tuple apply({node.name} node, tuple grads):")
     w("        cdef object grad = grads[0]")
+    # Note [Stealing the gradient]: a formula may write into the gradient it is given
+    # when only the engine and this apply hold it; a read after another one (or of
+    # another output's gradient) must see it unchanged, so apply holds one more
+    # reference whenever grad is read more than once
+    reads = {i: len(re.findall(r"\bgrad\b", formulas[p.name].code))
+             for i, p in enumerate(diff_params)}
+    readers = [i for i, c in reads.items() if c]
+    if n_out > 1 or any(c > 1 for c in reads.values()):
+        w("        cdef list _held = list(grads)")
+    elif len(readers) > 1:
+        w("        cdef list _held = None")
+        w("        if (" + " + ".join(f"needs_input_grad(node, {i})" for i in readers)
+          + ") > 1:")
+        w("            _held = list(grads)")
     results = []
     for i, p in enumerate(diff_params):
         f = formulas[p.name]

@@ -108,25 +108,78 @@ cdef cnp.ndarray _unary_kernel(cnp.ndarray x, int kernel):
     return out
 
 
-cdef cnp.ndarray _binary_kernel(cnp.ndarray a, cnp.ndarray b, int kernel):
-    """kernel (an AGC_* binary op) over two small contiguous float arrays of one dtype
-    and shape."""
-    cdef cnp.ndarray out = empty_like_array(a)
-    if cnp.PyArray_TYPE(a) == cnp.NPY_FLOAT:
-        agc_binary_f32(kernel, <float *>cnp.PyArray_DATA(a), <float *>cnp.PyArray_DATA(b),
-                       <float *>cnp.PyArray_DATA(out), cnp.PyArray_SIZE(out))
+# Above this many elements a C loop runs with the GIL released (as numpy's loops do):
+# other threads run meanwhile; below it the release would cost more than the loop.
+cdef enum:
+    NOGIL_N = 16384
+
+
+cdef inline void _binary_loop(bint f32, int kernel, void *a, void *b, void *out,
+                              size_t n) noexcept nogil:
+    if f32:
+        agc_binary_f32(kernel, <float *>a, <float *>b, <float *>out, n)
     else:
-        agc_binary_f64(kernel, <double *>cnp.PyArray_DATA(a), <double *>cnp.PyArray_DATA(b),
-                       <double *>cnp.PyArray_DATA(out), cnp.PyArray_SIZE(out))
+        agc_binary_f64(kernel, <double *>a, <double *>b, <double *>out, n)
+
+
+cdef cnp.ndarray _binary_kernel(cnp.ndarray a, cnp.ndarray b, int kernel,
+                                cnp.ndarray out=None):
+    """kernel (an AGC_* binary op) over two contiguous float arrays of one dtype and
+    shape, into out (a new array by default; a itself may be it)."""
+    if out is None:
+        out = empty_like_array(a)
+    cdef bint f32 = cnp.PyArray_TYPE(a) == cnp.NPY_FLOAT
+    cdef void *pa = cnp.PyArray_DATA(a)
+    cdef void *pb = cnp.PyArray_DATA(b)
+    cdef void *po = cnp.PyArray_DATA(out)
+    cdef size_t n = cnp.PyArray_SIZE(out)
+    if n <= NOGIL_N:
+        _binary_loop(f32, kernel, pa, pb, po, n)
+    else:
+        with nogil:
+            _binary_loop(f32, kernel, pa, pb, po, n)
     return out
 
 
-cdef inline bint _kernel_pair(cnp.ndarray a, cnp.ndarray b):
-    """Whether a binary kernel can take a and b (same float dtype and shape, small)."""
+cdef cnp.ndarray _binary_scalar_kernel(cnp.ndarray a, double s, bint scalar_first,
+                                       int kernel, cnp.ndarray out=None):
+    """kernel (an AGC_* binary op) over a contiguous float array and a number, into out
+    (a new array by default; a itself may be it)."""
+    if out is None:
+        out = empty_like_array(a)
+    cdef bint f32 = cnp.PyArray_TYPE(a) == cnp.NPY_FLOAT
+    cdef void *pa = cnp.PyArray_DATA(a)
+    cdef void *po = cnp.PyArray_DATA(out)
+    cdef size_t n = cnp.PyArray_SIZE(out)
+    if n <= NOGIL_N:
+        _binary_scalar_loop(f32, kernel, pa, s, scalar_first, po, n)
+    else:
+        with nogil:
+            _binary_scalar_loop(f32, kernel, pa, s, scalar_first, po, n)
+    return out
+
+
+cdef inline void _binary_scalar_loop(bint f32, int kernel, void *a, double s,
+                                     bint scalar_first, void *out, size_t n) noexcept nogil:
+    if f32:
+        agc_binary_scalar_f32(kernel, <float *>a, s, scalar_first, <float *>out, n)
+    else:
+        agc_binary_scalar_f64(kernel, <double *>a, s, scalar_first, <double *>out, n)
+
+
+cdef inline bint _fused_pair(cnp.ndarray a, cnp.ndarray b):
+    """Whether a binary kernel can take a and b (same float dtype and shape, both
+    C-contiguous), whatever their size."""
     cdef int t = cnp.PyArray_TYPE(a)
     return (t == cnp.PyArray_TYPE(b) and (t == cnp.NPY_FLOAT or t == cnp.NPY_DOUBLE)
             and cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_IS_C_CONTIGUOUS(b)
-            and cnp.PyArray_SIZE(a) <= AGC_SMALL_N and same_shape(a, b))
+            and same_shape(a, b))
+
+
+cdef inline bint _kernel_pair(cnp.ndarray a, cnp.ndarray b):
+    """Whether a forward's binary kernel takes a and b: a _fused_pair of small arrays
+    (on large ones numpy's vectorised loops are as fast)."""
+    return cnp.PyArray_SIZE(a) <= AGC_SMALL_N and _fused_pair(a, b)
 
 
 # ================================================================ value templates
@@ -288,14 +341,7 @@ cdef cnp.ndarray binary_values(object a, object b, int kernel):
         xa = (<Tensor>(a if ta else b))._data
         s = b if ta else a
         if _is_small_float(xa) and (type(s) is float or type(s) is int):
-            out = empty_like_array(xa)
-            if cnp.PyArray_TYPE(xa) == cnp.NPY_FLOAT:
-                agc_binary_scalar_f32(kernel, <float *>cnp.PyArray_DATA(xa), <double>s, not ta,
-                                      <float *>cnp.PyArray_DATA(out), cnp.PyArray_SIZE(out))
-            else:
-                agc_binary_scalar_f64(kernel, <double *>cnp.PyArray_DATA(xa), <double>s, not ta,
-                                      <double *>cnp.PyArray_DATA(out), cnp.PyArray_SIZE(out))
-            return out
+            return _binary_scalar_kernel(xa, <double>s, not ta, kernel)
     rt = result_type((a, b))
     if kernel == AGC_DIV and rt.category != CAT_FLOAT:
         rt = default_float
@@ -1163,12 +1209,20 @@ cdef Tensor op_relu(Tensor self):
     return result
 
 
+# The first derivatives of relu, tanh and sigmoid (and mul's, mul_tensor_backward)
+# are one fused C pass at every size, written into the incoming gradient when the
+# engine hands over the only reference to it (Note [Stealing the gradient]: 2, the
+# engine's grads tuple and the generated apply's grad; the check comes before any
+# local reference to its array). Their second derivatives are the nodes they record
+# (only under create_graph, when nothing is written in place).
+
 cdef Tensor op_threshold_backward(Tensor grad_output, Tensor self, object threshold):
     """relu's derivative as an op of its own: grad_output where self > threshold, else 0
     (also where grad_output is nan)."""
+    cdef bint owned = grad_is_owned(grad_output, 2)
     cdef cnp.ndarray ga = grad_output._data, ya = self._data, out
-    if threshold == 0 and _kernel_pair(ga, ya):
-        out = _binary_kernel(ga, ya, AGC_THRESHOLD_BACKWARD)
+    if threshold == 0 and _fused_pair(ga, ya):
+        out = _binary_kernel(ga, ya, AGC_THRESHOLD_BACKWARD, ga if owned else None)
     else:
         with quiet():
             out = as_array(np.where(ya > threshold, ga, np.zeros((), ga.dtype)))
@@ -1178,11 +1232,11 @@ cdef Tensor op_threshold_backward(Tensor grad_output, Tensor self, object thresh
 
 
 cdef Tensor op_tanh_backward(Tensor grad_output, Tensor output):
-    """tanh's derivative as an op of its own (as in PyTorch): one fused kernel for the
-    first derivative, and a node for the second."""
+    """tanh's derivative as an op of its own (as in PyTorch): grad_output * (1 - output**2)."""
+    cdef bint owned = grad_is_owned(grad_output, 2)
     cdef cnp.ndarray ga = grad_output._data, ya = output._data, out
-    if _kernel_pair(ga, ya):
-        out = _binary_kernel(ga, ya, AGC_TANH_BACKWARD)
+    if _fused_pair(ga, ya):
+        out = _binary_kernel(ga, ya, AGC_TANH_BACKWARD, ga if owned else None)
     else:
         out = as_array(ga * (1 - ya * ya))
     cdef Tensor result = make(out)
@@ -1192,14 +1246,33 @@ cdef Tensor op_tanh_backward(Tensor grad_output, Tensor output):
 
 cdef Tensor op_sigmoid_backward(Tensor grad_output, Tensor output):
     """sigmoid's derivative as an op of its own, as tanh_backward."""
+    cdef bint owned = grad_is_owned(grad_output, 2)
     cdef cnp.ndarray ga = grad_output._data, ya = output._data, out
-    if _kernel_pair(ga, ya):
-        out = _binary_kernel(ga, ya, AGC_SIGMOID_BACKWARD)
+    if _fused_pair(ga, ya):
+        out = _binary_kernel(ga, ya, AGC_SIGMOID_BACKWARD, ga if owned else None)
     else:
         out = as_array(ga * ((1 - ya) * ya))
     cdef Tensor result = make(out)
     record_SigmoidBackwardBackward0(result, grad_output, output)
     return result
+
+
+cdef Tensor mul_tensor_backward(Tensor grad, object other):
+    """grad * other, the gradient of one factor of mul (PyTorch's
+    mul_tensor_backward): one C pass when other is a number or a tensor of grad's
+    dtype and shape, into grad when the engine hands it over."""
+    cdef bint owned = grad_is_owned(grad, 2)
+    cdef cnp.ndarray ga = grad._data, oa
+    cdef int t = cnp.PyArray_TYPE(ga)
+    if (type(other) is float or type(other) is int) and (t == cnp.NPY_FLOAT or t == cnp.NPY_DOUBLE) \
+            and cnp.PyArray_IS_C_CONTIGUOUS(ga) and not grad_enabled():
+        return make(_binary_scalar_kernel(ga, <double>other, False, AGC_MUL,
+                                          ga if owned else None))
+    if isinstance(other, Tensor) and not grad_enabled():
+        oa = (<Tensor>other)._data
+        if _fused_pair(ga, oa):
+            return make(_binary_kernel(ga, oa, AGC_MUL, ga if owned else None))
+    return OPS.mul(grad, other)
 
 
 cdef Tensor op_round(Tensor self, object decimals):
