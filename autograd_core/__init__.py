@@ -38,7 +38,8 @@ from autograd_core._creation import (  # noqa: E402,F401
     get_rng_state, initial_seed, manual_seed, multinomial, ones, ones_like, rand, randint, randn,
     randperm,
     seed, set_rng_state, tensor, zeros, zeros_like,
-    asarray, empty_permuted, empty_strided, frombuffer, logspace, scalar_tensor, vander,
+    asarray, empty_permuted, empty_strided, frombuffer, logspace, scalar_tensor, tril_indices,
+    triu_indices, vander,
 )
 from autograd_core._creation import range_ as range  # noqa: E402,F401  (deprecated, as torch's)
 from autograd_core._core.tensor import (  # noqa: E402,F401

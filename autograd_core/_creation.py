@@ -601,3 +601,48 @@ def _in_memory_format(t, memory_format, fname):
             or memory_format is _core.contiguous_format:
         return t
     return t.contiguous(memory_format=memory_format).detach().requires_grad_(t.requires_grad)
+
+
+def _tri_indices(fname, which, row, col, offset, dtype, device):
+    _check_kwargs(device)
+    for name, v, pos in (("row", row, 1), ("col", col, 2), ("offset", offset, 3)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"{fname}(): argument '{name}' (position {pos}) must be int, not "
+                            f"{type(v).__name__}")
+    d = _core.to_dtype_py(dtype if dtype is not None else _core_dtype.all_dtypes()["int64"])
+    if d.name not in ("int32", "int64"):
+        scalar = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short",
+                  "float16": "Half", "float32": "Float", "float64": "Double"}[d.name]
+        raise NotImplementedError(f"\"{fname}\" not implemented for '{scalar}'")
+    if row < 0:
+        raise RuntimeError(f"row must be non-negative, got{row}")
+    if col < 0:
+        raise RuntimeError(f"col must be non-negative, got{col}")
+    # row-major order of the (row, col) positions on or below (tril) / above (triu) the
+    # offset diagonal, as PyTorch lists them
+    rows, cols = which(int(row), int(offset), int(col))
+    return _leaf(np.stack([rows, cols]).astype(d.np_dtype).reshape(2, -1), False)
+
+
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    """The indices of the lower triangle (on and below the offset diagonal) of a row x
+    col matrix, as a 2 x N tensor: row indices, then column indices.
+
+    >>> import autograd_core as torch
+    >>> torch.tril_indices(3, 3)
+    tensor([[0, 1, 1, 2, 2, 2],
+            [0, 0, 1, 0, 1, 2]])
+    """
+    return _tri_indices("tril_indices", np.tril_indices, row, col, offset, dtype, device)
+
+
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    """The indices of the upper triangle (on and above the offset diagonal) of a row x
+    col matrix, as a 2 x N tensor: row indices, then column indices.
+
+    >>> import autograd_core as torch
+    >>> torch.triu_indices(3, 4, 1)
+    tensor([[0, 0, 0, 1, 1, 2],
+            [1, 2, 3, 2, 3, 3]])
+    """
+    return _tri_indices("triu_indices", np.triu_indices, row, col, offset, dtype, device)

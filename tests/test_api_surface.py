@@ -85,6 +85,7 @@ def test_nbytes_itemsize_storage_offset():
         x = m.arange(12.).reshape(3, 4)
         return (x.nbytes, x.itemsize, x.storage_offset(), x[1:].storage_offset(),
                 x[1:, 2:].storage_offset(), x[:, 1].storage_offset(), x.t().storage_offset(),
+                x[2].storage_offset(), x[1:, 1:3][1:].storage_offset(),
                 m.zeros(2, dtype=m.int16).itemsize, x.layout is m.strided)
     same(prog)
 
@@ -181,6 +182,14 @@ CREATION = [
     lambda m: m.broadcast_shapes(2, (1,)),
     lambda m: m.broadcast_shapes(),
     lambda m: m.broadcast_shapes((5, 1, 3), [4, 1], 1),
+    lambda m: m.tril_indices(3, 3),
+    lambda m: m.triu_indices(3, 4, 1),
+    lambda m: m.tril_indices(3, 4, -1),
+    lambda m: m.triu_indices(4, 3, -2, dtype=m.int32),
+    lambda m: m.tril_indices(0, 3),
+    lambda m: m.triu_indices(3, 3, 10),
+    lambda m: m.tril_indices(3, 3, -10),
+    lambda m: m.tril_indices(1, 1),
 ]
 
 
@@ -234,6 +243,11 @@ CREATION_ERRORS = [
     lambda m: m.range(0, 3, 0),
     lambda m: m.broadcast_shapes((2,), (3,)),
     lambda m: m.broadcast_shapes((-1,)),
+    lambda m: m.tril_indices(-1, 3),
+    lambda m: m.triu_indices(3, -1),
+    lambda m: m.tril_indices(3, 3, dtype=m.float32),
+    lambda m: m.triu_indices(3, 3, dtype=m.int16),
+    lambda m: m.tril_indices(3.0, 3),
 ]
 
 

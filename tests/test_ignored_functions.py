@@ -84,8 +84,6 @@ EXCLUDED = {
     "nn.functional.handle_torch_function", "nn.functional.has_torch_function",
     "nn.functional.has_torch_function_unary", "nn.functional.has_torch_function_variadic",
     "torch.thread_safe_generator", "torch.vmap",
-    # NOT YET DONE here (issue 11): listed so the gap stays visible
-    "torch.tril_indices", "torch.triu_indices",
 }
 
 
