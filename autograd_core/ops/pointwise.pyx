@@ -28,6 +28,7 @@ from libc.math cimport (
 )
 
 from autograd_core._core.tensor import device as _device, from_array as _leaf_from_array
+from autograd_core._core.tensor import memory_format as _memory_format_type
 from autograd_core._core.random cimport (
     uniform_values, normal_values, random_values, exponential_values, geometric_values,
     log_normal_values, cauchy_values, bernoulli_scalar_values, bernoulli_tensor_values,
@@ -1410,7 +1411,22 @@ cdef Tensor op_bitwise_not(Tensor self):
 # ================================================================ copies and fills
 
 cdef Tensor op_clone(Tensor self, object memory_format):
-    cdef Tensor result = make(np.array(self._data, copy=True, order="C"))
+    cdef Tensor result
+    if memory_format is not None and not isinstance(memory_format, _memory_format_type):
+        raise TypeError(f"clone(): argument 'memory_format' must be autograd_core.memory_format, "
+                        f"not {type(memory_format).__name__}")
+    cdef str fmt = memory_format.name if memory_format is not None else None
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    if fmt == "channels_last" or fmt == "channels_last_3d":
+        # NCHW values stored NHWC (NCDHW as NDHWC): the channel dim innermost
+        if nd != (4 if fmt == "channels_last" else 5):
+            raise RuntimeError(f"required rank {4 if fmt == 'channels_last' else 5} tensor "
+                               f"to use {fmt} format")
+        order = (0,) + tuple(range(2, nd)) + (1,)
+        result = make(np.ascontiguousarray(self._data.transpose(order)).transpose(
+            np.argsort(order)))
+    else:
+        result = make(np.array(self._data, copy=True, order="C"))
     record_CloneBackward0(result, self, memory_format)
     return result
 
@@ -1527,6 +1543,23 @@ cdef Tensor op_fill_(Tensor self, object value):
     else:
         record_FillBackward2(result, old, value)
     return inplace_commit(self, result, True)  # one value: overlapping memory is fine
+
+
+cdef Tensor op_fill(Tensor self, object value):
+    cdef cnp.ndarray v
+    if isinstance(value, Tensor):
+        v = (<Tensor>value)._data
+        if cnp.PyArray_NDIM(v) != 0:
+            raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{cnp.PyArray_NDIM(v)} dimensions.")
+    else:
+        v = _fill_value_array(value, dtype_of(self._data))
+    cdef Tensor result = make(_filled_like(self, v))
+    if isinstance(value, Tensor):
+        record_FillBackward1(result, self, value)
+    else:
+        record_FillBackward0(result, self, value)
+    return result
 
 
 cdef Tensor op_zero_(Tensor self):
