@@ -760,6 +760,15 @@ cdef class Tensor:
             self._data, dtype_of(self._data).name,
             grad_fn_name=_grad_fn_repr_name(self), requires_grad=requires_grad_of(self))
 
+    def __format__(self, format_spec):
+        # PyTorch formats a plain 0-d tensor as its Python number (f"{loss:.4f}", and
+        # f"{loss}" prints 2.17, not tensor(2.17)); anything else goes to object's rule
+        if cnp.PyArray_NDIM(self._data) == 0 and type(self) is Tensor:
+            return self._data.item().__format__(format_spec)
+        if format_spec:
+            raise TypeError(f"unsupported format string passed to {type(self).__name__}.__format__")
+        return str(self)
+
     def __reduce_ex__(self, proto):
         return (_rebuild_tensor, (np.array(self._data), self._requires_grad))
 
