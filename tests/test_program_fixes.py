@@ -57,3 +57,23 @@ def test_cross_entropy_target_kind_follows_shape(target):
 
 def test_parameter_of_non_tensor():
     same_error(lambda mod: mod.nn.Parameter([1.0, 2.0]))
+
+
+def test_float_of_tensor_requiring_grad_warns_once_per_process():
+    import subprocess
+    import sys
+    from _subprocess import CWD, child_env
+    code = ("import warnings, {m} as torch\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always')\n"
+            "    x = torch.tensor(2., requires_grad=True)\n"
+            "    with torch.no_grad():\n"
+            "        float(x)\n"
+            "    float(torch.tensor(2.)); int(x)\n"
+            "    print(float(x * 2), float(x))\n"
+            "print([(i.category.__name__, str(i.message).split(' (Triggered')[0]) for i in w])\n")
+    outs = [subprocess.run([sys.executable, "-c", code.format(m=m)], cwd=CWD, env=child_env(),
+                           capture_output=True, text=True, timeout=120) for m in ("torch", "autograd_core")]
+    assert outs[1].returncode == 0, outs[1].stderr
+    assert outs[1].stdout == outs[0].stdout
+    assert "Converting a tensor with requires_grad=True" in outs[1].stdout

@@ -212,6 +212,9 @@ def to_dtype_py(d):
     return to_dtype(d)
 
 
+cdef bint _warned_float_requires_grad = False  # float(t) of a tensor requiring grad warned
+
+
 # ---------------------------------------------------------------- Size
 
 class Size(tuple):
@@ -738,8 +741,15 @@ cdef class Tensor:
         return bool(self._data.item())
 
     def __float__(self):
+        global _warned_float_requires_grad
         if cnp.PyArray_SIZE(self._data) != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
+        if requires_grad_of(self) and agc_grad_enabled() and not _warned_float_requires_grad:
+            # PyTorch warns once per process (TORCH_WARN_ONCE)
+            _warned_float_requires_grad = True
+            warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
+                          "unexpected behavior.\nConsider using tensor.detach() first.",
+                          UserWarning, stacklevel=2)
         return float(self._data.item())
 
     def __int__(self):
