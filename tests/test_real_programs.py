@@ -1,7 +1,7 @@
 """Real PyTorch programs (tests/programs/*.py: pytorch/examples, the tutorials, d2l, "Deep
 Learning with PyTorch", makemore, training utilities, misuse), run unchanged under torch and
 under autograd_core (``torch`` and its submodules resolved to autograd_core's): both runs
-must exit alike and print the same lines, numbers within rtol 1e-4 (or one unit of the last
+must exit alike, print the same lines and warn alike, numbers within rtol 1e-4 (or one unit of the last
 printed digit), everything else exactly once ``autograd_core`` reads ``torch``."""
 import os
 import sys
@@ -50,6 +50,7 @@ def test_program_prints_what_pytorch_prints(runs, name):
     assert rc1 == rc0, f"autograd_core run failed:\n{err1}"
     diff = programs.compare(out0, out1)
     assert not diff, "output differs from PyTorch's:\n" + diff
+    assert programs.warnings_in(err1) == programs.warnings_in(err0)
 
 
 def test_compare_tolerates_rounding_only():

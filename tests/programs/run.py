@@ -175,6 +175,14 @@ def compare(expected, got, rtol=1e-4, atol=1e-6):
     return "\n".join(difflib.unified_diff(e, g, "torch", "autograd_core", lineterm="", n=1))
 
 
+_WARNING = re.compile(r"^\S*:\d+: (\w+Warning): (.*)$", re.M)
+
+
+def warnings_in(stderr):
+    """The (category, first line of message) of each warning a program printed."""
+    return [(c, m.split(" (Triggered internally")[0]) for c, m in _WARNING.findall(normalise(stderr))]
+
+
 def last_error_line(stderr):
     lines = [l for l in stderr.strip().splitlines() if l.strip()]
     return lines[-1] if lines else ""
@@ -198,6 +206,9 @@ def main(argv):
         (rc0, o0, e0, t0), (rc1, o1, e1, t1) = ref[name], got[name]
         d = compare(o0, o1)
         err = rc0 != rc1 or (rc0 and normalise(last_error_line(e0)) != normalise(last_error_line(e1)))
+        w0, w1 = warnings_in(e0), warnings_in(e1)
+        if w0 != w1:
+            d += f"\nwarnings: torch {w0}\n   autograd_core {w1}"
         if d or err:
             bad += 1
             print(f"=== {name}: DIFFERS (exit {rc0} vs {rc1})")
