@@ -54,9 +54,18 @@ CASES = {
     "independent": (lambda mod, p: mod.distributions.Independent(mod.distributions.Normal(*p), 1),
                     lambda mod: (_t(mod, [[0.5, -1.0], [0.0, 2.0]]), _t(mod, [[1.0, 2.0], [0.5, 0.5]])),
                     lambda mod: mod.tensor([[0.0, 1.0], [2.0, -1.0]])),
+    "exponential": (lambda mod, p: mod.distributions.Exponential(*p),
+                    lambda mod: (_t(mod, [0.5, 2.0, 1.0]),),
+                    lambda mod: mod.tensor([0.3, 1.5, 0.0])),
+    "laplace": (lambda mod, p: mod.distributions.Laplace(*p),
+                lambda mod: (_t(mod, [0.5, -1.0], dtype="float64"), _t(mod, [1.5, 0.3], dtype="float64")),
+                lambda mod: mod.tensor([0.3, -0.2], dtype=mod.float64)),
+    "poisson": (lambda mod, p: mod.distributions.Poisson(*p),
+                lambda mod: (_t(mod, [0.5, 4.0, 30.0]),),
+                lambda mod: mod.tensor([0.0, 3.0, 28.0])),
 }
 CONTINUOUS = {"normal", "normal_scalar", "normal_f64", "uniform", "mvn_cov", "mvn_tril",
-              "mvn_precision", "independent"}
+              "mvn_precision", "independent", "exponential", "laplace"}
 
 
 def _describe(mod, name):
@@ -68,7 +77,10 @@ def _describe(mod, name):
             out[attr] = getattr(d, attr)
         except NotImplementedError as e:
             out[attr] = "NotImplementedError"
-    out["entropy"] = d.entropy()
+    try:
+        out["entropy"] = d.entropy()
+    except NotImplementedError:
+        out["entropy"] = "NotImplementedError"
     out["log_prob"] = d.log_prob(value(mod))
     out["repr"] = repr(d)
     out["has_rsample"] = d.has_rsample
@@ -113,13 +125,15 @@ def test_gradients_through_rsample_and_log_prob(name):
 
 
 @pytest.mark.parametrize("name", ["bernoulli_probs", "bernoulli_logits", "categorical_probs",
-                                  "categorical_logits", "onehot"])
+                                  "categorical_logits", "onehot", "poisson"])
 def test_gradients_through_log_prob_and_entropy(name):
     def prog(mod):
         make, params, value = CASES[name]
         ps = params(mod)
         d = make(mod, ps)
-        loss = d.log_prob(value(mod)).sum() * 0.7 + d.entropy().sum()
+        loss = d.log_prob(value(mod)).sum() * 0.7
+        if name != "poisson":  # PyTorch's Poisson has no entropy
+            loss = loss + d.entropy().sum()
         return loss, mod.autograd.grad(loss, ps)
     same(prog, rtol=1e-4, atol=1e-5)
 
@@ -149,6 +163,10 @@ KL_PAIRS = [
     ("Uniform", "Uniform", lambda mod: ((_t(mod, [0.0, 0.0]), _t(mod, [1.0, 1.0])),
                                         (_t(mod, [-1.0, 0.5]), _t(mod, [2.0, 3.0])))),
     ("Uniform", "Normal", lambda mod: ((_t(mod, [0.0]), _t(mod, [1.0])), (_t(mod, [0.2]), _t(mod, [0.7])))),
+    ("Exponential", "Exponential", lambda mod: ((_t(mod, [0.5, 2.0]),), (_t(mod, [1.0, 0.3]),))),
+    ("Laplace", "Laplace", lambda mod: ((_t(mod, [0.0, 1.0]), _t(mod, [1.0, 0.5])),
+                                        (_t(mod, [0.5, -1.0]), _t(mod, [2.0, 0.3])))),
+    ("Poisson", "Poisson", lambda mod: ((_t(mod, [0.5, 3.0]),), (_t(mod, [1.0, 2.5]),))),
     ("Normal", "Uniform", lambda mod: ((_t(mod, [0.0]), _t(mod, [1.0])), (_t(mod, [0.2]), _t(mod, [0.7])))),
     ("MultivariateNormal", "MultivariateNormal",
      lambda mod: ((_t(mod, [[0.0, 1.0], [1.0, 1.0]]), _t(mod, [[1.0, 0.2], [0.2, 2.0]])),
@@ -193,6 +211,10 @@ def test_kl_independent_and_registry():
     lambda mod: mod.distributions.Categorical(),
     lambda mod: mod.distributions.Categorical(probs=mod.tensor(1.0)),
     lambda mod: mod.distributions.Uniform(2.0, 1.0),
+    lambda mod: mod.distributions.Exponential(mod.tensor([0.0])),
+    lambda mod: mod.distributions.Poisson(mod.tensor([-1.0])),
+    lambda mod: mod.distributions.Poisson(mod.tensor([1.0])).log_prob(mod.tensor([1.5])),
+    lambda mod: mod.distributions.Exponential(1.0).log_prob(mod.tensor(-1.0)),
     lambda mod: mod.distributions.MultivariateNormal(mod.zeros(2), mod.tensor([[1.0, 2.0], [2.0, 1.0]])),
     lambda mod: mod.distributions.MultivariateNormal(mod.zeros(2)),
     lambda mod: mod.distributions.MultivariateNormal(mod.tensor(0.0), mod.eye(2)),
@@ -270,6 +292,8 @@ def test_bregman_entropy_and_kl():
     "autograd_core.distributions.bernoulli", "autograd_core.distributions.categorical",
     "autograd_core.distributions.one_hot_categorical", "autograd_core.distributions.independent",
     "autograd_core.distributions.multivariate_normal", "autograd_core.distributions.kl",
+    "autograd_core.distributions.exponential", "autograd_core.distributions.laplace",
+    "autograd_core.distributions.poisson",
     "autograd_core.nn.parallel",
 ])
 def test_docstring_examples_run(module):

@@ -14,17 +14,20 @@ from autograd_core.distributions.bernoulli import Bernoulli
 from autograd_core.distributions.categorical import Categorical
 from autograd_core.distributions.distribution import Distribution
 from autograd_core.distributions.exp_family import ExponentialFamily
+from autograd_core.distributions.exponential import Exponential
 from autograd_core.distributions.independent import Independent
 from autograd_core.distributions.kl import kl_divergence, register_kl
+from autograd_core.distributions.laplace import Laplace
 from autograd_core.distributions.multivariate_normal import MultivariateNormal
 from autograd_core.distributions.normal import Normal
 from autograd_core.distributions.one_hot_categorical import (
     OneHotCategorical, OneHotCategoricalStraightThrough,
 )
+from autograd_core.distributions.poisson import Poisson
 from autograd_core.distributions.uniform import Uniform
 
 __all__ = [
-    "Bernoulli", "Categorical", "Distribution", "ExponentialFamily", "Independent",
-    "MultivariateNormal", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough",
-    "Uniform", "constraints", "kl_divergence", "register_kl",
+    "Bernoulli", "Categorical", "Distribution", "Exponential", "ExponentialFamily",
+    "Independent", "Laplace", "MultivariateNormal", "Normal", "OneHotCategorical",
+    "OneHotCategoricalStraightThrough", "Poisson", "Uniform", "constraints", "kl_divergence", "register_kl",
 ]

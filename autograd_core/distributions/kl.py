@@ -8,12 +8,15 @@ from autograd_core.distributions.bernoulli import Bernoulli
 from autograd_core.distributions.categorical import Categorical
 from autograd_core.distributions.distribution import Distribution
 from autograd_core.distributions.exp_family import ExponentialFamily
+from autograd_core.distributions.exponential import Exponential
 from autograd_core.distributions.independent import Independent
+from autograd_core.distributions.laplace import Laplace
 from autograd_core.distributions.multivariate_normal import (
     MultivariateNormal, _batch_mahalanobis, _broadcast_shape,
 )
 from autograd_core.distributions.normal import Normal
 from autograd_core.distributions.one_hot_categorical import OneHotCategorical
+from autograd_core.distributions.poisson import Poisson
 from autograd_core.distributions.uniform import Uniform
 from autograd_core.distributions.utils import _sum_rightmost
 from autograd_core.nn.functional import softplus as _softplus
@@ -144,6 +147,28 @@ def _kl_normal_normal(p, q):
     var_ratio = (p.scale / q.scale).pow(2)
     t1 = ((p.loc - q.loc) / q.scale).pow(2)
     return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())
+
+
+@register_kl(Exponential, Exponential)
+def _kl_exponential_exponential(p, q):
+    rate_ratio = q.rate / p.rate
+    t1 = -rate_ratio.log()
+    return t1 + rate_ratio - 1
+
+
+@register_kl(Laplace, Laplace)
+def _kl_laplace_laplace(p, q):
+    scale_ratio = p.scale / q.scale
+    loc_abs_diff = (p.loc - q.loc).abs()
+    t1 = -scale_ratio.log()
+    t2 = loc_abs_diff / q.scale
+    t3 = scale_ratio * _torch.exp(-loc_abs_diff / p.scale)
+    return t1 + t2 + t3 - 1
+
+
+@register_kl(Poisson, Poisson)
+def _kl_poisson_poisson(p, q):
+    return p.rate * (p.rate.log() - q.rate.log()) - (p.rate - q.rate)
 
 
 @register_kl(Uniform, Uniform)
