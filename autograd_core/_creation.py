@@ -58,6 +58,28 @@ def _check_sizes(shape, name):
     return shape
 
 
+def _size_arg(size_args, size, name):
+    """The sizes of zeros(2, 3) / zeros((2, 3)) / zeros(size=(2, 3)), as PyTorch takes them."""
+    if size is None:
+        return size_args
+    if size_args:
+        if name in ("rand", "randn"):  # overloaded in PyTorch: its no-overload message
+            got = ", ".join([type(a).__name__ for a in size_args] + [f"size={type(size).__name__}"])
+            raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), "
+                            f"but expected one of:\n{_SAMPLER_SIGNATURES}\n")
+        raise TypeError(f"{name}() got multiple values for argument 'size'")
+    return (size,)
+
+
+_SAMPLER_SIGNATURES = (
+    " * (tuple of ints size, *, autograd_core.Generator generator, Tensor out = None, "
+    "autograd_core.dtype dtype = None, autograd_core.layout layout = None, "
+    "autograd_core.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
+    " * (tuple of ints size, *, Tensor out = None, autograd_core.dtype dtype = None, "
+    "autograd_core.layout layout = None, autograd_core.device device = None, "
+    "bool pin_memory = False, bool requires_grad = False)")
+
+
 def _filled(fill, size, dtype, requires_grad, name, default=None):
     shape = _check_sizes(_core.parse_size(size, name), name)
     d = _np_dtype(dtype, default if default is not None else _core_dtype.get_default_dtype())
@@ -65,24 +87,27 @@ def _filled(fill, size, dtype, requires_grad, name, default=None):
     return _leaf(arr, requires_grad)
 
 
-def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+def zeros(*size_args, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """A tensor of zeros: ``zeros(2, 3)`` or ``zeros((2, 3))``."""
     _check_kwargs(device)
+    size = _size_arg(size_args, size, "zeros")
     r = _filled(0, size, _out_dtype(out, dtype, "zeros"), requires_grad and out is None, "zeros")
     return _written("zeros", out, dtype, r, requires_grad)
 
 
-def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+def ones(*size_args, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """A tensor of ones: ``ones(2, 3)`` or ``ones((2, 3))``."""
     _check_kwargs(device)
+    size = _size_arg(size_args, size, "ones")
     r = _filled(1, size, _out_dtype(out, dtype, "ones"), requires_grad and out is None, "ones")
     return _written("ones", out, dtype, r, requires_grad)
 
 
-def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+def empty(*size_args, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False, memory_format=None):
     """An uninitialised tensor of the given size."""
     _check_kwargs(device)
+    size = _size_arg(size_args, size, "empty")
     if out is not None:
         # PyTorch's empty(out=) only resizes out (its values are whatever they were)
         r = _filled(None, size, _out_dtype(out, dtype, "empty"), False, "empty")
@@ -235,7 +260,7 @@ def _sampled(size, dtype, requires_grad, name, draw, default=None):
     return _leaf(draw(np.empty(shape, dtype=d.np_dtype), d), requires_grad)
 
 
-def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+def rand(*size_args, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     """Uniform samples on [0, 1), PyTorch's numbers for the same seed.
 
@@ -246,6 +271,7 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
             [0.0885, 0.1320]])
     """
     _check_kwargs(device)
+    size = _size_arg(size_args, size, "rand")
 
     def draw(like, d):
         return _random.sample_uniform(like, 0.0, 1.0, generator)
@@ -253,7 +279,7 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     return _written("rand", out, dtype, r, requires_grad)
 
 
-def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+def randn(*size_args, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False):
     """Standard normal samples, PyTorch's numbers for the same seed.
 
@@ -263,6 +289,7 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     tensor([ 1.5410, -0.2934, -2.1788], dtype=autograd_core.float64)
     """
     _check_kwargs(device)
+    size = _size_arg(size_args, size, "randn")
 
     def draw(like, d):
         return _random.sample_normal(like, 0.0, 1.0, generator)

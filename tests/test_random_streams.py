@@ -327,6 +327,10 @@ def test_normal_overloads(seed, dtype):
                                         _linspace(m, 0, 2, n, dtype)), seed)
     _assert_same(lambda m: m.normal(m.zeros(4, 1, dtype=dt(m)), m.ones(5, dtype=dt(m))), seed)
     _assert_same(lambda m: m.normal(2.0, 3.0, (4, 5), dtype=dt(m)), seed)
+    # 0-d mean and std (Normal(0.5, 2.0).sample() in torch.distributions)
+    _assert_same(lambda m: m.normal(m.tensor(0.5, dtype=dt(m)), m.tensor(2.0, dtype=dt(m))), seed)
+    _assert_same(lambda m: m.normal(1.5, m.tensor(2.0, dtype=dt(m))), seed)
+    _assert_same(lambda m: m.normal(m.tensor(0.5, dtype=dt(m)), 2.0), seed)
     _assert_same(lambda m: m.normal(2.0, 3.0, size=(40,), dtype=dt(m)), seed)
 
 

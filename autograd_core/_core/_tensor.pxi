@@ -212,6 +212,9 @@ def to_dtype_py(d):
     return to_dtype(d)
 
 
+cdef bint _warned_float_requires_grad = False  # float(t) of a tensor requiring grad warned
+
+
 # ---------------------------------------------------------------- Size
 
 class Size(tuple):
@@ -887,8 +890,15 @@ cdef class Tensor:
         return bool(self._data.item())
 
     def __float__(self):
+        global _warned_float_requires_grad
         if cnp.PyArray_SIZE(self._data) != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
+        if requires_grad_of(self) and agc_grad_enabled() and not _warned_float_requires_grad:
+            # PyTorch warns once per process (TORCH_WARN_ONCE)
+            _warned_float_requires_grad = True
+            warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
+                          "unexpected behavior.\nConsider using tensor.detach() first.",
+                          UserWarning, stacklevel=2)
         return float(self._data.item())
 
     def __int__(self):
@@ -908,6 +918,15 @@ cdef class Tensor:
         return tensor_repr(
             self._data, dtype_of(self._data).name,
             grad_fn_name=_grad_fn_repr_name(self), requires_grad=requires_grad_of(self))
+
+    def __format__(self, format_spec):
+        # PyTorch formats a plain 0-d tensor as its Python number (f"{loss:.4f}", and
+        # f"{loss}" prints 2.17, not tensor(2.17)); anything else goes to object's rule
+        if cnp.PyArray_NDIM(self._data) == 0 and type(self) is Tensor:
+            return self._data.item().__format__(format_spec)
+        if format_spec:
+            raise TypeError(f"unsupported format string passed to {type(self).__name__}.__format__")
+        return str(self)
 
     def __reduce_ex__(self, proto):
         return (_rebuild_tensor, (np.array(self._data), self._requires_grad))

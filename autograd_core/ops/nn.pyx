@@ -924,14 +924,13 @@ cdef Tensor op_cross_entropy(Tensor self, Tensor target, Tensor weight, object r
     cdef Py_ssize_t C = shape_of(self._data)[class_dim]
     cdef dtype td = dtype_of(target._data)
     cdef Tensor ls, t, prod, s, nll, smooth, ret
-    if td.category == CAT_FLOAT:
-        # class probabilities
+    if shape_of(target._data) == shape_of(self._data):
+        # class probabilities: PyTorch chooses them by the shapes, then checks the dtype
+        if td.category != CAT_FLOAT:
+            raise RuntimeError(f"Expected floating point type for target with class "
+                               f"probabilities, got {td.scalar_name}")
         if ignore_index != -100:
             raise RuntimeError("ignore_index is not supported for floating point target")
-        if shape_of(target._data) != shape_of(self._data):
-            raise RuntimeError(
-                f"Expected input batch_size ({shape_of(self._data)[0]}) to match target "
-                f"batch_size ({shape_of(target._data)[0] if target._data.ndim else 0}).")
         ls = op_log_softmax(self, class_dim, None)
         t = target
         if label_smoothing > 0:

@@ -1796,7 +1796,7 @@ cdef Tensor op_normal(object mean, object std, object generator):
         d = dtype_of(sd)
         check_float_kernel(d, "normal_kernel_cpu")
         vals = normal_values(generator, np.empty(shape_of(sd), dtype=d.np_dtype), 0.0, 1.0)
-        vals = (vals * sd).astype(d.np_dtype)
+        vals = as_array((vals * sd).astype(d.np_dtype))  # 0-d: numpy gives a scalar
         result = make(as_array((vals + d.np_dtype.type(mean)).astype(d.np_dtype)))
         record_NormalBackward2(result, mean, std, None)
         return result
@@ -1805,7 +1805,7 @@ cdef Tensor op_normal(object mean, object std, object generator):
     check_float_kernel(d, "normal_kernel_cpu")
     shape = broadcast_shapes(shape_of(m), shape_of(sd))
     vals = normal_values(generator, np.empty(shape, dtype=d.np_dtype), 0.0, 1.0)
-    vals = (vals * sd).astype(d.np_dtype)
+    vals = as_array((vals * sd).astype(d.np_dtype))  # 0-d: numpy gives a scalar
     result = make(as_array((vals + m).astype(d.np_dtype)))
     record_NormalBackward3(result, mean, std, None)
     return result
