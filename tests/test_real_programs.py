@@ -18,12 +18,7 @@ NAMES = programs.program_names()
 
 # Programs that stop at an API another branch is adding; strict, so that they fail the
 # suite once it has landed and the mark must go.
-NEEDS_SURFACE = {
-    "device_prologue": "torch.cuda / torch.backends (surface)",
-    "mnist_cnn": "torch.cuda (surface)",
-    "seq2seq_attention": "torch.cuda (surface)",
-    "word_lm_lstm": "Tensor.new_zeros (surface)",
-}
+NEEDS_SURFACE = {}  # programs that wait on a missing API (strict xfails)
 
 
 @pytest.fixture(scope="module")
