@@ -14,6 +14,13 @@ def _np_dtype(dtype, default):
     return _core.to_dtype_py(dtype if dtype is not None else default).np_dtype
 
 
+def _no_bool_kernel(np_dtype, kernel):
+    """arange/range/linspace/logspace have no bool kernel in PyTorch (dtype= or out=)."""
+    if np_dtype == np.bool_:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+    return np_dtype
+
+
 def _leaf(arr, requires_grad):
     return _core.from_array(np.array(arr, order="C", copy=None), requires_grad=requires_grad)
 
@@ -185,6 +192,7 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
         floating = any(isinstance(v, float) for v in (start, end, step))
         dtype = _core_dtype.get_default_dtype() if floating else _core_dtype.all_dtypes()["int64"]
     d = _core.to_dtype_py(dtype)
+    _no_bool_kernel(d.np_dtype, "arange_cpu")
     # Count in float64 like PyTorch (ceil((end - start) / step)), then compute values.
     n = int(np.ceil((end - start) / step))
     if isinstance(out, _core.Tensor) and out.numel() not in (0, n):
@@ -206,7 +214,8 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
         raise TypeError(f"linspace(): argument 'steps' must be int, not {type(steps).__name__}")
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    d = _np_dtype(_out_dtype(out, dtype, "linspace"), _core_dtype.get_default_dtype())
+    d = _no_bool_kernel(_np_dtype(_out_dtype(out, dtype, "linspace"),
+                                  _core_dtype.get_default_dtype()), "linspace_cpu")
     r = _leaf(np.linspace(_num(start), _num(end), steps).astype(d), requires_grad and out is None)
     return _written("linspace", out, dtype, r, requires_grad)
 
@@ -438,13 +447,15 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
         raise TypeError(f"logspace(): argument 'steps' must be int, not {type(steps).__name__}")
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    d = _np_dtype(dtype, _core_dtype.get_default_dtype())
+    d = _no_bool_kernel(_np_dtype(_out_dtype(out, dtype, "logspace"),
+                                  _core_dtype.get_default_dtype()), "logspace_cpu")
     exps = np.linspace(float(_num(start)), float(_num(end)), steps)
     with np.errstate(over="ignore"):
         vals = np.power(float(base), exps)
     if np.issubdtype(d, np.integer):
         vals = np.round(vals)  # PyTorch rounds an integer logspace's values (std::pow)
-    return _leaf(vals.astype(d), requires_grad)
+    return _written("logspace", out, dtype, _leaf(vals.astype(d), requires_grad and out is None),
+                    requires_grad)
 
 
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, pin_memory=False,
@@ -629,10 +640,12 @@ def range_(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
         raise RuntimeError("step must be nonzero")
     if (end - start) * step < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    d = _core.to_dtype_py(dtype if dtype is not None else _core_dtype.get_default_dtype())
+    d = _no_bool_kernel(_np_dtype(_out_dtype(out, dtype, "range"),
+                                  _core_dtype.get_default_dtype()), "range_cpu")
     n = int(np.floor((end - start) / step)) + 1
     vals = start + np.arange(n, dtype=np.float64) * step
-    return _leaf(vals.astype(d.np_dtype), requires_grad)
+    return _written("range", out, dtype, _leaf(vals.astype(d), requires_grad and out is None),
+                    requires_grad)
 
 
 def vander(x, N=None, increasing=False):

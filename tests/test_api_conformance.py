@@ -44,3 +44,15 @@ def test_resize_and_resize_as():
 
 def test_is_shared():
     same(lambda t: [t.zeros(2).is_shared(), t.zeros(2, requires_grad=True).is_shared()])
+
+
+def test_sequence_factories_have_no_bool_kernel():
+    """arange/range/linspace/logspace refuse bool (dtype= or out=) with PyTorch's error."""
+    def prog(t):
+        b = t.bool
+        return [catch(lambda: t.arange(0, 5, dtype=b)), catch(lambda: t.linspace(-1, 1, 5, dtype=b)),
+                catch(lambda: t.logspace(-1, 1, 5, dtype=b)),
+                catch(lambda: t.range(0, 4, dtype=b), quiet=True),
+                catch(lambda: t.arange(0., 2., .5, out=t.empty(4, dtype=b))),
+                catch(lambda: t.logspace(0, 2, 3, out=t.empty(3, dtype=t.int64)))]
+    same(prog)

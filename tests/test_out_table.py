@@ -280,6 +280,8 @@ EXTRA = [
     ("arange", lambda p, m: p.arange(0, 5)),
     ("arange.float", lambda p, m: p.arange(0.0, 2.0, 0.5)),
     ("linspace", lambda p, m: p.linspace(-1, 1, 5)),
+    ("logspace", lambda p, m: p.logspace(-1, 1, 5)),
+    ("range", lambda p, m: p.range(0, 4)),
     ("eye", lambda p, m: p.eye(2, 3)),
     ("where.scalar", lambda p, m: p.where(_x(m, 4) > 0, _x(m, 4), 1.0)),
     ("median.all", lambda p, m: p.median(_x(m, 5))),
@@ -292,9 +294,7 @@ EXTRA = [
 # autograd_core follows PyTorch's out= here not yet (strict xfails: remove when fixed)
 EXTRA_KNOWN = {
     "concat": "a narrowing out: PyTorch's TypeError, here a RuntimeError",
-    "arange": "a bool out: PyTorch's NotImplementedError",
-    "arange.float": "a bool or int64 out: PyTorch's NotImplementedError, ValueError",
-    "linspace": "a bool out: PyTorch's NotImplementedError",
+    "arange.float": "an int64 out: PyTorch casts the step to 0 first (ValueError)",
 }
 
 
