@@ -285,6 +285,26 @@ def test_max_pool2d_overlapping_windows_accumulate():
     same(prog)
 
 
+@pytest.mark.parametrize("alpha,beta", [(1, 1), (0.5, 2.0), (2, 0)])
+def test_linear_and_mm_gradients_have_pytorchs_layout(alpha, beta):
+    """mm_mat1_backward / mm_mat2_backward: a transposed (column-major) operand, as
+    F.linear's weight.t(), gets a gradient whose transpose is row-major, so the weight's
+    .grad has the weight's strides; values and second derivatives as PyTorch's."""
+    def prog(m):
+        x = m.tensor(arr(5, 4, seed=23), requires_grad=True)
+        w = m.tensor(arr(3, 4, seed=24), requires_grad=True)
+        b = m.tensor(arr(3, seed=25), requires_grad=True)
+        a = m.tensor(arr(4, 5, seed=26), requires_grad=True)
+        y = F(m).linear(x, w, b)
+        z = m.addmm(b, a.t(), w.t(), beta=beta, alpha=alpha) + m.mm(a.t(), w.t())
+        gx, gw, ga = m.autograd.grad((y * y).sum() + (z * z).sum(), (x, w, a), create_graph=True)
+        hw, = m.autograd.grad((gx * gx).sum() + (gw * ga.sum()).sum(), (w,), retain_graph=True)
+        ((y * y).sum() + z.sum()).backward()
+        return y, z, gx, gw, ga, hw, w.grad, a.grad, b.grad, w.grad.stride(), a.grad.stride()
+
+    same(prog)
+
+
 # ------------------------------------------------------------------ convolution at size
 
 CONVS = [
