@@ -113,6 +113,30 @@ void agc_conv_grad_t_##SUFFIX(const T *g, T *gt, T *gbias, ptrdiff_t N, ptrdiff_
 void agc_maxpool2d_##SUFFIX(const T *x, T *out, int64_t *idx, ptrdiff_t planes, const agc_geom2d *g) \
 {                                                                                                \
     const ptrdiff_t H = g->H, W = g->W;                                                          \
+    if (g->KH == 2 && g->KW == 2 && g->SH == 2 && g->SW == 2 && g->PH == 0 && g->PW == 0         \
+            && g->DH == 1 && g->DW == 1 && 2 * g->OH <= H && 2 * g->OW <= W) {                   \
+        /* the common 2x2 window, stride 2: the same rule, unrolled */                           \
+        for (ptrdiff_t p = 0; p < planes; p++)                                                   \
+            for (ptrdiff_t oh = 0; oh < g->OH; oh++) {                                           \
+                const ptrdiff_t top = p * H * W + 2 * oh * W;                                    \
+                for (ptrdiff_t ow = 0; ow < g->OW; ow++, out++, idx++) {                         \
+                    const ptrdiff_t at[4] = {top + 2 * ow, top + 2 * ow + 1,                     \
+                                             top + W + 2 * ow, top + W + 2 * ow + 1};            \
+                    ptrdiff_t best = at[0];                                                      \
+                    T m = -(T)INFINITY;                                                          \
+                    for (int k = 0; k < 4; k++) {                                                \
+                        const T v = x[at[k]];                                                    \
+                        if (v > m || isnan(v)) {                                                 \
+                            m = v;                                                               \
+                            best = at[k];                                                        \
+                        }                                                                        \
+                    }                                                                            \
+                    *out = m;                                                                    \
+                    *idx = (int64_t)(best - p * H * W);                                          \
+                }                                                                                \
+            }                                                                                    \
+        return;                                                                                  \
+    }                                                                                            \
     for (ptrdiff_t p = 0; p < planes; p++) {                                                     \
         const T *plane = x + p * H * W;                                                          \
         for (ptrdiff_t oh = 0; oh < g->OH; oh++) {                                               \
