@@ -993,7 +993,7 @@ def run_sweeps(impls: list[Impl], args) -> dict:
             print(f"  sweep over {kind}: {impl.label} ...", flush=True)
             sweeps[kind][impl.name] = run_worker({"mode": "sweep", "kind": kind, "sizes": list(sizes),
                                                   "impl": impl.name, "core": args.core,
-                                                  "repeats": 2 if args.quick else 3}, args.threads)
+                                                  "repeats": 3 if args.quick else 5}, args.threads)
     return sweeps
 
 
