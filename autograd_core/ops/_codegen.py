@@ -297,7 +297,7 @@ class Formula:
         except SyntaxError as e:
             raise TableError(f"{node.name}: cannot parse formula {text!r}: {e}") from None
         self.uses = set()          # names of saved things the formula reads
-        self.meta_uses = set()     # (tensor name, attr) for .shape / .dtype / .ndim
+        self.meta_uses = set()     # (tensor name, attr) for .shape / .dtype / .ndim / .strides
         self.code = self.expr(self.tree)
 
     # -- types: "T" Tensor, "N" number, "O" Tensor or number, "X" other
@@ -350,7 +350,7 @@ class Formula:
                 self.uses.add(n.id)
             return n.id, self.kind_of_name(n.id)
         if isinstance(n, ast.Attribute):
-            if isinstance(n.value, ast.Name) and n.attr in ("shape", "dtype", "ndim") \
+            if isinstance(n.value, ast.Name) and n.attr in ("shape", "dtype", "ndim", "strides") \
                     and self.kind_of_name(n.value.id) in ("T", "O") \
                     and n.value.id not in ("grad",) and not self.is_output(n.value.id):
                 self.meta_uses.add((n.value.id, n.attr))
@@ -659,7 +659,8 @@ def gen_node(node, ops_by_name):
         w(f"    node.{_field(u)} = {u}")
     for t, attr in sorted(saved_meta):
         expr = {"shape": f"shape_of({t}._data)", "dtype": f"dtype_of({t}._data)",
-                "ndim": f"cnp.PyArray_NDIM({t}._data)"}[attr]
+                "ndim": f"cnp.PyArray_NDIM({t}._data)",
+                "strides": f"tuple([st // {t}._data.itemsize for st in (<object>{t}._data).strides])"}[attr]
         w(f"    node.saved_{t}_{attr} = {expr} if isinstance({t}, Tensor) else None")
     names = [p.name for p in diff_params]
     if not tuple_free and n_out > 1:

@@ -290,6 +290,37 @@ cdef Tensor _matmul_batched(Tensor tensor1, Tensor tensor2):
     return OPS._unsafe_view(op_bmm(t1_expanded, t2_expanded), output_shape)
 
 
+# ---------------------------------------------------------------- mm / addmm gradients
+
+cdef inline bint column_major(tuple shape, tuple strides):
+    return strides[0] == 1 and strides[1] == shape[0]
+
+
+cdef object mm_mat1_backward(Tensor grad, Tensor mat2, tuple mat1_shape, tuple mat1_strides,
+                             object alpha):
+    """PyTorch's mm_mat1_backward: for a column-major mat1 (a transposed view, as F.linear
+    makes) the product is formed transposed, so the gradient that reaches mat1's base
+    through the transpose is row-major, like the base."""
+    cdef Tensor r
+    if column_major(mat1_shape, mat1_strides):
+        r = OPS.t(OPS.mm(mat2, OPS.t(grad)))
+    else:
+        r = OPS.mm(grad, OPS.t(mat2))
+    return r if alpha == 1 else OPS.mul(r, alpha)
+
+
+cdef object mm_mat2_backward(Tensor grad, Tensor mat1, tuple mat2_shape, tuple mat2_strides,
+                             object alpha):
+    """PyTorch's mm_mat2_backward (see mm_mat1_backward): nn.Linear's weight enters as
+    weight.t(), whose gradient is then computed as (grad.t() @ mat1).t()."""
+    cdef Tensor r
+    if column_major(mat2_shape, mat2_strides):
+        r = OPS.t(OPS.mm(OPS.t(grad), mat1))
+    else:
+        r = OPS.mm(OPS.t(mat1), grad)
+    return r if alpha == 1 else OPS.mul(r, alpha)
+
+
 # ---------------------------------------------------------------- addmm
 
 cdef Tensor op_addmm(Tensor self, Tensor mat1, Tensor mat2, object beta, object alpha):
@@ -314,8 +345,23 @@ cdef Tensor op_addmm(Tensor self, Tensor mat1, Tensor mat2, object beta, object 
     if shape_of(inp) != out_shape and not broadcasts_to(shape_of(inp), out_shape):
         OPS.expand(self, out_shape)  # raises the expand error PyTorch gives
     check_not_bool_kernel(dtype_of(self._data), "addmm_impl_cpu_")
+    cdef Tensor result
     with quiet():
         mm = np.matmul(m1, m2)
+        if cnp.PyArray_ISFLOAT(mm) and cnp.PyArray_TYPE(mm) == cnp.PyArray_TYPE(m2) \
+                and shape_of(mm) == out_shape and type(alpha) in (int, float) \
+                and type(beta) in (int, float):
+            # the product is a fresh array of the result's shape and dtype: scale and add
+            # into it (no temporaries, no copy)
+            if alpha != 1:
+                np.multiply(mm, alpha, out=mm)
+            if beta == 1:
+                np.add(mm, inp, out=mm)
+            elif beta != 0:
+                np.add(mm, inp * beta, out=mm)
+            result = make(mm)
+            record_AddmmBackward0(result, self, mat1, mat2, beta, alpha)
+            return result
         if alpha != 1:
             mm = mm * alpha
         if beta == 0:
@@ -325,7 +371,7 @@ cdef Tensor op_addmm(Tensor self, Tensor mat1, Tensor mat2, object beta, object 
         else:
             out = mm + inp * beta
     # a copy: broadcast_to's view is read-only (the result must be writable)
-    cdef Tensor result = make(np.array(np.broadcast_to(out, out_shape), dtype=d2.np_dtype))
+    result = make(np.array(np.broadcast_to(out, out_shape), dtype=d2.np_dtype))
     record_AddmmBackward0(result, self, mat1, mat2, beta, alpha)
     return result
 
