@@ -4,6 +4,8 @@ differential fuzzer (tests/fuzz) and by following PyTorch's autograd tests
 autograd_core and compared by tests/_diff.py.  Those autograd_core does not pass yet are
 strict xfails (issue 8), so each fix shows as an XPASS that must be unmarked."""
 
+import pytest
+
 from _diff import issue8, same
 
 
@@ -162,6 +164,30 @@ def test_flatten_after_advanced_index_node_name():
         t0 = _t(torch, [[-0.75, 1.25], [1.5, -0.5]])
         y = t0[0:, [0, 1]].flatten()
         return y, type(y.grad_fn).__name__
+    same(prog)
+
+
+@pytest.mark.parametrize("op", ["max", "min", "sort", "topk", "kthvalue", "mode", "median",
+                                "nanmedian", "cummax", "cummin", "frexp", "lu", "inv_ex"])
+def test_values_and_indices_node_has_one_output(op):
+    # the indices are not differentiable: the node has one output slot, so its Node hooks
+    # get 1-tuples (and linalg.lu's P, also not differentiable, leaves L and U as 0 and 1)
+    def prog(torch):
+        x = _t(torch, [[1.0, 3.0, 2.0], [0.5, -1.0, 4.0], [2.0, 1.0, 3.0]])
+        r = {"max": lambda: torch.max(x, 1), "min": lambda: x.min(0),
+             "sort": lambda: torch.sort(x, 1), "topk": lambda: torch.topk(x, 2),
+             "kthvalue": lambda: torch.kthvalue(x, 2), "mode": lambda: torch.mode(x, 1),
+             "median": lambda: torch.median(x, 1), "nanmedian": lambda: x.nanmedian(1),
+             "cummax": lambda: torch.cummax(x, 1), "cummin": lambda: torch.cummin(x, 0),
+             "frexp": lambda: torch.frexp(x), "lu": lambda: torch.linalg.lu(x),
+             "inv_ex": lambda: torch.linalg.inv_ex(x)}[op]()
+        outs = [t for t in r if t.grad_fn is not None]
+        log = []
+        node = outs[0].grad_fn
+        node.register_prehook(lambda g: log.append(len(g)))
+        node.register_hook(lambda gi, go: log.append((len(gi), len(go))))
+        sum(t.sum() for t in outs).backward()
+        return log, [t.output_nr for t in outs], [t.requires_grad for t in r], x.grad
     same(prog)
 
 

@@ -8,8 +8,6 @@ KNOWN = {
                            "with the target: PyTorch's index_put_ raises",
     "value @ setitem": "setitem whose value is a view overlapping the target: PyTorch "
                        "copies element by element, numpy as if from a copy",
-    "hook log @ backward": "max/min(dim)'s node has one output in PyTorch (the indices are "
-                           "not differentiable): its Node pre-hooks get one gradient",
     # met only in the 20,000-program run (not in the suite's budget)
     "requires_grad @ grad": "autograd.grad(create_graph=True) through a Function output "
                             "modified in place by copy_",
