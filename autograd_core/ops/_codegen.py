@@ -565,6 +565,22 @@ def gen_node(node, ops_by_name):
         w("")
     w(f"    cdef tuple apply({node.name} node, tuple grads):")
     w("        cdef object grad = grads[0]")
+    # PyTorch unpacks every saved variable before any formula runs: one modified in place
+    # since (or freed) raises even when only inputs not reading it need a gradient now
+    readers = {}
+    for i, p in enumerate(diff_params):
+        for u in formulas[p.name].uses:
+            if u in outputs:
+                readers.setdefault((saved_outputs[outputs[u]], True), set()).add(i)
+            elif schema.param(u).has_edge or u in released_values:
+                readers.setdefault((u, False), set()).add(i)
+    for (u, is_out), idxs in sorted(readers.items()):
+        if len(idxs) == len(diff_params):
+            continue  # some formula reading it runs whenever the node does
+        cond = " or ".join(f"needs_input_grad(node, {i})" for i in sorted(idxs))
+        w(f"        if not ({cond}) and node.{_field(u)} is not None:")
+        w(f"            " + (f"node.{_field(u)}.unpack(node)" if is_out
+                              else f"unpack_operand(node, node.{_field(u)})"))
     results = []
     for i, p in enumerate(diff_params):
         f = formulas[p.name]
