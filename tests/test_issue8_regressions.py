@@ -4,6 +4,8 @@ differential fuzzer (tests/fuzz) and by following PyTorch's autograd tests
 autograd_core and compared by tests/_diff.py.  Those autograd_core does not pass yet are
 strict xfails (issue 8), so each fix shows as an XPASS that must be unmarked."""
 
+import pytest
+
 from _diff import issue8, same
 
 
@@ -165,6 +167,102 @@ def test_flatten_after_advanced_index_node_name():
     same(prog)
 
 
+@pytest.mark.parametrize("op", ["max", "min", "sort", "topk", "kthvalue", "mode", "median",
+                                "nanmedian", "cummax", "cummin", "frexp", "lu", "inv_ex"])
+def test_values_and_indices_node_has_one_output(op):
+    # the indices are not differentiable: the node has one output slot, so its Node hooks
+    # get 1-tuples (and linalg.lu's P, also not differentiable, leaves L and U as 0 and 1)
+    def prog(torch):
+        x = _t(torch, [[1.0, 3.0, 2.0], [0.5, -1.0, 4.0], [2.0, 1.0, 3.0]])
+        r = {"max": lambda: torch.max(x, 1), "min": lambda: x.min(0),
+             "sort": lambda: torch.sort(x, 1), "topk": lambda: torch.topk(x, 2),
+             "kthvalue": lambda: torch.kthvalue(x, 2), "mode": lambda: torch.mode(x, 1),
+             "median": lambda: torch.median(x, 1), "nanmedian": lambda: x.nanmedian(1),
+             "cummax": lambda: torch.cummax(x, 1), "cummin": lambda: torch.cummin(x, 0),
+             "frexp": lambda: torch.frexp(x), "lu": lambda: torch.linalg.lu(x),
+             "inv_ex": lambda: torch.linalg.inv_ex(x)}[op]()
+        outs = [t for t in r if t.grad_fn is not None]
+        log = []
+        node = outs[0].grad_fn
+        node.register_prehook(lambda g: log.append(len(g)))
+        node.register_hook(lambda gi, go: log.append((len(gi), len(go))))
+        sum(t.sum() for t in outs).backward()
+        return log, [t.output_nr for t in outs], [t.requires_grad for t in r], x.grad
+    same(prog)
+
+
+def test_sgn_grad_is_a_zerotensor_then_second_backward_raises():
+    # sgn's gradient for real inputs is PyTorch's immutable ZeroTensor: stolen into .grad,
+    # so a second backward accumulating into it raises
+    def prog(torch):
+        t0 = torch.tensor(1.0, dtype=torch.float32, requires_grad=True)
+        t2 = _t(torch, 1.5)
+        t3 = torch.sgn(t2)
+        t3.sum().backward(retain_graph=True)
+        assert t2.grad._is_zerotensor()
+        (t0.sum() + (t2 * t2).sum() + t3.sum()).backward()
+    same(prog, must_raise=True)
+
+
+_SGN_CHAINS = {
+    "leaf": lambda torch, x: torch.sgn(x), "mul": lambda torch, x: torch.sgn(x * 2),
+    "exp": lambda torch, x: torch.sgn(x.exp()), "neg": lambda torch, x: torch.sgn(-x),
+    "sum": lambda torch, x: torch.sgn(x.sum()), "mean": lambda torch, x: torch.sgn(x.mean()),
+    "sum_dim": lambda torch, x: torch.sgn(x.reshape(2, 1).sum(1)),
+    "select": lambda torch, x: torch.sgn(x[0]), "view": lambda torch, x: torch.sgn(x.view(2)),
+    "t": lambda torch, x: torch.sgn(x.reshape(2, 1).t()),
+    "expand": lambda torch, x: torch.sgn(x.expand(3, 2)),
+    "twice": lambda torch, x: torch.sgn(x) + torch.sgn(x), "plus_x": lambda torch, x: torch.sgn(x) + x,
+    "sub_alpha": lambda torch, x: torch.sgn(torch.sub(x, x, alpha=0.5)),
+    "add_alpha": lambda torch, x: torch.sgn(torch.add(x, x, alpha=2.0)),
+    "tanh": lambda torch, x: torch.sgn(x.tanh()), "where": lambda torch, x: torch.sgn(
+        torch.where(x > 0, x, x * 2)),
+}
+
+
+@pytest.mark.parametrize("chain", sorted(_SGN_CHAINS))
+def test_sgn_zerotensor_through_formulas(chain):
+    # whether .grad is a ZeroTensor after sgn of a function of x: PyTorch's ZeroTensor
+    # kernels (mul, div, add/sub of two) keep it, other ops and a stride-0 result
+    # (refused by AccumulateGrad's layout contract) do not
+    def prog(torch):
+        x = _t(torch, [1.5, -0.5])
+        y = _SGN_CHAINS[chain](torch, x)
+        y.sum().backward()
+        r = [x.grad, x.grad._is_zerotensor()]
+        try:
+            (x * 3).sum().backward()
+        except RuntimeError as e:
+            r.append(str(e))
+        return r + [x.grad]
+    same(prog)
+
+
+def test_zerotensor_grad_is_immutable():
+    def prog(torch):
+        x = _t(torch, [1.5, -0.5])
+        torch.sgn(x).sum().backward()
+        g = x.grad
+        r = [g.clone()._is_zerotensor(), g.detach()._is_zerotensor(), g[0]._is_zerotensor(),
+             (g + 1)._is_zerotensor(), g.stride(), repr(g).replace("autograd_core", "torch")]
+        for f in (lambda: g.add_(1), lambda: g.zero_(), lambda: g.view(2).mul_(2),
+                  lambda: g.numpy()):
+            try:
+                f()
+            except RuntimeError as e:
+                r.append(str(e))
+        return r
+    same(prog)
+
+
+def test_std_backward_of_a_zerotensor_raises():
+    # PyTorch's std_backward masks grad / (2 std) in place: with sgn's ZeroTensor it raises
+    def prog(torch):
+        x = _t(torch, [1.5, -0.5])
+        torch.sgn(x.std()).backward()
+    same(prog, must_raise=True)
+
+
 # ------------------------------------------------------------------ views, in-place
 
 def test_0d_select_is_a_view():
@@ -302,6 +400,207 @@ def test_retain_grad_then_inplace():
         a.sum().backward()
         return a.grad
     same(prog)
+
+
+_OVERLAPPING_SETITEMS = {
+    # advanced (index_put_): any overlap of the value with the target raises ...
+    "mask_0d_detached": lambda torch, t: t[0].__setitem__(t[0] > 0, t[0].detach()),
+    "list_partial": lambda torch, t: t[0].__setitem__([0, 1], t[0][1:3]),
+    "list_full": lambda torch, t: t[0].__setitem__([2, 1, 0], t[0]),
+    "list_select": lambda torch, t: t[0].__setitem__([0], t[0][0]),
+    "list_copy": lambda torch, t: t[0].__setitem__([0, 1], t[0][[1, 2]]),
+    # ... but a lone bool mask with a one-element value is masked_fill_
+    "mask_one_element": lambda torch, t: t[0].__setitem__(t[0] > 1, t[0][0]),
+    # basic (copy_): a partial overlap raises, a full one or a strided one copies
+    "slice_partial": lambda torch, t: t[0].__setitem__(slice(1, 3), t[0][0:2]),
+    "transposed": lambda torch, t: t[1].__setitem__(slice(None), t[1].t()),
+    "expanded": lambda torch, t: t[0].__setitem__(slice(0, 3), t[0].expand(3)),
+    "strided_in_order": lambda torch, t: t[1].__setitem__((slice(None), 1), t[1][0]),
+    "strided_rows": lambda torch, t: t[2].__setitem__((slice(1, None), 1), t[2][0, :2]),
+    "strided_target": lambda torch, t: t[2].__setitem__((0, slice(None)), t[2][:, 1]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_OVERLAPPING_SETITEMS))
+def test_setitem_value_sharing_memory_with_target(case):
+    def prog(torch):
+        t = [torch.tensor([1.0, 2.0, 3.0]), torch.tensor([[1.0, 2.0], [3.0, 4.0]]),
+             torch.arange(9.0).reshape(3, 3)]
+        try:
+            _OVERLAPPING_SETITEMS[case](torch, t)
+        except RuntimeError as e:
+            return str(e), t
+        return t
+    same(prog)
+
+
+def test_setitem_strided_overlap_with_grad():
+    # the copy of a strided overlapping value runs in memory order under autograd too
+    def prog(torch):
+        x = torch.arange(9.0, dtype=torch.float64).reshape(3, 3).requires_grad_()
+        t0 = x * 1
+        t0[:, 1] = t0[0]
+        t0[1:3, 0:2] = t0[0:2, 1:3]
+        t0.sum().backward()
+        return t0, x.grad
+    same(prog)
+
+
+def test_setitem_value_is_a_transposed_alias_of_size_one_dims():
+    def prog(torch):
+        t5 = torch.tensor([[0.9]], dtype=torch.float64)
+        t5[...] = torch.swapaxes(t5, -1, 1)
+        return t5
+    same(prog)
+
+
+def test_setitem_value_alias_with_another_size_one_stride():
+    # a size-1 dim's stride differs (a step-2 slice of it): PyTorch's overlap check sees
+    # the same memory in another layout, a partial overlap
+    def prog(torch):
+        t0 = torch.tensor([[[0.75, 0.1, 1.0]]], dtype=torch.float64)
+        t2 = t0[0:, 0::2]
+        t2[0:, :, :] = t0
+    same(prog, must_raise=True)
+
+
+_SETITEM_GRAPHS = {
+    "index_put_broadcast": lambda t, v: t.__setitem__((slice(0, None), [0, 1]), v),
+    "index_put_on_view": lambda t, v: t.__setitem__((slice(0, 1), [0, 1]), v),
+    "index_put_0d": lambda t, v: t.__setitem__([0, 1], v[0]),
+    "index_put_leading_ones": lambda t, v: t.__setitem__([0, 1], v[None, None, 0:1]),
+    "mask": lambda t, v: t.__setitem__(t > 0, v[0]),
+    "fill_0d": lambda t, v: t.__setitem__(0, v[0]),
+    "expand_1": lambda t, v: t.__setitem__(0, v[0:1]),
+    "basic": lambda t, v: t.__setitem__((0, slice(0, 2)), v),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_SETITEM_GRAPHS))
+def test_setitem_graph_edges(case):
+    # index_put_ broadcasts its values itself and fill_ takes a 0-d value: no
+    # ExpandBackward0 between the node and the value's history (a basic write expands)
+    def prog(torch):
+        x = torch.ones(2, 3, dtype=torch.float64, requires_grad=True)
+        v = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+        t = x * 1
+        _SETITEM_GRAPHS[case](t, v)
+        names = [type(n).__name__ for n, _ in t.grad_fn.next_functions]
+        t.sum().backward()
+        return type(t.grad_fn).__name__, names, x.grad, v.grad
+    same(prog)
+
+
+def test_index_put_node_released_before_accumulating():
+    # IndexPutBackward0 saves the indices: a second backward raises at it, before the
+    # value's leaf accumulates anything
+    def prog(torch):
+        t0 = torch.tensor([[-1.0, -1.5]], dtype=torch.float64, requires_grad=True)
+        t1 = torch.maximum(t0, t0)
+        t3 = torch.tensor([1.0, -1.7], dtype=torch.float64, requires_grad=True)
+        t1[0:, [0, 1]] = t3
+        t1.sum().backward()
+        try:
+            (t1.sum() + t3.sum()).backward()
+        except RuntimeError as e:
+            return str(e), t3.grad, t0.grad
+    same(prog)
+
+
+@pytest.mark.parametrize("case", ["select", "slice", "adv", "whole", "copy_", "mul_view"])
+def test_second_backward_through_a_written_region(case):
+    # CopySlices drops the node it wraps when freed: a second backward raises there even
+    # when nothing else on the path saved anything (the fill_ of the whole tensor has no
+    # CopySlices)
+    def prog(torch):
+        v = _t(torch, [1.0, 2.0])
+        t = torch.zeros(3, dtype=torch.float64)
+        {"select": lambda: t.__setitem__(0, v[0]), "slice": lambda: t.__setitem__(slice(0, 2), v),
+         "adv": lambda: t.__setitem__([0, 1], v), "whole": lambda: t.__setitem__(Ellipsis, v[0]),
+         "copy_": lambda: t[0:2].copy_(v), "mul_view": lambda: t[0:2].mul_(v)}[case]()
+        t.sum().backward()
+        try:
+            t.sum().backward()
+        except RuntimeError as e:
+            return str(e), v.grad
+        return v.grad
+    same(prog)
+
+
+def test_unused_saved_output_modified_in_place_raises():
+    # PyTorch unpacks every saved variable of a node: pow(Tensor, Tensor)'s saved
+    # result, read only by the exponent's formula, raises though the exponent needs none
+    def prog(torch):
+        t0 = torch.tensor([0.9], dtype=torch.float64)
+        t1 = _t(torch, [[1.0, 0.5, 0.75], [0.25, 0.5, -0.3]])
+        t3 = torch.pow(t1.abs() + 0.5, t0)
+        t3.abs_()
+        t3.sum().backward()
+    same(prog, must_raise=True)
+
+
+def test_unused_saved_input_modified_in_place_raises():
+    def prog(torch):
+        a = _t(torch, [1.0, 2.0])
+        b = _t(torch, [3.0, 4.0])
+        a2, b2 = a * 1, b * 1
+        y = a2 * b2
+        a2.add_(1)
+        return torch.autograd.grad(y.sum(), b)
+    same(prog, must_raise=True)
+
+
+def test_leaf_moved_into_the_graph_interior():
+    def prog(torch):
+        t0 = _t(torch, [1.5, -1.25])
+        t1 = _t(torch, [-2.0, 1.0])
+        t3 = t0.exp()
+        t0.detach_()
+        t0 += t1
+        (t0.sum() + t3.sum()).backward()
+    same(prog, must_raise=True)
+
+
+@pytest.mark.parametrize("op", ["sum", "mean", "amax", "prod", "var", "std", "logsumexp",
+                                "cumsum", "softmax", "log_softmax", "max"])
+def test_result_layout_of_transposed_input(op):
+    # reductions and scans allocate a contiguous result whatever the input's layout: what
+    # later view()s and reshape()s (view or copy) see
+    def prog(torch):
+        x = torch.arange(24.0, dtype=torch.float64).reshape(4, 3, 2).requires_grad_()
+        t = x.mT
+        y = {"sum": lambda: t.sum(0), "mean": lambda: torch.mean(t, dim=-3),
+             "amax": lambda: t.amax(0), "prod": lambda: t.prod(0), "var": lambda: t.var(0),
+             "std": lambda: t.std(0), "logsumexp": lambda: t.logsumexp(0),
+             "cumsum": lambda: t.cumsum(0), "softmax": lambda: t.softmax(0),
+             "log_softmax": lambda: t.log_softmax(0), "max": lambda: t.max(0).values}[op]()
+        z = (y ** 3)[1:]
+        with torch.no_grad():
+            r = z.reshape(-1)
+        return y.stride(), y.is_contiguous(), r.requires_grad, r._base is not None
+    same(prog)
+
+
+def test_engine_sum_to_0d_is_not_a_view():
+    # the gradient of a 0-d input reached by broadcasting is sum()'s, not a view made under
+    # no_grad, so writing into it with grad mode on is allowed
+    def prog(torch):
+        t0 = _t(torch, [[-1.25, 0.1, -1.0], [0.6, 1.25, 0.1]])
+        t6 = _t(torch, 0.15)
+        t7 = torch.addcmul(t0, t0, t6, value=0.5)
+        g8, g9 = torch.autograd.grad(t7.sum(), [t0, t6])
+        g9.copy_(t0.mean())
+        return g9
+    same(prog)
+
+
+def test_grad_of_a_view_whose_history_cannot_be_rebuilt():
+    def prog(torch):
+        t0 = _t(torch, [[[2.0, -0.9], [0.1, 0.25]]])
+        t4 = torch.chunk(t0, 2, -3)[0]
+        t0.detach().add_(1.0)
+        return t4.grad
+    same(prog, quiet=True)
 
 
 # ------------------------------------------------------------------ custom Function

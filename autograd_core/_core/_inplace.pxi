@@ -133,10 +133,13 @@ cdef void move_retained_grad(Tensor t, Node old) noexcept:
 
 cdef int check_inplace(Tensor self, tuple others) except -1:
     """PyTorch's rules for writing into self (check_inplace): in inference mode, on
-    views whose way of creation forbids it, on leaves and views of leaves. As in
-    PyTorch, the autograd checks come first (an inference leaf that requires grad gets the
-    leaf error outside inference mode)."""
+    views whose way of creation forbids it, on leaves and views of leaves; a ZeroTensor
+    (Note [ZeroTensor]) is immutable. As in PyTorch, the autograd checks come before the
+    inference check (an inference leaf that requires grad gets the leaf error outside
+    inference mode)."""
     cdef Tensor base
+    if is_zerotensor(self):
+        raise RuntimeError(MSG_ZEROTENSOR_WRITE)
     if agc_recording() and (requires_grad_of(self) or any_requires_grad(others)):
         base = self._base
         if base is not None:
@@ -201,32 +204,50 @@ cdef bint is_non_overlapping_and_dense(cnp.ndarray x):
     return True
 
 
-cdef int _check_no_partial_overlap(Tensor self, tuple others) except -1:
-    """PyTorch's assert_no_partial_overlap between the written-to tensor and an
-    argument: sharing memory is allowed only as the very same elements."""
-    cdef cnp.ndarray a = self._data, b
+cdef int overlap_status(cnp.ndarray a, cnp.ndarray b) except -1:
+    """PyTorch's get_overlap_status: OVERLAP_FULL for the very same elements in the same
+    layout, OVERLAP_PARTIAL for other shared memory, OVERLAP_TOO_HARD when one of them
+    is not dense (PyTorch does not look further then), else OVERLAP_NO."""
     cdef char *alo
     cdef char *ahi
     cdef char *blo
     cdef char *bhi
-    if cnp.PyArray_SIZE(a) == 0:
-        return 0
+    if b is a:
+        return OVERLAP_FULL
+    if cnp.PyArray_SIZE(a) == 0 or cnp.PyArray_SIZE(b) == 0:
+        return OVERLAP_NO
+    if not (is_non_overlapping_and_dense(a) and is_non_overlapping_and_dense(b)):
+        return OVERLAP_TOO_HARD
     _memory_bounds(a, &alo, &ahi)
+    _memory_bounds(b, &blo, &bhi)
+    if not (alo < bhi and blo < ahi):
+        return OVERLAP_NO
+    if (alo == blo and ahi == bhi and cnp.PyArray_DATA(a) == cnp.PyArray_DATA(b)
+            and (<object>a).strides == (<object>b).strides):
+        return OVERLAP_FULL
+    return OVERLAP_PARTIAL
+
+
+cdef bint shares_memory(cnp.ndarray a, cnp.ndarray b) noexcept:
+    """Whether the byte ranges a and b span intersect (a cheap may-share test)."""
+    cdef char *alo
+    cdef char *ahi
+    cdef char *blo
+    cdef char *bhi
+    if cnp.PyArray_SIZE(a) == 0 or cnp.PyArray_SIZE(b) == 0:
+        return False
+    _memory_bounds(a, &alo, &ahi)
+    _memory_bounds(b, &blo, &bhi)
+    return alo < bhi and blo < ahi
+
+
+cdef int _check_no_partial_overlap(Tensor self, tuple others) except -1:
+    """PyTorch's assert_no_partial_overlap between the written-to tensor and an
+    argument: sharing memory is allowed only as the very same elements."""
     for x in others:
-        if not isinstance(x, Tensor):
-            continue
-        b = (<Tensor>x)._data
-        if b is a or cnp.PyArray_SIZE(b) == 0:
-            continue
-        _memory_bounds(b, &blo, &bhi)
-        if not (alo < bhi and blo < ahi):
-            continue
-        if not (is_non_overlapping_and_dense(a) and is_non_overlapping_and_dense(b)):
-            continue  # PyTorch's TooHard: allowed
-        if (alo == blo and ahi == bhi and cnp.PyArray_DATA(a) == cnp.PyArray_DATA(b)
-                and (<object>a).strides == (<object>b).strides):
-            continue
-        raise RuntimeError(MSG_PARTIAL_OVERLAP)
+        if (isinstance(x, Tensor)
+                and overlap_status(self._data, (<Tensor>x)._data) == OVERLAP_PARTIAL):
+            raise RuntimeError(MSG_PARTIAL_OVERLAP)
     return 0
 
 
@@ -446,6 +467,11 @@ cdef class CopySlices(Node):
             gv = OPS.take(g, region)
         return (gb, gv)
 
+    cdef void release_saved(self) noexcept:
+        # PyTorch's CopySlices drops the node of the write it wraps (and IndexPutBackward0
+        # its indices): a second backward through it raises
+        self.released = True
+
 
 cdef class IndexPutBackward0(CopySlices):
     """A write through an advanced index (setitem with index tensors or masks)."""
@@ -507,5 +533,8 @@ cdef int write_region(Tensor target, cnp.ndarray region, Tensor values, bint adv
     record(node, base, (base, values))
     base._output_nr = 0
     move_retained_grad(base, old)
-    if dtype_of(values._data) is not dtype_of(base._data):
+    # (an index_put_'s values broadcast to the region unexpanded, as PyTorch's, whose
+    # engine sums their gradient back)
+    if (dtype_of(values._data) is not dtype_of(base._data)
+            or shape_of(values._data) != shape_of(region)):
         node.input_meta = (None, (shape_of(values._data), dtype_of(values._data)))

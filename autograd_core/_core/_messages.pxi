@@ -58,6 +58,9 @@ cdef str MSG_PARTIAL_OVERLAP = (
     "refer to a single memory location. Please clone() the tensor before performing the "
     "operation.")
 
+cdef str MSG_ZEROTENSOR_WRITE = (
+    "ZeroTensors are immutable. Please use the materialized zero tensor obtained using "
+    ".clone() if you want a mutable tensor.")
 cdef str MSG_OVERLAPPING_WRITE = (
     "unsupported operation: more than one element of the written-to tensor refers to a "
     "single memory location. Please clone() the tensor before performing the operation.")
@@ -114,10 +117,14 @@ cdef object modified_error(Tensor t, long saved_version, Node node, int output_n
 
 
 cdef str op_name(Node node):
-    """A node's op name as PyTorch's messages give it: ExpBackward0 -> Exp."""
+    """A node's op name as PyTorch's messages give it: ExpBackward0 -> Exp, but
+    PowBackward1 -> Pow1."""
     name = type(node).__name__
     i = name.rfind("Backward")
-    return name[:i] if i > 0 else name
+    if i <= 0:
+        return name
+    suffix = name[i + 8:]
+    return name[:i] + ("" if suffix == "0" else suffix)
 
 
 # ---------------------------------------------------------------- argument checks

@@ -481,7 +481,11 @@ cdef class AccumulateGrad(Node):
     cdef tuple apply(self, tuple grads):
         cdef Tensor var = self.var
         cdef Tensor g = grads[0]
-        if g is None or not var._requires_grad:  # detach_()ed since the graph was made
+        if g is None:
+            return ()
+        if var._grad_fn is not None:  # an in-place op on it since (after a detach_())
+            raise RuntimeError("leaf variable has been moved into the graph interior")
+        if not var._requires_grad:  # detach_()ed since the graph was made
             return ()
         # the leaf's tensor hooks ran before (the engine calls them as this node's
         # tensor pre-hooks, ahead of its pre-hooks, as PyTorch)
@@ -541,6 +545,50 @@ cdef bint grad_is_owned(Tensor g, int expected_refs) noexcept:
 cdef PyThread_type_lock _accumulate_lock = PyThread_allocate_lock()
 
 
+# Note [ZeroTensor]
+# PyTorch's sgn backward for real inputs is an _efficientzerotensor: a zero tensor that
+# is immutable. It flows on through the engine like any gradient; a leaf's
+# AccumulateGrad may steal it (Note [Stealing the gradient]), and then the leaf's .grad
+# is a ZeroTensor: x.grad._is_zerotensor() is True, an in-place write into it raises,
+# and so does a second backward accumulating into it. Views of it are ZeroTensors too,
+# and so are the results of PyTorch's ZeroTensor kernels (mul, div, add, sub:
+# binary_values in ops/pointwise.pyx), so that a ZeroTensor passes through the formulas
+# made of them (grad * other) as in PyTorch; any other computed result is ordinary.
+# Here its values are a read-only zero array registered (weakly, by identity) below;
+# views of it share its memory and so its root array.
+cdef object _zerotensor_roots = weakref.WeakValueDictionary()
+
+
+def _zerotensor_like(Tensor t):
+    """A ZeroTensor of t's shape and dtype (Note [ZeroTensor])."""
+    cdef cnp.ndarray arr = np.zeros(shape_of(t._data), dtype=t._data.dtype)
+    arr.flags.writeable = False
+    _zerotensor_roots[id(arr)] = arr
+    return make(arr)
+
+
+cdef bint _obeys_layout_contract(cnp.ndarray g, cnp.ndarray var):
+    """PyTorch's obeys_layout_contract: the strides .grad may take as they are (those of
+    a dense variable, size-1 dimensions aside; else C-contiguous)."""
+    cdef int i
+    if not (cnp.PyArray_IS_C_CONTIGUOUS(var) or cnp.PyArray_IS_F_CONTIGUOUS(var)):
+        return cnp.PyArray_IS_C_CONTIGUOUS(g)
+    for i in range(cnp.PyArray_NDIM(g)):
+        if cnp.PyArray_DIM(g, i) != 1 and cnp.PyArray_STRIDE(g, i) != cnp.PyArray_STRIDE(var, i):
+            return False
+    return True
+
+
+cdef bint is_zerotensor(Tensor t) except -1:
+    cdef cnp.ndarray arr = t._data
+    if cnp.PyArray_ISWRITEABLE(arr):  # (the common case: one flag test)
+        return False
+    root = (<object>arr).base
+    if root is None:
+        root = arr
+    return _zerotensor_roots.get(id(root)) is root
+
+
 cdef int accumulate_into(Tensor var, Tensor g) except -1:
     """PyTorch's AccumulateGrad: steal or clone the first gradient, then add.
 
@@ -562,7 +610,10 @@ cdef int _accumulate_locked(Tensor var, Tensor g) except -1:
     if cnp.PyArray_TYPE(g._data) != cnp.PyArray_TYPE(var._data):
         g = OPS._to_copy(g, dtype_of(var._data))
     if old is None:
-        if not agc_grad_enabled() and _can_steal(g, 3):
+        if (not agc_grad_enabled() and is_zerotensor(g) and Py_REFCNT(g) <= 3
+                and _obeys_layout_contract(g._data, var._data)):
+            var._grad = g  # Note [ZeroTensor]
+        elif not agc_grad_enabled() and _can_steal(g, 3):
             var._grad = g
         elif agc_grad_enabled():
             var._grad = OPS._copy_backwards(g, True)
@@ -571,6 +622,8 @@ cdef int _accumulate_locked(Tensor var, Tensor g) except -1:
     elif agc_grad_enabled():
         var._grad = OPS._copy_backwards(OPS.add(old, g, 1), False)
     else:
+        if is_zerotensor(old):
+            raise RuntimeError(MSG_ZEROTENSOR_WRITE)
         if cnp.PyArray_ISWRITEABLE(old._data) and same_shape(old._data, g._data):
             np.add(old._data, g._data, out=old._data)
             bump_version(old)

@@ -550,7 +550,11 @@ cdef class Tensor:
 
     @property
     def grad(self):
-        if grad_fn_of(self) is not None and not self._retains_grad:
+        try:
+            leaf = grad_fn_of(self) is None
+        except RuntimeError:  # a view whose history cannot be rebuilt: no leaf either
+            leaf = False
+        if not leaf and not self._retains_grad:
             warnings.warn(MSG_NONLEAF_GRAD_ACCESS, UserWarning, stacklevel=2)
         return self._grad
 
@@ -863,7 +867,22 @@ cdef class Tensor:
         """The values as a numpy array sharing memory (only without requires_grad)."""
         if requires_grad_of(self) and agc_grad_enabled() and not force:
             raise RuntimeError(MSG_NUMPY_REQUIRES_GRAD)
+        if not force and is_zerotensor(self):
+            raise RuntimeError(" Cannot convert a ZeroTensor to numpy. Set force=True if you "
+                               "need the zero array.")
         return self._data
+
+    def _is_zerotensor(self):
+        """Whether this is an immutable zero gradient (Note [ZeroTensor] in _node.pxi):
+        what sgn's backward gives for real inputs.
+
+        >>> import autograd_core as torch
+        >>> x = torch.tensor([1.5, -2.0], requires_grad=True)
+        >>> torch.sgn(x).sum().backward()
+        >>> x.grad._is_zerotensor(), x.grad
+        (True, tensor([0., 0.]))
+        """
+        return is_zerotensor(self)
 
     def __array__(self, dtype=None, copy=None):
         if requires_grad_of(self) and agc_grad_enabled():

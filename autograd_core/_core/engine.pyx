@@ -245,7 +245,7 @@ cdef class _GraphTask:
         cdef Node node = self.nodes[idx]
         cdef list buf
         if node.num_outputs() == 1:  # most nodes: the slot is the list entry itself
-            self.buffers[idx] = g if cur is None else OPS.add(<Tensor>cur, g, 1)
+            self.buffers[idx] = g if cur is None else _buffer_sum(<Tensor>cur, g)
             return 0
         if cur is None:
             buf = [None] * node.num_outputs()
@@ -253,13 +253,22 @@ cdef class _GraphTask:
         else:
             buf = <list>cur
         old = buf[nr]
-        buf[nr] = g if old is None else OPS.add(<Tensor>old, g, 1)
+        buf[nr] = g if old is None else _buffer_sum(<Tensor>old, g)
 
     cdef int arrive(self, int32_t idx) except -1:
         self.deps.data[idx] -= 1
         if self.deps.data[idx] == 0:
             if agc_heap_push(&self.ready, (<Node>self.nodes[idx]).seq, idx) != 0:
                 raise MemoryError()
+
+
+cdef Tensor _buffer_sum(Tensor a, Tensor b):
+    """Two gradients for one slot: their sum; two ZeroTensors sum to one (PyTorch's
+    add of ZeroTensors, Note [ZeroTensor] in _node.pxi)."""
+    if (not cnp.PyArray_ISWRITEABLE(a._data) and same_shape(a._data, b._data)
+            and a._is_zerotensor() and b._is_zerotensor()):
+        return a
+    return OPS.add(a, b, 1)
 
 
 @cython.boundscheck(False)

@@ -233,6 +233,7 @@ cdef str MSG_LEAF_INPLACE
 cdef str MSG_LEAF_VIEW_INPLACE
 cdef str MSG_VIEW_NOT_COMPATIBLE
 cdef str MSG_OVERLAPPING_WRITE
+cdef str MSG_PARTIAL_OVERLAP
 cdef str shape_str(tuple shape)
 cdef str legacy_type_name(Tensor t)
 cdef object dim_error(Py_ssize_t dim, Py_ssize_t ndim)
@@ -319,6 +320,14 @@ cdef Node grad_fn_of(Tensor t)
 cdef void move_retained_grad(Tensor t, Node old) noexcept
 cdef bint has_internal_overlap(cnp.ndarray a) noexcept
 cdef bint is_non_overlapping_and_dense(cnp.ndarray x)
+# PyTorch's MemOverlapStatus of two arrays (overlap_status, in _inplace.pxi)
+cdef enum:
+    OVERLAP_NO = 0
+    OVERLAP_FULL = 1
+    OVERLAP_PARTIAL = 2
+    OVERLAP_TOO_HARD = 3
+cdef int overlap_status(cnp.ndarray a, cnp.ndarray b) except -1
+cdef bint shares_memory(cnp.ndarray a, cnp.ndarray b) noexcept
 cdef int write_values(Tensor t, cnp.ndarray values) except -1
 cdef int write_region(Tensor target, cnp.ndarray region, Tensor values, bint advanced) except -1
 cdef cnp.ndarray region_of(Tensor t)

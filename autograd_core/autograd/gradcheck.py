@@ -90,7 +90,7 @@ class _Meta:
 def _snapshot(out):
     """The tensor outputs' metadata and values now (an output may be the very input
     being perturbed: PyTorch clones them)."""
-    return [(_Meta(o), o.detach().numpy().astype(np.float64).reshape(-1).copy())
+    return [(_Meta(o), o.detach().numpy(force=True).astype(np.float64).reshape(-1).copy())
             for o in _as_tuple(out) if _is_tensor(o)]
 
 
@@ -98,7 +98,7 @@ def _numerical_jacobian(func, inputs, i, out_numels, eps, fast_mode=False):
     """d outputs / d inputs[i] by central differences, per tensor output: an array
     (numel of the input, numel of the output)."""
     x = inputs[i]
-    arr = x.detach().numpy()  # shares x's memory, whatever its strides
+    arr = x.detach().numpy(force=True)  # shares x's memory, whatever its strides
     cols = [np.zeros((arr.size, n)) for n in out_numels]
     # Perturbing the input's memory directly: the function may itself need autograd
     # (gradgradcheck differentiates a vjp), so grad mode stays as it is.
@@ -119,14 +119,14 @@ def _numerical_jacobian(func, inputs, i, out_numels, eps, fast_mode=False):
 def _analytical_jacobians(output, diff_inputs):
     """Per differentiable input: rows of v^T J for one-hot v over the output's elements."""
     jacs = [np.zeros((x.numel(), output.numel())) for x in diff_inputs]
-    dt = output.detach().numpy().dtype
+    dt = output.detach().numpy(force=True).dtype
     for k in range(output.numel()):
         g = np.zeros(output.numel(), dtype=dt)
         g[k] = 1
         grads = _grad((output,), diff_inputs, (_core.from_array(g.reshape(output.shape)),))
         for jac, gx in zip(jacs, grads):
             if gx is not None:
-                jac[:, k] = gx.detach().numpy().astype(np.float64).reshape(-1)
+                jac[:, k] = gx.detach().numpy(force=True).astype(np.float64).reshape(-1)
     return jacs
 
 
@@ -142,12 +142,12 @@ def _check_no_differentiable_outputs(func, inputs, eps, fast_mode):
 
 
 def _check_backward_mul_by_grad_output(outputs, diff_inputs):
-    zeros = tuple(_core.from_array(np.zeros(tuple(o.shape), dtype=o.detach().numpy().dtype))
+    zeros = tuple(_core.from_array(np.zeros(tuple(o.shape), dtype=o.detach().numpy(force=True).dtype))
                   for o in outputs)
     for g, x in zip(_grad(outputs, diff_inputs, zeros), diff_inputs):
         if g is None:
             continue
-        if not np.all(g.detach().numpy() == 0):
+        if not np.all(g.detach().numpy(force=True) == 0):
             raise GradcheckError("backward not multiplied by grad_output")
         if g.dtype != x.dtype:
             raise GradcheckError("grad is incorrect type")
@@ -180,7 +180,7 @@ def _check_undefined_grads(func, inputs, diff_inputs):
                       UserWarning, stacklevel=4)
 
     def check(outputs):
-        zeros = [_core.from_array(np.zeros(tuple(o.shape), dtype=o.detach().numpy().dtype))
+        zeros = [_core.from_array(np.zeros(tuple(o.shape), dtype=o.detach().numpy(force=True).dtype))
                  for o in outputs]
         try:
             grads = _grad(tuple(outputs), diff_inputs, tuple(zeros))
@@ -190,7 +190,7 @@ def _check_undefined_grads(func, inputs, diff_inputs):
                                  'Please look at "Notes about undefined output gradients" in '
                                  '"tools/autograd/derivatives.yaml"') from e
         for g in grads:
-            if g is not None and not np.all(g.detach().numpy() == 0):
+            if g is not None and not np.all(g.detach().numpy(force=True) == 0):
                 warn_bc_breaking()
                 raise GradcheckError(
                     "Expected all input grads to be undefined or zero when all output grads "
@@ -279,7 +279,7 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     if grad_outputs is None:
         rng = np.random.default_rng(0)
         grad_outputs = tuple(
-            _core.from_array(rng.standard_normal(tuple(o.shape)).astype(o.detach().numpy().dtype),
+            _core.from_array(rng.standard_normal(tuple(o.shape)).astype(o.detach().numpy(force=True).dtype),
                              requires_grad=True) for o in outputs)
     grad_outputs = _as_tuple(grad_outputs)
     diff_idx = [i for i, x in enumerate(inputs) if _is_tensor(x) and x.requires_grad]

@@ -38,7 +38,8 @@ _KNOWN_TYPES = {
     "ScalarType", "ScalarType?", "Generator?", "Any", "MemoryFormat?",
 }
 _ENTRY_KEYS = {"func", "forward", "variants", "python", "python_method", "aliases", "inplace",
-               "node", "nodes", "broadcast", "doc", "out", "out_exact"}
+               "node", "nodes", "broadcast", "doc", "out", "out_exact",
+               "output_differentiability"}
 _VARIANTS = {"function", "method", "functional", "linalg", "internal"}
 
 
@@ -190,6 +191,15 @@ class Op:
     out: str | None = None   # takes PyTorch's out= (Note [out= arguments]): the name
                              # PyTorch's autograd error quotes
     out_exact: bool = False  # out must have the result's dtype (no cast)
+    output_differentiability: list | None = None  # per return; None: all
+
+    def differentiable_returns(self):
+        """The indices of the returns that are the node's outputs, in order: PyTorch's
+        node has one output slot per differentiable return only (max(dim)'s indices
+        get none, so its hooks see a 1-tuple)."""
+        n = len(self.schema.returns) or 1
+        flags = self.output_differentiability or [True] * n
+        return [i for i in range(n) if flags[i]]
 
     @property
     def name(self):
@@ -265,9 +275,14 @@ def _parse_entry(family, e):
             inplace or None, nodes,
             bool(e.get("broadcast", False)), e.get("doc"),
             (schema.name if e.get("out") is True else e.get("out")) or None,
-            bool(e.get("out_exact", False)))
+            bool(e.get("out_exact", False)), e.get("output_differentiability"))
     if op.out_exact and not op.out:
         raise TableError(f"{schema.name}: out_exact without out")
+    od = op.output_differentiability
+    if od is not None and (len(od) != len(schema.returns) or not any(od)
+                           or not all(isinstance(v, bool) for v in od)):
+        raise TableError(f"{schema.name}: output_differentiability needs one bool per "
+                         "return, one of them True")
     if op.out:
         # (a python: manual wrapper calls out_check / out_write itself)
         if not any(v in ("function", "linalg") for v in variants):
@@ -367,7 +382,12 @@ class Formula:
             base, kind = self.typed(n.value)
             idx, _ = self.typed(n.slice)
             if isinstance(n.value, ast.Name) and n.value.id == "grads":
-                return f"grads[{idx}]", "T"
+                # grads[k] names return k; the node's slots are the differentiable returns
+                slots = self.node.op.differentiable_returns()
+                if not (isinstance(n.slice, ast.Constant) and n.slice.value in slots):
+                    raise TableError(f"{self.node.name}: grads[{idx}] is not a "
+                                     f"differentiable return in {self.text!r}")
+                return f"grads[{slots.index(n.slice.value)}]", "T"
             return f"{base}[{idx}]", "N" if kind == "X" else "X"
         if isinstance(n, ast.Tuple):
             return "(" + "".join(self.expr(e) + ", " for e in n.elts) + ")", "X"
@@ -527,7 +547,8 @@ def gen_node(node, ops_by_name):
 
     lines = []
     w = lines.append
-    n_out = len(schema.returns) or 1
+    slots = op.differentiable_returns()
+    n_out = len(slots)
     w("@cython.final")
     w(f"cdef class {node.name}(Node):")
     doc = f"Backward of {op.name}: " + "; ".join(
@@ -554,14 +575,30 @@ def gen_node(node, ops_by_name):
     # reference whenever grad is read more than once
     reads = {i: len(re.findall(r"\bgrad\b", formulas[p.name].code))
              for i, p in enumerate(diff_params)}
-    readers = [i for i, c in reads.items() if c]
+    grad_readers = [i for i, c in reads.items() if c]
     if n_out > 1 or any(c > 1 for c in reads.values()):
         w("        cdef list _held = list(grads)")
-    elif len(readers) > 1:
+    elif len(grad_readers) > 1:
         w("        cdef list _held = None")
-        w("        if (" + " + ".join(f"needs_input_grad(node, {i})" for i in readers)
+        w("        if (" + " + ".join(f"needs_input_grad(node, {i})" for i in grad_readers)
           + ") > 1:")
         w("            _held = list(grads)")
+    # PyTorch unpacks every saved variable before any formula runs: one modified in place
+    # since (or freed) raises even when only inputs not reading it need a gradient now
+    readers = {}
+    for i, p in enumerate(diff_params):
+        for u in formulas[p.name].uses:
+            if u in outputs:
+                readers.setdefault((saved_outputs[outputs[u]], True), set()).add(i)
+            elif schema.param(u).has_edge or u in released_values:
+                readers.setdefault((u, False), set()).add(i)
+    for (u, is_out), idxs in sorted(readers.items()):
+        if len(idxs) == len(diff_params):
+            continue  # some formula reading it runs whenever the node does
+        cond = " or ".join(f"needs_input_grad(node, {i})" for i in sorted(idxs))
+        w(f"        if not ({cond}) and node.{_field(u)} is not None:")
+        w(f"            " + (f"node.{_field(u)}.unpack(node)" if is_out
+                              else f"unpack_operand(node, node.{_field(u)})"))
     results = []
     for i, p in enumerate(diff_params):
         f = formulas[p.name]
@@ -581,12 +618,14 @@ def gen_node(node, ops_by_name):
         w(f"            {var} = {f.code}")
     w("        return (" + "".join(r + ", " for r in results) + ")")
     w("")
-    if saved_outputs:
+    if any(idx in slots for idx in saved_outputs):
         # Note [In-place ops]: an in-place op's result is self, so the saved output
         # must follow self's memory and version counter
         w("    cdef void repoint_output(self, int output_nr, Tensor t) noexcept:")
         for idx, u in sorted(saved_outputs.items()):
-            w(f"        if output_nr == {idx} and self.{_field(u)} is not None:")
+            if idx not in slots:
+                continue
+            w(f"        if output_nr == {slots.index(idx)} and self.{_field(u)} is not None:")
             w(f"            repoint_saved(self.{_field(u)}, t)")
         w("")
     fields = (sorted(saved_tensors) + sorted(set(saved_outputs.values()))
@@ -638,7 +677,8 @@ def gen_node(node, ops_by_name):
     # calling PyErr_Occurred() after every record (this runs once per recorded op)
     w(f"cdef int record_{node.name}({outs}, {args}) except -1:")
     inputs = "(" + "".join(p.name + ", " for p in diff_params) + ")"
-    first_out = _output_params(schema)[0]
+    node_outs = [_output_params(schema)[i] for i in slots]
+    first_out = node_outs[0]
     # should_record(inputs, ...) unrolled: nothing is built when nothing records
     needs = " or ".join(f"_input_requires_grad({p.name})" for p in diff_params) or "False"
     w(f"    if not (recording() and ({needs}) and cnp.PyArray_ISFLOAT({first_out}._data)):")
@@ -654,7 +694,13 @@ def gen_node(node, ops_by_name):
         w(f"    if {cond}:")
         w(f"        node.{_field(u)} = save_operand({u})")
     for idx, u in sorted(saved_outputs.items()):
-        w(f"    node.{_field(u)} = save_output({_output_params(schema)[idx]}, {idx})")
+        if idx not in slots:
+            # not one of the node's outputs (no history): saved as PyTorch saves an
+            # input, so its version error names no node
+            w(f"    node.{_field(u)} = save({_output_params(schema)[idx]})")
+        else:
+            w(f"    node.{_field(u)} = save_output({_output_params(schema)[idx]}, "
+              f"{slots.index(idx)})")
     for u in sorted(saved_values):
         w(f"    node.{_field(u)} = {u}")
     for t, attr in sorted(saved_meta):
@@ -664,7 +710,7 @@ def gen_node(node, ops_by_name):
         w(f"    node.saved_{t}_{attr} = {expr} if isinstance({t}, Tensor) else None")
     names = [p.name for p in diff_params]
     if not tuple_free and n_out > 1:
-        outs_t = "(" + "".join(o + ", " for o in _output_params(schema)) + ")"
+        outs_t = "(" + "".join(o + ", " for o in node_outs) + ")"
         w(f"    record_outputs(node, {outs_t}, inputs)")
     elif tuple_free and len(names) == 1:
         w(f"    record1(node, {first_out}, {names[0]})")

@@ -442,6 +442,50 @@ cdef tuple _strip_leading_ones(tuple s):
     return s[i:]
 
 
+cdef bint _check_setitem_overlap(cnp.ndarray view, cnp.ndarray value, bint adv, object mask,
+                                 tuple target, tuple stripped, int self_ndim) except -1:
+    """A value sharing memory with the target of x[key] = value, as PyTorch checks it:
+    index_put_ refuses any overlap (assert_no_overlap), except through the lone bool
+    mask with a one-element value (masked_fill_, which reads the value first); a basic
+    write is copy_ (assert_no_partial_overlap) or, with a 0-d value, fill_. Returns
+    whether the copy must then run element by element (PyTorch's TensorIterator copies
+    in memory order, so an overlap it does not refuse sees values already written,
+    where numpy copies as if from a copy)."""
+    cdef int status
+    if adv:
+        if (isinstance(mask, Tensor) and dtype_of((<Tensor>mask)._data) is bool_
+                and cnp.PyArray_SIZE(value) == 1 and self_ndim > 0):
+            return False
+        status = overlap_status(view, value)
+        if status == OVERLAP_FULL or status == OVERLAP_PARTIAL:
+            raise RuntimeError(MSG_PARTIAL_OVERLAP)
+        return False
+    if cnp.PyArray_NDIM(value) == 0 and target != ():
+        return False  # fill_
+    src = value.reshape(stripped) if len(shape_of(value)) > len(target) else value
+    if shape_of(src) != target:
+        src = np.broadcast_to(src, target)  # (numpy's gives size-1 dims stride 0)
+    status = overlap_status(view, src)
+    if status == OVERLAP_PARTIAL:
+        raise RuntimeError(MSG_PARTIAL_OVERLAP)
+    return status == OVERLAP_TOO_HARD
+
+
+cdef void _copy_in_order(cnp.ndarray dst, cnp.ndarray src) except *:
+    """dst[...] = src one element at a time in dst's memory order (PyTorch's copy of
+    overlapping memory, which it allows when it cannot tell: see _check_setitem_overlap)."""
+    cdef tuple shape = shape_of(dst)
+    src = np.broadcast_to(src, shape)
+    if not shape:
+        dst[...] = src
+        return
+    idx = np.indices(shape).reshape(len(shape), -1).T
+    addr = idx @ np.asarray((<object>dst).strides, dtype=np.int64)
+    for k in np.argsort(addr, kind="stable"):
+        i = tuple(idx[k])
+        dst[i] = src[i]
+
+
 cdef Tensor op__setitem(Tensor self, object indices, object value):
     if indices is False:
         return self
@@ -471,6 +515,7 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
     if recording() and self._grad_fn is None and self._requires_grad:
         raise RuntimeError(MSG_LEAF_VIEW_INPLACE if has_view else MSG_LEAF_INPLACE)
     check_inplace(self, (v,))
+    mask = None
     if adv:
         key2 = _advanced_key(plan.records, plan.shape)
         target = shape_of(as_array(np.broadcast_to(np.int8(0), plan.shape)[key2]))
@@ -493,6 +538,10 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
     view = _array_steps(self._data, steps)
     if not adv and has_internal_overlap(view):  # (PyTorch's index_put_ only warns)
         raise RuntimeError(MSG_OVERLAPPING_WRITE)
+    cdef bint sequential = False
+    if v is value and shares_memory(view, v._data):
+        sequential = _check_setitem_overlap(view, v._data, adv, mask, target, stripped,
+                                            cnp.PyArray_NDIM(self._data))
     if not graph:
         if cnp.PyArray_SIZE(self._data):
             if not cnp.PyArray_ISWRITEABLE(self._data):
@@ -501,6 +550,8 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
             with quiet():
                 if adv:
                     view[key2] = vals
+                elif sequential:
+                    _copy_in_order(view, vals)
                 else:
                     view[...] = vals
         bump_version(self)
@@ -518,13 +569,17 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
         return self
     if len(vs) > len(target):
         v = OPS.view(v, stripped)
-    if shape_of(v._data) != target:
+    if shape_of(v._data) != target and not adv and len(vs) != 0:
+        # (index_put_ broadcasts its values itself, and a 0-d value is fill_'s: no
+        # ExpandBackward0 in PyTorch's graph then)
         v = OPS.expand(v, target)
     region = _array_steps(region_of(self), steps)
     region = region[key2] if adv else region.copy()
     with quiet():
         if adv:
             view[key2] = v._data
+        elif sequential:
+            _copy_in_order(view, v._data)
         else:
             view[...] = v._data
     write_region(self, as_array(region), v, not has_view)

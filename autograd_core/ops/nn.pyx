@@ -488,6 +488,8 @@ cdef Tensor softmax_impl(Tensor self, object dim, object dtype_arg, bint log):
     cdef cnp.ndarray oa = cast_like(out, xa)
     if nd == 0:
         oa = oa.reshape(())
+    elif not cnp.PyArray_IS_C_CONTIGUOUS(oa):
+        oa = np.ascontiguousarray(oa)  # PyTorch's result is contiguous whatever the input's
     cdef Tensor result = make(oa)
     if log:
         record_LogSoftmaxBackward0(result, x, k, dtype_arg)

@@ -27,7 +27,8 @@ from libc.math cimport (
     log as c_log, modf as c_modf, pow as c_pow, sin as c_sin, sqrt as c_sqrt, tan as c_tan,
 )
 
-from autograd_core._core.tensor import device as _device, from_array as _leaf_from_array
+from autograd_core._core.tensor import (device as _device, from_array as _leaf_from_array,
+                                      _zerotensor_like)
 from autograd_core._core.tensor import memory_format as _memory_format_type
 from autograd_core._core.random cimport (
     uniform_values, normal_values, random_values, exponential_values, geometric_values,
@@ -330,6 +331,27 @@ cdef cnp.ndarray binary_values(object a, object b, int kernel):
     """Values of a OP b (Tensors or numbers, at least one Tensor; OP an AGC_ADD..DIV
     kernel): PyTorch's type promotion and broadcasting, C loops for small contiguous
     float arrays."""
+    cdef cnp.ndarray out = _binary_values(a, b, kernel)
+    # only a read-only array can be a ZeroTensor: two flag tests on the common path
+    if ((isinstance(a, Tensor) and not cnp.PyArray_ISWRITEABLE((<Tensor>a)._data))
+            or (isinstance(b, Tensor) and not cnp.PyArray_ISWRITEABLE((<Tensor>b)._data))):
+        return _zerotensor_result(a, b, kernel, out)
+    return out
+
+
+cdef cnp.ndarray _zerotensor_result(object a, object b, int kernel, cnp.ndarray out):
+    """PyTorch's ZeroTensor kernels of mul, div, add and sub (Note [ZeroTensor] in
+    _core/_node.pxi): a product with a ZeroTensor, a ZeroTensor divided by an ordinary
+    tensor or number, and a sum or difference of two ZeroTensors are ZeroTensors."""
+    cdef bint za = isinstance(a, Tensor) and a._is_zerotensor()
+    cdef bint zb = isinstance(b, Tensor) and b._is_zerotensor()
+    if ((kernel == AGC_MUL and (za or zb)) or (kernel == AGC_DIV and za and not zb)
+            or ((kernel == AGC_ADD or kernel == AGC_SUB) and za and zb)):
+        return (<Tensor>_zerotensor_like(make(out)))._data
+    return out
+
+
+cdef cnp.ndarray _binary_values(object a, object b, int kernel):
     cdef cnp.ndarray xa, xb, out
     cdef bint ta = isinstance(a, Tensor), tb = isinstance(b, Tensor)
     cdef dtype rt
@@ -424,7 +446,9 @@ cdef Tensor op_div(Tensor self, object other, object rounding_mode):
 
 
 cdef Tensor op_div_scalar(Tensor self, object other):
-    cdef Tensor result = make(binary_values(self, other, AGC_DIV))
+    # div.Scalar has no ZeroTensor kernel in PyTorch: a ZeroTensor self gives an ordinary
+    # result (mean's backward), unlike div.Tensor's (Note [ZeroTensor])
+    cdef Tensor result = make(_binary_values(self, other, AGC_DIV))
     record_DivBackward1(result, self, other)
     return result
 
@@ -2315,10 +2339,11 @@ cdef cnp.ndarray integer_binary_values(object self, object other, object ufunc, 
 # ---------------------------------------------------------------- derivative helpers
 
 cdef Tensor sgn_backward(Tensor self, Tensor grad, Tensor result):
-    """PyTorch's sgn_backward for real tensors: zero. It takes self and result so that
-    the node saves them as PyTorch's does (a later in-place change of either makes
-    backward raise, as there)."""
-    return zeros_like(grad)
+    """PyTorch's sgn_backward for real tensors: a ZeroTensor (Note [ZeroTensor] in
+    _core/_node.pxi). It takes self and result so that the node saves them as
+    PyTorch's does (a later in-place change of either makes backward raise, as
+    there)."""
+    return _zerotensor_like(result)
 
 
 cdef Tensor atan2_recip(Tensor self, Tensor other):

@@ -231,9 +231,10 @@ cdef Tensor var_backward(Tensor grad, Tensor self, object dims, object correctio
 
 cdef Tensor std_backward(Tensor result, Tensor grad, Tensor self, object dims,
                          object correction, bint keepdim):
-    """PyTorch's std_backward: var_backward of grad / (2 * std), zero where std is 0."""
-    cdef Tensor gv = OPS.where(make(as_array(result._data == 0)), zeros((), dtype_of(grad._data)),
-                               OPS.div(grad, OPS.mul(result, 2), None))
+    """PyTorch's std_backward: var_backward of grad / (2 * std), zero where std is 0
+    (masked in place as there: a ZeroTensor grad, Note [ZeroTensor], raises)."""
+    cdef Tensor gv = OPS.div(grad, OPS.mul(result, 2), None)
+    OPS.masked_fill_(gv, make(as_array(result._data == 0)), 0)
     return var_backward(gv, self, dims, correction, keepdim)
 
 
@@ -310,6 +311,14 @@ cdef Tensor _cumprod_backward_differentiable(Tensor grad, Tensor x, Py_ssize_t d
 
 # ================================================================ sum / mean / sum_to
 
+cdef inline cnp.ndarray _dense(object out):
+    """A reduction's or scan's values in a C-contiguous array, as PyTorch allocates its
+    result whatever the input's layout (numpy follows the input's: a mean over dim 0 of
+    a transposed input would be transposed, and its view()s would differ)."""
+    cdef cnp.ndarray a = as_array(out)
+    return a if cnp.PyArray_IS_C_CONTIGUOUS(a) else np.ascontiguousarray(a)
+
+
 cdef Tensor op_sum(Tensor self, object dim, bint keepdim, object out_dtype):
     cdef cnp.ndarray x = self._data
     cdef dtype od = _accumulating_dtype(dtype_of(x), out_dtype)
@@ -320,7 +329,7 @@ cdef Tensor op_sum(Tensor self, object dim, bint keepdim, object out_dtype):
         record_SumBackward0(result, self, None, False, out_dtype)
         return result
     dims = reduction_dims(dim, cnp.PyArray_NDIM(x))
-    result = make(as_array(np.add.reduce(x, axis=dims, dtype=od.np_dtype, keepdims=keepdim)))
+    result = make(_dense(np.add.reduce(x, axis=dims, dtype=od.np_dtype, keepdims=keepdim)))
     record_SumBackward1(result, self, dims, keepdim, out_dtype)
     return result
 
@@ -337,7 +346,7 @@ cdef cnp.ndarray _mean_values(cnp.ndarray x, tuple dims, bint full, bint keepdim
         return np.asarray(float(s) / count, dtype=x.dtype)
     with quiet():
         q = np.true_divide(s, np.intp(count))
-    return as_array(q).astype(as_array(s).dtype, copy=False).astype(x.dtype, copy=False)
+    return _dense(as_array(q).astype(as_array(s).dtype, copy=False).astype(x.dtype, copy=False))
 
 
 cdef Tensor op_mean(Tensor self, object dim, bint keepdim, object out_dtype):
@@ -365,6 +374,8 @@ cdef Tensor op_sum_to(Tensor self, object size):
     cdef tuple gs = shape_of(self._data), shape = tuple(size)
     if gs == shape:
         return self
+    if not shape:
+        return op_sum(self, None, False, None)  # PyTorch's sum(): no view (as below)
     cdef Py_ssize_t lead = len(gs) - len(shape), i
     cdef list dims = list(range(lead))
     for i in range(len(shape)):
@@ -392,8 +403,8 @@ cdef Tensor op_prod(Tensor self, object dim, bint keepdim, object out_dtype):
         return result
     d = wrap_dim(dim, nd)
     with quiet():
-        result = make(as_array(np.prod(xa, axis=d if nd else None, keepdims=keepdim,
-                                       dtype=od.np_dtype)))
+        result = make(_dense(np.prod(xa, axis=d if nd else None, keepdims=keepdim,
+                                     dtype=od.np_dtype)))
     record_ProdBackward1(result, self, d, keepdim, out_dtype)
     return result
 
@@ -560,7 +571,7 @@ cdef tuple _amax_amin_values(Tensor self, object dim, bint keepdim, object reduc
         raise err
     with quiet():
         out = reduce_fn(x, axis=_axis(dims, nd), keepdims=keepdim)
-    return as_array(out), dims
+    return _dense(out), dims
 
 
 cdef Tensor op_amax(Tensor self, object dim, bint keepdim):
@@ -634,7 +645,7 @@ cdef tuple _variance(Tensor self, object dim, object correction, bint keepdim, s
     with quiet():
         dev = xa - np.mean(xa, axis=axis, keepdims=True)
         out = np.sum(dev * dev, axis=axis, keepdims=keepdim) / (dof if dof > 0 else 0.0)
-    return (as_array(out), None if dim is None else (() if _is_empty_dims(dim) else dims),
+    return (_dense(out), None if dim is None else (() if _is_empty_dims(dim) else dims),
             correction)
 
 
@@ -724,7 +735,7 @@ cdef Tensor op_logsumexp(Tensor self, object dim, bint keepdim):
             out = np.squeeze(out, axis=dims)
         elif not keepdim:
             out = np.reshape(out, ())
-    cdef Tensor result = make(as_array(out).astype(xa.dtype, copy=False))
+    cdef Tensor result = make(_dense(as_array(out).astype(xa.dtype, copy=False)))
     record_LogsumexpBackward0(result, self, dims, keepdim)
     return result
 
@@ -738,7 +749,7 @@ cdef Tensor op_cumsum(Tensor self, object dim, object out_dtype):
     cdef cnp.ndarray xa = cast_array(self._data, od)
     with quiet():
         out = np.cumsum(xa, axis=d, dtype=_acc_np_dtype(od)) if nd else xa.copy()
-    cdef Tensor result = make(as_array(out).astype(od.np_dtype, copy=False))
+    cdef Tensor result = make(_dense(as_array(out).astype(od.np_dtype, copy=False)))
     record_CumsumBackward0(result, self, d, out_dtype)
     return result
 
@@ -750,7 +761,7 @@ cdef Tensor op_cumprod(Tensor self, object dim, object out_dtype):
     cdef cnp.ndarray xa = cast_array(self._data, od)
     with quiet():
         out = np.cumprod(xa, axis=d, dtype=_acc_np_dtype(od)) if nd else xa.copy()
-    cdef Tensor result = make(as_array(out).astype(od.np_dtype, copy=False))
+    cdef Tensor result = make(_dense(as_array(out).astype(od.np_dtype, copy=False)))
     record_CumprodBackward0(result, self, d, out_dtype)
     return result
 

@@ -46,11 +46,9 @@ def _field(f):
 
 
 def _numpy(x):
-    """x's values as an array; torch hands back efficient zero tensors for some second
-    derivatives, which numpy() refuses unless forced."""
-    if isinstance(x, torch.Tensor):
-        return x.detach().numpy(force=True)
-    return x.detach().numpy()
+    """x's values as an array; both libraries hand back ZeroTensors (sgn's gradient,
+    some second derivatives), which numpy() refuses unless forced."""
+    return x.detach().numpy(force=True)
 
 
 def _obs(x, T, cg=False, with_grad=True):
