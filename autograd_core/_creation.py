@@ -27,7 +27,7 @@ def _leaf(arr, requires_grad):
 
 def _check_kwargs(device=None, layout=None, pin_memory=False, memory_format=None):
     if device is not None:
-        _core.device(device)
+        _core.check_device(device)
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
@@ -90,8 +90,7 @@ _SAMPLER_SIGNATURES = (
 def _filled(fill, size, dtype, requires_grad, name, default=None):
     shape = _check_sizes(_core.parse_size(size, name), name)
     d = _np_dtype(dtype, default if default is not None else _core_dtype.get_default_dtype())
-    arr = np.full(shape, fill, dtype=d) if fill is not None else np.empty(shape, dtype=d)
-    return _leaf(arr, requires_grad)
+    return _leaf(_core.new_array(shape, d, fill), requires_grad)
 
 
 def zeros(*size_args, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
@@ -128,6 +127,9 @@ def empty(*size_args, size=None, out=None, dtype=None, layout=None, device=None,
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """A tensor filled with fill_value; its dtype is inferred from the value like PyTorch."""
     _check_kwargs(device)
+    if not _is_number(fill_value):
+        raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not "
+                        f"{type(fill_value).__name__}")
     given = dtype
     dtype = _out_dtype(out, dtype, "full")
     if dtype is None:
@@ -139,37 +141,48 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
     return _written("full", out, given, r, requires_grad)
 
 
-def _like(input, fill, dtype, requires_grad):
+def _like(input, fill, dtype, requires_grad, name, device=None):
     if not isinstance(input, _core.Tensor):
-        raise TypeError(f"expected Tensor as argument 'input', but got {type(input).__name__}")
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    _check_kwargs(device)
+    if fill is not None and not _is_number(fill):
+        raise TypeError(f"{name}(): argument 'fill_value' (position 2) must be Number, not "
+                        f"{type(fill).__name__}")
     d = (_core.to_dtype_py(dtype) if dtype is not None else input.dtype).np_dtype
-    arr = np.full(input.shape, fill, dtype=d) if fill is not None else np.empty(input.shape, dtype=d)
-    return _leaf(arr, requires_grad)
+    return _leaf(_core.new_array(tuple(input.shape), d, fill), requires_grad)
 
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     """Zeros with input's shape (and dtype unless given)."""
-    return _in_memory_format(_like(input, 0, dtype, requires_grad), memory_format,
-                             "zeros_like")
+    return _in_memory_format(_like(input, 0, dtype, requires_grad, "zeros_like", device),
+                             memory_format, "zeros_like")
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     """Ones with input's shape (and dtype unless given)."""
-    return _in_memory_format(_like(input, 1, dtype, requires_grad), memory_format,
-                             "ones_like")
+    return _in_memory_format(_like(input, 1, dtype, requires_grad, "ones_like", device),
+                             memory_format, "ones_like")
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
     """fill_value with input's shape (and dtype unless given)."""
-    return _in_memory_format(_like(input, fill_value, dtype, requires_grad), memory_format,
-                             "full_like")
+    return _in_memory_format(_like(input, fill_value, dtype, requires_grad, "full_like", device),
+                             memory_format, "full_like")
 
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     """Uninitialised, with input's shape (and dtype unless given)."""
-    return _in_memory_format(_like(input, None, dtype, requires_grad), memory_format,
-                             "empty_like")
+    return _in_memory_format(_like(input, None, dtype, requires_grad, "empty_like", device),
+                             memory_format, "empty_like")
+
+
+def _is_number(x):
+    """A 'Number' argument: a Python or numpy number, or a one-element tensor."""
+    if isinstance(x, _core.Tensor):
+        return x.numel() == 1
+    return isinstance(x, (int, float, complex, np.number, np.bool_))
 
 
 def _num(x):
@@ -184,6 +197,8 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
     start, end, step = _num(start), _num(end), _num(step)
     if end is None:
         start, end = 0, start
+    if any(isinstance(v, float) and not np.isfinite(v) for v in (start, end)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if (end - start) * step < 0:
@@ -200,8 +215,11 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
                       f"{out.numel()} which does not match the computed number of elements {n}. "
                       f"Note that this may occur as a result of rounding error. The out tensor "
                       f"will be resized to a tensor of shape ({n},).", UserWarning, stacklevel=2)
-    arr = (start + np.arange(n, dtype=np.float64) * step) if d.is_floating_point or any(
-        isinstance(v, float) for v in (start, end, step)) else np.arange(start, end, step)
+    try:
+        arr = (start + np.arange(n, dtype=np.float64) * step) if d.is_floating_point or any(
+            isinstance(v, float) for v in (start, end, step)) else np.arange(start, end, step)
+    except (MemoryError, ValueError):
+        raise _core.new_array_error((n,), d.np_dtype) from None
     r = _leaf(np.asarray(arr).astype(d.np_dtype), requires_grad and out is None)
     return _written("arange", out, given, r, requires_grad)
 
@@ -225,6 +243,8 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
     _check_kwargs(device)
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    if m is not None and m < 0:
+        raise RuntimeError(f"m must be greater or equal to 0, got {m}")
     d = _np_dtype(_out_dtype(out, dtype, "eye"), _core_dtype.get_default_dtype())
     return _written("eye", out, dtype, _leaf(np.eye(n, m, dtype=d), requires_grad and out is None),
                     requires_grad)
@@ -239,7 +259,7 @@ def manual_seed(seed):
     >>> torch.rand(3)
     tensor([0.4963, 0.7682, 0.0885])
     """
-    return _random.manual_seed(seed)
+    return _random.manual_seed(int(seed))  # as torch.manual_seed: "12" and 1.5 seed too
 
 
 def seed():
@@ -266,7 +286,7 @@ def _sampled(size, dtype, requires_grad, name, draw, default=None):
     shape = _check_sizes(_core.parse_size(size, name), name)
     d = _core.to_dtype_py(dtype if dtype is not None else
                           (default if default is not None else _core_dtype.get_default_dtype()))
-    return _leaf(draw(np.empty(shape, dtype=d.np_dtype), d), requires_grad)
+    return _leaf(draw(_core.new_array(shape, d.np_dtype), d), requires_grad)
 
 
 def rand(*size_args, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
@@ -351,7 +371,9 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
         raise TypeError(f"randperm(): argument 'n' must be int, not {type(n).__name__}")
     n = int(_num(n))
     if n < 0:
-        raise RuntimeError(f"n must be non-negative, got{n}")
+        if out is not None:  # PyTorch's randperm.out checks n itself
+            raise RuntimeError(f"n must be non-negative, got{n}")
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     dt = _out_dtype(out, dtype, "randperm")
     d = _core.to_dtype_py(dt if dt is not None else _core_dtype.all_dtypes()["int64"])
     r = _leaf(_random.sample_randperm(n, generator).astype(d.np_dtype), requires_grad and out is None)

@@ -912,6 +912,9 @@ def save(obj, f, pickle_module=None, pickle_protocol=DEFAULT_PROTOCOL,
     records.append(("version", b"3\n"))
     records.append((".data/serialization_id", str(uuid.uuid4().int).encode()))
     if isinstance(f, (str, os.PathLike)):
+        parent = os.path.dirname(os.path.abspath(os.fspath(f)))
+        if not os.path.isdir(parent):
+            raise RuntimeError(f"Parent directory {parent} does not exist.")
         with open(f, "wb") as fh, zipfile.ZipFile(fh, "w") as zf:
             _write_archive(zf, stem + "/", records)
     else:

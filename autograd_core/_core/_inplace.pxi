@@ -291,7 +291,8 @@ cdef void _check_castable(dtype result, Tensor t) except *:
 cdef int write_values(Tensor t, cnp.ndarray values) except -1:
     """Copy values (broadcast, cast) into t's memory."""
     if not cnp.PyArray_ISWRITEABLE(t._data):
-        raise RuntimeError(MSG_OVERLAPPING_WRITE)
+        raise RuntimeError(MSG_OVERLAPPING_WRITE if has_internal_overlap(t._data)
+                           else MSG_READ_ONLY_WRITE)
     try:
         np.copyto(t._data, values, casting="unsafe")
     except ValueError:

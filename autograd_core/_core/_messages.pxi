@@ -65,6 +65,14 @@ cdef str MSG_OVERLAPPING_WRITE = (
     "unsupported operation: more than one element of the written-to tensor refers to a "
     "single memory location. Please clone() the tensor before performing the operation.")
 
+# PyTorch writes into memory numpy marked read-only (it warns at from_numpy that this is
+# undefined behaviour); numpy's memory cannot be written here, so the write is refused
+# with what is wrong and how to fix it.
+cdef str MSG_READ_ONLY_WRITE = (
+    "cannot write into this tensor: its memory is a read-only NumPy array, which "
+    "from_numpy() and as_tensor() share rather than copy. Copy the array (array.copy()) or "
+    "clone() the tensor before modifying it in place.")
+
 
 cdef str shape_str(tuple shape):
     return "[" + ", ".join([str(s) for s in shape]) + "]"
@@ -289,14 +297,23 @@ cdef tuple parse_shape(tuple args, str fname):
     """Sizes given as f(2, 3), f((2, 3)) or f(Size)."""
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
+    elif len(args) == 1 and not isinstance(args[0], Tensor) and (
+            isinstance(args[0], bool) or not hasattr(args[0], "__index__")):
+        raise TypeError(f"{fname}(): argument 'size' (position 1) must be tuple of ints, not "
+                        f"{type(args[0]).__name__}")
     out = []
     for s in args:
         if isinstance(s, Tensor):
             s = s.item()
         if isinstance(s, bool) or not hasattr(s, "__index__"):
-            raise TypeError(f"{fname}(): argument 'size' must be tuple of ints, but found "
-                            f"element of type {type(s).__name__} at pos {len(out)}")
-        out.append(s.__index__())
+            raise TypeError(f"{fname}(): argument 'size' failed to unpack the object at pos "
+                            f"{len(out) + 1} with error \"type must be tuple of ints,but got "
+                            f"{type(s).__name__}\"")
+        s = s.__index__()
+        if not -(1 << 63) <= s < (1 << 63):
+            raise TypeError(f"{fname}(): argument 'size' failed to unpack the object at pos "
+                            f"{len(out) + 1} with error \"Overflow when unpacking long long\"")
+        out.append(s)
     return tuple(out)
 
 
@@ -330,6 +347,39 @@ cdef cnp.ndarray cast_array(cnp.ndarray x, dtype d):
 cdef object quiet():
     """numpy warns on overflow, 0/0, log(-1); PyTorch silently gives inf/nan."""
     return np.errstate(all="ignore")
+
+
+cdef object allocation_error(tuple shape, Py_ssize_t itemsize):
+    """PyTorch's error for a tensor too large to create: its byte count overflows int64,
+    or the allocator refuses it (numpy's MemoryError and "array is too big" must not
+    reach a user)."""
+    cdef object nbytes = itemsize
+    for s in shape:
+        nbytes *= s
+    if nbytes >= (1 << 63):
+        return RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
+    return RuntimeError(f"DefaultCPUAllocator: can't allocate memory: you tried to allocate "
+                        f"{nbytes} bytes. Error code 12 (Cannot allocate memory)")
+
+
+def new_array_error(tuple shape, object np_dtype):
+    """allocation_error for the Python layer."""
+    return allocation_error(shape, np.dtype(np_dtype).itemsize)
+
+
+def new_array(tuple shape, object np_dtype, object fill=None):
+    """A new array for a creation function: filled with fill (uninitialised if None), or
+    PyTorch's error when it is too large."""
+    try:
+        if fill is None:
+            return np.empty(shape, dtype=np_dtype)
+        if fill == 0 and not isinstance(fill, str):
+            return np.zeros(shape, dtype=np_dtype)
+        return np.full(shape, fill, dtype=np_dtype)
+    except (MemoryError, ValueError) as e:
+        if isinstance(e, ValueError) and "too big" not in str(e) and "dimension" not in str(e):
+            raise
+        raise allocation_error(shape, np.dtype(np_dtype).itemsize) from None
 
 
 cdef Tensor make_scalar(object value, dtype d):

@@ -540,9 +540,24 @@ cdef bint grad_is_owned(Tensor g, int expected_refs) noexcept:
 
 
 # Backward passes on several threads may accumulate into one leaf at once: its .grad's
-# read-modify-write (an in-place add releases the GIL in numpy's loop) is done under
-# one lock, as PyTorch's AccumulateGrad holds its mutex, so no gradient is lost.
-cdef PyThread_type_lock _accumulate_lock = PyThread_allocate_lock()
+# read-modify-write (an in-place add releases the GIL in numpy's loop) is done under a
+# lock of that leaf, as PyTorch's AccumulateGrad holds its per-leaf mutex, so no
+# gradient is lost while threads accumulating into different leaves do not wait on
+# each other. The locks are striped: a leaf takes the lock its address hashes to (no
+# field on Tensor; two leaves sharing a stripe only serialise, and a thread holds at
+# most one stripe at a time, so there is no lock order to get wrong).
+cdef enum:
+    _ACCUMULATE_STRIPES = 64
+cdef PyThread_type_lock _accumulate_locks[_ACCUMULATE_STRIPES]
+
+
+cdef void _allocate_accumulate_locks() noexcept:
+    cdef int i
+    for i in range(_ACCUMULATE_STRIPES):
+        _accumulate_locks[i] = PyThread_allocate_lock()
+
+
+_allocate_accumulate_locks()
 
 
 # Note [ZeroTensor]
@@ -595,13 +610,15 @@ cdef int accumulate_into(Tensor var, Tensor g) except -1:
     Grad mode on means create_graph: accumulate out of place so .grad stays
     differentiable. Off: add in place, as PyTorch does (a user holding the old
     .grad sees it change)."""
-    if not PyThread_acquire_lock(_accumulate_lock, NOWAIT_LOCK):
+    cdef size_t addr = <size_t><void *>var
+    cdef PyThread_type_lock lock = _accumulate_locks[(addr >> 4) % _ACCUMULATE_STRIPES]
+    if not PyThread_acquire_lock(lock, NOWAIT_LOCK):
         with nogil:  # the holder may need the GIL to finish
-            PyThread_acquire_lock(_accumulate_lock, WAIT_LOCK)
+            PyThread_acquire_lock(lock, WAIT_LOCK)
     try:
         _accumulate_locked(var, g)
     finally:
-        PyThread_release_lock(_accumulate_lock)
+        PyThread_release_lock(lock)
     return 0
 
 

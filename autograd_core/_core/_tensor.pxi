@@ -58,10 +58,21 @@ cdef object _nested_to_arrays(object data):
 
 
 cdef void _check_numpy_dtype(object arr) except *:
+    """An ndarray a tensor can be made from (from_numpy, as_tensor, tensor): a dtype of
+    ours, native byte order, no negative strides (PyTorch refuses the last two rather
+    than copy silently)."""
     if dtype_from_numpy(arr.dtype) is None:
         raise TypeError(f"can't convert np.ndarray of type "
                         f"{arr.dtype.type.__module__}.{arr.dtype.type.__name__}. "
                         + _MSG_NUMPY_TYPES)
+    if not arr.dtype.isnative:
+        raise ValueError("given numpy array has byte order different from the native byte "
+                         "order. Conversion between byte orders is currently not supported.")
+    if isinstance(arr, np.ndarray) and any(st < 0 for st in arr.strides):
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with "
+            "negative strides are not currently supported. (You can probably work around "
+            "this by making a copy of your array  with array.copy().) ")
 
 
 cdef cnp.ndarray _array_from_data(object data, object dtype_arg):
@@ -83,11 +94,12 @@ cdef cnp.ndarray _array_from_data(object data, object dtype_arg):
     elif not is_number(data):
         raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
     if isinstance(data, list):
-        _check_ragged(data, 0)
+        _check_ragged(data, 0, _first_shape(data))
     try:
         arr = np.array(data)
-    except ValueError as e:
-        raise ValueError(f"expected sequence of equal-length lists: {e}") from None
+    except ValueError:
+        raise ValueError("expected sequences of equal length at every level (nested lists "
+                         "of numbers, or of one-element tensors)") from None
     if _may_hold_big_int(arr):
         arr = _big_int_array(data, arr, d)
     if arr.dtype == object or arr.dtype.kind in "USV":
@@ -101,10 +113,23 @@ cdef cnp.ndarray _array_from_data(object data, object dtype_arg):
         elif kind == "b":
             d = bool_
         elif kind in "iu":
-            d = to_dtype(arr.dtype) if from_arrays else int64
+            d = dtype_from_numpy(arr.dtype) if from_arrays else int64
         else:
             raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+    elif not d.is_floating_point and d is not bool_ and arr.dtype.kind in "iuf" \
+            and cnp.PyArray_SIZE(arr):
+        _check_integer_range(arr, d)
     return np.array(arr, dtype=d.np_dtype, order="C", copy=None)
+
+
+cdef void _check_integer_range(cnp.ndarray arr, dtype d) except *:
+    """Python numbers given for an integer dtype must fit it, as PyTorch checks (an
+    unsigned type also takes negatives down to its signed twin's minimum)."""
+    info = np.iinfo(d.np_dtype)
+    lo = info.min if d.is_signed else -(int(info.max) + 1) // 2
+    with quiet():
+        if np.max(arr) > info.max or np.min(arr) < lo:
+            raise RuntimeError(f"value cannot be converted to type {d.name} without overflow")
 
 
 cdef bint _may_hold_big_int(cnp.ndarray arr):
@@ -145,18 +170,34 @@ cdef cnp.ndarray _big_int_array(object data, cnp.ndarray arr, dtype d):
     return <cnp.ndarray>np.array(data, dtype=np.float64)
 
 
-cdef void _check_ragged(list data, int dim) except *:
-    """PyTorch's message for nested lists of unequal lengths."""
-    if not data or not isinstance(data[0], (list, tuple)):
+cdef list _first_shape(object data):
+    """The shape PyTorch infers from nested data: the lengths of its first elements."""
+    cdef list shape = []
+    while isinstance(data, (list, tuple)):
+        shape.append(len(data))
+        if not data:
+            break
+        data = data[0]
+    if isinstance(data, str):
+        raise ValueError("too many dimensions 'str'")
+    return shape
+
+
+cdef void _check_ragged(object data, int dim, list shape) except *:
+    """PyTorch's message for nested lists of unequal lengths (each level is checked
+    against the shape the first elements give)."""
+    if dim + 1 >= len(shape):
         return
-    n = len(data[0])
+    n = shape[dim + 1]
     for x in data:
-        if not isinstance(x, (list, tuple)) or len(x) != n:
-            got = len(x) if isinstance(x, (list, tuple)) else type(x).__name__
-            raise ValueError(f"expected sequence of length {n} at dim {dim + 1} (got {got})")
-    for x in data:
-        if isinstance(x, list):
-            _check_ragged(x, dim + 1)
+        if isinstance(x, (list, tuple)):
+            if len(x) != n:
+                raise ValueError(f"expected sequence of length {n} at dim {dim + 1} (got {len(x)})")
+            _check_ragged(x, dim + 1, shape)
+        elif isinstance(x, np.ndarray):
+            return  # arrays (tensors) inside lists: numpy's parse checks them
+        else:
+            raise TypeError(f"not a sequence")
 
 
 cdef bint _contains_arrays(object data):
@@ -250,8 +291,15 @@ Size.__module__ = "autograd_core"
 
 # ---------------------------------------------------------------- device
 
+_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip",
+                 "ve", "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
+                 "privateuseone")
+
+
 class device:
-    """The only device autograd_core has: ``device(type='cpu')``.
+    """A device, as PyTorch names them (``device("cuda:1")`` is a valid name); tensors
+    live on the CPU only: using any other device raises PyTorch's error for a build
+    without it (``check_device``).
 
     >>> import autograd_core as torch
     >>> torch.device("cpu")
@@ -260,23 +308,61 @@ class device:
 
     def __init__(self, type="cpu", index=None):
         if isinstance(type, device):
-            type = type.type
-        if type.split(":")[0] != "cpu":
-            raise RuntimeError(f"autograd_core runs on the CPU only; got device '{type}'")
-        self.type = "cpu"
-        self.index = None
+            type, index = type.type, type.index
+        elif not isinstance(type, str):
+            if isinstance(type, int) and not isinstance(type, bool):
+                raise RuntimeError("Cannot access accelerator device when none is available.")
+            raise TypeError(f"device() received an invalid combination of arguments - got "
+                            f"({type.__class__.__name__}, )")
+        else:
+            kind, sep, idx = type.partition(":")
+            # PyTorch's device string grammar: letters/underscores, then ":<index>"
+            if not (kind and kind.replace("_", "a").isalpha() and kind.isascii()) or (
+                    sep and not (idx.isdigit() and idx.isascii() and (idx == "0" or idx[0] != "0"))):
+                raise RuntimeError(f"Invalid device string: '{type}'")
+            if kind not in _DEVICE_TYPES:
+                raise RuntimeError(
+                    "Expected one of " + ", ".join(_DEVICE_TYPES)
+                    + f" device type at start of device string: {kind}")
+            type = kind
+            if sep:
+                index = int(idx)
+        # the CPU's index is not kept (PyTorch prints device(type='cpu') for "cpu:0" too)
+        self.type = type
+        self.index = None if type == "cpu" else index
 
     def __repr__(self):
-        return "device(type='cpu')"
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
 
     def __str__(self):
-        return "cpu"
+        return self.type if self.index is None else f"{self.type}:{self.index}"
 
     def __eq__(self, other):
-        return isinstance(other, device) or other == "cpu"
+        if isinstance(other, str):
+            try:
+                other = device(other)
+            except (RuntimeError, TypeError):
+                return False
+        return isinstance(other, device) and other.type == self.type and other.index == self.index
 
     def __hash__(self):
-        return hash("cpu")
+        return hash(str(self))
+
+
+def check_device(d):
+    """A device argument: the CPU, or the error PyTorch raises when a program asks for a
+    device this build does not have (an AssertionError for CUDA, as PyTorch's
+    lazy CUDA initialisation raises)."""
+    dev = d if isinstance(d, device) else device(d)
+    if dev.type == "cpu":
+        return dev
+    if dev.type == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled")
+    if dev.type == "meta":
+        raise RuntimeError("autograd_core has no meta tensors: tensors live on the CPU only")
+    raise RuntimeError(f"PyTorch is not linked with support for {dev.type} devices")
 
 
 device.__module__ = "autograd_core"
@@ -569,7 +655,14 @@ cdef class Tensor:
         if value is self:
             raise RuntimeError("can't assign Variable as its own grad")
         if cnp.PyArray_TYPE((<Tensor>value)._data) != cnp.PyArray_TYPE(self._data):
-            raise RuntimeError("assigned grad has data of a different type")
+            raise RuntimeError(
+                f"attempting to assign a gradient with dtype "
+                f"'{dtype_of((<Tensor>value)._data).cpp_name}' to a tensor with grad_dtype "
+                f"'{dtype_of(self._data).scalar_name}'. The gradient must match the tensor's "
+                "grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
+                "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with "
+                "caution. Diverging the dtypes of a tensor and its gradient may break downstream "
+                "systems that assume they match.")
         if not same_shape((<Tensor>value)._data, self._data):
             raise RuntimeError(
                 f"attempting to assign a gradient of size '{shape_str(shape_of((<Tensor>value)._data))}' "
@@ -840,11 +933,12 @@ cdef class Tensor:
         if dtype is None:
             return legacy_type_name(self)
         if not isinstance(dtype, _dtype_type):
+            if not isinstance(dtype, (str, type)):
+                raise TypeError("dtype must be a type, str, or dtype object")
             from autograd_core._legacy import dtype_of_legacy
             d = dtype_of_legacy(dtype)
             if d is None:
-                raise ValueError(f"invalid type: '{dtype!r}'" if not isinstance(dtype, type)
-                                 else f"invalid type: '{dtype.__name__}'")
+                raise ValueError(f"invalid type: '{dtype.__name__}'")
             dtype = d
         return self.to(dtype)
 
@@ -955,7 +1049,7 @@ cdef class Tensor:
             raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
                                "support the deepcopy protocol at the moment.  If you were "
                                "attempting to deepcopy a module, this may be because of a "
-                               "torch.nn.utils.weight_norm usage, see "
+                               "autograd_core.nn.utils.weight_norm usage, see "
                                "https://github.com/pytorch/pytorch/pull/103001")
         cdef Tensor t = make(_deepcopy_values(self._data, memo))
         t._requires_grad = self._requires_grad
@@ -974,12 +1068,12 @@ cdef class Tensor:
                 dtype = a
             elif isinstance(a, Tensor):
                 dtype = dtype_of((<Tensor>a)._data)
-            elif isinstance(a, (str, device)):
-                device(a)
+            elif isinstance(a, (str, device)) or (isinstance(a, int) and not isinstance(a, bool)):
+                check_device(a)
             else:
                 raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
         if "device" in kwargs:
-            device(kwargs.pop("device"))
+            check_device(kwargs.pop("device"))
         kwargs.pop("non_blocking", None)
         if kwargs:
             raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
@@ -999,6 +1093,9 @@ cdef class Tensor:
 
     def cpu(self):
         return self
+
+    def cuda(self, device=None, non_blocking=False, memory_format=None):
+        check_device("cuda")
 
     def float(self):
         return self.to(float32)

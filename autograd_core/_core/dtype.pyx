@@ -110,8 +110,10 @@ cdef dtype dtype_from_numpy(object np_dtype):
 
 
 cdef dtype to_dtype(object d):
-    """A user's dtype argument: an autograd_core dtype, a Python type (float, int,
-    bool) or anything numpy reads as a dtype of ours."""
+    """A user's dtype argument: an autograd_core dtype or one of the Python types
+    PyTorch accepts (float, int, bool). Strings and numpy dtypes are refused as
+    PyTorch refuses them (silently reading "float32" would make programs that fail
+    under PyTorch run here)."""
     if isinstance(d, dtype):
         return <dtype>d
     if d is float:
@@ -120,14 +122,7 @@ cdef dtype to_dtype(object d):
         return int64
     if d is bool:
         return bool_
-    try:
-        nd = np.dtype(d)
-    except TypeError:
-        raise TypeError(f"expected a dtype, but got {type(d).__name__}") from None
-    r = dtype_from_numpy(nd)
-    if r is None:
-        raise TypeError(f"dtype {nd} is not supported by autograd_core")
-    return r
+    raise TypeError(f"argument 'dtype' must be autograd_core.dtype, not {type(d).__name__}")
 
 
 def get_default_dtype():
@@ -149,10 +144,12 @@ def set_default_dtype(d):
     >>> torch.set_default_dtype(torch.float32)
     """
     global default_float
-    cdef dtype dd = to_dtype(d)
-    if not dd.is_floating_point:
+    if not isinstance(d, dtype):
+        raise TypeError("invalid dtype object: only floating-point types are supported as "
+                        "the default type")
+    if not (<dtype>d).is_floating_point:
         raise TypeError("only floating-point types are supported as the default type")
-    default_float = dd
+    default_float = <dtype>d
 
 
 cdef int promote_rank(int a, int b) noexcept:

@@ -28,6 +28,7 @@ from autograd_core._core.tensor cimport (
 from autograd_core._core.tensor import Size, _set_anomaly_current
 
 import sys
+import operator
 import threading
 import warnings
 
@@ -171,13 +172,10 @@ cdef void _call_node_pre_hooks(Node node, list buf) except *:
     for h in list(node.pre_hooks):
         if isinstance(h, TensorHook):
             continue
-        r = h(tuple(buf))
+        prev = tuple(buf)
+        r = h(prev)
         if r is not None:
-            if not isinstance(r, tuple) or len(r) != len(buf):
-                raise RuntimeError(
-                    f"hook '{getattr(h, '__name__', h)}' has returned an incorrect number "
-                    f"of values (got {len(r) if isinstance(r, tuple) else 1}, but expected {len(buf)})")
-            buf[:] = list(r)
+            buf[:] = list(_checked_hook_result(prev, r, h))
 
 
 cdef inline bint _has_tensor_pre_hooks(Node node):
@@ -193,12 +191,36 @@ cdef tuple _call_post_hooks(Node node, tuple grads_in, tuple grads_out):
     for h in list(node.post_hooks):
         r = h(grads_in, grads_out)
         if r is not None:
-            if not isinstance(r, tuple) or len(r) != len(grads_in):
-                raise RuntimeError(
-                    f"hook '{getattr(h, '__name__', h)}' has returned an incorrect number "
-                    f"of values (got {len(r) if isinstance(r, tuple) else 1}, but expected {len(grads_in)})")
-            grads_in = r
+            grads_in = _checked_hook_result(grads_in, r, h)
     return grads_in
+
+
+cdef tuple _checked_hook_result(tuple prev, object r, object hook):
+    """What a node hook returned in place of prev, checked as PyTorch checks it: a
+    tuple of as many values, each None or a Tensor of the replaced value's dtype and
+    size (and none where the gradient was None)."""
+    name = getattr(hook, "__name__", None)
+    name = name if isinstance(name, str) else "<unknown>"
+    if not isinstance(r, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(r).__name__}'")
+    if len(r) != len(prev):
+        raise RuntimeError(f"hook '{name}' has returned an incorrect number of values "
+                           f"(got {len(r)}, but expected {len(prev)})")
+    for old, new in zip(prev, r):
+        if new is None:
+            continue
+        if old is None:
+            raise RuntimeError("can't replace a None gradient with a non-None value")
+        if not isinstance(new, Tensor):
+            raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
+        if cnp.PyArray_TYPE((<Tensor>new)._data) != cnp.PyArray_TYPE((<Tensor>old)._data):
+            raise RuntimeError(
+                f"hook '{name}' has changed the type of value (was "
+                f"CPU{dtype_of((<Tensor>old)._data).scalar_name}Type got "
+                f"CPU{dtype_of((<Tensor>new)._data).scalar_name}Type)")
+        if not same_shape((<Tensor>new)._data, (<Tensor>old)._data):
+            raise RuntimeError(f"hook '{name}' has changed the size of value")
+    return r
 
 
 cdef class _GraphTask:
@@ -379,10 +401,24 @@ def _will_engine_execute_node(node):
     return states is None or (<bytearray>states)[idx] != SKIP
 
 
-def run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_graph,
-                 inputs, bint allow_unused, bint accumulate):
+cdef object _flag(object x, bint none_ok):
+    """A bool argument of backward()/grad(): PyTorch's C++ binding takes a bool or an
+    int (retain_graph=None means "as create_graph"); anything else is Python's
+    TypeError for a non-integer, not silently truthy."""
+    if x is None and none_ok:
+        return None
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    return operator.index(x) != 0
+
+
+def run_backward(tuple tensors, tuple grad_tensors, retain_graph, create_graph,
+                 inputs, allow_unused, bint accumulate):
     """Run one backward pass (_run_backward), on a new thread past a depth of
     reentrant passes (Note [Reentrant backward])."""
+    retain_graph = _flag(retain_graph, True)
+    create_graph = _flag(create_graph, False)
+    allow_unused = _flag(allow_unused, False)
     cdef int depth = getattr(_reentrancy, "depth", 0)
     if depth >= _LEVELS_PER_THREAD:
         return _on_new_thread(tensors, grad_tensors, retain_graph, create_graph, inputs,

@@ -59,10 +59,10 @@ cdef class FunctionNode(Node):
 
     def save_for_backward(self, *tensors):
         """Keep tensors (or None) for backward; checked against in-place changes."""
-        for t in tensors:
+        for i, t in enumerate(tensors):
             if t is not None and not isinstance(t, Tensor):
                 raise TypeError("save_for_backward can only save variables, but argument "
-                                f"{tensors.index(t)} is of type {type(t).__name__}")
+                                f"{i} is of type {type(t).__name__}")
         self._to_save = tensors
 
     def mark_non_differentiable(self, *tensors):

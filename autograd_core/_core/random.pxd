@@ -2,6 +2,7 @@
 # per-element work, linked into this module only). Every random op in the library draws
 # through the functions below, so a seeded program reproduces PyTorch's numbers.
 cimport numpy as cnp
+from cpython.pythread cimport PyThread_type_lock
 from libc.stdint cimport int32_t, uint32_t, uint64_t
 
 from autograd_core._core.dtype cimport dtype
@@ -13,8 +14,10 @@ cdef extern from "agc_random.h" nogil:
 
 
 cdef class Generator:
-    # torch.Generator for the CPU: the mt19937 state and the cached normal samples
+    # torch.Generator for the CPU: the mt19937 state and the cached normal samples,
+    # and the lock every use of them holds (Note [Generator lock] in random.pyx)
     cdef agc_gen gen
+    cdef PyThread_type_lock lock
 
 
 # The generator an op draws from: `generator` (checked to be a Generator), or the default.

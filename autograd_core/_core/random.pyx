@@ -24,6 +24,10 @@ import os
 
 import numpy as np
 cimport numpy as cnp
+from cpython.pythread cimport (
+    NOWAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock, PyThread_free_lock,
+    PyThread_release_lock, WAIT_LOCK,
+)
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 
 from autograd_core._core.dtype cimport (dtype, bool_, uint8, int8, int16, int32, int64,
@@ -106,6 +110,24 @@ cdef uint64_t _unpack_seed(object seed) except? 0:
     return <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
 
 
+# Note [Generator lock]
+# The samplers' loops run without the GIL, so that threads drawing large tensors (or
+# one drawing while others compute) run at once. A generator's state is then guarded
+# by its own lock, as PyTorch's generator mutex: every use of the state holds it (the
+# loops inside `with nogil`, the GIL-holding uses through _hold/_drop), so two threads
+# sharing a generator draw one after the other, never from a torn state.
+cdef inline void _hold(Generator g) noexcept:
+    """Take g's lock; waiting for it without the GIL (its holder may be past its loop
+    and need the GIL to return)."""
+    if not PyThread_acquire_lock(g.lock, NOWAIT_LOCK):
+        with nogil:
+            PyThread_acquire_lock(g.lock, WAIT_LOCK)
+
+
+cdef inline void _drop(Generator g) noexcept:
+    PyThread_release_lock(g.lock)
+
+
 cdef class Generator:
     """A random number generator: PyTorch's CPU generator (mt19937), so that the same seed
     draws the same numbers as in PyTorch; ``get_state()`` is PyTorch's byte layout.
@@ -119,7 +141,14 @@ cdef class Generator:
     """
 
     def __cinit__(self, device="cpu"):
+        self.lock = PyThread_allocate_lock()
+        if self.lock == NULL:
+            raise MemoryError()
         agc_gen_seed(&self.gen, DEFAULT_SEED)
+
+    def __dealloc__(self):
+        if self.lock != NULL:
+            PyThread_free_lock(self.lock)
 
     def __init__(self, device="cpu"):
         name = str(device)
@@ -133,13 +162,18 @@ cdef class Generator:
 
     def manual_seed(self, seed):
         """Seed the generator (any int in [-2**63, 2**64)); returns it."""
-        agc_gen_seed(&self.gen, _unpack_seed(seed))
+        cdef uint64_t value = _unpack_seed(seed)
+        _hold(self)
+        agc_gen_seed(&self.gen, value)
+        _drop(self)
         return self
 
     def seed(self):
         """Seed from a non-deterministic source; returns the seed."""
         s = _nondeterministic_seed()
+        _hold(self)
         agc_gen_seed(&self.gen, <uint64_t>s)
+        _drop(self)
         return s
 
     def initial_seed(self):
@@ -149,7 +183,9 @@ cdef class Generator:
     def get_state(self):
         """The state as a uint8 tensor in PyTorch's layout (5056 bytes)."""
         cdef cnp.ndarray out = np.empty(AGC_GEN_STATE_BYTES, dtype=np.uint8)
+        _hold(self)
         agc_gen_get_state(&self.gen, <unsigned char *>cnp.PyArray_DATA(out))
+        _drop(self)
         return make(out)
 
     def set_state(self, new_state):
@@ -163,18 +199,26 @@ cdef class Generator:
             raise RuntimeError(f"Expected a CPUGeneratorImplState of size {AGC_GEN_STATE_BYTES} "
                                f"but found the input RNG state size to be {arr.size}")
         arr = np.ascontiguousarray(arr.reshape(-1))
-        if agc_gen_set_state(&self.gen, <const unsigned char *>cnp.PyArray_DATA(arr)) != 0:
+        _hold(self)
+        rc = agc_gen_set_state(&self.gen, <const unsigned char *>cnp.PyArray_DATA(arr))
+        _drop(self)
+        if rc != 0:
             raise RuntimeError("Invalid mt19937 state")
         return self
 
     def __reduce__(self):
         cdef cnp.ndarray out = np.empty(AGC_GEN_STATE_BYTES, dtype=np.uint8)
+        _hold(self)
         agc_gen_get_state(&self.gen, <unsigned char *>cnp.PyArray_DATA(out))
+        _drop(self)
         return (Generator, ("cpu",), out.tobytes())
 
     def __setstate__(self, state):
         cdef cnp.ndarray arr = np.frombuffer(state, dtype=np.uint8).copy()
-        if agc_gen_set_state(&self.gen, <const unsigned char *>cnp.PyArray_DATA(arr)) != 0:
+        _hold(self)
+        rc = agc_gen_set_state(&self.gen, <const unsigned char *>cnp.PyArray_DATA(arr))
+        _drop(self)
+        if rc != 0:
             raise RuntimeError("Invalid mt19937 state")
 
 
@@ -250,16 +294,25 @@ cdef cnp.ndarray uniform_values(object generator, cnp.ndarray like, double lo, d
     cdef cnp.ndarray buf
     if d is float64:
         buf = dr.buffer(like, np.float64)
-        agc_uniform_double(&g.gen, <double *>_ptr(buf), dr.n, lo, hi)
+        with nogil:  # Note [Generator lock]
+            PyThread_acquire_lock(g.lock, WAIT_LOCK)
+            agc_uniform_double(&g.gen, <double *>cnp.PyArray_DATA(buf), dr.n, lo, hi)
+            PyThread_release_lock(g.lock)
     elif d is float16:
         # the float kernel, rounded to half; a value that rounds to `to` becomes `from`
         buf = dr.buffer(like, np.float32)
-        agc_uniform_float(&g.gen, <float *>_ptr(buf), dr.n, <float>lo, <float>hi, 24)
+        with nogil:  # Note [Generator lock]
+            PyThread_acquire_lock(g.lock, WAIT_LOCK)
+            agc_uniform_float(&g.gen, <float *>cnp.PyArray_DATA(buf), dr.n, <float>lo, <float>hi, 24)
+            PyThread_release_lock(g.lock)
         h = buf.astype(np.float16)
         buf = np.where(h == np.float16(hi), np.float16(lo), h)
     else:
         buf = dr.buffer(like, np.float32)
-        agc_uniform_float(&g.gen, <float *>_ptr(buf), dr.n, <float>lo, <float>hi, 24)
+        with nogil:  # Note [Generator lock]
+            PyThread_acquire_lock(g.lock, WAIT_LOCK)
+            agc_uniform_float(&g.gen, <float *>cnp.PyArray_DATA(buf), dr.n, <float>lo, <float>hi, 24)
+            PyThread_release_lock(g.lock)
     return dr.finish(buf, d.np_dtype)
 
 
@@ -272,20 +325,35 @@ cdef cnp.ndarray normal_values(object generator, cnp.ndarray like, double mean, 
     if fill and d is float32:
         buf = dr.buffer(like, np.float32)
         if VECTORISED:
-            agc_normal_fill_float_avx2(&g.gen, <float *>_ptr(buf), dr.n, <float>mean, <float>std)
+            with nogil:  # Note [Generator lock]
+                PyThread_acquire_lock(g.lock, WAIT_LOCK)
+                agc_normal_fill_float_avx2(&g.gen, <float *>cnp.PyArray_DATA(buf), dr.n, <float>mean, <float>std)
+                PyThread_release_lock(g.lock)
         else:
-            agc_normal_fill_float(&g.gen, <float *>_ptr(buf), dr.n, <float>mean, <float>std)
+            with nogil:  # Note [Generator lock]
+                PyThread_acquire_lock(g.lock, WAIT_LOCK)
+                agc_normal_fill_float(&g.gen, <float *>cnp.PyArray_DATA(buf), dr.n, <float>mean, <float>std)
+                PyThread_release_lock(g.lock)
         return dr.finish(buf, d.np_dtype)
     if fill and d is float16:
         buf = dr.buffer(like, np.float32)
-        agc_normal_fill_half(&g.gen, <float *>_ptr(buf), dr.n, <float>mean, <float>std,
-                             1 if VECTORISED else 0)
+        with nogil:  # Note [Generator lock]
+            PyThread_acquire_lock(g.lock, WAIT_LOCK)
+            agc_normal_fill_half(&g.gen, <float *>cnp.PyArray_DATA(buf), dr.n, <float>mean, <float>std,
+                                 1 if VECTORISED else 0)
+            PyThread_release_lock(g.lock)
         return dr.finish(buf, d.np_dtype)
     buf = dr.buffer(like, np.float64)
     if fill and d is float64:
-        agc_normal_fill_double(&g.gen, <double *>_ptr(buf), dr.n, mean, std)
+        with nogil:  # Note [Generator lock]
+            PyThread_acquire_lock(g.lock, WAIT_LOCK)
+            agc_normal_fill_double(&g.gen, <double *>cnp.PyArray_DATA(buf), dr.n, mean, std)
+            PyThread_release_lock(g.lock)
     else:
-        agc_normal_serial(&g.gen, <double *>_ptr(buf), dr.n, mean, std)
+        with nogil:  # Note [Generator lock]
+            PyThread_acquire_lock(g.lock, WAIT_LOCK)
+            agc_normal_serial(&g.gen, <double *>cnp.PyArray_DATA(buf), dr.n, mean, std)
+            PyThread_release_lock(g.lock)
     return dr.finish(_to_float_dtype(buf, d), d.np_dtype)
 
 
@@ -307,20 +375,33 @@ cdef cnp.ndarray random_values(object generator, cnp.ndarray like, object from_,
     cdef dtype d = dtype_of(like)
     cdef _Draw dr = _Draw()
     cdef cnp.ndarray buf = dr.buffer(like, np.int64)
+    cdef uint64_t top, span
+    cdef int64_t base
+    cdef int wide
     if from_ is None and to is None:
         # random_(): draw % top (bool: the low bit), a 64-bit draw for int64 and double
-        agc_random_default(&g.gen, <int64_t *>_ptr(buf), dr.n,
-                           0 if d is bool_ else <uint64_t>_dtype_top(d),
-                           1 if (d is int64 or d is float64) else 0)
+        top = 0 if d is bool_ else <uint64_t>_dtype_top(d)
+        wide = 1 if (d is int64 or d is float64) else 0
+        with nogil:  # Note [Generator lock]
+            PyThread_acquire_lock(g.lock, WAIT_LOCK)
+            agc_random_default(&g.gen, <int64_t *>cnp.PyArray_DATA(buf), dr.n, top, wide)
+            PyThread_release_lock(g.lock)
         return dr.finish(buf, d.np_dtype)
     lo = 0 if from_ is None else from_
     if to is None and lo == -(1 << 63) and (d is int64 or d is float32 or d is float64):
-        agc_random_full64(&g.gen, <int64_t *>_ptr(buf), dr.n)
+        with nogil:  # Note [Generator lock]
+            PyThread_acquire_lock(g.lock, WAIT_LOCK)
+            agc_random_full64(&g.gen, <int64_t *>cnp.PyArray_DATA(buf), dr.n)
+            PyThread_release_lock(g.lock)
         return dr.finish(buf, d.np_dtype)
     hi = _dtype_top(d) if to is None else to
     # a 64-bit draw when the range needs it and the dtype can hold it
-    agc_random_from_to(&g.gen, <int64_t *>_ptr(buf), dr.n, <uint64_t>(hi - lo), <int64_t>lo,
-                       1 if (d is int64 or d is float32 or d is float64) else 0)
+    span, base = <uint64_t>(hi - lo), <int64_t>lo
+    wide = 1 if (d is int64 or d is float32 or d is float64) else 0
+    with nogil:  # Note [Generator lock]
+        PyThread_acquire_lock(g.lock, WAIT_LOCK)
+        agc_random_from_to(&g.gen, <int64_t *>cnp.PyArray_DATA(buf), dr.n, span, base, wide)
+        PyThread_release_lock(g.lock)
     return dr.finish(buf, d.np_dtype)
 
 
@@ -328,7 +409,10 @@ cdef cnp.ndarray exponential_values(object generator, cnp.ndarray like, double l
     cdef Generator g = generator_or_default(generator)
     cdef _Draw dr = _Draw()
     cdef cnp.ndarray buf = dr.buffer(like, np.float64)
-    agc_exponential(&g.gen, <double *>_ptr(buf), dr.n, lambd)
+    with nogil:  # Note [Generator lock]
+        PyThread_acquire_lock(g.lock, WAIT_LOCK)
+        agc_exponential(&g.gen, <double *>cnp.PyArray_DATA(buf), dr.n, lambd)
+        PyThread_release_lock(g.lock)
     return dr.finish(_to_float_dtype(buf, dtype_of(like)), like.dtype)
 
 
@@ -336,7 +420,10 @@ cdef cnp.ndarray cauchy_values(object generator, cnp.ndarray like, double median
     cdef Generator g = generator_or_default(generator)
     cdef _Draw dr = _Draw()
     cdef cnp.ndarray buf = dr.buffer(like, np.float64)
-    agc_cauchy(&g.gen, <double *>_ptr(buf), dr.n, median, sigma)
+    with nogil:  # Note [Generator lock]
+        PyThread_acquire_lock(g.lock, WAIT_LOCK)
+        agc_cauchy(&g.gen, <double *>cnp.PyArray_DATA(buf), dr.n, median, sigma)
+        PyThread_release_lock(g.lock)
     return dr.finish(_to_float_dtype(buf, dtype_of(like)), like.dtype)
 
 
@@ -344,7 +431,10 @@ cdef cnp.ndarray log_normal_values(object generator, cnp.ndarray like, double me
     cdef Generator g = generator_or_default(generator)
     cdef _Draw dr = _Draw()
     cdef cnp.ndarray buf = dr.buffer(like, np.float64)
-    agc_log_normal(&g.gen, <double *>_ptr(buf), dr.n, mean, std)
+    with nogil:  # Note [Generator lock]
+        PyThread_acquire_lock(g.lock, WAIT_LOCK)
+        agc_log_normal(&g.gen, <double *>cnp.PyArray_DATA(buf), dr.n, mean, std)
+        PyThread_release_lock(g.lock)
     return dr.finish(_to_float_dtype(buf, dtype_of(like)), like.dtype)
 
 
@@ -352,7 +442,10 @@ cdef cnp.ndarray geometric_values(object generator, cnp.ndarray like, double p):
     cdef Generator g = generator_or_default(generator)
     cdef _Draw dr = _Draw()
     cdef cnp.ndarray buf = dr.buffer(like, np.float64)
-    agc_geometric(&g.gen, <double *>_ptr(buf), dr.n, p)
+    with nogil:  # Note [Generator lock]
+        PyThread_acquire_lock(g.lock, WAIT_LOCK)
+        agc_geometric(&g.gen, <double *>cnp.PyArray_DATA(buf), dr.n, p)
+        PyThread_release_lock(g.lock)
     return dr.finish(_to_float_dtype(buf, dtype_of(like)), like.dtype)
 
 
@@ -360,7 +453,10 @@ cdef cnp.ndarray bernoulli_scalar_values(object generator, cnp.ndarray like, dou
     cdef Generator g = generator_or_default(generator)
     cdef _Draw dr = _Draw()
     cdef cnp.ndarray buf = dr.buffer(like, np.uint8)
-    agc_bernoulli_scalar(&g.gen, <unsigned char *>_ptr(buf), dr.n, p)
+    with nogil:  # Note [Generator lock]
+        PyThread_acquire_lock(g.lock, WAIT_LOCK)
+        agc_bernoulli_scalar(&g.gen, <unsigned char *>cnp.PyArray_DATA(buf), dr.n, p)
+        PyThread_release_lock(g.lock)
     return dr.finish(buf, like.dtype)
 
 
@@ -371,17 +467,26 @@ cdef cnp.ndarray bernoulli_tensor_values(object generator, cnp.ndarray like, cnp
     cdef cnp.ndarray pp = p if dr.perm is None else p.transpose(dr.perm)
     if p.dtype == np.float64:
         pp = np.ascontiguousarray(pp, dtype=np.float64)
-        agc_bernoulli_double_p(&g.gen, <unsigned char *>_ptr(buf), dr.n, <const double *>_ptr(pp))
+        with nogil:  # Note [Generator lock]
+            PyThread_acquire_lock(g.lock, WAIT_LOCK)
+            agc_bernoulli_double_p(&g.gen, <unsigned char *>cnp.PyArray_DATA(buf), dr.n, <const double *>cnp.PyArray_DATA(pp))
+            PyThread_release_lock(g.lock)
     else:
         pp = np.ascontiguousarray(pp, dtype=np.float32)
-        agc_bernoulli_float_p(&g.gen, <unsigned char *>_ptr(buf), dr.n, <const float *>_ptr(pp))
+        with nogil:  # Note [Generator lock]
+            PyThread_acquire_lock(g.lock, WAIT_LOCK)
+            agc_bernoulli_float_p(&g.gen, <unsigned char *>cnp.PyArray_DATA(buf), dr.n, <const float *>cnp.PyArray_DATA(pp))
+            PyThread_release_lock(g.lock)
     return dr.finish(buf, like.dtype)
 
 
 cdef cnp.ndarray randperm_values(object generator, Py_ssize_t n):
     cdef Generator g = generator_or_default(generator)
     cdef cnp.ndarray out = np.empty(n, dtype=np.int64)
-    agc_randperm(&g.gen, <int64_t *>_ptr(out), n)
+    with nogil:  # Note [Generator lock]
+        PyThread_acquire_lock(g.lock, WAIT_LOCK)
+        agc_randperm(&g.gen, <int64_t *>cnp.PyArray_DATA(out), n)
+        PyThread_release_lock(g.lock)
     return out
 
 
@@ -389,7 +494,10 @@ cdef cnp.ndarray poisson_values(object generator, cnp.ndarray rates):
     cdef Generator g = generator_or_default(generator)
     cdef cnp.ndarray r = np.ascontiguousarray(rates, dtype=np.float64)
     cdef cnp.ndarray out = np.empty(r.size, dtype=np.float64)
-    agc_poisson(&g.gen, <double *>_ptr(out), r.size, <const double *>_ptr(r))
+    with nogil:  # Note [Generator lock]
+        PyThread_acquire_lock(g.lock, WAIT_LOCK)
+        agc_poisson(&g.gen, <double *>cnp.PyArray_DATA(out), r.size, <const double *>cnp.PyArray_DATA(r))
+        PyThread_release_lock(g.lock)
     return out.reshape((<object>rates).shape).astype(rates.dtype)
 
 
@@ -400,14 +508,20 @@ cdef cnp.ndarray binomial_values(object generator, cnp.ndarray count, cnp.ndarra
         c = np.ascontiguousarray(count, dtype=np.float64)
         p = np.ascontiguousarray(prob, dtype=np.float64)
         out = np.empty(c.size, dtype=np.float64)
-        agc_binomial_double(&g.gen, <double *>_ptr(out), c.size, <const double *>_ptr(c),
-                            <const double *>_ptr(p))
+        with nogil:  # Note [Generator lock]
+            PyThread_acquire_lock(g.lock, WAIT_LOCK)
+            agc_binomial_double(&g.gen, <double *>cnp.PyArray_DATA(out), c.size, <const double *>cnp.PyArray_DATA(c),
+                                <const double *>cnp.PyArray_DATA(p))
+            PyThread_release_lock(g.lock)
     else:
         c = np.ascontiguousarray(count, dtype=np.float32)
         p = np.ascontiguousarray(prob, dtype=np.float32)
         out = np.empty(c.size, dtype=np.float32)
-        agc_binomial_float(&g.gen, <float *>_ptr(out), c.size, <const float *>_ptr(c),
-                           <const float *>_ptr(p))
+        with nogil:  # Note [Generator lock]
+            PyThread_acquire_lock(g.lock, WAIT_LOCK)
+            agc_binomial_float(&g.gen, <float *>cnp.PyArray_DATA(out), c.size, <const float *>cnp.PyArray_DATA(c),
+                               <const float *>cnp.PyArray_DATA(p))
+            PyThread_release_lock(g.lock)
     return out.reshape((<object>count).shape).astype(count.dtype)
 
 
@@ -423,7 +537,9 @@ cdef cnp.ndarray multinomial_with_replacement(object generator, cnp.ndarray prob
         cum = np.cumsum(row, dtype=row.dtype)
         total = cum[n_cat - 1]
         cum = np.ascontiguousarray((cum / total).astype(row.dtype), dtype=np.float64)
+        _hold(g)
         agc_multinomial_row(&g.gen, <int64_t *>_ptr(out[i]), n_sample, <double *>_ptr(cum), n_cat)
+        _drop(g)
     return out
 
 

@@ -17,22 +17,48 @@ __all__ = ["SavedTensor", "set_multithreading_enabled", "is_multithreading_enabl
 
 
 def _as_tuple(x, name, edges=False):
+    """tensors/outputs (edges=False) or inputs (edges=True) as a tuple, with PyTorch's
+    errors: a non-iterable is a TypeError, a non-Tensor output the engine's
+    AssertionError, a non-Tensor input a RuntimeError."""
     if isinstance(x, _core.Tensor) or (edges and isinstance(x, graph.GradientEdge)):
         return (x,)
     if not edges and (isinstance(x, graph.GradientEdge) or (
             isinstance(x, (tuple, list)) and any(isinstance(t, graph.GradientEdge) for t in x))):
         raise NotImplementedError(f"autograd_core: a GradientEdge in {name} is not supported "
                                   "(as one of the inputs it is)")
-    if x is None:
-        return ()
     if edges and type(x) is dict:
         x = tuple(x.values())
-    x = tuple(x)
-    for t in x:
-        if t is not None and not isinstance(t, _core.Tensor) and not (
-                edges and isinstance(t, graph.GradientEdge)):
-            raise TypeError(f"{name} must be Tensors, but got {type(t).__name__}")
+    x = _iterate(x)
+    if edges:
+        for t in x:
+            if not isinstance(t, _core.Tensor) and not isinstance(t, graph.GradientEdge):
+                raise RuntimeError("all inputs have to be Tensors or GradientEdges, but got "
+                                   f"{type(t).__name__}")
     return x
+
+
+def _iterate(x):
+    """tuple(x), with Python's message for a non-iterable (numpy scalars and strings
+    are iterable enough for tuple() but not what PyTorch iterates)."""
+    try:
+        return tuple(x)
+    except TypeError:
+        raise TypeError(f"'{type(x).__name__}' object is not iterable") from None
+
+
+def _grads(grads, outputs):
+    """gradient arguments paired with outputs (PyTorch's _make_grads: extra ones are
+    ignored, missing ones an error; each a Tensor or None)."""
+    if grads is None:
+        return (None,) * len(outputs)
+    grads = (grads,) if isinstance(grads, _core.Tensor) else _iterate(grads)
+    if len(grads) < len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
+    for g in grads:
+        if g is not None and not isinstance(g, _core.Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got "
+                            f"{type(g).__name__}")
+    return grads[:len(outputs)]
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
@@ -48,10 +74,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     tensors = _as_tuple(tensors, "tensors")
     if grad_tensors is None:
         grad_tensors = grad_variables
-    grads = (grad_tensors,) if isinstance(grad_tensors, _core.Tensor) else (
-        tuple(grad_tensors) if grad_tensors is not None else (None,) * len(tensors))
-    if len(grads) != len(tensors):
-        raise RuntimeError(f"got {len(grads)} tensors and {len(tensors)} gradients")
+    grads = _grads(grad_tensors, tensors)
     if inputs is not None:
         inputs = _as_tuple(inputs, "inputs", edges=True)
         if len(inputs) == 0:
@@ -79,15 +102,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     outputs = _as_tuple(outputs, "outputs")
     dict_inputs = inputs if type(inputs) is dict else None
     inputs = _as_tuple(inputs, "inputs", edges=True)
-    if grad_outputs is None:
-        grads = (None,) * len(outputs)
-    elif isinstance(grad_outputs, _core.Tensor):
-        grads = (grad_outputs,)
-    else:
-        grads = tuple(grad_outputs)
-    if len(grads) != len(outputs):
-        raise RuntimeError(f"grad requires one grad_output per output: got {len(grads)} "
-                           f"grad_outputs and {len(outputs)} outputs")
+    grads = _grads(grad_outputs, outputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     result = _core_engine.run_backward(outputs, grads, retain_graph, create_graph, inputs,

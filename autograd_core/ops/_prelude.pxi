@@ -17,6 +17,11 @@ from autograd_core._core.tensor import name_node_types
 cnp.import_array()
 
 
+cdef str cpp_number(object x):
+    """A number as PyTorch's C++ messages print it (ostream: -1 for -1.0, 1e-07)."""
+    return format(x, "g") if isinstance(x, float) else str(x)
+
+
 # Note [Named results]: an op with several named returns (linalg.qr's Q and R, ...)
 # gives PyTorch's torch.return_types.<op> named tuple; its C implementation returns a
 # plain tuple and the generated Python wrapper names it.

@@ -994,6 +994,9 @@ cdef Tensor masked_select_backward(Tensor grad, tuple self_shape, Tensor mask):
 
 
 cdef Tensor op_masked_scatter(Tensor self, Tensor mask, Tensor source):
+    if cnp.PyArray_TYPE(mask._data) != cnp.NPY_BOOL:
+        raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with "
+                           f"dtype {dtype_of(mask._data).scalar_name}")
     cdef tuple bshape = broadcast_shapes(shape_of(self._data), shape_of(mask._data))
     cdef cnp.ndarray out = np.array(np.broadcast_to(self._data, bshape), copy=True)
     mb = np.broadcast_to(mask._data, bshape)
@@ -1119,6 +1122,10 @@ cdef Tensor op_index_add(Tensor self, object dim, Tensor index, Tensor source, o
     if dtype_of(source._data) is not dtype_of(self._data):
         raise RuntimeError(f"index_add_(): self ({dtype_of(self._data).scalar_name}) and source "
                            f"({dtype_of(source._data).scalar_name}) must have the same scalar type")
+    cdef Py_ssize_t nidx = cnp.PyArray_SIZE(index._data)
+    if cnp.PyArray_NDIM(source._data) and nidx != source._data.shape[d]:
+        raise RuntimeError(f"index_add_(): Number of indices ({nidx}) should be equal to "
+                           f"source.size(dim): ({source._data.shape[d]}), for dim: {d}")
     cdef cnp.ndarray out = self._data.copy()
     src = source._data if alpha == 1 else source._data * alpha
     if out.ndim == 0:

@@ -2207,7 +2207,7 @@ cdef Tensor op_linalg_matrix_rank(Tensor A, object tol, bint hermitian, object a
 cdef Tensor op_linalg_pinv(Tensor A, object rcond, bint hermitian, object atol, object rtol):
     d = dtype_of(A._data)
     if d.category != CAT_FLOAT or _ndim(A) < 2:
-        raise RuntimeError(f"linalg.pinv({legacy_type_name(A)[:-6]}{{{list(shape_of(A._data))}}})"
+        raise RuntimeError(f"linalg.pinv({dtype_of(A._data).scalar_name}{{{list(shape_of(A._data))}}})"
                            ": expected a tensor with 2 or more dimensions of float, double, "
                            "cfloat or cdouble types".replace("{[", "{[").replace("]}", "]}"))
     if rcond is not None:

@@ -27,7 +27,7 @@ from libc.math cimport (
     log as c_log, modf as c_modf, pow as c_pow, sin as c_sin, sqrt as c_sqrt, tan as c_tan,
 )
 
-from autograd_core._core.tensor import (device as _device, from_array as _leaf_from_array,
+from autograd_core._core.tensor import (check_device as _device, from_array as _leaf_from_array,
                                       _zerotensor_like)
 from autograd_core._core.tensor import memory_format as _memory_format_type
 from autograd_core._core.random cimport (
@@ -397,10 +397,12 @@ cdef object _scaled(object self, object other, object alpha):
     """alpha * other, for add/sub with alpha (a number, or a tensor's values), in the
     dtype self and other promote to (PyTorch scales in the result's precision)."""
     cdef Tensor o
-    cdef dtype rt
+    cdef dtype rt = result_type((self, other))
+    if isinstance(alpha, float) and not rt.is_floating_point:
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
+                           "point number.")
     if isinstance(other, Tensor):
         o = <Tensor>other
-        rt = result_type((self, other))
         if dtype_of(o._data) is not rt:
             o = make(cast_array(o._data, rt))
         return make(binary_values(o, alpha, AGC_MUL))
@@ -1628,7 +1630,7 @@ cdef Tensor op_normal_(Tensor self, object mean, object std, object generator):
     cdef dtype d = dtype_of(self._data)
     check_float_kernel(d, "normal_kernel_cpu")
     if std < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {cpp_number(std)}")
     cdef Tensor old = inplace_source(self, ())
     return _random_fill(self, old, normal_values(generator, self._data, mean, std),
                         _record_NormalBackward0)
@@ -1639,7 +1641,7 @@ cdef Tensor op_uniform_(Tensor self, object from_, object to, object generator):
     check_float_kernel(d, "check_uniform_bounds")
     if from_ > to:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
-                           f"from={from_} > to={to}")
+                           f"from={cpp_number(from_)} > to={cpp_number(to)}")
     cdef Tensor old = inplace_source(self, ())
     return _random_fill(self, old, uniform_values(generator, self._data, from_, to),
                         _record_UniformBackward0)
@@ -1805,7 +1807,7 @@ cdef Tensor op_normal(object mean, object std, object generator):
     cdef Tensor result
     if mean_t and not std_t:
         if std < 0:
-            raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {cpp_number(std)}")
         m = (<Tensor>mean)._data
         d = dtype_of(m)
         check_float_kernel(d, "normal_kernel_cpu")
@@ -1859,7 +1861,7 @@ def _py_normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None
     mean = arg_float(mean, "normal", "mean", 1)
     std = arg_float(std, "normal", "std", 2)
     if std < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {cpp_number(std)}")
     out_dtype = default_float if dtype is None else to_dtype(dtype)
     check_float_kernel(out_dtype, "normal_kernel_cpu")
     shape = parse_shape(tuple(size) if isinstance(size, (tuple, list)) else (size,), "normal")

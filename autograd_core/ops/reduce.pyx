@@ -1413,19 +1413,20 @@ cdef Tensor op_histc(Tensor self, object bins, object min, object max):
     cdef cnp.ndarray x = self._data
     check_float_kernel(dtype_of(x), "histogram_cpu")
     if bins <= 0:
-        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+        raise RuntimeError(f"autograd_core.histogram(): bins must be > 0, but got {bins} for dimension 0")
     lo, hi = float(min), float(max)
     if lo > hi:
-        raise RuntimeError("torch.histc: max must be larger than min")
+        raise RuntimeError("autograd_core.histc: max must be larger than min")
     flat = x.reshape(-1)
     if lo == hi and flat.size:
-        finite = flat[np.isfinite(flat)]
-        if finite.size:
-            lo, hi = float(finite.min()), float(finite.max())
+        # the data's range, NaN and infinities included (PyTorch's aminmax), so that
+        # they are refused below rather than silently dropped
+        lo, hi = float(np.min(flat)), float(np.max(flat))
     if lo == hi:
         lo, hi = lo - 1, hi + 1
     if not (np.isfinite(lo) and np.isfinite(hi)):
-        raise RuntimeError(f"torch.histc: range of [{lo}, {hi}] is not finite")
+        raise RuntimeError(f"autograd_core.histc: range of [{cpp_number(lo)}, {cpp_number(hi)}] "
+                           "is not finite")
     dt = x.dtype
     inside = flat[(flat >= dt.type(lo)) & (flat <= dt.type(hi))]
     with quiet():
@@ -1910,6 +1911,8 @@ cdef Tensor _quantile(Tensor self, object q, object dim, bint keepdim, str inter
         raise RuntimeError(f"{fname} interpolation must be one of linear, lower, higher, midpoint "
                            f"or nearest. Got {interpolation}")
     if qa.size and ((qa < 0) | (qa > 1)).any():
+        if not isinstance(q, Tensor):
+            raise RuntimeError(f"{fname} q must be in the range [0, 1] but got {cpp_number(q)}")
         raise RuntimeError(f"{fname} q values must be in the range [0, 1]")
     # the output's shape and the sorted input (PyTorch's quantile_impl)
     if dim is None:
@@ -2013,10 +2016,10 @@ cdef cnp.ndarray _histogram_edges(cnp.ndarray col, object bins, object lo_hi, ob
     if isinstance(bins, Tensor):
         edges = (<Tensor>bins)._data
         if edges.ndim != 1 or edges.size < 1:
-            raise RuntimeError("torch.histogram(): bins tensor should have one dimension")
+            raise RuntimeError("autograd_core.histogram(): bins tensor should have one dimension")
         return edges.astype(dt)
     if bins <= 0:
-        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension "
+        raise RuntimeError(f"autograd_core.histogram(): bins must be > 0, but got {bins} for dimension "
                            f"{dim}")
     if lo_hi is not None:
         lo, hi = float(lo_hi[0]), float(lo_hi[1])
@@ -2025,10 +2028,10 @@ cdef cnp.ndarray _histogram_edges(cnp.ndarray col, object bins, object lo_hi, ob
     else:
         lo, hi = 0.0, 0.0
     if lo > hi:
-        raise RuntimeError(f"torch.histogram(): min should not exceed max, but got min {lo} max "
+        raise RuntimeError(f"autograd_core.histogram(): min should not exceed max, but got min {lo} max "
                            f"{hi} for dimension {dim}")
     if not (np.isfinite(lo) and np.isfinite(hi)):
-        raise RuntimeError(f"torch.histogram(): range of [{lo}, {hi}] is not finite")
+        raise RuntimeError(f"autograd_core.histogram(): range of [{lo}, {hi}] is not finite")
     if lo == hi:
         lo, hi = lo - 0.5, hi + 0.5
     return as_array(np.linspace(lo, hi, bins + 1)).astype(dt)
@@ -2071,9 +2074,9 @@ cdef object _histogram_weight(Tensor self, Tensor weight, tuple want, str fname)
         return None
     if shape_of(weight._data) != want:
         if fname == "histogram":
-            raise RuntimeError("torch.histogram(): if weight tensor is provided, it should have "
+            raise RuntimeError("autograd_core.histogram(): if weight tensor is provided, it should have "
                                "the same shape as the input tensor")
-        raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the "
+        raise RuntimeError("autograd_core.histogramdd: if weight tensor is provided it should have the "
                            "same shape as the input tensor excluding its innermost dimension")
     return weight._data.reshape(-1)
 
@@ -2112,15 +2115,15 @@ cdef tuple op_histogramdd(Tensor self, object bins, object range, Tensor weight,
     cdef cnp.ndarray x = self._data
     check_float_kernel(dtype_of(x), "histogramdd_cpu")
     if cnp.PyArray_NDIM(x) < 2:
-        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+        raise RuntimeError("autograd_core.histogramdd: input tensor should have at least 2 dimensions")
     cdef Py_ssize_t D = shape_of(x)[-1], k
     points = x.reshape(-1, D)
     bl = list(bins) if isinstance(bins, (list, tuple)) else [bins] * D
     if len(bl) != D:
-        raise RuntimeError(f"torch.histogramdd: expected {D} sequences of bin edges for a "
+        raise RuntimeError(f"autograd_core.histogramdd: expected {D} sequences of bin edges for a "
                            f"{D}-dimensional histogram but got {len(bl)}")
     if range is not None and len(range) != 2 * D:
-        raise RuntimeError(f"torch.histogramdd: for a {D}-dimensional histogram range should have "
+        raise RuntimeError(f"autograd_core.histogramdd: for a {D}-dimensional histogram range should have "
                            f"{2 * D} elements, but got {len(range)}")
     edges = [_histogram_edges(points[:, k], bl[k], None if range is None else
                               (range[2 * k], range[2 * k + 1]), x.dtype, k) for k in builtins.range(D)]

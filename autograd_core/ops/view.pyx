@@ -665,6 +665,9 @@ cdef Tensor op_expand(Tensor self, object size):
                 f"({shape[k]}) at non-singleton dimension {i}.  Target sizes: "
                 f"{shape_str(sizes)}.  Tensor sizes: {shape_str(shape)}")
     cdef tuple t = tuple(target)
+    if any(x < 0 for x in t):
+        # PyTorch's size check multiplies the sizes as unsigned numbers
+        raise RuntimeError("numel: integer multiplication overflow")
     cdef Tensor result = make_view(self, _broadcast_values(self._data, t))
     record_ExpandBackward0(result, self, t)
     return result
@@ -1950,7 +1953,7 @@ cdef tuple op_meshgrid(list tensors, object indexing):
             "argument.", UserWarning, stacklevel=2)
         indexing = "ij"
     if indexing not in ("ij", "xy"):
-        raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
+        raise RuntimeError(f"autograd_core.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
                            f"received: {indexing}")
     cdef Py_ssize_t n = len(tensors), i
     if n == 0:

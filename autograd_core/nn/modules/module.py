@@ -23,6 +23,7 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
 import autograd_core as _ag
+from autograd_core._core import tensor as _core_tensor
 from autograd_core.nn.modules._hooks import (  # noqa: F401 (module.RemovableHandle)
     BackwardHook, RemovableHandle, _add_hook,
 )
@@ -224,8 +225,8 @@ def _parse_to(*args, **kwargs):
         else:
             raise TypeError(f"to() received an invalid combination of arguments - got "
                             f"({type(a).__name__}, )")
-    if device is not None and not isinstance(device, _ag.device):
-        device = _ag.device(device)
+    if device is not None:
+        device = _core_tensor.check_device(device)
     return device, dtype, non_blocking
 
 
@@ -315,7 +316,7 @@ class Module:
             self._parameters[name] = None
         elif not isinstance(param, Parameter):
             raise TypeError(f"cannot assign '{_typename(param)}' object to parameter '{name}' "
-                            "(torch.nn.Parameter or None required)")
+                            "(autograd_core.nn.Parameter or None required)")
         elif param.grad_fn:
             raise ValueError(
                 f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must "
@@ -446,7 +447,7 @@ class Module:
         return self
 
     def cuda(self, device=None):
-        return self._apply(lambda t: t.cuda(device))
+        _core_tensor.check_device("cuda")
 
     def cpu(self):
         """Move parameters and buffers to the CPU (they are there already)."""
@@ -766,7 +767,7 @@ class Module:
         elif params is not None and name in params:
             if value is not None:
                 raise TypeError(f"cannot assign '{_typename(value)}' as parameter '{name}' "
-                                "(torch.nn.Parameter or None expected)")
+                                "(autograd_core.nn.Parameter or None expected)")
             self.register_parameter(name, value)
         else:
             modules = self.__dict__.get("_modules")

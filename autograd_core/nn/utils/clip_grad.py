@@ -56,6 +56,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
         if is_generator and len(parameters) == 0:
             warnings.warn("`parameters` is an empty generator, no gradient clipping will occur.",
                           stacklevel=3)
+    max_norm, norm_type = float(max_norm), float(norm_type)  # as PyTorch: "x" is a ValueError
     grads = [p.grad for p in parameters if p.grad is not None]
     total_norm = get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
     clip_grads_with_norm_(parameters, max_norm, total_norm, foreach)
