@@ -34,7 +34,7 @@ EXCLUDED = {
     "Tensor._view_func", "Tensor._view_func_unsafe", "Tensor._lazy_clone",
     # private ATen ops PyTorch's Python code calls, no public API
     "Tensor._addmm_activation", "Tensor._conj", "Tensor._conj_physical",
-    "Tensor._is_all_true", "Tensor._is_any_true", "Tensor._is_zerotensor",
+    "Tensor._is_all_true", "Tensor._is_any_true",
     "Tensor._neg_view", "Tensor._philox_normal_", "Tensor._philox_uniform_",
     # sparse, nested and padded layouts: autograd_core has only strided tensors
     "Tensor._to_sparse", "Tensor._to_sparse_bsc", "Tensor._to_sparse_bsr",

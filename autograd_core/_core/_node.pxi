@@ -536,7 +536,7 @@ cdef bint grad_is_owned(Tensor g, int expected_refs) noexcept:
     return (not agc_grad_enabled() and not g._requires_grad and g._vc is None
             and g._base is None and _can_steal(g, expected_refs)
             and cnp.PyArray_CHKFLAGS(g._data, cnp.NPY_ARRAY_OWNDATA | cnp.NPY_ARRAY_C_CONTIGUOUS
-                                     | cnp.NPY_ARRAY_ALIGNED))
+                                     | cnp.NPY_ARRAY_ALIGNED | cnp.NPY_ARRAY_WRITEABLE))
 
 
 # Backward passes on several threads may accumulate into one leaf at once: its .grad's

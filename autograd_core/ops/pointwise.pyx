@@ -1287,9 +1287,12 @@ cdef Tensor op_sigmoid_backward(Tensor grad_output, Tensor output):
 cdef Tensor mul_tensor_backward(Tensor grad, object other):
     """grad * other, the gradient of one factor of mul (PyTorch's
     mul_tensor_backward): one C pass when other is a number or a tensor of grad's
-    dtype and shape, into grad when the engine hands it over."""
-    cdef bint owned = grad_is_owned(grad, 2)
+    dtype and shape, into grad when the engine hands it over. A read-only grad (a
+    ZeroTensor, Note [ZeroTensor]) goes through mul, PyTorch's ZeroTensor kernel."""
+    cdef bint owned = grad_is_owned(grad, 2)  # (before ga takes a reference to the array)
     cdef cnp.ndarray ga = grad._data, oa
+    if not cnp.PyArray_ISWRITEABLE(ga):
+        return OPS.mul(grad, other)
     cdef int t = cnp.PyArray_TYPE(ga)
     if (type(other) is float or type(other) is int) and (t == cnp.NPY_FLOAT or t == cnp.NPY_DOUBLE) \
             and cnp.PyArray_IS_C_CONTIGUOUS(ga) and not grad_enabled():
