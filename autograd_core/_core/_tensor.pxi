@@ -7,14 +7,17 @@ cdef Tensor make_view(Tensor base, cnp.ndarray arr):
     """A tensor over base's memory: it shares base's version counter, and requires grad
     when base does (requires_grad_of: as in PyTorch, even when made under no_grad,
     though then no gradient flows to base through it). A view of an inference tensor is
-    one too, and never requires grad (a view of a normal tensor is normal, even inside
-    inference_mode)."""
+    one too, a leaf that does not require grad, and not a view to autograd (no _base:
+    PyTorch tracks no views of inference tensors); a view of a normal tensor is normal,
+    even inside inference_mode."""
     cdef Tensor t = Tensor.__new__(Tensor)
     gc_untrack(t)  # Note [Untracked by the cycle collector]
     t._data = arr
+    if base._inference:
+        t._inference = True
+        return t
     t._vc = version_counter(base)
     t._view_version = t._vc.version
-    t._inference = base._inference
     t._base = base._base if base._base is not None else base
     set_creation_meta(t, base, CM_INFERENCE_MODE if agc_inference_mode() else
                       (CM_DEFAULT if agc_grad_enabled() else CM_NO_GRAD_MODE))
@@ -509,6 +512,8 @@ cdef class Tensor:
 
     @property
     def _version(self):
+        if self._inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return 0 if self._vc is None else self._vc.version
 
     @property
@@ -570,9 +575,11 @@ cdef class Tensor:
         raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
     def detach(self):
-        """A new leaf sharing this tensor's memory and version counter, without history."""
+        """A new leaf sharing this tensor's memory and version counter, without history
+        (an inference tensor exactly when this one is: detach is a view op)."""
         cdef Tensor t = make(self._data)
         t._vc = version_counter(self)
+        t._inference = self._inference
         return t
 
     def detach_(self):

@@ -280,13 +280,38 @@ cdef AccumulateGrad grad_accumulator(Tensor leaf)
 
 cdef inline bint should_record(tuple inputs, cnp.ndarray out):
     """Whether an op with these inputs records a node for an output of out's dtype:
-    grad mode on, an input requires grad, and the output is floating point."""
+    grad mode on, an input requires grad, the output is floating point, and not every
+    input is an inference tensor (Note [Inference tensors outside inference mode])."""
     return (recording() and any_requires_grad(inputs)
-            and cnp.PyArray_ISFLOAT(out))
+            and cnp.PyArray_ISFLOAT(out) and not all_inference(inputs))
 
 
 cdef inline bint _input_requires_grad(object x) noexcept:
     return isinstance(x, Tensor) and requires_grad_of(<Tensor>x)
+
+
+# Note [Inference tensors outside inference mode]
+# PyTorch's inference tensors carry no autograd dispatch keys, so an op whose tensor
+# inputs are all inference tensors runs below autograd even with grad mode on: it
+# records nothing, and its result is a normal tensor that does not require grad
+# (a view's result is an inference tensor, and not a view: make_view). One normal
+# tensor among the inputs brings autograd back: the op records as usual, and saving an
+# inference tensor for backward then raises (version_for_save). A Python number passed
+# for a tensor argument is a normal tensor to PyTorch (a wrapped number); an absent
+# optional tensor (None) does not count. Recording wiring (the generated record_<Node>
+# and should_record) asks inference_input of every tensor argument, once it knows that
+# something would record.
+
+cdef inline bint inference_input(object x) noexcept:
+    """Whether tensor argument x leaves an op below autograd (see the Note)."""
+    return x is None or (isinstance(x, Tensor) and (<Tensor>x)._inference)
+
+
+cdef inline bint all_inference(tuple inputs) noexcept:
+    for x in inputs:
+        if not inference_input(x):
+            return False
+    return True
 
 
 cdef inline bint needs_input_grad(Node node, Py_ssize_t i):

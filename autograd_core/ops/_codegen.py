@@ -625,6 +625,11 @@ def gen_node(node, ops_by_name):
     needs = " or ".join(f"_input_requires_grad({p.name})" for p in diff_params) or "False"
     w(f"    if not (recording() and ({needs}) and cnp.PyArray_ISFLOAT({first_out}._data)):")
     w("        return 0")
+    # Note [Inference tensors outside inference mode]: every tensor argument counts
+    if edge_params:
+        below = " and ".join(f"inference_input({p.name})" for p in edge_params)
+        w(f"    if {below}:")
+        w("        return 0")
     # one- and two-input nodes record without building an inputs tuple
     tuple_free = n_out == 1 and (len(diff_params) == 2
                                  or (len(diff_params) == 1 and not op.broadcast))
