@@ -560,3 +560,24 @@ def test_hook_on_view_before_inplace_write_through_it():
         v.sum().backward()
         return x.grad, calls
     same(prog)
+
+
+def test_saved_index_tensor_hooks_and_sizes():
+    """Note [Saved index keys]: an index node's saved indices are SavedTensors, whose
+    hooks run in backward; its _saved_self_sym_sizes outlives backward."""
+    def prog(torch):
+        a = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        out = a[:, torch.tensor([2, 0])]
+        seen = []
+        raw = out.grad_fn._raw_saved_indices
+        raw[1].register_hooks(lambda t: seen.append(("pack", t.tolist())) or t,
+                              lambda t: seen.append("unpack") or t)
+        r = [out.grad_fn._saved_indices, [type(s).__name__ for s in raw]]
+        (out * torch.tensor([1.0, 5.0])).sum().backward()
+        r += [a.grad, seen, out.grad_fn._saved_self_sym_sizes]
+        try:
+            out.grad_fn._saved_indices
+        except RuntimeError as e:
+            r.append(str(e))
+        return r
+    same(prog)

@@ -56,6 +56,8 @@ cdef class SavedTensor:
     cdef object accumulator      # hooks on a saved leaf that requires grad: its AccumulateGrad
     cdef bint leaf               # the saved tensor was a leaf
     cdef bint requires_grad      # ... and required grad
+    cdef bint freed              # holds nothing because backward freed it (an empty one
+                                 # that is not freed stands for a saved None: raw_saved)
 
     cdef Tensor unpack(self, Node owner)
     cdef Tensor _unpack_hooked(self, Node owner)
@@ -266,6 +268,7 @@ cdef int restore_saved_hooks(list state) except -1
 cdef void repoint_saved(SavedTensor saved, Tensor t) noexcept
 cdef object save_operand(object x)
 cdef object unpack_operand(Node owner, object saved)
+cdef object raw_saved(Node owner, object saved)
 cdef Node edge_node(Tensor t)
 cdef int record(Node node, Tensor out, tuple inputs) except -1
 cdef int record_broadcast(Node node, Tensor out, tuple inputs) except -1

@@ -554,7 +554,9 @@ def gen_node(node, ops_by_name):
         for u in sorted(f.uses):
             if u in outputs:
                 w(f"            {u} = node.{_field(saved_outputs[outputs[u]])}.unpack(node)")
-            elif schema.param(u).has_edge or u in released_values:
+            elif u in released_values:
+                w(f"            {u} = unpack_key(node, node.{_field(u)})")
+            elif schema.param(u).has_edge:
                 w(f"            {u} = unpack_operand(node, node.{_field(u)})")
             else:
                 w(f"            {u} = node.{_field(u)}")
@@ -589,9 +591,7 @@ def gen_node(node, ops_by_name):
         w("")
         w("    @property")
         w(f"    def _raw_saved_{u}(self):")
-        w("        if self.released:")
-        w("            raise RuntimeError(MSG_BACKWARD_TWICE)")
-        w(f"        return self.{_field(u)}")
+        w(f"        return raw_saved(self, self.{_field(u)})")
         w("")
     for u in sorted(set(saved_outputs.values())):
         w("    @property")
@@ -600,17 +600,25 @@ def gen_node(node, ops_by_name):
         w("")
         w("    @property")
         w(f"    def _raw_saved_{u}(self):")
-        w("        if self.released:")
-        w("            raise RuntimeError(MSG_BACKWARD_TWICE)")
-        w(f"        return self.{_field(u)}")
+        w(f"        return raw_saved(self, self.{_field(u)})")
         w("")
     for u in sorted(saved_values):
         w("    @property")
         w(f"    def _saved_{u}(self):")
         if u in released_values:
-            w(f"        return unpack_operand(self, self.{_field(u)})")
+            w(f"        return key_tensors(self, self.{_field(u)})")
+            w("")
+            w("    @property")
+            w(f"    def _raw_saved_{u}(self):")
+            w(f"        return raw_saved_key(self, self.{_field(u)})")
         else:
             w(f"        return self.{_field(u)}")
+        w("")
+    for t in sorted(t for t, attr in saved_meta if attr == "shape"):
+        # PyTorch's name for a formula's self.sym_sizes()
+        w("    @property")
+        w(f"    def _saved_{t}_sym_sizes(self):")
+        w(f"        return self.saved_{t}_shape")
         w("")
 
     # the wiring: called by the forward with its outputs and arguments
@@ -643,7 +651,7 @@ def gen_node(node, ops_by_name):
     for idx, u in sorted(saved_outputs.items()):
         w(f"    node.{_field(u)} = save_output({_output_params(schema)[idx]}, {idx})")
     for u in sorted(saved_values):
-        w(f"    node.{_field(u)} = {u}")
+        w(f"    node.{_field(u)} = {'save_key(' + u + ')' if u in released_values else u}")
     for t, attr in sorted(saved_meta):
         expr = {"shape": f"shape_of({t}._data)", "dtype": f"dtype_of({t}._data)",
                 "ndim": f"cnp.PyArray_NDIM({t}._data)"}[attr]

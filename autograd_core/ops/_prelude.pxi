@@ -17,6 +17,38 @@ from autograd_core._core.tensor import name_node_types
 cnp.import_array()
 
 
+# Note [Saved index keys]: PyTorch's index nodes save their indices as SavedVariables
+# (None for a full slice): grad_fn._saved_indices shows a tuple of tensors and None,
+# _raw_saved_indices their SavedTensors (whose hooks apply, and whose versions are
+# checked). A table op's `Any indices` is a numpy advanced key (index arrays, boolean
+# masks, full slices): saved so, each array as a SavedTensor and each full slice as None.
+
+cdef tuple save_key(object key):
+    return tuple([None if isinstance(k, slice) else save(make(<cnp.ndarray>k))
+                  for k in (key if isinstance(key, tuple) else (key,))])
+
+
+cdef tuple _saved_key(Node owner, object saved):
+    if saved is None:                  # freed by backward
+        raise RuntimeError(MSG_BACKWARD_TWICE)
+    return saved
+
+
+cdef tuple unpack_key(Node owner, object saved):
+    """The numpy key save_key kept."""
+    return tuple([slice(None) if s is None else (<SavedTensor>s).unpack(owner)._data
+                  for s in _saved_key(owner, saved)])
+
+
+cdef tuple key_tensors(Node owner, object saved):
+    return tuple([None if s is None else (<SavedTensor>s).unpack(owner)
+                  for s in _saved_key(owner, saved)])
+
+
+cdef tuple raw_saved_key(Node owner, object saved):
+    return tuple([raw_saved(owner, s) for s in _saved_key(owner, saved)])
+
+
 # Note [Named results]: an op with several named returns (linalg.qr's Q and R, ...)
 # gives PyTorch's torch.return_types.<op> named tuple; its C implementation returns a
 # plain tuple and the generated Python wrapper names it.

@@ -16,9 +16,6 @@ import pytest
 
 from _diff import data, issue8, same
 
-NO_SAVED_ATTRS = issue8("grad_fn._saved_*: attributes of some ops (_saved_self_sym_sizes, "
-                        "_saved_dim, ...) are missing; ctx._raw_saved_tensors has no "
-                        "SavedTensor for a None entry")
 
 
 def _attempt(r, f, *types):
@@ -72,7 +69,6 @@ def test_saved_tensor_hooks_extra_enter_during_bw_no_leak():
     same(prog)
 
 
-@NO_SAVED_ATTRS
 def test_grad_fn_attr_bindings():
     # the attributes of the ops autograd_core has (PyTorch's test also covers
     # interpolate, conv, addbmm, unfold, pdist, qr, threshold, as_strided, _foreach)
@@ -149,7 +145,6 @@ def test_saved_tensor_constructor_forbidden_without_flag():
     same(prog, must_raise=True)
 
 
-@NO_SAVED_ATTRS
 def test_custom_function_saved_tensors():
     def prog(torch):
         def get_fn(save=True):
