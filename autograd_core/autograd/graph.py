@@ -7,6 +7,9 @@ import threading
 from collections import defaultdict
 from typing import NamedTuple
 
+from autograd_core import grad_mode as _grad_mode
+from autograd_core._core import engine as _core_engine
+from autograd_core._core import function as _function
 from autograd_core._core import tensor as _core
 from autograd_core._core.tensor import Node  # noqa: F401
 
@@ -16,10 +19,13 @@ __all__ = ["Node", "GradientEdge", "get_gradient_edge", "increment_version",
 
 
 class GradientEdge(NamedTuple):
-    """An edge of the graph: a node and which of its inputs (autograd.grad and backward
-    take one in place of a tensor, to reach that edge's gradient)."""
+    """An edge of the graph: a node and which of its inputs. autograd.grad and backward
+    take one in place of an input tensor, to reach that edge's gradient, and in place of
+    an output tensor, to start from it. ownership_token: a node that keeps the graph
+    alive (PyTorch's for an edge of a custom Function's node)."""
     node: Node
     output_nr: int
+    ownership_token: Node | None = None
 
 
 def get_gradient_edge(tensor):
@@ -37,7 +43,14 @@ def get_gradient_edge(tensor):
         raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does "
                            "not require gradients")
     node = tensor.grad_fn if tensor.grad_fn is not None else _core._grad_accumulator(tensor)
-    return GradientEdge(node, tensor.output_nr)
+    _core_engine._note_edge_meta(node, tensor.output_nr, tensor)
+    token = None
+    if isinstance(node, _function.FunctionNode):
+        # PyTorch's token for a Python node, which does not own its graph there (here
+        # every node does; the token is kept for the same edge)
+        with _grad_mode.enable_grad():
+            token = tensor.view_as(tensor).grad_fn
+    return GradientEdge(node, tensor.output_nr, ownership_token=token)
 
 
 def increment_version(tensor):
