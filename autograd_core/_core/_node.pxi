@@ -562,8 +562,11 @@ cdef int accumulate_into(Tensor var, Tensor g) except -1:
 
 cdef int _accumulate_locked(Tensor var, Tensor g) except -1:
     cdef Tensor old = var._grad
-    if cnp.PyArray_TYPE(g._data) != cnp.PyArray_TYPE(var._data):
-        g = OPS._to_copy(g, dtype_of(var._data))
+    if var._grad_dtype is None:
+        if cnp.PyArray_TYPE(g._data) != cnp.PyArray_TYPE(var._data):
+            g = OPS._to_copy(g, dtype_of(var._data))
+    elif var._grad_dtype is not False and dtype_of(g._data) is not var._grad_dtype:
+        g = OPS._to_copy(g, <dtype>var._grad_dtype)   # Tensor.grad_dtype
     if old is None:
         if not agc_grad_enabled() and _can_steal(g, 3):
             var._grad = g

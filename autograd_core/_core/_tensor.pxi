@@ -24,6 +24,15 @@ cdef Tensor make_view(Tensor base, cnp.ndarray arr):
     return t
 
 
+cdef dtype _grad_dtype_of(Tensor t):
+    """t's grad_dtype: its own dtype unless set; None: any dtype."""
+    if t._grad_dtype is None:
+        return dtype_of(t._data)
+    if t._grad_dtype is False:
+        return None
+    return <dtype>t._grad_dtype
+
+
 cdef object _grad_fn_repr_name(Tensor t):
     """The grad_fn name repr shows: "Invalid" when reading it raises (a view made
     under no_grad whose base was modified in place), as PyTorch's."""
@@ -470,8 +479,16 @@ cdef class Tensor:
                             + type(value).__name__)
         if value is self:
             raise RuntimeError("can't assign Variable as its own grad")
-        if cnp.PyArray_TYPE((<Tensor>value)._data) != cnp.PyArray_TYPE(self._data):
-            raise RuntimeError("assigned grad has data of a different type")
+        cdef dtype want = _grad_dtype_of(self)
+        if want is not None and dtype_of((<Tensor>value)._data) is not want:
+            raise RuntimeError(
+                f"attempting to assign a gradient with dtype "
+                f"'{dtype_of((<Tensor>value)._data).cpp_name}' to a tensor with grad_dtype "
+                f"'{want.scalar_name}'. The gradient must match the tensor's grad_dtype "
+                "(defaults to the tensor's dtype). You can set the tensor's grad_dtype "
+                "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype "
+                "with caution. Diverging the dtypes of a tensor and its gradient may break "
+                "downstream systems that assume they match.")
         if not same_shape((<Tensor>value)._data, self._data):
             raise RuntimeError(
                 f"attempting to assign a gradient of size '{shape_str(shape_of((<Tensor>value)._data))}' "
@@ -482,6 +499,38 @@ cdef class Tensor:
     @grad.deleter
     def grad(self):
         self._grad = None
+
+    @property
+    def grad_dtype(self):
+        """The dtype a leaf's gradient is given (accumulated gradients are cast to it,
+        an assigned .grad must have it): the tensor's dtype unless set; None allows any.
+
+        >>> import autograd_core as torch
+        >>> x = torch.tensor([1., 2.], requires_grad=True)
+        >>> x.grad_dtype = torch.float64
+        >>> (x * 2).sum().backward()
+        >>> x.grad
+        tensor([2., 2.], dtype=autograd_core.float64)
+        """
+        if grad_fn_of(self) is not None:
+            raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
+        return _grad_dtype_of(self)
+
+    @grad_dtype.setter
+    def grad_dtype(self, value):
+        if grad_fn_of(self) is not None:
+            raise RuntimeError("grad_dtype can only be set on leaf tensors.")
+        if value is not None and not isinstance(value, dtype):
+            raise RuntimeError("grad_dtype must be a autograd_core.dtype or None, but got "
+                               + type(value).__name__)
+        if value is not None and self._grad is not None and \
+                dtype_of(self._grad._data) is not value:
+            raise RuntimeError(
+                f"Cannot set grad_dtype to '{(<dtype>value).scalar_name}' because there is "
+                f"already a gradient with dtype '{dtype_of(self._grad._data).cpp_name}'. "
+                "Please clear the gradient (.grad = None) before changing grad_dtype, or "
+                "ensure the new grad_dtype matches the existing gradient's dtype.")
+        self._grad_dtype = False if value is None else value
 
     @property
     def retains_grad(self):

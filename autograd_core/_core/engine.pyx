@@ -147,6 +147,10 @@ cdef Tensor _validate_grad(Node node, Py_ssize_t i, Tensor g):
                 f"{shape_str(shape)}")
         g = OPS.sum_to(g, shape)
     if dtype_of(g._data) is not dt:
+        nxt = node.next_nodes[i]
+        if isinstance(nxt, AccumulateGrad) and (<AccumulateGrad>nxt).var._grad_dtype is not None:
+            # the leaf's grad_dtype stands for its dtype (accumulate_into casts to it)
+            return g
         g = OPS._to_copy(g, dt)
     return g
 

@@ -90,6 +90,8 @@ cdef class Tensor:
     cdef list _hooks             # gradient hooks registered on a leaf
     cdef list _post_acc_hooks    # register_post_accumulate_grad_hook callables (leaves)
     cdef bint _inference         # created inside inference_mode()
+    cdef object _grad_dtype      # Tensor.grad_dtype of a leaf: None for its own dtype (the
+                                 #   default), False for any dtype (set to None), or a dtype
     cdef object __weakref__
 
     cdef _set_requires_grad(self, bint value, str msg)
