@@ -182,3 +182,25 @@ def test_methods_take_no_out():
         a.add(a, out=autograd_core.zeros(2))
     with pytest.raises(TypeError):
         torch.ones(2).add(torch.ones(2), out=torch.zeros(2))
+
+
+@pytest.mark.parametrize("call", [
+    lambda t, x, o: t.split_copy(x, 2, out=o),
+    lambda t, x, o: t.split_with_sizes_copy(x, [1, 3], out=o)],
+    ids=["split_copy", "split_with_sizes_copy"])
+def test_list_out(call):
+    """out= of an op returning Tensor[] returns None and records nothing: split_copy
+    copies into each out tensor (cast, no resize), split_with_sizes_copy wants the
+    pieces' dtype and resizes; PyTorch's errors for a wrong number, kind, dtype or shape
+    of outs."""
+    def prog(t):
+        x = data(t, 4, seed=6, requires_grad=True)
+        sizes = [p.shape[0] for p in call(t, x.detach(), None)]
+        outs = [t.zeros(n, dtype=t.float64) for n in sizes]
+        r = [call(t, x, outs), outs, outs[0]._version, outs[0].requires_grad]
+        for bad in ([outs[0]], outs + [t.zeros(1)], outs[0], (outs[0], 3), [],
+                    [t.zeros(n) for n in sizes], [t.zeros(0, dtype=t.float64)] * 2):
+            r.append(catch(call, t, x, bad, quiet=True))
+            r.append([o.shape for o in bad] if isinstance(bad, list) else None)
+        return r
+    same(prog)

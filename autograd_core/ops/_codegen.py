@@ -268,7 +268,8 @@ def _parse_entry(family, e):
         # (a python: manual wrapper calls out_check / out_write itself)
         if not any(v in ("function", "linalg") for v in variants):
             raise TableError(f"{schema.name}: out= needs a torch.* or linalg.* function")
-        if not schema.returns or any(t != "Tensor" for t, _ in schema.returns):
+        if not schema.returns or (any(t != "Tensor" for t, _ in schema.returns)
+                                  and [t for t, _ in schema.returns] != ["Tensor[]"]):
             raise TableError(f"{schema.name}: out= needs Tensor returns")
         if any(p.name == "out" for p in schema.params):
             raise TableError(f"{schema.name}: out: true and a parameter named out")
@@ -827,7 +828,14 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
         lines.append('    """')
     lines += body
     call_expr = f"{cfunc}({', '.join(call)})"
-    if out:
+    if out and schema.returns[0][0] == "Tensor[]":
+        # Note [out= arguments] (_prelude.pxi), for a list of outputs: out_write_list
+        lines += [
+            "    if out is not None:",
+            f"        out_check_list(\"{schema.name}\", out, {len(schema.params)})",
+            f"        return out_write_list(\"{out}\", out, lambda: {call_expr})",
+        ]
+    elif out:
         # Note [out= arguments] (_prelude.pxi): the checks before the computation
         fields = tuple(n for _, n in schema.returns) \
             if len(schema.returns) > 1 and all(n for _, n in schema.returns) else None
