@@ -114,8 +114,13 @@ cdef object modified_error(Tensor t, long saved_version, Node node, int output_n
 
 
 cdef str op_name(Node node):
-    """A node's op name as PyTorch's messages give it: ExpBackward0 -> Exp."""
+    """A node's op name as PyTorch's messages give it: ExpBackward0 -> Exp; a node with
+    a C++ name (CopySlices) by that name."""
     name = type(node).__name__
+    if name.startswith("Copy"):
+        cpp_name = node.name()
+        if cpp_name.startswith("torch::"):
+            return cpp_name
     i = name.rfind("Backward")
     return name[:i] if i > 0 else name
 

@@ -14,7 +14,7 @@ import weakref
 
 import pytest
 
-from _diff import data, issue8, same
+from _diff import data, same
 
 
 
@@ -658,14 +658,10 @@ def test_graph_save_on_cpu():
 
 # ------------------------------------------------------------------ allow_mutation_on_saved
 
-NO_AMOS = issue8("missing autograd.graph.allow_mutation_on_saved_tensors")
-
-
 class TestAllowMutationOnSaved:
     # PyTorch's tests also count the context's private clone table; here the
     # gradients and errors
 
-    @NO_AMOS
     def test_basic(self):
         def prog(torch):
             a = data(torch, 2, 3, requires_grad=True)
@@ -685,7 +681,6 @@ class TestAllowMutationOnSaved:
             return r
         same(prog)
 
-    @NO_AMOS
     def test_views(self):
         def prog(torch):
             a = data(torch, 2, 3, requires_grad=True)
@@ -706,7 +701,6 @@ class TestAllowMutationOnSaved:
             return r
         same(prog)
 
-    @NO_AMOS
     def test_save_base_and_modify_view(self):
         def prog(torch):
             with torch.autograd.graph.allow_mutation_on_saved_tensors():
@@ -719,7 +713,6 @@ class TestAllowMutationOnSaved:
             return a.grad
         same(prog)
 
-    @NO_AMOS
     def test_save_view_modify_base(self):
         def prog(torch):
             with torch.autograd.graph.allow_mutation_on_saved_tensors():
@@ -732,7 +725,6 @@ class TestAllowMutationOnSaved:
             return a.grad
         same(prog)
 
-    @NO_AMOS
     def test_double_backward(self):
         def prog(torch):
             with torch.autograd.graph.allow_mutation_on_saved_tensors():
@@ -746,7 +738,6 @@ class TestAllowMutationOnSaved:
             return da, d2a
         same(prog)
 
-    @NO_AMOS
     def test_saved_but_not_anymore(self):
         def prog(torch):
             with torch.autograd.graph.allow_mutation_on_saved_tensors():
@@ -761,7 +752,6 @@ class TestAllowMutationOnSaved:
             return leaf.grad
         same(prog)
 
-    @NO_AMOS
     def test_saved_same_tensor_many_times(self):
         def prog(torch):
             with torch.autograd.graph.allow_mutation_on_saved_tensors():
@@ -774,7 +764,6 @@ class TestAllowMutationOnSaved:
             return leaf.grad
         same(prog)
 
-    @NO_AMOS
     def test_saved_same_tensor_different_versions(self):
         def prog(torch):
             with torch.autograd.graph.allow_mutation_on_saved_tensors():
@@ -788,7 +777,6 @@ class TestAllowMutationOnSaved:
             return leaf.grad
         same(prog)
 
-    @NO_AMOS
     def test_with_out_variant(self):
         def prog(torch):
             with torch.autograd.graph.allow_mutation_on_saved_tensors():
@@ -801,7 +789,6 @@ class TestAllowMutationOnSaved:
             return a.grad, b
         same(prog)
 
-    @NO_AMOS
     def test_backward_out_of_context(self):
         def prog(torch):
             r = []
@@ -817,7 +804,6 @@ class TestAllowMutationOnSaved:
             return r
         same(prog)
 
-    @NO_AMOS
     def test_disallow_nesting(self):
         def prog(torch):
             with torch.autograd.graph.allow_mutation_on_saved_tensors():
