@@ -38,6 +38,24 @@ from autograd_core._creation import (  # noqa: E402,F401
     get_rng_state, initial_seed, manual_seed, multinomial, ones, ones_like, rand, randint, randn,
     randperm,
     seed, set_rng_state, tensor, zeros, zeros_like,
+    asarray, empty_permuted, empty_strided, frombuffer, logspace, scalar_tensor, tril_indices,
+    triu_indices, vander,
+)
+from autograd_core._creation import range_ as range  # noqa: E402,F401  (deprecated, as torch's)
+from autograd_core._core.tensor import (  # noqa: E402,F401
+    channels_last, channels_last_3d, contiguous_format, layout, memory_format, preserve_format,
+    strided,
+)
+from autograd_core._legacy import LEGACY_TYPES as _LEGACY_TYPES  # noqa: E402
+globals().update(_LEGACY_TYPES)
+from autograd_core._settings import (  # noqa: E402,F401
+    are_deterministic_algorithms_enabled, broadcast_shapes, can_cast, finfo,
+    get_default_device, get_deterministic_debug_mode, get_float32_matmul_precision,
+    get_num_interop_threads, get_num_threads, iinfo, init_num_threads,
+    is_deterministic_algorithms_warn_only_enabled, is_storage, is_warn_always_enabled,
+    set_default_device, set_default_tensor_type, set_deterministic_debug_mode,
+    set_float32_matmul_precision, set_flush_denormal, set_num_interop_threads, set_num_threads,
+    set_warn_always, typename, use_deterministic_algorithms,
 )
 from autograd_core._core.random import Generator  # noqa: E402,F401
 from autograd_core._core.random import get_default_generator as _get_default_generator  # noqa: E402
@@ -57,7 +75,7 @@ for _name, _fn in nn.functional._TORCH_FUNCTIONS.items():
     globals().setdefault(_name, _fn)
 del _name, _fn
 
-__version__ = "0.1.0"
+from autograd_core.version import __version__  # noqa: E402,F401
 
 _dtypes = _dtype.all_dtypes()
 bool = _dtypes["bool"]
@@ -75,8 +93,18 @@ del _dtypes
 
 # training-loop packages
 from autograd_core import optim, utils  # noqa: E402,F401
+from autograd_core import distributions  # noqa: E402,F401
 from autograd_core import random  # noqa: E402,F401
 from autograd_core.serialization import load, save  # noqa: E402,F401
+from autograd_core import (  # noqa: E402,F401
+    amp, backends, cpu, cuda, serialization, testing, version,
+)
+from autograd_core.amp import (  # noqa: E402,F401
+    autocast, get_autocast_cpu_dtype, get_autocast_dtype, is_autocast_cache_enabled,
+    is_autocast_cpu_enabled, is_autocast_enabled, set_autocast_cache_enabled,
+    set_autocast_cpu_dtype, set_autocast_cpu_enabled, set_autocast_dtype, set_autocast_enabled,
+    clear_autocast_cache, autocast_increment_nesting, autocast_decrement_nesting,
+)
 
 
 def is_tensor(obj):

@@ -1,13 +1,24 @@
 """Tensor creation: thin argument handling over numpy; the core wraps the arrays."""
+import builtins
+import warnings
+
 import numpy as np
 
 from autograd_core._core import tensor as _core
 from autograd_core._core import dtype as _core_dtype
 from autograd_core._core import random as _random
+from autograd_core.ops import view as _view
 
 
 def _np_dtype(dtype, default):
     return _core.to_dtype_py(dtype if dtype is not None else default).np_dtype
+
+
+def _no_bool_kernel(np_dtype, kernel):
+    """arange/range/linspace/logspace have no bool kernel in PyTorch (dtype= or out=)."""
+    if np_dtype == np.bool_:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+    return np_dtype
 
 
 def _leaf(arr, requires_grad):
@@ -30,6 +41,20 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _core.tensor_from_data(data, dtype, requires_grad)
 
 
+def _out_dtype(out, dtype, name):
+    """The dtype a factory with out= computes in: out's unless dtype is given (a mismatch
+    is refused by ops.view.factory_out, which writes the result)."""
+    if out is None or dtype is not None:
+        return dtype
+    if not isinstance(out, _core.Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    return out.dtype
+
+
+def _written(name, out, dtype, result, requires_grad):
+    return result if out is None else _view.factory_out(name, out, dtype, result, requires_grad)
+
+
 def _check_sizes(shape, name):
     for s in shape:
         if s < 0:
@@ -40,6 +65,28 @@ def _check_sizes(shape, name):
     return shape
 
 
+def _size_arg(size_args, size, name):
+    """The sizes of zeros(2, 3) / zeros((2, 3)) / zeros(size=(2, 3)), as PyTorch takes them."""
+    if size is None:
+        return size_args
+    if size_args:
+        if name in ("rand", "randn"):  # overloaded in PyTorch: its no-overload message
+            got = ", ".join([type(a).__name__ for a in size_args] + [f"size={type(size).__name__}"])
+            raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), "
+                            f"but expected one of:\n{_SAMPLER_SIGNATURES}\n")
+        raise TypeError(f"{name}() got multiple values for argument 'size'")
+    return (size,)
+
+
+_SAMPLER_SIGNATURES = (
+    " * (tuple of ints size, *, autograd_core.Generator generator, Tensor out = None, "
+    "autograd_core.dtype dtype = None, autograd_core.layout layout = None, "
+    "autograd_core.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
+    " * (tuple of ints size, *, Tensor out = None, autograd_core.dtype dtype = None, "
+    "autograd_core.layout layout = None, autograd_core.device device = None, "
+    "bool pin_memory = False, bool requires_grad = False)")
+
+
 def _filled(fill, size, dtype, requires_grad, name, default=None):
     shape = _check_sizes(_core.parse_size(size, name), name)
     d = _np_dtype(dtype, default if default is not None else _core_dtype.get_default_dtype())
@@ -47,34 +94,49 @@ def _filled(fill, size, dtype, requires_grad, name, default=None):
     return _leaf(arr, requires_grad)
 
 
-def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+def zeros(*size_args, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """A tensor of zeros: ``zeros(2, 3)`` or ``zeros((2, 3))``."""
     _check_kwargs(device)
-    return _filled(0, size, dtype, requires_grad, "zeros")
+    size = _size_arg(size_args, size, "zeros")
+    r = _filled(0, size, _out_dtype(out, dtype, "zeros"), requires_grad and out is None, "zeros")
+    return _written("zeros", out, dtype, r, requires_grad)
 
 
-def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+def ones(*size_args, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """A tensor of ones: ``ones(2, 3)`` or ``ones((2, 3))``."""
     _check_kwargs(device)
-    return _filled(1, size, dtype, requires_grad, "ones")
+    size = _size_arg(size_args, size, "ones")
+    r = _filled(1, size, _out_dtype(out, dtype, "ones"), requires_grad and out is None, "ones")
+    return _written("ones", out, dtype, r, requires_grad)
 
 
-def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+def empty(*size_args, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False, memory_format=None):
     """An uninitialised tensor of the given size."""
     _check_kwargs(device)
-    return _filled(None, size, dtype, requires_grad, "empty")
+    size = _size_arg(size_args, size, "empty")
+    if out is not None:
+        # PyTorch's empty(out=) only resizes out (its values are whatever they were)
+        r = _filled(None, size, _out_dtype(out, dtype, "empty"), False, "empty")
+        if tuple(out.shape) == tuple(r.shape):
+            r = out.detach().clone()
+        return _written("empty", out, dtype, r, requires_grad)
+    return _in_memory_format(_filled(None, size, dtype, requires_grad, "empty"), memory_format,
+                             "empty")
 
 
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """A tensor filled with fill_value; its dtype is inferred from the value like PyTorch."""
     _check_kwargs(device)
+    given = dtype
+    dtype = _out_dtype(out, dtype, "full")
     if dtype is None:
         if isinstance(fill_value, bool):
             dtype = _core_dtype.all_dtypes()["bool"]
         elif isinstance(fill_value, int):
             dtype = _core_dtype.all_dtypes()["int64"]
-    return _filled(fill_value, (size,), dtype, requires_grad, "full")
+    r = _filled(fill_value, (size,), dtype, requires_grad and out is None, "full")
+    return _written("full", out, given, r, requires_grad)
 
 
 def _like(input, fill, dtype, requires_grad):
@@ -87,23 +149,27 @@ def _like(input, fill, dtype, requires_grad):
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     """Zeros with input's shape (and dtype unless given)."""
-    return _like(input, 0, dtype, requires_grad)
+    return _in_memory_format(_like(input, 0, dtype, requires_grad), memory_format,
+                             "zeros_like")
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     """Ones with input's shape (and dtype unless given)."""
-    return _like(input, 1, dtype, requires_grad)
+    return _in_memory_format(_like(input, 1, dtype, requires_grad), memory_format,
+                             "ones_like")
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
     """fill_value with input's shape (and dtype unless given)."""
-    return _like(input, fill_value, dtype, requires_grad)
+    return _in_memory_format(_like(input, fill_value, dtype, requires_grad), memory_format,
+                             "full_like")
 
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     """Uninitialised, with input's shape (and dtype unless given)."""
-    return _like(input, None, dtype, requires_grad)
+    return _in_memory_format(_like(input, None, dtype, requires_grad), memory_format,
+                             "empty_like")
 
 
 def _num(x):
@@ -114,6 +180,7 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
            requires_grad=False):
     """Values from start to end (exclusive) by step; int64 unless a bound is a float."""
     _check_kwargs(device)
+    given, dtype = dtype, _out_dtype(out, dtype, "arange")
     start, end, step = _num(start), _num(end), _num(step)
     if end is None:
         start, end = 0, start
@@ -125,11 +192,18 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
         floating = any(isinstance(v, float) for v in (start, end, step))
         dtype = _core_dtype.get_default_dtype() if floating else _core_dtype.all_dtypes()["int64"]
     d = _core.to_dtype_py(dtype)
+    _no_bool_kernel(d.np_dtype, "arange_cpu")
     # Count in float64 like PyTorch (ceil((end - start) / step)), then compute values.
     n = int(np.ceil((end - start) / step))
+    if isinstance(out, _core.Tensor) and out.numel() not in (0, n):
+        warnings.warn(f"The number of elements in the out tensor of shape {list(out.shape)} is "
+                      f"{out.numel()} which does not match the computed number of elements {n}. "
+                      f"Note that this may occur as a result of rounding error. The out tensor "
+                      f"will be resized to a tensor of shape ({n},).", UserWarning, stacklevel=2)
     arr = (start + np.arange(n, dtype=np.float64) * step) if d.is_floating_point or any(
         isinstance(v, float) for v in (start, end, step)) else np.arange(start, end, step)
-    return _leaf(np.asarray(arr).astype(d.np_dtype), requires_grad)
+    r = _leaf(np.asarray(arr).astype(d.np_dtype), requires_grad and out is None)
+    return _written("arange", out, given, r, requires_grad)
 
 
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
@@ -140,8 +214,10 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
         raise TypeError(f"linspace(): argument 'steps' must be int, not {type(steps).__name__}")
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    d = _np_dtype(dtype, _core_dtype.get_default_dtype())
-    return _leaf(np.linspace(_num(start), _num(end), steps).astype(d), requires_grad)
+    d = _no_bool_kernel(_np_dtype(_out_dtype(out, dtype, "linspace"),
+                                  _core_dtype.get_default_dtype()), "linspace_cpu")
+    r = _leaf(np.linspace(_num(start), _num(end), steps).astype(d), requires_grad and out is None)
+    return _written("linspace", out, dtype, r, requires_grad)
 
 
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
@@ -149,7 +225,9 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
     _check_kwargs(device)
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
-    return _leaf(np.eye(n, m, dtype=_np_dtype(dtype, _core_dtype.get_default_dtype())), requires_grad)
+    d = _np_dtype(_out_dtype(out, dtype, "eye"), _core_dtype.get_default_dtype())
+    return _written("eye", out, dtype, _leaf(np.eye(n, m, dtype=d), requires_grad and out is None),
+                    requires_grad)
 
 
 def manual_seed(seed):
@@ -191,7 +269,7 @@ def _sampled(size, dtype, requires_grad, name, draw, default=None):
     return _leaf(draw(np.empty(shape, dtype=d.np_dtype), d), requires_grad)
 
 
-def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+def rand(*size_args, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     """Uniform samples on [0, 1), PyTorch's numbers for the same seed.
 
@@ -202,13 +280,15 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
             [0.0885, 0.1320]])
     """
     _check_kwargs(device)
+    size = _size_arg(size_args, size, "rand")
 
     def draw(like, d):
         return _random.sample_uniform(like, 0.0, 1.0, generator)
-    return _sampled(size, dtype, requires_grad, "rand", draw)
+    r = _sampled(size, _out_dtype(out, dtype, "rand"), requires_grad and out is None, "rand", draw)
+    return _written("rand", out, dtype, r, requires_grad)
 
 
-def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+def randn(*size_args, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False):
     """Standard normal samples, PyTorch's numbers for the same seed.
 
@@ -218,10 +298,13 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     tensor([ 1.5410, -0.2934, -2.1788], dtype=autograd_core.float64)
     """
     _check_kwargs(device)
+    size = _size_arg(size_args, size, "randn")
 
     def draw(like, d):
         return _random.sample_normal(like, 0.0, 1.0, generator)
-    return _sampled(size, dtype, requires_grad, "randn", draw)
+    r = _sampled(size, _out_dtype(out, dtype, "randn"), requires_grad and out is None, "randn",
+                 draw)
+    return _written("randn", out, dtype, r, requires_grad)
 
 
 def randint(low, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None,
@@ -248,8 +331,9 @@ def randint(low, high=None, size=None, *, generator=None, out=None, dtype=None, 
 
     def draw(like, d):
         return _random.sample_random(like, low, high, generator)
-    return _sampled((size,), dtype, requires_grad, "randint", draw,
-                    default=_core_dtype.all_dtypes()["int64"])
+    r = _sampled((size,), _out_dtype(out, dtype, "randint"), requires_grad and out is None,
+                 "randint", draw, default=_core_dtype.all_dtypes()["int64"])
+    return _written("randint", out, dtype, r, requires_grad)
 
 
 def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
@@ -268,8 +352,10 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     n = int(_num(n))
     if n < 0:
         raise RuntimeError(f"n must be non-negative, got{n}")
-    d = _core.to_dtype_py(dtype if dtype is not None else _core_dtype.all_dtypes()["int64"])
-    return _leaf(_random.sample_randperm(n, generator).astype(d.np_dtype), requires_grad)
+    dt = _out_dtype(out, dtype, "randperm")
+    d = _core.to_dtype_py(dt if dt is not None else _core_dtype.all_dtypes()["int64"])
+    r = _leaf(_random.sample_randperm(n, generator).astype(d.np_dtype), requires_grad and out is None)
+    return _written("randperm", out, dtype, r, requires_grad)
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
@@ -320,10 +406,17 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
             raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
         idx = _random.sample_multinomial_rows(np.ascontiguousarray(rows), n_sample, generator)
     shape = (n_sample,) if probs.ndim == 1 else (probs.shape[0], n_sample)
-    return _leaf(np.ascontiguousarray(idx, dtype=np.int64).reshape(shape), False)
+    r = _leaf(np.ascontiguousarray(idx, dtype=np.int64).reshape(shape), False)
+    return _written("multinomial", out, None, r, False)
 
 
-_core._install_methods({"multinomial": multinomial})
+def _multinomial_method(self, num_samples, replacement=False, *, generator=None):
+    return multinomial(self, num_samples, replacement, generator=generator)
+
+
+_multinomial_method.__name__ = _multinomial_method.__qualname__ = "multinomial"
+_multinomial_method.__doc__ = multinomial.__doc__
+_core._install_methods({"multinomial": _multinomial_method})
 
 
 def from_numpy(ndarray):
@@ -339,3 +432,307 @@ def as_tensor(data, dtype=None, device=None):
     if isinstance(data, np.ndarray) and (dtype is None or _core.to_dtype_py(dtype).np_dtype == data.dtype):
         return _core.from_array(data, requires_grad=False)
     return _core.tensor_from_data(data, dtype, False)
+
+
+def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
+             requires_grad=False):
+    """steps values from base**start to base**end, evenly spaced in the exponent.
+
+    >>> import autograd_core as torch
+    >>> torch.logspace(0, 2, 3)
+    tensor([  1.,  10., 100.])
+    """
+    _check_kwargs(device)
+    if not isinstance(steps, int) or isinstance(steps, bool):
+        raise TypeError(f"logspace(): argument 'steps' must be int, not {type(steps).__name__}")
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    d = _no_bool_kernel(_np_dtype(_out_dtype(out, dtype, "logspace"),
+                                  _core_dtype.get_default_dtype()), "logspace_cpu")
+    exps = np.linspace(float(_num(start)), float(_num(end)), steps)
+    with np.errstate(over="ignore"):
+        vals = np.power(float(base), exps)
+    if np.issubdtype(d, np.integer):
+        vals = np.round(vals)  # PyTorch rounds an integer logspace's values (std::pow)
+    return _written("logspace", out, dtype, _leaf(vals.astype(d), requires_grad and out is None),
+                    requires_grad)
+
+
+def scalar_tensor(s, *, dtype=None, layout=None, device=None, pin_memory=False,
+                  requires_grad=False):
+    """A 0-d tensor holding the number s (the default float dtype unless dtype is given).
+
+    >>> import autograd_core as torch
+    >>> torch.scalar_tensor(3)
+    tensor(3.)
+    """
+    _check_kwargs(device)
+    if isinstance(s, _core.Tensor):
+        s = s.item()
+    if not isinstance(s, (int, float, bool, np.number, np.bool_)):
+        raise TypeError(f"scalar_tensor(): argument 's' (position 1) must be Number, not "
+                        f"{type(s).__name__}")
+    return _core.tensor_from_data(s, dtype if dtype is not None else
+                                  _core_dtype.get_default_dtype(), requires_grad)
+
+
+def _check_strided(size, stride):
+    size, stride = tuple(size), tuple(stride)
+    if len(size) != len(stride):
+        raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality "
+                           f"of strides ({len(stride)})")
+    _check_sizes(size, "empty_strided")
+    for s in stride:
+        if s < 0:
+            raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, "
+                               f"got strides: [{', '.join(str(x) for x in stride)}]")
+    return size, stride
+
+
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
+                  pin_memory=False):
+    """An uninitialised tensor with the given size and strides (in elements).
+
+    >>> import autograd_core as torch
+    >>> torch.empty_strided((2, 3), (1, 2)).stride()
+    (1, 2)
+    """
+    _check_kwargs(device)
+    size, stride = _check_strided(size, stride)
+    d = _np_dtype(dtype, _core_dtype.get_default_dtype())
+    # the memory the strides reach: 1 + sum((size - 1) * stride), none for 0 elements
+    n = 0 if 0 in size else 1 + sum((a - 1) * b for a, b in zip(size, stride))
+    buf = np.empty(n, dtype=d)
+    arr = np.lib.stride_tricks.as_strided(buf, size, tuple(s * buf.itemsize for s in stride))
+    return _core.from_array(arr, requires_grad=requires_grad)
+
+
+def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None,
+                   requires_grad=False, pin_memory=False):
+    """An uninitialised tensor whose dims lie in memory in the order physical_layout
+    gives (outermost first): empty_permuted((N, C, H, W), (0, 2, 3, 1)) is channels-last.
+
+    >>> import autograd_core as torch
+    >>> torch.empty_permuted((2, 3, 4), (0, 2, 1)).stride()
+    (12, 1, 3)
+    """
+    _check_kwargs(device)
+    size, perm = tuple(size), tuple(physical_layout)
+    if len(size) != len(perm):
+        raise RuntimeError(f"Number of dimensions in size does not match the length of the "
+                           f"physical_layout; i.e. len(size) = {len(size)} is not equal to "
+                           f"len(physical_layout) = {len(perm)}")
+    if sorted(perm) != list(builtins.range(len(perm))):
+        raise RuntimeError("Duplicate dim not allowed")
+    _check_sizes(size, "empty_permuted")
+    d = _np_dtype(dtype, _core_dtype.get_default_dtype())
+    arr = np.empty(tuple(size[p] for p in perm), dtype=d).transpose(np.argsort(perm))
+    return _core.from_array(arr, requires_grad=requires_grad)
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """obj as a tensor, sharing memory with a tensor or numpy array when dtype allows
+    and copy is not True (copy=False raises where a copy is needed).
+
+    >>> import autograd_core as torch
+    >>> x = torch.ones(2)
+    >>> torch.asarray(x) is x
+    True
+    >>> torch.asarray([1, 2])
+    tensor([1, 2])
+    """
+    _check_kwargs(device)
+    d = _core.to_dtype_py(dtype) if dtype is not None else None
+    if isinstance(obj, _core.Tensor):
+        t = obj
+        if d is not None and d is not t.dtype:
+            if copy is False:
+                raise ValueError("can't alias tensor from variable of type "
+                                 f"{t.dtype!r} with dtype {d!r}")
+            t = t.to(d)
+        elif copy:
+            t = t.clone()
+    elif isinstance(obj, np.ndarray):
+        if d is not None and d.np_dtype != obj.dtype:
+            if copy is False:
+                raise ValueError("can't alias NumPy array with expected dtype")
+            obj = obj.astype(d.np_dtype)
+        elif copy:
+            obj = obj.copy()
+        t = _core.from_array(obj)
+    else:
+        t = _core.tensor_from_data(obj, d)
+    if requires_grad:
+        t = t.requires_grad_(True) if t.is_leaf else t
+    return t
+
+
+def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
+    """A 1-d tensor over the memory of an object with the buffer protocol (shared, no
+    copy), from offset bytes on, count elements (-1: all that fit).
+
+    >>> import autograd_core as torch
+    >>> torch.frombuffer(bytearray(b'\\x01\\x00\\x00\\x00\\x02\\x00\\x00\\x00'), dtype=torch.int32)
+    tensor([1, 2], dtype=autograd_core.int32)
+    """
+    d = _core.to_dtype_py(dtype)
+    mv = memoryview(buffer)
+    length = mv.nbytes
+    if length <= 0 and count == 0 or length == 0:
+        raise ValueError(f"both buffer length ({length}) and count ({count}) must not be 0")
+    if not 0 <= offset < length:
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than "
+                         f"buffer length ({length} bytes) minus 1")
+    if count <= 0 and (length - offset) % d.itemsize != 0:
+        raise ValueError(f"buffer length ({length - offset} bytes) after offset ({offset} "
+                         f"bytes) must be a multiple of element size ({d.itemsize})")
+    if count < 0:
+        count = (length - offset) // d.itemsize
+    if offset + count * d.itemsize > length:
+        raise ValueError(f"requested buffer length ({count} * {d.itemsize} bytes) after offset "
+                         f"({offset} bytes) must not be greater than actual buffer length "
+                         f"({length} bytes)")
+    if mv.readonly:
+        _warn_once_readonly_buffer()
+    arr = np.frombuffer(buffer, dtype=d.np_dtype, count=count, offset=offset)
+    if not arr.flags.writeable:
+        arr = arr.view()
+        arr.flags.writeable = False
+    return _core.from_array(arr, requires_grad=requires_grad)
+
+
+_READONLY_WARNED = []
+
+
+def _warn_once_readonly_buffer():
+    from autograd_core._settings import is_warn_always_enabled
+    if not _READONLY_WARNED or is_warn_always_enabled():
+        _READONLY_WARNED.append(True)
+        import warnings
+        warnings.warn(
+            "The given buffer is not writable, and PyTorch does not support non-writable "
+            "tensors. This means you can write to the underlying (supposedly non-writable) "
+            "buffer using the tensor. You may want to copy the buffer to protect its data or "
+            "make it writable before converting it to a tensor. This type of warning will be "
+            "suppressed for the rest of this program.", UserWarning, stacklevel=3)
+
+
+def range_(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
+          requires_grad=False):
+    """Deprecated: values from start to end inclusive by step (use arange).
+
+    >>> import autograd_core as torch, warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     torch.range(0, 3)
+    tensor([0., 1., 2., 3.])
+    """
+    import warnings
+    warnings.warn("autograd_core.range is deprecated and will be removed in a future release because "
+                  "its behavior is inconsistent with Python's range builtin. Instead, use "
+                  "autograd_core.arange, which produces values in [start, end).", UserWarning,
+                  stacklevel=2)
+    _check_kwargs(device)
+    if end is None:
+        start, end = 0, start
+    start, end, step = _num(start), _num(end), _num(step)
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    d = _no_bool_kernel(_np_dtype(_out_dtype(out, dtype, "range"),
+                                  _core_dtype.get_default_dtype()), "range_cpu")
+    n = int(np.floor((end - start) / step)) + 1
+    vals = start + np.arange(n, dtype=np.float64) * step
+    return _written("range", out, dtype, _leaf(vals.astype(d), requires_grad and out is None),
+                    requires_grad)
+
+
+def vander(x, N=None, increasing=False):
+    """The Vandermonde matrix of the 1-d x: columns x**(N-1), ..., x**0 (reversed when
+    increasing); integer x gives int64, as PyTorch's (which takes cumulative products).
+
+    >>> import autograd_core as torch
+    >>> torch.vander(torch.tensor([1., 2., 3.]))
+    tensor([[1., 1., 1.],
+            [4., 2., 1.],
+            [9., 3., 1.]])
+    """
+    if not isinstance(x, _core.Tensor):
+        raise TypeError(f"vander(): argument 'x' (position 1) must be Tensor, not "
+                        f"{type(x).__name__}")
+    if x.dim() != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x.shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    import autograd_core as torch
+    d = torch.promote_types(x.dtype, torch.int64)
+    # PyTorch's composition, so the graph holds its nodes: ones, the columns 1.. filled
+    # with x then replaced by their cumulative product, flipped unless increasing
+    result = torch.empty((x.shape[0], n), dtype=d)
+    if n > 0:
+        result.fill_(1)
+        if n > 1:
+            result[:, 1:].copy_(x.unsqueeze(1))
+            result[:, 1:].copy_(torch.cumprod(result[:, 1:], 1))
+    return result if increasing else torch.flip(result, [1])
+
+
+range_.__name__ = range_.__qualname__ = "range"  # autograd_core.range; not the builtin here
+
+
+def _in_memory_format(t, memory_format, fname):
+    """t (a fresh leaf) laid out as memory_format asks (channels_last: NHWC)."""
+    if memory_format is not None and not isinstance(memory_format, _core.memory_format):
+        raise TypeError(f"{fname}(): argument 'memory_format' must be "
+                        f"autograd_core.memory_format, not {type(memory_format).__name__}")
+    if memory_format is None or memory_format is _core.preserve_format \
+            or memory_format is _core.contiguous_format:
+        return t
+    return t.contiguous(memory_format=memory_format).detach().requires_grad_(t.requires_grad)
+
+
+def _tri_indices(fname, which, row, col, offset, dtype, device):
+    _check_kwargs(device)
+    for name, v, pos in (("row", row, 1), ("col", col, 2), ("offset", offset, 3)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"{fname}(): argument '{name}' (position {pos}) must be int, not "
+                            f"{type(v).__name__}")
+    d = _core.to_dtype_py(dtype if dtype is not None else _core_dtype.all_dtypes()["int64"])
+    if d.name not in ("int32", "int64"):
+        scalar = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short",
+                  "float16": "Half", "float32": "Float", "float64": "Double"}[d.name]
+        raise NotImplementedError(f"\"{fname}\" not implemented for '{scalar}'")
+    if row < 0:
+        raise RuntimeError(f"row must be non-negative, got{row}")
+    if col < 0:
+        raise RuntimeError(f"col must be non-negative, got{col}")
+    # row-major order of the (row, col) positions on or below (tril) / above (triu) the
+    # offset diagonal, as PyTorch lists them
+    rows, cols = which(int(row), int(offset), int(col))
+    return _leaf(np.stack([rows, cols]).astype(d.np_dtype).reshape(2, -1), False)
+
+
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    """The indices of the lower triangle (on and below the offset diagonal) of a row x
+    col matrix, as a 2 x N tensor: row indices, then column indices.
+
+    >>> import autograd_core as torch
+    >>> torch.tril_indices(3, 3)
+    tensor([[0, 1, 1, 2, 2, 2],
+            [0, 0, 1, 0, 1, 2]])
+    """
+    return _tri_indices("tril_indices", np.tril_indices, row, col, offset, dtype, device)
+
+
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    """The indices of the upper triangle (on and above the offset diagonal) of a row x
+    col matrix, as a 2 x N tensor: row indices, then column indices.
+
+    >>> import autograd_core as torch
+    >>> torch.triu_indices(3, 4, 1)
+    tensor([[0, 0, 0, 1, 1, 2],
+            [1, 2, 3, 2, 3, 3]])
+    """
+    return _tri_indices("triu_indices", np.triu_indices, row, col, offset, dtype, device)

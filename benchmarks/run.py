@@ -7,19 +7,23 @@
     python benchmarks/run.py --peers torch        # pick peers ('--peers' alone lists them)
     python benchmarks/run.py --core torch         # run the torch-API variant under another module
     python benchmarks/run.py --json out.json      # also write the results
+    python benchmarks/run.py --plots DIR          # also sweep graph and tensor sizes, PNG plots
 
-Every implementation of a workload runs in this one process.  Each row's ratio is its
-best time divided by the numpy floor's best time (numpy, gradient written by hand).
-See benchmarks/README.md.
+Each implementation of a workload runs in a fresh subprocess of its own, which times the
+numpy floor too, sample for sample, so each ratio is its best time divided by the floor's
+best time in the same process; this driver imports none of the implementations and prints
+one table per workload. See benchmarks/README.md.
 """
 from __future__ import annotations
 
 import argparse
 import gc
 import importlib
+import importlib.util
 import json
 import os
 import platform
+import subprocess
 import sys
 import time
 import types
@@ -31,6 +35,10 @@ import numpy as np
 F32 = np.float32
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+# glibc's malloc adapts its mmap and trim thresholds to what ran before, which moved the
+# 100,000-element floor between 13 and 47 ms: every worker process gets the same fixed ones
+MALLOC_ENV = {"MALLOC_MMAP_THRESHOLD_": str(32 << 20), "MALLOC_TRIM_THRESHOLD_": str(64 << 20)}
+
 
 # --------------------------------------------------------------------------- implementations
 
@@ -41,14 +49,13 @@ class Impl:
     name: str
     family: str                      # key into Workload.variants
     load: Callable[[], object]       # returns the library object handed to the variant
+    module: str = ""                 # top-level module whose presence says it is installed
     peer: bool = True
-    lib: object = None               # set by load_impls()
-    version: str = ""
-    error: str = ""                  # why it is not available
     label: str = ""
 
     def __post_init__(self):
         self.label = self.label or self.name
+        self.module = self.module or self.name
 
 
 def _import(name: str):
@@ -101,8 +108,8 @@ def make_impls(core_module: str) -> list[Impl]:
     core_label = "autograd_core" if core_module == "autograd_core" else f"autograd_core[={core_module}]"
     return [
         Impl("numpy", "numpy", lambda: np, peer=False, label="numpy (floor)"),
-        Impl("autograd_core", "torchapi", lambda: _import_core(core_module), peer=False,
-             label=core_label),
+        Impl("autograd_core", "torchapi", lambda: _import_core(core_module), module=core_module,
+             peer=False, label=core_label),
         Impl("torch", "torchapi", lambda: _import("torch")),
         Impl("mygrad", "mygrad", lambda: _import("mygrad")),
         Impl("autograd", "hips", _load_hips, label="autograd (HIPS)"),
@@ -110,14 +117,14 @@ def make_impls(core_module: str) -> list[Impl]:
     ]
 
 
-def load_impls(impls: list[Impl]) -> None:
-    for impl in impls:
-        try:
-            impl.lib = impl.load()
-        except Exception as exc:            # ImportError, or a broken build raising anything else
-            impl.error = f"{type(exc).__name__}: {exc}".splitlines()[0][:120]
-            continue
-        impl.version = getattr(impl.lib, "__version__", "") or _version(impl.name)
+def installed(impl: Impl) -> bool:
+    """Whether the driver may start a worker for it (peers: found without importing them)."""
+    if not impl.peer:
+        return True
+    try:
+        return importlib.util.find_spec(impl.module) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 # --------------------------------------------------------------------------- helpers
@@ -352,6 +359,143 @@ MLP = {"numpy": mlp_numpy, "torchapi": mlp_torchapi, "mygrad": mlp_mygrad, "hips
 MLP_MODULE = {"numpy": mlp_numpy, "torchapi": mlp_module_torchapi}
 
 
+# --------------------------------------------------------------------------- workload: cnn
+
+CNN_PARAMS = ("W1", "b1", "W2", "b2", "W3", "b3")
+CNN_C1, CNN_C2 = 16, 32
+
+
+def cnn_data(quick: bool, rng):
+    n, classes = 32, 10
+    feat = CNN_C2 * 7 * 7
+
+    def kaiming(*shape):
+        fan_in = int(np.prod(shape[1:]))
+        return (rng.standard_normal(shape) * np.sqrt(2 / fan_in)).astype(F32)
+    return {
+        "x": rng.standard_normal((n, 1, 28, 28)).astype(F32),
+        "W1": kaiming(CNN_C1, 1, 3, 3), "b1": (rng.standard_normal(CNN_C1) * 0.1).astype(F32),
+        "W2": kaiming(CNN_C2, CNN_C1, 3, 3), "b2": (rng.standard_normal(CNN_C2) * 0.1).astype(F32),
+        "W3": kaiming(classes, feat), "b3": (rng.standard_normal(classes) * 0.1).astype(F32),
+        "labels": rng.integers(0, classes, n).astype(np.int64),
+        "rows": np.arange(n, dtype=np.int64),
+    }
+
+
+def _im2col3(x):
+    """(N, H, W, C) -> (N*H*W, C*9): the 3x3 windows of x padded by 1, in (c, kh, kw) order."""
+    n, h, w, c = x.shape
+    xp = np.zeros((n, h + 2, w + 2, c), x.dtype)
+    xp[:, 1:-1, 1:-1] = x
+    return np.lib.stride_tricks.sliding_window_view(xp, (3, 3), axis=(1, 2)).reshape(n * h * w, c * 9)
+
+
+def _col2im3(dcols, shape):
+    """The transpose of _im2col3: each window's gradient summed back onto the input."""
+    n, h, w, c = shape
+    dc = dcols.reshape(n, h, w, c, 3, 3)
+    dxp = np.zeros((n, h + 2, w + 2, c), dcols.dtype)
+    for i in range(3):
+        for j in range(3):
+            dxp[:, i:i + h, j:j + w] += dc[..., i, j]
+    return dxp[:, 1:-1, 1:-1]
+
+
+def _pool2(r):
+    """2x2 max-pool of (N, H, W, C): the pooled values and where each window's maximum is."""
+    n, h, w, c = r.shape
+    v = r.reshape(n, h // 2, 2, w // 2, 2, c)
+    p = v.max(axis=(2, 4))
+    return p, v == p[:, :, None, :, None]
+
+
+def _unpool2(dp, mask):
+    n, h, _, w, _, c = mask.shape
+    return (mask * dp[:, :, None, :, None]).reshape(n, 2 * h, 2 * w, c)
+
+
+def cnn_numpy(np_, d):
+    """The floor keeps activations channels-last (N, H, W, C), the layout in which each
+    convolution is one matrix product; ties in a pooling window (relu's zeros) get the
+    gradient more than once, which relu's backward then zeroes."""
+    x, rows, labels, out = d["x"], d["rows"], d["labels"], {}
+    W1, b1, W2, b2, W3, b3 = (d[k] for k in CNN_PARAMS)
+    n = x.shape[0]
+    W1m, W2m = W1.reshape(CNN_C1, -1), W2.reshape(CNN_C2, -1)
+
+    def run():
+        cols1 = _im2col3(x.transpose(0, 2, 3, 1))
+        a1 = cols1 @ W1m.T + b1                                   # (N*28*28, C1)
+        p1, m1 = _pool2(np_.maximum(a1, 0).reshape(n, 28, 28, CNN_C1))
+        cols2 = _im2col3(p1)
+        a2 = cols2 @ W2m.T + b2                                   # (N*14*14, C2)
+        p2, m2 = _pool2(np_.maximum(a2, 0).reshape(n, 14, 14, CNN_C2))
+        feat = p2.transpose(0, 3, 1, 2).reshape(n, -1)           # flatten in (C, H, W) order
+        z = feat @ W3.T + b3
+        zs = z - z.max(axis=1, keepdims=True)
+        e = np_.exp(zs)
+        s = e.sum(axis=1, keepdims=True)
+        out["loss"] = -(zs - np_.log(s))[rows, labels].mean()
+        dz = e / s
+        dz[rows, labels] -= 1
+        dz /= n
+        dp2 = (dz @ W3).reshape(n, CNN_C2, 7, 7).transpose(0, 2, 3, 1)
+        da2 = _unpool2(dp2, m2).reshape(-1, CNN_C2)
+        da2[a2 <= 0] = 0
+        dp1 = _col2im3(da2 @ W2m, (n, 14, 14, CNN_C1))
+        da1 = _unpool2(dp1, m1).reshape(-1, CNN_C1)
+        da1[a1 <= 0] = 0
+        out["g"] = [(da1.T @ cols1).reshape(W1.shape), da1.sum(axis=0),
+                    (da2.T @ cols2).reshape(W2.shape), da2.sum(axis=0),
+                    dz.T @ feat, dz.sum(axis=0)]
+    return run, lambda: out["g"]
+
+
+def cnn_torchapi(ag, d):
+    F = importlib.import_module(ag.__name__ + ".nn.functional")
+    x, labels = ag.from_numpy(d["x"]), ag.from_numpy(d["labels"])
+    params = [ag.tensor(d[k], requires_grad=True) for k in CNN_PARAMS]
+
+    def run():
+        for p in params:
+            p.grad = None
+        W1, b1, W2, b2, W3, b3 = params
+        h = F.max_pool2d(F.relu(F.conv2d(x, W1, b1, padding=1)), 2)
+        h = F.max_pool2d(F.relu(F.conv2d(h, W2, b2, padding=1)), 2)
+        F.cross_entropy(F.linear(h.flatten(1), W3, b3), labels).backward()
+    return run, lambda: [p.grad for p in params]
+
+
+CNN = {"numpy": cnn_numpy, "torchapi": cnn_torchapi}
+
+
+# --------------------------------------------------------------------------- workload: chain1m
+
+CHAIN1M_STEPS = 333_334               # 3 ops a step: 1,000,002 nodes
+
+
+def chain_graph_numpy(np_, d):
+    """What the floor keeps for its backward: each step's output."""
+    x0, steps = d["x"], d["steps"]
+
+    def forward():
+        ys, y = [None] * steps, x0
+        for i in range(steps):
+            y = np_.tanh(y * 1.01 + 0.01)
+            ys[i] = y
+        return ys
+    return forward
+
+
+def chain_graph_torchapi(ag, d):
+    """The forward alone: its output holds the whole graph."""
+    x = ag.tensor(d["x"], requires_grad=True)
+    return lambda: chain_forward(x, d["steps"], ag.tanh)
+
+
+CHAIN_GRAPH = {"numpy": chain_graph_numpy, "torchapi": chain_graph_torchapi}
+
+
 # --------------------------------------------------------------------------- workload: fanin
 
 FANIN_LEAVES = 2000
@@ -433,6 +577,9 @@ class Workload:
     data: Callable                    # (quick, rng) -> dict
     variants: dict = field(default_factory=dict)   # family -> builder(lib, data)
     check_data: Callable | None = None              # data -> smaller data for an extra check
+    reference: str = "numpy"          # the row the headline ratio is against (torch for the cnn)
+    graph: dict | None = None         # family -> builder(lib, data) of forward() -> graph kept alive
+    nodes: Callable | None = None     # data -> graph nodes, for the bytes-per-node column
 
 
 def short_chain(d):
@@ -450,10 +597,16 @@ WORKLOADS = {w.name: w for w in [
     chain("chain16", 16, 20_000),
     chain("chain1", 1, 20_000),
     chain("chain100k", 100_000, 200),
+    Workload("chain1m", f"y = tanh(y*1.01 + 0.01), 1 element x {CHAIN1M_STEPS} steps "
+             f"({3 * CHAIN1M_STEPS:,} ops), bytes of graph per node", chain_data(1, CHAIN1M_STEPS),
+             {"numpy": chain_numpy, "torchapi": chain_torchapi}, short_chain,
+             graph=CHAIN_GRAPH, nodes=lambda d: 3 * d["steps"]),
     Workload("mlp", "784-256-10 MLP, batch 64, relu, cross-entropy", mlp_data, MLP),
     Workload("mlp_module", "the mlp as nn.Sequential(Linear, ReLU, Linear)", mlp_data,
              MLP_MODULE),
     Workload("fanin", f"s = s + leaf_i*1.5 over {FANIN_LEAVES} scalar leaves", fanin_data, FANIN),
+    Workload("cnn", f"conv3x3(1->{CNN_C1})+relu+maxpool2, conv3x3({CNN_C1}->{CNN_C2})+relu+maxpool2, "
+             "linear, cross-entropy; batch 32, 1x28x28", cnn_data, CNN, reference="torch"),
 ]}
 
 
@@ -487,75 +640,249 @@ SETTLE_S = 0.05                       # idle pause before each sample: numpy's O
 
 
 def timed(run, number: int = 1, settle: float = 0.0) -> float:
-    """Seconds per run(), averaged over `number` back-to-back calls."""
+    """Seconds per run(), averaged over `number` back-to-back calls. The garbage of the
+    previous sample is collected outside the timed region; a collection walks every live
+    object and evicts the caches, so a looped (short) sample first runs once untimed."""
     time.sleep(settle)
-    gc.collect()                      # garbage of the previous sample is not charged to this one
+    gc.collect()
+    if number > 1:
+        run()
     t0 = time.perf_counter()
     for _ in range(number):
         run()
     return (time.perf_counter() - t0) / number
 
 
-def bench_workload(w: Workload, impls: list[Impl], repeats: int, quick: bool, seed: int) -> dict:
-    data = w.data(quick, np.random.default_rng(seed))
-    datasets = ([w.check_data(data)] if w.check_data else []) + [data]   # the timed one last
-    refs = [None] * len(datasets)     # the numpy floor's gradients per dataset
-    rows = {}                          # impl name -> result dict
-    runners = {}
-    for impl in impls:
-        r = rows[impl.name] = {"label": impl.label, "status": "", "note": "", "warmup_ms": None,
-                               "number": 0, "times_ms": []}
-        builder = w.variants.get(impl.family)
-        if impl.lib is None:
-            r["status"] = "not installed" if impl.peer else "not importable"
-            continue
+def rss_bytes() -> int | None:
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _blank_row(label: str) -> dict:
+    return {"label": label, "status": "", "note": "", "warmup_ms": None, "number": 0, "times_ms": [],
+            "best_ms": None, "floor_ms": None, "ratio": None}
+
+
+def _error(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}".splitlines()[0][:120]
+
+
+def worker_workload(spec: dict) -> dict:
+    """In a fresh process: the numpy floor and one implementation, built, checked against
+    each other and timed sample for sample (interleaved)."""
+    w = WORKLOADS[spec["workload"]]
+    impls = {i.name: i for i in make_impls(spec["core"])}
+    impl, floor = impls[spec["impl"]], impls["numpy"]
+    quick, repeats = spec["quick"], spec["repeats"]
+    rows = {"numpy": _blank_row(floor.label), impl.name: _blank_row(impl.label)}
+    r = rows[impl.name]
+    info = {}
+    try:
+        lib = impl.load()
+    except Exception as exc:
+        r["status"], r["note"] = ("not installed" if impl.peer else "not importable"), _error(exc)
+        return {"rows": rows, "info": info}
+    info["version"] = getattr(lib, "__version__", "") or _version(impl.name)
+    if impl.name == "autograd_core":
+        info["file"] = getattr(lib, "__file__", "?")
+    data = w.data(quick, np.random.default_rng(spec["seed"]))
+    if w.graph and impl.family in w.graph:          # first, while the heap is fresh
         try:
-            status, notes = "ok", set()
+            forward = w.graph[impl.family](lib, data)
+            gc.collect()
+            before = rss_bytes()
+            keep = forward()
+            after = rss_bytes()
+            del keep
+            gc.collect()
+            if before is not None and after is not None:
+                r["bytes_per_node"] = (after - before) / w.nodes(data)
+        except Exception as exc:
+            r["note"] = "graph size: " + _error(exc)
+    datasets = ([w.check_data(data)] if w.check_data else []) + [data]   # the timed one last
+    runners = {}
+    for which in (floor, impl):
+        row, lib_ = rows[which.name], (np if which is floor else lib)
+        builder = w.variants.get(which.family)
+        try:
+            status, notes, fail_note = "ok", set(), ""
             for i, d in enumerate(datasets):    # build, run once (the last is the warm-up), check
-                built = builder(impl.lib, d) if builder else None
+                built = builder(lib_, d) if builder else None
                 if built is None:
                     status = "n/a"
                     break
                 run, grads = built
                 warmup = timed(run)
                 g = [None if x is None else to_numpy(x) for x in grads()]
-                if impl.name == "numpy":
-                    refs[i] = g
+                if which is floor:
+                    d["_ref"] = g
                     continue
-                good, note = check(g, refs[i])
+                good, note = check(g, d["_ref"])
                 if not good and status == "ok":
                     status, fail_note = "FAIL", note
                 elif good and note:
                     notes.add(note)
-            r["status"] = status
-            r["note"] = fail_note if status == "FAIL" else "; ".join(sorted(notes))
+            row["status"] = status
+            row["note"] = "; ".join(filter(None, [row["note"], fail_note if status == "FAIL"
+                                                  else "; ".join(sorted(notes))]))
             if status != "n/a":
-                r["warmup_ms"] = warmup * 1e3
+                row["warmup_ms"] = warmup * 1e3
                 if warmup < 5 * MIN_SAMPLE_S:       # first calls can be slow: re-time to calibrate
                     warmup = min(warmup, timed(run))
-                r["number"] = max(1, min(1000, int(MIN_SAMPLE_S / max(warmup, 1e-9))))
-                runners[impl.name] = run
+                row["number"] = max(1, min(1000, int(MIN_SAMPLE_S / max(warmup, 1e-9))))
+                runners[which.name] = run
         except Exception as exc:
-            r["status"], r["note"] = "error", f"{type(exc).__name__}: {exc}".splitlines()[0][:100]
+            row["status"], row["note"] = "error", _error(exc)
+        if which is floor and rows["numpy"]["status"] != "ok":
+            r["status"], r["note"] = "error", "the floor did not run: " + rows["numpy"]["note"]
+            return {"rows": rows, "info": info}
     for _ in range(repeats):                                  # interleaved per repeat
         for name, run in runners.items():
             try:
                 rows[name]["times_ms"].append(timed(run, rows[name]["number"], SETTLE_S) * 1e3)
             except Exception as exc:
-                rows[name]["status"] = "error"
-                rows[name]["note"] = f"{type(exc).__name__}: {exc}".splitlines()[0][:100]
-        runners = {n: r for n, r in runners.items() if rows[n]["status"] != "error"}
-    floor = min(rows["numpy"]["times_ms"]) if rows["numpy"]["times_ms"] else None
-    for name, r in rows.items():
-        r["best_ms"] = min(r["times_ms"]) if r["times_ms"] and r["status"] in ("ok", "FAIL") else None
-        r["ratio"] = r["best_ms"] / floor if r["best_ms"] is not None and r["status"] == "ok" and floor else None
-    return {"name": w.name, "desc": w.desc, "steps": data.get("steps"),
-            "quick": quick and "steps" in data, "rows": rows}
+                rows[name]["status"], rows[name]["note"] = "error", _error(exc)
+        runners = {n: f for n, f in runners.items() if rows[n]["status"] != "error"}
+    floor_ms = min(rows["numpy"]["times_ms"]) if rows["numpy"]["times_ms"] else None
+    for row in rows.values():
+        row["best_ms"] = min(row["times_ms"]) if row["times_ms"] and row["status"] in ("ok", "FAIL") else None
+        row["floor_ms"] = floor_ms
+        row["ratio"] = row["best_ms"] / floor_ms if row["best_ms"] is not None and row["status"] == "ok" \
+            and floor_ms else None
+    info.update(worker_info())
+    return {"rows": rows, "info": info}
+
+
+def worker_info() -> dict:
+    """What only the worker can see: its threads (torch's only where torch is loaded)."""
+    info = {}
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        info["torch_threads"] = torch.get_num_threads()
+    try:
+        from threadpoolctl import threadpool_info
+        info["blas"] = sorted({f"{p.get('internal_api')} {p.get('num_threads')} threads"
+                               for p in threadpool_info() if p.get("user_api") == "blas"})
+    except Exception:
+        pass
+    info["malloc"] = {k: os.environ.get(k) for k in MALLOC_ENV}
+    return info
+
+
+SWEEP_STEPS = 100                       # the tensor-size sweep: 300-op chains
+
+
+def worker_sweep(spec: dict) -> dict:
+    """In a fresh process: the chain workload at each size, the floor and one
+    implementation interleaved; best seconds of each."""
+    impls = {i.name: i for i in make_impls(spec["core"])}
+    impl = impls[spec["impl"]]
+    try:
+        lib = impl.load()
+    except Exception as exc:
+        return {"error": _error(exc)}
+    points = []
+    for size in spec["sizes"]:
+        if spec["kind"] == "nodes":
+            d = {"x": np.full(1, 0.5, F32), "steps": max(1, size // 3)}
+        else:
+            d = {"x": np.random.default_rng(0).uniform(-1, 1, size).astype(F32), "steps": SWEEP_STEPS}
+        runs = {"numpy": chain_numpy(np, d)[0], impl.name: CHAIN[impl.family](lib, d)[0]}
+        best = {}
+        first = {n: timed(f) for n, f in runs.items()}             # warm-up and calibration
+        number = {n: max(1, min(1000, int(MIN_SAMPLE_S / max(t, 1e-9)))) for n, t in first.items()}
+        repeats = spec["repeats"] if max(first.values()) < 2 else 1
+        for _ in range(repeats):
+            for n, f in runs.items():
+                t = timed(f, number[n], SETTLE_S)
+                best[n] = min(best.get(n, t), t)
+        points.append({"size": size, "nodes": 3 * d["steps"], "impl_s": best[impl.name],
+                       "floor_s": best["numpy"]})
+        del runs
+    return {"points": points, "info": worker_info()}
+
+
+def worker_main(spec_json: str) -> int:
+    spec = json.loads(spec_json)
+    result = worker_sweep(spec) if spec.get("mode") == "sweep" else worker_workload(spec)
+    sys.stdout.write("\nRESULT " + json.dumps(result) + "\n")
+    return 0
+
+
+# --------------------------------------------------------------------------- the driver
+
+THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def worker_env(threads: int | None = None) -> dict:
+    env = dict(os.environ, **MALLOC_ENV)
+    if threads:                       # numpy's BLAS and torch's intra-op pool alike
+        env.update({k: str(threads) for k in THREAD_VARS})
+    mod = sys.modules.get("autograd_core")           # e.g. the demo: the same build as its own
+    if mod is not None and getattr(mod, "__file__", None):
+        parent = os.path.dirname(os.path.dirname(os.path.abspath(mod.__file__)))
+        env["PYTHONPATH"] = parent + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def run_worker(spec: dict, threads: int | None, timeout: float = 3600) -> dict:
+    """One fresh interpreter for `spec`; its result, or {'error': why}."""
+    try:
+        proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", json.dumps(spec)],
+                              env=worker_env(threads), capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"error": f"worker timed out after {timeout:.0f} s"}
+    for line in reversed(proc.stdout.splitlines()):
+        if line.startswith("RESULT "):
+            return json.loads(line[7:])
+    tail = (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1]
+    return {"error": f"worker died (exit {proc.returncode}): {tail[:120]}"}
+
+
+def bench_workload(w: Workload, impls: list[Impl], args, infos: dict) -> dict:
+    rows, floor_row = {}, None
+    for impl in impls:
+        if impl.name == "numpy":
+            continue
+        if not installed(impl):
+            rows[impl.name] = {**_blank_row(impl.label), "status": "not installed"}
+            continue
+        if impl.family not in w.variants:
+            rows[impl.name] = {**_blank_row(impl.label), "status": "n/a"}
+            continue
+        res = run_worker({"workload": w.name, "impl": impl.name, "core": args.core, "quick": args.quick,
+                          "repeats": args.repeats, "seed": args.seed}, args.threads)
+        if "error" in res:
+            rows[impl.name] = {**_blank_row(impl.label), "status": "error", "note": res["error"]}
+            continue
+        rows[impl.name] = res["rows"][impl.name]
+        infos.setdefault(impl.name, {}).update(res["info"])
+        f = res["rows"]["numpy"]
+        if f["best_ms"] is not None and (floor_row is None or impl.name == "autograd_core"):
+            floor_row = f
+    numpy_row = floor_row or {**_blank_row(impls[0].label), "status": "error",
+                              "note": "no worker ran the floor"}
+    if floor_row:
+        numpy_row["note"] = "; ".join(filter(None, [numpy_row["note"], "timed in autograd_core's process"
+                                                     if "autograd_core" in rows and
+                                                     rows["autograd_core"].get("floor_ms") else ""]))
+    rows = {"numpy": numpy_row, **rows}
+    if w.reference != "numpy":
+        ref = rows.get(w.reference, {}).get("ratio")
+        for r in rows.values():
+            # each process's own floor cancels the drift between processes
+            r["vs_reference"] = r["ratio"] / ref if ref and r.get("ratio") else None
+    data = w.data(args.quick, np.random.default_rng(args.seed))
+    return {"name": w.name, "desc": w.desc, "steps": data.get("steps"), "reference": w.reference,
+            "quick": args.quick and "steps" in data, "rows": rows}
 
 
 # --------------------------------------------------------------------------- reporting
 
-def machine_info(impls: list[Impl]) -> dict:
+def machine_info(threads: int | None = None) -> dict:
     cpu = platform.processor() or "?"
     try:
         with open("/proc/cpuinfo") as f:
@@ -566,36 +893,58 @@ def machine_info(impls: list[Impl]) -> dict:
         usable = len(os.sched_getaffinity(0))
     except AttributeError:
         usable = os.cpu_count()
-    torch = sys.modules.get("torch")              # imported only if torch runs (peer or --core torch)
     return {"platform": platform.platform(), "cpu": cpu, "cores": os.cpu_count(), "usable_cores": usable,
             "python": platform.python_version(), "numpy": np.__version__,
-            "torch": torch.__version__ if torch else _version("torch").replace("?", "not installed"),
-            "torch_threads": torch.get_num_threads() if torch else None,
+            "torch": _version("torch").replace("?", "not installed"), "torch_threads": None,
+            "malloc": dict(MALLOC_ENV),
+            "threads_env": {k: (str(threads) if threads and k in THREAD_VARS else os.environ[k])
+                            for k in THREAD_VARS + ("OPENBLAS_CORETYPE",)
+                            if k in os.environ or (threads and k in THREAD_VARS)},
             "loadavg": os.getloadavg() if hasattr(os, "getloadavg") else None}
 
 
+def machine_line(info: dict) -> str:
+    malloc = ", ".join(f"{k.strip('_').lower()[7:]}={int(v) >> 20} MiB" for k, v in info["malloc"].items())
+    env = " ".join(f"{k}={v}" for k, v in info["threads_env"].items())
+    return (f"machine: {info['platform']} | {info['cpu']} | {info['cores']} cores ({info['usable_cores']} usable)"
+            f" | Python {info['python']} | numpy {info['numpy']} | torch {info['torch']}"
+            + (f" ({info['torch_threads']} threads)" if info.get("torch_threads") else "")
+            + (f" | BLAS {', '.join(info['blas'])}" if info.get("blas") else "")
+            + f" | malloc {malloc}" + (f" | {env}" if env else "")
+            + (" | load {:.2f} {:.2f} {:.2f}".format(*info["loadavg"]) if info["loadavg"] else ""))
+
+
 def print_header(info: dict, impls: list[Impl], args) -> None:
-    print(f"machine: {info['platform']} | {info['cpu']} | {info['cores']} cores ({info['usable_cores']} usable)"
-          f" | Python {info['python']} | numpy {info['numpy']} | torch {info['torch']}"
-          + (f" ({info['torch_threads']} threads)" if info["torch_threads"] else "")
-          + (" | load {:.2f} {:.2f} {:.2f}".format(*info["loadavg"]) if info["loadavg"] else ""))
+    print(machine_line(info))
     for impl in impls[1:]:
-        where = impl.version or ("not installed" if impl.peer else "not importable: " + impl.error)
-        if impl.name == "autograd_core" and impl.lib is not None:
-            where += f" ({getattr(impl.lib, '__file__', '?')})"
+        where = _version(impl.name) if impl.peer and installed(impl) else ""
+        if not impl.peer:
+            where = "imported only in its own worker processes"
+        elif not where:
+            where = "not installed"
         print(f"  {impl.label:<24} {where}")
-    print(f"mode: {'quick' if args.quick else 'full'}; time per forward+backward = best of {args.repeats}"
-          f" samples after 1 warm-up, implementations interleaved per sample;"
+    print(f"mode: {'quick' if args.quick else 'full'}; each implementation in a fresh process of its own"
+          f" with the numpy floor timed beside it; time per forward+backward = best of {args.repeats}"
+          f" samples after 1 warm-up, floor and implementation interleaved per sample;"
           f" runs under {MIN_SAMPLE_S * 1e3:.0f} ms are looped within a sample\n")
 
 
 def print_workload(res: dict, width: int) -> None:
     print(f"{res['name']}: {res['desc']}" + (f" (quick: {res['steps']} steps)" if res["quick"] else ""))
-    print(f"  {'implementation':<{width}} {'best ms':>10} {'ratio':>8}")
+    ref = res.get("reference", "numpy")
+    has_bytes = any(r.get("bytes_per_node") is not None for r in res["rows"].values())
+    print(f"  {'implementation':<{width}} {'best ms':>10} {'floor ms':>9} {'ratio':>8}"
+          + (f" {'vs ' + ref:>9}" if ref != "numpy" else "") + (f" {'B/node':>7}" if has_bytes else ""))
     for r in res["rows"].values():
         if r["status"] in ("ok", "FAIL"):
             ratio = f"{r['ratio']:7.2f}x" if r["status"] == "ok" else "    FAIL"
-            line = f"  {r['label']:<{width}} {r['best_ms']:10.2f} {ratio:>8}"
+            line = f"  {r['label']:<{width}} {r['best_ms']:10.2f} {r['floor_ms'] or 0:9.2f} {ratio:>8}"
+            if ref != "numpy":
+                v = r.get("vs_reference")
+                line += f" {v:8.2f}x" if v is not None else f" {'-':>9}"
+            if has_bytes:
+                b = r.get("bytes_per_node")
+                line += f" {b:7.0f}" if b is not None else f" {'-':>7}"
         else:
             line = f"  {r['label']:<{width}} {r['status']:>10}"
         if r["note"]:
@@ -616,8 +965,70 @@ def print_summary(results: list[dict]) -> None:
     core_label = results[0]["rows"]["autograd_core"]["label"] if results else "autograd_core"
     print("summary: ratio to numpy floor (lower is better)")
     for res in results:
-        print(f"  {res['name']:<10} {core_label} {cell(res, 'autograd_core'):>9}   "
-              f"torch {cell(res, 'torch'):>9}")
+        line = f"  {res['name']:<10} {core_label} {cell(res, 'autograd_core'):>9}   torch {cell(res, 'torch'):>9}"
+        core = res["rows"].get("autograd_core", {})
+        if res.get("reference", "numpy") != "numpy" and core.get("vs_reference") is not None:
+            line += f"   autograd_core / {res['reference']} {core['vs_reference']:.2f}x"
+        if core.get("bytes_per_node") is not None:
+            line += f"   {core['bytes_per_node']:.0f} B/node"
+        print(line)
+
+
+# --------------------------------------------------------------------------- plots
+
+SWEEP_NODES = (1_000, 10_000, 100_000, 1_000_000)
+SWEEP_ELEMENTS = (1, 10, 100, 1_000, 10_000, 100_000, 1_000_000)
+
+
+def run_sweeps(impls: list[Impl], args) -> dict:
+    """Cost against graph size and against tensor size: each implementation in its own process."""
+    sweeps = {}
+    for kind, sizes in (("nodes", SWEEP_NODES), ("elements", SWEEP_ELEMENTS)):
+        if args.quick:
+            sizes = [s for s in sizes if s <= 100_000]
+        sweeps[kind] = {}
+        for impl in impls:
+            if impl.name not in ("autograd_core", "torch") or not installed(impl):
+                continue
+            print(f"  sweep over {kind}: {impl.label} ...", flush=True)
+            sweeps[kind][impl.name] = run_worker({"mode": "sweep", "kind": kind, "sizes": list(sizes),
+                                                  "impl": impl.name, "core": args.core,
+                                                  "repeats": 3 if args.quick else 5}, args.threads)
+    return sweeps
+
+
+def plot_sweeps(plt, sweeps: dict, info: dict, directory: str) -> list[str]:
+    written = []
+    titles = {"nodes": ("graph size (nodes of a 1-element tanh(y*1.01+0.01) chain)", "µs per node",
+                        "cost vs graph size"),
+              "elements": (f"tensor size (elements; a {3 * SWEEP_STEPS}-op chain)", "µs per op",
+                           "cost vs tensor size")}
+    colors = {"autograd_core": "tab:green", "torch": "tab:red"}
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
+    for ax, (kind, per_impl) in zip(axes, sweeps.items()):
+        done = {n: r for n, r in per_impl.items() if r.get("points")}
+        for name, res in done.items():
+            pts = res["points"]
+            ax.plot([p["size"] for p in pts], [p["impl_s"] / p["nodes"] * 1e6 for p in pts], marker="o",
+                    color=colors.get(name), label=name)
+        if done:                         # the floor as timed beside autograd_core, where it ran
+            src = "autograd_core" if "autograd_core" in done else next(iter(done))
+            pts = done[src]["points"]
+            ax.plot([p["size"] for p in pts], [p["floor_s"] / p["nodes"] * 1e6 for p in pts],
+                    linestyle="--", color="black", label=f"numpy floor (timed in {src}'s process)")
+        xlabel, ylabel, title = titles[kind]
+        ax.set(xscale="log", yscale="log", xlabel=xlabel, ylabel=ylabel + " (log, lower is better)",
+               title=title)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.text(0.01, 0.01, machine_line(info)[9:], fontsize=6, color="dimgray", wrap=True)
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, "scaling.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    written.append(path)
+    return written
 
 
 # --------------------------------------------------------------------------- main
@@ -634,6 +1045,11 @@ def parse_args(argv=None):
     p.add_argument("--repeats", type=int, help="timed repeats (default 5, 2 with --quick)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", metavar="PATH", help="write results as JSON")
+    p.add_argument("--plots", metavar="DIR", help="also sweep graph size (1e3..1e6 nodes) and tensor size "
+                   "(1..1e6 elements) and write DIR/scaling.png (needs matplotlib)")
+    p.add_argument("--threads", type=int, metavar="N",
+                   help="threads for numpy's BLAS and torch in every worker (default: their own defaults)")
+    p.add_argument("--worker", metavar="SPEC", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     args.repeats = args.repeats or (2 if args.quick else 5)
     return args
@@ -653,39 +1069,60 @@ def pick(spec, known, what):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if args.worker:
+        return worker_main(args.worker)
     impls = make_impls(args.core)
     peers = [i.name for i in impls if i.peer]
     if args.peers == "list":
-        load_impls(impls)
         for i in impls[1:]:
-            print(f"{i.name:<14} {i.version or ('not installed' if i.peer else i.error)}")
+            print(f"{i.name:<14} " + (("installed " + _version(i.name)) if installed(i) else "not installed"))
         return 0
     wanted_peers = pick(args.peers, peers, "peer")
     workloads = pick(args.only, WORKLOADS, "workload")
     impls = [i for i in impls if not i.peer or i.name in wanted_peers]
+    plt = None
+    if args.plots:
+        try:
+            import matplotlib
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            print("plots: skipped, matplotlib is not installed (pip install matplotlib)\n")
 
     t_start = time.perf_counter()
-    load_impls(impls)
-    info = machine_info(impls)
+    info = machine_info(args.threads)
     print_header(info, impls, args)
     width = max(len(i.label) for i in impls)
-    results = []
+    results, infos = [], {}
     for name in workloads:
-        res = bench_workload(WORKLOADS[name], impls, args.repeats, args.quick, args.seed)
+        res = bench_workload(WORKLOADS[name], impls, args, infos)
         print_workload(res, width)
         results.append(res)
         sys.stdout.flush()
     print_summary(results)
+    sweeps = None
+    if plt is not None:
+        print("\nsweeps for the plots:")
+        sweeps = run_sweeps(impls, args)
+    for name, i in infos.items():       # what the workers saw
+        if i.get("torch_threads"):
+            info["torch_threads"] = i["torch_threads"]
+        if i.get("blas") and name == "autograd_core":
+            info["blas"] = i["blas"]
     total = time.perf_counter() - t_start
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
-    print(f"\ntotal wall time {total:.1f} s" + (" | load at end {:.2f} {:.2f} {:.2f}".format(*load) if load else ""))
+    print("\n" + machine_line(info))
+    print(f"total wall time {total:.1f} s" + (" | load at end {:.2f} {:.2f} {:.2f}".format(*load) if load else ""))
+    if plt is not None and sweeps is not None:
+        for path in plot_sweeps(plt, sweeps, info, args.plots):
+            print(f"wrote {path}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"machine": info, "quick": args.quick, "repeats": args.repeats,
                        "core_module": args.core, "total_s": total, "loadavg_end": load,
-                       "implementations": {i.name: {"label": i.label, "version": i.version, "error": i.error}
-                                           for i in impls},
-                       "workloads": results}, f, indent=2)
+                       "implementations": {i.name: {"label": i.label, "installed": installed(i),
+                                                    **infos.get(i.name, {})} for i in impls},
+                       "workloads": results, "sweeps": sweeps}, f, indent=2)
         print(f"wrote {args.json}")
     return 1 if any(r["status"] == "FAIL" for res in results for r in res["rows"].values()) else 0
 

@@ -6,8 +6,19 @@
 
 #include <math.h>
 
+/* The backward formulas run these loops over large arrays too, where the vector
+ * width decides: with GCC or Clang on x86-64 Linux (glibc's ifunc) each function is
+ * also compiled for AVX2 and the loader picks the version the CPU runs (numpy's
+ * loops dispatch the same way); the baseline x86-64 build has SSE2 only, half the
+ * width. */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__GLIBC__) && defined(__linux__)
+#define AGC_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define AGC_CLONES
+#endif
+
 #define DEFINE_UNARY(NAME, T, EXP, LOG, SQRT, SIN, COS, TANH, FABS)               \
-    void NAME(int op, const T *x, T *out, size_t n) {                           \
+    AGC_CLONES void NAME(int op, const T *x, T *out, size_t n) {                           \
         size_t i;                                                               \
         switch (op) {                                                           \
         case AGC_NEG: for (i = 0; i < n; i++) out[i] = -x[i]; break;            \
@@ -50,7 +61,7 @@ DEFINE_UNARY(agc_unary_f64, double, exp, log, sqrt, sin, cos, tanh, fabs)
     }
 
 #define DEFINE_BINARY(NAME, T_)                                                 \
-    void NAME(int op, const T_ *a, const T_ *b, T_ *out, size_t n) {           \
+    AGC_CLONES void NAME(int op, const T_ *a, const T_ *b, T_ *out, size_t n) {           \
         typedef T_ T;                                                           \
         BINARY_SWITCH                                                           \
     }
@@ -62,7 +73,7 @@ DEFINE_BINARY(agc_binary_f64, double)
 /* A scalar on the left is handled by swapping operands for the commutative ops and
  * by its own loop for SUB and DIV. */
 #define DEFINE_BINARY_SCALAR(NAME, T_)                                          \
-    void NAME(int op, const T_ *a, double s_, int scalar_first, T_ *out, size_t n) { \
+    AGC_CLONES void NAME(int op, const T_ *a, double s_, int scalar_first, T_ *out, size_t n) { \
         typedef T_ T;                                                           \
         const T s = (T)s_;                                                      \
         if (scalar_first && op == AGC_SUB) {                                    \

@@ -607,38 +607,6 @@ void agc_bernoulli_float_p(agc_gen *g, unsigned char *out, int64_t n, const floa
         out[i] = uniform_float(g) < p[i];
 }
 
-/* MCG31m1: x_0 the seed mod m (1 if 0), x_k = a * x_{k-1} mod m, m = 2^31 - 1, each x_k
- * (x_0 first) mapped to a float uniform x_k * ((1 - 0) / (float)m); 1 when it is below p.
- * This follows oneMKL's published (open-source) device implementation of the mcg31m1
- * engine and the Bernoulli distribution, written to give the host library's sequences.
- * Each parallel chunk of PyTorch's kernel skips ahead to its first index in this one
- * stream, so the values do not depend on the thread count. */
-void agc_bernoulli_mcg31(uint32_t seed, unsigned char *out, int64_t n, double p)
-{
-    const uint64_t m = 2147483647ULL, a = 1132489760ULL;
-    const float c = 1.0f / (float)2147483647.0;
-    uint64_t x = seed % m;
-    if (x == 0)
-        x = 1;
-    for (int64_t i = 0; i < n; i++) {
-        float u = (float)x * c;
-        out[i] = u < p;
-        x = (a * x) % m;
-    }
-}
-
-int agc_cpu_is_intel(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    unsigned int eax = 0, ebx, ecx, edx;
-    __asm__ volatile("cpuid" : "+a"(eax), "=b"(ebx), "=c"(ecx), "=d"(edx));
-    /* "GenuineIntel": ebx "Genu", edx "ineI", ecx "ntel" */
-    return ebx == 0x756e6547U && edx == 0x49656e69U && ecx == 0x6c65746eU;
-#else
-    return 0;
-#endif
-}
-
 /* ------------------------------------------------------------------ poisson, binomial */
 
 static int64_t sample_poisson(agc_gen *g, double lambda)

@@ -76,11 +76,6 @@ void agc_bernoulli_scalar(agc_gen *g, unsigned char *out, int64_t n, double p);
 void agc_bernoulli_double_p(agc_gen *g, unsigned char *out, int64_t n, const double *p);
 /* a float p per element: float uniform (24 bits) */
 void agc_bernoulli_float_p(agc_gen *g, unsigned char *out, int64_t n, const float *p);
-/* MKL's MCG31m1 stream seeded with one 32-bit draw, inverse-CDF Bernoulli: what
- * PyTorch's MKL builds run on Intel CPUs for bernoulli_(float p). */
-void agc_bernoulli_mcg31(uint32_t seed, unsigned char *out, int64_t n, double p);
-/* 1 when the CPU's vendor is Intel (cpuid), as cpuinfo reports it to PyTorch */
-int agc_cpu_is_intel(void);
 /* 2: AVX-512 (F, BW, DQ, VL) and FMA; 1: AVX2 and FMA; 0: neither */
 int agc_cpu_has_avx2(void);
 /* whether multiply-adds are fused, as in PyTorch's vectorised-CPU kernels */

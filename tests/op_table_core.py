@@ -328,6 +328,10 @@ op("inplace.fill_tensor", lambda m, a, v: (a * 1.0).fill_(v), [C((3, 4), ()), C(
    ("FillBackward3",), second_order=False)
 op("inplace.zero_", lambda m, a: (a * 1.0).zero_(), [C((3, 4))], ("ZeroBackward0",),
    second_order=False)
+op("fill.scalar", lambda m, a: m.fill(a, 2.5), [C((3, 4)), C(())], ("FillBackward0",),
+   second_order=False)
+op("fill.tensor", lambda m, a, v: m.fill(a, v), [C((3, 4), ()), C((3,), (), ng=(0,))],
+   ("FillBackward1",), second_order=False)
 
 
 def _setitem(a, key, v):

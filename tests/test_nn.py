@@ -285,6 +285,63 @@ def test_max_pool2d_overlapping_windows_accumulate():
     same(prog)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_max_pool2d_nan_and_inf_windows(dtype):
+    """The one-pass C kernel follows PyTorch's: a NaN wins (the last NaN of a window), and
+    a window of -inf (or one reaching into the padding) points inside the input."""
+    def prog(m):
+        a = arr(1, 2, 5, 6, seed=14)
+        a[0, 0, 0, 1] = a[0, 0, 1, 0] = np.nan
+        a[0, 1, :2, :2] = -np.inf
+        x = m.tensor(a, dtype=getattr(m, dtype), requires_grad=True)
+        out, idx = F(m).max_pool2d(x, 2, stride=2, padding=1, return_indices=True)
+        out.backward(m.tensor(arr(*out.shape, seed=15), dtype=getattr(m, dtype)))
+        return out, idx, x.grad
+
+    same(prog)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_small_cnn_step_matches_torch(dtype):
+    """conv, relu, max-pool twice, linear, cross-entropy at the benchmark's layer sizes
+    (the fused C paths: im2col, output layout with bias, gradient transpose with the
+    bias gradient, pooling and its backward)."""
+    def prog(m):
+        t = lambda a: m.tensor(a, dtype=getattr(m, dtype), requires_grad=True)  # noqa: E731
+        x = m.tensor(arr(4, 1, 12, 12, seed=16), dtype=getattr(m, dtype), requires_grad=True)
+        w1, b1, w2, b2 = t(arr(6, 1, 3, 3, seed=17)), t(arr(6, seed=18)), t(arr(5, 6, 3, 3, seed=19)), \
+            t(arr(5, seed=20))
+        w3, b3 = t(arr(3, 20, seed=21)), t(arr(3, seed=22))
+        h = F(m).max_pool2d(F(m).relu(F(m).conv2d(x, w1, b1, padding=1)), 2)
+        h = F(m).relu(F(m).conv2d(h, w2, b2, stride=(1, 2), padding=1, dilation=(2, 1)))  # (4, 5, 4, 3)
+        h = F(m).max_pool2d(h, 2, ceil_mode=True)
+        loss = F(m).cross_entropy(F(m).linear(h.flatten(1), w3, b3), m.tensor([0, 2, 1, 2]))
+        loss.backward()
+        return loss, x.grad, w1.grad, b1.grad, w2.grad, b2.grad, w3.grad, b3.grad
+
+    same(prog, rtol=1e-4 if dtype == "float32" else 1e-5)
+
+
+@pytest.mark.parametrize("alpha,beta", [(1, 1), (0.5, 2.0), (2, 0)])
+def test_linear_and_mm_gradients_have_pytorchs_layout(alpha, beta):
+    """mm_mat1_backward / mm_mat2_backward: a transposed (column-major) operand, as
+    F.linear's weight.t(), gets a gradient whose transpose is row-major, so the weight's
+    .grad has the weight's strides; values and second derivatives as PyTorch's."""
+    def prog(m):
+        x = m.tensor(arr(5, 4, seed=23), requires_grad=True)
+        w = m.tensor(arr(3, 4, seed=24), requires_grad=True)
+        b = m.tensor(arr(3, seed=25), requires_grad=True)
+        a = m.tensor(arr(4, 5, seed=26), requires_grad=True)
+        y = F(m).linear(x, w, b)
+        z = m.addmm(b, a.t(), w.t(), beta=beta, alpha=alpha) + m.mm(a.t(), w.t())
+        gx, gw, ga = m.autograd.grad((y * y).sum() + (z * z).sum(), (x, w, a), create_graph=True)
+        hw, = m.autograd.grad((gx * gx).sum() + (gw * ga.sum()).sum(), (w,), retain_graph=True)
+        ((y * y).sum() + z.sum()).backward()
+        return y, z, gx, gw, ga, hw, w.grad, a.grad, b.grad, w.grad.stride(), a.grad.stride()
+
+    same(prog)
+
+
 # ------------------------------------------------------------------ convolution at size
 
 CONVS = [

@@ -184,6 +184,83 @@ def test_methods_take_no_out():
         torch.ones(2).add(torch.ones(2), out=torch.zeros(2))
 
 
+def test_no_method_takes_out():
+    """PyTorch's Tensor methods take no out=; the functions they share a wrapper with do."""
+    import inspect
+    takes = []
+    for name in dir(autograd_core.Tensor):
+        f = getattr(autograd_core.Tensor, name)
+        try:
+            if callable(f) and "out" in inspect.signature(f).parameters:
+                takes.append(name)
+        except (TypeError, ValueError):
+            pass
+    assert takes == []
+
+
+@pytest.mark.parametrize("call", [
+    lambda t, x: x.max(0, out=(t.zeros(0), t.zeros(0, dtype=t.long))),
+    lambda t, x: x.min(out=t.zeros(0)),
+    lambda t, x: x.sort(out=(t.zeros(0), t.zeros(0, dtype=t.long))),
+    lambda t, x: x.topk(1, out=(t.zeros(0), t.zeros(0, dtype=t.long))),
+    lambda t, x: x.div(2, out=t.zeros(0)),
+    lambda t, x: x.pow(2, out=t.zeros(0)),
+    lambda t, x: x.clamp(0, out=t.zeros(0)),
+    lambda t, x: x.kthvalue(1, out=(t.zeros(0), t.zeros(0, dtype=t.long))),
+    lambda t, x: x.bernoulli(out=t.zeros(0)),
+    lambda t, x: x.multinomial(1, out=t.zeros(0, dtype=t.long))],
+    ids=["max", "min", "sort", "topk", "div", "pow", "clamp", "kthvalue", "bernoulli",
+         "multinomial"])
+def test_methods_refuse_out(call):
+    def prog(t):
+        return catch(call, t, t.tensor([0.2, 0.7, 0.4]), check_message=False)
+    same(prog)
+
+
+@pytest.mark.parametrize("call", [
+    lambda t, o: t.zeros(2, 3, out=o), lambda t, o: t.ones(3, out=o),
+    lambda t, o: t.full((2,), 1.5, out=o), lambda t, o: t.arange(0, 3, out=o),
+    lambda t, o: t.linspace(0, 1, 3, out=o), lambda t, o: t.eye(2, out=o)],
+    ids=["zeros", "ones", "full", "arange", "linspace", "eye"])
+def test_factories_write_out(call):
+    """A factory's out=: computed in out's dtype, resized without a warning; a dtype that
+    differs from out's, or an out that requires grad, is refused."""
+    def prog(t):
+        r = []
+        for o in (t.empty(0, dtype=t.long), t.zeros(0, 5), t.zeros(2, 3, dtype=t.float64)):
+            x, w = warns(call, t, o)
+            r += [x is o, o, w]
+        r.append(catch(t.zeros, 2, out=t.empty(0, dtype=t.long), dtype=t.float32))
+        r.append(catch(call, t, t.zeros(2, requires_grad=True)))
+        with t.no_grad():
+            o = t.zeros(0, requires_grad=True)
+            r += [call(t, o) is o]
+        return r
+    same(prog)
+
+
+def test_random_functions_write_out():
+    def prog(t):
+        t.manual_seed(0)
+        o, p = t.empty(0), t.empty(0, dtype=t.long)
+        r = [t.rand(3, out=o) is o, o.shape, t.randint(0, 5, (4,), out=p) is p, p.shape,
+             t.bernoulli(t.full((3,), 1.0), out=o) is o, o,
+             t.multinomial(t.tensor([0.0, 1.0]), 2, replacement=True, out=p) is p, p]
+        r.append(catch(t.bernoulli, t.ones(2), 0.5, out=o, check_message=False))
+        return r
+    same(prog)
+
+
+def test_normalize_out():
+    def prog(t):
+        x = data(t, 2, 3)
+        o = t.empty(0, dtype=t.float64)
+        r = [t.nn.functional.normalize(x, out=o) is o, o,
+             catch(t.nn.functional.normalize, data(t, 2, 3, requires_grad=True), out=o)]
+        return r
+    same(prog)
+
+
 @pytest.mark.parametrize("call", [
     lambda t, x, o: t.split_copy(x, 2, out=o),
     lambda t, x, o: t.split_with_sizes_copy(x, [1, 3], out=o)],
@@ -202,5 +279,15 @@ def test_list_out(call):
                     [t.zeros(n) for n in sizes], [t.zeros(0, dtype=t.float64)] * 2):
             r.append(catch(call, t, x, bad, quiet=True))
             r.append([o.shape for o in bad] if isinstance(bad, list) else None)
+        return r
+    same(prog)
+
+
+def test_diagonal_copy_out_exact_dtype():
+    def prog(t):
+        a = data(t, 2, 3, seed=7)
+        o = t.empty(0, dtype=t.float64)
+        r = [t.diagonal_copy(a, 1, out=o) is o, o]
+        r.append(catch(t.diagonal_copy, a, out=t.empty(2, dtype=t.float32)))
         return r
     same(prog)

@@ -50,3 +50,16 @@ def test_sdist_holds_nothing_generated(sdist_names):
                  if (n.startswith("autograd_core/") and n.endswith((".c", ".so", ".html")))
                  or os.path.basename(n).startswith(("_gen_", "_op_table"))]
     assert not generated, f"generated files in the sdist: {generated}"
+
+
+def test_every_package_is_listed_in_pyproject():
+    """A subpackage missing from [tool.setuptools] packages is missing from the wheel."""
+    import tomllib
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, "pyproject.toml"), "rb") as f:
+        listed = set(tomllib.load(f)["tool"]["setuptools"]["packages"])
+    found = set()
+    for dirpath, _, files in os.walk(os.path.join(root, "autograd_core")):
+        if "__init__.py" in files and "__pycache__" not in dirpath:
+            found.add(os.path.relpath(dirpath, root).replace(os.sep, "."))
+    assert found - listed == set()

@@ -6,8 +6,8 @@ PyTorch's exactly: the values are the same integer draws put through the same
 floating-point operations (the C library's log/sin/cos where ATen calls them, the AVX2
 kernel's own float polynomials where it has them), chosen by the CPU as PyTorch chooses
 (run with ATEN_CPU_CAPABILITY=default to check PyTorch's generic kernels on any CPU).
-One path cannot be compared on every machine: bernoulli_(float p) on Intel CPUs, where
-PyTorch's MKL builds draw from MKL's MCG31 stream (see test_dropout_masks).
+Every path is compared on every CPU: PyTorch 2.13 no longer has a vendor-specific
+bernoulli_(float p) (its older MKL builds drew from MKL's MCG31 stream on Intel CPUs).
 """
 import pickle
 
@@ -16,7 +16,6 @@ import pytest
 import torch
 
 import autograd_core as ag
-from autograd_core._core import random as _random
 
 SEEDS = [0, 1, 7, 12345, 2 ** 32 + 5, 2 ** 63 + 11]
 SIZES = [0, 1, 2, 5, 15, 16, 17, 31, 32, 33, 100, 257]
@@ -227,9 +226,8 @@ def test_multinomial_method_and_bernoulli_p():
     w = np.array([0.2, 0.0, 0.5, 0.3], dtype=np.float32)
     _assert_same(lambda m: m.from_numpy(w).multinomial(3), 5)
     _assert_same(lambda m: m.from_numpy(w).multinomial(9, True), 5)
-    if not _random._mkl_bernoulli():
-        _assert_same(lambda m: m.bernoulli(m.zeros(40, dtype=m.float64), 0.3), 5)
-        _assert_same(lambda m: m.zeros(7, dtype=m.int64).bernoulli(0.5), 5)
+    _assert_same(lambda m: m.bernoulli(m.zeros(40, dtype=m.float64), 0.3), 5)
+    _assert_same(lambda m: m.zeros(7, dtype=m.int64).bernoulli(0.5), 5)
     for m in (torch, ag):
         y = m.bernoulli(m.full((3,), 0.5, requires_grad=True), 0.3)
         assert y.requires_grad and type(y.grad_fn).__name__ == "NotImplemented"
@@ -329,6 +327,10 @@ def test_normal_overloads(seed, dtype):
                                         _linspace(m, 0, 2, n, dtype)), seed)
     _assert_same(lambda m: m.normal(m.zeros(4, 1, dtype=dt(m)), m.ones(5, dtype=dt(m))), seed)
     _assert_same(lambda m: m.normal(2.0, 3.0, (4, 5), dtype=dt(m)), seed)
+    # 0-d mean and std (Normal(0.5, 2.0).sample() in torch.distributions)
+    _assert_same(lambda m: m.normal(m.tensor(0.5, dtype=dt(m)), m.tensor(2.0, dtype=dt(m))), seed)
+    _assert_same(lambda m: m.normal(1.5, m.tensor(2.0, dtype=dt(m))), seed)
+    _assert_same(lambda m: m.normal(m.tensor(0.5, dtype=dt(m)), 2.0), seed)
     _assert_same(lambda m: m.normal(2.0, 3.0, size=(40,), dtype=dt(m)), seed)
 
 
@@ -390,12 +392,8 @@ def test_poisson_binomial_nodes_and_errors():
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_dropout_masks(seed):
-    # PyTorch's MKL builds draw bernoulli_(float p) from MKL's MCG31 stream on Intel CPUs;
-    # that path is reproduced from its published definition but only this machine's
-    # path can be compared: on Intel, the state (one 32-bit draw consumed) is.
     import autograd_core.nn.functional as F
     import torch.nn.functional as TF
-    on_intel = bool(_random._mkl_bernoulli())
     for fn, tfn, shape in [(F.dropout, TF.dropout, (10, 13)),
                            (F.dropout2d, TF.dropout2d, (4, 6, 3, 3)),
                            (F.dropout1d, TF.dropout1d, (4, 6, 5))]:
@@ -405,8 +403,19 @@ def test_dropout_masks(seed):
             expected = tfn(torch.ones(shape, dtype=torch.float64), p).numpy()
             got = _values(fn(ag.ones(shape, dtype=ag.float64), p))
             assert _state_equal()
-            if not on_intel:
-                assert np.array_equal(got, expected)
+            assert np.array_equal(got, expected)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64", "bool"])
+def test_bernoulli_scalar_p(seed, dtype):
+    """bernoulli_(float p), dropout's mask: the same draws on every CPU vendor (PyTorch
+    2.13 has no MKL path for it), at sizes around 800 (the grain of its old parallel
+    split) and on a non-contiguous tensor."""
+    for n in SIZES + [799, 800, 801, 5000]:
+        for p in (0.0, 0.3, 0.5, 1.0):
+            _assert_same(lambda m: m.empty(n, dtype=getattr(m, dtype)).bernoulli_(p), seed)
+    _assert_same(lambda m: m.empty(9, 6, dtype=getattr(m, dtype)).t().bernoulli_(0.4), seed)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -427,20 +436,6 @@ def test_gumbel_softmax(seed):
                               seed)
         assert _state_equal()
         np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-14)
-
-
-def test_mkl_bernoulli_stream():
-    """The Intel-CPU path's stream (MCG31: x_0 = seed mod m, x_k = a x_{k-1} mod m,
-    u_k = float(x_k) * float(1 / m), 1 when u_k < p) against a direct computation, and its
-    frequency; PyTorch itself can only be compared on an Intel CPU (test_dropout_masks)."""
-    m, a = 2 ** 31 - 1, 1132489760
-    for seed, p in [(12345, 0.3), (0, 0.5), (2 ** 32 - 1, 0.9)]:
-        got = _random._bernoulli_mcg31(seed, 100_000, p)
-        x0 = seed % m or 1
-        for k in (0, 1, 2, 777, 99_999):
-            u = np.float32(pow(a, k, m) * x0 % m) * np.float32(1.0 / m)
-            assert got[k] == (u < p)
-        assert abs(got.mean() - p) < 4 * np.sqrt(p * (1 - p) / got.size)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -480,8 +475,6 @@ def test_seeded_training_loop_prints_pytorchs_losses():
                 opt.step()
                 losses.append(f"{loss.item():.6f}")
         return losses
-    if _random._mkl_bernoulli():
-        pytest.skip("dropout on Intel CPUs: MKL's stream (see test_dropout_masks)")
     assert run(ag) == run(torch)
 
 

@@ -148,24 +148,32 @@ def _set_before_write(fn):
 
 cdef int check_inplace(Tensor self, tuple others) except -1:
     """PyTorch's rules for writing into self (check_inplace): in inference mode, on
-    views whose way of creation forbids it, on leaves and views of leaves."""
+    views whose way of creation forbids it, on leaves and views of leaves. As in
+    PyTorch, the autograd checks come first (an inference leaf that requires grad gets the
+    leaf error outside inference mode)."""
+    cdef Tensor base
+    if agc_recording() and (requires_grad_of(self) or any_requires_grad(others)):
+        base = self._base
+        if base is not None:
+            err = view_rebase_error(self, False)
+            if err is not None:
+                raise err
+            if base._grad_fn is None and requires_grad_of(self):  # (also a base detach_()ed)
+                raise RuntimeError(MSG_LEAF_VIEW_INPLACE)
+        if self._grad_fn is None and self._requires_grad:
+            raise RuntimeError(MSG_LEAF_INPLACE)
+    check_inference_inplace(self)
+    if _before_write is not None:   # Note [Writes into saved tensors]
+        _before_write(self)
+    return 0
+
+
+cdef int check_inference_inplace(Tensor self) except -1:
+    """No write into an inference tensor outside inference mode (the in-place view ops
+    check this first, before the autograd checks: PyTorch's ADInplaceOrView kernel)."""
     if self._inference and not agc_inference_mode():
         raise RuntimeError(MSG_INFERENCE_INPLACE)
-    if _before_write is not None:
-        _before_write(self)
-    if not agc_recording():
-        return 0
-    if not (requires_grad_of(self) or any_requires_grad(others)):
-        return 0
-    cdef Tensor base = self._base
-    if base is not None:
-        err = view_rebase_error(self, False)
-        if err is not None:
-            raise err
-        if base._grad_fn is None and requires_grad_of(self):  # (also a base detach_()ed)
-            raise RuntimeError(MSG_LEAF_VIEW_INPLACE)
-    if self._grad_fn is None and self._requires_grad:
-        raise RuntimeError(MSG_LEAF_INPLACE)
+    return 0
 
 
 cdef inline void _memory_bounds(cnp.ndarray a, char **lo, char **hi) noexcept:

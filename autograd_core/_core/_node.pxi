@@ -18,9 +18,10 @@
 # A graph is built from Tensors and Nodes whose references point from outputs toward
 # leaves only, so they cannot form reference cycles and die by refcount. Keeping them
 # out of the cyclic GC's lists halves the cost of a recorded op (every op allocates
-# both). Every Tensor (make) and every Node (record*) is untracked when created; an
-# object is tracked again (gc_track) as soon as it holds something a user gave it —
-# hooks, metadata — since that is where cycles can appear. The exception, as in
+# both). Every Tensor (make), every Node (record*) and every SavedTensor (save,
+# save_output) is untracked when created; an object is tracked again (gc_track) as
+# soon as it holds something a user gave it — hooks, metadata, what a pack hook
+# returned — since that is where cycles can appear. The exception, as in
 # PyTorch, is backward(create_graph=True) into a leaf's .grad, which links the leaf to
 # its own graph: PyTorch warns that it leaks, and so do we.
 
@@ -151,6 +152,7 @@ cdef int _pack(SavedTensor s, Tensor t, object pack_hook, object unpack_hook) ex
         packed = pack_hook(t)
     if vc.version != before:
         raise RuntimeError(MSG_PACK_INPLACE)
+    gc_track(s)  # Note [Untracked by the cycle collector]: it holds the user's objects
     s.packed = packed
     s.unpack_hook = unpack_hook
     s.tensor = None
@@ -279,6 +281,7 @@ cdef class SavedTensor:
 cdef SavedTensor save(Tensor t):
     """Save a forward input (or any tensor that is not the saving node's output)."""
     cdef SavedTensor s = SavedTensor.__new__(SavedTensor)
+    gc_untrack(s)  # Note [Untracked by the cycle collector]
     s.version = version_for_save(t)
     s.leaf = t._grad_fn is None
     if _default_hooks:
@@ -293,6 +296,7 @@ cdef SavedTensor save(Tensor t):
 cdef SavedTensor save_output(Tensor out, int output_nr):
     """Save one of the node's own outputs: its array and counter, not the Tensor."""
     cdef SavedTensor s = SavedTensor.__new__(SavedTensor)
+    gc_untrack(s)  # Note [Untracked by the cycle collector]
     cdef VersionCounter vc = version_counter(out)
     s.values = out._data
     s.vc = vc
@@ -529,6 +533,20 @@ cdef class AccumulateGrad(Node):
 # AccumulateGrad.apply once (its local) and accumulate_into once (its own reference
 # to an argument it reassigns): 3. tests/test_engine_hooks.py checks this against
 # PyTorch's data_ptr()s.
+#
+# The derivative formulas use the same count: a gradient that only the engine's grads
+# tuple and the generated apply's `grad` hold (2) is scratch memory, and the fused
+# backward kernels (tanh_backward, sigmoid_backward, threshold_backward,
+# mul_tensor_backward in ops/pointwise.pyx) write their result into it instead of
+# allocating, as PyTorch's engine reuses a buffer it owns. Only with grad mode off (no
+# create_graph: nothing records the gradient or saves it). What makes the count
+# honest: the engine holds no other reference while a node runs (a node's post hooks
+# see its incoming gradients after apply: the engine holds them once more, except
+# for AccumulateGrad, whose taking the gradient as .grad they see, as in PyTorch); a
+# generated apply that reads grad twice (or several outputs' gradients) holds them
+# once more (ops/_codegen.py); a helper that passes grad to one of these kernels
+# reads it no more afterwards. tests/test_engine_buffers.py checks both the reuse and that
+# nothing a user, a hook or a second reader holds changes.
 
 cdef inline bint _can_steal(Tensor g, int expected_refs):
     """True when nothing else can see g or its memory, so .grad may take it as is."""
@@ -536,6 +554,15 @@ cdef inline bint _can_steal(Tensor g, int expected_refs):
     return (Py_REFCNT(g) <= expected_refs and g._grad_fn is None
             and cnp.PyArray_BASE(arr) == NULL and Py_REFCNT(arr) == 2  # g's, and arr here
             and cnp.PyArray_ISWRITEABLE(arr))
+
+
+cdef bint grad_is_owned(Tensor g, int expected_refs) noexcept:
+    """Note [Stealing the gradient]: whether a derivative may write its result into g,
+    a gradient held only by expected_refs references of the engine and the node."""
+    return (not agc_grad_enabled() and not g._requires_grad and g._vc is None
+            and g._base is None and _can_steal(g, expected_refs)
+            and cnp.PyArray_CHKFLAGS(g._data, cnp.NPY_ARRAY_OWNDATA | cnp.NPY_ARRAY_C_CONTIGUOUS
+                                     | cnp.NPY_ARRAY_ALIGNED))
 
 
 # Backward passes on several threads may accumulate into one leaf at once: its .grad's

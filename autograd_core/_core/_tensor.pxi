@@ -224,6 +224,9 @@ def to_dtype_py(d):
     return to_dtype(d)
 
 
+cdef bint _warned_float_requires_grad = False  # float(t) of a tensor requiring grad warned
+
+
 # ---------------------------------------------------------------- Size
 
 class Size(tuple):
@@ -290,6 +293,100 @@ class device:
 
 device.__module__ = "autograd_core"
 cdef object _CPU = device("cpu")
+
+
+# ---------------------------------------------------------------- layout, memory_format
+
+class layout:
+    """How a tensor's elements are stored: always ``strided`` here (PyTorch's dense
+    layout).
+
+    >>> import autograd_core as torch
+    >>> torch.zeros(1).layout
+    autograd_core.strided
+    """
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return "autograd_core." + self.name
+
+    def __reduce__(self):
+        return (_layout_by_name, (self.name,))
+
+
+class memory_format:
+    """The order of a tensor's dims in memory that contiguous(), clone() and the
+    creation functions may ask for: ``contiguous_format`` (row-major),
+    ``channels_last`` (NHWC for a 4-d NCHW tensor), ``channels_last_3d`` (NDHWC) or
+    ``preserve_format`` (as the input).
+
+    >>> import autograd_core as torch
+    >>> torch.zeros(1, 2, 3, 4).contiguous(memory_format=torch.channels_last).stride()
+    (24, 1, 8, 2)
+    """
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return "autograd_core." + self.name
+
+    def __reduce__(self):
+        return (_memory_format_by_name, (self.name,))
+
+
+layout.__module__ = memory_format.__module__ = "autograd_core"
+strided = layout("strided")
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+channels_last = memory_format("channels_last")
+channels_last_3d = memory_format("channels_last_3d")
+
+
+def _layout_by_name(name):
+    return strided
+
+
+def _memory_format_by_name(name):
+    return {"contiguous_format": contiguous_format, "preserve_format": preserve_format,
+            "channels_last": channels_last, "channels_last_3d": channels_last_3d}[name]
+
+
+cdef tuple _channels_last_order(object fmt, Py_ssize_t nd):
+    """The order of dims from outermost to innermost in memory that fmt asks for
+    (None: row-major), raising as PyTorch does for a rank fmt cannot have."""
+    if fmt is channels_last:
+        if nd != 4:
+            raise RuntimeError("required rank 4 tensor to use channels_last format")
+        return (0, 2, 3, 1)
+    if fmt is channels_last_3d:
+        if nd != 5:
+            raise RuntimeError("required rank 5 tensor to use channels_last_3d format")
+        return (0, 2, 3, 4, 1)
+    return None
+
+
+cdef object _check_memory_format(object fmt, str fname):
+    if fmt is not None and not isinstance(fmt, memory_format):
+        raise TypeError(f"{fname}(): argument 'memory_format' must be "
+                        f"autograd_core.memory_format, not {type(fmt).__name__}")
+    return fmt
+
+
+cdef bint _is_contiguous_as(cnp.ndarray arr, tuple order):
+    """Whether arr is laid out densely in the dim order given (size-1 dims may have any
+    stride, as in PyTorch's checks)."""
+    cdef Py_ssize_t expected = arr.itemsize, d
+    shape = shape_of(arr)
+    strides = (<object>arr).strides
+    for d in reversed(order):
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
 
 
 def _rebuild_tensor(arr, requires_grad):
@@ -735,7 +832,53 @@ cdef class Tensor:
         return self._data.itemsize
 
     def is_contiguous(self, memory_format=None):
+        _check_memory_format(memory_format, "is_contiguous")
+        cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+        if memory_format is channels_last or memory_format is channels_last_3d:
+            if nd != (4 if memory_format is channels_last else 5):
+                return False
+            return _is_contiguous_as(self._data, _channels_last_order(memory_format, nd))
         return bool(cnp.PyArray_IS_C_CONTIGUOUS(self._data))
+
+    def storage_offset(self):
+        """Where the first element lies in the memory the tensor shares with its base,
+        in elements (0 for a tensor that is not a view)."""
+        if self._base is None or cnp.PyArray_SIZE(self._data) == 0:
+            return 0
+        return (<Py_ssize_t>cnp.PyArray_DATA(self._data)
+                - <Py_ssize_t>cnp.PyArray_DATA(self._base._data)) // self._data.itemsize
+
+    @property
+    def nbytes(self):
+        return cnp.PyArray_NBYTES(self._data)
+
+    @property
+    def itemsize(self):
+        return self._data.itemsize
+
+    @property
+    def layout(self):
+        return strided
+
+    def as_subclass(self, cls):
+        """This tensor as an instance of the Tensor subclass cls (an alias: the same
+        memory and, when recorded, an AliasBackward0 node)."""
+        if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+            raise TypeError("Creating a Tensor subclass from a class that does not inherit "
+                            "from Tensor is not possible. Make sure your class inherits from "
+                            "Tensor.")
+        cdef Tensor a = OPS.alias(self)
+        cdef Tensor t = Tensor.__new__(cls)
+        t._data = a._data
+        t._requires_grad = a._requires_grad
+        t._grad_fn = a._grad_fn
+        t._output_nr = a._output_nr
+        t._vc = a._vc
+        t._base = a._base
+        t._view_version = a._view_version
+        t._creation_meta = a._creation_meta
+        t._inference = a._inference
+        return t
 
     def stride(self, dim=None):
         st = tuple([s // self._data.itemsize for s in (<object>self._data).strides])
@@ -743,9 +886,18 @@ cdef class Tensor:
             return st
         return st[wrap_dim(dim, cnp.PyArray_NDIM(self._data))]
 
-    def type(self, dtype=None):
+    def type(self, dtype=None, non_blocking=False, **kwargs):
+        """The legacy type name ('autograd_core.FloatTensor'), or a copy converted to a
+        dtype, a legacy type (torch.DoubleTensor) or a legacy type's name."""
         if dtype is None:
             return legacy_type_name(self)
+        if not isinstance(dtype, _dtype_type):
+            from autograd_core._legacy import dtype_of_legacy
+            d = dtype_of_legacy(dtype)
+            if d is None:
+                raise ValueError(f"invalid type: '{dtype!r}'" if not isinstance(dtype, type)
+                                 else f"invalid type: '{dtype.__name__}'")
+            dtype = d
         return self.to(dtype)
 
     def is_inference(self):
@@ -794,8 +946,15 @@ cdef class Tensor:
         return bool(self._data.item())
 
     def __float__(self):
+        global _warned_float_requires_grad
         if cnp.PyArray_SIZE(self._data) != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
+        if requires_grad_of(self) and agc_grad_enabled() and not _warned_float_requires_grad:
+            # PyTorch warns once per process (TORCH_WARN_ONCE)
+            _warned_float_requires_grad = True
+            warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
+                          "unexpected behavior.\nConsider using tensor.detach() first.",
+                          UserWarning, stacklevel=2)
         return float(self._data.item())
 
     def __int__(self):
@@ -816,6 +975,15 @@ cdef class Tensor:
             self._data, dtype_of(self._data).name,
             grad_fn_name=_grad_fn_repr_name(self), requires_grad=requires_grad_of(self))
 
+    def __format__(self, format_spec):
+        # PyTorch formats a plain 0-d tensor as its Python number (f"{loss:.4f}", and
+        # f"{loss}" prints 2.17, not tensor(2.17)); anything else goes to object's rule
+        if cnp.PyArray_NDIM(self._data) == 0 and type(self) is Tensor:
+            return self._data.item().__format__(format_spec)
+        if format_spec:
+            raise TypeError(f"unsupported format string passed to {type(self).__name__}.__format__")
+        return str(self)
+
     def __reduce_ex__(self, proto):
         return (_rebuild_tensor, (np.array(self._data), self._requires_grad))
 
@@ -835,8 +1003,9 @@ cdef class Tensor:
 
     # ---- dtype conversion (differentiable)
 
-    def to(self, *args, dtype=None, copy=False, **kwargs):
-        """Convert to a dtype (``to(dtype)``, ``to(device, dtype)``, ``to(other)``)."""
+    def to(self, *args, dtype=None, copy=False, memory_format=None, **kwargs):
+        """Convert to a dtype (``to(dtype)``, ``to(device, dtype)``, ``to(other)``);
+        memory_format= as contiguous() takes it."""
         for a in args:
             if isinstance(a, _dtype_type):
                 dtype = a
@@ -851,9 +1020,19 @@ cdef class Tensor:
         kwargs.pop("non_blocking", None)
         if kwargs:
             raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
-        if dtype is None or to_dtype(dtype) is dtype_of(self._data):
+        cdef tuple order = None
+        if memory_format is not None:
+            order = _channels_last_order(_check_memory_format(memory_format, "to"),
+                                         cnp.PyArray_NDIM(self._data))
+        cdef object target = dtype_of(self._data) if dtype is None else to_dtype(dtype)
+        if target is dtype_of(self._data) and (order is None or _is_contiguous_as(self._data,
+                                                                                 order)):
             return OPS.clone(self, None) if copy else self
-        return OPS._to_copy(self, to_dtype(dtype))
+        cdef Tensor r = OPS._to_copy(self, target)
+        if order is not None:  # the cast's values laid out as asked (recorded as the cast)
+            r._data = np.ascontiguousarray(r._data.transpose(order)).transpose(
+                np.argsort(order))
+        return r
 
     def cpu(self):
         return self
@@ -892,6 +1071,10 @@ cdef class Tensor:
         return self.to(dtype_of((<Tensor>other)._data))
 
     def contiguous(self, memory_format=None):
+        cdef tuple order = _channels_last_order(
+            _check_memory_format(memory_format, "contiguous"), cnp.PyArray_NDIM(self._data))
+        if order is not None:
+            return self if _is_contiguous_as(self._data, order) else OPS.clone(self, memory_format)
         if cnp.PyArray_IS_C_CONTIGUOUS(self._data):
             return self
         return OPS.clone(self, None)

@@ -13,6 +13,7 @@
 >>> torch.autograd.grad(x * x, x)
 (tensor(6.),)
 """
+cimport cython
 cimport numpy as cnp
 from libc.stdint cimport int32_t
 
@@ -270,6 +271,8 @@ cdef class _GraphTask:
         self.buffers.append(None)
         return idx
 
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     cdef int add_grad(self, int32_t idx, int nr, Tensor g) except -1:
         """Note [Input buffers]."""
         if g is None:
@@ -295,32 +298,42 @@ cdef class _GraphTask:
                 raise MemoryError()
 
 
+@cython.boundscheck(False)
+@cython.wraparound(False)
 cdef int _discover(_GraphTask task, list root_nodes, bint count) except -1:
     """Index every node reachable from the roots; with count, count edges too."""
-    cdef list stack = []
+    # the stack holds indices in a C vector: a Python list's append/pop would resize
+    # (realloc) on every node of a chain
+    cdef agc_intvec stack
     cdef Node node, child
     cdef int32_t before, idx
-    for node in root_nodes:
-        before = len(task.nodes)
-        idx = task.add(node)
-        if count:
-            task.deps.data[idx] += 1
-        if idx == before:
-            stack.append(node)
-    while stack:
-        node = stack.pop()
-        if node.next_nodes is None:
-            continue
-        for c in node.next_nodes:
-            if c is None:
-                continue
-            child = <Node>c
+    if agc_intvec_init(&stack, 64) != 0:
+        raise MemoryError()
+    try:
+        for node in root_nodes:
             before = len(task.nodes)
-            idx = task.add(child)
+            idx = task.add(node)
             if count:
                 task.deps.data[idx] += 1
-            if idx == before:
-                stack.append(child)
+            if idx == before and agc_intvec_push(&stack, idx) != 0:
+                raise MemoryError()
+        while stack.len:
+            stack.len -= 1
+            node = <Node>task.nodes[stack.data[stack.len]]
+            if node.next_nodes is None:
+                continue
+            for c in node.next_nodes:
+                if c is None:
+                    continue
+                child = <Node>c
+                before = len(task.nodes)
+                idx = task.add(child)
+                if count:
+                    task.deps.data[idx] += 1
+                if idx == before and agc_intvec_push(&stack, idx) != 0:
+                    raise MemoryError()
+    finally:
+        agc_intvec_free(&stack)
 
 
 cdef enum:
@@ -575,6 +588,10 @@ cdef int _capture(Node node, list capture, list captured, list buf) except -1:
             captured[k] = buf[capture[k][1]]
 
 
+# (indices come from the pointer map and the heap, and grads_in is checked to have
+# one entry per edge: the loops index without bounds checks)
+@cython.boundscheck(False)
+@cython.wraparound(False)
 cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_nodes,
                    list captured, bint keep_graph) except *:
     cdef int32_t idx, cidx
@@ -590,6 +607,7 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
         # from one step to the next, so AccumulateGrad knows who else holds it.
         grads_in = None
         grads_out = None
+        held = None
         g = None
         idx = agc_heap_pop(&task.ready)
         if idx < 0:
@@ -636,6 +654,11 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
         next_nodes = node.next_nodes
         n_next = 0 if next_nodes is None else len(next_nodes)
         if any_grad:
+            # Note [Stealing the gradient]: post hooks see the incoming gradients after
+            # apply, so a derivative may not write into them (AccumulateGrad's stealing
+            # stays: a post hook sees .grad's tensor, as in PyTorch)
+            held = (list(grads_out) if node.post_hooks is not None
+                    and not isinstance(node, AccumulateGrad) else None)
             if anomaly_enabled:
                 grads_in = _apply_with_anomaly(node, grads_out)
             else:

@@ -14,10 +14,10 @@ numbers. Where ATen's kernel depends on the CPU, this follows PyTorch's own choi
     reproduced operation for operation in csrc/agc_random.c; on CPUs without AVX2
     (PyTorch's DEFAULT kernels, also under ATEN_CPU_CAPABILITY=default) the generic
     kernel's logf/sincosf and explicit fma;
-  - bernoulli_(float p) on Intel CPUs takes one 32-bit seed and runs MKL's MCG31
-    generator with the inverse-CDF Bernoulli (the kernel PyTorch's MKL builds use there),
-    written from oneMKL's published implementation of that engine and distribution: it
-    could not be compared with PyTorch on an Intel CPU yet; elsewhere mt19937.
+  - bernoulli_(float p) draws from mt19937 on every CPU: PyTorch 2.13's
+    bernoulli_scalar_kernel has no MKL branch any more (older MKL builds ran MKL's MCG31
+    stream on Intel CPUs; 2.13's libtorch_cpu calls only the generic kernel, and links
+    no VSL generator), so dropout masks no longer depend on the CPU vendor.
 No sampler here depends on the thread count.
 """
 import os
@@ -59,8 +59,6 @@ cdef extern from "agc_random.h" nogil:
     void agc_bernoulli_scalar(agc_gen *g, unsigned char *out, int64_t n, double p)
     void agc_bernoulli_double_p(agc_gen *g, unsigned char *out, int64_t n, const double *p)
     void agc_bernoulli_float_p(agc_gen *g, unsigned char *out, int64_t n, const float *p)
-    void agc_bernoulli_mcg31(uint32_t seed, unsigned char *out, int64_t n, double p)
-    int agc_cpu_is_intel()
     int agc_cpu_has_avx2()
     void agc_randperm(agc_gen *g, int64_t *out, int64_t n)
     void agc_poisson(agc_gen *g, double *out, int64_t n, const double *rates)
@@ -88,7 +86,6 @@ def _cpu_capability():
 
 
 cdef bint VECTORISED = _cpu_capability() != "DEFAULT"
-cdef bint MKL_BERNOULLI = agc_cpu_is_intel() != 0
 agc_random_set_fused(1 if VECTORISED else 0)
 
 
@@ -363,12 +360,7 @@ cdef cnp.ndarray bernoulli_scalar_values(object generator, cnp.ndarray like, dou
     cdef Generator g = generator_or_default(generator)
     cdef _Draw dr = _Draw()
     cdef cnp.ndarray buf = dr.buffer(like, np.uint8)
-    cdef uint32_t seed
-    if MKL_BERNOULLI:
-        seed = agc_gen_random(&g.gen)
-        agc_bernoulli_mcg31(seed, <unsigned char *>_ptr(buf), dr.n, p)
-    else:
-        agc_bernoulli_scalar(&g.gen, <unsigned char *>_ptr(buf), dr.n, p)
+    agc_bernoulli_scalar(&g.gen, <unsigned char *>_ptr(buf), dr.n, p)
     return dr.finish(buf, like.dtype)
 
 
@@ -502,15 +494,3 @@ def check_multinomial_input(cnp.ndarray probs):
                            f"{d.scalar_name}")
 
 
-def _mkl_bernoulli():
-    """Whether bernoulli_(float p) draws from MKL's MCG31 stream here (Intel CPUs), as
-    PyTorch's MKL builds do."""
-    return MKL_BERNOULLI
-
-
-def _bernoulli_mcg31(uint32_t seed, Py_ssize_t n, double p):
-    """The Intel-CPU bernoulli_(p) stream (MKL's MCG31) as a uint8 array, for tests on
-    machines where PyTorch does not take that path."""
-    cdef cnp.ndarray out = np.empty(n, dtype=np.uint8)
-    agc_bernoulli_mcg31(seed, <unsigned char *>cnp.PyArray_DATA(out), n, p)
-    return out

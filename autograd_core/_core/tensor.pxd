@@ -280,6 +280,9 @@ cdef int record2(Node node, Tensor out, object a, object b, bint broadcast) exce
 cdef bint any_requires_grad(tuple inputs) noexcept
 cdef object check_hook_result(object r, Tensor g, object hook)
 cdef int accumulate_into(Tensor var, Tensor g) except -1
+# Note [Stealing the gradient]: a backward kernel may write its result into g (held
+# by expected_refs references of the engine and the calling node only)
+cdef bint grad_is_owned(Tensor g, int expected_refs) noexcept
 cdef AccumulateGrad grad_accumulator(Tensor leaf)
 
 
@@ -341,6 +344,7 @@ cdef Tensor unsqueeze_dims(Tensor t, tuple dims)
 cdef Tensor inplace_source(Tensor self, tuple others)
 cdef Tensor inplace_commit(Tensor self, Tensor result, bint allow_overlap=*)
 cdef int check_inplace(Tensor self, tuple others) except -1
+cdef int check_inference_inplace(Tensor self) except -1
 cdef Node grad_fn_of(Tensor t)
 cdef void move_retained_grad(Tensor t, Node old) noexcept
 cdef bint has_internal_overlap(cnp.ndarray a) noexcept

@@ -6,6 +6,7 @@ from autograd_core._core.tensor import SavedTensor
 from autograd_core.autograd.variable import Variable
 from autograd_core.autograd.function import Function, once_differentiable
 from autograd_core.autograd import functional, graph
+from autograd_core.autograd import _functions  # noqa: F401  (installs Tensor.resize &c.)
 from autograd_core.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
 from autograd_core.grad_mode import (enable_grad, inference_mode, no_grad,
                                      set_grad_enabled)

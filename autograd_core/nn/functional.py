@@ -973,8 +973,9 @@ def pad(input, pad, mode="constant", value=None):
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     """input / max(||input||_p over dim, eps)."""
-    if out is not None:
-        raise NotImplementedError("normalize(out=) is not supported by autograd_core")
+    if out is not None:   # PyTorch's out= path: the division into out
+        denom = input.norm(p, dim, keepdim=True).clamp_min_(eps).expand_as(input)
+        return _torch.div(input, denom, out=out)
     return _compiled["normalize"](input, p, dim, eps)
 
 

@@ -50,8 +50,8 @@ class Parameter(_Tensor):
         if data is None:
             data = _ag.empty(0)
         if not isinstance(data, _Tensor):
-            raise TypeError(f"Parameter(): argument 'data' must be Tensor, not "
-                            f"{type(data).__name__}")
+            # PyTorch calls data.detach() on anything that is not a Tensor
+            raise AttributeError(f"'{type(data).__name__}' object has no attribute 'detach'")
         return _alias(cls, data, requires_grad)
 
     def __init__(self, *args, **kwargs):  # everything happens in __new__

@@ -38,7 +38,7 @@ _KNOWN_TYPES = {
     "ScalarType", "ScalarType?", "Generator?", "Any", "MemoryFormat?",
 }
 _ENTRY_KEYS = {"func", "forward", "variants", "python", "python_method", "aliases", "inplace",
-               "node", "nodes", "broadcast", "doc", "out"}
+               "node", "nodes", "broadcast", "doc", "out", "out_exact"}
 _VARIANTS = {"function", "method", "functional", "linalg", "internal"}
 
 
@@ -189,6 +189,7 @@ class Op:
     doc: str | None
     out: str | None = None   # takes PyTorch's out= (Note [out= arguments]): the name
                              # PyTorch's autograd error quotes
+    out_exact: bool = False  # out must have the result's dtype (no cast)
 
     @property
     def name(self):
@@ -263,7 +264,10 @@ def _parse_entry(family, e):
             e.get("python", "generated"), e.get("python_method", "same"), aliases,
             inplace or None, nodes,
             bool(e.get("broadcast", False)), e.get("doc"),
-            (schema.name if e.get("out") is True else e.get("out")) or None)
+            (schema.name if e.get("out") is True else e.get("out")) or None,
+            bool(e.get("out_exact", False)))
+    if op.out_exact and not op.out:
+        raise TableError(f"{schema.name}: out_exact without out")
     if op.out:
         # (a python: manual wrapper calls out_check / out_write itself)
         if not any(v in ("function", "linalg") for v in variants):
@@ -294,7 +298,7 @@ class Formula:
         except SyntaxError as e:
             raise TableError(f"{node.name}: cannot parse formula {text!r}: {e}") from None
         self.uses = set()          # names of saved things the formula reads
-        self.meta_uses = set()     # (tensor name, attr) for .shape / .dtype / .ndim
+        self.meta_uses = set()     # (tensor name, attr) for .shape / .dtype / .ndim / .strides
         self.code = self.expr(self.tree)
 
     # -- types: "T" Tensor, "N" number, "O" Tensor or number, "X" other
@@ -347,7 +351,7 @@ class Formula:
                 self.uses.add(n.id)
             return n.id, self.kind_of_name(n.id)
         if isinstance(n, ast.Attribute):
-            if isinstance(n.value, ast.Name) and n.attr in ("shape", "dtype", "ndim") \
+            if isinstance(n.value, ast.Name) and n.attr in ("shape", "dtype", "ndim", "strides") \
                     and self.kind_of_name(n.value.id) in ("T", "O") \
                     and n.value.id not in ("grad",) and not self.is_output(n.value.id):
                 self.meta_uses.add((n.value.id, n.attr))
@@ -545,6 +549,20 @@ def gen_node(node, ops_by_name):
         w("")
     w(f"    cdef tuple apply({node.name} node, tuple grads):")
     w("        cdef object grad = grads[0]")
+    # Note [Stealing the gradient]: a formula may write into the gradient it is given
+    # when only the engine and this apply hold it; a read after another one (or of
+    # another output's gradient) must see it unchanged, so apply holds one more
+    # reference whenever grad is read more than once
+    reads = {i: len(re.findall(r"\bgrad\b", formulas[p.name].code))
+             for i, p in enumerate(diff_params)}
+    readers = [i for i, c in reads.items() if c]
+    if n_out > 1 or any(c > 1 for c in reads.values()):
+        w("        cdef list _held = list(grads)")
+    elif len(readers) > 1:
+        w("        cdef list _held = None")
+        w("        if (" + " + ".join(f"needs_input_grad(node, {i})" for i in readers)
+          + ") > 1:")
+        w("            _held = list(grads)")
     results = []
     for i, p in enumerate(diff_params):
         f = formulas[p.name]
@@ -655,7 +673,8 @@ def gen_node(node, ops_by_name):
         w(f"    node.{_field(u)} = {'save_key(' + u + ')' if u in released_values else u}")
     for t, attr in sorted(saved_meta):
         expr = {"shape": f"shape_of({t}._data)", "dtype": f"dtype_of({t}._data)",
-                "ndim": f"cnp.PyArray_NDIM({t}._data)"}[attr]
+                "ndim": f"cnp.PyArray_NDIM({t}._data)",
+                "strides": f"tuple([st // {t}._data.itemsize for st in (<object>{t}._data).strides])"}[attr]
         w(f"    node.saved_{t}_{attr} = {expr} if isinstance({t}, Tensor) else None")
     names = [p.name for p in diff_params]
     if not tuple_free and n_out > 1:
@@ -842,7 +861,8 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
         lines_out = [
             "    if out is not None:",
             f"        out_check(\"{out}\", out, {len(schema.returns)})",
-            f"        return out_write(\"{out}\", out, {call_expr}, {fields!r})",
+            f"        return out_write(\"{out}\", out, {call_expr}, {fields!r}"
+            f"{', True' if op.out_exact else ''})",
         ]
         lines += lines_out
     if len(schema.returns) > 1 and all(n for _, n in schema.returns):
@@ -866,6 +886,21 @@ def gen_manual_wrapper_names(op):
     lines = [f"{fn}.__name__ = {fn}.__qualname__ = \"{op.name}\""]
     if op.doc:
         lines.append(f'{fn}.__doc__ = """' + _escape_doc(op.doc.rstrip()) + '\n"""')
+    return "\n".join(lines) + "\n\n\n"
+
+
+def gen_method_out_guard(op):
+    """The method of a hand-written function that takes out=: the function, refusing out=
+    with the TypeError of a method that has no such keyword."""
+    lines = [f"def _pym_{op.name}(self, *args, **kwargs):",
+             "    if \"out\" in kwargs:",
+             f"        raise TypeError(\"{op.name}() got an unexpected keyword argument 'out'\")",
+             f"    return _py_{op.name}(self, *args, **kwargs)",
+             "",
+             "",
+             f"_pym_{op.name}.__name__ = _pym_{op.name}.__qualname__ = \"{op.name}\""]
+    if op.doc:
+        lines.append(f'_pym_{op.name}.__doc__ = """' + _escape_doc(op.doc.rstrip()) + '\n"""')
     return "\n".join(lines) + "\n\n\n"
 
 
@@ -964,11 +999,17 @@ def gen_family(family, ops, ops_by_name):
             if split:
                 wrappers.append(gen_wrapper(op, f"_pym_{op.inplace}", f"op_{op.inplace}",
                                             op.inplace, first_name="input", method=True))
+        # a hand-written function that takes out= serves as the method through a guard:
+        # PyTorch's methods take no out= (Note [out= arguments])
+        guard = op.python == "manual" and op.out and op.python_method == "same" and \
+            "method" in op.variants
+        if guard:
+            wrappers.append(gen_method_out_guard(op))
         for v in op.variants:
             target = {"function": torch_names, "method": method_names,
                       "functional": functional_names, "linalg": linalg_names}[v]
-            fn = f"_pym_{op.name}" if v == "method" and (op.python_method == "manual" or split) \
-                else f"_py_{op.name}"
+            fn = f"_pym_{op.name}" if v == "method" and (
+                op.python_method == "manual" or split or guard) else f"_py_{op.name}"
             for name in publics:
                 target.append((_public_name(name, v), fn))
             if op.inplace and v in ("function", "method", "functional"):

@@ -180,6 +180,26 @@ cdef dict _C10_TYPE_NAMES = {"float64": "double", "float32": "float", "float16":
                              "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
 
 
+cdef object with_out(str name, object out, object result, object fields=None,
+                     bint exact=False):
+    """result, or with out given, result written into out: the hand-written wrappers
+    (python: manual) compute as without out, then hand the result here."""
+    if out is None:
+        return result
+    out_check(name, out, 1 if isinstance(result, Tensor) else len(result))
+    return out_write(name, out, result if isinstance(result, Tensor) else tuple(result),
+                     fields, exact)
+
+
+cdef int no_out(str name, object out) except -1:
+    """An overload PyTorch gives no out= (sum(input), where(cond, number, t), ...): its
+    argument parser's TypeError."""
+    if out is not None:
+        raise TypeError(f"{name}() received an invalid combination of arguments - got an "
+                        f"unexpected keyword argument 'out' for this overload")
+    return 0
+
+
 cdef object out_write(str name, object out, object result, object fields, bint exact=False):
     """exact: out must have the result's dtype (the value-and-index kernels: sort, topk,
     max(dim)), no cast."""
@@ -190,7 +210,7 @@ cdef object out_write(str name, object out, object result, object fields, bint e
                            else any_requires_grad(tuple(result))):
         _out_grad_error(name)
     if exact:
-        for o, r in zip(out, result):
+        for o, r in (((out, result),) if isinstance(result, Tensor) else zip(out, result)):
             _out_dtype_exact(<Tensor>o, <Tensor>r)
     if isinstance(result, Tensor):
         return _out_write_one(<Tensor>out, <Tensor>result)

@@ -640,9 +640,10 @@ cdef Tensor _gather_args(Tensor self, str fname, ArgNumbering numbering, object 
     return op_gather(self, d, i)
 
 
-def _py_gather(input, dim, index, *, sparse_grad=False):
-    return _gather_args(arg_tensor(input, "gather", "input", 1), "gather", FUNCTION_ARGS, dim,
-                        index, sparse_grad)
+def _py_gather(input, dim, index, *, out=None, sparse_grad=False):
+    res = _gather_args(arg_tensor(input, "gather", "input", 1), "gather", FUNCTION_ARGS, dim,
+                       index, sparse_grad)
+    return with_out("gather", out, res, None, True)
 
 
 def _pym_gather(Tensor self, dim, index, *, sparse_grad=False):
@@ -816,11 +817,11 @@ cdef tuple _scatter_args(str fname, ArgNumbering numbering, tuple args, object d
     return dim.__index__(), index, src, reduce
 
 
-def _py_scatter(input, dim, index, src=None, value=None, *, reduce=None):
+def _py_scatter(input, dim, index, src=None, value=None, *, out=None, reduce=None):
     cdef Tensor self = arg_tensor(input, "scatter", "input", 1)
     d, i, s, r = _scatter_args("scatter", FUNCTION_ARGS, (input, dim, index, src, value), dim, index,
                                src, value, reduce)
-    return op_scatter(self, d, i, s, r)
+    return with_out("scatter", out, op_scatter(self, d, i, s, r), None, True)
 
 
 def _pym_scatter(self, dim, index, src=None, value=None, *, reduce=None):
@@ -1442,10 +1443,11 @@ cdef Tensor op_nonzero(Tensor self, bint as_tuple):
     return make(_nonzero_rows(self._data))
 
 
-def _py_nonzero(input, *, as_tuple=False):
+def _py_nonzero(input, *, out=None, as_tuple=False):
     cdef Tensor self = arg_tensor(input, "nonzero", "input", 1)
     if not arg_bool(as_tuple, "nonzero", "as_tuple", 2):
-        return op_nonzero(self, False)
+        return with_out("nonzero", out, op_nonzero(self, False), None, True)
+    no_out("nonzero", out)        # (nonzero(input, as_tuple=True) has no out=)
     cdef cnp.ndarray x = self._data
     if cnp.PyArray_NDIM(x) == 0:
         # PyTorch treats a 0-d input as 1-d here

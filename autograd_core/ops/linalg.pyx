@@ -290,6 +290,37 @@ cdef Tensor _matmul_batched(Tensor tensor1, Tensor tensor2):
     return OPS._unsafe_view(op_bmm(t1_expanded, t2_expanded), output_shape)
 
 
+# ---------------------------------------------------------------- mm / addmm gradients
+
+cdef inline bint column_major(tuple shape, tuple strides):
+    return strides[0] == 1 and strides[1] == shape[0]
+
+
+cdef object mm_mat1_backward(Tensor grad, Tensor mat2, tuple mat1_shape, tuple mat1_strides,
+                             object alpha):
+    """PyTorch's mm_mat1_backward: for a column-major mat1 (a transposed view, as F.linear
+    makes) the product is formed transposed, so the gradient that reaches mat1's base
+    through the transpose is row-major, like the base."""
+    cdef Tensor r
+    if column_major(mat1_shape, mat1_strides):
+        r = OPS.t(OPS.mm(mat2, OPS.t(grad)))
+    else:
+        r = OPS.mm(grad, OPS.t(mat2))
+    return r if alpha == 1 else OPS.mul(r, alpha)
+
+
+cdef object mm_mat2_backward(Tensor grad, Tensor mat1, tuple mat2_shape, tuple mat2_strides,
+                             object alpha):
+    """PyTorch's mm_mat2_backward (see mm_mat1_backward): nn.Linear's weight enters as
+    weight.t(), whose gradient is then computed as (grad.t() @ mat1).t()."""
+    cdef Tensor r
+    if column_major(mat2_shape, mat2_strides):
+        r = OPS.t(OPS.mm(OPS.t(grad), mat1))
+    else:
+        r = OPS.mm(OPS.t(mat1), grad)
+    return r if alpha == 1 else OPS.mul(r, alpha)
+
+
 # ---------------------------------------------------------------- addmm
 
 cdef Tensor op_addmm(Tensor self, Tensor mat1, Tensor mat2, object beta, object alpha):
@@ -314,8 +345,23 @@ cdef Tensor op_addmm(Tensor self, Tensor mat1, Tensor mat2, object beta, object 
     if shape_of(inp) != out_shape and not broadcasts_to(shape_of(inp), out_shape):
         OPS.expand(self, out_shape)  # raises the expand error PyTorch gives
     check_not_bool_kernel(dtype_of(self._data), "addmm_impl_cpu_")
+    cdef Tensor result
     with quiet():
         mm = np.matmul(m1, m2)
+        if cnp.PyArray_ISFLOAT(mm) and cnp.PyArray_TYPE(mm) == cnp.PyArray_TYPE(m2) \
+                and shape_of(mm) == out_shape and type(alpha) in (int, float) \
+                and type(beta) in (int, float):
+            # the product is a fresh array of the result's shape and dtype: scale and add
+            # into it (no temporaries, no copy)
+            if alpha != 1:
+                np.multiply(mm, alpha, out=mm)
+            if beta == 1:
+                np.add(mm, inp, out=mm)
+            elif beta != 0:
+                np.add(mm, inp * beta, out=mm)
+            result = make(mm)
+            record_AddmmBackward0(result, self, mat1, mat2, beta, alpha)
+            return result
         if alpha != 1:
             mm = mm * alpha
         if beta == 0:
@@ -325,7 +371,7 @@ cdef Tensor op_addmm(Tensor self, Tensor mat1, Tensor mat2, object beta, object 
         else:
             out = mm + inp * beta
     # a copy: broadcast_to's view is read-only (the result must be writable)
-    cdef Tensor result = make(np.array(np.broadcast_to(out, out_shape), dtype=d2.np_dtype))
+    result = make(np.array(np.broadcast_to(out, out_shape), dtype=d2.np_dtype))
     record_AddmmBackward0(result, self, mat1, mat2, beta, alpha)
     return result
 
@@ -684,8 +730,8 @@ _py_einsum.__name__ = _py_einsum.__qualname__ = "einsum"
 
 cdef Tensor op_tensordot(Tensor a, Tensor b, object dims, object out):
     """dims as torch.tensordot takes it (an int, two lists, or a tensor of either)."""
-    if out is not None:
-        raise NotImplementedError("tensordot(out=...) is not supported by autograd_core")
+    if out is not None:   # Note [out= arguments]
+        return with_out("tensordot", out, op_tensordot(a, b, dims, None), None, True)
     if not isinstance(dims, (tuple, list, Tensor, int)):
         raise RuntimeError(
             "tensordot expects dims to be int or tuple[list[int], list[int]] or list[list[int]] "
@@ -2942,6 +2988,7 @@ cdef tuple op_linalg_ldl_factor_ex(Tensor A, bint hermitian, bint check_errors):
                            "singular (its D factor has a zero diagonal entry).")
     cdef Tensor LDt = make(_column_major(ld)), Pt = _int_tensor(pv, int32)
     cdef Tensor It = _int_tensor(info, int32)
+    OPS.not_implemented_node(LDt, (A,), "linalg_ldl_factor_ex")   # (PyTorch has no derivative)
     return (LDt, Pt, It)
 
 
@@ -3189,11 +3236,10 @@ cdef Tensor op_chain_matmul(list matrices):
 
 
 def _py_chain_matmul(*matrices, out=None):
-    if out is not None:
-        raise NotImplementedError("chain_matmul(out=...) is not supported by autograd_core")
     if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
         matrices = matrices[0]
-    return op_chain_matmul(arg_tensor_list(list(matrices), "chain_matmul"))
+    return with_out("chain_matmul", out,
+                    op_chain_matmul(arg_tensor_list(list(matrices), "chain_matmul")), None, True)
 
 
 cdef Tensor op_linalg_tensorinv(Tensor A, object ind):
@@ -3386,12 +3432,11 @@ def _py_nuclear_norm(input, dim=None, keepdim=False, *, out=None):
     >>> autograd_core.nuclear_norm(autograd_core.tensor([[3., 0.], [0., 4.]]))
     tensor(7.)
     """
-    if out is not None:
-        raise NotImplementedError("nuclear_norm(out=...) is not supported by autograd_core")
     if isinstance(dim, bool):
         dim, keepdim = None, dim
-    return op_nuclear_norm(arg_tensor(input, "nuclear_norm", "input", 1), dim,
-                           arg_bool(keepdim, "nuclear_norm", "keepdim", 3))
+    return with_out("nuclear_norm", out,
+                    op_nuclear_norm(arg_tensor(input, "nuclear_norm", "input", 1), dim,
+                                    arg_bool(keepdim, "nuclear_norm", "keepdim", 3)), None, True)
 
 
 cdef Tensor op_nuclear_norm(Tensor self, object dim, bint keepdim):

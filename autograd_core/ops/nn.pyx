@@ -34,6 +34,25 @@ double-backward formulas give them beyond that (None, or zeros).
 """
 include "_prelude.pxi"
 from autograd_core._core.random cimport bernoulli_scalar_values
+from libc.stdint cimport int64_t
+
+cdef extern from "agc_nn.h" nogil:
+    ctypedef struct agc_geom2d:
+        Py_ssize_t H, W, KH, KW, DH, DW, PH, PW, SH, SW, OH, OW
+    void agc_im2col_kmajor_f32(const float *x, float *cols, Py_ssize_t N, Py_ssize_t C, const agc_geom2d *g)
+    void agc_im2col_kmajor_f64(const double *x, double *cols, Py_ssize_t N, Py_ssize_t C, const agc_geom2d *g)
+    void agc_col2im_kmajor_f32(const float *cols, float *x, Py_ssize_t N, Py_ssize_t C, const agc_geom2d *g)
+    void agc_col2im_kmajor_f64(const double *cols, double *x, Py_ssize_t N, Py_ssize_t C, const agc_geom2d *g)
+    void agc_conv_out_f32(const float *prod, const float *bias, float *out, Py_ssize_t N, Py_ssize_t OC, Py_ssize_t L)
+    void agc_conv_out_f64(const double *prod, const double *bias, double *out, Py_ssize_t N, Py_ssize_t OC, Py_ssize_t L)
+    void agc_conv_grad_t_f32(const float *g, float *gt, float *gbias, Py_ssize_t N, Py_ssize_t OC, Py_ssize_t L)
+    void agc_conv_grad_t_f64(const double *g, double *gt, double *gbias, Py_ssize_t N, Py_ssize_t OC, Py_ssize_t L)
+    void agc_maxpool2d_f32(const float *x, float *out, int64_t *idx, Py_ssize_t planes, const agc_geom2d *g)
+    void agc_maxpool2d_f64(const double *x, double *out, int64_t *idx, Py_ssize_t planes, const agc_geom2d *g)
+    int agc_maxpool2d_backward_f32(const float *gout, const int64_t *idx, float *gx, Py_ssize_t planes,
+                                   Py_ssize_t L, Py_ssize_t HW)
+    int agc_maxpool2d_backward_f64(const double *gout, const int64_t *idx, double *gx, Py_ssize_t planes,
+                                   Py_ssize_t L, Py_ssize_t HW)
 
 import itertools
 
@@ -924,14 +943,13 @@ cdef Tensor op_cross_entropy(Tensor self, Tensor target, Tensor weight, object r
     cdef Py_ssize_t C = shape_of(self._data)[class_dim]
     cdef dtype td = dtype_of(target._data)
     cdef Tensor ls, t, prod, s, nll, smooth, ret
-    if td.category == CAT_FLOAT:
-        # class probabilities
+    if shape_of(target._data) == shape_of(self._data):
+        # class probabilities: PyTorch chooses them by the shapes, then checks the dtype
+        if td.category != CAT_FLOAT:
+            raise RuntimeError(f"Expected floating point type for target with class "
+                               f"probabilities, got {td.scalar_name}")
         if ignore_index != -100:
             raise RuntimeError("ignore_index is not supported for floating point target")
-        if shape_of(target._data) != shape_of(self._data):
-            raise RuntimeError(
-                f"Expected input batch_size ({shape_of(self._data)[0]}) to match target "
-                f"batch_size ({shape_of(target._data)[0] if target._data.ndim else 0}).")
         ls = op_log_softmax(self, class_dim, None)
         t = target
         if label_smoothing > 0:
@@ -1646,9 +1664,39 @@ cdef Tensor op_col2im(Tensor self, object output_size, object kernel_size, objec
 # One GEMM per group over the whole batch: the columns are laid out K-major,
 # (G, C/G*KH*KW, N*OH*OW). conv1d is a conv2d of height 1.
 
+cdef inline bint c_float(cnp.ndarray a):
+    """float32 or float64: the dtypes the C loops of csrc/agc_nn.c are written for."""
+    cdef int t = cnp.PyArray_TYPE(a)
+    return t == cnp.NPY_FLOAT32 or t == cnp.NPY_FLOAT64
+
+
+cdef agc_geom2d c_geometry(tuple geometry):
+    hw, k, d, p, s, ohw = geometry
+    cdef agc_geom2d g
+    g.H, g.W, g.KH, g.KW, g.DH, g.DW = hw[0], hw[1], k[0], k[1], d[0], d[1]
+    g.PH, g.PW, g.SH, g.SW, g.OH, g.OW = p[0], p[1], s[0], s[1], ohw[0], ohw[1]
+    return g
+
+
 cdef cnp.ndarray im2col_kmajor(cnp.ndarray x, tuple geometry):
     """Columns of a 4-D input laid out (C*KH*KW, N*OH*OW)."""
     k, ohw = geometry[1], geometry[5]
+    cdef agc_geom2d g
+    cdef cnp.ndarray xc, cols
+    cdef Py_ssize_t N = x.shape[0], C = x.shape[1]
+    if c_float(x):          # one pass, straight from the input (no padded copy)
+        g = c_geometry(geometry)
+        xc = np.ascontiguousarray(x)
+        cols = np.empty((C * g.KH * g.KW, N * g.OH * g.OW), dtype=x.dtype)
+        if cnp.PyArray_TYPE(x) == cnp.NPY_FLOAT32:
+            with nogil:
+                agc_im2col_kmajor_f32(<float *>cnp.PyArray_DATA(xc), <float *>cnp.PyArray_DATA(cols),
+                                      N, C, &g)
+        else:
+            with nogil:
+                agc_im2col_kmajor_f64(<double *>cnp.PyArray_DATA(xc), <double *>cnp.PyArray_DATA(cols),
+                                      N, C, &g)
+        return cols
     windows = sliding_windows(x, geometry, 0).transpose(1, 2, 3, 0, 4, 5)
     return np.ascontiguousarray(windows).reshape(x.shape[1] * k[0] * k[1],
                                                  x.shape[0] * ohw[0] * ohw[1])
@@ -1657,6 +1705,20 @@ cdef cnp.ndarray im2col_kmajor(cnp.ndarray x, tuple geometry):
 cdef cnp.ndarray col2im_kmajor(object cols, tuple nc, tuple geometry):
     """The transpose of im2col_kmajor: columns (.., C*KH*KW, N*L) summed into (N, C, H, W)."""
     k, ohw = geometry[1], geometry[5]
+    cdef agc_geom2d g
+    cdef cnp.ndarray cc, x
+    cdef Py_ssize_t N = nc[0], C = nc[1]
+    if isinstance(cols, cnp.ndarray) and c_float(cols):
+        g = c_geometry(geometry)
+        cc = np.ascontiguousarray(cols)
+        x = np.empty((N, C, g.H, g.W), dtype=cols.dtype)
+        if cnp.PyArray_TYPE(cc) == cnp.NPY_FLOAT32:
+            with nogil:
+                agc_col2im_kmajor_f32(<float *>cnp.PyArray_DATA(cc), <float *>cnp.PyArray_DATA(x), N, C, &g)
+        else:
+            with nogil:
+                agc_col2im_kmajor_f64(<double *>cnp.PyArray_DATA(cc), <double *>cnp.PyArray_DATA(x), N, C, &g)
+        return x
     return sum_windows(cols.reshape(nc[1], k[0], k[1], nc[0], ohw[0], ohw[1]).transpose(
         3, 0, 1, 2, 4, 5), geometry)
 
@@ -1713,10 +1775,31 @@ cdef class ConvolutionBackward0(Node):
         G = self.groups
         OCg, Kg = OC // G, Cg * KH * KW
         L = self.geometry[5][0] * self.geometry[5][1]
-        cdef cnp.ndarray ga = g._data
-        gT = np.ascontiguousarray(ga.reshape(N, G, OCg, L).transpose(1, 2, 0, 3)).reshape(
-            G, OCg, N * L)
+        cdef cnp.ndarray ga = g._data, gT, gba
         gx = gw = gb = None
+        cdef bint want_gb = self.has_bias and needs_input_grad(self, 2)
+        cdef Py_ssize_t cN = N, cOC = OC, cL = L
+        cdef void *gbp = NULL
+        if c_float(ga):     # the transpose and the bias gradient in one pass
+            ga = np.ascontiguousarray(ga)
+            gT = np.empty((OC, N * L), dtype=ga.dtype)
+            gba = np.empty(OC if want_gb else 0, dtype=ga.dtype)
+            if want_gb:
+                gbp = cnp.PyArray_DATA(gba)
+            if cnp.PyArray_TYPE(ga) == cnp.NPY_FLOAT32:
+                with nogil:
+                    agc_conv_grad_t_f32(<float *>cnp.PyArray_DATA(ga), <float *>cnp.PyArray_DATA(gT),
+                                        <float *>gbp, cN, cOC, cL)
+            else:
+                with nogil:
+                    agc_conv_grad_t_f64(<double *>cnp.PyArray_DATA(ga), <double *>cnp.PyArray_DATA(gT),
+                                        <double *>gbp, cN, cOC, cL)
+            gT = gT.reshape(G, OCg, N * L)
+            if want_gb:
+                gb = make(gba)
+        else:
+            gT = np.ascontiguousarray(ga.reshape(N, G, OCg, L).transpose(1, 2, 0, 3)).reshape(
+                G, OCg, N * L)
         if needs_input_grad(self, 0):
             gcols = np.matmul(w._data.reshape(G, OCg, Kg).transpose(0, 2, 1), gT)  # (G, Kg, N*L)
             gx = make(cast_like(col2im_kmajor(gcols, (N, C), self.geometry), ga).reshape(
@@ -1725,9 +1808,10 @@ cdef class ConvolutionBackward0(Node):
             cols = self.cols
             if cols is None:
                 cols = self.columns(x)
-            gw = make(cast_like(np.matmul(gT, cols.transpose(0, 2, 1)), ga).reshape(
-                shape_of(w._data)))
-        if self.has_bias and needs_input_grad(self, 2):
+            # np.dot multiplies by the transposed view through BLAS's transpose flag
+            gw = make(cast_like(np.dot(gT[0], cols[0].T) if G == 1 else
+                                np.matmul(gT, cols.transpose(0, 2, 1)), ga).reshape(shape_of(w._data)))
+        if want_gb and gb is None:
             gb = make(cast_like(ga.reshape(N, OC, L).sum(axis=(0, 2)), ga))
         return (gx, gw, gb) if self.has_bias else (gx, gw)
 
@@ -1820,10 +1904,30 @@ cdef Tensor op_convolution(Tensor input, Tensor weight, Tensor bias, object stri
     OCg, Kg, L = OC // G, ws[1] * k2[0] * k2[1], ohw[0] * ohw[1]
     cols = im2col_kmajor(xa, geometry).reshape(G, Kg, N * L)
     out = np.matmul(wa.reshape(G, OCg, Kg), cols)             # (G, OCg, N*L)
-    out = np.ascontiguousarray(out.reshape(OC, N, L).transpose(1, 0, 2))
-    out = out.reshape((N, OC) + ((ohw[1],) if nsp == 1 else ohw))
-    if b is not None:
-        out += b._data.reshape((OC,) + (1,) * nsp)
+    cdef cnp.ndarray prod, outa
+    cdef void *bp = NULL
+    cdef Py_ssize_t cN = N, cOC = OC, cL = L
+    if c_float(out) and (b is None or cnp.PyArray_TYPE(b._data) == cnp.PyArray_TYPE(out)):
+        # (OC, N*L) to (N, OC, L), and the bias, in one pass
+        prod = np.ascontiguousarray(out)
+        outa = np.empty((N, OC) + ((ohw[1],) if nsp == 1 else ohw), dtype=out.dtype)
+        ba = np.ascontiguousarray(b._data) if b is not None else None
+        if ba is not None:
+            bp = cnp.PyArray_DATA(<cnp.ndarray>ba)
+        if cnp.PyArray_TYPE(prod) == cnp.NPY_FLOAT32:
+            with nogil:
+                agc_conv_out_f32(<float *>cnp.PyArray_DATA(prod), <float *>bp,
+                                 <float *>cnp.PyArray_DATA(outa), cN, cOC, cL)
+        else:
+            with nogil:
+                agc_conv_out_f64(<double *>cnp.PyArray_DATA(prod), <double *>bp,
+                                 <double *>cnp.PyArray_DATA(outa), cN, cOC, cL)
+        out = outa
+    else:
+        out = np.ascontiguousarray(out.reshape(OC, N, L).transpose(1, 0, 2))
+        out = out.reshape((N, OC) + ((ohw[1],) if nsp == 1 else ohw))
+        if b is not None:
+            out += b._data.reshape((OC,) + (1,) * nsp)
     cdef Tensor result = make(cast_like(out, x._data))
     cdef tuple inputs = (x, w, b) if b is not None else (x, w)
     if not should_record(inputs, result._data):
@@ -2003,6 +2107,27 @@ cdef tuple op_max_pool2d_with_indices(Tensor self, object kernel_size, object st
     hw, k, d, p, s, ohw = geometry
     OH, OW = ohw
     K, L = k[0] * k[1], OH * OW
+    out_shape = (N, C, OH, OW) if nd == 4 else (C, OH, OW)
+    cdef agc_geom2d g
+    cdef cnp.ndarray xc, va, ia
+    cdef Py_ssize_t planes = N * C
+    if c_float(xa):         # values and indices in one pass over the input
+        g = c_geometry(geometry)
+        xc = np.ascontiguousarray(xa)
+        va = np.empty(out_shape, dtype=xa.dtype)
+        ia = np.empty(out_shape, dtype=np.int64)
+        if cnp.PyArray_TYPE(xc) == cnp.NPY_FLOAT32:
+            with nogil:
+                agc_maxpool2d_f32(<float *>cnp.PyArray_DATA(xc), <float *>cnp.PyArray_DATA(va),
+                                  <int64_t *>cnp.PyArray_DATA(ia), planes, &g)
+        else:
+            with nogil:
+                agc_maxpool2d_f64(<double *>cnp.PyArray_DATA(xc), <double *>cnp.PyArray_DATA(va),
+                                  <int64_t *>cnp.PyArray_DATA(ia), planes, &g)
+        r0, r1 = make(va), make(ia)
+        record_MaxPool2DWithIndicesBackward0(r0, r1, self, kernel_size, stride, padding,
+                                             dilation, ceil_mode)
+        return (r0, r1)
     # windows as the last axis of a contiguous (N, C, L, K) copy: argmax runs along memory
     win = np.ascontiguousarray(sliding_windows(xa, geometry, -np.inf).transpose(
         0, 1, 4, 5, 2, 3)).reshape(N, C, L, K)
@@ -2014,7 +2139,6 @@ cdef tuple op_max_pool2d_with_indices(Tensor self, object kernel_size, object st
     table = (((lin // OW) * s[0] - p[0])[:, None] + (kk // k[1] * d[0])[None, :]) * W + \
         (((lin % OW) * s[1] - p[1])[:, None] + (kk % k[1] * d[1])[None, :])
     idx = table.reshape(-1)[(lin * K)[None, None, :] + am]
-    out_shape = (N, C, OH, OW) if nd == 4 else (C, OH, OW)
     cdef Tensor result0 = make(np.ascontiguousarray(vals).reshape(out_shape))
     cdef Tensor result1 = make(np.ascontiguousarray(idx.reshape(out_shape)))
     record_MaxPool2DWithIndicesBackward0(result0, result1, self, kernel_size, stride, padding,
@@ -2035,7 +2159,30 @@ cdef Tensor op_max_pool2d_with_indices_backward(Tensor grad_output, Tensor self,
     cdef tuple xs = shape_of(self._data)
     cdef Py_ssize_t nd = len(xs)
     cdef Py_ssize_t width = xs[nd - 1] * xs[nd - 2]
-    cdef cnp.ndarray ga = grad_output._data
+    cdef cnp.ndarray ga = grad_output._data, gc, ic, gx
+    cdef Py_ssize_t planes, L
+    cdef int bad = 0
+    cdef tuple ish = shape_of(indices._data)
+    if c_float(ga) and shape_of(ga) == ish and cnp.PyArray_TYPE(indices._data) == cnp.NPY_INT64 \
+            and len(ish) >= 2 and shape_numel(ish[:-2]) == shape_numel(xs[:-2]):
+        # zeros, then each gradient added at its maximum: one pass
+        gc, ic = np.ascontiguousarray(ga), np.ascontiguousarray(indices._data)
+        L = ish[len(ish) - 1] * ish[len(ish) - 2]
+        planes = shape_numel(ish) // L if L else 0
+        gx = np.empty(xs, dtype=ga.dtype)
+        if cnp.PyArray_TYPE(gc) == cnp.NPY_FLOAT32:
+            with nogil:
+                bad = agc_maxpool2d_backward_f32(<float *>cnp.PyArray_DATA(gc), <int64_t *>cnp.PyArray_DATA(ic),
+                                                 <float *>cnp.PyArray_DATA(gx), planes, L, width)
+        else:
+            with nogil:
+                bad = agc_maxpool2d_backward_f64(<double *>cnp.PyArray_DATA(gc), <int64_t *>cnp.PyArray_DATA(ic),
+                                                 <double *>cnp.PyArray_DATA(gx), planes, L, width)
+        if bad == 0 and L:
+            res = make(gx)
+            record_MaxPool2DWithIndicesBackwardBackward0(res, grad_output, self, kernel_size,
+                                                         stride, padding, dilation, ceil_mode, indices)
+            return res
     idx = indices._data.reshape(-1, shape_of(indices._data)[-1] * shape_of(indices._data)[-2])
     rows = idx.shape[0]
     gidx = (idx + (np.arange(rows, dtype=np.int64) * width)[:, None]).reshape(-1)

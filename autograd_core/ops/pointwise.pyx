@@ -28,6 +28,7 @@ from libc.math cimport (
 )
 
 from autograd_core._core.tensor import device as _device, from_array as _leaf_from_array
+from autograd_core._core.tensor import memory_format as _memory_format_type
 from autograd_core._core.random cimport (
     uniform_values, normal_values, random_values, exponential_values, geometric_values,
     log_normal_values, cauchy_values, bernoulli_scalar_values, bernoulli_tensor_values,
@@ -108,25 +109,78 @@ cdef cnp.ndarray _unary_kernel(cnp.ndarray x, int kernel):
     return out
 
 
-cdef cnp.ndarray _binary_kernel(cnp.ndarray a, cnp.ndarray b, int kernel):
-    """kernel (an AGC_* binary op) over two small contiguous float arrays of one dtype
-    and shape."""
-    cdef cnp.ndarray out = empty_like_array(a)
-    if cnp.PyArray_TYPE(a) == cnp.NPY_FLOAT:
-        agc_binary_f32(kernel, <float *>cnp.PyArray_DATA(a), <float *>cnp.PyArray_DATA(b),
-                       <float *>cnp.PyArray_DATA(out), cnp.PyArray_SIZE(out))
+# Above this many elements a C loop runs with the GIL released (as numpy's loops do):
+# other threads run meanwhile; below it the release would cost more than the loop.
+cdef enum:
+    NOGIL_N = 16384
+
+
+cdef inline void _binary_loop(bint f32, int kernel, void *a, void *b, void *out,
+                              size_t n) noexcept nogil:
+    if f32:
+        agc_binary_f32(kernel, <float *>a, <float *>b, <float *>out, n)
     else:
-        agc_binary_f64(kernel, <double *>cnp.PyArray_DATA(a), <double *>cnp.PyArray_DATA(b),
-                       <double *>cnp.PyArray_DATA(out), cnp.PyArray_SIZE(out))
+        agc_binary_f64(kernel, <double *>a, <double *>b, <double *>out, n)
+
+
+cdef cnp.ndarray _binary_kernel(cnp.ndarray a, cnp.ndarray b, int kernel,
+                                cnp.ndarray out=None):
+    """kernel (an AGC_* binary op) over two contiguous float arrays of one dtype and
+    shape, into out (a new array by default; a itself may be it)."""
+    if out is None:
+        out = empty_like_array(a)
+    cdef bint f32 = cnp.PyArray_TYPE(a) == cnp.NPY_FLOAT
+    cdef void *pa = cnp.PyArray_DATA(a)
+    cdef void *pb = cnp.PyArray_DATA(b)
+    cdef void *po = cnp.PyArray_DATA(out)
+    cdef size_t n = cnp.PyArray_SIZE(out)
+    if n <= NOGIL_N:
+        _binary_loop(f32, kernel, pa, pb, po, n)
+    else:
+        with nogil:
+            _binary_loop(f32, kernel, pa, pb, po, n)
     return out
 
 
-cdef inline bint _kernel_pair(cnp.ndarray a, cnp.ndarray b):
-    """Whether a binary kernel can take a and b (same float dtype and shape, small)."""
+cdef cnp.ndarray _binary_scalar_kernel(cnp.ndarray a, double s, bint scalar_first,
+                                       int kernel, cnp.ndarray out=None):
+    """kernel (an AGC_* binary op) over a contiguous float array and a number, into out
+    (a new array by default; a itself may be it)."""
+    if out is None:
+        out = empty_like_array(a)
+    cdef bint f32 = cnp.PyArray_TYPE(a) == cnp.NPY_FLOAT
+    cdef void *pa = cnp.PyArray_DATA(a)
+    cdef void *po = cnp.PyArray_DATA(out)
+    cdef size_t n = cnp.PyArray_SIZE(out)
+    if n <= NOGIL_N:
+        _binary_scalar_loop(f32, kernel, pa, s, scalar_first, po, n)
+    else:
+        with nogil:
+            _binary_scalar_loop(f32, kernel, pa, s, scalar_first, po, n)
+    return out
+
+
+cdef inline void _binary_scalar_loop(bint f32, int kernel, void *a, double s,
+                                     bint scalar_first, void *out, size_t n) noexcept nogil:
+    if f32:
+        agc_binary_scalar_f32(kernel, <float *>a, s, scalar_first, <float *>out, n)
+    else:
+        agc_binary_scalar_f64(kernel, <double *>a, s, scalar_first, <double *>out, n)
+
+
+cdef inline bint _fused_pair(cnp.ndarray a, cnp.ndarray b):
+    """Whether a binary kernel can take a and b (same float dtype and shape, both
+    C-contiguous), whatever their size."""
     cdef int t = cnp.PyArray_TYPE(a)
     return (t == cnp.PyArray_TYPE(b) and (t == cnp.NPY_FLOAT or t == cnp.NPY_DOUBLE)
             and cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_IS_C_CONTIGUOUS(b)
-            and cnp.PyArray_SIZE(a) <= AGC_SMALL_N and same_shape(a, b))
+            and same_shape(a, b))
+
+
+cdef inline bint _kernel_pair(cnp.ndarray a, cnp.ndarray b):
+    """Whether a forward's binary kernel takes a and b: a _fused_pair of small arrays
+    (on large ones numpy's vectorised loops are as fast)."""
+    return cnp.PyArray_SIZE(a) <= AGC_SMALL_N and _fused_pair(a, b)
 
 
 # ================================================================ value templates
@@ -288,14 +342,7 @@ cdef cnp.ndarray binary_values(object a, object b, int kernel):
         xa = (<Tensor>(a if ta else b))._data
         s = b if ta else a
         if _is_small_float(xa) and (type(s) is float or type(s) is int):
-            out = empty_like_array(xa)
-            if cnp.PyArray_TYPE(xa) == cnp.NPY_FLOAT:
-                agc_binary_scalar_f32(kernel, <float *>cnp.PyArray_DATA(xa), <double>s, not ta,
-                                      <float *>cnp.PyArray_DATA(out), cnp.PyArray_SIZE(out))
-            else:
-                agc_binary_scalar_f64(kernel, <double *>cnp.PyArray_DATA(xa), <double>s, not ta,
-                                      <double *>cnp.PyArray_DATA(out), cnp.PyArray_SIZE(out))
-            return out
+            return _binary_scalar_kernel(xa, <double>s, not ta, kernel)
     rt = result_type((a, b))
     if kernel == AGC_DIV and rt.category != CAT_FLOAT:
         rt = default_float
@@ -449,16 +496,19 @@ cdef tuple _div_mode_operands(object input, object other):
     return a, b
 
 
-def _py_div(input, other, *, rounding_mode=_NO_ROUNDING_MODE):
+def _py_div(input, other, *, out=None, rounding_mode=_NO_ROUNDING_MODE):
     if rounding_mode is _NO_ROUNDING_MODE:
         if not isinstance(input, Tensor) and isinstance(other, Tensor) and is_number(input):
             # number / tensor: PyTorch computes it as reciprocal(tensor) * number
-            return OPS.mul(OPS.reciprocal(<Tensor>other), arg_number(input))
-        return op_div(arg_tensor(input, "div", "input", 1),
-                      arg_tensor_or_scalar(other, "div", "other", 2), None)
+            res = OPS.mul(OPS.reciprocal(<Tensor>other), arg_number(input))
+            return with_out("div", out, res)
+        res = op_div(arg_tensor(input, "div", "input", 1),
+                     arg_tensor_or_scalar(other, "div", "other", 2), None)
+        return with_out("div", out, res)
     a, b = _div_mode_operands(input, other)
-    return op__div_mode(a, b, None if rounding_mode is None
-                        else arg_str(rounding_mode, "div", "rounding_mode", 3))
+    res = op__div_mode(a, b, None if rounding_mode is None
+                       else arg_str(rounding_mode, "div", "rounding_mode", 3))
+    return with_out("div", out, res)
 
 
 def _py_div_(input, other, *, rounding_mode=_NO_ROUNDING_MODE):
@@ -580,11 +630,12 @@ cdef Tensor op_square(Tensor self):
     return op_pow(self, 2)
 
 
-def _py_pow(input, exponent):
+def _py_pow(input, exponent, *, out=None):
     if not isinstance(input, Tensor) and isinstance(exponent, Tensor):
-        return op_pow(arg_scalar(input, "pow", "self", 1), exponent)
-    return op_pow(arg_tensor(input, "pow", "input", 1),
-                  arg_tensor_or_scalar(exponent, "pow", "exponent", 2))
+        return with_out("pow", out, op_pow(arg_scalar(input, "pow", "self", 1), exponent))
+    res = op_pow(arg_tensor(input, "pow", "input", 1),
+                 arg_tensor_or_scalar(exponent, "pow", "exponent", 2))
+    return with_out("pow", out, res)
 
 
 
@@ -626,7 +677,8 @@ cdef Tensor pow_backward_exponent(Tensor grad, object self, Tensor exponent, Ten
 @cython.final
 cdef class NotImplementedBackward(Node):
     """PyTorch's `NotImplemented` node (table entry floor_divide; also recorded by
-    number % tensor): an op PyTorch has no derivative for. Its edges are the inputs
+    number % tensor, bincount and histogram with weights, ldl_factor): an op PyTorch has
+    no derivative for. Its edges are the inputs
     that require grad, as PyTorch's; backward through it raises, naming the op.
 
     Its printed type name is PyTorch's `NotImplemented` (name_node_types reads
@@ -649,6 +701,11 @@ cdef void _record_not_implemented(Tensor result, tuple operands, str op_name) ex
     cdef NotImplementedBackward node = NotImplementedBackward.__new__(NotImplementedBackward)
     node.op_name = op_name
     record(node, result, tuple([x for x in operands if _input_requires_grad(x)]))
+
+
+cdef object op_not_implemented_node(Tensor result, object operands, object op_name):
+    _record_not_implemented(result, tuple(operands), op_name)
+    return None
 
 
 cdef cnp.ndarray _mod_values(object a, object b, object ufunc, str kernel):
@@ -684,9 +741,9 @@ cdef Tensor op_floor_divide_(Tensor self, object other):
     return inplace_commit(self, op_floor_divide(src, other))
 
 
-def _py_floor_divide(input, other):
+def _py_floor_divide(input, other, *, out=None):
     a, b = _two_operands(input, other, "floor_divide")
-    return op_floor_divide(a, b)
+    return with_out("floor_divide", out, op_floor_divide(a, b))
 
 
 
@@ -707,9 +764,9 @@ cdef Tensor op_remainder_(Tensor self, object other):
     return inplace_commit(self, op_remainder(src, other))
 
 
-def _py_remainder(input, other):
+def _py_remainder(input, other, *, out=None):
     a, b = _two_operands(input, other, "remainder")
-    return op_remainder(a, b)
+    return with_out("remainder", out, op_remainder(a, b))
 
 
 
@@ -735,10 +792,10 @@ cdef object _fmod_other(str fname, object input, object other):
     return o
 
 
-def _py_fmod(input, other):
+def _py_fmod(input, other, *, out=None):
     if not isinstance(input, Tensor):
         raise type_error_combination("fmod", (input, other), _TENSOR_OR_NUMBER_OTHER)
-    return op_fmod(input, _fmod_other("fmod", input, other))
+    return with_out("fmod", out, op_fmod(input, _fmod_other("fmod", input, other)))
 
 
 def _py_fmod_(input, other):
@@ -894,12 +951,12 @@ cdef tuple _clamp_bounds(str fname, object min, object max):
     return False, smin, smax
 
 
-def _py_clamp(input, min=None, max=None):
+def _py_clamp(input, min=None, max=None, *, out=None):
     cdef Tensor self = arg_tensor(input, "clamp", "input", 1)
     tensors, lo, hi = _clamp_bounds("clamp", min, max)
     if tensors:
-        return op__clamp_tensor(self, lo, hi)
-    return op_clamp(self, lo, hi)
+        return with_out("clamp", out, op__clamp_tensor(self, lo, hi), None, True)
+    return with_out("clamp", out, op_clamp(self, lo, hi), None, True)
 
 
 def _py_clamp_(input, min=None, max=None):
@@ -924,9 +981,10 @@ cdef object _clamp_bound(str fname, str argname, Tensor self, object bound):
     return n
 
 
-def _py_clamp_min(input, min):
+def _py_clamp_min(input, min, *, out=None):
     cdef Tensor self = arg_tensor(input, "clamp_min", "input", 1)
-    return op_clamp_min(self, _clamp_bound("clamp_min", "min", self, min))
+    res = op_clamp_min(self, _clamp_bound("clamp_min", "min", self, min))
+    return with_out("clamp_min", out, res, None, True)
 
 
 def _py_clamp_min_(input, min):
@@ -935,9 +993,10 @@ def _py_clamp_min_(input, min):
     return op_clamp_min_(self, _clamp_bound("clamp_min_", "min", self, min))
 
 
-def _py_clamp_max(input, max):
+def _py_clamp_max(input, max, *, out=None):
     cdef Tensor self = arg_tensor(input, "clamp_max", "input", 1)
-    return op_clamp_max(self, _clamp_bound("clamp_max", "max", self, max))
+    res = op_clamp_max(self, _clamp_bound("clamp_max", "max", self, max))
+    return with_out("clamp_max", out, res, None, True)
 
 
 def _py_clamp_max_(input, max):
@@ -998,13 +1057,13 @@ cdef object _lerp_weight(str fname, object weight):
     return w
 
 
-def _py_lerp(input, end, weight):
+def _py_lerp(input, end, weight, *, out=None):
     cdef Tensor self = arg_tensor(input, "lerp", "input", 1)
     cdef Tensor e = arg_tensor(end, "lerp", "end", 2)
     w = _lerp_weight("lerp", weight)
     if isinstance(w, Tensor):
-        return op__lerp_tensor(self, e, w)
-    return op_lerp(self, e, w)
+        return with_out("lerp", out, op__lerp_tensor(self, e, w), None, True)
+    return with_out("lerp", out, op_lerp(self, e, w), None, True)
 
 
 def _py_lerp_(input, end, weight):
@@ -1083,8 +1142,10 @@ cdef Tensor _where_args(object condition, object input, object other):
                     arg_tensor_or_scalar(other, "where", "other", 3))
 
 
-def _py_where(condition, input, other):
-    return _where_args(condition, input, other)
+def _py_where(condition, input, other, *, out=None):
+    if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
+        no_out("where", out)      # (PyTorch's overloads with a number take no out=)
+    return with_out("where", out, _where_args(condition, input, other), None, True)
 
 
 def _pym_where(self, condition, other):
@@ -1149,12 +1210,20 @@ cdef Tensor op_relu(Tensor self):
     return result
 
 
+# The first derivatives of relu, tanh and sigmoid (and mul's, mul_tensor_backward)
+# are one fused C pass at every size, written into the incoming gradient when the
+# engine hands over the only reference to it (Note [Stealing the gradient]: 2, the
+# engine's grads tuple and the generated apply's grad; the check comes before any
+# local reference to its array). Their second derivatives are the nodes they record
+# (only under create_graph, when nothing is written in place).
+
 cdef Tensor op_threshold_backward(Tensor grad_output, Tensor self, object threshold):
     """relu's derivative as an op of its own: grad_output where self > threshold, else 0
     (also where grad_output is nan)."""
+    cdef bint owned = grad_is_owned(grad_output, 2)
     cdef cnp.ndarray ga = grad_output._data, ya = self._data, out
-    if threshold == 0 and _kernel_pair(ga, ya):
-        out = _binary_kernel(ga, ya, AGC_THRESHOLD_BACKWARD)
+    if threshold == 0 and _fused_pair(ga, ya):
+        out = _binary_kernel(ga, ya, AGC_THRESHOLD_BACKWARD, ga if owned else None)
     else:
         with quiet():
             out = as_array(np.where(ya > threshold, ga, np.zeros((), ga.dtype)))
@@ -1164,11 +1233,11 @@ cdef Tensor op_threshold_backward(Tensor grad_output, Tensor self, object thresh
 
 
 cdef Tensor op_tanh_backward(Tensor grad_output, Tensor output):
-    """tanh's derivative as an op of its own (as in PyTorch): one fused kernel for the
-    first derivative, and a node for the second."""
+    """tanh's derivative as an op of its own (as in PyTorch): grad_output * (1 - output**2)."""
+    cdef bint owned = grad_is_owned(grad_output, 2)
     cdef cnp.ndarray ga = grad_output._data, ya = output._data, out
-    if _kernel_pair(ga, ya):
-        out = _binary_kernel(ga, ya, AGC_TANH_BACKWARD)
+    if _fused_pair(ga, ya):
+        out = _binary_kernel(ga, ya, AGC_TANH_BACKWARD, ga if owned else None)
     else:
         out = as_array(ga * (1 - ya * ya))
     cdef Tensor result = make(out)
@@ -1178,14 +1247,33 @@ cdef Tensor op_tanh_backward(Tensor grad_output, Tensor output):
 
 cdef Tensor op_sigmoid_backward(Tensor grad_output, Tensor output):
     """sigmoid's derivative as an op of its own, as tanh_backward."""
+    cdef bint owned = grad_is_owned(grad_output, 2)
     cdef cnp.ndarray ga = grad_output._data, ya = output._data, out
-    if _kernel_pair(ga, ya):
-        out = _binary_kernel(ga, ya, AGC_SIGMOID_BACKWARD)
+    if _fused_pair(ga, ya):
+        out = _binary_kernel(ga, ya, AGC_SIGMOID_BACKWARD, ga if owned else None)
     else:
         out = as_array(ga * ((1 - ya) * ya))
     cdef Tensor result = make(out)
     record_SigmoidBackwardBackward0(result, grad_output, output)
     return result
+
+
+cdef Tensor mul_tensor_backward(Tensor grad, object other):
+    """grad * other, the gradient of one factor of mul (PyTorch's
+    mul_tensor_backward): one C pass when other is a number or a tensor of grad's
+    dtype and shape, into grad when the engine hands it over."""
+    cdef bint owned = grad_is_owned(grad, 2)
+    cdef cnp.ndarray ga = grad._data, oa
+    cdef int t = cnp.PyArray_TYPE(ga)
+    if (type(other) is float or type(other) is int) and (t == cnp.NPY_FLOAT or t == cnp.NPY_DOUBLE) \
+            and cnp.PyArray_IS_C_CONTIGUOUS(ga) and not grad_enabled():
+        return make(_binary_scalar_kernel(ga, <double>other, False, AGC_MUL,
+                                          ga if owned else None))
+    if isinstance(other, Tensor) and not grad_enabled():
+        oa = (<Tensor>other)._data
+        if _fused_pair(ga, oa):
+            return make(_binary_kernel(ga, oa, AGC_MUL, ga if owned else None))
+    return OPS.mul(grad, other)
 
 
 cdef Tensor op_round(Tensor self, object decimals):
@@ -1323,7 +1411,22 @@ cdef Tensor op_bitwise_not(Tensor self):
 # ================================================================ copies and fills
 
 cdef Tensor op_clone(Tensor self, object memory_format):
-    cdef Tensor result = make(np.array(self._data, copy=True, order="C"))
+    cdef Tensor result
+    if memory_format is not None and not isinstance(memory_format, _memory_format_type):
+        raise TypeError(f"clone(): argument 'memory_format' must be autograd_core.memory_format, "
+                        f"not {type(memory_format).__name__}")
+    cdef str fmt = memory_format.name if memory_format is not None else None
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    if fmt == "channels_last" or fmt == "channels_last_3d":
+        # NCHW values stored NHWC (NCDHW as NDHWC): the channel dim innermost
+        if nd != (4 if fmt == "channels_last" else 5):
+            raise RuntimeError(f"required rank {4 if fmt == 'channels_last' else 5} tensor "
+                               f"to use {fmt} format")
+        order = (0,) + tuple(range(2, nd)) + (1,)
+        result = make(np.ascontiguousarray(self._data.transpose(order)).transpose(
+            np.argsort(order)))
+    else:
+        result = make(np.array(self._data, copy=True, order="C"))
     record_CloneBackward0(result, self, memory_format)
     return result
 
@@ -1440,6 +1543,23 @@ cdef Tensor op_fill_(Tensor self, object value):
     else:
         record_FillBackward2(result, old, value)
     return inplace_commit(self, result, True)  # one value: overlapping memory is fine
+
+
+cdef Tensor op_fill(Tensor self, object value):
+    cdef cnp.ndarray v
+    if isinstance(value, Tensor):
+        v = (<Tensor>value)._data
+        if cnp.PyArray_NDIM(v) != 0:
+            raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{cnp.PyArray_NDIM(v)} dimensions.")
+    else:
+        v = _fill_value_array(value, dtype_of(self._data))
+    cdef Tensor result = make(_filled_like(self, v))
+    if isinstance(value, Tensor):
+        record_FillBackward1(result, self, value)
+    else:
+        record_FillBackward0(result, self, value)
+    return result
 
 
 cdef Tensor op_zero_(Tensor self):
@@ -1632,7 +1752,8 @@ def _py_bernoulli(input, p=None, *, generator=None, out=None):
     probability p, shaped and typed like input (no derivative, as PyTorch)."""
     cdef Tensor self = arg_tensor(input, "bernoulli", "input", 1)
     if p is None:
-        return op_bernoulli(self, generator)
+        return with_out("bernoulli", out, op_bernoulli(self, generator))
+    no_out("bernoulli", out)      # (bernoulli(input, p) has no out=)
     p = arg_float(p, "bernoulli", "p", 2)
     if not (0 <= p <= 1):
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
@@ -1675,7 +1796,7 @@ cdef Tensor op_normal(object mean, object std, object generator):
         d = dtype_of(sd)
         check_float_kernel(d, "normal_kernel_cpu")
         vals = normal_values(generator, np.empty(shape_of(sd), dtype=d.np_dtype), 0.0, 1.0)
-        vals = (vals * sd).astype(d.np_dtype)
+        vals = as_array((vals * sd).astype(d.np_dtype))  # 0-d: numpy gives a scalar
         result = make(as_array((vals + d.np_dtype.type(mean)).astype(d.np_dtype)))
         record_NormalBackward2(result, mean, std, None)
         return result
@@ -1684,7 +1805,7 @@ cdef Tensor op_normal(object mean, object std, object generator):
     check_float_kernel(d, "normal_kernel_cpu")
     shape = broadcast_shapes(shape_of(m), shape_of(sd))
     vals = normal_values(generator, np.empty(shape, dtype=d.np_dtype), 0.0, 1.0)
-    vals = (vals * sd).astype(d.np_dtype)
+    vals = as_array((vals * sd).astype(d.np_dtype))  # 0-d: numpy gives a scalar
     result = make(as_array((vals + m).astype(d.np_dtype)))
     record_NormalBackward3(result, mean, std, None)
     return result
@@ -2276,11 +2397,13 @@ cdef Tensor op_float_power_(Tensor self, object exponent):
     return OPS.pow_(self, _as_double(exponent))
 
 
-def _py_float_power(input, exponent):
+def _py_float_power(input, exponent, *, out=None):
     if not isinstance(input, Tensor) and isinstance(exponent, Tensor):
-        return op_float_power(arg_scalar(input, "float_power", "self", 1), exponent)
-    return op_float_power(arg_tensor(input, "float_power", "input", 1),
-                          arg_tensor_or_scalar(exponent, "float_power", "exponent", 2))
+        res = op_float_power(arg_scalar(input, "float_power", "self", 1), exponent)
+        return with_out("float_power", out, res, None, True)
+    res = op_float_power(arg_tensor(input, "float_power", "input", 1),
+                         arg_tensor_or_scalar(exponent, "float_power", "exponent", 2))
+    return with_out("float_power", out, res, None, True)
 
 
 cdef Tensor op_heaviside(Tensor self, Tensor values):
@@ -2320,9 +2443,9 @@ cdef Tensor op_xlogy_(Tensor self, object other):
     return inplace_commit(self, op_xlogy(src, other))
 
 
-def _py_xlogy(input, other):
+def _py_xlogy(input, other, *, out=None):
     a, b = _two_operands(input, other, "xlogy")
-    return op_xlogy(a, b)
+    return with_out("xlogy", out, op_xlogy(a, b))
 
 
 cdef cnp.ndarray _shift_values(object a, object b, bint left):
@@ -2367,14 +2490,14 @@ cdef Tensor op_bitwise_right_shift_(Tensor self, object other):
     return inplace_commit(self, op_bitwise_right_shift(src, other))
 
 
-def _py_bitwise_left_shift(input, other):
+def _py_bitwise_left_shift(input, other, *, out=None):
     a, b = _two_operands(input, other, "bitwise_left_shift")
-    return op_bitwise_left_shift(a, b)
+    return with_out("bitwise_left_shift", out, op_bitwise_left_shift(a, b))
 
 
-def _py_bitwise_right_shift(input, other):
+def _py_bitwise_right_shift(input, other, *, out=None):
     a, b = _two_operands(input, other, "bitwise_right_shift")
-    return op_bitwise_right_shift(a, b)
+    return with_out("bitwise_right_shift", out, op_bitwise_right_shift(a, b))
 
 
 cdef Tensor op_polygamma(object n, Tensor self):
@@ -2397,8 +2520,9 @@ cdef Tensor op_polygamma_(Tensor self, object n):
     return inplace_commit(self, result)
 
 
-def _py_polygamma(n, input):
-    return op_polygamma(arg_int(n, "polygamma", "n", 1), arg_tensor(input, "polygamma", "input", 2))
+def _py_polygamma(n, input, *, out=None):
+    res = op_polygamma(arg_int(n, "polygamma", "n", 1), arg_tensor(input, "polygamma", "input", 2))
+    return with_out("polygamma", out, res)
 
 
 def _pym_polygamma(self, n):
@@ -2454,8 +2578,9 @@ cdef tuple op_frexp(Tensor self):
     return (mantissa, exponent)
 
 
-def _py_frexp(input):
-    return _FrexpResult(*op_frexp(arg_tensor(input, "frexp", "input", 1)))
+def _py_frexp(input, *, out=None):
+    res = _FrexpResult(*op_frexp(arg_tensor(input, "frexp", "input", 1)))
+    return with_out("frexp", out, res, ('mantissa', 'exponent'), True)
 
 
 cdef Tensor op_positive(Tensor self):
@@ -2520,14 +2645,15 @@ cdef Tensor op_isin(object elements, object test_elements, bint assume_unique, b
     return make(as_array(np.asarray(out, dtype=np.bool_)))
 
 
-def _py_isin(elements, test_elements, *, assume_unique=False, invert=False):
+def _py_isin(elements, test_elements, *, out=None, assume_unique=False, invert=False):
     a = arg_operand(elements)
     b = arg_operand(test_elements)
     if a is NotImplemented or b is NotImplemented or \
             not (isinstance(a, Tensor) or isinstance(b, Tensor)):
         raise type_error_combination("isin", (elements, test_elements), _ISIN_SIGNATURES)
-    return op_isin(a, b, arg_bool(assume_unique, "isin", "assume_unique", 3),
-                   arg_bool(invert, "isin", "invert", 4))
+    res = op_isin(a, b, arg_bool(assume_unique, "isin", "assume_unique", 3),
+                  arg_bool(invert, "isin", "invert", 4))
+    return with_out("isin", out, res, None, True)
 
 
 include "_gen_pointwise.pxi"

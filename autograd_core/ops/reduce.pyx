@@ -398,7 +398,7 @@ cdef Tensor op_prod(Tensor self, object dim, bint keepdim, object out_dtype):
     return result
 
 
-def _py_prod(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
+def _py_prod(input, dim=None, keepdim=False, *, out=None, dtype=None, axis=None, keepdims=None):
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if keepdims is not None:
@@ -409,9 +409,12 @@ def _py_prod(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=
             "prod() received an invalid combination of arguments - got (tuple), but "
             "expected one of:\n * (*, autograd_core.dtype dtype = None)\n * (int dim, bool "
             "keepdim = False, *, autograd_core.dtype dtype = None)\n")
-    return op_prod(self, None if dim is None else arg_int(dim, "prod", "dim", 2),
-                   arg_bool(keepdim, "prod", "keepdim", 3),
-                   None if dtype is None else to_dtype(dtype))
+    if dim is None:
+        no_out("prod", out)       # (prod(input) has no out=)
+    res = op_prod(self, None if dim is None else arg_int(dim, "prod", "dim", 2),
+                  arg_bool(keepdim, "prod", "keepdim", 3),
+                  None if dtype is None else to_dtype(dtype))
+    return with_out("prod", out, res)
 
 
 # ================================================================ max / min
@@ -679,16 +682,18 @@ cdef tuple _var_std_args(str fname, object input, object dim, object unbiased,
 
 
 # The table's var / std entries, with PyTorch's overloads (an unbiased flag, or correction).
-def _py_var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
+def _py_var(input, dim=None, unbiased=None, keepdim=False, *, out=None, correction=None,
+            axis=None, keepdims=None):
     self, dims, correction, kd = _var_std_args("var", input, dim, unbiased, keepdim,
                                                correction, axis, keepdims)
-    return op_var(self, dims, correction, kd)
+    return with_out("var", out, op_var(self, dims, correction, kd))
 
 
-def _py_std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
+def _py_std(input, dim=None, unbiased=None, keepdim=False, *, out=None, correction=None,
+            axis=None, keepdims=None):
     self, dims, correction, kd = _var_std_args("std", input, dim, unbiased, keepdim,
                                                correction, axis, keepdims)
-    return op_std(self, dims, correction, kd)
+    return with_out("std", out, op_std(self, dims, correction, kd))
 
 
 # ================================================================ logsumexp
@@ -862,13 +867,16 @@ def _py_sort(input, *args, dim=None, descending=None, stable=None, out=None, axi
     return _SortResult(*values)
 
 
-def _py_argsort(input, *args, dim=None, descending=None, stable=None, axis=None):
+def _py_argsort(input, *args, out=None, dim=None, descending=None, stable=None, axis=None):
     cdef Tensor self = arg_tensor(input, "argsort", "input", 1)
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     d, desc = _sort_args("argsort", args, dim, descending, stable)
-    return op_argsort(self, d, desc, False if stable is None else
-                      arg_bool(stable, "argsort", "stable", 2))
+    if stable is None:
+        no_out("argsort", out)    # (only argsort(input, *, stable, ...) has out=)
+    res = op_argsort(self, d, desc, False if stable is None else
+                     arg_bool(stable, "argsort", "stable", 2))
+    return with_out("argsort", out, res, None, True)
 
 
 cdef Tensor op_argsort(Tensor self, object dim, bint descending, bint stable):
@@ -993,28 +1001,32 @@ cdef tuple op_nanmedian_dim(Tensor self, object dim, bint keepdim):
     return (values, indices)
 
 
-def _py_median(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
+def _py_median(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if keepdims is not None:
         keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "median", "input", 1)
     if dim is None:
+        no_out("median", out)
         return op_median(self)
-    return _MedianResult(*op_median_dim(self, arg_int(dim, "median", "dim", 2),
-                                        arg_bool(keepdim, "median", "keepdim", 3)))
+    res = _MedianResult(*op_median_dim(self, arg_int(dim, "median", "dim", 2),
+                                       arg_bool(keepdim, "median", "keepdim", 3)))
+    return with_out("median", out, res, ('values', 'indices'), True)
 
 
-def _py_nanmedian(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
+def _py_nanmedian(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if keepdims is not None:
         keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "nanmedian", "input", 1)
     if dim is None:
+        no_out("nanmedian", out)
         return op_nanmedian(self)
-    return _NanmedianResult(*op_nanmedian_dim(self, arg_int(dim, "nanmedian", "dim", 2),
-                                              arg_bool(keepdim, "nanmedian", "keepdim", 3)))
+    res = _NanmedianResult(*op_nanmedian_dim(self, arg_int(dim, "nanmedian", "dim", 2),
+                                             arg_bool(keepdim, "nanmedian", "keepdim", 3)))
+    return with_out("nanmedian", out, res, ('values', 'indices'), True)
 
 
 cdef tuple op_mode(Tensor self, object dim, bint keepdim):
@@ -1061,43 +1073,47 @@ def _py_topk(input, k, dim=-1, largest=True, sorted=True, *, out=None, axis=None
     return _TopkResult(*values)
 
 
-def _py_kthvalue(input, k, dim=-1, keepdim=False, *, axis=None, keepdims=None):
+def _py_kthvalue(input, k, dim=-1, keepdim=False, *, out=None, axis=None, keepdims=None):
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if keepdims is not None:
         keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "kthvalue", "input", 1)
-    return _KthvalueResult(*op_kthvalue(self, arg_int(k, "kthvalue", "k", 2),
-                                        arg_int(dim, "kthvalue", "dim", 3),
-                                        arg_bool(keepdim, "kthvalue", "keepdim", 4)))
+    res = _KthvalueResult(*op_kthvalue(self, arg_int(k, "kthvalue", "k", 2),
+                                       arg_int(dim, "kthvalue", "dim", 3),
+                                       arg_bool(keepdim, "kthvalue", "keepdim", 4)))
+    return with_out("kthvalue", out, res, ('values', 'indices'), True)
 
 
-def _py_mode(input, dim=-1, keepdim=False, *, axis=None, keepdims=None):
+def _py_mode(input, dim=-1, keepdim=False, *, out=None, axis=None, keepdims=None):
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if keepdims is not None:
         keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "mode", "input", 1)
-    return _ModeResult(*op_mode(self, arg_int(dim, "mode", "dim", 2),
-                                arg_bool(keepdim, "mode", "keepdim", 3)))
+    res = _ModeResult(*op_mode(self, arg_int(dim, "mode", "dim", 2),
+                               arg_bool(keepdim, "mode", "keepdim", 3)))
+    return with_out("mode", out, res, ('values', 'indices'), True)
 
 
-def _py_cummax(input, dim=None, *, axis=None):
+def _py_cummax(input, dim=None, *, out=None, axis=None):
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if dim is None:
         raise TypeError("cummax() missing required argument 'dim'")
     cdef Tensor self = arg_tensor(input, "cummax", "input", 1)
-    return _CummaxResult(*op_cummax(self, arg_int(dim, "cummax", "dim", 2)))
+    res = _CummaxResult(*op_cummax(self, arg_int(dim, "cummax", "dim", 2)))
+    return with_out("cummax", out, res, ('values', 'indices'), True)
 
 
-def _py_cummin(input, dim=None, *, axis=None):
+def _py_cummin(input, dim=None, *, out=None, axis=None):
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if dim is None:
         raise TypeError("cummin() missing required argument 'dim'")
     cdef Tensor self = arg_tensor(input, "cummin", "input", 1)
-    return _CumminResult(*op_cummin(self, arg_int(dim, "cummin", "dim", 2)))
+    res = _CumminResult(*op_cummin(self, arg_int(dim, "cummin", "dim", 2)))
+    return with_out("cummin", out, res, ('values', 'indices'), True)
 
 
 cdef Tensor _as_float_mask(cnp.ndarray mask, cnp.ndarray like):
@@ -1232,14 +1248,16 @@ cdef tuple op_aminmax(Tensor self, object dim, bint keepdim):
     return (mn, mx)
 
 
-def _py_aminmax(input, *, dim=None, keepdim=False, axis=None, keepdims=None):
+def _py_aminmax(input, *, out=None, dim=None, keepdim=False, axis=None, keepdims=None):
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if keepdims is not None:
         keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "aminmax", "input", 1)
-    return _AminmaxResult(*op_aminmax(self, None if dim is None else arg_int(dim, "aminmax", "dim", 2),
-                                      arg_bool(keepdim, "aminmax", "keepdim", 3)))
+    res = _AminmaxResult(*op_aminmax(
+        self, None if dim is None else arg_int(dim, "aminmax", "dim", 2),
+        arg_bool(keepdim, "aminmax", "keepdim", 3)))
+    return with_out("aminmax", out, res, ('min', 'max'), True)
 
 
 cdef object aminmax_backward(Tensor self, object dim, bint keepdim, object gmin, object gmax,
@@ -1419,7 +1437,10 @@ cdef Tensor op_bincount(Tensor self, Tensor weights, object minlength):
     if cnp.PyArray_NDIM(w) != 1 or shape_of(w)[0] != shape_of(x)[0]:
         raise RuntimeError("weights should be 1-d and have the same length as input")
     out_dt = np.float32 if w.dtype == np.float32 else np.float64
-    return make(np.bincount(x, weights=w.astype(np.float64), minlength=minlength).astype(out_dt))
+    cdef Tensor result = make(np.bincount(x, weights=w.astype(np.float64),
+                                          minlength=minlength).astype(out_dt))
+    OPS.not_implemented_node(result, (weights,), "bincount")   # (PyTorch has no derivative)
+    return result
 
 
 cdef Tensor _search(cnp.ndarray seq, object values, bint right, bint out_int32, Tensor sorter,
@@ -1464,13 +1485,15 @@ cdef Tensor op_searchsorted(Tensor sorted_sequence, object self, bint out_int32,
     return _search(sorted_sequence._data, self, right, out_int32, sorter, "searchsorted")
 
 
-def _py_searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
-                     sorter=None):
+def _py_searchsorted(sorted_sequence, input, *, out=None, out_int32=False, right=False,
+                     side=None, sorter=None):
     cdef Tensor seq = arg_tensor(sorted_sequence, "searchsorted", "sorted_sequence", 1)
     v = arg_tensor_or_scalar(input, "searchsorted", "input", 2)
-    return op_searchsorted(seq, v, arg_bool(out_int32, "searchsorted", "out_int32", 3),
-                           arg_bool(right, "searchsorted", "right", 4), side,
-                           None if sorter is None else arg_tensor(sorter, "searchsorted", "sorter", 6))
+    res = op_searchsorted(seq, v, arg_bool(out_int32, "searchsorted", "out_int32", 3),
+                          arg_bool(right, "searchsorted", "right", 4), side,
+                          None if sorter is None else
+                          arg_tensor(sorter, "searchsorted", "sorter", 6))
+    return with_out("searchsorted", out, res, None, True)
 
 
 cdef Tensor op_bucketize(object self, Tensor boundaries, bint out_int32, bint right):
@@ -1480,11 +1503,14 @@ cdef Tensor op_bucketize(object self, Tensor boundaries, bint out_int32, bint ri
     return _search(boundaries._data, self, right, out_int32, None, "bucketize")
 
 
-def _py_bucketize(input, boundaries, *, out_int32=False, right=False):
+def _py_bucketize(input, boundaries, *, out=None, out_int32=False, right=False):
     v = arg_tensor_or_scalar(input, "bucketize", "input", 1)
-    return op_bucketize(v, arg_tensor(boundaries, "bucketize", "boundaries", 2),
-                        arg_bool(out_int32, "bucketize", "out_int32", 3),
-                        arg_bool(right, "bucketize", "right", 4))
+    if not isinstance(v, Tensor):
+        no_out("bucketize", out)  # (bucketize(number, boundaries) has no out=)
+    res = op_bucketize(v, arg_tensor(boundaries, "bucketize", "boundaries", 2),
+                       arg_bool(out_int32, "bucketize", "out_int32", 3),
+                       arg_bool(right, "bucketize", "right", 4))
+    return with_out("bucketize", out, res, None, True)
 
 
 cdef tuple _unique_values(cnp.ndarray x, object dim, bint consecutive):
@@ -1501,7 +1527,9 @@ cdef tuple _unique_values(cnp.ndarray x, object dim, bint consecutive):
             inv = (np.cumsum(starts) - 1).reshape(shape_of(x))
             counts = np.diff(np.append(np.nonzero(starts)[0], flat.size))
             return vals, inv, counts
-        vals, inv, counts = np.unique(flat, return_inverse=True, return_counts=True)
+        # (each NaN its own value, as in PyTorch)
+        vals, inv, counts = np.unique(flat, return_inverse=True, return_counts=True,
+                                      equal_nan=False)
         return vals, inv.reshape(shape_of(x)), counts
     d = wrap_dim(dim, cnp.PyArray_NDIM(x))
     moved = np.moveaxis(x, d, 0)
@@ -1926,30 +1954,32 @@ cdef Tensor _quantile(Tensor self, object q, object dim, bint keepdim, str inter
     return OPS.squeeze_(result, -1)
 
 
-def _py_quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", axis=None,
-                 keepdims=None):
+def _py_quantile(input, q, dim=None, keepdim=False, *, out=None, interpolation="linear",
+                 axis=None, keepdims=None):
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if keepdims is not None:
         keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "quantile", "input", 1)
-    return _quantile(self, q if isinstance(q, Tensor) else arg_scalar(q, "quantile", "q", 2),
-                     None if dim is None else arg_int(dim, "quantile", "dim", 3),
-                     arg_bool(keepdim, "quantile", "keepdim", 4),
-                     arg_str(interpolation, "quantile", "interpolation", 5), False)
+    res = _quantile(self, q if isinstance(q, Tensor) else arg_scalar(q, "quantile", "q", 2),
+                    None if dim is None else arg_int(dim, "quantile", "dim", 3),
+                    arg_bool(keepdim, "quantile", "keepdim", 4),
+                    arg_str(interpolation, "quantile", "interpolation", 5), False)
+    return with_out("quantile", out, res, None, True)
 
 
-def _py_nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", axis=None,
-                    keepdims=None):
+def _py_nanquantile(input, q, dim=None, keepdim=False, *, out=None, interpolation="linear",
+                    axis=None, keepdims=None):
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if keepdims is not None:
         keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "nanquantile", "input", 1)
-    return _quantile(self, q if isinstance(q, Tensor) else arg_scalar(q, "nanquantile", "q", 2),
-                     None if dim is None else arg_int(dim, "nanquantile", "dim", 3),
-                     arg_bool(keepdim, "nanquantile", "keepdim", 4),
-                     arg_str(interpolation, "nanquantile", "interpolation", 5), True)
+    res = _quantile(self, q if isinstance(q, Tensor) else arg_scalar(q, "nanquantile", "q", 2),
+                    None if dim is None else arg_int(dim, "nanquantile", "dim", 3),
+                    arg_bool(keepdim, "nanquantile", "keepdim", 4),
+                    arg_str(interpolation, "nanquantile", "interpolation", 5), True)
+    return with_out("nanquantile", out, res, None, True)
 
 
 cdef Tensor op_quantile(Tensor self, object q, object dim, bint keepdim, object interpolation):
@@ -2044,16 +2074,20 @@ cdef tuple op_histogram(Tensor self, object bins, object range, Tensor weight, b
     edges = _histogram_edges(flat, bins, range, x.dtype, 0)
     w = _histogram_weight(self, weight, shape_of(x), "histogram")
     hist, e = _histogram_counts(flat.reshape(-1, 1), [edges], w, density, x.dtype)
-    return make(hist), make(np.array(edges, copy=True))
+    cdef Tensor h = make(hist), be = make(np.array(edges, copy=True))
+    for r in (h, be):   # PyTorch has no derivative: its NotImplemented node on each
+        OPS.not_implemented_node(r, (self, weight), "histogram")
+    return h, be
 
 
-def _py_histogram(input, bins=100, *, range=None, weight=None, density=False):
+def _py_histogram(input, bins=100, *, out=None, range=None, weight=None, density=False):
     cdef Tensor self = arg_tensor(input, "histogram", "input", 1)
     if not isinstance(bins, Tensor):
         bins = arg_int(bins, "histogram", "bins", 2)
-    return _HistogramResult(*op_histogram(
+    res = _HistogramResult(*op_histogram(
         self, bins, range, None if weight is None else arg_tensor(weight, "histogram", "weight", 4),
         arg_bool(density, "histogram", "density", 5)))
+    return with_out("histogram", out, res, ('hist', 'bin_edges'), True)
 
 
 

@@ -1458,6 +1458,7 @@ cdef Tensor _restride_(Tensor self, cnp.ndarray values):
     """Give self the view `values` of its own memory (an in-place view op); returns
     the source of its old history to record the op's node on, or None when nothing
     records (Note [In-place ops])."""
+    check_inference_inplace(self)
     cdef Tensor src = inplace_source(self, ())
     self._data = values
     bump_version(self)
@@ -1676,7 +1677,8 @@ cdef Tensor op_resize_(Tensor self, object size):
     """self with another shape, keeping its first elements: a view of its own memory
     when they fit, else new memory (PyTorch grows the storage; new elements are
     uninitialised)."""
-    if requires_grad_of(self):
+    if requires_grad_of(self) and not inference_mode_enabled():
+        # (PyTorch's check is in the autograd kernel, which inference mode skips)
         raise RuntimeError("cannot resize variables that require grad")
     check_inplace(self, ())
     cdef tuple shape = tuple(size)
@@ -1702,6 +1704,30 @@ cdef Tensor op_resize_(Tensor self, object size):
 def _py_resize_(self, *sizes, memory_format=None):
     cdef Tensor x = arg_tensor(self, "resize_", "self", 0)
     return op_resize_(x, parse_shape(sizes, "resize_"))
+
+
+def factory_out(str name, object out, object dtype_arg, Tensor result, bint requires_grad):
+    """The out= of a factory function (zeros, ones, full, empty, arange, linspace, eye):
+    result, computed in out's dtype unless dtype_arg names one, written into out. Unlike an
+    op's out= (Note [out= arguments]), a factory resizes out without a warning."""
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    cdef Tensor o = <Tensor>out
+    cdef dtype od = dtype_of(o._data)
+    if dtype_arg is not None and to_dtype(dtype_arg) is not od:
+        raise RuntimeError(f"dtype {to_dtype(dtype_arg).scalar_name} does not match dtype of out "
+                           f"parameter ({od.scalar_name})")
+    if grad_enabled() and requires_grad_of(o):
+        raise RuntimeError(f"aten::{name}(): functions with out=... arguments don't support "
+                           f"automatic differentiation, but one of the arguments requires grad.")
+    cdef tuple shape = shape_of(result._data)
+    if shape_of(o._data) != shape:
+        # (all of out is written next: no values to keep, and no write of its own)
+        o._data = np.empty(shape, dtype=o._data.dtype)
+    inplace_commit(o, result)
+    if requires_grad:
+        o.requires_grad_()
+    return o
 
 
 cdef Tensor op_resize_as_(Tensor self, Tensor the_template):

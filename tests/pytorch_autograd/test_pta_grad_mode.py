@@ -457,7 +457,6 @@ class TestAutogradInferenceMode:
             return r
         same(prog)
 
-    @issue8("missing in-place ops transpose_ / resize_ / resize_as_")
     def test_inference_mode_inf_tensor_in_inf_mode_inplace_op(self):
         def prog(torch):
             r = []
@@ -499,7 +498,6 @@ class TestAutogradInferenceMode:
             return r
         same(prog)
 
-    @issue8("missing Tensor.transpose_")
     def test_inference_mode_inf_tensor_in_normal_mode_inplace_op(self):
         def prog(torch):
             r = []

@@ -1,0 +1,400 @@
+"""torch.amp: automatic mixed precision, for a library whose every op computes in the
+dtypes of its inputs.
+
+autograd_core has no bfloat16 (CPU autocast's default) and its ops do not cast their
+inputs under autocast, so an enabled autocast region warns and runs in full precision
+(as PyTorch does for a dtype or device its autocast cannot use); ``enabled=False``
+is the no-op context programs write to switch it off.
+
+>>> import autograd_core as torch
+>>> with torch.autocast("cpu", enabled=False):
+...     torch.is_autocast_enabled("cpu")
+False
+"""
+import functools
+import warnings
+
+from autograd_core._core import dtype as _core_dtype
+from autograd_core._settings import _cpu_only, _DEVICE_TYPES
+
+__all__ = ["autocast", "is_autocast_available", "GradScaler"]
+
+_DTYPES = _core_dtype.all_dtypes()
+# per device type: [enabled, dtype name]; CPU autocast's default dtype is bfloat16,
+# which autograd_core has not: it reports float16, the one it supports
+_state = {"cpu": [False, "float16"], "cuda": [False, "float16"]}
+_cache = {"enabled": True, "nesting": 0}
+
+
+def _device_state(device_type):
+    if not isinstance(device_type, str):
+        raise TypeError(f"is_autocast_enabled(): argument 'device_type' must be str, not "
+                        f"{type(device_type).__name__}")
+    if device_type.split(":")[0] not in _DEVICE_TYPES:
+        raise RuntimeError(f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start "
+                           f"of device string: {device_type}")
+    return _state.setdefault(device_type, [False, "float16"])
+
+
+def is_autocast_available(device_type):
+    """Whether autocast can run on device_type: the CPU only here."""
+    return device_type == "cpu"
+
+
+def is_autocast_enabled(device_type=None):
+    """Whether an autocast region is active on device_type (cuda when not given, as
+    PyTorch's): never, as enabled regions are switched off (module note)."""
+    return _device_state("cuda" if device_type is None else device_type)[0]
+
+
+def set_autocast_enabled(device_type, enabled=None):
+    """Turn autocast on device_type on or off (recorded: the ops do not cast)."""
+    if enabled is None:  # the deprecated one-argument form: cuda
+        device_type, enabled = "cuda", device_type
+    _device_state(device_type)[0] = bool(enabled)
+
+
+def get_autocast_dtype(device_type):
+    """The dtype autocast would compute in on device_type."""
+    return _DTYPES[_device_state(device_type)[1]]
+
+
+def set_autocast_dtype(device_type, dtype):
+    """Set the dtype autocast would compute in on device_type."""
+    _device_state(device_type)[1] = dtype.name
+
+
+def _deprecated(old, new):
+    warnings.warn(f"autograd_core.{old}() is deprecated. Please use autograd_core.{new} "
+                  f"instead.", DeprecationWarning, stacklevel=3)
+
+
+def get_autocast_cpu_dtype():
+    """Deprecated: get_autocast_dtype('cpu')."""
+    _deprecated("get_autocast_cpu_dtype", "get_autocast_dtype('cpu')")
+    return get_autocast_dtype("cpu")
+
+
+def set_autocast_cpu_dtype(dtype):
+    """Deprecated: set_autocast_dtype('cpu', dtype)."""
+    _deprecated("set_autocast_cpu_dtype", "set_autocast_dtype('cpu', dtype)")
+    set_autocast_dtype("cpu", dtype)
+
+
+def is_autocast_cpu_enabled():
+    """Deprecated: is_autocast_enabled('cpu')."""
+    _deprecated("is_autocast_cpu_enabled", "is_autocast_enabled('cpu')")
+    return is_autocast_enabled("cpu")
+
+
+def set_autocast_cpu_enabled(enabled):
+    """Deprecated: set_autocast_enabled('cpu', enabled)."""
+    _deprecated("set_autocast_cpu_enabled", "set_autocast_enabled('cpu', enabled)")
+    set_autocast_enabled("cpu", enabled)
+
+
+def is_autocast_cache_enabled():
+    """Whether autocast caches its casts of leaf weights."""
+    return _cache["enabled"]
+
+
+def set_autocast_cache_enabled(enabled):
+    """Turn autocast's cast cache on or off."""
+    _cache["enabled"] = bool(enabled)
+
+
+def clear_autocast_cache():
+    """Drop autocast's cached casts (there are none)."""
+
+
+def autocast_increment_nesting():
+    """Count one more autocast region entered; returns the new depth."""
+    _cache["nesting"] += 1
+    return _cache["nesting"]
+
+
+def autocast_decrement_nesting():
+    """Count one autocast region left; returns the new depth."""
+    _cache["nesting"] -= 1
+    return _cache["nesting"]
+
+
+class autocast:
+    """A region (or decorated function) in which PyTorch computes some ops in a lower
+    precision. Here it warns once on entry and computes in full precision (module
+    note); ``enabled=False`` does nothing.
+
+    >>> import autograd_core as torch
+    >>> with torch.autocast("cpu", enabled=False):
+    ...     (torch.ones(2, 2) @ torch.ones(2, 2)).dtype
+    autograd_core.float32
+    """
+
+    def __init__(self, device_type, dtype=None, enabled=True, cache_enabled=None):
+        if not isinstance(device_type, str):
+            raise ValueError(f"Expected `device_type` of type `str`, got: "
+                             f"`{type(device_type)}`")
+        self.device = device_type
+        _device_state(device_type)
+        self.fast_dtype = dtype if dtype is not None else get_autocast_dtype(device_type)
+        self._enabled = bool(enabled)
+        self._cache_enabled = cache_enabled
+        if self._enabled:
+            if device_type == "cuda":
+                warnings.warn("CUDA is not available or torch_xla is imported. Disabling "
+                              "autocast.", UserWarning, stacklevel=2)
+                self._enabled = False
+            elif device_type != "cpu":
+                _cpu_only(device_type)
+            elif dtype is not None and self.fast_dtype is not _DTYPES["float16"]:
+                warnings.warn("In CPU autocast, but the target dtype is not supported. "
+                              "Disabling autocast.\nCPU Autocast only supports dtypes of "
+                              "autograd_core.bfloat16, autograd_core.float16 currently.",
+                              UserWarning, stacklevel=2)
+                self._enabled = False
+            else:
+                warnings.warn("autograd_core's ops do not cast their inputs under autocast: "
+                              "this region computes in the inputs' dtypes (full precision).",
+                              UserWarning, stacklevel=2)
+
+    def __enter__(self):
+        st = _state[self.device]
+        self._prev = list(st)
+        self._prev_cache = _cache["enabled"]
+        st[0] = self._enabled
+        st[1] = self.fast_dtype.name
+        if self._cache_enabled is not None:
+            _cache["enabled"] = bool(self._cache_enabled)
+        autocast_increment_nesting()
+        return self
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        if autocast_decrement_nesting() == 0:
+            clear_autocast_cache()
+        _state[self.device][:] = self._prev
+        _cache["enabled"] = self._prev_cache
+        return False
+
+    def __call__(self, func):
+        @functools.wraps(func)
+        def decorate_autocast(*args, **kwargs):
+            with self:
+                return func(*args, **kwargs)
+        return decorate_autocast
+
+
+_READY, _UNSCALED, _STEPPED = 0, 1, 2
+
+
+class GradScaler:
+    """Loss scaling against float16 underflow, as ``torch.amp.GradScaler``: scale()
+    multiplies the loss by the scale, step() unscales the gradients and skips the
+    optimizer step when one is inf or NaN, update() halves the scale after such a step
+    and doubles it after growth_interval good ones. On "cuda" (absent here) it warns
+    and is disabled, as PyTorch's without CUDA: scale() then returns its input and
+    step() just steps.
+
+    >>> import autograd_core as torch
+    >>> w = torch.nn.Parameter(torch.tensor([1., 2.]))
+    >>> opt = torch.optim.SGD([w], lr=0.1)
+    >>> scaler = torch.amp.GradScaler("cpu", init_scale=4.0)
+    >>> scaler.scale((w * w).sum()).backward()
+    >>> scaler.step(opt); scaler.update()
+    >>> w.data, scaler.get_scale()
+    (tensor([0.8000, 1.6000]), 4.0)
+    """
+
+    def __init__(self, device="cuda", init_scale=2.0 ** 16, growth_factor=2.0,
+                 backoff_factor=0.5, growth_interval=2000, enabled=True):
+        self._device = device
+        self._enabled = enabled
+        if device == "cuda" and enabled:
+            warnings.warn("autograd_core.cuda.amp.GradScaler is enabled, but CUDA is not "
+                          "available.  "
+                          "Disabling.", UserWarning, stacklevel=2)
+            self._enabled = False
+        if self._enabled:
+            if growth_factor <= 1.0:
+                raise AssertionError("The growth factor must be > 1.0.")
+            if backoff_factor >= 1.0:
+                raise AssertionError("The backoff factor must be < 1.0.")
+            self._init_scale = init_scale
+            self._scale = None
+            self._growth_factor = growth_factor
+            self._backoff_factor = backoff_factor
+            self._growth_interval = growth_interval
+            self._init_growth_tracker = 0
+            self._growth_tracker = None
+            self._per_optimizer_states = {}
+
+    def _lazy_init(self):
+        import autograd_core as torch
+        self._scale = torch.full((), self._init_scale, dtype=torch.float32)
+        self._growth_tracker = torch.full((), self._init_growth_tracker, dtype=torch.int32)
+
+    def _check_scale(self, funcname):
+        fix = "This may indicate your script did not use scaler.scale(loss or outputs) " \
+              "earlier in the iteration."
+        if self._scale is None:
+            raise AssertionError(f"Attempted {funcname} but _scale is None.  " + fix)
+        return self._scale
+
+    def _state(self, optimizer):
+        return self._per_optimizer_states.setdefault(
+            id(optimizer), {"stage": _READY, "found_inf": None})
+
+    def scale(self, outputs):
+        """outputs (a tensor or nested sequences of tensors) times the current scale."""
+        import autograd_core as torch
+        if not self._enabled:
+            return outputs
+        if isinstance(outputs, torch.Tensor):
+            if self._scale is None:
+                self._lazy_init()
+            return outputs * self._scale.to(outputs.dtype)
+
+        def apply(val):
+            if isinstance(val, torch.Tensor):
+                if self._scale is None:
+                    self._lazy_init()
+                return val * self._scale.to(val.dtype)
+            if isinstance(val, (list, tuple)):
+                return type(val)(apply(v) for v in val)
+            raise ValueError("outputs must be a Tensor or an iterable of Tensors")
+        return apply(outputs)
+
+    def unscale_(self, optimizer):
+        """Divide optimizer's gradients by the scale (in place), noting inf or NaN."""
+        import autograd_core as torch
+        if not self._enabled:
+            return
+        self._check_scale("unscale_")
+        state = self._state(optimizer)
+        if state["stage"] is _UNSCALED:
+            raise RuntimeError("unscale_() has already been called on this optimizer since "
+                               "the last update().")
+        if state["stage"] is _STEPPED:
+            raise RuntimeError("unscale_() is being called after step().")
+        inv_scale = torch.full((), 1.0 / self._scale.double().item(), dtype=torch.float32)
+        found = torch.zeros(())
+        with torch.no_grad():
+            for group in optimizer.param_groups:
+                for p in group["params"]:
+                    if p.grad is None:
+                        continue
+                    p.grad.mul_(inv_scale.to(p.grad.dtype))
+                    if not bool(torch.isfinite(p.grad).all()):
+                        found.fill_(1.0)
+        state["found_inf"] = found
+        state["stage"] = _UNSCALED
+
+    def step(self, optimizer, *args, **kwargs):
+        """optimizer.step(), after unscale_ unless done, skipped if a gradient is inf
+        or NaN; returns what optimizer.step returns (None when skipped)."""
+        if not self._enabled:
+            return optimizer.step(*args, **kwargs)
+        if "closure" in kwargs:
+            raise RuntimeError("Closure use is not currently supported if GradScaler is "
+                               "enabled.")
+        self._check_scale("step")
+        state = self._state(optimizer)
+        if state["stage"] is _STEPPED:
+            raise RuntimeError("step() has already been called since the last update().")
+        if state["stage"] is _READY:
+            self.unscale_(optimizer)
+        retval = None
+        if not state["found_inf"].item():
+            retval = optimizer.step(*args, **kwargs)
+        state["stage"] = _STEPPED
+        return retval
+
+    def update(self, new_scale=None):
+        """Set the scale for the next iteration: new_scale if given, else backed off
+        after a skipped step or grown after growth_interval good ones."""
+        import autograd_core as torch
+        if not self._enabled:
+            return
+        scale = self._check_scale("update")
+        if new_scale is not None:
+            if isinstance(new_scale, float):
+                scale.fill_(new_scale)
+            else:
+                if not (isinstance(new_scale, torch.Tensor) and new_scale.numel() == 1
+                        and new_scale.dtype is torch.float32 and not new_scale.requires_grad):
+                    raise AssertionError("new_scale should be a float or a 1-element "
+                                         "torch.FloatTensor with requires_grad=False.")
+                scale.copy_(new_scale.reshape(()))
+        else:
+            found = [s["found_inf"] for s in self._per_optimizer_states.values()
+                     if s["found_inf"] is not None]
+            if not found:
+                raise AssertionError("No inf checks were recorded prior to update.")
+            if any(f.item() for f in found):
+                scale.mul_(self._backoff_factor)
+                self._growth_tracker.fill_(0)
+            else:
+                self._growth_tracker.add_(1)
+                if self._growth_tracker.item() == self._growth_interval:
+                    scale.mul_(self._growth_factor)
+                    self._growth_tracker.fill_(0)
+        self._per_optimizer_states = {}
+
+    def get_scale(self):
+        """The current scale as a float (1.0 when disabled)."""
+        if not self._enabled:
+            return 1.0
+        return self._init_scale if self._scale is None else self._scale.item()
+
+    def get_growth_factor(self):
+        return self._growth_factor
+
+    def set_growth_factor(self, new_factor):
+        self._growth_factor = new_factor
+
+    def get_backoff_factor(self):
+        return self._backoff_factor
+
+    def set_backoff_factor(self, new_factor):
+        self._backoff_factor = new_factor
+
+    def get_growth_interval(self):
+        return self._growth_interval
+
+    def set_growth_interval(self, new_interval):
+        self._growth_interval = new_interval
+
+    def _get_growth_tracker(self):
+        if not self._enabled:
+            return 0
+        return (self._init_growth_tracker if self._growth_tracker is None
+                else self._growth_tracker.item())
+
+    def is_enabled(self):
+        """Whether the scaler scales (False on an absent device)."""
+        return self._enabled
+
+    def state_dict(self):
+        """The scale and its schedule ({} when disabled)."""
+        if not self._enabled:
+            return {}
+        return {"scale": self.get_scale(), "growth_factor": self._growth_factor,
+                "backoff_factor": self._backoff_factor,
+                "growth_interval": self._growth_interval,
+                "_growth_tracker": self._get_growth_tracker()}
+
+    def load_state_dict(self, state_dict):
+        """Restore state_dict()'s values."""
+        if not self._enabled:
+            return
+        if len(state_dict) == 0:
+            raise RuntimeError("The source state dict is empty, possibly because it was saved "
+                               "from a disabled instance of GradScaler.")
+        self._init_scale = state_dict["scale"]
+        if self._scale is not None:
+            self._scale.fill_(state_dict["scale"])
+        self._growth_factor = state_dict["growth_factor"]
+        self._backoff_factor = state_dict["backoff_factor"]
+        self._growth_interval = state_dict["growth_interval"]
+        self._init_growth_tracker = state_dict["_growth_tracker"]
+        if self._growth_tracker is not None:
+            self._growth_tracker.fill_(state_dict["_growth_tracker"])

@@ -1,0 +1,81 @@
+"""Helpers shared by the distributions (PyTorch's torch.distributions.utils)."""
+from numbers import Number
+
+import numpy as _np
+
+import autograd_core as _torch
+import autograd_core.nn.functional as _F
+
+__all__ = ["broadcast_all", "clamp_probs", "lazy_property", "logits_to_probs", "probs_to_logits"]
+
+
+def broadcast_all(*values):
+    """The values (tensors or numbers) broadcast to one shape, numbers made tensors of the
+    first tensor's dtype (or the default dtype)."""
+    if not all(isinstance(v, (_torch.Tensor, Number)) for v in values):
+        raise ValueError("Input arguments must all be instances of numbers.Number, "
+                         "torch.Tensor or objects implementing __torch_function__.")
+    if not all(isinstance(v, _torch.Tensor) for v in values):
+        dtype = _torch.get_default_dtype()
+        for v in values:
+            if isinstance(v, _torch.Tensor):
+                dtype = v.dtype
+                break
+        values = [v if isinstance(v, _torch.Tensor) else _torch.tensor(v, dtype=dtype)
+                  for v in values]
+    return _torch.broadcast_tensors(*values)
+
+
+def _standard_normal(shape, dtype, device):
+    # PyTorch draws eps with normal_() on a fresh tensor: the same stream as randn
+    return _torch.empty(shape, dtype=dtype).normal_()
+
+
+def _sum_rightmost(value, dim):
+    """value summed over its rightmost dim dimensions."""
+    if dim == 0:
+        return value
+    return value.reshape(value.shape[:value.dim() - dim] + (-1,)).sum(-1)
+
+
+def _eps(dtype):
+    return float(_np.finfo(dtype.np_dtype).eps)
+
+
+def clamp_probs(probs):
+    """probs clamped into [eps, 1 - eps] of their dtype."""
+    eps = _eps(probs.dtype)
+    return probs.clamp(min=eps, max=1 - eps)
+
+
+def logits_to_probs(logits, is_binary=False):
+    """Probabilities from logits: sigmoid when is_binary, else softmax over the last dim."""
+    if is_binary:
+        return _torch.sigmoid(logits)
+    return _F.softmax(logits, dim=-1)
+
+
+def probs_to_logits(probs, is_binary=False):
+    """Logits from (clamped) probabilities: log-odds when is_binary, else log."""
+    ps_clamped = clamp_probs(probs)
+    if is_binary:
+        return _torch.log(ps_clamped) - _torch.log1p(-ps_clamped)
+    return _torch.log(ps_clamped)
+
+
+class lazy_property:
+    """A property computed on first use and then stored in the instance's __dict__ (so
+    that repr and expand see which parameters exist); with grad mode on, as PyTorch."""
+
+    def __init__(self, wrapped):
+        self.wrapped = wrapped
+        self.__doc__ = wrapped.__doc__
+        self.__name__ = wrapped.__name__
+
+    def __get__(self, instance, obj_type=None):
+        if instance is None:
+            return self
+        with _torch.enable_grad():
+            value = self.wrapped(instance)
+        setattr(instance, self.wrapped.__name__, value)
+        return value

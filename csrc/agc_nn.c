@@ -1,0 +1,192 @@
+/* See agc_nn.h. Each loop is written once as a macro over the element type. */
+#include "agc_nn.h"
+
+#include <math.h>
+#include <string.h>
+
+#define IM2COL(SUFFIX, T)                                                                        \
+void agc_im2col_kmajor_##SUFFIX(const T *x, T *cols, ptrdiff_t N, ptrdiff_t C, const agc_geom2d *g) \
+{                                                                                                \
+    const ptrdiff_t H = g->H, W = g->W, OH = g->OH, OW = g->OW;                                  \
+    for (ptrdiff_t c = 0; c < C; c++)                                                            \
+        for (ptrdiff_t i = 0; i < g->KH; i++)                                                    \
+            for (ptrdiff_t j = 0; j < g->KW; j++) {                                              \
+                const ptrdiff_t dh = i * g->DH - g->PH, dw = j * g->DW - g->PW;                  \
+                for (ptrdiff_t n = 0; n < N; n++) {                                              \
+                    const T *plane = x + (n * C + c) * H * W;                                    \
+                    for (ptrdiff_t oh = 0; oh < OH; oh++, cols += OW) {                          \
+                        const ptrdiff_t ih = oh * g->SH + dh;                                    \
+                        if (ih < 0 || ih >= H) {                                                 \
+                            memset(cols, 0, (size_t)OW * sizeof(T));                             \
+                            continue;                                                            \
+                        }                                                                        \
+                        const T *row = plane + ih * W;                                           \
+                        if (g->SW == 1) {             /* the in-range part is one memcpy */      \
+                            ptrdiff_t lo = dw < 0 ? -dw : 0, hi = W - dw;                        \
+                            if (hi > OW) hi = OW;                                                \
+                            if (hi < lo) hi = lo;                                                \
+                            if (lo > OW) lo = hi = OW;                                           \
+                            for (ptrdiff_t ow = 0; ow < lo; ow++) cols[ow] = 0;                  \
+                            if (hi > lo) memcpy(cols + lo, row + lo + dw, (size_t)(hi - lo) * sizeof(T)); \
+                            for (ptrdiff_t ow = hi; ow < OW; ow++) cols[ow] = 0;                 \
+                        } else {                                                                 \
+                            for (ptrdiff_t ow = 0; ow < OW; ow++) {                              \
+                                const ptrdiff_t iw = ow * g->SW + dw;                            \
+                                cols[ow] = (iw >= 0 && iw < W) ? row[iw] : (T)0;                 \
+                            }                                                                    \
+                        }                                                                        \
+                    }                                                                            \
+                }                                                                                \
+            }                                                                                    \
+}
+
+#define COL2IM(SUFFIX, T)                                                                        \
+void agc_col2im_kmajor_##SUFFIX(const T *cols, T *x, ptrdiff_t N, ptrdiff_t C, const agc_geom2d *g) \
+{                                                                                                \
+    const ptrdiff_t H = g->H, W = g->W, OH = g->OH, OW = g->OW;                                  \
+    memset(x, 0, (size_t)(N * C * H * W) * sizeof(T));                                           \
+    for (ptrdiff_t c = 0; c < C; c++)                                                            \
+        for (ptrdiff_t i = 0; i < g->KH; i++)                                                    \
+            for (ptrdiff_t j = 0; j < g->KW; j++) {                                              \
+                const ptrdiff_t dh = i * g->DH - g->PH, dw = j * g->DW - g->PW;                  \
+                for (ptrdiff_t n = 0; n < N; n++) {                                              \
+                    T *plane = x + (n * C + c) * H * W;                                          \
+                    for (ptrdiff_t oh = 0; oh < OH; oh++, cols += OW) {                          \
+                        const ptrdiff_t ih = oh * g->SH + dh;                                    \
+                        if (ih < 0 || ih >= H)                                                   \
+                            continue;                                                            \
+                        T *row = plane + ih * W;                                                 \
+                        if (g->SW == 1) {             /* the in-range part, without checks */    \
+                            ptrdiff_t lo = dw < 0 ? -dw : 0, hi = W - dw;                        \
+                            if (hi > OW) hi = OW;                                                \
+                            for (ptrdiff_t ow = lo; ow < hi; ow++)                               \
+                                row[ow + dw] += cols[ow];                                        \
+                        } else {                                                                 \
+                            for (ptrdiff_t ow = 0; ow < OW; ow++) {                              \
+                                const ptrdiff_t iw = ow * g->SW + dw;                            \
+                                if (iw >= 0 && iw < W)                                           \
+                                    row[iw] += cols[ow];                                         \
+                            }                                                                    \
+                        }                                                                        \
+                    }                                                                            \
+                }                                                                                \
+            }                                                                                    \
+}
+
+#define CONV_OUT(SUFFIX, T)                                                                      \
+void agc_conv_out_##SUFFIX(const T *prod, const T *bias, T *out, ptrdiff_t N, ptrdiff_t OC, ptrdiff_t L) \
+{                                                                                                \
+    for (ptrdiff_t n = 0; n < N; n++)                                                            \
+        for (ptrdiff_t oc = 0; oc < OC; oc++) {                                                  \
+            const T *src = prod + (oc * N + n) * L;                                              \
+            T *dst = out + (n * OC + oc) * L;                                                    \
+            if (bias) {                                                                          \
+                const T b = bias[oc];                                                            \
+                for (ptrdiff_t l = 0; l < L; l++) dst[l] = src[l] + b;                           \
+            } else {                                                                             \
+                memcpy(dst, src, (size_t)L * sizeof(T));                                         \
+            }                                                                                    \
+        }                                                                                        \
+}
+
+#define CONV_GRAD_T(SUFFIX, T)                                                                   \
+void agc_conv_grad_t_##SUFFIX(const T *g, T *gt, T *gbias, ptrdiff_t N, ptrdiff_t OC, ptrdiff_t L) \
+{                                                                                                \
+    for (ptrdiff_t oc = 0; oc < OC; oc++) {                                                      \
+        double acc = 0;                                                                          \
+        for (ptrdiff_t n = 0; n < N; n++) {                                                      \
+            const T *src = g + (n * OC + oc) * L;                                                \
+            T *dst = gt + (oc * N + n) * L;                                                      \
+            if (gbias) {                                                                         \
+                double part = 0;                                                                 \
+                for (ptrdiff_t l = 0; l < L; l++) { dst[l] = src[l]; part += src[l]; }           \
+                acc += part;                                                                     \
+            } else {                                                                             \
+                memcpy(dst, src, (size_t)L * sizeof(T));                                         \
+            }                                                                                    \
+        }                                                                                        \
+        if (gbias) gbias[oc] = (T)acc;                                                           \
+    }                                                                                            \
+}
+
+#define MAXPOOL(SUFFIX, T)                                                                       \
+void agc_maxpool2d_##SUFFIX(const T *x, T *out, int64_t *idx, ptrdiff_t planes, const agc_geom2d *g) \
+{                                                                                                \
+    const ptrdiff_t H = g->H, W = g->W;                                                          \
+    if (g->KH == 2 && g->KW == 2 && g->SH == 2 && g->SW == 2 && g->PH == 0 && g->PW == 0         \
+            && g->DH == 1 && g->DW == 1 && 2 * g->OH <= H && 2 * g->OW <= W) {                   \
+        /* the common 2x2 window, stride 2: the same rule, unrolled */                           \
+        for (ptrdiff_t p = 0; p < planes; p++)                                                   \
+            for (ptrdiff_t oh = 0; oh < g->OH; oh++) {                                           \
+                const ptrdiff_t top = p * H * W + 2 * oh * W;                                    \
+                for (ptrdiff_t ow = 0; ow < g->OW; ow++, out++, idx++) {                         \
+                    const ptrdiff_t at[4] = {top + 2 * ow, top + 2 * ow + 1,                     \
+                                             top + W + 2 * ow, top + W + 2 * ow + 1};            \
+                    ptrdiff_t best = at[0];                                                      \
+                    T m = -(T)INFINITY;                                                          \
+                    for (int k = 0; k < 4; k++) {                                                \
+                        const T v = x[at[k]];                                                    \
+                        if (v > m || isnan(v)) {                                                 \
+                            m = v;                                                               \
+                            best = at[k];                                                        \
+                        }                                                                        \
+                    }                                                                            \
+                    *out = m;                                                                    \
+                    *idx = (int64_t)(best - p * H * W);                                          \
+                }                                                                                \
+            }                                                                                    \
+        return;                                                                                  \
+    }                                                                                            \
+    for (ptrdiff_t p = 0; p < planes; p++) {                                                     \
+        const T *plane = x + p * H * W;                                                          \
+        for (ptrdiff_t oh = 0; oh < g->OH; oh++) {                                               \
+            ptrdiff_t h0 = oh * g->SH - g->PH, h1 = h0 + (g->KH - 1) * g->DH + 1;                \
+            if (h1 > H) h1 = H;                                                                  \
+            while (h0 < 0) h0 += g->DH;                                                          \
+            for (ptrdiff_t ow = 0; ow < g->OW; ow++, out++, idx++) {                             \
+                ptrdiff_t w0 = ow * g->SW - g->PW, w1 = w0 + (g->KW - 1) * g->DW + 1;            \
+                if (w1 > W) w1 = W;                                                              \
+                while (w0 < 0) w0 += g->DW;                                                      \
+                ptrdiff_t best = h0 * W + w0;                                                    \
+                T m = -(T)INFINITY;                                                              \
+                for (ptrdiff_t h = h0; h < h1; h += g->DH)                                       \
+                    for (ptrdiff_t w = w0; w < w1; w += g->DW) {                                 \
+                        const T v = plane[h * W + w];                                            \
+                        if (v > m || isnan(v)) {                                                 \
+                            m = v;                                                               \
+                            best = h * W + w;                                                    \
+                        }                                                                        \
+                    }                                                                            \
+                *out = m;                                                                        \
+                *idx = (int64_t)best;                                                            \
+            }                                                                                    \
+        }                                                                                        \
+    }                                                                                            \
+}
+
+#define MAXPOOL_BACKWARD(SUFFIX, T)                                                              \
+int agc_maxpool2d_backward_##SUFFIX(const T *gout, const int64_t *idx, T *gx, ptrdiff_t planes,  \
+                                    ptrdiff_t L, ptrdiff_t HW)                                   \
+{                                                                                                \
+    memset(gx, 0, (size_t)(planes * HW) * sizeof(T));                                            \
+    for (ptrdiff_t p = 0; p < planes; p++, gx += HW)                                             \
+        for (ptrdiff_t l = 0; l < L; l++, gout++, idx++) {                                       \
+            if (*idx < 0 || *idx >= HW)                                                          \
+                return -1;                                                                       \
+            gx[*idx] += *gout;                                                                   \
+        }                                                                                        \
+    return 0;                                                                                    \
+}
+
+IM2COL(f32, float)
+IM2COL(f64, double)
+COL2IM(f32, float)
+COL2IM(f64, double)
+CONV_OUT(f32, float)
+CONV_OUT(f64, double)
+CONV_GRAD_T(f32, float)
+CONV_GRAD_T(f64, double)
+MAXPOOL(f32, float)
+MAXPOOL(f64, double)
+MAXPOOL_BACKWARD(f32, float)
+MAXPOOL_BACKWARD(f64, double)
