@@ -221,6 +221,8 @@ op("expand_copy", lambda m, x: m.expand_copy(x, (2, 3, 4)), [C((3, 1)), C((4,))]
 op("permute_copy", lambda m, x: m.permute_copy(x, (2, 0, 1)), [C((2, 3, 4))],
    ("PermuteBackward0_copy",))
 op("alias_copy", lambda m, x: m.alias_copy(x), [C((3, 4)), C(())], ("AliasBackward0_copy",))
+op("diagonal_copy", lambda m, x: m.diagonal_copy(x, 1, -1, 0), [C((3, 4)), C((2, 3, 4))],
+   ("DiagonalBackward0_copy",))
 op("split_copy", lambda m, x: m.split_copy(x, 2), [C((5, 3))], ("SplitBackward0_copy",))
 op("split_with_sizes_copy", lambda m, x: m.split_with_sizes_copy(x, [1, 3], 1), [C((3, 4))],
    ("SplitWithSizesBackward0_copy",))

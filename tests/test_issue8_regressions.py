@@ -751,6 +751,46 @@ def test_view_of_inference_tensor():
     same(prog)
 
 
+def test_ops_on_inference_tensors_outside_inference_mode():
+    """Note [Inference tensors outside inference mode]: an op whose tensor arguments are
+    all inference tensors records nothing; one normal tensor among them (a Python number
+    for a tensor argument is one) records, and saving an inference tensor then raises;
+    views and detach() of an inference tensor are inference tensors, not views."""
+    def prog(torch):
+        with torch.inference_mode():
+            c = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+            d = torch.tensor([0.5, -1.0, 2.0])
+        x = torch.tensor([1.0, -1.0, 0.5], requires_grad=True)
+        n = torch.tensor([2.0, 3.0, 4.0])
+        cases = {
+            "c*c": lambda: c * c, "c.exp": lambda: c.exp(), "c.sum": lambda: c.sum(),
+            "cat": lambda: torch.cat([c, d]),
+            "mm": lambda: c.view(1, 3).mm(c.view(3, 1)), "maximum": lambda: torch.maximum(c, d),
+            "c+x": lambda: c + x, "d*x": lambda: d * x, "c*n": lambda: c * n,
+            "c*2": lambda: c * 2, "cat_mixed": lambda: torch.cat([c, n]),
+            "where": lambda: torch.where(d > 0, c, c), "c.view*x": lambda: c.view(-1) * x,
+            "c[0]": lambda: c[0], "c.detach": lambda: c.detach(),
+            "unbind": lambda: c.unbind()[0], "expand": lambda: c.unsqueeze(0).expand(2, 3),
+        }
+        r = {}
+        for name, f in cases.items():
+            try:
+                out = f()
+                r[name] = (out, out.is_inference(), out.requires_grad, out.is_leaf,
+                           out._is_view(), type(out.grad_fn).__name__)
+            except RuntimeError as e:
+                r[name] = str(e)
+        try:
+            c.view(-1)._version
+        except RuntimeError as e:
+            r["version"] = str(e)
+        y = c * n
+        y.sum().backward()
+        r["grad"] = c.grad
+        return r
+    same(prog)
+
+
 def test_backward_from_no_grad_view():
     def prog(torch):
         t0 = _t(torch, [[-0.1, -2.0]])
@@ -818,4 +858,25 @@ def test_hook_on_view_before_inplace_write_through_it():
         v -= x
         v.sum().backward()
         return x.grad, calls
+    same(prog)
+
+
+def test_saved_index_tensor_hooks_and_sizes():
+    """Note [Saved index keys]: an index node's saved indices are SavedTensors, whose
+    hooks run in backward; its _saved_self_sym_sizes outlives backward."""
+    def prog(torch):
+        a = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        out = a[:, torch.tensor([2, 0])]
+        seen = []
+        raw = out.grad_fn._raw_saved_indices
+        raw[1].register_hooks(lambda t: seen.append(("pack", t.tolist())) or t,
+                              lambda t: seen.append("unpack") or t)
+        r = [out.grad_fn._saved_indices, [type(s).__name__ for s in raw]]
+        (out * torch.tensor([1.0, 5.0])).sum().backward()
+        r += [a.grad, seen, out.grad_fn._saved_self_sym_sizes]
+        try:
+            out.grad_fn._saved_indices
+        except RuntimeError as e:
+            r.append(str(e))
+        return r
     same(prog)

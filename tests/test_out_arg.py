@@ -259,3 +259,35 @@ def test_normalize_out():
              catch(t.nn.functional.normalize, data(t, 2, 3, requires_grad=True), out=o)]
         return r
     same(prog)
+
+
+@pytest.mark.parametrize("call", [
+    lambda t, x, o: t.split_copy(x, 2, out=o),
+    lambda t, x, o: t.split_with_sizes_copy(x, [1, 3], out=o)],
+    ids=["split_copy", "split_with_sizes_copy"])
+def test_list_out(call):
+    """out= of an op returning Tensor[] returns None and records nothing: split_copy
+    copies into each out tensor (cast, no resize), split_with_sizes_copy wants the
+    pieces' dtype and resizes; PyTorch's errors for a wrong number, kind, dtype or shape
+    of outs."""
+    def prog(t):
+        x = data(t, 4, seed=6, requires_grad=True)
+        sizes = [p.shape[0] for p in call(t, x.detach(), None)]
+        outs = [t.zeros(n, dtype=t.float64) for n in sizes]
+        r = [call(t, x, outs), outs, outs[0]._version, outs[0].requires_grad]
+        for bad in ([outs[0]], outs + [t.zeros(1)], outs[0], (outs[0], 3), [],
+                    [t.zeros(n) for n in sizes], [t.zeros(0, dtype=t.float64)] * 2):
+            r.append(catch(call, t, x, bad, quiet=True))
+            r.append([o.shape for o in bad] if isinstance(bad, list) else None)
+        return r
+    same(prog)
+
+
+def test_diagonal_copy_out_exact_dtype():
+    def prog(t):
+        a = data(t, 2, 3, seed=7)
+        o = t.empty(0, dtype=t.float64)
+        r = [t.diagonal_copy(a, 1, out=o) is o, o]
+        r.append(catch(t.diagonal_copy, a, out=t.empty(2, dtype=t.float32)))
+        return r
+    same(prog)

@@ -131,6 +131,21 @@ cdef void move_retained_grad(Tensor t, Node old) noexcept:
     new.retained[t._output_nr] = weakref.ref(t)
 
 
+# Note [Writes into saved tensors]
+# autograd.graph.allow_mutation_on_saved_tensors (autograd/graph.py) is told of every
+# in-place write before it happens, so that it can clone the tensors saved for backward
+# whose values the write would change (PyTorch's TorchDispatchMode that sees every op
+# with a written argument). check_inplace is the door every write passes (the in-place
+# driver, setitem, out=); the callback is None outside such a context.
+cdef object _before_write = None
+
+
+def _set_before_write(fn):
+    """Install fn(tensor), called before each in-place write into tensor (None: none)."""
+    global _before_write
+    _before_write = fn
+
+
 cdef int check_inplace(Tensor self, tuple others) except -1:
     """PyTorch's rules for writing into self (check_inplace): in inference mode, on
     views whose way of creation forbids it, on leaves and views of leaves; a ZeroTensor
@@ -150,7 +165,10 @@ cdef int check_inplace(Tensor self, tuple others) except -1:
                 raise RuntimeError(MSG_LEAF_VIEW_INPLACE)
         if self._grad_fn is None and self._requires_grad:
             raise RuntimeError(MSG_LEAF_INPLACE)
-    return check_inference_inplace(self)
+    check_inference_inplace(self)
+    if _before_write is not None:   # Note [Writes into saved tensors]
+        _before_write(self)
+    return 0
 
 
 cdef int check_inference_inplace(Tensor self) except -1:

@@ -126,8 +126,12 @@ cdef object modified_error(Tensor t, long saved_version, Node node, int output_n
 
 cdef str op_name(Node node):
     """A node's op name as PyTorch's messages give it: ExpBackward0 -> Exp, but
-    PowBackward1 -> Pow1."""
+    PowBackward1 -> Pow1; a node with a C++ name (CopySlices) by that name."""
     name = type(node).__name__
+    if name.startswith("Copy"):
+        cpp_name = node.name()
+        if cpp_name.startswith("torch::"):
+            return cpp_name
     i = name.rfind("Backward")
     if i <= 0:
         return name

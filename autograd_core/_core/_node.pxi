@@ -225,39 +225,56 @@ cdef class SavedTensor:
     @property
     def data(self):
         """The saved tensor itself, without its place in the graph for a node's own
-        output (with hooks: what unpack_hook gives back)."""
+        output (with hooks: what unpack_hook gives back); None for a saved None or one
+        freed by backward."""
         cdef Tensor t
         if self.unpack_hook is not None:
             return self.unpack_hook(self.packed)
         if self.is_output:
             if self.values is None:
-                raise RuntimeError(MSG_BACKWARD_TWICE)
+                return None
             t = make(self.values)
             t._vc = self.vc
             return t
-        if self.tensor is None:
-            raise RuntimeError(MSG_BACKWARD_TWICE)
         return self.tensor
 
-    def register_hooks(self, pack_hook, unpack_hook):
-        """Replace the saved tensor by pack_hook(tensor); unpack_hook(packed) gives it back."""
-        if not callable(pack_hook) or not callable(unpack_hook):
-            raise TypeError("register_hooks(): incompatible function arguments: pack_hook and "
-                            "unpack_hook must be callables")
+    def register_hooks(self, *args, **kwargs):
+        """register_hooks(pack_hook, unpack_hook): replace the saved tensor by
+        pack_hook(tensor); unpack_hook(packed) gives it back."""
+        if len(args) != 2 or kwargs or not callable(args[0]) or not callable(args[1]):
+            # PyTorch's binding rejects the call with pybind11's message
+            invoked = ", ".join([f"<autograd_core._C._autograd.SavedTensor object at "
+                                 f"{id(self):#x}>"] + [repr(a) for a in args])
+            if kwargs:
+                invoked += "; kwargs: " + ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
+            raise TypeError(
+                "register_hooks(): incompatible function arguments. The following argument "
+                "types are supported:\n    1. (self: autograd_core._C._autograd.SavedTensor, "
+                "arg0: collections.abc.Callable, arg1: collections.abc.Callable) -> None\n\n"
+                "Invoked with: " + invoked)
+        pack_hook, unpack_hook = args
         if self.unpack_hook is not None:
             raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have "
                                "already been set. Hint: only one pair of hooks is allowed at "
                                "a time.")
         cdef Tensor t
-        if self.is_output:
+        if self.is_output and self.values is not None:
             t = make(self.values)
             t._vc = self.vc
             self.leaf = False
-        elif self.tensor is None:
-            raise RuntimeError(MSG_BACKWARD_TWICE)
-        else:
+        elif not self.is_output and self.tensor is not None:
             _save_metadata(self, self.tensor)
             t = _alias_of(self.tensor)
+        elif self.freed:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor after it has been freed. Saved "
+                "intermediate values of the graph are freed when you call .backward() or "
+                "autograd.grad(). Specify retain_graph=True if you need to backward through "
+                "the graph a second time or if you need to access saved variables after "
+                "calling backward.")
+        else:
+            raise RuntimeError("Calling register_hooks on a saved tensor with value None is "
+                               "forbidden")
         _pack(self, t, pack_hook, unpack_hook)
 
 
@@ -309,6 +326,19 @@ cdef object save_operand(object x):
     if isinstance(x, Tensor):
         return save(<Tensor>x)
     return x
+
+
+cdef object raw_saved(Node owner, object saved):
+    """What grad_fn._raw_saved_<name> (and a Function's _raw_saved_tensors) shows of a
+    saved entry: its SavedTensor; for an entry holding nothing (a saved None, an input
+    that needed no save, or state backward freed) an empty SavedTensor, as PyTorch's
+    SavedVariable that holds no tensor; a number saved in a tensor's place as is."""
+    cdef SavedTensor s
+    if saved is None:
+        s = SavedTensor.__new__(SavedTensor)
+        s.freed = owner.released
+        return s
+    return saved
 
 
 cdef object unpack_operand(Node owner, object saved):
@@ -624,8 +654,11 @@ cdef int accumulate_into(Tensor var, Tensor g) except -1:
 
 cdef int _accumulate_locked(Tensor var, Tensor g) except -1:
     cdef Tensor old = var._grad
-    if cnp.PyArray_TYPE(g._data) != cnp.PyArray_TYPE(var._data):
-        g = OPS._to_copy(g, dtype_of(var._data))
+    if var._grad_dtype is None:
+        if cnp.PyArray_TYPE(g._data) != cnp.PyArray_TYPE(var._data):
+            g = OPS._to_copy(g, dtype_of(var._data))
+    elif var._grad_dtype is not False and dtype_of(g._data) is not var._grad_dtype:
+        g = OPS._to_copy(g, <dtype>var._grad_dtype)   # Tensor.grad_dtype
     if old is None:
         if (not agc_grad_enabled() and is_zerotensor(g) and Py_REFCNT(g) <= 3
                 and _obeys_layout_contract(g._data, var._data)):

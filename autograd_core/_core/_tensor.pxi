@@ -7,18 +7,30 @@ cdef Tensor make_view(Tensor base, cnp.ndarray arr):
     """A tensor over base's memory: it shares base's version counter, and requires grad
     when base does (requires_grad_of: as in PyTorch, even when made under no_grad,
     though then no gradient flows to base through it). A view of an inference tensor is
-    one too, and never requires grad (a view of a normal tensor is normal, even inside
-    inference_mode)."""
+    one too, a leaf that does not require grad, and not a view to autograd (no _base:
+    PyTorch tracks no views of inference tensors); a view of a normal tensor is normal,
+    even inside inference_mode."""
     cdef Tensor t = Tensor.__new__(Tensor)
     gc_untrack(t)  # Note [Untracked by the cycle collector]
     t._data = arr
+    if base._inference:
+        t._inference = True
+        return t
     t._vc = version_counter(base)
     t._view_version = t._vc.version
-    t._inference = base._inference
     t._base = base._base if base._base is not None else base
     set_creation_meta(t, base, CM_INFERENCE_MODE if agc_inference_mode() else
                       (CM_DEFAULT if agc_grad_enabled() else CM_NO_GRAD_MODE))
     return t
+
+
+cdef dtype _grad_dtype_of(Tensor t):
+    """t's grad_dtype: its own dtype unless set; None: any dtype."""
+    if t._grad_dtype is None:
+        return dtype_of(t._data)
+    if t._grad_dtype is False:
+        return None
+    return <dtype>t._grad_dtype
 
 
 cdef object _grad_fn_repr_name(Tensor t):
@@ -654,15 +666,16 @@ cdef class Tensor:
                             + type(value).__name__)
         if value is self:
             raise RuntimeError("can't assign Variable as its own grad")
-        if cnp.PyArray_TYPE((<Tensor>value)._data) != cnp.PyArray_TYPE(self._data):
+        cdef dtype want = _grad_dtype_of(self)
+        if want is not None and dtype_of((<Tensor>value)._data) is not want:
             raise RuntimeError(
                 f"attempting to assign a gradient with dtype "
                 f"'{dtype_of((<Tensor>value)._data).cpp_name}' to a tensor with grad_dtype "
-                f"'{dtype_of(self._data).scalar_name}'. The gradient must match the tensor's "
-                "grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
-                "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with "
-                "caution. Diverging the dtypes of a tensor and its gradient may break downstream "
-                "systems that assume they match.")
+                f"'{want.scalar_name}'. The gradient must match the tensor's grad_dtype "
+                "(defaults to the tensor's dtype). You can set the tensor's grad_dtype "
+                "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype "
+                "with caution. Diverging the dtypes of a tensor and its gradient may break "
+                "downstream systems that assume they match.")
         if not same_shape((<Tensor>value)._data, self._data):
             raise RuntimeError(
                 f"attempting to assign a gradient of size '{shape_str(shape_of((<Tensor>value)._data))}' "
@@ -673,6 +686,38 @@ cdef class Tensor:
     @grad.deleter
     def grad(self):
         self._grad = None
+
+    @property
+    def grad_dtype(self):
+        """The dtype a leaf's gradient is given (accumulated gradients are cast to it,
+        an assigned .grad must have it): the tensor's dtype unless set; None allows any.
+
+        >>> import autograd_core as torch
+        >>> x = torch.tensor([1., 2.], requires_grad=True)
+        >>> x.grad_dtype = torch.float64
+        >>> (x * 2).sum().backward()
+        >>> x.grad
+        tensor([2., 2.], dtype=autograd_core.float64)
+        """
+        if grad_fn_of(self) is not None:
+            raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
+        return _grad_dtype_of(self)
+
+    @grad_dtype.setter
+    def grad_dtype(self, value):
+        if grad_fn_of(self) is not None:
+            raise RuntimeError("grad_dtype can only be set on leaf tensors.")
+        if value is not None and not isinstance(value, dtype):
+            raise RuntimeError("grad_dtype must be a autograd_core.dtype or None, but got "
+                               + type(value).__name__)
+        if value is not None and self._grad is not None and \
+                dtype_of(self._grad._data) is not value:
+            raise RuntimeError(
+                f"Cannot set grad_dtype to '{(<dtype>value).scalar_name}' because there is "
+                f"already a gradient with dtype '{dtype_of(self._grad._data).cpp_name}'. "
+                "Please clear the gradient (.grad = None) before changing grad_dtype, or "
+                "ensure the new grad_dtype matches the existing gradient's dtype.")
+        self._grad_dtype = False if value is None else value
 
     @property
     def retains_grad(self):
@@ -703,6 +748,8 @@ cdef class Tensor:
 
     @property
     def _version(self):
+        if self._inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return 0 if self._vc is None else self._vc.version
 
     @property
@@ -764,9 +811,11 @@ cdef class Tensor:
         raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
     def detach(self):
-        """A new leaf sharing this tensor's memory and version counter, without history."""
+        """A new leaf sharing this tensor's memory and version counter, without history
+        (an inference tensor exactly when this one is: detach is a view op)."""
         cdef Tensor t = make(self._data)
         t._vc = version_counter(self)
+        t._inference = self._inference
         return t
 
     def detach_(self):

@@ -23,7 +23,7 @@ from autograd_core._core.tensor cimport (
     grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, OPS, AccumulateGrad, Node, Tensor, TensorHook,
     anomaly_check_nan, anomaly_enabled, check_hook_result, edge_node, grad_accumulator,
     grad_fn_of, install_methods, is_number, make, requires_grad_of, restore_saved_hooks,
-    same_shape, saved_hooks_state, shape_of, shape_str,
+    same_shape, saved_hooks_state, shape_numel, shape_of, shape_str,
 )
 from autograd_core._core.tensor import Size, _set_anomaly_current
 
@@ -31,6 +31,7 @@ import sys
 import operator
 import threading
 import warnings
+import weakref
 
 import numpy as np
 
@@ -67,35 +68,66 @@ cdef object _no_grad_fn_error(int i):
 # sequence number (AccumulateGrad counted as oldest) sees children before parents:
 # one pass marks them.
 
-cdef object _ones_like_root(Tensor t):
-    return make(np.ones(shape_of(t._data), dtype=t._data.dtype))
+# Note [GradientEdge roots]
+# autograd.grad and backward take a GradientEdge (node, output_nr) in place of an output
+# tensor: the pass starts at that node's output. Its shape and dtype (for the implicit
+# gradient and the shape check; PyTorch reads them from the node's input metadata) are
+# those of the tensor get_gradient_edge made the edge from, noted here per node; a
+# leaf's AccumulateGrad knows its variable.
+_edge_meta = weakref.WeakKeyDictionary()     # Node -> {output_nr: (shape, numpy dtype)}
+
+
+def _note_edge_meta(Node node, int output_nr, Tensor t):
+    """get_gradient_edge(t) made the edge (node, output_nr)."""
+    if not isinstance(node, AccumulateGrad):
+        _edge_meta.setdefault(node, {})[output_nr] = (shape_of(t._data), t._data.dtype)
+
+
+cdef tuple _root_meta(object root):
+    """(shape, numpy dtype) of a root, or None for an edge whose output is unknown."""
+    cdef Tensor t
+    if isinstance(root, Tensor):
+        t = root
+        return shape_of(t._data), t._data.dtype
+    node = root.node
+    if isinstance(node, AccumulateGrad):
+        t = (<AccumulateGrad>node).var
+        return shape_of(t._data), t._data.dtype
+    return _edge_meta.get(node, {}).get(root.output_nr)
 
 
 cdef tuple _make_root_grads(tuple tensors, tuple grads):
     cdef list out = []
-    cdef Tensor t
     cdef Py_ssize_t i
+    cdef tuple meta
     for i in range(len(tensors)):
-        t = tensors[i]
+        meta = _root_meta(tensors[i])
         g = grads[i] if i < len(grads) else None
         if g is None:
-            if cnp.PyArray_SIZE(t._data) != 1:
+            if meta is None:
+                raise RuntimeError(
+                    "autograd_core: the shape of a GradientEdge's output is known only for "
+                    "edges made by autograd.graph.get_gradient_edge; pass its gradient")
+            if shape_numel(meta[0]) != 1:
                 raise RuntimeError(MSG_IMPLICIT_GRAD)
-            out.append(_ones_like_root(t))
+            out.append(make(np.ones(meta[0], dtype=meta[1])))
             continue
         if not isinstance(g, Tensor):
-            if is_number(g):
-                g = make(np.asarray(g, dtype=t._data.dtype))
+            if is_number(g) and meta is not None:
+                g = make(np.asarray(g, dtype=meta[1]))
             else:
                 raise TypeError("gradients can be either Tensors or None, but got "
                                 + type(g).__name__)
-        if not same_shape((<Tensor>g)._data, t._data):
+        if meta is None:
+            out.append(g)
+            continue
+        if shape_of((<Tensor>g)._data) != meta[0]:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of "
                 f"{Size(shape_of((<Tensor>g)._data))!r} and output[{i}] has a shape of "
-                f"{Size(shape_of(t._data))!r}.")
-        if cnp.PyArray_TYPE((<Tensor>g)._data) != cnp.PyArray_TYPE(t._data):
-            g = make((<Tensor>g)._data.astype(t._data.dtype))  # PyTorch casts the seed
+                f"{Size(meta[0])!r}.")
+        if (<Tensor>g)._data.dtype != meta[1]:
+            g = make((<Tensor>g)._data.astype(meta[1]))  # PyTorch casts the seed
         out.append(g)
     return tuple(out)
 
@@ -117,6 +149,10 @@ cdef Tensor _validate_grad(Node node, Py_ssize_t i, Tensor g):
                 f"{shape_str(shape)}")
         g = OPS.sum_to(g, shape)
     if dtype_of(g._data) is not dt:
+        nxt = node.next_nodes[i]
+        if isinstance(nxt, AccumulateGrad) and (<AccumulateGrad>nxt).var._grad_dtype is not None:
+            # the leaf's grad_dtype stands for its dtype (accumulate_into casts to it)
+            return g
         g = OPS._to_copy(g, dt)
     return g
 
@@ -470,19 +506,24 @@ def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_g
     if inputs is not None and accumulate and len(inputs) == 0:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
 
-    for i in range(len(tensors)):
-        if not isinstance(tensors[i], Tensor):
-            raise AssertionError("Expected output to be a autograd_core.Tensor")
-        t = tensors[i]
-        if edge_node(t) is None:  # (a view made under no_grad has no edge of its own)
-            raise _no_grad_fn_error(i)
-    cdef tuple root_grads = _make_root_grads(tensors, grad_tensors)
-
     cdef list root_nodes = []
     cdef list root_nrs = []
-    for t in tensors:
+    for i in range(len(tensors)):
+        x = tensors[i]
+        if not isinstance(x, Tensor):
+            # a GradientEdge (Note [GradientEdge roots])
+            edge = getattr(x, "node", None)
+            if not isinstance(edge, Node):
+                raise AssertionError("Expected output to be a autograd_core.Tensor")
+            root_nodes.append(edge)
+            root_nrs.append(x.output_nr)
+            continue
+        t = x
+        if edge_node(t) is None:  # (a view made under no_grad has no edge of its own)
+            raise _no_grad_fn_error(i)
         root_nodes.append(edge_node(t))
         root_nrs.append(t._output_nr)
+    cdef tuple root_grads = _make_root_grads(tensors, grad_tensors)
 
     # The input edges: (node, output_nr) per input.
     cdef list capture = None

@@ -22,7 +22,7 @@ cimport cython
 
 from autograd_core._core.tensor cimport (
     grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, Node, SavedTensor, Tensor, bump_version,
-    check_inplace,
+    check_inplace, raw_saved,
     gc_track, make, make_view, move_retained_grad, record_outputs, recording, region_of,
     requires_grad_of, save, save_output, shape_of, version_counter, write_region, zeros,
     CM_IN_CUSTOM_FUNCTION, CM_MULTI_OUTPUT_NODE,
@@ -98,7 +98,7 @@ cdef class FunctionNode(Node):
     def _raw_saved_tensors(self):
         if self.released:
             raise RuntimeError(MSG_BACKWARD_TWICE)
-        return tuple(self._saved) if self._saved is not None else ()
+        return tuple([raw_saved(self, s) for s in self._saved]) if self._saved is not None else ()
 
     @property
     def saved_variables(self):

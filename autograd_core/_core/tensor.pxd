@@ -56,6 +56,8 @@ cdef class SavedTensor:
     cdef object accumulator      # hooks on a saved leaf that requires grad: its AccumulateGrad
     cdef bint leaf               # the saved tensor was a leaf
     cdef bint requires_grad      # ... and required grad
+    cdef bint freed              # holds nothing because backward freed it (an empty one
+                                 # that is not freed stands for a saved None: raw_saved)
 
     cdef Tensor unpack(self, Node owner)
     cdef Tensor _unpack_hooked(self, Node owner)
@@ -88,6 +90,8 @@ cdef class Tensor:
     cdef list _hooks             # gradient hooks registered on a leaf
     cdef list _post_acc_hooks    # register_post_accumulate_grad_hook callables (leaves)
     cdef bint _inference         # created inside inference_mode()
+    cdef object _grad_dtype      # Tensor.grad_dtype of a leaf: None for its own dtype (the
+                                 #   default), False for any dtype (set to None), or a dtype
     cdef object __weakref__
 
     cdef _set_requires_grad(self, bint value, str msg)
@@ -267,6 +271,7 @@ cdef int restore_saved_hooks(list state) except -1
 cdef void repoint_saved(SavedTensor saved, Tensor t) noexcept
 cdef object save_operand(object x)
 cdef object unpack_operand(Node owner, object saved)
+cdef object raw_saved(Node owner, object saved)
 cdef Node edge_node(Tensor t)
 cdef int record(Node node, Tensor out, tuple inputs) except -1
 cdef int record_broadcast(Node node, Tensor out, tuple inputs) except -1
@@ -284,13 +289,38 @@ cdef AccumulateGrad grad_accumulator(Tensor leaf)
 
 cdef inline bint should_record(tuple inputs, cnp.ndarray out):
     """Whether an op with these inputs records a node for an output of out's dtype:
-    grad mode on, an input requires grad, and the output is floating point."""
+    grad mode on, an input requires grad, the output is floating point, and not every
+    input is an inference tensor (Note [Inference tensors outside inference mode])."""
     return (recording() and any_requires_grad(inputs)
-            and cnp.PyArray_ISFLOAT(out))
+            and cnp.PyArray_ISFLOAT(out) and not all_inference(inputs))
 
 
 cdef inline bint _input_requires_grad(object x) noexcept:
     return isinstance(x, Tensor) and requires_grad_of(<Tensor>x)
+
+
+# Note [Inference tensors outside inference mode]
+# PyTorch's inference tensors carry no autograd dispatch keys, so an op whose tensor
+# inputs are all inference tensors runs below autograd even with grad mode on: it
+# records nothing, and its result is a normal tensor that does not require grad
+# (a view's result is an inference tensor, and not a view: make_view). One normal
+# tensor among the inputs brings autograd back: the op records as usual, and saving an
+# inference tensor for backward then raises (version_for_save). A Python number passed
+# for a tensor argument is a normal tensor to PyTorch (a wrapped number); an absent
+# optional tensor (None) does not count. Recording wiring (the generated record_<Node>
+# and should_record) asks inference_input of every tensor argument, once it knows that
+# something would record.
+
+cdef inline bint inference_input(object x) noexcept:
+    """Whether tensor argument x leaves an op below autograd (see the Note)."""
+    return x is None or (isinstance(x, Tensor) and (<Tensor>x)._inference)
+
+
+cdef inline bint all_inference(tuple inputs) noexcept:
+    for x in inputs:
+        if not inference_input(x):
+            return False
+    return True
 
 
 cdef inline bint needs_input_grad(Node node, Py_ssize_t i):

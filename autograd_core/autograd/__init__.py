@@ -22,14 +22,10 @@ def _as_tuple(x, name, edges=False):
     AssertionError, a non-Tensor input a RuntimeError."""
     if isinstance(x, _core.Tensor) or (edges and isinstance(x, graph.GradientEdge)):
         return (x,)
-    if not edges and (isinstance(x, graph.GradientEdge) or (
-            isinstance(x, (tuple, list)) and any(isinstance(t, graph.GradientEdge) for t in x))):
-        raise NotImplementedError(f"autograd_core: a GradientEdge in {name} is not supported "
-                                  "(as one of the inputs it is)")
     if edges and type(x) is dict:
         x = tuple(x.values())
     x = _iterate(x)
-    if edges:
+    if edges and name == "inputs":
         for t in x:
             if not isinstance(t, _core.Tensor) and not isinstance(t, graph.GradientEdge):
                 raise RuntimeError("all inputs have to be Tensors or GradientEdges, but got "
@@ -71,7 +67,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     >>> x.grad
     tensor([2., 4.])
     """
-    tensors = _as_tuple(tensors, "tensors")
+    tensors = _as_tuple(tensors, "tensors", edges=True)
     if grad_tensors is None:
         grad_tensors = grad_variables
     grads = _grads(grad_tensors, tensors)
@@ -99,7 +95,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                          "but got: allow_unused=False.")
     if allow_unused is None:
         allow_unused = materialize_grads
-    outputs = _as_tuple(outputs, "outputs")
+    outputs = _as_tuple(outputs, "outputs", edges=True)
     dict_inputs = inputs if type(inputs) is dict else None
     inputs = _as_tuple(inputs, "inputs", edges=True)
     grads = _grads(grad_outputs, outputs)

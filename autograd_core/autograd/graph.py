@@ -4,22 +4,29 @@ nodes keep for backward (Note [Saved tensor hooks] in _core/_node.pxi)."""
 import contextlib
 import functools
 import threading
+import weakref
 from collections import defaultdict
 from typing import NamedTuple
 
+from autograd_core import grad_mode as _grad_mode
+from autograd_core._core import engine as _core_engine
+from autograd_core._core import function as _function
 from autograd_core._core import tensor as _core
 from autograd_core._core.tensor import Node  # noqa: F401
 
 __all__ = ["Node", "GradientEdge", "get_gradient_edge", "increment_version",
            "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks",
-           "register_multi_grad_hook"]
+           "register_multi_grad_hook", "allow_mutation_on_saved_tensors"]
 
 
 class GradientEdge(NamedTuple):
-    """An edge of the graph: a node and which of its inputs (autograd.grad and backward
-    take one in place of a tensor, to reach that edge's gradient)."""
+    """An edge of the graph: a node and which of its inputs. autograd.grad and backward
+    take one in place of an input tensor, to reach that edge's gradient, and in place of
+    an output tensor, to start from it. ownership_token: a node that keeps the graph
+    alive (PyTorch's for an edge of a custom Function's node)."""
     node: Node
     output_nr: int
+    ownership_token: Node | None = None
 
 
 def get_gradient_edge(tensor):
@@ -37,7 +44,14 @@ def get_gradient_edge(tensor):
         raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does "
                            "not require gradients")
     node = tensor.grad_fn if tensor.grad_fn is not None else _core._grad_accumulator(tensor)
-    return GradientEdge(node, tensor.output_nr)
+    _core_engine._note_edge_meta(node, tensor.output_nr, tensor)
+    token = None
+    if isinstance(node, _function.FunctionNode):
+        # PyTorch's token for a Python node, which does not own its graph there (here
+        # every node does; the token is kept for the same edge)
+        with _grad_mode.enable_grad():
+            token = tensor.view_as(tensor).grad_fn
+    return GradientEdge(node, tensor.output_nr, ownership_token=token)
 
 
 def increment_version(tensor):
@@ -115,6 +129,98 @@ def disable_saved_tensors_hooks(error_message):
             _core._saved_tensors_hooks_enable()
         else:
             _core._saved_tensors_hooks_disable(prev)
+
+
+class _Handle:
+    """What allow_mutation_on_saved_tensors' pack hook keeps for a saved tensor."""
+
+
+class _AllowMutationOnSavedContext:
+    """The state of an allow_mutation_on_saved_tensors context: per saved tensor (a
+    handle), its original or, once written, its clone; which saved tensors a
+    (data_ptr, version) stands for."""
+
+    def __init__(self):
+        self.cloned = weakref.WeakKeyDictionary()             # _Handle -> clone
+        self.original = weakref.WeakKeyDictionary()           # _Handle -> saved tensor
+        self.tid_to_weakhandle = weakref.WeakValueDictionary()  # (id, ptr, version) -> _Handle
+        self.sid_to_tid = defaultdict(set)                    # (ptr, version) -> {tid}
+
+    def clear(self):
+        self.cloned.clear()
+        self.original.clear()
+        self.tid_to_weakhandle.clear()
+        self.sid_to_tid.clear()
+
+
+_allow_mutation_on_saved_tensors_enabled = False
+_MSG_OUTSIDE_MUTATION_CONTEXT = (
+    "Trying to backward outside of the 'allow_mutation_on_saved_tensors' context"
+    "in which the graph was originally recorded.")
+
+
+@contextlib.contextmanager
+def allow_mutation_on_saved_tensors():
+    """Context manager under which tensors saved for backward may be modified in place:
+    a saved tensor is cloned just before its first in-place write, and backward uses
+    the clone (forward and backward must both run inside the context).
+
+    >>> import autograd_core as torch
+    >>> with torch.autograd.graph.allow_mutation_on_saved_tensors():
+    ...     a = torch.ones(2, requires_grad=True)
+    ...     b = a.clone()
+    ...     out = (b ** 2).sum()
+    ...     _ = b.mul_(3)
+    ...     out.backward()
+    >>> a.grad
+    tensor([2., 2.])
+    """
+    global _allow_mutation_on_saved_tensors_enabled
+    ctx = _AllowMutationOnSavedContext()
+
+    def pack_hook(tensor):
+        sid = (tensor.data_ptr(), tensor._version)
+        tid = (id(tensor),) + sid
+        ctx.sid_to_tid[sid].add(tid)
+        # the same tensor (at the same version) saved again shares its handle
+        handle = ctx.tid_to_weakhandle.get(tid)
+        if handle is None:
+            handle = _Handle()
+            ctx.tid_to_weakhandle[tid] = handle
+            ctx.original[handle] = tensor
+        return handle
+
+    def unpack_hook(handle):
+        if not _allow_mutation_on_saved_tensors_enabled:
+            raise AssertionError(_MSG_OUTSIDE_MUTATION_CONTEXT)
+        if handle in ctx.cloned:
+            return ctx.cloned[handle]
+        if handle not in ctx.original:
+            raise AssertionError(_MSG_OUTSIDE_MUTATION_CONTEXT)
+        return ctx.original[handle]
+
+    def before_write(tensor):
+        # Note [Writes into saved tensors] (_core/_inplace.pxi)
+        for tid in ctx.sid_to_tid.get((tensor.data_ptr(), tensor._version), ()):
+            handle = ctx.tid_to_weakhandle.get(tid)
+            # (a saved tensor freed by backward since has no handle any more)
+            if handle is None or handle in ctx.cloned:
+                continue
+            with _grad_mode.no_grad():
+                ctx.cloned[handle] = ctx.original[handle].clone()
+            del ctx.original[handle]
+
+    with saved_tensors_hooks(pack_hook, unpack_hook):
+        _core._set_before_write(before_write)
+        try:
+            if _allow_mutation_on_saved_tensors_enabled:
+                raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
+            _allow_mutation_on_saved_tensors_enabled = True
+            yield ctx
+        finally:
+            _core._set_before_write(None)
+            ctx.clear()
+            _allow_mutation_on_saved_tensors_enabled = False
 
 
 class _MultiHandle:

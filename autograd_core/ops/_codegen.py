@@ -287,7 +287,8 @@ def _parse_entry(family, e):
         # (a python: manual wrapper calls out_check / out_write itself)
         if not any(v in ("function", "linalg") for v in variants):
             raise TableError(f"{schema.name}: out= needs a torch.* or linalg.* function")
-        if not schema.returns or any(t != "Tensor" for t, _ in schema.returns):
+        if not schema.returns or (any(t != "Tensor" for t, _ in schema.returns)
+                                  and [t for t, _ in schema.returns] != ["Tensor[]"]):
             raise TableError(f"{schema.name}: out= needs Tensor returns")
         if any(p.name == "out" for p in schema.params):
             raise TableError(f"{schema.name}: out: true and a parameter named out")
@@ -609,7 +610,9 @@ def gen_node(node, ops_by_name):
         for u in sorted(f.uses):
             if u in outputs:
                 w(f"            {u} = node.{_field(saved_outputs[outputs[u]])}.unpack(node)")
-            elif schema.param(u).has_edge or u in released_values:
+            elif u in released_values:
+                w(f"            {u} = unpack_key(node, node.{_field(u)})")
+            elif schema.param(u).has_edge:
                 w(f"            {u} = unpack_operand(node, node.{_field(u)})")
             else:
                 w(f"            {u} = node.{_field(u)}")
@@ -646,9 +649,7 @@ def gen_node(node, ops_by_name):
         w("")
         w("    @property")
         w(f"    def _raw_saved_{u}(self):")
-        w("        if self.released:")
-        w("            raise RuntimeError(MSG_BACKWARD_TWICE)")
-        w(f"        return self.{_field(u)}")
+        w(f"        return raw_saved(self, self.{_field(u)})")
         w("")
     for u in sorted(set(saved_outputs.values())):
         w("    @property")
@@ -657,17 +658,25 @@ def gen_node(node, ops_by_name):
         w("")
         w("    @property")
         w(f"    def _raw_saved_{u}(self):")
-        w("        if self.released:")
-        w("            raise RuntimeError(MSG_BACKWARD_TWICE)")
-        w(f"        return self.{_field(u)}")
+        w(f"        return raw_saved(self, self.{_field(u)})")
         w("")
     for u in sorted(saved_values):
         w("    @property")
         w(f"    def _saved_{u}(self):")
         if u in released_values:
-            w(f"        return unpack_operand(self, self.{_field(u)})")
+            w(f"        return key_tensors(self, self.{_field(u)})")
+            w("")
+            w("    @property")
+            w(f"    def _raw_saved_{u}(self):")
+            w(f"        return raw_saved_key(self, self.{_field(u)})")
         else:
             w(f"        return self.{_field(u)}")
+        w("")
+    for t in sorted(t for t, attr in saved_meta if attr == "shape"):
+        # PyTorch's name for a formula's self.sym_sizes()
+        w("    @property")
+        w(f"    def _saved_{t}_sym_sizes(self):")
+        w(f"        return self.saved_{t}_shape")
         w("")
 
     # the wiring: called by the forward with its outputs and arguments
@@ -683,6 +692,11 @@ def gen_node(node, ops_by_name):
     needs = " or ".join(f"_input_requires_grad({p.name})" for p in diff_params) or "False"
     w(f"    if not (recording() and ({needs}) and cnp.PyArray_ISFLOAT({first_out}._data)):")
     w("        return 0")
+    # Note [Inference tensors outside inference mode]: every tensor argument counts
+    if edge_params:
+        below = " and ".join(f"inference_input({p.name})" for p in edge_params)
+        w(f"    if {below}:")
+        w("        return 0")
     # one- and two-input nodes record without building an inputs tuple
     tuple_free = n_out == 1 and (len(diff_params) == 2
                                  or (len(diff_params) == 1 and not op.broadcast))
@@ -702,7 +716,7 @@ def gen_node(node, ops_by_name):
             w(f"    node.{_field(u)} = save_output({_output_params(schema)[idx]}, "
               f"{slots.index(idx)})")
     for u in sorted(saved_values):
-        w(f"    node.{_field(u)} = {u}")
+        w(f"    node.{_field(u)} = {'save_key(' + u + ')' if u in released_values else u}")
     for t, attr in sorted(saved_meta):
         expr = {"shape": f"shape_of({t}._data)", "dtype": f"dtype_of({t}._data)",
                 "ndim": f"cnp.PyArray_NDIM({t}._data)",
@@ -879,7 +893,14 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
         lines.append('    """')
     lines += body
     call_expr = f"{cfunc}({', '.join(call)})"
-    if out:
+    if out and schema.returns[0][0] == "Tensor[]":
+        # Note [out= arguments] (_prelude.pxi), for a list of outputs: out_write_list
+        lines += [
+            "    if out is not None:",
+            f"        out_check_list(\"{schema.name}\", out, {len(schema.params)})",
+            f"        return out_write_list(\"{out}\", out, lambda: {call_expr})",
+        ]
+    elif out:
         # Note [out= arguments] (_prelude.pxi): the checks before the computation
         fields = tuple(n for _, n in schema.returns) \
             if len(schema.returns) > 1 and all(n for _, n in schema.returns) else None

@@ -22,6 +22,38 @@ cdef str cpp_number(object x):
     return format(x, "g") if isinstance(x, float) else str(x)
 
 
+# Note [Saved index keys]: PyTorch's index nodes save their indices as SavedVariables
+# (None for a full slice): grad_fn._saved_indices shows a tuple of tensors and None,
+# _raw_saved_indices their SavedTensors (whose hooks apply, and whose versions are
+# checked). A table op's `Any indices` is a numpy advanced key (index arrays, boolean
+# masks, full slices): saved so, each array as a SavedTensor and each full slice as None.
+
+cdef tuple save_key(object key):
+    return tuple([None if isinstance(k, slice) else save(make(<cnp.ndarray>k))
+                  for k in (key if isinstance(key, tuple) else (key,))])
+
+
+cdef tuple _saved_key(Node owner, object saved):
+    if saved is None:                  # freed by backward
+        raise RuntimeError(MSG_BACKWARD_TWICE)
+    return saved
+
+
+cdef tuple unpack_key(Node owner, object saved):
+    """The numpy key save_key kept."""
+    return tuple([slice(None) if s is None else (<SavedTensor>s).unpack(owner)._data
+                  for s in _saved_key(owner, saved)])
+
+
+cdef tuple key_tensors(Node owner, object saved):
+    return tuple([None if s is None else (<SavedTensor>s).unpack(owner)
+                  for s in _saved_key(owner, saved)])
+
+
+cdef tuple raw_saved_key(Node owner, object saved):
+    return tuple([raw_saved(owner, s) for s in _saved_key(owner, saved)])
+
+
 # Note [Named results]: an op with several named returns (linalg.qr's Q and R, ...)
 # gives PyTorch's torch.return_types.<op> named tuple; its C implementation returns a
 # plain tuple and the generated Python wrapper names it.
@@ -101,6 +133,52 @@ cdef Tensor _out_write_one(Tensor out, Tensor result):
     return inplace_commit(out, result)
 
 
+cdef int out_check_list(str name, object out, int pos) except -1:
+    """out= of an op returning Tensor[] (split_copy): a sequence of tensors (pos: its
+    argument index in PyTorch's messages)."""
+    if not isinstance(out, (tuple, list)):
+        raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not "
+                        f"{type(out).__name__}")
+    for i, o in enumerate(out):
+        if not isinstance(o, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument {pos}, but got "
+                            f"{type(o).__name__}")
+    return 0
+
+
+cdef object out_write_list(str kernel, object out, object compute):
+    """out= of an op returning Tensor[]: PyTorch's kernels run below autograd (no graph,
+    no autograd error) and return None. compute() gives the pieces; kernel names
+    PyTorch's kernel. split_copy's copies each piece into its out tensor as copy_ does
+    (a cast, no resize); split_with_sizes_copy's wants each out of the piece's dtype and
+    resizes it as other outs are."""
+    cdef list pieces
+    cdef bint exact = kernel.startswith("split_with_sizes")
+    with NoGradGuard():
+        pieces = list(compute())
+        if len(out) != len(pieces):
+            raise RuntimeError(f"{kernel} expected an out= argument of size {len(pieces)}, "
+                               f"got size {len(out)}")
+        if not exact:
+            for o, piece in zip(out, pieces):
+                OPS.copy_(<Tensor>o, <Tensor>piece, False)
+            return None
+        for o, piece in zip(out, pieces):
+            _out_dtype_exact(<Tensor>o, <Tensor>piece)
+        for o, piece in zip(out, pieces):
+            _out_write_one(<Tensor>o, <Tensor>piece)
+    return None
+
+
+cdef int _out_dtype_exact(Tensor o, Tensor r) except -1:
+    if o._data.dtype != r._data.dtype:
+        raise RuntimeError(
+            f"Expected out tensor to have dtype "
+            f"{_C10_TYPE_NAMES.get(r._data.dtype.name, r._data.dtype.name)}, but got "
+            f"{_C10_TYPE_NAMES.get(o._data.dtype.name, o._data.dtype.name)} instead")
+    return 0
+
+
 # c10's names of the dtypes, which PyTorch's exact-dtype out checks quote
 cdef dict _C10_TYPE_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Half",
                              "int64": "long int", "int32": "int", "int16": "short int",
@@ -138,12 +216,7 @@ cdef object out_write(str name, object out, object result, object fields, bint e
         _out_grad_error(name)
     if exact:
         for o, r in (((out, result),) if isinstance(result, Tensor) else zip(out, result)):
-            if (<Tensor>o)._data.dtype != (<Tensor>r)._data.dtype:
-                raise RuntimeError(
-                    f"Expected out tensor to have dtype "
-                    f"{_C10_TYPE_NAMES.get((<Tensor>r)._data.dtype.name, (<Tensor>r)._data.dtype.name)}, "
-                    f"but got {_C10_TYPE_NAMES.get((<Tensor>o)._data.dtype.name, (<Tensor>o)._data.dtype.name)} "
-                    f"instead")
+            _out_dtype_exact(<Tensor>o, <Tensor>r)
     if isinstance(result, Tensor):
         return _out_write_one(<Tensor>out, <Tensor>result)
     cdef tuple outs = tuple([_out_write_one(<Tensor>o, <Tensor>r) for o, r in zip(out, result)])

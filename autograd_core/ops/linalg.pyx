@@ -832,15 +832,11 @@ cdef Tensor trace_backward(Tensor grad, tuple sizes):
 
 
 cdef Tensor op_diag(Tensor self, object diagonal):
-    cdef Py_ssize_t nd = _ndim(self), k = diagonal
-    cdef cnp.ndarray x = self._data
-    cdef Tensor result
+    cdef Py_ssize_t nd = _ndim(self)
     if nd == 1:
         return OPS.diag_embed(self, diagonal, 0, 1)
     if nd == 2:
-        result = make(np.diagonal(x, k).copy())
-        record_DiagonalBackward0_copy(result, self, diagonal)
-        return result
+        return OPS.diagonal_copy(self, diagonal, 0, 1)
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")
 
 

@@ -1838,6 +1838,15 @@ cdef Tensor op_alias_copy(Tensor self):
     return result
 
 
+cdef Tensor op_diagonal_copy(Tensor self, object offset, object dim1, object dim2):
+    cdef Tensor result
+    with NoGradGuard():
+        result = _copy_of(op_diagonal(self, offset, dim1, dim2))
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    record_DiagonalBackward0_copy(result, self, offset, wrap_dim(dim1, nd), wrap_dim(dim2, nd))
+    return result
+
+
 # the hand-written methods under their public names (the generator names the _py_ ones)
 for _fn, _name in ((_pym_view, "view"), (_pym_reshape, "reshape"), (_pym_permute, "permute"),
                    (_pym_expand, "expand"), (_pym_broadcast_to, "broadcast_to"),

@@ -614,8 +614,6 @@ def test_var_mean_differentiable():
 
 # ----------------------------------------------------------------- GradientEdge
 
-_NO_EDGE = issue8("GradientEdge as an output of autograd.grad/backward (edges as inputs work), "
-                  "Tensor.set_")
 
 
 def test_grad_to_node():
@@ -647,7 +645,7 @@ def test_grad_to_node():
     same(prog)
 
 
-@_NO_EDGE
+@issue8("missing Tensor.set_")
 def test_grad_to_node_set():
     def prog(torch):
         x = data(torch, 2, requires_grad=True)
@@ -723,7 +721,6 @@ def test_backward_to_node():
     same(prog)
 
 
-@_NO_EDGE
 def test_gradient_edge_output():
     def prog(torch):
         x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -764,7 +761,6 @@ def test_gradient_edge_output():
     same(prog)
 
 
-@_NO_EDGE
 def test_gradient_edge_graph_ownership():
     def prog(torch):
         class Clone(torch.autograd.Function):

@@ -487,8 +487,6 @@ class TestAutogradInferenceMode:
             return r
         same(prog)
 
-    @issue8("an op outside inference mode on an inference tensor that requires grad raises "
-            "(PyTorch: a result that does not require grad)")
     def test_inference_mode_inf_tensor_in_normal_mode_functional_op(self):
         def prog(torch):
             r = []
@@ -515,7 +513,6 @@ class TestAutogradInferenceMode:
             return r
         same(prog)
 
-    @issue8("a view of an inference tensor is not an inference tensor")
     def test_inference_mode_inf_tensor_in_normal_mode_view_op(self):
         def prog(torch):
             r = []

@@ -7,7 +7,7 @@ import pickle
 import sys
 import warnings
 
-from _diff import data, issue8, same
+from _diff import data, same
 
 
 def test_tensor_grad_warnings():
@@ -148,7 +148,6 @@ def test_pickle():
     same(prog)
 
 
-@issue8("missing Tensor.grad_dtype")
 def test_grad_dtype():
     def prog(torch):
         r = []

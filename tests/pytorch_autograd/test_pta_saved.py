@@ -14,11 +14,8 @@ import weakref
 
 import pytest
 
-from _diff import data, issue8, same
+from _diff import data, same
 
-NO_SAVED_ATTRS = issue8("grad_fn._saved_*: attributes of some ops (_saved_self_sym_sizes, "
-                        "_saved_dim, ...) are missing; ctx._raw_saved_tensors has no "
-                        "SavedTensor for a None entry")
 
 
 def _attempt(r, f, *types):
@@ -72,7 +69,6 @@ def test_saved_tensor_hooks_extra_enter_during_bw_no_leak():
     same(prog)
 
 
-@NO_SAVED_ATTRS
 def test_grad_fn_attr_bindings():
     # the attributes of the ops autograd_core has (PyTorch's test also covers
     # interpolate, conv, addbmm, unfold, pdist, qr, threshold, as_strided, _foreach)
@@ -149,7 +145,6 @@ def test_saved_tensor_constructor_forbidden_without_flag():
     same(prog, must_raise=True)
 
 
-@NO_SAVED_ATTRS
 def test_custom_function_saved_tensors():
     def prog(torch):
         def get_fn(save=True):
@@ -663,14 +658,10 @@ def test_graph_save_on_cpu():
 
 # ------------------------------------------------------------------ allow_mutation_on_saved
 
-NO_AMOS = issue8("missing autograd.graph.allow_mutation_on_saved_tensors")
-
-
 class TestAllowMutationOnSaved:
     # PyTorch's tests also count the context's private clone table; here the
     # gradients and errors
 
-    @NO_AMOS
     def test_basic(self):
         def prog(torch):
             a = data(torch, 2, 3, requires_grad=True)
@@ -690,7 +681,6 @@ class TestAllowMutationOnSaved:
             return r
         same(prog)
 
-    @NO_AMOS
     def test_views(self):
         def prog(torch):
             a = data(torch, 2, 3, requires_grad=True)
@@ -711,7 +701,6 @@ class TestAllowMutationOnSaved:
             return r
         same(prog)
 
-    @NO_AMOS
     def test_save_base_and_modify_view(self):
         def prog(torch):
             with torch.autograd.graph.allow_mutation_on_saved_tensors():
@@ -724,7 +713,6 @@ class TestAllowMutationOnSaved:
             return a.grad
         same(prog)
 
-    @NO_AMOS
     def test_save_view_modify_base(self):
         def prog(torch):
             with torch.autograd.graph.allow_mutation_on_saved_tensors():
@@ -737,7 +725,6 @@ class TestAllowMutationOnSaved:
             return a.grad
         same(prog)
 
-    @NO_AMOS
     def test_double_backward(self):
         def prog(torch):
             with torch.autograd.graph.allow_mutation_on_saved_tensors():
@@ -751,7 +738,6 @@ class TestAllowMutationOnSaved:
             return da, d2a
         same(prog)
 
-    @NO_AMOS
     def test_saved_but_not_anymore(self):
         def prog(torch):
             with torch.autograd.graph.allow_mutation_on_saved_tensors():
@@ -766,7 +752,6 @@ class TestAllowMutationOnSaved:
             return leaf.grad
         same(prog)
 
-    @NO_AMOS
     def test_saved_same_tensor_many_times(self):
         def prog(torch):
             with torch.autograd.graph.allow_mutation_on_saved_tensors():
@@ -779,7 +764,6 @@ class TestAllowMutationOnSaved:
             return leaf.grad
         same(prog)
 
-    @NO_AMOS
     def test_saved_same_tensor_different_versions(self):
         def prog(torch):
             with torch.autograd.graph.allow_mutation_on_saved_tensors():
@@ -793,7 +777,6 @@ class TestAllowMutationOnSaved:
             return leaf.grad
         same(prog)
 
-    @NO_AMOS
     def test_with_out_variant(self):
         def prog(torch):
             with torch.autograd.graph.allow_mutation_on_saved_tensors():
@@ -806,7 +789,6 @@ class TestAllowMutationOnSaved:
             return a.grad, b
         same(prog)
 
-    @NO_AMOS
     def test_backward_out_of_context(self):
         def prog(torch):
             r = []
@@ -822,7 +804,6 @@ class TestAllowMutationOnSaved:
             return r
         same(prog)
 
-    @NO_AMOS
     def test_disallow_nesting(self):
         def prog(torch):
             with torch.autograd.graph.allow_mutation_on_saved_tensors():

@@ -5,7 +5,7 @@ input (``_is_view()``, ``_base``), and that writes through a view reach its base
 Each test is named after the PyTorch test it follows."""
 import pytest
 
-from _diff import data, issue8, same
+from _diff import data, same
 
 
 def is_view_of(base, other):
@@ -576,8 +576,6 @@ def test_reshape():
     same(prog)
 
 
-@issue8("missing torch.diagonal_copy (its node, DiagonalBackward0_copy, is diag's in the "
-        "linalg family) and out= of the *_copy ops")
 def test_view_copy_out():
     def prog(torch):
         a = data(torch, 2, 2)
