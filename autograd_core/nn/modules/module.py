@@ -24,6 +24,7 @@ from collections.abc import Mapping
 
 import autograd_core as _ag
 from autograd_core._core import tensor as _core_tensor
+from autograd_core._settings import typename as _typename
 from autograd_core.nn.modules._hooks import (  # noqa: F401 (module.RemovableHandle)
     BackwardHook, RemovableHandle, _add_hook,
 )
@@ -36,23 +37,6 @@ __all__ = [
     "register_module_module_registration_hook", "register_module_parameter_registration_hook",
     "Module",
 ]
-
-
-def _typename(obj):
-    """torch.typename: a tensor's type string, else the object's qualified type name."""
-    if isinstance(obj, _ag.Tensor):
-        return obj.type()
-    module = getattr(obj, "__module__", "") or ""
-    if hasattr(obj, "__qualname__"):
-        qualname = obj.__qualname__
-    elif hasattr(obj, "__name__"):
-        qualname = obj.__name__
-    else:
-        module = obj.__class__.__module__ or ""
-        qualname = obj.__class__.__qualname__
-    if module in ("", "builtins"):
-        return qualname
-    return f"{module}.{qualname}"
 
 
 def _is_tensor_like(obj):
