@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
-from tests._diff import catch, same, same_error, torch, warns
+from _diff import catch, same, same_error, torch, warns
 import autograd_core
 
 
