@@ -1012,32 +1012,32 @@ cdef tuple op_nanmedian_dim(Tensor self, object dim, bint keepdim):
     return (values, indices)
 
 
-def _py_median(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+cdef object _median_or_nanmedian(str name, object input, object dim, object keepdim, object out,
+                                 object axis, object keepdims):
+    """median and nanmedian's shared overloads: the whole tensor (no out=), or along dim
+    (values and indices, out= as a pair)."""
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if keepdims is not None:
         keepdim = keepdims
-    cdef Tensor self = arg_tensor(input, "median", "input", 1)
+    cdef Tensor self = arg_tensor(input, name, "input", 1)
+    cdef bint nan = name == "nanmedian"
     if dim is None:
-        no_out("median", out)
-        return op_median(self)
-    res = _MedianResult(*op_median_dim(self, arg_int(dim, "median", "dim", 2),
-                                       arg_bool(keepdim, "median", "keepdim", 3)))
-    return with_out("median", out, res, ('values', 'indices'), True)
+        no_out(name, out)
+        return op_nanmedian(self) if nan else op_median(self)
+    dim = arg_int(dim, name, "dim", 2)
+    keepdim = arg_bool(keepdim, name, "keepdim", 3)
+    res = (_NanmedianResult(*op_nanmedian_dim(self, dim, keepdim)) if nan
+           else _MedianResult(*op_median_dim(self, dim, keepdim)))
+    return with_out(name, out, res, ('values', 'indices'), True)
+
+
+def _py_median(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+    return _median_or_nanmedian("median", input, dim, keepdim, out, axis, keepdims)
 
 
 def _py_nanmedian(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
-    if axis is not None:   # numpy's spelling, as PyTorch accepts it
-        dim = axis
-    if keepdims is not None:
-        keepdim = keepdims
-    cdef Tensor self = arg_tensor(input, "nanmedian", "input", 1)
-    if dim is None:
-        no_out("nanmedian", out)
-        return op_nanmedian(self)
-    res = _NanmedianResult(*op_nanmedian_dim(self, arg_int(dim, "nanmedian", "dim", 2),
-                                             arg_bool(keepdim, "nanmedian", "keepdim", 3)))
-    return with_out("nanmedian", out, res, ('values', 'indices'), True)
+    return _median_or_nanmedian("nanmedian", input, dim, keepdim, out, axis, keepdims)
 
 
 cdef tuple op_mode(Tensor self, object dim, bint keepdim):
