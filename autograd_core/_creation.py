@@ -208,6 +208,15 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
         dtype = _core_dtype.get_default_dtype() if floating else _core_dtype.all_dtypes()["int64"]
     d = _core.to_dtype_py(dtype)
     _no_bool_kernel(d.np_dtype, "arange_cpu")
+    fractional = not d.is_floating_point and any(isinstance(v, float) for v in (start, end, step))
+    if fractional and d.name == "int64":
+        # PyTorch takes int64 bounds as integers first (arange(0., 2., 0.5, dtype=int64)
+        # has a zero step); the other integer dtypes count in float64 and step by the
+        # truncated step below
+        start, end, step = int(start), int(end), int(step)
+        if step == 0:
+            raise ValueError("step must be nonzero")
+        fractional = False
     # Count in float64 like PyTorch (ceil((end - start) / step)), then compute values.
     n = int(np.ceil((end - start) / step))
     if isinstance(out, _core.Tensor) and out.numel() not in (0, n):
@@ -216,8 +225,12 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
                       f"Note that this may occur as a result of rounding error. The out tensor "
                       f"will be resized to a tensor of shape ({n},).", UserWarning, stacklevel=2)
     try:
-        arr = (start + np.arange(n, dtype=np.float64) * step) if d.is_floating_point or any(
-            isinstance(v, float) for v in (start, end, step)) else np.arange(start, end, step)
+        if fractional:
+            arr = int(start) + np.arange(n, dtype=np.int64) * int(step)
+        elif d.is_floating_point or any(isinstance(v, float) for v in (start, end, step)):
+            arr = start + np.arange(n, dtype=np.float64) * step
+        else:
+            arr = np.arange(start, end, step)
     except (MemoryError, ValueError):
         raise _core.new_array_error((n,), d.np_dtype) from None
     r = _leaf(np.asarray(arr).astype(d.np_dtype), requires_grad and out is None)

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import autograd_core as ac
-from _diff import Raised, assert_same, catch, no_warnings, torch
+from _diff import Raised, assert_same, catch, no_warnings, same, torch
 from op_spec import case_args, case_seed, make_arrays, make_leaves
 from op_table import OPS
 
@@ -147,42 +147,10 @@ def _run(spec, mod, dt, rules):
 
 
 # Where autograd_core's out= rules differ from PyTorch's (strict xfails: an entry that
-# passes fails the suite, remove it then). PyTorch's kernels differ among themselves:
-# sum/prod/cumsum compute in out's dtype (an int or bool out is accepted); the unary
-# sign-like ops, the norms, quantile, searchsorted and many linalg functions refuse an out
-# of another float dtype (here: cast); cat/stack refuse a narrowing out with a TypeError
-# (here: RuntimeError); functions PyTorch composes in Python or CompositeImplicit (diag,
-# linalg.norm, softmax, nuclear_norm, cross_entropy...) record a graph through out= with
-# inputs that require grad, where here out= refuses them.
-RULES_KNOWN = {
-    'sum.fn', 'sum.dim_neg', 'sum.dims_keepdim', 'cat', 'cat.dim1', 'cat.dim_neg',
-    'cat.single', 'stack', 'stack.dim', 'stack.dim_neg', 'iter.use', 'slice_scatter', 'hstack',
-    'vstack', 'row_stack', 'dstack', 'column_stack', 'concatenate', 'nan_to_num.nonfinite',
-    'nan_to_num_.nonfinite', 'clamp.tensor', 'clamp.tensor_min', 'clamp_min.tensor',
-    'lerp.scalar', 'isnan', 'isinf', 'isfinite', 'isposinf', 'isneginf', 'signbit',
-    'prod.dim_keepdim', 'linalg.norm', 'linalg.norm.fro', 'linalg.norm.vec_ord',
-    'linalg.norm.dim1', 'linalg.norm.ord1', 'linalg.norm.ordinf', 'linalg.norm.ordm1',
-    'linalg.norm.ordminf', 'linalg.norm.ord2', 'linalg.norm.ordm2', 'linalg.norm.nuc',
-    'linalg.matrix_norm', 'linalg.matrix_norm.nuc_keepdim', 'linalg.matrix_norm.ord2_dims',
-    'linalg.matrix_norm.ord1_keepdim', 'linalg.matrix_norm.inf_dims', 'cumsum.fn',
-    'cumsum.dtype', 'cumprod.fn', 'cumprod.dtype', 'tensordot', 'tensordot.lists',
-    'tensordot.dims0', 'tensordot.dims2', 'tensordot.broadcast_dim', 'diag.embed',
-    'diag.embed_neg_offset', 'diag.extract', 'diag.extract_offset_pos',
-    'linalg.matrix_power.0', 'linalg.matrix_power.1', 'linalg.pinv.rtol', 'linalg.cond',
-    'linalg.cond.m2', 'linalg.cond.nuc', 'lu', 'chain_matmul.one', 'linalg.tensorinv',
-    'linalg.tensorinv.ind2', 'linalg.tensorsolve', 'linalg.tensorsolve.dims', 'inner',
-    'nuclear_norm', 'nuclear_norm.dim', 'nuclear_norm.keepdim', 'nansum.dim',
-    'nansum.nan_dims', 'nanmean', 'nanmean.dim_nan', 'quantile', 'quantile.dim0_keepdim',
-    'quantile.q_tensor', 'quantile.lower', 'quantile.higher', 'quantile.midpoint',
-    'quantile.nearest', 'quantile.nan', 'nanquantile', 'softmax', 'log_softmax',
-    'nn.cross_entropy.probs.mean', 'nn.cross_entropy.probs_smoothing_weight.mean',
-    'nn.cross_entropy.probs.sum', 'nn.cross_entropy.probs_smoothing_weight.sum',
-    'nn.cross_entropy.probs.none', 'nn.cross_entropy.probs_smoothing_weight.none',
-}
-OUT_KNOWN = {
-    "sum.fn": "sum(input) without dim takes out= here (PyTorch: only with dim)",
-    "lu": "torch.lu(out=) is not supported",
-}
+# passes fails the suite, remove it then). PyTorch's kernels differ among themselves;
+# Note [out= rules] (ops/_prelude.pxi) lists the rules autograd_core follows.
+RULES_KNOWN = set()
+OUT_KNOWN = {}
 
 
 @pytest.mark.parametrize("spec", OPS, ids=[s.name for s in OPS])
@@ -292,10 +260,7 @@ EXTRA = [
     ("frexp", lambda p, m: p.frexp(_x(m, 5) * 10)),
 ]
 # autograd_core follows PyTorch's out= here not yet (strict xfails: remove when fixed)
-EXTRA_KNOWN = {
-    "concat": "a narrowing out: PyTorch's TypeError, here a RuntimeError",
-    "arange.float": "an int64 out: PyTorch casts the step to 0 first (ValueError)",
-}
+EXTRA_KNOWN = {}
 
 
 @pytest.mark.parametrize("name, prog", EXTRA, ids=[e[0] for e in EXTRA])
@@ -329,3 +294,124 @@ def test_every_out_function_is_probed():
                    "linalg.eig", "linalg.eigvals", "conj_physical", "native_batch_norm",
                    "empty")}
     assert not missing, sorted(missing)
+
+
+# ------------------------------------------------------------------ graphs through out=
+
+def _m(mod):
+    return mod.tensor([[2., 1., 0.], [1., 3., 1.], [0., 1., 4.]], requires_grad=True)
+
+
+def _v(mod):
+    return mod.tensor([0.5, -1., 2.], requires_grad=True)
+
+
+# Note [out= rules]: where PyTorch composes the out= variant, inputs that require grad
+# give out a history (CopyBackwards, or the NotImplemented node of the out= kernel);
+# where the composition ends in an out= kernel, its autograd error
+GRAPH = [
+    ("linalg.norm", lambda m, x, v, o: m.linalg.norm(x, out=o)),
+    ("linalg.matrix_norm.nuc", lambda m, x, v, o: m.linalg.matrix_norm(x, "nuc", out=o)),
+    ("linalg.cond", lambda m, x, v, o: m.linalg.cond(x, out=o)),
+    ("linalg.tensorinv", lambda m, x, v, o: m.linalg.tensorinv(x, 1, out=o)),
+    ("linalg.tensorsolve", lambda m, x, v, o: m.linalg.tensorsolve(x, v, out=o)),
+    ("linalg.pinv.rtol", lambda m, x, v, o: m.linalg.pinv(x, rtol=0.1, out=o)),
+    ("linalg.pinv.atol", lambda m, x, v, o: m.linalg.pinv(x, atol=0.1, out=o)),
+    ("linalg.pinv", lambda m, x, v, o: m.linalg.pinv(x, out=o)),
+    ("linalg.pinv.tensor_rtol", lambda m, x, v, o: m.linalg.pinv(x, rtol=m.tensor(.1), out=o)),
+    ("linalg.matrix_power.0", lambda m, x, v, o: m.linalg.matrix_power(x, 0, out=o)),
+    ("linalg.matrix_power.1", lambda m, x, v, o: m.linalg.matrix_power(x, 1, out=o)),
+    ("linalg.matrix_power.2", lambda m, x, v, o: m.linalg.matrix_power(x, 2, out=o)),
+    ("linalg.matrix_power.-1", lambda m, x, v, o: m.linalg.matrix_power(x, -1, out=o)),
+    ("inner", lambda m, x, v, o: m.inner(v, v, out=o)),
+    ("tensordot", lambda m, x, v, o: m.tensordot(x, v, 1, out=o)),
+    ("nuclear_norm", lambda m, x, v, o: m.nuclear_norm(x, out=o)),
+    ("quantile", lambda m, x, v, o: m.quantile(v, 0.3, out=o)),
+    ("nanquantile", lambda m, x, v, o: m.nanquantile(x, 0.6, 1, out=o)),
+    ("chain_matmul.one", lambda m, x, v, o: m.chain_matmul(x, out=o)),
+    ("chain_matmul.two", lambda m, x, v, o: m.chain_matmul(x, x, out=o)),
+    ("diag.extract", lambda m, x, v, o: m.diag(x, out=o)),
+    ("softmax", lambda m, x, v, o: m.softmax(x, 1, out=o)),
+    ("log_softmax", lambda m, x, v, o: m.log_softmax(x, 0, out=o)),
+    ("slice_scatter", lambda m, x, v, o: m.slice_scatter(x, x[:1] * 2, 0, 0, 1, out=o)),
+    ("lu", lambda m, x, v, o: m.lu(x, out=(o, m.empty(0, dtype=m.float64)))[0]),
+    ("clamp.tensor", lambda m, x, v, o: m.clamp(x, v, out=o)),
+    ("sum.dim", lambda m, x, v, o: m.sum(x, 1, out=o)),
+]
+
+
+@pytest.mark.parametrize("name, fn", GRAPH, ids=[g[0] for g in GRAPH])
+def test_out_graph_like_pytorch(name, fn):
+    """out's history (node names), version, values and the gradients it leads to."""
+    def prog(m):
+        x, v, o = _m(m), _v(m), m.empty(0)
+        r = fn(m, x, v, o)
+        # (out's node and the nodes it leads to: the compositions below are their
+        # functions' own business, tested with them)
+        top = None if o.grad_fn is None else (type(o.grad_fn).__name__, [
+            None if f is None else type(f).__name__ for f, _ in o.grad_fn.next_functions])
+        res = [r is o, top, o.requires_grad, o.is_leaf, o._version, o.detach()]
+        if o.requires_grad:
+            r = catch(lambda: o.sum().backward())
+            res.append(r if isinstance(r, Raised) else (x.grad, v.grad))
+        return res
+    # (diag's NotImplemented node names diag here, PyTorch's the ATen op it runs)
+    if name.startswith("diag"):
+        same(lambda m: prog(m)[:-1], may_raise=True, quiet=True)
+    else:
+        same(prog, may_raise=True, quiet=True)
+
+
+def _f(m):
+    return m.linspace(-1.5, 1.5, 6, dtype=m.float64).reshape(2, 3)
+
+
+# the dtype rules of the kernels that compute in out's dtype, or check it their way
+DTYPES = [
+    ("sum.int", lambda m: m.sum(_f(m), 1, out=m.empty(0, dtype=m.int64))),
+    ("sum.bool", lambda m: m.sum(_f(m), 1, out=m.empty(0, dtype=m.bool))),
+    ("sum.dtype_mismatch", lambda m: m.sum(_f(m), 1, dtype=m.float32, out=m.empty(0))),
+    ("sum.dtype_none", lambda m: m.sum(_f(m), None, out=m.empty(0, dtype=m.int32))),
+    ("sum.no_dim", lambda m: m.sum(_f(m), out=m.empty(0))),
+    ("prod.int", lambda m: m.prod(_f(m), 0, out=m.empty(0, dtype=m.int32))),
+    ("cumsum.int", lambda m: m.cumsum(_f(m), 1, out=m.empty(0, dtype=m.int64))),
+    ("cumsum.bool", lambda m: m.cumsum(_f(m), 1, out=m.empty(0, dtype=m.bool))),
+    ("cumsum.dtype_bool", lambda m: m.cumsum(_f(m), 1, dtype=m.bool)),
+    ("cumprod.dtype_bool", lambda m: m.cumprod(_f(m), 0, dtype=m.bool)),
+    ("nansum.int", lambda m: m.nansum(_f(m), 1, out=m.empty(0, dtype=m.int64))),
+    ("nansum.int_dtype", lambda m: m.nansum(_f(m), 1, dtype=m.int64,
+                                            out=m.empty(0, dtype=m.int64))),
+    ("nansum.dtype_mismatch", lambda m: m.nansum(_f(m), 1, dtype=m.float32,
+                                                 out=m.empty(0, dtype=m.float64))),
+    ("nansum.int_input", lambda m: m.nansum(_f(m).long(), 1, out=m.empty(0, dtype=m.bool))),
+    ("nanmean.float32", lambda m: m.nanmean(_f(m), 1, out=m.empty(0))),
+    ("nanmean.int", lambda m: m.nanmean(_f(m), 1, out=m.empty(0, dtype=m.int64))),
+    ("nanmean.int_dtype", lambda m: m.nanmean(_f(m), 1, dtype=m.int64)),
+    ("cat.narrowing", lambda m: m.cat([_f(m), _f(m)], out=m.empty(0, dtype=m.int64))),
+    ("cat.int_into_int8", lambda m: m.cat([_f(m).long()], out=m.empty(0, dtype=m.int8))),
+    ("stack.narrowing", lambda m: m.stack([_f(m).int()], out=m.empty(0, dtype=m.bool))),
+    ("clamp.number_bound", lambda m: m.clamp(_f(m), 0.1, out=m.empty(0))),
+    ("clamp_max.number", lambda m: m.clamp_max(_f(m), 0.1, out=m.empty(0))),
+    ("clamp_max.tensor", lambda m: m.clamp_max(_f(m).float(), _f(m)[0].float(),
+                                               out=m.empty(0, dtype=m.float64))),
+    ("lerp.tensor_weight", lambda m: m.lerp(_f(m), _f(m), _f(m), out=m.empty(0))),
+    ("matrix_power.int", lambda m: m.linalg.matrix_power(_f(m)[:, :2], 1,
+                                                         out=m.empty(0, dtype=m.int64))),
+    ("matrix_power.wider", lambda m: m.linalg.matrix_power(_f(m)[:, :2].float(), 0,
+                                                           out=m.empty(0, dtype=m.float64))),
+    ("chain_matmul.int", lambda m: m.chain_matmul(_f(m), out=m.empty(0, dtype=m.int64))),
+    ("lu.size", lambda m: m.lu(_f(m), out=(m.empty(0),))),
+    ("arange.int64", lambda m: m.arange(0, 3, 1.5, dtype=m.int64)),
+    ("arange.int32", lambda m: m.arange(0, 3, 1.5, out=m.empty(0, dtype=m.int32))),
+    ("arange.zero_step", lambda m: m.arange(0., 2., 0.5, out=m.empty(0, dtype=m.int64))),
+]
+
+
+@pytest.mark.parametrize("name, fn", DTYPES, ids=[d[0] for d in DTYPES])
+def test_out_dtype_like_pytorch(name, fn):
+    # (an overloaded function's TypeError lists its signatures: sum's type is compared)
+    if name == "sum.no_dim":
+        want, got = catch(fn, torch, quiet=True), catch(fn, ac, quiet=True)
+        assert isinstance(got, Raised) and got.type == want.type == "TypeError"
+        return
+    same(fn, may_raise=True, quiet=True)

@@ -38,8 +38,11 @@ _KNOWN_TYPES = {
     "ScalarType", "ScalarType?", "Generator?", "Any", "MemoryFormat?",
 }
 _ENTRY_KEYS = {"func", "forward", "variants", "python", "python_method", "aliases", "inplace",
-               "node", "nodes", "broadcast", "doc", "out", "out_exact",
-               "output_differentiability"}
+               "node", "nodes", "broadcast", "doc", "out", "out_exact", "out_dtype",
+               "out_grad", "out_needs", "output_differentiability"}
+# Note [out= rules] (ops/_prelude.pxi): the out_dtype / out_grad keys' values
+_OUT_DTYPE_RULES = {"compute": None, "join": "OUT_JOIN"}
+_OUT_GRAD_RULES = {"copy": "OUT_GRAD_COPY", "not_implemented": "OUT_GRAD_NOT_IMPLEMENTED"}
 _VARIANTS = {"function", "method", "functional", "linalg", "internal"}
 
 
@@ -191,6 +194,9 @@ class Op:
     out: str | None = None   # takes PyTorch's out= (Note [out= arguments]): the name
                              # PyTorch's autograd error quotes
     out_exact: bool = False  # out must have the result's dtype (no cast)
+    out_dtype: str | None = None   # Note [out= rules]: compute, join
+    out_grad: str | None = None    # Note [out= rules]: copy, not_implemented
+    out_needs: str | None = None   # the argument PyTorch's out= overload has no default for
     output_differentiability: list | None = None  # per return; None: all
 
     def differentiable_returns(self):
@@ -275,9 +281,25 @@ def _parse_entry(family, e):
             inplace or None, nodes,
             bool(e.get("broadcast", False)), e.get("doc"),
             (schema.name if e.get("out") is True else e.get("out")) or None,
-            bool(e.get("out_exact", False)), e.get("output_differentiability"))
-    if op.out_exact and not op.out:
-        raise TableError(f"{schema.name}: out_exact without out")
+            bool(e.get("out_exact", False)), e.get("out_dtype"), e.get("out_grad"),
+            e.get("out_needs"), e.get("output_differentiability"))
+    if (op.out_exact or op.out_dtype or op.out_grad) and not op.out:
+        raise TableError(f"{schema.name}: out_exact / out_dtype / out_grad without out")
+    if op.out_dtype is not None and (op.out_dtype not in _OUT_DTYPE_RULES or op.out_exact):
+        raise TableError(f"{schema.name}: out_dtype is one of {sorted(_OUT_DTYPE_RULES)} "
+                         "(and excludes out_exact)")
+    if op.out_dtype == "compute" and not (
+            any(p.name == "dtype" and p.type == "ScalarType?" for p in schema.params)
+            and schema.params[0].name == "self"):
+        raise TableError(f"{schema.name}: out_dtype: compute needs Tensor self and a "
+                         "ScalarType? dtype")
+    if op.out_grad is not None and op.out_grad not in _OUT_GRAD_RULES:
+        raise TableError(f"{schema.name}: out_grad is one of {sorted(_OUT_GRAD_RULES)}")
+    if op.out_needs is not None and (not op.out or not any(
+            p.name == op.out_needs and p.default == "None" and not p.kwarg_only
+            for p in schema.params)):
+        raise TableError(f"{schema.name}: out_needs names a positional argument that "
+                         "defaults to None")
     od = op.output_differentiability
     if od is not None and (len(od) != len(schema.returns) or not any(od)
                            or not all(isinstance(v, bool) for v in od)):
@@ -874,6 +896,15 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
         pos = i if method else i + 1
         body.append(f"    cdef {p.ctype} {p.name}_ = {_parse_arg(p, public_name, pos, pyname)}")
         call.append(f"{p.name}_")
+    if out and op.out_needs:
+        # PyTorch's out= overload has no default for this argument: given as None it
+        # is taken, left out it is the argument parser's TypeError
+        sig[[p.name for p in schema.params].index(op.out_needs)] = f"{op.out_needs}=NOT_GIVEN"
+        given = [f"    cdef bint {op.out_needs}_given = {op.out_needs} is not NOT_GIVEN",
+                 f"    if not {op.out_needs}_given:",
+                 f"        {op.out_needs} = None"]
+        at = len(aliases) * 2 + sum(2 for a in aliases if a[2])
+        body[at:at] = given
     if (aliases or out) and not star:
         sig.append("*")
     if out:
@@ -904,12 +935,28 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
         # Note [out= arguments] (_prelude.pxi): the checks before the computation
         fields = tuple(n for _, n in schema.returns) \
             if len(schema.returns) > 1 and all(n for _, n in schema.returns) else None
+        rule = ["OUT_EXACT"] if op.out_exact else []
+        if op.out_dtype and _OUT_DTYPE_RULES[op.out_dtype]:
+            rule.append(_OUT_DTYPE_RULES[op.out_dtype])
+        if op.out_grad:
+            rule.append(_OUT_GRAD_RULES[op.out_grad])
+        # the operands of out's NotImplemented node: the tensor arguments
+        operands = "".join(f"{p.name}_, " for p in schema.params
+                           if p.type in _TENSOR_TYPES) if op.out_grad == "not_implemented" \
+            else ""
         lines_out = [
             "    if out is not None:",
             f"        out_check(\"{out}\", out, {len(schema.returns)})",
-            f"        return out_write(\"{out}\", out, {call_expr}, {fields!r}"
-            f"{', True' if op.out_exact else ''})",
         ]
+        if op.out_needs:
+            lines_out.append(f"        if not {op.out_needs}_given:")
+            lines_out.append(f"            no_out(\"{schema.name}\", out)")
+        if op.out_dtype == "compute":
+            lines_out.append(f"        dtype_ = out_compute_dtype(\"{out}\", out, dtype_, self_)")
+        lines_out.append(
+            f"        return out_write(\"{out}\", out, {call_expr}, {fields!r}"
+            + (f", {' | '.join(rule)}" if rule else "")
+            + (f", ({operands})" if operands else "") + ")")
         lines += lines_out
     if len(schema.returns) > 1 and all(n for _, n in schema.returns):
         # Note [Named results] (_prelude.pxi)

@@ -87,7 +87,39 @@ cdef object named_result(str name, tuple fields, tuple values):
 # take_along_dim's row), and an op without a derivative (eq, argmax) takes inputs that
 # require grad. Like
 # PyTorch, out= functions record no graph: with grad mode on, an input or out that
-# requires grad is an error.
+# requires grad is an error. The kernels that depart from these rules name their
+# rule (Note [out= rules]).
+#
+# Note [out= rules]: PyTorch's out= kernels differ in what they do with out's dtype
+# and with inputs that require grad. A row's `out_exact` / `out_dtype` / `out_grad`
+# keys (derivatives.yaml), or a hand-written wrapper's `rule` argument, pick from
+# these flags (a dtype rule, or'ed with an autograd rule); 0 is the common rule above.
+# (A plain True, as the wrappers written before the flags pass, is OUT_EXACT.)
+cdef enum:
+    # dtype rules
+    OUT_EXACT = 1        # out must have the result's dtype (PyTorch's "Expected out
+                         # tensor to have dtype float, but got double instead"): the
+                         # kernels that do not cast (matmul, sort, the decompositions)
+    OUT_FOUND = 2        # the same, in the words of the structured kernels that infer
+                         # their dtype from a number argument ("Found dtype Double but
+                         # expected Float": clamp with number bounds, lerp's tensor weight)
+    OUT_JOIN = 4         # cat's check: an out whose category is narrower than the
+                         # inputs' is a TypeError naming torch.cat (stack, hstack, ...
+                         # all run cat_out)
+    OUT_ANY_CAST = 32    # out takes any dtype: the out= variant is copy_ (chain_matmul
+                         # of one matrix)
+    # (out_dtype: compute, the reductions that compute in out's dtype, acts on the
+    # dtype argument before the computation: out_compute_dtype)
+    # autograd rules: PyTorch composes the out= variant (CompositeImplicitAutograd, or
+    # an out= that is copy_ of the functional result), so inputs that require grad
+    # give out a history instead of the autograd error
+    OUT_GRAD_COPY = 8    # out receives the result through a recorded copy_
+                         # (CopyBackwards, whose other edge is the result's history)
+    OUT_GRAD_NOT_IMPLEMENTED = 16   # the out kernel records PyTorch's NotImplemented
+                         # node on out (its backward raises, naming the ATen op)
+    _OUT_GRAD_RULES = 24
+
+
 cdef int out_check(str name, object out, Py_ssize_t n) except -1:
     if n == 1:
         if not isinstance(out, Tensor):
@@ -110,13 +142,19 @@ cdef int _out_grad_error(str name) except -1:
                        f"automatic differentiation, but one of the arguments requires grad.")
 
 
-cdef Tensor _out_write_one(Tensor out, Tensor result):
+cdef Tensor _out_write_one(Tensor out, Tensor result, bint copy=False, bint any_cast=False):
+    """copy: write through copy_, which records CopyBackwards for a result that requires
+    grad (OUT_GRAD_COPY), after the same checks as the in-place commit's unless any_cast
+    (OUT_ANY_CAST: copy_'s cast)."""
     cdef tuple shape = shape_of(result._data)
     cdef VersionCounter vc
     check_inplace(out, ())     # (an inference tensor outside inference mode)
-    if shape_of(out._data) != shape:
+    cdef bint resize = shape_of(out._data) != shape
+    if (resize or copy) and not any_cast:
         # PyTorch checks the cast before resizing: a refused cast leaves out as it was
-        inplace_commit(make(np.empty(shape, dtype=out._data.dtype)), result)
+        # (a detached result: the dry run must not touch the result's history)
+        inplace_commit(make(np.empty(shape, dtype=out._data.dtype)), make(result._data))
+    if resize:
         if cnp.PyArray_SIZE(out._data) != 0:
             warnings.warn(
                 f"An output with one or more elements was resized since it had shape "
@@ -130,6 +168,8 @@ cdef Tensor _out_write_one(Tensor out, Tensor result):
         v = vc.version
         OPS.resize_(out, shape)
         vc.version = v
+    if copy:
+        return OPS.copy_(out, result, False)
     return inplace_commit(out, result)
 
 
@@ -170,12 +210,19 @@ cdef object out_write_list(str kernel, object out, object compute):
     return None
 
 
-cdef int _out_dtype_exact(Tensor o, Tensor r) except -1:
-    if o._data.dtype != r._data.dtype:
+cdef int _out_dtype_exact(Tensor o, Tensor r, int rule=OUT_EXACT) except -1:
+    cdef dtype od = dtype_of(o._data), rd = dtype_of(r._data)
+    if rule & OUT_JOIN:
+        if rd.category > od.category:
+            raise TypeError(f"torch.cat(): input types can't be cast to the desired output "
+                            f"type {od.scalar_name}")
+    elif od is not rd:
+        if rule & OUT_FOUND:
+            raise RuntimeError(f"Found dtype {od.scalar_name} but expected {rd.scalar_name}")
         raise RuntimeError(
             f"Expected out tensor to have dtype "
-            f"{_C10_TYPE_NAMES.get(r._data.dtype.name, r._data.dtype.name)}, but got "
-            f"{_C10_TYPE_NAMES.get(o._data.dtype.name, o._data.dtype.name)} instead")
+            f"{_C10_TYPE_NAMES.get(rd.name, rd.name)}, but got "
+            f"{_C10_TYPE_NAMES.get(od.name, od.name)} instead")
     return 0
 
 
@@ -186,14 +233,27 @@ cdef dict _C10_TYPE_NAMES = {"float64": "double", "float32": "float", "float16":
 
 
 cdef object with_out(str name, object out, object result, object fields=None,
-                     bint exact=False):
+                     int rule=0, tuple operands=()):
     """result, or with out given, result written into out: the hand-written wrappers
-    (python: manual) compute as without out, then hand the result here."""
+    (python: manual) compute as without out, then hand the result here (rule: Note
+    [out= rules]; operands: the inputs an OUT_GRAD_NOT_IMPLEMENTED node takes)."""
     if out is None:
         return result
     out_check(name, out, 1 if isinstance(result, Tensor) else len(result))
     return out_write(name, out, result if isinstance(result, Tensor) else tuple(result),
-                     fields, exact)
+                     fields, rule, operands)
+
+
+class _NotGiven:
+    """The default of an argument PyTorch's out= overload has no default for (a table
+    row's out_needs): sum(x, out=o) is a TypeError, sum(x, None, out=o) is not."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return "None"
+
+
+NOT_GIVEN = _NotGiven()
 
 
 cdef int no_out(str name, object out) except -1:
@@ -205,21 +265,64 @@ cdef int no_out(str name, object out) except -1:
     return 0
 
 
-cdef object out_write(str name, object out, object result, object fields, bint exact=False):
-    """exact: out must have the result's dtype (the value-and-index kernels: sort, topk,
-    max(dim)), no cast."""
+cdef object out_compute_dtype(str name, object out, object dtype_arg, Tensor input):
+    """out_dtype: compute (Note [out= rules]): the reductions whose out= kernel computes
+    in out's dtype (sum, prod, cumsum, cumprod, nansum: an int or bool out is accepted,
+    and the input is cast to it first), the dtype argument the op runs with. A given
+    dtype must be out's."""
+    cdef dtype od = dtype_of((<Tensor>out)._data), d
+    # nansum's (and nanmean's) kernel on a floating input is a TensorIterator reduction
+    # over floating dtypes only, whose dtype check words its message its own way
+    cdef str float_kernel = _OUT_FLOAT_KERNELS.get(name) \
+        if dtype_of(input._data).category == CAT_FLOAT else None
+    if dtype_arg is None:
+        if float_kernel is not None and od.category != CAT_FLOAT:
+            raise not_implemented_for(float_kernel, od)
+        return od
+    d = to_dtype(dtype_arg)
+    if d is not od:
+        if float_kernel is not None:
+            raise RuntimeError(f"{name}: provided dtype must match dtype of result. Got "
+                               f"{od.scalar_name} and {d.scalar_name}.")
+        raise RuntimeError(
+            f"Expected out tensor to have dtype {_C10_TYPE_NAMES.get(d.name, d.name)}, "
+            f"but got {_C10_TYPE_NAMES.get(od.name, od.name)} instead")
+    return d
+
+
+cdef dict _OUT_FLOAT_KERNELS = {"nansum": "nansum_cpu"}
+
+
+cdef object out_write(str name, object out, object result, object fields, int rule=0,
+                      tuple operands=()):
+    """rule: Note [out= rules]; operands: the inputs of an OUT_GRAD_NOT_IMPLEMENTED
+    node."""
+    cdef bint graph = False
     # a result that requires grad: a differentiable op had an input requiring grad
     # (PyTorch's static rule, here read off the computed result, so that the ops
     # written as compositions need no flag)
     if grad_enabled() and (requires_grad_of(<Tensor>result) if isinstance(result, Tensor)
                            else any_requires_grad(tuple(result))):
-        _out_grad_error(name)
-    if exact:
+        if not rule & _OUT_GRAD_RULES:
+            _out_grad_error(name)
+        graph = True
+    if rule & (OUT_EXACT | OUT_FOUND | OUT_JOIN):
         for o, r in (((out, result),) if isinstance(result, Tensor) else zip(out, result)):
-            _out_dtype_exact(<Tensor>o, <Tensor>r)
+            _out_dtype_exact(<Tensor>o, <Tensor>r, rule)
+    cdef bint any_cast = rule & OUT_ANY_CAST
+    cdef bint copy = any_cast or (graph and rule & OUT_GRAD_COPY)
+    if graph and rule & OUT_GRAD_NOT_IMPLEMENTED:
+        # the values without their history, then out's own node
+        written = out_write(name, out, make((<Tensor>result)._data) if isinstance(
+            result, Tensor) else tuple([make((<Tensor>r)._data) for r in result]),
+            fields, rule)
+        for o in ((out,) if isinstance(result, Tensor) else out):
+            OPS.not_implemented_node(<Tensor>o, operands, name)
+        return written
     if isinstance(result, Tensor):
-        return _out_write_one(<Tensor>out, <Tensor>result)
-    cdef tuple outs = tuple([_out_write_one(<Tensor>o, <Tensor>r) for o, r in zip(out, result)])
+        return _out_write_one(<Tensor>out, <Tensor>result, copy, any_cast)
+    cdef tuple outs = tuple([_out_write_one(<Tensor>o, <Tensor>r, copy, any_cast)
+                             for o, r in zip(out, result)])
     if fields is None:
         return outs
     return named_result(name + "_out", fields, outs)

@@ -731,7 +731,8 @@ _py_einsum.__name__ = _py_einsum.__qualname__ = "einsum"
 cdef Tensor op_tensordot(Tensor a, Tensor b, object dims, object out):
     """dims as torch.tensordot takes it (an int, two lists, or a tensor of either)."""
     if out is not None:   # Note [out= arguments]
-        return with_out("tensordot", out, op_tensordot(a, b, dims, None), None, True)
+        return with_out("tensordot", out, op_tensordot(a, b, dims, None), None,
+                        OUT_EXACT | OUT_GRAD_COPY)
     if not isinstance(dims, (tuple, list, Tensor, int)):
         raise RuntimeError(
             "tensordot expects dims to be int or tuple[list[int], list[int]] or list[list[int]] "
@@ -2168,13 +2169,37 @@ cdef Tensor op_matrix_power(Tensor self, object n):
     return op_linalg_matrix_power(self, n)
 
 
+def _py_linalg_matrix_power(A, n, *, out=None):
+    cdef Tensor A_ = arg_tensor(A, "linalg_matrix_power", "A", 1)
+    cdef object n_ = arg_int(n, "linalg_matrix_power", "n", 2)
+    if out is None:
+        return op_linalg_matrix_power(A_, n_)
+    out_check("linalg_matrix_power", out, 1)
+    cdef dtype ad = dtype_of(A_._data), od = dtype_of((<Tensor>out)._data)
+    if ad.category > od.category:
+        raise RuntimeError(f"matrix_power: Expected result to be safely castable from "
+                           f"{ad.scalar_name} dtype, but got result with dtype {od.scalar_name}")
+    # PyTorch's out= (Note [out= rules]): n = 0 copies an identity into out (a cast, no
+    # graph), n = 1 copies A itself (a cast, a graph through copy_); other powers end
+    # in an out= of matmul (or of linalg_inv_ex for n = -1): the result's dtype, and
+    # its autograd error
+    if n_ == 0:
+        with NoGradGuard():
+            return with_out("linalg_matrix_power", out, op_linalg_matrix_power(A_, 0))
+    if n_ == 1:
+        return with_out("linalg_matrix_power", out, A_, None, OUT_GRAD_COPY)
+    return with_out("linalg_inv_ex" if n_ == -1 else "matmul", out,
+                    op_linalg_matrix_power(A_, n_), None, OUT_EXACT)
+
+
 cdef tuple _tolerances(Tensor A, object atol, object rtol):
     """(atol, rtol) as arrays broadcastable to A's batch (PyTorch's get_atol_rtol)."""
     cdef tuple s = shape_of(A._data)
     eps = np.finfo(A._data.dtype).eps
-    a = 0.0 if atol is None else (atol._data if isinstance(atol, Tensor) else float(atol))
+    a = 0.0 if atol is None else ((<Tensor>atol)._data if isinstance(atol, Tensor)
+                                  else float(atol))
     if rtol is not None:
-        r = rtol._data if isinstance(rtol, Tensor) else float(rtol)
+        r = (<Tensor>rtol)._data if isinstance(rtol, Tensor) else float(rtol)
     elif atol is not None:   # the default rtol only where atol is not positive
         r = np.where(np.asarray(a) > 0, 0.0, eps * max(s[-2], s[-1]))
     else:
@@ -2198,6 +2223,18 @@ cdef Tensor op_linalg_matrix_rank(Tensor A, object tol, bint hermitian, object a
         thr = np.maximum(a, r * smax)
         out = (S > thr[..., None]).sum(axis=-1)
     return make(np.array(out, dtype=np.int64))
+
+
+def _py_linalg_pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None):
+    cdef Tensor A_ = arg_tensor(A, "linalg_pinv", "A", 1)
+    cdef bint hermitian_ = arg_bool(hermitian, "linalg_pinv", "hermitian", 3)
+    res = op_linalg_pinv(A_, rcond, hermitian_, atol, rtol)
+    tols = (rcond, atol, rtol)
+    # (Note [out= rules]) with tolerances given as numbers PyTorch composes the out=
+    # variant (a graph through copy_); its default and tensor tolerances run the
+    # out= kernel of linalg_pinv.atol_rtol_tensor (the autograd error)
+    composed = any(t is not None for t in tols) and not any(isinstance(t, Tensor) for t in tols)
+    return with_out("linalg_pinv", out, res, None, OUT_GRAD_COPY if composed else 0)
 
 
 cdef Tensor op_linalg_pinv(Tensor A, object rcond, bint hermitian, object atol, object rtol):
@@ -2357,6 +2394,26 @@ cdef tuple op_lu(Tensor A, bint pivot, bint get_infos):
                   UserWarning, stacklevel=2)
     cdef tuple r = op_linalg_lu_factor_ex(A, pivot, not get_infos)
     return (r[0], r[1], r[2]) if get_infos else (r[0], r[1])
+
+
+def _py_lu(A, pivot=True, get_infos=False, *, out=None):
+    cdef Tensor A_ = arg_tensor(A, "lu", "A", 1)
+    cdef bint pivot_ = arg_bool(pivot, "lu", "pivot", 2)
+    cdef bint get_infos_ = arg_bool(get_infos, "lu", "get_infos", 3)
+    cdef tuple res = op_lu(A_, pivot_, get_infos_)
+    if out is None:
+        return res
+    # torch.lu is Python in PyTorch: its out= resizes each out tensor to its result and
+    # copy_s it in (any dtype; a graph through copy_), and returns out itself
+    if len(out) - get_infos_ != 2:
+        raise TypeError(f"expected tuple of {2 + get_infos_} elements but got {len(out)}")
+    if not isinstance(out, (tuple, list)):
+        raise TypeError(f"argument 'out' must be tuple of Tensors, not {type(out).__name__}")
+    for o, r in zip(out, res):
+        if not isinstance(o, Tensor):
+            raise AttributeError(f"'{type(o).__name__}' object has no attribute 'resize_as_'")
+        OPS.copy_(OPS.resize_as_(<Tensor>o, <Tensor>r), <Tensor>r, False)
+    return out
 
 
 cdef object _perm_matrix(cnp.ndarray piv, Py_ssize_t m, object np_dtype):
@@ -3238,8 +3295,16 @@ cdef Tensor op_chain_matmul(list matrices):
 def _py_chain_matmul(*matrices, out=None):
     if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
         matrices = matrices[0]
-    return with_out("chain_matmul", out,
-                    op_chain_matmul(arg_tensor_list(list(matrices), "chain_matmul")), None, True)
+    matrices = arg_tensor_list(list(matrices), "chain_matmul")
+    res = op_chain_matmul(matrices)
+    if out is None:
+        return res
+    if len(matrices) == 1:
+        # PyTorch's out= copies the matrix itself into out: any dtype, and a graph
+        # through copy_ straight to the matrix (Note [out= rules])
+        return with_out("chain_matmul", out, matrices[0], None, OUT_ANY_CAST | OUT_GRAD_COPY)
+    out_check("chain_matmul", out, 1)
+    return out_write("mm", out, res, None, OUT_EXACT)   # (mm's out= and its autograd error)
 
 
 cdef Tensor op_linalg_tensorinv(Tensor A, object ind):
@@ -3436,7 +3501,8 @@ def _py_nuclear_norm(input, dim=None, keepdim=False, *, out=None):
         dim, keepdim = None, dim
     return with_out("nuclear_norm", out,
                     op_nuclear_norm(arg_tensor(input, "nuclear_norm", "input", 1), dim,
-                                    arg_bool(keepdim, "nuclear_norm", "keepdim", 3)), None, True)
+                                    arg_bool(keepdim, "nuclear_norm", "keepdim", 3)), None,
+                    OUT_EXACT | OUT_GRAD_COPY)
 
 
 cdef Tensor op_nuclear_norm(Tensor self, object dim, bint keepdim):

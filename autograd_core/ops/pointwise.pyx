@@ -980,9 +980,11 @@ cdef tuple _clamp_bounds(str fname, object min, object max):
 def _py_clamp(input, min=None, max=None, *, out=None):
     cdef Tensor self = arg_tensor(input, "clamp", "input", 1)
     tensors, lo, hi = _clamp_bounds("clamp", min, max)
+    # (Note [out= rules]: with tensor bounds out takes a cast, with number bounds
+    # PyTorch's structured kernel wants out of the result's dtype)
     if tensors:
-        return with_out("clamp", out, op__clamp_tensor(self, lo, hi), None, True)
-    return with_out("clamp", out, op_clamp(self, lo, hi), None, True)
+        return with_out("clamp", out, op__clamp_tensor(self, lo, hi))
+    return with_out("clamp", out, op_clamp(self, lo, hi), None, OUT_FOUND)
 
 
 def _py_clamp_(input, min=None, max=None):
@@ -1010,7 +1012,7 @@ cdef object _clamp_bound(str fname, str argname, Tensor self, object bound):
 def _py_clamp_min(input, min, *, out=None):
     cdef Tensor self = arg_tensor(input, "clamp_min", "input", 1)
     res = op_clamp_min(self, _clamp_bound("clamp_min", "min", self, min))
-    return with_out("clamp_min", out, res, None, True)
+    return with_out("clamp_min", out, res, None, 0 if isinstance(min, Tensor) else OUT_FOUND)
 
 
 def _py_clamp_min_(input, min):
@@ -1022,7 +1024,7 @@ def _py_clamp_min_(input, min):
 def _py_clamp_max(input, max, *, out=None):
     cdef Tensor self = arg_tensor(input, "clamp_max", "input", 1)
     res = op_clamp_max(self, _clamp_bound("clamp_max", "max", self, max))
-    return with_out("clamp_max", out, res, None, True)
+    return with_out("clamp_max", out, res, None, 0 if isinstance(max, Tensor) else OUT_FOUND)
 
 
 def _py_clamp_max_(input, max):
@@ -1087,9 +1089,11 @@ def _py_lerp(input, end, weight, *, out=None):
     cdef Tensor self = arg_tensor(input, "lerp", "input", 1)
     cdef Tensor e = arg_tensor(end, "lerp", "end", 2)
     w = _lerp_weight("lerp", weight)
+    # (Note [out= rules]: a number weight casts into out, a tensor weight's structured
+    # kernel wants out of the result's dtype)
     if isinstance(w, Tensor):
-        return with_out("lerp", out, op__lerp_tensor(self, e, w), None, True)
-    return with_out("lerp", out, op_lerp(self, e, w), None, True)
+        return with_out("lerp", out, op__lerp_tensor(self, e, w), None, OUT_FOUND)
+    return with_out("lerp", out, op_lerp(self, e, w))
 
 
 def _py_lerp_(input, end, weight):

@@ -422,6 +422,9 @@ def _py_prod(input, dim=None, keepdim=False, *, out=None, dtype=None, axis=None,
             "keepdim = False, *, autograd_core.dtype dtype = None)\n")
     if dim is None:
         no_out("prod", out)       # (prod(input) has no out=)
+    elif out is not None:
+        out_check("prod", out, 1)
+        dtype = out_compute_dtype("prod", out, dtype, self)   # Note [out= rules]
     res = op_prod(self, None if dim is None else arg_int(dim, "prod", "dim", 2),
                   arg_bool(keepdim, "prod", "keepdim", 3),
                   None if dtype is None else to_dtype(dtype))
@@ -744,6 +747,7 @@ cdef Tensor op_logsumexp(Tensor self, object dim, bint keepdim):
 
 cdef Tensor op_cumsum(Tensor self, object dim, object out_dtype):
     cdef dtype od = _accumulating_dtype(dtype_of(self._data), out_dtype)
+    check_not_bool_kernel(od, "cumsum_out_cpu")   # (dtype=torch.bool, or a bool out=)
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
     cdef Py_ssize_t d = wrap_dim(dim, nd)
     cdef cnp.ndarray xa = cast_array(self._data, od)
@@ -756,6 +760,7 @@ cdef Tensor op_cumsum(Tensor self, object dim, object out_dtype):
 
 cdef Tensor op_cumprod(Tensor self, object dim, object out_dtype):
     cdef dtype od = _accumulating_dtype(dtype_of(self._data), out_dtype)
+    check_not_bool_kernel(od, "cumprod_out_cpu")   # (dtype=torch.bool, or a bool out=)
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
     cdef Py_ssize_t d = wrap_dim(dim, nd)
     cdef cnp.ndarray xa = cast_array(self._data, od)
@@ -1156,6 +1161,9 @@ cdef Tensor op_nanmean(Tensor self, object dim, bint keepdim, object out_dtype):
     if dtype_of(self._data).category != CAT_FLOAT:
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
                            f"but got {dtype_of(self._data).scalar_name}")
+    if d.category != CAT_FLOAT:
+        raise RuntimeError("nanmean(): could not infer output dtype. Optional dtype must be "
+                           f"either a floating point or complex dtype. Got: {d.scalar_name}")
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
     cdef tuple dims = reduction_dims(dim, nd)
     count = np.add.reduce(~np.isnan(self._data), axis=_axis(dims, nd), dtype=np.int64,
@@ -1979,7 +1987,7 @@ def _py_quantile(input, q, dim=None, keepdim=False, *, out=None, interpolation="
                     None if dim is None else arg_int(dim, "quantile", "dim", 3),
                     arg_bool(keepdim, "quantile", "keepdim", 4),
                     arg_str(interpolation, "quantile", "interpolation", 5), False)
-    return with_out("quantile", out, res, None, True)
+    return with_out("quantile", out, res, None, OUT_EXACT | OUT_GRAD_COPY)
 
 
 def _py_nanquantile(input, q, dim=None, keepdim=False, *, out=None, interpolation="linear",
@@ -1993,7 +2001,7 @@ def _py_nanquantile(input, q, dim=None, keepdim=False, *, out=None, interpolatio
                     None if dim is None else arg_int(dim, "nanquantile", "dim", 3),
                     arg_bool(keepdim, "nanquantile", "keepdim", 4),
                     arg_str(interpolation, "nanquantile", "interpolation", 5), True)
-    return with_out("nanquantile", out, res, None, True)
+    return with_out("nanquantile", out, res, None, OUT_EXACT | OUT_GRAD_COPY)
 
 
 cdef Tensor op_quantile(Tensor self, object q, object dim, bint keepdim, object interpolation):
