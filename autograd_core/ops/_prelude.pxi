@@ -253,7 +253,7 @@ class _NotGiven:
         return "None"
 
 
-NOT_GIVEN = _NotGiven()
+cdef object NOT_GIVEN = _NotGiven()   # (C level: the wrappers test it on every call)
 
 
 cdef int no_out(str name, object out) except -1:
