@@ -553,3 +553,18 @@ def test_sample_dirichlet_stream(seed, dtype, shape):
         return m._sample_dirichlet(a)
     _assert_same(fn, seed)
 
+
+@pytest.mark.parametrize("name", ["Gamma", "Chi2", "Beta", "Dirichlet", "StudentT"])
+def test_gamma_family_samples(name):
+    """The distributions built on the gamma sampler draw PyTorch's numbers (StudentT: its
+    normal first, then the chi-squared)."""
+    def fn(m):
+        D = m.distributions
+        c = m.tensor([0.4, 1.0, 2.5, 9.0])
+        d = {"Gamma": lambda: D.Gamma(c, m.tensor([1.0, 2.0, 0.5, 3.0])),
+             "Chi2": lambda: D.Chi2(c),
+             "Beta": lambda: D.Beta(c, m.tensor([1.5, 0.3, 2.0, 2.0])),
+             "Dirichlet": lambda: D.Dirichlet(c),
+             "StudentT": lambda: D.StudentT(c, 1.0, 2.0)}[name]()
+        return m.cat([d.sample((3,)).reshape(-1), d.rsample((2,)).reshape(-1)])
+    _assert_same(fn, 21)
