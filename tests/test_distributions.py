@@ -127,11 +127,48 @@ CASES = {
     "binomial_logits": (lambda mod, p: mod.distributions.Binomial(mod.tensor([5.0, 100.0]), logits=p[0]),
                         lambda mod: (_t(mod, [0.3, -2.0]),),
                         lambda mod: mod.tensor([2.0, 17.0])),
+    "half_cauchy": (lambda mod, p: mod.distributions.HalfCauchy(*p),
+                    lambda mod: (_t(mod, [1.0, 0.3]),),
+                    lambda mod: mod.tensor([0.5, 2.0])),
+    "inverse_gamma": (lambda mod, p: mod.distributions.InverseGamma(*p),
+                      lambda mod: (_t(mod, [3.0, 0.7, 1.5]), _t(mod, [2.0, 1.0, 0.5])),
+                      lambda mod: mod.tensor([0.5, 2.0, 0.3])),
+    "kumaraswamy": (lambda mod, p: mod.distributions.Kumaraswamy(*p),
+                    lambda mod: (_t(mod, [2.0, 0.5, 1.5]), _t(mod, [3.0, 0.8, 1.0])),
+                    lambda mod: mod.tensor([0.3, 0.9, 0.5])),
+    "fishersnedecor": (lambda mod, p: mod.distributions.FisherSnedecor(*p),
+                       lambda mod: (_t(mod, [4.0, 1.5, 10.0]), _t(mod, [6.0, 3.0, 1.0])),
+                       lambda mod: mod.tensor([0.8, 2.0, 0.3])),
+    "negative_binomial": (lambda mod, p: mod.distributions.NegativeBinomial(*p),
+                          lambda mod: (_t(mod, [3.0, 0.5, 10.0]), _t(mod, [0.4, 0.9, 0.0])),
+                          lambda mod: mod.tensor([2.0, 7.0, 0.0])),
+    "negative_binomial_logits": (lambda mod, p: mod.distributions.NegativeBinomial(p[0], logits=p[1]),
+                                 lambda mod: (_t(mod, [2.0, 5.0]), _t(mod, [0.3, -1.0])),
+                                 lambda mod: mod.tensor([4.0, 1.0])),
+    "multinomial": (lambda mod, p: mod.distributions.Multinomial(5, probs=p[0]),
+                    lambda mod: (_t(mod, [[0.2, 0.3, 0.5], [0.6, 0.1, 0.3]]),),
+                    lambda mod: mod.tensor([[1.0, 1.0, 3.0], [5.0, 0.0, 0.0]])),
+    "relaxed_onehot": (lambda mod, p: mod.distributions.RelaxedOneHotCategorical(mod.tensor(0.6), logits=p[0]),
+                       lambda mod: (_t(mod, [[0.5, -1.0, 0.2], [1.0, 1.0, 0.0]]),),
+                       lambda mod: mod.tensor([0.3, 0.3, 0.4])),
+    "mixture": (lambda mod, p: mod.distributions.MixtureSameFamily(
+                    mod.distributions.Categorical(p[0]), mod.distributions.Normal(p[1], p[2])),
+                lambda mod: (_t(mod, [0.3, 0.7]), _t(mod, [-1.0, 2.0]), _t(mod, [0.5, 1.0])),
+                lambda mod: mod.tensor(1.5)),
+    "mixture_mvn": (lambda mod, p: mod.distributions.MixtureSameFamily(
+                        mod.distributions.Categorical(logits=p[0]),
+                        mod.distributions.Independent(mod.distributions.Normal(p[1], p[2]), 1)),
+                    lambda mod: (_t(mod, [[0.3, 0.7, 0.0], [1.0, 0.0, -1.0]]),
+                                 _t(mod, [[[0.0, 1.0], [2.0, -1.0], [0.5, 0.5]],
+                                          [[1.0, 1.0], [0.0, -2.0], [0.5, 3.0]]]),
+                                 _t(mod, [[1.0, 0.5], [0.3, 2.0], [1.0, 1.0]])),
+                    lambda mod: mod.tensor([[0.1, 0.2], [1.5, -0.5]])),
 }
 CONTINUOUS = {"normal", "normal_scalar", "normal_f64", "uniform", "mvn_cov", "mvn_tril",
               "mvn_precision", "independent", "exponential", "laplace", "gamma", "gamma_f64",
               "gamma_scalar", "chi2", "beta", "beta_f64", "dirichlet", "studentT", "lognormal",
-              "halfnormal", "gumbel", "gumbel_scalar", "cauchy", "weibull", "pareto"}
+              "halfnormal", "gumbel", "gumbel_scalar", "cauchy", "weibull", "pareto",
+              "half_cauchy", "inverse_gamma", "kumaraswamy"}
 
 
 def _describe(mod, name):
@@ -190,7 +227,8 @@ def test_gradients_through_rsample_and_log_prob(name):
     same(prog, rtol=1e-4, atol=1e-5)
 
 
-@pytest.mark.parametrize("name", ["logistic_normal", "relaxed_bernoulli"])
+@pytest.mark.parametrize("name", ["logistic_normal", "relaxed_bernoulli", "relaxed_onehot",
+                                  "fishersnedecor"])
 def test_gradients_through_rsample_without_entropy(name):
     """Transformed distributions without a closed-form entropy: rsample and log_prob."""
     def prog(mod):
@@ -206,14 +244,18 @@ def test_gradients_through_rsample_without_entropy(name):
 
 @pytest.mark.parametrize("name", ["bernoulli_probs", "bernoulli_logits", "categorical_probs",
                                   "categorical_logits", "onehot", "poisson", "geometric_probs",
-                                  "geometric_logits", "binomial_probs", "binomial_logits"])
+                                  "geometric_logits", "binomial_probs", "binomial_logits",
+                                  "negative_binomial", "negative_binomial_logits", "multinomial",
+                                  "mixture", "mixture_mvn"])
 def test_gradients_through_log_prob_and_entropy(name):
     def prog(mod):
         make, params, value = CASES[name]
         ps = params(mod)
         d = make(mod, ps)
         loss = d.log_prob(value(mod)).sum() * 0.7
-        if name not in ("poisson", "binomial_logits"):  # no entropy in PyTorch (inhomogeneous n)
+        # no entropy in PyTorch (Binomial's: not for an inhomogeneous total_count)
+        if name not in ("poisson", "binomial_logits", "negative_binomial",
+                        "negative_binomial_logits", "mixture", "mixture_mvn"):
             loss = loss + d.entropy().sum()
         return loss, mod.autograd.grad(loss, ps)
     same(prog, rtol=1e-4, atol=1e-5)
@@ -387,6 +429,30 @@ def test_kl_independent_and_registry():
     lambda mod: mod.distributions.TransformedDistribution(
         mod.distributions.Normal(0.0, 1.0), [mod.distributions.transforms.StickBreakingTransform()]),
     lambda mod: mod.distributions.transforms.ExpTransform(cache_size=2),
+    lambda mod: mod.distributions.HalfCauchy(mod.tensor([-1.0])),
+    lambda mod: mod.distributions.HalfCauchy(1.0).log_prob(mod.tensor(-1.0)),
+    lambda mod: mod.distributions.InverseGamma(mod.tensor([0.0]), 1.0),
+    lambda mod: mod.distributions.Kumaraswamy(mod.tensor([1.0]), mod.tensor([-1.0])),
+    lambda mod: mod.distributions.Kumaraswamy(mod.tensor([1.0]), mod.tensor([1.0])).log_prob(mod.tensor([1.5])),
+    lambda mod: mod.distributions.FisherSnedecor(mod.tensor([1.0]), mod.tensor([0.0])),
+    lambda mod: mod.distributions.NegativeBinomial(3.0, mod.tensor([1.0])),
+    lambda mod: mod.distributions.NegativeBinomial(mod.tensor([-1.0]), mod.tensor([0.5])),
+    lambda mod: mod.distributions.NegativeBinomial(3.0),
+    lambda mod: mod.distributions.NegativeBinomial(3.0, mod.tensor([0.5])).log_prob(mod.tensor([0.5])),
+    lambda mod: mod.distributions.Multinomial(mod.tensor(3), mod.tensor([0.5, 0.5])),
+    lambda mod: mod.distributions.Multinomial(3, mod.tensor([0.5, 0.5])).log_prob(mod.tensor([3.0, 1.0])),
+    lambda mod: mod.distributions.Multinomial(3, mod.tensor([0.5, -0.5])),
+    lambda mod: mod.distributions.RelaxedOneHotCategorical(mod.tensor(0.5), mod.tensor([0.5, -0.5])),
+    lambda mod: mod.distributions.MixtureSameFamily(mod.distributions.Normal(0.0, 1.0),
+                                                    mod.distributions.Normal(mod.zeros(2), 1.0)),
+    lambda mod: mod.distributions.MixtureSameFamily(mod.distributions.Categorical(mod.ones(2)), 3),
+    lambda mod: mod.distributions.MixtureSameFamily(mod.distributions.Categorical(mod.ones(3)),
+                                                    mod.distributions.Normal(mod.zeros(2), 1.0)),
+    lambda mod: mod.distributions.MixtureSameFamily(mod.distributions.Categorical(mod.ones(3, 2)),
+                                                    mod.distributions.Normal(mod.zeros(4, 2), 1.0)),
+    lambda mod: mod.distributions.biject_to(mod.distributions.constraints.boolean),
+    lambda mod: mod.distributions.transform_to(mod.distributions.constraints.boolean),
+    lambda mod: mod.distributions.biject_to.register(3, lambda c: None),
 ])
 def test_validation_errors(make):
     same_error(make)
@@ -460,6 +526,12 @@ def test_bregman_entropy_and_kl():
     "autograd_core.distributions.geometric", "autograd_core.distributions.binomial",
     "autograd_core.distributions.weibull", "autograd_core.distributions.pareto",
     "autograd_core.distributions.logistic_normal", "autograd_core.distributions.relaxed_bernoulli",
+    "autograd_core.distributions.half_cauchy", "autograd_core.distributions.inverse_gamma",
+    "autograd_core.distributions.kumaraswamy", "autograd_core.distributions.fishersnedecor",
+    "autograd_core.distributions.negative_binomial", "autograd_core.distributions.multinomial",
+    "autograd_core.distributions.relaxed_categorical",
+    "autograd_core.distributions.mixture_same_family",
+    "autograd_core.distributions.constraint_registry",
     "autograd_core.nn.parallel",
 ])
 def test_docstring_examples_run(module):
@@ -643,3 +715,63 @@ def test_dirichlet_and_beta_rsample_gradients():
         return (x, type(x.grad_fn).__name__, mod.autograd.grad((x * w).sum(), c),
                 y, mod.autograd.grad((y * y).sum(), (a, b)))
     same(prog, rtol=1e-5, atol=1e-6)
+
+
+
+CONSTRAINTS = {
+    "real": lambda C: C.real, "positive": lambda C: C.positive,
+    "nonnegative": lambda C: C.nonnegative, "greater_than": lambda C: C.greater_than(-1.5),
+    "greater_than_eq": lambda C: C.greater_than_eq(2.0), "less_than": lambda C: C.less_than(3.0),
+    "unit_interval": lambda C: C.unit_interval, "interval": lambda C: C.interval(-2.0, 5.0),
+    "half_open_interval": lambda C: C.half_open_interval(0.0, 1.0),
+    "simplex": lambda C: C.simplex, "real_vector": lambda C: C.real_vector,
+    "independent_positive": lambda C: C.independent(C.positive, 1),
+}
+
+
+def test_lower_cholesky_and_positive_definite_transforms():
+    def prog(mod):
+        D = mod.distributions
+        x = mod.tensor([[[0.3, -1.2], [2.0, 0.5]], [[0.0, 0.7], [-0.4, -1.0]]], requires_grad=True)
+        lc = D.transform_to(D.constraints.lower_cholesky)
+        pd = D.transform_to(D.constraints.positive_definite)
+        y, z = lc(x), pd(x)
+        return (repr(lc), repr(pd), y, lc.inv(y), z, pd.inv(z),
+                D.constraints.lower_cholesky.check(y), D.constraints.positive_definite.check(z),
+                mod.autograd.grad((y.sum() + z.sum()), x))
+    same(prog, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", sorted(CONSTRAINTS))
+def test_biject_to_and_transform_to(name):
+    """The registries' transforms land in the constraint, invert, and have PyTorch's
+    values and log-Jacobians."""
+    def prog(mod):
+        D = mod.distributions
+        c = CONSTRAINTS[name](D.constraints)
+        x = mod.tensor([[0.3, -1.2, 2.0], [0.0, 0.7, -0.4]], requires_grad=True)
+        out = []
+        for registry in (D.biject_to, D.transform_to):
+            t = registry(c)
+            y = t(x)
+            out.append((repr(t), y, c.check(y), t.inv(y)))
+            if registry is D.biject_to:
+                ladj = t.log_abs_det_jacobian(x, y)
+                out.append((ladj, mod.autograd.grad(ladj.sum() + y.sum(), x)))
+        return out
+    same(prog, rtol=1e-5, atol=1e-6)
+
+
+def test_mixture_and_multinomial_samples():
+    def prog(mod):
+        D = mod.distributions
+        gmm = D.MixtureSameFamily(D.Categorical(mod.tensor([[0.3, 0.7], [0.5, 0.5]])),
+                                  D.Normal(mod.tensor([[-1.0, 2.0], [0.0, 5.0]]), 1.0))
+        m = D.Multinomial(7, logits=mod.tensor([[0.0, 1.0, -1.0], [2.0, 0.0, 0.0]]))
+        nb = D.NegativeBinomial(mod.tensor([2.0, 30.0]), mod.tensor([0.3, 0.8]))
+        mod.manual_seed(13)
+        return (gmm.sample((4,)), gmm.mean, gmm.variance, gmm.cdf(mod.tensor([0.0, 1.0])),
+                repr(gmm), repr(gmm.support), gmm.expand((3, 2)).log_prob(mod.tensor(0.5)),
+                m.sample((2,)), m.entropy(), m.mean, m.variance, nb.sample((3,)),
+                nb.mean, nb.variance, nb.mode, repr(m.support))
+    same(prog)

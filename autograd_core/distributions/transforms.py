@@ -22,9 +22,10 @@ from autograd_core.distributions.utils import _sum_rightmost, broadcast_all, laz
 
 __all__ = [
     "AbsTransform", "AffineTransform", "ComposeTransform", "ExpTransform",
-    "IndependentTransform", "PowerTransform", "ReshapeTransform", "SigmoidTransform",
-    "SoftmaxTransform", "SoftplusTransform", "StickBreakingTransform", "TanhTransform",
-    "Transform", "identity_transform",
+    "IndependentTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
+    "PowerTransform", "ReshapeTransform", "SigmoidTransform", "SoftmaxTransform",
+    "SoftplusTransform", "StickBreakingTransform", "TanhTransform", "Transform",
+    "identity_transform",
 ]
 
 
@@ -669,3 +670,36 @@ class StickBreakingTransform(Transform):
         if len(shape) < 1:
             raise ValueError("Too few dimensions on input")
         return shape[:-1] + (shape[-1] - 1,)
+
+
+class LowerCholeskyTransform(Transform):
+    """Square matrices to lower-triangular ones with a positive diagonal: the strict lower
+    triangle kept, the diagonal exponentiated (not bijective: the upper triangle is lost)."""
+    domain = constraints.independent(constraints.real, 2)
+    codomain = constraints.lower_cholesky
+
+    def __eq__(self, other):
+        return isinstance(other, LowerCholeskyTransform)
+
+    def _call(self, x):
+        return x.tril(-1) + x.diagonal(dim1=-2, dim2=-1).exp().diag_embed()
+
+    def _inverse(self, y):
+        return y.tril(-1) + y.diagonal(dim1=-2, dim2=-1).log().diag_embed()
+
+
+class PositiveDefiniteTransform(Transform):
+    """Square matrices to positive-definite ones: L @ L^T of LowerCholeskyTransform's L."""
+    domain = constraints.independent(constraints.real, 2)
+    codomain = constraints.positive_definite
+
+    def __eq__(self, other):
+        return isinstance(other, PositiveDefiniteTransform)
+
+    def _call(self, x):
+        x = LowerCholeskyTransform()(x)
+        return x @ x.mT
+
+    def _inverse(self, y):
+        y = _torch.linalg.cholesky(y)
+        return LowerCholeskyTransform().inv(y)
