@@ -127,6 +127,21 @@ CASES = {
     "binomial_logits": (lambda mod, p: mod.distributions.Binomial(mod.tensor([5.0, 100.0]), logits=p[0]),
                         lambda mod: (_t(mod, [0.3, -2.0]),),
                         lambda mod: mod.tensor([2.0, 17.0])),
+    "continuous_bernoulli": (lambda mod, p: mod.distributions.ContinuousBernoulli(*p),
+                             lambda mod: (_t(mod, [0.3, 0.4995, 0.9, 0.01]),),
+                             lambda mod: mod.tensor([0.2, 0.5, 0.95, 0.0])),
+    "continuous_bernoulli_logits": (lambda mod, p: mod.distributions.ContinuousBernoulli(logits=p[0]),
+                                    lambda mod: (_t(mod, [-1.0, 0.001, 3.0], dtype="float64"),),
+                                    lambda mod: mod.tensor([0.7, 0.1, 1.0], dtype=mod.float64)),
+    "generalized_pareto": (lambda mod, p: mod.distributions.GeneralizedPareto(*p),
+                           lambda mod: (_t(mod, [0.0, 1.0, -1.0]), _t(mod, [1.0, 2.0, 0.5]),
+                                        _t(mod, [0.5, 0.0, -0.2])),
+                           lambda mod: mod.tensor([1.0, 3.0, 0.2])),
+    "lowrank_mvn": (lambda mod, p: mod.distributions.LowRankMultivariateNormal(*p),
+                    lambda mod: (_t(mod, [[0.0, 1.0, -1.0], [0.5, 0.5, 0.5]]),
+                                 _t(mod, [[1.0, 0.2], [0.5, -1.0], [0.0, 0.3]]),
+                                 _t(mod, [1.0, 2.0, 0.5])),
+                    lambda mod: mod.tensor([0.5, -0.5, 1.0])),
     "half_cauchy": (lambda mod, p: mod.distributions.HalfCauchy(*p),
                     lambda mod: (_t(mod, [1.0, 0.3]),),
                     lambda mod: mod.tensor([0.5, 2.0])),
@@ -168,7 +183,8 @@ CONTINUOUS = {"normal", "normal_scalar", "normal_f64", "uniform", "mvn_cov", "mv
               "mvn_precision", "independent", "exponential", "laplace", "gamma", "gamma_f64",
               "gamma_scalar", "chi2", "beta", "beta_f64", "dirichlet", "studentT", "lognormal",
               "halfnormal", "gumbel", "gumbel_scalar", "cauchy", "weibull", "pareto",
-              "half_cauchy", "inverse_gamma", "kumaraswamy"}
+              "half_cauchy", "inverse_gamma", "kumaraswamy", "continuous_bernoulli",
+              "continuous_bernoulli_logits", "generalized_pareto", "lowrank_mvn"}
 
 
 def _describe(mod, name):
@@ -308,6 +324,16 @@ KL_PAIRS = [
     ("Pareto", "Pareto", lambda mod: ((_t(mod, [1.0, 0.5]), _t(mod, [2.0, 3.0])),
                                       (_t(mod, [0.5, 1.0]), _t(mod, [1.0, 1.5])))),
     ("Geometric", "Geometric", lambda mod: ((_t(mod, [0.3, 0.8]),), (_t(mod, [0.5, 0.1]),))),
+    ("ContinuousBernoulli", "ContinuousBernoulli", lambda mod: ((_t(mod, [0.3, 0.4995]),), (_t(mod, [0.8, 0.2]),))),
+    ("Beta", "ContinuousBernoulli", lambda mod: ((_t(mod, [0.5, 3.0]), _t(mod, [1.0, 2.0])), (_t(mod, [0.8, 0.2]),))),
+    ("ContinuousBernoulli", "Normal", lambda mod: ((_t(mod, [0.3, 0.7]),), (_t(mod, [0.0, 1.0]), _t(mod, [2.0, 0.5])))),
+    ("ContinuousBernoulli", "Uniform", lambda mod: ((_t(mod, [0.3, 0.7]),), (_t(mod, [-0.5, 0.0]), _t(mod, [1.5, 1.0])))),
+    ("Uniform", "ContinuousBernoulli", lambda mod: ((_t(mod, [0.1, 0.0]), _t(mod, [0.6, 1.0])), (_t(mod, [0.3, 0.7]),))),
+    ("ContinuousBernoulli", "Exponential", lambda mod: ((_t(mod, [0.3, 0.7]),), (_t(mod, [2.0, 0.5]),))),
+    ("Bernoulli", "Poisson", lambda mod: ((_t(mod, [0.3, 0.7]),), (_t(mod, [2.0, 0.5]),))),
+    ("Laplace", "Normal", lambda mod: ((_t(mod, [0.3, 0.7]), _t(mod, [1.0, 2.0])), (_t(mod, [0.0, 1.0]), _t(mod, [2.0, 0.5])))),
+    ("Normal", "Laplace", lambda mod: ((_t(mod, [0.3, 0.7]), _t(mod, [1.0, 2.0])), (_t(mod, [0.0, 1.0]), _t(mod, [2.0, 0.5])))),
+    ("Laplace", "Gamma", lambda mod: ((_t(mod, [0.3, 0.7]), _t(mod, [1.0, 2.0])), (_t(mod, [1.0, 1.0]), _t(mod, [2.0, 0.5])))),
     ("Binomial", "Binomial", lambda mod: ((_t(mod, [5.0, 6.0]), _t(mod, [0.3, 0.8])),
                                           (_t(mod, [5.0, 4.0]), _t(mod, [0.5, 0.1])))),
     ("Gamma", "Normal", lambda mod: ((_t(mod, [0.5, 3.0]), _t(mod, [1.0, 2.0])),
@@ -429,6 +455,16 @@ def test_kl_independent_and_registry():
     lambda mod: mod.distributions.TransformedDistribution(
         mod.distributions.Normal(0.0, 1.0), [mod.distributions.transforms.StickBreakingTransform()]),
     lambda mod: mod.distributions.transforms.ExpTransform(cache_size=2),
+    lambda mod: mod.distributions.ContinuousBernoulli(mod.tensor([1.5]), validate_args=True),
+    lambda mod: mod.distributions.ContinuousBernoulli(mod.tensor([0.5])).log_prob(mod.tensor([1.5])),
+    lambda mod: mod.distributions.GeneralizedPareto(0.0, -1.0, 0.5),
+    lambda mod: mod.distributions.GeneralizedPareto(mod.tensor([0.0]), 1.0, -0.5).log_prob(mod.tensor([3.0])),
+    lambda mod: mod.distributions.LowRankMultivariateNormal(mod.tensor(0.0), mod.ones(1, 1), mod.ones(1)),
+    lambda mod: mod.distributions.LowRankMultivariateNormal(mod.zeros(2), mod.ones(2), mod.ones(2)),
+    lambda mod: mod.distributions.LowRankMultivariateNormal(mod.zeros(2), mod.ones(3, 1), mod.ones(2)),
+    lambda mod: mod.distributions.LowRankMultivariateNormal(mod.zeros(2), mod.ones(2, 1), mod.ones(3)),
+    lambda mod: mod.distributions.LowRankMultivariateNormal(mod.zeros(2, 2), mod.ones(3, 2, 1), mod.ones(2)),
+    lambda mod: mod.distributions.LowRankMultivariateNormal(mod.zeros(2), mod.ones(2, 1), -mod.ones(2)),
     lambda mod: mod.distributions.HalfCauchy(mod.tensor([-1.0])),
     lambda mod: mod.distributions.HalfCauchy(1.0).log_prob(mod.tensor(-1.0)),
     lambda mod: mod.distributions.InverseGamma(mod.tensor([0.0]), 1.0),
@@ -532,6 +568,9 @@ def test_bregman_entropy_and_kl():
     "autograd_core.distributions.relaxed_categorical",
     "autograd_core.distributions.mixture_same_family",
     "autograd_core.distributions.constraint_registry",
+    "autograd_core.distributions.continuous_bernoulli",
+    "autograd_core.distributions.generalized_pareto",
+    "autograd_core.distributions.lowrank_multivariate_normal",
     "autograd_core.nn.parallel",
 ])
 def test_docstring_examples_run(module):
@@ -775,3 +814,17 @@ def test_mixture_and_multinomial_samples():
                 m.sample((2,)), m.entropy(), m.mean, m.variance, nb.sample((3,)),
                 nb.mean, nb.variance, nb.mode, repr(m.support))
     same(prog)
+
+
+def test_lowrank_mvn_matrices_match_multivariate_normal():
+    def prog(mod):
+        D = mod.distributions
+        W = mod.tensor([[1.0, 0.2], [0.5, -1.0], [0.0, 0.3]], requires_grad=True)
+        d = mod.tensor([1.0, 2.0, 0.5], requires_grad=True)
+        lr = D.LowRankMultivariateNormal(mod.zeros(3), W, d)
+        full = D.MultivariateNormal(mod.zeros(3), covariance_matrix=lr.covariance_matrix)
+        v = mod.tensor([0.3, -1.0, 0.2])
+        return (lr.covariance_matrix, lr.precision_matrix, lr.scale_tril, lr.variance,
+                lr.log_prob(v), full.log_prob(v), lr.entropy(), lr.expand((2,)).log_prob(v),
+                mod.autograd.grad(lr.log_prob(v) + lr.entropy() + lr.precision_matrix.sum(), (W, d)))
+    same(prog, rtol=1e-5, atol=1e-5)

@@ -20,9 +20,11 @@ from autograd_core.distributions.dirichlet import Dirichlet
 from autograd_core.distributions.distribution import Distribution
 from autograd_core.distributions.exp_family import ExponentialFamily
 from autograd_core.distributions.constraint_registry import biject_to, transform_to
+from autograd_core.distributions.continuous_bernoulli import ContinuousBernoulli
 from autograd_core.distributions.exponential import Exponential
 from autograd_core.distributions.fishersnedecor import FisherSnedecor
 from autograd_core.distributions.gamma import Gamma
+from autograd_core.distributions.generalized_pareto import GeneralizedPareto
 from autograd_core.distributions.geometric import Geometric
 from autograd_core.distributions.gumbel import Gumbel
 from autograd_core.distributions.half_cauchy import HalfCauchy
@@ -34,6 +36,7 @@ from autograd_core.distributions.kumaraswamy import Kumaraswamy
 from autograd_core.distributions.laplace import Laplace
 from autograd_core.distributions.log_normal import LogNormal
 from autograd_core.distributions.logistic_normal import LogisticNormal
+from autograd_core.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
 from autograd_core.distributions.mixture_same_family import MixtureSameFamily
 from autograd_core.distributions.multinomial import Multinomial
 from autograd_core.distributions.multivariate_normal import MultivariateNormal
@@ -53,10 +56,11 @@ from autograd_core.distributions.uniform import Uniform
 from autograd_core.distributions.weibull import Weibull
 
 __all__ = [
-    "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Dirichlet",
+    "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "ContinuousBernoulli", "Dirichlet",
     "Distribution", "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma",
-    "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "InverseGamma",
-    "Kumaraswamy", "Laplace", "LogNormal", "LogisticNormal", "MixtureSameFamily",
+    "GeneralizedPareto", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "InverseGamma",
+    "Kumaraswamy", "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal",
+    "MixtureSameFamily",
     "Multinomial", "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical",
     "OneHotCategoricalStraightThrough", "Pareto", "Poisson", "RelaxedBernoulli",
     "RelaxedOneHotCategorical", "StudentT", "TransformedDistribution", "Uniform", "Weibull",
