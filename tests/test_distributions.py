@@ -142,6 +142,9 @@ CASES = {
                                  _t(mod, [[1.0, 0.2], [0.5, -1.0], [0.0, 0.3]]),
                                  _t(mod, [1.0, 2.0, 0.5])),
                     lambda mod: mod.tensor([0.5, -0.5, 1.0])),
+    "von_mises": (lambda mod, p: mod.distributions.VonMises(*p),
+                  lambda mod: (_t(mod, [0.0, 1.0, -2.0, 0.5]), _t(mod, [2.0, 0.5, 10.0, 1e-6])),
+                  lambda mod: mod.tensor([0.5, -3.0, -2.1, 1.0])),
     "half_cauchy": (lambda mod, p: mod.distributions.HalfCauchy(*p),
                     lambda mod: (_t(mod, [1.0, 0.3]),),
                     lambda mod: mod.tensor([0.5, 2.0])),
@@ -262,7 +265,7 @@ def test_gradients_through_rsample_without_entropy(name):
                                   "categorical_logits", "onehot", "poisson", "geometric_probs",
                                   "geometric_logits", "binomial_probs", "binomial_logits",
                                   "negative_binomial", "negative_binomial_logits", "multinomial",
-                                  "mixture", "mixture_mvn"])
+                                  "mixture", "mixture_mvn", "von_mises"])
 def test_gradients_through_log_prob_and_entropy(name):
     def prog(mod):
         make, params, value = CASES[name]
@@ -271,7 +274,7 @@ def test_gradients_through_log_prob_and_entropy(name):
         loss = d.log_prob(value(mod)).sum() * 0.7
         # no entropy in PyTorch (Binomial's: not for an inhomogeneous total_count)
         if name not in ("poisson", "binomial_logits", "negative_binomial",
-                        "negative_binomial_logits", "mixture", "mixture_mvn"):
+                        "negative_binomial_logits", "mixture", "mixture_mvn", "von_mises"):
             loss = loss + d.entropy().sum()
         return loss, mod.autograd.grad(loss, ps)
     same(prog, rtol=1e-4, atol=1e-5)
@@ -465,6 +468,7 @@ def test_kl_independent_and_registry():
     lambda mod: mod.distributions.LowRankMultivariateNormal(mod.zeros(2), mod.ones(2, 1), mod.ones(3)),
     lambda mod: mod.distributions.LowRankMultivariateNormal(mod.zeros(2, 2), mod.ones(3, 2, 1), mod.ones(2)),
     lambda mod: mod.distributions.LowRankMultivariateNormal(mod.zeros(2), mod.ones(2, 1), -mod.ones(2)),
+    lambda mod: mod.distributions.VonMises(mod.tensor([0.0]), mod.tensor([-1.0])),
     lambda mod: mod.distributions.HalfCauchy(mod.tensor([-1.0])),
     lambda mod: mod.distributions.HalfCauchy(1.0).log_prob(mod.tensor(-1.0)),
     lambda mod: mod.distributions.InverseGamma(mod.tensor([0.0]), 1.0),
@@ -569,6 +573,7 @@ def test_bregman_entropy_and_kl():
     "autograd_core.distributions.mixture_same_family",
     "autograd_core.distributions.constraint_registry",
     "autograd_core.distributions.continuous_bernoulli",
+    "autograd_core.distributions.von_mises",
     "autograd_core.distributions.generalized_pareto",
     "autograd_core.distributions.lowrank_multivariate_normal",
     "autograd_core.nn.parallel",

@@ -53,6 +53,7 @@ from autograd_core.distributions.studentT import StudentT
 from autograd_core.distributions.transformed_distribution import TransformedDistribution
 from autograd_core.distributions.transforms import *  # noqa: F401,F403
 from autograd_core.distributions.uniform import Uniform
+from autograd_core.distributions.von_mises import VonMises
 from autograd_core.distributions.weibull import Weibull
 
 __all__ = [
@@ -63,7 +64,7 @@ __all__ = [
     "MixtureSameFamily",
     "Multinomial", "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical",
     "OneHotCategoricalStraightThrough", "Pareto", "Poisson", "RelaxedBernoulli",
-    "RelaxedOneHotCategorical", "StudentT", "TransformedDistribution", "Uniform", "Weibull",
+    "RelaxedOneHotCategorical", "StudentT", "TransformedDistribution", "Uniform", "VonMises", "Weibull",
     "biject_to", "constraints", "kl_divergence", "register_kl", "transform_to", "transforms",
 ]
 __all__.extend(transforms.__all__)
