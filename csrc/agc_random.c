@@ -3,6 +3,7 @@
 #define _GNU_SOURCE /* sincos, sincosf: the calls PyTorch's generic normal kernel makes */
 #include "agc_random.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -771,5 +772,435 @@ void agc_multinomial_row(agc_gen *g, int64_t *out, int64_t n_sample, double *cum
                 right = mid;
         }
         out[j] = left;
+    }
+}
+
+/* ------------------------------------------------------------------ gamma, dirichlet
+ * ATen's sample_gamma (Marsaglia and Tsang, with the alpha < 1 boost) over the
+ * generator's double uniforms and double normals (the cached second Box-Muller sample
+ * included). It is templated on the tensor's type (scalar_t) for alpha's own arithmetic
+ * (1 / alpha, alpha + 1, alpha - 1/3, in float for a float tensor) and on double for the
+ * rest; the float literals of the source (1.0f / 3.0f, 0.0331f) keep their float
+ * values when promoted, as they are here. */
+
+static double gamma_marsaglia(agc_gen *g, double d, double scale)
+{
+    const double c = 1.0f / sqrt(9.0f * d);
+    for (;;) {
+        double x, y;
+        do {
+            x = normal_double(g, 0.0, 1.0);
+            y = 1.0f + c * x;
+        } while (y <= 0);
+        const double v = y * y * y;
+        const double u = 1 - uniform_double(g);
+        const double xx = x * x;
+        if (u < 1.0f - 0.0331f * xx * xx)
+            return scale * d * v;
+        if (log(u) < 0.5f * xx + d * (1.0f - v + log(v)))
+            return scale * d * v;
+    }
+}
+
+static double sample_gamma_double(agc_gen *g, double alpha)
+{
+    double scale = 1.0f;
+    if (alpha < 1.0f) {
+        if (alpha == 0.f)
+            return 0.f;
+        scale *= pow(1 - uniform_double(g), 1.0f / alpha);
+        alpha += 1.0f;
+    }
+    return gamma_marsaglia(g, alpha - 1.0f / 3.0f, scale);
+}
+
+static double sample_gamma_float(agc_gen *g, float alpha)
+{
+    double scale = 1.0f;
+    if (alpha < 1.0f) {
+        if (alpha == 0.f)
+            return 0.f;
+        scale *= pow(1 - uniform_double(g), (double)(1.0f / alpha));
+        alpha += 1.0f;
+    }
+    return gamma_marsaglia(g, (double)(alpha - 1.0f / 3.0f), scale);
+}
+
+/* std::max(numeric_limits<T>::min(), x): NaN (and 0) become the smallest normal */
+static inline double max_tiny_d(double x) { return DBL_MIN < x ? x : DBL_MIN; }
+static inline float max_tiny_f(float x) { return FLT_MIN < x ? x : FLT_MIN; }
+
+void agc_standard_gamma_double(agc_gen *g, double *out, int64_t n, const double *alpha)
+{
+    for (int64_t i = 0; i < n; i++)
+        out[i] = max_tiny_d(sample_gamma_double(g, alpha[i]));
+}
+
+void agc_standard_gamma_float(agc_gen *g, float *out, int64_t n, const float *alpha)
+{
+    for (int64_t i = 0; i < n; i++)
+        out[i] = max_tiny_f((float)sample_gamma_float(g, alpha[i]));
+}
+
+void agc_dirichlet_gamma(agc_gen *g, double *out, int64_t n, const double *alpha)
+{
+    for (int64_t i = 0; i < n; i++)
+        out[i] = max_tiny_d(sample_gamma_double(g, alpha[i]));
+}
+
+/* ------------------------------------------------------------------ gamma, dirichlet
+ * reparameterised gradients (ATen's standard_gamma_grad_one and dirichlet_grad_one, with
+ * double accumulation). Not random, but they belong to the samplers above. The parts
+ * ATen computes in scalar_t are written once per type through the macros below; GM
+ * picks the float or double libm function as C++'s std:: overloads do. */
+
+#define GM(fn, x) _Generic((x), float: fn##f, default: fn)(x)
+#define GM2(fn, a, b) _Generic((a) + (b), float: fn##f, default: fn)((a), (b))
+
+static double polevl_d(double x, const double *A, int len)
+{
+    double result = 0;
+    for (int i = 0; i <= len; i++)
+        result = result * x + A[i];
+    return result;
+}
+
+static const double DIGAMMA_A[] = {
+    8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
+    -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
+    8.33333333333333333333E-2,
+};
+
+/* digamma_one<S, double>: x in S, the sums in double */
+#define DIGAMMA_IMPL(NAME, S, PI_S)                                                         \
+    static S NAME(S x)                                                                      \
+    {                                                                                       \
+        const double PSI_10 = 2.25175258906672110764;                                       \
+        if (x == 0)                                                                         \
+            return INFINITY;                                                                \
+        double additional_summand = 0;                                                      \
+        int x_is_integer = x == GM(floor, x);                                               \
+        if (x < 0) {                                                                        \
+            if (x_is_integer)                                                               \
+                return INFINITY;                                                            \
+            additional_summand = -PI_S / GM(tan, (S)(PI_S * x));                            \
+            x = 1 - x;                                                                      \
+        }                                                                                   \
+        double result = 0;                                                                  \
+        while (x < 10) {                                                                    \
+            result -= 1 / x;                                                                \
+            x += 1;                                                                         \
+        }                                                                                   \
+        if (x == 10)                                                                        \
+            return (S)(result + PSI_10 + additional_summand);                               \
+        double y = 0;                                                                       \
+        if (x < 1.0e17f) {                                                                  \
+            double z = 1.0 / (x * x);                                                       \
+            y = z * polevl_d(z, DIGAMMA_A, 6);                                              \
+        }                                                                                   \
+        return (S)(result + GM(log, x) - (0.5f / x) - y + additional_summand);              \
+    }
+
+DIGAMMA_IMPL(digamma_d, double, 3.14159265358979323846)
+DIGAMMA_IMPL(digamma_f, float, 3.14159265358979323846f)
+
+static double standard_gamma_grad_one(double alpha, double x)
+{
+    if (x < 0.8f) {
+        double numer = 1;
+        double denom = alpha;
+        double series1 = numer / denom;
+        double series2 = numer / (denom * denom);
+        for (int i = 1; i <= 5; ++i) {
+            numer *= -x / (double)i;
+            denom += 1;
+            series1 += numer / denom;
+            series2 += numer / (denom * denom);
+        }
+        const double pow_x_alpha = pow(x, alpha);
+        const double gamma_pdf = pow(x, alpha - 1) * exp(-x);
+        const double gamma_cdf = pow_x_alpha * series1;
+        const double gamma_cdf_alpha =
+            (log(x) - digamma_d(alpha)) * gamma_cdf - pow_x_alpha * series2;
+        const double result = -gamma_cdf_alpha / gamma_pdf;
+        return isnan(result) ? 0.0 : result;
+    }
+    if (alpha > 8.0f) {
+        if (0.9f * alpha <= x && x <= 1.1f * alpha) {
+            const double numer_1 = 1 + 24 * alpha * (1 + 12 * alpha);
+            const double numer_2 = 1440 * (alpha * alpha) + 6 * x * (53 - 120 * x) -
+                                   65 * x * x / alpha + alpha * (107 + 3600 * x);
+            const double denom = 1244160 * (alpha * alpha) * (alpha * alpha);
+            return numer_1 * numer_2 / denom;
+        }
+        const double denom = sqrt(8 * alpha);
+        const double term2 = denom / (alpha - x);
+        const double term3 = pow(x - alpha - alpha * log(x / alpha), -1.5);
+        const double term23 = (x < alpha) ? term2 - term3 : term2 + term3;
+        const double term1 = log(x / alpha) * term23 -
+                             sqrt(2 / alpha) * (alpha + x) / ((alpha - x) * (alpha - x));
+        const double stirling = 1 + 1 / (12 * alpha) * (1 + 1 / (24 * alpha));
+        const double numer = x * term1;
+        return -stirling * numer / denom;
+    }
+    const double u = log(x / alpha);
+    const double v = log(alpha);
+    static const double coef_uv[3][8] = {
+        {0.16009398, -0.094634809, 0.025146376, -0.0030648343, 1, 0.32668115, 0.10406089,
+         0.0014179084},
+        {0.53487893, 0.1298071, 0.065735949, -0.0015649758, 0.16639465, 0.020070113,
+         -0.0035938915, -0.00058392623},
+        {0.040121004, -0.0065914022, -0.0026286047, -0.0013441777, 0.017050642,
+         -0.0021309326, 0.00085092367, -1.5247877e-07},
+    };
+    double coef_v[8];
+    for (int i = 0; i < 8; ++i)
+        coef_v[i] = coef_uv[0][i] + u * (coef_uv[1][i] + u * coef_uv[2][i]);
+    const double p = coef_v[0] + v * (coef_v[1] + v * (coef_v[2] + v * coef_v[3]));
+    const double q = coef_v[4] + v * (coef_v[5] + v * (coef_v[6] + v * coef_v[7]));
+    return exp(p / q);
+}
+
+void agc_standard_gamma_grad_double(double *out, int64_t n, const double *alpha,
+                                    const double *x)
+{
+    for (int64_t i = 0; i < n; i++)
+        out[i] = standard_gamma_grad_one(alpha[i], x[i]);
+}
+
+void agc_standard_gamma_grad_float(float *out, int64_t n, const float *alpha, const float *x)
+{
+    for (int64_t i = 0; i < n; i++)
+        out[i] = (float)standard_gamma_grad_one(alpha[i], x[i]);
+}
+
+/* _beta_grad_alpha_mid: in double throughout */
+static double beta_grad_alpha_mid(double x, double alpha, double beta)
+{
+    const double total = alpha + beta;
+    const double mean = alpha / total;
+    const double std = sqrt(alpha * beta / (total + 1)) / total;
+    if (mean - 0.1 * std <= x && x <= mean + 0.1 * std) {
+        const double poly =
+            47 * x * (beta * beta) * (beta * beta) +
+            alpha * ((43 + 20 * (16 + 27 * beta) * x) * (beta * beta) * beta +
+                     alpha * (3 * (59 + 180 * beta - 90 * x) * (beta * beta) +
+                              alpha * ((453 + 1620 * beta * (1 - x) - 455 * x) * beta +
+                                       alpha * (8 * (1 - x) * (135 * beta - 11)))));
+        const double prefactor_num = (1 + 12 * alpha) * (1 + 12 * beta) / (total * total);
+        const double prefactor_den =
+            12960 * alpha * alpha * alpha * beta * beta * (1 + 12 * total);
+        return prefactor_num / (1 - x) * poly / prefactor_den;
+    }
+    const double prefactor = -x / sqrt(2 * alpha * beta / total);
+    const double stirling = (1 + 1 / (12 * alpha) + 1 / (288 * alpha * alpha)) *
+                            (1 + 1 / (12 * beta) + 1 / (288 * beta * beta)) /
+                            (1 + 1 / (12 * total) + 1 / (288 * total * total));
+    const double term1_num =
+        2 * (alpha * alpha) * (x - 1) + alpha * beta * (x - 1) - x * (beta * beta);
+    const double axbx = alpha * (x - 1) + beta * x;
+    const double term1_den = sqrt(2 * alpha / beta) * pow(total, (double)1.5f) * axbx * axbx;
+    const double term1 = term1_num / term1_den;
+    const double term2 = 0.5f * log(alpha / (total * x));
+    const double term3_num = sqrt(8 * alpha * beta / total);
+    const double term3_den = beta * x + alpha * (x - 1);
+    const double term3 = term3_num / term3_den;
+    const double term4_base =
+        beta * log(beta / (total * (1 - x))) + alpha * log(alpha / (total * x));
+    const double term4 = pow(term4_base, (double)-1.5f);
+    const double term1234 = term1 + term2 * (term3 + (x < mean ? term4 : -term4));
+    return stirling * prefactor * term1234;
+}
+
+static const double DIRICHLET_C[2][3][3][4] = {
+    {{{1.003668233, -0.01061107488, -0.0657888334, 0.01201642863},
+      {0.6336835991, -0.3557432599, 0.05486251648, -0.001465281033},
+      {-0.03276231906, 0.004474107445, 0.002429354597, -0.0001557569013}},
+     {{0.221950385, -0.3187676331, 0.01799915743, 0.01074823814},
+      {-0.2951249643, 0.06219954479, 0.01535556598, 0.001550077057},
+      {0.02155310298, 0.004170831599, 0.001292462449, 6.976601077e-05}},
+     {{-0.05980841433, 0.008441916499, 0.01085618172, 0.002319392565},
+      {0.02911413504, 0.01400243777, -0.002721828457, 0.000751041181},
+      {0.005900514878, -0.001936558688, -9.495446725e-06, 5.385558597e-05}}},
+    {{{1, -0.02924021934, -0.04438342661, 0.007285809825},
+      {0.6357567472, -0.3473456711, 0.05454656494, -0.002407477521},
+      {-0.03301322327, 0.004845219414, 0.00231480583, -0.0002307248149}},
+     {{0.5925320577, -0.1757678135, 0.01505928619, 0.000564515273},
+      {0.1014815858, -0.06589186703, 0.01272886114, -0.0007316646956},
+      {-0.007258481865, 0.001096195486, 0.0003934994223, -4.12701925e-05}},
+     {{0.06469649321, -0.0236701437, 0.002902096474, -5.896963079e-05},
+      {0.001925008108, -0.002869809258, 0.0008000589141, -6.063713228e-05},
+      {-0.0003477407336, 6.959756487e-05, 1.097287507e-05, -1.650964693e-06}}},
+};
+
+/* dirichlet_grad_one<S, double> and its small-x / small-(1-x) series in S */
+#define DIRICHLET_GRAD_IMPL(NAME, S, DIGAMMA)                                              \
+    static S NAME##_alpha_small(S x, S alpha, S beta)                                      \
+    {                                                                                      \
+        const S factor = DIGAMMA(alpha) - DIGAMMA(alpha + beta) - GM(log, x);              \
+        S numer = 1;                                                                       \
+        S series = numer / alpha * (factor + 1 / alpha);                                   \
+        for (int i = 1; i <= 10; ++i) {                                                    \
+            S casted_i = (S)i;                                                             \
+            numer *= (casted_i - beta) * x / casted_i;                                     \
+            const S denom = alpha + casted_i;                                              \
+            series += numer / denom * (factor + 1 / denom);                                \
+        }                                                                                  \
+        const S result = x * GM2(pow, (S)(1 - x), (S)-beta) * series;                      \
+        return isnan(result) ? (S)0 : result;                                              \
+    }                                                                                      \
+    static S NAME##_beta_small(S x, S alpha, S beta)                                       \
+    {                                                                                      \
+        const S factor = DIGAMMA(alpha + beta) - DIGAMMA(beta);                            \
+        S numer = 1, betas = 1, dbetas = 0, series = factor / alpha;                       \
+        for (int i = 1; i <= 8; ++i) {                                                     \
+            S casted_i = (S)i;                                                             \
+            numer *= -x / casted_i;                                                        \
+            dbetas = dbetas * (beta - casted_i) + betas;                                   \
+            betas = betas * (beta - casted_i);                                             \
+            series += numer / (alpha + casted_i) * (dbetas + factor * betas);              \
+        }                                                                                  \
+        const S result = -GM2(pow, (S)(1 - x), (S)(1 - beta)) * series;                    \
+        return isnan(result) ? (S)0 : result;                                              \
+    }                                                                                      \
+    static S NAME(S x, S alpha, S total)                                                   \
+    {                                                                                      \
+        const double x_ = x, alpha_ = alpha, total_ = total;                               \
+        const S beta = total - alpha;                                                      \
+        const double beta_ = total_ - alpha_;                                              \
+        const S boundary = total * x * (1 - x);                                            \
+        if (x <= 0.5f && boundary < 2.5f)                                                  \
+            return NAME##_alpha_small(x, alpha, beta);                                     \
+        if (x >= 0.5f && boundary < 0.75f)                                                 \
+            return -NAME##_beta_small(1 - x, beta, alpha);                                 \
+        if (alpha > 6 && beta > 6)                                                         \
+            return (S)beta_grad_alpha_mid(x_, alpha_, beta_);                              \
+        const double u = log(x_);                                                          \
+        const double a = log(alpha_) - u;                                                  \
+        const double b = log(total_) - a;                                                  \
+        const double pow_u[3] = {1, u, u * u};                                             \
+        const double pow_a[3] = {1, a, a * a};                                             \
+        double p = 0.0, q = 0.0;                                                           \
+        for (int i = 0; i < 3; ++i) {                                                      \
+            for (int j = 0; j < 3; ++j) {                                                  \
+                const double ua = pow_u[i] * pow_a[j];                                     \
+                const double *c0 = DIRICHLET_C[0][i][j], *c1 = DIRICHLET_C[1][i][j];       \
+                p += ua * (c0[0] + b * (c0[1] + b * (c0[2] + b * c0[3])));                 \
+                q += ua * (c1[0] + b * (c1[1] + b * (c1[2] + b * c1[3])));                 \
+            }                                                                              \
+        }                                                                                  \
+        const double approx =                                                              \
+            x_ * (DIGAMMA((S)total_) - DIGAMMA((S)alpha_)) / beta_;                        \
+        return (S)(p / q * approx);                                                        \
+    }
+
+DIRICHLET_GRAD_IMPL(dirichlet_grad_d, double, digamma_d)
+DIRICHLET_GRAD_IMPL(dirichlet_grad_f, float, digamma_f)
+
+void agc_dirichlet_grad_double(double *out, int64_t n, const double *x, const double *alpha,
+                               const double *total)
+{
+    for (int64_t i = 0; i < n; i++)
+        out[i] = dirichlet_grad_d(x[i], alpha[i], total[i]);
+}
+
+void agc_dirichlet_grad_float(float *out, int64_t n, const float *x, const float *alpha,
+                              const float *total)
+{
+    for (int64_t i = 0; i < n; i++)
+        out[i] = dirichlet_grad_f(x[i], alpha[i], total[i]);
+}
+
+/* ------------------------------------------------------------------ dirichlet row sums
+ * _s_dirichlet_cpu normalises by gamma.sum(-1), ATen's cascade_sum over double rows: the
+ * row as vectors of 4 lanes (the kernel's Vectorized<double>, on AVX-512 CPUs too),
+ * summed 4 vectors at a time into per-lane accumulators that are folded into coarser
+ * levels every 2^level_power steps; the leftover elements and then the lanes are added
+ * last. Rows shorter than 4 take the scalar path (the same scheme, one lane). The same
+ * order gives the same rounding, hence PyTorch's samples. */
+
+enum { SUM_LEVELS = 4, SUM_ILP = 4, SUM_LANES = 4 };
+
+static int64_t ceil_log2_i64(int64_t x)
+{
+    int64_t r = 0;
+    if (x <= 1)
+        return 0;
+    x -= 1;
+    while (x) {
+        r++;
+        x >>= 1;
+    }
+    return r;
+}
+
+/* multi_row_sum: nrows accumulators, element (i, k) at in[i * row_stride + k] */
+static void multi_row_sum(const double *in, int64_t row_stride, int64_t size, int nrows,
+                          double *ret)
+{
+    double acc[SUM_LEVELS][SUM_ILP * SUM_LANES];
+    const int64_t level_power = ceil_log2_i64(size) / SUM_LEVELS > 4
+                                    ? ceil_log2_i64(size) / SUM_LEVELS : 4;
+    const int64_t level_step = (int64_t)1 << level_power;
+    const int64_t level_mask = level_step - 1;
+    memset(acc, 0, sizeof acc);
+    int64_t i = 0;
+    while (i + level_step <= size) {
+        for (int64_t j = 0; j < level_step; ++j, ++i)
+            for (int k = 0; k < nrows; k++)
+                acc[0][k] += in[i * row_stride + k];
+        for (int j = 1; j < SUM_LEVELS; j++) {
+            for (int k = 0; k < nrows; k++) {
+                acc[j][k] += acc[j - 1][k];
+                acc[j - 1][k] = 0;
+            }
+            if ((i & (level_mask << (j * level_power))) != 0)
+                break;
+        }
+    }
+    for (; i < size; i++)
+        for (int k = 0; k < nrows; k++)
+            acc[0][k] += in[i * row_stride + k];
+    for (int j = 1; j < SUM_LEVELS; j++)
+        for (int k = 0; k < nrows; k++)
+            acc[0][k] += acc[j][k];
+    for (int k = 0; k < nrows; k++)
+        ret[k] = acc[0][k];
+}
+
+/* row_sum over `size` elements of `lanes` doubles each (contiguous): per-lane results */
+static void row_sum_lanes(const double *in, int64_t size, int lanes, double *out)
+{
+    double ps[SUM_ILP * SUM_LANES];
+    const int64_t size_ilp = size / SUM_ILP;
+    multi_row_sum(in, (int64_t)SUM_ILP * lanes, size_ilp, SUM_ILP * lanes, ps);
+    for (int64_t i = size_ilp * SUM_ILP; i < size; i++)
+        for (int l = 0; l < lanes; l++)
+            ps[l] += in[i * lanes + l];
+    for (int k = 1; k < SUM_ILP; k++)
+        for (int l = 0; l < lanes; l++)
+            ps[l] += ps[k * lanes + l];
+    for (int l = 0; l < lanes; l++)
+        out[l] = ps[l];
+}
+
+void agc_dirichlet_row_sums(const double *x, int64_t rows, int64_t n, double *out)
+{
+    for (int64_t r = 0; r < rows; r++) {
+        const double *row = x + r * n;
+        double lanes[SUM_LANES];
+        if (n >= SUM_LANES) {
+            const int64_t vec_size = n / SUM_LANES;
+            row_sum_lanes(row, vec_size, SUM_LANES, lanes);
+            double final_acc = 0;
+            for (int64_t k = vec_size * SUM_LANES; k < n; k++)
+                final_acc += row[k];
+            for (int l = 0; l < SUM_LANES; l++)
+                final_acc += lanes[l];
+            out[r] = final_acc;
+        } else {
+            row_sum_lanes(row, n, 1, lanes);
+            out[r] = lanes[0];
+        }
     }
 }

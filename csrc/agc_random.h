@@ -96,4 +96,21 @@ void agc_binomial_float(agc_gen *g, float *out, int64_t n, const float *count,
 void agc_multinomial_row(agc_gen *g, int64_t *out, int64_t n_sample, double *cum,
                          int64_t n_categories);
 
+/* _standard_gamma: ATen's sample_gamma per alpha (its scalar_t arithmetic in the
+ * tensor's type), floored at the type's smallest normal */
+void agc_standard_gamma_double(agc_gen *g, double *out, int64_t n, const double *alpha);
+void agc_standard_gamma_float(agc_gen *g, float *out, int64_t n, const float *alpha);
+/* _sample_dirichlet's first pass: a double gamma per (double) alpha */
+void agc_dirichlet_gamma(agc_gen *g, double *out, int64_t n, const double *alpha);
+/* gamma.sum(-1) of _sample_dirichlet's rows (n doubles each) in ATen's summation order */
+void agc_dirichlet_row_sums(const double *x, int64_t rows, int64_t n, double *out);
+/* _standard_gamma_grad(alpha, x) and _dirichlet_grad(x, alpha, total), elementwise */
+void agc_standard_gamma_grad_double(double *out, int64_t n, const double *alpha,
+                                    const double *x);
+void agc_standard_gamma_grad_float(float *out, int64_t n, const float *alpha, const float *x);
+void agc_dirichlet_grad_double(double *out, int64_t n, const double *x, const double *alpha,
+                               const double *total);
+void agc_dirichlet_grad_float(float *out, int64_t n, const float *x, const float *alpha,
+                              const float *total);
+
 #endif

@@ -41,6 +41,10 @@ GRAD_FN_ALLOWLIST = {
     "NormalBackward2": "normal(float mean, Tensor std)",
     "NormalBackward3": "normal(Tensor mean, Tensor std)",
     "PoissonBackward0": "poisson (test_poisson_binomial_nodes_and_errors)",
+    "StandardGammaBackward0": "_standard_gamma (random values, a reparameterised derivative): "
+                              "test_distributions.py::test_standard_gamma_op_and_gradient",
+    "StandardGammaGradBackward0": "_standard_gamma_grad, whose backward raises: "
+                                  "test_distributions.py::test_gamma_op_errors",
 }
 
 _U = [C(()), C((5,)), C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C((3, 2), nc=("step",))]

@@ -513,3 +513,58 @@ def test_trunc_normal_draws_pytorchs_numbers(seed, shape, args, dt):
     want = torch.nn.init.trunc_normal_(torch.empty(*shape, dtype=getattr(torch, dt)), *args)
     np.testing.assert_array_equal(got.numpy(), want.numpy())
     assert ag.rand(3).tolist() == torch.rand(3).tolist()
+
+
+# ---------------------------------------------------------------- gamma and dirichlet
+
+GAMMA_ALPHAS = [0.0, 1e-3, 0.01, 0.3, 0.5, 0.999, 1.0, 1.5, 2.0, 3.7, 10.0, 100.0, 1e4]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_standard_gamma_stream(seed, dtype):
+    """sample_gamma's draws (double uniforms, double normals with the cached second
+    Box-Muller sample, the alpha < 1 boost) for alphas on every path, 0 included."""
+    _assert_same(lambda m: m._standard_gamma(
+        m.tensor(GAMMA_ALPHAS * 3, dtype=getattr(m, dtype))), seed)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_standard_gamma_stream_edges(dtype):
+    def fn(m):
+        d = getattr(m, dtype)
+        m.randn(1, dtype=m.float64)  # leaves a cached normal for the sampler to use first
+        a = m.tensor([[0.5, 2.0, 7.0], [1.0, 0.2, 3.0]], dtype=d).t()  # C order of the shape
+        bad = m._standard_gamma(m.tensor([-1.0, float("nan"), -0.5], dtype=d))
+        g = m.Generator().manual_seed(9)
+        own = m._standard_gamma(m.full((5,), 0.7, dtype=d), generator=g)
+        return m.cat([m._standard_gamma(a).reshape(-1), bad, own, m.rand(2, dtype=d)])
+    _assert_same(fn, 4)
+
+
+@pytest.mark.parametrize("seed", SEEDS[:3])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(3,), (4, 2), (2, 3, 5), (2, 11), (300,), (1, 4100)])
+def test_sample_dirichlet_stream(seed, dtype, shape):
+    """Gammas in double, normalised by sums in ATen's order (vectors of 4 lanes, its
+    cascade for long rows), so that the samples are PyTorch's to the last bit."""
+    def fn(m):
+        a = _linspace(m, 0.05, 6.0, int(np.prod(shape)), dtype).reshape(shape)
+        return m._sample_dirichlet(a)
+    _assert_same(fn, seed)
+
+
+@pytest.mark.parametrize("name", ["Gamma", "Chi2", "Beta", "Dirichlet", "StudentT"])
+def test_gamma_family_samples(name):
+    """The distributions built on the gamma sampler draw PyTorch's numbers (StudentT: its
+    normal first, then the chi-squared)."""
+    def fn(m):
+        D = m.distributions
+        c = m.tensor([0.4, 1.0, 2.5, 9.0])
+        d = {"Gamma": lambda: D.Gamma(c, m.tensor([1.0, 2.0, 0.5, 3.0])),
+             "Chi2": lambda: D.Chi2(c),
+             "Beta": lambda: D.Beta(c, m.tensor([1.5, 0.3, 2.0, 2.0])),
+             "Dirichlet": lambda: D.Dirichlet(c),
+             "StudentT": lambda: D.StudentT(c, 1.0, 2.0)}[name]()
+        return m.cat([d.sample((3,)).reshape(-1), d.rsample((2,)).reshape(-1)])
+    _assert_same(fn, 21)

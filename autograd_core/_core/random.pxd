@@ -44,3 +44,10 @@ cdef cnp.ndarray binomial_values(object generator, cnp.ndarray count, cnp.ndarra
 # multinomial with replacement over the rows of a 2-D float array (checked by the caller)
 cdef cnp.ndarray multinomial_with_replacement(object generator, cnp.ndarray probs,
                                               Py_ssize_t n_sample)
+# _standard_gamma: a sample per alpha (float32 or float64), drawn in C order of its shape
+cdef cnp.ndarray standard_gamma_values(object generator, cnp.ndarray alpha)
+# _sample_dirichlet: gammas in double, normalised over the last dim, clamped into (0, 1)
+cdef cnp.ndarray dirichlet_values(object generator, cnp.ndarray alpha)
+# the reparameterised gradients (not random; arrays of one float dtype, one shape)
+cdef cnp.ndarray standard_gamma_grad_values(cnp.ndarray alpha, cnp.ndarray x)
+cdef cnp.ndarray dirichlet_grad_values(cnp.ndarray x, cnp.ndarray alpha, cnp.ndarray total)

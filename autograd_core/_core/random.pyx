@@ -72,6 +72,17 @@ cdef extern from "agc_random.h" nogil:
                             const float *prob)
     void agc_multinomial_row(agc_gen *g, int64_t *out, int64_t n_sample, double *cum,
                              int64_t n_categories)
+    void agc_standard_gamma_double(agc_gen *g, double *out, int64_t n, const double *alpha)
+    void agc_standard_gamma_float(agc_gen *g, float *out, int64_t n, const float *alpha)
+    void agc_dirichlet_gamma(agc_gen *g, double *out, int64_t n, const double *alpha)
+    void agc_dirichlet_row_sums(const double *x, int64_t rows, int64_t n, double *out)
+    void agc_standard_gamma_grad_double(double *out, int64_t n, const double *alpha,
+                                        const double *x)
+    void agc_standard_gamma_grad_float(float *out, int64_t n, const float *alpha, const float *x)
+    void agc_dirichlet_grad_double(double *out, int64_t n, const double *x, const double *alpha,
+                                   const double *total)
+    void agc_dirichlet_grad_float(float *out, int64_t n, const float *x, const float *alpha,
+                                  const float *total)
 
 
 # PyTorch's default CPU seed for a new torch.Generator()
@@ -541,6 +552,106 @@ cdef cnp.ndarray multinomial_with_replacement(object generator, cnp.ndarray prob
         agc_multinomial_row(&g.gen, <int64_t *>_ptr(out[i]), n_sample, <double *>_ptr(cum), n_cat)
         _drop(g)
     return out
+
+
+cdef cnp.ndarray standard_gamma_values(object generator, cnp.ndarray alpha):
+    # ATen's kernel writes a fresh contiguous output and walks it in C order
+    cdef Generator g = generator_or_default(generator)
+    cdef cnp.ndarray a, out
+    if alpha.dtype == np.float64:
+        a = np.ascontiguousarray(alpha, dtype=np.float64)
+        out = np.empty(a.size, dtype=np.float64)
+        with nogil:  # Note [Generator lock]
+            PyThread_acquire_lock(g.lock, WAIT_LOCK)
+            agc_standard_gamma_double(&g.gen, <double *>cnp.PyArray_DATA(out), a.size,
+                                      <const double *>cnp.PyArray_DATA(a))
+            PyThread_release_lock(g.lock)
+    else:
+        a = np.ascontiguousarray(alpha, dtype=np.float32)
+        out = np.empty(a.size, dtype=np.float32)
+        with nogil:  # Note [Generator lock]
+            PyThread_acquire_lock(g.lock, WAIT_LOCK)
+            agc_standard_gamma_float(&g.gen, <float *>cnp.PyArray_DATA(out), a.size,
+                                     <const float *>cnp.PyArray_DATA(a))
+            PyThread_release_lock(g.lock)
+    return out.reshape((<object>alpha).shape)
+
+
+cdef cnp.ndarray dirichlet_values(object generator, cnp.ndarray alpha):
+    # gammas in double whatever alpha's type (against underflow), as ATen's
+    # _s_dirichlet_cpu, then normalised over the last dim and clamped into
+    # [smallest normal, largest value below 1] of alpha's type
+    cdef Generator g = generator_or_default(generator)
+    cdef cnp.ndarray a = np.ascontiguousarray(alpha, dtype=np.float64)
+    cdef cnp.ndarray gam = np.empty(a.size, dtype=np.float64)
+    with nogil:  # Note [Generator lock]
+        PyThread_acquire_lock(g.lock, WAIT_LOCK)
+        agc_dirichlet_gamma(&g.gen, <double *>cnp.PyArray_DATA(gam), a.size,
+                            <const double *>cnp.PyArray_DATA(a))
+        PyThread_release_lock(g.lock)
+    shape = (<object>alpha).shape
+    cdef Py_ssize_t k = shape[-1] if len(shape) else 1
+    cdef Py_ssize_t nrows = gam.size // k if k else 0
+    cdef cnp.ndarray sums = np.empty(nrows, dtype=np.float64)
+    if nrows:
+        agc_dirichlet_row_sums(<const double *>cnp.PyArray_DATA(gam), nrows, k,
+                               <double *>cnp.PyArray_DATA(sums))
+    ratio = gam.reshape(nrows, k) / sums.reshape(nrows, 1)
+    np_dtype = alpha.dtype
+    tiny = np.finfo(np_dtype).tiny
+    top = np.nextafter(np_dtype.type(1), np_dtype.type(0))
+    with np.errstate(invalid="ignore"):
+        res = ratio.astype(np_dtype)
+        # std::max(min, v) keeps min for NaN; std::min(top, v) keeps v
+        res = np.where(tiny < res, res, tiny).astype(np_dtype)
+        res = np.where(res > top, top, res).astype(np_dtype)
+    return np.ascontiguousarray(res.reshape(shape))
+
+
+cdef cnp.ndarray standard_gamma_grad_values(cnp.ndarray alpha, cnp.ndarray x):
+    cdef cnp.ndarray a, v, out
+    if alpha.dtype == np.float64:
+        a = np.ascontiguousarray(alpha, dtype=np.float64)
+        v = np.ascontiguousarray(x, dtype=np.float64)
+        out = np.empty(a.size, dtype=np.float64)
+        with nogil:
+            agc_standard_gamma_grad_double(<double *>cnp.PyArray_DATA(out), a.size,
+                                           <const double *>cnp.PyArray_DATA(a),
+                                           <const double *>cnp.PyArray_DATA(v))
+    else:
+        a = np.ascontiguousarray(alpha, dtype=np.float32)
+        v = np.ascontiguousarray(x, dtype=np.float32)
+        out = np.empty(a.size, dtype=np.float32)
+        with nogil:
+            agc_standard_gamma_grad_float(<float *>cnp.PyArray_DATA(out), a.size,
+                                          <const float *>cnp.PyArray_DATA(a),
+                                          <const float *>cnp.PyArray_DATA(v))
+    return out.reshape((<object>alpha).shape)
+
+
+cdef cnp.ndarray dirichlet_grad_values(cnp.ndarray x, cnp.ndarray alpha, cnp.ndarray total):
+    cdef cnp.ndarray xv, a, t, out
+    if x.dtype == np.float64:
+        xv = np.ascontiguousarray(x, dtype=np.float64)
+        a = np.ascontiguousarray(alpha, dtype=np.float64)
+        t = np.ascontiguousarray(total, dtype=np.float64)
+        out = np.empty(xv.size, dtype=np.float64)
+        with nogil:
+            agc_dirichlet_grad_double(<double *>cnp.PyArray_DATA(out), xv.size,
+                                      <const double *>cnp.PyArray_DATA(xv),
+                                      <const double *>cnp.PyArray_DATA(a),
+                                      <const double *>cnp.PyArray_DATA(t))
+    else:
+        xv = np.ascontiguousarray(x, dtype=np.float32)
+        a = np.ascontiguousarray(alpha, dtype=np.float32)
+        t = np.ascontiguousarray(total, dtype=np.float32)
+        out = np.empty(xv.size, dtype=np.float32)
+        with nogil:
+            agc_dirichlet_grad_float(<float *>cnp.PyArray_DATA(out), xv.size,
+                                     <const float *>cnp.PyArray_DATA(xv),
+                                     <const float *>cnp.PyArray_DATA(a),
+                                     <const float *>cnp.PyArray_DATA(t))
+    return out.reshape((<object>x).shape)
 
 
 # ---------------------------------------------------------------- for the Python layer

@@ -13,7 +13,8 @@ import autograd_core as _torch
 __all__ = [
     "Constraint", "boolean", "dependent", "dependent_property", "greater_than",
     "greater_than_eq", "independent", "integer_interval", "interval", "half_open_interval",
-    "is_dependent", "less_than", "lower_cholesky", "lower_triangular", "nonnegative",
+    "is_dependent", "less_than", "lower_cholesky", "lower_triangular", "multinomial",
+    "MixtureSameFamilyConstraint", "nonnegative",
     "nonnegative_integer", "one_hot", "positive", "positive_definite", "positive_integer",
     "real", "real_vector", "simplex", "symmetric", "unit_interval",
 ]
@@ -109,6 +110,38 @@ class _IndependentConstraint(Constraint):
         return f"{self.__class__.__name__[1:]}({self.base_constraint!r}, {self.reinterpreted_batch_ndims})"
 
 
+class MixtureSameFamilyConstraint(Constraint):
+    """A component distribution's constraint checked with the mixture's component dim
+    added back (MixtureSameFamily's support)."""
+
+    def __init__(self, base_constraint):
+        if not isinstance(base_constraint, Constraint):
+            raise AssertionError(
+                f"base_constraint must be a Constraint, got {type(base_constraint).__name__}")
+        self.base_constraint = base_constraint
+        super().__init__()
+
+    @property
+    def is_discrete(self):
+        return self.base_constraint.is_discrete
+
+    @property
+    def event_dim(self):
+        return self.base_constraint.event_dim
+
+    def check(self, value):
+        unsqueezed_value = value.unsqueeze(-1 - self.event_dim)
+        result = self.base_constraint.check(unsqueezed_value)
+        if value.dim() < self.event_dim:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
+        num_dim_to_keep = value.dim() - self.event_dim
+        result = result.reshape(result.shape[:num_dim_to_keep] + (-1,))
+        return result.all(-1)
+
+    def __repr__(self):
+        return f"{self.__class__.__name__}({self.base_constraint!r})"
+
+
 class _Boolean(Constraint):
     is_discrete = True
 
@@ -124,6 +157,18 @@ class _OneHot(Constraint):
         is_boolean = (value == 0) | (value == 1)
         is_normalized = value.sum(-1).eq(1)
         return is_boolean.all(-1) & is_normalized
+
+
+class _Multinomial(Constraint):
+    """Nonnegative counts summing to at most upper_bound (PyTorch checks <=, not ==)."""
+    is_discrete = True
+    event_dim = 1
+
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+
+    def check(self, x):
+        return (x >= 0).all(dim=-1) & (x.sum(dim=-1) <= self.upper_bound)
 
 
 class _IntegerInterval(Constraint):
@@ -265,6 +310,7 @@ one_hot = _OneHot()
 nonnegative_integer = _IntegerGreaterThan(0)
 positive_integer = _IntegerGreaterThan(1)
 integer_interval = _IntegerInterval
+multinomial = _Multinomial
 real = _Real()
 real_vector = independent(real, 1)
 positive = _GreaterThan(0.0)

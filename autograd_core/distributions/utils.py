@@ -6,7 +6,8 @@ import numpy as _np
 import autograd_core as _torch
 import autograd_core.nn.functional as _F
 
-__all__ = ["broadcast_all", "clamp_probs", "lazy_property", "logits_to_probs", "probs_to_logits"]
+__all__ = ["broadcast_all", "clamp_probs", "euler_constant", "lazy_property", "logits_to_probs",
+           "probs_to_logits"]
 
 
 def broadcast_all(*values):
@@ -79,3 +80,6 @@ class lazy_property:
             value = self.wrapped(instance)
         setattr(instance, self.wrapped.__name__, value)
         return value
+
+
+euler_constant = 0.57721566490153286060  # Euler-Mascheroni constant

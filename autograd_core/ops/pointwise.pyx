@@ -33,7 +33,8 @@ from autograd_core._core.tensor import memory_format as _memory_format_type
 from autograd_core._core.random cimport (
     uniform_values, normal_values, random_values, exponential_values, geometric_values,
     log_normal_values, cauchy_values, bernoulli_scalar_values, bernoulli_tensor_values,
-    poisson_values, binomial_values)
+    poisson_values, binomial_values, standard_gamma_values, dirichlet_values,
+    standard_gamma_grad_values, dirichlet_grad_values)
 
 # No small-array C kernel for a templated op (the kernels are AGC_* in agc_kernels.h).
 cdef enum:
@@ -1901,6 +1902,64 @@ cdef Tensor op_binomial(Tensor count, Tensor prob, object generator):
         generator, np.ascontiguousarray(np.broadcast_to(c, shape)),
         np.ascontiguousarray(np.broadcast_to(p, shape))))
     _record_not_implemented(result, (count, prob), "binomial")
+    return result
+
+
+cdef inline int _check_float_or_double(dtype d, str kernel) except -1:
+    # ATen's AT_DISPATCH_FLOATING_TYPES kernels: float and double only
+    if d is not float32 and d is not float64:
+        raise not_implemented_for(kernel, d)
+    return 0
+
+
+cdef tuple _same_dtype_broadcast(tuple tensors, tuple shape):
+    """The arrays of tensors (one float dtype, as TensorIterator's common-dtype check
+    demands) broadcast to shape; shape None: their broadcast shape."""
+    cdef Tensor first = tensors[0]
+    cdef dtype d = dtype_of(first._data)
+    cdef Tensor t
+    for t in tensors[1:]:
+        if dtype_of(t._data) is not d:
+            raise RuntimeError(f"Found dtype {dtype_of(t._data).scalar_name} but expected "
+                               f"{d.scalar_name}")
+    if shape is None:
+        shape = shape_of(first._data)
+        for t in tensors[1:]:
+            shape = broadcast_shapes(shape, shape_of(t._data))
+    else:
+        for t in tensors[1:]:
+            broadcast_shapes(shape, shape_of(t._data))
+    return tuple([np.broadcast_to((<Tensor>t)._data, shape) for t in tensors])
+
+
+cdef Tensor op__standard_gamma(Tensor self, object generator):
+    _check_float_or_double(dtype_of(self._data), "gamma_cpu")
+    cdef Tensor result = make(standard_gamma_values(generator, self._data))
+    record_StandardGammaBackward0(result, self, generator)
+    return result
+
+
+cdef Tensor op__standard_gamma_grad(Tensor self, Tensor output):
+    _check_float_or_double(dtype_of(self._data), "_standard_gamma_grad_cpu")
+    # the result has self's shape; output must broadcast to it
+    a, x = _same_dtype_broadcast((self, output), shape_of(self._data))
+    cdef Tensor result = make(standard_gamma_grad_values(a, x))
+    record_StandardGammaGradBackward0(result, self, output)
+    return result
+
+
+cdef Tensor op__sample_dirichlet(Tensor self, object generator):
+    _check_float_or_double(dtype_of(self._data), "dirichlet")
+    cdef Tensor result = make(dirichlet_values(generator, self._data))
+    _record_not_implemented(result, (self,), "_sample_dirichlet")
+    return result
+
+
+cdef Tensor op__dirichlet_grad(Tensor x, Tensor alpha, Tensor total):
+    _check_float_or_double(dtype_of(x._data), "_dirichlet_grad_cpu")
+    xv, a, t = _same_dtype_broadcast((x, alpha, total), shape_of(x._data))
+    cdef Tensor result = make(dirichlet_grad_values(xv, a, t))
+    _record_not_implemented(result, (x, alpha, total), "_dirichlet_grad")
     return result
 
 

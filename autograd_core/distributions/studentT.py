@@ -1,0 +1,82 @@
+"""Student's t distribution with df degrees of freedom, location and scale."""
+import math
+
+import autograd_core as _torch
+from autograd_core.distributions import constraints
+from autograd_core.distributions.chi2 import Chi2
+from autograd_core.distributions.distribution import Distribution
+from autograd_core.distributions.utils import _standard_normal, broadcast_all
+
+__all__ = ["StudentT"]
+
+
+class StudentT(Distribution):
+    """Student's t distribution; rsample is loc + scale * N / sqrt(Chi2(df) / df), the
+    normal drawn first as in PyTorch.
+
+    >>> import autograd_core as torch
+    >>> torch.distributions.StudentT(torch.tensor([3.0])).log_prob(torch.tensor([1.0]))
+    tensor([-1.5763])
+    """
+    arg_constraints = {"df": constraints.positive, "loc": constraints.real,
+                       "scale": constraints.positive}
+    support = constraints.real
+    has_rsample = True
+
+    def __init__(self, df, loc=0.0, scale=1.0, validate_args=None):
+        self.df, self.loc, self.scale = broadcast_all(df, loc, scale)
+        self._chi2 = Chi2(self.df)
+        super().__init__(self.df.size(), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(StudentT, _instance)
+        batch_shape = _torch.Size(batch_shape)
+        new.df = self.df.expand(batch_shape)
+        new.loc = self.loc.expand(batch_shape)
+        new.scale = self.scale.expand(batch_shape)
+        new._chi2 = self._chi2.expand(batch_shape)
+        super(StudentT, new).__init__(batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    @property
+    def mean(self):
+        m = self.loc.clone(memory_format=_torch.contiguous_format)
+        m[self.df <= 1] = math.nan
+        return m
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def variance(self):
+        m = self.df.clone(memory_format=_torch.contiguous_format)
+        big = self.df > 2
+        m[big] = self.scale[big].pow(2) * self.df[big] / (self.df[big] - 2)
+        m[(self.df <= 2) & (self.df > 1)] = math.inf
+        m[self.df <= 1] = math.nan
+        return m
+
+    def rsample(self, sample_shape=_torch.Size()):
+        shape = self._extended_shape(sample_shape)
+        X = _standard_normal(shape, dtype=self.df.dtype, device=None)
+        Z = self._chi2.rsample(sample_shape)
+        Y = X * _torch.rsqrt(Z / self.df)
+        return self.loc + self.scale * Y
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        y = (value - self.loc) / self.scale
+        Z = (self.scale.log() + 0.5 * self.df.log() + 0.5 * math.log(math.pi)
+             + _torch.lgamma(0.5 * self.df) - _torch.lgamma(0.5 * (self.df + 1.0)))
+        return -0.5 * (self.df + 1.0) * _torch.log1p(y ** 2.0 / self.df) - Z
+
+    def entropy(self):
+        lbeta = (_torch.lgamma(0.5 * self.df) + math.lgamma(0.5)
+                 - _torch.lgamma(0.5 * (self.df + 1)))
+        return (self.scale.log()
+                + 0.5 * (self.df + 1)
+                * (_torch.digamma(0.5 * (self.df + 1)) - _torch.digamma(0.5 * self.df))
+                + 0.5 * self.df.log() + lbeta)
