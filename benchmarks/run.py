@@ -355,8 +355,34 @@ def mlp_module_torchapi(ag, d):
     return run, lambda: [lin1.weight.grad.T, lin1.bias.grad, lin2.weight.grad.T, lin2.bias.grad]
 
 
+def module_calls_torchapi(ag, d):
+    """An empty Module (forward returns its input) called as often per step as mlp_module
+    calls modules (the Sequential and its three layers): Module.__call__ alone."""
+    nn = getattr(ag, "nn", None)
+    if nn is None or not hasattr(nn, "Module"):
+        return None
+
+    class Empty(nn.Module):
+        def forward(self, x):
+            return x
+    m, X = Empty(), ag.from_numpy(d["X"])
+
+    def run():
+        m(X)
+        m(X)
+        m(X)
+        m(X)
+    return run
+
+
 MLP = {"numpy": mlp_numpy, "torchapi": mlp_torchapi, "mygrad": mlp_mygrad, "hips": mlp_hips}
 MLP_MODULE = {"numpy": mlp_numpy, "torchapi": mlp_module_torchapi}
+# timed in mlp_module's worker, interleaved with it: the same ops called directly, and the
+# Module.__call__s alone, so that mlp_module - mlp is measured within one process
+MLP_MODULE_COMPANIONS = {
+    "mlp": {"torchapi": lambda ag, d: mlp_torchapi(ag, d)[0]},
+    "4 empty Module calls": {"torchapi": module_calls_torchapi},
+}
 
 
 # --------------------------------------------------------------------------- workload: cnn
@@ -580,6 +606,7 @@ class Workload:
     reference: str = "numpy"          # the row the headline ratio is against (torch for the cnn)
     graph: dict | None = None         # family -> builder(lib, data) of forward() -> graph kept alive
     nodes: Callable | None = None     # data -> graph nodes, for the bytes-per-node column
+    companions: dict = field(default_factory=dict)  # label -> {family: builder(lib, data) -> run}
 
 
 def short_chain(d):
@@ -603,7 +630,7 @@ WORKLOADS = {w.name: w for w in [
              graph=CHAIN_GRAPH, nodes=lambda d: 3 * d["steps"]),
     Workload("mlp", "784-256-10 MLP, batch 64, relu, cross-entropy", mlp_data, MLP),
     Workload("mlp_module", "the mlp as nn.Sequential(Linear, ReLU, Linear)", mlp_data,
-             MLP_MODULE),
+             MLP_MODULE, companions=MLP_MODULE_COMPANIONS),
     Workload("fanin", f"s = s + leaf_i*1.5 over {FANIN_LEAVES} scalar leaves", fanin_data, FANIN),
     Workload("cnn", f"conv3x3(1->{CNN_C1})+relu+maxpool2, conv3x3({CNN_C1}->{CNN_C2})+relu+maxpool2, "
              "linear, cross-entropy; batch 32, 1x28x28", cnn_data, CNN, reference="torch"),
@@ -739,6 +766,17 @@ def worker_workload(spec: dict) -> dict:
         if which is floor and rows["numpy"]["status"] != "ok":
             r["status"], r["note"] = "error", "the floor did not run: " + rows["numpy"]["note"]
             return {"rows": rows, "info": info}
+    companions = {}                     # label -> [run, number, times]
+    if r["status"] == "ok":
+        for label, builders in w.companions.items():
+            builder = builders.get(impl.family)
+            try:
+                run = builder(lib, data) if builder else None
+                if run is not None:
+                    first = min(timed(run), timed(run))
+                    companions[label] = [run, max(1, min(1000, int(MIN_SAMPLE_S / max(first, 1e-9)))), []]
+            except Exception as exc:
+                r["note"] = "; ".join(filter(None, [r["note"], f"{label}: " + _error(exc)]))
     for _ in range(repeats):                                  # interleaved per repeat
         for name, run in runners.items():
             try:
@@ -746,6 +784,10 @@ def worker_workload(spec: dict) -> dict:
             except Exception as exc:
                 rows[name]["status"], rows[name]["note"] = "error", _error(exc)
         runners = {n: f for n, f in runners.items() if rows[n]["status"] != "error"}
+        for c in companions.values():
+            c[2].append(timed(c[0], c[1], SETTLE_S) * 1e3)
+    if companions:
+        r["companions_ms"] = {label: min(c[2]) for label, c in companions.items() if c[2]}
     floor_ms = min(rows["numpy"]["times_ms"]) if rows["numpy"]["times_ms"] else None
     for row in rows.values():
         row["best_ms"] = min(row["times_ms"]) if row["times_ms"] and row["status"] in ("ok", "FAIL") else None
@@ -950,7 +992,27 @@ def print_workload(res: dict, width: int) -> None:
         if r["note"]:
             line += f"   {r['note']}"
         print(line)
+        extra = module_overhead_line(r)
+        if extra:
+            print(f"  {'':<{width}} {extra}")
     print()
+
+
+def module_overhead(row: dict):
+    """(mlp_module, mlp, empty calls) best ms per step, all from mlp_module's worker."""
+    c = row.get("companions_ms") or {}
+    if row.get("best_ms") is None or row.get("status") != "ok" or "mlp" not in c:
+        return None
+    return row["best_ms"], c["mlp"], c.get("4 empty Module calls")
+
+
+def module_overhead_line(row: dict) -> str:
+    m = module_overhead(row)
+    if m is None:
+        return ""
+    module, plain, empty = m
+    return (f"same process: mlp {plain:.3f} ms, mlp_module - mlp {module - plain:+.3f} ms"
+            + (f" (4 empty Module calls {empty:.3f} ms)" if empty is not None else ""))
 
 
 def print_summary(results: list[dict]) -> None:
@@ -972,6 +1034,16 @@ def print_summary(results: list[dict]) -> None:
         if core.get("bytes_per_node") is not None:
             line += f"   {core['bytes_per_node']:.0f} B/node"
         print(line)
+    for res in results:
+        cells = [(res["rows"][n]["label"], module_overhead(res["rows"][n]))
+                 for n in ("autograd_core", "torch") if n in res["rows"]]
+        cells = [(label, m) for label, m in cells if m is not None]
+        if cells:
+            print(f"  {res['name'] + ' - mlp':<10} (ms per step, one process each; "
+                  "the Module path's cost over the same ops called directly)")
+            for label, (module, plain, empty) in cells:
+                print(f"    {label:<24} {module - plain:+.3f} ms of {module:.3f}"
+                      + (f"   (4 empty Module calls {empty:.3f} ms)" if empty is not None else ""))
 
 
 # --------------------------------------------------------------------------- plots

@@ -408,11 +408,17 @@ cdef tuple broadcast_shapes(tuple a, tuple b):
 
 
 cdef bint broadcasts_to(tuple shape, tuple target):
-    """Whether an array of this shape broadcasts to target."""
-    try:
-        return tuple(np.broadcast_shapes(shape, target)) == target
-    except ValueError:
+    """Whether an array of this shape broadcasts to target: each trailing dim equal to
+    target's or 1, and no more dims. (A C loop: addmm asks this for every nn.Linear
+    call, and np.broadcast_shapes costs microseconds of Python-level code.)"""
+    cdef Py_ssize_t n = len(shape), m = len(target), i, s
+    if n > m:
         return False
+    for i in range(1, n + 1):
+        s = shape[n - i]
+        if s != 1 and s != <Py_ssize_t>target[m - i]:
+            return False
+    return True
 
 
 cdef Py_ssize_t shape_numel(tuple shape) except? -1:

@@ -560,6 +560,30 @@ cdef inline bint _can_steal(Tensor g, int expected_refs):
             and cnp.PyArray_ISWRITEABLE(arr))
 
 
+cdef bint _can_steal_view(Tensor g, int expected_refs):
+    """True when g is a view (t(), reshape) of an array that only g reaches: the product
+    mm_mat2_backward transposes for nn.Linear's weight, the sum sum_to reshapes for a
+    broadcast bias. PyTorch steals these (nothing else uses the view's TensorImpl); here
+    the view's base tensor and base array must be held by g alone, so .grad still aliases
+    nothing a user, a hook or a retained gradient can reach."""
+    cdef cnp.ndarray arr = g._data
+    if (Py_REFCNT(g) > expected_refs or g._grad_fn is not None or Py_REFCNT(arr) != 2
+            or not cnp.PyArray_ISWRITEABLE(arr) or cnp.PyArray_BASE(arr) == NULL):
+        return False
+    cdef object root = <object>cnp.PyArray_BASE(arr)
+    if not cnp.PyArray_Check(root):
+        return False
+    cdef cnp.ndarray r = root
+    if cnp.PyArray_BASE(r) != NULL or not cnp.PyArray_CHKFLAGS(
+            r, cnp.NPY_ARRAY_OWNDATA | cnp.NPY_ARRAY_WRITEABLE):
+        return False
+    cdef object b = g._base
+    if b is None:
+        return Py_REFCNT(r) == 3  # arr's base, root and r here
+    # (b, root and r here; the base tensor's array, arr's base, root and r)
+    return (Py_REFCNT(b) == 2 and (<Tensor>b)._data is r and Py_REFCNT(r) == 4)
+
+
 cdef bint grad_is_owned(Tensor g, int expected_refs) noexcept:
     """Note [Stealing the gradient]: whether a derivative may write its result into g,
     a gradient held only by expected_refs references of the engine and the node."""
@@ -665,6 +689,9 @@ cdef int _accumulate_locked(Tensor var, Tensor g) except -1:
             var._grad = g  # Note [ZeroTensor]
         elif not agc_grad_enabled() and _can_steal(g, 3):
             var._grad = g
+        elif (not agc_grad_enabled() and _can_steal_view(g, 3)
+                and _obeys_layout_contract(g._data, var._data)):
+            var._grad = make(g._data)  # detached, as PyTorch's update_grad(new_grad.detach())
         elif agc_grad_enabled():
             var._grad = OPS._copy_backwards(g, True)
         else:
