@@ -405,6 +405,9 @@ cdef Tensor op_index(Tensor self, object indices):
     cdef cnp.ndarray arr = as_array(out)
     if not any([isinstance(k, np.ndarray) for k in indices]):
         arr = arr.copy()    # a key without index arrays gives numpy's view: index copies
+    elif _leading_index_of_contiguous(self._data, indices):
+        if not cnp.PyArray_IS_C_CONTIGUOUS(arr):   # (PyTorch's layout here: C order)
+            arr = np.ascontiguousarray(arr)
     else:
         strides = _index_result_strides(self._data, indices, shape_of(arr))
         if _elem_strides_of(arr) != strides:
@@ -430,6 +433,20 @@ cdef Tensor op_index(Tensor self, object indices):
 cdef tuple _elem_strides_of(cnp.ndarray a):
     cdef Py_ssize_t item = cnp.PyArray_ITEMSIZE(a)
     return tuple([st // item for st in (<object>a).strides])
+
+
+cdef bint _leading_index_of_contiguous(cnp.ndarray x, tuple key):
+    """The common x[idx] whose PyTorch layout is C order without working it out
+    (Note [Index result layout]): x in C order, one index (a C-ordered int array or a
+    mask) first in the key, nothing but full slices after it."""
+    if not cnp.PyArray_IS_C_CONTIGUOUS(x) or not key or not isinstance(key[0], np.ndarray):
+        return False
+    if not cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>key[0]):
+        return False
+    for entry in key[1:]:
+        if isinstance(entry, np.ndarray):
+            return False
+    return True
 
 
 cdef tuple _index_result_strides(cnp.ndarray x, tuple key, tuple out_shape):
