@@ -1464,6 +1464,10 @@ cdef Tensor op_clone(Tensor self, object memory_format):
             np.argsort(order)))
     elif fmt == "contiguous_format":
         result = make(np.array(self._data, copy=True, order="C"))
+    elif cnp.PyArray_IS_C_CONTIGUOUS(self._data):
+        # preserve_format of a C-ordered x (the common case, numpy's fastest copy; a
+        # size-1 dim gets the standard stride)
+        result = make(np.array(self._data, copy=True, order="C"))
     else:   # preserve_format
         out = empty_preserving(self._data, self._data.dtype)
         out[...] = self._data
