@@ -141,7 +141,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
     return _written("full", out, given, r, requires_grad)
 
 
-def _like(input, fill, dtype, requires_grad, name, device=None):
+def _like(input, fill, dtype, requires_grad, name, device=None, memory_format=None):
     if not isinstance(input, _core.Tensor):
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")
@@ -150,31 +150,37 @@ def _like(input, fill, dtype, requires_grad, name, device=None):
         raise TypeError(f"{name}(): argument 'fill_value' (position 2) must be Number, not "
                         f"{type(fill).__name__}")
     d = (_core.to_dtype_py(dtype) if dtype is not None else input.dtype).np_dtype
+    if memory_format is None or memory_format is _core.preserve_format:
+        return _core.from_array(_core.new_array_like(input, d, fill), requires_grad=requires_grad)
     return _leaf(_core.new_array(tuple(input.shape), d, fill), requires_grad)
 
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     """Zeros with input's shape (and dtype unless given)."""
-    return _in_memory_format(_like(input, 0, dtype, requires_grad, "zeros_like", device),
+    return _in_memory_format(_like(input, 0, dtype, requires_grad, "zeros_like", device,
+                                   memory_format),
                              memory_format, "zeros_like")
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     """Ones with input's shape (and dtype unless given)."""
-    return _in_memory_format(_like(input, 1, dtype, requires_grad, "ones_like", device),
+    return _in_memory_format(_like(input, 1, dtype, requires_grad, "ones_like", device,
+                                   memory_format),
                              memory_format, "ones_like")
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
     """fill_value with input's shape (and dtype unless given)."""
-    return _in_memory_format(_like(input, fill_value, dtype, requires_grad, "full_like", device),
+    return _in_memory_format(_like(input, fill_value, dtype, requires_grad, "full_like", device,
+                                   memory_format),
                              memory_format, "full_like")
 
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     """Uninitialised, with input's shape (and dtype unless given)."""
-    return _in_memory_format(_like(input, None, dtype, requires_grad, "empty_like", device),
+    return _in_memory_format(_like(input, None, dtype, requires_grad, "empty_like", device,
+                                   memory_format),
                              memory_format, "empty_like")
 
 

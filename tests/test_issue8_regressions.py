@@ -6,7 +6,8 @@ strict xfails (issue 8), so each fix shows as an XPASS that must be unmarked."""
 
 import pytest
 
-from _diff import issue8, same
+import autograd_core
+from _diff import issue8, same, same_error
 
 
 def _t(torch, v, rg=True):
@@ -879,4 +880,339 @@ def test_saved_index_tensor_hooks_and_sizes():
         except RuntimeError as e:
             r.append(str(e))
         return r
+    same(prog)
+
+
+# ------------------------------------------------------- fuzzer classes of issue 8 (s18)
+
+def test_node_on_a_no_grad_view_of_a_leaf_checks_its_saved_result():
+    """A view of a leaf made under no_grad requires grad but has no edge: prod's node on
+    it leads nowhere, yet the engine runs it and it unpacks (so checks) its saved result,
+    as PyTorch's nodes do before any formula (fuzzer seed 19864)."""
+    def prog(torch):
+        t0 = torch.tensor(-0.9, dtype=torch.float64, requires_grad=True)
+        with torch.no_grad():
+            t2 = t0.t()
+        t5 = torch.prod(t2)
+        t5.add_(t0)
+        (t0.sum() + (t2 * t2).sum() + t5.sum()).backward()
+    same(prog, must_raise=True)
+
+
+def test_no_grad_view_of_a_leaf_flags_and_edges():
+    def prog(torch):
+        x = _t(torch, [1.5, 2.0])
+        with torch.no_grad():
+            v = x[:]
+        y = (v * v).sum()
+        r = [v.requires_grad, v.is_leaf, v.grad_fn, y.grad_fn.next_functions[0][0] is not None]
+        y.backward()
+        return r + [x.grad, v.grad]
+    same(prog, quiet=True)
+
+
+@pytest.mark.parametrize("case", ["mul_broadcast_column", "add_broadcast_column",
+                                  "mul_expanded_row", "pow_expanded_row", "copy_expanded",
+                                  "transposed_target", "partial_dense", "partial_0d",
+                                  "full_overlap"])
+def test_inplace_operand_overlapping_the_target(case):
+    """An operand sharing memory with the written tensor (Note [Overlapping operands]):
+    a partial overlap PyTorch can see raises; one it cannot (an operand or target not
+    dense) is computed element by element in memory order, each element reading what
+    was written before it; the history is the usual one (fuzzer: t0 *= t0[:, None, 0])."""
+    def prog(torch):
+        leaf = torch.arange(1.0, 7.0, dtype=torch.float64, requires_grad=True)
+        t = leaf.reshape(2, 3) * 1
+        if case == "mul_broadcast_column":
+            t *= t[:, None, 0]
+        elif case == "add_broadcast_column":
+            t += t[:, None, 0]
+        elif case == "mul_expanded_row":
+            t = leaf[:4].reshape(2, 2) * 1
+            t.mul_(t[0].expand(2, 2))
+        elif case == "pow_expanded_row":
+            t = leaf[:4].reshape(2, 2) / 4
+            t.pow_(t[0].expand(2, 2))
+        elif case == "copy_expanded":
+            t = leaf[:4].reshape(2, 2) * 1
+            t.copy_(t[:, 1:].expand(2, 2))
+        elif case == "transposed_target":
+            t = leaf[:4].reshape(2, 2) * 1
+            t.t().add_(t[0].expand(2, 2))
+        elif case == "partial_dense":
+            t.add_(t[0])
+        elif case == "partial_0d":
+            t.view(-1).add_(t[0, 0])
+        else:
+            t.mul_(t)
+        r = [t.detach().clone(), type(t.grad_fn).__name__]
+        if case.startswith("add") or case.startswith("copy") or case == "transposed_target":
+            t.sum().backward()
+            r.append(leaf.grad)
+        return r
+    same(prog, may_raise=case.startswith("partial"))
+
+
+def test_inplace_operand_overlap_without_grad():
+    def prog(torch):
+        t = torch.arange(1.0, 7.0).reshape(2, 3)
+        t *= t[:, None, 0]
+        u = torch.arange(1, 5).reshape(2, 2)
+        u.add_(u[0].expand(2, 2))
+        return t, u
+    same(prog)
+
+
+def test_create_graph_grad_of_empty_then_mask_setitem():
+    """An empty view's gradient is a constant (as_strided_backward's zeros): a value
+    written into it through a mask gets a gradient without history (fuzzer seed 7275)."""
+    def prog(torch):
+        t0 = torch.zeros(2, 0, dtype=torch.float64, requires_grad=True)
+        g1, = torch.autograd.grad(t0.sum(), [t0], retain_graph=True, create_graph=True,
+                                  allow_unused=True)
+        t2 = g1[...]
+        t4 = torch.tensor(-0.9, dtype=torch.float64, requires_grad=True)
+        g1[g1 > 0] = t4
+        (t2 * t2).sum().backward(create_graph=True)
+        return t4.grad, t4.grad.requires_grad, t4.grad.grad_fn
+    same(prog, quiet=True)
+
+
+def test_empty_as_strided_gradient_has_no_history():
+    def prog(torch):
+        x = _t(torch, [1.0, 2.0, 3.0])
+        y = x.as_strided((0, 2), (1, 1))
+        (g,) = torch.autograd.grad(y.sum(), x, create_graph=True)
+        return g, g.requires_grad
+    same(prog)
+
+
+def test_float32_sum_rounding_carried_into_float64_is_not_a_difference():
+    """Note [Mixed precision] (tests/fuzz/run.py): a float32 sum rounds differently in
+    numpy's pairwise order and PyTorch's vectorised one; a float64 result computed from it
+    is compared at float32's tolerance (fuzzer seed 15874), a float64-only program is not."""
+    from fuzz import gen, run
+    P, S = gen.Program, gen.Stmt
+    t0 = ("t0 = torch.tensor([[[0.6, 0.25, -0.25], [-1.25, 1.25, 0.3]], [[-2.0, 2.0, -0.3], "
+          "[-2.0, 1.5, -0.3]]], dtype=torch.float32, requires_grad=True)")
+    prog = P([S("leaf", t0, ("t0",)), S("reduce:sum", "t2 = t0.sum()", ("t2",)),
+              S("leaf", "t3 = torch.tensor([-0.3, -1.0, -0.1, -0.9], dtype=torch.float64, "
+                        "requires_grad=True)", ("t3",)),
+              S("binary:mul", "t7 = torch.mul(t2, t3)", ("t7",)),
+              S("backward", "t7.sum().backward()")])
+    assert run.first_mismatch(prog) is None
+    trace = run.run(prog, autograd_core)
+    state = trace[-1][1]
+    assert state["t7"].get("low") and state["t3"]["grad"].get("low")
+    plain = P([S("leaf", "t3 = torch.tensor([-0.3, -1.0], dtype=torch.float64)", ("t3",)),
+               S("unary:exp", "t4 = t3.exp()", ("t4",))])
+    assert not run.run(plain, autograd_core)[-1][1]["t4"].get("low")
+    # a float64 value off by more than float64's tolerance is still a difference
+    planted = P([S("leaf", "t3 = torch.tensor([-0.3, -1.0], dtype=torch.float64)", ("t3",)),
+                 S("unary:planted", "t4 = t3 * (1.0 if torch.__name__ == 'torch' else 1.0001)",
+                   ("t4",))])
+    assert run.first_mismatch(planted) is not None
+
+
+# ------------------------------------------------------------------------- set_
+
+@pytest.mark.parametrize("form", ["tensor", "empty", "strided", "strided_default_stride",
+                                  "offset_from_view", "view_target"])
+def test_set_(form):
+    def prog(torch):
+        y = torch.arange(6.0)
+        b = torch.ones(2)
+        if form == "tensor":
+            r = b.set_(y[2:])
+        elif form == "empty":
+            r = b.set_()
+        elif form == "strided":
+            r = b.set_(y, 1, (2, 2), (2, 1))
+        elif form == "strided_default_stride":
+            r = b.set_(y, 0, (2, 3))
+        elif form == "offset_from_view":
+            r = b.set_(y[2:], 1, (2,))
+        else:
+            x = torch.ones(4)
+            b = x[1:3]
+            r = b.set_(y)
+        assert r is b
+        out = [b.clone(), b.shape, b.stride(), b._version, y._version]
+        y[3] = 9.0   # the memory is shared
+        return out + [b.clone()]
+    same(prog)
+
+
+def test_set_autograd():
+    def prog(torch):
+        r = []
+        x = torch.ones(2, requires_grad=True)
+        try:
+            x.set_(torch.zeros(2))
+        except RuntimeError as e:
+            r.append(str(e))
+        with torch.no_grad():
+            x.set_(torch.arange(3.0))
+        r += [x, x.requires_grad, x.is_leaf, x._version]
+        a = torch.ones(2, requires_grad=True).clone()
+        a.set_(torch.arange(3.0))
+        r += [type(a.grad_fn).__name__, a.grad_fn.name(), a.requires_grad, a.is_leaf]
+        try:
+            a.sum().backward()
+        except RuntimeError as e:
+            r.append(str(e))
+        b = torch.ones(2)
+        b.set_(torch.zeros(3, requires_grad=True))
+        r += [type(b.grad_fn).__name__, b.requires_grad]
+        return r
+    same(prog)
+
+
+def test_set_errors():
+    def prog(torch, which):
+        b = torch.ones(2)
+        if which == "dtype":
+            b.set_(torch.ones(2, dtype=torch.float64))
+        elif which == "type":
+            b.set_(3)
+        elif which == "offset":
+            b.set_(torch.arange(6.0), -1, (2,))
+    for which in ("dtype", "offset"):
+        same(prog, which, must_raise=True)
+    same_error(prog, "type", message="prefix")  # (PyTorch also lists Storage overloads)
+
+
+# ------------------------------------------------------------------ ZeroTensor, layouts
+
+@pytest.mark.parametrize("write", ["copy_", "copy_view", "set_int", "set_int_pair",
+                                   "set_slice_scalar", "set_slice_0d", "set_ellipsis_full",
+                                   "set_mask", "set_index", "add_", "fill_"])
+def test_write_into_zerotensor_gradient_wording(write):
+    """copy_ (and a basic setitem that is copy_ rather than fill_) words the ZeroTensor
+    error differently from the other in-place ops, as PyTorch."""
+    def prog(torch):
+        x = torch.tensor([[1.5, -2.0], [1.0, 2.0]], requires_grad=True)
+        torch.sgn(x).sum().backward()
+        g = x.grad
+        if write == "copy_":
+            g.copy_(torch.ones(2, 2))
+        elif write == "copy_view":
+            g[0].copy_(torch.ones(2))
+        elif write == "set_int":
+            g[0] = 1.0
+        elif write == "set_int_pair":
+            g[0, 0] = 1.0
+        elif write == "set_slice_scalar":
+            g[:] = 1.0
+        elif write == "set_slice_0d":
+            g[0] = torch.ones(1)
+        elif write == "set_ellipsis_full":
+            g[...] = torch.ones(2, 2)
+        elif write == "set_mask":
+            g[g == 0] = torch.tensor(1.0)
+        elif write == "set_index":
+            g[[0]] = torch.ones(2)
+        elif write == "add_":
+            g.add_(1)
+        else:
+            g.fill_(1)
+    same(prog, must_raise=True)
+
+
+def test_advanced_index_result_strides():
+    """Note [Index result layout]: x[idx]'s strides are PyTorch's TensorIterator's."""
+    def prog(torch):
+        x = torch.arange(24.0).reshape(2, 3, 4)
+        xt = x.transpose(0, 2)
+        i = torch.tensor([0, 1])
+        m = torch.tensor([True, False, True])
+        rs = [x[i], x[:, i], x[:, :, i], x[i, :, i], x[:, i, i], x[i, i], x[x > 5],
+              x[:, [[0], [1]]], x[..., i], x[i, 1:], x[1:, i], x[None, i], x[0, :, i],
+              xt[:, i], xt[i], xt[i, :, i], xt[:, m], x[:, i, :, None],
+              x[:, :, [[0, 1], [1, 2]]], x.permute(1, 2, 0)[i]]
+        return [(tuple(r.shape), r.stride(), r) for r in rs]
+    same(prog)
+
+
+@pytest.mark.parametrize("fn", ["clone", "empty_like", "zeros_like", "ones_like",
+                                "full_like", "rand_like", "randn_like", "randint_like"])
+def test_preserve_format_keeps_dense_strides(fn):
+    """preserve_format (the default of clone and the *_like functions): a non-overlapping,
+    dense input's strides are kept, anything else is laid out contiguously."""
+    def prog(torch):
+        x = torch.arange(24.0).reshape(2, 3, 4)
+        srcs = [x, x.transpose(0, 2), x.permute(1, 0, 2), x[0].t(), x[:, ::2],
+                x[:, :, 1], x[:1].expand(3, 3, 4), x[:1]]
+        f = {"clone": lambda s: s.clone(), "empty_like": torch.empty_like,
+             "zeros_like": torch.zeros_like, "ones_like": torch.ones_like,
+             "full_like": lambda s: torch.full_like(s, 2.0),
+             "rand_like": torch.rand_like, "randn_like": torch.randn_like,
+             "randint_like": lambda s: torch.randint_like(s, 5)}[fn]
+        out = [f(s).stride() for s in srcs]
+        out.append(x.transpose(0, 2).clone(memory_format=torch.contiguous_format).stride())
+        out.append(torch.zeros_like(x.transpose(0, 2),
+                                    memory_format=torch.contiguous_format).stride())
+        if fn in ("clone", "zeros_like", "ones_like", "full_like"):
+            out.append([f(s) for s in srcs])
+        return out
+    same(prog)
+
+
+def test_no_grad_view_node_checks_saved_result_after_no_grad_write():
+    """log_softmax on a no_grad view of a leaf: its saved result written in place under
+    no_grad; the node leads nowhere but runs and checks it (fuzzer seed 105441)."""
+    def prog(torch):
+        t0 = torch.tensor([[1.25, -2.0], [1.25, -0.9], [-0.75, 0.75], [-2.0, 1.5]],
+                          dtype=torch.float64, requires_grad=True)
+        with torch.no_grad():
+            t2 = t0[1::2, :]
+        t3 = torch.log_softmax(t2, dim=-2)
+        with torch.no_grad():
+            t3.sigmoid_()
+        t5 = t3.unsqueeze(1)
+        (t2.sum() + (t3 * t3).sum() + t5.sum()).backward()
+    same(prog, must_raise=True)
+
+
+def test_setitem_value_is_the_target_with_a_new_leading_dim():
+    """x[None, 0:] = x[0:]: the value expanded to the target's shape is the very same
+    elements in the same layout once expanded with PyTorch's strides for the new size-1
+    dim (numpy's broadcast_to gives it stride 0): a full overlap, allowed (fuzzer seed
+    102428)."""
+    def prog(torch):
+        t0 = torch.tensor([[-1.7, 1.25, 2.0, -1.5]], dtype=torch.float64)
+        t3 = t0[0:]
+        t0[None, 0:] = t3
+        return t0, t0._version
+    same(prog)
+
+
+def test_retain_grad_on_no_grad_view_after_its_base_was_written():
+    """retain_grad on a view made in no_grad mode is a no-op (it is a leaf by its own
+    history), also once its base was written in place, when reading its grad_fn would
+    raise (fuzzer seed 107772)."""
+    def prog(torch):
+        t1 = torch.tensor([-1.7, 2.0], dtype=torch.float64, requires_grad=True)
+        t2 = torch.cumsum(t1, dim=0)
+        with torch.no_grad():
+            t6 = t2.reshape(-1)
+        t6.retain_grad()
+        r = [t6.retains_grad]
+        t2.mul_(2.0)
+        t6.retain_grad()
+        t2.sum().backward()
+        return r + [t6.retains_grad, t6.grad, t1.grad]
+    same(prog, quiet=True)
+
+
+def test_inplace_broadcast_operand_inside_a_strided_target():
+    """t8 *= t6 where t6 is one element of the strided t8 (fuzzer seed 105846): the
+    elements after it read its new value."""
+    def prog(torch):
+        t0 = torch.tensor([[[0.1, 0.9]], [[-0.9, -0.75]], [[1.7, -0.5]], [[0.5, -0.75]]],
+                          dtype=torch.float32)
+        t6 = t0[2::2, 0, 1]
+        t8 = t0[..., 0, 1:]
+        t8.mul_(t6)
+        return t0
     same(prog)

@@ -222,6 +222,23 @@ cdef bint is_non_overlapping_and_dense(cnp.ndarray x):
     return True
 
 
+cpdef cnp.ndarray empty_preserving(cnp.ndarray x, object np_dtype):
+    """An uninitialised array of x's shape, laid out as PyTorch's preserve_format lays
+    out a copy of x (clone, empty_like and the other *_like): with x's very strides when
+    x's elements are non-overlapping and dense, else in C order."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x), i
+    cdef bint plain = cnp.PyArray_IS_C_CONTIGUOUS(x)
+    for i in range(nd):
+        if cnp.PyArray_DIM(x, i) == 1:
+            plain = False   # (numpy ignores the stride of a size-1 dim; PyTorch keeps it)
+    if nd == 0 or plain or not is_non_overlapping_and_dense(x):
+        return np.empty(shape_of(x), dtype=np_dtype)
+    cdef Py_ssize_t item = np.dtype(np_dtype).itemsize, src_item = cnp.PyArray_ITEMSIZE(x)
+    buf = np.empty(cnp.PyArray_SIZE(x), dtype=np_dtype)
+    return np.lib.stride_tricks.as_strided(
+        buf, shape_of(x), tuple([st // src_item * item for st in (<object>x).strides]))
+
+
 cdef int overlap_status(cnp.ndarray a, cnp.ndarray b) except -1:
     """PyTorch's get_overlap_status: OVERLAP_FULL for the very same elements in the same
     layout, OVERLAP_PARTIAL for other shared memory, OVERLAP_TOO_HARD when one of them
@@ -244,8 +261,6 @@ cdef int overlap_status(cnp.ndarray a, cnp.ndarray b) except -1:
             and (<object>a).strides == (<object>b).strides):
         return OVERLAP_FULL
     return OVERLAP_PARTIAL
-
-
 cdef bint shares_memory(cnp.ndarray a, cnp.ndarray b) noexcept:
     """Whether the byte ranges a and b span intersect (a cheap may-share test)."""
     cdef char *alo
@@ -267,6 +282,54 @@ cdef int _check_no_partial_overlap(Tensor self, tuple others) except -1:
                 and overlap_status(self._data, (<Tensor>x)._data) == OVERLAP_PARTIAL):
             raise RuntimeError(MSG_PARTIAL_OVERLAP)
     return 0
+
+
+# Note [Overlapping operands]
+# An operand of an in-place op may share memory with the tensor written. PyTorch
+# refuses a partial overlap it can see (both dense: _check_no_partial_overlap), computes
+# the very same elements as usual (each element reads itself before it is written), and
+# where it cannot tell (OVERLAP_TOO_HARD: an operand or self not dense, e.g.
+# t *= t[:, None, 0]) runs its element loop as is: element by element in self's memory
+# order, each reading what earlier ones wrote. inplace_in_order says when that case
+# arises, and inplace_commit_in_order then computes the values that way (the history is
+# the usual one, recorded from the values as they were before the write, as
+# PyTorch's). (PyTorch's vectorised inner loops read 2 vectors' worth of a contiguous
+# run before writing it, which depends on the machine's vector width; the element loop
+# is what it does on short runs.)
+
+cdef bint inplace_in_order(Tensor self, tuple others) except -1:
+    """Whether an operand shares memory with self in a way only an element-by-element
+    loop decides (Note [Overlapping operands])."""
+    for x in others:
+        if (isinstance(x, Tensor) and shares_memory(self._data, (<Tensor>x)._data)
+                and overlap_status(self._data, (<Tensor>x)._data) == OVERLAP_TOO_HARD):
+            return True
+    return False
+
+
+cdef Tensor inplace_commit_in_order(Tensor self, Tensor result, object fn, tuple args):
+    """inplace_commit, with the values of fn(self, *args) computed element by element in
+    self's memory order (Note [Overlapping operands]); result: fn's result computed as
+    usual (its values are replaced, its history kept)."""
+    if (not same_shape(result._data, self._data) or has_internal_overlap(self._data)
+            or not cnp.PyArray_ISWRITEABLE(self._data)):
+        return inplace_commit(self, result)  # (its errors)
+    _check_castable(dtype_of(result._data), self)
+    cdef cnp.ndarray a = self._data
+    cdef tuple shape = shape_of(a)
+    cdef list wide = [np.broadcast_to((<Tensor>x)._data, shape) if isinstance(x, Tensor)
+                      else None for x in args]
+    idx = np.indices(shape).reshape(len(shape), -1).T
+    addr = idx @ np.asarray((<object>a).strides, dtype=np.int64)
+    with NoGradGuard():
+        for k in np.argsort(addr, kind="stable"):
+            i = tuple(idx[k])
+            elems = [make(np.array(w[i])) if w is not None else x
+                     for w, x in zip(wide, args)]
+            v = fn(make(np.array(a[i])), *elems)
+            a[i] = (<Tensor>v)._data
+    result._data[...] = a
+    return inplace_commit(self, result)
 
 
 cdef inline bint _inplace_records(Tensor self, tuple others):
@@ -527,6 +590,10 @@ cdef class AsStridedBackward0(Node):
     cdef tuple apply(self, tuple grads):
         cdef Tensor g = grads[0]
         cdef Tensor base_grad = zeros(self.base_shape, dtype_of(g._data))
+        if cnp.PyArray_SIZE(g._data) == 0:
+            # an empty view: its gradient reaches nothing, a constant (PyTorch's
+            # as_strided_backward returns zeros without history here)
+            return (base_grad,)
         if self.inside is not None:
             return (OPS.put(base_grad, make(self.region.reshape(-1)[self.inside]),
                             OPS.take(g, make(self.inside)), True),)

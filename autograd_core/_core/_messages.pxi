@@ -61,6 +61,10 @@ cdef str MSG_PARTIAL_OVERLAP = (
 cdef str MSG_ZEROTENSOR_WRITE = (
     "ZeroTensors are immutable. Please use the materialized zero tensor obtained using "
     ".clone() if you want a mutable tensor.")
+# (copy_, and so a basic setitem that is not fill_, words it differently)
+cdef str MSG_ZEROTENSOR_COPY = (
+    "ZeroTensors are immutable. Please materialize the tensor using `.clone()`, if you "
+    "want a mutable zero tensor.")
 cdef str MSG_OVERLAPPING_WRITE = (
     "unsupported operation: more than one element of the written-to tensor refers to a "
     "single memory location. Please clone() the tensor before performing the operation.")
@@ -384,6 +388,18 @@ def new_array(tuple shape, object np_dtype, object fill=None):
         if isinstance(e, ValueError) and "too big" not in str(e) and "dimension" not in str(e):
             raise
         raise allocation_error(shape, np.dtype(np_dtype).itemsize) from None
+
+
+def new_array_like(Tensor x, object np_dtype, object fill=None):
+    """new_array for a *_like function with preserve_format: laid out as a copy of x
+    (empty_preserving)."""
+    try:
+        out = empty_preserving(x._data, np_dtype)
+    except (MemoryError, ValueError):
+        return new_array(shape_of(x._data), np_dtype, fill)   # (its error)
+    if fill is not None:
+        out[...] = fill
+    return out
 
 
 cdef Tensor make_scalar(object value, dtype d):

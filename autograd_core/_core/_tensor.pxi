@@ -727,7 +727,11 @@ cdef class Tensor:
         """Keep this non-leaf tensor's gradient in ``.grad`` during backward."""
         if not requires_grad_of(self):
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if grad_fn_of(self) is None or self._retains_grad:
+        # a leaf by its own history (PyTorch's C++ is_leaf): a view made in no_grad mode,
+        # even one whose base was written since (its grad_fn would raise), is left alone
+        if self._grad_fn is None or self._retains_grad:
+            return
+        if grad_fn_of(self) is None:
             return
         if self._grad_fn.retained is None:
             self._grad_fn.retained = {}
@@ -1186,7 +1190,7 @@ cdef class Tensor:
             return self if _is_contiguous_as(self._data, order) else OPS.clone(self, memory_format)
         if cnp.PyArray_IS_C_CONTIGUOUS(self._data):
             return self
-        return OPS.clone(self, None)
+        return OPS.clone(self, contiguous_format)
 
     @property
     def T(self):

@@ -238,6 +238,7 @@ cdef str MSG_LEAF_VIEW_INPLACE
 cdef str MSG_VIEW_NOT_COMPATIBLE
 cdef str MSG_OVERLAPPING_WRITE
 cdef str MSG_PARTIAL_OVERLAP
+cdef str MSG_ZEROTENSOR_COPY
 cdef str shape_str(tuple shape)
 cdef str legacy_type_name(Tensor t)
 cdef object dim_error(Py_ssize_t dim, Py_ssize_t ndim)
@@ -344,12 +345,16 @@ cdef Tensor unsqueeze_dims(Tensor t, tuple dims)
 
 cdef Tensor inplace_source(Tensor self, tuple others)
 cdef Tensor inplace_commit(Tensor self, Tensor result, bint allow_overlap=*)
+cdef bint inplace_in_order(Tensor self, tuple others) except -1
+cdef Tensor inplace_commit_in_order(Tensor self, Tensor result, object fn, tuple args)
+cdef bint is_zerotensor(Tensor t) except -1
 cdef int check_inplace(Tensor self, tuple others) except -1
 cdef int check_inference_inplace(Tensor self) except -1
 cdef Node grad_fn_of(Tensor t)
 cdef void move_retained_grad(Tensor t, Node old) noexcept
 cdef bint has_internal_overlap(cnp.ndarray a) noexcept
 cdef bint is_non_overlapping_and_dense(cnp.ndarray x)
+cpdef cnp.ndarray empty_preserving(cnp.ndarray x, object np_dtype)
 # PyTorch's MemOverlapStatus of two arrays (overlap_status, in _inplace.pxi)
 cdef enum:
     OVERLAP_NO = 0

@@ -616,8 +616,8 @@ def gen_node(node, ops_by_name):
             elif schema.param(u).has_edge or u in released_values:
                 readers.setdefault((u, False), set()).add(i)
     for (u, is_out), idxs in sorted(readers.items()):
-        if len(idxs) == len(diff_params):
-            continue  # some formula reading it runs whenever the node does
+        # (read by every formula: still unpacked here for a node none of whose inputs
+        # has an edge, e.g. an op on a no_grad view of a leaf: PyTorch runs it and checks)
         cond = " or ".join(f"needs_input_grad(node, {i})" for i in sorted(idxs))
         w(f"        if not ({cond}) and node.{_field(u)} is not None:")
         w(f"            " + (f"node.{_field(u)}.unpack(node)" if is_out
@@ -1015,7 +1015,18 @@ def gen_inplace_impl(op):
     args = ", ".join(p.name for p in schema.params[1:])
     call_args = "_self_source" + (", " + args if args else "")
     lines.append(f"    cdef Tensor _self_source = inplace_source(self, {others_t})")
+    if others:
+        # Note [Overlapping operands]: an operand sharing memory with self in a way
+        # only an element loop decides is read element by element as written
+        args_t = "(" + "".join(p.name + ", " for p in schema.params[1:]) + ")"
+        lines.append(f"    if inplace_in_order(self, {others_t}):")
+        lines.append(f"        return inplace_commit_in_order(self, {op.cname}({call_args}), "
+                     f"_in_order_{op.inplace}, {args_t})")
     lines.append(f"    return inplace_commit(self, {op.cname}({call_args}))")
+    if others:
+        names = ", ".join(p.name for p in schema.params)
+        lines += ["", "", f"def _in_order_{op.inplace}({names}):",
+                  f"    return {op.cname}({names})"]
     return "\n".join(lines) + "\n\n\n"
 
 

@@ -13,6 +13,8 @@ import warnings
 import numpy as np
 
 from autograd_core._core.tensor import name_node_types
+# (clone(x, _contiguous_format): PyTorch's contiguous(); clone's default keeps a dense layout)
+from autograd_core._core.tensor import contiguous_format as _contiguous_format
 
 cnp.import_array()
 

@@ -405,11 +405,142 @@ cdef Tensor op_index(Tensor self, object indices):
     cdef cnp.ndarray arr = as_array(out)
     if not any([isinstance(k, np.ndarray) for k in indices]):
         arr = arr.copy()    # a key without index arrays gives numpy's view: index copies
-    elif not cnp.PyArray_IS_C_CONTIGUOUS(arr):
-        arr = np.ascontiguousarray(arr)  # numpy moves the indexed dims; PyTorch's is dense
+    elif _leading_index_of_contiguous(self._data, indices):
+        if not cnp.PyArray_IS_C_CONTIGUOUS(arr):   # (PyTorch's layout here: C order)
+            arr = np.ascontiguousarray(arr)
+    else:
+        strides = _index_result_strides(self._data, indices, shape_of(arr))
+        if _elem_strides_of(arr) != strides:
+            laid = np.lib.stride_tricks.as_strided(
+                np.empty(cnp.PyArray_SIZE(arr), dtype=arr.dtype), shape_of(arr),
+                tuple([st * cnp.PyArray_ITEMSIZE(arr) for st in strides]))
+            laid[...] = arr
+            arr = laid
     cdef Tensor result = make(arr)
     record_IndexBackward0(result, self, indices)
     return result
+
+
+# Note [Index result layout]
+# PyTorch's index computes its result with a TensorIterator over the input restrided
+# (the indexed dims replaced by the indices' broadcast shape, stride 0; moved to the
+# front first when they are not adjacent) and the index tensors viewed to that shape
+# (size-1 dims elsewhere; a mask becomes the columns of its nonzero(), stride = its
+# ndim). The result's strides are the iterator's: dims sorted by the operands' strides
+# (reorder_dimensions, ties and broadcast dims left to the next operand), dense in that
+# order. _index_result_strides follows that so that x[idx].stride() is PyTorch's.
+
+cdef tuple _elem_strides_of(cnp.ndarray a):
+    cdef Py_ssize_t item = cnp.PyArray_ITEMSIZE(a)
+    return tuple([st // item for st in (<object>a).strides])
+
+
+cdef bint _leading_index_of_contiguous(cnp.ndarray x, tuple key):
+    """The common x[idx] whose PyTorch layout is C order without working it out
+    (Note [Index result layout]): x in C order, one index (a C-ordered int array or a
+    mask) first in the key, nothing but full slices after it."""
+    if not cnp.PyArray_IS_C_CONTIGUOUS(x) or not key or not isinstance(key[0], np.ndarray):
+        return False
+    if not cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>key[0]):
+        return False
+    for entry in key[1:]:
+        if isinstance(entry, np.ndarray):
+            return False
+    return True
+
+
+cdef tuple _index_result_strides(cnp.ndarray x, tuple key, tuple out_shape):
+    """The strides (in elements) of PyTorch's x[key] (Note [Index result layout]); key:
+    a numpy advanced key (full slices, int index arrays, bool masks)."""
+    cdef list dims = []          # per dim of x: None or (index shape, index strides)
+    cdef Py_ssize_t d = 0, j, k, nd = cnp.PyArray_NDIM(x)
+    for entry in key:
+        if isinstance(entry, np.ndarray) and entry.dtype == np.bool_:
+            count = int(np.count_nonzero(entry))
+            for j in range(entry.ndim):
+                dims.append(((count,), (entry.ndim,)))
+            d += entry.ndim
+        elif isinstance(entry, np.ndarray):
+            dims.append((tuple(entry.shape), _elem_strides_of(entry)))
+            d += 1
+        else:
+            dims.append(None)
+            d += 1
+    while len(dims) < nd:
+        dims.append(None)
+    cdef list xshape = list(shape_of(x)), xstrides = list(_elem_strides_of(x))
+    indexed = [i for i in range(nd) if dims[i] is not None]
+    if not indexed:
+        return _elem_strides_of(np.empty(out_shape))
+    if indexed[-1] - indexed[0] + 1 != len(indexed):   # not adjacent: to the front
+        order = indexed + [i for i in range(nd) if dims[i] is None]
+        dims = [dims[i] for i in order]
+        xshape = [xshape[i] for i in order]
+        xstrides = [xstrides[i] for i in order]
+        indexed = list(range(len(indexed)))
+    ishapes = [dims[i][0] for i in indexed]
+    bshape = tuple(np.broadcast_shapes(*ishapes))
+    nb = len(bshape)
+    # the index tensors expanded to bshape (expand_outplace: only when shapes differ)
+    istrides = []
+    for i in indexed:
+        sh, st = dims[i]
+        if sh == bshape:
+            istrides.append(tuple(st))
+            continue
+        pad = nb - len(sh)
+        istrides.append(tuple([0 if k < pad or sh[k - pad] != bshape[k] else st[k - pad]
+                               for k in range(nb)]))
+    before, after = indexed[0], len(xshape) - indexed[-1] - 1
+    shape = xshape[:before] + list(bshape) + xshape[indexed[-1] + 1:]
+    if tuple(shape) != out_shape:
+        return _elem_strides_of(np.empty(out_shape))   # (not expected)
+    src = xstrides[:before] + [0] * nb + xstrides[indexed[-1] + 1:]
+    operands = [src]
+    for st in istrides:
+        # reshape_indexer's view: size-1 dims around the index's own
+        inner = st[-1] if nb else 1
+        lead = (st[0] * bshape[0]) if nb else 1
+        operands.append([lead] * before + list(st) + [inner] * after)
+    n = len(shape)
+    # TensorIterator: a broadcast dim (size 1 in the operand, not in the shape) has
+    # stride 0 (the restrided input's size-1 dims are its own)
+    for op_i in range(1, len(operands)):
+        full = [1] * before + list(bshape) + [1] * after
+        operands[op_i] = [0 if full[k] == 1 and shape[k] != 1 else operands[op_i][k]
+                          for k in range(n)]
+    perm = list(range(n - 1, -1, -1))
+
+    def should_swap(a, b):
+        for st in operands:
+            s0, s1 = st[a], st[b]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 < s1:
+                return -1
+            if s0 > s1:
+                return 1
+            if shape[a] > shape[b]:
+                return 1
+        return 0
+
+    for i in range(1, n):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    if perm == list(range(n - 1, -1, -1)):
+        return _elem_strides_of(np.empty(out_shape, dtype=np.int8))
+    strides = [0] * n
+    nxt = 1
+    for k in perm:
+        strides[k] = nxt
+        nxt *= shape[k]
+    return tuple(strides)
 
 
 cdef Tensor index_backward(Tensor grad, tuple self_shape, object indices):
@@ -464,7 +595,10 @@ cdef bint _check_setitem_overlap(cnp.ndarray view, cnp.ndarray value, bint adv, 
         return False  # fill_
     src = value.reshape(stripped) if len(shape_of(value)) > len(target) else value
     if shape_of(src) != target:
-        src = np.broadcast_to(src, target)  # (numpy's gives size-1 dims stride 0)
+        # expand's strides (numpy's broadcast_to gives new size-1 dims stride 0, PyTorch's
+        # expand the stride they would have: the overlap check compares strides)
+        with NoGradGuard():
+            src = OPS.expand(make(src), target)._data
     status = overlap_status(view, src)
     if status == OVERLAP_PARTIAL:
         raise RuntimeError(MSG_PARTIAL_OVERLAP)
@@ -514,6 +648,8 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
     # leaf checks: a key with a basic part works on a view of self
     if recording() and self._grad_fn is None and self._requires_grad:
         raise RuntimeError(MSG_LEAF_VIEW_INPLACE if has_view else MSG_LEAF_INPLACE)
+    if not adv and is_zerotensor(self) and not (len(vs) == 0 and target != ()):
+        raise RuntimeError(MSG_ZEROTENSOR_COPY)  # (copy_'s words; fill_'s are check_inplace's)
     check_inplace(self, (v,))
     mask = None
     if adv:

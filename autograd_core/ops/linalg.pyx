@@ -46,7 +46,7 @@ cdef inline Tensor _contiguous(Tensor t):
     """t, or a contiguous copy (PyTorch's contiguous(): a clone when t is not)."""
     if cnp.PyArray_IS_C_CONTIGUOUS(t._data):
         return t
-    return OPS.clone(t, None)
+    return OPS.clone(t, _contiguous_format)
 
 
 cdef cnp.ndarray _column_major(object arr):

@@ -874,7 +874,8 @@ cdef Tensor op_nll_loss(Tensor self, Tensor target, Tensor weight, object reduct
     out_size = (xs[0],) + xs[2:]
     if tsh[1:] != xs[2:]:
         raise RuntimeError(f"Expected target size {shape_str(out_size)}, got {shape_str(tsh)}")
-    cdef Tensor x4 = self if cnp.PyArray_IS_C_CONTIGUOUS(self._data) else OPS.clone(self, None)
+    cdef Tensor x4 = (self if cnp.PyArray_IS_C_CONTIGUOUS(self._data)
+                      else OPS.clone(self, _contiguous_format))
     if cnp.PyArray_SIZE(self._data) > 0:
         x4 = OPS.view(x4, (xs[0], C, 1, -1))
         t4 = make(np.ascontiguousarray(target._data).reshape(xs[0], 1, -1))

@@ -650,7 +650,13 @@ cdef Tensor op_pow(object self, object exponent):
 
 cdef Tensor op_pow_(Tensor self, object exponent):
     cdef Tensor src = inplace_source(self, (exponent,))
+    if inplace_in_order(self, (exponent,)):   # Note [Overlapping operands]
+        return inplace_commit_in_order(self, op_pow(src, exponent), _pow_in_order, (exponent,))
     return inplace_commit(self, op_pow(src, exponent))
+
+
+def _pow_in_order(self, exponent):
+    return op_pow(self, exponent)
 
 
 cdef Tensor op_square(Tensor self):
@@ -719,7 +725,9 @@ cdef class NotImplementedBackward(Node):
         return "torch::autograd::NotImplemented"  # PyTorch's C++ node name
 
     cdef tuple apply(self, tuple grads):
-        raise RuntimeError(f"derivative for aten::{self.op_name} is not implemented")
+        # (set_, a hand-written kernel in PyTorch, is named without its namespace)
+        name = self.op_name if self.op_name == "set_" else "aten::" + self.op_name
+        raise RuntimeError(f"derivative for {name} is not implemented")
 
 
 cdef void _record_not_implemented(Tensor result, tuple operands, str op_name) except *:
@@ -1459,8 +1467,16 @@ cdef Tensor op_clone(Tensor self, object memory_format):
         order = (0,) + tuple(range(2, nd)) + (1,)
         result = make(np.ascontiguousarray(self._data.transpose(order)).transpose(
             np.argsort(order)))
-    else:
+    elif fmt == "contiguous_format":
         result = make(np.array(self._data, copy=True, order="C"))
+    elif cnp.PyArray_IS_C_CONTIGUOUS(self._data):
+        # preserve_format of a C-ordered x (the common case, numpy's fastest copy; a
+        # size-1 dim gets the standard stride)
+        result = make(np.array(self._data, copy=True, order="C"))
+    else:   # preserve_format
+        out = empty_preserving(self._data, self._data.dtype)
+        out[...] = self._data
+        result = make(out)
     record_CloneBackward0(result, self, memory_format)
     return result
 
@@ -1512,6 +1528,8 @@ cdef cnp.ndarray _filled_like(Tensor self, cnp.ndarray values):
 
 
 cdef Tensor op_copy_(Tensor self, Tensor src, bint non_blocking):
+    if is_zerotensor(self):
+        raise RuntimeError(MSG_ZEROTENSOR_COPY)
     cdef cnp.ndarray values = _filled_like(self, src._data)
     cdef Tensor old = inplace_source(self, (src,))
     cdef Tensor result = make(values)
@@ -1521,10 +1539,18 @@ cdef Tensor op_copy_(Tensor self, Tensor src, bint non_blocking):
     # src the very elements of self (PyTorch's copy_ then writes nothing): allowed even
     # where they overlap
     cdef cnp.ndarray a = self._data, b = src._data
-    return inplace_commit(self, result, cnp.PyArray_DATA(a) == cnp.PyArray_DATA(b)
-                          and cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b)
-                          and shape_of(a) == shape_of(b)
-                          and (<object>a).strides == (<object>b).strides)
+    cdef bint same_elements = (cnp.PyArray_DATA(a) == cnp.PyArray_DATA(b)
+                               and cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b)
+                               and shape_of(a) == shape_of(b)
+                               and (<object>a).strides == (<object>b).strides)
+    if not same_elements and inplace_in_order(self, (src,)):
+        # Note [Overlapping operands]: PyTorch copies in memory order
+        return inplace_commit_in_order(self, result, _copied_value, (src,))
+    return inplace_commit(self, result, same_elements)
+
+
+def _copied_value(self, src):
+    return src
 
 
 def _py_copy_(self, src, non_blocking=False):
@@ -2016,21 +2042,11 @@ cdef Tensor _sample_like(Tensor self, object dtype_arg, object device_arg, bint 
         _device(device_arg)
     cdef dtype d = dtype_of(self._data) if dtype_arg is None else to_dtype(dtype_arg)
     check_float_kernel(d, "normal_kernel_cpu" if normal else "check_uniform_bounds")
-    like = _empty_like_strided(self._data, d)
-    values = (normal_values(generator, like, 0.0, 1.0) if normal else
-              uniform_values(generator, like, 0.0, 1.0))
-    return _leaf_from_array(values, requires_grad)
-
-
-cdef cnp.ndarray _empty_like_strided(cnp.ndarray x, dtype d):
-    """An empty array of x's shape laid out in x's memory order (empty_like's
-    preserve_format), so that a sampler draws in the order PyTorch does."""
-    cdef int nd = cnp.PyArray_NDIM(x)
-    if cnp.PyArray_IS_C_CONTIGUOUS(x) or nd < 2:
-        return np.empty(shape_of(x), dtype=d.np_dtype)
-    perm = sorted(range(nd), key=lambda i: -x.strides[i])
-    base = np.empty(tuple(x.shape[i] for i in perm), dtype=d.np_dtype)
-    return base.transpose(np.argsort(perm))
+    # empty_like(self) (preserve_format), then drawn into in its memory order
+    like = empty_preserving(self._data, d.np_dtype)
+    like[...] = (normal_values(generator, like, 0.0, 1.0) if normal else
+                 uniform_values(generator, like, 0.0, 1.0))
+    return _leaf_from_array(like, requires_grad)
 
 
 cdef Tensor op_randint_like(Tensor self, object low, object high, object dtype, object layout,
@@ -2049,8 +2065,9 @@ cdef Tensor _randint_like(Tensor self, object low, object high, object dtype_arg
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
                            f"from={low} >= to={high}")
-    values = random_values(generator, _empty_like_strided(self._data, d), low, high)
-    return _leaf_from_array(np.ascontiguousarray(values), requires_grad)
+    like = empty_preserving(self._data, d.np_dtype)
+    like[...] = random_values(generator, like, low, high)
+    return _leaf_from_array(like, requires_grad)
 
 
 def _py_randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None,

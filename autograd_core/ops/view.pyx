@@ -257,7 +257,7 @@ cdef Tensor op_reshape(Tensor self, object shape):
     cdef tuple sizes = _infer_size(tuple(shape), cnp.PyArray_SIZE(x))
     out = _viewed(x, sizes)
     if out is None:
-        return op__unsafe_view(OPS.clone(self, None), sizes)
+        return op__unsafe_view(OPS.clone(self, _contiguous_format), sizes)
     cdef Tensor result = make_view(self, <cnp.ndarray>out)
     if cnp.PyArray_IS_C_CONTIGUOUS(x):
         record_ViewBackward0(result, self, sizes)
@@ -1743,24 +1743,121 @@ def _py_resize_as_(self, the_template, *, memory_format=None):
 
 
 cdef Tensor op_set_(Tensor self, Tensor source):
-    """self takes source's memory, shape and strides (no history: set_ is not
-    differentiable, so it is refused while recording a tensor that requires grad)."""
+    """self takes source's memory, shape and strides (source None: no memory)."""
+    return _set_to(self, source, None if source is None else source._data.view())
+
+
+cdef Tensor _set_to(Tensor self, Tensor source, cnp.ndarray new):
+    """set_ with the array self is to look at: the version counter is bumped and, while
+    recording, self's history becomes PyTorch's NotImplemented node (set_ has no
+    derivative: backward through it raises)."""
     check_inplace(self, (source,) if source is not None else ())
+    if source is not None and dtype_of(source._data) is not dtype_of(self._data):
+        raise RuntimeError(f"Could not set tensor of type {dtype_of(source._data).cpp_name} to "
+                           f"a tensor of type {dtype_of(self._data).cpp_name}")
+    if new is None:   # (PyTorch's stride (1,); numpy gives an empty array stride 0)
+        new = np.lib.stride_tricks.as_strided(np.empty((0,), dtype=self._data.dtype), (0,),
+                                              (cnp.PyArray_ITEMSIZE(self._data),))
+    cdef Tensor snap = None
     if recording() and (requires_grad_of(self) or
                         (source is not None and requires_grad_of(source))):
-        raise RuntimeError("the derivative for 'set_' is not implemented.")
-    if source is not None and dtype_of(source._data) is not dtype_of(self._data):
-        raise RuntimeError(f"Could not set tensor of type {dtype_of(source._data).scalar_name} to "
-                           f"a tensor of type {dtype_of(self._data).scalar_name}")
-    self._data = (source._data if source is not None
-                  else np.empty((0,), dtype=self._data.dtype))
+        snap = make(self._data)     # self's history before the write
+        snap._grad_fn = grad_fn_of(self)
+        snap._output_nr = self._output_nr
+        snap._requires_grad = self._requires_grad
+    # a view set_ to other memory no longer lies in its base's: from now on it is read
+    # as a tensor of its own (PyTorch keeps ._base, whose memory it no longer uses)
+    self._base = None
+    self._data = new
+    if self._grad_fn is None:
+        # a leaf's AccumulateGrad belongs to its old memory: edges taken before (a
+        # graph, get_gradient_edge) no longer lead to it, as PyTorch's
+        self._accumulator = None
     bump_version(self)
+    cdef Tensor out
+    if snap is not None:
+        out = make(new)
+        OPS.not_implemented_node(out, (snap, source) if source is not None else (snap,),
+                                 "set_")
+        self._grad_fn = out._grad_fn
+        self._output_nr = 0
+        self._requires_grad = True
     return self
 
 
-def _py_set_(self, source=None):
+cdef str _SET_SIGNATURES = (
+    " * ()\n"
+    " * (Tensor source)\n"
+    " * (Tensor source, int storage_offset, tuple of ints size, tuple of ints stride = None)")
+
+
+cdef cnp.ndarray _strided_in_memory_of(Tensor src, object storage_offset, object size,
+                                       object stride):
+    """set_(source, storage_offset, size, stride)'s array: size and stride (in elements)
+    from storage_offset elements past source's first element, within the memory source
+    lies in (its base's). That memory cannot grow here (PyTorch resizes the storage): a
+    view reaching past it raises."""
+    cdef Tensor root = src._base if src._base is not None else src
+    cdef cnp.ndarray mem = root._data
+    cdef Py_ssize_t item = cnp.PyArray_ITEMSIZE(mem), i
+    cdef tuple shape = tuple([int(n) for n in size])
+    cdef tuple strides
+    if stride is None:  # contiguous
+        acc = 1
+        strides = ()
+        for n in reversed(shape):
+            strides = (acc,) + strides
+            acc *= builtins.max(n, 1)
+    else:
+        strides = tuple([int(st) for st in stride])
+        if len(strides) != len(shape):
+            raise RuntimeError(f"mismatch in length of strides and shape")
+    if builtins.any([n < 0 for n in shape]):
+        raise RuntimeError(f"Trying to create tensor with negative dimension "
+                           f"{builtins.min(shape)}: {list(shape)}")
+    if storage_offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {storage_offset}")
+    if not (cnp.PyArray_IS_C_CONTIGUOUS(mem) or cnp.PyArray_IS_F_CONTIGUOUS(mem)):
+        raise RuntimeError("set_(): source lies in memory that is not one block")
+    cdef Py_ssize_t start = storage_offset
+    if cnp.PyArray_SIZE(src._data):
+        start += (<char *>cnp.PyArray_DATA(src._data) - <char *>cnp.PyArray_DATA(mem)) // item
+    cdef Py_ssize_t numel = 1, lo = start, hi = start
+    for i in range(len(shape)):
+        numel *= shape[i]
+        if shape[i] > 0:
+            if strides[i] > 0:
+                hi += (shape[i] - 1) * strides[i]
+            else:
+                lo += (shape[i] - 1) * strides[i]
+    if numel == 0:
+        return np.empty(shape, dtype=mem.dtype)
+    if lo < 0 or hi >= cnp.PyArray_SIZE(mem):
+        raise RuntimeError(
+            f"set_(): a tensor of size {list(shape)}, stride {list(strides)} and storage "
+            f"offset {start} reaches past the {cnp.PyArray_SIZE(mem)} elements of source's "
+            "memory (autograd_core cannot grow memory that other tensors share)")
+    # (within mem, checked above; a negative stride reaches back from start)
+    return np.lib.stride_tricks.as_strided(mem.reshape(-1, order="A")[start:], shape,
+                                           tuple([st * item for st in strides]))
+
+
+def _py_set_(self, source=None, storage_offset=None, size=None, stride=None):
     cdef Tensor x = arg_tensor(self, "set_", "self", 0)
-    return op_set_(x, None if source is None else arg_tensor(source, "set_", "source", 1))
+    args = tuple([a for a in (source, storage_offset, size, stride) if a is not None])
+    if not (source is None or isinstance(source, Tensor)) or (
+            storage_offset is None) != (size is None) or (
+            storage_offset is None and stride is not None) or (
+            storage_offset is not None and (isinstance(storage_offset, bool) or
+                                            not isinstance(storage_offset, (int, np.integer))
+                                            or not isinstance(size, (tuple, list)))):
+        raise type_error_combination("set_", args, _SET_SIGNATURES)
+    if source is None:
+        return op_set_(x, None)
+    if storage_offset is None:
+        return op_set_(x, <Tensor>source)
+    return _set_to(x, <Tensor>source,
+                   _strided_in_memory_of(<Tensor>source, storage_offset, size, stride))
 
 
 # ================================================================ copies of views
@@ -2037,7 +2134,7 @@ cdef Tensor op_flipud(Tensor self):
 cdef Tensor op_ravel(Tensor self):
     cdef Tensor t = self
     if not cnp.PyArray_IS_C_CONTIGUOUS(self._data):
-        t = OPS.clone(self, None)       # PyTorch's contiguous()
+        t = OPS.clone(self, _contiguous_format)       # PyTorch's contiguous()
     return op_view(t, (-1,))
 
 

@@ -16,6 +16,16 @@ from .gen import _NAME, Program, new_env
 # (rtol, atol) per dtype: float32 chains of ~20 ops round differently in two libraries
 TOL = {"float64": (1e-6, 1e-8), "float32": (2e-3, 1e-4), "float16": (1e-2, 1e-3)}
 DEFAULT_TOL = (1e-6, 1e-8)
+_LOW = ("float32", "float16", "bfloat16")
+
+# Note [Mixed precision]: a float32 value is a correct result within one rounding of
+# the exact one, and two correct libraries round differently (numpy sums pairwise,
+# PyTorch in its vectorised order; libm and SLEEF differ in the last place). A float64
+# tensor computed from a float32 one carries that difference on, so its values are
+# compared at float32's tolerance: run() marks ("low") every name a statement touches
+# (defines or reads) once one of the names it touches holds a float32 (or narrower)
+# tensor or is marked, and every .grad once a statement that runs a backward pass
+# touches a marked name. Programs in float64 alone keep float64's tolerance.
 
 
 @dataclass
@@ -83,10 +93,33 @@ def observe(env, cg_names, mod):
     return state
 
 
+def _holds_low(x, T):
+    """Whether x is (or holds) a tensor of a float dtype narrower than float64."""
+    if isinstance(x, T):
+        return str(x.dtype).rsplit(".", 1)[-1] in _LOW
+    if isinstance(x, (tuple, list)):
+        return any(_holds_low(v, T) for v in x)
+    return False
+
+
+def _mark_low(obs, values, grads):
+    """Mark observed tensors (Note [Mixed precision]): values and/or .grad."""
+    if isinstance(obs, list):
+        for o in obs:
+            _mark_low(o, values, grads)
+    elif isinstance(obs, dict) and "dtype" in obs:
+        if values:
+            obs["low"] = True
+        if grads and isinstance(obs.get("grad"), dict):
+            obs["grad"]["low"] = True
+
+
 def run(prog, mod):
     """[(status, state)] after each statement: status is None or ("raised", type)."""
     env = new_env(mod)
     cg = set()
+    low = set()          # Note [Mixed precision]
+    low_grads = False
     trace = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -97,7 +130,16 @@ def run(prog, mod):
             except Exception as e:  # noqa: BLE001
                 status = ("raised", _exc_type(e))
             cg = (cg | set(st.defines)) if st.cg else (cg - set(st.defines))
-            trace.append((status, observe(env, cg, mod)))
+            touched = {n for n in st.uses | set(st.defines) if _NAME.fullmatch(n)}
+            if touched & low or any(_holds_low(env.get(n), mod.Tensor) for n in touched):
+                low |= touched
+                if "backward(" in st.src or "autograd.grad(" in st.src:
+                    low_grads = True
+            state = observe(env, cg, mod)
+            for n, o in state.items():
+                # (the hook log holds gradients)
+                _mark_low(o, n in low or (n == "log" and low_grads), low_grads)
+            trace.append((status, state))
     return trace
 
 
@@ -126,6 +168,8 @@ def _compare(a, b, path):
     if isinstance(a, dict) and isinstance(b, dict) and ("dtype" in a or "dtype" in b):
         # a tensor: its fields in a fixed order (values before flags before .grad)
         tol = TOL.get(a.get("dtype"), DEFAULT_TOL)
+        if a.get("low") or b.get("low"):   # Note [Mixed precision]
+            tol = tuple(max(x, y) for x, y in zip(tol, TOL["float32"]))
         for k in [k for k in _FIELDS if k in a or k in b]:
             sub = f"{path}.{k}"
             if k not in a or k not in b:

@@ -5,7 +5,7 @@ follows."""
 import gc
 import warnings
 
-from _diff import data, issue8, same
+from _diff import data, same
 
 
 def test_accumulate_grad():
@@ -645,7 +645,6 @@ def test_grad_to_node():
     same(prog)
 
 
-@issue8("missing Tensor.set_")
 def test_grad_to_node_set():
     def prog(torch):
         x = data(torch, 2, requires_grad=True)
