@@ -342,7 +342,7 @@ cdef inline bint all_inference(tuple inputs) noexcept:
 
 
 cdef inline object next_edge(Node node, Py_ssize_t i):
-    """The node forward input i's gradient flows to, or None (no bounds check)."""
+    """The node forward input i's gradient flows to, or None (i < node.n_edges)."""
     if node.n_edges > 2:
         return (<tuple>node.edge0)[i]
     return node.edge0 if i == 0 else node.edge1
