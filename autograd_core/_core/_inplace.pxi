@@ -119,16 +119,16 @@ cdef void move_retained_grad(Tensor t, Node old) noexcept:
     update_tensor_hooks_on_new_gradfn)."""
     if not t._retains_grad or old is None or old is t._grad_fn:
         return
-    if old.retained is not None:
-        ref = old.retained.pop(t._output_nr, None)
+    if old.extra is not None and old.extra.retained is not None:
+        old.extra.retained.pop(t._output_nr, None)
     cdef Node new = t._grad_fn
     if new is None:
         t._retains_grad = False
         return
-    if new.retained is None:
-        new.retained = {}
-        gc_track(new)
-    new.retained[t._output_nr] = weakref.ref(t)
+    cdef NodeExtra x = user_extra(new)
+    if x.retained is None:
+        x.retained = {}
+    x.retained[t._output_nr] = weakref.ref(t)
 
 
 # Note [Writes into saved tensors]
@@ -392,9 +392,10 @@ cdef Tensor _cast_result(Tensor result, dtype d):
     if node is None or result._output_nr != 0 or node.num_outputs() != 1:
         return OPS._to_copy(result, d)
     cdef tuple meta = (shape_of(result._data), dtype_of(result._data))
-    cdef Py_ssize_t n = len(node.next_nodes), i
-    node.input_meta = tuple([meta if node.input_meta is None or node.input_meta[i] is None
-                             else node.input_meta[i] for i in range(n)])
+    cdef Py_ssize_t n = node.n_edges, i
+    cdef tuple old = input_meta_of(node)
+    set_input_meta(node, tuple([meta if old is None or old[i] is None else old[i]
+                                for i in range(n)]))
     cdef Tensor cast = make(cast_array(result._data, d))
     cast._grad_fn = node
     cast._requires_grad = True
@@ -623,4 +624,4 @@ cdef int write_region(Tensor target, cnp.ndarray region, Tensor values, bint adv
     # engine sums their gradient back)
     if (dtype_of(values._data) is not dtype_of(base._data)
             or shape_of(values._data) != shape_of(region)):
-        node.input_meta = (None, (shape_of(values._data), dtype_of(values._data)))
+        set_input_meta(node, (None, (shape_of(values._data), dtype_of(values._data))))

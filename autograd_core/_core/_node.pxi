@@ -133,19 +133,23 @@ cdef Tensor _alias_of(Tensor t):
     return a
 
 
-cdef int _save_metadata(SavedTensor s, Tensor t) except -1:
+cdef SavedHooks _hooks_for_input(SavedTensor s, Tensor t):
+    """What unpacking a hooked saved input needs of t's place in the graph."""
+    cdef SavedHooks h = SavedHooks.__new__(SavedHooks)
     s.leaf = t._grad_fn is None
-    s.requires_grad = t._requires_grad
     s.output_nr = t._output_nr
+    h.requires_grad = t._requires_grad
     if s.leaf:
         if t._requires_grad:
-            s.accumulator = grad_accumulator(t)
+            h.accumulator = grad_accumulator(t)
     else:
-        s.grad_fn = t._grad_fn
+        h.grad_fn = t._grad_fn
+    return h
 
 
-cdef int _pack(SavedTensor s, Tensor t, object pack_hook, object unpack_hook) except -1:
-    """Hand t to pack_hook; keep its result in place of the tensor."""
+cdef int _pack(SavedTensor s, SavedHooks h, Tensor t, object pack_hook,
+               object unpack_hook) except -1:
+    """Hand t to pack_hook; keep its result (in h) in place of the tensor."""
     cdef VersionCounter vc = version_counter(t)
     cdef long before = vc.version
     with NoGradGuard():
@@ -153,10 +157,14 @@ cdef int _pack(SavedTensor s, Tensor t, object pack_hook, object unpack_hook) ex
     if vc.version != before:
         raise RuntimeError(MSG_PACK_INPLACE)
     gc_track(s)  # Note [Untracked by the cycle collector]: it holds the user's objects
-    s.packed = packed
-    s.unpack_hook = unpack_hook
-    s.tensor = None
-    s.values = None
+    h.packed = packed
+    h.unpack_hook = unpack_hook
+    s.obj = h
+
+
+@cython.final
+cdef class SavedHooks:
+    pass
 
 
 @cython.freelist(256)
@@ -176,51 +184,11 @@ cdef class SavedTensor:
     def __init__(self):
         raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
 
-    cdef Tensor unpack(self, Node owner):
-        """The saved value, checked: released state, then version."""
-        cdef Tensor t
-        if owner.released:
-            raise RuntimeError(MSG_BACKWARD_TWICE)
-        if self.unpack_hook is not None:
-            return self._unpack_hooked(owner)
-        if not self.is_output:
-            t = self.tensor
-            if t._vc.version != self.version:
-                raise modified_error(t, self.version, t._grad_fn, t._output_nr)
-            if not self.leaf and t._grad_fn is None:
-                raise RuntimeError(MSG_DETACHED_SAVED)
-            return t
-        t = make(self.values)
-        t._vc = self.vc
-        if self.vc.version != self.version:
-            raise modified_error(t, self.version, owner, self.output_nr)
-        if agc_grad_enabled() and cnp.PyArray_ISFLOAT(self.values):
-            # Only create_graph needs the history; without it the value is a constant.
-            t._grad_fn = owner
-            t._output_nr = self.output_nr
-            t._requires_grad = True
-        return t
-
-    cdef Tensor _unpack_hooked(self, Node owner):
-        r = self.unpack_hook(self.packed)
-        if not isinstance(r, Tensor):
-            raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but "
-                            f"got result of type {type(r).__name__}")
-        cdef Tensor t = make((<Tensor>r)._data)
-        cdef Node grad_fn = owner if self.is_output else self.grad_fn
-        if grad_fn is not None and cnp.PyArray_ISFLOAT(t._data):
-            t._grad_fn = grad_fn
-            t._output_nr = self.output_nr
-            t._requires_grad = True
-        elif self.requires_grad and cnp.PyArray_ISFLOAT(t._data):
-            t._requires_grad = True
-            if self.accumulator is not None:
-                t._accumulator = weakref.ref(self.accumulator)
-        return t
-
     @property
     def unpack_hook(self):
-        return self.unpack_hook
+        if type(self.obj) is SavedHooks:
+            return (<SavedHooks>self.obj).unpack_hook
+        return None
 
     @property
     def data(self):
@@ -228,15 +196,17 @@ cdef class SavedTensor:
         output (with hooks: what unpack_hook gives back); None for a saved None or one
         freed by backward."""
         cdef Tensor t
-        if self.unpack_hook is not None:
-            return self.unpack_hook(self.packed)
+        cdef SavedHooks h
+        if type(self.obj) is SavedHooks:
+            h = <SavedHooks>self.obj
+            return h.unpack_hook(h.packed)
         if self.is_output:
-            if self.values is None:
+            if self.obj is None:
                 return None
-            t = make(self.values)
+            t = make(<cnp.ndarray>self.obj)
             t._vc = self.vc
             return t
-        return self.tensor
+        return self.obj
 
     def register_hooks(self, *args, **kwargs):
         """register_hooks(pack_hook, unpack_hook): replace the saved tensor by
@@ -253,18 +223,20 @@ cdef class SavedTensor:
                 "arg0: collections.abc.Callable, arg1: collections.abc.Callable) -> None\n\n"
                 "Invoked with: " + invoked)
         pack_hook, unpack_hook = args
-        if self.unpack_hook is not None:
+        if type(self.obj) is SavedHooks:
             raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have "
                                "already been set. Hint: only one pair of hooks is allowed at "
                                "a time.")
         cdef Tensor t
-        if self.is_output and self.values is not None:
-            t = make(self.values)
+        cdef SavedHooks h
+        if self.is_output and self.obj is not None:
+            t = make(<cnp.ndarray>self.obj)
             t._vc = self.vc
             self.leaf = False
-        elif not self.is_output and self.tensor is not None:
-            _save_metadata(self, self.tensor)
-            t = _alias_of(self.tensor)
+            h = SavedHooks.__new__(SavedHooks)
+        elif not self.is_output and self.obj is not None:
+            h = _hooks_for_input(self, <Tensor>self.obj)
+            t = _alias_of(<Tensor>self.obj)
         elif self.freed:
             raise RuntimeError(
                 "Calling register_hooks on a saved tensor after it has been freed. Saved "
@@ -275,7 +247,53 @@ cdef class SavedTensor:
         else:
             raise RuntimeError("Calling register_hooks on a saved tensor with value None is "
                                "forbidden")
-        _pack(self, t, pack_hook, unpack_hook)
+        _pack(self, h, t, pack_hook, unpack_hook)
+
+
+cdef Tensor unpack_saved(SavedTensor saved, Node owner):
+    """The saved value, checked: released state (saved is None then), then version."""
+    cdef Tensor t
+    if owner.released or saved is None:
+        raise RuntimeError(MSG_BACKWARD_TWICE)
+    if type(saved.obj) is SavedHooks:
+        return _unpack_hooked(saved, owner)
+    if not saved.is_output:
+        t = <Tensor>saved.obj
+        if t._vc.version != saved.version:
+            raise modified_error(t, saved.version, t._grad_fn, t._output_nr)
+        if not saved.leaf and t._grad_fn is None:
+            raise RuntimeError(MSG_DETACHED_SAVED)
+        return t
+    cdef cnp.ndarray values = <cnp.ndarray>saved.obj
+    t = make(values)
+    t._vc = saved.vc
+    if saved.vc.version != saved.version:
+        raise modified_error(t, saved.version, owner, saved.output_nr)
+    if agc_grad_enabled() and cnp.PyArray_ISFLOAT(values):
+        # Only create_graph needs the history; without it the value is a constant.
+        t._grad_fn = owner
+        t._output_nr = saved.output_nr
+        t._requires_grad = True
+    return t
+
+
+cdef Tensor _unpack_hooked(SavedTensor saved, Node owner):
+    cdef SavedHooks h = <SavedHooks>saved.obj
+    r = h.unpack_hook(h.packed)
+    if not isinstance(r, Tensor):
+        raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but "
+                        f"got result of type {type(r).__name__}")
+    cdef Tensor t = make((<Tensor>r)._data)
+    cdef Node grad_fn = owner if saved.is_output else h.grad_fn
+    if grad_fn is not None and cnp.PyArray_ISFLOAT(t._data):
+        t._grad_fn = grad_fn
+        t._output_nr = saved.output_nr
+        t._requires_grad = True
+    elif h.requires_grad and cnp.PyArray_ISFLOAT(t._data):
+        t._requires_grad = True
+        if h.accumulator is not None:
+            t._accumulator = weakref.ref(h.accumulator)
+    return t
 
 
 cdef SavedTensor save(Tensor t):
@@ -285,11 +303,10 @@ cdef SavedTensor save(Tensor t):
     s.version = version_for_save(t)
     s.leaf = t._grad_fn is None
     if _default_hooks:
-        _save_metadata(s, t)
         pack_hook, unpack_hook = _default_hooks[-1]
-        _pack(s, t, pack_hook, unpack_hook)
+        _pack(s, _hooks_for_input(s, t), t, pack_hook, unpack_hook)
     else:
-        s.tensor = t
+        s.obj = t
     return s
 
 
@@ -298,7 +315,7 @@ cdef SavedTensor save_output(Tensor out, int output_nr):
     cdef SavedTensor s = SavedTensor.__new__(SavedTensor)
     gc_untrack(s)  # Note [Untracked by the cycle collector]
     cdef VersionCounter vc = version_counter(out)
-    s.values = out._data
+    s.obj = out._data
     s.vc = vc
     s.version = vc.version
     s.output_nr = output_nr
@@ -307,16 +324,16 @@ cdef SavedTensor save_output(Tensor out, int output_nr):
         pack_hook, unpack_hook = _default_hooks[-1]
         # the tensor handed to pack has no history: a pack_hook keeping it (the identity)
         # then holds no reference to the node saving it
-        _pack(s, _alias_of(out), pack_hook, unpack_hook)
+        _pack(s, SavedHooks.__new__(SavedHooks), _alias_of(out), pack_hook, unpack_hook)
     return s
 
 
 cdef void repoint_saved(SavedTensor saved, Tensor t) noexcept:
     """Make a saved output refer to t, which now holds it (an in-place op's result)."""
-    if saved.unpack_hook is not None:
+    if type(saved.obj) is SavedHooks:
         return  # what pack_hook kept stands for the value
     cdef VersionCounter vc = t._vc
-    saved.values = t._data
+    saved.obj = t._data
     saved.vc = vc
     saved.version = vc.version
 
@@ -345,7 +362,7 @@ cdef object unpack_operand(Node owner, object saved):
     """What save_operand kept: a number saved in a tensor's place is released like
     one (PyTorch wraps it in a tensor), so it too raises after the graph is freed."""
     if isinstance(saved, SavedTensor):
-        return (<SavedTensor>saved).unpack(owner)
+        return unpack_saved(<SavedTensor>saved, owner)
     if owner.released:
         raise RuntimeError(MSG_BACKWARD_TWICE)
     return saved
@@ -415,37 +432,36 @@ cdef class Node:
 
     @property
     def next_functions(self):
-        if self.next_nodes is None:
-            return ()
-        if self.next_nrs is None:
-            return tuple([(n, 0) for n in self.next_nodes])
-        return tuple(zip(self.next_nodes, self.next_nrs))
+        cdef tuple nrs = next_nrs_of(self)
+        cdef Py_ssize_t i
+        return tuple([(next_edge(self, i), 0 if nrs is None else nrs[i])
+                      for i in range(self.n_edges)])
 
     def _sequence_nr(self):
         return self.seq
 
     @property
     def metadata(self):
-        if self.meta is None:
-            self.meta = {}
-            gc_track(self)
-        return self.meta
+        cdef NodeExtra x = user_extra(self)
+        if x.meta is None:
+            x.meta = {}
+        return x.meta
 
     def register_hook(self, fn):
         """Run ``fn(grad_inputs, grad_outputs)`` after this node; it may return new grad_inputs."""
-        if self.post_hooks is None:
-            self.post_hooks = []
-            gc_track(self)
-        self.post_hooks.append(fn)
-        return RemovableHandle(self.post_hooks, fn)
+        cdef NodeExtra x = user_extra(self)
+        if x.post_hooks is None:
+            x.post_hooks = []
+        x.post_hooks.append(fn)
+        return RemovableHandle(x.post_hooks, fn)
 
     def register_prehook(self, fn):
         """Run ``fn(grad_outputs)`` before this node; it may return new grad_outputs."""
-        if self.pre_hooks is None:
-            self.pre_hooks = []
-            gc_track(self)
-        self.pre_hooks.append(fn)
-        return RemovableHandle(self.pre_hooks, fn)
+        cdef NodeExtra x = user_extra(self)
+        if x.pre_hooks is None:
+            x.pre_hooks = []
+        x.pre_hooks.append(fn)
+        return RemovableHandle(x.pre_hooks, fn)
 
     def __call__(self, *grads):
         """Apply the derivative to output gradients directly, as PyTorch's nodes allow."""
@@ -463,8 +479,47 @@ cdef class Node:
         if any_grad:
             out = self.apply(grads)
         else:  # no gradient in, none out (PyTorch's undefined gradients)
-            out = (None,) * (0 if self.next_nodes is None else len(self.next_nodes))
+            out = (None,) * self.n_edges
         return out[0] if len(out) == 1 else out
+
+
+# Note [Node layout]
+# A graph holds a node per recorded op, so a node's size is the graph's (a chain of a
+# million ops on one element: benchmarks/run.py's chain1m). A node holds what every
+# node needs: up to two edges inline (a tuple for more), its sequence number, its
+# number of inputs, `released`, and the fields of its derivative's saved values; what
+# only some nodes need lives in one NodeExtra created on first need: the edges' output
+# indices (an input that is a multi-output op's output other than the first), input
+# metadata (an op that broadcast or promoted an input), hooks, retain_grad's
+# bookkeeping and Node.metadata. A NodeExtra holding only the first two is untracked
+# by the cycle collector as its node is; user_extra() tracks both once it holds
+# something the user gave (Note [Untracked by the cycle collector]).
+
+@cython.final
+cdef class NodeExtra:
+    pass
+
+
+cdef NodeExtra node_extra(Node node):
+    """node's NodeExtra, created on first use."""
+    if node.extra is None:
+        node.extra = NodeExtra.__new__(NodeExtra)
+        gc_untrack(node.extra)
+    return node.extra
+
+
+cdef NodeExtra user_extra(Node node):
+    """node_extra(node), about to hold hooks or metadata: the cycle collector sees both."""
+    cdef NodeExtra x = node_extra(node)
+    gc_track(x)
+    gc_track(node)
+    return x
+
+
+cdef void set_input_meta(Node node, tuple meta):
+    """Set Node.input_meta (None: no input needs it)."""
+    if meta is not None or node.extra is not None:
+        node_extra(node).input_meta = meta
 
 
 cdef class TensorHook:
@@ -766,12 +821,12 @@ def _set_anomaly_current(node):
 
 cdef void _record_trace(Node node):
     import traceback
-    if node.meta is None:
-        node.meta = {}
-        gc_track(node)
-    node.meta["traceback_"] = traceback.format_stack()  # Cython frames are not in it
+    cdef NodeExtra x = user_extra(node)
+    if x.meta is None:
+        x.meta = {}
+    x.meta["traceback_"] = traceback.format_stack()  # Cython frames are not in it
     if _anomaly_current is not None:
-        node.meta["parent_"] = _anomaly_current
+        x.meta["parent_"] = _anomaly_current
 
 
 cdef inline object _edge_of(object x):
@@ -786,21 +841,20 @@ cdef inline int _set_edges(Node node, tuple inputs) except -1:
     """One edge per forward input; anything but a Tensor (None, a number) gets none."""
     cdef Py_ssize_t n = len(inputs), i
     cdef bint any_nr = False
-    # the common arities build their tuples directly (this runs once per recorded op)
+    node.n_edges = <uint32_t>n
     if n == 1:
-        node.next_nodes = (_edge_of(inputs[0]),)
-        any_nr = _output_nr_of(inputs[0]) != 0
+        node.edge0 = _edge_of(inputs[0])
     elif n == 2:
-        node.next_nodes = (_edge_of(inputs[0]), _edge_of(inputs[1]))
-        any_nr = _output_nr_of(inputs[0]) != 0 or _output_nr_of(inputs[1]) != 0
-    else:
-        node.next_nodes = tuple([_edge_of(x) for x in inputs])
-        for i in range(n):
-            if _output_nr_of(inputs[i]) != 0:
-                any_nr = True
-    gc_untrack(node.next_nodes)
+        node.edge0 = _edge_of(inputs[0])
+        node.edge1 = <Node>_edge_of(inputs[1])
+    elif n > 2:
+        node.edge0 = tuple([_edge_of(x) for x in inputs])
+        gc_untrack(node.edge0)
+    for i in range(n):
+        if _output_nr_of(inputs[i]) != 0:
+            any_nr = True
     if any_nr:
-        node.next_nrs = tuple([_output_nr_of(x) for x in inputs])
+        node_extra(node).next_nrs = tuple([_output_nr_of(x) for x in inputs])
     node.seq = new_sequence_nr()
     gc_untrack(node)  # Note [Untracked by the cycle collector]
     if anomaly_enabled:
@@ -833,7 +887,7 @@ cdef int record_broadcast(Node node, Tensor out, tuple inputs) except -1:
                 metas = [None] * n
             metas[i] = (shape_of(xa), dtype_of(xa))
     if metas is not None:
-        node.input_meta = tuple(metas)
+        node_extra(node).input_meta = tuple(metas)
 
 
 cdef inline object _meta_if_differs(object x, cnp.ndarray oa):
@@ -848,7 +902,6 @@ cdef inline object _meta_if_differs(object x, cnp.ndarray oa):
 
 cdef inline void _finish_record(Node node, Tensor out) noexcept:
     node.seq = new_sequence_nr()
-    gc_untrack(node.next_nodes)
     gc_untrack(node)  # Note [Untracked by the cycle collector]
     out._grad_fn = node
     out._requires_grad = True
@@ -857,9 +910,10 @@ cdef inline void _finish_record(Node node, Tensor out) noexcept:
 cdef int record1(Node node, Tensor out, object a) except -1:
     """record(node, out, (a,)) without building the tuple (the generated wiring of
     one-input nodes calls this: it runs once per recorded op)."""
-    node.next_nodes = (_edge_of(a),)
+    node.edge0 = _edge_of(a)
+    node.n_edges = 1
     if _output_nr_of(a):
-        node.next_nrs = (_output_nr_of(a),)
+        node_extra(node).next_nrs = (_output_nr_of(a),)
     _finish_record(node, out)
     if anomaly_enabled:
         _record_trace(node)
@@ -867,15 +921,17 @@ cdef int record1(Node node, Tensor out, object a) except -1:
 
 cdef int record2(Node node, Tensor out, object a, object b, bint broadcast) except -1:
     """record / record_broadcast(node, out, (a, b)) without building the tuple."""
-    node.next_nodes = (_edge_of(a), _edge_of(b))
+    node.edge0 = _edge_of(a)
+    node.edge1 = <Node>_edge_of(b)
+    node.n_edges = 2
     if _output_nr_of(a) or _output_nr_of(b):
-        node.next_nrs = (_output_nr_of(a), _output_nr_of(b))
+        node_extra(node).next_nrs = (_output_nr_of(a), _output_nr_of(b))
     _finish_record(node, out)
     if broadcast:
         ma = _meta_if_differs(a, out._data)
         mb = _meta_if_differs(b, out._data)
         if ma is not None or mb is not None:
-            node.input_meta = (ma, mb)
+            node_extra(node).input_meta = (ma, mb)
     if anomaly_enabled:
         _record_trace(node)
 

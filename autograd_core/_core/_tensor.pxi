@@ -625,8 +625,8 @@ cdef class Tensor:
         cdef Node fn = grad_fn_of(self)
         if fn is None:
             hooks = self._hooks
-        elif fn.pre_hooks is not None:
-            hooks = [h.fn for h in fn.pre_hooks if isinstance(h, TensorHook)
+        elif fn.extra is not None and fn.extra.pre_hooks is not None:
+            hooks = [h.fn for h in fn.extra.pre_hooks if isinstance(h, TensorHook)
                      and (<TensorHook>h).output_nr == self._output_nr]
         else:
             hooks = None
@@ -733,10 +733,10 @@ cdef class Tensor:
             return
         if grad_fn_of(self) is None:
             return
-        if self._grad_fn.retained is None:
-            self._grad_fn.retained = {}
-            gc_track(self._grad_fn)
-        self._grad_fn.retained[self._output_nr] = weakref.ref(self)
+        cdef NodeExtra x = user_extra(self._grad_fn)
+        if x.retained is None:
+            x.retained = {}
+        x.retained[self._output_nr] = weakref.ref(self)
         self._retains_grad = True
 
     @property
@@ -776,12 +776,12 @@ cdef class Tensor:
                 gc_track(self)
             self._hooks.append(hook)
             return RemovableHandle(self._hooks, hook)
-        if self._grad_fn.pre_hooks is None:
-            self._grad_fn.pre_hooks = []
-            gc_track(self._grad_fn)
+        cdef NodeExtra x = user_extra(self._grad_fn)
+        if x.pre_hooks is None:
+            x.pre_hooks = []
         wrapper = TensorHook(self._output_nr, hook)
-        self._grad_fn.pre_hooks.append(wrapper)
-        return RemovableHandle(self._grad_fn.pre_hooks, wrapper)
+        x.pre_hooks.append(wrapper)
+        return RemovableHandle(x.pre_hooks, wrapper)
 
     def register_post_accumulate_grad_hook(self, hook):
         """Run ``hook(tensor)`` after a gradient is accumulated into this leaf's ``.grad``."""

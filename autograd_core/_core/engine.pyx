@@ -20,7 +20,8 @@ from libc.stdint cimport int32_t
 from autograd_core._core.csrc cimport *
 from autograd_core._core.dtype cimport dtype, dtype_of
 from autograd_core._core.tensor cimport (
-    grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, OPS, AccumulateGrad, Node, Tensor, TensorHook,
+    grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, OPS, AccumulateGrad, Node, NodeExtra,
+    Tensor, TensorHook, input_meta_of, next_edge, next_nrs_of,
     anomaly_check_nan, anomaly_enabled, check_hook_result, edge_node, grad_accumulator,
     grad_fn_of, install_methods, is_number, make, requires_grad_of, restore_saved_hooks,
     same_shape, saved_hooks_state, shape_numel, shape_of, shape_str,
@@ -137,7 +138,7 @@ cdef bint _create_graph_warned = False
 
 cdef Tensor _validate_grad(Node node, Py_ssize_t i, Tensor g):
     """Reduce/cast a gradient to the metadata of forward input i (once, here)."""
-    meta = node.input_meta[i]
+    meta = node.extra.input_meta[i]
     if meta is None:
         return g
     shape, dt = meta
@@ -149,7 +150,7 @@ cdef Tensor _validate_grad(Node node, Py_ssize_t i, Tensor g):
                 f"{shape_str(shape)}")
         g = OPS.sum_to(g, shape)
     if dtype_of(g._data) is not dt:
-        nxt = node.next_nodes[i]
+        nxt = next_edge(node, i)
         if isinstance(nxt, AccumulateGrad) and (<AccumulateGrad>nxt).var._grad_dtype is not None:
             # the leaf's grad_dtype stands for its dtype (accumulate_into casts to it)
             return g
@@ -182,18 +183,19 @@ cdef void _call_tensor_pre_hooks(Node node, list buf) except *:
     live on the leaf and are its AccumulateGrad node's tensor pre-hooks."""
     cdef TensorHook th
     cdef Tensor var
+    cdef NodeExtra x = node.extra
     if isinstance(node, AccumulateGrad):
         var = (<AccumulateGrad>node).var
         if var is not None and var._hooks is not None:
             for h in list(var._hooks):
                 buf[0] = _run_tensor_hook(h, buf[0])
-    elif node.pre_hooks is not None:
-        for h in list(node.pre_hooks):
+    elif x is not None and x.pre_hooks is not None:
+        for h in list(x.pre_hooks):
             if isinstance(h, TensorHook):
                 th = <TensorHook>h
                 buf[th.output_nr] = _run_tensor_hook(th.fn, buf[th.output_nr])
-    if node.retained is not None:
-        for nr, ref in list(node.retained.items()):
+    if x is not None and x.retained is not None:
+        for nr, ref in list(x.retained.items()):
             t = ref()
             g = buf[nr]
             if t is None or g is None:
@@ -205,7 +207,7 @@ cdef void _call_tensor_pre_hooks(Node node, list buf) except *:
 
 
 cdef void _call_node_pre_hooks(Node node, list buf) except *:
-    for h in list(node.pre_hooks):
+    for h in list(node.extra.pre_hooks):
         if isinstance(h, TensorHook):
             continue
         prev = tuple(buf)
@@ -215,16 +217,24 @@ cdef void _call_node_pre_hooks(Node node, list buf) except *:
 
 
 cdef inline bint _has_tensor_pre_hooks(Node node):
-    if node.retained is not None:
+    if node.extra is not None and node.extra.retained is not None:
         return True
     if isinstance(node, AccumulateGrad):
         var = (<AccumulateGrad>node).var
         return var is not None and (<Tensor>var)._hooks is not None
-    return node.pre_hooks is not None
+    return _has_pre_hooks(node)
+
+
+cdef inline bint _has_pre_hooks(Node node):
+    return node.extra is not None and node.extra.pre_hooks is not None
+
+
+cdef inline bint _has_post_hooks(Node node):
+    return node.extra is not None and node.extra.post_hooks is not None
 
 
 cdef tuple _call_post_hooks(Node node, tuple grads_in, tuple grads_out):
-    for h in list(node.post_hooks):
+    for h in list(node.extra.post_hooks):
         r = h(grads_in, grads_out)
         if r is not None:
             grads_in = _checked_hook_result(grads_in, r, h)
@@ -337,6 +347,7 @@ cdef int _discover(_GraphTask task, list root_nodes, bint count) except -1:
     # (realloc) on every node of a chain
     cdef agc_intvec stack
     cdef Node node, child
+    cdef Py_ssize_t i
     cdef int32_t before, idx
     if agc_intvec_init(&stack, 64) != 0:
         raise MemoryError()
@@ -351,9 +362,8 @@ cdef int _discover(_GraphTask task, list root_nodes, bint count) except -1:
         while stack.len:
             stack.len -= 1
             node = <Node>task.nodes[stack.data[stack.len]]
-            if node.next_nodes is None:
-                continue
-            for c in node.next_nodes:
+            for i in range(node.n_edges):
+                c = next_edge(node, i)
                 if c is None:
                     continue
                 child = <Node>c
@@ -377,7 +387,7 @@ cdef enum:
 cdef bytearray _exec_states(_GraphTask task, set run_nodes, set capture_nodes):
     """Note [Needed nodes]: RUN for nodes with a path to an input's edge (and for
     run_nodes), CAPTURE for the other captured ones, SKIP for the rest."""
-    cdef Py_ssize_t n = len(task.nodes), i
+    cdef Py_ssize_t n = len(task.nodes), i, k
     cdef bytearray states = bytearray(n)
     cdef Node node
     cdef unsigned char st
@@ -388,8 +398,9 @@ cdef bytearray _exec_states(_GraphTask task, set run_nodes, set capture_nodes):
         st = SKIP
         if run_nodes is not None and node in run_nodes:
             st = RUN
-        elif node.next_nodes is not None:
-            for c in node.next_nodes:
+        else:
+            for k in range(node.n_edges):
+                c = next_edge(node, k)
                 if c is not None and states[agc_ptrmap_get(&task.index, <void *>c)] != SKIP:
                     st = RUN
                     break
@@ -574,9 +585,8 @@ def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_g
             if states[i] != RUN:
                 continue
             node = task.nodes[i]
-            if node.next_nodes is None:
-                continue
-            for c in node.next_nodes:
+            for k in range(node.n_edges):
+                c = next_edge(node, k)
                 if c is not None:
                     cidx = agc_ptrmap_get(&task.index, <void *>c)
                     if states[cidx] != SKIP:
@@ -644,7 +654,7 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
     cdef Node node
     cdef Tensor g
     cdef list buf
-    cdef tuple grads_out, grads_in, next_nodes, next_nrs
+    cdef tuple grads_out, grads_in, next_nrs, input_meta
     cdef bint any_grad, is_captured
     cur = None
     while True:
@@ -673,10 +683,10 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
         if is_captured:
             # A node that also runs: its gradient is taken before any hook (PyTorch).
             _capture(node, capture, captured, _as_buffer(node, cur))
-        if _has_tensor_pre_hooks(node) or node.pre_hooks is not None:
+        if _has_tensor_pre_hooks(node) or _has_pre_hooks(node):
             buf = list(_as_buffer(node, cur))
             _call_tensor_pre_hooks(node, buf)
-            if node.pre_hooks is not None:
+            if _has_pre_hooks(node):
                 _call_node_pre_hooks(node, buf)
             grads_out = tuple(buf)
             buf = None
@@ -696,13 +706,12 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
         if node.released and any_grad:
             raise RuntimeError(MSG_BACKWARD_TWICE)
 
-        next_nodes = node.next_nodes
-        n_next = 0 if next_nodes is None else len(next_nodes)
+        n_next = node.n_edges
         if any_grad:
             # Note [Stealing the gradient]: post hooks see the incoming gradients after
             # apply, so a derivative may not write into them (AccumulateGrad's stealing
             # stays: a post hook sees .grad's tensor, as in PyTorch)
-            held = (list(grads_out) if node.post_hooks is not None
+            held = (list(grads_out) if _has_post_hooks(node)
                     and not isinstance(node, AccumulateGrad) else None)
             if anomaly_enabled:
                 grads_in = _apply_with_anomaly(node, grads_out)
@@ -714,21 +723,22 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
                     f"(expected {n_next}, got {len(grads_in)})")
         else:
             grads_in = (None,) * n_next
-        if node.post_hooks is not None:
+        if _has_post_hooks(node):
             grads_in = _call_post_hooks(node, grads_in, grads_out)
         if not keep_graph:
             node.release_saved()
 
-        next_nrs = node.next_nrs
+        next_nrs = next_nrs_of(node)
+        input_meta = input_meta_of(node)
         for i in range(n_next):
-            c = next_nodes[i]
+            c = next_edge(node, i)
             if c is None:
                 continue
             cidx = agc_ptrmap_get(&task.index, <void *>c)
             if states is not None and states[cidx] == SKIP:
                 continue
             g = grads_in[i]
-            if g is not None and node.input_meta is not None:
+            if g is not None and input_meta is not None:
                 g = _validate_grad(node, i, g)
             task.add_grad(cidx, 0 if next_nrs is None else next_nrs[i], g)
             task.arrive(cidx)
@@ -765,7 +775,7 @@ cdef void _warn_anomaly(Node node):
     cdef bint parent = False
     name = node.name()
     while True:
-        meta = node.meta if node.meta is not None else {}
+        meta = node.extra.meta if node.extra is not None and node.extra.meta is not None else {}
         trace = meta.get("traceback_")
         if not trace:
             _anomaly_warning(f"Error detected in {name}. No forward pass information "

@@ -24,7 +24,8 @@ from autograd_core._core.tensor cimport (
     grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, Node, SavedTensor, Tensor, bump_version,
     check_inplace, raw_saved,
     gc_track, make, make_view, move_retained_grad, record_outputs, recording, region_of,
-    requires_grad_of, save, save_output, shape_of, version_counter, write_region, zeros,
+    requires_grad_of, save, save_output, set_input_meta, shape_of, version_counter,
+    unpack_saved, write_region, zeros,
     CM_IN_CUSTOM_FUNCTION, CM_MULTI_OUTPUT_NODE,
 )
 
@@ -88,7 +89,7 @@ cdef class FunctionNode(Node):
                 "or set clear_saved_tensors_on_access=False.")
         if self._saved is None:
             return self._to_save if self._to_save is not None else ()
-        out = tuple([None if s is None else (<SavedTensor>s).unpack(self) for s in self._saved])
+        out = tuple([None if s is None else unpack_saved(<SavedTensor>s, self) for s in self._saved])
         if getattr(self._fn_cls, "clear_saved_tensors_on_access", False):
             self._saved = None
             self._cleared = True
@@ -259,8 +260,8 @@ def function_apply(fn_cls, tuple args, dict kwargs):
     if record:
         record_outputs(ctx, (), tuple(tensor_inputs))
         gc_track(ctx)  # a ctx holds what the user stores on it: cycles are possible
-        ctx.input_meta = tuple((shape_of((<Tensor>a)._data), dtype_of((<Tensor>a)._data))
-                               for a in tensor_inputs)
+        set_input_meta(ctx, tuple([(shape_of((<Tensor>a)._data), dtype_of((<Tensor>a)._data))
+                                   for a in tensor_inputs]))
     for i, o in enumerate(outs):
         if not isinstance(o, Tensor):
             new_outs.append(o)

@@ -2,8 +2,9 @@
 # vocabulary every op module uses to build them (making tensors, checking arguments,
 # saving, recording, in-place writes, the op table). Every field is documented here;
 # the code is in tensor.pyx.
+cimport cython
 cimport numpy as cnp
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint32_t, uint64_t
 
 from autograd_core._core.dtype cimport dtype, CAT_BOOL, CAT_FLOAT
 
@@ -14,19 +15,31 @@ cdef class VersionCounter:
     cdef public long version
 
 
-cdef class Node:
-    # One recorded op: the grad_fn of its outputs.
-    cdef tuple next_nodes        # per forward input: the Node its gradient flows to, or None
-    cdef tuple next_nrs          # per forward input: that node's output index; None = all 0
+cdef class NodeExtra:
+    # What few nodes carry (Note [Node layout] in _node.pxi): created on first need.
+    cdef tuple next_nrs          # per forward input: its edge node's output index; None = all 0
     cdef tuple input_meta        # per forward input: (shape, dtype) when the op broadcast or
                                  # promoted it (the engine sums/casts the gradient back), else
                                  # None; None for the whole tuple when no input needs it
-    cdef uint64_t seq            # creation order (sequence_nr); the engine runs the newest first
-    cdef bint released           # saved state freed by a backward without retain_graph
     cdef list pre_hooks          # callables run on the incoming gradients
     cdef list post_hooks         # callables run on (grad_inputs, grad_outputs)
     cdef dict retained           # output_nr -> weakref of a non-leaf output with retain_grad()
     cdef dict meta               # Node.metadata; under detect_anomaly also 'traceback_'
+
+
+# (trashcan: freeing a chain of a million nodes must not recurse a million deep; set
+# here, so that every subclass, in any module, inherits it)
+@cython.trashcan(True)
+cdef class Node:
+    # One recorded op: the grad_fn of its outputs (Note [Node layout] in _node.pxi).
+    # Its edges, one per forward input (the Node the input's gradient flows to, or None):
+    # up to two inline, more as one tuple in edge0; read them with next_edge().
+    cdef object edge0            # input 0's edge; with more than two inputs, the tuple of all
+    cdef Node edge1              # input 1's edge
+    cdef uint64_t seq            # creation order (sequence_nr); the engine runs the newest first
+    cdef uint32_t n_edges        # the number of forward inputs
+    cdef bint released           # saved state freed by a backward without retain_graph
+    cdef NodeExtra extra         # None until the node needs one (node_extra())
     cdef object __weakref__
 
     # The derivative: gradients of the outputs in, gradients of the inputs out (one
@@ -42,25 +55,29 @@ cdef class Node:
 
 cdef class SavedTensor:
     # A tensor a node keeps for its backward (Note [Saved tensor versions]).
-    cdef Tensor tensor           # a saved input, or any tensor that is not the owner's output
-    cdef cnp.ndarray values      # a saved output of the owner: its values (never the Tensor,
-    cdef VersionCounter vc       #   whose grad_fn is the owner: a cycle), and its counter
+    cdef object obj              # a saved input (or any tensor that is not the owner's
+                                 # output): the Tensor; a saved output of the owner: its
+                                 # values, an ndarray (never the Tensor, whose grad_fn is the
+                                 # owner: a cycle); with hooks: a SavedHooks
+    cdef VersionCounter vc       # a saved output: its counter
     cdef long version            # the counter's value when saved
     cdef int output_nr           # a saved output: which output of the owner it is
-    cdef bint is_output
-    # With saved-tensor hooks (autograd.graph.saved_tensors_hooks, register_hooks) the
-    # tensor is not kept: pack_hook's result is, and unpack_hook rebuilds it.
-    cdef object packed           # what pack_hook returned
-    cdef object unpack_hook      # None: no hooks
-    cdef Node grad_fn            # hooks on a saved non-leaf input: its history
-    cdef object accumulator      # hooks on a saved leaf that requires grad: its AccumulateGrad
-    cdef bint leaf               # the saved tensor was a leaf
-    cdef bint requires_grad      # ... and required grad
-    cdef bint freed              # holds nothing because backward freed it (an empty one
+    cdef unsigned char is_output
+    cdef unsigned char leaf      # the saved tensor was a leaf
+    cdef unsigned char freed     # holds nothing because backward freed it (an empty one
                                  # that is not freed stands for a saved None: raw_saved)
+    # (no cdef methods: no vtable pointer in every saved tensor; unpack_saved reads it)
 
-    cdef Tensor unpack(self, Node owner)
-    cdef Tensor _unpack_hooked(self, Node owner)
+
+cdef class SavedHooks:
+    # With saved-tensor hooks (autograd.graph.saved_tensors_hooks, register_hooks) a
+    # SavedTensor does not keep the tensor: this does, pack_hook's result in its place,
+    # and what unpack_hook's rebuilt tensor needs of the original's place in the graph.
+    cdef object packed           # what pack_hook returned
+    cdef object unpack_hook
+    cdef Node grad_fn            # a saved non-leaf input: its history
+    cdef object accumulator      # a saved leaf that requires grad: its AccumulateGrad
+    cdef bint requires_grad      # the saved tensor required grad
 
 
 cdef class AccumulateGrad(Node):
@@ -267,6 +284,7 @@ cdef inline int check_not_bool_kernel(dtype d, str kernel) except -1:
 cdef void bump_version(Tensor t)
 cdef SavedTensor save(Tensor t)
 cdef SavedTensor save_output(Tensor out, int output_nr)
+cdef Tensor unpack_saved(SavedTensor saved, Node owner)
 cdef list saved_hooks_state()
 cdef int restore_saved_hooks(list state) except -1
 cdef void repoint_saved(SavedTensor saved, Tensor t) noexcept
@@ -324,9 +342,30 @@ cdef inline bint all_inference(tuple inputs) noexcept:
     return True
 
 
+cdef inline object next_edge(Node node, Py_ssize_t i):
+    """The node forward input i's gradient flows to, or None (i < node.n_edges)."""
+    if node.n_edges > 2:
+        return (<tuple>node.edge0)[i]
+    return node.edge0 if i == 0 else node.edge1
+
+
 cdef inline bint needs_input_grad(Node node, Py_ssize_t i):
     """Whether forward input i of node wants a gradient (should_compute_output)."""
-    return node.next_nodes[i] is not None
+    return next_edge(node, i) is not None
+
+
+cdef inline tuple next_nrs_of(Node node):
+    """Per forward input, its edge node's output index; None when all are 0."""
+    return None if node.extra is None else node.extra.next_nrs
+
+
+cdef inline tuple input_meta_of(Node node):
+    """Node.input_meta (NodeExtra): None when no input was broadcast or promoted."""
+    return None if node.extra is None else node.extra.input_meta
+
+
+cdef NodeExtra node_extra(Node node)
+cdef void set_input_meta(Node node, tuple meta)
 
 
 # ---------------------------------------------------------------- in derivative formulas

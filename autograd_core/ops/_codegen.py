@@ -620,7 +620,7 @@ def gen_node(node, ops_by_name):
         # has an edge, e.g. an op on a no_grad view of a leaf: PyTorch runs it and checks)
         cond = " or ".join(f"needs_input_grad(node, {i})" for i in sorted(idxs))
         w(f"        if not ({cond}) and node.{_field(u)} is not None:")
-        w(f"            " + (f"node.{_field(u)}.unpack(node)" if is_out
+        w(f"            " + (f"unpack_saved(node.{_field(u)}, node)" if is_out
                               else f"unpack_operand(node, node.{_field(u)})"))
     results = []
     for i, p in enumerate(diff_params):
@@ -631,7 +631,7 @@ def gen_node(node, ops_by_name):
         w(f"        if needs_input_grad(node, {i}):")
         for u in sorted(f.uses):
             if u in outputs:
-                w(f"            {u} = node.{_field(saved_outputs[outputs[u]])}.unpack(node)")
+                w(f"            {u} = unpack_saved(node.{_field(saved_outputs[outputs[u]])}, node)")
             elif u in released_values:
                 w(f"            {u} = unpack_key(node, node.{_field(u)})")
             elif schema.param(u).has_edge:
@@ -676,7 +676,7 @@ def gen_node(node, ops_by_name):
     for u in sorted(set(saved_outputs.values())):
         w("    @property")
         w(f"    def _saved_{u}(self):")
-        w(f"        return self.{_field(u)}.unpack(self)")
+        w(f"        return unpack_saved(self.{_field(u)}, self)")
         w("")
         w("    @property")
         w(f"    def _raw_saved_{u}(self):")

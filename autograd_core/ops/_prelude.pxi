@@ -43,12 +43,12 @@ cdef tuple _saved_key(Node owner, object saved):
 
 cdef tuple unpack_key(Node owner, object saved):
     """The numpy key save_key kept."""
-    return tuple([slice(None) if s is None else (<SavedTensor>s).unpack(owner)._data
+    return tuple([slice(None) if s is None else unpack_saved(<SavedTensor>s, owner)._data
                   for s in _saved_key(owner, saved)])
 
 
 cdef tuple key_tensors(Node owner, object saved):
-    return tuple([None if s is None else (<SavedTensor>s).unpack(owner)
+    return tuple([None if s is None else unpack_saved(<SavedTensor>s, owner)
                   for s in _saved_key(owner, saved)])
 
 

@@ -949,9 +949,9 @@ cdef void _src_meta(Tensor result, Tensor src, cnp.ndarray idx) except *:
         return
     if same_shape(src._data, idx):
         return
-    metas = list(node.input_meta) if node.input_meta is not None else [None, None]
+    metas = list(input_meta_of(node)) if input_meta_of(node) is not None else [None, None]
     metas[1] = (shape_of(src._data), dtype_of(src._data))
-    node.input_meta = tuple(metas)
+    set_input_meta(node, tuple(metas))
 
 
 cdef Tensor op_scatter(Tensor self, object dim, Tensor index, object src, object reduce):

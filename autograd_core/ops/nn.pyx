@@ -1743,8 +1743,8 @@ cdef class ConvolutionBackward0(Node):
 
     cdef tuple apply(self, tuple grads):
         cdef Tensor g = grads[0]
-        cdef Tensor x = self.saved_input.unpack(self)
-        cdef Tensor w = self.saved_weight.unpack(self)
+        cdef Tensor x = unpack_saved(self.saved_input, self)
+        cdef Tensor w = unpack_saved(self.saved_weight, self)
         if not grad_enabled():
             return self.fast_apply(g, x, w)
         N, C, H, W = self.x4_shape
@@ -1833,11 +1833,11 @@ cdef class ConvolutionBackward0(Node):
 
     @property
     def _saved_input(self):
-        return self.saved_input.unpack(self)
+        return unpack_saved(self.saved_input, self)
 
     @property
     def _saved_weight(self):
-        return self.saved_weight.unpack(self)
+        return unpack_saved(self.saved_weight, self)
 
 
 cdef str c_type_name(dtype d):

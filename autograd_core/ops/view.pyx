@@ -865,7 +865,7 @@ cdef void _set_cast_meta(Node node, list tensors, dtype rt):
                 metas = [None] * len(tensors)
             metas[i] = (shape_of(t._data), dtype_of(t._data))
     if metas is not None:
-        node.input_meta = tuple(metas)
+        set_input_meta(node, tuple(metas))
 
 
 cdef Tensor op_cat(list tensors, object dim):
@@ -929,7 +929,7 @@ cdef class StackBackward0(Node):
         cdef Tensor grad = grads[0]
         cdef Py_ssize_t i
         return tuple([op_select(grad, self.dim, i) if needs_input_grad(self, i) else None
-                      for i in range(len(self.next_nodes))])
+                      for i in range(self.n_edges)])
 
     @property
     def _saved_dim(self):

@@ -1,0 +1,123 @@
+"""The memory a recorded graph holds per node (Note [Node layout] in
+autograd_core/_core/_node.pxi), and the parts of a node kept out of line (edges beyond
+two, output indices, input metadata, hooks, metadata) behaving as PyTorch's."""
+import gc
+import tracemalloc
+
+import numpy as np
+
+import autograd_core as agc
+
+from _diff import same_error, torch
+
+
+def _chain(mod, x, steps):
+    y = x
+    for _ in range(steps):
+        y = mod.tanh(y * 1.01 + 0.01)
+    return y
+
+
+def test_tanh_chain_bytes_per_node():
+    # benchmarks/run.py's chain1m graph: per step a MulBackward0, an AddBackward0 and a
+    # TanhBackward0 with its saved output (a SavedTensor, the 1-element array, its
+    # version counter). 273 B/node before the nodes were slimmed, ~200 after; the
+    # bound leaves room for numpy's array object size to vary between versions.
+    x = agc.tensor([0.5], requires_grad=True)
+    _chain(agc, x, 100)
+    steps = 20_000
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        y = _chain(agc, x, steps)
+        per_node = (tracemalloc.get_traced_memory()[0] - base) / (3 * steps)
+    finally:
+        tracemalloc.stop()
+    assert per_node < 225, f"{per_node:.1f} B of graph per node"
+    del y
+
+
+def test_node_objects_are_small():
+    y = agc.tanh(agc.tensor([0.5], requires_grad=True) * 2.0 + 1.0)
+    tanh = y.grad_fn
+    add = tanh.next_functions[0][0]
+    mul = add.next_functions[0][0]
+    # a one-saved-value node: header, vtable, two edges, seq, arity + released, the
+    # NodeExtra pointer, the weakref list, the saved value (the cycle collector's
+    # header comes on top)
+    assert type(tanh).__basicsize__ <= 80, type(tanh).__basicsize__
+    assert type(add).__basicsize__ <= 80, type(add).__basicsize__
+    assert type(mul).__basicsize__ <= 88, type(mul).__basicsize__
+    assert type(tanh._raw_saved_result).__basicsize__ <= 56
+
+
+def _saved_after_backward(mod, attr):
+    x = mod.tensor([0.5, 1.5], requires_grad=True)
+    y = mod.tanh(x) if attr == "_saved_result" else x * x
+    y.sum().backward()
+    return getattr(y.grad_fn, attr)
+
+
+def test_saved_value_after_backward_raises():
+    # the saved output is freed by backward: reading it raises (it crashed before)
+    same_error(_saved_after_backward, "_saved_result")
+    same_error(_saved_after_backward, "_saved_self")
+
+
+def _edges(mod):
+    x = mod.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+    a, b = x.unbind(0)          # b is output 1 of UnbindBackward0
+    w = mod.tensor([5., 6.], requires_grad=True)
+    s = mod.stack([b, a * 2, w, b + w])       # four edges
+    m = b * w                                 # an edge to output 1, one to a leaf
+    out = []
+    for fn in (s.grad_fn, m.grad_fn, a.grad_fn):
+        out.append([(None if n is None else n.name(), nr) for n, nr in fn.next_functions])
+    return out
+
+
+def test_next_functions_any_arity_and_output_nr():
+    got, want = _edges(agc), _edges(torch)
+    assert got == want
+
+
+def _hooks_and_metadata(mod):
+    x = mod.tensor([1., 2.], requires_grad=True)
+    y = x * 3
+    z = y.tanh()
+    seen = []
+    z.grad_fn.metadata["k"] = 1
+    z.grad_fn.register_prehook(lambda go: seen.append("pre") or None)
+    z.grad_fn.register_hook(lambda gi, go: seen.append("post") or None)
+    y.register_hook(lambda g: g * 2)
+    y.retain_grad()
+    z.sum().backward()
+    return seen, z.grad_fn.metadata, y.grad.tolist(), x.grad.tolist()
+
+
+def test_hooks_metadata_retain_grad():
+    got, want = _hooks_and_metadata(agc), _hooks_and_metadata(torch)
+    assert got[:2] == want[:2]
+    np.testing.assert_allclose(got[2], want[2], rtol=1e-4)
+    np.testing.assert_allclose(got[3], want[3], rtol=1e-4)
+
+
+def test_node_cycle_through_extra_is_collected():
+    # a cycle through the node's NodeExtra (its metadata holds the node, a hook holds
+    # it): the cycle collector must see both
+    import weakref
+    x = agc.tensor([1.], requires_grad=True)
+    y = x * 2
+    y.grad_fn.metadata["self"] = y.grad_fn
+    ref = weakref.ref(y.grad_fn)
+    del y
+    gc.collect()
+    assert ref() is None
+    y = x * 2
+    fn = y.grad_fn
+    fn.register_prehook(lambda go, fn=fn: None)
+    ref = weakref.ref(fn)
+    del y, fn
+    gc.collect()
+    assert ref() is None
