@@ -90,6 +90,24 @@ void agc_conv_out_##SUFFIX(const T *prod, const T *bias, T *out, ptrdiff_t N, pt
         }                                                                                        \
 }
 
+/* The sum of n values as 8 interleaved partial sums (a loop the compiler vectorizes,
+ * which one running double sum would keep scalar), added up in double. */
+#define SUM_LANES(SUFFIX, T)                                                                     \
+static double sum_lanes_##SUFFIX(const T *x, ptrdiff_t n)                                        \
+{                                                                                                \
+    T lane[8] = {0, 0, 0, 0, 0, 0, 0, 0};                                                        \
+    ptrdiff_t i = 0;                                                                             \
+    for (; i + 8 <= n; i += 8)                                                                   \
+        for (int k = 0; k < 8; k++)                                                              \
+            lane[k] += x[i + k];                                                                 \
+    double s = 0;                                                                                \
+    for (int k = 0; k < 8; k++)                                                                  \
+        s += lane[k];                                                                            \
+    for (; i < n; i++)                                                                           \
+        s += x[i];                                                                               \
+    return s;                                                                                    \
+}
+
 #define CONV_GRAD_T(SUFFIX, T)                                                                   \
 void agc_conv_grad_t_##SUFFIX(const T *g, T *gt, T *gbias, ptrdiff_t N, ptrdiff_t OC, ptrdiff_t L) \
 {                                                                                                \
@@ -97,14 +115,9 @@ void agc_conv_grad_t_##SUFFIX(const T *g, T *gt, T *gbias, ptrdiff_t N, ptrdiff_
         double acc = 0;                                                                          \
         for (ptrdiff_t n = 0; n < N; n++) {                                                      \
             const T *src = g + (n * OC + oc) * L;                                                \
-            T *dst = gt + (oc * N + n) * L;                                                      \
-            if (gbias) {                                                                         \
-                double part = 0;                                                                 \
-                for (ptrdiff_t l = 0; l < L; l++) { dst[l] = src[l]; part += src[l]; }           \
-                acc += part;                                                                     \
-            } else {                                                                             \
-                memcpy(dst, src, (size_t)L * sizeof(T));                                         \
-            }                                                                                    \
+            memcpy(gt + (oc * N + n) * L, src, (size_t)L * sizeof(T));                           \
+            if (gbias)              /* the plane is in cache: summed right after the copy */     \
+                acc += sum_lanes_##SUFFIX(src, L);                                               \
         }                                                                                        \
         if (gbias) gbias[oc] = (T)acc;                                                           \
     }                                                                                            \
@@ -299,6 +312,8 @@ COL2IM(f32, float)
 COL2IM(f64, double)
 CONV_OUT(f32, float)
 CONV_OUT(f64, double)
+SUM_LANES(f32, float)
+SUM_LANES(f64, double)
 CONV_GRAD_T(f32, float)
 CONV_GRAD_T(f64, double)
 MAXPOOL(f32, float)

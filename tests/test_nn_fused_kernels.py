@@ -340,3 +340,20 @@ def test_bias_gradient_graph_under_create_graph():
         gb, = m.autograd.grad(X * 2 + b, b, v, create_graph=True)
         return gb, graph_desc(gb.grad_fn)
     same(prog)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("hw", [(1, 5), (9, 7), (30, 31)])
+def test_conv2d_bias_gradient(dtype, hw):
+    """conv2d's bias gradient: summed over the batch and each output plane (lanes of 8
+    and the rest) while the gradient is laid out for the weight's GEMM."""
+    def prog(m):
+        x = leaf(m, np.random.default_rng(23).standard_normal((3, 2) + hw), dtype)
+        w = leaf(m, np.random.default_rng(24).standard_normal((4, 2, 3, 3)), dtype)
+        b = leaf(m, np.random.default_rng(25).standard_normal(4), dtype)
+        y = m.nn.functional.conv2d(x, w, b, padding=1)
+        y.backward(m.tensor(np.random.default_rng(26).standard_normal(tuple(y.shape)) + 0.5,
+                            dtype=getattr(m, dtype)))
+        return b.grad, w.grad, x.grad
+    # float32 sums of hundreds of terms of ~1: an input gradient near 0 is off by ~1e-6
+    same(prog, rtol=1e-4 if dtype == "float32" else 1e-6, atol=1e-4 if dtype == "float32" else 1e-9)

@@ -296,6 +296,11 @@ cdef enum:
     NOGIL_N = 16384
 
 
+cdef inline bint c_number(object v):
+    """A Python number a C loop takes as a double (PyTorch converts it to the tensor's type)."""
+    return isinstance(v, float) or (isinstance(v, int) and -2**62 < v < 2**62)
+
+
 cdef cnp.ndarray _threshold_values(cnp.ndarray x, object threshold, object value):
     """value where x <= threshold, else x (NaN too), as PyTorch's threshold kernel."""
     cdef cnp.ndarray out
@@ -303,8 +308,7 @@ cdef cnp.ndarray _threshold_values(cnp.ndarray x, object threshold, object value
     cdef size_t n
     cdef void *px
     cdef void *po
-    if (c_float(x) and cnp.PyArray_IS_C_CONTIGUOUS(x) and isinstance(threshold, (int, float))
-            and isinstance(value, (int, float))):
+    if c_float(x) and cnp.PyArray_IS_C_CONTIGUOUS(x) and c_number(threshold) and c_number(value):
         th, v = threshold, value
         out = empty_like_array(x)
         px, po, n = cnp.PyArray_DATA(x), cnp.PyArray_DATA(out), cnp.PyArray_SIZE(x)
