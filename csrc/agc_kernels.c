@@ -6,17 +6,6 @@
 
 #include <math.h>
 
-/* The backward formulas run these loops over large arrays too, where the vector
- * width decides: with GCC or Clang on x86-64 Linux (glibc's ifunc) each function is
- * also compiled for AVX2 and the loader picks the version the CPU runs (numpy's
- * loops dispatch the same way); the baseline x86-64 build has SSE2 only, half the
- * width. */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__GLIBC__) && defined(__linux__)
-#define AGC_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define AGC_CLONES
-#endif
-
 #define DEFINE_UNARY(NAME, T, EXP, LOG, SQRT, SIN, COS, TANH, FABS)               \
     AGC_CLONES void NAME(int op, const T *x, T *out, size_t n) {                           \
         size_t i;                                                               \
@@ -33,8 +22,8 @@
             for (i = 0; i < n; i++) out[i] = (T)1 / ((T)1 + EXP(-x[i]));        \
             break;                                                              \
         case AGC_RELU:                                                          \
-            /* NaN stays NaN, as torch.relu keeps it */                         \
-            for (i = 0; i < n; i++) out[i] = x[i] > 0 ? x[i] : (x[i] != x[i] ? x[i] : (T)0); \
+            /* torch.relu is clamp_min(x, 0): NaN and -0.0 stay as they are */   \
+            for (i = 0; i < n; i++) out[i] = x[i] < 0 ? (T)0 : x[i];            \
             break;                                                              \
         }                                                                       \
     }
@@ -57,7 +46,7 @@ DEFINE_UNARY(agc_unary_f64, double, exp, log, sqrt, sin, cos, tanh, fabs)
     case AGC_DIV: BINARY_LOOP(x / y)                                            \
     case AGC_TANH_BACKWARD: BINARY_LOOP(x * ((T)1 - y * y))                     \
     case AGC_SIGMOID_BACKWARD: BINARY_LOOP(x * (((T)1 - y) * y))                \
-    case AGC_THRESHOLD_BACKWARD: BINARY_LOOP(y > 0 ? x : (T)0)                  \
+    case AGC_THRESHOLD_BACKWARD: BINARY_LOOP(y <= 0 ? (T)0 : x)                 \
     }
 
 #define DEFINE_BINARY(NAME, T_)                                                 \

@@ -1,13 +1,25 @@
 /* Elementwise kernels for small contiguous float arrays.
  *
  * On arrays of a few dozen elements numpy's ufunc dispatch costs more than the
- * arithmetic; these loops skip it. The Cython ops call them only for C-contiguous
+ * arithmetic; these loops skip it. The Cython ops call them for C-contiguous
  * float32/float64 operands of equal shape (or an array and a scalar) below
- * AGC_SMALL_N elements, and numpy for everything else. */
+ * AGC_SMALL_N elements, and numpy for everything else; relu and the backward
+ * formulas call them at every size (they are one pass where numpy's are two). */
 #ifndef AGC_KERNELS_H
 #define AGC_KERNELS_H
 
 #include <stddef.h>
+#include <stdint.h>   /* a C library header: it defines __GLIBC__ for the test below */
+
+/* The loops over large arrays are where the vector width decides: with GCC or Clang
+ * on x86-64 Linux (glibc's ifunc) each such function is also compiled for AVX2 and
+ * the loader picks the version the CPU runs (numpy's loops dispatch the same way);
+ * the baseline x86-64 build has SSE2 only, half the width. */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__GLIBC__) && defined(__linux__)
+#define AGC_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define AGC_CLONES
+#endif
 
 #define AGC_SMALL_N 2048
 
@@ -20,7 +32,7 @@ enum agc_binary_op {
     AGC_ADD, AGC_SUB, AGC_MUL, AGC_DIV,
     AGC_TANH_BACKWARD,    /* a * (1 - b*b), b the saved tanh output */
     AGC_SIGMOID_BACKWARD, /* a * b * (1 - b), b the saved sigmoid output */
-    AGC_THRESHOLD_BACKWARD /* b > 0 ? a : 0, b relu's saved output (nan b gives 0) */
+    AGC_THRESHOLD_BACKWARD /* b <= 0 ? 0 : a, b relu's saved output (a nan b passes a) */
 };
 
 void agc_unary_f32(int op, const float *x, float *out, size_t n);

@@ -1,5 +1,6 @@
 /* See agc_nn.h. Each loop is written once as a macro over the element type. */
 #include "agc_nn.h"
+#include "agc_kernels.h"   /* AGC_CLONES */
 
 #include <math.h>
 #include <string.h>
@@ -89,6 +90,24 @@ void agc_conv_out_##SUFFIX(const T *prod, const T *bias, T *out, ptrdiff_t N, pt
         }                                                                                        \
 }
 
+/* The sum of n values as 8 interleaved partial sums (a loop the compiler vectorizes,
+ * which one running double sum would keep scalar), added up in double. */
+#define SUM_LANES(SUFFIX, T)                                                                     \
+static double sum_lanes_##SUFFIX(const T *x, ptrdiff_t n)                                        \
+{                                                                                                \
+    T lane[8] = {0, 0, 0, 0, 0, 0, 0, 0};                                                        \
+    ptrdiff_t i = 0;                                                                             \
+    for (; i + 8 <= n; i += 8)                                                                   \
+        for (int k = 0; k < 8; k++)                                                              \
+            lane[k] += x[i + k];                                                                 \
+    double s = 0;                                                                                \
+    for (int k = 0; k < 8; k++)                                                                  \
+        s += lane[k];                                                                            \
+    for (; i < n; i++)                                                                           \
+        s += x[i];                                                                               \
+    return s;                                                                                    \
+}
+
 #define CONV_GRAD_T(SUFFIX, T)                                                                   \
 void agc_conv_grad_t_##SUFFIX(const T *g, T *gt, T *gbias, ptrdiff_t N, ptrdiff_t OC, ptrdiff_t L) \
 {                                                                                                \
@@ -96,14 +115,9 @@ void agc_conv_grad_t_##SUFFIX(const T *g, T *gt, T *gbias, ptrdiff_t N, ptrdiff_
         double acc = 0;                                                                          \
         for (ptrdiff_t n = 0; n < N; n++) {                                                      \
             const T *src = g + (n * OC + oc) * L;                                                \
-            T *dst = gt + (oc * N + n) * L;                                                      \
-            if (gbias) {                                                                         \
-                double part = 0;                                                                 \
-                for (ptrdiff_t l = 0; l < L; l++) { dst[l] = src[l]; part += src[l]; }           \
-                acc += part;                                                                     \
-            } else {                                                                             \
-                memcpy(dst, src, (size_t)L * sizeof(T));                                         \
-            }                                                                                    \
+            memcpy(gt + (oc * N + n) * L, src, (size_t)L * sizeof(T));                           \
+            if (gbias)              /* the plane is in cache: summed right after the copy */     \
+                acc += sum_lanes_##SUFFIX(src, L);                                               \
         }                                                                                        \
         if (gbias) gbias[oc] = (T)acc;                                                           \
     }                                                                                            \
@@ -178,15 +192,141 @@ int agc_maxpool2d_backward_##SUFFIX(const T *gout, const int64_t *idx, T *gx, pt
     return 0;                                                                                    \
 }
 
+#define THRESHOLD(SUFFIX, T)                                                                     \
+AGC_CLONES void agc_threshold_##SUFFIX(const T *x, double th_, double value_, T *out, size_t n)  \
+{                                                                                                \
+    const T th = (T)th_, value = (T)value_;                                                      \
+    for (size_t i = 0; i < n; i++)                                                               \
+        out[i] = x[i] <= th ? value : x[i];                                                      \
+}
+
+/* The maximum is subtracted before exp, as PyTorch does; a NaN in a row makes it NaN. */
+#define SOFTMAX_ROWS(SUFFIX, T, EXP)                                                             \
+void agc_softmax_rows_##SUFFIX(const T *x, T *out, ptrdiff_t rows, ptrdiff_t n, int log_)       \
+{                                                                                                \
+    for (ptrdiff_t r = 0; r < rows; r++, x += n, out += n) {                                     \
+        T m = -(T)INFINITY;                                                                      \
+        for (ptrdiff_t j = 0; j < n; j++)                                                        \
+            if (x[j] > m || isnan(x[j]))                                                         \
+                m = x[j];                                                                        \
+        double s = 0;                                                                            \
+        if (log_) {                                                                              \
+            for (ptrdiff_t j = 0; j < n; j++) {                                                  \
+                out[j] = x[j] - m;                                                               \
+                s += EXP(out[j]);                                                                \
+            }                                                                                    \
+            const T lse = (T)log(s);                                                             \
+            for (ptrdiff_t j = 0; j < n; j++)                                                    \
+                out[j] -= lse;                                                                   \
+        } else {                                                                                 \
+            for (ptrdiff_t j = 0; j < n; j++) {                                                  \
+                out[j] = EXP(x[j] - m);                                                          \
+                s += out[j];                                                                     \
+            }                                                                                    \
+            const T total = (T)s;                                                                \
+            for (ptrdiff_t j = 0; j < n; j++)                                                    \
+                out[j] /= total;                                                                 \
+        }                                                                                        \
+    }                                                                                            \
+}
+
+#define SOFTMAX_BACKWARD_ROWS(SUFFIX, T, EXP)                                                    \
+void agc_softmax_backward_rows_##SUFFIX(const T *g, const T *y, T *out, ptrdiff_t rows,         \
+                                        ptrdiff_t n, int log_)                                   \
+{                                                                                                \
+    for (ptrdiff_t r = 0; r < rows; r++, g += n, y += n, out += n) {                             \
+        double s = 0;                                                                            \
+        if (log_) {                                                                              \
+            for (ptrdiff_t j = 0; j < n; j++) s += g[j];                                         \
+            const T ts = (T)s;                                                                   \
+            for (ptrdiff_t j = 0; j < n; j++) out[j] = g[j] - EXP(y[j]) * ts;                    \
+        } else {                                                                                 \
+            for (ptrdiff_t j = 0; j < n; j++) s += (double)g[j] * y[j];                          \
+            const T ts = (T)s;                                                                   \
+            for (ptrdiff_t j = 0; j < n; j++) out[j] = y[j] * (g[j] - ts);                       \
+        }                                                                                        \
+    }                                                                                            \
+}
+
+/* Row (b, s) of an (N, C, S) input is x[b, :, s]; its target target[b*S + s]. */
+#define NLL_LOSS(SUFFIX, T)                                                                      \
+ptrdiff_t agc_nll_loss_##SUFFIX(const T *x, const int64_t *target, const T *weight,             \
+                                int64_t ignore_index, ptrdiff_t N, ptrdiff_t C, ptrdiff_t S,     \
+                                int reduction, T *out)                                           \
+{                                                                                                \
+    double total = 0, wsum = 0;                                                                  \
+    for (ptrdiff_t b = 0; b < N; b++)                                                            \
+        for (ptrdiff_t s = 0; s < S; s++) {                                                      \
+            const ptrdiff_t row = b * S + s;                                                     \
+            const int64_t t = target[row];                                                       \
+            if (t == ignore_index) {                                                             \
+                if (reduction == AGC_REDUCTION_NONE) out[row] = 0;                               \
+                continue;                                                                        \
+            }                                                                                    \
+            if (t < 0 || t >= C)                                                                 \
+                return row;                                                                      \
+            const T w = weight ? weight[t] : (T)1;                                               \
+            const T loss = -(x[(b * C + t) * S + s] * w);                                        \
+            if (reduction == AGC_REDUCTION_NONE) out[row] = loss;                                \
+            total += loss;                                                                       \
+            wsum += w;                                                                           \
+        }                                                                                        \
+    if (reduction == AGC_REDUCTION_SUM) out[0] = (T)total;                                       \
+    else if (reduction == AGC_REDUCTION_MEAN) out[0] = (T)total / (T)wsum;                       \
+    return -1;                                                                                   \
+}
+
+#define NLL_LOSS_BACKWARD(SUFFIX, T)                                                             \
+ptrdiff_t agc_nll_loss_backward_##SUFFIX(const T *gout, const int64_t *target, const T *weight, \
+                                         int64_t ignore_index, ptrdiff_t N, ptrdiff_t C,         \
+                                         ptrdiff_t S, int reduction, T *gx)                      \
+{                                                                                                \
+    const ptrdiff_t M = N * S;                                                                   \
+    T scale = reduction == AGC_REDUCTION_NONE ? (T)0 : gout[0];                                  \
+    if (reduction == AGC_REDUCTION_MEAN) {                                                       \
+        double wsum = 0;                                                                         \
+        for (ptrdiff_t row = 0; row < M; row++) {                                                \
+            const int64_t t = target[row];                                                       \
+            if (t == ignore_index) continue;                                                     \
+            if (t < 0 || t >= C) return row;                                                     \
+            wsum += weight ? weight[t] : (T)1;                                                   \
+        }                                                                                        \
+        scale /= (T)wsum;                                                                        \
+    }                                                                                            \
+    memset(gx, 0, (size_t)(M * C) * sizeof(T));                                                 \
+    for (ptrdiff_t b = 0; b < N; b++)                                                            \
+        for (ptrdiff_t s = 0; s < S; s++) {                                                      \
+            const ptrdiff_t row = b * S + s;                                                     \
+            const int64_t t = target[row];                                                       \
+            if (t == ignore_index) continue;                                                     \
+            if (t < 0 || t >= C) return row;                                                     \
+            const T g = -(reduction == AGC_REDUCTION_NONE ? gout[row] : scale);                  \
+            gx[(b * C + t) * S + s] = weight ? weight[t] * g : g;                                \
+        }                                                                                        \
+    return -1;                                                                                   \
+}
+
 IM2COL(f32, float)
 IM2COL(f64, double)
 COL2IM(f32, float)
 COL2IM(f64, double)
 CONV_OUT(f32, float)
 CONV_OUT(f64, double)
+SUM_LANES(f32, float)
+SUM_LANES(f64, double)
 CONV_GRAD_T(f32, float)
 CONV_GRAD_T(f64, double)
 MAXPOOL(f32, float)
 MAXPOOL(f64, double)
 MAXPOOL_BACKWARD(f32, float)
 MAXPOOL_BACKWARD(f64, double)
+THRESHOLD(f32, float)
+THRESHOLD(f64, double)
+SOFTMAX_ROWS(f32, float, expf)
+SOFTMAX_ROWS(f64, double, exp)
+SOFTMAX_BACKWARD_ROWS(f32, float, expf)
+SOFTMAX_BACKWARD_ROWS(f64, double, exp)
+NLL_LOSS(f32, float)
+NLL_LOSS(f64, double)
+NLL_LOSS_BACKWARD(f32, float)
+NLL_LOSS_BACKWARD(f64, double)

@@ -1,9 +1,10 @@
-/* The loops of the convolution and pooling ops (autograd_core/ops/nn.pyx).
+/* The loops of the convolution, pooling, threshold, softmax and nll_loss ops
+ * (autograd_core/ops/nn.pyx).
  *
  * Plain C without the Python API: the ops check shapes, dtypes and layouts, allocate
- * the outputs, and call these without the GIL. Every array is C-contiguous; inputs
- * are (N, C, H, W) planes, and the columns of a convolution are laid out K-major,
- * (C*KH*KW, N*OH*OW), so that one GEMM covers the whole batch. */
+ * the outputs, and call these (without the GIL over large arrays). Every array is
+ * C-contiguous; inputs are (N, C, H, W) planes, and the columns of a convolution are
+ * laid out K-major, (C*KH*KW, N*OH*OW), so that one GEMM covers the whole batch. */
 #ifndef AGC_NN_H
 #define AGC_NN_H
 
@@ -49,5 +50,51 @@ int agc_maxpool2d_backward_f32(const float *gout, const int64_t *idx, float *gx,
                                ptrdiff_t L, ptrdiff_t HW);
 int agc_maxpool2d_backward_f64(const double *gout, const int64_t *idx, double *gx, ptrdiff_t planes,
                                ptrdiff_t L, ptrdiff_t HW);
+
+/* threshold: out = x <= th ? value : x (a NaN x stays NaN); th and value are rounded to
+ * the element type first, as PyTorch converts the scalars to the tensor's. */
+void agc_threshold_f32(const float *x, double th, double value, float *out, size_t n);
+void agc_threshold_f64(const double *x, double th, double value, double *out, size_t n);
+
+/* softmax (log_ == 0) or log_softmax over each of `rows` contiguous rows of n values, one
+ * row at a time (as PyTorch's last-dim kernel: the row's maximum subtracted, a NaN in a
+ * row makes the row NaN); the sum of the exponentials accumulates in double. */
+void agc_softmax_rows_f32(const float *x, float *out, ptrdiff_t rows, ptrdiff_t n, int log_);
+void agc_softmax_rows_f64(const double *x, double *out, ptrdiff_t rows, ptrdiff_t n, int log_);
+
+/* Their gradients, row by row, for the incoming gradient g and the saved output y:
+ * log_softmax: out = g - exp(y) * sum(g); softmax: out = y * (g - sum(g * y)).
+ * out may be g. */
+void agc_softmax_backward_rows_f32(const float *g, const float *y, float *out, ptrdiff_t rows,
+                                   ptrdiff_t n, int log_);
+void agc_softmax_backward_rows_f64(const double *g, const double *y, double *out, ptrdiff_t rows,
+                                   ptrdiff_t n, int log_);
+
+/* PyTorch's reduction enum. */
+enum { AGC_REDUCTION_NONE = 0, AGC_REDUCTION_MEAN = 1, AGC_REDUCTION_SUM = 2 };
+
+/* nll_loss of an (N, C, S) input x (S = 1 for (N, C); a 4-D (N, C, H, W) one has S = H*W)
+ * with targets target[n*S + s] (C-contiguous int64): the row (n, s) with a target t other
+ * than ignore_index weighs w = weight[t] (1 without weight) and loses -x[n, t, s] * w.
+ * NONE: out[n*S + s] = each row's loss (0 for an ignored row); SUM: out[0] = their sum;
+ * MEAN: out[0] = that sum / the sum of the weights (NaN when it is 0). The sums accumulate
+ * in double. Returns the first row whose target is neither ignore_index nor in [0, C)
+ * (out then incomplete), else -1. */
+ptrdiff_t agc_nll_loss_f32(const float *x, const int64_t *target, const float *weight,
+                           int64_t ignore_index, ptrdiff_t N, ptrdiff_t C, ptrdiff_t S,
+                           int reduction, float *out);
+ptrdiff_t agc_nll_loss_f64(const double *x, const int64_t *target, const double *weight,
+                           int64_t ignore_index, ptrdiff_t N, ptrdiff_t C, ptrdiff_t S,
+                           int reduction, double *out);
+
+/* Its gradient into gx (N, C, S), all zero but at each row's target: w * -g, g the row's
+ * gout[n*S + s] (NONE) or gout[0] (SUM) or gout[0] / the sum of the weights (MEAN), as
+ * PyTorch's kernel orders it. Returns as agc_nll_loss. */
+ptrdiff_t agc_nll_loss_backward_f32(const float *gout, const int64_t *target, const float *weight,
+                                    int64_t ignore_index, ptrdiff_t N, ptrdiff_t C, ptrdiff_t S,
+                                    int reduction, float *gx);
+ptrdiff_t agc_nll_loss_backward_f64(const double *gout, const int64_t *target, const double *weight,
+                                    int64_t ignore_index, ptrdiff_t N, ptrdiff_t C, ptrdiff_t S,
+                                    int reduction, double *gx);
 
 #endif

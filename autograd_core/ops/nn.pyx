@@ -53,6 +53,26 @@ cdef extern from "agc_nn.h" nogil:
                                    Py_ssize_t L, Py_ssize_t HW)
     int agc_maxpool2d_backward_f64(const double *gout, const int64_t *idx, double *gx, Py_ssize_t planes,
                                    Py_ssize_t L, Py_ssize_t HW)
+    void agc_threshold_f32(const float *x, double th, double value, float *out, size_t n)
+    void agc_threshold_f64(const double *x, double th, double value, double *out, size_t n)
+    void agc_softmax_rows_f32(const float *x, float *out, Py_ssize_t rows, Py_ssize_t n, int log)
+    void agc_softmax_rows_f64(const double *x, double *out, Py_ssize_t rows, Py_ssize_t n, int log)
+    void agc_softmax_backward_rows_f32(const float *g, const float *y, float *out, Py_ssize_t rows,
+                                       Py_ssize_t n, int log)
+    void agc_softmax_backward_rows_f64(const double *g, const double *y, double *out,
+                                       Py_ssize_t rows, Py_ssize_t n, int log)
+    Py_ssize_t agc_nll_loss_f32(const float *x, const int64_t *target, const float *weight,
+                                int64_t ignore_index, Py_ssize_t N, Py_ssize_t C, Py_ssize_t S,
+                                int reduction, float *out)
+    Py_ssize_t agc_nll_loss_f64(const double *x, const int64_t *target, const double *weight,
+                                int64_t ignore_index, Py_ssize_t N, Py_ssize_t C, Py_ssize_t S,
+                                int reduction, double *out)
+    Py_ssize_t agc_nll_loss_backward_f32(const float *gout, const int64_t *target,
+                                         const float *weight, int64_t ignore_index, Py_ssize_t N,
+                                         Py_ssize_t C, Py_ssize_t S, int reduction, float *gx)
+    Py_ssize_t agc_nll_loss_backward_f64(const double *gout, const int64_t *target,
+                                         const double *weight, int64_t ignore_index, Py_ssize_t N,
+                                         Py_ssize_t C, Py_ssize_t S, int reduction, double *gx)
 
 import itertools
 
@@ -271,9 +291,41 @@ cdef Tensor op_hardtanh_backward(Tensor grad_output, Tensor self, object min_val
 
 # ---------------------------------------------------------------- threshold, shrinks
 
+# Above this many elements a C loop runs with the GIL released (ops/pointwise.pyx's too).
+cdef enum:
+    NOGIL_N = 16384
+
+
+cdef inline bint c_number(object v):
+    """A Python number a C loop takes as a double (PyTorch converts it to the tensor's type)."""
+    return isinstance(v, float) or (isinstance(v, int) and -2**62 < v < 2**62)
+
+
 cdef cnp.ndarray _threshold_values(cnp.ndarray x, object threshold, object value):
+    """value where x <= threshold, else x (NaN too), as PyTorch's threshold kernel."""
+    cdef cnp.ndarray out
+    cdef double th, v
+    cdef size_t n
+    cdef void *px
+    cdef void *po
+    if c_float(x) and cnp.PyArray_IS_C_CONTIGUOUS(x) and c_number(threshold) and c_number(value):
+        th, v = threshold, value
+        out = empty_like_array(x)
+        px, po, n = cnp.PyArray_DATA(x), cnp.PyArray_DATA(out), cnp.PyArray_SIZE(x)
+        if cnp.PyArray_TYPE(x) == cnp.NPY_FLOAT32:
+            if n <= NOGIL_N:
+                agc_threshold_f32(<float *>px, th, v, <float *>po, n)
+            else:
+                with nogil:
+                    agc_threshold_f32(<float *>px, th, v, <float *>po, n)
+        elif n <= NOGIL_N:
+            agc_threshold_f64(<double *>px, th, v, <double *>po, n)
+        else:
+            with nogil:
+                agc_threshold_f64(<double *>px, th, v, <double *>po, n)
+        return out
     with quiet():
-        return as_array(np.where(x > threshold, x, np.asarray(value).astype(x.dtype)))
+        return as_array(np.where(x <= threshold, np.asarray(value).astype(x.dtype), x))
 
 
 cdef Tensor op_threshold(Tensor self, object threshold, object value):
@@ -476,15 +528,10 @@ cdef Tensor softmax_impl(Tensor self, object dim, object dtype_arg, bint log):
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(xa)
     cdef Py_ssize_t k = wrap_dim(dim, nd)
     cdef cnp.ndarray w = xa.reshape(1) if nd == 0 else xa
-    with quiet():
-        if cnp.PyArray_SIZE(w) == 0:
-            out = np.empty_like(w)
-        else:
-            m = np.max(w, axis=k, keepdims=True)
-            sh = w - m
-            e = np.exp(sh)
-            s = np.sum(e, axis=k, keepdims=True)
-            out = sh - np.log(s) if log else e / s
+    if k == cnp.PyArray_NDIM(w) - 1 and c_float(w) and cnp.PyArray_IS_C_CONTIGUOUS(w):
+        out = softmax_rows(w, None, log)
+    else:
+        out = softmax_numpy(w, k, log)
     cdef cnp.ndarray oa = cast_like(out, xa)
     if nd == 0:
         oa = oa.reshape(())
@@ -496,6 +543,51 @@ cdef Tensor softmax_impl(Tensor self, object dim, object dtype_arg, bint log):
     else:
         record_SoftmaxBackward0(result, x, k, dtype_arg)
     return result
+
+
+cdef object softmax_numpy(cnp.ndarray w, Py_ssize_t k, bint log):
+    with quiet():
+        if cnp.PyArray_SIZE(w) == 0:
+            return np.empty_like(w)
+        m = np.max(w, axis=k, keepdims=True)
+        sh = w - m
+        e = np.exp(sh)
+        s = np.sum(e, axis=k, keepdims=True)
+        return sh - np.log(s) if log else e / s
+
+
+cdef cnp.ndarray softmax_rows(cnp.ndarray a, cnp.ndarray y, bint log):
+    """(log_)softmax over the last dim of a C-contiguous float array, one pass per row
+    (y None), or its backward for the incoming gradient a and the saved output y
+    (C-contiguous, a's dtype and shape). The row sums accumulate in double."""
+    cdef cnp.ndarray out = np.empty_like(a)
+    cdef Py_ssize_t n = cnp.PyArray_DIM(a, cnp.PyArray_NDIM(a) - 1)
+    cdef Py_ssize_t rows = cnp.PyArray_SIZE(a) // n if n else 0
+    cdef bint f32 = cnp.PyArray_TYPE(a) == cnp.NPY_FLOAT32
+    cdef void *pa = cnp.PyArray_DATA(a)
+    cdef void *py = cnp.PyArray_DATA(y) if y is not None else NULL
+    cdef void *po = cnp.PyArray_DATA(out)
+    if rows == 0:
+        return out
+    with nogil:
+        if py == NULL and f32:
+            agc_softmax_rows_f32(<float *>pa, <float *>po, rows, n, log)
+        elif py == NULL:
+            agc_softmax_rows_f64(<double *>pa, <double *>po, rows, n, log)
+        elif f32:
+            agc_softmax_backward_rows_f32(<float *>pa, <float *>py, <float *>po, rows, n, log)
+        else:
+            agc_softmax_backward_rows_f64(<double *>pa, <double *>py, <double *>po, rows, n, log)
+    return out
+
+
+cdef inline bint softmax_rows_pair(cnp.ndarray ga, cnp.ndarray ya, object dim):
+    """Whether softmax_rows takes a backward: over the last dim, one float dtype and
+    shape, both C-contiguous."""
+    cdef int nd = cnp.PyArray_NDIM(ya)
+    return (nd > 0 and dim == nd - 1 and c_float(ga) and cnp.PyArray_TYPE(ga) == cnp.PyArray_TYPE(ya)
+            and cnp.PyArray_IS_C_CONTIGUOUS(ga) and cnp.PyArray_IS_C_CONTIGUOUS(ya)
+            and same_shape(ga, ya))
 
 
 cdef Tensor op_softmax(Tensor self, object dim, object dtype):
@@ -513,8 +605,11 @@ cdef inline object sum_keep(object a, object dim):
 cdef Tensor op__softmax_backward_data(Tensor grad_output, Tensor output, object dim,
                                       dtype input_dtype):
     cdef cnp.ndarray ga = grad_output._data, ya = output._data
-    with quiet():
-        out = ya * (ga - sum_keep(ga * ya, dim))
+    if softmax_rows_pair(ga, ya, dim):
+        out = softmax_rows(ga, ya, False)
+    else:
+        with quiet():
+            out = ya * (ga - sum_keep(ga * ya, dim))
     cdef Tensor result = make(cast_like(out, ga))
     record_SoftmaxBackwardDataBackward0(result, grad_output, output, dim, input_dtype)
     return result
@@ -523,8 +618,11 @@ cdef Tensor op__softmax_backward_data(Tensor grad_output, Tensor output, object 
 cdef Tensor op__log_softmax_backward_data(Tensor grad_output, Tensor output, object dim,
                                           dtype input_dtype):
     cdef cnp.ndarray ga = grad_output._data, ya = output._data
-    with quiet():
-        out = ga - np.exp(ya) * sum_keep(ga, dim)
+    if softmax_rows_pair(ga, ya, dim):
+        out = softmax_rows(ga, ya, True)
+    else:
+        with quiet():
+            out = ga - np.exp(ya) * sum_keep(ga, dim)
     cdef Tensor result = make(cast_like(out, ga))
     record_LogSoftmaxBackwardDataBackward0(result, grad_output, output, dim, input_dtype)
     return result
@@ -816,9 +914,44 @@ cdef tuple nll_rows(Tensor self, Tensor target, Tensor weight, object ignore_ind
     return xm, ts, valid, wv
 
 
+cdef tuple nll_c_operands(Tensor self, Tensor target, Tensor weight, object ignore_index):
+    """The operands of the C loops of nll_loss and its gradient, when they take this input
+    (a float input, an ignore_index that fits int64): (x C-contiguous, targets as C-contiguous
+    int64, weight in x's dtype or None, N, C, S) for x as (N, C, S); else None."""
+    cdef cnp.ndarray xa = self._data
+    cdef int nd = cnp.PyArray_NDIM(xa)
+    if not c_float(xa) or type(ignore_index) is not int or not (-2**63 <= ignore_index < 2**63):
+        return None
+    cdef tuple xs = shape_of(xa)
+    cdef Py_ssize_t N = xs[0] if nd >= 2 else 1
+    cdef Py_ssize_t C = xs[1] if nd >= 2 else xs[0]
+    cdef Py_ssize_t S = xs[2] * xs[3] if nd == 4 else 1
+    wa = None
+    if weight is not None:
+        wa = np.ascontiguousarray(weight._data, dtype=xa.dtype)
+    return (np.ascontiguousarray(xa), np.ascontiguousarray(target._data, dtype=np.int64), wa,
+            N, C, S)
+
+
 cdef Tensor nll_loss_core(Tensor self, Tensor target, Tensor weight, object reduction,
                           object ignore_index):
     """nll_loss of a 1-D, 2-D (NllLossBackward0) or 4-D (NllLoss2DBackward0) input."""
+    cdef cnp.ndarray xa = self._data
+    cdef tuple ops = nll_c_operands(self, target, weight, ignore_index)
+    if ops is not None:
+        out = nll_loss_c(ops, ignore_index, reduction, shape_of(target._data))
+    else:
+        out = nll_loss_numpy(self, target, weight, reduction, ignore_index)
+    cdef Tensor result = make(cast_like(out, xa))
+    if cnp.PyArray_NDIM(xa) == 4:
+        record_NllLoss2DBackward0(result, self, target, weight, reduction, ignore_index)
+    else:
+        record_NllLossBackward0(result, self, target, weight, reduction, ignore_index)
+    return result
+
+
+cdef object nll_loss_numpy(Tensor self, Tensor target, Tensor weight, object reduction,
+                           object ignore_index):
     cdef cnp.ndarray xa = self._data
     xm, ts, valid, wv = nll_rows(self, target, weight, ignore_index)
     cdef Py_ssize_t M = ts.shape[0]
@@ -826,17 +959,29 @@ cdef Tensor nll_loss_core(Tensor self, Tensor target, Tensor weight, object redu
         picked = xm[np.arange(M), ts] if M else np.zeros(0, xa.dtype)
         li = np.where(valid, -wv * picked, 0).astype(xa.dtype)
         if reduction == REDUCTION_NONE:
-            out = li.reshape(shape_of(target._data))
-        elif reduction == REDUCTION_SUM:
-            out = np.sum(li)
-        else:
-            out = np.sum(li) / np.sum(wv)
-    cdef Tensor result = make(cast_like(out, xa))
-    if cnp.PyArray_NDIM(xa) == 4:
-        record_NllLoss2DBackward0(result, self, target, weight, reduction, ignore_index)
+            return li.reshape(shape_of(target._data))
+        if reduction == REDUCTION_SUM:
+            return np.sum(li)
+        return np.sum(li) / np.sum(wv)
+
+
+cdef cnp.ndarray nll_loss_c(tuple ops, object ignore_index, object reduction, tuple out_shape):
+    """nll_loss through the C loop in one pass over the targets (see nll_c_operands)."""
+    cdef cnp.ndarray xc = ops[0], tc = ops[1], wa = ops[2]
+    cdef Py_ssize_t N = ops[3], C = ops[4], S = ops[5], bad
+    cdef int64_t ignore = ignore_index
+    cdef int red = reduction
+    cdef cnp.ndarray out = np.empty(out_shape if red == REDUCTION_NONE else (), dtype=xc.dtype)
+    cdef void *pw = cnp.PyArray_DATA(wa) if wa is not None else NULL
+    if cnp.PyArray_TYPE(xc) == cnp.NPY_FLOAT32:
+        bad = agc_nll_loss_f32(<float *>cnp.PyArray_DATA(xc), <int64_t *>cnp.PyArray_DATA(tc),
+                               <float *>pw, ignore, N, C, S, red, <float *>cnp.PyArray_DATA(out))
     else:
-        record_NllLossBackward0(result, self, target, weight, reduction, ignore_index)
-    return result
+        bad = agc_nll_loss_f64(<double *>cnp.PyArray_DATA(xc), <int64_t *>cnp.PyArray_DATA(tc),
+                               <double *>pw, ignore, N, C, S, red, <double *>cnp.PyArray_DATA(out))
+    if bad >= 0:
+        raise IndexError(f"Target {int((<int64_t *>cnp.PyArray_DATA(tc))[bad])} is out of bounds.")
+    return out
 
 
 cdef Tensor op_nll_loss(Tensor self, Tensor target, Tensor weight, object reduction,
@@ -895,9 +1040,55 @@ cdef Tensor op_nll_loss_backward(Tensor grad_output, Tensor self, Tensor target,
     cdef cnp.ndarray xa = self._data
     cdef int nd = cnp.PyArray_NDIM(xa)
     cdef tuple xs = shape_of(xa)
-    cdef Py_ssize_t C = xs[1] if nd >= 2 else xs[0]
     if nd == 1 and cnp.PyArray_NDIM(target._data) == 1:
         target = make(target._data.reshape(()))
+    cdef tuple ops = nll_c_operands(self, target, weight, ignore_index)
+    cdef cnp.ndarray go = grad_output._data
+    cdef bint per_element = reduction == REDUCTION_NONE
+    if ops is not None and cnp.PyArray_SIZE(go) == (cnp.PyArray_SIZE(target._data)
+                                                    if per_element else 1):
+        out = nll_loss_backward_c(ops, cast_like(go, xa), ignore_index, reduction, xs)
+    else:
+        out = nll_loss_backward_numpy(grad_output, self, target, weight, reduction, ignore_index)
+    cdef Tensor result = make(out)
+    if nd == 4:
+        record_NllLoss2DBackwardBackward0(result, grad_output, self, target, weight, reduction,
+                                          ignore_index)
+    else:
+        record_NllLossBackwardBackward0(result, grad_output, self, target, weight, reduction,
+                                        ignore_index)
+    return result
+
+
+cdef cnp.ndarray nll_loss_backward_c(tuple ops, cnp.ndarray go, object ignore_index,
+                                     object reduction, tuple xs):
+    """nll_loss's gradient through the C loop (see nll_c_operands); go in x's dtype."""
+    cdef cnp.ndarray xc = ops[0], tc = ops[1], wa = ops[2]
+    cdef Py_ssize_t N = ops[3], C = ops[4], S = ops[5], bad
+    cdef int64_t ignore = ignore_index
+    cdef int red = reduction
+    cdef cnp.ndarray gc = np.ascontiguousarray(go)
+    cdef cnp.ndarray gx = np.empty(xs, dtype=xc.dtype)
+    cdef void *pw = cnp.PyArray_DATA(wa) if wa is not None else NULL
+    if cnp.PyArray_TYPE(xc) == cnp.NPY_FLOAT32:
+        bad = agc_nll_loss_backward_f32(<float *>cnp.PyArray_DATA(gc),
+                                        <int64_t *>cnp.PyArray_DATA(tc), <float *>pw, ignore,
+                                        N, C, S, red, <float *>cnp.PyArray_DATA(gx))
+    else:
+        bad = agc_nll_loss_backward_f64(<double *>cnp.PyArray_DATA(gc),
+                                        <int64_t *>cnp.PyArray_DATA(tc), <double *>pw, ignore,
+                                        N, C, S, red, <double *>cnp.PyArray_DATA(gx))
+    if bad >= 0:
+        raise IndexError(f"Target {int((<int64_t *>cnp.PyArray_DATA(tc))[bad])} is out of bounds.")
+    return gx
+
+
+cdef cnp.ndarray nll_loss_backward_numpy(Tensor grad_output, Tensor self, Tensor target,
+                                         Tensor weight, object reduction, object ignore_index):
+    cdef cnp.ndarray xa = self._data
+    cdef int nd = cnp.PyArray_NDIM(xa)
+    cdef tuple xs = shape_of(xa)
+    cdef Py_ssize_t C = xs[1] if nd >= 2 else xs[0]
     xm, ts, valid, wv = nll_rows(self, target, weight, ignore_index)
     cdef Py_ssize_t M = ts.shape[0]
     coef = np.zeros((M, C), dtype=xa.dtype)
@@ -916,14 +1107,7 @@ cdef Tensor op_nll_loss_backward(Tensor grad_output, Tensor self, Tensor target,
         gb = ((xs[0], 1) + xs[2:]) if per_element else ()
     with quiet():
         out = grad_output._data.reshape(gb) * coef
-    cdef Tensor result = make(np.ascontiguousarray(cast_like(out, xa)))
-    if nd == 4:
-        record_NllLoss2DBackwardBackward0(result, grad_output, self, target, weight, reduction,
-                                          ignore_index)
-    else:
-        record_NllLossBackwardBackward0(result, grad_output, self, target, weight, reduction,
-                                        ignore_index)
-    return result
+    return np.ascontiguousarray(cast_like(out, xa))
 
 
 # ---------------------------------------------------------------- cross_entropy

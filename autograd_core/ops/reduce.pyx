@@ -382,6 +382,10 @@ cdef Tensor op_sum_to(Tensor self, object size):
         if shape[i] == 1 and gs[lead + i] != 1:
             dims.append(lead + i)
     cdef Tensor g = self
+    if lead and len(dims) == lead and not (recording() and requires_grad_of(g)):
+        # only leading dims to drop (a bias's gradient) and no graph to record (whose nodes
+        # would be PyTorch's sum then view): one reduction
+        return op_sum(g, tuple(dims), False, None)
     if dims:
         g = op_sum(g, tuple(dims), True, None)
     if shape_of(g._data) != shape:
