@@ -74,6 +74,27 @@ op("nn.hardtanh_inplace", lambda m, x: F(m).hardtanh(x * 2, inplace=True), [C((3
 op("nn.relu6", lambda m, x: F(m).relu6(x * 4), [C((3, 4))], ("HardtanhBackward0",),
    domain="nonzero", second_order=False)
 
+# prelu is PyTorch's composite: the weight viewed to broadcast, then _prelu_kernel
+op("nn.prelu", lambda m, x, w: F(m).prelu(x, w),
+   [C((2, 3, 4), (3,)), C((3, 4), (1,)), C((5,), (1,)), C((2, 3), ()), C((4, 3), (3,), nc=("t",))],
+   ("PreluKernelBackward0",), domain="nonzero")
+op("prelu.method", lambda m, x, w: x.prelu(w), [C((2, 3, 2), (3,))], ("PreluKernelBackward0",),
+   domain="nonzero")
+op("_prelu_kernel", lambda m, x, w: m._prelu_kernel(x, w), [C((3, 4), (4,)), C((2, 3), (2, 1))],
+   ("PreluKernelBackward0",), domain="nonzero")
+op("nn.rrelu", lambda m, x: F(m).rrelu(x, 0.1, 0.3), [C((3, 4)), C(()), C((4, 3), nc=("t",))],
+   ("RreluWithNoiseBackward0",), domain="nonzero", second_order=False,
+   double_grad_fns=("RreluWithNoiseBackwardBackward0",))
+
+
+def _rrelu_train(m, x):
+    m.manual_seed(3)
+    return m.rrelu(x, 0.1, 0.4, True)
+
+
+op("rrelu.training", _rrelu_train, [C((3, 5)), C((2, 3, 2))], ("RreluWithNoiseBackward0",),
+   domain="nonzero", second_order=False, double_grad_fns=("RreluWithNoiseBackwardBackward0",))
+
 # ------------------------------------------------------------------ softmax
 
 _SM = [C((5,)), C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C(())]
@@ -292,6 +313,17 @@ op("nn.dropout.p1", lambda m, x: F(m).dropout(x, 1.0), [C((3, 4))], ("MulBackwar
    second_order=False)
 op("nn.dropout.eval", lambda m, x: F(m).dropout(x * 2, 0.5, training=False), [C((3, 4))],
    ("MulBackward0",), second_order=False)
+
+op("pairwise_distance", lambda m, a, b: m.pairwise_distance(a, b, 1.5, 1e-3, True),
+   [C((4, 3), (4, 3)), C((3,), (2, 3)), C((), ())], ("NormBackward1",),
+   inner_grad_fns=("AddBackward1", "SubBackward0"), domain="distinct")
+op("nn.pixel_shuffle", lambda m, x: F(m).pixel_shuffle(x, 2), [C((2, 8, 3, 2)), C((4, 1, 2))],
+   ("PixelShuffleBackward0",), second_order=False)
+op("nn.pixel_unshuffle", lambda m, x: F(m).pixel_unshuffle(x, 2),
+   [C((1, 2, 4, 6)), C((2, 1, 3, 2, 4), nc=("t",))], ("PixelUnshuffleBackward0",),
+   second_order=False)
+op("channel_shuffle", lambda m, x: m.channel_shuffle(x, 3), [C((2, 6, 2, 2)), C((1, 6, 3))],
+   ("ChannelShuffleBackward0",), second_order=False)
 
 # ------------------------------------------------------------------ convolution, pooling
 

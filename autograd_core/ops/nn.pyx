@@ -33,7 +33,7 @@ double-backward formulas give them beyond that (None, or zeros).
 'LogSoftmaxBackward0'
 """
 include "_prelude.pxi"
-from autograd_core._core.random cimport bernoulli_scalar_values
+from autograd_core._core.random cimport bernoulli_scalar_values, random_values
 from libc.stdint cimport int64_t
 
 cdef extern from "agc_nn.h" nogil:
@@ -169,6 +169,88 @@ cdef Tensor op_leaky_relu_backward(Tensor grad_output, Tensor self, object negat
         out = cast_like(ga * coef, ga)
     cdef Tensor result = make(out)
     record_LeakyReluBackwardBackward0(result, grad_output, self, negative_slope, self_is_result)
+    return result
+
+
+# ---------------------------------------------------------------- prelu, rrelu
+
+cdef Tensor op_prelu(Tensor self, Tensor weight):
+    """PyTorch's prelu: checks, weight viewed to broadcast over self's channels (dim 1),
+    then _prelu_kernel (the node PyTorch records)."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data), wn = weight._data.size
+    cdef dtype xd = dtype_of(self._data), wd = dtype_of(weight._data)
+    if xd is not wd:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {xd.scalar_name} and "
+                           f"{wd.scalar_name}")
+    if wn != 1:
+        if nd == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = shape_of(self._data)[1] if nd > 1 else 1
+        if channels != wn:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
+                               f"parameter numbers = {wn} and channel size = {channels}.")
+    if cnp.PyArray_NDIM(weight._data) > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {cnp.PyArray_NDIM(weight._data)}")
+    cdef Tensor w = weight
+    if nd != cnp.PyArray_NDIM(weight._data):
+        dims = [1] * nd
+        if nd > 1:
+            dims[1] = wn
+        w = OPS.reshape(weight, tuple(dims))
+    return op__prelu_kernel(self, w)
+
+
+cdef Tensor op__prelu_kernel(Tensor self, Tensor weight):
+    cdef cnp.ndarray x = self._data, w = weight._data
+    check_float_kernel(dtype_of(x), "prelu_cpu")
+    with quiet():
+        out = cast_like(np.where(x > 0, x, w * x), x)
+    cdef Tensor result = make(out)
+    record_PreluKernelBackward0(result, self, weight)
+    return result
+
+
+cdef Tensor op_rrelu_with_noise(Tensor self, Tensor noise, object lower, object upper,
+                                bint training):
+    """Leaky ReLU with slope (lower + upper) / 2, or in training a random slope per element
+    <= 0: PyTorch's kernel draws, in order, one double uniform on [lower, upper) (bounds in
+    the input's type) per such element and writes the slopes (1 elsewhere) into noise."""
+    cdef cnp.ndarray x = self._data, slopes
+    check_float_kernel(dtype_of(x), "rrelu_with_noise_out_cpu")
+    if not training:
+        values = leaky_relu_values(self, (float(lower) + float(upper)) / 2)
+    else:
+        neg = np.ascontiguousarray(x <= 0)
+        bits = random_values(None, np.empty(int(neg.sum()), dtype=np.int64), -2 ** 63, None)
+        u = (bits.view(np.uint64) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
+        lo, hi = [float(np.asarray(b, dtype=x.dtype)) for b in (lower, upper)]
+        slopes = np.ones(shape_of(x), dtype=x.dtype)
+        slopes[neg] = u * (hi - lo) + lo
+        if shape_of(noise._data) != shape_of(x):
+            raise RuntimeError(f"rrelu_with_noise: noise of size {shape_str(shape_of(noise._data))}"
+                               f" does not match the input's {shape_str(shape_of(x))}")
+        noise._data[...] = slopes
+        with quiet():
+            values = cast_like(x * slopes, x)
+    cdef Tensor result = make(values)
+    record_RreluWithNoiseBackward0(result, self, noise, lower, upper, training)
+    return result
+
+
+cdef Tensor op_rrelu_with_noise_backward(Tensor grad_output, Tensor self, Tensor noise,
+                                         object lower, object upper, bint training,
+                                         bint self_is_result):
+    cdef cnp.ndarray g = grad_output._data, x = self._data
+    with quiet():
+        if training:
+            out = cast_like(g * noise._data, g)
+        else:
+            slope = (float(lower) + float(upper)) / 2
+            out = cast_like(g * np.where(x > 0, 1, slope).astype(x.dtype), g)
+    cdef Tensor result = make(out)
+    record_RreluWithNoiseBackwardBackward0(result, grad_output, self, noise, lower, upper,
+                                           training, self_is_result)
     return result
 
 
@@ -2041,6 +2123,98 @@ def _py_conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups
 
 _py_conv1d.__name__ = _py_conv1d.__qualname__ = "conv1d"
 _py_conv2d.__name__ = _py_conv2d.__qualname__ = "conv2d"
+
+
+# ================================================================ pairwise_distance
+
+cdef Tensor op_pairwise_distance(Tensor x1, Tensor x2, object p, object eps, bint keepdim):
+    cdef Py_ssize_t nd = max(cnp.PyArray_NDIM(x1._data), cnp.PyArray_NDIM(x2._data))
+    return OPS._norm_dim(OPS.add_scalar(OPS.sub(x1, x2, 1), eps, 1), p, (nd - 1,), keepdim)
+
+
+# ================================================================ pixel and channel shuffles
+
+cdef Tensor op_pixel_shuffle(Tensor self, object upscale_factor):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x), r = upscale_factor
+    if nd < 3:
+        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got "
+                           f"input with {nd} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {r}")
+    cdef tuple shape = shape_of(x)
+    c, h, w = shape[nd - 3], shape[nd - 2], shape[nd - 1]
+    if c % (r * r):
+        raise RuntimeError(
+            f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the "
+            f"square of upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
+    batch = shape[:nd - 3]
+    nb = nd - 3
+    out = x.reshape(batch + (c // (r * r), r, r, h, w)).transpose(
+        tuple(range(nb)) + (nb, nb + 3, nb + 1, nb + 4, nb + 2))
+    cdef Tensor result = make(np.ascontiguousarray(out).reshape(batch + (c // (r * r), h * r, w * r)))
+    record_PixelShuffleBackward0(result, self, upscale_factor)
+    return result
+
+
+cdef Tensor op_pixel_unshuffle(Tensor self, object downscale_factor):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x), r = downscale_factor
+    if nd < 3:
+        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but "
+                           f"got input with {nd} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {r}")
+    cdef tuple shape = shape_of(x)
+    c, h, w = shape[nd - 3], shape[nd - 2], shape[nd - 1]
+    if h % r:
+        raise RuntimeError(f"pixel_unshuffle expects height to be divisible by downscale_factor, "
+                           f"but input.size(-2)={h} is not divisible by {r}")
+    if w % r:
+        raise RuntimeError(f"pixel_unshuffle expects width to be divisible by downscale_factor, "
+                           f"but input.size(-1)={w} is not divisible by {r}")
+    batch = shape[:nd - 3]
+    nb = nd - 3
+    out = x.reshape(batch + (c, h // r, r, w // r, r)).transpose(
+        tuple(range(nb)) + (nb, nb + 2, nb + 4, nb + 1, nb + 3))
+    cdef Tensor result = make(np.ascontiguousarray(out).reshape(batch + (c * r * r, h // r, w // r)))
+    record_PixelUnshuffleBackward0(result, self, downscale_factor)
+    return result
+
+
+cdef cnp.ndarray channel_shuffle_values(Tensor self, object groups):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x), g = groups
+    if nd <= 2:
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with "
+                           f"sizes {shape_str(shape_of(x))}")
+    if g <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of "
+                           f"groups:{g}")
+    cdef tuple shape = shape_of(x)
+    c = shape[1]
+    if c % g:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels "
+                           f"and {g} groups.")
+    out = x.reshape((shape[0], g, c // g) + shape[2:]).swapaxes(1, 2)
+    return np.ascontiguousarray(out).reshape(shape)
+
+
+cdef Tensor op_channel_shuffle(Tensor self, object groups):
+    cdef Tensor result = make(channel_shuffle_values(self, groups))
+    record_ChannelShuffleBackward0(result, self, groups)
+    return result
+
+
+cdef Tensor channel_shuffle_backward(Tensor grad, object groups):
+    # the inverse shuffle: channel_shuffle by the group size
+    return op_channel_shuffle(grad, shape_of(grad._data)[1] // groups)
+
+
+cdef Tensor op_native_channel_shuffle(Tensor self, object groups):
+    cdef Tensor result = make(channel_shuffle_values(self, groups))
+    OPS.not_implemented_node(result, (self,), "native_channel_shuffle")  # (PyTorch has none)
+    return result
 
 
 # ================================================================ pooling
