@@ -277,6 +277,14 @@ op("nn.layer_norm.weight_only", lambda m, x, w: F(m).layer_norm(x, [4], w),
    [C((3, 4), (4,))], ("NativeLayerNormBackward0",),
    double_grad_fns=("NativeLayerNormBackwardBackward0",))
 
+op("nn.group_norm", lambda m, x, w, b: F(m).group_norm(x, 2, w, b, eps=1e-3),
+   [C((2, 4, 3), (4,), (4,)), C((3, 6, 2, 2), (6,), (6,), ng=(0,)), C((2, 4), (4,), (4,)),
+    C((2, 4, 3), (4,), (4,), nc=("t", None, None))], ("NativeGroupNormBackward0",))
+op("nn.group_norm.plain", lambda m, x: F(m).group_norm(x, 3), [C((2, 6, 5)), C((1, 3, 2, 2))],
+   ("NativeGroupNormBackward0",))
+# mean and rstd are differentiable outputs in PyTorch: their gradients reach the input
+op("native_group_norm", lambda m, x, w, b: m.native_group_norm(x, w, b, 2, 4, 3, 2, 1e-5),
+   [C((2, 4, 3), (4,), (4,))], ("NativeGroupNormBackward0",))
 
 def _bn(training, affine=True, stats=True):
     def f(m, x, w=None, b=None):

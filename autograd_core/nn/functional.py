@@ -942,7 +942,8 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
-    """Normalise each group of channels over (channels of the group, spatial dims)."""
+    """Normalise each group of channels over (channels of the group, spatial dims):
+    PyTorch's native_group_norm (its NativeGroupNormBackward0)."""
     if input.dim() < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
                            f"{input.dim()}")
@@ -951,16 +952,11 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, "
                            f"but got input of shape {_shape_str(input.shape)} and num_groups="
                            f"{num_groups}")
-    x = input.reshape(n, num_groups, -1)
-    mean = x.mean(-1, keepdim=True)
-    var = x.var(-1, unbiased=False, keepdim=True)
-    out = ((x - mean) / _torch.sqrt(var + eps)).reshape(input.shape)
-    shape = (1, c) + (1,) * (input.dim() - 2)
-    if weight is not None:
-        out = out * weight.reshape(shape)
-    if bias is not None:
-        out = out + bias.reshape(shape)
-    return out
+    hxw = 1
+    for s in input.shape[2:]:
+        hxw *= s
+    return _torch.native_group_norm(input.contiguous(), weight, bias, n, c, hxw, num_groups,
+                                    eps)[0]
 
 
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
@@ -2497,13 +2493,6 @@ def _t_native_layer_norm(input, normalized_shape, weight, bias, eps):
     return out, mean, rstd
 
 
-def _t_native_group_norm(input, weight, bias, N, C, HxW, group, eps):
-    """(group_norm(...), mean, 1 / sqrt(var + eps)) with the statistics per (sample, group)."""
-    out = group_norm(input, group, weight, bias, eps)
-    x = input.reshape(N, group, -1)
-    return out, x.mean(-1), _torch.rsqrt(x.var(-1, unbiased=False) + eps)
-
-
 def _t_native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """(batch_norm(...), save_mean, save_invstd): the batch statistics in training, empty
     tensors in evaluation."""
@@ -2666,7 +2655,6 @@ _TORCH_FUNCTIONS = {
     "max_pool3d": _t_max_pool3d,
     "native_batch_norm": _t_native_batch_norm,
     "native_dropout": _t_native_dropout,
-    "native_group_norm": _t_native_group_norm,
     "native_layer_norm": _t_native_layer_norm,
     "poisson_nll_loss": _t_poisson_nll_loss,
     "rms_norm": rms_norm,

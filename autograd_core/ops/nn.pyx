@@ -1385,6 +1385,93 @@ cdef Tensor op__layer_norm_backward_link(Tensor grad_input, Tensor input, Tensor
     return result if result._grad_fn is not None else grad_input
 
 
+cdef tuple op_native_group_norm(Tensor input, Tensor weight, Tensor bias, object N, object C,
+                                object HxW, object group, object eps):
+    cdef cnp.ndarray xa = input._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(xa)
+    if group <= 0 or C % group:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by "
+                           f"num_groups, but got input of shape {shape_str(shape_of(xa))} and "
+                           f"num_groups={group}")
+    if cnp.PyArray_SIZE(xa) != N * C * HxW:
+        raise RuntimeError(f"Expected input to have {N * C * HxW} elements, but got "
+                           f"{cnp.PyArray_SIZE(xa)}")
+    for t, name in ((weight, "weight"), (bias, "bias")):
+        if t is not None and (cnp.PyArray_NDIM((<Tensor>t)._data) != 1
+                              or cnp.PyArray_SIZE((<Tensor>t)._data) != C):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
+                               f"channels in input, but got {name} of shape "
+                               f"{shape_str(shape_of((<Tensor>t)._data))} and input of shape "
+                               f"{shape_str(shape_of(xa))}")
+    check_float_kernel(dtype_of(xa), "GroupNormKernelImpl")
+    with quiet():
+        x = xa.reshape(N, group, -1)
+        mean = np.mean(x, axis=2, keepdims=True)
+        xc = x - mean
+        rstd = 1.0 / np.sqrt(np.mean(xc * xc, axis=2, keepdims=True) + eps)
+        y = (xc * rstd).reshape(N, C, -1)
+        if weight is not None:
+            y = y * weight._data.reshape(C, 1)
+        if bias is not None:
+            y = y + bias._data.reshape(C, 1)
+    cdef Tensor result = make(cast_like(y.reshape(shape_of(xa)), xa))
+    cdef Tensor m = make(cast_like(mean.reshape(N, group), xa))
+    cdef Tensor r = make(cast_like(rstd.reshape(N, group), xa))
+    record_NativeGroupNormBackward0(result, m, r, input, weight, bias, N, C, HxW, group, eps)
+    return (result, m, r)
+
+
+cdef Tensor _group_normalized(Tensor input, Tensor mean, Tensor rstd, object N, object group):
+    """(x - mean) * rstd per (sample, group), as (N, group, D), from the forward's saved
+    statistics: PyTorch's backward reads them, so its gradients depend on them."""
+    cdef Tensor x = OPS.reshape(input, (N, group, -1))
+    return OPS.mul(OPS.sub(x, OPS.unsqueeze(mean, 2), 1), OPS.unsqueeze(rstd, 2))
+
+
+cdef object group_norm_backward_input(object grad, object gmean, object grstd, Tensor input,
+                                      Tensor mean, Tensor rstd, Tensor weight, object N,
+                                      object C, object group):
+    """The input gradient of group normalisation from the output's gradient and the mean's
+    and rstd's (PyTorch's infinitely_differentiable_native_group_norm_backward), in library
+    ops: differentiable again."""
+    cdef tuple xs = shape_of(input._data)
+    cdef Tensor xhat = _group_normalized(input, mean, rstd, N, group), dy
+    cdef Tensor rstd3 = OPS.unsqueeze(rstd, 2)
+    cdef Py_ssize_t D = shape_of(xhat._data)[2]
+    out = None
+    if grad is not None:
+        dy = OPS.reshape(<Tensor>grad, (N, C, -1))
+        if weight is not None:
+            dy = OPS.mul(dy, OPS.reshape(weight, (C, 1)))
+        out = normalized_input_backward(OPS.reshape(dy, (N, group, -1)), xhat, rstd3, None, (2,))
+    if gmean is not None:   # d mean / dx = 1 / D
+        gm = OPS.expand(OPS.div(OPS.reshape(<Tensor>gmean, (N, group, 1)), D, None),
+                        shape_of(xhat._data))
+        out = gm if out is None else OPS.add(out, gm, 1)
+    if grstd is not None:   # d rstd / dx = -rstd^3 (x - mean) / D = -rstd^2 xhat / D
+        gr = OPS.mul(OPS.div(OPS.mul(OPS.reshape(<Tensor>grstd, (N, group, 1)),
+                                     OPS.mul(rstd3, rstd3)), -D, None), xhat)
+        out = gr if out is None else OPS.add(out, gr, 1)
+    return None if out is None else OPS.reshape(out, xs)
+
+
+cdef object group_norm_backward_weight(object grad, Tensor input, Tensor mean, Tensor rstd,
+                                       object N, object C, object group):
+    if grad is None:
+        return None
+    cdef Tensor xhat = _group_normalized(input, mean, rstd, N, group)
+    cdef Tensor prod = OPS.mul(OPS.reshape(<Tensor>grad, (N, C, -1)),
+                               OPS.reshape(xhat, (N, C, -1)))
+    return OPS.sum(prod, (0, 2), False, None)
+
+
+cdef object group_norm_backward_bias(object grad, object C):
+    if grad is None:
+        return None
+    return OPS.sum(OPS.reshape(<Tensor>grad, (shape_of((<Tensor>grad)._data)[0], C, -1)), (0, 2),
+                   False, None)
+
+
 cdef Tensor op_batch_norm(Tensor input, Tensor running_mean, Tensor running_var, Tensor weight,
                           Tensor bias, bint training, object momentum, object eps):
     cdef int nd = cnp.PyArray_NDIM(input._data)
