@@ -388,6 +388,12 @@ op("nn.unfold", lambda m, x: F(m).unfold(x, (2, 3), dilation=1, padding=1, strid
 op("nn.fold", lambda m, x: F(m).fold(x, (4, 5), (2, 3), padding=1, stride=(2, 1)),
    [C((2, 12, 15))], ("Col2ImBackward0",), second_order=False)
 
+op("conv_tbc", lambda m, x, w, b: m.conv_tbc(x, w, b, 1),
+   [C((5, 2, 3), (2, 3, 4), (4,)), C((4, 1, 2), (3, 2, 2), (2,), ng=(0,)),
+    C((3, 2, 2), (1, 2, 3), (3,))], ("ConvTbcBackward0",))
+op("conv_tbc.no_pad", lambda m, x, w, b: m.conv_tbc(x, w, b), [C((6, 1, 2), (3, 2, 2), (2,))],
+   ("ConvTbcBackward0",))
+
 # ------------------------------------------------------------------ affine_grid, grid_sample
 # (the grid's values pass through tanh so they stay in the input's span plus a margin)
 

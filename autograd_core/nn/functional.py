@@ -2461,24 +2461,6 @@ def _t_convolution(input, weight, bias, stride, padding, dilation, transposed, o
     return conv(input, weight, bias, stride, padding, dilation, groups)
 
 
-def _t_conv_tbc(input, weight, bias, pad=0):
-    """A 1-d convolution of a (time, batch, channels) sequence with a (kernel_width,
-    in_channels, out_channels) weight: conv1d in PyTorch's other layout."""
-    if input.dim() != 3:
-        raise RuntimeError("Input must have 3 dims: time, batch, in_channel")
-    if weight.dim() != 3:
-        raise RuntimeError("Weight tensor must have 3 dims: kernel_width, in_channels, "
-                           "out_channels.")
-    if bias.dim() != 1:
-        raise RuntimeError("Bias must be 1-D")
-    if input.shape[2] != weight.shape[1]:
-        raise RuntimeError("Input dim 2 (input channels) is not == dim 1 in the weight tensor")
-    if weight.shape[2] != bias.shape[0]:
-        raise RuntimeError("Bias size must equal dim 2 in the weight tensor (output channels).")
-    out = conv1d(input.permute(1, 2, 0), weight.permute(2, 1, 0), bias, padding=pad)
-    return out.permute(2, 0, 1)
-
-
 def _t_native_layer_norm(input, normalized_shape, weight, bias, eps):
     """(layer_norm(...), mean, 1 / sqrt(var + eps)), the statistics over the normalised
     dims, kept as size-1 dims."""
@@ -2640,7 +2622,6 @@ _TORCH_FUNCTIONS = {
     "conv_transpose1d": conv_transpose1d,
     "conv_transpose2d": conv_transpose2d,
     "conv_transpose3d": conv_transpose3d,
-    "conv_tbc": _t_conv_tbc,
     "convolution": _t_convolution,
     "cosine_embedding_loss": _t_cosine_embedding_loss,
     "feature_alpha_dropout": _t_feature_alpha_dropout,

@@ -2304,6 +2304,65 @@ cdef Tensor op_native_channel_shuffle(Tensor self, object groups):
     return result
 
 
+# ================================================================ conv_tbc
+
+cdef Tensor op_conv_tbc(Tensor self, Tensor weight, Tensor bias, object pad):
+    cdef cnp.ndarray x = self._data, w = weight._data, b = bias._data
+    if cnp.PyArray_NDIM(x) != 3:
+        raise RuntimeError("Input must have 3 dims: time, batch, in_channel")
+    if cnp.PyArray_NDIM(w) != 3:
+        raise RuntimeError("Weight tensor must have 3 dims: kernel_width, in_channels, "
+                           "out_channels.")
+    if cnp.PyArray_NDIM(b) != 1:
+        raise RuntimeError("Bias must be 1-D")
+    cdef tuple xs = shape_of(x), ws = shape_of(w)
+    if xs[2] != ws[1]:
+        raise RuntimeError("Input dim 2 (input channels) is not == dim 1 in the weight tensor")
+    if ws[2] != shape_of(b)[0]:
+        raise RuntimeError("Bias size must equal dim 2 in the weight tensor (output channels).")
+    cdef Py_ssize_t T = xs[0], K = ws[0], p = pad, t_out = T + 2 * p - K + 1, k
+    if t_out < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {t_out}: "
+                           f"[{t_out}, {xs[1]}, {ws[2]}]")
+    if p < 0:
+        raise RuntimeError(f"conv_tbc: negative padding {p}")
+    with quiet():
+        xp = np.pad(x, ((p, p), (0, 0), (0, 0))) if p else x
+        out = np.empty((t_out, xs[1], ws[2]), dtype=np.result_type(x, w, b))
+        out[...] = b
+        # PyTorch's order: the bias, then one product per kernel offset
+        for k in range(K):
+            out += np.matmul(xp[k:k + t_out], w[k])
+    cdef Tensor result = make(cast_like(out, x))
+    record_ConvTbcBackward0(result, self, weight, bias, pad)
+    return result
+
+
+cdef Tensor conv_tbc_backward_input(Tensor grad, Tensor self, Tensor weight, object pad):
+    """Each kernel offset's product spread back over the padded time axis, the padding
+    cut off: library ops, differentiable again."""
+    cdef Py_ssize_t T = shape_of(self._data)[0], K = shape_of(weight._data)[0], p = pad, k
+    cdef Py_ssize_t t_out = shape_of(grad._data)[0]
+    total = None
+    for k in range(K):
+        part = OPS.matmul(grad, OPS.transpose(OPS.select(weight, 0, k), 0, 1))
+        part = OPS.constant_pad_nd(part, [0, 0, 0, 0, k, K - 1 - k], 0)
+        total = part if total is None else OPS.add(total, part, 1)
+    return OPS.narrow(total, 0, p, T) if p else total
+
+
+cdef Tensor conv_tbc_backward_weight(Tensor grad, Tensor self, Tensor weight, object pad):
+    cdef Py_ssize_t K = shape_of(weight._data)[0], p = pad, k
+    cdef Py_ssize_t t_out = shape_of(grad._data)[0], B = shape_of(grad._data)[1]
+    cdef Tensor xp = OPS.constant_pad_nd(self, [0, 0, 0, 0, p, p], 0) if p else self
+    cdef Tensor g2 = OPS.reshape(grad, (t_out * B, -1))
+    parts = []
+    for k in range(K):
+        xk = OPS.reshape(OPS.narrow(xp, 0, k, t_out), (t_out * B, -1))
+        parts.append(OPS.matmul(OPS.transpose(xk, 0, 1), g2))
+    return OPS.stack(parts, 0)
+
+
 # ================================================================ pooling
 
 cdef Py_ssize_t pool_out(Py_ssize_t size, Py_ssize_t k, Py_ssize_t p, Py_ssize_t s,
