@@ -394,6 +394,22 @@ op("conv_tbc", lambda m, x, w, b: m.conv_tbc(x, w, b, 1),
 op("conv_tbc.no_pad", lambda m, x, w, b: m.conv_tbc(x, w, b), [C((6, 1, 2), (3, 2, 2), (2,))],
    ("ConvTbcBackward0",))
 
+op("nn.max_pool3d", lambda m, x: F(m).max_pool3d(x, 2), [C((1, 2, 4, 4, 4)), C((2, 3, 2, 4))],
+   ("MaxPool3DWithIndicesBackward0",), domain="distinct", second_order=False,
+   double_grad_fns=("MaxPool3DWithIndicesBackwardBackward0",))
+op("nn.max_pool3d.options", lambda m, x: F(m).max_pool3d(x, (3, 2, 2), (2, 1, 2), (1, 0, 1),
+                                                        dilation=(1, 2, 1), ceil_mode=True,
+                                                        return_indices=True),
+   [C((1, 2, 5, 6, 5)), C((2, 5, 5, 4), domain="ties", id="ties")],
+   ("MaxPool3DWithIndicesBackward0",), domain="distinct", second_order=False)
+op("nn.adaptive_max_pool2d", lambda m, x: F(m).adaptive_max_pool2d(x, (2, 3), True),
+   [C((2, 3, 5, 7)), C((3, 4, 4)), C((1, 2, 5, 4), domain="ties", id="ties")],
+   ("AdaptiveMaxPool2DBackward0",), domain="distinct", second_order=False,
+   double_grad_fns=("AdaptiveMaxPool2DBackwardBackward0",))
+op("nn.adaptive_max_pool1d", lambda m, x: F(m).adaptive_max_pool1d(x, 3), [C((2, 3, 7)), C((2, 5))],
+   ("SqueezeBackward1",), inner_grad_fns=("AdaptiveMaxPool2DBackward0",), domain="distinct",
+   second_order=False)
+
 # ------------------------------------------------------------------ affine_grid, grid_sample
 # (the grid's values pass through tanh so they stay in the input's span plus a margin)
 

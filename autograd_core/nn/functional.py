@@ -1467,8 +1467,11 @@ def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
     """The largest value of each (dilated) window of a (N, C, D, H, W) input."""
-    return _max_pool(3, input, kernel_size, stride, padding, dilation, ceil_mode,
-                     return_indices)
+    _check_pool_input("max_pool3d", input, 3)
+    k, s, p = _pool_params(3, kernel_size, stride, padding)
+    out, idx = _compiled["max_pool3d_with_indices"](input, k, s, p, _tuple(dilation, 3),
+                                                    ceil_mode)
+    return (out, idx) if return_indices else out
 
 
 def _avg_pool(nsp, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
@@ -1568,6 +1571,16 @@ def adaptive_avg_pool3d(input, output_size):
 
 
 def _adaptive_max(input, nsp, output_size, return_indices, name):
+    if nsp == 1:    # PyTorch's: adaptive_max_pool2d of the input with a height of 1
+        _adaptive_windows(input, 1, output_size, name)    # (the checks)
+        size = output_size if isinstance(output_size, int) else output_size[0]
+        out, idx = _compiled["adaptive_max_pool2d"](input.unsqueeze(-2), (1, size))
+        out, idx = out.squeeze(-2), idx.squeeze(-2)
+        return (out, idx) if return_indices else out
+    if nsp == 2:
+        _adaptive_windows(input, 2, output_size, name)
+        out, idx = _compiled["adaptive_max_pool2d"](input, output_size)
+        return (out, idx) if return_indices else out
     (g, flat, valid), _ = _adaptive_windows(input, nsp, output_size, name)
     return _max_over_windows(g, flat, valid, return_indices)
 

@@ -2522,6 +2522,124 @@ cdef Tensor max_pool_double_backward(Tensor grad, Tensor indices):
                                make(indices._data.reshape(ish[:-2] + (-1,)))), ish)
 
 
+cdef tuple window_max(cnp.ndarray x, Py_ssize_t nsp, list pos, list valid):
+    """(values, flat indices) of the maximum of each window of x's last nsp dims: per dim
+    i, pos[i] (O_i, K_i) the input positions of each output's window, valid[i] which are
+    inside it. PyTorch's CPU rule: the first valid element, then each later one that is
+    greater or NaN (so a NaN wins, the last NaN of the window)."""
+    cdef tuple xs = shape_of(x)
+    cdef Py_ssize_t nd = len(xs), lead = nd - nsp, i
+    spatial = xs[lead:]
+    outs = tuple([pp.shape[0] for pp in pos])
+    best = None
+    bidx = np.zeros(xs[:lead] + outs, dtype=np.int64)
+    have = np.zeros(outs, dtype=bool)
+    with quiet():
+        for off in itertools.product(*[range(pp.shape[1]) for pp in pos]):
+            vals = x
+            flat = np.zeros(outs, dtype=np.int64)
+            ok = np.ones(outs, dtype=bool)
+            for i in range(nsp):
+                col = pos[i][:, off[i]]
+                vals = np.take(vals, np.clip(col, 0, spatial[i] - 1), axis=lead + i)
+                shape = [1] * nsp
+                shape[i] = outs[i]
+                flat = flat * spatial[i] + np.clip(col, 0, spatial[i] - 1).reshape(shape)
+                ok = ok & valid[i][:, off[i]].reshape(shape)
+            if best is None:
+                best = np.array(vals, copy=True)
+                upd = np.broadcast_to(ok, vals.shape)
+            else:
+                upd = ok & (~have | (vals > best) | (vals != vals))
+            best = np.where(upd, vals, best)
+            bidx = np.where(upd, flat, bidx)
+            have = have | ok
+    return as_array(best).astype(x.dtype, copy=False), as_array(bidx)
+
+
+cdef Py_ssize_t pool_out_len(Py_ssize_t length, Py_ssize_t k, Py_ssize_t s, Py_ssize_t p,
+                             Py_ssize_t d, bint ceil_mode):
+    cdef Py_ssize_t num = length + 2 * p - d * (k - 1) - 1
+    cdef Py_ssize_t out = floor_div(num + (s - 1 if ceil_mode else 0), s) + 1
+    if ceil_mode and (out - 1) * s >= length + p:
+        out -= 1
+    return out
+
+
+cdef tuple op_max_pool3d_with_indices(Tensor self, object kernel_size, object stride,
+                                      object padding, object dilation, bint ceil_mode):
+    cdef cnp.ndarray x = self._data
+    cdef tuple xs = shape_of(x)
+    cdef Py_ssize_t nd = len(xs), i, o
+    pos, valid = [], []
+    for i in range(3):
+        length = xs[nd - 3 + i]
+        k, st, p, d = kernel_size[i], stride[i], padding[i], dilation[i]
+        o = pool_out_len(length, k, st, p, d, ceil_mode)
+        if o <= 0:
+            raise RuntimeError(f"Given input size: ({'x'.join([str(v) for v in xs[1:]])}). "
+                               "Calculated output size: (0x0x0). Output size is too small")
+        col = np.arange(o)[:, None] * st - p + np.arange(k)[None, :] * d
+        pos.append(col)
+        valid.append((col >= 0) & (col < length))
+    vals, idx = window_max(x, 3, pos, valid)
+    cdef Tensor result0 = make(vals), result1 = make(idx)
+    record_MaxPool3DWithIndicesBackward0(result0, result1, self, kernel_size, stride, padding,
+                                         dilation, ceil_mode)
+    return (result0, result1)
+
+
+cdef tuple op_adaptive_max_pool2d(Tensor self, object output_size):
+    cdef cnp.ndarray x = self._data
+    cdef tuple xs = shape_of(x)
+    cdef Py_ssize_t nd = len(xs), i
+    sizes = [output_size] * 2 if isinstance(output_size, int) else list(output_size)
+    if len(sizes) == 1:
+        sizes = sizes * 2
+    pos, valid = [], []
+    for i in range(2):
+        length = xs[nd - 2 + i]
+        o = sizes[i] if sizes[i] is not None else length
+        oi = np.arange(o)
+        start = (oi * length) // o
+        end = -((-(oi + 1) * length) // o)
+        kmax = int((end - start).max()) if o else 1
+        col = start[:, None] + np.arange(kmax)[None, :]
+        pos.append(col)
+        valid.append(col < end[:, None])
+    vals, idx = window_max(x, 2, pos, valid)
+    cdef Tensor result0 = make(vals), result1 = make(idx)
+    record_AdaptiveMaxPool2DBackward0(result0, result1, self, output_size)
+    return (result0, result1)
+
+
+cdef Tensor op_max_pool_nd_backward(Tensor grad_output, Tensor self, Tensor indices,
+                                    object nsp):
+    """grad_output summed into the input positions (flat over self's last nsp dims) its
+    maxima came from."""
+    cdef tuple xs = shape_of(self._data), ish = shape_of(indices._data)
+    cdef Py_ssize_t lead = len(ish) - nsp
+    planes = int(np.prod(ish[:lead], dtype=np.int64))
+    width = int(np.prod(xs[len(xs) - nsp:], dtype=np.int64))
+    flat_g = np.ascontiguousarray(grad_output._data).reshape(planes, -1)
+    flat_i = np.ascontiguousarray(indices._data).reshape(planes, -1)
+    gx = np.zeros((planes, width), dtype=grad_output._data.dtype)
+    np.add.at(gx, (np.arange(planes)[:, None], flat_i), flat_g)
+    cdef Tensor result = make(gx.reshape(xs))
+    if nsp == 3:
+        record_MaxPool3DWithIndicesBackwardBackward0(result, grad_output, self, indices, nsp)
+    else:
+        record_AdaptiveMaxPool2DBackwardBackward0(result, grad_output, self, indices, nsp)
+    return result
+
+
+cdef Tensor max_pool_nd_double_backward(Tensor grad, Tensor indices, object nsp):
+    """grad gathered at the maxima: grad.flatten(-nsp).gather(-1, indices.flatten(-nsp))."""
+    cdef tuple ish = shape_of(indices._data)
+    return OPS.view(OPS.gather(OPS.flatten(grad, -nsp, -1), -1,
+                               make(indices._data.reshape(ish[:len(ish) - nsp] + (-1,)))), ish)
+
+
 cdef cnp.ndarray avg_pool_divisor(tuple geometry, bint count_include_pad,
                                   object divisor_override, object np_dtype):
     """Each output position's divisor, flat (OH*OW)."""
