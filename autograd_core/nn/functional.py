@@ -1515,7 +1515,8 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                      divisor_override)
 
 
-def _adaptive_windows(input, nsp, output_size, name):
+def _adaptive_check(input, nsp, output_size, name):
+    """output_size as an nsp-tuple, after PyTorch's checks of the input and it."""
     if isinstance(output_size, int):
         output_size = (output_size,) * nsp
     output_size = tuple(output_size)
@@ -1529,6 +1530,11 @@ def _adaptive_windows(input, nsp, output_size, name):
             raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch "
                                f"dimensions, but input has sizes {_shape_str(input.shape)} with "
                                f"dimension {i} being empty")
+    return output_size
+
+
+def _adaptive_windows(input, nsp, output_size, name):
+    output_size = _adaptive_check(input, nsp, output_size, name)
     idx_list, valid_list, counts = [], [], []
     for i in range(nsp):
         length = input.shape[input.dim() - nsp + i]
@@ -1572,14 +1578,13 @@ def adaptive_avg_pool3d(input, output_size):
 
 def _adaptive_max(input, nsp, output_size, return_indices, name):
     if nsp == 1:    # PyTorch's: adaptive_max_pool2d of the input with a height of 1
-        _adaptive_windows(input, 1, output_size, name)    # (the checks)
-        size = output_size if isinstance(output_size, int) else output_size[0]
-        out, idx = _compiled["adaptive_max_pool2d"](input.unsqueeze(-2), (1, size))
+        size = _adaptive_check(input, 1, output_size, name)
+        out, idx = _compiled["adaptive_max_pool2d"](input.unsqueeze(-2), (1,) + size)
         out, idx = out.squeeze(-2), idx.squeeze(-2)
         return (out, idx) if return_indices else out
     if nsp == 2:
-        _adaptive_windows(input, 2, output_size, name)
-        out, idx = _compiled["adaptive_max_pool2d"](input, output_size)
+        size = _adaptive_check(input, 2, output_size, name)
+        out, idx = _compiled["adaptive_max_pool2d"](input, size)
         return (out, idx) if return_indices else out
     (g, flat, valid), _ = _adaptive_windows(input, nsp, output_size, name)
     return _max_over_windows(g, flat, valid, return_indices)
