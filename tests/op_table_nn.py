@@ -410,6 +410,16 @@ op("nn.adaptive_max_pool1d", lambda m, x: F(m).adaptive_max_pool1d(x, 3), [C((2,
    ("SqueezeBackward1",), inner_grad_fns=("AdaptiveMaxPool2DBackward0",), domain="distinct",
    second_order=False)
 
+op("nn.adaptive_avg_pool2d", lambda m, x: F(m).adaptive_avg_pool2d(x, (2, 3)),
+   [C((2, 3, 5, 7)), C((3, 4, 4)), C((1, 2, 5, 4), nc=("t",))], ("AdaptiveAvgPool2DBackward0",),
+   second_order=False, double_grad_fns=("AdaptiveAvgPool2DBackwardBackward0",))
+op("nn.adaptive_avg_pool2d.one", lambda m, x: F(m).adaptive_avg_pool2d(x, 1), [C((2, 3, 4, 5))],
+   ("MeanBackward1",), second_order=False)
+op("nn.adaptive_avg_pool1d", lambda m, x: F(m).adaptive_avg_pool1d(x, 3), [C((2, 3, 7)), C((2, 5))],
+   ("SqueezeBackward1",), inner_grad_fns=("AdaptiveAvgPool2DBackward0",), second_order=False)
+op("_adaptive_avg_pool2d", lambda m, x: m._adaptive_avg_pool2d(x, [3, 2]), [C((1, 2, 7, 5))],
+   ("AdaptiveAvgPool2DBackward0",), second_order=False)
+
 # ------------------------------------------------------------------ affine_grid, grid_sample
 # (the grid's values pass through tanh so they stay in the input's span plus a margin)
 

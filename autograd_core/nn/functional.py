@@ -1562,13 +1562,20 @@ def _adaptive_avg(input, nsp, output_size, name):
 
 
 def adaptive_avg_pool1d(input, output_size):
-    """Mean over PyTorch's adaptive windows (floor(i*L/O) .. ceil((i+1)*L/O))."""
-    return _adaptive_avg(input, 1, output_size, "adaptive_avg_pool1d")
+    """Mean over PyTorch's adaptive windows (floor(i*L/O) .. ceil((i+1)*L/O)): PyTorch's
+    adaptive_avg_pool2d of the input with a height of 1."""
+    size = _adaptive_check(input, 1, output_size, "adaptive_avg_pool1d")
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1,) + size).squeeze(-2)
 
 
 def adaptive_avg_pool2d(input, output_size):
-    """2-D adaptive average pooling (None in output_size keeps the input size)."""
-    return _adaptive_avg(input, 2, output_size, "adaptive_avg_pool2d")
+    """2-D adaptive average pooling (None in output_size keeps the input size): the mean
+    over the last two dims for a 1x1 output, else _adaptive_avg_pool2d, as PyTorch."""
+    size = _adaptive_check(input, 2, output_size, "adaptive_avg_pool2d")
+    size = tuple(input.shape[input.dim() - 2 + i] if v is None else v for i, v in enumerate(size))
+    if size == (1, 1):
+        return input.mean((-1, -2), keepdim=True)
+    return _torch._adaptive_avg_pool2d(input, size)
 
 
 def adaptive_avg_pool3d(input, output_size):

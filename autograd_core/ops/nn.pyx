@@ -2613,6 +2613,60 @@ cdef tuple op_adaptive_max_pool2d(Tensor self, object output_size):
     return (result0, result1)
 
 
+cdef cnp.ndarray adaptive_window_matrix(Py_ssize_t length, Py_ssize_t o, object np_dtype):
+    """(o, length): row i is 1 / count on PyTorch's adaptive window i (floor(i*L/o) ..
+    ceil((i+1)*L/o)), 0 elsewhere."""
+    oi = np.arange(o)
+    start = (oi * length) // o
+    end = -((-(oi + 1) * length) // o)
+    cols = np.arange(length)[None, :]
+    inside = (cols >= start[:, None]) & (cols < end[:, None])
+    return as_array(inside / (end - start)[:, None]).astype(np_dtype)
+
+
+cdef tuple adaptive_avg_matrices(tuple xs, object output_size, object np_dtype):
+    cdef Py_ssize_t nd = len(xs)
+    sizes = [output_size] * 2 if isinstance(output_size, int) else list(output_size)
+    if len(sizes) == 1:
+        sizes = sizes * 2
+    oh = sizes[0] if sizes[0] is not None else xs[nd - 2]
+    ow = sizes[1] if sizes[1] is not None else xs[nd - 1]
+    return (adaptive_window_matrix(xs[nd - 2], oh, np_dtype),
+            adaptive_window_matrix(xs[nd - 1], ow, np_dtype))
+
+
+cdef Tensor op__adaptive_avg_pool2d(Tensor self, object output_size):
+    cdef cnp.ndarray x = self._data
+    cdef tuple xs = shape_of(x)
+    if len(xs) not in (3, 4):
+        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
+                           f"{shape_str(xs)}")
+    check_float_kernel(dtype_of(x), "adaptive_avg_pool2d")
+    ah, aw = adaptive_avg_matrices(xs, output_size, x.dtype)
+    with quiet():
+        out = np.matmul(np.matmul(ah, x), aw.T)
+    cdef Tensor result = make(cast_like(out, x))
+    record_AdaptiveAvgPool2DBackward0(result, self, output_size)
+    return result
+
+
+cdef Tensor op__adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self):
+    cdef cnp.ndarray g = grad_output._data
+    cdef tuple gs = shape_of(g)
+    ah, aw = adaptive_avg_matrices(shape_of(self._data), (gs[len(gs) - 2], gs[len(gs) - 1]),
+                                   g.dtype)
+    with quiet():
+        out = np.matmul(np.matmul(ah.T, g), aw)
+    cdef Tensor result = make(cast_like(out, g))
+    record_AdaptiveAvgPool2DBackwardBackward0(result, grad_output, self)
+    return result
+
+
+cdef Tensor adaptive_avg_pool2d_double_backward(Tensor grad, Tensor grad_output):
+    cdef tuple gs = shape_of(grad_output._data)
+    return op__adaptive_avg_pool2d(grad, (gs[len(gs) - 2], gs[len(gs) - 1]))
+
+
 cdef Tensor op_max_pool_nd_backward(Tensor grad_output, Tensor self, Tensor indices,
                                     object nsp):
     """grad_output summed into the input positions (flat over self's last nsp dims) its
