@@ -74,6 +74,27 @@ op("nn.hardtanh_inplace", lambda m, x: F(m).hardtanh(x * 2, inplace=True), [C((3
 op("nn.relu6", lambda m, x: F(m).relu6(x * 4), [C((3, 4))], ("HardtanhBackward0",),
    domain="nonzero", second_order=False)
 
+# prelu is PyTorch's composite: the weight viewed to broadcast, then _prelu_kernel
+op("nn.prelu", lambda m, x, w: F(m).prelu(x, w),
+   [C((2, 3, 4), (3,)), C((3, 4), (1,)), C((5,), (1,)), C((2, 3), ()), C((4, 3), (3,), nc=("t",))],
+   ("PreluKernelBackward0",), domain="nonzero")
+op("prelu.method", lambda m, x, w: x.prelu(w), [C((2, 3, 2), (3,))], ("PreluKernelBackward0",),
+   domain="nonzero")
+op("_prelu_kernel", lambda m, x, w: m._prelu_kernel(x, w), [C((3, 4), (4,)), C((2, 3), (2, 1))],
+   ("PreluKernelBackward0",), domain="nonzero")
+op("nn.rrelu", lambda m, x: F(m).rrelu(x, 0.1, 0.3), [C((3, 4)), C(()), C((4, 3), nc=("t",))],
+   ("RreluWithNoiseBackward0",), domain="nonzero", second_order=False,
+   double_grad_fns=("RreluWithNoiseBackwardBackward0",))
+
+
+def _rrelu_train(m, x):
+    m.manual_seed(3)
+    return m.rrelu(x, 0.1, 0.4, True)
+
+
+op("rrelu.training", _rrelu_train, [C((3, 5)), C((2, 3, 2))], ("RreluWithNoiseBackward0",),
+   domain="nonzero", second_order=False, double_grad_fns=("RreluWithNoiseBackwardBackward0",))
+
 # ------------------------------------------------------------------ softmax
 
 _SM = [C((5,)), C((3, 4)), C((2, 3, 4)), C((4, 3), nc=("t",)), C(())]
@@ -256,6 +277,14 @@ op("nn.layer_norm.weight_only", lambda m, x, w: F(m).layer_norm(x, [4], w),
    [C((3, 4), (4,))], ("NativeLayerNormBackward0",),
    double_grad_fns=("NativeLayerNormBackwardBackward0",))
 
+op("nn.group_norm", lambda m, x, w, b: F(m).group_norm(x, 2, w, b, eps=1e-3),
+   [C((2, 4, 3), (4,), (4,)), C((3, 6, 2, 2), (6,), (6,), ng=(0,)), C((2, 4), (4,), (4,)),
+    C((2, 4, 3), (4,), (4,), nc=("t", None, None))], ("NativeGroupNormBackward0",))
+op("nn.group_norm.plain", lambda m, x: F(m).group_norm(x, 3), [C((2, 6, 5)), C((1, 3, 2, 2))],
+   ("NativeGroupNormBackward0",))
+# mean and rstd are differentiable outputs in PyTorch: their gradients reach the input
+op("native_group_norm", lambda m, x, w, b: m.native_group_norm(x, w, b, 2, 4, 3, 2, 1e-5),
+   [C((2, 4, 3), (4,), (4,))], ("NativeGroupNormBackward0",))
 
 def _bn(training, affine=True, stats=True):
     def f(m, x, w=None, b=None):
@@ -292,6 +321,17 @@ op("nn.dropout.p1", lambda m, x: F(m).dropout(x, 1.0), [C((3, 4))], ("MulBackwar
    second_order=False)
 op("nn.dropout.eval", lambda m, x: F(m).dropout(x * 2, 0.5, training=False), [C((3, 4))],
    ("MulBackward0",), second_order=False)
+
+op("pairwise_distance", lambda m, a, b: m.pairwise_distance(a, b, 1.5, 1e-3, True),
+   [C((4, 3), (4, 3)), C((3,), (2, 3)), C((), ())], ("NormBackward1",),
+   inner_grad_fns=("AddBackward1", "SubBackward0"), domain="distinct")
+op("nn.pixel_shuffle", lambda m, x: F(m).pixel_shuffle(x, 2), [C((2, 8, 3, 2)), C((4, 1, 2))],
+   ("PixelShuffleBackward0",), second_order=False)
+op("nn.pixel_unshuffle", lambda m, x: F(m).pixel_unshuffle(x, 2),
+   [C((1, 2, 4, 6)), C((2, 1, 3, 2, 4), nc=("t",))], ("PixelUnshuffleBackward0",),
+   second_order=False)
+op("channel_shuffle", lambda m, x: m.channel_shuffle(x, 3), [C((2, 6, 2, 2)), C((1, 6, 3))],
+   ("ChannelShuffleBackward0",), second_order=False)
 
 # ------------------------------------------------------------------ convolution, pooling
 
@@ -347,6 +387,38 @@ op("nn.unfold", lambda m, x: F(m).unfold(x, (2, 3), dilation=1, padding=1, strid
    [C((2, 2, 4, 5)), C((2, 4, 5))], ("Im2ColBackward0", "SqueezeBackward1"), second_order=False)
 op("nn.fold", lambda m, x: F(m).fold(x, (4, 5), (2, 3), padding=1, stride=(2, 1)),
    [C((2, 12, 15))], ("Col2ImBackward0",), second_order=False)
+
+op("conv_tbc", lambda m, x, w, b: m.conv_tbc(x, w, b, 1),
+   [C((5, 2, 3), (2, 3, 4), (4,)), C((4, 1, 2), (3, 2, 2), (2,), ng=(0,)),
+    C((3, 2, 2), (1, 2, 3), (3,))], ("ConvTbcBackward0",))
+op("conv_tbc.no_pad", lambda m, x, w, b: m.conv_tbc(x, w, b), [C((6, 1, 2), (3, 2, 2), (2,))],
+   ("ConvTbcBackward0",))
+
+op("nn.max_pool3d", lambda m, x: F(m).max_pool3d(x, 2), [C((1, 2, 4, 4, 4)), C((2, 3, 2, 4))],
+   ("MaxPool3DWithIndicesBackward0",), domain="distinct", second_order=False,
+   double_grad_fns=("MaxPool3DWithIndicesBackwardBackward0",))
+op("nn.max_pool3d.options", lambda m, x: F(m).max_pool3d(x, (3, 2, 2), (2, 1, 2), (1, 0, 1),
+                                                        dilation=(1, 2, 1), ceil_mode=True,
+                                                        return_indices=True),
+   [C((1, 2, 5, 6, 5)), C((2, 5, 5, 4), domain="ties", id="ties")],
+   ("MaxPool3DWithIndicesBackward0",), domain="distinct", second_order=False)
+op("nn.adaptive_max_pool2d", lambda m, x: F(m).adaptive_max_pool2d(x, (2, 3), True),
+   [C((2, 3, 5, 7)), C((3, 4, 4)), C((1, 2, 5, 4), domain="ties", id="ties")],
+   ("AdaptiveMaxPool2DBackward0",), domain="distinct", second_order=False,
+   double_grad_fns=("AdaptiveMaxPool2DBackwardBackward0",))
+op("nn.adaptive_max_pool1d", lambda m, x: F(m).adaptive_max_pool1d(x, 3), [C((2, 3, 7)), C((2, 5))],
+   ("SqueezeBackward1",), inner_grad_fns=("AdaptiveMaxPool2DBackward0",), domain="distinct",
+   second_order=False)
+
+op("nn.adaptive_avg_pool2d", lambda m, x: F(m).adaptive_avg_pool2d(x, (2, 3)),
+   [C((2, 3, 5, 7)), C((3, 4, 4)), C((1, 2, 5, 4), nc=("t",))], ("AdaptiveAvgPool2DBackward0",),
+   second_order=False, double_grad_fns=("AdaptiveAvgPool2DBackwardBackward0",))
+op("nn.adaptive_avg_pool2d.one", lambda m, x: F(m).adaptive_avg_pool2d(x, 1), [C((2, 3, 4, 5))],
+   ("MeanBackward1",), second_order=False)
+op("nn.adaptive_avg_pool1d", lambda m, x: F(m).adaptive_avg_pool1d(x, 3), [C((2, 3, 7)), C((2, 5))],
+   ("SqueezeBackward1",), inner_grad_fns=("AdaptiveAvgPool2DBackward0",), second_order=False)
+op("_adaptive_avg_pool2d", lambda m, x: m._adaptive_avg_pool2d(x, [3, 2]), [C((1, 2, 7, 5))],
+   ("AdaptiveAvgPool2DBackward0",), second_order=False)
 
 # ------------------------------------------------------------------ affine_grid, grid_sample
 # (the grid's values pass through tanh so they stay in the input's span plus a margin)

@@ -750,6 +750,17 @@ op("kthvalue", lambda m, x: x.kthvalue(2), [C((5,)), C((3, 4)), C((4, 3), nc=("t
    ("KthvalueBackward0",), **_SEL)
 op("kthvalue.dim_keepdim", lambda m, x: m.kthvalue(x, 3, 0, True), [C((4, 3)), C((3, 2, 2))],
    ("KthvalueBackward0",), **_SEL)
+# Note [Selection order]: which of equal elements topk / kthvalue pick (and so where the
+# gradient goes) follows PyTorch's unstable CPU kernels
+op("topk.ties", lambda m, x: m.topk(x, 3, 1, largest=False, sorted=False),
+   [C((4, 9), domain="ties", id="ties"), C((2, 40), domain="ties", id="ties_nth"),
+    C((2, 200), domain="ties", id="ties_partial")], ("TopkBackward0",), **_SEL)
+op("topk.ties_largest", lambda m, x: x.topk(5, 0),
+   [C((20, 3), domain="ties", id="ties"), C((330, 2), domain="ties", id="ties_partial")],
+   ("TopkBackward0",), **_SEL)
+op("kthvalue.ties", lambda m, x: x.kthvalue(4, 0, True),
+   [C((9, 3), domain="ties", id="ties"), C((40, 2), domain="ties", id="ties_long")],
+   ("KthvalueBackward0",), **_SEL)
 op("median", lambda m, x: x.median(), [C((5,)), C((3, 4)), C(()), C((4, 3), nc=("t",))],
    ("MedianBackward0",), **_SEL)
 op("median.ties", lambda m, x: m.median(x), [C((3, 4), domain="ties", id="ties")],

@@ -832,3 +832,61 @@ def test_var_mean_std_mean_grads():
     for f in (lambda m, x: m.var_mean(x, 1)[0] * m.var_mean(x, 1)[1],
               lambda m, x: m.std_mean(x, (0, 1), keepdim=True)[0] + m.std_mean(x)[1] ** 2):
         _same_grads(f, [np.arange(12.).reshape(3, 4) % 5])
+
+
+def _tied(rng, shape, dtype, nan):
+    """Values with many ties: a few small integers, NaNs and signed zeros."""
+    x = rng.integers(-2, 3, shape).astype(np.float64)
+    if nan:
+        x[rng.random(shape) < 0.2] = np.nan
+        x[rng.random(shape) < 0.1] = -0.0
+    return x.astype(dtype)
+
+
+# sizes reach each of PyTorch's code paths: insertion sorts (<= 16), introselect/introsort,
+# and topk's partial sort (k * 64 <= n)
+@pytest.mark.parametrize("dtype, nan", [(np.float64, False), (np.float64, True),
+                                        (np.float32, True), (np.float16, True),
+                                        (np.int64, False), (np.uint8, False)])
+@pytest.mark.parametrize("shape, dim", [((7,), 0), ((3, 17), 1), ((40, 3), 0), ((2, 3, 70), -1),
+                                        ((2, 300), 1), ((5, 130, 2), 1)])
+def test_selection_ties_follow_pytorch(dtype, nan, shape, dim):
+    """Note [Selection order]: topk (both sorted and unsorted, largest and smallest),
+    kthvalue, mode, median and nanmedian pick the same one of equal elements as PyTorch."""
+    rng = np.random.default_rng(sum(shape) * 7 + dim)
+    x = _tied(rng, shape, dtype, nan)
+    n = shape[dim]
+    ks = sorted({0, 1, 2, n // 3, n - 1, n})
+
+    def prog(m):
+        t = m.from_numpy(x.copy())
+        out = []
+        for k in ks:
+            for largest in (True, False):
+                for srt in (True, False):
+                    out.append(t.topk(k, dim, largest, srt))
+            if k:
+                out.append(t.kthvalue(k, dim, bool(k % 2)))
+        out += [t.mode(dim), t.mode(dim, True)]
+        if dtype is not np.uint8:
+            out += [t.median(dim), t.nanmedian(dim, True)]
+        return out
+    same(prog, quiet=True)
+
+
+def test_selection_ties_gradients_and_all_nan_slices():
+    """The gradient lands on the element PyTorch picks; an all-NaN slice's nanmedian
+    index depends on its length alone, as std::nth_element leaves it."""
+    def prog(m):
+        x = m.tensor([[1., 0., 1., 1., 0., 1., 1., 0., 1.]] * 2, requires_grad=True)
+        y = x.topk(4, 1, sorted=False).values.sum() + x.kthvalue(3, 1).values.sum() * 2
+        y = y + x.mode(1).values.sum() * 3
+        nan = m.full((3, 11), float("nan"))
+        return y, m.autograd.grad(y, x), [nan[:, :k].nanmedian(1) for k in (1, 4, 7, 11)]
+    same(prog)
+
+
+def test_selection_dtype_errors():
+    same_error(lambda m: m.tensor([True, False]).topk(1))
+    same_error(lambda m: m.tensor([True, False]).kthvalue(1))
+    same(lambda m: m.tensor([True, False, True]).mode())

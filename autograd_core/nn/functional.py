@@ -282,36 +282,11 @@ def glu(input, dim=-1):
     return a * _torch.sigmoid(b)
 
 
-def prelu(input, weight):
-    """input where input > 0, else weight * input (one weight, or one per channel, dim 1)."""
-    if weight.numel() != 1:
-        channels = input.size(1) if input.dim() >= 2 else 1
-        if weight.numel() != channels:
-            raise RuntimeError(
-                f"Mismatch of parameter numbers and input channel size. Found parameter numbers "
-                f"= {weight.numel()} and channel size = {channels}.")
-        w = weight.reshape((1, channels) + (1,) * (input.dim() - 2))
-    else:
-        w = weight.reshape(()) if weight.dim() else weight
-    return _torch.where(input > 0, input, w * input)
-
-
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Leaky ReLU with a random slope ~ U(lower, upper) per element in training, the mean
-    slope (lower + upper) / 2 otherwise."""
-    if training:
-        # PyTorch's kernel: for each element <= 0, in order, a double uniform on
-        # [lower, upper) (bounds in the input's type); 1 elsewhere
-        values = input.detach().numpy()
-        neg = np.ascontiguousarray(values <= 0)
-        bits = _random.sample_random(np.empty(int(neg.sum()), dtype=np.int64), -2 ** 63, None)
-        u = (bits.view(np.uint64) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
-        lo, hi = (float(np.asarray(b, dtype=values.dtype)) for b in (lower, upper))
-        noise = np.ones(values.shape, dtype=values.dtype)
-        noise[neg] = u * (hi - lo) + lo
-        out = _torch.where(input > 0, input, input * _torch.from_numpy(noise))
-    else:
-        out = leaky_relu(input, (lower + upper) / 2)
+    slope (lower + upper) / 2 otherwise (PyTorch's rrelu_with_noise)."""
+    out = _compiled["rrelu_with_noise"](input, _torch.empty_like(input), lower, upper,
+                                        bool(training))
     return input.copy_(out) if inplace else out
 
 
@@ -866,73 +841,8 @@ def one_hot(tensor, num_classes=-1):
     return (tensor.unsqueeze(-1) == classes).long()
 
 
-def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
-    """||x1 - x2 + eps||_p over the last dimension."""
-    ndim = max(x1.dim(), x2.dim())
-    diff = x1 - x2 + eps
-    if ndim == 0:
-        return _torch.linalg.vector_norm(diff, p)
-    return _torch.linalg.vector_norm(diff, p, dim=ndim - 1, keepdim=keepdim)
-
-
 # the compiled op of the linalg family (PdistBackward0), as torch.pdist
 pdist = _linalg_ops.TORCH_FUNCTIONS["pdist"]
-
-
-def pixel_shuffle(input, upscale_factor):
-    """(*, C*r*r, H, W) -> (*, C, H*r, W*r)."""
-    r = upscale_factor
-    if input.dim() < 3:
-        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got "
-                           f"input with {input.dim()} dimension(s)")
-    c, h, w = input.shape[-3:]
-    if c % (r * r):
-        raise RuntimeError(
-            f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the "
-            f"square of upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
-    batch = tuple(input.shape[:-3])
-    nb = len(batch)
-    x = input.reshape(batch + (c // (r * r), r, r, h, w))
-    x = x.permute(*range(nb), nb, nb + 3, nb + 1, nb + 4, nb + 2)
-    return x.reshape(batch + (c // (r * r), h * r, w * r))
-
-
-def pixel_unshuffle(input, downscale_factor):
-    """(*, C, H*r, W*r) -> (*, C*r*r, H, W)."""
-    r = downscale_factor
-    if input.dim() < 3:
-        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but "
-                           f"got input with {input.dim()} dimension(s)")
-    c, h, w = input.shape[-3:]
-    if h % r:
-        raise RuntimeError(f"pixel_unshuffle expects height to be divisible by downscale_factor, "
-                           f"but input.size(-2)={h} is not divisible by {r}")
-    if w % r:
-        raise RuntimeError(f"pixel_unshuffle expects width to be divisible by downscale_factor, "
-                           f"but input.size(-1)={w} is not divisible by {r}")
-    batch = tuple(input.shape[:-3])
-    nb = len(batch)
-    x = input.reshape(batch + (c, h // r, r, w // r, r))
-    x = x.permute(*range(nb), nb, nb + 2, nb + 4, nb + 1, nb + 3)
-    return x.reshape(batch + (c * r * r, h // r, w // r))
-
-
-def channel_shuffle(input, groups):
-    """Interleave the channels (dim 1) of `groups` groups."""
-    c = input.size(1)
-    if groups <= 0:
-        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of "
-                           f"groups:{groups}")
-    if c % groups:
-        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels "
-                           f"and {groups} groups.")
-    n = input.size(0)
-    rest = tuple(input.shape[2:])
-    x = input.reshape((n, groups, c // groups) + rest).transpose(1, 2)
-    return x.reshape((n, c) + rest)
-
-
-native_channel_shuffle = channel_shuffle
 
 
 # ------------------------------------------------------------------ padding
@@ -1004,8 +914,9 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
 
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
                   use_input_stats=True, momentum=0.1, eps=1e-5):
-    """Normalise each (sample, channel) over its spatial dims (batch_norm of the input seen
-    as one sample of N*C channels); running statistics average over the batch."""
+    """Normalise each (sample, channel) over its spatial dims: PyTorch's composition, a
+    batch_norm of the input seen as one sample of N*C channels (weight, bias and running
+    statistics repeated N times; the running ones then averaged back over the batch)."""
     if use_input_stats:
         size = input.size()
         prod = 1
@@ -1015,26 +926,24 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
             raise ValueError(f"Expected more than 1 spatial element when training, got input "
                              f"size {size}")
     n, c = input.shape[0], input.shape[1]
-    x = input.reshape((1, n * c) + tuple(input.shape[2:]))
+    x = input.contiguous().view((1, n * c) + tuple(input.shape[2:]))
+    w = weight.repeat(n) if weight is not None else None
+    b = bias.repeat(n) if bias is not None else None
     rm = running_mean.repeat(n) if running_mean is not None else None
     rv = running_var.repeat(n) if running_var is not None else None
-    out = batch_norm(x, rm, rv, None, None, use_input_stats, momentum, eps).reshape(input.shape)
+    out = _compiled["batch_norm"](x, rm, rv, w, b, bool(use_input_stats), momentum, eps)
     if use_input_stats:
         with _torch.no_grad():
             if running_mean is not None:
-                running_mean.copy_(rm.reshape(n, c).mean(0))
+                running_mean.copy_(rm.view(n, c).mean(0))
             if running_var is not None:
-                running_var.copy_(rv.reshape(n, c).mean(0))
-    shape = (1, c) + (1,) * (input.dim() - 2)
-    if weight is not None:
-        out = out * weight.reshape(shape)
-    if bias is not None:
-        out = out + bias.reshape(shape)
-    return out
+                running_var.copy_(rv.view(n, c).mean(0))
+    return out.view(input.shape)
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
-    """Normalise each group of channels over (channels of the group, spatial dims)."""
+    """Normalise each group of channels over (channels of the group, spatial dims):
+    PyTorch's native_group_norm (its NativeGroupNormBackward0)."""
     if input.dim() < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
                            f"{input.dim()}")
@@ -1043,16 +952,11 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, "
                            f"but got input of shape {_shape_str(input.shape)} and num_groups="
                            f"{num_groups}")
-    x = input.reshape(n, num_groups, -1)
-    mean = x.mean(-1, keepdim=True)
-    var = x.var(-1, unbiased=False, keepdim=True)
-    out = ((x - mean) / _torch.sqrt(var + eps)).reshape(input.shape)
-    shape = (1, c) + (1,) * (input.dim() - 2)
-    if weight is not None:
-        out = out * weight.reshape(shape)
-    if bias is not None:
-        out = out + bias.reshape(shape)
-    return out
+    hxw = 1
+    for s in input.shape[2:]:
+        hxw *= s
+    return _torch.native_group_norm(input.contiguous(), weight, bias, n, c, hxw, num_groups,
+                                    eps)[0]
 
 
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
@@ -1528,9 +1432,14 @@ def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
-    """The largest value of each (dilated) window of a (N, C, L) input."""
-    return _max_pool(1, input, kernel_size, stride, padding, dilation, ceil_mode,
-                     return_indices)
+    """The largest value of each (dilated) window of a (N, C, L) input: PyTorch's
+    max_pool2d_with_indices of the input with a height of 1."""
+    _check_pool_input("max_pool1d", input, 1)
+    k, s, p = _pool_params(1, kernel_size, stride, padding)
+    d = _tuple(dilation, 1)
+    out, idx = _compiled["max_pool2d_with_indices"](input.unsqueeze(-2), (1, k[0]), (1, s[0]),
+                                                    (0, p[0]), (1, d[0]), ceil_mode)
+    return (out.squeeze(-2), idx.squeeze(-2)) if return_indices else out.squeeze(-2)
 
 
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
@@ -1558,8 +1467,11 @@ def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
     """The largest value of each (dilated) window of a (N, C, D, H, W) input."""
-    return _max_pool(3, input, kernel_size, stride, padding, dilation, ceil_mode,
-                     return_indices)
+    _check_pool_input("max_pool3d", input, 3)
+    k, s, p = _pool_params(3, kernel_size, stride, padding)
+    out, idx = _compiled["max_pool3d_with_indices"](input, k, s, p, _tuple(dilation, 3),
+                                                    ceil_mode)
+    return (out, idx) if return_indices else out
 
 
 def _avg_pool(nsp, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
@@ -1587,9 +1499,12 @@ def _avg_pool(nsp, input, kernel_size, stride, padding, ceil_mode, count_include
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True):
-    """The mean of each window of a (N, C, L) input."""
+    """The mean of each window of a (N, C, L) input: PyTorch's avg_pool2d of the input with a
+    height of 1."""
     _check_pool_input("avg_pool1d", input, 1)
-    return _avg_pool(1, input, kernel_size, stride, padding, ceil_mode, count_include_pad, None)
+    k, s, p = _pool_params(1, kernel_size, stride, padding)
+    return _compiled["avg_pool2d"](input.unsqueeze(-2), (1, k[0]), (1, s[0]), (0, p[0]),
+                                   ceil_mode, count_include_pad).squeeze(-2)
 
 
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
@@ -1600,7 +1515,8 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                      divisor_override)
 
 
-def _adaptive_windows(input, nsp, output_size, name):
+def _adaptive_check(input, nsp, output_size, name):
+    """output_size as an nsp-tuple, after PyTorch's checks of the input and it."""
     if isinstance(output_size, int):
         output_size = (output_size,) * nsp
     output_size = tuple(output_size)
@@ -1614,6 +1530,11 @@ def _adaptive_windows(input, nsp, output_size, name):
             raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch "
                                f"dimensions, but input has sizes {_shape_str(input.shape)} with "
                                f"dimension {i} being empty")
+    return output_size
+
+
+def _adaptive_windows(input, nsp, output_size, name):
+    output_size = _adaptive_check(input, nsp, output_size, name)
     idx_list, valid_list, counts = [], [], []
     for i in range(nsp):
         length = input.shape[input.dim() - nsp + i]
@@ -1641,13 +1562,20 @@ def _adaptive_avg(input, nsp, output_size, name):
 
 
 def adaptive_avg_pool1d(input, output_size):
-    """Mean over PyTorch's adaptive windows (floor(i*L/O) .. ceil((i+1)*L/O))."""
-    return _adaptive_avg(input, 1, output_size, "adaptive_avg_pool1d")
+    """Mean over PyTorch's adaptive windows (floor(i*L/O) .. ceil((i+1)*L/O)): PyTorch's
+    adaptive_avg_pool2d of the input with a height of 1."""
+    size = _adaptive_check(input, 1, output_size, "adaptive_avg_pool1d")
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1,) + size).squeeze(-2)
 
 
 def adaptive_avg_pool2d(input, output_size):
-    """2-D adaptive average pooling (None in output_size keeps the input size)."""
-    return _adaptive_avg(input, 2, output_size, "adaptive_avg_pool2d")
+    """2-D adaptive average pooling (None in output_size keeps the input size): the mean
+    over the last two dims for a 1x1 output, else _adaptive_avg_pool2d, as PyTorch."""
+    size = _adaptive_check(input, 2, output_size, "adaptive_avg_pool2d")
+    size = tuple(input.shape[input.dim() - 2 + i] if v is None else v for i, v in enumerate(size))
+    if size == (1, 1):
+        return input.mean((-1, -2), keepdim=True)
+    return _torch._adaptive_avg_pool2d(input, size)
 
 
 def adaptive_avg_pool3d(input, output_size):
@@ -1656,6 +1584,15 @@ def adaptive_avg_pool3d(input, output_size):
 
 
 def _adaptive_max(input, nsp, output_size, return_indices, name):
+    if nsp == 1:    # PyTorch's: adaptive_max_pool2d of the input with a height of 1
+        size = _adaptive_check(input, 1, output_size, name)
+        out, idx = _compiled["adaptive_max_pool2d"](input.unsqueeze(-2), (1,) + size)
+        out, idx = out.squeeze(-2), idx.squeeze(-2)
+        return (out, idx) if return_indices else out
+    if nsp == 2:
+        size = _adaptive_check(input, 2, output_size, name)
+        out, idx = _compiled["adaptive_max_pool2d"](input, size)
+        return (out, idx) if return_indices else out
     (g, flat, valid), _ = _adaptive_windows(input, nsp, output_size, name)
     return _max_over_windows(g, flat, valid, return_indices)
 
@@ -2549,24 +2486,6 @@ def _t_convolution(input, weight, bias, stride, padding, dilation, transposed, o
     return conv(input, weight, bias, stride, padding, dilation, groups)
 
 
-def _t_conv_tbc(input, weight, bias, pad=0):
-    """A 1-d convolution of a (time, batch, channels) sequence with a (kernel_width,
-    in_channels, out_channels) weight: conv1d in PyTorch's other layout."""
-    if input.dim() != 3:
-        raise RuntimeError("Input must have 3 dims: time, batch, in_channel")
-    if weight.dim() != 3:
-        raise RuntimeError("Weight tensor must have 3 dims: kernel_width, in_channels, "
-                           "out_channels.")
-    if bias.dim() != 1:
-        raise RuntimeError("Bias must be 1-D")
-    if input.shape[2] != weight.shape[1]:
-        raise RuntimeError("Input dim 2 (input channels) is not == dim 1 in the weight tensor")
-    if weight.shape[2] != bias.shape[0]:
-        raise RuntimeError("Bias size must equal dim 2 in the weight tensor (output channels).")
-    out = conv1d(input.permute(1, 2, 0), weight.permute(2, 1, 0), bias, padding=pad)
-    return out.permute(2, 0, 1)
-
-
 def _t_native_layer_norm(input, normalized_shape, weight, bias, eps):
     """(layer_norm(...), mean, 1 / sqrt(var + eps)), the statistics over the normalised
     dims, kept as size-1 dims."""
@@ -2579,13 +2498,6 @@ def _t_native_layer_norm(input, normalized_shape, weight, bias, eps):
         var = input.var(dims, unbiased=False, keepdim=True) if dims else input * 0
         rstd = _torch.rsqrt(var + eps)
     return out, mean, rstd
-
-
-def _t_native_group_norm(input, weight, bias, N, C, HxW, group, eps):
-    """(group_norm(...), mean, 1 / sqrt(var + eps)) with the statistics per (sample, group)."""
-    out = group_norm(input, group, weight, bias, eps)
-    x = input.reshape(N, group, -1)
-    return out, x.mean(-1), _torch.rsqrt(x.var(-1, unbiased=False) + eps)
 
 
 def _t_native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
@@ -2601,26 +2513,6 @@ def _t_native_batch_norm(input, weight, bias, running_mean, running_var, trainin
         invstd = _torch.empty(0, dtype=input.dtype)
     out = batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
     return out, mean, invstd
-
-
-class _NativeChannelShuffle(_torch.autograd.Function):
-    """channel_shuffle without a derivative, as PyTorch's native_channel_shuffle."""
-
-    @staticmethod
-    def forward(ctx, input, groups):
-        return channel_shuffle(input, groups)
-
-    @staticmethod
-    def backward(ctx, grad):
-        raise RuntimeError("derivative for aten::native_channel_shuffle is not implemented")
-
-
-def _t_native_channel_shuffle(input, groups):
-    """channel_shuffle whose backward raises (PyTorch has no derivative for it)."""
-    if not isinstance(input, _torch.Tensor):
-        raise TypeError("native_channel_shuffle(): argument 'input' (position 1) must be Tensor, "
-                        f"not {type(input).__name__}")
-    return _NativeChannelShuffle.apply(input, groups)
 
 
 def _t_native_dropout(input, p, train):
@@ -2751,12 +2643,10 @@ _TORCH_FUNCTIONS = {
     "batch_norm": _t_batch_norm,
     "bilinear": bilinear,
     "celu": _t_celu,
-    "channel_shuffle": channel_shuffle,
     "conv3d": conv3d,
     "conv_transpose1d": conv_transpose1d,
     "conv_transpose2d": conv_transpose2d,
     "conv_transpose3d": conv_transpose3d,
-    "conv_tbc": _t_conv_tbc,
     "convolution": _t_convolution,
     "cosine_embedding_loss": _t_cosine_embedding_loss,
     "feature_alpha_dropout": _t_feature_alpha_dropout,
@@ -2770,15 +2660,9 @@ _TORCH_FUNCTIONS = {
     "max_pool1d": _t_max_pool1d,
     "max_pool3d": _t_max_pool3d,
     "native_batch_norm": _t_native_batch_norm,
-    "native_channel_shuffle": _t_native_channel_shuffle,
     "native_dropout": _t_native_dropout,
-    "native_group_norm": _t_native_group_norm,
     "native_layer_norm": _t_native_layer_norm,
-    "pairwise_distance": pairwise_distance,
-    "pixel_shuffle": pixel_shuffle,
-    "pixel_unshuffle": pixel_unshuffle,
     "poisson_nll_loss": _t_poisson_nll_loss,
-    "prelu": prelu,
     "rms_norm": rms_norm,
     "gru": _t_gru,
     "lstm": _t_lstm,
@@ -2794,6 +2678,3 @@ for _name, _fn in _TORCH_FUNCTIONS.items():
     if _fn.__name__.startswith("_t_"):
         _fn.__name__ = _fn.__qualname__ = _name
 del _name, _fn
-
-# Tensor.prelu(weight), as PyTorch has it
-_torch._tensor._install_methods({"prelu": prelu})

@@ -3765,14 +3765,21 @@ cdef Tensor op__norm_all(Tensor self, object p):
 
 
 cdef Tensor op_norm_except_dim(Tensor v, object pow, object dim):
+    # PyTorch's composition (WeightNorm.cpp), node for node
+    cdef Py_ssize_t nd = _ndim(v)
+    cdef tuple s = shape_of(v._data)
     if dim == -1:
         return op__norm_all(v, pow)
-    cdef Py_ssize_t nd = _ndim(v), d = dim
-    cdef tuple s = shape_of(v._data)
     out_shape = [1] * nd
-    out_shape[d] = s[d]
-    cdef Tensor t = _contiguous(OPS.transpose(v, 0, d))
-    return OPS.view(op__norm_dim(OPS.view(t, (s[d], -1)), pow, (1,), False), tuple(out_shape))
+    if dim == 0:
+        out_shape[0] = s[0]
+        return OPS.view(op__norm_dim(OPS.view(_contiguous(v), (s[0], -1)), pow, (1,), False),
+                        tuple(out_shape))
+    if dim == nd - 1:
+        out_shape[nd - 1] = s[nd - 1]
+        return OPS.view(op__norm_dim(OPS.view(_contiguous(v), (-1, s[nd - 1])), pow, (0,), False),
+                        tuple(out_shape))
+    return OPS.transpose(op_norm_except_dim(OPS.transpose(v, 0, dim), pow, 0), 0, dim)
 
 
 cdef bint _kron_product_viewable(Tensor self, Tensor other, list a_shape, list b_shape,

@@ -33,7 +33,7 @@ double-backward formulas give them beyond that (None, or zeros).
 'LogSoftmaxBackward0'
 """
 include "_prelude.pxi"
-from autograd_core._core.random cimport bernoulli_scalar_values
+from autograd_core._core.random cimport bernoulli_scalar_values, random_values
 from libc.stdint cimport int64_t
 
 cdef extern from "agc_nn.h" nogil:
@@ -189,6 +189,88 @@ cdef Tensor op_leaky_relu_backward(Tensor grad_output, Tensor self, object negat
         out = cast_like(ga * coef, ga)
     cdef Tensor result = make(out)
     record_LeakyReluBackwardBackward0(result, grad_output, self, negative_slope, self_is_result)
+    return result
+
+
+# ---------------------------------------------------------------- prelu, rrelu
+
+cdef Tensor op_prelu(Tensor self, Tensor weight):
+    """PyTorch's prelu: checks, weight viewed to broadcast over self's channels (dim 1),
+    then _prelu_kernel (the node PyTorch records)."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data), wn = weight._data.size
+    cdef dtype xd = dtype_of(self._data), wd = dtype_of(weight._data)
+    if xd is not wd:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {xd.scalar_name} and "
+                           f"{wd.scalar_name}")
+    if wn != 1:
+        if nd == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = shape_of(self._data)[1] if nd > 1 else 1
+        if channels != wn:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
+                               f"parameter numbers = {wn} and channel size = {channels}.")
+    if cnp.PyArray_NDIM(weight._data) > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {cnp.PyArray_NDIM(weight._data)}")
+    cdef Tensor w = weight
+    if nd != cnp.PyArray_NDIM(weight._data):
+        dims = [1] * nd
+        if nd > 1:
+            dims[1] = wn
+        w = OPS.reshape(weight, tuple(dims))
+    return op__prelu_kernel(self, w)
+
+
+cdef Tensor op__prelu_kernel(Tensor self, Tensor weight):
+    cdef cnp.ndarray x = self._data, w = weight._data
+    check_float_kernel(dtype_of(x), "prelu_cpu")
+    with quiet():
+        out = cast_like(np.where(x > 0, x, w * x), x)
+    cdef Tensor result = make(out)
+    record_PreluKernelBackward0(result, self, weight)
+    return result
+
+
+cdef Tensor op_rrelu_with_noise(Tensor self, Tensor noise, object lower, object upper,
+                                bint training):
+    """Leaky ReLU with slope (lower + upper) / 2, or in training a random slope per element
+    <= 0: PyTorch's kernel draws, in order, one double uniform on [lower, upper) (bounds in
+    the input's type) per such element and writes the slopes (1 elsewhere) into noise."""
+    cdef cnp.ndarray x = self._data, slopes
+    check_float_kernel(dtype_of(x), "rrelu_with_noise_out_cpu")
+    if not training:
+        values = leaky_relu_values(self, (float(lower) + float(upper)) / 2)
+    else:
+        neg = np.ascontiguousarray(x <= 0)
+        bits = random_values(None, np.empty(int(neg.sum()), dtype=np.int64), -2 ** 63, None)
+        u = (bits.view(np.uint64) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
+        lo, hi = [float(np.asarray(b, dtype=x.dtype)) for b in (lower, upper)]
+        slopes = np.ones(shape_of(x), dtype=x.dtype)
+        slopes[neg] = u * (hi - lo) + lo
+        if shape_of(noise._data) != shape_of(x):
+            raise RuntimeError(f"rrelu_with_noise: noise of size {shape_str(shape_of(noise._data))}"
+                               f" does not match the input's {shape_str(shape_of(x))}")
+        noise._data[...] = slopes
+        with quiet():
+            values = cast_like(x * slopes, x)
+    cdef Tensor result = make(values)
+    record_RreluWithNoiseBackward0(result, self, noise, lower, upper, training)
+    return result
+
+
+cdef Tensor op_rrelu_with_noise_backward(Tensor grad_output, Tensor self, Tensor noise,
+                                         object lower, object upper, bint training,
+                                         bint self_is_result):
+    cdef cnp.ndarray g = grad_output._data, x = self._data
+    with quiet():
+        if training:
+            out = cast_like(g * noise._data, g)
+        else:
+            slope = (float(lower) + float(upper)) / 2
+            out = cast_like(g * np.where(x > 0, 1, slope).astype(x.dtype), g)
+    cdef Tensor result = make(out)
+    record_RreluWithNoiseBackwardBackward0(result, grad_output, self, noise, lower, upper,
+                                           training, self_is_result)
     return result
 
 
@@ -1488,6 +1570,93 @@ cdef Tensor op__layer_norm_backward_link(Tensor grad_input, Tensor input, Tensor
     return result if result._grad_fn is not None else grad_input
 
 
+cdef tuple op_native_group_norm(Tensor input, Tensor weight, Tensor bias, object N, object C,
+                                object HxW, object group, object eps):
+    cdef cnp.ndarray xa = input._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(xa)
+    if group <= 0 or C % group:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by "
+                           f"num_groups, but got input of shape {shape_str(shape_of(xa))} and "
+                           f"num_groups={group}")
+    if cnp.PyArray_SIZE(xa) != N * C * HxW:
+        raise RuntimeError(f"Expected input to have {N * C * HxW} elements, but got "
+                           f"{cnp.PyArray_SIZE(xa)}")
+    for t, name in ((weight, "weight"), (bias, "bias")):
+        if t is not None and (cnp.PyArray_NDIM((<Tensor>t)._data) != 1
+                              or cnp.PyArray_SIZE((<Tensor>t)._data) != C):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
+                               f"channels in input, but got {name} of shape "
+                               f"{shape_str(shape_of((<Tensor>t)._data))} and input of shape "
+                               f"{shape_str(shape_of(xa))}")
+    check_float_kernel(dtype_of(xa), "GroupNormKernelImpl")
+    with quiet():
+        x = xa.reshape(N, group, -1)
+        mean = np.mean(x, axis=2, keepdims=True)
+        xc = x - mean
+        rstd = 1.0 / np.sqrt(np.mean(xc * xc, axis=2, keepdims=True) + eps)
+        y = (xc * rstd).reshape(N, C, -1)
+        if weight is not None:
+            y = y * weight._data.reshape(C, 1)
+        if bias is not None:
+            y = y + bias._data.reshape(C, 1)
+    cdef Tensor result = make(cast_like(y.reshape(shape_of(xa)), xa))
+    cdef Tensor m = make(cast_like(mean.reshape(N, group), xa))
+    cdef Tensor r = make(cast_like(rstd.reshape(N, group), xa))
+    record_NativeGroupNormBackward0(result, m, r, input, weight, bias, N, C, HxW, group, eps)
+    return (result, m, r)
+
+
+cdef Tensor _group_normalized(Tensor input, Tensor mean, Tensor rstd, object N, object group):
+    """(x - mean) * rstd per (sample, group), as (N, group, D), from the forward's saved
+    statistics: PyTorch's backward reads them, so its gradients depend on them."""
+    cdef Tensor x = OPS.reshape(input, (N, group, -1))
+    return OPS.mul(OPS.sub(x, OPS.unsqueeze(mean, 2), 1), OPS.unsqueeze(rstd, 2))
+
+
+cdef object group_norm_backward_input(object grad, object gmean, object grstd, Tensor input,
+                                      Tensor mean, Tensor rstd, Tensor weight, object N,
+                                      object C, object group):
+    """The input gradient of group normalisation from the output's gradient and the mean's
+    and rstd's (PyTorch's infinitely_differentiable_native_group_norm_backward), in library
+    ops: differentiable again."""
+    cdef tuple xs = shape_of(input._data)
+    cdef Tensor xhat = _group_normalized(input, mean, rstd, N, group), dy
+    cdef Tensor rstd3 = OPS.unsqueeze(rstd, 2)
+    cdef Py_ssize_t D = shape_of(xhat._data)[2]
+    out = None
+    if grad is not None:
+        dy = OPS.reshape(<Tensor>grad, (N, C, -1))
+        if weight is not None:
+            dy = OPS.mul(dy, OPS.reshape(weight, (C, 1)))
+        out = normalized_input_backward(OPS.reshape(dy, (N, group, -1)), xhat, rstd3, None, (2,))
+    if gmean is not None:   # d mean / dx = 1 / D
+        gm = OPS.expand(OPS.div(OPS.reshape(<Tensor>gmean, (N, group, 1)), D, None),
+                        shape_of(xhat._data))
+        out = gm if out is None else OPS.add(out, gm, 1)
+    if grstd is not None:   # d rstd / dx = -rstd^3 (x - mean) / D = -rstd^2 xhat / D
+        gr = OPS.mul(OPS.div(OPS.mul(OPS.reshape(<Tensor>grstd, (N, group, 1)),
+                                     OPS.mul(rstd3, rstd3)), -D, None), xhat)
+        out = gr if out is None else OPS.add(out, gr, 1)
+    return None if out is None else OPS.reshape(out, xs)
+
+
+cdef object group_norm_backward_weight(object grad, Tensor input, Tensor mean, Tensor rstd,
+                                       object N, object C, object group):
+    if grad is None:
+        return None
+    cdef Tensor xhat = _group_normalized(input, mean, rstd, N, group)
+    cdef Tensor prod = OPS.mul(OPS.reshape(<Tensor>grad, (N, C, -1)),
+                               OPS.reshape(xhat, (N, C, -1)))
+    return OPS.sum(prod, (0, 2), False, None)
+
+
+cdef object group_norm_backward_bias(object grad, object C):
+    if grad is None:
+        return None
+    return OPS.sum(OPS.reshape(<Tensor>grad, (shape_of((<Tensor>grad)._data)[0], C, -1)), (0, 2),
+                   False, None)
+
+
 cdef Tensor op_batch_norm(Tensor input, Tensor running_mean, Tensor running_var, Tensor weight,
                           Tensor bias, bint training, object momentum, object eps):
     cdef int nd = cnp.PyArray_NDIM(input._data)
@@ -2228,6 +2397,157 @@ _py_conv1d.__name__ = _py_conv1d.__qualname__ = "conv1d"
 _py_conv2d.__name__ = _py_conv2d.__qualname__ = "conv2d"
 
 
+# ================================================================ pairwise_distance
+
+cdef Tensor op_pairwise_distance(Tensor x1, Tensor x2, object p, object eps, bint keepdim):
+    cdef Py_ssize_t nd = max(cnp.PyArray_NDIM(x1._data), cnp.PyArray_NDIM(x2._data))
+    return OPS._norm_dim(OPS.add_scalar(OPS.sub(x1, x2, 1), eps, 1), p, (nd - 1,), keepdim)
+
+
+# ================================================================ pixel and channel shuffles
+
+cdef Tensor op_pixel_shuffle(Tensor self, object upscale_factor):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x), r = upscale_factor
+    if nd < 3:
+        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got "
+                           f"input with {nd} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {r}")
+    cdef tuple shape = shape_of(x)
+    c, h, w = shape[nd - 3], shape[nd - 2], shape[nd - 1]
+    if c % (r * r):
+        raise RuntimeError(
+            f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the "
+            f"square of upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
+    batch = shape[:nd - 3]
+    nb = nd - 3
+    out = x.reshape(batch + (c // (r * r), r, r, h, w)).transpose(
+        tuple(range(nb)) + (nb, nb + 3, nb + 1, nb + 4, nb + 2))
+    cdef Tensor result = make(np.ascontiguousarray(out).reshape(batch + (c // (r * r), h * r, w * r)))
+    record_PixelShuffleBackward0(result, self, upscale_factor)
+    return result
+
+
+cdef Tensor op_pixel_unshuffle(Tensor self, object downscale_factor):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x), r = downscale_factor
+    if nd < 3:
+        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but "
+                           f"got input with {nd} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {r}")
+    cdef tuple shape = shape_of(x)
+    c, h, w = shape[nd - 3], shape[nd - 2], shape[nd - 1]
+    if h % r:
+        raise RuntimeError(f"pixel_unshuffle expects height to be divisible by downscale_factor, "
+                           f"but input.size(-2)={h} is not divisible by {r}")
+    if w % r:
+        raise RuntimeError(f"pixel_unshuffle expects width to be divisible by downscale_factor, "
+                           f"but input.size(-1)={w} is not divisible by {r}")
+    batch = shape[:nd - 3]
+    nb = nd - 3
+    out = x.reshape(batch + (c, h // r, r, w // r, r)).transpose(
+        tuple(range(nb)) + (nb, nb + 2, nb + 4, nb + 1, nb + 3))
+    cdef Tensor result = make(np.ascontiguousarray(out).reshape(batch + (c * r * r, h // r, w // r)))
+    record_PixelUnshuffleBackward0(result, self, downscale_factor)
+    return result
+
+
+cdef cnp.ndarray channel_shuffle_values(Tensor self, object groups):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x), g = groups
+    if nd <= 2:
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with "
+                           f"sizes {shape_str(shape_of(x))}")
+    if g <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of "
+                           f"groups:{g}")
+    cdef tuple shape = shape_of(x)
+    c = shape[1]
+    if c % g:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels "
+                           f"and {g} groups.")
+    out = x.reshape((shape[0], g, c // g) + shape[2:]).swapaxes(1, 2)
+    return np.ascontiguousarray(out).reshape(shape)
+
+
+cdef Tensor op_channel_shuffle(Tensor self, object groups):
+    cdef Tensor result = make(channel_shuffle_values(self, groups))
+    record_ChannelShuffleBackward0(result, self, groups)
+    return result
+
+
+cdef Tensor channel_shuffle_backward(Tensor grad, object groups):
+    # the inverse shuffle: channel_shuffle by the group size
+    return op_channel_shuffle(grad, shape_of(grad._data)[1] // groups)
+
+
+cdef Tensor op_native_channel_shuffle(Tensor self, object groups):
+    cdef Tensor result = make(channel_shuffle_values(self, groups))
+    OPS.not_implemented_node(result, (self,), "native_channel_shuffle")  # (PyTorch has none)
+    return result
+
+
+# ================================================================ conv_tbc
+
+cdef Tensor op_conv_tbc(Tensor self, Tensor weight, Tensor bias, object pad):
+    cdef cnp.ndarray x = self._data, w = weight._data, b = bias._data
+    if cnp.PyArray_NDIM(x) != 3:
+        raise RuntimeError("Input must have 3 dims: time, batch, in_channel")
+    if cnp.PyArray_NDIM(w) != 3:
+        raise RuntimeError("Weight tensor must have 3 dims: kernel_width, in_channels, "
+                           "out_channels.")
+    if cnp.PyArray_NDIM(b) != 1:
+        raise RuntimeError("Bias must be 1-D")
+    cdef tuple xs = shape_of(x), ws = shape_of(w)
+    if xs[2] != ws[1]:
+        raise RuntimeError("Input dim 2 (input channels) is not == dim 1 in the weight tensor")
+    if ws[2] != shape_of(b)[0]:
+        raise RuntimeError("Bias size must equal dim 2 in the weight tensor (output channels).")
+    cdef Py_ssize_t T = xs[0], K = ws[0], p = pad, t_out = T + 2 * p - K + 1, k
+    if t_out < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {t_out}: "
+                           f"[{t_out}, {xs[1]}, {ws[2]}]")
+    if p < 0:
+        raise RuntimeError(f"conv_tbc: negative padding {p}")
+    with quiet():
+        xp = np.pad(x, ((p, p), (0, 0), (0, 0))) if p else x
+        out = np.empty((t_out, xs[1], ws[2]), dtype=np.result_type(x, w, b))
+        out[...] = b
+        # PyTorch's order: the bias, then one product per kernel offset
+        for k in range(K):
+            out += np.matmul(xp[k:k + t_out], w[k])
+    cdef Tensor result = make(cast_like(out, x))
+    record_ConvTbcBackward0(result, self, weight, bias, pad)
+    return result
+
+
+cdef Tensor conv_tbc_backward_input(Tensor grad, Tensor self, Tensor weight, object pad):
+    """Each kernel offset's product spread back over the padded time axis, the padding
+    cut off: library ops, differentiable again."""
+    cdef Py_ssize_t T = shape_of(self._data)[0], K = shape_of(weight._data)[0], p = pad, k
+    cdef Py_ssize_t t_out = shape_of(grad._data)[0]
+    total = None
+    for k in range(K):
+        part = OPS.matmul(grad, OPS.transpose(OPS.select(weight, 0, k), 0, 1))
+        part = OPS.constant_pad_nd(part, [0, 0, 0, 0, k, K - 1 - k], 0)
+        total = part if total is None else OPS.add(total, part, 1)
+    return OPS.narrow(total, 0, p, T) if p else total
+
+
+cdef Tensor conv_tbc_backward_weight(Tensor grad, Tensor self, Tensor weight, object pad):
+    cdef Py_ssize_t K = shape_of(weight._data)[0], p = pad, k
+    cdef Py_ssize_t t_out = shape_of(grad._data)[0], B = shape_of(grad._data)[1]
+    cdef Tensor xp = OPS.constant_pad_nd(self, [0, 0, 0, 0, p, p], 0) if p else self
+    cdef Tensor g2 = OPS.reshape(grad, (t_out * B, -1))
+    parts = []
+    for k in range(K):
+        xk = OPS.reshape(OPS.narrow(xp, 0, k, t_out), (t_out * B, -1))
+        parts.append(OPS.matmul(OPS.transpose(xk, 0, 1), g2))
+    return OPS.stack(parts, 0)
+
+
 # ================================================================ pooling
 
 cdef Py_ssize_t pool_out(Py_ssize_t size, Py_ssize_t k, Py_ssize_t p, Py_ssize_t s,
@@ -2385,6 +2705,178 @@ cdef Tensor max_pool_double_backward(Tensor grad, Tensor indices):
     cdef tuple ish = shape_of(indices._data)
     return OPS.view(OPS.gather(OPS.flatten(grad, -2, -1), -1,
                                make(indices._data.reshape(ish[:-2] + (-1,)))), ish)
+
+
+cdef tuple window_max(cnp.ndarray x, Py_ssize_t nsp, list pos, list valid):
+    """(values, flat indices) of the maximum of each window of x's last nsp dims: per dim
+    i, pos[i] (O_i, K_i) the input positions of each output's window, valid[i] which are
+    inside it. PyTorch's CPU rule: the first valid element, then each later one that is
+    greater or NaN (so a NaN wins, the last NaN of the window)."""
+    cdef tuple xs = shape_of(x)
+    cdef Py_ssize_t nd = len(xs), lead = nd - nsp, i
+    spatial = xs[lead:]
+    outs = tuple([pp.shape[0] for pp in pos])
+    best = None
+    bidx = np.zeros(xs[:lead] + outs, dtype=np.int64)
+    have = np.zeros(outs, dtype=bool)
+    with quiet():
+        for off in itertools.product(*[range(pp.shape[1]) for pp in pos]):
+            vals = x
+            flat = np.zeros(outs, dtype=np.int64)
+            ok = np.ones(outs, dtype=bool)
+            for i in range(nsp):
+                col = pos[i][:, off[i]]
+                vals = np.take(vals, np.clip(col, 0, spatial[i] - 1), axis=lead + i)
+                shape = [1] * nsp
+                shape[i] = outs[i]
+                flat = flat * spatial[i] + np.clip(col, 0, spatial[i] - 1).reshape(shape)
+                ok = ok & valid[i][:, off[i]].reshape(shape)
+            if best is None:
+                best = np.array(vals, copy=True)
+                upd = np.broadcast_to(ok, vals.shape)
+            else:
+                upd = ok & (~have | (vals > best) | (vals != vals))
+            best = np.where(upd, vals, best)
+            bidx = np.where(upd, flat, bidx)
+            have = have | ok
+    return as_array(best).astype(x.dtype, copy=False), as_array(bidx)
+
+
+cdef Py_ssize_t pool_out_len(Py_ssize_t length, Py_ssize_t k, Py_ssize_t s, Py_ssize_t p,
+                             Py_ssize_t d, bint ceil_mode):
+    cdef Py_ssize_t num = length + 2 * p - d * (k - 1) - 1
+    cdef Py_ssize_t out = floor_div(num + (s - 1 if ceil_mode else 0), s) + 1
+    if ceil_mode and (out - 1) * s >= length + p:
+        out -= 1
+    return out
+
+
+cdef tuple op_max_pool3d_with_indices(Tensor self, object kernel_size, object stride,
+                                      object padding, object dilation, bint ceil_mode):
+    cdef cnp.ndarray x = self._data
+    cdef tuple xs = shape_of(x)
+    cdef Py_ssize_t nd = len(xs), i, o
+    pos, valid = [], []
+    for i in range(3):
+        length = xs[nd - 3 + i]
+        k, st, p, d = kernel_size[i], stride[i], padding[i], dilation[i]
+        o = pool_out_len(length, k, st, p, d, ceil_mode)
+        if o <= 0:
+            raise RuntimeError(f"Given input size: ({'x'.join([str(v) for v in xs[1:]])}). "
+                               "Calculated output size: (0x0x0). Output size is too small")
+        col = np.arange(o)[:, None] * st - p + np.arange(k)[None, :] * d
+        pos.append(col)
+        valid.append((col >= 0) & (col < length))
+    vals, idx = window_max(x, 3, pos, valid)
+    cdef Tensor result0 = make(vals), result1 = make(idx)
+    record_MaxPool3DWithIndicesBackward0(result0, result1, self, kernel_size, stride, padding,
+                                         dilation, ceil_mode)
+    return (result0, result1)
+
+
+cdef tuple op_adaptive_max_pool2d(Tensor self, object output_size):
+    cdef cnp.ndarray x = self._data
+    cdef tuple xs = shape_of(x)
+    cdef Py_ssize_t nd = len(xs), i
+    sizes = [output_size] * 2 if isinstance(output_size, int) else list(output_size)
+    if len(sizes) == 1:
+        sizes = sizes * 2
+    pos, valid = [], []
+    for i in range(2):
+        length = xs[nd - 2 + i]
+        o = sizes[i] if sizes[i] is not None else length
+        oi = np.arange(o)
+        start = (oi * length) // o
+        end = -((-(oi + 1) * length) // o)
+        kmax = int((end - start).max()) if o else 1
+        col = start[:, None] + np.arange(kmax)[None, :]
+        pos.append(col)
+        valid.append(col < end[:, None])
+    vals, idx = window_max(x, 2, pos, valid)
+    cdef Tensor result0 = make(vals), result1 = make(idx)
+    record_AdaptiveMaxPool2DBackward0(result0, result1, self, output_size)
+    return (result0, result1)
+
+
+cdef cnp.ndarray adaptive_window_matrix(Py_ssize_t length, Py_ssize_t o, object np_dtype):
+    """(o, length): row i is 1 / count on PyTorch's adaptive window i (floor(i*L/o) ..
+    ceil((i+1)*L/o)), 0 elsewhere."""
+    oi = np.arange(o)
+    start = (oi * length) // o
+    end = -((-(oi + 1) * length) // o)
+    cols = np.arange(length)[None, :]
+    inside = (cols >= start[:, None]) & (cols < end[:, None])
+    return as_array(inside / (end - start)[:, None]).astype(np_dtype)
+
+
+cdef tuple adaptive_avg_matrices(tuple xs, object output_size, object np_dtype):
+    cdef Py_ssize_t nd = len(xs)
+    sizes = [output_size] * 2 if isinstance(output_size, int) else list(output_size)
+    if len(sizes) == 1:
+        sizes = sizes * 2
+    oh = sizes[0] if sizes[0] is not None else xs[nd - 2]
+    ow = sizes[1] if sizes[1] is not None else xs[nd - 1]
+    return (adaptive_window_matrix(xs[nd - 2], oh, np_dtype),
+            adaptive_window_matrix(xs[nd - 1], ow, np_dtype))
+
+
+cdef Tensor op__adaptive_avg_pool2d(Tensor self, object output_size):
+    cdef cnp.ndarray x = self._data
+    cdef tuple xs = shape_of(x)
+    if len(xs) not in (3, 4):
+        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
+                           f"{shape_str(xs)}")
+    check_float_kernel(dtype_of(x), "adaptive_avg_pool2d")
+    ah, aw = adaptive_avg_matrices(xs, output_size, x.dtype)
+    with quiet():
+        out = np.matmul(np.matmul(ah, x), aw.T)
+    cdef Tensor result = make(cast_like(out, x))
+    record_AdaptiveAvgPool2DBackward0(result, self, output_size)
+    return result
+
+
+cdef Tensor op__adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self):
+    cdef cnp.ndarray g = grad_output._data
+    cdef tuple gs = shape_of(g)
+    ah, aw = adaptive_avg_matrices(shape_of(self._data), (gs[len(gs) - 2], gs[len(gs) - 1]),
+                                   g.dtype)
+    with quiet():
+        out = np.matmul(np.matmul(ah.T, g), aw)
+    cdef Tensor result = make(cast_like(out, g))
+    record_AdaptiveAvgPool2DBackwardBackward0(result, grad_output, self)
+    return result
+
+
+cdef Tensor adaptive_avg_pool2d_double_backward(Tensor grad, Tensor grad_output):
+    cdef tuple gs = shape_of(grad_output._data)
+    return op__adaptive_avg_pool2d(grad, (gs[len(gs) - 2], gs[len(gs) - 1]))
+
+
+cdef Tensor op_max_pool_nd_backward(Tensor grad_output, Tensor self, Tensor indices,
+                                    object nsp):
+    """grad_output summed into the input positions (flat over self's last nsp dims) its
+    maxima came from."""
+    cdef tuple xs = shape_of(self._data), ish = shape_of(indices._data)
+    cdef Py_ssize_t lead = len(ish) - nsp
+    planes = int(np.prod(ish[:lead], dtype=np.int64))
+    width = int(np.prod(xs[len(xs) - nsp:], dtype=np.int64))
+    flat_g = np.ascontiguousarray(grad_output._data).reshape(planes, -1)
+    flat_i = np.ascontiguousarray(indices._data).reshape(planes, -1)
+    gx = np.zeros((planes, width), dtype=grad_output._data.dtype)
+    np.add.at(gx, (np.arange(planes)[:, None], flat_i), flat_g)
+    cdef Tensor result = make(gx.reshape(xs))
+    if nsp == 3:
+        record_MaxPool3DWithIndicesBackwardBackward0(result, grad_output, self, indices, nsp)
+    else:
+        record_AdaptiveMaxPool2DBackwardBackward0(result, grad_output, self, indices, nsp)
+    return result
+
+
+cdef Tensor max_pool_nd_double_backward(Tensor grad, Tensor indices, object nsp):
+    """grad gathered at the maxima: grad.flatten(-nsp).gather(-1, indices.flatten(-nsp))."""
+    cdef tuple ish = shape_of(indices._data)
+    return OPS.view(OPS.gather(OPS.flatten(grad, -nsp, -1), -1,
+                               make(indices._data.reshape(ish[:len(ish) - nsp] + (-1,)))), ish)
 
 
 cdef cnp.ndarray avg_pool_divisor(tuple geometry, bint count_include_pad,

@@ -428,6 +428,13 @@ cdef Tensor op_add(Tensor self, object other, object alpha):
     return result
 
 
+cdef Tensor op_add_scalar(Tensor self, object other, object alpha):
+    cdef Tensor result = make(binary_values(
+        self, other if alpha == 1 else _scaled(self, other, alpha), AGC_ADD))
+    record_AddBackward1(result, self, other, alpha)
+    return result
+
+
 cdef Tensor op_sub(Tensor self, object other, object alpha):
     cdef Tensor result = make(binary_values(
         self, other if alpha == 1 else _scaled(self, other, alpha), AGC_SUB))

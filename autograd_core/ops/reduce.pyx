@@ -15,6 +15,9 @@ Python wrappers of the overloaded functions (max, min, var, std, prod).
 """
 include "_prelude.pxi"
 
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from libc.stdint cimport int64_t
+
 import collections
 
 
@@ -803,9 +806,9 @@ cdef Tensor op_any(Tensor self, object dim, bint keepdim):
 
 
 # ================================================================ sorting and selection
-# Ties: sort is stable, as PyTorch's CPU sort; topk / kthvalue / median take the
-# element the stable order puts at the position (PyTorch's nth_element may return
-# another of several equal elements: the same values, another index).
+# Ties: sort is stable, as PyTorch's CPU sort; median takes the element the stable order
+# puts at the position (PyTorch's nth_element there breaks ties by index). topk and
+# kthvalue are not stable in PyTorch: Note [Selection order].
 
 _SortResult = _return_type("sort")
 _TopkResult = _return_type("topk")
@@ -908,20 +911,327 @@ cdef Tensor op_msort(Tensor self):
     return op_sort(self, 0, False, None)[0]
 
 
+# Note [Selection order]
+# Which of several equal elements topk and kthvalue return (their indices, and the order
+# of topk's values with sorted=False) is observable, and PyTorch's CPU kernels are not
+# stable: topk (TopKImpl.h) runs libstdc++'s std::partial_sort when k * 64 <= n, else
+# std::nth_element at k - 1 followed (sorted=True) by std::sort of the first k - 1, on
+# (value, index) pairs compared by value alone, NaN above everything; kthvalue
+# (Sorting.cpp) runs the Sedgewick quickselect of TH (median of three, swapping values
+# and indices together). The loops below replay those algorithms step by step on each
+# row's dense ranks (equal values, NaNs included, share a rank; -0.0 ranks with 0.0), so
+# every comparison decides as PyTorch's does and the same element lands at each place.
+
+cdef inline bint _sel_before(const double *key, bint largest, int64_t a, int64_t b) noexcept nogil:
+    return key[a] > key[b] if largest else key[a] < key[b]
+
+
+cdef inline void _sel_swap(int64_t *q, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+    cdef int64_t t = q[i]
+    q[i] = q[j]
+    q[j] = t
+
+
+cdef inline void _sel_swap_key(double *v, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+    cdef double t = v[i]
+    v[i] = v[j]
+    v[j] = t
+
+
+cdef inline Py_ssize_t _floor_log2(Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t r = -1
+    while n:
+        n >>= 1
+        r += 1
+    return r
+
+
+cdef void _sel_median_to_first(int64_t *q, Py_ssize_t res, Py_ssize_t a, Py_ssize_t b,
+                               Py_ssize_t c, const double *key, bint lg) noexcept nogil:
+    if _sel_before(key, lg, q[a], q[b]):
+        if _sel_before(key, lg, q[b], q[c]):
+            _sel_swap(q, res, b)
+        elif _sel_before(key, lg, q[a], q[c]):
+            _sel_swap(q, res, c)
+        else:
+            _sel_swap(q, res, a)
+    elif _sel_before(key, lg, q[a], q[c]):
+        _sel_swap(q, res, a)
+    elif _sel_before(key, lg, q[b], q[c]):
+        _sel_swap(q, res, c)
+    else:
+        _sel_swap(q, res, b)
+
+
+cdef Py_ssize_t _sel_partition_pivot(int64_t *q, Py_ssize_t first, Py_ssize_t last,
+                                     const double *key, bint lg) noexcept nogil:
+    # (the bounds only matter for mode's NaNs, which make '<' no ordering: libstdc++
+    # would read past the range there)
+    cdef Py_ssize_t pivot = first, end = last
+    _sel_median_to_first(q, first, first + 1, first + (last - first) // 2, last - 1, key, lg)
+    first += 1
+    while True:
+        while first < end - 1 and _sel_before(key, lg, q[first], q[pivot]):
+            first += 1
+        last -= 1
+        while last > pivot and _sel_before(key, lg, q[pivot], q[last]):
+            last -= 1
+        if not first < last:
+            return first
+        _sel_swap(q, first, last)
+        first += 1
+
+
+cdef void _sel_linear_insert(int64_t *q, Py_ssize_t last, const double *key,
+                             bint lg) noexcept nogil:
+    cdef int64_t val = q[last]
+    while last > 0 and _sel_before(key, lg, val, q[last - 1]):
+        q[last] = q[last - 1]
+        last -= 1
+    q[last] = val
+
+
+cdef void _sel_insertion_sort(int64_t *q, Py_ssize_t first, Py_ssize_t last,
+                              const double *key, bint lg) noexcept nogil:
+    cdef Py_ssize_t i, j
+    cdef int64_t val
+    if first == last:
+        return
+    for i in range(first + 1, last):
+        if _sel_before(key, lg, q[i], q[first]):
+            val = q[i]
+            j = i
+            while j > first:
+                q[j] = q[j - 1]
+                j -= 1
+            q[first] = val
+        else:
+            _sel_linear_insert(q, i, key, lg)
+
+
+cdef void _sel_adjust_heap(int64_t *q, Py_ssize_t first, Py_ssize_t hole, Py_ssize_t n,
+                           int64_t value, const double *key, bint lg) noexcept nogil:
+    cdef Py_ssize_t top = hole, second = hole, parent
+    while second < (n - 1) // 2:
+        second = 2 * (second + 1)
+        if _sel_before(key, lg, q[first + second], q[first + second - 1]):
+            second -= 1
+        q[first + hole] = q[first + second]
+        hole = second
+    if (n & 1) == 0 and second == (n - 2) // 2:
+        second = 2 * (second + 1)
+        q[first + hole] = q[first + second - 1]
+        hole = second - 1
+    parent = (hole - 1) // 2
+    while hole > top and _sel_before(key, lg, q[first + parent], value):
+        q[first + hole] = q[first + parent]
+        hole = parent
+        parent = (hole - 1) // 2
+    q[first + hole] = value
+
+
+cdef void _sel_pop_heap(int64_t *q, Py_ssize_t first, Py_ssize_t last, Py_ssize_t result,
+                        const double *key, bint lg) noexcept nogil:
+    cdef int64_t value = q[result]
+    q[result] = q[first]
+    _sel_adjust_heap(q, first, 0, last - first, value, key, lg)
+
+
+cdef void _sel_heap_select(int64_t *q, Py_ssize_t first, Py_ssize_t middle, Py_ssize_t last,
+                           const double *key, bint lg) noexcept nogil:
+    cdef Py_ssize_t n = middle - first, parent, i
+    if n >= 2:
+        parent = (n - 2) // 2
+        while True:
+            _sel_adjust_heap(q, first, parent, n, q[first + parent], key, lg)
+            if parent == 0:
+                break
+            parent -= 1
+    for i in range(middle, last):
+        if _sel_before(key, lg, q[i], q[first]):
+            _sel_pop_heap(q, first, middle, i, key, lg)
+
+
+cdef void _sel_partial_sort(int64_t *q, Py_ssize_t first, Py_ssize_t middle, Py_ssize_t last,
+                            const double *key, bint lg) noexcept nogil:
+    _sel_heap_select(q, first, middle, last, key, lg)
+    while middle - first > 1:
+        middle -= 1
+        _sel_pop_heap(q, first, middle, middle, key, lg)
+
+
+cdef void _sel_sort(int64_t *q, Py_ssize_t first, Py_ssize_t last, const double *key,
+                    bint lg) noexcept nogil:
+    """std::sort: introsort down to runs of 16, then one insertion sort."""
+    cdef Py_ssize_t i
+    if first == last:
+        return
+    _sel_introsort(q, first, last, _floor_log2(last - first) * 2, key, lg)
+    if last - first > 16:
+        _sel_insertion_sort(q, first, first + 16, key, lg)
+        for i in range(first + 16, last):
+            _sel_linear_insert(q, i, key, lg)
+    else:
+        _sel_insertion_sort(q, first, last, key, lg)
+
+
+cdef void _sel_introsort(int64_t *q, Py_ssize_t first, Py_ssize_t last, Py_ssize_t depth,
+                         const double *key, bint lg) noexcept nogil:
+    # the recursion is into the right part only and at most 2 log2(n) deep (then heapsort)
+    cdef Py_ssize_t cut
+    while last - first > 16:
+        if depth == 0:
+            _sel_partial_sort(q, first, last, last, key, lg)
+            return
+        depth -= 1
+        cut = _sel_partition_pivot(q, first, last, key, lg)
+        _sel_introsort(q, cut, last, depth, key, lg)
+        last = cut
+
+
+cdef void _sel_nth_element(int64_t *q, Py_ssize_t first, Py_ssize_t nth, Py_ssize_t last,
+                           const double *key, bint lg) noexcept nogil:
+    cdef Py_ssize_t depth, cut
+    if first == last or nth == last:
+        return
+    depth = _floor_log2(last - first) * 2
+    while last - first > 3:
+        if depth == 0:
+            _sel_heap_select(q, first, nth + 1, last, key, lg)
+            _sel_swap(q, first, nth)
+            return
+        depth -= 1
+        cut = _sel_partition_pivot(q, first, last, key, lg)
+        if cut <= nth:
+            first = cut
+        else:
+            last = cut
+    _sel_insertion_sort(q, first, last, key, lg)
+
+
+cdef void _topk_row(int64_t *q, Py_ssize_t n, Py_ssize_t k, const double *key, bint largest,
+                    bint sorted) noexcept nogil:
+    cdef Py_ssize_t j
+    for j in range(n):
+        q[j] = j
+    if k * 64 <= n:
+        _sel_partial_sort(q, 0, k, n, key, largest)
+    else:
+        _sel_nth_element(q, 0, k - 1, n, key, largest)
+        if sorted:
+            _sel_sort(q, 0, k - 1, key, largest)
+
+
+cdef void _kthvalue_row(int64_t *q, double *v, Py_ssize_t n, Py_ssize_t k) noexcept nogil:
+    """TH's quickselect of the k-th (0-based) smallest: v holds the keys, q the indices,
+    swapped together."""
+    cdef Py_ssize_t L = 0, R = n - 1, i, j
+    cdef double piv
+    for j in range(n):
+        q[j] = j
+    while R > L:
+        if R == L + 1:
+            if v[L] > v[R]:
+                _sel_swap_key(v, L, R)
+                _sel_swap(q, L, R)
+            return
+        i = (L + R) >> 1
+        _sel_swap_key(v, i, L + 1)
+        _sel_swap(q, i, L + 1)
+        if v[L + 1] > v[R]:
+            _sel_swap_key(v, L + 1, R)
+            _sel_swap(q, L + 1, R)
+        if v[L] > v[R]:
+            _sel_swap_key(v, L, R)
+            _sel_swap(q, L, R)
+        if v[L + 1] > v[L]:
+            _sel_swap_key(v, L + 1, L)
+            _sel_swap(q, L + 1, L)
+        i = L + 1
+        j = R
+        piv = v[L]
+        while True:
+            i += 1
+            while piv > v[i]:
+                i += 1
+            j -= 1
+            while v[j] > piv:
+                j -= 1
+            if j < i:
+                break
+            _sel_swap_key(v, i, j)
+            _sel_swap(q, i, j)
+        _sel_swap_key(v, L, j)
+        _sel_swap(q, L, j)
+        if j <= k:
+            L = i
+        if j >= k:
+            R = j - 1
+
+
+cdef cnp.ndarray _dense_ranks(cnp.ndarray rows, bint nan_is_largest):
+    """float64 keys ordered and tied as the values (-0.0 with 0.0): with nan_is_largest,
+    every NaN is one key above every number (PyTorch's NaN-aware comparisons; np.unique
+    sorts NaN last and folds them into one); else NaNs stay NaN (a plain '<')."""
+    flat = rows.reshape(-1)
+    inv = np.unique(flat, return_inverse=True)[1].reshape(shape_of(rows)).astype(np.float64)
+    if not nan_is_largest and flat.dtype.kind == "f":
+        inv[np.isnan(rows)] = np.nan
+    return np.ascontiguousarray(inv)
+
+
 cdef tuple op_topk(Tensor self, object k, object dim, bint largest, bint sorted):
     cdef cnp.ndarray x = self._data
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
     cdef Py_ssize_t d = wrap_dim(dim, nd)
     cdef Py_ssize_t n = shape_of(x)[d] if nd else 1
+    cdef Py_ssize_t kk, r, nrows
     if k < 0 or k > n:
         raise RuntimeError("selected index k out of range")
-    vals, idx = _sorted_along(x, d, largest)
-    if nd:
-        vals = np.take(vals, np.arange(k), axis=d)
-        idx = np.take(idx, np.arange(k), axis=d)
-    cdef Tensor values = make(as_array(vals)), indices = make(as_array(idx))
+    if dtype_of(x).category == CAT_BOOL:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
+    kk = k
+    if nd == 0 or kk == 0 or n == 1:
+        idx = np.zeros(shape_of(x)[:d] + (kk,) + shape_of(x)[d + 1:] if nd else (), np.int64)
+    else:
+        rows = np.moveaxis(x, d, -1)
+        lead = shape_of(as_array(rows))[:-1]
+        keys = _dense_ranks(as_array(rows), True).reshape(-1, n)
+        order = np.empty((keys.shape[0], n), dtype=np.int64)
+        nrows = keys.shape[0]
+        _topk_rows(keys, order, nrows, n, kk, largest, sorted)
+        idx = np.moveaxis(order[:, :kk].reshape(lead + (kk,)), -1, d)
+    idx = as_array(idx).copy()
+    vals = np.take_along_axis(x, idx, d) if nd else x.copy()
+    cdef Tensor values = make(as_array(vals)), indices = make(idx)
     record_TopkBackward0(values, indices, self, k, d, largest, sorted)
     return (values, indices)
+
+
+cdef void _topk_rows(cnp.ndarray keys, cnp.ndarray order, Py_ssize_t nrows, Py_ssize_t n,
+                     Py_ssize_t k, bint largest, bint sorted):
+    cdef double *kp = <double *>cnp.PyArray_DATA(keys)
+    cdef int64_t *op = <int64_t *>cnp.PyArray_DATA(order)
+    cdef Py_ssize_t r
+    with nogil:
+        for r in range(nrows):
+            _topk_row(op + r * n, n, k, kp + r * n, largest, sorted)
+
+
+cdef void _kthvalue_rows(cnp.ndarray keys, cnp.ndarray pos, Py_ssize_t nrows, Py_ssize_t n,
+                         Py_ssize_t k):
+    """pos[r] = the index kthvalue picks in row r (keys are overwritten)."""
+    cdef double *kp = <double *>cnp.PyArray_DATA(keys)
+    cdef int64_t *pp = <int64_t *>cnp.PyArray_DATA(pos)
+    cdef int64_t *q = <int64_t *>PyMem_Malloc(max(n, 1) * sizeof(int64_t))
+    cdef Py_ssize_t r
+    if q == NULL:
+        raise MemoryError()
+    with nogil:
+        for r in range(nrows):
+            _kthvalue_row(q, kp + r * n, n, k)
+            pp[r] = q[k]
+    PyMem_Free(q)
 
 
 cdef tuple _take_sorted(cnp.ndarray x, Py_ssize_t d, object pos, bint keepdim):
@@ -950,8 +1260,23 @@ cdef tuple op_kthvalue(Tensor self, object k, object dim, bint keepdim):
     cdef Py_ssize_t n = shape_of(x)[d] if nd else 1
     if k < 1 or k > n:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
-    vals, idx = _take_sorted(x, d, np.full(_reduced_shape(x, d), k - 1), keepdim)
-    cdef Tensor values = make(vals), indices = make(idx)
+    if dtype_of(x).category == CAT_BOOL:
+        raise not_implemented_for("kthvalue_cpu", dtype_of(x))
+    if nd == 0:
+        idx = np.zeros((), dtype=np.int64)
+    else:
+        rows = np.moveaxis(x, d, -1)
+        lead = shape_of(as_array(rows))[:-1]
+        keys = _dense_ranks(as_array(rows), True).reshape(-1, n)
+        pos = np.empty(keys.shape[0], dtype=np.int64)
+        _kthvalue_rows(keys, pos, keys.shape[0], n, k - 1)
+        idx = np.expand_dims(pos.reshape(lead), d)
+    vals = np.take_along_axis(x, idx, d) if nd else x.copy()
+    if nd and not keepdim:
+        vals = np.squeeze(vals, d)
+        idx = np.squeeze(idx, d)
+    cdef Tensor values = make(as_array(vals).copy())
+    cdef Tensor indices = make(as_array(idx).copy())
     record_KthvalueBackward0(values, indices, self, k, d, keepdim)
     return (values, indices)
 
@@ -1004,7 +1329,21 @@ cdef tuple _median_along(Tensor self, object dim, bint keepdim, bint ignore_nan,
         # sort puts at position n - nans
         pos = np.where(nans > 0, n - nans, (n - 1) // 2)
     vals, idx = _take_sorted(x, d, pos, keepdim)
+    if ignore_nan and nd and (nans == n).any():
+        # an all-NaN slice: PyTorch's std::nth_element sees n equivalent elements and
+        # leaves one that depends on n alone at the front (Note [Selection order])
+        all_nan = np.expand_dims(nans == n, d) if keepdim else nans == n
+        idx[all_nan] = _front_of_equivalent(n)
     return vals, idx, d
+
+
+cdef int64_t _front_of_equivalent(Py_ssize_t n):
+    """The index std::nth_element(first, first, last) leaves at the front of n elements
+    no two of which compare less."""
+    cdef cnp.ndarray q = np.arange(n, dtype=np.int64), keys = np.zeros(n)
+    _sel_nth_element(<int64_t *>cnp.PyArray_DATA(q), 0, 0, n, <double *>cnp.PyArray_DATA(keys),
+                     False)
+    return q[0]
 
 
 cdef tuple op_median_dim(Tensor self, object dim, bint keepdim):
@@ -1049,33 +1388,56 @@ def _py_nanmedian(input, dim=None, keepdim=False, *, out=None, axis=None, keepdi
     return _median_or_nanmedian("nanmedian", input, dim, keepdim, out, axis, keepdims)
 
 
+cdef void _mode_rows(cnp.ndarray keys, cnp.ndarray pos, Py_ssize_t nrows, Py_ssize_t n):
+    """pos[r] = the index mode returns for row r: PyTorch's CPU kernel std::sorts the
+    (value, index) pairs by value ('<', so NaNs are unordered and never equal) and takes the
+    last pair of the first longest run (Note [Selection order])."""
+    cdef double *kp = <double *>cnp.PyArray_DATA(keys)
+    cdef int64_t *pp = <int64_t *>cnp.PyArray_DATA(pos)
+    cdef int64_t *q = <int64_t *>PyMem_Malloc(max(n, 1) * sizeof(int64_t))
+    cdef Py_ssize_t r, i, run, best
+    cdef double *key
+    if q == NULL:
+        raise MemoryError()
+    with nogil:
+        for r in range(nrows):
+            key = kp + r * n
+            for i in range(n):
+                q[i] = i
+            _sel_sort(q, 0, n, key, False)
+            run = best = 0
+            for i in range(n):
+                run += 1
+                if i == n - 1 or key[q[i]] != key[q[i + 1]]:
+                    if run > best:
+                        pp[r] = q[i]
+                        best = run
+                    run = 0
+    PyMem_Free(q)
+
+
 cdef tuple op_mode(Tensor self, object dim, bint keepdim):
     cdef cnp.ndarray x = self._data
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
     cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef Py_ssize_t n
     if nd and shape_of(x)[d] == 0:
         raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
     if nd == 0:
-        vals, idx = x.copy(), np.zeros((), dtype=np.int64)
+        idx = np.zeros((), dtype=np.int64)
     else:
+        n = shape_of(x)[d]
         rows = np.moveaxis(x, d, -1)
         lead = shape_of(as_array(rows))[:-1]
-        flat = np.reshape(rows, (-1, shape_of(x)[d]))
-        v = np.empty(flat.shape[0], dtype=x.dtype)
-        ix = np.empty(flat.shape[0], dtype=np.int64)
-        for r in range(flat.shape[0]):
-            # the most frequent value (the smallest of equally frequent ones) and the
-            # last index where it occurs, as PyTorch's sort-and-scan
-            u, counts = np.unique(flat[r], return_counts=True)
-            m = u[int(np.argmax(counts))]
-            v[r] = m
-            ix[r] = int(np.nonzero(flat[r] == m)[0][-1])
-        vals = v.reshape(lead)
-        idx = ix.reshape(lead)
-        if keepdim:
-            vals = np.expand_dims(vals, d)
-            idx = np.expand_dims(idx, d)
-    cdef Tensor values = make(as_array(vals)), indices = make(as_array(idx))
+        keys = _dense_ranks(as_array(rows), False).reshape(-1, n)
+        pos = np.empty(keys.shape[0], dtype=np.int64)
+        _mode_rows(keys, pos, keys.shape[0], n)
+        idx = np.expand_dims(pos.reshape(lead), d)
+    vals = np.take_along_axis(x, idx, d) if nd else x.copy()
+    if nd and not keepdim:
+        vals = np.squeeze(vals, d)
+        idx = np.squeeze(idx, d)
+    cdef Tensor values = make(as_array(vals).copy()), indices = make(as_array(idx).copy())
     record_ModeBackward0(values, indices, self, d, keepdim)
     return (values, indices)
 
