@@ -1,12 +1,11 @@
 """The Bernoulli distribution over {0, 1}."""
-from numbers import Number
 
 import autograd_core as _torch
 from autograd_core.distributions import constraints
 from autograd_core.distributions.exp_family import ExponentialFamily
-from autograd_core.distributions.utils import (
-    broadcast_all, lazy_property, logits_to_probs, probs_to_logits,
-)
+from autograd_core.distributions.utils import (broadcast_all, expand_probs_or_logits,
+                                               lazy_property, logits_to_probs, probs_to_logits,
+                                               set_probs_or_logits)
 from autograd_core.nn.functional import binary_cross_entropy_with_logits
 
 __all__ = ["Bernoulli"]
@@ -24,27 +23,14 @@ class Bernoulli(ExponentialFamily):
     has_enumerate_support = True
 
     def __init__(self, probs=None, logits=None, validate_args=None):
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-        if probs is not None:
-            is_scalar = isinstance(probs, Number)
-            (self.probs,) = broadcast_all(probs)
-        else:
-            is_scalar = isinstance(logits, Number)
-            (self.logits,) = broadcast_all(logits)
-        self._param = self.probs if probs is not None else self.logits
-        batch_shape = _torch.Size() if is_scalar else self._param.size()
+        set_probs_or_logits(self, probs, logits)
+        batch_shape = self._param.size()
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(Bernoulli, _instance)
         batch_shape = _torch.Size(batch_shape)
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
-            new._param = new.logits
+        expand_probs_or_logits(self, new, batch_shape)
         super(Bernoulli, new).__init__(batch_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new

@@ -4,7 +4,8 @@ import numpy as _np
 import autograd_core as _torch
 from autograd_core.distributions import constraints
 from autograd_core.distributions.distribution import Distribution
-from autograd_core.distributions.utils import lazy_property, logits_to_probs, probs_to_logits
+from autograd_core.distributions.utils import (check_probs_or_logits, expand_probs_or_logits,
+                                               lazy_property, logits_to_probs, probs_to_logits)
 
 __all__ = ["Categorical"]
 
@@ -23,8 +24,7 @@ class Categorical(Distribution):
     has_enumerate_support = True
 
     def __init__(self, probs=None, logits=None, validate_args=None):
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        check_probs_or_logits(probs, logits)
         if probs is not None:
             if probs.dim() < 1:
                 raise ValueError("`probs` parameter must be at least one-dimensional.")
@@ -42,12 +42,7 @@ class Categorical(Distribution):
         new = self._get_checked_instance(Categorical, _instance)
         batch_shape = _torch.Size(batch_shape)
         param_shape = batch_shape + _torch.Size((self._num_events,))
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(param_shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(param_shape)
-            new._param = new.logits
+        expand_probs_or_logits(self, new, param_shape)
         new._num_events = self._num_events
         super(Categorical, new).__init__(batch_shape, validate_args=False)
         new._validate_args = self._validate_args

@@ -1,12 +1,12 @@
 """The continuous Bernoulli distribution on [0, 1] (Loaiza-Ganem and Cunningham, 2019)."""
 import math
-from numbers import Number
 
 import autograd_core as _torch
 from autograd_core.distributions import constraints
 from autograd_core.distributions.exp_family import ExponentialFamily
-from autograd_core.distributions.utils import (broadcast_all, clamp_probs, lazy_property,
-                                               logits_to_probs, probs_to_logits)
+from autograd_core.distributions.utils import (broadcast_all, clamp_probs, expand_probs_or_logits,
+                                               lazy_property, logits_to_probs, probs_to_logits,
+                                               set_probs_or_logits)
 from autograd_core.nn.functional import binary_cross_entropy_with_logits
 
 __all__ = ["ContinuousBernoulli"]
@@ -26,21 +26,14 @@ class ContinuousBernoulli(ExponentialFamily):
     has_rsample = True
 
     def __init__(self, probs=None, logits=None, lims=(0.499, 0.501), validate_args=None):
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        set_probs_or_logits(self, probs, logits)
         if probs is not None:
-            is_scalar = isinstance(probs, Number)
-            (self.probs,) = broadcast_all(probs)
             # validated before the clamping below would hide a bad value
             if validate_args is not None:
                 if not self.arg_constraints["probs"].check(self.probs).all():
                     raise ValueError("The parameter probs has invalid values")
-            self.probs = clamp_probs(self.probs)
-        else:
-            is_scalar = isinstance(logits, Number)
-            (self.logits,) = broadcast_all(logits)
-        self._param = self.probs if probs is not None else self.logits
-        batch_shape = _torch.Size() if is_scalar else self._param.size()
+            self.probs = self._param = clamp_probs(self.probs)
+        batch_shape = self._param.size()
         self._lims = lims
         super().__init__(batch_shape, validate_args=validate_args)
 
@@ -48,12 +41,7 @@ class ContinuousBernoulli(ExponentialFamily):
         new = self._get_checked_instance(ContinuousBernoulli, _instance)
         new._lims = self._lims
         batch_shape = _torch.Size(batch_shape)
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
-            new._param = new.logits
+        expand_probs_or_logits(self, new, batch_shape)
         super(ContinuousBernoulli, new).__init__(batch_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new

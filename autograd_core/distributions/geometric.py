@@ -1,11 +1,11 @@
 """The geometric distribution: failures before the first success."""
-from numbers import Number
 
 import autograd_core as _torch
 from autograd_core.distributions import constraints
 from autograd_core.distributions.distribution import Distribution
-from autograd_core.distributions.utils import (broadcast_all, lazy_property, logits_to_probs,
-                                               probs_to_logits)
+from autograd_core.distributions.utils import (broadcast_all, expand_probs_or_logits,
+                                               lazy_property, logits_to_probs, probs_to_logits,
+                                               set_probs_or_logits)
 from autograd_core.nn.functional import binary_cross_entropy_with_logits
 
 __all__ = ["Geometric"]
@@ -23,15 +23,8 @@ class Geometric(Distribution):
     support = constraints.nonnegative_integer
 
     def __init__(self, probs=None, logits=None, validate_args=None):
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-        if probs is not None:
-            (self.probs,) = broadcast_all(probs)
-        else:
-            (self.logits,) = broadcast_all(logits)
-        probs_or_logits = probs if probs is not None else logits
-        batch_shape = (_torch.Size() if isinstance(probs_or_logits, Number)
-                       else probs_or_logits.size())
+        set_probs_or_logits(self, probs, logits)
+        batch_shape = self._param.size()
         super().__init__(batch_shape, validate_args=validate_args)
         if self._validate_args and probs is not None:
             # 0 lies in unit_interval but is no geometric parameter
@@ -48,10 +41,7 @@ class Geometric(Distribution):
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(Geometric, _instance)
         batch_shape = _torch.Size(batch_shape)
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
+        expand_probs_or_logits(self, new, batch_shape)
         super(Geometric, new).__init__(batch_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new

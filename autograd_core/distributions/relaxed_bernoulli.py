@@ -1,13 +1,13 @@
 """The relaxed (Concrete / Gumbel-softmax) Bernoulli distribution and its logit form."""
-from numbers import Number
 
 import autograd_core as _torch
 from autograd_core.distributions import constraints
 from autograd_core.distributions.distribution import Distribution
 from autograd_core.distributions.transformed_distribution import TransformedDistribution
 from autograd_core.distributions.transforms import SigmoidTransform
-from autograd_core.distributions.utils import (broadcast_all, clamp_probs, lazy_property,
-                                               logits_to_probs, probs_to_logits)
+from autograd_core.distributions.utils import (broadcast_all, clamp_probs, expand_probs_or_logits,
+                                               lazy_property, logits_to_probs, probs_to_logits,
+                                               set_probs_or_logits)
 
 __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
 
@@ -26,28 +26,15 @@ class LogitRelaxedBernoulli(Distribution):
 
     def __init__(self, temperature, probs=None, logits=None, validate_args=None):
         self.temperature = temperature
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-        if probs is not None:
-            is_scalar = isinstance(probs, Number)
-            (self.probs,) = broadcast_all(probs)
-        else:
-            is_scalar = isinstance(logits, Number)
-            (self.logits,) = broadcast_all(logits)
-        self._param = self.probs if probs is not None else self.logits
-        batch_shape = _torch.Size() if is_scalar else self._param.size()
+        set_probs_or_logits(self, probs, logits)
+        batch_shape = self._param.size()
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(LogitRelaxedBernoulli, _instance)
         batch_shape = _torch.Size(batch_shape)
         new.temperature = self.temperature
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
-            new._param = new.logits
+        expand_probs_or_logits(self, new, batch_shape)
         super(LogitRelaxedBernoulli, new).__init__(batch_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new

@@ -27,6 +27,33 @@ def broadcast_all(*values):
     return _torch.broadcast_tensors(*values)
 
 
+def check_probs_or_logits(probs, logits):
+    if (probs is None) == (logits is None):
+        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+
+
+def set_probs_or_logits(dist, probs, logits, *others):
+    """Store on `dist` whichever of `probs`/`logits` is given (exactly one must be), broadcast
+    with `others`, as that attribute and as `dist._param`; return the broadcast `others`.
+    The other parameter is derived lazily (`lazy_property`) when first read."""
+    check_probs_or_logits(probs, logits)
+    name, value = ("probs", probs) if probs is not None else ("logits", logits)
+    values = broadcast_all(*others, value)
+    setattr(dist, name, values[-1])
+    dist._param = values[-1]
+    return values[:-1]
+
+
+def expand_probs_or_logits(dist, new, param_shape):
+    """`Distribution.expand`'s share for a probs/logits parameterisation: each of the two that
+    `dist` holds already (given or derived) is expanded onto `new`."""
+    for name in ("probs", "logits"):
+        if name in dist.__dict__:
+            value = getattr(dist, name).expand(param_shape)
+            setattr(new, name, value)
+            new._param = value
+
+
 def _standard_normal(shape, dtype, device):
     # PyTorch draws eps with normal_() on a fresh tensor: the same stream as randn
     return _torch.empty(shape, dtype=dtype).normal_()
