@@ -1216,3 +1216,21 @@ def test_inplace_broadcast_operand_inside_a_strided_target():
         t8.mul_(t6)
         return t0
     same(prog)
+
+
+def test_fill_from_a_zero_d_tensor_sharing_the_target():
+    """x[:] = v and x.fill_(v) with a 0-d v whose memory is x's (a view of v, or one of x's
+    elements): PyTorch's setitem fills from a 0-d value (fill_ takes its item first), so
+    no overlap is refused and every element gets the old value (fuzzer seed 10441)."""
+    def prog(torch):
+        t0 = torch.tensor([0.75, 0.25, 0.1, 2.0], dtype=torch.float32, requires_grad=True)
+        t6 = t0.mean()
+        t10 = t6.view(-1)
+        t10[:] = t6
+        x = torch.arange(3.0, requires_grad=True) * 1
+        x.fill_(x.view(3)[2])
+        y = torch.arange(4.0)
+        y[1:].fill_(y[1])
+        (t10.sum() + x.sum()).backward()
+        return t10, t6, x, y, t0.grad, type(x.grad_fn).__name__
+    same(prog)

@@ -338,11 +338,14 @@ cdef inline bint _inplace_records(Tensor self, tuple others):
     return requires_grad_of(self) or any_requires_grad(others)
 
 
-cdef Tensor inplace_source(Tensor self, tuple others):
+cdef Tensor inplace_source(Tensor self, tuple others, bint allow_overlap=False):
     """What the out-of-place twin of an in-place op on self computes from
-    (Note [In-place ops]); `others` are the op's other arguments."""
+    (Note [In-place ops]); `others` are the op's other arguments. allow_overlap: an op
+    that reads its operands whole before writing (fill_ with a 0-d tensor takes its
+    item) has no overlap to refuse."""
     check_inplace(self, others)
-    _check_no_partial_overlap(self, others)
+    if not allow_overlap:
+        _check_no_partial_overlap(self, others)
     if not _inplace_records(self, others):
         return self
     cdef Tensor s = make(self._data.copy())

@@ -382,7 +382,7 @@ cdef Tensor unsqueeze_dims(Tensor t, tuple dims)
 
 # ---------------------------------------------------------------- in-place ops
 
-cdef Tensor inplace_source(Tensor self, tuple others)
+cdef Tensor inplace_source(Tensor self, tuple others, bint allow_overlap=*)
 cdef Tensor inplace_commit(Tensor self, Tensor result, bint allow_overlap=*)
 cdef bint inplace_in_order(Tensor self, tuple others) except -1
 cdef Tensor inplace_commit_in_order(Tensor self, Tensor result, object fn, tuple args)

@@ -1615,7 +1615,7 @@ cdef Tensor op_fill_(Tensor self, object value):
                                f"{cnp.PyArray_NDIM(v)} dimensions.")
     else:
         v = _fill_value_array(value, dtype_of(self._data))
-    cdef Tensor old = inplace_source(self, (value,))
+    cdef Tensor old = inplace_source(self, (value,), True)
     cdef Tensor result = make(_filled_like(self, v))
     if isinstance(value, Tensor):
         record_FillBackward3(result, old, value)
