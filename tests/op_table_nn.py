@@ -437,6 +437,19 @@ for _pad in (0, 1, 2):
            (lambda p, a: lambda m, x, g: m.grid_sampler_2d(x, g.tanh() * 1.1, 0, p, a))(
                _pad, _align), _GS, ("GridSampler2DBackward0",),
            double_grad_fns=("GridSampler2DBackwardBackward0", "TanhBackwardBackward0"))
+# bicubic: the grid reaches past the input by more than the 4x4 taps' reach, so taps fall
+# outside on every side (padding_mode applies per tap). float64 only: the float32 second
+# derivatives (entries in the hundreds) round beyond the table's float32 tolerance, in
+# torch as in ours; test_torch_nn_entry_points.py compares float32 values and gradients.
+for _pad in (0, 1, 2):
+    for _align in (False, True):
+        op(f"grid_sampler_2d.bicubic_{_pad}_{_align}",
+           (lambda p, a: lambda m, x, g: m.grid_sampler_2d(x, g.tanh() * 1.6, 2, p, a))(
+               _pad, _align), _GS, ("GridSampler2DBackward0",), dtypes=("float64",),
+           double_grad_fns=("GridSampler2DBackwardBackward0", "TanhBackwardBackward0"))
+op("nn.grid_sample.bicubic", lambda m, x, g: F(m).grid_sample(
+    x, g.tanh() * 1.3, mode="bicubic", padding_mode="reflection", align_corners=True),
+   [C((1, 2, 4, 5), (1, 3, 2, 2)), C((2, 1, 1, 1), (2, 2, 2, 2))], ("GridSampler2DBackward0",))
 op("grid_sampler_2d.nearest", lambda m, x, g: m.grid_sampler_2d(x, g.tanh() * 1.1, 1, 0, False),
    _GS[:2], ("GridSampler2DBackward0",), second_order=False)
 op("grid_sampler_3d", lambda m, x, g: m.grid_sampler_3d(x, g.tanh() * 1.1, 0, 0, False),

@@ -248,6 +248,64 @@ def test_grid_sample(mode, pad, align, dims):
     same(prog, rtol=1e-7, atol=1e-9)
 
 
+def _pixel_centres(n, align):
+    """The grid values of pixels -1 .. n (one past each edge) of an input side n."""
+    i = np.arange(-1, n + 1, dtype=np.float64)
+    return 2 * i / (n - 1) - 1 if align else (2 * i + 1) / n - 1
+
+
+@pytest.mark.parametrize("pad", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align", [False, True])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("where", ["centres", "random"])
+def test_grid_sample_bicubic(pad, align, dtype, where):
+    x = R(2, 3, 4, 5)
+    if where == "centres":
+        ys, xs = np.meshgrid(_pixel_centres(4, align), _pixel_centres(5, align), indexing="ij")
+        grid = np.broadcast_to(np.stack([xs, ys], -1), (2, 6, 7, 2)).copy()
+    else:    # about a third of the points outside [-1, 1]
+        grid = _grid(2, 3, 4, 2, scale=1.5)
+    tol = dict(rtol=1e-5, atol=1e-5) if dtype == "float32" else dict(rtol=1e-7, atol=1e-9)
+
+    def prog(m):
+        dt = getattr(m, dtype)
+        xi = m.tensor(x, dtype=dt, requires_grad=True)
+        gi = m.tensor(grid, dtype=dt, requires_grad=True)
+        out = m.nn.functional.grid_sample(xi, gi, mode="bicubic", padding_mode=pad,
+                                          align_corners=align)
+        w = m.tensor(np.linspace(-1, 1, out.numel()).reshape(tuple(out.shape)), dtype=dt)
+        return out, type(out.grad_fn).__name__, m.autograd.grad((out * w).sum(), (xi, gi))
+    same(prog, **tol)
+
+
+def test_grid_sample_bicubic_errors_and_double_backward():
+    same_error(lambda m: m.grid_sampler_3d(m.ones(1, 1, 2, 2, 2), m.zeros(1, 1, 1, 1, 3),
+                                           2, 0, False))
+    same_error(lambda m: m.nn.functional.grid_sample(
+        m.ones(1, 1, 2, 2, 2), m.zeros(1, 1, 1, 1, 3), mode="bicubic", align_corners=False))
+    xv, gv = R(1, 2, 3, 4), _grid(1, 2, 2, 2, scale=1.4)
+
+    def prog(m):
+        x = m.tensor(xv, requires_grad=True)
+        g = m.tensor(gv, requires_grad=True)
+        out = m.grid_sampler(x, g, 2, 0, False)
+        gx, gg = m.autograd.grad((out * out).sum(), (x, g), create_graph=True)
+        return gx, gg, m.autograd.grad((gx * gx).sum() + (gg ** 3).sum(), (x, g))
+    same(prog, rtol=1e-7, atol=1e-9)
+
+
+@pytest.mark.parametrize("pad", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align", [False, True])
+def test_grid_sample_bicubic_gradgradcheck(pad, align):
+    gen = np.random.default_rng(7)
+    x = autograd_core.tensor(gen.standard_normal((1, 2, 3, 4)), requires_grad=True)
+    g = autograd_core.tensor(gen.uniform(-1.5, 1.5, (1, 2, 3, 2)), requires_grad=True)
+    fn = lambda a, b: autograd_core.nn.functional.grid_sample(  # noqa: E731
+        a, b, mode="bicubic", padding_mode=pad, align_corners=align)
+    assert autograd_core.autograd.gradcheck(fn, (x, g))
+    assert autograd_core.autograd.gradgradcheck(fn, (x, g))
+
+
 @pytest.mark.parametrize("pad", ["zeros", "border", "reflection"])
 @pytest.mark.parametrize("dims", [2, 3])
 def test_grid_sample_gradgradcheck(pad, dims):

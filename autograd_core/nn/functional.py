@@ -1850,16 +1850,6 @@ def _interp_linear_dim(x, ax, out_size, align_corners, scale, np_dtype):
     return a * (1 - lam_t) + b * lam_t
 
 
-def _cubic_weights(t, A=-0.75):
-    def c1(x):
-        return ((A + 2) * x - (A + 3)) * x * x + 1
-
-    def c2(x):
-        return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A
-
-    return [c2(t + 1), c1(t), c1(1 - t), c2(2 - t)]
-
-
 def _interp_cubic_dim(x, ax, out_size, align_corners, scale, np_dtype):
     in_size = x.size(ax)
     src = _linear_taps(in_size, out_size, align_corners, scale, np_dtype, cubic=True)
@@ -1869,7 +1859,7 @@ def _interp_cubic_dim(x, ax, out_size, align_corners, scale, np_dtype):
     shape = [1] * x.dim()
     shape[ax] = out_size
     out = None
-    for j, w in zip(range(-1, 3), _cubic_weights(t)):
+    for j, w in zip(range(-1, 3), _nn_ops._cubic_coefficients(t)):
         idx = np.clip(f + j, 0, in_size - 1)
         term = x.index_select(ax, _const(idx)) * _const(w.astype(np_dtype).reshape(shape))
         out = term if out is None else out + term
@@ -2330,8 +2320,8 @@ def affine_grid(theta, size, align_corners=None):
 
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
     """input (N, C, H, W) (or (N, C, D, H, W)) sampled at the points of grid (N, H_out,
-    W_out, 2) (or (..., 3)), whose (x, y[, z]) lie in [-1, 1]; mode 'bilinear' or 'nearest'
-    ('bicubic' raises), padding_mode 'zeros', 'border' or 'reflection'.
+    W_out, 2) (or (..., 3)), whose (x, y[, z]) lie in [-1, 1]; mode 'bilinear', 'nearest'
+    or 'bicubic' (4-D input only), padding_mode 'zeros', 'border' or 'reflection'.
 
     >>> import autograd_core as torch
     >>> import autograd_core.nn.functional as F

@@ -3023,7 +3023,14 @@ cdef tuple _source_coords(object coord, Py_ssize_t size, int padding_mode, bint 
     """Pixel coordinates after padding_mode (0 zeros, 1 border, 2 reflection), with the
     derivative of the whole map from the grid value."""
     x, mult = _unnormalize(coord, size, align_corners)
-    grad = np.full(x.shape, mult, dtype=np.float64)
+    return _pad_coords(x, np.full(x.shape, mult, dtype=np.float64), size, padding_mode,
+                       align_corners)
+
+
+cdef tuple _pad_coords(object x, object grad, Py_ssize_t size, int padding_mode,
+                       bint align_corners):
+    """PyTorch's compute_coordinates: pixel coordinates x mapped by padding_mode, and grad
+    (dx/dgrid so far) times the map's derivative."""
     if padding_mode == 1:
         inside = (x > 0) & (x < size - 1)
         x = np.clip(x, 0, size - 1)
@@ -3042,7 +3049,8 @@ cdef tuple _source_coords(object coord, Py_ssize_t size, int padding_mode, bint 
 
 cdef tuple _sampling(Tensor input, Tensor grid, int padding_mode, bint align_corners):
     """Per spatial dim k (input's order: (D,) H, W): the source pixel coordinates of every
-    output point and their derivative w.r.t. the grid value that feeds them."""
+    output point and their derivative w.r.t. the grid value that feeds them. (Bicubic
+    passes padding_mode 0: it pads each tap instead, _cubic_positions.)"""
     cdef cnp.ndarray inp = input._data, g = grid._data
     cdef int d = cnp.PyArray_NDIM(inp) - 2
     coords, mults = [], []
@@ -3054,10 +3062,64 @@ cdef tuple _sampling(Tensor input, Tensor grid, int padding_mode, bint align_cor
     return coords, mults
 
 
-cdef list _corners(list coords, tuple spatial, int mode):
+cdef double _CUBIC_A = -0.75   # PyTorch's cubic convolution constant (as upsample_bicubic2d)
+
+
+def _cubic_coefficients(t):
+    """The cubic convolution weights of the taps at floor(x) - 1 .. floor(x) + 2 for
+    t = x - floor(x) (PyTorch's get_cubic_upsample_coefficients); t is an ndarray or a
+    Tensor, so the same polynomials serve grid_sample's values, its differentiable
+    backward and interpolate's bicubic mode (nn.functional)."""
+    cdef double a = _CUBIC_A
+    u = 1 - t
+    return [((a * (t + 1) - 5 * a) * (t + 1) + 8 * a) * (t + 1) - 4 * a,
+            ((a + 2) * t - (a + 3)) * t * t + 1,
+            ((a + 2) * u - (a + 3)) * u * u + 1,
+            ((a * (u + 1) - 5 * a) * (u + 1) + 8 * a) * (u + 1) - 4 * a]
+
+
+cdef list _cubic_coefficient_grads(object t):
+    """d/dt of _cubic_coefficients(t)."""
+    cdef double a = _CUBIC_A
+    u = 1 - t
+    return [(3 * a * (t + 1) - 10 * a) * (t + 1) + 8 * a,
+            (3 * (a + 2) * t - 2 * (a + 3)) * t,
+            -((3 * (a + 2) * u - 2 * (a + 3)) * u),
+            -((3 * a * (u + 1) - 10 * a) * (u + 1) + 8 * a)]
+
+
+cdef tuple _cubic_positions(list coords, tuple spatial, int padding_mode, bint align_corners):
+    """Bicubic's taps: per dim the floor of the (unpadded) coordinate, and the pixel index
+    of each of the 4 taps floor - 1 .. floor + 2 after padding_mode, which PyTorch applies
+    to every tap (compute_coordinates in get_value_bounded)."""
+    lows, pos = [], []
+    for k in range(len(coords)):
+        lo = np.floor(coords[k])
+        lows.append(lo)
+        pos.append([_pad_coords(lo + (o - 1), 1.0, spatial[k], padding_mode,
+                                align_corners)[0].astype(np.int64) for o in range(4)])
+    return lows, pos
+
+
+cdef list _corners(list coords, tuple spatial, int mode, int padding_mode, bint align_corners):
     """(indices per dim, in-bounds mask, weight) per tap: the 2^d linear-interpolation
-    corners (mode 0) or the nearest pixel (mode 1, rounding half to even as PyTorch)."""
+    corners (mode 0), the nearest pixel (mode 1, rounding half to even as PyTorch) or the
+    4^d cubic-convolution taps (mode 2)."""
     cdef int d = len(coords), k
+    if mode == 2:
+        lows, pos = _cubic_positions(coords, spatial, padding_mode, align_corners)
+        coefs = [_cubic_coefficients(coords[k] - lows[k]) for k in range(d)]
+        taps = []
+        for corner in itertools.product(range(4), repeat=d):
+            idx = [pos[k][corner[k]] for k in range(d)]
+            mask = np.ones(coords[0].shape, dtype=bool)
+            weight = None
+            for k in range(d):
+                mask &= (idx[k] >= 0) & (idx[k] < spatial[k])
+                w = coefs[k][corner[k]]
+                weight = w if weight is None else weight * w
+            taps.append((idx, mask, weight))
+        return taps
     if mode == 1:
         idx = [np.rint(c).astype(np.int64) for c in coords]
         mask = np.ones(coords[0].shape, dtype=bool)
@@ -3113,9 +3175,6 @@ cdef void _check_grid_sampler(Tensor input, Tensor grid, int interpolation_mode,
         raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
     if interpolation_mode not in (0, 1, 2):
         raise RuntimeError(f"grid_sampler(): unknown interpolation mode {interpolation_mode}")
-    if interpolation_mode == 2:
-        raise NotImplementedError("grid_sampler(): bicubic interpolation is not supported by "
-                                  "autograd_core")
 
 
 cdef cnp.ndarray _grid_sample_values(Tensor input, Tensor grid, int mode, int padding_mode,
@@ -3123,10 +3182,11 @@ cdef cnp.ndarray _grid_sample_values(Tensor input, Tensor grid, int mode, int pa
     cdef cnp.ndarray inp = input._data
     cdef int d = cnp.PyArray_NDIM(inp) - 2
     with quiet():
-        coords, _ = _sampling(input, grid, padding_mode, align_corners)
+        coords, _ = _sampling(input, grid, 0 if mode == 2 else padding_mode, align_corners)
         last = np.moveaxis(inp, 1, -1)
         out = np.zeros(shape_of(grid._data)[:-1] + (shape_of(inp)[1],), dtype=(<object>inp).dtype)
-        for idx, mask, weight in _corners(coords, tuple(shape_of(inp)[2:]), mode):
+        for idx, mask, weight in _corners(coords, tuple(shape_of(inp)[2:]), mode, padding_mode,
+                                          align_corners):
             vals = last[_tap_index(inp, idx, mask)]
             out += vals * (weight * mask)[..., None].astype((<object>inp).dtype)
     return as_array(np.ascontiguousarray(np.moveaxis(out, -1, 1)))
@@ -3166,8 +3226,9 @@ cdef Tensor op_grid_sampler(Tensor input, Tensor grid, object interpolation_mode
 cdef tuple _grid_pieces(Tensor input, Tensor grid, int mode, int padding_mode,
                         bint align_corners):
     """grid_sample's taps as differentiable pieces: per tap (the flat index (N, C, P) into
-    input viewed as (N, C, S), the in-bounds mask (N, 1, P), the corner: 0/1 per dim, or
-    None for the nearest pixel); per dim the source coordinate (N, 1, P) as a Tensor
+    input viewed as (N, C, S), the in-bounds mask (N, 1, P), the corner: 0/1 per dim
+    (bilinear), 0..3 per dim (bicubic's tap floor - 1 + corner) or None for the nearest
+    pixel); per dim the source coordinate (N, 1, P) as a Tensor
     differentiable in grid, the floor of its value and its derivative w.r.t. the grid
     value. A source coordinate is piecewise linear in its grid value g:
     mult * g + (x0 - mult * g0) with the values at g0, so the interpolation weights,
@@ -3180,11 +3241,15 @@ cdef tuple _grid_pieces(Tensor input, Tensor grid, int mode, int padding_mode,
     strides = [int(np.prod(spatial[k + 1:], dtype=np.int64)) for k in range(d)]
     dt = (<object>g).dtype
     with quiet():
-        coords, mults = _sampling(input, grid, padding_mode, align_corners)
+        coords, mults = _sampling(input, grid, 0 if mode == 2 else padding_mode, align_corners)
     taps = []
     if mode == 1:
         corners = [None]
         bases = [np.rint(cd) for cd in coords]
+    elif mode == 2:
+        corners = list(itertools.product(range(4), repeat=d))
+        with quiet():
+            bases, pos = _cubic_positions(coords, spatial, padding_mode, align_corners)
     else:
         corners = list(itertools.product((0, 1), repeat=d))
         bases = [np.floor(cd) for cd in coords]
@@ -3193,7 +3258,10 @@ cdef tuple _grid_pieces(Tensor input, Tensor grid, int mode, int padding_mode,
         mask = np.ones(bases[0].shape, dtype=bool)
         idx = []
         for k in range(d):
-            i = (bases[k] + (corner[k] if corner is not None else 0)).astype(np.int64)
+            if mode == 2:
+                i = pos[k][corner[k]]
+            else:
+                i = (bases[k] + (corner[k] if corner is not None else 0)).astype(np.int64)
             mask &= (i >= 0) & (i < spatial[k])
             idx.append(i)
         for k in range(d):
@@ -3213,11 +3281,21 @@ cdef tuple _grid_pieces(Tensor input, Tensor grid, int mode, int padding_mode,
     return taps, xs, lows, ms
 
 
-cdef list _tap_factors(list xs, list lows, tuple corner):
-    """The per-dim linear interpolation weights of a corner: x - floor(x) for the upper
-    tap, floor(x) + 1 - x for the lower."""
-    return [OPS.sub(xs[k], lows[k], 1) if corner[k] else
-            OPS.rsub(OPS.sub(xs[k], lows[k], 1), 1, 1) for k in range(len(xs))]
+cdef tuple _tap_weights(list xs, list lows, int mode):
+    """Per dim, the interpolation weight of each tap offset as a Tensor differentiable in
+    grid, and its derivative w.r.t. the source coordinate: linear (mode 0) floor(x) + 1 - x
+    and x - floor(x) with derivatives -1, +1 (as Python ints); cubic (mode 2) the 4
+    cubic-convolution weights and their polynomial derivatives."""
+    weights, grads = [], []
+    for k in range(len(xs)):
+        t = OPS.sub(xs[k], lows[k], 1)
+        if mode == 2:
+            weights.append(_cubic_coefficients(t))
+            grads.append(_cubic_coefficient_grads(t))
+        else:
+            weights.append([OPS.rsub(t, 1, 1), t])
+            grads.append([-1, 1])
+    return weights, grads
 
 
 cdef Tensor _product(list factors, Tensor start):
@@ -3269,10 +3347,12 @@ cdef Tensor _grid_sampler_vjp(Tensor grad, Tensor input, Tensor grid, object mod
     p = int(np.prod(shape_of(grid._data)[1:-1], dtype=np.int64))
     taps, xs, lows, ms = _grid_pieces(input, grid, mode, padding_mode, align_corners)
     cdef Tensor g = OPS.reshape(grad, (n, c, p))
+    weights, dweights = _tap_weights(xs, lows, mode) if mode != 1 else (None, None)
     if which == 0:
         srcs, indices = [], []
         for index, mask, corner in taps:
-            weight = mask if corner is None else _product(_tap_factors(xs, lows, corner), mask)
+            weight = mask if corner is None else _product(
+                [weights[k][corner[k]] for k in range(d)], mask)
             srcs.append(OPS.mul(g, weight))
             indices.append((<Tensor>index)._data)
         zeros = make(np.zeros((n, c, s), dtype=(<object>inp).dtype))
@@ -3285,10 +3365,13 @@ cdef Tensor _grid_sampler_vjp(Tensor grad, Tensor input, Tensor grid, object mod
     comps = [None] * d
     for index, mask, corner in taps:
         v = OPS.mul(OPS.sum(OPS.mul(OPS.gather(flat, 2, index), g), 1, True, None), mask)
-        factors = _tap_factors(xs, lows, corner)
         for k in range(d):
-            dk = _product([factors[j] for j in range(d) if j != k], v)
-            dk = dk if corner[k] else OPS.neg(dk)
+            dk = _product([weights[j][corner[j]] for j in range(d) if j != k], v)
+            dw = dweights[k][corner[k]]
+            if isinstance(dw, Tensor):
+                dk = OPS.mul(dk, dw)
+            elif dw < 0:
+                dk = OPS.neg(dk)
             comps[k] = dk if comps[k] is None else OPS.add(comps[k], dk, 1)
     out_shape = shape_of(grid._data)[:-1]
     return OPS.stack([OPS.reshape(OPS.mul(comps[k], ms[k]), out_shape)
