@@ -339,6 +339,9 @@ def test_conv3d_and_conv_transpose_errors():
         lambda m: m.conv3d(t(m, 1, 2, 1, 3, 3), t(m, 2, 2, 2, 2, 2)),
         lambda m: m.conv3d(t(m, 2, 3, 3), t(m, 2, 2, 2, 2, 2)),
         lambda m: m.conv3d(t(m, 1, 2, 3, 3, 3), t(m, 2, 2, 2, 2, 2), stride=2, padding="same"),
+        lambda m: m.conv3d(t(m, 1, 2, 3, 3), t(m, 2, 2, 2, 2)),
+        lambda m: m.conv_transpose2d(t(m, 2, 3, 3), t(m, 2, 1, 2, 2, 2)),
+        lambda m: m.conv2d(t(m, 1, 2, 3, 3), t(m, 2, 2, 2, 2, 2), stride=(1, 2)),
     ]
     for prog in progs:
         same_error(prog)

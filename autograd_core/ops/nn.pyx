@@ -2426,6 +2426,17 @@ cdef Tensor op__convolution_backward_link(Tensor grad_input, Tensor input, Tenso
     return result if result._grad_fn is not None else grad_input
 
 
+cdef wrong_weight_dims(Tensor weight, object stride, int nsp):
+    """PyTorch sizes the int[] arguments by the weight's dims first: a weight whose dims do
+    not match the function's fails there, naming the stride (a single value still passes)."""
+    cdef int wnd = cnp.PyArray_NDIM(weight._data)
+    s = pair(stride, "stride", nsp)
+    if wnd >= 3 and len(s) != 1:
+        raise RuntimeError(
+            f"expected stride to be a single integer value or a list of {wnd - 2} values to "
+            f"match the convolution dimensions, but got stride=[{', '.join([str(v) for v in s])}]")
+
+
 cdef Tensor conv_nd(Tensor input, Tensor weight, Tensor bias, object stride, object padding,
                     object dilation, object groups, int nsp):
     """conv1d / conv2d / conv3d: unbatched inputs, and padding 'valid' / 'same' (asymmetric 'same'
@@ -2440,6 +2451,7 @@ cdef Tensor conv_nd(Tensor input, Tensor weight, Tensor bias, object stride, obj
         return OPS.squeeze(conv_nd(OPS.unsqueeze(input, 0), weight, bias, stride, padding,
                                    dilation, groups, nsp), 0)
     if wnd != nsp + 2:
+        wrong_weight_dims(weight, stride, nsp)
         raise RuntimeError(
             "weight should have at least three dimensions" if wnd < 3 else
             f"Expected {nsp + 2}-dimensional weight for {nsp + 2}-dimensional input "
@@ -2547,6 +2559,7 @@ def conv_transpose(int nsp, input, weight, bias, stride, padding, output_padding
             f"Expected {nsp + 1}D (unbatched) or {nsp + 2}D (batched) input to {fname}, but got "
             f"input of size: {shape_str(shape_of(x._data))}")
     if wnd != nsp + 2:
+        wrong_weight_dims(weight, stride, nsp)
         raise RuntimeError(
             "weight should have at least three dimensions" if wnd < 3 else
             f"Expected {nsp + 2}-dimensional weight for {nsp + 2}-dimensional input "
