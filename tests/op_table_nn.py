@@ -361,6 +361,43 @@ op("nn.conv1d.groups_same", lambda m, x, w: F(m).conv1d(x, w, padding="same", gr
    [C((2, 3, 7), (6, 1, 4))], ("ConvolutionBackward0",))
 op("conv1d", lambda m, x, w: m.conv1d(x, w), [C((1, 2, 5), (2, 2, 2))], ("ConvolutionBackward0",),
    double_grad_fns=("ConvolutionBackwardBackward0",))
+op("nn.conv3d", lambda m, x, w, b: F(m).conv3d(x, w, b, stride=(1, 2, 1), padding=(1, 0, 1),
+                                              dilation=(1, 1, 2)),
+   [C((2, 3, 4, 5, 5), (4, 3, 2, 3, 2), (4,)), C((3, 4, 4, 3), (2, 3, 2, 2, 2), (2,)),
+    C((1, 2, 4, 5, 4), (3, 2, 2, 2, 2), (3,), ng=(0,)),
+    C((1, 2, 4, 5, 4), (3, 2, 2, 2, 2), (3,), ng=(1, 2)),
+    C((1, 2, 5, 4, 4), (3, 2, 2, 2, 2), (3,), nc=("t", None, None))],
+   ("ConvolutionBackward0", "SqueezeBackward1"),
+   double_grad_fns=("ConvolutionBackwardBackward0", "SqueezeBackward1"))
+op("nn.conv3d.groups_same", lambda m, x, w: F(m).conv3d(x, w, padding="same", groups=2),
+   [C((1, 4, 3, 4, 3), (4, 2, 2, 3, 2))], ("ConvolutionBackward0",))
+op("nn.conv3d.valid_stride", lambda m, x, w: F(m).conv3d(x, w, padding="valid", stride=2),
+   [C((1, 2, 5, 4, 5), (2, 2, 3, 2, 3))], ("ConvolutionBackward0",))
+op("conv3d", lambda m, x, w: m.conv3d(x, w, padding=1), [C((1, 1, 3, 3, 2), (1, 1, 2, 2, 2))],
+   ("ConvolutionBackward0",), double_grad_fns=("ConvolutionBackwardBackward0",))
+op("nn.conv_transpose1d", lambda m, x, w, b: F(m).conv_transpose1d(
+    x, w, b, stride=3, padding=1, output_padding=2, dilation=2),
+   [C((2, 3, 5), (3, 2, 3), (2,)), C((3, 4), (3, 2, 2), (2,)), C((1, 3, 4), (3, 2, 2), (2,), ng=(0,))],
+   ("ConvolutionBackward0", "SqueezeBackward1"),
+   double_grad_fns=("ConvolutionBackwardBackward0", "SqueezeBackward1"))
+op("nn.conv_transpose1d.dilation_pad", lambda m, x, w: F(m).conv_transpose1d(
+    x, w, output_padding=1, dilation=2), [C((1, 2, 4), (2, 3, 3))], ("ConvolutionBackward0",))
+op("nn.conv_transpose2d", lambda m, x, w, b: F(m).conv_transpose2d(
+    x, w, b, stride=(2, 1), padding=(1, 0), output_padding=(1, 0), groups=2, dilation=(1, 2)),
+   [C((2, 4, 3, 4), (4, 3, 2, 3), (6,)), C((4, 3, 3), (4, 1, 3, 2), (2,)),
+    C((1, 4, 3, 3), (4, 2, 2, 2), (4,), ng=(1, 2)),
+    C((1, 4, 3, 3), (4, 2, 2, 2), (4,), nc=("t", None, None))],
+   ("ConvolutionBackward0", "SqueezeBackward1"),
+   double_grad_fns=("ConvolutionBackwardBackward0", "SqueezeBackward1"))
+op("conv_transpose2d", lambda m, x, w: m.conv_transpose2d(x, w, stride=2),
+   [C((1, 2, 3, 3), (2, 1, 2, 2))], ("ConvolutionBackward0",))
+op("nn.conv_transpose3d", lambda m, x, w, b: F(m).conv_transpose3d(
+    x, w, b, stride=(2, 1, 2), padding=(0, 1, 1), output_padding=(1, 0, 1), groups=2),
+   [C((1, 4, 2, 3, 2), (4, 1, 2, 3, 2), (2,)), C((4, 2, 2, 2), (4, 2, 2, 2, 2), (4,))],
+   ("ConvolutionBackward0", "SqueezeBackward1"),
+   double_grad_fns=("ConvolutionBackwardBackward0", "SqueezeBackward1"))
+op("conv_transpose3d", lambda m, x, w: m.conv_transpose3d(x, w, dilation=(1, 2, 1)),
+   [C((1, 2, 2, 3, 2), (2, 1, 2, 2, 2))], ("ConvolutionBackward0",))
 
 op("nn.max_pool2d", lambda m, x: F(m).max_pool2d(x, 2), [C((2, 3, 4, 4)), C((2, 5, 4))],
    ("MaxPool2DWithIndicesBackward0",), domain="distinct", second_order=False,

@@ -110,9 +110,7 @@ def _leaves(args):
 # autograd_core still composes them of public ops (nn/functional.py), so the output's
 # grad_fn differs while values and gradients (compared below) and second derivatives
 # (gradgradcheck) agree.
-COMPOSED = {
-    "conv3d", "conv_transpose3d",
-}
+COMPOSED = set()
 
 
 def _prog(name, args, kwargs):
@@ -382,6 +380,29 @@ def test_conv_tbc_errors():
     x, w, b = R(5, 2, 3), R(2, 3, 4), R(4)
     for args in [(x[0], w, b), (x, w[0], b), (x, w, b[None]), (x, R(2, 4, 4), b), (x, w, R(5))]:
         same_error(lambda m: m.conv_tbc(*[m.tensor(a) for a in args]))
+
+
+def test_conv3d_and_conv_transpose_errors():
+    def t(m, *shape):
+        return m.tensor(np.ones(shape))
+    progs = [
+        lambda m: m.conv_transpose2d(t(m, 1, 2, 3, 3), t(m, 3, 1, 2, 2)),
+        lambda m: m.conv_transpose2d(t(m, 1, 2, 3, 3), t(m, 2, 1, 2, 2), output_padding=1),
+        lambda m: m.conv_transpose1d(t(m, 1, 2, 3), t(m, 2, 1, 2), padding=3),
+        lambda m: m.conv_transpose3d(t(m, 1, 3, 2, 2, 2), t(m, 3, 1, 2, 2, 2), groups=2),
+        lambda m: m.conv_transpose2d(t(m, 1, 2, 3, 3), t(m, 2, 1, 2, 2), t(m, 3)),
+        lambda m: m.nn.functional.conv_transpose2d(t(m, 1, 2, 3, 3), t(m, 2, 1, 2, 2),
+                                                   padding="same"),
+        lambda m: m.conv3d(t(m, 1, 2, 3, 3, 3), t(m, 2, 3, 2, 2, 2)),
+        lambda m: m.conv3d(t(m, 1, 2, 1, 3, 3), t(m, 2, 2, 2, 2, 2)),
+        lambda m: m.conv3d(t(m, 2, 3, 3), t(m, 2, 2, 2, 2, 2)),
+        lambda m: m.conv3d(t(m, 1, 2, 3, 3, 3), t(m, 2, 2, 2, 2, 2), stride=2, padding="same"),
+        lambda m: m.conv3d(t(m, 1, 2, 3, 3), t(m, 2, 2, 2, 2)),
+        lambda m: m.conv_transpose2d(t(m, 2, 3, 3), t(m, 2, 1, 2, 2, 2)),
+        lambda m: m.conv2d(t(m, 1, 2, 3, 3), t(m, 2, 2, 2, 2, 2), stride=(1, 2)),
+    ]
+    for prog in progs:
+        same_error(prog)
 
 
 def test_shrink_and_threshold_errors():

@@ -10,7 +10,7 @@ Each function is one of three kinds:
   ``inplace=`` flags, pad modes);
 - a composition of public autograd_core operations in Python, where no compiled op of
   its own exists (the other activations and losses, 1-D, 3-D, adaptive, power-average and
-  fractional pooling, unpooling, conv3d and the transposed convolutions, group, instance,
+  fractional pooling, unpooling, group, instance,
   local response and RMS norms, embedding_bag, interpolate, attention): autograd, double
   backward included, comes from the ops they are built of. Their loops run over a handful
   of dimensions, kernel offsets, layers or time steps, never over the elements of the data.
@@ -1200,140 +1200,28 @@ def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
 
 # ------------------------------------------------------------------ convolution
 
-def _same_padding(kernel, dilation):
-    """Per-dim (left, right) padding of padding='same' (the extra one goes right)."""
-    out = []
-    for k, d in zip(kernel, dilation):
-        total = d * (k - 1)
-        out.append((total // 2, total - total // 2))
-    return out
-
-
-def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    """3-D cross-correlation: (N, C, D, H, W) input, (OC, C/groups, KD, KH, KW) weight; one
-    2-D convolution per kernel depth offset, summed."""
-    unbatched = input.dim() == 4
-    if unbatched:
-        input = input.unsqueeze(0)
-    if input.dim() != 5:
-        raise RuntimeError(f"Expected 4D (unbatched) or 5D (batched) input to conv3d, but got "
-                           f"input of size: {_shape_str(input.shape)}")
-    stride = _tuple(stride, 3)
-    dilation = _tuple(dilation, 3)
-    k = tuple(weight.shape[2:])
-    if isinstance(padding, str):
-        if padding == "valid":
-            padding = (0, 0, 0)
-        elif padding == "same":
-            if any(s != 1 for s in stride):
-                raise RuntimeError("padding='same' is not supported for strided convolutions")
-            pads = _same_padding(k, dilation)
-            flat = []
-            for lo, hi in reversed(pads):
-                flat += [lo, hi]
-            input = pad(input, flat)
-            padding = (0, 0, 0)
-        else:
-            raise RuntimeError(f"Invalid padding string: '{padding}'")
-    padding = _tuple(padding, 3)
-    if input.size(1) != weight.size(1) * groups:
-        raise RuntimeError(
-            f"Given groups={groups}, weight of size {_shape_str(weight.shape)}, expected input"
-            f"{_shape_str(input.shape)} to have {weight.size(1) * groups} channels, but got "
-            f"{input.size(1)} channels instead")
-    if padding[0]:
-        input = pad(input, (0, 0, 0, 0, padding[0], padding[0]))
-    n, c, d_in, h, w = input.shape
-    d_out = (d_in - dilation[0] * (k[0] - 1) - 1) // stride[0] + 1
-    if d_out <= 0:
-        raise RuntimeError("Calculated output size is too small")
-    out = None
-    for i in range(k[0]):
-        idx = _const(np.arange(d_out, dtype=np.int64) * stride[0] + i * dilation[0])
-        x = input.index_select(2, idx).permute(0, 2, 1, 3, 4).reshape(n * d_out, c, h, w)
-        y = conv2d(x, weight[:, :, i], None, stride[1:], padding[1:], dilation[1:], groups)
-        out = y if out is None else out + y
-    oc, ho, wo = out.shape[1:]
-    out = out.reshape(n, d_out, oc, ho, wo).permute(0, 2, 1, 3, 4)
-    if bias is not None:
-        out = out + bias.reshape(1, -1, 1, 1, 1)
-    return out.squeeze(0) if unbatched else out
-
-
-_CONV = {1: conv1d, 2: conv2d, 3: conv3d}
-
-
-def _conv_transpose(nd, input, weight, bias, stride, padding, output_padding, groups, dilation):
-    name = f"conv_transpose{nd}d"
-    unbatched = input.dim() == nd + 1
-    if unbatched:
-        input = input.unsqueeze(0)
-    if input.dim() != nd + 2:
-        raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to "
-                           f"{name}, but got input of size: {_shape_str(input.shape)}")
-    stride = _tuple(stride, nd)
-    padding = _tuple(padding, nd)
-    output_padding = _tuple(output_padding, nd)
-    dilation = _tuple(dilation, nd)
-    if input.size(1) != weight.size(0):
-        raise RuntimeError(
-            f"Given transposed=1, weight of size {_shape_str(weight.shape)}, expected input"
-            f"{_shape_str(input.shape)} to have {weight.size(0)} channels, but got "
-            f"{input.size(1)} channels instead")
-    for op, s, d in zip(output_padding, stride, dilation):
-        if op >= s and op >= d:
-            raise RuntimeError("output padding must be smaller than either stride or dilation, "
-                               f"but got output_padding_height: {output_padding[0]} "
-                               f"output_padding_width: {output_padding[-1]} stride_height: "
-                               f"{stride[0]} stride_width: {stride[-1]} dilation_height: "
-                               f"{dilation[0]} dilation_width: {dilation[-1]}")
-    k = tuple(weight.shape[2:])
-    x = input
-    # spread the input by the stride (stride - 1 zeros between neighbours)
-    for i, s in enumerate(stride):
-        if s == 1:
-            continue
-        ax = 2 + i
-        length = x.size(ax)
-        shape = list(x.shape)
-        x = x.unsqueeze(ax + 1)
-        zshape = list(x.shape)
-        zshape[ax + 1] = s - 1
-        x = _torch.cat([x, _torch.zeros(*zshape, dtype=x.dtype)], ax + 1)
-        shape[ax] = length * s
-        x = x.reshape(shape).narrow(ax, 0, (length - 1) * s + 1)
-    # pad by dilation * (k - 1) - padding (negative: crop), plus output_padding at the end
-    pads = []
-    for i in reversed(range(nd)):
-        q = dilation[i] * (k[i] - 1) - padding[i]
-        pads += [q, q + output_padding[i]]
-    x = pad(x, pads)
-    cin, cout_g = weight.shape[0], weight.shape[1]
-    w = weight.reshape((groups, cin // groups, cout_g) + k).transpose(1, 2)
-    w = w.reshape((groups * cout_g, cin // groups) + k).flip(list(range(2, 2 + nd)))
-    out = _CONV[nd](x, w, bias, 1, 0, dilation, groups)
-    return out.squeeze(0) if unbatched else out
+conv3d = _nn_ops.conv3d
 
 
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
     """The transpose (gradient) of conv1d: (N, Cin, L) -> (N, Cout, L_out), weight
     (Cin, Cout/groups, K)."""
-    return _conv_transpose(1, input, weight, bias, stride, padding, output_padding, groups,
+    return _nn_ops.conv_transpose(1, input, weight, bias, stride, padding, output_padding, groups,
                            dilation)
 
 
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
     """The transpose (gradient) of conv2d."""
-    return _conv_transpose(2, input, weight, bias, stride, padding, output_padding, groups,
+    return _nn_ops.conv_transpose(2, input, weight, bias, stride, padding, output_padding, groups,
                            dilation)
 
 
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
     """The transpose (gradient) of conv3d."""
-    return _conv_transpose(3, input, weight, bias, stride, padding, output_padding, groups,
+    return _nn_ops.conv_transpose(3, input, weight, bias, stride, padding, output_padding, groups,
                            dilation)
 
 
@@ -2470,7 +2358,7 @@ def _t_convolution(input, weight, bias, stride, padding, dilation, transposed, o
         raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
                            f"input of size: {_shape_str(input.shape)}")
     if transposed:
-        return _conv_transpose(nd, input, weight, bias, stride, padding, output_padding, groups,
+        return _nn_ops.conv_transpose(nd, input, weight, bias, stride, padding, output_padding, groups,
                                dilation)
     conv = (conv1d, conv2d, conv3d)[nd - 1]
     return conv(input, weight, bias, stride, padding, dilation, groups)

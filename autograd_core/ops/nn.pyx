@@ -2080,17 +2080,21 @@ cdef cnp.ndarray col2im_kmajor(object cols, tuple nc, tuple geometry):
 
 
 cdef class ConvolutionBackward0(Node):
-    """Backward of convolution (table entry `convolution`, written by hand: it keeps the
-    forward's im2col columns for the weight's gradient, one GEMM per group). Outside
-    create_graph the gradients are fused numpy GEMMs; under it they are composed of
-    differentiable ops (im2col/col2im, matmul) and linked (Note [Backward links])."""
+    """Backward of convolution, plain or transposed, of 1, 2 or 3 spatial dims (table entry
+    `convolution`, written by hand: for the plain 1-D/2-D case it keeps the forward's
+    im2col columns for the weight's gradient, one GEMM per group). Outside create_graph
+    that case takes fused numpy GEMMs; otherwise the gradients are convolutions themselves
+    (a convolution's input gradient is the transposed convolution and vice versa, its
+    weight gradient a convolution of input and grad), so they are differentiable and
+    linked (Note [Backward links])."""
     cdef SavedTensor saved_input
     cdef SavedTensor saved_weight
     cdef object cols            # (G, Kg, N*L) columns of the input (when weight needs grad)
-    cdef tuple x4_shape         # the input as (N, C, H, W)
-    cdef tuple w4_shape         # the weight as (OC, C/G, KH, KW)
+    cdef tuple x4_shape         # the input as (N, C, H, W) (fast 2-D case)
+    cdef tuple w4_shape         # the weight as (OC, C/G, KH, KW) (fast 2-D case)
     cdef tuple geometry
-    cdef tuple stride2, padding2, dilation2
+    cdef tuple stride, padding, dilation, output_padding
+    cdef bint transposed, fast2d
     cdef Py_ssize_t groups
     cdef bint has_bias
 
@@ -2098,30 +2102,30 @@ cdef class ConvolutionBackward0(Node):
         cdef Tensor g = grads[0]
         cdef Tensor x = unpack_saved(self.saved_input, self)
         cdef Tensor w = unpack_saved(self.saved_weight, self)
-        if not grad_enabled():
+        if self.fast2d and not grad_enabled():
             return self.fast_apply(g, x, w)
-        N, C, H, W = self.x4_shape
-        OC, Cg, KH, KW = self.w4_shape
-        G = self.groups
-        OH, OW = self.geometry[5]
-        OCg, Kg, L = OC // G, Cg * KH * KW, OH * OW
-        gr = OPS.reshape(g, (N, G, OCg, L))
+        cdef tuple xs = shape_of(x._data), ws = shape_of(w._data), gs = shape_of(g._data)
+        cdef int nsp = len(ws) - 2, i
+        cdef Py_ssize_t G = self.groups
+        s, p, d = self.stride, self.padding, self.dilation
+        k = ws[2:]
         gx = gw = gb = None
         if needs_input_grad(self, 0):
-            w3 = OPS.reshape(w, (G, OCg, Kg))
-            gcols = OPS.reshape(OPS.matmul(OPS.transpose(w3, -1, -2), gr), (N, C * KH * KW, L))
-            gx = OPS.reshape(op_col2im(gcols, (H, W), (KH, KW), self.dilation2, self.padding2,
-                                       self.stride2), shape_of(x._data))
+            if self.transposed:
+                gx = convolution_impl(g, w, None, s, p, d, False, (0,) * nsp, G)
+                gx = crop_to(gx, xs[2:])
+            else:
+                opad = tuple([xs[2 + i] + 2 * p[i] - d[i] * (k[i] - 1) - 1 - (gs[2 + i] - 1) * s[i]
+                              for i in range(nsp)])
+                gx = convolution_impl(g, w, None, s, p, d, True, opad, G)
             gx = op__convolution_backward_link(gx, x, w)
         if needs_input_grad(self, 1):
-            cols = op_im2col(OPS.reshape(x, self.x4_shape), (KH, KW), self.dilation2,
-                             self.padding2, self.stride2)
-            cols4 = OPS.reshape(cols, (N, G, Kg, L))
-            gw = OPS.sum(OPS.matmul(gr, OPS.transpose(cols4, -1, -2)), (0,), False, None)
-            gw = op__convolution_backward_link(OPS.reshape(gw, shape_of(w._data)), x, w)
+            gw = (conv_weight_grad(g, x, ws, s, p, d, G) if self.transposed else
+                  conv_weight_grad(x, g, ws, s, p, d, G))
+            gw = op__convolution_backward_link(gw, x, w)
         if self.has_bias and needs_input_grad(self, 2):
-            gb = op__convolution_backward_link(OPS.sum(OPS.reshape(g, (N, OC, L)), (0, 2), False,
-                                                       None), x, w)
+            gb = op__convolution_backward_link(
+                OPS.sum(g, tuple([0] + list(range(2, 2 + nsp))), False, None), x, w)
         return (gx, gw, gb) if self.has_bias else (gx, gw)
 
     cdef tuple fast_apply(self, Tensor g, Tensor x, Tensor w):
@@ -2198,26 +2202,105 @@ cdef str c_type_name(dtype d):
         "float32": "float", "float64": "double", "float16": "c10::Half"}[d.name]
 
 
+cdef Tensor crop_to(Tensor t, tuple size):
+    """t's spatial dims narrowed to size (a gradient through a convolution whose windows
+    leave some trailing elements unvisited is a few elements too long)."""
+    cdef int i
+    for i in range(len(size)):
+        if shape_of(t._data)[2 + i] != size[i]:
+            t = OPS.narrow(t, 2 + i, 0, size[i])
+    return t
+
+
+cdef Tensor conv_weight_grad(Tensor x, Tensor g, tuple ws, tuple s, tuple p, tuple d,
+                             Py_ssize_t G):
+    """The weight gradient (ws) of convolution(x, weight, s, p, d, G) given grad g: itself a
+    convolution, over the batch, of x (as G*N channels of Cg) with g (as G*OCg filters),
+    stride and dilation swapped. For a transposed convolution call it with x and g swapped."""
+    cdef tuple xs = shape_of(x._data), gs = shape_of(g._data)
+    cdef int nsp = len(xs) - 2, i
+    cdef Py_ssize_t N = xs[0], Cg = xs[1] // G, OCg = gs[1] // G
+    sp = list(range(3, 3 + nsp))
+    xt = OPS.reshape(OPS.permute(OPS.reshape(x, (N, G, Cg) + xs[2:]), [2, 1, 0] + sp),
+                     (Cg, G * N) + xs[2:])
+    gt = OPS.reshape(OPS.permute(OPS.reshape(g, (N, G, OCg) + gs[2:]), [1, 2, 0] + sp),
+                     (G * OCg, N) + gs[2:])
+    r = crop_to(convolution_impl(xt, gt, None, d, p, s, False, (0,) * nsp, G), ws[2:])
+    return OPS.transpose(r, 0, 1)       # (G*OCg, Cg, *k): (OC, C/G, *k), or transposed (Cin, OC/G, *k)
+
+
+cdef tuple conv_geometry_nd(tuple insz, tuple k, tuple d, tuple p, tuple s, tuple osz):
+    """The 2-D geometry of csrc/agc_nn.c for a 1-D (height 1) or 2-D convolution whose
+    sliding windows give osz (given: a transposed convolution's may be one short)."""
+    if len(k) == 1:
+        return ((1, insz[0]), (1, k[0]), (1, d[0]), (0, p[0]), (1, s[0]), (1, osz[0]))
+    return (insz, k, d, p, s, osz)
+
+
+cdef object im2col_nd(cnp.ndarray x, tuple k, tuple d, tuple p, tuple s, tuple osz):
+    """Columns (C*prod(k), N*prod(osz)) of x (N, C, *insz), K-major (one C pass for 1-D/2-D)."""
+    cdef int nsp = len(k), i
+    cdef tuple xs = shape_of(x)
+    N, C = xs[0], xs[1]
+    if nsp <= 2:
+        geometry = conv_geometry_nd(xs[2:], k, d, p, s, osz)
+        return im2col_kmajor(x.reshape((N, C) + geometry[0]), geometry)
+    xp = np.pad(x, [(0, 0), (0, 0)] + [(v, v) for v in p]) if any(p) else x
+    st = xp.strides
+    win = np.lib.stride_tricks.as_strided(
+        xp, (N, C) + k + osz, st[:2] + tuple([st[2 + i] * d[i] for i in range(nsp)]) +
+        tuple([st[2 + i] * s[i] for i in range(nsp)]), writeable=False)
+    perm = [1] + list(range(2, 2 + nsp)) + [0] + list(range(2 + nsp, 2 + 2 * nsp))
+    return np.ascontiguousarray(win.transpose(perm)).reshape(
+        C * int(np.prod(k)), N * int(np.prod(osz)))
+
+
+cdef cnp.ndarray col2im_nd(object cols, Py_ssize_t N, Py_ssize_t C, tuple insz, tuple k,
+                           tuple d, tuple p, tuple s, tuple osz):
+    """The transpose of im2col_nd: columns (C*prod(k), N*prod(osz)) summed into (N, C, *insz)."""
+    cdef int nsp = len(k), i
+    if nsp <= 2:
+        geometry = conv_geometry_nd(insz, k, d, p, s, osz)
+        return col2im_kmajor(cols, (N, C), geometry).reshape((N, C) + insz)
+    xp = np.zeros((N, C) + tuple([insz[i] + 2 * p[i] for i in range(nsp)]), dtype=cols.dtype)
+    win = cols.reshape((C,) + k + (N,) + osz)
+    for off in itertools.product(*[range(v) for v in k]):
+        sl = tuple([slice(off[i] * d[i], off[i] * d[i] + s[i] * (osz[i] - 1) + 1, s[i])
+                    for i in range(nsp)])
+        xp[(slice(None), slice(None)) + sl] += np.swapaxes(win[(slice(None),) + off], 0, 1)
+    return np.ascontiguousarray(
+        xp[(slice(None), slice(None)) + tuple([slice(p[i], p[i] + insz[i]) for i in range(nsp)])])
+
+
 cdef Tensor op_convolution(Tensor input, Tensor weight, Tensor bias, object stride,
                            object padding, object dilation, object groups):
-    """Convolution of a batched input with symmetric padding (conv1d/conv2d handle
+    """Convolution of a batched input with symmetric padding (conv1d/2d/3d handle
     'same'/'valid', unbatched inputs and asymmetric padding first)."""
+    cdef int nsp = cnp.PyArray_NDIM(weight._data) - 2
+    return convolution_impl(input, weight, bias, pair(stride, "stride", nsp),
+                            pair(padding, "padding", nsp), pair(dilation, "dilation", nsp),
+                            False, (0,) * nsp, groups)
+
+
+cdef Tensor convolution_impl(Tensor input, Tensor weight, Tensor bias, tuple s, tuple p,
+                             tuple d, bint transposed, tuple op, object groups):
+    """The one convolution (PyTorch's aten::convolution) of a batched input: plain, or
+    transposed (the input gradient of the plain one; weight (Cin, OC/G, *k)); 1-3 spatial
+    dims. Records ConvolutionBackward0."""
     cdef Tensor x = input, w = weight, b = bias
-    cdef int nsp = cnp.PyArray_NDIM(w._data) - 2
+    cdef int nsp = cnp.PyArray_NDIM(w._data) - 2, i
     cdef dtype xd = dtype_of(x._data), wd = dtype_of(w._data)
     if xd is not wd:
         raise RuntimeError(f"expected scalar type {xd.scalar_name} but found {wd.scalar_name}")
     if b is not None and dtype_of(b._data) is not xd:
         raise RuntimeError(f"Input type ({c_type_name(xd)}) and bias type "
                            f"({c_type_name(dtype_of(b._data))}) should be the same")
-    check_float_kernel(xd, "slow_conv2d_cpu")
+    check_float_kernel(xd, f"slow_conv_transpose{max(nsp, 2)}d_cpu" if transposed else
+                       ("slow_conv3d_cpu" if nsp == 3 else "slow_conv2d_cpu"))
     cdef Py_ssize_t G = groups
     if G <= 0:
         raise RuntimeError("non-positive groups is not supported")
     cdef tuple xs = shape_of(x._data), ws = shape_of(w._data)
-    s = pair(stride, "stride", nsp)
-    d = pair(dilation, "dilation", nsp)
-    p = pair(padding, "padding", nsp)
     k = ws[2:]
     if any([v <= 0 for v in s]):
         raise RuntimeError("non-positive stride is not supported")
@@ -2225,65 +2308,70 @@ cdef Tensor op_convolution(Tensor input, Tensor weight, Tensor bias, object stri
         raise RuntimeError("dilation should be greater than zero")
     if any([v < 0 for v in p]):
         raise RuntimeError("negative padding is not supported")
+    if any([v < 0 for v in op]):
+        raise RuntimeError("negative output_padding is not supported")
     if ws[0] % G:
         raise RuntimeError(
             f"Given groups={G}, expected weight to be divisible by {G} at dimension 0, but got "
             f"weight of size [{shape_str(ws)}] instead")
-    if xs[1] != ws[1] * G:
+    cdef Py_ssize_t N = xs[0], C = xs[1]
+    cdef Py_ssize_t OC = ws[1] * G if transposed else ws[0]
+    if transposed:
+        if C != ws[0]:
+            raise RuntimeError(
+                f"Given transposed=1, weight of size {shape_str(ws)}, expected input"
+                f"{shape_str(xs)} to have {ws[0]} channels, but got {C} channels instead")
+        if any([op[i] >= s[i] and op[i] >= d[i] for i in range(nsp)]):
+            raise RuntimeError(
+                f"output padding must be smaller than either stride or dilation, but got "
+                f"output_padding_height: {op[0]} output_padding_width: {op[nsp - 1]} "
+                f"stride_height: {s[0]} stride_width: {s[nsp - 1]} dilation_height: {d[0]} "
+                f"dilation_width: {d[nsp - 1]}")
+    elif C != ws[1] * G:
         raise RuntimeError(
             f"Given groups={G}, weight of size {shape_str(ws)}, expected input{shape_str(xs)} to "
-            f"have {ws[1] * G} channels, but got {xs[1]} channels instead")
-    if b is not None and (cnp.PyArray_NDIM(b._data) != 1 or shape_of(b._data)[0] != ws[0]):
+            f"have {ws[1] * G} channels, but got {C} channels instead")
+    if b is not None and (cnp.PyArray_NDIM(b._data) != 1 or shape_of(b._data)[0] != OC):
         raise RuntimeError(
-            f"Given weight of size {shape_str(ws)}, expected bias to be 1-dimensional with "
-            f"{ws[0]} elements, but got bias of size {shape_str(shape_of(b._data))} instead")
-    padded = tuple([xs[2 + i] + 2 * p[i] for i in range(nsp)])
-    eff = tuple([d[i] * (k[i] - 1) + 1 for i in range(nsp)])
-    if any([padded[i] < eff[i] for i in range(nsp)]):
-        raise RuntimeError(
-            f"Calculated padded input size per channel: ({' x '.join([str(v) for v in padded])}). "
-            f"Kernel size: ({' x '.join([str(v) for v in eff])}). Kernel size can't be greater "
-            f"than actual input size")
-    # the 2-D geometry (conv1d is a conv2d of height 1)
+            f"Given {'transposed=1, ' if transposed else ''}weight of size {shape_str(ws)}, "
+            f"expected bias to be 1-dimensional with {OC} elements, but got bias of size "
+            f"{shape_str(shape_of(b._data))} instead")
+    cdef tuple insz = xs[2:], osz
+    if transposed:
+        osz = tuple([(insz[i] - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + 1 + op[i]
+                     for i in range(nsp)])
+        if any([v <= 0 for v in osz]):
+            lead = (1,) if nsp == 1 else ()      # PyTorch runs 1-D as 2-D of height 1
+            raise RuntimeError(
+                f"Given input size per channel: ({' x '.join([str(v) for v in lead + insz])}). "
+                f"Calculated output size per channel: "
+                f"({' x '.join([str(v) for v in lead + osz])}). Output size is too small")
+    else:
+        padded = tuple([insz[i] + 2 * p[i] for i in range(nsp)])
+        eff = tuple([d[i] * (k[i] - 1) + 1 for i in range(nsp)])
+        if any([padded[i] < eff[i] for i in range(nsp)]):
+            raise RuntimeError(
+                f"Calculated padded input size per channel: "
+                f"({' x '.join([str(v) for v in padded])}). Kernel size: "
+                f"({' x '.join([str(v) for v in eff])}). Kernel size can't be greater "
+                f"than actual input size")
+        osz = tuple([conv_out(insz[i], 2 * p[i], k[i], d[i], s[i]) for i in range(nsp)])
     cdef cnp.ndarray xa = x._data, wa = w._data
-    if nsp == 1:
-        xa = xa[:, :, None, :]
-        wa = wa[:, :, None, :]
-        k2, d2, s2, p2 = (1, k[0]), (1, d[0]), (1, s[0]), (0, p[0])
-        hw = (1, xs[2])
-    else:
-        k2, d2, s2, p2 = tuple(k), d, s, p
-        hw = (xs[2], xs[3])
-    geometry = conv_geometry(hw, k2, d2, p2, s2)
-    ohw = geometry[5]
-    N, C, OC = xs[0], xs[1], ws[0]
-    OCg, Kg, L = OC // G, ws[1] * k2[0] * k2[1], ohw[0] * ohw[1]
-    cols = im2col_kmajor(xa, geometry).reshape(G, Kg, N * L)
-    out = np.matmul(wa.reshape(G, OCg, Kg), cols)             # (G, OCg, N*L)
-    cdef cnp.ndarray prod, outa
-    cdef void *bp = NULL
-    cdef Py_ssize_t cN = N, cOC = OC, cL = L
-    if c_float(out) and (b is None or cnp.PyArray_TYPE(b._data) == cnp.PyArray_TYPE(out)):
-        # (OC, N*L) to (N, OC, L), and the bias, in one pass
-        prod = np.ascontiguousarray(out)
-        outa = np.empty((N, OC) + ((ohw[1],) if nsp == 1 else ohw), dtype=out.dtype)
-        ba = np.ascontiguousarray(b._data) if b is not None else None
-        if ba is not None:
-            bp = cnp.PyArray_DATA(<cnp.ndarray>ba)
-        if cnp.PyArray_TYPE(prod) == cnp.NPY_FLOAT32:
-            with nogil:
-                agc_conv_out_f32(<float *>cnp.PyArray_DATA(prod), <float *>bp,
-                                 <float *>cnp.PyArray_DATA(outa), cN, cOC, cL)
-        else:
-            with nogil:
-                agc_conv_out_f64(<double *>cnp.PyArray_DATA(prod), <double *>bp,
-                                 <double *>cnp.PyArray_DATA(outa), cN, cOC, cL)
-        out = outa
-    else:
-        out = np.ascontiguousarray(out.reshape(OC, N, L).transpose(1, 0, 2))
-        out = out.reshape((N, OC) + ((ohw[1],) if nsp == 1 else ohw))
+    cdef Py_ssize_t K = int(np.prod(k)), OCg = OC // G, Cg = C // G
+    cdef Py_ssize_t L = int(np.prod(osz)), Lin = int(np.prod(insz))
+    cols = None
+    if transposed:
+        # the input gradient of the plain convolution: W^T x per group, summed back by col2im
+        xg = np.ascontiguousarray(xa.reshape(N, G, Cg, Lin).transpose(1, 2, 0, 3)).reshape(
+            G, Cg, N * Lin)
+        ycols = np.matmul(wa.reshape(G, Cg, OCg * K).transpose(0, 2, 1), xg)
+        out = col2im_nd(ycols.reshape(OC * K, N * Lin), N, OC, osz, k, d, p, s, insz)
         if b is not None:
             out += b._data.reshape((OC,) + (1,) * nsp)
+    else:
+        cols = im2col_nd(xa, k, d, p, s, osz).reshape(G, Cg * K, N * L)
+        out = np.matmul(wa.reshape(G, OCg, Cg * K), cols)             # (G, OCg, N*L)
+        out = conv_out_layout(out, b, N, OC, L).reshape((N, OC) + osz)
     cdef Tensor result = make(cast_like(out, x._data))
     cdef tuple inputs = (x, w, b) if b is not None else (x, w)
     if not should_record(inputs, result._data):
@@ -2291,16 +2379,44 @@ cdef Tensor op_convolution(Tensor input, Tensor weight, Tensor bias, object stri
     cdef ConvolutionBackward0 node = ConvolutionBackward0.__new__(ConvolutionBackward0)
     node.saved_input = save(x)
     node.saved_weight = save(w)
-    node.x4_shape = (N, C) + hw
-    node.w4_shape = (OC, ws[1]) + k2
-    node.geometry = geometry
-    node.stride2, node.padding2, node.dilation2 = s2, p2, d2
+    node.stride, node.padding, node.dilation, node.output_padding = s, p, d, op
+    node.transposed = transposed
     node.groups = G
     node.has_bias = b is not None
-    if requires_grad_of(w):
-        node.cols = cols
+    node.fast2d = not transposed and nsp <= 2
+    if node.fast2d:
+        node.geometry = conv_geometry_nd(insz, k, d, p, s, osz)
+        node.x4_shape = (N, C) + node.geometry[0]
+        node.w4_shape = (OC, ws[1]) + node.geometry[1]
+        if requires_grad_of(w):
+            node.cols = cols
     record(node, result, inputs)
     return result
+
+
+cdef object conv_out_layout(object out, Tensor b, Py_ssize_t N, Py_ssize_t OC, Py_ssize_t L):
+    """GEMM output (G, OCg, N*L) as (N, OC, L), plus the bias (one C pass for floats)."""
+    cdef cnp.ndarray prod, outa
+    cdef void *bp = NULL
+    if c_float(out) and (b is None or cnp.PyArray_TYPE(b._data) == cnp.PyArray_TYPE(out)):
+        prod = np.ascontiguousarray(out)
+        outa = np.empty((N, OC, L), dtype=out.dtype)
+        ba = np.ascontiguousarray(b._data) if b is not None else None
+        if ba is not None:
+            bp = cnp.PyArray_DATA(<cnp.ndarray>ba)
+        if cnp.PyArray_TYPE(prod) == cnp.NPY_FLOAT32:
+            with nogil:
+                agc_conv_out_f32(<float *>cnp.PyArray_DATA(prod), <float *>bp,
+                                 <float *>cnp.PyArray_DATA(outa), N, OC, L)
+        else:
+            with nogil:
+                agc_conv_out_f64(<double *>cnp.PyArray_DATA(prod), <double *>bp,
+                                 <double *>cnp.PyArray_DATA(outa), N, OC, L)
+        return outa
+    res = np.ascontiguousarray(out.reshape(OC, N, L).transpose(1, 0, 2))
+    if b is not None:
+        res += b._data.reshape(OC, 1)
+    return res
 
 
 cdef Tensor op__convolution_backward_link(Tensor grad_input, Tensor input, Tensor weight):
@@ -2310,11 +2426,22 @@ cdef Tensor op__convolution_backward_link(Tensor grad_input, Tensor input, Tenso
     return result if result._grad_fn is not None else grad_input
 
 
+cdef wrong_weight_dims(Tensor weight, object stride, int nsp):
+    """PyTorch sizes the int[] arguments by the weight's dims first: a weight whose dims do
+    not match the function's fails there, naming the stride (a single value still passes)."""
+    cdef int wnd = cnp.PyArray_NDIM(weight._data)
+    s = pair(stride, "stride", nsp)
+    if wnd >= 3 and len(s) != 1:
+        raise RuntimeError(
+            f"expected stride to be a single integer value or a list of {wnd - 2} values to "
+            f"match the convolution dimensions, but got stride=[{', '.join([str(v) for v in s])}]")
+
+
 cdef Tensor conv_nd(Tensor input, Tensor weight, Tensor bias, object stride, object padding,
                     object dilation, object groups, int nsp):
-    """conv1d / conv2d: unbatched inputs, and padding 'valid' / 'same' (asymmetric 'same'
+    """conv1d / conv2d / conv3d: unbatched inputs, and padding 'valid' / 'same' (asymmetric 'same'
     padding pads the input first, as PyTorch's _convolution_same_mode)."""
-    cdef str fname = "conv1d" if nsp == 1 else "conv2d"
+    cdef str fname = f"conv{nsp}d"
     cdef int nd = cnp.PyArray_NDIM(input._data), wnd = cnp.PyArray_NDIM(weight._data), i
     if nd != nsp + 1 and nd != nsp + 2:
         raise RuntimeError(
@@ -2324,6 +2451,7 @@ cdef Tensor conv_nd(Tensor input, Tensor weight, Tensor bias, object stride, obj
         return OPS.squeeze(conv_nd(OPS.unsqueeze(input, 0), weight, bias, stride, padding,
                                    dilation, groups, nsp), 0)
     if wnd != nsp + 2:
+        wrong_weight_dims(weight, stride, nsp)
         raise RuntimeError(
             "weight should have at least three dimensions" if wnd < 3 else
             f"Expected {nsp + 2}-dimensional weight for {nsp + 2}-dimensional input "
@@ -2395,6 +2523,58 @@ def _py_conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups
 
 _py_conv1d.__name__ = _py_conv1d.__qualname__ = "conv1d"
 _py_conv2d.__name__ = _py_conv2d.__qualname__ = "conv2d"
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """3-D convolution (cross-correlation) of a (N, C, D, H, W) input with
+    (OC, C/groups, KD, KH, KW) filters; padding a number, a tuple, 'valid' or 'same'.
+
+    >>> import autograd_core as torch
+    >>> torch.conv3d(torch.ones(1, 1, 2, 2, 2), torch.ones(1, 1, 2, 2, 2)).flatten().tolist()
+    [8.0]
+    """
+    return conv_nd(arg_tensor(input, "conv3d", "input", 1),
+                   arg_tensor(weight, "conv3d", "weight", 2),
+                   None if bias is None else arg_tensor(bias, "conv3d", "bias", 3),
+                   stride, padding, dilation, arg_int(groups, "conv3d", "groups", 7), 3)
+
+
+def conv_transpose(int nsp, input, weight, bias, stride, padding, output_padding, groups,
+                   dilation):
+    """conv_transpose{nsp}d: the input gradient of conv{nsp}d, weight (Cin, OC/groups, *k);
+    unbatched inputs too.
+
+    >>> import autograd_core as torch
+    >>> from autograd_core.ops import nn
+    >>> nn.conv_transpose(1, torch.ones(1, 1, 2), torch.ones(1, 1, 2), None, 1, 0, 0, 1, 1).tolist()
+    [[[1.0, 2.0, 1.0]]]
+    """
+    cdef str fname = f"conv_transpose{nsp}d"
+    cdef Tensor x = arg_tensor(input, fname, "input", 1)
+    cdef Tensor w = arg_tensor(weight, fname, "weight", 2)
+    cdef Tensor b = None if bias is None else arg_tensor(bias, fname, "bias", 3)
+    cdef int nd = cnp.PyArray_NDIM(x._data), wnd = cnp.PyArray_NDIM(w._data)
+    if nd != nsp + 1 and nd != nsp + 2:
+        raise RuntimeError(
+            f"Expected {nsp + 1}D (unbatched) or {nsp + 2}D (batched) input to {fname}, but got "
+            f"input of size: {shape_str(shape_of(x._data))}")
+    if wnd != nsp + 2:
+        wrong_weight_dims(weight, stride, nsp)
+        raise RuntimeError(
+            "weight should have at least three dimensions" if wnd < 3 else
+            f"Expected {nsp + 2}-dimensional weight for {nsp + 2}-dimensional input "
+            f"{shape_str(shape_of(x._data))}, but got {wnd}-dimensional weight of size "
+            f"{shape_str(shape_of(w._data))} instead")
+    if isinstance(padding, str):
+        raise TypeError(f"{fname}(): argument 'padding' must be tuple of ints, not str")
+    cdef bint unbatched = nd == nsp + 1
+    if unbatched:
+        x = OPS.unsqueeze(x, 0)
+    out = convolution_impl(x, w, b, pair(stride, "stride", nsp), pair(padding, "padding", nsp),
+                           pair(dilation, "dilation", nsp),
+                           True, pair(output_padding, "output_padding", nsp),
+                           arg_int(groups, fname, "groups", 7))
+    return OPS.squeeze(out, 0) if unbatched else out
 
 
 # ================================================================ pairwise_distance
