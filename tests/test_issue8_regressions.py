@@ -1234,3 +1234,38 @@ def test_fill_from_a_zero_d_tensor_sharing_the_target():
         (t10.sum() + x.sum()).backward()
         return t10, t6, x, y, t0.grad, type(x.grad_fn).__name__
     same(prog)
+
+
+def test_backward_through_a_write_into_an_expanded_view_refuses():
+    """fill_ into an expanded view of a non-leaf is allowed, but the base's gradient
+    through that write (CopySlices) goes through the view's overlapping strides, which
+    PyTorch refuses at backward (fuzzer seed 303924); without the base needing a
+    gradient there is nothing to refuse."""
+    def prog(torch):
+        t0 = torch.tensor([[-1.0, -1.5], [0.75, 2.0]], dtype=torch.float64, requires_grad=True)
+        t1 = torch.square(t0)
+        t3 = t1.expand(2, *t1.shape)
+        t3.fill_(0.75)
+        torch.autograd.backward([t1.sum(), torch.norm(t3).sum()])
+    same(prog, must_raise=True)
+
+    def prog2(torch):
+        t1 = torch.zeros(2, 2)
+        v = torch.tensor(0.5, requires_grad=True)
+        t3 = t1.expand(2, 2, 2)
+        t3.fill_(v)
+        t1.sum().backward()
+        return t1, v.grad
+    same(prog2, may_raise=True)
+
+
+def test_sum_to_of_leading_dims_is_a_view():
+    """A gradient summed over leading broadcast dims is a view of the keepdim sum (PyTorch's
+    sum_to), also when no graph is recorded: detach_ refuses it (fuzzer seed 312612)."""
+    def grad(torch):
+        t0 = torch.tensor([[[-0.5, -0.5, 0.6]], [[-1.25, 0.1, 1.0]]], dtype=torch.float64)
+        t1 = torch.tensor([1.5, -0.9, -0.9], dtype=torch.float64, requires_grad=True)
+        t2 = torch.mul(t0, t1)
+        return torch.autograd.grad(t2.sum(), [t1], create_graph=True)[0]
+    same(lambda torch: [grad(torch), grad(torch)._is_view(), grad(torch).requires_grad])
+    same_error(lambda torch: grad(torch).detach_())

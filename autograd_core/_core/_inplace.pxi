@@ -537,6 +537,9 @@ cdef class CopySlices(Node):
     region]); inputs: the base's old history, the written values."""
     cdef cnp.ndarray region     # flat indices into the base, in the values' shape
     cdef tuple base_shape
+    cdef bint overlapping_view  # the view written had elements sharing memory (an
+                                # expand): PyTorch's backward writes the base's gradient
+                                # through that view's strides and refuses
 
     def name(self):
         return "torch::autograd::CopySlices"  # PyTorch's C++ node name
@@ -546,6 +549,8 @@ cdef class CopySlices(Node):
         cdef Tensor region = make(self.region)
         gb = gv = None
         if needs_input_grad(self, 0):
+            if self.overlapping_view:
+                raise RuntimeError(MSG_OVERLAPPING_WRITE)
             written = np.zeros(cnp.PyArray_SIZE(g._data), dtype=bool)
             written[self.region.reshape(-1)] = True
             gb = OPS.masked_fill(g, make(written.reshape(self.base_shape)), 0)
@@ -619,6 +624,7 @@ cdef int write_region(Tensor target, cnp.ndarray region, Tensor values, bint adv
                             else CopySlices.__new__(CopySlices))
     node.region = region
     node.base_shape = shape_of(base._data)
+    node.overlapping_view = not advanced and has_internal_overlap(target._data)
     cdef Node old = base._grad_fn
     record(node, base, (base, values))
     base._output_nr = 0

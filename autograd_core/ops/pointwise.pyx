@@ -1613,6 +1613,10 @@ cdef Tensor op_fill_(Tensor self, object value):
         if cnp.PyArray_NDIM(v) != 0:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{cnp.PyArray_NDIM(v)} dimensions.")
+        if has_internal_overlap(self._data):
+            # PyTorch fills from a tensor through an elementwise loop that refuses an
+            # expanded target (a number value fills without that check)
+            raise RuntimeError(MSG_OVERLAPPING_WRITE)
     else:
         v = _fill_value_array(value, dtype_of(self._data))
     cdef Tensor old = inplace_source(self, (value,), True)

@@ -387,8 +387,10 @@ cdef Tensor op_sum_to(Tensor self, object size):
     cdef Tensor g = self
     if lead and len(dims) == lead and not (recording() and requires_grad_of(g)):
         # only leading dims to drop (a bias's gradient) and no graph to record (whose nodes
-        # would be PyTorch's sum then view): one reduction
-        return op_sum(g, tuple(dims), False, None)
+        # would be PyTorch's sum then view): one reduction, whose result is still a view of
+        # the keepdim sum as PyTorch's (detach_ refuses it; AccumulateGrad steals it)
+        g = op_sum(g, tuple(dims), True, None)
+        return make_view(g, g._data.reshape(shape))
     if dims:
         g = op_sum(g, tuple(dims), True, None)
     if shape_of(g._data) != shape:
