@@ -1269,3 +1269,28 @@ def test_sum_to_of_leading_dims_is_a_view():
         return torch.autograd.grad(t2.sum(), [t1], create_graph=True)[0]
     same(lambda torch: [grad(torch), grad(torch)._is_view(), grad(torch).requires_grad])
     same_error(lambda torch: grad(torch).detach_())
+
+
+def test_mask_write_into_an_expanded_view_refuses_at_backward():
+    """t4[t4 > 0] = value with t4 an expand of a non-leaf: the base's gradient goes through
+    the view's overlapping strides, which PyTorch's CopySlices refuses (fuzzer seed 409000)."""
+    def prog(torch):
+        t1 = torch.tensor([[0.3, -2.0], [2.0, 1.25]], dtype=torch.float64, requires_grad=True)
+        t4 = torch.sin(t1).clone().expand(2, 2, 2)
+        t9 = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
+        t4[t4 > 0] = t9
+        (t1.sum() + (t4 * t4).sum() + t9.sum()).backward()
+    same(prog, must_raise=True)
+
+
+def test_setitem_of_the_very_elements_into_an_expanded_tensor():
+    """t3[:] = g with t3 a view of g, both the stride-0 result of autograd.grad: PyTorch's
+    copy_ of the very same elements writes nothing, so the overlap is not refused
+    (fuzzer seed 411915)."""
+    def prog(torch):
+        t0 = torch.tensor([2.0, -2.0, -0.6, 1.25], dtype=torch.float64, requires_grad=True)
+        g1, = torch.autograd.grad(t0.sum(), [t0], create_graph=True)
+        t3 = torch.movedim(g1, -1, -1)
+        t3[:] = g1
+        return t3, g1, t3._version
+    same(prog)

@@ -208,6 +208,15 @@ cdef bint has_internal_overlap(cnp.ndarray a) noexcept:
     return False
 
 
+cdef bint same_elements(cnp.ndarray a, cnp.ndarray b) noexcept:
+    """Whether a and b are the very same elements (PyTorch's copy_ then writes nothing,
+    even into memory whose elements overlap)."""
+    return (cnp.PyArray_DATA(a) == cnp.PyArray_DATA(b)
+            and cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b)
+            and shape_of(a) == shape_of(b)
+            and (<object>a).strides == (<object>b).strides)
+
+
 cdef bint is_non_overlapping_and_dense(cnp.ndarray x):
     """Whether x's elements fill its memory without gaps or overlaps in some order of
     its dims (PyTorch's is_non_overlapping_and_dense)."""
@@ -624,7 +633,7 @@ cdef int write_region(Tensor target, cnp.ndarray region, Tensor values, bint adv
                             else CopySlices.__new__(CopySlices))
     node.region = region
     node.base_shape = shape_of(base._data)
-    node.overlapping_view = not advanced and has_internal_overlap(target._data)
+    node.overlapping_view = has_internal_overlap(target._data)
     cdef Node old = base._grad_fn
     record(node, base, (base, values))
     base._output_nr = 0

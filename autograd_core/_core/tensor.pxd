@@ -392,6 +392,7 @@ cdef int check_inference_inplace(Tensor self) except -1
 cdef Node grad_fn_of(Tensor t)
 cdef void move_retained_grad(Tensor t, Node old) noexcept
 cdef bint has_internal_overlap(cnp.ndarray a) noexcept
+cdef bint same_elements(cnp.ndarray a, cnp.ndarray b) noexcept
 cdef bint is_non_overlapping_and_dense(cnp.ndarray x)
 cpdef cnp.ndarray empty_preserving(cnp.ndarray x, object np_dtype)
 # PyTorch's MemOverlapStatus of two arrays (overlap_status, in _inplace.pxi)

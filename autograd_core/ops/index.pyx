@@ -672,10 +672,12 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
     cdef bint graph = recording() and cnp.PyArray_ISFLOAT(self._data) and (
         requires_grad_of(self) or requires_grad_of(v))
     view = _array_steps(self._data, steps)
-    if not adv and has_internal_overlap(view):  # (PyTorch's index_put_ only warns)
+    # (a value that is the very elements written: PyTorch's copy_ writes nothing)
+    cdef bint same = not adv and v is value and same_elements(view, v._data)
+    if not adv and not same and has_internal_overlap(view):  # (index_put_ only warns)
         raise RuntimeError(MSG_OVERLAPPING_WRITE)
     cdef bint sequential = False
-    if v is value and shares_memory(view, v._data):
+    if not same and v is value and shares_memory(view, v._data):
         sequential = _check_setitem_overlap(view, v._data, adv, mask, target, stripped,
                                             cnp.PyArray_NDIM(self._data))
     if not graph:

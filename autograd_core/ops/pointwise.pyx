@@ -1555,17 +1555,12 @@ cdef Tensor op_copy_(Tensor self, Tensor src, bint non_blocking):
     cdef tuple inputs = (old, src)
     if should_record(inputs, values):
         record_broadcast(CopyBackwards.__new__(CopyBackwards), result, inputs)
-    # src the very elements of self (PyTorch's copy_ then writes nothing): allowed even
-    # where they overlap
-    cdef cnp.ndarray a = self._data, b = src._data
-    cdef bint same_elements = (cnp.PyArray_DATA(a) == cnp.PyArray_DATA(b)
-                               and cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(b)
-                               and shape_of(a) == shape_of(b)
-                               and (<object>a).strides == (<object>b).strides)
-    if not same_elements and inplace_in_order(self, (src,)):
+    # src the very elements of self: allowed even where they overlap
+    cdef bint same = same_elements(self._data, src._data)
+    if not same and inplace_in_order(self, (src,)):
         # Note [Overlapping operands]: PyTorch copies in memory order
         return inplace_commit_in_order(self, result, _copied_value, (src,))
-    return inplace_commit(self, result, same_elements)
+    return inplace_commit(self, result, same)
 
 
 def _copied_value(self, src):
