@@ -1294,3 +1294,21 @@ def test_setitem_of_the_very_elements_into_an_expanded_tensor():
         t3[:] = g1
         return t3, g1, t3._version
     same(prog)
+
+
+def test_write_into_a_non_overlapping_part_of_an_expanded_view():
+    """t3[1:] = v and t9[0] = v with t3/t9 expands of a 0-d non-leaf: the part written has
+    one element, so the base's gradient through the write is fine in PyTorch (fuzzer seeds
+    506962, 507193)."""
+    def prog(torch):
+        t0 = torch.tensor([[1.25, 0.6], [-1.25, -1.7]], dtype=torch.float64, requires_grad=True)
+        t2 = t0.sum()
+        t3 = t2.expand(2, *t2.shape)
+        t3[1:] = -0.1
+        s = torch.tensor(-0.25, dtype=torch.float64, requires_grad=True)
+        t8 = s * 3.0
+        t9 = t8.expand(2, *t8.shape)
+        t9[0] = s * s
+        (t0.sum() + t2.sum() + t8.sum()).backward()
+        return t2, t8, t0.grad, s.grad
+    same(prog)

@@ -633,7 +633,10 @@ cdef int write_region(Tensor target, cnp.ndarray region, Tensor values, bint adv
                             else CopySlices.__new__(CopySlices))
     node.region = region
     node.base_shape = shape_of(base._data)
-    node.overlapping_view = has_internal_overlap(target._data)
+    # (a basic write covers a part of target: overlapping only if that part's elements
+    # share memory; an index_put_'s view is target whole)
+    node.overlapping_view = has_internal_overlap(target._data) and (
+        advanced or np.unique(region).size != cnp.PyArray_SIZE(region))
     cdef Node old = base._grad_fn
     record(node, base, (base, values))
     base._output_nr = 0
