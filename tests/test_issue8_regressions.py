@@ -1312,3 +1312,17 @@ def test_write_into_a_non_overlapping_part_of_an_expanded_view():
         (t0.sum() + t2.sum() + t8.sum()).backward()
         return t2, t8, t0.grad, s.grad
     same(prog)
+
+
+def test_setitem_of_elements_that_are_the_target_once_expanded():
+    """g5[..., 0::2] = g5[0, :, 1:] on the stride-0 gradient of a sum: the value expanded to
+    the target is the very same elements, so PyTorch's copy_ writes nothing and refuses no
+    overlap (fuzzer seed 507421)."""
+    def prog(torch):
+        t0 = torch.tensor([[[0.5, -0.9]], [[-0.5, -0.3]]], dtype=torch.float64, requires_grad=True)
+        t3 = torch.lerp(t0, t0, 0.3)
+        g4, g5 = torch.autograd.grad(t3.sum(), [t0, t3])
+        t6 = g5[0, :, 1:]
+        g5[..., 0::2] = t6
+        return g5, g5._version
+    same(prog)

@@ -573,6 +573,17 @@ cdef tuple _strip_leading_ones(tuple s):
     return s[i:]
 
 
+cdef cnp.ndarray _expanded_value(cnp.ndarray value, tuple target, tuple stripped):
+    """A basic write's value as copy_ sees it: expanded to the target with expand's
+    strides (numpy's broadcast_to gives new size-1 dims stride 0, PyTorch's expand the
+    stride they would have: the overlap checks compare strides)."""
+    src = value.reshape(stripped) if len(shape_of(value)) > len(target) else value
+    if shape_of(src) != target:
+        with NoGradGuard():
+            src = OPS.expand(make(src), target)._data
+    return src
+
+
 cdef bint _check_setitem_overlap(cnp.ndarray view, cnp.ndarray value, bint adv, object mask,
                                  tuple target, tuple stripped, int self_ndim) except -1:
     """A value sharing memory with the target of x[key] = value, as PyTorch checks it:
@@ -593,13 +604,7 @@ cdef bint _check_setitem_overlap(cnp.ndarray view, cnp.ndarray value, bint adv, 
         return False
     if cnp.PyArray_NDIM(value) == 0 and target != ():
         return False  # fill_
-    src = value.reshape(stripped) if len(shape_of(value)) > len(target) else value
-    if shape_of(src) != target:
-        # expand's strides (numpy's broadcast_to gives new size-1 dims stride 0, PyTorch's
-        # expand the stride they would have: the overlap check compares strides)
-        with NoGradGuard():
-            src = OPS.expand(make(src), target)._data
-    status = overlap_status(view, src)
+    status = overlap_status(view, _expanded_value(value, target, stripped))
     if status == OVERLAP_PARTIAL:
         raise RuntimeError(MSG_PARTIAL_OVERLAP)
     return status == OVERLAP_TOO_HARD
@@ -673,7 +678,9 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
         requires_grad_of(self) or requires_grad_of(v))
     view = _array_steps(self._data, steps)
     # (a value that is the very elements written: PyTorch's copy_ writes nothing)
-    cdef bint same = not adv and v is value and same_elements(view, v._data)
+    cdef bint same = (not adv and v is value and shares_memory(view, v._data)
+                      and broadcasts_to(stripped, target)
+                      and same_elements(view, _expanded_value(v._data, target, stripped)))
     if not adv and not same and has_internal_overlap(view):  # (index_put_ only warns)
         raise RuntimeError(MSG_OVERLAPPING_WRITE)
     cdef bint sequential = False
