@@ -1,11 +1,10 @@
 """The Cauchy (Lorentz) distribution."""
 import math
-from numbers import Number
 
 import autograd_core as _torch
 from autograd_core.distributions import constraints
 from autograd_core.distributions.distribution import Distribution
-from autograd_core.distributions.utils import broadcast_all
+from autograd_core.distributions.utils import broadcast_all, expand_params
 
 __all__ = ["Cauchy"]
 
@@ -23,21 +22,11 @@ class Cauchy(Distribution):
     has_rsample = True
 
     def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = broadcast_all(loc, scale)
-        if isinstance(loc, Number) and isinstance(scale, Number):
-            batch_shape = _torch.Size()
-        else:
-            batch_shape = self.loc.size()
-        super().__init__(batch_shape, validate_args=validate_args)
+        self.loc, self.scale = broadcast_all(loc, scale)  # (numbers: 0-d, batch shape ())
+        super().__init__(self.loc.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Cauchy, _instance)
-        batch_shape = _torch.Size(batch_shape)
-        new.loc = self.loc.expand(batch_shape)
-        new.scale = self.scale.expand(batch_shape)
-        super(Cauchy, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return expand_params(self, Cauchy, ("loc", "scale"), batch_shape, _instance)
 
     @property
     def mean(self):

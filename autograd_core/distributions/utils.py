@@ -54,6 +54,18 @@ def expand_probs_or_logits(dist, new, param_shape):
             new._param = value
 
 
+def expand_params(dist, cls, names, batch_shape, _instance):
+    """`Distribution.expand` for a distribution whose parameters `names` all have the batch
+    shape: each expanded onto the new instance (of `cls`, the class defining expand)."""
+    new = dist._get_checked_instance(cls, _instance)
+    batch_shape = _torch.Size(batch_shape)
+    for name in names:
+        setattr(new, name, getattr(dist, name).expand(batch_shape))
+    super(cls, new).__init__(batch_shape, validate_args=False)
+    new._validate_args = dist._validate_args
+    return new
+
+
 def _standard_normal(shape, dtype, device):
     # PyTorch draws eps with normal_() on a fresh tensor: the same stream as randn
     return _torch.empty(shape, dtype=dtype).normal_()
