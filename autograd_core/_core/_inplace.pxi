@@ -115,9 +115,12 @@ cdef Node _record_view_of_base(Tensor view, Tensor out):
 
 cdef void move_retained_grad(Tensor t, Node old) noexcept:
     """t's history changed from old to t._grad_fn: its retain_grad() moves along
-    (hooks registered before stay with old, as PyTorch's
-    update_tensor_hooks_on_new_gradfn)."""
-    if not t._retains_grad or old is None or old is t._grad_fn:
+    (hooks registered before stay with old, and the tensor forgets them: Note [Tensor
+    hooks live on the tensor]; as PyTorch's update_tensor_hooks_on_new_gradfn)."""
+    if old is t._grad_fn:
+        return
+    t._hooks = None
+    if not t._retains_grad or old is None:
         return
     if old.extra is not None and old.extra.retained is not None:
         old.extra.retained.pop(t._output_nr, None)

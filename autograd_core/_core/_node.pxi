@@ -373,6 +373,14 @@ cdef object unpack_operand(Node owner, object saved):
 _hook_ids = iter(range(1, 1 << 62))
 
 
+cdef _remove_first(list hooks, object hook):
+    if hooks is not None:
+        for i, h in enumerate(hooks):
+            if h is hook:
+                del hooks[i]
+                break
+
+
 class RemovableHandle:
     """Returned by register_hook-style calls; ``remove()`` unregisters the hook.
 
@@ -382,18 +390,17 @@ class RemovableHandle:
     >>> h.remove()
     """
 
-    def __init__(self, hooks, hook):
+    def __init__(self, hooks, hook, tensor_hooks=None, tensor_hook=None):
         self._hooks = hooks
         self._hook = hook
+        # a non-leaf's hook is also on the tensor (Note [Tensor hooks live on the tensor])
+        self._tensor_hooks = tensor_hooks
+        self._tensor_hook = tensor_hook
         self.id = next(_hook_ids)
 
     def remove(self):
-        hooks = self._hooks
-        if hooks is not None:
-            for i, h in enumerate(hooks):
-                if h is self._hook:
-                    del hooks[i]
-                    break
+        _remove_first(self._hooks, self._hook)
+        _remove_first(self._tensor_hooks, self._tensor_hook)
 
     def __enter__(self):
         return self

@@ -621,16 +621,11 @@ cdef class Tensor:
 
     @property
     def _backward_hooks(self):
-        """The tensor hooks registered on this tensor, by handle order (None if none)."""
-        cdef Node fn = grad_fn_of(self)
-        if fn is None:
-            hooks = self._hooks
-        elif fn.extra is not None and fn.extra.pre_hooks is not None:
-            hooks = [h.fn for h in fn.extra.pre_hooks if isinstance(h, TensorHook)
-                     and (<TensorHook>h).output_nr == self._output_nr]
-        else:
-            hooks = None
-        return dict(enumerate(hooks)) if hooks else None
+        """The tensor hooks registered on this tensor since its history last changed, by
+        handle order (Note [Tensor hooks live on the tensor]); None if none were, empty
+        once they are all removed, as PyTorch's."""
+        grad_fn_of(self)  # a view's history read afresh forgets them
+        return None if self._hooks is None else dict(enumerate(self._hooks))
 
     @_backward_hooks.deleter
     def _backward_hooks(self):
@@ -770,18 +765,25 @@ cdef class Tensor:
         """
         if not requires_grad_of(self):
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        # Note [Tensor hooks live on the tensor]: as PyTorch's (the tensor's hooks_, which
+        # its AccumulateGrad reads when it runs), every hook is kept on the tensor, a
+        # non-leaf's on its grad_fn too: a leaf made non-leaf by detach_() and an in-place
+        # op is still the variable of the AccumulateGrad that graphs recorded before lead
+        # to, and that node runs the hooks registered on it since (fuzzer seed 416870).
+        # A new history forgets them (move_retained_grad, PyTorch's
+        # update_tensor_hooks_on_new_gradfn); the old grad_fn keeps its own.
+        if self._hooks is None:
+            self._hooks = []
+            gc_track(self)
+        self._hooks.append(hook)
         if grad_fn_of(self) is None:
-            if self._hooks is None:
-                self._hooks = []
-                gc_track(self)
-            self._hooks.append(hook)
             return RemovableHandle(self._hooks, hook)
         cdef NodeExtra x = user_extra(self._grad_fn)
         if x.pre_hooks is None:
             x.pre_hooks = []
         wrapper = TensorHook(self._output_nr, hook)
         x.pre_hooks.append(wrapper)
-        return RemovableHandle(x.pre_hooks, wrapper)
+        return RemovableHandle(x.pre_hooks, wrapper, self._hooks, hook)
 
     def register_post_accumulate_grad_hook(self, hook):
         """Run ``hook(tensor)`` after a gradient is accumulated into this leaf's ``.grad``."""

@@ -104,7 +104,7 @@ cdef class Tensor:
     cdef long _view_version      # a view: the version its grad_fn was made for (Note [View
                                  #   + in-place]); a read at another version regenerates it
     cdef int _creation_meta      # a view: how it was made (CM_* below)
-    cdef list _hooks             # gradient hooks registered on a leaf
+    cdef list _hooks             # its tensor hooks (Note [Tensor hooks live on the tensor])
     cdef list _post_acc_hooks    # register_post_accumulate_grad_hook callables (leaves)
     cdef bint _inference         # created inside inference_mode()
     cdef object _grad_dtype      # Tensor.grad_dtype of a leaf: None for its own dtype (the
