@@ -1326,3 +1326,32 @@ def test_setitem_of_elements_that_are_the_target_once_expanded():
         g5[..., 0::2] = t6
         return g5, g5._version
     same(prog)
+
+
+def test_hooks_of_a_leaf_made_non_leaf_run_at_its_old_accumulate_grad():
+    """t0 (a leaf, used by t1) is detach_()ed, then t0 *= t3 gives it a history; a hook
+    registered on it then runs at its grad_fn and again at the AccumulateGrad that t1's
+    graph leads to (PyTorch's reads its variable's hooks when it runs), before that node
+    raises; hooks registered before the in-place op are forgotten (fuzzer seed 416870)."""
+    def prog(torch, early, remove):
+        log = []
+        t0 = torch.tensor([[-0.25, -1.0, -1.25, 1.0]], dtype=torch.float64, requires_grad=True)
+        if early:
+            t0.register_hook(lambda g: log.append(('early', g.shape, g.tolist())))
+        t1 = t0[:, [2, 3]]
+        t0.detach_()
+        t2 = t1.transpose(-1, 1)
+        t3 = torch.tensor(1.5, dtype=torch.float64, requires_grad=True)
+        t0 *= t3
+        t4 = torch.log(t2.abs() + 0.5)
+        h = t0.register_hook(lambda g: log.append(('t0', g.shape, g.tolist())))
+        if remove:
+            h.remove()
+        try:
+            (t0.sum() + (t2 * t2).sum() + t4.sum()).backward()
+        except RuntimeError as e:
+            log.append(str(e))
+        return log, t3.grad, t0._backward_hooks is None, len(t0._backward_hooks or ())
+    for early in (False, True):
+        for remove in (False, True):
+            same(prog, early, remove)
