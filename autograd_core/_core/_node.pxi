@@ -573,15 +573,16 @@ cdef class AccumulateGrad(Node):
     cdef tuple apply(self, tuple grads):
         cdef Tensor var = self.var
         cdef Tensor g = grads[0]
-        if g is None:
-            return ()
-        if var._grad_fn is not None:  # an in-place op on it since (after a detach_())
-            raise RuntimeError("leaf variable has been moved into the graph interior")
-        if not var._requires_grad:  # detach_()ed since the graph was made
-            return ()
-        # the leaf's tensor hooks ran before (the engine calls them as this node's
-        # tensor pre-hooks, ahead of its pre-hooks, as PyTorch)
-        accumulate_into(var, g)
+        if g is not None:
+            if var._grad_fn is not None:  # an in-place op on it since (after a detach_())
+                raise RuntimeError("leaf variable has been moved into the graph interior")
+            # (not into a leaf detach_()ed since the graph was made; the leaf's tensor
+            # hooks ran before: the engine calls them as this node's tensor pre-hooks,
+            # ahead of its pre-hooks, as PyTorch)
+            if var._requires_grad:
+                accumulate_into(var, g)
+        # the post-accumulate hooks run whenever the node does, with no gradient or after
+        # a detach_() too, as PyTorch's (fuzzer seed 601304)
         if var._post_acc_hooks is not None:
             for hook in list(var._post_acc_hooks):
                 if hook(var) is not None:

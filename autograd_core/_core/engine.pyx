@@ -723,6 +723,9 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
                     f"(expected {n_next}, got {len(grads_in)})")
         else:
             grads_in = (None,) * n_next
+            if (isinstance(node, AccumulateGrad) and (<AccumulateGrad>node).var is not None
+                    and (<AccumulateGrad>node).var._post_acc_hooks is not None):
+                node.apply(grads_out)  # its post-accumulate hooks run without a gradient
         if _has_post_hooks(node):
             grads_in = _call_post_hooks(node, grads_in, grads_out)
         if not keep_graph:

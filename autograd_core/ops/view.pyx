@@ -617,7 +617,8 @@ cdef Tensor op_diagonal_backward(Tensor grad_output, object input_sizes, object 
 
 cdef cnp.ndarray _broadcast_values(cnp.ndarray x, tuple shape):
     """x expanded to shape, with PyTorch's strides (inferExpandGeometry): a broadcast dim
-    gets stride 0 and a new dim of size 1 the stride of the dims after it. Built
+    gets stride 0 and a new dim of size 1 the stride of the dims after it (0 after the
+    last, so a 0-d x expands to strides all 0). Built
     directly (numpy's broadcast_to costs several numpy calls, and expand is on the
     backward path of every reduction). Writes into it are checked by its strides
     (has_internal_overlap), as PyTorch's: one element of it may be written."""
@@ -635,7 +636,10 @@ cdef cnp.ndarray _broadcast_values(cnp.ndarray x, tuple shape):
             stride = cnp.PyArray_STRIDE(x, k)
         else:
             size = 1
-            stride = dims[i + 1] * strides[i + 1] if i + 1 < n else cnp.PyArray_ITEMSIZE(x)
+            # (x 0-d: every dim is new and of stride 0, as PyTorch's; a 0-d expand(1)
+            # then shares the strides of a [0::2] of it: copy_ between them is no
+            # partial overlap, fuzzer seed 610018)
+            stride = dims[i + 1] * strides[i + 1] if i + 1 < n else 0
         if size != dims[i]:
             stride = 0
         strides[i] = stride
