@@ -1355,3 +1355,50 @@ def test_hooks_of_a_leaf_made_non_leaf_run_at_its_old_accumulate_grad():
     for early in (False, True):
         for remove in (False, True):
             same(prog, early, remove)
+
+
+def test_post_accumulate_hook_runs_without_a_gradient_and_after_detach_():
+    """A leaf's post-accumulate-grad hooks run whenever its AccumulateGrad does: after the
+    leaf was detach_()ed (no .grad then; fuzzer seed 601304) and when a Function gives it
+    no gradient, as PyTorch's."""
+    def prog(torch):
+        log = []
+        t1 = torch.tensor([[1.7, 0.5], [1.5, -0.6]], dtype=torch.float64, requires_grad=True)
+        t1.register_post_accumulate_grad_hook(
+            lambda p: log.append(('t1 acc', p.grad, p.requires_grad)))
+        t2 = torch.clamp(t1, -0.6, 0.7)
+        t1.detach_()
+        t7 = torch.zeros(0, 2, 1, dtype=torch.float64, requires_grad=True)
+        (t2.sum() + (t7 * t7).sum()).backward()
+
+        class F(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b):
+                return a * 2 + b
+
+            @staticmethod
+            def backward(ctx, g):
+                return g, None
+        a = torch.ones(2, requires_grad=True)
+        b = torch.ones(2, requires_grad=True)
+        b.register_post_accumulate_grad_hook(lambda p: log.append(('b acc', p.grad)))
+        b.register_hook(lambda g: log.append(('b', g)))
+        F.apply(a, b).sum().backward()
+        return log, t1.grad, t7.grad, a.grad, b.grad
+    same(prog)
+
+
+def test_expand_of_a_0d_tensor_has_zero_strides():
+    """A 0-d tensor expands to strides all 0 (PyTorch's inferExpandGeometry), so the
+    gradient of a [1]-tensor's sum and a [0::2] of it are the same elements: copy_
+    between them writes nothing instead of refusing a partial overlap (fuzzer seed
+    610018)."""
+    def prog(torch):
+        s = torch.tensor(1.5)
+        strides = [s.expand(*shape).stride() for shape in ((1,), (2, 1), (1, 3), (1, 1, 1))]
+        t4 = torch.tensor([1.7], dtype=torch.float32, requires_grad=True)
+        g5, = torch.autograd.grad(t4.sum(), [t4], retain_graph=True)
+        t8 = g5[0::2]
+        g5.copy_(t8)
+        return strides, g5.stride(), t8.stride(), g5, g5._version
+    same(prog)
