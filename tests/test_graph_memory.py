@@ -46,10 +46,38 @@ def test_node_objects_are_small():
     # a one-saved-value node: header, vtable, two edges, seq, arity + released, the
     # NodeExtra pointer, the weakref list, the saved value (the cycle collector's
     # header comes on top)
-    assert type(tanh).__basicsize__ <= 80, type(tanh).__basicsize__
     assert type(add).__basicsize__ <= 80, type(add).__basicsize__
     assert type(mul).__basicsize__ <= 88, type(mul).__basicsize__
+    # a node's own saved output sits in it (array, counter, version: Note [Saved
+    # outputs inline]), no SavedTensor object beside it
+    assert type(tanh).__basicsize__ <= 96, type(tanh).__basicsize__
     assert type(tanh._raw_saved_result).__basicsize__ <= 56
+
+
+def test_saved_output_inline_semantics():
+    # Note [Saved outputs inline]: the raw SavedTensor, once read, is the node's own,
+    # so hooks registered on it are the ones backward uses
+    x = agc.tensor([0.5, -1.0], requires_grad=True)
+    y = agc.tanh(x)
+    raw = y.grad_fn._raw_saved_result
+    assert y.grad_fn._raw_saved_result is raw
+    seen = []
+    raw.register_hooks(lambda t: (seen.append("pack"), t * 2)[1],
+                       lambda t: (seen.append("unpack"), t / 2)[1])
+    y.sum().backward()
+    assert seen == ["pack", "unpack"]
+    ref = torch.tanh(torch.tensor([0.5, -1.0], dtype=torch.float32))
+    np.testing.assert_allclose(x.grad.numpy(), (1 - ref * ref).numpy(), rtol=1e-6)
+    # an in-place op on the output after saving: backward refuses, as PyTorch
+    same_error(_tanh_then_inplace, None)
+
+
+def _tanh_then_inplace(mod, _):
+    x = mod.tensor([0.5, -1.0], requires_grad=True)
+    y = mod.tanh(x)
+    node = y.grad_fn
+    y.view(2).mul_(2)          # through a view: the shared counter sees it
+    node(mod.ones(2))
 
 
 def _saved_after_backward(mod, attr):

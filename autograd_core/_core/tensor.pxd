@@ -285,6 +285,12 @@ cdef void bump_version(Tensor t)
 cdef SavedTensor save(Tensor t)
 cdef SavedTensor save_output(Tensor out, int output_nr)
 cdef Tensor unpack_saved(SavedTensor saved, Node owner)
+# Note [Saved outputs inline] (in _node.pxi): a node's own saved output in its fields
+cdef object save_output_inline(Tensor out, int output_nr)
+cdef Tensor unpack_output(Node owner, object obj, VersionCounter vc, long version,
+                          int output_nr)
+cdef SavedTensor saved_output_object(object obj, VersionCounter vc, long version,
+                                     int output_nr)
 cdef list saved_hooks_state()
 cdef int restore_saved_hooks(list state) except -1
 cdef void repoint_saved(SavedTensor saved, Tensor t) noexcept
