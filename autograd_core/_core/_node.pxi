@@ -253,7 +253,7 @@ cdef class SavedTensor:
 cdef Tensor unpack_saved(SavedTensor saved, Node owner):
     """The saved value, checked: released state (saved is None then), then version."""
     cdef Tensor t
-    if owner.released or saved is None:
+    if is_released(owner) or saved is None:
         raise RuntimeError(MSG_BACKWARD_TWICE)
     if type(saved.obj) is SavedHooks:
         return _unpack_hooked(saved, owner)
@@ -315,7 +315,7 @@ cdef Tensor unpack_output(Node owner, object obj, VersionCounter vc, long versio
     """unpack_saved for a saved output kept inline (Note [Saved outputs inline])."""
     if type(obj) is SavedTensor:
         return unpack_saved(<SavedTensor>obj, owner)
-    if owner.released or obj is None:
+    if is_released(owner) or obj is None:
         raise RuntimeError(MSG_BACKWARD_TWICE)
     return _unpack_output_values(owner, <cnp.ndarray>obj, vc, version, output_nr)
 
@@ -412,7 +412,7 @@ cdef object raw_saved(Node owner, object saved):
     cdef SavedTensor s
     if saved is None:
         s = SavedTensor.__new__(SavedTensor)
-        s.freed = owner.released
+        s.freed = is_released(owner)
         return s
     return saved
 
@@ -422,7 +422,7 @@ cdef object unpack_operand(Node owner, object saved):
     one (PyTorch wraps it in a tensor), so it too raises after the graph is freed."""
     if isinstance(saved, SavedTensor):
         return unpack_saved(<SavedTensor>saved, owner)
-    if owner.released:
+    if is_released(owner):
         raise RuntimeError(MSG_BACKWARD_TWICE)
     return saved
 
@@ -494,10 +494,11 @@ cdef class Node:
         cdef tuple nrs = next_nrs_of(self)
         cdef Py_ssize_t i
         return tuple([(next_edge(self, i), 0 if nrs is None else nrs[i])
-                      for i in range(self.n_edges)])
+                      for i in range(n_edges(self))])
 
     def _sequence_nr(self):
-        return self.seq
+        cdef uint64_t seq = node_seq(self)
+        return <uint64_t>-1 if seq == ACCUMULATE_SEQ else seq
 
     @property
     def metadata(self):
@@ -533,20 +534,20 @@ cdef class Node:
                 if not isinstance(g, Tensor):
                     raise TypeError("expected Tensor arguments to a grad_fn")
                 any_grad = True
-        if self.released:
+        if is_released(self):
             raise RuntimeError(MSG_BACKWARD_TWICE)
         if any_grad:
             out = self.apply(grads)
         else:  # no gradient in, none out (PyTorch's undefined gradients)
-            out = (None,) * self.n_edges
+            out = (None,) * n_edges(self)
         return out[0] if len(out) == 1 else out
 
 
 # Note [Node layout]
 # A graph holds a node per recorded op, so a node's size is the graph's (a chain of a
 # million ops on one element: benchmarks/run.py's chain1m). A node holds what every
-# node needs: up to two edges inline (a tuple for more), its sequence number, its
-# number of inputs, `released`, and the fields of its derivative's saved values; what
+# node needs: up to two edges inline (a tuple for more), one word packing its
+# sequence number, its number of inputs and `released` (Node.bits), and the fields of its derivative's saved values; what
 # only some nodes need lives in one NodeExtra created on first need: the edges' output
 # indices (an input that is a multi-output op's output other than the first), input
 # metadata (an op that broadcast or promoted an input), hooks, retain_grad's
@@ -604,7 +605,8 @@ cdef object check_hook_result(object r, Tensor g, object hook):
 
 # ---------------------------------------------------------------- AccumulateGrad
 
-cdef uint64_t ACCUMULATE_SEQ = <uint64_t>-1
+# the largest sequence number Node.bits holds (PyTorch's UINT64_MAX: _sequence_nr)
+cdef uint64_t ACCUMULATE_SEQ = (<uint64_t>1 << (64 - SEQ_SHIFT)) - 1
 
 
 @cython.final
@@ -837,7 +839,7 @@ cdef AccumulateGrad grad_accumulator(Tensor leaf):
     acc = AccumulateGrad.__new__(AccumulateGrad)
     gc_untrack(acc)  # Note [Untracked by the cycle collector]
     acc.var = leaf
-    acc.seq = ACCUMULATE_SEQ
+    set_node_seq(acc, ACCUMULATE_SEQ)
     leaf._accumulator = weakref.ref(acc)
     return acc
 
@@ -900,7 +902,7 @@ cdef inline int _set_edges(Node node, tuple inputs) except -1:
     """One edge per forward input; anything but a Tensor (None, a number) gets none."""
     cdef Py_ssize_t n = len(inputs), i
     cdef bint any_nr = False
-    node.n_edges = <uint32_t>n
+    set_n_edges(node, n)
     if n == 1:
         node.edge0 = _edge_of(inputs[0])
     elif n == 2:
@@ -914,7 +916,7 @@ cdef inline int _set_edges(Node node, tuple inputs) except -1:
             any_nr = True
     if any_nr:
         node_extra(node).next_nrs = tuple([_output_nr_of(x) for x in inputs])
-    node.seq = new_sequence_nr()
+    set_node_seq(node, new_sequence_nr())
     gc_untrack(node)  # Note [Untracked by the cycle collector]
     if anomaly_enabled:
         _record_trace(node)
@@ -960,7 +962,7 @@ cdef inline object _meta_if_differs(object x, cnp.ndarray oa):
 
 
 cdef inline void _finish_record(Node node, Tensor out) noexcept:
-    node.seq = new_sequence_nr()
+    set_node_seq(node, new_sequence_nr())
     gc_untrack(node)  # Note [Untracked by the cycle collector]
     out._grad_fn = node
     out._requires_grad = True
@@ -970,7 +972,7 @@ cdef int record1(Node node, Tensor out, object a) except -1:
     """record(node, out, (a,)) without building the tuple (the generated wiring of
     one-input nodes calls this: it runs once per recorded op)."""
     node.edge0 = _edge_of(a)
-    node.n_edges = 1
+    set_n_edges(node, 1)
     if _output_nr_of(a):
         node_extra(node).next_nrs = (_output_nr_of(a),)
     _finish_record(node, out)
@@ -982,7 +984,7 @@ cdef int record2(Node node, Tensor out, object a, object b, bint broadcast) exce
     """record / record_broadcast(node, out, (a, b)) without building the tuple."""
     node.edge0 = _edge_of(a)
     node.edge1 = <Node>_edge_of(b)
-    node.n_edges = 2
+    set_n_edges(node, 2)
     if _output_nr_of(a) or _output_nr_of(b):
         node_extra(node).next_nrs = (_output_nr_of(a), _output_nr_of(b))
     _finish_record(node, out)

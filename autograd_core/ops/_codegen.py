@@ -681,7 +681,7 @@ def gen_node(node, ops_by_name):
         # it may save (addmm's self alone) saved nothing and stays usable
         w("    cdef void release_saved(self) noexcept:")
         w("        if " + " or ".join(f"self.{_field(u)} is not None" for u in fields) + ":")
-        w("            self.released = True")
+        w("            set_released(self)")
         for u in fields:
             w(f"        self.{_field(u)} = None")
             if u in inline_nr:
