@@ -407,7 +407,7 @@ cdef Tensor _cast_result(Tensor result, dtype d):
     if node is None or result._output_nr != 0 or node.num_outputs() != 1:
         return OPS._to_copy(result, d)
     cdef tuple meta = (shape_of(result._data), dtype_of(result._data))
-    cdef Py_ssize_t n = node.n_edges, i
+    cdef Py_ssize_t n = n_edges(node), i
     cdef tuple old = input_meta_of(node)
     set_input_meta(node, tuple([meta if old is None or old[i] is None else old[i]
                                 for i in range(n)]))
@@ -573,7 +573,7 @@ cdef class CopySlices(Node):
     cdef void release_saved(self) noexcept:
         # PyTorch's CopySlices drops the node of the write it wraps (and IndexPutBackward0
         # its indices): a second backward through it raises
-        self.released = True
+        set_released(self)
 
 
 cdef class IndexPutBackward0(CopySlices):

@@ -24,7 +24,8 @@ from autograd_core._core.tensor cimport (
     Tensor, TensorHook, input_meta_of, next_edge, next_nrs_of,
     anomaly_check_nan, anomaly_enabled, check_hook_result, edge_node, grad_accumulator,
     grad_fn_of, install_methods, is_number, make, requires_grad_of, restore_saved_hooks,
-    same_shape, saved_hooks_state, shape_numel, shape_of, shape_str,
+    same_shape, saved_hooks_state, shape_numel, shape_of, shape_str, is_released, n_edges,
+    node_seq,
 )
 from autograd_core._core.tensor import Size, _set_anomaly_current
 
@@ -326,7 +327,7 @@ cdef class _GraphTask:
     cdef int arrive(self, int32_t idx) except -1:
         self.deps.data[idx] -= 1
         if self.deps.data[idx] == 0:
-            if agc_heap_push(&self.ready, (<Node>self.nodes[idx]).seq, idx) != 0:
+            if agc_heap_push(&self.ready, node_seq(<Node>self.nodes[idx]), idx) != 0:
                 raise MemoryError()
 
 
@@ -362,7 +363,7 @@ cdef int _discover(_GraphTask task, list root_nodes, bint count) except -1:
         while stack.len:
             stack.len -= 1
             node = <Node>task.nodes[stack.data[stack.len]]
-            for i in range(node.n_edges):
+            for i in range(n_edges(node)):
                 c = next_edge(node, i)
                 if c is None:
                     continue
@@ -392,14 +393,14 @@ cdef bytearray _exec_states(_GraphTask task, set run_nodes, set capture_nodes):
     cdef Node node
     cdef unsigned char st
     order = sorted(range(n), key=lambda j: 0 if isinstance(task.nodes[j], AccumulateGrad)
-                   else (<Node>task.nodes[j]).seq)
+                   else node_seq(<Node>task.nodes[j]))
     for i in order:
         node = task.nodes[i]
         st = SKIP
         if run_nodes is not None and node in run_nodes:
             st = RUN
         else:
-            for k in range(node.n_edges):
+            for k in range(n_edges(node)):
                 c = next_edge(node, k)
                 if c is not None and states[agc_ptrmap_get(&task.index, <void *>c)] != SKIP:
                     st = RUN
@@ -585,7 +586,7 @@ def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_g
             if states[i] != RUN:
                 continue
             node = task.nodes[i]
-            for k in range(node.n_edges):
+            for k in range(n_edges(node)):
                 c = next_edge(node, k)
                 if c is not None:
                     cidx = agc_ptrmap_get(&task.index, <void *>c)
@@ -703,10 +704,10 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
             if grads_out[i] is not None:
                 any_grad = True
                 break
-        if node.released and any_grad:
+        if is_released(node) and any_grad:
             raise RuntimeError(MSG_BACKWARD_TWICE)
 
-        n_next = node.n_edges
+        n_next = n_edges(node)
         if any_grad:
             # Note [Stealing the gradient]: post hooks see the incoming gradients after
             # apply, so a derivative may not write into them (AccumulateGrad's stealing

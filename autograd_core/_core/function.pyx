@@ -25,7 +25,7 @@ from autograd_core._core.tensor cimport (
     check_inplace, raw_saved,
     gc_track, make, make_view, move_retained_grad, record_outputs, recording, region_of,
     requires_grad_of, save, save_output, set_input_meta, shape_of, version_counter,
-    unpack_saved, write_region, zeros,
+    unpack_saved, write_region, zeros, is_released, set_released,
     CM_IN_CUSTOM_FUNCTION, CM_MULTI_OUTPUT_NODE,
 )
 
@@ -80,7 +80,7 @@ cdef class FunctionNode(Node):
 
     @property
     def saved_tensors(self):
-        if self.released:
+        if is_released(self):
             raise RuntimeError(MSG_BACKWARD_TWICE)
         if self._cleared:
             raise RuntimeError(
@@ -97,7 +97,7 @@ cdef class FunctionNode(Node):
 
     @property
     def _raw_saved_tensors(self):
-        if self.released:
+        if is_released(self):
             raise RuntimeError(MSG_BACKWARD_TWICE)
         return tuple([raw_saved(self, s) for s in self._saved]) if self._saved is not None else ()
 
@@ -111,7 +111,7 @@ cdef class FunctionNode(Node):
         if self._saved is not None or self._to_save is not None:
             self._saved = None
             self._to_save = None
-            self.released = True
+            set_released(self)
 
     cdef tuple apply(self, tuple grads):
         cdef Py_ssize_t i

@@ -36,9 +36,11 @@ cdef class Node:
     # up to two inline, more as one tuple in edge0; read them with next_edge().
     cdef object edge0            # input 0's edge; with more than two inputs, the tuple of all
     cdef Node edge1              # input 1's edge
-    cdef uint64_t seq            # creation order (sequence_nr); the engine runs the newest first
-    cdef uint32_t n_edges        # the number of forward inputs
-    cdef bint released           # saved state freed by a backward without retain_graph
+    cdef uint64_t bits           # one word (Note [Node layout]): the creation order
+                                 # (sequence_nr; the engine runs the newest first), the
+                                 # number of forward inputs, and `released` (saved state
+                                 # freed by a backward without retain_graph); read and set
+                                 # through node_seq, n_edges, is_released, ... below
     cdef NodeExtra extra         # None until the node needs one (node_extra())
     cdef object __weakref__
 
@@ -285,6 +287,12 @@ cdef void bump_version(Tensor t)
 cdef SavedTensor save(Tensor t)
 cdef SavedTensor save_output(Tensor out, int output_nr)
 cdef Tensor unpack_saved(SavedTensor saved, Node owner)
+# Note [Saved outputs inline] (in _node.pxi): a node's own saved output in its fields
+cdef object save_output_inline(Tensor out, int output_nr)
+cdef Tensor unpack_output(Node owner, object obj, VersionCounter vc, long version,
+                          int output_nr)
+cdef SavedTensor saved_output_object(object obj, VersionCounter vc, long version,
+                                     int output_nr)
 cdef list saved_hooks_state()
 cdef int restore_saved_hooks(list state) except -1
 cdef void repoint_saved(SavedTensor saved, Tensor t) noexcept
@@ -342,9 +350,47 @@ cdef inline bint all_inference(tuple inputs) noexcept:
     return True
 
 
+# Node.bits: sequence_nr << SEQ_SHIFT | min(n_edges, EDGES_MANY) << 1 | released. 48 bits
+# of sequence number (2.8e14 recorded ops); a node with EDGES_MANY inputs or more keeps
+# its edges in a tuple (edge0), whose length is the count.
+cdef enum:
+    SEQ_SHIFT = 16
+    EDGES_MANY = 0x7FFF
+
+cdef inline uint64_t node_seq(Node node) noexcept:
+    """node's sequence_nr (creation order)."""
+    return node.bits >> SEQ_SHIFT
+
+
+cdef inline void set_node_seq(Node node, uint64_t seq) noexcept:
+    node.bits = (seq << SEQ_SHIFT) | (node.bits & ((<uint64_t>1 << SEQ_SHIFT) - 1))
+
+
+cdef inline Py_ssize_t n_edges(Node node) noexcept:
+    """The number of node's forward inputs (edges)."""
+    cdef Py_ssize_t n = <Py_ssize_t>((node.bits >> 1) & EDGES_MANY)
+    if n == EDGES_MANY:
+        return len(<tuple>node.edge0)
+    return n
+
+
+cdef inline void set_n_edges(Node node, Py_ssize_t n) noexcept:
+    cdef uint64_t code = <uint64_t>(n if n < EDGES_MANY else EDGES_MANY)
+    node.bits = (node.bits & ~(<uint64_t>EDGES_MANY << 1)) | (code << 1)
+
+
+cdef inline bint is_released(Node node) noexcept:
+    """Whether a backward without retain_graph freed node's saved state."""
+    return node.bits & 1
+
+
+cdef inline void set_released(Node node) noexcept:
+    node.bits |= 1
+
+
 cdef inline object next_edge(Node node, Py_ssize_t i):
-    """The node forward input i's gradient flows to, or None (i < node.n_edges)."""
-    if node.n_edges > 2:
+    """The node forward input i's gradient flows to, or None (i < n_edges(node))."""
+    if n_edges(node) > 2:
         return (<tuple>node.edge0)[i]
     return node.edge0 if i == 0 else node.edge1
 

@@ -579,8 +579,23 @@ def gen_node(node, ops_by_name):
     w(f'    """{_escape_doc(doc)}"""')
     for u in sorted(saved_tensors):
         w(f"    cdef object {_field(u)}")
+    # Note [Saved outputs inline] (_core/_node.pxi): the node's own outputs in three
+    # fields each; an output that is not the node's (no history) as a SavedTensor
+    inline_nr = {u: slots.index(idx) for idx, u in saved_outputs.items() if idx in slots}
+
+    def unpack_out(obj, u):
+        if u in inline_nr:
+            f = f"{obj}.{_field(u)}"
+            return f"unpack_output({obj}, {f}, {f}_vc, {f}_version, {inline_nr[u]})"
+        return f"unpack_saved({obj}.{_field(u)}, {obj})"
+
     for u in sorted(set(saved_outputs.values())):
-        w(f"    cdef SavedTensor {_field(u)}")
+        if u in inline_nr:
+            w(f"    cdef object {_field(u)}")
+            w(f"    cdef VersionCounter {_field(u)}_vc")
+            w(f"    cdef long {_field(u)}_version")
+        else:
+            w(f"    cdef SavedTensor {_field(u)}")
     for u in sorted(saved_values):
         w(f"    cdef object {_field(u)}")
     for t, attr in sorted(saved_meta):
@@ -620,7 +635,7 @@ def gen_node(node, ops_by_name):
         # has an edge, e.g. an op on a no_grad view of a leaf: PyTorch runs it and checks)
         cond = " or ".join(f"needs_input_grad(node, {i})" for i in sorted(idxs))
         w(f"        if not ({cond}) and node.{_field(u)} is not None:")
-        w(f"            " + (f"unpack_saved(node.{_field(u)}, node)" if is_out
+        w(f"            " + (unpack_out("node", u) if is_out
                               else f"unpack_operand(node, node.{_field(u)})"))
     results = []
     for i, p in enumerate(diff_params):
@@ -631,7 +646,7 @@ def gen_node(node, ops_by_name):
         w(f"        if needs_input_grad(node, {i}):")
         for u in sorted(f.uses):
             if u in outputs:
-                w(f"            {u} = unpack_saved(node.{_field(saved_outputs[outputs[u]])}, node)")
+                w(f"            {u} = {unpack_out('node', saved_outputs[outputs[u]])}")
             elif u in released_values:
                 w(f"            {u} = unpack_key(node, node.{_field(u)})")
             elif schema.param(u).has_edge:
@@ -650,8 +665,14 @@ def gen_node(node, ops_by_name):
         for idx, u in sorted(saved_outputs.items()):
             if idx not in slots:
                 continue
-            w(f"        if output_nr == {slots.index(idx)} and self.{_field(u)} is not None:")
-            w(f"            repoint_saved(self.{_field(u)}, t)")
+            f = _field(u)
+            w(f"        if output_nr == {slots.index(idx)} and self.{f} is not None:")
+            w(f"            if type(self.{f}) is SavedTensor:")
+            w(f"                repoint_saved(self.{f}, t)")
+            w("            else:")
+            w(f"                self.{f} = t._data")
+            w(f"                self.{f}_vc = t._vc")
+            w(f"                self.{f}_version = t._vc.version")
         w("")
     fields = (sorted(saved_tensors) + sorted(set(saved_outputs.values()))
               + sorted(released_values))
@@ -660,9 +681,11 @@ def gen_node(node, ops_by_name):
         # it may save (addmm's self alone) saved nothing and stays usable
         w("    cdef void release_saved(self) noexcept:")
         w("        if " + " or ".join(f"self.{_field(u)} is not None" for u in fields) + ":")
-        w("            self.released = True")
+        w("            set_released(self)")
         for u in fields:
             w(f"        self.{_field(u)} = None")
+            if u in inline_nr:
+                w(f"        self.{_field(u)}_vc = None")
         w("")
     for u in sorted(saved_tensors):
         w("    @property")
@@ -676,10 +699,17 @@ def gen_node(node, ops_by_name):
     for u in sorted(set(saved_outputs.values())):
         w("    @property")
         w(f"    def _saved_{u}(self):")
-        w(f"        return unpack_saved(self.{_field(u)}, self)")
+        w(f"        return {unpack_out('self', u)}")
         w("")
         w("    @property")
         w(f"    def _raw_saved_{u}(self):")
+        if u in inline_nr:
+            # the SavedTensor returned stays the node's (Note [Saved outputs inline])
+            f = _field(u)
+            w(f"        if self.{f} is not None:")
+            w(f"            self.{f} = saved_output_object(self.{f}, self.{f}_vc, "
+              f"self.{f}_version, {inline_nr[u]})")
+            w(f"            self.{f}_vc = None")
         w(f"        return raw_saved(self, self.{_field(u)})")
         w("")
     for u in sorted(saved_values):
@@ -735,8 +765,10 @@ def gen_node(node, ops_by_name):
             # input, so its version error names no node
             w(f"    node.{_field(u)} = save({_output_params(schema)[idx]})")
         else:
-            w(f"    node.{_field(u)} = save_output({_output_params(schema)[idx]}, "
-              f"{slots.index(idx)})")
+            out = _output_params(schema)[idx]
+            w(f"    node.{_field(u)} = save_output_inline({out}, {slots.index(idx)})")
+            w(f"    node.{_field(u)}_vc = {out}._vc")
+            w(f"    node.{_field(u)}_version = {out}._vc.version")
     for u in sorted(saved_values):
         w(f"    node.{_field(u)} = {'save_key(' + u + ')' if u in released_values else u}")
     for t, attr in sorted(saved_meta):

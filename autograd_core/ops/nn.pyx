@@ -2186,7 +2186,7 @@ cdef class ConvolutionBackward0(Node):
         self.saved_input = None
         self.saved_weight = None
         self.cols = None
-        self.released = True
+        set_released(self)
 
     @property
     def _saved_input(self):

@@ -1518,7 +1518,7 @@ cdef class CopyBackwards(Node):
 
     cdef tuple apply(self, tuple grads):
         cdef Tensor g = grads[0]
-        if self.n_edges == 1:
+        if n_edges(self) == 1:
             return (g,)
         return (zeros_like(g) if needs_input_grad(self, 0) else None,
                 g if needs_input_grad(self, 1) else None)

@@ -933,7 +933,7 @@ cdef class StackBackward0(Node):
         cdef Tensor grad = grads[0]
         cdef Py_ssize_t i
         return tuple([op_select(grad, self.dim, i) if needs_input_grad(self, i) else None
-                      for i in range(self.n_edges)])
+                      for i in range(n_edges(self))])
 
     @property
     def _saved_dim(self):
