@@ -38,7 +38,7 @@ if SANITIZE:
 
 CORE = {
     "dtype": [],
-    "tensor": ["csrc/agc_mode.c"],
+    "tensor": ["csrc/agc_mode.c", "csrc/agc_parallel.c"],
     "engine": ["csrc/agc_engine.c"],
     "function": [],
     "random": ["csrc/agc_random.c"],

@@ -24,8 +24,17 @@ from autograd_core._core import tensor as _core
 
 _DTYPES = _core_dtype.all_dtypes()
 
+def _default_num_threads():
+    """As PyTorch: OMP_NUM_THREADS when it is a positive integer, else the CPUs."""
+    try:
+        n = int(os.environ.get("OMP_NUM_THREADS", ""))
+    except ValueError:
+        n = 0
+    return n if n > 0 else max(1, os.cpu_count() or 1)
+
+
 _state = {
-    "num_threads": max(1, os.cpu_count() or 1),
+    "num_threads": _default_num_threads(),
     "num_interop_threads": max(1, os.cpu_count() or 1),
     "interop_set": False,
     "deterministic": False,
@@ -41,8 +50,9 @@ def _check_int(value, fname):
 
 
 def set_num_threads(int):
-    """Set the number of threads for intra-op parallelism (recorded: numpy's kernels
-    here run on the calling thread).
+    """Set the number of threads for intra-op parallelism: the threads the C loops of
+    convolution, pooling and the elementwise kernels share out large arrays to
+    (csrc/agc_parallel.h; numpy's BLAS keeps its own setting).
 
     >>> import autograd_core as torch
     >>> n = torch.get_num_threads(); torch.set_num_threads(1); torch.get_num_threads()
@@ -52,13 +62,17 @@ def set_num_threads(int):
     _check_int(int, "set_num_threads")
     if int <= 0:
         raise RuntimeError("set_num_threads expects a positive integer")
+    _core._set_num_threads(min(int, 1 << 16))   # (the pool caps its workers)
     _state["num_threads"] = int
 
 
 def get_num_threads():
-    """The number of threads for intra-op parallelism (set_num_threads; the number of
-    CPUs at start)."""
+    """The number of threads for intra-op parallelism (set_num_threads; at start
+    OMP_NUM_THREADS, or else the number of CPUs)."""
     return _state["num_threads"]
+
+
+_core._set_num_threads(_state["num_threads"])
 
 
 def set_num_interop_threads(int):

@@ -4,12 +4,22 @@
  * Plain C without the Python API: the ops check shapes, dtypes and layouts, allocate
  * the outputs, and call these (without the GIL over large arrays). Every array is
  * C-contiguous; inputs are (N, C, H, W) planes, and the columns of a convolution are
- * laid out K-major, (C*KH*KW, N*OH*OW), so that one GEMM covers the whole batch. */
+ * laid out K-major, (C*KH*KW, N*OH*OW), so that one GEMM covers the whole batch.
+ *
+ * Large loops run on the threads of the pool (agc_parallel.h), split over images,
+ * planes or rows (Note [Bitwise-identical parallel loops]); the reductions of nll_loss
+ * stay on one thread. */
 #ifndef AGC_NN_H
 #define AGC_NN_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "agc_parallel.h"
+
+/* The pool's agc_parallel_for, handed over by the nn module at import (NULL: every loop
+ * on the calling thread). */
+void agc_nn_set_parallel_for(agc_parallel_for_fn fn);
 
 /* Sliding a (KH, KW) window with dilation (DH, DW) and stride (SH, SW) over an
  * (H, W) plane padded by (PH, PW) on top and left, giving (OH, OW) positions. */

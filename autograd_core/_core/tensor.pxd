@@ -133,6 +133,22 @@ cdef inline bint requires_grad_of(Tensor t) noexcept:
                                 and not t._inference)
 
 
+# ---------------------------------------------------------------- intra-op threads
+# The pool of csrc/agc_parallel.c, linked into this module only (one pool and one thread
+# count per process): the family modules hand parallel_for_entry() to their C files, or
+# call parallel_for with a range function of their own.
+
+cdef extern from "agc_parallel.h" nogil:
+    ctypedef void (*agc_range_fn)(void *ctx, Py_ssize_t begin, Py_ssize_t end) noexcept nogil
+    ctypedef void (*agc_parallel_for_fn)(Py_ssize_t n, Py_ssize_t grain, agc_range_fn fn,
+                                         void *ctx) noexcept nogil
+    enum: AGC_PARALLEL_GRAIN
+    Py_ssize_t agc_grain_for(Py_ssize_t work)
+
+cdef agc_parallel_for_fn parallel_for_entry() noexcept
+cdef void parallel_for(Py_ssize_t n, Py_ssize_t grain, agc_range_fn fn, void *ctx) noexcept nogil
+
+
 # ---------------------------------------------------------------- grad modes
 # Thread-local (csrc/agc_mode.c, linked into this module only).
 

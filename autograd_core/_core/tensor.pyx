@@ -62,6 +62,29 @@ cdef extern from "agc_mode.h" nogil:
     int agc_recording()
 
 
+cdef extern from "agc_parallel.h" nogil:
+    void agc_parallel_for(Py_ssize_t n, Py_ssize_t grain, agc_range_fn fn, void *ctx)
+    void agc_set_num_threads(int n)
+    int agc_get_num_threads()
+
+
+cdef agc_parallel_for_fn parallel_for_entry() noexcept:
+    return agc_parallel_for
+
+
+cdef void parallel_for(Py_ssize_t n, Py_ssize_t grain, agc_range_fn fn, void *ctx) noexcept nogil:
+    agc_parallel_for(n, grain, fn, ctx)
+
+
+def _set_num_threads(int n):
+    """The number of threads the C loops may use (torch.set_num_threads calls this)."""
+    agc_set_num_threads(n)
+
+
+def _get_num_threads():
+    return agc_get_num_threads()
+
+
 cdef bint grad_enabled() noexcept:
     return agc_grad_enabled()
 

@@ -37,6 +37,7 @@ from autograd_core._core.random cimport bernoulli_scalar_values, random_values
 from libc.stdint cimport int64_t
 
 cdef extern from "agc_nn.h" nogil:
+    void agc_nn_set_parallel_for(agc_parallel_for_fn fn)
     ctypedef struct agc_geom2d:
         Py_ssize_t H, W, KH, KW, DH, DW, PH, PW, SH, SW, OH, OW
     void agc_im2col_kmajor_f32(const float *x, float *cols, Py_ssize_t N, Py_ssize_t C, const agc_geom2d *g)
@@ -75,6 +76,9 @@ cdef extern from "agc_nn.h" nogil:
                                          Py_ssize_t C, Py_ssize_t S, int reduction, double *gx)
 
 import itertools
+
+# the C loops of csrc/agc_nn.c run on the process's thread pool (csrc/agc_parallel.h)
+agc_nn_set_parallel_for(parallel_for_entry())
 
 cdef double SQRT1_2 = 0.70710678118654752440
 cdef double INV_SQRT_2PI = 0.39894228040143267794

@@ -105,6 +105,36 @@ cdef enum:
     NOGIL_N = 16384
 
 
+# Over larger arrays the loops run on the thread pool (csrc/agc_parallel.h), split into
+# ranges of elements: elementwise, so bitwise the one-thread result.
+ctypedef struct _ew_args:
+    int kernel
+    bint f32, scalar_first
+    char *a
+    char *b
+    char *out
+    double s
+    Py_ssize_t itemsize
+
+
+cdef void _unary_range(void *ctx, Py_ssize_t begin, Py_ssize_t end) noexcept nogil:
+    cdef _ew_args *g = <_ew_args *>ctx
+    cdef Py_ssize_t off = begin * g.itemsize
+    _unary_loop(g.f32, g.kernel, g.a + off, g.out + off, end - begin)
+
+
+cdef void _binary_range(void *ctx, Py_ssize_t begin, Py_ssize_t end) noexcept nogil:
+    cdef _ew_args *g = <_ew_args *>ctx
+    cdef Py_ssize_t off = begin * g.itemsize
+    _binary_loop(g.f32, g.kernel, g.a + off, g.b + off, g.out + off, end - begin)
+
+
+cdef void _binary_scalar_range(void *ctx, Py_ssize_t begin, Py_ssize_t end) noexcept nogil:
+    cdef _ew_args *g = <_ew_args *>ctx
+    cdef Py_ssize_t off = begin * g.itemsize
+    _binary_scalar_loop(g.f32, g.kernel, g.a + off, g.s, g.scalar_first, g.out + off, end - begin)
+
+
 cdef inline void _unary_loop(bint f32, int kernel, void *x, void *out, size_t n) noexcept nogil:
     if f32:
         agc_unary_f32(kernel, <float *>x, <float *>out, n)
@@ -120,11 +150,14 @@ cdef cnp.ndarray _unary_kernel(cnp.ndarray x, int kernel):
     cdef void *px = cnp.PyArray_DATA(x)
     cdef void *po = cnp.PyArray_DATA(out)
     cdef size_t n = cnp.PyArray_SIZE(x)
+    cdef _ew_args args
     if n <= NOGIL_N:
         _unary_loop(f32, kernel, px, po, n)
     else:
+        args.kernel, args.f32, args.a, args.out = kernel, f32, <char *>px, <char *>po
+        args.itemsize = 4 if f32 else 8
         with nogil:
-            _unary_loop(f32, kernel, px, po, n)
+            parallel_for(n, AGC_PARALLEL_GRAIN, _unary_range, &args)
     return out
 
 
@@ -147,11 +180,14 @@ cdef cnp.ndarray _binary_kernel(cnp.ndarray a, cnp.ndarray b, int kernel,
     cdef void *pb = cnp.PyArray_DATA(b)
     cdef void *po = cnp.PyArray_DATA(out)
     cdef size_t n = cnp.PyArray_SIZE(out)
+    cdef _ew_args args
     if n <= NOGIL_N:
         _binary_loop(f32, kernel, pa, pb, po, n)
     else:
+        args.kernel, args.f32, args.a, args.b, args.out = kernel, f32, <char *>pa, <char *>pb, <char *>po
+        args.itemsize = 4 if f32 else 8
         with nogil:
-            _binary_loop(f32, kernel, pa, pb, po, n)
+            parallel_for(n, AGC_PARALLEL_GRAIN, _binary_range, &args)
     return out
 
 
@@ -165,11 +201,14 @@ cdef cnp.ndarray _binary_scalar_kernel(cnp.ndarray a, double s, bint scalar_firs
     cdef void *pa = cnp.PyArray_DATA(a)
     cdef void *po = cnp.PyArray_DATA(out)
     cdef size_t n = cnp.PyArray_SIZE(out)
+    cdef _ew_args args
     if n <= NOGIL_N:
         _binary_scalar_loop(f32, kernel, pa, s, scalar_first, po, n)
     else:
+        args.kernel, args.f32, args.a, args.out = kernel, f32, <char *>pa, <char *>po
+        args.s, args.scalar_first, args.itemsize = s, scalar_first, 4 if f32 else 8
         with nogil:
-            _binary_scalar_loop(f32, kernel, pa, s, scalar_first, po, n)
+            parallel_for(n, AGC_PARALLEL_GRAIN, _binary_scalar_range, &args)
     return out
 
 
