@@ -4,15 +4,19 @@
  * so a multi_row_sum over R rows of V-lane vectors is W = R*V independent scalar
  * accumulators sharing the cascade's level structure. */
 
-#if IGNORE_NAN
-#define LD(p) ({ T v_ = *(const T *)(p); v_ != v_ ? (T)0 : v_; })
-#else
-#define LD(p) (*(const T *)(p))
-#endif
-
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
 #define F(name) CAT(name, SFX)
+
+/* one element as the sum loads it: nansum's loads read a NaN as 0 */
+static inline T F(load_)(const void *p) {
+    T v = *(const T *)p;
+#if IGNORE_NAN
+    if (v != v) v = 0;
+#endif
+    return v;
+}
+#define LD(p) F(load_)(p)
 
 /* acc[k] += the W elements of one step: at base + off[k], or contiguous from base. */
 static inline void F(add_step_)(T *restrict acc, const char *base, const int64_t *off,

@@ -334,7 +334,7 @@ cdef int _emulated_threads(Py_ssize_t numel):
     return get_num_threads()
 
 
-cdef cnp.ndarray _sum_input(cnp.ndarray x, object np_dtype):
+cdef cnp.ndarray _sum_input(cnp.ndarray x, int typenum):
     """x in the dtype a sum accumulates in, laid out as PyTorch's self.to(dtype) would
     be: dense strides in the order of x's (infer_dense_strides; numpy's order="K").
     Negative strides, which a PyTorch tensor cannot have (its flip copies), become
@@ -342,51 +342,55 @@ cdef cnp.ndarray _sum_input(cnp.ndarray x, object np_dtype):
     cdef Py_ssize_t i
     for i in range(cnp.PyArray_NDIM(x)):
         if cnp.PyArray_STRIDES(x)[i] < 0:
-            return <cnp.ndarray>np.ascontiguousarray(x, dtype=np_dtype)
-    if x.dtype == np_dtype:
+            return <cnp.ndarray>np.ascontiguousarray(x, dtype=cnp.PyArray_DescrFromType(typenum))
+    if cnp.PyArray_TYPE(x) == typenum:
         return x
-    return <cnp.ndarray>x.astype(np_dtype, order="K")
+    return <cnp.ndarray>x.astype(cnp.PyArray_DescrFromType(typenum), order="K")
 
 
-cdef object _ordered_sum(cnp.ndarray x, tuple dims, bint keepdim, object np_dtype,
+cdef object _ordered_sum(cnp.ndarray x, tuple dims, bint keepdim, int typenum,
                          bint ignore_nan):
-    """The sum of x over dims, in np_dtype, in PyTorch's addition order (csrc/agc_sum.c)
-    when np_dtype is float32 or float64 (C-contiguous result); None otherwise (integer
-    sums are exact in any order; float16 is left to numpy)."""
+    """The sum of x over dims (all of them when dims is None), in dtype typenum, in
+    PyTorch's addition order (csrc/agc_sum.c) when that is float32 or float64: a
+    C-contiguous array, 0-d for a full reduction without keepdim. None for other dtypes
+    (integer sums are exact in any order; float16 sums are left to numpy)."""
     cdef int is_double
-    if np_dtype is np.float64 or np_dtype == np.float64:
+    if typenum == cnp.NPY_DOUBLE:
         is_double = 1
-    elif np_dtype is np.float32 or np_dtype == np.float32:
+    elif typenum == cnp.NPY_FLOAT:
         is_double = 0
     else:
         return None
-    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x), i
+    cdef int nd = cnp.PyArray_NDIM(x), i, k = 0
     if nd > 64:
         return None
-    x = _sum_input(x, np_dtype)
+    x = _sum_input(x, typenum)
     cdef unsigned char mask[64]
     cdef int64_t shape[64]
     cdef int64_t strides[64]
+    cdef cnp.npy_intp out_dims[64]
     for i in range(nd):
-        mask[i] = 0
+        mask[i] = dims is None
         shape[i] = cnp.PyArray_DIMS(x)[i]
         strides[i] = cnp.PyArray_STRIDES(x)[i]
-    for i in dims:
-        mask[i] = 1
-    cdef list out_shape = []
+    if dims is not None:
+        for d in dims:
+            mask[<int>d] = 1
     for i in range(nd):
         if not mask[i]:
-            out_shape.append(shape[i])
+            out_dims[k] = shape[i]
+            k += 1
         elif keepdim:
-            out_shape.append(1)
-    cdef cnp.ndarray out = np.empty(out_shape, dtype=np_dtype)
+            out_dims[k] = 1
+            k += 1
+    cdef cnp.ndarray out = cnp.PyArray_EMPTY(k, out_dims, typenum, 0)
     cdef int nthreads = _emulated_threads(cnp.PyArray_SIZE(x))
     cdef const char *src = <const char *>cnp.PyArray_DATA(x)
     cdef char *dst = <char *>cnp.PyArray_DATA(out)
     cdef int rc
     with nogil:
-        rc = agc_sum(src, <int>nd, shape, strides, mask, keepdim, dst, is_double,
-                     ignore_nan, _SUM_VECTOR_BYTES, nthreads)
+        rc = agc_sum(src, nd, shape, strides, mask, keepdim, dst, is_double, ignore_nan,
+                     _SUM_VECTOR_BYTES, nthreads)
     if rc != 0:
         raise MemoryError("sum: out of memory")
     return out
@@ -407,14 +411,14 @@ cdef Tensor op_sum(Tensor self, object dim, bint keepdim, object out_dtype):
     cdef tuple dims
     cdef object r
     if dim is None and not keepdim:
-        r = _ordered_sum(x, tuple(range(cnp.PyArray_NDIM(x))), False, od.np_dtype, False)
+        r = _ordered_sum(x, None, False, od.typenum, False)
         if r is None:
             r = as_array(np.add.reduce(x, axis=None, dtype=od.np_dtype))
         result = make(r)
         record_SumBackward0(result, self, None, False, out_dtype)
         return result
     dims = reduction_dims(dim, cnp.PyArray_NDIM(x))
-    r = _ordered_sum(x, dims, keepdim, od.np_dtype, False)
+    r = _ordered_sum(x, dims, keepdim, od.typenum, False)
     if r is None:
         r = _dense(np.add.reduce(x, axis=dims, dtype=od.np_dtype, keepdims=keepdim))
     result = make(r)
@@ -427,9 +431,10 @@ cdef cnp.ndarray _mean_values(cnp.ndarray x, tuple dims, bint full, bint keepdim
     float16 input sums in float32; the sum is divided by the count in double precision
     and rounded as numpy does (once for a single value, through the sum's dtype for an
     array). Without numpy's overhead and its warning on empty slices."""
-    acc = np.float32 if dtype_of(x) is float16 else x.dtype
+    acc = np.float32 if dtype_of(x) is float16 else None
     # PyTorch's CPU mean is sum (float16 in float32) then a division: the sum in its order
-    s = _ordered_sum(x, tuple(range(cnp.PyArray_NDIM(x))) if full else dims, keepdim, acc, False)
+    s = _ordered_sum(x, None if full else dims, keepdim,
+                     cnp.NPY_FLOAT if acc is not None else cnp.PyArray_TYPE(x), False)
     if s is None:
         s = np.add.reduce(x, axis=None if full else dims, dtype=acc, keepdims=keepdim)
     elif not cnp.PyArray_NDIM(<cnp.ndarray>s):
@@ -1609,7 +1614,7 @@ cdef Tensor op_nansum(Tensor self, object dim, bint keepdim, object out_dtype):
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
     cdef tuple dims = reduction_dims(dim, nd)
     # the NaNs are masked as the kernel loads (float16 is left to numpy, NaNs zeroed)
-    r = _ordered_sum(x, dims, keepdim, od.np_dtype, x.dtype.kind == "f")
+    r = _ordered_sum(x, dims, keepdim, od.typenum, dtype_of(x).category == CAT_FLOAT)
     if r is None:
         xa = np.where(np.isnan(x), np.zeros((), dtype=x.dtype), x) if x.dtype.kind == "f" else x
         r = as_array(np.add.reduce(xa, axis=_axis(dims, nd), dtype=od.np_dtype,
