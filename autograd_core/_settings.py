@@ -25,12 +25,36 @@ from autograd_core._core import tensor as _core
 _DTYPES = _core_dtype.all_dtypes()
 
 def _default_num_threads():
-    """As PyTorch: OMP_NUM_THREADS when it is a positive integer, else the CPUs."""
+    """PyTorch's default intra-op thread count: the number of physical cores (as cpuinfo
+    counts them: the distinct package/core ids; else the number of CPUs), lowered by an
+    OMP_NUM_THREADS or MKL_NUM_THREADS variable (torch 2.13 does not go above the cores
+    for a larger one). It decides how a float sum of 32768 or more elements is split,
+    and so its last bits (Note [Sum order] in csrc/agc_sum.h)."""
+    n = 0
+    for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        try:
+            v = int(os.environ.get(var, ""))
+        except ValueError:
+            continue
+        if v > 0:
+            n = v
+    cores = _physical_cores()
+    return min(n, cores) if n else cores
+
+
+def _physical_cores():
+    cores = set()
     try:
-        n = int(os.environ.get("OMP_NUM_THREADS", ""))
-    except ValueError:
-        n = 0
-    return n if n > 0 else max(1, os.cpu_count() or 1)
+        root = "/sys/devices/system/cpu"
+        for name in os.listdir(root):
+            if name.startswith("cpu") and name[3:].isdigit():
+                with open(f"{root}/{name}/topology/physical_package_id") as f:
+                    package = f.read().strip()
+                with open(f"{root}/{name}/topology/core_id") as f:
+                    cores.add((package, f.read().strip()))
+    except OSError:
+        cores = set()
+    return len(cores) or max(1, os.cpu_count() or 1)
 
 
 _state = {

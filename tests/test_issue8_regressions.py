@@ -1402,3 +1402,20 @@ def test_expand_of_a_0d_tensor_has_zero_strides():
         g5.copy_(t8)
         return strides, g5.stride(), t8.stride(), g5, g5._version
     same(prog)
+
+
+def test_float64_sum_that_cancels_exactly_is_zero():
+    """t2.sum() of these twelve float64 values is exactly 0 in PyTorch's summation order
+    (numpy's pairwise order left 2.8e-16), so abs() of it has gradient 0, not +-1 (fuzzer
+    seed 300907, shrunk: the sum feeds atan2 through abs)."""
+    def prog(torch):
+        t1 = torch.tensor([[-0.6, 1.0], [-0.75, 2.0]], dtype=torch.float32, requires_grad=True)
+        t2 = torch.tensor([[[0.6, 1.25, -0.3, 0.75], [-1.25, -0.25, -1.0, 1.5],
+                            [-1.0, -1.5, 1.5, -0.3]]], dtype=torch.float64, requires_grad=True)
+        t7 = t2.sum()
+        t11 = torch.atan2(t1, t7.abs() + 0.5)
+        torch.prod(t11, dim=-2).sum().backward()
+        return t7, t11, t1.grad, t2.grad
+    got = same(prog, rtol=0, atol=0)
+    assert got[0].item() == 0.0
+    assert not got[3].any()

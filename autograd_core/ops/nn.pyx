@@ -125,10 +125,11 @@ cdef Tensor reduce_loss(Tensor loss, object reduction):
 cdef cnp.ndarray reduce_loss_values(cnp.ndarray loss, object reduction):
     if reduction == REDUCTION_NONE:
         return loss
-    with quiet():
-        if reduction == REDUCTION_MEAN:
-            return cast_like(np.mean(loss) if loss.size else np.asarray(np.nan, loss.dtype), loss)
-        return cast_like(np.sum(loss), loss)
+    # PyTorch reduces these losses with its mean / sum: the same summation order
+    # (Note [Sum order] in csrc/agc_sum.h), through the reduce family's forwards
+    if reduction == REDUCTION_MEAN:
+        return cast_like(OPS.mean(const(loss), None, False, None)._data, loss)
+    return cast_like(OPS.sum(const(loss), None, False, None)._data, loss)
 
 
 cdef void check_not_differentiable(str fname, str arg, Tensor t) except *:

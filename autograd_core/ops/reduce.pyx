@@ -314,6 +314,88 @@ cdef Tensor _cumprod_backward_differentiable(Tensor grad, Tensor x, Py_ssize_t d
 
 # ================================================================ sum / mean / sum_to
 
+cdef extern from "agc_sum.h" nogil:
+    int agc_sum(const char *inp, int ndim, const int64_t *shape, const int64_t *in_strides,
+                const unsigned char *reduce_mask, int keepdim, char *out, int is_double,
+                int ignore_nan, int vector_bytes, int nthreads)
+
+# Vectorized<T>'s size in bytes in the kernel PyTorch's sum runs: 32 on every x86 CPU
+# (see Note [Sum order] in csrc/agc_sum.h for why not 64 on AVX512)
+cdef enum:
+    _SUM_VECTOR_BYTES = 32
+
+
+cdef int _emulated_threads(Py_ssize_t numel):
+    """The intra-op thread count PyTorch's sum would split a reduction over: it only
+    matters from GRAIN_SIZE elements on (smaller sums run serially)."""
+    if numel < 32768:
+        return 1
+    from autograd_core._settings import get_num_threads
+    return get_num_threads()
+
+
+cdef cnp.ndarray _sum_input(cnp.ndarray x, int typenum):
+    """x in the dtype a sum accumulates in, laid out as PyTorch's self.to(dtype) would
+    be: dense strides in the order of x's (infer_dense_strides; numpy's order="K").
+    Negative strides, which a PyTorch tensor cannot have (its flip copies), become
+    C-contiguous as flip's result is."""
+    cdef Py_ssize_t i
+    for i in range(cnp.PyArray_NDIM(x)):
+        if cnp.PyArray_STRIDES(x)[i] < 0:
+            return <cnp.ndarray>np.ascontiguousarray(x, dtype=cnp.PyArray_DescrFromType(typenum))
+    if cnp.PyArray_TYPE(x) == typenum:
+        return x
+    return <cnp.ndarray>x.astype(cnp.PyArray_DescrFromType(typenum), order="K")
+
+
+cdef object _ordered_sum(cnp.ndarray x, tuple dims, bint keepdim, int typenum,
+                         bint ignore_nan):
+    """The sum of x over dims (all of them when dims is None), in dtype typenum, in
+    PyTorch's addition order (csrc/agc_sum.c) when that is float32 or float64: a
+    C-contiguous array, 0-d for a full reduction without keepdim. None for other dtypes
+    (integer sums are exact in any order; float16 sums are left to numpy)."""
+    cdef int is_double
+    if typenum == cnp.NPY_DOUBLE:
+        is_double = 1
+    elif typenum == cnp.NPY_FLOAT:
+        is_double = 0
+    else:
+        return None
+    cdef int nd = cnp.PyArray_NDIM(x), i, k = 0
+    if nd > 64:
+        return None
+    x = _sum_input(x, typenum)
+    cdef unsigned char mask[64]
+    cdef int64_t shape[64]
+    cdef int64_t strides[64]
+    cdef cnp.npy_intp out_dims[64]
+    for i in range(nd):
+        mask[i] = dims is None
+        shape[i] = cnp.PyArray_DIMS(x)[i]
+        strides[i] = cnp.PyArray_STRIDES(x)[i]
+    if dims is not None:
+        for d in dims:
+            mask[<int>d] = 1
+    for i in range(nd):
+        if not mask[i]:
+            out_dims[k] = shape[i]
+            k += 1
+        elif keepdim:
+            out_dims[k] = 1
+            k += 1
+    cdef cnp.ndarray out = cnp.PyArray_EMPTY(k, out_dims, typenum, 0)
+    cdef int nthreads = _emulated_threads(cnp.PyArray_SIZE(x))
+    cdef const char *src = <const char *>cnp.PyArray_DATA(x)
+    cdef char *dst = <char *>cnp.PyArray_DATA(out)
+    cdef int rc
+    with nogil:
+        rc = agc_sum(src, nd, shape, strides, mask, keepdim, dst, is_double, ignore_nan,
+                     _SUM_VECTOR_BYTES, nthreads)
+    if rc != 0:
+        raise MemoryError("sum: out of memory")
+    return out
+
+
 cdef inline cnp.ndarray _dense(object out):
     """A reduction's or scan's values in a C-contiguous array, as PyTorch allocates its
     result whatever the input's layout (numpy follows the input's: a mean over dim 0 of
@@ -327,12 +409,19 @@ cdef Tensor op_sum(Tensor self, object dim, bint keepdim, object out_dtype):
     cdef dtype od = _accumulating_dtype(dtype_of(x), out_dtype)
     cdef Tensor result
     cdef tuple dims
+    cdef object r
     if dim is None and not keepdim:
-        result = make(as_array(np.add.reduce(x, axis=None, dtype=od.np_dtype)))
+        r = _ordered_sum(x, None, False, od.typenum, False)
+        if r is None:
+            r = as_array(np.add.reduce(x, axis=None, dtype=od.np_dtype))
+        result = make(r)
         record_SumBackward0(result, self, None, False, out_dtype)
         return result
     dims = reduction_dims(dim, cnp.PyArray_NDIM(x))
-    result = make(_dense(np.add.reduce(x, axis=dims, dtype=od.np_dtype, keepdims=keepdim)))
+    r = _ordered_sum(x, dims, keepdim, od.typenum, False)
+    if r is None:
+        r = _dense(np.add.reduce(x, axis=dims, dtype=od.np_dtype, keepdims=keepdim))
+    result = make(r)
     record_SumBackward1(result, self, dims, keepdim, out_dtype)
     return result
 
@@ -343,10 +432,17 @@ cdef cnp.ndarray _mean_values(cnp.ndarray x, tuple dims, bint full, bint keepdim
     and rounded as numpy does (once for a single value, through the sum's dtype for an
     array). Without numpy's overhead and its warning on empty slices."""
     acc = np.float32 if dtype_of(x) is float16 else None
-    s = np.add.reduce(x, axis=None if full else dims, dtype=acc, keepdims=keepdim)
+    # PyTorch's CPU mean is sum (float16 in float32) then a division: the sum in its order
+    s = _ordered_sum(x, None if full else dims, keepdim,
+                     cnp.NPY_FLOAT if acc is not None else cnp.PyArray_TYPE(x), False)
+    if s is None:
+        s = np.add.reduce(x, axis=None if full else dims, dtype=acc, keepdims=keepdim)
+    elif not cnp.PyArray_NDIM(<cnp.ndarray>s):
+        s = (<cnp.ndarray>s)[()]
     count = _numel_over(shape_of(x), dims)
     if not cnp.PyArray_Check(s) and count:
-        return np.asarray(float(s) / count, dtype=x.dtype)
+        # through the sum's dtype: PyTorch divides a float16 mean's float32 sum in float32
+        return np.asarray(float(s) / count, dtype=s.dtype).astype(x.dtype, copy=False)
     with quiet():
         q = np.true_divide(s, np.intp(count))
     return _dense(as_array(q).astype(as_array(s).dtype, copy=False).astype(x.dtype, copy=False))
@@ -1517,9 +1613,13 @@ cdef Tensor op_nansum(Tensor self, object dim, bint keepdim, object out_dtype):
     cdef dtype od = _accumulating_dtype(dtype_of(x), out_dtype)
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
     cdef tuple dims = reduction_dims(dim, nd)
-    xa = np.where(np.isnan(x), np.zeros((), dtype=x.dtype), x) if x.dtype.kind == "f" else x
-    cdef Tensor result = make(as_array(np.add.reduce(xa, axis=_axis(dims, nd),
-                                                     dtype=od.np_dtype, keepdims=keepdim)))
+    # the NaNs are masked as the kernel loads (float16 is left to numpy, NaNs zeroed)
+    r = _ordered_sum(x, dims, keepdim, od.typenum, dtype_of(x).category == CAT_FLOAT)
+    if r is None:
+        xa = np.where(np.isnan(x), np.zeros((), dtype=x.dtype), x) if x.dtype.kind == "f" else x
+        r = as_array(np.add.reduce(xa, axis=_axis(dims, nd), dtype=od.np_dtype,
+                                   keepdims=keepdim))
+    cdef Tensor result = make(r)
     record_NansumBackward0(result, self, dims, keepdim, out_dtype)
     return result
 
