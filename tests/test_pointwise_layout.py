@@ -130,6 +130,26 @@ UNARY = {
     "rpow": lambda m, x: 2 ** x,
     "frac": lambda m, x: x.frac(),
     "nan_to_num": lambda m, x: x.nan_to_num(),
+    "isinf": lambda m, x: x.isinf(),
+    "isfinite": lambda m, x: x.isfinite(),
+    "isreal": lambda m, x: x.isreal(),
+    "round_decimals": lambda m, x: x.round(decimals=1),
+    "to_other_dtype": lambda m, x: x.to(m.float64) if x.dtype != m.float64 else x.to(m.float32),
+    "clone": lambda m, x: x.clone(),
+    "masked_fill": lambda m, x: x.masked_fill(x > 2, 0),
+    "heaviside": lambda m, x: m.heaviside(x, m.ones((), dtype=x.dtype)),
+}
+
+ACTIVATIONS = {
+    "gelu": lambda m, x: m.nn.functional.gelu(x),
+    "leaky_relu": lambda m, x: m.nn.functional.leaky_relu(x, 0.1),
+    "softplus": lambda m, x: m.nn.functional.softplus(x),
+    "elu": lambda m, x: m.nn.functional.elu(x),
+    "hardtanh": lambda m, x: m.nn.functional.hardtanh(x, 1.0, 4.0),
+    "silu": lambda m, x: m.nn.functional.silu(x),
+    "threshold": lambda m, x: m.nn.functional.threshold(x, 2.0, 0.0),
+    "hardshrink": lambda m, x: m.nn.functional.hardshrink(x, 1.0),
+    "softshrink": lambda m, x: m.nn.functional.softshrink(x, 1.0),
 }
 
 
@@ -139,6 +159,12 @@ def test_unary_layouts(op):
     names = [[n] for n in list(LAYOUTS) + list(EMPTY_LAYOUTS)]
     dtypes = [(F32,), (F64,)] + ([(I64,)] if op not in ("frac",) else [])
     assert _mismatches(fn, names, dtypes) == []
+
+
+@pytest.mark.parametrize("op", sorted(ACTIVATIONS))
+def test_activation_layouts(op):
+    names = [[n] for n in list(LAYOUTS) + list(EMPTY_LAYOUTS)]
+    assert _mismatches(ACTIVATIONS[op], names, [(F32,), (F64,)]) == []
 
 
 BINARY = {

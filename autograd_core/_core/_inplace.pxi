@@ -403,6 +403,18 @@ cpdef cnp.ndarray empty_preserving(cnp.ndarray x, object np_dtype):
     return empty_strided(nd, cnp.PyArray_DIMS(x), st, np_dtype)
 
 
+cdef cnp.ndarray as_preserved(cnp.ndarray values, cnp.ndarray like):
+    """values (of like's shape) laid out as empty_like(like) (preserve_format: ops that
+    write into such a result, as nan_to_num, hardtanh, .to()), copied only if need be."""
+    if (<object>values).strides == (<object>like).strides:
+        return values
+    cdef cnp.ndarray out = empty_preserving(like, values.dtype)
+    if (<object>values).strides == (<object>out).strides:
+        return values
+    out[...] = values
+    return out
+
+
 cdef inline bint _contiguous_in(int nd, const cnp.npy_intp *shape, const cnp.npy_intp *st,
                                 const int *order) noexcept:
     """PyTorch's is_contiguous for the dims in order (outermost first), strides in

@@ -1035,7 +1035,8 @@ cdef Tensor op_masked_fill(Tensor self, Tensor mask, object value):
         vals = np.asarray((<Tensor>value)._data if isinstance(value, Tensor) else value).astype(
             xd.np_dtype)
         out = np.where(m, vals, x)
-    cdef Tensor result = make(as_array(out))
+    # (PyTorch fills a clone(contiguous_format) of the expanded self)
+    cdef Tensor result = make(pointwise_output(as_array(out), (), -1, 0))
     if isinstance(value, Tensor):
         record_MaskedFillBackward1(result, self, mask, value)
     else:

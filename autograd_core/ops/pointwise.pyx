@@ -288,7 +288,21 @@ cdef cnp.ndarray predicate_values(Tensor self, object ufunc):
     cdef cnp.ndarray x = self._data
     if not cnp.PyArray_ISFLOAT(x):
         x = <cnp.ndarray>x.astype(np.float64)
-    return pointwise_output(as_array(ufunc(x)), (self,), -1, 0)
+    cdef bint composed = ufunc is np.isinf or ufunc is np.isfinite
+    if ufunc is _ufunc_isreal or (composed and x is not self._data):
+        # (PyTorch: ones_like/zeros_like(self) for isreal, and isinf/isfinite of integers)
+        return as_preserved(as_array(ufunc(x)), self._data)
+    cdef cnp.ndarray r = pointwise_output(as_array(ufunc(x)), (self,), -1, 0)
+    cdef Tensor t
+    if composed:
+        # (PyTorch's isinf is abs(self) == inf, a comparison with a number, and isfinite
+        # (self == self) * (abs(self) != inf): the layouts of those steps)
+        t = make(r)
+        r2 = pointwise_output(r, (t, 0.0), -1, 0)
+        if ufunc is np.isfinite:
+            r2 = pointwise_output(r2, (t, make(r2)), -1, 0)
+        r = r2
+    return r
 
 
 # ---------------------------------------------------------------- ufuncs numpy lacks
@@ -1369,7 +1383,7 @@ cdef Tensor op_round(Tensor self, object decimals):
         result = make(rounding_values(self, np.rint, "round_vml_cpu"))
         record_RoundBackward0(result, self, decimals)
     else:
-        result = make(_round_decimals_values(self, decimals))
+        result = make(pointwise_output(_round_decimals_values(self, decimals), (self,), -1, 0))
         record_RoundBackward1(result, self, decimals)
     return result
 
@@ -1428,29 +1442,18 @@ cdef Tensor logit_backward(Tensor grad, Tensor self, object eps):
                      OPS.div(grad, OPS.mul(self, OPS.rsub(self, 1, 1)), None))
 
 
-cdef cnp.ndarray _as_preserved(cnp.ndarray values, cnp.ndarray like):
-    """values laid out as empty_like(like) (preserve_format), copied only if need be."""
-    if (<object>values).strides == (<object>like).strides:
-        return values
-    cdef cnp.ndarray out = empty_preserving(like, values.dtype)
-    if (<object>values).strides == (<object>out).strides:
-        return values
-    out[...] = values
-    return out
-
-
 cdef Tensor op_nan_to_num(Tensor self, object nan, object posinf, object neginf):
     cdef cnp.ndarray x = self._data
     cdef dtype d = dtype_of(x)
     # (nan_to_num writes into empty_like(self) / returns self.clone(): preserve_format)
     if d.category != CAT_FLOAT:
-        return make(_as_preserved(<cnp.ndarray>x.copy(), x))
+        return make(as_preserved(<cnp.ndarray>x.copy(), x))
     info = np.finfo(d.np_dtype)
     with quiet():
         v = np.nan_to_num(x, copy=True, nan=0.0 if nan is None else nan,
                           posinf=info.max if posinf is None else posinf,
                           neginf=info.min if neginf is None else neginf)
-    cdef Tensor result = make(_as_preserved(as_array(v), x))
+    cdef Tensor result = make(as_preserved(as_array(v), x))
     record_NanToNumBackward0(result, self, nan, posinf, neginf)
     return result
 
@@ -1527,9 +1530,9 @@ cdef Tensor op_clone(Tensor self, object memory_format):
             np.argsort(order)))
     elif fmt == "contiguous_format":
         result = make(np.array(self._data, copy=True, order="C"))
-    elif cnp.PyArray_IS_C_CONTIGUOUS(self._data):
+    elif has_contiguous_strides(self._data) and cnp.PyArray_SIZE(self._data) != 0:
         # preserve_format of a C-ordered x (the common case, numpy's fastest copy; a
-        # size-1 dim gets the standard stride)
+        # size-1 dim of another stride, or no elements, goes to empty_preserving)
         result = make(np.array(self._data, copy=True, order="C"))
     else:   # preserve_format
         out = empty_preserving(self._data, self._data.dtype)
@@ -1541,7 +1544,7 @@ cdef Tensor op_clone(Tensor self, object memory_format):
 
 cdef Tensor op__to_copy(Tensor self, dtype dtype):
     # (.to() copies with preserve_format; numpy's astype lays out as it likes)
-    cdef Tensor result = make(_as_preserved(self._data.astype(dtype.np_dtype), self._data))
+    cdef Tensor result = make(as_preserved(self._data.astype(dtype.np_dtype), self._data))
     record_ToCopyBackward0(result, self, dtype)
     return result
 
@@ -2584,7 +2587,7 @@ cdef Tensor op_heaviside(Tensor self, Tensor values):
             out = np.where(x == 0, values._data, x > 0).astype(d.np_dtype)
     except ValueError:
         raise broadcast_error(shape_of(x), shape_of(values._data)) from None
-    cdef Tensor result = make(as_array(out))
+    cdef Tensor result = make(pointwise_output(as_array(out), (self, values), -1, 0))
     _record_not_implemented(result, (self, values), "heaviside")
     return result
 
