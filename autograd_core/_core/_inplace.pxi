@@ -251,8 +251,9 @@ cdef bint is_non_overlapping_and_dense(cnp.ndarray x):
 # when they differ). Inputs with exactly C-contiguous strides always give C order when
 # the result has elements (the sort never swaps: each dim's stride is at least the next
 # one's, equal only across size-1 dims; with a size-0 dim a size-1 one may move inside
-# it), which is tested first, so the tiny-op paths pay a stride check and nothing else. empty_like/clone of a tensor
-# that is not dense (infer_dense_strides) is the same sort over one input: dense_order.
+# it), which is tested first, so the tiny-op paths pay a stride check and nothing else.
+# empty_like/clone of a tensor that is not dense (infer_dense_strides) is the same sort
+# over one input (dense_order); ops that write into empty_like(self) use as_preserved.
 
 cdef extern from "numpy/arrayobject.h":
     # (commented out in numpy's own .pxd) steals a reference to descr
@@ -394,7 +395,7 @@ cpdef cnp.ndarray empty_preserving(cnp.ndarray x, object np_dtype):
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x), i
     cdef cnp.npy_intp st[cnp.NPY_MAXDIMS]
     if nd == 0 or (cnp.PyArray_SIZE(x) != 0 and has_contiguous_strides(x)):
-        return np.empty(shape_of(x), dtype=np_dtype)   # (numpy's strides when empty: 0)
+        return np.empty(shape_of(x), dtype=np_dtype)   # (empty: numpy's strides are 0)
     if is_non_overlapping_and_dense(x):
         for i in range(nd):
             st[i] = cnp.PyArray_STRIDE(x, i) // cnp.PyArray_ITEMSIZE(x)
