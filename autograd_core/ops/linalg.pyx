@@ -3799,9 +3799,16 @@ cdef bint _kron_product_viewable(Tensor self, Tensor other, list a_shape, list b
             sa[2 * i] = st1[i - (nd - na)]
         if i >= nd - nb and b_shape[2 * i + 1] == shape[2 * i + 1]:
             sb[2 * i + 1] = st2[i - (nd - nb)]
-    out_stride = iter_output_strides(tuple(shape), [sa, sb])
-    if out_stride is None:
+    # replayed on the dims of size > 1 (the strides the views give the size-1 ones are
+    # not modelled here; they decide nothing for the dims checked below)
+    dims = [d for d in range(n) if shape[d] > 1]
+    sub = iter_output_strides(tuple([shape[d] for d in dims]),
+                              [[sa[d] for d in dims], [sb[d] for d in dims]])
+    if sub is None:
         return True         # C order: every pair of dims views as one
+    out_stride = [0] * n
+    for j in range(len(dims)):
+        out_stride[dims[j]] = sub[j]
     for i in range(nd):
         if shape[2 * i] > 1 and shape[2 * i + 1] > 1 and \
                 out_stride[2 * i] != out_stride[2 * i + 1] * shape[2 * i + 1]:
