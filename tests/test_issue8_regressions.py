@@ -1419,3 +1419,21 @@ def test_float64_sum_that_cancels_exactly_is_zero():
     got = same(prog, rtol=0, atol=0)
     assert got[0].item() == 0.0
     assert not got[3].any()
+
+
+def test_pointwise_result_layout_allows_a_later_view():
+    """addcmul over an expanded float32 input and a float64 one: PyTorch casts the
+    expanded input to float64 first (dense, C order) and lays the result out as
+    TensorIterator does, so a view(-1) of it works; numpy put the stride-0 dim innermost
+    (Note [Pointwise output layout]; fuzzer seed 507826)."""
+    def prog(torch):
+        t0 = torch.tensor([0.9], dtype=torch.float64, requires_grad=True)
+        t1 = torch.tensor([[1.25, 0.5, 0.3], [0.75, -0.9, -0.3], [-0.5, 1.5, 1.0],
+                           [0.6, 0.5, 0.75]], dtype=torch.float32, requires_grad=True)
+        with torch.no_grad():
+            t4 = t1.expand(2, *t1.shape)
+        t5 = torch.addcmul(t4, t4, t0, value=0.5)
+        t6 = t5.view(-1)
+        t6.sum().backward()
+        return t5.stride(), t6, t0.grad
+    same(prog)

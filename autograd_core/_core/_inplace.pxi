@@ -234,21 +234,340 @@ cdef bint is_non_overlapping_and_dense(cnp.ndarray x):
     return True
 
 
+# Note [Pointwise output layout]
+# PyTorch allocates the result of an elementwise op (a TensorIterator op: unary, binary
+# with broadcasting, comparison, ternary such as addcmul, lerp, where, clamp with tensor
+# bounds) in the layout TensorIterator works out from its inputs (TensorIterator.cpp):
+#   1. an input of another dtype than the common one is cast first (.to(), which keeps a
+#      dense input's strides and gives any other dense strides in its own order,
+#      infer_dense_strides);
+#   2. fast_set_up: when every input has the result's shape (no 0-d input or wrapped
+#      number among others): all contiguous -> C order; all channels-last (4-d) ->
+#      channels last; all non-overlapping and dense with equal strides -> those strides;
+#   3. else each input's strides broadcast to the result's shape (0 for a broadcast dim),
+#      the dims sorted innermost first by them (reorder_dimensions: an insertion sort
+#      in which the first input with an opinion decides, a stride 0 has none, and of two
+#      dims of equal stride the smaller goes inside), and the result dense in that order
+#      (compatible_stride; C order when the sort kept the order).
+# numpy's ufuncs choose otherwise (a stride-0 dim innermost, for one), and a later view()
+# or .stride() shows it. pointwise_output lays a numpy result out as PyTorch's (a copy only
+# when they differ). Inputs with exactly C-contiguous strides always give C order when
+# the result has elements (the sort never swaps: each dim's stride is at least the next
+# one's, equal only across size-1 dims; with a size-0 dim a size-1 one may move inside
+# it), which is tested first, so the tiny-op paths pay a stride check and nothing else.
+# empty_like/clone of a tensor that is not dense (infer_dense_strides) is the same sort
+# over one input (dense_order); ops that write into empty_like(self) use as_preserved.
+
+cdef extern from "numpy/arrayobject.h":
+    # (commented out in numpy's own .pxd) steals a reference to descr
+    object PyArray_NewFromDescr(object subtype, object descr, int nd, cnp.npy_intp *dims,
+                                cnp.npy_intp *strides, void *data, int flags, object obj)
+
+cdef enum:
+    ITER_MAX_OPERANDS = 8      # inputs of one elementwise op (where, addcmul, clamp: 3)
+
+
+cdef bint has_contiguous_strides(cnp.ndarray x) noexcept:
+    """Whether x has exactly PyTorch's contiguous strides (numpy's C-contiguous flag
+    ignores the strides of size-1 dims, and numpy gives an empty array zero strides)."""
+    cdef int i
+    cdef cnp.npy_intp cur = cnp.PyArray_ITEMSIZE(x)
+    for i in range(cnp.PyArray_NDIM(x) - 1, -1, -1):
+        if cnp.PyArray_STRIDE(x, i) != cur:
+            return False
+        if cnp.PyArray_DIM(x, i) > 1:
+            cur *= cnp.PyArray_DIM(x, i)
+    return True
+
+
+cdef void iter_sort_dims(int nd, const cnp.npy_intp *shape, int nops, const cnp.npy_intp *st,
+                         int *perm) noexcept:
+    """TensorIterator's reorder_dimensions (Note [Pointwise output layout]): perm[0] the
+    innermost dim, from nops rows of nd strides each (st[k * nd + d], any unit)."""
+    cdef int i, k, d0, d1, a, b, c, tmp
+    cdef cnp.npy_intp s0, s1
+    for i in range(nd):
+        perm[i] = nd - 1 - i
+    for i in range(1, nd):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            a = perm[d0]
+            b = perm[d1]
+            c = 0
+            for k in range(nops):
+                s0 = st[k * nd + a]
+                s1 = st[k * nd + b]
+                if s0 == 0 or s1 == 0:
+                    continue              # a broadcast dim: no opinion
+                if s0 < s1:
+                    c = -1
+                    break
+                if s0 > s1:
+                    c = 1
+                    break
+                if shape[a] > shape[b]:
+                    c = 1
+                    break
+            if c > 0:
+                # (d0 and d1 need not be adjacent: an ambiguous comparison walks on)
+                tmp = perm[d0]
+                perm[d0] = perm[d1]
+                perm[d1] = tmp
+                d1 = d0
+            elif c < 0:
+                break
+
+
+cdef bint dense_in_order(int nd, const cnp.npy_intp *shape, const int *perm,
+                         bint empty_as_one, cnp.npy_intp *out) noexcept:
+    """out[d]: dense strides (in elements) laying the dims out in perm's order (perm[0]
+    innermost); a size-0 dim multiplies by 0 as TensorIterator's compatible_stride does,
+    or by 1 (empty_as_one) as infer_dense_strides does. Returns whether perm is C order
+    (then out holds PyTorch's contiguous strides, which take a size-0 dim as 1)."""
+    cdef int i
+    cdef bint c_order = True
+    for i in range(nd):
+        if perm[i] != nd - 1 - i:
+            c_order = False
+    cdef cnp.npy_intp cur = 1
+    for i in range(nd):
+        out[perm[i]] = cur
+        if shape[perm[i]] > 1 or not (empty_as_one or c_order):
+            cur *= shape[perm[i]]
+    return c_order
+
+
+cdef cnp.ndarray empty_strided(int nd, cnp.npy_intp *dims, const cnp.npy_intp *elem_strides,
+                               object np_dtype):
+    """An uninitialised array with these sizes and strides (in elements) over a buffer of
+    just its elements (the strides must be dense in some order)."""
+    cdef cnp.npy_intp n = 1, strides[cnp.NPY_MAXDIMS]
+    cdef int i
+    for i in range(nd):
+        n *= dims[i]
+    cdef cnp.ndarray buf = np.empty(n, dtype=np_dtype)
+    cdef cnp.npy_intp item = cnp.PyArray_ITEMSIZE(buf)
+    for i in range(nd):
+        strides[i] = elem_strides[i] * item
+    descr = <object>cnp.PyArray_DESCR(buf)
+    Py_INCREF(descr)
+    cdef cnp.ndarray out = PyArray_NewFromDescr(np.ndarray, descr, nd, dims, strides,
+                                                cnp.PyArray_DATA(buf), cnp.NPY_ARRAY_WRITEABLE,
+                                                None)
+    cnp.set_array_base(out, buf)
+    return out
+
+
+cdef void dense_order(cnp.ndarray x, cnp.npy_intp *out) noexcept:
+    """out: PyTorch's infer_dense_strides of x (in elements): dense, dims in the order
+    of x's strides (Note [Pointwise output layout] with x the only input)."""
+    cdef int nd = cnp.PyArray_NDIM(x), i
+    cdef int perm[cnp.NPY_MAXDIMS]
+    cdef cnp.npy_intp st[cnp.NPY_MAXDIMS]
+    for i in range(nd):
+        st[i] = cnp.PyArray_STRIDE(x, i)
+    iter_sort_dims(nd, cnp.PyArray_DIMS(x), 1, st, perm)
+    dense_in_order(nd, cnp.PyArray_DIMS(x), perm, True, out)
+
+
+cdef object iter_output_strides(tuple shape, list operand_strides):
+    """The strides (in elements) TensorIterator gives a new output of this shape over
+    inputs with these strides (each a sequence already broadcast to shape: 0 for a
+    broadcast dim; any unit), or None for C order (Note [Pointwise output layout]; index
+    and kron replay it over the operands PyTorch builds for them)."""
+    cdef int nd = len(shape), i
+    if nd == 0:
+        return None
+    cdef cnp.ndarray dims = np.asarray(shape, dtype=np.intp)
+    cdef cnp.ndarray st = np.ascontiguousarray(
+        np.asarray(operand_strides, dtype=np.intp).reshape(-1))
+    cdef int perm[cnp.NPY_MAXDIMS]
+    cdef cnp.npy_intp out[cnp.NPY_MAXDIMS]
+    iter_sort_dims(nd, <cnp.npy_intp *>cnp.PyArray_DATA(dims), len(operand_strides),
+                   <cnp.npy_intp *>cnp.PyArray_DATA(st), perm)
+    if dense_in_order(nd, <cnp.npy_intp *>cnp.PyArray_DATA(dims), perm, False, out):
+        return None
+    return tuple([out[i] for i in range(nd)])
+
+
 cpdef cnp.ndarray empty_preserving(cnp.ndarray x, object np_dtype):
     """An uninitialised array of x's shape, laid out as PyTorch's preserve_format lays
     out a copy of x (clone, empty_like and the other *_like): with x's very strides when
-    x's elements are non-overlapping and dense, else in C order."""
+    x's elements are non-overlapping and dense, else dense in the order of x's strides
+    (infer_dense_strides)."""
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x), i
-    cdef bint plain = cnp.PyArray_IS_C_CONTIGUOUS(x)
+    cdef cnp.npy_intp st[cnp.NPY_MAXDIMS]
+    if nd == 0 or (cnp.PyArray_SIZE(x) != 0 and has_contiguous_strides(x)):
+        return np.empty(shape_of(x), dtype=np_dtype)   # (empty: numpy's strides are 0)
+    if is_non_overlapping_and_dense(x):
+        for i in range(nd):
+            st[i] = cnp.PyArray_STRIDE(x, i) // cnp.PyArray_ITEMSIZE(x)
+    else:
+        dense_order(x, st)
+    return empty_strided(nd, cnp.PyArray_DIMS(x), st, np_dtype)
+
+
+cdef cnp.ndarray as_preserved(cnp.ndarray values, cnp.ndarray like):
+    """values (of like's shape) laid out as empty_like(like) (preserve_format: ops that
+    write into such a result, as nan_to_num, hardtanh, .to()), copied only if need be."""
+    if (<object>values).strides == (<object>like).strides:
+        return values
+    cdef cnp.ndarray out = empty_preserving(like, values.dtype)
+    if (<object>values).strides == (<object>out).strides:
+        return values
+    out[...] = values
+    return out
+
+
+cdef inline bint _contiguous_in(int nd, const cnp.npy_intp *shape, const cnp.npy_intp *st,
+                                const int *order) noexcept:
+    """PyTorch's is_contiguous for the dims in order (outermost first), strides in
+    elements: size-1 dims aside, dense in that order; always for no elements."""
+    cdef int i, d
+    cdef cnp.npy_intp cur = 1
     for i in range(nd):
-        if cnp.PyArray_DIM(x, i) == 1:
-            plain = False   # (numpy ignores the stride of a size-1 dim; PyTorch keeps it)
-    if nd == 0 or plain or not is_non_overlapping_and_dense(x):
-        return np.empty(shape_of(x), dtype=np_dtype)
-    cdef Py_ssize_t item = np.dtype(np_dtype).itemsize, src_item = cnp.PyArray_ITEMSIZE(x)
-    buf = np.empty(cnp.PyArray_SIZE(x), dtype=np_dtype)
-    return np.lib.stride_tricks.as_strided(
-        buf, shape_of(x), tuple([st // src_item * item for st in (<object>x).strides]))
+        if shape[i] == 0:
+            return True
+    for i in range(nd - 1, -1, -1):
+        d = order[i]
+        if shape[d] != 1:
+            if st[d] != cur:
+                return False
+            cur *= shape[d]
+    return True
+
+
+cdef bint _dense_strides(int nd, const cnp.npy_intp *shape, const cnp.npy_intp *st) noexcept:
+    """PyTorch's is_non_overlapping_and_dense for strides in elements."""
+    cdef int i, j, k
+    cdef int perm[cnp.NPY_MAXDIMS]
+    cdef int n = 0
+    for i in range(nd):
+        if shape[i] > 1:
+            perm[n] = i
+            n += 1
+    for i in range(1, n):       # sort by stride
+        j = i
+        while j > 0 and st[perm[j - 1]] > st[perm[j]]:
+            k = perm[j]
+            perm[j] = perm[j - 1]
+            perm[j - 1] = k
+            j -= 1
+    cdef cnp.npy_intp cur = 1
+    for i in range(n):
+        if st[perm[i]] != cur:
+            return False
+        cur *= shape[perm[i]]
+    return True
+
+
+cdef int _C_ORDER[cnp.NPY_MAXDIMS]
+for _i in range(cnp.NPY_MAXDIMS):
+    _C_ORDER[_i] = _i
+cdef int _CHANNELS_LAST[4]
+_CHANNELS_LAST[:] = [0, 2, 3, 1]
+
+
+cdef cnp.ndarray pointwise_output(cnp.ndarray values, tuple operands, int common,
+                                  int first_cast):
+    """values (an elementwise op's result as numpy computed it) laid out as PyTorch
+    allocates that op's output (Note [Pointwise output layout]). operands: the op's
+    TensorIterator inputs in order, Tensors, numbers (wrapped 0-d scalars) or None
+    (absent); common: the numpy type number inputs are cast to (-1: no cast); inputs
+    before first_cast are never cast (where's condition)."""
+    cdef int nd = cnp.PyArray_NDIM(values)
+    if nd == 0:
+        return values
+    cdef bint all_c = True
+    for x in operands:
+        if isinstance(x, Tensor) and not has_contiguous_strides((<Tensor>x)._data):
+            all_c = False
+            break
+    if all_c and cnp.PyArray_SIZE(values) != 0 and has_contiguous_strides(values):
+        return values
+    cdef cnp.npy_intp *shape = cnp.PyArray_DIMS(values)
+    cdef cnp.npy_intp st[ITER_MAX_OPERANDS * cnp.NPY_MAXDIMS]
+    cdef cnp.npy_intp own[cnp.NPY_MAXDIMS]
+    cdef cnp.npy_intp want[cnp.NPY_MAXDIMS]
+    cdef cnp.npy_intp *row
+    cdef int perm[cnp.NPY_MAXDIMS]
+    cdef int nops = 0, ond, off, i, idx = -1
+    cdef bint same = True, contig = True, chlast = nd == 4, dense_same = True, c_order
+    cdef cnp.ndarray a
+    for x in operands:
+        idx += 1
+        if x is None:
+            continue
+        if not isinstance(x, Tensor) or cnp.PyArray_NDIM((<Tensor>x)._data) == 0:
+            same = False           # a 0-d input: all its strides broadcast to 0
+            continue
+        if nops == ITER_MAX_OPERANDS:
+            break
+        a = (<Tensor>x)._data
+        ond = cnp.PyArray_NDIM(a)
+        if (idx >= first_cast and common >= 0 and cnp.PyArray_TYPE(a) != common
+                and not is_non_overlapping_and_dense(a)):
+            dense_order(a, own)    # .to(common)'s copy
+        else:
+            for i in range(ond):
+                own[i] = cnp.PyArray_STRIDE(a, i) // cnp.PyArray_ITEMSIZE(a)
+        row = st + nops * nd
+        off = nd - ond
+        for i in range(off):
+            row[i] = 0
+        for i in range(ond):
+            row[off + i] = (0 if cnp.PyArray_DIM(a, i) == 1 and shape[off + i] != 1
+                            else own[i])
+        if same:
+            if off != 0:
+                same = False
+            else:
+                for i in range(nd):
+                    if cnp.PyArray_DIM(a, i) != shape[i]:
+                        same = False
+                        break
+        if same:
+            contig = contig and _contiguous_in(nd, shape, own, _C_ORDER)
+            chlast = chlast and _contiguous_in(nd, shape, own, _CHANNELS_LAST)
+            if dense_same:
+                if nops > 0:
+                    for i in range(nd):
+                        if own[i] != st[i]:
+                            dense_same = False
+                            break
+                dense_same = dense_same and _dense_strides(nd, shape, own)
+        nops += 1
+    if nops > 0 and same and contig:
+        c_order = True
+    elif nops > 0 and same and chlast:
+        c_order = False
+        perm[0] = 1
+        perm[1] = 3
+        perm[2] = 2
+        perm[3] = 0
+        dense_in_order(nd, shape, perm, True, want)
+    elif nops > 0 and same and dense_same:
+        c_order = False
+        for i in range(nd):
+            want[i] = st[i]
+    else:
+        iter_sort_dims(nd, shape, nops, st, perm)
+        c_order = dense_in_order(nd, shape, perm, False, want)
+    if c_order:
+        if has_contiguous_strides(values):
+            return values
+        for i in range(nd):
+            perm[i] = nd - 1 - i
+        dense_in_order(nd, shape, perm, False, want)
+    else:
+        for i in range(nd):
+            if cnp.PyArray_STRIDE(values, i) != want[i] * cnp.PyArray_ITEMSIZE(values):
+                break
+        else:
+            return values
+    cdef cnp.ndarray out = empty_strided(nd, shape, want, values.dtype)
+    out[...] = values
+    return out
 
 
 cdef int overlap_status(cnp.ndarray a, cnp.ndarray b) except -1:

@@ -214,10 +214,18 @@ cdef Py_ssize_t shape_numel(tuple shape) except? -1
 cdef tuple inverse_permutation(tuple perm)
 
 
+cdef cnp.ndarray pointwise_output(cnp.ndarray values, tuple operands, int common,
+                                  int first_cast)
+
+
 cdef inline cnp.ndarray empty_like_array(cnp.ndarray x):
-    """An uninitialised C-contiguous array of x's shape and dtype."""
-    return <cnp.ndarray>cnp.PyArray_EMPTY(cnp.PyArray_NDIM(x), cnp.PyArray_DIMS(x),
-                                          cnp.PyArray_TYPE(x), 0)
+    """An uninitialised C-contiguous array of x's shape and dtype, with PyTorch's
+    contiguous strides (numpy gives an array without elements zero strides)."""
+    cdef cnp.ndarray out = <cnp.ndarray>cnp.PyArray_EMPTY(
+        cnp.PyArray_NDIM(x), cnp.PyArray_DIMS(x), cnp.PyArray_TYPE(x), 0)
+    if cnp.PyArray_SIZE(out) == 0:
+        return pointwise_output(out, (), -1, 0)
+    return out
 
 
 cdef inline tuple shape_of(cnp.ndarray arr):
@@ -457,6 +465,17 @@ cdef bint has_internal_overlap(cnp.ndarray a) noexcept
 cdef bint same_elements(cnp.ndarray a, cnp.ndarray b) noexcept
 cdef bint is_non_overlapping_and_dense(cnp.ndarray x)
 cpdef cnp.ndarray empty_preserving(cnp.ndarray x, object np_dtype)
+cdef cnp.ndarray as_preserved(cnp.ndarray values, cnp.ndarray like)
+# PyTorch's layouts of new results (Note [Pointwise output layout], in _inplace.pxi)
+cdef bint has_contiguous_strides(cnp.ndarray x) noexcept
+cdef void iter_sort_dims(int nd, const cnp.npy_intp *shape, int nops, const cnp.npy_intp *st,
+                         int *perm) noexcept
+cdef bint dense_in_order(int nd, const cnp.npy_intp *shape, const int *perm,
+                         bint empty_as_one, cnp.npy_intp *out) noexcept
+cdef void dense_order(cnp.ndarray x, cnp.npy_intp *out) noexcept
+cdef object iter_output_strides(tuple shape, list operand_strides)
+cdef cnp.ndarray empty_strided(int nd, cnp.npy_intp *dims, const cnp.npy_intp *elem_strides,
+                               object np_dtype)
 # PyTorch's MemOverlapStatus of two arrays (overlap_status, in _inplace.pxi)
 cdef enum:
     OVERLAP_NO = 0

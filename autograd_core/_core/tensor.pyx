@@ -18,7 +18,7 @@ tensor([2., 4.])
 cimport cython
 cimport numpy as cnp
 from cpython.object cimport PyTypeObject
-from cpython.ref cimport Py_REFCNT
+from cpython.ref cimport Py_INCREF, Py_REFCNT
 from cpython.type cimport PyType_Modified
 from cpython.pythread cimport (
     NOWAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock, PyThread_release_lock,

@@ -426,9 +426,9 @@ cdef Tensor op_index(Tensor self, object indices):
 # (the indexed dims replaced by the indices' broadcast shape, stride 0; moved to the
 # front first when they are not adjacent) and the index tensors viewed to that shape
 # (size-1 dims elsewhere; a mask becomes the columns of its nonzero(), stride = its
-# ndim). The result's strides are the iterator's: dims sorted by the operands' strides
-# (reorder_dimensions, ties and broadcast dims left to the next operand), dense in that
-# order. _index_result_strides follows that so that x[idx].stride() is PyTorch's.
+# ndim). The result's strides are the iterator's (Note [Pointwise output layout]:
+# iter_output_strides). _index_result_strides builds those operands so that
+# x[idx].stride() is PyTorch's.
 
 cdef tuple _elem_strides_of(cnp.ndarray a):
     cdef Py_ssize_t item = cnp.PyArray_ITEMSIZE(a)
@@ -509,38 +509,10 @@ cdef tuple _index_result_strides(cnp.ndarray x, tuple key, tuple out_shape):
         full = [1] * before + list(bshape) + [1] * after
         operands[op_i] = [0 if full[k] == 1 and shape[k] != 1 else operands[op_i][k]
                           for k in range(n)]
-    perm = list(range(n - 1, -1, -1))
-
-    def should_swap(a, b):
-        for st in operands:
-            s0, s1 = st[a], st[b]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 < s1:
-                return -1
-            if s0 > s1:
-                return 1
-            if shape[a] > shape[b]:
-                return 1
-        return 0
-
-    for i in range(1, n):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            c = should_swap(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
-    if perm == list(range(n - 1, -1, -1)):
+    strides = iter_output_strides(tuple(shape), operands)
+    if strides is None:
         return _elem_strides_of(np.empty(out_shape, dtype=np.int8))
-    strides = [0] * n
-    nxt = 1
-    for k in perm:
-        strides[k] = nxt
-        nxt *= shape[k]
-    return tuple(strides)
+    return strides
 
 
 cdef Tensor index_backward(Tensor grad, tuple self_shape, object indices):
@@ -1063,7 +1035,8 @@ cdef Tensor op_masked_fill(Tensor self, Tensor mask, object value):
         vals = np.asarray((<Tensor>value)._data if isinstance(value, Tensor) else value).astype(
             xd.np_dtype)
         out = np.where(m, vals, x)
-    cdef Tensor result = make(as_array(out))
+    # (PyTorch fills a clone(contiguous_format) of the expanded self)
+    cdef Tensor result = make(pointwise_output(as_array(out), (), -1, 0))
     if isinstance(value, Tensor):
         record_MaskedFillBackward1(result, self, mask, value)
     else:

@@ -3786,7 +3786,7 @@ cdef bint _kron_product_viewable(Tensor self, Tensor other, list a_shape, list b
                                  Py_ssize_t nd, Py_ssize_t na, Py_ssize_t nb):
     """Whether PyTorch's product of kron's two interleaved views can be viewed back to
     the result's shape: the product's layout follows its operands' strides
-    (TensorIterator's reorder_dimensions, replayed here on the dims of size > 1), and
+    (TensorIterator's, Note [Pointwise output layout]: iter_output_strides), and
     each interleaved pair of dims must be contiguous in it (PyTorch raises otherwise)."""
     cdef Py_ssize_t n = 2 * nd, i, j, d
     shape = [max(a_shape[d], b_shape[d]) for d in range(n)]
@@ -3799,34 +3799,16 @@ cdef bint _kron_product_viewable(Tensor self, Tensor other, list a_shape, list b
             sa[2 * i] = st1[i - (nd - na)]
         if i >= nd - nb and b_shape[2 * i + 1] == shape[2 * i + 1]:
             sb[2 * i + 1] = st2[i - (nd - nb)]
-    dims = [d for d in range(n - 1, -1, -1) if shape[d] > 1]     # fastest first
-
-    def should_swap(d0, d1):
-        for st in (sa, sb):
-            if st[d0] == 0 or st[d1] == 0:
-                continue
-            if st[d0] < st[d1]:
-                return -1
-            if st[d0] > st[d1]:
-                return 1
-            if shape[d0] > shape[d1]:
-                return 1
-        return 0
-
-    for i in range(1, len(dims)):
-        j = i
-        for k in range(i - 1, -1, -1):
-            c = should_swap(dims[k], dims[j])
-            if c > 0:
-                dims[k], dims[j] = dims[j], dims[k]
-                j = k
-            elif c < 0:
-                break
+    # replayed on the dims of size > 1 (the strides the views give the size-1 ones are
+    # not modelled here; they decide nothing for the dims checked below)
+    dims = [d for d in range(n) if shape[d] > 1]
+    sub = iter_output_strides(tuple([shape[d] for d in dims]),
+                              [[sa[d] for d in dims], [sb[d] for d in dims]])
+    if sub is None:
+        return True         # C order: every pair of dims views as one
     out_stride = [0] * n
-    acc = 1
-    for d in dims:
-        out_stride[d] = acc
-        acc *= shape[d]
+    for j in range(len(dims)):
+        out_stride[dims[j]] = sub[j]
     for i in range(nd):
         if shape[2 * i] > 1 and shape[2 * i + 1] > 1 and \
                 out_stride[2 * i] != out_stride[2 * i + 1] * shape[2 * i + 1]:

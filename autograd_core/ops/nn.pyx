@@ -173,7 +173,8 @@ cdef cnp.ndarray leaky_relu_values(Tensor x, object slope):
 
 
 cdef Tensor op_leaky_relu(Tensor self, object negative_slope):
-    cdef Tensor result = make(leaky_relu_values(self, negative_slope))
+    cdef Tensor result = make(pointwise_output(leaky_relu_values(self, negative_slope), (self,),
+                                               -1, 0))
     record_LeakyReluBackward0(result, self, negative_slope)
     return result
 
@@ -191,7 +192,7 @@ cdef Tensor op_leaky_relu_backward(Tensor grad_output, Tensor self, object negat
     cdef cnp.ndarray xa = self._data, ga = grad_output._data
     with quiet():
         coef = np.where(xa > 0, 1, negative_slope).astype(xa.dtype)
-        out = cast_like(ga * coef, ga)
+        out = pointwise_output(cast_like(ga * coef, ga), (grad_output, self), -1, 0)
     cdef Tensor result = make(out)
     record_LeakyReluBackwardBackward0(result, grad_output, self, negative_slope, self_is_result)
     return result
@@ -291,7 +292,8 @@ cdef cnp.ndarray elu_values(Tensor x, object alpha, object scale, object input_s
 
 
 cdef Tensor op_elu(Tensor self, object alpha, object scale, object input_scale):
-    cdef Tensor result = make(elu_values(self, alpha, scale, input_scale))
+    cdef Tensor result = make(pointwise_output(elu_values(self, alpha, scale, input_scale),
+                                               (self,), -1, 0))
     record_EluBackward0(result, self, alpha, scale, input_scale)
     return result
 
@@ -362,7 +364,8 @@ cdef cnp.ndarray hardtanh_values(Tensor x, object lo, object hi):
 
 
 cdef Tensor op_hardtanh(Tensor self, object min_val, object max_val):
-    cdef Tensor result = make(hardtanh_values(self, min_val, max_val))
+    # (PyTorch's hardtanh writes into empty_like(self))
+    cdef Tensor result = make(as_preserved(hardtanh_values(self, min_val, max_val), self._data))
     record_HardtanhBackward0(result, self, min_val, max_val)
     return result
 
@@ -371,7 +374,8 @@ cdef Tensor op_hardtanh_backward(Tensor grad_output, Tensor self, object min_val
                                  object max_val):
     cdef cnp.ndarray xa = self._data, ga = grad_output._data
     coef = ((xa > min_val) & (xa < max_val)).astype(xa.dtype)
-    cdef Tensor result = make(cast_like(ga * coef, ga))
+    cdef Tensor result = make(pointwise_output(cast_like(ga * coef, ga), (grad_output, self),
+                                               -1, 0))
     record_HardtanhBackwardBackward0(result, grad_output, self, min_val, max_val)
     return result
 
@@ -415,8 +419,14 @@ cdef cnp.ndarray _threshold_values(cnp.ndarray x, object threshold, object value
         return as_array(np.where(x <= threshold, np.asarray(value).astype(x.dtype), x))
 
 
+cdef Tensor _threshold_result(Tensor self, object threshold, object value):
+    """threshold's values laid out as PyTorch's (Note [Pointwise output layout])."""
+    return make(pointwise_output(_threshold_values(self._data, threshold, value), (self,),
+                                 -1, 0))
+
+
 cdef Tensor op_threshold(Tensor self, object threshold, object value):
-    cdef Tensor result = make(_threshold_values(self._data, threshold, value))
+    cdef Tensor result = _threshold_result(self, threshold, value)
     record_ThresholdBackward0(result, self, threshold, value)
     return result
 
@@ -433,7 +443,7 @@ cdef Tensor op_hardshrink(Tensor self, object lambd):
     check_float_kernel(dtype_of(x), "hardshrink_cpu")
     with quiet():
         out = np.where((x >= -lambd) & (x <= lambd), np.zeros((), x.dtype), x)
-    cdef Tensor result = make(as_array(out))
+    cdef Tensor result = make(pointwise_output(as_array(out), (self,), -1, 0))
     record_HardshrinkBackward0(result, self, lambd)
     return result
 
@@ -442,7 +452,7 @@ cdef Tensor op_hardshrink_backward(Tensor grad_out, Tensor self, object lambd):
     cdef cnp.ndarray x = self._data, g = grad_out._data
     with quiet():
         out = np.where((x >= -lambd) & (x <= lambd), np.zeros((), g.dtype), g)
-    cdef Tensor result = make(as_array(out))
+    cdef Tensor result = make(pointwise_output(as_array(out), (grad_out, self), -1, 0))
     record_HardshrinkBackwardBackward0(result, grad_out, self, lambd)
     return result
 
@@ -457,7 +467,8 @@ cdef Tensor op_softshrink(Tensor self, object lambd):
     lam = np.asarray(lambd, dtype=x.dtype)
     with quiet():
         out = np.where(x > lam, x - lam, np.where(x < -lam, x + lam, np.zeros((), x.dtype)))
-    cdef Tensor result = make(as_array(out.astype(x.dtype, copy=False)))
+    cdef Tensor result = make(pointwise_output(as_array(out.astype(x.dtype, copy=False)),
+                                               (self,), -1, 0))
     record_SoftshrinkBackward0(result, self, lambd)
     return result
 
@@ -466,7 +477,7 @@ cdef Tensor op_softshrink_backward(Tensor grad_output, Tensor self, object lambd
     cdef cnp.ndarray x = self._data, g = grad_output._data
     with quiet():
         out = np.where((x >= -lambd) & (x <= lambd), np.zeros((), g.dtype), g)
-    cdef Tensor result = make(as_array(out))
+    cdef Tensor result = make(pointwise_output(as_array(out), (grad_output, self), -1, 0))
     record_SoftshrinkBackwardBackward0(result, grad_output, self, lambd)
     return result
 
@@ -478,7 +489,7 @@ cdef Tensor op_silu(Tensor self):
     cdef cnp.ndarray xa = self._data
     with quiet():
         out = xa / (1 + np.exp(-xa))
-    cdef Tensor result = make(cast_like(out, xa))
+    cdef Tensor result = make(pointwise_output(cast_like(out, xa), (self,), -1, 0))
     record_SiluBackward0(result, self)
     return result
 
@@ -501,7 +512,7 @@ cdef Tensor op_softplus(Tensor self, object beta, object threshold):
     with quiet():
         bx = xa * beta
         out = np.where(bx > threshold, xa, np.log1p(np.exp(bx)) / beta)
-    cdef Tensor result = make(cast_like(out, xa))
+    cdef Tensor result = make(pointwise_output(cast_like(out, xa), (self,), -1, 0))
     record_SoftplusBackward0(result, self, beta, threshold)
     return result
 
@@ -512,7 +523,7 @@ cdef Tensor op_softplus_backward(Tensor grad_output, Tensor self, object beta, o
         bx = xa * beta
         z = np.exp(bx)
         out = np.where(bx > threshold, ga, ga * z / (z + 1))
-    cdef Tensor result = make(cast_like(out, ga))
+    cdef Tensor result = make(pointwise_output(cast_like(out, ga), (grad_output, self), -1, 0))
     record_SoftplusBackwardBackward0(result, grad_output, self, beta, threshold)
     return result
 
@@ -569,15 +580,17 @@ cdef cnp.ndarray gelu_derivative_values(cnp.ndarray x, bint tanh_approx):
 cdef Tensor op_gelu(Tensor self, object approximate):
     cdef bint tanh_approx = gelu_is_tanh(approximate)
     check_float_kernel(dtype_of(self._data), "GeluKernelImpl")
-    cdef Tensor result = make(gelu_values(self._data, tanh_approx))
+    cdef Tensor result = make(pointwise_output(gelu_values(self._data, tanh_approx), (self,),
+                                               -1, 0))
     record_GeluBackward0(result, self, approximate)
     return result
 
 
 cdef Tensor op_gelu_backward(Tensor grad_output, Tensor self, object approximate):
     cdef cnp.ndarray ga = grad_output._data
-    cdef Tensor result = make(cast_like(ga * gelu_derivative_values(self._data,
-                                                                    gelu_is_tanh(approximate)), ga))
+    cdef Tensor result = make(pointwise_output(
+        cast_like(ga * gelu_derivative_values(self._data, gelu_is_tanh(approximate)), ga),
+        (grad_output, self), -1, 0))
     record_GeluBackwardBackward0(result, grad_output, self, approximate)
     return result
 

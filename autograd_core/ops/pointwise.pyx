@@ -85,8 +85,11 @@ cdef object broadcast_error_of(tuple operands):
     return RuntimeError("shapes cannot be broadcast")
 
 
-cdef cnp.ndarray elementwise_values(object fn, tuple operands, dtype rt):
-    """fn(*operands' arrays in rt), broadcast, quiet, as an array of dtype rt."""
+cdef cnp.ndarray elementwise_values(object fn, tuple operands, dtype rt, int n_inputs=-1):
+    """fn(*operands' arrays in rt), broadcast, quiet, as an array of dtype rt laid out as
+    PyTorch's (Note [Pointwise output layout]; the op's TensorIterator inputs are the
+    first n_inputs operands, by default all: addcmul's value, a number weight of lerp
+    or a number bound of clamp_min is not one)."""
     arrays = [operand_array(x, rt) for x in operands]
     try:
         with quiet():
@@ -96,7 +99,8 @@ cdef cnp.ndarray elementwise_values(object fn, tuple operands, dtype rt):
     cdef cnp.ndarray out = as_array(r)
     if cnp.PyArray_TYPE(out) != rt.typenum:
         out = <cnp.ndarray>out.astype(rt.np_dtype)
-    return out
+    return pointwise_output(out, operands if n_inputs < 0 else operands[:n_inputs],
+                            rt.typenum, 0)
 
 
 # Above this many elements a C loop runs with the GIL released (as numpy's loops do):
@@ -246,7 +250,7 @@ cdef cnp.ndarray unary_float_values(Tensor self, object ufunc, int kernel):
     if kernel != NO_KERNEL and _is_small_float(x):
         return _unary_kernel(x, kernel)
     with quiet():
-        return as_array(ufunc(x))
+        return pointwise_output(as_array(ufunc(x)), (self,), cnp.PyArray_TYPE(x), 0)
 
 
 cdef cnp.ndarray binary_float_values(object self, object other, object ufunc):
@@ -265,9 +269,9 @@ cdef cnp.ndarray rounding_values(Tensor self, object ufunc, str kernel):
     cdef dtype d = dtype_of(x)
     check_not_bool_kernel(d, kernel)
     if d.category == CAT_INT:
-        return <cnp.ndarray>x.copy()
+        return pointwise_output(<cnp.ndarray>x.copy(), (self,), -1, 0)
     with quiet():
-        return as_array(ufunc(x))
+        return pointwise_output(as_array(ufunc(x)), (self,), -1, 0)
 
 
 cdef cnp.ndarray signs_values(Tensor self):
@@ -275,10 +279,12 @@ cdef cnp.ndarray signs_values(Tensor self):
     cdef cnp.ndarray x = self._data
     cdef dtype d = dtype_of(x)
     if d.category == CAT_BOOL:
-        return <cnp.ndarray>x.copy()
-    if d.category == CAT_INT:
-        return as_array(np.sign(x))
-    return as_array((x > 0).astype(x.dtype) - (x < 0).astype(x.dtype))
+        r = x.copy()
+    elif d.category == CAT_INT:
+        r = np.sign(x)
+    else:
+        r = (x > 0).astype(x.dtype) - (x < 0).astype(x.dtype)
+    return pointwise_output(as_array(r), (self,), -1, 0)
 
 
 cdef cnp.ndarray compare_values(Tensor self, object other, object ufunc):
@@ -288,17 +294,19 @@ cdef cnp.ndarray compare_values(Tensor self, object other, object ufunc):
     ob = cast_array((<Tensor>other)._data, rt) if isinstance(other, Tensor) else other
     try:
         with quiet():
-            return as_array(ufunc(oa, ob))
+            r = ufunc(oa, ob)
     except ValueError:
         raise broadcast_error(shape_of(self._data), _operand_shape(other)) from None
+    return pointwise_output(as_array(r), (self, other), rt.typenum, 0)
 
 
 cdef cnp.ndarray logical_values(Tensor self, Tensor other, object ufunc):
     """A logical op on the truth values (nonzero is True): a bool array."""
     try:
-        return as_array(ufunc(self._data != 0, other._data != 0))
+        r = ufunc(self._data != 0, other._data != 0)
     except ValueError:
         raise broadcast_error(shape_of(self._data), shape_of(other._data)) from None
+    return pointwise_output(as_array(r), (self, other), result_type((self, other)).typenum, 0)
 
 
 cdef cnp.ndarray bitwise_values(Tensor self, object other, object ufunc, str kernel):
@@ -319,7 +327,21 @@ cdef cnp.ndarray predicate_values(Tensor self, object ufunc):
     cdef cnp.ndarray x = self._data
     if not cnp.PyArray_ISFLOAT(x):
         x = <cnp.ndarray>x.astype(np.float64)
-    return as_array(ufunc(x))
+    cdef bint composed = ufunc is np.isinf or ufunc is np.isfinite
+    if ufunc is _ufunc_isreal or (composed and x is not self._data):
+        # (PyTorch: ones_like/zeros_like(self) for isreal, and isinf/isfinite of integers)
+        return as_preserved(as_array(ufunc(x)), self._data)
+    cdef cnp.ndarray r = pointwise_output(as_array(ufunc(x)), (self,), -1, 0)
+    cdef Tensor t
+    if composed:
+        # (PyTorch's isinf is abs(self) == inf, a comparison with a number, and isfinite
+        # (self == self) * (abs(self) != inf): the layouts of those steps)
+        t = make(r)
+        r2 = pointwise_output(r, (t, 0.0), -1, 0)
+        if ufunc is np.isfinite:
+            r2 = pointwise_output(r2, (t, make(r2)), -1, 0)
+        r = r2
+    return r
 
 
 # ---------------------------------------------------------------- ufuncs numpy lacks
@@ -414,7 +436,10 @@ cdef cnp.ndarray _binary_values(object a, object b, int kernel):
     elif ta or tb:
         xa = (<Tensor>(a if ta else b))._data
         s = b if ta else a
-        if _is_small_float(xa) and (type(s) is float or type(s) is int):
+        # (a number beside xa: PyTorch's layout follows xa's very strides, size-1 dims
+        # too, Note [Pointwise output layout]; the kernel writes C order)
+        if (_is_small_float(xa) and (type(s) is float or type(s) is int)
+                and has_contiguous_strides(xa) and cnp.PyArray_SIZE(xa) != 0):
             return _binary_scalar_kernel(xa, <double>s, not ta, kernel)
     rt = result_type((a, b))
     if kernel == AGC_DIV and rt.category != CAT_FLOAT:
@@ -441,7 +466,7 @@ cdef cnp.ndarray _binary_values(object a, object b, int kernel):
     out = as_array(r)
     if cnp.PyArray_TYPE(out) != rt.typenum:
         out = out.astype(rt.np_dtype)
-    return out
+    return pointwise_output(out, (a, b), rt.typenum, 0)
 
 
 cdef object _scaled(object self, object other, object alpha):
@@ -460,30 +485,35 @@ cdef object _scaled(object self, object other, object alpha):
     return other * alpha
 
 
+cdef cnp.ndarray _alpha_values(object a, object b, object alpha, int kernel):
+    """a + alpha * b or a - alpha * b: one op in PyTorch, whose layout follows a and b
+    (Note [Pointwise output layout]), not the scaled temporary."""
+    if alpha == 1:
+        return binary_values(a, b, kernel)
+    return pointwise_output(binary_values(a, _scaled(a, b, alpha), kernel), (a, b),
+                            result_type((a, b)).typenum, 0)
+
+
 cdef Tensor op_add(Tensor self, object other, object alpha):
-    cdef Tensor result = make(binary_values(
-        self, other if alpha == 1 else _scaled(self, other, alpha), AGC_ADD))
+    cdef Tensor result = make(_alpha_values(self, other, alpha, AGC_ADD))
     record_AddBackward0(result, self, other, alpha)
     return result
 
 
 cdef Tensor op_add_scalar(Tensor self, object other, object alpha):
-    cdef Tensor result = make(binary_values(
-        self, other if alpha == 1 else _scaled(self, other, alpha), AGC_ADD))
+    cdef Tensor result = make(_alpha_values(self, other, alpha, AGC_ADD))
     record_AddBackward1(result, self, other, alpha)
     return result
 
 
 cdef Tensor op_sub(Tensor self, object other, object alpha):
-    cdef Tensor result = make(binary_values(
-        self, other if alpha == 1 else _scaled(self, other, alpha), AGC_SUB))
+    cdef Tensor result = make(_alpha_values(self, other, alpha, AGC_SUB))
     record_SubBackward0(result, self, other, alpha)
     return result
 
 
 cdef Tensor op_rsub(Tensor self, object other, object alpha):
-    cdef Tensor result = make(binary_values(
-        other, self if alpha == 1 else _scaled(other, self, alpha), AGC_SUB))
+    cdef Tensor result = make(_alpha_values(other, self, alpha, AGC_SUB))
     if isinstance(other, Tensor):
         record_RsubBackward0(result, self, other, alpha)
     else:
@@ -557,7 +587,7 @@ cdef cnp.ndarray _div_values(object a, object b, RoundingMode mode):
     cdef cnp.ndarray out = as_array(r)
     if cnp.PyArray_TYPE(out) != rt.typenum:
         out = <cnp.ndarray>out.astype(rt.np_dtype)
-    return out
+    return pointwise_output(out, (a, b), rt.typenum, 0)
 
 
 cdef Tensor op__div_mode(object self, object other, object rounding_mode):
@@ -617,7 +647,7 @@ cdef Tensor op_neg(Tensor self):
                            "If you are trying to invert a mask, use the `~` or `logical_not()` "
                            "operator instead.")
     cdef Tensor result = make(_unary_kernel(x, AGC_NEG) if _is_small_float(x)
-                              else as_array(np.negative(x)))
+                              else pointwise_output(as_array(np.negative(x)), (self,), -1, 0))
     record_NegBackward0(result, self)
     return result
 
@@ -626,7 +656,7 @@ cdef Tensor op_abs(Tensor self):
     cdef cnp.ndarray x = self._data
     check_not_bool_kernel(dtype_of(x), "abs_cpu")
     cdef Tensor result = make(_unary_kernel(x, AGC_ABS) if _is_small_float(x)
-                              else as_array(np.abs(x)))
+                              else pointwise_output(as_array(np.abs(x)), (self,), -1, 0))
     record_AbsBackward0(result, self)
     return result
 
@@ -658,7 +688,8 @@ cdef cnp.ndarray _pow_scalar_values(Tensor x, object p):
     cdef cnp.ndarray xa = cast_array(x._data, rt)
     with quiet():
         out = np.multiply(xa, xa) if p == 2 else np.power(xa, p)
-    return <cnp.ndarray>as_array(out).astype(rt.np_dtype, copy=False)
+    return pointwise_output(<cnp.ndarray>as_array(out).astype(rt.np_dtype, copy=False), (x,),
+                            rt.typenum, 0)
 
 
 cdef cnp.ndarray _pow_tensor_values(Tensor x, Tensor y):
@@ -674,7 +705,7 @@ cdef cnp.ndarray _pow_tensor_values(Tensor x, Tensor y):
                 out = np.power(cast_array(x._data, rt), cast_array(y._data, rt))
     except ValueError:
         raise broadcast_error(shape_of(x._data), shape_of(y._data)) from None
-    return as_array(out)
+    return pointwise_output(as_array(out), (x, y), rt.typenum, 0)
 
 
 cdef cnp.ndarray _rpow_values(object b, Tensor y):
@@ -685,7 +716,9 @@ cdef cnp.ndarray _rpow_values(object b, Tensor y):
             out = _int_power(np.array(b).astype(rt.np_dtype), cast_array(y._data, rt))
         else:
             out = np.power(b, cast_array(y._data, rt))
-    return <cnp.ndarray>as_array(out).astype(rt.np_dtype, copy=False)
+    # (pow.Scalar allocates a contiguous result itself, then runs pow.Tensor_Tensor)
+    return pointwise_output(<cnp.ndarray>as_array(out).astype(rt.np_dtype, copy=False), (),
+                            -1, 0)
 
 
 cdef Tensor op_pow(object self, object exponent):
@@ -928,7 +961,7 @@ cdef Tensor op_clamp(Tensor self, object min, object max):
     lo = None if min is None else operand_array(min, rt)
     hi = None if max is None else operand_array(max, rt)
     with quiet():
-        out = as_array(_clamp_values(xa, lo, hi))
+        out = pointwise_output(as_array(_clamp_values(xa, lo, hi)), (self,), rt.typenum, 0)
     cdef Tensor result = make(out)
     record_ClampBackward1(result, self, min, max)
     return result
@@ -945,14 +978,15 @@ cdef Tensor op__clamp_tensor(Tensor self, Tensor min, Tensor max):
                                          None if max is None else cast_array(max._data, rt)))
     except ValueError:
         raise broadcast_error_of((self, min, max)) from None
-    cdef Tensor result = make(out)
+    cdef Tensor result = make(pointwise_output(out, (self, min, max), rt.typenum, 0))
     record_ClampBackward0(result, self, min, max)
     return result
 
 
 cdef Tensor op_clamp_min(Tensor self, object min):
     cdef Tensor result = make(elementwise_values(np.maximum, (self, min),
-                                                 result_type((self, min))))
+                                                 result_type((self, min)),
+                                                 2 if isinstance(min, Tensor) else 1))
     if isinstance(min, Tensor):
         record_ClampMinBackward1(result, self, min)
     else:
@@ -962,7 +996,8 @@ cdef Tensor op_clamp_min(Tensor self, object min):
 
 cdef Tensor op_clamp_max(Tensor self, object max):
     cdef Tensor result = make(elementwise_values(np.minimum, (self, max),
-                                                 result_type((self, max))))
+                                                 result_type((self, max)),
+                                                 2 if isinstance(max, Tensor) else 1))
     if isinstance(max, Tensor):
         record_ClampMaxBackward1(result, self, max)
     else:
@@ -1129,7 +1164,7 @@ cdef dtype _check_lerp(Tensor self, Tensor end, object weight):
 
 cdef Tensor op_lerp(Tensor self, Tensor end, object weight):
     cdef dtype d = _check_lerp(self, end, weight)
-    cdef Tensor result = make(elementwise_values(_lerp_ufunc, (self, end, weight), d))
+    cdef Tensor result = make(elementwise_values(_lerp_ufunc, (self, end, weight), d, 2))
     record_LerpBackward0(result, self, end, weight)
     return result
 
@@ -1196,7 +1231,7 @@ cdef Tensor op_addcmul(Tensor self, Tensor tensor1, Tensor tensor2, object value
     cdef tuple operands = (self, tensor1, tensor2)
     cdef dtype rt = result_type(operands)
     check_not_bool_kernel(rt, "addcmul_cpu_out")
-    cdef Tensor result = make(elementwise_values(_addcmul_ufunc, operands + (value,), rt))
+    cdef Tensor result = make(elementwise_values(_addcmul_ufunc, operands + (value,), rt, 3))
     record_AddcmulBackward0(result, self, tensor1, tensor2, value)
     return result
 
@@ -1208,7 +1243,7 @@ cdef Tensor op_addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, object value
     if dtype_of(tensor1._data).category != CAT_FLOAT and \
             dtype_of(tensor2._data).category != CAT_FLOAT:
         raise RuntimeError(_ADDCDIV_INT_MSG)
-    cdef Tensor result = make(elementwise_values(_addcdiv_ufunc, operands + (value,), rt))
+    cdef Tensor result = make(elementwise_values(_addcdiv_ufunc, operands + (value,), rt, 3))
     record_AddcdivBackward0(result, self, tensor1, tensor2, value)
     return result
 
@@ -1225,7 +1260,8 @@ cdef Tensor op_where(Tensor condition, object self, object other):
         out = np.where(condition._data, operand_array(self, rt), operand_array(other, rt))
     except ValueError:
         raise broadcast_error(_operand_shape(self), _operand_shape(other)) from None
-    cdef Tensor result = make(as_array(out))
+    cdef Tensor result = make(pointwise_output(as_array(out), (condition, self, other),
+                                               rt.typenum, 1))
     record_WhereBackward0(result, condition, self, other)
     return result
 
@@ -1302,7 +1338,7 @@ cdef Tensor op_relu(Tensor self):
     else:
         # torch.relu is clamp_min(x, 0): NaN and -0.0 stay as they are
         out = as_array(np.where(x < 0, np.zeros((), x.dtype), x))
-    cdef Tensor result = make(out)
+    cdef Tensor result = make(pointwise_output(out, (self,), -1, 0))
     record_ReluBackward0(result, self)
     return result
 
@@ -1323,7 +1359,9 @@ cdef Tensor op_threshold_backward(Tensor grad_output, Tensor self, object thresh
         out = _binary_kernel(ga, ya, AGC_THRESHOLD_BACKWARD, ga if owned else None)
     else:
         with quiet():
-            out = as_array(np.where(ya <= threshold, np.zeros((), ga.dtype), ga))
+            out = pointwise_output(
+                as_array(np.where(ya <= threshold, np.zeros((), ga.dtype), ga)),
+                (grad_output, self), cnp.PyArray_TYPE(ga), 0)
     cdef Tensor result = make(out)
     record_ThresholdBackwardBackward0(result, grad_output, self, threshold)
     return result
@@ -1336,7 +1374,8 @@ cdef Tensor op_tanh_backward(Tensor grad_output, Tensor output):
     if _fused_pair(ga, ya):
         out = _binary_kernel(ga, ya, AGC_TANH_BACKWARD, ga if owned else None)
     else:
-        out = as_array(ga * (1 - ya * ya))
+        out = pointwise_output(as_array(ga * (1 - ya * ya)), (grad_output, output),
+                               cnp.PyArray_TYPE(ga), 0)
     cdef Tensor result = make(out)
     record_TanhBackwardBackward0(result, grad_output, output)
     return result
@@ -1349,7 +1388,8 @@ cdef Tensor op_sigmoid_backward(Tensor grad_output, Tensor output):
     if _fused_pair(ga, ya):
         out = _binary_kernel(ga, ya, AGC_SIGMOID_BACKWARD, ga if owned else None)
     else:
-        out = as_array(ga * ((1 - ya) * ya))
+        out = pointwise_output(as_array(ga * ((1 - ya) * ya)), (grad_output, output),
+                               cnp.PyArray_TYPE(ga), 0)
     cdef Tensor result = make(out)
     record_SigmoidBackwardBackward0(result, grad_output, output)
     return result
@@ -1382,7 +1422,7 @@ cdef Tensor op_round(Tensor self, object decimals):
         result = make(rounding_values(self, np.rint, "round_vml_cpu"))
         record_RoundBackward0(result, self, decimals)
     else:
-        result = make(_round_decimals_values(self, decimals))
+        result = make(pointwise_output(_round_decimals_values(self, decimals), (self,), -1, 0))
         record_RoundBackward1(result, self, decimals)
     return result
 
@@ -1409,7 +1449,7 @@ cdef Tensor op_frac(Tensor self):
     check_float_kernel(dtype_of(x), "frac_cpu")
     cdef Tensor result
     with quiet():
-        result = make(as_array(x - np.trunc(x)))
+        result = make(pointwise_output(as_array(x - np.trunc(x)), (self,), -1, 0))
     record_FracBackward0(result, self)
     return result
 
@@ -1423,7 +1463,8 @@ cdef Tensor op_logit(Tensor self, object eps):
         else:
             z = xa
         v = np.log(z / (1 - z))
-    cdef Tensor result = make(<cnp.ndarray>np.asarray(v).astype(xa.dtype, copy=False))
+    cdef Tensor result = make(pointwise_output(
+        <cnp.ndarray>np.asarray(v).astype(xa.dtype, copy=False), (self,), cnp.PyArray_TYPE(xa), 0))
     record_LogitBackward0(result, self, eps)
     return result
 
@@ -1443,14 +1484,15 @@ cdef Tensor logit_backward(Tensor grad, Tensor self, object eps):
 cdef Tensor op_nan_to_num(Tensor self, object nan, object posinf, object neginf):
     cdef cnp.ndarray x = self._data
     cdef dtype d = dtype_of(x)
+    # (nan_to_num writes into empty_like(self) / returns self.clone(): preserve_format)
     if d.category != CAT_FLOAT:
-        return make(<cnp.ndarray>x.copy())
+        return make(as_preserved(<cnp.ndarray>x.copy(), x))
     info = np.finfo(d.np_dtype)
     with quiet():
         v = np.nan_to_num(x, copy=True, nan=0.0 if nan is None else nan,
                           posinf=info.max if posinf is None else posinf,
                           neginf=info.min if neginf is None else neginf)
-    cdef Tensor result = make(as_array(v))
+    cdef Tensor result = make(as_preserved(as_array(v), x))
     record_NanToNumBackward0(result, self, nan, posinf, neginf)
     return result
 
@@ -1498,14 +1540,14 @@ cdef Tensor op_ge_(Tensor self, object other):
 
 
 cdef Tensor op_logical_not(Tensor self):
-    return make(as_array(self._data == 0))
+    return make(pointwise_output(as_array(self._data == 0), (self,), -1, 0))
 
 
 cdef Tensor op_bitwise_not(Tensor self):
     cdef dtype d = dtype_of(self._data)
     if d.category == CAT_FLOAT:
         raise not_implemented_for("bitwise_not_cpu", d)
-    return make(as_array(np.invert(self._data)))
+    return make(pointwise_output(as_array(np.invert(self._data)), (self,), -1, 0))
 
 
 # ================================================================ copies and fills
@@ -1527,9 +1569,9 @@ cdef Tensor op_clone(Tensor self, object memory_format):
             np.argsort(order)))
     elif fmt == "contiguous_format":
         result = make(np.array(self._data, copy=True, order="C"))
-    elif cnp.PyArray_IS_C_CONTIGUOUS(self._data):
+    elif has_contiguous_strides(self._data) and cnp.PyArray_SIZE(self._data) != 0:
         # preserve_format of a C-ordered x (the common case, numpy's fastest copy; a
-        # size-1 dim gets the standard stride)
+        # size-1 dim of another stride, or no elements, goes to empty_preserving)
         result = make(np.array(self._data, copy=True, order="C"))
     else:   # preserve_format
         out = empty_preserving(self._data, self._data.dtype)
@@ -1540,7 +1582,8 @@ cdef Tensor op_clone(Tensor self, object memory_format):
 
 
 cdef Tensor op__to_copy(Tensor self, dtype dtype):
-    cdef Tensor result = make(self._data.astype(dtype.np_dtype))
+    # (.to() copies with preserve_format; numpy's astype lays out as it likes)
+    cdef Tensor result = make(as_preserved(self._data.astype(dtype.np_dtype), self._data))
     record_ToCopyBackward0(result, self, dtype)
     return result
 
@@ -2583,7 +2626,7 @@ cdef Tensor op_heaviside(Tensor self, Tensor values):
             out = np.where(x == 0, values._data, x > 0).astype(d.np_dtype)
     except ValueError:
         raise broadcast_error(shape_of(x), shape_of(values._data)) from None
-    cdef Tensor result = make(as_array(out))
+    cdef Tensor result = make(pointwise_output(as_array(out), (self, values), -1, 0))
     _record_not_implemented(result, (self, values), "heaviside")
     return result
 

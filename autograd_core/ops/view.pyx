@@ -122,61 +122,12 @@ cdef inline tuple _along(Py_ssize_t dim, object k):
     return (slice(None),) * dim + (k, Ellipsis)
 
 
-cdef cnp.ndarray _empty_preserving(cnp.ndarray x):
-    """An uninitialised array like x in PyTorch's preserve memory format (empty_like):
-    x's own strides when x is dense, else dense strides in the order of x's
-    (infer_dense_strides: dims sorted by stride, stride-0 dims left in place)."""
-    cdef int nd = cnp.PyArray_NDIM(x), i, j, a, b
-    cdef cnp.npy_intp strides[cnp.NPY_MAXDIMS]
-    cdef cnp.npy_intp sa, sb, cur
-    if _has_contiguous_strides(x):
-        return np.empty(shape_of(x), dtype=x.dtype)
-    cdef cnp.ndarray buf = np.empty(cnp.PyArray_SIZE(x), dtype=x.dtype)
-    if is_non_overlapping_and_dense(x):
-        return _strided_view(buf, nd, cnp.PyArray_DIMS(x), cnp.PyArray_STRIDES(x), True)
-    cdef list perm = list(range(nd - 1, -1, -1))
-    for i in range(1, nd):  # stable insertion sort, as PyTorch's
-        j = i
-        for k in range(i - 1, -1, -1):
-            a = perm[k]
-            b = perm[j]
-            sa = cnp.PyArray_STRIDE(x, a)
-            sb = cnp.PyArray_STRIDE(x, b)
-            if sa == 0 or sb == 0:
-                continue
-            if sa > sb or (sa == sb and cnp.PyArray_DIM(x, a) > cnp.PyArray_DIM(x, b)):
-                perm[k], perm[j] = perm[j], perm[k]
-                j = k
-            elif sa < sb:
-                break
-    cur = cnp.PyArray_ITEMSIZE(x)
-    for i in range(nd):
-        a = perm[i]
-        strides[a] = cur
-        if cnp.PyArray_DIM(x, a) > 1:
-            cur *= cnp.PyArray_DIM(x, a)
-    return _strided_view(buf, nd, cnp.PyArray_DIMS(x), strides, True)
-
-
-cdef bint _has_contiguous_strides(cnp.ndarray x):
-    """Whether x has exactly PyTorch's contiguous strides (numpy's C-contiguous flag
-    ignores the strides of size-1 dims)."""
-    cdef int i
-    cdef cnp.npy_intp cur = cnp.PyArray_ITEMSIZE(x)
-    for i in range(cnp.PyArray_NDIM(x) - 1, -1, -1):
-        if cnp.PyArray_STRIDE(x, i) != cur:
-            return False
-        if cnp.PyArray_DIM(x, i) > 1:
-            cur *= cnp.PyArray_DIM(x, i)
-    return True
-
-
 cdef cnp.ndarray _contiguous(cnp.ndarray x):
     """x in C order with PyTorch's contiguous strides (numpy leaves the strides of
     size-1 dims of a C-ordered result arbitrary)."""
     if not cnp.PyArray_IS_C_CONTIGUOUS(x):
         x = np.ascontiguousarray(x)
-    if _has_contiguous_strides(x):
+    if has_contiguous_strides(x):
         return x
     cdef int nd = cnp.PyArray_NDIM(x), i
     cdef cnp.npy_intp strides[cnp.NPY_MAXDIMS]
@@ -778,7 +729,8 @@ def _pym_tile(self, *args, dims=None):
 cdef Tensor op_flip(Tensor self, object dims):
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
     cdef tuple wd = wrap_dims(tuple(dims), nd)
-    cdef cnp.ndarray out = _empty_preserving(self._data)  # PyTorch's flip keeps the layout
+    # PyTorch's flip keeps the layout (empty_like)
+    cdef cnp.ndarray out = empty_preserving(self._data, self._data.dtype)
     cdef Py_ssize_t i
     np.copyto(out, self._data[tuple([slice(None, None, -1) if i in wd else slice(None)
                                      for i in range(nd)])])
