@@ -457,8 +457,10 @@ op("linalg.pinv.rtol", lambda m, x: m.linalg.pinv(x, rtol=0.3), [C((3, 4))], _PI
 op("pinverse", lambda m, x: m.pinverse(x), [C((4, 3))], _PI)
 op("pinverse.method", lambda m, x: x.pinverse(rcond=1e-3), [C((2, 3))], _PI)
 
-op("linalg.cond", lambda m, x: m.linalg.cond(x), [C((3, 3)), C((3, 4)), C((2, 3, 3))],
-   ("SqueezeBackward1",))
+# square inputs shifted to be well conditioned: on an ill-conditioned random matrix
+# torch's own float32 gradient moves by 1e-5 between CPUs (seen on an AVX512 Xeon)
+op("linalg.cond", lambda m, x: m.linalg.cond(_shift(m, x) if x.shape[-1] == x.shape[-2] else x),
+   [C((3, 3)), C((3, 4)), C((2, 3, 3))], ("SqueezeBackward1",))
 op("linalg.cond.m2", lambda m, x: m.linalg.cond(x, -2), [C((3, 3))], ("SqueezeBackward1",))
 op("linalg.cond.fro_value", lambda m, x: m.linalg.cond(x.detach(), "fro"), [C((3, 3))], (),
    second_order=False)

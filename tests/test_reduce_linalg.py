@@ -303,6 +303,11 @@ _RANK1_3 = [[1., 2., 3.], [2., 4., 6.], [1., 1., 1.]]
 def test_det_singular(data, create_graph):
     def first(m, x):
         return m.linalg.det(x)
+    if data is _RANK1_3 and not create_graph and float(torch.linalg.det(torch.tensor(data))) != 0:
+        # Without create_graph PyTorch's gradient of an exactly singular matrix is its
+        # LU path's: zeros when its LU finds det exactly 0 (ours always does here, so we
+        # give zeros), the cofactors when rounding leaves det -3.3e-16 (an AVX512 Xeon).
+        pytest.skip("torch's LU on this CPU does not find this matrix exactly singular")
     want = _grads(torch, first, [np.array(data)], create_graph)
     got = _grads(autograd_core, first, [np.array(data)], create_graph)
     assert_same(want[:2], got[:2])
