@@ -85,6 +85,10 @@ def _get_num_threads():
     return agc_get_num_threads()
 
 
+cdef int intra_op_threads() noexcept:
+    return agc_get_num_threads()
+
+
 cdef bint grad_enabled() noexcept:
     return agc_grad_enabled()
 

@@ -330,8 +330,7 @@ cdef int _emulated_threads(Py_ssize_t numel):
     matters from GRAIN_SIZE elements on (smaller sums run serially)."""
     if numel < 32768:
         return 1
-    from autograd_core._settings import get_num_threads
-    return get_num_threads()
+    return intra_op_threads()
 
 
 cdef cnp.ndarray _sum_input(cnp.ndarray x, int typenum):
