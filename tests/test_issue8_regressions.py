@@ -1437,3 +1437,31 @@ def test_pointwise_result_layout_allows_a_later_view():
         t6.sum().backward()
         return t5.stride(), t6, t0.grad
     same(prog)
+
+
+def test_operand_of_no_grad_view_partner_not_saved():
+    # fuzzer seed 816085: addcmul(t3, t3, t2) with t3 a view made under no_grad of a
+    # leaf (it requires grad but has no edge) saves no t2, so an in-place change of t2
+    # before backward does not raise
+    def prog(torch):
+        t0 = _t(torch, [0.9, -1.25, -0.3, 0.5])
+        t1 = _t(torch, [1.7, 0.3, 1.25, 0.1])
+        t2 = t0 * 1
+        with torch.no_grad():
+            t3 = t1[2]
+        t6 = torch.addcmul(t3, t3, t2, value=0.5)
+        t7 = t3 * t2
+        t2.div_(2)
+        (t6.sum() + t7.sum()).backward()
+        return t3.requires_grad, t0.grad, t1.grad
+    same(prog)
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (2, 0, 4), (0,), (0, 2, 3)])
+def test_empty_tensor_strides(shape):
+    # numpy reports 0 for every stride of an empty array; PyTorch the dense layout's
+    def prog(torch):
+        z = torch.zeros(*shape)
+        return (z.stride(), torch.empty(shape).stride(), (z * 2).stride(),
+                z.clone().stride(), z.contiguous().stride(), z.stride(-1))
+    same(prog)

@@ -977,7 +977,24 @@ cdef class Tensor:
         return t
 
     def stride(self, dim=None):
-        st = tuple([s // self._data.itemsize for s in (<object>self._data).strides])
+        """The step in elements between neighbours along each dim (or along dim).
+
+        >>> import autograd_core as torch
+        >>> torch.zeros(2, 3).t().stride()
+        (1, 3)
+        """
+        cdef Py_ssize_t k, step = 1
+        cdef list steps
+        if cnp.PyArray_SIZE(self._data) == 0:
+            # numpy reports 0 for every stride of an empty array; PyTorch keeps the
+            # strides of the layout it allocates (a size-0 dim counts as 1): report those
+            steps = [0] * cnp.PyArray_NDIM(self._data)
+            for k in range(cnp.PyArray_NDIM(self._data) - 1, -1, -1):
+                steps[k] = step
+                step *= max(cnp.PyArray_DIM(self._data, k), 1)
+            st = tuple(steps)
+        else:
+            st = tuple([s // self._data.itemsize for s in (<object>self._data).strides])
         if dim is None:
             return st
         return st[wrap_dim(dim, cnp.PyArray_NDIM(self._data))]

@@ -352,6 +352,14 @@ cdef inline bint _input_requires_grad(object x) noexcept:
     return isinstance(x, Tensor) and requires_grad_of(<Tensor>x)
 
 
+cdef inline bint _input_has_edge(object x) except -1:
+    # Whether x's gradient goes anywhere (edge_node): a view made under no_grad of a
+    # tensor that requires grad requires grad but has none, so what only x's gradient
+    # would read is not saved (PyTorch saves per should_compute_output of the edge)
+    return (isinstance(x, Tensor) and requires_grad_of(<Tensor>x)
+            and edge_node(<Tensor>x) is not None)
+
+
 # Note [Inference tensors outside inference mode]
 # PyTorch's inference tensors carry no autograd dispatch keys, so an op whose tensor
 # inputs are all inference tensors runs below autograd even with grad mode on: it

@@ -756,7 +756,7 @@ def gen_node(node, ops_by_name):
         w(f"    cdef tuple inputs = {inputs}")
     w(f"    cdef {node.name} node = {node.name}.__new__({node.name})")
     for u, users in sorted(saved_tensors.items()):
-        cond = " or ".join(f"_input_requires_grad({diff_params[i].name})" for i in sorted(users))
+        cond = " or ".join(f"_input_has_edge({diff_params[i].name})" for i in sorted(users))
         w(f"    if {cond}:")
         w(f"        node.{_field(u)} = save_operand({u})")
     for idx, u in sorted(saved_outputs.items()):
