@@ -1465,3 +1465,37 @@ def test_empty_tensor_strides(shape):
         return (z.stride(), torch.empty(shape).stride(), (z * 2).stride(),
                 z.clone().stride(), z.contiguous().stride(), z.stride(-1))
     same(prog)
+
+
+def test_function_saved_input_detached_in_place():
+    # fuzzer seed 900103: ctx.saved_tensors unpacks with the node as saved_for, so an
+    # input detach_()ed after the call comes back as it is (a built-in op's raises)
+    def prog(torch):
+        class Square(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            def backward(ctx, g):
+                x, = ctx.saved_tensors
+                return 2 * x * g
+
+        t0 = _t(torch, [[0.75], [0.5], [-0.5]])
+        t8 = t0 * 1
+        y = Square.apply(t8)
+        t8.detach_()
+        y.sum().backward()
+        return t0.grad
+    same(prog)
+
+
+def test_builtin_saved_input_detached_in_place_raises():
+    def prog(torch):
+        t0 = _t(torch, [0.75, 0.5])
+        t8 = t0 * 1
+        y = t8.sin()
+        t8.detach_()
+        y.sum().backward()
+    same_error(prog)

@@ -250,8 +250,11 @@ cdef class SavedTensor:
         _pack(self, h, t, pack_hook, unpack_hook)
 
 
-cdef Tensor unpack_saved(SavedTensor saved, Node owner):
-    """The saved value, checked: released state (saved is None then), then version."""
+cdef Tensor unpack_saved(SavedTensor saved, Node owner, bint for_function=False):
+    """The saved value, checked: released state (saved is None then), then version.
+    for_function: ctx.saved_tensors of an autograd.Function, which PyTorch unpacks with
+    the node as saved_for, so a saved input detach_()ed since comes back as it is now
+    instead of raising."""
     cdef Tensor t
     if is_released(owner) or saved is None:
         raise RuntimeError(MSG_BACKWARD_TWICE)
@@ -261,7 +264,7 @@ cdef Tensor unpack_saved(SavedTensor saved, Node owner):
         t = <Tensor>saved.obj
         if t._vc.version != saved.version:
             raise modified_error(t, saved.version, t._grad_fn, t._output_nr)
-        if not saved.leaf and t._grad_fn is None:
+        if not saved.leaf and t._grad_fn is None and not for_function:
             raise RuntimeError(MSG_DETACHED_SAVED)
         return t
     return _unpack_output_values(owner, <cnp.ndarray>saved.obj, saved.vc, saved.version,

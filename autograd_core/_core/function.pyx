@@ -89,7 +89,8 @@ cdef class FunctionNode(Node):
                 "or set clear_saved_tensors_on_access=False.")
         if self._saved is None:
             return self._to_save if self._to_save is not None else ()
-        out = tuple([None if s is None else unpack_saved(<SavedTensor>s, self) for s in self._saved])
+        out = tuple([None if s is None else unpack_saved(<SavedTensor>s, self, True)
+                     for s in self._saved])
         if getattr(self._fn_cls, "clear_saved_tensors_on_access", False):
             self._saved = None
             self._cleared = True

@@ -312,7 +312,7 @@ cdef inline int check_not_bool_kernel(dtype d, str kernel) except -1:
 cdef void bump_version(Tensor t)
 cdef SavedTensor save(Tensor t)
 cdef SavedTensor save_output(Tensor out, int output_nr)
-cdef Tensor unpack_saved(SavedTensor saved, Node owner)
+cdef Tensor unpack_saved(SavedTensor saved, Node owner, bint for_function=*)
 # Note [Saved outputs inline] (in _node.pxi): a node's own saved output in its fields
 cdef object save_output_inline(Tensor out, int output_nr)
 cdef Tensor unpack_output(Node owner, object obj, VersionCounter vc, long version,
