@@ -162,7 +162,10 @@ def test_softmax_last_dim(shape, dtype, log):
         g = m.tensor(np.random.default_rng(11).standard_normal(shape), dtype=getattr(m, dtype))
         y.backward(g)
         return y, x.grad, y.grad_fn.name()
-    same(prog)
+    # the gradient subtracts a row sum of 1000 float32 terms: summed in the order of the
+    # CPU's vector width (AVX2 and AVX512 differ), it differs by more than 1e-5 in a place
+    # where it cancels
+    same(prog, **({"rtol": 1e-4, "atol": 1e-5} if dtype == "float32" else {}))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
