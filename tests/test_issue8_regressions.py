@@ -1463,7 +1463,10 @@ def test_empty_tensor_strides(shape):
     def prog(torch):
         z = torch.zeros(*shape)
         return (z.stride(), torch.empty(shape).stride(), (z * 2).stride(),
-                z.clone().stride(), z.contiguous().stride(), z.stride(-1))
+                z.clone().stride(), z.contiguous().stride(), z.stride(-1),
+                z.t().stride() if z.dim() == 2 else None, z[1:].stride(),
+                z.unsqueeze(0).expand(2, *shape).stride(), z.transpose(0, -1).stride(),
+                z.transpose(0, -1).contiguous().stride())
     same(prog)
 
 

@@ -983,18 +983,7 @@ cdef class Tensor:
         >>> torch.zeros(2, 3).t().stride()
         (1, 3)
         """
-        cdef Py_ssize_t k, step = 1
-        cdef list steps
-        if cnp.PyArray_SIZE(self._data) == 0:
-            # numpy reports 0 for every stride of an empty array; PyTorch keeps the
-            # strides of the layout it allocates (a size-0 dim counts as 1): report those
-            steps = [0] * cnp.PyArray_NDIM(self._data)
-            for k in range(cnp.PyArray_NDIM(self._data) - 1, -1, -1):
-                steps[k] = step
-                step *= max(cnp.PyArray_DIM(self._data, k), 1)
-            st = tuple(steps)
-        else:
-            st = tuple([s // self._data.itemsize for s in (<object>self._data).strides])
+        st = tuple([s // self._data.itemsize for s in (<object>self._data).strides])
         if dim is None:
             return st
         return st[wrap_dim(dim, cnp.PyArray_NDIM(self._data))]
@@ -1501,3 +1490,18 @@ cdef class Tensor:
 
 
 cdef object _dtype_type = dtype
+
+
+cdef cnp.ndarray dense_empty(cnp.ndarray arr):
+    """arr (empty) as a view with the dense strides of its shape (Note [Strides of empty
+    tensors]); an array with a stride set (a layout computed for it) is kept."""
+    cdef Py_ssize_t k, step = arr.itemsize
+    cdef list steps = [0] * cnp.PyArray_NDIM(arr)
+    for k in range(cnp.PyArray_NDIM(arr)):
+        if cnp.PyArray_STRIDES(arr)[k]:
+            return arr
+    for k in range(cnp.PyArray_NDIM(arr) - 1, -1, -1):
+        steps[k] = step
+        step *= max(cnp.PyArray_DIM(arr, k), 1)
+    return np.lib.stride_tricks.as_strided(arr, shape_of(arr), tuple(steps),
+                                          writeable=cnp.PyArray_ISWRITEABLE(arr))

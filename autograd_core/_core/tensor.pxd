@@ -183,10 +183,22 @@ cdef inline void gc_track(object o) noexcept:
 
 # ---------------------------------------------------------------- making tensors
 
+# Note [Strides of empty tensors]
+# numpy gives every new empty array all-zero strides; PyTorch allocates an empty tensor
+# with the dense strides of its shape (a size-0 dim counted as 1), and its views carry
+# them (a transpose swaps them). make() turns a fresh empty array into a view with the
+# dense strides (numpy keeps the strides of such a view and of views of it), so that
+# stride() and the layout rules that read strides see PyTorch's.
+cdef cnp.ndarray dense_empty(cnp.ndarray arr)
+
+
 cdef inline Tensor make(cnp.ndarray arr):
     """A new tensor over arr (no copy), without history."""
     cdef Tensor t = Tensor.__new__(Tensor)
     gc_untrack(t)  # Note [Untracked by the cycle collector]
+    if (cnp.PyArray_NDIM(arr) and cnp.PyArray_STRIDES(arr)[cnp.PyArray_NDIM(arr) - 1] == 0
+            and cnp.PyArray_SIZE(arr) == 0):
+        arr = dense_empty(arr)   # Note [Strides of empty tensors]
     t._data = arr
     if inference_mode_enabled():
         t._inference = True
