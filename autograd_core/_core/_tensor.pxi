@@ -486,6 +486,10 @@ cdef cnp.ndarray _deepcopy_values(cnp.ndarray values, dict memo):
     deepcopy (memo, keyed by the owning ndarray's id), so that tensors sharing memory
     before share it after, as PyTorch's storages do."""
     cdef object root = values
+    if cnp.PyArray_SIZE(values) == 0:
+        # nothing to share; the copy keeps the strides (Note [Strides of empty tensors])
+        return np.lib.stride_tricks.as_strided(values.copy(), shape_of(values),
+                                              (<object>values).strides)
     while isinstance(root.base, np.ndarray):
         root = root.base
     if not (root.flags.c_contiguous or root.flags.f_contiguous):
