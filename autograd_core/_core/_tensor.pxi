@@ -753,7 +753,11 @@ cdef class Tensor:
     def _version(self):
         if self._inference:
             raise RuntimeError("Inference tensors do not track version counter.")
-        return 0 if self._vc is None else self._vc.version
+        if self._vc is None and self._grad_fn is None:
+            return 0
+        # a tensor with history may share a counter its grad_fn made (Note [Counters
+        # made by the node]): an unpacked saved output bumped in place
+        return version_counter(self).version
 
     @property
     def _base(self):
@@ -814,6 +818,7 @@ cdef class Tensor:
         if self._requires_grad and not cnp.PyArray_ISFLOAT((<Tensor>value)._data):
             raise RuntimeError("data set to a tensor that requires gradients must be floating "
                                "point or complex dtype")
+        keep_counter(self)  # the counter stays (Note [Counters made by the node])
         self._data = (<Tensor>value)._data
 
     @data.deleter
@@ -838,6 +843,7 @@ cdef class Tensor:
                                "gradients. To fix this error, please refer to the "
                                "Optimizer.zero_grad() function in torch/optim/optimizer.py "
                                "as the solution.")
+        keep_counter(self)  # Note [Counters made by the node]
         self._grad_fn = None
         self._output_nr = 0
         self._requires_grad = False

@@ -24,7 +24,7 @@ from autograd_core._core.tensor cimport (
     grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, Node, SavedTensor, Tensor, bump_version,
     check_inplace, raw_saved,
     gc_track, make, make_view, move_retained_grad, record_outputs, recording, region_of,
-    requires_grad_of, save, save_output, set_input_meta, shape_of, version_counter,
+    requires_grad_of, save, save_output, set_input_meta, shape_of, version_counter, keep_counter,
     unpack_saved, write_region, zeros, is_released, set_released,
     CM_IN_CUSTOM_FUNCTION, CM_MULTI_OUTPUT_NODE,
 )
@@ -281,6 +281,7 @@ def function_apply(fn_cls, tuple args, dict kwargs):
             elif is_input:
                 t = _detached(t)   # not the input's requires_grad that changes
             elif t._base is None:
+                keep_counter(t)  # Note [Counters made by the node]
                 t._grad_fn = None  # detach_()
                 t._output_nr = 0
                 t._requires_grad = False
@@ -301,6 +302,7 @@ def function_apply(fn_cls, tuple args, dict kwargs):
                 dirty_views.append((i, t))
             else:
                 old = t._grad_fn
+                keep_counter(t)  # Note [Counters made by the node]
                 t._grad_fn = ctx
                 t._output_nr = i
                 t._requires_grad = True
@@ -311,6 +313,7 @@ def function_apply(fn_cls, tuple args, dict kwargs):
             if is_input:
                 t = _alias(t)
             old = t._grad_fn
+            keep_counter(t)  # Note [Counters made by the node]
             t._grad_fn = ctx
             t._output_nr = i
             t._requires_grad = True

@@ -53,6 +53,10 @@ cdef class Node:
     # An in-place op made t hold output output_nr: a node that saved that output
     # repoints its SavedTensor to t (Note [In-place ops]).
     cdef void repoint_output(self, int output_nr, Tensor t) noexcept
+    # The version counter of output output_nr, whose array is data, when this node
+    # saved that output inline and so shares its counter (made here on first need), else
+    # None (Note [Counters made by the node] in _node.pxi)
+    cdef VersionCounter output_counter(self, int output_nr, cnp.ndarray data)
 
 
 cdef class SavedTensor:
@@ -206,10 +210,21 @@ cdef inline Tensor make(cnp.ndarray arr):
 
 
 cdef inline VersionCounter version_counter(Tensor t):
-    """t's version counter, created on first use."""
+    """t's version counter, created on first use: the one its grad_fn holds for it when
+    that node saved t inline (Note [Counters made by the node] in _node.pxi)."""
     if t._vc is None:
-        t._vc = VersionCounter.__new__(VersionCounter)
+        if t._grad_fn is not None:
+            t._vc = t._grad_fn.output_counter(t._output_nr, t._data)
+        if t._vc is None:
+            t._vc = VersionCounter.__new__(VersionCounter)
     return t._vc
+
+
+cdef inline void keep_counter(Tensor t):
+    """Before t's grad_fn changes (an in-place op, detach_()): give t the counter its
+    grad_fn holds for it, if that node saved t inline, while the link still exists."""
+    if t._vc is None and t._grad_fn is not None:
+        t._vc = t._grad_fn.output_counter(t._output_nr, t._data)
 
 
 cdef Tensor make_view(Tensor base, cnp.ndarray arr)
@@ -327,9 +342,9 @@ cdef SavedTensor save_output(Tensor out, int output_nr)
 cdef Tensor unpack_saved(SavedTensor saved, Node owner, bint for_function=*)
 # Note [Saved outputs inline] (in _node.pxi): a node's own saved output in its fields
 cdef object save_output_inline(Tensor out, int output_nr)
-cdef Tensor unpack_output(Node owner, object obj, VersionCounter vc, long version,
-                          int output_nr)
-cdef SavedTensor saved_output_object(object obj, VersionCounter vc, long version,
+cdef Tensor unpack_output(Node owner, object obj, VersionCounter vc, int output_nr,
+                          bint formula)
+cdef SavedTensor saved_output_object(Node owner, object obj, VersionCounter vc,
                                      int output_nr)
 cdef list saved_hooks_state()
 cdef int restore_saved_hooks(list state) except -1

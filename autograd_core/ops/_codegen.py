@@ -579,21 +579,22 @@ def gen_node(node, ops_by_name):
     w(f'    """{_escape_doc(doc)}"""')
     for u in sorted(saved_tensors):
         w(f"    cdef object {_field(u)}")
-    # Note [Saved outputs inline] (_core/_node.pxi): the node's own outputs in three
-    # fields each; an output that is not the node's (no history) as a SavedTensor
+    # Note [Saved outputs inline] (_core/_node.pxi): the node's own outputs in two
+    # fields each (the saved version is 0); an output that is not the node's (no
+    # history) as a SavedTensor
     inline_nr = {u: slots.index(idx) for idx, u in saved_outputs.items() if idx in slots}
 
     def unpack_out(obj, u):
         if u in inline_nr:
             f = f"{obj}.{_field(u)}"
-            return f"unpack_output({obj}, {f}, {f}_vc, {f}_version, {inline_nr[u]})"
+            # the derivative's own unpacking (obj node) vs the _saved_<name> property
+            return f"unpack_output({obj}, {f}, {f}_vc, {inline_nr[u]}, {obj == 'node'})"
         return f"unpack_saved({obj}.{_field(u)}, {obj})"
 
     for u in sorted(set(saved_outputs.values())):
         if u in inline_nr:
             w(f"    cdef object {_field(u)}")
-            w(f"    cdef VersionCounter {_field(u)}_vc")
-            w(f"    cdef long {_field(u)}_version")
+            w(f"    cdef VersionCounter {_field(u)}_vc  # None until needed (Note [Counters made by the node])")
         else:
             w(f"    cdef SavedTensor {_field(u)}")
     for u in sorted(saved_values):
@@ -670,9 +671,25 @@ def gen_node(node, ops_by_name):
             w(f"            if type(self.{f}) is SavedTensor:")
             w(f"                repoint_saved(self.{f}, t)")
             w("            else:")
-            w(f"                self.{f} = t._data")
-            w(f"                self.{f}_vc = t._vc")
-            w(f"                self.{f}_version = t._vc.version")
+            # t is past version 0 (the in-place op bumped it): no longer the inline form
+            w(f"                self.{f} = saved_output_object(self, t._data, version_counter(t), {slots.index(idx)})")
+            w(f"                (<SavedTensor>self.{f}).version = t._vc.version")
+            w(f"                self.{f}_vc = None")
+        w("")
+    if inline_nr:
+        # Note [Counters made by the node]: the counter of an output saved inline
+        w("    cdef VersionCounter output_counter(self, int output_nr, cnp.ndarray data):")
+        for u, nr in sorted(inline_nr.items(), key=lambda kv: kv[1]):
+            f = _field(u)
+            w(f"        if output_nr == {nr}:")
+            w(f"            if self.{f} is data:")
+            w(f"                if self.{f}_vc is None:")
+            w(f"                    self.{f}_vc = VersionCounter.__new__(VersionCounter)")
+            w(f"                return self.{f}_vc")
+            # made a SavedTensor by _raw_saved_<name> before the output needed its counter
+            w(f"            if type(self.{f}) is SavedTensor and (<SavedTensor>self.{f}).obj is data:")
+            w(f"                return (<SavedTensor>self.{f}).vc")
+        w("        return None")
         w("")
     fields = (sorted(saved_tensors) + sorted(set(saved_outputs.values()))
               + sorted(released_values))
@@ -707,8 +724,8 @@ def gen_node(node, ops_by_name):
             # the SavedTensor returned stays the node's (Note [Saved outputs inline])
             f = _field(u)
             w(f"        if self.{f} is not None:")
-            w(f"            self.{f} = saved_output_object(self.{f}, self.{f}_vc, "
-              f"self.{f}_version, {inline_nr[u]})")
+            w(f"            self.{f} = saved_output_object(self, self.{f}, self.{f}_vc, "
+              f"{inline_nr[u]})")
             w(f"            self.{f}_vc = None")
         w(f"        return raw_saved(self, self.{_field(u)})")
         w("")
@@ -768,7 +785,6 @@ def gen_node(node, ops_by_name):
             out = _output_params(schema)[idx]
             w(f"    node.{_field(u)} = save_output_inline({out}, {slots.index(idx)})")
             w(f"    node.{_field(u)}_vc = {out}._vc")
-            w(f"    node.{_field(u)}_version = {out}._vc.version")
     for u in sorted(saved_values):
         w(f"    node.{_field(u)} = {'save_key(' + u + ')' if u in released_values else u}")
     for t, attr in sorted(saved_meta):

@@ -1421,6 +1421,7 @@ cdef Tensor linalg_solve_backward_B(Tensor grad, Tensor X, Tensor A, bint left):
 
 cdef inline void _no_history(Tensor t) noexcept:
     """An output PyTorch marks non-differentiable although it is floating point."""
+    keep_counter(t)  # Note [Counters made by the node]
     t._grad_fn = None
     t._requires_grad = False
 

@@ -375,6 +375,7 @@ cdef Tensor op_squeeze_(Tensor self, object dim):
     (an in-place view op changes metadata only: no values are written)."""
     cdef Tensor src = inplace_source(self, ())
     cdef tuple dims = _squeezed_dims(self, dim)
+    keep_counter(self)  # before its memory changes: Note [Counters made by the node]
     self._data = _squeeze_values(self._data, dims)
     bump_version(self)
     if src is self:
@@ -1419,6 +1420,7 @@ cdef Tensor _restride_(Tensor self, cnp.ndarray values):
     records (Note [In-place ops])."""
     check_inference_inplace(self)
     cdef Tensor src = inplace_source(self, ())
+    keep_counter(self)  # before its memory changes: Note [Counters made by the node]
     self._data = values
     bump_version(self)
     if src is self:
@@ -1545,6 +1547,7 @@ cdef Tensor op_as_strided_(Tensor self, object size, object stride, object stora
     cdef Tensor src = inplace_source(self, ())
     if src is not self:
         region = region_within(values, self)
+    keep_counter(self)  # before its memory changes: Note [Counters made by the node]
     self._data = values
     bump_version(self)
     if src is not self:
@@ -1655,6 +1658,7 @@ cdef Tensor op_resize_(Tensor self, object size):
         out = np.empty(n, dtype=x.dtype)
         out[:builtins.min(n, have)] = x.reshape(-1)[:builtins.min(n, have)]
         out = _contiguous(out.reshape(shape))
+    keep_counter(self)  # before its memory changes: Note [Counters made by the node]
     self._data = out
     bump_version(self)
     return self
@@ -1724,6 +1728,7 @@ cdef Tensor _set_to(Tensor self, Tensor source, cnp.ndarray new):
     # a view set_ to other memory no longer lies in its base's: from now on it is read
     # as a tensor of its own (PyTorch keeps ._base, whose memory it no longer uses)
     self._base = None
+    keep_counter(self)  # before its memory changes: Note [Counters made by the node]
     self._data = new
     if self._grad_fn is None:
         # a leaf's AccumulateGrad belongs to its old memory: edges taken before (a
