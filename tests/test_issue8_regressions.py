@@ -14,6 +14,21 @@ def _t(torch, v, rg=True):
     return torch.tensor(v, dtype=torch.float64, requires_grad=rg)
 
 
+def _square_function(torch):
+    """x * x as a custom Function that saves its input."""
+    class Square(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return 2 * x * g
+    return Square
+
+
 # ------------------------------------------------------------- engine, autograd.grad
 
 def test_grad_input_on_the_path_to_another_input():
@@ -840,17 +855,7 @@ def test_hook_on_view_before_inplace_write_through_it():
     not run: the write's gradient reaches the base past the view's old node (fuzzer seed
     601347)."""
     def prog(torch):
-        class Square(torch.autograd.Function):
-            @staticmethod
-            def forward(ctx, x):
-                ctx.save_for_backward(x)
-                return x * x
-
-            @staticmethod
-            def backward(ctx, g):
-                x, = ctx.saved_tensors
-                return 2 * x * g
-
+        Square = _square_function(torch)
         x = _t(torch, -0.5)
         y = Square.apply(x)
         v = y.view_as(y)
@@ -1474,17 +1479,7 @@ def test_function_saved_input_detached_in_place():
     # fuzzer seed 900103: ctx.saved_tensors unpacks with the node as saved_for, so an
     # input detach_()ed after the call comes back as it is (a built-in op's raises)
     def prog(torch):
-        class Square(torch.autograd.Function):
-            @staticmethod
-            def forward(ctx, x):
-                ctx.save_for_backward(x)
-                return x * x
-
-            @staticmethod
-            def backward(ctx, g):
-                x, = ctx.saved_tensors
-                return 2 * x * g
-
+        Square = _square_function(torch)
         t0 = _t(torch, [[0.75], [0.5], [-0.5]])
         t8 = t0 * 1
         y = Square.apply(t8)

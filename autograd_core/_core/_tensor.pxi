@@ -753,11 +753,10 @@ cdef class Tensor:
     def _version(self):
         if self._inference:
             raise RuntimeError("Inference tensors do not track version counter.")
-        if self._vc is None and self._grad_fn is None:
-            return 0
         # a tensor with history may share a counter its grad_fn made (Note [Counters
         # made by the node]): an unpacked saved output bumped in place
-        return version_counter(self).version
+        keep_counter(self)
+        return 0 if self._vc is None else self._vc.version
 
     @property
     def _base(self):

@@ -209,22 +209,21 @@ cdef inline Tensor make(cnp.ndarray arr):
     return t
 
 
-cdef inline VersionCounter version_counter(Tensor t):
-    """t's version counter, created on first use: the one its grad_fn holds for it when
-    that node saved t inline (Note [Counters made by the node] in _node.pxi)."""
-    if t._vc is None:
-        if t._grad_fn is not None:
-            t._vc = t._grad_fn.output_counter(t._output_nr, t._data)
-        if t._vc is None:
-            t._vc = VersionCounter.__new__(VersionCounter)
-    return t._vc
-
-
 cdef inline void keep_counter(Tensor t):
     """Before t's grad_fn changes (an in-place op, detach_()): give t the counter its
     grad_fn holds for it, if that node saved t inline, while the link still exists."""
     if t._vc is None and t._grad_fn is not None:
         t._vc = t._grad_fn.output_counter(t._output_nr, t._data)
+
+
+cdef inline VersionCounter version_counter(Tensor t):
+    """t's version counter, created on first use: the one its grad_fn holds for it when
+    that node saved t inline (Note [Counters made by the node] in _node.pxi)."""
+    if t._vc is None:
+        keep_counter(t)
+        if t._vc is None:
+            t._vc = VersionCounter.__new__(VersionCounter)
+    return t._vc
 
 
 cdef Tensor make_view(Tensor base, cnp.ndarray arr)
