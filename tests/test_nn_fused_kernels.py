@@ -360,3 +360,26 @@ def test_conv2d_bias_gradient(dtype, hw):
         return b.grad, w.grad, x.grad
     # float32 sums of hundreds of terms of ~1: an input gradient near 0 is off by ~1e-6
     same(prog, rtol=1e-4 if dtype == "float32" else 1e-6, atol=1e-4 if dtype == "float32" else 1e-9)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("hw", [(4, 4), (5, 7), (28, 28)])
+def test_max_pool2d_2x2_ties_nan_inf(dtype, hw):
+    """The 2x2, stride-2 window's branch-free loop: relu's ties (the first maximum wins,
+    -0.0 before 0.0 stays), a NaN beating every number and a later NaN an earlier one,
+    +-inf, odd sizes (the last row or column left out); values, indices and the
+    gradient as PyTorch's."""
+    def prog(m):
+        a = np.maximum(np.random.default_rng(5).standard_normal((2, 3) + hw), 0)
+        a[0, 0, :4, :4] = [[-0.0, 0.0, np.nan, 1.0],
+                           [0.0, -0.0, np.nan, 2.0],
+                           [-np.inf, -np.inf, 1.0, np.inf],
+                           [-np.inf, -np.inf, 3.0, np.inf]]
+        a[1, 2, :2, :2] = [[2.0, np.nan], [np.nan, 5.0]]
+        x = m.tensor(a, dtype=getattr(m, dtype), requires_grad=True)
+        y, idx = m.nn.functional.max_pool2d(x, 2, return_indices=True)
+        y.backward(m.tensor(np.random.default_rng(6).standard_normal(tuple(y.shape)),
+                            dtype=getattr(m, dtype)))
+        yt = m.nn.functional.max_pool2d(x.detach().transpose(2, 3), 2)
+        return y, signs(y), idx, x.grad, yt
+    same(prog)
