@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import autograd_core as ac
-from _diff import Raised, assert_same, same
+from _diff import Raised, assert_same, same, same_error
 
 MODS = (torch, ac)
 
@@ -251,3 +251,46 @@ def test_errors(name):
             results.append(Raised(e).key())
     assert results[0] is not None, "torch does not raise: not an error case"
     assert_same(results[0], results[1])
+
+
+# ------------------------------------------------------------------ x[i0, i1, ...]: one index per dim
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_index_tensor_per_dim_values_and_gradients(dtype):
+    """x[i0, i1] and x[i0, i1, i2] with one int64 index tensor per dim (a loss picking
+    logp[rows, labels]): values, negative indices, a repeated pair whose gradients add
+    up, a transposed input, second-order gradients and the node's name."""
+    def prog(m):
+        x = leaf(m, (6, 5), dtype=dtype)
+        r, c = I(m, [0, 2, -1, 2, 2]), I(m, [4, 4, 0, -1, 1])
+        y = x[r, c]
+        g = m.autograd.grad((y * y).sum(), x, create_graph=True)[0]
+        gg = m.autograd.grad((g * g).sum(), x)[0]
+        xt = leaf(m, (5, 6), seed=1, dtype=dtype).t()
+        yt = xt[r, c]
+        yt.backward(m.arange(5, dtype=getattr(m, dtype)))
+        x3 = leaf(m, (3, 4, 2), seed=2, dtype=dtype)
+        y3 = x3[I(m, [2, 0, 2]), I(m, [3, -4, 3]), I(m, [1, 0, 1])]
+        y3.sum().backward()
+        return y, gname(y), g, gg, yt, yt.is_contiguous(), y3, x3.grad
+    same(prog)
+
+
+def test_index_tensor_per_dim_empty_and_no_grad():
+    def prog(m):
+        x = leaf(m, (4, 3))
+        e = x[I(m, []), I(m, [])]
+        with m.no_grad():
+            v = x[I(m, [3, 0]), I(m, [2, 2])]
+        return e, e.shape, gname(e), v, v.requires_grad
+    same(prog)
+
+
+@pytest.mark.parametrize("key", [([0, 4], [0, 1]), ([0, 1], [2, 3]), ([-5, 0], [0, 0]),
+                                 ([0, 1, 2], [0, 1]), ([0, 9], [7, 1])])
+def test_index_tensor_per_dim_errors(key):
+    """Out-of-bounds indices (the first bad one named, as PyTorch's check finds it) and
+    index tensors that do not broadcast."""
+    def fn(m):
+        return leaf(m, (4, 3))[I(m, key[0]), I(m, key[1])]
+    same_error(fn)

@@ -377,6 +377,10 @@ cdef Tensor op__getitem(Tensor self, object indices):
         if i < -n or i >= n:
             raise IndexError(f"index {i} is out of bounds for dimension 0 with size {n}")
         return OPS.select(self, 0, i + n if i < 0 else i)
+    if type(indices) is tuple:
+        gathered = _gather_every_dim(self, <tuple>indices)
+        if gathered is not None:
+            return gathered
     cdef _Plan plan = _plan_key(self, indices, True)
     cdef Tensor y = _view_steps(self, plan.steps)
     if plan.records:
@@ -384,6 +388,38 @@ cdef Tensor op__getitem(Tensor self, object indices):
     if y is self:
         return OPS.alias(self)
     return y
+
+
+cdef object _gather_every_dim(Tensor x, tuple key):
+    """x[i0, ..., ik] with one 1-D int64 index tensor per dim of x, all of one nonzero
+    length (a loss picking logp[rows, labels]): the general plan's result, 1-D and so in
+    PyTorch's layout, without planning. None where that path must decide, which gives
+    PyTorch's messages too (an index out of bounds is one)."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x._data), n = -1
+    cdef cnp.ndarray a
+    if nd == 0 or len(key) != nd:
+        return None
+    for item in key:
+        if not isinstance(item, Tensor):
+            return None
+        a = (<Tensor>item)._data
+        if cnp.PyArray_TYPE(a) != cnp.NPY_INT64 or cnp.PyArray_NDIM(a) != 1:
+            return None
+        if n < 0:
+            n = cnp.PyArray_DIMS(a)[0]
+        elif cnp.PyArray_DIMS(a)[0] != n:
+            return None
+    if n == 0:
+        return None
+    # the key keeps copies of the indices, as the general path's conversion does
+    arrays = tuple([(<Tensor>item)._data.copy() for item in key])
+    try:
+        out = x._data[arrays]
+    except IndexError:
+        return None
+    cdef Tensor result = make(out)
+    record_IndexBackward0(result, x, arrays)
+    return result
 
 
 cdef object _index_error(Exception e, Tensor x):
@@ -517,6 +553,12 @@ cdef tuple _index_result_strides(cnp.ndarray x, tuple key, tuple out_shape):
 
 cdef Tensor index_backward(Tensor grad, tuple self_shape, object indices):
     """zeros of self's shape with grad added at indices (repeats add up)."""
+    cdef cnp.ndarray out
+    if not grad_enabled():      # the sum _index_put_impl makes, without recording it
+        out = np.zeros(self_shape, dtype=grad._data.dtype)
+        with quiet():
+            np.add.at(out, indices, grad._data)
+        return make(out)
     return OPS._index_put_impl(zeros(self_shape, dtype_of(grad._data)), indices, grad, True)
 
 
