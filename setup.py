@@ -11,6 +11,7 @@ AGC_FAST_BUILD=1 compiles with -O0 for quick development builds (never for
 benchmarks); AGC_SANITIZE=address,undefined builds with those sanitizers (see
 tools/sanitize). Release builds carry no debug information.
 """
+import glob
 import os
 import runpy
 import sys
@@ -51,6 +52,8 @@ def _extension(module, pyx, c_sources=()):
     return Extension(
         module,
         sources=[pyx, *c_sources],
+        # a changed csrc header rebuilds the modules (setuptools tracks only the sources)
+        depends=sorted(glob.glob("csrc/*.h")),
         include_dirs=["csrc", np.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=COMPILE_ARGS,

@@ -68,6 +68,17 @@ static void F(multi_row_sum_)(T *res, const char *in, int64_t row_stride, const 
 /* row_sum of V-lane elements `stride` bytes apart: the row as (-1, 4), its 4 columns
  * summed by multi_row_sum, the tail added to the first, then the 4 partials in order. */
 static void F(row_sum_)(T *res, const char *in, int64_t stride, int64_t size, int V) {
+    if (size < 4) {
+        /* no full (-1, 4) row: the cascade sums nothing and the three other partials stay
+         * +0, so the value is the tail added to +0 in order (the sum of a short row, such
+         * as one of 10 logits, without setting up the cascade) */
+        for (int v = 0; v < V; ++v) {
+            T acc = 0;
+            for (int64_t i = 0; i < size; ++i) acc += LD(in + i * stride + v * (int64_t)sizeof(T));
+            res[v] = acc;
+        }
+        return;
+    }
     int64_t off[AGC_SUM_MAX_W];
     T part[AGC_SUM_MAX_W];
     const int W = 4 * V;

@@ -243,3 +243,21 @@ def test_every_cpu_capability_sums_alike():
         assert res["torch"] == res["agc"], cap
         seen.append(res["torch"])
     assert len(set(seen)) == 1
+
+
+@pytest.mark.parametrize("fname", ["sum", "nansum"])
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_short_rows_bitwise(fname, dt):
+    """Rows shorter than four of PyTorch's vectors (32 float32 or 16 float64 elements, as
+    a row of 10 logits) skip the cascade's set-up: bitwise PyTorch's at every length,
+    along contiguous and strided rows, with rows of -0.0, NaN and exact cancellation."""
+    rng = np.random.default_rng(7)
+    for n in range(1, 40):
+        a = (rng.standard_normal((9, n)) * 10.0 ** rng.integers(-3, 4, (9, 1))).astype(dt)
+        a[0] = -0.0
+        a[1, 0] = np.nan
+        if n > 1:
+            a[2, :2] = [1.5, -1.5]
+        for x, dims in ((a, (1,)), (a.T, (0,)), (a, (0,)), (a.T, (1,))):
+            for keepdim in (False, True):
+                assert_bitwise(*_run(fname, x, dims, keepdim))
