@@ -348,3 +348,30 @@ def test_complex_views_of_real_tensors():
     same(prog)
     same_error(lambda m: m.ones(2).imag)
     same_error(lambda m: m.imag(m.ones(2)))
+
+
+ROW_BROADCASTS = [((64, 8), (8,)), ((8,), (64, 8)), ((64, 10), (64, 1)), ((64, 1), (64, 10)),
+                  ((2, 3, 5), (1, 1, 5)), ((2, 3, 5), (2, 3, 1)), ((1, 5), (4, 5)),
+                  ((4, 5), (1, 1, 5)), ((4, 1), (1, 5)), ((4, 5), (1, 1))]
+
+
+@pytest.mark.parametrize("shapes", ROW_BROADCASTS)
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "div"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_row_and_column_broadcasts(shapes, op, dtype):
+    """A bias row or a value per row (the row-by-row kernel) and the shapes beside it
+    that take numpy's broadcast: values with NaN, +-inf, -0.0 and 0 divisors, the
+    sign of zeros, strides, and both gradients."""
+    def prog(m):
+        def make(shape, seed):
+            a = np.random.default_rng(seed).standard_normal(shape)
+            flat = a.reshape(-1)
+            for i, v in enumerate([np.nan, -0.0, np.inf, 0.0, -np.inf]):
+                if 3 * i + seed < flat.size:
+                    flat[3 * i + seed] = v
+            return m.tensor(a, dtype=getattr(m, dtype), requires_grad=True)
+        x, y = make(shapes[0], 1), make(shapes[1], 2)
+        z = getattr(m, op)(x, y)
+        z.backward(m.ones_like(z))
+        return z, z.signbit(), z.stride(), x.grad, y.grad
+    same(prog)

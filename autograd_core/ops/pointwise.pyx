@@ -424,6 +424,57 @@ cdef cnp.ndarray _zerotensor_result(object a, object b, int kernel, cnp.ndarray 
     return out
 
 
+cdef cnp.ndarray _row_broadcast_kernel(cnp.ndarray a, cnp.ndarray b, int kernel):
+    """a OP b (an AGC_ADD..DIV kernel) for two small C-contiguous float arrays of one
+    dtype where one, of shape (..., n), meets either one row of n values ((n,) or
+    (1, n): a bias) or one value per row ((..., 1): a max or sum kept as a dim): row by
+    row through the kernels. PyTorch lays the result out in C order, as the larger
+    operand (Note [Pointwise output layout]). None for anything else."""
+    cdef int t = cnp.PyArray_TYPE(a), nd, sd, i
+    if (t != cnp.PyArray_TYPE(b) or (t != cnp.NPY_FLOAT and t != cnp.NPY_DOUBLE)
+            or not cnp.PyArray_IS_C_CONTIGUOUS(a) or not cnp.PyArray_IS_C_CONTIGUOUS(b)):
+        return None
+    cdef bint big_first = cnp.PyArray_SIZE(a) >= cnp.PyArray_SIZE(b)
+    cdef cnp.ndarray big = a if big_first else b, small = b if big_first else a
+    nd, sd = cnp.PyArray_NDIM(big), cnp.PyArray_NDIM(small)
+    if nd == 0 or sd == 0 or sd > nd or cnp.PyArray_SIZE(big) > NOGIL_N:
+        return None
+    cdef cnp.npy_intp *bs = cnp.PyArray_DIMS(big)
+    cdef cnp.npy_intp *ss = cnp.PyArray_DIMS(small)
+    cdef Py_ssize_t n = bs[nd - 1], rows, r
+    if n == 0 or cnp.PyArray_SIZE(big) == cnp.PyArray_SIZE(small):
+        return None
+    rows = cnp.PyArray_SIZE(big) // n
+    cdef bint per_row = sd == nd and ss[sd - 1] == 1
+    if per_row:                  # (..., 1) against (..., n)
+        for i in range(nd - 1):
+            if ss[i] != bs[i]:
+                return None
+    else:                        # (1, .., 1, n) against (..., n)
+        if ss[sd - 1] != n:
+            return None
+        for i in range(sd - 1):
+            if ss[i] != 1:
+                return None
+    cdef cnp.ndarray out = empty_like_array(big)
+    cdef bint f32 = t == cnp.NPY_FLOAT
+    cdef Py_ssize_t row_bytes = n * (4 if f32 else 8)
+    cdef char *pb = <char *>cnp.PyArray_DATA(big)
+    cdef char *ps = <char *>cnp.PyArray_DATA(small)
+    cdef char *po = <char *>cnp.PyArray_DATA(out)
+    cdef double v
+    for r in range(rows):
+        if per_row:
+            v = (<float *>ps)[r] if f32 else (<double *>ps)[r]
+            _binary_scalar_loop(f32, kernel, pb + r * row_bytes, v, not big_first,
+                                po + r * row_bytes, n)
+        elif big_first:
+            _binary_loop(f32, kernel, pb + r * row_bytes, ps, po + r * row_bytes, n)
+        else:
+            _binary_loop(f32, kernel, ps, pb + r * row_bytes, po + r * row_bytes, n)
+    return out
+
+
 cdef cnp.ndarray _binary_values(object a, object b, int kernel):
     cdef cnp.ndarray xa, xb, out
     cdef bint ta = isinstance(a, Tensor), tb = isinstance(b, Tensor)
@@ -433,6 +484,9 @@ cdef cnp.ndarray _binary_values(object a, object b, int kernel):
         xb = (<Tensor>b)._data
         if _kernel_pair(xa, xb):
             return _binary_kernel(xa, xb, kernel)
+        out = _row_broadcast_kernel(xa, xb, kernel)
+        if out is not None:
+            return out
     elif ta or tb:
         xa = (<Tensor>(a if ta else b))._data
         s = b if ta else a
