@@ -895,3 +895,27 @@ def test_selection_dtype_errors():
     same_error(lambda m: m.tensor([True, False]).topk(1))
     same_error(lambda m: m.tensor([True, False]).kthvalue(1))
     same(lambda m: m.tensor([True, False, True]).mode())
+
+
+@pytest.mark.parametrize("fname", ["max", "min"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(7,), (5, 6), (2, 3, 4), (0, 3), (3, 1)])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_max_min_last_dim_one_pass(fname, dtype, shape, keepdim):
+    """max/min along the last dim of a contiguous float tensor (the one-pass loop):
+    ties (the first wins, -0.0 before 0.0 stays), NaN (the first NaN wins), +-inf;
+    values, their zero signs, indices and the gradient; other dims and layouts beside."""
+    def prog(m):
+        a = np.round(np.random.default_rng(4).standard_normal(shape) * 2) / 2
+        flat = a.reshape(-1)
+        for i, v in enumerate([-0.0, 0.0, np.nan, np.inf, -np.inf, np.nan, -0.0]):
+            if 2 * i + 1 < flat.size:
+                flat[2 * i + 1] = v
+        x = m.tensor(a, dtype=getattr(m, dtype), requires_grad=True)
+        v, i = getattr(x, fname)(dim=-1, keepdim=keepdim)
+        if v.numel():
+            v.backward(m.ones_like(v))
+        other = getattr(x.detach(), fname)(dim=0, keepdim=keepdim) if shape[0] else None
+        t = getattr(x.detach().t() if x.dim() == 2 else x.detach(), fname)(-1) if x.numel() else None
+        return v, v.signbit(), i, x.grad, other, t
+    same(prog)

@@ -583,12 +583,53 @@ cdef Tensor op_min(Tensor self):
     return result
 
 
+ctypedef fused _real:
+    float
+    double
+
+
+cdef void _select_rows(const _real *x, _real *values, int64_t *indices, Py_ssize_t rows,
+                       Py_ssize_t n, bint is_max) noexcept nogil:
+    """np.argmax's (is_max) or np.argmin's choice in each row of n values, and the value
+    there: the first extreme, or the first NaN when a row has one."""
+    cdef Py_ssize_t r, j, best
+    cdef const _real *row
+    for r in range(rows):
+        row = x + r * n
+        best = 0
+        for j in range(1, n):
+            if row[best] != row[best]:
+                break
+            if row[j] != row[j] or (row[j] > row[best] if is_max else row[j] < row[best]):
+                best = j
+        values[r] = row[best]
+        indices[r] = best
+
+
 cdef tuple _select_along(cnp.ndarray x, Py_ssize_t d, bint keepdim, object arg_fn, str fname):
     """(values, indices) of max/min along dim d (arg_fn: np.argmax or np.argmin)."""
     if cnp.PyArray_NDIM(x) == 0:
         return x.copy(), np.zeros((), dtype=np.int64)
-    if shape_of(x)[d] == 0:
+    cdef tuple xs = shape_of(x)
+    cdef Py_ssize_t n = xs[d], rows
+    if n == 0:
         raise IndexError(f"{fname}(): Expected reduction dim {d} to have non-zero size.")
+    cdef int t = cnp.PyArray_TYPE(x)
+    cdef cnp.ndarray vals_out, idx_out
+    if (d == len(xs) - 1 and cnp.PyArray_IS_C_CONTIGUOUS(x)
+            and (t == cnp.NPY_FLOAT or t == cnp.NPY_DOUBLE)):
+        # the common last dim of a contiguous float tensor: one pass, values and indices
+        oshape = xs[:d] + (1,) if keepdim else xs[:d]
+        vals_out = np.empty(oshape, dtype=x.dtype)
+        idx_out = np.empty(oshape, dtype=np.int64)
+        rows = cnp.PyArray_SIZE(x) // n
+        if t == cnp.NPY_FLOAT:
+            _select_rows(<float *>cnp.PyArray_DATA(x), <float *>cnp.PyArray_DATA(vals_out),
+                         <int64_t *>cnp.PyArray_DATA(idx_out), rows, n, arg_fn is np.argmax)
+        else:
+            _select_rows(<double *>cnp.PyArray_DATA(x), <double *>cnp.PyArray_DATA(vals_out),
+                         <int64_t *>cnp.PyArray_DATA(idx_out), rows, n, arg_fn is np.argmax)
+        return vals_out, idx_out
     idx = arg_fn(x, axis=d, keepdims=True)
     vals = np.take_along_axis(x, idx, axis=d)
     if not keepdim:
