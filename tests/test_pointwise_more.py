@@ -375,3 +375,24 @@ def test_row_and_column_broadcasts(shapes, op, dtype):
         z.backward(m.ones_like(z))
         return z, z.signbit(), z.stride(), x.grad, y.grad
     same(prog)
+
+
+@pytest.mark.parametrize("op", ["exp", "log", "sin", "cos", "tanh", "sigmoid"])
+@pytest.mark.parametrize("n", [1, 127, 128, 129, 1000, 2048, 2049])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_libm_kernels_either_side_of_numpy(op, n, dtype):
+    """The scalar C kernels (up to 128 elements) and numpy's loops (above) give PyTorch's
+    values and gradients, with NaN, +-inf and -0.0 among the inputs."""
+    def prog(m):
+        a = np.random.default_rng(n).standard_normal(n) * 3
+        if op == "log":
+            a = np.abs(a)
+        for i, v in enumerate([np.nan, np.inf, -0.0, -np.inf, 0.0]):
+            if 7 * i < n:
+                a[7 * i] = v
+        x = m.tensor(a, dtype=getattr(m, dtype), requires_grad=True)
+        with m.autograd.set_grad_enabled(True):
+            y = getattr(m, op)(x)
+        y.backward(m.ones_like(y))
+        return y, y.signbit() & ~y.isnan(), x.grad     # (a NaN's sign is not a value)
+    same(prog, quiet=True)
