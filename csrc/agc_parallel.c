@@ -41,6 +41,7 @@ static atomic_int caller_sleeping;     /* the caller waits on `finished` */
 static atomic_int busy;                /* a job is in flight */
 static atomic_uint_fast64_t ticket;    /* (job << 32) | the next range to claim */
 static atomic_long ranges_left;        /* ranges of the job not finished yet */
+static _Atomic int64_t blas_busy_until; /* Note [Sharing the cores with BLAS] (monotonic ns) */
 
 /* the job in flight (written before its ticket is published) */
 static agc_range_fn job_fn;
@@ -155,7 +156,9 @@ void agc_parallel_for(ptrdiff_t n, ptrdiff_t grain, agc_range_fn fn, void *ctx)
     if (grain < 1)
         grain = 1;
     const int threads = atomic_load_explicit(&num_threads, memory_order_relaxed);
-    if (threads <= 1 || n <= grain || atomic_exchange(&busy, 1)) {
+    if (threads <= 1 || n <= grain
+            || now_ns() < atomic_load_explicit(&blas_busy_until, memory_order_relaxed)
+            || atomic_exchange(&busy, 1)) {
         fn(ctx, 0, n);
         return;
     }
@@ -201,6 +204,11 @@ void agc_parallel_for(ptrdiff_t n, ptrdiff_t grain, agc_range_fn fn, void *ctx)
         }
     }
     atomic_store(&busy, 0);
+}
+
+void agc_parallel_blas_called(void)
+{
+    atomic_store_explicit(&blas_busy_until, now_ns() + AGC_BLAS_WINDOW_NS, memory_order_relaxed);
 }
 
 void agc_set_num_threads(int n)

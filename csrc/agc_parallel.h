@@ -35,6 +35,17 @@ typedef void (*agc_parallel_for_fn)(ptrdiff_t n, ptrdiff_t grain, agc_range_fn f
  * back into Python. */
 void agc_parallel_for(ptrdiff_t n, ptrdiff_t grain, agc_range_fn fn, void *ctx);
 
+/* Note [Sharing the cores with BLAS]
+ * numpy's BLAS (OpenBLAS) keeps its worker threads spinning after each matrix product,
+ * waiting for the next (for up to 2^28 cycles, about 0.1 s). A loop of ours split across
+ * threads meanwhile shares the cores with them, and a range held by a worker the OS has
+ * set aside delays the whole loop: the cnn step of benchmarks/run.py ran 5-25% slower on
+ * the pool's two threads than on one. The ops that call BLAS report it
+ * (agc_parallel_blas_called); for AGC_BLAS_WINDOW_NS after that, a loop runs on the
+ * caller alone. Loops away from matrix products (a chain of pointwise ops) still split. */
+#define AGC_BLAS_WINDOW_NS 100000000
+void agc_parallel_blas_called(void);
+
 /* The number of threads a loop may use (torch.set_num_threads); at least 1. */
 void agc_set_num_threads(int n);
 int agc_get_num_threads(void);

@@ -64,6 +64,7 @@ cdef extern from "agc_mode.h" nogil:
 
 cdef extern from "agc_parallel.h" nogil:
     void agc_parallel_for(Py_ssize_t n, Py_ssize_t grain, agc_range_fn fn, void *ctx)
+    void agc_parallel_blas_called()
     void agc_set_num_threads(int n)
     int agc_get_num_threads()
 
@@ -74,6 +75,10 @@ cdef agc_parallel_for_fn parallel_for_entry() noexcept:
 
 cdef void parallel_for(Py_ssize_t n, Py_ssize_t grain, agc_range_fn fn, void *ctx) noexcept nogil:
     agc_parallel_for(n, grain, fn, ctx)
+
+
+cdef void blas_called() noexcept nogil:
+    agc_parallel_blas_called()
 
 
 def _set_num_threads(int n):
