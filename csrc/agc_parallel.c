@@ -206,8 +206,10 @@ void agc_parallel_for(ptrdiff_t n, ptrdiff_t grain, agc_range_fn fn, void *ctx)
     atomic_store(&busy, 0);
 }
 
-void agc_parallel_blas_called(void)
+void agc_parallel_blas_called(double multiply_adds)
 {
+    if (multiply_adds < AGC_BLAS_THREADED_MADDS)
+        return;
     atomic_store_explicit(&blas_busy_until, now_ns() + AGC_BLAS_WINDOW_NS, memory_order_relaxed);
 }
 

@@ -40,11 +40,15 @@ void agc_parallel_for(ptrdiff_t n, ptrdiff_t grain, agc_range_fn fn, void *ctx);
  * waiting for the next (for up to 2^28 cycles, about 0.1 s). A loop of ours split across
  * threads meanwhile shares the cores with them, and a range held by a worker the OS has
  * set aside delays the whole loop: the cnn step of benchmarks/run.py ran 5-25% slower on
- * the pool's two threads than on one. The ops that call BLAS report it
- * (agc_parallel_blas_called); for AGC_BLAS_WINDOW_NS after that, a loop runs on the
- * caller alone. Loops away from matrix products (a chain of pointwise ops) still split. */
+ * the pool's two threads than on one. The ops that call BLAS report it with the
+ * product's size (agc_parallel_blas_called); for AGC_BLAS_WINDOW_NS after a product of
+ * at least AGC_BLAS_THREADED_MADDS multiply-adds, a loop runs on the caller alone. A
+ * smaller product leaves the workers asleep (OpenBLAS runs one thread below 65536
+ * multiply-adds, SMP_THRESHOLD_MIN, times a factor of 4 for GEMM), so it is not counted;
+ * loops away from large products (a chain of pointwise ops) still split. */
 #define AGC_BLAS_WINDOW_NS 100000000
-void agc_parallel_blas_called(void);
+#define AGC_BLAS_THREADED_MADDS 65536.0
+void agc_parallel_blas_called(double multiply_adds);
 
 /* The number of threads a loop may use (torch.set_num_threads); at least 1. */
 void agc_set_num_threads(int n);

@@ -151,8 +151,9 @@ cdef extern from "agc_parallel.h" nogil:
 
 cdef agc_parallel_for_fn parallel_for_entry() noexcept
 cdef void parallel_for(Py_ssize_t n, Py_ssize_t grain, agc_range_fn fn, void *ctx) noexcept nogil
-# an op has just called numpy's BLAS: Note [Sharing the cores with BLAS] (agc_parallel.h)
-cdef void blas_called() noexcept nogil
+# an op has just called numpy's BLAS for a product of that many multiply-adds:
+# Note [Sharing the cores with BLAS] (agc_parallel.h)
+cdef void blas_called(double multiply_adds) noexcept nogil
 # torch.get_num_threads() as the pool holds it (the ops' one reading of the count)
 cdef int intra_op_threads() noexcept
 

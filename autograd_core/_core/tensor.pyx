@@ -64,7 +64,7 @@ cdef extern from "agc_mode.h" nogil:
 
 cdef extern from "agc_parallel.h" nogil:
     void agc_parallel_for(Py_ssize_t n, Py_ssize_t grain, agc_range_fn fn, void *ctx)
-    void agc_parallel_blas_called()
+    void agc_parallel_blas_called(double multiply_adds)
     void agc_set_num_threads(int n)
     int agc_get_num_threads()
 
@@ -77,8 +77,8 @@ cdef void parallel_for(Py_ssize_t n, Py_ssize_t grain, agc_range_fn fn, void *ct
     agc_parallel_for(n, grain, fn, ctx)
 
 
-cdef void blas_called() noexcept nogil:
-    agc_parallel_blas_called()
+cdef void blas_called(double multiply_adds) noexcept nogil:
+    agc_parallel_blas_called(multiply_adds)
 
 
 def _set_num_threads(int n):

@@ -91,7 +91,7 @@ cdef Tensor op_mm(Tensor self, Tensor mat2):
                            f"{dtype_of(a).cpp_name} != {dtype_of(b).cpp_name}")
     check_not_bool_kernel(dtype_of(self._data), "addmm_impl_cpu_")
     cdef Tensor result = make(as_array(np.matmul(a, b)))
-    blas_called()      # Note [Sharing the cores with BLAS]
+    blas_called(sa[0] * sa[1] * sb[1])      # Note [Sharing the cores with BLAS]
     record_MmBackward0(result, self, mat2)
     return result
 
@@ -118,7 +118,7 @@ cdef Tensor op_bmm(Tensor self, Tensor mat2):
                            f"{dtype_of(b).scalar_name}")
     check_not_bool_kernel(dtype_of(self._data), "bmm")
     result = make(as_array(np.matmul(a, b)))
-    blas_called()      # Note [Sharing the cores with BLAS]
+    blas_called(sa[0] * sa[1] * sa[2] * sb[2])      # Note [Sharing the cores with BLAS]
     record_BmmBackward0(result, self, mat2)
     return result
 
@@ -138,7 +138,7 @@ cdef Tensor op_dot(Tensor self, Tensor tensor):
             f"number of elements, but got {n} and {m} elements respectively")
     check_not_bool_kernel(dtype_of(self._data), "dot")
     cdef Tensor result = make(as_array(np.dot(a, b)))
-    blas_called()      # Note [Sharing the cores with BLAS]
+    blas_called(n)      # Note [Sharing the cores with BLAS]
     record_DotBackward0(result, self, tensor)
     return result
 
@@ -160,7 +160,7 @@ cdef Tensor op_mv(Tensor self, Tensor vec):
                            f"{dtype_of(m).scalar_name}, and {vn}")
     check_not_bool_kernel(dtype_of(self._data), "addmv_impl_cpu")
     cdef Tensor result = make(as_array(np.matmul(m, v)))
-    blas_called()      # Note [Sharing the cores with BLAS]
+    blas_called(sm[0] * sm[1])      # Note [Sharing the cores with BLAS]
     record_MvBackward0(result, self, vec)
     return result
 
@@ -352,7 +352,7 @@ cdef Tensor op_addmm(Tensor self, Tensor mat1, Tensor mat2, object beta, object 
     cdef Tensor result
     with quiet():
         mm = np.matmul(m1, m2)
-        blas_called()      # Note [Sharing the cores with BLAS]
+        blas_called(s1[0] * s1[1] * s2[1])      # Note [Sharing the cores with BLAS]
         if cnp.PyArray_ISFLOAT(mm) and cnp.PyArray_TYPE(mm) == cnp.PyArray_TYPE(m2) \
                 and shape_of(mm) == out_shape and type(alpha) in (int, float) \
                 and type(beta) in (int, float):
@@ -3372,7 +3372,7 @@ cdef Tensor op_vdot(Tensor self, Tensor other):
             f"number of elements, but got {n} and {m} elements respectively")
     check_not_bool_kernel(dtype_of(self._data), "vdot")
     cdef Tensor result = make(as_array(np.dot(self._data, other._data)))
-    blas_called()      # Note [Sharing the cores with BLAS]
+    blas_called(n)      # Note [Sharing the cores with BLAS]
     record_VdotBackward0(result, self, other)
     return result
 

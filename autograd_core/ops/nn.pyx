@@ -2180,7 +2180,7 @@ cdef class ConvolutionBackward0(Node):
                 G, OCg, N * L)
         if needs_input_grad(self, 0):
             gcols = np.matmul(w._data.reshape(G, OCg, Kg).transpose(0, 2, 1), gT)  # (G, Kg, N*L)
-            blas_called()      # Note [Sharing the cores with BLAS]
+            blas_called(G * Kg * OCg * N * L)      # Note [Sharing the cores with BLAS]
             gx = make(cast_like(col2im_kmajor(gcols, (N, C), self.geometry), ga).reshape(
                 shape_of(x._data)))
         if needs_input_grad(self, 1):
@@ -2190,7 +2190,7 @@ cdef class ConvolutionBackward0(Node):
             # np.dot multiplies by the transposed view through BLAS's transpose flag
             gw = make(cast_like(np.dot(gT[0], cols[0].T) if G == 1 else
                                 np.matmul(gT, cols.transpose(0, 2, 1)), ga).reshape(shape_of(w._data)))
-            blas_called()      # Note [Sharing the cores with BLAS]
+            blas_called(G * OCg * N * L * Kg)      # Note [Sharing the cores with BLAS]
         if want_gb and gb is None:
             gb = make(cast_like(ga.reshape(N, OC, L).sum(axis=(0, 2)), ga))
         return (gx, gw, gb) if self.has_bias else (gx, gw)
@@ -2385,14 +2385,14 @@ cdef Tensor convolution_impl(Tensor input, Tensor weight, Tensor bias, tuple s, 
         xg = np.ascontiguousarray(xa.reshape(N, G, Cg, Lin).transpose(1, 2, 0, 3)).reshape(
             G, Cg, N * Lin)
         ycols = np.matmul(wa.reshape(G, Cg, OCg * K).transpose(0, 2, 1), xg)
-        blas_called()      # Note [Sharing the cores with BLAS]
+        blas_called(G * OCg * K * Cg * N * Lin)      # Note [Sharing the cores with BLAS]
         out = col2im_nd(ycols.reshape(OC * K, N * Lin), N, OC, osz, k, d, p, s, insz)
         if b is not None:
             out += b._data.reshape((OC,) + (1,) * nsp)
     else:
         cols = im2col_nd(xa, k, d, p, s, osz).reshape(G, Cg * K, N * L)
         out = np.matmul(wa.reshape(G, OCg, Cg * K), cols)             # (G, OCg, N*L)
-        blas_called()      # Note [Sharing the cores with BLAS]
+        blas_called(G * OCg * Cg * K * N * L)      # Note [Sharing the cores with BLAS]
         out = conv_out_layout(out, b, N, OC, L).reshape((N, OC) + osz)
     cdef Tensor result = make(cast_like(out, x._data))
     cdef tuple inputs = (x, w, b) if b is not None else (x, w)
