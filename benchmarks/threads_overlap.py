@@ -29,7 +29,10 @@ import sys
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repo
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# benchmarks/run.py's rule: the installed autograd_core, else the checkout's in-place build
+# (never the checkout's unbuilt sources, which the repository root on sys.path would give)
+from run import _import_core  # noqa: E402
 
 
 def workloads(mod, n):
@@ -148,7 +151,7 @@ def main():
     print(f"{'module':<14} {'workload':<9} {'serial s':>9} {'2 threads s':>12} {'overlap':>8}")
     for name in args.core or ["autograd_core", "torch"]:
         try:
-            mod = importlib.import_module(name)
+            mod = importlib.import_module(name) if name == "torch" else _import_core(name)
         except ImportError as e:
             print(f"{name}: not importable ({e})")
             continue

@@ -4,7 +4,10 @@ uncompiled source tree that a `python -c` in the repository root would find firs
 import os
 import tempfile
 
-import autograd_core
+import _source_tree
+
+_source_tree.prefer_installed()
+import autograd_core  # noqa: E402
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(autograd_core.__file__)))
 CWD = tempfile.gettempdir()

@@ -7,6 +7,11 @@ import time
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if TESTS not in sys.path:
     sys.path.insert(0, TESTS)
+# `python -m tests.fuzz` from the root of a fresh clone after `pip install .`: the root
+# (first on sys.path) holds the unbuilt sources; import the installed package instead
+import _source_tree  # noqa: E402
+
+_source_tree.prefer_installed()
 
 from fuzz.campaign import run_campaign, summary  # noqa: E402
 from fuzz.known import KNOWN  # noqa: E402
