@@ -1497,3 +1497,18 @@ def test_builtin_saved_input_detached_in_place_raises():
         t8.detach_()
         y.sum().backward()
     same_error(prog)
+
+
+def test_unfold_whole_input_is_a_writable_copy():
+    # fuzzer seed 8002685: F.unfold whose kernel covers the whole unpadded input gave
+    # back the input's own memory as a read-only array, so exp_() on it raised
+    def prog(torch):
+        t1 = _t(torch, [[[[1.25, -0.25], [1.5, -0.1]]]])
+        t2 = torch.nn.functional.unfold(t1, 2)
+        t2.exp_()
+        x = torch.ones(1, 1, 2, 2)
+        u = torch.nn.functional.unfold(x, 2)
+        u.add_(1.0)  # a copy: x keeps its values
+        t2.sum().backward()
+        return t2, x, u, t1.grad
+    same(prog)

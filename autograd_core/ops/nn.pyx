@@ -1964,7 +1964,10 @@ cdef cnp.ndarray im2col_values(cnp.ndarray x, tuple geometry, object fill):
     if cnp.PyArray_NDIM(x) == 3:   # unbatched
         return im2col_values(x[None], geometry, fill)[0]
     k, ohw = geometry[1], geometry[5]
-    return np.ascontiguousarray(sliding_windows(x, geometry, fill)).reshape(
+    # always a copy: when the windows tile x exactly (kernel = input, no padding) the
+    # read-only window view is itself C-contiguous, and ascontiguousarray would hand back
+    # x's own memory, read-only (F.unfold's result then refused exp_(); fuzzer seed 8002685)
+    return np.array(sliding_windows(x, geometry, fill), order="C").reshape(
         x.shape[0], x.shape[1] * k[0] * k[1], ohw[0] * ohw[1])
 
 
