@@ -10,7 +10,14 @@ Design
   post-accumulate-grad hooks (logging into a list), custom autograd.Functions (saved
   tensors, once_differentiable, mark_non_differentiable, setup_context), backward with
   retain_graph, grad_tensors, inputs= and create_graph, autograd.grad (several inputs,
-  create_graph) and second-order grads, .grad reset, no_grad blocks.  A program is drawn
+  create_graph) and second-order grads, .grad reset, no_grad blocks; since issue 25
+  also tensors built from tuples, deques, ranges, array.array and tuples of 0-d tensors,
+  composite-op results (sdpa on transposed q/k/v, einsum, linalg decompositions,
+  (transposed) convolutions, unfold ...) followed by view()/transpose().view()/reshape
+  and writes through them (and their strides logged), set_default_dtype changes (reset
+  to float32 at the program's end, and by run() whatever the program did), in-place
+  writes through views between a create_graph gradient and a second one, and in-place
+  ops on returned gradients (autograd.grad's, stride-0 ones included, and .grad).  A program is drawn
   statement by statement while it runs under torch, so operands always have the shapes
   the op needs; statements torch rejects are mostly dropped, some kept (error paths).
 * **Ops** (ops.py): one table per kind of operation, one line per op; entries whose op

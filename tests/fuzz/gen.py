@@ -13,6 +13,9 @@ import numpy as np
 from . import ops
 
 PREAMBLE = '''\
+import array
+from collections import deque
+
 log = []
 
 
@@ -161,9 +164,19 @@ def available(mod):
         return [e for e in table if has(e[1], e[0])]
     table = {k: keep(getattr(ops, k)) for k in
              ("UNARY", "BINARY", "REDUCE", "VIEW", "INPLACE", "MATMUL")}
+    table["COMPOSITE"] = [e for e in ops.COMPOSITE if _has_path(mod, e[0])]
+    table["GRAD_INPLACE"] = [e for e in ops.GRAD_INPLACE if hasattr(probe, e[0])]
     # the Functions are the preamble's own classes: they need autograd.Function only
     table["FUNCTIONS"] = list(ops.FUNCTIONS) if hasattr(mod.autograd, "Function") else []
     return table
+
+
+def _has_path(mod, path):
+    for part in path.split("."):
+        mod = getattr(mod, part, None)
+        if mod is None:
+            return False
+    return True
 
 
 def _lit(rng):
@@ -426,6 +439,175 @@ class Generator:
         else:
             self.emit("grad=None", f"{a}.grad = None")
 
+    # ------------------------------------------- constructs added for issue 25
+    def st_seq_leaf(self):
+        """A tensor made from a sequence other than a list: a (nested) tuple, a deque, a
+        range, an array.array, a tuple of 0-d tensors (or of numbers and 0-d tensors)."""
+        r = self.rng.random()
+        fn = self.rng.choice(["torch.tensor", "torch.tensor", "torch.as_tensor"])
+        dt = self.rng.choice(["", "", ", dtype=torch.float64", ", dtype=torch.float32"])
+        rg = ", requires_grad=True" if fn == "torch.tensor" and self.rng.random() < 0.6 else ""
+        shape = tuple(self.rng.randint(1, 3) for _ in range(self.rng.randint(1, 2)))
+        if r < 0.3:
+            seq = _nested(self.rng, shape).replace("[", "(").replace("]", ",)")
+            kind = "tuple"
+        elif r < 0.45:
+            seq, kind = f"deque({_nested(self.rng, shape)})", "deque"
+        elif r < 0.6:
+            lo = self.rng.randint(-2, 1)
+            seq, kind = f"range({lo}, {lo + self.rng.randint(0, 4)})", "range"
+            dt = dt or ", dtype=torch.float64"  # an int64 tensor cannot require grad
+        elif r < 0.75:
+            code = self.rng.choice("dfi")
+            vals = _nested(self.rng, shape[:1]) if code != "i" else \
+                repr([self.rng.randint(-3, 3) for _ in range(shape[0])])
+            seq, kind = f"array.array('{code}', {vals})", "array"
+            if code == "i" and rg:
+                dt = dt or ", dtype=torch.float64"
+        else:
+            zs = self.tensors(lambda t: t.dim() == 0 and t.dtype.is_floating_point)
+            ones = self.tensors(lambda t: t.dim() == 1 and t.shape[0] >= 2 and
+                                t.dtype.is_floating_point)
+            items = [self.rng.choice(zs) for _ in range(self.rng.randint(1, 3))] if zs else []
+            if ones and (not items or self.rng.random() < 0.5):
+                a = self.rng.choice(ones)
+                items = [f"{a}[0]", f"{a}[1]"]
+            if not items:
+                return
+            if self.rng.random() < 0.3:
+                items.insert(self.rng.randint(0, len(items)), repr(_lit(self.rng)))
+            seq, kind = "(" + ", ".join(items) + ",)", "0d_tensors"
+            if self.rng.random() < 0.5:  # a leaf made of a graph's values: detached ones
+                seq = "(" + ", ".join(i if i[0] not in "tg" else f"{i}.detach()"
+                                      for i in items) + ",)"
+        t = self.fresh()
+        self.emit(f"seq_leaf:{kind}", f"{t} = {fn}({seq}{dt}{rg})", (t,))
+
+    def st_composite(self):
+        """A composite op (sdpa on transposed q/k/v, einsum, a linalg decomposition, a
+        (transposed) convolution ...) whose result is then viewed: view() succeeds or
+        raises by the strides PyTorch's kernels give the result."""
+        if not self.table["COMPOSITE"]:
+            return
+        name, tpl, shapes = self.rng.choice(self.table["COMPOSITE"])
+        sizes = {c: self.rng.choice([1, 2, 3]) for c in "bijk"}
+        sizes.update(l=self.rng.choice([2, 3, 4]), h=self.rng.choice([1, 2]))
+        names = [self.leaf([sizes[c] for c in sh], requires_grad=self.rng.random() < 0.9)
+                 for sh in shapes]
+        r = self.fresh()
+        if not self.emit(f"composite:{name.rsplit('.', 1)[-1]}",
+                         f"{r} = {tpl.format(**dict(zip('abc', names)))}", (r,)):
+            return
+        res = self.env.get(r)
+        if res is None or not isinstance(res, self.torch.Tensor):
+            return
+        if self.rng.random() < 0.15:  # the strides themselves, into the compared log
+            self.emit("composite:strides", f"log.append(('{r}', {r}.stride(), "
+                                           f"{r}.is_contiguous()))")
+        vname, vtpl = self.rng.choice(ops.COMPOSITE_VIEWS)
+        if res.dim() < 2 and vname != "view":
+            vname, vtpl = ops.COMPOSITE_VIEWS[0]
+        v = self.fresh()
+        rev = ", ".join(map(str, reversed(res.shape))) or "()"
+        if self.emit(f"composite_view:{vname}", f"{v} = {vtpl.format(r=r, rev=rev)}", (v,),
+                     keep_error=0.6) and v in self.env and self.rng.random() < 0.3:
+            # a write through the view shows whether it is one (reshape may copy)
+            self.emit("composite_view:write", f"{v}.mul_(2.0)")
+
+    def st_default_dtype(self):
+        """set_default_dtype to float64 (or back), then tensors that take the default:
+        restored to float32 at the program's end (generate)."""
+        cur = self.torch.get_default_dtype()
+        to = "float32" if cur == self.torch.float64 else "float64"
+        self.emit("default_dtype", f"torch.set_default_dtype(torch.{to})", keep_error=0)
+        for _ in range(self.rng.randint(1, 2)):
+            self.default_leaf()
+
+    def default_leaf(self):
+        shape = tuple(self.rng.randint(1, 3) for _ in range(self.rng.randint(0, 2)))
+        dims = ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "")
+        rg = ", requires_grad=True" if self.rng.random() < 0.7 else ""
+        ints = self.tensors(lambda t: not t.dtype.is_floating_point)
+        forms = [f"torch.tensor({_nested(self.rng, shape)}{rg})",
+                 f"torch.ones(({dims}){rg}) * {_lit(self.rng)}",
+                 f"torch.full(({dims}), {_lit(self.rng)}{rg})",
+                 f"torch.arange(0., {self.rng.randint(1, 4)}{rg})",
+                 f"torch.linspace(-1, 1, {self.rng.randint(1, 4)}{rg})",
+                 f"torch.tensor([1, 2, 3]) * {_lit(self.rng)}",
+                 f"torch.tensor({_lit(self.rng)}{rg})"]
+        if ints:
+            forms.append(f"{self.rng.choice(ints)} / 2")
+        t = self.fresh()
+        self.emit("default_leaf", f"{t} = {self.rng.choice(forms)}", (t,))
+
+    def st_write_between(self):
+        """A create_graph gradient, an in-place write through a view (of the gradient, of
+        a tensor of its graph, or of such a tensor's detached alias), then a second
+        gradient through the first."""
+        a = self.pick(lambda t: t.requires_grad)
+        if a is None:
+            return
+        x = self.rng.choice(self.roots())
+        g = self.fresh("g")
+        if not self.emit("grad", f"{g}, = torch.autograd.grad(({a} * {a}).sum(), [{x}], "
+                                 f"create_graph=True, allow_unused=True)", (g,), cg=True) \
+                or self.env.get(g) is None:  # x unused by a: nothing to differentiate again
+            return
+        targets = [n for n in (g, a, x) if isinstance(self.env.get(n), self.torch.Tensor)]
+        targets += self.tensors(lambda t: t.requires_grad and not t.is_leaf)[:3]
+        w = self.rng.choice(targets)
+        r = self.rng.random()
+        if r < 0.3:
+            src, kind = f"{w}.view(-1)[0:1].mul_(2.0)", "view_mul_"
+        elif r < 0.5:
+            src, kind = f"{w}[{self.index_expr(w)}] = {_lit(self.rng)}", "setitem"
+        elif r < 0.7 and self.env[w].dim() >= 2:
+            src, kind = f"{w}.transpose(0, 1)[0].add_(1.0)", "transpose_add_"
+        elif r < 0.85:
+            src, kind = f"{w}.detach().view(-1)[0:1].add_(1.0)", "detach_view_add_"
+        else:
+            src, kind = f"with torch.no_grad(): {w}.view(-1).mul_(0.5)", "no_grad_view_mul_"
+        self.emit(f"write_between:{kind}", src)
+        if self.rng.random() < 0.7:
+            g2 = self.fresh("g")
+            self.emit("grad2", f"{g2}, = torch.autograd.grad({g}.sum(), [{x}], "
+                               f"retain_graph=True, allow_unused=True)", (g2,))
+        else:
+            self.emit("grad.backward", f"{g}.sum().backward(retain_graph=True)")
+
+    def st_grad_inplace(self):
+        """An in-place op on a returned gradient: autograd.grad's result (that of a sum
+        is an expanded, stride-0 tensor in PyTorch), or a leaf's .grad."""
+        if not self.table["GRAD_INPLACE"]:
+            return
+        gs = [n for n in self.tensors() if n.startswith("g")]
+        r = self.rng.random()
+        if r < 0.5 or not gs:
+            a = self.pick(lambda t: t.requires_grad)
+            if a is None:
+                return
+            x = self.rng.choice(self.roots())
+            root = self.rng.choice([f"{a}.sum()", f"{a}.expand(2, *{a}.shape).sum()",
+                                    f"{a}.mean()", f"({a} * 2).sum()"])
+            g = self.fresh("g")
+            if not self.emit("grad", f"{g}, = torch.autograd.grad({root}, [{x}], "
+                                     f"retain_graph=True, allow_unused=True)", (g,)):
+                return
+            if not isinstance(self.env.get(g), self.torch.Tensor):
+                return
+            target = g
+        elif r < 0.8:
+            target = self.rng.choice(gs)
+        else:
+            leaves = self.tensors(lambda t: t.is_leaf and t.grad is not None)
+            if not leaves:
+                return
+            target = f"{self.rng.choice(leaves)}.grad"
+        name, tpl = self.rng.choice(self.table["GRAD_INPLACE"])
+        if name == "masked_fill_" and not _clear_sign(eval(target, self.env)):
+            return  # Note [Signs within rounding]
+        self.emit(f"grad_inplace:{name}", tpl.format(g=target))
+
     def roots(self):
         return self.tensors(lambda t: t.requires_grad)
 
@@ -485,7 +667,10 @@ class Generator:
                  (self.st_view, 14), (self.st_getitem, 7), (self.st_inplace, 10),
                  (self.st_setitem, 5), (self.st_matmul, 3), (self.st_function, 4),
                  (self.st_misc, 7), (self.st_backward, 6), (self.st_grad, 5),
-                 (self.st_grad_backward, 1), (lambda: self.leaf(), 4)]
+                 (self.st_grad_backward, 1), (lambda: self.leaf(), 4),
+                 # issue 25's constructs
+                 (self.st_seq_leaf, 3), (self.st_composite, 5), (self.st_default_dtype, 1),
+                 (self.st_write_between, 3), (self.st_grad_inplace, 3)]
         fns, weights = zip(*steps)
         n = self.rng.randint(4, self.max_len)
         tries = 0
@@ -498,6 +683,8 @@ class Generator:
             loss = " + ".join(f"({r} * {r}).sum()" if i % 2 else f"{r}.sum()"
                               for i, r in enumerate(chosen))
             self.emit("backward", f"({loss}).backward()", keep_error=1.0)
+        if self.torch.get_default_dtype() != self.torch.float32:
+            self.emit("default_dtype", "torch.set_default_dtype(torch.float32)", keep_error=0)
         return self.prog
 
 
@@ -547,4 +734,7 @@ def generate(seed, torch_mod, table, max_len=24):
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return Generator(seed, torch_mod, table, max_len).generate()
+        try:
+            return Generator(seed, torch_mod, table, max_len).generate()
+        finally:  # a program may set another default dtype (st_default_dtype)
+            torch_mod.set_default_dtype(torch_mod.float32)

@@ -97,3 +97,58 @@ FUNCTIONS = [
     ("CloneFn", "CloneFn.apply({a})"), ("OnceExp", "OnceExp.apply({a})"),
     ("TwoOut", "TwoOut.apply({a})[0]"), ("SetupCtxCube", "SetupCtxCube.apply({a})"),
 ]
+
+# composite ops (several kernels, or a LAPACK/BLAS call, behind one op) whose results the
+# generator follows with view()/transpose().view(): (name, template, operand shapes as
+# letters); a name with a dot is an attribute path (linalg.qr, nn.functional.conv2d).
+# Sizes: letters l (spatial) 2-4, h (kernel) 1-2, any other 1-3. `{a}` in a linalg
+# template is made symmetric positive definite by the template where the op needs it.
+_SPD = "({a} @ {a}.mT + 3 * torch.eye({a}.shape[-1], dtype={a}.dtype))"
+COMPOSITE = [
+    ("nn.functional.scaled_dot_product_attention",
+     "torch.nn.functional.scaled_dot_product_attention({a}.transpose(1, 2), "
+     "{b}.transpose(1, 2), {c}.transpose(1, 2))", ("bihk", "bjhk", "bjhk")),
+    ("nn.functional.scaled_dot_product_attention",
+     "torch.nn.functional.scaled_dot_product_attention({a}.mT, {b}.mT, {c}.mT)",
+     ("bki", "bkj", "bkj")),
+    ("einsum", "torch.einsum('bij,bkj->bik', {a}, {b})", ("bij", "bkj")),
+    ("einsum", "torch.einsum('ij,jk->ki', {a}, {b})", ("ij", "jk")),
+    ("einsum", "torch.einsum('ij->ji', {a})", ("ij",)),
+    ("einsum", "torch.einsum('bij,jk->bki', {a}, {b})", ("bij", "jk")),
+    ("linalg.qr", "torch.linalg.qr({a}).Q", ("ij",)),
+    ("linalg.qr", "torch.linalg.qr({a}).R", ("bij",)),
+    ("linalg.cholesky", "torch.linalg.cholesky(" + _SPD + ")", ("bii",)),
+    ("linalg.inv", "torch.linalg.inv(" + _SPD + ")", ("ii",)),
+    ("linalg.solve", "torch.linalg.solve(" + _SPD + ", {b})", ("ii", "ik")),
+    ("linalg.lu_factor", "torch.linalg.lu_factor(" + _SPD + ").LU", ("ii",)),
+    ("linalg.matrix_exp", "torch.linalg.matrix_exp({a} * 0.5)", ("bii",)),
+    ("linalg.eigvalsh", "torch.linalg.eigvalsh(" + _SPD + ")", ("bii",)),
+    ("nn.functional.conv_transpose1d",
+     "torch.nn.functional.conv_transpose1d({a}, {b}, stride=2)", ("bil", "ijh")),
+    ("nn.functional.conv_transpose2d",
+     "torch.nn.functional.conv_transpose2d({a}, {b})", ("bill", "ijhh")),
+    ("nn.functional.conv2d", "torch.nn.functional.conv2d({a}, {b}, padding=1)",
+     ("bill", "jihh")),
+    ("nn.functional.linear", "torch.nn.functional.linear({a}, {b})", ("bik", "jk")),
+    ("tensordot", "torch.tensordot({a}, {b}, dims=([0], [1]))", ("ij", "ki")),
+    ("kron", "torch.kron({a}, {b})", ("ij", "kh")),
+    ("nn.functional.unfold", "torch.nn.functional.unfold({a}, 2)", ("bill",)),
+]
+
+# views (and a reshape) of a composite result: whether view() succeeds depends on the
+# result's strides, which PyTorch's kernels choose
+COMPOSITE_VIEWS = [
+    ("view", "{r}.view(-1)"), ("transpose.view", "{r}.transpose(0, 1).view(-1)"),
+    ("mT.view", "{r}.mT.view(-1)"), ("view_shape", "{r}.view({rev})"),
+    ("transpose.reshape", "{r}.transpose(-2, -1).reshape(-1)"),
+    ("flatten", "{r}.flatten(-2)"),
+]
+
+# in-place ops on a returned gradient (autograd.grad's result, or a leaf's .grad); a
+# gradient of a sum is an expanded (stride-0) tensor in PyTorch
+GRAD_INPLACE = [
+    ("masked_fill_", "{g}.masked_fill_({g} > 0, 0.0)"), ("exp_", "{g}.exp_()"),
+    ("mul_", "{g}.mul_(2.0)"), ("add_", "{g}.add_(0.5)"), ("zero_", "{g}.zero_()"),
+    ("clamp_", "{g}.clamp_(-0.5, 0.5)"), ("__setitem__", "{g}[0] = 1.5"),
+    ("mul_", "{g}.mul_({g})"), ("sigmoid_", "{g}.sigmoid_()"),
+]

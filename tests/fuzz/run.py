@@ -2,6 +2,7 @@
 state after every statement, comparing the observations of torch and autograd_core
 (numbers through tests/_diff.py's assert_close), and shrinking a failing program to a
 minimal one that fails the same way."""
+import contextlib
 import re
 import warnings
 from dataclasses import dataclass
@@ -123,6 +124,16 @@ def _mark_low(obs, values, grads):
             obs["grad"]["low"] = True
 
 
+@contextlib.contextmanager
+def _default_dtype_restored(mod):
+    """A program may change the default dtype (gen.st_default_dtype) and a shrunk one may
+    have lost the statement that restores it: the next program starts from float32."""
+    try:
+        yield
+    finally:
+        mod.set_default_dtype(mod.float32)
+
+
 def run(prog, mod):
     """[(status, state)] after each statement: status is None or ("raised", type)."""
     env = new_env(mod)
@@ -130,7 +141,7 @@ def run(prog, mod):
     low = set()          # Note [Mixed precision]
     low_grads = False
     trace = []
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), _default_dtype_restored(mod):
         warnings.simplefilter("ignore")
         for st in prog.stmts:
             try:
