@@ -401,25 +401,26 @@ def test_grad_fn_prehooks():
 
 
 def test_grad_fn_prehooks_multiple_outputs():
-    # PyTorch's test uses torch.var_mean's two-output node; here unbind's (an op with a
-    # two-output node that autograd_core has), then the custom Function of the test
+    # torch.var_mean's two-output node (a prehook sees and returns both gradients), then
+    # the custom Function of the test
     def prog(torch):
-        b = data(torch, 2, 3, requires_grad=True)
-        u, v = b.unbind()
-        (u * 3 + v).sum().backward()
+        b = data(torch, 3, 3, requires_grad=True)
+        var, mean = torch.var_mean(b, dim=0)
+        (var + mean).sum().backward()
         r = [b.grad.clone()]
         a = b.detach().requires_grad_()
         counter = [0]
 
         def prehook(grad_output):
-            g1, g2 = grad_output
+            gvar, gmean = grad_output
             counter[0] += 1
-            return (g1 * 2, g2 * 2)
+            return (gvar * 2, gmean * 2)
 
-        u, v = a.unbind()
-        v.grad_fn.register_prehook(prehook)
-        (u * 3 + v).sum().backward()
-        r += [counter[0], a.grad]
+        var, mean = torch.var_mean(a, dim=0)
+        r.append(var.grad_fn is mean.grad_fn)  # one node, two outputs
+        mean.grad_fn.register_prehook(prehook)
+        (var + mean).sum().backward()
+        r += [counter[0], a.grad, a.grad / b.grad]
 
         class DoubleMul2(torch.autograd.Function):
             @staticmethod
@@ -493,9 +494,12 @@ def test_grad_fn_prehooks_remove_hooks():
 
 
 def test_hooks_cpp():
-    # PyTorch's test hooks the output of an nn.BatchNorm1d (a node implemented in C++);
-    # here of nn.functional.batch_norm in eval mode
+    # a hook on the output of an nn.BatchNorm1d in eval mode (in PyTorch a node
+    # implemented in C++)
     def prog(torch):
+        bn = torch.nn.BatchNorm1d(5, affine=False)
+        bn.double()
+        bn.eval()
         counter = [0]
 
         def bw_hook(grad):
@@ -503,11 +507,10 @@ def test_hooks_cpp():
             return grad * 2
 
         x = torch.ones(5, 5, dtype=torch.double, requires_grad=True)
-        z = torch.nn.functional.batch_norm(x, torch.zeros(5, dtype=torch.double),
-                                           torch.ones(5, dtype=torch.double), training=False)
+        z = bn(x)
         z.register_hook(bw_hook)
         z.sum().backward()
-        return counter[0], x.grad
+        return counter[0], x.grad, type(z.grad_fn).__name__
     same(prog, atol=1e-5)
 
 
@@ -591,8 +594,7 @@ def test_retain_grad_inplace():
 
 
 def test_retains_grad_inplace_multiple_outputs():
-    # PyTorch runs it for a custom Function and torch.var_mean; here for the Function
-    # (autograd_core has no var_mean, and its other multi-output nodes make views)
+    # for a custom Function and for torch.var_mean (two multi-output nodes)
     def prog(torch):
         class DoubleMul(torch.autograd.Function):
             @staticmethod
@@ -604,8 +606,11 @@ def test_retains_grad_inplace_multiple_outputs():
                 return g1 * 2 + g2 * 3
 
         r = []
-        for fn in (DoubleMul.apply,):
-            b = data(torch, 2, 3, requires_grad=True)
+        def var_mean(t):
+            return torch.var_mean(t, dim=0)
+
+        for fn in (DoubleMul.apply, var_mean):
+            b = data(torch, 3, 3, requires_grad=True)
             var, mean = fn(b)
             var.retain_grad()
             mean.retain_grad()
@@ -673,8 +678,7 @@ def test_tensor_hooks_inplace():
 
 
 def test_tensor_hooks_inplace_multiple_outputs():
-    # PyTorch runs it for a custom Function and torch.var_mean; here for the Function
-    # (autograd_core has no var_mean, and its other multi-output nodes make views)
+    # for a custom Function and for torch.var_mean (two multi-output nodes)
     def prog(torch):
         class DoubleMul(torch.autograd.Function):
             @staticmethod
@@ -686,7 +690,10 @@ def test_tensor_hooks_inplace_multiple_outputs():
                 return g1 * 2 + g2 * 3
 
         r = []
-        for fn in (DoubleMul.apply,):
+        def var_mean(t):
+            return torch.var_mean(t, dim=0)
+
+        for fn in (DoubleMul.apply, var_mean):
             counts = [0, 0, 0]
             seen = []
 
@@ -702,7 +709,7 @@ def test_tensor_hooks_inplace_multiple_outputs():
                 counts[2] += 1
                 seen.append(("fn2", grad))
 
-            b = data(torch, 2, 3, requires_grad=True)
+            b = data(torch, 3, 3, requires_grad=True)
             out1, out2 = fn(b)
             h1 = out1.register_hook(fn0)
             h2 = out2.register_hook(fn1)
