@@ -56,41 +56,48 @@ def test_post_accumulate_grad_hook_returns_not_None():
 
 
 def test_post_accumulate_grad_hook_e2e():
-    # PyTorch's test runs torch.optim.Adam inside the hooks of an nn.Linear's
-    # parameters and compares with stepping after backward; here an SGD step written
-    # with tensor ops on two plain parameters (autograd_core has no nn.Module/optim).
+    # an optimizer stepping each parameter of an nn.Linear from its post-accumulate-grad
+    # hook (torch.optim.Adam, one per parameter) against a deepcopy of the model stepped
+    # after backward; after the hooks are removed the hooked model stays where it was
     def prog(torch):
-        def make_params():
-            return [data(torch, 2, 3, seed=1, requires_grad=True),
-                    data(torch, 2, seed=2, requires_grad=True)]
+        import copy
 
-        def loss_of(params, inp):
-            w, b = params
-            return (inp @ w.t() + b).pow(2).sum()
+        def setup_optim_in_bwd(model):
+            optims, handles = {}, []
 
-        def step(p):
-            with torch.no_grad():
-                p.sub_(0.1 * p.grad)
-            p.grad = None
+            def optim_step_hook(param):
+                optims[param].step()
+                optims[param].zero_grad()
 
-        inp = data(torch, 2, 3, seed=3)
-        params = make_params()
-        handles = [p.register_post_accumulate_grad_hook(step) for p in params]
-        ref = make_params()
+            for p in model.parameters():
+                optims[p] = torch.optim.Adam([p])
+                handles.append(p.register_post_accumulate_grad_hook(optim_step_hook))
+            return handles
+
+        torch.manual_seed(0)
+        model = torch.nn.Linear(3, 2)
+        inp = data(torch, 2, 3, seed=3, dtype="float32")
+        handles = setup_optim_in_bwd(model)
+        model_copy = copy.deepcopy(model)
+        optim_copy = torch.optim.Adam(model_copy.parameters())
+
+        def both_steps():
+            model(inp).sum().backward()
+            model_copy(inp).sum().backward()
+            optim_copy.step()
+            optim_copy.zero_grad()
+
         for _ in range(5):
-            loss_of(params, inp).backward()
-            loss_of(ref, inp).backward()
-            for p in ref:
-                step(p)
-        r = [[p.detach().clone() for p in params], [p.detach().clone() for p in ref]]
+            both_steps()
+        r = [[p.detach().clone() for p in model.parameters()],
+             [p.detach().clone() for p in model_copy.parameters()]]
         for h in handles:
             h.remove()
         for _ in range(5):
-            loss_of(params, inp).backward()
-            loss_of(ref, inp).backward()
-            for p in ref:
-                step(p)
-        return r, params, [p.grad for p in params], ref
+            both_steps()
+        r += [list(model.parameters()), list(model_copy.parameters()),
+              [p.grad for p in model.parameters()]]
+        return r
     same(prog)
 
 
@@ -778,32 +785,44 @@ def test_grad_nonleaf_register_hook():
 
 
 def test_backward_hook_relative_ordering():
-    # PyTorch's test builds an nn.Linear inside an nn.Module with a full backward hook;
-    # here nn.functional.linear on plain tensors (no module hook): the relative order of
-    # node pre/post hooks, tensor pre-hooks and post-accumulate-grad hooks
+    # an nn.Linear inside an nn.Module with a full backward hook (BackwardHookFunction
+    # nodes around the module): the relative order of node pre/post hooks, the module
+    # hook, tensor pre-hooks and post-accumulate-grad hooks, nodes named by name()
     def prog(torch):
         order = []
-        x = data(torch, 4, 4, seed=1, requires_grad=True)
-        weight = data(torch, 3, 4, seed=2, requires_grad=True)
-        bias = data(torch, 3, seed=3, requires_grad=True)
-        loss = torch.nn.functional.linear(x, weight, bias).sum()
-        count = [0]
-        seen = set()
 
-        def register(nodes):
+        class MyModule(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.linear = torch.nn.Linear(10, 10)
+
+            def forward(self, x):
+                return self.linear(x)
+
+        torch.manual_seed(0)
+        x = data(torch, 10, 10, seed=1, dtype="float32", requires_grad=True)
+        module = MyModule()
+        module.register_full_backward_hook(
+            lambda _1, _2, _3: order.append(
+                "module_full_backward_hook_BackwardHookFunctionBackward0"))
+        count = 0
+
+        def register_hooks_on_all_nodes(nodes):
+            nonlocal count
             for node, _ in nodes:
-                if node is None or id(node) in seen:
-                    continue
-                seen.add(id(node))
-                count[0] += 1
-                name = f"{type(node).__name__}_{count[0]}"
+                count += 1
+                name = f"{node.name()}_{count}"
                 node.register_prehook(lambda _, n=name: order.append(f"pre_hook_{n}"))
                 node.register_hook(lambda _1, _2, n=name: order.append(f"post_hook_{n}"))
-                register(node.next_functions)
+                register_hooks_on_all_nodes(node.next_functions)
 
-        register(((loss.grad_fn, None),))
-        for name, t in (("x", x), ("weight", weight), ("bias", bias)):
+        loss = module(x).sum()
+        register_hooks_on_all_nodes(((loss.grad_fn, None),))
+        for name, t in (("x", x), ("weight", module.linear.weight),
+                        ("bias", module.linear.bias)):
             t.register_hook(lambda _, n=name: order.append(f"tensor_pre_hook_{n}"))
+        for name, t in (("x", x), ("weight", module.linear.weight),
+                        ("bias", module.linear.bias)):
             t.register_post_accumulate_grad_hook(
                 lambda _, n=name: order.append(f"post_acc_grad_hook_{n}"))
         loss.backward()

@@ -200,9 +200,33 @@ def test_grad_dtype():
         g.grad_dtype = torch.float32
         attempt(lambda: setattr(g, "grad_dtype", torch.float16))
         g.grad_dtype = None
+        r.append(g.grad_dtype)
         g.grad = None
         g.grad_dtype = torch.float16
         r.append(g.grad_dtype)
+
+        # grad_dtype set after the leaf's AccumulateGrad node exists
+        h = torch.tensor([1.0, 2.0], requires_grad=True)
+        _ = h.clone()
+        h.grad_dtype = None
+        Mismatched.apply(h).sum().backward()
+        r.append(h.grad)
+
+        # accumulation into an existing .grad of another dtype keeps that .grad's dtype
+        # (PyTorch's test converts to and from bfloat16, a dtype autograd_core does not
+        # have, numpy having none; float16 shows the same rule)
+        k = torch.tensor([1.0, 2.0], requires_grad=True)
+        k.grad_dtype = None
+        (k * 2).sum().backward()
+        k.grad = k.grad.to(torch.float16)
+        (k * 3).sum().backward()
+        r.append(k.grad)
+        lt = torch.tensor([3.0, 4.0], requires_grad=True, dtype=torch.float16)
+        lt.grad_dtype = None
+        (lt * 2).sum().backward()
+        lt.grad = lt.grad.to(torch.float32)
+        (lt * 3).sum().backward()
+        r.append(lt.grad)
         return r
     same(prog)
 
