@@ -137,6 +137,12 @@ cdef tuple _make_root_grads(tuple tensors, tuple grads):
 cdef bint _create_graph_warned = False
 
 
+cdef bint _warn_always():
+    # imported here: autograd_core._settings imports the core modules
+    from autograd_core._settings import is_warn_always_enabled
+    return is_warn_always_enabled()
+
+
 cdef Tensor _validate_grad(Node node, Py_ssize_t i, Tensor g):
     """Reduce/cast a gradient to the metadata of forward input i (once, here)."""
     meta = node.extra.input_meta[i]
@@ -510,8 +516,10 @@ def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_g
     cdef Node node
     cdef bint keep_graph = create_graph if retain_graph is None else bool(retain_graph)
     global _create_graph_warned
-    if create_graph and accumulate and not _create_graph_warned:
-        _create_graph_warned = True  # once per process, as PyTorch's TORCH_WARN_ONCE
+    if create_graph and accumulate and (not _create_graph_warned or _warn_always()):
+        # once per process, as PyTorch's TORCH_WARN_ONCE, which warns every time under
+        # set_warn_always(True)
+        _create_graph_warned = True
         warnings.warn(MSG_CREATE_GRAPH_CYCLE, UserWarning, stacklevel=3)
     if isinstance(inputs, Tensor):
         inputs = (inputs,)

@@ -915,14 +915,36 @@ def test_input_buffer_accum():
 
 
 def test_integer_outputs():
-    # argmax/argmin/max(dim).indices; PyTorch's test also covers argsort, searchsorted,
-    # bucketize, count_nonzero and unique, which autograd_core does not have
+    # integer (and bool-count) results never require grad; unique/unique_consecutive
+    # (with and without dim) make only their values differentiable. PyTorch's test also
+    # calls the private torch._unique, torch._VF.unique_dim and torch._unique2, the
+    # kernels behind torch.unique, which autograd_core's public API has no need for
     def prog(torch):
         inp = data(torch, 4, requires_grad=True)
         r = []
+        val = data(torch, seed=1, requires_grad=True)  # a 0-d value
+        bins = torch.linspace(0, 1.0, steps=100, requires_grad=True)
+        vals = data(torch, 5, 5, seed=2, lo=0.0, hi=1.0, requires_grad=True)
         for out in (inp.argmax(), inp.argmin(), torch.max(inp, 0).indices,
-                    torch.min(inp, 0)[1]):
-            r.append((out.dtype.is_floating_point, out.requires_grad))
+                    torch.min(inp, 0)[1], inp.argsort(),
+                    torch.searchsorted(inp.detach().sort().values.requires_grad_(), val),
+                    torch.bucketize(vals, bins),
+                    torch.empty(5).requires_grad_().count_nonzero()):
+            r.append((out.dtype, out.dtype.is_floating_point, out.requires_grad))
+
+        def only_first_requires_grad(res):
+            res = res if isinstance(res, tuple) else (res,)
+            return [res[0].requires_grad] + [o is None or o.requires_grad for o in res[1:]]
+
+        for sort in (True, False):
+            for return_inverse in (True, False):
+                for return_counts in (True, False):
+                    kw = dict(return_inverse=return_inverse, return_counts=return_counts)
+                    r.append([only_first_requires_grad(res) for res in (
+                        torch.unique(inp, sorted=sort, **kw),
+                        torch.unique(inp, sorted=sort, dim=0, **kw),
+                        torch.unique_consecutive(inp, **kw),
+                        torch.unique_consecutive(inp, dim=0, **kw))])
         return r
     same(prog)
 

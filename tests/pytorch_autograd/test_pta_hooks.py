@@ -3,6 +3,7 @@ PyTorch's test/test_autograd.py tests of them, each rewritten here as a differen
 program (run under torch and autograd_core, results compared by tests/_diff.py).  Each
 test is named after the PyTorch test it follows."""
 import gc
+import warnings
 import weakref
 
 from _diff import data, issue8, same
@@ -933,3 +934,74 @@ def test_multi_grad_hooks_invalid_mode():
         t2 = data(torch, 2, seed=2, requires_grad=True)
         torch.autograd.graph.register_multi_grad_hook((t1, t2), lambda _: None, mode="foo")
     same(prog, must_raise=True)
+
+
+def test_create_graph_and_full_backward_hook_cycle():
+    # a module's full backward hooks must not keep grad_output alive through a
+    # create_graph backward (grad_output -> its grad_fn -> graph -> hook -> grad_output):
+    # an object put in the graph's metadata is freed once the grads are dropped; the
+    # create_graph warning is given once
+    def prog(torch):
+        class TestCls:
+            pass
+
+        def get_ref(input_requires_grad, nb_hooks):
+            t = data(torch, 10, dtype="float32", requires_grad=input_requires_grad)
+            a = torch.tensor(1.0, requires_grad=True)
+
+            class Test(torch.nn.Module):
+                def forward(self, x):
+                    return x ** 2 * a ** 2
+
+            mod = Test()
+            for _ in range(nb_hooks):
+                mod.register_full_backward_hook(lambda a, b, c: None)
+            tmp = mod(t)
+            test = TestCls()
+            ref = weakref.ref(test)
+            tmp.grad_fn.metadata["a"] = test
+            old = torch.is_warn_always_enabled()
+            torch.set_warn_always(True)
+            try:
+                with warnings.catch_warnings(record=True) as w:
+                    warnings.simplefilter("always")
+                    tmp.exp().sum().backward(create_graph=True)
+            finally:
+                torch.set_warn_always(old)
+            found = sum("Using backward() with create_graph=True" in str(x.message)
+                        for x in w)
+            grads = (a.grad, t.grad)
+            a.grad = None
+            t.grad = None
+            return ref, found, grads
+
+        r = []
+        for nb_hooks in (1, 2, 3):
+            for input_requires_grad in (True, False):
+                ref, found, grads = get_ref(input_requires_grad, nb_hooks)
+                del grads
+                gc.collect()
+                r.append((nb_hooks, input_requires_grad, found, ref() is None))
+        return r
+    same(prog)
+
+
+def test_full_backward_hook_double_backward():
+    # a module's full backward hook runs in the first backward only: the second
+    # derivative through the create_graph gradient does not call it (nor fail)
+    def prog(torch):
+        x = data(torch, 1, lo=0.0, dtype="float32", requires_grad=True)
+        y = data(torch, 1, seed=1, lo=0.0, dtype="float32")
+        func = torch.nn.MSELoss()
+        counter = [0]
+
+        def hook(module, grad_input, grad_output):
+            counter[0] += 1
+
+        func.register_full_backward_hook(hook)
+        f = func(x, y)
+        gradx_f, = torch.autograd.grad(f, x, create_graph=True)
+        r = [counter[0], gradx_f]
+        r.append(torch.autograd.grad(gradx_f, x))
+        return r + [counter[0]]
+    same(prog)
