@@ -834,8 +834,10 @@ def test_backward_hook_relative_ordering():
 
 
 def test_multi_grad_all_hooks():
-    # PyTorch's test also hooks a C++ custom op built with load_inline and a private
-    # UndefinedGrad node; here a C++-style node (mul), a custom Function and clones
+    # PyTorch's test also hooks a C++ custom op built with torch.utils.cpp_extension's
+    # load_inline and the private torch._C._functions.UndefinedGrad node, neither of
+    # which autograd_core has (no C++ extension API, no torch._C); here a built-in node
+    # (mul), a custom Function and clones
     def prog(torch):
         t1, t2, t3, t4 = (data(torch, 2, seed=i, requires_grad=True) for i in range(4))
         t1 = t1.mul(2)
@@ -891,38 +893,56 @@ def test_multi_grad_all_hooks():
 
 
 def test_multi_grad_any_hooks():
-    # PyTorch's test builds nn.Modules around nn.Linear; here the same graph from
-    # nn.functional.linear with plain parameters
+    # nn.Modules around nn.Linear, each registering a tensor hook on its linear output
+    # and an "any" multi-grad hook on its two outputs: the any-hook runs once, before the
+    # module's tensor hook; removed, it does not run
     def prog(torch):
+        from functools import partial
+        hook_id = 0
+        any_hook_handles = []
         hook_order = []
-        handles = []
-        params = [(data(torch, 3, 3, seed=2 * i + 1, requires_grad=True),
-                   data(torch, 3, seed=2 * i + 2, requires_grad=True)) for i in range(2)]
 
-        def hook(hook_id, *unused):
-            hook_order.append(hook_id)
+        def hook(hid, *unused):
+            hook_order.append(hid)
 
-        def multi_output(x, w, b, ids):
-            z = torch.nn.functional.linear(x, w, b)
-            out = torch.sin(z), torch.cos(z)
-            z.register_hook(lambda *a, i=ids[0]: hook(i, *a))
-            handles.append(torch.autograd.graph.register_multi_grad_hook(
-                out, lambda *a, i=ids[1]: hook(i, *a), mode="any"))
-            return out
+        class MultiOutputModule(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = torch.nn.Linear(3, 3)
 
-        def model(x):
-            y = multi_output(x, *params[0], (0, 1))
-            return multi_output(y[0] + y[1], *params[1], (2, 3))
+            def forward(self, x):
+                nonlocal hook_id
+                z = self.lin(x)
+                out = torch.sin(z), torch.cos(z)
+                z.register_hook(partial(hook, hook_id))
+                hook_id += 1
+                any_hook_handles.append(torch.autograd.graph.register_multi_grad_hook(
+                    out, partial(hook, hook_id), mode="any"))
+                hook_id += 1
+                return out
 
-        inp = data(torch, 2, 3, seed=9)
+        class Model(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.mod1 = MultiOutputModule()
+                self.mod2 = MultiOutputModule()
+
+            def forward(self, x):
+                y = self.mod1(x)
+                return self.mod2(y[0] + y[1])
+
+        torch.manual_seed(0)
+        model = Model()
+        inp = data(torch, 2, 3, seed=9, dtype="float32")
         out = model(inp)
         (out[0] + out[1]).sum().backward()
-        r = [len(handles), list(hook_order)]
+        r = [len(any_hook_handles), list(hook_order)]
+        hook_id = 0
         hook_order.clear()
-        handles.clear()
+        any_hook_handles.clear()
         out = model(inp)
-        for h in handles:
-            h.remove()
+        for handle in any_hook_handles:
+            handle.remove()
         (out[0] + out[1]).sum().backward()
         return r + [hook_order]
     same(prog)

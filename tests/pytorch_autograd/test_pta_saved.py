@@ -6,7 +6,6 @@ by tests/_diff.py).  Each test is named after the PyTorch test it follows (the t
 PyTorch's TestAllowMutationOnSaved class sit in a class of that name)."""
 import gc
 import os
-import pickle
 import tempfile
 import uuid
 import warnings
@@ -576,18 +575,16 @@ def test_pack_hook_with_inplace_modification_should_fail():
 
 
 def test_saving_variable_to_disk():
-    # PyTorch's hooks use torch.save/torch.load; here pickle (autograd_core has no save)
+    # saved tensors packed to files with torch.save and unpacked with torch.load
     def prog(torch):
         with tempfile.TemporaryDirectory() as tmp_dir:
             def pack(x):
                 name = os.path.join(tmp_dir, str(uuid.uuid4()))
-                with open(name, "wb") as f:
-                    pickle.dump(x, f)
+                torch.save(x, name)
                 return name
 
             def unpack(name):
-                with open(name, "rb") as f:
-                    return pickle.load(f)
+                return torch.load(name)
 
             with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
                 a = torch.ones(5, requires_grad=True)
