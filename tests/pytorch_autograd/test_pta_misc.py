@@ -275,11 +275,11 @@ def test_autograd_print_tensor():
 # ------------------------------------------ from PyTorch's TestAutogradDeviceType (CPU)
 
 def test_min_max_median_backprops_to_all_values():
-    # torch.min and torch.max (PyTorch's test also runs median and nanmedian, which
-    # autograd_core does not have)
+    # the full reductions min, max, median and nanmedian spread the gradient evenly over
+    # the tied (or all-NaN) values
     def prog(torch):
         r = []
-        for f in (torch.min, torch.max):
+        for f in (torch.min, torch.max, torch.median, torch.nanmedian):
             x1 = torch.tensor([1.0, 0.0, 1.0, 0.0, 1.0, 0.0], requires_grad=True)
             x2 = torch.tensor([float("nan"), float("nan"), float("nan")], requires_grad=True)
             for x in (x1, x2):
@@ -372,11 +372,13 @@ def test_requires_grad_factory():
 
 
 def test_non_differentiable_ops():
-    # signbit (PyTorch's test also runs isin, which autograd_core does not have)
+    # isin and signbit run on inputs that require grad and give results that do not
     def prog(torch):
+        x = torch.tensor([[1, 2], [3, 4.0]], requires_grad=True)
+        out_isin = torch.isin(x, torch.tensor([2, 3]))
         x = data(torch, 3, 3, requires_grad=True)
         out = torch.signbit(x)
-        return out.requires_grad, out
+        return out_isin.requires_grad, out_isin, out.requires_grad, out
     same(prog)
 
 
