@@ -3,8 +3,9 @@ test/autograd/test_functional.py (class TestAutogradFunctional, run by test_auto
 each test rewritten here as a differential program (run under torch and autograd_core,
 results compared by tests/_diff.py): values, structure, grad_fn presence, errors.
 PyTorch runs each also on a LoggingTensor subclass and, where it applies, with
-vectorize=True (vmap); those variants are not followed.  Each test is named after the
-PyTorch test it follows."""
+vectorize=True (vmap); those variants are not followed (vectorize=True is accepted here
+and computes what vectorize=False computes: the tests of vectorize=True itself are
+followed).  Each test is named after the PyTorch test it follows."""
 from _diff import data, issue8, same
 
 
@@ -732,4 +733,57 @@ def test_hessian_match_vhp_hvp():
         vhp = F.vhp(foo, inputs, v)[1]
         return (hvp, torch.mm(hes, v.unsqueeze(1)).squeeze(1), vhp,
                 torch.mm(v.unsqueeze(0), hes).squeeze(0))
+    same(prog)
+
+
+def test_jacobian_err_check_strict_vectorize():
+    # strict=True and vectorize=True together are refused (before any work is done)
+    def prog(torch):
+        r = []
+        _attempt(r, lambda: _F(torch).jacobian(lambda x: x, data(torch, 4), strict=True,
+                                               vectorize=True))
+        return r
+    same(prog)
+
+
+def test_hessian_err_check_strict_vectorize():
+    def prog(torch):
+        r = []
+        _attempt(r, lambda: _F(torch).hessian(lambda x: x.sum(), data(torch, 4), strict=True,
+                                              vectorize=True))
+        return r
+    same(prog)
+
+
+def _vectorize_warnings(api, fn):
+    def prog(torch):
+        import warnings
+        with warnings.catch_warnings(record=True) as wa:
+            warnings.simplefilter("always")
+            result = getattr(_F(torch), api)(fn, data(torch, 3), vectorize=True)
+        return result, [str(w.message) for w in wa]
+    return prog
+
+
+def test_jacobian_vectorize_raises_no_warnings():
+    # vectorize=True is PyTorch's vmap, an experimental prototype that warns when called
+    # directly; jacobian must not pass that warning on
+    same(_vectorize_warnings("jacobian", lambda a: (a ** 2).sum()))
+
+
+def test_hessian_vectorize_raises_no_warnings():
+    same(_vectorize_warnings("hessian", lambda a: (a ** 2).sum()))
+
+
+def test_jacobian_vectorize_correctness_different_dtype():
+    # vectorize=True gives what vectorize=False gives, outputs of two dtypes included
+    # (the other *_vectorize_correctness_* tests also run strategy="forward-mode":
+    # forward-mode AD, which autograd_core, reverse-mode only, does not have)
+    def prog(torch):
+        def f(x, y):
+            return (x * y).float(), (x * y).double()
+
+        x, y = data(torch, 3, seed=1), data(torch, 3, seed=2)
+        jac = _F(torch).jacobian
+        return jac(f, (x, y), vectorize=True), jac(f, (x, y), vectorize=False)
     same(prog)
