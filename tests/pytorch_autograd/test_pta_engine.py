@@ -1171,6 +1171,8 @@ class TestMultithreadAutograd:
         same(prog)
 
     def test_multi_grad_all_hooks(self):
+        # a multi-grad hook fires once per backward run, concurrent runs on threads
+        # included; a run whose backward raises (one of five) does not fire it
         def prog(torch):
             import threading
             t1, t2, t3, t4 = (data(torch, 2, seed=i, requires_grad=True) for i in range(4))
@@ -1188,11 +1190,32 @@ class TestMultithreadAutograd:
                 out.backward(inputs=(t2, t3), retain_graph=True)
 
             errors = _run_threads(backward_retain_graph, (out, t2, t3), num_threads=5)
+            r = [list(res), [repr(e) for e in errors]]
+            res.clear()
+            bw_count = [0]
+
+            class Func(torch.autograd.Function):
+                @staticmethod
+                def forward(ctx, x):
+                    return x
+
+                @staticmethod
+                def backward(ctx, gO):
+                    with lock:
+                        bw_count[0] += 1
+                        if bw_count[0] == 1:
+                            raise RuntimeError("error message")
+                    return gO
+
+            out = (Func.apply(t2) * t3).sum()
+            errors = _run_threads(backward_retain_graph, (out, t2, t3), num_threads=5)
             handle.remove()
-            return res, [repr(e) for e in errors]
+            return r + [res, [str(e) for e in errors]]
         same(prog)
 
     def test_multi_grad_any_hooks(self):
+        # an "any" hook fires once per run, before the nodes run: all five runs fire it,
+        # also the one whose custom backward raises
         def prog(torch):
             import threading
             t1, t2, t3, t4 = (data(torch, 2, seed=i, requires_grad=True) for i in range(4))
@@ -1210,7 +1233,57 @@ class TestMultithreadAutograd:
                 out.backward(inputs=(t2, t3), retain_graph=True)
 
             errors = _run_threads(backward_retain_graph, (out, t2, t3), num_threads=5)
-            return count[0], [repr(e) for e in errors]
+            r = [count[0], [repr(e) for e in errors]]
+            count[0] = 0
+            bw_count = [0]
+
+            class Func(torch.autograd.Function):
+                @staticmethod
+                def forward(ctx, x):
+                    return x
+
+                @staticmethod
+                def backward(ctx, gO):
+                    with lock:
+                        bw_count[0] += 1
+                        if bw_count[0] == 1:
+                            raise RuntimeError("error message")
+                    return gO
+
+            out = (Func.apply(t2) * t3).sum()
+            errors = _run_threads(backward_retain_graph, (out, t2, t3), num_threads=5)
+            return r + [count[0], [str(e) for e in errors]]
+        same(prog)
+
+    def test_dataparallel_saved_tensors_hooks(self):
+        # saved_tensors_hooks reach a forward run through nn.DataParallel: on CPU (no
+        # two CUDA devices) it runs the module in the calling thread, so the pack hook
+        # warns there, and again for an op after it
+        def prog(torch):
+            import warnings
+
+            def pack(x):
+                warnings.warn("pack")
+                return x
+
+            seen = []
+
+            class Model(torch.nn.Module):
+                def forward(self, x):
+                    with warnings.catch_warnings(record=True) as w:
+                        warnings.simplefilter("always")
+                        x * x
+                    seen.append([str(m.message) for m in w])
+
+            x = torch.ones(5, 5, requires_grad=True)
+            model = torch.nn.DataParallel(Model())
+            with torch.autograd.graph.saved_tensors_hooks(pack, lambda x: x):
+                model(x)
+                with warnings.catch_warnings(record=True) as w:
+                    warnings.simplefilter("always")
+                    x * x
+                seen.append([str(m.message) for m in w])
+            return seen, torch.cuda.device_count()
         same(prog)
 
 
