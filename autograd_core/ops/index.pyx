@@ -1539,8 +1539,10 @@ cdef Tensor op_scatter_reduce(Tensor self, object dim, Tensor index, Tensor src,
 
 
 cdef tuple scatter_reduce_backward(Tensor grad, Tensor self, object dim, Tensor index, Tensor src,
-                                   str reduce, bint include_self, Tensor result):
-    """PyTorch's scatter_reduce_backward: (grad_self, grad_src)."""
+                                   str reduce, bint include_self, Tensor result,
+                                   str op="scatter_reduce", str src_name="src"):
+    """PyTorch's scatter_reduce_backward: (grad_self, grad_src); op and src_name name the
+    operation and its src argument in the messages (index_reduce calls it source)."""
     cdef dtype gd = dtype_of(grad._data)
     cdef Tensor zero = make_scalar(0, gd)
     cdef Tensor grad_self, grad_src
@@ -1566,11 +1568,10 @@ cdef tuple scatter_reduce_backward(Tensor grad, Tensor self, object dim, Tensor 
         zsrc = make(src_zero.astype(np.int64))
         nz = OPS.gather(OPS.scatter_add(make(counts), dim, index, zsrc), dim, index)._data
         if grad_enabled() and (nz > 1).any():
+            # PyTorch's message (torch 2.13, scatter_reduce_backward / index_reduce_backward)
             raise RuntimeError(
-                "scatter_reduce(): Double backward is unsupported for src when >1 zeros in src "
-                "are scattered to the same position. This may happen in one of the following "
-                "cases:\n(1) >1 zeros in src at the same position along dim\n(2) a zero in src "
-                "at the same position as a zero in self")
+                f"{op}(): Double backward is unsupported for {src_name} when >1 zeros in "
+                f"{src_name} are scattered to the same position in self")
         single = make(src_zero & (nz == 1))
         masked_src = OPS.masked_fill(src, single, 1)
         masked_src_result = op_scatter_reduce(self, dim, index, masked_src, reduce, include_self)
@@ -1737,7 +1738,8 @@ cdef tuple index_reduce_backward(Tensor grad, Tensor self, object dim, Tensor in
     """PyTorch's index_reduce_backward: scatter_reduce's, with index spread over source's
     slices."""
     cdef Tensor idx = _index_as_scatter(source, dim, index)
-    return scatter_reduce_backward(grad, self, dim, idx, source, reduce, include_self, result)
+    return scatter_reduce_backward(grad, self, dim, idx, source, reduce, include_self, result,
+                                   "index_reduce", "source")
 
 
 # ================================================================ as_strided_scatter

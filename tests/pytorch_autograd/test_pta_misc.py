@@ -402,3 +402,44 @@ def test_warning_in_backward():
             b.backward()
         return [(x.category.__name__, str(x.message)) for x in w]
     same(prog)
+
+
+def test_scatter_index_reduce_amin_amax_backprops_to_all_values():
+    # scatter_reduce / index_reduce with amin/amax spread the gradient evenly over the
+    # tied values (input and src are equal, so every position ties): gradcheck passes,
+    # and the gradients themselves are compared
+    def prog(torch):
+        from itertools import product
+        r = []
+        for fn, reduction in product((torch.scatter_reduce, torch.index_reduce),
+                                     ("amin", "amax")):
+            inp = data(torch, 2, 3, requires_grad=True)
+            src = inp.clone().detach_().requires_grad_(True)
+            idx = torch.arange(2).to(dtype=torch.long)
+            if fn is torch.scatter_reduce:
+                idx = idx.unsqueeze(-1).expand((2, 3))
+            r.append(torch.autograd.gradcheck(fn, (inp, 0, idx, src, reduction),
+                                              check_batched_grad=False))
+            r.append(torch.autograd.grad(fn(inp, 0, idx, src, reduction).sum(), (inp, src)))
+        return r
+    same(prog)
+
+
+def test_scatter_index_reduce_prod_gradgrad_error():
+    # two zeros of src scattered to one position: the first derivative is right
+    # (gradcheck), the second is refused
+    def prog(torch):
+        inp = torch.tensor([1.0], dtype=torch.float64, requires_grad=True)
+        src = torch.tensor([0.0, 0.0], dtype=torch.float64, requires_grad=True)
+        idx = torch.tensor([0, 0], dtype=torch.long)
+        r = []
+        for fn in (torch.scatter_reduce, torch.index_reduce):
+            r.append(torch.autograd.gradcheck(fn, (inp, 0, idx, src, "prod"),
+                                              check_batched_grad=False))
+            try:
+                torch.autograd.gradgradcheck(fn, (inp, 0, idx, src, "prod"))
+                r.append("no error")
+            except RuntimeError as e:
+                r.append(("RuntimeError", str(e).split("\n")[0]))
+        return r
+    same(prog)
