@@ -99,14 +99,24 @@ def _type_conversion_backward(torch):
 
 
 def test_type_conversions():
-    # PyTorch's test also checks the legacy tensor types (torch.FloatTensor, ...) and
-    # CUDA; here the dtype conversions and their backward
+    # the dtype conversions, the legacy tensor types (isinstance, type(t), type_as,
+    # t().dtype, no copy when the type is already right) and their backward; PyTorch's
+    # test also runs the CUDA types when CUDA is available
     def prog(torch):
         x = data(torch, 5, 5, dtype="float32")
-        r = [x.float().dtype, x.int().dtype, x.double().dtype, x.long().dtype]
+        r = [x.float().dtype, x.int().dtype, x.double().dtype, x.long().dtype,
+             isinstance(x.float(), torch.FloatTensor), isinstance(x.int(), torch.IntTensor)]
         for dt in (torch.float64, torch.float32, torch.int32, torch.uint8):
             y = torch.zeros(5, 5, dtype=dt)
             r += [x.type(dt).dtype, x.to(dt).dtype, x.to(y).dtype]
+        for t in (torch.DoubleTensor, torch.FloatTensor, torch.IntTensor, torch.ByteTensor):
+            for y_var in (True, False):
+                y = torch.zeros(5, 5, dtype=t.dtype) + 3
+                y = torch.autograd.Variable(y) if y_var else y
+                t_dtype = t().dtype
+                r += [isinstance(x.type(t), t), isinstance(x.type_as(y), t),
+                      isinstance(x.type(t_dtype), t), x.type(t_dtype).dtype is t_dtype,
+                      y.data_ptr() == y.type(t).data_ptr()]
         return r + _type_conversion_backward(torch)
     same(prog)
 

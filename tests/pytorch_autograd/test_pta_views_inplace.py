@@ -971,9 +971,9 @@ def test_inplace_on_view_undefined_grad_output():
 
 
 def test_parameter_resize():
-    # PyTorch's test uses an nn.Parameter; here a leaf tensor that requires grad
+    # an nn.Parameter whose storage is replaced (set_) under no_grad, twice
     def prog(torch):
-        asd = torch.ones(16, dtype=torch.double, requires_grad=True)
+        asd = torch.nn.Parameter(torch.ones(16, dtype=torch.double))
         for _ in range(2):
             with torch.no_grad():
                 asd.set_(asd[1:])
