@@ -147,7 +147,8 @@ def _copy_tracked(dest):
     if files is None:
         shutil.copytree(ROOT, dest, ignore=shutil.ignore_patterns(
             ".git", "build", "dist", "*.egg-info", "*.so", "__pycache__", ".pytest_cache",
-            "autograd_core_demo", "*.c", "*.html", "_gen_*.pxi", "_op_table*.pxi"))
+            "autograd_core_demo", "*.c", "*.html", "_gen_*.pxi", "_op_table*.pxi"),
+            dirs_exist_ok=True)  # dest is the fixture's (empty) directory
         return
     for f in files:
         src = ROOT / f
@@ -165,7 +166,17 @@ def clone(tmp_path_factory):
     return dest
 
 
+_RESULTS = {}  # two documented commands with one short form run it once
+
+
 def _run(argv, cwd, tmp):
+    key = (argv, str(cwd))
+    if key not in _RESULTS:
+        _RESULTS[key] = _run_once(argv, cwd, tmp)
+    return _RESULTS[key]
+
+
+def _run_once(argv, cwd, tmp):
     argv = [a.format(tmp=tmp) for a in argv.split()]
     if argv[0] == "python":
         argv[0] = sys.executable
