@@ -97,11 +97,7 @@ def _legacy_new(d, args, kwargs):
         return _core.from_array(np.empty(shape, dtype=d.np_dtype))
     if len(args) > 1:
         raise _invalid_combination(args, kwargs)
-    if isinstance(first, str):
-        raise TypeError(f"new(): invalid data type '{type(first).__name__}'")
-    if not isinstance(first, (list, tuple, np.ndarray)):
-        raise TypeError(f"new(): data must be a sequence (got {type(first).__name__})")
-    return _core.tensor_from_data(first, d)
+    return _core.from_array(_core.legacy_array_from_data(first, d))
 
 
 class tensortype(type):
