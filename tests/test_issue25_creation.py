@@ -222,3 +222,32 @@ def test_deep_nesting_does_not_crash():
         deep = [deep]
     r = catch(autograd_core.tensor, [1.0, deep])
     assert isinstance(r.exc, RecursionError)
+
+
+# ------------------------------------------------------------------ printing under a default dtype
+
+def _printed(m):
+    x64 = m.tensor([1.5, 2.0], dtype=m.float64)
+    x32 = m.tensor([1.5, 2.0], dtype=m.float32)
+    return [repr(x64), repr(x32), str(x32), repr(m.tensor([1.5, 2.0])), repr(m.tensor(3.0)),
+            repr(m.tensor(2.5, dtype=m.float32)), repr(m.tensor(2.5, dtype=m.float64)),
+            repr(m.tensor([], dtype=m.float64)), repr(m.tensor([], dtype=m.float32)),
+            repr(m.tensor([])), repr(m.zeros(0, 2, dtype=m.float32)),
+            repr(m.tensor([1, 2])), repr(m.tensor([True])), repr(m.tensor([], dtype=m.int64)),
+            repr(m.tensor([1., 2.], dtype=m.float16)),
+            repr(m.tensor([1.5], requires_grad=True) * 2),
+            repr(x32.clone().requires_grad_() * 2), repr(x64.clone().requires_grad_()),
+            repr(m.nn.Parameter(m.tensor([1.0, 2.0]))), repr(m.nn.Parameter(x32)),
+            repr(m.nn.Linear(1, 1).bias.dtype), repr(m.arange(3.)),
+            repr(m.ones(2, 2, dtype=m.float32).t())]
+
+
+@pytest.mark.parametrize("default", ["float64", "float16", "float32"])
+def test_repr_omits_the_default_dtype_only(default):
+    def prog(m):
+        m.set_default_dtype(getattr(m, default))
+        try:
+            return _printed(m)
+        finally:
+            m.set_default_dtype(m.float32)
+    same(prog)
