@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import autograd_core
-from _diff import catch, same, same_error, sub_name, torch
+from _diff import catch, same, sub_name, torch, warns
 from _subprocess import CWD, child_env
 
 
@@ -251,3 +251,186 @@ def test_repr_omits_the_default_dtype_only(default):
         finally:
             m.set_default_dtype(m.float32)
     same(prog)
+
+
+# ------------------------------------------------------------------ view(dtype)
+
+def _a(m, n=4):
+    return m.arange(float(n))
+
+
+VIEW_DTYPE = [
+    ("float_as_int32", lambda m: _a(m).view(m.int32)),
+    ("float_as_float64", lambda m: _a(m).view(m.float64)),
+    ("float_as_float64_odd", lambda m: _a(m, 3).view(m.float64)),
+    ("float_as_float16", lambda m: _a(m, 2).view(m.float16)),
+    ("float_as_uint8", lambda m: m.tensor([1.0]).view(m.uint8)),
+    ("float_as_bool", lambda m: m.tensor([1.0]).view(m.bool)),
+    ("bool_as_uint8", lambda m: m.tensor([True, False]).view(m.uint8)),
+    ("uint8_as_bool", lambda m: m.tensor([1, 0, 1], dtype=m.uint8).view(m.bool)),
+    ("int64_as_float64", lambda m: m.tensor([1, 2]).view(m.float64)),
+    ("float64_as_float32", lambda m: m.tensor([1.0], dtype=m.float64).view(m.float32)),
+    ("int16_as_int8", lambda m: m.tensor([[1, 2], [3, 4]], dtype=m.int16).view(m.int8)),
+    ("0d_same_size", lambda m: m.tensor(1.0).view(m.int32)),
+    ("0d_larger", lambda m: m.tensor(1.0).view(m.float64)),
+    ("0d_smaller", lambda m: m.tensor(1.0).view(m.int16)),
+    ("2d_larger", lambda m: _a(m, 8).reshape(2, 4).view(m.float64)),
+    ("2d_smaller", lambda m: _a(m).reshape(2, 2).view(m.int16)),
+    ("transposed_larger", lambda m: _a(m, 8).reshape(4, 2).t().view(m.float64)),
+    ("transposed_smaller", lambda m: _a(m, 8).reshape(4, 2).t().view(m.int16)),
+    ("transposed_same_size", lambda m: _a(m).reshape(2, 2).t().view(m.int32)),
+    ("last_dim_1_larger", lambda m: _a(m, 8).reshape(4, 2)[:, :1].view(m.float64)),
+    ("last_dim_1_smaller", lambda m: _a(m, 8).reshape(4, 2)[:, :1].view(m.int16)),
+    ("odd_offset", lambda m: _a(m, 8)[1:5].view(m.float64)),
+    ("even_offset", lambda m: _a(m, 8)[2:6].view(m.float64)),
+    ("even_row_stride", lambda m: _a(m, 12).reshape(3, 4)[:, :2].view(m.float64)),
+    ("odd_row_stride", lambda m: _a(m, 12).reshape(4, 3)[:, :2].view(m.float64)),
+    ("step_2_larger", lambda m: _a(m, 8)[::2].view(m.float64)),
+    ("step_2_smaller", lambda m: _a(m, 8)[::2].view(m.int16)),
+    ("empty", lambda m: m.zeros(0).view(m.float64)),
+    ("expanded_larger", lambda m: m.zeros(1).expand(4).view(m.float64)),
+    ("expanded_same_size", lambda m: m.zeros(1).expand(4).view(m.int32)),
+    ("python_float", lambda m: _a(m).view(float)),
+    ("python_int", lambda m: _a(m).view(int)),
+    ("keyword", lambda m: _a(m).view(dtype=m.int32)),
+    ("then_shape", lambda m: _a(m).view(m.int32).view(2, 2)),
+    ("size_and_dtype", lambda m: _a(m).view(2, m.int32)),
+    ("str", lambda m: _a(m).view("float64")),
+    ("float", lambda m: _a(m).view(2.5)),
+    ("none", lambda m: _a(m).view(None)),
+    ("int_tensor", lambda m: _a(m).view(m.tensor(4))),
+]
+
+
+@pytest.mark.parametrize("case", VIEW_DTYPE, ids=[c[0] for c in VIEW_DTYPE])
+def test_view_dtype(case):
+    same(case[1], may_raise=True)
+
+
+def _alias_facts(m, make_input, d):
+    a = make_input(m)
+    v = a.view(getattr(m, d))
+    facts = [v.requires_grad, v.grad_fn is None, v.is_leaf, v._is_view(), v._base is None,
+             v is a]
+    v.add_(1)  # writes through: a sees them, and both versions move
+    return facts + [a.detach().clone(), a._version, v._version]
+
+
+@pytest.mark.parametrize("d", ["float32", "int32", "float64", "int16", "float16"])
+@pytest.mark.parametrize("make_input", [
+    lambda m: m.zeros(4),
+    lambda m: m.zeros(4, requires_grad=True),
+    lambda m: m.zeros(4, requires_grad=True) * 2,
+    lambda m: m.zeros(6)[2:],
+], ids=["plain", "leaf_requires_grad", "non_leaf", "view_of_slice"])
+def test_view_dtype_shares_memory_but_no_history(make_input, d):
+    # PyTorch's view.dtype is not differentiable: a leaf without grad, not an autograd
+    # view, over the same memory and version counter
+    same(lambda m: _alias_facts(m, make_input, d))
+
+
+def test_view_dtype_output_cannot_backward():
+    same(lambda m: (m.ones(2, requires_grad=True) * 2).view(m.float32).sum().backward(),
+         must_raise=True)
+
+
+# ------------------------------------------------------------------ ints past int64
+
+BIG = [
+    ("index_2_63", lambda m: _a(m)[2 ** 63]),
+    ("index_below_int64", lambda m: _a(m)[-2 ** 63 - 1]),
+    ("index_int64_max", lambda m: _a(m)[2 ** 63 - 1]),
+    ("index_int64_min", lambda m: _a(m)[-2 ** 63]),
+    ("index_numpy_int", lambda m: _a(m)[np.int64(2 ** 62)]),
+    ("index_in_tuple", lambda m: _a(m).reshape(2, 2)[0, 2 ** 63]),
+    ("index_list", lambda m: _a(m)[[2 ** 63]]),
+    ("index_list_negative", lambda m: _a(m)[[0, -2 ** 63 - 1]]),
+    ("setitem", lambda m: _a(m).__setitem__(2 ** 63, 1.)),
+    ("slice_start", lambda m: _a(m)[2 ** 64:]),
+    ("slice_both", lambda m: _a(m)[-2 ** 64:2 ** 64]),
+    ("slice_in_tuple", lambda m: _a(m).reshape(2, 2)[:, -2 ** 70:2 ** 70]),
+    ("reshape_product_past_int64", lambda m: _a(m).reshape(2 ** 62, 4)),
+    ("reshape_2_32_squared", lambda m: _a(m).reshape(2 ** 32, 2 ** 32)),
+    ("reshape_int64_max", lambda m: _a(m).reshape(2 ** 63 - 1)),
+    ("reshape_2_63", lambda m: _a(m).reshape(2 ** 63)),
+    ("reshape_2_64", lambda m: _a(m).reshape(2 ** 64)),
+    ("reshape_minus_2_64", lambda m: _a(m).reshape(-2 ** 64)),
+    ("reshape_second", lambda m: _a(m).reshape(-1, 2 ** 63)),
+    ("view_2_63", lambda m: _a(m).view(2 ** 63)),
+    ("view_product_past_int64", lambda m: _a(m).view(2 ** 62, 4)),
+    ("zeros_2_63", lambda m: m.zeros(2 ** 63)),
+    ("zeros_2_64", lambda m: m.zeros(2 ** 64)),
+    ("zeros_below_int64", lambda m: m.zeros(-2 ** 63 - 1)),
+    ("zeros_storage_overflow", lambda m: m.zeros(2 ** 62, 4)),
+    ("ones_tuple", lambda m: m.ones((2 ** 63,))),
+    ("empty", lambda m: m.empty(2 ** 63)),
+    ("full", lambda m: m.full((2 ** 63,), 1.)),
+    ("randn", lambda m: m.randn(2 ** 63)),
+    ("expand", lambda m: m.zeros(1).expand(2 ** 63)),
+    ("narrow_start", lambda m: _a(m).narrow(0, 2 ** 63, 1)),
+    ("narrow_length", lambda m: _a(m).narrow(0, 0, 2 ** 63)),
+    ("narrow_negative", lambda m: _a(m).narrow(0, -2 ** 63 - 1, 1)),
+    ("select_index", lambda m: _a(m).select(0, 2 ** 63)),
+    ("select_dim", lambda m: _a(m).select(2 ** 63, 0)),
+    ("sum_dim", lambda m: _a(m).sum(2 ** 63)),
+    ("unsqueeze", lambda m: _a(m).unsqueeze(2 ** 63)),
+    ("transpose", lambda m: _a(m).transpose(0, 2 ** 63)),
+    ("permute", lambda m: _a(m).permute(2 ** 63)),
+    ("repeat", lambda m: _a(m).repeat(2 ** 63)),
+    ("flatten", lambda m: _a(m).flatten(2 ** 63)),
+    ("split", lambda m: _a(m).split(2 ** 63)),
+    ("chunk", lambda m: _a(m).chunk(2 ** 63)),
+    ("roll", lambda m: _a(m).roll(2 ** 63)),
+    ("topk", lambda m: _a(m).topk(2 ** 63)),
+    ("new_zeros", lambda m: _a(m).new_zeros(2 ** 63)),
+    ("cat_dim", lambda m: m.cat([_a(m)], 2 ** 63)),
+    ("unflatten", lambda m: _a(m).unflatten(0, (2 ** 63, -1))),
+    ("as_strided", lambda m: _a(m).as_strided((2 ** 63,), (1,))),
+    ("diagonal", lambda m: _a(m).reshape(2, 2).diagonal(2 ** 63)),
+    ("movedim", lambda m: _a(m).movedim(0, 2 ** 63)),
+    ("squeeze", lambda m: _a(m).squeeze(2 ** 63)),
+    ("size", lambda m: _a(m).size(2 ** 63)),
+    ("stride", lambda m: _a(m).stride(2 ** 63)),
+]
+
+
+@pytest.mark.parametrize("case", BIG, ids=[c[0] for c in BIG])
+def test_ints_past_int64_raise_as_pytorch(case):
+    same(case[1], may_raise=True)
+
+
+def test_slice_past_int64_warns_as_pytorch():
+    same(lambda m: warns(lambda: _a(m)[-2 ** 64:2 ** 70]))
+
+
+# ------------------------------------------------------------------ a number as the gradient
+
+GRADIENT_NUMBERS = [
+    ("backward_int_nonscalar", lambda m, x: (x * 2).backward(5)),
+    ("backward_float_nonscalar", lambda m, x: (x * 2).backward(5.0)),
+    ("backward_int_scalar", lambda m, x: (x * 2).sum().backward(5)),
+    ("backward_float_scalar", lambda m, x: (x * 2).sum().backward(5.0)),
+    ("backward_bool", lambda m, x: (x * 2).sum().backward(True)),
+    ("backward_keyword", lambda m, x: (x * 2).sum().backward(gradient=5)),
+    ("backward_list_of_int", lambda m, x: (x * 2).sum().backward([5])),
+    ("backward_str", lambda m, x: (x * 2).sum().backward("a")),
+    ("autograd_backward_int", lambda m, x: m.autograd.backward(x * 2, 5)),
+    ("autograd_backward_scalar", lambda m, x: m.autograd.backward((x * 2).sum(), 5)),
+    ("autograd_backward_list", lambda m, x: m.autograd.backward([(x * 2).sum()], [5])),
+    ("autograd_backward_str", lambda m, x: m.autograd.backward((x * 2).sum(), "ab")),
+    ("grad_int", lambda m, x: m.autograd.grad(x * 2, x, 5)),
+    ("grad_int_scalar", lambda m, x: m.autograd.grad((x * 2).sum(), x, 5)),
+    ("grad_float_scalar", lambda m, x: m.autograd.grad((x * 2).sum(), x, 5.0)),
+    ("grad_keyword", lambda m, x: m.autograd.grad((x * 2).sum(), x, grad_outputs=5)),
+    ("grad_list", lambda m, x: m.autograd.grad([(x * 2).sum()], [x], [5])),
+    ("grad_list_none", lambda m, x: m.autograd.grad([(x * 2).sum()], [x], [None])),
+    ("grad_str", lambda m, x: m.autograd.grad((x * 2).sum(), x, "ab")),
+    ("backward_none", lambda m, x: ((x * 2).sum().backward(None), x.grad)[1]),
+    ("backward_tensor", lambda m, x: ((x * 2).sum().backward(m.tensor(5.)), x.grad)[1]),
+    ("backward_tensor_list", lambda m, x: ((x * 2).backward([m.ones(3)]), x.grad)[1]),
+]
+
+
+@pytest.mark.parametrize("case", GRADIENT_NUMBERS, ids=[c[0] for c in GRADIENT_NUMBERS])
+def test_number_as_gradient(case):
+    same(lambda m: case[1](m, m.ones(3, requires_grad=True)), may_raise=True)

@@ -24,6 +24,16 @@ cdef Tensor make_view(Tensor base, cnp.ndarray arr):
     return t
 
 
+cdef Tensor make_alias(Tensor t, cnp.ndarray arr):
+    """A leaf over arr (t's memory) without history that shares t's version counter and
+    is no view to autograd: what detach() and view(dtype) make. An inference tensor's
+    alias is one too."""
+    cdef Tensor a = make(arr)
+    a._vc = version_counter(t)
+    a._inference = t._inference
+    return a
+
+
 cdef dtype _grad_dtype_of(Tensor t):
     """t's grad_dtype: its own dtype unless set; None: any dtype."""
     if t._grad_dtype is None:
@@ -938,10 +948,7 @@ cdef class Tensor:
     def detach(self):
         """A new leaf sharing this tensor's memory and version counter, without history
         (an inference tensor exactly when this one is: detach is a view op)."""
-        cdef Tensor t = make(self._data)
-        t._vc = version_counter(self)
-        t._inference = self._inference
-        return t
+        return make_alias(self, self._data)
 
     def detach_(self):
         """Detach this tensor from the graph in place."""
