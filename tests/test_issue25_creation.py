@@ -434,3 +434,15 @@ GRADIENT_NUMBERS = [
 @pytest.mark.parametrize("case", GRADIENT_NUMBERS, ids=[c[0] for c in GRADIENT_NUMBERS])
 def test_number_as_gradient(case):
     same(lambda m: case[1](m, m.ones(3, requires_grad=True)), may_raise=True)
+
+
+@pytest.mark.parametrize("default", ["float32", "float64"])
+def test_python_float_dtype_is_float64(default):
+    def prog(m):
+        m.set_default_dtype(getattr(m, default))
+        try:
+            return [m.zeros(1, dtype=float).dtype, m.tensor([1], dtype=float).dtype,
+                    m.arange(2.).view(float).shape]
+        finally:
+            m.set_default_dtype(m.float32)
+    same(prog)
