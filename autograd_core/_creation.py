@@ -601,11 +601,25 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
         elif copy:
             obj = obj.copy()
         t = _core.from_array(obj)
+    elif not isinstance(obj, np.generic) and _has_buffer(obj):
+        # PyTorch reads a buffer (bytearray, array.array, memoryview) as raw memory of
+        # dtype (the default float unless given), not as a sequence of numbers
+        t = frombuffer(obj, dtype=d if d is not None else _core_dtype.get_default_dtype())
+        if copy:
+            t = t.clone()
     else:
         t = _core.tensor_from_data(obj, d)
     if requires_grad:
         t = t.requires_grad_(True) if t.is_leaf else t
     return t
+
+
+def _has_buffer(obj):
+    try:
+        memoryview(obj)
+    except TypeError:
+        return False
+    return True
 
 
 def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):

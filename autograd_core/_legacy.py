@@ -97,11 +97,7 @@ def _legacy_new(d, args, kwargs):
         return _core.from_array(np.empty(shape, dtype=d.np_dtype))
     if len(args) > 1:
         raise _invalid_combination(args, kwargs)
-    if isinstance(first, str):
-        raise TypeError(f"new(): invalid data type '{type(first).__name__}'")
-    if not isinstance(first, (list, tuple, np.ndarray)):
-        raise TypeError(f"new(): data must be a sequence (got {type(first).__name__})")
-    return _core.tensor_from_data(first, d)
+    return _core.from_array(_core.legacy_array_from_data(first, d))
 
 
 class tensortype(type):
@@ -159,16 +155,7 @@ def _new_size(fname, args):
     """The size of a new_* call: new_zeros(2, 3), new_zeros((2, 3)) or new_zeros(Size)."""
     if not args:
         raise TypeError(f'{fname}() missing 1 required positional arguments: "size"')
-    if len(args) == 1 and not _is_int(args[0]) and not isinstance(args[0], (list, tuple)):
-        raise TypeError(f"{fname}(): argument 'size' (position 1) must be tuple of ints, not "
-                        f"{type(args[0]).__name__}")
-    seq = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
-    for i, s in enumerate(seq):
-        if not _is_int(s):
-            raise TypeError(f"{fname}(): argument 'size' failed to unpack the object at pos "
-                            f"{i + 1} with error \"type must be tuple of ints,but got "
-                            f"{type(s).__name__}\"")
-    shape = tuple(s.__index__() for s in seq)
+    shape = _core.parse_size(args, fname)
     for s in shape:
         if s < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "

@@ -14,12 +14,13 @@ from typing import Any
 
 import numpy as np
 
+from autograd_core._core.dtype import get_default_dtype
+
 __all__ = ["get_printoptions", "set_printoptions", "tensor_repr"]
 
-# Tensors of these dtypes never print a ``dtype=`` suffix when they have
-# elements, because the values alone already identify them.
-_IMPLIED_DTYPES = ("float32", "int64", "bool")
-_DEFAULT_DTYPE = "float32"
+# Tensors of the default float dtype (set_default_dtype) and of these never print a
+# ``dtype=`` suffix when they have elements: the values alone identify them.
+_IMPLIED_DTYPES = ("int64", "bool")
 _PREFIX = "tensor("
 
 
@@ -251,8 +252,9 @@ def tensor_repr(
             formatted (float kinds as floats, bool as True/False, else ints).
             Any shape, including 0-d, empty and non-contiguous.
         dtype_name: the tensor's dtype name, e.g. ``"float64"``; used for the
-            ``dtype=`` suffix, which is omitted for float32 (the default
-            dtype), int64 and bool unless the tensor is empty.
+            ``dtype=`` suffix, which is omitted for the default dtype
+            (float32 unless set_default_dtype changed it), and for int64 and
+            bool unless the tensor is empty.
         grad_fn_name: class name of the tensor's grad_fn, e.g.
             ``"MulBackward0"``, printed as ``grad_fn=<MulBackward0>``.
         requires_grad: print ``requires_grad=True`` when there is no grad_fn.
@@ -264,19 +266,20 @@ def tensor_repr(
     # Wrap as if the module were "torch", so that the output is PyTorch's
     # character for character apart from the module name.
     dtype_suffix = (f"dtype={module}.{dtype_name}", len(f"dtype=torch.{dtype_name}"))
+    default_name = get_default_dtype().name
 
     if array.size == 0:
         # Match numpy: the shape is shown unless it is simply (0,).
         if array.ndim != 1:
             suffixes.append(_plain(f"size={tuple(array.shape)}"))
         # No values to infer the dtype from, so only the default is implied.
-        if dtype_name != _DEFAULT_DTYPE:
+        if dtype_name != default_name:
             suffixes.append(dtype_suffix)
         body = "[]"
     else:
         if not _OPTS.edgeitems:
             suffixes.append(_plain(f"size={tuple(array.shape)}"))
-        if dtype_name not in _IMPLIED_DTYPES:
+        if dtype_name != default_name and dtype_name not in _IMPLIED_DTYPES:
             suffixes.append(dtype_suffix)
         summarize = array.size > _OPTS.threshold
         values = _summarized_values(array) if summarize else array.reshape(-1)

@@ -212,23 +212,50 @@ cdef object arg_tensor_or_scalar(object x, str fname, str argname, int pos):
     return o
 
 
+# Note [Ints past int64]
+# PyTorch reads every int argument (a size, a dim, an index, a start) as int64_t: an
+# int past that range is its ValueError when the argument is one int, and a TypeError
+# saying the list failed to unpack when it is an element of a list of ints (a message
+# PyTorch leaves without its closing quote). The checkers below are where ints enter,
+# so no Python OverflowError ("too large to convert to C ssize_t") reaches the user.
+cdef str MSG_INT64_OVERFLOW = "Overflow when unpacking long long"
+
+
+cdef inline bint _fits_int64(object i):
+    cdef int overflow = 0
+    PyLong_AsLongLongAndOverflow(i, &overflow)
+    return overflow == 0
+
+
+cdef object checked_int64(object i):
+    """i, an int, or PyTorch's ValueError when int64 cannot hold it."""
+    if not _fits_int64(i):
+        raise ValueError(MSG_INT64_OVERFLOW)
+    return i
+
+
+cdef object _list_overflow(str fname, str argname, Py_ssize_t pos):
+    return TypeError(f"{fname}(): argument '{argname}' failed to unpack the object at pos "
+                     f"{pos} with error \"{MSG_INT64_OVERFLOW}")
+
+
 cdef object arg_int(object x, str fname, str argname, int pos):
     """An 'int' argument (anything with __index__ but bool... as PyTorch, bools pass)."""
     if type(x) is int:
-        return x
+        return checked_int64(x)
     if isinstance(x, float) or not hasattr(x, "__index__"):
         raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be int, not "
                         f"{type(x).__name__}")
-    return x.__index__()
+    return checked_int64(x.__index__())
 
 
 cdef tuple arg_int_list(object x, str fname, str argname, int pos):
     """A 'tuple of ints' argument: a sequence of ints, or a single int."""
     if type(x) is int:
-        return (x,)
+        return (checked_int64(x),)
     if isinstance(x, Tensor) or not isinstance(x, (list, tuple)):
         if not isinstance(x, float) and hasattr(x, "__index__") and not isinstance(x, Tensor):
-            return (x.__index__(),)
+            return (checked_int64(x.__index__()),)
         raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be tuple of ints, "
                         f"not {type(x).__name__}")
     out = []
@@ -236,7 +263,10 @@ cdef tuple arg_int_list(object x, str fname, str argname, int pos):
         if isinstance(s, (bool, float)) or not hasattr(s, "__index__"):
             raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be tuple of "
                             f"ints, but found element of type {type(s).__name__} at pos {len(out)}")
-        out.append(s.__index__())
+        s = s.__index__()
+        if not _fits_int64(s):
+            raise _list_overflow(fname, argname, len(out) + 1)
+        out.append(s)
     return tuple(out)
 
 
@@ -268,11 +298,11 @@ cdef Py_ssize_t wrap_dim(object dim, Py_ssize_t ndim) except? -1:
     """A dim argument checked against ndim and made non-negative (0-d counts as 1-d)."""
     cdef Py_ssize_t d, n = ndim if ndim > 0 else 1
     if type(dim) is int:
-        d = dim
+        d = checked_int64(dim)
     elif isinstance(dim, bool) or not hasattr(dim, "__index__"):
         raise TypeError(f"dim must be an int, not {type(dim).__name__}")
     else:
-        d = dim.__index__()
+        d = checked_int64(dim.__index__())
     if d < -n or d >= n:
         raise dim_error(d, ndim)
     return d + n if d < 0 else d
@@ -301,26 +331,32 @@ cdef tuple reduction_dims(object dim, Py_ssize_t ndim):
     return dims if ndim else ()
 
 
-cdef tuple parse_shape(tuple args, str fname):
-    """Sizes given as f(2, 3), f((2, 3)) or f(Size)."""
+cdef str _type_name_in_messages(object x):
+    """A type's name as PyTorch's argument parser prints it (its tp_name: a dtype is
+    "torch.dtype" there, so "autograd_core.dtype" here)."""
+    return "autograd_core.dtype" if isinstance(x, dtype) else type(x).__name__
+
+
+cdef tuple parse_shape(tuple args, str fname, str argname="size"):
+    """Sizes given as f(2, 3), f((2, 3)) or f(Size); argname is PyTorch's name of the
+    argument in its messages ("size", reshape's "shape", permute's "dims")."""
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
     elif len(args) == 1 and not isinstance(args[0], Tensor) and (
             isinstance(args[0], bool) or not hasattr(args[0], "__index__")):
-        raise TypeError(f"{fname}(): argument 'size' (position 1) must be tuple of ints, not "
-                        f"{type(args[0]).__name__}")
+        raise TypeError(f"{fname}(): argument '{argname}' (position 1) must be tuple of ints, "
+                        f"not {type(args[0]).__name__}")
     out = []
     for s in args:
         if isinstance(s, Tensor):
             s = s.item()
         if isinstance(s, bool) or not hasattr(s, "__index__"):
-            raise TypeError(f"{fname}(): argument 'size' failed to unpack the object at pos "
-                            f"{len(out) + 1} with error \"type must be tuple of ints,but got "
-                            f"{type(s).__name__}\"")
+            raise TypeError(f"{fname}(): argument '{argname}' failed to unpack the object at "
+                            f"pos {len(out) + 1} with error \"type must be tuple of ints,but got "
+                            f"{_type_name_in_messages(s)}\"")
         s = s.__index__()
-        if not -(1 << 63) <= s < (1 << 63):
-            raise TypeError(f"{fname}(): argument 'size' failed to unpack the object at pos "
-                            f"{len(out) + 1} with error \"Overflow when unpacking long long\"")
+        if not _fits_int64(s):
+            raise _list_overflow(fname, argname, len(out) + 1)
         out.append(s)
     return tuple(out)
 

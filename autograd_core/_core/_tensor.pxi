@@ -24,6 +24,16 @@ cdef Tensor make_view(Tensor base, cnp.ndarray arr):
     return t
 
 
+cdef Tensor make_alias(Tensor t, cnp.ndarray arr):
+    """A leaf over arr (t's memory) without history that shares t's version counter and
+    is no view to autograd: what detach() and view(dtype) make. An inference tensor's
+    alias is one too."""
+    cdef Tensor a = make(arr)
+    a._vc = version_counter(t)
+    a._inference = t._inference
+    return a
+
+
 cdef dtype _grad_dtype_of(Tensor t):
     """t's grad_dtype: its own dtype unless set; None: any dtype."""
     if t._grad_dtype is None:
@@ -60,15 +70,6 @@ cdef str _MSG_NUMPY_TYPES = (
     "int64, int32, int16, int8, uint64, uint32, uint16, uint8, and bool.")
 
 
-cdef object _nested_to_arrays(object data):
-    """Replace Tensors inside nested lists by their arrays (torch.tensor([t1, t2]))."""
-    if isinstance(data, Tensor):
-        return (<Tensor>data)._data
-    if isinstance(data, (list, tuple)):
-        return [_nested_to_arrays(x) for x in data]
-    return data
-
-
 cdef void _check_numpy_dtype(object arr) except *:
     """An ndarray a tensor can be made from (from_numpy, as_tensor, tensor): a dtype of
     ours, native byte order, no negative strides (PyTorch refuses the last two rather
@@ -87,139 +88,259 @@ cdef void _check_numpy_dtype(object arr) except *:
             "this by making a copy of your array  with array.copy().) ")
 
 
+# Note [Tensors from Python data]
+# tensor(), as_tensor(), asarray(), Tensor.new_tensor() and the legacy constructors
+# (Tensor(seq), FloatTensor(seq), t.new(seq)) read Python data as PyTorch's
+# internal_new_from_data does, in three passes over it:
+#   1. the shape: the lengths along the first elements, each level any Python sequence
+#      (list, tuple, deque, range, array.array, bytearray, a class with __len__ and
+#      __getitem__; a Tensor or a number ends it; a str is refused or, inside a list,
+#      nests until "too many dimensions 'str'");
+#   2. the dtype (unless given): every element's, promoted (Python float -> the default
+#      float, int -> int64, bool -> bool, a Tensor, ndarray or numpy scalar -> its own);
+#      an object that is neither number nor sequence: "Could not infer dtype of X";
+#   3. the values, stored element by element as that dtype with PyTorch's converters
+#      (a float from anything with __float__, an int from __index__ or a float in range,
+#      a bool from any number), each level checked against the shape.
+# Errors therefore come where PyTorch's come: a ragged list fails its length check in
+# pass 3, a list holding a set fails pass 2, a set given with a dtype fails pass 3.
+# numpy would parse differently (ragged or object arrays, other promotion), so numpy
+# only casts the filled buffer.
+
+cdef int _MAX_DIMS = 128
+cdef bint _warned_list_of_arrays = False
+cdef int _max_data_depth = 1000     # set per call from sys.getrecursionlimit()
+
+
+cdef str _tp_name(object obj):
+    """The type's name as PyTorch's messages print it (Py_TYPE(obj)->tp_name)."""
+    t = type(obj)
+    return (<bytes>(<PyTypeObject *>t).tp_name).decode()
+
+
+cdef dtype _numpy_data_dtype(object np_dtype):
+    """Our dtype of a numpy dtype met among the data, refused as PyTorch refuses it."""
+    cdef dtype d = dtype_from_numpy(np_dtype)
+    if d is None:
+        raise TypeError(f"can't convert np.ndarray of type {np_dtype.type.__module__}."
+                        f"{np_dtype.type.__name__}. " + _MSG_NUMPY_TYPES)
+    return d
+
+
+cdef inline bint _is_sequence(object obj):
+    """PySequence_Check as PyTorch's sees it: its Tensor is no sequence (ours has the
+    sequence slot Cython fills for __getitem__), so a Tensor inside data is a number."""
+    return PySequence_Check(obj) and not isinstance(obj, Tensor)
+
+
+cdef list _data_sizes(object seq):
+    """Pass 1 (PyTorch's compute_sizes)."""
+    cdef list sizes = []
+    cdef Py_ssize_t n
+    while _is_sequence(seq):
+        n = len(seq)
+        sizes.append(n)
+        if len(sizes) > _MAX_DIMS:
+            raise ValueError(f"too many dimensions '{_tp_name(seq)}'")
+        if n == 0:
+            break
+        try:
+            seq = PySequence_GetItem(seq, 0)
+        except Exception:
+            raise ValueError(f"could not determine the shape of object type "
+                             f"'{_tp_name(seq)}'") from None
+    return sizes
+
+
+cdef dtype _infer_data_dtype(object obj, int depth):
+    """Pass 2 (PyTorch's infer_scalar_type). depth counts the nesting walked so far:
+    PyTorch recurses into every element however deep (past the shape's dims too) and
+    only the C stack limits it; here Python's recursion limit does."""
+    if PyFloat_CheckExact(obj):
+        return default_float
+    if PyLong_CheckExact(obj):
+        return int64
+    if isinstance(obj, cnp.ndarray) or isinstance(obj, cnp.generic):
+        return _numpy_data_dtype(obj.dtype)
+    if PyFloat_Check(obj):
+        return default_float
+    if PyBool_Check(obj):
+        return bool_
+    if PyLong_Check(obj):
+        return int64
+    if PyComplex_Check(obj):
+        raise RuntimeError(f"Could not infer dtype of {_tp_name(obj)}")  # no complex dtypes
+    if isinstance(obj, Tensor):
+        return dtype_of((<Tensor>obj)._data)
+    if isinstance(obj, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{_tp_name(obj)}'")
+    if not _is_sequence(obj):
+        raise RuntimeError(f"Could not infer dtype of {_tp_name(obj)}")
+    cdef Py_ssize_t i, n = len(obj)
+    if n == 0:
+        return default_float
+    cdef dtype result = None, d
+    cdef PyObject **items = NULL
+    if type(obj) is list or type(obj) is tuple:
+        items = PySequence_Fast_ITEMS(obj)  # the common case, without a call per item
+    if depth >= _max_data_depth:
+        raise RecursionError("maximum recursion depth exceeded while inferring a tensor's "
+                             "dtype")
+    for i in range(n):
+        item = <object>items[i] if items != NULL else PySequence_GetItem(obj, i)
+        if item is obj:
+            raise TypeError("new(): self-referential lists are incompatible")
+        d = _infer_data_dtype(item, depth + 1)
+        if d is not result:
+            result = d if result is None else promote(result, d)
+    return result
+
+
+cdef enum _StoreKind:
+    STORE_DOUBLE, STORE_INT, STORE_BOOL
+
+
+@cython.final
+cdef class _DataStore:
+    """Pass 3 (PyTorch's recursive_store and store_scalar): the values in C order into
+    a buffer of double, int64 or bool, which numpy then casts to the dtype (float32 and
+    float16 round from double as PyTorch's converters do; int8..int32 wrap from int64
+    as its static_cast does, after the same range check)."""
+    cdef list sizes
+    cdef Py_ssize_t ndim, pos
+    cdef _StoreKind kind
+    cdef double *dbl
+    cdef int64_t *i64
+    cdef cnp.npy_bool *flag
+    cdef int64_t int_lo, int_hi        # the ints the dtype takes (uint8 wraps negatives)
+    cdef double float_lo, float_hi     # the floats it takes (overflows<To>(double))
+    cdef str name
+
+    cdef int store(self, object obj, Py_ssize_t dim) except -1:
+        global _warned_list_of_arrays
+        cdef Py_ssize_t i, n
+        cdef PyObject **items
+        if dim == self.ndim:
+            return self.store_scalar(obj)
+        n = self.sizes[dim]
+        seq = PySequence_Fast(obj, "not a sequence")
+        if PySequence_Fast_GET_SIZE(seq) != n:
+            raise ValueError(f"expected sequence of length {n} at dim {dim} "
+                             f"(got {PySequence_Fast_GET_SIZE(seq)})")
+        items = PySequence_Fast_ITEMS(seq)
+        for i in range(n):
+            item = <object>items[i]
+            if not _warned_list_of_arrays and isinstance(item, cnp.ndarray):
+                _warned_list_of_arrays = True
+                warnings.warn(
+                    "Creating a tensor from a list of numpy.ndarrays is extremely slow. "
+                    "Please consider converting the list to a single numpy.ndarray with "
+                    "numpy.array() before converting to a tensor.", UserWarning, stacklevel=4)
+            self.store(item, dim + 1)
+        return 0
+
+    cdef int store_scalar(self, object obj) except -1:
+        cdef double v
+        cdef long long k
+        cdef int overflow = 0
+        if self.kind == STORE_DOUBLE:
+            self.dbl[self.pos] = PyFloat_AS_DOUBLE(obj) if PyFloat_CheckExact(obj) \
+                else PyFloat_AsDouble(obj)
+        elif self.kind == STORE_INT:
+            if PyFloat_Check(obj):
+                v = PyFloat_AS_DOUBLE(obj)
+                if not (self.float_lo <= v <= self.float_hi):  # NaN and inf too
+                    self.overflow()
+                self.i64[self.pos] = <int64_t>v
+            else:
+                k = PyLong_AsLongLongAndOverflow(obj, &overflow)
+                if overflow:
+                    raise ValueError("Overflow when unpacking long long")
+                if not (self.int_lo <= k <= self.int_hi):
+                    self.overflow()
+                self.i64[self.pos] = k
+        else:
+            if PyFloat_Check(obj):
+                self.flag[self.pos] = PyFloat_AS_DOUBLE(obj) != 0
+            elif isinstance(obj, np.bool_):  # numpy's bool has no __index__
+                self.flag[self.pos] = bool(obj)
+            elif PyComplex_Check(obj):
+                self.flag[self.pos] = obj != 0
+            else:
+                # an int past int64 reads as true (numpy's rule, which PyTorch keeps)
+                k = PyLong_AsLongLongAndOverflow(obj, &overflow)
+                self.flag[self.pos] = overflow != 0 or k != 0
+        self.pos += 1
+        return 0
+
+    cdef int overflow(self) except -1:
+        raise RuntimeError(f"value cannot be converted to type {self.name} without overflow")
+
+
+cdef cnp.ndarray _store_data(object data, list sizes, dtype d):
+    """Pass 3 over data of the given shape, as an array of dtype d."""
+    cdef _DataStore st = _DataStore.__new__(_DataStore)
+    cdef Py_ssize_t n = 1
+    for s in sizes:
+        n *= <Py_ssize_t>s
+    st.sizes = sizes
+    st.ndim = len(sizes)
+    st.name = d.name
+    if d is bool_:
+        st.kind = STORE_BOOL
+        buf = np.empty(n, dtype=np.bool_)
+        st.flag = <cnp.npy_bool *>cnp.PyArray_DATA(buf)
+    elif d.is_floating_point:
+        st.kind = STORE_DOUBLE
+        buf = np.empty(n, dtype=np.float64)
+        st.dbl = <double *>cnp.PyArray_DATA(buf)
+    else:
+        st.kind = STORE_INT
+        info = np.iinfo(d.np_dtype)
+        st.int_hi = info.max
+        # c10's overflows<To>: an unsigned type takes negative ints down to -max (they
+        # wrap, two's complement), but no negative float
+        st.int_lo = info.min if d.is_signed else -<int64_t>info.max
+        st.float_lo = <double>info.min
+        st.float_hi = <double>info.max
+        buf = np.empty(n, dtype=np.int64)
+        st.i64 = <int64_t *>cnp.PyArray_DATA(buf)
+    if n:
+        st.store(data, 0)
+    if d is float16:
+        buf = buf.astype(np.float32)  # c10::Half is made from a float: round there first
+    with quiet():
+        return buf.astype(d.np_dtype, copy=False).reshape(tuple(sizes))
+
+
 cdef cnp.ndarray _array_from_data(object data, object dtype_arg):
-    """A fresh array for tensor(data): PyTorch's dtype inference, numpy's parsing."""
+    """A fresh array for tensor(data) (Note [Tensors from Python data]); dtype_arg
+    None infers the dtype from data."""
+    global _max_data_depth
     cdef dtype d = None if dtype_arg is None else to_dtype(dtype_arg)
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{_tp_name(data)}'")
     if isinstance(data, Tensor):
         arr = (<Tensor>data)._data
         return np.array(arr, dtype=d.np_dtype if d is not None else None, copy=True)
-    if isinstance(data, np.ndarray) or isinstance(data, np.generic):
-        src = np.asarray(data)
-        _check_numpy_dtype(src)
-        return np.array(src, dtype=d.np_dtype if d is not None else None, copy=True)
-    if isinstance(data, (list, tuple)):
-        data = _nested_to_arrays(data)
-    elif data is None:
-        raise RuntimeError("Could not infer dtype of NoneType")
-    elif isinstance(data, str):
-        raise TypeError("new(): invalid data type 'str'")
-    elif not is_number(data):
-        raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
-    if isinstance(data, list):
-        _check_ragged(data, 0, _first_shape(data))
-    try:
-        arr = np.array(data)
-    except ValueError:
-        raise ValueError("expected sequences of equal length at every level (nested lists "
-                         "of numbers, or of one-element tensors)") from None
-    if _may_hold_big_int(arr):
-        arr = _big_int_array(data, arr, d)
-    if arr.dtype == object or arr.dtype.kind in "USV":
-        raise TypeError(f"Could not infer dtype of {type(data).__name__}" if arr.dtype == object
-                        else f"new(): invalid data type '{arr.dtype.kind and 'str'}'")
+    if isinstance(data, np.ndarray):
+        _check_numpy_dtype(data)
+        return np.array(data, dtype=d.np_dtype if d is not None else None, copy=True)
+    sizes = _data_sizes(data)
     if d is None:
-        kind = arr.dtype.kind
-        from_arrays = isinstance(data, (list, tuple)) and _contains_arrays(data)
-        if kind == "f":
-            d = dtype_from_numpy(arr.dtype) if from_arrays else default_float
-        elif kind == "b":
-            d = bool_
-        elif kind in "iu":
-            d = dtype_from_numpy(arr.dtype) if from_arrays else int64
-        else:
-            raise TypeError(f"Could not infer dtype of {type(data).__name__}")
-    elif not d.is_floating_point and d is not bool_ and arr.dtype.kind in "iuf" \
-            and cnp.PyArray_SIZE(arr):
-        _check_integer_range(arr, d)
-    return np.array(arr, dtype=d.np_dtype, order="C", copy=None)
+        _max_data_depth = sys.getrecursionlimit()
+        d = _infer_data_dtype(data, 0)
+    return _store_data(data, sizes, d)
 
 
-cdef void _check_integer_range(cnp.ndarray arr, dtype d) except *:
-    """Python numbers given for an integer dtype must fit it, as PyTorch checks (an
-    unsigned type also takes negatives down to its signed twin's minimum)."""
-    info = np.iinfo(d.np_dtype)
-    lo = info.min if d.is_signed else -(int(info.max) + 1) // 2
-    with quiet():
-        if np.max(arr) > info.max or np.min(arr) < lo:
-            raise RuntimeError(f"value cannot be converted to type {d.name} without overflow")
-
-
-cdef bint _may_hold_big_int(cnp.ndarray arr):
-    """Whether numpy's parse of Python data may hide an int outside int64 (numpy turns
-    those into uint64, object, or float64 next to small ints)."""
-    kind = arr.dtype.kind
-    if kind in "uO":
-        return True
-    if kind == "f" and cnp.PyArray_SIZE(arr):
-        with quiet():
-            return bool(np.max(np.abs(arr)) >= 9.2233720368547758e18)
-    return False
-
-
-cdef tuple _scan_numbers(object data):
-    """(data holds a Python float, data holds an int outside int64), nested lists walked."""
-    cdef bint has_float = False, big = False
-    stack = [data]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, (list, tuple)):
-            stack.extend(x)
-        elif isinstance(x, float):
-            has_float = True
-        elif isinstance(x, int) and not -(1 << 63) <= x < (1 << 63):
-            big = True
-    return has_float, big
-
-
-cdef cnp.ndarray _big_int_array(object data, cnp.ndarray arr, dtype d):
-    """PyTorch reads Python ints as int64: one outside that range is an overflow unless
-    the tensor is a float one (a float among the data, or a float dtype)."""
-    has_float, big = _scan_numbers(data)
-    if not big:
-        return arr
-    if (d is None and not has_float) or (d is not None and not d.is_floating_point):
-        raise ValueError("Overflow when unpacking long long")
-    return <cnp.ndarray>np.array(data, dtype=np.float64)
-
-
-cdef list _first_shape(object data):
-    """The shape PyTorch infers from nested data: the lengths of its first elements."""
-    cdef list shape = []
-    while isinstance(data, (list, tuple)):
-        shape.append(len(data))
-        if not data:
-            break
-        data = data[0]
-    if isinstance(data, str):
-        raise ValueError("too many dimensions 'str'")
-    return shape
-
-
-cdef void _check_ragged(object data, int dim, list shape) except *:
-    """PyTorch's message for nested lists of unequal lengths (each level is checked
-    against the shape the first elements give)."""
-    if dim + 1 >= len(shape):
-        return
-    n = shape[dim + 1]
-    for x in data:
-        if isinstance(x, (list, tuple)):
-            if len(x) != n:
-                raise ValueError(f"expected sequence of length {n} at dim {dim + 1} (got {len(x)})")
-            _check_ragged(x, dim + 1, shape)
-        elif isinstance(x, np.ndarray):
-            return  # arrays (tensors) inside lists: numpy's parse checks them
-        else:
-            raise TypeError(f"not a sequence")
-
-
-cdef bint _contains_arrays(object data):
-    """Whether nested data holds arrays or numpy scalars (whose dtype then decides)."""
-    for x in data:
-        if isinstance(x, (np.ndarray, np.generic)):
-            return True
-        if isinstance(x, (list, tuple)) and len(x) and _contains_arrays(x):
-            return True
-    return False
+def legacy_array_from_data(data, d):
+    """The legacy constructors' data (Tensor(seq), FloatTensor(seq), t.new(seq)): a
+    sequence, read as tensor() reads it with dtype d."""
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{_tp_name(data)}'")
+    if not PySequence_Check(data):
+        raise TypeError(f"new(): data must be a sequence (got {_tp_name(data)})")
+    return _array_from_data(data, d)
 
 
 cdef void _check_requires_grad_dtype(Tensor t, bint flag, str msg=MSG_NOT_FLOAT_GRAD) except *:
@@ -571,7 +692,7 @@ cdef class Tensor:
     def __init__(self, *args):
         # torch.Tensor(data) or torch.Tensor(*sizes): always the default float dtype.
         if len(args) == 1 and not isinstance(args[0], int):
-            self._data = _array_from_data(args[0], default_float)
+            self._data = legacy_array_from_data(args[0], default_float)
         else:
             shape = parse_shape(args, "Tensor")
             self._data = np.empty(shape, dtype=default_float.np_dtype)
@@ -827,10 +948,7 @@ cdef class Tensor:
     def detach(self):
         """A new leaf sharing this tensor's memory and version counter, without history
         (an inference tensor exactly when this one is: detach is a view op)."""
-        cdef Tensor t = make(self._data)
-        t._vc = version_counter(self)
-        t._inference = self._inference
-        return t
+        return make_alias(self, self._data)
 
     def detach_(self):
         """Detach this tensor from the graph in place."""
@@ -1090,7 +1208,8 @@ cdef class Tensor:
         return int(self._data.item())
 
     def __index__(self):
-        if cnp.PyArray_SIZE(self._data) != 1 or dtype_of(self._data).category != CAT_INT:
+        # bool counts as integral here, as in PyTorch ([a, b][torch.tensor(True)] is b)
+        if cnp.PyArray_SIZE(self._data) != 1 or dtype_of(self._data).category == CAT_FLOAT:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self._data.item())
 

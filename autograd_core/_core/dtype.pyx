@@ -117,7 +117,7 @@ cdef dtype to_dtype(object d):
     if isinstance(d, dtype):
         return <dtype>d
     if d is float:
-        return default_float
+        return float64  # a Python float is a C double, whatever the default dtype
     if d is int:
         return int64
     if d is bool:

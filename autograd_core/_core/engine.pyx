@@ -115,11 +115,8 @@ cdef tuple _make_root_grads(tuple tensors, tuple grads):
             out.append(make(np.ones(meta[0], dtype=meta[1])))
             continue
         if not isinstance(g, Tensor):
-            if is_number(g) and meta is not None:
-                g = make(np.asarray(g, dtype=meta[1]))
-            else:
-                raise TypeError("gradients can be either Tensors or None, but got "
-                                + type(g).__name__)
+            raise TypeError("gradients can be either Tensors or None, but got "
+                            + type(g).__name__)
         if meta is None:
             out.append(g)
             continue
@@ -817,8 +814,20 @@ def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs
     >>> x.grad
     tensor([2., 4.])
     """
-    run_backward((self,), (gradient,), retain_graph, create_graph, inputs,
+    grads = (gradient,) if gradient is None or isinstance(gradient, Tensor) else \
+        iterated(gradient)
+    run_backward((self,), grads, retain_graph, create_graph, inputs,
                  allow_unused=True, accumulate=True)
+
+
+def iterated(x):
+    """tuple(x), as PyTorch's autograd.backward/grad read their tensor and gradient
+    arguments (y.backward(5) is Python's TypeError for iterating an int, a list of
+    numbers the engine's TypeError for a gradient that is no Tensor)."""
+    try:
+        return tuple(x)
+    except TypeError:
+        raise TypeError(f"'{type(x).__name__}' object is not iterable") from None
 
 
 _backward.__name__ = _backward.__qualname__ = "backward"

@@ -230,6 +230,7 @@ cdef inline VersionCounter version_counter(Tensor t):
 
 
 cdef Tensor make_view(Tensor base, cnp.ndarray arr)
+cdef Tensor make_alias(Tensor t, cnp.ndarray arr)
 cdef void set_creation_meta(Tensor view, Tensor base, int meta) noexcept
 cdef Tensor make_scalar(object value, dtype d)
 cdef Tensor zeros(tuple shape, dtype d)
@@ -287,11 +288,12 @@ cdef bint is_number(object x)
 cdef Py_ssize_t wrap_dim(object dim, Py_ssize_t ndim) except? -1
 cdef tuple wrap_dims(object dims, Py_ssize_t ndim)
 cdef tuple reduction_dims(object dim, Py_ssize_t ndim)
-cdef tuple parse_shape(tuple args, str fname)
+cdef tuple parse_shape(tuple args, str fname, str argname=*)
 cdef list arg_tensor_list(object tensors, str fname)
 cdef bint arg_bool(object x, str fname, str argname, int pos) except -1
 cdef object arg_scalar(object x, str fname, str argname, int pos)
 cdef object arg_tensor_or_scalar(object x, str fname, str argname, int pos)
+cdef object checked_int64(object i)
 cdef object arg_int(object x, str fname, str argname, int pos)
 cdef tuple arg_int_list(object x, str fname, str argname, int pos)
 cdef tuple arg_int_sequence(object x, str fname, str argname, int pos)

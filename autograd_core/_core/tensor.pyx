@@ -17,22 +17,31 @@ tensor([2., 4.])
 """
 cimport cython
 cimport numpy as cnp
-from cpython.object cimport PyTypeObject
+from cpython.bool cimport PyBool_Check
+from cpython.complex cimport PyComplex_Check
+from cpython.float cimport PyFloat_AS_DOUBLE, PyFloat_AsDouble, PyFloat_Check, PyFloat_CheckExact
+from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_Check, PyLong_CheckExact
+from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_INCREF, Py_REFCNT
+from cpython.sequence cimport (
+    PySequence_Check, PySequence_Fast, PySequence_Fast_GET_SIZE, PySequence_Fast_ITEMS,
+    PySequence_GetItem,
+)
 from cpython.type cimport PyType_Modified
 from cpython.pythread cimport (
     NOWAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock, PyThread_release_lock,
     PyThread_type_lock, WAIT_LOCK,
 )
-from libc.stdint cimport uint64_t
+from libc.stdint cimport int64_t, uint64_t
 
 from autograd_core._core.dtype cimport (
     CAT_BOOL, CAT_FLOAT, CAT_INT, DTYPES_BY_RANK, DTYPES_BY_TYPENUM, NO_RANK, bool_,
     combine_categories, default_float, dtype, dtype_from_numpy, dtype_of, float16, float32,
-    float64, int8, int16, int32, int64, promote_rank, scalar_rank, to_dtype, uint8,
+    float64, int8, int16, int32, int64, promote, promote_rank, scalar_rank, to_dtype, uint8,
 )
 
 import builtins
+import sys
 import types
 import warnings
 import weakref

@@ -24,7 +24,7 @@ def _as_tuple(x, name, edges=False):
         return (x,)
     if edges and type(x) is dict:
         x = tuple(x.values())
-    x = _iterate(x)
+    x = _core_engine.iterated(x)
     if edges and name == "inputs":
         for t in x:
             if not isinstance(t, _core.Tensor) and not isinstance(t, graph.GradientEdge):
@@ -33,21 +33,12 @@ def _as_tuple(x, name, edges=False):
     return x
 
 
-def _iterate(x):
-    """tuple(x), with Python's message for a non-iterable (numpy scalars and strings
-    are iterable enough for tuple() but not what PyTorch iterates)."""
-    try:
-        return tuple(x)
-    except TypeError:
-        raise TypeError(f"'{type(x).__name__}' object is not iterable") from None
-
-
 def _grads(grads, outputs):
     """gradient arguments paired with outputs (PyTorch's _make_grads: extra ones are
     ignored, missing ones an error; each a Tensor or None)."""
     if grads is None:
         return (None,) * len(outputs)
-    grads = (grads,) if isinstance(grads, _core.Tensor) else _iterate(grads)
+    grads = (grads,) if isinstance(grads, _core.Tensor) else _core_engine.iterated(grads)
     if len(grads) < len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     for g in grads:

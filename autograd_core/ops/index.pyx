@@ -127,6 +127,12 @@ cdef object _sequence_index(object seq):
         raise IndexError("too many indices") from None
     if arr.dtype.kind in "USV":
         raise TypeError("new(): invalid data type 'str'")
+    if arr.dtype == object or (arr.dtype == np.uint64 and not isinstance(seq, np.ndarray)):
+        # numpy keeps ints past int64 as objects or uint64; PyTorch reads them as int64
+        # and fails on the first (Note [Ints past int64])
+        for v in arr.flat:
+            if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+                checked_int64(int(v))
     if arr.dtype == object:
         raise TypeError("too many indices")
     if arr.dtype == np.bool_:
@@ -136,14 +142,19 @@ cdef object _sequence_index(object seq):
     return arr.astype(np.int64)
 
 
+cdef object _SSIZE_MAX = sys.maxsize
+
+
 cdef tuple _key_item(object k):
     """One entry of a key as (kind, value)."""
     cdef cnp.ndarray a
     cdef dtype d
     if type(k) is int:
-        return (ITEM_INT, k)
+        return (ITEM_INT, checked_int64(k))
     if type(k) is slice and k.step is None and (k.start is None or type(k.start) is int) \
-            and (k.stop is None or type(k.stop) is int):
+            and (k.stop is None or type(k.stop) is int) \
+            and (k.start is None or -_SSIZE_MAX <= k.start <= _SSIZE_MAX) \
+            and (k.stop is None or -_SSIZE_MAX <= k.stop <= _SSIZE_MAX):
         return (ITEM_SLICE, k)
     if isinstance(k, Tensor):
         a = (<Tensor>k)._data
@@ -163,7 +174,7 @@ cdef tuple _key_item(object k):
     if isinstance(k, bool):
         return (ITEM_BOOL, k)
     if isinstance(k, (int, np.integer)):
-        return (ITEM_INT, int(k))
+        return (ITEM_INT, checked_int64(int(k)))
     if k is None:
         return (ITEM_NONE, None)
     if k is Ellipsis:
@@ -173,7 +184,14 @@ cdef tuple _key_item(object k):
         for v in (k.start, k.stop, k.step):
             if v is not None and (isinstance(v, bool) or not hasattr(v, "__index__")):
                 raise TypeError("slice indices must be integers or None or have an __index__ method")
+            # Python's PySlice_Unpack, which PyTorch calls: bounds past the machine's
+            # range are clamped to it, not errors
             vals.append(None if v is None else v.__index__())
+        if any(v is not None and not -_SSIZE_MAX - 1 <= v <= _SSIZE_MAX for v in vals):
+            warnings.warn("Truncating the start/stop/step of slice. This is likely because of "
+                          "saved old models when the start/stop/step were larger.", UserWarning)
+            vals = [None if v is None else builtins.min(builtins.max(v, -_SSIZE_MAX - 1),
+                                                        _SSIZE_MAX) for v in vals]
         if vals[2] is not None and vals[2] == 0:
             raise ValueError("slice step cannot be zero")
         if vals[2] is not None and vals[2] < 0:
@@ -372,7 +390,7 @@ cdef Tensor op__getitem(Tensor self, object indices):
     cdef Py_ssize_t i, n
     if type(indices) is int and cnp.PyArray_NDIM(self._data) > 0:
         # the commonest key, x[i]: PyTorch's select
-        i = indices
+        i = checked_int64(indices)
         n = cnp.PyArray_DIMS(self._data)[0]
         if i < -n or i >= n:
             raise IndexError(f"index {i} is out of bounds for dimension 0 with size {n}")

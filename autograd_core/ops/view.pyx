@@ -31,7 +31,8 @@ cdef extern from "numpy/arrayobject.h":
 cdef tuple _infer_size(tuple shape, Py_ssize_t numel):
     """shape with its -1 entry (at most one) filled in, checked against numel elements
     (PyTorch's infer_size, with its messages)."""
-    cdef Py_ssize_t known = 1, infer = -1, i
+    cdef Py_ssize_t infer = -1, i
+    known = 1  # a Python int: sizes near int64's limit multiply past it
     for i in range(len(shape)):
         s = shape[i]
         if s == -1:
@@ -147,13 +148,13 @@ cdef cnp.ndarray _joined(list arrays, Py_ssize_t axis, tuple shape, dtype rt):
     return out
 
 
-cdef tuple _sizes_varargs(tuple args, object kw, str fname):
+cdef tuple _sizes_varargs(tuple args, object kw, str fname, str argname="size"):
     """Sizes given to a method as f(2, 3), f((2, 3)), f(Size) or by keyword."""
     if kw is not None:
         if args:
             raise TypeError(f"{fname}() got multiple values for its sizes")
         args = (kw,)
-    return parse_shape(args, fname)
+    return parse_shape(args, fname, argname)
 
 
 cdef tuple _ints_varargs(tuple args, object kw, str fname, str argname):
@@ -189,16 +190,86 @@ cdef Tensor op_view(Tensor self, object size):
     return _view_recorded_as(self, size, record_ViewBackward0)
 
 
-def _pym_view(self, *shape, size=None):
-    """A view of the tensor with another shape (one size may be -1).
+cdef Tensor op_view_dtype(Tensor self, dtype d):
+    """self's memory read as dtype d (PyTorch's view.dtype). Elements of another size
+    rescale the last dim, which must then be dense (stride 1), and the strides and
+    offset must fall on whole new elements; the checks and messages are PyTorch's, in
+    its order. view.dtype is not differentiable in PyTorch: the result is a leaf that
+    does not require grad and no view to autograd, but it shares self's memory and
+    version counter, as detach() does."""
+    cdef cnp.ndarray x = self._data
+    cdef dtype src = dtype_of(x)
+    cdef int ndim = cnp.PyArray_NDIM(x), i
+    cdef Py_ssize_t ratio = 1, old_size, new_size = src.itemsize, want = d.itemsize
+    if new_size == want:
+        return make_alias(self, x.view(d.np_dtype))
+    tail = f"to view {src.scalar_name} as {d.scalar_name} (different element sizes)"
+    if ndim == 0:
+        raise RuntimeError(f"self.dim() cannot be 0 {tail}")
+    strides = self.stride()
+    if new_size < want:
+        ratio = want // new_size
+        old_size = cnp.PyArray_DIMS(x)[ndim - 1]
+        if old_size % ratio:
+            raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {tail}, but got "
+                               f"{old_size}")
+        offset = self.storage_offset()
+        if offset % ratio:
+            raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} {tail}, "
+                               f"but got {offset}")
+    if strides[ndim - 1] != 1:
+        raise RuntimeError(f"self.stride(-1) must be 1 {tail}, but got {strides[ndim - 1]}")
+    if new_size < want:
+        for i in range(ndim - 1):
+            if strides[i] % ratio:
+                raise RuntimeError(f"self.stride({i}) must be divisible by {ratio} {tail}, "
+                                   f"but got {strides[i]}")
+    # the same bytes: every stride in bytes stays, the last dim counts new elements
+    cdef cnp.npy_intp dims[64]
+    cdef cnp.npy_intp byte_strides[64]
+    for i in range(ndim):
+        dims[i] = cnp.PyArray_DIMS(x)[i]
+        byte_strides[i] = cnp.PyArray_STRIDES(x)[i]
+    dims[ndim - 1] = dims[ndim - 1] * new_size // want
+    byte_strides[ndim - 1] = want
+    descr = d.np_dtype
+    Py_INCREF(descr)
+    cdef int flags = cnp.NPY_ARRAY_WRITEABLE if cnp.PyArray_ISWRITEABLE(x) else 0
+    cdef cnp.ndarray out = PyArray_NewFromDescr(np.ndarray, descr, ndim, dims, byte_strides,
+                                                cnp.PyArray_DATA(x), flags, None)
+    cnp.set_array_base(out, x)
+    return make_alias(self, out)
+
+
+def _pym_view(self, *shape, size=None, **kwargs):
+    """A view of the tensor with another shape (one size may be -1), or of its memory
+    as another dtype (view(dtype)).
 
     >>> import autograd_core as torch
     >>> torch.arange(6.).view(3, 2).shape
     autograd_core.Size([3, 2])
+    >>> torch.tensor([1.]).view(torch.int32)
+    tensor([1065353216], dtype=autograd_core.int32)
     """
-    if len(shape) == 1 and isinstance(shape[0], (dtype, type, np.dtype)):
-        raise NotImplementedError("view(dtype) is not supported by autograd_core")
-    return op_view(arg_tensor(self, "view", "self", 0), _sizes_varargs(shape, size, "view"))
+    cdef Tensor t = arg_tensor(self, "view", "self", 0)
+    for k in kwargs:
+        if k != "dtype":
+            raise TypeError(f"view() got an unexpected keyword argument '{k}'")
+    if kwargs:
+        if shape or size is not None:
+            raise TypeError("view() received an invalid combination of arguments")
+        return op_view_dtype(t, to_dtype(kwargs["dtype"]))
+    if len(shape) == 1 and size is None and (isinstance(shape[0], dtype) or
+                                             shape[0] in (float, int, bool)):
+        return op_view_dtype(t, to_dtype(shape[0]))
+    if len(shape) == 1 and size is None and not isinstance(shape[0], (list, tuple, Tensor)) \
+            and (isinstance(shape[0], float) or not hasattr(shape[0], "__index__")):
+        # neither overload takes it: PyTorch names both
+        bad = ("      didn't match because some of the arguments have invalid types: "
+               f"(!{type(shape[0]).__name__}!)")
+        raise type_error_combination(
+            "view", shape, f" * (autograd_core.dtype dtype)\n{bad}\n * (tuple of ints size)\n{bad}")
+    return op_view(t, _sizes_varargs(shape, size, "view"))
 
 
 cdef Tensor op_reshape(Tensor self, object shape):
@@ -225,7 +296,7 @@ def _pym_reshape(self, *args, shape=None):
     autograd_core.Size([2, 3])
     """
     return op_reshape(arg_tensor(self, "reshape", "self", 0),
-                      _sizes_varargs(args, shape, "reshape"))
+                      _sizes_varargs(args, shape, "reshape", "shape"))
 
 
 cdef Tensor op__reshape_alias(Tensor self, object size):
@@ -470,7 +541,7 @@ def _pym_permute(self, *args, dims=None):
     autograd_core.Size([4, 2, 3])
     """
     return op_permute(arg_tensor(self, "permute", "self", 0),
-                      _sizes_varargs(args, dims, "permute"))
+                      _sizes_varargs(args, dims, "permute", "dims"))
 
 
 cdef Tensor permute_backwards(Tensor grad, tuple dims):
