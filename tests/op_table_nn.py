@@ -73,6 +73,21 @@ op("nn.hardtanh_inplace", lambda m, x: F(m).hardtanh(x * 2, inplace=True), [C((3
    ("HardtanhBackward0",), domain="nonzero", second_order=False)
 op("nn.relu6", lambda m, x: F(m).relu6(x * 4), [C((3, 4))], ("HardtanhBackward0",),
    domain="nonzero", second_order=False)
+op("nn.hardsigmoid", lambda m, x: F(m).hardsigmoid(x * 4), _ACT, ("HardsigmoidBackward0",),
+   second_order=False, double_backward=False)   # PyTorch has no hardsigmoid_backward derivative
+op("nn.hardsigmoid_inplace", lambda m, x: F(m).hardsigmoid(x * 4, inplace=True), [C((3, 4))],
+   ("HardsigmoidBackward0",), second_order=False, double_backward=False)
+op("nn.hardswish", lambda m, x: F(m).hardswish(x * 4), _ACT, ("HardswishBackward0",))
+op("nn.hardswish.leaf", lambda m, x: F(m).hardswish(x), [C((3, 4))], ("HardswishBackward0",),
+   double_grad_fns=("HardswishBackwardBackward0",))
+op("nn.hardswish_inplace", lambda m, x: F(m).hardswish(x * 4, inplace=True), [C((3, 4))],
+   ("HardswishBackward0",))
+op("nn.mish", lambda m, x: F(m).mish(x), _ACT, ("MishBackward0",),
+   double_grad_fns=("MulBackward0",))
+op("nn.mish_inplace", lambda m, x: F(m).mish(x * 1, inplace=True), [C((3, 4))], ("MishBackward0",))
+op("nn.logsigmoid", lambda m, x: F(m).logsigmoid(x * 3), _ACT, ("LogSigmoidBackward0",))
+op("nn.logsigmoid.leaf", lambda m, x: F(m).logsigmoid(x), [C((3, 4)), C(())],
+   ("LogSigmoidBackward0",), double_grad_fns=("LogSigmoidBackwardBackward0",))
 
 # prelu is PyTorch's composite: the weight viewed to broadcast, then _prelu_kernel
 op("nn.prelu", lambda m, x, w: F(m).prelu(x, w),
@@ -123,7 +138,7 @@ _LOSS = [C((3, 4), (3, 4)), C((5,), (5,)), C((), ()), C((3, 4), (3, 4), ng=(1,))
 _RED = ("mean", "sum", "none")
 for red in _RED:
     op(f"nn.mse_loss.{red}", lambda m, x, t, red=red: F(m).mse_loss(x, t, reduction=red), _LOSS,
-       ("MseLossBackward0",))
+       ("MseLossBackward0",), double_grad_fns=("MseLossBackwardBackward0",))
     op(f"nn.l1_loss.{red}", lambda m, x, t, red=red: F(m).l1_loss(x, t, reduction=red),
        # (its second derivative is a ZeroTensor in PyTorch, which the harness cannot read:
        #  the "zeros" domain on the target marks the case as not for double backward)
@@ -131,10 +146,12 @@ for red in _RED:
        {"mean": ("MeanBackward0",), "sum": ("SumBackward0",), "none": ("AbsBackward0",)}[red],
        second_order=False)
     op(f"nn.smooth_l1_loss.{red}", lambda m, x, t, red=red: F(m).smooth_l1_loss(x, t, reduction=red),
-       _LOSS, ("SmoothL1LossBackward0",))
+       _LOSS, ("SmoothL1LossBackward0",),
+       double_grad_fns=("SmoothL1LossBackwardBackward0",))
     op(f"nn.huber_loss.{red}", lambda m, x, t, red=red: F(m).huber_loss(x, t, reduction=red,
                                                                       delta=0.7),
-       [C((3, 4), (3, 4)), C((5,), (5,), ng=(1,))], ("HuberLossBackward0",))
+       [C((3, 4), (3, 4)), C((5,), (5,), ng=(1,))], ("HuberLossBackward0",),
+       double_grad_fns=("HuberLossBackwardBackward0",))
 op("nn.mse_loss.broadcast", lambda m, x, t: F(m).mse_loss(x, t), [C((3, 4), (4,)), C((3, 1), (3, 4))],
    ("MseLossBackward0",))
 op("nn.mse_loss.weight", lambda m, x, t, w: F(m).mse_loss(x, t, weight=w), [C((3, 4), (3, 4), (3, 4))],

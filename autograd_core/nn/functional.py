@@ -241,33 +241,25 @@ def softsign(input):
     return input / (_torch.abs(input) + 1)
 
 
-def logsigmoid(input):
-    """log(sigmoid(input)), computed stably: min(x, 0) - log1p(exp(-|x|))."""
-    return _torch.clamp_max(input, 0) - _torch.log1p(_torch.exp(-_torch.abs(input)))
-
-
 def hardsigmoid(input, inplace=False):
     """relu6(input + 3) / 6."""
-    h = hardtanh(input + 3, 0.0, 6.0)
-    # PyTorch's backward scales by the float32 constant 1.0f / 6.0f, even for float64; the
-    # detached correction keeps the value h / 6 and gives that gradient
-    out = h * _SIXTH_F32 + (h / 6 - h * _SIXTH_F32).detach()
-    return input.copy_(out) if inplace else out
-
-
-_SIXTH_F32 = float(np.float32(1.0) / np.float32(6.0))
+    if inplace:
+        return _compiled["hardsigmoid_"](input)
+    return _compiled["hardsigmoid"](input)
 
 
 def hardswish(input, inplace=False):
     """input * relu6(input + 3) / 6."""
-    out = input * hardtanh(input + 3, 0.0, 6.0) / 6
-    return input.copy_(out) if inplace else out
+    if inplace:
+        return _compiled["hardswish_"](input)
+    return _compiled["hardswish"](input)
 
 
 def mish(input, inplace=False):
     """input * tanh(softplus(input))."""
-    out = input * _torch.tanh(softplus(input))
-    return input.copy_(out) if inplace else out
+    if inplace:
+        return _compiled["mish_"](input)
+    return _compiled["mish"](input)
 
 
 def glu(input, dim=-1):

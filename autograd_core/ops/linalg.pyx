@@ -112,6 +112,11 @@ cdef Tensor op_bmm(Tensor self, Tensor mat2):
         # PyTorch returns before its kernel (and its dtype check): zeros of mat2's dtype
         result = make(np.zeros((sa[0], sa[1], sb[2]), dtype=b.dtype))
         record_BmmBackward0(result, self, mat2)
+        if result._grad_fn is not None and cnp.PyArray_TYPE(a) != cnp.PyArray_TYPE(b):
+            # self's gradient (grad.bmm(mat2^T)) comes out in mat2's dtype: the engine
+            # casts it back to self's, as PyTorch's validate_outputs does for every input
+            # (einsum of a float64 and a float32 operand over an empty dim comes here)
+            set_input_meta(result._grad_fn, ((sa, dtype_of(a)), None))
         return result
     if cnp.PyArray_TYPE(a) != cnp.PyArray_TYPE(b):
         raise RuntimeError(f"expected scalar type {dtype_of(a).scalar_name} but found "

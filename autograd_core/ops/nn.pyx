@@ -342,14 +342,15 @@ cdef Tensor op_elu_backward(Tensor grad_output, object alpha, object scale, obje
 
 cdef Tensor elu_double_backward(Tensor grad, Tensor grad_output, object alpha, object scale,
                                 object input_scale, bint is_result, Tensor self_or_result):
-    """d elu_backward / d self_or_result (PyTorch's elu_double_backward)."""
-    cdef Tensor neg = make(as_array(self_or_result._data <= 0))
-    cdef Tensor zero = zeros((), dtype_of(grad._data))
+    """d elu_backward / d self_or_result (PyTorch's elu_double_backward): the negative
+    branch's derivative times the 0/1 mask self_or_result < 0. PyTorch multiplies by the
+    mask (so a NaN or inf upstream gradient gives NaN where it is 0, and the derivative is
+    0 at 0 itself): kept as a product."""
+    cdef Tensor neg = make(as_array(self_or_result._data < 0).astype(grad._data.dtype))
+    cdef Tensor g = OPS.mul(OPS.mul(grad, grad_output), input_scale)
     if is_result:
-        return OPS.where(neg, OPS.mul(OPS.mul(grad, grad_output), input_scale), zero)
-    cdef Tensor e = OPS.exp(OPS.mul(self_or_result, input_scale))
-    return OPS.where(neg, OPS.mul(OPS.mul(OPS.mul(grad, grad_output), e),
-                                  input_scale * input_scale * alpha * scale), zero)
+        return OPS.mul(g, neg)
+    return OPS.mul(op_elu_backward(g, alpha, scale, input_scale, False, self_or_result), neg)
 
 
 # ---------------------------------------------------------------- hardtanh
@@ -372,11 +373,69 @@ cdef Tensor op_hardtanh(Tensor self, object min_val, object max_val):
 
 cdef Tensor op_hardtanh_backward(Tensor grad_output, Tensor self, object min_val,
                                  object max_val):
+    # selected, not multiplied by a 0/1 mask: a NaN or inf gradient stays out of the
+    # clipped positions, as PyTorch's kernel. (At a NaN input PyTorch's scalar loop
+    # passes the gradient and its vectorised loop, which runs from 8 doubles or 16
+    # floats up, gives 0: this is the vectorised loop's choice.)
     cdef cnp.ndarray xa = self._data, ga = grad_output._data
-    coef = ((xa > min_val) & (xa < max_val)).astype(xa.dtype)
-    cdef Tensor result = make(pointwise_output(cast_like(ga * coef, ga), (grad_output, self),
-                                               -1, 0))
+    with quiet():
+        out = np.where((xa > min_val) & (xa < max_val), ga, np.zeros((), ga.dtype))
+    cdef Tensor result = make(pointwise_output(cast_like(out, ga), (grad_output, self), -1, 0))
     record_HardtanhBackwardBackward0(result, grad_output, self, min_val, max_val)
+    return result
+
+
+# ---------------------------------------------------------------- hardsigmoid, hardswish
+
+# PyTorch's hardsigmoid_backward scales by the float32 constant 1.0f / 6.0f, even for float64
+cdef double SIXTH_F32 = <float>(1.0 / 6.0)
+
+
+cdef cnp.ndarray relu6_shifted_values(cnp.ndarray x):
+    """min(max(x + 3, 0), 6) (NaN stays NaN), the core of both ops' kernels."""
+    with quiet():
+        return as_array(np.minimum(np.maximum(x + 3, 0), 6))
+
+
+cdef Tensor op_hardsigmoid(Tensor self):
+    cdef cnp.ndarray x = self._data
+    check_float_kernel(dtype_of(x), "hardsigmoid_cpu")
+    with quiet():
+        out = cast_like(relu6_shifted_values(x) / 6, x)
+    cdef Tensor result = make(pointwise_output(out, (self,), -1, 0))
+    record_HardsigmoidBackward0(result, self)
+    return result
+
+
+cdef Tensor op_hardsigmoid_backward(Tensor grad_output, Tensor self):
+    """grad_output / 6 inside (-3, 3), selected (a NaN gradient stays out of the flat
+    parts); PyTorch has no derivative for it: its NotImplemented node."""
+    cdef cnp.ndarray x = self._data, g = grad_output._data
+    with quiet():
+        out = np.where((x > -3) & (x < 3), g * SIXTH_F32, np.zeros((), g.dtype))
+    cdef Tensor result = make(pointwise_output(cast_like(out, g), (grad_output, self), -1, 0))
+    OPS.not_implemented_node(result, (grad_output, self), "hardsigmoid_backward")
+    return result
+
+
+cdef Tensor op_hardswish(Tensor self):
+    cdef cnp.ndarray x = self._data
+    check_float_kernel(dtype_of(x), "hardswish_cpu")
+    with quiet():
+        out = cast_like(x * relu6_shifted_values(x) / 6, x)
+    cdef Tensor result = make(pointwise_output(out, (self,), -1, 0))
+    record_HardswishBackward0(result, self)
+    return result
+
+
+cdef Tensor op_hardswish_backward(Tensor grad_output, Tensor self):
+    """PyTorch's kernel, selected: 0 up to -3, grad * (x / 3 + 1/2) below 3, grad above
+    (and where x is NaN)."""
+    cdef cnp.ndarray x = self._data, g = grad_output._data
+    with quiet():
+        out = np.where(x <= -3, np.zeros((), g.dtype), np.where(x < 3, g * (x / 3 + 0.5), g))
+    cdef Tensor result = make(pointwise_output(cast_like(out, g), (grad_output, self), -1, 0))
+    record_HardswishBackwardBackward0(result, grad_output, self)
     return result
 
 
@@ -502,8 +561,12 @@ cdef Tensor infinitely_differentiable_silu_backward(Tensor grad, Tensor self):
         with quiet():
             s = 1 / (1 + np.exp(-xa))
             return make(cast_like(grad._data * (s * (1 + xa * (1 - s))), grad._data))
+    # PyTorch's grad * sigmoid * (1 + self * (1 - sigmoid)), in the ops it records
+    # (1 - s: SubBackward0 of a filled tensor; 1 + t: add.Scalar, AddBackward1)
     cdef Tensor sg = OPS.sigmoid(self)
-    return OPS.mul(grad, OPS.mul(sg, OPS.add(OPS.mul(self, OPS.rsub(sg, 1, 1)), 1, 1)))
+    cdef Tensor one = make(np.ones((), dtype=self._data.dtype))
+    return OPS.mul(OPS.mul(grad, sg),
+                   OPS.add_scalar(OPS.mul(self, OPS.sub(one, sg, 1)), 1, 1))
 
 
 cdef Tensor op_softplus(Tensor self, object beta, object threshold):
@@ -530,12 +593,73 @@ cdef Tensor op_softplus_backward(Tensor grad_output, Tensor self, object beta, o
 
 cdef Tensor softplus_double_backward(Tensor grad, Tensor self, object beta, object threshold):
     """d softplus_backward / d self, times grad (grad * grad_output): beta * s * (1 - s)
-    with s = sigmoid(beta * x), zero where beta * x > threshold."""
+    with s = sigmoid(beta * x), times the 0/1 mask beta * x < threshold. A product, as
+    PyTorch's (a NaN or inf grad gives NaN in the linear part too)."""
     cdef Tensor s = OPS.sigmoid(OPS.mul(self, beta) if beta != 1 else self)
     cdef Tensor d = OPS.mul(OPS.mul(s, OPS.rsub(s, 1, 1)), beta)
     with quiet():
-        linear = make(as_array(self._data * beta > threshold))
-    return OPS.where(linear, zeros((), dtype_of(grad._data)), OPS.mul(grad, d))
+        below = make(as_array(self._data * beta < threshold).astype(grad._data.dtype))
+    return OPS.mul(OPS.mul(grad, d), below)
+
+
+# ---------------------------------------------------------------- mish, logsigmoid
+
+cdef Tensor op_mish(Tensor self):
+    cdef cnp.ndarray x = self._data
+    check_float_kernel(dtype_of(x), "mish_cpu")
+    with quiet():
+        out = cast_like(x * np.tanh(np.log1p(np.exp(x))), x)
+    cdef Tensor result = make(pointwise_output(out, (self,), -1, 0))
+    record_MishBackward0(result, self)
+    return result
+
+
+cdef Tensor mish_backward(Tensor grad, Tensor self):
+    """grad * (t + x * s * (1 - t^2)), t = tanh(log1p(exp(x))), s = sigmoid(x): one
+    product with grad (an inf gradient meets the derivative once, as in PyTorch's
+    kernel); under create_graph PyTorch's infinitely_differentiable_mish_backward, in
+    its ops."""
+    cdef cnp.ndarray x
+    if not grad_enabled():
+        x = self._data
+        with quiet():
+            tv = np.tanh(np.log1p(np.exp(x)))
+            sv = 1 / (1 + np.exp(-x))
+            return make(cast_like(grad._data * (tv + x * sv * (1 - tv * tv)), grad._data))
+    cdef Tensor sg = OPS.sigmoid(self)
+    cdef Tensor t = OPS.tanh(OPS.log1p(OPS.exp(self)))
+    cdef Tensor one = make(np.ones((), dtype=self._data.dtype))
+    cdef Tensor inner = OPS.add(t, OPS.mul(OPS.mul(self, sg), OPS.sub(one, OPS.mul(t, t), 1)), 1)
+    return OPS.mul(grad, inner)
+
+
+cdef Tensor op_logsigmoid(Tensor self):
+    cdef cnp.ndarray x = self._data
+    check_float_kernel(dtype_of(x), "log_sigmoid_cpu")
+    with quiet():
+        out = cast_like(np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x))), x)
+    cdef Tensor result = make(pointwise_output(out, (self,), -1, 0))
+    record_LogSigmoidBackward0(result, self)
+    return result
+
+
+cdef Tensor op_log_sigmoid_backward(Tensor grad_output, Tensor self):
+    """PyTorch's kernel: grad * (m - sign * z / (1 + z)), z = exp(-|x|), m and sign 1
+    below 0, else 0 and -1: one product with grad."""
+    cdef cnp.ndarray x = self._data, g = grad_output._data
+    with quiet():
+        z = np.exp(-np.abs(x))
+        neg = x < 0
+        out = cast_like(g * (neg.astype(x.dtype) - np.where(neg, 1, -1) * (z / (1 + z))), g)
+    cdef Tensor result = make(pointwise_output(out, (grad_output, self), -1, 0))
+    record_LogSigmoidBackwardBackward0(result, grad_output, self)
+    return result
+
+
+cdef Tensor log_sigmoid_double_backward(Tensor grad, Tensor self):
+    """grad * (z - 1) * z, z = sigmoid(x) (PyTorch's log_sigmoid_double_backward)."""
+    cdef Tensor z = OPS.sigmoid(self)
+    return OPS.mul(OPS.mul(grad, OPS.sub(z, 1, 1)), z)
 
 
 # ---------------------------------------------------------------- gelu
@@ -767,13 +891,6 @@ cdef cnp.ndarray difference_values(Tensor x, Tensor t):
         return cast_array(as_array(cast_array(x._data, rt) - cast_array(t._data, rt)), rt)
 
 
-cdef Tensor scaled_by_reduction(Tensor g, Tensor coef, object reduction, object n):
-    """coef * g, divided by n for a mean."""
-    if reduction == REDUCTION_MEAN:
-        coef = OPS.div(coef, n, None)
-    return OPS.mul(coef, g)
-
-
 # ---------------------------------------------------------------- mse, smooth l1, huber
 
 cdef Tensor op_mse_loss(Tensor self, Tensor target, object reduction):
@@ -786,13 +903,69 @@ cdef Tensor op_mse_loss(Tensor self, Tensor target, object reduction):
     return result
 
 
-cdef Tensor mse_loss_backward(Tensor grad, Tensor self, Tensor target, object reduction):
-    """2 * (self - target) * grad (/ numel for a mean)."""
+# Note [Loss backwards are ops]
+# As in PyTorch, the first derivative of mse_loss, smooth_l1_loss and huber_loss is an
+# op of its own (its kernel: the difference's derivative times grad_output, divided by
+# the count for a mean), so that under create_graph it records PyTorch's
+# *LossBackwardBackward0 node, whose formulas are PyTorch's: d/dself multiplies
+# grad * grad_output by the 0/1 mask of the quadratic part (a NaN or inf gradient
+# spreads to the linear part as in PyTorch), d/dgrad_output is the op again
+# (reduction none) or (op(grad_output=1) * grad).sum().
+
+cdef inline object loss_norm(Tensor self, object reduction, double scale):
+    """scale, divided by the element count for a mean (NaN for an empty mean)."""
     cdef object n = numel(self)
-    cdef object norm = 2.0
     if reduction == REDUCTION_MEAN:
-        norm = 2.0 / n if n else float("nan")
-    return OPS.mul(OPS.mul(OPS.sub(self, target, 1), norm), grad)
+        return scale / n if n else float("nan")
+    return scale
+
+
+cdef Tensor ones_as(Tensor t):
+    """A constant of ones with t's shape and dtype."""
+    return make(np.ones(shape_of(t._data), dtype=t._data.dtype))
+
+
+cdef Tensor reduced_loss_grad_output(Tensor grad, Tensor r):
+    """(r * grad).sum(): d(loss backward)/d grad_output of a reduced loss, r being the
+    backward at grad_output = 1 (Note [Loss backwards are ops])."""
+    return OPS.sum(OPS.mul(r, grad), None, False, None)
+
+
+cdef Tensor loss_masked_double_backward(Tensor grad, Tensor self, Tensor target,
+                                        object reduction, object bound, bint by_bound):
+    """grad * (|self - target| < bound) (/ bound if by_bound) (/ numel for a mean):
+    PyTorch's smooth_l1 (by_bound; zeros for beta 0) and huber double backwards. A
+    product, not a selection, as PyTorch's (Note [Loss backwards are ops])."""
+    if by_bound and bound == 0:
+        return zeros_like(grad)
+    cdef cnp.ndarray d = difference_values(self, target)
+    with quiet():
+        inside = make(as_array((np.abs(d) < bound).astype(grad._data.dtype)))
+    cdef Tensor g = OPS.mul(grad, inside)
+    if by_bound:
+        g = OPS.div_scalar(g, bound)
+    if reduction == REDUCTION_MEAN:
+        g = OPS.div_scalar(g, numel(self))
+    return g
+
+
+cdef Tensor mse_loss_double_backward(Tensor grad, Tensor self, object reduction):
+    """2 * grad (/ numel for a mean), PyTorch's mse_loss_double_backward."""
+    cdef Tensor g = OPS.mul_scalar(grad, 2)
+    if reduction == REDUCTION_MEAN:
+        g = OPS.div_scalar(g, numel(self))
+    return g
+
+
+cdef Tensor op_mse_loss_backward(Tensor grad_output, Tensor self, Tensor target,
+                                 object reduction):
+    """2 * (self - target) * grad_output (/ numel for a mean)."""
+    cdef cnp.ndarray d = difference_values(self, target)
+    with quiet():
+        out = cast_like(d * loss_norm(self, reduction, 2.0) * grad_output._data, d)
+    cdef Tensor result = make(out)
+    record_MseLossBackwardBackward0(result, grad_output, self, target, reduction)
+    return result
 
 
 cdef Tensor op_smooth_l1_loss(Tensor self, Tensor target, object reduction, object beta):
@@ -808,13 +981,17 @@ cdef Tensor op_smooth_l1_loss(Tensor self, Tensor target, object reduction, obje
     return result
 
 
-cdef Tensor smooth_l1_loss_backward(Tensor grad, Tensor self, Tensor target, object reduction,
-                                    object beta):
-    """d/dself: (self - target) / beta where |self - target| < beta, else its sign."""
-    cdef Tensor d = OPS.sub(self, target, 1)
-    small = make(as_array(np.abs(d._data) < beta))
-    coef = OPS.where(small, OPS.div(d, beta, None), const(np.sign(d._data)))
-    return scaled_by_reduction(grad, coef, reduction, numel(d))
+cdef Tensor op_smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target,
+                                      object reduction, object beta):
+    """(self - target) / beta where |self - target| < beta, else its sign, times
+    grad_output (/ numel for a mean)."""
+    cdef cnp.ndarray d = difference_values(self, target)
+    with quiet():
+        coef = np.where(np.abs(d) < beta, d / beta if beta else d, np.sign(d))
+        out = cast_like(coef * grad_output._data * loss_norm(self, reduction, 1.0), d)
+    cdef Tensor result = make(out)
+    record_SmoothL1LossBackwardBackward0(result, grad_output, self, target, reduction, beta)
+    return result
 
 
 cdef Tensor op_huber_loss(Tensor self, Tensor target, object reduction, object delta):
@@ -830,13 +1007,17 @@ cdef Tensor op_huber_loss(Tensor self, Tensor target, object reduction, object d
     return result
 
 
-cdef Tensor huber_loss_backward(Tensor grad, Tensor self, Tensor target, object reduction,
-                                object delta):
-    """d/dself: (self - target) where |self - target| <= delta, else delta * its sign."""
-    cdef Tensor d = OPS.sub(self, target, 1)
-    small = make(as_array(np.abs(d._data) <= delta))
-    coef = OPS.where(small, d, const(np.sign(d._data) * np.asarray(delta, d._data.dtype)))
-    return scaled_by_reduction(grad, coef, reduction, numel(d))
+cdef Tensor op_huber_loss_backward(Tensor grad_output, Tensor self, Tensor target,
+                                  object reduction, object delta):
+    """(self - target) where |self - target| < delta, else delta * its sign, times
+    grad_output (/ numel for a mean)."""
+    cdef cnp.ndarray d = difference_values(self, target)
+    with quiet():
+        coef = np.where(np.abs(d) < delta, d, np.sign(d) * delta)
+        out = cast_like(coef * grad_output._data * loss_norm(self, reduction, 1.0), d)
+    cdef Tensor result = make(out)
+    record_HuberLossBackwardBackward0(result, grad_output, self, target, reduction, delta)
+    return result
 
 
 # ---------------------------------------------------------------- binary cross entropy

@@ -834,7 +834,9 @@ cdef Tensor pow_backward(Tensor grad, Tensor self, object exponent):
     """d/dself of self ** exponent for a number exponent."""
     if exponent == 0:
         return zeros_like(self)
-    return OPS.mul(grad, OPS.mul(OPS.pow(self, exponent - 1), exponent))
+    # PyTorch's grad * (exponent * self.pow(exponent - 1)): a Tensor times a number is
+    # mul.Scalar there (MulBackward1 under create_graph)
+    return OPS.mul(grad, OPS.mul_scalar(OPS.pow(self, exponent - 1), exponent))
 
 
 cdef Tensor pow_backward_self(Tensor grad, Tensor self, Tensor exponent):

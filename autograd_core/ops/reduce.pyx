@@ -128,8 +128,9 @@ cdef Tensor evenly_distribute_backward(Tensor grad, Tensor self, Tensor result):
     cdef cnp.ndarray x = self._data, r = result._data
     mask = as_array(np.isnan(x) if np.isnan(r) else (x == r))
     count = int(mask.sum())
+    # grad / mask.sum(): a division by a tensor (DivBackward0 under create_graph)
     return OPS.masked_fill(zeros(shape_of(x), dtype_of(grad._data)), make(mask),
-                           OPS.div_scalar(grad, count))
+                           OPS.div(grad, make(np.asarray(count, dtype=np.int64)), None))
 
 
 cdef Tensor value_selecting_reduction_backward(Tensor grad, object dim, Tensor indices,
@@ -143,7 +144,8 @@ cdef Tensor value_selecting_reduction_backward(Tensor grad, object dim, Tensor i
     if not keepdim:
         grad = OPS.unsqueeze(grad, d)
         idx = np.expand_dims(idx, d)
-    return OPS.scatter_add(zeros(sizes, dtype_of(grad._data)), d, make(idx), grad)
+    # the selected indices of a slice are distinct: PyTorch's scatter (ScatterBackward0)
+    return OPS.scatter(zeros(sizes, dtype_of(grad._data)), d, make(idx), grad, None)
 
 
 cdef Tensor amax_amin_backward(Tensor grad, Tensor self, Tensor result, tuple dims,
