@@ -667,3 +667,40 @@ def _compare(fn, sign_free=False, rtol=1e-6):
 def test_layout(name):
     _compare(CASES[name], sign_free=name.split("-")[0] in SIGN_FREE,
              rtol=1e-4 if "float32" in name else 1e-6)
+
+
+# ------------------------------------------------------------------ .grad layouts
+# AccumulateGrad gives a leaf's .grad the leaf's own strides when the leaf is dense
+# (PyTorch's obeys_layout_contract / clone_obey_contract), else contiguous strides.
+
+def _leaves(m):
+    return (_x(m, 4, 3).t().requires_grad_(),                            # transposed
+            _x(m, B, L, H, D, seed=1).transpose(1, 2).requires_grad_(),  # the tutorial's
+            _x(m, 2, 3, 8, seed=2)[:, :, ::2].requires_grad_(),          # not dense
+            _t(2, 3, 5, 4, seed=3, cl=True)(m).requires_grad_())         # channels-last
+
+
+GRAD_CASES = {
+    "sum": lambda m, a, b, c, d: a.sum() + b.sum() + c.sum() + d.sum(),
+    "matmul": lambda m, a, b, c, d: (a @ a.t()).sum() + (b @ b.transpose(-1, -2)).sum(),
+    "sdpa": lambda m, a, b, c, d: m.nn.functional.scaled_dot_product_attention(b, b, b)
+    .pow(2).sum(),
+    "softmax": lambda m, a, b, c, d: m.softmax(a, 0).pow(2).sum() + m.softmax(c, -1).pow(2).sum(),
+    "conv": lambda m, a, b, c, d: m.nn.functional.conv2d(d, m.ones(2, 3, 2, 2, dtype=m.float64))
+    .pow(2).sum(),
+    "layer_norm": lambda m, a, b, c, d: m.nn.functional.layer_norm(b, (D,)).pow(2).sum(),
+    "inv": lambda m, a, b, c, d: m.linalg.inv(a[:, :3] + 3 * m.eye(3, dtype=m.float64)).sum(),
+    "pad": lambda m, a, b, c, d: m.nn.functional.pad(d, (1, 1, 1, 1)).pow(2).sum(),
+    "index": lambda m, a, b, c, d: a[m.tensor([0, 2])].pow(2).sum() + c.gather(
+        2, m.zeros(2, 3, 2, dtype=m.int64)).sum(),
+    "twice": lambda m, a, b, c, d: (a * 2).sum() + (a * 3).sum() + b.exp().sum(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GRAD_CASES))
+def test_grad_layout(name):
+    def run(m):
+        leaves = _leaves(m)
+        GRAD_CASES[name](m, *leaves).backward()
+        return [None if t.grad is None else t.grad for t in leaves]
+    _compare(run)
