@@ -419,6 +419,117 @@ cdef cnp.ndarray as_preserved(cnp.ndarray values, cnp.ndarray like):
     return out
 
 
+cdef cnp.ndarray as_contiguous(cnp.ndarray values):
+    """values with PyTorch's contiguous strides (a kernel's new result, which numpy may
+    have laid out as an input), copied only if need be: numpy leaves the strides of the
+    size-1 dims of a C-ordered array arbitrary, which a view fixes."""
+    if has_contiguous_strides(values):
+        return values
+    if not cnp.PyArray_IS_C_CONTIGUOUS(values):
+        values = np.ascontiguousarray(values)
+        if has_contiguous_strides(values):
+            return values
+    cdef int nd = cnp.PyArray_NDIM(values), i
+    cdef cnp.npy_intp strides[cnp.NPY_MAXDIMS]
+    cdef cnp.npy_intp cur = cnp.PyArray_ITEMSIZE(values)
+    for i in range(nd - 1, -1, -1):
+        strides[i] = cur
+        if cnp.PyArray_DIM(values, i) > 1:
+            cur *= cnp.PyArray_DIM(values, i)
+    descr = <object>cnp.PyArray_DESCR(values)
+    Py_INCREF(descr)
+    cdef cnp.ndarray out = PyArray_NewFromDescr(
+        np.ndarray, descr, nd, cnp.PyArray_DIMS(values), strides, cnp.PyArray_DATA(values),
+        cnp.NPY_ARRAY_WRITEABLE if cnp.PyArray_ISWRITEABLE(values) else 0, None)
+    cnp.set_array_base(out, values)
+    return out
+
+
+cdef int suggested_format(cnp.ndarray x) noexcept:
+    """PyTorch's suggest_memory_format of x: 4 (channels_last) for a 4-d x whose strides
+    look channels-last, 5 (channels_last_3d) for such a 5-d x, else 0 (contiguous); the
+    test is c10's is_channels_last_strides_2d/3d, which reads ambiguous strides (a
+    broadcast channel dim, an empty dim, N111) as contiguous."""
+    cdef int nd = cnp.PyArray_NDIM(x), i, d
+    if nd != 4 and nd != 5:
+        return 0
+    cdef cnp.npy_intp lo = 0, st
+    if cnp.PyArray_STRIDE(x, 1) == 0:
+        return 0
+    for i in range(nd):
+        d = 1 if i == 0 else (0 if i == nd - 1 else nd - i)   # C, W, H (, D), N
+        st = cnp.PyArray_STRIDE(x, d)
+        if cnp.PyArray_DIM(x, d) == 0 or st < lo:
+            return 0
+        if d == 0 and lo == cnp.PyArray_STRIDE(x, 1):
+            return 0
+        lo = st * cnp.PyArray_DIM(x, d) if cnp.PyArray_DIM(x, d) > 1 else st
+    return nd
+
+
+def suggest_memory_format(Tensor t):
+    """PyTorch's Tensor.suggest_memory_format() (suggested_format), a memory_format: for
+    composites that copy their input into it first (group_norm)."""
+    cdef int fmt = suggested_format(t._data)
+    return channels_last if fmt == 4 else channels_last_3d if fmt == 5 else contiguous_format
+
+
+cdef cnp.ndarray in_suggested_format(cnp.ndarray values, cnp.ndarray like):
+    """values laid out as a result PyTorch allocates in like's suggested memory format
+    (at::empty(..., input.suggest_memory_format()): convolution, pooling, padding,
+    interpolation, batch and group norm): channels-last when like looks channels-last,
+    else contiguous; copied only if need be."""
+    cdef int nd = cnp.PyArray_NDIM(values), fmt = suggested_format(like), i
+    if fmt == 0 or nd != fmt:
+        return as_contiguous(values)
+    cdef cnp.npy_intp st[5]
+    cdef cnp.npy_intp *dims = cnp.PyArray_DIMS(values)
+    cdef cnp.npy_intp item = cnp.PyArray_ITEMSIZE(values)
+    # c10's get_channels_last_strides_2d/3d: C innermost, then W, H (, D), N
+    st[1] = 1
+    st[nd - 1] = dims[1]
+    for i in range(nd - 2, 1, -1):
+        st[i] = st[i + 1] * dims[i + 1]
+    st[0] = st[2] * dims[2]
+    for i in range(nd):
+        if cnp.PyArray_STRIDE(values, i) != st[i] * item:
+            break
+    else:
+        return values
+    cdef cnp.ndarray out = empty_strided(nd, dims, st, values.dtype)
+    out[...] = values
+    return out
+
+
+# Note [Composite output layout]
+# An op composed of others here returns the layout of the last op it calls, while PyTorch's
+# kernel for it may allocate its own result: CPU flash attention writes into
+# empty_like(query), so scaled_dot_product_attention over the tutorial's
+# x.view(B, L, H, D).transpose(1, 2) returns (B, H, L, D) values stored as (B, L, H, D),
+# and the caller's out.transpose(1, 2).view(B, L, H * D) relies on it. relayout_result
+# gives such a result the layout afterwards by swapping the Tensor's array for a copy in
+# that layout: the values, the graph and the version counter stay (as with a .data
+# assignment). Only for a result the composite has just made with an op that returns a
+# new tensor: a view, or an input passed through, shares its elements with another
+# tensor, which the swap would silently cut.
+
+cpdef Tensor relayout_result(Tensor result, Tensor like, bint suggested=False):
+    """result (a composite's fresh output) laid out in place (Note [Composite output
+    layout]) as empty_like(like) (preserve_format; like of result's shape), or with
+    suggested, in like's suggested memory format (in_suggested_format); returns result."""
+    if result._base is not None:
+        raise RuntimeError("relayout_result: a view shares its elements; re-laying it out "
+                           "would cut it from its base")
+    if suggested:
+        result._data = in_suggested_format(result._data, like._data)
+        return result
+    if shape_of(result._data) != shape_of(like._data):
+        raise RuntimeError(f"relayout_result: shape {list(shape_of(result._data))} differs from "
+                           f"the layout's {list(shape_of(like._data))}")
+    result._data = as_preserved(result._data, like._data)
+    return result
+
+
 cdef inline bint _contiguous_in(int nd, const cnp.npy_intp *shape, const cnp.npy_intp *st,
                                 const int *order) noexcept:
     """PyTorch's is_contiguous for the dims in order (outermost first), strides in

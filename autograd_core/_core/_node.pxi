@@ -808,12 +808,21 @@ cdef bint _obeys_layout_contract(cnp.ndarray g, cnp.ndarray var):
     """PyTorch's obeys_layout_contract: the strides .grad may take as they are (those of
     a dense variable, size-1 dimensions aside; else C-contiguous)."""
     cdef int i
-    if not (cnp.PyArray_IS_C_CONTIGUOUS(var) or cnp.PyArray_IS_F_CONTIGUOUS(var)):
+    if not is_non_overlapping_and_dense(var):
         return cnp.PyArray_IS_C_CONTIGUOUS(g)
     for i in range(cnp.PyArray_NDIM(g)):
         if cnp.PyArray_DIM(g, i) != 1 and cnp.PyArray_STRIDE(g, i) != cnp.PyArray_STRIDE(var, i):
             return False
     return True
+
+
+cdef cnp.ndarray _clone_obey_contract(cnp.ndarray g, cnp.ndarray var):
+    """PyTorch's clone_obey_contract: a copy of g with a dense variable's very strides
+    (a permuted or channels-last leaf gets a .grad laid out as itself), else contiguous."""
+    cdef cnp.ndarray out = (empty_preserving(var, g.dtype) if is_non_overlapping_and_dense(var)
+                            else np.empty(shape_of(g), dtype=g.dtype))
+    out[...] = g
+    return out
 
 
 cdef bint is_zerotensor(Tensor t) except -1:
@@ -855,7 +864,8 @@ cdef int _accumulate_locked(Tensor var, Tensor g) except -1:
         if (not agc_grad_enabled() and is_zerotensor(g) and Py_REFCNT(g) <= 3
                 and _obeys_layout_contract(g._data, var._data)):
             var._grad = g  # Note [ZeroTensor]
-        elif not agc_grad_enabled() and _can_steal(g, 3):
+        elif (not agc_grad_enabled() and _can_steal(g, 3)
+                and _obeys_layout_contract(g._data, var._data)):
             var._grad = g
         elif (not agc_grad_enabled() and _can_steal_view(g, 3)
                 and _obeys_layout_contract(g._data, var._data)):
@@ -863,7 +873,7 @@ cdef int _accumulate_locked(Tensor var, Tensor g) except -1:
         elif agc_grad_enabled():
             var._grad = OPS._copy_backwards(g, True)
         else:
-            var._grad = OPS.clone(g, None)
+            var._grad = make(_clone_obey_contract(g._data, var._data))
     elif agc_grad_enabled():
         var._grad = OPS._copy_backwards(OPS.add(old, g, 1), False)
     else:

@@ -507,6 +507,10 @@ cdef bint same_elements(cnp.ndarray a, cnp.ndarray b) noexcept
 cdef bint is_non_overlapping_and_dense(cnp.ndarray x)
 cpdef cnp.ndarray empty_preserving(cnp.ndarray x, object np_dtype)
 cdef cnp.ndarray as_preserved(cnp.ndarray values, cnp.ndarray like)
+cpdef Tensor relayout_result(Tensor result, Tensor like, bint suggested=*)
+cdef cnp.ndarray as_contiguous(cnp.ndarray values)
+cdef int suggested_format(cnp.ndarray x) noexcept
+cdef cnp.ndarray in_suggested_format(cnp.ndarray values, cnp.ndarray like)
 # PyTorch's layouts of new results (Note [Pointwise output layout], in _inplace.pxi)
 cdef bint has_contiguous_strides(cnp.ndarray x) noexcept
 cdef void iter_sort_dims(int nd, const cnp.npy_intp *shape, int nops, const cnp.npy_intp *st,

@@ -34,6 +34,8 @@ import numpy as np
 
 import autograd_core as _torch
 from autograd_core._core import random as _random
+from autograd_core._core.tensor import relayout_result as _relayout_result
+from autograd_core._core.tensor import suggest_memory_format as _suggest_memory_format
 from autograd_core.ops import linalg as _linalg_ops
 from autograd_core.ops import nn as _nn_ops
 
@@ -829,8 +831,10 @@ def one_hot(tensor, num_classes=-1):
             raise RuntimeError("Class values must be smaller than num_classes.")
     elif num_classes == -1:
         raise RuntimeError("Can not infer total number of classes from empty tensor.")
-    classes = _torch.arange(num_classes)
-    return (tensor.unsqueeze(-1) == classes).long()
+    # PyTorch's: ones scattered into zeros, so the result is contiguous whatever the
+    # layout of tensor (a comparison would follow it)
+    out = _torch.zeros(tuple(tensor.shape) + (num_classes,), dtype=_torch.int64)
+    return out.scatter_(-1, tensor.unsqueeze(-1), 1)
 
 
 # the compiled op of the linalg family (PdistBackward0), as torch.pdist
@@ -947,8 +951,9 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     hxw = 1
     for s in input.shape[2:]:
         hxw *= s
-    return _torch.native_group_norm(input.contiguous(), weight, bias, n, c, hxw, num_groups,
-                                    eps)[0]
+    # (PyTorch's: the input copied into its suggested memory format, which the result keeps)
+    x = input.contiguous(memory_format=_suggest_memory_format(input))
+    return _torch.native_group_norm(x, weight, bias, n, c, hxw, num_groups, eps)[0]
 
 
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
@@ -1838,7 +1843,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             x = _interp_cubic_dim(x, ax, output_size[i], align_corners, scales[i], np_dtype)
         else:
             x = _interp_linear_dim(x, ax, output_size[i], align_corners, scales[i], np_dtype)
-    return x
+    # PyTorch's upsample kernels write the input's suggested memory format (channels-last
+    # in, channels-last out); x is index_select's or arithmetic's new result
+    return _relayout_result(x, input, True)
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
@@ -1893,7 +1900,41 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     weights = softmax(weights, -1)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, True)
-    return _torch.matmul(weights, value)
+    out = _torch.matmul(weights, value)
+    if _cpu_flash_attention(query, key, value, attn_mask, dropout_p, enable_gqa):
+        # (matmul's result is new: Note [Composite output layout])
+        _relayout_result(out, query)
+    return out
+
+
+def _cpu_flash_attention(query, key, value, attn_mask, dropout_p, enable_gqa):
+    """Whether PyTorch runs this scaled_dot_product_attention call as its CPU flash
+    attention (sdp_utils_cpp's use_flash_attention_cpp), whose result is laid out as
+    empty_like(query) (Note [Composite output layout]); its math fallback's result, the
+    last matmul's, is contiguous."""
+    if dropout_p > 0.0 or query.dim() != 4 or key.dim() != 4 or value.dim() != 4:
+        return False
+    if not query.is_floating_point():    # (its kernel's float, double, half, bfloat16)
+        return False
+    B, Hq, L, E = query.shape
+    if key.size(0) != B or value.size(0) != B or key.size(1) != value.size(1):
+        return False
+    if key.size(1) != Hq and not (enable_gqa and Hq % key.size(1) == 0):
+        return False
+    S = key.size(2)
+    if key.size(-1) != E or value.size(-1) != E or L == 0 or S == 0:
+        return False
+    if any(t.size(-1) != 1 and t.stride(-1) != 1 for t in (query, key, value)):
+        return False
+    if attn_mask is not None:
+        if attn_mask.requires_grad or attn_mask.dim() not in (2, 4):
+            return False
+        if attn_mask.size(-2) not in (L, 1) or attn_mask.size(-1) not in (S, 1):
+            return False
+        if attn_mask.dim() == 4 and (attn_mask.size(0) not in (B, 1)
+                                     or attn_mask.size(1) not in (Hq, 1)):
+            return False
+    return True
 
 
 def _repeat_heads(x, reps):

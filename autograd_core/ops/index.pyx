@@ -858,7 +858,8 @@ cdef Tensor op_gather(Tensor self, object dim, Tensor index):
         out = xa.reshape(xs)[_along_key(ne, idx.reshape(ne).astype(np.int64), d)]
     else:
         out = np.empty(ishape, dtype=xa.dtype)
-    cdef Tensor result = make(as_array(np.asarray(out).reshape(ishape)))
+    # (numpy's fancy indexing lays the result out as the index; PyTorch's is contiguous)
+    cdef Tensor result = make(as_contiguous(as_array(np.asarray(out).reshape(ishape))))
     record_GatherBackward0(result, self, d, index)
     return result
 

@@ -931,7 +931,8 @@ cdef Tensor op_linalg_vector_norm(Tensor self, object ord, object dim, bint keep
             out = np.power(np.sum(np.power(a, p), axis=axis, keepdims=keepdim), 1.0 / p)
     if nd == 0 and keepdim:
         out = np.reshape(out, ())
-    cdef Tensor result = make(as_array(out).astype(od.np_dtype, copy=False))
+    # (numpy's reduction keeps the input's layout; PyTorch's result is contiguous)
+    cdef Tensor result = make(as_contiguous(as_array(out).astype(od.np_dtype, copy=False)))
     record_LinalgVectorNormBackward0(result, self, ord, dim, keepdim, dtype_arg)
     return result
 
@@ -1616,7 +1617,7 @@ cdef tuple op_linalg_cholesky_ex(Tensor A, bint upper, bint check_errors):
     L, info = _cholesky_values(A._data, upper)
     if check_errors:
         _raise_cholesky(info, "linalg.cholesky_ex", shape_of(A._data))
-    cdef Tensor Lt = make(as_array(L).astype(A._data.dtype, copy=False))
+    cdef Tensor Lt = make(_column_major(as_array(L).astype(A._data.dtype, copy=False)))
     cdef Tensor info_t = _int_tensor(info, int32)
     record_LinalgCholeskyExBackward0(Lt, info_t, A, upper, check_errors)
     return (Lt, info_t)
@@ -1646,7 +1647,7 @@ cdef Tensor op_cholesky(Tensor self, bint upper):
     _check_linalg_input(self, "cholesky", True)
     L, info = _cholesky_values(self._data, upper)
     _raise_cholesky(info, "cholesky", shape_of(self._data))
-    cdef Tensor result = make(as_array(L).astype(self._data.dtype, copy=False))
+    cdef Tensor result = make(_column_major(as_array(L).astype(self._data.dtype, copy=False)))
     record_CholeskyBackward0(result, self, upper)
     return result
 
@@ -1966,7 +1967,7 @@ cdef tuple op_linalg_qr(Tensor A, object mode):
             q = np.empty((0,), dtype=A._data.dtype)
         else:
             q, r = np.linalg.qr(A._data, mode=mode)
-    cdef Tensor Q = make(_column_major(q)), R = make(np.ascontiguousarray(r))
+    cdef Tensor Q = make(_column_major(q)), R = make(_column_major(r))
     record_LinalgQrBackward0(Q, R, A, mode)
     return (Q, R)
 
@@ -2153,7 +2154,7 @@ cdef Tensor op_linalg_matrix_power(Tensor A, object n):
     cdef Tensor a, z = None, result = None
     if k == 0:
         s = shape_of(A._data)
-        return OPS.copy_(OPS.clone(A, None),
+        return OPS.copy_(OPS.clone(A, _contiguous_format),      # (PyTorch's, as its eye)
                          make(np.broadcast_to(np.eye(s[-1], dtype=A._data.dtype), s).copy()),
                          False)
     if k < 0:
@@ -2703,9 +2704,14 @@ cdef tuple op_linalg_lstsq(Tensor A, Tensor B, object rcond, object driver):
         np.empty((0,), dtype=np.int64)
     sv_out = (np.stack(svals) if svals else np.zeros((0, min(m, n)))).reshape(
         batch + (min(m, n),)).astype(d) if drv in ("gelsd", "gelss") else np.empty((0,), dtype=d)
+    # LAPACK's gels* solve in place in B's column-major (max(m, n), k) buffer; PyTorch
+    # returns its first n rows, a non-dense view of it when m > n (strides (1, m))
+    buf = np.zeros(batch + (k, max(m, n)), dtype=d)
+    buf[..., :n] = np.swapaxes(X, -1, -2)
+    X = np.swapaxes(buf, -1, -2)[..., :n, :]
     if vector:
         X = X[..., 0]
-    cdef Tensor Xt = make(_column_major(X.astype(d, copy=False)))
+    cdef Tensor Xt = make(X)
     cdef Tensor Rt = make(np.array(res, dtype=d))
     cdef Tensor Kt = make(np.array(rank_out))
     cdef Tensor St = make(np.array(sv_out))

@@ -1512,7 +1512,8 @@ cdef Tensor op_constant_pad_nd(Tensor self, object pad, object value):
         value = 0
     out = np.pad(v, widths, mode="constant", constant_values=value) if any(
         w != (0, 0) for w in widths) else np.array(v)
-    cdef Tensor result = make(cast_like(out, xa))
+    # (np.pad keeps the input's layout: PyTorch's writes its suggested memory format)
+    cdef Tensor result = make(in_suggested_format(cast_like(out, xa), xa))
     record_ConstantPadNdBackward0(result, self, pad, value)
     return result
 
@@ -1577,7 +1578,8 @@ cdef Tensor index_pad(Tensor self, object padding, PadMode mode, record_pad_fn r
     with the node of that many dims."""
     padding = tuple(padding)
     cdef list idxs = pad_index_key(shape_of(self._data), padding, mode)
-    cdef Tensor result = make(pad_index_values(self._data, idxs))
+    cdef Tensor result = make(in_suggested_format(pad_index_values(self._data, idxs),
+                                                  self._data))
     cdef Py_ssize_t nsp = len(padding) // 2
     (record_1d if nsp == 1 else record_2d if nsp == 2 else record_3d)(result, self, padding)
     return result
@@ -1707,7 +1709,8 @@ cdef Tensor op_layer_norm(Tensor input, object normalized_shape, Tensor weight, 
             y = y * weight._data
         if bias is not None:
             y = y + bias._data
-    cdef Tensor result = make(cast_like(y, xa))
+    # (PyTorch's kernel writes a contiguous result whatever the input's layout)
+    cdef Tensor result = make(as_contiguous(cast_like(y, xa)))
     record_NativeLayerNormBackward0(result, input, ns, weight, bias, eps)
     return result
 
@@ -1798,7 +1801,7 @@ cdef tuple op_native_group_norm(Tensor input, Tensor weight, Tensor bias, object
             y = y * weight._data.reshape(C, 1)
         if bias is not None:
             y = y + bias._data.reshape(C, 1)
-    cdef Tensor result = make(cast_like(y.reshape(shape_of(xa)), xa))
+    cdef Tensor result = make(in_suggested_format(cast_like(y.reshape(shape_of(xa)), xa), xa))
     cdef Tensor m = make(cast_like(mean.reshape(N, group), xa))
     cdef Tensor r = make(cast_like(rstd.reshape(N, group), xa))
     record_NativeGroupNormBackward0(result, m, r, input, weight, bias, N, C, HxW, group, eps)
@@ -1901,7 +1904,9 @@ cdef Tensor op_batch_norm(Tensor input, Tensor running_mean, Tensor running_var,
             y = y * weight._data.reshape(wshape)
         if bias is not None:
             y = y + bias._data.reshape(wshape)
-    cdef Tensor result = make(cast_like(y, xa))
+    # (numpy's broadcasting keeps xa's layout; PyTorch's kernel writes a new tensor in
+    # the input's suggested memory format)
+    cdef Tensor result = make(in_suggested_format(cast_like(y, xa), xa))
     record_NativeBatchNormBackward0(result, input, running_mean, running_var, weight, bias,
                                     training, momentum, eps)
     return result
@@ -2578,7 +2583,13 @@ cdef Tensor convolution_impl(Tensor input, Tensor weight, Tensor bias, tuple s, 
         out = np.matmul(wa.reshape(G, OCg, Cg * K), cols)             # (G, OCg, N*L)
         blas_called(G * OCg * Cg * K * N * L)      # Note [Sharing the cores with BLAS]
         out = conv_out_layout(out, b, N, OC, L).reshape((N, OC) + osz)
-    cdef Tensor result = make(cast_like(out, x._data))
+    # PyTorch's convolution writes channels-last when the input, or else the weight,
+    # suggests it, otherwise contiguous (_determine_backend_memory_format); its 3-d
+    # kernels for other dtypes than float32 (slow3d: no mkldnn) always write contiguous
+    out = cast_like(out, x._data)
+    cdef Tensor result = make(
+        as_contiguous(out) if nsp == 3 and cnp.PyArray_TYPE(xa) != cnp.NPY_FLOAT32 else
+        in_suggested_format(out, xa if suggested_format(xa) else wa))
     cdef tuple inputs = (x, w, b) if b is not None else (x, w)
     if not should_record(inputs, result._data):
         return result
@@ -3017,7 +3028,8 @@ cdef tuple op_max_pool2d_with_indices(Tensor self, object kernel_size, object st
             with nogil:
                 agc_maxpool2d_f64(<double *>cnp.PyArray_DATA(xc), <double *>cnp.PyArray_DATA(va),
                                   <int64_t *>cnp.PyArray_DATA(ia), planes, &g)
-        r0, r1 = make(va), make(ia)
+        # (the kernel reads and writes NCHW; PyTorch's writes the input's memory format)
+        r0, r1 = make(in_suggested_format(va, xa)), make(in_suggested_format(ia, xa))
         record_MaxPool2DWithIndicesBackward0(r0, r1, self, kernel_size, stride, padding,
                                              dilation, ceil_mode)
         return (r0, r1)
@@ -3032,8 +3044,10 @@ cdef tuple op_max_pool2d_with_indices(Tensor self, object kernel_size, object st
     table = (((lin // OW) * s[0] - p[0])[:, None] + (kk // k[1] * d[0])[None, :]) * W + \
         (((lin % OW) * s[1] - p[1])[:, None] + (kk % k[1] * d[1])[None, :])
     idx = table.reshape(-1)[(lin * K)[None, None, :] + am]
-    cdef Tensor result0 = make(np.ascontiguousarray(vals).reshape(out_shape))
-    cdef Tensor result1 = make(np.ascontiguousarray(idx.reshape(out_shape)))
+    cdef Tensor result0 = make(in_suggested_format(
+        np.ascontiguousarray(vals).reshape(out_shape), xa))
+    cdef Tensor result1 = make(in_suggested_format(
+        np.ascontiguousarray(idx.reshape(out_shape)), xa))
     record_MaxPool2DWithIndicesBackward0(result0, result1, self, kernel_size, stride, padding,
                                          dilation, ceil_mode)
     return (result0, result1)
@@ -3154,7 +3168,8 @@ cdef tuple op_max_pool3d_with_indices(Tensor self, object kernel_size, object st
         pos.append(col)
         valid.append((col >= 0) & (col < length))
     vals, idx = window_max(x, 3, pos, valid)
-    cdef Tensor result0 = make(vals), result1 = make(idx)
+    cdef Tensor result0 = make(in_suggested_format(vals, x))
+    cdef Tensor result1 = make(in_suggested_format(idx, x))
     record_MaxPool3DWithIndicesBackward0(result0, result1, self, kernel_size, stride, padding,
                                          dilation, ceil_mode)
     return (result0, result1)
@@ -3179,7 +3194,8 @@ cdef tuple op_adaptive_max_pool2d(Tensor self, object output_size):
         pos.append(col)
         valid.append(col < end[:, None])
     vals, idx = window_max(x, 2, pos, valid)
-    cdef Tensor result0 = make(vals), result1 = make(idx)
+    cdef Tensor result0 = make(in_suggested_format(vals, x))
+    cdef Tensor result1 = make(in_suggested_format(idx, x))
     record_AdaptiveMaxPool2DBackward0(result0, result1, self, output_size)
     return (result0, result1)
 
@@ -3216,7 +3232,7 @@ cdef Tensor op__adaptive_avg_pool2d(Tensor self, object output_size):
     ah, aw = adaptive_avg_matrices(xs, output_size, x.dtype)
     with quiet():
         out = np.matmul(np.matmul(ah, x), aw.T)
-    cdef Tensor result = make(cast_like(out, x))
+    cdef Tensor result = make(in_suggested_format(cast_like(out, x), x))
     record_AdaptiveAvgPool2DBackward0(result, self, output_size)
     return result
 
@@ -3297,7 +3313,7 @@ cdef Tensor op_avg_pool2d(Tensor self, object kernel_size, object stride, object
     with quiet():
         out = np.sum(cols, axis=2) / div
     out_shape = (N, C, OH, OW) if nd == 4 else (C, OH, OW)
-    cdef Tensor result = make(cast_like(out, xa).reshape(out_shape))
+    cdef Tensor result = make(in_suggested_format(cast_like(out, xa).reshape(out_shape), xa))
     record_AvgPool2DBackward0(result, self, kernel_size, stride, padding, ceil_mode,
                               count_include_pad, divisor_override)
     return result

@@ -984,7 +984,9 @@ cdef tuple _sorted_along(cnp.ndarray x, Py_ssize_t d, bint descending):
 cdef tuple op_sort(Tensor self, object dim, bint descending, object stable):
     cdef Py_ssize_t d = wrap_dim(dim, cnp.PyArray_NDIM(self._data))
     vals, idx = _sorted_along(self._data, d, descending)
-    cdef Tensor values = make(vals), indices = make(idx)
+    # (PyTorch sorts into empty_like(self): numpy's result is contiguous)
+    cdef Tensor values = make(as_preserved(vals, self._data))
+    cdef Tensor indices = make(as_preserved(idx, self._data))
     if stable is None:
         record_SortBackward0(values, indices, self, d, descending, stable)
     else:       # PyTorch's sort.stable overload
@@ -1044,7 +1046,7 @@ def _py_argsort(input, *args, out=None, dim=None, descending=None, stable=None, 
 
 cdef Tensor op_argsort(Tensor self, object dim, bint descending, bint stable):
     cdef Py_ssize_t d = wrap_dim(dim, cnp.PyArray_NDIM(self._data))
-    return make(_sorted_along(self._data, d, descending)[1])
+    return make(as_preserved(_sorted_along(self._data, d, descending)[1], self._data))
 
 
 cdef Tensor op_msort(Tensor self):
@@ -1827,14 +1829,15 @@ cdef tuple _cum_extremum(Tensor self, object dim, object accumulate):
 
 cdef tuple op_cummax(Tensor self, object dim):
     vals, idx, d = _cum_extremum(self, dim, np.maximum.accumulate)
-    cdef Tensor values = make(vals), indices = make(idx)
+    # (numpy's accumulate keeps the input's layout; PyTorch's results are contiguous)
+    cdef Tensor values = make(as_contiguous(vals)), indices = make(as_contiguous(idx))
     record_CummaxBackward0(values, indices, self, d)
     return (values, indices)
 
 
 cdef tuple op_cummin(Tensor self, object dim):
     vals, idx, d = _cum_extremum(self, dim, np.minimum.accumulate)
-    cdef Tensor values = make(vals), indices = make(idx)
+    cdef Tensor values = make(as_contiguous(vals)), indices = make(as_contiguous(idx))
     record_CumminBackward0(values, indices, self, d)
     return (values, indices)
 
@@ -1853,7 +1856,7 @@ cdef Tensor op_logcumsumexp(Tensor self, object dim):
     cdef Py_ssize_t d = wrap_dim(dim, nd)
     with quiet():
         out = np.logaddexp.accumulate(x.astype(np.float64), axis=d) if nd else x.copy()
-    cdef Tensor result = make(as_array(out).astype(x.dtype, copy=False))
+    cdef Tensor result = make(as_contiguous(as_array(out).astype(x.dtype, copy=False)))
     record_LogcumsumexpBackward0(result, self, d)
     return result
 
@@ -2083,8 +2086,10 @@ cdef tuple _unique_values(cnp.ndarray x, object dim, bint consecutive):
         inv = np.empty(n, np.int64)
         inv[order] = group
         counts = np.diff(np.append(np.nonzero(starts)[0], n))
-    vals = np.moveaxis(moved[keep], 0, d)
-    return as_array(vals).copy(), inv, counts
+    # PyTorch's unique_dim stacks the kept slices contiguously along a leading dim and
+    # moves it back to d: the result's dim d is outermost in memory
+    vals = np.moveaxis(np.ascontiguousarray(moved[keep]), 0, d)
+    return vals, inv, counts
 
 
 cdef object _unique_impl(Tensor self, bint return_inverse, bint return_counts, object dim,

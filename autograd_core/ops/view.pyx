@@ -123,23 +123,6 @@ cdef inline tuple _along(Py_ssize_t dim, object k):
     return (slice(None),) * dim + (k, Ellipsis)
 
 
-cdef cnp.ndarray _contiguous(cnp.ndarray x):
-    """x in C order with PyTorch's contiguous strides (numpy leaves the strides of
-    size-1 dims of a C-ordered result arbitrary)."""
-    if not cnp.PyArray_IS_C_CONTIGUOUS(x):
-        x = np.ascontiguousarray(x)
-    if has_contiguous_strides(x):
-        return x
-    cdef int nd = cnp.PyArray_NDIM(x), i
-    cdef cnp.npy_intp strides[cnp.NPY_MAXDIMS]
-    cdef cnp.npy_intp cur = cnp.PyArray_ITEMSIZE(x)
-    for i in range(nd - 1, -1, -1):
-        strides[i] = cur
-        if cnp.PyArray_DIM(x, i) > 1:
-            cur *= cnp.PyArray_DIM(x, i)
-    return _strided_view(x, nd, cnp.PyArray_DIMS(x), strides, True)
-
-
 cdef cnp.ndarray _joined(list arrays, Py_ssize_t axis, tuple shape, dtype rt):
     """arrays concatenated along axis into a new C-contiguous array (numpy would follow
     its inputs' layout; PyTorch's cat gives a contiguous result)."""
@@ -743,8 +726,8 @@ cdef Tensor op_repeat(Tensor self, object repeats):
         if target[k] < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {target[k]}: "
                                f"{shape_str(target)}")
-    cdef Tensor result = make(_contiguous(np.tile(self._data.reshape(padded), reps)) if reps
-                              else _contiguous(self._data.copy()))
+    cdef Tensor result = make(as_contiguous(np.tile(self._data.reshape(padded), reps)) if reps
+                              else as_contiguous(self._data.copy()))
     record_RepeatBackward0(result, self, reps)
     return result
 
@@ -839,7 +822,7 @@ cdef Tensor op_roll(Tensor self, object shifts, object dims):
         out = np.roll(x, sh[0])
     else:
         out = np.roll(x, sh, wd)
-    cdef Tensor result = make(_contiguous(out))
+    cdef Tensor result = make(as_contiguous(out))
     record_RollBackward0(result, self, sh, wd)
     return result
 
@@ -935,7 +918,17 @@ cdef Tensor op_cat(list tensors, object dim):
     for k in sizes:
         if k > 0:
             total += k
-    cdef Tensor result = make(_joined(arrays, d, rshape[:d] + (total,) + rshape[d + 1:], rt))
+    out = _joined(arrays, d, rshape[:d] + (total,) + rshape[d + 1:], rt)
+    # PyTorch's cat writes the memory format all its inputs suggest (channels-last when
+    # each is), else contiguous (compute_output_memory_format)
+    fmt = suggested_format(arrays[0])
+    for a in arrays:
+        if suggested_format(a) != fmt:
+            fmt = 0
+            break
+    if fmt:
+        out = in_suggested_format(out, arrays[0])
+    cdef Tensor result = make(out)
     cdef tuple inputs = tuple(tensors)
     cdef CatBackward0 node
     if should_record(inputs, result._data):
@@ -1186,7 +1179,7 @@ cdef tuple _split_views(Tensor self, Py_ssize_t d, tuple sizes, Py_ssize_t split
         elif kind == PIECES_UNSAFE:
             outs.append(make(piece))
         else:
-            outs.append(make(_contiguous(piece.copy())))
+            outs.append(make(as_contiguous(piece.copy())))
         start += sizes[i]
     cdef tuple views = tuple(outs)
     if kind == PIECES_VIEWS:
@@ -1724,11 +1717,11 @@ cdef Tensor op_resize_(Tensor self, object size):
     cdef Py_ssize_t n = shape_numel(shape), have = cnp.PyArray_SIZE(self._data)
     cdef cnp.ndarray x = self._data, out
     if n <= have and cnp.PyArray_IS_C_CONTIGUOUS(x):
-        out = _contiguous(x.reshape(-1)[:n].reshape(shape))
+        out = as_contiguous(x.reshape(-1)[:n].reshape(shape))
     else:
         out = np.empty(n, dtype=x.dtype)
         out[:builtins.min(n, have)] = x.reshape(-1)[:builtins.min(n, have)]
-        out = _contiguous(out.reshape(shape))
+        out = as_contiguous(out.reshape(shape))
     keep_counter(self)  # before its memory changes: Note [Counters made by the node]
     self._data = out
     bump_version(self)
@@ -1896,7 +1889,7 @@ def _py_set_(self, source=None, storage_offset=None, size=None, stride=None):
 
 cdef Tensor _copy_of(Tensor view):
     """A view's values in a fresh contiguous tensor (the *_copy ops)."""
-    return make(_contiguous(np.array(view._data, copy=True)))
+    return make(as_contiguous(np.array(view._data, copy=True)))
 
 
 cdef Tensor op_view_copy(Tensor self, object size):
@@ -2204,7 +2197,9 @@ cdef Tensor op_repeat_interleave(Tensor self, object repeats, object dim, object
             shape = (1,)
         expanded = list(shape)
         expanded.insert(d + 1, repeats)
-        y = OPS.clone(op_expand(op_unsqueeze(x, d + 1), tuple(expanded)), None)
+        # (contiguous as PyTorch's: a copy preserving a transposed x's layout would not
+        # merge dims d and d + 1 in the view below)
+        y = OPS.clone(op_expand(op_unsqueeze(x, d + 1), tuple(expanded)), _contiguous_format)
         new = list(shape)
         new[d] = shape[d] * repeats
         return op_view(y, tuple(new))
