@@ -622,8 +622,11 @@ def gen_node(node, ops_by_name):
         w("        if (" + " + ".join(f"needs_input_grad(node, {i})" for i in grad_readers)
           + ") > 1:")
         w("            _held = list(grads)")
-    # PyTorch unpacks every saved variable before any formula runs: one modified in place
-    # since (or freed) raises even when only inputs not reading it need a gradient now
+    # PyTorch unpacks every saved variable before any formula runs, in the order of
+    # their names (its generated nodes sort them): one modified in place since (or
+    # freed) raises even when only inputs not reading it need a gradient now, and of
+    # several modified ones the first in that order is the one the error names. A saved
+    # tensor a needed formula reads is unpacked once, here, into _s_<field>.
     readers = {}
     for i, p in enumerate(diff_params):
         for u in formulas[p.name].uses:
@@ -635,23 +638,33 @@ def gen_node(node, ops_by_name):
         # (read by every formula: still unpacked here for a node none of whose inputs
         # has an edge, e.g. an op on a no_grad view of a leaf: PyTorch runs it and checks)
         cond = " or ".join(f"needs_input_grad(node, {i})" for i in sorted(idxs))
-        w(f"        if not ({cond}) and node.{_field(u)} is not None:")
-        w(f"            " + (unpack_out("node", u) if is_out
-                              else f"unpack_operand(node, node.{_field(u)})"))
-    results = []
-    for i, p in enumerate(diff_params):
+        if is_out:
+            use = unpack_out("node", u)
+        elif u in released_values:
+            use = f"unpack_key(node, node.{_field(u)})"
+        else:
+            use = f"unpack_operand(node, node.{_field(u)})"
+        check = unpack_out("node", u) if is_out else f"unpack_operand(node, node.{_field(u)})"
+        w(f"        _s_{_field(u)} = None")
+        w(f"        if {cond}:")
+        w(f"            _s_{_field(u)} = {use}")
+        w(f"        elif node.{_field(u)} is not None:")
+        w(f"            {check}")
+    # the formulas run in the order of their inputs' names, as PyTorch's generated nodes
+    # do: under create_graph the nodes they record get their sequence numbers in that
+    # order, which fixes the order the next backward runs them (and so which modified
+    # saved tensor it meets first)
+    results = [f"_grad_input{i}" for i in range(len(diff_params))]
+    for i, p in sorted(enumerate(diff_params), key=lambda ip: ip[1].name):
         f = formulas[p.name]
         var = f"_grad_input{i}"
-        results.append(var)
         w(f"        {var} = None")
         w(f"        if needs_input_grad(node, {i}):")
         for u in sorted(f.uses):
             if u in outputs:
-                w(f"            {u} = {unpack_out('node', saved_outputs[outputs[u]])}")
-            elif u in released_values:
-                w(f"            {u} = unpack_key(node, node.{_field(u)})")
-            elif schema.param(u).has_edge:
-                w(f"            {u} = unpack_operand(node, node.{_field(u)})")
+                w(f"            {u} = _s_{_field(saved_outputs[outputs[u]])}")
+            elif u in released_values or schema.param(u).has_edge:
+                w(f"            {u} = _s_{_field(u)}")
             else:
                 w(f"            {u} = node.{_field(u)}")
         for t, attr in sorted(f.meta_uses):
