@@ -868,9 +868,11 @@ def _pym_gather(Tensor self, dim, index, *, sparse_grad=False):
 _pym_gather.__name__ = _pym_gather.__qualname__ = "gather"
 
 
-cdef Tensor gather_backward(Tensor grad, tuple self_shape, object dim, Tensor index):
-    """zeros of self's shape with grad added at index along dim (repeats add up)."""
-    return OPS.scatter_add(zeros(self_shape, dtype_of(grad._data)), dim, index, grad)
+cdef Tensor gather_backward(Tensor grad, Tensor self, object dim, Tensor index):
+    """zeros of self's shape with grad added at index along dim (repeats add up). It
+    takes self, not its shape, for PyTorch's node saves self: an in-place write into self
+    before backward raises, as there (Note [Saved tensor versions])."""
+    return OPS.scatter_add(zeros(shape_of(self._data), dtype_of(grad._data)), dim, index, grad)
 
 
 # how scatter combines src with self's values
@@ -1145,9 +1147,11 @@ cdef Tensor op_masked_select(Tensor self, Tensor mask):
     return result
 
 
-cdef Tensor masked_select_backward(Tensor grad, tuple self_shape, Tensor mask):
+cdef Tensor masked_select_backward(Tensor grad, Tensor self, Tensor mask):
     """zeros of the broadcast shape with grad's elements where mask is True, summed back
-    to self's shape when self was broadcast (the engine's reduction in PyTorch)."""
+    to self's shape when self was broadcast (the engine's reduction in PyTorch). Takes
+    self, which PyTorch's node saves, as gather_backward."""
+    cdef tuple self_shape = shape_of(self._data)
     cdef tuple bshape = broadcast_shapes(self_shape, shape_of(mask._data))
     cdef Tensor g = OPS.masked_scatter(zeros(bshape, dtype_of(grad._data)), mask, grad)
     return g if bshape == self_shape else OPS.sum_to(g, self_shape)
@@ -1208,7 +1212,9 @@ cdef Tensor op_take(Tensor self, Tensor index):
 
 
 cdef Tensor take_backward(Tensor grad, tuple self_shape, Tensor index):
-    """zeros of self's shape with grad added at the flat positions index."""
+    """zeros of self's shape with grad added at the flat positions index. (PyTorch's
+    node saves self itself; this one its shape, for index_put_(accumulate=True) is
+    composed of a take of self and a write into self.)"""
     return OPS.put(zeros(self_shape, dtype_of(grad._data)), index, grad, True)
 
 
@@ -1263,10 +1269,12 @@ cdef Py_ssize_t _check_index_along(Tensor self, object dim, Tensor index, str fn
     return d
 
 
-cdef Tensor index_add_source_backward(Tensor grad, object dim, Tensor index, Py_ssize_t source_ndim,
+cdef Tensor index_add_source_backward(Tensor grad, object dim, Tensor index, Tensor source,
                                       object alpha):
     """PyTorch's: grad's slices at index along dim (the 0-d source: index squeezed),
-    times alpha."""
+    times alpha. Takes source, which PyTorch's node saves (its formula expands to
+    source's shape): an in-place write into source before backward raises, as there."""
+    cdef Py_ssize_t source_ndim = cnp.PyArray_NDIM(source._data)
     cdef Tensor g
     if source_ndim > 0 or cnp.PyArray_NDIM(grad._data) == 0:
         g = OPS.index_select(grad, dim, index)
@@ -1329,9 +1337,8 @@ cdef Tensor index_fill_value_backward(Tensor grad, object dim, Tensor index):
     return OPS.sum(OPS.index_select(grad, dim, make(u.astype(np.int64))), None, False, None)
 
 
-cdef Tensor index_copy_source_backward(Tensor grad, object dim, Tensor index,
-                                       Py_ssize_t source_ndim):
-    return index_add_source_backward(grad, dim, index, source_ndim, 1)
+cdef Tensor index_copy_source_backward(Tensor grad, object dim, Tensor index, Tensor source):
+    return index_add_source_backward(grad, dim, index, source, 1)
 
 
 cdef Tensor op_index_copy(Tensor self, object dim, Tensor index, Tensor source):
