@@ -38,6 +38,7 @@ _KNOWN_TYPES = {
     "ScalarType", "ScalarType?", "Generator?", "Any", "MemoryFormat?",
 }
 _ENTRY_KEYS = {"func", "forward", "variants", "python", "python_method", "aliases", "inplace",
+               "inplace_expanded",
                "node", "nodes", "broadcast", "doc", "out", "out_exact", "out_dtype",
                "out_grad", "out_needs", "output_differentiability"}
 # Note [out= rules] (ops/_prelude.pxi): the out_dtype / out_grad keys' values
@@ -198,6 +199,8 @@ class Op:
     out_grad: str | None = None    # Note [out= rules]: copy, not_implemented
     out_needs: str | None = None   # the argument PyTorch's out= overload has no default for
     output_differentiability: list | None = None  # per return; None: all
+    inplace_expanded: str | None = None  # Note [Fills into expanded tensors]: the example
+                                         # PyTorch's warning gives
 
     def differentiable_returns(self):
         """The indices of the returns that are the node's outputs, in order: PyTorch's
@@ -282,7 +285,9 @@ def _parse_entry(family, e):
             bool(e.get("broadcast", False)), e.get("doc"),
             (schema.name if e.get("out") is True else e.get("out")) or None,
             bool(e.get("out_exact", False)), e.get("out_dtype"), e.get("out_grad"),
-            e.get("out_needs"), e.get("output_differentiability"))
+            e.get("out_needs"), e.get("output_differentiability"), e.get("inplace_expanded"))
+    if op.inplace_expanded is not None and not op.inplace:
+        raise TableError(f"{schema.name}: inplace_expanded without inplace")
     if (op.out_exact or op.out_dtype or op.out_grad) and not op.out:
         raise TableError(f"{schema.name}: out_exact / out_dtype / out_grad without out")
     if op.out_dtype is not None and (op.out_dtype not in _OUT_DTYPE_RULES or op.out_exact):
@@ -1083,7 +1088,11 @@ def gen_inplace_impl(op):
         lines.append(f"    if inplace_in_order(self, {others_t}):")
         lines.append(f"        return inplace_commit_in_order(self, {op.cname}({call_args}), "
                      f"_in_order_{op.inplace}, {args_t})")
-    lines.append(f"    return inplace_commit(self, {op.cname}({call_args}))")
+    if op.inplace_expanded is not None:
+        lines.append(f"    return inplace_commit_expanded(self, _self_source, {op.cname}({call_args}), "
+                     f"\"{op.inplace}\", \"{op.inplace_expanded}\")")
+    else:
+        lines.append(f"    return inplace_commit(self, {op.cname}({call_args}))")
     if others:
         names = ", ".join(p.name for p in schema.params)
         lines += ["", "", f"def _in_order_{op.inplace}({names}):",

@@ -695,8 +695,16 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
     cdef bint same = (not adv and v is value and shares_memory(view, v._data)
                       and broadcasts_to(stripped, target)
                       and same_elements(view, _expanded_value(v._data, target, stripped)))
-    if not adv and not same and has_internal_overlap(view):  # (index_put_ only warns)
-        raise RuntimeError(MSG_OVERLAPPING_WRITE)
+    if has_internal_overlap(view) and not same:
+        if not adv:
+            raise RuntimeError(MSG_OVERLAPPING_WRITE)
+        # index_put_ writes into an expanded tensor with a warning, and so does the
+        # masked_fill_ it hands a lone mask with one value to (Note [Fills into expanded
+        # tensors]); numpy's loop below writes in order, as PyTorch's
+        warn_expanded_write("index_put_", "tensor[indices] = tensor")
+        if (isinstance(mask, Tensor) and dtype_of((<Tensor>mask)._data) is bool_
+                and cnp.PyArray_SIZE(v._data) == 1 and cnp.PyArray_NDIM(self._data) > 0):
+            warn_expanded_write("masked_fill_", "tensor[mask] = scalar")
     cdef bint sequential = False
     if not same and v is value and shares_memory(view, v._data):
         sequential = _check_setitem_overlap(view, v._data, adv, mask, target, stripped,
@@ -1094,7 +1102,9 @@ cdef Tensor op_masked_fill_(Tensor self, Tensor mask, object value):
     cdef Tensor source = inplace_source(self, (mask, value))
     _check_masked_fill(mask, value)
     broadcast_shapes(shape_of(self._data), shape_of(mask._data))
-    return inplace_commit(self, op_masked_fill(source, mask, value))
+    # (into an expanded self too, with PyTorch's warning: Note [Fills into expanded tensors])
+    return inplace_commit_expanded(self, source, op_masked_fill(source, mask, value),
+                                   "masked_fill_", "tensor[mask] = scalar")
 
 
 cdef Tensor masked_fill_backward(Tensor grad, Tensor mask):
