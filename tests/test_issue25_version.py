@@ -368,3 +368,35 @@ def test_masked_fill_expanded_with_history():
             return e, b, e._version
         return warns(f)
     same(prog)
+
+
+@pytest.mark.parametrize("case", ["mask", "coords", "rows"])
+def test_index_put_accumulate_into_expanded_tensor(case):
+    # each value adds to the memory its position shares with others, in turn
+    def prog(torch):
+        def f():
+            if case == "mask":
+                g = torch.ones(1, dtype=torch.float64).expand(3)
+                g.index_put_((torch.tensor([True, False, True]),),
+                             torch.tensor(2.0, dtype=torch.float64), accumulate=True)
+            elif case == "coords":
+                g = torch.ones(1, dtype=torch.float64).expand(2, 3)
+                g.index_put_((torch.tensor([0, 1, 1]), torch.tensor([0, 2, 1])),
+                             torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64),
+                             accumulate=True)
+            else:
+                g = torch.ones(3, 1, dtype=torch.float64).expand(3, 2)
+                g.index_put_((torch.tensor([0, 0]),),
+                             torch.tensor([1.0, 2.0], dtype=torch.float64), accumulate=True)
+            return g, g._version
+        return warns(f)
+    same(prog)
+
+
+@pytest.mark.parametrize("leaf", [False, True])
+def test_index_put_accumulate_shape_mismatch(leaf):
+    def prog(torch):
+        g = torch.ones(3, dtype=torch.float64, requires_grad=leaf)
+        g.index_put_((torch.tensor([0, 1]),), torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64),
+                     accumulate=True)
+    same_error(prog)

@@ -1437,7 +1437,26 @@ cdef Tensor _index_put_into(Tensor target, Tensor self, object indices, Tensor v
     """Write values at target[indices] (target is self or a clone of it)."""
     cdef tuple key = _index_put_key(self, indices)
     _check_index_put_dtypes(self, key, values, accumulate)
+    cdef tuple indexed
     if accumulate:
+        if target is self:
+            check_inplace(self, (values,))  # (PyTorch's autograd checks come first)
+        indexed = shape_of(as_array(np.broadcast_to(np.int8(0), shape_of(self._data))[key]))
+        if not broadcasts_to(shape_of(values._data), indexed):
+            raise RuntimeError(
+                f"shape mismatch: value tensor of shape {shape_str(shape_of(values._data))} "
+                f"cannot be broadcast to indexing result of shape {shape_str(indexed)}")
+        if (target is self and has_internal_overlap(self._data)
+                and not (recording() and (requires_grad_of(self) or requires_grad_of(values)))):
+            # into an expanded tensor each value adds to the memory its position shares
+            # with others, one after another (Note [Fills into expanded tensors])
+            warn_expanded_write("index_put_", "tensor[indices] = tensor")
+            if not cnp.PyArray_ISWRITEABLE(self._data):
+                write_values(self, self._data)  # raises the read-only memory error
+            with quiet():
+                np.add.at(self._data, key, values._data)
+            bump_version(self)
+            return self
         coords, new = _accumulated_write(self, key, values)
         return op__setitem(target, coords, new)
     return op__setitem(target, tuple(indices), values)
