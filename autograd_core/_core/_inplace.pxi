@@ -886,6 +886,41 @@ cdef Tensor inplace_commit(Tensor self, Tensor result, bint allow_overlap=False)
     return self
 
 
+# Note [Fills into expanded tensors]
+# A tensor whose elements share memory (expand's stride 0: the gradient of a sum is one)
+# takes no in-place write (MSG_OVERLAPPING_WRITE), but PyTorch still lets masked_fill_,
+# index_fill_ and index_put_ (advanced-index setitem) write into one, with a deprecation
+# warning, in its element loop: every element written sets the memory it shares with
+# others. For the fills (one value), a memory location then holds the value if any of
+# its elements was filled, else its old value; inplace_commit_expanded writes that. The
+# index_put_ path (setitem) writes through numpy's loop, in order, as PyTorch's does.
+
+cdef void warn_expanded_write(str op, str example) except *:
+    """PyTorch's deprecation warning for op writing into an expanded tensor."""
+    warnings.warn(f"Use of {op} on expanded tensors is deprecated. Please clone() the tensor "
+                  "before performing this operation. This also applies to advanced indexing "
+                  f"e.g. {example}", UserWarning, stacklevel=1)
+
+
+cdef Tensor inplace_commit_expanded(Tensor self, Tensor source, Tensor result, str op,
+                                    str example):
+    """inplace_commit for a fill (masked_fill_, index_fill_) of self, computed as result
+    from source (Note [In-place ops]): into a tensor whose elements share memory, with
+    PyTorch's warning and its values (Note [Fills into expanded tensors])."""
+    if not has_internal_overlap(self._data):
+        return inplace_commit(self, result)
+    warn_expanded_write(op, example)
+    if (cnp.PyArray_ISWRITEABLE(self._data) and same_shape(result._data, self._data)
+            and cnp.PyArray_TYPE(result._data) == cnp.PyArray_TYPE(self._data)):
+        with quiet():
+            filled = result._data != source._data
+            if cnp.PyArray_ISFLOAT(result._data):  # (a NaN left in place is not a write)
+                filled &= ~(np.isnan(result._data) & np.isnan(source._data))
+        np.copyto(self._data, result._data, where=filled)
+        result._data[...] = self._data  # each element as its memory now holds it
+    return inplace_commit(self, result, True)
+
+
 # ---------------------------------------------------------------- writes through views
 
 cdef cnp.ndarray _offsets(cnp.ndarray a, Py_ssize_t start):

@@ -260,10 +260,16 @@ cdef Tensor unpack_saved(SavedTensor saved, Node owner, bint for_function=False)
         raise RuntimeError(MSG_BACKWARD_TWICE)
     if type(saved.obj) is SavedHooks:
         return _unpack_hooked(saved, owner)
+    cdef Node fn
     if not saved.is_output:
         t = <Tensor>saved.obj
+        # a saved view reads its history first, as PyTorch's unpack (data_.grad_fn()):
+        # after a write into its base or a sibling that is the rebuilt history the
+        # message names, or the error of a view whose way of creation forbids the
+        # write (an unbind/split output: Note [View + in-place])
+        fn = grad_fn_of(t) if t._base is not None else t._grad_fn
         if t._vc.version != saved.version:
-            raise modified_error(t, saved.version, t._grad_fn, t._output_nr)
+            raise modified_error(t, saved.version, fn, t._output_nr)
         if not saved.leaf and t._grad_fn is None and not for_function:
             raise RuntimeError(MSG_DETACHED_SAVED)
         return t

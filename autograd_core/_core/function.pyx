@@ -294,6 +294,11 @@ def function_apply(fn_cls, tuple args, dict kwargs):
                     raise RuntimeError(MSG_DIRTY_NOT_INPUT)
                 warnings.warn(MSG_DIRTY_NOT_INPUT, UserWarning, stacklevel=3)
             n_diff += 1
+            # the input's old gradient and hooks belong to its old values: PyTorch drops
+            # them (.grad None, tensor hooks cleared; retain_grad() stays, moving to the
+            # new history)
+            t._grad = None
+            t._hooks = None
             if t._base is not None and requires_grad_of(t._base):
                 # the write rebases the view's history: the rules of an in-place op on
                 # a view apply (PyTorch's rebase_history -> handle_view_on_rebase)

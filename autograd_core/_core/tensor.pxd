@@ -497,6 +497,9 @@ cdef Tensor inplace_source(Tensor self, tuple others, bint allow_overlap=*)
 cdef Tensor inplace_commit(Tensor self, Tensor result, bint allow_overlap=*)
 cdef bint inplace_in_order(Tensor self, tuple others) except -1
 cdef Tensor inplace_commit_in_order(Tensor self, Tensor result, object fn, tuple args)
+cdef Tensor inplace_commit_expanded(Tensor self, Tensor source, Tensor result, str op,
+                                    str example)
+cdef void warn_expanded_write(str op, str example) except *
 cdef bint is_zerotensor(Tensor t) except -1
 cdef int check_inplace(Tensor self, tuple others) except -1
 cdef int check_inference_inplace(Tensor self) except -1

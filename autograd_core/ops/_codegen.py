@@ -38,6 +38,7 @@ _KNOWN_TYPES = {
     "ScalarType", "ScalarType?", "Generator?", "Any", "MemoryFormat?",
 }
 _ENTRY_KEYS = {"func", "forward", "variants", "python", "python_method", "aliases", "inplace",
+               "inplace_expanded",
                "node", "nodes", "broadcast", "doc", "out", "out_exact", "out_dtype",
                "out_grad", "out_needs", "output_differentiability"}
 # Note [out= rules] (ops/_prelude.pxi): the out_dtype / out_grad keys' values
@@ -198,6 +199,8 @@ class Op:
     out_grad: str | None = None    # Note [out= rules]: copy, not_implemented
     out_needs: str | None = None   # the argument PyTorch's out= overload has no default for
     output_differentiability: list | None = None  # per return; None: all
+    inplace_expanded: str | None = None  # Note [Fills into expanded tensors]: the example
+                                         # PyTorch's warning gives
 
     def differentiable_returns(self):
         """The indices of the returns that are the node's outputs, in order: PyTorch's
@@ -282,7 +285,9 @@ def _parse_entry(family, e):
             bool(e.get("broadcast", False)), e.get("doc"),
             (schema.name if e.get("out") is True else e.get("out")) or None,
             bool(e.get("out_exact", False)), e.get("out_dtype"), e.get("out_grad"),
-            e.get("out_needs"), e.get("output_differentiability"))
+            e.get("out_needs"), e.get("output_differentiability"), e.get("inplace_expanded"))
+    if op.inplace_expanded is not None and not op.inplace:
+        raise TableError(f"{schema.name}: inplace_expanded without inplace")
     if (op.out_exact or op.out_dtype or op.out_grad) and not op.out:
         raise TableError(f"{schema.name}: out_exact / out_dtype / out_grad without out")
     if op.out_dtype is not None and (op.out_dtype not in _OUT_DTYPE_RULES or op.out_exact):
@@ -622,8 +627,11 @@ def gen_node(node, ops_by_name):
         w("        if (" + " + ".join(f"needs_input_grad(node, {i})" for i in grad_readers)
           + ") > 1:")
         w("            _held = list(grads)")
-    # PyTorch unpacks every saved variable before any formula runs: one modified in place
-    # since (or freed) raises even when only inputs not reading it need a gradient now
+    # PyTorch unpacks every saved variable before any formula runs, in the order of
+    # their names (its generated nodes sort them): one modified in place since (or
+    # freed) raises even when only inputs not reading it need a gradient now, and of
+    # several modified ones the first in that order is the one the error names. A saved
+    # tensor a needed formula reads is unpacked once, here, into _s_<field>.
     readers = {}
     for i, p in enumerate(diff_params):
         for u in formulas[p.name].uses:
@@ -635,23 +643,33 @@ def gen_node(node, ops_by_name):
         # (read by every formula: still unpacked here for a node none of whose inputs
         # has an edge, e.g. an op on a no_grad view of a leaf: PyTorch runs it and checks)
         cond = " or ".join(f"needs_input_grad(node, {i})" for i in sorted(idxs))
-        w(f"        if not ({cond}) and node.{_field(u)} is not None:")
-        w(f"            " + (unpack_out("node", u) if is_out
-                              else f"unpack_operand(node, node.{_field(u)})"))
-    results = []
-    for i, p in enumerate(diff_params):
+        if is_out:
+            use = unpack_out("node", u)
+        elif u in released_values:
+            use = f"unpack_key(node, node.{_field(u)})"
+        else:
+            use = f"unpack_operand(node, node.{_field(u)})"
+        check = unpack_out("node", u) if is_out else f"unpack_operand(node, node.{_field(u)})"
+        w(f"        _s_{_field(u)} = None")
+        w(f"        if {cond}:")
+        w(f"            _s_{_field(u)} = {use}")
+        w(f"        elif node.{_field(u)} is not None:")
+        w(f"            {check}")
+    # the formulas run in the order of their inputs' names, as PyTorch's generated nodes
+    # do: under create_graph the nodes they record get their sequence numbers in that
+    # order, which fixes the order the next backward runs them (and so which modified
+    # saved tensor it meets first)
+    results = [f"_grad_input{i}" for i in range(len(diff_params))]
+    for i, p in sorted(enumerate(diff_params), key=lambda ip: ip[1].name):
         f = formulas[p.name]
         var = f"_grad_input{i}"
-        results.append(var)
         w(f"        {var} = None")
         w(f"        if needs_input_grad(node, {i}):")
         for u in sorted(f.uses):
             if u in outputs:
-                w(f"            {u} = {unpack_out('node', saved_outputs[outputs[u]])}")
-            elif u in released_values:
-                w(f"            {u} = unpack_key(node, node.{_field(u)})")
-            elif schema.param(u).has_edge:
-                w(f"            {u} = unpack_operand(node, node.{_field(u)})")
+                w(f"            {u} = _s_{_field(saved_outputs[outputs[u]])}")
+            elif u in released_values or schema.param(u).has_edge:
+                w(f"            {u} = _s_{_field(u)}")
             else:
                 w(f"            {u} = node.{_field(u)}")
         for t, attr in sorted(f.meta_uses):
@@ -1070,7 +1088,11 @@ def gen_inplace_impl(op):
         lines.append(f"    if inplace_in_order(self, {others_t}):")
         lines.append(f"        return inplace_commit_in_order(self, {op.cname}({call_args}), "
                      f"_in_order_{op.inplace}, {args_t})")
-    lines.append(f"    return inplace_commit(self, {op.cname}({call_args}))")
+    if op.inplace_expanded is not None:
+        lines.append(f"    return inplace_commit_expanded(self, _self_source, {op.cname}({call_args}), "
+                     f"\"{op.inplace}\", \"{op.inplace_expanded}\")")
+    else:
+        lines.append(f"    return inplace_commit(self, {op.cname}({call_args}))")
     if others:
         names = ", ".join(p.name for p in schema.params)
         lines += ["", "", f"def _in_order_{op.inplace}({names}):",

@@ -713,8 +713,16 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
     cdef bint same = (not adv and v is value and shares_memory(view, v._data)
                       and broadcasts_to(stripped, target)
                       and same_elements(view, _expanded_value(v._data, target, stripped)))
-    if not adv and not same and has_internal_overlap(view):  # (index_put_ only warns)
-        raise RuntimeError(MSG_OVERLAPPING_WRITE)
+    if has_internal_overlap(view) and not same:
+        if not adv:
+            raise RuntimeError(MSG_OVERLAPPING_WRITE)
+        # index_put_ writes into an expanded tensor with a warning, and so does the
+        # masked_fill_ it hands a lone mask with one value to (Note [Fills into expanded
+        # tensors]); numpy's loop below writes in order, as PyTorch's
+        warn_expanded_write("index_put_", "tensor[indices] = tensor")
+        if (isinstance(mask, Tensor) and dtype_of((<Tensor>mask)._data) is bool_
+                and cnp.PyArray_SIZE(v._data) == 1 and cnp.PyArray_NDIM(self._data) > 0):
+            warn_expanded_write("masked_fill_", "tensor[mask] = scalar")
     cdef bint sequential = False
     if not same and v is value and shares_memory(view, v._data):
         sequential = _check_setitem_overlap(view, v._data, adv, mask, target, stripped,
@@ -887,9 +895,11 @@ def _pym_gather(Tensor self, dim, index, *, sparse_grad=False):
 _pym_gather.__name__ = _pym_gather.__qualname__ = "gather"
 
 
-cdef Tensor gather_backward(Tensor grad, tuple self_shape, object dim, Tensor index):
-    """zeros of self's shape with grad added at index along dim (repeats add up)."""
-    return OPS.scatter_add(zeros(self_shape, dtype_of(grad._data)), dim, index, grad)
+cdef Tensor gather_backward(Tensor grad, Tensor self, object dim, Tensor index):
+    """zeros of self's shape with grad added at index along dim (repeats add up). It
+    takes self, not its shape, for PyTorch's node saves self: an in-place write into self
+    before backward raises, as there (Note [Saved tensor versions])."""
+    return OPS.scatter_add(zeros(shape_of(self._data), dtype_of(grad._data)), dim, index, grad)
 
 
 # how scatter combines src with self's values
@@ -1111,7 +1121,9 @@ cdef Tensor op_masked_fill_(Tensor self, Tensor mask, object value):
     cdef Tensor source = inplace_source(self, (mask, value))
     _check_masked_fill(mask, value)
     broadcast_shapes(shape_of(self._data), shape_of(mask._data))
-    return inplace_commit(self, op_masked_fill(source, mask, value))
+    # (into an expanded self too, with PyTorch's warning: Note [Fills into expanded tensors])
+    return inplace_commit_expanded(self, source, op_masked_fill(source, mask, value),
+                                   "masked_fill_", "tensor[mask] = scalar")
 
 
 cdef Tensor masked_fill_backward(Tensor grad, Tensor mask):
@@ -1164,9 +1176,11 @@ cdef Tensor op_masked_select(Tensor self, Tensor mask):
     return result
 
 
-cdef Tensor masked_select_backward(Tensor grad, tuple self_shape, Tensor mask):
+cdef Tensor masked_select_backward(Tensor grad, Tensor self, Tensor mask):
     """zeros of the broadcast shape with grad's elements where mask is True, summed back
-    to self's shape when self was broadcast (the engine's reduction in PyTorch)."""
+    to self's shape when self was broadcast (the engine's reduction in PyTorch). Takes
+    self, which PyTorch's node saves, as gather_backward."""
+    cdef tuple self_shape = shape_of(self._data)
     cdef tuple bshape = broadcast_shapes(self_shape, shape_of(mask._data))
     cdef Tensor g = OPS.masked_scatter(zeros(bshape, dtype_of(grad._data)), mask, grad)
     return g if bshape == self_shape else OPS.sum_to(g, self_shape)
@@ -1227,7 +1241,9 @@ cdef Tensor op_take(Tensor self, Tensor index):
 
 
 cdef Tensor take_backward(Tensor grad, tuple self_shape, Tensor index):
-    """zeros of self's shape with grad added at the flat positions index."""
+    """zeros of self's shape with grad added at the flat positions index. (PyTorch's
+    node saves self itself; this one its shape, for index_put_(accumulate=True) is
+    composed of a take of self and a write into self.)"""
     return OPS.put(zeros(self_shape, dtype_of(grad._data)), index, grad, True)
 
 
@@ -1282,10 +1298,12 @@ cdef Py_ssize_t _check_index_along(Tensor self, object dim, Tensor index, str fn
     return d
 
 
-cdef Tensor index_add_source_backward(Tensor grad, object dim, Tensor index, Py_ssize_t source_ndim,
+cdef Tensor index_add_source_backward(Tensor grad, object dim, Tensor index, Tensor source,
                                       object alpha):
     """PyTorch's: grad's slices at index along dim (the 0-d source: index squeezed),
-    times alpha."""
+    times alpha. Takes source, which PyTorch's node saves (its formula expands to
+    source's shape): an in-place write into source before backward raises, as there."""
+    cdef Py_ssize_t source_ndim = cnp.PyArray_NDIM(source._data)
     cdef Tensor g
     if source_ndim > 0 or cnp.PyArray_NDIM(grad._data) == 0:
         g = OPS.index_select(grad, dim, index)
@@ -1348,9 +1366,8 @@ cdef Tensor index_fill_value_backward(Tensor grad, object dim, Tensor index):
     return OPS.sum(OPS.index_select(grad, dim, make(u.astype(np.int64))), None, False, None)
 
 
-cdef Tensor index_copy_source_backward(Tensor grad, object dim, Tensor index,
-                                       Py_ssize_t source_ndim):
-    return index_add_source_backward(grad, dim, index, source_ndim, 1)
+cdef Tensor index_copy_source_backward(Tensor grad, object dim, Tensor index, Tensor source):
+    return index_add_source_backward(grad, dim, index, source, 1)
 
 
 cdef Tensor op_index_copy(Tensor self, object dim, Tensor index, Tensor source):
@@ -1439,7 +1456,26 @@ cdef Tensor _index_put_into(Tensor target, Tensor self, object indices, Tensor v
     """Write values at target[indices] (target is self or a clone of it)."""
     cdef tuple key = _index_put_key(self, indices)
     _check_index_put_dtypes(self, key, values, accumulate)
+    cdef tuple indexed
     if accumulate:
+        if target is self:
+            check_inplace(self, (values,))  # (PyTorch's autograd checks come first)
+        indexed = shape_of(as_array(np.broadcast_to(np.int8(0), shape_of(self._data))[key]))
+        if not broadcasts_to(shape_of(values._data), indexed):
+            raise RuntimeError(
+                f"shape mismatch: value tensor of shape {shape_str(shape_of(values._data))} "
+                f"cannot be broadcast to indexing result of shape {shape_str(indexed)}")
+        if (target is self and has_internal_overlap(self._data)
+                and not (recording() and (requires_grad_of(self) or requires_grad_of(values)))):
+            # into an expanded tensor each value adds to the memory its position shares
+            # with others, one after another (Note [Fills into expanded tensors])
+            warn_expanded_write("index_put_", "tensor[indices] = tensor")
+            if not cnp.PyArray_ISWRITEABLE(self._data):
+                write_values(self, self._data)  # raises the read-only memory error
+            with quiet():
+                np.add.at(self._data, key, values._data)
+            bump_version(self)
+            return self
         coords, new = _accumulated_write(self, key, values)
         return op__setitem(target, coords, new)
     return op__setitem(target, tuple(indices), values)

@@ -2496,14 +2496,13 @@ cdef tuple op_lu_unpack(Tensor LU_data, Tensor LU_pivots, bint unpack_data, bint
     return (Pt, Lt, Ut)
 
 
-cdef object lu_unpack_backward(object gL, object gU, Tensor LU):
+cdef object lu_unpack_backward(object gL, object gU, tuple s, dtype d):
     """PyTorch's lu_unpack_backward: gL's strictly lower part and gU's upper part, placed
-    in LU's shape."""
+    in LU's shape s (its node saves LU's shape and dtype, not LU: an in-place write into
+    LU after the forward is no error, as in PyTorch)."""
     if gL is None and gU is None:
         return None
-    cdef tuple s = shape_of(LU._data)
     cdef Py_ssize_t m = s[-2], n = s[-1], k = min(m, n)
-    cdef dtype d = dtype_of(LU._data)
     cdef Tensor out = None
     if gL is not None:
         out = OPS.tril(<Tensor>gL, -1)          # m x k
