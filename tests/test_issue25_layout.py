@@ -526,6 +526,31 @@ for _b in ((), (2,)):
         f"diagonal{_s}": _op("linalg.diagonal", _rect(*_b, 3, 3)),
     })
 
+# size-1 and empty dims: PyTorch's strides are those of the column-major buffer, which
+# numpy does not give when the transposed matrices are already C-contiguous
+for _shape in ((3, 1, 3), (3, 3, 1), (1, 3), (3, 1), (2, 0, 3), (2, 3, 0)):
+    _s = "-" + "x".join(map(str, _shape))
+    LINALG_CASES.update({
+        f"qr{_s}": _op("linalg.qr", _rect(*_shape)),
+        f"qr-complete{_s}": _op("linalg.qr", _rect(*_shape), mode="complete"),
+        f"qr-r{_s}": _op("linalg.qr", _rect(*_shape), mode="r"),
+        f"svd{_s}": _op("linalg.svd", _rect(*_shape), full_matrices=False),
+        f"svd-full{_s}": _op("linalg.svd", _rect(*_shape)),
+        f"pinv{_s}": _op("linalg.pinv", _rect(*_shape)),
+        f"lu{_s}": _op("linalg.lu", _rect(*_shape)),
+    })
+for _n, _b in ((1, (3,)), (1, ()), (0, (2,)), (0, ())):
+    _s = f"-{_n}x{_n}" + ("-b" if _b else "")
+    LINALG_CASES.update({
+        f"cholesky{_s}": _op("linalg.cholesky", _pd(*_b, n=_n)),
+        f"eigh{_s}": _op("linalg.eigh", _pd(*_b, n=_n)),
+        f"inv{_s}": _op("linalg.inv", _sq(*_b, n=_n)),
+        f"solve{_s}": _op("linalg.solve", _sq(*_b, n=_n), _rect(*_b, _n, 2, seed=1)),
+        f"lu_factor{_s}": _op("linalg.lu_factor", _sq(*_b, n=_n)),
+        f"matrix_exp{_s}": _op("linalg.matrix_exp", _sq(*_b, n=_n)),
+        f"lstsq{_s}": _op("linalg.lstsq", _sq(*_b, n=_n), _rect(*_b, _n, 2, seed=1)),
+    })
+
 
 # ------------------------------------------------------------------ shape, index and reductions
 

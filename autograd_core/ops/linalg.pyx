@@ -55,7 +55,22 @@ cdef cnp.ndarray _column_major(object arr):
     cdef cnp.ndarray a = as_array(arr)
     if cnp.PyArray_NDIM(a) < 2:
         return a if cnp.PyArray_IS_C_CONTIGUOUS(a) else a.copy()
-    return np.swapaxes(np.ascontiguousarray(np.swapaxes(a, -1, -2)), -1, -2)
+    # a fresh buffer even when the transposed matrices are C-contiguous already (a
+    # size-1 dim): numpy would keep the old strides, PyTorch's are the buffer's
+    cdef cnp.ndarray t = np.array(np.swapaxes(a, -1, -2), order="C")
+    if cnp.PyArray_SIZE(t) == 0:
+        t = dense_empty(t)      # PyTorch's strides for the empty buffer, then swapped
+    return np.swapaxes(t, -1, -2)
+
+
+cdef object _mats(object arr, int tail):
+    """arr as one batch dim of its last `tail` dims: reshape((-1,) + tail) cannot infer
+    the batch when a matrix dim is 0, and PyTorch answers empty matrices."""
+    cdef tuple s = shape_of(as_array(arr))
+    cdef Py_ssize_t nb = 1, d
+    for d in s[:len(s) - tail]:
+        nb *= d
+    return np.reshape(arr, (nb,) + s[len(s) - tail:])
 
 
 cdef str _fmt_number(object v):
@@ -1233,7 +1248,7 @@ cdef Py_ssize_t _first_zero_pivot(cnp.ndarray a):
 cdef tuple _singular_batch(cnp.ndarray A, tuple batch):
     """(batch index, pivot info) of the first singular matrix of A's (broadcast) batch."""
     s = shape_of(A)
-    mats = np.broadcast_to(A, tuple(batch) + s[-2:]).reshape((-1,) + s[-2:])
+    mats = _mats(np.broadcast_to(A, tuple(batch) + s[-2:]), 2)
     cdef Py_ssize_t i
     for i in range(mats.shape[0]):   # the error path only
         info = _first_zero_pivot(mats[i])
@@ -1487,7 +1502,7 @@ cdef tuple op_linalg_inv_ex(Tensor A, bint check_errors):
         with quiet():
             out = np.linalg.inv(a)
     except np.linalg.LinAlgError:
-        mats = a.reshape((-1,) + s[-2:])
+        mats = _mats(a, 2)
         outs = np.empty_like(mats)
         flat = info.reshape(-1)
         for i in range(mats.shape[0]):     # the singular path only
@@ -1555,8 +1570,8 @@ cdef tuple _solve_singular(Tensor A, Tensor B, bint left):
     cdef bint vector = _solve_is_vector_rhs(sa, sb)
     Ba = B._data[..., None] if vector else B._data
     batch = broadcast_shapes(sa[:-2], shape_of(Ba)[:-2])
-    a = np.broadcast_to(A._data, batch + sa[-2:]).reshape((-1,) + sa[-2:])
-    b = np.broadcast_to(Ba, batch + shape_of(Ba)[-2:]).reshape((-1,) + shape_of(Ba)[-2:])
+    a = _mats(np.broadcast_to(A._data, batch + sa[-2:]), 2)
+    b = _mats(np.broadcast_to(Ba, batch + shape_of(Ba)[-2:]), 2)
     outs = []
     info = np.zeros(a.shape[0], dtype=np.int32)
     for i in range(a.shape[0]):
@@ -1586,7 +1601,7 @@ cdef tuple _cholesky_values(cnp.ndarray a, bint upper):
         if np.isnan(L).any():
             raise np.linalg.LinAlgError()
     except np.linalg.LinAlgError:
-        mats = np.ascontiguousarray(src).reshape((-1,) + s[-2:])
+        mats = _mats(np.ascontiguousarray(src), 2)
         out = np.empty_like(mats)
         flat = info.reshape(-1)
         for i in range(mats.shape[0]):
@@ -2069,7 +2084,7 @@ cdef object _expm_values(object a):
         return a.copy()
     if n == 1:
         return np.exp(a)
-    mats = a.reshape((-1, n, n)).astype(np.float64)
+    mats = _mats(a, 2).astype(np.float64)
     out = np.empty_like(mats)
     b = (64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800.,
          129060195264000., 10559470521600., 670442572800., 33522128640., 1323241920.,
@@ -2337,7 +2352,7 @@ cdef tuple _lu_values(cnp.ndarray A):
     (the first largest |pivot|, as idamax)."""
     cdef tuple s = shape_of(A)
     cdef Py_ssize_t m = s[-2], n = s[-1], k = min(m, n), j
-    a = np.array(A, copy=True).reshape((-1, m, n))
+    a = _mats(np.array(A, copy=True), 2)
     nb = a.shape[0]
     piv = np.zeros((nb, k), dtype=np.int32)
     info = np.zeros(nb, dtype=np.int32)
@@ -2432,7 +2447,7 @@ cdef object _perm_matrix(cnp.ndarray piv, Py_ssize_t m, object np_dtype):
     """P with A = P L U from LAPACK's 1-based row interchanges."""
     cdef tuple bs = shape_of(piv)[:-1]
     cdef Py_ssize_t k = shape_of(piv)[-1], i
-    pv = piv.reshape((-1, k)).astype(np.int64) - 1
+    pv = _mats(piv, 1).astype(np.int64) - 1
     nb = pv.shape[0]
     perm = np.broadcast_to(np.arange(m), (nb, m)).copy()
     rows = np.arange(nb)
@@ -2680,8 +2695,8 @@ cdef tuple op_linalg_lstsq(Tensor A, Tensor B, object rcond, object driver):
     Bm = B._data[..., None] if vector else B._data
     cdef Py_ssize_t m = sa[-2], n = sa[-1], k = shape_of(Bm)[-1]
     batch = broadcast_shapes(sa[:-2], shape_of(Bm)[:-2])
-    a = np.broadcast_to(A._data, batch + (m, n)).reshape((-1, m, n))
-    b = np.broadcast_to(Bm, batch + (m, k)).reshape((-1, m, k))
+    a = _mats(np.broadcast_to(A._data, batch + (m, n)), 2)
+    b = _mats(np.broadcast_to(Bm, batch + (m, k)), 2)
     eps = np.finfo(A._data.dtype).eps
     rc = eps * max(m, n) if rcond is None else float(rcond)
     sols, ranks, svals = [], [], []
@@ -2695,7 +2710,7 @@ cdef tuple op_linalg_lstsq(Tensor A, Tensor B, object rcond, object driver):
     X = (np.stack(sols) if sols else np.zeros((0, n, k), dtype=d)).reshape(batch + (n, k))
     full_rank = all(r == min(m, n) for r in ranks)
     if drv != "gelsy" and m > n and full_rank:
-        res = np.sum((np.einsum("bij,bjk->bik", a, X.reshape((-1, n, k))) - b) ** 2, axis=-2)
+        res = np.sum((np.einsum("bij,bjk->bik", a, _mats(X, 2)) - b) ** 2, axis=-2)
         res = res.reshape(batch + (k,))
     else:
         res = np.empty((0,), dtype=d)
@@ -2875,7 +2890,7 @@ cdef tuple op_geqrf(Tensor self):
     _check_matrix(self, "autograd_core.geqrf", False)
     _check_float_input(dtype_of(self._data), "autograd_core.geqrf")
     cdef tuple s = shape_of(self._data)
-    mats = self._data.reshape((-1,) + s[-2:])
+    mats = _mats(self._data, 2)
     hs, taus = [], []
     with quiet():
         for i in range(mats.shape[0]):
@@ -3042,7 +3057,7 @@ cdef tuple op_linalg_ldl_factor_ex(Tensor A, bint hermitian, bint check_errors):
     _check_linalg_input(A, "autograd_core.linalg.ldl_factor_ex", True)
     _check_low_precision(A, "autograd_core.linalg.ldl_factor_ex")
     cdef tuple s = shape_of(A._data)
-    mats = A._data.reshape((-1,) + s[-2:])
+    mats = _mats(A._data, 2)
     lds, pivs, infos = [], [], []
     with quiet():
         for i in range(mats.shape[0]):
@@ -3136,9 +3151,9 @@ cdef Tensor op_linalg_ldl_solve(Tensor LD, Tensor pivots, Tensor B, bint hermiti
         raise RuntimeError(f"{fname}: Incompatible shapes of A and B for the equation AX = B "
                            f"({sl[-2]}x{sl[-1]} and {sb[-2]}x{sb[-1]})")
     batch = broadcast_shapes(sl[:-2], sb[:-2])
-    a = np.broadcast_to(LD._data, batch + sl[-2:]).reshape((-1,) + sl[-2:])
-    p = np.broadcast_to(pivots._data, batch + sl[-1:]).reshape((-1, sl[-1]))
-    b = np.broadcast_to(B._data, batch + sb[-2:]).reshape((-1,) + sb[-2:])
+    a = _mats(np.broadcast_to(LD._data, batch + sl[-2:]), 2)
+    p = _mats(np.broadcast_to(pivots._data, batch + sl[-1:]), 1)
+    b = _mats(np.broadcast_to(B._data, batch + sb[-2:]), 2)
     with quiet():
         outs = [_sytrs_lower(a[i], p[i], b[i]) for i in range(a.shape[0])]
     out = (np.stack(outs) if outs else np.zeros((0,) + sb[-2:])).reshape(batch + sb[-2:])
