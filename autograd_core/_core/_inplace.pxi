@@ -974,7 +974,7 @@ cdef cnp.ndarray region_within(cnp.ndarray view, Tensor within):
     hi = int(builtins.max(woff.max(), voff.max())) if woff.size else int(voff.max())
     inverse = np.full(hi - lo + 1, -1, dtype=np.int64)
     inverse[woff - lo] = np.arange(woff.size, dtype=np.int64)
-    return inverse[voff - lo]
+    return np.asarray(inverse[voff - lo])    # (a 0-d view indexes out a numpy scalar)
 
 
 cdef int record_as_strided(Tensor result, Tensor input, cnp.ndarray region, tuple size,

@@ -739,7 +739,10 @@ cdef Tensor gelu_double_backward(Tensor grad, Tensor grad_output, Tensor self, o
 
 # ================================================================ softmax
 
-cdef Tensor softmax_impl(Tensor self, object dim, object dtype_arg, bint log):
+cdef Tensor softmax_impl(Tensor self, object dim, object dtype_arg, bint log,
+                         bint safe=False):
+    """softmax (log_softmax when log; _safe_softmax's zeros for rows that are -inf
+    throughout when safe) along dim, computed in dtype_arg when given."""
     cdef Tensor x = self
     cdef dtype d
     if dtype_arg is not None:
@@ -761,8 +764,14 @@ cdef Tensor softmax_impl(Tensor self, object dim, object dtype_arg, bint log):
         oa = oa.reshape(())
     elif not cnp.PyArray_IS_C_CONTIGUOUS(oa):
         oa = np.ascontiguousarray(oa)  # PyTorch's result is contiguous whatever the input's
+    if safe and cnp.PyArray_SIZE(xa):
+        masked = np.isneginf(np.max(xa, axis=k, keepdims=True)) if nd else np.isneginf(xa)
+        if masked.any():
+            oa = np.where(masked, 0, oa).astype(oa.dtype, copy=False)
     cdef Tensor result = make(oa)
-    if log:
+    if safe:
+        record_SafeSoftmaxBackward0(result, x, k, dtype_arg)
+    elif log:
         record_LogSoftmaxBackward0(result, x, k, dtype_arg)
     else:
         record_SoftmaxBackward0(result, x, k, dtype_arg)
@@ -820,6 +829,10 @@ cdef Tensor op_softmax(Tensor self, object dim, object dtype):
 
 cdef Tensor op_log_softmax(Tensor self, object dim, object dtype):
     return softmax_impl(self, dim, dtype, True)
+
+
+cdef Tensor op__safe_softmax(Tensor self, object dim, object dtype):
+    return softmax_impl(self, dim, dtype, False, True)
 
 
 cdef inline object sum_keep(object a, object dim):
