@@ -68,6 +68,7 @@ CASES = {
     "value_head_size": ({"ev": 7}, lambda m: {}, False),
     "mask_requires_grad": ({}, lambda m: {"attn_mask": _t(m, L, S, seed=3, rg=True)}, False),
     "mask_3d": ({}, lambda m: {"attn_mask": _t(m, H, L, S, seed=3)}, False),
+    "causal_3d": ({"dims": 3}, lambda m: {"is_causal": True}, False),
 }
 FLASH = [n for n, c in CASES.items() if c[2]]
 
@@ -197,3 +198,14 @@ def test_saved_tensors_are_the_inputs():
         assert fn._saved_key.data_ptr() == k.data_ptr()
         assert fn._saved_query._version == q._version
 
+
+
+@pytest.mark.parametrize("dropout_p", [0.5, 1.0])
+def test_dropout_takes_the_math_path(dropout_p):
+    """With dropout (F's dropout_p applies whatever the module's training flag) PyTorch
+    takes its math path: the composite's graph, not the flash node (values are random)."""
+    def run(m):
+        q, k, v = _qkv(m)
+        out = m.nn.functional.scaled_dot_product_attention(q, k, v, dropout_p=dropout_p)
+        return type(out.grad_fn).__name__, out.shape, out.stride()
+    assert run(autograd_core) == run(torch)
