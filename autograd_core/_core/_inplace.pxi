@@ -503,15 +503,17 @@ cdef cnp.ndarray in_suggested_format(cnp.ndarray values, cnp.ndarray like):
 
 # Note [Composite output layout]
 # An op composed of others here returns the layout of the last op it calls, while PyTorch's
-# kernel for it may allocate its own result: CPU flash attention writes into
-# empty_like(query), so scaled_dot_product_attention over the tutorial's
-# x.view(B, L, H, D).transpose(1, 2) returns (B, H, L, D) values stored as (B, L, H, D),
-# and the caller's out.transpose(1, 2).view(B, L, H * D) relies on it. relayout_result
-# gives such a result the layout afterwards by swapping the Tensor's array for a copy in
-# that layout: the values, the graph and the version counter stay (as with a .data
-# assignment). Only for a result the composite has just made with an op that returns a
-# new tensor: a view, or an input passed through, shares its elements with another
-# tensor, which the swap would silently cut.
+# kernel for it may allocate its own result: interpolate's upsample kernels write the
+# input's suggested memory format (channels-last in, channels-last out). An op with a
+# kernel of its own here allocates as PyTorch's does (scaled_dot_product_attention's CPU
+# flash path, ops/nn.pyx: empty_like(query), so over the tutorial's
+# x.view(B, L, H, D).transpose(1, 2) it returns (B, H, L, D) values stored as (B, L, H, D),
+# and the caller's out.transpose(1, 2).view(B, L, H * D) relies on it); for a composite,
+# relayout_result gives its result the layout afterwards by swapping the Tensor's array
+# for a copy in that layout: the values, the graph and the version counter stay (as with
+# a .data assignment). Only for a result the composite has just made with an op that
+# returns a new tensor: a view, or an input passed through, shares its elements with
+# another tensor, which the swap would silently cut.
 
 cpdef Tensor relayout_result(Tensor result, Tensor like, bint suggested=False):
     """result (a composite's fresh output) laid out in place (Note [Composite output

@@ -1889,6 +1889,12 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
                                 _torch.full((), float("-inf"), dtype=query.dtype))
         else:
             bias = attn_mask
+    if _cpu_flash_attention(query, key, value, attn_mask, dropout_p, enable_gqa):
+        # PyTorch's kernel, one node (Note [CPU flash attention] in ops/nn.pyx); a boolean
+        # mask goes in as the float mask made above (convert_boolean_attn_mask)
+        return _nn_ops.scaled_dot_product_flash_attention_cpu(
+            query, key, value, None if attn_mask is None else bias, is_causal, scale)
+    # the math path
     if enable_gqa:
         reps = query.size(-3) // key.size(-3)
         if reps > 1:
@@ -1900,17 +1906,13 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     weights = softmax(weights, -1)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, True)
-    out = _torch.matmul(weights, value)
-    if _cpu_flash_attention(query, key, value, attn_mask, dropout_p, enable_gqa):
-        # (matmul's result is new: Note [Composite output layout])
-        _relayout_result(out, query)
-    return out
+    return _torch.matmul(weights, value)
 
 
 def _cpu_flash_attention(query, key, value, attn_mask, dropout_p, enable_gqa):
     """Whether PyTorch runs this scaled_dot_product_attention call as its CPU flash
-    attention (sdp_utils_cpp's use_flash_attention_cpp), whose result is laid out as
-    empty_like(query) (Note [Composite output layout]); its math fallback's result, the
+    attention (sdp_utils_cpp's use_flash_attention_cpp): one node, its result laid out
+    as empty_like(query) (Note [Composite output layout]); its math fallback's result, the
     last matmul's, is contiguous."""
     if dropout_p > 0.0 or query.dim() != 4 or key.dim() != 4 or value.dim() != 4:
         return False
@@ -1922,7 +1924,7 @@ def _cpu_flash_attention(query, key, value, attn_mask, dropout_p, enable_gqa):
     if key.size(1) != Hq and not (enable_gqa and Hq % key.size(1) == 0):
         return False
     S = key.size(2)
-    if key.size(-1) != E or value.size(-1) != E or L == 0 or S == 0:
+    if key.size(-1) != E or value.size(-1) != E or L == 0 or S == 0 or E == 0:
         return False
     if any(t.size(-1) != 1 and t.stride(-1) != 1 for t in (query, key, value)):
         return False

@@ -34,9 +34,6 @@ KNOWN = {
     "dtype @ seq_leaf:0d_tensors": "torch.tensor((a, b, -0.1)) of float32 0-d tensors and a "
                                    "float is float32 in PyTorch, float64 here (issue 25: "
                                    "creation; seed 8002488)",
-    "grad_fn @ composite:scaled_dot_product_attention":
-        "sdpa's node is ScaledDotProductFlashAttentionForCpuBackward0 in PyTorch (4-d "
-        "float64 inputs), UnsafeViewBackward0 here (issue 25: grad_fn names; seed 8000067)",
     "exception @ composite_view:view": _STRIDES,
     "exception @ composite_view:mT.view": _STRIDES,
     "exception @ composite_view:transpose.view": _STRIDES,
