@@ -1900,13 +1900,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         if reps > 1:
             key = _repeat_heads(key, reps)
             value = _repeat_heads(value, reps)
-    weights = _torch.matmul(query, key.transpose(-2, -1)) * scale_factor
-    if bias is not None:
-        weights = weights + bias
-    weights = softmax(weights, -1)
-    if dropout_p > 0.0:
-        weights = dropout(weights, dropout_p, True)
-    return _torch.matmul(weights, value)
+    return _nn_ops.scaled_dot_product_attention_math(query, key, value, bias, dropout_p,
+                                                     scale_factor)
 
 
 def _cpu_flash_attention(query, key, value, attn_mask, dropout_p, enable_gqa):

@@ -34,6 +34,7 @@ double-backward formulas give them beyond that (None, or zeros).
 """
 include "_prelude.pxi"
 from autograd_core._core.random cimport bernoulli_scalar_values, random_values
+from libc.math cimport fabs, sqrt
 from libc.stdint cimport int64_t
 
 cdef extern from "agc_nn.h" nogil:
@@ -1020,6 +1021,33 @@ def scaled_dot_product_flash_attention_cpu(Tensor query, Tensor key, Tensor valu
     """
     return op__scaled_dot_product_flash_attention_for_cpu(
         query, key, value, 0.0, is_causal, attn_mask, None if scale is None else float(scale))[0]
+
+
+
+def scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value,
+                                      Tensor attn_bias, double dropout_p, double scale):
+    """F.scaled_dot_product_attention off the flash path, as PyTorch's math composite
+    records it: query and key are each scaled by sqrt(scale) before their product (so
+    the product's node saves those copies, not the caller's tensors: a later in-place
+    write into a query that needs no gradient is no error), the additive mask is added
+    in place, and a row masked throughout gives zeros (_safe_softmax). key and value
+    come with their heads repeated for GQA already.
+
+    >>> import autograd_core as torch
+    >>> from autograd_core.ops import nn
+    >>> q = torch.ones(1, 2, 2, requires_grad=True)
+    >>> nn.scaled_dot_product_attention_math(q, q, q, None, 0.0, 0.5).grad_fn.name()
+    'UnsafeViewBackward0'
+    """
+    cdef double f = sqrt(fabs(scale))
+    cdef Tensor attn = OPS.matmul(OPS.mul_scalar(query, -f if scale < 0 else f),
+                                  OPS.mul_scalar(OPS.transpose(key, -2, -1), f))
+    if attn_bias is not None:
+        attn = OPS.add_(attn, attn_bias, 1)
+    attn = op__safe_softmax(attn, -1, None)
+    if dropout_p > 0.0:
+        attn = OPS.dropout(attn, dropout_p, True)
+    return OPS.matmul(attn, value)
 
 
 # ================================================================ losses
@@ -2206,7 +2234,7 @@ cdef Tensor dropout_impl(Tensor input, object p, bint train, bint feature, bint 
     """input times the noise (MulBackward0, in place: the in-place mul), or input itself
     when nothing is dropped."""
     if p < 0 or p > 1:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
     if p == 0 or not train or cnp.PyArray_SIZE(input._data) == 0:
         return input
     cdef Tensor noise = dropout_noise(input, p, feature)

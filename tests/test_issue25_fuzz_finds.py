@@ -1,0 +1,126 @@
+"""Issue 25: what the widened fuzzer found on the merged tree (seeds 12,000,000 on), each
+run under torch and autograd_core and compared (values, gradients, grad_fn names,
+strides, exceptions)."""
+
+import pytest
+
+from _diff import data, same
+
+NINF = float("-inf")
+
+
+def test_safe_softmax_rows_masked_throughout():
+    def prog(m):
+        x = m.tensor([[NINF, NINF, NINF], [1., 2., NINF], [0., 0., 0.]], requires_grad=True)
+        y = m._safe_softmax(x, 1)
+        y.backward(m.tensor([[1., 2, 3], [1, 2, 3], [1, 2, 3]]))
+        return y, y.grad_fn.name(), x.grad
+
+    same(prog)
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_safe_softmax_dims_dtype_and_empty(dim):
+    def prog(m):
+        x = m.tensor([[NINF, NINF], [1., 2.]])
+        return (m._safe_softmax(x, dim), m._safe_softmax(x, dim, dtype=m.float64),
+                m._safe_softmax(m.tensor(NINF), 0), m._safe_softmax(m.zeros(0, 3), dim))
+
+    same(prog)
+
+
+@pytest.mark.parametrize("shape", [(1, 2, 3), (1, 1, 2, 3)])
+def test_sdpa_row_masked_throughout_is_zero(shape):
+    # the math path (3-d) and the flash path (4-d) both answer zeros for such a row
+    def prog(m):
+        q = m.tensor([[0.5, -1.0, 0.25], [1.5, 0.3, -0.2]], dtype=m.float64).reshape(shape)
+        q.requires_grad_(True)
+        mask = m.tensor([[True, True], [False, False]])
+        out = m.nn.functional.scaled_dot_product_attention(q, q, q, attn_mask=mask)
+        out.sum().backward()
+        return out, q.grad
+
+    same(prog)
+
+
+def test_inplace_on_element_of_view_of_column_major_result():
+    # a 0-d view of a transposed inverse (column-major, so not C-strided): its region in
+    # the base came back as a numpy scalar (fuzzer seed 12003585)
+    def prog(m):
+        t3 = m.tensor([[-1.7, 0.1, 0.5], [-1.25, 0.6, 0.5], [0.25, 0.6, 0.9]],
+                      dtype=m.float64, requires_grad=True)
+        t4 = m.linalg.inv(t3 @ t3.mT + 3 * m.eye(3, dtype=m.float64))
+        t5 = t4.transpose(0, 1).view(-1)
+        t11 = t5[4]
+        t11.sin_()
+        return t11, t4.grad_fn.name(), t11.grad_fn.name(), t5._version
+
+    def backward(m):
+        t11, *_ = prog(m)
+        (t11 * 2).backward()        # inv saved its result, written since: both refuse
+
+    same(prog)
+    same(backward, must_raise=True)
+
+
+def _graph(fn, seen=None):
+    """node names of a graph, depth first (each node once)."""
+    seen = set() if seen is None else seen
+    if fn is None or id(fn) in seen:
+        return []
+    seen.add(id(fn))
+    out = [fn.name()]
+    for nxt, _ in fn.next_functions:
+        out.append(_graph(nxt, seen))
+    return out
+
+
+@pytest.mark.parametrize("kw", [{}, {"mask": "bool"}, {"mask": "float"}, {"is_causal": True},
+                                {"scale": -0.3}, {"dropout_p": 0.3}])
+def test_sdpa_math_path_records_pytorchs_graph(kw):
+    # 3-d inputs take the math composite in PyTorch: q and k scaled by sqrt(scale) each
+    # (MulBackward1), the mask added, _safe_softmax, dropout's MulBackward0
+    def prog(m):
+        m.manual_seed(0)
+        q, k, v = (data(m, 1, 3, 4, seed=s, requires_grad=True) for s in range(3))
+        args = dict(kw)
+        if args.get("mask") == "bool":
+            args["attn_mask"] = m.tensor([[True, False, True]] * 3)
+        elif args.get("mask") == "float":
+            args["attn_mask"] = data(m, 3, 3, seed=7)
+        args.pop("mask", None)
+        out = m.nn.functional.scaled_dot_product_attention(q, k, v, **args)
+        gq, gk, gv = m.autograd.grad(out.sum(), (q, k, v))
+        return out, _graph(out.grad_fn), gq, gk, gv
+
+    same(prog)
+
+
+def test_sdpa_math_path_saves_scaled_query():
+    # a write into a query that needs no gradient, after the forward, is no error: the
+    # product saved the scaled copy (fuzzer seed 12002439)
+    def prog(m):
+        t3 = m.tensor([[[-2.0], [0.3]]], dtype=m.float64)
+        t4 = m.tensor([[[1.0], [-0.3]]], dtype=m.float64, requires_grad=True)
+        t5 = m.tensor([[[1.0], [-0.75]]], dtype=m.float64, requires_grad=True)
+        t6 = m.nn.functional.scaled_dot_product_attention(t3.mT, t4.mT, t5.mT)
+        t7 = t6.mT.view(-1)
+        t3[0::2, 0:] = 1.0
+        (t5.sum() + (t6 * t6).sum() + t7.sum()).backward()
+        return t6, t4.grad, t5.grad
+
+    same(prog)
+
+
+@pytest.mark.parametrize("call", ["sdpa", "dropout", "dropout_", "feature_dropout", "F.dropout"])
+@pytest.mark.parametrize("p", [1.5, -0.5])
+def test_dropout_probability_errors(call, p):
+    def prog(m):
+        x = m.ones(1, 2, 2)
+        if call == "sdpa":
+            return m.nn.functional.scaled_dot_product_attention(x, x, x, dropout_p=p).shape
+        if call == "F.dropout":
+            return m.nn.functional.dropout(x, p)
+        return getattr(m, call)(x, p, True)
+
+    same(prog, may_raise=True)
