@@ -400,3 +400,57 @@ def test_index_put_accumulate_shape_mismatch(leaf):
         g.index_put_((torch.tensor([0, 1]),), torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64),
                      accumulate=True)
     same_error(prog)
+
+
+@pytest.mark.parametrize("case", ["mask", "coords", "rows", "values_only"])
+def test_index_put_accumulate_into_expanded_tensor_recorded(case):
+    # recorded, each value still adds to the memory its position shares, in turn (5, not
+    # 3); the backward through the expanded view refuses, as PyTorch's CopySlices
+    def prog(torch):
+        def f():
+            a = _t(torch, [1.0] if case != "rows" else [[1.0], [1.0], [1.0]])
+            base = a * 1 if case != "values_only" else torch.ones(1, dtype=torch.float64)
+            if case == "coords":
+                g = base.expand(2, 3)
+                v = _t(torch, [1.0, 2.0, 3.0])
+                g.index_put_((torch.tensor([0, 1, 1]), torch.tensor([0, 2, 1])), v,
+                             accumulate=True)
+            elif case == "rows":
+                g = base.expand(3, 2)
+                v = _t(torch, [1.0, 2.0])
+                g.index_put_((torch.tensor([0, 0]),), v, accumulate=True)
+            else:
+                g = base.expand(3)
+                v = _t(torch, 2.0)
+                g.index_put_((torch.tensor([True, False, True]),), v, accumulate=True)
+            return (g, base, g._version, type(g.grad_fn).__name__, type(base.grad_fn).__name__,
+                    v)
+        (g, base, version, gf, bf, v), caught = warns(f)
+        w = torch.arange(1.0, 1.0 + g.numel(), dtype=torch.float64).view(g.shape)
+        try:
+            (g * w).sum().backward()
+            err = None
+        except RuntimeError as e:
+            err = str(e)
+        return g, base, version, gf, bf, caught, v.grad, err
+    same(prog)
+
+
+@pytest.mark.parametrize("through_view", [False, True])
+def test_index_put_accumulate_recorded_graph(through_view):
+    # PyTorch's one IndexPutBackward0 (a CopySlices through a view) over self and the
+    # values: self's gradient passes through, each value gets its position's
+    def prog(torch):
+        a = _t(torch, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+        v = _t(torch, [2.0, 3.0, 4.0])
+        b = a * 1
+        t = b[1] if through_view else b
+        t.index_put_((torch.tensor([0, 0, 2]),) if through_view
+                     else (torch.tensor([1, 1, 0]), torch.tensor([0, 0, 2])), v, accumulate=True)
+        nf = [(type(n).__name__ if n is not None else None, i)
+              for n, i in b.grad_fn.next_functions]
+        w = torch.arange(6.0, dtype=torch.float64).view(2, 3)
+        ga, gv = torch.autograd.grad((b * b * w).sum(), (a, v), create_graph=True)
+        gga, ggv = torch.autograd.grad((ga * ga).sum() + gv.sum(), (a, v))
+        return b, type(b.grad_fn).__name__, nf, ga, gv, gga, ggv
+    same(prog)

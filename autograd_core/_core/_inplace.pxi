@@ -1017,6 +1017,8 @@ cdef class CopySlices(Node):
     cdef bint overlapping_view  # the view written had elements sharing memory (an
                                 # expand): PyTorch's backward writes the base's gradient
                                 # through that view's strides and refuses
+    cdef bint accumulate        # index_put_(accumulate=True): the values were added to
+                                # the region's old ones, which keep their gradient
 
     def name(self):
         return "torch::autograd::CopySlices"  # PyTorch's C++ node name
@@ -1028,6 +1030,8 @@ cdef class CopySlices(Node):
         if needs_input_grad(self, 0):
             if self.overlapping_view:
                 raise RuntimeError(MSG_OVERLAPPING_WRITE)
+            if self.accumulate:
+                return (g, OPS.take(g, region) if needs_input_grad(self, 1) else None)
             written = np.zeros(cnp.PyArray_SIZE(g._data), dtype=bool)
             written[self.region.reshape(-1)] = True
             gb = OPS.masked_fill(g, make(written.reshape(self.base_shape)), 0)
@@ -1090,17 +1094,21 @@ cdef class AsStridedBackward1(AsStridedBackward0):
     """The history of as_strided_ (the in-place as_strided)."""
 
 
-cdef int write_region(Tensor target, cnp.ndarray region, Tensor values, bint advanced) except -1:
+cdef int write_region(Tensor target, cnp.ndarray region, Tensor values, bint advanced,
+                      bint accumulate=False) except -1:
     """Record that target's base now holds `values` at `region` (Note [Writing into a
     region]); advanced: an index_put_ into target itself (IndexPutBackward0 when target
-    is not a view). The caller has already written the values into memory. A view's
-    own history is rebuilt when next read (Note [View + in-place])."""
+    is not a view); accumulate: the values were added to the region's (index_put_'s
+    accumulate=True; region then lists a position once per value aimed at it). The
+    caller has already written the values into memory. A view's own history is rebuilt
+    when next read (Note [View + in-place])."""
     cdef Tensor base = target._base if target._base is not None else target
     cdef CopySlices node = (IndexPutBackward0.__new__(IndexPutBackward0)
                             if advanced and target is base
                             else CopySlices.__new__(CopySlices))
     node.region = region
     node.base_shape = shape_of(base._data)
+    node.accumulate = accumulate
     # (a basic write covers a part of target: overlapping only if that part's elements
     # share memory; an index_put_'s view is target whole)
     node.overlapping_view = has_internal_overlap(target._data) and (
