@@ -454,3 +454,30 @@ def test_index_put_accumulate_recorded_graph(through_view):
         gga, ggv = torch.autograd.grad((ga * ga).sum() + gv.sum(), (a, v))
         return b, type(b.grad_fn).__name__, nf, ga, gv, gga, ggv
     same(prog)
+
+
+_REDUCTIONS = {
+    "norm": lambda t: t.norm(), "norm_dim": lambda t: t.norm(dim=0).sum(),
+    "norm_p2": lambda t: t.norm(p=2),
+    "fro": lambda t: t.norm(p="fro"), "norm_p3": lambda t: t.norm(p=3),
+    "dist": lambda t: (t - t.detach() * 0.5).norm(),
+    "sum": lambda t: t.sum(), "mean": lambda t: t.mean(1).sum(), "var": lambda t: t.var(),
+    "std": lambda t: t.std(0).sum(), "prod": lambda t: t.prod(), "amax": lambda t: t.amax(0).sum(),
+    "logsumexp": lambda t: t.logsumexp(0).sum(), "softmax": lambda t: (t.softmax(0) * t).sum(),
+}
+
+
+@pytest.mark.parametrize("op", sorted(_REDUCTIONS))
+@pytest.mark.parametrize("view", ["t", "permute"])
+def test_grad_of_reduction_over_transposed_leaf_has_pytorch_strides(op, view):
+    # the 2-norm's backward fills self / norm in place, keeping self's layout, so the
+    # gradient of w.t().norm() comes back in w's (.view(-1) works on it)
+    def prog(torch):
+        shape = (3, 4) if view == "t" else (2, 3, 4)
+        w = torch.arange(1.0, 13.0 if view == "t" else 25.0,
+                         dtype=torch.float64).reshape(shape).requires_grad_()
+        v = w.t() if view == "t" else w.permute(2, 0, 1)
+        g, = torch.autograd.grad(_REDUCTIONS[op](v), w)
+        _REDUCTIONS[op](v).backward()
+        return g, g.stride(), w.grad, w.grad.stride(), g.view(-1) if g.is_contiguous() else None
+    same(prog)
