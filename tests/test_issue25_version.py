@@ -481,3 +481,44 @@ def test_grad_of_reduction_over_transposed_leaf_has_pytorch_strides(op, view):
         _REDUCTIONS[op](v).backward()
         return g, g.stride(), w.grad, w.grad.stride(), g.view(-1) if g.is_contiguous() else None
     same(prog)
+
+
+@pytest.mark.parametrize("where", ["rows", "col"])
+@pytest.mark.parametrize("with_weight", [False, True])
+def test_mark_dirty_view_copyslices_wraps_the_function(where, with_weight):
+    # PyTorch's CopySlices wraps the Function's node: its edges are the base's old
+    # history and the Function's other inputs, not the Function's node itself
+    def prog(torch):
+        class F(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, w=None):
+                ctx.save_for_backward(w)
+                x.mul_(2 if w is None else w)
+                ctx.mark_dirty(x)
+                return x
+
+            @staticmethod
+            def backward(ctx, g):
+                w, = ctx.saved_tensors
+                return (g * 2, None) if w is None else (g * w, g.sum(0) if g.dim() > 1 else g)
+
+        a = _t(torch, [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+        base = a * 1
+        v = base[1:] if where == "rows" else base[:, 0]
+        w = _t(torch, [3.0, 4.0] if where == "rows" else [3.0, 4.0, 5.0]) if with_weight else None
+        y = F.apply(v, w) if with_weight else F.apply(v)
+        cs = base.grad_fn
+        desc = (type(y.grad_fn).__name__, type(cs).__name__,
+                [(type(n).__name__ if n is not None else None, i)
+                 for n, i in cs.next_functions])
+        k = torch.arange(6.0, dtype=torch.float64).view(3, 2)
+        grads = torch.autograd.grad((base * base * k).sum(), (a, w) if with_weight else (a,),
+                                    retain_graph=True)
+        (y * y).sum().backward()
+        try:
+            (y * y).sum().backward()
+            err = None
+        except RuntimeError as e:
+            err = str(e)
+        return desc, y, grads, a.grad, w.grad if with_weight else None, err
+    same(prog)
