@@ -18,7 +18,11 @@
 # region). The region is a flat index array into the base, computed once from the key
 # or from the view's strides, so every such write shares this one node type. The
 # view written through, and every other view of the base, then read their history
-# from the base's new one (Note [View + in-place]).
+# from the base's new one (Note [View + in-place]). Two variants keep PyTorch's
+# graph: index_put_(accumulate=True) passes the base's gradient through unmasked
+# (CopySlices.accumulate), and a custom Function that modified a view (mark_dirty) is
+# wrapped, as PyTorch's CopySlices wraps it, instead of being its values' history
+# (CopySlices.fn, rebase_history_through).
 
 # Note [View + in-place]
 # A view knows its base (the root: never itself a view), shares its version counter
