@@ -400,3 +400,125 @@ def test_index_put_accumulate_shape_mismatch(leaf):
         g.index_put_((torch.tensor([0, 1]),), torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64),
                      accumulate=True)
     same_error(prog)
+
+
+@pytest.mark.parametrize("case", ["mask", "coords", "rows", "values_only"])
+def test_index_put_accumulate_into_expanded_tensor_recorded(case):
+    # recorded, each value still adds to the memory its position shares, in turn (5, not
+    # 3); the backward through the expanded view refuses, as PyTorch's CopySlices
+    def prog(torch):
+        def f():
+            a = _t(torch, [1.0] if case != "rows" else [[1.0], [1.0], [1.0]])
+            base = a * 1 if case != "values_only" else torch.ones(1, dtype=torch.float64)
+            if case == "coords":
+                g = base.expand(2, 3)
+                v = _t(torch, [1.0, 2.0, 3.0])
+                g.index_put_((torch.tensor([0, 1, 1]), torch.tensor([0, 2, 1])), v,
+                             accumulate=True)
+            elif case == "rows":
+                g = base.expand(3, 2)
+                v = _t(torch, [1.0, 2.0])
+                g.index_put_((torch.tensor([0, 0]),), v, accumulate=True)
+            else:
+                g = base.expand(3)
+                v = _t(torch, 2.0)
+                g.index_put_((torch.tensor([True, False, True]),), v, accumulate=True)
+            return (g, base, g._version, type(g.grad_fn).__name__, type(base.grad_fn).__name__,
+                    v)
+        (g, base, version, gf, bf, v), caught = warns(f)
+        w = torch.arange(1.0, 1.0 + g.numel(), dtype=torch.float64).view(g.shape)
+        try:
+            (g * w).sum().backward()
+            err = None
+        except RuntimeError as e:
+            err = str(e)
+        return g, base, version, gf, bf, caught, v.grad, err
+    same(prog)
+
+
+@pytest.mark.parametrize("through_view", [False, True])
+def test_index_put_accumulate_recorded_graph(through_view):
+    # PyTorch's one IndexPutBackward0 (a CopySlices through a view) over self and the
+    # values: self's gradient passes through, each value gets its position's
+    def prog(torch):
+        a = _t(torch, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+        v = _t(torch, [2.0, 3.0, 4.0])
+        b = a * 1
+        t = b[1] if through_view else b
+        t.index_put_((torch.tensor([0, 0, 2]),) if through_view
+                     else (torch.tensor([1, 1, 0]), torch.tensor([0, 0, 2])), v, accumulate=True)
+        nf = [(type(n).__name__ if n is not None else None, i)
+              for n, i in b.grad_fn.next_functions]
+        w = torch.arange(6.0, dtype=torch.float64).view(2, 3)
+        ga, gv = torch.autograd.grad((b * b * w).sum(), (a, v), create_graph=True)
+        gga, ggv = torch.autograd.grad((ga * ga).sum() + gv.sum(), (a, v))
+        return b, type(b.grad_fn).__name__, nf, ga, gv, gga, ggv
+    same(prog)
+
+
+_REDUCTIONS = {
+    "norm": lambda t: t.norm(), "norm_dim": lambda t: t.norm(dim=0).sum(),
+    "norm_p2": lambda t: t.norm(p=2),
+    "fro": lambda t: t.norm(p="fro"), "norm_p3": lambda t: t.norm(p=3),
+    "dist": lambda t: (t - t.detach() * 0.5).norm(),
+    "sum": lambda t: t.sum(), "mean": lambda t: t.mean(1).sum(), "var": lambda t: t.var(),
+    "std": lambda t: t.std(0).sum(), "prod": lambda t: t.prod(), "amax": lambda t: t.amax(0).sum(),
+    "logsumexp": lambda t: t.logsumexp(0).sum(), "softmax": lambda t: (t.softmax(0) * t).sum(),
+}
+
+
+@pytest.mark.parametrize("op", sorted(_REDUCTIONS))
+@pytest.mark.parametrize("view", ["t", "permute"])
+def test_grad_of_reduction_over_transposed_leaf_has_pytorch_strides(op, view):
+    # the 2-norm's backward fills self / norm in place, keeping self's layout, so the
+    # gradient of w.t().norm() comes back in w's (.view(-1) works on it)
+    def prog(torch):
+        shape = (3, 4) if view == "t" else (2, 3, 4)
+        w = torch.arange(1.0, 13.0 if view == "t" else 25.0,
+                         dtype=torch.float64).reshape(shape).requires_grad_()
+        v = w.t() if view == "t" else w.permute(2, 0, 1)
+        g, = torch.autograd.grad(_REDUCTIONS[op](v), w)
+        _REDUCTIONS[op](v).backward()
+        return g, g.stride(), w.grad, w.grad.stride(), g.view(-1) if g.is_contiguous() else None
+    same(prog)
+
+
+@pytest.mark.parametrize("where", ["rows", "col"])
+@pytest.mark.parametrize("with_weight", [False, True])
+def test_mark_dirty_view_copyslices_wraps_the_function(where, with_weight):
+    # PyTorch's CopySlices wraps the Function's node: its edges are the base's old
+    # history and the Function's other inputs, not the Function's node itself
+    def prog(torch):
+        class F(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, w=None):
+                ctx.save_for_backward(w)
+                x.mul_(2 if w is None else w)
+                ctx.mark_dirty(x)
+                return x
+
+            @staticmethod
+            def backward(ctx, g):
+                w, = ctx.saved_tensors
+                return (g * 2, None) if w is None else (g * w, g.sum(0) if g.dim() > 1 else g)
+
+        a = _t(torch, [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+        base = a * 1
+        v = base[1:] if where == "rows" else base[:, 0]
+        w = _t(torch, [3.0, 4.0] if where == "rows" else [3.0, 4.0, 5.0]) if with_weight else None
+        y = F.apply(v, w) if with_weight else F.apply(v)
+        cs = base.grad_fn
+        desc = (type(y.grad_fn).__name__, type(cs).__name__,
+                [(type(n).__name__ if n is not None else None, i)
+                 for n, i in cs.next_functions])
+        k = torch.arange(6.0, dtype=torch.float64).view(3, 2)
+        grads = torch.autograd.grad((base * base * k).sum(), (a, w) if with_weight else (a,),
+                                    retain_graph=True)
+        (y * y).sum().backward()
+        try:
+            (y * y).sum().backward()
+            err = None
+        except RuntimeError as e:
+            err = str(e)
+        return desc, y, grads, a.grad, w.grad if with_weight else None, err
+    same(prog)

@@ -18,7 +18,11 @@
 # region). The region is a flat index array into the base, computed once from the key
 # or from the view's strides, so every such write shares this one node type. The
 # view written through, and every other view of the base, then read their history
-# from the base's new one (Note [View + in-place]).
+# from the base's new one (Note [View + in-place]). Two variants keep PyTorch's
+# graph: index_put_(accumulate=True) passes the base's gradient through unmasked
+# (CopySlices.accumulate), and a custom Function that modified a view (mark_dirty) is
+# wrapped, as PyTorch's CopySlices wraps it, instead of being its values' history
+# (CopySlices.fn, rebase_history_through).
 
 # Note [View + in-place]
 # A view knows its base (the root: never itself a view), shares its version counter
@@ -1019,6 +1023,11 @@ cdef class CopySlices(Node):
     cdef bint overlapping_view  # the view written had elements sharing memory (an
                                 # expand): PyTorch's backward writes the base's gradient
                                 # through that view's strides and refuses
+    cdef bint accumulate        # index_put_(accumulate=True): the values were added to
+                                # the region's old ones, which keep their gradient
+    cdef Node fn                # a custom Function's node that modified the view in place
+                                # (rebase_history_through), else None: the values' gradient
+                                # is fn's for its input 0
 
     def name(self):
         return "torch::autograd::CopySlices"  # PyTorch's C++ node name
@@ -1027,9 +1036,13 @@ cdef class CopySlices(Node):
         cdef Tensor g = grads[0]
         cdef Tensor region = make(self.region)
         gb = gv = None
+        if self.fn is not None:
+            return self._apply_fn(g, region)
         if needs_input_grad(self, 0):
             if self.overlapping_view:
                 raise RuntimeError(MSG_OVERLAPPING_WRITE)
+            if self.accumulate:
+                return (g, OPS.take(g, region) if needs_input_grad(self, 1) else None)
             written = np.zeros(cnp.PyArray_SIZE(g._data), dtype=bool)
             written[self.region.reshape(-1)] = True
             gb = OPS.masked_fill(g, make(written.reshape(self.base_shape)), 0)
@@ -1037,10 +1050,45 @@ cdef class CopySlices(Node):
             gv = OPS.take(g, region)
         return (gb, gv)
 
+    cdef tuple _apply_fn(self, Tensor g, Tensor region):
+        # PyTorch's CopySlices::apply: fn on the gradient of the region; its gradient for
+        # input 0 replaces the base's there, the others go to fn's other inputs
+        res = self.fn.apply((OPS.take(g, region),))
+        written = np.zeros(cnp.PyArray_SIZE(g._data), dtype=bool)
+        written[self.region.reshape(-1)] = True
+        gb = OPS.masked_fill(g, make(written.reshape(self.base_shape)), 0)
+        if len(res) and res[0] is not None:
+            gb = OPS.put(gb, region, res[0], True)
+        return (gb,) + tuple(res[1:])
+
     cdef void release_saved(self) noexcept:
         # PyTorch's CopySlices drops the node of the write it wraps (and IndexPutBackward0
         # its indices): a second backward through it raises
         set_released(self)
+        if self.fn is not None:
+            self.fn.release_saved()
+
+
+cdef int rebase_history_through(Tensor view, Node fn, tuple inputs) except -1:
+    """PyTorch's rebase_history for a view that a custom Function (node fn, tensor
+    inputs `inputs`) modified in place (mark_dirty): the base's history becomes a
+    CopySlices wrapping fn, whose edges are the base's old history and fn's own edges
+    but the first (PyTorch's: fn's input 0 is taken to be the view, whose old history
+    the base's replaces). The caller has written the values already; the view's own
+    history is rebuilt when next read (Note [View + in-place])."""
+    cdef Tensor base = view._base
+    cdef CopySlices node = CopySlices.__new__(CopySlices)
+    node.region = region_of(view)
+    node.base_shape = shape_of(base._data)
+    node.fn = fn
+    cdef Node old = base._grad_fn
+    record(node, base, (base,) + inputs[1:])
+    base._output_nr = 0
+    move_retained_grad(base, old)
+    meta = input_meta_of(fn)
+    if meta is not None and len(meta) > 1:
+        set_input_meta(node, (None,) + tuple(meta[1:]))
+    return 0
 
 
 cdef class IndexPutBackward0(CopySlices):
@@ -1092,17 +1140,21 @@ cdef class AsStridedBackward1(AsStridedBackward0):
     """The history of as_strided_ (the in-place as_strided)."""
 
 
-cdef int write_region(Tensor target, cnp.ndarray region, Tensor values, bint advanced) except -1:
+cdef int write_region(Tensor target, cnp.ndarray region, Tensor values, bint advanced,
+                      bint accumulate=False) except -1:
     """Record that target's base now holds `values` at `region` (Note [Writing into a
     region]); advanced: an index_put_ into target itself (IndexPutBackward0 when target
-    is not a view). The caller has already written the values into memory. A view's
-    own history is rebuilt when next read (Note [View + in-place])."""
+    is not a view); accumulate: the values were added to the region's (index_put_'s
+    accumulate=True; region then lists a position once per value aimed at it). The
+    caller has already written the values into memory. A view's own history is rebuilt
+    when next read (Note [View + in-place])."""
     cdef Tensor base = target._base if target._base is not None else target
     cdef CopySlices node = (IndexPutBackward0.__new__(IndexPutBackward0)
                             if advanced and target is base
                             else CopySlices.__new__(CopySlices))
     node.region = region
     node.base_shape = shape_of(base._data)
+    node.accumulate = accumulate
     # (a basic write covers a part of target: overlapping only if that part's elements
     # share memory; an index_put_'s view is target whole)
     node.overlapping_view = has_internal_overlap(target._data) and (

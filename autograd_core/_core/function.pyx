@@ -23,9 +23,9 @@ cimport cython
 from autograd_core._core.tensor cimport (
     grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, Node, SavedTensor, Tensor, bump_version,
     check_inplace, raw_saved,
-    gc_track, make, make_view, move_retained_grad, record_outputs, recording, region_of,
+    gc_track, make, make_view, move_retained_grad, record_outputs, recording,
     requires_grad_of, save, save_output, set_input_meta, shape_of, version_counter, keep_counter,
-    unpack_saved, write_region, zeros, is_released, set_released,
+    rebase_history_through, unpack_saved, zeros, is_released, set_released,
     CM_IN_CUSTOM_FUNCTION, CM_MULTI_OUTPUT_NODE,
 )
 
@@ -187,15 +187,11 @@ cdef int _check_dirty_view(Tensor t) except -1:
     return 0
 
 
-cdef int _rebase_dirty_view(Tensor t, Node ctx, int output_nr) except -1:
+cdef int _rebase_dirty_view(Tensor t, Node ctx, tuple inputs) except -1:
     """A view the Function modified in place (mark_dirty): its base's history becomes
-    a CopySlices over the Function's output, and the view's own is rebuilt from the
-    base when next read (Note [View + in-place])."""
-    cdef Tensor values = make(t._data)
-    values._grad_fn = ctx
-    values._output_nr = output_nr
-    values._requires_grad = True
-    write_region(t, region_of(t), values, False)
+    a CopySlices wrapping the Function's node (rebase_history_through), and the view's
+    own is rebuilt from the base when next read (Note [View + in-place])."""
+    rebase_history_through(t, ctx, inputs)
     t._view_version = -1
     return 0
 
@@ -333,7 +329,7 @@ def function_apply(fn_cls, tuple args, dict kwargs):
     if record:
         ctx._out_meta = tuple(meta)
     for i, t in dirty_views:
-        _rebase_dirty_view(t, ctx, i)
+        _rebase_dirty_view(t, ctx, tuple(tensor_inputs))
     if n_diff > 1:  # views among several differentiable outputs: as split's (PyTorch's rule)
         for o in new_outs:
             if isinstance(o, Tensor) and (<Tensor>o)._base is not None:

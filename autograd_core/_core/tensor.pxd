@@ -533,7 +533,9 @@ cdef enum:
 cdef int overlap_status(cnp.ndarray a, cnp.ndarray b) except -1
 cdef bint shares_memory(cnp.ndarray a, cnp.ndarray b) noexcept
 cdef int write_values(Tensor t, cnp.ndarray values) except -1
-cdef int write_region(Tensor target, cnp.ndarray region, Tensor values, bint advanced) except -1
+cdef int write_region(Tensor target, cnp.ndarray region, Tensor values, bint advanced,
+                      bint accumulate=*) except -1
+cdef int rebase_history_through(Tensor view, Node fn, tuple inputs) except -1
 cdef cnp.ndarray region_of(Tensor t)
 cdef cnp.ndarray region_within(cnp.ndarray view, Tensor within)
 cdef int record_as_strided(Tensor result, Tensor input, cnp.ndarray region, tuple size,

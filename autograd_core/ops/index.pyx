@@ -1420,25 +1420,6 @@ cdef tuple _index_put_key(Tensor self, object indices):
     return _advanced_key(records, shape_of(self._data))
 
 
-cdef object _accumulated_write(Tensor self, tuple key, Tensor values):
-    """(coordinates, values) that index_put(accumulate=True) writes: each position
-    indexed once, with self's value there plus every value aimed at it."""
-    cdef tuple shape = shape_of(self._data)
-    pos = as_array(np.arange(cnp.PyArray_SIZE(self._data), dtype=np.int64).reshape(shape)[key])
-    cdef tuple target = shape_of(pos)
-    cdef Tensor v = values
-    if shape_of(v._data) != target:
-        v = OPS.expand(v, target)
-    uniq, inv = np.unique(pos.reshape(-1), return_inverse=True)
-    summed = OPS.index_add(zeros((uniq.size,), dtype_of(v._data)), 0,
-                           make(as_array(inv).astype(np.int64, copy=False)),
-                           OPS.reshape(v, (-1,)), 1)
-    new = OPS.add(OPS.take(self, make(as_array(uniq).astype(np.int64, copy=False))), summed, 1)
-    coords = tuple([make(as_array(c).astype(np.int64, copy=False))
-                    for c in np.unravel_index(uniq, shape)])
-    return coords, new
-
-
 cdef void _check_index_put_dtypes(Tensor self, tuple key, Tensor values, bint accumulate) except *:
     # PyTorch's masked_fill path (one mask, one value, no accumulate) casts the value
     cdef bint mask_fill = (len(key) == 1 and isinstance(key[0], np.ndarray)
@@ -1449,6 +1430,31 @@ cdef void _check_index_put_dtypes(Tensor self, tuple key, Tensor values, bint ac
             f"Index put requires the source and destination dtypes match, got "
             f"{dtype_of(self._data).scalar_name} for the destination and "
             f"{dtype_of(values._data).scalar_name} for the source.")
+
+
+cdef Tensor _index_put_accumulate_(Tensor self, tuple key, Tensor values):
+    """self.index_put_(indices, values, accumulate=True) (self is index_put's clone out of
+    place), key the checked numpy key: each
+    value added in turn to the memory its position holds, as PyTorch's loop does, so
+    into an expanded tensor (Note [Fills into expanded tensors]) an element sharing
+    memory with several positions gets all their values, with its warning. Recorded as
+    PyTorch's IndexPutBackward0 (CopySlices through a view): self's gradient passes
+    through, the values' is the gradient at their positions."""
+    if has_internal_overlap(self._data):
+        warn_expanded_write("index_put_", "tensor[indices] = tensor")
+    if cnp.PyArray_SIZE(self._data) and not cnp.PyArray_ISWRITEABLE(self._data):
+        write_values(self, self._data)  # raises the read-only memory error
+    cdef bint graph = recording() and cnp.PyArray_ISFLOAT(self._data) and (
+        requires_grad_of(self) or requires_grad_of(values))
+    region = as_array(region_of(self)[key]) if graph else None
+    with quiet():
+        np.add.at(self._data, key, values._data)
+    if graph:
+        write_region(self, region, values, True, True)
+    bump_version(self)
+    if graph and self._base is not None:
+        grad_fn_of(self)  # self's new history now (its retain_grad moves to it), as PyTorch's
+    return self
 
 
 cdef Tensor _index_put_into(Tensor target, Tensor self, object indices, Tensor values,
@@ -1465,19 +1471,7 @@ cdef Tensor _index_put_into(Tensor target, Tensor self, object indices, Tensor v
             raise RuntimeError(
                 f"shape mismatch: value tensor of shape {shape_str(shape_of(values._data))} "
                 f"cannot be broadcast to indexing result of shape {shape_str(indexed)}")
-        if (target is self and has_internal_overlap(self._data)
-                and not (recording() and (requires_grad_of(self) or requires_grad_of(values)))):
-            # into an expanded tensor each value adds to the memory its position shares
-            # with others, one after another (Note [Fills into expanded tensors])
-            warn_expanded_write("index_put_", "tensor[indices] = tensor")
-            if not cnp.PyArray_ISWRITEABLE(self._data):
-                write_values(self, self._data)  # raises the read-only memory error
-            with quiet():
-                np.add.at(self._data, key, values._data)
-            bump_version(self)
-            return self
-        coords, new = _accumulated_write(self, key, values)
-        return op__setitem(target, coords, new)
+        return _index_put_accumulate_(target, key, values)
     return op__setitem(target, tuple(indices), values)
 
 

@@ -969,8 +969,11 @@ cdef object linalg_vector_norm_backward(Tensor grad, Tensor self, object ord, Te
         return OPS.mul(OPS.sgn(self), grad)
     cdef Tensor self_scaled, scale_v
     if p == 2.0:
-        return OPS.mul(grad, OPS.masked_fill(OPS.div(self, norm, None),
-                                             _mask_like(norm._data == 0, self), 0))
+        # (filled in place, as PyTorch's: the quotient keeps self's layout, which the
+        # gradient then has, so a transposed leaf's comes back in its own layout; the
+        # out-of-place masked_fill would make it contiguous)
+        return OPS.mul(grad, OPS.masked_fill_(OPS.div(self, norm, None),
+                                              make(np.asarray(norm._data == 0)), 0))
     if p == np.inf or p == -np.inf:
         # the derivative of amax(|self|): shared among the elements at the max (and NaNs)
         with quiet():

@@ -2174,7 +2174,8 @@ cdef Tensor _norm_backward(Tensor g, Tensor self, object p, Tensor norm, tuple d
     if p == 1:
         return OPS.mul(OPS.sign(self), g)
     if p == 2:
-        return OPS.where(OPS.eq(norm, 0), zero, OPS.mul(self, OPS.div(g, norm, None)))
+        # (filled in place, as PyTorch's: the quotient keeps self's layout)
+        return OPS.mul(g, OPS.masked_fill_(OPS.div(self, norm, None), OPS.eq(norm, 0), 0))
     if p == float("inf"):
         mask = OPS._to_copy(OPS.eq(OPS.abs(self), norm), d)
         return OPS.mul(OPS.sign(self),
