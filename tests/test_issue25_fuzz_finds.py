@@ -124,3 +124,35 @@ def test_dropout_probability_errors(call, p):
         return getattr(m, call)(x, p, True)
 
     same(prog, may_raise=True)
+
+
+@pytest.mark.parametrize("case", ["q32-kv64", "k32", "v32", "mask-int", "mask-64", "mask-16",
+                                  "mask-32-q64", "1-d", "int64", "3-d-q32-kv64"])
+def test_sdpa_input_checks(case):
+    # PyTorch's validate_sdpa_input, before either path (fuzzer seed 12010193: a float32
+    # query with float64 key and value ran here); "int64" reaches the math path, whose
+    # q * sqrt(scale) promotes to float before the product with the int value refuses
+    def prog(m):
+        f32 = m.ones(1, 2, 1, 3)
+        f64 = f32.double()
+        q, k, v, mask = f32, f32, f32, None
+        if case == "q32-kv64":
+            k = v = f64
+        elif case == "k32":
+            q = v = f64
+        elif case == "v32":
+            q = k = f64
+        elif case.startswith("mask-"):
+            q = k = v = f64 if case.endswith("q64") else f32
+            mask = m.ones(1, 1, dtype={"int": m.int64, "64": m.float64, "16": m.float16,
+                                       "32": m.float32}[case.split("-")[1]])
+        elif case == "1-d":
+            q = k = v = m.ones(3)
+        elif case == "int64":
+            q = k = v = m.ones(2, 3, dtype=m.int64)
+        elif case == "3-d-q32-kv64":
+            q, k, v = f32[0], f64[0], f64[0]
+        return m.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+
+    same(prog, may_raise=True)
+

@@ -1874,6 +1874,7 @@ def upsample_bilinear(input, size=None, scale_factor=None):
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
                                  is_causal=False, scale=None, enable_gqa=False):
     """softmax(q k^T * scale + mask) v, with a boolean (True = attend) or additive mask."""
+    _nn_ops.check_sdpa_input(query, key, value, attn_mask)
     L, S = query.size(-2), key.size(-2)
     scale_factor = 1 / math.sqrt(query.size(-1)) if scale is None else scale
     bias = None

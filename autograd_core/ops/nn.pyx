@@ -1024,6 +1024,34 @@ def scaled_dot_product_flash_attention_cpu(Tensor query, Tensor key, Tensor valu
 
 
 
+def check_sdpa_input(Tensor query, Tensor key, Tensor value, Tensor attn_mask):
+    """PyTorch's validate_sdpa_input, before either path: its checks, order and messages
+    (the C++ dtype names, the doubled spaces included).
+
+    >>> import autograd_core as torch
+    >>> from autograd_core.ops import nn
+    >>> nn.check_sdpa_input(torch.ones(2, 2), torch.ones(2, 2), torch.ones(2, 2), None)
+    """
+    cdef dtype dq = dtype_of(query._data), dk = dtype_of(key._data), dv = dtype_of(value._data)
+    if dq is not dk or dq is not dv:
+        raise RuntimeError(f"Expected query, key, and value to have the same dtype, but got "
+                           f"query.dtype: {dq.cpp_name} key.dtype: {dk.cpp_name} and "
+                           f"value.dtype: {dv.cpp_name} instead.")
+    if (cnp.PyArray_NDIM(query._data) < 2 or cnp.PyArray_NDIM(key._data) < 2
+            or cnp.PyArray_NDIM(value._data) < 2):
+        raise RuntimeError(f"Expected query, key, and value to all be  at least 2 dimensional, "
+                           f"but got query.dim: {cnp.PyArray_NDIM(query._data)} key.dim: "
+                           f"{cnp.PyArray_NDIM(key._data)} and value.dim: "
+                           f"{cnp.PyArray_NDIM(value._data)} instead.")
+    if attn_mask is None:
+        return
+    cdef dtype dm = dtype_of(attn_mask._data)
+    if dm is not bool_ and dm is not float32 and dm is not dq:
+        raise RuntimeError(f"Expected attn_mask dtype to be bool or float or to match query "
+                           f"dtype, but got attn_mask.dtype: {dm.cpp_name} and  query.dtype: "
+                           f"{dq.cpp_name} instead.")
+
+
 def scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value,
                                       Tensor attn_bias, double dropout_p, double scale):
     """F.scaled_dot_product_attention off the flash path, as PyTorch's math composite

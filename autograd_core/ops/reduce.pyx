@@ -2207,7 +2207,10 @@ cdef Tensor renorm_backward(Tensor grad, Tensor self, object p, object dim, obje
 # Composed of the ops above as PyTorch composes them (its graphs hold the same nodes).
 
 cdef Tensor op_mul_scalar(Tensor self, object other):
-    cdef Tensor result = make(as_array(self._data * np.asarray(other, dtype=self._data.dtype)))
+    # PyTorch's promotion with a number (an int tensor times 0.5 is of the default dtype)
+    cdef object np_dtype = result_type((self, other)).np_dtype
+    cdef Tensor result = make(as_array(self._data.astype(np_dtype, copy=False)
+                                       * np.asarray(other, dtype=np_dtype)))
     record_MulBackward1(result, self, other)
     return result
 
