@@ -130,6 +130,16 @@ op("Tensor.log_softmax", lambda m, x: x.log_softmax(0), [C((3, 4))], ("LogSoftma
 op("nn.log_softmax.implicit", lambda m, x: F(m).log_softmax(x), [C((2, 3, 4))],
    ("LogSoftmaxBackward0",))
 op("nn.softmin", lambda m, x: F(m).softmin(x, 1), [C((3, 4))], ("SoftmaxBackward0",))
+op("_safe_softmax", lambda m, x: m._safe_softmax(x, -1), _SM, ("SafeSoftmaxBackward0",),
+   double_grad_fns=("SoftmaxBackwardDataBackward0",))
+# 4-d inputs take PyTorch's CPU flash kernel: one node, whose second derivative raises
+op("nn.scaled_dot_product_attention.flash",
+   lambda m, q, k, v: F(m).scaled_dot_product_attention(q, k, v),
+   [C((1, 2, 3, 4), (1, 2, 5, 4), (1, 2, 5, 4)), C((2, 1, 3, 2), (2, 1, 3, 2), (2, 1, 3, 2))],
+   ("ScaledDotProductFlashAttentionForCpuBackward0",), double_backward=False)
+op("nn.scaled_dot_product_attention.math",
+   lambda m, q, k, v: F(m).scaled_dot_product_attention(q, k, v),
+   [C((2, 3, 4), (2, 5, 4), (2, 5, 4))], ("UnsafeViewBackward0",))
 
 # ------------------------------------------------------------------ losses
 
