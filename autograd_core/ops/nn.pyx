@@ -2635,7 +2635,9 @@ cdef Tensor conv_weight_grad(Tensor x, Tensor g, tuple ws, tuple s, tuple p, tup
     gt = OPS.reshape(OPS.permute(OPS.reshape(g, (N, G, OCg) + gs[2:]), [1, 2, 0] + sp),
                      (G * OCg, N) + gs[2:])
     r = crop_to(convolution_impl(xt, gt, None, d, p, s, False, (0,) * nsp, G), ws[2:])
-    return OPS.transpose(r, 0, 1)       # (G*OCg, Cg, *k): (OC, C/G, *k), or transposed (Cin, OC/G, *k)
+    # (G*OCg, Cg, *k): (OC, C/G, *k), or transposed (Cin, OC/G, *k); PyTorch's weight
+    # gradient is a fresh contiguous tensor (a later view(-1) of it works)
+    return OPS.clone(OPS.transpose(r, 0, 1), _contiguous_format)
 
 
 cdef tuple conv_geometry_nd(tuple insz, tuple k, tuple d, tuple p, tuple s, tuple osz):
