@@ -136,7 +136,8 @@ op("_safe_softmax", lambda m, x: m._safe_softmax(x, -1), _SM, ("SafeSoftmaxBackw
 op("nn.scaled_dot_product_attention.flash",
    lambda m, q, k, v: F(m).scaled_dot_product_attention(q, k, v),
    [C((1, 2, 3, 4), (1, 2, 5, 4), (1, 2, 5, 4)), C((2, 1, 3, 2), (2, 1, 3, 2), (2, 1, 3, 2))],
-   ("ScaledDotProductFlashAttentionForCpuBackward0",), double_backward=False)
+   ("ScaledDotProductFlashAttentionForCpuBackward0",), double_backward=False,
+   second_order=False)
 op("nn.scaled_dot_product_attention.math",
    lambda m, q, k, v: F(m).scaled_dot_product_attention(q, k, v),
    [C((2, 3, 4), (2, 5, 4), (2, 5, 4))], ("UnsafeViewBackward0",))
