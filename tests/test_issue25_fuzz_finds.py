@@ -185,3 +185,30 @@ def test_convolution_create_graph_gradients_are_contiguous(conv):
         return out, gs
 
     same(prog)
+
+
+@pytest.mark.parametrize("case", ["cols", "cols-perm", "rows-perm", "rows-dense", "grad"])
+def test_index_put_value_overlapping_its_target(case):
+    # the value is a strided view of the target: PyTorch's overlap check cannot tell, so
+    # its kernel reads values already written, in the indexing result's order (fuzzer
+    # seed 14019348); a dense overlapping value is refused
+    def prog(m):
+        t = m.arange(9.0, dtype=m.float64).reshape(3, 3)
+        if case == "grad":
+            leaf = m.arange(9.0, dtype=m.float64).reshape(3, 3).requires_grad_(True)
+            t = leaf * 1.0
+        if case == "cols":
+            t[:, [0, 1]] = t[:, -1]
+        elif case == "cols-perm":
+            t[:, [0, 2, 1]] = t[:, 1]
+        elif case == "rows-perm":
+            t[[2, 0, 1], :] = t[:, 1]
+        elif case == "rows-dense":
+            t[[2, 0, 1]] = t[1, :]
+        else:
+            t[:, [0, 2, 1]] = t[:, 1]
+            t.sum().backward()
+            return t, leaf.grad
+        return t
+
+    same(prog, may_raise=True)

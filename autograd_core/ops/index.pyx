@@ -633,7 +633,7 @@ cdef bint _check_setitem_overlap(cnp.ndarray view, cnp.ndarray value, bint adv, 
         status = overlap_status(view, value)
         if status == OVERLAP_FULL or status == OVERLAP_PARTIAL:
             raise RuntimeError(MSG_PARTIAL_OVERLAP)
-        return False
+        return status == OVERLAP_TOO_HARD
     if cnp.PyArray_NDIM(value) == 0 and target != ():
         return False  # fill_
     status = overlap_status(view, _expanded_value(value, target, stripped))
@@ -655,6 +655,17 @@ cdef void _copy_in_order(cnp.ndarray dst, cnp.ndarray src) except *:
     for k in np.argsort(addr, kind="stable"):
         i = tuple(idx[k])
         dst[i] = src[i]
+
+
+cdef void _index_put_in_order(cnp.ndarray view, object key, cnp.ndarray vals) except *:
+    """view[key] = vals one element at a time, in C order of the indexing result: PyTorch's
+    index_put_ kernel, when its overlap check cannot tell that vals shares view's memory
+    (a value that is not dense), reads values it has already written."""
+    cdef tuple vshape = shape_of(view)
+    targets = np.arange(cnp.PyArray_SIZE(view)).reshape(vshape)[key]
+    src = np.broadcast_to(vals, np.shape(targets))
+    for i in np.ndindex(np.shape(targets)):
+        view[np.unravel_index(targets[i], vshape)] = src[i]
 
 
 cdef Tensor op__setitem(Tensor self, object indices, object value):
@@ -733,7 +744,9 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
                 write_values(self, self._data)  # raises the read-only memory error
             vals = v._data.reshape(stripped) if len(vs) > len(target) else v._data
             with quiet():
-                if adv:
+                if adv and sequential:
+                    _index_put_in_order(view, key2, vals)
+                elif adv:
                     view[key2] = vals
                 elif sequential:
                     _copy_in_order(view, vals)
@@ -761,7 +774,9 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
     region = _array_steps(region_of(self), steps)
     region = region[key2] if adv else region.copy()
     with quiet():
-        if adv:
+        if adv and sequential:
+            _index_put_in_order(view, key2, v._data)
+        elif adv:
             view[key2] = v._data
         elif sequential:
             _copy_in_order(view, v._data)
