@@ -169,11 +169,11 @@ class Values(list):
 
 def _tensor_values(t):
     t = t.detach()
-    if isinstance(t, torch.Tensor):
-        # torch hands back ZeroTensors for some second derivatives: materialise them
-        v = t.numpy(force=True).tolist() if t.dtype != torch.bfloat16 else t.tolist()
-    else:
+    if isinstance(t, torch.Tensor) and t.dtype == torch.bfloat16:
         v = t.tolist()
+    else:
+        # both hand back ZeroTensors (sgn's gradient), which only numpy(force=True) reads
+        v = t.numpy(force=True).tolist()
     return Values(v, str(t.dtype))
 
 

@@ -65,6 +65,10 @@ cdef str MSG_ZEROTENSOR_WRITE = (
 cdef str MSG_ZEROTENSOR_COPY = (
     "ZeroTensors are immutable. Please materialize the tensor using `.clone()`, if you "
     "want a mutable zero tensor.")
+cdef str MSG_ZEROTENSOR_NUMPY = (
+    " Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array.")
+cdef str MSG_ZEROTENSOR_TOLIST = (
+    "tolist() shouldn't be called on a tensor with unallocated storage")
 cdef str MSG_OVERLAPPING_WRITE = (
     "unsupported operation: more than one element of the written-to tensor refers to a "
     "single memory location. Please clone() the tensor before performing the operation.")

@@ -835,9 +835,12 @@ cdef bint is_zerotensor(Tensor t) except -1:
     cdef cnp.ndarray arr = t._data
     if cnp.PyArray_ISWRITEABLE(arr):  # (the common case: one flag test)
         return False
-    root = (<object>arr).base
-    if root is None:
-        root = arr
+    # the array that owns the memory: numpy collapses chains of views, but an empty
+    # tensor's array goes through as_strided (Note [Strides of empty tensors]), whose
+    # base is a DummyArray holding the original
+    root = <object>arr
+    while getattr(root, "base", None) is not None:
+        root = root.base
     return _zerotensor_roots.get(id(root)) is root
 
 

@@ -1143,6 +1143,15 @@ cdef class Tensor:
         return self._data.item()
 
     def tolist(self):
+        """The values as (nested) Python numbers.
+
+        >>> import autograd_core as torch
+        >>> torch.tensor([[1, 2]]).tolist()
+        [[1, 2]]
+        """
+        if is_zerotensor(self) and self._data.size:
+            # a ZeroTensor has no storage in PyTorch (Note [ZeroTensor] in _node.pxi)
+            raise RuntimeError(MSG_ZEROTENSOR_TOLIST)
         return self._data.tolist()
 
     def numpy(self, *, force=False):
@@ -1150,8 +1159,7 @@ cdef class Tensor:
         if requires_grad_of(self) and agc_grad_enabled() and not force:
             raise RuntimeError(MSG_NUMPY_REQUIRES_GRAD)
         if not force and is_zerotensor(self):
-            raise RuntimeError(" Cannot convert a ZeroTensor to numpy. Set force=True if you "
-                               "need the zero array.")
+            raise RuntimeError(MSG_ZEROTENSOR_NUMPY)
         return self._data
 
     def _is_zerotensor(self):
@@ -1169,6 +1177,8 @@ cdef class Tensor:
     def __array__(self, dtype=None, copy=None):
         if requires_grad_of(self) and agc_grad_enabled():
             raise RuntimeError(MSG_NUMPY_REQUIRES_GRAD)
+        if is_zerotensor(self):
+            raise RuntimeError(MSG_ZEROTENSOR_NUMPY)
         if dtype is not None:
             return self._data.astype(dtype, copy=bool(copy))
         return self._data.copy() if copy else self._data

@@ -791,6 +791,15 @@ def gen_node(node, ops_by_name):
         w(f"    cdef tuple inputs = {inputs}")
     w(f"    cdef {node.name} node = {node.name}.__new__({node.name})")
     for u, users in sorted(saved_tensors.items()):
+        # Note [What a node saves]: as PyTorch's codegen, a tensor that every input's
+        # formula reads is saved whenever the node is made; one that only some inputs'
+        # formulas read is saved when one of those inputs has an edge. The two differ
+        # only for a view made under no_grad of a tensor that requires grad (it requires
+        # grad but has no edge): saved, its unpacking raises PyTorch's error once its
+        # base was written in place with grad mode on.
+        if len(users) == len(diff_params):
+            w(f"    node.{_field(u)} = save_operand({u})")
+            continue
         cond = " or ".join(f"_input_has_edge({diff_params[i].name})" for i in sorted(users))
         w(f"    if {cond}:")
         w(f"        node.{_field(u)} = save_operand({u})")

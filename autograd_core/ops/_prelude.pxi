@@ -212,6 +212,11 @@ cdef object out_write_list(str kernel, object out, object compute):
     return None
 
 
+cdef str out_dtype_message(dtype want, dtype got):
+    # PyTorch's exact-dtype out= check quotes c10's type names
+    return f"Expected out tensor to have dtype {want.cpp_name}, but got {got.cpp_name} instead"
+
+
 cdef int _out_dtype_exact(Tensor o, Tensor r, int rule=OUT_EXACT) except -1:
     cdef dtype od = dtype_of(o._data), rd = dtype_of(r._data)
     if rule & OUT_JOIN:
@@ -221,17 +226,9 @@ cdef int _out_dtype_exact(Tensor o, Tensor r, int rule=OUT_EXACT) except -1:
     elif od is not rd:
         if rule & OUT_FOUND:
             raise RuntimeError(f"Found dtype {od.scalar_name} but expected {rd.scalar_name}")
-        raise RuntimeError(
-            f"Expected out tensor to have dtype "
-            f"{_C10_TYPE_NAMES.get(rd.name, rd.name)}, but got "
-            f"{_C10_TYPE_NAMES.get(od.name, od.name)} instead")
+        raise RuntimeError(out_dtype_message(rd, od))
     return 0
 
-
-# c10's names of the dtypes, which PyTorch's exact-dtype out checks quote
-cdef dict _C10_TYPE_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Half",
-                             "int64": "long int", "int32": "int", "int16": "short int",
-                             "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
 
 
 cdef object with_out(str name, object out, object result, object fields=None,
@@ -286,9 +283,7 @@ cdef object out_compute_dtype(str name, object out, object dtype_arg, Tensor inp
         if float_kernel is not None:
             raise RuntimeError(f"{name}: provided dtype must match dtype of result. Got "
                                f"{od.scalar_name} and {d.scalar_name}.")
-        raise RuntimeError(
-            f"Expected out tensor to have dtype {_C10_TYPE_NAMES.get(d.name, d.name)}, "
-            f"but got {_C10_TYPE_NAMES.get(od.name, od.name)} instead")
+        raise RuntimeError(out_dtype_message(d, od))
     return d
 
 

@@ -3672,13 +3672,20 @@ cdef Tensor op_cdist(Tensor x1, Tensor x2, object p, object compute_mode):
              "donot_use_mm_for_euclid_dist": 2}
     if compute_mode not in modes:
         raise RuntimeError(f"{compute_mode} is not a valid value for compute_mode")
-    if d1 is not d2:
-        raise RuntimeError(f"X1 and X2 must have the same dtype, but got {d1.scalar_name} and "
-                           f"{d2.scalar_name}")
     cdef int mode = modes[compute_mode]
     cdef Py_ssize_t r1 = s1[-2], r2 = s2[-2]
+    cdef bint through_mm = float(p) == 2.0 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25)))
+    # PyTorch's dtype errors come from the kernel each path reaches: mm's check, or the
+    # cdist kernel's dispatch on X1 (no Half) and its read of X2
+    if through_mm and d1 is not d2:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                           f"{d1.cpp_name} != {d2.cpp_name}")
+    if not through_mm and d1 is float16:
+        raise NotImplementedError("\"cdist\" not implemented for 'Half'")
+    if d1 is not d2:
+        raise RuntimeError(f"expected scalar type {d1.scalar_name} but found {d2.scalar_name}")
     batch = broadcast_shapes(s1[:-2], s2[:-2])
-    if float(p) == 2.0 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25))):
+    if through_mm:
         a = x1 if s1[:-2] == batch else OPS.expand(x1, batch + s1[-2:])
         b = x2 if s2[:-2] == batch else OPS.expand(x2, batch + s2[-2:])
         return OPS.view(op__euclidean_dist(a, b), batch + (r1, r2))

@@ -2606,11 +2606,6 @@ cdef class ConvolutionBackward0(Node):
         return unpack_saved(self.saved_weight, self)
 
 
-cdef str c_type_name(dtype d):
-    return d.cpp_name if d.category != CAT_FLOAT else {
-        "float32": "float", "float64": "double", "float16": "c10::Half"}[d.name]
-
-
 cdef Tensor crop_to(Tensor t, tuple size):
     """t's spatial dims narrowed to size (a gradient through a convolution whose windows
     leave some trailing elements unvisited is a few elements too long)."""
@@ -2704,8 +2699,8 @@ cdef Tensor convolution_impl(Tensor input, Tensor weight, Tensor bias, tuple s, 
     if xd is not wd:
         raise RuntimeError(f"expected scalar type {xd.scalar_name} but found {wd.scalar_name}")
     if b is not None and dtype_of(b._data) is not xd:
-        raise RuntimeError(f"Input type ({c_type_name(xd)}) and bias type "
-                           f"({c_type_name(dtype_of(b._data))}) should be the same")
+        raise RuntimeError(f"Input type ({xd.cpp_name}) and bias type "
+                           f"({(<dtype>dtype_of(b._data)).cpp_name}) should be the same")
     check_float_kernel(xd, f"slow_conv_transpose{max(nsp, 2)}d_cpu" if transposed else
                        ("slow_conv3d_cpu" if nsp == 3 else "slow_conv2d_cpu"))
     cdef Py_ssize_t G = groups
