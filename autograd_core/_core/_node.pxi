@@ -416,6 +416,11 @@ cdef Tensor _unpack_hooked(SavedTensor saved, Node owner):
     if not isinstance(r, Tensor):
         raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but "
                         f"got result of type {type(r).__name__}")
+    if (not saved.is_output and h.grad_fn is None and not h.requires_grad
+            and not requires_grad_of(<Tensor>r)):
+        # nothing to attach: unpack_hook's tensor itself, as PyTorch (a tensor saved
+        # through checkpoint's hooks comes back as the very object saved)
+        return <Tensor>r
     cdef Tensor t = make((<Tensor>r)._data)
     cdef Node grad_fn = owner if saved.is_output else h.grad_fn
     if grad_fn is not None and cnp.PyArray_ISFLOAT(t._data):
