@@ -1,4 +1,4 @@
-"""torch.utils.checkpoint: activation checkpointing, trading compute for memory.
+"""autograd_core.utils.checkpoint: activation checkpointing, trading compute for memory.
 
 A checkpointed function keeps only its inputs; what its ops save for backward is
 recomputed, by running the function again, when backward needs it. Two variants, as
@@ -248,7 +248,7 @@ class CheckpointFunction(Function):
     def backward(ctx, *args):
         if not _engine._is_checkpoint_valid():
             raise RuntimeError(
-                "When use_reentrant=True, torch.utils.checkpoint is incompatible"
+                "When use_reentrant=True, autograd_core.utils.checkpoint is incompatible"
                 " with .grad() or passing an `inputs` parameter to .backward()."
                 " To resolve this error, you can either set use_reentrant=False,"
                 " or call .backward() without passing the `inputs` argument.")
@@ -291,7 +291,7 @@ def noop_context_fn():
 
 
 _MSG_CONTEXT_SUPPRESSED = (
-    "torch.utils.checkpoint: the forward context provided by context_fn suppressed an "
+    "autograd_core.utils.checkpoint: the forward context provided by context_fn suppressed an "
     "exception raised during the checkpointed forward. This is not supported because "
     "checkpoint cannot return a value for a failed forward.")
 
@@ -319,7 +319,7 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
     """
     if use_reentrant is None:
         warnings.warn(
-            "torch.utils.checkpoint: the use_reentrant parameter should be "
+            "autograd_core.utils.checkpoint: the use_reentrant parameter should be "
             "passed explicitly. Starting in PyTorch 2.9, calling checkpoint "
             "without use_reentrant will raise an exception. use_reentrant=False is "
             "recommended, but if you need to preserve the current default "
@@ -349,7 +349,7 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
         next(gen)  # after it
     except StopIteration:
         return ret
-    raise AssertionError("torch.utils.checkpoint: expected context_fn generator to yield "
+    raise AssertionError("autograd_core.utils.checkpoint: expected context_fn generator to yield "
                          "exactly twice, but it yielded more than twice.")
 
 
@@ -369,7 +369,7 @@ def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwar
     """
     if use_reentrant is None:
         warnings.warn(
-            "torch.utils.checkpoint.checkpoint_sequential: the use_reentrant "
+            "autograd_core.utils.checkpoint.checkpoint_sequential: the use_reentrant "
             "parameter should be passed explicitly. "
             "In version 2.9 we will raise an exception if use_reentrant "
             "is not passed. use_reentrant=False is "
@@ -421,17 +421,17 @@ def _internal_assert(cond):
 
 _debug_tip_msg = """
 Tip: To see a more detailed error message, either pass `debug=True` to
-`torch.utils.checkpoint.checkpoint(...)` or wrap the code block
-with `with torch.utils.checkpoint.set_checkpoint_debug_enabled(True):` to
+`autograd_core.utils.checkpoint.checkpoint(...)` or wrap the code block
+with `with autograd_core.utils.checkpoint.set_checkpoint_debug_enabled(True):` to
 enable checkpoint\u2011debug mode globally.
 
-If this error occurs under torch.compile with automatic_dynamic_shapes enabled,
+If this error occurs under autograd_core.compile with automatic_dynamic_shapes enabled,
 it may be because the recomputation selected a different compiled graph than the
 forward pass (e.g., a dynamic graph instead of the original static graph).
 To fix this, either:
-  - Use torch._dynamo.mark_dynamic() to explicitly mark varying dimensions as
+  - Use autograd_core._dynamo.mark_dynamic() to explicitly mark varying dimensions as
     dynamic upfront, avoiding the static-to-dynamic transition.
-  - Call torch._C._dynamo.eval_frame._set_lru_cache(False) to disable LRU cache
+  - Call autograd_core._C._dynamo.eval_frame._set_lru_cache(False) to disable LRU cache
     reordering, which can change which graph is checked first between forward
     and recompute.
 See https://github.com/pytorch/pytorch/issues/166926 for more details and
@@ -440,7 +440,7 @@ workaround examples.
 
 _checkpoint_error_template = """ \
 An error happened while unpacking tensors; dumping logs of latest computation
-because you passed `debug=True` to `torch.utils.checkpoint.checkpoint()`.
+because you passed `debug=True` to `autograd_core.utils.checkpoint.checkpoint()`.
 Scroll all the way down for guidance on how to navigate these logs.
 
 +~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~+
@@ -515,7 +515,7 @@ class _SaveLog:
 
     def note(self, x):
         self.logs.append(f"saved tensor of shape {tuple(x.shape)}, dtype {x.dtype}")
-        self.tbs.append(traceback.extract_stack()[:-3])
+        self.tbs.append(traceback.extract_stack()[:-2])  # (without note and the pack hook)
 
 
 _SaveLog.active = []
@@ -605,7 +605,7 @@ class _CheckpointFrame:
             return
         if len(self.weak_holders) != self.recomp_counter[gid]:
             raise CheckpointError(
-                "torch.utils.checkpoint: A different number of tensors was saved "
+                "autograd_core.utils.checkpoint: A different number of tensors was saved "
                 "during the original forward and recomputation.\n"
                 f"Number of tensors saved during forward: {len(self.weak_holders)}\n"
                 f"Number of tensors saved during recomputation: {self.recomp_counter[gid]}.\n"
@@ -629,7 +629,7 @@ class _CheckpointFrame:
                                f"saved metadata: {x_meta}\n"
                                f"recomputed metadata: {recomputed_meta}\n")
             raise CheckpointError(
-                "torch.utils.checkpoint: Recomputed values for the following tensors "
+                "autograd_core.utils.checkpoint: Recomputed values for the following tensors "
                 "have different metadata than during the forward pass.\n"
                 f"{mismatched}.\n"
                 f"{_debug_tip_msg}")
@@ -653,7 +653,7 @@ class _recomputation_hook(saved_tensors_hooks):
                     frame.ignore_saved_mismatch = True
                     return x
                 raise CheckpointError(
-                    "torch.utils.checkpoint: trying to save more tensors during "
+                    "autograd_core.utils.checkpoint: trying to save more tensors during "
                     "recomputation than during the original forward pass.\n"
                     f"{_debug_tip_msg}")
             holder = frame.weak_holders[idx]()
@@ -718,12 +718,14 @@ class _checkpoint_hook(saved_tensors_hooks):
             if holder.handles[gid] is None:
                 extra = ""
                 if _current_group() is not None:
-                    extra = ("Performing two backward calls that overlap (i.e. require the same "
-                             "saved activation in order to compute gradients) is not allowed "
-                             "while under the torch.utils.checkpoint.GraphExecGroup context. ")
+                    extra = ("Performing two backward calls that overlap (i.e. require the "
+                             "same saved activation in order to compute gradients) is not "
+                             "allowed while under the "
+                             "autograd_core.utils.checkpoint.GraphExecGroup context. ")
                 raise CheckpointError(
-                    "torch.utils.checkpoint: Unpack is being triggered for a tensor that was "
-                    f"already unpacked once. {extra}If you are calling ctx.saved_tensors in "
+                    "autograd_core.utils.checkpoint: Unpack is being triggered for a tensor "
+                    f"that was already unpacked once. {extra}If you are calling "
+                    "ctx.saved_tensors in "
                     "backward, make sure to do so only once. Otherwise please open an issue "
                     "with details on your use case.")
             _internal_assert(holder.handles[gid] in frame.recomputed[gid])

@@ -94,8 +94,8 @@ def test_checkpoint_graph_execution_group():
             group = ck(torch).GraphExecGroup()
             ctx = group if use_group else contextlib.nullcontext()
             with ctx:
-                (grad_y,) = torch.autograd.grad(z, inputs=(y,),
-                                                grad_outputs=(torch.ones(3, 3, dtype=torch.float64),))
+                ones = torch.ones(3, 3, dtype=torch.float64)
+                (grad_y,) = torch.autograd.grad(z, inputs=(y,), grad_outputs=(ones,))
                 (grad_x,) = torch.autograd.grad(y, inputs=(x,), grad_outputs=(grad_y,))
             res.append((counter[0], grad_x))
 
