@@ -363,3 +363,12 @@ def test_queue_callback_order_and_errors():
 def test_region_activation_memory_budget():
     for budget in (0.5, 1.5, "x", True):
         same_error(lambda torch: torch.autograd.graph.region_activation_memory_budget(budget))
+
+
+@pytest.mark.parametrize("name", ["autograd_core.utils.checkpoint", "autograd_core.autograd.graph",
+                                  "autograd_core.autograd.variable"])
+def test_docstring_examples_run(name):
+    import doctest
+    result = doctest.testmod(importlib.import_module(name),
+                             optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
