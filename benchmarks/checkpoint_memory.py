@@ -39,9 +39,8 @@ import tracemalloc
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.dirname(HERE))
 
-import run as bench  # noqa: E402  (the malloc settings every benchmark worker uses)
+import run as bench  # noqa: E402  (its malloc settings and its way to import autograd_core)
 
 VARIANTS = ["none", "blocks", "blocks_reentrant", "sequential"]
 BLOCK = 4   # layers per checkpointed block
@@ -105,7 +104,8 @@ def make_step(lib, variant: str, model, x, depth: int):
 
 
 def measure(libname: str, variant: str, depth: int, width: int, batch: int) -> dict:
-    lib = __import__(libname)
+    # (an installed autograd_core, else this checkout's in-place build, as run.py)
+    lib = bench._import_core(libname) if libname == "autograd_core" else __import__(libname)
     # a tiny step of the same variant first: lazy imports and first-call caches are not
     # the step's memory (the big arrays' memory stays untouched until measured)
     tiny, tx = build(lib, BLOCK, 8, 2)
@@ -135,9 +135,7 @@ def measure(libname: str, variant: str, depth: int, width: int, batch: int) -> d
 
 
 def run_worker(libname, variant, depth, width, batch) -> dict:
-    env = {**os.environ, **bench.MALLOC_ENV,
-           "PYTHONPATH": os.pathsep.join([os.path.dirname(HERE),
-                                          os.environ.get("PYTHONPATH", "")])}
+    env = bench.worker_env()
     r = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker",
                         json.dumps([libname, variant, depth, width, batch])],
                        capture_output=True, text=True, env=env)
