@@ -249,7 +249,6 @@ cdef class SavedTensor:
                                "forbidden")
         _pack(self, h, t, pack_hook, unpack_hook)
 
-
     def unpack(self):
         """The saved tensor, as backward would read it (through unpack_hook when saved
         under hooks), its version checked; for one made by _make_saved_tensor (the
