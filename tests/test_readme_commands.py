@@ -80,6 +80,9 @@ COMMANDS = {
          "autograd_core  "),
     "python benchmarks/peak_memory.py":
         ("python benchmarks/peak_memory.py --only mlp", "clone", "excess"),
+    "python benchmarks/checkpoint_memory.py":
+        ("python benchmarks/checkpoint_memory.py --depth 8 --width 16 --batch 4 --peers none",
+         "clone", "sequential"),
     # the callgrind counts take minutes: the script's own `--run N` mode (steps without
     # valgrind) runs the same import and workload set-up
     "python benchmarks/profile_step.py cnn":

@@ -249,6 +249,32 @@ cdef class SavedTensor:
                                "forbidden")
         _pack(self, h, t, pack_hook, unpack_hook)
 
+    def unpack(self):
+        """The saved tensor, as backward would read it (through unpack_hook when saved
+        under hooks), its version checked; for one made by _make_saved_tensor (the
+        inputs torch.utils.checkpoint keeps)."""
+        cdef Tensor t
+        if type(self.obj) is SavedHooks:
+            return _unpack_hooked(self, None)
+        if self.obj is None:
+            raise RuntimeError(MSG_BACKWARD_TWICE)
+        if self.is_output:
+            return self.data
+        t = <Tensor>self.obj
+        if t._vc.version != self.version:
+            raise modified_error(t, self.version, grad_fn_of(t), t._output_nr)
+        return t
+
+
+def _make_saved_tensor(Tensor tensor, is_output):
+    """A SavedTensor of tensor kept by no node, made through the saved-tensor hooks in
+    force (PyTorch's torch._C._autograd._make_saved_tensor; read with .unpack()).
+    is_output=True (saved as the output of a node) needs that node: refused here."""
+    if is_output:
+        raise RuntimeError("_make_saved_tensor: is_output=True needs the node saving the "
+                           "tensor; only is_output=False is supported")
+    return save(tensor)
+
 
 cdef Tensor unpack_saved(SavedTensor saved, Node owner, bint for_function=False):
     """The saved value, checked: released state (saved is None then), then version.
@@ -389,6 +415,11 @@ cdef Tensor _unpack_hooked(SavedTensor saved, Node owner):
     if not isinstance(r, Tensor):
         raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but "
                         f"got result of type {type(r).__name__}")
+    if (not saved.is_output and h.grad_fn is None and not h.requires_grad
+            and not requires_grad_of(<Tensor>r)):
+        # nothing to attach: unpack_hook's tensor itself, as PyTorch (a tensor saved
+        # through checkpoint's hooks comes back as the very object saved)
+        return <Tensor>r
     cdef Tensor t = make((<Tensor>r)._data)
     cdef Node grad_fn = owner if saved.is_output else h.grad_fn
     if grad_fn is not None and cnp.PyArray_ISFLOAT(t._data):

@@ -282,6 +282,7 @@ cdef class _GraphTask:
     cdef list buffers           # per index: None, the gradient itself (a node with one
                                 # output), or a list of gradients per output slot
     cdef bint ok
+    cdef list callbacks         # queue_callback's, run in order once the pass is done
 
     def __cinit__(self):
         self.ok = (agc_ptrmap_init(&self.index, 64) == 0
@@ -433,6 +434,31 @@ def _current_graph_task_id():
     """The id of the backward pass running on this thread (the innermost), or -1."""
     stack = getattr(_running, "stack", None)
     return stack[-1][0] if stack else -1
+
+
+def _queue_callback(callback):
+    """Variable._execution_engine.queue_callback: callback() runs once the backward pass
+    running on this thread (the innermost) has finished, after the callbacks queued
+    before it (one it queues itself runs in the same pass)."""
+    stack = getattr(_running, "stack", None)
+    if not stack:
+        raise RuntimeError("Final callbacks can only be installed during backward pass.")
+    cdef _GraphTask task = stack[-1][1]
+    if task.callbacks is None:
+        task.callbacks = []
+    task.callbacks.append(callback)
+
+
+def _is_checkpoint_valid():
+    """Whether every backward pass running on this thread reaches all the graph (no
+    autograd.grad, no backward(inputs=...)): what reentrant checkpointing needs."""
+    stack = getattr(_running, "stack", None)
+    if not stack:
+        return True
+    for entry in stack:
+        if entry[2] is not None:
+            return False
+    return True
 
 
 def _will_engine_execute_node(node):
@@ -618,6 +644,12 @@ def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_g
                 task.arrive(idx)
         _execute(task, states, capture, None if accumulate else edge_nodes, captured,
                  keep_graph)
+        if task.callbacks is not None:
+            # (a callback may queue another: the list grows while it is walked)
+            i = 0
+            while i < len(task.callbacks):
+                task.callbacks[i]()
+                i += 1
     finally:
         running.pop()
         set_grad_enabled(prev_grad_mode)

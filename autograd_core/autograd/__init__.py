@@ -16,6 +16,12 @@ __all__ = ["SavedTensor", "set_multithreading_enabled", "is_multithreading_enabl
            "inference_mode", "gradcheck", "gradgradcheck", "GradcheckError"]
 
 
+def _is_checkpoint_valid():
+    """torch.autograd._is_checkpoint_valid: False inside a backward pass that does not
+    reach the whole graph (what reentrant checkpointing refuses)."""
+    return _core_engine._is_checkpoint_valid()
+
+
 def _as_tuple(x, name, edges=False):
     """tensors/outputs (edges=False) or inputs (edges=True) as a tuple, with PyTorch's
     errors: a non-iterable is a TypeError, a non-Tensor output the engine's

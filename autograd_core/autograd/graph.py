@@ -16,7 +16,8 @@ from autograd_core._core.tensor import Node  # noqa: F401
 
 __all__ = ["Node", "GradientEdge", "get_gradient_edge", "increment_version",
            "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks",
-           "register_multi_grad_hook", "allow_mutation_on_saved_tensors"]
+           "register_multi_grad_hook", "allow_mutation_on_saved_tensors",
+           "region_activation_memory_budget"]
 
 
 class GradientEdge(NamedTuple):
@@ -321,3 +322,25 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
 
         handles = tuple(t.register_hook(wrapped_fn) for t in tensors if t.requires_grad)
     return _MultiHandle(handles)
+
+
+def region_activation_memory_budget(budget):
+    """The activation memory budget (a ratio in [0, 1]) of a region compiled by
+    torch.compile; it has no effect in eager mode, and this tree only runs eagerly, so
+    a valid budget raises PyTorch's eager-mode RuntimeError (a bad one its
+    TypeError/ValueError first).
+
+    >>> import autograd_core as torch
+    >>> try:
+    ...     torch.autograd.graph.region_activation_memory_budget(0.5)
+    ... except RuntimeError as e:
+    ...     print(str(e)[:60])
+    autograd_core.autograd.graph.region_activation_memory_budget
+    """
+    name = "autograd_core.autograd.graph.region_activation_memory_budget"
+    if isinstance(budget, bool) or not isinstance(budget, (int, float)):
+        raise TypeError(f"{name}: expects a float, got {type(budget).__name__}")
+    if not 0.0 <= budget <= 1.0:
+        raise ValueError(f"{name}: must be in [0, 1], got {budget}")
+    raise RuntimeError(f"{name} can only be used inside a autograd_core.compile region; it has "
+                       "no effect in eager mode.")

@@ -1,6 +1,7 @@
 """The legacy ``Variable`` (PyTorch >= 0.4 semantics): every Tensor is a Variable."""
 import warnings
 
+from autograd_core._core import engine as _core_engine
 from autograd_core._core import tensor as _core
 
 
@@ -24,6 +25,35 @@ class _VariableMeta(type):
         return leaf
 
 
+class _ImperativeEngine:
+    """The backward engine as ``Variable._execution_engine`` shows it (PyTorch's
+    torch._C._ImperativeEngine): queue_callback and is_checkpoint_valid."""
+
+    @staticmethod
+    def queue_callback(callback):
+        """Run callback() once the backward pass running now has finished (after the
+        callbacks queued before it); outside a backward pass: RuntimeError.
+
+        >>> import autograd_core as torch
+        >>> from autograd_core.autograd import Variable
+        >>> done = []
+        >>> x = torch.ones(2, requires_grad=True)
+        >>> y = x * 2
+        >>> _ = y.register_hook(
+        ...     lambda g: Variable._execution_engine.queue_callback(lambda: done.append(1)))
+        >>> y.sum().backward()
+        >>> done
+        [1]
+        """
+        _core_engine._queue_callback(callback)
+
+    @staticmethod
+    def is_checkpoint_valid():
+        """False inside a backward pass that does not reach the whole graph
+        (autograd.grad, backward(inputs=...)): reentrant checkpointing refuses it."""
+        return _core_engine._is_checkpoint_valid()
+
+
 class Variable(metaclass=_VariableMeta):
     """``Variable(tensor, requires_grad=False)`` returns a plain Tensor (a new leaf
     sharing the tensor's memory); ``isinstance(t, Variable)`` holds for every Tensor.
@@ -33,3 +63,5 @@ class Variable(metaclass=_VariableMeta):
     >>> Variable(torch.tensor([1., 2.]), requires_grad=True)
     tensor([1., 2.], requires_grad=True)
     """
+
+    _execution_engine = _ImperativeEngine()

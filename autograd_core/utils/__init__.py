@@ -1,6 +1,7 @@
 """autograd_core.utils: PyTorch's ``torch.utils`` pieces that training code uses
-(``utils.data`` and ``utils.hooks``)."""
+(``utils.data``, ``utils.hooks`` and ``utils.checkpoint``)."""
 from autograd_core.utils import hooks  # noqa: F401
 from autograd_core.utils import data  # noqa: F401
+from autograd_core.utils import checkpoint  # noqa: F401
 
-__all__ = ["data", "hooks"]
+__all__ = ["checkpoint", "data", "hooks"]

@@ -853,6 +853,95 @@ def test_reentrant_priority():
     same(prog)
 
 
+def test_callback_adds_callback():
+    def prog(torch):
+        called = []
+        engine = torch.autograd.Variable._execution_engine
+
+        def callback_final():
+            called.append("final")
+
+        def callback_adds_callback():
+            called.append("adds")
+            engine.queue_callback(callback_final)
+
+        class MyFunc(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, input):
+                return input
+
+            @staticmethod
+            @torch.autograd.function.once_differentiable
+            def backward(ctx, grad):
+                engine.queue_callback(callback_adds_callback)
+                called.append("backward")
+                return grad
+
+        a = data(torch, 3, 3, requires_grad=True)
+        MyFunc.apply(a).sum().backward()
+        try:
+            engine.queue_callback(callback_final)   # outside a backward pass
+        except RuntimeError as e:
+            called.append(str(e))
+        return called, a.grad
+    assert same(prog)[0][:3] == ["backward", "adds", "final"]
+
+
+def _reentrant_with_callbacks(torch, install_callbacks_in_depths):
+    counter = {"inner": 0, "outer": 0}
+    engine = torch.autograd.Variable._execution_engine
+
+    def inc_inner_counter():
+        counter["inner"] += 1
+
+    def inc_outer_counter():
+        counter["outer"] += 1
+
+    class MyFunc(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, input):
+            return input
+
+        @staticmethod
+        @torch.autograd.function.once_differentiable
+        def backward(ctx, input):
+            if 1 in install_callbacks_in_depths:
+                engine.queue_callback(inc_inner_counter)
+            return input
+
+    class MyReentrantFunc(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, input):
+            return input
+
+        @staticmethod
+        @torch.autograd.function.once_differentiable
+        def backward(ctx, input):
+            if 0 in install_callbacks_in_depths:
+                engine.queue_callback(inc_outer_counter)
+            tmp_inp = input.detach().requires_grad_()
+            with torch.enable_grad():
+                tmp_out = (MyFunc.apply(tmp_inp)).sum()
+            tmp_out.backward()
+            return input
+
+    t1 = data(torch, 3, 3, requires_grad=True)
+    torch.autograd.backward([MyReentrantFunc.apply(t1).sum()])
+    return counter, t1.grad
+
+
+def test_reentrant_with_callbacks_depth_0():
+    assert same(_reentrant_with_callbacks, [0])[0] == {"inner": 0, "outer": 1}
+
+
+def test_reentrant_with_callbacks_depth_1():
+    assert same(_reentrant_with_callbacks, [1])[0] == {"inner": 1, "outer": 0}
+
+
+def test_reentrant_with_callbacks_both_depths():
+    assert same(_reentrant_with_callbacks, [0, 1])[0] == {"inner": 1, "outer": 1}
+
+
 def test_reentrant_with_leaf_variable_hook():
     def prog(torch):
         handle = None
