@@ -8,6 +8,9 @@ from autograd_core._core import tensor as _core
 from autograd_core._core import dtype as _core_dtype
 from autograd_core._core import random as _random
 from autograd_core.ops import view as _view
+# (the __torch_function__ protocol of the *_like functions, as the generated wrappers')
+from autograd_core.overrides import _handle_call as _handle_torch_function
+from autograd_core.overrides import _overrides as _overrides_tf
 
 
 def _np_dtype(dtype, default):
@@ -157,6 +160,10 @@ def _like(input, fill, dtype, requires_grad, name, device=None, memory_format=No
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     """Zeros with input's shape (and dtype unless given)."""
+    if type(input) is not _core.Tensor and _overrides_tf(input):
+        return _handle_torch_function(zeros_like, (input, ), dict(
+            dtype=dtype, layout=layout, device=device, requires_grad=requires_grad,
+            memory_format=memory_format))
     return _in_memory_format(_like(input, 0, dtype, requires_grad, "zeros_like", device,
                                    memory_format),
                              memory_format, "zeros_like")
@@ -164,6 +171,10 @@ def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     """Ones with input's shape (and dtype unless given)."""
+    if type(input) is not _core.Tensor and _overrides_tf(input):
+        return _handle_torch_function(ones_like, (input, ), dict(
+            dtype=dtype, layout=layout, device=device, requires_grad=requires_grad,
+            memory_format=memory_format))
     return _in_memory_format(_like(input, 1, dtype, requires_grad, "ones_like", device,
                                    memory_format),
                              memory_format, "ones_like")
@@ -172,6 +183,10 @@ def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fals
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
     """fill_value with input's shape (and dtype unless given)."""
+    if type(input) is not _core.Tensor and _overrides_tf(input):
+        return _handle_torch_function(full_like, (input, fill_value, ), dict(
+            dtype=dtype, layout=layout, device=device, requires_grad=requires_grad,
+            memory_format=memory_format))
     return _in_memory_format(_like(input, fill_value, dtype, requires_grad, "full_like", device,
                                    memory_format),
                              memory_format, "full_like")
@@ -179,6 +194,10 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     """Uninitialised, with input's shape (and dtype unless given)."""
+    if type(input) is not _core.Tensor and _overrides_tf(input):
+        return _handle_torch_function(empty_like, (input, ), dict(
+            dtype=dtype, layout=layout, device=device, requires_grad=requires_grad,
+            memory_format=memory_format))
     return _in_memory_format(_like(input, None, dtype, requires_grad, "empty_like", device,
                                    memory_format),
                              memory_format, "empty_like")

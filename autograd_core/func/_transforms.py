@@ -340,7 +340,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
             basis = _ag.eye(n, dtype=o.dtype) if n else None
             for start in range(0, n, step) if n else []:
                 for k in range(start, min(n, start + step)):
-                    cots = [_ag.zeros_like(q) for q in flat_out]
+                    cots = [_ag.zeros(tuple(q.shape), dtype=q.dtype) for q in flat_out]
                     cots[i] = basis[k].view(o.shape)
                     g = vjp_fn(tree_unflatten(cots, out_spec))
                     g = tree_flatten(g)[0]

@@ -295,10 +295,17 @@ def _wrap_dim(d, n):
 
 
 def _current_level(args, kwargs):
+    """The innermost level among the arguments (those in lists too: cat's tensors)."""
     lv = 0
-    for a in tree_flatten((args, kwargs))[0]:
-        if type(a) is BatchedTensor and a._level > lv:
-            lv = a._level
+    for group in (args, kwargs.values()):
+        for a in group:
+            if type(a) is BatchedTensor:
+                if a._level > lv:
+                    lv = a._level
+            elif type(a) is list or type(a) is tuple:
+                for b in a:
+                    if type(b) is BatchedTensor and b._level > lv:
+                        lv = b._level
     return lv
 
 
@@ -605,7 +612,10 @@ def _reduction(ctx, func, name, args, kwargs):
             new_args[0] = flat
             if kwargs.get("keepdim"):
                 return NotImplemented
-            return ctx.wrap(func(flat, 1, *new_args[1:], **new_kwargs))
+            out = func(flat, 1, *new_args[1:], **new_kwargs)
+            if name in ("max", "min", "median", "nanmedian"):
+                out = out[0]          # the full reduction gives values only
+            return ctx.wrap(out)
         dims = tuple(range(1, n + 1))
         if name in ("std", "var", "std_mean", "var_mean") and len(args) > 1:
             # std(input, unbiased)
@@ -795,6 +805,28 @@ def _getitem(ctx, func, name, args, kwargs):
         if not (it is None or it is Ellipsis or isinstance(it, (int, slice))):
             return NotImplemented
     return ctx.wrap(self._value[(slice(None),) + items])
+
+
+@_rule("__setitem__")
+def _setitem(ctx, func, name, args, kwargs):
+    self, idx, value = args
+    if not ctx.batched(self):
+        return NotImplemented
+    items = idx if isinstance(idx, tuple) else (idx,)
+    for it in items:
+        if not (it is None or it is Ellipsis or isinstance(it, (int, slice))):
+            return NotImplemented
+    key = (slice(None),) + items
+    if ctx.batched(value):
+        target = self._value[key]
+        v = value._value
+        pad = target.dim() - v.dim()
+        if pad > 0:
+            v = v.reshape((v.shape[0],) + (1,) * pad + tuple(v.shape)[1:])
+        self._value[key] = v
+    else:
+        self._value[key] = value
+    return None
 
 
 @_rule("cat", "concat", "concatenate", "stack", "hstack", "vstack")
