@@ -57,24 +57,50 @@ def _overloaded(relevant_args):
 
 
 def _func_name(func):
-    return getattr(func, "__qualname__", None) or getattr(func, "__name__", repr(func))
+    """The public spelling of func: autograd_core.add, autograd_core.Tensor.mul,
+    autograd_core.nn.functional.mse_loss."""
+    import autograd_core
+    name = getattr(func, "__name__", None) or repr(func)
+    if getattr(autograd_core.Tensor, name, None) is func:
+        return f"autograd_core.Tensor.{name}"
+    module = getattr(func, "__module__", None) or "autograd_core"
+    if module.startswith("autograd_core.ops") or module.startswith("autograd_core._"):
+        module = "autograd_core"
+    return f"{module}.{name}"
 
 
 def _handle_call(func, args, kwargs):
     """Calls the overrides of args/kwargs's overriding arguments for func(*args, **kwargs)
-    (the generated wrappers' entry, Note [__torch_function__ in the wrappers])."""
+    (the compiled wrappers' entry, Note [__torch_function__ in the wrappers])."""
     relevant = list(args) + [v for v in kwargs.values() if v is not None]
     types, overloaded = _overloaded(relevant)
-    return _call(func, types, overloaded, args, kwargs)
+    return _call(func, types, overloaded, args, kwargs, compiled=True)
 
 
-def _call(func, types, overloaded, args, kwargs):
+def _handle_call_py(func, args, kwargs):
+    """_handle_call for the functions written in Python (nn.functional's): PyTorch's
+    message for them lists Tensor too when a plain tensor argument is present."""
+    relevant = list(args) + [v for v in kwargs.values() if v is not None]
+    types, overloaded = _overloaded(relevant)
+    from autograd_core import Tensor
+    if any(type(r) is Tensor for r in relevant):
+        types = types + [Tensor]        # PyTorch's Tensor has a __torch_function__ too
+    return _call(func, types, overloaded, args, kwargs, compiled=False)
+
+
+def _call(func, types, overloaded, args, kwargs, compiled=False):
     tt = tuple(types)
     for a in overloaded:
         result = type(a).__torch_function__(func, tt, tuple(args), dict(kwargs))
         if result is not NotImplemented:
             return result
-    raise TypeError(f"no implementation found for 'torch.{_func_name(func)}' on types that "
+    if compiled:
+        handlers = "".join(f"  - tensor subclass {t}\n" for t in tt)
+        raise TypeError(f"Multiple dispatch failed for '{_func_name(func)}'; all "
+                        f"__torch_function__ handlers returned NotImplemented:\n\n{handlers}\n"
+                        f"For more information, try re-running with "
+                        f"TORCH_LOGS=not_implemented")
+    raise TypeError(f"no implementation found for '{_func_name(func)}' on types that "
                     f"implement __torch_function__: {list(tt)}")
 
 

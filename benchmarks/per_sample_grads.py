@@ -75,6 +75,7 @@ def main():
     import torch
 
     ag = _import_core("autograd_core")
+    torch.set_num_threads(1)        # one thread each: the count is the work, not the spinning
     sizes = [int(s) for s in args.sizes.split(",")]
     rows = {}
     for name, m in (("autograd_core", ag), ("torch", torch)):

@@ -15,7 +15,7 @@ from autograd_core.func._functional_call import (  # noqa: F401
 from autograd_core.func._transforms import (  # noqa: F401
     grad, grad_and_value, hessian, jacrev, vjp,
 )
-from autograd_core.func._vmap import vmap  # noqa: F401
+from autograd_core.func._vmap import debug_unwrap, vmap  # noqa: F401
 
-__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacrev",
+__all__ = ["debug_unwrap", "functional_call", "grad", "grad_and_value", "hessian", "jacrev",
            "replace_all_batch_norm_modules_", "stack_module_state", "vjp", "vmap"]

@@ -172,7 +172,8 @@ def _grad_and_value_impl(func, argnums, has_aux, args, kwargs):
                                f"{output.dim()} dims. Maybe you wanted to "
                                "use the vjp or jacrev APIs instead?")
         keep = _differentiable_outside(flat)
-        grads = _autograd_grad([output], flat, create_graph=True)
+        # the gradient's own graph only when something outside may differentiate it
+        grads = _autograd_grad([output], flat, create_graph=keep)
         grad_input = tree_unflatten(grads, spec)
         value = (output, aux) if has_aux else output
         return _finish(grad_input, keep), _finish(value, keep)

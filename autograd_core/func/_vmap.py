@@ -207,6 +207,22 @@ del _name, _op, _f, _r
 
 # ---------------------------------------------------------------- levels and physical values
 
+def debug_unwrap(tensor, *, recurse=True):
+    """The tensor inside vmap's BatchedTensor (its batch dims in front), for debugging;
+    with recurse, through every level. A plain tensor is returned as it is.
+
+    >>> import autograd_core as torch
+    >>> from autograd_core.func import vmap, debug_unwrap
+    >>> seen = []
+    >>> _ = vmap(lambda x: seen.append(debug_unwrap(x).shape) or x)(torch.zeros(3, 2))
+    >>> seen
+    [autograd_core.Size([3, 2])]
+    """
+    if type(tensor) is not BatchedTensor:
+        return tensor
+    return physical(tensor) if recurse else tensor._value
+
+
 def is_batched(x):
     return type(x) is BatchedTensor
 
@@ -895,6 +911,40 @@ def _matmul(ctx, func, name, args, kwargs):
     return ctx.wrap(out)
 
 
+class _SharedWeightLinear(_ag.autograd.Function):
+    """x @ w.T for a batch of samples whose weights w (B, out, in) are one matrix
+    expanded (stride 0 along the batch): grad's per-sample copies of a shared weight
+    (Note [grad under vmap]). The forward is one matrix product with the shared matrix;
+    the backward gives each sample's weight gradient as an outer product (broadcast
+    multiply, not B matrix products of inner size 1) and the input gradient by one
+    product, per sample exact under create_graph."""
+
+    @staticmethod
+    def forward(ctx, x, w):
+        ctx.save_for_backward(x, w)
+        return _ag.matmul(x, w[0].t())
+
+    @staticmethod
+    def backward(ctx, g):
+        x, w = ctx.saved_tensors
+        gx = gw = None
+        if ctx.needs_input_grad[0]:
+            if _ag.is_grad_enabled():
+                gx = _ag.matmul(g, w) if g.dim() == 3 else \
+                    _ag.matmul(g.unsqueeze(-2), w).squeeze(-2)
+            else:
+                gx = _ag.matmul(g, w[0])
+        if ctx.needs_input_grad[1]:
+            B = x.shape[0]
+            gf = g.reshape(B, -1, g.shape[-1])
+            xf = x.reshape(B, -1, x.shape[-1])
+            if gf.shape[1] == 1:          # one row per sample: an outer product
+                gw = gf.transpose(1, 2) * xf
+            else:
+                gw = _ag.matmul(gf.transpose(1, 2), xf)
+        return gx, gw
+
+
 @_rule("linear")
 def _linear(ctx, func, name, args, kwargs):
     x = args[0] if args else kwargs["input"]
@@ -902,6 +952,10 @@ def _linear(ctx, func, name, args, kwargs):
     b = args[2] if len(args) > 2 else kwargs.get("bias")
     if not ctx.batched(w) and not ctx.batched(b):
         return ctx.wrap(func(x._value, w, b))       # the batch is one more leading dim
+    if ctx.batched(w) and ctx.batched(x) and isinstance(w._value, Tensor) and \
+            isinstance(x._value, Tensor) and w._value.stride(0) == 0 and x.dim() >= 1:
+        out = ctx.wrap(_SharedWeightLinear.apply(x._value, w._value))
+        return out if b is None else out + b
     out = _dispatch(_ag.matmul, "matmul", (x, _dispatch(Tensor.transpose, "transpose",
                                                          (w, -1, -2), {})), {})
     if b is not None:

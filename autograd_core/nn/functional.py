@@ -39,7 +39,7 @@ from autograd_core._core.tensor import suggest_memory_format as _suggest_memory_
 from autograd_core.ops import linalg as _linalg_ops
 from autograd_core.ops import nn as _nn_ops
 
-from autograd_core.overrides import _handle_call as _handle_torch_function  # noqa: E402
+from autograd_core.overrides import _handle_call_py as _handle_torch_function  # noqa: E402
 from autograd_core.overrides import _overrides as _overrides_tf  # noqa: E402
 
 _compiled = _nn_ops.NN_FUNCTIONAL    # the compiled functions of the nn family, by name
