@@ -11,6 +11,8 @@ from autograd_core.ops import view as _view
 # (the __torch_function__ protocol of the *_like functions, as the generated wrappers')
 from autograd_core.overrides import _handle_call as _handle_torch_function
 from autograd_core.overrides import _overrides as _overrides_tf
+from autograd_core._vmap_state import LEVELS as _VMAP_LEVELS
+from autograd_core._vmap_state import RANDOM_HOOK as _VMAP_RANDOM
 
 
 def _np_dtype(dtype, default):
@@ -339,6 +341,10 @@ def rand(*size_args, size=None, generator=None, out=None, dtype=None, layout=Non
     """
     _check_kwargs(device)
     size = _size_arg(size_args, size, "rand")
+    if _VMAP_LEVELS and out is None:
+        # under vmap: its randomness mode decides (func/_vmap.py)
+        return _VMAP_RANDOM[0](lambda s: rand(s, generator=generator, dtype=dtype,
+                                                requires_grad=requires_grad), tuple(size))
 
     def draw(like, d):
         return _random.sample_uniform(like, 0.0, 1.0, generator)
@@ -357,6 +363,10 @@ def randn(*size_args, size=None, generator=None, out=None, dtype=None, layout=No
     """
     _check_kwargs(device)
     size = _size_arg(size_args, size, "randn")
+    if _VMAP_LEVELS and out is None:
+        # under vmap: its randomness mode decides (func/_vmap.py)
+        return _VMAP_RANDOM[0](lambda s: randn(s, generator=generator, dtype=dtype,
+                                                requires_grad=requires_grad), tuple(size))
 
     def draw(like, d):
         return _random.sample_normal(like, 0.0, 1.0, generator)
@@ -383,6 +393,9 @@ def randint(low, high=None, size=None, *, generator=None, out=None, dtype=None, 
     if size is None:
         raise TypeError("randint() missing required argument 'size'")
     low, high = int(_num(low)), int(_num(high))
+    if _VMAP_LEVELS and out is None:
+        return _VMAP_RANDOM[0](lambda s: randint(low, high, s, generator=generator, dtype=dtype,
+                                                 requires_grad=requires_grad), tuple(size))
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
                            f">= to={high}")
@@ -412,6 +425,10 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
         if out is not None:  # PyTorch's randperm.out checks n itself
             raise RuntimeError(f"n must be non-negative, got{n}")
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    if _VMAP_LEVELS and out is None:
+        return _VMAP_RANDOM[0](lambda s: randperm(n, generator=generator, dtype=dtype,
+                                                  requires_grad=requires_grad), (),
+                               per_sample=True)
     dt = _out_dtype(out, dtype, "randperm")
     d = _core.to_dtype_py(dt if dt is not None else _core_dtype.all_dtypes()["int64"])
     r = _leaf(_random.sample_randperm(n, generator).astype(d.np_dtype), requires_grad and out is None)

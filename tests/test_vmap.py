@@ -135,7 +135,8 @@ def test_mm_bmm_mv_dot_linear():
         w, bias, v = data(m, 6, 3, seed=3), data(m, 6, seed=4), data(m, 4, 3, seed=5)
         lin = m.nn.functional.linear
         return (V(m)(m.mm)(a, b), V(m)(m.mv, (0, 0))(a, v), V(m)(m.dot)(v, v),
-                V(m)(lin, (0, None, None))(a, w, bias), V(m)(lin, (0, 0, None))(v, data(m, 4, 6, 3, seed=6), bias),
+                V(m)(lin, (0, None, None))(a, w, bias),
+                V(m)(lin, (0, 0, None))(v, data(m, 4, 6, 3, seed=6), bias),
                 V(m)(m.bmm, (None, 0))(data(m, 2, 5, 3, seed=7), data(m, 4, 2, 3, 2, seed=8)))
     same(prog)
 
@@ -156,7 +157,8 @@ def test_losses():
         x, t = data(m, 4, 5, 3, seed=1), data(m, 4, 5, 3, seed=2)
         labels = m.tensor([[0, 2, 1, 1, 0]] * 4)
         return (V(m)(f.mse_loss)(x, t), V(m)(lambda a, b: f.l1_loss(a, b, reduction="sum"))(x, t),
-                V(m)(f.cross_entropy)(x, labels), V(m)(lambda a, b: f.cross_entropy(a[0], b[0]))(x, labels),
+                V(m)(f.cross_entropy)(x, labels),
+                V(m)(lambda a, b: f.cross_entropy(a[0], b[0]))(x, labels),
                 V(m)(lambda a, b: f.nll_loss(f.log_softmax(a, -1), b, reduction="none"))(x, labels))
     same(prog)
 
@@ -196,7 +198,8 @@ def test_unbatched_output_is_expanded():
 def test_nested_vmap():
     def prog(m):
         x, y = data(m, 2, 3, 4, seed=1), data(m, 3, 4, seed=2)
-        return (V(m)(V(m)(m.mul))(x, x * 2), V(m)(V(m)(lambda a, b: a @ b, (0, None)), (0, None))(x, y.t()),
+        return (V(m)(V(m)(m.mul))(x, x * 2),
+                V(m)(V(m)(lambda a, b: a @ b, (0, None)), (0, None))(x, y.t()),
                 V(m)(V(m)(lambda a: a.sum(0), in_dims=1), in_dims=2)(x),
                 V(m)(V(m)(m.add, (None, 0)), (0, None))(x[:, 0], y))
     same(prog)
@@ -326,3 +329,32 @@ def test_grad_of_vmap():
         x = data(m, 3, 4, seed=1)
         return m.func.grad(lambda a: V(m)(lambda r: (r ** 2).sum())(a).sin().sum())(x)
     same(prog)
+
+
+@pytest.mark.parametrize("op", ["randn", "rand", "randint", "randperm"])
+@pytest.mark.parametrize("randomness", ["different", "same"])
+def test_random_creation_under_vmap(op, randomness):
+    def prog(m):
+        m.manual_seed(3)
+        make = {"randn": lambda: m.randn(2, 3), "rand": lambda: m.rand(2),
+                "randint": lambda: m.randint(0, 9, (3,)), "randperm": lambda: m.randperm(5)}[op]
+        out = V(m)(lambda x: make() * 1 + x * 0, randomness=randomness)(m.zeros(4, 1))
+        return out, m.rand(2)
+    same(prog)
+
+
+def test_random_creation_nested_levels():
+    def prog(m):
+        r = []
+        for outer, inner in [("different", "different"), ("different", "same"),
+                             ("same", "different")]:
+            m.manual_seed(0)
+            r.append(V(m)(V(m)(lambda x: m.rand(2) + x, randomness=inner),
+                          randomness=outer)(m.zeros(2, 3, 1)))
+        return r
+    same(prog)
+
+
+def test_random_creation_error_mode():
+    same_error(lambda m: V(m)(lambda x: m.randn(2) + x)(m.zeros(3, 1)))
+    same_error(lambda m: V(m)(V(m)(lambda x: m.rand(2) + x, randomness="same"))(m.zeros(2, 3, 1)))

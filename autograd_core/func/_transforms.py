@@ -271,7 +271,8 @@ def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False):
         with _ag.enable_grad():
             grads = _autograd_grad(flat_out, flat, flat_cot, retain_graph=retain_graph,
                                    create_graph=create_graph)
-        return _finish(tree_unflatten(grads, spec), level_keep or create_graph and _GRAD_LEVEL[0] > 0)
+        keep_grads = level_keep or (create_graph and _GRAD_LEVEL[0] > 0)
+        return _finish(tree_unflatten(grads, spec), keep_grads)
 
     result = _finish(out, keep)
     if has_aux:

@@ -19,12 +19,14 @@ import operator
 import warnings
 
 import autograd_core as _ag
+from autograd_core import _vmap_state
 from autograd_core.utils._pytree import tree_flatten, tree_unflatten
 
 Tensor = _ag.Tensor
 
-# active vmap levels, innermost last: [level, batch_size, randomness]
-_LEVELS = []
+# active vmap levels, innermost last: [level, batch_size, randomness] (kept in
+# _vmap_state, where the random creation functions see them)
+_LEVELS = _vmap_state.LEVELS
 
 
 def active_levels():
@@ -565,6 +567,36 @@ def _random(ctx, func, name, args, kwargs):
     return NotImplemented
 
 
+def _random_creation(draw, size, per_sample=False):
+    """rand/randn/randint/randperm called under vmap (they take no tensor to dispatch
+    on; _creation.py hands them here): "error" raises, "same" draws once, "different"
+    draws one sample per batch entry of every "different" level in one call (PyTorch's
+    stream order: the batch dims in front), or, per_sample, one call per entry."""
+    if any(e[2] == "error" for e in _LEVELS):
+        raise RuntimeError(_RANDOM_ERROR)
+    levels = [e for e in _LEVELS if e[2] == "different"]
+    saved = list(_LEVELS)
+    del _LEVELS[:]                  # the draw itself runs outside vmap
+    try:
+        prefix = tuple(e[1] for e in levels)
+        if not levels:
+            return draw(size)
+        if per_sample:
+            n = 1
+            for b in prefix:
+                n *= b
+            draws = [draw(size) for _ in range(n)]
+            val = _ag.stack(draws).reshape(prefix + tuple(draws[0].shape))
+        else:
+            val = draw(prefix + tuple(size))
+    finally:
+        _LEVELS[:] = saved
+    return rewrap(val, [e[0] for e in reversed(levels)])
+
+
+_vmap_state.RANDOM_HOOK[0] = _random_creation
+
+
 # ---------------------------------------------------------------- reductions
 
 _FULL_REDUCE_DEFAULT = {"sum", "mean", "prod", "amax", "amin", "std", "var", "logsumexp",
@@ -622,7 +654,12 @@ def _reduction(ctx, func, name, args, kwargs):
             return NotImplemented
         if name in ("argmax", "argmin", "max", "min", "median", "nanmedian", "all", "any",
                     "count_nonzero", "norm", "prod") or n == 0:
-            if name == "norm" or name in ("max", "min", "median", "nanmedian") and len(args) > 1:
+            if name == "norm":
+                if len(args) > 2 or kwargs:
+                    return NotImplemented
+                p = args[1] if len(args) > 1 else "fro"
+                return ctx.wrap(func(v.reshape(v.shape[0], -1), p, 1))
+            if name in ("max", "min", "median", "nanmedian") and len(args) > 1:
                 return NotImplemented
             flat = v.reshape(v.shape[0], -1)
             new_args[0] = flat
@@ -896,8 +933,8 @@ def _as_matrix_operands(ctx, a, b):
 
 @_rule("matmul", "mm", "bmm", "mv", "dot", "inner", "vdot", "__matmul__")
 def _matmul(ctx, func, name, args, kwargs):
-    a, b = args[0], args[1] if len(args) > 1 else kwargs.get("other", kwargs.get("mat2",
-                                                                                  kwargs.get("vec")))
+    a = args[0]
+    b = args[1] if len(args) > 1 else kwargs.get("other", kwargs.get("mat2", kwargs.get("vec")))
     if not (_is_tensorish(a) and _is_tensorish(b)):
         return NotImplemented
     if name == "inner" and (a.dim() > 1 or b.dim() > 1):
