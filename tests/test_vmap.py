@@ -358,3 +358,75 @@ def test_random_creation_nested_levels():
 def test_random_creation_error_mode():
     same_error(lambda m: V(m)(lambda x: m.randn(2) + x)(m.zeros(3, 1)))
     same_error(lambda m: V(m)(V(m)(lambda x: m.rand(2) + x, randomness="same"))(m.zeros(2, 3, 1)))
+
+
+MISC = {
+    "constant_function": lambda m: V(m)(lambda x: m.tensor(1.))(m.ones(2)),
+    "multiple_outputs": lambda m: V(m)(lambda x: (x * 2, x * 3))(data(m, 2, 3)),
+    "out_dims_negative": lambda m: V(m)(lambda x: x * 2, out_dims=-1)(data(m, 2, 3)),
+    "nested_out_dims": lambda m: V(m)(V(m)(lambda x: x.sin(), out_dims=1), out_dims=1)(
+        data(m, 2, 3, 4)),
+    "dict_output": lambda m: V(m)(lambda x: {"a": x, "b": [x.sum()]})(data(m, 2, 3)),
+    "inplace_batched": lambda m: V(m)(lambda x: x.mul_(2).add_(1))(data(m, 2, 3).clone()),
+    "inplace_through_view": lambda m: V(m)(lambda x: x[0].mul_(2))(data(m, 2, 3).clone()),
+    "setitem": lambda m: V(m)(lambda x, y: (x.__setitem__(0, y), x)[1])(
+        data(m, 2, 3).clone(), data(m, 2)),
+    "index_with_tensor": lambda m: V(m)(lambda x: x[m.tensor([0, 2])])(data(m, 2, 3)),
+    "batched_index": lambda m: V(m)(lambda x, i: x[i])(data(m, 2, 3), m.tensor([0, 2])),
+    "gather": lambda m: V(m)(lambda x, i: m.gather(x, 0, i))(
+        data(m, 2, 3), m.tensor([[0, 2], [1, 1]])),
+    "softmax": lambda m: V(m)(lambda x: m.nn.functional.softmax(x, -1))(data(m, 2, 3)),
+    "mean_keepdim": lambda m: V(m)(lambda x: x.mean(-1, keepdim=True))(data(m, 2, 3, 4)),
+    "var_unbiased": lambda m: V(m)(lambda x: x.var(0, unbiased=False))(data(m, 2, 3, 4)),
+    "std_correction": lambda m: V(m)(lambda x: m.std(x, dim=1, correction=0))(data(m, 2, 3, 4)),
+    "clamp_tensor_bound": lambda m: V(m)(lambda x, lo: x.clamp(min=lo))(data(m, 2, 3),
+                                                                      data(m, 2, 3, seed=1)),
+    "where_batched_condition": lambda m: V(m)(lambda c, x: m.where(c > 0, x, 0.), (0, None))(
+        data(m, 2, 3), data(m, 3, seed=1)),
+    "layer_norm": lambda m: V(m)(lambda x: m.nn.functional.layer_norm(x, (3,)))(data(m, 2, 4, 3)),
+    "embedding": lambda m: V(m)(lambda i: m.nn.functional.embedding(i, data(m, 5, 2)))(
+        m.tensor([[0, 1], [4, 3]])),
+    "dtype_conversions": lambda m: V(m)(lambda x: x.float().to(m.float64))(data(m, 2, 3)),
+    "requires_grad_input": lambda m: V(m)(lambda x: x * 2)(data(m, 2, 3, requires_grad=True)),
+    "backward_through_vmap": lambda m: (lambda x: (
+        V(m)(lambda r: (r ** 2).sum())(x).sum().backward(), x.grad)[1])(
+        data(m, 2, 3, requires_grad=True)),
+    "chunks_same_randomness": lambda m: (m.manual_seed(0), V(m)(
+        lambda x: m.randn_like(x), randomness="same", chunk_size=2)(m.ones(5, 2)))[1],
+    "chunks_different_randomness": lambda m: (m.manual_seed(0), V(m)(
+        lambda x: m.randn_like(x), randomness="different", chunk_size=2)(m.ones(5, 2)))[1],
+    "outer_product_by_broadcast": lambda m: V(m)(lambda x: x.unsqueeze(-1) * x.unsqueeze(-2))(
+        data(m, 2, 3)),
+    "einsum": lambda m: V(m)(lambda a, b: m.einsum("i,j->ij", a, b))(data(m, 2, 3),
+                                                                     data(m, 2, 4, seed=1)),
+    "einsum_unbatched_operand": lambda m: V(m)(lambda a, b: m.einsum("ij,jk->ik", a, b),
+                                               (0, None))(data(m, 2, 3, 4), data(m, 4, 2)),
+}
+
+
+@pytest.mark.parametrize("name", list(MISC))
+def test_api_misc(name):
+    same(MISC[name], quiet=True)
+
+
+def test_ensemble_with_stack_module_state():
+    def prog(m):
+        m.manual_seed(0)
+        models = [m.nn.Linear(3, 2) for _ in range(3)]
+        params, buffers = m.func.stack_module_state(models)
+        x = data(m, 4, 3, dtype="float32")
+
+        def run(p, b, x):
+            return m.func.functional_call(models[0], (p, b), (x,))
+        return V(m)(run, in_dims=(0, 0, None))(params, buffers, x)
+    same(prog)
+
+
+def test_vmap_of_jacrev_hessian_and_grad_options():
+    def prog(m):
+        x, y = data(m, 2, 3), data(m, 3, seed=1)
+        return (V(m)(m.func.jacrev(lambda a: a.sin().sum(0)))(data(m, 2, 3, 4)),
+                V(m)(m.func.hessian(lambda a: (a ** 3).sum()))(x),
+                V(m)(m.func.grad(lambda a, b: (a * b).sum(), argnums=(0, 1)), (0, None))(x, y),
+                V(m)(m.func.grad(lambda a: ((a ** 2).sum(), a.mean()), has_aux=True))(x))
+    same(prog)

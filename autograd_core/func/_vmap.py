@@ -1008,10 +1008,31 @@ def _decomposed(ctx, func, name, args, kwargs):
         beta, alpha = kwargs.get("beta", 1), kwargs.get("alpha", 1)
         prod = _dispatch(_ag.matmul, "matmul", (m1, m2), {})
         return (inp * beta if beta != 1 else inp) + (prod * alpha if alpha != 1 else prod)
+    if name == "einsum":
+        return _einsum(ctx, func, args)
     if name in ("outer", "ger"):
         a, b = args[:2]
         return a.unsqueeze(-1) * b.unsqueeze(-2) if a.dim() == 1 else NotImplemented
     return NotImplemented
+
+
+def _einsum(ctx, func, args):
+    """einsum with the batch as one more label, in front of each batched operand and of
+    the result (explicit equations without an ellipsis; others loop per sample)."""
+    eq = args[0]
+    ops = list(args[1]) if len(args) == 2 and isinstance(args[1], (list, tuple)) \
+        else list(args[1:])
+    if not isinstance(eq, str) or "->" not in eq or "..." in eq:
+        return NotImplemented
+    lhs, rhs = eq.replace(" ", "").split("->")
+    terms = lhs.split(",")
+    if len(terms) != len(ops):
+        return NotImplemented
+    free = next(c for c in "ZYXWVUTSRQPONMLKJIHGFEDCBAzyxwvutsrqponmlkjihgfedcba"
+                if c not in eq)
+    new_terms = [free + t if ctx.batched(o) else t for t, o in zip(terms, ops)]
+    vals = [ctx.value(o) for o in ops]
+    return ctx.wrap(func(",".join(new_terms) + "->" + free + rhs, *vals))
 
 
 @_rule("conv1d", "conv2d", "conv3d")
@@ -1323,7 +1344,11 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                                        randomness, kwargs)
             return tree_unflatten(res, out_spec)
         chunks = []
+        # "same" randomness is the same for every chunk: each starts from one state
+        state = _ag.get_rng_state() if randomness == "same" else None
         for start in range(0, size, chunk_size):
+            if state is not None:
+                _ag.set_rng_state(state)
             n = min(chunk_size, size - start)
             part = [a.narrow(d, start, n) if d is not None else a
                     for a, d in zip(flat_args, flat_dims)]
