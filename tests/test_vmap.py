@@ -430,3 +430,27 @@ def test_vmap_of_jacrev_hessian_and_grad_options():
                 V(m)(m.func.grad(lambda a, b: (a * b).sum(), argnums=(0, 1)), (0, None))(x, y),
                 V(m)(m.func.grad(lambda a: ((a ** 2).sum(), a.mean()), has_aux=True))(x))
     same(prog)
+
+
+def test_vmap_of_vjp_fn_is_a_jacobian():
+    def prog(m):
+        x = data(m, 3)
+        out, fn = m.func.vjp(lambda a: a.sin() * a.sum(), x)
+        return out, V(m)(fn)(m.eye(3, dtype=m.float64))
+    same(prog)
+
+
+def test_inplace_rule_and_fallback_write_each_sample():
+    def prog(m):
+        x, y = data(m, 2, 3).clone(), data(m, 2, 3).clone()
+        out = V(m)(lambda a: a.index_fill_(0, m.tensor([1]), 5.))(x)
+        # (no rule: each sample written through its view of the batch)
+        out2 = V(m)(lambda a: a.index_add_(0, m.tensor([1]), m.ones(1, dtype=m.float64)))(y)
+        return out, x, out2, y
+    same(prog, quiet=True)
+
+
+def test_inplace_fallback_into_unbatched_error():
+    same_error(lambda m: V(m)(lambda a, b: a.index_fill_(0, m.tensor([1]), b.sum()),
+                              in_dims=(None, 0))(data(m, 3), data(m, 2, 3)), quiet=True,
+               message=False)

@@ -92,6 +92,8 @@ def _autograd_grad(outputs, inputs, grad_outputs=None, create_graph=True, retain
     vm = _vmap_module()
     outs = [_physical(o) for o in outputs]
     ins = [_physical(i) for i in inputs]
+    if grad_outputs is not None and _batched_cotangents(outputs, grad_outputs):
+        return _vmapped_vjp(outs, ins, inputs, grad_outputs, create_graph, retain_graph)
     if grad_outputs is None:
         gos = [_ag.ones_like(o) for o in outs]
     else:
@@ -106,6 +108,46 @@ def _autograd_grad(outputs, inputs, grad_outputs=None, create_graph=True, retain
                                 allow_unused=True)
         res = [_ag.zeros_like(i) if r is None else r for r, i in zip(res, ins)]
     return [vm.rewrap_like(r, i) for r, i in zip(res, inputs)]
+
+
+def _batched_cotangents(outputs, grad_outputs):
+    """Whether cotangents carry vmap levels their outputs lack (vmap over a vjp_fn)."""
+    vm = _vmap_module()
+    return any(vm.is_batched(g) and set(vm.levels_of(g)) - set(vm.levels_of(o))
+               for o, g in zip(outputs, grad_outputs))
+
+
+def _vmapped_vjp(outs, ins, inputs, grad_outputs, create_graph, retain_graph):
+    """vmap(vjp_fn)(cotangents) over unbatched outputs: one backward pass per batch
+    entry of the cotangents over the retained graph (autograd.grad's is_grads_batched),
+    the gradients batched at the cotangents' levels."""
+    vm = _vmap_module()
+    levels = next(vm.levels_of(g) for g in grad_outputs if vm.is_batched(g))
+    if any(vm.is_batched(o) for o in outs) or any(
+            vm.is_batched(g) and vm.levels_of(g) != levels for g in grad_outputs):
+        raise RuntimeError("vjp: a vjp_fn vmapped over cotangents batched differently from "
+                           "each other or from its outputs is not supported")
+    sizes = [vm._level_info(lv)[1] for lv in sorted(levels)]
+    n = 1
+    for s in sizes:
+        n *= s
+    cots = []
+    for o, g in zip(outs, grad_outputs):
+        p = vm._batch_at_levels(g, sorted(levels)) if g is not None else _ag.zeros(
+            tuple(sizes) + tuple(o.shape), dtype=o.dtype)
+        cots.append(p.reshape((n,) + tuple(o.shape)))
+    keep = [(o, c) for o, c in zip(outs, cots) if o.requires_grad]
+    if not keep:
+        res = [_ag.zeros((n,) + tuple(i.shape), dtype=i.dtype) for i in ins]
+    else:
+        res = _ag.autograd.grad([o for o, _ in keep], ins, [c for _, c in keep],
+                                retain_graph=True if retain_graph is None else retain_graph,
+                                create_graph=create_graph, allow_unused=True,
+                                is_grads_batched=True)
+        res = [_ag.zeros((n,) + tuple(i.shape), dtype=i.dtype) if r is None else r
+               for r, i in zip(res, ins)]
+    return [vm.rewrap(r.reshape(tuple(sizes) + tuple(i.shape)), levels)
+            for r, i in zip(res, ins)]
 
 
 def _differentiable_outside(diff_inputs):

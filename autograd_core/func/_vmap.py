@@ -400,9 +400,15 @@ def _dispatch(func, name, args, kwargs):
 
 def _fallback(ctx, func, name, args, kwargs):
     """Runs func once per sample and stacks the results (PyTorch's BatchedFallback)."""
-    if name.endswith("_") and not name.endswith("__") or kwargs.get("out") is not None:
-        raise RuntimeError(f"vmap: {name} is an in-place operation without a batching rule; "
-                           f"it is not supported under vmap")
+    inplace = name.endswith("_") and not name.endswith("__")
+    if inplace and not ctx.batched(args[0]) or kwargs.get("out") is not None:
+        raise RuntimeError(f"vmap: {name}(self, *extra_args) is not possible because there "
+                           f"exists a Tensor `other` in extra_args that has more elements than "
+                           f"`self`. This happened due to `other` being vmapped over but "
+                           f"`self` not being vmapped over in a vmap. Please try to use "
+                           f"out-of-place operators instead of {name}. If said operator is "
+                           f"being called inside the PyTorch framework, please file a bug "
+                           f"report instead.")
     warnings.warn(f"There is a performance drop because we have not yet implemented the "
                   f"batching rule for aten::{name}. Please file us an issue on GitHub so "
                   f"that we can prioritize its implementation.", UserWarning, stacklevel=3)
@@ -412,6 +418,8 @@ def _fallback(ctx, func, name, args, kwargs):
         sample = [x._value[b] if ctx.batched(x) else x for x in flat]
         a, k = tree_unflatten(sample, spec)
         results.append(func(*a, **k))
+    if inplace:
+        return args[0]        # each sample was written through its view of the batch
     first = results[0]
     flat_first, out_spec = tree_flatten(first)
     outs = []
@@ -846,6 +854,15 @@ def _dim_ops(ctx, func, name, args, kwargs):
 def _transpose_inplace(self, v):
     v.transpose_(1, 2)
     return self
+
+
+@_rule("index_fill", "index_fill_")
+def _index_fill(ctx, func, name, args, kwargs):
+    self = args[0]
+    if not ctx.batched(self) or kwargs or any(ctx.batched(a) for a in args[1:]):
+        return NotImplemented
+    out = func(self._value, _shift(args[1], self.dim()), *args[2:])
+    return self if name.endswith("_") else ctx.wrap(out)
 
 
 @_rule("__getitem__")
