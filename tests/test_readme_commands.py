@@ -80,6 +80,9 @@ COMMANDS = {
          "autograd_core  "),
     "python benchmarks/peak_memory.py":
         ("python benchmarks/peak_memory.py --only mlp", "clone", "excess"),
+    "python benchmarks/per_sample_grads.py":
+        ("python benchmarks/per_sample_grads.py --batch 8 --repeats 1", "clone",
+         "per-sample gradients equal the loop's: True"),
     # the callgrind counts take minutes: the script's own `--run N` mode (steps without
     # valgrind) runs the same import and workload set-up
     "python benchmarks/profile_step.py cnn":
