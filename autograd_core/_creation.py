@@ -8,6 +8,11 @@ from autograd_core._core import tensor as _core
 from autograd_core._core import dtype as _core_dtype
 from autograd_core._core import random as _random
 from autograd_core.ops import view as _view
+# (the __torch_function__ protocol of the *_like functions, as the generated wrappers')
+from autograd_core.overrides import _handle_call as _handle_torch_function
+from autograd_core.overrides import _overrides as _overrides_tf
+from autograd_core._vmap_state import LEVELS as _VMAP_LEVELS
+from autograd_core._vmap_state import RANDOM_HOOK as _VMAP_RANDOM
 
 
 def _np_dtype(dtype, default):
@@ -157,6 +162,10 @@ def _like(input, fill, dtype, requires_grad, name, device=None, memory_format=No
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     """Zeros with input's shape (and dtype unless given)."""
+    if type(input) is not _core.Tensor and _overrides_tf(input):
+        return _handle_torch_function(zeros_like, (input, ), dict(
+            dtype=dtype, layout=layout, device=device, requires_grad=requires_grad,
+            memory_format=memory_format))
     return _in_memory_format(_like(input, 0, dtype, requires_grad, "zeros_like", device,
                                    memory_format),
                              memory_format, "zeros_like")
@@ -164,6 +173,10 @@ def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     """Ones with input's shape (and dtype unless given)."""
+    if type(input) is not _core.Tensor and _overrides_tf(input):
+        return _handle_torch_function(ones_like, (input, ), dict(
+            dtype=dtype, layout=layout, device=device, requires_grad=requires_grad,
+            memory_format=memory_format))
     return _in_memory_format(_like(input, 1, dtype, requires_grad, "ones_like", device,
                                    memory_format),
                              memory_format, "ones_like")
@@ -172,6 +185,10 @@ def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fals
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
     """fill_value with input's shape (and dtype unless given)."""
+    if type(input) is not _core.Tensor and _overrides_tf(input):
+        return _handle_torch_function(full_like, (input, fill_value, ), dict(
+            dtype=dtype, layout=layout, device=device, requires_grad=requires_grad,
+            memory_format=memory_format))
     return _in_memory_format(_like(input, fill_value, dtype, requires_grad, "full_like", device,
                                    memory_format),
                              memory_format, "full_like")
@@ -179,6 +196,10 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     """Uninitialised, with input's shape (and dtype unless given)."""
+    if type(input) is not _core.Tensor and _overrides_tf(input):
+        return _handle_torch_function(empty_like, (input, ), dict(
+            dtype=dtype, layout=layout, device=device, requires_grad=requires_grad,
+            memory_format=memory_format))
     return _in_memory_format(_like(input, None, dtype, requires_grad, "empty_like", device,
                                    memory_format),
                              memory_format, "empty_like")
@@ -320,6 +341,10 @@ def rand(*size_args, size=None, generator=None, out=None, dtype=None, layout=Non
     """
     _check_kwargs(device)
     size = _size_arg(size_args, size, "rand")
+    if _VMAP_LEVELS and out is None:
+        # under vmap: its randomness mode decides (func/_vmap.py)
+        return _VMAP_RANDOM[0](lambda s: rand(s, generator=generator, dtype=dtype,
+                                                requires_grad=requires_grad), tuple(size))
 
     def draw(like, d):
         return _random.sample_uniform(like, 0.0, 1.0, generator)
@@ -338,6 +363,10 @@ def randn(*size_args, size=None, generator=None, out=None, dtype=None, layout=No
     """
     _check_kwargs(device)
     size = _size_arg(size_args, size, "randn")
+    if _VMAP_LEVELS and out is None:
+        # under vmap: its randomness mode decides (func/_vmap.py)
+        return _VMAP_RANDOM[0](lambda s: randn(s, generator=generator, dtype=dtype,
+                                                requires_grad=requires_grad), tuple(size))
 
     def draw(like, d):
         return _random.sample_normal(like, 0.0, 1.0, generator)
@@ -364,6 +393,9 @@ def randint(low, high=None, size=None, *, generator=None, out=None, dtype=None, 
     if size is None:
         raise TypeError("randint() missing required argument 'size'")
     low, high = int(_num(low)), int(_num(high))
+    if _VMAP_LEVELS and out is None:
+        return _VMAP_RANDOM[0](lambda s: randint(low, high, s, generator=generator, dtype=dtype,
+                                                 requires_grad=requires_grad), tuple(size))
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
                            f">= to={high}")
@@ -393,6 +425,10 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
         if out is not None:  # PyTorch's randperm.out checks n itself
             raise RuntimeError(f"n must be non-negative, got{n}")
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    if _VMAP_LEVELS and out is None:
+        return _VMAP_RANDOM[0](lambda s: randperm(n, generator=generator, dtype=dtype,
+                                                  requires_grad=requires_grad), (),
+                               per_sample=True)
     dt = _out_dtype(out, dtype, "randperm")
     d = _core.to_dtype_py(dt if dt is not None else _core_dtype.all_dtypes()["int64"])
     r = _leaf(_random.sample_randperm(n, generator).astype(d.np_dtype), requires_grad and out is None)

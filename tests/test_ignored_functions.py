@@ -79,11 +79,11 @@ EXCLUDED = {
     # the generator of PyTorch's Python-side thread-safety wrapper
     "random.thread_safe_generator",
     # __torch_function__ / __torch_dispatch__ plumbing, TorchScript's boolean_dispatch,
-    # functorch's vmap and the thread-safe generator wrapper: PyTorch internals
+    # and the thread-safe generator wrapper: PyTorch internals
     "Tensor.__torch_dispatch__", "nn.functional.boolean_dispatch",
     "nn.functional.handle_torch_function", "nn.functional.has_torch_function",
     "nn.functional.has_torch_function_unary", "nn.functional.has_torch_function_variadic",
-    "torch.thread_safe_generator", "torch.vmap",
+    "torch.thread_safe_generator",
 }
 
 

@@ -83,6 +83,9 @@ COMMANDS = {
     "python benchmarks/checkpoint_memory.py":
         ("python benchmarks/checkpoint_memory.py --depth 8 --width 16 --batch 4 --peers none",
          "clone", "sequential"),
+    "python benchmarks/per_sample_grads.py":
+        ("python benchmarks/per_sample_grads.py --batch 8 --repeats 1", "clone",
+         "per-sample gradients equal the loop's: True"),
     # the callgrind counts take minutes: the script's own `--run N` mode (steps without
     # valgrind) runs the same import and workload set-up
     "python benchmarks/profile_step.py cnn":

@@ -85,8 +85,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     >>> torch.autograd.grad(x ** 2, x)
     (tensor(6.),)
     """
-    if is_grads_batched:
-        raise NotImplementedError("is_grads_batched=True is not supported by autograd_core")
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
                          "but got: allow_unused=False.")
@@ -98,8 +96,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     grads = _grads(grad_outputs, outputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    result = _core_engine.run_backward(outputs, grads, retain_graph, create_graph, inputs,
-                                       allow_unused=allow_unused, accumulate=False)
+    if is_grads_batched:
+        result = _batched_grad(outputs, grads, retain_graph, create_graph, inputs, allow_unused)
+    else:
+        result = _core_engine.run_backward(outputs, grads, retain_graph, create_graph, inputs,
+                                           allow_unused=allow_unused, accumulate=False)
     if materialize_grads:
         if any(g is None and not isinstance(x, _core.Tensor) for g, x in zip(result, inputs)):
             raise RuntimeError("materialize_grads cannot be used when the given input is a "
@@ -110,6 +111,40 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if dict_inputs is not None:
         return dict(zip(dict_inputs.keys(), result))
     return result
+
+
+def _batched_grad(outputs, grads, retain_graph, create_graph, inputs, allow_unused):
+    """autograd.grad with is_grads_batched: dim 0 of each grad_output indexes a batch of
+    cotangents; the result has one gradient per batch entry, stacked along dim 0 (None
+    for an unused input). The backward formulas run as C-level op calls that a vmap
+    BatchedTensor cannot pass through, so the batch is one backward pass per entry
+    over the retained graph: the values of PyTorch's vmap over the engine."""
+    for i, (o, g) in enumerate(zip(outputs, grads)):
+        if g is None or not isinstance(o, _core.Tensor):
+            continue
+        if g.dim() == 0 or tuple(g.shape[1:]) != tuple(o.shape):
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each "
+                "grad_output as the batch dimension. The sizes of the remaining dimensions "
+                "are expected to match the shape of corresponding output, but a mismatch "
+                # (PyTorch reports the shape of grad_output[i][0] without its first dim)
+                f"was detected: grad_output[{i}] has a shape of {_core.Size(g.shape[2:])} and "
+                f"output[{i}] has a shape of {o.shape}. If you only want some tensors in "
+                "`grad_output` to be considered batched, consider using vmap.")
+    sizes = {g.shape[0] for g in grads if g is not None}
+    if len(sizes) > 1:
+        raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
+                         f"dimension, got sizes {sorted(sizes)} for the mapped dimension")
+    n = sizes.pop() if sizes else 1
+    per = []
+    for b in range(n):
+        gb = tuple(None if g is None else g[b] for g in grads)
+        keep = True if b < n - 1 else retain_graph
+        per.append(_core_engine.run_backward(outputs, gb, keep, create_graph, inputs,
+                                             allow_unused=allow_unused, accumulate=False))
+    import autograd_core
+    return tuple(None if per[0][j] is None else autograd_core.stack([p[j] for p in per])
+                 for j in range(len(inputs)))
 
 
 class set_detect_anomaly:

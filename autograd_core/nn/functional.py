@@ -39,10 +39,26 @@ from autograd_core._core.tensor import suggest_memory_format as _suggest_memory_
 from autograd_core.ops import linalg as _linalg_ops
 from autograd_core.ops import nn as _nn_ops
 
+from autograd_core.overrides import _handle_call_py as _handle_torch_function  # noqa: E402
+from autograd_core.overrides import _overrides as _overrides_tf  # noqa: E402
+
 _compiled = _nn_ops.NN_FUNCTIONAL    # the compiled functions of the nn family, by name
 # every one is reachable here (as torch._C._nn's are); the thin functions below replace
 # those whose Python signature differs (inplace=, reduction names, legacy flags)
 globals().update(_compiled)
+
+
+_Tensor = _torch.Tensor
+
+
+def _has_torch_function(a, b=None):
+    """PyTorch's has_torch_function_variadic for one or two tensor arguments: the
+    functions written here hand such calls to handle_torch_function (Note
+    [__torch_function__ in the wrappers], ops/_prelude.pxi); a plain tensor costs one
+    type comparison at the call site (`type(x) is not _Tensor and ...`)."""
+    return ((type(a) is not _Tensor and _overrides_tf(a))
+            or (b is not None and type(b) is not _Tensor and _overrides_tf(b)))
+
 
 __all__ = [
     # activations
@@ -137,6 +153,8 @@ def _pair(v):
 
 def relu(input, inplace=False):
     """max(input, 0) elementwise (``inplace=True``: in input itself)."""
+    if type(input) is not _Tensor and _has_torch_function(input):
+        return _handle_torch_function(relu, (input, ), {'inplace': inplace})
     return _torch.relu_(input) if inplace else _torch.relu(input)
 
 
@@ -297,6 +315,9 @@ def _get_softmax_dim(name, ndim, stacklevel):
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     """exp(x) / exp(x).sum(dim) (without dim: PyTorch's legacy choice, with a warning)."""
+    if type(input) is not _Tensor and _has_torch_function(input):
+        return _handle_torch_function(softmax, (input, ),
+            {'dim': dim, '_stacklevel': _stacklevel, 'dtype': dtype})
     if dim is None:
         dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
     return _torch.softmax(input, dim, dtype)
@@ -311,6 +332,9 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     """log(softmax(input, dim)), computed stably."""
+    if type(input) is not _Tensor and _has_torch_function(input):
+        return _handle_torch_function(log_softmax, (input, ),
+            {'dim': dim, '_stacklevel': _stacklevel, 'dtype': dtype})
     if dim is None:
         dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
     return _torch.log_softmax(input, dim, dtype)
@@ -426,6 +450,11 @@ def _check_weight(input, weight):
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """Mean squared error (or its sum, or elementwise with reduction='none')."""
+    if (type(input) is not _Tensor or type(target) is not _Tensor) and \
+            _has_torch_function(input, target):
+        return _handle_torch_function(mse_loss, (input, target, ),
+            {'size_average': size_average, 'reduce': reduce, 'reduction': reduction,
+             'weight': weight})
     _warn_size(input, target)
     reduction = _reduction(size_average, reduce, reduction)
     x, t = _broadcast(input, target)
@@ -437,6 +466,11 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """Mean absolute error (PyTorch composes it of abs and mean/sum)."""
+    if (type(input) is not _Tensor or type(target) is not _Tensor) and \
+            _has_torch_function(input, target):
+        return _handle_torch_function(l1_loss, (input, target, ),
+            {'size_average': size_average, 'reduce': reduce, 'reduction': reduction,
+             'weight': weight})
     _warn_size(input, target)
     reduction = _reduction(size_average, reduce, reduction)
     x, t = _broadcast(input, target)
@@ -449,6 +483,10 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     """Squared error below beta, absolute error above (PyTorch's smooth L1; beta=0 is L1)."""
+    if (type(input) is not _Tensor or type(target) is not _Tensor) and \
+            _has_torch_function(input, target):
+        return _handle_torch_function(smooth_l1_loss, (input, target, ),
+            {'size_average': size_average, 'reduce': reduce, 'reduction': reduction, 'beta': beta})
     _warn_size(input, target)
     reduction = _reduction(size_average, reduce, reduction)
     x, t = _broadcast(input, target)
@@ -460,6 +498,10 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     """Huber loss: 0.5 * d**2 below delta, delta * (|d| - 0.5 * delta) above."""
+    if (type(input) is not _Tensor or type(target) is not _Tensor) and \
+            _has_torch_function(input, target):
+        return _handle_torch_function(huber_loss, (input, target, ),
+            {'reduction': reduction, 'delta': delta, 'weight': weight})
     _warn_size(input, target)
     x, t = _broadcast(input, target)
     if weight is not None:
@@ -470,6 +512,11 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     """-w * (t * log(x) + (1 - t) * log(1 - x)), logs clamped at -100 as PyTorch."""
+    if (type(input) is not _Tensor or type(target) is not _Tensor) and \
+            _has_torch_function(input, target):
+        return _handle_torch_function(binary_cross_entropy, (input, target, ),
+            {'weight': weight, 'size_average': size_average, 'reduce': reduce,
+             'reduction': reduction})
     reduction = _reduction(size_average, reduce, reduction)
     if target.size() != input.size():
         raise ValueError(
@@ -483,6 +530,11 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction="mean", pos_weight=None):
     """binary_cross_entropy(sigmoid(input), target), computed stably."""
+    if (type(input) is not _Tensor or type(target) is not _Tensor) and \
+            _has_torch_function(input, target):
+        return _handle_torch_function(binary_cross_entropy_with_logits, (input, target, ),
+            {'weight': weight, 'size_average': size_average, 'reduce': reduce,
+             'reduction': reduction, 'pos_weight': pos_weight})
     reduction = _reduction(size_average, reduce, reduction)
     if not (target.size() == input.size()):
         raise ValueError(f"Target size ({target.size()}) must be the same as input size "
@@ -494,6 +546,11 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
     """Negative log likelihood of class indices (input holds log-probabilities)."""
+    if (type(input) is not _Tensor or type(target) is not _Tensor) and \
+            _has_torch_function(input, target):
+        return _handle_torch_function(nll_loss, (input, target, ),
+            {'weight': weight, 'size_average': size_average, 'ignore_index': ignore_index,
+             'reduce': reduce, 'reduction': reduction})
     reduction = _reduction(size_average, reduce, reduction)
     return _compiled["nll_loss"](input, target, weight, _reduction_enum(reduction), ignore_index)
 
@@ -501,6 +558,11 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
     """log_softmax + nll_loss; the target holds class indices or class probabilities."""
+    if (type(input) is not _Tensor or type(target) is not _Tensor) and \
+            _has_torch_function(input, target):
+        return _handle_torch_function(cross_entropy, (input, target, ),
+            {'weight': weight, 'size_average': size_average, 'ignore_index': ignore_index,
+             'reduce': reduce, 'reduction': reduction, 'label_smoothing': label_smoothing})
     reduction = _reduction(size_average, reduce, reduction)
     return _compiled["cross_entropy"](input, target, weight, _reduction_enum(reduction), ignore_index,
                                label_smoothing)
@@ -508,6 +570,11 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     """KL divergence with input holding log-probabilities (target too if log_target)."""
+    if (type(input) is not _Tensor or type(target) is not _Tensor) and \
+            _has_torch_function(input, target):
+        return _handle_torch_function(kl_div, (input, target, ),
+            {'size_average': size_average, 'reduce': reduce, 'reduction': reduction,
+             'log_target': log_target})
     if size_average is not None or reduce is not None:
         reduction_enum = _legacy_get_string(size_average, reduce)
     else:
@@ -598,6 +665,10 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """log(1 + exp(-target * input))."""
+    if (type(input) is not _Tensor or type(target) is not _Tensor) and \
+            _has_torch_function(input, target):
+        return _handle_torch_function(soft_margin_loss, (input, target, ),
+            {'size_average': size_average, 'reduce': reduce, 'reduction': reduction})
     reduction = _reduction(size_average, reduce, reduction)
     _reduction_enum(reduction)
     return _reduce(softplus(-target * input, 1.0, float("inf")), reduction)
@@ -1008,6 +1079,11 @@ def _finfo_eps(dtype):
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     """Rows of weight selected by the integer input."""
+    if (type(input) is not _Tensor or type(weight) is not _Tensor) and \
+            _has_torch_function(input, weight):
+        return _handle_torch_function(embedding, (input, weight, ),
+            {'padding_idx': padding_idx, 'max_norm': max_norm, 'norm_type': norm_type,
+             'scale_grad_by_freq': scale_grad_by_freq, 'sparse': sparse})
     if padding_idx is not None:
         if padding_idx > 0:
             if padding_idx >= weight.size(0):
@@ -1032,6 +1108,13 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
                   padding_idx=None):
     """Sum, mean or max of the embeddings of each bag (rows of a 2-D input, or the slices of
     a 1-D input that offsets start)."""
+    if (type(input) is not _Tensor or type(weight) is not _Tensor) and \
+            _has_torch_function(input, weight):
+        return _handle_torch_function(embedding_bag, (input, weight, ),
+            {'offsets': offsets, 'max_norm': max_norm, 'norm_type': norm_type,
+             'scale_grad_by_freq': scale_grad_by_freq, 'mode': mode, 'sparse': sparse,
+             'per_sample_weights': per_sample_weights, 'include_last_offset': include_last_offset,
+             'padding_idx': padding_idx})
     if weight.dtype == _torch.int64 and input.is_floating_point():
         warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage "
                       "`embedding_bag(weight, input, ...)` is deprecated, and should now be "
@@ -1124,6 +1207,9 @@ def _check_p(p):
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zero elements with probability p and scale the others by 1 / (1 - p); the mask is
     PyTorch's for the same seed (noise.bernoulli_(1 - p))."""
+    if type(input) is not _Tensor and _has_torch_function(input):
+        return _handle_torch_function(dropout, (input, ),
+            {'p': p, 'training': training, 'inplace': inplace})
     _check_p(p)
     return _torch.dropout_(input, p, training) if inplace else _torch.dropout(input, p, training)
 
@@ -1153,6 +1239,9 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
 
 def dropout2d(input, p=0.5, training=True, inplace=False):
     """Zero whole channels of a (N, C, H, W) input."""
+    if type(input) is not _Tensor and _has_torch_function(input):
+        return _handle_torch_function(dropout2d, (input, ),
+            {'p': p, 'training': training, 'inplace': inplace})
     return _feature_dropout("dropout2d", 4, input, p, training, inplace)
 
 
@@ -1185,6 +1274,9 @@ def _alpha_dropout_impl(input, p, training, feature):
 def alpha_dropout(input, p=0.5, training=False, inplace=False):
     """Dropout that keeps a SELU network's mean and variance (dropped units take the
     saturation value, then an affine correction)."""
+    if type(input) is not _Tensor and _has_torch_function(input):
+        return _handle_torch_function(alpha_dropout, (input, ),
+            {'p': p, 'training': training, 'inplace': inplace})
     out = _alpha_dropout_impl(input, p, training, False)
     return input.copy_(out) if inplace and out is not input else out
 
@@ -1319,6 +1411,10 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
                return_indices=False):
     """The largest value of each (dilated) window of a (N, C, L) input: PyTorch's
     max_pool2d_with_indices of the input with a height of 1."""
+    if type(input) is not _Tensor and _has_torch_function(input):
+        return _handle_torch_function(max_pool1d, (input, ),
+            {'kernel_size': kernel_size, 'stride': stride, 'padding': padding,
+             'dilation': dilation, 'ceil_mode': ceil_mode, 'return_indices': return_indices})
     _check_pool_input("max_pool1d", input, 1)
     k, s, p = _pool_params(1, kernel_size, stride, padding)
     d = _tuple(dilation, 1)
@@ -1337,6 +1433,10 @@ def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
     """The largest value of each (dilated) window; with return_indices, (values, indices)."""
+    if type(input) is not _Tensor and _has_torch_function(input):
+        return _handle_torch_function(max_pool2d, (input, ),
+            {'kernel_size': kernel_size, 'stride': stride, 'padding': padding,
+             'dilation': dilation, 'ceil_mode': ceil_mode, 'return_indices': return_indices})
     if return_indices:
         return _compiled["max_pool2d_with_indices"](input, kernel_size, stride, padding, dilation,
                                              ceil_mode)
@@ -1456,6 +1556,8 @@ def adaptive_avg_pool1d(input, output_size):
 def adaptive_avg_pool2d(input, output_size):
     """2-D adaptive average pooling (None in output_size keeps the input size): the mean
     over the last two dims for a 1x1 output, else _adaptive_avg_pool2d, as PyTorch."""
+    if type(input) is not _Tensor and _has_torch_function(input):
+        return _handle_torch_function(adaptive_avg_pool2d, (input, ), {'output_size': output_size})
     size = _adaptive_check(input, 2, output_size, "adaptive_avg_pool2d")
     size = tuple(input.shape[input.dim() - 2 + i] if v is None else v for i, v in enumerate(size))
     if size == (1, 1):

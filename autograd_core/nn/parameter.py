@@ -12,6 +12,7 @@ tensor([1., 2.], requires_grad=True)
 from collections import OrderedDict
 
 import autograd_core as _ag
+from autograd_core.overrides import _disabled_torch_function_impl
 
 __all__ = ["Parameter", "UninitializedParameter", "is_lazy", "Buffer", "UninitializedBuffer",
            "UninitializedTensorMixin"]
@@ -45,6 +46,9 @@ def _rebuild_parameter(data, requires_grad, hooks=None):
 
 class Parameter(_Tensor):
     """A Tensor that a Module treats as one of its parameters."""
+
+    # a Parameter is a plain tensor to every function (torch.overrides)
+    __torch_function__ = _disabled_torch_function_impl
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:

@@ -997,6 +997,11 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
         lines.append('    """' + doc[0])
         lines += [("    " + d) if d.strip() else "" for d in doc[1:]]
         lines.append('    """')
+    # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi): a tensor argument
+    # whose type is not exactly Tensor may carry __torch_function__; plain tensors pay
+    # one pointer comparison per tensor argument
+    body[_first_parse_line(body):_first_parse_line(body)] = _torch_function_hook(
+        schema, pyfunc, first_name, out)
     lines += body
     call_expr = f"{cfunc}({', '.join(call)})"
     if out and schema.returns[0][0] == "Tensor[]":
@@ -1045,6 +1050,30 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
 
 
 _NUMPY_ALIASES = {"dim": "axis", "keepdim": "keepdims"}
+
+
+def _first_parse_line(body):
+    return next(i for i, b in enumerate(body) if b.startswith("    cdef "))
+
+
+def _torch_function_hook(schema, pyfunc, first_name, out):
+    """The lines that hand a call with an overriding argument to handle_torch_function:
+    positional parameters positionally, keyword-only ones (and out=) by keyword."""
+    conds, pos, kw = [], [], []
+    for i, p in enumerate(schema.params):
+        pyname = first_name if i == 0 and p.name == "self" else p.name
+        if p.type in ("Tensor", "Tensor?", "TensorOrScalar"):
+            conds.append(f"(type({pyname}) is not Tensor and has_torch_function({pyname}))")
+        elif p.type == "Tensor[]":
+            conds.append(f"has_torch_function_list({pyname})")
+        (kw.append(f"\"{pyname}\": {pyname}") if p.kwarg_only else pos.append(pyname))
+    if not conds:
+        return []
+    if out:
+        kw.append("\"out\": out")
+    args = "(" + "".join(a + ", " for a in pos) + ")"
+    return [f"    if {' or '.join(conds)}:",
+            f"        return handle_torch_function({pyfunc}, {args}, {{{', '.join(kw)}}})"]
 
 
 def gen_manual_wrapper_names(op):

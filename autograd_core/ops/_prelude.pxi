@@ -19,6 +19,35 @@ from autograd_core._core.tensor import contiguous_format as _contiguous_format
 cnp.import_array()
 
 
+# Note [__torch_function__ in the wrappers]: every generated Python wrapper (namespace
+# function and Tensor method) first checks its tensor arguments for PyTorch's
+# __torch_function__ protocol. The test is `type(x) is not Tensor` (one pointer
+# comparison, so plain tensors pay nothing measurable) and only then has_torch_function:
+# numbers and None never override; another type overrides when its class has a
+# __torch_function__ that is not the disabled one (nn.Parameter's, as PyTorch's).
+# handle_torch_function (autograd_core/overrides.py) then calls the overrides, as
+# torch.overrides does. vmap's BatchedTensor is built on this.
+from autograd_core.overrides import _handle_call as handle_torch_function
+from autograd_core.overrides import _disabled_torch_function_impl
+
+
+cdef inline bint has_torch_function(object x):
+    cdef type t = type(x)
+    if x is None or t is float or t is int or t is bool:
+        return False
+    f = getattr(t, "__torch_function__", None)
+    return f is not None and f is not _disabled_torch_function_impl
+
+
+cdef bint has_torch_function_list(object xs):
+    if type(xs) is not list and type(xs) is not tuple:
+        return False
+    for x in xs:
+        if type(x) is not Tensor and has_torch_function(x):
+            return True
+    return False
+
+
 cdef str cpp_number(object x):
     """A number as PyTorch's C++ messages print it (ostream: -1 for -1.0, 1e-07)."""
     return format(x, "g") if isinstance(x, float) else str(x)

@@ -897,6 +897,9 @@ cdef Tensor _gather_args(Tensor self, str fname, ArgNumbering numbering, object 
 
 
 def _py_gather(input, dim, index, *, out=None, sparse_grad=False):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(index) is not Tensor and has_torch_function(index)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_gather, (input, dim, index, ), {"out": out, "sparse_grad": sparse_grad})
     res = _gather_args(arg_tensor(input, "gather", "input", 1), "gather", FUNCTION_ARGS, dim,
                        index, sparse_grad)
     return with_out("gather", out, res, None, True)
@@ -904,6 +907,9 @@ def _py_gather(input, dim, index, *, out=None, sparse_grad=False):
 
 def _pym_gather(Tensor self, dim, index, *, sparse_grad=False):
     """Values of ``self`` along dim at ``index`` (see autograd_core.gather)."""
+    if (type(dim) is not Tensor and has_torch_function(dim)) or (type(index) is not Tensor and has_torch_function(index)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_pym_gather, (self, dim, index, ), {"sparse_grad": sparse_grad})
     return _gather_args(self, "gather", METHOD_ARGS, dim, index, sparse_grad)
 
 
@@ -1076,6 +1082,9 @@ cdef tuple _scatter_args(str fname, ArgNumbering numbering, tuple args, object d
 
 
 def _py_scatter(input, dim, index, src=None, value=None, *, out=None, reduce=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(index) is not Tensor and has_torch_function(index)) or (type(src) is not Tensor and has_torch_function(src)) or (type(value) is not Tensor and has_torch_function(value)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_scatter, (input, dim, index, src, value, ), {"out": out, "reduce": reduce})
     cdef Tensor self = arg_tensor(input, "scatter", "input", 1)
     d, i, s, r = _scatter_args("scatter", FUNCTION_ARGS, (input, dim, index, src, value), dim, index,
                                src, value, reduce)
@@ -1084,6 +1093,9 @@ def _py_scatter(input, dim, index, src=None, value=None, *, out=None, reduce=Non
 
 def _pym_scatter(self, dim, index, src=None, value=None, *, reduce=None):
     """``self`` with ``src``'s elements (or ``value``) written at ``index`` along dim."""
+    if (type(self) is not Tensor and has_torch_function(self)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(index) is not Tensor and has_torch_function(index)) or (type(src) is not Tensor and has_torch_function(src)) or (type(value) is not Tensor and has_torch_function(value)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_pym_scatter, (self, dim, index, src, value, ), {"reduce": reduce})
     d, i, s, r = _scatter_args("scatter", METHOD_ARGS, (dim, index, src, value), dim, index, src,
                                value, reduce)
     return op_scatter(self, d, i, s, r)
@@ -1161,6 +1173,9 @@ cdef tuple _masked_fill_args(str fname, ArgNumbering numbering, tuple args, obje
 
 
 def _py_masked_fill(input, mask, value):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(mask) is not Tensor and has_torch_function(mask)) or (type(value) is not Tensor and has_torch_function(value)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_masked_fill, (input, mask, value, ), {})
     cdef Tensor self = arg_tensor(input, "masked_fill", "input", 1)
     m, v = _masked_fill_args("masked_fill", FUNCTION_ARGS, (input, mask, value), mask, value)
     return op_masked_fill(self, m, v)
@@ -1168,12 +1183,18 @@ def _py_masked_fill(input, mask, value):
 
 def _pym_masked_fill(self, mask, value):
     """``self`` with ``value`` where the boolean ``mask`` (broadcast) is True."""
+    if (type(self) is not Tensor and has_torch_function(self)) or (type(mask) is not Tensor and has_torch_function(mask)) or (type(value) is not Tensor and has_torch_function(value)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_pym_masked_fill, (self, mask, value, ), {})
     m, v = _masked_fill_args("masked_fill", METHOD_ARGS, (mask, value), mask, value)
     return op_masked_fill(self, m, v)
 
 
 def _py_masked_fill_(self, mask, value):
     """In place: ``value`` where the boolean ``mask`` (broadcast) is True."""
+    if (type(self) is not Tensor and has_torch_function(self)) or (type(mask) is not Tensor and has_torch_function(mask)) or (type(value) is not Tensor and has_torch_function(value)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_masked_fill_, (self, mask, value, ), {})
     m, v = _masked_fill_args("masked_fill_", METHOD_ARGS, (mask, value), mask, value)
     return op_masked_fill_(self, m, v)
 

@@ -714,6 +714,10 @@ def _py_einsum(*args):
     tensor([[3.],
             [3.]])
     """
+    # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi): the operands, given
+    # as varargs or as one list
+    if len(args) >= 2 and (has_torch_function_list(args[1:]) or has_torch_function_list(args[1])):
+        return handle_torch_function(_py_einsum, args, {})
     if len(args) < 2:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
                          "or at least one operand and its subscripts list")

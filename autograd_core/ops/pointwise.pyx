@@ -678,6 +678,9 @@ cdef tuple _div_mode_operands(object input, object other):
 
 
 def _py_div(input, other, *, out=None, rounding_mode=_NO_ROUNDING_MODE):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(other) is not Tensor and has_torch_function(other)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_div, (input, other, ), {"out": out, "rounding_mode": rounding_mode})
     if rounding_mode is _NO_ROUNDING_MODE:
         if not isinstance(input, Tensor) and isinstance(other, Tensor) and is_number(input):
             # number / tensor: PyTorch computes it as reciprocal(tensor) * number
@@ -694,6 +697,9 @@ def _py_div(input, other, *, out=None, rounding_mode=_NO_ROUNDING_MODE):
 
 def _py_div_(input, other, *, rounding_mode=_NO_ROUNDING_MODE):
     """In-place input / other (see div)."""
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(other) is not Tensor and has_torch_function(other)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_div_, (input, other, ), {"rounding_mode": rounding_mode})
     cdef Tensor self = arg_tensor(input, "div_", "input", 1)
     other = arg_tensor_or_scalar(other, "div_", "other", 2)
     if rounding_mode is _NO_ROUNDING_MODE:
@@ -821,6 +827,9 @@ cdef Tensor op_square(Tensor self):
 
 
 def _py_pow(input, exponent, *, out=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(exponent) is not Tensor and has_torch_function(exponent)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_pow, (input, exponent, ), {"out": out})
     if not isinstance(input, Tensor) and isinstance(exponent, Tensor):
         return with_out("pow", out, op_pow(arg_scalar(input, "pow", "self", 1), exponent))
     res = op_pow(arg_tensor(input, "pow", "input", 1),
@@ -936,6 +945,9 @@ cdef Tensor op_floor_divide_(Tensor self, object other):
 
 
 def _py_floor_divide(input, other, *, out=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(other) is not Tensor and has_torch_function(other)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_floor_divide, (input, other, ), {"out": out})
     a, b = _two_operands(input, other, "floor_divide")
     return with_out("floor_divide", out, op_floor_divide(a, b))
 
@@ -959,6 +971,9 @@ cdef Tensor op_remainder_(Tensor self, object other):
 
 
 def _py_remainder(input, other, *, out=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(other) is not Tensor and has_torch_function(other)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_remainder, (input, other, ), {"out": out})
     a, b = _two_operands(input, other, "remainder")
     return with_out("remainder", out, op_remainder(a, b))
 
@@ -987,6 +1002,9 @@ cdef object _fmod_other(str fname, object input, object other):
 
 
 def _py_fmod(input, other, *, out=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(other) is not Tensor and has_torch_function(other)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_fmod, (input, other, ), {"out": out})
     if not isinstance(input, Tensor):
         raise type_error_combination("fmod", (input, other), _TENSOR_OR_NUMBER_OTHER)
     return with_out("fmod", out, op_fmod(input, _fmod_other("fmod", input, other)))
@@ -994,6 +1012,9 @@ def _py_fmod(input, other, *, out=None):
 
 def _py_fmod_(input, other):
     """In-place fmod."""
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(other) is not Tensor and has_torch_function(other)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_fmod_, (input, other, ), {})
     cdef Tensor self = arg_tensor(input, "fmod_", "input", 1)
     return op_fmod_(self, _fmod_other("fmod_", input, other))
 
@@ -1148,6 +1169,9 @@ cdef tuple _clamp_bounds(str fname, object min, object max):
 
 
 def _py_clamp(input, min=None, max=None, *, out=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(min) is not Tensor and has_torch_function(min)) or (type(max) is not Tensor and has_torch_function(max)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_clamp, (input, min, max, ), {"out": out})
     cdef Tensor self = arg_tensor(input, "clamp", "input", 1)
     tensors, lo, hi = _clamp_bounds("clamp", min, max)
     # (Note [out= rules]: with tensor bounds out takes a cast, with number bounds
@@ -1159,6 +1183,9 @@ def _py_clamp(input, min=None, max=None, *, out=None):
 
 def _py_clamp_(input, min=None, max=None):
     """In-place clamp."""
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(min) is not Tensor and has_torch_function(min)) or (type(max) is not Tensor and has_torch_function(max)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_clamp_, (input, min, max, ), {})
     cdef Tensor self = arg_tensor(input, "clamp_", "input", 1)
     tensors, lo, hi = _clamp_bounds("clamp_", min, max)
     if tensors:
@@ -1180,6 +1207,9 @@ cdef object _clamp_bound(str fname, str argname, Tensor self, object bound):
 
 
 def _py_clamp_min(input, min, *, out=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(min) is not Tensor and has_torch_function(min)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_clamp_min, (input, min, ), {"out": out})
     cdef Tensor self = arg_tensor(input, "clamp_min", "input", 1)
     res = op_clamp_min(self, _clamp_bound("clamp_min", "min", self, min))
     return with_out("clamp_min", out, res, None, 0 if isinstance(min, Tensor) else OUT_FOUND)
@@ -1187,11 +1217,17 @@ def _py_clamp_min(input, min, *, out=None):
 
 def _py_clamp_min_(input, min):
     """In-place clamp_min."""
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(min) is not Tensor and has_torch_function(min)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_clamp_min_, (input, min, ), {})
     cdef Tensor self = arg_tensor(input, "clamp_min_", "input", 1)
     return op_clamp_min_(self, _clamp_bound("clamp_min_", "min", self, min))
 
 
 def _py_clamp_max(input, max, *, out=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(max) is not Tensor and has_torch_function(max)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_clamp_max, (input, max, ), {"out": out})
     cdef Tensor self = arg_tensor(input, "clamp_max", "input", 1)
     res = op_clamp_max(self, _clamp_bound("clamp_max", "max", self, max))
     return with_out("clamp_max", out, res, None, 0 if isinstance(max, Tensor) else OUT_FOUND)
@@ -1199,6 +1235,9 @@ def _py_clamp_max(input, max, *, out=None):
 
 def _py_clamp_max_(input, max):
     """In-place clamp_max."""
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(max) is not Tensor and has_torch_function(max)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_clamp_max_, (input, max, ), {})
     cdef Tensor self = arg_tensor(input, "clamp_max_", "input", 1)
     return op_clamp_max_(self, _clamp_bound("clamp_max_", "max", self, max))
 
@@ -1256,6 +1295,9 @@ cdef object _lerp_weight(str fname, object weight):
 
 
 def _py_lerp(input, end, weight, *, out=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(end) is not Tensor and has_torch_function(end)) or (type(weight) is not Tensor and has_torch_function(weight)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_lerp, (input, end, weight, ), {"out": out})
     cdef Tensor self = arg_tensor(input, "lerp", "input", 1)
     cdef Tensor e = arg_tensor(end, "lerp", "end", 2)
     w = _lerp_weight("lerp", weight)
@@ -1268,6 +1310,9 @@ def _py_lerp(input, end, weight, *, out=None):
 
 def _py_lerp_(input, end, weight):
     """In-place lerp."""
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(end) is not Tensor and has_torch_function(end)) or (type(weight) is not Tensor and has_torch_function(weight)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_lerp_, (input, end, weight, ), {})
     cdef Tensor self = arg_tensor(input, "lerp_", "input", 1)
     cdef Tensor e = arg_tensor(end, "lerp_", "end", 2)
     w = _lerp_weight("lerp_", weight)
@@ -1344,6 +1389,9 @@ cdef Tensor _where_args(object condition, object input, object other):
 
 
 def _py_where(condition, input, other, *, out=None):
+    if (type(condition) is not Tensor and has_torch_function(condition)) or (type(input) is not Tensor and has_torch_function(input)) or (type(other) is not Tensor and has_torch_function(other)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_where, (condition, input, other, ), {"out": out})
     if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
         no_out("where", out)      # (PyTorch's overloads with a number take no out=)
     return with_out("where", out, _where_args(condition, input, other), None, True)
@@ -1357,6 +1405,9 @@ def _pym_where(self, condition, other):
     >>> x.where(x > 0, 0.)
     tensor([1., 0.])
     """
+    if (type(self) is not Tensor and has_torch_function(self)) or (type(condition) is not Tensor and has_torch_function(condition)) or (type(other) is not Tensor and has_torch_function(other)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_pym_where, (self, condition, other, ), {})
     return _where_args(condition, self, other)
 
 
@@ -1726,6 +1777,9 @@ def _py_copy_(self, src, non_blocking=False):
     >>> torch.zeros(2).copy_(torch.tensor([1., 2.]))
     tensor([1., 2.])
     """
+    if (type(self) is not Tensor and has_torch_function(self)) or (type(src) is not Tensor and has_torch_function(src)) or (type(non_blocking) is not Tensor and has_torch_function(non_blocking)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_copy_, (self, src, non_blocking, ), {})
     cdef Tensor self_ = arg_tensor(self, "copy_", "input", 0)
     if is_number(src):
         src = make(_fill_value_array(src, dtype_of(self_._data)))
@@ -1979,6 +2033,9 @@ cdef Tensor op_bernoulli_(Tensor self, object p, object generator):
 def _py_bernoulli(input, p=None, *, generator=None, out=None):
     """bernoulli(input): 0/1 with probabilities input; bernoulli(input, p): 0/1 with
     probability p, shaped and typed like input (no derivative, as PyTorch)."""
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(p) is not Tensor and has_torch_function(p)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_bernoulli, (input, p, ), {"generator": generator, "out": out})
     cdef Tensor self = arg_tensor(input, "bernoulli", "input", 1)
     if p is None:
         return with_out("bernoulli", out, op_bernoulli(self, generator))
@@ -2241,6 +2298,9 @@ cdef Tensor _randint_like(Tensor self, object low, object high, object dtype_arg
 
 def _py_randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None,
                      requires_grad=False, memory_format=None, generator=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(low) is not Tensor and has_torch_function(low)) or (type(high) is not Tensor and has_torch_function(high)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_randint_like, (input, low, high, ), {"dtype": dtype, "layout": layout, "device": device, "requires_grad": requires_grad, "memory_format": memory_format, "generator": generator})
     cdef Tensor self = arg_tensor(input, "randint_like", "input", 1)
     return op_randint_like(self, arg_int(low, "randint_like", "low", 2),
                            None if high is None else arg_int(high, "randint_like", "high", 3),
@@ -2677,6 +2737,9 @@ cdef Tensor op_float_power_(Tensor self, object exponent):
 
 
 def _py_float_power(input, exponent, *, out=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(exponent) is not Tensor and has_torch_function(exponent)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_float_power, (input, exponent, ), {"out": out})
     if not isinstance(input, Tensor) and isinstance(exponent, Tensor):
         res = op_float_power(arg_scalar(input, "float_power", "self", 1), exponent)
         return with_out("float_power", out, res, None, True)
@@ -2723,6 +2786,9 @@ cdef Tensor op_xlogy_(Tensor self, object other):
 
 
 def _py_xlogy(input, other, *, out=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(other) is not Tensor and has_torch_function(other)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_xlogy, (input, other, ), {"out": out})
     a, b = _two_operands(input, other, "xlogy")
     return with_out("xlogy", out, op_xlogy(a, b))
 

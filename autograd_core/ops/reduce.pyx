@@ -516,6 +516,9 @@ cdef Tensor op_prod(Tensor self, object dim, bint keepdim, object out_dtype):
 
 
 def _py_prod(input, dim=None, keepdim=False, *, out=None, dtype=None, axis=None, keepdims=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_prod, (input, dim, keepdim, ), {"out": out, "dtype": dtype, "axis": axis, "keepdims": keepdims})
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if keepdims is not None:
@@ -701,11 +704,17 @@ cdef object _max_or_min(bint is_max, object input, object dim, object keepdim, o
 # through max_dim), max(input, other) (the pointwise family's maximum).
 def _py_max(input, dim=None, keepdim=False, *, other=None, out=None, axis=None,
             keepdims=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_max, (input, dim, keepdim, ), {"other": other, "out": out, "axis": axis, "keepdims": keepdims})
     return _max_or_min(True, input, dim, keepdim, other, out, axis, keepdims)
 
 
 def _py_min(input, dim=None, keepdim=False, *, other=None, out=None, axis=None,
             keepdims=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_min, (input, dim, keepdim, ), {"other": other, "out": out, "axis": axis, "keepdims": keepdims})
     return _max_or_min(False, input, dim, keepdim, other, out, axis, keepdims)
 
 
@@ -845,6 +854,9 @@ cdef tuple _var_std_args(str fname, object input, object dim, object unbiased,
 # The table's var / std entries, with PyTorch's overloads (an unbiased flag, or correction).
 def _py_var(input, dim=None, unbiased=None, keepdim=False, *, out=None, correction=None,
             axis=None, keepdims=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(unbiased) is not Tensor and has_torch_function(unbiased)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_var, (input, dim, unbiased, keepdim, ), {"out": out, "correction": correction, "axis": axis, "keepdims": keepdims})
     self, dims, correction, kd = _var_std_args("var", input, dim, unbiased, keepdim,
                                                correction, axis, keepdims)
     return with_out("var", out, op_var(self, dims, correction, kd))
@@ -852,6 +864,9 @@ def _py_var(input, dim=None, unbiased=None, keepdim=False, *, out=None, correcti
 
 def _py_std(input, dim=None, unbiased=None, keepdim=False, *, out=None, correction=None,
             axis=None, keepdims=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(unbiased) is not Tensor and has_torch_function(unbiased)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_std, (input, dim, unbiased, keepdim, ), {"out": out, "correction": correction, "axis": axis, "keepdims": keepdims})
     self, dims, correction, kd = _var_std_args("std", input, dim, unbiased, keepdim,
                                                correction, axis, keepdims)
     return with_out("std", out, op_std(self, dims, correction, kd))
@@ -1523,10 +1538,16 @@ cdef object _median_or_nanmedian(str name, object input, object dim, object keep
 
 
 def _py_median(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_median, (input, dim, keepdim, ), {"out": out, "axis": axis, "keepdims": keepdims})
     return _median_or_nanmedian("median", input, dim, keepdim, out, axis, keepdims)
 
 
 def _py_nanmedian(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_nanmedian, (input, dim, keepdim, ), {"out": out, "axis": axis, "keepdims": keepdims})
     return _median_or_nanmedian("nanmedian", input, dim, keepdim, out, axis, keepdims)
 
 
@@ -1585,6 +1606,9 @@ cdef tuple op_mode(Tensor self, object dim, bint keepdim):
 
 
 def _py_topk(input, k, dim=-1, largest=True, sorted=True, *, out=None, axis=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(k) is not Tensor and has_torch_function(k)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(largest) is not Tensor and has_torch_function(largest)) or (type(sorted) is not Tensor and has_torch_function(sorted)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_topk, (input, k, dim, largest, sorted, ), {"out": out, "axis": axis})
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     cdef Tensor self = arg_tensor(input, "topk", "input", 1)
@@ -1598,6 +1622,9 @@ def _py_topk(input, k, dim=-1, largest=True, sorted=True, *, out=None, axis=None
 
 
 def _py_kthvalue(input, k, dim=-1, keepdim=False, *, out=None, axis=None, keepdims=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(k) is not Tensor and has_torch_function(k)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_kthvalue, (input, k, dim, keepdim, ), {"out": out, "axis": axis, "keepdims": keepdims})
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if keepdims is not None:
@@ -1610,6 +1637,9 @@ def _py_kthvalue(input, k, dim=-1, keepdim=False, *, out=None, axis=None, keepdi
 
 
 def _py_mode(input, dim=-1, keepdim=False, *, out=None, axis=None, keepdims=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_mode, (input, dim, keepdim, ), {"out": out, "axis": axis, "keepdims": keepdims})
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if keepdims is not None:
@@ -1621,6 +1651,9 @@ def _py_mode(input, dim=-1, keepdim=False, *, out=None, axis=None, keepdims=None
 
 
 def _py_cummax(input, dim=None, *, out=None, axis=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_cummax, (input, dim, ), {"out": out, "axis": axis})
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if dim is None:
@@ -1631,6 +1664,9 @@ def _py_cummax(input, dim=None, *, out=None, axis=None):
 
 
 def _py_cummin(input, dim=None, *, out=None, axis=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_cummin, (input, dim, ), {"out": out, "axis": axis})
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if dim is None:
@@ -1737,12 +1773,18 @@ cdef tuple op_std_mean(Tensor self, object dim, object correction, bint keepdim)
 
 
 def _py_var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(unbiased) is not Tensor and has_torch_function(unbiased)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_var_mean, (input, dim, unbiased, keepdim, ), {"correction": correction, "axis": axis, "keepdims": keepdims})
     self, dims, correction, kd = _var_std_args("var_mean", input, dim, unbiased, keepdim,
                                                correction, axis, keepdims)
     return op_var_mean(self, dims, correction, kd)
 
 
 def _py_std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(unbiased) is not Tensor and has_torch_function(unbiased)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_std_mean, (input, dim, unbiased, keepdim, ), {"correction": correction, "axis": axis, "keepdims": keepdims})
     self, dims, correction, kd = _var_std_args("std_mean", input, dim, unbiased, keepdim,
                                                correction, axis, keepdims)
     return op_std_mean(self, dims, correction, kd)

@@ -420,6 +420,9 @@ cdef Tensor op_squeeze(Tensor self, object dim):
 
 
 def _py_squeeze(input, dim=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_squeeze, (input, dim, ), {})
     cdef Tensor x = arg_tensor(input, "squeeze", "input", 1)
     return op_squeeze(x, _squeeze_dim_arg(dim, "squeeze", 2))
 
@@ -578,10 +581,16 @@ cdef object _movedim_py(object input, object source, object destination, str fna
 
 
 def _py_movedim(input, source, destination):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(source) is not Tensor and has_torch_function(source)) or (type(destination) is not Tensor and has_torch_function(destination)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_movedim, (input, source, destination, ), {})
     return _movedim_py(input, source, destination, "movedim")
 
 
 def _py_moveaxis(input, source, destination):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(source) is not Tensor and has_torch_function(source)) or (type(destination) is not Tensor and has_torch_function(destination)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_moveaxis, (input, source, destination, ), {})
     return _movedim_py(input, source, destination, "moveaxis")
 
 
@@ -1280,6 +1289,9 @@ cdef tuple op_split_with_sizes_copy(Tensor self, object split_sizes, object dim)
 
 
 def _py_split(tensor, split_size_or_sections, dim=0):
+    if (type(tensor) is not Tensor and has_torch_function(tensor)) or (type(split_size_or_sections) is not Tensor and has_torch_function(split_size_or_sections)) or (type(dim) is not Tensor and has_torch_function(dim)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_split, (tensor, split_size_or_sections, dim, ), {})
     cdef Tensor x = arg_tensor(tensor, "split", "tensor", 1)
     cdef object d = arg_int(dim, "split", "dim", 2)
     if isinstance(split_size_or_sections, (list, tuple)):
@@ -1333,6 +1345,9 @@ cdef tuple op_tensor_split(Tensor self, object indices_or_sections, object dim):
 
 
 def _py_tensor_split(input, indices_or_sections, dim=0):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(indices_or_sections) is not Tensor and has_torch_function(indices_or_sections)) or (type(dim) is not Tensor and has_torch_function(dim)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_tensor_split, (input, indices_or_sections, dim, ), {})
     cdef Tensor x = arg_tensor(input, "tensor_split", "input", 1)
     return op_tensor_split(x, indices_or_sections, arg_int(dim, "tensor_split", "dim", 2))
 
@@ -1403,6 +1418,9 @@ cdef Tensor op_narrow(Tensor self, object dim, object start, object length):
 
 
 def _py_narrow(input, dim, start, length):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(start) is not Tensor and has_torch_function(start)) or (type(length) is not Tensor and has_torch_function(length)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_narrow, (input, dim, start, length, ), {})
     cdef Tensor x = arg_tensor(input, "narrow", "input", 1)
     if isinstance(start, Tensor):  # narrow.Tensor: a 0-d integral start
         if cnp.PyArray_NDIM((<Tensor>start)._data) != 0 or \
@@ -2219,6 +2237,9 @@ cdef Tensor op_repeat_interleave(Tensor self, object repeats, object dim, object
 
 
 def _py_repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(repeats) is not Tensor and has_torch_function(repeats)) or (type(dim) is not Tensor and has_torch_function(dim)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_repeat_interleave, (input, repeats, dim, ), {"output_size": output_size})
     cdef Tensor self = arg_tensor(input, "repeat_interleave", "input", 1)
     if repeats is not None and not isinstance(repeats, Tensor):
         repeats = arg_int(repeats, "repeat_interleave", "repeats", 2)

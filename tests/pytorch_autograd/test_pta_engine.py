@@ -1386,3 +1386,32 @@ def test_power_function():
         torch.sum(0 ** b).backward()
         return r + [b.grad]
     same(prog)
+
+
+def test_grad_batched_grad():
+    def prog(torch):
+        r = []
+        x = data(torch, 2, 2, requires_grad=True)
+        out = x.clone()
+        batched_grad = torch.arange(3).expand(2, 2, 3).transpose(0, 2).double()
+        r.append(torch.autograd.grad(out, (x,), (batched_grad,), is_grads_batched=True))
+        try:
+            torch.autograd.grad(outputs=out, grad_outputs=(torch.ones(2, 2),), inputs=(x,),
+                                is_grads_batched=True)
+        except RuntimeError as e:
+            r.append(str(e))
+        out = x.sum()
+        r.append(torch.autograd.grad(out, (x,), (torch.arange(3).double(),),
+                                     is_grads_batched=True))
+        try:
+            torch.autograd.grad(outputs=out, grad_outputs=(torch.ones(2).unsqueeze(1),),
+                                inputs=(x,), is_grads_batched=True)
+        except RuntimeError as e:
+            r.append(str(e))
+        # create_graph: the batched gradient is differentiable again
+        y = (x ** 3).sum()
+        (g,) = torch.autograd.grad(y, x, torch.tensor([1., 2.], dtype=torch.float64),
+                                   create_graph=True, is_grads_batched=True)
+        r += [g, torch.autograd.grad(g.sum(), x)]
+        return r
+    same(prog)

@@ -6,3 +6,4 @@ from autograd_core.nn.utils.clip_grad import (  # noqa: F401
 from autograd_core.nn.utils.convert_parameters import (  # noqa: F401
     parameters_to_vector, vector_to_parameters,
 )
+from autograd_core.nn.utils import stateless  # noqa: F401

@@ -1,0 +1,1379 @@
+"""vmap: batching rules over BatchedTensor.
+
+Note [BatchedTensor]: inside ``vmap`` each mapped input is a ``BatchedTensor``: a
+``value`` (a Tensor, or under nested vmap the BatchedTensor of the enclosing level)
+whose dim 0 is the batch dimension of ``level``, and whose other dims are the logical
+tensor the function sees. Physical layout: under nested vmaps the batch dims sit in
+front in level order (outermost vmap first). BatchedTensor is not a Tensor: it reaches
+the library through PyTorch's ``__torch_function__`` protocol (Note [__torch_function__
+in the wrappers], ops/_prelude.pxi), its methods and its operators. Each call is
+handled once per level: the arguments batched at the innermost level present are
+unwrapped, a batching rule computes on the values (batch dim in front; the rule
+shifts dim arguments, broadcasts, folds the batch into a matrix product's batch or a
+convolution's N) and wraps the result; values of enclosing levels dispatch again, one
+level down. An op without a rule runs once per sample (PyTorch's performance warning)
+and stacks the results: slower, never wrong.
+"""
+import functools
+import operator
+import warnings
+
+import autograd_core as _ag
+from autograd_core import _vmap_state
+from autograd_core.utils._pytree import tree_flatten, tree_unflatten
+
+Tensor = _ag.Tensor
+
+# active vmap levels, innermost last: [level, batch_size, randomness] (kept in
+# _vmap_state, where the random creation functions see them)
+_LEVELS = _vmap_state.LEVELS
+
+
+def active_levels():
+    return _LEVELS
+
+
+def _level_info(level):
+    for entry in _LEVELS:
+        if entry[0] == level:
+            return entry
+    raise RuntimeError("vmap: a BatchedTensor was used outside of the vmap that made it")
+
+
+def _fname(func):
+    return getattr(func, "__name__", type(func).__name__)
+
+
+class BatchedTensor:
+    """A tensor with a hidden batch dimension (Note [BatchedTensor])."""
+
+    __slots__ = ("_value", "_level")
+
+    def __init__(self, value, level):
+        self._value = value
+        self._level = level
+
+    # -- what the function sees: the logical tensor
+    @property
+    def shape(self):
+        return _ag.Size(tuple(self._value.shape)[1:])
+
+    def size(self, dim=None):
+        s = self.shape
+        if dim is None:
+            return s
+        return s[_wrap_dim(dim, len(s))]
+
+    def dim(self):
+        return self._value.dim() - 1
+
+    ndim = property(dim)
+
+    def ndimension(self):
+        return self.dim()
+
+    def numel(self):
+        n = 1
+        for s in self.shape:
+            n *= s
+        return n
+
+    def __len__(self):
+        if self.dim() == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self.shape[0]
+
+    dtype = property(lambda self: self._value.dtype)
+    device = property(lambda self: self._value.device)
+    layout = property(lambda self: self._value.layout)
+    is_cuda = False
+    is_sparse = False
+    is_quantized = False
+    is_meta = False
+
+    def is_floating_point(self):
+        return self._value.is_floating_point()
+
+    def is_complex(self):
+        return self._value.is_complex()
+
+    @property
+    def requires_grad(self):
+        return self._value.requires_grad
+
+    def requires_grad_(self, requires_grad=True):
+        physical(self).requires_grad_(requires_grad)
+        return self
+
+    @property
+    def grad_fn(self):
+        return physical(self).grad_fn
+
+    def __repr__(self):
+        return f"BatchedTensor(lvl={self._level}, bdim=0, value=\n{self._value!r}\n)"
+
+    def item(self):
+        raise RuntimeError(
+            "vmap: It looks like you're calling .item() on a Tensor. We don't support vmap "
+            "over calling .item() on a Tensor, please try to rewrite what you're doing with "
+            "other operations. If error is occurring somewhere inside PyTorch internals, "
+            "please file a bug report.")
+
+    tolist = item
+
+    def __bool__(self):
+        raise RuntimeError(
+            "vmap: It looks like you're attempting to use a Tensor in some data-dependent "
+            "control flow. We don't support that yet, please file an issue at "
+            "https://github.com/pytorch/pytorch/issues .")
+
+    __float__ = __int__ = __index__ = item
+
+    def __hash__(self):
+        return id(self)
+
+    def __iter__(self):
+        return iter(self.unbind(0))
+
+    # -- the protocol
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return _dispatch(func, _fname(func), args, kwargs or {})
+
+    def __getattr__(self, name):
+        try:
+            method = getattr(Tensor, name)
+        except AttributeError:
+            raise AttributeError(f"'Tensor' object has no attribute '{name}'") from None
+        if isinstance(method, property) or not callable(method):
+            # a Tensor property (T, mT, real, ...): through its method spelling
+            return _property(self, name)
+
+        def bound(*args, **kwargs):
+            return _dispatch(method, name, (self,) + args, kwargs)
+        return bound
+
+    # -- operators (Tensor's return NotImplemented for a BatchedTensor operand)
+    def __getitem__(self, idx):
+        return _dispatch(Tensor.__getitem__, "__getitem__", (self, idx), {})
+
+    def __setitem__(self, idx, value):
+        return _dispatch(Tensor.__setitem__, "__setitem__", (self, idx, value), {})
+
+
+def _property(bt, name):
+    if name == "T":
+        return bt.permute(*reversed(range(bt.dim())))
+    if name == "mT":
+        return bt.transpose(-2, -1)
+    if name in ("data",):
+        return rewrap(physical(bt).detach(), levels_of(bt))
+    if name == "grad":
+        return None
+    if name == "is_leaf":
+        return physical(bt).is_leaf
+    raise RuntimeError(f"vmap: Tensor.{name} is not supported on a batched tensor")
+
+
+def _binop(op, name):
+    def forward(self, other):
+        return _dispatch(op, name, (self, other), {})
+
+    def reflected(self, other):
+        return _dispatch(op, name, (other, self), {})
+    return forward, reflected
+
+
+for _name, _op in [("add", operator.add), ("sub", operator.sub), ("mul", operator.mul),
+                   ("truediv", operator.truediv), ("floordiv", operator.floordiv),
+                   ("mod", operator.mod), ("pow", operator.pow), ("matmul", operator.matmul),
+                   ("and", operator.and_), ("or", operator.or_), ("xor", operator.xor),
+                   ("lshift", operator.lshift), ("rshift", operator.rshift)]:
+    _f, _r = _binop(_op, "__" + _name + "__")
+    setattr(BatchedTensor, "__" + _name + "__", _f)
+    setattr(BatchedTensor, "__r" + _name + "__", _r)
+for _name, _op in [("lt", operator.lt), ("le", operator.le), ("gt", operator.gt),
+                   ("ge", operator.ge), ("eq", operator.eq), ("ne", operator.ne)]:
+    setattr(BatchedTensor, "__" + _name + "__", _binop(_op, "__" + _name + "__")[0])
+for _name, _op in [("neg", operator.neg), ("pos", operator.pos), ("abs", operator.abs),
+                   ("invert", operator.invert)]:
+    setattr(BatchedTensor, "__" + _name + "__",
+            (lambda op, n: lambda self: _dispatch(op, n, (self,), {}))(_op, "__" + _name + "__"))
+for _name, _op in [("iadd", operator.iadd), ("isub", operator.isub), ("imul", operator.imul),
+                   ("itruediv", operator.itruediv), ("ipow", operator.ipow)]:
+    setattr(BatchedTensor, "__" + _name + "__",
+            (lambda op, n: lambda self, other: _dispatch(op, n, (self, other), {}))(
+                _op, "__" + _name + "__"))
+del _name, _op, _f, _r
+
+
+# ---------------------------------------------------------------- levels and physical values
+
+def debug_unwrap(tensor, *, recurse=True):
+    """The tensor inside vmap's BatchedTensor (its batch dims in front), for debugging;
+    with recurse, through every level. A plain tensor is returned as it is.
+
+    >>> import autograd_core as torch
+    >>> from autograd_core.func import vmap, debug_unwrap
+    >>> seen = []
+    >>> _ = vmap(lambda x: seen.append(debug_unwrap(x).shape) or x)(torch.zeros(3, 2))
+    >>> seen
+    [autograd_core.Size([3, 2])]
+    """
+    if type(tensor) is not BatchedTensor:
+        return tensor
+    return physical(tensor) if recurse else tensor._value
+
+
+def is_batched(x):
+    return type(x) is BatchedTensor
+
+
+def levels_of(x):
+    """The levels x is batched at, innermost (outermost wrapper) first."""
+    out = []
+    while type(x) is BatchedTensor:
+        out.append(x._level)
+        x = x._value
+    return out
+
+
+def physical(x):
+    while type(x) is BatchedTensor:
+        x = x._value
+    return x
+
+
+def rewrap(p, levels):
+    """p's leading dims as the batch dims of levels (innermost first, as levels_of)."""
+    for lv in reversed(levels):
+        p = BatchedTensor(p, lv)
+    return p
+
+
+def _batch_at_levels(x, want):
+    """x batched (expanded where it is not) at every level of want (ascending): the
+    physical tensor, its leading dims the levels of want in order."""
+    have = sorted(levels_of(x))
+    p = physical(x)
+    for i, lv in enumerate(want):
+        if lv not in have:
+            size = _level_info(lv)[1]
+            p = p.unsqueeze(i)
+            shape = list(p.shape)
+            shape[i] = size
+            p = p.expand(*shape)
+    return p
+
+
+def differentiable_batched(x, alias):
+    """grad's differentiable alias of x under vmap (Note [grad under vmap])."""
+    want = [e[0] for e in _LEVELS]
+    p = alias(_batch_at_levels(x, want))
+    return rewrap(p, list(reversed(want)))
+
+
+def physical_like(g, o):
+    """A cotangent g for output o, as o's physical tensor."""
+    want = sorted(levels_of(o))
+    return _batch_at_levels(g, want) if want else physical(g)
+
+
+def rewrap_like(r, i):
+    return rewrap(r, levels_of(i)) if is_batched(i) else r
+
+
+def detach_any(x):
+    if is_batched(x):
+        return rewrap(physical(x).detach(), levels_of(x))
+    return x.detach()
+
+
+# Note [grad under vmap]: grad run inside vmap (per-sample gradients) makes its inputs
+# batched at every active vmap level, expanding an unbatched one (a shared weight) to
+# one copy per sample, and takes its aliases on the physical tensors. The function's
+# ops then record the autograd graph on the physical tensors, where samples never mix,
+# so one autograd.grad of the physical output (ones as cotangent) w.r.t. the physical
+# inputs is every sample's gradient at once.
+
+
+# ---------------------------------------------------------------- dispatch
+
+def _wrap_dim(d, n):
+    if not isinstance(d, int):
+        return d
+    if n == 0:
+        lo, hi = -1, 0
+    else:
+        lo, hi = -n, n - 1
+    if d < lo or d > hi:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], "
+                         f"but got {d})")
+    return d + n if d < 0 else d
+
+
+def _current_level(args, kwargs):
+    """The innermost level among the arguments (those in lists too: cat's tensors)."""
+    lv = 0
+    for group in (args, kwargs.values()):
+        for a in group:
+            if type(a) is BatchedTensor:
+                if a._level > lv:
+                    lv = a._level
+            elif type(a) is list or type(a) is tuple:
+                for b in a:
+                    if type(b) is BatchedTensor and b._level > lv:
+                        lv = b._level
+    return lv
+
+
+class _Ctx:
+    """One call at one level: which arguments are batched, the batch size."""
+    __slots__ = ("level", "size")
+
+    def __init__(self, level):
+        self.level = level
+        self.size = _level_info(level)[1]
+
+    def batched(self, x):
+        return type(x) is BatchedTensor and x._level == self.level
+
+    def wrap(self, out):
+        lv = self.level
+        return _tree_map_tensors(lambda t: BatchedTensor(t, lv), out)
+
+    def value(self, x):
+        """x's value with the batch dim in front, or x (unbatched)."""
+        return x._value if self.batched(x) else x
+
+    def moved(self, x):
+        """x's value with a batch dim in front, expanded when x is unbatched."""
+        if self.batched(x):
+            return x._value
+        if isinstance(x, Tensor) or type(x) is BatchedTensor:
+            return x.unsqueeze(0).expand(self.size, *x.shape)
+        return x
+
+
+def _tree_map_tensors(fn, out):
+    if isinstance(out, Tensor) or type(out) is BatchedTensor:
+        return fn(out)
+    if isinstance(out, tuple) and hasattr(type(out), "_fields"):
+        return type(out)(*[_tree_map_tensors(fn, o) for o in out])
+    if isinstance(out, (tuple, list)):
+        return type(out)(_tree_map_tensors(fn, o) for o in out)
+    return out
+
+
+_RULES = {}
+
+
+def _rule(*names):
+    def deco(fn):
+        for n in names:
+            _RULES[n] = fn
+        return fn
+    return deco
+
+
+def _dispatch(func, name, args, kwargs):
+    lv = _current_level(args, kwargs)
+    ctx = _Ctx(lv)
+    if kwargs.get("out") is not None:
+        return _fallback(ctx, func, name, args, kwargs)
+    kwargs = {k: v for k, v in kwargs.items() if not (k == "out" and v is None)}
+    rule = _RULES.get(name)
+    if rule is None and name.endswith("_") and not name.endswith("__"):
+        rule = _RULES.get(name[:-1])
+        if rule is _pointwise:
+            rule = _inplace_pointwise
+        elif rule is not None and rule is not _random:
+            rule = None
+    if rule is not None:
+        res = rule(ctx, func, name, args, kwargs)
+        if res is not NotImplemented:
+            return res
+    return _fallback(ctx, func, name, args, kwargs)
+
+
+# ---------------------------------------------------------------- fallback
+
+def _fallback(ctx, func, name, args, kwargs):
+    """Runs func once per sample and stacks the results (PyTorch's BatchedFallback)."""
+    inplace = name.endswith("_") and not name.endswith("__")
+    if inplace and not ctx.batched(args[0]) or kwargs.get("out") is not None:
+        raise RuntimeError(f"vmap: {name}(self, *extra_args) is not possible because there "
+                           f"exists a Tensor `other` in extra_args that has more elements than "
+                           f"`self`. This happened due to `other` being vmapped over but "
+                           f"`self` not being vmapped over in a vmap. Please try to use "
+                           f"out-of-place operators instead of {name}. If said operator is "
+                           f"being called inside the PyTorch framework, please file a bug "
+                           f"report instead.")
+    warnings.warn(f"There is a performance drop because we have not yet implemented the "
+                  f"batching rule for aten::{name}. Please file us an issue on GitHub so "
+                  f"that we can prioritize its implementation.", UserWarning, stacklevel=3)
+    flat, spec = tree_flatten((args, kwargs))
+    results = []
+    for b in range(ctx.size):
+        sample = [x._value[b] if ctx.batched(x) else x for x in flat]
+        a, k = tree_unflatten(sample, spec)
+        results.append(func(*a, **k))
+    if inplace:
+        return args[0]        # each sample was written through its view of the batch
+    first = results[0]
+    flat_first, out_spec = tree_flatten(first)
+    outs = []
+    for i, o in enumerate(flat_first):
+        if isinstance(o, Tensor) or type(o) is BatchedTensor:
+            outs.append(BatchedTensor(_ag.stack([tree_flatten(r)[0][i] for r in results]),
+                                      ctx.level))
+        else:
+            outs.append(o)
+    return tree_unflatten(outs, out_spec)
+
+
+# ---------------------------------------------------------------- pointwise
+
+def _logical_dim(x):
+    return x.dim() if isinstance(x, Tensor) or type(x) is BatchedTensor else 0
+
+
+def _arrange(ctx, operands):
+    """The operands' values for a broadcasting op: batched ones with their logical dims
+    padded to the widest logical rank (so the batch dim stays in front)."""
+    rank = max([_logical_dim(x) for x in operands] + [0])
+    out = []
+    for x in operands:
+        if ctx.batched(x):
+            v = x._value
+            pad = rank - (v.dim() - 1)
+            if pad:
+                v = v.reshape((v.shape[0],) + (1,) * pad + tuple(v.shape)[1:])
+            out.append(v)
+        else:
+            out.append(x)
+    return out, rank
+
+
+def _is_tensorish(x):
+    return isinstance(x, Tensor) or type(x) is BatchedTensor
+
+
+def _pointwise(ctx, func, name, args, kwargs):
+    tensor_pos = [i for i, a in enumerate(args) if _is_tensorish(a)]
+    arranged, _ = _arrange(ctx, [args[i] for i in tensor_pos])
+    new = list(args)
+    for i, v in zip(tensor_pos, arranged):
+        new[i] = v
+    kw = dict(kwargs)
+    for k, v in kwargs.items():
+        if ctx.batched(v):
+            return NotImplemented
+    return ctx.wrap(func(*new, **kw))
+
+
+def _inplace_pointwise(ctx, func, name, args, kwargs):
+    self = args[0]
+    if not ctx.batched(self):
+        others = [a for a in args[1:] if ctx.batched(a)]
+        shape = list(_ag.broadcast_shapes(*[tuple(a.shape) for a in args if _is_tensorish(a)]))
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
+                           f"shape {[ctx.size] + shape}" if others else "vmap: in-place op")
+    _pointwise(ctx, func, name, args, kwargs)
+    return self
+
+
+_POINTWISE = """abs absolute acos arccos acosh arccosh add addcdiv addcmul angle asin arcsin
+asinh arcsinh atan arctan atan2 arctan2 atanh arctanh bitwise_and bitwise_not bitwise_or
+bitwise_xor ceil clamp clamp_max clamp_min clip copysign cos cosh deg2rad digamma div divide
+eq erf erfc erfinv exp exp2 expm1 float_power floor floor_divide fmax fmin fmod frac ge
+greater greater_equal gt heaviside hypot i0 igamma igammac isfinite isinf isnan isneginf
+isposinf isreal ldexp le lerp less less_equal lgamma log log10 log1p log2 logaddexp
+logaddexp2 logical_and logical_not logical_or logical_xor logit lt maximum minimum mul
+multiply nan_to_num ne neg negative nextafter not_equal polygamma positive pow rad2deg
+reciprocal remainder round rsqrt sgn sigmoid sign signbit sin sinc sinh sqrt square sub
+subtract tan tanh true_divide trunc fix where xlogy relu relu6 elu selu celu gelu silu mish
+hardtanh hardsigmoid hardswish hardshrink softshrink tanhshrink leaky_relu softplus
+logsigmoid threshold sigmoid_ rsub clone contiguous detach float double half int long bool
+to type_as zeros_like ones_like full_like empty_like masked_fill __add__ __sub__ __mul__
+__truediv__ __floordiv__ __mod__ __pow__ __and__ __or__ __xor__ __lshift__ __rshift__
+__lt__ __le__ __gt__ __ge__ __eq__ __ne__ __neg__ __pos__ __abs__ __invert__""".split()
+for _n in _POINTWISE:
+    _RULES[_n] = _pointwise
+
+
+@_rule("__iadd__", "__isub__", "__imul__", "__itruediv__", "__ipow__")
+def _inplace_operator(ctx, func, name, args, kwargs):
+    return _inplace_pointwise(ctx, func, name, args, kwargs)
+
+
+@_rule("masked_fill")
+def _masked_fill(ctx, func, name, args, kwargs):
+    if ctx.batched(args[2] if len(args) > 2 else kwargs.get("value")):
+        return NotImplemented
+    return _pointwise(ctx, func, name, args, kwargs)
+
+
+# ---------------------------------------------------------------- random ops
+
+_RANDOM_ERROR = ("vmap: called random operation while in randomness error mode. Please either "
+                 "use the 'same' or 'different' randomness flags on vmap or perform the "
+                 "randomness operation out of vmap")
+
+
+@_rule("rand_like", "randn_like", "randint_like", "bernoulli", "dropout", "alpha_dropout",
+       "feature_alpha_dropout", "dropout1d", "dropout2d", "dropout3d", "normal", "uniform",
+       "exponential", "geometric", "log_normal", "cauchy", "random", "multinomial", "rrelu",
+       "poisson")
+def _random(ctx, func, name, args, kwargs):
+    mode = _level_info(ctx.level)[2]
+    training = kwargs.get("training", True)
+    if name in ("dropout", "alpha_dropout", "feature_alpha_dropout", "dropout1d", "dropout2d",
+                "dropout3d") and (len(args) > 2 and args[2] is False or training is False):
+        return ctx.wrap(func(*[ctx.value(a) for a in args], **kwargs))
+    if name in ("dropout", "alpha_dropout", "feature_alpha_dropout", "dropout1d", "dropout2d",
+                "dropout3d", "rrelu") and (len(args) > 1 and args[1] == 0 or
+                                          kwargs.get("p", None) == 0):
+        return ctx.wrap(func(*[ctx.value(a) for a in args], **kwargs))
+    if mode == "error":
+        raise RuntimeError(_RANDOM_ERROR)
+    inplace = name.endswith("_")
+    self = args[0]
+    if mode == "different":
+        # one draw of the whole batch, as PyTorch's batched random kernels
+        if inplace and not ctx.batched(self):
+            raise RuntimeError("vmap: Cannot ask for different inplace randomness on an "
+                               "unbatched tensor. This will appear like same randomness. If "
+                               "this is necessary for your usage, please file an issue with "
+                               "functorch.")
+        if name in ("dropout2d", "dropout3d", "feature_alpha_dropout", "dropout1d"):
+            return NotImplemented
+        vals = [ctx.moved(a) if i == 0 else ctx.value(a) for i, a in enumerate(args)]
+        out = func(*vals, **kwargs)
+        return self if inplace else ctx.wrap(out)
+    # same: one draw for the logical shape, shared by every sample
+    if any(ctx.batched(a) for a in args[1:]):
+        return NotImplemented
+    if name in ("rand_like", "randn_like", "randint_like"):
+        logical = func(_ag.empty(tuple(self.shape), dtype=self.dtype), *args[1:], **kwargs)
+        return logical
+    if name in ("dropout", "alpha_dropout", "feature_alpha_dropout", "dropout1d",
+                "dropout2d", "dropout3d", "bernoulli") and ctx.batched(self):
+        if name == "bernoulli" and len(args) == 1 and "p" not in kwargs:
+            return NotImplemented
+        mask_src = _ag.ones(tuple(self.shape), dtype=self.dtype)
+        mask = func(mask_src, *args[1:], **kwargs)
+        if name == "bernoulli":
+            return ctx.wrap(mask.unsqueeze(0).expand(ctx.size, *mask.shape).clone())
+        return ctx.wrap(self._value * mask)
+    if inplace:
+        if ctx.batched(self):
+            logical = func(_ag.empty(tuple(self.shape), dtype=self.dtype), *args[1:], **kwargs)
+            self._value.copy_(logical.unsqueeze(0).expand_as(self._value))
+            return self
+        return func(*args, **kwargs)
+    return NotImplemented
+
+
+def _random_creation(draw, size, per_sample=False):
+    """rand/randn/randint/randperm called under vmap (they take no tensor to dispatch
+    on; _creation.py hands them here): "error" raises, "same" draws once, "different"
+    draws one sample per batch entry of every "different" level in one call (PyTorch's
+    stream order: the batch dims in front), or, per_sample, one call per entry."""
+    if any(e[2] == "error" for e in _LEVELS):
+        raise RuntimeError(_RANDOM_ERROR)
+    levels = [e for e in _LEVELS if e[2] == "different"]
+    saved = list(_LEVELS)
+    del _LEVELS[:]                  # the draw itself runs outside vmap
+    try:
+        prefix = tuple(e[1] for e in levels)
+        if not levels:
+            return draw(size)
+        if per_sample:
+            n = 1
+            for b in prefix:
+                n *= b
+            draws = [draw(size) for _ in range(n)]
+            val = _ag.stack(draws).reshape(prefix + tuple(draws[0].shape))
+        else:
+            val = draw(prefix + tuple(size))
+    finally:
+        _LEVELS[:] = saved
+    return rewrap(val, [e[0] for e in reversed(levels)])
+
+
+_vmap_state.RANDOM_HOOK[0] = _random_creation
+
+
+# ---------------------------------------------------------------- reductions
+
+_FULL_REDUCE_DEFAULT = {"sum", "mean", "prod", "amax", "amin", "std", "var", "logsumexp",
+                        "norm", "all", "any", "nansum", "nanmean", "count_nonzero",
+                        "argmax", "argmin", "max", "min", "median", "nanmedian"}
+
+
+def _dim_arg(name, args, kwargs, pos):
+    if "dim" in kwargs:
+        return kwargs["dim"], "kw"
+    if len(args) > pos and not (name in ("std", "var") and isinstance(args[pos], bool)):
+        return args[pos], "pos"
+    return None, None
+
+
+def _shift(d, n):
+    if isinstance(d, (tuple, list)):
+        return tuple(_wrap_dim(x, n) + 1 for x in d)
+    return _wrap_dim(d, n) + 1
+
+
+@_rule("sum", "mean", "prod", "amax", "amin", "std", "var", "logsumexp", "norm", "all", "any",
+       "nansum", "nanmean", "count_nonzero", "argmax", "argmin", "max", "min", "median",
+       "nanmedian", "softmax", "log_softmax", "cumsum", "cumprod", "logcumsumexp", "cummax",
+       "cummin", "std_mean", "var_mean", "mode", "kthvalue", "topk", "sort", "argsort",
+       "flip", "roll")
+def _reduction(ctx, func, name, args, kwargs):
+    self = args[0]
+    if not ctx.batched(self) or any(ctx.batched(a) for a in args[1:]):
+        return NotImplemented
+    v = self._value
+    n = v.dim() - 1
+    pos = {"norm": 2, "kthvalue": 2, "topk": 2}.get(name, 1)
+    if name == "logsumexp" or name in ("softmax", "log_softmax", "cumsum", "cumprod",
+                                       "logcumsumexp", "cummax", "cummin"):
+        pos = 1
+    if name in ("max", "min") and len(args) > 1 and _is_tensorish(args[1]):
+        return _pointwise(ctx, func, name, args, kwargs)
+    if name == "flip":
+        dims = args[1] if len(args) > 1 else kwargs["dims"]
+        if isinstance(dims, int):
+            dims = (dims,)
+        return ctx.wrap(func(v, _shift(tuple(dims), n)))
+    if name == "roll":
+        shifts = args[1] if len(args) > 1 else kwargs["shifts"]
+        dims = args[2] if len(args) > 2 else kwargs.get("dims")
+        if dims is None:
+            return ctx.wrap(func(v.flatten(1), shifts, 1).reshape(v.shape))
+        return ctx.wrap(func(v, shifts, _shift(dims, n)))
+    d, where = _dim_arg(name, args, kwargs, pos)
+    new_args, new_kwargs = list(args), dict(kwargs)
+    new_args[0] = v
+    if d is None:
+        if name not in _FULL_REDUCE_DEFAULT:
+            return NotImplemented
+        if name in ("argmax", "argmin", "max", "min", "median", "nanmedian", "all", "any",
+                    "count_nonzero", "norm", "prod") or n == 0:
+            if name == "norm":
+                if len(args) > 2 or kwargs:
+                    return NotImplemented
+                p = args[1] if len(args) > 1 else "fro"
+                return ctx.wrap(func(v.reshape(v.shape[0], -1), p, 1))
+            if name in ("max", "min", "median", "nanmedian") and len(args) > 1:
+                return NotImplemented
+            flat = v.reshape(v.shape[0], -1)
+            new_args[0] = flat
+            if kwargs.get("keepdim"):
+                return NotImplemented
+            out = func(flat, 1, *new_args[1:], **new_kwargs)
+            if name in ("max", "min", "median", "nanmedian"):
+                out = out[0]          # the full reduction gives values only
+            return ctx.wrap(out)
+        dims = tuple(range(1, n + 1))
+        if name in ("std", "var", "std_mean", "var_mean") and len(args) > 1:
+            # std(input, unbiased)
+            new_kwargs["unbiased"] = args[1]
+            new_args = [v]
+        new_kwargs["dim"] = dims
+        return ctx.wrap(func(*new_args, **new_kwargs))
+    shifted = _shift(d, n) if n > 0 or not isinstance(d, (tuple, list)) or d else d
+    if n == 0 and isinstance(d, (tuple, list)) and len(d) == 0:
+        shifted = ()
+    if where == "kw":
+        new_kwargs["dim"] = shifted
+    else:
+        new_args[pos] = shifted
+    return ctx.wrap(func(*new_args, **new_kwargs))
+
+
+# ---------------------------------------------------------------- views and shapes
+
+def _sizes(args, start=1):
+    s = args[start:]
+    if len(s) == 1 and isinstance(s[0], (tuple, list, _ag.Size)):
+        return tuple(s[0])
+    return tuple(s)
+
+
+@_rule("view", "reshape")
+def _view(ctx, func, name, args, kwargs):
+    self = args[0]
+    if not ctx.batched(self) or kwargs:
+        return NotImplemented
+    shape = _sizes(args)
+    if len(shape) == 1 and not isinstance(shape[0], int):
+        return NotImplemented            # view(dtype)
+    v = self._value
+    return ctx.wrap(getattr(v, name)(v.shape[0], *shape))
+
+
+@_rule("view_as", "reshape_as", "expand_as")
+def _as(ctx, func, name, args, kwargs):
+    base = {"view_as": "view", "reshape_as": "reshape", "expand_as": "expand"}[name]
+    return _dispatch(getattr(Tensor, base), base, (args[0], tuple(args[1].shape)), {})
+
+
+@_rule("expand")
+def _expand(ctx, func, name, args, kwargs):
+    self = args[0]
+    if not ctx.batched(self):
+        return NotImplemented
+    shape = _sizes(args)
+    v = self._value
+    n = v.dim() - 1
+    lead = len(shape) - n
+    if lead < 0:
+        return NotImplemented
+    if lead:
+        v = v.reshape((v.shape[0],) + (1,) * lead + tuple(v.shape)[1:])
+    return ctx.wrap(v.expand(v.shape[0], *shape))
+
+
+@_rule("permute")
+def _permute(ctx, func, name, args, kwargs):
+    self = args[0]
+    if not ctx.batched(self):
+        return NotImplemented
+    dims = _sizes(args) if "dims" not in kwargs else tuple(kwargs["dims"])
+    n = self.dim()
+    return ctx.wrap(self._value.permute(0, *[_wrap_dim(d, n) + 1 for d in dims]))
+
+
+@_rule("transpose", "swapaxes", "swapdims", "movedim", "moveaxis", "unsqueeze", "squeeze",
+       "select", "narrow", "unbind", "split", "chunk", "tensor_split", "unflatten", "diagonal",
+       "t", "flatten", "unfold", "repeat_interleave", "diff", "tril", "triu", "trace",
+       "split_with_sizes", "index_select", "gather", "take_along_dim", "squeeze_",
+       "unsqueeze_", "t_", "transpose_", "adjoint", "matrix_power")
+def _dim_ops(ctx, func, name, args, kwargs):
+    self = args[0]
+    if not ctx.batched(self) or any(ctx.batched(a) for a in args[1:] if name not in (
+            "gather", "take_along_dim", "index_select")) or kwargs.get("dim") is not None and \
+            name not in ("unbind", "split", "chunk", "tensor_split", "squeeze", "unflatten",
+                         "select", "narrow", "diff", "repeat_interleave", "index_select",
+                         "gather", "take_along_dim"):
+        return NotImplemented
+    v = self._value
+    n = v.dim() - 1
+    rest = list(args[1:])
+    kw = dict(kwargs)
+    if name in ("t", "t_", "adjoint"):
+        if n < 2:
+            return ctx.wrap(v) if name != "adjoint" else NotImplemented
+        return ctx.wrap(getattr(v, "transpose" if name != "t_" else "transpose_")(1, 2)
+                        if name != "adjoint" else v.transpose(-2, -1)) if name != "t_" \
+            else _transpose_inplace(self, v)
+    if name in ("trace", "matrix_power"):
+        if name == "trace":
+            return ctx.wrap(v.diagonal(0, 1, 2).sum(-1))
+        return ctx.wrap(func(v, *rest))
+    if name in ("tril", "triu"):
+        return ctx.wrap(func(v, *rest, **kw))
+    if name in ("transpose", "swapaxes", "swapdims", "transpose_"):
+        d0, d1 = (rest + [kw.pop("dim0", None), kw.pop("dim1", None)])[:2] \
+            if len(rest) >= 2 else (kw["dim0"], kw["dim1"])
+        out = getattr(v, name)(_shift(d0, n), _shift(d1, n))
+        return self if name.endswith("_") else ctx.wrap(out)
+    if name in ("movedim", "moveaxis"):
+        src, dst = rest[0] if rest else kw["source"], rest[1] if len(rest) > 1 else \
+            kw["destination"]
+        return ctx.wrap(v.movedim(_shift(src, n), _shift(dst, n)))
+    if name in ("unsqueeze", "unsqueeze_"):
+        d = rest[0] if rest else kw["dim"]
+        out = getattr(v, name)(_wrap_dim(d, n + 1) + 1)
+        return self if name.endswith("_") else ctx.wrap(out)
+    if name in ("squeeze", "squeeze_"):
+        d = rest[0] if rest else kw.get("dim")
+        if d is None:
+            dims = tuple(i + 1 for i, s in enumerate(tuple(v.shape)[1:]) if s == 1)
+            out = getattr(v, name)(dims) if dims else (v if name.endswith("_") else v.view_as(v))
+        else:
+            out = getattr(v, name)(_shift(d, n) if n else ())
+        return self if name.endswith("_") else ctx.wrap(out)
+    if name == "flatten":
+        start = rest[0] if rest else kw.get("start_dim", 0)
+        end = rest[1] if len(rest) > 1 else kw.get("end_dim", -1)
+        if n == 0:
+            return ctx.wrap(v.reshape(v.shape[0], 1))
+        return ctx.wrap(v.flatten(_shift(start, n), _shift(end, n)))
+    if name == "unflatten":
+        d = rest[0] if rest else kw["dim"]
+        sizes = rest[1] if len(rest) > 1 else kw["sizes"]
+        return ctx.wrap(v.unflatten(_shift(d, n), sizes))
+    if name == "diagonal":
+        offset = rest[0] if rest else kw.get("offset", 0)
+        d1 = rest[1] if len(rest) > 1 else kw.get("dim1", 0)
+        d2 = rest[2] if len(rest) > 2 else kw.get("dim2", 1)
+        return ctx.wrap(v.diagonal(offset, _shift(d1, n), _shift(d2, n)))
+    if name == "unfold":
+        return ctx.wrap(v.unfold(_shift(rest[0], n), rest[1], rest[2]))
+    if name in ("index_select", "gather", "take_along_dim"):
+        d = rest[0] if rest else kw.pop("dim")
+        idx = rest[1] if len(rest) > 1 else kw.pop("index", kw.pop("indices", None))
+        if name == "index_select":
+            if ctx.batched(idx):
+                return NotImplemented
+            return ctx.wrap(v.index_select(_shift(d, n), idx))
+        if name == "take_along_dim":
+            return NotImplemented
+        iv = ctx.moved(idx)
+        return ctx.wrap(_ag.gather(v, _shift(d, n), iv))
+    # ops whose dim argument has a fixed position or is keyword dim=
+    dim_pos = {"select": 0, "narrow": 0, "unbind": 0, "split": 1, "chunk": 1,
+               "tensor_split": 1, "diff": 1, "repeat_interleave": 1,
+               "split_with_sizes": 1}[name]
+    default = 0 if name in ("unbind", "split", "chunk", "tensor_split", "split_with_sizes") \
+        else (-1 if name == "diff" else None)
+    if "dim" in kw:
+        d = kw["dim"]
+        kw["dim"] = _shift(d, n) if d is not None else None
+        if name == "repeat_interleave" and d is None:
+            return NotImplemented
+    elif len(rest) > dim_pos:
+        if name == "repeat_interleave" and rest[dim_pos] is None:
+            return NotImplemented
+        rest[dim_pos] = _shift(rest[dim_pos], n)
+    else:
+        if default is None:
+            return NotImplemented
+        kw["dim"] = _shift(default, n)
+    if name == "repeat_interleave" and _is_tensorish(rest[0]):
+        return NotImplemented
+    if name == "diff" and any(_is_tensorish(a) for a in rest + list(kw.values())):
+        return NotImplemented
+    return ctx.wrap(func(v, *rest, **kw))
+
+
+def _transpose_inplace(self, v):
+    v.transpose_(1, 2)
+    return self
+
+
+@_rule("index_fill", "index_fill_")
+def _index_fill(ctx, func, name, args, kwargs):
+    self = args[0]
+    if not ctx.batched(self) or kwargs or any(ctx.batched(a) for a in args[1:]):
+        return NotImplemented
+    out = func(self._value, _shift(args[1], self.dim()), *args[2:])
+    return self if name.endswith("_") else ctx.wrap(out)
+
+
+@_rule("__getitem__")
+def _getitem(ctx, func, name, args, kwargs):
+    self, idx = args[0], args[1]
+    if not ctx.batched(self):
+        return NotImplemented
+    items = idx if isinstance(idx, tuple) else (idx,)
+    for it in items:
+        if not (it is None or it is Ellipsis or isinstance(it, (int, slice))):
+            return NotImplemented
+    return ctx.wrap(self._value[(slice(None),) + items])
+
+
+@_rule("__setitem__")
+def _setitem(ctx, func, name, args, kwargs):
+    self, idx, value = args
+    if not ctx.batched(self):
+        return NotImplemented
+    items = idx if isinstance(idx, tuple) else (idx,)
+    for it in items:
+        if not (it is None or it is Ellipsis or isinstance(it, (int, slice))):
+            return NotImplemented
+    key = (slice(None),) + items
+    if ctx.batched(value):
+        target = self._value[key]
+        v = value._value
+        pad = target.dim() - v.dim()
+        if pad > 0:
+            v = v.reshape((v.shape[0],) + (1,) * pad + tuple(v.shape)[1:])
+        self._value[key] = v
+    else:
+        self._value[key] = value
+    return None
+
+
+@_rule("cat", "concat", "concatenate", "stack", "hstack", "vstack")
+def _cat(ctx, func, name, args, kwargs):
+    tensors = args[0] if args else kwargs["tensors"]
+    d = args[1] if len(args) > 1 else kwargs.get("dim", 0)
+    if name in ("hstack", "vstack"):
+        return NotImplemented
+    logical = [t for t in tensors]
+    n = max(t.dim() for t in logical)
+    if name == "stack":
+        shifted = _wrap_dim(d, n + 1) + 1
+    else:
+        shifted = _wrap_dim(d, n) + 1 if n else 1
+    vals = []
+    for t in logical:
+        if name != "stack" and t.dim() == 1 and t.shape[0] == 0 and not ctx.batched(t):
+            continue        # cat's legacy empty tensor
+        vals.append(ctx.moved(t))
+    return ctx.wrap(func(vals, shifted))
+
+
+# ---------------------------------------------------------------- products
+
+def _as_matrix_operands(ctx, a, b):
+    """matmul's operands' values, 1-D operands made matrices and batch dims aligned;
+    returns (va, vb, squeeze dims of the result)."""
+    ra, rb = a.dim(), b.dim()
+    squeeze = []
+    va, vb = ctx.value(a), ctx.value(b)
+    ba, bb = ctx.batched(a), ctx.batched(b)
+    if ra == 1:
+        va = va.unsqueeze(-2)
+        ra = 2
+        squeeze.append(-2)
+    if rb == 1:
+        vb = vb.unsqueeze(-1)
+        rb = 2
+        squeeze.append(-1)
+    r = max(ra, rb)
+    if ba:
+        va = va.reshape((va.shape[0],) + (1,) * (r - ra) + tuple(va.shape)[1:])
+    if bb:
+        vb = vb.reshape((vb.shape[0],) + (1,) * (r - rb) + tuple(vb.shape)[1:])
+    if ba and not bb and vb.dim() > 2:
+        vb = vb.unsqueeze(0)
+    if bb and not ba and va.dim() > 2:
+        va = va.unsqueeze(0)
+    return va, vb, squeeze
+
+
+@_rule("matmul", "mm", "bmm", "mv", "dot", "inner", "vdot", "__matmul__")
+def _matmul(ctx, func, name, args, kwargs):
+    a = args[0]
+    b = args[1] if len(args) > 1 else kwargs.get("other", kwargs.get("mat2", kwargs.get("vec")))
+    if not (_is_tensorish(a) and _is_tensorish(b)):
+        return NotImplemented
+    if name == "inner" and (a.dim() > 1 or b.dim() > 1):
+        return NotImplemented
+    va, vb, squeeze = _as_matrix_operands(ctx, a, b)
+    out = _ag.matmul(va, vb)
+    if len(squeeze) == 2:
+        out = out.squeeze(-1).squeeze(-1)
+    elif squeeze:
+        out = out.squeeze(squeeze[0])
+    return ctx.wrap(out)
+
+
+class _SharedWeightLinear(_ag.autograd.Function):
+    """x @ w.T for a batch of samples whose weights w (B, out, in) are one matrix
+    expanded (stride 0 along the batch): grad's per-sample copies of a shared weight
+    (Note [grad under vmap]). The forward is one matrix product with the shared matrix;
+    the backward gives each sample's weight gradient as an outer product (broadcast
+    multiply, not B matrix products of inner size 1) and the input gradient by one
+    product, per sample exact under create_graph."""
+
+    @staticmethod
+    def forward(ctx, x, w):
+        ctx.save_for_backward(x, w)
+        return _ag.matmul(x, w[0].t())
+
+    @staticmethod
+    def backward(ctx, g):
+        x, w = ctx.saved_tensors
+        gx = gw = None
+        if ctx.needs_input_grad[0]:
+            if _ag.is_grad_enabled():
+                gx = _ag.matmul(g, w) if g.dim() == 3 else \
+                    _ag.matmul(g.unsqueeze(-2), w).squeeze(-2)
+            else:
+                gx = _ag.matmul(g, w[0])
+        if ctx.needs_input_grad[1]:
+            B = x.shape[0]
+            gf = g.reshape(B, -1, g.shape[-1])
+            xf = x.reshape(B, -1, x.shape[-1])
+            if gf.shape[1] == 1:          # one row per sample: an outer product
+                gw = gf.transpose(1, 2) * xf
+            else:
+                gw = _ag.matmul(gf.transpose(1, 2), xf)
+        return gx, gw
+
+
+@_rule("linear")
+def _linear(ctx, func, name, args, kwargs):
+    x = args[0] if args else kwargs["input"]
+    w = args[1] if len(args) > 1 else kwargs["weight"]
+    b = args[2] if len(args) > 2 else kwargs.get("bias")
+    if not ctx.batched(w) and not ctx.batched(b):
+        return ctx.wrap(func(x._value, w, b))       # the batch is one more leading dim
+    if ctx.batched(w) and ctx.batched(x) and isinstance(w._value, Tensor) and \
+            isinstance(x._value, Tensor) and w._value.stride(0) == 0 and x.dim() >= 1:
+        out = ctx.wrap(_SharedWeightLinear.apply(x._value, w._value))
+        return out if b is None else out + b
+    out = _dispatch(_ag.matmul, "matmul", (x, _dispatch(Tensor.transpose, "transpose",
+                                                         (w, -1, -2), {})), {})
+    if b is not None:
+        out = out + b
+    return out
+
+
+@_rule("addmm", "addmv", "baddbmm", "addbmm", "outer", "ger", "einsum", "bilinear",
+       "tensordot", "kron", "cross", "cdist")
+def _decomposed(ctx, func, name, args, kwargs):
+    if name == "addmm" or name == "addmv":
+        inp, m1, m2 = args[:3]
+        beta, alpha = kwargs.get("beta", 1), kwargs.get("alpha", 1)
+        prod = _dispatch(_ag.matmul, "matmul", (m1, m2), {})
+        return (inp * beta if beta != 1 else inp) + (prod * alpha if alpha != 1 else prod)
+    if name == "einsum":
+        return _einsum(ctx, func, args)
+    if name in ("outer", "ger"):
+        a, b = args[:2]
+        return a.unsqueeze(-1) * b.unsqueeze(-2) if a.dim() == 1 else NotImplemented
+    return NotImplemented
+
+
+def _einsum(ctx, func, args):
+    """einsum with the batch as one more label, in front of each batched operand and of
+    the result (explicit equations without an ellipsis; others loop per sample)."""
+    eq = args[0]
+    ops = list(args[1]) if len(args) == 2 and isinstance(args[1], (list, tuple)) \
+        else list(args[1:])
+    if not isinstance(eq, str) or "->" not in eq or "..." in eq:
+        return NotImplemented
+    lhs, rhs = eq.replace(" ", "").split("->")
+    terms = lhs.split(",")
+    if len(terms) != len(ops):
+        return NotImplemented
+    free = next(c for c in "ZYXWVUTSRQPONMLKJIHGFEDCBAzyxwvutsrqponmlkjihgfedcba"
+                if c not in eq)
+    new_terms = [free + t if ctx.batched(o) else t for t, o in zip(terms, ops)]
+    vals = [ctx.value(o) for o in ops]
+    return ctx.wrap(func(",".join(new_terms) + "->" + free + rhs, *vals))
+
+
+@_rule("conv1d", "conv2d", "conv3d")
+def _conv(ctx, func, name, args, kwargs):
+    x = args[0] if args else kwargs["input"]
+    rest = list(args[1:])
+    if not ctx.batched(x) or any(ctx.batched(a) for a in rest + list(kwargs.values())):
+        return NotImplemented
+    v = x._value
+    spatial = {"conv1d": 1, "conv2d": 2, "conv3d": 3}[name]
+    if v.dim() - 1 == spatial + 1:           # unbatched conv input: the batch is N
+        return ctx.wrap(func(v, *rest, **kwargs))
+    B, N = v.shape[0], v.shape[1]
+    out = func(v.reshape(B * N, *tuple(v.shape)[2:]), *rest, **kwargs)
+    return ctx.wrap(out.reshape(B, N, *tuple(out.shape)[1:]))
+
+
+@_rule("max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
+       "adaptive_avg_pool2d", "adaptive_max_pool2d", "max_pool3d", "avg_pool3d")
+def _pool(ctx, func, name, args, kwargs):
+    x = args[0] if args else kwargs["input"]
+    if not ctx.batched(x):
+        return NotImplemented
+    v = x._value
+    B = v.shape[0]
+    lead = tuple(v.shape)[1:-int(name[-2])] if name[-2].isdigit() else None
+    if lead is None:
+        return NotImplemented
+    k = int(name[-2])
+    flat = v.reshape(-1, *tuple(v.shape)[-k:]).unsqueeze(1)
+    out = func(flat, *args[1:], **kwargs)
+    fix = (lambda o: o.squeeze(1).reshape(B, *lead[0:], *tuple(o.shape)[-k:]))
+    if isinstance(out, tuple):
+        return ctx.wrap(tuple(fix(o) for o in out))
+    return ctx.wrap(fix(out))
+
+
+# ---------------------------------------------------------------- losses and nn reductions
+
+_REDUCTIONS = {"mean": lambda t: t.mean(tuple(range(1, t.dim()))) if t.dim() > 1 else t,
+               "sum": lambda t: t.sum(tuple(range(1, t.dim()))) if t.dim() > 1 else t,
+               "none": lambda t: t}
+
+
+def _reduction_arg(args, pos, kwargs):
+    r = kwargs.pop("reduction", None)
+    if r is None and len(args) > pos and isinstance(args[pos], str):
+        r = args[pos]
+        args = args[:pos]
+    return args, kwargs, r or "mean"
+
+
+@_rule("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy",
+       "binary_cross_entropy_with_logits", "soft_margin_loss", "kl_div")
+def _pointwise_loss(ctx, func, name, args, kwargs):
+    kwargs = dict(kwargs)
+    for k in ("size_average", "reduce"):
+        if kwargs.get(k) is not None:
+            return NotImplemented
+    args, kwargs, red = _reduction_arg(list(args), {"binary_cross_entropy": 3,
+                                                    "binary_cross_entropy_with_logits": 3,
+                                                    "kl_div": 4}.get(name, 4), kwargs)
+    if red not in _REDUCTIONS:
+        return NotImplemented
+    if name in ("binary_cross_entropy", "binary_cross_entropy_with_logits") and \
+            (len(args) > 2 or kwargs.get("weight") is not None or
+             kwargs.get("pos_weight") is not None):
+        return NotImplemented
+    if name == "kl_div" and kwargs.get("log_target") is not None and len(args) > 2:
+        return NotImplemented
+    a, t = args[0], args[1]
+    if tuple(a.shape) != tuple(t.shape):
+        return NotImplemented
+    va, vt = ctx.moved(a), ctx.moved(t)
+    kwargs["reduction"] = "none"
+    out = func(va, vt, *args[2:], **kwargs)
+    if red == "batchmean":
+        return NotImplemented
+    return ctx.wrap(_REDUCTIONS[red](out))
+
+
+@_rule("cross_entropy", "nll_loss")
+def _class_loss(ctx, func, name, args, kwargs):
+    kwargs = dict(kwargs)
+    inp, target = args[0], args[1]
+    if any(kwargs.get(k) is not None for k in ("weight", "size_average", "reduce")) or \
+            len(args) > 2 or kwargs.get("label_smoothing", 0.0) != 0.0 and name == "nll_loss":
+        return NotImplemented
+    red = kwargs.pop("reduction", "mean")
+    if red not in ("mean", "sum", "none"):
+        return NotImplemented
+    ignore = kwargs.get("ignore_index", -100)
+    if inp.dim() == 1 and not target.is_floating_point():
+        # one sample, class scores of one dim: the batch is the N of a batched call
+        vi, vt = ctx.moved(inp), ctx.moved(target)
+        kwargs["reduction"] = "none"
+        return ctx.wrap(func(vi, vt, **kwargs))
+    if inp.dim() >= 2 and not target.is_floating_point():
+        vi, vt = ctx.moved(inp), ctx.moved(target)
+        B = vi.shape[0]
+        kwargs["reduction"] = "none"
+        # classes as dim 1 of the folded batch
+        flat_i = vi.reshape(B * vi.shape[1], *tuple(vi.shape)[2:])
+        flat_t = vt.reshape(B * vt.shape[1], *tuple(vt.shape)[2:])
+        per = func(flat_i, flat_t, **kwargs).reshape(tuple(vt.shape))
+        if red == "none":
+            return ctx.wrap(per)
+        dims = tuple(range(1, per.dim()))
+        if red == "sum":
+            return ctx.wrap(per.sum(dims))
+        valid = (vt != ignore).to(per.dtype)
+        return ctx.wrap(per.sum(dims) / valid.sum(dims))
+    return NotImplemented
+
+
+@_rule("layer_norm")
+def _layer_norm(ctx, func, name, args, kwargs):
+    x = args[0]
+    if not ctx.batched(x) or any(ctx.batched(a) for a in list(args[1:]) +
+                                 list(kwargs.values())):
+        return NotImplemented
+    return ctx.wrap(func(x._value, *args[1:], **kwargs))
+
+
+@_rule("embedding")
+def _embedding(ctx, func, name, args, kwargs):
+    idx, w = args[0], args[1]
+    if ctx.batched(w) or not ctx.batched(idx):
+        return NotImplemented
+    return ctx.wrap(func(idx._value, w, *args[2:], **kwargs))
+
+
+# ---------------------------------------------------------------- vmap itself
+
+def _check_randomness(randomness):
+    if randomness not in ("error", "different", "same"):
+        raise RuntimeError("Only allowed values for randomness are 'error', 'different', or "
+                           f"'same'. Got {randomness}")
+
+
+def _broadcast_in_dims(func, in_dims, args):
+    if not isinstance(in_dims, int) and not isinstance(in_dims, tuple):
+        raise ValueError(f"vmap({_fname(func)}, in_dims={in_dims}, ...)(<inputs>): expected "
+                         f"`in_dims` to be int or a (potentially nested) tuple matching the "
+                         f"structure of inputs, got: {type(in_dims)}.")
+    if len(args) == 0:
+        raise ValueError(f"vmap({_fname(func)})(<inputs>): got no inputs. Maybe you forgot to "
+                         f"add inputs, or you are trying to vmap over a function with no "
+                         f"inputs. The latter is unsupported.")
+    flat_args, spec = tree_flatten(args)
+    if isinstance(in_dims, int):
+        flat_dims = [in_dims] * len(flat_args)
+    else:
+        flat_dims = _broadcast_prefix(in_dims, args)
+        if flat_dims is None:
+            raise ValueError(
+                f"vmap({_fname(func)}, in_dims={in_dims}, ...)(<inputs>): in_dims is not "
+                f"compatible with the structure of `inputs`. in_dims has structure "
+                f"{tree_flatten(in_dims)[1]} but inputs has structure {spec}.")
+    return flat_args, flat_dims, spec
+
+
+def _broadcast_prefix(prefix, tree):
+    """The leaves of prefix broadcast over tree (a prefix tree), or None."""
+    if prefix is None or isinstance(prefix, int):
+        return [prefix] * len(tree_flatten(tree)[0])
+    t_ch = tree_flatten(tree)[1]
+    if t_ch.is_leaf() or type(prefix) is not t_ch.type:
+        if isinstance(prefix, (tuple, list, dict)):
+            return None
+        return [prefix] * t_ch.num_leaves
+    if isinstance(prefix, dict):
+        if set(prefix) != set(tree):
+            return None
+        out = []
+        for k in tree:
+            sub = _broadcast_prefix(prefix[k], tree[k])
+            if sub is None:
+                return None
+            out += sub
+        return out
+    if len(prefix) != len(tree):
+        return None
+    out = []
+    for p, t in zip(prefix, tree):
+        sub = _broadcast_prefix(p, t)
+        if sub is None:
+            return None
+        out += sub
+    return out
+
+
+def _batch_size(func, in_dims, flat_args, flat_dims):
+    sizes = []
+    for a, d in zip(flat_args, flat_dims):
+        if d is None:
+            continue
+        if not isinstance(d, int):
+            raise ValueError(f"vmap({_fname(func)}, in_dims={in_dims}, ...)(<inputs>): Got "
+                             f"in_dim={d} for an input but in_dim must be either an integer "
+                             f"dimension or None.")
+        if not _is_tensorish(a):
+            raise ValueError(f"vmap({_fname(func)}, in_dims={in_dims}, ...)(<inputs>): Got "
+                             f"in_dim={d} for an input but the input is of type {type(a)}. We "
+                             f"cannot vmap over non-Tensor arguments, please use None as the "
+                             f"respective in_dim")
+        n = a.dim()
+        if not -n <= d < n:
+            raise ValueError(f"vmap({_fname(func)}, in_dims={in_dims}, ...)(<inputs>): Got "
+                             f"in_dim={d} for some input, but that input is a Tensor of "
+                             f"dimensionality {n} so expected in_dim to satisfy -{n} <= in_dim "
+                             f"< {n}.")
+        sizes.append(a.shape[d])
+    if not sizes:
+        raise ValueError("vmap: Expected at least one Tensor to vmap over")
+    if any(s != sizes[0] for s in sizes):
+        raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
+                         f"dimension, got sizes {sizes} for the mapped dimension")
+    return sizes[0]
+
+
+def _unwrap_output(func, level, size, out, out_dim):
+    name = _fname(func)
+    if out_dim is None:
+        if type(out) is BatchedTensor and out._level == level:
+            raise ValueError(f"vmap({name}, ...): `{name}` can not return a BatchedTensor when "
+                             f"out_dim is None")
+        return out
+    if not _is_tensorish(out):
+        raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got type "
+                         f"{type(out)}. Did you mean to set out_dims= to None for output?")
+    if type(out) is BatchedTensor and out._level == level:
+        v = out._value
+    else:
+        v = out.unsqueeze(0).expand(size, *out.shape)
+    return v.movedim(0, out_dim) if out_dim != 0 else v
+
+
+def _flat_out_dims(func, out_dims, out):
+    flat_out, spec = tree_flatten(out)
+    if isinstance(out_dims, int) or out_dims is None:
+        return flat_out, [out_dims] * len(flat_out), spec
+    if isinstance(out_dims, tuple) and len(out_dims) == 1 and not isinstance(out, tuple):
+        return flat_out, [out_dims[0]] * len(flat_out), spec
+    dims = _broadcast_prefix(out_dims, out) if isinstance(out_dims, (tuple, list, dict)) \
+        else None
+    if not isinstance(out_dims, (tuple, list, dict)):
+        raise ValueError(f"vmap({_fname(func)}, ..., out_dims={out_dims}): `out_dims` must be "
+                         f"an int, None or a python collection of ints representing where in "
+                         f"the outputs the vmapped dimension should appear.")
+    if dims is None:
+        raise ValueError(f"vmap({_fname(func)}, ..., out_dims={out_dims})(<inputs>): out_dims "
+                         f"is not compatible with the structure of `outputs`. out_dims has "
+                         f"structure {tree_flatten(out_dims)[1]} but outputs has structure "
+                         f"{spec}.")
+    return flat_out, dims, spec
+
+
+def _run(func, flat_args, flat_dims, spec, size, out_dims, randomness, kwargs):
+    level = (_LEVELS[-1][0] + 1) if _LEVELS else 1
+    _LEVELS.append([level, size, randomness])
+    try:
+        batched = [BatchedTensor(a.movedim(d, 0) if d != 0 else a, level) if d is not None
+                   else a for a, d in zip(flat_args, flat_dims)]
+        out = func(*tree_unflatten(batched, spec), **kwargs)
+        flat_out, dims, out_spec = _flat_out_dims(func, out_dims, out)
+        for o, d in zip(flat_out, dims):
+            if d is not None and _is_tensorish(o):
+                n = o.dim() + 1
+                if not -n <= d < n:
+                    raise IndexError(f"Dimension out of range (expected to be in range of "
+                                     f"[{-n}, {n - 1}], but got {d})")
+        res = [_unwrap_output(func, level, size, o, d) for o, d in zip(flat_out, dims)]
+        return res, dims, out_spec
+    finally:
+        _LEVELS.pop()
+
+
+def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
+    """The vectorizing map: ``vmap(func)(*inputs)`` is ``func`` applied to every slice of
+    the inputs along ``in_dims`` (an int, None for an input not mapped, or a pytree
+    matching the inputs), results stacked along ``out_dims``. func sees tensors without
+    the mapped dimension; the work runs batched, through batching rules (Note
+    [BatchedTensor]). ``randomness``: "error" (random ops raise), "different" (one draw
+    per sample) or "same" (one draw shared by the samples). ``chunk_size``: run that
+    many samples at a time. Composes with itself and with grad: ``vmap(grad(f))`` is
+    per-sample gradients.
+
+    >>> import autograd_core as torch
+    >>> from autograd_core.func import vmap
+    >>> x, y = torch.tensor([[1., 2.], [3., 4.]]), torch.tensor([1., 10.])
+    >>> vmap(torch.dot)(x, torch.ones(2, 2))
+    tensor([3., 7.])
+    >>> vmap(torch.mul, in_dims=(0, None))(x, y)
+    tensor([[ 1., 20.],
+            [ 3., 40.]])
+    """
+    _check_randomness(randomness)
+    if chunk_size is not None and not (isinstance(chunk_size, int) and chunk_size > 0):
+        raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got "
+                         f"{chunk_size})")
+
+    @functools.wraps(func)
+    def wrapped(*args, **kwargs):
+        flat_args, flat_dims, spec = _broadcast_in_dims(func, in_dims, args)
+        size = _batch_size(func, in_dims, flat_args, flat_dims)
+        if chunk_size is None or chunk_size >= size:
+            res, dims, out_spec = _run(func, flat_args, flat_dims, spec, size, out_dims,
+                                       randomness, kwargs)
+            return tree_unflatten(res, out_spec)
+        chunks = []
+        # "same" randomness is the same for every chunk: each starts from one state
+        state = _ag.get_rng_state() if randomness == "same" else None
+        for start in range(0, size, chunk_size):
+            if state is not None:
+                _ag.set_rng_state(state)
+            n = min(chunk_size, size - start)
+            part = [a.narrow(d, start, n) if d is not None else a
+                    for a, d in zip(flat_args, flat_dims)]
+            chunks.append(_run(func, part, flat_dims, spec, n, out_dims, randomness, kwargs))
+        _, dims, out_spec = chunks[0]
+        res = []
+        for i, d in enumerate(dims):
+            pieces = [c[0][i] for c in chunks]
+            res.append(_ag.cat(pieces, d) if d is not None else pieces[0])
+        return tree_unflatten(res, out_spec)
+    return wrapped
