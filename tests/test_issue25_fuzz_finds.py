@@ -308,3 +308,41 @@ def test_cdist_dtype_errors_follow_the_path_taken(d1, d2, rows, p):
         return m.cdist(a, b, p=p)
 
     same(prog, may_raise=True)
+
+
+def test_error_nodes_run_as_soon_as_ready():
+    # PyTorch's Error nodes (once_differentiable under create_graph, NotImplemented) have
+    # the largest sequence number, as AccumulateGrad: the engine runs them when ready,
+    # so a later-made branch has not reached its leaf when they raise (fuzzer seed
+    # 16010629)
+    def prog(m):
+        class OnceExp(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                y = x.exp()
+                ctx.save_for_backward(y)
+                return y
+
+            @staticmethod
+            @m.autograd.function.once_differentiable
+            def backward(ctx, g):
+                y, = ctx.saved_tensors
+                return g * y
+
+        x = m.tensor([-2.0, -0.25, 1.7], dtype=m.float64, requires_grad=True)
+        g, = m.autograd.grad((OnceExp.apply(x) ** 2).sum(), x, create_graph=True)
+        later = m.tensor([0.1, 0.9], dtype=m.float64, requires_grad=True)
+        r = [g.grad_fn._sequence_nr()]
+        try:
+            (g.sum() + (later * 2).exp().sum()).backward()
+        except RuntimeError as e:
+            r.append(str(e))
+        y = m.floor_divide(x, 2)
+        r += [y.grad_fn._sequence_nr(), later.grad]
+        try:
+            (y.sum() + (later * 3).exp().sum()).backward()
+        except RuntimeError as e:
+            r.append(str(e))
+        return r + [later.grad]
+
+    same(prog)

@@ -697,6 +697,14 @@ cdef object check_hook_result(object r, Tensor g, object hook):
 cdef uint64_t ACCUMULATE_SEQ = (<uint64_t>1 << (64 - SEQ_SHIFT)) - 1
 
 
+cdef void run_when_ready(Node node) noexcept:
+    """Give node the largest sequence number, so the engine runs it as soon as it is
+    ready: PyTorch's AccumulateGrad, and its Error nodes (once_differentiable's
+    DelayedError, NotImplemented), which raise before later-made branches reach their
+    leaves."""
+    set_node_seq(node, ACCUMULATE_SEQ)
+
+
 @cython.final
 cdef class AccumulateGrad(Node):
     """The node through which gradients reach a leaf's ``.grad``.
@@ -941,7 +949,7 @@ cdef AccumulateGrad grad_accumulator(Tensor leaf):
     acc = AccumulateGrad.__new__(AccumulateGrad)
     gc_untrack(acc)  # Note [Untracked by the cycle collector]
     acc.var = leaf
-    set_node_seq(acc, ACCUMULATE_SEQ)
+    run_when_ready(acc)
     leaf._accumulator = weakref.ref(acc)
     return acc
 

@@ -24,7 +24,8 @@ from autograd_core._core.tensor cimport (
     grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, Node, SavedTensor, Tensor, bump_version,
     check_inplace, raw_saved,
     gc_track, make, make_view, move_retained_grad, record_outputs, recording,
-    requires_grad_of, save, save_output, set_input_meta, shape_of, version_counter, keep_counter,
+    requires_grad_of, run_when_ready, save, save_output, set_input_meta, shape_of,
+    version_counter, keep_counter,
     rebase_history_through, unpack_saved, zeros, is_released, set_released,
     CM_IN_CUSTOM_FUNCTION, CM_MULTI_OUTPUT_NODE,
 )
@@ -381,6 +382,7 @@ def delayed_error(str msg, tuple tensors):
     node.msg = msg
     node.n_out = len(tensors)
     record_outputs(node, (), tensors)
+    run_when_ready(node)
     cdef list outs = []
     cdef Tensor t, a
     for i, x in enumerate(tensors):

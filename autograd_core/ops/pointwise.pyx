@@ -904,6 +904,7 @@ cdef void _record_not_implemented(Tensor result, tuple operands, str op_name) ex
     cdef NotImplementedBackward node = NotImplementedBackward.__new__(NotImplementedBackward)
     node.op_name = op_name
     record(node, result, tuple([x for x in operands if _input_requires_grad(x)]))
+    run_when_ready(node)
 
 
 cdef object op_not_implemented_node(Tensor result, object operands, object op_name):
