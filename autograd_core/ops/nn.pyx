@@ -2920,7 +2920,7 @@ def _py_conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups
     >>> torch.conv1d(torch.ones(1, 1, 4), torch.ones(1, 1, 2)).tolist()
     [[[2.0, 2.0, 2.0]]]
     """
-    return op_conv1d(arg_tensor(input, "conv1d", "input", 1),
+    return OPS.conv1d(arg_tensor(input, "conv1d", "input", 1),
                      arg_tensor(weight, "conv1d", "weight", 2),
                      None if bias is None else arg_tensor(bias, "conv1d", "bias", 3),
                      stride, padding, dilation, arg_int(groups, "conv1d", "groups", 7))
@@ -2934,7 +2934,7 @@ def _py_conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups
     >>> torch.conv2d(torch.ones(1, 1, 3, 3), torch.ones(1, 1, 2, 2)).tolist()
     [[[[4.0, 4.0], [4.0, 4.0]]]]
     """
-    return op_conv2d(arg_tensor(input, "conv2d", "input", 1),
+    return OPS.conv2d(arg_tensor(input, "conv2d", "input", 1),
                      arg_tensor(weight, "conv2d", "weight", 2),
                      None if bias is None else arg_tensor(bias, "conv2d", "bias", 3),
                      stride, padding, dilation, arg_int(groups, "conv2d", "groups", 7))
