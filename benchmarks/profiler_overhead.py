@@ -28,12 +28,15 @@ import time
 
 import numpy as np
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+# benchmarks/run.py's rule: the installed autograd_core, else the checkout's in-place build
+from run import _import_core  # noqa: E402
 
 
 def worker(module, steps, n, repeat, profiled):
     if module == "autograd_core":
-        import autograd_core as lib
+        lib = _import_core("autograd_core")
     else:
         import torch as lib
     x0 = np.random.default_rng(0).uniform(-1, 1, n).astype(np.float32)
@@ -77,12 +80,14 @@ def worker(module, steps, n, repeat, profiled):
 
 
 def run_worker(module, args, pythonpath, profiled):
-    env = dict(os.environ, PYTHONPATH=pythonpath, OMP_NUM_THREADS="1")
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
     out = subprocess.run(
         [sys.executable, os.path.abspath(__file__), "--worker", module, "--steps",
          str(args.steps), "--n", str(args.n), "--repeat", str(args.repeat)]
         + ([] if profiled else ["--off-only"]),
-        env=env, cwd="/", capture_output=True, text=True)
+        env=env, capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(out.stderr)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -100,10 +105,10 @@ def main():
     if args.worker:
         worker(args.worker, args.steps, args.n, args.repeat, profiled=not args.off_only)
         return
-    rows = [("autograd_core", "autograd_core", REPO_ROOT, True)]
+    rows = [("autograd_core", "autograd_core", None, True)]
     if args.base:
         rows.insert(0, ("autograd_core (base tree)", "autograd_core", args.base, False))
-    rows.append(("torch", "torch", REPO_ROOT, True))
+    rows.append(("torch", "torch", None, True))
     print(f"chain of {args.steps} x (mul, add, tanh) on {args.n} element(s), forward + "
           f"backward; best of {args.repeat}")
     print(f"{'':28s}{'off ms':>9s}{'off ratio':>11s}{'on ms':>9s}{'on ratio':>10s}"
