@@ -121,7 +121,7 @@ cdef tuple _make_root_grads(tuple tensors, tuple grads):
                 set_grad_enabled(prev_mode)
             out.append(make(np.ones(meta[0], dtype=meta[1])))
             if seed is not None:
-                profiler_exit(seed)
+                profiler_exit(seed, out[-1])
             continue
         if not isinstance(g, Tensor):
             raise TypeError("gradients can be either Tensors or None, but got "
