@@ -670,7 +670,8 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
     cdef Tensor g
     cdef list buf
     cdef tuple grads_out, grads_in, next_nrs, input_meta
-    cdef bint any_grad, is_captured
+    cdef bint any_grad, is_captured, prof
+    prof_step = prof_node = None
     cur = None
     while True:
         # Note [Stealing the gradient]: no stale reference to a gradient survives
@@ -695,8 +696,10 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
             if is_captured:
                 _capture(node, capture, captured, buf)
             continue
-        # Note [Profiler hook]: one flag check per node run
-        prof_step = profiler_enter_node(node, None, True) if profiler_enabled else None
+        # Note [Profiler hook]: a flag check per node run (no object touched when off)
+        prof = profiler_enabled
+        if prof:
+            prof_step = profiler_enter_node(node, None, True)
         if is_captured:
             # A node that also runs: its gradient is taken before any hook (PyTorch).
             _capture(node, capture, captured, _as_buffer(node, cur))
@@ -730,13 +733,13 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
             # stays: a post hook sees .grad's tensor, as in PyTorch)
             held = (list(grads_out) if _has_post_hooks(node)
                     and not isinstance(node, AccumulateGrad) else None)
-            prof_node = (profiler_enter_node(node, grads_out, False)
-                         if prof_step is not None else None)
+            if prof:
+                prof_node = profiler_enter_node(node, grads_out, False)
             if anomaly_enabled:
                 grads_in = _apply_with_anomaly(node, grads_out)
             else:
                 grads_in = node.apply(grads_out)
-            if prof_node is not None:
+            if prof:
                 profiler_exit(prof_node)
             if len(grads_in) != n_next:
                 raise RuntimeError(
@@ -766,7 +769,7 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
                 g = _validate_grad(node, i, g)
             task.add_grad(cidx, 0 if next_nrs is None else next_nrs[i], g)
             task.arrive(cidx)
-        if prof_step is not None:
+        if prof:
             profiler_exit(prof_step)
 
 
