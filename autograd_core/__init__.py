@@ -96,6 +96,7 @@ from autograd_core import optim, utils  # noqa: E402,F401
 from autograd_core import func, overrides  # noqa: E402,F401
 from autograd_core.func import vmap  # noqa: E402,F401
 from autograd_core import distributions  # noqa: E402,F401
+from autograd_core import profiler  # noqa: E402,F401
 from autograd_core import random  # noqa: E402,F401
 from autograd_core.serialization import load, save  # noqa: E402,F401
 from autograd_core import (  # noqa: E402,F401

@@ -86,6 +86,8 @@ COMMANDS = {
     "python benchmarks/per_sample_grads.py":
         ("python benchmarks/per_sample_grads.py --batch 8 --repeats 1", "clone",
          "per-sample gradients equal the loop's: True"),
+    "python benchmarks/profiler_overhead.py":
+        ("python benchmarks/profiler_overhead.py --steps 10 --repeat 1", "clone", "on / off"),
     # the callgrind counts take minutes: the script's own `--run N` mode (steps without
     # valgrind) runs the same import and workload set-up
     "python benchmarks/profile_step.py cnn":
@@ -110,6 +112,8 @@ NOT_RUN = {
         "the size sweeps to 10^6 nodes take minutes and have no short form",
     "python benchmarks/profile_step.py cnn --out DIR":
         "a callgrind run (minutes); the script runs in its --run form above",
+    "python benchmarks/profiler_overhead.py --base /tmp/base":
+        "needs a second built tree (a full build: minutes); the script runs in its short form",
     "PYTHONPATH=.": "not a command (how to run the examples on an in-place build)",
     "AGC_*": "not a command (the name of C kernel entries)",
 }

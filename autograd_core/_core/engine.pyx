@@ -25,7 +25,7 @@ from autograd_core._core.tensor cimport (
     anomaly_check_nan, anomaly_enabled, check_hook_result, edge_node, grad_accumulator,
     grad_fn_of, install_methods, is_number, make, requires_grad_of, restore_saved_hooks,
     same_shape, saved_hooks_state, shape_numel, shape_of, shape_str, is_released, n_edges,
-    node_seq,
+    node_seq, profiler_enabled, profiler_enter, profiler_enter_node, profiler_exit,
 )
 from autograd_core._core.tensor import Size, _set_anomaly_current
 
@@ -112,7 +112,16 @@ cdef tuple _make_root_grads(tuple tensors, tuple grads):
                     "edges made by autograd.graph.get_gradient_edge; pass its gradient")
             if shape_numel(meta[0]) != 1:
                 raise RuntimeError(MSG_IMPLICIT_GRAD)
+            # the seed gradient, an ATen op of PyTorch's backward() (Note [Profiler hook])
+            seed = None
+            if profiler_enabled:  # (no node follows it: no sequence number)
+                prev_mode = grad_enabled()
+                set_grad_enabled(False)
+                seed = profiler_enter("aten::ones_like", (tensors[i],))
+                set_grad_enabled(prev_mode)
             out.append(make(np.ones(meta[0], dtype=meta[1])))
+            if seed is not None:
+                profiler_exit(seed, out[-1])
             continue
         if not isinstance(g, Tensor):
             raise TypeError("gradients can be either Tensors or None, but got "
@@ -693,7 +702,8 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
     cdef Tensor g
     cdef list buf
     cdef tuple grads_out, grads_in, next_nrs, input_meta
-    cdef bint any_grad, is_captured
+    cdef bint any_grad, is_captured, prof
+    prof_step = prof_node = None
     cur = None
     while True:
         # Note [Stealing the gradient]: no stale reference to a gradient survives
@@ -718,6 +728,10 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
             if is_captured:
                 _capture(node, capture, captured, buf)
             continue
+        # Note [Profiler hook]: a flag check per node run (no object touched when off)
+        prof = profiler_enabled
+        if prof:
+            prof_step = profiler_enter_node(node, None, True)
         if is_captured:
             # A node that also runs: its gradient is taken before any hook (PyTorch).
             _capture(node, capture, captured, _as_buffer(node, cur))
@@ -751,10 +765,14 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
             # stays: a post hook sees .grad's tensor, as in PyTorch)
             held = (list(grads_out) if _has_post_hooks(node)
                     and not isinstance(node, AccumulateGrad) else None)
+            if prof:
+                prof_node = profiler_enter_node(node, grads_out, False)
             if anomaly_enabled:
                 grads_in = _apply_with_anomaly(node, grads_out)
             else:
                 grads_in = node.apply(grads_out)
+            if prof:
+                profiler_exit(prof_node)
             if len(grads_in) != n_next:
                 raise RuntimeError(
                     f"function {type(node).__name__} returned an incorrect number of gradients "
@@ -783,6 +801,8 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
                 g = _validate_grad(node, i, g)
             task.add_grad(cidx, 0 if next_nrs is None else next_nrs[i], g)
             task.arrive(cidx)
+        if prof:
+            profiler_exit(prof_step)
 
 
 cdef tuple _apply_with_anomaly(Node node, tuple grads_out):

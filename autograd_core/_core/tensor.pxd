@@ -557,3 +557,15 @@ cdef int install_methods(dict methods) except -1
 
 
 include "_op_table.pxi"
+
+
+# ---------------------------------------------------------------- profiler
+
+# Note [Profiler hook] (_profiler.pxi): each family fills OPS_PROFILED with its ops'
+# recording twins; the profiler swaps OPS for it while it runs. The engine checks
+# profiler_enabled once per node.
+cdef OpTable OPS_PROFILED
+cdef bint profiler_enabled
+cdef object profiler_enter(str name, tuple inputs)
+cdef object profiler_enter_node(Node node, tuple grads, bint evaluate)
+cdef int profiler_exit(object record, object result=*) except -1

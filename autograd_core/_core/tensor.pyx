@@ -135,6 +135,7 @@ include "_messages.pxi"
 include "_node.pxi"
 include "_inplace.pxi"
 include "_tensor.pxi"
+include "_profiler.pxi"
 
 
 # ---------------------------------------------------------------- grad mode

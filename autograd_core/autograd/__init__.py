@@ -220,3 +220,11 @@ class set_multithreading_enabled:
     def __exit__(self, *exc):
         global _multithreading_enabled
         _multithreading_enabled = self.prev
+
+
+def _profiler_enabled():
+    """Whether a profiler is recording (torch.autograd._profiler_enabled)."""
+    return _core._profiler_is_enabled()
+
+
+from autograd_core.autograd import profiler  # noqa: E402,F401

@@ -1138,6 +1138,52 @@ def gen_inplace_impl(op):
     return "\n".join(lines) + "\n\n\n"
 
 
+# ---------------------------------------------------------------- profiler
+
+# Note [Profiler hook] (_core/_profiler.pxi): each op has a profiled twin with its C
+# signature that records an event named as PyTorch's ATen op around the call; the
+# profiler swaps OPS for the table of twins while it runs. Table ops whose name is not
+# ATen's are named after the ATen op they stand for; internal glue with no ATen
+# counterpart records nothing (its twin is the op itself).
+_PROFILE_NAMES = {
+    "_div_mode": "div", "add_scalar": "add", "div_scalar": "div", "mul_scalar": "mul",
+    "_clamp_tensor": "clamp", "_lerp_tensor": "lerp", "max_dim": "max", "min_dim": "min",
+    "median_dim": "median", "nanmedian_dim": "nanmedian", "sum_to": "sum",
+    "_norm_dim": "norm", "_norm_all": "norm",
+}
+_PROFILE_SKIP = {"not_implemented_node", "_getitem", "_setitem"}
+
+
+def gen_profiled(op, register):
+    """The profiled twins of an op (and of its in-place variant): their registration
+    goes into register, their code is returned."""
+    out = []
+    for name, impl in [(op.name, op.cname)] + ([(op.inplace, f"op_{op.inplace}")]
+                                                if op.inplace else []):
+        if name in _PROFILE_SKIP or name.endswith("_link"):
+            register.append(f"OPS_PROFILED.{name} = {impl}")
+            continue
+        aten = _PROFILE_NAMES.get(name, name)
+        if name == op.inplace and op.name in _PROFILE_NAMES:
+            aten = _PROFILE_NAMES[op.name] + "_"
+        names = ", ".join(p.name for p in op.schema.params)
+        out += [
+            f"cdef {op.schema.c_signature(f'_profiled_{name}')}:",
+            f"    cdef object _event = profiler_enter(\"aten::{aten}\", ({names}{',' if len(op.schema.params) == 1 else ''}))",
+            "    try:",
+            f"        _result = {impl}({names})",
+            "    except BaseException:",
+            "        profiler_exit(_event, None)",
+            "        raise",
+            "    profiler_exit(_event, _result)",
+            "    return _result",
+            "",
+            "",
+        ]
+        register.append(f"OPS_PROFILED.{name} = _profiled_{name}")
+    return "\n".join(out)
+
+
 # ---------------------------------------------------------------- files
 
 def gen_op_table(ops):
@@ -1187,10 +1233,12 @@ def gen_family(family, ops, ops_by_name):
     wrappers = []
     register = []
     torch_names, method_names, functional_names, linalg_names = [], [], [], []
+    profiled = []
     for op in mine:
         register.append(f"OPS.{op.name} = {op.cname}")
         if op.inplace:
             register.append(f"OPS.{op.inplace} = op_{op.inplace}")
+        profiled.append(gen_profiled(op, register))
         if "internal" in op.variants:
             continue
         publics = [op.name] + op.aliases
@@ -1199,17 +1247,17 @@ def gen_family(family, ops, ops_by_name):
         # (and an argument-free method its own METH_O wrapper: the fast t.exp())
         split = as_function and "method" in op.variants and op.python == "generated"
         if op.python == "generated":
-            wrappers.append(gen_wrapper(op, f"_py_{op.name}", op.cname, op.name,
+            wrappers.append(gen_wrapper(op, f"_py_{op.name}", f"OPS.{op.name}", op.name,
                                         method=not as_function,
                                         out=op.out if as_function else None))
             if split and op.python_method == "same":
-                wrappers.append(gen_wrapper(op, f"_pym_{op.name}", op.cname, op.name,
+                wrappers.append(gen_wrapper(op, f"_pym_{op.name}", f"OPS.{op.name}", op.name,
                                             method=True))
         if op.inplace and op.python == "generated":
-            wrappers.append(gen_wrapper(op, f"_py_{op.inplace}", f"op_{op.inplace}", op.inplace,
+            wrappers.append(gen_wrapper(op, f"_py_{op.inplace}", f"OPS.{op.inplace}", op.inplace,
                                         first_name="input", method=not as_function))
             if split:
-                wrappers.append(gen_wrapper(op, f"_pym_{op.inplace}", f"op_{op.inplace}",
+                wrappers.append(gen_wrapper(op, f"_pym_{op.inplace}", f"OPS.{op.inplace}",
                                             op.inplace, first_name="input", method=True))
         # a hand-written function that takes out= serves as the method through a guard:
         # PyTorch's methods take no out= (Note [out= arguments])
@@ -1237,6 +1285,8 @@ def gen_family(family, ops, ops_by_name):
     out.append("# ---------------------------------------------------------------- forwards\n")
     out.append(gen_numpy_functions(mine))
     out += forwards + inplace
+    out.append("# ---------------------------------------------------------------- profiled entries\n")
+    out += profiled
     out.append("# ---------------------------------------------------------------- Python wrappers\n")
     out += wrappers
     out.append("# ---------------------------------------------------------------- registration\n")

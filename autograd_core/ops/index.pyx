@@ -1088,7 +1088,7 @@ def _py_scatter(input, dim, index, src=None, value=None, *, out=None, reduce=Non
     cdef Tensor self = arg_tensor(input, "scatter", "input", 1)
     d, i, s, r = _scatter_args("scatter", FUNCTION_ARGS, (input, dim, index, src, value), dim, index,
                                src, value, reduce)
-    return with_out("scatter", out, op_scatter(self, d, i, s, r), None, True)
+    return with_out("scatter", out, OPS.scatter(self, d, i, s, r), None, True)
 
 
 def _pym_scatter(self, dim, index, src=None, value=None, *, reduce=None):
@@ -1098,14 +1098,14 @@ def _pym_scatter(self, dim, index, src=None, value=None, *, reduce=None):
         return handle_torch_function(_pym_scatter, (self, dim, index, src, value, ), {"reduce": reduce})
     d, i, s, r = _scatter_args("scatter", METHOD_ARGS, (dim, index, src, value), dim, index, src,
                                value, reduce)
-    return op_scatter(self, d, i, s, r)
+    return OPS.scatter(self, d, i, s, r)
 
 
 def _py_scatter_(self, dim, index, src=None, value=None, *, reduce=None):
     """In place: ``self`` with ``src``'s elements (or ``value``) written at ``index`` along dim."""
     d, i, s, r = _scatter_args("scatter_", METHOD_ARGS, (dim, index, src, value), dim, index, src,
                                value, reduce)
-    return op_scatter_(self, d, i, s, r)
+    return OPS.scatter_(self, d, i, s, r)
 
 
 _pym_scatter.__name__ = _pym_scatter.__qualname__ = "scatter"
@@ -1178,7 +1178,7 @@ def _py_masked_fill(input, mask, value):
         return handle_torch_function(_py_masked_fill, (input, mask, value, ), {})
     cdef Tensor self = arg_tensor(input, "masked_fill", "input", 1)
     m, v = _masked_fill_args("masked_fill", FUNCTION_ARGS, (input, mask, value), mask, value)
-    return op_masked_fill(self, m, v)
+    return OPS.masked_fill(self, m, v)
 
 
 def _pym_masked_fill(self, mask, value):
@@ -1187,7 +1187,7 @@ def _pym_masked_fill(self, mask, value):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_pym_masked_fill, (self, mask, value, ), {})
     m, v = _masked_fill_args("masked_fill", METHOD_ARGS, (mask, value), mask, value)
-    return op_masked_fill(self, m, v)
+    return OPS.masked_fill(self, m, v)
 
 
 def _py_masked_fill_(self, mask, value):
@@ -1196,7 +1196,7 @@ def _py_masked_fill_(self, mask, value):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_masked_fill_, (self, mask, value, ), {})
     m, v = _masked_fill_args("masked_fill_", METHOD_ARGS, (mask, value), mask, value)
-    return op_masked_fill_(self, m, v)
+    return OPS.masked_fill_(self, m, v)
 
 
 _pym_masked_fill.__name__ = _pym_masked_fill.__qualname__ = "masked_fill"
@@ -1521,14 +1521,14 @@ cdef Tensor op_index_put_(Tensor self, object indices, Tensor values, bint accum
 
 def _py_index_put(input, indices, values, accumulate=False):
     cdef Tensor self = arg_tensor(input, "index_put", "input", 1)
-    return op_index_put(self, indices, arg_tensor(values, "index_put", "values", 3),
+    return OPS.index_put(self, indices, arg_tensor(values, "index_put", "values", 3),
                         arg_bool(accumulate, "index_put", "accumulate", 4))
 
 
 def _py_index_put_(input, indices, values, accumulate=False):
     """In place: ``values`` written (or added) at ``self[indices]``."""
     cdef Tensor self = arg_tensor(input, "index_put_", "input", 1)
-    return op_index_put_(self, indices, arg_tensor(values, "index_put_", "values", 3),
+    return OPS.index_put_(self, indices, arg_tensor(values, "index_put_", "values", 3),
                          arg_bool(accumulate, "index_put_", "accumulate", 4))
 
 
@@ -1754,7 +1754,7 @@ cdef Tensor op_nonzero(Tensor self, bint as_tuple):
 def _py_nonzero(input, *, out=None, as_tuple=False):
     cdef Tensor self = arg_tensor(input, "nonzero", "input", 1)
     if not arg_bool(as_tuple, "nonzero", "as_tuple", 2):
-        return with_out("nonzero", out, op_nonzero(self, False), None, True)
+        return with_out("nonzero", out, OPS.nonzero(self, False), None, True)
     no_out("nonzero", out)        # (nonzero(input, as_tuple=True) has no out=)
     cdef cnp.ndarray x = self._data
     if cnp.PyArray_NDIM(x) == 0:
@@ -1930,7 +1930,7 @@ cdef tuple op_unravel_index(Tensor indices, object shape):
 
 
 def _py_unravel_index(indices, shape):
-    return op_unravel_index(arg_tensor(indices, "unravel_index", "indices", 1), shape)
+    return OPS.unravel_index(arg_tensor(indices, "unravel_index", "indices", 1), shape)
 
 
 include "_gen_index.pxi"

@@ -235,19 +235,21 @@ cdef bint _should_fold(Tensor tensor1, Tensor tensor2):
     return True
 
 
+# (the products through OPS: PyTorch's profile shows them inside aten::matmul,
+# Note [Profiler hook])
 cdef Tensor op_matmul(Tensor self, Tensor other):
     cdef Py_ssize_t na = _ndim(self), nb = _ndim(other)
     if na == 0 or nb == 0:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {na}D and {nb}D")
     if na == 1 and nb == 1:
-        return op_dot(self, other)
+        return OPS.dot(self, other)
     if na == 2 and nb == 1:
-        return op_mv(self, other)
+        return OPS.mv(self, other)
     if na == 1 and nb == 2:
-        return OPS.squeeze_(op_mm(OPS.unsqueeze(self, 0), other), 0)
+        return OPS.squeeze_(OPS.mm(OPS.unsqueeze(self, 0), other), 0)
     if na == 2 and nb == 2:
-        return op_mm(self, other)
+        return OPS.mm(self, other)
     if _should_fold(self, other):
         return _matmul_folded(self, other)
     return _matmul_batched(self, other)
@@ -273,9 +275,9 @@ cdef Tensor _matmul_folded(Tensor tensor1, Tensor tensor2):
     cdef Tensor t1_folded = OPS.reshape(t1, (folded_dim1, sizes_1[-1]))
     cdef Tensor output
     if t2_is_matrix:
-        output = OPS._unsafe_view(op_mm(t1_folded, t2), output_shape)
+        output = OPS._unsafe_view(OPS.mm(t1_folded, t2), output_shape)
         return _contiguous(_mT(output)) if transpose else output
-    return OPS._unsafe_view(op_mv(t1_folded, t2), output_shape)
+    return OPS._unsafe_view(OPS.mv(t1_folded, t2), output_shape)
 
 
 cdef Tensor _matmul_batched(Tensor tensor1, Tensor tensor2):
@@ -290,9 +292,9 @@ cdef Tensor _matmul_batched(Tensor tensor1, Tensor tensor2):
     cdef tuple batch2 = s2[:dim2 - 2] if dim2 > 2 else ()
     if dim1 == 3 and dim2 == 3 and batch1[0] != batch2[0]:
         if batch1[0] == 1 and requires_grad_of(tensor1):
-            return op_matmul(OPS.squeeze(tensor1, 0), tensor2)
+            return OPS.matmul(OPS.squeeze(tensor1, 0), tensor2)
         if batch2[0] == 1 and requires_grad_of(tensor2):
-            return op_matmul(tensor1, OPS.squeeze(tensor2, 0))
+            return OPS.matmul(tensor1, OPS.squeeze(tensor2, 0))
     output_shape = broadcast_shapes(batch1, batch2)
     cdef Py_ssize_t expand_batch_product = shape_numel(output_shape)
     cdef Tensor t1_expanded = OPS.reshape(OPS.expand(tensor1, output_shape + (n, m1)),
@@ -310,8 +312,8 @@ cdef Tensor _matmul_batched(Tensor tensor1, Tensor tensor2):
     if dim2 > 1:
         output_shape = output_shape + (p,)
     if vector_rhs:
-        return OPS._unsafe_view(OPS.squeeze(op_bmm(t1_expanded, t2_expanded), -1), output_shape)
-    return OPS._unsafe_view(op_bmm(t1_expanded, t2_expanded), output_shape)
+        return OPS._unsafe_view(OPS.squeeze(OPS.bmm(t1_expanded, t2_expanded), -1), output_shape)
+    return OPS._unsafe_view(OPS.bmm(t1_expanded, t2_expanded), output_shape)
 
 
 # ---------------------------------------------------------------- mm / addmm gradients
@@ -739,7 +741,7 @@ def _py_einsum(*args):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {k} in argument 1, but got "
                             f"{type(t).__name__}")
-    return op_einsum(eq, list(operands))
+    return OPS.einsum(eq, list(operands))
 
 
 cdef str _sublist_label(object n):
@@ -2207,7 +2209,7 @@ def _py_linalg_matrix_power(A, n, *, out=None):
     cdef Tensor A_ = arg_tensor(A, "linalg_matrix_power", "A", 1)
     cdef object n_ = arg_int(n, "linalg_matrix_power", "n", 2)
     if out is None:
-        return op_linalg_matrix_power(A_, n_)
+        return OPS.linalg_matrix_power(A_, n_)
     out_check("linalg_matrix_power", out, 1)
     cdef dtype ad = dtype_of(A_._data), od = dtype_of((<Tensor>out)._data)
     if ad.category > od.category:
@@ -2219,11 +2221,11 @@ def _py_linalg_matrix_power(A, n, *, out=None):
     # its autograd error
     if n_ == 0:
         with NoGradGuard():
-            return with_out("linalg_matrix_power", out, op_linalg_matrix_power(A_, 0))
+            return with_out("linalg_matrix_power", out, OPS.linalg_matrix_power(A_, 0))
     if n_ == 1:
         return with_out("linalg_matrix_power", out, A_, None, OUT_GRAD_COPY)
     return with_out("linalg_inv_ex" if n_ == -1 else "matmul", out,
-                    op_linalg_matrix_power(A_, n_), None, OUT_EXACT)
+                    OPS.linalg_matrix_power(A_, n_), None, OUT_EXACT)
 
 
 cdef tuple _tolerances(Tensor A, object atol, object rtol):
@@ -2262,7 +2264,7 @@ cdef Tensor op_linalg_matrix_rank(Tensor A, object tol, bint hermitian, object a
 def _py_linalg_pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None):
     cdef Tensor A_ = arg_tensor(A, "linalg_pinv", "A", 1)
     cdef bint hermitian_ = arg_bool(hermitian, "linalg_pinv", "hermitian", 3)
-    res = op_linalg_pinv(A_, rcond, hermitian_, atol, rtol)
+    res = OPS.linalg_pinv(A_, rcond, hermitian_, atol, rtol)
     tols = (rcond, atol, rtol)
     # (Note [out= rules]) with tolerances given as numbers PyTorch composes the out=
     # variant (a graph through copy_); its default and tensor tolerances run the
@@ -2434,7 +2436,7 @@ def _py_lu(A, pivot=True, get_infos=False, *, out=None):
     cdef Tensor A_ = arg_tensor(A, "lu", "A", 1)
     cdef bint pivot_ = arg_bool(pivot, "lu", "pivot", 2)
     cdef bint get_infos_ = arg_bool(get_infos, "lu", "get_infos", 3)
-    cdef tuple res = op_lu(A_, pivot_, get_infos_)
+    cdef tuple res = OPS.lu(A_, pivot_, get_infos_)
     if out is None:
         return res
     # torch.lu is Python in PyTorch: its out= resizes each out tensor to its result and
@@ -3334,7 +3336,7 @@ def _py_chain_matmul(*matrices, out=None):
     if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
         matrices = matrices[0]
     matrices = arg_tensor_list(list(matrices), "chain_matmul")
-    res = op_chain_matmul(matrices)
+    res = OPS.chain_matmul(matrices)
     if out is None:
         return res
     if len(matrices) == 1:
@@ -3539,7 +3541,7 @@ def _py_nuclear_norm(input, dim=None, keepdim=False, *, out=None):
     if isinstance(dim, bool):
         dim, keepdim = None, dim
     return with_out("nuclear_norm", out,
-                    op_nuclear_norm(arg_tensor(input, "nuclear_norm", "input", 1), dim,
+                    OPS.nuclear_norm(arg_tensor(input, "nuclear_norm", "input", 1), dim,
                                     arg_bool(keepdim, "nuclear_norm", "keepdim", 3)), None,
                     OUT_EXACT | OUT_GRAD_COPY)
 

@@ -2918,7 +2918,7 @@ def _py_conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups
     if (type(input) is not Tensor and has_torch_function(input)) or (type(weight) is not Tensor and has_torch_function(weight)) or (type(bias) is not Tensor and has_torch_function(bias)) or (type(stride) is not Tensor and has_torch_function(stride)) or (type(padding) is not Tensor and has_torch_function(padding)) or (type(dilation) is not Tensor and has_torch_function(dilation)) or (type(groups) is not Tensor and has_torch_function(groups)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_conv1d, (input, weight, bias, stride, padding, dilation, groups, ), {})
-    return op_conv1d(arg_tensor(input, "conv1d", "input", 1),
+    return OPS.conv1d(arg_tensor(input, "conv1d", "input", 1),
                      arg_tensor(weight, "conv1d", "weight", 2),
                      None if bias is None else arg_tensor(bias, "conv1d", "bias", 3),
                      stride, padding, dilation, arg_int(groups, "conv1d", "groups", 7))
@@ -2935,7 +2935,7 @@ def _py_conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups
     if (type(input) is not Tensor and has_torch_function(input)) or (type(weight) is not Tensor and has_torch_function(weight)) or (type(bias) is not Tensor and has_torch_function(bias)) or (type(stride) is not Tensor and has_torch_function(stride)) or (type(padding) is not Tensor and has_torch_function(padding)) or (type(dilation) is not Tensor and has_torch_function(dilation)) or (type(groups) is not Tensor and has_torch_function(groups)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_conv2d, (input, weight, bias, stride, padding, dilation, groups, ), {})
-    return op_conv2d(arg_tensor(input, "conv2d", "input", 1),
+    return OPS.conv2d(arg_tensor(input, "conv2d", "input", 1),
                      arg_tensor(weight, "conv2d", "weight", 2),
                      None if bias is None else arg_tensor(bias, "conv2d", "bias", 3),
                      stride, padding, dilation, arg_int(groups, "conv2d", "groups", 7))

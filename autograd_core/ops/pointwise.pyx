@@ -686,11 +686,11 @@ def _py_div(input, other, *, out=None, rounding_mode=_NO_ROUNDING_MODE):
             # number / tensor: PyTorch computes it as reciprocal(tensor) * number
             res = OPS.mul(OPS.reciprocal(<Tensor>other), arg_number(input))
             return with_out("div", out, res)
-        res = op_div(arg_tensor(input, "div", "input", 1),
+        res = OPS.div(arg_tensor(input, "div", "input", 1),
                      arg_tensor_or_scalar(other, "div", "other", 2), None)
         return with_out("div", out, res)
     a, b = _div_mode_operands(input, other)
-    res = op__div_mode(a, b, None if rounding_mode is None
+    res = OPS._div_mode(a, b, None if rounding_mode is None
                        else arg_str(rounding_mode, "div", "rounding_mode", 3))
     return with_out("div", out, res)
 
@@ -703,8 +703,8 @@ def _py_div_(input, other, *, rounding_mode=_NO_ROUNDING_MODE):
     cdef Tensor self = arg_tensor(input, "div_", "input", 1)
     other = arg_tensor_or_scalar(other, "div_", "other", 2)
     if rounding_mode is _NO_ROUNDING_MODE:
-        return op_div_(self, other, None)
-    return op__div_mode_(self, other, None if rounding_mode is None
+        return OPS.div_(self, other, None)
+    return OPS._div_mode_(self, other, None if rounding_mode is None
                          else arg_str(rounding_mode, "div_", "rounding_mode", 3))
 
 
@@ -831,8 +831,8 @@ def _py_pow(input, exponent, *, out=None):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_pow, (input, exponent, ), {"out": out})
     if not isinstance(input, Tensor) and isinstance(exponent, Tensor):
-        return with_out("pow", out, op_pow(arg_scalar(input, "pow", "self", 1), exponent))
-    res = op_pow(arg_tensor(input, "pow", "input", 1),
+        return with_out("pow", out, OPS.pow(arg_scalar(input, "pow", "self", 1), exponent))
+    res = OPS.pow(arg_tensor(input, "pow", "input", 1),
                  arg_tensor_or_scalar(exponent, "pow", "exponent", 2))
     return with_out("pow", out, res)
 
@@ -950,7 +950,7 @@ def _py_floor_divide(input, other, *, out=None):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_floor_divide, (input, other, ), {"out": out})
     a, b = _two_operands(input, other, "floor_divide")
-    return with_out("floor_divide", out, op_floor_divide(a, b))
+    return with_out("floor_divide", out, OPS.floor_divide(a, b))
 
 
 
@@ -976,7 +976,7 @@ def _py_remainder(input, other, *, out=None):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_remainder, (input, other, ), {"out": out})
     a, b = _two_operands(input, other, "remainder")
-    return with_out("remainder", out, op_remainder(a, b))
+    return with_out("remainder", out, OPS.remainder(a, b))
 
 
 
@@ -1008,7 +1008,7 @@ def _py_fmod(input, other, *, out=None):
         return handle_torch_function(_py_fmod, (input, other, ), {"out": out})
     if not isinstance(input, Tensor):
         raise type_error_combination("fmod", (input, other), _TENSOR_OR_NUMBER_OTHER)
-    return with_out("fmod", out, op_fmod(input, _fmod_other("fmod", input, other)))
+    return with_out("fmod", out, OPS.fmod(input, _fmod_other("fmod", input, other)))
 
 
 def _py_fmod_(input, other):
@@ -1017,7 +1017,7 @@ def _py_fmod_(input, other):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_fmod_, (input, other, ), {})
     cdef Tensor self = arg_tensor(input, "fmod_", "input", 1)
-    return op_fmod_(self, _fmod_other("fmod_", input, other))
+    return OPS.fmod_(self, _fmod_other("fmod_", input, other))
 
 
 _py_fmod_.__name__ = _py_fmod_.__qualname__ = "fmod_"
@@ -1178,8 +1178,8 @@ def _py_clamp(input, min=None, max=None, *, out=None):
     # (Note [out= rules]: with tensor bounds out takes a cast, with number bounds
     # PyTorch's structured kernel wants out of the result's dtype)
     if tensors:
-        return with_out("clamp", out, op__clamp_tensor(self, lo, hi))
-    return with_out("clamp", out, op_clamp(self, lo, hi), None, OUT_FOUND)
+        return with_out("clamp", out, OPS._clamp_tensor(self, lo, hi))
+    return with_out("clamp", out, OPS.clamp(self, lo, hi), None, OUT_FOUND)
 
 
 def _py_clamp_(input, min=None, max=None):
@@ -1190,8 +1190,8 @@ def _py_clamp_(input, min=None, max=None):
     cdef Tensor self = arg_tensor(input, "clamp_", "input", 1)
     tensors, lo, hi = _clamp_bounds("clamp_", min, max)
     if tensors:
-        return op__clamp_tensor_(self, lo, hi)
-    return op_clamp_(self, lo, hi)
+        return OPS._clamp_tensor_(self, lo, hi)
+    return OPS.clamp_(self, lo, hi)
 
 
 cdef object _clamp_bound(str fname, str argname, Tensor self, object bound):
@@ -1212,7 +1212,7 @@ def _py_clamp_min(input, min, *, out=None):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_clamp_min, (input, min, ), {"out": out})
     cdef Tensor self = arg_tensor(input, "clamp_min", "input", 1)
-    res = op_clamp_min(self, _clamp_bound("clamp_min", "min", self, min))
+    res = OPS.clamp_min(self, _clamp_bound("clamp_min", "min", self, min))
     return with_out("clamp_min", out, res, None, 0 if isinstance(min, Tensor) else OUT_FOUND)
 
 
@@ -1222,7 +1222,7 @@ def _py_clamp_min_(input, min):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_clamp_min_, (input, min, ), {})
     cdef Tensor self = arg_tensor(input, "clamp_min_", "input", 1)
-    return op_clamp_min_(self, _clamp_bound("clamp_min_", "min", self, min))
+    return OPS.clamp_min_(self, _clamp_bound("clamp_min_", "min", self, min))
 
 
 def _py_clamp_max(input, max, *, out=None):
@@ -1230,7 +1230,7 @@ def _py_clamp_max(input, max, *, out=None):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_clamp_max, (input, max, ), {"out": out})
     cdef Tensor self = arg_tensor(input, "clamp_max", "input", 1)
-    res = op_clamp_max(self, _clamp_bound("clamp_max", "max", self, max))
+    res = OPS.clamp_max(self, _clamp_bound("clamp_max", "max", self, max))
     return with_out("clamp_max", out, res, None, 0 if isinstance(max, Tensor) else OUT_FOUND)
 
 
@@ -1240,7 +1240,7 @@ def _py_clamp_max_(input, max):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_clamp_max_, (input, max, ), {})
     cdef Tensor self = arg_tensor(input, "clamp_max_", "input", 1)
-    return op_clamp_max_(self, _clamp_bound("clamp_max_", "max", self, max))
+    return OPS.clamp_max_(self, _clamp_bound("clamp_max_", "max", self, max))
 
 
 _py_clamp_.__name__ = _py_clamp_.__qualname__ = "clamp_"
@@ -1305,8 +1305,8 @@ def _py_lerp(input, end, weight, *, out=None):
     # (Note [out= rules]: a number weight casts into out, a tensor weight's structured
     # kernel wants out of the result's dtype)
     if isinstance(w, Tensor):
-        return with_out("lerp", out, op__lerp_tensor(self, e, w), None, OUT_FOUND)
-    return with_out("lerp", out, op_lerp(self, e, w))
+        return with_out("lerp", out, OPS._lerp_tensor(self, e, w), None, OUT_FOUND)
+    return with_out("lerp", out, OPS.lerp(self, e, w))
 
 
 def _py_lerp_(input, end, weight):
@@ -1318,8 +1318,8 @@ def _py_lerp_(input, end, weight):
     cdef Tensor e = arg_tensor(end, "lerp_", "end", 2)
     w = _lerp_weight("lerp_", weight)
     if isinstance(w, Tensor):
-        return op__lerp_tensor_(self, e, w)
-    return op_lerp_(self, e, w)
+        return OPS._lerp_tensor_(self, e, w)
+    return OPS.lerp_(self, e, w)
 
 
 _py_lerp_.__name__ = _py_lerp_.__qualname__ = "lerp_"
@@ -1523,7 +1523,8 @@ cdef Tensor mul_tensor_backward(Tensor grad, object other):
     ZeroTensor, Note [ZeroTensor]) goes through mul, PyTorch's ZeroTensor kernel."""
     cdef bint owned = grad_is_owned(grad, 2)  # (before ga takes a reference to the array)
     cdef cnp.ndarray ga = grad._data, oa
-    if not cnp.PyArray_ISWRITEABLE(ga):
+    if profiler_enabled or not cnp.PyArray_ISWRITEABLE(ga):
+        # (profiled: PyTorch's formula is an aten::mul, Note [Profiler hook])
         return OPS.mul(grad, other)
     cdef int t = cnp.PyArray_TYPE(ga)
     if (type(other) is float or type(other) is int) and (t == cnp.NPY_FLOAT or t == cnp.NPY_DOUBLE) \
@@ -1784,7 +1785,7 @@ def _py_copy_(self, src, non_blocking=False):
     cdef Tensor self_ = arg_tensor(self, "copy_", "input", 0)
     if is_number(src):
         src = make(_fill_value_array(src, dtype_of(self_._data)))
-    return op_copy_(self_, arg_tensor(src, "copy_", "src", 1),
+    return OPS.copy_(self_, arg_tensor(src, "copy_", "src", 1),
                     arg_bool(non_blocking, "copy_", "non_blocking", 2))
 
 
@@ -2039,7 +2040,7 @@ def _py_bernoulli(input, p=None, *, generator=None, out=None):
         return handle_torch_function(_py_bernoulli, (input, p, ), {"generator": generator, "out": out})
     cdef Tensor self = arg_tensor(input, "bernoulli", "input", 1)
     if p is None:
-        return with_out("bernoulli", out, op_bernoulli(self, generator))
+        return with_out("bernoulli", out, OPS.bernoulli(self, generator))
     no_out("bernoulli", out)      # (bernoulli(input, p) has no out=)
     p = arg_float(p, "bernoulli", "p", 2)
     if not (0 <= p <= 1):
@@ -2112,7 +2113,7 @@ def _py_normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         if size is not None:
             raise type_error_combination("normal", (mean, std, size), _NORMAL_SIGNATURES)
-        return op_normal(mean if isinstance(mean, Tensor) else arg_float(mean, "normal", "mean", 1),
+        return OPS.normal(mean if isinstance(mean, Tensor) else arg_float(mean, "normal", "mean", 1),
                          std if isinstance(std, Tensor) else arg_float(std, "normal", "std", 2),
                          generator)
     if size is None:
@@ -2225,7 +2226,7 @@ def _py_uniform_(input, *args, generator=None, **kwargs):
     hi = args[1] if len(args) > 1 else kwargs.pop("to", 1)
     if kwargs:
         raise TypeError(f"uniform_() got an unexpected keyword argument '{next(iter(kwargs))}'")
-    return op_uniform_(self, arg_scalar(lo, "uniform_", "from", 1),
+    return OPS.uniform_(self, arg_scalar(lo, "uniform_", "from", 1),
                        arg_scalar(hi, "uniform_", "to", 2), generator)
 
 
@@ -2245,7 +2246,7 @@ def _py_random_(input, *args, generator=None, **kwargs):
             raise TypeError("random_(): argument 'to' must be int, not NoneType")
     if kwargs:
         raise TypeError(f"random_() got an unexpected keyword argument '{next(iter(kwargs))}'")
-    return op_random_(self, lo, None if hi is None else arg_int(hi, "random_", "to", 2),
+    return OPS.random_(self, lo, None if hi is None else arg_int(hi, "random_", "to", 2),
                       generator)
 
 
@@ -2303,7 +2304,7 @@ def _py_randint_like(input, low=0, high=None, *, dtype=None, layout=None, device
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_randint_like, (input, low, high, ), {"dtype": dtype, "layout": layout, "device": device, "requires_grad": requires_grad, "memory_format": memory_format, "generator": generator})
     cdef Tensor self = arg_tensor(input, "randint_like", "input", 1)
-    return op_randint_like(self, arg_int(low, "randint_like", "low", 2),
+    return OPS.randint_like(self, arg_int(low, "randint_like", "low", 2),
                            None if high is None else arg_int(high, "randint_like", "high", 3),
                            dtype, layout, device,
                            arg_bool(requires_grad, "randint_like", "requires_grad", 4),
@@ -2742,9 +2743,9 @@ def _py_float_power(input, exponent, *, out=None):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_float_power, (input, exponent, ), {"out": out})
     if not isinstance(input, Tensor) and isinstance(exponent, Tensor):
-        res = op_float_power(arg_scalar(input, "float_power", "self", 1), exponent)
+        res = OPS.float_power(arg_scalar(input, "float_power", "self", 1), exponent)
         return with_out("float_power", out, res, None, True)
-    res = op_float_power(arg_tensor(input, "float_power", "input", 1),
+    res = OPS.float_power(arg_tensor(input, "float_power", "input", 1),
                          arg_tensor_or_scalar(exponent, "float_power", "exponent", 2))
     return with_out("float_power", out, res, None, True)
 
@@ -2791,7 +2792,7 @@ def _py_xlogy(input, other, *, out=None):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_xlogy, (input, other, ), {"out": out})
     a, b = _two_operands(input, other, "xlogy")
-    return with_out("xlogy", out, op_xlogy(a, b))
+    return with_out("xlogy", out, OPS.xlogy(a, b))
 
 
 cdef cnp.ndarray _shift_values(object a, object b, bint left):
@@ -2838,12 +2839,12 @@ cdef Tensor op_bitwise_right_shift_(Tensor self, object other):
 
 def _py_bitwise_left_shift(input, other, *, out=None):
     a, b = _two_operands(input, other, "bitwise_left_shift")
-    return with_out("bitwise_left_shift", out, op_bitwise_left_shift(a, b))
+    return with_out("bitwise_left_shift", out, OPS.bitwise_left_shift(a, b))
 
 
 def _py_bitwise_right_shift(input, other, *, out=None):
     a, b = _two_operands(input, other, "bitwise_right_shift")
-    return with_out("bitwise_right_shift", out, op_bitwise_right_shift(a, b))
+    return with_out("bitwise_right_shift", out, OPS.bitwise_right_shift(a, b))
 
 
 cdef Tensor op_polygamma(object n, Tensor self):
@@ -2867,7 +2868,7 @@ cdef Tensor op_polygamma_(Tensor self, object n):
 
 
 def _py_polygamma(n, input, *, out=None):
-    res = op_polygamma(arg_int(n, "polygamma", "n", 1), arg_tensor(input, "polygamma", "input", 2))
+    res = OPS.polygamma(arg_int(n, "polygamma", "n", 1), arg_tensor(input, "polygamma", "input", 2))
     return with_out("polygamma", out, res)
 
 
@@ -2878,7 +2879,7 @@ def _pym_polygamma(self, n):
     >>> torch.tensor([1.]).polygamma(1)
     tensor([1.6449])
     """
-    return op_polygamma(arg_int(n, "polygamma", "n", 1), arg_tensor(self, "polygamma", "input", 0))
+    return OPS.polygamma(arg_int(n, "polygamma", "n", 1), arg_tensor(self, "polygamma", "input", 0))
 
 
 _pym_polygamma.__name__ = _pym_polygamma.__qualname__ = "polygamma"
@@ -2925,7 +2926,7 @@ cdef tuple op_frexp(Tensor self):
 
 
 def _py_frexp(input, *, out=None):
-    res = _FrexpResult(*op_frexp(arg_tensor(input, "frexp", "input", 1)))
+    res = _FrexpResult(*OPS.frexp(arg_tensor(input, "frexp", "input", 1)))
     return with_out("frexp", out, res, ('mantissa', 'exponent'), True)
 
 
@@ -2997,7 +2998,7 @@ def _py_isin(elements, test_elements, *, out=None, assume_unique=False, invert=F
     if a is NotImplemented or b is NotImplemented or \
             not (isinstance(a, Tensor) or isinstance(b, Tensor)):
         raise type_error_combination("isin", (elements, test_elements), _ISIN_SIGNATURES)
-    res = op_isin(a, b, arg_bool(assume_unique, "isin", "assume_unique", 3),
+    res = OPS.isin(a, b, arg_bool(assume_unique, "isin", "assume_unique", 3),
                   arg_bool(invert, "isin", "invert", 4))
     return with_out("isin", out, res, None, True)
 

@@ -534,7 +534,7 @@ def _py_prod(input, dim=None, keepdim=False, *, out=None, dtype=None, axis=None,
     elif out is not None:
         out_check("prod", out, 1)
         dtype = out_compute_dtype("prod", out, dtype, self)   # Note [out= rules]
-    res = op_prod(self, None if dim is None else arg_int(dim, "prod", "dim", 2),
+    res = OPS.prod(self, None if dim is None else arg_int(dim, "prod", "dim", 2),
                   arg_bool(keepdim, "prod", "keepdim", 3),
                   None if dtype is None else to_dtype(dtype))
     return with_out("prod", out, res)
@@ -859,7 +859,7 @@ def _py_var(input, dim=None, unbiased=None, keepdim=False, *, out=None, correcti
         return handle_torch_function(_py_var, (input, dim, unbiased, keepdim, ), {"out": out, "correction": correction, "axis": axis, "keepdims": keepdims})
     self, dims, correction, kd = _var_std_args("var", input, dim, unbiased, keepdim,
                                                correction, axis, keepdims)
-    return with_out("var", out, op_var(self, dims, correction, kd))
+    return with_out("var", out, OPS.var(self, dims, correction, kd))
 
 
 def _py_std(input, dim=None, unbiased=None, keepdim=False, *, out=None, correction=None,
@@ -869,7 +869,7 @@ def _py_std(input, dim=None, unbiased=None, keepdim=False, *, out=None, correcti
         return handle_torch_function(_py_std, (input, dim, unbiased, keepdim, ), {"out": out, "correction": correction, "axis": axis, "keepdims": keepdims})
     self, dims, correction, kd = _var_std_args("std", input, dim, unbiased, keepdim,
                                                correction, axis, keepdims)
-    return with_out("std", out, op_std(self, dims, correction, kd))
+    return with_out("std", out, OPS.std(self, dims, correction, kd))
 
 
 # ================================================================ logsumexp
@@ -1041,7 +1041,7 @@ def _py_sort(input, *args, dim=None, descending=None, stable=None, out=None, axi
     d, desc = _sort_args("sort", args, dim, descending, stable)
     if out is not None:   # Note [out= arguments]
         out_check("sort", out, 2)
-    values = op_sort(self, d, desc, None if stable is None else arg_bool(stable, "sort", "stable", 2))
+    values = OPS.sort(self, d, desc, None if stable is None else arg_bool(stable, "sort", "stable", 2))
     if out is not None:
         return out_write("sort", out, values, ("values", "indices"), True)
     return _SortResult(*values)
@@ -1054,7 +1054,7 @@ def _py_argsort(input, *args, out=None, dim=None, descending=None, stable=None, 
     d, desc = _sort_args("argsort", args, dim, descending, stable)
     if stable is None:
         no_out("argsort", out)    # (only argsort(input, *, stable, ...) has out=)
-    res = op_argsort(self, d, desc, False if stable is None else
+    res = OPS.argsort(self, d, desc, False if stable is None else
                      arg_bool(stable, "argsort", "stable", 2))
     return with_out("argsort", out, res, None, True)
 
@@ -1614,7 +1614,7 @@ def _py_topk(input, k, dim=-1, largest=True, sorted=True, *, out=None, axis=None
     cdef Tensor self = arg_tensor(input, "topk", "input", 1)
     if out is not None:   # Note [out= arguments]
         out_check("topk", out, 2)
-    values = op_topk(self, arg_int(k, "topk", "k", 2), arg_int(dim, "topk", "dim", 3),
+    values = OPS.topk(self, arg_int(k, "topk", "k", 2), arg_int(dim, "topk", "dim", 3),
                      arg_bool(largest, "topk", "largest", 4), arg_bool(sorted, "topk", "sorted", 5))
     if out is not None:
         return out_write("topk", out, values, ("values", "indices"), True)
@@ -1630,7 +1630,7 @@ def _py_kthvalue(input, k, dim=-1, keepdim=False, *, out=None, axis=None, keepdi
     if keepdims is not None:
         keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "kthvalue", "input", 1)
-    res = _KthvalueResult(*op_kthvalue(self, arg_int(k, "kthvalue", "k", 2),
+    res = _KthvalueResult(*OPS.kthvalue(self, arg_int(k, "kthvalue", "k", 2),
                                        arg_int(dim, "kthvalue", "dim", 3),
                                        arg_bool(keepdim, "kthvalue", "keepdim", 4)))
     return with_out("kthvalue", out, res, ('values', 'indices'), True)
@@ -1645,7 +1645,7 @@ def _py_mode(input, dim=-1, keepdim=False, *, out=None, axis=None, keepdims=None
     if keepdims is not None:
         keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "mode", "input", 1)
-    res = _ModeResult(*op_mode(self, arg_int(dim, "mode", "dim", 2),
+    res = _ModeResult(*OPS.mode(self, arg_int(dim, "mode", "dim", 2),
                                arg_bool(keepdim, "mode", "keepdim", 3)))
     return with_out("mode", out, res, ('values', 'indices'), True)
 
@@ -1659,7 +1659,7 @@ def _py_cummax(input, dim=None, *, out=None, axis=None):
     if dim is None:
         raise TypeError("cummax() missing required argument 'dim'")
     cdef Tensor self = arg_tensor(input, "cummax", "input", 1)
-    res = _CummaxResult(*op_cummax(self, arg_int(dim, "cummax", "dim", 2)))
+    res = _CummaxResult(*OPS.cummax(self, arg_int(dim, "cummax", "dim", 2)))
     return with_out("cummax", out, res, ('values', 'indices'), True)
 
 
@@ -1672,7 +1672,7 @@ def _py_cummin(input, dim=None, *, out=None, axis=None):
     if dim is None:
         raise TypeError("cummin() missing required argument 'dim'")
     cdef Tensor self = arg_tensor(input, "cummin", "input", 1)
-    res = _CumminResult(*op_cummin(self, arg_int(dim, "cummin", "dim", 2)))
+    res = _CumminResult(*OPS.cummin(self, arg_int(dim, "cummin", "dim", 2)))
     return with_out("cummin", out, res, ('values', 'indices'), True)
 
 
@@ -1778,7 +1778,7 @@ def _py_var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=No
         return handle_torch_function(_py_var_mean, (input, dim, unbiased, keepdim, ), {"correction": correction, "axis": axis, "keepdims": keepdims})
     self, dims, correction, kd = _var_std_args("var_mean", input, dim, unbiased, keepdim,
                                                correction, axis, keepdims)
-    return op_var_mean(self, dims, correction, kd)
+    return OPS.var_mean(self, dims, correction, kd)
 
 
 def _py_std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
@@ -1787,7 +1787,7 @@ def _py_std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=No
         return handle_torch_function(_py_std_mean, (input, dim, unbiased, keepdim, ), {"correction": correction, "axis": axis, "keepdims": keepdims})
     self, dims, correction, kd = _var_std_args("std_mean", input, dim, unbiased, keepdim,
                                                correction, axis, keepdims)
-    return op_std_mean(self, dims, correction, kd)
+    return OPS.std_mean(self, dims, correction, kd)
 
 
 cdef Tensor op_count_nonzero(Tensor self, object dim):
@@ -1827,7 +1827,7 @@ def _py_aminmax(input, *, out=None, dim=None, keepdim=False, axis=None, keepdims
     if keepdims is not None:
         keepdim = keepdims
     cdef Tensor self = arg_tensor(input, "aminmax", "input", 1)
-    res = _AminmaxResult(*op_aminmax(
+    res = _AminmaxResult(*OPS.aminmax(
         self, None if dim is None else arg_int(dim, "aminmax", "dim", 2),
         arg_bool(keepdim, "aminmax", "keepdim", 3)))
     return with_out("aminmax", out, res, ('min', 'max'), True)
@@ -1967,7 +1967,7 @@ def _py_sum_to_size(self, *size, **kwargs):
         if size or list(kwargs) != ["size"]:
             raise TypeError("sum_to_size() received an invalid combination of arguments")
         size = (kwargs["size"],)
-    return op_sum_to_size(self, parse_shape(size, "sum_to_size"))
+    return OPS.sum_to_size(self, parse_shape(size, "sum_to_size"))
 
 
 # ================================================================ histc / bincount / search / unique
@@ -2064,7 +2064,7 @@ def _py_searchsorted(sorted_sequence, input, *, out=None, out_int32=False, right
                      side=None, sorter=None):
     cdef Tensor seq = arg_tensor(sorted_sequence, "searchsorted", "sorted_sequence", 1)
     v = arg_tensor_or_scalar(input, "searchsorted", "input", 2)
-    res = op_searchsorted(seq, v, arg_bool(out_int32, "searchsorted", "out_int32", 3),
+    res = OPS.searchsorted(seq, v, arg_bool(out_int32, "searchsorted", "out_int32", 3),
                           arg_bool(right, "searchsorted", "right", 4), side,
                           None if sorter is None else
                           arg_tensor(sorter, "searchsorted", "sorter", 6))
@@ -2082,7 +2082,7 @@ def _py_bucketize(input, boundaries, *, out=None, out_int32=False, right=False):
     v = arg_tensor_or_scalar(input, "bucketize", "input", 1)
     if not isinstance(v, Tensor):
         no_out("bucketize", out)  # (bucketize(number, boundaries) has no out=)
-    res = op_bucketize(v, arg_tensor(boundaries, "bucketize", "boundaries", 2),
+    res = OPS.bucketize(v, arg_tensor(boundaries, "bucketize", "boundaries", 2),
                        arg_bool(out_int32, "bucketize", "out_int32", 3),
                        arg_bool(right, "bucketize", "right", 4))
     return with_out("bucketize", out, res, None, True)
@@ -2332,12 +2332,12 @@ cdef tuple _trapezoid_py(str fname, object y, tuple args, object x, object dx, o
 
 def _py_trapezoid(y, *args, x=None, dx=None, dim=-1):
     yt, xt, d, dm = _trapezoid_py("trapezoid", y, args, x, dx, dim)
-    return op_trapezoid(yt, xt, d, dm)
+    return OPS.trapezoid(yt, xt, d, dm)
 
 
 def _py_cumulative_trapezoid(y, *args, x=None, dx=None, dim=-1):
     yt, xt, d, dm = _trapezoid_py("cumulative_trapezoid", y, args, x, dx, dim)
-    return op_cumulative_trapezoid(yt, xt, d, dm)
+    return OPS.cumulative_trapezoid(yt, xt, d, dm)
 
 
 cdef Tensor _edge_slice(Tensor t, Py_ssize_t d, object start, object end):
@@ -2450,7 +2450,7 @@ def _py_gradient(input, *, spacing=1, dim=None, edge_order=1):
     cdef Tensor self = arg_tensor(input, "gradient", "input", 1)
     if isinstance(spacing, Tensor):
         spacing = [spacing]     # one coordinate tensor: for the one dim
-    return op_gradient(self, spacing, dim, arg_int(edge_order, "gradient", "edge_order", 4))
+    return OPS.gradient(self, spacing, dim, arg_int(edge_order, "gradient", "edge_order", 4))
 
 
 # ================================================================ quantile / nanquantile
@@ -2667,7 +2667,7 @@ def _py_histogram(input, bins=100, *, out=None, range=None, weight=None, density
     cdef Tensor self = arg_tensor(input, "histogram", "input", 1)
     if not isinstance(bins, Tensor):
         bins = arg_int(bins, "histogram", "bins", 2)
-    res = _HistogramResult(*op_histogram(
+    res = _HistogramResult(*OPS.histogram(
         self, bins, range, None if weight is None else arg_tensor(weight, "histogram", "weight", 4),
         arg_bool(density, "histogram", "density", 5)))
     return with_out("histogram", out, res, ('hist', 'bin_edges'), True)
@@ -2707,7 +2707,7 @@ def _py_histogramdd(input, bins=10, *, range=None, weight=None, density=False):
         bins = [b if isinstance(b, Tensor) else arg_int(b, "histogramdd", "bins", 2) for b in bins]
     elif not isinstance(bins, Tensor):
         bins = arg_int(bins, "histogramdd", "bins", 2)
-    return _HistogramddResult(*op_histogramdd(
+    return _HistogramddResult(*OPS.histogramdd(
         self, bins, range,
         None if weight is None else arg_tensor(weight, "histogramdd", "weight", 4),
         arg_bool(density, "histogramdd", "density", 5)))

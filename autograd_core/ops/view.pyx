@@ -252,7 +252,7 @@ def _pym_view(self, *shape, size=None, **kwargs):
                f"(!{type(shape[0]).__name__}!)")
         raise type_error_combination(
             "view", shape, f" * (autograd_core.dtype dtype)\n{bad}\n * (tuple of ints size)\n{bad}")
-    return op_view(t, _sizes_varargs(shape, size, "view"))
+    return OPS.view(t, _sizes_varargs(shape, size, "view"))
 
 
 cdef Tensor op_reshape(Tensor self, object shape):
@@ -278,7 +278,7 @@ def _pym_reshape(self, *args, shape=None):
     >>> torch.arange(6.).reshape(2, -1).shape
     autograd_core.Size([2, 3])
     """
-    return op_reshape(arg_tensor(self, "reshape", "self", 0),
+    return OPS.reshape(arg_tensor(self, "reshape", "self", 0),
                       _sizes_varargs(args, shape, "reshape", "shape"))
 
 
@@ -424,7 +424,7 @@ def _py_squeeze(input, dim=None):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_squeeze, (input, dim, ), {})
     cdef Tensor x = arg_tensor(input, "squeeze", "input", 1)
-    return op_squeeze(x, _squeeze_dim_arg(dim, "squeeze", 2))
+    return OPS.squeeze(x, _squeeze_dim_arg(dim, "squeeze", 2))
 
 
 cdef Tensor op_squeeze_(Tensor self, object dim):
@@ -453,7 +453,7 @@ cdef void _inplace_view_done(Tensor self) noexcept:
 
 def _py_squeeze_(self, dim=None):
     cdef Tensor x = arg_tensor(self, "squeeze_", "self", 0)
-    return op_squeeze_(x, _squeeze_dim_arg(dim, "squeeze_", 1))
+    return OPS.squeeze_(x, _squeeze_dim_arg(dim, "squeeze_", 1))
 
 
 
@@ -526,7 +526,7 @@ def _pym_permute(self, *args, dims=None):
     >>> torch.zeros(2, 3, 4).permute(2, 0, 1).shape
     autograd_core.Size([4, 2, 3])
     """
-    return op_permute(arg_tensor(self, "permute", "self", 0),
+    return OPS.permute(arg_tensor(self, "permute", "self", 0),
                       _sizes_varargs(args, dims, "permute", "dims"))
 
 
@@ -699,7 +699,7 @@ def _pym_expand(self, *sizes, size=None):
     >>> torch.zeros(3, 1).expand(2, -1, 4).shape
     autograd_core.Size([2, 3, 4])
     """
-    return op_expand(arg_tensor(self, "expand", "self", 0), _sizes_varargs(sizes, size, "expand"))
+    return OPS.expand(arg_tensor(self, "expand", "self", 0), _sizes_varargs(sizes, size, "expand"))
 
 
 cdef Tensor op_expand_as(Tensor self, Tensor other):
@@ -717,7 +717,7 @@ def _pym_broadcast_to(self, *args, size=None):
     >>> torch.zeros(1, 4).broadcast_to(3, 4).shape
     autograd_core.Size([3, 4])
     """
-    return op_expand(arg_tensor(self, "broadcast_to", "self", 0),
+    return OPS.expand(arg_tensor(self, "broadcast_to", "self", 0),
                      _ints_varargs(args, size, "broadcast_to", "size"))
 
 
@@ -748,7 +748,7 @@ def _pym_repeat(self, *args, repeats=None):
     >>> torch.tensor([1., 2.]).repeat(2)
     tensor([1., 2., 1., 2.])
     """
-    return op_repeat(arg_tensor(self, "repeat", "self", 0),
+    return OPS.repeat(arg_tensor(self, "repeat", "self", 0),
                      _ints_varargs(args, repeats, "repeat", "repeats"))
 
 
@@ -787,7 +787,7 @@ def _pym_tile(self, *args, dims=None):
     >>> torch.tensor([[1., 2.]]).tile(2).shape
     autograd_core.Size([1, 4])
     """
-    return op_tile(arg_tensor(self, "tile", "self", 0), _ints_varargs(args, dims, "tile", "dims"))
+    return OPS.tile(arg_tensor(self, "tile", "self", 0), _ints_varargs(args, dims, "tile", "dims"))
 
 
 cdef Tensor op_flip(Tensor self, object dims):
@@ -811,7 +811,7 @@ def _pym_flip(self, *args, dims=None):
     tensor([[4., 3.],
             [2., 1.]])
     """
-    return op_flip(arg_tensor(self, "flip", "self", 0), _ints_varargs(args, dims, "flip", "dims"))
+    return OPS.flip(arg_tensor(self, "flip", "self", 0), _ints_varargs(args, dims, "flip", "dims"))
 
 
 cdef Tensor op_roll(Tensor self, object shifts, object dims):
@@ -1295,9 +1295,9 @@ def _py_split(tensor, split_size_or_sections, dim=0):
     cdef Tensor x = arg_tensor(tensor, "split", "tensor", 1)
     cdef object d = arg_int(dim, "split", "dim", 2)
     if isinstance(split_size_or_sections, (list, tuple)):
-        return op_split_with_sizes(
+        return OPS.split_with_sizes(
             x, arg_int_sequence(split_size_or_sections, "split_with_sizes", "split_sizes", 1), d)
-    return op_split(x, arg_int(split_size_or_sections, "split", "split_size", 1), d)
+    return OPS.split(x, arg_int(split_size_or_sections, "split", "split_size", 1), d)
 
 
 # ---------------------------------------------------------------- tensor_split and co
@@ -1349,7 +1349,7 @@ def _py_tensor_split(input, indices_or_sections, dim=0):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_tensor_split, (input, indices_or_sections, dim, ), {})
     cdef Tensor x = arg_tensor(input, "tensor_split", "input", 1)
-    return op_tensor_split(x, indices_or_sections, arg_int(dim, "tensor_split", "dim", 2))
+    return OPS.tensor_split(x, indices_or_sections, arg_int(dim, "tensor_split", "dim", 2))
 
 
 cdef tuple _split_along(Tensor self, object indices_or_sections, str fname, int min_dims,
@@ -1384,15 +1384,15 @@ cdef tuple op_dsplit(Tensor self, object indices_or_sections):
 
 
 def _py_hsplit(input, indices_or_sections):
-    return op_hsplit(arg_tensor(input, "hsplit", "input", 1), indices_or_sections)
+    return OPS.hsplit(arg_tensor(input, "hsplit", "input", 1), indices_or_sections)
 
 
 def _py_vsplit(input, indices_or_sections):
-    return op_vsplit(arg_tensor(input, "vsplit", "input", 1), indices_or_sections)
+    return OPS.vsplit(arg_tensor(input, "vsplit", "input", 1), indices_or_sections)
 
 
 def _py_dsplit(input, indices_or_sections):
-    return op_dsplit(arg_tensor(input, "dsplit", "input", 1), indices_or_sections)
+    return OPS.dsplit(arg_tensor(input, "dsplit", "input", 1), indices_or_sections)
 
 
 # ================================================================ selecting views
@@ -1427,7 +1427,7 @@ def _py_narrow(input, dim, start, length):
                 dtype_of((<Tensor>start)._data).category != CAT_INT:
             raise RuntimeError("start must be an 0-dim integral Tensor.")
         start = int((<Tensor>start)._data)
-    return op_narrow(x, arg_int(dim, "narrow", "dim", 2), arg_int(start, "narrow", "start", 3),
+    return OPS.narrow(x, arg_int(dim, "narrow", "dim", 2), arg_int(start, "narrow", "start", 3),
                      arg_int(length, "narrow", "length", 4))
 
 
@@ -1748,7 +1748,7 @@ cdef Tensor op_resize_(Tensor self, object size):
 
 def _py_resize_(self, *sizes, memory_format=None):
     cdef Tensor x = arg_tensor(self, "resize_", "self", 0)
-    return op_resize_(x, parse_shape(sizes, "resize_"))
+    return OPS.resize_(x, parse_shape(sizes, "resize_"))
 
 
 def factory_out(str name, object out, object dtype_arg, Tensor result, bint requires_grad):
@@ -1780,7 +1780,7 @@ cdef Tensor op_resize_as_(Tensor self, Tensor the_template):
 
 
 def _py_resize_as_(self, the_template, *, memory_format=None):
-    return op_resize_as_(arg_tensor(self, "resize_as_", "self", 0),
+    return OPS.resize_as_(arg_tensor(self, "resize_as_", "self", 0),
                          arg_tensor(the_template, "resize_as_", "the_template", 1))
 
 
@@ -1896,9 +1896,9 @@ def _py_set_(self, source=None, storage_offset=None, size=None, stride=None):
                                             or not isinstance(size, (tuple, list)))):
         raise type_error_combination("set_", args, _SET_SIGNATURES)
     if source is None:
-        return op_set_(x, None)
+        return OPS.set_(x, None)
     if storage_offset is None:
-        return op_set_(x, <Tensor>source)
+        return OPS.set_(x, <Tensor>source)
     return _set_to(x, <Tensor>source,
                    _strided_in_memory_of(<Tensor>source, storage_offset, size, stride))
 
@@ -2092,7 +2092,7 @@ cdef list _varargs_tensors(tuple args, str fname):
 
 
 def _py_broadcast_tensors(*tensors):
-    return op_broadcast_tensors(_varargs_tensors(tensors, "broadcast_tensors"))
+    return OPS.broadcast_tensors(_varargs_tensors(tensors, "broadcast_tensors"))
 
 
 cdef tuple op_meshgrid(list tensors, object indexing):
@@ -2127,7 +2127,7 @@ cdef tuple op_meshgrid(list tensors, object indexing):
 
 
 def _py_meshgrid(*tensors, indexing=None):
-    return op_meshgrid(_varargs_tensors(tensors, "meshgrid"),
+    return OPS.meshgrid(_varargs_tensors(tensors, "meshgrid"),
                        None if indexing is None else arg_str(indexing, "meshgrid", "indexing", 2))
 
 
@@ -2143,7 +2143,7 @@ cdef Tensor op_cartesian_prod(list tensors):
 
 
 def _py_cartesian_prod(*tensors):
-    return op_cartesian_prod(_varargs_tensors(tensors, "cartesian_prod"))
+    return OPS.cartesian_prod(_varargs_tensors(tensors, "cartesian_prod"))
 
 
 cdef Tensor op_rot90(Tensor self, object k, object dims):
@@ -2243,7 +2243,7 @@ def _py_repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     cdef Tensor self = arg_tensor(input, "repeat_interleave", "input", 1)
     if repeats is not None and not isinstance(repeats, Tensor):
         repeats = arg_int(repeats, "repeat_interleave", "repeats", 2)
-    return op_repeat_interleave(
+    return OPS.repeat_interleave(
         self, repeats, None if dim is None else arg_int(dim, "repeat_interleave", "dim", 3),
         None if output_size is None else arg_int(output_size, "repeat_interleave", "output_size", 4))
 
@@ -2307,7 +2307,7 @@ cdef Tensor op_block_diag(list tensors):
 
 
 def _py_block_diag(*tensors):
-    return op_block_diag([arg_tensor(t, "block_diag", "tensors", i + 1)
+    return OPS.block_diag([arg_tensor(t, "block_diag", "tensors", i + 1)
                           for i, t in enumerate(tensors)])
 
 
