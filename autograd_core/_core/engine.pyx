@@ -25,7 +25,7 @@ from autograd_core._core.tensor cimport (
     anomaly_check_nan, anomaly_enabled, check_hook_result, edge_node, grad_accumulator,
     grad_fn_of, install_methods, is_number, make, requires_grad_of, restore_saved_hooks,
     same_shape, saved_hooks_state, shape_numel, shape_of, shape_str, is_released, n_edges,
-    node_seq, profiler_enabled, profiler_enter, profiler_enter_node, profiler_exit,
+    node_seq, runs_when_ready, profiler_enabled, profiler_enter, profiler_enter_node, profiler_exit,
 )
 from autograd_core._core.tensor import Size, _set_anomaly_current
 
@@ -398,6 +398,27 @@ cdef enum:
     RUN = 2         # runs (its children that are not SKIP get its gradients)
 
 
+cdef object _children_first_key(_GraphTask task, Py_ssize_t j, dict memo):
+    """A key that orders every node after its children: its sequence number (a node is
+    made after its inputs' nodes), 0 for AccumulateGrad; a node that runs when ready
+    (Error, NotImplemented: the largest number) goes right after its last child."""
+    cdef Node node = task.nodes[j]
+    if isinstance(node, AccumulateGrad):
+        return 0
+    if not runs_when_ready(node):
+        return node_seq(node)
+    if j in memo:
+        return memo[j]
+    best = 0
+    for k in range(n_edges(node)):
+        c = next_edge(node, k)
+        if c is not None:
+            best = max(best, _children_first_key(task, agc_ptrmap_get(&task.index, <void *>c),
+                                                 memo))
+    memo[j] = best + 0.5
+    return memo[j]
+
+
 cdef bytearray _exec_states(_GraphTask task, set run_nodes, set capture_nodes):
     """Note [Needed nodes]: RUN for nodes with a path to an input's edge (and for
     run_nodes), CAPTURE for the other captured ones, SKIP for the rest."""
@@ -405,8 +426,8 @@ cdef bytearray _exec_states(_GraphTask task, set run_nodes, set capture_nodes):
     cdef bytearray states = bytearray(n)
     cdef Node node
     cdef unsigned char st
-    order = sorted(range(n), key=lambda j: 0 if isinstance(task.nodes[j], AccumulateGrad)
-                   else node_seq(<Node>task.nodes[j]))
+    cdef dict memo = {}
+    order = sorted(range(n), key=lambda j: _children_first_key(task, j, memo))
     for i in order:
         node = task.nodes[i]
         st = SKIP

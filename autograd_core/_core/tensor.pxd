@@ -366,6 +366,9 @@ cdef bint any_requires_grad(tuple inputs) noexcept
 cdef object check_hook_result(object r, Tensor g, object hook)
 cdef int accumulate_into(Tensor var, Tensor g) except -1
 cdef void run_when_ready(Node node) noexcept
+# whether node has the largest sequence number (AccumulateGrad, Error, NotImplemented)
+cdef inline bint runs_when_ready(Node node) noexcept:
+    return node_seq(node) == (<uint64_t>1 << (64 - SEQ_SHIFT)) - 1
 # Note [Stealing the gradient]: a backward kernel may write its result into g (held
 # by expected_refs references of the engine and the calling node only)
 cdef bint grad_is_owned(Tensor g, int expected_refs) noexcept
