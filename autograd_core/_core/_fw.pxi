@@ -80,8 +80,30 @@ cdef object fw_grad_of(Tensor t):
 
 
 cdef int set_fw_grad(Tensor t, object tangent) except -1:
-    """Give t this tangent (None: decidedly none) at the active level."""
-    t._fw = _new_fw(tangent, agc_fw_generation())
+    """Give t this tangent (None: decidedly none) at the active level; a placeholder of
+    fw_prepare is filled (the node's saved outputs share it)."""
+    cdef long gen = agc_fw_generation()
+    cdef FwGrad f = t._fw
+    if f is not None and f.generation == gen and f.tangent is None and tangent is not None:
+        f.tangent = tangent
+        return 0
+    t._fw = _new_fw(tangent, gen)
+    return 0
+
+
+cdef int fw_prepare(tuple outputs, tuple inputs) except -1:
+    """Before an op records its node under forward AD: when an input is dual, each
+    floating output gets an empty FwGrad, which a saved output shares and the op's
+    forward derivative fills after the recording (Note [Forward AD])."""
+    cdef long gen = agc_fw_generation()
+    for x in inputs:
+        if isinstance(x, Tensor) and fw_grad_of(<Tensor>x) is not None:
+            break
+    else:
+        return 0
+    for o in outputs:
+        if isinstance(o, Tensor) and cnp.PyArray_ISFLOAT((<Tensor>o)._data):
+            (<Tensor>o)._fw = _new_fw(None, gen)
     return 0
 
 
@@ -244,15 +266,13 @@ def _make_dual(Tensor tensor, Tensor tangent, level):
             "original Tensor, this is not supported. Tensor is of size "
             f"{shape_str(shape_of(tensor._data))} while the given forward gradient is of "
             f"size {shape_str(shape_of(tangent._data))}.")
-    cdef Tensor result
+    cdef Tensor result, laid
     with FwSuspend():
         result = OPS.view(tensor, shape_of(tensor._data))
         if (cnp.PyArray_NDIM(tangent._data) and cnp.PyArray_SIZE(tangent._data) > 1
                 and _elem_strides(tangent._data) != _elem_strides(tensor._data)):
             # PyTorch keeps the tangent as is only with the primal's layout
-            laid = _zeros_laid_out(tensor) if tensor._base is None else None
-            if laid is None or _elem_strides(laid._data) != _elem_strides(tensor._data):
-                laid = make(_strided_like(tensor._data, tangent._data.dtype))
+            laid = make(_strided_like(tensor._data, tangent._data.dtype))
             tangent = OPS.copy_(laid, tangent, False)
     set_fw_grad(result, tangent)
     return result

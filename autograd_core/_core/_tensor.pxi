@@ -963,6 +963,7 @@ cdef class Tensor:
         keep_counter(self)  # Note [Counters made by the node]
         self._grad_fn = None
         self._output_nr = 0
+        self._fw = None  # detach_ drops the tangent too, as PyTorch's
         self._requires_grad = False
         return self
 

@@ -224,11 +224,13 @@ def function_apply(fn_cls, tuple args, dict kwargs):
     cdef int prev = grad_enabled()
     set_grad_enabled(False)
     try:
-        if getattr(fn_cls, "_new_style", False):
-            outputs = fn_cls.forward(*args, **kwargs)
-            fn_cls.setup_context(ctx, args, outputs)
-        else:
-            outputs = fn_cls.forward(ctx, *args, **kwargs)
+        # forward AD is off in forward (the jvp gives the tangents: Note [Forward AD])
+        with FwSuspend():
+            if getattr(fn_cls, "_new_style", False):
+                outputs = fn_cls.forward(*args, **kwargs)
+                fn_cls.setup_context(ctx, args, outputs)
+            else:
+                outputs = fn_cls.forward(ctx, *args, **kwargs)
     finally:
         set_grad_enabled(prev)
 
@@ -386,10 +388,15 @@ cdef int _forward_ad(FunctionNode ctx, fn_cls, tuple args, tuple outs, list new_
                           for a in args]
     if all([t is None for t in tangents]):
         return 0
+    tangent_of = {id(a): t for a, t in zip(args, tangents) if t is not None}
+    if ctx._materialize:
+        # a tensor input without a tangent gets zeros (PyTorch's materialize_grads)
+        tangents = [zeros(shape_of((<Tensor>a)._data), dtype_of((<Tensor>a)._data))
+                    if t is None and isinstance(a, Tensor) else t
+                    for a, t in zip(args, tangents)]
     # the version of each input's tangent: a dirty input's must move (written in place)
     versions = {id(a): version_counter(<Tensor>t).version
                 for a, t in zip(args, tangents) if t is not None}
-    tangent_of = {id(a): t for a, t in zip(args, tangents) if t is not None}
     with FwSuspend():
         grads = fn_cls.jvp(ctx, *tangents)
     if not isinstance(grads, tuple):
@@ -424,6 +431,19 @@ cdef int _forward_ad(FunctionNode ctx, fn_cls, tuple args, tuple outs, list new_
                     "An inplace custom Function is not returning the forward mode gradients "
                     "as-is. If the forward is modifying an input inplace, then the jvp "
                     "function must modify the gradient inplace and return it as-is.")
+        if id(raw) in input_ids and id(raw) not in dirty_ids and id(raw) in tangent_of:
+            # an input returned as is: a view of it, whose tangent must be a view of the
+            # input's (PyTorch's view checks of custom Functions)
+            ti = <Tensor>tangent_of[id(raw)]
+            if g._base is None:
+                raise RuntimeError("A custom Function's forward is returning a view (or an "
+                                   "input as-is) but the jvp is not returning a view.")
+            if ti._base is not None and g._base is not ti._base:
+                raise RuntimeError("A custom Function is returning a view but the jvp is not "
+                                   "returning a view of the same base as the given grad input.")
+            if ti._base is None and g._base is not ti:
+                raise RuntimeError("A custom Function is returning a view but the jvp is not "
+                                   "returning a view of the given grad input.")
         if shape_of(g._data) != shape_of(out._data):
             raise RuntimeError(
                 "Trying to set a forward gradient that has a different size than that of the "

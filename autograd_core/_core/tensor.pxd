@@ -182,6 +182,7 @@ cdef bint recording() noexcept
 cdef bint fw_active() noexcept
 cdef object fw_grad_of(Tensor t)
 cdef int set_fw_grad(Tensor t, object tangent) except -1
+cdef int fw_prepare(tuple outputs, tuple inputs) except -1
 cdef int fw_finish(Tensor result, object tangent) except -1
 cdef int fw_inplace(Tensor self, Tensor result) except -1
 cdef Tensor fw_tangent_for_write(Tensor self)

@@ -309,14 +309,14 @@ def _jacfwd(func, inputs, strict=False, vectorize=False):
 
     stacked = _batched_jvp(jvp, tuple(tangents))
     outputs_tuple, outputs = info
-    jac = []
+    jac = []   # lists, as PyTorch's _jacfwd returns them (tuples only where unpacked)
     for jac_i, out in zip(stacked, outputs):
         row = []
         for j, x in zip(jac_i.split(numels, dim=0), inputs):
             row.append(j.permute(*range(1, j.ndim), 0).reshape(
                 tuple(out.shape) + tuple(x.shape)))
-        jac.append(tuple(row))
-    return _unpack(tuple(jac), (outputs_tuple, inputs_tuple))
+        jac.append(row)
+    return _unpack(jac, (outputs_tuple, inputs_tuple))
 
 
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,

@@ -780,11 +780,22 @@ def gen_node(node, ops_by_name):
     # calling PyErr_Occurred() after every record (this runs once per recorded op)
     fw_code = gen_forward_derivative(node, diff_params, formulas, ops_by_name)
     lines[0:0] = [fw_code]
+    call_args = ", ".join(_output_params(schema) + [p.name for p in schema.params])
+    node_out_t = "(" + "".join(_output_params(schema)[i] + ", " for i in slots) + ")"
+    diff_t = "(" + "".join(p.name + ", " for p in diff_params) + ")"
     w(f"cdef int record_{node.name}({outs}, {args}) except -1:")
-    # Note [Forward AD] (_core/_fw.pxi): the one check an op makes with no dual level
+    # Note [Forward AD] (_core/_fw.pxi): the one check an op makes with no dual level;
+    # the tangent is computed once the node is recorded (its formula may read the
+    # output, which then has its history: reverse-over-forward), into the placeholder
+    # the node's saved outputs share (forward-over-reverse)
     w("    if fw_active():")
-    w(f"        fw_{node.name}({', '.join(_output_params(schema))}, "
-      f"{', '.join(p.name for p in schema.params)})")
+    w(f"        fw_prepare({node_out_t}, {diff_t})")
+    w(f"        _rec_{node.name}({call_args})")
+    w(f"        return fw_{node.name}({call_args})")
+    w(f"    return _rec_{node.name}({call_args})")
+    w("")
+    w("")
+    w(f"cdef inline int _rec_{node.name}({outs}, {args}) except -1:")
     inputs = "(" + "".join(p.name + ", " for p in diff_params) + ")"
     node_outs = [_output_params(schema)[i] for i in slots]
     first_out = node_outs[0]
