@@ -17,6 +17,9 @@ int agc_recording(void);
  * as PyTorch's ForwardADLevel; forward grad mode (_set_fwd_grad_enabled) is per thread.
  * agc_fw_active() is the one check an op makes when no level is active. */
 int agc_fw_active(void);
+/* 1 while a level is active, else 0: the address family modules read it at (one load per
+ * op when no level is active), before asking agc_fw_active() */
+extern int agc_fw_level_on;
 int agc_fw_level(void);             /* the active level, or -1 */
 long agc_fw_generation(void);       /* a number unique to the active level, 0 outside */
 void agc_fw_enter(void);

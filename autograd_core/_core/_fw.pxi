@@ -36,6 +36,12 @@ cdef class FwGrad:
     pass
 
 
+cdef const int *fw_level_flag() noexcept:
+    """The address of the process-wide 'a dual level is active' flag (read per op by the
+    family modules: Note [Forward AD])."""
+    return &agc_fw_level_on
+
+
 cdef bint fw_active() noexcept:
     """Whether ops compute tangents: a dual level is active and forward grad mode on."""
     return agc_fw_active()
@@ -102,7 +108,9 @@ cdef int fw_prepare(tuple outputs, tuple inputs) except -1:
     else:
         return 0
     for o in outputs:
-        if isinstance(o, Tensor) and cnp.PyArray_ISFLOAT((<Tensor>o)._data):
+        # (an output that is an input keeps its tangent: the formula reads it)
+        if (isinstance(o, Tensor) and cnp.PyArray_ISFLOAT((<Tensor>o)._data)
+                and not any([o is x for x in inputs])):
             (<Tensor>o)._fw = _new_fw(None, gen)
     return 0
 

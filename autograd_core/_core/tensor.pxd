@@ -180,6 +180,7 @@ cdef bint recording() noexcept
 # Note [Forward AD] (in _fw.pxi). fw_active() is the one check an op makes.
 
 cdef bint fw_active() noexcept
+cdef const int *fw_level_flag() noexcept
 cdef object fw_grad_of(Tensor t)
 cdef int set_fw_grad(Tensor t, object tangent) except -1
 cdef int fw_prepare(tuple outputs, tuple inputs) except -1
@@ -588,6 +589,8 @@ cdef int install_methods(dict methods) except -1
 
 cdef inline object fw_sum(object a, object b):
     """auto_element_wise's sum of the inputs' terms (Note [Forward AD])."""
+    if b is None:
+        return a
     return b if a is None else any_add(a, b)
 
 

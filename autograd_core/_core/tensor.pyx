@@ -70,6 +70,7 @@ cdef extern from "agc_mode.h" nogil:
     void agc_set_inference_mode(int enabled)
     int agc_recording()
     int agc_fw_active()
+    int agc_fw_level_on
     int agc_fw_level()
     long agc_fw_generation()
     void agc_fw_enter()

@@ -788,7 +788,7 @@ def gen_node(node, ops_by_name):
     # the tangent is computed once the node is recorded (its formula may read the
     # output, which then has its history: reverse-over-forward), into the placeholder
     # the node's saved outputs share (forward-over-reverse)
-    w("    if fw_active():")
+    w("    if FW_LEVEL_ON[0] and fw_active():")
     w(f"        fw_prepare({node_out_t}, {diff_t})")
     w(f"        _rec_{node.name}({call_args})")
     w(f"        return fw_{node.name}({call_args})")

@@ -18,6 +18,9 @@ from autograd_core._core.tensor import contiguous_format as _contiguous_format
 
 cnp.import_array()
 
+# Note [Forward AD] (_core/_fw.pxi): the flag every recorded op reads first
+cdef const int *FW_LEVEL_ON = fw_level_flag()
+
 
 cdef str cpp_number(object x):
     """A number as PyTorch's C++ messages print it (ostream: -1 for -1.0, 1e-07)."""

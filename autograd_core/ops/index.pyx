@@ -1469,6 +1469,12 @@ cdef Tensor _index_put_accumulate_(Tensor self, tuple key, Tensor values):
     cdef bint graph = recording() and cnp.PyArray_ISFLOAT(self._data) and (
         requires_grad_of(self) or requires_grad_of(values))
     region = as_array(region_of(self)[key]) if graph else None
+    if fw_active() and cnp.PyArray_ISFLOAT(self._data):
+        # Note [Forward AD]: the values' tangents are added into self's the same way
+        vt = fw_grad_of(values)
+        if vt is not None:
+            with FwSuspend():
+                _index_put_accumulate_(fw_tangent_for_write(self), key, <Tensor>vt)
     with quiet():
         np.add.at(self._data, key, values._data)
     if graph:
