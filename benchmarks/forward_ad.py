@@ -96,7 +96,7 @@ def main():
     except SystemExit as e:
         print(f"torch: not run ({str(e)[:80]})")
     print(f"tiny-op chain, {args.steps} steps of tanh(1.01 y + 0.01) on 10 float32; "
-          "ns per op (best of {args.samples}), ratio to the numpy floor of the same process")
+          f"ns per op (best of {args.samples}), ratio to the numpy floor of the same process")
     print(f"  {'implementation':<26} {'mode':<16} {'ns/op':>8} {'ratio':>7}")
     for label, res in rows:
         floor = res["floor"]
