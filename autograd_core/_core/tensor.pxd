@@ -75,9 +75,9 @@ cdef class SavedTensor:
     cdef VersionCounter vc       # a saved output: its counter
     cdef long version            # the counter's value when saved
     cdef int output_nr           # a saved output: which output of the owner it is
-    cdef unsigned char is_output
+    cdef unsigned char is_output  # 2: an output saved with its tangent, kept in _FW_SAVED
+                                  # (Note [Forward AD]: saved outputs)
     cdef unsigned char leaf      # the saved tensor was a leaf
-    cdef FwGrad fw               # a saved output's tangent when saved under forward AD, or None
     cdef unsigned char freed     # holds nothing because backward freed it (an empty one
                                  # that is not freed stands for a saved None: raw_saved)
     # (no cdef methods: no vtable pointer in every saved tensor; unpack_saved reads it)
