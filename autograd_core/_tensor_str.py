@@ -243,7 +243,8 @@ def _add_suffixes(text, suffixes, indent):
 
 
 def tensor_repr(
-    array, dtype_name, *, grad_fn_name=None, requires_grad=False, module="autograd_core"
+    array, dtype_name, *, grad_fn_name=None, requires_grad=False, module="autograd_core",
+    tangent=None,
 ) -> str:
     """Return the ``repr`` PyTorch would print for a tensor.
 
@@ -259,6 +260,8 @@ def tensor_repr(
             ``"MulBackward0"``, printed as ``grad_fn=<MulBackward0>``.
         requires_grad: print ``requires_grad=True`` when there is no grad_fn.
         module: module prefix shown in the dtype, e.g. ``autograd_core.int32``.
+        tangent: the tensor's forward-AD tangent (a Tensor) inside a dual level,
+            printed as ``tangent=tensor(...)``.
     """
     array = np.asarray(array)
     indent = len(_PREFIX)
@@ -289,5 +292,7 @@ def tensor_repr(
         suffixes.append(_plain(f"grad_fn=<{grad_fn_name}>"))
     elif requires_grad:
         suffixes.append(_plain("requires_grad=True"))
+    if tangent is not None:
+        suffixes.append(_plain(f"tangent={tangent!r}"))
 
     return _add_suffixes(_PREFIX + body, suffixes, indent)

@@ -8,3 +8,17 @@ void agc_set_grad_enabled(int enabled) { grad_disabled = !enabled; }
 int agc_inference_mode(void) { return inference_on; }
 void agc_set_inference_mode(int enabled) { inference_on = enabled != 0; }
 int agc_recording(void) { return !grad_disabled && !inference_on; }
+
+static int fw_level = -1;
+int agc_fw_level_on = 0;
+static long fw_generation = 0;
+static long fw_generations = 0;
+static __thread int fw_disabled = 0;
+
+int agc_fw_active(void) { return fw_level >= 0 && !fw_disabled; }
+int agc_fw_level(void) { return fw_level; }
+long agc_fw_generation(void) { return fw_level >= 0 ? fw_generation : 0; }
+void agc_fw_enter(void) { fw_level = 0; fw_generation = ++fw_generations; agc_fw_level_on = 1; }
+void agc_fw_exit(void) { fw_level = -1; fw_generation = 0; agc_fw_level_on = 0; }
+int agc_fw_grad_enabled(void) { return !fw_disabled; }
+void agc_set_fw_grad_enabled(int enabled) { fw_disabled = !enabled; }

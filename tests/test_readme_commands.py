@@ -97,6 +97,8 @@ COMMANDS = {
 }
 
 NOT_RUN = {
+    "python benchmarks/forward_ad.py": "a timing run against a built tree (the worker imports the in-place build); benchmarks are not timed in tests",
+    "python benchmarks/forward_ad.py --baseline /work/main": "needs a second built tree of autograd_core to compare with",
     "pip install \".[demo]\" && autograd-core-demo":
         "an install (network); the console script itself runs in test_demo_console_script",
     "pip install mygrad autograd micrograd": "an install of optional peers (network)",

@@ -797,6 +797,10 @@ cdef Tensor inplace_source(Tensor self, tuple others, bint allow_overlap=False):
     if not _inplace_records(self, others):
         return self
     cdef Tensor s = make(self._data.copy())
+    if agc_fw_active():  # the source carries self's tangent (Note [Forward AD])
+        st = fw_grad_of(self)
+        if st is not None:
+            set_fw_grad(s, st)
     cdef Tensor base = self._base
     if (base is not None and base._grad_fn is not None
             and dtype_of(base._data) is dtype_of(self._data)):
@@ -866,6 +870,8 @@ cdef Tensor inplace_commit(Tensor self, Tensor result, bint allow_overlap=False)
     _check_castable(dtype_of(result._data), self)
     if result is self:
         return self
+    if agc_fw_active():
+        fw_inplace(self, result)
     cdef Tensor base = self._base
     cdef bint records = result._grad_fn is not None or (
         base is not None and base._requires_grad and agc_recording())

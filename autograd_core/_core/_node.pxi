@@ -167,6 +167,12 @@ cdef class SavedHooks:
     pass
 
 
+# Note [Forward AD]: saved outputs. The tangent of an output saved under forward AD
+# (id of its SavedTensor -> FwGrad), beside the SavedTensor rather than in a field of it
+# (every SavedTensor stays 56 bytes: test_graph_memory).
+cdef dict _FW_SAVED = {}
+
+
 @cython.freelist(256)
 @cython.final
 cdef class SavedTensor:
@@ -180,6 +186,11 @@ cdef class SavedTensor:
     >>> y.grad_fn._saved_self
     tensor([2.], grad_fn=<DivBackward0>)
     """
+
+    def __dealloc__(self):
+        # (a saved output's tangent lives beside it: Note [Forward AD])
+        if self.is_output == 2 and _FW_SAVED is not None:
+            _FW_SAVED.pop(id(self), None)
 
     def __init__(self):
         raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
@@ -299,8 +310,13 @@ cdef Tensor unpack_saved(SavedTensor saved, Node owner, bint for_function=False)
         if not saved.leaf and t._grad_fn is None and not for_function:
             raise RuntimeError(MSG_DETACHED_SAVED)
         return t
-    return _unpack_output_values(owner, <cnp.ndarray>saved.obj, saved.vc, saved.version,
-                                 saved.output_nr)
+    t = _unpack_output_values(owner, <cnp.ndarray>saved.obj, saved.vc, saved.version,
+                              saved.output_nr)
+    if saved.is_output == 2:  # Note [Forward AD]: saved outputs
+        f = _FW_SAVED.get(id(saved))
+        if f is not None and (<FwGrad>f).generation == agc_fw_generation():
+            t._fw = <FwGrad>f
+    return t
 
 
 cdef Tensor _unpack_output_values(Node owner, cnp.ndarray values, VersionCounter vc,
@@ -361,7 +377,8 @@ cdef object save_output_inline(Tensor out, int output_nr):
     array, or under saved-tensor hooks or at a version other than 0 a SavedTensor; the
     caller stores out._vc (None: Note [Counters made by the node]) next to it."""
     keep_counter(out)
-    if _default_hooks or (out._vc is not None and out._vc.version != 0):
+    if (_default_hooks or (out._vc is not None and out._vc.version != 0)
+            or (agc_fw_active() and out._fw is not None)):
         return save_output(out, output_nr)
     return out._data
 
@@ -457,6 +474,9 @@ cdef SavedTensor save_output(Tensor out, int output_nr):
     s.version = vc.version
     s.output_nr = output_nr
     s.is_output = True
+    if agc_fw_active() and out._fw is not None:  # Note [Forward AD]: saved outputs
+        _FW_SAVED[id(s)] = out._fw
+        s.is_output = 2
     if _default_hooks:
         pack_hook, unpack_hook = _default_hooks[-1]
         # the tensor handed to pack has no history: a pack_hook keeping it (the identity)
@@ -800,7 +820,8 @@ cdef bint _can_steal_view(Tensor g, int expected_refs):
 cdef bint grad_is_owned(Tensor g, int expected_refs) noexcept:
     """Note [Stealing the gradient]: whether a derivative may write its result into g,
     a gradient held only by expected_refs references of the engine and the node."""
-    return (not agc_grad_enabled() and not g._requires_grad and g._vc is None
+    # (not under forward AD: the tangent formula reads g: Note [Forward AD])
+    return (not agc_grad_enabled() and not agc_fw_active() and not g._requires_grad and g._vc is None
             and g._base is None and _can_steal(g, expected_refs)
             and cnp.PyArray_CHKFLAGS(g._data, cnp.NPY_ARRAY_OWNDATA | cnp.NPY_ARRAY_C_CONTIGUOUS
                                      | cnp.NPY_ARRAY_ALIGNED | cnp.NPY_ARRAY_WRITEABLE))

@@ -963,6 +963,7 @@ cdef class Tensor:
         keep_counter(self)  # Note [Counters made by the node]
         self._grad_fn = None
         self._output_nr = 0
+        self._fw = None  # detach_ drops the tangent too, as PyTorch's
         self._requires_grad = False
         return self
 
@@ -1229,7 +1230,8 @@ cdef class Tensor:
     def __repr__(self):
         return tensor_repr(
             self._data, dtype_of(self._data).name,
-            grad_fn_name=_grad_fn_repr_name(self), requires_grad=requires_grad_of(self))
+            grad_fn_name=_grad_fn_repr_name(self), requires_grad=requires_grad_of(self),
+            tangent=fw_grad_of(self))
 
     def __format__(self, format_spec):
         # PyTorch formats a plain 0-d tensor as its Python number (f"{loss:.4f}", and

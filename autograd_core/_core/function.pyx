@@ -28,6 +28,7 @@ from autograd_core._core.tensor cimport (
     version_counter, keep_counter,
     rebase_history_through, unpack_saved, zeros, is_released, set_released,
     CM_IN_CUSTOM_FUNCTION, CM_MULTI_OUTPUT_NODE,
+    fw_active, fw_grad_of, set_fw_grad, FwSuspend, shape_str,
 )
 
 import builtins
@@ -48,6 +49,8 @@ cdef class FunctionNode(Node):
     cdef tuple _out_meta              # per output: (shape, dtype) or None
     cdef tuple _arg_is_tensor         # per forward argument: whether it was a Tensor
     cdef bint _cleared                # saved tensors given away (clear_saved_tensors_on_access)
+    cdef tuple _saved_fw              # save_for_forward's tensors, until forward AD is done:
+                                      # saved_tensors in jvp (as PyTorch's saved_for_forward)
 
     def __cinit__(self):
         self._materialize = True
@@ -66,6 +69,13 @@ cdef class FunctionNode(Node):
                 raise TypeError("save_for_backward can only save variables, but argument "
                                 f"{i} is of type {type(t).__name__}")
         self._to_save = tensors
+
+    def save_for_forward(self, *tensors):
+        """Keep tensors (or None) for jvp, where ctx.saved_tensors returns them."""
+        if not all([t is None or isinstance(t, Tensor) for t in tensors]):
+            raise AssertionError("save_for_forward expects all arguments to be tensors; you "
+                                 "should save non-tensors as attributes on ctx.")
+        self._saved_fw = tensors
 
     def mark_non_differentiable(self, *tensors):
         if self._non_differentiable is None:
@@ -88,6 +98,8 @@ cdef class FunctionNode(Node):
                 "saved_tensors can only be accessed once when clear_saved_tensors_on_access="
                 "True is set on the autograd.Function. Either access saved_tensors only once, "
                 "or set clear_saved_tensors_on_access=False.")
+        if self._saved_fw is not None:
+            return self._saved_fw
         if self._saved is None:
             return self._to_save if self._to_save is not None else ()
         out = tuple([None if s is None else unpack_saved(<SavedTensor>s, self, True)
@@ -213,11 +225,13 @@ def function_apply(fn_cls, tuple args, dict kwargs):
     cdef int prev = grad_enabled()
     set_grad_enabled(False)
     try:
-        if getattr(fn_cls, "_new_style", False):
-            outputs = fn_cls.forward(*args, **kwargs)
-            fn_cls.setup_context(ctx, args, outputs)
-        else:
-            outputs = fn_cls.forward(ctx, *args, **kwargs)
+        # forward AD is off in forward (the jvp gives the tangents: Note [Forward AD])
+        with FwSuspend():
+            if getattr(fn_cls, "_new_style", False):
+                outputs = fn_cls.forward(*args, **kwargs)
+                fn_cls.setup_context(ctx, args, outputs)
+            else:
+                outputs = fn_cls.forward(ctx, *args, **kwargs)
     finally:
         set_grad_enabled(prev)
 
@@ -356,7 +370,89 @@ def function_apply(fn_cls, tuple args, dict kwargs):
                 saved.append(save(t))
         ctx._saved = saved
         ctx._to_save = None
+    if fw_active():
+        try:
+            _forward_ad(ctx, fn_cls, args, outs, new_outs, nondiff, dirty_ids, input_ids)
+        finally:
+            ctx._saved_fw = None
+    ctx._saved_fw = None
     return new_outs[0] if single else tuple(new_outs)
+
+
+cdef int _forward_ad(FunctionNode ctx, fn_cls, tuple args, tuple outs, list new_outs,
+                     set nondiff, set dirty_ids, set input_ids) except -1:
+    """The outputs' tangents from the Function's jvp (PyTorch's
+    _process_forward_mode_AD; Note [Forward AD] in _core/_fw.pxi): jvp gets one tangent
+    per forward argument (None for non-tensors and tensors without one) and returns one
+    per output."""
+    cdef list tangents = [fw_grad_of(<Tensor>a) if isinstance(a, Tensor) else None
+                          for a in args]
+    if all([t is None for t in tangents]):
+        return 0
+    tangent_of = {id(a): t for a, t in zip(args, tangents) if t is not None}
+    if ctx._materialize:
+        # a tensor input without a tangent gets zeros (PyTorch's materialize_grads)
+        tangents = [zeros(shape_of((<Tensor>a)._data), dtype_of((<Tensor>a)._data))
+                    if t is None and isinstance(a, Tensor) else t
+                    for a, t in zip(args, tangents)]
+    # the version of each input's tangent: a dirty input's must move (written in place)
+    versions = {id(a): version_counter(<Tensor>t).version
+                for a, t in zip(args, tangents) if t is not None}
+    with FwSuspend():
+        grads = fn_cls.jvp(ctx, *tangents)
+    if not isinstance(grads, tuple):
+        grads = (grads,)
+    if len(grads) != len(outs):
+        raise RuntimeError(f"Function's jvp returned an invalid number of forward gradients "
+                           f"(expected {len(outs)} but got {len(grads)})")
+    cdef Tensor out, g
+    for i in range(len(outs)):
+        raw = outs[i]
+        gi = grads[i]
+        if not isinstance(raw, Tensor) or id(raw) in nondiff or not dtype_of(
+                (<Tensor>raw)._data).is_floating_point:
+            if gi is not None:
+                raise RuntimeError(
+                    f"Function's jvp returned a gradient at position {i}, but  the "
+                    "corresponding forward output is not a differentiable Tensor.You should "
+                    "return None at that position instead.")
+            continue
+        if gi is None:
+            continue
+        out = new_outs[i]
+        g = gi
+        if id(raw) in dirty_ids and id(raw) in tangent_of:
+            if version_counter(g).version == versions[id(raw)]:
+                raise RuntimeError(
+                    "An inplace custom Function is not modifying the forward mode gradients "
+                    "inplace. If the forward is modifying an input inplace, then the jvp "
+                    "function must modify the corresponding gradient inplace.")
+            if g is not tangent_of[id(raw)]:
+                raise RuntimeError(
+                    "An inplace custom Function is not returning the forward mode gradients "
+                    "as-is. If the forward is modifying an input inplace, then the jvp "
+                    "function must modify the gradient inplace and return it as-is.")
+        if id(raw) in input_ids and id(raw) not in dirty_ids and id(raw) in tangent_of:
+            # an input returned as is: a view of it, whose tangent must be a view of the
+            # input's (PyTorch's view checks of custom Functions)
+            ti = <Tensor>tangent_of[id(raw)]
+            if g._base is None:
+                raise RuntimeError("A custom Function's forward is returning a view (or an "
+                                   "input as-is) but the jvp is not returning a view.")
+            if ti._base is not None and g._base is not ti._base:
+                raise RuntimeError("A custom Function is returning a view but the jvp is not "
+                                   "returning a view of the same base as the given grad input.")
+            if ti._base is None and g._base is not ti:
+                raise RuntimeError("A custom Function is returning a view but the jvp is not "
+                                   "returning a view of the given grad input.")
+        if shape_of(g._data) != shape_of(out._data):
+            raise RuntimeError(
+                "Trying to set a forward gradient that has a different size than that of the "
+                "original Tensor, this is not supported. Tensor is of size "
+                f"{shape_str(shape_of(out._data))} while the given forward gradient is of "
+                f"size {shape_str(shape_of(g._data))}.")
+        set_fw_grad(out, g)
+    return 0
 
 
 @cython.final

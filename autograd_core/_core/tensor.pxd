@@ -15,6 +15,13 @@ cdef class VersionCounter:
     cdef public long version
 
 
+cdef class FwGrad:
+    # A tensor's tangent (Note [Forward AD] in _core/_fw.pxi): valid while the level it
+    # was set at (generation) is the active one.
+    cdef object tangent          # the tangent Tensor; None: decided to have none
+    cdef long generation
+
+
 cdef class NodeExtra:
     # What few nodes carry (Note [Node layout] in _node.pxi): created on first need.
     cdef tuple next_nrs          # per forward input: its edge node's output index; None = all 0
@@ -68,7 +75,8 @@ cdef class SavedTensor:
     cdef VersionCounter vc       # a saved output: its counter
     cdef long version            # the counter's value when saved
     cdef int output_nr           # a saved output: which output of the owner it is
-    cdef unsigned char is_output
+    cdef unsigned char is_output  # 2: an output saved with its tangent, kept in _FW_SAVED
+                                  # (Note [Forward AD]: saved outputs)
     cdef unsigned char leaf      # the saved tensor was a leaf
     cdef unsigned char freed     # holds nothing because backward freed it (an empty one
                                  # that is not freed stands for a saved None: raw_saved)
@@ -115,6 +123,7 @@ cdef class Tensor:
     cdef bint _inference         # created inside inference_mode()
     cdef object _grad_dtype      # Tensor.grad_dtype of a leaf: None for its own dtype (the
                                  #   default), False for any dtype (set to None), or a dtype
+    cdef FwGrad _fw              # its forward-AD tangent and level, or None (Note [Forward AD])
     cdef object __weakref__
 
     cdef _set_requires_grad(self, bint value, str msg)
@@ -165,6 +174,28 @@ cdef bint grad_enabled() noexcept
 cdef void set_grad_enabled(bint mode) noexcept
 cdef bint inference_mode_enabled() noexcept
 cdef bint recording() noexcept
+
+
+# ---------------------------------------------------------------- forward AD
+# Note [Forward AD] (in _fw.pxi). fw_active() is the one check an op makes.
+
+cdef bint fw_active() noexcept
+cdef const int *fw_level_flag() noexcept
+cdef object fw_grad_of(Tensor t)
+cdef int set_fw_grad(Tensor t, object tangent) except -1
+cdef int fw_prepare(tuple outputs, tuple inputs) except -1
+cdef int fw_finish(Tensor result, object tangent) except -1
+cdef int fw_inplace(Tensor self, Tensor result) except -1
+cdef Tensor fw_tangent_for_write(Tensor self)
+cdef object fw_not_implemented(str op)
+cdef object fw_zeros(object primal)
+cdef Tensor fw_seed(Tensor like)
+cdef object fw_transpose(object g, Tensor u, object t, str op, bint create_graph)
+
+
+cdef class FwSuspend:
+    # `with FwSuspend():` computes a tangent with forward AD off (C level)
+    cdef bint prev
 
 
 cdef class NoGradGuard:
@@ -557,6 +588,14 @@ cdef bint anomaly_check_nan
 # ---------------------------------------------------------------- Tensor methods
 
 cdef int install_methods(dict methods) except -1
+
+
+
+cdef inline object fw_sum(object a, object b):
+    """auto_element_wise's sum of the inputs' terms (Note [Forward AD])."""
+    if b is None:
+        return a
+    return b if a is None else any_add(a, b)
 
 
 include "_op_table.pxi"

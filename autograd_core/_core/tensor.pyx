@@ -69,6 +69,14 @@ cdef extern from "agc_mode.h" nogil:
     int agc_inference_mode()
     void agc_set_inference_mode(int enabled)
     int agc_recording()
+    int agc_fw_active()
+    int agc_fw_level_on
+    int agc_fw_level()
+    long agc_fw_generation()
+    void agc_fw_enter()
+    void agc_fw_exit()
+    int agc_fw_grad_enabled()
+    void agc_set_fw_grad_enabled(int enabled)
 
 
 cdef extern from "agc_parallel.h" nogil:
@@ -134,6 +142,7 @@ cdef class NoGradGuard:
 include "_messages.pxi"
 include "_node.pxi"
 include "_inplace.pxi"
+include "_fw.pxi"
 include "_tensor.pxi"
 include "_profiler.pxi"
 

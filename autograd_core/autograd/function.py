@@ -76,6 +76,13 @@ class Function(metaclass=_FunctionMeta):
         raise NotImplementedError("You must implement either the backward or vjp method for "
                                   "your custom autograd.Function to use it with backward mode AD.")
 
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        """The forward-mode derivative: one tangent per forward argument in (None where
+        there is none), one per output out (Note [Forward AD] in _core/_fw.pxi)."""
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
+
     @classmethod
     def _backward_fn(cls):
         """The user's backward: backward or vjp, never both (checked when it runs, as PyTorch)."""

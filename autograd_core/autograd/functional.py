@@ -212,8 +212,13 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
                              '"forward-mode" tends to be more performant. Otherwise, prefer '
                              'to use "reverse-mode".')
     if strategy == "forward-mode":
-        raise NotImplementedError("jacobian: strategy='forward-mode' needs forward-mode AD, "
-                                  "which autograd_core does not have")
+        if create_graph:
+            raise NotImplementedError(
+                "torch.autograd.functional.jacobian: `create_graph=True` "
+                'and `strategy="forward-mode"` are not supported together (yet). '
+                "Please either set `create_graph=False` or "
+                '`strategy="reverse-mode"`.')
+        return _jacfwd(func, inputs, strict, vectorize)
     with enable_grad():
         inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
         inputs = _prepare(inputs, create_graph, True)
@@ -249,6 +254,71 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
         return _unpack(jac, (outputs_tuple, inputs_tuple))
 
 
+def _batched_jvp(jvp, tangents):
+    """jvp mapped over dim 0 of each tensor of tangents, the results stacked along a new
+    dim 0: what PyTorch's _jacfwd does with vmap, one column at a time (the one place
+    to swap in vmap)."""
+    n = tangents[0].shape[0] if tangents else 0
+    columns = [jvp(tuple(t[k] for t in tangents)) for k in range(n)]
+    if not columns:
+        return ()
+    return tuple(autograd_core.stack([c[i] for c in columns], 0)
+                 for i in range(len(columns[0])))
+
+
+def _jacfwd(func, inputs, strict=False, vectorize=False):
+    """jacobian(strategy="forward-mode"): one forward-AD pass per input element."""
+    from autograd_core.autograd import forward_ad as fwAD
+    if strict:
+        raise RuntimeError(
+            "torch.autograd.functional.jacobian: `strict=True` "
+            'and `strategy="forward-mode"` are not supported together (yet). '
+            "Please either set `strict=False` or "
+            '`strategy="reverse-mode"`.')
+    inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
+    if not vectorize:
+        raise NotImplementedError(
+            "Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
+            "only implemented for `vectorize=True`.")
+    numels = tuple(x.numel() for x in inputs)
+    total = sum(numels)
+    # the standard basis: row k is the tangent that is 1 at input element k
+    tangents = []
+    start = 0
+    for x, n in zip(inputs, numels):
+        basis = autograd_core.zeros(total, n, dtype=x.dtype)
+        if n:
+            basis[start:start + n] = autograd_core.eye(n, dtype=x.dtype)
+        tangents.append(basis)
+        start += n
+    info = []
+
+    def jvp(column):
+        with fwAD.dual_level():
+            duals = tuple(fwAD.make_dual(x, t.view_as(x)) for x, t in zip(inputs, column))
+            out_tuple, outs = _as_tuple(func(*duals), _OUTPUTS, "jacobian")
+            jv = []
+            primals = []
+            for o in outs:
+                p, t = fwAD.unpack_dual(o)
+                primals.append(p)
+                jv.append(t if t is not None else autograd_core.zeros_like(p))
+            if not info:
+                info.extend([out_tuple, primals])
+            return tuple(jv)
+
+    stacked = _batched_jvp(jvp, tuple(tangents))
+    outputs_tuple, outputs = info
+    jac = []   # lists, as PyTorch's _jacfwd returns them (tuples only where unpacked)
+    for jac_i, out in zip(stacked, outputs):
+        row = []
+        for j, x in zip(jac_i.split(numels, dim=0), inputs):
+            row.append(j.permute(*range(1, j.ndim), 0).reshape(
+                tuple(out.shape) + tuple(x.shape)))
+        jac.append(row)
+    return _unpack(jac, (outputs_tuple, inputs_tuple))
+
+
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
             outer_jacobian_strategy="reverse-mode"):
     """The Hessian of a scalar func at inputs: the jacobian of its jacobian.
@@ -274,6 +344,9 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
         return out.squeeze()
 
     def jac_func(*xs):
+        if outer_jacobian_strategy == "forward-mode":
+            # the inner reverse-mode jacobian needs inputs that require grad
+            xs = tuple(x.requires_grad_(True) for x in xs)
         jac = jacobian(single_output, xs, create_graph=True)
         _check_requires_grad(jac, "jacobian", strict)
         return jac

@@ -207,7 +207,41 @@ def _check_undefined_grads(func, inputs, diff_inputs):
         check(outputs)
 
 
-def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, fast_mode):
+def _forward_jacobians(func, inputs, diff_idx, out_numels):
+    """Per differentiable input, per tensor output: J's columns by forward AD (one dual
+    level per input element, its tangent one-hot), an array (numel of the input, numel
+    of the output)."""
+    from autograd_core.autograd import forward_ad as fwAD
+    res = {}
+    for i in diff_idx:
+        x = inputs[i]
+        cols = [np.zeros((x.numel(), n)) for n in out_numels]
+        for k in range(x.numel()):
+            with fwAD.dual_level():
+                duals = []
+                for m, y in enumerate(inputs):
+                    if not _is_tensor(y) or m not in diff_idx:
+                        duals.append(y)
+                        continue
+                    d = y.detach()
+                    if y.requires_grad:
+                        d.requires_grad_()
+                    t = np.zeros(tuple(y.shape), dtype=y.dtype.np_dtype)
+                    if m == i:
+                        t.reshape(-1)[k] = 1
+                    duals.append(fwAD.make_dual(d, _core.from_array(t)))
+                outs = [o for o in _as_tuple(func(*duals)) if _is_tensor(o)]
+                for j, o in enumerate(outs):
+                    tangent = fwAD.unpack_dual(o).tangent
+                    if tangent is not None:
+                        cols[j][k] = tangent.detach().numpy(force=True).astype(
+                            np.float64).reshape(-1)
+        res[i] = cols
+    return res
+
+
+def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, fast_mode,
+               check_forward_ad=False, check_backward_ad=True):
     _check_inputs(inputs)
     func_out = _as_tuple(func(*inputs))
     outputs = _differentiable_outputs(func_out)
@@ -219,6 +253,20 @@ def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, 
     numerical = {i: _numerical_jacobian(func, inputs, i, [o.numel() for o in tensor_outs], eps,
                                         fast_mode)
                  for i in diff_idx}
+    if check_forward_ad:
+        forward = _forward_jacobians(func, inputs, diff_idx, [o.numel() for o in tensor_outs])
+        for j, o in enumerate(tensor_outs):
+            if not o.dtype.is_floating_point:
+                continue
+            for i in diff_idx:
+                a, n = forward[i][j], numerical[i][j]
+                if not np.allclose(a, n, rtol=rtol, atol=atol):
+                    raise GradcheckError(
+                        f"Jacobian computed with forward mode mismatch for output {j} with "
+                        f"respect to input {i},\nnumerical:{_core.from_array(n)!r}\n"
+                        f"analytical:{_core.from_array(a)!r}\n")
+    if not check_backward_ad:
+        return True
     out_pos = [k for k, o in enumerate(tensor_outs) if o.requires_grad]
     for j, o in enumerate(outputs):
         analytical = _analytical_jacobians(o, diff_inputs)
@@ -256,7 +304,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     inputs = _as_tuple(inputs)
     try:
         return _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
-                          fast_mode)
+                          fast_mode, check_forward_ad, check_backward_ad)
     except GradcheckError:
         if raise_exception:
             raise
@@ -296,4 +344,5 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
 
     return gradcheck(vjp, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
                      raise_exception=raise_exception, nondet_tol=nondet_tol,
-                     check_undefined_grad=check_undefined_grad, fast_mode=fast_mode)
+                     check_undefined_grad=check_undefined_grad, fast_mode=fast_mode,
+                     check_forward_ad=check_fwd_over_rev, check_backward_ad=check_rev_over_rev)

@@ -40,7 +40,7 @@ _KNOWN_TYPES = {
 _ENTRY_KEYS = {"func", "forward", "variants", "python", "python_method", "aliases", "inplace",
                "inplace_expanded",
                "node", "nodes", "broadcast", "doc", "out", "out_exact", "out_dtype",
-               "out_grad", "out_needs", "output_differentiability"}
+               "out_grad", "out_needs", "output_differentiability", "result"}
 # Note [out= rules] (ops/_prelude.pxi): the out_dtype / out_grad keys' values
 _OUT_DTYPE_RULES = {"compute": None, "join": "OUT_JOIN"}
 _OUT_GRAD_RULES = {"copy": "OUT_GRAD_COPY", "not_implemented": "OUT_GRAD_NOT_IMPLEMENTED"}
@@ -173,6 +173,8 @@ class Node:
     name: str
     formulas: dict           # input name -> formula string; None: written by hand
     op: "Op" = None
+    fw_formula: str | None = None  # the forward derivative (`result:`), None: none
+                                   # (Note [Forward AD] in _core/_fw.pxi)
 
     @property
     def manual(self):
@@ -262,17 +264,22 @@ def _parse_entry(family, e):
             raise TableError(f"{schema.name}: unknown variant {v!r}")
     nodes = []
     if "node" in e:
-        nodes.append(Node(e["node"], {k: str(v) for k, v in e.items() if k in pnames}))
+        nodes.append(Node(e["node"], {k: str(v) for k, v in e.items() if k in pnames},
+                          fw_formula=None if e.get("result") is None else str(e["result"])))
+    elif "result" in e and not e.get("nodes"):
+        raise TableError(f"{schema.name}: a forward derivative without a node")
     elif unknown & pnames:
         raise TableError(f"{schema.name}: formulas without a node name")
     for name, formulas in (e.get("nodes") or {}).items():
         if formulas == "manual":
             nodes.append(Node(name, None))
             continue
+        fw = formulas.get("result", e.get("result"))
         for k in formulas:
-            if k not in pnames:
+            if k not in pnames and k != "result":
                 raise TableError(f"{schema.name}: formula for unknown input {k!r} in {name}")
-        nodes.append(Node(name, {k: str(v) for k, v in formulas.items()}))
+        nodes.append(Node(name, {k: str(v) for k, v in formulas.items() if k != "result"},
+                          fw_formula=None if fw is None else str(fw)))
     inplace = e.get("inplace")
     if inplace is True:
         inplace = schema.name + "_"
@@ -771,7 +778,24 @@ def gen_node(node, ops_by_name):
     args = ", ".join(f"{p.ctype} {p.name}" for p in schema.params)
     # int/except -1, not void/except *: a caller then tests the return value instead of
     # calling PyErr_Occurred() after every record (this runs once per recorded op)
+    fw_code = gen_forward_derivative(node, diff_params, formulas, ops_by_name)
+    lines[0:0] = [fw_code]
+    call_args = ", ".join(_output_params(schema) + [p.name for p in schema.params])
+    node_out_t = "(" + "".join(_output_params(schema)[i] + ", " for i in slots) + ")"
+    diff_t = "(" + "".join(p.name + ", " for p in diff_params) + ")"
     w(f"cdef int record_{node.name}({outs}, {args}) except -1:")
+    # Note [Forward AD] (_core/_fw.pxi): the one check an op makes with no dual level;
+    # the tangent is computed once the node is recorded (its formula may read the
+    # output, which then has its history: reverse-over-forward), into the placeholder
+    # the node's saved outputs share (forward-over-reverse)
+    w("    if FW_LEVEL_ON[0] and fw_active():")
+    w(f"        fw_prepare({node_out_t}, {diff_t})")
+    w(f"        _rec_{node.name}({call_args})")
+    w(f"        return fw_{node.name}({call_args})")
+    w(f"    return _rec_{node.name}({call_args})")
+    w("")
+    w("")
+    w(f"cdef inline int _rec_{node.name}({outs}, {args}) except -1:")
     inputs = "(" + "".join(p.name + ", " for p in diff_params) + ")"
     node_outs = [_output_params(schema)[i] for i in slots]
     first_out = node_outs[0]
@@ -835,6 +859,143 @@ def gen_node(node, ops_by_name):
     w("")
     w("")
     return "\n".join(lines)
+
+
+class FwFormula(Formula):
+    """A forward derivative (`result:`) in PyTorch's names: <input>_t the input's
+    tangent, <input>_p (or the input's own name) its primal, result the output."""
+
+    def kind_of_name(self, name):
+        if name == "_u":
+            return "T"
+        if name.endswith("_t") and self.schema.param(name[:-2]) is not None:
+            return super().kind_of_name(name[:-2])
+        if name.endswith("_p") and self.schema.param(name[:-2]) is not None:
+            return super().kind_of_name(name[:-2])
+        return super().kind_of_name(name)
+
+    def typed(self, n):
+        if isinstance(n, ast.Name):
+            if n.id.endswith("_p") and self.schema.param(n.id[:-2]) is not None:
+                self.uses.add(n.id[:-2])
+                return n.id[:-2], self.kind_of_name(n.id)
+            if self.is_output(n.id):
+                self.uses.add(n.id)
+                return _output_params(self.schema)[self.output_names()[n.id]], "T"
+        if (isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+                and n.attr in ("shape", "dtype", "ndim", "strides")):
+            base, kind = self.typed(n.value)
+            if kind == "T":
+                return {"shape": f"shape_of({base}._data)", "dtype": f"dtype_of({base}._data)",
+                        "ndim": f"cnp.PyArray_NDIM({base}._data)",
+                        "strides": f"tuple([st // {base}._data.itemsize for st in "
+                                   f"(<object>{base}._data).strides])"}[n.attr], \
+                    "N" if n.attr == "ndim" else "X"
+        return super().typed(n)
+
+
+class _Rename(ast.NodeTransformer):
+    def __init__(self, names):
+        self.names = names
+
+    def visit_Name(self, n):
+        if n.id in self.names:
+            return ast.copy_location(ast.Name(self.names[n.id], n.ctx), n)
+        return n
+
+
+def _fw_text(text, names):
+    return ast.unparse(_Rename(names).visit(ast.parse(text.strip(), mode="eval")))
+
+
+def gen_forward_derivative(node, diff_params, formulas, ops_by_name):
+    """fw_<Node>(): the output's tangent from the inputs' (Note [Forward AD] in
+    _core/_fw.pxi). `result:` is a formula, auto_element_wise (each input's backward
+    formula with its tangent for grad, summed) or auto_linear (the op on the tangents)."""
+    op = node.op
+    schema = op.schema
+    outs = _output_params(schema)
+    slots = op.differentiable_returns()
+    sig = ", ".join([f"Tensor {o}" for o in outs] + [f"{p.ctype} {p.name}" for p in schema.params])
+    lines = [f"cdef int fw_{node.name}({sig}) except -1:"]
+    w = lines.append
+    for p in diff_params:
+        if p.type in _TENSOR_TYPES and p.type != "Tensor?":
+            w(f"    cdef object {p.name}_t = fw_grad_of({p.name})")
+        else:
+            w(f"    cdef object {p.name}_t = (fw_grad_of(<Tensor>{p.name}) "
+              f"if isinstance({p.name}, Tensor) else None)")
+    if not diff_params:
+        w("    return 0")
+        return "\n".join(lines) + "\n\n\n"
+    w("    if " + " and ".join(f"{p.name}_t is None" for p in diff_params) + ":")
+    w("        return 0")
+    first = outs[slots[0]]
+    w(f"    if not cnp.PyArray_ISFLOAT({first}._data):")
+    w("        return 0")
+    fw = node.fw_formula
+    if fw is None or (len(slots) > 1 and fw in ("auto_element_wise", "auto_linear")):
+        w(f"    raise fw_not_implemented({op.name!r})")
+        return "\n".join(lines) + "\n\n\n"
+    w("    cdef object _t = None")
+    w("    with FwSuspend():")
+    if fw == "auto_element_wise":
+        for p in diff_params:
+            text = node.formulas.get(p.name)
+            w(f"        if {p.name}_t is not None:")
+            if text is None or "not_implemented" in text:
+                w(f"            raise fw_not_implemented({op.name!r})")
+                continue
+            f = FwFormula(_fw_text(text, {"grad": p.name + "_t"}), node, ops_by_name)
+            w(f"            _t = fw_sum(_t, {f.code})")
+    elif fw == "backward_transpose":
+        w("        _prev_grad = grad_enabled()")
+        # the tangent has a history when a primal or a tangent requires grad
+        # (reverse-over-forward), as a closed-form formula's would
+        cg = " or ".join([f"_input_requires_grad({p.name})" for p in diff_params]
+                         + [f"_input_requires_grad({p.name}_t)" for p in diff_params])
+        w(f"        _cg = recording() and ({cg})")
+        for p in diff_params:
+            text = node.formulas.get(p.name)
+            w(f"        if {p.name}_t is not None:")
+            if text is None or "not_implemented" in text or "grads[" in text:
+                w(f"            raise fw_not_implemented({op.name!r})")
+                continue
+            f = FwFormula(_fw_text(text, {"grad": "_u"}), node, ops_by_name)
+            w(f"            _u = fw_seed({first})")
+            w("            set_grad_enabled(True)")
+            w("            try:")
+            w(f"                _g = {f.code}")
+            w("            except NotImplementedError:")
+            w(f"                raise fw_not_implemented({op.name!r}) from None")
+            w("            finally:")
+            w("                set_grad_enabled(_prev_grad)")
+            w(f"            _t = fw_sum(_t, fw_transpose(_g, _u, {p.name}_t, {op.name!r}, _cg))")
+    else:
+        if fw == "auto_linear":
+            dn = {p.name for p in diff_params}
+            text = f"{op.name}(" + ", ".join(
+                f"{p.name}={p.name}_t" if p.name in dn else f"{p.name}={p.name}"
+                for p in schema.params) + ")"
+        else:
+            text = fw
+        f = FwFormula(text, node, ops_by_name)
+        for p in diff_params:
+            if p.name + "_t" in f.uses:
+                w(f"        if {p.name}_t is None:")
+                w(f"            {p.name}_t = fw_zeros({p.name})")
+        if len(slots) > 1:
+            if not isinstance(f.tree, ast.Tuple) or len(f.tree.elts) != len(slots):
+                raise TableError(f"{node.name}: a forward derivative of {len(slots)} "
+                                 "outputs is a tuple of that many")
+        w(f"        _t = {f.code}")
+    if len(slots) > 1:
+        for k, i in enumerate(slots):
+            w(f"    fw_finish({outs[i]}, _t[{k}])")
+    else:
+        w(f"    fw_finish({first}, _t)")
+    w("    return 0")
+    return "\n".join(lines) + "\n\n\n"
 
 
 def _output_params(schema):

@@ -18,6 +18,9 @@ from autograd_core._core.tensor import contiguous_format as _contiguous_format
 
 cnp.import_array()
 
+# Note [Forward AD] (_core/_fw.pxi): the flag every recorded op reads first
+cdef const int *FW_LEVEL_ON = fw_level_flag()
+
 
 # Note [__torch_function__ in the wrappers]: every generated Python wrapper (namespace
 # function and Tensor method) first checks its tensor arguments for PyTorch's
@@ -319,11 +322,23 @@ cdef object out_compute_dtype(str name, object out, object dtype_arg, Tensor inp
 cdef dict _OUT_FLOAT_KERNELS = {"nansum": "nansum_cpu"}
 
 
+cdef int _out_forward_ad_check(str name, object out, object result) except -1:
+    """PyTorch's out= variants have no forward derivative: a dual input or out raises
+    (Note [Forward AD] in _core/_fw.pxi)."""
+    for t in ((out, result) if isinstance(result, Tensor) else tuple(out) + tuple(result)):
+        if isinstance(t, Tensor) and fw_grad_of(<Tensor>t) is not None:
+            raise NotImplementedError(f"Trying to use forward AD with {name}_out that does not "
+                                      "support it because it is an out= function")
+    return 0
+
+
 cdef object out_write(str name, object out, object result, object fields, int rule=0,
                       tuple operands=()):
     """rule: Note [out= rules]; operands: the inputs of an OUT_GRAD_NOT_IMPLEMENTED
     node."""
     cdef bint graph = False
+    if fw_active():
+        _out_forward_ad_check(name, out, result)
     # a result that requires grad: a differentiable op had an input requiring grad
     # (PyTorch's static rule, here read off the computed result, so that the ops
     # written as compositions need no flag)

@@ -572,7 +572,7 @@ cdef tuple _index_result_strides(cnp.ndarray x, tuple key, tuple out_shape):
 cdef Tensor index_backward(Tensor grad, tuple self_shape, object indices):
     """zeros of self's shape with grad added at indices (repeats add up)."""
     cdef cnp.ndarray out
-    if not grad_enabled():      # the sum _index_put_impl makes, without recording it
+    if not grad_enabled() and not fw_active():  # the sum _index_put_impl makes, unrecorded
         out = np.zeros(self_shape, dtype=grad._data.dtype)
         with quiet():
             np.add.at(out, indices, grad._data)
@@ -734,6 +734,13 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
         if (isinstance(mask, Tensor) and dtype_of((<Tensor>mask)._data) is bool_
                 and cnp.PyArray_SIZE(v._data) == 1 and cnp.PyArray_NDIM(self._data) > 0):
             warn_expanded_write("masked_fill_", "tensor[mask] = scalar")
+    if fw_active() and cnp.PyArray_ISFLOAT(self._data):
+        # Note [Forward AD]: the same write into self's tangent (zeros where v has none)
+        vt = fw_grad_of(v)
+        if vt is not None or fw_grad_of(self) is not None:
+            with FwSuspend():
+                OPS._setitem(fw_tangent_for_write(self), indices,
+                             vt if vt is not None else 0.)
     cdef bint sequential = False
     if not same and v is value and shares_memory(view, v._data):
         sequential = _check_setitem_overlap(view, v._data, adv, mask, target, stripped,
@@ -1483,6 +1490,12 @@ cdef Tensor _index_put_accumulate_(Tensor self, tuple key, Tensor values):
     cdef bint graph = recording() and cnp.PyArray_ISFLOAT(self._data) and (
         requires_grad_of(self) or requires_grad_of(values))
     region = as_array(region_of(self)[key]) if graph else None
+    if fw_active() and cnp.PyArray_ISFLOAT(self._data):
+        # Note [Forward AD]: the values' tangents are added into self's the same way
+        vt = fw_grad_of(values)
+        if vt is not None:
+            with FwSuspend():
+                _index_put_accumulate_(fw_tangent_for_write(self), key, <Tensor>vt)
     with quiet():
         np.add.at(self._data, key, values._data)
     if graph:

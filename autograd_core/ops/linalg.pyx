@@ -1029,7 +1029,8 @@ cdef void _check_lu_precision(Tensor A, str fname) except *:
 cdef tuple op__linalg_svd(Tensor A, bint full_matrices, bint compute_uv):
     """(U, S, Vh); U and Vh are None when not asked for and A needs no gradient."""
     _check_low_precision(A, "linalg.svd")
-    if not (compute_uv or (recording() and requires_grad_of(A))):
+    if not (compute_uv or (recording() and requires_grad_of(A))
+            or (fw_active() and fw_grad_of(A) is not None)):  # (Note [Forward AD])
         with quiet():
             s = np.linalg.svd(A._data, compute_uv=False)
         return (None, make(as_array(s)), None)
@@ -1312,7 +1313,7 @@ cdef Tensor linalg_det_backward(Tensor grad, Tensor det, Tensor A):
     if n == 1:
         return OPS.expand(OPS.unsqueeze(OPS.unsqueeze(grad, -1), -1), shape)
     cdef Tensor d = OPS.mul(grad, det)
-    if not grad_enabled():
+    if not grad_enabled() and not fw_active():
         dd = np.broadcast_to(d._data, shape[:-2])
         out = np.zeros(shape, dtype=A._data.dtype)
         nz = dd != 0
@@ -1896,7 +1897,8 @@ cdef tuple op_linalg_eigh(Tensor A, object UPLO):
 cdef Tensor op_linalg_eigvalsh(Tensor A, object UPLO):
     _check_linalg_input(A, "linalg.eigvalsh", True)
     _check_low_precision(A, "linalg.eigvalsh")
-    return op__linalg_eigh(A, UPLO, recording() and A._requires_grad)[0]
+    return op__linalg_eigh(A, UPLO, (recording() and A._requires_grad)
+                           or (fw_active() and fw_grad_of(A) is not None))[0]
 
 
 cdef object linalg_eigh_backward(object gL, object gV, Tensor L, Tensor V):
@@ -1955,7 +1957,8 @@ cdef Tensor op_linalg_svdvals(Tensor A, object driver):
 cdef tuple op_svd(Tensor self, bint some, bint compute_uv):
     _check_matrix(self, "linalg.svd", False)
     cdef tuple s = shape_of(self._data)
-    U, S, Vh = op__linalg_svd(self, not some, compute_uv or (recording() and self._requires_grad))
+    U, S, Vh = op__linalg_svd(self, not some, compute_uv or (recording() and self._requires_grad)
+                              or (fw_active() and fw_grad_of(self) is not None))
     if not compute_uv:
         d = self._data.dtype
         return (make(np.zeros(s[:-2] + (s[-2], s[-2]), dtype=d)), S,

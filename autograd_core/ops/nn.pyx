@@ -558,7 +558,7 @@ cdef Tensor op_silu(Tensor self):
 cdef Tensor infinitely_differentiable_silu_backward(Tensor grad, Tensor self):
     """grad * s * (1 + x * (1 - s)), s = sigmoid(x)."""
     cdef cnp.ndarray xa
-    if not grad_enabled():
+    if not grad_enabled() and not fw_active():
         xa = self._data
         with quiet():
             s = 1 / (1 + np.exp(-xa))
@@ -622,7 +622,7 @@ cdef Tensor mish_backward(Tensor grad, Tensor self):
     kernel); under create_graph PyTorch's infinitely_differentiable_mish_backward, in
     its ops."""
     cdef cnp.ndarray x
-    if not grad_enabled():
+    if not grad_enabled() and not fw_active():
         x = self._data
         with quiet():
             tv = np.tanh(np.log1p(np.exp(x)))
@@ -1833,6 +1833,11 @@ cdef Tensor op__pad_circular(Tensor self, object padding):
     cdef tuple xs = shape_of(self._data)
     cdef list idxs = pad_index_key(xs, padding, PAD_CIRCULAR)
     cdef Tensor result = make(pad_index_values(self._data, idxs))
+    if fw_active():  # Note [Forward AD]: padding is linear, the same padding of the tangent
+        t = fw_grad_of(self)
+        if t is not None and cnp.PyArray_ISFLOAT(self._data):
+            with FwSuspend():
+                fw_finish(result, op__pad_circular(<Tensor>t, padding))
     if not (recording() and requires_grad_of(self)):
         return result
     cdef int nd = len(xs), nsp = len(idxs), i
@@ -2509,7 +2514,7 @@ cdef class ConvolutionBackward0(Node):
         cdef Tensor g = grads[0]
         cdef Tensor x = unpack_saved(self.saved_input, self)
         cdef Tensor w = unpack_saved(self.saved_weight, self)
-        if self.fast2d and not grad_enabled():
+        if self.fast2d and not grad_enabled() and not fw_active():
             return self.fast_apply(g, x, w)
         cdef tuple xs = shape_of(x._data), ws = shape_of(w._data), gs = shape_of(g._data)
         cdef int nsp = len(ws) - 2, i
@@ -2787,6 +2792,8 @@ cdef Tensor convolution_impl(Tensor input, Tensor weight, Tensor bias, tuple s, 
     cdef Tensor result = make(
         as_contiguous(out) if nsp == 3 and cnp.PyArray_TYPE(xa) != cnp.NPY_FLOAT32 else
         in_suggested_format(out, xa if suggested_format(xa) else wa))
+    if fw_active():
+        _fw_convolution(result, x, w, b, s, p, d, transposed, op, groups)
     cdef tuple inputs = (x, w, b) if b is not None else (x, w)
     if not should_record(inputs, result._data):
         return result
@@ -3984,3 +3991,27 @@ cdef Tensor _grid_sampler_vjp(Tensor grad, Tensor input, Tensor grid, object mod
 
 
 include "_gen_nn.pxi"
+
+
+cdef int _fw_convolution(Tensor result, Tensor x, Tensor w, Tensor b, tuple s, tuple p,
+                         tuple d, bint transposed, tuple op, object groups) except -1:
+    """The forward derivative of convolution (Note [Forward AD] in _core/_fw.pxi): it is
+    bilinear in (input, weight) plus the bias, as PyTorch's
+    convolution(input_t, weight) + convolution(input, weight_t) + bias_t."""
+    xt = fw_grad_of(x)
+    wt = fw_grad_of(w)
+    bt = fw_grad_of(b) if b is not None else None
+    if xt is None and wt is None and bt is None:
+        return 0
+    cdef int nsp = cnp.PyArray_NDIM(w._data) - 2
+    t = None
+    with FwSuspend():
+        if xt is not None:
+            t = convolution_impl(<Tensor>xt, w, None, s, p, d, transposed, op, groups)
+        if wt is not None:
+            t = fw_sum(t, convolution_impl(x, <Tensor>wt, None, s, p, d, transposed, op,
+                                           groups))
+        if bt is not None:
+            t = fw_sum(t, OPS.view(<Tensor>bt, (-1,) + (1,) * nsp))
+    fw_finish(result, t)
+    return 0

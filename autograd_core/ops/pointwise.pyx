@@ -1528,10 +1528,10 @@ cdef Tensor mul_tensor_backward(Tensor grad, object other):
         return OPS.mul(grad, other)
     cdef int t = cnp.PyArray_TYPE(ga)
     if (type(other) is float or type(other) is int) and (t == cnp.NPY_FLOAT or t == cnp.NPY_DOUBLE) \
-            and cnp.PyArray_IS_C_CONTIGUOUS(ga) and not grad_enabled():
+            and cnp.PyArray_IS_C_CONTIGUOUS(ga) and not grad_enabled() and not fw_active():
         return make(_binary_scalar_kernel(ga, <double>other, False, AGC_MUL,
                                           ga if owned else None))
-    if isinstance(other, Tensor) and not grad_enabled():
+    if isinstance(other, Tensor) and not grad_enabled() and not fw_active():
         oa = (<Tensor>other)._data
         if _fused_pair(ga, oa):
             return make(_binary_kernel(ga, oa, AGC_MUL, ga if owned else None))
@@ -1756,6 +1756,8 @@ cdef Tensor op_copy_(Tensor self, Tensor src, bint non_blocking):
     cdef cnp.ndarray values = _filled_like(self, src._data)
     cdef Tensor old = inplace_source(self, (src,))
     cdef Tensor result = make(values)
+    if fw_active():  # Note [Forward AD]: self's tangent becomes src's (fw_inplace)
+        fw_finish(result, fw_grad_of(src))
     cdef tuple inputs = (old, src)
     if should_record(inputs, values):
         record_broadcast(CopyBackwards.__new__(CopyBackwards), result, inputs)

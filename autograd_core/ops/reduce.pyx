@@ -177,7 +177,7 @@ cdef Tensor prod_backward(Tensor grad, Tensor self, Tensor result, object dim=No
         nzero = np.count_nonzero(x._data == 0)
         if nzero == 0:
             return OPS.mul(grad, OPS.div(result, x, None))
-        if nzero > 1 and not grad_enabled():
+        if nzero > 1 and not grad_enabled() and not fw_active():
             return zeros(shape, dtype_of(grad._data))
         return OPS.reshape(prod_safe_zeros_backward(grad, OPS.reshape(x, (-1,)), 0), shape)
     d = wrap_dim(dim, nd)
@@ -271,7 +271,7 @@ cdef Tensor cumprod_backward(Tensor grad, Tensor self, Py_ssize_t dim, Tensor re
         return grad
     if not (x._data == 0).any():
         return OPS.div(cumsum_backward(OPS.mul(result, grad), dim), x, None)
-    if not grad_enabled():
+    if not grad_enabled() and not fw_active():
         return make(_cumprod_backward_zeros(grad._data, x._data, result._data, dim))
     return _cumprod_backward_differentiable(grad, x, dim)
 

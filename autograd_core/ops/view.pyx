@@ -433,8 +433,11 @@ cdef Tensor op_squeeze_(Tensor self, object dim):
     cdef Tensor src = inplace_source(self, ())
     cdef tuple dims = _squeezed_dims(self, dim)
     keep_counter(self)  # before its memory changes: Note [Counters made by the node]
+    cdef cnp.ndarray old = self._data
     self._data = _squeeze_values(self._data, dims)
     bump_version(self)
+    if fw_active():
+        _fw_restride(self, old, self._data)
     if src is self:
         return self
     self._output_nr = 0  # the node below is self's history now
@@ -938,6 +941,8 @@ cdef Tensor op_cat(list tensors, object dim):
     if fmt:
         out = in_suggested_format(out, arrays[0])
     cdef Tensor result = make(out)
+    if fw_active():
+        _fw_join(result, tensors, d, False)
     cdef tuple inputs = tuple(tensors)
     cdef CatBackward0 node
     if should_record(inputs, result._data):
@@ -983,6 +988,8 @@ cdef Tensor op_stack(list tensors, object dim):
     cdef tuple unit = shape[:d] + (1,) + shape[d:]
     cdef Tensor result = make(_joined([cast_array(t._data, rt).reshape(unit) for t in tensors],
                                       d, shape[:d] + (len(tensors),) + shape[d:], rt))
+    if fw_active():
+        _fw_join(result, tensors, d, True)
     cdef tuple inputs = tuple(tensors)
     cdef StackBackward0 node
     if should_record(inputs, result._data):
@@ -1051,6 +1058,12 @@ cdef tuple op_unbind(Tensor self, object dim):
     cdef Py_ssize_t d = wrap_dim(dim, nd), i, n = cnp.PyArray_DIM(x, d)
     cdef tuple outs = tuple([make_view(self, as_array(x[_along(d, i)])) for i in range(n)])
     _mark_multi_output(outs, self)
+    if fw_active():
+        st = fw_grad_of(self)
+        if st is not None and cnp.PyArray_ISFLOAT(x):
+            with FwSuspend():
+                for i in range(n):
+                    fw_finish(<Tensor>outs[i], OPS.select(<Tensor>st, d, i))
     cdef UnbindBackward0 node
     if should_record((self,), x):
         node = UnbindBackward0.__new__(UnbindBackward0)
@@ -1191,6 +1204,8 @@ cdef tuple _split_views(Tensor self, Py_ssize_t d, tuple sizes, Py_ssize_t split
             outs.append(make(as_contiguous(piece.copy())))
         start += sizes[i]
     cdef tuple views = tuple(outs)
+    if fw_active():
+        _fw_pieces(self, views, d, sizes)
     if kind == PIECES_VIEWS:
         _mark_multi_output(views, self)
     cdef _SplitNode node
@@ -1503,8 +1518,11 @@ cdef Tensor _restride_(Tensor self, cnp.ndarray values):
     check_inference_inplace(self)
     cdef Tensor src = inplace_source(self, ())
     keep_counter(self)  # before its memory changes: Note [Counters made by the node]
+    cdef cnp.ndarray old = self._data
     self._data = values
     bump_version(self)
+    if fw_active():
+        _fw_restride(self, old, values)
     if src is self:
         return None
     self._output_nr = 0  # the node the caller records is self's history now
@@ -1615,6 +1633,11 @@ cdef Tensor op_as_strided(Tensor self, object size, object stride, object storag
     cdef tuple sz = tuple(size), st = tuple(stride)
     cdef cnp.ndarray values = _as_strided_values(self, sz, st, storage_offset)
     cdef Tensor result = make_view(self, values)
+    if fw_active():  # Note [Forward AD]: the same as_strided of the tangent
+        t = fw_grad_of(self)
+        if t is not None and cnp.PyArray_ISFLOAT(values):
+            with FwSuspend():
+                fw_finish(result, op_as_strided(<Tensor>t, size, stride, storage_offset))
     if recording() and requires_grad_of(self):
         record_as_strided(result, self, region_within(values, self), sz, st,
                           _storage_offset_of(self, storage_offset), False)
@@ -1632,6 +1655,11 @@ cdef Tensor op_as_strided_(Tensor self, object size, object stride, object stora
     keep_counter(self)  # before its memory changes: Note [Counters made by the node]
     self._data = values
     bump_version(self)
+    if fw_active():  # Note [Forward AD]: the tangent is restrided in place too
+        t = fw_grad_of(self)
+        if t is not None:
+            with FwSuspend():
+                op_as_strided_(<Tensor>t, size, stride, storage_offset)
     if src is not self:
         self._output_nr = 0
         record_as_strided(self, src, region, sz, st, off, True)
@@ -2295,6 +2323,12 @@ cdef Tensor op_block_diag(list tensors):
         br, bc, nr, nc = blocks[i]
         out[br:br + nr, bc:bc + nc] = cast_array((<Tensor>tensors[i])._data, rt).reshape(nr, nc)
     cdef Tensor result = make(out)
+    if fw_active():  # Note [Forward AD]: linear, the block_diag of the tangents
+        ts = [fw_grad_of(<Tensor>x) for x in tensors]
+        if any([x is not None for x in ts]) and cnp.PyArray_ISFLOAT(out):
+            with FwSuspend():
+                fw_finish(result, op_block_diag([fw_zeros(tensors[i]) if ts[i] is None
+                                                 else ts[i] for i in range(len(ts))]))
     cdef tuple inputs = tuple(tensors)
     cdef BlockDiagBackward0 node
     if should_record(inputs, out):
@@ -2355,3 +2389,54 @@ cdef Tensor op_diagflat(Tensor self, object offset):
 
 
 include "_gen_view.pxi"
+
+
+# ---------------------------------------------------------------- forward AD
+# The forward derivatives of the hand-written nodes (Note [Forward AD] in
+# _core/_fw.pxi): joins and splits are linear, the op on the tangents.
+
+cdef int _fw_join(Tensor result, list tensors, Py_ssize_t d, bint stack) except -1:
+    """cat/stack: the join of the inputs' tangents (zeros for inputs without one)."""
+    cdef list ts = [fw_grad_of(<Tensor>t) for t in tensors]
+    if all([t is None for t in ts]) or not cnp.PyArray_ISFLOAT(result._data):
+        return 0
+    with FwSuspend():
+        ts = [fw_zeros(tensors[i]) if ts[i] is None else ts[i] for i in range(len(ts))]
+        fw_finish(result, OPS.stack(ts, d) if stack else OPS.cat(ts, d))
+    return 0
+
+
+cdef int _fw_pieces(Tensor self, tuple pieces, Py_ssize_t d, tuple sizes) except -1:
+    """split's pieces: the same pieces of self's tangent."""
+    st = fw_grad_of(self)
+    if st is None or not cnp.PyArray_ISFLOAT(self._data):
+        return 0
+    cdef Py_ssize_t start = 0, i
+    with FwSuspend():
+        for i in range(len(sizes)):
+            fw_finish(<Tensor>pieces[i], OPS.slice(<Tensor>st, d, start, start + sizes[i], 1))
+            start += sizes[i]
+    return 0
+
+
+cdef int _fw_restride(Tensor self, cnp.ndarray old, cnp.ndarray new) except -1:
+    """An in-place view op (squeeze_, unsqueeze_, transpose_, t_) took self from the view
+    `old` of its memory to `new` (same first element): its tangent takes the same view of
+    its own memory, in place (PyTorch's self_t.squeeze_(), ...; the node's formula is then
+    self_t). A tangent laid out otherwise than old is first copied into old's layout."""
+    t = fw_grad_of(self)
+    if t is None:
+        return 0
+    cdef Tensor tt = <Tensor>t
+    cdef cnp.ndarray a = tt._data
+    cdef Py_ssize_t oi = cnp.PyArray_ITEMSIZE(old), ti = cnp.PyArray_ITEMSIZE(a)
+    if tuple([s // ti for s in (<object>a).strides]) != tuple(
+            [s // oi for s in (<object>old).strides]):
+        a = np.empty_like(old, dtype=a.dtype, order="K") if cnp.PyArray_SIZE(old) else a
+        if cnp.PyArray_SIZE(old):
+            np.copyto(a, tt._data)
+    from numpy.lib.stride_tricks import as_strided
+    keep_counter(tt)
+    tt._data = as_strided(a, shape=shape_of(new),
+                          strides=tuple([s // oi * ti for s in (<object>new).strides]))
+    return 0

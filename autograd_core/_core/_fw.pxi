@@ -1,0 +1,363 @@
+# Forward-mode AD: tangents on tensors, the dual level, and the helpers the generated
+# forward derivatives call.
+#
+# Note [Forward AD]
+# A dual level is process-wide and one at a time (PyTorch: "Nested forward mode AD is
+# not supported at the moment"); csrc/agc_mode.c holds it, with a generation number
+# unique to each level entered. A tensor's tangent is a FwGrad in Tensor._fw, valid
+# only while its generation is the active one: exiting the level clears every tangent at
+# once (a stale FwGrad is dropped when next read), as PyTorch deletes the level's grads.
+#
+# Every recorded op calls its generated record_<Node>() (ops/_codegen.py); the first
+# thing that does is `if fw_active(): fw_<Node>(...)`, one C-level check when no level
+# is active (the per-op cost of the feature when it is off). fw_<Node> reads the
+# tangents of the op's tensor inputs (fw_grad_of), and when one exists evaluates the
+# table's `result:` formula with forward AD suspended (FwSuspend: the formula's own ops
+# compute no tangents of their own, but with grad mode as it is they record the
+# backward graph of the tangent: reverse-over-forward) and sets the output's tangent
+# (fw_finish). An op without a formula raises PyTorch's NotImplementedError
+# (fw_not_implemented). Ops without a node (comparisons, integer results) give no
+# tangent, as PyTorch's non-differentiable outputs.
+#
+# Views: a view op's formula (auto_linear) is the same view of the input's tangent. A
+# view made while its base had no tangent gets one when read later, if its base has one
+# by then: the same view of the base's tangent (_view_of_base_tangent), as PyTorch's
+# lazily created view fw grads. An in-place op on a dual tensor, or on a view of one,
+# writes the new tangent into the old one in place (fw_inplace, from inplace_commit), so
+# the base's tangent and every view's see the write.
+#
+# Saved outputs: a node saving its own output inline keeps only the array
+# (Note [Saved outputs inline]); under forward AD a dual output is saved as a
+# SavedTensor whose `fw` keeps the tangent, so a backward run inside the level
+# (forward-over-reverse) sees dual saved values.
+
+
+cdef class FwGrad:
+    pass
+
+
+cdef const int *fw_level_flag() noexcept:
+    """The address of the process-wide 'a dual level is active' flag (read per op by the
+    family modules: Note [Forward AD])."""
+    return &agc_fw_level_on
+
+
+cdef bint fw_active() noexcept:
+    """Whether ops compute tangents: a dual level is active and forward grad mode on."""
+    return agc_fw_active()
+
+
+cdef class FwSuspend:
+    """Forward AD off for a ``with`` block (a tangent's own computation)."""
+
+    def __enter__(self):
+        self.prev = agc_fw_grad_enabled()
+        agc_set_fw_grad_enabled(0)
+
+    def __exit__(self, *exc):
+        agc_set_fw_grad_enabled(self.prev)
+
+
+cdef inline FwGrad _new_fw(object tangent, long generation):
+    cdef FwGrad f = FwGrad.__new__(FwGrad)
+    f.tangent = tangent
+    f.generation = generation
+    return f
+
+
+cdef object fw_grad_of(Tensor t):
+    """t's tangent at the active level, or None."""
+    cdef long gen = agc_fw_generation()
+    if gen == 0:
+        return None
+    cdef FwGrad f = t._fw
+    if f is not None:
+        if f.generation == gen:
+            return f.tangent
+        t._fw = None  # a tangent of a level since exited
+    if t._base is not None:
+        bt = fw_grad_of(t._base)
+        if bt is not None:
+            v = _view_of_base_tangent(t, <Tensor>bt)
+            if v is not None:
+                t._fw = _new_fw(v, gen)
+                return v
+    return None
+
+
+cdef int set_fw_grad(Tensor t, object tangent) except -1:
+    """Give t this tangent (None: decidedly none) at the active level; a placeholder of
+    fw_prepare is filled (the node's saved outputs share it)."""
+    cdef long gen = agc_fw_generation()
+    cdef FwGrad f = t._fw
+    if f is not None and f.generation == gen and f.tangent is None and tangent is not None:
+        f.tangent = tangent
+        return 0
+    t._fw = _new_fw(tangent, gen)
+    return 0
+
+
+cdef int fw_prepare(tuple outputs, tuple inputs) except -1:
+    """Before an op records its node under forward AD: when an input is dual, each
+    floating output gets an empty FwGrad, which a saved output shares and the op's
+    forward derivative fills after the recording (Note [Forward AD])."""
+    cdef long gen = agc_fw_generation()
+    for x in inputs:
+        if isinstance(x, Tensor) and fw_grad_of(<Tensor>x) is not None:
+            break
+    else:
+        return 0
+    for o in outputs:
+        # (an output that is an input keeps its tangent: the formula reads it)
+        if (isinstance(o, Tensor) and cnp.PyArray_ISFLOAT((<Tensor>o)._data)
+                and not any([o is x for x in inputs])):
+            (<Tensor>o)._fw = _new_fw(None, gen)
+    return 0
+
+
+cdef Tensor _view_of_base_tangent(Tensor view, Tensor bt):
+    """The tangent of view: the same view of its base's tangent bt, when bt is laid out
+    as the base (it is unless make_dual gave the base an odd one); else None."""
+    cdef Tensor base = view._base
+    cdef cnp.ndarray b = base._data, t = bt._data, v = view._data
+    if not same_shape(b, t) or _elem_strides(b) != _elem_strides(t):
+        return None
+    cdef Py_ssize_t bi = cnp.PyArray_ITEMSIZE(b), ti = cnp.PyArray_ITEMSIZE(t)
+    cdef Py_ssize_t off = (<char *>cnp.PyArray_DATA(v) - <char *>cnp.PyArray_DATA(b)) // bi
+    if off < 0:
+        return None
+    from numpy.lib.stride_tricks import as_strided
+    start = as_strided(t, shape=(off + 1,), strides=(ti,))[off:]
+    arr = as_strided(start, shape=shape_of(v),
+                     strides=tuple([s // bi * ti for s in (<object>v).strides]))
+    return make_view(bt, arr)
+
+
+cdef object fw_zeros(object primal):
+    """The tangent of an input without one, where a formula reads it: zeros (PyTorch's
+    efficient zero tensor), or 0 for a Python number."""
+    if isinstance(primal, Tensor):
+        return zeros(shape_of((<Tensor>primal)._data), dtype_of((<Tensor>primal)._data))
+    return 0
+
+
+cdef int fw_finish(Tensor result, object tangent) except -1:
+    """Set result's tangent from a formula's value: broadcast to result's shape and cast
+    to its dtype when the formula's terms did not make them so (an input broadcast
+    against a non-dual one); none for a non-floating result."""
+    if not cnp.PyArray_ISFLOAT(result._data):
+        return 0
+    if tangent is None:
+        return 0
+    cdef Tensor t
+    with FwSuspend():
+        if not isinstance(tangent, Tensor):
+            t = make(np.full(shape_of(result._data), tangent, dtype=result._data.dtype))
+        else:
+            t = <Tensor>tangent
+            if not same_shape(t._data, result._data):
+                t = OPS.clone(OPS.expand(t, shape_of(result._data)), None)
+            if cnp.PyArray_TYPE(t._data) != cnp.PyArray_TYPE(result._data):
+                t = OPS._to_copy(t, dtype_of(result._data))
+    set_fw_grad(result, t)
+    return 0
+
+
+cdef object fw_not_implemented(str op):
+    return NotImplementedError(
+        f"Trying to use forward AD with {op} that does not support it because it has not "
+        "been implemented yet.\nPlease file an issue to PyTorch at "
+        "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so "
+        "that we can prioritize its implementation or submit a PR adding the "
+        "implementation to derivatives.yaml")
+
+
+cdef Tensor _zeros_laid_out(Tensor t):
+    """Zeros with t's shape, dtype and strides (a tangent made for t in place)."""
+    cdef cnp.ndarray a = t._data
+    if has_contiguous_strides(a):
+        return make(np.zeros(shape_of(a), dtype=a.dtype))
+    return make(np.zeros_like(a, order="K"))
+
+
+cdef Tensor fw_tangent_for_write(Tensor self):
+    """self's tangent, to be written in place: made when self has none (zeros, or for a
+    view the view of its base's tangent, made zero for a base without one)."""
+    st = fw_grad_of(self)
+    if st is not None:
+        return <Tensor>st
+    cdef Tensor base = self._base
+    if base is not None:
+        bt = fw_grad_of(base)
+        if bt is None:
+            bt = _zeros_laid_out(base)
+            set_fw_grad(base, bt)
+        st = _view_of_base_tangent(self, <Tensor>bt)
+    if st is None:
+        st = _zeros_laid_out(self)
+    set_fw_grad(self, st)
+    return <Tensor>st
+
+
+cdef int fw_inplace(Tensor self, Tensor result) except -1:
+    """An in-place op wrote result's values into self: its tangent (None: zero) goes
+    into self's tangent in place; a view without one first gets the view of its base's,
+    made zero for a base without one (Note [Forward AD])."""
+    cdef FwGrad rf = result._fw
+    cdef long gen = agc_fw_generation()
+    rt = rf.tangent if rf is not None and rf.generation == gen else None
+    st = fw_grad_of(self)
+    if rt is None and st is None:
+        return 0
+    if not cnp.PyArray_ISFLOAT(self._data):
+        return 0
+    with FwSuspend():
+        if st is None:
+            st = fw_tangent_for_write(self)
+            if rt is not None:
+                OPS.copy_(<Tensor>st, <Tensor>rt, False)
+            return 0
+        if rt is None:
+            OPS.zero_(<Tensor>st)
+        elif rt is not st:
+            OPS.copy_(<Tensor>st, <Tensor>rt, False)
+    return 0
+
+
+# ---------------------------------------------------------------- the Python API
+# (autograd/forward_ad.py is the public face: PyTorch's torch._make_dual, _unpack_dual,
+# _enter_dual_level, _exit_dual_level and torch._C._is_fwd_grad_enabled /
+# _set_fwd_grad_enabled)
+
+def _enter_dual_level():
+    """Enter the (single) forward AD level; returns its index, 0."""
+    if agc_fw_level() >= 0:
+        raise RuntimeError("Nested forward mode AD is not supported at the moment")
+    agc_fw_enter()
+    return 0
+
+
+def _exit_dual_level(level):
+    """Exit the active level: every tangent of it is gone."""
+    if level < 0:
+        raise RuntimeError("Dual level must be a positive number.")
+    if level != agc_fw_level():
+        raise RuntimeError("Trying to exit a forward AD level that was not the last one "
+                           "that was created. This is not supported.")
+    agc_fw_exit()
+
+
+def _current_dual_level():
+    return agc_fw_level()
+
+
+def _is_fwd_grad_enabled():
+    return bool(agc_fw_grad_enabled())
+
+
+def _set_fwd_grad_enabled(mode):
+    agc_set_fw_grad_enabled(1 if mode else 0)
+
+
+def _make_dual(Tensor tensor, Tensor tangent, level):
+    """A view of tensor with tangent as its tangent at the level (copied into tensor's
+    layout when its strides differ), as torch._make_dual."""
+    if level != agc_fw_level() or level < 0:
+        raise RuntimeError("Trying to create a dual Tensor for forward AD but no level "
+                           "exists, make sure to enter_dual_level() first.")
+    if fw_grad_of(tensor) is not None:
+        raise RuntimeError("Making a dual Tensor based on a Tensor that already has a "
+                           f"forward gradient at the same level {level} is not supported.")
+    if not same_shape(tensor._data, tangent._data):
+        raise RuntimeError(
+            "Trying to set a forward gradient that has a different size than that of the "
+            "original Tensor, this is not supported. Tensor is of size "
+            f"{shape_str(shape_of(tensor._data))} while the given forward gradient is of "
+            f"size {shape_str(shape_of(tangent._data))}.")
+    cdef Tensor result, laid
+    with FwSuspend():
+        result = OPS.view(tensor, shape_of(tensor._data))
+        if (cnp.PyArray_NDIM(tangent._data) and cnp.PyArray_SIZE(tangent._data) > 1
+                and _elem_strides(tangent._data) != _elem_strides(tensor._data)):
+            # PyTorch keeps the tangent as is only with the primal's layout
+            laid = make(_strided_like(tensor._data, tangent._data.dtype))
+            tangent = OPS.copy_(laid, tangent, False)
+    set_fw_grad(result, tangent)
+    return result
+
+
+cdef cnp.ndarray _strided_like(cnp.ndarray like, object np_dtype):
+    """A zero array over fresh memory with like's shape and (element) strides."""
+    cdef tuple st = _elem_strides(like)
+    cdef Py_ssize_t n = 1, i
+    for i in range(cnp.PyArray_NDIM(like)):
+        if cnp.PyArray_DIM(like, i) == 0:
+            n = 0
+            break
+        n += (cnp.PyArray_DIM(like, i) - 1) * st[i]
+    buf = np.zeros(builtins.max(n, 1), dtype=np_dtype)
+    from numpy.lib.stride_tricks import as_strided
+    return as_strided(buf, shape=shape_of(like),
+                      strides=tuple([s * buf.itemsize for s in st]))
+
+
+def _unpack_dual(Tensor tensor, level):
+    """(primal, tangent): a view of tensor without a tangent, and its tangent as is."""
+    if level != agc_fw_level() or level < 0:
+        return (tensor, None)
+    tangent = fw_grad_of(tensor)
+    if tangent is None:
+        return (tensor, None)
+    cdef Tensor primal
+    with FwSuspend():
+        primal = OPS.alias(tensor)
+    set_fw_grad(primal, None)
+    return (primal, tangent)
+
+
+def _fw_grad(Tensor tensor):
+    """tensor's tangent at the active level, or None."""
+    return fw_grad_of(tensor)
+
+
+# ---------------------------------------------------------------- backward_transpose
+# A table row may give `result: backward_transpose`: the jvp as the transpose of the
+# row's backward formula, which is linear in grad: with u a zero cotangent of the
+# output, g(u) = J^T u, and the vector-Jacobian product of g at u for the input's
+# tangent t is J t. The backward formulas are written in differentiable ops (their
+# gradients are checked by gradgradcheck), so this is exact; it records a small graph
+# per op, so rows keep PyTorch's closed-form formula where one is transcribed.
+
+cdef Tensor fw_seed(Tensor like):
+    """u: a zero cotangent for like, a leaf that requires grad."""
+    cdef Tensor u = make(np.zeros(shape_of(like._data), dtype=like._data.dtype))
+    u._requires_grad = True
+    return u
+
+
+cdef object fw_transpose(object g, Tensor u, object t, str op, bint create_graph):
+    """J t from g = J^T u (see above); None when g does not depend on u (J is zero)."""
+    if g is None:
+        return None
+    if not isinstance(g, Tensor):
+        raise fw_not_implemented(op)
+    if not requires_grad_of(<Tensor>g):
+        return None
+    cdef Tensor gt = <Tensor>g, tt = <Tensor>t
+    if not same_shape(tt._data, gt._data):
+        tt = OPS.expand(tt, shape_of(gt._data))
+    if cnp.PyArray_TYPE(tt._data) != cnp.PyArray_TYPE(gt._data):
+        tt = OPS._to_copy(tt, dtype_of(gt._data))
+    from autograd_core.autograd import grad as _grad
+    try:
+        r = _grad((gt,), (u,), (tt,), retain_graph=True, create_graph=create_graph,
+                  allow_unused=True)[0]
+    except NotImplementedError:
+        raise fw_not_implemented(op) from None
+    except RuntimeError as e:
+        # the backward formula has no derivative itself ("the derivative for ... is not
+        # implemented"): neither has the op a forward one here
+        if "not implemented" in str(e):
+            raise fw_not_implemented(op) from None
+        raise
+    return r
