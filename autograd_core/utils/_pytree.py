@@ -41,9 +41,14 @@ class TreeSpec:
                 and self.context == other.context
                 and self.children_specs == other.children_specs)
 
-    def __repr__(self):
-        return (f"TreeSpec({self.type.__name__}, {self.context!r}, "
-                f"[{', '.join(map(repr, self.children_specs))}])")
+    def __repr__(self, indent=0):
+        # PyTorch's layout: the first child inline, each next one on its own line,
+        # indented two more per level
+        indent += 2
+        children = [c.__repr__(indent) for c in self.children_specs]
+        inner = children[0] + "," if len(children) > 1 else "".join(children)
+        inner += ",".join("\n" + " " * indent + c for c in children[1:])
+        return f"TreeSpec({self.type.__name__}, {self.context!r}, [{inner}])"
 
 
 class LeafSpec(TreeSpec):
@@ -59,7 +64,7 @@ class LeafSpec(TreeSpec):
     def __eq__(self, other):
         return isinstance(other, LeafSpec)
 
-    def __repr__(self):
+    def __repr__(self, indent=0):
         return "*"
 
 

@@ -1,0 +1,212 @@
+"""torch.func's forward-mode transforms: jvp, jacfwd, linearize, on
+autograd.forward_ad's dual tensors (Note [Forward AD] in _core/_tensor.pxi).
+
+>>> import autograd_core as torch
+>>> from autograd_core.func import jvp
+>>> jvp(torch.sin, (torch.tensor([0., 1.]),), (torch.tensor([1., 1.]),))[1]
+tensor([1.0000, 0.5403])
+"""
+import autograd_core as _ag
+from autograd_core.autograd import forward_ad as _fwad
+from autograd_core.func._transforms import _slice_argnums
+from autograd_core.utils._pytree import tree_flatten, tree_unflatten
+
+_JVP = "jvp(f, primals, tangents)"
+
+
+def _tensors_only(leaves, api, argname):
+    if len(leaves) == 0:
+        raise RuntimeError(f"{api}: Expected {argname} to contain at least one Tensor.")
+    for x in leaves:
+        if not isinstance(x, _ag.Tensor):
+            raise RuntimeError(f"{api}: Expected {argname} to only contain Tensors, got {type(x)}")
+
+
+def _unpack_output(dual, strict):
+    if not isinstance(dual, _ag.Tensor):
+        raise RuntimeError(f"{_JVP}: expected f(*args) to return only tensors, got "
+                           f"unsupported type {type(dual)}")
+    primal, tangent = _fwad.unpack_dual(dual)
+    if tangent is None:
+        if strict:
+            raise RuntimeError("jvp(f, primals, tangents, strict=True): The output of f is "
+                               "independent of the inputs. This is not allowed with "
+                               "strict=True.")
+        tangent = _ag.zeros_like(primal)
+    return primal, tangent
+
+
+def _jvp_with_argnums(func, primals, tangents, argnums, strict, has_aux):
+    if not isinstance(primals, tuple):
+        raise RuntimeError(f"{_JVP}: Expected primals to be a tuple. E.g. it should be valid "
+                           "to call f(*primals).")
+    diff_args = primals if argnums is None else _slice_argnums(primals, argnums)
+    flat_primals, primals_spec = tree_flatten(diff_args)
+    flat_tangents, tangents_spec = tree_flatten(tangents)
+    if primals_spec != tangents_spec:
+        raise RuntimeError(
+            f"{_JVP}: Expected primals and tangents to have the same python structure. For "
+            "example, if primals is a tuple of 3 tensors, tangents also must be. Got primals "
+            f"with structure {primals_spec} and tangents with structure {tangents_spec}")
+    _tensors_only(flat_primals, _JVP, "primals")
+    _tensors_only(flat_tangents, _JVP, "tangents")
+    # a jvp inside a jvp shares the one dual level (PyTorch's JVP_NESTING)
+    outer = _fwad._current_level >= 0
+    level = None if outer else _fwad.dual_level()
+    if level is not None:
+        level.__enter__()
+    try:
+        with _fwad._set_fwd_grad_enabled(True):
+            flat_duals = tuple(_fwad.make_dual(p, t) for p, t in zip(flat_primals, flat_tangents))
+            duals = tree_unflatten(flat_duals, primals_spec)
+            if argnums is not None:
+                args = list(primals)
+                positions = [argnums] if isinstance(argnums, int) else list(argnums)
+                positions = [p % len(primals) for p in positions]
+                for pos, d in zip(positions, duals):
+                    args[pos] = d
+                duals = tuple(args)
+            result = func(*duals)
+            aux = None
+            if has_aux:
+                if not (isinstance(result, tuple) and len(result) == 2):
+                    raise RuntimeError(f"{_JVP}: output of function f should be a tuple: "
+                                       "(output, aux) if has_aux is True")
+                result, aux = result
+            flat_out, spec = tree_flatten(result)
+            if (len(flat_out) == 1 and flat_out[0] is None) or len(flat_out) < 1:
+                raise RuntimeError(f"{_JVP}: Expected f to be a function that has non-empty "
+                                   f"output (got output = {flat_out})")
+            for o in flat_out:
+                if not isinstance(o, _ag.Tensor):
+                    raise RuntimeError(f"{_JVP}: expected f(*primals) to return only tensors, "
+                                       f"got unsupported type {type(o)}")
+            # (the level's exit drops the tangents: the results leave it as plain tensors,
+            # with their reverse-mode history, as PyTorch's)
+            pairs = [_unpack_output(d, strict) for d in flat_out]
+            primals_out = [p for p, _ in pairs]
+            tangents_out = [t for _, t in pairs]
+    finally:
+        if level is not None:
+            level.__exit__(None, None, None)
+    out = (tree_unflatten(primals_out, spec), tree_unflatten(tangents_out, spec))
+    return out + (aux,) if has_aux else out
+
+
+def jvp(func, primals, tangents, *, strict=False, has_aux=False):
+    """The value of func at primals and its Jacobian-vector product with tangents
+    (forward mode), as torch.func.jvp.
+
+    >>> import autograd_core as torch
+    >>> from autograd_core.func import jvp
+    >>> x = torch.tensor([1., 2.])
+    >>> jvp(lambda x: x ** 2, (x,), (torch.ones(2),))
+    (tensor([1., 4.]), tensor([2., 4.]))
+    """
+    return _jvp_with_argnums(func, primals, tangents, None, strict, has_aux)
+
+
+def _basis(flat_primals, numels):
+    """One tangent per input element: the rows of an identity over all of them, split
+    by input and shaped like it (PyTorch's _construct_standard_basis_for)."""
+    total = sum(numels)
+    rows = []
+    for k in range(total):
+        parts, start = [], 0
+        for p, n in zip(flat_primals, numels):
+            t = _ag.zeros(n, dtype=p.dtype)
+            if start <= k < start + n:
+                t[k - start] = 1
+            parts.append(t.view(p.shape))
+            start += n
+        rows.append(parts)
+    return rows
+
+
+def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
+    """The Jacobian of func with respect to the argument(s) argnums, by forward mode, as
+    torch.func.jacfwd: one jvp per input element (PyTorch vmaps them; the values are the
+    same).
+
+    >>> import autograd_core as torch
+    >>> from autograd_core.func import jacfwd
+    >>> jacfwd(lambda x: x ** 2)(torch.tensor([1., 2.]))
+    tensor([[2., 0.],
+            [0., 4.]])
+    """
+    if randomness not in ("error", "different", "same"):
+        raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or "
+                           f"'same'. Got {randomness}")
+
+    def wrapper_fn(*args):
+        primals = args if argnums is None else _slice_argnums(args, argnums)
+        flat_primals, primals_spec = tree_flatten(primals)
+        numels = tuple(p.numel() for p in flat_primals)
+        columns, aux, spec = [], None, None
+        for row in _basis(flat_primals, numels):
+            basis = tree_unflatten(row, primals_spec)
+            out = _jvp_with_argnums(func, args, basis, argnums, False, has_aux)
+            if has_aux:
+                _, jvp_out, aux = out
+            else:
+                _, jvp_out = out
+            flat, spec = tree_flatten(jvp_out)
+            columns.append(flat)
+        if not columns:     # every input is empty: one evaluation gives the shapes
+            out = _jvp_with_argnums(func, args, tree_unflatten(
+                [_ag.zeros_like(p) for p in flat_primals], primals_spec), argnums, False, has_aux)
+            flat, spec = tree_flatten(out[1])
+            if has_aux:
+                aux = out[2]
+            jac_outs = [_ag.zeros(tuple(o.shape) + (0,), dtype=o.dtype) for o in flat]
+        else:
+            # (out..., total): column k is the derivative along input element k
+            jac_outs = [_ag.stack([c[i] for c in columns], dim=-1) for i in range(len(columns[0]))]
+        result = []
+        for jac in jac_outs:
+            pieces = _ag.split(jac, list(numels), dim=-1)
+            per_input = [piece.reshape(tuple(jac.shape[:-1]) + tuple(p.shape))
+                         for piece, p in zip(pieces, flat_primals)]
+            per_input = tree_unflatten(per_input, primals_spec)
+            result.append(per_input[0] if isinstance(argnums, int) else per_input)
+        result = tree_unflatten(result, spec)
+        return (result, aux) if has_aux else result
+
+    wrapper_fn.__name__ = getattr(func, "__name__", "jacfwd")
+    return wrapper_fn
+
+
+def linearize(func, *primals):
+    """func's value at primals and a function computing its Jacobian-vector product there,
+    as torch.func.linearize (which, like this, evaluates func again per call of jvp_fn's
+    trace; here per call).
+
+    >>> import autograd_core as torch
+    >>> from autograd_core.func import linearize
+    >>> out, jvp_fn = linearize(torch.sin, torch.zeros(2))
+    >>> jvp_fn(torch.ones(2))
+    tensor([1., 1.])
+    """
+    output = func(*primals)
+    _, output_spec = tree_flatten(output)
+    flat_primals, primals_spec = tree_flatten(primals)
+    shapes = [p.shape for p in flat_primals]
+    dtypes = [p.dtype for p in flat_primals]
+
+    def jvp_fn(*tangents):
+        flat_tangents, tangent_spec = tree_flatten(tangents)
+        if tangent_spec != primals_spec:
+            raise RuntimeError(f"Expected the tangents {tangent_spec} to have the same argspec "
+                               f"as the primals {primals_spec}")
+        for i, t in enumerate(flat_tangents):
+            if t.shape != shapes[i]:
+                raise RuntimeError(f"tangent:{i} with shape {t.shape} in flattened pytree "
+                                   f"doesn't match the shape {shapes[i]} of the corresponding "
+                                   "primal.")
+            if t.dtype != dtypes[i]:
+                raise RuntimeError(f"tangent:{i} with dtype {t.dtype} in flattened pytree "
+                                   f"doesn't match the dtype {dtypes[i]} of the corresponding "
+                                   "primal.")
+        return jvp(func, primals, tangents)[1]
+
+    return output, jvp_fn

@@ -1,0 +1,109 @@
+"""torch.func's forward-mode transforms (jvp, jacfwd, linearize) compared with torch.func:
+cases of pytorch/pytorch test/functorch/test_eager_transforms.py (TestJvp, TestJac's
+jacfwd variants, TestLinearize), each a program run under both modules."""
+import pytest
+
+from tests._diff import data, same
+
+torch = pytest.importorskip("torch")
+
+
+def F(mod):
+    return mod.func
+
+
+def test_jvp_inplace_op_and_simple():
+    def prog(m):
+        x, t = data(m, 3, seed=1), data(m, 3, seed=2)
+        return F(m).jvp(m.sin, (x,), (t,)), F(m).jvp(lambda x: x.clone().mul_(2), (x,), (t,))
+    same(prog)
+
+
+def test_jvp_several_inputs_outputs_and_pytrees():
+    def prog(m):
+        x, y = data(m, 2, 3, seed=1), data(m, 3, seed=2)
+        tx, ty = data(m, 2, 3, seed=3), data(m, 3, seed=4)
+
+        def f(a, b):
+            return {"s": (a * b).sum(1), "p": (a.exp() @ b, a.tanh())}
+        return F(m).jvp(f, (x, y), (tx, ty))
+    same(prog)
+
+
+def test_jvp_has_aux_and_independent_output():
+    def prog(m):
+        x, t = data(m, 3, seed=1), data(m, 3, seed=2)
+        r = F(m).jvp(lambda x: (x.sin(), {"aux": x.cos()}), (x,), (t,), has_aux=True)
+        const = F(m).jvp(lambda x: m.ones(2), (x,), (t,))
+        return r, const
+    same(prog)
+
+
+def test_jvp_of_nn_layer_and_loss():
+    def prog(m):
+        m.manual_seed(0)
+        lin = m.nn.Linear(3, 2).double()
+        x, t = data(m, 4, 3, seed=1), data(m, 4, 3, seed=2)
+        f = lambda x: m.nn.functional.mse_loss(m.relu(lin(x)), m.zeros(4, 2, dtype=m.float64))
+        return F(m).jvp(f, (x,), (t,))
+    same(prog)
+
+
+@pytest.mark.parametrize("case", ["not-tuple", "structure", "non-tensor", "empty",
+                                  "strict", "aux-not-pair", "out-not-tensor"])
+def test_jvp_errors(case):
+    def prog(m):
+        x, t = data(m, 3, seed=1), data(m, 3, seed=2)
+        jvp = F(m).jvp
+        return {"not-tuple": lambda: jvp(m.sin, x, (t,)),
+                "structure": lambda: jvp(m.sin, (x,), [t]),
+                "non-tensor": lambda: jvp(m.sin, (1.0,), (1.0,)),
+                "empty": lambda: jvp(m.sin, (), ()),
+                "strict": lambda: jvp(lambda x: m.ones(2), (x,), (t,), strict=True),
+                "aux-not-pair": lambda: jvp(m.sin, (x,), (t,), has_aux=True),
+                "out-not-tensor": lambda: jvp(lambda x: 1.0, (x,), (t,))}[case]()
+    same(prog, must_raise=True)
+
+
+@pytest.mark.parametrize("argnums", [0, 1, (0, 1), (1,)])
+def test_jacfwd_argnums(argnums):
+    def prog(m):
+        x, y = data(m, 3, seed=1), data(m, 2, 3, seed=2)
+        return F(m).jacfwd(lambda a, b: (a * b).sin(), argnums=argnums)(x, y)
+    same(prog)
+
+
+def test_jacfwd_matches_jacrev_and_has_aux():
+    def prog(m):
+        x = data(m, 2, 2, seed=3)
+        f = lambda x: (x.exp() @ x, x.sum())
+        jf, aux = F(m).jacfwd(f, has_aux=True)(x)
+        return jf, aux, F(m).jacrev(lambda x: f(x)[0])(x), F(m).jacfwd(lambda x: x.sum())(x)
+    same(prog)
+
+
+def test_jacfwd_of_multiple_outputs_and_scalar_input():
+    def prog(m):
+        x = data(m, seed=5)
+        return F(m).jacfwd(lambda x: (x.sin(), m.stack([x, x * 2])))(x)
+    same(prog)
+
+
+def test_linearize():
+    def prog(m):
+        x, t = data(m, 3, 2, seed=1), data(m, 3, 2, seed=2)
+        out, jvp_fn = F(m).linearize(lambda x: x.sin().sum(0), x)
+        return out, jvp_fn(t), jvp_fn(t * 2)
+    same(prog)
+
+
+@pytest.mark.parametrize("case", ["shape", "dtype", "structure"])
+def test_linearize_errors(case):
+    def prog(m):
+        x = data(m, 3, seed=1)
+        _, jvp_fn = F(m).linearize(m.sin, x)
+        return {"shape": lambda: jvp_fn(m.ones(4, dtype=m.float64)),
+                "dtype": lambda: jvp_fn(m.ones(3)),
+                "structure": lambda: jvp_fn(m.ones(3, dtype=m.float64),
+                                            m.ones(3, dtype=m.float64))}[case]()
+    same(prog, must_raise=True)
