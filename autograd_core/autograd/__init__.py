@@ -5,7 +5,7 @@ from autograd_core import _creation
 from autograd_core._core.tensor import SavedTensor
 from autograd_core.autograd.variable import Variable
 from autograd_core.autograd.function import Function, once_differentiable
-from autograd_core.autograd import forward_ad, functional, graph
+from autograd_core.autograd import forward_ad, functional, grad_mode, graph
 from autograd_core.autograd import _functions  # noqa: F401  (installs Tensor.resize &c.)
 from autograd_core.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
 from autograd_core.grad_mode import (enable_grad, inference_mode, no_grad,
