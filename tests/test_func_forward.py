@@ -107,3 +107,24 @@ def test_linearize_errors(case):
                 "structure": lambda: jvp_fn(m.ones(3, dtype=m.float64),
                                             m.ones(3, dtype=m.float64))}[case]()
     same(prog, must_raise=True)
+
+
+@pytest.mark.parametrize("compose", ["jacfwd(jacrev)", "jacfwd(grad)", "jvp(grad)",
+                                     "jacfwd(jacrev, argnums=1)", "jacfwd(vjp)"])
+def test_forward_over_reverse(compose):
+    # PyTorch's hessian is jacfwd(jacrev(f)): the tangents must flow through the
+    # reverse transform's backward (a dropped tangent gives a silent zero Hessian)
+    def prog(m):
+        fn = m.func
+        x, y = data(m, 3, seed=1), data(m, 3, seed=2)
+        f = lambda x, y: (x.sin() * y.exp()).sum() + x[0] * x[1] * y[2]
+        if compose == "jacfwd(jacrev)":
+            return fn.jacfwd(fn.jacrev(f))(x, y)
+        if compose == "jacfwd(grad)":
+            return fn.jacfwd(fn.grad(f))(x, y)
+        if compose == "jvp(grad)":
+            return fn.jvp(lambda x: fn.grad(f)(x, y), (x,), (data(m, 3, seed=3),))
+        if compose == "jacfwd(jacrev, argnums=1)":
+            return fn.jacfwd(fn.jacrev(f, argnums=1), argnums=0)(x, y)
+        return fn.jacfwd(lambda x: fn.vjp(lambda x: x.exp() * y, x)[1](m.ones_like(x))[0])(x)
+    same(prog)

@@ -16,6 +16,7 @@ vmap]).
 import functools
 
 import autograd_core as _ag
+from autograd_core.autograd import forward_ad as _fwad
 from autograd_core.utils._pytree import tree_flatten, tree_unflatten
 
 _GRAD_LEVEL = [0]            # how many grad/vjp/jacrev transforms are running
@@ -75,10 +76,22 @@ def _make_differentiable(x):
     return _alias(x)
 
 
+def _tangent(t):
+    """t's forward-mode tangent at the current dual level, or None."""
+    if _fwad._current_level < 0:
+        return None
+    return _fwad.unpack_dual(t).tangent
+
+
 def _alias(t):
     if t.requires_grad:
         return t.view_as(t)
-    return t.detach().requires_grad_()
+    tangent = _tangent(t)
+    if tangent is None:
+        return t.detach().requires_grad_()
+    # a dual input (jacfwd/jvp around this transform) keeps its tangent, so the
+    # gradient's tangent is computed through the backward formulas (forward-over-reverse)
+    return _fwad.make_dual(t.detach(), tangent).requires_grad_()
 
 
 def _physical(x):
@@ -150,19 +163,41 @@ def _vmapped_vjp(outs, ins, inputs, grad_outputs, create_graph, retain_graph):
             for r, i in zip(res, ins)]
 
 
+# _differentiable_outside's answer when only a forward-mode transform encloses this one:
+# the results keep their tangents, not their reverse-mode history
+TANGENTS_ONLY = "tangents only"
+
+
 def _differentiable_outside(diff_inputs):
-    """Whether a transform's results may be differentiated by what encloses it."""
-    return _GRAD_LEVEL[0] > 1 or any(
-        _physical(x).requires_grad and _physical(x).grad_fn is not None
-        for x in diff_inputs)
+    """Whether a transform's results may be differentiated by what encloses it: True
+    (reverse mode), TANGENTS_ONLY (a dual level: jvp/jacfwd around it), or False."""
+    if _GRAD_LEVEL[0] > 1 or any(
+            _physical(x).requires_grad and _physical(x).grad_fn is not None
+            for x in diff_inputs):
+        return True
+    # inside a dual level, tangents may reach the results through any input or closure
+    if _fwad._current_level >= 0:
+        return TANGENTS_ONLY
+    return False
+
+
+def _without_history(x):
+    tangent = _tangent(x)
+    if tangent is None:
+        return x.detach()
+    return _fwad.make_dual(x.detach(), tangent.detach())
 
 
 def _finish(tree, keep):
-    """Detaches a result's tensors when nothing outside can differentiate them."""
-    if keep:
+    """Detaches a result's tensors when nothing outside can differentiate them (keeping
+    the tangents a forward-mode transform outside reads)."""
+    if keep is True:
         return tree
     vm = _vmap_module()
     leaves, spec = tree_flatten(tree)
+    if keep == TANGENTS_ONLY:
+        return tree_unflatten([_without_history(x) if isinstance(x, _ag.Tensor) else x
+                               for x in leaves], spec)
     return tree_unflatten([vm.detach_any(x) if isinstance(x, _ag.Tensor) or vm.is_batched(x)
                            else x for x in leaves], spec)
 
@@ -215,7 +250,7 @@ def _grad_and_value_impl(func, argnums, has_aux, args, kwargs):
                                "use the vjp or jacrev APIs instead?")
         keep = _differentiable_outside(flat)
         # the gradient's own graph only when something outside may differentiate it
-        grads = _autograd_grad([output], flat, create_graph=keep)
+        grads = _autograd_grad([output], flat, create_graph=bool(keep))
         grad_input = tree_unflatten(grads, spec)
         value = (output, aux) if has_aux else output
         return _finish(grad_input, keep), _finish(value, keep)
