@@ -128,3 +128,23 @@ def test_forward_over_reverse(compose):
             return fn.jacfwd(fn.jacrev(f, argnums=1), argnums=0)(x, y)
         return fn.jacfwd(lambda x: fn.vjp(lambda x: x.exp() * y, x)[1](m.ones_like(x))[0])(x)
     same(prog)
+
+
+@pytest.mark.parametrize("compose", ["jvp(vmap)", "vmap(jvp)", "vmap(jacfwd)", "jacfwd(vmap)",
+                                     "vmap(jacfwd(grad))", "vmap(jvp, in_dims)"])
+def test_forward_transforms_with_vmap(compose):
+    # under vmap a jvp runs once per sample (PyTorch batches its dual tensors: the same
+    # values), with the vmap level inactive while a sample runs
+    def prog(m):
+        fn = m.func
+        x, t = data(m, 2, 3, seed=1), data(m, 2, 3, seed=2)
+        g = lambda v: (v.sin() * v).sum()
+        return {"jvp(vmap)": lambda: fn.jvp(fn.vmap(m.sin), (x,), (t,)),
+                "vmap(jvp)": lambda: fn.vmap(lambda a, b: fn.jvp(m.sin, (a,), (b,)))(x, t),
+                "vmap(jacfwd)": lambda: fn.vmap(fn.jacfwd(m.sin))(x),
+                "jacfwd(vmap)": lambda: fn.jacfwd(fn.vmap(m.sin))(x),
+                "vmap(jacfwd(grad))": lambda: fn.vmap(fn.jacfwd(fn.grad(g)))(x),
+                "vmap(jvp, in_dims)": lambda: fn.vmap(
+                    lambda a, b: fn.jvp(lambda u: u * b, (a,), (b,)), in_dims=(1, None))(
+                        x, t[0, :2])}[compose]()
+    same(prog)

@@ -8,7 +8,7 @@ tensor([1.0000, 0.5403])
 """
 import autograd_core as _ag
 from autograd_core.autograd import forward_ad as _fwad
-from autograd_core.func._transforms import _slice_argnums
+from autograd_core.func._transforms import _slice_argnums, _vmap_module
 from autograd_core.utils._pytree import tree_flatten, tree_unflatten
 
 _JVP = "jvp(f, primals, tangents)"
@@ -48,6 +48,12 @@ def _jvp_with_argnums(func, primals, tangents, argnums, strict, has_aux):
             f"{_JVP}: Expected primals and tangents to have the same python structure. For "
             "example, if primals is a tuple of 3 tensors, tangents also must be. Got primals "
             f"with structure {primals_spec} and tangents with structure {tangents_spec}")
+    vm = _vmap_module()
+    lv = vm._current_level(tuple(flat_primals) + tuple(flat_tangents), {})
+    if lv:
+        # under vmap: one jvp per sample (PyTorch batches the dual tensors; same values)
+        return vm.per_sample(vm._Ctx(lv), lambda p, t: _jvp_with_argnums(
+            func, p, t, argnums, strict, has_aux), (primals, tangents), {})
     _tensors_only(flat_primals, _JVP, "primals")
     _tensors_only(flat_tangents, _JVP, "tangents")
     # a jvp inside a jvp shares the one dual level (PyTorch's JVP_NESTING)

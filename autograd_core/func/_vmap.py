@@ -412,14 +412,28 @@ def _fallback(ctx, func, name, args, kwargs):
     warnings.warn(f"There is a performance drop because we have not yet implemented the "
                   f"batching rule for aten::{name}. Please file us an issue on GitHub so "
                   f"that we can prioritize its implementation.", UserWarning, stacklevel=3)
+    if inplace:
+        per_sample(ctx, func, args, kwargs)
+        return args[0]        # each sample was written through its view of the batch
+    return per_sample(ctx, func, args, kwargs)
+
+
+def per_sample(ctx, func, args, kwargs):
+    """func run once per sample of ctx's level and its results stacked back into that
+    level (the loop of the fallback, and of transforms without a batched form)."""
     flat, spec = tree_flatten((args, kwargs))
     results = []
-    for b in range(ctx.size):
-        sample = [x._value[b] if ctx.batched(x) else x for x in flat]
-        a, k = tree_unflatten(sample, spec)
-        results.append(func(*a, **k))
-    if inplace:
-        return args[0]        # each sample was written through its view of the batch
+    # the samples are plain tensors: the level and those inside it are not active while
+    # func runs on them (a transform inside would batch them again)
+    saved = list(_LEVELS)
+    _LEVELS[:] = [e for e in saved if e[0] < ctx.level]
+    try:
+        for b in range(ctx.size):
+            sample = [x._value[b] if ctx.batched(x) else x for x in flat]
+            a, k = tree_unflatten(sample, spec)
+            results.append(func(*a, **k))
+    finally:
+        _LEVELS[:] = saved
     first = results[0]
     flat_first, out_spec = tree_flatten(first)
     outs = []
