@@ -7,7 +7,7 @@ import warnings
 
 import pytest
 
-from tests._diff import data, same, same_error
+from _diff import data, same, same_error
 
 torch = pytest.importorskip("torch")
 

@@ -3,7 +3,7 @@ cases of pytorch/pytorch test/functorch/test_eager_transforms.py (TestJvp, TestJ
 jacfwd variants, TestLinearize), each a program run under both modules."""
 import pytest
 
-from tests._diff import data, same
+from _diff import data, same
 
 torch = pytest.importorskip("torch")
 

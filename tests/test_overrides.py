@@ -6,7 +6,7 @@ the wrapper's full parameter list, defaults included, where PyTorch passes the u
 spelling: not compared.)"""
 import pytest
 
-from tests._diff import same, same_error
+from _diff import same, same_error
 
 torch = pytest.importorskip("torch")
 

@@ -7,7 +7,7 @@ import warnings
 
 import pytest
 
-from tests._diff import data, same, same_error, warns
+from _diff import data, same, same_error, warns
 
 torch = pytest.importorskip("torch")
 
