@@ -1,4 +1,4 @@
-"""autograd_core: a compiled reverse-mode autograd engine over numpy arrays with
+"""autograd_core: a compiled autograd engine (reverse and forward mode) over numpy arrays with
 PyTorch's autograd API. ``import autograd_core as torch`` runs PyTorch autograd code.
 
 >>> import autograd_core as torch
