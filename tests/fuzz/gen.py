@@ -4,6 +4,7 @@ autograd.grad).  Programs are generated while running under torch, so each state
 is drawn knowing the shapes, dtypes and flags its operands have at that point; a
 statement that torch rejects is usually dropped, sometimes kept (error paths are
 compared too)."""
+import os
 import random
 import re
 from dataclasses import dataclass, field
@@ -652,6 +653,29 @@ class Generator:
             self.emit("grad2", f"{g2}, = torch.autograd.grad({outs[0]}.sum(), [{ins[0]}], "
                                f"retain_graph=True, allow_unused=True)", (g2,))
 
+    def st_transform(self):
+        """torch.func over a unary op: its jvp (tangents through the forward-derivative
+        table), or vmap over the first dim (the batching rules, or the per-sample loop)."""
+        a = self.pick(lambda t: t.dtype.is_floating_point)
+        if a is None or not self.table["UNARY"]:
+            return
+        name, tpl = self.rng.choice(self.table["UNARY"])
+        nd = self.env[a].dim()
+        vmapped = self.rng.random() < 0.5
+        if vmapped and nd == 0:
+            return
+        d = [self.rng.randrange(-(nd - 1), nd - 1)] if vmapped and nd > 1 else self.dims(a)
+        if "{d}" in tpl and (d is None or (vmapped and nd < 2)):
+            return
+        body = tpl.format(a="u", d=d[0] if d else 0)
+        t = self.fresh()
+        if vmapped:
+            self.emit(f"vmap:{name}", f"{t} = torch.func.vmap(lambda u: {body})({a})", (t,))
+        else:
+            g = self.fresh("g")
+            self.emit(f"jvp:{name}", f"{t}, {g} = torch.func.jvp(lambda u: {body}, ({a},), "
+                                     f"(torch.ones_like({a}),))", (t, g))
+
     def st_grad_backward(self):
         leaves = self.tensors(lambda t: t.is_leaf and t.grad is not None and
                               t.grad.requires_grad)
@@ -671,6 +695,10 @@ class Generator:
                  # issue 25's constructs
                  (self.st_seq_leaf, 3), (self.st_composite, 5), (self.st_default_dtype, 1),
                  (self.st_write_between, 3), (self.st_grad_inplace, 3)]
+        if os.environ.get("AGC_FUZZ_TRANSFORMS"):
+            # issue 26's torch.func statements, off by default until the differences they
+            # find are followed (a new step changes every program a seed draws)
+            steps.append((self.st_transform, 3))
         fns, weights = zip(*steps)
         n = self.rng.randint(4, self.max_len)
         tries = 0
