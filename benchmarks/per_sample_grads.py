@@ -14,22 +14,11 @@ AGC_FAST_BUILD (-O3) before measuring.
 import argparse
 import os
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import _import_core  # noqa: E402  (benchmarks/run.py's import rule)
-
-
-def best(fn, repeats):
-    fn()
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+from run import _import_core, best  # noqa: E402  (benchmarks/run.py's import rule)
 
 
 def workloads(m, batch, sizes):

@@ -12,24 +12,13 @@ AGC_FAST_BUILD (-O3) before measuring.
 import argparse
 import os
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # benchmarks/run.py's rule: the installed autograd_core, else the checkout's in-place build
 # (never the checkout's unbuilt sources, which the repository root on sys.path would give)
-from run import _import_core  # noqa: E402
-
-
-def best(fn, repeats):
-    fn()
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+from run import _import_core, best  # noqa: E402
 
 
 def main():

@@ -58,6 +58,18 @@ class Impl:
         self.module = self.module or self.name
 
 
+def best(fn, repeats):
+    """The best of `repeats` timed calls of fn, after one untimed warm-up call (the
+    side-by-side scripts beside this one: random_streams.py, per_sample_grads.py)."""
+    fn()
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
 def _import(name: str):
     return importlib.import_module(name)
 
