@@ -985,11 +985,18 @@ def gen_forward_derivative(node, diff_params, formulas, ops_by_name):
                 w(f"        if {p.name}_t is None:")
                 w(f"            {p.name}_t = fw_zeros({p.name})")
         if len(slots) > 1:
-            if not isinstance(f.tree, ast.Tuple) or len(f.tree.elts) != len(slots):
+            # a tuple of formulas, or one call of a family helper returning that tuple
+            # (the decompositions' jvps share their intermediate terms: linalg_svd_jvp)
+            helper = (isinstance(f.tree, ast.Call) and isinstance(f.tree.func, ast.Name)
+                      and f.tree.func.id not in ops_by_name)
+            if not helper and (not isinstance(f.tree, ast.Tuple)
+                               or len(f.tree.elts) != len(slots)):
                 raise TableError(f"{node.name}: a forward derivative of {len(slots)} "
-                                 "outputs is a tuple of that many")
+                                 "outputs is a tuple of that many, or a helper's call")
         w(f"        _t = {f.code}")
     if len(slots) > 1:
+        w(f"    if len(<tuple>_t) != {len(slots)}:")
+        w(f"        raise AssertionError('fw_{node.name}: {len(slots)} tangents expected')")
         for k, i in enumerate(slots):
             w(f"    fw_finish({outs[i]}, _t[{k}])")
     else:

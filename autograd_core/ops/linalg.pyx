@@ -3883,4 +3883,231 @@ cdef Tensor op_kron(Tensor self, Tensor other):
                                     OPS._unsafe_view(other, tuple(b_shape))), tuple(out_shape))
 
 
+# ---------------------------------------------------------------- forward derivatives
+# The `result:` formulas of the decompositions (Note [Forward AD] in _core/_fw.pxi):
+# PyTorch's FunctionsManual jvps for real inputs, in the library's ops (a tangent that
+# requires grad gets a history: reverse-over-forward). Each returns one tangent per
+# differentiable output, as a tuple.
+
+cdef Tensor _eye_mask(Py_ssize_t k):
+    return make(np.eye(k, dtype=bool))
+
+
+cdef Tensor _off_diagonal_denominator(Tensor E):
+    """E with ones on its diagonal: the diagonal of what it divides is zero (or unused)."""
+    cdef Py_ssize_t k = shape_of(E._data)[-1]
+    return OPS.where(_eye_mask(k), make_scalar(1, dtype_of(E._data)), E)
+
+
+cdef Tensor _sym(Tensor X):
+    return OPS.add(X, _mT(X), 1)
+
+
+cdef tuple linalg_svd_jvp(Tensor dA, Tensor U, Tensor S, Tensor Vh, bint full_matrices):
+    """PyTorch's linalg_svd_jvp (real case): with dP = U^T dA V, dS = diag(dP),
+    dX = dP - diag(dS), E_jk = S_k^2 - S_j^2 (1 on the diagonal):
+    dU = U (sym(dX S) / E) [+ (I - U U^T) dA V S^{-1} when m > n],
+    dVh = (-sym(S dX) / E) Vh [+ S^{-1} U^T dA (I - V V^T) when m < n];
+    full_matrices' extra columns of U / rows of Vh get zero tangents."""
+    cdef tuple sa = shape_of(dA._data)
+    cdef Py_ssize_t m = sa[-2], n = sa[-1], k = shape_of(S._data)[-1]
+    if full_matrices:
+        U = _narrow(U, -1, 0, k)
+        Vh = _narrow(Vh, -2, 0, k)
+    cdef Tensor V = _mT(Vh), Ut = _mT(U)
+    cdef Tensor dP = op_matmul(Ut, op_matmul(dA, V)) if m < n else \
+        op_matmul(op_matmul(Ut, dA), V)
+    cdef Tensor dS = OPS.diagonal(dP, 0, -2, -1)
+    dP = OPS.sub(dP, _diag_embed_last(dS), 1)
+    cdef Tensor S2 = OPS.mul(S, S)
+    cdef Tensor E = _off_diagonal_denominator(
+        OPS.sub(OPS.unsqueeze(S2, -2), OPS.unsqueeze(S2, -1), 1))
+    cdef Tensor dU = op_matmul(U, OPS.div(_sym(OPS.mul(dP, OPS.unsqueeze(S, -2))), E, None))
+    cdef Tensor dVh = op_matmul(OPS.div(_sym(OPS.mul(dP, OPS.unsqueeze(OPS.neg(S), -1))), E,
+                                        None), Vh)
+    cdef Tensor W
+    cdef tuple s
+    if m > n:
+        W = op_matmul(dA, OPS.div(V, OPS.unsqueeze(S, -2), None))
+        dU = OPS.sub(OPS.add(dU, W, 1), op_matmul(U, op_matmul(Ut, W)), 1)
+        if full_matrices:
+            s = shape_of(dU._data)
+            dU = OPS.cat([dU, zeros(s[:-1] + (m - n,), dtype_of(dU._data))], -1)
+    elif m < n:
+        W = op_matmul(OPS.div(Ut, OPS.unsqueeze(S, -1), None), dA)
+        dVh = OPS.sub(OPS.add(dVh, W, 1), op_matmul(op_matmul(W, V), Vh), 1)
+        if full_matrices:
+            s = shape_of(dVh._data)
+            dVh = OPS.cat([dVh, zeros(s[:-2] + (n - m, s[-1]), dtype_of(dVh._data))], -2)
+    return (dU, dS, dVh)
+
+
+cdef tuple linalg_eigh_jvp(Tensor dA, Tensor L, Tensor V):
+    """PyTorch's linalg_eig_jvp for a symmetric A (dA is taken as given, not
+    symmetrised, as there): dP = V^T dA V, dL = diag(dP),
+    dV = V ((dP / E) with a zero diagonal), E_ij = L_j - L_i."""
+    cdef Tensor dP = op_matmul(op_matmul(_mT(V), dA), V)
+    cdef Tensor dL = OPS.diagonal(dP, 0, -2, -1)
+    cdef Tensor E = _off_diagonal_denominator(
+        OPS.sub(OPS.unsqueeze(L, -2), OPS.unsqueeze(L, -1), 1))
+    cdef Tensor dV = op_matmul(V, OPS.div(OPS.sub(dP, _diag_embed_last(dL), 1), E, None))
+    return (dL, dV)
+
+
+cdef void _check_qr_differentiable(object mode, Py_ssize_t m, Py_ssize_t n) except *:
+    if mode == "r":
+        raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed "
+                           "when mode='r'. Please use linalg.qr(A, mode='reduced') if you are "
+                           "going to differentiate through linalg.qr.")
+    if mode == "complete" and m > n:
+        raise RuntimeError("The QR decomposition is not differentiable when mode='complete' "
+                           "and nrows > ncols.")
+
+
+cdef tuple linalg_qr_jvp(Tensor dA, Tensor Q, Tensor R, object mode):
+    """PyTorch's linalg_qr_jvp (real case). m >= n: dR = syminv(sym(Q^T dA R^{-1})) R,
+    dQ = dA R^{-1} - Q syminv(...), syminv(X) the upper triangle with half the diagonal;
+    m < n: dQ = Q (X - X^T), X the strict lower triangle of Q^T dA_1 R_1^{-1},
+    dR = Q^T dA - (X - X^T) R."""
+    cdef tuple sa = shape_of(dA._data)
+    cdef Py_ssize_t m = sa[-2], n = sa[-1]
+    _check_qr_differentiable(mode, m, n)
+    cdef Tensor dARinv, dR, dQ, X, QtdA
+    if m >= n:
+        dARinv = op_linalg_solve_triangular(R, dA, True, False, False)
+        dR = OPS.triu(_sym(op_matmul(_mT(Q), dARinv)), 0)
+        dR = OPS.sub(dR, OPS.mul(_diag_embed_last(OPS.diagonal(dR, 0, -2, -1)), 0.5), 1)
+        dQ = OPS.sub(dARinv, op_matmul(Q, dR), 1)
+        return (dQ, op_matmul(dR, R))
+    QtdA = op_matmul(_mT(Q), dA)
+    X = OPS.tril(op_linalg_solve_triangular(_narrow(R, -1, 0, m), _narrow(QtdA, -1, 0, m),
+                                            True, False, False), -1)
+    X = OPS.sub(X, _mT(X), 1)
+    dR = OPS.sub(QtdA, op_matmul(X, R), 1)
+    return (op_matmul(Q, X), dR)
+
+
+cdef tuple linalg_slogdet_jvp(Tensor dA, Tensor A, Tensor sign):
+    """PyTorch's slogdet_jvp, real case: the sign is locally constant (a zero tangent);
+    d log|det A| = tr(A^{-1} dA). PyTorch solves with the forward's LU factors, which have
+    no history: the tangent depends on A through no graph (only on dA's), so A's values
+    are read without it here too."""
+    cdef Tensor tr = OPS.sum(OPS.diagonal(op_linalg_solve(make(A._data), dA, True), 0, -2, -1),
+                             (-1,), False, None)
+    return (zeros(shape_of(sign._data), dtype_of(sign._data)), tr)
+
+
+cdef Tensor cholesky_jvp(Tensor dA, Tensor L, bint upper):
+    """PyTorch's cholesky_jvp: dL = L Phi(L^{-1} dA L^{-T}), Phi the lower triangle with
+    half the diagonal (U = L^T when upper)."""
+    cdef Tensor Lo = _mT(L) if upper else L
+    cdef Tensor dL = op_linalg_solve_triangular(Lo, dA, False, True, False)
+    dL = op_linalg_solve_triangular(_mT(Lo), dL, True, False, False)
+    dL = OPS.sub(OPS.tril(dL, 0), OPS.mul(_diag_embed_last(OPS.diagonal(dL, 0, -2, -1)), 0.5), 1)
+    dL = op_matmul(Lo, dL)
+    return _mT(dL) if upper else dL
+
+
+cdef Tensor cholesky_inverse_jvp(Tensor F, Tensor dF, Tensor X, bint upper):
+    """PyTorch's cholesky_inverse_jvp as it is: K + K^T with K = -X dC X C, C = F (upper)
+    or F^T, dC = dF^T (upper) or dF (the whole tangent). The tangent PyTorch gives (the
+    specification here), though not the finite difference: that would be
+    -X (dC C + C^T dC^T) X."""
+    cdef Tensor C = F if upper else _mT(F)
+    cdef Tensor dC = _mT(dF) if upper else dF
+    cdef Tensor K = OPS.neg(op_matmul(op_matmul(op_matmul(X, dC), X), C))
+    return _sym(K)
+
+
+cdef tuple triangular_solve_jvp(Tensor dB, Tensor dA, Tensor A, Tensor X, Tensor M,
+                                bint upper, bint transpose, bint unitriangular):
+    """PyTorch's triangular_solve_jvp (its generic_solve_jvp): dX solves op(A) dX =
+    dB - dA X, with dA as given (neither transposed nor restricted to the triangle, as
+    there); the cloned coefficient M's tangent is A's own (none when A has none; as
+    PyTorch, an error when A was broadcast to M's batch shape)."""
+    cdef Tensor dX = _tri_solve_op(A, OPS.sub(dB, op_matmul(dA, X), 1), upper, transpose,
+                                   unitriangular)
+    if fw_grad_of(A) is None:
+        return (dX, None)
+    if shape_of(dA._data) != shape_of(M._data):
+        # the message of _make_dual's size check (_core/_fw.pxi), which PyTorch's
+        # set_fw_grad raises here
+        raise RuntimeError(
+            "Trying to set a forward gradient that has a different size than that of the "
+            "original Tensor, this is not supported. Tensor is of size "
+            f"{shape_str(shape_of(M._data))} while the given forward gradient is of size "
+            f"{shape_str(shape_of(dA._data))}.")
+    return (dX, dA)
+
+
+cdef tuple linalg_lu_jvp(Tensor dA, Tensor P, Tensor L, Tensor U, bint pivot):
+    """PyTorch's linalg_lu_jvp: dK = L1^{-1} P^T dA1 U1^{-1} (the leading k x k blocks),
+    dL1 = L1 tril(dK, -1), dU1 = triu(dK) U1; the wide case adds
+    dU2 = L1^{-1} P^T dA2 - tril(dK, -1) U2, the tall one dL2 = P^T dA2 U1^{-1} - L2 triu(dK)."""
+    cdef tuple sa = shape_of(dA._data)
+    cdef Py_ssize_t m = sa[-2], n = sa[-1], k = min(m, n)
+    cdef Tensor PdA = op_matmul(_mT(P), dA) if pivot else dA
+    cdef Tensor PdA1 = _narrow(_narrow(PdA, -2, 0, k), -1, 0, k)
+    cdef Tensor L1 = _narrow(_narrow(L, -2, 0, k), -1, 0, k)
+    cdef Tensor U1 = _narrow(_narrow(U, -2, 0, k), -1, 0, k)
+    cdef Tensor dK = op_linalg_solve_triangular(L1, PdA1, False, True, True)
+    dK = op_linalg_solve_triangular(U1, dK, True, False, False)
+    cdef Tensor dL1 = op_matmul(L1, OPS.tril(dK, -1)), dU1 = op_matmul(OPS.triu(dK, 0), U1)
+    cdef Tensor d2
+    if m == n:
+        return (dL1, dU1)
+    if m < n:
+        d2 = OPS.sub(op_linalg_solve_triangular(L1, _narrow(PdA, -1, k, n - k), False, True, True),
+                     op_matmul(OPS.tril(dK, -1), _narrow(U, -1, k, n - k)), 1)
+        return (dL1, OPS.cat([dU1, d2], -1))
+    d2 = OPS.sub(op_linalg_solve_triangular(U1, _narrow(PdA, -2, k, m - k), True, False, False),
+                 op_matmul(_narrow(L, -2, k, m - k), OPS.triu(dK, 0)), 1)
+    return (OPS.cat([dL1, d2], -2), dU1)
+
+
+cdef tuple lu_unpack_jvp(Tensor dLU, bint unpack_data):
+    """PyTorch's lu_unpack forward derivative: L's tangent is the strict lower triangle
+    of LU's (its first m columns when wide), U's the upper triangle (its first n rows
+    when tall); none when the data is not unpacked."""
+    if not unpack_data:
+        return (None, None)
+    cdef tuple s = shape_of(dLU._data)
+    cdef Py_ssize_t m = s[-2], n = s[-1]
+    cdef Tensor dL = OPS.tril(dLU if m >= n else _narrow(dLU, -1, 0, m), -1)
+    cdef Tensor dU = OPS.triu(dLU if n >= m else _narrow(dLU, -2, 0, n), 0)
+    return (dL, dU)
+
+
+cdef Tensor pinv_jvp(Tensor A, Tensor pinvA, Tensor dA):
+    """PyTorch's pinv_jvp (Golub and Pereyra 1973), with P = pinv(A):
+    dP = -P dA P + P P^T dA^T (I - A P) + (I - P A) dA^T P^T P."""
+    cdef Tensor P = pinvA, Pt = _mT(pinvA), dAt = _mT(dA)
+    cdef Tensor first = OPS.neg(op_matmul(op_matmul(P, dA), P))
+    cdef Tensor second = op_matmul(op_matmul(P, Pt),
+                                   OPS.sub(dAt, op_matmul(op_matmul(dAt, A), P), 1))
+    cdef Tensor third = op_matmul(OPS.sub(dAt, op_matmul(P, op_matmul(A, dAt)), 1),
+                                  op_matmul(Pt, P))
+    return OPS.add(OPS.add(first, second, 1), third, 1)
+
+
+cdef tuple linalg_lstsq_jvp(Tensor A, Tensor B, Tensor dA, Tensor dB, Tensor X, Tensor res):
+    """PyTorch's linalg_lstsq_solution_jvp and linalg_lstsq_residuals_jvp: dX through
+    the pseudo-inverse, d(residuals) = 2 sum((A X - B) (dA X - dB)) over rows (Danskin:
+    X held fixed); an empty residuals gets an empty tangent."""
+    cdef bint vector = _solve_is_vector_rhs(shape_of(A._data), shape_of(B._data))
+    if vector:
+        B = OPS.unsqueeze(B, -1)
+        dB = OPS.unsqueeze(dB, -1)
+        X = OPS.unsqueeze(X, -1)
+    cdef Tensor pinvA = op_linalg_pinv(A, None, False, None, None)
+    cdef Tensor dX = OPS.add(op_matmul(pinv_jvp(A, pinvA, dA), B), op_matmul(pinvA, dB), 1)
+    if vector:
+        dX = OPS.squeeze(dX, -1)
+    if cnp.PyArray_SIZE(res._data) == 0:
+        return (dX, zeros(shape_of(res._data), dtype_of(res._data)))
+    cdef Tensor r = OPS.sub(op_matmul(A, X), B, 1)
+    cdef Tensor dr = OPS.sub(op_matmul(dA, X), dB, 1)
+    return (dX, OPS.mul(OPS.sum(OPS.mul(r, dr), (-2,), False, None), 2))
+
+
 include "_gen_linalg.pxi"

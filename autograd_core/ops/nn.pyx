@@ -2064,6 +2064,36 @@ cdef object group_norm_backward_bias(object grad, object C):
                    False, None)
 
 
+cdef tuple group_norm_jvp(Tensor input, object input_t, object weight, object weight_t,
+                          object bias_t, Tensor mean, Tensor rstd, object N, object C,
+                          object group):
+    """The tangents of (output, mean, rstd) (PyTorch's group_norm_jvp, group_norm_mean_jvp,
+    group_norm_invstd_jvp, from the forward's saved statistics): per (sample, group) of D
+    elements, dmean = mean(dx), drstd = -rstd^3 mean((x - mean) dx),
+    dxhat = (dx - dmean) rstd + (x - mean) drstd; dy = dxhat w + xhat dw + db."""
+    cdef tuple xs = shape_of(input._data)
+    cdef Tensor xhat = _group_normalized(input, mean, rstd, N, group)
+    cdef Tensor dx = OPS.reshape(<Tensor>input_t, (N, group, -1))
+    cdef Py_ssize_t D = shape_of(xhat._data)[2]
+    cdef Tensor r = OPS.unsqueeze(rstd, 2)
+    cdef Tensor dmean = OPS.mean(dx, (2,), True, None)
+    # (x - mean) = xhat / rstd: drstd = -rstd^2 mean(xhat dx)
+    cdef Tensor drstd = OPS.neg(OPS.mul(OPS.mul(r, r), OPS.mean(OPS.mul(xhat, dx), (2,), True,
+                                                                None)))
+    cdef Tensor dxhat = OPS.add(OPS.mul(OPS.sub(dx, dmean, 1), r),
+                                OPS.mul(OPS.div(xhat, r, None), drstd), 1)
+    cdef Tensor dy = OPS.reshape(dxhat, (N, C, -1))
+    if weight is not None:
+        dy = OPS.mul(dy, OPS.reshape(<Tensor>weight, (C, 1)))
+        if isinstance(weight_t, Tensor):
+            dy = OPS.add(dy, OPS.mul(OPS.reshape(xhat, (N, C, -1)),
+                                     OPS.reshape(<Tensor>weight_t, (C, 1))), 1)
+    if isinstance(bias_t, Tensor):   # (0 when there is no bias: Note [Forward AD])
+        dy = OPS.add(dy, OPS.reshape(<Tensor>bias_t, (C, 1)), 1)
+    return (OPS.reshape(dy, xs), OPS.reshape(dmean, shape_of(mean._data)),
+            OPS.reshape(drstd, shape_of(rstd._data)))
+
+
 cdef Tensor op_batch_norm(Tensor input, Tensor running_mean, Tensor running_var, Tensor weight,
                           Tensor bias, bint training, object momentum, object eps):
     cdef int nd = cnp.PyArray_NDIM(input._data)

@@ -1847,6 +1847,61 @@ cdef object aminmax_backward(Tensor self, object dim, bint keepdim, object gmin,
     return out
 
 
+# ---- forward derivatives of the multi-output reductions (Note [Forward AD] in
+# _core/_fw.pxi). Each output o of these is a reduction whose tangent is the sum, over the
+# reduced dims, of the input's tangent weighted by d o / d input: that weight is the
+# op's backward formula applied to a gradient of ones (exact, as those formulas are
+# the Jacobian's entries), so the jvp shares the backward's edge cases (zero dof, ties).
+
+cdef Tensor _reduction_jvp(Tensor weights, Tensor t, object dims, bint keepdim, Tensor out):
+    """sum(weights * t) over dims (None or (): all), shaped as out."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(t._data)
+    cdef Tensor prod = OPS.mul(weights, t)
+    if nd:
+        # summed last, as PyTorch's jvps (a tangent with a history has SumBackward1)
+        prod = OPS.sum(prod, tuple(range(nd)) if not dims else tuple(dims), keepdim, None)
+    if shape_of(prod._data) != shape_of(out._data):
+        prod = OPS.reshape(prod, shape_of(out._data))
+    return prod
+
+
+cdef inline Tensor _ones_as(Tensor out):
+    return make(np.ones(shape_of(out._data), dtype=out._data.dtype))
+
+
+cdef tuple var_mean_jvp(Tensor self_t, Tensor self, object dims, object correction,
+                        bint keepdim, Tensor var, Tensor mean):
+    """PyTorch's var_jvp (2 / (N - correction) * sum((self - mean) * self_t)) and the mean
+    of the tangent."""
+    return (_reduction_jvp(var_backward(_ones_as(var), self, dims, correction, keepdim),
+                           self_t, dims, keepdim, var),
+            _reduction_jvp(_mean_backward_part(_ones_as(mean), shape_of(self._data), dims,
+                                               keepdim), self_t, dims, keepdim, mean))
+
+
+cdef tuple std_mean_jvp(Tensor self_t, Tensor self, object dims, object correction,
+                        bint keepdim, Tensor std, Tensor mean):
+    """std's tangent is var's over 2 * std (zero where std is 0, as PyTorch's masked_fill);
+    mean's the mean of the tangent."""
+    return (_reduction_jvp(std_backward(std, _ones_as(std), self, dims, correction, keepdim),
+                           self_t, dims, keepdim, std),
+            _reduction_jvp(_mean_backward_part(_ones_as(mean), shape_of(self._data), dims,
+                                               keepdim), self_t, dims, keepdim, mean))
+
+
+cdef tuple aminmax_jvp(Tensor self_t, Tensor self, object dim, bint keepdim, Tensor mn,
+                       Tensor mx):
+    """PyTorch's amaxamin_jvp for each output: the mean of the tangent over the positions
+    equal to the result."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef tuple dims = () if nd == 0 else (
+        (wrap_dim(dim, nd),) if dim is not None else tuple(range(nd)))
+    return (_reduction_jvp(amax_amin_backward(_ones_as(mn), self, mn, dims, keepdim),
+                           self_t, dims, keepdim, mn),
+            _reduction_jvp(amax_amin_backward(_ones_as(mx), self, mx, dims, keepdim),
+                           self_t, dims, keepdim, mx))
+
+
 # ================================================================ cummax / cummin / logcumsumexp
 
 cdef tuple _cum_extremum(Tensor self, object dim, object accumulate):
