@@ -366,7 +366,6 @@ def test_hvp_forward_over_reverse_mlp():
 KNOWN = {
     "scatter_reduce.prod": "PyTorch gives scatter_reduce(reduce='prod') no tangent here; "
                            "ours is the transpose of its backward",
-    "norm.p0": "the 0-norm (a count) gets no tangent here; PyTorch's is zeros",
 }
 
 

@@ -971,6 +971,10 @@ def gen_forward_derivative(node, diff_params, formulas, ops_by_name):
             w("            finally:")
             w("                set_grad_enabled(_prev_grad)")
             w(f"            _t = fw_sum(_t, fw_transpose(_g, _u, {p.name}_t, {op.name!r}, _cg))")
+        # a dual input whose Jacobian is zero (the 0-norm, a count) gives a zero tangent,
+        # as PyTorch's formulas do, not none
+        w("        if _t is None:")
+        w(f"            _t = fw_zeros({first})")
     else:
         if fw == "auto_linear":
             dn = {p.name for p in diff_params}
