@@ -8,7 +8,7 @@ tensor([1.0000, 0.5403])
 """
 import autograd_core as _ag
 from autograd_core.autograd import forward_ad as _fwad
-from autograd_core.func._transforms import _slice_argnums, _vmap_module
+from autograd_core.func._transforms import _error_if_complex, _slice_argnums, _vmap_module
 from autograd_core.utils._pytree import tree_flatten, tree_unflatten
 
 _JVP = "jvp(f, primals, tangents)"
@@ -17,23 +17,66 @@ _JVP = "jvp(f, primals, tangents)"
 def _tensors_only(leaves, api, argname):
     if len(leaves) == 0:
         raise RuntimeError(f"{api}: Expected {argname} to contain at least one Tensor.")
+    vm = _vmap_module()
     for x in leaves:
-        if not isinstance(x, _ag.Tensor):
+        if not (isinstance(x, _ag.Tensor) or vm.is_batched(x)):
             raise RuntimeError(f"{api}: Expected {argname} to only contain Tensors, got {type(x)}")
 
 
 def _unpack_output(dual, strict):
-    if not isinstance(dual, _ag.Tensor):
+    vm = _vmap_module()
+    if not (isinstance(dual, _ag.Tensor) or vm.is_batched(dual)):
         raise RuntimeError(f"{_JVP}: expected f(*args) to return only tensors, got "
                            f"unsupported type {type(dual)}")
-    primal, tangent = _fwad.unpack_dual(dual)
+    # under vmap the dual is the physical tensor (Note [jvp under vmap])
+    levels = vm.levels_of(dual)
+    primal, tangent = _fwad.unpack_dual(vm.physical(dual))
     if tangent is None:
         if strict:
             raise RuntimeError("jvp(f, primals, tangents, strict=True): The output of f is "
                                "independent of the inputs. This is not allowed with "
                                "strict=True.")
         tangent = _ag.zeros_like(primal)
-    return primal, tangent
+    return vm.rewrap(primal, levels), vm.rewrap(tangent, levels)
+
+
+# Note [jvp under vmap]: jvp run inside vmap (vmap(jvp), jacfwd's vmap over the basis of
+# tangents, gradcheck's batched forward check) makes its dual tensors on the physical
+# tensors, primal and tangent each batched at every active vmap level (the unbatched one
+# expanded, and copied when expanded, since a dual's tangent takes its primal's layout),
+# then hands func those duals wrapped back as BatchedTensors. func's ops dispatch
+# through the batching rules down to the physical duals, whose forward formulas then run
+# once over the whole batch (samples never mix, as in Note [grad under vmap]); the
+# outputs' physical duals unpack into primal and tangent, rewrapped at the output's
+# levels. PyTorch keeps an unbatched primal unbatched; the values are the same.
+
+def _batched_levels():
+    """The active vmap levels, innermost first (levels_of's order)."""
+    return [e[0] for e in reversed(_vmap_module().active_levels())]
+
+
+def _physical_duals(flat_primals, flat_tangents):
+    """The primals and tangents as physical tensors batched at every active vmap level
+    (Note [jvp under vmap])."""
+    vm = _vmap_module()
+    want = [e[0] for e in vm.active_levels()]
+
+    def at_all(x):
+        p = vm._batch_at_levels(x, want)
+        if len(vm.levels_of(x)) != len(want):
+            p = p.clone()  # expanded: one memory location per sample
+        return p
+    primals, tangents = [], []
+    for p, t in zip(flat_primals, flat_tangents):
+        if tuple(p.shape) != tuple(t.shape):
+            # (checked on the logical shapes, as make_dual checks them outside vmap)
+            raise RuntimeError(f"Trying to set a forward gradient that has a different size "
+                               f"than that of the original Tensor, this is not supported. "
+                               f"Tensor is of size {list(p.shape)} while the given "
+                               f"forward gradient is of size {list(t.shape)}.")
+        primals.append(at_all(p))
+        tangents.append(at_all(t))
+    return primals, tangents
 
 
 def _jvp_with_argnums(func, primals, tangents, argnums, strict, has_aux):
@@ -49,13 +92,11 @@ def _jvp_with_argnums(func, primals, tangents, argnums, strict, has_aux):
             "example, if primals is a tuple of 3 tensors, tangents also must be. Got primals "
             f"with structure {primals_spec} and tangents with structure {tangents_spec}")
     vm = _vmap_module()
-    lv = vm._current_level(tuple(flat_primals) + tuple(flat_tangents), {})
-    if lv:
-        # under vmap: one jvp per sample (PyTorch batches the dual tensors; same values)
-        return vm.per_sample(vm._Ctx(lv), lambda p, t: _jvp_with_argnums(
-            func, p, t, argnums, strict, has_aux), (primals, tangents), {})
     _tensors_only(flat_primals, _JVP, "primals")
     _tensors_only(flat_tangents, _JVP, "tangents")
+    batched = bool(vm.active_levels())
+    if batched:
+        flat_primals, flat_tangents = _physical_duals(flat_primals, flat_tangents)
     # a jvp inside a jvp shares the one dual level (PyTorch's JVP_NESTING)
     outer = _fwad._current_level >= 0
     level = None if outer else _fwad.dual_level()
@@ -64,6 +105,8 @@ def _jvp_with_argnums(func, primals, tangents, argnums, strict, has_aux):
     try:
         with _fwad._set_fwd_grad_enabled(True):
             flat_duals = tuple(_fwad.make_dual(p, t) for p, t in zip(flat_primals, flat_tangents))
+            if batched:
+                flat_duals = tuple(vm.rewrap(d, _batched_levels()) for d in flat_duals)
             duals = tree_unflatten(flat_duals, primals_spec)
             if argnums is not None:
                 args = list(primals)
@@ -84,7 +127,7 @@ def _jvp_with_argnums(func, primals, tangents, argnums, strict, has_aux):
                 raise RuntimeError(f"{_JVP}: Expected f to be a function that has non-empty "
                                    f"output (got output = {flat_out})")
             for o in flat_out:
-                if not isinstance(o, _ag.Tensor):
+                if not (isinstance(o, _ag.Tensor) or vm.is_batched(o)):
                     raise RuntimeError(f"{_JVP}: expected f(*primals) to return only tensors, "
                                        f"got unsupported type {type(o)}")
             # (the level's exit drops the tangents: the results leave it as plain tensors,
@@ -113,26 +156,25 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
 
 
 def _basis(flat_primals, numels):
-    """One tangent per input element: the rows of an identity over all of them, split
-    by input and shaped like it (PyTorch's _construct_standard_basis_for)."""
+    """The standard basis over all the inputs' elements, split by input: for each input,
+    a (total, *input.shape) tensor whose row k is 1 at element k when k falls in that
+    input (PyTorch's _construct_standard_basis_for)."""
     total = sum(numels)
-    rows = []
-    for k in range(total):
-        parts, start = [], 0
-        for p, n in zip(flat_primals, numels):
-            t = _ag.zeros(n, dtype=p.dtype)
-            if start <= k < start + n:
-                t[k - start] = 1
-            parts.append(t.view(p.shape))
-            start += n
-        rows.append(parts)
-    return rows
+    parts, start = [], 0
+    for p, n in zip(flat_primals, numels):
+        part = _ag.zeros(total, n, dtype=p.dtype)
+        if n:
+            part[start:start + n] = _ag.eye(n, dtype=p.dtype)
+        parts.append(part.view((total,) + tuple(p.shape)))
+        start += n
+    return parts
 
 
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     """The Jacobian of func with respect to the argument(s) argnums, by forward mode, as
-    torch.func.jacfwd: one jvp per input element (PyTorch vmaps them; the values are the
-    same).
+    torch.func.jacfwd: one jvp over the whole standard basis of tangents, vmapped
+    (Note [jvp under vmap]); ``randomness`` is that vmap's ("error": a random op in func
+    raises).
 
     >>> import autograd_core as torch
     >>> from autograd_core.func import jacfwd
@@ -145,31 +187,38 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
                            f"'same'. Got {randomness}")
 
     def wrapper_fn(*args):
+        _error_if_complex("jacfwd", args, True)
         primals = args if argnums is None else _slice_argnums(args, argnums)
         flat_primals, primals_spec = tree_flatten(primals)
         numels = tuple(p.numel() for p in flat_primals)
-        columns, aux, spec = [], None, None
-        for row in _basis(flat_primals, numels):
-            basis = tree_unflatten(row, primals_spec)
+        basis = tree_unflatten(_basis(flat_primals, numels), primals_spec)
+
+        def push_jvp(basis):
             out = _jvp_with_argnums(func, args, basis, argnums, False, has_aux)
-            if has_aux:
-                _, jvp_out, aux = out
-            else:
-                _, jvp_out = out
-            flat, spec = tree_flatten(jvp_out)
-            columns.append(flat)
-        if not columns:     # every input is empty: one evaluation gives the shapes
+            _error_if_complex("jacfwd", out[0], False)
+            return (out[1], out[2]) if has_aux else out[1]
+
+        aux = None
+        if sum(numels) == 0:
+            # every input is empty: one jvp (zero tangents) gives the shapes; the
+            # Jacobians have a trailing dim of size 0
             out = _jvp_with_argnums(func, args, tree_unflatten(
-                [_ag.zeros_like(p) for p in flat_primals], primals_spec), argnums, False, has_aux)
+                [_ag.zeros_like(p) for p in flat_primals], primals_spec), argnums, False,
+                has_aux)
+            aux = out[2] if has_aux else None
             flat, spec = tree_flatten(out[1])
-            if has_aux:
-                aux = out[2]
-            jac_outs = [_ag.zeros(tuple(o.shape) + (0,), dtype=o.dtype) for o in flat]
+            jac_outs = [_ag.zeros((0,) + tuple(o.shape), dtype=o.dtype) for o in flat]
         else:
-            # (out..., total): column k is the derivative along input element k
-            jac_outs = [_ag.stack([c[i] for c in columns], dim=-1) for i in range(len(columns[0]))]
+            results = _vmap_module().vmap(push_jvp, randomness=randomness)(basis)
+            if has_aux:
+                results, aux = results
+                # aux came out once per basis row; the function's own is any row
+                flat_aux, aux_spec = tree_flatten(aux)
+                aux = tree_unflatten([a[0] for a in flat_aux], aux_spec)
+            jac_outs, spec = tree_flatten(results)
         result = []
         for jac in jac_outs:
+            jac = jac.movedim(0, -1)            # (out..., total)
             pieces = _ag.split(jac, list(numels), dim=-1)
             per_input = [piece.reshape(tuple(jac.shape[:-1]) + tuple(p.shape))
                          for piece, p in zip(pieces, flat_primals)]

@@ -196,8 +196,10 @@ def _finish(tree, keep):
     vm = _vmap_module()
     leaves, spec = tree_flatten(tree)
     if keep == TANGENTS_ONLY:
-        return tree_unflatten([_without_history(x) if isinstance(x, _ag.Tensor) else x
-                               for x in leaves], spec)
+        # (under vmap, on the physical dual: Note [jvp under vmap] in _forward.py)
+        return tree_unflatten([_without_history(x) if isinstance(x, _ag.Tensor) else
+                               vm.rewrap(_without_history(vm.physical(x)), vm.levels_of(x))
+                               if vm.is_batched(x) else x for x in leaves], spec)
     return tree_unflatten([vm.detach_any(x) if isinstance(x, _ag.Tensor) or vm.is_batched(x)
                            else x for x in leaves], spec)
 
