@@ -28,55 +28,14 @@ def _unpack_output(dual, strict):
     if not (isinstance(dual, _ag.Tensor) or vm.is_batched(dual)):
         raise RuntimeError(f"{_JVP}: expected f(*args) to return only tensors, got "
                            f"unsupported type {type(dual)}")
-    # under vmap the dual is the physical tensor (Note [jvp under vmap])
-    levels = vm.levels_of(dual)
-    primal, tangent = _fwad.unpack_dual(vm.physical(dual))
+    primal, tangent = _fwad.unpack_dual(dual)
     if tangent is None:
         if strict:
             raise RuntimeError("jvp(f, primals, tangents, strict=True): The output of f is "
                                "independent of the inputs. This is not allowed with "
                                "strict=True.")
         tangent = _ag.zeros_like(primal)
-    return vm.rewrap(primal, levels), vm.rewrap(tangent, levels)
-
-
-# Note [jvp under vmap]: jvp run inside vmap (vmap(jvp), jacfwd's vmap over the basis of
-# tangents, gradcheck's batched forward check) makes its dual tensors on the physical
-# tensors, primal and tangent each batched at every active vmap level (the unbatched one
-# expanded, and copied when expanded, since a dual's tangent takes its primal's layout),
-# then hands func those duals wrapped back as BatchedTensors. func's ops dispatch
-# through the batching rules down to the physical duals, whose forward formulas then run
-# once over the whole batch (samples never mix, as in Note [grad under vmap]); the
-# outputs' physical duals unpack into primal and tangent, rewrapped at the output's
-# levels. PyTorch keeps an unbatched primal unbatched; the values are the same.
-
-def _batched_levels():
-    """The active vmap levels, innermost first (levels_of's order)."""
-    return [e[0] for e in reversed(_vmap_module().active_levels())]
-
-
-def _physical_duals(flat_primals, flat_tangents):
-    """The primals and tangents as physical tensors batched at every active vmap level
-    (Note [jvp under vmap])."""
-    vm = _vmap_module()
-    want = [e[0] for e in vm.active_levels()]
-
-    def at_all(x):
-        p = vm._batch_at_levels(x, want)
-        if len(vm.levels_of(x)) != len(want):
-            p = p.clone()  # expanded: one memory location per sample
-        return p
-    primals, tangents = [], []
-    for p, t in zip(flat_primals, flat_tangents):
-        if tuple(p.shape) != tuple(t.shape):
-            # (checked on the logical shapes, as make_dual checks them outside vmap)
-            raise RuntimeError(f"Trying to set a forward gradient that has a different size "
-                               f"than that of the original Tensor, this is not supported. "
-                               f"Tensor is of size {list(p.shape)} while the given "
-                               f"forward gradient is of size {list(t.shape)}.")
-        primals.append(at_all(p))
-        tangents.append(at_all(t))
-    return primals, tangents
+    return primal, tangent
 
 
 def _jvp_with_argnums(func, primals, tangents, argnums, strict, has_aux):
@@ -94,9 +53,8 @@ def _jvp_with_argnums(func, primals, tangents, argnums, strict, has_aux):
     vm = _vmap_module()
     _tensors_only(flat_primals, _JVP, "primals")
     _tensors_only(flat_tangents, _JVP, "tangents")
-    batched = bool(vm.active_levels())
-    if batched:
-        flat_primals, flat_tangents = _physical_duals(flat_primals, flat_tangents)
+    # under vmap every dual is batched at every active level (Note [jvp under vmap])
+    want = [e[0] for e in vm.active_levels()]
     # a jvp inside a jvp shares the one dual level (PyTorch's JVP_NESTING)
     outer = _fwad._current_level >= 0
     level = None if outer else _fwad.dual_level()
@@ -104,9 +62,14 @@ def _jvp_with_argnums(func, primals, tangents, argnums, strict, has_aux):
         level.__enter__()
     try:
         with _fwad._set_fwd_grad_enabled(True):
-            flat_duals = tuple(_fwad.make_dual(p, t) for p, t in zip(flat_primals, flat_tangents))
-            if batched:
-                flat_duals = tuple(vm.rewrap(d, _batched_levels()) for d in flat_duals)
+            if want:
+                lv = _fwad._current_level
+                flat_duals = tuple(vm.make_dual_batched(
+                    p, t, lambda p, t: _fwad.make_dual(p, t, level=lv), want)
+                    for p, t in zip(flat_primals, flat_tangents))
+            else:
+                flat_duals = tuple(_fwad.make_dual(p, t)
+                                   for p, t in zip(flat_primals, flat_tangents))
             duals = tree_unflatten(flat_duals, primals_spec)
             if argnums is not None:
                 args = list(primals)

@@ -289,6 +289,45 @@ def detach_any(x):
     return x.detach()
 
 
+# Note [jvp under vmap]: a dual tensor made under vmap from a BatchedTensor primal or
+# tangent (vmap(jvp), jacfwd's vmap over the basis of tangents, autograd.functional's
+# vectorized forward-mode jacobian, gradcheck's batched forward check) is made on the
+# physical tensors, primal and tangent each batched at the levels of either (the
+# unbatched one expanded, then copied, since a dual's tangent takes its primal's layout
+# and an expanded layout has one memory location for every sample), and handed back as
+# a BatchedTensor. The function's ops dispatch through the batching rules down to the
+# physical duals, whose forward formulas then run once over the whole batch (samples
+# never mix, as in Note [grad under vmap]); unpacking a batched dual unpacks its
+# physical dual and rewraps primal and tangent at its levels. PyTorch keeps an
+# unbatched primal unbatched; the values are the same.
+
+def make_dual_batched(tensor, tangent, make, want=None):
+    """make(primal, tangent) on physical tensors batched at the levels of want
+    (ascending; by default those of tensor and tangent), as a BatchedTensor (Note [jvp
+    under vmap])."""
+    if tuple(tensor.shape) != tuple(tangent.shape):
+        # (the logical shapes: make_dual's own check sees the physical ones)
+        raise RuntimeError(f"Trying to set a forward gradient that has a different size "
+                           f"than that of the original Tensor, this is not supported. "
+                           f"Tensor is of size {list(tensor.shape)} while the given forward "
+                           f"gradient is of size {list(tangent.shape)}.")
+    if want is None:
+        want = sorted(set(levels_of(tensor)) | set(levels_of(tangent)))
+
+    def at_levels(x):
+        p = _batch_at_levels(x, want)
+        return p.clone() if len(levels_of(x)) != len(want) else p
+    return rewrap(make(at_levels(tensor), at_levels(tangent)), list(reversed(want)))
+
+
+def unpack_dual_batched(tensor, unpack):
+    """unpack(physical dual) -> (primal, tangent or None), each rewrapped at tensor's
+    levels (Note [jvp under vmap])."""
+    levels = levels_of(tensor)
+    primal, tangent = unpack(physical(tensor))
+    return rewrap(primal, levels), None if tangent is None else rewrap(tangent, levels)
+
+
 # Note [grad under vmap]: grad run inside vmap (per-sample gradients) makes its inputs
 # batched at every active vmap level, expanding an unbatched one (a shared weight) to
 # one copy per sample, and takes its aliases on the physical tensors. The function's
@@ -1391,3 +1430,9 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             res.append(_ag.cat(pieces, d) if d is not None else pieces[0])
         return tree_unflatten(res, out_spec)
     return wrapped
+
+
+@_rule("nelement")
+def _nelement(ctx, func, name, args, kwargs):
+    # metadata: the logical tensor's element count (autograd.functional asks for it)
+    return args[0].numel()
