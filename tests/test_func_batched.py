@@ -148,6 +148,104 @@ def test_jacfwd_randomness_value():
     same(prog)
 
 
+# TestJac's jacfwd variants (test_eager_transforms.py), now that jacfwd is one vmapped jvp
+
+def test_jacfwd_aux_pytree_and_non_tensor_aux():
+    def prog(m):
+        x = data(m, 3, seed=1)
+        f = lambda a: (a.clone(), {"a": a.cos(), "b": [a.tan()]})
+        out = [m.func.jacfwd(f, has_aux=True)(x)]
+        for aux in [1, 1.0, "abc"]:
+            out.append(catch(m.func.jacfwd(lambda a: (a, aux), has_aux=True), x))
+            out.append(catch(m.func.jacfwd(lambda a: (a, [a, aux]), has_aux=True), x))
+        return out
+    same(prog)
+
+
+def test_jacfwd_outputs_can_be_any_pytree():
+    def prog(m):
+        x = data(m, 2, 3, seed=1)
+        J = m.func.jacfwd
+        out = [catch(J(lambda _: o), x) for o in (None, (), 1, True, 12.2, "abc")]
+        out.append(J(lambda a: [a, a.sum()])(x))
+        out.append(J(lambda a: {"x": a, "xsum": a.sum()})(x))
+        out.append(J(lambda a: [(a.sum(), {"a": a, "out": [a, a.sum()]})])(x))
+        return out
+    same(prog)
+
+
+def test_jacfwd_pytree_inputs_unrelated_inputs_and_outputs():
+    def prog(m):
+        J = m.func.jacfwd
+        s = data(m, seed=1)
+        f = lambda a, b, c: (a[0] + a[1] * 2, {"foo": b * 3 + c * 4})
+        args = ((s, s), s, s)
+        x, y = data(m, 2, 3, seed=2), data(m, 2, 3, seed=3)
+        return (J(f)(*args), J(f, argnums=(0,))(*args), J(f, argnums=(0, 1))(*args),
+                J(lambda d: {"c": d["a"].sin(), "d": d["b"].cos()})({"a": y[0], "b": y[1]}),
+                J(lambda a, b: a, argnums=(0, 1))(x, y), J(lambda a: y)(x),
+                catch(J(lambda a, b: ()), x, y), J(lambda t, i: t + i)(x, 3))
+    same(prog)
+
+
+def test_jacfwd_argnum_errors():
+    def prog(m):
+        J, x = m.func.jacfwd, data(m, 3, seed=1)
+        return (catch(J(m.sin, argnums=()), x), catch(J(m.sin, argnums=2), x),
+                catch(J(m.sin, argnums=-2), x), catch(J(m.sin, argnums=(0, 0)), x),
+                catch(J(m.sin, argnums=0.0), x), catch(J(m.multiply, argnums=(1, 0.0)), x, x),
+                J(m.multiply, argnums=(0,))(x, x), J(m.multiply, argnums=0)(x, x))
+    same(prog)
+
+
+def test_jacfwd_against_reference():
+    def prog(m):
+        J = m.func.jacfwd
+        x, y = data(m, 5, 3, seed=1), data(m, 3, 5, seed=2)
+        f = lambda a, b: ((a * a) @ b, a @ (a.sum(1) * b), b.sum())
+        return (J(lambda i: f(*i))((x, y)), J(lambda a: m.stack([a, a, a]))(data(m, seed=3)),
+                J(lambda a, b: (b.sum(), a * b), argnums=(0, 1))(data(m, seed=4),
+                                                                  data(m, 1, seed=5)),
+                J(lambda a: (a.softmax(-1), a.logsumexp(1), a.norm(), a.max(1).values,
+                             a.cumsum(1), a[:, 1:].flip(0), a.T @ a))(x))
+    same(prog)
+
+
+@issue8("under vmap a dual's primal is batched (Note [jvp under vmap]), so writing it into "
+        "an unbatched tensor raises vmap's in-place error; PyTorch keeps the primal "
+        "unbatched and only the tangent batched")
+def test_jacfwd_inplace():
+    def prog(m):
+        def f(a, b):
+            b.copy_(a)
+            return b
+        return m.func.jacfwd(f, argnums=0)(data(m, 2, seed=1), data(m, 2, seed=2))
+    same(prog)
+
+
+@pytest.mark.parametrize("case", ["vmap(hessian)", "vmap(linearize's jvp_fn)",
+                                  "vmap(jvp) chunked", "vmap(jvp(vjp))", "jacfwd(nn)"])
+def test_composed_with_vmap(case):
+    def prog(m):
+        fn = m.func
+        x, ts = data(m, 3, seed=1), data(m, 5, 3, seed=2)
+        if case == "vmap(hessian)":
+            return fn.vmap(fn.hessian(lambda a: (a.sin() * a).sum()))(ts)
+        if case == "vmap(linearize's jvp_fn)":
+            # test_eager_transforms.py TestLinearize.test_linearize_composition
+            _, jvp_fn = fn.linearize(lambda a: (a.cos(), a.sum()), data(m, 3, 1, seed=3))
+            return fn.vmap(jvp_fn)(data(m, 3, 3, 1, seed=4))
+        if case == "vmap(jvp) chunked":
+            return fn.vmap(lambda t: fn.jvp(m.sin, (x,), (t,)), chunk_size=2)(ts)
+        if case == "vmap(jvp(vjp))":
+            return fn.vmap(lambda t: fn.jvp(
+                lambda a: fn.vjp(m.sin, a)[1](m.ones(3, dtype=m.double))[0], (x,), (t,)))(ts)
+        m.manual_seed(0)
+        net = m.nn.Sequential(m.nn.Linear(3, 4), m.nn.Tanh(), m.nn.Linear(4, 2)).double()
+        return fn.jacfwd(net)(ts)
+    same(prog)
+
+
 # ------------------------------------------------------------------ autograd.functional
 
 @pytest.mark.parametrize("what", ["jacobian fwd", "jacobian fwd single", "hessian fwd",

@@ -159,7 +159,13 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         def push_jvp(basis):
             out = _jvp_with_argnums(func, args, basis, argnums, False, has_aux)
             _error_if_complex("jacfwd", out[0], False)
-            return (out[1], out[2]) if has_aux else out[1]
+            if not has_aux:
+                return out[1]
+            # (the aux leaves leave the vmap as its outputs do: tensors only)
+            for leaf in tree_flatten(out[2])[0]:
+                if not (isinstance(leaf, _ag.Tensor) or _vmap_module().is_batched(leaf)):
+                    raise RuntimeError(f"Expected tensors, got unsupported type {type(leaf)}")
+            return out[1], out[2]
 
         aux = None
         if sum(numels) == 0:
