@@ -3,7 +3,7 @@
 
 >>> import autograd_core as torch
 >>> from autograd_core._vmap_internals import _vmap
->>> _vmap(torch.sum)(torch.ones(2, 3))
+>>> _vmap(lambda x: x.sum())(torch.ones(2, 3))
 tensor([3., 3.])
 """
 import warnings

@@ -445,3 +445,14 @@ def test_vmap_internals_vmap_warns():
             r = m._vmap_internals.vmap(m.neg)(m.ones(2))
         return r, [(x.category.__name__, str(x.message)) for x in w]
     same(prog)
+
+
+@pytest.mark.parametrize("name", ["autograd_core._vmap_internals",
+                                  "autograd_core.autograd.function",
+                                  "autograd_core.func._forward"])
+def test_docstring_examples_run(name):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(name),
+                             optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
