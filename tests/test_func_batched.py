@@ -273,6 +273,36 @@ def test_functional_vectorized(what):
     same(prog)
 
 
+def test_functional_vectorized_custom_function_and_random():
+    # PyTorch's _jacfwd vmaps with torch._vmap_internals' vmap: a custom Function runs
+    # through it (its jvp), a random op raises that vmap's error
+    def prog(m):
+        class Cube(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                ctx.save_for_backward(a)
+                ctx.save_for_forward(a)
+                return a ** 3
+
+            @staticmethod
+            def backward(ctx, g):
+                a, = ctx.saved_tensors
+                return g * 3 * a ** 2
+
+            @staticmethod
+            def jvp(ctx, t):
+                a, = ctx.saved_tensors
+                return t * 3 * a ** 2
+        x = data(m, 3, seed=1)
+        Fn = m.autograd.functional
+        return (Fn.jacobian(Cube.apply, x, strategy="forward-mode", vectorize=True),
+                catch(Fn.jacobian, lambda a: a * m.randn_like(a), x, strategy="forward-mode",
+                      vectorize=True),
+                Fn.hessian(lambda a: Cube.apply(a).sum(), x,
+                           outer_jacobian_strategy="forward-mode", vectorize=True))
+    same(prog)
+
+
 # ------------------------------------------------------------------ autograd.grad batched
 
 def test_autograd_grad_under_vmap():

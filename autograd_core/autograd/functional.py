@@ -298,12 +298,13 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
 
 def _batched_jvp(jvp, tangents):
     """jvp mapped over dim 0 of each tensor of tangents, the results stacked along a new
-    dim 0: one jvp over the whole batch, under vmap (as PyTorch's _jacfwd; the dual
-    tensors made of a BatchedTensor tangent: Note [jvp under vmap] in func/_vmap.py)."""
-    from autograd_core.func import vmap
+    dim 0: one jvp over the whole batch, under torch._vmap_internals' vmap (as PyTorch's
+    _jacfwd; the dual tensors made of a BatchedTensor tangent: Note [jvp under vmap] in
+    func/_vmap.py)."""
+    from autograd_core._vmap_internals import _vmap
     if not tangents or tangents[0].shape[0] == 0:
         return ()
-    return vmap(jvp)(tangents)
+    return _vmap(jvp)(tangents)
 
 
 def _jacfwd(func, inputs, strict=False, vectorize=False):
