@@ -123,9 +123,15 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 def _batched_grad(outputs, grads, retain_graph, create_graph, inputs, allow_unused):
     """autograd.grad with is_grads_batched: dim 0 of each grad_output indexes a batch of
     cotangents; the result has one gradient per batch entry, stacked along dim 0 (None
-    for an unused input). The backward formulas run as C-level op calls that a vmap
-    BatchedTensor cannot pass through, so the batch is one backward pass per entry
-    over the retained graph: the values of PyTorch's vmap over the engine."""
+    for an unused input). PyTorch runs the backward under vmap; here the batch is one
+    backward pass per entry over the retained graph (the same values), because the
+    backward formulas are C-level op calls on unbatched saved tensors: a BatchedTensor
+    cotangent cannot pass through them (they reach no __torch_function__), and a
+    cotangent with a physical leading batch dim breaks every formula written against the
+    input's shape (expand/sum_to_size/view/reshape to the saved sizes, reductions over
+    dims). Making the formulas batch-aware is a derivatives.yaml-wide change; routing
+    their op calls through vmap's dispatch would put a Python-level check on the
+    backward hot path."""
     for i, (o, g) in enumerate(zip(outputs, grads)):
         if g is None or not isinstance(o, _core.Tensor):
             continue
