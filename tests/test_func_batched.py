@@ -148,6 +148,40 @@ def test_jacfwd_randomness_value():
     same(prog)
 
 
+_JACFWD_OPS = {
+    "exp/log/sqrt": lambda m, a: a.exp() + a.log() + a.sqrt(),
+    "pow/div": lambda m, a: a ** 2 / (a + 1),
+    "matmul": lambda m, a: a @ a.T,
+    "reductions": lambda m, a: a.sum(0) + a.mean(1).sum() + a.norm(dim=1).sum(),
+    "activations": lambda m, a: (a.softmax(-1) + m.relu(a) + m.sigmoid(a) + m.tanh(a) +
+                                 m.nn.functional.gelu(a)),
+    "indexing": lambda m, a: (a[:, 1:] * a[0, :2]).sum(0) + a.gather(
+        1, m.tensor([[0], [2]])).sum(),
+    "cat/where/clamp": lambda m, a: m.cat([m.where(a > 0.5, a, a * 2).clamp(0.2, 0.8),
+                                          a * 2], 0).sum(0),
+    "views": lambda m, a: a.reshape(3, 2).t().flatten() + a[:, :1].expand(2, 3).flatten(),
+    "nn": lambda m, a: (m.nn.functional.linear(a, m.ones(4, 3, dtype=m.double)).sum() +
+                        m.nn.functional.mse_loss(a, m.zeros(2, 3, dtype=m.double))),
+    "max/logsumexp/cumsum": lambda m, a: (a.max(1).values + a.min() + a.logsumexp(1) +
+                                          a.cumsum(1)[:, -1] + a.prod(1)),
+    "einsum": lambda m, a: m.einsum("ij,kj->ik", a, a),
+}
+
+
+@pytest.mark.parametrize("ops", sorted(_JACFWD_OPS))
+def test_jacfwd_over_ops(ops):
+    # every op here has a batching rule: jacfwd runs them once over the basis, and warns
+    # of no per-sample fallback
+    def prog(m):
+        import warnings
+        x = m.linspace(0.1, 0.9, 6, dtype=m.double).view(2, 3)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            jac = m.func.jacfwd(lambda a: _JACFWD_OPS[ops](m, a))(x)
+        return jac, [str(i.message) for i in w if "performance drop" in str(i.message)]
+    same(prog)
+
+
 # TestJac's jacfwd variants (test_eager_transforms.py), now that jacfwd is one vmapped jvp
 
 def test_jacfwd_aux_pytree_and_non_tensor_aux():
