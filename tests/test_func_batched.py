@@ -280,6 +280,19 @@ def test_composed_with_vmap(case):
     same(prog)
 
 
+def test_hessian_is_jacfwd_of_jacrev():
+    # PyTorch's hessian is jacfwd(jacrev(f)): values, argnums, and jacfwd's randomness
+    # ("error": a random op in f raises)
+    def prog(m):
+        x, y = data(m, 3, seed=1), data(m, 3, seed=2)
+        H = m.func.hessian
+        f = lambda a, b: (a.sin() * b.exp()).sum() + a[0] * a[1] * b[2]
+        return (H(f)(x, y), H(f, argnums=(0, 1))(x, y), H(lambda a: a.norm())(x),
+                H(lambda a: m.nn.functional.softplus(a).prod())(x),
+                catch(H(lambda a: (a * m.rand(3, dtype=m.double)).sum()), x))
+    same(prog)
+
+
 # ------------------------------------------------------------------ autograd.functional
 
 @pytest.mark.parametrize("what", ["jacobian fwd", "jacobian fwd single", "hessian fwd",

@@ -443,9 +443,9 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
 
 
 def hessian(func, argnums=0):
-    """The Hessian of func w.r.t. ``args[argnums]``. PyTorch computes
-    ``jacfwd(jacrev(func))``; until forward mode exists here this is
-    ``jacrev(jacrev(func))``, the same values.
+    """The Hessian of func w.r.t. ``args[argnums]``: ``jacfwd(jacrev(func))``, as
+    PyTorch's (forward-over-reverse, the jvp batched over the basis: Note [jvp under
+    vmap] in func/_vmap.py).
 
     >>> import autograd_core as torch
     >>> from autograd_core.func import hessian
@@ -453,4 +453,5 @@ def hessian(func, argnums=0):
     tensor([[ 6.,  0.],
             [ 0., 12.]])
     """
-    return jacrev(jacrev(func, argnums), argnums)
+    from autograd_core.func._forward import jacfwd
+    return jacfwd(jacrev(func, argnums), argnums)
