@@ -94,6 +94,7 @@ del _dtypes
 # training-loop packages
 from autograd_core import optim, utils  # noqa: E402,F401
 from autograd_core import func, overrides  # noqa: E402,F401
+from autograd_core import _vmap_internals  # noqa: E402,F401  (gradcheck's vmap, as torch's)
 from autograd_core.func import vmap  # noqa: E402,F401
 from autograd_core import distributions  # noqa: E402,F401
 from autograd_core import profiler  # noqa: E402,F401

@@ -133,8 +133,8 @@ def test_forward_over_reverse(compose):
 @pytest.mark.parametrize("compose", ["jvp(vmap)", "vmap(jvp)", "vmap(jacfwd)", "jacfwd(vmap)",
                                      "vmap(jacfwd(grad))", "vmap(jvp, in_dims)"])
 def test_forward_transforms_with_vmap(compose):
-    # under vmap a jvp runs once per sample (PyTorch batches its dual tensors: the same
-    # values), with the vmap level inactive while a sample runs
+    # under vmap a jvp runs once over the batch on physical dual tensors (Note [jvp under
+    # vmap] in func/_vmap.py)
     def prog(m):
         fn = m.func
         x, t = data(m, 2, 3, seed=1), data(m, 2, 3, seed=2)

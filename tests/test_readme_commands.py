@@ -83,6 +83,9 @@ COMMANDS = {
     "python benchmarks/checkpoint_memory.py":
         ("python benchmarks/checkpoint_memory.py --depth 8 --width 16 --batch 4 --peers none",
          "clone", "sequential"),
+    "python benchmarks/jacfwd.py":
+        ("python benchmarks/jacfwd.py --sizes 4,6,3 --repeats 1", "clone",
+         "Jacobians equal the jvp loop's: True"),
     "python benchmarks/per_sample_grads.py":
         ("python benchmarks/per_sample_grads.py --batch 8 --repeats 1", "clone",
          "per-sample gradients equal the loop's: True"),

@@ -1486,12 +1486,16 @@ cdef class Tensor:
 
     def __matmul__(self, other):
         if not isinstance(other, Tensor):
+            if hasattr(type(other), "__torch_function__"):
+                return NotImplemented    # its __rmatmul__ (vmap's BatchedTensor)
             raise TypeError(f"matmul(): argument 'other' (position 1) must be Tensor, not "
                             f"{type(other).__name__}")
         return OPS.matmul(self, other)
 
     def __rmatmul__(self, other):
         if not isinstance(other, Tensor):
+            if hasattr(type(other), "__torch_function__"):
+                return NotImplemented
             raise TypeError(f"matmul(): argument 'other' (position 1) must be Tensor, not "
                             f"{type(other).__name__}")
         return OPS.matmul(other, self)

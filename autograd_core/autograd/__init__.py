@@ -1,7 +1,7 @@
 """autograd_core.autograd: backward(), grad(), the legacy Variable, grad modes."""
 from autograd_core._core import tensor as _core
 from autograd_core._core import engine as _core_engine
-from autograd_core import _creation
+from autograd_core import _creation, _vmap_state
 from autograd_core._core.tensor import SavedTensor
 from autograd_core.autograd.variable import Variable
 from autograd_core.autograd.function import Function, once_differentiable
@@ -93,12 +93,19 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     outputs = _as_tuple(outputs, "outputs", edges=True)
     dict_inputs = inputs if type(inputs) is dict else None
     inputs = _as_tuple(inputs, "inputs", edges=True)
-    grads = _grads(grad_outputs, outputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    if is_grads_batched:
+    # (a cotangent batched by an enclosing vmap: the batched backward below)
+    result = _vmapped_grad(outputs, grad_outputs, retain_graph, create_graph, inputs,
+                           allow_unused, is_grads_batched) \
+        if _vmap_state.LEVELS and grad_outputs is not None else None
+    if result is not None:
+        pass
+    elif is_grads_batched:
+        grads = _grads(grad_outputs, outputs)
         result = _batched_grad(outputs, grads, retain_graph, create_graph, inputs, allow_unused)
     else:
+        grads = _grads(grad_outputs, outputs)
         result = _core_engine.run_backward(outputs, grads, retain_graph, create_graph, inputs,
                                            allow_unused=allow_unused, accumulate=False)
     if materialize_grads:
@@ -116,9 +123,15 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 def _batched_grad(outputs, grads, retain_graph, create_graph, inputs, allow_unused):
     """autograd.grad with is_grads_batched: dim 0 of each grad_output indexes a batch of
     cotangents; the result has one gradient per batch entry, stacked along dim 0 (None
-    for an unused input). The backward formulas run as C-level op calls that a vmap
-    BatchedTensor cannot pass through, so the batch is one backward pass per entry
-    over the retained graph: the values of PyTorch's vmap over the engine."""
+    for an unused input). PyTorch runs the backward under vmap; here the batch is one
+    backward pass per entry over the retained graph (the same values), because the
+    backward formulas are C-level op calls on unbatched saved tensors: a BatchedTensor
+    cotangent cannot pass through them (they reach no __torch_function__), and a
+    cotangent with a physical leading batch dim breaks every formula written against the
+    input's shape (expand/sum_to_size/view/reshape to the saved sizes, reductions over
+    dims). Making the formulas batch-aware is a derivatives.yaml-wide change; routing
+    their op calls through vmap's dispatch would put a Python-level check on the
+    backward hot path."""
     for i, (o, g) in enumerate(zip(outputs, grads)):
         if g is None or not isinstance(o, _core.Tensor):
             continue
@@ -145,6 +158,42 @@ def _batched_grad(outputs, grads, retain_graph, create_graph, inputs, allow_unus
     import autograd_core
     return tuple(None if per[0][j] is None else autograd_core.stack([p[j] for p in per])
                  for j in range(len(inputs)))
+
+
+def _vmapped_grad(outputs, grad_outputs, retain_graph, create_graph, inputs, allow_unused,
+                  is_grads_batched):
+    """autograd.grad called under vmap with BatchedTensor cotangents for outputs and
+    inputs outside it (gradcheck's batched check, vmap over a vjp): each cotangent's
+    batch, over all its vmap levels flattened, becomes the batch of is_grads_batched, and
+    the gradients come back batched at those levels (None for an unused input). None
+    when no cotangent is a BatchedTensor (the ordinary call)."""
+    from autograd_core.func import _vmap as vm
+    grads = (grad_outputs,) if not isinstance(grad_outputs, (tuple, list)) else grad_outputs
+    if not any(vm.is_batched(g) for g in grads):
+        return None
+    if is_grads_batched or any(vm.is_batched(t) for t in tuple(outputs) + tuple(inputs)) \
+            or len(grads) < len(outputs):
+        # (a graph recorded under vmap is differentiated through torch.func's transforms,
+        # Note [grad under vmap])
+        raise RuntimeError("vmap: autograd.grad with batched grad_outputs is supported for "
+                           "outputs and inputs created outside of vmap only")
+    levels = sorted({lv for g in grads if vm.is_batched(g) for lv in vm.levels_of(g)})
+    sizes = [vm._level_info(lv)[1] for lv in levels]
+    n = 1
+    for size in sizes:
+        n *= size
+    flat = []
+    for o, g in zip(outputs, grads):
+        if g is None:
+            flat.append(None)
+            continue
+        p = vm._batch_at_levels(g, levels)
+        flat.append(p.reshape((n,) + tuple(p.shape[len(levels):])))
+    res = grad(outputs, inputs, flat, retain_graph=retain_graph, create_graph=create_graph,
+               allow_unused=allow_unused, is_grads_batched=True)
+    return tuple(None if r is None else
+                 vm.rewrap(r.reshape(tuple(sizes) + tuple(r.shape[1:])), levels[::-1])
+                 for r in res)
 
 
 class set_detect_anomaly:

@@ -14,6 +14,7 @@ tensor([2., 0.])
 """
 from typing import NamedTuple, Optional
 
+from autograd_core import _vmap_state
 from autograd_core._core import tensor as _core
 from autograd_core.grad_mode import _DecoratorContextManager
 
@@ -83,6 +84,12 @@ def make_dual(tensor, tangent, *, level=None):
     if not (tangent.is_floating_point() or tangent.is_complex()):
         raise ValueError(
             f"Expected tangent to be floating point or complex, but got: {tangent.dtype}")
+    if _vmap_state.LEVELS and not (isinstance(tensor, _core.Tensor) and
+                                   isinstance(tangent, _core.Tensor)):
+        # a BatchedTensor primal or tangent (Note [jvp under vmap], func/_vmap.py)
+        from autograd_core.func import _vmap
+        return _vmap.make_dual_batched(tensor, tangent,
+                                       lambda p, t: _core._make_dual(p, t, level))
     return _core._make_dual(tensor, tangent, level)
 
 
@@ -109,6 +116,11 @@ def unpack_dual(tensor, *, level=None):
         level = _current_level
     if level < 0:
         return UnpackedDualTensor(tensor, None)
+    if _vmap_state.LEVELS and not isinstance(tensor, _core.Tensor):
+        from autograd_core.func import _vmap
+        if _vmap.is_batched(tensor):
+            return UnpackedDualTensor(*_vmap.unpack_dual_batched(
+                tensor, lambda p: _core._unpack_dual(p, level)))
     primal, dual = _core._unpack_dual(tensor, level)
     return UnpackedDualTensor(primal, dual)
 

@@ -2,6 +2,7 @@
 import functools
 import inspect
 
+from autograd_core import _vmap_state
 from autograd_core._core import tensor as _core
 from autograd_core._core import function as _core_function
 from autograd_core.grad_mode import is_grad_enabled, no_grad
@@ -83,6 +84,41 @@ class Function(metaclass=_FunctionMeta):
         raise NotImplementedError("You must implement the jvp function for custom "
                                   "autograd.Function to use it with forward mode AD.")
 
+    # Note [Function under vmap]: torch.func.vmap over a custom Function runs its vmap
+    # staticmethod on the unbatched values (with each argument's batch dim), or, with
+    # generate_vmap_rule=True, the Function once per sample; torch._vmap_internals' vmap
+    # (gradcheck's) runs it once per sample (func/_vmap.py's custom_function_apply).
+    generate_vmap_rule = False
+
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        """The Function's batching rule under vmap: given ``info`` (batch_size,
+        randomness), ``in_dims`` (each argument's batch dim, None where it has none) and
+        the arguments, return ``(output, out_dims)``. Override it or set
+        ``generate_vmap_rule = True``.
+
+        >>> import autograd_core as torch
+        >>> class Double(torch.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(x):
+        ...         return x * 2
+        ...     @staticmethod
+        ...     def setup_context(ctx, inputs, output):
+        ...         pass
+        ...     @staticmethod
+        ...     def backward(ctx, g):
+        ...         return g * 2
+        ...     @staticmethod
+        ...     def vmap(info, in_dims, x):
+        ...         return x * 2, in_dims[0]
+        >>> torch.vmap(Double.apply)(torch.ones(2, 1))
+        tensor([[2.],
+                [2.]])
+        """
+        raise NotImplementedError("To use autograd.Function with vmap, you must either "
+                                  "override the vmap staticmethod or set "
+                                  "generate_vmap_rule=True.")
+
     @classmethod
     def _backward_fn(cls):
         """The user's backward: backward or vjp, never both (checked when it runs, as PyTorch)."""
@@ -99,7 +135,15 @@ class Function(metaclass=_FunctionMeta):
             bound = inspect.signature(cls.forward).bind(*args, **kwargs)
             bound.apply_defaults()
             args = bound.args
+        if _vmap_state.LEVELS and _has_batched(args, kwargs):
+            from autograd_core.func import _vmap
+            return _vmap.custom_function_apply(cls, args, kwargs)
         return _core_function.function_apply(cls, args, kwargs)
+
+
+def _has_batched(args, kwargs):
+    from autograd_core.func._vmap import is_batched
+    return any(is_batched(a) for a in args) or any(is_batched(a) for a in kwargs.values())
 
 
 def once_differentiable(fn):

@@ -18,12 +18,29 @@ __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
 _OUTPUTS = "outputs of the user-provided function"
 
 
+def _vmap_module():
+    from autograd_core.func import _vmap
+    return _vmap
+
+
+def _under_vmap():
+    """Whether a vmap runs: the vectorized forward-mode jacobian runs func, and the
+    forward-over-reverse hessian the inner reverse-mode jacobian, under vmap (Note [jvp
+    under vmap] in func/_vmap.py), where the inputs are BatchedTensors."""
+    return bool(autograd_core._vmap_state.LEVELS)
+
+
+def _is_tensor(x):
+    return isinstance(x, autograd_core.Tensor) or (_under_vmap() and
+                                                   _vmap_module().is_batched(x))
+
+
 def _as_tuple(x, what, fname):
     """(whether x was a tuple, x as a tuple of Tensors), with PyTorch's TypeError."""
     was_tuple = isinstance(x, tuple)
     xs = x if was_tuple else (x,)
     for i, el in enumerate(xs):
-        if not isinstance(el, autograd_core.Tensor):
+        if not _is_tensor(el):
             where = f"value at index {i}" if was_tuple else f"given {what}"
             raise TypeError(f"The {what} given to {fname} must be either a Tensor or a tuple of "
                             f"Tensors but the {where} has type {type(el)}.")
@@ -43,13 +60,22 @@ def _unpack(res, was_tuple):
 def _prepare(xs, create_graph, need_graph):
     """New tensor objects for the user's function (so that tensors it captures are told
     apart from the inputs): differentiable aliases under create_graph, else new leaves."""
-    return tuple(x.view_as(x) if create_graph and x.requires_grad
-                 else x.detach().requires_grad_(need_graph) for x in xs)
+    def alias(x):
+        return x.view_as(x) if create_graph and x.requires_grad \
+            else x.detach().requires_grad_(need_graph)
+    if _under_vmap():
+        # on the physical tensors, batched at every vmap level (Note [grad under vmap])
+        return tuple(_vmap_module().differentiable_batched(x, alias) for x in xs)
+    return tuple(alias(x) for x in xs)
 
 
 def _finish(xs, create_graph):
-    if isinstance(xs[0], autograd_core.Tensor):
-        return xs if create_graph else tuple(x.detach() for x in xs)
+    if _is_tensor(xs[0]):
+        if create_graph:
+            return xs
+        if _under_vmap():
+            return tuple(_vmap_module().detach_any(x) for x in xs)
+        return tuple(x.detach() for x in xs)
     return tuple(_finish(x, create_graph) for x in xs)
 
 
@@ -102,9 +128,25 @@ def _grad(outputs, inputs, grad_outputs=None, create_graph=False, retain_graph=N
     pairs = [(o, g) for o, g in zip(outputs, grad_outputs) if o is not None and o.requires_grad]
     if not pairs:
         return (None,) * len(inputs)
+    if _under_vmap():
+        return _grad_physical(pairs, inputs, create_graph, retain_graph)
     return autograd_core.autograd.grad(tuple(p[0] for p in pairs), inputs,
                                        tuple(p[1] for p in pairs), allow_unused=True,
                                        create_graph=create_graph, retain_graph=retain_graph)
+
+
+def _grad_physical(pairs, inputs, create_graph, retain_graph):
+    """_grad under vmap: one autograd.grad over the physical tensors, whose samples never
+    mix (Note [grad under vmap]); a missing cotangent is ones (each sample's output is a
+    scalar then), the gradients rewrapped at their inputs' levels."""
+    vm = _vmap_module()
+    outs = tuple(vm.physical(o) for o, _ in pairs)
+    gos = tuple(autograd_core.ones_like(p) if g is None else vm.physical_like(g, o)
+                for p, (o, g) in zip(outs, pairs))
+    res = autograd_core.autograd.grad(outs, tuple(vm.physical(x) for x in inputs), gos,
+                                      allow_unused=True, create_graph=create_graph,
+                                      retain_graph=retain_graph)
+    return tuple(None if r is None else vm.rewrap_like(r, x) for r, x in zip(res, inputs))
 
 
 _ZERO_MESSAGES = {
@@ -256,14 +298,13 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
 
 def _batched_jvp(jvp, tangents):
     """jvp mapped over dim 0 of each tensor of tangents, the results stacked along a new
-    dim 0: what PyTorch's _jacfwd does with vmap, one column at a time (the one place
-    to swap in vmap)."""
-    n = tangents[0].shape[0] if tangents else 0
-    columns = [jvp(tuple(t[k] for t in tangents)) for k in range(n)]
-    if not columns:
+    dim 0: one jvp over the whole batch, under torch._vmap_internals' vmap (as PyTorch's
+    _jacfwd; the dual tensors made of a BatchedTensor tangent: Note [jvp under vmap] in
+    func/_vmap.py)."""
+    from autograd_core._vmap_internals import _vmap
+    if not tangents or tangents[0].shape[0] == 0:
         return ()
-    return tuple(autograd_core.stack([c[i] for c in columns], 0)
-                 for i in range(len(columns[0])))
+    return _vmap(jvp)(tangents)
 
 
 def _jacfwd(func, inputs, strict=False, vectorize=False):
@@ -336,7 +377,7 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
         out = func(*xs)
         out_tuple, outs = _as_tuple(out, _OUTPUTS, "hessian")
         _check_requires_grad(outs, "outputs", strict)
-        if out_tuple or not isinstance(out, autograd_core.Tensor):
+        if out_tuple or not _is_tensor(out):
             raise RuntimeError("The function given to hessian should return a single Tensor")
         if out.nelement() != 1:
             raise RuntimeError("The Tensor returned by the function given to hessian should "
@@ -357,7 +398,7 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
 
 
 def _scalar_output(fname, outputs_tuple, outputs):
-    if outputs_tuple or not isinstance(outputs[0], autograd_core.Tensor):
+    if outputs_tuple or not _is_tensor(outputs[0]):
         raise RuntimeError(f"The function given to {fname} should return a single Tensor")
     if outputs[0].nelement() != 1:
         raise RuntimeError(f"The Tensor returned by the function given to {fname} should "

@@ -8,7 +8,7 @@ tensor([1.0000, 0.5403])
 """
 import autograd_core as _ag
 from autograd_core.autograd import forward_ad as _fwad
-from autograd_core.func._transforms import _slice_argnums, _vmap_module
+from autograd_core.func._transforms import _error_if_complex, _slice_argnums, _vmap_module
 from autograd_core.utils._pytree import tree_flatten, tree_unflatten
 
 _JVP = "jvp(f, primals, tangents)"
@@ -17,13 +17,15 @@ _JVP = "jvp(f, primals, tangents)"
 def _tensors_only(leaves, api, argname):
     if len(leaves) == 0:
         raise RuntimeError(f"{api}: Expected {argname} to contain at least one Tensor.")
+    vm = _vmap_module()
     for x in leaves:
-        if not isinstance(x, _ag.Tensor):
+        if not (isinstance(x, _ag.Tensor) or vm.is_batched(x)):
             raise RuntimeError(f"{api}: Expected {argname} to only contain Tensors, got {type(x)}")
 
 
 def _unpack_output(dual, strict):
-    if not isinstance(dual, _ag.Tensor):
+    vm = _vmap_module()
+    if not (isinstance(dual, _ag.Tensor) or vm.is_batched(dual)):
         raise RuntimeError(f"{_JVP}: expected f(*args) to return only tensors, got "
                            f"unsupported type {type(dual)}")
     primal, tangent = _fwad.unpack_dual(dual)
@@ -49,13 +51,10 @@ def _jvp_with_argnums(func, primals, tangents, argnums, strict, has_aux):
             "example, if primals is a tuple of 3 tensors, tangents also must be. Got primals "
             f"with structure {primals_spec} and tangents with structure {tangents_spec}")
     vm = _vmap_module()
-    lv = vm._current_level(tuple(flat_primals) + tuple(flat_tangents), {})
-    if lv:
-        # under vmap: one jvp per sample (PyTorch batches the dual tensors; same values)
-        return vm.per_sample(vm._Ctx(lv), lambda p, t: _jvp_with_argnums(
-            func, p, t, argnums, strict, has_aux), (primals, tangents), {})
     _tensors_only(flat_primals, _JVP, "primals")
     _tensors_only(flat_tangents, _JVP, "tangents")
+    # under vmap every dual is batched at every active level (Note [jvp under vmap])
+    want = [e[0] for e in vm.active_levels()]
     # a jvp inside a jvp shares the one dual level (PyTorch's JVP_NESTING)
     outer = _fwad._current_level >= 0
     level = None if outer else _fwad.dual_level()
@@ -63,7 +62,14 @@ def _jvp_with_argnums(func, primals, tangents, argnums, strict, has_aux):
         level.__enter__()
     try:
         with _fwad._set_fwd_grad_enabled(True):
-            flat_duals = tuple(_fwad.make_dual(p, t) for p, t in zip(flat_primals, flat_tangents))
+            if want:
+                lv = _fwad._current_level
+                flat_duals = tuple(vm.make_dual_batched(
+                    p, t, lambda p, t: _fwad.make_dual(p, t, level=lv), want)
+                    for p, t in zip(flat_primals, flat_tangents))
+            else:
+                flat_duals = tuple(_fwad.make_dual(p, t)
+                                   for p, t in zip(flat_primals, flat_tangents))
             duals = tree_unflatten(flat_duals, primals_spec)
             if argnums is not None:
                 args = list(primals)
@@ -84,7 +90,7 @@ def _jvp_with_argnums(func, primals, tangents, argnums, strict, has_aux):
                 raise RuntimeError(f"{_JVP}: Expected f to be a function that has non-empty "
                                    f"output (got output = {flat_out})")
             for o in flat_out:
-                if not isinstance(o, _ag.Tensor):
+                if not (isinstance(o, _ag.Tensor) or vm.is_batched(o)):
                     raise RuntimeError(f"{_JVP}: expected f(*primals) to return only tensors, "
                                        f"got unsupported type {type(o)}")
             # (the level's exit drops the tangents: the results leave it as plain tensors,
@@ -113,26 +119,25 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
 
 
 def _basis(flat_primals, numels):
-    """One tangent per input element: the rows of an identity over all of them, split
-    by input and shaped like it (PyTorch's _construct_standard_basis_for)."""
+    """The standard basis over all the inputs' elements, split by input: for each input,
+    a (total, *input.shape) tensor whose row k is 1 at element k when k falls in that
+    input (PyTorch's _construct_standard_basis_for)."""
     total = sum(numels)
-    rows = []
-    for k in range(total):
-        parts, start = [], 0
-        for p, n in zip(flat_primals, numels):
-            t = _ag.zeros(n, dtype=p.dtype)
-            if start <= k < start + n:
-                t[k - start] = 1
-            parts.append(t.view(p.shape))
-            start += n
-        rows.append(parts)
-    return rows
+    parts, start = [], 0
+    for p, n in zip(flat_primals, numels):
+        part = _ag.zeros(total, n, dtype=p.dtype)
+        if n:
+            part[start:start + n] = _ag.eye(n, dtype=p.dtype)
+        parts.append(part.view((total,) + tuple(p.shape)))
+        start += n
+    return parts
 
 
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     """The Jacobian of func with respect to the argument(s) argnums, by forward mode, as
-    torch.func.jacfwd: one jvp per input element (PyTorch vmaps them; the values are the
-    same).
+    torch.func.jacfwd: one jvp over the whole standard basis of tangents, vmapped
+    (Note [jvp under vmap]); ``randomness`` is that vmap's ("error": a random op in func
+    raises).
 
     >>> import autograd_core as torch
     >>> from autograd_core.func import jacfwd
@@ -145,31 +150,44 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
                            f"'same'. Got {randomness}")
 
     def wrapper_fn(*args):
+        _error_if_complex("jacfwd", args, True)
         primals = args if argnums is None else _slice_argnums(args, argnums)
         flat_primals, primals_spec = tree_flatten(primals)
         numels = tuple(p.numel() for p in flat_primals)
-        columns, aux, spec = [], None, None
-        for row in _basis(flat_primals, numels):
-            basis = tree_unflatten(row, primals_spec)
+        basis = tree_unflatten(_basis(flat_primals, numels), primals_spec)
+
+        def push_jvp(basis):
             out = _jvp_with_argnums(func, args, basis, argnums, False, has_aux)
-            if has_aux:
-                _, jvp_out, aux = out
-            else:
-                _, jvp_out = out
-            flat, spec = tree_flatten(jvp_out)
-            columns.append(flat)
-        if not columns:     # every input is empty: one evaluation gives the shapes
+            _error_if_complex("jacfwd", out[0], False)
+            if not has_aux:
+                return out[1]
+            # (the aux leaves leave the vmap as its outputs do: tensors only)
+            for leaf in tree_flatten(out[2])[0]:
+                if not (isinstance(leaf, _ag.Tensor) or _vmap_module().is_batched(leaf)):
+                    raise RuntimeError(f"Expected tensors, got unsupported type {type(leaf)}")
+            return out[1], out[2]
+
+        aux = None
+        if sum(numels) == 0:
+            # every input is empty: one jvp (zero tangents) gives the shapes; the
+            # Jacobians have a trailing dim of size 0
             out = _jvp_with_argnums(func, args, tree_unflatten(
-                [_ag.zeros_like(p) for p in flat_primals], primals_spec), argnums, False, has_aux)
+                [_ag.zeros_like(p) for p in flat_primals], primals_spec), argnums, False,
+                has_aux)
+            aux = out[2] if has_aux else None
             flat, spec = tree_flatten(out[1])
-            if has_aux:
-                aux = out[2]
-            jac_outs = [_ag.zeros(tuple(o.shape) + (0,), dtype=o.dtype) for o in flat]
+            jac_outs = [_ag.zeros((0,) + tuple(o.shape), dtype=o.dtype) for o in flat]
         else:
-            # (out..., total): column k is the derivative along input element k
-            jac_outs = [_ag.stack([c[i] for c in columns], dim=-1) for i in range(len(columns[0]))]
+            results = _vmap_module().vmap(push_jvp, randomness=randomness)(basis)
+            if has_aux:
+                results, aux = results
+                # aux came out once per basis row; the function's own is any row
+                flat_aux, aux_spec = tree_flatten(aux)
+                aux = tree_unflatten([a[0] for a in flat_aux], aux_spec)
+            jac_outs, spec = tree_flatten(results)
         result = []
         for jac in jac_outs:
+            jac = jac.movedim(0, -1)            # (out..., total)
             pieces = _ag.split(jac, list(numels), dim=-1)
             per_input = [piece.reshape(tuple(jac.shape[:-1]) + tuple(p.shape))
                          for piece, p in zip(pieces, flat_primals)]

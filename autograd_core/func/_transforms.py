@@ -196,8 +196,10 @@ def _finish(tree, keep):
     vm = _vmap_module()
     leaves, spec = tree_flatten(tree)
     if keep == TANGENTS_ONLY:
-        return tree_unflatten([_without_history(x) if isinstance(x, _ag.Tensor) else x
-                               for x in leaves], spec)
+        # (under vmap, on the physical dual: Note [jvp under vmap] in _forward.py)
+        return tree_unflatten([_without_history(x) if isinstance(x, _ag.Tensor) else
+                               vm.rewrap(_without_history(vm.physical(x)), vm.levels_of(x))
+                               if vm.is_batched(x) else x for x in leaves], spec)
     return tree_unflatten([vm.detach_any(x) if isinstance(x, _ag.Tensor) or vm.is_batched(x)
                            else x for x in leaves], spec)
 
@@ -441,9 +443,9 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
 
 
 def hessian(func, argnums=0):
-    """The Hessian of func w.r.t. ``args[argnums]``. PyTorch computes
-    ``jacfwd(jacrev(func))``; until forward mode exists here this is
-    ``jacrev(jacrev(func))``, the same values.
+    """The Hessian of func w.r.t. ``args[argnums]``: ``jacfwd(jacrev(func))``, as
+    PyTorch's (forward-over-reverse, the jvp batched over the basis: Note [jvp under
+    vmap] in func/_vmap.py).
 
     >>> import autograd_core as torch
     >>> from autograd_core.func import hessian
@@ -451,4 +453,5 @@ def hessian(func, argnums=0):
     tensor([[ 6.,  0.],
             [ 0., 12.]])
     """
-    return jacrev(jacrev(func, argnums), argnums)
+    from autograd_core.func._forward import jacfwd
+    return jacfwd(jacrev(func, argnums), argnums)

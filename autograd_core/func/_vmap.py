@@ -289,6 +289,45 @@ def detach_any(x):
     return x.detach()
 
 
+# Note [jvp under vmap]: a dual tensor made under vmap from a BatchedTensor primal or
+# tangent (vmap(jvp), jacfwd's vmap over the basis of tangents, autograd.functional's
+# vectorized forward-mode jacobian, gradcheck's batched forward check) is made on the
+# physical tensors, primal and tangent each batched at the levels of either (the
+# unbatched one expanded, then copied, since a dual's tangent takes its primal's layout
+# and an expanded layout has one memory location for every sample), and handed back as
+# a BatchedTensor. The function's ops dispatch through the batching rules down to the
+# physical duals, whose forward formulas then run once over the whole batch (samples
+# never mix, as in Note [grad under vmap]); unpacking a batched dual unpacks its
+# physical dual and rewraps primal and tangent at its levels. PyTorch keeps an
+# unbatched primal unbatched; the values are the same.
+
+def make_dual_batched(tensor, tangent, make, want=None):
+    """make(primal, tangent) on physical tensors batched at the levels of want
+    (ascending; by default those of tensor and tangent), as a BatchedTensor (Note [jvp
+    under vmap])."""
+    if tuple(tensor.shape) != tuple(tangent.shape):
+        # (the logical shapes: make_dual's own check sees the physical ones)
+        raise RuntimeError(f"Trying to set a forward gradient that has a different size "
+                           f"than that of the original Tensor, this is not supported. "
+                           f"Tensor is of size {list(tensor.shape)} while the given forward "
+                           f"gradient is of size {list(tangent.shape)}.")
+    if want is None:
+        want = sorted(set(levels_of(tensor)) | set(levels_of(tangent)))
+
+    def at_levels(x):
+        p = _batch_at_levels(x, want)
+        return p.clone() if len(levels_of(x)) != len(want) else p
+    return rewrap(make(at_levels(tensor), at_levels(tangent)), list(reversed(want)))
+
+
+def unpack_dual_batched(tensor, unpack):
+    """unpack(physical dual) -> (primal, tangent or None), each rewrapped at tensor's
+    levels (Note [jvp under vmap])."""
+    levels = levels_of(tensor)
+    primal, tangent = unpack(physical(tensor))
+    return rewrap(primal, levels), None if tangent is None else rewrap(tangent, levels)
+
+
 # Note [grad under vmap]: grad run inside vmap (per-sample gradients) makes its inputs
 # batched at every active vmap level, expanding an unbatched one (a shared weight) to
 # one copy per sample, and takes its aliases on the physical tensors. The function's
@@ -551,6 +590,8 @@ def _random(ctx, func, name, args, kwargs):
         return ctx.wrap(func(*[ctx.value(a) for a in args], **kwargs))
     if mode == "error":
         raise RuntimeError(_RANDOM_ERROR)
+    if mode == _LEGACY:
+        raise RuntimeError(_LEGACY_RANDOM_ERROR)
     inplace = name.endswith("_")
     self = args[0]
     if mode == "different":
@@ -1391,3 +1432,141 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             res.append(_ag.cat(pieces, d) if d is not None else pieces[0])
         return tree_unflatten(res, out_spec)
     return wrapped
+
+
+@_rule("nelement")
+def _nelement(ctx, func, name, args, kwargs):
+    # metadata: the logical tensor's element count (autograd.functional asks for it)
+    return args[0].numel()
+
+
+# ---------------------------------------------------------------- the legacy vmap
+
+# torch._vmap_internals' vmap (what gradcheck's batched checks run): the same batching,
+# a random op on a batched tensor raising its own message (a random creation call with
+# no tensor to dispatch on is left unbatched, as there)
+_LEGACY = "legacy"
+_LEGACY_RANDOM_ERROR = ("vmap: We do not yet support calling random operations inside of "
+                        "vmap. Please perform random operations outside of vmap as a "
+                        "workaround")
+
+
+def _legacy_validate(func, out):
+    name = _fname(func)
+    if _is_tensorish(out):
+        return
+    if not isinstance(out, tuple):
+        raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got type "
+                         f"{type(out)} as the return.")
+    for idx, o in enumerate(out):
+        if not _is_tensorish(o):
+            raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got "
+                             f"type {type(o)} for return {idx}.")
+
+
+def legacy_vmap(func, in_dims=0, out_dims=0, allow_none_pass_through=False):
+    """torch._vmap_internals._vmap: vmap whose func returns a Tensor or a tuple of
+    Tensors (None too, where allow_none_pass_through: it comes out as None)."""
+    @functools.wraps(func)
+    def wrapped(*args):
+        if not (isinstance(out_dims, int) or (isinstance(out_dims, tuple) and
+                                              all(isinstance(d, int) for d in out_dims))):
+            raise ValueError(f"vmap({_fname(func)}, ..., out_dims={out_dims}): `out_dims` "
+                             f"must be an int or a tuple of int representing where in the "
+                             f"outputs the vmapped dimension should appear.")
+        flat_args, flat_dims, spec = _broadcast_in_dims(func, in_dims, args)
+        size = _batch_size(func, in_dims, flat_args, flat_dims)
+        nones = []
+
+        def checked(*a):
+            out = func(*a)
+            if allow_none_pass_through and isinstance(out, tuple):
+                nones.extend(i for i, o in enumerate(out) if o is None)
+                out = tuple(_ag.zeros(()) if o is None else o for o in out)
+            else:
+                _legacy_validate(func, out)
+            return out
+        checked.__name__ = _fname(func)
+        res, _, out_spec = _run(checked, flat_args, flat_dims, spec, size, out_dims, _LEGACY,
+                                {})
+        out = tree_unflatten(res, out_spec)
+        if nones:
+            out = tuple(None if i in nones else o for i, o in enumerate(out))
+        return out
+    return wrapped
+
+
+# ---------------------------------------------------------------- custom Functions
+
+class VmapInfo(tuple):
+    """What a Function's vmap staticmethod is told: batch_size, randomness."""
+    __slots__ = ()
+
+    def __new__(cls, batch_size, randomness):
+        return tuple.__new__(cls, (batch_size, randomness))
+
+    batch_size = property(operator.itemgetter(0))
+    randomness = property(operator.itemgetter(1))
+
+
+_EXTENDING = "For more details, please see https://pytorch.org/docs/main/notes/extending.func.html"
+
+
+def custom_function_apply(cls, args, kwargs):
+    """cls.apply with BatchedTensor arguments (Note [Function under vmap] in
+    autograd/function.py)."""
+    from autograd_core.autograd.function import Function
+    ctx = _Ctx(_current_level(args, kwargs))
+    mode = _level_info(ctx.level)[2]
+    if mode == _LEGACY:
+        return per_sample(ctx, cls.apply, args, kwargs)
+    if not cls._new_style:
+        raise RuntimeError("In order to use an autograd.Function with functorch transforms "
+                           "(vmap, grad, jvp, jacrev, ...), it must override the setup_context "
+                           f"staticmethod. {_EXTENDING}")
+    if any(is_batched(v) for v in kwargs.values()):
+        raise NotImplementedError(f"Run vmap on autograd.Function with kwarg-only Tensor args. "
+                                  f"Please do not pass kwarg-only Tensors to autograd.Function. "
+                                  f"Got: {kwargs}")
+    overridden = cls.vmap is not Function.vmap
+    if cls.generate_vmap_rule:
+        if overridden:
+            raise RuntimeError(f"You tried to vmap over {cls.__name__}, but it has both "
+                               f"generate_vmap_rule=True and an overridden vmap staticmethod. "
+                               f"Please set generate_vmap_rule=False or delete the overridden "
+                               f"vmap staticmethod to avoid ambiguity. {_EXTENDING}")
+        return per_sample(ctx, cls.apply, args, kwargs)
+    if not overridden:
+        raise RuntimeError(f"You tried to vmap over {cls.__name__}, but it does not have vmap "
+                           f"support. Please override and implement the vmap staticmethod or "
+                           f"set generate_vmap_rule=True. {_EXTENDING}")
+    in_dims = tuple(0 if ctx.batched(a) else None for a in args)
+    values = [ctx.value(a) for a in args]
+    result = cls.vmap(VmapInfo(ctx.size, mode), in_dims, *values, **kwargs)
+    base = ("Expected the vmap staticmethod to have two returns, an output and out_dims with "
+            "pytree structure compatible with the output. ")
+    if not isinstance(result, tuple):
+        raise RuntimeError(base + f"Got a {type(result)} instead")
+    if len(result) != 2:
+        raise RuntimeError(base + f"Got {len(result)} returns instead")
+    output, out_dims = result
+    flat, spec = tree_flatten(output)
+    dims = [out_dims] * len(flat) if out_dims is None or isinstance(out_dims, int) \
+        else _broadcast_prefix(out_dims, output)
+    if dims is None:
+        raise RuntimeError(
+            f"The autograd.Function's vmap staticmethod returned an incompatible (output, "
+            f"out_dims) tuple. Expected out_dims={out_dims} to be compatible with the "
+            f"structure of `output`. out_dims has structure {tree_flatten(out_dims)[1]} but "
+            f"output has structure {spec}. {_EXTENDING}")
+    originals = {id(v): a for v, a in zip(values, args)}
+    wrapped = []
+    for o, d in zip(flat, dims):
+        if not isinstance(o, Tensor):
+            wrapped.append(o)
+        elif id(o) in originals:           # an input returned as is keeps its identity
+            wrapped.append(originals[id(o)])
+        else:
+            wrapped.append(o if d is None else
+                           BatchedTensor(o.movedim(d, 0) if d != 0 else o, ctx.level))
+    return tree_unflatten(wrapped, spec)

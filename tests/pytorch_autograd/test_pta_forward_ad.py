@@ -8,7 +8,7 @@ import weakref
 
 import pytest
 
-from _diff import catch, data, same
+from _diff import catch, data, issue8, same
 
 
 def fw(torch):
@@ -323,15 +323,37 @@ class TestAutogradForwardMode:
 
 
 class TestAutogradForwardModeBatchedGrad:
-    # PyTorch runs these under vmap; here each one is the single-tangent case of the same
-    # program (the batched one needs vmap)
+    # PyTorch runs the layout tests under torch._vmap_internals' vmap and checks tensor
+    # identities; here the last three are the single-tangent case of the same program
     def test_out_of_place_basic(self):
         def prog(torch):
+            a = data(torch, 4, 4, seed=16, requires_grad=True)
+            b = data(torch, 4, 4, seed=17, requires_grad=True)
+            kw = dict(check_forward_ad=True, check_batched_grad=True,
+                      check_batched_forward_grad=True)
+            return (torch.autograd.gradcheck(torch.sin, a, **kw),
+                    torch.autograd.gradcheck(torch.add, (a, b), **kw))
+        same(prog)
+
+    @issue8("under vmap a dual's primal is expanded and copied (Note [jvp under vmap]): the "
+            "unpacked tangent is a new BatchedTensor, and as_strided runs per sample "
+            "without vmap's bounds check")
+    def test_metadata_check_for_storage_numel_skipped(self):
+        def prog(torch):
             fwAD = fw(torch)
-            with fwAD.dual_level():
-                a = fwAD.make_dual(data(torch, 4, seed=16), data(torch, 4, seed=17))
-                b = fwAD.make_dual(data(torch, 4, seed=18), data(torch, 4, seed=19))
-                return [fwAD.unpack_dual(f)[1] for f in (a * b, a.sin(), (a + b).exp())]
+            primal = data(torch, 5, seed=30)[:4].detach()
+            seen = []
+
+            def jvp(tangent):
+                with fwAD.dual_level():
+                    dual = fwAD.make_dual(primal, tangent)
+                    _, unpacked = fwAD.unpack_dual(dual)
+                    # no copy of the tangent; as_strided past the view raises
+                    seen.append(unpacked is tangent)
+                    seen.append(catch(dual.as_strided, (5,), (1,), 0))
+                return unpacked
+            out = torch._vmap_internals._vmap(jvp, 0, 0)(data(torch, 10, 4, seed=31))
+            return out, seen
         same(prog)
 
     def test_out_of_place_not_same_layout(self):
@@ -703,6 +725,42 @@ def test_gradcheck_check_forward_or_backward_only():
         both = torch.autograd.gradcheck(UserFn.apply, (x,), check_forward_ad=True,
                                         raise_exception=False, check_undefined_grad=False)
         return fwd_only, both
+    same(prog)
+
+
+def test_gradcheck_forward_ad_batched_grad():
+    def prog(torch):
+        x = data(torch, 2, seed=32, requires_grad=True)
+        kw = dict(check_forward_ad=True, check_backward_ad=False, check_batched_grad=False,
+                  check_undefined_grad=False, check_batched_forward_grad=True)
+        # several outputs, a non-tensor input; an input the output does not use
+        first = torch.autograd.gradcheck(lambda a, b: (a.clone(), a + 1), (x, 1), **kw)
+        second = torch.autograd.gradcheck(lambda a, c: a.clone(), (x, x.clone()), **kw)
+        return first, second
+    same(prog)
+
+
+@issue8("a custom Function under torch._vmap_internals' vmap runs once per sample, so its "
+        "jvp sees one plain tangent and a random op there does not raise")
+def test_gradcheck_forward_ad_batched_grad_random_in_jvp():
+    # the last case of test_gradcheck_forward_ad_batched_grad
+    def prog(torch):
+        class Fn(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, foo):
+                return foo * 2
+
+            @staticmethod
+            def vjp(ctx, gO):
+                return gO * 2
+
+            @staticmethod
+            def jvp(ctx, gI):
+                torch.randn_like(gI)
+                return gI * 2
+        x = data(torch, 2, seed=32, requires_grad=True)
+        return catch(torch.autograd.gradcheck, Fn.apply, (x,), check_forward_ad=True,
+                     check_batched_forward_grad=True)
     same(prog)
 
 

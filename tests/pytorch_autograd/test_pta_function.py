@@ -324,6 +324,34 @@ def test_not_implemented_grad():
     same(no_derivative, must_raise=True)
 
 
+def test_custom_function_vmap_defaults():
+    def prog(torch):
+        class MySquare(torch.autograd.Function):
+            @staticmethod
+            def forward(x):
+                return x ** 2
+
+            @staticmethod
+            def setup_context(ctx, inputs, output):
+                x, = inputs
+                ctx.save_for_backward(x)
+
+            @staticmethod
+            def backward(ctx, gO):
+                x, = ctx.saved_tensors
+                return gO * 2 * x
+
+        # and what the defaults mean under vmap: no rule, so vmap raises
+        x = data(torch, 3, 2, seed=41)
+        try:
+            torch.vmap(MySquare.apply)(x)
+            raised = None
+        except RuntimeError as e:
+            raised = str(e)
+        return MySquare.generate_vmap_rule, hasattr(MySquare, "vmap"), raised
+    same(prog)
+
+
 def test_custom_function_setup_context_simple():
     def prog(torch):
         class MySquare(torch.autograd.Function):

@@ -284,6 +284,44 @@ def test_anomaly_mode_no_check_nan():
 
 # ----------------------------------------------------------------------- gradcheck
 
+def test_gradcheck_check_batched_grad():
+    # PyTorch's case is a sparse input whose batched backward fails; the dense part: a
+    # batched-gradient failure raises with gradcheck's batched message, or gives False
+    # with raise_exception=False (here a backward that counts its calls, so the vmapped
+    # vector-Jacobian product differs from the ones computed one at a time)
+    def prog(torch):
+        def make():
+            calls = [0]
+
+            class Counting(torch.autograd.Function):
+                @staticmethod
+                def forward(ctx, a):
+                    return a * 2
+
+                @staticmethod
+                def backward(ctx, g):
+                    calls[0] += 1
+                    return g * calls[0]
+            return Counting.apply
+
+        x = data(torch, 3, seed=40, requires_grad=True)
+        loose = dict(atol=1e9, rtol=1e9, nondet_tol=1e9, check_undefined_grad=False)
+        out = []
+        for fast_mode in (True, False):
+            try:
+                torch.autograd.gradcheck(make(), (x,), check_batched_grad=True,
+                                         fast_mode=fast_mode, **loose)
+                out.append(None)
+            except RuntimeError as e:
+                out.append("gradcheck or gradgradcheck failed while testing batched "
+                           "gradient" in str(e))
+            out.append(torch.autograd.gradcheck(make(), (x,), check_batched_grad=True,
+                                                raise_exception=False, fast_mode=fast_mode,
+                                                **loose))
+        return out
+    same(prog)
+
+
 def test_gradcheck_single_input():
     def prog(torch):
         def f(inp):
