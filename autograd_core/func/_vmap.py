@@ -796,6 +796,11 @@ def _permute(ctx, func, name, args, kwargs):
        "unsqueeze_", "t_", "transpose_", "adjoint", "matrix_power")
 def _dim_ops(ctx, func, name, args, kwargs):
     self = args[0]
+    if name == "unsqueeze" and len(args) == 2 and not kwargs and type(args[1]) is int and \
+            ctx.batched(self):
+        # the common case first (a per-sample loss's x.unsqueeze(0))
+        v = self._value
+        return BatchedTensor(v.unsqueeze(_wrap_dim(args[1], v.dim()) + 1), ctx.level)
     if not ctx.batched(self) or any(ctx.batched(a) for a in args[1:] if name not in (
             "gather", "take_along_dim", "index_select")) or kwargs.get("dim") is not None and \
             name not in ("unbind", "split", "chunk", "tensor_split", "squeeze", "unflatten",
@@ -1057,7 +1062,8 @@ class _SharedWeightLinear(_ag.autograd.Function):
                 gw = _nn_ops._per_sample_outer(gf.reshape(B, -1), xf.reshape(B, -1))
         if ctx.needs_input_grad[2]:
             if ctx.b_batched:
-                gb = g.reshape(B, -1, g.shape[-1]).sum(1)
+                gb = g.reshape(B, -1, g.shape[-1])
+                gb = gb.reshape(B, -1) if gb.shape[1] == 1 else gb.sum(1)
             else:
                 gb = g.reshape(-1, g.shape[-1]).sum(0)
         return gx, gw, gb, None
