@@ -186,3 +186,16 @@ def test_per_sample_outer_kernel_dtypes_and_layouts():
     assert tuple(nn_ops._per_sample_outer(ag.zeros(0, 3), ag.zeros(0, 2)).shape) == (0, 3, 2)
     with pytest.raises(RuntimeError):
         nn_ops._per_sample_outer(ag.zeros(2, 3), ag.zeros(3, 2))
+
+
+def test_per_sample_cross_entropy_with_ignored_targets():
+    # one row per sample: the mean over the non-ignored rows (NaN where the only row is
+    # ignored), values and per-sample gradients
+    def prog(m):
+        out, t = data(m, 4, 5, seed=1), m.tensor([1, -100, 3, 0])
+        F = m.nn.functional
+
+        def f(o, t):
+            return F.cross_entropy(o.unsqueeze(0), t.unsqueeze(0))
+        return m.func.vmap(f)(out, t), m.func.vmap(m.func.grad(f))(out, t)
+    same(prog)

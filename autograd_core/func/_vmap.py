@@ -1237,6 +1237,8 @@ def _class_loss(ctx, func, name, args, kwargs):
         if red == "sum":
             return ctx.wrap(per.sum(dims))
         valid = (vt != ignore).to(per.dtype)
+        if per.dim() == 2 and per.shape[1] == 1:     # one row per sample: no sums
+            return ctx.wrap(per.view(per.shape[0]) / valid.view(per.shape[0]))
         return ctx.wrap(per.sum(dims) / valid.sum(dims))
     return NotImplemented
 
@@ -1278,6 +1280,12 @@ def _broadcast_in_dims(func, in_dims, args):
     flat_args, spec = tree_flatten(args)
     if isinstance(in_dims, int):
         flat_dims = [in_dims] * len(flat_args)
+    elif type(in_dims) is tuple and len(in_dims) == len(args) and all(
+            d is None or type(d) is int for d in in_dims):
+        # one dim per argument (the usual spelling): each applies to its argument's leaves
+        flat_dims = []
+        for d, child in zip(in_dims, spec.children_specs):
+            flat_dims += [d] * child.num_leaves
     else:
         flat_dims = _broadcast_prefix(in_dims, args)
         if flat_dims is None:
