@@ -1012,6 +1012,9 @@ def _matmul(ctx, func, name, args, kwargs):
     return ctx.wrap(out)
 
 
+_linear_op = _nn_ops.NN_FUNCTIONAL["linear"]     # F.linear's compiled op (plain tensors)
+
+
 class _SharedWeightLinear(_ag.autograd.Function):
     """x @ w.T + b for a batch of samples whose weights w (B, out, in) are one matrix
     expanded (stride 0 along the batch): grad's per-sample copies of a shared weight
@@ -1028,17 +1031,13 @@ class _SharedWeightLinear(_ag.autograd.Function):
         ctx.save_for_backward(x, w)
         ctx.b_batched = b_batched
         w0 = w[0]
-        if b is None:
-            return _ag.matmul(x, w0.t())
-        x2 = x.reshape(-1, x.shape[-1])
-        if not b_batched:
-            out = _ag.addmm(b, x2, w0.t())
-        elif b.stride(0) == 0:
-            out = _ag.addmm(b[0], x2, w0.t())
-        else:
-            out = _ag.mm(x2, w0.t())
-            out.view(x.shape[0], -1, out.shape[-1]).add_(b.unsqueeze(1))
-        return out.view(tuple(x.shape)[:-1] + (out.shape[-1],))
+        if b is None or not b_batched:
+            return _linear_op(x, w0, b)
+        if b.stride(0) == 0:
+            return _linear_op(x, w0, b[0])
+        out = _linear_op(x, w0)
+        out.view(x.shape[0], -1, out.shape[-1]).add_(b.unsqueeze(1))
+        return out
 
     @staticmethod
     def backward(ctx, g):
