@@ -328,6 +328,29 @@ void agc_threshold_##SUFFIX(const T *x, double th, double value, T *out, size_t 
     for_items((ptrdiff_t)n, 1, threshold_range_##SUFFIX, &a);                                    \
 }
 
+/* Item (b, o) of the per-sample outer products is row o of sample b's matrix. */
+#define ROWS_OUTER(SUFFIX, T)                                                                    \
+AGC_CLONES static void rows_outer_range_##SUFFIX(void *ctx, ptrdiff_t begin, ptrdiff_t end)      \
+{                                                                                                \
+    const loop_args *a = ctx;                                                                    \
+    const ptrdiff_t O = a->C, N = a->L;                                                          \
+    const T *g = a->src, *x = a->aux;                                                            \
+    T *out = (T *)a->dst + begin * N;                                                            \
+    for (ptrdiff_t r = begin; r < end; r++, out += N) {                                          \
+        const T s = g[r];                                                                        \
+        const T *xr = x + (r / O) * N;                                                           \
+        for (ptrdiff_t i = 0; i < N; i++)                                                        \
+            out[i] = s * xr[i];                                                                  \
+    }                                                                                            \
+}                                                                                                \
+                                                                                                 \
+void agc_rows_outer_##SUFFIX(const T *g, const T *x, T *out, ptrdiff_t B, ptrdiff_t O,           \
+                             ptrdiff_t N)                                                        \
+{                                                                                                \
+    loop_args a = {.src = g, .aux = x, .dst = out, .C = O, .L = N};                              \
+    for_items(B * O, N, rows_outer_range_##SUFFIX, &a);                                          \
+}
+
 /* Item r of (log_)softmax and their gradients is row r. The maximum is subtracted before
  * exp, as PyTorch does; a NaN in a row makes it NaN. */
 #define SOFTMAX_ROWS(SUFFIX, T, EXP)                                                             \
@@ -475,6 +498,8 @@ MAXPOOL_BACKWARD(f32, float)
 MAXPOOL_BACKWARD(f64, double)
 THRESHOLD(f32, float)
 THRESHOLD(f64, double)
+ROWS_OUTER(f32, float)
+ROWS_OUTER(f64, double)
 SOFTMAX_ROWS(f32, float, expf)
 SOFTMAX_ROWS(f64, double, exp)
 SOFTMAX_BACKWARD_ROWS(f32, float, expf)

@@ -66,6 +66,14 @@ int agc_maxpool2d_backward_f64(const double *gout, const int64_t *idx, double *g
 void agc_threshold_f32(const float *x, double th, double value, float *out, size_t n);
 void agc_threshold_f64(const double *x, double th, double value, double *out, size_t n);
 
+/* Per-sample outer products: out (B, O, N) with out[b, o, i] = g[b, o] * x[b, i], for
+ * g (B, O) and x (B, N) (the per-sample weight gradients of a linear layer, one row
+ * per sample). */
+void agc_rows_outer_f32(const float *g, const float *x, float *out, ptrdiff_t B, ptrdiff_t O,
+                        ptrdiff_t N);
+void agc_rows_outer_f64(const double *g, const double *x, double *out, ptrdiff_t B, ptrdiff_t O,
+                        ptrdiff_t N);
+
 /* softmax (log_ == 0) or log_softmax over each of `rows` contiguous rows of n values, one
  * row at a time (as PyTorch's last-dim kernel: the row's maximum subtracted, a NaN in a
  * row makes the row NaN); the sum of the exponentials accumulates in double. */

@@ -60,9 +60,14 @@ def _argnum_positions(args, argnums):
 
 # ---------------------------------------------------------------- differentiable aliases
 
+_VMAP = []                   # autograd_core.func._vmap, imported on first use
+
+
 def _vmap_module():
-    from autograd_core.func import _vmap
-    return _vmap
+    if not _VMAP:
+        from autograd_core.func import _vmap
+        _VMAP.append(_vmap)
+    return _VMAP[0]
 
 
 def _make_differentiable(x):
@@ -255,6 +260,9 @@ def _grad_and_value_impl(func, argnums, has_aux, args, kwargs):
         grads = _autograd_grad([output], flat, create_graph=bool(keep))
         grad_input = tree_unflatten(grads, spec)
         value = (output, aux) if has_aux else output
+        if keep is False and not any(_physical(g).requires_grad for g in grads):
+            # fresh gradients without history (no create_graph): nothing to detach
+            return grad_input, _finish(value, keep)
         return _finish(grad_input, keep), _finish(value, keep)
 
 

@@ -20,6 +20,7 @@ import warnings
 
 import autograd_core as _ag
 from autograd_core import _vmap_state
+from autograd_core.ops import nn as _nn_ops
 from autograd_core.utils._pytree import tree_flatten, tree_unflatten
 
 Tensor = _ag.Tensor
@@ -268,6 +269,12 @@ def _batch_at_levels(x, want):
 
 def differentiable_batched(x, alias):
     """grad's differentiable alias of x under vmap (Note [grad under vmap])."""
+    if len(_LEVELS) == 1:        # one vmap: x is a tensor, or batched at that level
+        level, size = _LEVELS[0][0], _LEVELS[0][1]
+        if type(x) is BatchedTensor and x._level == level and isinstance(x._value, Tensor):
+            return BatchedTensor(alias(x._value), level)
+        if isinstance(x, Tensor):
+            return BatchedTensor(alias(x.unsqueeze(0).expand(size, *x.shape)), level)
     want = [e[0] for e in _LEVELS]
     p = alias(_batch_at_levels(x, want))
     return rewrap(p, list(reversed(want)))
@@ -379,6 +386,8 @@ class _Ctx:
 
     def wrap(self, out):
         lv = self.level
+        if type(out) is Tensor:
+            return BatchedTensor(out, lv)
         return _tree_map_tensors(lambda t: BatchedTensor(t, lv), out)
 
     def value(self, x):
@@ -418,9 +427,10 @@ def _rule(*names):
 def _dispatch(func, name, args, kwargs):
     lv = _current_level(args, kwargs)
     ctx = _Ctx(lv)
-    if kwargs.get("out") is not None:
-        return _fallback(ctx, func, name, args, kwargs)
-    kwargs = {k: v for k, v in kwargs.items() if not (k == "out" and v is None)}
+    if "out" in kwargs:
+        if kwargs["out"] is not None:
+            return _fallback(ctx, func, name, args, kwargs)
+        kwargs = {k: v for k, v in kwargs.items() if k != "out"}
     rule = _RULES.get(name)
     if rule is None and name.endswith("_") and not name.endswith("__"):
         rule = _RULES.get(name[:-1])
@@ -513,16 +523,34 @@ def _is_tensorish(x):
 
 
 def _pointwise(ctx, func, name, args, kwargs):
-    tensor_pos = [i for i, a in enumerate(args) if _is_tensorish(a)]
-    arranged, _ = _arrange(ctx, [args[i] for i in tensor_pos])
-    new = list(args)
-    for i, v in zip(tensor_pos, arranged):
-        new[i] = v
-    kw = dict(kwargs)
-    for k, v in kwargs.items():
+    for v in kwargs.values():
         if ctx.batched(v):
             return NotImplemented
-    return ctx.wrap(func(*new, **kw))
+    # _arrange inlined (the per-op hot path of vmap): batched operands' values padded
+    # to the widest logical rank
+    lv = ctx.level
+    rank = 0
+    for a in args:
+        if type(a) is BatchedTensor:
+            n = a._value.dim() - 1
+        elif isinstance(a, Tensor):
+            n = a.dim()
+        else:
+            continue
+        if n > rank:
+            rank = n
+    new = list(args)
+    for i, a in enumerate(args):
+        if type(a) is BatchedTensor and a._level == lv:
+            v = a._value
+            pad = rank - (v.dim() - 1)
+            if pad:
+                v = v.reshape((v.shape[0],) + (1,) * pad + tuple(v.shape)[1:])
+            new[i] = v
+    out = func(*new, **kwargs)
+    if type(out) is Tensor:
+        return BatchedTensor(out, lv)
+    return ctx.wrap(out)
 
 
 def _inplace_pointwise(ctx, func, name, args, kwargs):
@@ -809,6 +837,11 @@ def _permute(ctx, func, name, args, kwargs):
        "unsqueeze_", "t_", "transpose_", "adjoint", "matrix_power")
 def _dim_ops(ctx, func, name, args, kwargs):
     self = args[0]
+    if name == "unsqueeze" and len(args) == 2 and not kwargs and type(args[1]) is int and \
+            ctx.batched(self):
+        # the common case first (a per-sample loss's x.unsqueeze(0))
+        v = self._value
+        return BatchedTensor(v.unsqueeze(_wrap_dim(args[1], v.dim()) + 1), ctx.level)
     if not ctx.batched(self) or any(ctx.batched(a) for a in args[1:] if name not in (
             "gather", "take_along_dim", "index_select")) or kwargs.get("dim") is not None and \
             name not in ("unbind", "split", "chunk", "tensor_split", "squeeze", "unflatten",
@@ -1020,38 +1053,60 @@ def _matmul(ctx, func, name, args, kwargs):
     return ctx.wrap(out)
 
 
+_linear_op = _nn_ops.NN_FUNCTIONAL["linear"]     # F.linear's compiled op (plain tensors)
+
+
 class _SharedWeightLinear(_ag.autograd.Function):
-    """x @ w.T for a batch of samples whose weights w (B, out, in) are one matrix
+    """x @ w.T + b for a batch of samples whose weights w (B, out, in) are one matrix
     expanded (stride 0 along the batch): grad's per-sample copies of a shared weight
-    (Note [grad under vmap]). The forward is one matrix product with the shared matrix;
-    the backward gives each sample's weight gradient as an outer product (broadcast
-    multiply, not B matrix products of inner size 1) and the input gradient by one
-    product, per sample exact under create_graph."""
+    (Note [grad under vmap]). b is None, unbatched (out,), or batched (B, out) (grad's
+    per-sample copies of a shared bias, or a vmapped bias). The forward is one matrix
+    product with the shared matrix, the bias added in place; the backward gives each
+    sample's weight gradient as an outer product (one pass in C for one row per sample,
+    not B matrix products of inner size 1), the input gradient by one product and the
+    bias gradient by a sum over each sample's rows, per sample exact under create_graph
+    (the formulas are then the library's differentiable ops)."""
 
     @staticmethod
-    def forward(ctx, x, w):
+    def forward(ctx, x, w, b, b_batched):
         ctx.save_for_backward(x, w)
-        return _ag.matmul(x, w[0].t())
+        ctx.b_batched = b_batched
+        w0 = w[0]
+        if b is None or not b_batched:
+            return _linear_op(x, w0, b)
+        if b.stride(0) == 0:
+            return _linear_op(x, w0, b[0])
+        out = _linear_op(x, w0)
+        out.view(x.shape[0], -1, out.shape[-1]).add_(b.unsqueeze(1))
+        return out
 
     @staticmethod
     def backward(ctx, g):
         x, w = ctx.saved_tensors
-        gx = gw = None
+        gx = gw = gb = None
+        graph = _ag.is_grad_enabled()        # create_graph: differentiable formulas
+        B = x.shape[0]
         if ctx.needs_input_grad[0]:
-            if _ag.is_grad_enabled():
-                gx = _ag.matmul(g, w) if g.dim() == 3 else \
-                    _ag.matmul(g.unsqueeze(-2), w).squeeze(-2)
+            if graph:        # through the expanded w: each sample's second derivatives
+                gx = _ag.matmul(g.reshape(B, -1, g.shape[-1]), w).view(tuple(x.shape))
             else:
                 gx = _ag.matmul(g, w[0])
         if ctx.needs_input_grad[1]:
-            B = x.shape[0]
             gf = g.reshape(B, -1, g.shape[-1])
             xf = x.reshape(B, -1, x.shape[-1])
-            if gf.shape[1] == 1:          # one row per sample: an outer product
+            if gf.shape[1] != 1:
+                gw = _ag.matmul(gf.transpose(1, 2), xf)
+            elif graph:                       # one row per sample: an outer product
                 gw = gf.transpose(1, 2) * xf
             else:
-                gw = _ag.matmul(gf.transpose(1, 2), xf)
-        return gx, gw
+                gw = _nn_ops._per_sample_outer(gf.reshape(B, -1), xf.reshape(B, -1))
+        if ctx.needs_input_grad[2]:
+            if ctx.b_batched:
+                gb = g.reshape(B, -1, g.shape[-1])
+                gb = gb.reshape(B, -1) if gb.shape[1] == 1 else gb.sum(1)
+            else:
+                gb = g.reshape(-1, g.shape[-1]).sum(0)
+        return gx, gw, gb, None
 
 
 @_rule("linear")
@@ -1061,10 +1116,16 @@ def _linear(ctx, func, name, args, kwargs):
     b = args[2] if len(args) > 2 else kwargs.get("bias")
     if not ctx.batched(w) and not ctx.batched(b):
         return ctx.wrap(func(x._value, w, b))       # the batch is one more leading dim
-    if ctx.batched(w) and ctx.batched(x) and isinstance(w._value, Tensor) and \
-            isinstance(x._value, Tensor) and w._value.stride(0) == 0 and x.dim() >= 1:
-        out = ctx.wrap(_SharedWeightLinear.apply(x._value, w._value))
-        return out if b is None else out + b
+    if ctx.batched(w) and ctx.batched(x) and type(w._value) is Tensor and \
+            type(x._value) is Tensor and w._value.stride(0) == 0 and x.dim() >= 1:
+        if b is None or type(b) is Tensor and b.dim() == 1:
+            return BatchedTensor(_SharedWeightLinear.apply(x._value, w._value, b, False),
+                                 ctx.level)
+        if ctx.batched(b) and type(b._value) is Tensor and b.dim() == 1:
+            return BatchedTensor(_SharedWeightLinear.apply(x._value, w._value, b._value, True),
+                                 ctx.level)
+        out = ctx.wrap(_SharedWeightLinear.apply(x._value, w._value, None, False))
+        return out + b
     out = _dispatch(_ag.matmul, "matmul", (x, _dispatch(Tensor.transpose, "transpose",
                                                          (w, -1, -2), {})), {})
     if b is not None:
@@ -1216,6 +1277,8 @@ def _class_loss(ctx, func, name, args, kwargs):
         if red == "sum":
             return ctx.wrap(per.sum(dims))
         valid = (vt != ignore).to(per.dtype)
+        if per.dim() == 2 and per.shape[1] == 1:     # one row per sample: no sums
+            return ctx.wrap(per.view(per.shape[0]) / valid.view(per.shape[0]))
         return ctx.wrap(per.sum(dims) / valid.sum(dims))
     return NotImplemented
 
@@ -1257,6 +1320,12 @@ def _broadcast_in_dims(func, in_dims, args):
     flat_args, spec = tree_flatten(args)
     if isinstance(in_dims, int):
         flat_dims = [in_dims] * len(flat_args)
+    elif type(in_dims) is tuple and len(in_dims) == len(args) and all(
+            d is None or type(d) is int for d in in_dims):
+        # one dim per argument (the usual spelling): each applies to its argument's leaves
+        flat_dims = []
+        for d, child in zip(in_dims, spec.children_specs):
+            flat_dims += [d] * child.num_leaves
     else:
         flat_dims = _broadcast_prefix(in_dims, args)
         if flat_dims is None:

@@ -57,6 +57,10 @@ cdef extern from "agc_nn.h" nogil:
                                    Py_ssize_t L, Py_ssize_t HW)
     void agc_threshold_f32(const float *x, double th, double value, float *out, size_t n)
     void agc_threshold_f64(const double *x, double th, double value, double *out, size_t n)
+    void agc_rows_outer_f32(const float *g, const float *x, float *out, Py_ssize_t B, Py_ssize_t O,
+                            Py_ssize_t I)
+    void agc_rows_outer_f64(const double *g, const double *x, double *out, Py_ssize_t B, Py_ssize_t O,
+                            Py_ssize_t I)
     void agc_softmax_rows_f32(const float *x, float *out, Py_ssize_t rows, Py_ssize_t n, int log)
     void agc_softmax_rows_f64(const double *x, double *out, Py_ssize_t rows, Py_ssize_t n, int log)
     void agc_softmax_backward_rows_f32(const float *g, const float *y, float *out, Py_ssize_t rows,
@@ -2467,6 +2471,34 @@ cdef inline bint c_float(cnp.ndarray a):
     cdef int t = cnp.PyArray_TYPE(a)
     return t == cnp.NPY_FLOAT32 or t == cnp.NPY_FLOAT64
 
+
+
+def _per_sample_outer(Tensor g, Tensor x):
+    """out[b, o, i] = g[b, o] * x[b, i] for g (B, O) and x (B, I): the per-sample weight
+    gradients of a linear layer with one row per sample (vmap's per-sample gradients,
+    func/_vmap.py), in one pass. Values only, no graph: the caller runs it with grad
+    mode off."""
+    cdef cnp.ndarray ga = g._data, xa = x._data, out
+    if cnp.PyArray_NDIM(ga) != 2 or cnp.PyArray_NDIM(xa) != 2 or \
+            cnp.PyArray_DIMS(ga)[0] != cnp.PyArray_DIMS(xa)[0]:
+        raise RuntimeError("_per_sample_outer: expected g (B, O) and x (B, I)")
+    if not (c_float(ga) and cnp.PyArray_TYPE(ga) == cnp.PyArray_TYPE(xa)):
+        with quiet():
+            return make(as_array(np.multiply(ga[:, :, None], xa[:, None, :])))
+    ga = np.ascontiguousarray(ga)
+    xa = np.ascontiguousarray(xa)
+    cdef Py_ssize_t B = cnp.PyArray_DIMS(ga)[0], O = cnp.PyArray_DIMS(ga)[1]
+    cdef Py_ssize_t I = cnp.PyArray_DIMS(xa)[1]
+    out = np.empty((B, O, I), dtype=ga.dtype)
+    if cnp.PyArray_TYPE(ga) == cnp.NPY_FLOAT32:
+        with nogil:
+            agc_rows_outer_f32(<float *>cnp.PyArray_DATA(ga), <float *>cnp.PyArray_DATA(xa),
+                               <float *>cnp.PyArray_DATA(out), B, O, I)
+    else:
+        with nogil:
+            agc_rows_outer_f64(<double *>cnp.PyArray_DATA(ga), <double *>cnp.PyArray_DATA(xa),
+                               <double *>cnp.PyArray_DATA(out), B, O, I)
+    return make(out)
 
 cdef agc_geom2d c_geometry(tuple geometry):
     hw, k, d, p, s, ohw = geometry
