@@ -114,19 +114,18 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
 
 def _basis(flat_primals, numels):
     """One tangent per input element: the rows of an identity over all of them, split
-    by input and shaped like it (PyTorch's _construct_standard_basis_for)."""
-    total = sum(numels)
-    rows = []
-    for k in range(total):
-        parts, start = [], 0
-        for p, n in zip(flat_primals, numels):
-            t = _ag.zeros(n, dtype=p.dtype)
-            if start <= k < start + n:
-                t[k - start] = 1
-            parts.append(t.view(p.shape))
-            start += n
-        rows.append(parts)
-    return rows
+    by input and shaped like it (PyTorch's _construct_standard_basis_for). A generator:
+    jacfwd runs one jvp per row, so only the current row is alive (holding every row
+    at once was total**2 elements); each row costs one allocation per input."""
+    for i, (p, n) in enumerate(zip(flat_primals, numels)):
+        for j in range(n):
+            parts = []
+            for q, (pq, m) in enumerate(zip(flat_primals, numels)):
+                t = _ag.zeros(m, dtype=pq.dtype)
+                if q == i:
+                    t[j] = 1
+                parts.append(t.view(pq.shape))
+            yield parts
 
 
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
