@@ -827,3 +827,193 @@ def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
             [1, 2, 3, 2, 3, 3]])
     """
     return _tri_indices("triu_indices", np.triu_indices, row, col, offset, dtype, device)
+
+
+# ---------------------------------------------------------------- profiler events
+# Note [Creation functions in the profiler]: the factories above are Python, not ops of
+# the OPS table, so the profiler's op twins (Note [Profiler hook]) never see them. While
+# a profiler records on this thread, each one emits the events PyTorch's ATen records
+# for it, named and nested as there: the factory op ("aten::randn", its number of
+# schema arguments as empty input shapes), inside it the allocation ("aten::empty", or
+# "aten::empty_like" > "aten::empty_strided" for the *_like ones) and the in-place fill
+# on the result ("aten::normal_"). Off, a call pays one check of the recorder's flag.
+_pushrec = _core._record_function_enter
+_poprec = _core._record_function_exit
+_profiling = _core._profiler_is_enabled
+_N6 = (None,) * 6
+
+
+def _event(name, inputs, children=()):
+    r = _pushrec(name, inputs, False)
+    for child in children:
+        _event(*child)
+    _poprec(r)
+
+
+def _fill_events(fill, result):
+    if fill is None:
+        return ()
+    name, extra = fill
+    return ((f"aten::{name}", (result,) + (None,) * extra),)
+
+
+# name -> (number of schema arguments, the fill on the result: (op, its other args))
+_FACTORIES = {
+    "zeros": (5, ("zero_", 0)), "ones": (5, ("fill_", 1)), "full": (6, ("fill_", 1)),
+    "rand": (5, ("uniform_", 3)), "randn": (5, ("normal_", 3)), "empty": (6, None),
+}
+_LIKES = {
+    "zeros_like": (6, ("zero_", 0)), "ones_like": (6, ("fill_", 1)),
+    "full_like": (7, ("fill_", 1)), "empty_like": (6, None),
+}
+
+
+def _profiled(fn, events):
+    """fn, emitting events(result, args, kwargs) around its call while the profiler
+    records (Note [Creation functions in the profiler])."""
+    def wrapper(*args, **kwargs):
+        if not _profiling():
+            return fn(*args, **kwargs)
+        outer, children_of = events(args, kwargs)
+        if outer is None:           # out= and the like: not modelled, no events
+            return fn(*args, **kwargs)
+        r = _pushrec(outer[0], outer[1], False)
+        try:
+            result = fn(*args, **kwargs)
+            for child in children_of(result):
+                _event(*child)
+        finally:
+            _poprec(r)
+        return result
+    wrapper.__name__ = wrapper.__qualname__ = fn.__name__
+    wrapper.__doc__ = fn.__doc__
+    wrapper.__module__ = fn.__module__
+    wrapper.__wrapped__ = fn
+    return wrapper
+
+
+def _factory_events(name):
+    nargs, fill = _FACTORIES[name]
+
+    def events(args, kwargs):
+        if kwargs.get("out") is not None:
+            return None, None
+        n = nargs + (kwargs.get("generator") is not None)
+        children = (lambda res: (("aten::empty", _N6),) + _fill_events(fill, res)) \
+            if name != "empty" else (lambda res: ())
+        return (f"aten::{name}", (None,) * n), children
+    return events
+
+
+def _like_events(name):
+    nargs, fill = _LIKES[name]
+
+    def events(args, kwargs):
+        x = args[0] if args else kwargs.get("input")
+        if not isinstance(x, _core.Tensor):
+            return None, None
+        inner = ("aten::empty_strided", _N6)
+        if name == "empty_like":
+            return (f"aten::{name}", (x,) + (None,) * 5), lambda res: (inner,)
+        return ((f"aten::{name}", (x,) + (None,) * (nargs - 1)),
+                lambda res: (("aten::empty_like", (x,) + (None,) * 5, (inner,)),)
+                + _fill_events(fill, res))
+    return events
+
+
+def _out_events(name, nargs, inner_inputs, after=()):
+    """A factory PyTorch runs as its out= kernel into an empty tensor: the factory op,
+    aten::empty, the out= kernel (inputs, then the out tensor, still empty) with its
+    resize_ (arange, eye: the size is known inside; linspace and logspace allocate it
+    first), then the fills in after."""
+    resizes = name in ("arange", "eye")
+
+    def events(args, kwargs):
+        if kwargs.get("out") is not None:
+            return None, None
+        n = nargs(args, kwargs)
+        return (f"aten::{name}", (None,) * n), lambda res: (
+            ("aten::empty", _N6),
+            (f"aten::{name}", (None,) * inner_inputs(args, kwargs) + (
+                (_empty0(),) if resizes else (res,)),
+             ((("aten::resize_", (_empty0(), None, None)),) if resizes else ())
+             + tuple(f(res) for f in after)))
+    return events
+
+
+_EMPTY0 = []
+
+
+def _empty0():
+    if not _EMPTY0:
+        _EMPTY0.append(_leaf(np.empty(0, np.float32), False))
+    return _EMPTY0[0]
+
+
+def _npos(args):
+    return len(args)
+
+
+zeros = _profiled(zeros, _factory_events("zeros"))
+ones = _profiled(ones, _factory_events("ones"))
+full = _profiled(full, _factory_events("full"))
+rand = _profiled(rand, _factory_events("rand"))
+randn = _profiled(randn, _factory_events("randn"))
+empty = _profiled(empty, _factory_events("empty"))
+zeros_like = _profiled(zeros_like, _like_events("zeros_like"))
+ones_like = _profiled(ones_like, _like_events("ones_like"))
+full_like = _profiled(full_like, _like_events("full_like"))
+empty_like = _profiled(empty_like, _like_events("empty_like"))
+# arange(end) / (start, end) / (start, end, step): 5, 6, 7 schema arguments; the
+# out= kernel takes (start, end, step, out)
+arange = _profiled(arange, _out_events("arange", lambda a, k: 4 + len(a), lambda a, k: 3))
+linspace = _profiled(linspace, _out_events("linspace", lambda a, k: 7, lambda a, k: 3))
+logspace = _profiled(logspace, _out_events("logspace", lambda a, k: 8, lambda a, k: 4))
+eye = _profiled(eye, _out_events(
+    "eye", lambda a, k: 5 + (len(a) > 1 or k.get("m") is not None), lambda a, k: 2,
+    after=(lambda res: ("aten::zero_", (res,)),)))
+
+
+def _randint_events(args, kwargs):
+    if kwargs.get("out") is not None:
+        return None, None
+    n = 4 + len(args) + ("size" in kwargs) + ("high" in kwargs) + \
+        (kwargs.get("generator") is not None)
+    return ("aten::randint", (None,) * n), lambda res: (
+        ("aten::empty", _N6), ("aten::random_", (res, None, None, None)))
+
+
+def _randperm_events(args, kwargs):
+    if kwargs.get("out") is not None:
+        return None, None
+    return ("aten::randperm", (None,) * (5 + (kwargs.get("generator") is not None))), \
+        lambda res: (("aten::empty", _N6), ("aten::randperm", (None, None, res), (
+            ("aten::scalar_tensor", (None,) * 5), ("aten::resize_", (res, None, None)),
+            ("aten::resize_", (res, None, None)))))
+
+
+randint = _profiled(randint, _randint_events)
+randperm = _profiled(randperm, _randperm_events)
+
+
+def _tensor_from_data(fn):
+    """tensor(): PyTorch builds it from Python data (numbers, nested lists) as
+    aten::empty, aten::to, aten::lift_fresh and aten::detach_ (> detach_), each at the
+    top level (Note [Creation functions in the profiler]); other data is not modelled."""
+    def wrapper(data, *args, **kwargs):
+        if not _profiling() or isinstance(data, (_core.Tensor, np.ndarray)):
+            return fn(data, *args, **kwargs)
+        _event("aten::empty", _N6)
+        result = fn(data, *args, **kwargs)
+        _event("aten::to", (result,) + (None,) * 5)
+        _event("aten::lift_fresh", (result,))
+        _event("aten::detach_", (result,), (("detach_", (result,)),))
+        return result
+    wrapper.__name__ = wrapper.__qualname__ = fn.__name__
+    wrapper.__doc__ = fn.__doc__
+    wrapper.__module__ = fn.__module__
+    wrapper.__wrapped__ = fn
+    return wrapper
+
+
+tensor = _tensor_from_data(tensor)

@@ -6,7 +6,7 @@ import inspect
 from autograd_core._core import tensor as _core
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
-           "is_inference_mode_enabled"]
+           "is_inference_mode_enabled", "enforce_grad_layout_policy"]
 
 is_grad_enabled = _core.is_grad_enabled
 is_inference_mode_enabled = _core.is_inference_mode_enabled
@@ -155,6 +155,40 @@ class inference_mode(_DecoratorContextManager):
     def __exit__(self, *exc):
         _core._set_grad_enabled(self.prev[0])
         _core._set_inference_mode(self.prev[1])
+
+    def clone(self):
+        return self.__class__(self.mode)
+
+
+class enforce_grad_layout_policy(_DecoratorContextManager):
+    """Whether AccumulateGrad holds gradients to the gradient layout contract (a leaf's
+    .grad strided as the leaf when it is dense, else contiguous), per thread; takes
+    effect at once and, as a context manager, restores the previous policy on exit.
+    With ``enable=False`` a gradient AccumulateGrad may steal is kept as laid out (no
+    copy into the leaf's layout); a gradient it must copy still gets the leaf's layout.
+
+    >>> import autograd_core as torch
+    >>> p = torch.empty(2, 3, 4).permute(2, 0, 1).requires_grad_()
+    >>> with torch.autograd.enforce_grad_layout_policy(False):
+    ...     (p * 1).backward(torch.ones(4, 2, 3))
+    >>> p.grad.stride()
+    (6, 3, 1)
+    """
+
+    def __init__(self, enable=True):
+        self.prev = _core._is_grad_layout_enforcement_enabled()
+        _core._set_grad_layout_enforcement_enabled(enable)
+        self.mode = enable
+
+    def __call__(self, func):
+        _core._set_grad_layout_enforcement_enabled(self.prev)
+        return super().__call__(func)
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        _core._set_grad_layout_enforcement_enabled(self.prev)
 
     def clone(self):
         return self.__class__(self.mode)

@@ -22,3 +22,12 @@ void agc_fw_enter(void) { fw_level = 0; fw_generation = ++fw_generations; agc_fw
 void agc_fw_exit(void) { fw_level = -1; fw_generation = 0; agc_fw_level_on = 0; }
 int agc_fw_grad_enabled(void) { return !fw_disabled; }
 void agc_set_fw_grad_enabled(int enabled) { fw_disabled = !enabled; }
+
+/* torch.autograd.enforce_grad_layout_policy, per thread as in PyTorch: whether
+ * AccumulateGrad holds a stolen gradient to the gradient layout contract
+ * (Note [Stealing the gradient], _core/_node.pxi). Declared where it is used
+ * (tensor.pyx), not in agc_mode.h: only that module reads it. */
+static __thread int grad_layout_relaxed = 0;
+
+int agc_grad_layout_enforced(void) { return !grad_layout_relaxed; }
+void agc_set_grad_layout_enforced(int enabled) { grad_layout_relaxed = !enabled; }

@@ -357,3 +357,69 @@ def test_exception_inside_profile():
         return (torch.autograd._profiler_enabled(),
                 [e.name for e in prof.events() if e.name in ("aten::add", "aten::matmul")])
     same(prog)
+
+
+# ---------------------------------------------------------------- creation functions
+# Note [Creation functions in the profiler] (autograd_core/_creation.py)
+
+CREATIONS = [
+    "zeros(2, 3)", "zeros(())", "ones(2)", "empty(2)", "full((2,), 3.)", "randn(2, 3)",
+    "rand(2)", "rand(2, generator=torch.Generator())", "randint(0, 5, (3,))",
+    "randint(5, (3,))", "randperm(4)", "arange(5)", "arange(0, 5)", "arange(0, 5, 2.)",
+    "eye(3)", "eye(2, 3)", "linspace(0, 1, 5)", "logspace(0, 1, 3)", "zeros_like(x)",
+    "ones_like(x)", "full_like(x, 2.)", "empty_like(x)", "tensor([1., 2.])", "tensor(3.)",
+    "tensor([1, 2])", "zeros(2, requires_grad=True)", "zeros(2, dtype=torch.float64)",
+]
+
+
+@pytest.mark.parametrize("call", CREATIONS)
+def test_creation_functions_recorded_as_pytorch(call):
+    def prog(torch):
+        x = torch.ones(2)
+        with torch.profiler.profile(activities=_cpu(torch), record_shapes=True) as prof:
+            eval("torch." + call, {"torch": torch, "x": x})
+        events = list(prof.events())
+        index = {id(e): i for i, e in enumerate(events)}
+        return [(e.name, e.input_shapes,
+                 None if e.cpu_parent is None else index[id(e.cpu_parent)]) for e in events]
+    same(prog)
+
+
+def test_creation_in_key_averages():
+    def prog(torch):
+        with torch.profiler.profile(activities=_cpu(torch)) as prof:
+            torch.randn(3)
+            torch.zeros(2)
+            torch.zeros(4)
+        return sorted((e.key, e.count) for e in prof.key_averages())
+    same(prog)
+
+
+# ---------------------------------------------------------------- nested profilers
+# Note [Nested profilers] (autograd_core/autograd/profiler.py)
+
+@pytest.mark.parametrize("api", ["torch.profiler", "torch.autograd.profiler"])
+def test_nested_profilers_as_pytorch(api, capfd):
+    def prog(torch):
+        x = torch.ones(2)
+        make = (lambda: torch.profiler.profile(activities=_cpu(torch))) \
+            if api == "torch.profiler" else torch.autograd.profiler.profile
+        with make() as outer:
+            torch.sin(x)
+            with make() as inner:
+                torch.cos(x)
+            torch.tan(x)
+        names = [[e.name for e in p.function_events if e.name.startswith("aten::")]
+                 if api != "torch.profiler" else
+                 [e.name for e in p.events() if e.name.startswith("aten::")]
+                 for p in (outer, inner)]
+        with make() as after:
+            torch.exp(x)
+        later = (after.events() if api == "torch.profiler" else after.function_events)
+        return names, [e.name for e in later], torch.autograd._profiler_enabled()
+    capfd.readouterr()
+    same(prog)
+    err = capfd.readouterr().err
+    # one message per program (torch's C++ log line, and ours): the outer profiler's
+    # exit finds no session
+    assert err.count("disableProfiler called but no active profiling session found") == 2

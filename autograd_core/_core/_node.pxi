@@ -934,10 +934,13 @@ cdef int _accumulate_locked(Tensor var, Tensor g) except -1:
                 and _obeys_layout_contract(g._data, var._data)):
             var._grad = g  # Note [ZeroTensor]
         elif (not agc_grad_enabled() and _can_steal(g, 3)
-                and _obeys_layout_contract(g._data, var._data)):
+                and (not agc_grad_layout_enforced()
+                     or _obeys_layout_contract(g._data, var._data))):
+            # enforce_grad_layout_policy(False): a stealable gradient is taken as laid out
             var._grad = g
         elif (not agc_grad_enabled() and _can_steal_view(g, 3)
-                and _obeys_layout_contract(g._data, var._data)):
+                and (not agc_grad_layout_enforced()
+                     or _obeys_layout_contract(g._data, var._data))):
             var._grad = make(g._data)  # detached, as PyTorch's update_grad(new_grad.detach())
         elif agc_grad_enabled():
             var._grad = OPS._copy_backwards(g, True)
@@ -953,6 +956,15 @@ cdef int _accumulate_locked(Tensor var, Tensor g) except -1:
             bump_version(old)
         else:
             var._grad = make(as_array(old._data + g._data))
+
+
+def _is_grad_layout_enforcement_enabled():
+    """torch._C._is_grad_layout_enforcement_enabled (enforce_grad_layout_policy)."""
+    return bool(agc_grad_layout_enforced())
+
+
+def _set_grad_layout_enforcement_enabled(bint enabled):
+    agc_set_grad_layout_enforced(enabled)
 
 
 def _grad_accumulator(Tensor leaf):

@@ -79,6 +79,15 @@ cdef extern from "agc_mode.h" nogil:
     void agc_set_fw_grad_enabled(int enabled)
 
 
+cdef extern from *:
+    """
+    int agc_grad_layout_enforced(void);
+    void agc_set_grad_layout_enforced(int enabled);
+    """
+    int agc_grad_layout_enforced() nogil
+    void agc_set_grad_layout_enforced(int enabled) nogil
+
+
 cdef extern from "agc_parallel.h" nogil:
     void agc_parallel_for(Py_ssize_t n, Py_ssize_t grain, agc_range_fn fn, void *ctx)
     void agc_parallel_blas_called(double multiply_adds)

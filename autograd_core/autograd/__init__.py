@@ -4,16 +4,17 @@ from autograd_core._core import engine as _core_engine
 from autograd_core import _creation, _vmap_state
 from autograd_core._core.tensor import SavedTensor
 from autograd_core.autograd.variable import Variable
-from autograd_core.autograd.function import Function, once_differentiable
+from autograd_core.autograd.function import Function, NestedIOFunction, once_differentiable
 from autograd_core.autograd import forward_ad, functional, grad_mode, graph
 from autograd_core.autograd import _functions  # noqa: F401  (installs Tensor.resize &c.)
 from autograd_core.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
-from autograd_core.grad_mode import (enable_grad, inference_mode, no_grad,
-                                     set_grad_enabled)
+from autograd_core.grad_mode import (enable_grad, enforce_grad_layout_policy, inference_mode,
+                                     no_grad, set_grad_enabled)
 
 __all__ = ["SavedTensor", "set_multithreading_enabled", "is_multithreading_enabled",
-           "Variable", "Function", "once_differentiable", "forward_ad", "functional", "graph", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
-           "inference_mode", "gradcheck", "gradgradcheck", "GradcheckError"]
+           "Variable", "Function", "NestedIOFunction", "once_differentiable", "forward_ad", "functional", "graph", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
+           "inference_mode", "enforce_grad_layout_policy", "gradcheck", "gradgradcheck",
+           "GradcheckError"]
 
 
 def _is_checkpoint_valid():

@@ -7,7 +7,7 @@ from autograd_core._core import tensor as _core
 from autograd_core._core import function as _core_function
 from autograd_core.grad_mode import is_grad_enabled, no_grad
 
-__all__ = ["Function", "FunctionCtx", "once_differentiable"]
+__all__ = ["Function", "FunctionCtx", "NestedIOFunction", "once_differentiable"]
 
 FunctionCtx = _core_function.FunctionNode
 
@@ -186,3 +186,143 @@ def once_differentiable(fn):
             "trying to differentiate twice a function that was marked with "
             "@once_differentiable", tuple(fake_requires_grad(v) for v in outputs))
     return wrapper
+
+
+# ---------------------------------------------------------------- NestedIOFunction
+
+def _iter_nested(accept, what):
+    """A generator over the objects of a nest of lists, tuples and dict values that
+    accept takes (None is skipped); anything else is PyTorch's "Auto nesting" error."""
+    def walk(obj):
+        if accept(obj):
+            yield obj
+        elif obj is None:
+            return
+        elif isinstance(obj, (list, tuple)):
+            for o in obj:
+                yield from walk(o)
+        elif isinstance(obj, dict):
+            for o in obj.values():
+                yield from walk(o)
+        else:
+            from autograd_core import typename
+            raise ValueError("Auto nesting doesn't know how to process an input object of "
+                             f"type {typename(obj)}. Accepted types: {what}, or lists/tuples "
+                             "of them")
+    return walk
+
+
+_iter_tensors = _iter_nested(lambda x: isinstance(x, _core.Tensor), "Tensors")
+_iter_none_tensors = _iter_nested(lambda x: x is None or isinstance(x, _core.Tensor),
+                                  "Tensors or None")
+
+
+def _map_tensor_data(obj):
+    """obj with every tensor of its nest replaced by its .data."""
+    if isinstance(obj, _core.Tensor):
+        return obj.data
+    if obj is None:
+        return None
+    if isinstance(obj, (list, tuple)):
+        mapped = [_map_tensor_data(o) for o in obj]
+        return type(obj)(mapped) if not hasattr(obj, "_fields") else type(obj)(*mapped)
+    if isinstance(obj, dict):
+        return {k: _map_tensor_data(v) for k, v in obj.items()}
+    list(_iter_tensors(obj))        # the "Auto nesting" error
+    return obj
+
+
+def _unflatten(flat, proto):
+    """flat (a sequence) regrouped as the nest of lists/tuples proto (None stays)."""
+    def take(flat, proto):
+        if not isinstance(proto, (list, tuple)):
+            return flat[0], flat[1:]
+        out = []
+        for e in proto:
+            if e is None:
+                out.append(None)
+            else:
+                got, flat = take(flat, e)
+                out.append(got)
+        return type(proto)(out), flat
+    return take(flat, proto)[0]
+
+
+class NestedIOFunction(Function):
+    r"""
+    This class is here only for backward compatibility reasons.
+    Use :class:`Function` instead of this for any new use case.
+
+    The legacy base of Functions taking and returning nests of tensors through
+    ``forward_extended(self, *inputs)`` / ``backward_extended(self, *grads)``. As in
+    PyTorch 2.13, its helpers flatten and regroup nests, but it cannot be run: the
+    legacy call path it relies on is gone (calling an instance raises AttributeError;
+    ``apply`` fails in ``forward``).
+
+    >>> import autograd_core as torch
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")     # instantiating a Function is deprecated
+    ...     f = torch.autograd.NestedIOFunction()
+    >>> x = torch.ones(2)
+    >>> f.save_for_backward(x, [x, None])
+    >>> len(f.to_save)
+    2
+    """
+
+    _is_base_class = True
+
+    def _do_forward(self, *input):
+        self._nested_input = input
+        flat_output = super()._do_forward(*tuple(_iter_tensors(input)))
+        return _unflatten(flat_output, self._nested_output)
+
+    def _do_backward(self, gradients, retain_variables):
+        self.retain_variables = retain_variables
+        result = super()._do_backward(gradients, retain_variables)
+        if not retain_variables:
+            del self._nested_output
+            del self._to_save_nested
+        return result
+
+    def backward(self, *gradients):
+        """Regroup the gradients as the outputs were nested, call backward_extended,
+        and flatten its result."""
+        nested = _unflatten(gradients, self._nested_output)
+        return tuple(_iter_none_tensors(self.backward_extended(*nested)))
+
+    __call__ = _do_forward
+
+    def forward(self, *args):
+        """Call forward_extended on the nested inputs' data; flatten its outputs."""
+        nested = _map_tensor_data(self._nested_input)
+        result = self.forward_extended(*nested)
+        del self._nested_input
+        self._nested_output = result
+        return tuple(_iter_tensors(result))
+
+    def save_for_backward(self, *args):
+        """Save a nest of tensors (saved_tensors returns it with the same nesting)."""
+        self.to_save = tuple(_iter_tensors(args))
+        self._to_save_nested = args
+
+    @property
+    def saved_tensors(self):
+        # only the legacy call path filled the flat saved tensors: none here
+        return _unflatten((), self._to_save_nested)
+
+    def mark_dirty(self, *args, **kwargs):
+        """Mark the tensors of a nest as modified in place."""
+        self.dirty_tensors = tuple(_iter_tensors((args, kwargs)))
+
+    def mark_non_differentiable(self, *args, **kwargs):
+        """Mark the tensors of a nest as non-differentiable outputs."""
+        self.non_differentiable = tuple(_iter_tensors((args, kwargs)))
+
+    def forward_extended(self, *input):
+        """User defined forward."""
+        raise NotImplementedError
+
+    def backward_extended(self, *grad_output):
+        """User defined backward."""
+        raise NotImplementedError

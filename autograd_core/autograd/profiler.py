@@ -154,6 +154,12 @@ def _supported_activities():
     return {ProfilerActivity.CPU}
 
 
+# the profile whose session the recorder runs (Note [Nested profilers])
+_SESSION = [None]
+_NO_SESSION = ("[W profiler] disableProfiler called but no active profiling session found. "
+               "This can happen if profiling was cancelled during warmup.\n")
+
+
 class profile:
     """Record the ops, backward nodes and record_function ranges run inside the
     ``with`` block (every thread). Results: ``function_events`` (an EventList),
@@ -234,7 +240,17 @@ class profile:
     def _start_trace(self):
         self.entered = True
         self._wall_t0_us = time.time_ns() / 1000.0
+        owner = _SESSION[0]
+        if owner is not None and _core._profiler_is_enabled():
+            # Note [Nested profilers]: as PyTorch's, a profiler started while another
+            # records ends that one's session (its events are dropped; its exit then
+            # finds no session, says so on stderr and reports no events)
+            if owner._tracer is not None:
+                owner._tracer.stop()
+                owner._tracer = None
+            _core._profiler_stop()
         self._t0_ns = _core._profiler_start(self.record_shapes, self.profile_memory)
+        _SESSION[0] = self
         self._running = True
         if self.with_stack:
             try:
@@ -244,6 +260,7 @@ class profile:
                 self._running = False
                 self._tracer = None
                 _core._profiler_stop()
+                _SESSION[0] = None
                 raise
         self.profiling_start_time_ns = time.perf_counter_ns()
 
@@ -257,10 +274,15 @@ class profile:
         self.profiling_end_time_ns = time.perf_counter_ns()
         if self._running:
             self._running = False
-            if self._tracer is not None:
-                self._tracer.stop()
-                self._tracer = None
-            self._records, _ = _core._profiler_stop()
+            if _SESSION[0] is not self:     # Note [Nested profilers]
+                sys.stderr.write(_NO_SESSION)
+                self._records = []
+            else:
+                _SESSION[0] = None
+                if self._tracer is not None:
+                    self._tracer.stop()
+                    self._tracer = None
+                self._records, _ = _core._profiler_stop()
         if self.acc_events:
             self._ensure_function_events()
         return False

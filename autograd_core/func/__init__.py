@@ -1,6 +1,6 @@
 """``torch.func``: composable function transforms. Reverse mode: grad, grad_and_value,
 vjp, jacrev, hessian; forward mode: jvp, jacfwd, linearize (on autograd.forward_ad);
-vmap (batching rules, Note [BatchedTensor]); functional_call and stack_module_state for
+vmap (batching rules, Note [BatchedTensor]); functionalize; functional_call and stack_module_state for
 modules.
 
 >>> import autograd_core as torch
@@ -18,7 +18,9 @@ from autograd_core.func._transforms import (  # noqa: F401
 )
 from autograd_core.func._forward import jacfwd, jvp, linearize  # noqa: F401
 from autograd_core.func._vmap import debug_unwrap, vmap  # noqa: F401
+from autograd_core.func._functionalize import functionalize  # noqa: F401
+from autograd_core.func._einops import rearrange  # noqa: F401
 
-__all__ = ["debug_unwrap", "functional_call", "grad", "grad_and_value", "hessian", "jacfwd",
-           "jacrev", "jvp", "linearize", "replace_all_batch_norm_modules_",
-           "stack_module_state", "vjp", "vmap"]
+__all__ = ["debug_unwrap", "functional_call", "functionalize", "grad", "grad_and_value",
+           "hessian", "jacfwd", "jacrev", "jvp", "linearize", "rearrange",
+           "replace_all_batch_norm_modules_", "stack_module_state", "vjp", "vmap"]
