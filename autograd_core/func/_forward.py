@@ -7,6 +7,7 @@ autograd.forward_ad's dual tensors (Note [Forward AD] in _core/_tensor.pxi).
 tensor([1.0000, 0.5403])
 """
 import autograd_core as _ag
+from autograd_core._core import tensor as _core
 from autograd_core.autograd import forward_ad as _fwad
 from autograd_core.func._transforms import _slice_argnums, _vmap_module
 from autograd_core.utils._pytree import tree_flatten, tree_unflatten
@@ -61,6 +62,9 @@ def _jvp_with_argnums(func, primals, tangents, argnums, strict, has_aux):
     level = None if outer else _fwad.dual_level()
     if level is not None:
         level.__enter__()
+    # a Python number's zero tangent is a 0-d tensor here, as under PyTorch's functorch
+    # (Note [Zero tangents of numbers] in _core/_fw.pxi)
+    numbers_were = _core._fw_numbers_as_tensors(True)
     try:
         with _fwad._set_fwd_grad_enabled(True):
             flat_duals = tuple(_fwad.make_dual(p, t) for p, t in zip(flat_primals, flat_tangents))
@@ -93,6 +97,7 @@ def _jvp_with_argnums(func, primals, tangents, argnums, strict, has_aux):
             primals_out = [p for p, _ in pairs]
             tangents_out = [t for _, t in pairs]
     finally:
+        _core._fw_numbers_as_tensors(numbers_were)
         if level is not None:
             level.__exit__(None, None, None)
     out = (tree_unflatten(primals_out, spec), tree_unflatten(tangents_out, spec))
