@@ -18,5 +18,11 @@ The two rounding classes pinned before ("value @ binary:add": a float32 sinh 1 u
 PyTorch's, added to a float64 tensor; "value @ binary:atan2", seed 601792: float32 atan2
 1 ulp off, carried into float64 results) were float32 rounding compared at float64's
 tolerance; run.py's Note [Mixed precision] compares values that float32 tensors feed at
-float32's tolerance, so they no longer show."""
+float32's tolerance, so they no longer show.
+
+Issue 26's torch.func statements (seeds 18,000,000-18,001,499, then 19,000,000-19,019,999)
+found jvp tangents without PyTorch's history, dtype or formula (div, add/sub with a Python
+number, softmax, log_softmax, cumprod; tests/test_issue26_fuzz_finds.py), and a clamp
+gradient at a value within rounding of its bound (gen.py's Note [Bounds within rounding]);
+none is pinned."""
 KNOWN = {}
