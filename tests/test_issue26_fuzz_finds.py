@@ -168,3 +168,39 @@ def test_vmap_of_the_new_formulas_matches():
                           lambda u: m.cumprod(u, 0), lambda u: u / 2.0 + 0.25)]
 
     same(prog)
+
+
+# ---------------------------------------------------------------- seeds 19,000,000 on
+
+def test_gradient_through_a_zero_tangent_is_a_zerotensor():
+    # seed 19017392: u / 2.0's tangent reads other_t * result, a ZeroTensor product, so
+    # the gradient it sends back to u is PyTorch's ZeroTensor: the leaf's .grad keeps
+    # it, and a second backward accumulating into it raises
+    def first(m):
+        x = m.tensor(0.75, dtype=m.float64, requires_grad=True)
+        p, g = m.func.jvp(lambda u: u / 2.0, (x,), (m.ones_like(x),))
+        g.sum().backward(retain_graph=True)
+        return x.grad, x.grad._is_zerotensor(), p, g
+
+    def twice(m):
+        x = m.tensor(0.75, dtype=m.float64, requires_grad=True)
+        p, g = m.func.jvp(lambda u: u / 2.0, (x,), (m.ones_like(x),))
+        g.sum().backward(retain_graph=True)
+        (g.sum() + p.sum()).backward()
+
+    same(first)
+    same(twice, must_raise=True)
+
+
+def test_gradient_through_jvp_inputs_is_not_a_view():
+    # seed 19014016: jvp's dual inputs are aliases (PyTorch's functorch), so a gradient
+    # reaching the primal through them is not a view made in no_grad mode, and writing
+    # into it is allowed; under forward_ad's make_dual (a view, in both) it is a view
+    def prog(m):
+        x = m.tensor([[0.75], [-0.3], [1.25]], dtype=m.float64, requires_grad=True)
+        p, _ = m.func.jvp(lambda u: m.sign(u) * 2.0 + u, (x,), (m.ones_like(x),))
+        g, = m.autograd.grad(p.sum(), [x], retain_graph=True)
+        g[2::2, None] = m.tensor([[[-0.75]]], dtype=m.float32)
+        return g, g._is_view()
+
+    same(prog)

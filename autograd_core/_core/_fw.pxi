@@ -310,9 +310,11 @@ def _set_fwd_grad_enabled(mode):
     agc_set_fw_grad_enabled(1 if mode else 0)
 
 
-def _make_dual(Tensor tensor, Tensor tangent, level):
+def _make_dual(Tensor tensor, Tensor tangent, level, bint alias=False):
     """A view of tensor with tangent as its tangent at the level (copied into tensor's
-    layout when its strides differ), as torch._make_dual."""
+    layout when its strides differ), as torch._make_dual. alias: the view is an alias
+    (AliasBackward0, whose backward hands the gradient on as it is, not as a view of
+    it), as torch.func.jvp's inputs are under functorch."""
     if level != agc_fw_level() or level < 0:
         raise RuntimeError("Trying to create a dual Tensor for forward AD but no level "
                            "exists, make sure to enter_dual_level() first.")
@@ -327,7 +329,7 @@ def _make_dual(Tensor tensor, Tensor tangent, level):
             f"size {shape_str(shape_of(tangent._data))}.")
     cdef Tensor result, laid
     with FwSuspend():
-        result = OPS.view(tensor, shape_of(tensor._data))
+        result = OPS.alias(tensor) if alias else OPS.view(tensor, shape_of(tensor._data))
         if (cnp.PyArray_NDIM(tangent._data) and cnp.PyArray_SIZE(tangent._data) > 1
                 and _elem_strides(tangent._data) != _elem_strides(tensor._data)):
             # PyTorch keeps the tangent as is only with the primal's layout

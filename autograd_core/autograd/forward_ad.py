@@ -72,6 +72,12 @@ def make_dual(tensor, tangent, *, level=None):
     ...     fwAD.unpack_dual(x.exp()).tangent
     tensor([2.])
     """
+    return _make_dual(tensor, tangent, level, False)
+
+
+def _make_dual(tensor, tangent, level, alias):
+    """make_dual; alias: an alias of tensor (torch.func.jvp's inputs, whose gradients
+    are not views of the incoming one)."""
     if level is None:
         level = _current_level
     if level < 0:
@@ -83,7 +89,7 @@ def make_dual(tensor, tangent, *, level=None):
     if not (tangent.is_floating_point() or tangent.is_complex()):
         raise ValueError(
             f"Expected tangent to be floating point or complex, but got: {tangent.dtype}")
-    return _core._make_dual(tensor, tangent, level)
+    return _core._make_dual(tensor, tangent, level, alias)
 
 
 class UnpackedDualTensor(NamedTuple):

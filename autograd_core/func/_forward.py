@@ -67,7 +67,9 @@ def _jvp_with_argnums(func, primals, tangents, argnums, strict, has_aux):
     numbers_were = _core._fw_numbers_as_tensors(True)
     try:
         with _fwad._set_fwd_grad_enabled(True):
-            flat_duals = tuple(_fwad.make_dual(p, t) for p, t in zip(flat_primals, flat_tangents))
+            # (aliases: a gradient through them is not a view, seed 19014016)
+            flat_duals = tuple(_fwad._make_dual(p, t, None, True)
+                               for p, t in zip(flat_primals, flat_tangents))
             duals = tree_unflatten(flat_duals, primals_spec)
             if argnums is not None:
                 args = list(primals)
