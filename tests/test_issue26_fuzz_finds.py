@@ -204,3 +204,24 @@ def test_gradient_through_jvp_inputs_is_not_a_view():
         return g, g._is_view()
 
     same(prog)
+
+
+VMAP_EMPTY = [
+    ("mul", lambda m: lambda u: u * 0.5), ("radd", lambda m: lambda u: 0.5 + u),
+    ("rsub", lambda m: lambda u: 1.0 - u), ("sub", lambda m: lambda u: m.sub(u, 0.5)),
+    ("div_tensor", lambda m: lambda u: u / m.tensor(2.0)),
+    ("tensor_sub", lambda m: lambda u: m.tensor(2.0) - u), ("pow_number", lambda m: lambda u: u ** 2),
+    ("pow_tensor", lambda m: lambda u: m.pow(u, m.tensor(2.0))),
+    ("maximum_1d", lambda m: lambda u: m.maximum(u, m.ones(2, dtype=m.float64))),
+    ("where", lambda m: lambda u: m.where(u > 0, u, 0.0)),
+    ("clamp", lambda m: lambda u: m.clamp(u, -0.6, 0.7)), ("exp_of_mul", lambda m: lambda u: m.exp(u * 0.5)),
+]
+
+
+@pytest.mark.parametrize("name,make_f", VMAP_EMPTY, ids=[n for n, _ in VMAP_EMPTY])
+@pytest.mark.parametrize("shape", [(0,), (0, 2), (2,)], ids=str)
+def test_vmap_binary_op_over_an_empty_batch_of_scalars(name, make_f, shape):
+    # seed 19001403: PyTorch promotes types on the first sample of a logically 0-d
+    # batched operand meeting an unbatched one (Note [Empty batch of scalars] in
+    # func/_vmap.py): select()'s IndexError for an empty batch
+    same(lambda m: m.func.vmap(make_f(m))(m.zeros(shape, dtype=m.float64)), may_raise=True)
