@@ -210,11 +210,13 @@ VMAP_EMPTY = [
     ("mul", lambda m: lambda u: u * 0.5), ("radd", lambda m: lambda u: 0.5 + u),
     ("rsub", lambda m: lambda u: 1.0 - u), ("sub", lambda m: lambda u: m.sub(u, 0.5)),
     ("div_tensor", lambda m: lambda u: u / m.tensor(2.0)),
-    ("tensor_sub", lambda m: lambda u: m.tensor(2.0) - u), ("pow_number", lambda m: lambda u: u ** 2),
+    ("tensor_sub", lambda m: lambda u: m.tensor(2.0) - u),
+    ("pow_number", lambda m: lambda u: u ** 2),
     ("pow_tensor", lambda m: lambda u: m.pow(u, m.tensor(2.0))),
     ("maximum_1d", lambda m: lambda u: m.maximum(u, m.ones(2, dtype=m.float64))),
     ("where", lambda m: lambda u: m.where(u > 0, u, 0.0)),
-    ("clamp", lambda m: lambda u: m.clamp(u, -0.6, 0.7)), ("exp_of_mul", lambda m: lambda u: m.exp(u * 0.5)),
+    ("clamp", lambda m: lambda u: m.clamp(u, -0.6, 0.7)),
+    ("exp_of_mul", lambda m: lambda u: m.exp(u * 0.5)),
 ]
 
 
