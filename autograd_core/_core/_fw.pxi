@@ -133,23 +133,68 @@ cdef Tensor _view_of_base_tangent(Tensor view, Tensor bt):
     return make_view(bt, arr)
 
 
+# Note [Zero tangents of numbers]
+# PyTorch's add/sub/mul/div take a Python number as a 0-d "wrapped number" tensor (of
+# float64 for a float), and their forward formulas (self_t + other_t, other_t * self_p
+# + self_t * other_p, (self_t - other_t * result) / other_p) read other_t, a ZeroTensor
+# made with the wrapped tensor's options. Under torch.func's jvp (and jacfwd) that zero
+# takes part in type promotion as a 0-d float64 tensor, not as a wrapped number: for a
+# 0-d float32 primal, the result of `u + 0.25` is float32 but its tangent float64 (a
+# primal of one dimension or more wins the promotion and keeps its dtype), and the
+# wider tangent flows on through the formulas that follow. Under plain forward_ad
+# (make_dual / unpack_dual) the tangent stays float32: there the zero promotes as the
+# number itself does. _fw_numbers_as_tensors says which (func/_forward.py sets it while
+# jvp's function runs). fw_finish therefore never narrows a floating tangent to the
+# result's dtype; it widens (or converts) one that is narrower, as when the formula
+# summed only the dual inputs' terms (auto_element_wise) of a result promoted by a
+# non-dual input.
+cdef bint _numbers_as_tensors = False
+
+
+def _fw_numbers_as_tensors(bint on):
+    """Whether a Python number's zero tangent is a 0-d tensor of its wrapped dtype
+    (torch.func's jvp) rather than a number (forward_ad): Note [Zero tangents of
+    numbers]. Returns the previous setting."""
+    global _numbers_as_tensors
+    prev = _numbers_as_tensors
+    _numbers_as_tensors = on
+    return prev
+
+
 cdef object fw_zeros(object primal):
-    """The tangent of an input without one, where a formula reads it: zeros (PyTorch's
-    efficient zero tensor), or 0 for a Python number."""
+    """The tangent of an input without one, where a formula reads it: PyTorch's
+    efficient zero tensor (a ZeroTensor, Note [ZeroTensor]: a product with it is zero
+    even where the other factor is inf or NaN) of the input's shape and dtype; for a
+    Python number, the 0-d ZeroTensor of the tensor PyTorch wraps it in (float64 for a
+    float, int64 for an int, ...) under torch.func's jvp, else one that promotes as the
+    number would (Note [Zero tangents of numbers]): of the narrowest dtype of its kind,
+    which never widens a floating tensor it meets (bool for a bool, int8 for an int,
+    float16 for a float)."""
     if isinstance(primal, Tensor):
-        return zeros(shape_of((<Tensor>primal)._data), dtype_of((<Tensor>primal)._data))
-    return 0
+        return _zerotensor_like(<Tensor>primal)
+    if isinstance(primal, bool):
+        np_dtype = np.bool_
+    elif isinstance(primal, int):
+        np_dtype = np.int64 if _numbers_as_tensors else np.int8
+    elif isinstance(primal, complex):
+        np_dtype = np.complex128 if _numbers_as_tensors else np.complex64
+    else:
+        np_dtype = np.float64 if _numbers_as_tensors else np.float16
+    return _zerotensor_like(make(np.zeros((), dtype=np_dtype)))
 
 
 cdef int fw_finish(Tensor result, object tangent) except -1:
-    """Set result's tangent from a formula's value: broadcast to result's shape and cast
-    to its dtype when the formula's terms did not make them so (an input broadcast
-    against a non-dual one); none for a non-floating result."""
+    """Set result's tangent from a formula's value: broadcast to result's shape when the
+    formula's terms did not make it so (an input broadcast against a non-dual one), and
+    cast to result's dtype unless it is a wider floating dtype (Note [Zero tangents of
+    numbers]); a ZeroTensor becomes an ordinary tensor (a tangent can be written in
+    place); none for a non-floating result."""
     if not cnp.PyArray_ISFLOAT(result._data):
         return 0
     if tangent is None:
         return 0
     cdef Tensor t
+    cdef int tt, rt
     with FwSuspend():
         if not isinstance(tangent, Tensor):
             t = make(np.full(shape_of(result._data), tangent, dtype=result._data.dtype))
@@ -157,8 +202,14 @@ cdef int fw_finish(Tensor result, object tangent) except -1:
             t = <Tensor>tangent
             if not same_shape(t._data, result._data):
                 t = OPS.clone(OPS.expand(t, shape_of(result._data)), None)
-            if cnp.PyArray_TYPE(t._data) != cnp.PyArray_TYPE(result._data):
+            tt, rt = cnp.PyArray_TYPE(t._data), cnp.PyArray_TYPE(result._data)
+            if tt != rt and not (
+                    cnp.PyArray_ISFLOAT(t._data) and not cnp.PyArray_ISCOMPLEX(t._data)
+                    and not cnp.PyArray_ISCOMPLEX(result._data)
+                    and cnp.PyArray_ITEMSIZE(t._data) > cnp.PyArray_ITEMSIZE(result._data)):
                 t = OPS._to_copy(t, dtype_of(result._data))
+            elif is_zerotensor(t):
+                t = OPS.clone(t, None)
     set_fw_grad(result, t)
     return 0
 
@@ -259,9 +310,11 @@ def _set_fwd_grad_enabled(mode):
     agc_set_fw_grad_enabled(1 if mode else 0)
 
 
-def _make_dual(Tensor tensor, Tensor tangent, level):
+def _make_dual(Tensor tensor, Tensor tangent, level, bint alias=False):
     """A view of tensor with tangent as its tangent at the level (copied into tensor's
-    layout when its strides differ), as torch._make_dual."""
+    layout when its strides differ), as torch._make_dual. alias: the view is an alias
+    (AliasBackward0, whose backward hands the gradient on as it is, not as a view of
+    it), as torch.func.jvp's inputs are under functorch."""
     if level != agc_fw_level() or level < 0:
         raise RuntimeError("Trying to create a dual Tensor for forward AD but no level "
                            "exists, make sure to enter_dual_level() first.")
@@ -276,7 +329,7 @@ def _make_dual(Tensor tensor, Tensor tangent, level):
             f"size {shape_str(shape_of(tangent._data))}.")
     cdef Tensor result, laid
     with FwSuspend():
-        result = OPS.view(tensor, shape_of(tensor._data))
+        result = OPS.alias(tensor) if alias else OPS.view(tensor, shape_of(tensor._data))
         if (cnp.PyArray_NDIM(tangent._data) and cnp.PyArray_SIZE(tangent._data) > 1
                 and _elem_strides(tangent._data) != _elem_strides(tensor._data)):
             # PyTorch keeps the tangent as is only with the primal's layout

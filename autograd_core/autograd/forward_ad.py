@@ -73,6 +73,12 @@ def make_dual(tensor, tangent, *, level=None):
     ...     fwAD.unpack_dual(x.exp()).tangent
     tensor([2.])
     """
+    return _make_dual(tensor, tangent, level, False)
+
+
+def _make_dual(tensor, tangent, level, alias):
+    """make_dual; alias: an alias of tensor (torch.func.jvp's inputs, whose gradients
+    are not views of the incoming one)."""
     if level is None:
         level = _current_level
     if level < 0:
@@ -89,8 +95,8 @@ def make_dual(tensor, tangent, *, level=None):
         # a BatchedTensor primal or tangent (Note [jvp under vmap], func/_vmap.py)
         from autograd_core.func import _vmap
         return _vmap.make_dual_batched(tensor, tangent,
-                                       lambda p, t: _core._make_dual(p, t, level))
-    return _core._make_dual(tensor, tangent, level)
+                                       lambda p, t: _core._make_dual(p, t, level, alias))
+    return _core._make_dual(tensor, tangent, level, alias)
 
 
 class UnpackedDualTensor(NamedTuple):

@@ -7,6 +7,7 @@ autograd.forward_ad's dual tensors (Note [Forward AD] in _core/_tensor.pxi).
 tensor([1.0000, 0.5403])
 """
 import autograd_core as _ag
+from autograd_core._core import tensor as _core
 from autograd_core.autograd import forward_ad as _fwad
 from autograd_core.func._transforms import _error_if_complex, _slice_argnums, _vmap_module
 from autograd_core.utils._pytree import tree_flatten, tree_unflatten
@@ -60,15 +61,19 @@ def _jvp_with_argnums(func, primals, tangents, argnums, strict, has_aux):
     level = None if outer else _fwad.dual_level()
     if level is not None:
         level.__enter__()
+    # a Python number's zero tangent is a 0-d tensor here, as under PyTorch's functorch
+    # (Note [Zero tangents of numbers] in _core/_fw.pxi)
+    numbers_were = _core._fw_numbers_as_tensors(True)
     try:
         with _fwad._set_fwd_grad_enabled(True):
             if want:
                 lv = _fwad._current_level
                 flat_duals = tuple(vm.make_dual_batched(
-                    p, t, lambda p, t: _fwad.make_dual(p, t, level=lv), want)
+                    p, t, lambda p, t: _fwad._make_dual(p, t, lv, True), want)
                     for p, t in zip(flat_primals, flat_tangents))
             else:
-                flat_duals = tuple(_fwad.make_dual(p, t)
+                # (aliases: a gradient through them is not a view, seed 19014016)
+                flat_duals = tuple(_fwad._make_dual(p, t, None, True)
                                    for p, t in zip(flat_primals, flat_tangents))
             duals = tree_unflatten(flat_duals, primals_spec)
             if argnums is not None:
@@ -99,6 +104,7 @@ def _jvp_with_argnums(func, primals, tangents, argnums, strict, has_aux):
             primals_out = [p for p, _ in pairs]
             tangents_out = [t for _, t in pairs]
     finally:
+        _core._fw_numbers_as_tensors(numbers_were)
         if level is not None:
             level.__exit__(None, None, None)
     out = (tree_unflatten(primals_out, spec), tree_unflatten(tangents_out, spec))

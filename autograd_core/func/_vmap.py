@@ -522,7 +522,33 @@ def _is_tensorish(x):
     return isinstance(x, Tensor) or type(x) is BatchedTensor
 
 
+# Note [Empty batch of scalars]: PyTorch's batching rule of a binary op whose one
+# operand is batched and logically 0-d while the other is not batched (a tensor, or a
+# number add/sub/mul/div take as a tensor) promotes types on the first sample, so an
+# empty batch raises select()'s IndexError (fuzzer seed 19001403). rsub's number
+# overload (1.0 - u) and pow's (u ** 2) take another path.
+_BINARY_NUMBER = frozenset("""add sub mul div true_divide divide multiply subtract __add__
+__sub__ __mul__ __truediv__""".split())
+_BINARY_TENSOR = _BINARY_NUMBER | frozenset("""atan2 arctan2 maximum minimum hypot pow
+__pow__ copysign fmax fmin fmod remainder xlogy logaddexp logaddexp2 nextafter""".split())
+
+
+def _check_empty_batch_of_scalars(ctx, name, args):
+    if name not in _BINARY_TENSOR or len(args) < 2:
+        return
+    a, b = args[0], args[1]
+    for x, y, number_first in ((a, b, False), (b, a, True)):
+        if not (ctx.batched(x) and not ctx.batched(y) and _logical_dim(x) == 0
+                and x._value.shape[0] == 0):
+            continue
+        if isinstance(y, Tensor) or (name in _BINARY_NUMBER and isinstance(y, (int, float))
+                                     and not (number_first and name == "__sub__")):
+            raise IndexError("select(): index 0 out of range for tensor of size [0] at "
+                             "dimension 0")
+
+
 def _pointwise(ctx, func, name, args, kwargs):
+    _check_empty_batch_of_scalars(ctx, name, args)  # Note [Empty batch of scalars]
     for v in kwargs.values():
         if ctx.batched(v):
             return NotImplemented

@@ -897,6 +897,45 @@ cdef Tensor log_softmax_double_backward(Tensor grad, Tensor grad_output, object 
     return OPS.mul(OPS.mul(OPS.neg(sum_dim_keep(grad_output, dim)), OPS.exp(output)), grad)
 
 
+cdef Tensor _logsumexp_jvp_keep(Tensor self_p, Tensor self_t, object dim):
+    """PyTorch's logsumexp_jvp (keepdim) along dim: the tangent's mean weighted by
+    exp(self - max(self)), sum(w * t) / sum(w). For a constant tangent the two sums are
+    the same sum, so the quotient is exactly 1 (softmax's tangent exactly 0)."""
+    cdef Tensor w
+    if cnp.PyArray_SIZE(self_p._data) > 0 and cnp.PyArray_NDIM(self_p._data) > 0:
+        w = OPS.exp(OPS.sub(self_p, OPS.amax(self_p, (dim,), True), 1))
+    elif cnp.PyArray_SIZE(self_p._data) > 0:
+        w = OPS.exp(OPS.sub(self_p, self_p, 1))
+    else:
+        w = OPS.exp(self_p)
+    return OPS.div(sum_dim_keep(OPS.mul(w, self_t), dim), sum_dim_keep(w, dim), None)
+
+
+cdef inline Tensor _in_dtype(Tensor t, object dtype_arg):
+    """t in softmax's dtype= argument (PyTorch converts the input before _softmax, and
+    its tangent with it)."""
+    if dtype_arg is None:
+        return t
+    cdef dtype d = to_dtype(dtype_arg)
+    return t if d is dtype_of(t._data) else OPS._to_copy(t, d)
+
+
+cdef Tensor softmax_jvp(Tensor result, Tensor self_p, Tensor self_t, object dim,
+                        object dtype_arg):
+    """PyTorch's _softmax forward derivative: result * (t - logsumexp_jvp(self, t)), a
+    MulBackward0 when it has a history (reverse over forward)."""
+    self_p, self_t = _in_dtype(self_p, dtype_arg), _in_dtype(self_t, dtype_arg)
+    return OPS.mul(result, OPS.sub(self_t, _logsumexp_jvp_keep(self_p, self_t, dim), 1))
+
+
+cdef Tensor log_softmax_jvp(Tensor self_p, Tensor self_t, object dim, object dtype_arg):
+    """PyTorch's _log_softmax forward derivative: t - logsumexp_jvp(self, t). It does not
+    read the result, so writing into the result later leaves its tangent's backward
+    valid (seed 18001394)."""
+    self_p, self_t = _in_dtype(self_p, dtype_arg), _in_dtype(self_t, dtype_arg)
+    return OPS.sub(self_t, _logsumexp_jvp_keep(self_p, self_t, dim), 1)
+
+
 # ================================================================ scaled_dot_product_attention
 
 # Note [CPU flash attention]

@@ -1533,7 +1533,9 @@ cdef Tensor mul_tensor_backward(Tensor grad, object other):
                                           ga if owned else None))
     if isinstance(other, Tensor) and not grad_enabled() and not fw_active():
         oa = (<Tensor>other)._data
-        if _fused_pair(ga, oa):
+        # (a read-only other may be a ZeroTensor, a tangent's zero: mul's ZeroTensor
+        # kernel then, whose zero product a leaf's .grad keeps, seed 19017392)
+        if cnp.PyArray_ISWRITEABLE(oa) and _fused_pair(ga, oa):
             return make(_binary_kernel(ga, oa, AGC_MUL, ga if owned else None))
     return OPS.mul(grad, other)
 

@@ -276,6 +276,27 @@ cdef Tensor cumprod_backward(Tensor grad, Tensor self, Py_ssize_t dim, Tensor re
     return _cumprod_backward_differentiable(grad, x, dim)
 
 
+cdef Tensor cumprod_jvp(Tensor self_t, Tensor self_p, Tensor result, object dim,
+                        object dtype_arg):
+    """PyTorch's cumprod_jvp: cumsum(t / x) * result, and where x has zeros, from the
+    first zero on along dim the cumulative product with that zero replaced by its
+    tangent (zero after a second zero); for a 0-d x, t where x is 0 (masked_fill_).
+    Then in the result's dtype."""
+    cdef Tensor g = OPS.mul(op_cumsum(OPS.div(self_t, self_p, None), dim, None), result)
+    cdef Tensor zero_mask, first_zero, after
+    if cnp.PyArray_NDIM(self_p._data) == 0:
+        OPS.masked_fill_(g, OPS.eq(self_p, 0), self_t)
+    else:
+        zero_mask = OPS.eq(self_p, 0)
+        first_zero = OPS.logical_and(zero_mask, OPS.eq(op_cumsum(zero_mask, dim, None), 1))
+        after = op_cumsum(first_zero, dim, None)
+        g = OPS.where(OPS.ne(after, 0),
+                      op_cumprod(OPS.where(first_zero, self_t, self_p), dim, None), g)
+    if dtype_arg is not None and to_dtype(dtype_arg) is not dtype_of(g._data):
+        g = OPS._to_copy(g, to_dtype(dtype_arg))
+    return g
+
+
 cdef cnp.ndarray _cumprod_backward_zeros(cnp.ndarray g, cnp.ndarray x, cnp.ndarray out,
                                          Py_ssize_t dim):
     """cumprod's gradient where inputs have zeros, in O(n) (PyTorch's path outside

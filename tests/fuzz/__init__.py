@@ -17,7 +17,9 @@ Design
   and writes through them (and their strides logged), set_default_dtype changes (reset
   to float32 at the program's end, and by run() whatever the program did), in-place
   writes through views between a create_graph gradient and a second one, and in-place
-  ops on returned gradients (autograd.grad's, stride-0 ones included, and .grad).  A program is drawn
+  ops on returned gradients (autograd.grad's, stride-0 ones included, and .grad); since
+  issue 26 also torch.func statements (jvp of a unary op with its tangent, vmap over the
+  first dim).  A program is drawn
   statement by statement while it runs under torch, so operands always have the shapes
   the op needs; statements torch rejects are mostly dropped, some kept (error paths).
 * **Ops** (ops.py): one table per kind of operation, one line per op; entries whose op

@@ -18,5 +18,15 @@ The two rounding classes pinned before ("value @ binary:add": a float32 sinh 1 u
 PyTorch's, added to a float64 tensor; "value @ binary:atan2", seed 601792: float32 atan2
 1 ulp off, carried into float64 results) were float32 rounding compared at float64's
 tolerance; run.py's Note [Mixed precision] compares values that float32 tensors feed at
-float32's tolerance, so they no longer show."""
+float32's tolerance, so they no longer show.
+
+Issue 26's torch.func statements (seeds 18,000,000-18,001,499, then 19,000,000-19,019,999)
+found jvp tangents without PyTorch's history, dtype or formula (div, add/sub with a Python
+number, softmax, log_softmax, cumprod), a zero tangent's gradient that was no ZeroTensor,
+gradients through jvp's inputs that were no_grad views, vmap over an empty batch of scalars
+(tests/test_issue26_fuzz_finds.py), and a clamp gradient at a value within rounding of its
+bound (gen.py's Note [Bounds within rounding]). One class is open and not pinned (its
+signature, "grad @ backward", is too broad to pin): seed 19007889, abs_ on a view of an
+empty masked getitem of a 0-d leaf, then backward(create_graph=True): the leaf's .grad has
+no history here (PyTorch's: SqueezeBackward1)."""
 KNOWN = {}
