@@ -28,6 +28,8 @@ __all__ = ["OpOverload", "OpOverloadPacket"]
 # The overloads of each ATen op this library runs, as PyTorch 2.13 names them
 # (a fact of its schemas; the "out" variants are never dispatched here).
 _OVERLOADS = {
+    "_softmax": "default out", "_log_softmax": "default out",
+    "native_layer_norm": "default out",
     "_adaptive_avg_pool2d": "default out", "_adaptive_avg_pool2d_backward": "default out",
     "_cdist_backward": "default out", "_cdist_forward": "default out",
     "_dirichlet_grad": "default out", "_euclidean_dist": "default out",
@@ -327,6 +329,38 @@ _OVERLOADS = {
 }
 
 
+# The ops among those that PyTorch implements by composing other ATen ops
+# (CompositeImplicitAutograd kernels: matmul, linear, einsum, ...); its dispatch sees
+# only the ops they are made of. Every other op is a leaf: what it calls inside is its
+# kernel's business (a fact of PyTorch 2.13's dispatcher registrations).
+COMPOSITE_IMPLICIT = frozenset("""
+    _pad_circular adjoint argsort argwhere atleast_1d atleast_2d atleast_3d
+    batch_norm broadcast_tensors broadcast_to cartesian_prod cdist chain_matmul
+    chunk column_stack combinations conj conv1d conv2d corrcoef cosine_similarity
+    cov cross cumulative_trapezoid det diag diagflat diff dropout dropout_ dsplit
+    dstack einsum expand_as feature_dropout feature_dropout_ fill_diagonal_ flatten
+    fliplr flipud float_power float_power_ frobenius_norm ger gradient grid_sampler
+    histogramdd hsplit hstack imag inner inverse isclose isfinite isreal kron
+    layer_norm linalg_cholesky linalg_cond linalg_det linalg_diagonal linalg_eigh
+    linalg_eigvals linalg_eigvalsh linalg_inv linalg_ldl_factor linalg_lu_factor
+    linalg_matmul linalg_matrix_norm linalg_matrix_power linalg_matrix_rank
+    linalg_multi_dot linalg_norm linalg_slogdet linalg_solve linalg_solve_ex
+    linalg_svd linalg_svdvals linalg_tensorinv linalg_tensorsolve linalg_vander
+    linalg_vecdot linear log_softmax logdet lu_solve matmul matrix_exp matrix_power
+    max_pool2d meshgrid moveaxis movedim msort nanmean nanquantile narrow
+    native_channel_shuffle nll_loss norm_except_dim nuclear_norm orgqr outer
+    pairwise_distance pdist pinverse positive prelu qr quantile ravel real reshape
+    reshape_as resolve_conj resolve_neg slogdet softmax square square_ sum_to_size
+    svd swapaxes swapaxes_ swapdims_ take_along_dim tensor_split tensordot tile
+    trapezoid unflatten unsafe_chunk view_as vsplit vstack
+""".split())
+
+# Composite ops of PyTorch that are one fused kernel here: named after the op
+# PyTorch's decomposition dispatches.
+_FUSED_AS = {"softmax": ("_softmax", "default"), "log_softmax": ("_log_softmax", "default"),
+             "layer_norm": ("native_layer_norm", "default")}
+
+
 class _Schema:
     """The part of PyTorch's FunctionSchema policies read: name and overload_name."""
 
@@ -582,6 +616,9 @@ def overload_for(qualified_name, args):
     <OpOverload(op='aten.add', overload='Tensor')>
     """
     namespace, _, name = qualified_name.partition("::")
+    fused = _FUSED_AS.get(name)
+    if fused is not None:
+        return getattr(_packet(namespace, fused[0]), fused[1])
     packet = _overload_cache.get(qualified_name)
     if packet is None:
         packet = _overload_cache[qualified_name] = _packet(namespace, name)

@@ -332,3 +332,85 @@ def test_ops_namespace():
                 aten.mm.default(a, b), aten.add.Tensor(a, b, alpha=2), aten.sin(a),
                 _catch(lambda: aten.not_an_op_name), _catch(lambda: aten.mm.nope)]
     same(prog)
+
+
+def test_module_program():
+    # an nn.Module block (Linear layers, GELU, LayerNorm) with a policy on matrix
+    # products, as training code writes it
+    def prog(mod):
+        c = ck(mod)
+        nn = mod.nn
+        mod.manual_seed(0)
+        block = nn.Sequential(nn.Linear(4, 8), nn.GELU(), nn.Linear(8, 4), nn.LayerNorm(4))
+        with mod.no_grad():
+            for i, p in enumerate(block.parameters()):
+                p.copy_(data(mod, *p.shape, seed=20 + i, dtype="float32"))
+        x = data(mod, 3, 4, seed=30, dtype="float32").requires_grad_()
+        save = {mod.ops.aten.mm.default, mod.ops.aten.addmm.default}
+        policy = lambda ctx, op, *a, **k: (c.CheckpointPolicy.MUST_SAVE if op in save
+                                           else c.CheckpointPolicy.PREFER_RECOMPUTE)
+        out = c.checkpoint(block, x, use_reentrant=False,
+                           context_fn=functools.partial(c.create_selective_checkpoint_contexts,
+                                                        policy))
+        out.pow(2).sum().backward()
+        return out, x.grad, [p.grad for p in block.parameters()]
+    same(prog)
+
+
+def test_inplace_op_kept():
+    # a policy that keeps the output of an in-place op: here the recomputation runs it
+    # again (handing back its kept output would not write into its input), so the
+    # gradients are the unchecked program's. (PyTorch hands the output back and the
+    # ops after it read the unwritten input: its gradients differ from its own
+    # unchecked ones, a difference kept on purpose.) The policy is asked as PyTorch's.
+    def prog(mod):
+        c = ck(mod)
+        seen = []
+
+        def fn(x):
+            y = x.sin()
+            y.mul_(2)
+            return (y * x).sin()
+
+        def policy(ctx, op, *args, **kwargs):
+            seen.append(str(op))
+            return op == mod.ops.aten.mul_.Tensor
+        x = data(mod, 5, seed=9, dtype="float64").requires_grad_()
+        fn(x).sum().backward()
+        ref, x.grad = x.grad, None
+        out = c.checkpoint(fn, x, use_reentrant=False,
+                           context_fn=functools.partial(c.create_selective_checkpoint_contexts,
+                                                        policy, allow_cache_entry_mutation=True))
+        out.sum().backward()
+        return seen, out, ref, x.grad
+    seen, out, ref, grad = prog(autograd_core)
+    assert autograd_core.allclose(grad, ref, rtol=1e-12, atol=1e-12)
+    t_seen, t_out, _, _ = prog(__import__("torch"))
+    assert seen == t_seen
+    same(lambda mod: out if mod is autograd_core else t_out)
+
+
+def test_hook_table_swapped_back():
+    # Note [Op hook]: the hooked table is in force only while a context or the profiler
+    # is on; selective checkpointing and the profiler together
+    torch = autograd_core
+    c = ck(torch)
+    x = data(torch, 3, 3, seed=10, dtype="float64").requires_grad_()
+    assert not _core._op_hooks_active()
+    ctx = functools.partial(c.create_selective_checkpoint_contexts, [torch.ops.aten.mm.default])
+    with torch.autograd.profiler.profile() as prof:
+        out = c.checkpoint(lambda t: torch.mm(t, t).sin().sum(), x, use_reentrant=False,
+                           context_fn=ctx)
+        assert _core._op_hooks_active()
+        out.backward()
+    assert not _core._op_hooks_active()
+    names = [e.name for e in prof.function_events]
+    assert names.count("aten::mm") >= 2 and "aten::sin" in names
+    ref = x.detach().clone().requires_grad_()
+    torch.mm(ref, ref).sin().sum().backward()
+    assert torch.allclose(x.grad, ref.grad, rtol=1e-12, atol=1e-12)
+    out = c.checkpoint(lambda t: torch.mm(t, t).sin().sum(), x, use_reentrant=False,
+                       context_fn=ctx)
+    assert not _core._op_hooks_active()
+    out.backward()
+    assert not _core._op_hooks_active()

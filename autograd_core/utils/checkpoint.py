@@ -878,6 +878,8 @@ class CheckpointPolicy(enum.Enum):
 #   storage shared with the other context, under (op, index). An op that ran other
 #   hooked ops is a composite here (matmul calling mm): the policy sees only the ops
 #   inside it, as PyTorch's dispatch sees only the ops a composite decomposes into.
+#   Only ops PyTorch composes (_ops.COMPOSITE_IMPLICIT) are looked into: what a leaf
+#   op of PyTorch's calls here (gelu calling erf) is hidden, in both passes.
 # - Recomputation (_CachedTorchDispatchMode): the same program reaches the same
 #   (op, index) pairs; a saved op does not run: its hook supplies the kept output
 #   (OpResult). An op records its node as it runs (this tree has no separate autograd
@@ -888,7 +890,8 @@ class CheckpointPolicy(enum.Enum):
 #   checkpoint's pack hook; and an output that required grad is handed back as the
 #   output of a node (_SuppliedOutput) over the op's inputs, so that the ops after it
 #   record and save as they did in the forward. A saved op whose node saved something
-#   other than its arguments or outputs cannot be replayed so: it is recomputed.
+#   other than its arguments or outputs cannot be replayed so: it is recomputed; so is
+#   a kept in-place op (handing back its output would not write into its input).
 # The recomputed graph only feeds saved tensors to the forward's graph and is never
 # differentiated; _SuppliedOutput's backward says so if it ever is.
 
@@ -934,6 +937,8 @@ SAC_IGNORED_OPS = {
 
 _RECOMPUTE = object()
 _CONSUMED = object()
+_COMPOSITE = object()  # (an op that ran other ops: they have entries of their own)
+_RUNNING = object()
 _SAC_MISMATCH_MSG = (
     "This can happen if the operations in the checkpointed region are "
     "nondeterministic or depend on global state that changed between "
@@ -952,7 +957,7 @@ def _tensors_of(out):
 
 
 class _SACCall:
-    __slots__ = ("op", "idx", "args", "nested", "packs")
+    __slots__ = ("op", "idx", "args", "nested", "packs", "composite")
 
     def __init__(self, op, idx, args):
         self.op = op
@@ -960,6 +965,7 @@ class _SACCall:
         self.args = args
         self.nested = False
         self.packs = []
+        self.composite = op.overloadpacket.__name__ in _ops.COMPOSITE_IMPLICIT
 
 
 class _Replay:
@@ -1011,6 +1017,8 @@ class _CachingTorchDispatchMode:
             self._calls[-1].packs.append(x)
 
     def op_enter(self, name, args):
+        if self._calls and not self._calls[-1].composite:
+            return None  # (inside a leaf op: its kernel's business)
         op = _ops.overload_for(name, args)
         if op in SAC_IGNORED_OPS:
             return None
@@ -1031,14 +1039,15 @@ class _CachingTorchDispatchMode:
         if out is None:  # (the op raised)
             return
         if call.nested:
-            self.storage[call.op][call.idx] = _RECOMPUTE
+            # (a composite: the ops inside it were asked about)
+            self.storage[call.op][call.idx] = _COMPOSITE
             return
         policy = self.policy_fn(SelectiveCheckpointContext(is_recompute=False, op_output=out),
                                 call.op, *call.args)
         if isinstance(policy, bool):
             policy = _policy_from_bool(policy)
         entry = _RECOMPUTE
-        if policy in _SAVE_POLICIES:
+        if policy in _SAVE_POLICIES and not call.op.overloadpacket.__name__.endswith("_"):
             outs = _tensors_of(out)
             saved = [_source_of(x, call.args, outs) for x in call.packs]
             if None not in saved:
@@ -1079,6 +1088,7 @@ class _CachedTorchDispatchMode:
 
     def __enter__(self):
         self.func_counter.clear()
+        self._leaf_depth = 0
         _core._push_op_hook(self)
         return self
 
@@ -1087,6 +1097,8 @@ class _CachedTorchDispatchMode:
         return False
 
     def op_enter(self, name, args):
+        if self._leaf_depth:
+            return None  # (inside a leaf op that runs again: its kernel's business)
         op = _ops.overload_for(name, args)
         if op in SAC_IGNORED_OPS:
             return None
@@ -1104,7 +1116,10 @@ class _CachedTorchDispatchMode:
             raise RuntimeError(
                 "Trying to backward an extra time. You are only allowed to backward once "
                 "on any region computed under selective activation checkpoint.")
-        if entry is _RECOMPUTE:
+        if entry is _RECOMPUTE or entry is _COMPOSITE:
+            if entry is _RECOMPUTE:
+                self._leaf_depth += 1
+                return _RUNNING
             return None
         func_storage[idx] = _CONSUMED
         replay = self.storage.replay.pop((op, idx))
@@ -1135,7 +1150,8 @@ class _CachedTorchDispatchMode:
         return _core.OpResult(value)
 
     def op_exit(self, state, out):
-        pass
+        if state is _RUNNING:
+            self._leaf_depth -= 1
 
 
 class _SACStorage(defaultdict):

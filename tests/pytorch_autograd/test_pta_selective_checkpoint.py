@@ -194,3 +194,24 @@ def test_can_only_trigger_recompute_once():
         grad = x.grad.clone()
         return grad, _catch(lambda: out.sum().backward(retain_graph=True))
     same(prog)
+
+
+# ------------------------------------------------------------------ torch.ops.profiler
+# (TestAutograd's test of the operator form of record_function)
+
+def test_record_function_legacy():
+    def prog(torch):
+        x = torch.linspace(-1.0, 1.0, 100).view(10, 10)
+        with torch.autograd.profiler.profile() as p:
+            handle = torch.ops.profiler._record_function_enter("bar", None)
+            try:
+                y = x * 2 + 4
+            finally:
+                torch.ops.profiler._record_function_exit(handle)
+        bar = [e for e in p.function_events if "bar" in e.name]
+        # (PyTorch's operator allocates its handle tensor inside the range: aten::empty)
+        inside = [e.name for e in p.function_events
+                  if e.name.startswith("aten::") and e.name != "aten::empty"
+                  and e.cpu_parent is not None and e.cpu_parent.name == "bar"]
+        return len(bar), bar[0].count, inside, y
+    same(prog)
