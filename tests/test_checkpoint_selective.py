@@ -101,9 +101,9 @@ def _run(mod, fn, inputs, policy, counted_recompute=True, **kw):
     # autograd saves before its kernel runs)
     out = c.checkpoint(fn(mod), *xs, use_reentrant=False, context_fn=context_fn,
                        early_stop=False)
-    grads = mod.autograd.grad(out.sum(), xs)
+    grads = mod.autograd.grad(out.sum(), xs, allow_unused=True)
     ref = [x.detach().clone().requires_grad_() for x in inputs]
-    ref_grads = mod.autograd.grad(fn(mod)(*ref).sum(), ref)
+    ref_grads = mod.autograd.grad(fn(mod)(*ref).sum(), ref, allow_unused=True)
     counts = {k: v for k, v in getattr(recomputed, "counts", {}).items()
               if k not in _IGNORED}
     return grads, ref_grads, seen, counts
@@ -414,3 +414,35 @@ def test_hook_table_swapped_back():
     assert not _core._op_hooks_active()
     out.backward()
     assert not _core._op_hooks_active()
+
+
+_PROGRAMS = {
+    "binary": lambda m, x, y: (x + y) * (x - 1) / (y + 2),
+    "scalar": lambda m, x, y: x * 2 + 1 - x / 3,
+    "pow": lambda m, x, y: x ** 2 + x.abs() ** y,
+    "reduce": lambda m, x, y: x.sum() + x.mean(0).sum() + x.sum(1).sum(),
+    "matmul": lambda m, x, y: (x @ y).sum(),
+    "linear": lambda m, x, y: m.nn.functional.linear(x, y, y[0]).sum(),
+    "activations": lambda m, x, y: m.relu(x) + m.sigmoid(x) + m.tanh(x),
+    "gelu_silu": lambda m, x, y: m.nn.functional.gelu(x) + m.nn.functional.silu(y),
+    "softmax": lambda m, x, y: x.softmax(-1) + y.log_softmax(0),
+    "layer_norm": lambda m, x, y: m.nn.functional.layer_norm(x, (3,)),
+    "views": lambda m, x, y: x.view(-1).view(3, 3).t().transpose(0, 1).unsqueeze(0).squeeze(0),
+    "index": lambda m, x, y: x[0] + x[:, 1],
+    "cat": lambda m, x, y: m.cat([x, y]).sum(0),
+    "var_mean": lambda m, x, y: m.var_mean(x)[0] * y,
+    "clamp": lambda m, x, y: x.clamp(-0.5, 0.5),
+    "mse_loss": lambda m, x, y: m.nn.functional.mse_loss(x, y),
+    "exp_log": lambda m, x, y: x.exp().log1p().sqrt(),
+    "expand": lambda m, x, y: x[0].expand(3, 3) * y,
+    "bmm_addmm": lambda m, x, y: m.bmm(x[None], y[None])[0] + m.addmm(y, x, y),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_PROGRAMS))
+def test_policy_sees_pytorch_ops(name):
+    # the ops (OpOverloads) a policy is asked about, in order, and the gradients
+    def prog(mod):
+        return _run(mod, lambda m: (lambda a, b: _PROGRAMS[name](m, a, b)), _inputs(mod),
+                    RECOMPUTE_ALL, counted_recompute=False)
+    same(prog)
