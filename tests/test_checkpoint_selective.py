@@ -446,3 +446,28 @@ def test_policy_sees_pytorch_ops(name):
         return _run(mod, lambda m: (lambda a, b: _PROGRAMS[name](m, a, b)), _inputs(mod),
                     RECOMPUTE_ALL, counted_recompute=False)
     same(prog)
+
+
+@pytest.mark.parametrize("where", ["outer", "inner"])
+def test_nested_checkpoints(where):
+    # a plain checkpoint inside a selective one, and a selective one inside a plain one
+    def prog(mod):
+        c = ck(mod)
+        ctx = functools.partial(c.create_selective_checkpoint_contexts,
+                                [mod.ops.aten.mm.default])
+        inner_kw = {"context_fn": ctx} if where == "inner" else {}
+        outer_kw = {"context_fn": ctx} if where == "outer" else {}
+
+        def inner(x):
+            return mod.mm(x, x).sin()
+
+        def outer(x):
+            return c.checkpoint(inner, x.cos(), use_reentrant=False, **inner_kw).exp()
+        x = data(mod, 3, 3, seed=1, dtype="float64").requires_grad_()
+        out = c.checkpoint(outer, x, use_reentrant=False, **outer_kw)
+        out.sum().backward()
+        ref = x.detach().clone().requires_grad_()
+        outer_ref = lambda t: inner(t.cos()).exp()
+        outer_ref(ref).sum().backward()
+        return out, x.grad, ref.grad
+    same(prog)
