@@ -100,6 +100,9 @@ from autograd_core import distributions  # noqa: E402,F401
 from autograd_core import profiler  # noqa: E402,F401
 from autograd_core import random  # noqa: E402,F401
 from autograd_core.serialization import load, save  # noqa: E402,F401
+# torch.ops.aten / .prim / .profiler: attributes of the ops package (autograd_core/_ops.py)
+from autograd_core import ops, _ops  # noqa: E402,F401
+_ops._install(ops)
 from autograd_core import (  # noqa: E402,F401
     amp, backends, cpu, cuda, serialization, testing, version,
 )

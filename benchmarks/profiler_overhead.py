@@ -12,7 +12,7 @@ the numpy floor (the same chain with the gradient written by hand), sample for s
 "ratio" is the row's best time over that floor's best. "on / off" is the profiled time
 over the unprofiled time of the same library in the same process.
 
-Profiling off costs nothing measurable by design (Note [Profiler hook],
+Profiling off costs nothing measurable by design (Note [Op hook],
 autograd_core/_core/_profiler.pxi: no op checks a flag; the profiler swaps the op table);
 --base runs the same off row against a build of the tree before the profiler existed:
 its ratio and this tree's should agree within the run-to-run noise (a few %).

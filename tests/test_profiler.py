@@ -333,7 +333,7 @@ def test_events_sorted_and_self_time_total():
 
 
 def test_op_table_restored_and_nothing_recorded_outside():
-    # Note [Profiler hook]: the profiler swaps the op table in and out
+    # Note [Op hook]: the profiler swaps the op table in and out
     from autograd_core._core import tensor as core
     before = core.op_table_addresses()
     x = autograd_core.ones(2, requires_grad=True)

@@ -112,7 +112,7 @@ cdef tuple _make_root_grads(tuple tensors, tuple grads):
                     "edges made by autograd.graph.get_gradient_edge; pass its gradient")
             if shape_numel(meta[0]) != 1:
                 raise RuntimeError(MSG_IMPLICIT_GRAD)
-            # the seed gradient, an ATen op of PyTorch's backward() (Note [Profiler hook])
+            # the seed gradient, an ATen op of PyTorch's backward() (Note [Op hook])
             seed = None
             if profiler_enabled:  # (no node follows it: no sequence number)
                 prev_mode = grad_enabled()
@@ -749,7 +749,7 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
             if is_captured:
                 _capture(node, capture, captured, buf)
             continue
-        # Note [Profiler hook]: a flag check per node run (no object touched when off)
+        # Note [Op hook]: a flag check per node run (no object touched when off)
         prof = profiler_enabled
         if prof:
             prof_step = profiler_enter_node(node, None, True)

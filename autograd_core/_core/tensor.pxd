@@ -601,13 +601,16 @@ cdef inline object fw_sum(object a, object b):
 include "_op_table.pxi"
 
 
-# ---------------------------------------------------------------- profiler
+# ---------------------------------------------------------------- op hook, profiler
 
-# Note [Profiler hook] (_profiler.pxi): each family fills OPS_PROFILED with its ops'
-# recording twins; the profiler swaps OPS for it while it runs. The engine checks
-# profiler_enabled once per node.
-cdef OpTable OPS_PROFILED
+# Note [Op hook] (_profiler.pxi): each family fills OPS_HOOKED with its ops' hooked
+# twins; the core swaps OPS for it while the profiler or a Python op hook is on. The
+# engine checks profiler_enabled once per node.
+cdef OpTable OPS_HOOKED
 cdef bint profiler_enabled
+cdef object op_hook_enter(str name, tuple inputs)
+cdef object op_hook_supplied(object event)
+cdef int op_hook_exit(object event, object result) except -1
 cdef object profiler_enter(str name, tuple inputs)
 cdef object profiler_enter_node(Node node, tuple grads, bint evaluate)
 cdef int profiler_exit(object record, object result=*) except -1

@@ -6,7 +6,7 @@ ops: ``aten::mm``, ``aten::add``...), each backward node the engine runs
 ``record_function`` labels, with their nesting, CPU times, input shapes
 (record_shapes), allocated bytes (profile_memory), Python calls (with_stack) and FLOPs
 of matrix products and element-wise products and sums (with_flops). How ops are hooked
-at no cost while off: Note [Profiler hook] (autograd_core/_core/_profiler.pxi).
+at no cost while off: Note [Op hook] (autograd_core/_core/_profiler.pxi).
 
 >>> import autograd_core as torch
 >>> x = torch.ones(2, 2, requires_grad=True)

@@ -1310,13 +1310,14 @@ def gen_inplace_impl(op):
     return "\n".join(lines) + "\n\n\n"
 
 
-# ---------------------------------------------------------------- profiler
+# ---------------------------------------------------------------- op hook
 
-# Note [Profiler hook] (_core/_profiler.pxi): each op has a profiled twin with its C
-# signature that records an event named as PyTorch's ATen op around the call; the
-# profiler swaps OPS for the table of twins while it runs. Table ops whose name is not
+# Note [Op hook] (_core/_profiler.pxi): each op has a hooked twin with its C signature
+# that opens the hook around the call (the profiler's event named as PyTorch's ATen op,
+# and the Python op hooks, which may supply the result instead of running the op); the
+# core swaps OPS for the table of twins while a hook is on. Table ops whose name is not
 # ATen's are named after the ATen op they stand for; internal glue with no ATen
-# counterpart records nothing (its twin is the op itself).
+# counterpart is not hooked (its twin is the op itself).
 _PROFILE_NAMES = {
     "_div_mode": "div", "add_scalar": "add", "div_scalar": "div", "mul_scalar": "mul",
     "_clamp_tensor": "clamp", "_lerp_tensor": "lerp", "max_dim": "max", "min_dim": "min",
@@ -1326,33 +1327,35 @@ _PROFILE_NAMES = {
 _PROFILE_SKIP = {"not_implemented_node", "_getitem", "_setitem"}
 
 
-def gen_profiled(op, register):
-    """The profiled twins of an op (and of its in-place variant): their registration
+def gen_hooked(op, register):
+    """The hooked twins of an op (and of its in-place variant): their registration
     goes into register, their code is returned."""
     out = []
     for name, impl in [(op.name, op.cname)] + ([(op.inplace, f"op_{op.inplace}")]
                                                 if op.inplace else []):
         if name in _PROFILE_SKIP or name.endswith("_link"):
-            register.append(f"OPS_PROFILED.{name} = {impl}")
+            register.append(f"OPS_HOOKED.{name} = {impl}")
             continue
         aten = _PROFILE_NAMES.get(name, name)
         if name == op.inplace and op.name in _PROFILE_NAMES:
             aten = _PROFILE_NAMES[op.name] + "_"
         names = ", ".join(p.name for p in op.schema.params)
         out += [
-            f"cdef {op.schema.c_signature(f'_profiled_{name}')}:",
-            f"    cdef object _event = profiler_enter(\"aten::{aten}\", ({names}{',' if len(op.schema.params) == 1 else ''}))",
-            "    try:",
-            f"        _result = {impl}({names})",
-            "    except BaseException:",
-            "        profiler_exit(_event, None)",
-            "        raise",
-            "    profiler_exit(_event, _result)",
+            f"cdef {op.schema.c_signature(f'_hooked_{name}')}:",
+            f"    cdef object _event = op_hook_enter(\"aten::{aten}\", ({names}{',' if len(op.schema.params) == 1 else ''}))",
+            "    _result = op_hook_supplied(_event)",
+            "    if _result is None:",
+            "        try:",
+            f"            _result = {impl}({names})",
+            "        except BaseException:",
+            "            op_hook_exit(_event, None)",
+            "            raise",
+            "    op_hook_exit(_event, _result)",
             "    return _result",
             "",
             "",
         ]
-        register.append(f"OPS_PROFILED.{name} = _profiled_{name}")
+        register.append(f"OPS_HOOKED.{name} = _hooked_{name}")
     return "\n".join(out)
 
 
@@ -1405,12 +1408,12 @@ def gen_family(family, ops, ops_by_name):
     wrappers = []
     register = []
     torch_names, method_names, functional_names, linalg_names = [], [], [], []
-    profiled = []
+    hooked = []
     for op in mine:
         register.append(f"OPS.{op.name} = {op.cname}")
         if op.inplace:
             register.append(f"OPS.{op.inplace} = op_{op.inplace}")
-        profiled.append(gen_profiled(op, register))
+        hooked.append(gen_hooked(op, register))
         if "internal" in op.variants:
             continue
         publics = [op.name] + op.aliases
@@ -1457,8 +1460,8 @@ def gen_family(family, ops, ops_by_name):
     out.append("# ---------------------------------------------------------------- forwards\n")
     out.append(gen_numpy_functions(mine))
     out += forwards + inplace
-    out.append("# ---------------------------------------------------------------- profiled entries\n")
-    out += profiled
+    out.append("# ---------------------------------------------------------------- hooked entries (Note [Op hook])\n")
+    out += hooked
     out.append("# ---------------------------------------------------------------- Python wrappers\n")
     out += wrappers
     out.append("# ---------------------------------------------------------------- registration\n")

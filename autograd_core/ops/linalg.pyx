@@ -236,7 +236,7 @@ cdef bint _should_fold(Tensor tensor1, Tensor tensor2):
 
 
 # (the products through OPS: PyTorch's profile shows them inside aten::matmul,
-# Note [Profiler hook])
+# Note [Op hook])
 cdef Tensor op_matmul(Tensor self, Tensor other):
     cdef Py_ssize_t na = _ndim(self), nb = _ndim(other)
     if na == 0 or nb == 0:

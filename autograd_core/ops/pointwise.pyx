@@ -1524,7 +1524,7 @@ cdef Tensor mul_tensor_backward(Tensor grad, object other):
     cdef bint owned = grad_is_owned(grad, 2)  # (before ga takes a reference to the array)
     cdef cnp.ndarray ga = grad._data, oa
     if profiler_enabled or not cnp.PyArray_ISWRITEABLE(ga):
-        # (profiled: PyTorch's formula is an aten::mul, Note [Profiler hook])
+        # (profiled: PyTorch's formula is an aten::mul, Note [Op hook])
         return OPS.mul(grad, other)
     cdef int t = cnp.PyArray_TYPE(ga)
     if (type(other) is float or type(other) is int) and (t == cnp.NPY_FLOAT or t == cnp.NPY_DOUBLE) \

@@ -13,10 +13,10 @@ PyTorch's:
   that fill the holders. Nested checkpoints, autograd.grad, early stop and the
   determinism check work as PyTorch's.
 
-Ops are not intercepted one by one in this tree (it has no dispatcher modes), so
-selective checkpointing (``create_selective_checkpoint_contexts``, ``SAC_IGNORED_OPS``)
-is not provided; ``debug=True`` reports the saved tensors' Python stacks (PyTorch's log
-of dispatched operators is not available either).
+Selective checkpointing (``create_selective_checkpoint_contexts``, Note [Selective
+checkpointing]) sees every op of the checkpointed function through the op hook (Note
+[Op hook]) and keeps the outputs its policy saves. ``debug=True`` reports the saved
+tensors' Python stacks (PyTorch's log of dispatched operators is not provided).
 """
 import contextlib
 import enum
@@ -27,6 +27,7 @@ import warnings
 import weakref
 from collections import defaultdict
 
+from autograd_core import _ops
 from autograd_core import amp as _amp
 from autograd_core import grad_mode as _grad_mode
 from autograd_core import random as _random
@@ -51,6 +52,8 @@ __all__ = [
     "CheckpointPolicy",
     "SelectiveCheckpointContext",
     "GraphExecGroup",
+    "create_selective_checkpoint_contexts",
+    "SAC_IGNORED_OPS",
 ]
 
 _DEFAULT_DETERMINISM_MODE = "default"
@@ -690,6 +693,10 @@ class _checkpoint_hook(saved_tensors_hooks):
         def pack_hook(x):
             holder = _Holder()
             frame.weak_holders.append(weakref.ref(holder))
+            caching = getattr(_sac_state, "caching", None)
+            if caching:
+                # (selective checkpointing notes what the running op saves)
+                caching[-1].note_pack(x)
             if frame.metadata_fn is not None:
                 with _grad_mode.no_grad():
                     frame.x_metadatas.append(frame.metadata_fn(x))
@@ -827,9 +834,9 @@ class GraphExecGroup:
 
 
 class SelectiveCheckpointContext:
-    """What a selective-checkpointing policy function is given (PyTorch's data type:
-    ``is_recompute``, ``op_output``). Selective checkpointing itself needs per-op
-    interception, which this tree does not have (module docstring).
+    """What a selective-checkpointing policy function is given: ``op_output`` (the op's
+    result) and ``is_recompute`` (always False: the policy is called during the forward
+    only, the recomputation replays its decisions by index).
 
     >>> from autograd_core.utils.checkpoint import SelectiveCheckpointContext
     >>> SelectiveCheckpointContext(is_recompute=False).is_recompute
@@ -857,3 +864,349 @@ class CheckpointPolicy(enum.Enum):
     PREFER_RECOMPUTE = 3
     MUST_CPU_OFFLOAD = 4
     PREFER_CPU_OFFLOAD = 5
+
+
+# ---------------------------------------------------------------- selective checkpointing
+
+# Note [Selective checkpointing]
+# create_selective_checkpoint_contexts returns checkpoint's two contexts: each pushes an
+# op hook (Note [Op hook]) that sees every op the checkpointed function runs, by the
+# OpOverload PyTorch's dispatch would name it (autograd_core._ops.overload_for).
+# - Forward (_CachingTorchDispatchMode): each op gets an index per OpOverload (its
+#   count so far); after it runs, the policy decides from its output; a saved output
+#   is kept detached (with its version, to detect a later in-place write) in the
+#   storage shared with the other context, under (op, index). An op that ran other
+#   hooked ops is a composite here (matmul calling mm): the policy sees only the ops
+#   inside it, as PyTorch's dispatch sees only the ops a composite decomposes into.
+#   Only ops PyTorch composes (_ops.COMPOSITE_IMPLICIT) are looked into: what a leaf
+#   op of PyTorch's calls here (gelu calling erf) is hidden, in both passes.
+# - Recomputation (_CachedTorchDispatchMode): the same program reaches the same
+#   (op, index) pairs; a saved op does not run: its hook supplies the kept output
+#   (OpResult). An op records its node as it runs (this tree has no separate autograd
+#   layer above the kernels), so the skipped op's node is replaced by two things: the
+#   tensors that node saved in the forward are saved again, in the same order (the
+#   recomputation hook hands the i-th saved tensor to the i-th holder), named by where
+#   they came from (an argument or an output of the op), which the forward notes from
+#   checkpoint's pack hook; and an output that required grad is handed back as the
+#   output of a node (_SuppliedOutput) over the op's inputs, so that the ops after it
+#   record and save as they did in the forward. A saved op whose node saved something
+#   other than its arguments or outputs cannot be replayed so: it is recomputed; so is
+#   a kept in-place op (handing back its output would not write into its input).
+# The recomputed graph only feeds saved tensors to the forward's graph and is never
+# differentiated; _SuppliedOutput's backward says so if it ever is.
+
+class _VersionWrapper:
+    """A kept output and its version when kept: a later in-place write is an error
+    unless allow_cache_entry_mutation."""
+
+    def __init__(self, val):
+        self.val = val
+        self.version = val._version if isinstance(val, _core.Tensor) else None
+
+    def get_val(self, allow_cache_entry_mutation):
+        if self.version is not None and not allow_cache_entry_mutation:
+            if self.val._version != self.version:
+                raise RuntimeError(
+                    "Tensor cached during selective activation checkpoint has been mutated")
+        return self.val
+
+
+def _detach_helper(x):
+    # (detached: no reference from the storage back to the graph, which holds the
+    # storage through the recomputation's closure)
+    return x.detach() if isinstance(x, _core.Tensor) else x
+
+
+def _policy_from_bool(b):
+    # (a policy may return a bool, as PyTorch's older API)
+    return CheckpointPolicy.MUST_SAVE if b else CheckpointPolicy.PREFER_RECOMPUTE
+
+
+_aten = _ops.aten
+SAC_IGNORED_OPS = {
+    # checkpoint detaches a different number of times during forward and recompute
+    _aten.detach.default,
+    # the determinism check's metadata reads
+    _ops.prim.device.default,
+    _aten.size.default, _aten.sym_size.default, _aten.stride.default,
+    _aten.sym_stride.default, _aten.storage_offset.default,
+    _aten.sym_storage_offset.default, _aten.numel.default, _aten.sym_numel.default,
+    _aten.dim.default, _aten.is_contiguous.default, _aten.is_contiguous.memory_format,
+    _aten.is_strides_like_format.default, _aten.is_non_overlapping_and_dense.default,
+}
+
+_RECOMPUTE = object()
+_CONSUMED = object()
+_COMPOSITE = object()  # (an op that ran other ops: they have entries of their own)
+_RUNNING = object()
+_SAC_MISMATCH_MSG = (
+    "This can happen if the operations in the checkpointed region are "
+    "nondeterministic or depend on global state that changed between "
+    "forward and backward.")
+_SAVE_POLICIES = (CheckpointPolicy.MUST_SAVE, CheckpointPolicy.PREFER_SAVE)
+
+_sac_state = threading.local()  # .caching: the forward contexts entered on this thread
+
+
+def _tensors_of(out):
+    if isinstance(out, _core.Tensor):
+        return [out]
+    if isinstance(out, (tuple, list)):
+        return [o for o in out if isinstance(o, _core.Tensor)]
+    return []
+
+
+class _SACCall:
+    __slots__ = ("op", "idx", "args", "nested", "packs", "composite")
+
+    def __init__(self, op, idx, args):
+        self.op = op
+        self.idx = idx
+        self.args = args
+        self.nested = False
+        self.packs = []
+        self.composite = op.overloadpacket.__name__ in _ops.COMPOSITE_IMPLICIT
+
+
+class _Replay:
+    """How to stand in for a kept op's node in the recomputation: where each tensor it
+    saved came from (("arg", i) or ("out", j)) and which outputs required grad."""
+
+    __slots__ = ("saved", "requires_grad")
+
+    def __init__(self, saved, requires_grad):
+        self.saved = saved
+        self.requires_grad = requires_grad
+
+
+def _source_of(x, args, outs):
+    for kind, seq in (("out", outs), ("arg", args)):
+        for i, t in enumerate(seq):
+            if isinstance(t, _core.Tensor) and (t is x or (
+                    t.data_ptr() == x.data_ptr() and t.shape == x.shape
+                    and t.stride() == x.stride() and t.dtype == x.dtype)):
+                return kind, i
+    return None
+
+
+class _CachingTorchDispatchMode:
+    """The forward context of selective checkpointing (Note [Selective checkpointing]):
+    asks the policy about each op and keeps the outputs it saves."""
+
+    def __init__(self, policy_fn, storage):
+        self.policy_fn = policy_fn
+        self.storage = storage
+        self.func_counter = defaultdict(int)
+        self._calls = []
+
+    def __enter__(self):
+        if not hasattr(_sac_state, "caching"):
+            _sac_state.caching = []
+        _sac_state.caching.append(self)
+        _core._push_op_hook(self)
+        return self
+
+    def __exit__(self, *exc):
+        _core._pop_op_hook(self)
+        _sac_state.caching.remove(self)
+        self._calls = []
+        return False
+
+    def note_pack(self, x):
+        if self._calls:
+            self._calls[-1].packs.append(x)
+
+    def op_enter(self, name, args):
+        if self._calls and not self._calls[-1].composite:
+            return None  # (inside a leaf op: its kernel's business)
+        op = _ops.overload_for(name, args)
+        if op in SAC_IGNORED_OPS:
+            return None
+        if self._calls:
+            self._calls[-1].nested = True
+        idx = self.func_counter[op]
+        self.func_counter[op] += 1
+        call = _SACCall(op, idx, args)
+        self._calls.append(call)
+        return call
+
+    def op_exit(self, call, out):
+        if call is None:
+            return
+        popped = self._calls.pop()
+        _internal_assert(popped is call)
+        replay = self.storage.replay
+        if out is None:  # (the op raised)
+            return
+        if call.nested:
+            # (a composite: the ops inside it were asked about)
+            self.storage[call.op][call.idx] = _COMPOSITE
+            return
+        policy = self.policy_fn(SelectiveCheckpointContext(is_recompute=False, op_output=out),
+                                call.op, *call.args)
+        if isinstance(policy, bool):
+            policy = _policy_from_bool(policy)
+        entry = _RECOMPUTE
+        if policy in _SAVE_POLICIES and not call.op.overloadpacket.__name__.endswith("_"):
+            outs = _tensors_of(out)
+            saved = [_source_of(x, call.args, outs) for x in call.packs]
+            if None not in saved:
+                replay[(call.op, call.idx)] = _Replay(
+                    saved, [t.requires_grad for t in outs])
+                if isinstance(out, (tuple, list)):
+                    entry = type(out)(_VersionWrapper(_detach_helper(o)) for o in out)
+                else:
+                    entry = _VersionWrapper(_detach_helper(out))
+        self.storage[call.op][call.idx] = entry
+
+
+class _SuppliedOutput(Function):
+    """Stands in, in the recomputation, for the node of an op whose output was kept
+    (Note [Selective checkpointing]): its outputs are the kept tensors, its inputs the
+    op's inputs that require grad."""
+
+    @staticmethod
+    def forward(ctx, kept, *inputs):
+        return tuple(kept) if len(kept) > 1 else kept[0]
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError(
+            "autograd_core.utils.checkpoint: the graph recorded while recomputing a "
+            "selectively checkpointed region holds kept outputs and cannot be "
+            "differentiated")
+
+
+class _CachedTorchDispatchMode:
+    """The recomputation context of selective checkpointing (Note [Selective
+    checkpointing]): hands back the kept outputs, lets the other ops run."""
+
+    def __init__(self, policy_fn, storage, allow_cache_entry_mutation=False):
+        self.storage = storage
+        self.allow_cache_entry_mutation = allow_cache_entry_mutation
+        self.func_counter = defaultdict(int)
+
+    def __enter__(self):
+        self.func_counter.clear()
+        self._leaf_depth = 0
+        _core._push_op_hook(self)
+        return self
+
+    def __exit__(self, *exc):
+        _core._pop_op_hook(self)
+        return False
+
+    def op_enter(self, name, args):
+        if self._leaf_depth:
+            return None  # (inside a leaf op that runs again: its kernel's business)
+        op = _ops.overload_for(name, args)
+        if op in SAC_IGNORED_OPS:
+            return None
+        idx = self.func_counter[op]
+        self.func_counter[op] += 1
+        func_storage = self.storage.get(op)
+        if func_storage is None:
+            raise RuntimeError(f"{op} encountered during backward but not found in "
+                               f"storage. {_SAC_MISMATCH_MSG}")
+        entry = func_storage.get(idx)
+        if entry is None:
+            raise RuntimeError(f"{op} invocation index {idx} encountered during backward "
+                               f"but not found in storage. {_SAC_MISMATCH_MSG}")
+        if entry is _CONSUMED:
+            raise RuntimeError(
+                "Trying to backward an extra time. You are only allowed to backward once "
+                "on any region computed under selective activation checkpoint.")
+        if entry is _RECOMPUTE or entry is _COMPOSITE:
+            if entry is _RECOMPUTE:
+                self._leaf_depth += 1
+                return _RUNNING
+            return None
+        func_storage[idx] = _CONSUMED
+        replay = self.storage.replay.pop((op, idx))
+        if isinstance(entry, (tuple, list)):
+            value = type(entry)(e.get_val(self.allow_cache_entry_mutation) for e in entry)
+        else:
+            value = entry.get_val(self.allow_cache_entry_mutation)
+        outs = _tensors_of(value)
+        # outputs that required grad come out of a node over the op's inputs
+        need = [i for i, rg in enumerate(replay.requires_grad) if rg]
+        inputs = [a for a in args if isinstance(a, _core.Tensor) and a.requires_grad]
+        if need and inputs and _grad_mode.is_grad_enabled():
+            kept = [outs[i].detach() for i in need]
+            made = _SuppliedOutput.apply(kept, *inputs)
+            made = made if isinstance(made, tuple) else (made,)
+            swap = {id(outs[i]): m for i, m in zip(need, made)}
+            outs = [swap.get(id(t), t) for t in outs]
+            if isinstance(value, (tuple, list)):
+                it = iter(outs)
+                value = type(value)(next(it) if isinstance(v, _core.Tensor) else v
+                                    for v in value)
+            else:
+                value = outs[0]
+        # the tensors the op's node saved in the forward, saved again in order
+        for kind, i in replay.saved:
+            t = outs[i] if kind == "out" else args[i]
+            _core._make_saved_tensor(t, False)  # (through the hooks in force)
+        return _core.OpResult(value)
+
+    def op_exit(self, state, out):
+        if state is _RUNNING:
+            self._leaf_depth -= 1
+
+
+class _SACStorage(defaultdict):
+    """op -> {index: kept output, _RECOMPUTE or _CONSUMED}, shared by the two contexts;
+    .replay: (op, index) -> _Replay."""
+
+    def __init__(self):
+        super().__init__(dict)
+        self.replay = {}
+
+
+def create_selective_checkpoint_contexts(policy_fn_or_list, allow_cache_entry_mutation=False):
+    """The ``context_fn`` of selective activation checkpointing: the outputs of the ops
+    the policy saves are kept during the forward and not recomputed during backward
+    (Note [Selective checkpointing]).
+
+    ``policy_fn_or_list`` is a function ``policy(ctx, op, *args, **kwargs)`` returning a
+    ``CheckpointPolicy`` (or a bool: True is ``MUST_SAVE``), called once per op of the
+    forward with ``ctx.op_output`` its result and ``op`` an ``OpOverload`` of
+    ``torch.ops.aten``; or a list of OpOverloads to save (``MUST_SAVE``; every other op
+    ``PREFER_RECOMPUTE``). A kept output written in place afterwards makes backward
+    raise unless ``allow_cache_entry_mutation=True``.
+
+    >>> import functools
+    >>> import autograd_core as torch
+    >>> from autograd_core.utils.checkpoint import (checkpoint,
+    ...     create_selective_checkpoint_contexts)
+    >>> x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+    >>> context_fn = functools.partial(create_selective_checkpoint_contexts,
+    ...                                [torch.ops.aten.mm.default])
+    >>> out = checkpoint(lambda t: torch.mm(t, t).sin().sum(), x, use_reentrant=False,
+    ...                  context_fn=context_fn)
+    >>> out.backward()
+    >>> x.grad
+    tensor([[ -2.4494,  -4.9335],
+            [ -4.2906, -11.9569]])
+    """
+    if isinstance(policy_fn_or_list, list):
+        for op in policy_fn_or_list:
+            if not isinstance(op, _ops.OpOverload):
+                extra = ("Please update the OpOverloadPacket to a specific OpOverload."
+                         "For example, if you have `torch.ops.aten.mm`, change it to "
+                         "`torch.ops.aten.mm.default`.") \
+                    if isinstance(op, _ops.OpOverloadPacket) else ""
+                raise ValueError(f"Expected op in `op_list` to be an OpOverload but got: "
+                                 f"{op} of type {type(op)}. {extra}")
+
+        def policy_fn(ctx, op, *args, **kwargs):
+            if op in policy_fn_or_list:
+                return CheckpointPolicy.MUST_SAVE
+            return CheckpointPolicy.PREFER_RECOMPUTE
+    elif callable(policy_fn_or_list):
+        policy_fn = policy_fn_or_list
+    else:
+        raise TypeError("policy_fn_or_list must be either a function or a list of ops.")
+    storage = _SACStorage()
+    return (_CachingTorchDispatchMode(policy_fn, storage),
+            _CachedTorchDispatchMode(None, storage, allow_cache_entry_mutation))
