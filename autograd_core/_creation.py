@@ -831,7 +831,7 @@ def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
 
 # ---------------------------------------------------------------- profiler events
 # Note [Creation functions in the profiler]: the factories above are Python, not ops of
-# the OPS table, so the profiler's op twins (Note [Profiler hook]) never see them. While
+# the OPS table, so the op table's hooked twins (Note [Op hook]) never see them. While
 # a profiler records on this thread, each one emits the events PyTorch's ATen records
 # for it, named and nested as there: the factory op ("aten::randn", its number of
 # schema arguments as empty input shapes), inside it the allocation ("aten::empty", or

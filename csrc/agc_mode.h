@@ -27,4 +27,9 @@ void agc_fw_exit(void);
 int agc_fw_grad_enabled(void);
 void agc_set_fw_grad_enabled(int enabled);
 
+/* torch.autograd.enforce_grad_layout_policy, per thread: whether AccumulateGrad gives a
+ * gradient it steals the leaf's layout (on, PyTorch's default) or keeps its own. */
+int agc_grad_layout_enforced(void);
+void agc_set_grad_layout_enforced(int enabled);
+
 #endif

@@ -77,15 +77,8 @@ cdef extern from "agc_mode.h" nogil:
     void agc_fw_exit()
     int agc_fw_grad_enabled()
     void agc_set_fw_grad_enabled(int enabled)
-
-
-cdef extern from *:
-    """
-    int agc_grad_layout_enforced(void);
-    void agc_set_grad_layout_enforced(int enabled);
-    """
-    int agc_grad_layout_enforced() nogil
-    void agc_set_grad_layout_enforced(int enabled) nogil
+    int agc_grad_layout_enforced()
+    void agc_set_grad_layout_enforced(int enabled)
 
 
 cdef extern from "agc_parallel.h" nogil:
