@@ -343,3 +343,109 @@ def test_nothing_hooked_when_off(tmp_path):
 def test_exported():
     assert "ExecutionTraceObserver" in autograd_core.profiler.__all__
     assert "ExecutionTraceObserver" in torch.profiler.__all__
+
+
+def test_failing_op_writes_no_node(tmp_path):
+    def prog(t):
+        a, b = t.ones(2, 3), t.ones(4, 5)
+        yield
+        with pytest.raises(RuntimeError):
+            t.mm(a, b)
+        t.neg(a)
+
+    for trace in _both(prog, tmp_path, "raises"):
+        assert [n["name"] for n in trace["nodes"]] == [ROOTS[1], "aten::neg", ROOTS[0]]
+
+
+def test_custom_trace_observer_in_profile():
+    """Any object with start/stop/cleanup serves as execution_trace_observer."""
+    def prog(t):
+        calls = []
+
+        class Obs(t.profiler.profiler._ITraceObserver):
+            def start(self):
+                calls.append("start")
+
+            def stop(self):
+                calls.append("stop")
+
+            def cleanup(self):
+                calls.append("cleanup")
+
+        sched = t.profiler.schedule(wait=1, warmup=0, active=1, repeat=2)
+        x = t.ones(2)
+        with t.profiler.profile(activities=[t.profiler.ProfilerActivity.CPU],
+                                schedule=sched, execution_trace_observer=Obs()) as p:
+            for _ in range(5):
+                x.neg()
+                calls.append("step")
+                p.step()
+        return calls
+
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        same(prog)
+
+
+def test_op_hooks_nest_with_the_trace(tmp_path):
+    """A trace started inside another op hook sees the ops as that hook does, and
+    stopping it leaves the outer hook in force (Note [Op hook])."""
+    from autograd_core._core import tensor as _core
+
+    class Outer:
+        def __init__(self):
+            self.seen = []
+
+        def op_enter(self, name, args):
+            self.seen.append(name)
+
+        def op_exit(self, state, result):
+            pass
+
+    outer = Outer()
+    x = autograd_core.ones(2, 3)
+    o = autograd_core.profiler.ExecutionTraceObserver().register_callback(
+        str(tmp_path / "nest.json"))
+    _core._push_op_hook(outer)
+    try:
+        o.start()
+        x.sin().exp()
+        o.stop()
+        assert _core._current_op_hook() is outer
+        x.neg()
+    finally:
+        _core._pop_op_hook(outer)
+    o.unregister_callback()
+    with open(tmp_path / "nest.json") as f:
+        names = [n["name"] for n in json.load(f)["nodes"]]
+    assert names == [ROOTS[1], "aten::sin", "aten::exp", ROOTS[0]]
+    assert outer.seen == ["aten::sin", "aten::exp", "aten::neg"]
+
+
+def test_argument_kinds_as_pytorch(tmp_path):
+    """Lists, tensor lists, dtypes (ScalarType numbers), memory formats, None and list
+    results are written as PyTorch writes them."""
+    def prog(t):
+        a = t.ones(2, 3)
+        i = t.tensor([0, 1])
+        yield
+        a.sum(dim=1, dtype=t.float64)
+        t.cat([a, a], 0)
+        a.index_select(0, i)
+        a.reshape(3, 2)
+        a.softmax(-1)
+        a.split(1)
+        a.clone(memory_format=t.contiguous_format)
+
+    def ops(trace):
+        return [(n["name"], n["inputs"]["types"], n["inputs"]["values"][1:],
+                 n["inputs"]["shapes"], n["outputs"]["types"], n["outputs"]["shapes"])
+                for n in trace["nodes"] if n["ctrl_deps"] == 2]
+
+    want, got = _both(prog, tmp_path, "kinds")
+    w, g = ops(want), ops(got)
+    # the index tensor's ids differ (ids count every node and tensor)
+    for rows in (w, g):
+        rows[2][2][1] = rows[2][2][1][2:]
+    assert g == w

@@ -55,6 +55,12 @@ _SCALAR_TYPE = {"uint8": 0, "int8": 1, "int16": 2, "int32": 3, "int64": 4, "floa
 _MEMORY_FORMAT = {"contiguous_format": 0, "preserve_format": 1, "channels_last": 2,
                   "channels_last_3d": 3}
 
+# ops whose schema returns Tensor[] (one list output), not a tuple of Tensors
+_LIST_RESULT = {"aten::" + n for n in (
+    "split", "split_with_sizes", "chunk", "unbind", "tensor_split", "unsafe_split",
+    "unsafe_split_with_sizes", "unsafe_chunk", "hsplit", "vsplit", "dsplit", "meshgrid",
+    "broadcast_tensors", "atleast_1d", "atleast_2d", "atleast_3d")}
+
 
 def _now_ms():
     return time.monotonic_ns() // 1000000
@@ -209,9 +215,15 @@ class _Trace:
             while self.stack and self.stack.pop() is not node:
                 pass
             return
-        outs = list(result) if isinstance(result, (tuple, list)) else [result]
+        if isinstance(result, (tuple, list)) and node["name"] not in _LIST_RESULT:
+            outs = list(result)     # a tuple of results: one output each
+        else:
+            outs = [result]         # Tensor[]: one list output
         node["outputs"] = self._io(outs)
-        fn = getattr(outs[0], "grad_fn", None) if outs else None
+        first = outs[0] if outs else None
+        if isinstance(first, (tuple, list)):
+            first = first[0] if first else None
+        fn = getattr(first, "grad_fn", None)
         if fn is not None and id(fn) not in in_fns:
             # the op recorded a backward node: its sequence number pairs the two. An op
             # run in grad mode carries the number the next node will get (PyTorch peeks
