@@ -449,3 +449,64 @@ def test_argument_kinds_as_pytorch(tmp_path):
     for rows in (w, g):
         rows[2][2][1] = rows[2][2][1][2:]
     assert g == w
+
+
+_UNWRITABLE = """
+import json, os, sys
+def prog(t, path):
+    o = t.profiler.ExecutionTraceObserver().register_callback(path)
+    state = [o.is_registered]
+    o.start()
+    t.ones(2).neg()
+    o.stop()
+    o.unregister_callback()
+    return state + [o.is_registered, os.path.exists(path)]
+"""
+
+
+def test_unwritable_path_as_pytorch(tmp_path, capfd):
+    """PyTorch logs the failed open and does not register. Its side runs in a child
+    process: after a failed open PyTorch's process-wide observer accepts registrations
+    but writes nothing, which would leak into the tests after this one."""
+    import subprocess
+    import sys
+    path = str(tmp_path / "missing_dir" / "trace.json")
+    code = _UNWRITABLE + f"import torch; print(json.dumps(prog(torch, {path!r})))"
+    child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True)
+    want = json.loads(child.stdout.splitlines()[-1])
+    scope = {}
+    exec(_UNWRITABLE, scope)
+    capfd.readouterr()
+    got = scope["prog"](autograd_core, path)
+    err = capfd.readouterr().err
+    assert got == want == [False, False, False]
+    msg = "Failed to open '" + path + "'"
+    assert msg in child.stderr and err.count(msg) == 1
+
+
+def test_one_trace_per_process_as_pytorch(tmp_path):
+    """A second observer registered while one is shares its trace: nothing goes to its
+    own file; unregistering the first ends the trace for both."""
+    def prog(t):
+        E = t.profiler.ExecutionTraceObserver
+        p1, p2 = (str(tmp_path / f"{k}_{t.__name__}.json") for k in ("one", "two"))
+        x = t.ones(2)
+        o1 = E().register_callback(p1)
+        o2 = E().register_callback(p2)
+        out = [o1.is_registered, o2.is_registered, os.path.exists(p2)]
+        o2.start()
+        out += [o1.is_running(), o2.is_running()]
+        x.neg()
+        o2.stop()
+        o1.unregister_callback()
+        out.append(o2.is_registered)
+        o1.start()
+        x.exp()
+        out.append(o1.is_running())
+        o2.unregister_callback()
+        with open(p1) as f:
+            out.append([n["name"] for n in json.load(f)["nodes"]])
+        return out + [os.path.exists(p2)]
+
+    same(prog)

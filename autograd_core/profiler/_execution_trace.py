@@ -24,6 +24,7 @@ only the thread that started the trace is traced.
 import gzip
 import json
 import os
+import sys
 import tempfile
 import threading
 import time
@@ -73,7 +74,8 @@ def _dtype_key(dtype):
 class _Trace:
     """The nodes of one registered observer, and the op hook that records them."""
 
-    def __init__(self):
+    def __init__(self, path):
+        self.path = path
         self.nodes = []
         self.next_id = 3        # 1 and 2 are the process and thread nodes
         self.rf_id = 0
@@ -256,13 +258,48 @@ class _Trace:
         self.stack.clear()
         self.pending_seq.clear()
 
-    def write(self, path):
+    def write(self):
         process = self._node(1, _PROCESS, 1, _io_empty(), _io_empty(), 0, _SCOPE_USER, 0, "")
         doc = {"schema": _SCHEMA, "pid": os.getpid(),
                "time": time.strftime("%Y-%m-%d %H:%M:%S"), "start_ts": self.start_ts,
                "nodes": self.nodes + [process], "finish_ts": _now_ms()}
-        with open(path, "w") as f:
+        with open(self.path, "w") as f:
             json.dump(doc, f)
+
+
+# The process's registered trace (PyTorch keeps one execution trace observer per
+# process: observers registered while one is share it, and unregistering any ends it).
+_OBSERVER = [None]
+
+
+def _add_observer(path):
+    if _OBSERVER[0] is not None:
+        return True
+    try:
+        # the file is made now, as PyTorch's observer opens it on registering
+        open(path, "w").close()
+    except OSError:
+        sys.stderr.write(f"Failed to open '{path}'\n")     # PyTorch logs it too
+        return False
+    _OBSERVER[0] = _Trace(path)
+    return True
+
+
+def _disable():
+    trace = _RUNNING[0]
+    if trace is not None:
+        _RUNNING[0] = None
+        trace.stop()
+
+
+def _remove_observer():
+    trace = _OBSERVER[0]
+    if trace is None:
+        return
+    if _RUNNING[0] is trace:
+        _disable()
+    _OBSERVER[0] = None
+    trace.write()
 
 
 def _grad_enabled():
@@ -309,7 +346,6 @@ class ExecutionTraceObserver(_ITraceObserver):
         self.resources_dir = ""
         self.output_file_path = ""
         self.output_file_path_observer = ""
-        self._trace = None
 
     def __del__(self):
         self.unregister_callback()
@@ -350,15 +386,15 @@ class ExecutionTraceObserver(_ITraceObserver):
     def register_callback(self, output_file_path):
         """Attach the observer; the trace goes to output_file_path (gzipped if it ends
         in ``.gz``). Returns the observer. Registering again before unregistering does
-        nothing."""
+        nothing; while another observer is registered, this one shares its trace (the
+        trace is the process's, as PyTorch's)."""
         if not self._registered:
             self.output_file_path = output_file_path
             if output_file_path.endswith(".gz"):
                 with tempfile.NamedTemporaryFile("w+b", suffix=".json", delete=False) as fp:
                     output_file_path = fp.name
             self.output_file_path_observer = output_file_path
-            self._trace = _Trace()
-            self._registered = True
+            self._registered = _add_observer(output_file_path)
         return self
 
     def get_resources_dir(self, can_create=False):
@@ -392,13 +428,11 @@ class ExecutionTraceObserver(_ITraceObserver):
         return resource_dir
 
     def unregister_callback(self):
-        """Detach the observer (stopping it) and write the trace file."""
+        """Detach the process's trace (stopping it) and write its file."""
         if not getattr(self, "_registered", False):
             return
         self.stop()
-        self._registered = False
-        trace, self._trace = self._trace, None
-        trace.write(self.output_file_path_observer)
+        _remove_observer()
         if self.output_file_path.endswith("gz"):
             print(f"Execution Trace: compressing {self.output_file_path_observer} "
                   f"to {self.output_file_path}")
@@ -406,6 +440,7 @@ class ExecutionTraceObserver(_ITraceObserver):
                 with gzip.open(self.output_file_path, "wb") as fout:
                     fout.writelines(fin)
             os.remove(self.output_file_path_observer)
+        self._registered = False
 
     @property
     def is_registered(self):
@@ -419,19 +454,16 @@ class ExecutionTraceObserver(_ITraceObserver):
     def start(self):
         """Start recording (only once registered; a no-op while recording)."""
         if self._registered and not self._execution_trace_running:
-            if _RUNNING[0] is not None:
-                # one trace records at a time (PyTorch's observer is process-wide)
-                return
-            self._trace.start()
-            _RUNNING[0] = self._trace
+            trace = _OBSERVER[0]
+            if trace is not None and _RUNNING[0] is None:
+                trace.start()
+                _RUNNING[0] = trace
             self._execution_trace_running = True
 
     def stop(self):
         """Stop recording."""
         if self._execution_trace_running:
-            if _RUNNING[0] is self._trace:
-                _RUNNING[0] = None
-            self._trace.stop()
+            _disable()
             self._execution_trace_running = False
 
     def cleanup(self):
