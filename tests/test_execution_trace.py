@@ -510,3 +510,11 @@ def test_one_trace_per_process_as_pytorch(tmp_path):
         return out + [os.path.exists(p2)]
 
     same(prog)
+
+
+def test_docstring_examples_run():
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module("autograd_core.profiler._execution_trace"),
+                             optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
