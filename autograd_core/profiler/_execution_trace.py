@@ -83,6 +83,7 @@ class _Trace:
         self.stack = []
         self.pending_seq = []   # nodes waiting for the next sequence number
         self.thread = None
+        self.ids = {}           # id() of a tensor or storage -> its id in the trace
         self.start_ts = _now_ms()
 
     def _new_id(self):
@@ -203,7 +204,6 @@ class _Trace:
             wrap = 1 if overload._overloadname == "Tensor" else None
         except Exception:
             schema, wrap = "", None
-        # the wrapped number's ids are made here, so one op's inputs and outputs agree
         node = self._open(name, self._io(args, wrap), _SCOPE_FUNCTION, schema)
         node["_in_grad_fns"] = {id(a.grad_fn) for a in args
                                 if getattr(a, "grad_fn", None) is not None}
@@ -245,12 +245,11 @@ class _Trace:
         return self._open(name, _io_empty(), _SCOPE_USER, "")
 
     def scope_exit(self, node):
-        if node in self.stack:
+        if any(open_node is node for open_node in self.stack):
             self._close(node)
 
     def start(self):
         self.thread = threading.get_ident()
-        self.ids = {}
         _core._push_op_hook(self)
 
     def stop(self):
