@@ -518,3 +518,26 @@ def test_docstring_examples_run():
     result = doctest.testmod(importlib.import_module("autograd_core.profiler._execution_trace"),
                              optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_start_stop_cycles_as_pytorch(tmp_path):
+    """Each start/stop cycle adds to the one trace; a tensor keeps its id across them."""
+    def prog(t):
+        path = str(tmp_path / f"cycles_{t.__name__}.json")
+        x = t.ones(2)
+        o = t.profiler.ExecutionTraceObserver().register_callback(path)
+        o.start()
+        x.neg()
+        o.stop()
+        x.sin()                 # not traced
+        o.start()
+        x.exp()
+        o.stop()
+        o.unregister_callback()
+        with open(path) as f:
+            nodes = json.load(f)["nodes"]
+        ops = [n for n in nodes if n["name"].startswith("aten::")]
+        return ([n["name"] for n in nodes],
+                ops[0]["inputs"]["values"][0][:2] == ops[1]["inputs"]["values"][0][:2])
+
+    assert same(prog)[1] is True
