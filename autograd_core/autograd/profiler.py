@@ -29,6 +29,10 @@ from autograd_core.autograd.profiler_util import (  # noqa: F401
     Kernel, MemRecordsAcc, _format_memory, _format_time, _format_time_share,
 )
 
+# The running execution trace (autograd_core.profiler.ExecutionTraceObserver), which
+# record_function tells of its scopes; None when none runs (Note [Execution trace]).
+_EXECUTION_TRACE = [None]
+
 __all__ = ["profile", "record_function", "EventList", "FunctionEvent", "FunctionEventAvg",
            "EnforceUnique", "KinetoStepTracker", "MemRecordsAcc", "load_nvprof",
            "parse_nvprof_trace"]
@@ -436,15 +440,23 @@ class record_function(_ContextDecorator):
         self.args = args
         self.run_callbacks_on_exit = True
         self.record = None
+        self._et_node = None
 
     def __enter__(self):
         self.record = _core._record_function_enter(self.name)
+        # a running execution trace records the scope too (Note [Execution trace])
+        trace = _EXECUTION_TRACE[0]
+        self._et_node = None if trace is None else trace.scope_enter(self.name)
         return self
 
     def __exit__(self, exc_type, exc_value, traceback):
         if not self.run_callbacks_on_exit:
             return
         _core._record_function_exit(self.record)
+        if self._et_node is not None:
+            trace = _EXECUTION_TRACE[0]
+            if trace is not None:
+                trace.scope_exit(self._et_node)
 
 
 def load_nvprof(path):

@@ -11,6 +11,7 @@ autograd_core.autograd.profiler (ProfilerActivity.CPU is the only activity).
 """
 from autograd_core.autograd.profiler import KinetoStepTracker, record_function
 from autograd_core.autograd.profiler_util import DeviceType
+from autograd_core.profiler._execution_trace import ExecutionTraceObserver
 from autograd_core.profiler.profiler import (
     ProfilerAction, ProfilerActivity, _KinetoProfile, profile, schedule, supported_activities,
     tensorboard_trace_handler,
@@ -18,7 +19,7 @@ from autograd_core.profiler.profiler import (
 
 __all__ = ["profile", "schedule", "supported_activities", "tensorboard_trace_handler",
            "ProfilerAction", "ProfilerActivity", "kineto_available", "DeviceType",
-           "record_function", "KinetoStepTracker"]
+           "record_function", "KinetoStepTracker", "ExecutionTraceObserver"]
 
 
 def kineto_available():

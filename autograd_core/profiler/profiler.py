@@ -1,6 +1,7 @@
 """torch.profiler's profile, schedule and trace handlers (the recording itself is
 autograd_core.autograd.profiler.profile)."""
 import enum
+from abc import ABC, abstractmethod
 import os
 import socket
 import time
@@ -117,6 +118,23 @@ def tensorboard_trace_handler(dir_name, worker_name=None, use_gzip=False,
     return handler_fn
 
 
+class _ITraceObserver(ABC):
+    """What torch.profiler.profile asks of its execution_trace_observer: start() and
+    stop() with the recording steps, cleanup() at the profiler's exit."""
+
+    @abstractmethod
+    def start(self):
+        pass
+
+    @abstractmethod
+    def stop(self):
+        pass
+
+    @abstractmethod
+    def cleanup(self):
+        pass
+
+
 class _KinetoProfile:
     """Start/stop recording around a block, without a schedule (torch.profiler's
     low-level profiler)."""
@@ -169,6 +187,8 @@ class _KinetoProfile:
         self.profiler._prepare_trace()
 
     def start_trace(self):
+        if self.execution_trace_observer:
+            self.execution_trace_observer.start()
         if self.profiler is None:
             raise AssertionError("Profiler must be initialized before starting trace")
         self.profiler._start_trace()
@@ -180,6 +200,8 @@ class _KinetoProfile:
             self.add_metadata_json(k, v)
 
     def stop_trace(self):
+        if self.execution_trace_observer:
+            self.execution_trace_observer.stop()
         if self.profiler is None:
             raise AssertionError("Profiler must be initialized before stopping trace")
         self.profiler.__exit__(None, None, None)
@@ -326,6 +348,8 @@ class profile(_KinetoProfile):
     def __exit__(self, exc_type, exc_val, exc_tb):
         self.stop()
         prof.KinetoStepTracker.erase_step_count(PROFILER_STEP_NAME)
+        if self.execution_trace_observer:
+            self.execution_trace_observer.cleanup()
 
     def start(self):
         self._transit_action(ProfilerAction.NONE, self.current_action)
