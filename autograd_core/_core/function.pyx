@@ -355,19 +355,26 @@ def function_apply(fn_cls, tuple args, dict kwargs):
     if ctx._to_save is not None:
         dirty_view_nr = {id(t): i for i, t in dirty_views}
         saved = []
-        for s in ctx._to_save:
-            if s is None:
-                saved.append(None)
-                continue
-            t = s
-            if record and t._grad_fn is ctx:
-                saved.append(save_output(t, t._output_nr))
-            elif record and id(t) in dirty_view_nr:
-                # a view this node rebased: its history leads back here, so it is kept
-                # as an output (no Tensor, no cycle; PyTorch's is_inplace_on_view)
-                saved.append(save_output(t, dirty_view_nr[id(t)]))
-            else:
-                saved.append(save(t))
+        try:
+            for s in ctx._to_save:
+                if s is None:
+                    saved.append(None)
+                    continue
+                t = s
+                if record and t._grad_fn is ctx:
+                    saved.append(save_output(t, t._output_nr))
+                elif record and id(t) in dirty_view_nr:
+                    # a view this node rebased: its history leads back here, so it is
+                    # kept as an output (no Tensor, no cycle; PyTorch's is_inplace_on_view)
+                    saved.append(save_output(t, dirty_view_nr[id(t)]))
+                else:
+                    saved.append(save(t))
+        except BaseException:
+            # a pack hook raised (checkpoint's early stop ends its recomputation here):
+            # the outputs held in _to_save have this ctx as grad_fn, a cycle that would
+            # keep them until the cycle collector runs (PyTorch frees them at once)
+            ctx._to_save = None
+            raise
         ctx._saved = saved
         ctx._to_save = None
     if fw_active():

@@ -9,7 +9,8 @@ tensor([1.0000, 0.5403])
 import autograd_core as _ag
 from autograd_core._core import tensor as _core
 from autograd_core.autograd import forward_ad as _fwad
-from autograd_core.func._transforms import _error_if_complex, _slice_argnums, _vmap_module
+from autograd_core.func._transforms import (_aux_tensors_only, _error_if_complex,
+                                            _slice_argnums, _vmap_module)
 from autograd_core.utils._pytree import tree_flatten, tree_unflatten
 
 _JVP = "jvp(f, primals, tangents)"
@@ -90,6 +91,7 @@ def _jvp_with_argnums(func, primals, tangents, argnums, strict, has_aux):
                     raise RuntimeError(f"{_JVP}: output of function f should be a tuple: "
                                        "(output, aux) if has_aux is True")
                 result, aux = result
+                _aux_tensors_only(aux)
             flat_out, spec = tree_flatten(result)
             if (len(flat_out) == 1 and flat_out[0] is None) or len(flat_out) < 1:
                 raise RuntimeError(f"{_JVP}: Expected f to be a function that has non-empty "
@@ -167,11 +169,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
             _error_if_complex("jacfwd", out[0], False)
             if not has_aux:
                 return out[1]
-            # (the aux leaves leave the vmap as its outputs do: tensors only)
-            for leaf in tree_flatten(out[2])[0]:
-                if not (isinstance(leaf, _ag.Tensor) or _vmap_module().is_batched(leaf)):
-                    raise RuntimeError(f"Expected tensors, got unsupported type {type(leaf)}")
-            return out[1], out[2]
+            return out[1], out[2]      # (jvp checked the aux leaves are tensors)
 
         aux = None
         if sum(numels) == 0:

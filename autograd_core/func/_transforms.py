@@ -224,6 +224,15 @@ def _is_tensor(x):
     return isinstance(x, _ag.Tensor) or _vmap_module().is_batched(x)
 
 
+def _aux_tensors_only(aux):
+    """The aux of has_aux=True leaves its transform's level as the outputs do, so every
+    leaf must be a tensor (PyTorch unwraps it leaf by leaf; jvp, vjp, grad, jacrev and
+    jacfwd all raise on the first other leaf, None included)."""
+    for leaf in tree_flatten(aux)[0]:
+        if not _is_tensor(leaf):
+            raise RuntimeError(f"Expected tensors, got unsupported type {type(leaf)}")
+
+
 # ---------------------------------------------------------------- grad
 
 def _grad_and_value_impl(func, argnums, has_aux, args, kwargs):
@@ -259,6 +268,8 @@ def _grad_and_value_impl(func, argnums, has_aux, args, kwargs):
         # the gradient's own graph only when something outside may differentiate it
         grads = _autograd_grad([output], flat, create_graph=bool(keep))
         grad_input = tree_unflatten(grads, spec)
+        if has_aux:
+            _aux_tensors_only(aux)     # (after the output's checks, as PyTorch's order)
         value = (output, aux) if has_aux else output
         if keep is False and not any(_physical(g).requires_grad for g in grads):
             # fresh gradients without history (no create_graph): nothing to detach
@@ -333,6 +344,7 @@ def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False):
                 raise RuntimeError("vjp(f, *primals): output of function f should be a tuple: "
                                    "(output, aux) if has_aux is True")
             out, aux = out
+            _aux_tensors_only(aux)
         flat_out, out_spec = tree_flatten(out)
         if (len(flat_out) == 1 and flat_out[0] is None) or len(flat_out) < 1:
             raise RuntimeError("vjp(f, *primals): Expected f to be a function that has non-empty "

@@ -15,6 +15,7 @@ level down. An op without a rule runs once per sample (PyTorch's performance war
 and stacks the results: slower, never wrong.
 """
 import functools
+import inspect
 import operator
 import warnings
 
@@ -573,10 +574,46 @@ def _pointwise(ctx, func, name, args, kwargs):
             if pad:
                 v = v.reshape((v.shape[0],) + (1,) * pad + tuple(v.shape)[1:])
             new[i] = v
+    if name in _PROMOTING_BINARY and len(args) >= 2:
+        _promote_logical_scalar(args, new, lv)     # Note [Promotion of logically 0-d samples]
     out = func(*new, **kwargs)
     if type(out) is Tensor:
         return BatchedTensor(out, lv)
     return ctx.wrap(out)
+
+
+# Note [Promotion of logically 0-d samples]: a batched sample that is logically 0-d is
+# physically 1-d (its batch dim), so the physical op would promote it as a dimensioned
+# tensor: maximum(float64 sample, float32 [4]) float64 where the program (a 0-d tensor
+# does not widen a dimensioned tensor of its category) gives float32. PyTorch's binary
+# batching rule (do_type_promotion) handles exactly one logically-0-d batched operand:
+# result_type(its 0-d sample, the other operand as it is) and both operands cast to it
+# (so two 0-d operands promote as equals, and float64 sample - bool [4] computes in
+# float64 rather than raising sub's bool error). where, clamp with tensor bounds,
+# addcmul, addcdiv, lerp have other rules in PyTorch, promoting the physical operands:
+# they are left out, as PyTorch 2.13 gives.
+_PROMOTING_BINARY = _BINARY_TENSOR | frozenset("""eq ne lt le gt ge greater greater_equal less
+less_equal not_equal max min __eq__ __ne__ __lt__ __le__ __gt__ __ge__ floor_divide __floordiv__
+__mod__ bitwise_and bitwise_or bitwise_xor __and__ __or__ __xor__ logical_and logical_or
+logical_xor""".split())
+
+
+def _promote_logical_scalar(args, new, lv):
+    a, b = args[0], args[1]
+    a_scalar = type(a) is BatchedTensor and a._level == lv and a._value.dim() == 1
+    b_scalar = type(b) is BatchedTensor and b._level == lv and b._value.dim() == 1
+    if a_scalar == b_scalar:
+        return
+    scalar, other = (a, b) if a_scalar else (b, a)
+    if not _is_tensorish(other) or other.dtype == scalar.dtype:
+        return
+    o_rank = (other._value.dim() if type(other) is BatchedTensor and other._level == lv
+              else other.dim())
+    want = _ag.result_type(_ag.empty((), dtype=scalar.dtype),
+                           _ag.empty((0,) * o_rank, dtype=other.dtype))
+    for i in (0, 1):
+        if new[i].dtype != want:
+            new[i] = new[i].to(want)
 
 
 def _inplace_pointwise(ctx, func, name, args, kwargs):
@@ -718,7 +755,64 @@ _vmap_state.RANDOM_HOOK[0] = _random_creation
 
 _FULL_REDUCE_DEFAULT = {"sum", "mean", "prod", "amax", "amin", "std", "var", "logsumexp",
                         "norm", "all", "any", "nansum", "nanmean", "count_nonzero",
-                        "argmax", "argmin", "max", "min", "median", "nanmedian"}
+                        "argmax", "argmin", "max", "min", "median", "nanmedian", "std_mean",
+                        "var_mean", "aminmax"}
+
+
+_EMPTY_DIM_REDUCES_ALL = {"sum", "mean", "nansum", "nanmean", "amax", "amin", "std", "var",
+                          "count_nonzero"}
+
+
+def _is_default(value, default):
+    # the wrappers' "not given" sentinel (sum's dim) has no Python name: matched by type
+    if type(value).__name__ == "_NotGiven":
+        return True
+    if default is inspect.Parameter.empty:
+        return False
+    if value is None or default is None or isinstance(value, bool) or isinstance(default, bool):
+        return value is default
+    return type(value) is type(default) and isinstance(value, (int, str)) and value == default
+
+
+@functools.lru_cache(maxsize=None)
+def _signature(func):
+    try:
+        return inspect.signature(func)
+    except (TypeError, ValueError):
+        return None
+
+
+def _canonical_call(func, args, kwargs):
+    """args, kwargs of a reduction as the user spelled them, whatever the spelling.
+
+    Note [Function form of reductions]: torch.sum(x) reaches __torch_function__ with every
+    parameter of the wrapper filled in (sum(x, <not given>, False, dtype=None, out=None,
+    axis=None, keepdims=None)) while x.sum() passes only what the user wrote. The
+    reduction rule reads dim/keepdim/unbiased by position, so both spellings are brought
+    to one: the input positional, every argument the caller gave (not equal to its
+    default) by keyword, numpy's axis/keepdims aliases renamed to dim/keepdim."""
+    sig = _signature(func)
+    if sig is None:
+        return args, kwargs
+    try:
+        bound = sig.bind(*args, **kwargs)
+    except TypeError:
+        return args, kwargs        # the op itself raises PyTorch's error
+    params = sig.parameters
+    names = list(bound.arguments)
+    first = names[0]
+    out = {}
+    for n in names[1:]:
+        v = bound.arguments[n]
+        if params[n].kind is inspect.Parameter.VAR_POSITIONAL:
+            return args, kwargs
+        if params[n].kind is inspect.Parameter.VAR_KEYWORD:
+            out.update(v)
+            continue
+        if _is_default(v, params[n].default):
+            continue
+        out[{"axis": "dim", "keepdims": "keepdim"}.get(n, n)] = v
+    return (bound.arguments[first],), out
 
 
 def _dim_arg(name, args, kwargs, pos):
@@ -739,19 +833,21 @@ def _shift(d, n):
        "nansum", "nanmean", "count_nonzero", "argmax", "argmin", "max", "min", "median",
        "nanmedian", "softmax", "log_softmax", "cumsum", "cumprod", "logcumsumexp", "cummax",
        "cummin", "std_mean", "var_mean", "mode", "kthvalue", "topk", "sort", "argsort",
-       "flip", "roll")
+       "flip", "roll", "aminmax")
 def _reduction(ctx, func, name, args, kwargs):
     self = args[0]
+    if name in ("max", "min"):
+        other = args[1] if len(args) > 1 else kwargs.get("other", kwargs.get("dim"))
+        if _is_tensorish(other):       # the binary overload: max(input, other)
+            return _pointwise(ctx, func, name, (self, other), {})
     if not ctx.batched(self) or any(ctx.batched(a) for a in args[1:]):
         return NotImplemented
+    args, kwargs = _canonical_call(func, args, kwargs)   # Note [Function form of reductions]
+    if name in ("std", "var", "std_mean", "var_mean") and isinstance(kwargs.get("dim"), bool):
+        kwargs["unbiased"] = kwargs.pop("dim")           # the std(input, unbiased) overload
     v = self._value
     n = v.dim() - 1
     pos = {"norm": 2, "kthvalue": 2, "topk": 2}.get(name, 1)
-    if name == "logsumexp" or name in ("softmax", "log_softmax", "cumsum", "cumprod",
-                                       "logcumsumexp", "cummax", "cummin"):
-        pos = 1
-    if name in ("max", "min") and len(args) > 1 and _is_tensorish(args[1]):
-        return _pointwise(ctx, func, name, args, kwargs)
     if name == "flip":
         dims = args[1] if len(args) > 1 else kwargs["dims"]
         if isinstance(dims, int):
@@ -764,25 +860,26 @@ def _reduction(ctx, func, name, args, kwargs):
             return ctx.wrap(func(v.flatten(1), shifts, 1).reshape(v.shape))
         return ctx.wrap(func(v, shifts, _shift(dims, n)))
     d, where = _dim_arg(name, args, kwargs, pos)
+    if (isinstance(d, (tuple, list)) and len(d) == 0 and name in _EMPTY_DIM_REDUCES_ALL):
+        d = None                      # sum(x, dim=()) reduces every dim, as dim=None
+        kwargs = {k: a for k, a in kwargs.items() if k != "dim"}
     new_args, new_kwargs = list(args), dict(kwargs)
     new_args[0] = v
     if d is None:
         if name not in _FULL_REDUCE_DEFAULT:
             return NotImplemented
         if name in ("argmax", "argmin", "max", "min", "median", "nanmedian", "all", "any",
-                    "count_nonzero", "norm", "prod") or n == 0:
+                    "count_nonzero", "norm", "prod", "aminmax") or n == 0:
             if name == "norm":
-                if len(args) > 2 or kwargs:
+                p = new_kwargs.pop("p", "fro")
+                if len(args) > 1 or new_kwargs:
                     return NotImplemented
-                p = args[1] if len(args) > 1 else "fro"
                 return ctx.wrap(func(v.reshape(v.shape[0], -1), p, 1))
-            if name in ("max", "min", "median", "nanmedian") and len(args) > 1:
+            if len(args) > 1 or new_kwargs.get("keepdim"):
                 return NotImplemented
             flat = v.reshape(v.shape[0], -1)
-            new_args[0] = flat
-            if kwargs.get("keepdim"):
-                return NotImplemented
-            out = func(flat, 1, *new_args[1:], **new_kwargs)
+            new_kwargs["dim"] = 1
+            out = func(flat, **new_kwargs)
             if name in ("max", "min", "median", "nanmedian"):
                 out = out[0]          # the full reduction gives values only
             return ctx.wrap(out)

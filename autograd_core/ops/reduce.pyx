@@ -1843,6 +1843,10 @@ cdef tuple op_aminmax(Tensor self, object dim, bint keepdim):
 
 
 def _py_aminmax(input, *, out=None, dim=None, keepdim=False, axis=None, keepdims=None):
+    if type(input) is not Tensor and has_torch_function(input):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_aminmax, (input, ), {"out": out, "dim": dim,
+                                     "keepdim": keepdim, "axis": axis, "keepdims": keepdims})
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if keepdims is not None:

@@ -418,6 +418,50 @@ def test_checkpointing_without_reentrant_custom_function_works():
     same(prog)
 
 
+def test_custom_autograd_ac_early_stop():
+    """A custom Function that saves its own outputs, last in a checkpointed region: the
+    early stop ends the recomputation inside the Function (its outputs' saving), and the
+    recomputed outputs must be freed at once, not kept by a reference cycle (PyTorch's
+    issue 161186, a leak there; PyTorch's test counts memory on the device, this one
+    holds weak references to the outputs of the forward and of the recomputation)."""
+    def prog(torch):
+        import weakref
+        refs = []
+
+        class MyOp(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, inp):
+                out_0 = torch.zeros(8)
+                out_1 = torch.zeros(8)
+                ctx.save_for_backward(inp, out_0, out_1)
+                refs.append((weakref.ref(out_0), weakref.ref(out_1)))
+                return out_0, out_1
+
+            @staticmethod
+            def backward(ctx, d_a, d_b):
+                _ = ctx.saved_tensors
+                return None
+
+        def op_fn(inp):
+            return MyOp.apply(inp)[0]
+
+        x = torch.ones(8, requires_grad=True)
+        r = []
+        for early_stop in (True, False):
+            refs.clear()
+            with ck(torch).set_checkpoint_early_stop(early_stop):
+                for _ in range(3):
+                    out = ck(torch).checkpoint(op_fn, x, use_reentrant=False)
+                    out.sum().backward()
+                    del out
+            # (no gc.collect(): freed by reference counting, as PyTorch frees them)
+            r.append((early_stop, len(refs), x.grad,
+                      [(a() is None, b() is None) for a, b in refs]))
+        return r
+    got = same(prog)
+    assert all(all(a and b for a, b in dead) for _, _, _, dead in got)
+
+
 def test_checkpointing_without_reentrant_with_context_fn():
     """PyTorch's test records the ops its forward context sees through a
     TorchDispatchMode (not in this tree); here the contexts record when they are
