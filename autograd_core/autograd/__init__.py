@@ -179,10 +179,7 @@ def _vmapped_grad(outputs, grad_outputs, retain_graph, create_graph, inputs, all
         raise RuntimeError("vmap: autograd.grad with batched grad_outputs is supported for "
                            "outputs and inputs created outside of vmap only")
     levels = sorted({lv for g in grads if vm.is_batched(g) for lv in vm.levels_of(g)})
-    sizes = [vm._level_info(lv)[1] for lv in levels]
-    n = 1
-    for size in sizes:
-        n *= size
+    _, n = vm.flat_batch_size(levels)
     flat = []
     for o, g in zip(outputs, grads):
         if g is None:
@@ -192,9 +189,7 @@ def _vmapped_grad(outputs, grad_outputs, retain_graph, create_graph, inputs, all
         flat.append(p.reshape((n,) + tuple(p.shape[len(levels):])))
     res = grad(outputs, inputs, flat, retain_graph=retain_graph, create_graph=create_graph,
                allow_unused=allow_unused, is_grads_batched=True)
-    return tuple(None if r is None else
-                 vm.rewrap(r.reshape(tuple(sizes) + tuple(r.shape[1:])), levels[::-1])
-                 for r in res)
+    return tuple(None if r is None else vm.unflatten_batch(r, levels) for r in res)
 
 
 class set_detect_anomaly:

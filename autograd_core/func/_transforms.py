@@ -145,15 +145,12 @@ def _vmapped_vjp(outs, ins, inputs, grad_outputs, create_graph, retain_graph):
             vm.is_batched(g) and vm.levels_of(g) != levels for g in grad_outputs):
         raise RuntimeError("vjp: a vjp_fn vmapped over cotangents batched differently from "
                            "each other or from its outputs is not supported")
-    sizes = [vm._level_info(lv)[1] for lv in sorted(levels)]
-    n = 1
-    for s in sizes:
-        n *= s
+    levels = sorted(levels)
+    _, n = vm.flat_batch_size(levels)
     cots = []
     for o, g in zip(outs, grad_outputs):
-        p = vm._batch_at_levels(g, sorted(levels)) if g is not None else _ag.zeros(
-            tuple(sizes) + tuple(o.shape), dtype=o.dtype)
-        cots.append(p.reshape((n,) + tuple(o.shape)))
+        cots.append(vm._batch_at_levels(g, levels).reshape((n,) + tuple(o.shape))
+                    if g is not None else _ag.zeros((n,) + tuple(o.shape), dtype=o.dtype))
     keep = [(o, c) for o, c in zip(outs, cots) if o.requires_grad]
     if not keep:
         res = [_ag.zeros((n,) + tuple(i.shape), dtype=i.dtype) for i in ins]
@@ -164,8 +161,7 @@ def _vmapped_vjp(outs, ins, inputs, grad_outputs, create_graph, retain_graph):
                                 is_grads_batched=True)
         res = [_ag.zeros((n,) + tuple(i.shape), dtype=i.dtype) if r is None else r
                for r, i in zip(res, ins)]
-    return [vm.rewrap(r.reshape(tuple(sizes) + tuple(i.shape)), levels)
-            for r, i in zip(res, ins)]
+    return [vm.unflatten_batch(r, levels) for r in res]
 
 
 # _differentiable_outside's answer when only a forward-mode transform encloses this one:

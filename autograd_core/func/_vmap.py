@@ -253,6 +253,23 @@ def rewrap(p, levels):
     return p
 
 
+def flat_batch_size(levels):
+    """The batch sizes of levels (ascending) and their product: the one batch dim that
+    autograd.grad's is_grads_batched runs over for vmap levels flattened together."""
+    sizes = tuple(_level_info(lv)[1] for lv in levels)
+    n = 1
+    for size in sizes:
+        n *= size
+    return sizes, n
+
+
+def unflatten_batch(r, levels):
+    """r's leading dim, levels' batch dims flattened (flat_batch_size), batched again at
+    levels (ascending)."""
+    sizes, _ = flat_batch_size(levels)
+    return rewrap(r.reshape(sizes + tuple(r.shape[1:])), levels[::-1])
+
+
 def _batch_at_levels(x, want):
     """x batched (expanded where it is not) at every level of want (ascending): the
     physical tensor, its leading dims the levels of want in order."""
