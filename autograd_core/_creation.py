@@ -868,6 +868,16 @@ _LIKES = {
 }
 
 
+def _standing_in_for(fn, wrapper):
+    """wrapper named and documented as the factory fn it wraps (its signature follows
+    __wrapped__)."""
+    wrapper.__name__ = wrapper.__qualname__ = fn.__name__
+    wrapper.__doc__ = fn.__doc__
+    wrapper.__module__ = fn.__module__
+    wrapper.__wrapped__ = fn
+    return wrapper
+
+
 def _profiled(fn, events):
     """fn, emitting events(result, args, kwargs) around its call while the profiler
     records (Note [Creation functions in the profiler])."""
@@ -885,11 +895,7 @@ def _profiled(fn, events):
         finally:
             _poprec(r)
         return result
-    wrapper.__name__ = wrapper.__qualname__ = fn.__name__
-    wrapper.__doc__ = fn.__doc__
-    wrapper.__module__ = fn.__module__
-    wrapper.__wrapped__ = fn
-    return wrapper
+    return _standing_in_for(fn, wrapper)
 
 
 def _factory_events(name):
@@ -950,10 +956,6 @@ def _empty0():
     return _EMPTY0[0]
 
 
-def _npos(args):
-    return len(args)
-
-
 zeros = _profiled(zeros, _factory_events("zeros"))
 ones = _profiled(ones, _factory_events("ones"))
 full = _profiled(full, _factory_events("full"))
@@ -1009,11 +1011,7 @@ def _tensor_from_data(fn):
         _event("aten::lift_fresh", (result,))
         _event("aten::detach_", (result,), (("detach_", (result,)),))
         return result
-    wrapper.__name__ = wrapper.__qualname__ = fn.__name__
-    wrapper.__doc__ = fn.__doc__
-    wrapper.__module__ = fn.__module__
-    wrapper.__wrapped__ = fn
-    return wrapper
+    return _standing_in_for(fn, wrapper)
 
 
 tensor = _tensor_from_data(tensor)
