@@ -325,11 +325,7 @@ def _make_dual(Tensor tensor, Tensor tangent, level, bint alias=False):
         raise RuntimeError("Making a dual Tensor based on a Tensor that already has a "
                            f"forward gradient at the same level {level} is not supported.")
     if not same_shape(tensor._data, tangent._data):
-        raise RuntimeError(
-            "Trying to set a forward gradient that has a different size than that of the "
-            "original Tensor, this is not supported. Tensor is of size "
-            f"{shape_str(shape_of(tensor._data))} while the given forward gradient is of "
-            f"size {shape_str(shape_of(tangent._data))}.")
+        raise fw_grad_size_error(shape_of(tensor._data), shape_of(tangent._data))
     cdef Tensor result, laid
     with FwSuspend():
         result = OPS.alias(tensor) if alias else OPS.view(tensor, shape_of(tensor._data))

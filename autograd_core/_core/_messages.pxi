@@ -115,6 +115,20 @@ cdef object not_implemented_for(str kernel, dtype d):
     return NotImplementedError(f"\"{kernel}\" not implemented for '{d.scalar_name}'")
 
 
+cdef object fw_grad_size_error(tuple shape, tuple grad_shape):
+    """PyTorch's error for a forward gradient (tangent) whose size is not its tensor's:
+    raised by make_dual, a custom Function's jvp and the jvps that set a tangent."""
+    return RuntimeError(
+        "Trying to set a forward gradient that has a different size than that of the "
+        f"original Tensor, this is not supported. Tensor is of size {shape_str(shape)} "
+        f"while the given forward gradient is of size {shape_str(grad_shape)}.")
+
+
+def forward_grad_size_error(shape, grad_shape):
+    """fw_grad_size_error for the Python layer (vmap's make_dual of logical shapes)."""
+    return fw_grad_size_error(tuple(shape), tuple(grad_shape))
+
+
 cdef object type_error_combination(str fname, tuple args, str signatures):
     """PyTorch's error when no overload of a function takes the given arguments."""
     got = ", ".join(["Tensor" if isinstance(a, Tensor) else type(a).__name__ for a in args])

@@ -28,7 +28,7 @@ from autograd_core._core.tensor cimport (
     version_counter, keep_counter,
     rebase_history_through, unpack_saved, zeros, is_released, set_released,
     CM_IN_CUSTOM_FUNCTION, CM_MULTI_OUTPUT_NODE,
-    fw_active, fw_grad_of, set_fw_grad, FwSuspend, shape_str,
+    fw_active, fw_grad_of, set_fw_grad, FwSuspend, fw_grad_size_error,
 )
 
 import builtins
@@ -453,11 +453,7 @@ cdef int _forward_ad(FunctionNode ctx, fn_cls, tuple args, tuple outs, list new_
                 raise RuntimeError("A custom Function is returning a view but the jvp is not "
                                    "returning a view of the given grad input.")
         if shape_of(g._data) != shape_of(out._data):
-            raise RuntimeError(
-                "Trying to set a forward gradient that has a different size than that of the "
-                "original Tensor, this is not supported. Tensor is of size "
-                f"{shape_str(shape_of(out._data))} while the given forward gradient is of "
-                f"size {shape_str(shape_of(g._data))}.")
+            raise fw_grad_size_error(shape_of(out._data), shape_of(g._data))
         set_fw_grad(out, g)
     return 0
 

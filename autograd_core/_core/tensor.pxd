@@ -351,6 +351,8 @@ cdef str legacy_type_name(Tensor t)
 cdef object dim_error(Py_ssize_t dim, Py_ssize_t ndim)
 cdef object broadcast_error(tuple sa, tuple sb)
 cdef object not_implemented_for(str kernel, dtype d)
+# PyTorch's error for a tangent whose size differs from its tensor's (make_dual, jvps)
+cdef object fw_grad_size_error(tuple shape, tuple grad_shape)
 cdef object type_error_combination(str fname, tuple args, str signatures)
 cdef str op_name(Node node)
 

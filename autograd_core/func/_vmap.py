@@ -21,6 +21,7 @@ import warnings
 
 import autograd_core as _ag
 from autograd_core import _vmap_state
+from autograd_core._core import tensor as _core_tensor
 from autograd_core.ops import nn as _nn_ops
 from autograd_core.utils._pytree import tree_flatten, tree_unflatten
 
@@ -332,10 +333,7 @@ def make_dual_batched(tensor, tangent, make, want=None):
     under vmap])."""
     if tuple(tensor.shape) != tuple(tangent.shape):
         # (the logical shapes: make_dual's own check sees the physical ones)
-        raise RuntimeError(f"Trying to set a forward gradient that has a different size "
-                           f"than that of the original Tensor, this is not supported. "
-                           f"Tensor is of size {list(tensor.shape)} while the given forward "
-                           f"gradient is of size {list(tangent.shape)}.")
+        raise _core_tensor.forward_grad_size_error(tensor.shape, tangent.shape)
     if want is None:
         want = sorted(set(levels_of(tensor)) | set(levels_of(tangent)))
 

@@ -4030,13 +4030,8 @@ cdef tuple triangular_solve_jvp(Tensor dB, Tensor dA, Tensor A, Tensor X, Tensor
     if fw_grad_of(A) is None:
         return (dX, None)
     if shape_of(dA._data) != shape_of(M._data):
-        # the message of _make_dual's size check (_core/_fw.pxi), which PyTorch's
-        # set_fw_grad raises here
-        raise RuntimeError(
-            "Trying to set a forward gradient that has a different size than that of the "
-            "original Tensor, this is not supported. Tensor is of size "
-            f"{shape_str(shape_of(M._data))} while the given forward gradient is of size "
-            f"{shape_str(shape_of(dA._data))}.")
+        # (PyTorch's set_fw_grad raises here)
+        raise fw_grad_size_error(shape_of(M._data), shape_of(dA._data))
     return (dX, dA)
 
 
