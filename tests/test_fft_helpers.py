@@ -84,3 +84,10 @@ def test_namespace():
     assert sorted(autograd_core.fft.__all__) == ["fftfreq", "fftshift", "ifftshift", "rfftfreq"]
     for name in autograd_core.fft.__all__:
         assert name in dir(torch.fft)
+
+
+def test_docstring_examples_run():
+    import doctest
+    result = doctest.testmod(autograd_core.fft,
+                             optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0

@@ -210,3 +210,12 @@ def test_namespace():
     assert {"SDPBackend", "sdpa_kernel"} <= set(autograd_core.nn.attention.__all__)
     assert sorted(autograd_core.nn.attention.bias.__all__) == sorted(
         torch.nn.attention.bias.__all__)
+
+
+@pytest.mark.parametrize("name", ["autograd_core.nn.attention", "autograd_core.nn.attention.bias"])
+def test_docstring_examples_run(name):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(name),
+                             optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0

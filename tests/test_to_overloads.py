@@ -164,3 +164,16 @@ def test_module_to_keeps_parameters_and_grads():
         return (net.weight is w, net.weight.dtype, net.weight.grad.dtype,
                 net(mod.ones(1, 3, dtype=mod.float64)))
     same(prog)
+
+
+def test_docstring_examples_run():
+    import doctest
+    flags = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
+    for fn in (autograd_core.Tensor.to, autograd_core.nn.Module.to):
+        finder = doctest.DocTestFinder()
+        runner = doctest.DocTestRunner(optionflags=flags)
+        tests = finder.find(fn, fn.__name__, globs={})
+        assert tests and tests[0].examples
+        for t in tests:
+            runner.run(t)
+        assert runner.failures == 0

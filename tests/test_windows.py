@@ -37,16 +37,19 @@ def test_torch_window_float32_mostly_bitwise():
             want = getattr(torch, name)(257, periodic).numpy()
             got = getattr(autograd_core, name)(257, periodic).numpy()
             equal = (want == got).mean()
-            floor = {"bartlett_window": 1.0, "kaiser_window": 0.3}.get(name, 0.95)
+            floor = {"bartlett_window": 1.0, "kaiser_window": 0.85}.get(name, 0.95)
             assert equal >= floor, (name, equal)
 
 
-def test_torch_window_float16():
+@pytest.mark.parametrize("name", TORCH_WINDOWS)
+def test_torch_window_float16(name):
+    # each step rounds to half (its scalar operand cast to half first): PyTorch's bits,
+    # but for kaiser's i0 (one half-ulp at most)
     def prog(mod):
         return [getattr(mod, name)(n, p, dtype=mod.float16)
-                for name in TORCH_WINDOWS for n in (3, 8, 33) for p in (True, False)]
-    # float16: each step rounds to half; a few half-ulps apart at most
-    same(prog, rtol=4e-3, atol=4e-3)
+                for n in (3, 8, 33, 100) for p in (True, False)]
+    tol = 1e-3 if name == "kaiser_window" else 0
+    same(prog, rtol=tol, atol=tol)
 
 
 def test_torch_window_parameters():
@@ -186,3 +189,13 @@ def test_torch_windows_in_the_profiler():
                  lambda m: m.bartlett_window(5), lambda m: m.kaiser_window(5, False, 3.0),
                  lambda m: m.hamming_window(4, True, 0.3, 0.2), lambda m: m.hann_window(1)):
         assert events(autograd_core, call) == events(torch, call)
+
+
+@pytest.mark.parametrize("name", ["autograd_core.signal", "autograd_core.signal.windows",
+                                  "autograd_core.signal.windows.windows"])
+def test_docstring_examples_run(name):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(name),
+                             optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0

@@ -561,31 +561,50 @@ def _parse_to(tuple args, dict kwargs):
     (Note [to() overloads]); the device is checked (only the CPU exists here)."""
     cdef tuple params
     cdef dict got
-    if len(args) > 4:
-        raise TypeError(f"to() takes from 0 to 4 positional arguments but {len(args)} were "
-                        f"given")
-    mf = kwargs.get("memory_format")
-    mf_ok = mf is None or isinstance(mf, memory_format)
-    for params in _TO_PARAMS:
-        if len(args) > len(params) or not mf_ok:
-            continue
-        got = dict(zip(params, args))
-        for k, v in kwargs.items():
-            if k == "memory_format":
+    cdef Py_ssize_t n = len(args), i
+    cdef bint ok
+    if not kwargs and n == 1:       # to(dtype) / to(None) / to(other): the common calls
+        if isinstance(args[0], _dtype_type):
+            return None, args[0], False, None, None
+        if args[0] is None:
+            return None, None, False, None, None
+        if isinstance(args[0], Tensor):
+            return None, dtype_of((<Tensor>args[0])._data), False, None, None
+    if n > 4:
+        raise TypeError(f"to() takes from 0 to 4 positional arguments but {n} were given")
+    mf = kwargs.get("memory_format") if kwargs else None
+    if mf is None or isinstance(mf, memory_format):
+        for params in _TO_PARAMS:
+            if n > len(params):
                 continue
-            if k not in params or k in got:
-                break
-            got[k] = v
-        else:
-            if all(_to_accepts(k, v, params[0] == "device") for k, v in got.items()):
-                dev = got.get("device")
-                if dev is not None:
-                    if isinstance(dev, int) and dev < 0:
-                        raise RuntimeError("Device index must not be negative")
-                    dev = check_device(dev)
-                target = _to_dtype_of(got.get("tensor", got.get("dtype")))
-                return (dev, target, got.get("non_blocking", False), got.get("copy"),
-                        mf)
+            got = {}
+            for i in range(n):
+                got[params[i]] = args[i]
+            ok = True
+            if kwargs:
+                for k, v in kwargs.items():
+                    if k == "memory_format":
+                        continue
+                    if k not in params or k in got:
+                        ok = False
+                        break
+                    got[k] = v
+            if ok:
+                for k, v in got.items():
+                    if not _to_accepts(k, v, params[0] == "device"):
+                        ok = False
+                        break
+            if not ok:
+                continue
+            dev = got.get("device")
+            if dev is not None and not (dev is _CPU or (isinstance(dev, str) and dev == "cpu")):
+                if isinstance(dev, int) and dev < 0:
+                    raise RuntimeError("Device index must not be negative")
+                dev = check_device(dev)
+            elif dev is not None:
+                dev = _CPU
+            return (dev, _to_dtype_of(got.get("tensor", got.get("dtype"))),
+                    got.get("non_blocking", False), got.get("copy"), mf)
     names = [_to_type_name(a) for a in args]
     kw = [f"{k}={_to_type_name(v)}" for k, v in kwargs.items()]
     # (PyTorch's spelling: keywords alone end in ", ")
