@@ -49,7 +49,8 @@ def _frequencies(fname, n, d, out, dtype, layout, device, requires_grad, len_of,
         scale = dt.np_dtype.type(1.0 / (n * float(d))) if n * float(d) != 0 else \
             dt.np_dtype.type(np.inf)
         arr = (counts * scale).astype(dt.np_dtype)
-    result = _core.from_array(np.ascontiguousarray(arr), requires_grad=requires_grad and out is None)
+    result = _core.from_array(np.ascontiguousarray(arr),
+                              requires_grad=requires_grad and out is None)
     if out is None:
         return result
     from autograd_core.ops import view as _view
