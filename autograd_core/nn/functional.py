@@ -2033,7 +2033,7 @@ def _sdpa_backend(query, key, value, attn_mask, dropout_p, enable_gqa):
         raise RuntimeError("No viable backend for scaled_dot_product_attention was found. "
                            "This is likely due to turning off both the math kernel and the "
                            "fused kernels.")
-    refusal = _flash_refusal(query, key, value, attn_mask, dropout_p, enable_gqa)
+    refusal = _cpu_flash_attention(query, key, value, attn_mask, dropout_p, enable_gqa)
     if flags["flash"] and refusal is None:
         return "flash"
     if flags["math"] or refusal == _EMPTY_SEQUENCE:
@@ -2048,7 +2048,7 @@ def _sdpa_backend(query, key, value, attn_mask, dropout_p, enable_gqa):
 _EMPTY_SEQUENCE = "empty sequence"
 
 
-def _flash_refusal(query, key, value, attn_mask, dropout_p, enable_gqa):
+def _cpu_flash_attention(query, key, value, attn_mask, dropout_p, enable_gqa):
     """None when PyTorch runs this scaled_dot_product_attention call as its CPU flash
     attention (sdp_utils_cpp's use_flash_attention_cpp), else why not: the message its
     debug mode warns with, in its order of checks ("" where it says nothing). Its
