@@ -40,6 +40,7 @@ from autograd_core._creation import (  # noqa: E402,F401
     seed, set_rng_state, tensor, zeros, zeros_like,
     asarray, empty_permuted, empty_strided, frombuffer, logspace, scalar_tensor, tril_indices,
     triu_indices, vander,
+    bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window,
 )
 from autograd_core._creation import range_ as range  # noqa: E402,F401  (deprecated, as torch's)
 from autograd_core._core.tensor import (  # noqa: E402,F401
@@ -69,6 +70,7 @@ from autograd_core.autograd import (  # noqa: E402,F401
     is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled,
 )
 from autograd_core import linalg  # noqa: E402,F401
+from autograd_core import fft, signal  # noqa: E402,F401
 from autograd_core import nn  # noqa: E402,F401
 # the nn ops PyTorch also exposes as torch.<name>, with aten's signatures
 for _name, _fn in nn.functional._TORCH_FUNCTIONS.items():

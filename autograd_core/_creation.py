@@ -274,8 +274,27 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
         raise RuntimeError("number of steps must be non-negative")
     d = _no_bool_kernel(_np_dtype(_out_dtype(out, dtype, "linspace"),
                                   _core_dtype.get_default_dtype()), "linspace_cpu")
-    r = _leaf(np.linspace(_num(start), _num(end), steps).astype(d), requires_grad and out is None)
+    if d in (np.float32, np.float64):
+        arr = _linspace_values(_num(start), _num(end), steps, d)
+    else:
+        arr = np.linspace(_num(start), _num(end), steps).astype(d)
+    r = _leaf(arr, requires_grad and out is None)
     return _written("linspace", out, dtype, r, requires_grad)
+
+
+def _linspace_values(start, end, steps, d):
+    """linspace's values in float dtype d as PyTorch's CPU kernel computes them: the step
+    in d; the first half counted up from start, the second down from end, each value one
+    fused multiply-add rounded once (emulated in a wider type), so float32 windows built
+    on linspace match PyTorch's bit for bit."""
+    wide = np.float64 if d == np.float32 else np.longdouble
+    start, end = d.type(start), d.type(end)
+    step = (end - start) / d.type(steps - 1) if steps > 1 else d.type(0)
+    i = np.arange(steps)
+    up = wide(start) + wide(step) * i
+    down = wide(end) - wide(step) * (steps - 1 - i)
+    # (one step: start, as PyTorch fills it)
+    return np.where((i < steps // 2) | (steps == 1), up, down).astype(d)
 
 
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
@@ -829,6 +848,291 @@ def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
     return _tri_indices("triu_indices", np.triu_indices, row, col, offset, dtype, device)
 
 
+# ---------------------------------------------------------------- window functions
+# torch.hann_window & co. are ATen kernels: each step (arange, mul_ by a double, cos_,
+# ...) runs in the tensor's dtype (float16 steps in float32, rounded after each), so
+# float32 windows are computed here in float32, step for step as PyTorch's.
+
+_WINDOW_KWARGS = ("dtype", "layout", "device", "pin_memory", "requires_grad")
+_WINDOW_TAIL = ("*, autograd_core.dtype dtype = None, autograd_core.layout layout = None, "
+                "autograd_core.device device = None, bool pin_memory = False, "
+                "bool requires_grad = False")
+# each window's positional overloads after window_length: (name, type) lists
+_WINDOW_OVERLOADS = {
+    "hann_window": ((), (("periodic", "bool"),)),
+    "bartlett_window": ((), (("periodic", "bool"),)),
+    "blackman_window": ((), (("periodic", "bool"),)),
+    "hamming_window": ((), (("periodic", "bool"),), (("periodic", "bool"), ("alpha", "float")),
+                       (("periodic", "bool"), ("alpha", "float"), ("beta", "float"))),
+    "kaiser_window": ((), (("periodic", "bool"),), (("periodic", "bool"), ("beta", "float"))),
+}
+
+
+def _window_signatures(name):
+    lines = []
+    for extra in _WINDOW_OVERLOADS[name]:
+        parts = ["int window_length"] + [f"{t} {n}" for n, t in extra] + [_WINDOW_TAIL]
+        lines.append(f" * ({', '.join(parts)})")
+    return "\n".join(lines)
+
+
+def _is_window_int(x):
+    if isinstance(x, _core.Tensor):
+        return x.numel() == 1 and not x.dtype.is_floating_point and x.dtype.name != "bool"
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _window_type_ok(x, kind):
+    if kind == "bool":
+        return isinstance(x, bool)
+    if kind == "float":
+        return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
+    if kind == "dtype":
+        return x is None or isinstance(x, _core_dtype.dtype)
+    if kind == "layout":
+        return x is None or isinstance(x, _core.layout)
+    if kind == "device":
+        return x is None or isinstance(x, (str, int, _core.device))
+    return isinstance(x, bool)        # pin_memory, requires_grad
+
+
+def _window_args(name, args, kwargs):
+    """(window_length, [the overload's other values], options) of a call to a window
+    factory, resolved and checked as PyTorch's argument parser does."""
+    from autograd_core._legacy import _type_name
+    kinds = {"dtype": "dtype", "layout": "layout", "device": "device"}
+    for extra in _WINDOW_OVERLOADS[name]:
+        params = (("window_length", "int"),) + extra
+        if len(args) > len(params):
+            continue
+        values, rest = list(args), dict(kwargs)
+        for pname, _ in params[len(args):]:
+            if pname not in rest:
+                break
+            values.append(rest.pop(pname))
+        else:
+            if not all(k in _WINDOW_KWARGS and _window_type_ok(v, kinds.get(k, "bool"))
+                       for k, v in rest.items()):
+                continue
+            if not _is_window_int(values[0]):
+                if len(params) == 1:        # the one plausible overload: its own message
+                    raise TypeError(f"{name}(): argument 'window_length' (position 1) must "
+                                    f"be int, not {_type_name(values[0])}")
+                continue
+            if all(_window_type_ok(v, t) for v, (_, t) in zip(values[1:], extra)):
+                return int(values[0]), values[1:], rest
+    got = [_type_name(a) for a in args] + [f"{k}={_type_name(v)}" for k, v in kwargs.items()]
+    raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                    f"({', '.join(got)}), but expected one of:\n{_window_signatures(name)}\n")
+
+
+def _window_dtype(name, n, dtype, layout, device, pin_memory):
+    """The dtype of a window, after PyTorch's window_function_checks."""
+    from autograd_core._legacy import _CPP_NAMES
+    _check_kwargs(device)
+    if pin_memory:
+        raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; no "
+                           "pinned memory allocator is available on this system.")
+    d = _core.to_dtype_py(dtype if dtype is not None else _core_dtype.get_default_dtype())
+    if not d.is_floating_point:
+        lay = "Strided (default)" if layout is None else "Strided"
+        raise RuntimeError(
+            f"{name} expects floating point dtypes, got: TensorOptions(dtype="
+            f"{_CPP_NAMES[d.name]}, device=cpu, layout={lay}, requires_grad=false (default), "
+            f"pinned_memory=false, memory_format=(nullopt))")
+    if n < 0:
+        raise RuntimeError(f"{name} requires non-negative window_length, got window_length={n}")
+    return d.np_dtype
+
+
+def _in(d, op, *xs):
+    """op on arrays of dtype d, in d's opmath type (float32 for float16), rounded to d; a
+    scalar operand is first cast to d (the kernels' mul_(Scalar) converts it: aten::to)."""
+    wide = np.dtype(np.float32) if d == np.float16 else d
+    with np.errstate(all="ignore"):
+        return np.asarray(op(*[np.asarray(x).astype(wide) if isinstance(x, np.ndarray)
+                               else wide.type(d.type(x)) for x in xs])).astype(d)
+
+
+def _cos(x):
+    # closer to PyTorch's vectorised float32 cos than numpy's float32 loop: the
+    # correctly rounded value, which SLEEF's 1-ulp cos mostly returns
+    return np.cos(x.astype(np.float64))
+
+
+def _cosine_sum(d, n, periodic, terms):
+    """sum_k c_k cos(k * 2 pi i / (N - 1)) as PyTorch's hamming and blackman kernels
+    compute it; terms picks the kernel."""
+    if periodic:
+        n += 1
+    i = np.arange(n, dtype=d)
+    if terms == "blackman":
+        w = _in(d, np.multiply, i, np.pi / float(n - 1))
+        a = _in(d, np.multiply, _in(d, _cos, _in(d, np.multiply, w, 4)), 0.08)
+        b = _in(d, np.multiply, _in(d, _cos, _in(d, np.multiply, w, 2)), 0.5)
+        w = _in(d, np.add, _in(d, np.subtract, a, b), 0.42)
+    else:
+        alpha, beta = terms
+        w = _in(d, _cos, _in(d, np.multiply, i, np.pi * 2.0 / float(n - 1)))
+        w = _in(d, np.add, _in(d, np.multiply, w, -beta), alpha)
+    return w[:n - 1] if periodic else w
+
+
+def _bartlett(d, n, periodic):
+    if periodic:
+        n += 1
+    w = _in(d, np.multiply, np.arange(n, dtype=d), 2.0 / float(n - 1))
+    half = ((n - 1) >> 1) + 1
+    w[half:] = _in(d, np.add, _in(d, np.multiply, w[half:], -1), 2)
+    return w[:n - 1] if periodic else w
+
+
+# Cephes' Chebyshev coefficients of exp(-|x|) I0(x) on [0, 8] (A) and (8, inf) (B),
+# which PyTorch's calc_i0 evaluates in the window's own dtype
+_I0_A = (
+    -4.4153416464793395e-18, 3.3307945188222384e-17, -2.431279846547955e-16,
+    1.715391285555133e-15, -1.1685332877993451e-14, 7.676185498604936e-14,
+    -4.856446783111929e-13, 2.95505266312964e-12, -1.726826291441556e-11,
+    9.675809035373237e-11, -5.189795601635263e-10, 2.6598237246823866e-09,
+    -1.300025009986248e-08, 6.046995022541919e-08, -2.670793853940612e-07,
+    1.1173875391201037e-06, -4.4167383584587505e-06, 1.6448448070728896e-05,
+    -5.754195010082104e-05, 0.00018850288509584165, -0.0005763755745385824,
+    0.0016394756169413357, -0.004324309995050576, 0.010546460394594998,
+    -0.02373741480589947, 0.04930528423967071, -0.09490109704804764, 0.17162090152220877,
+    -0.3046826723431984, 0.6767952744094761,
+)
+_I0_B = (
+    -7.233180487874754e-18, -4.830504485944182e-18, 4.46562142029676e-17,
+    3.461222867697461e-17, -2.8276239805165836e-16, -3.425485619677219e-16,
+    1.7725601330565263e-15, 3.8116806693526224e-15, -9.554846698828307e-15,
+    -4.150569347287222e-14, 1.54008621752141e-14, 3.8527783827421426e-13,
+    7.180124451383666e-13, -1.7941785315068062e-12, -1.3215811840447713e-11,
+    -3.1499165279632416e-11, 1.1889147107846439e-11, 4.94060238822497e-10,
+    3.3962320257083865e-09, 2.266668990498178e-08, 2.0489185894690638e-07,
+    2.8913705208347567e-06, 6.889758346916825e-05, 0.0033691164782556943,
+    0.8044904110141088,
+)
+
+
+def _chbevl32(x, coefficients):
+    """Cephes' chbevl in float32, its multiply-subtract fused as the compiled loop's."""
+    b0, b1, b2 = np.full_like(x, coefficients[0]), np.zeros_like(x), np.zeros_like(x)
+    for c in coefficients[1:]:
+        b2, b1 = b1, b0
+        fused = (x.astype(np.float64) * b1 - b2).astype(np.float32)
+        b0 = fused + np.float32(c)
+    return np.float32(0.5) * (b0 - b2)
+
+
+def _i0_32(x):
+    """I0 of float32 x as PyTorch's scalar calc_i0 computes it in float."""
+    x = np.abs(x)
+    e = np.exp(x.astype(np.float64)).astype(np.float32)    # (expf, correctly rounded)
+    small = e * _chbevl32(x / np.float32(2) - np.float32(2), _I0_A)
+    with np.errstate(all="ignore"):
+        large = e * _chbevl32(np.float32(32) / x - np.float32(2), _I0_B) / np.sqrt(x)
+    return np.where(x <= 8, small, large)
+
+
+def _kaiser(d, n, periodic, beta):
+    """PyTorch's kaiser_window kernel: I0(beta sqrt(|1 - ((i - a) / a)^2|)) / I0(beta),
+    a = (N - 1) / 2, in d's opmath type."""
+    if periodic:
+        n += 1
+    wide = np.dtype(np.float32) if d == np.float16 else d
+    alpha, b = wide.type((n - 1) / 2.0), wide.type(beta)
+    a = np.arange(n, dtype=d).astype(wide)
+    with np.errstate(all="ignore"):
+        t = (a - alpha) / alpha
+        arg = b * np.sqrt(np.abs(wide.type(1) - t * t))
+        if wide == np.float32:
+            w = (_i0_32(arg) / _i0_32(np.array([b]))).astype(d)
+        else:
+            w = (np.i0(arg) / np.i0(b)).astype(d)
+    return w[:n - 1] if periodic else w
+
+
+def _window(name, args, kwargs, compute):
+    n, extra, kw = _window_args(name, args, kwargs)
+    d = _window_dtype(name, n, kw.get("dtype"), kw.get("layout"), kw.get("device"),
+                      kw.get("pin_memory", False))
+    if n == 0:
+        arr = np.empty(0, d)
+    elif n == 1:
+        arr = np.ones(1, d)
+    else:
+        periodic = extra[0] if extra else True
+        arr = compute(d, n, periodic, *extra[1:])
+    return _leaf(arr, kw.get("requires_grad", False))
+
+
+def hann_window(*args, **kwargs):
+    """hann_window(window_length, periodic=True, *, dtype=None, layout=torch.strided,
+    device=None, requires_grad=False): the Hann window
+    w[n] = 0.5 - 0.5 cos(2 pi n / (N - 1)), N = window_length (+1 if periodic, the last
+    point dropped).
+
+    >>> import autograd_core as torch
+    >>> torch.hann_window(4)
+    tensor([0.0000, 0.5000, 1.0000, 0.5000])
+    """
+    return _window("hann_window", args, kwargs,
+                   lambda d, n, periodic: _cosine_sum(d, n, periodic, (0.5, 0.5)))
+
+
+def hamming_window(*args, **kwargs):
+    """hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None,
+    layout=torch.strided, device=None, requires_grad=False): the Hamming window
+    w[n] = alpha - beta cos(2 pi n / (N - 1)).
+
+    >>> import autograd_core as torch
+    >>> torch.hamming_window(4, False)
+    tensor([0.0800, 0.7700, 0.7700, 0.0800])
+    """
+    return _window("hamming_window", args, kwargs,
+                   lambda d, n, periodic, alpha=0.54, beta=0.46:
+                   _cosine_sum(d, n, periodic, (float(alpha), float(beta))))
+
+
+def blackman_window(*args, **kwargs):
+    """blackman_window(window_length, periodic=True, *, dtype=None, layout=torch.strided,
+    device=None, requires_grad=False): the Blackman window
+    w[n] = 0.42 - 0.5 cos(2 pi n / (N - 1)) + 0.08 cos(4 pi n / (N - 1)).
+
+    >>> import autograd_core as torch
+    >>> torch.blackman_window(3, periodic=False)
+    tensor([-2.9802e-08,  1.0000e+00, -2.9802e-08])
+    """
+    return _window("blackman_window", args, kwargs,
+                   lambda d, n, periodic: _cosine_sum(d, n, periodic, "blackman"))
+
+
+def bartlett_window(*args, **kwargs):
+    """bartlett_window(window_length, periodic=True, *, dtype=None, layout=torch.strided,
+    device=None, requires_grad=False): the triangular Bartlett window
+    w[n] = 1 - |2n / (N - 1) - 1|.
+
+    >>> import autograd_core as torch
+    >>> torch.bartlett_window(5, periodic=False)
+    tensor([0.0000, 0.5000, 1.0000, 0.5000, 0.0000])
+    """
+    return _window("bartlett_window", args, kwargs, _bartlett)
+
+
+def kaiser_window(*args, **kwargs):
+    """kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None,
+    layout=torch.strided, device=None, requires_grad=False): the Kaiser window
+    w[n] = I0(beta sqrt(1 - ((n - N/2) / (N/2))^2)) / I0(beta), N = window_length - 1
+    (window_length if periodic).
+
+    >>> import autograd_core as torch
+    >>> torch.kaiser_window(4, False, 2.0)
+    tensor([0.4387, 0.9243, 0.9243, 0.4387])
+    """
+    return _window("kaiser_window", args, kwargs,
+                   lambda d, n, periodic, beta=12.0: _kaiser(d, n, periodic, float(beta)))
+
+
 # ---------------------------------------------------------------- profiler events
 # Note [Creation functions in the profiler]: the factories above are Python, not ops of
 # the OPS table, so the op table's hooked twins (Note [Op hook]) never see them. While
@@ -996,6 +1300,53 @@ def _randperm_events(args, kwargs):
 
 randint = _profiled(randint, _randint_events)
 randperm = _profiled(randperm, _randperm_events)
+
+
+# the events of ATen's window kernels: a scalar operand becomes a tensor (aten::to ...)
+def _n(k):
+    return (None,) * k
+
+
+_TO = ("aten::to", _n(5), (("aten::_to_copy", _n(7), (("aten::empty_strided", _n(6)),
+                                                      ("aten::copy_", _n(3)))),))
+_SCALAR_MUL_ = ("aten::mul_", _n(2), (("aten::mul", _n(3), (_TO,)),))
+_NARROW = ("aten::narrow", _n(4), (("aten::slice", _n(5), (("aten::as_strided", _n(4)),)),))
+_ARANGE = (("aten::empty", _N6), ("aten::arange", _n(4), (("aten::resize_", _n(3)),)))
+_WINDOW_STEPS = {
+    "hamming": (_SCALAR_MUL_, ("aten::cos_", _n(1)), _SCALAR_MUL_, ("aten::add_", _n(3), (_TO,))),
+    "blackman": (_SCALAR_MUL_, ("aten::mul", _n(2), (_TO,)), ("aten::cos_", _n(1)),
+                 _SCALAR_MUL_, ("aten::mul", _n(2), (_TO,)), ("aten::cos_", _n(1)),
+                 _SCALAR_MUL_, ("aten::sub", _n(3)), ("aten::add", _n(3), (_TO,))),
+    "bartlett": (_SCALAR_MUL_, _NARROW, _SCALAR_MUL_, ("aten::add_", _n(3), (_TO,))),
+}
+
+
+def _window_events(name):
+    kind = name[:-len("_window")]
+
+    def events(args, kwargs):
+        try:
+            n, extra, _ = _window_args(name, args, kwargs)
+        except TypeError:
+            return None, None       # the call raises: no events, as PyTorch's parser
+        periodic = extra[0] if extra else True
+        outer = (f"aten::{name}", _n(5 + len(extra)))
+        if n <= 1:
+            return outer, lambda res: (("aten::empty", _N6),) + (
+                (("aten::fill_", (res, None)),) if n == 1 else ())
+        if kind == "kaiser":
+            steps = (("aten::arange", _n(5), _ARANGE), ("aten::empty", _N6))
+        else:
+            steps = _ARANGE + _WINDOW_STEPS["hamming" if kind == "hann" else kind]
+        return outer, lambda res: steps + ((_NARROW,) if periodic else ())
+    return events
+
+
+hann_window = _profiled(hann_window, _window_events("hann_window"))
+hamming_window = _profiled(hamming_window, _window_events("hamming_window"))
+blackman_window = _profiled(blackman_window, _window_events("blackman_window"))
+bartlett_window = _profiled(bartlett_window, _window_events("bartlett_window"))
+kaiser_window = _profiled(kaiser_window, _window_events("kaiser_window"))
 
 
 def _tensor_from_data(fn):

@@ -502,6 +502,117 @@ device.__module__ = "autograd_core"
 cdef object _CPU = device("cpu")
 
 
+# ---------------------------------------------------------------- to()'s arguments
+# Note [to() overloads]: Tensor.to and nn.Module.to read their arguments with one parser,
+# as PyTorch's (torch._C._nn._parse_to is Module.to's): the first of three signatures
+# that takes them wins, (device, dtype, non_blocking, copy), (dtype, non_blocking, copy)
+# and (tensor, non_blocking, copy), each with keyword-only memory_format; a Python
+# number is a tensor there (its dtype: to(1.5) is float64), a Python type a dtype.
+
+_TO_SIGNATURES = (
+    " * (autograd_core.device device = None, autograd_core.dtype dtype = None, "
+    "bool non_blocking = False, bool copy = False, *, "
+    "autograd_core.memory_format memory_format = None)\n"
+    " * (autograd_core.dtype dtype, bool non_blocking = False, bool copy = False, *, "
+    "autograd_core.memory_format memory_format = None)\n"
+    " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, "
+    "autograd_core.memory_format memory_format = None)\n")
+cdef tuple _TO_PARAMS = (("device", "dtype", "non_blocking", "copy"),
+                         ("dtype", "non_blocking", "copy"),
+                         ("tensor", "non_blocking", "copy"))
+
+
+cdef str _to_type_name(object x):
+    if isinstance(x, Tensor):
+        return "Tensor"
+    if isinstance(x, (_dtype_type, device, layout, memory_format)):
+        return "autograd_core." + type(x).__name__
+    return type(x).__name__
+
+
+cdef bint _to_accepts(str param, object x, bint first):
+    if param == "device":
+        return x is None or isinstance(x, (str, device)) or (
+            isinstance(x, int) and not isinstance(x, bool))
+    if param == "dtype":
+        return (x is None and first) or isinstance(x, _dtype_type) or x in (float, int, bool)
+    if param == "tensor":
+        return isinstance(x, (Tensor, float, bool, complex))
+    return isinstance(x, bool)          # non_blocking, copy
+
+
+cdef object _to_dtype_of(object x):
+    """The dtype an accepted dtype or tensor argument asks for."""
+    if x is None:
+        return None
+    if isinstance(x, Tensor):
+        return dtype_of((<Tensor>x)._data)
+    if isinstance(x, bool):
+        return bool_
+    if isinstance(x, float):
+        return float64
+    if isinstance(x, complex):
+        return to_dtype(complex)
+    return to_dtype(x)
+
+
+def _parse_to(tuple args, dict kwargs):
+    """(device, dtype, non_blocking, copy (None if not given), memory_format) of a to() call
+    (Note [to() overloads]); the device is checked (only the CPU exists here)."""
+    cdef tuple params
+    cdef dict got
+    cdef Py_ssize_t n = len(args), i
+    cdef bint ok
+    if not kwargs and n == 1:       # to(dtype) / to(None) / to(other): the common calls
+        if isinstance(args[0], _dtype_type):
+            return None, args[0], False, None, None
+        if args[0] is None:
+            return None, None, False, None, None
+        if isinstance(args[0], Tensor):
+            return None, dtype_of((<Tensor>args[0])._data), False, None, None
+    if n > 4:
+        raise TypeError(f"to() takes from 0 to 4 positional arguments but {n} were given")
+    mf = kwargs.get("memory_format") if kwargs else None
+    if mf is None or isinstance(mf, memory_format):
+        for params in _TO_PARAMS:
+            if n > len(params):
+                continue
+            got = {}
+            for i in range(n):
+                got[params[i]] = args[i]
+            ok = True
+            if kwargs:
+                for k, v in kwargs.items():
+                    if k == "memory_format":
+                        continue
+                    if k not in params or k in got:
+                        ok = False
+                        break
+                    got[k] = v
+            if ok:
+                for k, v in got.items():
+                    if not _to_accepts(k, v, params[0] == "device"):
+                        ok = False
+                        break
+            if not ok:
+                continue
+            dev = got.get("device")
+            if dev is not None and not (dev is _CPU or (isinstance(dev, str) and dev == "cpu")):
+                if isinstance(dev, int) and dev < 0:
+                    raise RuntimeError("Device index must not be negative")
+                dev = check_device(dev)
+            elif dev is not None:
+                dev = _CPU
+            return (dev, _to_dtype_of(got.get("tensor", got.get("dtype"))),
+                    got.get("non_blocking", False), got.get("copy"), mf)
+    names = [_to_type_name(a) for a in args]
+    kw = [f"{k}={_to_type_name(v)}" for k, v in kwargs.items()]
+    # (PyTorch's spelling: keywords alone end in ", ")
+    shown = ", ".join(names + kw) if names else "".join(k + ", " for k in kw)
+    raise TypeError(f"to() received an invalid combination of arguments - got ({shown}), but "
+                    f"expected one of:\n{_TO_SIGNATURES}")
+
+
 # ---------------------------------------------------------------- layout, memory_format
 
 class layout:
@@ -1261,23 +1372,20 @@ cdef class Tensor:
 
     # ---- dtype conversion (differentiable)
 
-    def to(self, *args, dtype=None, copy=False, memory_format=None, **kwargs):
-        """Convert to a dtype (``to(dtype)``, ``to(device, dtype)``, ``to(other)``);
-        memory_format= as contiguous() takes it."""
-        for a in args:
-            if isinstance(a, _dtype_type):
-                dtype = a
-            elif isinstance(a, Tensor):
-                dtype = dtype_of((<Tensor>a)._data)
-            elif isinstance(a, (str, device)) or (isinstance(a, int) and not isinstance(a, bool)):
-                check_device(a)
-            else:
-                raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
-        if "device" in kwargs:
-            check_device(kwargs.pop("device"))
-        kwargs.pop("non_blocking", None)
-        if kwargs:
-            raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    def to(self, *args, **kwargs):
+        """Convert to a dtype: ``to(dtype, non_blocking=False, copy=False)``,
+        ``to(device=None, dtype=None, non_blocking=False, copy=False)`` or
+        ``to(other, non_blocking=False, copy=False)`` (other's dtype), each with
+        ``memory_format=``; self when nothing changes, unless copy=True.
+
+        >>> import autograd_core as torch
+        >>> x = torch.ones(2)
+        >>> x.to(None) is x, x.to("cpu", torch.float64).dtype
+        (True, autograd_core.float64)
+        """
+        dev, dtype, _, copy, memory_format = _parse_to(args, kwargs)
+        if dev is not None and dev.index is not None:
+            copy = True     # PyTorch's "cpu:0" is not self's device "cpu": a copy
         cdef tuple order = None
         if memory_format is not None:
             order = _channels_last_order(_check_memory_format(memory_format, "to"),
@@ -1285,7 +1393,8 @@ cdef class Tensor:
         cdef object target = dtype_of(self._data) if dtype is None else to_dtype(dtype)
         if target is dtype_of(self._data) and (order is None or _is_contiguous_as(self._data,
                                                                                  order)):
-            return OPS.clone(self, None) if copy else self
+            # (copy=True: PyTorch's _to_copy all the same, recorded as ToCopyBackward0)
+            return OPS._to_copy(self, target) if copy else self
         cdef Tensor r = OPS._to_copy(self, target)
         if order is not None:  # the cast's values laid out as asked (recorded as the cast)
             r._data = np.ascontiguousarray(r._data.transpose(order)).transpose(

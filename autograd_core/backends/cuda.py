@@ -44,34 +44,46 @@ class cuBLASModule:
 matmul = cuBLASModule()
 
 
+# Note [SDPA backend flags]: which scaled_dot_product_attention kernels a program allows,
+# as PyTorch's global flags (torch._C._get_*_sdp_enabled). torch.nn.attention.sdpa_kernel
+# sets them; F.scaled_dot_product_attention reads them: on the CPU only the flash kernel
+# and the math composite exist, so with neither allowed it refuses, and with only flash
+# allowed it refuses inputs the flash kernel cannot take (as PyTorch's CPU selection).
+_sdp = {"flash": True, "mem_efficient": True, "math": True, "cudnn": True,
+        "overrideable": True}
+
+
 def flash_sdp_enabled():
-    """Whether flash attention may be used (recorded)."""
+    """Whether scaled_dot_product_attention may use the flash kernel (on the CPU:
+    PyTorch's CPU flash attention).
+
+    >>> import autograd_core as torch
+    >>> torch.backends.cuda.flash_sdp_enabled()
+    True
+    """
     return _sdp["flash"]
 
 
 def enable_flash_sdp(enabled):
-    """Allow or forbid flash attention (recorded: the math kernel always runs)."""
+    """Allow or forbid the flash attention kernel (Note [SDPA backend flags])."""
     _sdp["flash"] = bool(enabled)
 
 
 def mem_efficient_sdp_enabled():
-    """Whether memory-efficient attention may be used (recorded)."""
+    """Whether memory-efficient attention may be used (a CUDA kernel: never runs here)."""
     return _sdp["mem_efficient"]
 
 
 def enable_mem_efficient_sdp(enabled):
-    """Allow or forbid memory-efficient attention (recorded)."""
+    """Allow or forbid memory-efficient attention (recorded; a CUDA kernel)."""
     _sdp["mem_efficient"] = bool(enabled)
 
 
 def math_sdp_enabled():
-    """Whether the math attention kernel may be used (recorded)."""
+    """Whether scaled_dot_product_attention may use the math composite."""
     return _sdp["math"]
 
 
 def enable_math_sdp(enabled):
-    """Allow or forbid the math attention kernel (recorded)."""
+    """Allow or forbid the math composite (Note [SDPA backend flags])."""
     _sdp["math"] = bool(enabled)
-
-
-_sdp = {"flash": True, "mem_efficient": True, "math": True}

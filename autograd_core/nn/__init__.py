@@ -15,5 +15,6 @@ from autograd_core.nn.parameter import (  # noqa: F401
 )
 from autograd_core.nn.modules import *  # noqa: F401,F403
 from autograd_core.nn import utils  # noqa: F401
+from autograd_core.nn import attention  # noqa: F401
 from autograd_core.nn import parallel  # noqa: E402,F401
 from autograd_core.nn.parallel import DataParallel  # noqa: E402,F401

@@ -38,6 +38,7 @@ from autograd_core._core.tensor import relayout_result as _relayout_result
 from autograd_core._core.tensor import suggest_memory_format as _suggest_memory_format
 from autograd_core.ops import linalg as _linalg_ops
 from autograd_core.ops import nn as _nn_ops
+from autograd_core.backends import cuda as _backends_cuda
 
 from autograd_core.overrides import _handle_call_py as _handle_torch_function  # noqa: E402
 from autograd_core.overrides import _overrides as _overrides_tf  # noqa: E402
@@ -1975,7 +1976,23 @@ def upsample_bilinear(input, size=None, scale_factor=None):
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
                                  is_causal=False, scale=None, enable_gqa=False):
-    """softmax(q k^T * scale + mask) v, with a boolean (True = attend) or additive mask."""
+    """softmax(q k^T * scale + mask) v, with a boolean (True = attend) or additive mask
+    (or a ``torch.nn.attention.bias.CausalBias``), on the kernel PyTorch's CPU selection
+    picks among those ``torch.nn.attention.sdpa_kernel`` allows.
+
+    >>> import autograd_core as torch
+    >>> q = torch.ones(1, 1, 2, 4)
+    >>> torch.nn.functional.scaled_dot_product_attention(q, q, q).shape
+    autograd_core.Size([1, 1, 2, 4])
+    """
+    if ((type(query) is not _Tensor and _overrides_tf(query))
+            or (type(key) is not _Tensor and _overrides_tf(key))
+            or (type(value) is not _Tensor and _overrides_tf(value))
+            or (attn_mask is not None and type(attn_mask) is not _Tensor
+                and _overrides_tf(attn_mask))):
+        return _handle_torch_function(scaled_dot_product_attention, (query, key, value), dict(
+            attn_mask=attn_mask, dropout_p=dropout_p, is_causal=is_causal, scale=scale,
+            enable_gqa=enable_gqa))
     _nn_ops.check_sdpa_input(query, key, value, attn_mask)
     L, S = query.size(-2), key.size(-2)
     scale_factor = 1 / math.sqrt(query.size(-1)) if scale is None else scale
@@ -1992,7 +2009,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
                                 _torch.full((), float("-inf"), dtype=query.dtype))
         else:
             bias = attn_mask
-    if _cpu_flash_attention(query, key, value, attn_mask, dropout_p, enable_gqa):
+    if _sdpa_backend(query, key, value, attn_mask, dropout_p, enable_gqa) == "flash":
         # PyTorch's kernel, one node (Note [CPU flash attention] in ops/nn.pyx); a boolean
         # mask goes in as the float mask made above (convert_boolean_attn_mask)
         return _nn_ops.scaled_dot_product_flash_attention_cpu(
@@ -2007,34 +2024,84 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
                                                      scale_factor)
 
 
+def _sdpa_backend(query, key, value, attn_mask, dropout_p, enable_gqa):
+    """"flash" or "math": the kernel PyTorch's CPU selection runs among the allowed ones
+    (Note [SDPA backend flags], backends/cuda.py): flash when allowed and the inputs
+    suit it, else math when allowed, else its errors."""
+    flags = _backends_cuda._sdp
+    if not (flags["flash"] or flags["math"]):
+        raise RuntimeError("No viable backend for scaled_dot_product_attention was found. "
+                           "This is likely due to turning off both the math kernel and the "
+                           "fused kernels.")
+    refusal = _cpu_flash_attention(query, key, value, attn_mask, dropout_p, enable_gqa)
+    if flags["flash"] and refusal is None:
+        return "flash"
+    if flags["math"] or refusal == _EMPTY_SEQUENCE:
+        # (an empty sequence gives the same empty result on either path)
+        return "math"
+    warnings.warn("Flash attention kernel not used because:")
+    if refusal:
+        warnings.warn(refusal)
+    raise RuntimeError("No available kernel.  Aborting execution.")
+
+
+_EMPTY_SEQUENCE = "empty sequence"
+
+
 def _cpu_flash_attention(query, key, value, attn_mask, dropout_p, enable_gqa):
-    """Whether PyTorch runs this scaled_dot_product_attention call as its CPU flash
-    attention (sdp_utils_cpp's use_flash_attention_cpp): one node, its result laid out
-    as empty_like(query) (Note [Composite output layout]); its math fallback's result, the
-    last matmul's, is contiguous."""
-    if dropout_p > 0.0 or query.dim() != 4 or key.dim() != 4 or value.dim() != 4:
-        return False
-    if not query.is_floating_point():    # (its kernel's float, double, half, bfloat16)
-        return False
+    """None when PyTorch runs this scaled_dot_product_attention call as its CPU flash
+    attention (sdp_utils_cpp's use_flash_attention_cpp), else why not: the message its
+    debug mode warns with, in its order of checks ("" where it says nothing). Its
+    result is laid out as empty_like(query) (Note [Composite output layout]); its math
+    fallback's result, the last matmul's, is contiguous."""
+    if dropout_p > 0.0:
+        return "Both fused kernels do not support non-zero dropout."
+    if query.dim() != 4 or key.dim() != 4 or value.dim() != 4:
+        return (f"All fused kernels requires query, key and value to be 4 dimensional, but got "
+                f"Query dim: {query.dim()}, Key dim: {key.dim()}, Value dim: {value.dim()} "
+                f"instead.")
     B, Hq, L, E = query.shape
-    if key.size(0) != B or value.size(0) != B or key.size(1) != value.size(1):
-        return False
-    if key.size(1) != Hq and not (enable_gqa and Hq % key.size(1) == 0):
-        return False
+    sizes = f"{list(query.shape)}, Key{{}} {list(key.shape)}, Value{{}} {list(value.shape)}"
+    broadcast = (" instead. To broadcast dense inputs, try using unsqueeze and expand_to "
+                 "before passing them into the kernel.")
+    if key.size(0) != B or value.size(0) != B:
+        return ("For dense inputs, both fused kernels require query, key and value to have the "
+                "same batch_size. Query.sizes(): " + sizes.format(".sizes():", ".sizes():")
+                + broadcast)
+    if key.size(1) != value.size(1) or (
+            key.size(1) != Hq and not (enable_gqa and Hq % key.size(1) == 0)):
+        return ("For dense input, both fused kernels require query, key and value to have the "
+                "same num_heads. Query.sizes(): " + sizes.format(" sizes():", " sizes():")
+                + broadcast)
     S = key.size(2)
-    if key.size(-1) != E or value.size(-1) != E or L == 0 or S == 0 or E == 0:
-        return False
-    if any(t.size(-1) != 1 and t.stride(-1) != 1 for t in (query, key, value)):
-        return False
     if attn_mask is not None:
-        if attn_mask.requires_grad or attn_mask.dim() not in (2, 4):
-            return False
+        if attn_mask.requires_grad:
+            return ""
+        if attn_mask.dim() not in (2, 4):
+            return ("Please use the following attn mask shapes: 2d - ({Q_seq_len, 1}  x "
+                    "{KV_seq_len, 1}); 4d - ({Batch, 1} x {Num_heads, 1} x {Q_seq_len, 1}  x "
+                    "{KV_seq_len, 1})")
         if attn_mask.size(-2) not in (L, 1) or attn_mask.size(-1) not in (S, 1):
-            return False
+            return ""
         if attn_mask.dim() == 4 and (attn_mask.size(0) not in (B, 1)
                                      or attn_mask.size(1) not in (Hq, 1)):
-            return False
-    return True
+            return ""
+    if key.size(-1) != E or value.size(-1) != E:
+        return (f"Flash attention requires q,k,v to have the same last dimension. Got "
+                f"Query.size(-1): {E}, Key.size(-1): {key.size(-1)}, Value.size(-1): "
+                f"{value.size(-1)} instead.")
+    if L == 0 or S == 0 or E == 0:
+        return _EMPTY_SEQUENCE
+    if any(t.size(-1) != 1 and t.stride(-1) != 1 for t in (query, key, value)):
+        return (f"All fused kernels require the last dimension of the input to have stride 1. "
+                f"Got Query.stride(-1): {query.stride(-1)}, Key.stride(-1): {key.stride(-1)}, "
+                f"Value.stride(-1): {value.stride(-1)}")
+    if not query.is_floating_point():    # (its kernel's float, double, half, bfloat16)
+        from autograd_core._legacy import _CPP_NAMES
+        q, k, v = (_CPP_NAMES.get(t.dtype.name, t.dtype.name) for t in (query, key, value))
+        return (f"Expected query, key and value to all be of dtype: {{Float, Double, BFloat16, "
+                f"Half}}. Got Query dtype: {q}, Key dtype: {k}, and Value dtype: {v} instead.")
+    return None
 
 
 def _repeat_heads(x, reps):

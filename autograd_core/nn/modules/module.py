@@ -186,32 +186,13 @@ def _forward_unimplemented(self, *input):
 
 
 def _parse_to(*args, **kwargs):
-    """Module.to's arguments: (device, dtype, non_blocking) from any of PyTorch's forms."""
-    device = kwargs.pop("device", None)
-    dtype = kwargs.pop("dtype", None)
-    non_blocking = kwargs.pop("non_blocking", False)
-    kwargs.pop("memory_format", None)
-    copy = kwargs.pop("copy", False)  # noqa: F841
-    if kwargs:
-        raise TypeError(f"to() received an invalid combination of arguments - got unexpected "
-                        f"keyword argument '{next(iter(kwargs))}'")
-    rest = list(args)
-    while rest:
-        a = rest.pop(0)
-        if isinstance(a, _ag.dtype):
-            dtype = a
-        elif isinstance(a, _ag.Tensor):
-            dtype = a.dtype
-        elif isinstance(a, bool):
-            non_blocking = a
-        elif isinstance(a, (str, _ag.device, int)) or a is None:
-            device = a
-        else:
-            raise TypeError(f"to() received an invalid combination of arguments - got "
-                            f"({type(a).__name__}, )")
-    if device is not None:
-        device = _core_tensor.check_device(device)
-    return device, dtype, non_blocking
+    """Module.to's arguments, as ``torch._C._nn._parse_to``: (device, dtype,
+    non_blocking, memory_format) from any of Tensor.to's forms (Note [to() overloads]),
+    which a module takes without copy=."""
+    device, dtype, non_blocking, copy, memory_format = _core_tensor._parse_to(args, kwargs)
+    if copy is not None:
+        raise RuntimeError(".to() does not accept copy argument")
+    return device, dtype, non_blocking, memory_format
 
 
 class Module:
@@ -459,16 +440,25 @@ class Module:
 
     def to(self, *args, **kwargs):
         """Cast floating point parameters and buffers to a dtype (``to(torch.float64)``,
-        ``to(tensor)``, ``to("cpu", torch.float64)``, ``to(dtype=...)``)."""
-        device, dtype, non_blocking = _parse_to(*args, **kwargs)
-        if dtype is not None and not dtype.is_floating_point:
+        ``to(tensor)``, ``to("cpu", torch.float64)``, ``to(dtype=...)``, ``to(None)``), and
+        lay 4-d and 5-d ones out as ``memory_format=`` asks; returns self.
+
+        >>> import autograd_core as torch
+        >>> m = torch.nn.Linear(2, 2)
+        >>> m.to(None) is m, m.to("cpu", torch.float64).weight.dtype
+        (True, autograd_core.float64)
+        """
+        device, dtype, non_blocking, memory_format = _parse_to(*args, **kwargs)
+        if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
             raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but "
                             f"got desired dtype={dtype}")
 
         def convert(t):
-            if dtype is not None and t.is_floating_point():
-                return t.to(dtype)
-            return t
+            cast = dtype if dtype is not None and (t.is_floating_point() or t.is_complex()) \
+                else None
+            if memory_format is not None and t.dim() in (4, 5):
+                return t.to(device, cast, non_blocking, memory_format=memory_format)
+            return t.to(device, cast, non_blocking)
 
         return self._apply(convert)
 
