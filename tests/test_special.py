@@ -413,3 +413,53 @@ def test_docstring_examples_run():
         for test in finder.find(getattr(autograd_core.special, name), name):
             runner.run(test)
     assert runner.failures == 0
+
+
+# ------------------------------------------------------------------ torch.func
+
+def _vmap_case(name):
+    if name in POLYNOMIALS:
+        return lambda mod, t: getattr(mod.special, name)(t, 3)
+    if name in ("zeta", "xlog1py"):
+        return lambda mod, t: getattr(mod.special, name)(t + 2, t)
+    return lambda mod, t: getattr(mod.special, name)(t)
+
+
+@pytest.mark.parametrize("name", sorted(set(UNARY) | set(POLYNOMIALS) | {"zeta", "xlog1py"}))
+def test_vmap(name):
+    # PyTorch batches the special functions, except the polynomials (its per-sample
+    # fallback's warning names their overload)
+    f = _vmap_case(name)
+
+    def prog(mod):
+        x = mod.tensor([[0.25, 0.5, 1.0], [2.0, 3.0, 0.75]], dtype=mod.float64)
+        return _with_warnings(lambda: mod.func.vmap(lambda t: f(mod, t))(x))
+    same(prog, **TOL["float64"])
+
+
+@pytest.mark.parametrize("name", POLYNOMIALS)
+def test_vmap_polynomial_overloads(name):
+    def prog(mod):
+        f = getattr(mod.special, name)
+        x = mod.tensor([[0.25, 0.5], [2.0, 3.0]], dtype=mod.float64)
+        n = mod.tensor([2.0, 3.0], dtype=mod.float64)
+        return (_with_warnings(lambda: mod.func.vmap(lambda t: f(t, n))(x)),
+                _with_warnings(lambda: mod.func.vmap(lambda t: f(0.5, t))(x)))
+    same(prog, **TOL["float64"])
+
+
+def _with_warnings(fn):
+    import warnings
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        r = fn()
+    return r, [str(m.message) for m in w if "batching rule" in str(m.message)]
+
+
+def test_func_grad_and_jacfwd():
+    same(lambda mod: mod.func.grad(lambda t: mod.special.i1e(t).sum())(
+        mod.tensor([0.5, 2.0], dtype=mod.float64)), **TOL["float64"])
+    same(lambda mod: mod.func.jacfwd(mod.special.log_ndtr)(
+        mod.tensor([0.5, -2.0], dtype=mod.float64)), **TOL["float64"])
+    same(lambda mod: mod.func.jacrev(lambda t: mod.special.zeta(3.0, t))(
+        mod.tensor([1.5, 2.0], dtype=mod.float64)), **TOL["float64"])
