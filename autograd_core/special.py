@@ -12,8 +12,12 @@ tensor([1.0000, 0.4276])
 >>> torch.special.expit(torch.tensor([0.], requires_grad=True))
 tensor([0.5000], grad_fn=<SigmoidBackward0>)
 """
+import functools as _functools
+
 import autograd_core as _torch
 from autograd_core.ops import pointwise as _pointwise_ops
+from autograd_core.overrides import handle_torch_function as _handle
+from autograd_core.overrides import has_torch_function as _has_torch_function
 
 globals().update(_pointwise_ops.SPECIAL)
 
@@ -28,11 +32,21 @@ def _input(x, fname, pos=1):
     return x
 
 
-def _alias(fn, name, doc):
-    fn.__name__ = fn.__qualname__ = name
-    fn.__module__ = __name__
-    fn.__doc__ = doc
-    return fn
+def _alias(fn, doc, tensors):
+    """fn as PyTorch's special.<name>: named special_<name> (as PyTorch's), its tensor
+    arguments (positions `tensors`) handed to __torch_function__ overrides with this
+    function as the one called (Note [__torch_function__ in the wrappers] in
+    ops/_prelude.pxi)."""
+    @_functools.wraps(fn)
+    def special_fn(*args, **kwargs):
+        relevant = args[tensors]
+        if any(type(a) is not _torch.Tensor for a in relevant) and _has_torch_function(relevant):
+            return _handle(special_fn, relevant, *args, **kwargs)
+        return fn(*args, **kwargs)
+    special_fn.__name__ = special_fn.__qualname__ = "special_" + fn.__name__
+    special_fn.__module__ = __name__
+    special_fn.__doc__ = doc
+    return special_fn
 
 
 def digamma(input, *, out=None):
@@ -180,9 +194,13 @@ _ALIAS_DOCS = {
                   "dim)), computed stably.", "log_softmax(torch.tensor([0., 0.]), 0)",
                   "tensor([-0.6931, -0.6931])"),
 }
+_TENSORS = {xlogy: slice(0, 2), gammainc: slice(0, 2), gammaincc: slice(0, 2),
+            polygamma: slice(1, 2)}
 for _fn, (_sig, _text, _call, _out) in _ALIAS_DOCS.items():
-    _alias(_fn, _fn.__name__, f"{_sig}\n\n{_text}\n\n>>> import autograd_core as torch\n"
-                              f">>> torch.special.{_call}\n{_out}\n")
+    globals()[_fn.__name__] = _alias(
+        _fn, f"{_sig}\n\n{_text}\n\n>>> import autograd_core as torch\n"
+             f">>> torch.special.{_call}\n{_out}\n", _TENSORS.get(_fn, slice(0, 1)))
+_ALIASES = [_fn.__name__ for _fn in _ALIAS_DOCS]
 del _fn, _sig, _text, _call, _out
 
-__all__ = sorted(list(_pointwise_ops.SPECIAL) + [f.__name__ for f in _ALIAS_DOCS])
+__all__ = sorted(list(_pointwise_ops.SPECIAL) + _ALIASES)

@@ -456,6 +456,22 @@ def _with_warnings(fn):
     return r, [str(m.message) for m in w if "batching rule" in str(m.message)]
 
 
+@pytest.mark.parametrize("call", [
+    lambda mod, t: mod.special.multigammaln(t + 2, 2),
+    lambda mod, t: mod.special.polygamma(1, t),
+    lambda mod, t: mod.special.xlogy(t, t + 1),
+    lambda mod, t: mod.special.gammainc(t, t + 1),
+    lambda mod, t: mod.special.logsumexp(t, 0),
+    lambda mod, t: mod.special.softmax(t, 0),
+    lambda mod, t: mod.special.log_softmax(t, -1),
+    lambda mod, t: mod.special.round(t, decimals=1),
+])
+def test_vmap_aliases_with_arguments(call):
+    same(lambda mod: _with_warnings(lambda: mod.func.vmap(lambda t: call(mod, t))(
+        mod.tensor([[0.25, 0.5, 1.0], [2.0, 3.0, 0.75]], dtype=mod.float64))),
+        **TOL["float64"])
+
+
 def test_func_grad_and_jacfwd():
     same(lambda mod: mod.func.grad(lambda t: mod.special.i1e(t).sum())(
         mod.tensor([0.5, 2.0], dtype=mod.float64)), **TOL["float64"])
@@ -463,3 +479,21 @@ def test_func_grad_and_jacfwd():
         mod.tensor([0.5, -2.0], dtype=mod.float64)), **TOL["float64"])
     same(lambda mod: mod.func.jacrev(lambda t: mod.special.zeta(3.0, t))(
         mod.tensor([1.5, 2.0], dtype=mod.float64)), **TOL["float64"])
+
+
+def test_torch_function_sees_the_special_function():
+    # __torch_function__ overrides receive special.<name> itself (named special_<name>,
+    # as PyTorch's), also for the aliases of torch.* functions
+    def prog(mod):
+        class Const:
+            @classmethod
+            def __torch_function__(cls, func, types, args=(), kwargs=None):
+                return func.__name__, len(args)
+        c = Const()
+        S = mod.special
+        return (S.expit(c), S.polygamma(1, c), S.xlogy(2.0, c), S.gammainc(c, c),
+                S.bessel_j0(c), S.zeta(c, 2.0), S.chebyshev_polynomial_t(c, 2),
+                S.logsumexp(c, 0), S.softmax(c, 0), S.multigammaln(c, 2))
+    same(prog)
+    assert all(getattr(autograd_core.special, n).__name__ == getattr(torch.special, n).__name__
+               for n in autograd_core.special.__all__)

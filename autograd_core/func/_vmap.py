@@ -654,7 +654,7 @@ logaddexp2 logical_and logical_not logical_or logical_xor logit lt maximum minim
 multiply nan_to_num ne neg negative nextafter not_equal polygamma positive pow rad2deg
 reciprocal remainder round rsqrt sgn sigmoid sign signbit sin sinc sinh sqrt square sub
 subtract tan tanh true_divide trunc fix where xlogy relu relu6 elu selu celu gelu silu mish
-hardtanh hardsigmoid hardswish hardshrink softshrink tanhshrink leaky_relu softplus
+hardtanh hardsigmoid hardswish hardshrink softshrink tanhshrink leaky_relu softplus mvlgamma
 logsigmoid threshold sigmoid_ rsub clone contiguous detach float double half int long bool
 to type_as zeros_like ones_like full_like empty_like masked_fill __add__ __sub__ __mul__
 __truediv__ __floordiv__ __mod__ __pow__ __and__ __or__ __xor__ __lshift__ __rshift__
@@ -1802,3 +1802,31 @@ def custom_function_apply(cls, args, kwargs):
             wrapped.append(o if d is None else
                            BatchedTensor(o.movedim(d, 0) if d != 0 else o, ctx.level))
     return tree_unflatten(wrapped, spec)
+
+
+# ---------------------------------------------------------------- torch.special's aliases
+
+# special.<name> functions that alias a torch.* op batch as that op (and name it in the
+# fallback's warning: special.multigammaln warns about aten::mvlgamma, as PyTorch's)
+_SPECIAL_ALIASES = {
+    "special_digamma": "digamma", "special_psi": "digamma", "special_gammaln": "lgamma",
+    "special_multigammaln": "mvlgamma", "special_polygamma": "polygamma",
+    "special_erf": "erf", "special_erfc": "erfc", "special_erfinv": "erfinv",
+    "special_exp2": "exp2", "special_expm1": "expm1", "special_log1p": "log1p",
+    "special_i0": "i0", "special_sinc": "sinc", "special_round": "round",
+    "special_expit": "sigmoid", "special_logit": "logit", "special_xlogy": "xlogy",
+    "special_gammainc": "igamma", "special_gammaincc": "igammac",
+    "special_logsumexp": "logsumexp", "special_softmax": "softmax",
+    "special_log_softmax": "log_softmax",
+}
+
+
+@_rule(*_SPECIAL_ALIASES)
+def _special_alias(ctx, func, name, args, kwargs):
+    target = _SPECIAL_ALIASES[name]
+    rule = _RULES.get(target)
+    if rule is not None:
+        res = rule(ctx, func, target, args, kwargs)
+        if res is not NotImplemented:
+            return res
+    return _fallback(ctx, func, target, args, kwargs)
