@@ -470,7 +470,7 @@ op("special.i1", lambda m, x: m.special.i1(x), _SP, ("SpecialI1Backward0",))
 op("special.i1e", lambda m, x: m.special.i1e(x), _SP, ("SpecialI1EBackward0",),
    domain="nonzero")
 op("special.erfcx", lambda m, x: m.special.erfcx(x), _SP, ("SpecialErfcxBackward0",))
-op("special.ndtri", lambda m, x: m.special.ndtri(x * 0.4 + 0.5), _SP,
+op("special.ndtri", lambda m, x: m.special.ndtri(x.tanh() * 0.4 + 0.5), _SP,
    ("SpecialNdtriBackward0",))
 op("special.log_ndtr", lambda m, x: m.special.log_ndtr(x * 3), _SP,
    ("SpecialLogNdtrBackward0",))

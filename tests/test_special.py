@@ -497,3 +497,31 @@ def test_torch_function_sees_the_special_function():
     same(prog)
     assert all(getattr(autograd_core.special, n).__name__ == getattr(torch.special, n).__name__
                for n in autograd_core.special.__all__)
+
+
+@pytest.mark.parametrize("name", sorted(set(UNARY) - {"round", "logit"}) + POLYNOMIALS
+                         + ["zeta", "xlog1py"])
+def test_float16(name):
+    # PyTorch has no float16 loop for most of its special kernels (its error), the others
+    # compute in float16
+    f = _vmap_case(name)
+    same(lambda mod: f(mod, mod.tensor([0.5, 1.5, 0.25], dtype=mod.float16)), may_raise=True,
+         rtol=2e-3, atol=1e-3)
+
+
+def test_forward_ad_through_non_differentiable_functions():
+    # a dual input gives the Bessel and polynomial results no tangent; zeta raises
+    def prog(mod):
+        fwAD = mod.autograd.forward_ad
+        S = mod.special
+        out = []
+        with fwAD.dual_level():
+            d = fwAD.make_dual(mod.tensor([0.5, 1.5], dtype=mod.float64),
+                               mod.ones(2, dtype=mod.float64))
+            for f in (S.bessel_j0, S.airy_ai, S.modified_bessel_k1,
+                      lambda t: S.chebyshev_polynomial_t(t, 3),
+                      lambda t: S.zeta(3.0, t), lambda t: S.zeta(t, 3.0)):
+                r = catch(f, d)
+                out.append(r if isinstance(r, Raised) else fwAD.unpack_dual(r).tangent)
+        return out
+    same(prog)

@@ -2624,52 +2624,59 @@ cdef cnp.ndarray _polygamma_values(cnp.ndarray x, long n):
 # The kernels are csrc/agc_special.c's (Cephes' approximations, as PyTorch's); the ops
 # are rows of the table (special_*). The unary ones go through unary_float with these:
 
+cdef cnp.ndarray _no_half(cnp.ndarray x, str kernel):
+    """x, or PyTorch's error for the special-function kernels it has no float16 loop of."""
+    if dtype_of(x) is float16:
+        raise not_implemented_for(kernel, float16)
+    return x
+
+
 def _ufunc_airy_ai(x):
-    return _libm_values(x, agc_airy_ai)
+    return _libm_values(_no_half(x, "airy_ai_cpu"), agc_airy_ai)
 
 
 def _ufunc_bessel_j0(x):
-    return _libm_values(x, agc_bessel_j0)
+    return _libm_values(_no_half(x, "bessel_j0_cpu"), agc_bessel_j0)
 
 
 def _ufunc_bessel_j1(x):
-    return _libm_values(x, agc_bessel_j1)
+    return _libm_values(_no_half(x, "bessel_j1_cpu"), agc_bessel_j1)
 
 
 def _ufunc_bessel_y0(x):
-    return _libm_values(x, agc_bessel_y0)
+    return _libm_values(_no_half(x, "bessel_y0_cpu"), agc_bessel_y0)
 
 
 def _ufunc_bessel_y1(x):
-    return _libm_values(x, agc_bessel_y1)
+    return _libm_values(_no_half(x, "bessel_y1_cpu"), agc_bessel_y1)
 
 
 def _ufunc_modified_bessel_i0(x):
-    return _libm_values(x, agc_modified_bessel_i0)
+    return _libm_values(_no_half(x, "modified_bessel_i0_cpu"), agc_modified_bessel_i0)
 
 
 def _ufunc_modified_bessel_i1(x):
-    return _libm_values(x, agc_modified_bessel_i1)
+    return _libm_values(_no_half(x, "modified_bessel_i1_cpu"), agc_modified_bessel_i1)
 
 
 def _ufunc_modified_bessel_k0(x):
-    return _libm_values(x, agc_modified_bessel_k0)
+    return _libm_values(_no_half(x, "modified_bessel_k0_cpu"), agc_modified_bessel_k0)
 
 
 def _ufunc_modified_bessel_k1(x):
-    return _libm_values(x, agc_modified_bessel_k1)
+    return _libm_values(_no_half(x, "modified_bessel_k1_cpu"), agc_modified_bessel_k1)
 
 
 def _ufunc_scaled_modified_bessel_k0(x):
-    return _libm_values(x, agc_scaled_modified_bessel_k0)
+    return _libm_values(_no_half(x, "scaled_modified_bessel_k0_cpu"), agc_scaled_modified_bessel_k0)
 
 
 def _ufunc_scaled_modified_bessel_k1(x):
-    return _libm_values(x, agc_scaled_modified_bessel_k1)
+    return _libm_values(_no_half(x, "scaled_modified_bessel_k1_cpu"), agc_scaled_modified_bessel_k1)
 
 
 def _ufunc_spherical_bessel_j0(x):
-    return _libm_values(x, agc_spherical_bessel_j0)
+    return _libm_values(_no_half(x, "spherical_bessel_j0_cpu"), agc_spherical_bessel_j0)
 
 
 def _ufunc_i0e(x):
@@ -2681,26 +2688,29 @@ def _ufunc_i1e(x):
 
 
 def _ufunc_erfcx(x):
-    return _libm_values(x, agc_erfcx)
+    return _libm_values(_no_half(x, "erfcx_cpu"), agc_erfcx)
 
 
 def _ufunc_ndtri(x):
-    return _libm_values(x, agc_ndtri)
+    return _libm_values(_no_half(x, "ndtri_cpu"), agc_ndtri)
 
 
 def _ufunc_log_ndtr(x):
-    return _libm_values(x, agc_log_ndtr)
+    return _libm_values(_no_half(x, "log_ndtr_cpu"), agc_log_ndtr)
 
 
 def _ufunc_entr(x):
     return _libm_values(x, agc_entr)
 
 
-cdef Tensor _special_binary(object x, object y, libm2_fn fn, libm2_fn fn32):
+cdef Tensor _special_binary(object x, object y, libm2_fn fn, libm2_fn fn32, str kernel=None):
     """A binary special function over two operands (one may be a number), promoted as
     PyTorch's (integers and bools compute in the default float), computed by fn, or by
-    fn32 for a float32 result (the polynomials' float recurrences)."""
+    fn32 for a float32 result (the polynomials' float recurrences); kernel: the name of
+    PyTorch's kernel when it has no float16 loop."""
     cdef dtype rt = float_or_default(result_type((x, y)))
+    if kernel is not None and rt is float16:
+        raise not_implemented_for(kernel, float16)
     cdef libm2_fn f = fn32 if rt.typenum == cnp.NPY_FLOAT else fn
     return make(elementwise_values(lambda a, b: _libm2_values(a, b, f), (x, y), rt))
 
@@ -2712,13 +2722,10 @@ cdef tuple _special_operands(object x, object y, str fname, str xname, str yname
     b = arg_operand(y)
     if (a is NotImplemented or b is NotImplemented
             or (not isinstance(a, Tensor) and not isinstance(b, Tensor))):
-        names = ", ".join("Tensor" if isinstance(v, Tensor) else type(v).__name__
-                          for v in (x, y))
-        raise TypeError(
-            f"{fname}() received an invalid combination of arguments - got ({names}), but "
-            f"expected one of:\n * (Tensor {xname}, Tensor {yname}, *, Tensor out = None)\n"
+        raise type_error_combination(fname, (x, y), (
+            f" * (Tensor {xname}, Tensor {yname}, *, Tensor out = None)\n"
             f" * (Number {'self' if xname == 'input' else xname}, Tensor {yname}, *, "
-            f"Tensor out = None)\n * (Tensor {xname}, Number {yname}, *, Tensor out = None)\n")
+            f"Tensor out = None)\n * (Tensor {xname}, Number {yname}, *, Tensor out = None)"))
     return a, b
 
 
@@ -2734,7 +2741,7 @@ cdef Tensor op_special_xlog1py(object self, object other):
 
 
 cdef Tensor op_special_zeta(object self, object other):
-    cdef Tensor result = _special_binary(self, other, agc_zeta, agc_zeta)
+    cdef Tensor result = _special_binary(self, other, agc_zeta, agc_zeta, "zeta_cpu")
     if not isinstance(self, Tensor):
         record_SpecialZetaBackward1(result, self, other)
     elif isinstance(other, Tensor):
@@ -2752,51 +2759,51 @@ cdef Tensor op_special_ndtr(Tensor self):
 
 # the polynomials: not differentiable (no node), as PyTorch's
 cdef Tensor op_special_chebyshev_polynomial_t(object x, object n):
-    return _special_binary(x, n, agc_chebyshev_t, agc_chebyshev_tf)
+    return _special_binary(x, n, agc_chebyshev_t, agc_chebyshev_tf, "chebyshev_polynomial_t_cpu")
 
 
 cdef Tensor op_special_chebyshev_polynomial_u(object x, object n):
-    return _special_binary(x, n, agc_chebyshev_u, agc_chebyshev_uf)
+    return _special_binary(x, n, agc_chebyshev_u, agc_chebyshev_uf, "chebyshev_polynomial_u_cpu")
 
 
 cdef Tensor op_special_chebyshev_polynomial_v(object x, object n):
-    return _special_binary(x, n, agc_chebyshev_v, agc_chebyshev_vf)
+    return _special_binary(x, n, agc_chebyshev_v, agc_chebyshev_vf, "chebyshev_polynomial_v_cpu")
 
 
 cdef Tensor op_special_chebyshev_polynomial_w(object x, object n):
-    return _special_binary(x, n, agc_chebyshev_w, agc_chebyshev_wf)
+    return _special_binary(x, n, agc_chebyshev_w, agc_chebyshev_wf, "chebyshev_polynomial_w_cpu")
 
 
 cdef Tensor op_special_shifted_chebyshev_polynomial_t(object x, object n):
-    return _special_binary(x, n, agc_shifted_chebyshev_t, agc_shifted_chebyshev_tf)
+    return _special_binary(x, n, agc_shifted_chebyshev_t, agc_shifted_chebyshev_tf, "shifted_chebyshev_polynomial_t_cpu")
 
 
 cdef Tensor op_special_shifted_chebyshev_polynomial_u(object x, object n):
-    return _special_binary(x, n, agc_shifted_chebyshev_u, agc_shifted_chebyshev_uf)
+    return _special_binary(x, n, agc_shifted_chebyshev_u, agc_shifted_chebyshev_uf, "shifted_chebyshev_polynomial_u_cpu")
 
 
 cdef Tensor op_special_shifted_chebyshev_polynomial_v(object x, object n):
-    return _special_binary(x, n, agc_shifted_chebyshev_v, agc_shifted_chebyshev_vf)
+    return _special_binary(x, n, agc_shifted_chebyshev_v, agc_shifted_chebyshev_vf, "shifted_chebyshev_polynomial_v_cpu")
 
 
 cdef Tensor op_special_shifted_chebyshev_polynomial_w(object x, object n):
-    return _special_binary(x, n, agc_shifted_chebyshev_w, agc_shifted_chebyshev_wf)
+    return _special_binary(x, n, agc_shifted_chebyshev_w, agc_shifted_chebyshev_wf, "shifted_chebyshev_polynomial_w_cpu")
 
 
 cdef Tensor op_special_hermite_polynomial_h(object x, object n):
-    return _special_binary(x, n, agc_hermite_h, agc_hermite_hf)
+    return _special_binary(x, n, agc_hermite_h, agc_hermite_hf, "hermite_polynomial_h_cpu")
 
 
 cdef Tensor op_special_hermite_polynomial_he(object x, object n):
-    return _special_binary(x, n, agc_hermite_he, agc_hermite_hef)
+    return _special_binary(x, n, agc_hermite_he, agc_hermite_hef, "hermite_polynomial_he_cpu")
 
 
 cdef Tensor op_special_laguerre_polynomial_l(object x, object n):
-    return _special_binary(x, n, agc_laguerre_l, agc_laguerre_lf)
+    return _special_binary(x, n, agc_laguerre_l, agc_laguerre_lf, "laguerre_polynomial_l_cpu")
 
 
 cdef Tensor op_special_legendre_polynomial_p(object x, object n):
-    return _special_binary(x, n, agc_legendre_p, agc_legendre_pf)
+    return _special_binary(x, n, agc_legendre_p, agc_legendre_pf, "legendre_polynomial_p_cpu")
 
 
 cdef bint _tf2(object a, object b):
