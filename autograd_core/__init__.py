@@ -70,7 +70,7 @@ from autograd_core.autograd import (  # noqa: E402,F401
     is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled,
 )
 from autograd_core import linalg  # noqa: E402,F401
-from autograd_core import fft, signal  # noqa: E402,F401
+from autograd_core import fft, signal, special  # noqa: E402,F401
 from autograd_core import nn  # noqa: E402,F401
 # the nn ops PyTorch also exposes as torch.<name>, with aten's signatures
 for _name, _fn in nn.functional._TORCH_FUNCTIONS.items():

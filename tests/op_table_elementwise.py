@@ -19,6 +19,8 @@ GRAD_FN_ALLOWLIST = {
     "AsinhBackward1": "asinh_ with grad: PyTorch's backward raises NotImplementedError "
                       "(test_elementwise.py::test_inplace_not_implemented)",
     "AcoshBackward1": "acosh_, as AsinhBackward1",
+    "SpecialZetaBackward2": "zeta(tensor, number): its only input's derivative is PyTorch's "
+                            "not_implemented (test_special.py::test_zeta_gradients)",
     "AtanhBackward1": "atanh_, as AsinhBackward1",
     "NormalBackward0": "normal_ (random values): test_elementwise.py::test_random_inplace_grad",
     "UniformBackward0": "uniform_ (random values), as NormalBackward0",
@@ -460,6 +462,33 @@ op("igamma_", lambda m, a, b: (a * 1).igamma_(b), [C((3, 4), (3, 4), ng=(0,))],
    ("IgammaBackward0",), domain="positive")
 op("heaviside.values", lambda m, a, b: m.heaviside(a * (a.abs() > 0.5), b),
    [C((3, 4), (3, 4), ng=(0, 1)), C((3, 4), (4,), ng=(0, 1))], (), second_order=False)
+# torch.special's differentiable functions of their own (the rest: tests/test_special.py)
+_SP = [C((3, 4)), C(())]
+op("special.i0e", lambda m, x: m.special.i0e(x), _SP, ("SpecialI0EBackward0",),
+   domain="nonzero")
+op("special.i1", lambda m, x: m.special.i1(x), _SP, ("SpecialI1Backward0",))
+op("special.i1e", lambda m, x: m.special.i1e(x), _SP, ("SpecialI1EBackward0",),
+   domain="nonzero")
+op("special.erfcx", lambda m, x: m.special.erfcx(x), _SP, ("SpecialErfcxBackward0",))
+op("special.ndtri", lambda m, x: m.special.ndtri(x.tanh() * 0.4 + 0.5), _SP,
+   ("SpecialNdtriBackward0",))
+op("special.log_ndtr", lambda m, x: m.special.log_ndtr(x * 3), _SP,
+   ("SpecialLogNdtrBackward0",))
+op("special.entr", lambda m, x: m.special.entr(x), _SP, ("SpecialEntrBackward0",),
+   domain="positive")
+op("special.ndtr", lambda m, x: m.special.ndtr(x), _SP, ("MulBackward1",))
+op("special.xlog1py", lambda m, a, b: m.special.xlog1py(a, b),
+   [C((3, 4), (3, 4)), C((3, 4), (4,)), C((), (2, 3))], ("SpecialXlog1PyBackward0",),
+   domain="positive")
+op("special.xlog1py.number_self", lambda m, b: m.special.xlog1py(2.5, b), _SP,
+   ("SpecialXlog1PyBackward1",), domain="positive")
+op("special.xlog1py.number_other", lambda m, a: m.special.xlog1py(a, 0.5), _SP,
+   ("SpecialXlog1PyBackward2",), second_order=False)
+op("special.zeta", lambda m, a, b: m.special.zeta(a + 3, b),
+   [C((3, 4), (3, 4), ng=(0,)), C((), (2, 3), ng=(0,))], ("SpecialZetaBackward0",),
+   domain="positive")
+op("special.zeta.number_self", lambda m, b: m.special.zeta(3.5, b), _SP,
+   ("SpecialZetaBackward1",), domain="positive")
 # i0's derivative is i1 (PyTorch's special_i1, SpecialI1Backward0): i0's gradient as an op
 op("i0.grad", lambda m, x: m.autograd.grad(m.i0(x).sum(), x, create_graph=True)[0],
    [C((3, 4)), C((5,))], ("MulBackward0",), inner_grad_fns=("SpecialI1Backward0",))

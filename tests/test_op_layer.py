@@ -48,7 +48,7 @@ def test_table_nodes_exist_and_every_family_node_is_in_the_table():
 def test_every_public_function_has_one_implementation():
     owners = {}
     for fam in FAMILIES:
-        for table in ("TORCH_FUNCTIONS", "NN_FUNCTIONAL", "LINALG"):
+        for table in ("TORCH_FUNCTIONS", "NN_FUNCTIONAL", "LINALG", "SPECIAL"):
             for name, fn in getattr(_family(fam), table).items():
                 key = (table, name)
                 assert key not in owners, f"{table}.{name} defined by {owners[key]} and {fam}"
@@ -106,7 +106,7 @@ def test_op_modules_shadow_no_builtins():
 def test_public_functions_have_docstrings_with_examples(fam):
     missing = []
     mod = _family(fam)
-    for table in ("TORCH_FUNCTIONS", "NN_FUNCTIONAL", "LINALG"):
+    for table in ("TORCH_FUNCTIONS", "NN_FUNCTIONAL", "LINALG", "SPECIAL"):
         for name, fn in getattr(mod, table).items():
             if name.endswith("_"):
                 continue  # in-place variants share their op's documentation

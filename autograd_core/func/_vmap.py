@@ -652,13 +652,36 @@ logaddexp2 logical_and logical_not logical_or logical_xor logit lt maximum minim
 multiply nan_to_num ne neg negative nextafter not_equal polygamma positive pow rad2deg
 reciprocal remainder round rsqrt sgn sigmoid sign signbit sin sinc sinh sqrt square sub
 subtract tan tanh true_divide trunc fix where xlogy relu relu6 elu selu celu gelu silu mish
-hardtanh hardsigmoid hardswish hardshrink softshrink tanhshrink leaky_relu softplus
+hardtanh hardsigmoid hardswish hardshrink softshrink tanhshrink leaky_relu softplus mvlgamma
 logsigmoid threshold sigmoid_ rsub clone contiguous detach float double half int long bool
 to type_as zeros_like ones_like full_like empty_like masked_fill __add__ __sub__ __mul__
 __truediv__ __floordiv__ __mod__ __pow__ __and__ __or__ __xor__ __lshift__ __rshift__
 __lt__ __le__ __gt__ __ge__ __eq__ __ne__ __neg__ __pos__ __abs__ __invert__""".split()
+# torch.special's own functions (its aliases reach the rules above through the torch.*
+# function they call), named as their wrappers are: special_<name>. PyTorch has no
+# batching rule for the polynomials (_special_polynomial below), airy_ai and log_ndtr
+# (its per-sample fallback then).
+_SPECIAL_BINARY = ["special_xlog1py", "special_zeta"]
+_POINTWISE += _SPECIAL_BINARY + ["special_" + n for n in """bessel_j0 bessel_j1
+bessel_y0 bessel_y1 modified_bessel_i0 modified_bessel_i1 modified_bessel_k0
+modified_bessel_k1 scaled_modified_bessel_k0 scaled_modified_bessel_k1 spherical_bessel_j0
+i0e i1 i1e erfcx ndtr ndtri entr""".split()]
+_PROMOTING_BINARY = _PROMOTING_BINARY | frozenset(_SPECIAL_BINARY)
 for _n in _POINTWISE:
     _RULES[_n] = _pointwise
+
+
+@_rule(*["special_" + n for n in """chebyshev_polynomial_t chebyshev_polynomial_u
+chebyshev_polynomial_v chebyshev_polynomial_w shifted_chebyshev_polynomial_t
+shifted_chebyshev_polynomial_u shifted_chebyshev_polynomial_v shifted_chebyshev_polynomial_w
+hermite_polynomial_h hermite_polynomial_he laguerre_polynomial_l
+legendre_polynomial_p""".split()])
+def _special_polynomial(ctx, func, name, args, kwargs):
+    # PyTorch's per-sample fallback, whose warning names the overload (x_scalar, n_scalar)
+    x = args[0] if args else kwargs.get("x")
+    n = args[1] if len(args) > 1 else kwargs.get("n")
+    overload = ".x_scalar" if not _is_tensorish(x) else "" if _is_tensorish(n) else ".n_scalar"
+    return _fallback(ctx, func, name + overload, args, kwargs)
 
 
 @_rule("__iadd__", "__isub__", "__imul__", "__itruediv__", "__ipow__")
@@ -1777,3 +1800,31 @@ def custom_function_apply(cls, args, kwargs):
             wrapped.append(o if d is None else
                            BatchedTensor(o.movedim(d, 0) if d != 0 else o, ctx.level))
     return tree_unflatten(wrapped, spec)
+
+
+# ---------------------------------------------------------------- torch.special's aliases
+
+# special.<name> functions that alias a torch.* op batch as that op (and name it in the
+# fallback's warning: special.multigammaln warns about aten::mvlgamma, as PyTorch's)
+_SPECIAL_ALIASES = {
+    "special_digamma": "digamma", "special_psi": "digamma", "special_gammaln": "lgamma",
+    "special_multigammaln": "mvlgamma", "special_polygamma": "polygamma",
+    "special_erf": "erf", "special_erfc": "erfc", "special_erfinv": "erfinv",
+    "special_exp2": "exp2", "special_expm1": "expm1", "special_log1p": "log1p",
+    "special_i0": "i0", "special_sinc": "sinc", "special_round": "round",
+    "special_expit": "sigmoid", "special_logit": "logit", "special_xlogy": "xlogy",
+    "special_gammainc": "igamma", "special_gammaincc": "igammac",
+    "special_logsumexp": "logsumexp", "special_softmax": "softmax",
+    "special_log_softmax": "log_softmax",
+}
+
+
+@_rule(*_SPECIAL_ALIASES)
+def _special_alias(ctx, func, name, args, kwargs):
+    target = _SPECIAL_ALIASES[name]
+    rule = _RULES.get(target)
+    if rule is not None:
+        res = rule(ctx, func, target, args, kwargs)
+        if res is not NotImplemented:
+            return res
+    return _fallback(ctx, func, target, args, kwargs)

@@ -44,7 +44,7 @@ _ENTRY_KEYS = {"func", "forward", "variants", "python", "python_method", "aliase
 # Note [out= rules] (ops/_prelude.pxi): the out_dtype / out_grad keys' values
 _OUT_DTYPE_RULES = {"compute": None, "join": "OUT_JOIN"}
 _OUT_GRAD_RULES = {"copy": "OUT_GRAD_COPY", "not_implemented": "OUT_GRAD_NOT_IMPLEMENTED"}
-_VARIANTS = {"function", "method", "functional", "linalg", "internal"}
+_VARIANTS = {"function", "method", "functional", "linalg", "special", "internal"}
 
 
 class TableError(Exception):
@@ -319,8 +319,9 @@ def _parse_entry(family, e):
                          "return, one of them True")
     if op.out:
         # (a python: manual wrapper calls out_check / out_write itself)
-        if not any(v in ("function", "linalg") for v in variants):
-            raise TableError(f"{schema.name}: out= needs a torch.* or linalg.* function")
+        if not any(v in ("function", "linalg", "special") for v in variants):
+            raise TableError(f"{schema.name}: out= needs a torch.*, linalg.* or special.* "
+                             "function")
         if not schema.returns or (any(t != "Tensor" for t, _ in schema.returns)
                                   and [t for t, _ in schema.returns] != ["Tensor[]"]):
             raise TableError(f"{schema.name}: out= needs Tensor returns")
@@ -1408,6 +1409,7 @@ def gen_family(family, ops, ops_by_name):
     wrappers = []
     register = []
     torch_names, method_names, functional_names, linalg_names = [], [], [], []
+    special_names = []
     hooked = []
     for op in mine:
         register.append(f"OPS.{op.name} = {op.cname}")
@@ -1442,7 +1444,8 @@ def gen_family(family, ops, ops_by_name):
             wrappers.append(gen_method_out_guard(op))
         for v in op.variants:
             target = {"function": torch_names, "method": method_names,
-                      "functional": functional_names, "linalg": linalg_names}[v]
+                      "functional": functional_names, "linalg": linalg_names,
+                      "special": special_names}[v]
             fn = f"_pym_{op.name}" if v == "method" and (
                 op.python_method == "manual" or split or guard) else f"_py_{op.name}"
             for name in publics:
@@ -1468,7 +1471,8 @@ def gen_family(family, ops, ops_by_name):
     out += register
     out.append("")
     for var, names in (("TORCH_FUNCTIONS", torch_names), ("TENSOR_METHODS", method_names),
-                       ("NN_FUNCTIONAL", functional_names), ("LINALG", linalg_names)):
+                       ("NN_FUNCTIONAL", functional_names), ("LINALG", linalg_names),
+                       ("SPECIAL", special_names)):
         out.append(f"{var} = {{")
         for name, fn in names:
             out.append(f"    \"{name}\": {fn},")
@@ -1486,9 +1490,10 @@ def gen_family(family, ops, ops_by_name):
 def _public_name(name, variant):
     """An op's name in one namespace. As PyTorch's python_module: linalg functions, an op
     named linalg_<x> is linalg.<x> (its wrapper keeps the full name, which PyTorch's
-    messages quote: "linalg_vector_norm(): argument 'ord' ...")."""
-    if variant == "linalg" and name.startswith("linalg_"):
-        return name[len("linalg_"):]
+    messages quote: "linalg_vector_norm(): argument 'ord' ..."); special_<x> is
+    special.<x> the same way."""
+    if variant in ("linalg", "special") and name.startswith(variant + "_"):
+        return name[len(variant) + 1:]
     return name
 
 

@@ -1554,8 +1554,9 @@ cdef Tensor op_round(Tensor self, object decimals):
 cdef cnp.ndarray _round_decimals_values(Tensor self, object decimals):
     cdef cnp.ndarray xa = self._data
     cdef dtype d = dtype_of(xa)
-    check_float_kernel(d, "round_cpu" if d.category == CAT_INT else "round_vml_cpu")
     cdef int dec = decimals
+    # (PyTorch's round.decimals with decimals=0 runs the plain round kernel)
+    check_float_kernel(d, "round_cpu" if d.category == CAT_INT and dec != 0 else "round_vml_cpu")
     op_dt = np.float32 if d is float16 else xa.dtype
     a = xa.astype(op_dt, copy=False)
     with quiet():
@@ -2452,22 +2453,6 @@ cdef double _erfinv(double y) noexcept nogil:
     return x
 
 
-@cython.cdivision(True)
-cdef double _i1(double x) noexcept nogil:
-    """I1 by its power series: every term has the sign of x, so no cancellation."""
-    cdef double h = x / 2, hh = h * h, term = h, total = h
-    cdef long k = 0
-    if x != x:
-        return x
-    if fabs(x) > 720:
-        return c_copysign(INFINITY, x)
-    while fabs(term) > 1e-17 * fabs(total):
-        term *= hh / ((k + 1) * (k + 2))
-        total += term
-        k += 1
-    return total
-
-
 cdef double _igamma_prefactor(double a, double x) noexcept nogil:
     return c_exp(-x + a * c_log(x) - c_lgamma(a))
 
@@ -2570,10 +2555,6 @@ cdef double _erfinv_fn(double x) noexcept nogil:
     return _erfinv(x)
 
 
-cdef double _i1_fn(double x) noexcept nogil:
-    return _i1(x)
-
-
 @cython.cdivision(True)
 cdef double _sinc_fn(double x) noexcept nogil:
     cdef double p
@@ -2601,7 +2582,7 @@ def _ufunc_i0(x):
 
 
 def _ufunc_i1(x):
-    return _libm_values(x, _i1_fn)
+    return _libm_values(x, agc_i1)
 
 
 def _ufunc_sinc(x):
@@ -2636,6 +2617,301 @@ cdef cnp.ndarray _polygamma_values(cnp.ndarray x, long n):
         for i in range(size):
             p[i] = _polygamma(n, p[i])
     return <cnp.ndarray>buf.astype(x.dtype, copy=False)
+
+
+# ---------------------------------------------------------------- torch.special
+
+# The kernels are csrc/agc_special.c's (Cephes' approximations, as PyTorch's); the ops
+# are rows of the table (special_*). The unary ones go through unary_float with these:
+
+cdef cnp.ndarray _no_half(cnp.ndarray x, str kernel):
+    """x, or PyTorch's error for the special-function kernels it has no float16 loop of."""
+    if dtype_of(x) is float16:
+        raise not_implemented_for(kernel, float16)
+    return x
+
+
+def _ufunc_airy_ai(x):
+    return _libm_values(_no_half(x, "airy_ai_cpu"), agc_airy_ai)
+
+
+def _ufunc_bessel_j0(x):
+    return _libm_values(_no_half(x, "bessel_j0_cpu"), agc_bessel_j0)
+
+
+def _ufunc_bessel_j1(x):
+    return _libm_values(_no_half(x, "bessel_j1_cpu"), agc_bessel_j1)
+
+
+def _ufunc_bessel_y0(x):
+    return _libm_values(_no_half(x, "bessel_y0_cpu"), agc_bessel_y0)
+
+
+def _ufunc_bessel_y1(x):
+    return _libm_values(_no_half(x, "bessel_y1_cpu"), agc_bessel_y1)
+
+
+def _ufunc_modified_bessel_i0(x):
+    return _libm_values(_no_half(x, "modified_bessel_i0_cpu"), agc_modified_bessel_i0)
+
+
+def _ufunc_modified_bessel_i1(x):
+    return _libm_values(_no_half(x, "modified_bessel_i1_cpu"), agc_modified_bessel_i1)
+
+
+def _ufunc_modified_bessel_k0(x):
+    return _libm_values(_no_half(x, "modified_bessel_k0_cpu"), agc_modified_bessel_k0)
+
+
+def _ufunc_modified_bessel_k1(x):
+    return _libm_values(_no_half(x, "modified_bessel_k1_cpu"), agc_modified_bessel_k1)
+
+
+def _ufunc_scaled_modified_bessel_k0(x):
+    return _libm_values(_no_half(x, "scaled_modified_bessel_k0_cpu"), agc_scaled_modified_bessel_k0)
+
+
+def _ufunc_scaled_modified_bessel_k1(x):
+    return _libm_values(_no_half(x, "scaled_modified_bessel_k1_cpu"), agc_scaled_modified_bessel_k1)
+
+
+def _ufunc_spherical_bessel_j0(x):
+    return _libm_values(_no_half(x, "spherical_bessel_j0_cpu"), agc_spherical_bessel_j0)
+
+
+def _ufunc_i0e(x):
+    return _libm_values(x, agc_i0e)
+
+
+def _ufunc_i1e(x):
+    return _libm_values(x, agc_i1e)
+
+
+def _ufunc_erfcx(x):
+    return _libm_values(_no_half(x, "erfcx_cpu"), agc_erfcx)
+
+
+def _ufunc_ndtri(x):
+    return _libm_values(_no_half(x, "ndtri_cpu"), agc_ndtri)
+
+
+def _ufunc_log_ndtr(x):
+    return _libm_values(_no_half(x, "log_ndtr_cpu"), agc_log_ndtr)
+
+
+def _ufunc_entr(x):
+    return _libm_values(x, agc_entr)
+
+
+cdef Tensor _special_binary(object x, object y, libm2_fn fn, libm2_fn fn32, str kernel=None):
+    """A binary special function over two operands (one may be a number), promoted as
+    PyTorch's (integers and bools compute in the default float), computed by fn, or by
+    fn32 for a float32 result (the polynomials' float recurrences); kernel: the name of
+    PyTorch's kernel when it has no float16 loop."""
+    cdef dtype rt = float_or_default(result_type((x, y)))
+    if kernel is not None and rt is float16:
+        raise not_implemented_for(kernel, float16)
+    cdef libm2_fn f = fn32 if rt.typenum == cnp.NPY_FLOAT else fn
+    return make(elementwise_values(lambda a, b: _libm2_values(a, b, f), (x, y), rt))
+
+
+cdef tuple _special_operands(object x, object y, str fname, str xname, str yname):
+    """The two operands of a binary special function: PyTorch's overloads (Tensor,
+    Tensor), (Number, Tensor), (Tensor, Number)."""
+    a = arg_operand(x)
+    b = arg_operand(y)
+    if (a is NotImplemented or b is NotImplemented
+            or (not isinstance(a, Tensor) and not isinstance(b, Tensor))):
+        raise type_error_combination(fname, (x, y), (
+            f" * (Tensor {xname}, Tensor {yname}, *, Tensor out = None)\n"
+            f" * (Number {'self' if xname == 'input' else xname}, Tensor {yname}, *, "
+            f"Tensor out = None)\n * (Tensor {xname}, Number {yname}, *, Tensor out = None)"))
+    return a, b
+
+
+cdef Tensor op_special_xlog1py(object self, object other):
+    cdef Tensor result = _special_binary(self, other, agc_xlog1py, agc_xlog1py)
+    if not isinstance(self, Tensor):
+        record_SpecialXlog1PyBackward1(result, self, other)
+    elif isinstance(other, Tensor):
+        record_SpecialXlog1PyBackward0(result, self, other)
+    else:
+        record_SpecialXlog1PyBackward2(result, self, other)
+    return result
+
+
+cdef Tensor op_special_zeta(object self, object other):
+    cdef Tensor result = _special_binary(self, other, agc_zeta, agc_zeta, "zeta_cpu")
+    if not isinstance(self, Tensor):
+        record_SpecialZetaBackward1(result, self, other)
+    elif isinstance(other, Tensor):
+        record_SpecialZetaBackward0(result, self, other)
+    else:
+        record_SpecialZetaBackward2(result, self, other)
+    return result
+
+
+cdef Tensor op_special_ndtr(Tensor self):
+    """(1 + erf(x / sqrt(2))) / 2, composed as PyTorch's (its graph holds those nodes)."""
+    return OPS.mul_scalar(OPS.add_scalar(OPS.erf(OPS.mul_scalar(self, 0.7071067811865476)),
+                                         1, 1), 0.5)
+
+
+# the polynomials: not differentiable (no node), as PyTorch's
+cdef Tensor op_special_chebyshev_polynomial_t(object x, object n):
+    return _special_binary(x, n, agc_chebyshev_t, agc_chebyshev_tf, "chebyshev_polynomial_t_cpu")
+
+
+cdef Tensor op_special_chebyshev_polynomial_u(object x, object n):
+    return _special_binary(x, n, agc_chebyshev_u, agc_chebyshev_uf, "chebyshev_polynomial_u_cpu")
+
+
+cdef Tensor op_special_chebyshev_polynomial_v(object x, object n):
+    return _special_binary(x, n, agc_chebyshev_v, agc_chebyshev_vf, "chebyshev_polynomial_v_cpu")
+
+
+cdef Tensor op_special_chebyshev_polynomial_w(object x, object n):
+    return _special_binary(x, n, agc_chebyshev_w, agc_chebyshev_wf, "chebyshev_polynomial_w_cpu")
+
+
+cdef Tensor op_special_shifted_chebyshev_polynomial_t(object x, object n):
+    return _special_binary(x, n, agc_shifted_chebyshev_t, agc_shifted_chebyshev_tf, "shifted_chebyshev_polynomial_t_cpu")
+
+
+cdef Tensor op_special_shifted_chebyshev_polynomial_u(object x, object n):
+    return _special_binary(x, n, agc_shifted_chebyshev_u, agc_shifted_chebyshev_uf, "shifted_chebyshev_polynomial_u_cpu")
+
+
+cdef Tensor op_special_shifted_chebyshev_polynomial_v(object x, object n):
+    return _special_binary(x, n, agc_shifted_chebyshev_v, agc_shifted_chebyshev_vf, "shifted_chebyshev_polynomial_v_cpu")
+
+
+cdef Tensor op_special_shifted_chebyshev_polynomial_w(object x, object n):
+    return _special_binary(x, n, agc_shifted_chebyshev_w, agc_shifted_chebyshev_wf, "shifted_chebyshev_polynomial_w_cpu")
+
+
+cdef Tensor op_special_hermite_polynomial_h(object x, object n):
+    return _special_binary(x, n, agc_hermite_h, agc_hermite_hf, "hermite_polynomial_h_cpu")
+
+
+cdef Tensor op_special_hermite_polynomial_he(object x, object n):
+    return _special_binary(x, n, agc_hermite_he, agc_hermite_hef, "hermite_polynomial_he_cpu")
+
+
+cdef Tensor op_special_laguerre_polynomial_l(object x, object n):
+    return _special_binary(x, n, agc_laguerre_l, agc_laguerre_lf, "laguerre_polynomial_l_cpu")
+
+
+cdef Tensor op_special_legendre_polynomial_p(object x, object n):
+    return _special_binary(x, n, agc_legendre_p, agc_legendre_pf, "legendre_polynomial_p_cpu")
+
+
+cdef bint _tf2(object a, object b):
+    # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+    return ((type(a) is not Tensor and has_torch_function(a))
+            or (type(b) is not Tensor and has_torch_function(b)))
+
+
+def _py_special_xlog1py(input, other, *, out=None):
+    if _tf2(input, other):
+        return handle_torch_function(_py_special_xlog1py, (input, other), {"out": out})
+    a, b = _special_operands(input, other, "special_xlog1py", "input", "other")
+    return with_out("special_xlog1py", out, OPS.special_xlog1py(a, b))
+
+
+def _py_special_zeta(input, other, *, out=None):
+    if _tf2(input, other):
+        return handle_torch_function(_py_special_zeta, (input, other), {"out": out})
+    a, b = _special_operands(input, other, "special_zeta", "input", "other")
+    return with_out("special_zeta", out, OPS.special_zeta(a, b))
+
+
+def _py_special_chebyshev_polynomial_t(x, n, *, out=None):
+    if _tf2(x, n):
+        return handle_torch_function(_py_special_chebyshev_polynomial_t, (x, n), {"out": out})
+    a, b = _special_operands(x, n, "special_chebyshev_polynomial_t", "x", "n")
+    return with_out("special_chebyshev_polynomial_t", out, OPS.special_chebyshev_polynomial_t(a, b))
+
+
+def _py_special_chebyshev_polynomial_u(x, n, *, out=None):
+    if _tf2(x, n):
+        return handle_torch_function(_py_special_chebyshev_polynomial_u, (x, n), {"out": out})
+    a, b = _special_operands(x, n, "special_chebyshev_polynomial_u", "x", "n")
+    return with_out("special_chebyshev_polynomial_u", out, OPS.special_chebyshev_polynomial_u(a, b))
+
+
+def _py_special_chebyshev_polynomial_v(x, n, *, out=None):
+    if _tf2(x, n):
+        return handle_torch_function(_py_special_chebyshev_polynomial_v, (x, n), {"out": out})
+    a, b = _special_operands(x, n, "special_chebyshev_polynomial_v", "x", "n")
+    return with_out("special_chebyshev_polynomial_v", out, OPS.special_chebyshev_polynomial_v(a, b))
+
+
+def _py_special_chebyshev_polynomial_w(x, n, *, out=None):
+    if _tf2(x, n):
+        return handle_torch_function(_py_special_chebyshev_polynomial_w, (x, n), {"out": out})
+    a, b = _special_operands(x, n, "special_chebyshev_polynomial_w", "x", "n")
+    return with_out("special_chebyshev_polynomial_w", out, OPS.special_chebyshev_polynomial_w(a, b))
+
+
+def _py_special_shifted_chebyshev_polynomial_t(x, n, *, out=None):
+    if _tf2(x, n):
+        return handle_torch_function(_py_special_shifted_chebyshev_polynomial_t, (x, n), {"out": out})
+    a, b = _special_operands(x, n, "special_shifted_chebyshev_polynomial_t", "x", "n")
+    return with_out("special_shifted_chebyshev_polynomial_t", out,
+                    OPS.special_shifted_chebyshev_polynomial_t(a, b))
+
+
+def _py_special_shifted_chebyshev_polynomial_u(x, n, *, out=None):
+    if _tf2(x, n):
+        return handle_torch_function(_py_special_shifted_chebyshev_polynomial_u, (x, n), {"out": out})
+    a, b = _special_operands(x, n, "special_shifted_chebyshev_polynomial_u", "x", "n")
+    return with_out("special_shifted_chebyshev_polynomial_u", out,
+                    OPS.special_shifted_chebyshev_polynomial_u(a, b))
+
+
+def _py_special_shifted_chebyshev_polynomial_v(x, n, *, out=None):
+    if _tf2(x, n):
+        return handle_torch_function(_py_special_shifted_chebyshev_polynomial_v, (x, n), {"out": out})
+    a, b = _special_operands(x, n, "special_shifted_chebyshev_polynomial_v", "x", "n")
+    return with_out("special_shifted_chebyshev_polynomial_v", out,
+                    OPS.special_shifted_chebyshev_polynomial_v(a, b))
+
+
+def _py_special_shifted_chebyshev_polynomial_w(x, n, *, out=None):
+    if _tf2(x, n):
+        return handle_torch_function(_py_special_shifted_chebyshev_polynomial_w, (x, n), {"out": out})
+    a, b = _special_operands(x, n, "special_shifted_chebyshev_polynomial_w", "x", "n")
+    return with_out("special_shifted_chebyshev_polynomial_w", out,
+                    OPS.special_shifted_chebyshev_polynomial_w(a, b))
+
+
+def _py_special_hermite_polynomial_h(x, n, *, out=None):
+    if _tf2(x, n):
+        return handle_torch_function(_py_special_hermite_polynomial_h, (x, n), {"out": out})
+    a, b = _special_operands(x, n, "special_hermite_polynomial_h", "x", "n")
+    return with_out("special_hermite_polynomial_h", out, OPS.special_hermite_polynomial_h(a, b))
+
+
+def _py_special_hermite_polynomial_he(x, n, *, out=None):
+    if _tf2(x, n):
+        return handle_torch_function(_py_special_hermite_polynomial_he, (x, n), {"out": out})
+    a, b = _special_operands(x, n, "special_hermite_polynomial_he", "x", "n")
+    return with_out("special_hermite_polynomial_he", out, OPS.special_hermite_polynomial_he(a, b))
+
+
+def _py_special_laguerre_polynomial_l(x, n, *, out=None):
+    if _tf2(x, n):
+        return handle_torch_function(_py_special_laguerre_polynomial_l, (x, n), {"out": out})
+    a, b = _special_operands(x, n, "special_laguerre_polynomial_l", "x", "n")
+    return with_out("special_laguerre_polynomial_l", out, OPS.special_laguerre_polynomial_l(a, b))
+
+
+def _py_special_legendre_polynomial_p(x, n, *, out=None):
+    if _tf2(x, n):
+        return handle_torch_function(_py_special_legendre_polynomial_p, (x, n), {"out": out})
+    a, b = _special_operands(x, n, "special_legendre_polynomial_p", "x", "n")
+    return with_out("special_legendre_polynomial_p", out, OPS.special_legendre_polynomial_p(a, b))
 
 
 # ---------------------------------------------------------------- more value templates
@@ -2708,6 +2984,16 @@ cdef Tensor i1_backward(Tensor grad, Tensor self, Tensor result):
     cdef Tensor not_tiny = OPS.gt(OPS.abs(self), eps)
     cdef Tensor safe = OPS.where(not_tiny, self, eps)
     cdef Tensor gradx = OPS.sub(OPS.i0(safe), OPS.mul(result, OPS.reciprocal(safe)), 1)
+    return OPS.mul(grad, OPS.where(not_tiny, gradx, 0.5))
+
+
+cdef Tensor i1e_backward(Tensor grad, Tensor self, Tensor result):
+    """i0e(x) - i1e(x) (sgn(x) + 1 / x), 1/2 at 0 (PyTorch's i1e_backward)."""
+    cdef double eps = float(np.finfo(self._data.dtype).eps)
+    cdef Tensor not_tiny = OPS.gt(OPS.abs(self), eps)
+    cdef Tensor safe = OPS.where(not_tiny, self, eps)
+    cdef Tensor gradx = OPS.sub(OPS.special_i0e(safe),
+                                OPS.mul(result, OPS.add(OPS.sgn(safe), OPS.reciprocal(safe), 1)), 1)
     return OPS.mul(grad, OPS.where(not_tiny, gradx, 0.5))
 
 
