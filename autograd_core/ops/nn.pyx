@@ -37,6 +37,14 @@ from autograd_core._core.random cimport bernoulli_scalar_values, random_values
 from libc.math cimport fabs, sqrt
 from libc.stdint cimport int64_t
 
+cdef extern from "agc_bufcache.h":
+    object agc_buf_handler()
+    size_t agc_buf_cached_bytes()
+    void agc_buf_release()
+
+cdef extern from "numpy/arrayobject.h":
+    object PyDataMem_SetHandler(object handler)
+
 cdef extern from "agc_nn.h" nogil:
     void agc_nn_set_parallel_for(agc_parallel_for_fn fn)
     ctypedef struct agc_geom2d:
@@ -2512,6 +2520,19 @@ cdef inline bint c_float(cnp.ndarray a):
 
 
 
+_BUFFER_CACHE = agc_buf_handler()
+
+
+def _buffer_cache_bytes():
+    """Bytes the buffer cache holds now (Note [Buffer cache]; for the tests)."""
+    return agc_buf_cached_bytes()
+
+
+def _buffer_cache_release():
+    """Frees every block the buffer cache holds (Note [Buffer cache])."""
+    agc_buf_release()
+
+
 def _per_sample_outer(Tensor g, Tensor x):
     """out[b, o, i] = g[b, o] * x[b, i] for g (B, O) and x (B, I): the per-sample weight
     gradients of a linear layer with one row per sample (vmap's per-sample gradients,
@@ -2528,7 +2549,13 @@ def _per_sample_outer(Tensor g, Tensor x):
     xa = np.ascontiguousarray(xa)
     cdef Py_ssize_t B = cnp.PyArray_DIMS(ga)[0], O = cnp.PyArray_DIMS(ga)[1]
     cdef Py_ssize_t I = cnp.PyArray_DIMS(xa)[1]
-    out = np.empty((B, O, I), dtype=ga.dtype)
+    # fresh memory on every call, dropped by the caller before the next: from the buffer
+    # cache (Note [Buffer cache] in csrc/agc_bufcache.h)
+    previous = PyDataMem_SetHandler(_BUFFER_CACHE)
+    try:
+        out = np.empty((B, O, I), dtype=ga.dtype)
+    finally:
+        PyDataMem_SetHandler(previous)
     if cnp.PyArray_TYPE(ga) == cnp.NPY_FLOAT32:
         with nogil:
             agc_rows_outer_f32(<float *>cnp.PyArray_DATA(ga), <float *>cnp.PyArray_DATA(xa),
