@@ -44,7 +44,8 @@ CORE = {
     "function": [],
     "random": ["csrc/agc_random.c"],
 }
-FAMILY_C_SOURCES = {"pointwise": ["csrc/agc_kernels.c", "csrc/agc_special.c"], "nn": ["csrc/agc_nn.c"],
+FAMILY_C_SOURCES = {"pointwise": ["csrc/agc_kernels.c", "csrc/agc_special.c"],
+                    "nn": ["csrc/agc_nn.c", "csrc/agc_bufcache.c"],
                     "reduce": ["csrc/agc_sum.c"]}
 
 

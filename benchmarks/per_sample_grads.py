@@ -57,8 +57,9 @@ def workloads(m, batch, sizes):
 
 def _page_faults(fn, calls=20):
     """Minor page faults per call of fn (None where getrusage is missing): fresh pages the
-    kernel maps in, a cost the timings include (the per-sample gradients are ~1.7 MB of
-    new memory per call; glibc may hand freed heap memory back to the OS between calls)."""
+    kernel maps in, a cost the timings include (the per-sample gradients are ~1.7 MB per
+    call; glibc may hand freed heap memory back to the OS between calls, which is why
+    autograd_core takes them from its buffer cache, Note [Buffer cache])."""
     try:
         import resource
     except ImportError:

@@ -41,6 +41,17 @@ cdef extern from "agc_kernels.h" nogil:
     void agc_binary_scalar_f32(int op, const float *a, double s, int scalar_first, float *out, size_t n)
     void agc_binary_scalar_f64(int op, const double *a, double s, int scalar_first, double *out, size_t n)
 
+cdef extern from "agc_bufcache.h" nogil:
+    # the buffer cache of large per-sample results (Note [Buffer cache]); the four
+    # allocator functions have numpy's PyDataMemAllocator signatures (linked into ops.nn)
+    void *agc_buf_malloc(void *ctx, size_t size)
+    void *agc_buf_calloc(void *ctx, size_t nelem, size_t elsize)
+    void *agc_buf_realloc(void *ctx, void *ptr, size_t size)
+    void agc_buf_free(void *ctx, void *ptr, size_t size)
+    size_t agc_buf_cached_bytes()      # bytes held now (for the tests)
+    void agc_buf_release()             # frees every cached block
+
+
 cdef extern from "agc_special.h" nogil:
     # torch.special's scalar functions, in double (agc_special.h)
     double agc_airy_ai(double x)

@@ -8,20 +8,35 @@ from collections.abc import Sequence
 import autograd_core as _ag
 
 
+def _names_by_tensor(module, prefix, out):
+    """out[id(tensor)]: the names of each parameter and buffer of module's tree, every
+    path included (named_parameters and named_buffers with remove_duplicate=False, in one
+    walk without their generators: functional_call runs it on every call)."""
+    for store in (module._parameters, module._buffers):
+        for k, v in store.items():
+            if v is not None:
+                names = out.get(id(v))
+                if names is None:
+                    out[id(v)] = {prefix + k}
+                else:
+                    names.add(prefix + k)
+    for k, sub in module._modules.items():
+        if sub is not None:
+            _names_by_tensor(sub, prefix + k + ".", out)
+
+
 def _untie(module, tensors):
     """tensors with the names tied to a given name (one Parameter registered under
     several names) filled in; PyTorch's ValueError when tied names get different values."""
-    named = {}
-    named.update(module.named_parameters(remove_duplicate=False))
-    named.update(module.named_buffers(remove_duplicate=False))
     by_tensor = {}
-    for name, t in named.items():
-        by_tensor.setdefault(id(t), set()).add(name)
+    _names_by_tensor(module, "", by_tensor)
     tied = {}
     for names in by_tensor.values():
         if len(names) > 1:
             for n in names:
                 tied[n] = names
+    if not tied:
+        return dict(tensors)
     given = set(tensors)
     given_tied = {n for n in given if n in tied}
     for n in given_tied:
@@ -40,8 +55,13 @@ def _untie(module, tensors):
 def _owner(module, name):
     *path, attr = name.split(".")
     for p in path:
-        module = getattr(module, p)
+        # a submodule straight from _modules (getattr would go through Module.__getattr__)
+        sub = module.__dict__.get("_modules", _NO_MODULES).get(p)
+        module = sub if sub is not None else getattr(module, p)
     return module, attr
+
+
+_NO_MODULES = {}
 
 
 def _swap(module, name, value):

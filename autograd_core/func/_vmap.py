@@ -22,6 +22,7 @@ import warnings
 import autograd_core as _ag
 from autograd_core import _vmap_state
 from autograd_core._core import tensor as _core_tensor
+from autograd_core._core.function import function_apply as _function_apply
 from autograd_core.ops import nn as _nn_ops
 from autograd_core.utils._pytree import tree_flatten, tree_unflatten
 
@@ -1270,6 +1271,11 @@ class _SharedWeightLinear(_ag.autograd.Function):
         return gx, gw, gb, None
 
 
+def _shared_weight_linear(x, w, b, b_batched):
+    # Function.apply without its vmap check (the arguments are physical tensors)
+    return _function_apply(_SharedWeightLinear, (x, w, b, b_batched), {})
+
+
 @_rule("linear")
 def _linear(ctx, func, name, args, kwargs):
     x = args[0] if args else kwargs["input"]
@@ -1280,12 +1286,12 @@ def _linear(ctx, func, name, args, kwargs):
     if ctx.batched(w) and ctx.batched(x) and type(w._value) is Tensor and \
             type(x._value) is Tensor and w._value.stride(0) == 0 and x.dim() >= 1:
         if b is None or type(b) is Tensor and b.dim() == 1:
-            return BatchedTensor(_SharedWeightLinear.apply(x._value, w._value, b, False),
+            return BatchedTensor(_shared_weight_linear(x._value, w._value, b, False),
                                  ctx.level)
         if ctx.batched(b) and type(b._value) is Tensor and b.dim() == 1:
-            return BatchedTensor(_SharedWeightLinear.apply(x._value, w._value, b._value, True),
+            return BatchedTensor(_shared_weight_linear(x._value, w._value, b._value, True),
                                  ctx.level)
-        out = ctx.wrap(_SharedWeightLinear.apply(x._value, w._value, None, False))
+        out = ctx.wrap(_shared_weight_linear(x._value, w._value, None, False))
         return out + b
     out = _dispatch(_ag.matmul, "matmul", (x, _dispatch(Tensor.transpose, "transpose",
                                                          (w, -1, -2), {})), {})

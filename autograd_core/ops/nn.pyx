@@ -35,7 +35,23 @@ double-backward formulas give them beyond that (None, or zeros).
 include "_prelude.pxi"
 from autograd_core._core.random cimport bernoulli_scalar_values, random_values
 from libc.math cimport fabs, sqrt
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, uint8_t
+
+from cpython.pycapsule cimport PyCapsule_New
+from libc.string cimport strcpy
+
+cdef extern from "numpy/arrayobject.h":
+    object PyDataMem_SetHandler(object handler)
+    ctypedef struct PyDataMemAllocator:
+        void *ctx
+        void *(*malloc)(void *ctx, size_t size)
+        void *(*calloc)(void *ctx, size_t nelem, size_t elsize)
+        void *(*realloc)(void *ctx, void *ptr, size_t size)
+        void (*free)(void *ctx, void *ptr, size_t size)
+    ctypedef struct PyDataMem_Handler:
+        char name[127]
+        uint8_t version
+        PyDataMemAllocator allocator
 
 cdef extern from "agc_nn.h" nogil:
     void agc_nn_set_parallel_for(agc_parallel_for_fn fn)
@@ -2512,6 +2528,29 @@ cdef inline bint c_float(cnp.ndarray a):
 
 
 
+# numpy's memory handler over the buffer cache (Note [Buffer cache]): static, as the
+# capsule refers to it for the life of the process
+cdef PyDataMem_Handler _buffer_cache_handler
+strcpy(_buffer_cache_handler.name, b"autograd_core_buffer_cache")
+_buffer_cache_handler.version = 1
+_buffer_cache_handler.allocator.ctx = NULL
+_buffer_cache_handler.allocator.malloc = agc_buf_malloc
+_buffer_cache_handler.allocator.calloc = agc_buf_calloc
+_buffer_cache_handler.allocator.realloc = agc_buf_realloc
+_buffer_cache_handler.allocator.free = agc_buf_free
+_BUFFER_CACHE = PyCapsule_New(&_buffer_cache_handler, "mem_handler", NULL)
+
+
+def _buffer_cache_bytes():
+    """Bytes the buffer cache holds now (Note [Buffer cache]; for the tests)."""
+    return agc_buf_cached_bytes()
+
+
+def _buffer_cache_release():
+    """Frees every block the buffer cache holds (Note [Buffer cache])."""
+    agc_buf_release()
+
+
 def _per_sample_outer(Tensor g, Tensor x):
     """out[b, o, i] = g[b, o] * x[b, i] for g (B, O) and x (B, I): the per-sample weight
     gradients of a linear layer with one row per sample (vmap's per-sample gradients,
@@ -2528,7 +2567,13 @@ def _per_sample_outer(Tensor g, Tensor x):
     xa = np.ascontiguousarray(xa)
     cdef Py_ssize_t B = cnp.PyArray_DIMS(ga)[0], O = cnp.PyArray_DIMS(ga)[1]
     cdef Py_ssize_t I = cnp.PyArray_DIMS(xa)[1]
-    out = np.empty((B, O, I), dtype=ga.dtype)
+    # fresh memory on every call, dropped by the caller before the next: from the buffer
+    # cache (Note [Buffer cache] in csrc/agc_bufcache.h)
+    previous = PyDataMem_SetHandler(_BUFFER_CACHE)
+    try:
+        out = np.empty((B, O, I), dtype=ga.dtype)
+    finally:
+        PyDataMem_SetHandler(previous)
     if cnp.PyArray_TYPE(ga) == cnp.NPY_FLOAT32:
         with nogil:
             agc_rows_outer_f32(<float *>cnp.PyArray_DATA(ga), <float *>cnp.PyArray_DATA(xa),
