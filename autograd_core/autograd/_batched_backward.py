@@ -1,0 +1,565 @@
+"""The batched backward of autograd.grad(is_grads_batched=True).
+
+Note [Batched backward]
+PyTorch runs the backward of a batch of cotangents once, under vmap. Here one backward
+pass carries cotangents with a physical leading batch dim, and an op hook (Note [Op
+hook], _core/_profiler.pxi), pushed for that pass only, sees every op the derivative
+formulas and the engine call through OPS. An op call with a batched tensor among its
+arguments (the pass's cotangents and every result of a batched op, tracked by identity
+for the pass) is replaced by a batching rule run on the physical tensors (OpResult):
+- pointwise ops broadcast as they are, the batch dim leading: a batched operand whose
+  per-sample rank is below the widest operand's gets size-1 dims after its batch dim;
+- ops with dim arguments shift the non-negative (normalised) dims by one; a reduction
+  over all dims reduces over every dim but the batch;
+- size arguments (view, reshape, expand, sum_to, the *_backward ops' input sizes) get
+  the batch size in front; permute/transpose/t shift their dims;
+- matrix products fold the batch into matmul's (a 1-d batched operand as a row or a
+  column);
+- any other op runs once per batch entry (its batched arguments indexed, the others as
+  they are) and its results are stacked: slower, never wrong. An in-place op writing
+  a batched value into an unbatched tensor cannot run so; the node whose formula does
+  it then runs once per batch entry as a whole (apply_node), as does a node whose
+  formula is known not to run batched.
+The classification of the table's ops reuses vmap's (func/_vmap.py: its pointwise
+names, its reduction and dim rules, its reductions over all dims), keyed by the names
+the op table gives (OP_SCHEMAS, generated with the op caller in _core/opcall.pyx).
+The engine is told that a pass is batched (engine._set_batched_pass; Note [Batched
+backward] there): it checks and reduces a batched gradient against (batch,) + its
+input's shape, and user hooks see the per-sample gradient as a vmap BatchedTensor
+(PyTorch's hooks see a BatchedTensor too), as does a custom Function's backward.
+Ops run inside a rule are not hooked (Note [Op hook]); under create_graph they record
+the graph of the physical computation, which a later backward differentiates as any
+other.
+"""
+import threading
+import warnings
+
+import autograd_core as _ag
+from autograd_core._core import tensor as _core
+from autograd_core._core import engine as _engine
+from autograd_core._core.opcall import OP_SCHEMAS, op_call
+from autograd_core import _vmap_state
+
+Tensor = _core.Tensor
+_OpResult = _core.OpResult
+
+# ATen name (what the op hook sees) -> the table names that carry it
+_BY_ATEN = {}
+for _n, _s in OP_SCHEMAS.items():
+    _BY_ATEN.setdefault(_s[0], []).append(_n)
+
+_state = threading.local()   # .current: the pass running on this thread
+
+
+def current():
+    """The batched pass running on this thread, None when there is none."""
+    return getattr(_state, "current", None)
+
+
+class _PerEntry(Exception):
+    """Raised inside a node's formula: the node has to run once per batch entry."""
+
+
+def _fits(typ, a):
+    if typ == "Tensor":
+        return isinstance(a, Tensor)
+    if typ == "Tensor?":
+        return a is None or isinstance(a, Tensor)
+    if typ in ("Scalar", "Scalar?", "int", "float", "bool"):
+        return not isinstance(a, Tensor)
+    if typ in ("int[]", "int[*]"):
+        return isinstance(a, (list, tuple))
+    return True
+
+
+def _resolve(aten, args):
+    """The table op behind a hooked call: the ATen name and, where several ops share
+    it (add and add_scalar), the arguments' number and kinds."""
+    cands = _BY_ATEN.get(aten)
+    if not cands:
+        return None
+    if len(cands) == 1:
+        return cands[0]
+    for c in cands:
+        params = OP_SCHEMAS[c][3]
+        if len(params) == len(args) and all(_fits(p[1], a) for p, a in zip(params, args)):
+            return c
+    return None
+
+
+def _vm():
+    from autograd_core.func import _vmap
+    return _vmap
+
+
+_CLASSES = None
+
+
+def _classes():
+    """Which table ops are pointwise, reductions, dim ops: vmap's classification of
+    the public names (func/_vmap.py), plus the table's internal pointwise derivatives
+    (an internal op is pointwise when its formula's node is; listed by name here)."""
+    global _CLASSES
+    if _CLASSES is None:
+        vm = _vm()
+        pointwise = set(vm._POINTWISE.split()) if isinstance(vm._POINTWISE, str) \
+            else set(vm._POINTWISE)
+        pointwise |= {"add_scalar", "mul_scalar", "div_scalar", "_div_mode",
+                      "_clamp_tensor", "_lerp_tensor", "_to_copy"}
+        pointwise |= {n for n, s in OP_SCHEMAS.items()
+                      if s[1] == ("internal",) and n.endswith("_backward")
+                      and n[:-len("_backward")] in pointwise
+                      and all(p[1] in ("Tensor", "Scalar", "Scalar?", "bool", "float", "int",
+                                       "TensorOrScalar", "str?", "str")
+                              for p in s[3])
+                      and not any(p[0] in ("dim", "input_sizes", "size") for p in s[3])}
+        pointwise -= {"to", "type_as", "zeros_like", "ones_like", "full_like",
+                      "empty_like", "masked_fill", "where", "float", "double", "half",
+                      "int", "long", "bool", "detach", "rsub"}
+        reductions = {n for n, r in vm._RULES.items() if r is vm._reduction}
+        dim_ops = {n for n, r in vm._RULES.items() if r is vm._dim_ops}
+        _CLASSES = (frozenset(pointwise), frozenset(reductions), frozenset(dim_ops),
+                    frozenset(vm._FULL_REDUCE_DEFAULT), frozenset(vm._EMPTY_DIM_REDUCES_ALL))
+    return _CLASSES
+
+
+class BatchedBackward:
+    """The op hook and engine helper of one batched backward pass (Note [Batched
+    backward])."""
+
+    def __init__(self, size):
+        self.size = size
+        self._ids = {}
+        self.level = None
+
+    # -- which tensors are batched
+    def mark(self, t):
+        if isinstance(t, Tensor):
+            self._ids[id(t)] = t
+        return t
+
+    def is_batched(self, t):
+        return self._ids.get(id(t)) is t
+
+    def _any_batched(self, args):
+        ids = self._ids
+        for a in args:
+            if type(a) is list or type(a) is tuple:
+                for b in a:
+                    if ids.get(id(b)) is b and b is not None:
+                        return True
+            elif a is not None and ids.get(id(a)) is a:
+                return True
+        return False
+
+    # -- the op hook
+    def op_enter(self, name, args):
+        if not self._any_batched(args):
+            return None
+        op = _resolve(name[6:], args)
+        if op is None:
+            raise RuntimeError(f"autograd_core: batched backward: no table op for {name}")
+        return _OpResult(self._run(op, args))
+
+    def op_exit(self, state, result):
+        pass
+
+    def _run(self, op, args):
+        pointwise, reductions, dim_ops, full_reduce, empty_all = _classes()
+        res = NotImplemented
+        if op in pointwise or (op.endswith("_") and op[:-1] in pointwise):
+            res = self._pointwise(op, args)
+        elif op in _SIZE_FIRST:
+            res = self._sized(op, args)
+        elif op in _MATMUL:
+            res = self._matmul(op, args)
+        elif op in reductions or op in dim_ops or op in _DIM_EXTRA:
+            res = self._dims(op, args, op in reductions, op in full_reduce, op in empty_all)
+        elif op in ("t", "permute", "transpose", "numpy_T", "mT"):
+            res = self._reorder(op, args)
+        if res is NotImplemented:
+            res = self._loop(op, args)
+        return res
+
+    def _mark_out(self, out):
+        if isinstance(out, Tensor):
+            return self.mark(out)
+        if isinstance(out, (tuple, list)):
+            for o in out:
+                if isinstance(o, Tensor):
+                    self.mark(o)
+        return out
+
+    def _logical_dim(self, a):
+        return a.dim() - 1 if self.is_batched(a) else a.dim()
+
+    # -- rules
+    def _pointwise(self, op, args):
+        if op.endswith("_") and not self.is_batched(args[0]):
+            raise _PerEntry(op)
+        rank = 0
+        for a in args:
+            if isinstance(a, Tensor):
+                rank = max(rank, self._logical_dim(a))
+        new = list(args)
+        for i, a in enumerate(args):
+            if isinstance(a, Tensor) and self.is_batched(a):
+                pad = rank - (a.dim() - 1)
+                if pad:
+                    new[i] = op_call("reshape", (a, [a.shape[0]] + [1] * pad
+                                                 + list(a.shape)[1:]))
+        if _core.is_grad_enabled() if hasattr(_core, "is_grad_enabled") else _ag.is_grad_enabled():
+            # recording (create_graph): an unbatched operand that requires grad is
+            # expanded to the batch, so that the op's node (whose formula may not reduce
+            # a broadcast: tanh_backward) sees operands of one shape and its gradient is
+            # summed over the batch by expand's
+            shapes = [tuple(x.shape) for x in new if isinstance(x, Tensor)]
+            target = None
+            for i, x in enumerate(new):
+                if isinstance(x, Tensor) and x.requires_grad and not self.is_batched(args[i]):
+                    if target is None:
+                        target = list(_ag.broadcast_shapes(*shapes))
+                    if list(x.shape) != target:
+                        new[i] = op_call("expand", (x, target))
+        out = op_call(op, tuple(new))
+        if op.endswith("_"):
+            return out
+        return self._mark_out(out)
+
+    def _sized(self, op, args):
+        # view/reshape/expand/sum_to/*_backward(grad, input_sizes, dim...): the batch
+        # size in front of the size argument, dims shifted; the first argument batched
+        # (the other arguments unbatched)
+        params = OP_SCHEMAS[op][3]
+        if not self.is_batched(args[0]) or self._any_batched(args[1:]):
+            return NotImplemented
+        new = list(args)
+        rank = None
+        for i, p in enumerate(params):
+            if p[0] in ("size", "shape", "input_sizes", "sizes") and isinstance(args[i], (list, tuple)):
+                new[i] = [self.size] + list(args[i])
+                rank = len(args[i])
+        g = args[0]
+        extra = (g.dim() - 1) - (rank if rank is not None else 0)
+        if op == "sum_to" and extra > 0:
+            # (sum_to aligns on the right: the leading per-sample dims it drops are
+            # summed first, so that the batch dim is not taken for one of them)
+            new[0] = op_call("sum", (g, list(range(1, extra + 1)), False, None))
+        elif op == "expand" and extra < 0:
+            # (expand adds leading dims: they go after the batch dim)
+            new[0] = op_call("reshape", (g, [g.shape[0]] + [1] * -extra + list(g.shape)[1:]))
+        for i, p in enumerate(params):
+            if p[0] == "dim" and isinstance(args[i], int):
+                new[i] = _shift(args[i], rank if rank is not None else args[0].dim() - 1)
+        out = op_call(op, tuple(new))
+        return self._mark_out(out)
+
+    def _dims(self, op, args, reduction, full_reduce, empty_all):
+        params = OP_SCHEMAS[op][3]
+        if not self.is_batched(args[0]) or self._any_batched(args[1:]):
+            return NotImplemented
+        n = args[0].dim() - 1
+        new = list(args)
+        seen = False
+        # (unsqueeze's dim ranges over the result's dims)
+        nd = n + 1 if op in ("unsqueeze", "unsqueeze_") else n
+        for i, p in enumerate(params):
+            if p[0] not in ("dim", "dims", "dim0", "dim1", "source", "destination"):
+                continue
+            d = args[i]
+            seen = True
+            if d is None:
+                if not (reduction and full_reduce):
+                    return NotImplemented
+                if n == 0:
+                    return NotImplemented
+                new[i] = list(range(1, n + 1))
+            elif isinstance(d, int) and not isinstance(d, bool):
+                new[i] = _shift(d, nd)
+            elif isinstance(d, (list, tuple)):
+                if len(d) == 0:
+                    if not (reduction and empty_all) or n == 0:
+                        return NotImplemented
+                    new[i] = list(range(1, n + 1))
+                else:
+                    new[i] = [_shift(x, nd) for x in d]
+            else:
+                return NotImplemented
+        if not seen:
+            return NotImplemented
+        return self._mark_out(op_call(op, tuple(new)))
+
+    def _reorder(self, op, args):
+        a = args[0]
+        if not self.is_batched(a):
+            return NotImplemented
+        n = a.dim() - 1
+        if op == "t":
+            if n < 2:
+                return self.mark(op_call("alias", (a,))) if "alias" in OP_SCHEMAS \
+                    else NotImplemented
+            return self.mark(op_call("transpose", (a, 1, 2)))
+        if op == "transpose":
+            return self.mark(op_call("transpose", (a, _shift(args[1], n), _shift(args[2], n))))
+        if op == "permute":
+            dims = [0] + [_shift(d, n) for d in args[1]]
+            return self.mark(op_call("permute", (a, dims)))
+        return NotImplemented
+
+    def _matmul(self, op, args):
+        a, b = args[0], args[1]
+        if not (isinstance(a, Tensor) and isinstance(b, Tensor)) or len(args) != 2:
+            return NotImplemented
+        ba, bb = self.is_batched(a), self.is_batched(b)
+        la = a.dim() - ba
+        lb = b.dim() - bb
+        if op == "mm" and (la != 2 or lb != 2):
+            return NotImplemented
+        if op == "mv" and (la != 2 or lb != 1):
+            return NotImplemented
+        if op == "dot" and (la != 1 or lb != 1):
+            return NotImplemented
+        if la == 0 or lb == 0:
+            return NotImplemented
+        squeeze = []
+        if ba and la == 1:
+            a = op_call("unsqueeze", (a, 1))        # a row: (B, 1, k)
+            squeeze.append(-2)
+        if bb and lb == 1:
+            b = op_call("unsqueeze", (b, -1))       # a column: (B, k, 1)
+            squeeze.append(-1)
+        if ba and not bb and lb == 1:
+            out = op_call("matmul", (a, b))
+        else:
+            out = op_call("matmul", (a, b))
+        for d in sorted(squeeze):
+            out = op_call("squeeze", (out, [d]))
+        return self.mark(out)
+
+    def _loop(self, op, args):
+        """The op once per batch entry, the results stacked (the fallback)."""
+        inplace = op.endswith("_") and OP_SCHEMAS[op][2] != op
+        if inplace and not self.is_batched(args[0]):
+            raise _PerEntry(op)
+        results = []
+        for b in range(self.size):
+            sample = []
+            for a in args:
+                if type(a) is list or type(a) is tuple:
+                    sample.append(type(a)(op_call("select", (x, 0, b)) if
+                                          x is not None and self.is_batched(x) else x for x in a))
+                elif a is not None and self.is_batched(a):
+                    sample.append(op_call("select", (a, 0, b)))
+                else:
+                    sample.append(a)
+            results.append(op_call(op, tuple(sample)))
+        if inplace:
+            return args[0]
+        return self._stack(results)
+
+    def _stack(self, results):
+        first = results[0] if results else None
+        if isinstance(first, Tensor):
+            return self.mark(op_call("stack", (list(results), 0)))
+        if isinstance(first, (tuple, list)):
+            out = []
+            for i, o in enumerate(first):
+                if isinstance(o, Tensor):
+                    out.append(self.mark(op_call("stack", ([r[i] for r in results], 0))))
+                else:
+                    out.append(o)
+            return type(first)(out) if not hasattr(type(first), "_fields") \
+                else type(first)(*out)
+        return first
+
+    # -- the engine's questions (Note [Batched backward] in engine.pyx)
+    def validate_grad(self, node, i, g, shape, dt):
+        """A batched gradient for forward input i of node (shape, dtype dt): checked and
+        reduced to (batch,) + shape, cast to dt."""
+        shape = tuple(shape)
+        if not self.is_batched(g):
+            if tuple(g.shape) != (self.size,) + shape:
+                return self._validate_unbatched(node, i, g, shape, dt)
+            # a tensor made in the batched gradient's shape by a creation function the
+            # hook does not see (a formula's zeros_like(grad)): batched
+            self.mark(g)
+        have = tuple(g.shape)[1:]
+        if have != shape:
+            if not _expandable(shape, have):
+                raise RuntimeError(
+                    f"Function {type(node).__name__} returned an invalid gradient at index "
+                    f"{i} - got {list(have)} but expected shape compatible with "
+                    f"{list(shape)}")
+            # (through the hook: the rule of sum_to puts the batch in front)
+            g = op_call("sum_to", (g, list(shape)))
+        if g.dtype != dt:
+            nxt = node.next_functions[i][0] if i < len(node.next_functions) else None
+            var = getattr(nxt, "variable", None)
+            if var is None or getattr(var, "grad_dtype", None) is None:
+                g = op_call("_to_copy", (g, dt))
+        return g
+
+    def _validate_unbatched(self, node, i, g, shape, dt):
+        """An unbatched gradient (the same for every entry), reduced as the engine does."""
+        if not _expandable(shape, tuple(g.shape)):
+            raise RuntimeError(
+                f"Function {type(node).__name__} returned an invalid gradient at index "
+                f"{i} - got {list(g.shape)} but expected shape compatible with "
+                f"{list(shape)}")
+        g = op_call("sum_to", (g, list(shape)))
+        if g.dtype != dt:
+            g = op_call("_to_copy", (g, dt))
+        return g
+
+    def _logical(self, g):
+        vm = _vm()
+        return vm.BatchedTensor(g, self.level) if self.is_batched(g) else g
+
+    def _physical(self, r):
+        vm = _vm()
+        if type(r) is vm.BatchedTensor:
+            if r._level != self.level:
+                raise RuntimeError("vmap: a BatchedTensor escaped the level that made it")
+            return self.mark(r._value)
+        return r
+
+    def _outside(self, fn, *args):
+        """fn run on per-sample (logical) gradients, with vmap's level of this pass
+        active and this hook off (the user's ops dispatch through vmap's rules)."""
+        lv = (_vmap_state.LEVELS[-1][0] + 1) if _vmap_state.LEVELS else 1
+        self.level = lv
+        _vmap_state.LEVELS.append([lv, self.size, "error"])
+        _core._pop_op_hook(self)
+        try:
+            return fn(*args)
+        finally:
+            _core._push_op_hook(self)
+            _vmap_state.LEVELS.pop()
+
+    def run_tensor_hook(self, fn, g):
+        def call(g):
+            r = fn(self._logical(g))
+            return None if r is None else self._physical(r)
+        r = self._outside(call, g)
+        if r is None:
+            return g
+        if not isinstance(r, Tensor):
+            raise TypeError(f"expected Variable, but hook returned '{type(r).__name__}'")
+        if not self.is_batched(r):
+            # the same gradient for every entry
+            r = self.mark(r.unsqueeze(0).expand(self.size, *r.shape).contiguous())
+        if tuple(r.shape) != tuple(g.shape):
+            raise RuntimeError(f"hook '{getattr(fn, '__name__', '<unknown>')}' has changed "
+                               "the size of value")
+        return r
+
+    def run_node_hook(self, h, grads):
+        def call(*tuples):
+            r = h(*[tuple(self._logical(g) if isinstance(g, Tensor) else g for g in t)
+                    for t in tuples])
+            if r is None:
+                return None
+            if not isinstance(r, tuple):
+                return r
+            return tuple(self._physical(x) for x in r)
+        return self._outside(call, *grads)
+
+    def apply_node(self, node, grads):
+        """The node's derivative over the batch, or once per entry when its formula
+        cannot run batched (Note [Batched backward])."""
+        if type(node).__name__ not in _PER_ENTRY_NODES:
+            try:
+                out = node(*grads)
+            except _PerEntry:
+                pass
+            else:
+                return (out,) if len(node.next_functions) == 1 else tuple(out)
+        return self._node_per_entry(node, grads)
+
+    def _node_per_entry(self, node, grads):
+        n_next = len(node.next_functions)
+        per = []
+        _core._pop_op_hook(self)
+        try:
+            for b in range(self.size):
+                gb = tuple(g.select(0, b) if isinstance(g, Tensor) and self.is_batched(g)
+                           else g for g in grads)
+                out = node(*gb)
+                per.append((out,) if n_next == 1 else tuple(out))
+            res = []
+            for j in range(n_next):
+                col = [p[j] for p in per]
+                res.append(None if col[0] is None else self.mark(_ag.stack(col)))
+        finally:
+            _core._push_op_hook(self)
+        return tuple(res)
+
+
+# nodes whose formula cannot run batched: they run once per batch entry. The
+# hand-written nodes of the families (list inputs, multi-output views, convolution,
+# index_put, as_strided) call their family's kernels directly, which no op hook sees
+# (Note [Op hook]).
+_PER_ENTRY_NODES = frozenset("""ConvolutionBackward0 CopyBackward CatBackward0
+StackBackward0 UnbindBackward0 SplitBackward0 SplitWithSizesBackward0 UnsafeSplitBackward0
+UnsafeSplitWithSizesBackward0 BlockDiagBackward0 IndexPutBackward0 AsStridedBackward0
+AsStridedBackward1""".split())
+
+# ops whose size argument gets the batch size in front
+_SIZE_FIRST = frozenset("""view reshape expand sum_to _reshape_alias select_backward
+slice_backward narrow_backward diagonal_backward unfold_backward""".split()) & frozenset(OP_SCHEMAS)
+_MATMUL = frozenset(["mm", "matmul", "mv", "dot"])
+# table ops with dim arguments beyond vmap's reduction and dim rules' public names
+_DIM_EXTRA = frozenset("""_softmax _log_softmax _softmax_backward_data
+_log_softmax_backward_data cumsum cumprod flip narrow select unbind split chunk""".split()) \
+    & frozenset(OP_SCHEMAS)
+
+
+def _shift(d, n):
+    """A dim of an n-d per-sample tensor as a dim of its batch (wrapped, then + 1)."""
+    lo, hi = (-1, 0) if n == 0 else (-n, n - 1)
+    if d < lo or d > hi:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], "
+                         f"but got {d})")
+    return (d + n if d < 0 else d) + 1 if n else 1
+
+
+def _expandable(shape, target):
+    n, m = len(shape), len(target)
+    if n > m:
+        return False
+    for k in range(1, n + 1):
+        if shape[n - k] != target[m - k] and shape[n - k] != 1:
+            return False
+    return True
+
+
+def run(outputs, grads, retain_graph, create_graph, inputs, allow_unused, size):
+    """One backward pass of the batch of cotangents grads (dim 0 of size entries) ->
+    one gradient per input with the batch in front (Note [Batched backward])."""
+    impl = BatchedBackward(size)
+    for g in grads:
+        if g is not None:
+            impl.mark(g)
+    prev = current()
+    _state.current = impl
+    _engine._set_batched_pass(impl)
+    _core._push_op_hook(impl)
+    try:
+        res = _engine.run_backward(outputs, tuple(grads), retain_graph, create_graph, inputs,
+                                   allow_unused=allow_unused, accumulate=False)
+    finally:
+        _core._pop_op_hook(impl)
+        _engine._set_batched_pass(prev)
+        _state.current = prev
+    out = []
+    for r, x in zip(res, inputs):
+        if r is None:
+            out.append(None)
+        elif impl.is_batched(r) or tuple(r.shape) == (size,) + tuple(x.shape):
+            # (the latter: made in the batched gradient's shape by a creation function
+            # the hook does not see, a formula's zeros_like(grad))
+            out.append(r)
+        else:
+            # a gradient that does not depend on the cotangent: the same for every entry
+            out.append(r.unsqueeze(0).expand(size, *r.shape).contiguous())
+    return tuple(out)
