@@ -83,3 +83,156 @@ def test_op_table_is_grads_batched(spec, i):
     if type(want).__name__ == "Raised":
         want = _loop_grads(spec, case, arrays, cot)
     assert_same(want, got, rtol=1e-6, atol=1e-8)
+
+
+# ---------------------------------------------------------------- the mechanisms it meets
+
+from _diff import same, same_error  # noqa: E402
+from autograd_core.autograd import _batched_backward  # noqa: E402
+
+
+def _x(m):
+    return m.tensor([1., 2., 3.], requires_grad=True)
+
+
+def test_tensor_hook_sees_per_sample_gradient():
+    """A tensor hook sees the per-sample gradient (PyTorch's sees a BatchedTensor of
+    the output's shape) and what it returns replaces every entry's."""
+    def prog(m):
+        x = _x(m)
+        y = x * 3
+        seen = []
+        y.register_hook(lambda g: seen.append(tuple(g.shape)))
+        z = x.exp()
+        z.register_hook(lambda g: g * 2)
+        return (m.autograd.grad(y, x, m.eye(3), is_grads_batched=True), seen,
+                m.autograd.grad(z, x, m.eye(3), is_grads_batched=True))
+    same(prog)
+
+
+def test_node_hooks_see_per_sample_gradients():
+    def prog(m):
+        x = _x(m)
+        y = x.sin()
+        seen = []
+        y.grad_fn.register_prehook(lambda go: seen.append(tuple(go[0].shape)))
+        y.grad_fn.register_hook(lambda gi, go: (gi[0] * 10,))
+        return m.autograd.grad(y, x, m.eye(3), is_grads_batched=True), seen
+    same(prog)
+
+
+def test_custom_function_backward():
+    """A custom Function's backward sees per-sample gradients (it runs once per entry
+    here, once under vmap in PyTorch: the values and shapes it sees are the same)."""
+    def prog(m):
+        class Sq(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            def backward(ctx, g):
+                seen.append(tuple(g.shape))
+                x, = ctx.saved_tensors
+                return 2 * x * g
+        seen = []
+        x = _x(m)
+        r = m.autograd.grad(Sq.apply(x).sin(), x, m.eye(3), is_grads_batched=True)
+        return r, sorted(set(seen))
+    same(prog)
+
+
+def test_errors():
+    same_error(lambda m: m.autograd.grad(_x(m) * 2, _x(m), m.ones(3, 2), is_grads_batched=True))
+
+    def two_sizes(m):
+        x = _x(m)
+        return m.autograd.grad((x * 2, x * 3), x, (m.ones(2, 3), m.ones(3, 3)),
+                               is_grads_batched=True)
+    same_error(two_sizes)
+
+    def twice(m):
+        x = _x(m)
+        y = x * x
+        m.autograd.grad(y, x, m.eye(3), is_grads_batched=True)
+        return m.autograd.grad(y, x, m.eye(3), is_grads_batched=True)
+    same_error(twice, message="prefix")
+
+
+def test_retain_graph_allow_unused_materialize_grads():
+    def prog(m):
+        x = _x(m)
+        z = m.tensor([1., 2.], requires_grad=True)
+        y = x * x
+        a = m.autograd.grad(y, x, m.eye(3), is_grads_batched=True, retain_graph=True)
+        b = m.autograd.grad(y, x, m.eye(3), is_grads_batched=True)
+        c = m.autograd.grad(x * 2, (x, z), m.eye(3), is_grads_batched=True, allow_unused=True)
+        d = m.autograd.grad(x * 2, (x, z), m.eye(3), is_grads_batched=True,
+                            materialize_grads=True)
+        return a, b, c, d
+    same(prog)
+
+
+def test_create_graph_double_backward():
+    def prog(m):
+        x = _x(m)
+        g, = m.autograd.grad((x ** 3).sum(), x, create_graph=True)
+        h = m.autograd.grad(g, x, m.eye(3), is_grads_batched=True)
+        g2, = m.autograd.grad(x ** 3 * x.sin(), x, m.eye(3), is_grads_batched=True,
+                              create_graph=True)
+        return h, g2.requires_grad, m.autograd.grad((g2 * g2).sum(), x)
+    same(prog)
+
+
+def _mlp(m, seed=0):
+    rng = np.random.default_rng(seed)
+    w1, b1 = m.tensor(rng.standard_normal((8, 5))), m.tensor(rng.standard_normal(8))
+    w2, b2 = m.tensor(rng.standard_normal((4, 8))), m.tensor(rng.standard_normal(4))
+    return lambda x: m.nn.functional.linear(m.tanh(m.nn.functional.linear(x, w1, b1)), w2, b2)
+
+
+def test_functional_jacobian_hessian_vectorize():
+    def prog(m):
+        f = _mlp(m)
+        x = m.tensor(np.linspace(-1, 1, 10).reshape(2, 5))
+        j = m.autograd.functional.jacobian(f, x, vectorize=True)
+        j2 = m.autograd.functional.jacobian(f, x, vectorize=True, strategy="reverse-mode")
+        h = m.autograd.functional.hessian(lambda x: f(x).pow(2).sum(), x[0], vectorize=True)
+        jc = m.autograd.functional.jacobian(lambda a, b: (a * b, a.sum() * b), (x[0], x[1]),
+                                            vectorize=True, create_graph=True)
+        return j, j2, h, jc
+    same(prog)
+
+
+def test_batched_pass_is_one_pass():
+    """The batch runs in one backward pass: a node's derivative runs once for the whole
+    batch (the loop ran it once per entry)."""
+    x = ac.randn(4, 5, requires_grad=True)
+    y = ac.tanh(x @ ac.randn(5, 3)).sum(0)
+    calls = []
+    y.grad_fn.register_prehook(lambda go: calls.append(1))
+    ac.autograd.grad(y, x, ac.randn(7, 3), is_grads_batched=True)
+    assert len(calls) == 1
+
+
+def test_gradcheck_check_batched_grad():
+    x = ac.randn(3, 4, dtype=ac.float64, requires_grad=True)
+    w = ac.randn(4, 2, dtype=ac.float64, requires_grad=True)
+    assert ac.autograd.gradcheck(lambda x, w: ac.tanh(x @ w).cumsum(0), (x, w),
+                                 check_batched_grad=True)
+    assert ac.autograd.gradgradcheck(lambda x, w: ac.tanh(x @ w), (x, w),
+                                     check_batched_grad=True)
+
+
+def test_normal_pass_unaffected_after_batched():
+    """The op hook and the engine flag are off once the batched pass ends (also when
+    it raises)."""
+    x = _x(ac)
+    with pytest.raises(RuntimeError):
+        ac.autograd.grad(x * 2, x, ac.ones(3, 2), is_grads_batched=True)
+    y = x * x
+    ac.autograd.grad(y, x, ac.eye(3), is_grads_batched=True)
+    assert not ac._core.tensor._op_hooks_active()
+    assert _batched_backward.current() is None
+    assert ac.autograd.grad((x * x).sum(), x)[0].tolist() == [2., 4., 6.]
