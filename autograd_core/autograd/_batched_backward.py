@@ -321,6 +321,10 @@ class BatchedBackward:
             return NotImplemented
         if la == 0 or lb == 0:
             return NotImplemented
+        if ba != bb:
+            out = self._fold(a, b, ba, la, lb)
+            if out is not None:
+                return self.mark(out)
         squeeze = []
         if ba and la == 1:
             a = op_call("unsqueeze", (a, 1))        # a row: (B, 1, k)
@@ -335,6 +339,34 @@ class BatchedBackward:
         for d in sorted(squeeze):
             out = op_call("squeeze", (out, [d]))
         return self.mark(out)
+
+    def _fold(self, a, b, ba, la, lb):
+        """A product with one batched operand as one matrix product: the batch folded
+        into the batched operand's rows (or columns), so that one BLAS call does the
+        whole batch (numpy's matmul over a stack of small matrices does not)."""
+        B = self.size
+        bb = not ba
+        if ba and lb in (1, 2) and la in (1, 2):
+            k = a.shape[-1]
+            flat = op_call("reshape", (a, [-1, k]))
+            r = op_call("matmul", (flat, b))
+            return op_call("reshape", (r, [B] + list(a.shape)[1:-1] + list(b.shape)[1:]))
+        if bb and la == 2 and lb == 1:
+            # (n, k) @ (B, k) per entry: (B, k) @ (k, n)
+            return op_call("matmul", (b, op_call("transpose", (a, 0, 1))))
+        if bb and la == 2 and lb == 2:
+            n, k = a.shape
+            m = b.shape[-1]
+            cols = op_call("reshape", (op_call("transpose", (b, 0, 1)), [k, B * m]))
+            r = op_call("reshape", (op_call("matmul", (a, cols)), [n, B, m]))
+            return op_call("transpose", (r, 0, 1))
+        if bb and la == 1 and lb == 2:
+            # (k,) @ (B, k, m) per entry: (B, m, k) @ (k,)
+            k = a.shape[0]
+            m = b.shape[-1]
+            rows = op_call("reshape", (op_call("transpose", (b, 1, 2)), [-1, k]))
+            return op_call("reshape", (op_call("matmul", (rows, a)), [B, m]))
+        return None
 
     def _loop(self, op, args):
         """The op once per batch entry, the results stacked (the fallback)."""
