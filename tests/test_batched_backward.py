@@ -236,3 +236,43 @@ def test_normal_pass_unaffected_after_batched():
     assert not ac._core.tensor._op_hooks_active()
     assert _batched_backward.current() is None
     assert ac.autograd.grad((x * x).sum(), x)[0].tolist() == [2., 4., 6.]
+
+
+def test_ordinary_backward_inside_a_hook_and_on_another_thread():
+    """A hook of the batched pass that runs its own (ordinary) backward, and an
+    ordinary backward on another thread meanwhile, are not batched."""
+    import threading
+
+    def prog(m):
+        x = _x(m)
+        w = m.tensor([2., -1.], requires_grad=True)
+        inner = []
+
+        def hook(g):
+            with m.enable_grad():
+                inner.append(m.autograd.grad((w * w * w).sum(), w)[0])
+        y = x.sin()
+        y.register_hook(hook)
+        return m.autograd.grad(y, x, m.eye(3), is_grads_batched=True), inner
+    same(prog)
+
+    results = []
+    x = _x(ac)
+    y = x.sin()
+    start, done = threading.Event(), threading.Event()
+
+    def other():
+        start.wait()
+        w = ac.tensor([2., -1.], requires_grad=True)
+        results.append(ac.autograd.grad((w * w * w).sum(), w)[0].tolist())
+        done.set()
+
+    def hook(g):
+        start.set()
+        done.wait(10)
+    y.register_hook(hook)
+    t = threading.Thread(target=other)
+    t.start()
+    ac.autograd.grad(y, x, ac.eye(3), is_grads_batched=True)
+    t.join()
+    assert results == [[12., 3.]]

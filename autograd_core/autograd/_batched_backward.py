@@ -32,7 +32,7 @@ the graph of the physical computation, which a later backward differentiates as 
 other.
 """
 import threading
-import warnings
+from weakref import ref as _weakref
 
 import autograd_core as _ag
 from autograd_core._core import tensor as _core
@@ -133,23 +133,29 @@ class BatchedBackward:
         self.level = None
 
     # -- which tensors are batched
+    # (by identity, weakly: a gradient the pass has done with is freed as in an
+    # ordinary pass; a dead entry's id may be reused, so the reference is compared)
     def mark(self, t):
         if isinstance(t, Tensor):
-            self._ids[id(t)] = t
+            self._ids[id(t)] = _weakref(t)
         return t
 
     def is_batched(self, t):
-        return self._ids.get(id(t)) is t
+        r = self._ids.get(id(t))
+        return r is not None and r() is t
 
     def _any_batched(self, args):
         ids = self._ids
         for a in args:
             if type(a) is list or type(a) is tuple:
                 for b in a:
-                    if ids.get(id(b)) is b and b is not None:
+                    r = ids.get(id(b))
+                    if r is not None and r() is b:
                         return True
-            elif a is not None and ids.get(id(a)) is a:
-                return True
+            elif a is not None:
+                r = ids.get(id(a))
+                if r is not None and r() is a:
+                    return True
         return False
 
     # -- the op hook
@@ -410,7 +416,7 @@ class BatchedBackward:
         reduced to (batch,) + shape, cast to dt."""
         shape = tuple(shape)
         if not self.is_batched(g):
-            if tuple(g.shape) != (self.size,) + shape:
+            if tuple(g.shape) != (self.size,) + shape or current() is not self:
                 return self._validate_unbatched(node, i, g, shape, dt)
             # a tensor made in the batched gradient's shape by a creation function the
             # hook does not see (a formula's zeros_like(grad)): batched
@@ -461,14 +467,28 @@ class BatchedBackward:
         lv = (_vmap_state.LEVELS[-1][0] + 1) if _vmap_state.LEVELS else 1
         self.level = lv
         _vmap_state.LEVELS.append([lv, self.size, "error"])
-        _core._pop_op_hook(self)
+        self._suspend()
         try:
             return fn(*args)
         finally:
-            _core._push_op_hook(self)
+            self._resume()
             _vmap_state.LEVELS.pop()
 
+    def _suspend(self):
+        """While user code (a hook, a node run per entry) runs: this hook off, and the
+        engine's flag too, so that a backward pass the code runs is an ordinary one."""
+        _core._pop_op_hook(self)
+        _engine._set_batched_pass(None)
+        _state.current = None
+
+    def _resume(self):
+        _state.current = self
+        _engine._set_batched_pass(self)
+        _core._push_op_hook(self)
+
     def run_tensor_hook(self, fn, g):
+        if current() is not self:
+            return _plain_tensor_hook(fn, g)
         def call(g):
             r = fn(self._logical(g))
             return None if r is None else self._physical(r)
@@ -486,6 +506,8 @@ class BatchedBackward:
         return r
 
     def run_node_hook(self, h, grads):
+        if current() is not self:
+            return h(*grads)
         def call(*tuples):
             r = h(*[tuple(self._logical(g) if isinstance(g, Tensor) else g for g in t)
                     for t in tuples])
@@ -499,6 +521,9 @@ class BatchedBackward:
     def apply_node(self, node, grads):
         """The node's derivative over the batch, or once per entry when its formula
         cannot run batched (Note [Batched backward])."""
+        if current() is not self:   # (another thread's ordinary pass)
+            out = node(*grads)
+            return (out,) if len(node.next_functions) == 1 else tuple(out)
         if _RECORD is not None:
             _RECORD.add(type(node).__name__)
         if type(node).__name__ in _BATCHED_NODES or _RECORD is not None:
@@ -513,7 +538,7 @@ class BatchedBackward:
     def _node_per_entry(self, node, grads):
         n_next = len(node.next_functions)
         per = []
-        _core._pop_op_hook(self)
+        self._suspend()
         try:
             for b in range(self.size):
                 gb = tuple(g.select(0, b) if isinstance(g, Tensor) and self.is_batched(g)
@@ -525,7 +550,7 @@ class BatchedBackward:
                 col = [p[j] for p in per]
                 res.append(None if col[0] is None else self.mark(_ag.stack(col)))
         finally:
-            _core._push_op_hook(self)
+            self._resume()
         return tuple(res)
 
 
@@ -600,6 +625,16 @@ UnsafeViewBackward0 UnsqueezeBackward0 UnsqueezeBackward0_copy UnsqueezeBackward
 VarBackward0 VarMeanBackward0 VdotBackward0 ViewBackward0 ViewBackward0_copy
 WhereBackward0 XlogyBackward0 XlogyBackward1 XlogyBackward2 ZeroBackward0
 """.split())
+
+
+def _plain_tensor_hook(fn, g):
+    # (another thread's ordinary pass: the engine's own checks of the result)
+    r = fn(g)
+    if r is None:
+        return g
+    if not isinstance(r, Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(r).__name__}'")
+    return r
 
 
 def _shift(d, n):
