@@ -13,13 +13,16 @@ from op_spec import case_args, case_id, case_seed, make_arrays, make_leaves
 from op_table import OPS
 
 B = 3
+# per dtype: the tolerance of the comparison with PyTorch (float32 rounds differently)
+TOL = {"float64": (1e-6, 1e-8), "float32": (2e-4, 1e-5)}
 
 
 def _cases():
     out = []
-    for spec in OPS:
-        for i, case in enumerate(spec.cases):
-            out.append(pytest.param(spec, i, id=case_id(spec, i)))
+    for dtype in TOL:
+        for spec in OPS:
+            for i, case in enumerate(spec.cases):
+                out.append(pytest.param(spec, i, dtype, id=f"{dtype}-{case_id(spec, i)}"))
     return out
 
 
@@ -62,12 +65,12 @@ def _loop_grads(spec, case, arrays, cot):
                  for j in range(len(diff)))
 
 
-@pytest.mark.parametrize("spec,i", _cases())
-def test_op_table_is_grads_batched(spec, i):
+@pytest.mark.parametrize("spec,i,dtype", _cases())
+def test_op_table_is_grads_batched(spec, i, dtype):
     """Every differentiable op-table case: the batched gradients equal PyTorch's (or,
     where PyTorch's vmap has no rule and raises, the per-entry loop's)."""
     case = spec.cases[i]
-    arrays = make_arrays(spec, case, "float64", case_seed(spec.name, i, "batched"))
+    arrays = make_arrays(spec, case, dtype, case_seed(spec.name, i, "batched"))
     leaves = make_leaves(ac, arrays, case)
     with no_warnings():
         r = catch(lambda: spec.fn(ac, *case_args(case, leaves)), quiet=True)
@@ -82,7 +85,8 @@ def test_op_table_is_grads_batched(spec, i):
     want = catch(lambda: _batched_grads(torch, spec, case, arrays, cot), quiet=True)
     if type(want).__name__ == "Raised":
         want = _loop_grads(spec, case, arrays, cot)
-    assert_same(want, got, rtol=1e-6, atol=1e-8)
+    rtol, atol = TOL[dtype]
+    assert_same(want, got, rtol=rtol, atol=atol)
 
 
 # ---------------------------------------------------------------- the mechanisms it meets

@@ -9,27 +9,39 @@ arguments (the pass's cotangents and every result of a batched op, tracked by id
 for the pass) is replaced by a batching rule run on the physical tensors (OpResult):
 - pointwise ops broadcast as they are, the batch dim leading: a batched operand whose
   per-sample rank is below the widest operand's gets size-1 dims after its batch dim;
-- ops with dim arguments shift the non-negative (normalised) dims by one; a reduction
-  over all dims reduces over every dim but the batch;
+  under create_graph an unbatched operand that requires grad is expanded to the batch
+  (a formula's node need not reduce a broadcast: tanh_backward's does not);
+- ops with dim arguments shift the (normalised) dims by one; a reduction over all dims
+  reduces over every dim but the batch;
 - size arguments (view, reshape, expand, sum_to, the *_backward ops' input sizes) get
-  the batch size in front; permute/transpose/t shift their dims;
-- matrix products fold the batch into matmul's (a 1-d batched operand as a row or a
-  column);
+  the batch size in front (sum_to summing, expand adding, the per-sample dims that the
+  right alignment would confuse with the batch); permute/transpose/t shift their dims;
+- a matrix product with one batched operand folds the batch into one matrix product,
+  with two it is matmul's batch (a 1-d batched operand as a row or a column);
 - any other op runs once per batch entry (its batched arguments indexed, the others as
-  they are) and its results are stacked: slower, never wrong. An in-place op writing
-  a batched value into an unbatched tensor cannot run so; the node whose formula does
-  it then runs once per batch entry as a whole (apply_node), as does a node whose
-  formula is known not to run batched.
+  they are) and its results are stacked: slower, never wrong.
+A node runs batched only when the op table's cases check it (_BATCHED_NODES, kept by
+tests/test_batched_backward.py); any other node, and one whose formula writes a batched
+value into an unbatched tensor in place, runs once per batch entry as a whole
+(apply_node): the hand-written nodes call their family's kernels, which no hook sees,
+some helpers work on the arrays, and a formula's zeros_like(grad) makes an unbatched
+tensor in the batched gradient's shape (the engine takes a gradient in exactly that
+shape as batched). A custom Function's backward so runs once per entry, seeing
+per-sample gradients (PyTorch runs it once under vmap with a batched tensor of the
+per-sample shape: the same shapes and values, a different number of calls).
 The classification of the table's ops reuses vmap's (func/_vmap.py: its pointwise
 names, its reduction and dim rules, its reductions over all dims), keyed by the names
 the op table gives (OP_SCHEMAS, generated with the op caller in _core/opcall.pyx).
 The engine is told that a pass is batched (engine._set_batched_pass; Note [Batched
 backward] there): it checks and reduces a batched gradient against (batch,) + its
-input's shape, and user hooks see the per-sample gradient as a vmap BatchedTensor
-(PyTorch's hooks see a BatchedTensor too), as does a custom Function's backward.
+input's shape, runs each node through apply_node, and user tensor and node hooks see
+per-sample gradients as vmap BatchedTensors (PyTorch's hooks see a batched tensor of
+the per-sample shape too). User code the pass runs (hooks, nodes run per entry) runs
+with the hook and the engine's flag off: a backward it starts is an ordinary one, as is
+another thread's. Anomaly mode's per-node checks do not run in a batched pass.
 Ops run inside a rule are not hooked (Note [Op hook]); under create_graph they record
 the graph of the physical computation, which a later backward differentiates as any
-other.
+other (hessian(vectorize=True) differentiates a batched pass by another).
 """
 import threading
 from weakref import ref as _weakref
@@ -660,9 +672,15 @@ def run(outputs, grads, retain_graph, create_graph, inputs, allow_unused, size):
     """One backward pass of the batch of cotangents grads (dim 0 of size entries) ->
     one gradient per input with the batch in front (Note [Batched backward])."""
     impl = BatchedBackward(size)
-    for g in grads:
-        if g is not None:
-            impl.mark(g)
+    grads = list(grads)
+    for k, (o, g) in enumerate(zip(outputs, grads)):
+        if g is None:
+            continue
+        if isinstance(o, Tensor) and g.dtype != o.dtype:
+            # (cast here, as the engine casts a root gradient, so that the cast one is
+            # the batched one)
+            g = grads[k] = g.to(o.dtype)
+        impl.mark(g)
     prev = current()
     _state.current = impl
     _engine._set_batched_pass(impl)
