@@ -226,7 +226,7 @@ class BatchedBackward:
                 if pad:
                     new[i] = op_call("reshape", (a, [a.shape[0]] + [1] * pad
                                                  + list(a.shape)[1:]))
-        if _core.is_grad_enabled() if hasattr(_core, "is_grad_enabled") else _ag.is_grad_enabled():
+        if _ag.is_grad_enabled():
             # recording (create_graph): an unbatched operand that requires grad is
             # expanded to the batch, so that the op's node (whose formula may not reduce
             # a broadcast: tanh_backward) sees operands of one shape and its gradient is
@@ -314,8 +314,8 @@ class BatchedBackward:
         n = a.dim() - 1
         if op == "t":
             if n < 2:
-                return self.mark(op_call("alias", (a,))) if "alias" in OP_SCHEMAS \
-                    else NotImplemented
+                # (t of a 0-d or 1-d sample is the sample itself, as a new view)
+                return self.mark(op_call("alias", (a,)))
             return self.mark(op_call("transpose", (a, 1, 2)))
         if op == "transpose":
             return self.mark(op_call("transpose", (a, _shift(args[1], n), _shift(args[2], n))))
@@ -350,10 +350,7 @@ class BatchedBackward:
         if bb and lb == 1:
             b = op_call("unsqueeze", (b, -1))       # a column: (B, k, 1)
             squeeze.append(-1)
-        if ba and not bb and lb == 1:
-            out = op_call("matmul", (a, b))
-        else:
-            out = op_call("matmul", (a, b))
+        out = op_call("matmul", (a, b))
         for d in sorted(squeeze):
             out = op_call("squeeze", (out, [d]))
         return self.mark(out)
