@@ -43,6 +43,7 @@ CORE = {
     "engine": ["csrc/agc_engine.c"],
     "function": [],
     "random": ["csrc/agc_random.c"],
+    "opcall": [],
 }
 FAMILY_C_SOURCES = {"pointwise": ["csrc/agc_kernels.c", "csrc/agc_special.c"],
                     "nn": ["csrc/agc_nn.c", "csrc/agc_bufcache.c"],

@@ -86,6 +86,9 @@ COMMANDS = {
     "python benchmarks/jacfwd.py":
         ("python benchmarks/jacfwd.py --sizes 4,6,3 --repeats 1", "clone",
          "Jacobians equal the jvp loop's: True"),
+    "python benchmarks/batched_backward.py":
+        ("python benchmarks/batched_backward.py --batches 4 --d-in 3 --hidden 5 --repeats 1",
+         "clone", "Jacobians equal the loop's: True"),
     "python benchmarks/per_sample_grads.py":
         ("python benchmarks/per_sample_grads.py --batch 8 --repeats 1", "clone",
          "per-sample gradients equal the loop's: True"),

@@ -98,6 +98,27 @@ cdef tuple _root_meta(object root):
     return _edge_meta.get(node, {}).get(root.output_nr)
 
 
+# Note [Batched backward] (autograd/_batched_backward.py): autograd.grad with
+# is_grads_batched runs one pass whose gradients carry a physical leading batch dim,
+# while an op hook rewrites each op call on them by a batching rule. The engine knows
+# only three things about it, behind one C flag checked where a gradient's shape does
+# not match its input's (never on the path of an ordinary pass): a batched gradient is
+# checked and reduced against (batch,) + the input's shape, the root gradients carry
+# the batch (checked by the caller), and user hooks see the per-sample (logical)
+# gradient, as PyTorch's see a BatchedTensor. _batched_impl answers for the pass, and
+# runs each node (once over the batch, or once per entry when a formula cannot run
+# batched).
+cdef bint _batched = False
+cdef object _batched_impl = None
+
+
+def _set_batched_pass(impl):
+    """Start (impl) or end (None) a batched backward pass (Note [Batched backward])."""
+    global _batched, _batched_impl
+    _batched_impl = impl
+    _batched = impl is not None
+
+
 cdef tuple _make_root_grads(tuple tensors, tuple grads):
     cdef list out = []
     cdef Py_ssize_t i
@@ -129,7 +150,7 @@ cdef tuple _make_root_grads(tuple tensors, tuple grads):
         if meta is None:
             out.append(g)
             continue
-        if shape_of((<Tensor>g)._data) != meta[0]:
+        if shape_of((<Tensor>g)._data) != meta[0] and not _batched:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of "
                 f"{Size(shape_of((<Tensor>g)._data))!r} and output[{i}] has a shape of "
@@ -156,6 +177,8 @@ cdef Tensor _validate_grad(Node node, Py_ssize_t i, Tensor g):
         return g
     shape, dt = meta
     if shape_of(g._data) != shape:
+        if _batched:
+            return _batched_impl.validate_grad(node, i, g, shape, dt)
         if not _expandable_to(shape, shape_of(g._data)):
             raise RuntimeError(
                 f"Function {type(node).__name__} returned an invalid gradient at index {i} - "
@@ -183,6 +206,8 @@ cdef bint _expandable_to(tuple shape, tuple target):
 
 cdef object _run_tensor_hook(object fn, object g):
     """One tensor hook on one gradient (None too, as PyTorch calls Python hooks)."""
+    if _batched and g is not None and _batched_impl.is_batched(g):
+        return _batched_impl.run_tensor_hook(fn, g)
     r = fn(g)
     if r is None:
         return g
@@ -224,7 +249,7 @@ cdef void _call_node_pre_hooks(Node node, list buf) except *:
         if isinstance(h, TensorHook):
             continue
         prev = tuple(buf)
-        r = h(prev)
+        r = _batched_impl.run_node_hook(h, (prev,)) if _batched else h(prev)
         if r is not None:
             buf[:] = list(_checked_hook_result(prev, r, h))
 
@@ -248,7 +273,8 @@ cdef inline bint _has_post_hooks(Node node):
 
 cdef tuple _call_post_hooks(Node node, tuple grads_in, tuple grads_out):
     for h in list(node.extra.post_hooks):
-        r = h(grads_in, grads_out)
+        r = (_batched_impl.run_node_hook(h, (grads_in, grads_out)) if _batched
+             else h(grads_in, grads_out))
         if r is not None:
             grads_in = _checked_hook_result(grads_in, r, h)
     return grads_in
@@ -788,7 +814,9 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
                     and not isinstance(node, AccumulateGrad) else None)
             if prof:
                 prof_node = profiler_enter_node(node, grads_out, False)
-            if anomaly_enabled:
+            if _batched:  # Note [Batched backward]: a node may run once per entry
+                grads_in = _batched_impl.apply_node(node, grads_out)
+            elif anomaly_enabled:
                 grads_in = _apply_with_anomaly(node, grads_out)
             else:
                 grads_in = node.apply(grads_out)

@@ -124,15 +124,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 def _batched_grad(outputs, grads, retain_graph, create_graph, inputs, allow_unused):
     """autograd.grad with is_grads_batched: dim 0 of each grad_output indexes a batch of
     cotangents; the result has one gradient per batch entry, stacked along dim 0 (None
-    for an unused input). PyTorch runs the backward under vmap; here the batch is one
-    backward pass per entry over the retained graph (the same values), because the
-    backward formulas are C-level op calls on unbatched saved tensors: a BatchedTensor
-    cotangent cannot pass through them (they reach no __torch_function__), and a
-    cotangent with a physical leading batch dim breaks every formula written against the
-    input's shape (expand/sum_to_size/view/reshape to the saved sizes, reductions over
-    dims). Making the formulas batch-aware is a derivatives.yaml-wide change; routing
-    their op calls through vmap's dispatch would put a Python-level check on the
-    backward hot path."""
+    for an unused input). One backward pass over the whole batch, as PyTorch's under
+    vmap (Note [Batched backward], autograd/_batched_backward.py)."""
     for i, (o, g) in enumerate(zip(outputs, grads)):
         if g is None or not isinstance(o, _core.Tensor):
             continue
@@ -150,15 +143,9 @@ def _batched_grad(outputs, grads, retain_graph, create_graph, inputs, allow_unus
         raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
                          f"dimension, got sizes {sorted(sizes)} for the mapped dimension")
     n = sizes.pop() if sizes else 1
-    per = []
-    for b in range(n):
-        gb = tuple(None if g is None else g[b] for g in grads)
-        keep = True if b < n - 1 else retain_graph
-        per.append(_core_engine.run_backward(outputs, gb, keep, create_graph, inputs,
-                                             allow_unused=allow_unused, accumulate=False))
-    import autograd_core
-    return tuple(None if per[0][j] is None else autograd_core.stack([p[j] for p in per])
-                 for j in range(len(inputs)))
+    from autograd_core.autograd import _batched_backward
+    return _batched_backward.run(outputs, grads, retain_graph, create_graph, inputs,
+                                 allow_unused, n)
 
 
 def _vmapped_grad(outputs, grad_outputs, retain_graph, create_graph, inputs, allow_unused,

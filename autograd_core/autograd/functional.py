@@ -270,6 +270,10 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
             raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and "
                                "`vectorized=True` are not supported together. Please either "
                                "set `strict=False` or `vectorize=False`.")
+        if vectorize:
+            jac = _jacrev_vectorized(outputs, inputs, create_graph)
+            jac = _finish(jac, create_graph)
+            return _unpack(jac, (outputs_tuple, inputs_tuple))
         jac = []
         for i, out in enumerate(outputs):
             rows = [[] for _ in inputs]
@@ -294,6 +298,43 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
                              for r, x in zip(rows, inputs)))
         jac = _finish(tuple(jac), create_graph)
         return _unpack(jac, (outputs_tuple, inputs_tuple))
+
+
+def _jacrev_vectorized(outputs, inputs, create_graph):
+    """The reverse-mode Jacobian in one batched backward pass (PyTorch's vectorize=True:
+    autograd.grad with is_grads_batched over the standard basis of the outputs' flattened
+    elements; Note [Batched backward])."""
+    sizes = [o.nelement() for o in outputs]
+    total = sum(sizes)
+    flat = [o.reshape(-1) for o in outputs]
+    basis = []
+    start = 0
+    for o, n in zip(outputs, sizes):
+        e = autograd_core.zeros(total, n, dtype=o.dtype)
+        if n:
+            e[start:start + n] = autograd_core.eye(n, dtype=o.dtype)
+        basis.append(e)
+        start += n
+    pairs = [(f, e) for f, e in zip(flat, basis) if f.requires_grad]
+    if pairs and total:
+        vj = autograd_core.autograd.grad(tuple(p[0] for p in pairs), inputs,
+                                         tuple(p[1] for p in pairs), retain_graph=True,
+                                         create_graph=create_graph, allow_unused=True,
+                                         is_grads_batched=True)
+    else:
+        vj = (None,) * len(inputs)
+    jac = []
+    start = 0
+    for o, n in zip(outputs, sizes):
+        row = []
+        for g, x in zip(vj, inputs):
+            if g is None:
+                row.append(autograd_core.zeros(tuple(o.size()) + tuple(x.size()), dtype=x.dtype))
+            else:
+                row.append(g[start:start + n].view(tuple(o.size()) + tuple(x.size())))
+        jac.append(tuple(row))
+        start += n
+    return tuple(jac)
 
 
 def _batched_jvp(jvp, tangents):

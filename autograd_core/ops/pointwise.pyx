@@ -1523,8 +1523,9 @@ cdef Tensor mul_tensor_backward(Tensor grad, object other):
     ZeroTensor, Note [ZeroTensor]) goes through mul, PyTorch's ZeroTensor kernel."""
     cdef bint owned = grad_is_owned(grad, 2)  # (before ga takes a reference to the array)
     cdef cnp.ndarray ga = grad._data, oa
-    if profiler_enabled or not cnp.PyArray_ISWRITEABLE(ga):
-        # (profiled: PyTorch's formula is an aten::mul, Note [Op hook])
+    if <void *>OPS.mul != <void *>op_mul or not cnp.PyArray_ISWRITEABLE(ga):
+        # (the table hooked, profiled or batched: PyTorch's formula is an aten::mul, Note
+        # [Op hook], Note [Batched backward])
         return OPS.mul(grad, other)
     cdef int t = cnp.PyArray_TYPE(ga)
     if (type(other) is float or type(other) is int) and (t == cnp.NPY_FLOAT or t == cnp.NPY_DOUBLE) \
