@@ -793,7 +793,8 @@ def _tri_indices(fname, which, row, col, offset, dtype, device):
     d = _core.to_dtype_py(dtype if dtype is not None else _core_dtype.all_dtypes()["int64"])
     if d.name not in ("int32", "int64"):
         scalar = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short",
-                  "float16": "Half", "float32": "Float", "float64": "Double"}[d.name]
+                  "float16": "Half", "float32": "Float", "float64": "Double",
+                  "bfloat16": "BFloat16"}[d.name]
         raise NotImplementedError(f"\"{fname}\" not implemented for '{scalar}'")
     if row < 0:
         raise RuntimeError(f"row must be non-negative, got{row}")

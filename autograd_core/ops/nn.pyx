@@ -1878,7 +1878,7 @@ cdef Tensor op__pad_circular(Tensor self, object padding):
     cdef Tensor result = make(pad_index_values(self._data, idxs))
     if fw_active():  # Note [Forward AD]: padding is linear, the same padding of the tangent
         t = fw_grad_of(self)
-        if t is not None and cnp.PyArray_ISFLOAT(self._data):
+        if t is not None and is_float_array(self._data):
             with FwSuspend():
                 fw_finish(result, op__pad_circular(<Tensor>t, padding))
     if not (recording() and requires_grad_of(self)):

@@ -65,6 +65,8 @@ cdef cnp.ndarray operand_array(object x, dtype rt):
     """An operand's values in dtype rt (a number becomes a 0-d array of rt)."""
     if isinstance(x, Tensor):
         return cast_array((<Tensor>x)._data, rt)
+    if rt is bfloat16:  # (through float, Note [bfloat16 casts])
+        return cast_array(<cnp.ndarray>np.asarray(np.array(x)), rt)
     return <cnp.ndarray>np.asarray(np.array(x).astype(rt.np_dtype))
 
 
@@ -257,7 +259,7 @@ cdef inline bint _calls_libm(int kernel):
 cdef cnp.ndarray unary_float_values(Tensor self, object ufunc, int kernel):
     """A float-valued unary op: integer and bool inputs compute in the default float."""
     cdef cnp.ndarray x = self._data
-    if not cnp.PyArray_ISFLOAT(x):
+    if not is_float_array(x):
         x = cast_array(x, default_float)
     if kernel != NO_KERNEL and _is_small_float(x) and (
             cnp.PyArray_SIZE(x) <= LIBM_KERNEL_N or not _calls_libm(kernel)):
@@ -338,7 +340,7 @@ cdef cnp.ndarray predicate_values(Tensor self, object ufunc):
     """isnan & co: integer and bool values are tested as floats (finite, no sign bit
     unless negative)."""
     cdef cnp.ndarray x = self._data
-    if not cnp.PyArray_ISFLOAT(x):
+    if not is_float_array(x):
         x = <cnp.ndarray>x.astype(np.float64)
     cdef bint composed = ufunc is np.isinf or ufunc is np.isfinite
     if ufunc is _ufunc_isreal or (composed and x is not self._data):
@@ -1707,7 +1709,13 @@ cdef Tensor op_clone(Tensor self, object memory_format):
 
 cdef Tensor op__to_copy(Tensor self, dtype dtype):
     # (.to() copies with preserve_format; numpy's astype lays out as it likes)
-    cdef Tensor result = make(as_preserved(self._data.astype(dtype.np_dtype), self._data))
+    cdef cnp.ndarray x = self._data
+    cdef cnp.ndarray r
+    with quiet():   # (overflow to inf is silent in PyTorch's casts)
+        r = cast_array(x, dtype)
+    if r is x:
+        r = <cnp.ndarray>x.copy(order="K")
+    cdef Tensor result = make(as_preserved(r, x))
     record_ToCopyBackward0(result, self, dtype)
     return result
 
@@ -2855,7 +2863,7 @@ cdef Tensor op_polygamma(object n, Tensor self):
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
     cdef cnp.ndarray x = self._data
-    if not cnp.PyArray_ISFLOAT(x):
+    if not is_float_array(x):
         x = cast_array(x, default_float)
     cdef Tensor result = make(_polygamma_values(x, n))
     record_PolygammaBackward0(result, n, self)
