@@ -1334,7 +1334,7 @@ cdef class Tensor:
 
         >>> import autograd_core as torch
         >>> torch.tensor([1.00390625]).bfloat16()
-        tensor([1.], dtype=torch.bfloat16)
+        tensor([1.], dtype=autograd_core.bfloat16)
         """
         return self.to(bfloat16)
 

@@ -935,7 +935,7 @@ cdef Tensor op_linalg_vector_norm(Tensor self, object ord, object dim, bint keep
     _check_float_input(d, fname)
     cdef dtype od = _norm_dtype(dtype_arg, d, fname)
     cdef double p = float(ord)
-    cdef cnp.ndarray x = cast_array(self._data, od)
+    cdef cnp.ndarray x = opmath(cast_array(self._data, od))   # (Note [bfloat16 compute])
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
     if isinstance(dim, int):
         dim = (dim,)
@@ -970,7 +970,7 @@ cdef Tensor op_linalg_vector_norm(Tensor self, object ord, object dim, bint keep
     if nd == 0 and keepdim:
         out = np.reshape(out, ())
     # (numpy's reduction keeps the input's layout; PyTorch's result is contiguous)
-    cdef Tensor result = make(as_contiguous(as_array(out).astype(od.np_dtype, copy=False)))
+    cdef Tensor result = make(as_contiguous(cast_array(as_array(out), od)))
     record_LinalgVectorNormBackward0(result, self, ord, dim, keepdim, dtype_arg)
     return result
 

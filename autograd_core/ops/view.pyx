@@ -252,6 +252,13 @@ def _pym_view(self, *shape, size=None, **kwargs):
                f"(!{type(shape[0]).__name__}!)")
         raise type_error_combination(
             "view", shape, f" * (autograd_core.dtype dtype)\n{bad}\n * (tuple of ints size)\n{bad}")
+    if len(shape) > 1 and size is None and isinstance(shape[0], dtype):
+        # a dtype with more arguments: neither overload takes it
+        got = ", ".join(["autograd_core.dtype" if isinstance(a, dtype) else
+                         "Tensor" if isinstance(a, Tensor) else type(a).__name__ for a in shape])
+        raise TypeError(f"view() received an invalid combination of arguments - got ({got}), "
+                        "but expected one of:\n * (autograd_core.dtype dtype)\n"
+                        " * (tuple of ints size)\n")
     return OPS.view(t, _sizes_varargs(shape, size, "view"))
 
 
