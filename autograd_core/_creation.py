@@ -2,6 +2,7 @@
 import builtins
 import warnings
 
+import ml_dtypes
 import numpy as np
 
 from autograd_core._core import tensor as _core
@@ -43,6 +44,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     tensor([1., 2., 3., 4.], requires_grad=True)
     """
     _check_kwargs(device)
+    _refuse_numpy_bfloat16(data)
     return _core.tensor_from_data(data, dtype, requires_grad)
 
 
@@ -496,14 +498,26 @@ _multinomial_method.__doc__ = multinomial.__doc__
 _core._install_methods({"multinomial": _multinomial_method})
 
 
+def _refuse_numpy_bfloat16(data):
+    """PyTorch makes no tensor from an ml_dtypes array (numpy has no bfloat16 of its
+    own); the library itself stores bfloat16 in them (Note [bfloat16 casts])."""
+    if isinstance(data, np.ndarray) and data.dtype == ml_dtypes.bfloat16:
+        raise TypeError("can't convert np.ndarray of type ml_dtypes.bfloat16. The only "
+                        "supported types are: float64, float32, float16, complex64, "
+                        "complex128, int64, int32, int16, int8, uint64, uint32, uint16, "
+                        "uint8, and bool.")
+
+
 def from_numpy(ndarray):
     """A tensor sharing memory with a numpy array (changes show in both)."""
+    _refuse_numpy_bfloat16(ndarray)
     return _core.from_array(ndarray, requires_grad=False)
 
 
 def as_tensor(data, dtype=None, device=None):
     """Like tensor(), but shares memory with a numpy array or tensor when it can."""
     _check_kwargs(device)
+    _refuse_numpy_bfloat16(data)
     if isinstance(data, _core.Tensor):
         return data if dtype is None else data.to(dtype)
     if isinstance(data, np.ndarray) and (dtype is None or _core.to_dtype_py(dtype).np_dtype == data.dtype):
@@ -619,6 +633,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     tensor([1, 2])
     """
     _check_kwargs(device)
+    _refuse_numpy_bfloat16(obj)
     d = _core.to_dtype_py(dtype) if dtype is not None else None
     if isinstance(obj, _core.Tensor):
         t = obj

@@ -314,3 +314,23 @@ def test_autocast_decorator_and_unsupported_dtype():
                 r = (m.ones(2, 2) @ m.ones(2, 2)).dtype, m.is_autocast_enabled("cpu")
         return r, [str(x.message) for x in w], m.get_autocast_dtype("cpu")
     same(unsupported)
+
+
+def test_autocast_backward_inside_region():
+    # backward inside the region: the derivative formulas are not autocast (PyTorch's
+    # backward ops run in the dtypes the forward chose)
+    def prog(m):
+        x = bf(m, 4, 6).float().requires_grad_()
+        w = bf(m, 6, 3, seed=1).float().requires_grad_()
+        with m.autocast("cpu"):
+            y = (x @ w).float().pow(2).sum()
+            y.backward()
+        return y, x.grad, w.grad
+    same(prog, **TOL)
+
+
+def test_ml_dtypes_arrays_refused():
+    import ml_dtypes
+    a = np.ones(3, dtype=ml_dtypes.bfloat16)
+    for fn in ("from_numpy", "tensor", "as_tensor", "asarray"):
+        same_error(lambda m: getattr(m, fn)(a))
