@@ -451,7 +451,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
         raise TypeError(f"multinomial(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")
     n_sample = int(num_samples)
-    probs = input.detach().numpy()
+    probs = _core.array_of(input.detach())
     if probs.ndim not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
     _random.check_multinomial_input(probs)

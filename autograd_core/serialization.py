@@ -156,7 +156,7 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=Fals
         data = np.array(view, copy=True)
     else:
         data = np.zeros(size, dtype=arr.dtype)
-    t = _ag.from_numpy(np.array(data, order="C"))
+    t = _core.from_array(np.array(data, order="C"))
     if requires_grad:
         if not (t.is_floating_point()):
             raise pickle.UnpicklingError("only floating point tensors can require gradients")
