@@ -334,3 +334,14 @@ def test_ml_dtypes_arrays_refused():
     a = np.ones(3, dtype=ml_dtypes.bfloat16)
     for fn in ("from_numpy", "tensor", "as_tensor", "asarray"):
         same_error(lambda m: getattr(m, fn)(a))
+
+
+def test_scalar_operands_as_pytorch_kernels_read_them():
+    # mul and div read a scalar second operand in float (unrounded); add and sub round
+    # it to bfloat16 first; a scalar first operand is rounded too
+    def prog(m):
+        x = bf(m, 2000, scale=3)
+        return [bits(x * 1.1), bits(x / 1.1), bits(x * m.tensor(1.1)), bits(m.tensor(1.1) * x),
+                bits(x * m.tensor(1.1, dtype=m.float64)), bits(x - 0.3), bits(0.3 - x),
+                bits(x + 0.3), bits(x.abs() ** 2.3)]
+    same(prog, rtol=0, atol=0)

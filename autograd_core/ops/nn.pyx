@@ -1987,8 +1987,18 @@ cdef inline tuple layer_norm_dims(Tensor input, object normalized_shape):
     return tuple(range(nd - len(normalized_shape), nd))
 
 
+cdef inline Tensor _opmath_const(Tensor t):
+    """t's values as a float32 constant (Note [bfloat16 compute]); None stays None."""
+    return None if t is None else make(opmath(t._data))
+
+
 cdef Tensor layer_norm_backward_input(Tensor grad, Tensor input, object normalized_shape,
                                       Tensor weight, object eps):
+    if cnp.PyArray_TYPE(input._data) == bfloat16.typenum and not grad_enabled():
+        # PyTorch's backward kernel computes in float and rounds once
+        return make(cast_array(layer_norm_backward_input(
+            _opmath_const(grad), _opmath_const(input), normalized_shape,
+            _opmath_const(weight), eps)._data, bfloat16))
     cdef tuple dims = layer_norm_dims(input, normalized_shape)
     xhat, rstd = batch_stats_normalized(input, dims, eps)
     cdef Tensor g = normalized_input_backward(grad, xhat, rstd, weight, dims)
@@ -1999,6 +2009,10 @@ cdef Tensor layer_norm_backward_input(Tensor grad, Tensor input, object normaliz
 
 cdef Tensor layer_norm_backward_weight(Tensor grad, Tensor input, object normalized_shape,
                                        Tensor weight, object eps):
+    if cnp.PyArray_TYPE(input._data) == bfloat16.typenum and not grad_enabled():
+        return make(cast_array(layer_norm_backward_weight(
+            _opmath_const(grad), _opmath_const(input), normalized_shape,
+            _opmath_const(weight), eps)._data, bfloat16))
     xhat, _ = batch_stats_normalized(input, layer_norm_dims(input, normalized_shape), eps)
     cdef Tensor g = OPS.sum_to(OPS.mul(grad, xhat), shape_of(weight._data))
     if grad_enabled():  # Note [Backward links]

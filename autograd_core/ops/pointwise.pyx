@@ -527,6 +527,10 @@ cdef cnp.ndarray _binary_values(object a, object b, int kernel):
         raise RuntimeError(
             "Subtraction, the `-` operator, with a bool tensor is not supported. "
             "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+    if rt is bfloat16 and (kernel == AGC_MUL or kernel == AGC_DIV) and ta and (not tb or (
+            cnp.PyArray_NDIM((<Tensor>b)._data) == 0
+            and cnp.PyArray_TYPE((<Tensor>b)._data) != bfloat16.typenum)):
+        return _bfloat16_scalar_values(<Tensor>a, b, kernel)
     oa = cast_array((<Tensor>a)._data, rt) if ta else a
     ob = cast_array((<Tensor>b)._data, rt) if tb else b
     if rt.category == CAT_INT:
@@ -541,6 +545,19 @@ cdef cnp.ndarray _binary_values(object a, object b, int kernel):
     if cnp.PyArray_TYPE(out) != rt.typenum:
         out = out.astype(rt.np_dtype)
     return pointwise_output(out, (a, b), rt.typenum, 0)
+
+
+cdef cnp.ndarray _bfloat16_scalar_values(Tensor a, object b, int kernel):
+    """a * b or a / b for a bfloat16 a and a scalar second operand (a number or a 0-d
+    tensor of another dtype): PyTorch's CPU mul and div kernels read that scalar in
+    float, unrounded (add and sub round it to bfloat16 first), compute in float (a
+    division as a product with the scalar's reciprocal) and round once
+    (Note [bfloat16 compute])."""
+    cdef cnp.ndarray xa = cast_array(a._data, float32)
+    s = np.float32((<Tensor>b)._data[()] if isinstance(b, Tensor) else b)
+    with quiet():
+        r = np.multiply(xa, np.float32(1) / s if kernel == AGC_DIV else s)
+    return pointwise_output(cast_array(as_array(r), bfloat16), (a, b), bfloat16.typenum, 0)
 
 
 cdef object _scaled(object self, object other, object alpha):
