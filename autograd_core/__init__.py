@@ -89,6 +89,7 @@ int64 = _dtypes["int64"]
 float16 = _dtypes["float16"]
 float32 = _dtypes["float32"]
 float64 = _dtypes["float64"]
+bfloat16 = _dtypes["bfloat16"]
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
 del _dtypes

@@ -2,6 +2,7 @@
 import builtins
 import warnings
 
+import ml_dtypes
 import numpy as np
 
 from autograd_core._core import tensor as _core
@@ -43,6 +44,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     tensor([1., 2., 3., 4.], requires_grad=True)
     """
     _check_kwargs(device)
+    _refuse_numpy_bfloat16(data)
     return _core.tensor_from_data(data, dtype, requires_grad)
 
 
@@ -468,7 +470,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
         raise TypeError(f"multinomial(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")
     n_sample = int(num_samples)
-    probs = input.detach().numpy()
+    probs = _core.array_of(input.detach())
     if probs.ndim not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
     _random.check_multinomial_input(probs)
@@ -515,14 +517,26 @@ _multinomial_method.__doc__ = multinomial.__doc__
 _core._install_methods({"multinomial": _multinomial_method})
 
 
+def _refuse_numpy_bfloat16(data):
+    """PyTorch makes no tensor from an ml_dtypes array (numpy has no bfloat16 of its
+    own); the library itself stores bfloat16 in them (Note [bfloat16 casts])."""
+    if isinstance(data, np.ndarray) and data.dtype == ml_dtypes.bfloat16:
+        raise TypeError("can't convert np.ndarray of type ml_dtypes.bfloat16. The only "
+                        "supported types are: float64, float32, float16, complex64, "
+                        "complex128, int64, int32, int16, int8, uint64, uint32, uint16, "
+                        "uint8, and bool.")
+
+
 def from_numpy(ndarray):
     """A tensor sharing memory with a numpy array (changes show in both)."""
+    _refuse_numpy_bfloat16(ndarray)
     return _core.from_array(ndarray, requires_grad=False)
 
 
 def as_tensor(data, dtype=None, device=None):
     """Like tensor(), but shares memory with a numpy array or tensor when it can."""
     _check_kwargs(device)
+    _refuse_numpy_bfloat16(data)
     if isinstance(data, _core.Tensor):
         return data if dtype is None else data.to(dtype)
     if isinstance(data, np.ndarray) and (dtype is None or _core.to_dtype_py(dtype).np_dtype == data.dtype):
@@ -638,6 +652,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     tensor([1, 2])
     """
     _check_kwargs(device)
+    _refuse_numpy_bfloat16(obj)
     d = _core.to_dtype_py(dtype) if dtype is not None else None
     if isinstance(obj, _core.Tensor):
         t = obj
@@ -812,7 +827,8 @@ def _tri_indices(fname, which, row, col, offset, dtype, device):
     d = _core.to_dtype_py(dtype if dtype is not None else _core_dtype.all_dtypes()["int64"])
     if d.name not in ("int32", "int64"):
         scalar = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short",
-                  "float16": "Half", "float32": "Float", "float64": "Double"}[d.name]
+                  "float16": "Half", "float32": "Float", "float64": "Double",
+                  "bfloat16": "BFloat16"}[d.name]
         raise NotImplementedError(f"\"{fname}\" not implemented for '{scalar}'")
     if row < 0:
         raise RuntimeError(f"row must be non-negative, got{row}")

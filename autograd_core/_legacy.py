@@ -28,6 +28,7 @@ LEGACY_NAMES = {
     "DoubleTensor": "float64", "FloatTensor": "float32", "HalfTensor": "float16",
     "LongTensor": "int64", "IntTensor": "int32", "ShortTensor": "int16",
     "CharTensor": "int8", "ByteTensor": "uint8", "BoolTensor": "bool",
+    "BFloat16Tensor": "bfloat16",
 }
 
 
@@ -57,7 +58,7 @@ def _is_int(x):
     return (not isinstance(x, (bool, np.ndarray, _Tensor)) and hasattr(x, "__index__"))
 
 
-_CPP_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Half",
+_CPP_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
               "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
               "uint8": "unsigned char", "bool": "bool"}
 

@@ -18,6 +18,7 @@ import os
 import warnings
 
 import numpy as np
+import ml_dtypes
 
 from autograd_core._core import dtype as _core_dtype
 from autograd_core._core import tensor as _core
@@ -386,7 +387,7 @@ class finfo:
         if not type.is_floating_point:
             raise TypeError("autograd_core.finfo() requires a floating point input type. Use "
                             "autograd_core.iinfo to handle 'autograd_core.finfo'")
-        fi = np.finfo(type.np_dtype)
+        fi = ml_dtypes.finfo(type.np_dtype)  # (numpy's finfo does not know bfloat16)
         self.bits = int(fi.bits)
         self.eps = builtins.float(fi.eps)
         self.max = builtins.float(fi.max)

@@ -12,6 +12,7 @@ import dataclasses
 import math
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from autograd_core._core.dtype import get_default_dtype
@@ -264,6 +265,9 @@ def tensor_repr(
             printed as ``tangent=tensor(...)``.
     """
     array = np.asarray(array)
+    if array.dtype == ml_dtypes.bfloat16:
+        # formatted as PyTorch formats them: their exact values as Python floats
+        array = array.astype(np.float32)
     indent = len(_PREFIX)
     suffixes = []
     # Wrap as if the module were "torch", so that the output is PyTorch's

@@ -1,28 +1,29 @@
-"""torch.amp: automatic mixed precision, for a library whose every op computes in the
-dtypes of its inputs.
+"""torch.amp: automatic mixed precision.
 
-autograd_core has no bfloat16 (CPU autocast's default) and its ops do not cast their
-inputs under autocast, so an enabled autocast region warns and runs in full precision
-(as PyTorch does for a dtype or device its autocast cannot use); ``enabled=False``
-is the no-op context programs write to switch it off.
+``autocast("cpu")`` (bfloat16 by default, or ``dtype=torch.float16``) casts the
+inputs of the ops PyTorch's CPU autocast lists, as its dispatcher does: the
+lower-precision ops (matrix products, linear, convolutions, prelu,
+scaled_dot_product_attention) compute in the autocast dtype, the float32 ops (losses,
+most linear algebra, some pools and pads) in float32; other ops run in their inputs'
+dtypes. Only floating tensors that are not float64 are cast (Note [Autocast]).
 
 >>> import autograd_core as torch
->>> with torch.autocast("cpu", enabled=False):
-...     torch.is_autocast_enabled("cpu")
-False
+>>> with torch.autocast("cpu"):
+...     (torch.ones(2, 2) @ torch.ones(2, 2)).dtype
+autograd_core.bfloat16
 """
 import functools
 import warnings
 
 from autograd_core._core import dtype as _core_dtype
+from autograd_core._core import tensor as _core
 from autograd_core._settings import _cpu_only, _DEVICE_TYPES
 
 __all__ = ["autocast", "is_autocast_available", "GradScaler"]
 
 _DTYPES = _core_dtype.all_dtypes()
-# per device type: [enabled, dtype name]; CPU autocast's default dtype is bfloat16,
-# which autograd_core has not: it reports float16, the one it supports
-_state = {"cpu": [False, "float16"], "cuda": [False, "float16"]}
+# per device type: [enabled, dtype name] (CPU autocast's default dtype is bfloat16)
+_state = {"cpu": [False, "bfloat16"], "cuda": [False, "float16"]}
 _cache = {"enabled": True, "nesting": 0}
 
 
@@ -33,7 +34,8 @@ def _device_state(device_type):
     if device_type.split(":")[0] not in _DEVICE_TYPES:
         raise RuntimeError(f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start "
                            f"of device string: {device_type}")
-    return _state.setdefault(device_type, [False, "float16"])
+    return _state.setdefault(device_type, [False, "bfloat16" if device_type == "cpu"
+                                           else "float16"])
 
 
 def is_autocast_available(device_type):
@@ -43,15 +45,121 @@ def is_autocast_available(device_type):
 
 def is_autocast_enabled(device_type=None):
     """Whether an autocast region is active on device_type (cuda when not given, as
-    PyTorch's): never, as enabled regions are switched off (module note)."""
+    PyTorch's; CUDA autocast is never on here)."""
     return _device_state("cuda" if device_type is None else device_type)[0]
 
 
 def set_autocast_enabled(device_type, enabled=None):
-    """Turn autocast on device_type on or off (recorded: the ops do not cast)."""
+    """Turn autocast on device_type on or off (the CPU's casts follow it)."""
     if enabled is None:  # the deprecated one-argument form: cuda
         device_type, enabled = "cuda", device_type
     _device_state(device_type)[0] = bool(enabled)
+    _sync_hook()
+
+
+# Note [Autocast]
+# CPU autocast is a Python op hook (Note [Op hook] in _core/_profiler.pxi), pushed while
+# CPU autocast is enabled on the thread that enabled it, so that ops cost nothing more
+# while it is off. Its op_enter looks the ATen op up in PyTorch's CPU autocast lists
+# (aten/src/ATen/autocast_mode.cpp, AutocastCPU): for a listed op it casts the eligible
+# tensor arguments (floating, not float64; inside lists too) to the autocast dtype or
+# to float32, runs the op on them (ops run inside a hook's callback are not hooked, as
+# PyTorch's autocast kernels redispatch below the autocast key) and supplies the result.
+# The casts are ordinary to() calls, recorded as PyTorch records them (ToCopyBackward0).
+# Not followed: PyTorch's cache of casts of leaf weights within a region (values are
+# the same; each use records its own cast node here).
+_LOWER = frozenset((
+    "conv1d", "conv2d", "conv3d", "bmm", "mm", "linalg_vecdot", "baddbmm", "addmm",
+    "_addmm_activation", "addbmm", "linear", "_convolution", "matmul", "conv_tbc",
+    "mkldnn_rnn_layer", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "prelu",
+    "scaled_dot_product_attention", "_native_multi_head_attention"))
+_FP32 = frozenset((
+    "avg_pool3d", "binary_cross_entropy", "grid_sampler", "polar", "prod", "quantile",
+    "nanquantile", "stft", "cdist", "grid_sampler_2d", "_grid_sampler_2d_cpu_fallback",
+    "grid_sampler_3d", "trace", "view_as_complex", "cholesky", "cholesky_inverse",
+    "cholesky_solve", "inverse", "lu_solve", "orgqr", "ormqr", "pinverse", "max_pool3d",
+    "max_unpool2d", "max_unpool3d", "adaptive_avg_pool3d", "reflection_pad1d",
+    "reflection_pad2d", "replication_pad1d", "replication_pad2d", "replication_pad3d",
+    "mse_loss", "cosine_embedding_loss", "nll_loss", "nll_loss2d", "hinge_embedding_loss",
+    "poisson_nll_loss", "smooth_l1_loss", "cross_entropy_loss", "l1_loss", "huber_loss",
+    "margin_ranking_loss", "soft_margin_loss", "triplet_margin_loss", "multi_margin_loss",
+    "ctc_loss", "kl_div", "multilabel_margin_loss", "binary_cross_entropy_with_logits",
+    "cross_entropy",    # (cross_entropy_loss, as this library's op hook names it)
+    "fft_fft", "fft_ifft", "fft_fft2", "fft_ifft2", "fft_fftn", "fft_ifftn", "fft_rfft",
+    "fft_irfft", "fft_rfft2", "fft_irfft2", "fft_rfftn", "fft_irfftn", "fft_hfft",
+    "fft_ihfft", "linalg_cond", "linalg_matrix_rank", "linalg_solve", "linalg_cholesky",
+    "linalg_svdvals", "linalg_eigvals", "linalg_eigvalsh", "linalg_inv",
+    "linalg_householder_product", "linalg_tensorinv", "linalg_tensorsolve",
+    "fake_quantize_per_tensor_affine", "geqrf", "_lu_with_info", "qr", "svd",
+    "triangular_solve", "fractional_max_pool2d", "fractional_max_pool3d",
+    "adaptive_max_pool3d", "multilabel_margin_loss_forward", "linalg_qr",
+    "linalg_cholesky_ex", "linalg_svd", "linalg_eig", "linalg_eigh", "linalg_lstsq",
+    "linalg_inv_ex"))
+
+
+def _cross_entropy(input, target, weight, reduction, ignore_index, label_smoothing):
+    from autograd_core.nn import functional
+    return functional.cross_entropy(input, target, weight, ignore_index=ignore_index,
+                                    reduction=("none", "mean", "sum")[reduction],
+                                    label_smoothing=label_smoothing)
+
+
+# the listed ops the op hook reports with arguments no torch.ops entry takes: how to run
+# them again (cross_entropy: its reduction comes as PyTorch's Reduction enum)
+_CALLERS = {"cross_entropy": _cross_entropy}
+
+
+def _cast(x, dtype):
+    if isinstance(x, _core.Tensor):
+        d = x.dtype
+        if d.is_floating_point and d is not dtype and d is not _DTYPES["float64"]:
+            return x.to(dtype)
+        return x
+    if isinstance(x, (list, tuple)) and any(isinstance(v, _core.Tensor) for v in x):
+        return type(x)(_cast(v, dtype) for v in x)
+    return x
+
+
+class _AutocastHook:
+    """The op hook of CPU autocast (Note [Autocast])."""
+
+    def op_enter(self, name, args):
+        st = _state["cpu"]
+        if not st[0]:
+            return None
+        op = name.partition("::")[2]
+        if op in _LOWER:
+            dtype = _DTYPES[st[1]]
+        elif op in _FP32:
+            dtype = _DTYPES["float32"]
+        else:
+            return None
+        cast = tuple(_cast(a, dtype) for a in args)
+        if all(c is a for c, a in zip(cast, args)):
+            return None
+        caller = _CALLERS.get(op)
+        if caller is None:
+            from autograd_core._ops import overload_for
+            caller = overload_for(name, args)
+        return _core.OpResult(caller(*cast))
+
+    def op_exit(self, state, result):
+        pass
+
+
+_HOOK = _AutocastHook()
+_hook_pushed = [False]
+
+
+def _sync_hook():
+    """Push the hook while CPU autocast is enabled, pop it when not (Note [Autocast])."""
+    want = _state["cpu"][0]
+    if want and not _hook_pushed[0]:
+        _core._push_op_hook(_HOOK)
+        _hook_pushed[0] = True
+    elif not want and _hook_pushed[0]:
+        _core._pop_op_hook(_HOOK)
+        _hook_pushed[0] = False
 
 
 def get_autocast_dtype(device_type):
@@ -120,11 +228,13 @@ def autocast_decrement_nesting():
 
 
 class autocast:
-    """A region (or decorated function) in which PyTorch computes some ops in a lower
-    precision. Here it warns once on entry and computes in full precision (module
-    note); ``enabled=False`` does nothing.
+    """A region (or decorated function) in which the ops PyTorch's CPU autocast lists
+    compute in a lower precision (bfloat16 by default) or in float32 (Note [Autocast]).
 
     >>> import autograd_core as torch
+    >>> with torch.autocast("cpu", dtype=torch.bfloat16):
+    ...     torch.nn.functional.linear(torch.ones(1, 2), torch.ones(3, 2)).dtype
+    autograd_core.bfloat16
     >>> with torch.autocast("cpu", enabled=False):
     ...     (torch.ones(2, 2) @ torch.ones(2, 2)).dtype
     autograd_core.float32
@@ -146,16 +256,12 @@ class autocast:
                 self._enabled = False
             elif device_type != "cpu":
                 _cpu_only(device_type)
-            elif dtype is not None and self.fast_dtype is not _DTYPES["float16"]:
+            elif self.fast_dtype not in (_DTYPES["bfloat16"], _DTYPES["float16"]):
                 warnings.warn("In CPU autocast, but the target dtype is not supported. "
                               "Disabling autocast.\nCPU Autocast only supports dtypes of "
                               "autograd_core.bfloat16, autograd_core.float16 currently.",
                               UserWarning, stacklevel=2)
                 self._enabled = False
-            else:
-                warnings.warn("autograd_core's ops do not cast their inputs under autocast: "
-                              "this region computes in the inputs' dtypes (full precision).",
-                              UserWarning, stacklevel=2)
 
     def __enter__(self):
         st = _state[self.device]
@@ -166,6 +272,7 @@ class autocast:
         if self._cache_enabled is not None:
             _cache["enabled"] = bool(self._cache_enabled)
         autocast_increment_nesting()
+        _sync_hook()
         return self
 
     def __exit__(self, exc_type, exc_val, exc_tb):
@@ -173,6 +280,7 @@ class autocast:
             clear_autocast_cache()
         _state[self.device][:] = self._prev
         _cache["enabled"] = self._prev_cache
+        _sync_hook()
         return False
 
     def __call__(self, func):

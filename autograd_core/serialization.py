@@ -33,9 +33,11 @@ import warnings
 import zipfile
 from collections import Counter, OrderedDict
 
+import ml_dtypes
 import numpy as np
 
 import autograd_core as _ag
+from autograd_core._core import tensor as _core
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
            "safe_globals", "DEFAULT_PROTOCOL"]
@@ -44,13 +46,13 @@ DEFAULT_PROTOCOL = 2
 
 _STORAGE_DTYPES = {
     "FloatStorage": np.float32, "DoubleStorage": np.float64, "HalfStorage": np.float16,
-    "BFloat16Storage": "bfloat16", "LongStorage": np.int64, "IntStorage": np.int32,
+    "BFloat16Storage": ml_dtypes.bfloat16, "LongStorage": np.int64, "IntStorage": np.int32,
     "ShortStorage": np.int16, "CharStorage": np.int8, "ByteStorage": np.uint8,
     "BoolStorage": np.bool_,
 }
-_STORAGE_OF_DTYPE = {np.dtype(v): k for k, v in _STORAGE_DTYPES.items() if v != "bfloat16"}
+_STORAGE_OF_DTYPE = {np.dtype(v): k for k, v in _STORAGE_DTYPES.items()}
 _DTYPE_NAMES = {"float32", "float64", "float16", "int64", "int32", "int16", "int8", "uint8",
-                "bool", "float", "double", "half", "long", "int", "short"}
+                "bool", "float", "double", "half", "long", "int", "short", "bfloat16"}
 _MAX_DEPTH = 1000
 _MAX_EXPANDED_NUMEL = 2 ** 27
 
@@ -118,11 +120,6 @@ class _Storage:
         self.array = array
 
 
-def _bf16_to_f32(raw):
-    bits = np.frombuffer(raw, dtype="<u2").astype(np.uint32) << np.uint32(16)
-    return bits.view(np.float32)
-
-
 def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=False,
                        backward_hooks=None, metadata=None):
     if not isinstance(storage, _Storage):
@@ -159,7 +156,7 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=Fals
         data = np.array(view, copy=True)
     else:
         data = np.zeros(size, dtype=arr.dtype)
-    t = _ag.from_numpy(np.array(data, order="C"))
+    t = _core.from_array(np.array(data, order="C"))
     if requires_grad:
         if not (t.is_floating_point()):
             raise pickle.UnpicklingError("only floating point tensors can require gradients")
@@ -235,7 +232,7 @@ def _builtin_globals():
         g[f"torch.{name}"] = (_StorageType(name), "storage")
     for name in _DTYPE_NAMES:
         g[f"torch.{name}"] = (_dtype(name), "value")
-    for name in ("bfloat16", "complex64", "complex128", "cfloat", "cdouble"):
+    for name in ("complex64", "complex128", "cfloat", "cdouble"):
         g[f"torch.{name}"] = (_UnsupportedDtype(name), "value")
     return g
 
@@ -660,16 +657,15 @@ def _make_persistent_load(reader, map_location):
         _check_location(location, map_location)
         if key in loaded:
             return loaded[key]
-        is_bf16 = storage_type.dtype == "bfloat16"
-        itemsize = 2 if is_bf16 else np.dtype(storage_type.dtype).itemsize
+        itemsize = np.dtype(storage_type.dtype).itemsize
         raw = reader.read(f"data/{key}", limit=numel * itemsize)
         if len(raw) != numel * itemsize:
             raise RuntimeError(f"load: storage record {key!r} has {len(raw)} bytes, expected "
                                f"{numel * itemsize}")
-        if is_bf16:
-            warnings.warn("load: bfloat16 tensors are loaded as float32 (autograd_core has no "
-                          "bfloat16 dtype; the conversion is exact)", stacklevel=4)
-            arr = _bf16_to_f32(raw)
+        if storage_type.dtype is ml_dtypes.bfloat16:
+            # (ml_dtypes' bfloat16 has no byte-order variants: read the bits, then view)
+            arr = np.frombuffer(raw, dtype="<u2").astype(np.uint16, copy=False).view(
+                ml_dtypes.bfloat16)
         else:
             arr = np.frombuffer(raw, dtype=np.dtype(storage_type.dtype).newbyteorder("<"))
             arr = arr.astype(np.dtype(storage_type.dtype).newbyteorder("="), copy=False)
@@ -839,10 +835,11 @@ class _TorchPickler(pickle._Pickler):
             plain = obj.detach()
             return (_REBUILD_PARAMETER, (plain, obj.requires_grad, OrderedDict()))
         if isinstance(obj, _ag.Tensor):
-            arr = np.array(obj.detach().numpy(), order="C")
+            arr = np.array(_core.array_of(obj.detach()), order="C")
             if arr.dtype not in _STORAGE_OF_DTYPE:
                 raise pickle.PicklingError(f"save: unsupported tensor dtype {arr.dtype}")
-            arr = arr.astype(arr.dtype.newbyteorder("<"), copy=False)
+            if arr.dtype != ml_dtypes.bfloat16:  # (which has no byte-order variants)
+                arr = arr.astype(arr.dtype.newbyteorder("<"), copy=False)
             stride = tuple(s // arr.itemsize for s in arr.strides) if arr.size else \
                 _contiguous_stride(arr.shape)
             return (_REBUILD_TENSOR, (_StorageRecord(arr.reshape(-1)), 0, tuple(arr.shape),

@@ -169,7 +169,7 @@ class Values(list):
 
 def _tensor_values(t):
     t = t.detach()
-    if isinstance(t, torch.Tensor) and t.dtype == torch.bfloat16:
+    if str(t.dtype).endswith(".bfloat16"):     # numpy() refuses bfloat16 (both)
         v = t.tolist()
     else:
         # both hand back ZeroTensors (sgn's gradient), which only numpy(force=True) reads

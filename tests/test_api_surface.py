@@ -670,13 +670,13 @@ def test_autocast_unsupported_warns_and_disables():
     same_error(lambda m: m.autocast())
 
 
-def test_autocast_enabled_here_computes_in_full_precision():
-    # PyTorch would compute this matmul in float16; autograd_core's ops do not cast, so
-    # the region says so and keeps the inputs' dtype (no silent difference)
-    with pytest.warns(UserWarning, match="do not cast"):
-        with autograd_core.autocast("cpu", dtype=autograd_core.float16):
-            r = autograd_core.ones(2, 2) @ autograd_core.ones(2, 2)
-    assert r.dtype is autograd_core.float32
+def test_autocast_float16_casts_listed_ops():
+    def prog(m):
+        with m.autocast("cpu", dtype=m.float16):
+            r = m.ones(2, 2) @ m.ones(2, 2)
+            s = r.sum()
+        return r, s.dtype
+    same(prog)
 
 
 # ------------------------------------------------------------------ docstring examples

@@ -118,7 +118,7 @@ def test_optimizer_matches_torch(case, dtype):
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("kwargs", MUON_CASES, ids=lambda kw: str(kw))
 def test_muon_matches_torch(kwargs, dtype):
-    # PyTorch runs Newton-Schulz in bfloat16; ours emulates bfloat16 rounding in float32.
+    # PyTorch runs Newton-Schulz in bfloat16, and so does ours.
     ot, oa = compare_runs("Muon", kwargs, dtype, shapes=MUON_SHAPES)
     compare_state_dicts(ot.state_dict(), oa.state_dict())
 

@@ -175,11 +175,17 @@ def test_optimizer_checkpoint_both_ways(tmp_path):
     assert float(topt2.state_dict()["state"][0]["step"]) == 2.0
 
 
-def test_bfloat16_loads_as_float32(tmp_path):
-    torch.save({"w": torch.tensor([1.5, -2.0, 3.0], dtype=torch.bfloat16)}, tmp_path / "b.pt")
-    with pytest.warns(UserWarning, match="bfloat16"):
-        w = ag.load(tmp_path / "b.pt")["w"]
-    assert w.dtype == ag.float32 and w.tolist() == [1.5, -2.0, 3.0]
+def test_bfloat16_round_trip(tmp_path):
+    # torch's file loads as bfloat16; ours loads in torch and back
+    torch.save({"w": torch.tensor([1.5, -2.0, 3.0, 1e-40], dtype=torch.bfloat16)}, tmp_path / "b.pt")
+    w = ag.load(tmp_path / "b.pt")["w"]
+    assert w.dtype == ag.bfloat16 and w.tolist() == [1.5, -2.0, 3.0, 9.183549615799121e-41]
+    ag.save({"w": w[::2], "p": ag.nn.Parameter(w.clone())}, tmp_path / "ours.pt")
+    back = torch.load(tmp_path / "ours.pt")
+    assert back["w"].dtype == torch.bfloat16 and back["w"].tolist() == [1.5, 3.0]
+    assert back["p"].dtype == torch.bfloat16 and back["p"].requires_grad
+    again = ag.load(tmp_path / "ours.pt")
+    assert again["p"].dtype == ag.bfloat16 and again["p"].tolist() == w.tolist()
 
 
 # ---------------------------------------------------------------------------- safety

@@ -109,7 +109,7 @@ cdef int fw_prepare(tuple outputs, tuple inputs) except -1:
         return 0
     for o in outputs:
         # (an output that is an input keeps its tangent: the formula reads it)
-        if (isinstance(o, Tensor) and cnp.PyArray_ISFLOAT((<Tensor>o)._data)
+        if (isinstance(o, Tensor) and is_float_array((<Tensor>o)._data)
                 and not any([o is x for x in inputs])):
             (<Tensor>o)._fw = _new_fw(None, gen)
     return 0
@@ -192,7 +192,7 @@ cdef int fw_finish(Tensor result, object tangent) except -1:
     cast to result's dtype unless it is a wider floating dtype (Note [Zero tangents of
     numbers]); a ZeroTensor becomes an ordinary tensor (a tangent can be written in
     place); none for a non-floating result."""
-    if not cnp.PyArray_ISFLOAT(result._data):
+    if not is_float_array(result._data):
         return 0
     if tangent is None:
         return 0
@@ -207,7 +207,7 @@ cdef int fw_finish(Tensor result, object tangent) except -1:
                 t = OPS.clone(OPS.expand(t, shape_of(result._data)), None)
             tt, rt = cnp.PyArray_TYPE(t._data), cnp.PyArray_TYPE(result._data)
             if tt != rt and not (
-                    cnp.PyArray_ISFLOAT(t._data) and not cnp.PyArray_ISCOMPLEX(t._data)
+                    is_float_array(t._data) and not cnp.PyArray_ISCOMPLEX(t._data)
                     and not cnp.PyArray_ISCOMPLEX(result._data)
                     and cnp.PyArray_ITEMSIZE(t._data) > cnp.PyArray_ITEMSIZE(result._data)):
                 t = OPS._to_copy(t, dtype_of(result._data))
@@ -263,7 +263,7 @@ cdef int fw_inplace(Tensor self, Tensor result) except -1:
     st = fw_grad_of(self)
     if rt is None and st is None:
         return 0
-    if not cnp.PyArray_ISFLOAT(self._data):
+    if not is_float_array(self._data):
         return 0
     with FwSuspend():
         if st is None:

@@ -926,7 +926,7 @@ cdef Tensor inplace_commit_expanded(Tensor self, Tensor source, Tensor result, s
             and cnp.PyArray_TYPE(result._data) == cnp.PyArray_TYPE(self._data)):
         with quiet():
             filled = result._data != source._data
-            if cnp.PyArray_ISFLOAT(result._data):  # (a NaN left in place is not a write)
+            if is_float_array(result._data):  # (a NaN left in place is not a write)
                 filled &= ~(np.isnan(result._data) & np.isnan(source._data))
         np.copyto(self._data, result._data, where=filled)
         result._data[...] = self._data  # each element as its memory now holds it
@@ -993,7 +993,7 @@ cdef int record_as_strided(Tensor result, Tensor input, cnp.ndarray region, tupl
                            tuple stride, Py_ssize_t storage_offset, bint inplace) except -1:
     """Record as_strided's node (AsStridedBackward0; AsStridedBackward1 in place):
     region holds, per element of result, its flat index in input (region_within)."""
-    if not (agc_recording() and requires_grad_of(input) and cnp.PyArray_ISFLOAT(result._data)):
+    if not (agc_recording() and requires_grad_of(input) and is_float_array(result._data)):
         return 0
     cdef AsStridedBackward0 node = (AsStridedBackward1.__new__(AsStridedBackward1) if inplace
                                     else AsStridedBackward0.__new__(AsStridedBackward0))

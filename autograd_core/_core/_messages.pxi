@@ -401,8 +401,16 @@ cdef cnp.ndarray as_array(object r):
 
 
 cdef cnp.ndarray cast_array(cnp.ndarray x, dtype d):
-    if cnp.PyArray_TYPE(x) == d.typenum:
+    cdef int t = cnp.PyArray_TYPE(x)
+    if t == d.typenum:
         return x
+    if (d is bfloat16 or t == bfloat16.typenum) and t != cnp.NPY_FLOAT and d is not float32:
+        # Note [bfloat16 casts]: PyTorch converts bfloat16 from and to any other type
+        # through float (c10::BFloat16 is made from a float and reads as one), so
+        # float64 -> bfloat16 rounds twice and bfloat16 -> int64 is float's cast;
+        # ml_dtypes' direct casts differ (one rounding; 0 for out-of-range ints)
+        with quiet():
+            return <cnp.ndarray>x.astype(np.float32).astype(d.np_dtype)
     return <cnp.ndarray>x.astype(d.np_dtype)
 
 

@@ -307,8 +307,8 @@ cdef cnp.ndarray _store_data(object data, list sizes, dtype d):
         st.i64 = <int64_t *>cnp.PyArray_DATA(buf)
     if n:
         st.store(data, 0)
-    if d is float16:
-        buf = buf.astype(np.float32)  # c10::Half is made from a float: round there first
+    if d is float16 or d is bfloat16:
+        buf = buf.astype(np.float32)  # c10::Half/BFloat16 are made from a float: round there first
     with quiet():
         return buf.astype(d.np_dtype, copy=False).reshape(tuple(sizes))
 
@@ -363,6 +363,26 @@ def tensor_from_data(data, dtype=None, requires_grad=False):
     _check_requires_grad_dtype(t, requires_grad)
     t._requires_grad = requires_grad
     return t
+
+
+cdef inline object _readable(cnp.ndarray arr):
+    """arr, or for bfloat16 its float32 copy (exact): what item() and tolist() read, so
+    that they give Python floats as PyTorch's do, not ml_dtypes scalars."""
+    return arr.astype(np.float32) if cnp.PyArray_TYPE(arr) == bfloat16.typenum else arr
+
+
+cdef int _check_numpy_exportable(Tensor t) except -1:
+    """PyTorch's numpy() and __array__ refuse bfloat16 (numpy has no such type); the
+    library's own Python code reads such tensors through array_of()."""
+    if cnp.PyArray_TYPE(t._data) == bfloat16.typenum:
+        raise TypeError("Got unsupported ScalarType BFloat16")
+    return 0
+
+
+def array_of(Tensor t):
+    """The array holding t's values, whatever its dtype (bfloat16 included, which
+    numpy() refuses as PyTorch's does): for the library's Python layer only."""
+    return t._data
 
 
 def from_array(arr, requires_grad=False):
@@ -1046,7 +1066,7 @@ cdef class Tensor:
     def data(self, value):
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
-        if self._requires_grad and not cnp.PyArray_ISFLOAT((<Tensor>value)._data):
+        if self._requires_grad and not is_float_array((<Tensor>value)._data):
             raise RuntimeError("data set to a tensor that requires gradients must be floating "
                                "point or complex dtype")
         keep_counter(self)  # the counter stays (Note [Counters made by the node])
@@ -1252,7 +1272,7 @@ cdef class Tensor:
         if cnp.PyArray_SIZE(self._data) != 1:
             raise RuntimeError(
                 f"a Tensor with {cnp.PyArray_SIZE(self._data)} elements cannot be converted to Scalar")
-        return self._data.item()
+        return _readable(self._data).item()
 
     def tolist(self):
         """The values as (nested) Python numbers.
@@ -1264,7 +1284,7 @@ cdef class Tensor:
         if is_zerotensor(self) and self._data.size:
             # a ZeroTensor has no storage in PyTorch (Note [ZeroTensor] in _node.pxi)
             raise RuntimeError(MSG_ZEROTENSOR_TOLIST)
-        return self._data.tolist()
+        return _readable(self._data).tolist()
 
     def numpy(self, *, force=False):
         """The values as a numpy array sharing memory (only without requires_grad)."""
@@ -1272,6 +1292,7 @@ cdef class Tensor:
             raise RuntimeError(MSG_NUMPY_REQUIRES_GRAD)
         if not force and is_zerotensor(self):
             raise RuntimeError(MSG_ZEROTENSOR_NUMPY)
+        _check_numpy_exportable(self)
         return self._data
 
     def _is_zerotensor(self):
@@ -1291,6 +1312,7 @@ cdef class Tensor:
             raise RuntimeError(MSG_NUMPY_REQUIRES_GRAD)
         if is_zerotensor(self):
             raise RuntimeError(MSG_ZEROTENSOR_NUMPY)
+        _check_numpy_exportable(self)
         if dtype is not None:
             return self._data.astype(dtype, copy=bool(copy))
         return self._data.copy() if copy else self._data
@@ -1415,6 +1437,15 @@ cdef class Tensor:
 
     def half(self):
         return self.to(float16)
+
+    def bfloat16(self):
+        """``self.to(torch.bfloat16)``.
+
+        >>> import autograd_core as torch
+        >>> torch.tensor([1.00390625]).bfloat16()
+        tensor([1.], dtype=autograd_core.bfloat16)
+        """
+        return self.to(bfloat16)
 
     def long(self):
         return self.to(int64)

@@ -29,6 +29,7 @@ cdef class dtype:
 
 # The dtypes, by name. Python code reaches them through dtype_by_name().
 cdef dtype bool_, uint8, int8, int16, int32, int64, float16, float32, float64
+cdef dtype bfloat16
 
 # The default floating dtype (set_default_dtype changes it; float32 at start).
 cdef dtype default_float
@@ -39,6 +40,13 @@ cdef list DTYPES_BY_TYPENUM          # numpy type number -> dtype, or None
 
 cdef inline dtype dtype_of(cnp.ndarray arr):
     return <dtype>DTYPES_BY_TYPENUM[cnp.PyArray_TYPE(arr)]
+
+
+cdef inline bint is_float_array(cnp.ndarray arr):
+    """Whether arr holds a floating dtype: numpy's float types or bfloat16 (a
+    user-defined numpy type, which PyArray_ISFLOAT does not count; the extra test runs
+    only for non-float arrays)."""
+    return cnp.PyArray_ISFLOAT(arr) or cnp.PyArray_TYPE(arr) == bfloat16.typenum
 
 
 cdef inline dtype float_or_default(dtype d):

@@ -6,6 +6,7 @@ autograd_core.float32
 """
 cimport numpy as cnp
 import numpy as np
+import ml_dtypes
 
 cnp.import_array()
 
@@ -51,7 +52,9 @@ _DTYPE_SPECS = (
 )
 
 cdef list DTYPES_BY_RANK = []
-cdef list DTYPES_BY_TYPENUM = [None] * 64
+# Sized to reach user-defined type numbers (ml_dtypes' bfloat16 registers one >= 256),
+# so that dtype_of stays one list lookup for every dtype.
+cdef list DTYPES_BY_TYPENUM = [None] * max(64, np.dtype(ml_dtypes.bfloat16).num + 1)
 cdef dict _BY_NAME = {}
 
 
@@ -77,6 +80,17 @@ for _spec in _DTYPE_SPECS:
     DTYPES_BY_RANK.append(_d)
     DTYPES_BY_TYPENUM[(<dtype>_d).typenum] = _d
     _BY_NAME[(<dtype>_d).name] = _d
+# bfloat16: stored as ml_dtypes' bfloat16; in the lattice between float16 and float32
+# (neither of float16, bfloat16 holds the other: together they promote to float32,
+# promote_rank). Inserted by position, so the ranks of the dtypes above it follow.
+_bf16 = _new_dtype(("bfloat16", ml_dtypes.bfloat16, 0, CAT_FLOAT, True, "BFloat16",
+                    "c10::BFloat16", "c10::BFloat16"))
+DTYPES_BY_RANK.insert(DTYPES_BY_RANK.index(_BY_NAME["float32"]), _bf16)
+for _i, _d in enumerate(DTYPES_BY_RANK):
+    (<dtype>_d).rank = _i
+DTYPES_BY_TYPENUM[(<dtype>_bf16).typenum] = _bf16
+_BY_NAME["bfloat16"] = _bf16
+
 # numpy has two type numbers for each of the 32- and 64-bit integers on LP64.
 DTYPES_BY_TYPENUM[np.dtype(np.longlong).num] = _BY_NAME["int64"]
 DTYPES_BY_TYPENUM[np.dtype(np.intc).num] = _BY_NAME["int32"]
@@ -88,6 +102,7 @@ int16 = _BY_NAME["int16"]
 int32 = _BY_NAME["int32"]
 int64 = _BY_NAME["int64"]
 float16 = _BY_NAME["float16"]
+bfloat16 = _BY_NAME["bfloat16"]
 float32 = _BY_NAME["float32"]
 float64 = _BY_NAME["float64"]
 default_float = float32
@@ -106,7 +121,7 @@ def all_dtypes():
 cdef dtype dtype_from_numpy(object np_dtype):
     """The dtype storing a numpy dtype, or None when autograd_core has none."""
     cdef int num = np_dtype.num
-    return <dtype>DTYPES_BY_TYPENUM[num] if num < 64 else None
+    return <dtype>DTYPES_BY_TYPENUM[num] if 0 <= num < len(DTYPES_BY_TYPENUM) else None
 
 
 cdef dtype to_dtype(object d):
@@ -159,6 +174,8 @@ cdef int promote_rank(int a, int b) noexcept:
         return a
     if (a == 1 and b == 2) or (a == 2 and b == 1):
         return 3  # uint8 with int8 needs int16
+    if (a == float16.rank and b == bfloat16.rank) or (a == bfloat16.rank and b == float16.rank):
+        return float32.rank  # neither half type holds the other
     return a if a > b else b
 
 

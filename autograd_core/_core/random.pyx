@@ -31,7 +31,8 @@ from cpython.pythread cimport (
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 
 from autograd_core._core.dtype cimport (dtype, bool_, uint8, int8, int16, int32, int64,
-                                        float16, float32, float64, dtype_of, CAT_FLOAT)
+                                        float16, float32, float64, dtype_of, CAT_FLOAT,
+                                        bfloat16)
 from autograd_core._core.tensor cimport Tensor, make, check_float_kernel
 
 cnp.import_array()
@@ -290,9 +291,10 @@ cdef inline void *_ptr(cnp.ndarray a):
 
 
 cdef object _to_float_dtype(cnp.ndarray values, dtype d):
-    """double results rounded to d as C++'s static_cast does (to half through float)."""
-    if d is float16:
-        return values.astype(np.float32).astype(np.float16)
+    """double results rounded to d as C++'s static_cast does (to half and bfloat16
+    through float)."""
+    if d is float16 or d is bfloat16:
+        return values.astype(np.float32).astype(d.np_dtype)
     return values
 
 
@@ -309,15 +311,15 @@ cdef cnp.ndarray uniform_values(object generator, cnp.ndarray like, double lo, d
             PyThread_acquire_lock(g.lock, WAIT_LOCK)
             agc_uniform_double(&g.gen, <double *>cnp.PyArray_DATA(buf), dr.n, lo, hi)
             PyThread_release_lock(g.lock)
-    elif d is float16:
+    elif d is float16 or d is bfloat16:
         # the float kernel, rounded to half; a value that rounds to `to` becomes `from`
         buf = dr.buffer(like, np.float32)
         with nogil:  # Note [Generator lock]
             PyThread_acquire_lock(g.lock, WAIT_LOCK)
             agc_uniform_float(&g.gen, <float *>cnp.PyArray_DATA(buf), dr.n, <float>lo, <float>hi, 24)
             PyThread_release_lock(g.lock)
-        h = buf.astype(np.float16)
-        buf = np.where(h == np.float16(hi), np.float16(lo), h)
+        h = buf.astype(d.np_dtype)
+        buf = np.where(h == h.dtype.type(hi), h.dtype.type(lo), h)
     else:
         buf = dr.buffer(like, np.float32)
         with nogil:  # Note [Generator lock]
@@ -346,7 +348,8 @@ cdef cnp.ndarray normal_values(object generator, cnp.ndarray like, double mean, 
                 agc_normal_fill_float(&g.gen, <float *>cnp.PyArray_DATA(buf), dr.n, <float>mean, <float>std)
                 PyThread_release_lock(g.lock)
         return dr.finish(buf, d.np_dtype)
-    if fill and d is float16:
+    if fill and (d is float16 or d is bfloat16):
+        # (PyTorch's reduced-precision normal_ fills both through the same float path)
         buf = dr.buffer(like, np.float32)
         with nogil:  # Note [Generator lock]
             PyThread_acquire_lock(g.lock, WAIT_LOCK)
@@ -374,6 +377,8 @@ cdef object _dtype_top(dtype d):
         return 2
     if d is float16:
         return (1 << 11) + 1
+    if d is bfloat16:
+        return (1 << 8) + 1
     if d is float32:
         return (1 << 24) + 1
     if d is float64:

@@ -6,7 +6,7 @@ cimport cython
 cimport numpy as cnp
 from libc.stdint cimport uint32_t, uint64_t
 
-from autograd_core._core.dtype cimport dtype, CAT_BOOL, CAT_FLOAT
+from autograd_core._core.dtype cimport dtype, CAT_BOOL, CAT_FLOAT, is_float_array
 
 
 cdef class VersionCounter:
@@ -413,7 +413,7 @@ cdef inline bint should_record(tuple inputs, cnp.ndarray out):
     grad mode on, an input requires grad, the output is floating point, and not every
     input is an inference tensor (Note [Inference tensors outside inference mode])."""
     return (recording() and any_requires_grad(inputs)
-            and cnp.PyArray_ISFLOAT(out) and not all_inference(inputs))
+            and is_float_array(out) and not all_inference(inputs))
 
 
 cdef inline bint _input_requires_grad(object x) noexcept:

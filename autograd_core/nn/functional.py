@@ -1061,18 +1061,21 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
         raise RuntimeError(f"Given normalized_shape={_shape_str(normalized_shape)}, expected "
                            f"input with shape [*{', '.join(str(s) for s in normalized_shape)}], "
                            f"but got input of size{_shape_str(input.shape)}")
+    # PyTorch's composite: half and bfloat16 inputs compute in float (their opmath type,
+    # whose epsilon is the default eps) and the result is cast back
+    reduced = input.dtype in (_torch.float16, _torch.bfloat16)
+    x = input.to(_torch.float32) if reduced else input
     if eps is None:
-        eps = _finfo_eps(input.dtype)
+        eps = _finfo_eps(x.dtype)
     dims = tuple(range(input.dim() - nd, input.dim()))
-    out = input * _torch.rsqrt((input * input).mean(dims, keepdim=True) + eps) if nd else input
+    out = x * _torch.rsqrt(x.pow(2).mean(dims, keepdim=True) + eps) if nd else x
     if weight is not None:
         out = out * weight
-    return out
+    return out.to(input.dtype) if reduced else out
 
 
 def _finfo_eps(dtype):
-    return {_torch.float16: 0.0009765625, _torch.float32: 1.1920928955078125e-07}.get(
-        dtype, 2.220446049250313e-16)
+    return 1.1920928955078125e-07 if dtype == _torch.float32 else 2.220446049250313e-16
 
 
 # ------------------------------------------------------------------ embedding

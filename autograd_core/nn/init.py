@@ -18,6 +18,7 @@ import warnings
 import numpy as np
 
 import autograd_core as _ag
+from autograd_core._core.tensor import array_of as _array_of, from_array as _from_array
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_",
            "zeros_", "eye_", "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
@@ -255,10 +256,10 @@ def sparse_(tensor, sparsity, std=0.01, generator=None):
     with _ag.no_grad():
         tensor.normal_(0, std, generator=generator)
         # PyTorch: per column, the first num_zeros rows of randperm(rows) are zeroed
-        values = tensor.detach().numpy().copy()
+        values = _array_of(tensor.detach()).copy()      # (bfloat16 too)
         for col in range(cols):
             values[_ag.randperm(rows, generator=generator)[:num_zeros].numpy(), col] = 0
-        tensor.copy_(_ag.from_numpy(values))
+        tensor.copy_(_from_array(values))
     return tensor
 
 

@@ -802,7 +802,7 @@ def gen_node(node, ops_by_name):
     first_out = node_outs[0]
     # should_record(inputs, ...) unrolled: nothing is built when nothing records
     needs = " or ".join(f"_input_requires_grad({p.name})" for p in diff_params) or "False"
-    w(f"    if not (recording() and ({needs}) and cnp.PyArray_ISFLOAT({first_out}._data)):")
+    w(f"    if not (recording() and ({needs}) and is_float_array({first_out}._data)):")
     w("        return 0")
     # Note [Inference tensors outside inference mode]: every tensor argument counts
     if edge_params:
@@ -932,7 +932,7 @@ def gen_forward_derivative(node, diff_params, formulas, ops_by_name):
     w("    if " + " and ".join(f"{p.name}_t is None" for p in diff_params) + ":")
     w("        return 0")
     first = outs[slots[0]]
-    w(f"    if not cnp.PyArray_ISFLOAT({first}._data):")
+    w(f"    if not is_float_array({first}._data):")
     w("        return 0")
     fw = node.fw_formula
     if fw is None or (len(slots) > 1 and fw in ("auto_element_wise", "auto_linear")):

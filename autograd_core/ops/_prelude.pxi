@@ -51,6 +51,24 @@ cdef bint has_torch_function_list(object xs):
     return False
 
 
+# Note [bfloat16 compute]: PyTorch's CPU kernels compute bfloat16 data in float (its
+# opmath type) and round each result once. numpy's loops on ml_dtypes arrays do that
+# for a single ufunc (add, exp, ...), so plain ufunc ops run on bfloat16 arrays as they
+# are; a kernel written as several numpy steps (sigmoid, silu, softmax, layer_norm,
+# gelu, their backwards), a C kernel over float/double only, a matrix product or a sum
+# reads its bfloat16 operands through opmath() and rounds its result back to the
+# input's dtype once (cast_array, through float: Note [bfloat16 casts]). Values are
+# computed in double where numpy's float32 loops differ from a correctly rounded float
+# result (its SIMD exp), which is what PyTorch's float kernels give to within an ulp.
+
+cdef inline cnp.ndarray opmath(cnp.ndarray x):
+    """x as the array a kernel computes on: float32 for bfloat16 (Note [bfloat16 compute]),
+    x itself otherwise."""
+    if cnp.PyArray_TYPE(x) == bfloat16.typenum:
+        return cast_array(x, float32)
+    return x
+
+
 cdef str cpp_number(object x):
     """A number as PyTorch's C++ messages print it (ostream: -1 for -1.0, 1e-07)."""
     return format(x, "g") if isinstance(x, float) else str(x)

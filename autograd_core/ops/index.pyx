@@ -717,7 +717,7 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
                 "Index put requires the source and destination dtypes match, got "
                 f"{sd.scalar_name} for the destination and {dtype_of(v._data).scalar_name} for "
                 "the source.")
-    cdef bint graph = recording() and cnp.PyArray_ISFLOAT(self._data) and (
+    cdef bint graph = recording() and is_float_array(self._data) and (
         requires_grad_of(self) or requires_grad_of(v))
     view = _array_steps(self._data, steps)
     # (a value that is the very elements written: PyTorch's copy_ writes nothing)
@@ -734,7 +734,7 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
         if (isinstance(mask, Tensor) and dtype_of((<Tensor>mask)._data) is bool_
                 and cnp.PyArray_SIZE(v._data) == 1 and cnp.PyArray_NDIM(self._data) > 0):
             warn_expanded_write("masked_fill_", "tensor[mask] = scalar")
-    if fw_active() and cnp.PyArray_ISFLOAT(self._data):
+    if fw_active() and is_float_array(self._data):
         # Note [Forward AD]: the same write into self's tangent (zeros where v has none)
         vt = fw_grad_of(v)
         if vt is not None or fw_grad_of(self) is not None:
@@ -1487,10 +1487,10 @@ cdef Tensor _index_put_accumulate_(Tensor self, tuple key, Tensor values):
         warn_expanded_write("index_put_", "tensor[indices] = tensor")
     if cnp.PyArray_SIZE(self._data) and not cnp.PyArray_ISWRITEABLE(self._data):
         write_values(self, self._data)  # raises the read-only memory error
-    cdef bint graph = recording() and cnp.PyArray_ISFLOAT(self._data) and (
+    cdef bint graph = recording() and is_float_array(self._data) and (
         requires_grad_of(self) or requires_grad_of(values))
     region = as_array(region_of(self)[key]) if graph else None
-    if fw_active() and cnp.PyArray_ISFLOAT(self._data):
+    if fw_active() and is_float_array(self._data):
         # Note [Forward AD]: the values' tangents are added into self's the same way
         vt = fw_grad_of(values)
         if vt is not None:

@@ -91,6 +91,15 @@ cdef str _fmt_number(object v):
 
 # ================================================================ matrix products
 
+cdef object _product(object fn, cnp.ndarray a, cnp.ndarray b):
+    """fn (np.matmul or np.dot) of a and b. bfloat16 operands multiply in float32 and the
+    result rounds once, as PyTorch's CPU bfloat16 gemm accumulates in float (numpy's
+    loops on ml_dtypes arrays would hand back float32, or accumulate in bfloat16)."""
+    if cnp.PyArray_TYPE(a) == bfloat16.typenum or cnp.PyArray_TYPE(b) == bfloat16.typenum:
+        return cast_array(as_array(fn(cast_array(a, float32), cast_array(b, float32))),
+                          bfloat16)
+    return fn(a, b)
+
 cdef Tensor op_mm(Tensor self, Tensor mat2):
     cdef cnp.ndarray a = self._data, b = mat2._data
     if cnp.PyArray_NDIM(a) != 2:
@@ -105,7 +114,7 @@ cdef Tensor op_mm(Tensor self, Tensor mat2):
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
                            f"{dtype_of(a).cpp_name} != {dtype_of(b).cpp_name}")
     check_not_bool_kernel(dtype_of(self._data), "addmm_impl_cpu_")
-    cdef Tensor result = make(as_array(np.matmul(a, b)))
+    cdef Tensor result = make(as_array(_product(np.matmul, a, b)))
     blas_called(sa[0] * sa[1] * sb[1])      # Note [Sharing the cores with BLAS]
     record_MmBackward0(result, self, mat2)
     return result
@@ -137,7 +146,7 @@ cdef Tensor op_bmm(Tensor self, Tensor mat2):
         raise RuntimeError(f"expected scalar type {dtype_of(a).scalar_name} but found "
                            f"{dtype_of(b).scalar_name}")
     check_not_bool_kernel(dtype_of(self._data), "bmm")
-    result = make(as_array(np.matmul(a, b)))
+    result = make(as_array(_product(np.matmul, a, b)))
     blas_called(sa[0] * sa[1] * sa[2] * sb[2])      # Note [Sharing the cores with BLAS]
     record_BmmBackward0(result, self, mat2)
     return result
@@ -157,7 +166,7 @@ cdef Tensor op_dot(Tensor self, Tensor tensor):
             f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
             f"number of elements, but got {n} and {m} elements respectively")
     check_not_bool_kernel(dtype_of(self._data), "dot")
-    cdef Tensor result = make(as_array(np.dot(a, b)))
+    cdef Tensor result = make(as_array(_product(np.dot, a, b)))
     blas_called(n)      # Note [Sharing the cores with BLAS]
     record_DotBackward0(result, self, tensor)
     return result
@@ -179,7 +188,7 @@ cdef Tensor op_mv(Tensor self, Tensor vec):
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {vn}, "
                            f"{dtype_of(m).scalar_name}, and {vn}")
     check_not_bool_kernel(dtype_of(self._data), "addmv_impl_cpu")
-    cdef Tensor result = make(as_array(np.matmul(m, v)))
+    cdef Tensor result = make(as_array(_product(np.matmul, m, v)))
     blas_called(sm[0] * sm[1])      # Note [Sharing the cores with BLAS]
     record_MvBackward0(result, self, vec)
     return result
@@ -372,10 +381,18 @@ cdef Tensor op_addmm(Tensor self, Tensor mat1, Tensor mat2, object beta, object 
         OPS.expand(self, out_shape)  # raises the expand error PyTorch gives
     check_not_bool_kernel(dtype_of(self._data), "addmm_impl_cpu_")
     cdef Tensor result
+    if d1 is bfloat16:
+        # alpha * mat1 @ mat2 + beta * self in float, rounded once (PyTorch's CPU
+        # bfloat16 gemm): computed by the float32 path below, then rounded
+        result = op_addmm(make(cast_array(inp, float32)), make(cast_array(m1, float32)),
+                          make(cast_array(m2, float32)), beta, alpha)
+        result = make(cast_array(result._data, bfloat16))
+        record_AddmmBackward0(result, self, mat1, mat2, beta, alpha)
+        return result
     with quiet():
         mm = np.matmul(m1, m2)
         blas_called(s1[0] * s1[1] * s2[1])      # Note [Sharing the cores with BLAS]
-        if cnp.PyArray_ISFLOAT(mm) and cnp.PyArray_TYPE(mm) == cnp.PyArray_TYPE(m2) \
+        if is_float_array(mm) and cnp.PyArray_TYPE(mm) == cnp.PyArray_TYPE(m2) \
                 and shape_of(mm) == out_shape and type(alpha) in (int, float) \
                 and type(beta) in (int, float):
             # the product is a fresh array of the result's shape and dtype: scale and add
@@ -918,7 +935,7 @@ cdef Tensor op_linalg_vector_norm(Tensor self, object ord, object dim, bint keep
     _check_float_input(d, fname)
     cdef dtype od = _norm_dtype(dtype_arg, d, fname)
     cdef double p = float(ord)
-    cdef cnp.ndarray x = cast_array(self._data, od)
+    cdef cnp.ndarray x = opmath(cast_array(self._data, od))   # (Note [bfloat16 compute])
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
     if isinstance(dim, int):
         dim = (dim,)
@@ -953,7 +970,7 @@ cdef Tensor op_linalg_vector_norm(Tensor self, object ord, object dim, bint keep
     if nd == 0 and keepdim:
         out = np.reshape(out, ())
     # (numpy's reduction keeps the input's layout; PyTorch's result is contiguous)
-    cdef Tensor result = make(as_contiguous(as_array(out).astype(od.np_dtype, copy=False)))
+    cdef Tensor result = make(as_contiguous(cast_array(as_array(out), od)))
     record_LinalgVectorNormBackward0(result, self, ord, dim, keepdim, dtype_arg)
     return result
 
@@ -3408,7 +3425,7 @@ cdef Tensor op_vdot(Tensor self, Tensor other):
             f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
             f"number of elements, but got {n} and {m} elements respectively")
     check_not_bool_kernel(dtype_of(self._data), "vdot")
-    cdef Tensor result = make(as_array(np.dot(self._data, other._data)))
+    cdef Tensor result = make(as_array(_product(np.dot, self._data, other._data)))
     blas_called(n)      # Note [Sharing the cores with BLAS]
     record_VdotBackward0(result, self, other)
     return result
@@ -3456,7 +3473,7 @@ cdef Tensor op_addmv(Tensor self, Tensor mat, Tensor vec, object beta, object al
                            f"mat ({sm[0]}x{sm[1]}), vec ({sv[0]})")
     _check_same_dtypes((self, mat, vec))
     check_not_bool_kernel(dtype_of(mat._data), "addmv_impl_cpu")
-    cdef Tensor result = _add_scaled(self, np.matmul(mat._data, vec._data), (sm[0],), beta,
+    cdef Tensor result = _add_scaled(self, _product(np.matmul, mat._data, vec._data), (sm[0],), beta,
                                      alpha, dtype_of(mat._data))
     record_AddmvBackward0(result, self, mat, vec, beta, alpha)
     return result
@@ -3491,7 +3508,7 @@ cdef tuple _check_bmm_args(Tensor b1, Tensor b2):
 cdef Tensor op_baddbmm(Tensor self, Tensor batch1, Tensor batch2, object beta, object alpha):
     s1, s2 = _check_bmm_args(batch1, batch2)
     _check_same_dtypes((self, batch1, batch2))
-    cdef Tensor result = _add_scaled(self, np.matmul(batch1._data, batch2._data),
+    cdef Tensor result = _add_scaled(self, _product(np.matmul, batch1._data, batch2._data),
                                      (s1[0], s1[1], s2[2]), beta, alpha, dtype_of(batch1._data))
     record_BaddbmmBackward0(result, self, batch1, batch2, beta, alpha)
     return result
@@ -3500,7 +3517,7 @@ cdef Tensor op_baddbmm(Tensor self, Tensor batch1, Tensor batch2, object beta, o
 cdef Tensor op_addbmm(Tensor self, Tensor batch1, Tensor batch2, object beta, object alpha):
     s1, s2 = _check_bmm_args(batch1, batch2)
     _check_same_dtypes((self, batch1, batch2))
-    cdef Tensor result = _add_scaled(self, np.matmul(batch1._data, batch2._data).sum(axis=0),
+    cdef Tensor result = _add_scaled(self, _product(np.matmul, batch1._data, batch2._data).sum(axis=0),
                                      (s1[1], s2[2]), beta, alpha, dtype_of(batch1._data))
     record_AddbmmBackward0(result, self, batch1, batch2, beta, alpha)
     return result

@@ -126,7 +126,7 @@ cdef inline cnp.ndarray cast_like(object arr, cnp.ndarray like):
     """arr with like's dtype (numpy may widen a scalar result)."""
     cdef cnp.ndarray a = as_array(arr)
     if cnp.PyArray_TYPE(a) != cnp.PyArray_TYPE(like):
-        a = a.astype(like.dtype)
+        a = cast_array(a, dtype_of(like))  # (bfloat16 through float)
     return a
 
 
@@ -567,10 +567,10 @@ cdef Tensor op_softshrink_backward(Tensor grad_output, Tensor self, object lambd
 
 cdef Tensor op_silu(Tensor self):
     check_float_kernel(dtype_of(self._data), "silu_cpu")
-    cdef cnp.ndarray xa = self._data
+    cdef cnp.ndarray xa = opmath(self._data)
     with quiet():
         out = xa / (1 + np.exp(-xa))
-    cdef Tensor result = make(pointwise_output(cast_like(out, xa), (self,), -1, 0))
+    cdef Tensor result = make(pointwise_output(cast_like(out, self._data), (self,), -1, 0))
     record_SiluBackward0(result, self)
     return result
 
@@ -579,10 +579,10 @@ cdef Tensor infinitely_differentiable_silu_backward(Tensor grad, Tensor self):
     """grad * s * (1 + x * (1 - s)), s = sigmoid(x)."""
     cdef cnp.ndarray xa
     if not grad_enabled() and not fw_active():
-        xa = self._data
+        xa = opmath(self._data)
         with quiet():
             s = 1 / (1 + np.exp(-xa))
-            return make(cast_like(grad._data * (s * (1 + xa * (1 - s))), grad._data))
+            return make(cast_like(opmath(grad._data) * (s * (1 + xa * (1 - s))), grad._data))
     # PyTorch's grad * sigmoid * (1 + self * (1 - sigmoid)), in the ops it records
     # (1 - s: SubBackward0 of a filled tensor; 1 + t: add.Scalar, AddBackward1)
     cdef Tensor sg = OPS.sigmoid(self)
@@ -726,8 +726,8 @@ cdef cnp.ndarray gelu_derivative_values(cnp.ndarray x, bint tanh_approx):
 cdef Tensor op_gelu(Tensor self, object approximate):
     cdef bint tanh_approx = gelu_is_tanh(approximate)
     check_float_kernel(dtype_of(self._data), "GeluKernelImpl")
-    cdef Tensor result = make(pointwise_output(gelu_values(self._data, tanh_approx), (self,),
-                                               -1, 0))
+    cdef Tensor result = make(pointwise_output(
+        cast_like(gelu_values(opmath(self._data), tanh_approx), self._data), (self,), -1, 0))
     record_GeluBackward0(result, self, approximate)
     return result
 
@@ -735,7 +735,8 @@ cdef Tensor op_gelu(Tensor self, object approximate):
 cdef Tensor op_gelu_backward(Tensor grad_output, Tensor self, object approximate):
     cdef cnp.ndarray ga = grad_output._data
     cdef Tensor result = make(pointwise_output(
-        cast_like(ga * gelu_derivative_values(self._data, gelu_is_tanh(approximate)), ga),
+        cast_like(opmath(ga) * gelu_derivative_values(opmath(self._data),
+                                                      gelu_is_tanh(approximate)), ga),
         (grad_output, self), -1, 0))
     record_GeluBackwardBackward0(result, grad_output, self, approximate)
     return result
@@ -776,7 +777,7 @@ cdef Tensor softmax_impl(Tensor self, object dim, object dtype_arg, bint log,
     cdef cnp.ndarray xa = x._data
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(xa)
     cdef Py_ssize_t k = wrap_dim(dim, nd)
-    cdef cnp.ndarray w = xa.reshape(1) if nd == 0 else xa
+    cdef cnp.ndarray w = opmath(xa.reshape(1) if nd == 0 else xa)
     if k == cnp.PyArray_NDIM(w) - 1 and c_float(w) and cnp.PyArray_IS_C_CONTIGUOUS(w):
         out = softmax_rows(w, None, log)
     else:
@@ -863,26 +864,26 @@ cdef inline object sum_keep(object a, object dim):
 
 cdef Tensor op__softmax_backward_data(Tensor grad_output, Tensor output, object dim,
                                       dtype input_dtype):
-    cdef cnp.ndarray ga = grad_output._data, ya = output._data
+    cdef cnp.ndarray ga = opmath(grad_output._data), ya = opmath(output._data)
     if softmax_rows_pair(ga, ya, dim):
         out = softmax_rows(ga, ya, False)
     else:
         with quiet():
             out = ya * (ga - sum_keep(ga * ya, dim))
-    cdef Tensor result = make(cast_like(out, ga))
+    cdef Tensor result = make(cast_like(out, grad_output._data))
     record_SoftmaxBackwardDataBackward0(result, grad_output, output, dim, input_dtype)
     return result
 
 
 cdef Tensor op__log_softmax_backward_data(Tensor grad_output, Tensor output, object dim,
                                           dtype input_dtype):
-    cdef cnp.ndarray ga = grad_output._data, ya = output._data
+    cdef cnp.ndarray ga = opmath(grad_output._data), ya = opmath(output._data)
     if softmax_rows_pair(ga, ya, dim):
         out = softmax_rows(ga, ya, True)
     else:
         with quiet():
             out = ga - np.exp(ya) * sum_keep(ga, dim)
-    cdef Tensor result = make(cast_like(out, ga))
+    cdef Tensor result = make(cast_like(out, grad_output._data))
     record_LogSoftmaxBackwardDataBackward0(result, grad_output, output, dim, input_dtype)
     return result
 
@@ -1894,7 +1895,7 @@ cdef Tensor op__pad_circular(Tensor self, object padding):
     cdef Tensor result = make(pad_index_values(self._data, idxs))
     if fw_active():  # Note [Forward AD]: padding is linear, the same padding of the tangent
         t = fw_grad_of(self)
-        if t is not None and cnp.PyArray_ISFLOAT(self._data):
+        if t is not None and is_float_array(self._data):
             with FwSuspend():
                 fw_finish(result, op__pad_circular(<Tensor>t, padding))
     if not (recording() and requires_grad_of(self)):
@@ -1962,7 +1963,7 @@ cdef Tensor op_layer_norm(Tensor input, object normalized_shape, Tensor weight, 
             f"[*, {', '.join([str(s) for s in ns])}], but got input of size"
             f"{shape_str(xs)}")
     check_float_kernel(dtype_of(input._data), "LayerNormKernelImpl")
-    cdef cnp.ndarray xa = input._data
+    cdef cnp.ndarray xa = opmath(input._data)
     dims = tuple(range(nd - k, nd))
     with quiet():
         mean = np.mean(xa, axis=dims, keepdims=True)
@@ -1970,11 +1971,11 @@ cdef Tensor op_layer_norm(Tensor input, object normalized_shape, Tensor weight, 
         var = np.mean(xc * xc, axis=dims, keepdims=True)
         y = xc * (1.0 / np.sqrt(var + eps))
         if weight is not None:
-            y = y * weight._data
+            y = y * opmath(weight._data)
         if bias is not None:
-            y = y + bias._data
+            y = y + opmath(bias._data)
     # (PyTorch's kernel writes a contiguous result whatever the input's layout)
-    cdef Tensor result = make(as_contiguous(cast_like(y, xa)))
+    cdef Tensor result = make(as_contiguous(cast_like(y, input._data)))
     record_NativeLayerNormBackward0(result, input, ns, weight, bias, eps)
     return result
 
@@ -2002,8 +2003,18 @@ cdef inline tuple layer_norm_dims(Tensor input, object normalized_shape):
     return tuple(range(nd - len(normalized_shape), nd))
 
 
+cdef inline Tensor _opmath_const(Tensor t):
+    """t's values as a float32 constant (Note [bfloat16 compute]); None stays None."""
+    return None if t is None else make(opmath(t._data))
+
+
 cdef Tensor layer_norm_backward_input(Tensor grad, Tensor input, object normalized_shape,
                                       Tensor weight, object eps):
+    if cnp.PyArray_TYPE(input._data) == bfloat16.typenum and not grad_enabled():
+        # PyTorch's backward kernel computes in float and rounds once
+        return make(cast_array(layer_norm_backward_input(
+            _opmath_const(grad), _opmath_const(input), normalized_shape,
+            _opmath_const(weight), eps)._data, bfloat16))
     cdef tuple dims = layer_norm_dims(input, normalized_shape)
     xhat, rstd = batch_stats_normalized(input, dims, eps)
     cdef Tensor g = normalized_input_backward(grad, xhat, rstd, weight, dims)
@@ -2014,6 +2025,10 @@ cdef Tensor layer_norm_backward_input(Tensor grad, Tensor input, object normaliz
 
 cdef Tensor layer_norm_backward_weight(Tensor grad, Tensor input, object normalized_shape,
                                        Tensor weight, object eps):
+    if cnp.PyArray_TYPE(input._data) == bfloat16.typenum and not grad_enabled():
+        return make(cast_array(layer_norm_backward_weight(
+            _opmath_const(grad), _opmath_const(input), normalized_shape,
+            _opmath_const(weight), eps)._data, bfloat16))
     xhat, _ = batch_stats_normalized(input, layer_norm_dims(input, normalized_shape), eps)
     cdef Tensor g = OPS.sum_to(OPS.mul(grad, xhat), shape_of(weight._data))
     if grad_enabled():  # Note [Backward links]

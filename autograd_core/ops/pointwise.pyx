@@ -65,6 +65,8 @@ cdef cnp.ndarray operand_array(object x, dtype rt):
     """An operand's values in dtype rt (a number becomes a 0-d array of rt)."""
     if isinstance(x, Tensor):
         return cast_array((<Tensor>x)._data, rt)
+    if rt is bfloat16:  # (through float, Note [bfloat16 casts])
+        return cast_array(<cnp.ndarray>np.asarray(np.array(x)), rt)
     return <cnp.ndarray>np.asarray(np.array(x).astype(rt.np_dtype))
 
 
@@ -257,8 +259,13 @@ cdef inline bint _calls_libm(int kernel):
 cdef cnp.ndarray unary_float_values(Tensor self, object ufunc, int kernel):
     """A float-valued unary op: integer and bool inputs compute in the default float."""
     cdef cnp.ndarray x = self._data
-    if not cnp.PyArray_ISFLOAT(x):
+    if not is_float_array(x):
         x = cast_array(x, default_float)
+    elif cnp.PyArray_TYPE(x) == bfloat16.typenum:
+        # in double, rounded to float, then to bfloat16 (Note [bfloat16 compute])
+        with quiet():
+            r = as_array(ufunc(cast_array(x, float64))).astype(np.float32)
+        return pointwise_output(cast_array(r, bfloat16), (self,), bfloat16.typenum, 0)
     if kernel != NO_KERNEL and _is_small_float(x) and (
             cnp.PyArray_SIZE(x) <= LIBM_KERNEL_N or not _calls_libm(kernel)):
         return _unary_kernel(x, kernel)
@@ -338,7 +345,7 @@ cdef cnp.ndarray predicate_values(Tensor self, object ufunc):
     """isnan & co: integer and bool values are tested as floats (finite, no sign bit
     unless negative)."""
     cdef cnp.ndarray x = self._data
-    if not cnp.PyArray_ISFLOAT(x):
+    if not is_float_array(x):
         x = <cnp.ndarray>x.astype(np.float64)
     cdef bint composed = ufunc is np.isinf or ufunc is np.isfinite
     if ufunc is _ufunc_isreal or (composed and x is not self._data):
@@ -520,6 +527,10 @@ cdef cnp.ndarray _binary_values(object a, object b, int kernel):
         raise RuntimeError(
             "Subtraction, the `-` operator, with a bool tensor is not supported. "
             "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+    if rt is bfloat16 and (kernel == AGC_MUL or kernel == AGC_DIV) and ta and (not tb or (
+            cnp.PyArray_NDIM((<Tensor>b)._data) == 0
+            and cnp.PyArray_TYPE((<Tensor>b)._data) != bfloat16.typenum)):
+        return _bfloat16_scalar_values(<Tensor>a, b, kernel)
     oa = cast_array((<Tensor>a)._data, rt) if ta else a
     ob = cast_array((<Tensor>b)._data, rt) if tb else b
     if rt.category == CAT_INT:
@@ -534,6 +545,19 @@ cdef cnp.ndarray _binary_values(object a, object b, int kernel):
     if cnp.PyArray_TYPE(out) != rt.typenum:
         out = out.astype(rt.np_dtype)
     return pointwise_output(out, (a, b), rt.typenum, 0)
+
+
+cdef cnp.ndarray _bfloat16_scalar_values(Tensor a, object b, int kernel):
+    """a * b or a / b for a bfloat16 a and a scalar second operand (a number or a 0-d
+    tensor of another dtype): PyTorch's CPU mul and div kernels read that scalar in
+    float, unrounded (add and sub round it to bfloat16 first), compute in float (a
+    division as a product with the scalar's reciprocal) and round once
+    (Note [bfloat16 compute])."""
+    cdef cnp.ndarray xa = cast_array(a._data, float32)
+    s = np.float32((<Tensor>b)._data[()] if isinstance(b, Tensor) else b)
+    with quiet():
+        r = np.multiply(xa, np.float32(1) / s if kernel == AGC_DIV else s)
+    return pointwise_output(cast_array(as_array(r), bfloat16), (a, b), bfloat16.typenum, 0)
 
 
 cdef object _scaled(object self, object other, object alpha):
@@ -1709,7 +1733,13 @@ cdef Tensor op_clone(Tensor self, object memory_format):
 
 cdef Tensor op__to_copy(Tensor self, dtype dtype):
     # (.to() copies with preserve_format; numpy's astype lays out as it likes)
-    cdef Tensor result = make(as_preserved(self._data.astype(dtype.np_dtype), self._data))
+    cdef cnp.ndarray x = self._data
+    cdef cnp.ndarray r
+    with quiet():   # (overflow to inf is silent in PyTorch's casts)
+        r = cast_array(x, dtype)
+    if r is x:
+        r = <cnp.ndarray>x.copy(order="K")
+    cdef Tensor result = make(as_preserved(r, x))
     record_ToCopyBackward0(result, self, dtype)
     return result
 
@@ -3142,7 +3172,7 @@ cdef Tensor op_polygamma(object n, Tensor self):
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
     cdef cnp.ndarray x = self._data
-    if not cnp.PyArray_ISFLOAT(x):
+    if not is_float_array(x):
         x = cast_array(x, default_float)
     cdef Tensor result = make(_polygamma_values(x, n))
     record_PolygammaBackward0(result, n, self)

@@ -381,6 +381,10 @@ cdef object _ordered_sum(cnp.ndarray x, tuple dims, bint keepdim, int typenum,
         is_double = 1
     elif typenum == cnp.NPY_FLOAT:
         is_double = 0
+    elif typenum == bfloat16.typenum:
+        # PyTorch's bfloat16 sum accumulates in float and rounds once
+        r = _ordered_sum(x, dims, keepdim, cnp.NPY_FLOAT, ignore_nan)
+        return None if r is None else cast_array(<cnp.ndarray>r, bfloat16)
     else:
         return None
     cdef int nd = cnp.PyArray_NDIM(x), i, k = 0
@@ -453,7 +457,7 @@ cdef cnp.ndarray _mean_values(cnp.ndarray x, tuple dims, bint full, bint keepdim
     float16 input sums in float32; the sum is divided by the count in double precision
     and rounded as numpy does (once for a single value, through the sum's dtype for an
     array). Without numpy's overhead and its warning on empty slices."""
-    acc = np.float32 if dtype_of(x) is float16 else None
+    acc = np.float32 if dtype_of(x) is float16 or dtype_of(x) is bfloat16 else None
     # PyTorch's CPU mean is sum (float16 in float32) then a division: the sum in its order
     s = _ordered_sum(x, None if full else dims, keepdim,
                      cnp.NPY_FLOAT if acc is not None else cnp.PyArray_TYPE(x), False)

@@ -252,6 +252,13 @@ def _pym_view(self, *shape, size=None, **kwargs):
                f"(!{type(shape[0]).__name__}!)")
         raise type_error_combination(
             "view", shape, f" * (autograd_core.dtype dtype)\n{bad}\n * (tuple of ints size)\n{bad}")
+    if len(shape) > 1 and size is None and isinstance(shape[0], dtype):
+        # a dtype with more arguments: neither overload takes it
+        got = ", ".join(["autograd_core.dtype" if isinstance(a, dtype) else
+                         "Tensor" if isinstance(a, Tensor) else type(a).__name__ for a in shape])
+        raise TypeError(f"view() received an invalid combination of arguments - got ({got}), "
+                        "but expected one of:\n * (autograd_core.dtype dtype)\n"
+                        " * (tuple of ints size)\n")
     return OPS.view(t, _sizes_varargs(shape, size, "view"))
 
 
@@ -1060,7 +1067,7 @@ cdef tuple op_unbind(Tensor self, object dim):
     _mark_multi_output(outs, self)
     if fw_active():
         st = fw_grad_of(self)
-        if st is not None and cnp.PyArray_ISFLOAT(x):
+        if st is not None and is_float_array(x):
             with FwSuspend():
                 for i in range(n):
                     fw_finish(<Tensor>outs[i], OPS.select(<Tensor>st, d, i))
@@ -1635,7 +1642,7 @@ cdef Tensor op_as_strided(Tensor self, object size, object stride, object storag
     cdef Tensor result = make_view(self, values)
     if fw_active():  # Note [Forward AD]: the same as_strided of the tangent
         t = fw_grad_of(self)
-        if t is not None and cnp.PyArray_ISFLOAT(values):
+        if t is not None and is_float_array(values):
             with FwSuspend():
                 fw_finish(result, op_as_strided(<Tensor>t, size, stride, storage_offset))
     if recording() and requires_grad_of(self):
@@ -2325,7 +2332,7 @@ cdef Tensor op_block_diag(list tensors):
     cdef Tensor result = make(out)
     if fw_active():  # Note [Forward AD]: linear, the block_diag of the tangents
         ts = [fw_grad_of(<Tensor>x) for x in tensors]
-        if any([x is not None for x in ts]) and cnp.PyArray_ISFLOAT(out):
+        if any([x is not None for x in ts]) and is_float_array(out):
             with FwSuspend():
                 fw_finish(result, op_block_diag([fw_zeros(tensors[i]) if ts[i] is None
                                                  else ts[i] for i in range(len(ts))]))
@@ -2398,7 +2405,7 @@ include "_gen_view.pxi"
 cdef int _fw_join(Tensor result, list tensors, Py_ssize_t d, bint stack) except -1:
     """cat/stack: the join of the inputs' tangents (zeros for inputs without one)."""
     cdef list ts = [fw_grad_of(<Tensor>t) for t in tensors]
-    if all([t is None for t in ts]) or not cnp.PyArray_ISFLOAT(result._data):
+    if all([t is None for t in ts]) or not is_float_array(result._data):
         return 0
     with FwSuspend():
         ts = [fw_zeros(tensors[i]) if ts[i] is None else ts[i] for i in range(len(ts))]
@@ -2409,7 +2416,7 @@ cdef int _fw_join(Tensor result, list tensors, Py_ssize_t d, bint stack) except 
 cdef int _fw_pieces(Tensor self, tuple pieces, Py_ssize_t d, tuple sizes) except -1:
     """split's pieces: the same pieces of self's tangent."""
     st = fw_grad_of(self)
-    if st is None or not cnp.PyArray_ISFLOAT(self._data):
+    if st is None or not is_float_array(self._data):
         return 0
     cdef Py_ssize_t start = 0, i
     with FwSuspend():

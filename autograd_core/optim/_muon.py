@@ -1,14 +1,11 @@
 """Muon (PyTorch 2.13's ``torch.optim.Muon``): momentum followed by a Newton-Schulz
 orthogonalisation of 2-D updates.
 
-PyTorch runs the Newton-Schulz iteration in bfloat16. autograd_core has no bfloat16 dtype,
-so the iteration runs in float32 with every intermediate result rounded to bfloat16's
-precision (round to nearest even on the top 16 bits), which reproduces PyTorch's values to
-bfloat16 rounding (PyTorch accumulates its bfloat16 matrix products in float32 as well).
+PyTorch runs the Newton-Schulz iteration in bfloat16 (its matrix products accumulate in
+float and round once); so does this one.
 """
 import math
 
-import numpy as np
 
 import autograd_core as _ag
 from autograd_core.optim.optimizer import (
@@ -24,19 +21,9 @@ DEFAULT_C = 2.0315
 DEFAULT_NS_STEPS = 5
 
 
-def _round_bf16(t):
-    """``t`` (any float dtype) rounded to bfloat16 precision, as a float32 tensor."""
-    a = np.ascontiguousarray(t.detach().float().numpy(), dtype=np.float32)
-    bits = a.view(np.uint32)
-    rounded = (bits + np.uint32(0x7FFF) + ((bits >> np.uint32(16)) & np.uint32(1))) \
-        & np.uint32(0xFFFF0000)
-    out = np.where(np.isnan(a), a, rounded.view(np.float32))
-    return _ag.from_numpy(np.ascontiguousarray(out, dtype=np.float32))
-
-
 def _zeropower_via_newtonschulz(grad, ns_coefficients, ns_steps, eps):
-    """Quintic Newton-Schulz iteration approximating the orthogonal factor of ``grad``
-    (bfloat16 precision emulated, see the module docstring)."""
+    """Quintic Newton-Schulz iteration approximating the orthogonal factor of ``grad``,
+    in bfloat16 (see the module docstring)."""
     if ns_steps >= 100:
         raise ValueError("Number of steps must be less than 100 for computational efficiency")
     if len(grad.shape) != 2:
@@ -44,16 +31,15 @@ def _zeropower_via_newtonschulz(grad, ns_coefficients, ns_steps, eps):
     if len(ns_coefficients) != 3:
         raise ValueError("Coefficients must be a tuple of exactly 3 values")
     a, b, c = ns_coefficients
-    bf = _round_bf16
-    ortho_grad = bf(grad)
+    ortho_grad = grad.bfloat16()
     if grad.size(0) > grad.size(1):
         ortho_grad = ortho_grad.T
-    norm = bf(bf(ortho_grad.norm()).clamp(min=eps))
-    ortho_grad = bf(ortho_grad / norm)
+    # the spectral norm at most 1
+    ortho_grad.div_(ortho_grad.norm().clamp(min=eps))
     for _ in range(ns_steps):
-        gram_matrix = bf(ortho_grad @ ortho_grad.T)
-        gram_update = bf(_ag.addmm(gram_matrix, gram_matrix, gram_matrix, beta=b, alpha=c))
-        ortho_grad = bf(_ag.addmm(ortho_grad, gram_update, ortho_grad, beta=a))
+        gram_matrix = ortho_grad @ ortho_grad.T
+        gram_update = _ag.addmm(gram_matrix, gram_matrix, gram_matrix, beta=b, alpha=c)
+        ortho_grad = _ag.addmm(ortho_grad, gram_update, ortho_grad, beta=a)
     if grad.size(0) > grad.size(1):
         ortho_grad = ortho_grad.T
     return ortho_grad

@@ -36,7 +36,7 @@ required = _RequiredParameter()
 def _typename(obj):
     if isinstance(obj, _ag.Tensor):
         return "autograd_core." + {
-            "float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
+            "float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor", "bfloat16": "BFloat16Tensor",
             "int64": "LongTensor", "int32": "IntTensor", "int16": "ShortTensor",
             "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor",
         }.get(str(obj.dtype).split(".")[-1], "Tensor")

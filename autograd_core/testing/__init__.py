@@ -12,7 +12,8 @@ import autograd_core as _ag
 __all__ = ["assert_close", "make_tensor"]
 
 # (rtol, atol) by dtype name, PyTorch's defaults; integers and bool compare exactly
-_TOLERANCES = {"float16": (1e-3, 1e-5), "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7)}
+_TOLERANCES = {"float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5), "float32": (1.3e-6, 1e-5),
+               "float64": (1e-7, 1e-7)}
 
 
 class _Mismatch(AssertionError):

@@ -211,10 +211,7 @@ def _autocast_as(state):
     enabled, dtype, cache = state
     if not enabled:
         return contextlib.nullcontext()
-    with warnings.catch_warnings():
-        # (entering it again says again that ops compute in full precision: once is enough)
-        warnings.simplefilter("ignore")
-        return _amp.autocast("cpu", dtype=dtype, enabled=True, cache_enabled=cache)
+    return _amp.autocast("cpu", dtype=dtype, enabled=True, cache_enabled=cache)
 
 
 class CheckpointFunction(Function):

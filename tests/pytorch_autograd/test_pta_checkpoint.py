@@ -772,3 +772,25 @@ class TestNestedCheckpoint:
             return res
         res = same(prog)
         assert [r[0] for r in res] == [2, 2, 1, 1]
+
+
+def test_checkpointing_non_reentrant_autocast_cpu():
+    # the recomputation in backward (outside the autocast region) re-enters the forward's
+    # autocast state: mm computes in bfloat16 again, and the gradients flow through it
+    def prog(mod):
+        out = []
+        for enabled in (True, False):
+            def foo(x, y, z):
+                x = mod.mm(x, y)
+                y = mod.mm(x, z)
+                z = mod.mm(z, z)
+                out.append(z.dtype)
+                return z
+            x, y, z = (data(mod, 3, 3, seed=s, dtype="float32", requires_grad=True)
+                       for s in (1, 2, 3))
+            with mod.autocast(enabled=enabled, device_type="cpu", dtype=mod.bfloat16):
+                loss = ck(mod).checkpoint(foo, x, y, z, use_reentrant=False).sum()
+            loss.backward()
+            out += [loss.dtype, z.grad]
+        return out
+    same(prog, rtol=0.02, atol=0.02)
