@@ -39,6 +39,9 @@ from autograd_core._core.dtype cimport (
     combine_categories, default_float, dtype, dtype_from_numpy, dtype_of, float16, float32,
     float64, int8, int16, int32, int64, promote, promote_rank, scalar_rank, to_dtype, uint8,
 )
+from autograd_core._core.dtype cimport (
+    CAT_COMPLEX, complex64, complex128, default_complex, complex_of, real_of,
+)
 
 import builtins
 import sys
