@@ -92,7 +92,11 @@ float64 = _dtypes["float64"]
 bfloat16 = _dtypes["bfloat16"]
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
+complex64 = _dtypes["complex64"]
+complex128 = _dtypes["complex128"]
+cfloat, cdouble = complex64, complex128
 del _dtypes
+from autograd_core import _complex  # noqa: E402,F401  (Note [Complex guard])
 
 # training-loop packages
 from autograd_core import optim, utils  # noqa: E402,F401
@@ -231,12 +235,28 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def conj_physical(input):
-    """The complex conjugate computed eagerly: input itself, for the real dtypes."""
+    """The complex conjugate computed eagerly: input itself, for the real dtypes.
+
+    >>> import autograd_core as torch
+    >>> torch.conj_physical(torch.tensor([1+2j]))
+    tensor([1.-2.j])
+    """
     return _tensor_arg("conj_physical", input).conj_physical()
 
 
+def is_complex(input):
+    """Whether input's dtype is complex.
+
+    >>> import autograd_core as torch
+    >>> torch.is_complex(torch.tensor([1j]))
+    True
+    """
+    return _tensor_arg("is_complex", input).is_complex()
+
+
 def is_conj(input):
-    """Whether input is a lazily conjugated view: never, for the real dtypes."""
+    """Whether input is a lazily conjugated view: never (autograd_core computes
+    conjugates eagerly)."""
     return _tensor_arg("is_conj", input).is_conj()
 
 

@@ -144,6 +144,9 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
             dtype = _core_dtype.all_dtypes()["bool"]
         elif isinstance(fill_value, int):
             dtype = _core_dtype.all_dtypes()["int64"]
+        elif isinstance(fill_value, complex) or (isinstance(fill_value, _core.Tensor)
+                                                 and fill_value.is_complex()):
+            dtype = _core_dtype.get_default_dtype().to_complex()
     r = _filled(fill_value, (size,), dtype, requires_grad and out is None, "full")
     return _written("full", out, given, r, requires_grad)
 
@@ -343,10 +346,19 @@ def set_rng_state(new_state):
     _random.set_rng_state(new_state)
 
 
-def _sampled(size, dtype, requires_grad, name, draw, default=None):
+def _sampled(size, dtype, requires_grad, name, draw, default=None, complex_scale=None):
     shape = _check_sizes(_core.parse_size(size, name), name)
     d = _core.to_dtype_py(dtype if dtype is not None else
                           (default if default is not None else _core_dtype.get_default_dtype()))
+    if d.is_complex and complex_scale is not None:
+        # PyTorch samples a complex tensor as its real view (real and imaginary parts in
+        # turn, one stream of twice the length), the normal scaled to variance 1/2 a part
+        real = d.to_real()
+        parts = draw(_core.new_array(tuple(shape) + (2,), real.np_dtype), real)
+        if complex_scale != 1.0:
+            parts = (parts * np.asarray(complex_scale, dtype=real.np_dtype)).astype(
+                real.np_dtype, copy=False)
+        return _leaf(np.ascontiguousarray(parts).view(d.np_dtype)[..., 0], requires_grad)
     return _leaf(draw(_core.new_array(shape, d.np_dtype), d), requires_grad)
 
 
@@ -369,7 +381,8 @@ def rand(*size_args, size=None, generator=None, out=None, dtype=None, layout=Non
 
     def draw(like, d):
         return _random.sample_uniform(like, 0.0, 1.0, generator)
-    r = _sampled(size, _out_dtype(out, dtype, "rand"), requires_grad and out is None, "rand", draw)
+    r = _sampled(size, _out_dtype(out, dtype, "rand"), requires_grad and out is None, "rand", draw,
+                 complex_scale=1.0)
     return _written("rand", out, dtype, r, requires_grad)
 
 
@@ -392,7 +405,7 @@ def randn(*size_args, size=None, generator=None, out=None, dtype=None, layout=No
     def draw(like, d):
         return _random.sample_normal(like, 0.0, 1.0, generator)
     r = _sampled(size, _out_dtype(out, dtype, "randn"), requires_grad and out is None, "randn",
-                 draw)
+                 draw, complex_scale=0.5 ** 0.5)
     return _written("randn", out, dtype, r, requires_grad)
 
 

@@ -317,8 +317,8 @@ def _dtype_arg(fname, name, pos, d):
 
 
 def can_cast(from_, to):
-    """Whether PyTorch's casting rules allow from_ to to: not a float to an integer,
-    nor anything but bool to bool.
+    """Whether PyTorch's casting rules allow from_ to to: not a complex to a real, nor a
+    float to an integer, nor anything but bool to bool.
 
     >>> import autograd_core as torch
     >>> torch.can_cast(torch.float64, torch.float16), torch.can_cast(torch.float32, torch.int32)
@@ -326,7 +326,10 @@ def can_cast(from_, to):
     """
     from_ = _dtype_arg("can_cast", "from_", 1, from_)
     to = _dtype_arg("can_cast", "to", 2, to)
-    if from_.is_floating_point and not to.is_floating_point and to is not _DTYPES["bool"]:
+    if from_.is_complex and not to.is_complex:
+        return False
+    if from_.is_floating_point and not (to.is_floating_point or to.is_complex) \
+            and to is not _DTYPES["bool"]:
         return False
     if from_ is not _DTYPES["bool"] and to is _DTYPES["bool"]:
         return False

@@ -3,7 +3,8 @@
 This is a numpy-only port of the layout rules in PyTorch's
 ``torch/_tensor_str.py`` (dense, strided, real-valued tensors): value
 formatting (fixed/scientific/integer modes), column alignment, line
-wrapping, summarisation with ``...`` and the ``dtype=``/``size=``/
+wrapping, summarisation with ``...``, complex values (real and imaginary
+parts each with their own format, as PyTorch's) and the ``dtype=``/``size=``/
 ``grad_fn=``/``requires_grad=`` suffixes.  The core hands us the tensor's
 values as an ndarray; nothing here knows about autograd.
 """
@@ -22,6 +23,7 @@ __all__ = ["get_printoptions", "set_printoptions", "tensor_repr"]
 # Tensors of the default float dtype (set_default_dtype) and of these never print a
 # ``dtype=`` suffix when they have elements: the values alone identify them.
 _IMPLIED_DTYPES = ("int64", "bool")
+_DEFAULT_COMPLEX = {"float32": "complex64", "float64": "complex128"}
 _PREFIX = "tensor("
 
 
@@ -172,6 +174,28 @@ def _summarized_values(array):
     return np.concatenate([_summarized_values(row) for row in rows])
 
 
+class _ComplexFormatter:
+    """PyTorch's pair of formatters for complex values: one for the real parts, one
+    for the imaginary parts, joined as ``a+bj`` (the sign of b decides the joint)."""
+
+    def __init__(self, values):
+        self.real = _Formatter(values.real)
+        self.imag = _Formatter(values.imag)
+        # width of the real part, the imaginary part and its "j"
+        self.max_width = self.real.max_width + self.imag.max_width + 1
+
+    def format(self, value):
+        real_str = self.real.format(value.real)
+        imag_str = (self.imag.format(value.imag) + "j").lstrip()
+        if imag_str[0] in "+-":
+            return real_str + imag_str
+        return real_str + "+" + imag_str
+
+
+def _formatter(values):
+    return _ComplexFormatter(values) if values.dtype.kind == "c" else _Formatter(values)
+
+
 def _vector_str(array, indent, summarize, formatter):
     # Each element takes its width plus ", ".
     element_length = formatter.max_width + 2
@@ -286,11 +310,13 @@ def tensor_repr(
     else:
         if not _OPTS.edgeitems:
             suffixes.append(_plain(f"size={tuple(array.shape)}"))
-        if dtype_name != default_name and dtype_name not in _IMPLIED_DTYPES:
+        # the default float's complex type is implied too (complex64 for float32)
+        implied = _IMPLIED_DTYPES + (_DEFAULT_COMPLEX.get(default_name),)
+        if dtype_name != default_name and dtype_name not in implied:
             suffixes.append(dtype_suffix)
         summarize = array.size > _OPTS.threshold
         values = _summarized_values(array) if summarize else array.reshape(-1)
-        body = _nested_str(array, indent, summarize, _Formatter(values))
+        body = _nested_str(array, indent, summarize, _formatter(values))
 
     if grad_fn_name is not None:
         suffixes.append(_plain(f"grad_fn=<{grad_fn_name}>"))

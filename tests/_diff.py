@@ -164,7 +164,7 @@ class Values(list):
         self.scalar = not isinstance(values, list)
         name = dtype_name.rsplit(".", 1)[-1]
         self.eps = (2.0 ** -7 if name == "bfloat16" else
-                    float(np.finfo(name).eps) if name.startswith("float") else 0.0)
+                    float(np.finfo(name).eps) if name.startswith(("float", "complex")) else 0.0)
 
 
 def _tensor_values(t):
@@ -213,7 +213,16 @@ def _floats_close(a, b, rtol, atol):
 
 
 def assert_close(a, b, rtol=RTOL, atol=ATOL, path="root"):
-    """Assert two normalised results (see norm) are equal, floats to the tolerance."""
+    """Assert two normalised results (see norm) are equal, floats to the tolerance
+    (complex numbers: each part)."""
+    if isinstance(a, complex) or isinstance(b, complex):
+        assert isinstance(a, complex) and isinstance(b, complex), f"{path}: {a!r} != {b!r}"
+        scale = max(abs(a), abs(b))
+        for x, y in ((a.real, b.real), (a.imag, b.imag)):
+            # a part is close within the tolerance of the whole number's magnitude
+            assert _floats_close(x, y, 0.0, max(atol, rtol * scale)) or \
+                _floats_close(x, y, rtol, atol), f"{path}: {a!r} != {b!r} (rtol={rtol})"
+        return
     if isinstance(a, float) or isinstance(b, float):
         assert isinstance(a, (int, float)) and isinstance(b, (int, float)) and \
             type(a) is not bool and type(b) is not bool, f"{path}: {a!r} != {b!r}"

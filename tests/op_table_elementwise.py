@@ -102,6 +102,7 @@ unary("erfc", "ErfcBackward0")
 unary("reciprocal", "ReciprocalBackward0", "nonzero")
 unary("square", "PowBackward0")
 unary("sign", "SignBackward0", "nonzero", second_order=False)
+unary("angle", "AngleBackward0", "nonzero", second_order=False, inplace=False)
 # sgn's derivative is a ZeroTensor in PyTorch (no numpy()): add x so the leaf's grad is real
 op("sgn", lambda m, x: m.sgn(x) + x, [C((3, 4)), C(()), C((4, 3), nc=("t",))], ("AddBackward0",),
    domain="nonzero", inner_grad_fns=("SgnBackward0",), second_order=False)

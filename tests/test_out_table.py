@@ -258,6 +258,8 @@ EXTRA = [
     ("argsort", lambda p, m: p.argsort(_x(m, 5))),
     ("nonzero.as_tuple", lambda p, m: p.nonzero(_i(m, 5) > 3, as_tuple=True)),
     ("frexp", lambda p, m: p.frexp(_x(m, 5) * 10)),
+    ("complex", lambda p, m: p.complex(_x(m, 2, 3), _x(m, 2, 3) + 1)),
+    ("polar", lambda p, m: p.polar(_x(m, 4) + 1, _x(m, 4))),
 ]
 # autograd_core follows PyTorch's out= here not yet (strict xfails: remove when fixed)
 EXTRA_KNOWN = {}

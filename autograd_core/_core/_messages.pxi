@@ -9,6 +9,9 @@ cdef str MSG_BACKWARD_TWICE = (
     "retain_graph=True if you need to backward through the graph a second time or if "
     "you need to access saved tensors after calling backward.")
 
+cdef str MSG_COMPLEX_AUTOGRAD = (
+    "autograd_core does not differentiate complex tensors yet: a complex tensor cannot "
+    "require gradients")
 cdef str MSG_NOT_FLOAT_GRAD = (
     "Only Tensors of floating point and complex dtype can require gradients")
 cdef str MSG_NOT_FLOAT_GRAD_SETTER = (
@@ -115,6 +118,11 @@ cdef object not_implemented_for(str kernel, dtype d):
     return NotImplementedError(f"\"{kernel}\" not implemented for '{d.scalar_name}'")
 
 
+cdef int refuse_complex_autograd() except -1:
+    """Raise for an op whose complex result would need a history (Note [Complex guard])."""
+    raise NotImplementedError(MSG_COMPLEX_AUTOGRAD)
+
+
 cdef object fw_grad_size_error(tuple shape, tuple grad_shape):
     """PyTorch's error for a forward gradient (tangent) whose size is not its tensor's:
     raised by make_dual, a custom Function's jvp and the jvps that set a tangent."""
@@ -171,6 +179,65 @@ cdef Tensor arg_tensor(object x, str fname, str argname, int pos):
     return <Tensor>x
 
 
+# Note [Complex guard]
+# Complex tensors reach only the ops that compute them as PyTorch does. Every generated
+# Python wrapper (ops/_codegen.py, gen_wrapper) checks its tensor arguments with
+# complex_arg (one C macro per tensor argument; a real program pays nothing else) and,
+# when one is complex, asks check_complex_op whether the op is in the set of ops that
+# support complex (autograd_core/_complex.py fills it at import: one list, the op names
+# of the derivative table). An op outside it raises PyTorch's error for that op
+# (_COMPLEX_MESSAGES) or its generic '"<op>" not implemented for 'ComplexFloat''.
+# The Tensor operators without complex support (<, //, %, ~, &, ...) check the same way,
+# and hand-written wrappers call check_complex_args.
+cdef set _complex_ops = set()
+cdef dict _complex_messages = {}
+
+
+def set_complex_ops(ops, messages):
+    """Install the names of the ops that support complex tensors and PyTorch's errors of
+    those that do not (autograd_core/_complex.py, at import)."""
+    global _complex_ops, _complex_messages
+    _complex_ops = set(ops)
+    _complex_messages = dict(messages)
+
+
+def complex_ops():
+    """The names of the ops that take complex tensors (Note [Complex guard])."""
+    return frozenset(_complex_ops)
+
+
+cdef int refuse_complex(str name, object x) except -1:
+    """Raise the error PyTorch gives for op name on a complex argument x."""
+    cdef dtype d = complex64
+    if isinstance(x, Tensor) and cnp.PyArray_ISCOMPLEX((<Tensor>x)._data):
+        d = dtype_of((<Tensor>x)._data)
+    entry = _complex_messages.get(name)
+    if entry is None:
+        raise not_implemented_for(name, d)
+    exc, msg = entry
+    raise exc(msg.replace("{dtype}", d.scalar_name))
+
+
+cdef int check_complex_op(str name, object x) except -1:
+    """Called when an argument of op name is complex: raise unless the op supports it."""
+    if name not in _complex_ops:
+        refuse_complex(name, x)
+    return 0
+
+
+cdef int check_complex_args(str name, tuple args) except -1:
+    """check_complex_op for a hand-written wrapper: args are its tensor arguments (or
+    lists of tensors)."""
+    for x in args:
+        if complex_scalar_arg(x):
+            return check_complex_op(name, x)
+        if isinstance(x, (list, tuple)):
+            for y in x:
+                if complex_arg(y):
+                    return check_complex_op(name, y)
+    return 0
+
+
 cdef bint is_number(object x):
     return isinstance(x, (int, float, np.integer, np.floating, np.bool_))
 
@@ -200,6 +267,10 @@ cdef object arg_operand(object x):
         return x.item()
     if isinstance(x, (int, float)):
         return x
+    if isinstance(x, complex):
+        return complex(x)  # (np.complex128 is a complex: as a Python number)
+    if isinstance(x, np.complexfloating):
+        return x.item()
     if isinstance(x, np.ndarray) and dtype_from_numpy(x.dtype) is not None:
         return make(x)
     return NotImplemented

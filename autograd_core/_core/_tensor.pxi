@@ -169,7 +169,7 @@ cdef dtype _infer_data_dtype(object obj, int depth):
     if PyLong_Check(obj):
         return int64
     if PyComplex_Check(obj):
-        raise RuntimeError(f"Could not infer dtype of {_tp_name(obj)}")  # no complex dtypes
+        return default_complex()
     if isinstance(obj, Tensor):
         return dtype_of((<Tensor>obj)._data)
     if isinstance(obj, (str, bytes)):
@@ -197,7 +197,7 @@ cdef dtype _infer_data_dtype(object obj, int depth):
 
 
 cdef enum _StoreKind:
-    STORE_DOUBLE, STORE_INT, STORE_BOOL
+    STORE_DOUBLE, STORE_INT, STORE_BOOL, STORE_COMPLEX
 
 
 @cython.final
@@ -209,7 +209,7 @@ cdef class _DataStore:
     cdef list sizes
     cdef Py_ssize_t ndim, pos
     cdef _StoreKind kind
-    cdef double *dbl
+    cdef double *dbl                   # (STORE_COMPLEX: real and imaginary parts in turn)
     cdef int64_t *i64
     cdef cnp.npy_bool *flag
     cdef int64_t int_lo, int_hi        # the ints the dtype takes (uint8 wraps negatives)
@@ -244,8 +244,14 @@ cdef class _DataStore:
         cdef long long k
         cdef int overflow = 0
         if self.kind == STORE_DOUBLE:
+            if PyComplex_Check(obj):
+                raise TypeError("must be real number, not complex")
             self.dbl[self.pos] = PyFloat_AS_DOUBLE(obj) if PyFloat_CheckExact(obj) \
                 else PyFloat_AsDouble(obj)
+        elif self.kind == STORE_COMPLEX:
+            c = complex(obj.item() if isinstance(obj, (Tensor, cnp.generic)) else obj)
+            self.dbl[2 * self.pos] = c.real
+            self.dbl[2 * self.pos + 1] = c.imag
         elif self.kind == STORE_INT:
             if PyFloat_Check(obj):
                 v = PyFloat_AS_DOUBLE(obj)
@@ -290,6 +296,10 @@ cdef cnp.ndarray _store_data(object data, list sizes, dtype d):
         st.kind = STORE_BOOL
         buf = np.empty(n, dtype=np.bool_)
         st.flag = <cnp.npy_bool *>cnp.PyArray_DATA(buf)
+    elif d.category == CAT_COMPLEX:
+        st.kind = STORE_COMPLEX
+        buf = np.empty(n, dtype=np.complex128)
+        st.dbl = <double *>cnp.PyArray_DATA(buf)
     elif d.is_floating_point:
         st.kind = STORE_DOUBLE
         buf = np.empty(n, dtype=np.float64)
@@ -345,6 +355,8 @@ def legacy_array_from_data(data, d):
 
 cdef void _check_requires_grad_dtype(Tensor t, bint flag, str msg=MSG_NOT_FLOAT_GRAD) except *:
     if flag and not dtype_of(t._data).is_floating_point:
+        if cnp.PyArray_ISCOMPLEX(t._data):
+            raise NotImplementedError(MSG_COMPLEX_AUTOGRAD)
         raise RuntimeError(msg)
 
 
@@ -407,6 +419,17 @@ def to_dtype_py(d):
 
 
 cdef bint _warned_float_requires_grad = False  # float(t) of a tensor requiring grad warned
+
+
+cdef object _real_item(Tensor t, str ctype):
+    """t's one value for float(t) / int(t): a complex value only when its imaginary
+    part is zero (PyTorch's checked conversion)."""
+    v = t._data.item()
+    if isinstance(v, complex):
+        if v.imag != 0:
+            raise RuntimeError(f"value cannot be converted to type {ctype} without overflow")
+        return v.real
+    return v
 
 
 # ---------------------------------------------------------------- Size
@@ -1142,7 +1165,13 @@ cdef class Tensor:
         return dtype_of(self._data).is_floating_point
 
     def is_complex(self):
-        return False
+        """Whether the dtype is complex (complex64, complex128).
+
+        >>> import autograd_core as torch
+        >>> torch.tensor([1j]).is_complex(), torch.tensor([1.]).is_complex()
+        (True, False)
+        """
+        return cnp.PyArray_ISCOMPLEX(self._data)
 
     def is_signed(self):
         return dtype_of(self._data).is_signed
@@ -1151,6 +1180,14 @@ cdef class Tensor:
     # resolve_neg, real and imag are view ops of the view family)
 
     def conj_physical(self):
+        """The complex conjugate, computed (self itself for a real tensor).
+
+        >>> import autograd_core as torch
+        >>> torch.tensor([1-1j]).conj_physical()
+        tensor([1.+1.j])
+        """
+        if cnp.PyArray_ISCOMPLEX(self._data):
+            return make(np.conjugate(self._data))
         return self
 
     def is_nonzero(self):
@@ -1344,16 +1381,21 @@ cdef class Tensor:
             warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
                           "unexpected behavior.\nConsider using tensor.detach() first.",
                           UserWarning, stacklevel=2)
-        return float(self._data.item())
+        return float(_real_item(self, "double"))
+
+    def __complex__(self):
+        if cnp.PyArray_SIZE(self._data) != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return complex(self._data.item())
 
     def __int__(self):
         if cnp.PyArray_SIZE(self._data) != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        return int(self._data.item())
+        return int(_real_item(self, "int64_t"))
 
     def __index__(self):
         # bool counts as integral here, as in PyTorch ([a, b][torch.tensor(True)] is b)
-        if cnp.PyArray_SIZE(self._data) != 1 or dtype_of(self._data).category == CAT_FLOAT:
+        if cnp.PyArray_SIZE(self._data) != 1 or dtype_of(self._data).category >= CAT_FLOAT:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self._data.item())
 
@@ -1464,6 +1506,19 @@ cdef class Tensor:
 
     def short(self):
         return self.to(int16)
+
+    def cfloat(self):
+        """This tensor as complex64 (self when it is one).
+
+        >>> import autograd_core as torch
+        >>> torch.tensor([1.5]).cfloat()
+        tensor([1.5000+0.j])
+        """
+        return self.to(complex64)
+
+    def cdouble(self):
+        """This tensor as complex128 (self when it is one)."""
+        return self.to(complex128)
 
     def type_as(self, other):
         if not isinstance(other, Tensor):
@@ -1598,30 +1653,42 @@ cdef class Tensor:
         o = arg_operand(other)
         if o is NotImplemented:
             return _binop_type_error(other, "//", False)
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("floor_divide", (self, other))  # Note [Complex guard]
         return OPS.floor_divide(self, o)
 
     def __rfloordiv__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return _binop_type_error(other, "//", True)
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("floor_divide", (self, other))  # Note [Complex guard]
         return OPS.floor_divide(o, self)
 
     def __ifloordiv__(self, other):
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("floor_divide_", (self, other))  # Note [Complex guard]
         return OPS.floor_divide_(self, _inplace_operand(other, "//="))
 
     def __mod__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return _binop_type_error(other, "%", False)
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("remainder", (self, other))  # Note [Complex guard]
         return OPS.remainder(self, o)
 
     def __rmod__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return _binop_type_error(other, "%", True)
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("remainder", (self, other))  # Note [Complex guard]
         return OPS.remainder(o, self)
 
     def __imod__(self, other):
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("remainder_", (self, other))  # Note [Complex guard]
         return OPS.remainder_(self, _inplace_operand(other, "%="))
 
     def __matmul__(self, other):
@@ -1650,7 +1717,7 @@ cdef class Tensor:
         return OPS.abs(self)
 
     def __invert__(self):
-        if dtype_of(self._data).category == CAT_FLOAT:
+        if dtype_of(self._data).category >= CAT_FLOAT:
             raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
                             "tensors")
         return OPS.bitwise_not(self)
@@ -1659,75 +1726,105 @@ cdef class Tensor:
         o = arg_operand(other)
         if o is NotImplemented:
             return o
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("bitwise_and", (self, other))  # Note [Complex guard]
         return OPS.bitwise_and(self, o)
 
     def __rand__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("bitwise_and", (self, other))  # Note [Complex guard]
         return OPS.bitwise_and(self, o)
 
     def __or__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("bitwise_or", (self, other))  # Note [Complex guard]
         return OPS.bitwise_or(self, o)
 
     def __ror__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("bitwise_or", (self, other))  # Note [Complex guard]
         return OPS.bitwise_or(self, o)
 
     def __xor__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("bitwise_xor", (self, other))  # Note [Complex guard]
         return OPS.bitwise_xor(self, o)
 
     def __rxor__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("bitwise_xor", (self, other))  # Note [Complex guard]
         return OPS.bitwise_xor(self, o)
 
     def __iand__(self, other):
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("bitwise_and_", (self, other))  # Note [Complex guard]
         return OPS.bitwise_and_(self, _inplace_operand(other, "&="))
 
     def __ior__(self, other):
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("bitwise_or_", (self, other))  # Note [Complex guard]
         return OPS.bitwise_or_(self, _inplace_operand(other, "|="))
 
     def __ixor__(self, other):
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("bitwise_xor_", (self, other))  # Note [Complex guard]
         return OPS.bitwise_xor_(self, _inplace_operand(other, "^="))
 
     def __lshift__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("bitwise_left_shift", (self, other))  # Note [Complex guard]
         return OPS.bitwise_left_shift(self, o)
 
     def __rlshift__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("bitwise_left_shift", (self, other))  # Note [Complex guard]
         return OPS.bitwise_left_shift(o, self)
 
     def __ilshift__(self, other):
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("bitwise_left_shift_", (self, other))  # Note [Complex guard]
         return OPS.bitwise_left_shift_(self, _inplace_operand(other, "<<="))
 
     def __rshift__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("bitwise_right_shift", (self, other))  # Note [Complex guard]
         return OPS.bitwise_right_shift(self, o)
 
     def __rrshift__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("bitwise_right_shift", (self, other))  # Note [Complex guard]
         return OPS.bitwise_right_shift(o, self)
 
     def __irshift__(self, other):
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("bitwise_right_shift_", (self, other))  # Note [Complex guard]
         return OPS.bitwise_right_shift_(self, _inplace_operand(other, ">>="))
 
     def __eq__(self, other):
@@ -1746,24 +1843,32 @@ cdef class Tensor:
         o = arg_operand(other)
         if o is NotImplemented:
             return o
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("lt", (self, other))  # Note [Complex guard]
         return OPS.lt(self, o)
 
     def __le__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("le", (self, other))  # Note [Complex guard]
         return OPS.le(self, o)
 
     def __gt__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("gt", (self, other))  # Note [Complex guard]
         return OPS.gt(self, o)
 
     def __ge__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
+        if complex_scalar_arg(self) or complex_scalar_arg(other):
+            check_complex_args("ge", (self, other))  # Note [Complex guard]
         return OPS.ge(self, o)
 
     def __getitem__(self, key):

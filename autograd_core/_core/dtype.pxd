@@ -2,11 +2,13 @@
 # in dtype.pyx.
 cimport numpy as cnp
 
-# A dtype's category: PyTorch promotes across categories bool < integer < floating.
+# A dtype's category: PyTorch promotes across categories bool < integer < floating
+# < complex.
 cdef enum Category:
     CAT_BOOL = 0
     CAT_INT = 1
     CAT_FLOAT = 2
+    CAT_COMPLEX = 3
 
 # Rank of "no operand of this kind" in the promotion lattice (see promote_rank).
 cdef enum:
@@ -30,6 +32,9 @@ cdef class dtype:
 # The dtypes, by name. Python code reaches them through dtype_by_name().
 cdef dtype bool_, uint8, int8, int16, int32, int64, float16, float32, float64
 cdef dtype bfloat16
+# The complex dtypes (Note [Complex ranks] in dtype.pyx).
+cdef dtype complex64, complex128
+cdef int first_complex_rank          # the lowest rank of a complex dtype
 
 # The default floating dtype (set_default_dtype changes it; float32 at start).
 cdef dtype default_float
@@ -51,7 +56,12 @@ cdef inline bint is_float_array(cnp.ndarray arr):
 
 cdef inline dtype float_or_default(dtype d):
     """The dtype a float-valued op computes in: d if floating, else the default float."""
-    return d if d.category == CAT_FLOAT else default_float
+    return d if d.category >= CAT_FLOAT else default_float
+
+
+cdef inline bint is_complex_array(cnp.ndarray arr) noexcept:
+    """Whether arr holds complex values (one C macro: the complex guard's check)."""
+    return cnp.PyArray_ISCOMPLEX(arr)
 
 
 cdef dtype to_dtype(object d)
@@ -59,4 +69,7 @@ cdef dtype dtype_from_numpy(object np_dtype)
 cdef int promote_rank(int a, int b) noexcept
 cdef dtype promote(dtype a, dtype b)
 cdef int scalar_rank(object x) noexcept
+cdef dtype default_complex()
+cdef dtype complex_of(dtype d)
+cdef dtype real_of(dtype d)
 cdef int combine_categories(int higher, int lower) noexcept

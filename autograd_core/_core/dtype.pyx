@@ -27,13 +27,27 @@ cdef class dtype:
 
     @property
     def is_complex(self):
-        return False
+        return self.category == CAT_COMPLEX
 
     def to_complex(self):
-        raise TypeError("complex dtypes are not supported by autograd_core")
+        """The complex dtype whose parts are this floating dtype (complex of a complex
+        dtype is itself).
+
+        >>> import autograd_core as torch
+        >>> torch.float64.to_complex()
+        autograd_core.complex128
+        """
+        return complex_of(self)
 
     def to_real(self):
-        return self
+        """The dtype of a complex dtype's real and imaginary parts (a real dtype is its
+        own).
+
+        >>> import autograd_core as torch
+        >>> torch.complex64.to_real()
+        autograd_core.float32
+        """
+        return real_of(self)
 
 
 # name, numpy name, rank, category, signed, ScalarType name, C++ name, C type name.
@@ -94,6 +108,32 @@ _BY_NAME["bfloat16"] = _bf16
 # numpy has two type numbers for each of the 32- and 64-bit integers on LP64.
 DTYPES_BY_TYPENUM[np.dtype(np.longlong).num] = _BY_NAME["int64"]
 DTYPES_BY_TYPENUM[np.dtype(np.intc).num] = _BY_NAME["int32"]
+
+# Note [Complex ranks]
+# The complex dtypes rank above every real dtype; their ranks are not written in the
+# table above but given here from its length, so adding real dtypes to it moves them
+# along (no code names a rank number: it looks ranks up from the dtype objects).
+# promote_rank maps a complex operand to its parts' real dtype, promotes the reals and
+# takes the complex type of the result (float64 with complex64 gives complex128).
+# complex32 (ComplexHalf) is not provided.
+_COMPLEX_SPECS = (
+    ("complex64", "complex64", CAT_COMPLEX, True, "ComplexFloat", "c10::complex<float>",
+     "c10::complex<float>", "float32"),
+    ("complex128", "complex128", CAT_COMPLEX, True, "ComplexDouble", "c10::complex<double>",
+     "c10::complex<double>", "float64"),
+)
+cdef dict _REAL_OF = {}      # complex dtype -> its parts' dtype
+cdef dict _COMPLEX_OF = {}   # floating dtype -> its complex dtype
+first_complex_rank = len(DTYPES_BY_RANK)
+for _cspec in _COMPLEX_SPECS:
+    _d = _new_dtype(_cspec[:2] + (len(DTYPES_BY_RANK),) + _cspec[2:7])
+    DTYPES_BY_RANK.append(_d)
+    DTYPES_BY_TYPENUM[(<dtype>_d).typenum] = _d
+    _BY_NAME[(<dtype>_d).name] = _d
+    _REAL_OF[_d] = _BY_NAME[_cspec[7]]
+    _COMPLEX_OF[_BY_NAME[_cspec[7]]] = _d
+complex64 = _BY_NAME["complex64"]
+complex128 = _BY_NAME["complex128"]
 
 bool_ = _BY_NAME["bool"]
 uint8 = _BY_NAME["uint8"]
@@ -167,11 +207,48 @@ def set_default_dtype(d):
     default_float = <dtype>d
 
 
+cdef dtype default_complex():
+    """The dtype a Python complex takes: the complex type of the default float."""
+    return complex128 if default_float is float64 else complex64
+
+
+cdef dtype complex_of(dtype d):
+    """d's complex dtype (PyTorch's toComplexType)."""
+    if d.category == CAT_COMPLEX:
+        return d
+    c = _COMPLEX_OF.get(d)
+    if c is None:
+        if d is float16:
+            raise RuntimeError("complex32 (ComplexHalf) is not supported by autograd_core")
+        raise RuntimeError(f"Unknown Complex ScalarType for {d.scalar_name}")
+    return <dtype>c
+
+
+cdef dtype real_of(dtype d):
+    """The dtype of d's real and imaginary parts (PyTorch's toRealValueType)."""
+    return <dtype>_REAL_OF[d] if d.category == CAT_COMPLEX else d
+
+
+cdef int _promote_complex_rank(int a, int b) noexcept:
+    # Note [Complex ranks]: promote the parts' real dtypes, then take the complex type
+    cdef int ra = a, rb = b
+    if a >= first_complex_rank:
+        ra = (<dtype>_REAL_OF[DTYPES_BY_RANK[a]]).rank
+    if b >= first_complex_rank:
+        rb = (<dtype>_REAL_OF[DTYPES_BY_RANK[b]]).rank
+    cdef int r = promote_rank(ra, rb)
+    return (<dtype>_COMPLEX_OF[DTYPES_BY_RANK[r]]).rank
+
+
 cdef int promote_rank(int a, int b) noexcept:
     if a == NO_RANK:
         return b
     if b == NO_RANK:
         return a
+    if a >= first_complex_rank or b >= first_complex_rank:
+        if a == b:
+            return a
+        return _promote_complex_rank(a, b)
     if (a == 1 and b == 2) or (a == 2 and b == 1):
         return 3  # uint8 with int8 needs int16
     if (a == float16.rank and b == bfloat16.rank) or (a == bfloat16.rank and b == float16.rank):
@@ -190,6 +267,15 @@ cdef inline Category _category_of_rank(int r):
 cdef int combine_categories(int higher, int lower) noexcept:
     # PyTorch's combine_categories: a higher operand group decides the result unless
     # a lower group brings a higher category (an int tensor times a float scalar).
+    # A complex lower group over a floating higher one gives the floating dtype's
+    # complex type (a float64 tensor times 1j is complex128).
+    if higher != NO_RANK and _category_of_rank(higher) == CAT_COMPLEX:
+        return higher
+    if lower != NO_RANK and _category_of_rank(lower) == CAT_COMPLEX:
+        if higher != NO_RANK and _category_of_rank(higher) == CAT_FLOAT:
+            # float16 would give complex32, which autograd_core does not have
+            return (<dtype>_COMPLEX_OF.get(DTYPES_BY_RANK[higher], complex64)).rank
+        return lower
     if higher != NO_RANK and _category_of_rank(higher) == CAT_FLOAT:
         return higher
     if higher == 0 or (lower != NO_RANK and _category_of_rank(lower) == CAT_FLOAT):
@@ -200,11 +286,14 @@ cdef int combine_categories(int higher, int lower) noexcept:
 
 
 cdef int scalar_rank(object x) noexcept:
-    """The rank a Python number takes in promotion (bool, int64, the default float)."""
+    """The rank a Python number takes in promotion (bool, int64, the default float, the
+    default complex)."""
     if isinstance(x, bool):
         return 0
     if isinstance(x, int):
         return 5
+    if isinstance(x, complex):
+        return default_complex().rank
     return default_float.rank
 
 

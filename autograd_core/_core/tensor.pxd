@@ -7,6 +7,7 @@ cimport numpy as cnp
 from libc.stdint cimport uint32_t, uint64_t
 
 from autograd_core._core.dtype cimport dtype, CAT_BOOL, CAT_FLOAT, is_float_array
+from cpython.complex cimport PyComplex_Check
 
 
 cdef class VersionCounter:
@@ -313,6 +314,21 @@ cdef inline bint same_shape(cnp.ndarray a, cnp.ndarray b) noexcept:
 # hand-written ones call these), with PyTorch's exception types and messages.
 
 cdef Tensor arg_tensor(object x, str fname, str argname, int pos)
+# Note [Complex guard] (_messages.pxi)
+cdef inline bint complex_arg(object x) noexcept:
+    return isinstance(x, Tensor) and cnp.PyArray_ISCOMPLEX((<Tensor>x)._data)
+cdef inline bint complex_scalar_arg(object x) noexcept:
+    return PyComplex_Check(x) or complex_arg(x)
+cdef inline bint any_complex_arg(list xs) noexcept:
+    if xs is None:
+        return False
+    for x in xs:
+        if complex_arg(x):
+            return True
+    return False
+cdef int check_complex_op(str name, object x) except -1
+cdef int check_complex_args(str name, tuple args) except -1
+cdef int refuse_complex(str name, object x) except -1
 cdef object arg_operand(object x)
 cdef object arg_number(object x)
 cdef bint is_number(object x)
@@ -408,12 +424,20 @@ cdef bint grad_is_owned(Tensor g, int expected_refs) noexcept
 cdef AccumulateGrad grad_accumulator(Tensor leaf)
 
 
-cdef inline bint should_record(tuple inputs, cnp.ndarray out):
+cdef int refuse_complex_autograd() except -1
+cdef inline bint should_record(tuple inputs, cnp.ndarray out) except -1:
     """Whether an op with these inputs records a node for an output of out's dtype:
     grad mode on, an input requires grad, the output is floating point, and not every
-    input is an inference tensor (Note [Inference tensors outside inference mode])."""
-    return (recording() and any_requires_grad(inputs)
-            and is_float_array(out) and not all_inference(inputs))
+    input is an inference tensor (Note [Inference tensors outside inference mode]).
+    A complex output that would record raises: complex autograd is not built yet, and
+    dropping the history would lose the gradient silently (Note [Complex guard])."""
+    if not (recording() and any_requires_grad(inputs)):
+        return False
+    if is_float_array(out):
+        return not all_inference(inputs)
+    if cnp.PyArray_ISCOMPLEX(out) and not all_inference(inputs):
+        refuse_complex_autograd()
+    return False
 
 
 cdef inline bint _input_requires_grad(object x) noexcept:

@@ -40,6 +40,9 @@ from autograd_core._core.dtype cimport (
     float32, is_float_array,
     float64, int8, int16, int32, int64, promote, promote_rank, scalar_rank, to_dtype, uint8,
 )
+from autograd_core._core.dtype cimport (
+    CAT_COMPLEX, complex64, complex128, default_complex, complex_of, real_of,
+)
 
 import builtins
 import sys

@@ -1153,6 +1153,7 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
                  f"        {op.out_needs} = None"]
         at = len(aliases) * 2 + sum(2 for a in aliases if a[2])
         body[at:at] = given
+    body += _complex_guard(schema, public_name)
     if (aliases or out) and not star:
         sig.append("*")
     if out:
@@ -1223,6 +1224,25 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
 
 
 _NUMPY_ALIASES = {"dim": "axis", "keepdim": "keepdims"}
+
+
+def _complex_guard(schema, public_name):
+    """Note [Complex guard] (_core/_messages.pxi): the lines that refuse a complex
+    argument unless the op supports complex (one C check per tensor argument)."""
+    conds = []
+    for p in schema.params:
+        if p.type in ("Tensor", "Tensor?"):
+            conds.append(f"complex_arg({p.name}_)")
+        elif p.type == "TensorOrScalar":
+            conds.append(f"complex_scalar_arg({p.name}_)")
+        elif p.type == "Tensor[]":
+            conds.append(f"any_complex_arg({p.name}_)")
+    if not conds:
+        return []
+    args = "".join(f"{p.name}_, " for p in schema.params
+                   if p.type in ("Tensor", "Tensor?", "TensorOrScalar", "Tensor[]"))
+    return [f"    if {' or '.join(conds)}:",
+            f"        check_complex_args(\"{public_name}\", ({args}))"]
 
 
 def _first_parse_line(body):

@@ -678,6 +678,12 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
     elif isinstance(value, (int, float, np.integer)):   # PyTorch's: not np.float32, np.bool_
         with quiet():
             v = make(np.asarray(value).astype(sd.np_dtype))
+    elif isinstance(value, complex):
+        if sd.category != CAT_COMPLEX and value.imag != 0:
+            raise RuntimeError(f"value cannot be converted to type {sd.cpp_name} without "
+                               "overflow")
+        v = make(np.asarray(value if sd.category == CAT_COMPLEX else value.real)
+                 .astype(sd.np_dtype))
     else:
         raise TypeError(f"can't assign a {_py_type_name(value)} to a {legacy_type_name(self)}")
     cdef _Plan plan = _plan_key(self, indices, False)

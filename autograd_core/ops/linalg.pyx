@@ -869,7 +869,7 @@ cdef Tensor op_trace(Tensor self):
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {nd}")
     cdef dtype d = dtype_of(self._data)
     check_not_bool_kernel(d, "trace")
-    cdef dtype od = d if d.category == CAT_FLOAT else int64
+    cdef dtype od = d if d.category >= CAT_FLOAT else int64
     cdef Tensor result = make(as_array(np.trace(self._data, dtype=od.np_dtype)))
     record_TraceBackward0(result, self)
     return result
@@ -923,7 +923,8 @@ cdef dtype _norm_dtype(object dtype_arg, dtype d, str fname):
 
 
 cdef void _check_float_input(dtype d, str fname) except *:
-    if d.category != CAT_FLOAT:
+    # (complex input reaches only the ops the complex guard lets through)
+    if d.category != CAT_FLOAT and d.category != CAT_COMPLEX:
         raise RuntimeError(f"{fname}: Expected a floating point or complex tensor as input. "
                            f"Got {d.scalar_name}")
 
@@ -1935,20 +1936,46 @@ cdef object linalg_eigh_backward(object gL, object gV, Tensor L, Tensor V):
     return op_matmul(V, op_matmul(gA, _mT(V)))
 
 
-cdef object _eig_complex_error(str fname):
-    return NotImplementedError(
-        f"{fname}: the eigenvalues of a real matrix are complex in general and autograd_core "
-        "has no complex dtypes; use linalg.eigh / linalg.eigvalsh for symmetric matrices")
+cdef int _no_eig_grad(Tensor A, str fname) except -1:
+    # autograd through complex values is not implemented: the decomposition of an input
+    # that requires grad raises rather than return results cut off from the graph
+    if recording() and requires_grad_of(A):
+        raise NotImplementedError(
+            f"{fname}: autograd_core does not differentiate complex results yet (the input "
+            "requires grad); use linalg.eigh for symmetric matrices")
+    return 0
+
+
+cdef tuple _eig_values(Tensor A, bint vectors):
+    """LAPACK's geev through numpy, in the complex dtype PyTorch returns (its eigenvectors
+    have unit norm, as LAPACK's)."""
+    cdef cnp.ndarray a = A._data
+    cdef dtype cd = complex_of(dtype_of(a))
+    if not cnp.PyArray_SIZE(a):
+        n = shape_of(a)[-1]
+        return (np.empty(shape_of(a)[:-1], dtype=cd.np_dtype),
+                np.empty(shape_of(a), dtype=cd.np_dtype) if vectors else None)
+    if not np.all(np.isfinite(a)):
+        raise RuntimeError("torch.linalg.eig: input tensor should not contain infs or NaNs.")
+    with quiet():
+        if vectors:
+            w, v = np.linalg.eig(a)
+            return (np.ascontiguousarray(w.astype(cd.np_dtype)),
+                    _column_major(v.astype(cd.np_dtype)))
+        return (np.ascontiguousarray(np.linalg.eigvals(a).astype(cd.np_dtype)), None)
 
 
 cdef tuple op_linalg_eig(Tensor A):
     _check_linalg_input(A, "linalg.eig", True)
-    raise _eig_complex_error("linalg.eig")
+    _no_eig_grad(A, "linalg.eig")
+    w, v = _eig_values(A, True)
+    return (make(w), make(v))
 
 
 cdef Tensor op_linalg_eigvals(Tensor A):
     _check_linalg_input(A, "linalg.eigvals", True)
-    raise _eig_complex_error("linalg.eigvals")
+    _no_eig_grad(A, "linalg.eigvals")
+    return make(_eig_values(A, False)[0])
 
 
 # ---------------------------------------------------------------- svd
@@ -2454,6 +2481,8 @@ cdef tuple op_lu(Tensor A, bint pivot, bint get_infos):
 
 def _py_lu(A, pivot=True, get_infos=False, *, out=None):
     cdef Tensor A_ = arg_tensor(A, "lu", "A", 1)
+    if complex_arg(A_):
+        check_complex_op("lu", A_)  # Note [Complex guard]
     cdef bint pivot_ = arg_bool(pivot, "lu", "pivot", 2)
     cdef bint get_infos_ = arg_bool(get_infos, "lu", "get_infos", 3)
     cdef tuple res = OPS.lu(A_, pivot_, get_infos_)
@@ -3425,7 +3454,10 @@ cdef Tensor op_vdot(Tensor self, Tensor other):
             f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
             f"number of elements, but got {n} and {m} elements respectively")
     check_not_bool_kernel(dtype_of(self._data), "vdot")
-    cdef Tensor result = make(as_array(_product(np.dot, self._data, other._data)))
+    # (np.vdot conjugates the first vector: the same as np.dot for real ones)
+    cdef Tensor result = make(as_array(np.vdot(self._data, other._data)
+                                       if cnp.PyArray_ISCOMPLEX(self._data)
+                                       else _product(np.dot, self._data, other._data)))
     blas_called(n)      # Note [Sharing the cores with BLAS]
     record_VdotBackward0(result, self, other)
     return result
@@ -3435,6 +3467,9 @@ cdef Tensor op_adjoint(Tensor self):
     if _ndim(self) < 2:
         raise RuntimeError(f"tensor.adjoint() is only supported on matrices or batches of "
                            f"matrices. Got {_ndim(self)}-D tensor.")
+    if cnp.PyArray_ISCOMPLEX(self._data):
+        # no lazy conjugate bit: the conjugate transpose is computed (as conj())
+        return make(np.conjugate(np.swapaxes(self._data, -2, -1)))
     return OPS.transpose(self, -2, -1)
 
 

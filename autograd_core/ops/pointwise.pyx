@@ -259,7 +259,7 @@ cdef inline bint _calls_libm(int kernel):
 cdef cnp.ndarray unary_float_values(Tensor self, object ufunc, int kernel):
     """A float-valued unary op: integer and bool inputs compute in the default float."""
     cdef cnp.ndarray x = self._data
-    if not is_float_array(x):
+    if not is_float_array(x) and not cnp.PyArray_ISCOMPLEX(x):
         x = cast_array(x, default_float)
     elif cnp.PyArray_TYPE(x) == bfloat16.typenum:
         # in double, rounded to float, then to bfloat16 (Note [bfloat16 compute])
@@ -302,9 +302,29 @@ cdef cnp.ndarray signs_values(Tensor self):
         r = x.copy()
     elif d.category == CAT_INT:
         r = np.sign(x)
+    elif d.category == CAT_COMPLEX:
+        # z / |z|, and 0 at 0 (PyTorch's sgn)
+        with quiet():
+            a = np.abs(x)
+            r = np.where(a == 0, 0, x / np.where(a == 0, 1, a)).astype(x.dtype)
     else:
         r = (x > 0).astype(x.dtype) - (x < 0).astype(x.dtype)
     return pointwise_output(as_array(r), (self,), -1, 0)
+
+
+cdef Tensor op_angle(Tensor self):
+    cdef cnp.ndarray x = self._data
+    cdef dtype d = dtype_of(x)
+    with quiet():
+        if d.category == CAT_COMPLEX:
+            r = np.angle(x)
+        else:
+            x = cast_array(x, float_or_default(d))
+            # PyTorch's angle of a real number: pi below zero, else 0 (nan stays nan)
+            r = np.where(np.isnan(x), x, np.where(x < 0, np.pi, 0.)).astype(x.dtype)
+    cdef Tensor result = make(pointwise_output(as_array(r), (self,), -1, 0))
+    record_AngleBackward0(result, self)
+    return result
 
 
 cdef cnp.ndarray compare_values(Tensor self, object other, object ufunc):
@@ -345,7 +365,7 @@ cdef cnp.ndarray predicate_values(Tensor self, object ufunc):
     """isnan & co: integer and bool values are tested as floats (finite, no sign bit
     unless negative)."""
     cdef cnp.ndarray x = self._data
-    if not is_float_array(x):
+    if not is_float_array(x) and not cnp.PyArray_ISCOMPLEX(x):
         x = <cnp.ndarray>x.astype(np.float64)
     cdef bint composed = ufunc is np.isinf or ufunc is np.isfinite
     if ufunc is _ufunc_isreal or (composed and x is not self._data):
@@ -400,9 +420,10 @@ def _ufunc_sigmoid(x):
 def _ufunc_log10(x):
     # numpy's float32 log10 is 1 ulp off at powers of ten (log10(100) != 2); rounding
     # the double result gives PyTorch's values
-    if x.dtype == np.float64:
+    if x.dtype == np.float64 or x.dtype == np.complex128:
         return np.log10(x)
-    return np.log10(x.astype(np.float64)).astype(x.dtype)
+    wide = np.complex128 if x.dtype == np.complex64 else np.float64
+    return np.log10(x.astype(wide)).astype(x.dtype)
 
 
 # ================================================================ arithmetic
@@ -516,7 +537,7 @@ cdef cnp.ndarray _binary_values(object a, object b, int kernel):
                 and has_contiguous_strides(xa) and cnp.PyArray_SIZE(xa) != 0):
             return _binary_scalar_kernel(xa, <double>s, not ta, kernel)
     rt = result_type((a, b))
-    if kernel == AGC_DIV and rt.category != CAT_FLOAT:
+    if kernel == AGC_DIV and rt.category < CAT_FLOAT:
         rt = default_float
     if kernel == AGC_SUB and ((ta and dtype_of((<Tensor>a)._data).category == CAT_BOOL)
                               or (tb and dtype_of((<Tensor>b)._data).category == CAT_BOOL)
@@ -648,7 +669,7 @@ cdef RoundingMode _rounding_mode(object mode) except *:
 
 
 cdef void _check_int_zero_division(dtype rt, cnp.ndarray b) except *:
-    if rt.category != CAT_FLOAT and cnp.PyArray_SIZE(b) and not np.all(b):
+    if rt.category < CAT_FLOAT and cnp.PyArray_SIZE(b) and not np.all(b):
         raise RuntimeError("ZeroDivisionError")
 
 
@@ -761,7 +782,7 @@ cdef Tensor op_abs(Tensor self):
 # ---------------------------------------------------------------- pow
 
 cdef void _check_int_pow(dtype rt, object exponent_values) except *:
-    if rt.category != CAT_FLOAT and np.any(np.asarray(exponent_values) < 0):
+    if rt.category < CAT_FLOAT and np.any(np.asarray(exponent_values) < 0):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
 
 
@@ -809,7 +830,7 @@ cdef cnp.ndarray _rpow_values(object b, Tensor y):
     """b ** y for a number b (pow.Scalar)."""
     cdef dtype rt = result_type((b, y))
     with quiet():
-        if rt.category != CAT_FLOAT:
+        if rt.category < CAT_FLOAT:
             out = _int_power(np.array(b).astype(rt.np_dtype), cast_array(y._data, rt))
         else:
             out = np.power(b, cast_array(y._data, rt))
@@ -970,6 +991,8 @@ cdef Tensor op_floor_divide_(Tensor self, object other):
 
 
 def _py_floor_divide(input, other, *, out=None):
+    if complex_scalar_arg(input) or complex_scalar_arg(other):
+        check_complex_args("floor_divide", (input, other,))  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(other) is not Tensor and has_torch_function(other)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_floor_divide, (input, other, ), {"out": out})
@@ -996,6 +1019,8 @@ cdef Tensor op_remainder_(Tensor self, object other):
 
 
 def _py_remainder(input, other, *, out=None):
+    if complex_scalar_arg(input) or complex_scalar_arg(other):
+        check_complex_args("remainder", (input, other,))  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(other) is not Tensor and has_torch_function(other)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_remainder, (input, other, ), {"out": out})
@@ -1027,6 +1052,8 @@ cdef object _fmod_other(str fname, object input, object other):
 
 
 def _py_fmod(input, other, *, out=None):
+    if complex_scalar_arg(input) or complex_scalar_arg(other):
+        check_complex_args("fmod", (input, other,))  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(other) is not Tensor and has_torch_function(other)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_fmod, (input, other, ), {"out": out})
@@ -1194,6 +1221,8 @@ cdef tuple _clamp_bounds(str fname, object min, object max):
 
 
 def _py_clamp(input, min=None, max=None, *, out=None):
+    if complex_arg(input):
+        check_complex_op("clamp", input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(min) is not Tensor and has_torch_function(min)) or (type(max) is not Tensor and has_torch_function(max)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_clamp, (input, min, max, ), {"out": out})
@@ -1208,6 +1237,8 @@ def _py_clamp(input, min=None, max=None, *, out=None):
 
 def _py_clamp_(input, min=None, max=None):
     """In-place clamp."""
+    if complex_arg(input):
+        check_complex_op("clamp_", input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(min) is not Tensor and has_torch_function(min)) or (type(max) is not Tensor and has_torch_function(max)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_clamp_, (input, min, max, ), {})
@@ -1232,6 +1263,8 @@ cdef object _clamp_bound(str fname, str argname, Tensor self, object bound):
 
 
 def _py_clamp_min(input, min, *, out=None):
+    if complex_arg(input):
+        check_complex_op("clamp_min", input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(min) is not Tensor and has_torch_function(min)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_clamp_min, (input, min, ), {"out": out})
@@ -1242,6 +1275,8 @@ def _py_clamp_min(input, min, *, out=None):
 
 def _py_clamp_min_(input, min):
     """In-place clamp_min."""
+    if complex_arg(input):
+        check_complex_op("clamp_min_", input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(min) is not Tensor and has_torch_function(min)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_clamp_min_, (input, min, ), {})
@@ -1250,6 +1285,8 @@ def _py_clamp_min_(input, min):
 
 
 def _py_clamp_max(input, max, *, out=None):
+    if complex_arg(input):
+        check_complex_op("clamp_max", input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(max) is not Tensor and has_torch_function(max)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_clamp_max, (input, max, ), {"out": out})
@@ -1260,6 +1297,8 @@ def _py_clamp_max(input, max, *, out=None):
 
 def _py_clamp_max_(input, max):
     """In-place clamp_max."""
+    if complex_arg(input):
+        check_complex_op("clamp_max_", input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(max) is not Tensor and has_torch_function(max)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_clamp_max_, (input, max, ), {})
@@ -1320,6 +1359,8 @@ cdef object _lerp_weight(str fname, object weight):
 
 
 def _py_lerp(input, end, weight, *, out=None):
+    if complex_scalar_arg(input) or complex_scalar_arg(end) or complex_scalar_arg(weight):
+        check_complex_args("lerp", (input, end, weight,))  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(end) is not Tensor and has_torch_function(end)) or (type(weight) is not Tensor and has_torch_function(weight)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_lerp, (input, end, weight, ), {"out": out})
@@ -1731,14 +1772,34 @@ cdef Tensor op_clone(Tensor self, object memory_format):
     return result
 
 
+cdef bint _warned_complex_to_real = False
+
+
+cdef cnp.ndarray complex_to_real(cnp.ndarray a, dtype d):
+    """a (complex) cast to the real dtype d: its real parts, with PyTorch's warning
+    (once per process, as its TORCH_WARN_ONCE)."""
+    global _warned_complex_to_real
+    if not _warned_complex_to_real:
+        _warned_complex_to_real = True
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      UserWarning, stacklevel=3)
+    cdef cnp.ndarray re = a.real, r
+    with quiet():
+        r = cast_array(re, d)
+    return <cnp.ndarray>r.copy(order="K") if r is re else r  # (re is a view of a)
+
+
 cdef Tensor op__to_copy(Tensor self, dtype dtype):
     # (.to() copies with preserve_format; numpy's astype lays out as it likes)
     cdef cnp.ndarray x = self._data
     cdef cnp.ndarray r
-    with quiet():   # (overflow to inf is silent in PyTorch's casts)
-        r = cast_array(x, dtype)
-    if r is x:
-        r = <cnp.ndarray>x.copy(order="K")
+    if cnp.PyArray_ISCOMPLEX(x) and dtype.category != CAT_COMPLEX:
+        r = complex_to_real(x, dtype)
+    else:
+        with quiet():   # (overflow to inf is silent in PyTorch's casts)
+            r = cast_array(x, dtype)
+        if r is x:
+            r = <cnp.ndarray>x.copy(order="K")
     cdef Tensor result = make(as_preserved(r, x))
     record_ToCopyBackward0(result, self, dtype)
     return result
@@ -1787,7 +1848,10 @@ cdef cnp.ndarray _filled_like(Tensor self, cnp.ndarray values):
 cdef Tensor op_copy_(Tensor self, Tensor src, bint non_blocking):
     if is_zerotensor(self):
         raise RuntimeError(MSG_ZEROTENSOR_COPY)
-    cdef cnp.ndarray values = _filled_like(self, src._data)
+    cdef cnp.ndarray sv = src._data
+    if cnp.PyArray_ISCOMPLEX(sv) and not cnp.PyArray_ISCOMPLEX(self._data):
+        sv = complex_to_real(sv, dtype_of(self._data))
+    cdef cnp.ndarray values = _filled_like(self, sv)
     cdef Tensor old = inplace_source(self, (src,))
     cdef Tensor result = make(values)
     if fw_active():  # Note [Forward AD]: self's tangent becomes src's (fw_inplace)
@@ -3060,6 +3124,8 @@ cdef Tensor op_float_power_(Tensor self, object exponent):
 
 
 def _py_float_power(input, exponent, *, out=None):
+    if complex_scalar_arg(input) or complex_scalar_arg(exponent):
+        check_complex_args("float_power", (input, exponent,))  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(exponent) is not Tensor and has_torch_function(exponent)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_float_power, (input, exponent, ), {"out": out})
@@ -3109,6 +3175,8 @@ cdef Tensor op_xlogy_(Tensor self, object other):
 
 
 def _py_xlogy(input, other, *, out=None):
+    if complex_scalar_arg(input) or complex_scalar_arg(other):
+        check_complex_args("xlogy", (input, other,))  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(other) is not Tensor and has_torch_function(other)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_xlogy, (input, other, ), {"out": out})
@@ -3189,6 +3257,8 @@ cdef Tensor op_polygamma_(Tensor self, object n):
 
 
 def _py_polygamma(n, input, *, out=None):
+    if complex_arg(input):
+        check_complex_op("polygamma", input)  # Note [Complex guard]
     res = OPS.polygamma(arg_int(n, "polygamma", "n", 1), arg_tensor(input, "polygamma", "input", 2))
     return with_out("polygamma", out, res)
 
@@ -3200,6 +3270,8 @@ def _pym_polygamma(self, n):
     >>> torch.tensor([1.]).polygamma(1)
     tensor([1.6449])
     """
+    if complex_arg(self):
+        check_complex_op("polygamma", self)  # Note [Complex guard]
     return OPS.polygamma(arg_int(n, "polygamma", "n", 1), arg_tensor(self, "polygamma", "input", 0))
 
 
@@ -3275,7 +3347,7 @@ cdef Tensor op_isclose(Tensor self, Tensor other, object rtol, object atol, bint
     try:
         with quiet():
             close = a == b
-            if equal_nan and d.category == CAT_FLOAT:
+            if equal_nan and d.category >= CAT_FLOAT:
                 close = close | (np.isnan(a) & np.isnan(b))
             if rtol != 0 or atol != 0:
                 # PyTorch's arithmetic: bool as the default float, rtol * other in other's
@@ -3314,6 +3386,8 @@ cdef Tensor op_isin(object elements, object test_elements, bint assume_unique, b
 
 
 def _py_isin(elements, test_elements, *, out=None, assume_unique=False, invert=False):
+    if complex_scalar_arg(elements) or complex_scalar_arg(test_elements):
+        check_complex_args("isin", (elements, test_elements,))  # Note [Complex guard]
     a = arg_operand(elements)
     b = arg_operand(test_elements)
     if a is NotImplemented or b is NotImplemented or \

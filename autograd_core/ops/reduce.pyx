@@ -61,13 +61,14 @@ cdef dtype _accumulating_dtype(dtype d, object out_dtype):
     else the input's for floating inputs, else int64 (as PyTorch)."""
     if out_dtype is not None:
         return <dtype>out_dtype
-    return d if d.category == CAT_FLOAT else int64
+    return d if d.category >= CAT_FLOAT else int64
 
 
 cdef inline object _acc_np_dtype(dtype d):
     """numpy dtype a cumulative float reduction runs in: float64 then rounded reproduces
     PyTorch's float32 cumsum/cumprod."""
-    return np.float64 if d.category == CAT_FLOAT else d.np_dtype
+    return np.float64 if d.category == CAT_FLOAT else (
+        np.complex128 if d.category == CAT_COMPLEX else d.np_dtype)
 
 
 cdef object _reduction_error(str fname, cnp.ndarray x, object dim, bint full):
@@ -468,7 +469,8 @@ cdef cnp.ndarray _mean_values(cnp.ndarray x, tuple dims, bint full, bint keepdim
     count = _numel_over(shape_of(x), dims)
     if not cnp.PyArray_Check(s) and count:
         # through the sum's dtype: PyTorch divides a float16 mean's float32 sum in float32
-        return np.asarray(float(s) / count, dtype=s.dtype).astype(x.dtype, copy=False)
+        v = complex(s) / count if isinstance(s, np.complexfloating) else float(s) / count
+        return np.asarray(v, dtype=s.dtype).astype(x.dtype, copy=False)
     with quiet():
         q = np.true_divide(s, np.intp(count))
     return _dense(as_array(q).astype(as_array(s).dtype, copy=False).astype(x.dtype, copy=False))
@@ -477,7 +479,7 @@ cdef cnp.ndarray _mean_values(cnp.ndarray x, tuple dims, bint full, bint keepdim
 cdef Tensor op_mean(Tensor self, object dim, bint keepdim, object out_dtype):
     cdef cnp.ndarray x = self._data
     cdef dtype d = dtype_of(x) if out_dtype is None else <dtype>out_dtype
-    if d.category != CAT_FLOAT:
+    if d.category < CAT_FLOAT:
         which = "Input" if out_dtype is None else "Optional"
         raise RuntimeError(
             f"mean(): could not infer output dtype. {which} dtype must be either a floating "
@@ -729,6 +731,8 @@ cdef object _max_or_min(bint is_max, object input, object dim, object keepdim, o
 # through max_dim), max(input, other) (the pointwise family's maximum).
 def _py_max(input, dim=None, keepdim=False, *, other=None, out=None, axis=None,
             keepdims=None):
+    if complex_arg(input):
+        check_complex_op("max", input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_max, (input, dim, keepdim, ), {"other": other, "out": out, "axis": axis, "keepdims": keepdims})
@@ -737,6 +741,8 @@ def _py_max(input, dim=None, keepdim=False, *, other=None, out=None, axis=None,
 
 def _py_min(input, dim=None, keepdim=False, *, other=None, out=None, axis=None,
             keepdims=None):
+    if complex_arg(input):
+        check_complex_op("min", input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_min, (input, dim, keepdim, ), {"other": other, "out": out, "axis": axis, "keepdims": keepdims})
@@ -879,6 +885,8 @@ cdef tuple _var_std_args(str fname, object input, object dim, object unbiased,
 # The table's var / std entries, with PyTorch's overloads (an unbiased flag, or correction).
 def _py_var(input, dim=None, unbiased=None, keepdim=False, *, out=None, correction=None,
             axis=None, keepdims=None):
+    if complex_arg(input):
+        check_complex_op("var", input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(unbiased) is not Tensor and has_torch_function(unbiased)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_var, (input, dim, unbiased, keepdim, ), {"out": out, "correction": correction, "axis": axis, "keepdims": keepdims})
@@ -889,6 +897,8 @@ def _py_var(input, dim=None, unbiased=None, keepdim=False, *, out=None, correcti
 
 def _py_std(input, dim=None, unbiased=None, keepdim=False, *, out=None, correction=None,
             axis=None, keepdims=None):
+    if complex_arg(input):
+        check_complex_op("std", input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(unbiased) is not Tensor and has_torch_function(unbiased)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_std, (input, dim, unbiased, keepdim, ), {"out": out, "correction": correction, "axis": axis, "keepdims": keepdims})
@@ -1060,6 +1070,8 @@ cdef tuple _sort_args(str fname, tuple args, object dim, object descending, obje
 
 
 def _py_sort(input, *args, dim=None, descending=None, stable=None, out=None, axis=None):
+    if complex_arg(input):
+        check_complex_op("sort", input)  # Note [Complex guard]
     cdef Tensor self = arg_tensor(input, "sort", "input", 1)
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
@@ -1073,6 +1085,8 @@ def _py_sort(input, *args, dim=None, descending=None, stable=None, out=None, axi
 
 
 def _py_argsort(input, *args, out=None, dim=None, descending=None, stable=None, axis=None):
+    if complex_arg(input):
+        check_complex_op("argsort", input)  # Note [Complex guard]
     cdef Tensor self = arg_tensor(input, "argsort", "input", 1)
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
@@ -1563,6 +1577,8 @@ cdef object _median_or_nanmedian(str name, object input, object dim, object keep
 
 
 def _py_median(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+    if complex_arg(input):
+        check_complex_op("median", input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_median, (input, dim, keepdim, ), {"out": out, "axis": axis, "keepdims": keepdims})
@@ -1570,6 +1586,8 @@ def _py_median(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=
 
 
 def _py_nanmedian(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+    if complex_arg(input):
+        check_complex_op("nanmedian", input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_nanmedian, (input, dim, keepdim, ), {"out": out, "axis": axis, "keepdims": keepdims})
@@ -1631,6 +1649,8 @@ cdef tuple op_mode(Tensor self, object dim, bint keepdim):
 
 
 def _py_topk(input, k, dim=-1, largest=True, sorted=True, *, out=None, axis=None):
+    if complex_arg(input):
+        check_complex_op("topk", input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(k) is not Tensor and has_torch_function(k)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(largest) is not Tensor and has_torch_function(largest)) or (type(sorted) is not Tensor and has_torch_function(sorted)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_topk, (input, k, dim, largest, sorted, ), {"out": out, "axis": axis})
@@ -1647,6 +1667,8 @@ def _py_topk(input, k, dim=-1, largest=True, sorted=True, *, out=None, axis=None
 
 
 def _py_kthvalue(input, k, dim=-1, keepdim=False, *, out=None, axis=None, keepdims=None):
+    if complex_arg(input):
+        check_complex_op("kthvalue", input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(k) is not Tensor and has_torch_function(k)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_kthvalue, (input, k, dim, keepdim, ), {"out": out, "axis": axis, "keepdims": keepdims})
@@ -1662,6 +1684,8 @@ def _py_kthvalue(input, k, dim=-1, keepdim=False, *, out=None, axis=None, keepdi
 
 
 def _py_mode(input, dim=-1, keepdim=False, *, out=None, axis=None, keepdims=None):
+    if complex_arg(input):
+        check_complex_op("mode", input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_mode, (input, dim, keepdim, ), {"out": out, "axis": axis, "keepdims": keepdims})
@@ -1676,6 +1700,8 @@ def _py_mode(input, dim=-1, keepdim=False, *, out=None, axis=None, keepdims=None
 
 
 def _py_cummax(input, dim=None, *, out=None, axis=None):
+    if complex_arg(input):
+        check_complex_op("cummax", input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_cummax, (input, dim, ), {"out": out, "axis": axis})
@@ -1689,6 +1715,8 @@ def _py_cummax(input, dim=None, *, out=None, axis=None):
 
 
 def _py_cummin(input, dim=None, *, out=None, axis=None):
+    if complex_arg(input):
+        check_complex_op("cummin", input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_cummin, (input, dim, ), {"out": out, "axis": axis})
@@ -1798,6 +1826,8 @@ cdef tuple op_std_mean(Tensor self, object dim, object correction, bint keepdim)
 
 
 def _py_var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
+    if complex_arg(input):
+        check_complex_op("var_mean", input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(unbiased) is not Tensor and has_torch_function(unbiased)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_var_mean, (input, dim, unbiased, keepdim, ), {"correction": correction, "axis": axis, "keepdims": keepdims})
@@ -1807,6 +1837,8 @@ def _py_var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=No
 
 
 def _py_std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
+    if complex_arg(input):
+        check_complex_op("std_mean", input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(unbiased) is not Tensor and has_torch_function(unbiased)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_std_mean, (input, dim, unbiased, keepdim, ), {"correction": correction, "axis": axis, "keepdims": keepdims})
@@ -1847,6 +1879,8 @@ cdef tuple op_aminmax(Tensor self, object dim, bint keepdim):
 
 
 def _py_aminmax(input, *, out=None, dim=None, keepdim=False, axis=None, keepdims=None):
+    if complex_arg(input):
+        check_complex_op("aminmax", input)  # Note [Complex guard]
     if type(input) is not Tensor and has_torch_function(input):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_aminmax, (input, ), {"out": out, "dim": dim,
@@ -2047,6 +2081,8 @@ def _py_sum_to_size(self, *size, **kwargs):
     >>> torch.ones(2, 3).sum_to_size(1, 3)
     tensor([[2., 2., 2.]])
     """
+    if complex_arg(self):
+        check_complex_op("sum_to_size", self)  # Note [Complex guard]
     if kwargs:
         if size or list(kwargs) != ["size"]:
             raise TypeError("sum_to_size() received an invalid combination of arguments")
@@ -2146,6 +2182,8 @@ cdef Tensor op_searchsorted(Tensor sorted_sequence, object self, bint out_int32,
 
 def _py_searchsorted(sorted_sequence, input, *, out=None, out_int32=False, right=False,
                      side=None, sorter=None):
+    if complex_arg(sorted_sequence) or complex_arg(input):
+        check_complex_args("searchsorted", (sorted_sequence, input))  # Note [Complex guard]
     cdef Tensor seq = arg_tensor(sorted_sequence, "searchsorted", "sorted_sequence", 1)
     v = arg_tensor_or_scalar(input, "searchsorted", "input", 2)
     res = OPS.searchsorted(seq, v, arg_bool(out_int32, "searchsorted", "out_int32", 3),
@@ -2163,6 +2201,8 @@ cdef Tensor op_bucketize(object self, Tensor boundaries, bint out_int32, bint ri
 
 
 def _py_bucketize(input, boundaries, *, out=None, out_int32=False, right=False):
+    if complex_arg(input):
+        check_complex_op("bucketize", input)  # Note [Complex guard]
     v = arg_tensor_or_scalar(input, "bucketize", "input", 1)
     if not isinstance(v, Tensor):
         no_out("bucketize", out)  # (bucketize(number, boundaries) has no out=)
@@ -2249,6 +2289,8 @@ cdef Tensor op_unique_consecutive(Tensor self, bint return_inverse, bint return_
 
 
 def _py_unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    if complex_arg(input):
+        check_complex_op("unique", input)  # Note [Complex guard]
     cdef Tensor self = arg_tensor(input, "unique", "input", 1)
     return _unique_impl(self, arg_bool(return_inverse, "unique", "return_inverse", 3),
                         arg_bool(return_counts, "unique", "return_counts", 4),
@@ -2256,6 +2298,8 @@ def _py_unique(input, sorted=True, return_inverse=False, return_counts=False, di
 
 
 def _py_unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    if complex_arg(input):
+        check_complex_op("unique_consecutive", input)  # Note [Complex guard]
     cdef Tensor self = arg_tensor(input, "unique_consecutive", "input", 1)
     return _unique_impl(self, arg_bool(return_inverse, "unique_consecutive", "return_inverse", 2),
                         arg_bool(return_counts, "unique_consecutive", "return_counts", 3),
@@ -2415,11 +2459,15 @@ cdef tuple _trapezoid_py(str fname, object y, tuple args, object x, object dx, o
 
 
 def _py_trapezoid(y, *args, x=None, dx=None, dim=-1):
+    if complex_arg(y):
+        check_complex_op("trapezoid", y)  # Note [Complex guard]
     yt, xt, d, dm = _trapezoid_py("trapezoid", y, args, x, dx, dim)
     return OPS.trapezoid(yt, xt, d, dm)
 
 
 def _py_cumulative_trapezoid(y, *args, x=None, dx=None, dim=-1):
+    if complex_arg(y):
+        check_complex_op("cumulative_trapezoid", y)  # Note [Complex guard]
     yt, xt, d, dm = _trapezoid_py("cumulative_trapezoid", y, args, x, dx, dim)
     return OPS.cumulative_trapezoid(yt, xt, d, dm)
 
@@ -2531,6 +2579,8 @@ cdef Tensor _gradient_coordinates(Tensor x, Tensor coords, Py_ssize_t d, object 
 
 
 def _py_gradient(input, *, spacing=1, dim=None, edge_order=1):
+    if complex_arg(input):
+        check_complex_op("gradient", input)  # Note [Complex guard]
     cdef Tensor self = arg_tensor(input, "gradient", "input", 1)
     if isinstance(spacing, Tensor):
         spacing = [spacing]     # one coordinate tensor: for the one dim
@@ -2623,6 +2673,8 @@ cdef Tensor _quantile(Tensor self, object q, object dim, bint keepdim, str inter
 
 def _py_quantile(input, q, dim=None, keepdim=False, *, out=None, interpolation="linear",
                  axis=None, keepdims=None):
+    if complex_arg(input):
+        check_complex_op("quantile", input)  # Note [Complex guard]
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if keepdims is not None:
@@ -2637,6 +2689,8 @@ def _py_quantile(input, q, dim=None, keepdim=False, *, out=None, interpolation="
 
 def _py_nanquantile(input, q, dim=None, keepdim=False, *, out=None, interpolation="linear",
                     axis=None, keepdims=None):
+    if complex_arg(input):
+        check_complex_op("nanquantile", input)  # Note [Complex guard]
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if keepdims is not None:
@@ -2748,6 +2802,8 @@ cdef tuple op_histogram(Tensor self, object bins, object range, Tensor weight, b
 
 
 def _py_histogram(input, bins=100, *, out=None, range=None, weight=None, density=False):
+    if complex_arg(input):
+        check_complex_op("histogram", input)  # Note [Complex guard]
     cdef Tensor self = arg_tensor(input, "histogram", "input", 1)
     if not isinstance(bins, Tensor):
         bins = arg_int(bins, "histogram", "bins", 2)
@@ -2786,6 +2842,8 @@ cdef tuple op_histogramdd(Tensor self, object bins, object range, Tensor weight,
 
 
 def _py_histogramdd(input, bins=10, *, range=None, weight=None, density=False):
+    if complex_arg(input):
+        check_complex_op("histogramdd", input)  # Note [Complex guard]
     cdef Tensor self = arg_tensor(input, "histogramdd", "input", 1)
     if isinstance(bins, (list, tuple)):
         bins = [b if isinstance(b, Tensor) else arg_int(b, "histogramdd", "bins", 2) for b in bins]

@@ -1728,9 +1728,23 @@ cdef Tensor op_unfold_backward(Tensor grad_in, object input_sizes, object dim, o
     return result
 
 
-# ================================================================ complex views of real tensors
+# ================================================================ complex views
+
+cdef int _no_complex_grad(tuple inputs) except -1:
+    # autograd through complex values is not implemented (a complex tensor cannot
+    # require grad): an op that would make a complex result from inputs requiring grad
+    # raises rather than return a result cut off from the graph
+    if recording() and any_requires_grad(inputs):
+        raise NotImplementedError(
+            "autograd_core does not differentiate complex tensors yet: this op's inputs "
+            "require grad and its result is complex")
+    return 0
+
 
 cdef Tensor op_conj(Tensor self):
+    if cnp.PyArray_ISCOMPLEX(self._data):
+        # no lazy conjugate bit: the conjugate is computed (Tensor.is_conj() is False)
+        return make(np.conjugate(self._data))
     return self
 
 
@@ -1743,11 +1757,84 @@ cdef Tensor op_resolve_neg(Tensor self):
 
 
 cdef Tensor op_real(Tensor self):
+    if cnp.PyArray_ISCOMPLEX(self._data):
+        return make_view(self, self._data.real)
     return self
 
 
 cdef Tensor op_imag(Tensor self):
+    if cnp.PyArray_ISCOMPLEX(self._data):
+        return make_view(self, self._data.imag)
     raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+
+
+cdef Tensor op_view_as_real(Tensor self):
+    if not cnp.PyArray_ISCOMPLEX(self._data):
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+    cdef cnp.ndarray a = self._data
+    # a new last axis of one complex element, reinterpreted as its two parts
+    return make_view(self, a[..., None].view(real_of(dtype_of(a)).np_dtype))
+
+
+cdef Tensor op_view_as_complex(Tensor self):
+    cdef cnp.ndarray a = self._data
+    cdef dtype d = dtype_of(a)
+    if d is float16:
+        raise RuntimeError("complex32 (ComplexHalf) is not supported by autograd_core")
+    if d is not float32 and d is not float64:
+        raise RuntimeError(f"view_as_complex is only supported for half, float and double "
+                           f"tensors, but got a tensor of scalar type: {d.scalar_name}")
+    if a.ndim == 0:
+        raise RuntimeError("Input tensor must have one or more dimensions")
+    if a.shape[a.ndim - 1] != 2:
+        raise RuntimeError("Tensor must have a last dimension of size 2")
+    cdef Py_ssize_t item = a.itemsize
+    if a.strides[a.ndim - 1] != item:
+        raise RuntimeError("Tensor must have a last dimension with stride 1")
+    for i in range(a.ndim - 1):
+        if (a.strides[i] // item) % 2 != 0:
+            raise RuntimeError("Tensor must have a stride divisible by 2 for all but last "
+                               "dimension")
+    if self.storage_offset() % 2 != 0:
+        raise RuntimeError("Tensor must have a storage_offset divisible by 2")
+    _no_complex_grad((self,))
+    return make_view(self, a.view(complex_of(d).np_dtype)[..., 0])
+
+
+cdef dtype _complex_parts_dtype(Tensor a, Tensor b):
+    cdef dtype da = dtype_of(a._data), db = dtype_of(b._data)
+    if da.category != CAT_FLOAT or db.category != CAT_FLOAT:
+        raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got "
+                           f"{da.scalar_name} and {db.scalar_name}")
+    if da is not db:
+        raise RuntimeError(f"Expected object of scalar type {da.scalar_name} but got scalar "
+                           f"type {db.scalar_name} for second argument")
+    if da is float16:
+        raise RuntimeError("complex32 (ComplexHalf) is not supported by autograd_core")
+    sa, sb = shape_of(a._data), shape_of(b._data)
+    if sa != sb:
+        broadcast_shapes(sa, sb)  # PyTorch's error when they do not broadcast
+    _no_complex_grad((a, b))
+    return complex_of(da)
+
+
+cdef Tensor op_complex(Tensor real, Tensor imag):
+    cdef dtype d = _complex_parts_dtype(real, imag)
+    cdef cnp.ndarray re = real._data, im = imag._data
+    out = np.empty(broadcast_shapes(shape_of(re), shape_of(im)), dtype=d.np_dtype)
+    out.real = re
+    out.imag = im
+    return make(out)
+
+
+cdef Tensor op_polar(Tensor abs, Tensor angle):
+    cdef dtype d = _complex_parts_dtype(abs, angle)
+    cdef cnp.ndarray r = abs._data, th = angle._data
+    out = np.empty(broadcast_shapes(shape_of(r), shape_of(th)), dtype=d.np_dtype)
+    with quiet():
+        out.real = r * np.cos(th)
+        out.imag = r * np.sin(th)
+    return make(out)
 
 
 # ================================================================ resize_ / set_

@@ -588,3 +588,65 @@ def test_view_copy_out():
         torch.split_copy(a, 2, out=(out1, out2))
         return r + [out1, out2, torch.split_copy(a, 2)]
     same(prog)
+
+
+# ---- complex views (view_as_real / view_as_complex / real / imag): views of the same
+# memory, checked by their _base and by writing through them
+
+def _transposed(t, contiguous, dim0=0, dim1=1):
+    return t if contiguous else t.transpose(dim0, dim1)
+
+
+@pytest.mark.parametrize("case", [(True, 0, 1), (False, 0, 1), (False, 0, 2), (False, 1, 2)])
+def test_view_as_complex(case):
+    contiguous, dim0, dim1 = case
+
+    def prog(torch):
+        t = data(torch, 3, 2, 2, dtype="float32")
+        expected = _transposed(t[:, :, 0] + 1j * t[:, :, 1], contiguous, dim0, dim1)
+        res = torch.view_as_complex(_transposed(t, contiguous, dim0, dim1))
+        r = [res, expected, is_view_of(t, res)]
+        res[0, 0] = 5 - 5j
+        return r + [t]
+    same(prog, may_raise=True)
+    # the stride and shape errors, an empty tensor
+    same(lambda torch: torch.view_as_complex(torch.as_strided(torch.ones(3, 3), (2, 2), (1, 1))),
+         must_raise=True)
+    same(lambda torch: torch.view_as_complex(torch.tensor([])), must_raise=True)
+    same(lambda torch: torch.view_as_complex(torch.tensor(2.0)), must_raise=True)
+
+    def empty(torch):
+        x = torch.tensor([])
+        res = torch.view_as_complex(x.reshape(0, 2))
+        return is_view_of(x, res), res.shape
+    same(empty)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("contiguous", [True, False])
+def test_view_as_real(dtype, contiguous):
+    def prog(torch):
+        t = torch.complex(data(torch, 3, 4), data(torch, 3, 4, seed=1)).to(getattr(torch, dtype))
+        inp = _transposed(t, contiguous)
+        res = torch.view_as_real(inp)
+        r = [res[:, :, 0], inp.real, res[:, :, 1], inp.imag, is_view_of(t, res)]
+        res[0, 0, 1] = 7.
+        e = torch.tensor([], dtype=getattr(torch, dtype))
+        z = torch.tensor(2 + 3j, dtype=getattr(torch, dtype))
+        return r + [t, is_view_of(e, torch.view_as_real(e)), torch.view_as_real(e).shape,
+                    is_view_of(z, torch.view_as_real(z)), torch.view_as_real(z).shape]
+    same(prog)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("contiguous", [True, False])
+def test_real_imag_view(dtype, contiguous):
+    def prog(torch):
+        t = torch.complex(data(torch, 3, 3), data(torch, 3, 3, seed=2)).to(getattr(torch, dtype))
+        u = t if contiguous else t.T
+        re, im = u.real, u.imag
+        r = [re, torch.from_numpy(u.numpy().real), is_view_of(t, re),
+             im, torch.from_numpy(u.numpy().imag), is_view_of(t, im)]
+        a = torch.complex(data(torch, 10), data(torch, 10, seed=3)).to(getattr(torch, dtype))
+        return r + [a[5:].real, a.real[5:], a[5:].imag, a.imag[5:]]
+    same(prog)
