@@ -325,6 +325,32 @@ def test_complex_cannot_require_grad_yet():
         autograd_core.view_as_complex(autograd_core.ones(1, 2, requires_grad=True))
 
 
+_COMPLEX_RESULTS_OF_REAL_LEAVES = [
+    lambda m, x: x * 1j,
+    lambda m, x: x + 1j,
+    lambda m, x: x.to(m.complex64),
+    lambda m, x: x.cfloat(),
+    lambda m, x: m.where(x > 1, x, m.tensor([1j, 2j])),
+    lambda m, x: m.cat([x, m.tensor([1j])]),
+    lambda m, x: m.stack([x, m.tensor([1j, 1])]),
+    lambda m, x: m.zeros(2, dtype=m.complex64).copy_(x),
+    lambda m, x: m.zeros(2, dtype=m.complex64).mul_(x),
+]
+
+
+@pytest.mark.parametrize("i", range(len(_COMPLEX_RESULTS_OF_REAL_LEAVES)))
+def test_complex_result_of_a_tensor_requiring_grad_raises(i):
+    # PyTorch records these (the result requires grad); until complex autograd exists,
+    # an explicit error rather than a result whose gradient is silently dropped
+    f = _COMPLEX_RESULTS_OF_REAL_LEAVES[i]
+    assert f(torch, torch.tensor([1., 2.], requires_grad=True)).requires_grad
+    x = autograd_core.tensor([1., 2.], requires_grad=True)
+    with pytest.raises(NotImplementedError, match="complex"):
+        f(autograd_core, x)
+    with autograd_core.no_grad():
+        assert not f(autograd_core, x).requires_grad
+
+
 def _complex_arrays(spec, case, dtype, seed):
     re = make_arrays(spec, case, "float64", seed)
     im = make_arrays(spec, case, "float64", seed + 1)

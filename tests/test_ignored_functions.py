@@ -70,9 +70,6 @@ EXCLUDED = {
     "torch.is_autocast_ipu_enabled", "torch.is_autocast_xla_enabled",
     # reading a tensor from a file by mmap: no storage type here
     "torch.from_file",
-    # window functions: out of scope for issue 11 (signal processing)
-    "torch.bartlett_window", "torch.blackman_window", "torch.hamming_window",
-    "torch.hann_window", "torch.kaiser_window",
     # private nn.functional helper and the scaled/grouped matmuls of low-precision GPUs
     "nn.functional.assert_int_or_pair", "nn.functional.grouped_mm",
     "nn.functional.scaled_grouped_mm", "nn.functional.scaled_mm",

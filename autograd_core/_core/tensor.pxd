@@ -425,19 +425,27 @@ cdef AccumulateGrad grad_accumulator(Tensor leaf)
 
 
 cdef int refuse_complex_autograd() except -1
+
+
+cdef inline bint recordable_array(cnp.ndarray out) except -1:
+    """Whether an op's result out, with an input that requires grad under grad mode,
+    gets a history: floating point does; a complex result raises, since complex
+    autograd is not built yet and dropping the history would lose the gradient
+    silently (Note [Complex guard]); other dtypes do not."""
+    if is_float_array(out):
+        return True
+    if cnp.PyArray_ISCOMPLEX(out):
+        refuse_complex_autograd()
+    return False
+
+
 cdef inline bint should_record(tuple inputs, cnp.ndarray out) except -1:
     """Whether an op with these inputs records a node for an output of out's dtype:
     grad mode on, an input requires grad, the output is floating point, and not every
-    input is an inference tensor (Note [Inference tensors outside inference mode]).
-    A complex output that would record raises: complex autograd is not built yet, and
-    dropping the history would lose the gradient silently (Note [Complex guard])."""
-    if not (recording() and any_requires_grad(inputs)):
-        return False
-    if is_float_array(out):
-        return not all_inference(inputs)
-    if cnp.PyArray_ISCOMPLEX(out) and not all_inference(inputs):
-        refuse_complex_autograd()
-    return False
+    input is an inference tensor (Note [Inference tensors outside inference mode]);
+    a complex output raises (recordable_array)."""
+    return (recording() and any_requires_grad(inputs) and not all_inference(inputs)
+            and recordable_array(out))
 
 
 cdef inline bint _input_requires_grad(object x) noexcept:

@@ -802,7 +802,7 @@ def gen_node(node, ops_by_name):
     first_out = node_outs[0]
     # should_record(inputs, ...) unrolled: nothing is built when nothing records
     needs = " or ".join(f"_input_requires_grad({p.name})" for p in diff_params) or "False"
-    w(f"    if not (recording() and ({needs}) and is_float_array({first_out}._data)):")
+    w(f"    if not (recording() and ({needs}) and recordable_array({first_out}._data)):")
     w("        return 0")
     # Note [Inference tensors outside inference mode]: every tensor argument counts
     if edge_params:

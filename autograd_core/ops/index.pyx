@@ -723,8 +723,8 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
                 "Index put requires the source and destination dtypes match, got "
                 f"{sd.scalar_name} for the destination and {dtype_of(v._data).scalar_name} for "
                 "the source.")
-    cdef bint graph = recording() and is_float_array(self._data) and (
-        requires_grad_of(self) or requires_grad_of(v))
+    cdef bint graph = recording() and (
+        requires_grad_of(self) or requires_grad_of(v)) and recordable_array(self._data)
     view = _array_steps(self._data, steps)
     # (a value that is the very elements written: PyTorch's copy_ writes nothing)
     cdef bint same = (not adv and v is value and shares_memory(view, v._data)
@@ -1493,8 +1493,8 @@ cdef Tensor _index_put_accumulate_(Tensor self, tuple key, Tensor values):
         warn_expanded_write("index_put_", "tensor[indices] = tensor")
     if cnp.PyArray_SIZE(self._data) and not cnp.PyArray_ISWRITEABLE(self._data):
         write_values(self, self._data)  # raises the read-only memory error
-    cdef bint graph = recording() and is_float_array(self._data) and (
-        requires_grad_of(self) or requires_grad_of(values))
+    cdef bint graph = recording() and (
+        requires_grad_of(self) or requires_grad_of(values)) and recordable_array(self._data)
     region = as_array(region_of(self)[key]) if graph else None
     if fw_active() and is_float_array(self._data):
         # Note [Forward AD]: the values' tangents are added into self's the same way

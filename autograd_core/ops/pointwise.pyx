@@ -2798,14 +2798,15 @@ def _ufunc_entr(x):
     return _libm_values(x, agc_entr)
 
 
-cdef Tensor _special_binary(object x, object y, libm2_fn fn, libm2_fn fn32, str kernel=None):
+cdef Tensor _special_binary(object x, object y, libm2_fn fn, libm2_fn fn32, str kernel,
+                            bint half=False):
     """A binary special function over two operands (one may be a number), promoted as
     PyTorch's (integers and bools compute in the default float), computed by fn, or by
     fn32 for a float32 result (the polynomials' float recurrences); kernel: the name of
-    PyTorch's kernel when it has no float16 loop."""
+    PyTorch's kernel, in its errors for complex and (unless half) float16."""
     cdef dtype rt = float_or_default(result_type((x, y)))
-    if kernel is not None and rt is float16:
-        raise not_implemented_for(kernel, float16)
+    if rt.category == CAT_COMPLEX or (rt is float16 and not half):
+        raise not_implemented_for(kernel, rt)
     cdef libm2_fn f = fn32 if rt.typenum == cnp.NPY_FLOAT else fn
     return make(elementwise_values(lambda a, b: _libm2_values(a, b, f), (x, y), rt))
 
@@ -2825,7 +2826,8 @@ cdef tuple _special_operands(object x, object y, str fname, str xname, str yname
 
 
 cdef Tensor op_special_xlog1py(object self, object other):
-    cdef Tensor result = _special_binary(self, other, agc_xlog1py, agc_xlog1py)
+    cdef Tensor result = _special_binary(self, other, agc_xlog1py, agc_xlog1py, "xlog1py_cpu",
+                                         True)
     if not isinstance(self, Tensor):
         record_SpecialXlog1PyBackward1(result, self, other)
     elif isinstance(other, Tensor):
