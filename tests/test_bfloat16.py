@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
-from tests._diff import same, same_error, torch, graph_desc
+from _diff import same, same_error, torch, graph_desc
 
 import autograd_core as ag
 

@@ -3,7 +3,7 @@ result's dtype, out=, requires_grad, errors) and fftshift / ifftshift (rolls, so
 differentiable with RollBackward0)."""
 import pytest
 
-from tests._diff import data, same, same_error, torch
+from _diff import data, same, same_error, torch
 
 import autograd_core
 

@@ -4,7 +4,7 @@ PyTorch's errors and warnings), and the causal biases of torch.nn.attention.bias
 F.scaled_dot_product_attention's attn_mask (values, gradients, graphs)."""
 import pytest
 
-from tests._diff import catch, data, same, same_error, torch, warns
+from _diff import catch, data, same, same_error, torch, warns
 
 import autograd_core
 # (torch.nn.attention.bias is imported explicitly, in both libraries)
@@ -202,7 +202,7 @@ def test_bias_matches_the_explicit_mask():
 
 
 def warnings_quiet():
-    from tests._diff import no_warnings
+    from _diff import no_warnings
     return no_warnings()
 
 

@@ -63,3 +63,22 @@ def test_every_package_is_listed_in_pyproject():
         if "__init__.py" in files and "__pycache__" not in dirpath:
             found.add(os.path.relpath(dirpath, root).replace(os.sep, "."))
     assert found - listed == set()
+
+
+def test_tests_import_helpers_as_plain_pytest_can():
+    # The README's test command is plain `pytest` from the installed package's checkout:
+    # tests/ is on sys.path (rootdir-relative test modules) but the repository root is
+    # not, so a test importing `tests._diff` passes under `python -m pytest` and fails
+    # to collect in CI; the helpers are imported as top-level modules (`_diff`).
+    here = os.path.dirname(os.path.abspath(__file__))
+    offenders = []
+    for root, _, files in os.walk(here):
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(root, name)
+                with open(path, encoding="utf-8") as f:
+                    for n, line in enumerate(f, 1):
+                        s = line.strip()
+                        if s.startswith(("from tests.", "import tests")):
+                            offenders.append(f"{os.path.relpath(path, here)}:{n}")
+    assert not offenders, offenders

@@ -3,7 +3,7 @@ results (self when nothing changes, unless copy=True), dtypes, graphs, and PyTor
 errors for bad arguments, compared with torch."""
 import pytest
 
-from tests._diff import data, same, same_error
+from _diff import data, same, same_error
 
 import autograd_core
 

@@ -3,7 +3,7 @@ the shared memory and version counter, and its autograd rule (no history: a leaf
 does not require grad, as detach())."""
 import pytest
 
-from tests._diff import same, same_error
+from _diff import same, same_error
 
 import autograd_core as ag
 

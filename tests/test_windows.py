@@ -5,7 +5,7 @@ PyTorch's argument errors."""
 import numpy as np
 import pytest
 
-from tests._diff import same, same_error, torch
+from _diff import same, same_error, torch
 
 import autograd_core
 
