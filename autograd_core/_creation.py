@@ -8,6 +8,7 @@ import numpy as np
 from autograd_core._core import tensor as _core
 from autograd_core._core import dtype as _core_dtype
 from autograd_core._core import random as _random
+from autograd_core.ops import pointwise as _pointwise
 from autograd_core.ops import view as _view
 # (the __torch_function__ protocol of the *_like functions, as the generated wrappers')
 from autograd_core.overrides import _handle_call as _handle_torch_function
@@ -1016,53 +1017,6 @@ def _bartlett(d, n, periodic):
     return w[:n - 1] if periodic else w
 
 
-# Cephes' Chebyshev coefficients of exp(-|x|) I0(x) on [0, 8] (A) and (8, inf) (B),
-# which PyTorch's calc_i0 evaluates in the window's own dtype
-_I0_A = (
-    -4.4153416464793395e-18, 3.3307945188222384e-17, -2.431279846547955e-16,
-    1.715391285555133e-15, -1.1685332877993451e-14, 7.676185498604936e-14,
-    -4.856446783111929e-13, 2.95505266312964e-12, -1.726826291441556e-11,
-    9.675809035373237e-11, -5.189795601635263e-10, 2.6598237246823866e-09,
-    -1.300025009986248e-08, 6.046995022541919e-08, -2.670793853940612e-07,
-    1.1173875391201037e-06, -4.4167383584587505e-06, 1.6448448070728896e-05,
-    -5.754195010082104e-05, 0.00018850288509584165, -0.0005763755745385824,
-    0.0016394756169413357, -0.004324309995050576, 0.010546460394594998,
-    -0.02373741480589947, 0.04930528423967071, -0.09490109704804764, 0.17162090152220877,
-    -0.3046826723431984, 0.6767952744094761,
-)
-_I0_B = (
-    -7.233180487874754e-18, -4.830504485944182e-18, 4.46562142029676e-17,
-    3.461222867697461e-17, -2.8276239805165836e-16, -3.425485619677219e-16,
-    1.7725601330565263e-15, 3.8116806693526224e-15, -9.554846698828307e-15,
-    -4.150569347287222e-14, 1.54008621752141e-14, 3.8527783827421426e-13,
-    7.180124451383666e-13, -1.7941785315068062e-12, -1.3215811840447713e-11,
-    -3.1499165279632416e-11, 1.1889147107846439e-11, 4.94060238822497e-10,
-    3.3962320257083865e-09, 2.266668990498178e-08, 2.0489185894690638e-07,
-    2.8913705208347567e-06, 6.889758346916825e-05, 0.0033691164782556943,
-    0.8044904110141088,
-)
-
-
-def _chbevl32(x, coefficients):
-    """Cephes' chbevl in float32, its multiply-subtract fused as the compiled loop's."""
-    b0, b1, b2 = np.full_like(x, coefficients[0]), np.zeros_like(x), np.zeros_like(x)
-    for c in coefficients[1:]:
-        b2, b1 = b1, b0
-        fused = (x.astype(np.float64) * b1 - b2).astype(np.float32)
-        b0 = fused + np.float32(c)
-    return np.float32(0.5) * (b0 - b2)
-
-
-def _i0_32(x):
-    """I0 of float32 x as PyTorch's scalar calc_i0 computes it in float."""
-    x = np.abs(x)
-    e = np.exp(x.astype(np.float64)).astype(np.float32)    # (expf, correctly rounded)
-    small = e * _chbevl32(x / np.float32(2) - np.float32(2), _I0_A)
-    with np.errstate(all="ignore"):
-        large = e * _chbevl32(np.float32(32) / x - np.float32(2), _I0_B) / np.sqrt(x)
-    return np.where(x <= 8, small, large)
-
-
 def _kaiser(d, n, periodic, beta):
     """PyTorch's kaiser_window kernel: I0(beta sqrt(|1 - ((i - a) / a)^2|)) / I0(beta),
     a = (N - 1) / 2, in d's opmath type."""
@@ -1074,10 +1028,8 @@ def _kaiser(d, n, periodic, beta):
     with np.errstate(all="ignore"):
         t = (a - alpha) / alpha
         arg = b * np.sqrt(np.abs(wide.type(1) - t * t))
-        if wide == np.float32:
-            w = (_i0_32(arg) / _i0_32(np.array([b]))).astype(d)
-        else:
-            w = (np.i0(arg) / np.i0(b)).astype(d)
+        # (the i0 op's values: float32 evaluated in float, as PyTorch's calc_i0)
+        w = (_pointwise._ufunc_i0(arg) / _pointwise._ufunc_i0(np.array([b]))).astype(d)
     return w[:n - 1] if periodic else w
 
 

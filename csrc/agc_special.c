@@ -98,6 +98,29 @@ double agc_modified_bessel_i0(double v)
     return exp(x) * chbevl(32.0 / x - 2.0, I0_B, 25) / sqrt(x);
 }
 
+/* chbevl in float with the coefficients rounded to float, as PyTorch's calc_i0<float>
+ * runs it; x * b1 - b2 is one rounding, as the fused multiply-subtract its compiled
+ * loop uses (exact in double: both products of floats fit) */
+static float chbevlf(float x, const double *c, int len)
+{
+    float b0 = (float)c[0], b1 = 0.0f, b2 = 0.0f;
+    for (int i = 1; i < len; i++) {
+        b2 = b1;
+        b1 = b0;
+        b0 = (float)((double)x * b1 - b2) + (float)c[i];
+    }
+    return 0.5f * (b0 - b2);
+}
+
+float agc_i0f(float v)
+{
+    float x = fabsf(v);
+    float e = (float)exp((double)x);      /* a correctly rounded expf */
+    if (x <= 8.0f)
+        return e * chbevlf(x / 2.0f - 2.0f, I0_A, 30);
+    return e * chbevlf(32.0f / x - 2.0f, I0_B, 25) / sqrtf(x);
+}
+
 double agc_i1e(double v)
 {
     double x = fabs(v), r;

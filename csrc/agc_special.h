@@ -20,6 +20,8 @@ double agc_bessel_j1(double x);
 double agc_bessel_y0(double x);
 double agc_bessel_y1(double x);
 double agc_modified_bessel_i0(double x);
+/* I0 of a float evaluated in float, as PyTorch's float32 i0 and kaiser_window */
+float agc_i0f(float x);
 double agc_modified_bessel_i1(double x);
 double agc_modified_bessel_k0(double x);
 double agc_modified_bessel_k1(double x);

@@ -60,6 +60,7 @@ cdef extern from "agc_special.h" nogil:
     double agc_bessel_y0(double x)
     double agc_bessel_y1(double x)
     double agc_modified_bessel_i0(double x)
+    float agc_i0f(float x)                # in float, as PyTorch's float32 i0
     double agc_modified_bessel_i1(double x)
     double agc_modified_bessel_k0(double x)
     double agc_modified_bessel_k1(double x)

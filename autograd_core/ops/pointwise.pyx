@@ -2671,7 +2671,20 @@ def _ufunc_erfinv(x):
     return _libm_values(x, _erfinv_fn)
 
 
-def _ufunc_i0(x):
+def _ufunc_i0(cnp.ndarray x):
+    """I0: float32 evaluated in float as PyTorch's calc_i0<float> (agc_i0f), the other
+    dtypes through numpy's i0 (Cephes' series in double) rounded to x's dtype."""
+    cdef cnp.ndarray buf
+    cdef float *p
+    cdef Py_ssize_t i, n
+    if cnp.PyArray_TYPE(x) == cnp.NPY_FLOAT:
+        buf = np.array(x, dtype=np.float32, order="C", copy=True)
+        p = <float *>cnp.PyArray_DATA(buf)
+        n = cnp.PyArray_SIZE(buf)
+        with nogil:
+            for i in range(n):
+                p[i] = agc_i0f(p[i])
+        return buf
     with quiet():
         return np.asarray(np.i0(x)).astype(x.dtype, copy=False)
 
