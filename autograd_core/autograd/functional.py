@@ -300,23 +300,32 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
         return _unpack(jac, (outputs_tuple, inputs_tuple))
 
 
+def _standard_basis(tensors):
+    """The standard basis over the tensors' elements taken together, split per tensor:
+    (one (total, numel) matrix per tensor, the numels); row k is 1 at element k of the
+    concatenation (the cotangents of a vectorized reverse Jacobian, the tangents of a
+    forward one)."""
+    numels = [t.numel() for t in tensors]
+    total = sum(numels)
+    basis = []
+    start = 0
+    for t, n in zip(tensors, numels):
+        e = autograd_core.zeros(total, n, dtype=t.dtype)
+        if n:
+            e[start:start + n] = autograd_core.eye(n, dtype=t.dtype)
+        basis.append(e)
+        start += n
+    return basis, numels
+
+
 def _jacrev_vectorized(outputs, inputs, create_graph):
     """The reverse-mode Jacobian in one batched backward pass (PyTorch's vectorize=True:
     autograd.grad with is_grads_batched over the standard basis of the outputs' flattened
     elements; Note [Batched backward])."""
-    sizes = [o.nelement() for o in outputs]
-    total = sum(sizes)
+    basis, sizes = _standard_basis(outputs)
     flat = [o.reshape(-1) for o in outputs]
-    basis = []
-    start = 0
-    for o, n in zip(outputs, sizes):
-        e = autograd_core.zeros(total, n, dtype=o.dtype)
-        if n:
-            e[start:start + n] = autograd_core.eye(n, dtype=o.dtype)
-        basis.append(e)
-        start += n
     pairs = [(f, e) for f, e in zip(flat, basis) if f.requires_grad]
-    if pairs and total:
+    if pairs and sum(sizes):
         vj = autograd_core.autograd.grad(tuple(p[0] for p in pairs), inputs,
                                          tuple(p[1] for p in pairs), retain_graph=True,
                                          create_graph=create_graph, allow_unused=True,
@@ -362,17 +371,7 @@ def _jacfwd(func, inputs, strict=False, vectorize=False):
         raise NotImplementedError(
             "Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
             "only implemented for `vectorize=True`.")
-    numels = tuple(x.numel() for x in inputs)
-    total = sum(numels)
-    # the standard basis: row k is the tangent that is 1 at input element k
-    tangents = []
-    start = 0
-    for x, n in zip(inputs, numels):
-        basis = autograd_core.zeros(total, n, dtype=x.dtype)
-        if n:
-            basis[start:start + n] = autograd_core.eye(n, dtype=x.dtype)
-        tangents.append(basis)
-        start += n
+    tangents, numels = _standard_basis(inputs)
     info = []
 
     def jvp(column):
