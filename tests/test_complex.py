@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 import pytest
 
+from _subprocess import CWD, child_env
 from _diff import Raised, assert_same, catch, norm, same, same_error, sub_name, torch
 import autograd_core
 import op_table
@@ -150,7 +151,7 @@ def test_complex_to_real_cast_warns_once_as_pytorch():
     out = {}
     for m in ("torch", "autograd_core"):
         r = subprocess.run([sys.executable, "-c", prog.format(m=m)], capture_output=True,
-                           text=True, cwd=str(__import__("pathlib").Path(__file__).parent.parent))
+                           text=True, cwd=CWD, env=child_env())
         assert r.returncode == 0, r.stderr
         out[m] = re.sub(r" \(Triggered internally at [^)]*\)", "", sub_name(r.stdout.strip()))
     assert out["torch"] == out["autograd_core"]

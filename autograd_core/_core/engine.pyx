@@ -204,6 +204,12 @@ cdef bint _expandable_to(tuple shape, tuple target):
     return True
 
 
+def expandable_to(shape, target):
+    """Whether a tensor of shape expands (broadcasts) to target: the engine's check of a
+    gradient against its input's shape, for the batched pass's per-sample shapes."""
+    return _expandable_to(tuple(shape), tuple(target))
+
+
 cdef object _run_tensor_hook(object fn, object g):
     """One tensor hook on one gradient (None too, as PyTorch calls Python hooks)."""
     if _batched and g is not None and _batched_impl.is_batched(g):

@@ -432,7 +432,7 @@ class BatchedBackward:
             self.mark(g)
         have = tuple(g.shape)[1:]
         if have != shape:
-            if not _expandable(shape, have):
+            if not _engine.expandable_to(shape, have):
                 raise RuntimeError(
                     f"Function {type(node).__name__} returned an invalid gradient at index "
                     f"{i} - got {list(have)} but expected shape compatible with "
@@ -448,7 +448,7 @@ class BatchedBackward:
 
     def _validate_unbatched(self, node, i, g, shape, dt):
         """An unbatched gradient (the same for every entry), reduced as the engine does."""
-        if not _expandable(shape, tuple(g.shape)):
+        if not _engine.expandable_to(shape, tuple(g.shape)):
             raise RuntimeError(
                 f"Function {type(node).__name__} returned an invalid gradient at index "
                 f"{i} - got {list(g.shape)} but expected shape compatible with "
@@ -653,16 +653,6 @@ def _shift(d, n):
         raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], "
                          f"but got {d})")
     return (d + n if d < 0 else d) + 1 if n else 1
-
-
-def _expandable(shape, target):
-    n, m = len(shape), len(target)
-    if n > m:
-        return False
-    for k in range(1, n + 1):
-        if shape[n - k] != target[m - k] and shape[n - k] != 1:
-            return False
-    return True
 
 
 def run(outputs, grads, retain_graph, create_graph, inputs, allow_unused, size):
