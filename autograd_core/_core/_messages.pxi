@@ -225,6 +225,14 @@ cdef int check_complex_op(str name, object x) except -1:
     return 0
 
 
+cdef inline int check_complex_operands(str name, object a, object b) except -1:
+    """check_complex_args for the two operands of a Tensor operator (Note [Complex
+    guard]): the usual real operands cost two C checks and no tuple."""
+    if complex_scalar_arg(a) or complex_scalar_arg(b):
+        check_complex_args(name, (a, b))
+    return 0
+
+
 cdef int check_complex_args(str name, tuple args) except -1:
     """check_complex_op for a hand-written wrapper: args are its tensor arguments (or
     lists of tensors)."""

@@ -1653,42 +1653,36 @@ cdef class Tensor:
         o = arg_operand(other)
         if o is NotImplemented:
             return _binop_type_error(other, "//", False)
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("floor_divide", (self, other))  # Note [Complex guard]
+        check_complex_operands("floor_divide", self, other)
         return OPS.floor_divide(self, o)
 
     def __rfloordiv__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return _binop_type_error(other, "//", True)
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("floor_divide", (self, other))  # Note [Complex guard]
+        check_complex_operands("floor_divide", self, other)
         return OPS.floor_divide(o, self)
 
     def __ifloordiv__(self, other):
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("floor_divide_", (self, other))  # Note [Complex guard]
+        check_complex_operands("floor_divide_", self, other)
         return OPS.floor_divide_(self, _inplace_operand(other, "//="))
 
     def __mod__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return _binop_type_error(other, "%", False)
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("remainder", (self, other))  # Note [Complex guard]
+        check_complex_operands("remainder", self, other)
         return OPS.remainder(self, o)
 
     def __rmod__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return _binop_type_error(other, "%", True)
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("remainder", (self, other))  # Note [Complex guard]
+        check_complex_operands("remainder", self, other)
         return OPS.remainder(o, self)
 
     def __imod__(self, other):
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("remainder_", (self, other))  # Note [Complex guard]
+        check_complex_operands("remainder_", self, other)
         return OPS.remainder_(self, _inplace_operand(other, "%="))
 
     def __matmul__(self, other):
@@ -1726,105 +1720,90 @@ cdef class Tensor:
         o = arg_operand(other)
         if o is NotImplemented:
             return o
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("bitwise_and", (self, other))  # Note [Complex guard]
+        check_complex_operands("bitwise_and", self, other)
         return OPS.bitwise_and(self, o)
 
     def __rand__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("bitwise_and", (self, other))  # Note [Complex guard]
+        check_complex_operands("bitwise_and", self, other)
         return OPS.bitwise_and(self, o)
 
     def __or__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("bitwise_or", (self, other))  # Note [Complex guard]
+        check_complex_operands("bitwise_or", self, other)
         return OPS.bitwise_or(self, o)
 
     def __ror__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("bitwise_or", (self, other))  # Note [Complex guard]
+        check_complex_operands("bitwise_or", self, other)
         return OPS.bitwise_or(self, o)
 
     def __xor__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("bitwise_xor", (self, other))  # Note [Complex guard]
+        check_complex_operands("bitwise_xor", self, other)
         return OPS.bitwise_xor(self, o)
 
     def __rxor__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("bitwise_xor", (self, other))  # Note [Complex guard]
+        check_complex_operands("bitwise_xor", self, other)
         return OPS.bitwise_xor(self, o)
 
     def __iand__(self, other):
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("bitwise_and_", (self, other))  # Note [Complex guard]
+        check_complex_operands("bitwise_and_", self, other)
         return OPS.bitwise_and_(self, _inplace_operand(other, "&="))
 
     def __ior__(self, other):
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("bitwise_or_", (self, other))  # Note [Complex guard]
+        check_complex_operands("bitwise_or_", self, other)
         return OPS.bitwise_or_(self, _inplace_operand(other, "|="))
 
     def __ixor__(self, other):
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("bitwise_xor_", (self, other))  # Note [Complex guard]
+        check_complex_operands("bitwise_xor_", self, other)
         return OPS.bitwise_xor_(self, _inplace_operand(other, "^="))
 
     def __lshift__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("bitwise_left_shift", (self, other))  # Note [Complex guard]
+        check_complex_operands("bitwise_left_shift", self, other)
         return OPS.bitwise_left_shift(self, o)
 
     def __rlshift__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("bitwise_left_shift", (self, other))  # Note [Complex guard]
+        check_complex_operands("bitwise_left_shift", self, other)
         return OPS.bitwise_left_shift(o, self)
 
     def __ilshift__(self, other):
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("bitwise_left_shift_", (self, other))  # Note [Complex guard]
+        check_complex_operands("bitwise_left_shift_", self, other)
         return OPS.bitwise_left_shift_(self, _inplace_operand(other, "<<="))
 
     def __rshift__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("bitwise_right_shift", (self, other))  # Note [Complex guard]
+        check_complex_operands("bitwise_right_shift", self, other)
         return OPS.bitwise_right_shift(self, o)
 
     def __rrshift__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("bitwise_right_shift", (self, other))  # Note [Complex guard]
+        check_complex_operands("bitwise_right_shift", self, other)
         return OPS.bitwise_right_shift(o, self)
 
     def __irshift__(self, other):
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("bitwise_right_shift_", (self, other))  # Note [Complex guard]
+        check_complex_operands("bitwise_right_shift_", self, other)
         return OPS.bitwise_right_shift_(self, _inplace_operand(other, ">>="))
 
     def __eq__(self, other):
@@ -1843,32 +1822,28 @@ cdef class Tensor:
         o = arg_operand(other)
         if o is NotImplemented:
             return o
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("lt", (self, other))  # Note [Complex guard]
+        check_complex_operands("lt", self, other)
         return OPS.lt(self, o)
 
     def __le__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("le", (self, other))  # Note [Complex guard]
+        check_complex_operands("le", self, other)
         return OPS.le(self, o)
 
     def __gt__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("gt", (self, other))  # Note [Complex guard]
+        check_complex_operands("gt", self, other)
         return OPS.gt(self, o)
 
     def __ge__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return o
-        if complex_scalar_arg(self) or complex_scalar_arg(other):
-            check_complex_args("ge", (self, other))  # Note [Complex guard]
+        check_complex_operands("ge", self, other)
         return OPS.ge(self, o)
 
     def __getitem__(self, key):
