@@ -9,6 +9,8 @@ are None: built for the CPU only.
 """
 import re
 
+from autograd_core._version import __version__ as _release
+
 __all__ = ["__version__", "cuda", "debug", "git_version", "hip", "rocm", "xpu"]
 
 
@@ -55,7 +57,7 @@ class TorchVersion(str):
     __hash__ = str.__hash__
 
 
-__version__ = TorchVersion("0.1.0")
+__version__ = TorchVersion(_release)
 cuda = None
 hip = None
 rocm = None

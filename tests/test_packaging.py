@@ -82,3 +82,36 @@ def test_tests_import_helpers_as_plain_pytest_can():
                         if s.startswith(("from tests.", "import tests")):
                             offenders.append(f"{os.path.relpath(path, here)}:{n}")
     assert not offenders, offenders
+
+
+def _sdist_metadata(tmp_path_factory):
+    out = tmp_path_factory.mktemp("meta")
+    r = subprocess.run([sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir",
+                        str(out), ROOT], cwd=str(out), capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    (archive,) = out.glob("*.tar.gz")
+    with tarfile.open(archive) as tar:
+        (member,) = [m for m in tar.getmembers() if m.name.count("/") == 1
+                     and m.name.endswith("/PKG-INFO")]
+        import email
+        return email.message_from_bytes(tar.extractfile(member).read())
+
+
+def test_metadata_states_license_version_and_python(sdist_names, tmp_path_factory):
+    """Issue 30 item 1: the license travels with the code, the version has one source,
+    and requires-python claims only what is built and tested (the tests use tomllib)."""
+    assert "LICENSE" in sdist_names and "CHANGELOG.md" in sdist_names
+    meta = _sdist_metadata(tmp_path_factory)
+    assert meta["License-Expression"] == "BSD-3-Clause"
+    assert "LICENSE" in meta.get_all("License-File")
+    with open(os.path.join(ROOT, "autograd_core", "_version.py")) as f:
+        namespace = {}
+        exec(f.read(), namespace)
+    assert meta["Version"] == namespace["__version__"]
+    assert meta["Requires-Python"] == ">=3.11"
+    classifiers = meta.get_all("Classifier")
+    assert "Programming Language :: Python :: 3.11" in classifiers
+    assert not any(c.startswith("License ::") for c in classifiers)  # the expression says it
+    assert meta["Author"] or meta["Author-email"]
+    import autograd_core
+    assert str(autograd_core.__version__) == namespace["__version__"]
