@@ -336,6 +336,10 @@ cdef cnp.ndarray _array_from_data(object data, object dtype_arg):
     if isinstance(data, np.ndarray):
         _check_numpy_dtype(data)
         return np.array(data, dtype=d.np_dtype if d is not None else None, copy=True)
+    if hasattr(type(data), "__dlpack__"):
+        # another library's tensor (PyTorch's, say): its values through DLPack, copied
+        arr = array_from_dlpack_capsule(dlpack_capsule_of(data))
+        return np.array(arr, dtype=d.np_dtype if d is not None else None, copy=True)
     sizes = _data_sizes(data)
     if d is None:
         _max_data_depth = sys.getrecursionlimit()
@@ -1345,14 +1349,54 @@ cdef class Tensor:
         return is_zerotensor(self)
 
     def __array__(self, dtype=None, copy=None):
+        """numpy's array protocol (numpy 2's contract): the values as an ndarray sharing
+        memory when it can; ``copy=True`` always copies, ``copy=False`` raises
+        ValueError when a dtype change needs a copy.
+
+        >>> import numpy as np, autograd_core as torch
+        >>> np.asarray(torch.tensor([1.5, 2.0]), dtype=np.float32)
+        array([1.5, 2. ], dtype=float32)
+        """
         if requires_grad_of(self) and agc_grad_enabled():
             raise RuntimeError(MSG_NUMPY_REQUIRES_GRAD)
         if is_zerotensor(self):
             raise RuntimeError(MSG_ZEROTENSOR_NUMPY)
         _check_numpy_exportable(self)
-        if dtype is not None:
-            return self._data.astype(dtype, copy=bool(copy))
-        return self._data.copy() if copy else self._data
+        cdef cnp.ndarray arr = self._data
+        if dtype is not None and np.dtype(dtype) != arr.dtype:
+            if copy is False:
+                raise ValueError("Unable to avoid copy while creating an array as requested.")
+            return arr.astype(dtype)
+        return arr.copy() if copy else arr
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """A numpy ufunc applied to a tensor gives a tensor, as PyTorch's (whose bool
+        results come back as uint8).
+
+        >>> import numpy as np, autograd_core as torch
+        >>> np.exp(torch.tensor([0.0]))
+        tensor([1.])
+        """
+        if array.dtype == np.bool_:
+            array = array.astype(np.uint8)
+        return from_array(np.ascontiguousarray(array) if array.strides and min(array.strides) < 0
+                          else array)
+
+    def __dlpack__(self, *, stream=-1, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule sharing this tensor's memory, for another library's
+        ``from_dlpack`` (Note [DLPack]).
+
+        >>> import numpy as np, autograd_core as torch
+        >>> t = torch.arange(3.)
+        >>> a = np.from_dlpack(t); a[0] = 7
+        >>> t
+        tensor([7., 1., 2.])
+        """
+        return tensor_dlpack(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self):
+        """The DLPack device: (kDLCPU, 0)."""
+        return (DLDeviceType.kDLCPU, 0)
 
     def __len__(self):
         if cnp.PyArray_NDIM(self._data) == 0:
