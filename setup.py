@@ -102,5 +102,14 @@ class BuildExt(build_ext):
             ext.sources = c_ext.sources
         super().run()
 
+    def build_extensions(self):
+        if self.compiler.compiler_type == "msvc":
+            # MSVC takes none of gcc/clang's flags, and gives C11 atomics
+            # (csrc/agc_parallel.c) only when asked (Visual Studio 2022 17.5 and newer)
+            for ext in self.extensions:
+                ext.extra_compile_args = ["/O2", "/std:c11", "/experimental:c11atomics"]
+                ext.extra_link_args = []
+        super().build_extensions()
+
 
 setup(ext_modules=extensions, cmdclass={"build_ext": BuildExt})

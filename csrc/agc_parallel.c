@@ -10,12 +10,20 @@
  * wakes the caller if it sleeps). One loop at a time: a second caller (another Python
  * thread with the GIL released) runs its loop alone. After fork() the child has no
  * workers: they are started again on its first parallel loop. */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L        /* clock_gettime under a strict -std=c11 */
+#endif
 #include "agc_parallel.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+
+#ifdef _WIN32
+#include <windows.h>
+#else
+#include <pthread.h>
 #include <time.h>
+#endif
 
 #define MAX_WORKERS 63
 #define RANGES_PER_THREAD 4            /* a few ranges each: a thread the OS delays is
@@ -25,14 +33,77 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #define CPU_RELAX() __builtin_ia32_pause()
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
+#include <intrin.h>
+#define CPU_RELAX() _mm_pause()
 #else
 #define CPU_RELAX() ((void)0)
 #endif
 
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;      /* workers: a new job */
-static pthread_cond_t finished = PTHREAD_COND_INITIALIZER;  /* the caller: the last range */
+/* The few threading primitives the pool needs, on Win32 or POSIX threads. */
+static void *worker_main(void *arg);
+#ifdef _WIN32
+typedef SRWLOCK mutex_t;
+typedef CONDITION_VARIABLE cond_t;
+#define MUTEX_INIT SRWLOCK_INIT
+#define COND_INIT CONDITION_VARIABLE_INIT
+static void mutex_lock(mutex_t *m) { AcquireSRWLockExclusive(m); }
+static void mutex_unlock(mutex_t *m) { ReleaseSRWLockExclusive(m); }
+static void cond_wait(cond_t *c, mutex_t *m) { SleepConditionVariableSRW(c, m, INFINITE, 0); }
+static void cond_broadcast(cond_t *c) { WakeAllConditionVariable(c); }
+static DWORD WINAPI worker_entry(LPVOID arg) { worker_main(arg); return 0; }
+static int start_worker(int index)     /* 0 on success */
+{
+    HANDLE h = CreateThread(NULL, 0, worker_entry, (LPVOID)(intptr_t)index, 0, NULL);
+    if (h == NULL)
+        return -1;
+    CloseHandle(h);                    /* detached: the worker lives on */
+    return 0;
+}
+static void register_at_fork_once(void) {}   /* no fork() on Windows */
+static int64_t now_ns(void)
+{
+    static LARGE_INTEGER freq;         /* fixed at boot; a racing first read writes the same */
+    LARGE_INTEGER t;
+    if (freq.QuadPart == 0)
+        QueryPerformanceFrequency(&freq);
+    QueryPerformanceCounter(&t);
+    return (int64_t)((double)t.QuadPart * (1e9 / (double)freq.QuadPart));
+}
+#else
+typedef pthread_mutex_t mutex_t;
+typedef pthread_cond_t cond_t;
+#define MUTEX_INIT PTHREAD_MUTEX_INITIALIZER
+#define COND_INIT PTHREAD_COND_INITIALIZER
+static void mutex_lock(mutex_t *m) { pthread_mutex_lock(m); }
+static void mutex_unlock(mutex_t *m) { pthread_mutex_unlock(m); }
+static void cond_wait(cond_t *c, mutex_t *m) { pthread_cond_wait(c, m); }
+static void cond_broadcast(cond_t *c) { pthread_cond_broadcast(c); }
+static int start_worker(int index)     /* 0 on success */
+{
+    pthread_attr_t attr;
+    pthread_t th;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    const int rc = pthread_create(&th, &attr, worker_main, (void *)(intptr_t)index);
+    pthread_attr_destroy(&attr);
+    return rc;
+}
+static void after_fork_in_child(void);
+static void register_at_fork(void) { pthread_atfork(NULL, NULL, after_fork_in_child); }
 static pthread_once_t at_fork_once = PTHREAD_ONCE_INIT;
+static void register_at_fork_once(void) { pthread_once(&at_fork_once, register_at_fork); }
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+#endif
+
+static mutex_t mu = MUTEX_INIT;
+static cond_t wake = COND_INIT;        /* workers: a new job */
+static cond_t finished = COND_INIT;    /* the caller: the last range */
 
 static atomic_int num_threads = 1;
 static int started;                    /* workers running (under mu) */
@@ -49,13 +120,6 @@ static void *job_ctx;
 static ptrdiff_t job_n, job_chunk, job_ranges;
 static int job_workers;                /* workers 0..job_workers-1 take part */
 
-static int64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* Claim and run ranges of job `job` until none is left. */
 static void run_ranges(uint64_t job)
 {
@@ -71,9 +135,9 @@ static void run_ranges(uint64_t job)
         const ptrdiff_t b = (ptrdiff_t)(t & 0xffffffffu) * chunk;
         fn(ctx, b, b + chunk < n ? b + chunk : n);
         if (atomic_fetch_sub(&ranges_left, 1) == 1 && atomic_load(&caller_sleeping)) {
-            pthread_mutex_lock(&mu);
-            pthread_cond_broadcast(&finished);
-            pthread_mutex_unlock(&mu);
+            mutex_lock(&mu);
+            cond_broadcast(&finished);
+            mutex_unlock(&mu);
         }
         t = atomic_load(&ticket);
     }
@@ -94,12 +158,12 @@ static void *worker_main(void *arg)
             }
         }
         if (job == seen) {
-            pthread_mutex_lock(&mu);
+            mutex_lock(&mu);
             atomic_fetch_add(&sleeping, 1);
             while ((job = atomic_load(&ticket) >> 32) == seen)
-                pthread_cond_wait(&wake, &mu);
+                cond_wait(&wake, &mu);
             atomic_fetch_sub(&sleeping, 1);
-            pthread_mutex_unlock(&mu);
+            mutex_unlock(&mu);
         }
         seen = job;
         if (index < job_workers)
@@ -108,6 +172,7 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+#ifndef _WIN32
 static void after_fork_in_child(void)
 {
     /* only the forking thread lives on: no workers, no job, fresh locks */
@@ -119,33 +184,21 @@ static void after_fork_in_child(void)
     atomic_store(&caller_sleeping, 0);
     atomic_store(&busy, 0);
 }
-
-static void register_at_fork(void)
-{
-    pthread_atfork(NULL, NULL, after_fork_in_child);
-}
+#endif
 
 /* Start workers up to `want`; returns how many run. */
 static int ensure_workers(int want)
 {
     if (want > MAX_WORKERS)
         want = MAX_WORKERS;
-    pthread_mutex_lock(&mu);
+    mutex_lock(&mu);
     if (started < want) {
-        pthread_once(&at_fork_once, register_at_fork);
-        pthread_attr_t attr;
-        pthread_attr_init(&attr);
-        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-        while (started < want) {
-            pthread_t th;
-            if (pthread_create(&th, &attr, worker_main, (void *)(intptr_t)started) != 0)
-                break;                 /* fewer threads: the loops still complete */
-            started++;
-        }
-        pthread_attr_destroy(&attr);
+        register_at_fork_once();
+        while (started < want && start_worker(started) == 0)
+            started++;                 /* on failure fewer threads: the loops still complete */
     }
     const int have = started;
-    pthread_mutex_unlock(&mu);
+    mutex_unlock(&mu);
     return have;
 }
 
@@ -182,9 +235,9 @@ void agc_parallel_for(ptrdiff_t n, ptrdiff_t grain, agc_range_fn fn, void *ctx)
     const uint64_t job = ((atomic_load(&ticket) >> 32) + 1) & 0xffffffffu;
     atomic_store(&ticket, job << 32);              /* publishes the job */
     if (atomic_load(&sleeping)) {
-        pthread_mutex_lock(&mu);
-        pthread_cond_broadcast(&wake);
-        pthread_mutex_unlock(&mu);
+        mutex_lock(&mu);
+        cond_broadcast(&wake);
+        mutex_unlock(&mu);
     }
     run_ranges(job);
     if (atomic_load(&ranges_left)) {
@@ -195,12 +248,12 @@ void agc_parallel_for(ptrdiff_t n, ptrdiff_t grain, agc_range_fn fn, void *ctx)
                 break;
         }
         if (atomic_load(&ranges_left)) {
-            pthread_mutex_lock(&mu);
+            mutex_lock(&mu);
             atomic_store(&caller_sleeping, 1);
             while (atomic_load(&ranges_left))
-                pthread_cond_wait(&finished, &mu);
+                cond_wait(&finished, &mu);
             atomic_store(&caller_sleeping, 0);
-            pthread_mutex_unlock(&mu);
+            mutex_unlock(&mu);
         }
     }
     atomic_store(&busy, 0);

@@ -1,4 +1,4 @@
-/* Intra-op parallelism for the C loops: a small pool of pthreads and a parallel-for.
+/* Intra-op parallelism for the C loops: a small thread pool and a parallel-for.
  *
  * Compiled into one extension module only (autograd_core._core.tensor): the pool and
  * the thread count exist once per process. The modules whose loops use it

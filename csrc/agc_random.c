@@ -9,7 +9,11 @@
 
 /* The results must not depend on the compiler: no contraction of a * b + c into one
  * rounding except where written as fma (also inside the FMA-targeted functions below). */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF           /* clang ignores GCC's optimize pragma */
+#elif defined(__GNUC__)
 #pragma GCC optimize("fp-contract=off")
+#endif
 
 /* Functions run only when the CPU has AVX2 and FMA (PyTorch's vectorised kernels run
  * there too): compiled for it so that fmaf is one instruction, not a library call. */

@@ -399,7 +399,7 @@ double agc_airy_ai(double x)
         double zeta = -2.0 * x * sqrt(-x) / 3.0, z = 1.0 / zeta, zz = z * z;
         double f = 1.0 + zz * polevl(zz, AI_AFN, 8) / polevl(zz, AI_AFD, 8);
         double g = z * polevl(zz, AI_AGN, 10) / polevl(zz, AI_AGD, 9);
-        double t = zeta + 0.25 * M_PI;
+        double t = zeta + 0.78539816339744830962;   /* + pi/4 (M_PI is POSIX, not C) */
         return INV_SQRT_PI / sqrt(sqrt(-x)) * (sin(t) * f - cos(t) * g);
     }
     if (x >= 2.09) {

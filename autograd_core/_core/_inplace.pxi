@@ -262,10 +262,7 @@ cdef bint is_non_overlapping_and_dense(cnp.ndarray x):
 # empty_like/clone of a tensor that is not dense (infer_dense_strides) is the same sort
 # over one input (dense_order); ops that write into empty_like(self) use as_preserved.
 
-cdef extern from "numpy/arrayobject.h":
-    # (commented out in numpy's own .pxd) steals a reference to descr
-    object PyArray_NewFromDescr(object subtype, object descr, int nd, cnp.npy_intp *dims,
-                                cnp.npy_intp *strides, void *data, int flags, object obj)
+from autograd_core._core.numpy_api cimport strided_array_over
 
 cdef enum:
     ITER_MAX_OPERANDS = 8      # inputs of one elementwise op (where, addcmul, clamp: 3)
@@ -353,13 +350,8 @@ cdef cnp.ndarray empty_strided(int nd, cnp.npy_intp *dims, const cnp.npy_intp *e
     cdef cnp.npy_intp item = cnp.PyArray_ITEMSIZE(buf)
     for i in range(nd):
         strides[i] = elem_strides[i] * item
-    descr = <object>cnp.PyArray_DESCR(buf)
-    Py_INCREF(descr)
-    cdef cnp.ndarray out = PyArray_NewFromDescr(np.ndarray, descr, nd, dims, strides,
-                                                cnp.PyArray_DATA(buf), cnp.NPY_ARRAY_WRITEABLE,
-                                                None)
-    cnp.set_array_base(out, buf)
-    return out
+    return strided_array_over(buf, <cnp.dtype>cnp.PyArray_DESCR(buf), nd, dims, strides,
+                              cnp.PyArray_DATA(buf), True)
 
 
 cdef void dense_order(cnp.ndarray x, cnp.npy_intp *out) noexcept:
@@ -440,13 +432,8 @@ cdef cnp.ndarray as_contiguous(cnp.ndarray values):
         strides[i] = cur
         if cnp.PyArray_DIM(values, i) > 1:
             cur *= cnp.PyArray_DIM(values, i)
-    descr = <object>cnp.PyArray_DESCR(values)
-    Py_INCREF(descr)
-    cdef cnp.ndarray out = PyArray_NewFromDescr(
-        np.ndarray, descr, nd, cnp.PyArray_DIMS(values), strides, cnp.PyArray_DATA(values),
-        cnp.NPY_ARRAY_WRITEABLE if cnp.PyArray_ISWRITEABLE(values) else 0, None)
-    cnp.set_array_base(out, values)
-    return out
+    return strided_array_over(values, <cnp.dtype>cnp.PyArray_DESCR(values), nd,
+                              cnp.PyArray_DIMS(values), strides, cnp.PyArray_DATA(values), True)
 
 
 cdef int suggested_format(cnp.ndarray x) noexcept:

@@ -18,12 +18,8 @@ the varargs methods (x.view(2, 3)) and overloads.
 """
 include "_prelude.pxi"
 
-from cpython.ref cimport Py_INCREF
 
-cdef extern from "numpy/arrayobject.h":
-    # (commented out in numpy's own .pxd) steals a reference to descr
-    object PyArray_NewFromDescr(object subtype, object descr, int nd, cnp.npy_intp *dims,
-                                cnp.npy_intp *strides, void *data, int flags, object obj)
+from autograd_core._core.numpy_api cimport strided_array_over
 
 
 # ================================================================ helpers
@@ -62,13 +58,8 @@ cdef cnp.ndarray _strided_view(cnp.ndarray x, int n, cnp.npy_intp *dims, cnp.npy
                                bint writeable):
     """A view of x's memory with the given sizes and byte strides (writeable only if x
     is and writeable is set)."""
-    descr = <object>cnp.PyArray_DESCR(x)
-    Py_INCREF(descr)
-    cdef int flags = cnp.NPY_ARRAY_WRITEABLE if writeable and cnp.PyArray_ISWRITEABLE(x) else 0
-    cdef cnp.ndarray out = PyArray_NewFromDescr(np.ndarray, descr, n, dims, strides,
-                                                cnp.PyArray_DATA(x), flags, None)
-    cnp.set_array_base(out, x)
-    return out
+    return strided_array_over(x, <cnp.dtype>cnp.PyArray_DESCR(x), n, dims, strides,
+                              cnp.PyArray_DATA(x), writeable)
 
 
 cdef object _viewed(cnp.ndarray x, tuple shape):
@@ -215,13 +206,8 @@ cdef Tensor op_view_dtype(Tensor self, dtype d):
         byte_strides[i] = cnp.PyArray_STRIDES(x)[i]
     dims[ndim - 1] = dims[ndim - 1] * new_size // want
     byte_strides[ndim - 1] = want
-    descr = d.np_dtype
-    Py_INCREF(descr)
-    cdef int flags = cnp.NPY_ARRAY_WRITEABLE if cnp.PyArray_ISWRITEABLE(x) else 0
-    cdef cnp.ndarray out = PyArray_NewFromDescr(np.ndarray, descr, ndim, dims, byte_strides,
-                                                cnp.PyArray_DATA(x), flags, None)
-    cnp.set_array_base(out, x)
-    return make_alias(self, out)
+    return make_alias(self, strided_array_over(x, d.np_dtype, ndim, dims, byte_strides,
+                                               cnp.PyArray_DATA(x), True))
 
 
 def _pym_view(self, *shape, size=None, **kwargs):
@@ -1618,14 +1604,9 @@ cdef cnp.ndarray _as_strided_values(Tensor self, tuple size, tuple stride, objec
     for i in range(n):
         dims[i] = size[i]
         strides[i] = stride[i] * item
-    descr = <object>cnp.PyArray_DESCR(rd)
-    Py_INCREF(descr)
-    cdef cnp.ndarray out = PyArray_NewFromDescr(
-        np.ndarray, descr, n, dims, strides,
-        <char *>cnp.PyArray_DATA(rd) + (off * item if required else 0),
-        cnp.NPY_ARRAY_WRITEABLE if cnp.PyArray_ISWRITEABLE(rd) else 0, None)
-    cnp.set_array_base(out, rd)
-    return out
+    return strided_array_over(rd, <cnp.dtype>cnp.PyArray_DESCR(rd), n, dims, strides,
+                              <char *>cnp.PyArray_DATA(rd) + (off * item if required else 0),
+                              True)
 
 
 cdef Py_ssize_t _storage_offset_of(Tensor self, object offset):
