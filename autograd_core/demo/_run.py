@@ -1,6 +1,7 @@
 """The demonstration: train an MLP and a small CNN on the shipped 8x8 digits with plain
 PyTorch code run by autograd_core, report test accuracy, run the benchmark table, and
-write PNG plots of the training curves and the benchmark ratios.
+write PNG plots of the training curves and the benchmark ratios, and the MLP's autograd
+graph (DOT text, and SVG where graphviz's dot program is installed).
 
     autograd-core-demo                 # or: python -m autograd_core.demo
     autograd-core-demo --quick         # a shortened run (seconds): fewer epochs, 2 workloads
@@ -22,6 +23,7 @@ import os
 import contextlib
 import platform
 import shutil
+import subprocess
 import sys
 import textwrap
 import time
@@ -295,6 +297,24 @@ def plot_benchmark(plt, bench, path):
 
 # --------------------------------------------------------------------------- main
 
+def write_graph(model, x, y, stem):
+    """The autograd graph of one training step's loss (autograd_core.utils.viz.make_dot)
+    as DOT text, and as SVG when graphviz's dot program is installed. Returns the paths."""
+    from autograd_core.utils.viz import make_dot
+
+    loss = torch.nn.functional.cross_entropy(model(x), y)
+    dot = make_dot(loss, params=dict(model.named_parameters()))
+    source = getattr(dot, "source", dot)
+    paths = [stem + ".dot"]
+    with open(paths[0], "w") as f:
+        f.write(source)
+    if shutil.which("dot"):
+        r = subprocess.run(["dot", "-Tsvg", "-o", stem + ".svg", paths[0]], capture_output=True)
+        if r.returncode == 0:
+            paths.append(stem + ".svg")
+    return paths
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="autograd-core-demo", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -352,7 +372,7 @@ def main(argv=None) -> int:
     print("\n[2/3] training: Adam, cosine learning-rate schedule, cross-entropy, batch 32"
           + ("\n      (numpy's BLAS on 1 thread: the matrices are small)" if threadpoolctl else ""))
     configs = [("MLP", MLP, 3 if args.quick else 30, 3e-3), ("CNN", CNN, 2 if args.quick else 20, 3e-3)]
-    runs, timings = [], {}
+    runs, timings, trained = [], {}, {}
     for name, cls, epochs, lr in configs:
         model = cls()
         n_params = sum(p.numel() for p in model.parameters())
@@ -371,6 +391,7 @@ def main(argv=None) -> int:
               f"after {timings[name]:.1f} s, {steps / timings[name]:.0f} steps/s including evaluation")
         runs.append((name, hist, test_acc))
         last_model = model
+        trained[name] = model
     with torch.no_grad():
         last_model.eval()
         preds = last_model(tx[:20]).argmax(dim=1).tolist()
@@ -404,6 +425,8 @@ def main(argv=None) -> int:
 
     # -- plots
     if want_plots:
+        os.makedirs(out, exist_ok=True)
+        written += write_graph(trained["MLP"], tx[:32], ty[:32], os.path.join(out, "mlp_graph"))
         if plt is None:
             print("\nplots: skipped, matplotlib is not installed (pip install matplotlib)")
         else:
