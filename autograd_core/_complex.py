@@ -5,8 +5,20 @@ with PyTorch's error for that op (``COMPLEX_MESSAGES``) or its generic
 ``"<op>" not implemented for 'ComplexFloat'``. An op is listed once its values on
 complex inputs were compared with PyTorch's (tests/test_complex.py runs the whole op
 table on complex inputs and fails when a listed op differs or an unlisted one computes).
-Autograd through complex values is not implemented yet: a complex tensor cannot require
-grad.
+
+Autograd through complex values (Note [Complex autograd] in _core/_messages.pxi) follows
+PyTorch's convention: the gradient of a real loss with respect to a complex input is the
+conjugate Wirtinger derivative PyTorch returns, and the derivative formulas carry
+PyTorch's conjugations. Only the ops of ``COMPLEX_AUTOGRAD_OPS`` record a history with a
+complex input or result (tests/test_complex_autograd.py compares their gradients with
+PyTorch's); any other op raises NotImplementedError naming it rather than return a
+gradient that could be wrong.
+
+>>> import autograd_core as torch
+>>> z = torch.tensor([1 + 2j], requires_grad=True)
+>>> (z * z.conj()).real.sum().backward()
+>>> z.grad
+tensor([2.+4.j])
 
 >>> import autograd_core as torch
 >>> torch.exp(torch.tensor([1j])).dtype
@@ -91,3 +103,25 @@ COMPLEX_MESSAGES = {
 }
 
 _tensor.set_complex_ops(COMPLEX_OPS, COMPLEX_MESSAGES)
+
+# Ops whose derivatives take complex values (Note [Complex autograd]), by the op names of
+# the derivative table (an in-place variant records its op's node) and of the
+# hand-written recorders (cat, stack, split, unbind, copy_, index_put_). Not listed (they
+# raise on complex values requiring grad): the ops whose formulas have no conjugations
+# yet, e.g. tanh_backward / sigmoid_backward (so a double backward through tanh or
+# sigmoid refuses) and mul_scalar.
+COMPLEX_AUTOGRAD_OPS = frozenset("""
+add sub rsub mul div _div_mode add_scalar div_scalar neg reciprocal pow
+exp exp2 expm1 log log2 log10 sqrt rsqrt sin cos tan sinh cosh tanh
+sigmoid abs sgn angle conj real imag view_as_real view_as_complex
+complex polar _to_copy clone copy_ where positive
+sum mean sum_to cumsum trace
+mm bmm mv dot vdot addmm addmv linalg_inv_ex outer
+view reshape _reshape_alias _unsafe_view view_as reshape_as flatten unflatten squeeze
+unsqueeze transpose t permute movedim moveaxis swapaxes alias expand expand_as
+broadcast_to select select_backward slice slice_backward narrow diagonal
+diagonal_backward flip roll repeat tril triu cat stack split unbind index_select gather
+masked_fill index_put_ _getitem _index_put_impl unfold unfold_backward
+""".split())
+
+_tensor.set_complex_grad_ops(COMPLEX_AUTOGRAD_OPS)

@@ -166,7 +166,7 @@ def _new_size(fname, args):
 
 def _new_leaf(self, arr, requires_grad):
     t = _core.from_array(arr)
-    if requires_grad and not t.is_floating_point():
+    if requires_grad and not (t.is_floating_point() or t.is_complex()):
         raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                            "gradients")
     return t.requires_grad_(requires_grad) if requires_grad else t

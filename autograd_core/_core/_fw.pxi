@@ -109,7 +109,7 @@ cdef int fw_prepare(tuple outputs, tuple inputs) except -1:
         return 0
     for o in outputs:
         # (an output that is an input keeps its tangent: the formula reads it)
-        if (isinstance(o, Tensor) and is_float_array((<Tensor>o)._data)
+        if (isinstance(o, Tensor) and is_grad_array((<Tensor>o)._data)
                 and not any([o is x for x in inputs])):
             (<Tensor>o)._fw = _new_fw(None, gen)
     return 0
@@ -192,7 +192,7 @@ cdef int fw_finish(Tensor result, object tangent) except -1:
     cast to result's dtype unless it is a wider floating dtype (Note [Zero tangents of
     numbers]); a ZeroTensor becomes an ordinary tensor (a tangent can be written in
     place); none for a non-floating result."""
-    if not is_float_array(result._data):
+    if not is_grad_array(result._data):
         return 0
     if tangent is None:
         return 0
@@ -263,7 +263,7 @@ cdef int fw_inplace(Tensor self, Tensor result) except -1:
     st = fw_grad_of(self)
     if rt is None and st is None:
         return 0
-    if not is_float_array(self._data):
+    if not is_grad_array(self._data):
         return 0
     with FwSuspend():
         if st is None:

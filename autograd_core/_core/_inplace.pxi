@@ -980,7 +980,8 @@ cdef int record_as_strided(Tensor result, Tensor input, cnp.ndarray region, tupl
                            tuple stride, Py_ssize_t storage_offset, bint inplace) except -1:
     """Record as_strided's node (AsStridedBackward0; AsStridedBackward1 in place):
     region holds, per element of result, its flat index in input (region_within)."""
-    if not (agc_recording() and requires_grad_of(input) and is_float_array(result._data)):
+    if not (agc_recording() and requires_grad_of(input)
+            and recordable_array(result._data, "as_strided")):
         return 0
     cdef AsStridedBackward0 node = (AsStridedBackward1.__new__(AsStridedBackward1) if inplace
                                     else AsStridedBackward0.__new__(AsStridedBackward0))

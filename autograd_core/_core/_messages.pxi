@@ -9,9 +9,6 @@ cdef str MSG_BACKWARD_TWICE = (
     "retain_graph=True if you need to backward through the graph a second time or if "
     "you need to access saved tensors after calling backward.")
 
-cdef str MSG_COMPLEX_AUTOGRAD = (
-    "autograd_core does not differentiate complex tensors yet: a complex tensor cannot "
-    "require gradients")
 cdef str MSG_NOT_FLOAT_GRAD = (
     "Only Tensors of floating point and complex dtype can require gradients")
 cdef str MSG_NOT_FLOAT_GRAD_SETTER = (
@@ -118,9 +115,54 @@ cdef object not_implemented_for(str kernel, dtype d):
     return NotImplementedError(f"\"{kernel}\" not implemented for '{d.scalar_name}'")
 
 
-cdef int refuse_complex_autograd() except -1:
-    """Raise for an op whose complex result would need a history (Note [Complex guard])."""
-    raise NotImplementedError(MSG_COMPLEX_AUTOGRAD)
+# Note [Complex autograd]
+# Complex values get a history only through the ops whose derivative formulas carry
+# PyTorch's conjugations and were compared with PyTorch's gradients (the set
+# COMPLEX_AUTOGRAD_OPS of autograd_core/_complex.py, installed here at import). Every
+# recorder asks check_complex_grad before it records a node that has a complex input or
+# output: a generated _rec_<Node> (ops/_codegen.py) when its result is complex
+# (recordable_array: the one type-number test a real op already makes) or, once
+# complex_grad_flag is set, when an input is complex; a hand-written recorder through
+# should_record. Any other op raises (never a silently wrong gradient). The flag is
+# set when a complex tensor first requires grad or gets a history, so real programs
+# pay one C int test per recorded node. Formulas conjugate with cj() (tensor.pxd):
+# the tensor itself for a real tensor or number, conj() for a complex one.
+cdef set _complex_grad_ops = set()
+cdef int _complex_grad_flag = 0
+
+
+def set_complex_grad_ops(ops):
+    """Install the names of the ops that differentiate complex values (Note [Complex
+    autograd]; autograd_core/_complex.py, at import)."""
+    global _complex_grad_ops
+    _complex_grad_ops = set(ops)
+
+
+def complex_grad_ops():
+    """The names of the ops whose derivatives take complex values (Note [Complex
+    autograd])."""
+    return frozenset(_complex_grad_ops)
+
+
+cdef const int *complex_grad_flag() noexcept:
+    return &_complex_grad_flag
+
+
+cdef void note_complex_grad() noexcept:
+    global _complex_grad_flag
+    _complex_grad_flag = 1
+
+
+cdef int check_complex_grad(str op) except -1:
+    """Raise unless op (None: a recorder that names none) differentiates complex values
+    (Note [Complex autograd])."""
+    global _complex_grad_flag
+    if op is None or op not in _complex_grad_ops:
+        raise NotImplementedError(
+            f"the derivative for '{op if op is not None else 'this op'}' is not "
+            "implemented for complex tensors.")
+    _complex_grad_flag = 1
+    return 0
 
 
 cdef object fw_grad_size_error(tuple shape, tuple grad_shape):

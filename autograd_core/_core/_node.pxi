@@ -327,7 +327,7 @@ cdef Tensor _unpack_output_values(Node owner, cnp.ndarray values, VersionCounter
     t._vc = vc  # None: owner makes it when needed (Note [Counters made by the node])
     if vc is not None and vc.version != version:
         raise modified_error(t, version, owner, output_nr)
-    if agc_grad_enabled() and is_float_array(values):
+    if agc_grad_enabled() and is_grad_array(values):
         # Only create_graph needs the history; without it the value is a constant.
         t._grad_fn = owner
         t._output_nr = output_nr
@@ -402,7 +402,7 @@ cdef Tensor unpack_output(Node owner, object obj, VersionCounter vc, int output_
     if is_released(owner) or obj is None:
         raise RuntimeError(MSG_BACKWARD_TWICE)
     if vc is None and not formula and not (agc_grad_enabled()
-                                           and is_float_array(<cnp.ndarray>obj)):
+                                           and is_grad_array(<cnp.ndarray>obj)):
         # the tensor will not have owner as its grad_fn, the link to the counter
         # owner makes on need (Note [Counters made by the node]): made now
         vc = inline_counter(owner, obj, vc, output_nr)
@@ -439,11 +439,11 @@ cdef Tensor _unpack_hooked(SavedTensor saved, Node owner):
         return <Tensor>r
     cdef Tensor t = make((<Tensor>r)._data)
     cdef Node grad_fn = owner if saved.is_output else h.grad_fn
-    if grad_fn is not None and is_float_array(t._data):
+    if grad_fn is not None and is_grad_array(t._data):
         t._grad_fn = grad_fn
         t._output_nr = saved.output_nr
         t._requires_grad = True
-    elif h.requires_grad and is_float_array(t._data):
+    elif h.requires_grad and is_grad_array(t._data):
         t._requires_grad = True
         if h.accumulator is not None:
             t._accumulator = weakref.ref(h.accumulator)
@@ -1154,7 +1154,7 @@ cdef int record_outputs(Node node, tuple outputs, tuple inputs) except -1:
         if o is None:
             continue
         t = <Tensor>o
-        if not is_float_array(t._data):
+        if not is_grad_array(t._data):
             continue
         keep_counter(t)  # Note [Counters made by the node]
         t._grad_fn = node

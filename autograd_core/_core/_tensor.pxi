@@ -360,7 +360,8 @@ def legacy_array_from_data(data, d):
 cdef void _check_requires_grad_dtype(Tensor t, bint flag, str msg=MSG_NOT_FLOAT_GRAD) except *:
     if flag and not dtype_of(t._data).is_floating_point:
         if cnp.PyArray_ISCOMPLEX(t._data):
-            raise NotImplementedError(MSG_COMPLEX_AUTOGRAD)
+            note_complex_grad()  # Note [Complex autograd]
+            return
         raise RuntimeError(msg)
 
 
@@ -1093,7 +1094,7 @@ cdef class Tensor:
     def data(self, value):
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
-        if self._requires_grad and not is_float_array((<Tensor>value)._data):
+        if self._requires_grad and not is_grad_array((<Tensor>value)._data):
             raise RuntimeError("data set to a tensor that requires gradients must be floating "
                                "point or complex dtype")
         keep_counter(self)  # the counter stays (Note [Counters made by the node])

@@ -64,6 +64,12 @@ cdef inline bint is_complex_array(cnp.ndarray arr) noexcept:
     return cnp.PyArray_ISCOMPLEX(arr)
 
 
+cdef inline bint is_grad_array(cnp.ndarray arr):
+    """Whether arr's dtype can carry a gradient: floating or complex (Note [Complex
+    autograd] in _core/_messages.pxi)."""
+    return is_float_array(arr) or cnp.PyArray_ISCOMPLEX(arr)
+
+
 cdef dtype to_dtype(object d)
 cdef dtype dtype_from_numpy(object np_dtype)
 cdef int promote_rank(int a, int b) noexcept

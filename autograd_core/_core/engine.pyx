@@ -18,7 +18,7 @@ cimport numpy as cnp
 from libc.stdint cimport int32_t
 
 from autograd_core._core.csrc cimport *
-from autograd_core._core.dtype cimport dtype, dtype_of
+from autograd_core._core.dtype cimport dtype, dtype_of, dtype_from_numpy, CAT_COMPLEX
 from autograd_core._core.tensor cimport (
     grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, OPS, AccumulateGrad, Node, NodeExtra,
     Tensor, TensorHook, input_meta_of, next_edge, next_nrs_of,
@@ -133,6 +133,10 @@ cdef tuple _make_root_grads(tuple tensors, tuple grads):
                     "edges made by autograd.graph.get_gradient_edge; pass its gradient")
             if shape_numel(meta[0]) != 1:
                 raise RuntimeError(MSG_IMPLICIT_GRAD)
+            if meta[1].kind == "c":
+                raise RuntimeError(
+                    "grad can be implicitly created only for real scalar outputs but got "
+                    f"{dtype_from_numpy(meta[1])}")
             # the seed gradient, an ATen op of PyTorch's backward() (Note [Op hook])
             seed = None
             if profiler_enabled:  # (no node follows it: no sequence number)
@@ -156,6 +160,12 @@ cdef tuple _make_root_grads(tuple tensors, tuple grads):
                 f"{Size(shape_of((<Tensor>g)._data))!r} and output[{i}] has a shape of "
                 f"{Size(meta[0])!r}.")
         if (<Tensor>g)._data.dtype != meta[1]:
+            if cnp.PyArray_ISCOMPLEX((<Tensor>g)._data) != (meta[1].kind == "c"):
+                raise RuntimeError(
+                    "For complex Tensors, both grad_output and output are required to have "
+                    f"the same dtype. Mismatch in dtype: grad_output[{i}] has a dtype of "
+                    f"{dtype_of((<Tensor>g)._data)} and output[{i}] has a dtype of "
+                    f"{dtype_from_numpy(meta[1])}.")
             g = make((<Tensor>g)._data.astype(meta[1]))  # PyTorch casts the seed
         out.append(g)
     return tuple(out)
@@ -186,6 +196,12 @@ cdef Tensor _validate_grad(Node node, Py_ssize_t i, Tensor g):
                 f"{shape_str(shape)}")
         g = OPS.sum_to(g, shape)
     if dtype_of(g._data) is not dt:
+        if cnp.PyArray_ISCOMPLEX(g._data) and (<dtype>dt).category != CAT_COMPLEX:
+            # a real input of an op with a complex result takes the real part of its
+            # gradient (PyTorch's handle_r_to_c; Note [Complex autograd])
+            g = OPS.real(g)
+            if dtype_of(g._data) is dt:
+                return g
         nxt = next_edge(node, i)
         if isinstance(nxt, AccumulateGrad) and (<AccumulateGrad>nxt).var._grad_dtype is not None:
             # the leaf's grad_dtype stands for its dtype (accumulate_into casts to it)

@@ -17,7 +17,7 @@ named "<Function>Backward" (the name users see in grad_fn).
 """
 cimport numpy as cnp
 
-from autograd_core._core.dtype cimport dtype_of
+from autograd_core._core.dtype cimport dtype_of, is_grad_array
 cimport cython
 
 from autograd_core._core.tensor cimport (
@@ -283,7 +283,7 @@ def function_apply(fn_cls, tuple args, dict kwargs):
         is_input = id(t) in input_ids
         is_dirty = id(t) in dirty_ids
         differentiable = (record and id(t) not in nondiff
-                          and dtype_of(t._data).is_floating_point)
+                          and is_grad_array(t._data))
         meta.append((shape_of(t._data), dtype_of(t._data)))
         if not differentiable:
             if not t._requires_grad:
@@ -416,8 +416,8 @@ cdef int _forward_ad(FunctionNode ctx, fn_cls, tuple args, tuple outs, list new_
     for i in range(len(outs)):
         raw = outs[i]
         gi = grads[i]
-        if not isinstance(raw, Tensor) or id(raw) in nondiff or not dtype_of(
-                (<Tensor>raw)._data).is_floating_point:
+        if not isinstance(raw, Tensor) or id(raw) in nondiff or not is_grad_array(
+                (<Tensor>raw)._data):
             if gi is not None:
                 raise RuntimeError(
                     f"Function's jvp returned a gradient at position {i}, but  the "

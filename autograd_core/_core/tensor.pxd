@@ -6,7 +6,7 @@ cimport cython
 cimport numpy as cnp
 from libc.stdint cimport uint32_t, uint64_t
 
-from autograd_core._core.dtype cimport dtype, CAT_BOOL, CAT_FLOAT, is_float_array
+from autograd_core._core.dtype cimport dtype, CAT_BOOL, CAT_FLOAT, is_float_array, is_grad_array
 from cpython.complex cimport PyComplex_Check
 
 
@@ -424,28 +424,31 @@ cdef bint grad_is_owned(Tensor g, int expected_refs) noexcept
 cdef AccumulateGrad grad_accumulator(Tensor leaf)
 
 
-cdef int refuse_complex_autograd() except -1
+# Note [Complex autograd] (_messages.pxi)
+cdef int check_complex_grad(str op) except -1
+cdef const int *complex_grad_flag() noexcept
+cdef void note_complex_grad() noexcept
 
 
-cdef inline bint recordable_array(cnp.ndarray out) except -1:
+cdef inline bint recordable_array(cnp.ndarray out, str op) except -1:
     """Whether an op's result out, with an input that requires grad under grad mode,
-    gets a history: floating point does; a complex result raises, since complex
-    autograd is not built yet and dropping the history would lose the gradient
-    silently (Note [Complex guard]); other dtypes do not."""
+    gets a history: floating point does; a complex result does when op differentiates
+    complex values and raises otherwise (Note [Complex autograd]); other dtypes do not."""
     if is_float_array(out):
         return True
     if cnp.PyArray_ISCOMPLEX(out):
-        refuse_complex_autograd()
+        check_complex_grad(op)
+        return True
     return False
 
 
-cdef inline bint should_record(tuple inputs, cnp.ndarray out) except -1:
-    """Whether an op with these inputs records a node for an output of out's dtype:
-    grad mode on, an input requires grad, the output is floating point, and not every
-    input is an inference tensor (Note [Inference tensors outside inference mode]);
-    a complex output raises (recordable_array)."""
+cdef inline bint should_record(tuple inputs, cnp.ndarray out, str op) except -1:
+    """Whether an op (named op) with these inputs records a node for an output of out's
+    dtype: grad mode on, an input requires grad, the output is floating point (or
+    complex, recordable_array), and not every input is an inference tensor (Note
+    [Inference tensors outside inference mode])."""
     return (recording() and any_requires_grad(inputs) and not all_inference(inputs)
-            and recordable_array(out))
+            and recordable_array(out, op))
 
 
 cdef inline bint _input_requires_grad(object x) noexcept:
@@ -633,6 +636,19 @@ cdef inline object fw_sum(object a, object b):
 
 
 include "_op_table.pxi"
+
+
+cdef inline object cj(object x):
+    """The conjugate a derivative formula takes (Note [Complex autograd]): x itself for
+    a real tensor or a real number (no op, no copy), conj() of a complex tensor (an op:
+    recorded under create_graph), the conjugate of a Python complex."""
+    if isinstance(x, Tensor):
+        if cnp.PyArray_ISCOMPLEX((<Tensor>x)._data):
+            return OPS.conj(<Tensor>x)
+        return x
+    if PyComplex_Check(x):
+        return x.conjugate()
+    return x
 
 
 # ---------------------------------------------------------------- op hook, profiler

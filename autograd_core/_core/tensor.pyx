@@ -37,7 +37,7 @@ from libc.stdint cimport int64_t, uint64_t
 from autograd_core._core.dtype cimport (
     CAT_BOOL, CAT_FLOAT, CAT_INT, DTYPES_BY_RANK, DTYPES_BY_TYPENUM, NO_RANK, bool_,
     bfloat16, combine_categories, default_float, dtype, dtype_from_numpy, dtype_of, float16,
-    float32, is_float_array,
+    float32, is_float_array, is_grad_array,
     float64, int8, int16, int32, int64, promote, promote_rank, scalar_rank, to_dtype, uint8,
 )
 from autograd_core._core.dtype cimport (

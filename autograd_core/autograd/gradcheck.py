@@ -1,7 +1,17 @@
 """gradcheck / gradgradcheck: compare analytical Jacobians with central differences,
 with PyTorch's checks around them (inputs, perturbed outputs, non-differentiable
 outputs, reentrant backward, backward multiplied by grad_output, undefined output
-gradients). fast_mode is accepted and runs the full (slow-mode) check."""
+gradients). fast_mode is accepted and runs the full (slow-mode) check.
+
+Complex values (as PyTorch's gradcheck): a complex input is perturbed along its real and
+its imaginary part, a complex output is seen as its real and imaginary parts. The
+numerical Jacobian of each direction holds d(output)/d(direction) as complex numbers;
+the analytical one is read from backward passes seeded with 1 (the real part of an
+output) and 1j (its imaginary part), whose gradients are, by PyTorch's convention,
+d/dRe(x) + 1j d/dIm(x) of that part; forward mode's from tangents 1 and 1j. Comparing
+them checks PyTorch's Wirtinger and conjugate Wirtinger derivatives; a mismatch names
+the part, as PyTorch's message does.
+"""
 import warnings
 
 import numpy as np
@@ -54,7 +64,7 @@ def _check_inputs(inputs):
     for i, x in enumerate(inputs):
         if not (_is_tensor(x) and x.requires_grad):
             continue
-        if x.dtype.name != "float64":
+        if x.dtype.name not in ("float64", "complex128"):
             warnings.warn(f"Input #{i} requires gradient and is not a double precision floating "
                           "point or complex. This check will likely fail if all the inputs are "
                           "not of double precision floating point or complex. ",
@@ -87,47 +97,80 @@ class _Meta:
         self.shape, self.dtype = t.shape, t.dtype
 
 
+def _as_values(a):
+    """An output's values for differencing: float64, or complex128 for a complex one."""
+    return a.astype(np.complex128 if np.iscomplexobj(a) else np.float64)
+
+
 def _snapshot(out):
     """The tensor outputs' metadata and values now (an output may be the very input
     being perturbed: PyTorch clones them)."""
-    return [(_Meta(o), o.detach().numpy(force=True).astype(np.float64).reshape(-1).copy())
+    return [(_Meta(o), _as_values(o.detach().numpy(force=True)).reshape(-1).copy())
             for o in _as_tuple(out) if _is_tensor(o)]
 
 
-def _numerical_jacobian(func, inputs, i, out_numels, eps, fast_mode=False):
-    """d outputs / d inputs[i] by central differences, per tensor output: an array
-    (numel of the input, numel of the output)."""
+def _numerical_jacobian(func, inputs, i, out_numels, eps, fast_mode=False, step=1):
+    """d outputs / d inputs[i] by central differences along step (1: the real part of
+    each element; 1j: the imaginary part of a complex input), per tensor output: an
+    array (numel of the input, numel of the output), complex for a complex output."""
     x = inputs[i]
     arr = x.detach().numpy(force=True)  # shares x's memory, whatever its strides
-    cols = [np.zeros((arr.size, n)) for n in out_numels]
+    cols = [None] * len(out_numels)
     # Perturbing the input's memory directly: the function may itself need autograd
     # (gradgradcheck differentiates a vjp), so grad mode stays as it is.
     for k, idx in enumerate(np.ndindex(*arr.shape)):
         orig = arr[idx]
-        arr[idx] = orig - eps
+        arr[idx] = orig - eps * step
         minus = _snapshot(func(*inputs))
-        arr[idx] = orig + eps
+        arr[idx] = orig + eps * step
         plus = _snapshot(func(*inputs))
         arr[idx] = orig
         for j, (a, b) in enumerate(zip(minus, plus)):
             # (fast mode perturbs along a random vector: its message names no index)
             _check_same_dtype_and_shape(a[0], b[0], eps, None if fast_mode else idx)
+            if cols[j] is None:
+                cols[j] = np.zeros((arr.size, out_numels[j]), dtype=b[1].dtype)
             cols[j][k] = (b[1] - a[1]) / (2 * eps)
-    return cols
+    return [c if c is not None else np.zeros((arr.size, n)) for c, n in zip(cols, out_numels)]
+
+
+def _numerical_parts(func, inputs, i, out_numels, eps, fast_mode=False):
+    """The numerical Jacobians of input i: along the real part, and (a complex input)
+    along the imaginary part."""
+    parts = [_numerical_jacobian(func, inputs, i, out_numels, eps, fast_mode)]
+    if inputs[i].is_complex():
+        parts.append(_numerical_jacobian(func, inputs, i, out_numels, eps, fast_mode, 1j))
+    return parts
 
 
 def _analytical_jacobians(output, diff_inputs):
-    """Per differentiable input: rows of v^T J for one-hot v over the output's elements."""
-    jacs = [np.zeros((x.numel(), output.numel())) for x in diff_inputs]
+    """Per differentiable input: the Jacobians along its real part and (a complex input)
+    its imaginary part, laid out as _numerical_parts' (complex for a complex output),
+    from backward passes seeded with one-hot 1 and (a complex output) 1j."""
     dt = output.detach().numpy(force=True).dtype
+    seeds = (1, 1j) if np.iscomplexobj(np.zeros(0, dt)) else (1,)
+    jt = np.complex128 if len(seeds) == 2 else np.float64
+    jacs = [[np.zeros((x.numel(), output.numel()), dtype=jt)
+             for _ in range(2 if x.is_complex() else 1)] for x in diff_inputs]
     for k in range(output.numel()):
-        g = np.zeros(output.numel(), dtype=dt)
-        g[k] = 1
-        grads = _grad((output,), diff_inputs, (_core.from_array(g.reshape(output.shape)),))
-        for jac, gx in zip(jacs, grads):
-            if gx is not None:
-                jac[:, k] = gx.detach().numpy(force=True).astype(np.float64).reshape(-1)
+        for seed in seeds:
+            g = np.zeros(output.numel(), dtype=dt)
+            g[k] = seed
+            grads = _grad((output,), diff_inputs, (_core.from_array(g.reshape(output.shape)),))
+            for parts, gx in zip(jacs, grads):
+                if gx is None:
+                    continue
+                v = gx.detach().numpy(force=True).reshape(-1).astype(np.complex128)
+                # the gradient of the seeded part is d/dRe(x) + 1j d/dIm(x) of that part
+                for part, d in zip(parts, (v.real, v.imag)):
+                    part[:, k] += d if seed == 1 else 1j * d
     return jacs
+
+
+def _complex_prefix(part, element):
+    """PyTorch's prefix of a mismatch on complex values: backward mode names the part of
+    a complex output, forward mode the part of a complex input."""
+    return f"While considering the {part} part of complex {element} only, "
 
 
 def _check_no_differentiable_outputs(func, inputs, eps, fast_mode):
@@ -135,9 +178,10 @@ def _check_no_differentiable_outputs(func, inputs, eps, fast_mode):
     for i, x in enumerate(inputs):
         if not (_is_tensor(x) and x.requires_grad):
             continue
-        for jac in _numerical_jacobian(func, inputs, i, numels, eps, fast_mode):
-            if np.any(jac != 0):
-                raise GradcheckError("Numerical gradient for function expected to be zero")
+        for part in _numerical_parts(func, inputs, i, numels, eps, fast_mode):
+            for jac in part:
+                if np.any(jac != 0):
+                    raise GradcheckError("Numerical gradient for function expected to be zero")
     return True
 
 
@@ -208,36 +252,43 @@ def _check_undefined_grads(func, inputs, diff_inputs):
 
 
 def _forward_jacobians(func, inputs, diff_idx, out_numels):
-    """Per differentiable input, per tensor output: J's columns by forward AD (one dual
-    level per input element, its tangent one-hot), an array (numel of the input, numel
-    of the output)."""
+    """Per differentiable input, its Jacobians by forward AD along its real part and (a
+    complex input) its imaginary part, laid out as _numerical_parts'."""
+    return {i: [_forward_jacobian(func, inputs, diff_idx, out_numels, i, step)
+                for step in ((1, 1j) if inputs[i].is_complex() else (1,))]
+            for i in diff_idx}
+
+
+def _forward_jacobian(func, inputs, diff_idx, out_numels, i, step):
+    """Per tensor output, J's columns for input i by forward AD (one dual level per
+    input element, its tangent one-hot step): an array (numel of the input, numel of
+    the output), complex for a complex output."""
     from autograd_core.autograd import forward_ad as fwAD
-    res = {}
-    for i in diff_idx:
-        x = inputs[i]
-        cols = [np.zeros((x.numel(), n)) for n in out_numels]
-        for k in range(x.numel()):
-            with fwAD.dual_level():
-                duals = []
-                for m, y in enumerate(inputs):
-                    if not _is_tensor(y) or m not in diff_idx:
-                        duals.append(y)
-                        continue
-                    d = y.detach()
-                    if y.requires_grad:
-                        d.requires_grad_()
-                    t = np.zeros(tuple(y.shape), dtype=y.dtype.np_dtype)
-                    if m == i:
-                        t.reshape(-1)[k] = 1
-                    duals.append(fwAD.make_dual(d, _core.from_array(t)))
-                outs = [o for o in _as_tuple(func(*duals)) if _is_tensor(o)]
-                for j, o in enumerate(outs):
-                    tangent = fwAD.unpack_dual(o).tangent
-                    if tangent is not None:
-                        cols[j][k] = tangent.detach().numpy(force=True).astype(
-                            np.float64).reshape(-1)
-        res[i] = cols
-    return res
+    x = inputs[i]
+    cols = [None] * len(out_numels)
+    for k in range(x.numel()):
+        with fwAD.dual_level():
+            duals = []
+            for m, y in enumerate(inputs):
+                if not _is_tensor(y) or m not in diff_idx:
+                    duals.append(y)
+                    continue
+                d = y.detach()
+                if y.requires_grad:
+                    d.requires_grad_()
+                t = np.zeros(tuple(y.shape), dtype=y.dtype.np_dtype)
+                if m == i:
+                    t.reshape(-1)[k] = step
+                duals.append(fwAD.make_dual(d, _core.from_array(t)))
+            outs = [o for o in _as_tuple(func(*duals)) if _is_tensor(o)]
+            for j, o in enumerate(outs):
+                tangent = fwAD.unpack_dual(o).tangent
+                if cols[j] is None:
+                    cols[j] = np.zeros((x.numel(), out_numels[j]),
+                                       dtype=np.complex128 if o.is_complex() else np.float64)
+                if tangent is not None:
+                    cols[j][k] = _as_values(tangent.detach().numpy(force=True)).reshape(-1)
+    return [c if c is not None else np.zeros((x.numel(), n)) for c, n in zip(cols, out_numels)]
 
 
 _FAILED_BATCHED_GRAD_MSG = """
@@ -372,21 +423,25 @@ def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, 
     tensor_outs = [o for o in func_out if _is_tensor(o)]
     diff_idx = [i for i, x in enumerate(inputs) if _is_tensor(x) and x.requires_grad]
     diff_inputs = tuple(inputs[i] for i in diff_idx)
-    numerical = {i: _numerical_jacobian(func, inputs, i, [o.numel() for o in tensor_outs], eps,
-                                        fast_mode)
+    numerical = {i: _numerical_parts(func, inputs, i, [o.numel() for o in tensor_outs], eps,
+                                     fast_mode)
                  for i in diff_idx}
     if check_forward_ad:
         forward = _forward_jacobians(func, inputs, diff_idx, [o.numel() for o in tensor_outs])
         for j, o in enumerate(tensor_outs):
-            if not o.dtype.is_floating_point:
+            if not (o.dtype.is_floating_point or o.dtype.is_complex):
                 continue
             for i in diff_idx:
-                a, n = forward[i][j], numerical[i][j]
-                if not np.allclose(a, n, rtol=rtol, atol=atol):
-                    raise GradcheckError(
-                        f"Jacobian computed with forward mode mismatch for output {j} with "
-                        f"respect to input {i},\nnumerical:{_core.from_array(n)!r}\n"
-                        f"analytical:{_core.from_array(a)!r}\n")
+                # (a complex input: its imaginary part first, as PyTorch's)
+                for p in reversed(range(len(forward[i]))):
+                    a, n = forward[i][p][j], numerical[i][p][j]
+                    if not np.allclose(a, n, rtol=rtol, atol=atol):
+                        raise GradcheckError(
+                            (_complex_prefix(("real", "imaginary")[p], "inputs")
+                             if inputs[i].is_complex() else "")
+                            + f"Jacobian computed with forward mode mismatch for output {j} "
+                            f"with respect to input {i},\nnumerical:{_core.from_array(n)!r}\n"
+                            f"analytical:{_core.from_array(a)!r}\n")
     if check_backward_ad:
         _check_backward_jacobians(func, inputs, outputs, tensor_outs, diff_idx, diff_inputs,
                                   numerical, rtol, atol, nondet_tol)
@@ -409,19 +464,26 @@ def _check_backward_jacobians(func, inputs, outputs, tensor_outs, diff_idx, diff
     for j, o in enumerate(outputs):
         analytical = _analytical_jacobians(o, diff_inputs)
         again = _analytical_jacobians(o, diff_inputs)
-        for a, b in zip(analytical, again):
+        for a, b in zip([p for ps in analytical for p in ps], [p for ps in again for p in ps]):
             if a.shape != b.shape or (a.size and np.max(np.abs(a - b)) > nondet_tol):
                 raise GradcheckError(
                     "Backward is not reentrant, i.e., running backward with same input and "
                     "grad_output multiple times gives different values, although analytical "
                     "gradient matches numerical gradient.The tolerance for nondeterminism "
                     f"was {nondet_tol}." + _FAILED_NONDET_MSG)
-        for i, a in zip(diff_idx, analytical):
-            n = numerical[i][out_pos[j]]
-            if not np.allclose(a, n, rtol=rtol, atol=atol):
-                raise GradcheckError(
-                    f"Jacobian mismatch for output {j} with respect to input {i},\n"
-                    f"numerical:{_core.from_array(n)!r}\nanalytical:{_core.from_array(a)!r}\n")
+        # (a complex output: its imaginary part first, then its real part, as PyTorch's)
+        for part in (np.imag, np.real) if o.is_complex() else (np.real,):
+            for i, a_parts in zip(diff_idx, analytical):
+                for a, n_part in zip(a_parts, numerical[i]):
+                    n = n_part[out_pos[j]]
+                    if np.allclose(part(a), part(n), rtol=rtol, atol=atol):
+                        continue
+                    raise GradcheckError(
+                        (_complex_prefix("real" if part is np.real else "imaginary", "outputs")
+                         if o.is_complex() else "")
+                        + f"Jacobian mismatch for output {j} with respect to input {i},\n"
+                        f"numerical:{_core.from_array(n)!r}\n"
+                        f"analytical:{_core.from_array(a)!r}\n")
 
 
 def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
@@ -455,6 +517,15 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         return False
 
 
+def _random_like(rng, o):
+    """A random grad_output for o (complex for a complex o)."""
+    dt = o.detach().numpy(force=True).dtype
+    v = rng.standard_normal(tuple(o.shape))
+    if np.iscomplexobj(np.zeros(0, dt)):
+        v = v + 1j * rng.standard_normal(tuple(o.shape))
+    return v.astype(dt)
+
+
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
                   gen_non_contig_grad_outputs=False, raise_exception=True, nondet_tol=0.0,
                   check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
@@ -479,9 +550,8 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     outputs = _differentiable_outputs(func(*inputs))
     if grad_outputs is None:
         rng = np.random.default_rng(0)
-        grad_outputs = tuple(
-            _core.from_array(rng.standard_normal(tuple(o.shape)).astype(o.detach().numpy(force=True).dtype),
-                             requires_grad=True) for o in outputs)
+        grad_outputs = tuple(_core.from_array(_random_like(rng, o), requires_grad=True)
+                             for o in outputs)
     grad_outputs = _as_tuple(grad_outputs)
     diff_idx = [i for i, x in enumerate(inputs) if _is_tensor(x) and x.requires_grad]
     n_in = len(inputs)

@@ -25,7 +25,7 @@ def _alias(cls, data, requires_grad):
     t = _Tensor.__new__(cls)
     t.data = data
     if requires_grad:
-        if not data.is_floating_point():
+        if not (data.is_floating_point() or data.is_complex()):
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")
         t.requires_grad = True

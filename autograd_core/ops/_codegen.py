@@ -406,7 +406,11 @@ class Formula:
                     and n.value.id not in ("grad",) and not self.is_output(n.value.id):
                 self.meta_uses.add((n.value.id, n.attr))
                 return f"{n.value.id}_{n.attr}", "X"
-            base, _ = self.typed(n.value)
+            base, bkind = self.typed(n.value)
+            if n.attr in ("mT", "mH"):
+                # the matrix transpose; mH conjugates too (cj: nothing for a real tensor)
+                t = f"OPS.transpose({base}, -2, -1)"
+                return (t if n.attr == "mT" else f"cj({t})"), "T"
             if n.attr in ("shape",):
                 return f"shape_of({base}._data)", "X"
             if n.attr == "dtype":
@@ -502,6 +506,11 @@ class Formula:
             args = list(n.args)
         else:
             raise TableError(f"{self.node.name}: unsupported call in {self.text!r}")
+        if fname == "conj" and len(args) == 1 and not n.keywords:
+            # Note [Complex autograd]: conj in a formula is cj (tensor.pxd): x itself for
+            # a real tensor or number, so a real formula pays two C checks, no op
+            code, kind = self.typed(args[0])
+            return f"cj({code})", kind
         op = self.ops.get(fname)
         if op is None:
             # a hand-written helper (a *_backward function in the family module)
@@ -802,8 +811,15 @@ def gen_node(node, ops_by_name):
     first_out = node_outs[0]
     # should_record(inputs, ...) unrolled: nothing is built when nothing records
     needs = " or ".join(f"_input_requires_grad({p.name})" for p in diff_params) or "False"
-    w(f"    if not (recording() and ({needs}) and recordable_array({first_out}._data)):")
+    w(f"    if not (recording() and ({needs}) and recordable_array({first_out}._data, {op.name!r})):")
     w("        return 0")
+    # Note [Complex autograd]: a complex input of a real result asks too, once the flag
+    # says complex values have required grad at all (one C int test otherwise)
+    cplx = " or ".join((f"any_complex_arg({p.name})" if p.type == "Tensor[]"
+                        else f"complex_arg({p.name})") for p in diff_params)
+    if cplx:
+        w(f"    if COMPLEX_GRAD_ON[0] and ({cplx}):")
+        w(f"        check_complex_grad({op.name!r})")
     # Note [Inference tensors outside inference mode]: every tensor argument counts
     if edge_params:
         below = " and ".join(f"inference_input({p.name})" for p in edge_params)
@@ -932,9 +948,18 @@ def gen_forward_derivative(node, diff_params, formulas, ops_by_name):
     w("    if " + " and ".join(f"{p.name}_t is None" for p in diff_params) + ":")
     w("        return 0")
     first = outs[slots[0]]
-    w(f"    if not is_float_array({first}._data):")
+    w(f"    if not is_grad_array({first}._data):")
     w("        return 0")
+    # Note [Complex autograd]: complex tangents only through the ops that take them
+    cplx = " or ".join([f"cnp.PyArray_ISCOMPLEX({first}._data)"] + [
+        (f"any_complex_arg({p.name})" if p.type == "Tensor[]" else f"complex_arg({p.name})")
+        for p in diff_params])
+    w(f"    if {cplx}:")
+    w(f"        check_complex_grad({op.name!r})")
     fw = node.fw_formula
+    if fw == "backward_transpose":
+        # (the transpose of a conjugate-linear backward is not this jvp: refused)
+        w(f"        raise fw_not_implemented({op.name!r})")
     if fw is None or (len(slots) > 1 and fw in ("auto_element_wise", "auto_linear")):
         w(f"    raise fw_not_implemented({op.name!r})")
         return "\n".join(lines) + "\n\n\n"
@@ -947,7 +972,10 @@ def gen_forward_derivative(node, diff_params, formulas, ops_by_name):
             if text is None or "not_implemented" in text:
                 w(f"            raise fw_not_implemented({op.name!r})")
                 continue
-            f = FwFormula(_fw_text(text, {"grad": p.name + "_t"}), node, ops_by_name)
+            # PyTorch's auto_element_wise for complex values: the backward formula
+            # applied to the conjugate tangent, conjugated (cj: nothing when real)
+            f = FwFormula("conj(" + _fw_text(text, {"grad": f"conj({p.name}_t)"}) + ")",
+                          node, ops_by_name)
             w(f"            _t = fw_sum(_t, {f.code})")
     elif fw == "backward_transpose":
         w("        _prev_grad = grad_enabled()")

@@ -20,6 +20,8 @@ cnp.import_array()
 
 # Note [Forward AD] (_core/_fw.pxi): the flag every recorded op reads first
 cdef const int *FW_LEVEL_ON = fw_level_flag()
+# Note [Complex autograd] (_core/_messages.pxi): set once complex values require grad
+cdef const int *COMPLEX_GRAD_ON = complex_grad_flag()
 
 
 # Note [__torch_function__ in the wrappers]: every generated Python wrapper (namespace

@@ -724,7 +724,7 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
                 f"{sd.scalar_name} for the destination and {dtype_of(v._data).scalar_name} for "
                 "the source.")
     cdef bint graph = recording() and (
-        requires_grad_of(self) or requires_grad_of(v)) and recordable_array(self._data)
+        requires_grad_of(self) or requires_grad_of(v)) and recordable_array(self._data, "index_put_")
     view = _array_steps(self._data, steps)
     # (a value that is the very elements written: PyTorch's copy_ writes nothing)
     cdef bint same = (not adv and v is value and shares_memory(view, v._data)
@@ -1494,7 +1494,7 @@ cdef Tensor _index_put_accumulate_(Tensor self, tuple key, Tensor values):
     if cnp.PyArray_SIZE(self._data) and not cnp.PyArray_ISWRITEABLE(self._data):
         write_values(self, self._data)  # raises the read-only memory error
     cdef bint graph = recording() and (
-        requires_grad_of(self) or requires_grad_of(values)) and recordable_array(self._data)
+        requires_grad_of(self) or requires_grad_of(values)) and recordable_array(self._data, "index_put_")
     region = as_array(region_of(self)[key]) if graph else None
     if fw_active() and is_float_array(self._data):
         # Note [Forward AD]: the values' tangents are added into self's the same way

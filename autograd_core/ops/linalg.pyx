@@ -3468,8 +3468,9 @@ cdef Tensor op_adjoint(Tensor self):
         raise RuntimeError(f"tensor.adjoint() is only supported on matrices or batches of "
                            f"matrices. Got {_ndim(self)}-D tensor.")
     if cnp.PyArray_ISCOMPLEX(self._data):
-        # no lazy conjugate bit: the conjugate transpose is computed (as conj())
-        return make(np.conjugate(np.swapaxes(self._data, -2, -1)))
+        # no lazy conjugate bit: the conjugate transpose is computed (as conj()), through
+        # the ops so that it has their history (Note [Complex autograd])
+        return OPS.conj(OPS.transpose(self, -2, -1))
     return OPS.transpose(self, -2, -1)
 
 

@@ -2956,7 +2956,7 @@ cdef Tensor convolution_impl(Tensor input, Tensor weight, Tensor bias, tuple s, 
     if fw_active():
         _fw_convolution(result, x, w, b, s, p, d, transposed, op, groups)
     cdef tuple inputs = (x, w, b) if b is not None else (x, w)
-    if not should_record(inputs, result._data):
+    if not should_record(inputs, result._data, None):
         return result
     cdef ConvolutionBackward0 node = ConvolutionBackward0.__new__(ConvolutionBackward0)
     node.saved_input = save(x)

@@ -586,7 +586,7 @@ cdef object _scaled(object self, object other, object alpha):
     dtype self and other promote to (PyTorch scales in the result's precision)."""
     cdef Tensor o
     cdef dtype rt = result_type((self, other))
-    if isinstance(alpha, float) and not rt.is_floating_point:
+    if isinstance(alpha, float) and not (rt.is_floating_point or rt.category == CAT_COMPLEX):
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
                            "point number.")
     if isinstance(other, Tensor):
@@ -890,12 +890,12 @@ cdef Tensor pow_backward(Tensor grad, Tensor self, object exponent):
         return zeros_like(self)
     # PyTorch's grad * (exponent * self.pow(exponent - 1)): a Tensor times a number is
     # mul.Scalar there (MulBackward1 under create_graph)
-    return OPS.mul(grad, OPS.mul_scalar(OPS.pow(self, exponent - 1), exponent))
+    return OPS.mul(grad, cj(OPS.mul_scalar(OPS.pow(self, exponent - 1), exponent)))
 
 
 cdef Tensor pow_backward_self(Tensor grad, Tensor self, Tensor exponent):
     """d/dself of self ** exponent (tensors): zero where the exponent is 0."""
-    cdef Tensor d = OPS.mul(grad, OPS.mul(exponent, OPS.pow(self, OPS.sub(exponent, 1, 1))))
+    cdef Tensor d = OPS.mul(grad, cj(OPS.mul(exponent, OPS.pow(self, OPS.sub(exponent, 1, 1)))))
     return OPS.where(OPS.eq(exponent, 0.0), 0.0, d)
 
 
@@ -903,19 +903,23 @@ cdef Tensor pow_backward_exponent(Tensor grad, object self, Tensor exponent, Ten
     """d/dexponent of self ** exponent (self a tensor or a number): result * log(self),
     taken as 0 where self == 0 and exponent >= 0."""
     cdef cnp.ndarray zero_base
+    cdef cnp.ndarray e = exponent._data
     if isinstance(self, Tensor):
         with quiet():
-            zero_base = as_array(((<Tensor>self)._data == 0) & (exponent._data >= 0))
+            # (a complex exponent counts as >= 0 when it is real and >= 0, as PyTorch's)
+            zero_base = as_array(((<Tensor>self)._data == 0) & (
+                ((e.imag == 0) & (e.real >= 0)) if cnp.PyArray_ISCOMPLEX(e) else (e >= 0)))
         return OPS.mul(grad, OPS.where(make(zero_base), 0.0,
-                                       OPS.mul(result, OPS.log(<Tensor>self))))
+                                       cj(OPS.mul(result, OPS.log(<Tensor>self)))))
     cdef double log_base
     with quiet():
         log_base = float(np.log(np.float64(self)))
     if self == 0:
         with quiet():
-            zero_base = as_array(exponent._data >= 0)
-        return OPS.mul(grad, OPS.where(make(zero_base), 0.0, OPS.mul(result, log_base)))
-    return OPS.mul(grad, OPS.mul(result, log_base))
+            zero_base = as_array(((e.imag == 0) & (e.real >= 0)) if cnp.PyArray_ISCOMPLEX(e)
+                                 else (e >= 0))
+        return OPS.mul(grad, OPS.where(make(zero_base), 0.0, cj(OPS.mul(result, log_base))))
+    return OPS.mul(grad, cj(OPS.mul(result, log_base)))
 
 
 # ---------------------------------------------------------------- floor_divide, remainder, fmod
@@ -944,7 +948,7 @@ cdef class NotImplementedBackward(Node):
 
 
 cdef void _record_not_implemented(Tensor result, tuple operands, str op_name) except *:
-    if not should_record(operands, result._data):
+    if not should_record(operands, result._data, None):
         return
     cdef NotImplementedBackward node = NotImplementedBackward.__new__(NotImplementedBackward)
     node.op_name = op_name
@@ -1857,7 +1861,7 @@ cdef Tensor op_copy_(Tensor self, Tensor src, bint non_blocking):
     if fw_active():  # Note [Forward AD]: self's tangent becomes src's (fw_inplace)
         fw_finish(result, fw_grad_of(src))
     cdef tuple inputs = (old, src)
-    if should_record(inputs, values):
+    if should_record(inputs, values, "copy_"):
         record_broadcast(CopyBackwards.__new__(CopyBackwards), result, inputs)
     # src the very elements of self: allowed even where they overlap
     cdef bint same = same_elements(self._data, src._data)
@@ -3045,11 +3049,33 @@ cdef cnp.ndarray integer_binary_values(object self, object other, object ufunc, 
 # ---------------------------------------------------------------- derivative helpers
 
 cdef Tensor sgn_backward(Tensor self, Tensor grad, Tensor result):
-    """PyTorch's sgn_backward for real tensors: a ZeroTensor (Note [ZeroTensor] in
-    _core/_node.pxi). It takes self and result so that the node saves them as
-    PyTorch's does (a later in-place change of either makes backward raise, as
-    there)."""
-    return _zerotensor_like(result)
+    """PyTorch's sgn_backward: for real tensors a ZeroTensor (Note [ZeroTensor] in
+    _core/_node.pxi; it takes self and result so that the node saves them as PyTorch's
+    does: a later in-place change of either makes backward raise, as there); for
+    complex ones (grad - sgn**2 * conj(grad)) / (2 |self|), 0 where self is 0."""
+    if not cnp.PyArray_ISCOMPLEX(self._data):
+        return _zerotensor_like(result)
+    cdef Tensor a = OPS.abs(self)
+    cdef Tensor r = OPS.div(OPS.sub(grad, OPS.mul(OPS.mul(result, result), cj(grad)), 1),
+                            OPS.mul(a, 2.0), None)
+    return OPS.masked_fill(r, OPS.eq(a, 0.0), 0.0)
+
+
+cdef Tensor angle_backward(Tensor grad, Tensor self):
+    """PyTorch's angle_backward: zeros for a real input; for a complex one
+    grad * self / |self|**2 * 1j, 0 where self is 0."""
+    if not cnp.PyArray_ISCOMPLEX(self._data):
+        return zeros_like(grad)
+    cdef Tensor d = OPS.mul(OPS.div(OPS.mul(grad, self), OPS.pow(OPS.abs(self), 2), None), 1j)
+    return OPS.where(OPS.eq(self, 0.0), 0.0, d)
+
+
+cdef Tensor to_copy_backward(Tensor grad, dtype self_dtype):
+    """PyTorch's _to_copy_backward: the gradient cast back to the input's dtype, its
+    real part when the input is real and the gradient complex."""
+    if cnp.PyArray_ISCOMPLEX(grad._data) and self_dtype.category != CAT_COMPLEX:
+        grad = OPS.real(grad)
+    return OPS._to_copy(grad, self_dtype)
 
 
 cdef Tensor atan2_recip(Tensor self, Tensor other):

@@ -938,7 +938,7 @@ cdef Tensor op_cat(list tensors, object dim):
         _fw_join(result, tensors, d, False)
     cdef tuple inputs = tuple(tensors)
     cdef CatBackward0 node
-    if should_record(inputs, result._data):
+    if should_record(inputs, result._data, "cat"):
         node = CatBackward0.__new__(CatBackward0)
         node.dim = d
         node.sizes = tuple(sizes)
@@ -985,7 +985,7 @@ cdef Tensor op_stack(list tensors, object dim):
         _fw_join(result, tensors, d, True)
     cdef tuple inputs = tuple(tensors)
     cdef StackBackward0 node
-    if should_record(inputs, result._data):
+    if should_record(inputs, result._data, "stack"):
         node = StackBackward0.__new__(StackBackward0)
         node.dim = d
         record(node, result, inputs)
@@ -1053,12 +1053,12 @@ cdef tuple op_unbind(Tensor self, object dim):
     _mark_multi_output(outs, self)
     if fw_active():
         st = fw_grad_of(self)
-        if st is not None and is_float_array(x):
+        if st is not None and is_grad_array(x):
             with FwSuspend():
                 for i in range(n):
                     fw_finish(<Tensor>outs[i], OPS.select(<Tensor>st, d, i))
     cdef UnbindBackward0 node
-    if should_record((self,), x):
+    if should_record((self,), x, "unbind"):
         node = UnbindBackward0.__new__(UnbindBackward0)
         node.dim = d
         node.n = n
@@ -1202,7 +1202,7 @@ cdef tuple _split_views(Tensor self, Py_ssize_t d, tuple sizes, Py_ssize_t split
     if kind == PIECES_VIEWS:
         _mark_multi_output(views, self)
     cdef _SplitNode node
-    if should_record((self,), x):
+    if should_record((self,), x, "split"):
         node = _split_node(kind, split_size)
         node.dim = d
         node.sizes = sizes
@@ -1711,21 +1711,20 @@ cdef Tensor op_unfold_backward(Tensor grad_in, object input_sizes, object dim, o
 
 # ================================================================ complex views
 
-cdef int _no_complex_grad(tuple inputs) except -1:
-    # autograd through complex values is not implemented (a complex tensor cannot
-    # require grad): an op that would make a complex result from inputs requiring grad
-    # raises rather than return a result cut off from the graph
-    if recording() and any_requires_grad(inputs):
-        raise NotImplementedError(
-            "autograd_core does not differentiate complex tensors yet: this op's inputs "
-            "require grad and its result is complex")
-    return 0
+cdef Tensor contiguous_of(Tensor t):
+    """t in contiguous memory (PyTorch's contiguous(): t itself when it is), as
+    view_as_real/view_as_complex's gradients take it."""
+    if cnp.PyArray_IS_C_CONTIGUOUS(t._data):
+        return t
+    return OPS.clone(t, _contiguous_format)
 
 
 cdef Tensor op_conj(Tensor self):
     if cnp.PyArray_ISCOMPLEX(self._data):
         # no lazy conjugate bit: the conjugate is computed (Tensor.is_conj() is False)
-        return make(np.conjugate(self._data))
+        result = make(as_array(np.conjugate(self._data)))  # (a 0-d array stays one)
+        record_ConjBackward0(result, self)
+        return result
     return self
 
 
@@ -1739,13 +1738,14 @@ cdef Tensor op_resolve_neg(Tensor self):
 
 cdef Tensor op_real(Tensor self):
     if cnp.PyArray_ISCOMPLEX(self._data):
-        return make_view(self, self._data.real)
+        # PyTorch's real: the select of view_as_real (SelectBackward0 under autograd)
+        return op_select(op_view_as_real(self), -1, 0)
     return self
 
 
 cdef Tensor op_imag(Tensor self):
     if cnp.PyArray_ISCOMPLEX(self._data):
-        return make_view(self, self._data.imag)
+        return op_select(op_view_as_real(self), -1, 1)
     raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
 
 
@@ -1754,7 +1754,9 @@ cdef Tensor op_view_as_real(Tensor self):
         raise RuntimeError("view_as_real is only supported for complex tensors")
     cdef cnp.ndarray a = self._data
     # a new last axis of one complex element, reinterpreted as its two parts
-    return make_view(self, a[..., None].view(real_of(dtype_of(a)).np_dtype))
+    cdef Tensor result = make_view(self, a[..., None].view(real_of(dtype_of(a)).np_dtype))
+    record_ViewAsRealBackward0(result, self)
+    return result
 
 
 cdef Tensor op_view_as_complex(Tensor self):
@@ -1778,8 +1780,9 @@ cdef Tensor op_view_as_complex(Tensor self):
                                "dimension")
     if self.storage_offset() % 2 != 0:
         raise RuntimeError("Tensor must have a storage_offset divisible by 2")
-    _no_complex_grad((self,))
-    return make_view(self, a.view(complex_of(d).np_dtype)[..., 0])
+    cdef Tensor result = make_view(self, a.view(complex_of(d).np_dtype)[..., 0])
+    record_ViewAsComplexBackward0(result, self)
+    return result
 
 
 cdef dtype _complex_parts_dtype(Tensor a, Tensor b):
@@ -1795,7 +1798,6 @@ cdef dtype _complex_parts_dtype(Tensor a, Tensor b):
     sa, sb = shape_of(a._data), shape_of(b._data)
     if sa != sb:
         broadcast_shapes(sa, sb)  # PyTorch's error when they do not broadcast
-    _no_complex_grad((a, b))
     return complex_of(da)
 
 
@@ -1805,7 +1807,9 @@ cdef Tensor op_complex(Tensor real, Tensor imag):
     out = np.empty(broadcast_shapes(shape_of(re), shape_of(im)), dtype=d.np_dtype)
     out.real = re
     out.imag = im
-    return make(out)
+    cdef Tensor result = make(out)
+    record_ComplexBackward0(result, real, imag)
+    return result
 
 
 cdef Tensor op_polar(Tensor abs, Tensor angle):
@@ -1815,7 +1819,9 @@ cdef Tensor op_polar(Tensor abs, Tensor angle):
     with quiet():
         out.real = r * np.cos(th)
         out.imag = r * np.sin(th)
-    return make(out)
+    cdef Tensor result = make(out)
+    record_PolarBackward0(result, abs, angle)
+    return result
 
 
 # ================================================================ resize_ / set_
@@ -2406,7 +2412,7 @@ cdef Tensor op_block_diag(list tensors):
                                                  else ts[i] for i in range(len(ts))]))
     cdef tuple inputs = tuple(tensors)
     cdef BlockDiagBackward0 node
-    if should_record(inputs, out):
+    if should_record(inputs, out, "block_diag"):
         node = BlockDiagBackward0.__new__(BlockDiagBackward0)
         node.shapes = tuple([shape_of((<Tensor>o)._data) for o in tensors])
         node.blocks = tuple(blocks)
@@ -2473,7 +2479,7 @@ include "_gen_view.pxi"
 cdef int _fw_join(Tensor result, list tensors, Py_ssize_t d, bint stack) except -1:
     """cat/stack: the join of the inputs' tangents (zeros for inputs without one)."""
     cdef list ts = [fw_grad_of(<Tensor>t) for t in tensors]
-    if all([t is None for t in ts]) or not is_float_array(result._data):
+    if all([t is None for t in ts]) or not is_grad_array(result._data):
         return 0
     with FwSuspend():
         ts = [fw_zeros(tensors[i]) if ts[i] is None else ts[i] for i in range(len(ts))]
@@ -2484,7 +2490,7 @@ cdef int _fw_join(Tensor result, list tensors, Py_ssize_t d, bint stack) except 
 cdef int _fw_pieces(Tensor self, tuple pieces, Py_ssize_t d, tuple sizes) except -1:
     """split's pieces: the same pieces of self's tangent."""
     st = fw_grad_of(self)
-    if st is None or not is_float_array(self._data):
+    if st is None or not is_grad_array(self._data):
         return 0
     cdef Py_ssize_t start = 0, i
     with FwSuspend():
