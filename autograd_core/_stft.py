@@ -92,8 +92,17 @@ def _centre_window(window, n_fft, win_length, like):
         window = _torch.ones(win_length, dtype=like.dtype)
     if win_length < n_fft:
         left = (n_fft - win_length) // 2
-        window = _torch.constant_pad_nd(window, [left, n_fft - win_length - left], 0)
+        window = _pad(window, [left, n_fft - win_length - left], "constant")
     return window
+
+
+def _pad(x, pad, mode):
+    # F.pad; a complex signal padded as its real and imaginary parts (autograd_core's
+    # pads take real tensors only)
+    pad_fn = _torch.nn.functional.pad
+    if x.is_complex():
+        return _torch.complex(pad_fn(x.real, pad, mode), pad_fn(x.imag, pad, mode))
+    return pad_fn(x, pad, mode)
 
 
 def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
@@ -120,7 +129,7 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
         signal_dim = input.dim()
         extended = [1] * (3 - signal_dim) + list(input.shape)
         pad = int(n_fft // 2)
-        input = _torch.nn.functional.pad(input.view(extended), [pad, pad], pad_mode)
+        input = _pad(input.view(extended), [pad, pad], pad_mode)
         input = input.view(input.shape[-signal_dim:] if signal_dim else ())
     if window is None:
         _warn_once(_NO_WINDOW_STFT)
@@ -162,7 +171,7 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
         # frames aligned on the window's start: the n_fft frame begins `left` earlier
         left = (n_fft - win) // 2
         frames = 1 + (length - win) // hop
-        x = _torch.constant_pad_nd(x, [left, n_fft - win - left], 0)
+        x = _pad(x, [left, n_fft - win - left], "constant")
     else:
         frames = 1 + (length - n_fft) // hop
     w = window if window is not None and win == n_fft else (
@@ -245,7 +254,7 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     w = window if window is not None else _torch.ones(win, dtype=real_dtype)
     if win != n_fft:
         left = (n_fft - win) // 2
-        w = _torch.constant_pad_nd(w, [left, n_fft - win - left], 0)
+        w = _pad(w, [left, n_fft - win - left], "constant")
     x = input.unsqueeze(0) if real_dims == 3 else input
     x = x.transpose(1, 2)                 # (channel, frames, fft_size)
     mode = 1 if normalized else 2
@@ -281,7 +290,7 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
         y = y.squeeze(0)
     if end > expected:
         _warn_once(_SHORT_SIGNAL)
-        y = _torch.constant_pad_nd(y, [0, end - expected], 0)
+        y = _pad(y, [0, end - expected], "constant")
     return y
 
 

@@ -210,11 +210,19 @@ def _run(op, x, dims, norm, flag, out):
     return op(x, dims, norm, flag, out=out)
 
 
-def _conj_into(result, out):
-    """result conjugated (PyTorch returns a lazily conjugated view; autograd_core has no
-    conjugate bit yet, so conj computes it), or out, holding result, conjugated in place."""
+def _r2c_conj(x, dims, mode, onesided, out):
+    """The conjugate of the forward real-to-complex transform (ifft of a real tensor,
+    ihfft): PyTorch returns a lazily conjugated view (autograd_core has no conjugate bit
+    yet, so conj computes it); with out, conj_physical's out=, which wants the result's
+    dtype exactly."""
     if out is None:
-        return _torch.conj(result)
+        return _torch.conj(_torch._fft_r2c(x, dims, mode, onesided))
+    want = _torch.empty(0, dtype=_torch.complex64 if x.dtype == _torch.float32
+                        else _torch.complex128)
+    if out.dtype != want.dtype:
+        raise RuntimeError(f"Found dtype {_spectral.scalar_type_name(out)} but expected "
+                           f"{_spectral.scalar_type_name(want)}")
+    _torch._fft_r2c(x, dims, mode, onesided, out=out)
     out.imag.neg_()
     return out
 
@@ -234,8 +242,9 @@ def _r2c(fname, input, n, dim, norm, forward, onesided, out):
     if n is not None:
         x = _spectral.resize_fft_input(x, [d], [size])
     mode = _spectral.norm_from_string(norm, forward)
-    result = _run(_torch._fft_r2c, x, [d], mode, onesided, out)
-    return result if forward else _conj_into(result, out)
+    if not forward:
+        return _r2c_conj(x, [d], mode, onesided, out)
+    return _run(_torch._fft_r2c, x, [d], mode, onesided, out)
 
 
 def _c2r(fname, input, n, dim, norm, forward, out):
@@ -411,7 +420,7 @@ def _ihfftn(fname, input, s, dim, norm, out):
     mode = _spectral.norm_from_string(norm, False)
     _check_out(fname, out, True)
     if len(dims) == 1:
-        return _conj_into(_run(_torch._fft_r2c, x, dims, mode, True, out), out)
+        return _r2c_conj(x, dims, mode, True, out)
     half = _torch.conj(_torch._fft_r2c(x, dims[-1:], mode, True))
     return _run(_torch._fft_c2c, half, dims[:-1], mode, False, out)
 
@@ -500,7 +509,7 @@ def fft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
     tensor(4.+0.j)
     """
     s, dim = _check_nd("fft2", input, s, dim, norm)
-    return _fftn_c2c("fft2", input, s, dim, norm, True, out)
+    return _fftn_c2c("fftn", input, s, dim, norm, True, out)
 
 
 def ifft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
@@ -511,7 +520,7 @@ def ifft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
     tensor(1.+0.j)
     """
     s, dim = _check_nd("ifft2", input, s, dim, norm)
-    return _fftn_c2c("ifft2", input, s, dim, norm, False, out)
+    return _fftn_c2c("ifftn", input, s, dim, norm, False, out)
 
 
 def rfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
@@ -522,7 +531,7 @@ def rfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
     autograd_core.Size([2, 3])
     """
     s, dim = _check_nd("rfft2", input, s, dim, norm)
-    return _rfftn("rfft2", input, s, dim, norm, out)
+    return _rfftn("rfftn", input, s, dim, norm, out)
 
 
 def irfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
@@ -534,7 +543,7 @@ def irfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
             [0., 1.]])
     """
     s, dim = _check_nd("irfft2", input, s, dim, norm)
-    return _irfftn("irfft2", input, s, dim, norm, out)
+    return _irfftn("irfftn", input, s, dim, norm, out)
 
 
 def hfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
@@ -545,7 +554,7 @@ def hfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
     autograd_core.Size([2, 2])
     """
     s, dim = _check_nd("hfft2", input, s, dim, norm)
-    return _hfftn("hfft2", input, s, dim, norm, out)
+    return _hfftn("hfftn", input, s, dim, norm, out)
 
 
 def ihfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
@@ -556,4 +565,4 @@ def ihfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
     tensor(1.+0.j)
     """
     s, dim = _check_nd("ihfft2", input, s, dim, norm)
-    return _ihfftn("ihfft2", input, s, dim, norm, out)
+    return _ihfftn("ihfftn", input, s, dim, norm, out)

@@ -95,10 +95,11 @@ def test_transform_layout(fname):
     def prog(mod):
         f = getattr(mod.fft, fname)
         res = []
-        for x in (data(mod, 4, 5, 6), data(mod, 6, 5, 4).permute(2, 1, 0),
-                  data(mod, 3, 8)[:, ::2]):
-            if fname.startswith(("irfft", "hfft")):
-                x = mod.complex(x, x)
+        def make(*shape):
+            x = data(mod, *shape)
+            # (the c2r transforms take complex input: made contiguous, then viewed)
+            return mod.complex(x, x) if fname.startswith(("irfft", "hfft")) else x
+        for x in (make(4, 5, 6), make(6, 5, 4).permute(2, 1, 0), make(3, 8)[:, ::2]):
             for kw in ([{"dim": d} for d in range(x.dim())] if fname in ONE_D else
                        [{}, {"dim": (0, 1)}, {"dim": (1, 0)}]):
                 if fname.endswith("2") and "dim" not in kw:
@@ -131,11 +132,14 @@ def test_integer_bool_and_default_dtype():
 
 
 def test_zero_size_batch_and_0d():
+    """A 0-d tensor transforms over no dims (a copy); an empty batch is refused with the
+    error of PyTorch's CPU kernel (MKL)."""
     def prog(mod):
         x = mod.zeros(0, 4)
         c = mod.zeros(0, 3, dtype=mod.complex64)
-        return [mod.fft.fft(x), mod.fft.rfft(x), mod.fft.irfft(c), mod.fft.fftn(x, dim=(1,)),
-                mod.fft.ifft(c), mod.fft.hfft(c), mod.fft.fftn(mod.tensor(2.)),
+        return [catch(mod.fft.fft, x), catch(mod.fft.rfft, x), catch(mod.fft.irfft, c),
+                catch(mod.fft.fftn, x, dim=(1,)), catch(mod.fft.ifft, c),
+                catch(mod.fft.hfft, c), mod.fft.fftn(mod.tensor(2.)),
                 mod.fft.ifftn(mod.tensor(2.)), mod.fft.fftn(x, dim=()),
                 mod.fft.fft(mod.tensor([3.]))]
     same(prog)
@@ -212,8 +216,8 @@ def test_out(fname):
                 mod.empty(0, dtype=mod.float64 if real_out else mod.complex128)]
         res = []
         for o in outs:
-            r = getattr(mod.fft, fname)(x.float(), out=o)
-            res += [r is o, o, o.dtype]
+            r = catch(getattr(mod.fft, fname), x.float(), out=o)
+            res += [r is o, o, o.dtype] if not isinstance(r, Raised) else [r]
         return res
     same(prog, rtol=1e-5, atol=1e-5)
 
@@ -241,8 +245,9 @@ def test_primitives():
                 res.append(mod._fft_r2c(x, dims, norm, False))
                 res.append(mod._fft_c2c(c, dims, norm, True))
                 res.append(mod._fft_c2c(c, dims, norm, False))
-                res.append(mod._fft_c2r(c, dims, norm, 7))
-                res.append(mod._fft_c2r(c, dims, norm, 8))
+                if dims[-1] == 2:       # (the last dim holds n // 2 + 1 = 5 points)
+                    res.append(mod._fft_c2r(c, dims, norm, 8))
+                    res.append(mod._fft_c2r(c, dims, norm, 9))
         res.append(catch(mod._fft_r2c, c, [0], 0, True))
         res.append(catch(mod._fft_c2c, x, [0], 0, True))
         res.append(catch(mod._fft_c2r, x, [0], 0, 4))
@@ -358,7 +363,7 @@ def test_istft_round_trip_and_values(kw, dtype):
     lambda m: m.stft(m.ones(20), 8, window=m.ones(5), return_complex=True),
     lambda m: m.stft(m.ones(2, 2, 20), 8, window=m.ones(8), return_complex=True),
     lambda m: m.stft(m.ones(20, dtype=m.int64), 8, window=m.ones(8), return_complex=True),
-    lambda m: m.stft(m.ones(20, dtype=m.bool), 8, return_complex=True),
+    lambda m: m.stft(m.ones(20, dtype=m.bool), 8, return_complex=True, center=False),
     lambda m: m.stft(m.ones(20, dtype=m.complex64), 8, window=m.ones(8), onesided=True),
     lambda m: m.stft(m.ones(20), 8, window=m.ones(8), return_complex=True,
                      align_to_window=True),

@@ -60,6 +60,14 @@ cdef list _batch_first_order(tuple strides, Py_ssize_t ndim, list dims):
     return batch + list(dims)
 
 
+cdef list _sort_dims(tuple strides, list dims, bint exclude_last):
+    """The transformed dims in the order PyTorch's kernel runs them (_sort_dims: largest
+    input stride first; with exclude_last, the onesided dim stays last)."""
+    cdef list head = list(dims[:len(dims) - 1]) if exclude_last else list(dims)
+    head.sort(key=lambda d: -strides[d])
+    return head + (list(dims[len(dims) - 1:]) if exclude_last else [])
+
+
 cdef cnp.ndarray _laid_out(cnp.ndarray values, list order):
     """values copied into a buffer whose dims are stored in the given order (outermost
     first), so the result's strides are PyTorch's."""
@@ -101,6 +109,15 @@ cdef int _check_kernel_dtype(Tensor self, bint want_complex) except -1:
     return 0
 
 
+cdef int _check_not_empty(cnp.ndarray a, list dims) except -1:
+    # PyTorch's CPU kernel (MKL) refuses a transform of an empty tensor (a zero-size
+    # batch): its error, rather than an empty result PyTorch programs never see
+    if dims and cnp.PyArray_SIZE(a) == 0:
+        raise RuntimeError("MKL FFT error: Intel oneMKL DFTI ERROR: Inconsistent configuration "
+                           "parameters")
+    return 0
+
+
 cdef cnp.ndarray _conjugate_fill(cnp.ndarray half, list dims, Py_ssize_t n):
     """The full spectrum of a real signal from its onesided half along dims[-1] (size n
     there): X[k] = conj(X[-k]), the negative index taken modulo each transformed dim,
@@ -120,6 +137,7 @@ cdef Tensor op__fft_r2c(Tensor self, object dim, object normalization, bint ones
     cdef list dims = _prim_dims(self, dim)
     cdef cnp.ndarray a = self._data, r
     cdef Py_ssize_t ndim = cnp.PyArray_NDIM(a)
+    _check_not_empty(a, dims)
     with quiet():
         if cnp.PyArray_SIZE(a) == 0 or not dims:
             shape = list(shape_of(a))
@@ -130,7 +148,9 @@ cdef Tensor op__fft_r2c(Tensor self, object dim, object normalization, bint ones
             r = np.fft.rfftn(a, axes=dims, norm=_np_norm(normalization, True))
             if not onesided:
                 r = _conjugate_fill(r, dims, shape_of(a)[dims[-1]])
-    cdef Tensor result = make(_laid_out(r, _batch_first_order(_elem_strides(a), ndim, dims)))
+    cdef tuple strides = _elem_strides(a)
+    cdef Tensor result = make(_laid_out(
+        r, _batch_first_order(strides, ndim, _sort_dims(strides, dims, True))))
     record_FftR2CBackward0(result, self, dim, normalization, onesided)
     return result
 
@@ -140,6 +160,7 @@ cdef Tensor op__fft_c2r(Tensor self, object dim, object normalization, object la
     cdef list dims = _prim_dims(self, dim)
     cdef cnp.ndarray a = self._data, r
     cdef Py_ssize_t ndim = cnp.PyArray_NDIM(a)
+    _check_not_empty(a, dims)
     cdef long long n = last_dim_size
     if not dims:
         raise RuntimeError("c2r expects at least one dim to transform")
@@ -155,7 +176,7 @@ cdef Tensor op__fft_c2r(Tensor self, object dim, object normalization, object la
             r = np.fft.irfftn(a, s=s, axes=dims, norm=_np_norm(normalization, False))
     # the layout of PyTorch's two steps: the c2c over the leading dims, then the c2r
     cdef tuple strides = _elem_strides(a)
-    cdef list order = _batch_first_order(strides, ndim, dims[:-1])
+    cdef list order = _batch_first_order(strides, ndim, _sort_dims(strides, dims[:-1], False))
     if len(dims) > 1:
         strides = _order_strides(tuple(shape_of(a)), order)
     order = _batch_first_order(strides, ndim, dims[-1:])
@@ -169,6 +190,7 @@ cdef Tensor op__fft_c2c(Tensor self, object dim, object normalization, bint forw
     cdef list dims = _prim_dims(self, dim)
     cdef cnp.ndarray a = self._data, r
     cdef Py_ssize_t ndim = cnp.PyArray_NDIM(a)
+    _check_not_empty(a, dims)
     with quiet():
         if cnp.PyArray_SIZE(a) == 0 or not dims:
             r = np.array(a, copy=True)
@@ -176,8 +198,9 @@ cdef Tensor op__fft_c2c(Tensor self, object dim, object normalization, bint forw
             r = np.fft.fftn(a, axes=dims, norm=_np_norm(normalization, True))
         else:
             r = np.fft.ifftn(a, axes=dims, norm=_np_norm(normalization, False))
-    cdef Tensor result = make(_laid_out(np.asarray(r, dtype=a.dtype),
-                                        _batch_first_order(_elem_strides(a), ndim, dims)))
+    cdef tuple strides = _elem_strides(a)
+    cdef Tensor result = make(_laid_out(np.asarray(r, dtype=a.dtype), _batch_first_order(
+        strides, ndim, _sort_dims(strides, dims, False))))
     record_FftC2CBackward0(result, self, dim, normalization, forward)
     return result
 
