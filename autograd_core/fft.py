@@ -11,7 +11,7 @@ The helpers: sample frequencies (``fftfreq``, ``rfftfreq``) and the zero-frequen
 
 >>> import autograd_core as torch
 >>> torch.fft.fft(torch.tensor([1., 0., 0., 0.]))
-tensor([1.+0.j, 1.+0.j, 1.+0.j, 1.+0.j])
+tensor([1.+0.j, 1.+0.j, 1.+0.j, 1.-0.j])
 >>> torch.fft.fftfreq(4)
 tensor([ 0.0000,  0.2500, -0.5000, -0.2500])
 >>> torch.fft.fftshift(torch.fft.fftfreq(4))
@@ -494,7 +494,7 @@ def ihfftn(input, s=None, dim=None, norm=None, *, out=None):
 
     >>> import autograd_core as torch
     >>> torch.fft.ihfftn(torch.ones(2, 2))
-    tensor([[1.+0.j, 0.+0.j],
+    tensor([[1.-0.j, 0.-0.j],
             [0.+0.j, 0.+0.j]])
     """
     s, dim = _check_nd("ihfftn", input, s, dim, norm)
@@ -562,7 +562,7 @@ def ihfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
 
     >>> import autograd_core as torch
     >>> torch.fft.ihfft2(torch.ones(2, 2))[0, 0]
-    tensor(1.+0.j)
+    tensor(1.-0.j)
     """
     s, dim = _check_nd("ihfft2", input, s, dim, norm)
     return _ihfftn("ihfftn", input, s, dim, norm, out)
