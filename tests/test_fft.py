@@ -255,6 +255,14 @@ def test_primitives():
     same(prog, rtol=1e-9, atol=1e-10)
 
 
+def test_primitive_argument_errors():
+    same_error(lambda m: m._fft_r2c(m.ones(3), [], 0, True))
+    same_error(lambda m: m._fft_c2r(m.ones(3, dtype=m.complex64), [], 0, 4))
+    # PyTorch's kernel asserts the onesided size (an internal assert): a RuntimeError here too
+    same_error(lambda m: m._fft_c2r(m.ones(3, dtype=m.complex64), [0], 0, 9), message=False)
+    same_error(lambda m: m._fft_c2r(m.ones(3, dtype=m.complex64), [0], 0, 0), message=False)
+
+
 @pytest.mark.parametrize("fname", ALL)
 def test_requires_grad_is_refused_naming_the_function(fname):
     """FFT derivatives come with complex autograd: a transform of a tensor that requires

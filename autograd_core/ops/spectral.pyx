@@ -39,15 +39,16 @@ cdef str _np_norm(object normalization, bint forward):
     return "forward" if forward else "backward"
 
 
-cdef list _prim_dims(Tensor self, object dim):
-    cdef Py_ssize_t ndim = cnp.PyArray_NDIM(self._data)
-    cdef list dims = []
-    for d in dim:
+cdef list _fft_dims(Tensor x, object dims):
+    """Transform dims checked and made non-negative (PyTorch's maybe_wrap_dims without
+    wrapping scalars: a 0-d tensor has no dim to transform)."""
+    cdef Py_ssize_t ndim = cnp.PyArray_NDIM(x._data)
+    cdef list out = []
+    for d in dims:
         if ndim == 0:
             raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
-        w = wrap_dim(d, ndim)
-        dims.append(w)
-    return dims
+        out.append(wrap_dim(d, ndim))
+    return out
 
 
 cdef list _batch_first_order(tuple strides, Py_ssize_t ndim, list dims):
@@ -109,6 +110,13 @@ cdef int _check_kernel_dtype(Tensor self, bint want_complex) except -1:
     return 0
 
 
+cdef int _check_dims_given(list dims) except -1:
+    # (PyTorch's real-to-complex kernels read the last dim without a check)
+    if not dims:
+        raise RuntimeError("ArrayRef: attempted to access back() of empty list")
+    return 0
+
+
 cdef int _check_not_empty(cnp.ndarray a, list dims) except -1:
     # PyTorch's CPU kernel (MKL) refuses a transform of an empty tensor (a zero-size
     # batch): its error, rather than an empty result PyTorch programs never see
@@ -134,20 +142,15 @@ cdef cnp.ndarray _conjugate_fill(cnp.ndarray half, list dims, Py_ssize_t n):
 
 cdef Tensor op__fft_r2c(Tensor self, object dim, object normalization, bint onesided):
     _check_kernel_dtype(self, False)
-    cdef list dims = _prim_dims(self, dim)
+    cdef list dims = _fft_dims(self, dim)
     cdef cnp.ndarray a = self._data, r
     cdef Py_ssize_t ndim = cnp.PyArray_NDIM(a)
+    _check_dims_given(dims)
     _check_not_empty(a, dims)
     with quiet():
-        if cnp.PyArray_SIZE(a) == 0 or not dims:
-            shape = list(shape_of(a))
-            if dims and onesided:
-                shape[dims[-1]] = shape[dims[-1]] // 2 + 1
-            r = np.zeros(tuple(shape), dtype=complex_of(dtype_of(a)).np_dtype)
-        else:
-            r = np.fft.rfftn(a, axes=dims, norm=_np_norm(normalization, True))
-            if not onesided:
-                r = _conjugate_fill(r, dims, shape_of(a)[dims[-1]])
+        r = np.fft.rfftn(a, axes=dims, norm=_np_norm(normalization, True))
+        if not onesided:
+            r = _conjugate_fill(r, dims, shape_of(a)[dims[-1]])
     cdef tuple strides = _elem_strides(a)
     cdef Tensor result = make(_laid_out(
         r, _batch_first_order(strides, ndim, _sort_dims(strides, dims, True))))
@@ -157,23 +160,20 @@ cdef Tensor op__fft_r2c(Tensor self, object dim, object normalization, bint ones
 
 cdef Tensor op__fft_c2r(Tensor self, object dim, object normalization, object last_dim_size):
     _check_kernel_dtype(self, True)
-    cdef list dims = _prim_dims(self, dim)
+    cdef list dims = _fft_dims(self, dim)
     cdef cnp.ndarray a = self._data, r
     cdef Py_ssize_t ndim = cnp.PyArray_NDIM(a)
+    _check_dims_given(dims)
     _check_not_empty(a, dims)
     cdef long long n = last_dim_size
-    if not dims:
-        raise RuntimeError("c2r expects at least one dim to transform")
-    if n < 1:
-        raise RuntimeError(f"Invalid number of data points ({n}) specified")
     shape = list(shape_of(a))
-    s = [shape[d] for d in dims[:-1]] + [n]
+    if n < 1 or shape[dims[-1]] not in (n, n // 2 + 1):
+        # (PyTorch's kernel asserts this size; numpy would pad or trim silently)
+        raise RuntimeError(f"_fft_c2r: the last transformed dim holds {shape[dims[-1]]} "
+                           f"points, but last_dim_size={n} needs {n // 2 + 1} (or {n})")
     with quiet():
-        if cnp.PyArray_SIZE(a) == 0:
-            shape[dims[-1]] = n
-            r = np.zeros(tuple(shape), dtype=real_of(dtype_of(a)).np_dtype)
-        else:
-            r = np.fft.irfftn(a, s=s, axes=dims, norm=_np_norm(normalization, False))
+        r = np.fft.irfftn(a, s=[shape[d] for d in dims[:-1]] + [n], axes=dims,
+                          norm=_np_norm(normalization, False))
     # the layout of PyTorch's two steps: the c2c over the leading dims, then the c2r
     cdef tuple strides = _elem_strides(a)
     cdef list order = _batch_first_order(strides, ndim, _sort_dims(strides, dims[:-1], False))
@@ -187,7 +187,7 @@ cdef Tensor op__fft_c2r(Tensor self, object dim, object normalization, object la
 
 cdef Tensor op__fft_c2c(Tensor self, object dim, object normalization, bint forward):
     _check_kernel_dtype(self, True)
-    cdef list dims = _prim_dims(self, dim)
+    cdef list dims = _fft_dims(self, dim)
     cdef cnp.ndarray a = self._data, r
     cdef Py_ssize_t ndim = cnp.PyArray_NDIM(a)
     _check_not_empty(a, dims)
@@ -242,10 +242,7 @@ def norm_from_string(object norm, bint forward):
 
 def fft_dim(Tensor x, object dim):
     """One transform dim checked and made non-negative (a 0-d tensor has none)."""
-    cdef Py_ssize_t ndim = cnp.PyArray_NDIM(x._data)
-    if ndim == 0:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-    return wrap_dim(dim, ndim)
+    return _fft_dims(x, (dim,))[0]
 
 
 def canonicalize_fft_shape_and_dim(Tensor x, object s, object dim):
@@ -255,11 +252,7 @@ def canonicalize_fft_shape_and_dim(Tensor x, object s, object dim):
     cdef tuple sizes = shape_of(x._data)
     cdef list dims = None, shape
     if dim is not None:
-        dims = []
-        for d in dim:
-            if ndim == 0:
-                raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
-            dims.append(wrap_dim(d, ndim))
+        dims = _fft_dims(x, dim)
         if len(set(dims)) != len(dims):
             raise RuntimeError("FFT dims must be unique")
     if s is not None:
