@@ -24,6 +24,7 @@ from autograd_core._core import tensor as _core
 from autograd_core._core import dtype as _core_dtype
 from autograd_core._core.tensor import Tensor
 from autograd_core.ops import spectral as _spectral
+from autograd_core.overrides import _handle_call, _overrides
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2",
            "irfft2", "hfft2", "ihfft2", "fftn", "ifftn", "rfftn", "irfftn", "hfftn", "ihfftn",
@@ -145,6 +146,20 @@ def ifftshift(input, dim=None):
 
 
 # ---------------------------------------------------------------- the transforms
+
+def _overridable(fn):
+    """fn, handing a call whose input overrides __torch_function__ (a tensor subclass,
+    vmap's BatchedTensor) to the protocol, as PyTorch's Python bindings do (Note
+    [__torch_function__ in the wrappers])."""
+    def wrapper(input, *args, **kwargs):
+        if type(input) is not Tensor and _overrides(input):
+            return _handle_call(wrapper, (input,) + args, kwargs)
+        return fn(input, *args, **kwargs)
+    wrapper.__name__ = wrapper.__qualname__ = fn.__name__
+    wrapper.__doc__ = fn.__doc__
+    wrapper.__module__ = fn.__module__
+    return wrapper
+
 
 def _is_int(x):
     return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
@@ -280,6 +295,7 @@ def _c2c(fname, input, n, dim, norm, forward, out):
     return _run(_torch._fft_c2c, x, [d], mode, forward, out)
 
 
+@_overridable
 def fft(input, n=None, dim=-1, norm=None, *, out=None):
     """The one-dimensional discrete Fourier transform of input along dim, zero-padded or
     trimmed to n points; norm "backward" (default: no scaling), "forward" (1/n) or
@@ -295,6 +311,7 @@ def fft(input, n=None, dim=-1, norm=None, *, out=None):
     return _r2c("fft", input, n, dim, norm, True, False, out)
 
 
+@_overridable
 def ifft(input, n=None, dim=-1, norm=None, *, out=None):
     """The inverse of ``fft``: by default scaled by 1/n.
 
@@ -308,6 +325,7 @@ def ifft(input, n=None, dim=-1, norm=None, *, out=None):
     return _r2c("ifft", input, n, dim, norm, False, False, out)
 
 
+@_overridable
 def rfft(input, n=None, dim=-1, norm=None, *, out=None):
     """The Fourier transform of a real signal: only the n // 2 + 1 non-negative
     frequencies (the others are their complex conjugates).
@@ -320,6 +338,7 @@ def rfft(input, n=None, dim=-1, norm=None, *, out=None):
     return _r2c("rfft", input, n, dim, norm, True, True, out)
 
 
+@_overridable
 def irfft(input, n=None, dim=-1, norm=None, *, out=None):
     """The inverse of ``rfft``: a real signal of n points (default 2 * (size - 1)) from
     its non-negative frequencies.
@@ -332,6 +351,7 @@ def irfft(input, n=None, dim=-1, norm=None, *, out=None):
     return _c2r("irfft", input, n, dim, norm, False, out)
 
 
+@_overridable
 def hfft(input, n=None, dim=-1, norm=None, *, out=None):
     """The Fourier transform of a Hermitian-symmetric signal given by its first half: a
     real spectrum of n points (default 2 * (size - 1)).
@@ -344,6 +364,7 @@ def hfft(input, n=None, dim=-1, norm=None, *, out=None):
     return _c2r("hfft", input, n, dim, norm, True, out)
 
 
+@_overridable
 def ihfft(input, n=None, dim=-1, norm=None, *, out=None):
     """The inverse of ``hfft``: the first half of the Hermitian spectrum of a real
     signal, scaled by 1/n by default.
@@ -428,6 +449,7 @@ def _ihfftn(fname, input, s, dim, norm, out):
 _LAST_TWO = (-2, -1)
 
 
+@_overridable
 def fftn(input, s=None, dim=None, norm=None, *, out=None):
     """The n-dimensional Fourier transform over dim (default: all dims, or the last
     len(s)), each zero-padded or trimmed to s.
@@ -441,6 +463,7 @@ def fftn(input, s=None, dim=None, norm=None, *, out=None):
     return _fftn_c2c("fftn", input, s, dim, norm, True, out)
 
 
+@_overridable
 def ifftn(input, s=None, dim=None, norm=None, *, out=None):
     """The inverse of ``fftn``.
 
@@ -453,6 +476,7 @@ def ifftn(input, s=None, dim=None, norm=None, *, out=None):
     return _fftn_c2c("ifftn", input, s, dim, norm, False, out)
 
 
+@_overridable
 def rfftn(input, s=None, dim=None, norm=None, *, out=None):
     """The n-dimensional Fourier transform of a real tensor, onesided in the last dim.
 
@@ -464,6 +488,7 @@ def rfftn(input, s=None, dim=None, norm=None, *, out=None):
     return _rfftn("rfftn", input, s, dim, norm, out)
 
 
+@_overridable
 def irfftn(input, s=None, dim=None, norm=None, *, out=None):
     """The inverse of ``rfftn``: a real tensor (its last transformed dim of s[-1], by
     default 2 * (size - 1), points).
@@ -477,6 +502,7 @@ def irfftn(input, s=None, dim=None, norm=None, *, out=None):
     return _irfftn("irfftn", input, s, dim, norm, out)
 
 
+@_overridable
 def hfftn(input, s=None, dim=None, norm=None, *, out=None):
     """The n-dimensional Fourier transform of a Hermitian-symmetric signal given by its
     half in the last dim: a real tensor.
@@ -489,6 +515,7 @@ def hfftn(input, s=None, dim=None, norm=None, *, out=None):
     return _hfftn("hfftn", input, s, dim, norm, out)
 
 
+@_overridable
 def ihfftn(input, s=None, dim=None, norm=None, *, out=None):
     """The inverse of ``hfftn``: the onesided Hermitian spectrum of a real tensor.
 
@@ -501,6 +528,7 @@ def ihfftn(input, s=None, dim=None, norm=None, *, out=None):
     return _ihfftn("ihfftn", input, s, dim, norm, out)
 
 
+@_overridable
 def fft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
     """``fftn`` over the last two dims by default.
 
@@ -512,6 +540,7 @@ def fft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
     return _fftn_c2c("fftn", input, s, dim, norm, True, out)
 
 
+@_overridable
 def ifft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
     """``ifftn`` over the last two dims by default.
 
@@ -523,6 +552,7 @@ def ifft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
     return _fftn_c2c("ifftn", input, s, dim, norm, False, out)
 
 
+@_overridable
 def rfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
     """``rfftn`` over the last two dims by default.
 
@@ -534,6 +564,7 @@ def rfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
     return _rfftn("rfftn", input, s, dim, norm, out)
 
 
+@_overridable
 def irfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
     """``irfftn`` over the last two dims by default.
 
@@ -546,6 +577,7 @@ def irfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
     return _irfftn("irfftn", input, s, dim, norm, out)
 
 
+@_overridable
 def hfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
     """``hfftn`` over the last two dims by default.
 
@@ -557,6 +589,7 @@ def hfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
     return _hfftn("hfftn", input, s, dim, norm, out)
 
 
+@_overridable
 def ihfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
     """``ihfftn`` over the last two dims by default.
 

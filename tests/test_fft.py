@@ -431,3 +431,15 @@ def test_stft_istft_warnings_once():
         outs.append(r.stdout.replace("torch.", "autograd_core."))
     assert outs[0].count("\n") == 4
     assert outs[1] == outs[0]
+
+
+def test_vmap_and_torch_function():
+    """The transforms honour __torch_function__, so vmap runs them (per sample for now:
+    no batching rule yet, with vmap's performance warning) with PyTorch's values."""
+    def prog(mod):
+        x = data(mod, 3, 6)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return [mod.func.vmap(mod.fft.fft)(x), mod.func.vmap(mod.fft.rfft)(x),
+                    mod.func.vmap(lambda r: mod.fft.irfftn(r, s=(6,)))(mod.fft.rfft(x))]
+    same(prog, rtol=1e-9, atol=1e-10)
