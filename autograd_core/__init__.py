@@ -26,9 +26,10 @@ from autograd_core.ops import reduce as _reduce
 from autograd_core.ops import index as _index
 from autograd_core.ops import linalg as _linalg_ops
 from autograd_core.ops import nn as _nn_ops
+from autograd_core.ops import spectral as _spectral_ops
 from autograd_core._core import engine as _engine  # noqa: F401
 
-for _family in (_pointwise, _view, _reduce, _index, _linalg_ops, _nn_ops):
+for _family in (_pointwise, _view, _reduce, _index, _linalg_ops, _nn_ops, _spectral_ops):
     globals().update(_family.TORCH_FUNCTIONS)
 del _family
 _tensor.check_op_table()
@@ -71,6 +72,7 @@ from autograd_core.autograd import (  # noqa: E402,F401
 )
 from autograd_core import linalg  # noqa: E402,F401
 from autograd_core import fft, signal, special  # noqa: E402,F401
+from autograd_core._stft import istft, stft  # noqa: E402,F401
 from autograd_core import nn  # noqa: E402,F401
 # the nn ops PyTorch also exposes as torch.<name>, with aten's signatures
 for _name, _fn in nn.functional._TORCH_FUNCTIONS.items():

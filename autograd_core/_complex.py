@@ -66,6 +66,7 @@ diagonal_copy transpose_copy t_copy unsqueeze_copy split_copy split_with_sizes_c
 t_ transpose_ unsqueeze_ squeeze_ ldexp ldexp_ lerp lerp_ addcmul addcmul_
 combinations normalize pixel_shuffle pixel_unshuffle channel_shuffle silu silu_ fold
 triangular_solve linalg_solve_triangular renorm renorm_ bincount all any
+_fft_c2c _fft_c2r
 """.split())
 
 # PyTorch's own errors for ops that refuse complex input (exception type, message;
@@ -100,6 +101,7 @@ COMPLEX_MESSAGES = {
     "bucketize": _kernel("searchsorted_out_cpu"), "unique": _kernel("unique"),
     "unique_consecutive": _kernel("unique"),
     "binary_cross_entropy": _kernel("binary_cross_entropy"),
+    "_fft_r2c": (RuntimeError, "Only supports floating-point dtypes, but found: {dtype}"),
 }
 
 _tensor.set_complex_ops(COMPLEX_OPS, COMPLEX_MESSAGES)

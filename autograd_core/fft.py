@@ -1,12 +1,17 @@
-"""Discrete Fourier transform helpers, as ``torch.fft``.
+"""Discrete Fourier transforms, as ``torch.fft``.
 
-For now this module holds the four real-valued helpers: the sample frequencies
-(``fftfreq``, ``rfftfreq``) and the zero-frequency shifts (``fftshift``,
-``ifftshift``). The transforms themselves (``fft``, ``rfft``, ``irfft``, ``hfft`` and
-their ``2``/``n`` variants) produce or take complex tensors and come with the complex
-dtypes.
+The transforms (``fft``, ``ifft``, ``rfft``, ``irfft``, ``hfft``, ``ihfft`` and their
+``2``/``n`` variants) are thin compositions of three primitives, as PyTorch's are:
+``_fft_r2c``, ``_fft_c2r`` and ``_fft_c2c`` (ops/spectral.pyx), after PyTorch's argument
+handling (dtype promotion, ``n``/``s`` zero-padding or trimming, ``dim``, ``norm``).
+float32 and complex64 are computed in single precision. Autograd through them waits for
+complex autograd: a transform of a tensor that requires grad raises, naming the function.
+The helpers: sample frequencies (``fftfreq``, ``rfftfreq``) and the zero-frequency shifts
+(``fftshift``, ``ifftshift``).
 
 >>> import autograd_core as torch
+>>> torch.fft.fft(torch.tensor([1., 0., 0., 0.]))
+tensor([1.+0.j, 1.+0.j, 1.+0.j, 1.-0.j])
 >>> torch.fft.fftfreq(4)
 tensor([ 0.0000,  0.2500, -0.5000, -0.2500])
 >>> torch.fft.fftshift(torch.fft.fftfreq(4))
@@ -17,8 +22,13 @@ import numpy as np
 import autograd_core as _torch
 from autograd_core._core import tensor as _core
 from autograd_core._core import dtype as _core_dtype
+from autograd_core._core.tensor import Tensor
+from autograd_core.ops import spectral as _spectral
+from autograd_core.overrides import _handle_call, _overrides
 
-__all__ = ["fftfreq", "fftshift", "ifftshift", "rfftfreq"]
+__all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2",
+           "irfft2", "hfft2", "ihfft2", "fftn", "ifftn", "rfftn", "irfftn", "hfftn", "ihfftn",
+           "fftfreq", "fftshift", "ifftshift", "rfftfreq"]
 
 
 def _check_n_d(fname, n, d):
@@ -133,3 +143,459 @@ def ifftshift(input, dim=None):
     tensor([0, 1, 2, 3, 4])
     """
     return _shift("ifftshift", input, dim, lambda size: (size + 1) // 2)
+
+
+# ---------------------------------------------------------------- the transforms
+
+def _overridable(fn):
+    """fn, handing a call whose input overrides __torch_function__ (a tensor subclass,
+    vmap's BatchedTensor) to the protocol, as PyTorch's Python bindings do (Note
+    [__torch_function__ in the wrappers])."""
+    def wrapper(input, *args, **kwargs):
+        if type(input) is not Tensor and _overrides(input):
+            return _handle_call(wrapper, (input,) + args, kwargs)
+        return fn(input, *args, **kwargs)
+    wrapper.__name__ = wrapper.__qualname__ = fn.__name__
+    wrapper.__doc__ = fn.__doc__
+    wrapper.__module__ = fn.__module__
+    return wrapper
+
+
+def _is_int(x):
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
+def _check_args(fname, input, norm):
+    """PyTorch's argument parser's TypeErrors for input and norm, and the refusal of a
+    tensor that requires grad (complex autograd is not built yet: the FFT derivatives
+    come with it)."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"fft_{fname}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    if norm is not None and not isinstance(norm, str):
+        raise TypeError(f"fft_{fname}(): argument 'norm' must be str, not {type(norm).__name__}")
+    if input.requires_grad and _torch.is_grad_enabled():
+        raise NotImplementedError(
+            f"torch.fft.{fname}: autograd_core does not differentiate FFTs yet (they need "
+            "complex autograd), but the input requires grad")
+
+
+def _check_1d(fname, input, n, dim, norm):
+    _check_args(fname, input, norm)
+    if n is not None and not _is_int(n):
+        raise TypeError(f"fft_{fname}(): argument 'n' must be int, not {type(n).__name__}")
+    if not _is_int(dim):
+        raise TypeError(f"fft_{fname}(): argument 'dim' must be int, not {type(dim).__name__}")
+
+
+def _int_list(fname, argname, v):
+    """An int[1]? argument: None, an int, or a sequence of ints."""
+    if v is None:
+        return None
+    if _is_int(v):
+        return [int(v)]
+    if isinstance(v, (tuple, list, _torch.Size)) and all(_is_int(x) for x in v):
+        return [int(x) for x in v]
+    raise TypeError(f"fft_{fname}(): argument '{argname}' must be tuple of ints, not "
+                    f"{type(v).__name__}")
+
+
+def _check_nd(fname, input, s, dim, norm):
+    _check_args(fname, input, norm)
+    return _int_list(fname, "s", s), _int_list(fname, "dim", dim)
+
+
+def _check_out(fname, out, want_complex):
+    if out is None:
+        return
+    if not isinstance(out, Tensor):
+        raise TypeError(f"fft_{fname}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if want_complex and not out.is_complex():
+        raise RuntimeError(f"{fname} expects a complex output tensor, but got "
+                           f"{_spectral.scalar_type_name(out)}")
+    if not want_complex and out.is_complex():
+        raise RuntimeError(f"{fname} expects a floating point output tensor, but got "
+                           f"{_spectral.scalar_type_name(out)}")
+
+
+def _run(op, x, dims, norm, flag, out):
+    # the primitive, through its out= when out is given (its checks and resizing)
+    if out is None:
+        return op(x, dims, norm, flag)
+    return op(x, dims, norm, flag, out=out)
+
+
+def _r2c_conj(x, dims, mode, onesided, out):
+    """The conjugate of the forward real-to-complex transform (ifft of a real tensor,
+    ihfft): PyTorch returns a lazily conjugated view (autograd_core has no conjugate bit
+    yet, so conj computes it); with out, conj_physical's out=, which wants the result's
+    dtype exactly."""
+    if out is None:
+        return _torch.conj(_torch._fft_r2c(x, dims, mode, onesided))
+    want = _torch.empty(0, dtype=_torch.complex64 if x.dtype == _torch.float32
+                        else _torch.complex128)
+    if out.dtype != want.dtype:
+        raise RuntimeError(f"Found dtype {_spectral.scalar_type_name(out)} but expected "
+                           f"{_spectral.scalar_type_name(want)}")
+    _torch._fft_r2c(x, dims, mode, onesided, out=out)
+    out.imag.neg_()
+    return out
+
+
+def _r2c(fname, input, n, dim, norm, forward, onesided, out):
+    # PyTorch's fft_r2c: real input; the inverse direction is the conjugate of the
+    # forward transform with the inverse's scaling
+    if input.is_complex():
+        raise RuntimeError(f"{fname} expects a real input tensor, but got "
+                           f"{_spectral.scalar_type_name(input)}")
+    _check_out(fname, out, True)
+    x = _spectral.promote_fft(input, False)
+    d = _spectral.fft_dim(x, dim)
+    size = n if n is not None else x.shape[d]
+    if size < 1:
+        raise RuntimeError(f"Invalid number of data points ({size}) specified")
+    if n is not None:
+        x = _spectral.resize_fft_input(x, [d], [size])
+    mode = _spectral.norm_from_string(norm, forward)
+    if not forward:
+        return _r2c_conj(x, [d], mode, onesided, out)
+    return _run(_torch._fft_r2c, x, [d], mode, onesided, out)
+
+
+def _c2r(fname, input, n, dim, norm, forward, out):
+    # PyTorch's fft_c2r: the input is the onesided half of a Hermitian spectrum; hfft
+    # (forward) transforms its conjugate
+    _check_out(fname, out, False)
+    x = _spectral.promote_fft(input, True)
+    d = _spectral.fft_dim(x, dim)
+    size = n if n is not None else 2 * (x.shape[d] - 1)
+    if size < 1:
+        raise RuntimeError(f"Invalid number of data points ({size}) specified")
+    if n is not None:
+        x = _spectral.resize_fft_input(x, [d], [size // 2 + 1])
+    mode = _spectral.norm_from_string(norm, forward)
+    if forward:
+        x = _torch.conj(x)
+    return _run(_torch._fft_c2r, x, [d], mode, size, out)
+
+
+def _c2c(fname, input, n, dim, norm, forward, out):
+    if not input.is_complex():
+        raise RuntimeError(f"{fname} expects a complex input tensor, but got "
+                           f"{_spectral.scalar_type_name(input)}")
+    d = _spectral.fft_dim(input, dim)
+    size = n if n is not None else input.shape[d]
+    if size < 1:
+        raise RuntimeError(f"Invalid number of data points ({size}) specified")
+    x = input
+    if n is not None:
+        x = _spectral.resize_fft_input(x, [d], [size])
+    mode = _spectral.norm_from_string(norm, forward)
+    _check_out(fname, out, True)
+    return _run(_torch._fft_c2c, x, [d], mode, forward, out)
+
+
+@_overridable
+def fft(input, n=None, dim=-1, norm=None, *, out=None):
+    """The one-dimensional discrete Fourier transform of input along dim, zero-padded or
+    trimmed to n points; norm "backward" (default: no scaling), "forward" (1/n) or
+    "ortho" (1/sqrt(n)). Real input gives the full complex spectrum.
+
+    >>> import autograd_core as torch
+    >>> torch.fft.fft(torch.tensor([1., 2., 3., 4.]))
+    tensor([10.+0.j, -2.+2.j, -2.+0.j, -2.-2.j])
+    """
+    _check_1d("fft", input, n, dim, norm)
+    if input.is_complex():
+        return _c2c("fft", input, n, dim, norm, True, out)
+    return _r2c("fft", input, n, dim, norm, True, False, out)
+
+
+@_overridable
+def ifft(input, n=None, dim=-1, norm=None, *, out=None):
+    """The inverse of ``fft``: by default scaled by 1/n.
+
+    >>> import autograd_core as torch
+    >>> torch.fft.ifft(torch.fft.fft(torch.tensor([1., 2., 3.]))).real
+    tensor([1., 2., 3.])
+    """
+    _check_1d("ifft", input, n, dim, norm)
+    if input.is_complex():
+        return _c2c("ifft", input, n, dim, norm, False, out)
+    return _r2c("ifft", input, n, dim, norm, False, False, out)
+
+
+@_overridable
+def rfft(input, n=None, dim=-1, norm=None, *, out=None):
+    """The Fourier transform of a real signal: only the n // 2 + 1 non-negative
+    frequencies (the others are their complex conjugates).
+
+    >>> import autograd_core as torch
+    >>> torch.fft.rfft(torch.tensor([1., 2., 3., 4.]))
+    tensor([10.+0.j, -2.+2.j, -2.+0.j])
+    """
+    _check_1d("rfft", input, n, dim, norm)
+    return _r2c("rfft", input, n, dim, norm, True, True, out)
+
+
+@_overridable
+def irfft(input, n=None, dim=-1, norm=None, *, out=None):
+    """The inverse of ``rfft``: a real signal of n points (default 2 * (size - 1)) from
+    its non-negative frequencies.
+
+    >>> import autograd_core as torch
+    >>> torch.fft.irfft(torch.fft.rfft(torch.tensor([1., 2., 3., 4.])))
+    tensor([1., 2., 3., 4.])
+    """
+    _check_1d("irfft", input, n, dim, norm)
+    return _c2r("irfft", input, n, dim, norm, False, out)
+
+
+@_overridable
+def hfft(input, n=None, dim=-1, norm=None, *, out=None):
+    """The Fourier transform of a Hermitian-symmetric signal given by its first half: a
+    real spectrum of n points (default 2 * (size - 1)).
+
+    >>> import autograd_core as torch
+    >>> torch.fft.hfft(torch.tensor([1., 0.5, 0.]))
+    tensor([2., 1., 0., 1.])
+    """
+    _check_1d("hfft", input, n, dim, norm)
+    return _c2r("hfft", input, n, dim, norm, True, out)
+
+
+@_overridable
+def ihfft(input, n=None, dim=-1, norm=None, *, out=None):
+    """The inverse of ``hfft``: the first half of the Hermitian spectrum of a real
+    signal, scaled by 1/n by default.
+
+    >>> import autograd_core as torch
+    >>> torch.fft.ihfft(torch.tensor([2., 1., 0., 1.]))
+    tensor([1.0000-0.j, 0.5000-0.j, 0.0000-0.j])
+    """
+    _check_1d("ihfft", input, n, dim, norm)
+    return _r2c("ihfft", input, n, dim, norm, False, True, out)
+
+
+# n-dimensional
+
+def _fftn_c2c(fname, input, s, dim, norm, forward, out):
+    shape, dims = _spectral.canonicalize_fft_shape_and_dim(input, s, dim)
+    x = _spectral.promote_fft(input, True)
+    x = _spectral.resize_fft_input(x, dims, shape)
+    _check_out(fname, out, True)
+    return _run(_torch._fft_c2c, x, dims, _spectral.norm_from_string(norm, forward), forward,
+                out)
+
+
+def _c2r_shape_and_dim(fname, input, s, dim):
+    # PyTorch's canonicalize_fft_c2r_shape_and_dim_args: the last dim's output size and
+    # the input sizes (its onesided half) to resize to
+    shape, dims = _spectral.canonicalize_fft_shape_and_dim(input, s, dim)
+    if not shape:
+        raise RuntimeError(f"{fname} must transform at least one axis")
+    if s is None or s[-1] == -1:
+        last = 2 * (input.shape[dims[-1]] - 1)
+    else:
+        last = shape[-1]
+    if last < 1:
+        raise RuntimeError(f"Invalid number of data points ({last}) specified")
+    shape[-1] = last // 2 + 1
+    return shape, dims, last
+
+
+def _irfftn(fname, input, s, dim, norm, out):
+    shape, dims, last = _c2r_shape_and_dim(fname, input, s, dim)
+    x = _spectral.resize_fft_input(_spectral.promote_fft(input, True), dims, shape)
+    _check_out(fname, out, False)
+    return _run(_torch._fft_c2r, x, dims, _spectral.norm_from_string(norm, False), last, out)
+
+
+def _hfftn(fname, input, s, dim, norm, out):
+    shape, dims, last = _c2r_shape_and_dim(fname, input, s, dim)
+    x = _spectral.resize_fft_input(_spectral.promote_fft(input, True), dims, shape)
+    mode = _spectral.norm_from_string(norm, True)
+    if len(dims) > 1:
+        x = _torch._fft_c2c(x, dims[:-1], mode, True)
+    _check_out(fname, out, False)
+    return _run(_torch._fft_c2r, _torch.conj(x), dims[-1:], mode, last, out)
+
+
+def _rfftn(fname, input, s, dim, norm, out):
+    if input.is_complex():
+        raise RuntimeError(f"{fname} expects a real-valued input tensor, but got "
+                           f"{_spectral.scalar_type_name(input)}")
+    shape, dims = _spectral.canonicalize_fft_shape_and_dim(input, s, dim)
+    if not shape:
+        raise RuntimeError(f"{fname} must transform at least one axis")
+    x = _spectral.resize_fft_input(_spectral.promote_fft(input, False), dims, shape)
+    _check_out(fname, out, True)
+    return _run(_torch._fft_r2c, x, dims, _spectral.norm_from_string(norm, True), True, out)
+
+
+def _ihfftn(fname, input, s, dim, norm, out):
+    shape, dims = _spectral.canonicalize_fft_shape_and_dim(input, s, dim)
+    if not shape:
+        raise RuntimeError(f"{fname} must transform at least one axis")
+    x = _spectral.resize_fft_input(_spectral.promote_fft(input, False), dims, shape)
+    mode = _spectral.norm_from_string(norm, False)
+    _check_out(fname, out, True)
+    if len(dims) == 1:
+        return _r2c_conj(x, dims, mode, True, out)
+    half = _torch.conj(_torch._fft_r2c(x, dims[-1:], mode, True))
+    return _run(_torch._fft_c2c, half, dims[:-1], mode, False, out)
+
+
+_LAST_TWO = (-2, -1)
+
+
+@_overridable
+def fftn(input, s=None, dim=None, norm=None, *, out=None):
+    """The n-dimensional Fourier transform over dim (default: all dims, or the last
+    len(s)), each zero-padded or trimmed to s.
+
+    >>> import autograd_core as torch
+    >>> torch.fft.fftn(torch.ones(2, 2))
+    tensor([[4.+0.j, 0.+0.j],
+            [0.+0.j, 0.+0.j]])
+    """
+    s, dim = _check_nd("fftn", input, s, dim, norm)
+    return _fftn_c2c("fftn", input, s, dim, norm, True, out)
+
+
+@_overridable
+def ifftn(input, s=None, dim=None, norm=None, *, out=None):
+    """The inverse of ``fftn``.
+
+    >>> import autograd_core as torch
+    >>> torch.fft.ifftn(torch.fft.fftn(torch.eye(2))).real
+    tensor([[1., 0.],
+            [0., 1.]])
+    """
+    s, dim = _check_nd("ifftn", input, s, dim, norm)
+    return _fftn_c2c("ifftn", input, s, dim, norm, False, out)
+
+
+@_overridable
+def rfftn(input, s=None, dim=None, norm=None, *, out=None):
+    """The n-dimensional Fourier transform of a real tensor, onesided in the last dim.
+
+    >>> import autograd_core as torch
+    >>> torch.fft.rfftn(torch.ones(2, 4)).shape
+    autograd_core.Size([2, 3])
+    """
+    s, dim = _check_nd("rfftn", input, s, dim, norm)
+    return _rfftn("rfftn", input, s, dim, norm, out)
+
+
+@_overridable
+def irfftn(input, s=None, dim=None, norm=None, *, out=None):
+    """The inverse of ``rfftn``: a real tensor (its last transformed dim of s[-1], by
+    default 2 * (size - 1), points).
+
+    >>> import autograd_core as torch
+    >>> torch.fft.irfftn(torch.fft.rfftn(torch.eye(2)))
+    tensor([[1., 0.],
+            [0., 1.]])
+    """
+    s, dim = _check_nd("irfftn", input, s, dim, norm)
+    return _irfftn("irfftn", input, s, dim, norm, out)
+
+
+@_overridable
+def hfftn(input, s=None, dim=None, norm=None, *, out=None):
+    """The n-dimensional Fourier transform of a Hermitian-symmetric signal given by its
+    half in the last dim: a real tensor.
+
+    >>> import autograd_core as torch
+    >>> torch.fft.hfftn(torch.ones(2, 2)).shape
+    autograd_core.Size([2, 2])
+    """
+    s, dim = _check_nd("hfftn", input, s, dim, norm)
+    return _hfftn("hfftn", input, s, dim, norm, out)
+
+
+@_overridable
+def ihfftn(input, s=None, dim=None, norm=None, *, out=None):
+    """The inverse of ``hfftn``: the onesided Hermitian spectrum of a real tensor.
+
+    >>> import autograd_core as torch
+    >>> torch.fft.ihfftn(torch.ones(2, 2))
+    tensor([[1.-0.j, 0.-0.j],
+            [0.+0.j, 0.+0.j]])
+    """
+    s, dim = _check_nd("ihfftn", input, s, dim, norm)
+    return _ihfftn("ihfftn", input, s, dim, norm, out)
+
+
+@_overridable
+def fft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
+    """``fftn`` over the last two dims by default.
+
+    >>> import autograd_core as torch
+    >>> torch.fft.fft2(torch.ones(2, 2))[0, 0]
+    tensor(4.+0.j)
+    """
+    s, dim = _check_nd("fft2", input, s, dim, norm)
+    return _fftn_c2c("fftn", input, s, dim, norm, True, out)
+
+
+@_overridable
+def ifft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
+    """``ifftn`` over the last two dims by default.
+
+    >>> import autograd_core as torch
+    >>> torch.fft.ifft2(torch.ones(2, 2))[0, 0]
+    tensor(1.+0.j)
+    """
+    s, dim = _check_nd("ifft2", input, s, dim, norm)
+    return _fftn_c2c("ifftn", input, s, dim, norm, False, out)
+
+
+@_overridable
+def rfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
+    """``rfftn`` over the last two dims by default.
+
+    >>> import autograd_core as torch
+    >>> torch.fft.rfft2(torch.ones(2, 4)).shape
+    autograd_core.Size([2, 3])
+    """
+    s, dim = _check_nd("rfft2", input, s, dim, norm)
+    return _rfftn("rfftn", input, s, dim, norm, out)
+
+
+@_overridable
+def irfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
+    """``irfftn`` over the last two dims by default.
+
+    >>> import autograd_core as torch
+    >>> torch.fft.irfft2(torch.fft.rfft2(torch.eye(2)))
+    tensor([[1., 0.],
+            [0., 1.]])
+    """
+    s, dim = _check_nd("irfft2", input, s, dim, norm)
+    return _irfftn("irfftn", input, s, dim, norm, out)
+
+
+@_overridable
+def hfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
+    """``hfftn`` over the last two dims by default.
+
+    >>> import autograd_core as torch
+    >>> torch.fft.hfft2(torch.ones(2, 2)).shape
+    autograd_core.Size([2, 2])
+    """
+    s, dim = _check_nd("hfft2", input, s, dim, norm)
+    return _hfftn("hfftn", input, s, dim, norm, out)
+
+
+@_overridable
+def ihfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
+    """``ihfftn`` over the last two dims by default.
+
+    >>> import autograd_core as torch
+    >>> torch.fft.ihfft2(torch.ones(2, 2))[0, 0]
+    tensor(1.-0.j)
+    """
+    s, dim = _check_nd("ihfft2", input, s, dim, norm)
+    return _ihfftn("ihfftn", input, s, dim, norm, out)

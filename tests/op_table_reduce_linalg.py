@@ -891,6 +891,11 @@ op("unique_consecutive.dim", lambda m, x: x.detach().unique_consecutive(dim=0),
    [C((6, 1), domain="ties", id="ties")], (), second_order=False)
 
 GRAD_FN_ALLOWLIST.update({
+    "FftR2CBackward0": "the FFT primitives' nodes carry no formula until complex autograd: "
+                       "an FFT of a tensor requiring grad raises (test_fft.py::"
+                       "test_requires_grad_is_refused_naming_the_function)",
+    "FftC2RBackward0": "as FftR2CBackward0",
+    "FftC2CBackward0": "as FftR2CBackward0",
     "Unique2Backward0": "unique of a tensor that requires grad: its backward raises, as "
                         "PyTorch's (test_reduce_linalg.py::test_unique_nodes)",
     "UniqueDimBackward0": "unique(dim=...), as Unique2Backward0",

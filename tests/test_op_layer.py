@@ -11,7 +11,7 @@ import autograd_core as torch
 from autograd_core._core import tensor as core_tensor
 from autograd_core.autograd.graph import Node
 
-FAMILIES = ("pointwise", "view", "reduce", "index", "linalg", "nn")
+FAMILIES = ("pointwise", "view", "reduce", "index", "linalg", "nn", "spectral")
 CORE_MODULES = ("autograd_core._core.tensor", "autograd_core._core.engine",
                 "autograd_core._core.function")
 

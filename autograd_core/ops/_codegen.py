@@ -25,7 +25,7 @@ import sys
 
 import yaml
 
-FAMILIES = ("pointwise", "view", "reduce", "index", "linalg", "nn")
+FAMILIES = ("pointwise", "view", "reduce", "index", "linalg", "nn", "spectral")
 
 # Schema types -> the C type an op's implementation takes.
 _C_TYPES = {"Tensor": "Tensor", "Tensor?": "Tensor", "Tensor[]": "list", "bool": "bint",
