@@ -26,7 +26,7 @@ No path may compute on the placeholder:
 tensor([[0., 1.],
         [2., 0.]])
 """
-import math
+import warnings
 
 import numpy as np
 
@@ -83,6 +83,8 @@ def _from_np(arr):
 def _make(lay, indices, values, size, coalesced):
     """A new SparseTensor (no autograd history): indices a numpy int64 (sparse_dim, nnz)
     array, values a dense Tensor (detached) of shape (nnz,) + dense dims."""
+    if lay is sparse_csr:
+        _warn_csr_beta()
     t = Tensor.__new__(SparseTensor)
     t.data = _ag.zeros((), dtype=values.dtype).expand(*size) if size else \
         _ag.zeros((), dtype=values.dtype)
@@ -157,22 +159,27 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
     tensor([[0., 0., 3.],
             [4., 0., 5.]])
     """
+    if check_invariants is None:
+        check_invariants = _invariants_default()
     idx = _as_index_array(indices)
     v = _as_values(values, dtype)
+    if idx.ndim == 1:
+        # PyTorch reads a 1-D indices tensor as sparse_dim coordinates of one element
+        idx = idx.reshape(-1, 1) if idx.size else idx.reshape(1, 0)
     if idx.ndim != 2:
-        if idx.ndim == 1 and idx.size == 0 and v.dim() == 1 and v.shape[0] == 0:
-            idx = idx.reshape(1, 0)
-        else:
-            raise RuntimeError(f"indices must be sparse_dim x nnz, but got: "
-                               f"{list(idx.shape)}")
+        raise RuntimeError(f"indices must be sparse_dim x nnz, but got: {list(idx.shape)}")
     sd = idx.shape[0]
     nnz = idx.shape[1]
     if v.dim() == 0:
         raise RuntimeError("values must be at least 1-dimensional")
+    dense_shape = tuple(v.shape[1:])
+    if size is not None and len(tuple(size)) != sd + len(dense_shape):
+        raise RuntimeError(f"'len(size) == sparse_dim + dense_dim' is not satisfied: "
+                           f"len(size) = {len(tuple(size))}, sparse_dim = {sd}, dense_dim = "
+                           f"{len(dense_shape)}")
     if v.shape[0] != nnz:
         raise RuntimeError(f"indices and values must have same nnz, but got nnz from indices: "
                            f"{nnz}, nnz from values: {v.shape[0]}")
-    dense_shape = tuple(v.shape[1:])
     if size is None:
         if nnz and idx.min() < 0:
             raise RuntimeError(f"found negative index {int(idx.min())} for dim 0")
@@ -184,15 +191,37 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
             raise RuntimeError(f"'len(size) == sparse_dim + dense_dim' is not satisfied: "
                                f"len(size) = {len(size)}, sparse_dim = {sd}, dense_dim = "
                                f"{len(dense_shape)}")
-        if check_invariants or (check_invariants is None and _invariants_default()):
+        if check_invariants:
             _check_coo_invariants(idx, size, sd)
     return _with_history(sparse_coo, idx, v, size, bool(is_coalesced) if nnz > 1 else True,
                          requires_grad, "SparseCooTensorWithDimsAndTensorsBackward0")
 
 
+# torch.sparse.check_sparse_tensor_invariants' process-wide default, and whether the
+# program set it (PyTorch warns once when a constructor runs with it implicitly off)
+_INVARIANTS = {"enabled": False, "explicit": False, "warned": False, "csr_warned": False}
+_INVARIANTS_MSG = (
+    "Sparse invariant checks are implicitly disabled. Memory errors (e.g. SEGFAULT) will occur "
+    "when operating on a sparse tensor which violates the invariants, but checks incur "
+    "performance overhead. To silence this warning, explicitly opt in or out. See "
+    "`autograd_core.sparse.check_sparse_tensor_invariants.__doc__` for guidance. ")
+_CSR_BETA_MSG = (
+    "Sparse CSR tensor support is in beta state. If you miss a functionality in the sparse "
+    "tensor support, please submit a feature request to https://github.com/pytorch/pytorch/"
+    "issues.")
+
+
 def _invariants_default():
-    from autograd_core.sparse import check_sparse_tensor_invariants
-    return check_sparse_tensor_invariants.is_enabled()
+    if not _INVARIANTS["explicit"] and not _INVARIANTS["warned"]:
+        _INVARIANTS["warned"] = True
+        warnings.warn(_INVARIANTS_MSG, UserWarning, stacklevel=3)
+    return _INVARIANTS["enabled"]
+
+
+def _warn_csr_beta():
+    if not _INVARIANTS["csr_warned"]:
+        _INVARIANTS["csr_warned"] = True
+        warnings.warn(_CSR_BETA_MSG, UserWarning, stacklevel=4)
 
 
 def _check_coo_invariants(idx, size, sd):
@@ -233,6 +262,8 @@ def sparse_csr_tensor(crow_indices, col_indices, values, size=None, *, dtype=Non
     tensor([[0., 1.],
             [2., 0.]])
     """
+    if check_invariants is None:
+        check_invariants = _invariants_default()
     crow = _as_index_array(crow_indices)
     col = _as_index_array(col_indices)
     v = _as_values(values, dtype)
@@ -302,6 +333,20 @@ def _values_at(grad, t):
     return grad[tuple(_from_np(i) for i in idx)]
 
 
+def _grad_for(t, grad, coalesced=False):
+    """The gradient of the sparse input t from grad (sparse or dense), as PyTorch hands
+    it: at t's distinct coordinates in sorted order (an uncoalesced t's duplicates once
+    each), valued as grad there."""
+    idx = t._sp_indices
+    if idx.shape[1] > 1 and not t._sp_coalesced:
+        sd = idx.shape[0]
+        if sd and all(t._sp_size[:sd]):
+            keys = np.unique(np.ravel_multi_index(tuple(idx), t._sp_size[:sd]))
+            idx = np.array(np.unravel_index(keys, t._sp_size[:sd]), dtype=np.int64).reshape(sd, -1)
+    holder = _make(sparse_coo, idx, t._sp_values, t._sp_size, True)
+    return _make(t._sp_layout, idx, _values_at(grad, holder), t._sp_size, coalesced)
+
+
 def _like(t, values, coalesced=None):
     return _make(t._sp_layout, t._sp_indices, values, t._sp_size,
                  t._sp_coalesced if coalesced is None else coalesced)
@@ -335,7 +380,7 @@ class _ToDense(_Function):
     @staticmethod
     def backward(ctx, grad):
         # PyTorch's to_dense_backward: the gradient masked to the input's pattern
-        return _like(ctx.s, _values_at(grad, ctx.s))
+        return _grad_for(ctx.s, grad)
 
 
 _named(_ToDense, "ToDenseBackward0")
@@ -376,8 +421,8 @@ def _unary_values(node_name, fn, grad_fn):
 
         @staticmethod
         def backward(ctx, grad):
-            gv = _values_at(grad, ctx.s)
-            return _like(ctx.s, grad_fn(gv, ctx.arg)), None
+            g = _grad_for(ctx.s, grad)
+            return _like(g, grad_fn(g._sp_values, ctx.arg)), None
     return _named(_Op, node_name)
 
 
@@ -395,7 +440,8 @@ class _Coalesce(_Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return _like(ctx.s, _values_at(grad, ctx.s))
+        # a sparse gradient already has the coalesced pattern: passed on as it is
+        return grad if _is_sparse(grad) else _grad_for(ctx.s, grad)
 
 
 _named(_Coalesce, "CoalesceBackward0")
@@ -440,9 +486,16 @@ class _AddSparse(_Function):
     def forward(ctx, a, b, alpha):
         ctx.alpha = alpha
         bv = _np(b._sp_values) * alpha if alpha != 1 else _np(b._sp_values)
-        idx, vals = _merge_add(a._sp_indices, _np(a._sp_values), b._sp_indices, bv, a._sp_size)
-        out = _make(sparse_coo, idx, _from_np(vals), a._sp_size,
-                    (a._sp_coalesced and b._sp_coalesced) or idx.shape[1] <= 1)
+        if a._sp_values.is_contiguous() and b._sp_values.is_contiguous():
+            idx, vals = _merge_add(a._sp_indices, _np(a._sp_values), b._sp_indices, bv,
+                                   a._sp_size)
+            coalesced = (a._sp_coalesced and b._sp_coalesced) or idx.shape[1] <= 1
+        else:
+            # PyTorch's kernel for non-contiguous values appends b's entries to a's
+            idx = np.concatenate([a._sp_indices, b._sp_indices], axis=1)
+            vals = np.concatenate([_np(a._sp_values), bv.astype(_np(a._sp_values).dtype)])
+            coalesced = idx.shape[1] <= 1
+        out = _make(sparse_coo, idx, _from_np(vals), a._sp_size, coalesced)
         return out if a._sp_layout is sparse_coo else _to_csr_raw(out)
 
     @staticmethod
@@ -517,9 +570,10 @@ def _make_addmm(node_name, sparse_grad):
             if ctx.needs_input_grad[1]:
                 dnp = _np(ctx.d)
                 if sparse_grad:
-                    rows, cols = ctx.s._sp_indices
+                    pattern = _grad_for(ctx.s, _ag.zeros(()).expand(ctx.s.shape))
+                    rows, cols = pattern._sp_indices
                     vals = (gnp[rows] * dnp[cols]).sum(axis=1) * ctx.alpha
-                    gs = _like(ctx.s, _from_np(vals.astype(gnp.dtype)))
+                    gs = _like(pattern, _from_np(vals.astype(gnp.dtype)))
                 else:
                     gs = g.mm(ctx.d.t())
                     if ctx.alpha != 1:
@@ -530,6 +584,42 @@ def _make_addmm(node_name, sparse_grad):
                     gd = gd * ctx.alpha
             return gm, gs, gd, None, None
     return _named(_Addmm, node_name)
+
+
+class _Mv(_Function):
+    @staticmethod
+    def forward(ctx, s, vec):
+        ctx.s, ctx.vec = _like(s, s._sp_values), vec.detach()
+        return _from_np(_spmm_np(s, _np(vec)[:, None])[:, 0])
+
+    @staticmethod
+    def backward(ctx, grad):
+        g = grad.to_dense() if _is_sparse(grad) else grad
+        gs = g.unsqueeze(1) * ctx.vec.unsqueeze(0) if ctx.needs_input_grad[0] else None
+        gv = _from_np(_spmm_t_np(ctx.s, _np(g)[:, None])[:, 0]) if ctx.needs_input_grad[1] \
+            else None
+        return gs, gv
+
+
+_named(_Mv, "MvBackward0")
+
+
+class _DenseMm(_Function):
+    """dense @ sparse (PyTorch's MmBackward0: both gradients dense)."""
+    @staticmethod
+    def forward(ctx, d, s):
+        ctx.s, ctx.d = _like(s, s._sp_values), d.detach()
+        return _from_np(_spmm_t_np(s, _np(d).T).T)
+
+    @staticmethod
+    def backward(ctx, grad):
+        g = grad.to_dense() if _is_sparse(grad) else grad
+        gd = _from_np(_spmm_np(ctx.s, _np(g).T).T) if ctx.needs_input_grad[0] else None
+        gs = ctx.d.t().mm(g) if ctx.needs_input_grad[1] else None
+        return gd, gs
+
+
+_named(_DenseMm, "MmBackward0")
 
 
 _Mm = _make_addmm("MmBackward0", False)
@@ -545,8 +635,9 @@ class _SparseSumAll(_Function):
 
     @staticmethod
     def backward(ctx, grad):
-        v = ctx.s._sp_values
-        return _like(ctx.s, grad.expand(v.shape).clone() if v.dim() else grad.clone())
+        pattern = _grad_for(ctx.s, _ag.zeros((), dtype=grad.dtype).expand(ctx.s.shape), True)
+        v = pattern._sp_values
+        return _like(pattern, grad.expand(v.shape).clone())
 
 
 _named(_SparseSumAll, "SumBackward0")
@@ -573,17 +664,15 @@ class _SparseSumDims(_Function):
 
     @staticmethod
     def backward(ctx, grad):
-        s = ctx.s
+        s = _grad_for(ctx.s, _ag.zeros((), dtype=grad.dtype).expand(ctx.s.shape))
+        zeros = _ag.zeros_like(s._sp_values)
         if not ctx.keep:
-            gv = grad.expand(s._sp_values.shape[1:]) if False else grad
-            vals = _ag.zeros_like(s._sp_values) + gv
-            return _like(s, vals), None
+            return _like(s, zeros + grad), None
         holder = _make(sparse_coo, s._sp_indices[ctx.keep], s._sp_values,
                        tuple(s._sp_size[d] for d in ctx.keep) + tuple(grad.shape[len(ctx.keep):]),
                        False)
         gv = _values_at(grad, holder)
-        return _like(s, _ag.zeros_like(s._sp_values) + gv.reshape(
-            gv.shape + (1,) * (s._sp_values.dim() - gv.dim()))), None
+        return _like(s, zeros + gv.reshape(gv.shape + (1,) * (zeros.dim() - gv.dim()))), None
 
 
 _named(_SparseSumDims, "SparseSumBackward0")
@@ -635,7 +724,7 @@ def _make_softmax(node_name, log):
                 tot = np.zeros((ctx.ng,) + g.shape[1:], dtype=g.dtype)
                 np.add.at(tot, inv, g * y)
                 gi = y * (g - tot[inv])
-            return _like(r, _from_np(gi.astype(y.dtype))), None
+            return _like(r, _from_np(gi.astype(y.dtype)), False), None
     return _named(_Softmax, node_name)
 
 
@@ -722,10 +811,8 @@ def _add(a, b, alpha=1):
     """a + alpha * b with PyTorch's rules for sparse operands."""
     if _is_sparse(a) and _is_sparse(b):
         if a._sp_size != b._sp_size:
-            raise RuntimeError(f"add: expected 'self' and 'other' to have same size, but self has "
-                               f"size {list(a._sp_size)} while other has size {list(b._sp_size)} "
-                               f"(FYI: dense-sparse addition does not currently support "
-                               f"broadcasting)")
+            raise RuntimeError(f"add: expected sizes of 'self' and 'other' to match, but "
+                               f"{list(a._sp_size)} != {list(b._sp_size)}")
         return _AddSparse.apply(a, b, alpha)
     if _is_sparse(a):
         raise RuntimeError("add(sparse, dense) is not supported. Use add(dense, sparse) instead.")
@@ -740,9 +827,15 @@ def _add(a, b, alpha=1):
 
 
 def _mm(a, b, kind="mm", m=None, beta=1, alpha=1):
+    if _is_sparse(b) and not _is_sparse(a) and kind == "mm" and m is None:
+        if a.dim() != 2 or b.dim() != 2:
+            raise RuntimeError(f"mm: 2D tensors expected, got {a.dim()}D and {b.dim()}D tensors")
+        if a.shape[1] != b._sp_size[0]:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
+                               f"{a.shape[1]} and {b._sp_size[0]}x{b._sp_size[1]})")
+        return _DenseMm.apply(a, b)
     if _is_sparse(b) and not _is_sparse(a):
-        # dense @ sparse = (sparse.t() @ dense.t()).t()
-        return _mm(b.t(), a.t(), kind, None if m is None else m.t(), beta, alpha).t()
+        raise _not_supported("addmm", b)
     if not _is_sparse(a):
         raise _not_supported("mm", b)
     if _is_sparse(b):
@@ -783,10 +876,19 @@ class SparseTensor(Tensor):
 
     _agc_sparse = True   # the engine's test (Note [Sparse gradients])
 
+    @staticmethod
+    def _agc_buffer_sum(old, new):
+        """The engine's sum of two gradients for one input (Note [Sparse gradients]):
+        PyTorch's InputBuffer adds the later arrival to the earlier one (new + old) when
+        the earlier is sparse, else old + new."""
+        return _add(new, old) if _is_sparse(old) else _add(old, new)
+
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         name = getattr(func, "__name__", "")
+        if name.startswith("_py_"):     # a hand-written wrapper's own name
+            name = name[4:]
         impl = _FUNCTIONS.get(name)
         if impl is not None:
             return impl(*args, **kwargs)
@@ -865,9 +967,13 @@ class SparseTensor(Tensor):
 
     # ---- conversions
     def to_dense(self, dtype=None, *, masked_grad=None):
-        out = _ToDense.apply(self) if self.requires_grad and _ag.is_grad_enabled() \
+        if dtype is not None:
+            if not isinstance(dtype, _ag.dtype):
+                raise TypeError(f"to_dense(): argument 'dtype' (position 1) must be "
+                                f"autograd_core.dtype, not {type(dtype).__name__}")
+            raise RuntimeError("dtype argument is not supported by sparse_to_dense")
+        return _ToDense.apply(self) if self.requires_grad and _ag.is_grad_enabled() \
             else _to_dense_raw(self)
-        return out if dtype is None else out.to(dtype)
 
     def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
         if layout is sparse_csr:
@@ -880,6 +986,12 @@ class SparseTensor(Tensor):
         return _make(sparse_coo, self._sp_indices, self._sp_values, self._sp_size, True)
 
     def to_sparse_csr(self, dense_dim=None):
+        if dense_dim is not None:
+            if not isinstance(dense_dim, int) or isinstance(dense_dim, bool):
+                raise TypeError(f"to_sparse_csr(): argument 'dense_dim' (position 1) must be "
+                                f"int, not {type(dense_dim).__name__}")
+            raise RuntimeError("coo_to_sparse_csr: conversion from Sparse to SparseCsr with "
+                               "dense_dim argument given is not supported")
         if self._sp_layout is sparse_csr:
             return self
         if self.dim() != 2 or self.dense_dim():
@@ -976,9 +1088,7 @@ class SparseTensor(Tensor):
         return _add(self, other, -1)
 
     def __rsub__(self, other):
-        if isinstance(other, Tensor):
-            return _add(other, self, -1)
-        raise _not_supported("sub.Tensor", self)
+        raise _not_supported("rsub.Tensor", self)
 
     def sub(self, other, *, alpha=1):
         return _add(self, other, -alpha)
@@ -1040,7 +1150,10 @@ class SparseTensor(Tensor):
 
     def __matmul__(self, other):
         if isinstance(other, Tensor) and not _is_sparse(other) and other.dim() == 1:
-            return _mm(self, other.unsqueeze(1)).squeeze(1)
+            if self.dim() != 2 or self._sp_size[1] != other.shape[0]:
+                raise RuntimeError(f"size mismatch, got input ({self._sp_size[0]}x"
+                                   f"{self._sp_size[-1]}), vec ({other.shape[0]})")
+            return _Mv.apply(self, other)
         return _mm(self, other)
 
     def __rmatmul__(self, other):
@@ -1119,7 +1232,16 @@ class SparseTensor(Tensor):
         # PyTorch reports zero strides for a sparse COO tensor
         if self._sp_layout is sparse_csr:
             raise RuntimeError("Sparse CSR tensors do not have strides")
-        return (0,) * self.dim() if dim is None else 0
+        if dim is None:
+            return (0,) * self.dim()
+        if not isinstance(dim, int) or isinstance(dim, bool):
+            raise TypeError(f"stride(): argument 'dim' (position 1) must be int, not "
+                            f"{type(dim).__name__}")
+        _wrap_dim(dim, self.dim())
+        return 0
+
+    def is_shared(self):
+        raise NotImplementedError("Cannot access storage of SparseTensorImpl")
 
     def is_contiguous(self, memory_format=None):
         raise RuntimeError("Sparse tensors do not have is_contiguous")
@@ -1155,10 +1277,13 @@ class SparseTensor(Tensor):
 
 
 def _mul_sparse(a, b):
+    """a * b for two sparse COO tensors of one size, as PyTorch's CPU kernel: the entries
+    of the operand with fewer (a on a tie), as they are stored, times the other's
+    (summed) value there (0 where it specifies none)."""
     with _ag.no_grad():
-        ac, bc = a.coalesce(), b.coalesce()
-        vals = _values_at(bc, ac)
-        return _like(ac, ac._sp_values * vals, True)
+        it, other = (a, b) if a._nnz() <= b._nnz() else (b, a)
+        vals = it._sp_values * _values_at(other.coalesce(), it)
+        return _like(it, vals, False)
 
 
 def _rebuild_sparse(layout_name, indices, values, size, coalesced, requires_grad):
@@ -1229,7 +1354,7 @@ _SAFE = {
     "itemsize", "__len__", "_version", "is_cuda", "is_cpu", "is_meta", "is_quantized",
     "output_nr", "name", "names", "get_device", "is_mkldnn", "is_mps", "is_xpu", "is_nested",
     "is_inference", "is_signed", "_is_view", "_base", "register_post_accumulate_grad_hook",
-    "grad_dtype", "_grad_fn", "is_shared", "dim_order", "_backward_hooks", "_post_accumulate_grad_hooks",
+    "grad_dtype", "_grad_fn", "dim_order", "_backward_hooks", "_post_accumulate_grad_hooks",
     "__class__", "__new__", "__init__", "__getattribute__", "__setattr__", "__delattr__",
     "__dir__", "__sizeof__", "__init_subclass__", "__subclasshook__", "__doc__", "__module__",
     "__dict__", "__weakref__", "__torch_function__", "__reduce__", "__eq__", "__ne__",
@@ -1306,6 +1431,7 @@ _FUNCTIONS = {
     "neg": lambda a, *, out=None: -a,
     "mm": lambda a, b, *, out=None: _mm(a, b),
     "spmm": lambda a, b: _mm(a, b),
+    "mv": lambda a, b, *, out=None: a.__matmul__(b) if _is_sparse(a) else _raise_mul(b),
     "matmul": lambda a, b, *, out=None: a.__matmul__(b) if _is_sparse(a) else _mm(a, b),
     "addmm": lambda m, a, b, *, beta=1, alpha=1, out=None: _mm(a, b, "addmm", m, beta, alpha),
     "t": lambda a: a.t(),
@@ -1436,9 +1562,11 @@ def _accumulate(var, g):
         return False
     create_graph = _ag.is_grad_enabled()
     if old is None:
-        # the engine hands a gradient nobody else holds: PyTorch keeps a sparse one as
-        # is unless create_graph (then a differentiable copy)
-        var.grad = g if not create_graph else g
+        # PyTorch keeps a sparse gradient with contiguous parts as it is, else a copy
+        if _is_sparse(g) and not g._sp_values.is_contiguous():
+            g = _make(g._sp_layout, g._sp_indices, g._sp_values.contiguous(), g._sp_size,
+                      g._sp_coalesced)
+        var.grad = g
         return True
     if _is_sparse(old) and _is_sparse(g):
         var.grad = old + g if create_graph else _add(old.detach(), g.detach())
@@ -1469,16 +1597,19 @@ class _EmbeddingSparse(_Function):
 
     @staticmethod
     def backward(ctx, grad):
+        if ctx.scale:
+            raise RuntimeError("embedding_backward: scale_grad_by_freq not supported with sparse "
+                               "gradients")
         ids = ctx.ids.reshape(-1)
         rows = grad.reshape(-1, ctx.shape[1])
         keep = ids != ctx.padding_idx
-        vals = _np(rows)[keep]
-        kept = ids[keep]
-        if ctx.scale and len(kept):
-            counts = np.bincount(kept, minlength=ctx.shape[0])
-            vals = vals / counts[kept][:, None].astype(vals.dtype)
-        return (_make(sparse_coo, kept.reshape(1, -1), _from_np(vals.astype(_np(rows).dtype)),
-                      ctx.shape, len(kept) <= 1),
+        if keep.all():
+            # the gradient's rows as they are (a view of an expanded gradient keeps its
+            # strides, which decide how PyTorch adds two such gradients)
+            vals, kept = rows.detach(), ids
+        else:
+            vals, kept = _from_np(_np(rows)[keep]), ids[keep]
+        return (_make(sparse_coo, kept.reshape(1, -1), vals, ctx.shape, len(kept) <= 1),
                 None, None, None)
 
 
@@ -1534,3 +1665,6 @@ def embedding_bag_sparse(weight, per_sample_weights, run, ids, positions, bags, 
             and _ag.is_grad_enabled()):
         return run(weight, psw)
     return _EmbeddingBagSparse.apply(weight, psw, run, ids, bags, scale, positions)
+
+
+_core._set_sparse_type(SparseTensor)

@@ -929,7 +929,9 @@ cdef int accumulate_into(Tensor var, Tensor g) except -1:
 # must therefore never add such a gradient through OPS: accumulation into .grad and the
 # sum of two gradients for one slot hand any gradient whose type is not exactly Tensor
 # to the sparse module's hook (set by _set_sparse_accumulate), which handles a sparse
-# operand and declines anything else. A plain Tensor costs one type comparison.
+# operand and declines anything else; the engine's sum of two gradients for one slot
+# (engine.pyx, _buffer_sum) calls the sparse type's _agc_buffer_sum. A plain Tensor
+# costs one type comparison.
 cdef object _sparse_accumulate = None
 
 

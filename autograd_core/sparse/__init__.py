@@ -114,13 +114,12 @@ def log_softmax(input, dim, *, dtype=None):
 class check_sparse_tensor_invariants(contextlib.ContextDecorator):
     """Checks the invariants of the sparse tensors constructed inside it (indices within
     size), as PyTorch's context manager; ``enable()``/``disable()``/``is_enabled()`` set
-    the default.
+    and read the process-wide default.
 
     >>> import autograd_core as torch
     >>> torch.sparse.check_sparse_tensor_invariants.is_enabled()
     False
     """
-    _enabled = False
 
     def __init__(self, enable=True):
         self.state = enable
@@ -128,21 +127,21 @@ class check_sparse_tensor_invariants(contextlib.ContextDecorator):
 
     @staticmethod
     def is_enabled():
-        return check_sparse_tensor_invariants._enabled
+        return _sparse._INVARIANTS["enabled"]
 
     @staticmethod
     def enable():
-        check_sparse_tensor_invariants._enabled = True
+        _sparse._INVARIANTS.update(enabled=True, explicit=True)
 
     @staticmethod
     def disable():
-        check_sparse_tensor_invariants._enabled = False
+        _sparse._INVARIANTS.update(enabled=False, explicit=True)
 
     def __enter__(self):
-        self.saved_state = check_sparse_tensor_invariants._enabled
-        check_sparse_tensor_invariants._enabled = self.state
+        self.saved_state = _sparse._INVARIANTS["enabled"]
+        _sparse._INVARIANTS.update(enabled=self.state, explicit=True)
         return self
 
     def __exit__(self, *exc):
-        check_sparse_tensor_invariants._enabled = self.saved_state
+        _sparse._INVARIANTS.update(enabled=self.saved_state, explicit=True)
         return False
