@@ -26,6 +26,7 @@ No path may compute on the placeholder:
 tensor([[0., 1.],
         [2., 0.]])
 """
+import copyreg
 import warnings
 
 import numpy as np
@@ -44,6 +45,16 @@ sparse_csc = layout("sparse_csc")
 sparse_bsr = layout("sparse_bsr")
 sparse_bsc = layout("sparse_bsc")
 _LAYOUT_NAMES = {sparse_coo: "Sparse", sparse_csr: "SparseCsr", strided: "Strided"}
+_LAYOUTS = {l.name: l for l in (strided, sparse_coo, sparse_csr, sparse_csc, sparse_bsr,
+                                sparse_bsc)}
+
+
+def _layout_from_name(name):
+    return _LAYOUTS[name]
+
+
+# a layout pickles by name (the core's reducer knows strided only)
+copyreg.pickle(layout, lambda l: (_layout_from_name, (l.name,)))
 
 _BACKEND_MSG = ("Could not run 'aten::{0}' with arguments from the 'SparseCPU' backend. This "
                 "could be because the operator doesn't exist for this backend, or was omitted "

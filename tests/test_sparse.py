@@ -537,3 +537,20 @@ def test_engine_never_adds_sparse_gradients_through_dense_ops():
         y.backward()
         return desc(e.weight.grad)
     same(prog, quiet=True)
+
+
+def test_layouts_pickle_and_compare():
+    import pickle
+    for lay in (autograd_core.sparse_coo, autograd_core.sparse_csr, autograd_core.strided):
+        assert pickle.loads(pickle.dumps(lay)) is lay
+    assert autograd_core.sparse_coo != autograd_core.sparse_csr
+
+
+@pytest.mark.parametrize("name", ["autograd_core._sparse", "autograd_core.sparse",
+                                  "autograd_core.optim.sparse_adam"])
+def test_docstring_examples_run(name):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(name),
+                             optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
