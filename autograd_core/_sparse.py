@@ -118,9 +118,8 @@ def _coalesced_parts(indices, values_np, size):
     flat = np.ravel_multi_index(tuple(indices), size[:sd]) if all(s > 0 for s in size[:sd]) \
         else np.zeros(nnz, dtype=np.int64)
     uniq, inverse = np.unique(flat, return_inverse=True)
-    out = np.zeros((len(uniq),) + values_np.shape[1:], dtype=values_np.dtype)
     # summed in order of appearance per coordinate, as PyTorch's coalesce
-    np.add.at(out, inverse.reshape(-1), values_np)
+    out = _segment_sum(inverse.reshape(-1), values_np, len(uniq))
     new_idx = np.array(np.unravel_index(uniq, size[:sd]), dtype=np.int64).reshape(sd, -1)
     return new_idx, out
 
@@ -399,10 +398,16 @@ _named(_ToDense, "ToDenseBackward0")
 
 def _to_dense_raw(s):
     v = _np(s._sp_values)
-    out = np.zeros(s._sp_size, dtype=v.dtype)
-    if s._sp_indices.shape[1]:
-        np.add.at(out, tuple(s._sp_indices), v)
-    return _from_np(out)
+    sd = s._sp_indices.shape[0]
+    lead = s._sp_size[:sd]
+    n = int(np.prod(lead)) if sd else 1
+    if s._sp_indices.shape[1] and n:
+        flat = np.ravel_multi_index(tuple(s._sp_indices), lead) if sd else \
+            np.zeros(s._sp_indices.shape[1], np.int64)
+        out = _segment_sum(flat, v, n)
+    else:
+        out = np.zeros((n,) + v.shape[1:], dtype=v.dtype)
+    return _from_np(out.reshape(s._sp_size))
 
 
 class _ToSparse(_Function):
@@ -532,24 +537,34 @@ class _DenseAddSparse(_Function):
 _named(_DenseAddSparse, "AddBackward0")
 
 
+def _segment_sum(target, contrib, n):
+    """out[t] = the sum of contrib[k] over the k with target[k] == t (out of n rows), in
+    the order of k within each row, as PyTorch's CPU loops add them: a stable sort by
+    target and one reduceat (numpy's add.at is ~50x slower)."""
+    out = np.zeros((n,) + contrib.shape[1:], dtype=contrib.dtype)
+    if len(target):
+        if np.any(target[1:] < target[:-1]):
+            order = np.argsort(target, kind="stable")
+            target, contrib = target[order], contrib[order]
+        starts = np.flatnonzero(np.concatenate([[True], target[1:] != target[:-1]]))
+        out[target[starts]] = np.add.reduceat(contrib, starts, axis=0)
+    return out
+
+
 def _spmm_np(s, d):
     """s (sparse 2-D) @ d (numpy 2-D): numpy result."""
     rows, cols = s._sp_indices
     v = _np(s._sp_values)
-    out = np.zeros((s._sp_size[0], d.shape[1]), dtype=np.result_type(v, d))
-    if len(rows):
-        np.add.at(out, rows, v[:, None] * d[cols])
-    return out
+    dt = np.result_type(v, d)
+    return _segment_sum(rows, (v[:, None] * d[cols]).astype(dt, copy=False), s._sp_size[0])
 
 
 def _spmm_t_np(s, g):
     """s.t() @ g for s sparse 2-D and g numpy 2-D."""
     rows, cols = s._sp_indices
     v = _np(s._sp_values)
-    out = np.zeros((s._sp_size[1], g.shape[1]), dtype=np.result_type(v, g))
-    if len(rows):
-        np.add.at(out, cols, v[:, None] * g[rows])
-    return out
+    dt = np.result_type(v, g)
+    return _segment_sum(cols, (v[:, None] * g[rows]).astype(dt, copy=False), s._sp_size[1])
 
 
 def _make_addmm(node_name, sparse_grad):
