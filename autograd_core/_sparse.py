@@ -34,6 +34,7 @@ import numpy as np
 import autograd_core as _ag
 from autograd_core._core import tensor as _core
 from autograd_core.autograd.function import Function as _Function
+from autograd_core.autograd.function import once_differentiable as _once_differentiable
 from autograd_core import _tensor_str
 
 Tensor = _core.Tensor
@@ -309,9 +310,12 @@ def sparse_csr_tensor(crow_indices, col_indices, values, size=None, *, dtype=Non
 # ---------------------------------------------------------------- autograd Functions
 
 def _named(cls, node_name):
-    """Gives a Function's node class PyTorch's node name (the grad_fn users see)."""
+    """Gives a Function's node class PyTorch's node name (the grad_fn users see). Its
+    backward computes in numpy: once differentiable (a second differentiation raises
+    PyTorch's error instead of giving a gradient that ignores this node)."""
     cls._backward_cls.__name__ = node_name
     cls._backward_cls.__qualname__ = node_name
+    cls.backward = staticmethod(_once_differentiable(cls.backward))
     return cls
 
 

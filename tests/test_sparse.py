@@ -554,3 +554,26 @@ def test_docstring_examples_run(name):
     result = doctest.testmod(importlib.import_module(name),
                              optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_double_backward_through_spmm():
+    def prog(m):
+        s = m.sparse_coo_tensor([[0, 1], [1, 0]], [1., 2.], (2, 2))
+        x = m.ones(2, 2, requires_grad=True)
+        y = m.spmm(s, x * x).sum()
+        (g,) = m.autograd.grad(y, x, create_graph=True)
+        g.sum().backward()
+        return [desc(g), desc(x.grad)]
+    same(prog, quiet=True)
+
+
+def test_double_backward_needing_a_sparse_backward_raises():
+    # the sparse ops' backwards are once differentiable: differentiating one raises
+    # instead of returning a gradient that misses its contribution
+    s = autograd_core.sparse_coo_tensor([[0, 1], [1, 0]], [1., 2.], (2, 2))
+    x = autograd_core.ones(2, 2, requires_grad=True)
+    v = autograd_core.ones(2, 2, requires_grad=True)
+    y = (autograd_core.spmm(s, x) * v).sum()
+    (g,) = autograd_core.autograd.grad(y, x, create_graph=True)
+    with pytest.raises(RuntimeError):
+        g.sum().backward()
