@@ -99,6 +99,11 @@ complex128 = _dtypes["complex128"]
 cfloat, cdouble = complex64, complex128
 del _dtypes
 from autograd_core import _complex  # noqa: E402,F401  (Note [Complex guard])
+from autograd_core._sparse import (  # noqa: E402,F401  (Note [Sparse tensors])
+    sparse_bsc, sparse_bsr, sparse_coo, sparse_coo_tensor, sparse_csc, sparse_csr,
+    sparse_csr_tensor,
+)
+from autograd_core import sparse  # noqa: E402,F401
 
 # training-loop packages
 from autograd_core import optim, utils  # noqa: E402,F401
@@ -122,6 +127,18 @@ from autograd_core.amp import (  # noqa: E402,F401
     set_autocast_cpu_dtype, set_autocast_cpu_enabled, set_autocast_dtype, set_autocast_enabled,
     clear_autocast_cache, autocast_increment_nesting, autocast_decrement_nesting,
 )
+
+
+def spmm(input, mat2):
+    """Product of a sparse 2-D input and a dense mat2 (``torch.mm`` for a sparse input).
+
+    >>> import autograd_core as torch
+    >>> s = torch.sparse_coo_tensor([[0], [1]], [2.], (2, 2))
+    >>> torch.spmm(s, torch.tensor([[1.], [3.]]))
+    tensor([[6.],
+            [0.]])
+    """
+    return mm(input, mat2)
 
 
 def is_tensor(obj):

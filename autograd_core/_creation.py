@@ -46,6 +46,17 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     """
     _check_kwargs(device)
     _refuse_numpy_bfloat16(data)
+    if getattr(type(data), "_agc_sparse", False):
+        # a copy of a sparse tensor stays sparse (Note [Sparse tensors])
+        import warnings
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use "
+            "sourceTensor.detach().clone() or sourceTensor.detach().clone()"
+            ".requires_grad_(True), rather than torch.tensor(sourceTensor).",
+            UserWarning, stacklevel=2)
+        out = data.detach().clone()
+        out = out if dtype is None else out.to(dtype)
+        return out.requires_grad_(True) if requires_grad else out
     return _core.tensor_from_data(data, dtype, requires_grad)
 
 

@@ -250,16 +250,18 @@ def _plain(suffix):
     return suffix, len(suffix)
 
 
-def _add_suffixes(text, suffixes, indent):
-    """Append ``(suffix, layout_length)`` pairs, wrapping like PyTorch."""
+def _add_suffixes(text, suffixes, indent, force_newline=False):
+    """Append ``(suffix, layout_length)`` pairs, wrapping like PyTorch (force_newline:
+    the first suffix on a line of its own, as PyTorch prints a sparse COO tensor)."""
     parts = [text]
     # PyTorch's arithmetic (it over-counts by 2 on a single line); kept
     # verbatim because it decides where suffixes wrap.
     last_line_len = len(text) - text.rfind("\n") + 1
     for suffix, length in suffixes:
-        if last_line_len + length + 2 > _OPTS.linewidth:
+        if force_newline or last_line_len + length + 2 > _OPTS.linewidth:
             parts.append(",\n" + " " * indent + suffix)
             last_line_len = indent + length
+            force_newline = False
         else:
             parts.append(", " + suffix)
             last_line_len += length + 2

@@ -222,6 +222,8 @@ def _builtin_globals():
         "torch._utils._rebuild_parameter_with_state": (_rebuild_parameter_with_state, "fn"),
         "torch.nn.parameter.Parameter": (_rebuild_parameter_from_class, "fn"),
         "torch.Size": (_size, "fn"),
+        "torch._utils._rebuild_sparse_tensor": (_rebuild_sparse_tensor, "fn"),
+        "torch.serialization._get_layout": (_get_layout, "fn"),
         "torch.device": (_device, "fn"),
         "_codecs.encode": (_codecs_encode, "fn"),
         "builtins.set": (set, "type"), "__builtin__.set": (set, "type"),
@@ -243,6 +245,28 @@ class _UnsupportedDtype:
 
     def __repr__(self):
         return f"<unsupported dtype torch.{self.name}>"
+
+
+def _get_layout(name):
+    """PyTorch's torch.serialization._get_layout: a layout from its name."""
+    layouts = {"torch.strided": _ag.strided, "torch.sparse_coo": _ag.sparse_coo,
+               "torch.sparse_csr": _ag.sparse_csr}
+    if name not in layouts:
+        raise pickle.UnpicklingError(f"load: layout {name} is not supported")
+    return layouts[name]
+
+
+def _rebuild_sparse_tensor(layout, data):
+    """PyTorch's torch._utils._rebuild_sparse_tensor: a sparse COO or CSR tensor from its
+    saved parts."""
+    if layout is _ag.sparse_coo:
+        indices, values, size = data[:3]
+        coalesced = data[3] if len(data) > 3 else None
+        return _ag.sparse_coo_tensor(indices, values, size, is_coalesced=coalesced)
+    if layout is _ag.sparse_csr:
+        crow, col, values, size = data
+        return _ag.sparse_csr_tensor(crow, col, values, size)
+    raise pickle.UnpicklingError(f"load: sparse layout {layout!r} is not supported")
 
 
 def _rebuild_parameter_from_class(data=None, requires_grad=True):
@@ -831,6 +855,18 @@ class _TorchPickler(pickle._Pickler):
         from autograd_core.nn.parameter import Parameter
         if isinstance(obj, _Named):
             return "named"  # a str: pickle then calls save_global(obj, "named")
+        if getattr(type(obj), "_agc_sparse", False):
+            # PyTorch's record of a sparse tensor: its layout and its parts (the sparse
+            # type's placeholder array holds no values, Note [Sparse tensors])
+            if obj.layout.name == "sparse_coo":
+                parts = (obj._indices(), obj._values().detach(), _ag.Size(obj.shape),
+                         obj.is_coalesced())
+            else:
+                parts = (obj.crow_indices(), obj.col_indices(), obj.values().detach(),
+                         _ag.Size(obj.shape))
+            return (_named("torch._utils", "_rebuild_sparse_tensor"), (obj.layout, parts))
+        if isinstance(obj, _ag.layout):
+            return (_named("torch.serialization", "_get_layout"), ("torch." + obj.name,))
         if isinstance(obj, Parameter):
             plain = obj.detach()
             return (_REBUILD_PARAMETER, (plain, obj.requires_grad, OrderedDict()))

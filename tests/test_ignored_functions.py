@@ -36,13 +36,14 @@ EXCLUDED = {
     "Tensor._addmm_activation", "Tensor._conj", "Tensor._conj_physical",
     "Tensor._is_all_true", "Tensor._is_any_true",
     "Tensor._neg_view", "Tensor._philox_normal_", "Tensor._philox_uniform_",
-    # sparse, nested and padded layouts: autograd_core has only strided tensors
+    # sparse layouts other than COO/CSR, nested and padded layouts (autograd_core has
+    # strided, sparse COO and sparse CSR tensors: Note [Sparse tensors])
     "Tensor._to_sparse", "Tensor._to_sparse_bsc", "Tensor._to_sparse_bsr",
     "Tensor._to_sparse_csc", "Tensor._to_sparse_csr", "Tensor.to_sparse_bsc",
-    "Tensor.to_sparse_bsr", "Tensor.to_sparse_csc", "Tensor.to_sparse_csr",
-    "Tensor.to_sparse_coo", "Tensor.to_padded_tensor", "torch.sparse_bsc_tensor",
-    "torch.sparse_bsr_tensor", "torch.sparse_compressed_tensor", "torch.sparse_coo_tensor",
-    "torch.sparse_csc_tensor", "torch.sparse_csr_tensor", "torch.empty_quantized",
+    "Tensor.to_sparse_bsr", "Tensor.to_sparse_csc",
+    "Tensor.to_padded_tensor", "torch.sparse_bsc_tensor",
+    "torch.sparse_bsr_tensor", "torch.sparse_compressed_tensor",
+    "torch.sparse_csc_tensor", "torch.empty_quantized",
     "torch.qscheme",
     # methods PyTorch removed long ago (they only raise there, pointing to linalg)
     "Tensor.eig", "Tensor.lstsq", "Tensor.solve", "Tensor.symeig", "Tensor.reinforce",

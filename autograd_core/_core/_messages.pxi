@@ -218,7 +218,30 @@ cdef Tensor arg_tensor(object x, str fname, str argname, int pos):
     if not isinstance(x, Tensor):
         raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be Tensor, "
                         f"not {type(x).__name__}")
+    if type(x) is not Tensor and type(x) is _sparse_type:
+        refuse_sparse(fname)
     return <Tensor>x
+
+
+# The sparse tensor type (Note [Sparse tensors], autograd_core/_sparse.py), set when it is
+# imported: its array is a placeholder, so the argument checkers of the hand-written
+# wrappers refuse it with PyTorch's error (the generated wrappers hand it to its
+# __torch_function__ before any check). A plain Tensor pays one pointer comparison.
+cdef object _sparse_type = None
+
+
+def _set_sparse_type(t):
+    global _sparse_type
+    _sparse_type = t
+
+
+cdef int refuse_sparse(str fname) except -1:
+    raise NotImplementedError(
+        f"Could not run 'aten::{fname}' with arguments from the 'SparseCPU' backend. This could "
+        f"be because the operator doesn't exist for this backend, or was omitted during the "
+        f"selective/custom build process (if using custom build). If you are a Facebook "
+        f"employee using PyTorch on mobile, please visit https://fburl.com/ptmfixes for "
+        f"possible resolutions.")
 
 
 # Note [Complex guard]
@@ -509,6 +532,8 @@ cdef list arg_tensor_list(object tensors, str fname):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, "
                             f"but got {type(t).__name__}")
+        if type(t) is not Tensor and type(t) is _sparse_type:
+            refuse_sparse(fname)
     return list(tensors)
 
 

@@ -922,8 +922,30 @@ cdef int accumulate_into(Tensor var, Tensor g) except -1:
     return 0
 
 
+# Note [Sparse gradients]
+# A sparse COO/CSR tensor is a Python subclass of Tensor (autograd_core/_sparse.py) whose
+# array is a read-only zero-strided placeholder of its dense shape and dtype, so the
+# engine's shape and dtype checks hold; its values never live in that array. The engine
+# must therefore never add such a gradient through OPS: accumulation into .grad and the
+# sum of two gradients for one slot hand any gradient whose type is not exactly Tensor
+# to the sparse module's hook (set by _set_sparse_accumulate), which handles a sparse
+# operand and declines anything else; the engine's sum of two gradients for one slot
+# (engine.pyx, _buffer_sum) calls the sparse type's _agc_buffer_sum. A plain Tensor
+# costs one type comparison.
+cdef object _sparse_accumulate = None
+
+
+def _set_sparse_accumulate(fn):
+    """Installs the sparse module's accumulation hook (Note [Sparse gradients])."""
+    global _sparse_accumulate
+    _sparse_accumulate = fn
+
+
 cdef int _accumulate_locked(Tensor var, Tensor g) except -1:
     cdef Tensor old = var._grad
+    if ((type(g) is not Tensor or (old is not None and type(old) is not Tensor))
+            and _sparse_accumulate is not None and _sparse_accumulate(var, g)):
+        return 0  # Note [Sparse gradients]
     if var._grad_dtype is None:
         if cnp.PyArray_TYPE(g._data) != cnp.PyArray_TYPE(var._data):
             g = OPS._to_copy(g, dtype_of(var._data))

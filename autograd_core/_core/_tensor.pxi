@@ -399,6 +399,8 @@ cdef int _check_numpy_exportable(Tensor t) except -1:
 def array_of(Tensor t):
     """The array holding t's values, whatever its dtype (bfloat16 included, which
     numpy() refuses as PyTorch's does): for the library's Python layer only."""
+    if type(t) is not Tensor and type(t) is _sparse_type:
+        refuse_sparse("_to_copy")   # a sparse tensor's array is a placeholder
     return t._data
 
 
@@ -824,7 +826,14 @@ cdef object _binop_type_error(object other, str symbol, bint reflected):
     return NotImplemented
 
 
+cdef dict _INPLACE_ATEN = {"+=": "add_.Tensor", "-=": "sub_.Tensor", "*=": "mul_.Tensor",
+                          "/=": "div_.Tensor"}
+
+
 cdef object _inplace_operand(object other, str symbol):
+    if type(other) is not Tensor and type(other) is _sparse_type:
+        # a sparse operand of an in-place operator (Note [Sparse tensors])
+        refuse_sparse(_INPLACE_ATEN.get(symbol, symbol))
     cdef object o = arg_operand(other)
     if o is NotImplemented:
         raise TypeError(f"unsupported operand type(s) for {symbol}: 'Tensor' and "

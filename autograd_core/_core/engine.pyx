@@ -395,6 +395,11 @@ cdef class _GraphTask:
 cdef Tensor _buffer_sum(Tensor a, Tensor b):
     """Two gradients for one slot: their sum; two ZeroTensors sum to one (PyTorch's
     add of ZeroTensors, Note [ZeroTensor] in _node.pxi)."""
+    if type(a) is not Tensor or type(b) is not Tensor:
+        # a sparse gradient: the sparse type's own sum (Note [Sparse gradients], _node.pxi)
+        f = getattr(type(b), "_agc_buffer_sum", None) or getattr(type(a), "_agc_buffer_sum", None)
+        if f is not None:
+            return f(a, b)
     if (not cnp.PyArray_ISWRITEABLE(a._data) and same_shape(a._data, b._data)
             and a._is_zerotensor() and b._is_zerotensor()):
         return a

@@ -1098,12 +1098,13 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
             padding_idx = weight.size(0) + padding_idx
     else:
         padding_idx = -1
-    if sparse:
-        raise NotImplementedError("sparse embedding gradients are not supported by autograd_core")
     if max_norm is not None:
         input = input.contiguous()
         with _torch.no_grad():
             _torch.embedding_renorm_(weight, input, max_norm, norm_type)
+    if sparse:
+        from autograd_core import _sparse   # Note [Sparse tensors]
+        return _sparse.embedding_sparse(input, weight, padding_idx, scale_grad_by_freq)
     return _torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
 
 
@@ -1181,6 +1182,23 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     ids = np.asarray(flat.tolist(), dtype=np.int64).reshape(-1)
     if padding_idx is not None and ids.size:
         valid = valid & (ids[pos] != padding_idx)
+    if sparse:
+        if mode == "max":
+            raise ValueError("max mode does not support sparse weights")
+        from autograd_core import _sparse   # Note [Sparse tensors]
+        members = np.nonzero(valid)
+        positions = pos[members]
+        counts = valid.sum(1)
+        scale = (np.ones(len(positions)) if mode == "sum"
+                 else 1.0 / np.maximum(counts, 1)[members[0]])
+        if per_sample_weights is not None:
+            scale = scale * _sparse._np(per_sample_weights).reshape(-1)[positions]
+
+        def run(w, psw):
+            return embedding_bag(input, w, offsets, None, norm_type, scale_grad_by_freq, mode,
+                                 False, psw, include_last_offset, padding_idx)
+        return _sparse.embedding_bag_sparse(weight, per_sample_weights, run, ids[positions],
+                                            positions, members[0], scale)
     d = weight.size(1)
     pos_t = _const(pos.reshape(-1).astype(np.int64))
     rows = embedding(flat.index_select(0, pos_t) if ids.size else flat, weight)

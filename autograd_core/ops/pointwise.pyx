@@ -2214,6 +2214,12 @@ _NORMAL_SIGNATURES = (
 
 def _py_normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None,
                device=None, pin_memory=False, requires_grad=False):
+    if (type(mean) is not Tensor and has_torch_function(mean)) or \
+            (type(std) is not Tensor and has_torch_function(std)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_normal, (mean, std, size), {
+            "generator": generator, "out": out, "dtype": dtype, "layout": layout,
+            "device": device, "pin_memory": pin_memory, "requires_grad": requires_grad})
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         if size is not None:
             raise type_error_combination("normal", (mean, std, size), _NORMAL_SIGNATURES)
@@ -3427,6 +3433,11 @@ cdef Tensor op_isin(object elements, object test_elements, bint assume_unique, b
 
 
 def _py_isin(elements, test_elements, *, out=None, assume_unique=False, invert=False):
+    if (type(elements) is not Tensor and has_torch_function(elements)) or \
+            (type(test_elements) is not Tensor and has_torch_function(test_elements)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function(_py_isin, (elements, test_elements), {
+            "out": out, "assume_unique": assume_unique, "invert": invert})
     if complex_scalar_arg(elements) or complex_scalar_arg(test_elements):
         check_complex_args("isin", (elements, test_elements,))  # Note [Complex guard]
     a = arg_operand(elements)

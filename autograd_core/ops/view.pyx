@@ -2134,6 +2134,10 @@ cdef tuple op_atleast_3d(list tensors):
 
 
 cdef object _atleast_py(tuple args, str fname, int n):
+    if has_torch_function_list(args):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        return handle_torch_function({1: _py_atleast_1d, 2: _py_atleast_2d,
+                                      3: _py_atleast_3d}[n], args, {})
     if len(args) == 1 and isinstance(args[0], Tensor):
         return _atleast(<Tensor>args[0], n)
     if len(args) == 1 and isinstance(args[0], (list, tuple)):

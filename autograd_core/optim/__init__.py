@@ -1,5 +1,4 @@
-"""autograd_core.optim: PyTorch 2.13's ``torch.optim`` (every optimizer except SparseAdam,
-every learning-rate scheduler in ``optim.lr_scheduler``, and ``optim.swa_utils``)."""
+"""autograd_core.optim: PyTorch 2.13's ``torch.optim`` (every optimizer, every learning-rate scheduler in ``optim.lr_scheduler``, and ``optim.swa_utils``)."""
 from autograd_core.optim import lr_scheduler  # noqa: F401
 from autograd_core.optim import swa_utils  # noqa: F401
 from autograd_core.optim._adafactor import Adafactor
@@ -19,12 +18,13 @@ from autograd_core.optim.radam import RAdam
 from autograd_core.optim.rmsprop import RMSprop
 from autograd_core.optim.rprop import Rprop
 from autograd_core.optim.sgd import SGD
+from autograd_core.optim.sparse_adam import SparseAdam
 
 Adafactor.__module__ = "autograd_core.optim"
 Muon.__module__ = "autograd_core.optim"
 
 __all__ = [
     "Adafactor", "Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "ASGD", "LBFGS",
-    "lr_scheduler", "Muon", "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD",
+    "lr_scheduler", "Muon", "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD", "SparseAdam",
     "swa_utils",
 ]

@@ -13,6 +13,8 @@ __all__ = ["Adafactor", "adafactor"]
 class Adafactor(Optimizer):
     """Adafactor (factored second moments for matrices), as ``torch.optim.Adafactor``."""
 
+    _sparse_grad_message = "Adafactor does not support sparse gradients"
+
     _group_defaults = {"foreach": None}
     _scalar_state = ("step",)
 
@@ -43,6 +45,7 @@ class Adafactor(Optimizer):
                 continue
             if p.is_complex():
                 raise RuntimeError("Adafactor does not support complex parameters")
+            self._check_dense_grad(p)
             params_with_grad.append(p)
             grads.append(p.grad)
             state = self.state[p]

@@ -61,6 +61,8 @@ class Muon(Optimizer):
     """Muon (MomentUm Orthogonalized by Newton-schulz), as ``torch.optim.Muon``; only 2-D
     parameters."""
 
+    _sparse_grad_message = "Muon does not support sparse gradients"
+
     def __init__(self, params, lr=1e-3, weight_decay=0.1, momentum=0.95, nesterov=True,
                  ns_coefficients=(DEFAULT_A, DEFAULT_B, DEFAULT_C), eps=EPS,
                  ns_steps=DEFAULT_NS_STEPS, adjust_lr_fn=None):
@@ -90,6 +92,7 @@ class Muon(Optimizer):
                 continue
             if p.is_complex():
                 raise RuntimeError("Muon does not support complex parameters")
+            self._check_dense_grad(p)
             params_with_grad.append(p)
             grads.append(p.grad)
             state = self.state[p]

@@ -11,6 +11,8 @@ __all__ = ["Adadelta", "adadelta"]
 class Adadelta(Optimizer):
     """Adadelta, as ``torch.optim.Adadelta``."""
 
+    _sparse_grad_message = "Adadelta does not support sparse gradients"
+
     _group_defaults = {"foreach": None, "maximize": False, "differentiable": False,
                        "capturable": False}
     _scalar_state = ("step",)

@@ -12,6 +12,9 @@ __all__ = ["Adam", "adam"]
 class Adam(Optimizer):
     """Adam, as ``torch.optim.Adam``."""
 
+    _sparse_grad_message = ("Adam does not support sparse gradients, please consider SparseAdam "
+                            "instead")
+
     _group_defaults = {"amsgrad": False, "maximize": False, "foreach": None,
                        "capturable": False, "differentiable": False,
                        "decoupled_weight_decay": False, "fused": None}
@@ -52,6 +55,7 @@ class Adam(Optimizer):
             if p.grad is None:
                 continue
             params_with_grad.append(p)
+            self._check_dense_grad(p)
             grads.append(p.grad)
             state = self.state[p]
             if len(state) == 0:

@@ -11,6 +11,8 @@ __all__ = ["Adamax", "adamax"]
 class Adamax(Optimizer):
     """Adamax (Adam with the infinity norm), as ``torch.optim.Adamax``."""
 
+    _sparse_grad_message = "Adamax does not support sparse gradients"
+
     _group_defaults = {"foreach": None, "maximize": False, "differentiable": False,
                        "capturable": False}
     _scalar_state = ("step",)

@@ -11,6 +11,8 @@ __all__ = ["ASGD", "asgd"]
 class ASGD(Optimizer):
     """Averaged stochastic gradient descent, as ``torch.optim.ASGD``."""
 
+    _sparse_grad_message = "ASGD does not support sparse gradients"
+
     _group_defaults = {"foreach": None, "maximize": False, "differentiable": False,
                        "capturable": False}
     _scalar_state = ("step", "eta", "mu")

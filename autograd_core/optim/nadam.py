@@ -11,6 +11,8 @@ __all__ = ["NAdam", "nadam"]
 class NAdam(Optimizer):
     """Adam with Nesterov momentum, as ``torch.optim.NAdam``."""
 
+    _sparse_grad_message = "NAdam does not support sparse gradients"
+
     _group_defaults = {"maximize": False, "foreach": None, "capturable": False,
                        "differentiable": False, "decoupled_weight_decay": False}
     _scalar_state = ("step", "mu_product")

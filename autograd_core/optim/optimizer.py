@@ -223,6 +223,14 @@ class Optimizer:
         """The dtype of the scalar state (step and the like) of a param of ``group``."""
         return _get_scalar_dtype()
 
+    # PyTorch's error for a sparse gradient, in the algorithms that refuse one (None: the
+    # algorithm takes sparse gradients, or has its own check)
+    _sparse_grad_message = None
+
+    def _check_dense_grad(self, p):
+        if self._sparse_grad_message is not None and p.grad.is_sparse:
+            raise RuntimeError(self._sparse_grad_message)
+
     def _params_and_state(self, group, *keys):
         """PyTorch's ``_init_group`` of the algorithms whose state is a fixed set of entries:
         the params of ``group`` that have a gradient, their gradients, and for each of
@@ -234,6 +242,7 @@ class Optimizer:
         for p in group["params"]:
             if p.grad is None:
                 continue
+            self._check_dense_grad(p)
             params.append(p)
             grads.append(p.grad)
             state = self.state[p]

@@ -11,6 +11,8 @@ __all__ = ["RAdam", "radam"]
 class RAdam(Optimizer):
     """Rectified Adam, as ``torch.optim.RAdam``."""
 
+    _sparse_grad_message = "RAdam does not support sparse gradients"
+
     _group_defaults = {"foreach": None, "maximize": False, "differentiable": False,
                        "decoupled_weight_decay": False, "capturable": False}
     _scalar_state = ("step",)

@@ -11,6 +11,8 @@ __all__ = ["RMSprop", "rmsprop"]
 class RMSprop(Optimizer):
     """RMSprop, as ``torch.optim.RMSprop``."""
 
+    _sparse_grad_message = "RMSprop does not support sparse gradients"
+
     _group_defaults = {"momentum": 0, "centered": False, "foreach": None, "maximize": False,
                        "differentiable": False, "capturable": False}
     _scalar_state = ("step",)

@@ -11,6 +11,8 @@ __all__ = ["Rprop", "rprop"]
 class Rprop(Optimizer):
     """Resilient backpropagation, as ``torch.optim.Rprop``."""
 
+    _sparse_grad_message = "Rprop does not support sparse gradients"
+
     _group_defaults = {"foreach": None, "maximize": False, "differentiable": False,
                        "capturable": False}
     _scalar_state = ("step",)
