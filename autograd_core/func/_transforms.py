@@ -119,8 +119,8 @@ def _autograd_grad(outputs, inputs, grad_outputs=None, create_graph=True, retain
     """autograd.grad on the physical tensors, zeros for inputs outputs do not reach
     (as functorch's _autograd_grad)."""
     vm = _vmap_module()
-    outs = [_physical(o) for o in outputs]
-    ins = [_physical(i) for i in inputs]
+    outs = [vm.physical(o) for o in outputs]
+    ins = [vm.physical(i) for i in inputs]
     if grad_outputs is not None and _batched_cotangents(outputs, grad_outputs):
         return _vmapped_vjp(outs, ins, inputs, grad_outputs, create_graph, retain_graph)
     if grad_outputs is None:
@@ -189,10 +189,13 @@ TANGENTS_ONLY = "tangents only"
 def _differentiable_outside(diff_inputs):
     """Whether a transform's results may be differentiated by what encloses it: True
     (reverse mode), TANGENTS_ONLY (a dual level: jvp/jacfwd around it), or False."""
-    if _GRAD_LEVEL[0] > 1 or any(
-            _physical(x).requires_grad and _physical(x).grad_fn is not None
-            for x in diff_inputs):
+    if _GRAD_LEVEL[0] > 1:
         return True
+    physical = _vmap_module().physical
+    for x in diff_inputs:
+        p = physical(x)
+        if p.requires_grad and p.grad_fn is not None:
+            return True
     # inside a dual level, tangents may reach the results through any input or closure
     if _fwad._current_level >= 0:
         return TANGENTS_ONLY
@@ -289,7 +292,7 @@ def _grad_and_value_impl(func, argnums, has_aux, args, kwargs, value_used=True):
             value = (output, aux)
         else:      # (grad drops the output: nothing to finish)
             value = output if value_used else None
-        if keep is False and not any(_physical(g).requires_grad for g in grads):
+        if keep is False and not any([_physical(g).requires_grad for g in grads]):
             # fresh gradients without history (no create_graph): nothing to detach
             return grad_input, _finish(value, keep)
         return _finish(grad_input, keep), _finish(value, keep)
