@@ -165,3 +165,32 @@ def test_functional_call_restores_the_module_after_an_error():
         ag.func.functional_call(net, {"lin.weight": ag.zeros(2, 2), "nosuch.sub.x": ag.zeros(1)},
                                 (ag.ones(2),))
     assert all(net.get_parameter(k) is v for k, v in before.items())
+
+
+def test_per_sample_grads_leave_no_reference_cycle():
+    # tree_unflatten once built with a recursive closure: a cycle that kept the leaves
+    # (and the per-sample gradients' arrays) alive until a garbage collection, so the
+    # buffer cache could not reuse them (fresh pages on every call)
+    import gc
+    import weakref
+    import autograd_core as ag
+    from autograd_core.utils._pytree import tree_flatten, tree_unflatten
+
+    leaf = ag.ones(3)
+    ref = weakref.ref(leaf)
+    gc.disable()
+    try:
+        out = tree_unflatten([leaf, 2], tree_flatten({"a": [0, (1,)]})[1])
+        assert out == {"a": [leaf, (2,)]}
+        del out, leaf
+        assert ref() is None                 # freed by refcount, no collection needed
+        net = ag.nn.Linear(3, 2)
+        params = {k: v.detach() for k, v in net.named_parameters()}
+
+        def loss(p, x):
+            return ag.func.functional_call(net, p, (x.unsqueeze(0),)).sum()
+        gc.collect()
+        ag.func.vmap(ag.func.grad(loss), in_dims=(None, 0))(params, ag.ones(4, 3))
+        assert gc.collect() == 0             # nothing was left for the collector
+    finally:
+        gc.enable()
