@@ -29,6 +29,8 @@ def _disabled_torch_function_impl(func, types, args=(), kwargs=None):
 
 def _overrides(x):
     t = type(x)
+    if t is int or t is float or t is str or t is bool or x is None:
+        return False        # (the common non-tensor arguments, without a failed lookup)
     f = getattr(t, "__torch_function__", None)
     return f is not None and f is not _disabled_torch_function_impl
 
@@ -82,10 +84,20 @@ def _handle_call_py(func, args, kwargs):
     message for them lists Tensor too when a plain tensor argument is present."""
     relevant = list(args) + [v for v in kwargs.values() if v is not None]
     types, overloaded = _overloaded(relevant)
-    from autograd_core import Tensor
+    Tensor = _tensor_type()
     if any(type(r) is Tensor for r in relevant):
         types = types + [Tensor]        # PyTorch's Tensor has a __torch_function__ too
     return _call(func, types, overloaded, args, kwargs, compiled=False)
+
+
+def _tensor_type():
+    if not _TENSOR:
+        from autograd_core import Tensor     # (this module is imported before Tensor is)
+        _TENSOR.append(Tensor)
+    return _TENSOR[0]
+
+
+_TENSOR = []
 
 
 def _call(func, types, overloaded, args, kwargs, compiled=False):

@@ -53,8 +53,13 @@ def _untie(module, tensors):
 
 
 def _owner(module, name):
-    *path, attr = name.split(".")
-    for p in path:
+    path = _PATHS.get(name)
+    if path is None:
+        if len(_PATHS) > 4096:
+            _PATHS.clear()
+        path = _PATHS[name] = tuple(name.split("."))
+    attr = path[-1]
+    for p in path[:-1]:
         # a submodule straight from _modules (getattr would go through Module.__getattr__)
         sub = module.__dict__.get("_modules", _NO_MODULES).get(p)
         module = sub if sub is not None else getattr(module, p)
@@ -62,6 +67,7 @@ def _owner(module, name):
 
 
 _NO_MODULES = {}
+_PATHS = {}                  # name -> its dotted path split (names recur on every call)
 
 
 def _swap(module, name, value):
@@ -90,6 +96,16 @@ _MISSING = object()
 
 @contextlib.contextmanager
 def _reparametrize_module(module, tensors, tie_weights=False, strict=False):
+    originals = _reparametrize(module, tensors, tie_weights, strict)
+    try:
+        yield
+    finally:
+        _restore(module, originals)
+
+
+def _reparametrize(module, tensors, tie_weights, strict):
+    """Puts tensors in place of module's (checked as strict and tie_weights ask); returns
+    what _restore puts back."""
     if tie_weights:
         tensors = _untie(module, tensors)
     if strict:
@@ -105,14 +121,19 @@ def _reparametrize_module(module, tensors, tie_weights=False, strict=False):
         if msgs:
             raise RuntimeError("Error(s) in reparametrizing for {}:\n\t{}".format(
                 module._get_name(), "\n\t".join(msgs)))
-    originals = {}
+    originals = []
     try:
         for name, value in tensors.items():
-            originals[name] = _swap(module, name, value)
-        yield
-    finally:
-        for name, old in reversed(list(originals.items())):
-            _swap(module, name, old)
+            originals.append((name, _swap(module, name, value)))
+    except BaseException:
+        _restore(module, originals)
+        raise
+    return originals
+
+
+def _restore(module, originals):
+    for name, old in reversed(originals):
+        _swap(module, name, old)
 
 
 def _functional_call(module, parameters_and_buffers, args=None, kwargs=None, *,
@@ -125,9 +146,13 @@ def _functional_call(module, parameters_and_buffers, args=None, kwargs=None, *,
         args = ()
     elif not isinstance(args, tuple):
         args = (args,)
-    with _reparametrize_module(module, parameters_and_buffers, tie_weights=tie_weights,
-                               strict=strict):
+    # (_reparametrize_module's work without its generator: functional_call runs per call
+    # of a transformed function)
+    originals = _reparametrize(module, parameters_and_buffers, tie_weights, strict)
+    try:
         return module(*args, **kwargs)
+    finally:
+        _restore(module, originals)
 
 
 def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *,

@@ -16,6 +16,7 @@ vmap]).
 import functools
 
 import autograd_core as _ag
+from autograd_core._core import engine as _engine
 from autograd_core.autograd import forward_ad as _fwad
 from autograd_core.utils._pytree import tree_flatten, tree_unflatten
 
@@ -81,6 +82,17 @@ def _make_differentiable(x):
     return _alias(x)
 
 
+def _make_all_differentiable(flat):
+    """[_make_differentiable(x) for x in flat], the vmap check made once."""
+    vm = _vmap_module()
+    for x in flat:
+        if not isinstance(x, _ag.Tensor) and not vm.is_batched(x):
+            raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
+    if vm.active_levels():
+        return [vm.differentiable_batched(x, _alias) for x in flat]
+    return [_alias(x) for x in flat]
+
+
 def _tangent(t):
     """t's forward-mode tangent at the current dual level, or None."""
     if _fwad._current_level < 0:
@@ -100,16 +112,15 @@ def _alias(t):
 
 
 def _physical(x):
-    vm = _vmap_module()
-    return vm.physical(x) if vm.is_batched(x) else x
+    return _vmap_module().physical(x)       # (x itself when not batched)
 
 
 def _autograd_grad(outputs, inputs, grad_outputs=None, create_graph=True, retain_graph=None):
     """autograd.grad on the physical tensors, zeros for inputs outputs do not reach
     (as functorch's _autograd_grad)."""
     vm = _vmap_module()
-    outs = [_physical(o) for o in outputs]
-    ins = [_physical(i) for i in inputs]
+    outs = [vm.physical(o) for o in outputs]
+    ins = [vm.physical(i) for i in inputs]
     if grad_outputs is not None and _batched_cotangents(outputs, grad_outputs):
         return _vmapped_vjp(outs, ins, inputs, grad_outputs, create_graph, retain_graph)
     if grad_outputs is None:
@@ -120,6 +131,12 @@ def _autograd_grad(outputs, inputs, grad_outputs=None, create_graph=True, retain
     keep = [(o, g) for o, g in zip(outs, gos) if o.requires_grad]
     if not keep:
         res = [_ag.zeros_like(i) for i in ins]
+    elif grad_outputs is None:
+        # (grad's ones: the engine straight away, the outputs, cotangents and inputs
+        # being plain tensors, all autograd.grad's argument handling would conclude)
+        res = _engine.run_backward(tuple([o for o, _ in keep]), tuple([g for _, g in keep]),
+                                   retain_graph, create_graph, tuple(ins), True, False)
+        res = [_ag.zeros_like(i) if r is None else r for r, i in zip(res, ins)]
     else:
         res = _ag.autograd.grad([o for o, _ in keep], ins, [g for _, g in keep],
                                 retain_graph=retain_graph, create_graph=create_graph,
@@ -172,10 +189,13 @@ TANGENTS_ONLY = "tangents only"
 def _differentiable_outside(diff_inputs):
     """Whether a transform's results may be differentiated by what encloses it: True
     (reverse mode), TANGENTS_ONLY (a dual level: jvp/jacfwd around it), or False."""
-    if _GRAD_LEVEL[0] > 1 or any(
-            _physical(x).requires_grad and _physical(x).grad_fn is not None
-            for x in diff_inputs):
+    if _GRAD_LEVEL[0] > 1:
         return True
+    physical = _vmap_module().physical
+    for x in diff_inputs:
+        p = physical(x)
+        if p.requires_grad and p.grad_fn is not None:
+            return True
     # inside a dual level, tangents may reach the results through any input or closure
     if _fwad._current_level >= 0:
         return TANGENTS_ONLY
@@ -192,9 +212,11 @@ def _without_history(x):
 def _finish(tree, keep):
     """Detaches a result's tensors when nothing outside can differentiate them (keeping
     the tangents a forward-mode transform outside reads)."""
-    if keep is True:
+    if keep is True or tree is None:
         return tree
     vm = _vmap_module()
+    if keep is False and (type(tree) is _ag.Tensor or vm.is_batched(tree)):
+        return vm.detach_any(tree)          # (one tensor: no tree to walk)
     leaves, spec = tree_flatten(tree)
     if keep == TANGENTS_ONLY:
         # (under vmap, on the physical dual: Note [jvp under vmap] in _forward.py)
@@ -231,12 +253,12 @@ def _aux_tensors_only(aux):
 
 # ---------------------------------------------------------------- grad
 
-def _grad_and_value_impl(func, argnums, has_aux, args, kwargs):
+def _grad_and_value_impl(func, argnums, has_aux, args, kwargs, value_used=True):
     with _grad_level():
         diff_args = _slice_argnums(args, argnums, as_tuple=False)
         diff_pos = _argnum_positions(args, argnums)
         flat, spec = tree_flatten(diff_args)
-        flat = [_make_differentiable(x) for x in flat]
+        flat = _make_all_differentiable(flat)
         diff_args = tree_unflatten(flat, spec)
         args = list(args)
         if isinstance(argnums, int):
@@ -266,8 +288,11 @@ def _grad_and_value_impl(func, argnums, has_aux, args, kwargs):
         grad_input = tree_unflatten(grads, spec)
         if has_aux:
             _aux_tensors_only(aux)     # (after the output's checks, as PyTorch's order)
-        value = (output, aux) if has_aux else output
-        if keep is False and not any(_physical(g).requires_grad for g in grads):
+        if has_aux:
+            value = (output, aux)
+        else:      # (grad drops the output: nothing to finish)
+            value = output if value_used else None
+        if keep is False and not any([_physical(g).requires_grad for g in grads]):
             # fresh gradients without history (no create_graph): nothing to detach
             return grad_input, _finish(value, keep)
         return _finish(grad_input, keep), _finish(value, keep)
@@ -305,7 +330,7 @@ def grad(func, argnums=0, has_aux=False):
     """
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        g, v = _grad_and_value_impl(func, argnums, has_aux, args, kwargs)
+        g, v = _grad_and_value_impl(func, argnums, has_aux, args, kwargs, value_used=False)
         if has_aux:
             return g, v[1]
         return g
@@ -323,7 +348,7 @@ def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False):
             diff_primals = _slice_argnums(primals, argnums, as_tuple=False)
             diff_pos = _argnum_positions(primals, argnums)
         flat, spec = tree_flatten(diff_primals)
-        flat = [_make_differentiable(x) for x in flat]
+        flat = _make_all_differentiable(flat)
         diff_primals = tree_unflatten(flat, spec)
         args = list(primals)
         if argnums is None:

@@ -152,6 +152,11 @@ class BatchedTensor:
         if isinstance(method, property) or not callable(method):
             # a Tensor property (T, mT, real, ...): through its method spelling
             return _property(self, name)
+        if not name.startswith("__"):
+            # the Tensor method, dispatching, becomes a method of the class: the next
+            # lookup of the name is an ordinary attribute lookup (vmap's per-op path)
+            setattr(BatchedTensor, name, _dispatching_method(method, name))
+            return getattr(self, name)
 
         def bound(*args, **kwargs):
             return _dispatch(method, name, (self,) + args, kwargs)
@@ -163,6 +168,14 @@ class BatchedTensor:
 
     def __setitem__(self, idx, value):
         return _dispatch(Tensor.__setitem__, "__setitem__", (self, idx, value), {})
+
+
+def _dispatching_method(method, name):
+    # (Tensor is an immutable type: its method stays the one found)
+    def dispatching(self, *args, **kwargs):
+        return _dispatch(method, name, (self,) + args, kwargs)
+    dispatching.__name__ = dispatching.__qualname__ = name
+    return dispatching
 
 
 def _property(bt, name):
@@ -294,7 +307,7 @@ def differentiable_batched(x, alias):
         if type(x) is BatchedTensor and x._level == level and isinstance(x._value, Tensor):
             return BatchedTensor(alias(x._value), level)
         if isinstance(x, Tensor):
-            return BatchedTensor(alias(x.unsqueeze(0).expand(size, *x.shape)), level)
+            return BatchedTensor(alias(x.expand(size, *x.shape)), level)
     want = [e[0] for e in _LEVELS]
     p = alias(_batch_at_levels(x, want))
     return rewrap(p, list(reversed(want)))
@@ -1253,21 +1266,26 @@ class _SharedWeightLinear(_ag.autograd.Function):
                 gx = _ag.matmul(g.reshape(B, -1, g.shape[-1]), w).view(tuple(x.shape))
             else:
                 gx = _ag.matmul(g, w[0])
+        shape = tuple(g.shape)
+        O, I = shape[-1], x.shape[-1]
+        rows = 1                              # rows per sample (explicit: sizes may be 0)
+        for n in shape[1:-1]:
+            rows *= n
         if ctx.needs_input_grad[1]:
-            gf = g.reshape(B, -1, g.shape[-1])
-            xf = x.reshape(B, -1, x.shape[-1])
-            if gf.shape[1] != 1:
-                gw = _ag.matmul(gf.transpose(1, 2), xf)
-            elif graph:                       # one row per sample: an outer product
-                gw = gf.transpose(1, 2) * xf
+            if rows == 1 and not graph:       # an outer product per sample, in one pass
+                gw = _nn_ops._per_sample_outer(g.reshape(B, O), x.reshape(B, I))
             else:
-                gw = _nn_ops._per_sample_outer(gf.reshape(B, -1), xf.reshape(B, -1))
+                gf = g.reshape(B, rows, O)
+                xf = x.reshape(B, rows, I)
+                gt = gf.transpose(1, 2)
+                gw = gt * xf if rows == 1 else _ag.matmul(gt, xf)
         if ctx.needs_input_grad[2]:
-            if ctx.b_batched:
-                gb = g.reshape(B, -1, g.shape[-1])
-                gb = gb.reshape(B, -1) if gb.shape[1] == 1 else gb.sum(1)
+            if not ctx.b_batched:
+                gb = g.reshape(B * rows, O).sum(0)
+            elif rows == 1:
+                gb = g.reshape(B, O)
             else:
-                gb = g.reshape(-1, g.shape[-1]).sum(0)
+                gb = g.reshape(B, rows, O).sum(1)
         return gx, gw, gb, None
 
 
@@ -1437,15 +1455,20 @@ def _class_loss(ctx, func, name, args, kwargs):
         # classes as dim 1 of the folded batch
         flat_i = vi.reshape(B * vi.shape[1], *tuple(vi.shape)[2:])
         flat_t = vt.reshape(B * vt.shape[1], *tuple(vt.shape)[2:])
-        per = func(flat_i, flat_t, **kwargs).reshape(tuple(vt.shape))
+        per = func(flat_i, flat_t, **kwargs)
+        if red != "none" and vt.dim() == 2 and vt.shape[1] == 1:
+            # one row per sample: its sum is itself, and so is its mean unless its
+            # target is ignored (then 0 / 0, as PyTorch's mean over no target)
+            if red == "sum" or not (flat_t == ignore).any():
+                return ctx.wrap(per)
+            return ctx.wrap(per / (flat_t != ignore).to(per.dtype))
+        per = per.reshape(tuple(vt.shape))
         if red == "none":
             return ctx.wrap(per)
         dims = tuple(range(1, per.dim()))
         if red == "sum":
             return ctx.wrap(per.sum(dims))
         valid = (vt != ignore).to(per.dtype)
-        if per.dim() == 2 and per.shape[1] == 1:     # one row per sample: no sums
-            return ctx.wrap(per.view(per.shape[0]) / valid.view(per.shape[0]))
         return ctx.wrap(per.sum(dims) / valid.sum(dims))
     return NotImplemented
 
@@ -1563,6 +1586,8 @@ def _batch_size(func, in_dims, flat_args, flat_dims):
 
 
 def _unwrap_output(func, level, size, out, out_dim):
+    if type(out) is BatchedTensor and out._level == level and out_dim == 0:
+        return out._value                   # (the usual result)
     name = _fname(func)
     if out_dim is None:
         if type(out) is BatchedTensor and out._level == level:

@@ -128,13 +128,15 @@ def tree_unflatten(leaves, treespec):
         raise ValueError(f"treespec.unflatten(leaves): `leaves` has length {len(leaves)} but "
                          f"the spec refers to a pytree that holds {treespec.num_leaves} items "
                          f"({treespec}).")
-    it = iter(leaves)
+    return _build(treespec, iter(leaves))
 
-    def build(spec):
-        if spec.is_leaf():
-            return next(it)
-        return _rebuild(spec, [build(c) for c in spec.children_specs])
-    return build(treespec)
+
+def _build(spec, it):
+    # (a module-level function: a nested recursive closure is a reference cycle that
+    # kept the leaves, and the arrays they hold, alive until the next garbage collection)
+    if spec.is_leaf():
+        return next(it)
+    return _rebuild(spec, [_build(c, it) for c in spec.children_specs])
 
 
 def tree_leaves(tree):
