@@ -114,6 +114,7 @@ from autograd_core.func import vmap  # noqa: E402,F401
 from autograd_core import distributions  # noqa: E402,F401
 from autograd_core import profiler  # noqa: E402,F401
 from autograd_core import random  # noqa: E402,F401
+from autograd_core.random import thread_safe_generator  # noqa: E402,F401
 from autograd_core.serialization import load, save  # noqa: E402,F401
 # torch.ops.aten / .prim / .profiler: attributes of the ops package (autograd_core/_ops.py)
 from autograd_core import ops, _ops  # noqa: E402,F401

@@ -12,6 +12,7 @@ dtypes. Only floating tensors that are not float64 are cast (Note [Autocast]).
 ...     (torch.ones(2, 2) @ torch.ones(2, 2)).dtype
 autograd_core.bfloat16
 """
+import collections.abc
 import functools
 import warnings
 
@@ -19,7 +20,7 @@ from autograd_core._core import dtype as _core_dtype
 from autograd_core._core import tensor as _core
 from autograd_core._settings import _cpu_only, _DEVICE_TYPES
 
-__all__ = ["autocast", "is_autocast_available", "GradScaler"]
+__all__ = ["autocast", "custom_bwd", "custom_fwd", "is_autocast_available", "GradScaler"]
 
 _DTYPES = _core_dtype.all_dtypes()
 # per device type: [enabled, dtype name] (CPU autocast's default dtype is bfloat16)
@@ -506,3 +507,87 @@ class GradScaler:
         self._init_growth_tracker = state_dict["_growth_tracker"]
         if self._growth_tracker is not None:
             self._growth_tracker.fill_(state_dict["_growth_tracker"])
+
+
+# ---------------------------------------------------------------- custom autograd Functions
+
+def _cast_nested(value, dtype):
+    """value with its eligible tensors (floating, not float64) cast to dtype, inside
+    mappings (keys too), lists and tuples, as PyTorch's custom_fwd casts its arguments."""
+    if isinstance(value, (str, bytes)) or not isinstance(
+            value, (collections.abc.Mapping, list, tuple)):
+        return _cast(value, dtype)
+    if isinstance(value, collections.abc.Mapping):
+        return {_cast_nested(k, dtype): _cast_nested(v, dtype) for k, v in value.items()}
+    return type(value)(_cast_nested(v, dtype) for v in value)
+
+
+def custom_fwd(fwd=None, *, device_type, cast_inputs=None):
+    """Decorate the ``forward`` of an ``autograd.Function`` so that it sees autocast as
+    its caller did, and ``custom_bwd`` runs its ``backward`` in the same state.  With
+    ``cast_inputs`` (a dtype), inside an autocast region of ``device_type`` the floating
+    (not float64) tensor arguments are cast to it and forward runs with autocast off;
+    outside a region ``cast_inputs`` has no effect.
+
+    >>> import autograd_core as torch
+    >>> class Mul(torch.autograd.Function):
+    ...     @staticmethod
+    ...     @torch.amp.custom_fwd(device_type="cpu", cast_inputs=torch.float32)
+    ...     def forward(ctx, a, b):
+    ...         ctx.save_for_backward(a, b)
+    ...         return a @ b
+    ...     @staticmethod
+    ...     @torch.amp.custom_bwd(device_type="cpu")
+    ...     def backward(ctx, g):
+    ...         a, b = ctx.saved_tensors
+    ...         return g @ b.t(), a.t() @ g
+    >>> x = torch.ones(2, 2, dtype=torch.bfloat16, requires_grad=True)
+    >>> with torch.autocast("cpu"):
+    ...     y = Mul.apply(x, torch.ones(2, 2))
+    >>> y.dtype
+    autograd_core.float32
+    """
+    if not isinstance(device_type, str):
+        raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+    if fwd is None:
+        return functools.partial(custom_fwd, device_type=device_type, cast_inputs=cast_inputs)
+
+    @functools.wraps(fwd)
+    def decorate_fwd(*args, **kwargs):
+        # args[0] is the ctx: custom_bwd reads the state forward ran under from it
+        args[0]._dtype = get_autocast_dtype(device_type)
+        if cast_inputs is None:
+            args[0]._fwd_used_autocast = is_autocast_enabled(device_type)
+            return fwd(*args, **kwargs)
+        autocast_context = is_autocast_enabled(device_type)
+        args[0]._fwd_used_autocast = False
+        if autocast_context:
+            with autocast(device_type=device_type, enabled=False):
+                return fwd(*_cast_nested(args, cast_inputs),
+                           **_cast_nested(kwargs, cast_inputs))
+        return fwd(*args, **kwargs)
+
+    return decorate_fwd
+
+
+def custom_bwd(bwd=None, *, device_type):
+    """Decorate the ``backward`` of an ``autograd.Function`` whose forward has
+    ``custom_fwd``: backward runs with the autocast state (enabled, dtype) forward ran
+    under (see ``custom_fwd`` for an example).
+
+    >>> import autograd_core as torch
+    >>> callable(torch.amp.custom_bwd(lambda ctx, g: g, device_type="cpu"))
+    True
+    """
+    if not isinstance(device_type, str):
+        raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+    if bwd is None:
+        return functools.partial(custom_bwd, device_type=device_type)
+
+    @functools.wraps(bwd)
+    def decorate_bwd(*args, **kwargs):
+        with autocast(device_type=device_type, enabled=args[0]._fwd_used_autocast,
+                      dtype=args[0]._dtype):
+            return bwd(*args, **kwargs)
+
+    return decorate_bwd

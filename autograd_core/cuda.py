@@ -188,6 +188,22 @@ class _CudaAmp:
                           FutureWarning, stacklevel=2)
             super().__init__("cuda", dtype=dtype, enabled=enabled, cache_enabled=cache_enabled)
 
+    @staticmethod
+    def custom_fwd(fwd=None, *, cast_inputs=None):
+        """Deprecated: ``amp.custom_fwd(..., device_type='cuda')``."""
+        warnings.warn("`autograd_core.cuda.amp.custom_fwd(args...)` is deprecated. Please use "
+                      "`autograd_core.amp.custom_fwd(args..., device_type='cuda')` instead.",
+                      FutureWarning, stacklevel=2)
+        return _amp_module.custom_fwd(fwd, device_type="cuda", cast_inputs=cast_inputs)
+
+    @staticmethod
+    def custom_bwd(bwd):
+        """Deprecated: ``amp.custom_bwd(..., device_type='cuda')``."""
+        warnings.warn("`autograd_core.cuda.amp.custom_bwd(args...)` is deprecated. Please use "
+                      "`autograd_core.amp.custom_bwd(args..., device_type='cuda')` instead.",
+                      FutureWarning, stacklevel=2)
+        return _amp_module.custom_bwd(bwd, device_type="cuda")
+
     class GradScaler(_amp_module.GradScaler):
         def __init__(self, init_scale=2.0 ** 16, growth_factor=2.0, backoff_factor=0.5,
                      growth_interval=2000, enabled=True):

@@ -74,14 +74,11 @@ EXCLUDED = {
     # private nn.functional helper and the scaled/grouped matmuls of low-precision GPUs
     "nn.functional.assert_int_or_pair", "nn.functional.grouped_mm",
     "nn.functional.scaled_grouped_mm", "nn.functional.scaled_mm",
-    # the generator of PyTorch's Python-side thread-safety wrapper
-    "random.thread_safe_generator",
-    # __torch_function__ / __torch_dispatch__ plumbing, TorchScript's boolean_dispatch,
-    # and the thread-safe generator wrapper: PyTorch internals
+    # __torch_function__ / __torch_dispatch__ plumbing and TorchScript's boolean_dispatch:
+    # PyTorch internals
     "Tensor.__torch_dispatch__", "nn.functional.boolean_dispatch",
     "nn.functional.handle_torch_function", "nn.functional.has_torch_function",
     "nn.functional.has_torch_function_unary", "nn.functional.has_torch_function_variadic",
-    "torch.thread_safe_generator",
 }
 
 

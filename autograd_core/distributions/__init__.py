@@ -34,6 +34,7 @@ from autograd_core.distributions.inverse_gamma import InverseGamma
 from autograd_core.distributions.kl import kl_divergence, register_kl
 from autograd_core.distributions.kumaraswamy import Kumaraswamy
 from autograd_core.distributions.laplace import Laplace
+from autograd_core.distributions.lkj_cholesky import LKJCholesky
 from autograd_core.distributions.log_normal import LogNormal
 from autograd_core.distributions.logistic_normal import LogisticNormal
 from autograd_core.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
@@ -55,16 +56,17 @@ from autograd_core.distributions.transforms import *  # noqa: F401,F403
 from autograd_core.distributions.uniform import Uniform
 from autograd_core.distributions.von_mises import VonMises
 from autograd_core.distributions.weibull import Weibull
+from autograd_core.distributions.wishart import Wishart
 
 __all__ = [
     "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "ContinuousBernoulli", "Dirichlet",
     "Distribution", "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma",
     "GeneralizedPareto", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "InverseGamma",
-    "Kumaraswamy", "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal",
+    "Kumaraswamy", "LKJCholesky", "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal",
     "MixtureSameFamily",
     "Multinomial", "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical",
     "OneHotCategoricalStraightThrough", "Pareto", "Poisson", "RelaxedBernoulli",
     "RelaxedOneHotCategorical", "StudentT", "TransformedDistribution", "Uniform", "VonMises", "Weibull",
-    "biject_to", "constraints", "kl_divergence", "register_kl", "transform_to", "transforms",
+    "Wishart", "biject_to", "constraints", "kl_divergence", "register_kl", "transform_to", "transforms",
 ]
 __all__.extend(transforms.__all__)

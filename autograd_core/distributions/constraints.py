@@ -11,12 +11,13 @@ IndependentConstraint(Real(), 1)
 import autograd_core as _torch
 
 __all__ = [
-    "Constraint", "boolean", "dependent", "dependent_property", "greater_than",
+    "Constraint", "boolean", "cat", "corr_cholesky", "dependent", "dependent_property", "greater_than",
     "greater_than_eq", "independent", "integer_interval", "interval", "half_open_interval",
     "is_dependent", "less_than", "lower_cholesky", "lower_triangular", "multinomial",
     "MixtureSameFamilyConstraint", "nonnegative",
     "nonnegative_integer", "one_hot", "positive", "positive_definite", "positive_integer",
-    "real", "real_vector", "simplex", "symmetric", "unit_interval",
+    "positive_semidefinite", "real", "real_vector", "simplex", "square", "stack", "symmetric",
+    "unit_interval",
 ]
 
 
@@ -278,6 +279,19 @@ class _LowerCholesky(Constraint):
         return lower_triangular & positive_diagonal
 
 
+class _CorrCholesky(Constraint):
+    """Lower-triangular square matrices with a positive diagonal whose rows have unit
+    Euclidean length (Cholesky factors of correlation matrices)."""
+    event_dim = 2
+
+    def check(self, value):
+        # row norms within a few ulps of 1 (scaled by the row length; PyTorch's slack)
+        tol = _torch.finfo(value.dtype).eps * value.size(-1) * 10
+        row_norm = _torch.linalg.norm(value.detach(), dim=-1)
+        unit_row_norm = (row_norm - 1.0).abs().le(tol).all(dim=-1)
+        return _LowerCholesky().check(value) & unit_row_norm
+
+
 class _Square(Constraint):
     event_dim = 2
 
@@ -294,12 +308,86 @@ class _Symmetric(_Square):
         return _torch.isclose(value, value.mT, atol=1e-6).all(-2).all(-1)
 
 
+class _PositiveSemidefinite(_Symmetric):
+    def check(self, value):
+        sym_check = super().check(value)
+        if not sym_check.all():
+            return sym_check
+        return _torch.linalg.eigvalsh(value).ge(0).all(-1)
+
+
 class _PositiveDefinite(_Symmetric):
     def check(self, value):
         sym_check = super().check(value)
         if not sym_check.all():
             return sym_check
         return _torch.linalg.cholesky_ex(value).info.eq(0)
+
+
+def _check_dim(dim, value):
+    if not (-value.dim() <= dim < value.dim()):
+        raise AssertionError(f"dim {dim} out of range for value with {value.dim()} dimensions")
+
+
+class _Cat(Constraint):
+    """Constraints cseq applied to consecutive slices of lengths along dim, as
+    ``torch.cat`` would join them (lengths default to 1 each)."""
+
+    def __init__(self, cseq, dim=0, lengths=None):
+        if not all(isinstance(c, Constraint) for c in cseq):
+            raise AssertionError("All elements of cseq must be Constraint instances")
+        self.cseq = list(cseq)
+        self.lengths = [1] * len(self.cseq) if lengths is None else list(lengths)
+        if len(self.lengths) != len(self.cseq):
+            raise AssertionError(
+                f"lengths ({len(self.lengths)}) must match cseq ({len(self.cseq)})")
+        self.dim = dim
+        super().__init__()
+
+    @property
+    def is_discrete(self):
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self):
+        return max(c.event_dim for c in self.cseq)
+
+    def check(self, value):
+        _check_dim(self.dim, value)
+        checks, start = [], 0
+        for constr, length in zip(self.cseq, self.lengths):
+            checks.append(constr.check(value.narrow(self.dim, start, length)))
+            start = start + length
+        return _torch.cat(checks, self.dim)
+
+
+class _Stack(Constraint):
+    """Constraints cseq applied to the slices along dim, one each, as ``torch.stack``
+    would join them."""
+
+    def __init__(self, cseq, dim=0):
+        if not all(isinstance(c, Constraint) for c in cseq):
+            raise AssertionError("All elements of cseq must be Constraint instances")
+        self.cseq = list(cseq)
+        self.dim = dim
+        super().__init__()
+
+    @property
+    def is_discrete(self):
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self):
+        dim = max(c.event_dim for c in self.cseq)
+        # a negative stacking dim inside the event makes the stacked dim part of it
+        if self.dim + dim < 0:
+            dim += 1
+        return dim
+
+    def check(self, value):
+        _check_dim(self.dim, value)
+        vs = [value.select(self.dim, i) for i in range(value.size(self.dim))]
+        return _torch.stack([constr.check(v) for v, constr in zip(vs, self.cseq)], self.dim)
 
 
 dependent = _Dependent()
@@ -327,3 +415,7 @@ lower_cholesky = _LowerCholesky()
 square = _Square()
 symmetric = _Symmetric()
 positive_definite = _PositiveDefinite()
+positive_semidefinite = _PositiveSemidefinite()
+corr_cholesky = _CorrCholesky()
+cat = _Cat
+stack = _Stack

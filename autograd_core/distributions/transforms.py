@@ -18,14 +18,17 @@ from numbers import Number
 import autograd_core as _torch
 import autograd_core.nn.functional as _F
 from autograd_core.distributions import constraints
-from autograd_core.distributions.utils import _sum_rightmost, broadcast_all, lazy_property
+from autograd_core.distributions.utils import (
+    _sum_rightmost, broadcast_all, lazy_property, tril_matrix_to_vec, vec_to_tril_matrix,
+)
 
 __all__ = [
-    "AbsTransform", "AffineTransform", "ComposeTransform", "ExpTransform",
+    "AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform",
+    "CorrCholeskyTransform", "CumulativeDistributionTransform", "ExpTransform",
     "IndependentTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
     "PowerTransform", "ReshapeTransform", "SigmoidTransform", "SoftmaxTransform",
-    "SoftplusTransform", "StickBreakingTransform", "TanhTransform", "Transform",
-    "identity_transform",
+    "SoftplusTransform", "StackTransform", "StickBreakingTransform", "TanhTransform",
+    "Transform", "identity_transform",
 ]
 
 
@@ -703,3 +706,259 @@ class PositiveDefiniteTransform(Transform):
     def _inverse(self, y):
         y = _torch.linalg.cholesky(y)
         return LowerCholeskyTransform().inv(y)
+
+
+class CorrCholeskyTransform(Transform):
+    """Unconstrained vectors of length D(D-1)/2 to Cholesky factors of D x D correlation
+    matrices (lower triangular, positive diagonal, rows of unit length): the vector
+    fills the strict lower triangle row by row, tanh maps it into (-1, 1), and each row
+    goes through a signed stick-breaking map onto the unit sphere (bijective).
+
+    >>> import autograd_core as torch
+    >>> from autograd_core.distributions.transforms import CorrCholeskyTransform
+    >>> L = CorrCholeskyTransform()(torch.tensor([0.5, -1.0, 2.0]))
+    >>> L.shape, torch.allclose((L * L).sum(-1), torch.ones(3))
+    (autograd_core.Size([3, 3]), True)
+    """
+    domain = constraints.real_vector
+    codomain = constraints.corr_cholesky
+    bijective = True
+
+    def _call(self, x):
+        x = _torch.tanh(x)
+        eps = _torch.finfo(x.dtype).eps
+        x = x.clamp(min=-1 + eps, max=1 - eps)
+        r = vec_to_tril_matrix(x, diag=-1)
+        # stick breaking on the squares: y = sign(r) sqrt(z prod(1 - z_before))
+        # = r * sqrt(prod(1 - z_before)), with z = r**2
+        z = r ** 2
+        z1m_cumprod_sqrt = (1 - z).sqrt().cumprod(-1)
+        r = r + _torch.eye(r.shape[-1], dtype=r.dtype)  # the diagonal's r is 1
+        return r * _F.pad(z1m_cumprod_sqrt[..., :-1], [1, 0], value=1)
+
+    def _inverse(self, y):
+        y_cumsum = 1 - _torch.cumsum(y * y, dim=-1)
+        y_cumsum_shifted = _F.pad(y_cumsum[..., :-1], [1, 0], value=1)
+        y_vec = tril_matrix_to_vec(y, diag=-1)
+        y_cumsum_vec = tril_matrix_to_vec(y_cumsum_shifted, diag=-1)
+        t = y_vec / y_cumsum_vec.sqrt()
+        return (t.log1p() - t.neg().log1p()) / 2    # atanh
+
+    def log_abs_det_jacobian(self, x, y, intermediates=None):
+        # domain and codomain differ in dimension: this is the log |det| of the map from
+        # x to the flattened strict lower triangle of y (Stan's formula)
+        y1m_cumsum = 1 - (y * y).cumsum(dim=-1)
+        # diagonal -2 reads the cumulative sums already shifted right by one
+        y1m_cumsum_tril = tril_matrix_to_vec(y1m_cumsum, diag=-2)
+        stick_breaking_logdet = 0.5 * y1m_cumsum_tril.log().sum(-1)
+        tanh_logdet = -2 * (x + _F.softplus(-2 * x) - math.log(2.0)).sum(dim=-1)
+        return stick_breaking_logdet + tanh_logdet
+
+    def forward_shape(self, shape):
+        if len(shape) < 1:
+            raise ValueError("Too few dimensions on input")
+        n = shape[-1]
+        d = round((0.25 + 2 * n) ** 0.5 + 0.5)
+        if d * (d - 1) // 2 != n:
+            raise ValueError("Input is not a flattened lower-diagonal number")
+        return shape[:-1] + (d, d)
+
+    def inverse_shape(self, shape):
+        if len(shape) < 2:
+            raise ValueError("Too few dimensions on input")
+        if shape[-2] != shape[-1]:
+            raise ValueError("Input is not square")
+        d = shape[-1]
+        return shape[:-2] + (d * (d - 1) // 2,)
+
+
+def _check_slices(dim, length, what, name, t, total_name):
+    # the dim must exist and hold exactly as many elements as the parts take
+    if not (-t.dim() <= dim < t.dim()):
+        raise AssertionError(f"dim {dim} out of range for {what} with {t.dim()} dimensions")
+    if t.size(dim) != length:
+        raise AssertionError(f"{name}.size({dim}) = {t.size(dim)} must equal {total_name} "
+                             f"{length}")
+
+
+class CatTransform(Transform):
+    """Transforms ``tseq`` applied to consecutive slices along ``dim`` (of ``lengths``,
+    1 each by default), joined as ``torch.cat`` joins them.
+
+    >>> import autograd_core as torch
+    >>> from autograd_core.distributions.transforms import (CatTransform, ExpTransform,
+    ...     identity_transform)
+    >>> t = CatTransform([ExpTransform(), identity_transform], dim=0, lengths=[2, 1])
+    >>> t(torch.tensor([0.0, 1.0, 5.0]))
+    tensor([1.0000, 2.7183, 5.0000])
+    """
+
+    def __init__(self, tseq, dim=0, lengths=None, cache_size=0):
+        if not all(isinstance(t, Transform) for t in tseq):
+            raise AssertionError("All elements of tseq must be Transform instances")
+        if cache_size:
+            tseq = [t.with_cache(cache_size) for t in tseq]
+        super().__init__(cache_size=cache_size)
+        self.transforms = list(tseq)
+        self.lengths = [1] * len(self.transforms) if lengths is None else list(lengths)
+        if len(self.lengths) != len(self.transforms):
+            raise AssertionError(f"lengths ({len(self.lengths)}) must match transforms "
+                                 f"({len(self.transforms)})")
+        self.dim = dim
+
+    @lazy_property
+    def event_dim(self):
+        return max(t.event_dim for t in self.transforms)
+
+    @lazy_property
+    def length(self):
+        return sum(self.lengths)
+
+    def with_cache(self, cache_size=1):
+        if self._cache_size == cache_size:
+            return self
+        return CatTransform(self.transforms, self.dim, self.lengths, cache_size)
+
+    def _map(self, v, name, fn):
+        _check_slices(self.dim, self.length, "tensor", name, v, "length")
+        out, start = [], 0
+        for trans, length in zip(self.transforms, self.lengths):
+            out.append(fn(trans, v.narrow(self.dim, start, length)))
+            start = start + length
+        return _torch.cat(out, dim=self.dim)
+
+    def _call(self, x):
+        return self._map(x, "x", lambda t, v: t(v))
+
+    def _inverse(self, y):
+        return self._map(y, "y", lambda t, v: t.inv(v))
+
+    def log_abs_det_jacobian(self, x, y):
+        _check_slices(self.dim, self.length, "x", "x", x, "length")
+        _check_slices(self.dim, self.length, "y", "y", y, "length")
+        logdetjacs, start = [], 0
+        for trans, length in zip(self.transforms, self.lengths):
+            logdetjac = trans.log_abs_det_jacobian(x.narrow(self.dim, start, length),
+                                                   y.narrow(self.dim, start, length))
+            if trans.event_dim < self.event_dim:
+                logdetjac = _sum_rightmost(logdetjac, self.event_dim - trans.event_dim)
+            logdetjacs.append(logdetjac)
+            start = start + length
+        # slices along a batch dim are joined; along an event dim they sum into one
+        dim = self.dim
+        if dim >= 0:
+            dim = dim - x.dim()
+        dim = dim + self.event_dim
+        if dim < 0:
+            return _torch.cat(logdetjacs, dim=dim)
+        return sum(logdetjacs)
+
+    @property
+    def bijective(self):
+        return all(t.bijective for t in self.transforms)
+
+    @constraints.dependent_property
+    def domain(self):
+        return constraints.cat([t.domain for t in self.transforms], self.dim, self.lengths)
+
+    @constraints.dependent_property
+    def codomain(self):
+        return constraints.cat([t.codomain for t in self.transforms], self.dim, self.lengths)
+
+
+class StackTransform(Transform):
+    """Transforms ``tseq`` applied to the slices along ``dim``, one each, joined as
+    ``torch.stack`` joins them.
+
+    >>> import autograd_core as torch
+    >>> from autograd_core.distributions.transforms import (StackTransform, ExpTransform,
+    ...     identity_transform)
+    >>> StackTransform([ExpTransform(), identity_transform], dim=1)(torch.ones(2, 2))
+    tensor([[2.7183, 1.0000],
+            [2.7183, 1.0000]])
+    """
+
+    def __init__(self, tseq, dim=0, cache_size=0):
+        if not all(isinstance(t, Transform) for t in tseq):
+            raise AssertionError("All elements of tseq must be Transform instances")
+        if cache_size:
+            tseq = [t.with_cache(cache_size) for t in tseq]
+        super().__init__(cache_size=cache_size)
+        self.transforms = list(tseq)
+        self.dim = dim
+
+    def with_cache(self, cache_size=1):
+        if self._cache_size == cache_size:
+            return self
+        return StackTransform(self.transforms, self.dim, cache_size)
+
+    def _slice(self, z):
+        return [z.select(self.dim, i) for i in range(z.size(self.dim))]
+
+    def _map(self, v, name, fn):
+        _check_slices(self.dim, len(self.transforms), "tensor", name, v, "len(transforms)")
+        return _torch.stack([fn(t, s) for s, t in zip(self._slice(v), self.transforms)],
+                            dim=self.dim)
+
+    def _call(self, x):
+        return self._map(x, "x", lambda t, v: t(v))
+
+    def _inverse(self, y):
+        return self._map(y, "y", lambda t, v: t.inv(v))
+
+    def log_abs_det_jacobian(self, x, y):
+        _check_slices(self.dim, len(self.transforms), "x", "x", x, "len(transforms)")
+        _check_slices(self.dim, len(self.transforms), "y", "y", y, "len(transforms)")
+        return _torch.stack([t.log_abs_det_jacobian(xs, ys) for xs, ys, t in
+                             zip(self._slice(x), self._slice(y), self.transforms)],
+                            dim=self.dim)
+
+    @property
+    def bijective(self):
+        return all(t.bijective for t in self.transforms)
+
+    @constraints.dependent_property
+    def domain(self):
+        return constraints.stack([t.domain for t in self.transforms], self.dim)
+
+    @constraints.dependent_property
+    def codomain(self):
+        return constraints.stack([t.codomain for t in self.transforms], self.dim)
+
+
+class CumulativeDistributionTransform(Transform):
+    """The cumulative distribution function of ``distribution`` as a transform from its
+    support onto the unit interval (inverse: its icdf; log |det J|: its log_prob), e.g.
+    to build a copula.
+
+    >>> import autograd_core as torch
+    >>> from autograd_core.distributions import Normal
+    >>> from autograd_core.distributions.transforms import CumulativeDistributionTransform
+    >>> CumulativeDistributionTransform(Normal(0., 1.))(torch.tensor([0.0, 1.0]))
+    tensor([0.5000, 0.8413])
+    """
+    bijective = True
+    codomain = constraints.unit_interval
+    sign = +1
+
+    def __init__(self, distribution, cache_size=0):
+        super().__init__(cache_size=cache_size)
+        self.distribution = distribution
+
+    @property
+    def domain(self):
+        return self.distribution.support
+
+    def _call(self, x):
+        return self.distribution.cdf(x)
+
+    def _inverse(self, y):
+        return self.distribution.icdf(y)
+
+    def log_abs_det_jacobian(self, x, y):
+        return self.distribution.log_prob(x)
+
+    def with_cache(self, cache_size=1):
+        if self._cache_size == cache_size:
+            return self
+        return CumulativeDistributionTransform(self.distribution, cache_size=cache_size)

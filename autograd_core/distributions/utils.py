@@ -7,7 +7,7 @@ import autograd_core as _torch
 import autograd_core.nn.functional as _F
 
 __all__ = ["broadcast_all", "clamp_probs", "euler_constant", "lazy_property", "logits_to_probs",
-           "probs_to_logits"]
+           "probs_to_logits", "tril_matrix_to_vec", "vec_to_tril_matrix"]
 
 
 def broadcast_all(*values):
@@ -101,6 +101,48 @@ def probs_to_logits(probs, is_binary=False):
     if is_binary:
         return _torch.log(ps_clamped) - _torch.log1p(-ps_clamped)
     return _torch.log(ps_clamped)
+
+
+def _tril_mask(n, diag):
+    # True where column < row + diag + 1: the lower triangle from diagonal diag, row order
+    arange = _torch.arange(n)
+    return arange < arange.view(-1, 1) + (diag + 1)
+
+
+def tril_matrix_to_vec(mat, diag=0):
+    """The elements of (a batch of) D x D matrices on and below diagonal ``diag``, row by
+    row, as vectors.
+
+    >>> import autograd_core as torch
+    >>> tril_matrix_to_vec(torch.arange(9.).view(3, 3), diag=-1)
+    tensor([3., 6., 7.])
+    """
+    n = mat.shape[-1]
+    if diag < -n or diag >= n:
+        raise ValueError(f"diag ({diag}) provided is outside [{-n}, {n - 1}].")
+    return mat[..., _tril_mask(n, diag)]
+
+
+def vec_to_tril_matrix(vec, diag=0):
+    """(A batch of) D x D lower-triangular matrices (from diagonal ``diag``) filled row by
+    row from vectors; zeros elsewhere.
+
+    >>> import autograd_core as torch
+    >>> vec_to_tril_matrix(torch.tensor([1., 2., 3.]), diag=-1)
+    tensor([[0., 0., 0.],
+            [1., 0., 0.],
+            [2., 3., 0.]])
+    """
+    # D is the positive root of D**2 + (1 + 2 diag) D - |diag| (diag + 1) - 2 len = 0
+    n = (-(1 + 2 * diag) + ((1 + 2 * diag) ** 2 + 8 * vec.shape[-1]
+                            + 4 * abs(diag) * (diag + 1)) ** 0.5) / 2
+    if round(n) - n > _torch.finfo(vec.dtype).eps:
+        raise ValueError(f"The size of last dimension is {vec.shape[-1]} which cannot be "
+                         f"expressed as the lower triangular part of a square D x D matrix.")
+    n = round(n)
+    mat = vec.new_zeros(vec.shape[:-1] + _torch.Size((n, n)))
+    mat[..., _tril_mask(n, diag)] = vec
+    return mat
 
 
 class lazy_property:

@@ -19,6 +19,7 @@ from autograd_core.optim.rmsprop import RMSprop
 from autograd_core.optim.rprop import Rprop
 from autograd_core.optim.sgd import SGD
 from autograd_core.optim.sparse_adam import SparseAdam
+from autograd_core.optim._stateless import swap_in_optimizer_params_and_state
 
 Adafactor.__module__ = "autograd_core.optim"
 Muon.__module__ = "autograd_core.optim"
@@ -27,4 +28,5 @@ __all__ = [
     "Adafactor", "Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "ASGD", "LBFGS",
     "lr_scheduler", "Muon", "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD", "SparseAdam",
     "swa_utils",
+    "swap_in_optimizer_params_and_state",
 ]

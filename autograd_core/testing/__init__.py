@@ -9,7 +9,7 @@ import math
 
 import autograd_core as _ag
 
-__all__ = ["assert_close", "make_tensor"]
+__all__ = ["assert_allclose", "assert_close", "make_tensor"]
 
 # (rtol, atol) by dtype name, PyTorch's defaults; integers and bool compare exactly
 _TOLERANCES = {"float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5), "float32": (1.3e-6, 1e-5),
@@ -193,6 +193,39 @@ def assert_close(actual, expected, *, allow_subclasses=True, rtol=None, atol=Non
         else:
             text = m.msg + (f"\n\nThe failure occurred for item {m.path}" if m.path else "")
         raise AssertionError(text) from None
+
+
+# assert_allclose's own defaults (looser than assert_close's for float32 and float64)
+_ALLCLOSE_TOLERANCES = {"float16": (1e-3, 1e-3), "float32": (1e-4, 1e-5),
+                        "float64": (1e-5, 1e-8)}
+
+
+def assert_allclose(actual, expected, rtol=None, atol=None, equal_nan=True, msg=""):
+    """Deprecated (FutureWarning, as PyTorch): ``assert_close`` with dtypes not compared,
+    NaNs equal by default, non-tensor inputs made tensors (``expected`` in ``actual``'s
+    dtype) and looser default tolerances (float32: rtol 1e-4, atol 1e-5).
+
+    >>> import warnings, autograd_core as torch
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     torch.testing.assert_allclose(torch.tensor([1.0, 2.0]), [1.00001, 2.0])
+    """
+    import warnings
+    warnings.warn("`autograd_core.testing.assert_allclose()` is deprecated since 1.12 and will "
+                  "be removed in a future release. Please use "
+                  "`autograd_core.testing.assert_close()` instead. You can find detailed upgrade "
+                  "instructions in https://github.com/pytorch/pytorch/issues/61844.",
+                  FutureWarning, stacklevel=2)
+    if not isinstance(actual, _ag.Tensor):
+        actual = _ag.tensor(actual)
+    if not isinstance(expected, _ag.Tensor):
+        expected = _ag.tensor(expected, dtype=actual.dtype)
+    if rtol is None and atol is None:
+        # the loosest tolerances of the two dtypes
+        pairs = [_ALLCLOSE_TOLERANCES.get(t.dtype.name, (0.0, 0.0)) for t in (actual, expected)]
+        rtol, atol = max(p[0] for p in pairs), max(p[1] for p in pairs)
+    assert_close(actual, expected, rtol=rtol, atol=atol, equal_nan=equal_nan,
+                 check_device=True, check_dtype=False, check_stride=False, msg=msg or None)
 
 
 def make_tensor(*shape, dtype, device, low=None, high=None, requires_grad=False,

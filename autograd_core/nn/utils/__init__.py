@@ -1,4 +1,5 @@
-"""``torch.nn.utils``: gradient clipping, parameters as one vector, and rnn packing."""
+"""``torch.nn.utils``: gradient clipping, parameters as one vector, rnn packing, conv/linear
+and BatchNorm fusion, weight memory formats and skip_init."""
 from autograd_core.nn.utils import rnn  # noqa: F401
 from autograd_core.nn.utils.clip_grad import (  # noqa: F401
     clip_grad_norm, clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm,
@@ -7,3 +8,11 @@ from autograd_core.nn.utils.convert_parameters import (  # noqa: F401
     parameters_to_vector, vector_to_parameters,
 )
 from autograd_core.nn.utils import stateless  # noqa: F401
+# fusion, memory formats, skip_init
+from autograd_core.nn.utils.fusion import (  # noqa: F401
+    fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval, fuse_linear_bn_weights,
+)
+from autograd_core.nn.utils.memory_format import (  # noqa: F401
+    convert_conv2d_weight_memory_format, convert_conv3d_weight_memory_format,
+)
+from autograd_core.nn.utils.init import skip_init  # noqa: F401
