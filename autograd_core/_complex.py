@@ -1,4 +1,6 @@
-"""Which ops take complex tensors (Note [Complex guard] in _core/_messages.pxi).
+"""Which ops take complex tensors (Note [Complex guard] in _core/_messages.pxi) and
+which take the wide unsigned ints uint16/uint32/uint64 (Note [Dtype guard]): one module
+owns the allowlists of the dtype families of limited op support.
 
 Every generated op wrapper refuses a complex argument unless its op is named here,
 with PyTorch's error for that op (``COMPLEX_MESSAGES``) or its generic
@@ -27,8 +29,18 @@ autograd_core.complex64
 Traceback (most recent call last):
 ...
 NotImplementedError: "max_all" not implemented for 'ComplexFloat'
+>>> torch.tensor([1, 2], dtype=torch.uint16) + 1
+Traceback (most recent call last):
+...
+NotImplementedError: "add_stub" not implemented for 'UInt16'
 """
 from autograd_core._core import tensor as _tensor
+
+# The one switch the fuzzer reads to draw complex tensors that require grad
+# (tests/fuzz/gen.py, complex_grad). Complex autograd exists for COMPLEX_AUTOGRAD_OPS
+# below, but the fuzzer's complex statements draw from all of COMPLEX_OPS: off until
+# they draw gradients from the autograd list alone.
+COMPLEX_AUTOGRAD = False
 
 # Op names as the op table (ops/derivatives.yaml) spells them; in-place variants apart.
 COMPLEX_OPS = frozenset("""
@@ -67,6 +79,7 @@ t_ transpose_ unsqueeze_ squeeze_ ldexp ldexp_ lerp lerp_ addcmul addcmul_
 combinations normalize pixel_shuffle pixel_unshuffle channel_shuffle silu silu_ fold
 triangular_solve linalg_solve_triangular renorm renorm_ bincount all any
 _fft_c2c _fft_c2r
+index_put index_put_ nonzero
 """.split())
 
 # PyTorch's own errors for ops that refuse complex input (exception type, message;
@@ -87,6 +100,7 @@ COMPLEX_MESSAGES = {
     "ceil": (NotImplementedError, "ceil is not supported for complex inputs"),
     "trunc": (NotImplementedError, "trunc is not supported for complex inputs"),
     "floor_divide": _kernel("div_floor_cpu"),
+    "div_floor": _kernel("div_floor_cpu"), "div_trunc": _kernel("div_trunc_cpu"),
     "sort": _SORT, "argsort": _SORT, "msort": _SORT, "searchsorted": _SORT,
     "topk": (RuntimeError, " topk does not support complex dtypes on CPU"),
     "maximum": (RuntimeError, "maximum not implemented for complex tensors."),
@@ -127,3 +141,198 @@ masked_fill index_put_ _getitem _index_put_impl unfold unfold_backward
 """.split())
 
 _tensor.set_complex_grad_ops(COMPLEX_AUTOGRAD_OPS)
+
+
+# ------------------------------------------------------------ uint16, uint32, uint64
+# Note [Wide unsigned dtypes] (_core/dtype.pyx): PyTorch's CPU kernels cover these
+# dtypes for a few ops only (copies, views, shape ops, mul, sum, sort, comparisons for
+# equality, and the float-valued functions, which compute in the default float). The
+# ops below are those whose results on uint16/32/64 inputs were compared with
+# PyTorch's (tests/test_unsigned.py runs the whole op table on them); every other op
+# raises PyTorch's error for it: the kernel named in _UNSIGNED_KERNELS, a message of
+# _UNSIGNED_OTHER, or the generic '"<op>" not implemented for 'UInt16''.
+UNSIGNED_OPS = frozenset("""
+_pad_circular adjoint alias_copy all angle argsort as_strided as_strided_scatter asinh
+atan atan2 bincount broadcast_to bucketize cat ceil chunk clone column_stack
+constant_pad_nd copysign corrcoef cos cosh cov cumprod cumsum deg2rad diag diag_embed
+diagflat diagonal diagonal_copy diagonal_scatter digamma div dropout dstack embedding
+eq erf erfc exp exp2 expand_as expand_copy expm1 fill flatten float_power float_power_
+floor ger hstack i0 isfinite isinf isnan isneginf isposinf kron ldexp lgamma
+linalg_diagonal linalg_vander log log10 log1p log2 logit logsumexp msort mul nan_to_num
+nansum ne outer permute permute_copy polygamma positive rad2deg ravel reciprocal
+reshape roll round rsqrt select select_copy select_scatter sigmoid signbit sin sinc
+sinh slice_scatter softmax sort special_entr special_erfcx special_i0e special_i1
+special_i1e special_ndtr split_copy split_with_sizes split_with_sizes_copy sqrt stack
+sum sum_to_size swapaxes t t_copy tanh tile transpose transpose_copy trunc unbind
+unflatten unfold unique unique_consecutive unsafe_chunk unsafe_split
+unsafe_split_with_sizes unsqueeze unsqueeze_copy view_as view_copy vstack xlogy
+""".split())
+
+_UNSIGNED_KERNELS = {
+    "_adaptive_avg_pool2d": "adaptive_avg_pool2d", "_prelu_kernel": "prelu_cpu",
+    "_safe_softmax": "softmax_lastdim_kernel_impl", "abs": "abs_cpu", "abs_": "abs_cpu",
+    "add": "add_stub", "add_": "add_stub", "addbmm": "addmm_impl_cpu_",
+    "addcmul": "addcmul_cpu_out", "addcmul_": "addcmul_cpu_out",
+    "addmm": "addmm_impl_cpu_", "addmv": "addmv_impl_cpu",
+    "affine_grid_generator": "linspace_cpu", "amax": "max_values_cpu",
+    "amin": "min_values_cpu", "aminmax": "aminmax_cpu", "argmax": "argmax_cpu",
+    "argmin": "argmin_cpu", "argwhere": "nonzero_count_cpu",
+    "binary_cross_entropy_with_logits": "log_sigmoid_cpu", "celu": "elu_cpu",
+    "celu_": "elu_cpu", "chain_matmul": "addmm_impl_cpu_", "clamp": "clamp_cpu",
+    "clamp_max": "minimum_cpu", "clamp_min": "maximum_cpu", "col2im": "col2im_out_cpu",
+    "combinations": "masked_select", "conv_tbc": "addmm_impl_cpu_",
+    "count_nonzero": "nonzero_count_cpu", "cummax": "cummax_cpu",
+    "cummin": "cummin_cpu", "cumulative_trapezoid": "add_stub", "diff": "add_stub",
+    "dist": "add_stub", "div_floor": "div_floor_cpu", "div_trunc": "div_trunc_cpu",
+    "einsum": "bmm", "elu": "elu_cpu", "elu_": "elu_cpu", "flip": "flip_cpu",
+    "fliplr": "flip_cpu", "flipud": "flip_cpu", "floor_divide": "div_floor_cpu",
+    "fmax": "maximum_cpu", "fmin": "minimum_cpu", "fmod": "fmod_cpu",
+    "fmod_": "fmod_cpu", "frac": "frac_cpu", "frac_": "frac_cpu",
+    "gather": "scatter_gather_tensor_cpu", "ge": "ge_cpu", "ge_": "ge_cpu",
+    "gelu": "GeluKernelImpl", "geqrf": "geqrf_cpu", "gradient": "add_stub",
+    "grid_sampler": "grid_sampler_2d_cpu_kernel_impl",
+    "grid_sampler_2d": "grid_sampler_2d_cpu_kernel_impl",
+    "grid_sampler_3d": "grid_sampler3d_cpu", "gt": "gt_cpu", "gt_": "gt_cpu",
+    "hardshrink": "hardshrink_cpu", "hardsigmoid": "hardsigmoid_cpu",
+    "hardsigmoid_": "hardsigmoid_cpu", "hardswish": "hardswish_cpu",
+    "hardswish_": "hardswish_cpu", "hardtanh": "clamp_scalar_cpu",
+    "hardtanh_": "clamp_scalar_cpu", "huber_loss": "huber_cpu", "hypot": "hypot_cpu",
+    "hypot_": "hypot_cpu", "igamma": "igamma_cpu", "igamma_": "igamma_cpu",
+    "igammac": "igammac_cpu", "im2col": "im2col_out_cpu",
+    "index_copy": "index_copy_cpu", "index_fill": "index_fill_cpu",
+    "index_reduce": "index_reduce_func_exclude_input_init",
+    "index_select": "index_select", "kthvalue": "kthvalue_cpu",
+    "layer_norm": "LayerNormKernelImpl", "le": "le_cpu", "le_": "le_cpu",
+    "leaky_relu": "leaky_relu_cpu", "leaky_relu_": "leaky_relu_cpu",
+    "linalg_cross": "cross", "linalg_eigh": "linalg_eigh_cpu",
+    "linalg_eigvalsh": "linalg_eigh_cpu", "linalg_householder_product": "orgqr_cpu",
+    "linalg_lu": "lu_cpu", "linalg_lu_factor": "lu_cpu",
+    "linalg_lu_factor_ex": "lu_cpu", "linalg_matrix_power": "addmm_impl_cpu_",
+    "linalg_multi_dot": "addmm_impl_cpu_",
+    "linalg_solve_triangular": "triangular_solve_cpu", "linear": "addmm_impl_cpu_",
+    "logaddexp": "logaddexp_cpu", "logaddexp2": "logaddexp2_cpu",
+    "logcumsumexp": "logcumsumexp_out_cpu", "logical_and": "logical_and_cpu",
+    "logical_not": "logical_not_cpu", "logical_or": "logical_or_cpu",
+    "logical_xor": "logical_xor_cpu", "logsigmoid": "log_sigmoid_cpu", "lt": "lt_cpu",
+    "lt_": "lt_cpu", "lu": "lu_cpu", "matrix_power": "addmm_impl_cpu_",
+    "max": "max_all", "max_pool2d_with_indices": "max_pool2d",
+    "max_pool3d_with_indices": "max_pool3d", "maximum": "maximum_cpu", "min": "min_all",
+    "minimum": "minimum_cpu", "mish": "mish_cpu", "mish_": "mish_cpu",
+    "mm": "addmm_impl_cpu_", "mode": "mode_cpu", "mse_loss": "mse_cpu",
+    "mv": "addmv_impl_cpu", "native_group_norm": "GroupNormKernelImpl",
+    "neg": "neg_cpu", "neg_": "neg_cpu", "nextafter": "nextafter_cpu",
+    "nextafter_": "nextafter_cpu", "nonzero": "nonzero_count_cpu",
+    "nonzero_static": "nonzero_count_cpu", "orgqr": "orgqr_cpu",
+    "pairwise_distance": "add_stub", "pow_": "pow", "prelu": "prelu_cpu",
+    "put": "take_put_cpu", "relu": "clamp_min_scalar_cpu",
+    "relu_": "clamp_min_scalar_cpu", "remainder": "remainder_cpu", "rot90": "flip_cpu",
+    "round_": "round_cpu", "rsub": "add_stub", "scatter": "scatter_gather_tensor_cpu",
+    "scatter_add": "scatter_gather_tensor_cpu", "searchsorted": "searchsorted_out_cpu",
+    "sgn": "sign_cpu", "sgn_": "sign_cpu", "sign": "sign_cpu", "sign_": "sign_cpu",
+    "silu": "silu_cpu", "silu_": "silu_cpu",
+    "slow_conv_transpose2d_cpu": "slow_conv_transpose2d_out_cpu",
+    "slow_conv_transpose3d_cpu": "slow_conv_transpose3d_out_cpu",
+    "smooth_l1_loss": "smooth_l1_cpu", "softplus": "softplus_cpu",
+    "softshrink": "softshrink_check", "square": "pow", "square_": "pow",
+    "sub": "add_stub", "sub_": "add_stub", "take": "take_cpu",
+    "take_along_dim": "scatter_gather_tensor_cpu", "threshold": "threshold_cpu",
+    "threshold_": "threshold_cpu", "topk": "topk_cpu", "trapezoid": "add_stub",
+    "vdot": "dot",
+}
+_UNSIGNED_OTHER = {
+    "addcdiv": (RuntimeError,
+        'Integer division with addcdiv is no longer supported, and in a future '
+        ' release addcdiv will perform a true division of tensor1 and tensor2. '
+        'The historic addcdiv behavior can be implemented as (input + value * '
+        'torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs '
+        'and as (input + value * tensor1 / tensor2) for float inputs. The '
+        'future addcdiv behavior is just the latter implementation: (input + '
+        'value * tensor1 / tensor2), for all dtypes.'),
+    "addcdiv_": (RuntimeError,
+        'Integer division with addcdiv is no longer supported, and in a future '
+        ' release addcdiv will perform a true division of tensor1 and tensor2. '
+        'The historic addcdiv behavior can be implemented as (input + value * '
+        'torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs '
+        'and as (input + value * tensor1 / tensor2) for float inputs. The '
+        'future addcdiv behavior is just the latter implementation: (input + '
+        'value * tensor1 / tensor2), for all dtypes.'),
+    "cdist": (RuntimeError, 'cdist only supports floating-point dtypes, X1 got: {dtype}'),
+    "cosine_similarity": (RuntimeError,
+        'expected common dtype to be floating point, yet common dtype is '
+        '{dtype}'),
+    "frobenius_norm": (RuntimeError,
+        'norm(): input dtype should be either floating point or complex. Got '
+        '{dtype} instead.'),
+    "ldexp_": (RuntimeError, "ldexp can't be cast to the desired output type {dtype}"),
+    "linalg_det": (RuntimeError,
+        'linalg.det: Expected a floating point or complex tensor as input. Got '
+        '{dtype}'),
+    "linalg_inv_ex": (RuntimeError,
+        'linalg.inv: Expected a floating point or complex tensor as input. Got '
+        '{dtype}'),
+    "linalg_ldl_factor": (RuntimeError,
+        'torch.linalg.ldl_factor_ex: Expected a floating point or complex '
+        'tensor as input. Got {dtype}'),
+    "linalg_matrix_exp": (RuntimeError,
+        'linalg.matrix_exp: Expected a floating point or complex tensor as '
+        'input. Got {dtype}'),
+    "linalg_matrix_norm": (RuntimeError,
+        'linalg.matrix_norm: Expected a floating point or complex tensor as '
+        'input. Got {dtype}'),
+    "linalg_qr": (RuntimeError,
+        'linalg.qr: Expected a floating point or complex tensor as input. Got '
+        '{dtype}'),
+    "linalg_slogdet": (RuntimeError,
+        'linalg.slogdet: Expected a floating point or complex tensor as input. '
+        'Got {dtype}'),
+    "linalg_svd": (RuntimeError,
+        'linalg.svd: Expected a floating point or complex tensor as input. Got '
+        '{dtype}'),
+    "linalg_svdvals": (RuntimeError,
+        'linalg.svd: Expected a floating point or complex tensor as input. Got '
+        '{dtype}'),
+    "linalg_vecdot": (RuntimeError,
+        'linalg.vecdot: Expected a floating point or complex tensor as input. '
+        'Got {dtype}'),
+    "linalg_vector_norm": (RuntimeError,
+        'linalg.vector_norm: Expected a floating point or complex tensor as '
+        'input. Got {dtype}'),
+    "matrix_exp": (RuntimeError,
+        'linalg.matrix_exp: Expected a floating point or complex tensor as '
+        'input. Got {dtype}'),
+    "mean": (RuntimeError,
+        'mean(): could not infer output dtype. Input dtype must be either a '
+        'floating point or complex dtype. Got: {dtype}'),
+    "nanmean": (RuntimeError,
+        'nanmean(): expected input to have floating point or complex dtype but '
+        'got {dtype}'),
+    "nanquantile": (RuntimeError, 'quantile() input tensor must be either float or double dtype'),
+    "norm_except_dim": (RuntimeError,
+        'norm(): input dtype should be either floating point or complex. Got '
+        '{dtype} instead.'),
+    "normalize": (RuntimeError,
+        'linalg.vector_norm: Expected a floating point or complex tensor as '
+        'input. Got {dtype}'),
+    "pdist": (RuntimeError, 'pdist only supports floating-point dtypes'),
+    "qr": (RuntimeError,
+        'linalg.qr: Expected a floating point or complex tensor as input. Got '
+        '{dtype}'),
+    "quantile": (RuntimeError, 'quantile() input tensor must be either float or double dtype'),
+    "scatter_add_": (RuntimeError, 'scatter(): Expected self.dtype to be equal to src.dtype'),
+    "scatter_reduce_": (RuntimeError, 'scatter(): Expected self.dtype to be equal to src.dtype'),
+    "slogdet": (RuntimeError,
+        'linalg.slogdet: Expected a floating point or complex tensor as input. '
+        'Got {dtype}'),
+    "std": (RuntimeError, 'std and var only support floating point and complex dtypes'),
+    "std_mean": (RuntimeError, 'std_mean only support floating point and complex dtypes'),
+    "svd": (RuntimeError,
+        'linalg.svd: Expected a floating point or complex tensor as input. Got '
+        '{dtype}'),
+    "var": (RuntimeError, 'std and var only support floating point and complex dtypes'),
+    "var_mean": (RuntimeError, 'var_mean only support floating point and complex dtypes'),
+}
+
+UNSIGNED_MESSAGES = dict(_UNSIGNED_OTHER)
+UNSIGNED_MESSAGES.update({name: _kernel(k) for name, k in _UNSIGNED_KERNELS.items()})
+
+_tensor.set_guarded_ops("unsigned", UNSIGNED_OPS, UNSIGNED_MESSAGES)

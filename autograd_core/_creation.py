@@ -252,6 +252,9 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
         dtype = _core_dtype.get_default_dtype() if floating else _core_dtype.all_dtypes()["int64"]
     d = _core.to_dtype_py(dtype)
     _no_bool_kernel(d.np_dtype, "arange_cpu")
+    if d.name in ("uint16", "uint32", "uint64"):  # Note [Wide unsigned dtypes]
+        name = {"uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64"}[d.name]
+        raise NotImplementedError(f'"arange_cpu" not implemented for \'{name}\'')
     fractional = not d.is_floating_point and any(isinstance(v, float) for v in (start, end, step))
     if fractional and d.name == "int64":
         # PyTorch takes int64 bounds as integers first (arange(0., 2., 0.5, dtype=int64)

@@ -48,11 +48,17 @@ _STORAGE_DTYPES = {
     "FloatStorage": np.float32, "DoubleStorage": np.float64, "HalfStorage": np.float16,
     "BFloat16Storage": ml_dtypes.bfloat16, "LongStorage": np.int64, "IntStorage": np.int32,
     "ShortStorage": np.int16, "CharStorage": np.int8, "ByteStorage": np.uint8,
-    "BoolStorage": np.bool_,
+    "BoolStorage": np.bool_, "ComplexFloatStorage": np.complex64,
+    "ComplexDoubleStorage": np.complex128,
 }
 _STORAGE_OF_DTYPE = {np.dtype(v): k for k, v in _STORAGE_DTYPES.items()}
+# The dtypes PyTorch saves without a typed storage class (uint16/32/64): the tensor is
+# rebuilt by _rebuild_tensor_v3 from an UntypedStorage (bytes) and a dtype.
+_UNTYPED_DTYPES = {np.dtype(np.uint16): "uint16", np.dtype(np.uint32): "uint32",
+                   np.dtype(np.uint64): "uint64"}
 _DTYPE_NAMES = {"float32", "float64", "float16", "int64", "int32", "int16", "int8", "uint8",
-                "bool", "float", "double", "half", "long", "int", "short", "bfloat16"}
+                "bool", "float", "double", "half", "long", "int", "short", "bfloat16",
+                "complex64", "complex128", "cfloat", "cdouble", "uint16", "uint32", "uint64"}
 _MAX_DEPTH = 1000
 _MAX_EXPANDED_NUMEL = 2 ** 27
 
@@ -106,11 +112,12 @@ def safe_globals(safe_globals):
 
 # --------------------------------------------------------------------------- rebuilding
 class _StorageType:
-    """What a ``torch.<X>Storage`` global stands for: the element type of a storage."""
+    """What a ``torch.<X>Storage`` global stands for: the element type of a storage
+    (``torch.storage.UntypedStorage``: bytes, typed later by _rebuild_tensor_v3)."""
 
     def __init__(self, name):
         self.name = name
-        self.dtype = _STORAGE_DTYPES[name]
+        self.dtype = np.uint8 if name == "UntypedStorage" else _STORAGE_DTYPES[name]
 
 
 class _Storage:
@@ -162,6 +169,28 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=Fals
             raise pickle.UnpicklingError("only floating point tensors can require gradients")
         t.requires_grad_(True)
     return t
+
+
+def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad,
+                       backward_hooks, dtype, metadata=None):
+    """PyTorch's rebuild of a tensor whose storage is untyped (bytes): offset and strides
+    count elements of dtype (the wide unsigned dtypes are saved this way)."""
+    if not isinstance(storage, _Storage):
+        raise pickle.UnpicklingError("_rebuild_tensor_v3: expected a storage")
+    if not isinstance(dtype, _ag.dtype):
+        raise pickle.UnpicklingError(f"_rebuild_tensor_v3: invalid dtype {dtype!r}")
+    arr = storage.array
+    if arr.dtype != dtype.np_dtype:
+        npd = np.dtype(dtype.np_dtype)
+        if arr.dtype != np.uint8 or arr.size % npd.itemsize:
+            raise pickle.UnpicklingError("_rebuild_tensor_v3: storage does not hold whole "
+                                         f"elements of {dtype}")
+        if npd == ml_dtypes.bfloat16:
+            arr = arr.view("<u2").astype(np.uint16, copy=False).view(ml_dtypes.bfloat16)
+        else:
+            arr = arr.view(npd.newbyteorder("<")).astype(npd.newbyteorder("="), copy=False)
+    return _rebuild_tensor_v2(_Storage(arr), storage_offset, size, stride, requires_grad,
+                              backward_hooks, metadata)
 
 
 def _int_tuple(value, what):
@@ -218,6 +247,9 @@ def _builtin_globals():
         "collections.OrderedDict": (OrderedDict, "type"),
         "collections.Counter": (Counter, "type"),
         "torch._utils._rebuild_tensor_v2": (_rebuild_tensor_v2, "fn"),
+        "torch._utils._rebuild_tensor_v3": (_rebuild_tensor_v3, "fn"),
+        "torch.storage.UntypedStorage": (_StorageType("UntypedStorage"), "storage"),
+        "torch.UntypedStorage": (_StorageType("UntypedStorage"), "storage"),
         "torch._utils._rebuild_parameter": (_rebuild_parameter, "fn"),
         "torch._utils._rebuild_parameter_with_state": (_rebuild_parameter_with_state, "fn"),
         "torch.nn.parameter.Parameter": (_rebuild_parameter_from_class, "fn"),
@@ -234,8 +266,6 @@ def _builtin_globals():
         g[f"torch.{name}"] = (_StorageType(name), "storage")
     for name in _DTYPE_NAMES:
         g[f"torch.{name}"] = (_dtype(name), "value")
-    for name in ("complex64", "complex128", "cfloat", "cdouble"):
-        g[f"torch.{name}"] = (_UnsupportedDtype(name), "value")
     return g
 
 
@@ -371,8 +401,6 @@ def _push_global(self, module, name, stack):
                   "default. Please use `autograd_core.serialization.add_safe_globals"
                   f"([{name}])` to allowlist this global if you trust this class/function.")
     obj, kind = found
-    if isinstance(obj, _UnsupportedDtype):
-        self.fail(f"dtype torch.{obj.name} is not supported by autograd_core")
     if kind in ("value", "storage"):
         stack.append(obj)  # a dtype or storage type: plain data, not callable here
     else:
@@ -818,6 +846,8 @@ class _Named:
 
 
 _REBUILD_TENSOR = _Named("torch._utils", "_rebuild_tensor_v2")
+_REBUILD_TENSOR_V3 = _Named("torch._utils", "_rebuild_tensor_v3")
+_UNTYPED_STORAGE = _Named("torch.storage", "UntypedStorage")
 _REBUILD_PARAMETER = _Named("torch._utils", "_rebuild_parameter")
 _TORCH_SIZE = _Named("torch", "Size")
 _TORCH_DEVICE = _Named("torch", "device")
@@ -847,6 +877,8 @@ class _TorchPickler(pickle._Pickler):
                 key = str(len(self.records))
                 self._keys[id(obj)] = key
                 self.records.append((key, obj.array))
+            if obj.array.dtype in _UNTYPED_DTYPES:
+                return ("storage", _UNTYPED_STORAGE, key, "cpu", int(obj.array.nbytes))
             storage = _named("torch", _STORAGE_OF_DTYPE[obj.array.dtype])
             return ("storage", storage, key, "cpu", int(obj.array.size))
         return None
@@ -872,12 +904,18 @@ class _TorchPickler(pickle._Pickler):
             return (_REBUILD_PARAMETER, (plain, obj.requires_grad, OrderedDict()))
         if isinstance(obj, _ag.Tensor):
             arr = np.array(_core.array_of(obj.detach()), order="C")
-            if arr.dtype not in _STORAGE_OF_DTYPE:
+            untyped = _UNTYPED_DTYPES.get(arr.dtype)
+            if arr.dtype not in _STORAGE_OF_DTYPE and untyped is None:
                 raise pickle.PicklingError(f"save: unsupported tensor dtype {arr.dtype}")
             if arr.dtype != ml_dtypes.bfloat16:  # (which has no byte-order variants)
                 arr = arr.astype(arr.dtype.newbyteorder("<"), copy=False)
             stride = tuple(s // arr.itemsize for s in arr.strides) if arr.size else \
                 _contiguous_stride(arr.shape)
+            if untyped is not None:
+                # as PyTorch: bytes in an UntypedStorage, typed by _rebuild_tensor_v3
+                return (_REBUILD_TENSOR_V3, (_StorageRecord(arr.reshape(-1)), 0,
+                                             tuple(arr.shape), stride, bool(obj.requires_grad),
+                                             OrderedDict(), getattr(_ag, untyped)))
             return (_REBUILD_TENSOR, (_StorageRecord(arr.reshape(-1)), 0, tuple(arr.shape),
                                       stride, bool(obj.requires_grad), OrderedDict()))
         if isinstance(obj, _ag.dtype):
@@ -892,6 +930,11 @@ class _TorchPickler(pickle._Pickler):
         if isinstance(obj, _ag.dtype):
             obj = _named("torch", str(obj).split(".")[-1])
         if isinstance(obj, _Named):
+            if id(obj) in self.memo:
+                # a dtype named again (every uint16/32/64 tensor names its dtype): pickle
+                # memoised the name, not the dtype object, so fetch it from the memo
+                self.write(self.get(self.memo[id(obj)][0]))
+                return
             self.write(pickle.GLOBAL + f"{obj.module}\n{obj.name}\n".encode("utf-8"))
             self.memoize(obj)
             return

@@ -254,29 +254,57 @@ cdef int refuse_sparse(str fname) except -1:
 # (_COMPLEX_MESSAGES) or its generic '"<op>" not implemented for 'ComplexFloat''.
 # The Tensor operators without complex support (<, //, %, ~, &, ...) check the same way,
 # and hand-written wrappers call check_complex_args.
-cdef set _complex_ops = set()
-cdef dict _complex_messages = {}
+#
+# Note [Dtype guard]
+# The same guard serves every dtype family whose op support in PyTorch is limited: the
+# complex dtypes and the wide unsigned ints (uint16/32/64, Note [Wide unsigned dtypes]).
+# complex_arg is true for a tensor of any of them (one bit test of its numpy type
+# number, dtype.pxd's is_guarded_array), and check_complex_op looks the op up in the set
+# of that tensor's family: _guarded_ops["complex"] or _guarded_ops["unsigned"], filled by
+# autograd_core/_complex.py (one module owns the allowlists and PyTorch's messages).
+cdef dict _guarded_ops = {"complex": set(), "unsigned": set()}
+cdef dict _guarded_messages = {"complex": {}, "unsigned": {}}
+
+
+def set_guarded_ops(family, ops, messages):
+    """Install the names of the ops that support a dtype family ("complex" or
+    "unsigned") and PyTorch's errors of those that do not (autograd_core/_complex.py,
+    at import)."""
+    if family not in _guarded_ops:
+        raise ValueError(f"unknown dtype family {family!r}")
+    _guarded_ops[family] = set(ops)
+    _guarded_messages[family] = dict(messages)
 
 
 def set_complex_ops(ops, messages):
-    """Install the names of the ops that support complex tensors and PyTorch's errors of
-    those that do not (autograd_core/_complex.py, at import)."""
-    global _complex_ops, _complex_messages
-    _complex_ops = set(ops)
-    _complex_messages = dict(messages)
+    """set_guarded_ops for the complex family."""
+    set_guarded_ops("complex", ops, messages)
 
 
 def complex_ops():
     """The names of the ops that take complex tensors (Note [Complex guard])."""
-    return frozenset(_complex_ops)
+    return frozenset(_guarded_ops["complex"])
+
+
+def guarded_ops(family):
+    """The names of the ops that take tensors of a dtype family (Note [Dtype guard])."""
+    return frozenset(_guarded_ops[family])
+
+
+cdef str _family_of(object x):
+    """The guarded family of an argument (Note [Dtype guard])."""
+    if isinstance(x, Tensor) and not cnp.PyArray_ISCOMPLEX((<Tensor>x)._data):
+        return "unsigned"
+    return "complex"
 
 
 cdef int refuse_complex(str name, object x) except -1:
-    """Raise the error PyTorch gives for op name on a complex argument x."""
+    """Raise the error PyTorch gives for op name on a guarded argument x (complex or
+    wide unsigned)."""
     cdef dtype d = complex64
-    if isinstance(x, Tensor) and cnp.PyArray_ISCOMPLEX((<Tensor>x)._data):
+    if isinstance(x, Tensor) and is_guarded_array((<Tensor>x)._data):
         d = dtype_of((<Tensor>x)._data)
-    entry = _complex_messages.get(name)
+    entry = (<dict>_guarded_messages[_family_of(x)]).get(name)
     if entry is None:
         raise not_implemented_for(name, d)
     exc, msg = entry
@@ -284,8 +312,9 @@ cdef int refuse_complex(str name, object x) except -1:
 
 
 cdef int check_complex_op(str name, object x) except -1:
-    """Called when an argument of op name is complex: raise unless the op supports it."""
-    if name not in _complex_ops:
+    """Called when an argument of op name is of a guarded dtype (complex or wide
+    unsigned): raise unless the op supports that dtype family."""
+    if name not in <set>_guarded_ops[_family_of(x)]:
         refuse_complex(name, x)
     return 0
 
@@ -303,11 +332,11 @@ cdef int check_complex_args(str name, tuple args) except -1:
     lists of tensors)."""
     for x in args:
         if complex_scalar_arg(x):
-            return check_complex_op(name, x)
-        if isinstance(x, (list, tuple)):
+            check_complex_op(name, x)
+        elif isinstance(x, (list, tuple)):
             for y in x:
                 if complex_arg(y):
-                    return check_complex_op(name, y)
+                    check_complex_op(name, y)
     return 0
 
 

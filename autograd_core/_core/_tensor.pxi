@@ -1631,51 +1631,64 @@ cdef class Tensor:
         o = arg_operand(other)
         if o is NotImplemented:
             return _binop_type_error(other, "+", False)
+        check_complex_operands("add", self, o)  # Note [Dtype guard]
         return OPS.add(self, o, 1)
 
     def __radd__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return _binop_type_error(other, "+", True)
+        check_complex_operands("add", self, o)  # Note [Dtype guard]
         return OPS.add(self, o, 1)
 
     def __iadd__(self, other):
-        return OPS.add_(self, _inplace_operand(other, "+="), 1)
+        o = _inplace_operand(other, "+=")
+        check_complex_operands("add_", self, o)
+        return OPS.add_(self, o, 1)
 
     def __sub__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return _binop_type_error(other, "-", False)
+        check_complex_operands("sub", self, o)
         return OPS.sub(self, o, 1)
 
     def __rsub__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return _binop_type_error(other, "-", True)
+        check_complex_operands("rsub", self, o)
         return OPS.rsub(self, o, 1)
 
     def __isub__(self, other):
-        return OPS.sub_(self, _inplace_operand(other, "-="), 1)
+        o = _inplace_operand(other, "-=")
+        check_complex_operands("sub_", self, o)
+        return OPS.sub_(self, o, 1)
 
     def __mul__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return _binop_type_error(other, "*", False)
+        check_complex_operands("mul", self, o)
         return OPS.mul(self, o)
 
     def __rmul__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return _binop_type_error(other, "*", True)
+        check_complex_operands("mul", self, o)
         return OPS.mul(self, o)
 
     def __imul__(self, other):
-        return OPS.mul_(self, _inplace_operand(other, "*="))
+        o = _inplace_operand(other, "*=")
+        check_complex_operands("mul_", self, o)
+        return OPS.mul_(self, o)
 
     def __truediv__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
             return _binop_type_error(other, "/", False)
+        check_complex_operands("div", self, o)
         return OPS.div(self, o, None)
 
     def __rtruediv__(self, other):
@@ -1683,25 +1696,32 @@ cdef class Tensor:
         if o is NotImplemented:
             return _binop_type_error(other, "/", True)
         # PyTorch computes number / tensor as reciprocal(tensor) * number
+        check_complex_operands("reciprocal", self, o)
         return OPS.mul(OPS.reciprocal(self), o)
 
     def __itruediv__(self, other):
-        return OPS.div_(self, _inplace_operand(other, "/="), None)
+        o = _inplace_operand(other, "/=")
+        check_complex_operands("div_", self, o)
+        return OPS.div_(self, o, None)
 
     def __pow__(self, other, mod):
         o = arg_operand(other)
         if o is NotImplemented:
             return _binop_type_error(other, "** or pow()", False)
+        check_complex_operands("pow", self, o)
         return OPS.pow(self, o)
 
     def __rpow__(self, other, mod):
         o = arg_operand(other)
         if o is NotImplemented:
             return _binop_type_error(other, "** or pow()", True)
+        check_complex_operands("pow", self, o)
         return OPS.pow(o, self)
 
     def __ipow__(self, other):
-        return OPS.pow_(self, _inplace_operand(other, "**="))
+        o = _inplace_operand(other, "**=")
+        check_complex_operands("pow_", self, o)
+        return OPS.pow_(self, o)
 
     def __floordiv__(self, other):
         o = arg_operand(other)
@@ -1745,6 +1765,7 @@ cdef class Tensor:
                 return NotImplemented    # its __rmatmul__ (vmap's BatchedTensor)
             raise TypeError(f"matmul(): argument 'other' (position 1) must be Tensor, not "
                             f"{type(other).__name__}")
+        check_complex_operands("matmul", self, other)
         return OPS.matmul(self, other)
 
     def __rmatmul__(self, other):
@@ -1753,15 +1774,22 @@ cdef class Tensor:
                 return NotImplemented
             raise TypeError(f"matmul(): argument 'other' (position 1) must be Tensor, not "
                             f"{type(other).__name__}")
+        check_complex_operands("matmul", self, other)
         return OPS.matmul(other, self)
 
     def __neg__(self):
+        if complex_arg(self):
+            check_complex_op("neg", self)
         return OPS.neg(self)
 
     def __pos__(self):
+        if complex_arg(self):
+            check_complex_op("positive", self)
         return OPS.positive(self)
 
     def __abs__(self):
+        if complex_arg(self):
+            check_complex_op("abs", self)
         return OPS.abs(self)
 
     def __invert__(self):

@@ -32,6 +32,11 @@ cdef class dtype:
 # The dtypes, by name. Python code reaches them through dtype_by_name().
 cdef dtype bool_, uint8, int8, int16, int32, int64, float16, float32, float64
 cdef dtype bfloat16
+# The wide unsigned dtypes (Note [Wide unsigned dtypes] in dtype.pyx).
+cdef dtype uint16, uint32, uint64
+# Bit n set when numpy type number n is a dtype of limited op support (Note [Dtype
+# guard]): complex and the wide unsigned ints.
+cdef unsigned long long guarded_typenums
 # The complex dtypes (Note [Complex ranks] in dtype.pyx).
 cdef dtype complex64, complex128
 cdef int first_complex_rank          # the lowest rank of a complex dtype
@@ -59,6 +64,13 @@ cdef inline dtype float_or_default(dtype d):
     return d if d.category >= CAT_FLOAT else default_float
 
 
+cdef inline bint is_guarded_array(cnp.ndarray arr) noexcept:
+    """Whether arr's dtype has limited op support (Note [Dtype guard]): one shift and
+    one AND on its type number (bfloat16's user type number is past the mask)."""
+    cdef int t = cnp.PyArray_TYPE(arr)
+    return t < 64 and (guarded_typenums >> t) & 1
+
+
 cdef inline bint is_complex_array(cnp.ndarray arr) noexcept:
     """Whether arr holds complex values (one C macro: the complex guard's check)."""
     return cnp.PyArray_ISCOMPLEX(arr)
@@ -72,10 +84,10 @@ cdef inline bint is_grad_array(cnp.ndarray arr):
 
 cdef dtype to_dtype(object d)
 cdef dtype dtype_from_numpy(object np_dtype)
-cdef int promote_rank(int a, int b) noexcept
+cdef int promote_rank(int a, int b) except -2
 cdef dtype promote(dtype a, dtype b)
 cdef int scalar_rank(object x) noexcept
 cdef dtype default_complex()
 cdef dtype complex_of(dtype d)
 cdef dtype real_of(dtype d)
-cdef int combine_categories(int higher, int lower) noexcept
+cdef int combine_categories(int higher, int lower) except -2

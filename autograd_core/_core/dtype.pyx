@@ -105,9 +105,33 @@ for _i, _d in enumerate(DTYPES_BY_RANK):
 DTYPES_BY_TYPENUM[(<dtype>_bf16).typenum] = _bf16
 _BY_NAME["bfloat16"] = _bf16
 
+# Note [Wide unsigned dtypes]
+# uint16, uint32, uint64 as PyTorch has them on CPU: storage, casts and a few ops (the
+# dtype guard's "unsigned" family, autograd_core/_complex.py), and no promotion with
+# any other integer or bool dtype, nor with complex: PyTorch raises "Promotion for
+# uint16, uint32, uint64 types is not supported" (promote_rank); with a floating
+# dtype they give the floating dtype. Their ranks are consecutive, just above int64
+# (inserted by position as bfloat16 is: no code names a rank number).
+_WIDE_UNSIGNED_SPECS = (
+    ("uint16", "uint16", 0, CAT_INT, False, "UInt16", "uint16_t", "uint16_t"),
+    ("uint32", "uint32", 0, CAT_INT, False, "UInt32", "uint32_t", "uint32_t"),
+    ("uint64", "uint64", 0, CAT_INT, False, "UInt64", "uint64_t", "uint64_t"),
+)
+_at = DTYPES_BY_RANK.index(_BY_NAME["int64"]) + 1
+for _uspec in _WIDE_UNSIGNED_SPECS:
+    _d = _new_dtype(_uspec)
+    DTYPES_BY_RANK.insert(_at, _d)
+    _at += 1
+    DTYPES_BY_TYPENUM[(<dtype>_d).typenum] = _d
+    _BY_NAME[(<dtype>_d).name] = _d
+for _i, _d in enumerate(DTYPES_BY_RANK):
+    (<dtype>_d).rank = _i
+
 # numpy has two type numbers for each of the 32- and 64-bit integers on LP64.
 DTYPES_BY_TYPENUM[np.dtype(np.longlong).num] = _BY_NAME["int64"]
 DTYPES_BY_TYPENUM[np.dtype(np.intc).num] = _BY_NAME["int32"]
+DTYPES_BY_TYPENUM[np.dtype(np.ulonglong).num] = _BY_NAME["uint64"]
+DTYPES_BY_TYPENUM[np.dtype(np.uintc).num] = _BY_NAME["uint32"]
 
 # Note [Complex ranks]
 # The complex dtypes rank above every real dtype; their ranks are not written in the
@@ -145,7 +169,20 @@ float16 = _BY_NAME["float16"]
 bfloat16 = _BY_NAME["bfloat16"]
 float32 = _BY_NAME["float32"]
 float64 = _BY_NAME["float64"]
+uint16 = _BY_NAME["uint16"]
+uint32 = _BY_NAME["uint32"]
+uint64 = _BY_NAME["uint64"]
 default_float = float32
+
+
+# Note [Dtype guard] (_core/_messages.pxi): the numpy type numbers of the dtypes whose
+# op support is limited (complex, the wide unsigned ints), as one bit mask, so that
+# the guard's test of an argument is one shift and one AND.
+guarded_typenums = 0
+for _d in (complex64, complex128, uint16, uint32, uint64):
+    guarded_typenums |= (<unsigned long long>1) << (<dtype>_d).typenum
+guarded_typenums |= (<unsigned long long>1) << np.dtype(np.ulonglong).num
+guarded_typenums |= (<unsigned long long>1) << np.dtype(np.uintc).num
 
 
 def dtype_by_name(name):
@@ -229,7 +266,7 @@ cdef dtype real_of(dtype d):
     return <dtype>_REAL_OF[d] if d.category == CAT_COMPLEX else d
 
 
-cdef int _promote_complex_rank(int a, int b) noexcept:
+cdef int _promote_complex_rank(int a, int b) except -2:
     # Note [Complex ranks]: promote the parts' real dtypes, then take the complex type
     cdef int ra = a, rb = b
     if a >= first_complex_rank:
@@ -240,17 +277,34 @@ cdef int _promote_complex_rank(int a, int b) noexcept:
     return (<dtype>_COMPLEX_OF[DTYPES_BY_RANK[r]]).rank
 
 
-cdef int promote_rank(int a, int b) noexcept:
+cdef inline bint _is_wide_unsigned_rank(int r) noexcept:
+    return uint16.rank <= r <= uint64.rank
+
+
+cdef int _promote_wide_unsigned_rank(int a, int b) except -2:
+    # Note [Wide unsigned dtypes]: only a floating dtype promotes with them
+    cdef dtype da = <dtype>DTYPES_BY_RANK[a], db = <dtype>DTYPES_BY_RANK[b]
+    if da.category == CAT_FLOAT:
+        return a
+    if db.category == CAT_FLOAT:
+        return b
+    raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                       f"attempted to promote {da.scalar_name} and {db.scalar_name}")
+
+
+cdef int promote_rank(int a, int b) except -2:
     if a == NO_RANK:
         return b
     if b == NO_RANK:
         return a
+    if a == b:
+        return a
+    if _is_wide_unsigned_rank(a) or _is_wide_unsigned_rank(b):
+        return _promote_wide_unsigned_rank(a, b)
     if a >= first_complex_rank or b >= first_complex_rank:
-        if a == b:
-            return a
         return _promote_complex_rank(a, b)
-    if (a == 1 and b == 2) or (a == 2 and b == 1):
-        return 3  # uint8 with int8 needs int16
+    if (a == uint8.rank and b == int8.rank) or (a == int8.rank and b == uint8.rank):
+        return int16.rank  # uint8 with int8 needs int16
     if (a == float16.rank and b == bfloat16.rank) or (a == bfloat16.rank and b == float16.rank):
         return float32.rank  # neither half type holds the other
     return a if a > b else b
@@ -264,7 +318,7 @@ cdef inline Category _category_of_rank(int r):
     return (<dtype>DTYPES_BY_RANK[r]).category
 
 
-cdef int combine_categories(int higher, int lower) noexcept:
+cdef int combine_categories(int higher, int lower) except -2:
     # PyTorch's combine_categories: a higher operand group decides the result unless
     # a lower group brings a higher category (an int tensor times a float scalar).
     # A complex lower group over a floating higher one gives the floating dtype's
@@ -278,7 +332,7 @@ cdef int combine_categories(int higher, int lower) noexcept:
         return lower
     if higher != NO_RANK and _category_of_rank(higher) == CAT_FLOAT:
         return higher
-    if higher == 0 or (lower != NO_RANK and _category_of_rank(lower) == CAT_FLOAT):
+    if higher == bool_.rank or (lower != NO_RANK and _category_of_rank(lower) == CAT_FLOAT):
         return promote_rank(higher, lower)
     if higher != NO_RANK:
         return higher
@@ -289,9 +343,9 @@ cdef int scalar_rank(object x) noexcept:
     """The rank a Python number takes in promotion (bool, int64, the default float, the
     default complex)."""
     if isinstance(x, bool):
-        return 0
+        return bool_.rank
     if isinstance(x, int):
-        return 5
+        return int64.rank
     if isinstance(x, complex):
         return default_complex().rank
     return default_float.rank

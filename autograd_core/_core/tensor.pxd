@@ -6,7 +6,9 @@ cimport cython
 cimport numpy as cnp
 from libc.stdint cimport uint32_t, uint64_t
 
-from autograd_core._core.dtype cimport dtype, CAT_BOOL, CAT_FLOAT, is_float_array, is_grad_array
+from autograd_core._core.dtype cimport (
+    dtype, CAT_BOOL, CAT_FLOAT, is_float_array, is_grad_array, is_guarded_array,
+)
 from cpython.complex cimport PyComplex_Check
 
 
@@ -314,9 +316,11 @@ cdef inline bint same_shape(cnp.ndarray a, cnp.ndarray b) noexcept:
 # hand-written ones call these), with PyTorch's exception types and messages.
 
 cdef Tensor arg_tensor(object x, str fname, str argname, int pos)
-# Note [Complex guard] (_messages.pxi)
+# Note [Complex guard] (_messages.pxi). complex_arg is true for a Tensor of any guarded
+# dtype (complex, and the wide unsigned ints: Note [Dtype guard]); check_complex_op and
+# check_complex_args then judge the op for that dtype's family.
 cdef inline bint complex_arg(object x) noexcept:
-    return isinstance(x, Tensor) and cnp.PyArray_ISCOMPLEX((<Tensor>x)._data)
+    return isinstance(x, Tensor) and is_guarded_array((<Tensor>x)._data)
 cdef inline bint complex_scalar_arg(object x) noexcept:
     return PyComplex_Check(x) or complex_arg(x)
 cdef inline bint any_complex_arg(list xs) noexcept:

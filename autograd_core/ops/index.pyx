@@ -913,6 +913,8 @@ def _py_gather(input, dim, index, *, out=None, sparse_grad=False):
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(index) is not Tensor and has_torch_function(index)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_gather, (input, dim, index, ), {"out": out, "sparse_grad": sparse_grad})
+    if complex_arg(input):
+        check_complex_op("gather", input)  # Note [Dtype guard]
     res = _gather_args(arg_tensor(input, "gather", "input", 1), "gather", FUNCTION_ARGS, dim,
                        index, sparse_grad)
     return with_out("gather", out, res, None, True)
@@ -923,6 +925,8 @@ def _pym_gather(Tensor self, dim, index, *, sparse_grad=False):
     if (type(dim) is not Tensor and has_torch_function(dim)) or (type(index) is not Tensor and has_torch_function(index)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_pym_gather, (self, dim, index, ), {"sparse_grad": sparse_grad})
+    if complex_arg(self):
+        check_complex_op("gather", self)  # Note [Dtype guard]
     return _gather_args(self, "gather", METHOD_ARGS, dim, index, sparse_grad)
 
 
@@ -1099,6 +1103,8 @@ def _py_scatter(input, dim, index, src=None, value=None, *, out=None, reduce=Non
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_scatter, (input, dim, index, src, value, ), {"out": out, "reduce": reduce})
     cdef Tensor self = arg_tensor(input, "scatter", "input", 1)
+    if complex_arg(self):
+        check_complex_op("scatter", self)  # Note [Dtype guard]
     d, i, s, r = _scatter_args("scatter", FUNCTION_ARGS, (input, dim, index, src, value), dim, index,
                                src, value, reduce)
     return with_out("scatter", out, OPS.scatter(self, d, i, s, r), None, True)
@@ -1109,6 +1115,8 @@ def _pym_scatter(self, dim, index, src=None, value=None, *, reduce=None):
     if (type(self) is not Tensor and has_torch_function(self)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(index) is not Tensor and has_torch_function(index)) or (type(src) is not Tensor and has_torch_function(src)) or (type(value) is not Tensor and has_torch_function(value)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_pym_scatter, (self, dim, index, src, value, ), {"reduce": reduce})
+    if complex_arg(self):
+        check_complex_op("scatter", self)  # Note [Dtype guard]
     d, i, s, r = _scatter_args("scatter", METHOD_ARGS, (dim, index, src, value), dim, index, src,
                                value, reduce)
     return OPS.scatter(self, d, i, s, r)
@@ -1190,6 +1198,8 @@ def _py_masked_fill(input, mask, value):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_masked_fill, (input, mask, value, ), {})
     cdef Tensor self = arg_tensor(input, "masked_fill", "input", 1)
+    if complex_arg(self):
+        check_complex_op("masked_fill", self)  # Note [Dtype guard]
     m, v = _masked_fill_args("masked_fill", FUNCTION_ARGS, (input, mask, value), mask, value)
     return OPS.masked_fill(self, m, v)
 
@@ -1199,6 +1209,8 @@ def _pym_masked_fill(self, mask, value):
     if (type(self) is not Tensor and has_torch_function(self)) or (type(mask) is not Tensor and has_torch_function(mask)) or (type(value) is not Tensor and has_torch_function(value)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_pym_masked_fill, (self, mask, value, ), {})
+    if complex_arg(self):
+        check_complex_op("masked_fill", self)  # Note [Dtype guard]
     m, v = _masked_fill_args("masked_fill", METHOD_ARGS, (mask, value), mask, value)
     return OPS.masked_fill(self, m, v)
 
@@ -1540,6 +1552,8 @@ cdef Tensor op_index_put_(Tensor self, object indices, Tensor values, bint accum
 
 def _py_index_put(input, indices, values, accumulate=False):
     cdef Tensor self = arg_tensor(input, "index_put", "input", 1)
+    if complex_arg(self):
+        check_complex_op("index_put", self)  # Note [Dtype guard]
     return OPS.index_put(self, indices, arg_tensor(values, "index_put", "values", 3),
                         arg_bool(accumulate, "index_put", "accumulate", 4))
 
@@ -1547,6 +1561,8 @@ def _py_index_put(input, indices, values, accumulate=False):
 def _py_index_put_(input, indices, values, accumulate=False):
     """In place: ``values`` written (or added) at ``self[indices]``."""
     cdef Tensor self = arg_tensor(input, "index_put_", "input", 1)
+    if complex_arg(self):
+        check_complex_op("index_put_", self)  # Note [Dtype guard]
     return OPS.index_put_(self, indices, arg_tensor(values, "index_put_", "values", 3),
                          arg_bool(accumulate, "index_put_", "accumulate", 4))
 
@@ -1772,6 +1788,8 @@ cdef Tensor op_nonzero(Tensor self, bint as_tuple):
 
 def _py_nonzero(input, *, out=None, as_tuple=False):
     cdef Tensor self = arg_tensor(input, "nonzero", "input", 1)
+    if complex_arg(self):
+        check_complex_op("nonzero", self)  # Note [Dtype guard]
     if not arg_bool(as_tuple, "nonzero", "as_tuple", 2):
         return with_out("nonzero", out, OPS.nonzero(self, False), None, True)
     no_out("nonzero", out)        # (nonzero(input, as_tuple=True) has no out=)

@@ -758,6 +758,7 @@ def _py_einsum(*args):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {k} in argument 1, but got "
                             f"{type(t).__name__}")
+    check_complex_args("einsum", (list(operands),))  # Note [Dtype guard]
     return OPS.einsum(eq, list(operands))
 
 
@@ -2254,6 +2255,8 @@ cdef Tensor op_matrix_power(Tensor self, object n):
 
 def _py_linalg_matrix_power(A, n, *, out=None):
     cdef Tensor A_ = arg_tensor(A, "linalg_matrix_power", "A", 1)
+    if complex_arg(A_):
+        check_complex_op("linalg_matrix_power", A_)  # Note [Dtype guard]
     cdef object n_ = arg_int(n, "linalg_matrix_power", "n", 2)
     if out is None:
         return OPS.linalg_matrix_power(A_, n_)
@@ -3385,6 +3388,7 @@ def _py_chain_matmul(*matrices, out=None):
     if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
         matrices = matrices[0]
     matrices = arg_tensor_list(list(matrices), "chain_matmul")
+    check_complex_args("chain_matmul", (matrices,))  # Note [Dtype guard]
     res = OPS.chain_matmul(matrices)
     if out is None:
         return res

@@ -734,6 +734,9 @@ def _py_div(input, other, *, out=None, rounding_mode=_NO_ROUNDING_MODE):
         res = OPS.div(arg_tensor(input, "div", "input", 1),
                      arg_tensor_or_scalar(other, "div", "other", 2), None)
         return with_out("div", out, res)
+    if complex_arg(input) or complex_arg(other):
+        check_complex_args("div" if rounding_mode is None else
+                           "div_" + str(rounding_mode), (input, other))  # Note [Dtype guard]
     a, b = _div_mode_operands(input, other)
     res = OPS._div_mode(a, b, None if rounding_mode is None
                        else arg_str(rounding_mode, "div", "rounding_mode", 3))
@@ -875,6 +878,8 @@ def _py_pow(input, exponent, *, out=None):
     if (type(input) is not Tensor and has_torch_function(input)) or (type(exponent) is not Tensor and has_torch_function(exponent)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_pow, (input, exponent, ), {"out": out})
+    if complex_arg(input) or complex_arg(exponent):
+        check_complex_args("pow", (input, exponent))  # Note [Dtype guard]
     if not isinstance(input, Tensor) and isinstance(exponent, Tensor):
         return with_out("pow", out, OPS.pow(arg_scalar(input, "pow", "self", 1), exponent))
     res = OPS.pow(arg_tensor(input, "pow", "input", 1),
@@ -1072,6 +1077,8 @@ def _py_fmod_(input, other):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_fmod_, (input, other, ), {})
     cdef Tensor self = arg_tensor(input, "fmod_", "input", 1)
+    if complex_arg(self) or complex_scalar_arg(other):
+        check_complex_args("fmod_", (self, other))  # Note [Dtype guard]
     return OPS.fmod_(self, _fmod_other("fmod_", input, other))
 
 

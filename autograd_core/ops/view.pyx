@@ -807,6 +807,8 @@ def _pym_flip(self, *args, dims=None):
     tensor([[4., 3.],
             [2., 1.]])
     """
+    if complex_arg(self):
+        check_complex_op("flip", self)  # Note [Dtype guard]
     return OPS.flip(arg_tensor(self, "flip", "self", 0), _ints_varargs(args, dims, "flip", "dims"))
 
 

@@ -164,6 +164,9 @@ def available(mod):
         return [e for e in table if has(e[1], e[0])]
     table = {k: keep(getattr(ops, k)) for k in
              ("UNARY", "BINARY", "REDUCE", "VIEW", "INPLACE", "MATMUL")}
+    complex_ops = getattr(getattr(mod, "_complex", None), "COMPLEX_OPS", frozenset())
+    table["COMPLEX_UNARY"] = [e for e in ops.COMPLEX_UNARY if e[0] in complex_ops]
+    table["COMPLEX_BINARY"] = [e for e in ops.COMPLEX_BINARY if e[0] in complex_ops]
     table["COMPOSITE"] = [e for e in ops.COMPOSITE if _has_path(mod, e[0])]
     table["GRAD_INPLACE"] = [e for e in ops.GRAD_INPLACE if hasattr(probe, e[0])]
     # the Functions are the preamble's own classes: they need autograd.Function only
@@ -182,6 +185,27 @@ def _has_path(mod, path):
 def _lit(rng):
     v = rng.choice([0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 0.1, 0.3, 0.6, 0.9, 1.7])
     return -v if rng.random() < 0.45 else v
+
+
+def _nested_complex(rng, shape):
+    if not shape:
+        return repr(complex(_lit(rng), _lit(rng)))
+    return "[" + ", ".join(_nested_complex(rng, shape[1:]) for _ in range(shape[0])) + "]"
+
+
+def _broadcasts(sa, sb):
+    try:
+        np.broadcast_shapes(sa, sb)
+        return True
+    except ValueError:
+        return False
+
+
+def complex_grad(_unused=None):
+    """The fuzzer's one switch for complex autograd: complex leaves require grad only
+    once autograd_core says complex autograd is supported (_complex.COMPLEX_AUTOGRAD)."""
+    import autograd_core
+    return bool(getattr(autograd_core._complex, "COMPLEX_AUTOGRAD", False))
 
 
 def _nested(rng, shape):
@@ -304,6 +328,52 @@ class Generator:
         if not parts:
             return self.rng.choice(["...", "None"] + [f"{a} > 0"] * _clear_sign(self.env[a]))
         return ", ".join(parts[:max(1, len(parts) - self.rng.randint(0, 1))])
+
+    # ----------------------------------------------------------- complex tensors
+    def complex_leaf(self, shape=None):
+        """A complex64/complex128 leaf; requires grad only where complex autograd is on
+        (complex_grad: one switch)."""
+        shape = self.random_shape() if shape is None else tuple(shape)
+        dt = self.rng.choice(["torch.complex64", "torch.complex128", "torch.complex128"])
+        rg = complex_grad() and self.rng.random() < 0.5
+        tail = f", dtype={dt}" + (", requires_grad=True" if rg else "")
+        name = self.fresh()
+        if 0 in shape:
+            dims = ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "")
+            src = f"{name} = torch.zeros({dims}{tail})"
+        elif self.rng.random() < 0.25:
+            src = (f"{name} = torch.complex(torch.tensor({_nested(self.rng, shape)}), "
+                   f"torch.tensor({_nested(self.rng, shape)})).to({dt})")
+        else:
+            src = f"{name} = torch.tensor({_nested_complex(self.rng, shape)}{tail})"
+        self.emit("complex_leaf", src, (name,), keep_error=0)
+        return name
+
+    def st_complex(self):
+        """An op of the complex guard's allowlist on complex tensors (values only)."""
+        a = self.pick(lambda t: t.is_complex())
+        if a is None or self.rng.random() < 0.25:
+            a = self.complex_leaf()
+            if a not in self.env:
+                return
+        if self.rng.random() < 0.35 and self.table["COMPLEX_BINARY"]:
+            name, tpl = self.rng.choice(self.table["COMPLEX_BINARY"])
+            sa = self.shape(a)
+            ok = [n for n in self.tensors(lambda t: t.is_complex()) if n != a
+                  and _broadcasts(sa, self.shape(n))]
+            b = self.rng.choice(ok) if ok and self.rng.random() < 0.6 else \
+                self.complex_leaf([s if self.rng.random() < 0.7 else 1 for s in sa])
+            if b not in self.env:
+                return
+            self.op(f"complex:{name}", tpl.format(a=a, b=b))
+            return
+        if not self.table["COMPLEX_UNARY"]:
+            return
+        name, tpl = self.rng.choice(self.table["COMPLEX_UNARY"])
+        d = self.dims(a)
+        if "{d}" in tpl and d is None:
+            return
+        self.op(f"complex:{name}", tpl.format(a=a, d=d[0] if d else 0))
 
     # ----------------------------------------------------------- statements
     def st_unary(self):
@@ -531,7 +601,7 @@ class Generator:
         shape = tuple(self.rng.randint(1, 3) for _ in range(self.rng.randint(0, 2)))
         dims = ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "")
         rg = ", requires_grad=True" if self.rng.random() < 0.7 else ""
-        ints = self.tensors(lambda t: not t.dtype.is_floating_point)
+        ints = self.tensors(lambda t: not t.dtype.is_floating_point and not t.is_complex())
         forms = [f"torch.tensor({_nested(self.rng, shape)}{rg})",
                  f"torch.ones(({dims}){rg}) * {_lit(self.rng)}",
                  f"torch.full(({dims}), {_lit(self.rng)}{rg})",
@@ -701,7 +771,9 @@ class Generator:
                  (self.st_seq_leaf, 3), (self.st_composite, 5), (self.st_default_dtype, 1),
                  (self.st_write_between, 3), (self.st_grad_inplace, 3),
                  # issue 26's torch.func statements
-                 (self.st_transform, 3)]
+                 (self.st_transform, 3),
+                 # issue 27's complex tensors
+                 (self.st_complex, 4)]
         fns, weights = zip(*steps)
         n = self.rng.randint(4, self.max_len)
         tries = 0

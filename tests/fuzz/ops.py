@@ -152,3 +152,33 @@ GRAD_INPLACE = [
     ("clamp_", "{g}.clamp_(-0.5, 0.5)"), ("__setitem__", "{g}[0] = 1.5"),
     ("mul_", "{g}.mul_({g})"), ("sigmoid_", "{g}.sigmoid_()"),
 ]
+
+# complex tensors (issue 27): values only unless autograd_core._complex.COMPLEX_AUTOGRAD
+# is set (gen.py's complex_grad switch). Each entry's name is an op of the complex guard's
+# allowlist (autograd_core._complex.COMPLEX_OPS); an entry whose op is not in it is
+# skipped. Inputs are kept off branch cuts and poles by the template ({a} + 2.5 has a
+# real part above 0.8 for the fuzzer's values).
+COMPLEX_UNARY = [
+    ("exp", "torch.exp({a} * 0.5)"), ("sin", "torch.sin({a})"), ("cos", "{a}.cos()"),
+    ("tanh", "torch.tanh({a} * 0.5)"), ("neg", "-{a}"), ("abs", "torch.abs({a})"),
+    ("square", "torch.square({a})"), ("log", "torch.log({a} + 2.5)"),
+    ("sqrt", "torch.sqrt({a} + 2.5)"), ("rsqrt", "torch.rsqrt({a} + 2.5)"),
+    ("reciprocal", "torch.reciprocal({a} + 2.5)"), ("expm1", "torch.expm1({a} * 0.5)"),
+    ("sinh", "torch.sinh({a} * 0.5)"), ("cosh", "torch.cosh({a} * 0.5)"),
+    ("sgn", "torch.sgn({a} + 2.5)"), ("angle", "torch.angle({a} + 2.5)"),
+    ("conj", "torch.conj({a}).resolve_conj()"), ("conj", "{a}.conj() * 1"),
+    ("real", "{a}.real * 2"), ("imag", "torch.imag({a}) + 1"),
+    ("view_as_real", "torch.view_as_real({a}) * 1"), ("mul", "{a} * (0.5 - 1.5j)"),
+    ("add", "{a} + 0.25j"), ("div", "{a} / 2.0"), ("pow", "{a} ** 2"),
+    ("clone", "{a}.clone()"), ("sum", "{a}.sum()"), ("mean", "torch.mean({a})"),
+    ("prod", "{a}.prod()"), ("cumsum", "torch.cumsum({a}, dim={d})"),
+    ("flip", "torch.flip({a}, dims=({d},))"), ("roll", "torch.roll({a}, 1, dims={d})"),
+    ("sum", "{a}.sum(dim={d})"), ("isfinite", "torch.isfinite({a})"),
+    ("eq", "{a} == {a}.conj()"),
+]
+
+COMPLEX_BINARY = [
+    ("add", "{a} + {b}"), ("sub", "{a} - {b}"), ("mul", "{a} * {b}"),
+    ("div", "{a} / ({b} + 2.5)"), ("add", "torch.add({a}, {b}, alpha=2.0)"),
+    ("where", "torch.where({a}.real > 0, {a}, {b})"),
+]

@@ -15,9 +15,10 @@ from _diff import Values, assert_close
 from .gen import _NAME, Program, new_env
 
 # (rtol, atol) per dtype: float32 chains of ~20 ops round differently in two libraries
-TOL = {"float64": (1e-6, 1e-8), "float32": (2e-3, 1e-4), "float16": (1e-2, 1e-3)}
+TOL = {"float64": (1e-6, 1e-8), "float32": (2e-3, 1e-4), "float16": (1e-2, 1e-3),
+       "complex128": (1e-6, 1e-8), "complex64": (2e-3, 1e-4)}
 DEFAULT_TOL = (1e-6, 1e-8)
-_LOW = ("float32", "float16", "bfloat16")
+_LOW = ("float32", "float16", "bfloat16", "complex64")
 
 # Note [Mixed precision]: a float32 value is a correct result within one rounding of
 # the exact one, and two correct libraries round differently (numpy sums pairwise,
