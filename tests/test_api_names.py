@@ -4,9 +4,7 @@
 this test lists them from the installed torch instead (every ``torch.*`` callable and
 ``Tensor`` attribute whose name mentions complex / conj / fft / window / stft / polar /
 view_as_, all of ``torch.fft`` and ``torch.signal.windows``) and asserts each exists in
-autograd_core. The FFT transforms (and stft/istft, which are built on them) are built in
-parallel by the torch.fft work (autograd_core/fft.py): they are expected missing here, as
-strict xfails, so the merge of that work flips them.
+autograd_core.
 """
 import re
 
@@ -20,12 +18,6 @@ _PATTERN = re.compile(r"complex|conj|fft|window|stft|polar|view_as_")
 # complex32 (ComplexHalf) is not provided (Note [Complex ranks] in _core/dtype.pyx).
 _NOT_PROVIDED = {"complex32", "chalf"}
 
-_FFT_WORK = ("the torch.fft transforms are built by the parallel torch.fft work "
-             "(autograd_core/fft.py): flip when it merges")
-_FFT_TRANSFORMS = {"fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2",
-                   "rfft2", "irfft2", "hfft2", "ihfft2", "fftn", "ifftn", "rfftn", "irfftn",
-                   "hfftn", "ihfftn"}
-_NEEDS_FFT = {"stft", "istft"}
 # Not built yet (issue 27 item 1's lazy conjugate work): conj_physical_ and the *_copy
 # variants of view_as_real/view_as_complex.
 _NOT_YET = {"conj_physical_", "view_as_complex_copy", "view_as_real_copy"}
@@ -54,9 +46,7 @@ def _params():
     out = []
     for mod, n in _torch_names():
         marks = []
-        if (mod == "torch.fft" and n in _FFT_TRANSFORMS) or n in _NEEDS_FFT:
-            marks = [pytest.mark.xfail(strict=True, reason=_FFT_WORK)]
-        elif n in _NOT_YET:
+        if n in _NOT_YET:
             marks = [pytest.mark.xfail(strict=True, reason="not built yet: the lazy "
                                        "conjugate work of issue 27 item 1")]
         out.append(pytest.param(mod, n, marks=marks, id=f"{mod}.{n}"))

@@ -31,16 +31,9 @@ empty masked getitem of a 0-d leaf, then backward(create_graph=True): the leaf's
 no history here (PyTorch's: SqueezeBackward1).
 
 Issue 27's complex statements (gen.py st_complex; seeds 22,000,000-22,004,999: 108
-programs of 5,000) found two bugs, open and pinned: torch.add/sub(complex, complex,
-alpha=<float>) raises "For integral input tensors, argument alpha must not be a floating
-point number" here (86 programs; ops/pointwise.pyx _scaled counts a complex result dtype
-as integral), and conj() of a 0-d complex tensor raises TypeError (22 programs, seen at
-complex:conj and complex:eq; ops/view.pyx op_conj wraps numpy's scalar result of
-np.conjugate as if it were an array)."""
-KNOWN = {
-    "exception @ complex:add": "add/sub of complex tensors with a float alpha refused "
-                               "(ops/pointwise.pyx _scaled): open",
-    "exception @ complex:conj": "conj of a 0-d complex tensor (ops/view.pyx op_conj): open",
-    "exception @ complex:eq": "conj of a 0-d complex tensor, compared (ops/view.pyx op_conj): "
-                              "open",
-}
+programs of 5,000) found two bugs, fixed since: torch.add/sub(complex, complex,
+alpha=<float>) raised "For integral input tensors, argument alpha must not be a floating
+point number" (ops/pointwise.pyx _scaled counted a complex result dtype as integral), and
+conj() of a 0-d complex tensor raised TypeError (ops/view.pyx op_conj wrapped numpy's
+scalar result as an array)."""
+KNOWN = {}
