@@ -7,3 +7,12 @@ from autograd_core.nn.utils.convert_parameters import (  # noqa: F401
     parameters_to_vector, vector_to_parameters,
 )
 from autograd_core.nn.utils import stateless  # noqa: F401
+
+# ---- parametrizations and the weight/spectral norm hooks (issue 28 item 2)
+from autograd_core.nn.utils import parametrize  # noqa: F401,E402
+from autograd_core.nn.utils import parametrizations  # noqa: F401,E402
+from autograd_core.nn.utils.spectral_norm import (  # noqa: F401,E402
+    remove_spectral_norm, spectral_norm,
+)
+from autograd_core.nn.utils.weight_norm import remove_weight_norm, weight_norm  # noqa: F401,E402
+# ---- end parametrizations
