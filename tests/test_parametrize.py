@@ -667,3 +667,13 @@ def test_tensor_mH_H():
                 catch(lambda: mod.ones(3).mH), catch(lambda: b.H), catch(lambda: mod.ones(3).H),
                 warns(lambda: mod.tensor(2.).mH))
     same(prog)
+
+
+@pytest.mark.parametrize("name", ["parametrize", "parametrizations", "weight_norm",
+                                  "spectral_norm"])
+def test_docstring_examples_run(name):
+    import doctest
+    import importlib
+    module = importlib.import_module(f"autograd_core.nn.utils.{name}")
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0
