@@ -693,6 +693,16 @@ op("norm_except_dim.dim_pow", lambda m, x: m.norm_except_dim(x, 3, 1), [C((3, 4)
    domain="nonzero")
 op("norm_except_dim.all", lambda m, x: m.norm_except_dim(x, 2, -1), [C((3, 4))], ("NormBackward0",),
    domain="nonzero")
+# torch._weight_norm: PyTorch's fused node when dim is the first or last dim (its double
+# backward holds the norms constant, so it is not the true second derivative: the first
+# row is gradchecked at first order only, the second compares the second order with
+# PyTorch's and skips gradgradcheck), its composition otherwise
+op("_weight_norm", lambda m, v, g: m._weight_norm(v, g, 0), [C((3, 4), (3, 1))],
+   ("WeightNormInterfaceBackward0",), domain="nonzero", double_backward=False)
+op("_weight_norm.second_order", lambda m, v, g: m._weight_norm(v, g, 1), [C((3, 4), (1, 4))],
+   ("WeightNormInterfaceBackward0",), domain="nonzero", gradcheck=False)
+op("_weight_norm.composite", lambda m, v, g: m._weight_norm(v, g, 1),
+   [C((2, 3, 2), (1, 3, 1))], ("MulBackward0",), domain="nonzero")
 
 GRAD_FN_ALLOWLIST = {
     "GeqrfBackward0": "geqrf's outputs carry it, but its backward raises (as PyTorch's): "

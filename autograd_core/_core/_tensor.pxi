@@ -817,6 +817,15 @@ def _install_methods(methods):
     install_methods(dict(methods))
 
 
+cdef Tensor _conj_transpose(Tensor self):
+    """The last two dims swapped, conjugated if complex (Tensor.mH / Tensor.H), through
+    differentiable ops (transpose, conj) so the result has PyTorch's history."""
+    cdef Tensor t = OPS.transpose(self, -2, -1)
+    if cnp.PyArray_ISCOMPLEX(self._data):
+        return OPS.conj(t)
+    return t
+
+
 cdef object _binop_type_error(object other, str symbol, bint reflected):
     """For operands of builtin types that no numeric protocol can take (str, None,
     list, ...), PyTorch's TypeError naming the type 'Tensor'; else NotImplemented."""
@@ -1624,6 +1633,31 @@ cdef class Tensor:
             raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
                                f"Got {cnp.PyArray_NDIM(self._data)}-D tensor.")
         return OPS.transpose(self, -2, -1)
+
+    @property
+    def mH(self):
+        cdef int nd = cnp.PyArray_NDIM(self._data)
+        if nd == 0:
+            warnings.warn("Tensor.mH is deprecated on 0-D tensors. Consider using x.conj().",
+                          UserWarning, stacklevel=2)
+            return OPS.conj(self)
+        if nd < 2:
+            raise RuntimeError("tensor.mH is only supported on matrices or batches of matrices. "
+                               f"Got {nd}-D tensor.")
+        return _conj_transpose(self)
+
+    @property
+    def H(self):
+        cdef int nd = cnp.PyArray_NDIM(self._data)
+        if nd == 0:
+            warnings.warn("Tensor.H is deprecated on 0-D tensors. Consider using x.conj().",
+                          UserWarning, stacklevel=2)
+            return OPS.conj(self)
+        if nd != 2:
+            hint = ". For batches of matrices, consider using tensor.mH" if nd > 2 else "."
+            raise RuntimeError("tensor.H is only supported on matrices (2-D tensors). "
+                               f"Got {nd}-D tensor{hint}")
+        return _conj_transpose(self)
 
     # ---- operators (Note [Op table])
 

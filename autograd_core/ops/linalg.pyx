@@ -3890,6 +3890,47 @@ cdef Tensor op_norm_except_dim(Tensor v, object pow, object dim):
     return OPS.transpose(op_norm_except_dim(OPS.transpose(v, 0, dim), pow, 0), 0, dim)
 
 
+cdef Tensor op__weight_norm(Tensor v, Tensor g, object dim):
+    cdef Py_ssize_t nd = _ndim(v)
+    cdef Tensor w
+    if v._data.dtype == np.float16 or g._data.dtype == np.float16 \
+            or not (dim == 0 or dim == nd - 1):
+        # PyTorch composes these cases from differentiable ops (their nodes, not its own)
+        return OPS.mul(v, OPS.div(g, op_norm_except_dim(v, 2, dim), None))
+    with NoGradGuard():
+        w = OPS.mul(v, OPS.div(g, op_norm_except_dim(v, 2, dim), None))
+    cdef Tensor result = make(w._data)
+    record_WeightNormInterfaceBackward0(result, v, g, dim)
+    return result
+
+
+cdef tuple _weight_norm_other_dims(Tensor v, object dim):
+    cdef Py_ssize_t nd = _ndim(v)
+    return tuple(d for d in range(nd) if d != (dim if dim >= 0 else dim + nd))
+
+
+cdef Tensor _weight_norm_saved_norms(Tensor v, object dim):
+    with NoGradGuard():
+        return op_norm_except_dim(v, 2, dim)
+
+
+cdef object weight_norm_backward_v(Tensor grad, Tensor v, Tensor g, object dim):
+    """PyTorch's _weight_norm_differentiable_backward, v's part:
+    (g / n) * (grad - v * sum(grad * v) / n^2), the sums and norms n over all dims but
+    dim.  The norms are PyTorch's saved forward output, a constant to a double backward
+    (so second derivatives are PyTorch's, not those of the true function)."""
+    cdef Tensor n = _weight_norm_saved_norms(v, dim)
+    cdef Tensor s = OPS.sum(OPS.mul(grad, v), _weight_norm_other_dims(v, dim), True, None)
+    return OPS.mul(OPS.div(g, n, None),
+                   OPS.sub(grad, OPS.mul(v, OPS.div(s, OPS.mul(n, n), None)), 1))
+
+
+cdef object weight_norm_backward_g(Tensor grad, Tensor v, object dim):
+    """g's part: sum(grad * v) / n over all dims but dim."""
+    cdef Tensor s = OPS.sum(OPS.mul(grad, v), _weight_norm_other_dims(v, dim), True, None)
+    return OPS.div(s, _weight_norm_saved_norms(v, dim), None)
+
+
 cdef bint _kron_product_viewable(Tensor self, Tensor other, list a_shape, list b_shape,
                                  Py_ssize_t nd, Py_ssize_t na, Py_ssize_t nb):
     """Whether PyTorch's product of kron's two interleaved views can be viewed back to

@@ -1,5 +1,6 @@
 """``torch.nn.utils``: gradient clipping, parameters as one vector, rnn packing, conv/linear
-and BatchNorm fusion, weight memory formats and skip_init."""
+and BatchNorm fusion, weight memory formats, skip_init, parametrizations (``parametrize``,
+``parametrizations``) and the weight/spectral norm hooks."""
 from autograd_core.nn.utils import rnn  # noqa: F401
 from autograd_core.nn.utils.clip_grad import (  # noqa: F401
     clip_grad_norm, clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm,
@@ -16,3 +17,12 @@ from autograd_core.nn.utils.memory_format import (  # noqa: F401
     convert_conv2d_weight_memory_format, convert_conv3d_weight_memory_format,
 )
 from autograd_core.nn.utils.init import skip_init  # noqa: F401
+
+# ---- parametrizations and the weight/spectral norm hooks (issue 28 item 2)
+from autograd_core.nn.utils import parametrize  # noqa: F401,E402
+from autograd_core.nn.utils import parametrizations  # noqa: F401,E402
+from autograd_core.nn.utils.spectral_norm import (  # noqa: F401,E402
+    remove_spectral_norm, spectral_norm,
+)
+from autograd_core.nn.utils.weight_norm import remove_weight_norm, weight_norm  # noqa: F401,E402
+# ---- end parametrizations
