@@ -138,6 +138,7 @@ unsqueeze transpose t permute movedim moveaxis swapaxes alias expand expand_as
 broadcast_to select select_backward slice slice_backward narrow diagonal
 diagonal_backward flip roll repeat tril triu cat stack split unbind index_select gather
 masked_fill index_put_ _getitem _index_put_impl unfold unfold_backward
+_fft_r2c _fft_c2r _fft_c2c constant_pad_nd
 """.split())
 
 _tensor.set_complex_grad_ops(COMPLEX_AUTOGRAD_OPS)

@@ -70,14 +70,6 @@ def _window_repr(window):
     return "None" if window is None else f"{_type_string(window)}{{{_sizes(window)}}}"
 
 
-def _refuse_grad(fname, *tensors):
-    # complex autograd is not built yet: the FFT derivatives come with it
-    if _torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in tensors):
-        raise NotImplementedError(
-            f"torch.{fname}: autograd_core does not differentiate FFTs yet (they need "
-            "complex autograd), but an input requires grad")
-
-
 def _check_tensor(fname, argname, pos, x, optional=False):
     if optional and x is None:
         return
@@ -155,7 +147,6 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
         fail("expected a tensor of floating point or complex values")
     if input.dim() not in (1, 2):
         fail("expected a 1D or 2D tensor")
-    _refuse_grad("stft", input, window)
     x = input.unsqueeze(0) if input.dim() == 1 else input
     length = x.shape[1]
     if n_fft <= 0 or n_fft > length:
@@ -249,7 +240,6 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
         fail("expected 0 < win_length <= n_fft")
     if window is not None and (window.dim() != 1 or window.shape[0] != win):
         fail("Invalid window shape. window has to be 1D and length of `win_length`")
-    _refuse_grad("istft", input, window)
     real_dtype = _torch.empty(0, dtype=input.dtype).real.dtype
     w = window if window is not None else _torch.ones(win, dtype=real_dtype)
     if win != n_fft:

@@ -166,18 +166,12 @@ def _is_int(x):
 
 
 def _check_args(fname, input, norm):
-    """PyTorch's argument parser's TypeErrors for input and norm, and the refusal of a
-    tensor that requires grad (complex autograd is not built yet: the FFT derivatives
-    come with it)."""
+    """PyTorch's argument parser's TypeErrors for input and norm."""
     if not isinstance(input, Tensor):
         raise TypeError(f"fft_{fname}(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")
     if norm is not None and not isinstance(norm, str):
         raise TypeError(f"fft_{fname}(): argument 'norm' must be str, not {type(norm).__name__}")
-    if input.requires_grad and _torch.is_grad_enabled():
-        raise NotImplementedError(
-            f"torch.fft.{fname}: autograd_core does not differentiate FFTs yet (they need "
-            "complex autograd), but the input requires grad")
 
 
 def _check_1d(fname, input, n, dim, norm):

@@ -2,8 +2,8 @@
 float32, float64, complex64, complex128 and integer inputs with n / s, dim and norm
 variants (odd and even sizes, zero-padding and trimming), out=, the result layout,
 PyTorch's errors and messages, the three primitives (_fft_r2c, _fft_c2r, _fft_c2c) the
-transforms are composed of, the refusal of inputs that require grad (FFT derivatives
-wait for complex autograd), and stft / istft values, round trips, errors and warnings."""
+transforms are composed of, their gradients (first and second order, forward mode,
+gradcheck), and stft / istft values, gradients, round trips, errors and warnings."""
 import itertools
 import warnings
 
@@ -263,28 +263,71 @@ def test_primitive_argument_errors():
     same_error(lambda m: m._fft_c2r(m.ones(3, dtype=m.complex64), [0], 0, 0), message=False)
 
 
+def _loss(mod, y):
+    """A real scalar of any result, weighting every element differently (and, for a
+    complex result, its real and imaginary parts), so that every entry of the gradient
+    is checked."""
+    w = mod.arange(1, y.numel() + 1, dtype=mod.float64).reshape(y.shape) / y.numel()
+    if y.is_complex():
+        return ((y.real * w).sum() - (y.imag * w.flip(list(range(y.dim())))).sum())
+    return (y * w).sum()
+
+
+_GRAD_CASES = [dict(), dict(norm="ortho"), dict(norm="forward")]
+
+
 @pytest.mark.parametrize("fname", ALL)
-def test_requires_grad_is_refused_naming_the_function(fname):
-    """FFT derivatives come with complex autograd: a transform of a tensor that requires
-    grad raises NotImplementedError naming the function (never a result cut off from the
-    graph); under no_grad it computes."""
-    x = autograd_core.ones(4, 4, requires_grad=True)
-    with pytest.raises(NotImplementedError, match=rf"torch\.fft\.{fname}\b"):
-        getattr(autograd_core.fft, fname)(x)
-    with autograd_core.no_grad():
-        r = getattr(autograd_core.fft, fname)(x)
-    assert not r.requires_grad
-    with pytest.raises(NotImplementedError):
-        autograd_core._fft_r2c(x, [0], 0, True)
+@pytest.mark.parametrize("dtype", ["float64", "complex128", "float32"])
+@pytest.mark.parametrize("kw", _GRAD_CASES, ids=["backward", "ortho", "forward"])
+def test_gradients_as_pytorch(fname, dtype, kw):
+    """The FFT derivatives (PyTorch's fft_r2c_backward, fft_c2r_backward, and c2c the
+    other way): the gradient of a real loss of every transform, real and complex
+    inputs, odd and even sizes, padding (n/s larger) and trimming (smaller)."""
+    size_kw = ({"n": 7} if fname in ONE_D else {"s": (3, 7)})
+    for extra in (dict(), size_kw, {k: (v - 3 if isinstance(v, int) else (2, 4))
+                                   for k, v in size_kw.items()}):
+        def prog(m, extra=extra):
+            x = _input(m, (3, 6), dtype).requires_grad_()
+            y = getattr(m.fft, fname)(x, **extra, **kw)
+            _loss(m, y).backward()
+            return y.detach(), x.grad
+        rtol, atol = _tol(dtype)
+        same(prog, rtol=rtol, atol=atol)
 
 
-def test_stft_istft_requires_grad_refused():
-    x = autograd_core.ones(16, requires_grad=True)
-    w = autograd_core.hann_window(8)
-    with pytest.raises(NotImplementedError, match=r"torch\.stft"):
-        autograd_core.stft(x, 8, window=w, return_complex=True)
-    with pytest.raises(NotImplementedError, match=r"torch\.stft"):
-        autograd_core.stft(x.detach(), 8, window=w.requires_grad_(), return_complex=True)
+@pytest.mark.parametrize("fname", ["fft", "rfft", "irfft", "hfft"])
+def test_second_derivatives_and_forward_mode_as_pytorch(fname):
+    def prog(m):
+        x = _input(m, (5,), "float64").requires_grad_()
+        y = getattr(m.fft, fname)(x)
+        (g,) = m.autograd.grad(_loss(m, y * y), x, create_graph=True)
+        (gg,) = m.autograd.grad(g.sum(), x)
+        with m.autograd.forward_ad.dual_level():
+            dual = m.autograd.forward_ad.make_dual(x.detach(), m.ones(5, dtype=m.float64))
+            tangent = m.autograd.forward_ad.unpack_dual(getattr(m.fft, fname)(dual)).tangent
+        return g.detach(), gg, tangent
+    same(prog, rtol=1e-9, atol=1e-10)
+
+
+def test_gradcheck_through_the_primitives():
+    x = autograd_core.tensor(np.random.default_rng(3).normal(size=(4, 5)), requires_grad=True)
+    z = autograd_core.complex(x.detach(), x.detach().flip(0)).requires_grad_()
+    assert autograd_core.autograd.gradcheck(lambda t: autograd_core.fft.rfft2(t), (x,))
+    assert autograd_core.autograd.gradcheck(lambda t: autograd_core.fft.irfft(t, n=7), (z,))
+    assert autograd_core.autograd.gradcheck(lambda t: autograd_core.fft.fftn(t, norm="ortho"),
+                                            (z,))
+    assert autograd_core.autograd.gradgradcheck(lambda t: autograd_core.fft.hfft(t), (z,))
+
+
+def test_stft_istft_gradients_as_pytorch():
+    def prog(m):
+        x = data(m, 40, seed=1, requires_grad=True)
+        w = m.hann_window(8, dtype=m.float64).requires_grad_()
+        spec = m.stft(x, 8, hop_length=2, window=w, return_complex=True)
+        y = m.istft(spec * 1.5, 8, hop_length=2, window=w, length=40)
+        (y * m.arange(40, dtype=m.float64)).sum().backward()
+        return spec.detach(), y.detach(), x.grad, w.grad
+    same(prog, rtol=1e-9, atol=1e-10)
 
 
 # ------------------------------------------------------------------ stft / istft

@@ -205,6 +205,47 @@ cdef Tensor op__fft_c2c(Tensor self, object dim, object normalization, bint forw
     return result
 
 
+# ================================================================ derivatives
+# PyTorch's FunctionsManual fft_r2c_backward / fft_c2r_backward; c2c's backward is the
+# transform the other way with the same normalization. All are linear in grad, so their
+# forward derivatives are the ops applied to the tangents (auto_linear).
+
+cdef Tensor fft_r2c_backward(Tensor grad, object dim, object normalization, bint onesided,
+                             tuple self_shape):
+    """The gradient of a real signal from its spectrum's: the inverse c2c of the full
+    spectrum (a onesided one padded with zeros to the signal's length), real part."""
+    cdef Tensor full = grad
+    cdef list dims, zshape
+    cdef Py_ssize_t last, missing
+    if onesided:
+        dims = _fft_dims(grad, dim)
+        last = dims[-1]
+        missing = self_shape[last] - shape_of(grad._data)[last]
+        if missing > 0:
+            zshape = list(shape_of(grad._data))
+            zshape[last] = missing
+            full = OPS.cat([grad, make(np.zeros(zshape, dtype=grad._data.dtype))], last)
+    return OPS.real(op__fft_c2c(full, dim, normalization, False))
+
+
+cdef Tensor fft_c2r_backward(Tensor grad, object dim, object normalization):
+    """The gradient of a onesided spectrum from its real signal's: the onesided r2c of
+    grad, the entries whose mirror image lies outside the onesided half counted twice
+    (indices 1 .. n - onesided length of the last dim)."""
+    cdef Tensor gI = op__fft_r2c(grad, dim, normalization, True)
+    cdef list dims = _fft_dims(grad, dim)
+    cdef Py_ssize_t last = dims[-1]
+    cdef Py_ssize_t half = shape_of(gI._data)[last]
+    cdef Py_ssize_t twice = shape_of(grad._data)[last] - half
+    if twice > 0:
+        weights = np.ones(half, dtype=grad._data.dtype)
+        weights[1:1 + twice] = 2
+        wshape = [1] * cnp.PyArray_NDIM(gI._data)
+        wshape[last] = half
+        gI = OPS.mul(gI, make(weights.reshape(wshape)))
+    return gI
+
+
 # ================================================================ torch.fft's argument handling
 # (PyTorch's SpectralOps.cpp helpers, for autograd_core/fft.py)
 
