@@ -138,9 +138,12 @@ COLLECTIVES = """
     dist.barrier()
     dist.monitored_barrier()
     assert dist.get_backend() == "mpi" and dist.group.WORLD is not None
+    res = [None] * n
+    dist.all_gather_object(res, f"OK {r} {n}")
     dist.destroy_process_group()
     assert not dist.is_initialized()
-    print("OK", r, n)
+    if r == 0:
+        print("\\n".join(res))
 """
 
 
@@ -161,7 +164,11 @@ GLOO = """
         dist.init_process_group(backend="gloo", init_method="env://")
     t = torch.ones(2) * (dist.get_rank() + 1)
     dist.all_reduce(t)
-    print(dist.get_backend(), len(w), "served by MPI" in str(w[0].message), t.tolist())
+    res = [None] * dist.get_world_size()
+    dist.all_gather_object(res, (dist.get_backend(), len(w), "served by MPI" in str(w[0].message),
+                                 t.tolist()))
+    if dist.get_rank() == 0:
+        print("\\n".join(" ".join(map(str, x)) for x in res))
 """
 
 
@@ -299,3 +306,122 @@ def test_missing_mpi4py_names_the_missing_piece(tmp_path):
             print("mpi4py" in str(e) and "pip install" in str(e))
     """
     assert launch(tmp_path, src, 0).stdout.split() == ["False", "False", "True"]
+
+
+# ------------------------------------------------------------------ DistributedDataParallel
+
+DDP = """
+    import copy
+    import sys
+    import warnings
+    import numpy as np
+    import autograd_core as torch
+    import autograd_core.distributed as dist
+    from autograd_core.nn.parallel import DistributedDataParallel as DDP
+
+    warnings.simplefilter("ignore")
+    dist.init_process_group("gloo")
+    r, n = dist.get_rank(), dist.get_world_size()
+    cap = float(sys.argv[1])
+    torch.manual_seed(r)  # a different init on every rank: DDP broadcasts rank 0's
+    model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 3))
+    ddp = DDP(model, bucket_cap_mb=cap)
+    ref = copy.deepcopy(model)  # one process on the whole batch
+    opt = torch.optim.SGD(ddp.parameters(), lr=0.1, momentum=0.9)
+    ropt = torch.optim.SGD(ref.parameters(), lr=0.1, momentum=0.9)
+    g = np.random.default_rng(0)
+    ce = torch.nn.functional.cross_entropy
+    for step in range(4):
+        X = torch.tensor(g.standard_normal((8, 4)), dtype=torch.float32)
+        Y = torch.tensor(g.integers(0, 3, 8))
+        shard = slice(r * 8 // n, (r + 1) * 8 // n)
+        opt.zero_grad()
+        if step == 2:  # accumulate two half-shards, the first without synchronising
+            half = slice(shard.start, shard.start + (shard.stop - shard.start) // 2)
+            rest = slice(half.stop, shard.stop)
+            with ddp.no_sync():
+                (ce(ddp(X[half]), Y[half]) * 0.5).backward()
+            (ce(ddp(X[rest]), Y[rest]) * 0.5).backward()
+        else:
+            ce(ddp(X[shard]), Y[shard]).backward()
+        opt.step()
+        ropt.zero_grad()
+        ce(ref(X), Y).backward()
+        ropt.step()
+    for (k, a), b in zip(ddp.state_dict().items(), ref.state_dict().values()):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), atol=1e-5, err_msg=k)
+    assert list(ddp.state_dict()) == ["module." + k for k in model.state_dict()]
+    assert ddp.module is model
+    res = [None] * n
+    dist.all_gather_object(res, f"OK {r} {len(ddp._buckets)}")
+    if r == 0:
+        print("\\n".join(res))
+"""
+
+
+@needs_mpi
+@pytest.mark.parametrize("n,cap,buckets", [(2, 25, 1), (2, 0.0001, 4), (4, 0.0001, 4)])
+def test_ddp_matches_one_process_on_the_whole_batch(tmp_path, n, cap, buckets):
+    path = tmp_path / "prog.py"
+    path.write_text(textwrap.dedent(DDP))
+    proc = subprocess.run([MPIEXEC, "-n", str(n), sys.executable, str(path), str(cap)],
+                          cwd=CWD, env=child_env(), capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert sorted(x for x in proc.stdout.split("\n") if x) == \
+        [f"OK {r} {buckets}" for r in range(n)]
+
+
+DDP_UNUSED = """
+    import warnings
+    import autograd_core as torch
+    import autograd_core.distributed as dist
+    from autograd_core.nn.parallel import DistributedDataParallel as DDP
+
+    warnings.simplefilter("ignore")
+    dist.init_process_group("mpi")
+    r = dist.get_rank()
+
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = torch.nn.Linear(2, 1)
+            self.b = torch.nn.Linear(2, 1)
+
+        def forward(self, x):  # rank 0 uses only a, rank 1 uses a and b
+            return self.a(x) + (self.b(x) if r == 1 else 0)
+
+    torch.manual_seed(0)
+    ddp = DDP(Net(), find_unused_parameters=True)
+    ddp(torch.ones(1, 2)).sum().backward()
+    res = [None] * 2
+    dist.all_gather_object(res, f"{r} {ddp.module.a.weight.grad.tolist()} "
+                                f"{ddp.module.b.bias.grad.tolist()}")
+    if r == 0:
+        print("\\n".join(res), flush=True)
+    if r == 0:
+        strict = DDP(torch.nn.Linear(2, 2).requires_grad_(True), process_group=dist.new_group([0]))
+        strict.module.bias.requires_grad_(True)
+        strict(torch.ones(1, 2))[:, 0].sum().backward()  # bias[1] unused: fine, it is one tensor
+        net = Net()
+        solo = DDP(net, process_group=dist.new_group([0]))
+        solo(torch.ones(1, 2)).sum().backward()       # b unused on this (only) rank
+        try:
+            solo(torch.ones(1, 2))
+        except RuntimeError as e:
+            print("ERR", str(e).startswith("Expected to have finished reduction in the prior"))
+    else:
+        dist.new_group([0])
+        dist.new_group([0])
+"""
+
+
+@needs_mpi
+def test_ddp_find_unused_parameters(tmp_path):
+    lines = sorted(x for x in launch(tmp_path, DDP_UNUSED, 2).stdout.split("\n") if x)
+    # a's gradient averaged over both ranks; b's (used by rank 1 only) averaged with 0
+    assert lines == ["0 [[1.0, 1.0]] [0.5]", "1 [[1.0, 1.0]] [0.5]", "ERR True"]
+
+
+def test_ddp_needs_an_initialized_group():
+    with pytest.raises(ValueError, match="Default process group has not been initialized"):
+        ag.nn.parallel.DistributedDataParallel(ag.nn.Linear(2, 2))
