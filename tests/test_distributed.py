@@ -425,3 +425,46 @@ def test_ddp_find_unused_parameters(tmp_path):
 def test_ddp_needs_an_initialized_group():
     with pytest.raises(ValueError, match="Default process group has not been initialized"):
         ag.nn.parallel.DistributedDataParallel(ag.nn.Linear(2, 2))
+
+
+# ------------------------------------------------------------------ the launcher
+
+LAUNCHED = """
+    import os
+    import sys
+    import warnings
+    import autograd_core as torch
+    import autograd_core.distributed as dist
+    warnings.simplefilter("ignore")
+    dist.init_process_group("gloo")
+    t = torch.ones(1) * (int(os.environ["LOCAL_RANK"]) + 1)
+    dist.all_reduce(t)
+    res = [None] * dist.get_world_size()
+    dist.all_gather_object(res, (os.environ["RANK"], os.environ["WORLD_SIZE"], sys.argv[1:],
+                                 t.item()))
+    if dist.get_rank() == 0:
+        print(res)
+    if "--fail" in sys.argv and dist.get_rank() == 1:
+        raise SystemExit(5)
+"""
+
+
+@needs_mpi
+def test_launcher_runs_ranks_with_torchrun_variables(tmp_path):
+    path = tmp_path / "train.py"
+    path.write_text(textwrap.dedent(LAUNCHED))
+    proc = subprocess.run([sys.executable, "-m", "autograd_core.distributed.run",
+                           "--nproc-per-node", "3", str(path), "--lr", "0.1"], cwd=CWD,
+                          env=child_env(), capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr
+    assert eval(proc.stdout.strip()) == [(str(r), "3", ["--lr", "0.1"], 6.0) for r in range(3)]
+    proc = subprocess.run([sys.executable, "-m", "autograd_core.distributed.run",
+                           "--nproc_per_node=2", str(path), "--fail"], cwd=CWD,
+                          env=child_env(), capture_output=True, text=True, timeout=180)
+    assert proc.returncode != 0
+
+
+def test_launcher_needs_a_hostfile_for_several_machines():
+    from autograd_core.distributed import run
+    with pytest.raises(SystemExit, match="--hostfile"):
+        run._command(run.get_args_parser().parse_args(["--nnodes", "2", "x.py"]))
