@@ -81,12 +81,22 @@ def is_mpi_available():
     import importlib.util
     if importlib.util.find_spec("mpi4py") is None:
         return False
+    if _MPI is not None or "mpi4py.MPI" in sys.modules:
+        return True
     try:
         import mpi4py
-        mpi4py.rc.initialize = False if _MPI is None else mpi4py.rc.initialize
-        from mpi4py import MPI  # noqa: F401  (loads the MPI library, does not start it)
+    except ImportError:
+        return False
+    # Load the MPI library without starting MPI (init_process_group starts it, with
+    # MPI.Init_thread, when the MPI module was imported uninitialised).
+    previous = mpi4py.rc.initialize
+    mpi4py.rc.initialize = False
+    try:
+        from mpi4py import MPI  # noqa: F401
     except (ImportError, RuntimeError, OSError):
         return False
+    finally:
+        mpi4py.rc.initialize = previous
     return True
 
 
