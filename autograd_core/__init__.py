@@ -111,6 +111,7 @@ from autograd_core import sparse  # noqa: E402,F401
 # training-loop packages
 from autograd_core import optim, utils  # noqa: E402,F401
 from autograd_core.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402,F401
+from autograd_core import multiprocessing  # noqa: E402,F401  (shared tensors' reducer)
 from autograd_core import func, overrides  # noqa: E402,F401
 from autograd_core import _vmap_internals  # noqa: E402,F401  (gradcheck's vmap, as torch's)
 from autograd_core.func import vmap  # noqa: E402,F401

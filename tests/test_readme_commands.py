@@ -100,6 +100,8 @@ COMMANDS = {
         ("python benchmarks/profile_step.py cnn --run 1", "clone", ""),
     "python benchmarks/profile_step.py mlp --impl numpy":
         ("python benchmarks/profile_step.py mlp --impl numpy --run 1", "clone", ""),
+    "python benchmarks/distributed.py":
+        ("python benchmarks/distributed.py --repeats 1", "clone", "DDP step"),
 }
 
 NOT_RUN = {
@@ -122,6 +124,12 @@ NOT_RUN = {
         "a callgrind run (minutes); the script runs in its --run form above",
     "python benchmarks/profiler_overhead.py --base /tmp/base":
         "needs a second built tree (a full build: minutes); the script runs in its short form",
+    "pip install \".[distributed]\"": "an install (network); CI gets the same packages from "
+        "the test extra",
+    "python -m autograd_core.distributed.run --nproc-per-node 4 train.py":
+        "train.py stands for the user's script; tests/test_distributed.py runs the launcher",
+    "python -m autograd_core.distributed.run --nnodes 2 --nproc-per-node 4 --hostfile hosts "
+    "train.py": "needs several machines",
     "PYTHONPATH=.": "not a command (how to run the examples on an in-place build)",
     "AGC_*": "not a command (the name of C kernel entries)",
 }

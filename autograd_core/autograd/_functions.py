@@ -54,10 +54,4 @@ def resize_as(self, tensor):
     return Resize.apply(self, tuple(tensor.size()))
 
 
-def is_shared(self):
-    """Whether the tensor's memory is shared between processes: never here (PyTorch's
-    answer for a CPU tensor that share_memory_ was not called on)."""
-    return False
-
-
-_core._install_methods({"resize": resize, "resize_as": resize_as, "is_shared": is_shared})
+_core._install_methods({"resize": resize, "resize_as": resize_as})

@@ -38,7 +38,11 @@ class Adagrad(Optimizer):
                 s["step"] = _ag.tensor(float(s["step"]), dtype=_get_scalar_dtype())
 
     def share_memory(self):
-        """No-op (no shared memory between processes here); kept for API compatibility."""
+        """Move the accumulated squared gradients to shared memory, as the parameters
+        (Hogwild! training with one optimizer state)."""
+        for group in self.param_groups:
+            for p in group["params"]:
+                self.state[p]["sum"].share_memory_()
 
     def _init_group(self, group, params_with_grad, grads, state_sums, state_steps):
         for p in group["params"]:

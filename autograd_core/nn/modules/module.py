@@ -463,8 +463,16 @@ class Module:
         return self._apply(convert)
 
     def share_memory(self):
-        """Kept for compatibility: tensors here live in one process already."""
-        return self
+        """Move the parameters and buffers to shared memory (``Tensor.share_memory_``), so
+        that processes given this module update one set of values (Hogwild!). Call it
+        before taking views of the parameters (Note [Shared tensors]).
+
+        >>> import autograd_core as torch
+        >>> m = torch.nn.Linear(2, 2).share_memory()
+        >>> m.weight.is_shared()
+        True
+        """
+        return self._apply(lambda t: t.share_memory_())
 
     # ------------------------------------------------------------ hooks
 

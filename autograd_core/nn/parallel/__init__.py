@@ -11,7 +11,7 @@ autograd_core.Size([3, 1])
 """
 from autograd_core.nn.modules.module import Module
 
-__all__ = ["DataParallel", "data_parallel"]
+__all__ = ["DataParallel", "DistributedDataParallel", "data_parallel"]
 
 
 class DataParallel(Module):
@@ -30,3 +30,6 @@ class DataParallel(Module):
 def data_parallel(module, inputs, device_ids=None, output_device=None, dim=0, module_kwargs=None):
     """The functional DataParallel; like PyTorch's, it needs an accelerator to choose one."""
     raise RuntimeError("device type could not be determined")
+
+
+from autograd_core.nn.parallel.distributed import DistributedDataParallel  # noqa: E402
