@@ -292,7 +292,8 @@ def test_gradients_as_pytorch(fname, dtype, kw):
             _loss(m, y).backward()
             return y.detach(), x.grad
         rtol, atol = _tol(dtype)
-        same(prog, rtol=rtol, atol=atol)
+        # the r2c transforms (rfft, ihfft, ...) refuse complex input, in both libraries
+        same(prog, rtol=rtol, atol=atol, may_raise=dtype.startswith("complex"))
 
 
 @pytest.mark.parametrize("fname", ["fft", "rfft", "irfft", "hfft"])
