@@ -698,7 +698,7 @@ op("norm_except_dim.all", lambda m, x: m.norm_except_dim(x, 2, -1), [C((3, 4))],
 # row is gradchecked at first order only, the second compares the second order with
 # PyTorch's and skips gradgradcheck), its composition otherwise
 op("_weight_norm", lambda m, v, g: m._weight_norm(v, g, 0), [C((3, 4), (3, 1))],
-   ("WeightNormInterfaceBackward0",), domain="nonzero", double_backward=False)
+   ("WeightNormInterfaceBackward0",), domain="nonzero", double_backward=False, second_order=False)
 op("_weight_norm.second_order", lambda m, v, g: m._weight_norm(v, g, 1), [C((3, 4), (1, 4))],
    ("WeightNormInterfaceBackward0",), domain="nonzero", gradcheck=False)
 op("_weight_norm.composite", lambda m, v, g: m._weight_norm(v, g, 1),
@@ -901,11 +901,18 @@ op("unique_consecutive.dim", lambda m, x: x.detach().unique_consecutive(dim=0),
    [C((6, 1), domain="ties", id="ties")], (), second_order=False)
 
 GRAD_FN_ALLOWLIST.update({
-    "FftR2CBackward0": "the FFT primitives' nodes carry no formula until complex autograd: "
-                       "an FFT of a tensor requiring grad raises (test_fft.py::"
-                       "test_requires_grad_is_refused_naming_the_function)",
+    "FftR2CBackward0": "the FFT primitives' nodes (complex values, which the op table does "
+                       "not draw): their gradients, second and forward derivatives are "
+                       "compared with PyTorch's in test_fft.py::test_gradients_as_pytorch "
+                       "and test_second_derivatives_and_forward_mode_as_pytorch",
     "FftC2RBackward0": "as FftR2CBackward0",
     "FftC2CBackward0": "as FftR2CBackward0",
+    "ComplexBackward0": "complex-valued nodes (the op table draws real values): their "
+                        "gradients are compared with PyTorch's in test_complex_autograd.py",
+    "ConjBackward0": "as ComplexBackward0",
+    "PolarBackward0": "as ComplexBackward0",
+    "ViewAsComplexBackward0": "as ComplexBackward0",
+    "ViewAsRealBackward0": "as ComplexBackward0",
     "Unique2Backward0": "unique of a tensor that requires grad: its backward raises, as "
                         "PyTorch's (test_reduce_linalg.py::test_unique_nodes)",
     "UniqueDimBackward0": "unique(dim=...), as Unique2Backward0",
