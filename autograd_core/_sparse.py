@@ -27,6 +27,8 @@ tensor([[0., 1.],
         [2., 0.]])
 """
 import copyreg
+import os
+import sys
 import warnings
 
 import numpy as np
@@ -222,17 +224,29 @@ _CSR_BETA_MSG = (
     "issues.")
 
 
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(_ag.__file__))
+
+
+def _user_stacklevel():
+    """The stacklevel of the first frame outside autograd_core: PyTorch's warnings come
+    from its C++ kernels and point at the user's line, whatever path led there."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def _invariants_default():
     if not _INVARIANTS["explicit"] and not _INVARIANTS["warned"]:
         _INVARIANTS["warned"] = True
-        warnings.warn(_INVARIANTS_MSG, UserWarning, stacklevel=3)
+        warnings.warn(_INVARIANTS_MSG, UserWarning, stacklevel=_user_stacklevel())
     return _INVARIANTS["enabled"]
 
 
 def _warn_csr_beta():
     if not _INVARIANTS["csr_warned"]:
         _INVARIANTS["csr_warned"] = True
-        warnings.warn(_CSR_BETA_MSG, UserWarning, stacklevel=4)
+        warnings.warn(_CSR_BETA_MSG, UserWarning, stacklevel=_user_stacklevel())
 
 
 def _check_coo_invariants(idx, size, sd):
