@@ -37,10 +37,9 @@ NotImplementedError: "add_stub" not implemented for 'UInt16'
 from autograd_core._core import tensor as _tensor
 
 # The one switch the fuzzer reads to draw complex tensors that require grad
-# (tests/fuzz/gen.py, complex_grad). Complex autograd exists for COMPLEX_AUTOGRAD_OPS
-# below, but the fuzzer's complex statements draw from all of COMPLEX_OPS: off until
-# they draw gradients from the autograd list alone.
-COMPLEX_AUTOGRAD = False
+# (tests/fuzz/gen.py, complex_grad); its statements then apply to them only the ops of
+# COMPLEX_AUTOGRAD_OPS below.
+COMPLEX_AUTOGRAD = True
 
 # Op names as the op table (ops/derivatives.yaml) spells them; in-place variants apart.
 COMPLEX_OPS = frozenset("""
@@ -138,7 +137,7 @@ unsqueeze transpose t permute movedim moveaxis swapaxes alias expand expand_as
 broadcast_to select select_backward slice slice_backward narrow diagonal
 diagonal_backward flip roll repeat tril triu cat stack split unbind index_select gather
 masked_fill index_put_ _getitem _index_put_impl unfold unfold_backward
-_fft_r2c _fft_c2r _fft_c2c constant_pad_nd
+_fft_r2c _fft_c2r _fft_c2c constant_pad_nd index
 """.split())
 
 _tensor.set_complex_grad_ops(COMPLEX_AUTOGRAD_OPS)

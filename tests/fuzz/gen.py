@@ -349,8 +349,17 @@ class Generator:
         self.emit("complex_leaf", src, (name,), keep_error=0)
         return name
 
+    def _complex_grad_ok(self, name, *operands):
+        """An op may take complex operands that require grad only when its derivative
+        takes complex values (_complex.COMPLEX_AUTOGRAD_OPS); others refuse by design."""
+        import autograd_core
+        if not any(self.env[o].requires_grad for o in operands):
+            return True
+        return name in autograd_core._complex.COMPLEX_AUTOGRAD_OPS
+
     def st_complex(self):
-        """An op of the complex guard's allowlist on complex tensors (values only)."""
+        """An op of the complex guard's allowlist on complex tensors: values, and
+        gradients where complex autograd covers the op (complex_grad)."""
         a = self.pick(lambda t: t.is_complex())
         if a is None or self.rng.random() < 0.25:
             a = self.complex_leaf()
@@ -363,7 +372,7 @@ class Generator:
                   and _broadcasts(sa, self.shape(n))]
             b = self.rng.choice(ok) if ok and self.rng.random() < 0.6 else \
                 self.complex_leaf([s if self.rng.random() < 0.7 else 1 for s in sa])
-            if b not in self.env:
+            if b not in self.env or not self._complex_grad_ok(name, a, b):
                 return
             self.op(f"complex:{name}", tpl.format(a=a, b=b))
             return
@@ -371,7 +380,7 @@ class Generator:
             return
         name, tpl = self.rng.choice(self.table["COMPLEX_UNARY"])
         d = self.dims(a)
-        if "{d}" in tpl and d is None:
+        if "{d}" in tpl and d is None or not self._complex_grad_ok(name, a):
             return
         self.op(f"complex:{name}", tpl.format(a=a, d=d[0] if d else 0))
 
