@@ -40,7 +40,8 @@ import autograd_core as _ag
 from autograd_core._core import tensor as _core
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
-           "safe_globals", "DEFAULT_PROTOCOL"]
+           "safe_globals", "DEFAULT_PROTOCOL", "get_default_mmap_options",
+           "set_default_mmap_options"]
 
 DEFAULT_PROTOCOL = 2
 
@@ -160,10 +161,18 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=Fals
         view = np.lib.stride_tricks.as_strided(
             arr[storage_offset:], shape=size, strides=[s * item for s in stride],
             writeable=False)
-        data = np.array(view, copy=True)
+        if size and arr.flags.writeable and view.flags.c_contiguous and (
+                numel == 1 or all(s != 0 for n, s in zip(size, stride) if n > 1)):
+            # a dense view of the storage: the tensor shares the storage's memory (tensors
+            # saved as views of one storage share it again, and with mmap=True the tensor
+            # is a view of the mapped file), as PyTorch's are
+            data = np.lib.stride_tricks.as_strided(
+                arr[storage_offset:], shape=size, strides=[s * item for s in stride])
+        else:
+            data = np.array(view, copy=True, order="C")
     else:
         data = np.zeros(size, dtype=arr.dtype)
-    t = _core.from_array(np.array(data, order="C"))
+    t = _core.from_array(data)
     if requires_grad:
         if not (t.is_floating_point()):
             raise pickle.UnpicklingError("only floating point tensors can require gradients")
@@ -681,6 +690,44 @@ class _ArchiveReader:
         except KeyError:
             return False
 
+    def _data_offset(self, info):
+        # where a stored member's bytes start: after its local header, whose extra field
+        # (PyTorch's alignment padding) may differ from the central directory's copy
+        fp = self.zf.fp
+        fp.seek(info.header_offset)
+        head = fp.read(30)
+        if len(head) != 30 or head[:4] != b"PK\x03\x04":
+            raise RuntimeError(f"load: record {info.filename!r} is corrupted (bad local header)")
+        name_len, extra_len = struct.unpack("<HH", head[26:30])
+        return info.header_offset + 30 + name_len + extra_len
+
+    def read_storage(self, name, nbytes, mapped=None):
+        """The bytes of a storage record as a writable uint8 array: a view of ``mapped``
+        (the file's map, mmap=True) or read straight into a fresh buffer (one copy)."""
+        try:
+            info = self.zf.getinfo(self.prefix + name)
+        except KeyError:
+            raise RuntimeError(f"load: record {name!r} is missing from the archive") from None
+        if info.file_size != nbytes:
+            raise RuntimeError(f"load: storage record {name!r} has {info.file_size} bytes, "
+                               f"expected {nbytes}")
+        if info.compress_type != zipfile.ZIP_STORED or not hasattr(self.zf.fp, "seek"):
+            if mapped is not None:
+                raise RuntimeError(f"load: record {name!r} is compressed and cannot be mapped")
+            return np.frombuffer(bytearray(self.read(name, limit=nbytes)), dtype=np.uint8)
+        start = self._data_offset(info)
+        if mapped is not None:
+            if start + nbytes > len(mapped):
+                raise RuntimeError(f"load: record {name!r} is corrupted (truncated)")
+            return np.frombuffer(mapped, dtype=np.uint8, count=nbytes, offset=start)
+        buf = bytearray(nbytes)
+        fp = self.zf.fp
+        fp.seek(start)
+        got = fp.readinto(buf) if nbytes else 0
+        if got != nbytes:
+            raise RuntimeError(f"load: record {name!r} is corrupted (truncated)")
+        return np.frombuffer(buf, dtype=np.uint8)
+
     def read(self, name, limit=None):
         try:
             info = self.zf.getinfo(self.prefix + name)
@@ -694,7 +741,7 @@ class _ArchiveReader:
             raise RuntimeError(f"load: record {name!r} is corrupted ({e})") from None
 
 
-def _make_persistent_load(reader, map_location):
+def _make_persistent_load(reader, map_location, mapped=None):
     loaded = {}
 
     def persistent_load(saved_id):
@@ -710,22 +757,22 @@ def _make_persistent_load(reader, map_location):
         if key in loaded:
             return loaded[key]
         itemsize = np.dtype(storage_type.dtype).itemsize
-        raw = reader.read(f"data/{key}", limit=numel * itemsize)
-        if len(raw) != numel * itemsize:
-            raise RuntimeError(f"load: storage record {key!r} has {len(raw)} bytes, expected "
-                               f"{numel * itemsize}")
-        if storage_type.dtype is ml_dtypes.bfloat16:
-            # (ml_dtypes' bfloat16 has no byte-order variants: read the bits, then view)
-            arr = np.frombuffer(raw, dtype="<u2").astype(np.uint16, copy=False).view(
-                ml_dtypes.bfloat16)
-        else:
-            arr = np.frombuffer(raw, dtype=np.dtype(storage_type.dtype).newbyteorder("<"))
-            arr = arr.astype(np.dtype(storage_type.dtype).newbyteorder("="), copy=False)
-        st = _Storage(arr)
+        raw = reader.read_storage(f"data/{key}", numel * itemsize, mapped)
+        st = _Storage(_storage_array(raw, storage_type.dtype))
         loaded[key] = st
         return st
 
     return persistent_load
+
+
+def _storage_array(raw, dtype):
+    """A storage's little-endian bytes (a uint8 array) as a flat array of dtype: a view, no
+    copy, on a little-endian machine."""
+    dtype = np.dtype(dtype)
+    if dtype == ml_dtypes.bfloat16:
+        # (ml_dtypes' bfloat16 has no byte-order variants: read the bits, then view)
+        return raw.view("<u2").astype(np.uint16, copy=False).view(ml_dtypes.bfloat16)
+    return raw.view(dtype.newbyteorder("<")).astype(dtype.newbyteorder("="), copy=False)
 
 
 def _check_location(location, map_location):
@@ -781,8 +828,22 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     is executed; a file with anything else raises ``pickle.UnpicklingError``.
     ``weights_only=False`` unpickles arbitrary objects (this can execute code: only for files
     you trust). ``map_location`` may map storages to the CPU (the only device here);
-    ``mmap`` is accepted and ignored (records are read into memory).
+    ``mmap=True`` (``f`` must be a file name) maps the file instead of reading the storages:
+    the tensors are views of the map, private by default (writes to them do not reach the
+    file; :func:`set_default_mmap_options` with ``mmap.MAP_SHARED`` makes them shared).
+    PyTorch's legacy (pre-1.6, non-zip) format loads too.
+
+    Example::
+
+        >>> import io, autograd_core as torch
+        >>> buf = io.BytesIO()
+        >>> torch.save({"w": torch.ones(2)}, buf)
+        >>> _ = buf.seek(0)
+        >>> torch.load(buf)["w"]
+        tensor([1., 1.])
     """
+    if mmap is None:
+        mmap = False
     true_values = ("1", "y", "yes", "true")
     force_wo = os.getenv("TORCH_FORCE_WEIGHTS_ONLY_LOAD", "0").lower() in true_values
     force_no_wo = os.getenv("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "0").lower() in true_values
@@ -807,10 +868,15 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
         if hasattr(fobj, "seek"):
             fobj.seek(start)
         if head[:2] != b"PK":
-            raise RuntimeError(
-                "load: not a zip archive. Only PyTorch's zip checkpoint format (torch.save's "
-                "default since PyTorch 1.6) is supported; legacy and plain-pickle files are "
-                "not loaded" + (" (they could run code)" if weights_only else ""))
+            if mmap:
+                f_name = f"{f}, " if isinstance(f, str) else ""
+                raise RuntimeError(
+                    "mmap can only be used with files saved with "
+                    f"`torch.save({f_name}_use_new_zipfile_serialization=True), "
+                    "please torch.save your checkpoint with this option in order to use mmap.")
+            return _legacy_load(fobj, map_location, weights_only, pickle_load_args)
+        if mmap and not isinstance(f, (str, os.PathLike)):
+            raise ValueError("f must be a file path in order to use the mmap argument")
         reader = _ArchiveReader(fobj)
         if reader.has("byteorder"):
             order = reader.read("byteorder", limit=16)
@@ -819,7 +885,10 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
             if order == b"big":
                 raise RuntimeError("load: big-endian checkpoints are not supported")
         data = reader.read("data.pkl")
-        persistent_load = _make_persistent_load(reader, map_location)
+        mapped = None
+        if mmap:
+            mapped = _map_file(f, fobj)
+        persistent_load = _make_persistent_load(reader, map_location, mapped)
         if weights_only:
             return _WeightsOnlyUnpickler(data, persistent_load).load()
         unpickler = _FullUnpickler(io.BytesIO(data), persistent_load, **pickle_load_args)
@@ -827,6 +896,178 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     finally:
         if close:
             fobj.close()
+
+
+_mmap_flags = None  # None: mmap.MAP_PRIVATE (set_default_mmap_options)
+
+
+def get_default_mmap_options():
+    """The mmap flags :func:`load` uses with ``mmap=True``: ``mmap.MAP_PRIVATE`` unless
+    :func:`set_default_mmap_options` changed them.
+
+    Example::
+
+        >>> import mmap, autograd_core as torch
+        >>> torch.serialization.get_default_mmap_options() == mmap.MAP_PRIVATE
+        True
+    """
+    import mmap as _mmap
+    return _mmap.MAP_PRIVATE if _mmap_flags is None else _mmap_flags
+
+
+class set_default_mmap_options:
+    """Set the mmap flags :func:`load` uses with ``mmap=True`` (``mmap.MAP_PRIVATE``: writes
+    to the loaded tensors stay in memory; ``mmap.MAP_SHARED``: they reach the file and the
+    file's changes are seen); as a function, or a context manager restoring them on exit.
+
+    Example::
+
+        >>> import mmap, autograd_core as torch
+        >>> with torch.serialization.set_default_mmap_options(mmap.MAP_SHARED):
+        ...     torch.serialization.get_default_mmap_options() == mmap.MAP_SHARED
+        True
+    """
+
+    def __init__(self, flags):
+        global _mmap_flags
+        import mmap as _mmap
+        if sys.platform == "win32":
+            raise RuntimeError(
+                "Changing the default mmap options is currently not supported for Windows")
+        if flags != _mmap.MAP_PRIVATE and flags != _mmap.MAP_SHARED:
+            raise ValueError("Invalid argument in function set_default_mmap_options, "
+                             f"expected mmap.MAP_PRIVATE or mmap.MAP_SHARED, but got {flags}")
+        self.prev = _mmap_flags
+        _mmap_flags = flags
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        global _mmap_flags
+        _mmap_flags = self.prev
+
+
+def _map_file(f, fobj):
+    """The whole file mapped: copy-on-write (MAP_PRIVATE) or shared (MAP_SHARED). The map
+    lives as long as an array viewing it (numpy keeps the mmap object alive)."""
+    import mmap as _mmap
+    size = os.path.getsize(f)
+    if size == 0:
+        raise RuntimeError("load: cannot map an empty file")
+    if get_default_mmap_options() == _mmap.MAP_SHARED and sys.platform != "win32":
+        with open(f, "r+b") as fh:
+            return _mmap.mmap(fh.fileno(), size, access=_mmap.ACCESS_WRITE)
+    return _mmap.mmap(fobj.fileno(), size, access=_mmap.ACCESS_COPY)
+
+
+# --------------------------------------------------------------------------- legacy format
+# PyTorch's format before 1.6 (torch.save(..., _use_new_zipfile_serialization=False)): one
+# stream of pickles: a magic number, the protocol version, a dict of system facts, the object
+# (storages as persistent ids ("storage", type, key, location, numel, view_metadata)), the
+# list of storage keys, then each storage as an int64 element count and its raw bytes in
+# that order.
+_LEGACY_MAGIC = 0x1950a86a20f9469cfc6c
+_LEGACY_PROTOCOL = 1001
+
+
+def _legacy_pickle(fobj, weights_only, pickle_load_args, persistent_load=None):
+    """The next pickle of the stream; weights-only: parsed by _WeightsOnlyUnpickler."""
+    if weights_only:
+        start = fobj.tell()
+        end = None
+        for op, _arg, pos in pickletools.genops(fobj):
+            if op.name == "STOP":
+                end = pos + 1
+                break
+        fobj.seek(start)
+        data = fobj.read(end - start)
+        return _WeightsOnlyUnpickler(data, persistent_load or _no_persistent).load()
+    return _FullUnpickler(fobj, persistent_load or _no_persistent, **pickle_load_args).load()
+
+
+def _no_persistent(pid):
+    raise pickle.UnpicklingError(f"unsupported persistent id {pid!r}")
+
+
+def _legacy_load(fobj, map_location, weights_only, pickle_load_args):
+    if not hasattr(fobj, "seek"):
+        raise RuntimeError("load: the legacy format needs a seekable file")
+    try:
+        # (read as data whatever weights_only says: a plain pickle is not run to find out
+        # that it is not a checkpoint)
+        magic = _legacy_pickle(fobj, True, pickle_load_args)
+    except Exception:
+        raise RuntimeError("Invalid magic number; corrupt file?") from None
+    if magic != _LEGACY_MAGIC:
+        raise RuntimeError("Invalid magic number; corrupt file?")
+    protocol = _legacy_pickle(fobj, True, pickle_load_args)
+    if protocol != _LEGACY_PROTOCOL:
+        raise RuntimeError(f"Invalid protocol version: {protocol}")
+    sys_info = _legacy_pickle(fobj, True, pickle_load_args)
+    if not isinstance(sys_info, dict) or not sys_info.get("little_endian", True):
+        raise RuntimeError("load: big-endian legacy checkpoints are not supported")
+    # the storages follow the object: first learn each storage's type and size (building the
+    # object over placeholder storages), then read the storages, then build it again on them
+    obj_start = fobj.tell()
+    kinds = {}
+
+    def parse_id(saved_id):
+        if not isinstance(saved_id, tuple) or len(saved_id) != 6 or saved_id[0] != "storage":
+            raise pickle.UnpicklingError(f"unsupported persistent id {saved_id!r}")
+        _, storage_type, key, location, numel, view = saved_id
+        if not isinstance(storage_type, _StorageType) or not isinstance(key, str) \
+                or not isinstance(numel, int) or numel < 0:
+            raise pickle.UnpicklingError(f"malformed storage id {saved_id!r}")
+        _check_location(location, map_location)
+        return storage_type, key, numel, view
+
+    def placeholder(saved_id):
+        storage_type, key, numel, view = parse_id(saved_id)
+        kinds.setdefault(key, storage_type.dtype)
+        if view is not None:
+            _view_key, offset, size = view
+            return _Storage(np.zeros(size, dtype=storage_type.dtype))
+        return _Storage(np.zeros(numel, dtype=storage_type.dtype))
+
+    _legacy_pickle(fobj, weights_only, pickle_load_args, placeholder)
+    keys = _legacy_pickle(fobj, weights_only, pickle_load_args)
+    if not isinstance(keys, list) or any(not isinstance(k, str) for k in keys):
+        raise pickle.UnpicklingError("load: malformed legacy storage key list")
+    storages = {}
+    for key in keys:
+        if key not in kinds:
+            raise pickle.UnpicklingError(f"load: legacy storage {key!r} is not used")
+        head = fobj.read(8)
+        if len(head) != 8:
+            raise RuntimeError("load: legacy checkpoint is truncated")
+        (numel,) = struct.unpack("<q", head)
+        dtype = np.dtype(kinds[key])
+        if numel < 0:
+            raise RuntimeError("load: legacy checkpoint is corrupted")
+        buf = bytearray(numel * dtype.itemsize)
+        if fobj.readinto(buf) != len(buf):
+            raise RuntimeError("load: legacy checkpoint is truncated")
+        storages[key] = _Storage(_storage_array(np.frombuffer(buf, dtype=np.uint8), dtype))
+    views = {}
+
+    def real(saved_id):
+        storage_type, key, numel, view = parse_id(saved_id)
+        if key not in storages:
+            raise RuntimeError(f"load: legacy storage {key!r} is missing")
+        st = storages[key]
+        if view is None:
+            return st
+        view_key, offset, size = view
+        if view_key not in views:
+            if not (isinstance(offset, int) and isinstance(size, int)) or offset < 0 \
+                    or size < 0 or offset + size > st.array.size:
+                raise pickle.UnpicklingError("load: malformed legacy storage view")
+            views[view_key] = _Storage(st.array[offset:offset + size])
+        return views[view_key]
+
+    fobj.seek(obj_start)
+    return _legacy_pickle(fobj, weights_only, pickle_load_args, real)
 
 
 # --------------------------------------------------------------------------- writing
@@ -903,7 +1144,7 @@ class _TorchPickler(pickle._Pickler):
             plain = obj.detach()
             return (_REBUILD_PARAMETER, (plain, obj.requires_grad, OrderedDict()))
         if isinstance(obj, _ag.Tensor):
-            arr = np.array(_core.array_of(obj.detach()), order="C")
+            arr = np.asarray(_core.array_of(obj.detach()), order="C")
             untyped = _UNTYPED_DTYPES.get(arr.dtype)
             if arr.dtype not in _STORAGE_OF_DTYPE and untyped is None:
                 raise pickle.PicklingError(f"save: unsupported tensor dtype {arr.dtype}")
@@ -958,7 +1199,14 @@ def _write_archive(zf, prefix, records):
         header = 30 + len(info.filename.encode("utf-8"))
         pad = (-(offset + header + 4)) % 64
         info.extra = struct.pack("<HH", 0x4246, pad) + b"Z" * pad  # 'FB' field, as PyTorch
-        zf.writestr(info, payload)
+        if isinstance(payload, np.ndarray):
+            # a storage: written from the array's own buffer (no bytes copy)
+            data = memoryview(payload.reshape(-1).view(np.uint8))
+            info.file_size = data.nbytes
+            with zf.open(info, "w", force_zip64=data.nbytes >= zipfile.ZIP64_LIMIT) as out:
+                out.write(data)
+        else:
+            zf.writestr(info, payload)
 
 
 def save(obj, f, pickle_module=None, pickle_protocol=DEFAULT_PROTOCOL,
@@ -984,7 +1232,7 @@ def save(obj, f, pickle_module=None, pickle_protocol=DEFAULT_PROTOCOL,
         records.append(("byteorder", sys.byteorder.encode() if sys.byteorder == "little"
                         else b"little"))
     for key, arr in pickler.records:
-        records.append((f"data/{key}", arr.tobytes()))
+        records.append((f"data/{key}", arr))
     records.append(("version", b"3\n"))
     records.append((".data/serialization_id", str(uuid.uuid4().int).encode()))
     if isinstance(f, (str, os.PathLike)):
