@@ -720,13 +720,13 @@ class _ArchiveReader:
             if start + nbytes > len(mapped):
                 raise RuntimeError(f"load: record {name!r} is corrupted (truncated)")
             return np.frombuffer(mapped, dtype=np.uint8, count=nbytes, offset=start)
-        buf = bytearray(nbytes)
+        buf = np.empty(nbytes, dtype=np.uint8)  # (numpy's allocator: huge pages when large)
         fp = self.zf.fp
         fp.seek(start)
-        got = fp.readinto(buf) if nbytes else 0
+        got = fp.readinto(memoryview(buf)) if nbytes else 0
         if got != nbytes:
             raise RuntimeError(f"load: record {name!r} is corrupted (truncated)")
-        return np.frombuffer(buf, dtype=np.uint8)
+        return buf
 
     def read(self, name, limit=None):
         try:
@@ -1102,6 +1102,10 @@ def _named(module, name):
     return _NAMED_CACHE[key]
 
 
+_PLAIN_TYPES = frozenset((str, int, float, bool, type(None), tuple, list, dict, bytes,
+                          OrderedDict, _StorageRecord))
+
+
 class _TorchPickler(pickle._Pickler):
     """Pickles with PyTorch's names for tensors, Parameters, dtypes, Size and devices, and
     tensor data in separate storage records."""
@@ -1125,6 +1129,8 @@ class _TorchPickler(pickle._Pickler):
         return None
 
     def reducer_override(self, obj):
+        if type(obj) in _PLAIN_TYPES:
+            return NotImplemented  # (most objects in a state_dict's pickle: keys, sizes)
         from autograd_core.nn.parameter import Parameter
         if isinstance(obj, _Named):
             return "named"  # a str: pickle then calls save_global(obj, "named")
