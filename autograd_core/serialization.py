@@ -769,6 +769,9 @@ def _storage_array(raw, dtype):
     """A storage's little-endian bytes (a uint8 array) as a flat array of dtype: a view, no
     copy, on a little-endian machine."""
     dtype = np.dtype(dtype)
+    if dtype.itemsize > 1 and raw.ctypes.data % dtype.itemsize:
+        # a record another writer left unaligned: the compiled kernels expect aligned data
+        raw = raw.copy()
     if dtype == ml_dtypes.bfloat16:
         # (ml_dtypes' bfloat16 has no byte-order variants: read the bits, then view)
         return raw.view("<u2").astype(np.uint16, copy=False).view(ml_dtypes.bfloat16)
@@ -1070,6 +1073,23 @@ def _legacy_load(fobj, map_location, weights_only, pickle_load_args):
     return _legacy_pickle(fobj, weights_only, pickle_load_args, real)
 
 
+def _legacy_save(obj, f, protocol):
+    """PyTorch's legacy format (the layout _legacy_load reads)."""
+    sys_info = {"protocol_version": _LEGACY_PROTOCOL, "little_endian": True,
+                "type_sizes": {"short": 2, "int": 4, "long": 4}}
+    pickle.dump(_LEGACY_MAGIC, f, protocol=protocol)
+    pickle.dump(_LEGACY_PROTOCOL, f, protocol=protocol)
+    pickle.dump(sys_info, f, protocol=protocol)
+    pickler = _TorchPickler(f, protocol, legacy=True)
+    pickler.dump(obj)
+    records = sorted(pickler.records)
+    pickle.dump([key for key, _ in records], f, protocol=protocol)
+    for _key, arr in records:
+        count = arr.nbytes if arr.dtype in _UNTYPED_DTYPES else arr.size
+        f.write(struct.pack("<q", count))
+        f.write(memoryview(arr.reshape(-1).view(np.uint8)))
+
+
 # --------------------------------------------------------------------------- writing
 class _StorageRecord:
     def __init__(self, array):
@@ -1110,10 +1130,11 @@ class _TorchPickler(pickle._Pickler):
     """Pickles with PyTorch's names for tensors, Parameters, dtypes, Size and devices, and
     tensor data in separate storage records."""
 
-    def __init__(self, file, protocol):
+    def __init__(self, file, protocol, legacy=False):
         super().__init__(file, protocol)
         self.records = []
         self._keys = {}
+        self._legacy = legacy  # the legacy format's ids carry a sixth field (view metadata)
 
     def persistent_id(self, obj):
         if isinstance(obj, _StorageRecord):
@@ -1122,10 +1143,11 @@ class _TorchPickler(pickle._Pickler):
                 key = str(len(self.records))
                 self._keys[id(obj)] = key
                 self.records.append((key, obj.array))
+            tail = (None,) if self._legacy else ()
             if obj.array.dtype in _UNTYPED_DTYPES:
-                return ("storage", _UNTYPED_STORAGE, key, "cpu", int(obj.array.nbytes))
+                return ("storage", _UNTYPED_STORAGE, key, "cpu", int(obj.array.nbytes)) + tail
             storage = _named("torch", _STORAGE_OF_DTYPE[obj.array.dtype])
-            return ("storage", storage, key, "cpu", int(obj.array.size))
+            return ("storage", storage, key, "cpu", int(obj.array.size)) + tail
         return None
 
     def reducer_override(self, obj):
@@ -1218,12 +1240,27 @@ def _write_archive(zf, prefix, records):
 def save(obj, f, pickle_module=None, pickle_protocol=DEFAULT_PROTOCOL,
          _use_new_zipfile_serialization=True, _disable_byteorder_record=False):
     """Save an object (tensors, state_dicts, nested containers, ...) to a file or file-like
-    object, in PyTorch's zip format (readable by ``torch.load``)."""
-    if not _use_new_zipfile_serialization:
-        raise RuntimeError("save: only the zip format is supported "
-                           "(_use_new_zipfile_serialization=True)")
+    object, in PyTorch's zip format (readable by ``torch.load``);
+    ``_use_new_zipfile_serialization=False`` writes PyTorch's legacy (pre-1.6) format.
+
+    Example::
+
+        >>> import io, autograd_core as torch
+        >>> buf = io.BytesIO()
+        >>> torch.save({"w": torch.arange(3)}, buf)
+        >>> _ = buf.seek(0)
+        >>> torch.load(buf)
+        {'w': tensor([0, 1, 2])}
+    """
     if pickle_module is not None and pickle_module is not pickle:
         raise RuntimeError("save: a custom pickle_module is not supported")
+    if not _use_new_zipfile_serialization:
+        if isinstance(f, (str, os.PathLike)):
+            with open(f, "wb") as fh:
+                _legacy_save(obj, fh, pickle_protocol)
+        else:
+            _legacy_save(obj, f, pickle_protocol)
+        return
     buf = io.BytesIO()
     pickler = _TorchPickler(buf, pickle_protocol)
     pickler.dump(obj)

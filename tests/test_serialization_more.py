@@ -258,3 +258,35 @@ def test_large_tensor_round_trip(tmp_path):
     ag.save(ag.tensor(x), buf)
     buf.seek(0)
     np.testing.assert_array_equal(ag.load(buf).numpy(), x)
+
+
+@pytest.mark.parametrize("weights_only", [True, False])
+def test_legacy_files_written_here_load_in_pytorch(tmp_path, weights_only):
+    ours, theirs = tmp_path / "ours.pt", tmp_path / "theirs.pt"
+    _write("ag", ours, legacy=True)
+    _write("torch", theirs, legacy=True)
+    with open(ours, "rb") as fh:
+        assert fh.read(2) != b"PK"
+    want = torch.load(theirs, weights_only=weights_only)
+    _check_loaded(want, torch.load(ours, weights_only=weights_only))
+    _check_loaded(want, ag.load(ours, weights_only=weights_only))
+    buf = io.BytesIO()
+    ag.save(_sample(ag), buf, _use_new_zipfile_serialization=False)
+    buf.seek(0)
+    _check_loaded(want, torch.load(buf, weights_only=weights_only))
+
+
+def test_unaligned_and_deflated_records_load(tmp_path):
+    """Zip files another tool rewrote (records not aligned, small ones compressed) load."""
+    src = tmp_path / "src.pt"
+    torch.save({"w": torch.arange(5, dtype=torch.float64), "i": torch.arange(3)}, src)
+    out = tmp_path / "rewritten.pt"
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(out, "w") as zout:
+        for info in zin.infolist():
+            method = zipfile.ZIP_DEFLATED if info.filename.endswith("/1") else \
+                zipfile.ZIP_STORED
+            zout.writestr(info.filename, zin.read(info), compress_type=method)
+    _check_loaded(torch.load(src), ag.load(out))
+    # a compressed storage cannot be mapped
+    with pytest.raises(RuntimeError, match="compressed"):
+        ag.load(out, mmap=True)
