@@ -979,10 +979,15 @@ def _legacy_pickle(fobj, weights_only, pickle_load_args, persistent_load=None):
     if weights_only:
         start = fobj.tell()
         end = None
-        for op, _arg, pos in pickletools.genops(fobj):
-            if op.name == "STOP":
-                end = pos + 1
-                break
+        try:
+            for op, _arg, pos in pickletools.genops(fobj):
+                if op.name == "STOP":
+                    end = pos + 1
+                    break
+        except ValueError as e:  # (genops' word for a malformed pickle)
+            raise pickle.UnpicklingError(f"load: malformed legacy checkpoint ({e})") from None
+        if end is None:
+            raise RuntimeError("load: legacy checkpoint is truncated")
         fobj.seek(start)
         data = fobj.read(end - start)
         return _WeightsOnlyUnpickler(data, persistent_load or _no_persistent).load()
@@ -1013,6 +1018,9 @@ def _legacy_load(fobj, map_location, weights_only, pickle_load_args):
     # the storages follow the object: first learn each storage's type and size (building the
     # object over placeholder storages), then read the storages, then build it again on them
     obj_start = fobj.tell()
+    fobj.seek(0, io.SEEK_END)
+    file_end = fobj.tell()
+    fobj.seek(obj_start)
     kinds = {}
 
     def parse_id(saved_id):
@@ -1023,6 +1031,10 @@ def _legacy_load(fobj, map_location, weights_only, pickle_load_args):
                 or not isinstance(numel, int) or numel < 0:
             raise pickle.UnpicklingError(f"malformed storage id {saved_id!r}")
         _check_location(location, map_location)
+        if numel * np.dtype(storage_type.dtype).itemsize > file_end - obj_start:
+            # every storage's bytes follow in the file: bound what a corrupt count allocates
+            raise RuntimeError("load: legacy checkpoint is corrupted (a storage is larger "
+                               "than the file)")
         return storage_type, key, numel, view
 
     def placeholder(saved_id):
@@ -1046,8 +1058,9 @@ def _legacy_load(fobj, map_location, weights_only, pickle_load_args):
             raise RuntimeError("load: legacy checkpoint is truncated")
         (numel,) = struct.unpack("<q", head)
         dtype = np.dtype(kinds[key])
-        if numel < 0:
-            raise RuntimeError("load: legacy checkpoint is corrupted")
+        if numel < 0 or numel * dtype.itemsize > file_end - fobj.tell():
+            raise RuntimeError("load: legacy checkpoint is corrupted (a storage record "
+                               "overruns the file)")
         buf = bytearray(numel * dtype.itemsize)
         if fobj.readinto(buf) != len(buf):
             raise RuntimeError("load: legacy checkpoint is truncated")

@@ -229,8 +229,26 @@ def test_corrupt_legacy_files_raise(tmp_path):
     raw = p.read_bytes()
     t = tmp_path / "trunc.pt"
     t.write_bytes(raw[:-4])
-    with pytest.raises(RuntimeError, match="truncated"):
+    with pytest.raises(RuntimeError, match="truncated|overruns the file"):
         ag.load(t)
+    # a storage's element count claiming more than the file holds allocates nothing
+    count_at = len(raw) - 4 * 4 - 8
+    assert struct.unpack("<q", raw[count_at:count_at + 8]) == (4,)
+    huge = tmp_path / "huge.pt"
+    huge.write_bytes(raw[:count_at] + struct.pack("<q", 1 << 60) + raw[count_at + 8:])
+    for wo in (True, False):
+        with pytest.raises(RuntimeError, match="corrupted"):
+            ag.load(huge, weights_only=wo)
+    # random damage raises load's errors, never another exception
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        damaged = bytearray(raw)
+        for pos in rng.integers(0, len(raw), 2):
+            damaged[pos] = int(rng.integers(0, 256))
+        try:
+            ag.load(io.BytesIO(bytes(damaged)), weights_only=True)
+        except (RuntimeError, pickle.UnpicklingError):
+            pass
     bad = tmp_path / "notmagic.pt"
     bad.write_bytes(pickle.dumps(12345))
     assert_same(catch(lambda: torch.load(bad, weights_only=False)),
