@@ -19,6 +19,13 @@ any opcode outside that set, an out-of-range tensor view or a malformed archive 
 ``pickle.UnpicklingError`` (or ``RuntimeError`` for the archive) before anything is called.
 ``weights_only=False`` is the explicit opt-in to full pickle, as in PyTorch: only for
 trusted files, since unpickling arbitrary objects can execute code.
+
+Storage records are written stored (not compressed) and 64-byte aligned, as PyTorch writes
+them, so ``load(..., mmap=True)`` can map any such file (the tensors are views of the map).
+Read or mapped, a loaded tensor is a view of its storage's buffer: tensors saved as views
+of one storage share memory again after loading, as in PyTorch. PyTorch's legacy format
+(pre-1.6: a stream of pickles followed by the raw storages) loads and saves too
+(``_use_new_zipfile_serialization=False``).
 """
 import contextlib
 import io
