@@ -19,6 +19,13 @@ any opcode outside that set, an out-of-range tensor view or a malformed archive 
 ``pickle.UnpicklingError`` (or ``RuntimeError`` for the archive) before anything is called.
 ``weights_only=False`` is the explicit opt-in to full pickle, as in PyTorch: only for
 trusted files, since unpickling arbitrary objects can execute code.
+
+Storage records are written stored (not compressed) and 64-byte aligned, as PyTorch writes
+them, so ``load(..., mmap=True)`` can map any such file (the tensors are views of the map).
+Read or mapped, a loaded tensor is a view of its storage's buffer: tensors saved as views
+of one storage share memory again after loading, as in PyTorch. PyTorch's legacy format
+(pre-1.6: a stream of pickles followed by the raw storages) loads and saves too
+(``_use_new_zipfile_serialization=False``).
 """
 import contextlib
 import io
@@ -40,7 +47,8 @@ import autograd_core as _ag
 from autograd_core._core import tensor as _core
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
-           "safe_globals", "DEFAULT_PROTOCOL"]
+           "safe_globals", "DEFAULT_PROTOCOL", "get_default_mmap_options",
+           "set_default_mmap_options"]
 
 DEFAULT_PROTOCOL = 2
 
@@ -160,10 +168,18 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=Fals
         view = np.lib.stride_tricks.as_strided(
             arr[storage_offset:], shape=size, strides=[s * item for s in stride],
             writeable=False)
-        data = np.array(view, copy=True)
+        if size and arr.flags.writeable and view.flags.c_contiguous and (
+                numel == 1 or all(s != 0 for n, s in zip(size, stride) if n > 1)):
+            # a dense view of the storage: the tensor shares the storage's memory (tensors
+            # saved as views of one storage share it again, and with mmap=True the tensor
+            # is a view of the mapped file), as PyTorch's are
+            data = np.lib.stride_tricks.as_strided(
+                arr[storage_offset:], shape=size, strides=[s * item for s in stride])
+        else:
+            data = np.array(view, copy=True, order="C")
     else:
         data = np.zeros(size, dtype=arr.dtype)
-    t = _core.from_array(np.array(data, order="C"))
+    t = _core.from_array(data)
     if requires_grad:
         if not (t.is_floating_point()):
             raise pickle.UnpicklingError("only floating point tensors can require gradients")
@@ -681,6 +697,44 @@ class _ArchiveReader:
         except KeyError:
             return False
 
+    def _data_offset(self, info):
+        # where a stored member's bytes start: after its local header, whose extra field
+        # (PyTorch's alignment padding) may differ from the central directory's copy
+        fp = self.zf.fp
+        fp.seek(info.header_offset)
+        head = fp.read(30)
+        if len(head) != 30 or head[:4] != b"PK\x03\x04":
+            raise RuntimeError(f"load: record {info.filename!r} is corrupted (bad local header)")
+        name_len, extra_len = struct.unpack("<HH", head[26:30])
+        return info.header_offset + 30 + name_len + extra_len
+
+    def read_storage(self, name, nbytes, mapped=None):
+        """The bytes of a storage record as a writable uint8 array: a view of ``mapped``
+        (the file's map, mmap=True) or read straight into a fresh buffer (one copy)."""
+        try:
+            info = self.zf.getinfo(self.prefix + name)
+        except KeyError:
+            raise RuntimeError(f"load: record {name!r} is missing from the archive") from None
+        if info.file_size != nbytes:
+            raise RuntimeError(f"load: storage record {name!r} has {info.file_size} bytes, "
+                               f"expected {nbytes}")
+        if info.compress_type != zipfile.ZIP_STORED or not hasattr(self.zf.fp, "seek"):
+            if mapped is not None:
+                raise RuntimeError(f"load: record {name!r} is compressed and cannot be mapped")
+            return np.frombuffer(bytearray(self.read(name, limit=nbytes)), dtype=np.uint8)
+        start = self._data_offset(info)
+        if mapped is not None:
+            if start + nbytes > len(mapped):
+                raise RuntimeError(f"load: record {name!r} is corrupted (truncated)")
+            return np.frombuffer(mapped, dtype=np.uint8, count=nbytes, offset=start)
+        buf = np.empty(nbytes, dtype=np.uint8)  # (numpy's allocator: huge pages when large)
+        fp = self.zf.fp
+        fp.seek(start)
+        got = fp.readinto(memoryview(buf)) if nbytes else 0
+        if got != nbytes:
+            raise RuntimeError(f"load: record {name!r} is corrupted (truncated)")
+        return buf
+
     def read(self, name, limit=None):
         try:
             info = self.zf.getinfo(self.prefix + name)
@@ -694,7 +748,7 @@ class _ArchiveReader:
             raise RuntimeError(f"load: record {name!r} is corrupted ({e})") from None
 
 
-def _make_persistent_load(reader, map_location):
+def _make_persistent_load(reader, map_location, mapped=None):
     loaded = {}
 
     def persistent_load(saved_id):
@@ -710,22 +764,25 @@ def _make_persistent_load(reader, map_location):
         if key in loaded:
             return loaded[key]
         itemsize = np.dtype(storage_type.dtype).itemsize
-        raw = reader.read(f"data/{key}", limit=numel * itemsize)
-        if len(raw) != numel * itemsize:
-            raise RuntimeError(f"load: storage record {key!r} has {len(raw)} bytes, expected "
-                               f"{numel * itemsize}")
-        if storage_type.dtype is ml_dtypes.bfloat16:
-            # (ml_dtypes' bfloat16 has no byte-order variants: read the bits, then view)
-            arr = np.frombuffer(raw, dtype="<u2").astype(np.uint16, copy=False).view(
-                ml_dtypes.bfloat16)
-        else:
-            arr = np.frombuffer(raw, dtype=np.dtype(storage_type.dtype).newbyteorder("<"))
-            arr = arr.astype(np.dtype(storage_type.dtype).newbyteorder("="), copy=False)
-        st = _Storage(arr)
+        raw = reader.read_storage(f"data/{key}", numel * itemsize, mapped)
+        st = _Storage(_storage_array(raw, storage_type.dtype))
         loaded[key] = st
         return st
 
     return persistent_load
+
+
+def _storage_array(raw, dtype):
+    """A storage's little-endian bytes (a uint8 array) as a flat array of dtype: a view, no
+    copy, on a little-endian machine."""
+    dtype = np.dtype(dtype)
+    if dtype.itemsize > 1 and raw.ctypes.data % dtype.itemsize:
+        # a record another writer left unaligned: the compiled kernels expect aligned data
+        raw = raw.copy()
+    if dtype == ml_dtypes.bfloat16:
+        # (ml_dtypes' bfloat16 has no byte-order variants: read the bits, then view)
+        return raw.view("<u2").astype(np.uint16, copy=False).view(ml_dtypes.bfloat16)
+    return raw.view(dtype.newbyteorder("<")).astype(dtype.newbyteorder("="), copy=False)
 
 
 def _check_location(location, map_location):
@@ -781,8 +838,22 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     is executed; a file with anything else raises ``pickle.UnpicklingError``.
     ``weights_only=False`` unpickles arbitrary objects (this can execute code: only for files
     you trust). ``map_location`` may map storages to the CPU (the only device here);
-    ``mmap`` is accepted and ignored (records are read into memory).
+    ``mmap=True`` (``f`` must be a file name) maps the file instead of reading the storages:
+    the tensors are views of the map, private by default (writes to them do not reach the
+    file; :func:`set_default_mmap_options` with ``mmap.MAP_SHARED`` makes them shared).
+    PyTorch's legacy (pre-1.6, non-zip) format loads too.
+
+    Example::
+
+        >>> import io, autograd_core as torch
+        >>> buf = io.BytesIO()
+        >>> torch.save({"w": torch.ones(2)}, buf)
+        >>> _ = buf.seek(0)
+        >>> torch.load(buf)["w"]
+        tensor([1., 1.])
     """
+    if mmap is None:
+        mmap = False
     true_values = ("1", "y", "yes", "true")
     force_wo = os.getenv("TORCH_FORCE_WEIGHTS_ONLY_LOAD", "0").lower() in true_values
     force_no_wo = os.getenv("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "0").lower() in true_values
@@ -807,10 +878,15 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
         if hasattr(fobj, "seek"):
             fobj.seek(start)
         if head[:2] != b"PK":
-            raise RuntimeError(
-                "load: not a zip archive. Only PyTorch's zip checkpoint format (torch.save's "
-                "default since PyTorch 1.6) is supported; legacy and plain-pickle files are "
-                "not loaded" + (" (they could run code)" if weights_only else ""))
+            if mmap:
+                f_name = f"{f}, " if isinstance(f, str) else ""
+                raise RuntimeError(
+                    "mmap can only be used with files saved with "
+                    f"`torch.save({f_name}_use_new_zipfile_serialization=True), "
+                    "please torch.save your checkpoint with this option in order to use mmap.")
+            return _legacy_load(fobj, map_location, weights_only, pickle_load_args)
+        if mmap and not isinstance(f, (str, os.PathLike)):
+            raise ValueError("f must be a file path in order to use the mmap argument")
         reader = _ArchiveReader(fobj)
         if reader.has("byteorder"):
             order = reader.read("byteorder", limit=16)
@@ -819,7 +895,10 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
             if order == b"big":
                 raise RuntimeError("load: big-endian checkpoints are not supported")
         data = reader.read("data.pkl")
-        persistent_load = _make_persistent_load(reader, map_location)
+        mapped = None
+        if mmap:
+            mapped = _map_file(f, fobj)
+        persistent_load = _make_persistent_load(reader, map_location, mapped)
         if weights_only:
             return _WeightsOnlyUnpickler(data, persistent_load).load()
         unpickler = _FullUnpickler(io.BytesIO(data), persistent_load, **pickle_load_args)
@@ -827,6 +906,208 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     finally:
         if close:
             fobj.close()
+
+
+_mmap_flags = None  # None: mmap.MAP_PRIVATE (set_default_mmap_options)
+
+
+def get_default_mmap_options():
+    """The mmap flags :func:`load` uses with ``mmap=True``: ``mmap.MAP_PRIVATE`` unless
+    :func:`set_default_mmap_options` changed them.
+
+    Example::
+
+        >>> import mmap, autograd_core as torch
+        >>> torch.serialization.get_default_mmap_options() == mmap.MAP_PRIVATE
+        True
+    """
+    import mmap as _mmap
+    return _mmap.MAP_PRIVATE if _mmap_flags is None else _mmap_flags
+
+
+class set_default_mmap_options:
+    """Set the mmap flags :func:`load` uses with ``mmap=True`` (``mmap.MAP_PRIVATE``: writes
+    to the loaded tensors stay in memory; ``mmap.MAP_SHARED``: they reach the file and the
+    file's changes are seen); as a function, or a context manager restoring them on exit.
+
+    Example::
+
+        >>> import mmap, autograd_core as torch
+        >>> with torch.serialization.set_default_mmap_options(mmap.MAP_SHARED):
+        ...     torch.serialization.get_default_mmap_options() == mmap.MAP_SHARED
+        True
+    """
+
+    def __init__(self, flags):
+        global _mmap_flags
+        import mmap as _mmap
+        if sys.platform == "win32":
+            raise RuntimeError(
+                "Changing the default mmap options is currently not supported for Windows")
+        if flags != _mmap.MAP_PRIVATE and flags != _mmap.MAP_SHARED:
+            raise ValueError("Invalid argument in function set_default_mmap_options, "
+                             f"expected mmap.MAP_PRIVATE or mmap.MAP_SHARED, but got {flags}")
+        self.prev = _mmap_flags
+        _mmap_flags = flags
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        global _mmap_flags
+        _mmap_flags = self.prev
+
+
+def _map_file(f, fobj):
+    """The whole file mapped: copy-on-write (MAP_PRIVATE) or shared (MAP_SHARED). The map
+    lives as long as an array viewing it (numpy keeps the mmap object alive)."""
+    import mmap as _mmap
+    size = os.path.getsize(f)
+    if size == 0:
+        raise RuntimeError("load: cannot map an empty file")
+    if get_default_mmap_options() == _mmap.MAP_SHARED and sys.platform != "win32":
+        with open(f, "r+b") as fh:
+            return _mmap.mmap(fh.fileno(), size, access=_mmap.ACCESS_WRITE)
+    return _mmap.mmap(fobj.fileno(), size, access=_mmap.ACCESS_COPY)
+
+
+# --------------------------------------------------------------------------- legacy format
+# PyTorch's format before 1.6 (torch.save(..., _use_new_zipfile_serialization=False)): one
+# stream of pickles: a magic number, the protocol version, a dict of system facts, the object
+# (storages as persistent ids ("storage", type, key, location, numel, view_metadata)), the
+# list of storage keys, then each storage as an int64 element count and its raw bytes in
+# that order.
+_LEGACY_MAGIC = 0x1950a86a20f9469cfc6c
+_LEGACY_PROTOCOL = 1001
+
+
+def _legacy_pickle(fobj, weights_only, pickle_load_args, persistent_load=None):
+    """The next pickle of the stream; weights-only: parsed by _WeightsOnlyUnpickler."""
+    if weights_only:
+        start = fobj.tell()
+        end = None
+        try:
+            for op, _arg, pos in pickletools.genops(fobj):
+                if op.name == "STOP":
+                    end = pos + 1
+                    break
+        except ValueError as e:  # (genops' word for a malformed pickle)
+            raise pickle.UnpicklingError(f"load: malformed legacy checkpoint ({e})") from None
+        if end is None:
+            raise RuntimeError("load: legacy checkpoint is truncated")
+        fobj.seek(start)
+        data = fobj.read(end - start)
+        return _WeightsOnlyUnpickler(data, persistent_load or _no_persistent).load()
+    return _FullUnpickler(fobj, persistent_load or _no_persistent, **pickle_load_args).load()
+
+
+def _no_persistent(pid):
+    raise pickle.UnpicklingError(f"unsupported persistent id {pid!r}")
+
+
+def _legacy_load(fobj, map_location, weights_only, pickle_load_args):
+    if not hasattr(fobj, "seek"):
+        raise RuntimeError("load: the legacy format needs a seekable file")
+    try:
+        # (read as data whatever weights_only says: a plain pickle is not run to find out
+        # that it is not a checkpoint)
+        magic = _legacy_pickle(fobj, True, pickle_load_args)
+    except Exception:
+        raise RuntimeError("Invalid magic number; corrupt file?") from None
+    if magic != _LEGACY_MAGIC:
+        raise RuntimeError("Invalid magic number; corrupt file?")
+    protocol = _legacy_pickle(fobj, True, pickle_load_args)
+    if protocol != _LEGACY_PROTOCOL:
+        raise RuntimeError(f"Invalid protocol version: {protocol}")
+    sys_info = _legacy_pickle(fobj, True, pickle_load_args)
+    if not isinstance(sys_info, dict) or not sys_info.get("little_endian", True):
+        raise RuntimeError("load: big-endian legacy checkpoints are not supported")
+    # the storages follow the object: first learn each storage's type and size (building the
+    # object over placeholder storages), then read the storages, then build it again on them
+    obj_start = fobj.tell()
+    fobj.seek(0, io.SEEK_END)
+    file_end = fobj.tell()
+    fobj.seek(obj_start)
+    kinds = {}
+
+    def parse_id(saved_id):
+        if not isinstance(saved_id, tuple) or len(saved_id) != 6 or saved_id[0] != "storage":
+            raise pickle.UnpicklingError(f"unsupported persistent id {saved_id!r}")
+        _, storage_type, key, location, numel, view = saved_id
+        if not isinstance(storage_type, _StorageType) or not isinstance(key, str) \
+                or not isinstance(numel, int) or numel < 0:
+            raise pickle.UnpicklingError(f"malformed storage id {saved_id!r}")
+        _check_location(location, map_location)
+        if numel * np.dtype(storage_type.dtype).itemsize > file_end - obj_start:
+            # every storage's bytes follow in the file: bound what a corrupt count allocates
+            raise RuntimeError("load: legacy checkpoint is corrupted (a storage is larger "
+                               "than the file)")
+        return storage_type, key, numel, view
+
+    def placeholder(saved_id):
+        storage_type, key, numel, view = parse_id(saved_id)
+        kinds.setdefault(key, storage_type.dtype)
+        if view is not None:
+            _view_key, offset, size = view
+            return _Storage(np.zeros(size, dtype=storage_type.dtype))
+        return _Storage(np.zeros(numel, dtype=storage_type.dtype))
+
+    _legacy_pickle(fobj, weights_only, pickle_load_args, placeholder)
+    keys = _legacy_pickle(fobj, weights_only, pickle_load_args)
+    if not isinstance(keys, list) or any(not isinstance(k, str) for k in keys):
+        raise pickle.UnpicklingError("load: malformed legacy storage key list")
+    storages = {}
+    for key in keys:
+        if key not in kinds:
+            raise pickle.UnpicklingError(f"load: legacy storage {key!r} is not used")
+        head = fobj.read(8)
+        if len(head) != 8:
+            raise RuntimeError("load: legacy checkpoint is truncated")
+        (numel,) = struct.unpack("<q", head)
+        dtype = np.dtype(kinds[key])
+        if numel < 0 or numel * dtype.itemsize > file_end - fobj.tell():
+            raise RuntimeError("load: legacy checkpoint is corrupted (a storage record "
+                               "overruns the file)")
+        buf = bytearray(numel * dtype.itemsize)
+        if fobj.readinto(buf) != len(buf):
+            raise RuntimeError("load: legacy checkpoint is truncated")
+        storages[key] = _Storage(_storage_array(np.frombuffer(buf, dtype=np.uint8), dtype))
+    views = {}
+
+    def real(saved_id):
+        storage_type, key, numel, view = parse_id(saved_id)
+        if key not in storages:
+            raise RuntimeError(f"load: legacy storage {key!r} is missing")
+        st = storages[key]
+        if view is None:
+            return st
+        view_key, offset, size = view
+        if view_key not in views:
+            if not (isinstance(offset, int) and isinstance(size, int)) or offset < 0 \
+                    or size < 0 or offset + size > st.array.size:
+                raise pickle.UnpicklingError("load: malformed legacy storage view")
+            views[view_key] = _Storage(st.array[offset:offset + size])
+        return views[view_key]
+
+    fobj.seek(obj_start)
+    return _legacy_pickle(fobj, weights_only, pickle_load_args, real)
+
+
+def _legacy_save(obj, f, protocol):
+    """PyTorch's legacy format (the layout _legacy_load reads)."""
+    sys_info = {"protocol_version": _LEGACY_PROTOCOL, "little_endian": True,
+                "type_sizes": {"short": 2, "int": 4, "long": 4}}
+    pickle.dump(_LEGACY_MAGIC, f, protocol=protocol)
+    pickle.dump(_LEGACY_PROTOCOL, f, protocol=protocol)
+    pickle.dump(sys_info, f, protocol=protocol)
+    pickler = _TorchPickler(f, protocol, legacy=True)
+    pickler.dump(obj)
+    records = sorted(pickler.records)
+    pickle.dump([key for key, _ in records], f, protocol=protocol)
+    for _key, arr in records:
+        count = arr.nbytes if arr.dtype in _UNTYPED_DTYPES else arr.size
+        f.write(struct.pack("<q", count))
+        f.write(memoryview(arr.reshape(-1).view(np.uint8)))
 
 
 # --------------------------------------------------------------------------- writing
@@ -861,14 +1142,19 @@ def _named(module, name):
     return _NAMED_CACHE[key]
 
 
+_PLAIN_TYPES = frozenset((str, int, float, bool, type(None), tuple, list, dict, bytes,
+                          OrderedDict, _StorageRecord))
+
+
 class _TorchPickler(pickle._Pickler):
     """Pickles with PyTorch's names for tensors, Parameters, dtypes, Size and devices, and
     tensor data in separate storage records."""
 
-    def __init__(self, file, protocol):
+    def __init__(self, file, protocol, legacy=False):
         super().__init__(file, protocol)
         self.records = []
         self._keys = {}
+        self._legacy = legacy  # the legacy format's ids carry a sixth field (view metadata)
 
     def persistent_id(self, obj):
         if isinstance(obj, _StorageRecord):
@@ -877,13 +1163,16 @@ class _TorchPickler(pickle._Pickler):
                 key = str(len(self.records))
                 self._keys[id(obj)] = key
                 self.records.append((key, obj.array))
+            tail = (None,) if self._legacy else ()
             if obj.array.dtype in _UNTYPED_DTYPES:
-                return ("storage", _UNTYPED_STORAGE, key, "cpu", int(obj.array.nbytes))
+                return ("storage", _UNTYPED_STORAGE, key, "cpu", int(obj.array.nbytes)) + tail
             storage = _named("torch", _STORAGE_OF_DTYPE[obj.array.dtype])
-            return ("storage", storage, key, "cpu", int(obj.array.size))
+            return ("storage", storage, key, "cpu", int(obj.array.size)) + tail
         return None
 
     def reducer_override(self, obj):
+        if type(obj) in _PLAIN_TYPES:
+            return NotImplemented  # (most objects in a state_dict's pickle: keys, sizes)
         from autograd_core.nn.parameter import Parameter
         if isinstance(obj, _Named):
             return "named"  # a str: pickle then calls save_global(obj, "named")
@@ -903,7 +1192,7 @@ class _TorchPickler(pickle._Pickler):
             plain = obj.detach()
             return (_REBUILD_PARAMETER, (plain, obj.requires_grad, OrderedDict()))
         if isinstance(obj, _ag.Tensor):
-            arr = np.array(_core.array_of(obj.detach()), order="C")
+            arr = np.asarray(_core.array_of(obj.detach()), order="C")
             untyped = _UNTYPED_DTYPES.get(arr.dtype)
             if arr.dtype not in _STORAGE_OF_DTYPE and untyped is None:
                 raise pickle.PicklingError(f"save: unsupported tensor dtype {arr.dtype}")
@@ -958,18 +1247,40 @@ def _write_archive(zf, prefix, records):
         header = 30 + len(info.filename.encode("utf-8"))
         pad = (-(offset + header + 4)) % 64
         info.extra = struct.pack("<HH", 0x4246, pad) + b"Z" * pad  # 'FB' field, as PyTorch
-        zf.writestr(info, payload)
+        if isinstance(payload, np.ndarray):
+            # a storage: written from the array's own buffer (no bytes copy)
+            data = memoryview(payload.reshape(-1).view(np.uint8))
+            info.file_size = data.nbytes
+            with zf.open(info, "w", force_zip64=data.nbytes >= zipfile.ZIP64_LIMIT) as out:
+                out.write(data)
+        else:
+            zf.writestr(info, payload)
 
 
 def save(obj, f, pickle_module=None, pickle_protocol=DEFAULT_PROTOCOL,
          _use_new_zipfile_serialization=True, _disable_byteorder_record=False):
     """Save an object (tensors, state_dicts, nested containers, ...) to a file or file-like
-    object, in PyTorch's zip format (readable by ``torch.load``)."""
-    if not _use_new_zipfile_serialization:
-        raise RuntimeError("save: only the zip format is supported "
-                           "(_use_new_zipfile_serialization=True)")
+    object, in PyTorch's zip format (readable by ``torch.load``);
+    ``_use_new_zipfile_serialization=False`` writes PyTorch's legacy (pre-1.6) format.
+
+    Example::
+
+        >>> import io, autograd_core as torch
+        >>> buf = io.BytesIO()
+        >>> torch.save({"w": torch.arange(3)}, buf)
+        >>> _ = buf.seek(0)
+        >>> torch.load(buf)
+        {'w': tensor([0, 1, 2])}
+    """
     if pickle_module is not None and pickle_module is not pickle:
         raise RuntimeError("save: a custom pickle_module is not supported")
+    if not _use_new_zipfile_serialization:
+        if isinstance(f, (str, os.PathLike)):
+            with open(f, "wb") as fh:
+                _legacy_save(obj, fh, pickle_protocol)
+        else:
+            _legacy_save(obj, f, pickle_protocol)
+        return
     buf = io.BytesIO()
     pickler = _TorchPickler(buf, pickle_protocol)
     pickler.dump(obj)
@@ -984,7 +1295,7 @@ def save(obj, f, pickle_module=None, pickle_protocol=DEFAULT_PROTOCOL,
         records.append(("byteorder", sys.byteorder.encode() if sys.byteorder == "little"
                         else b"little"))
     for key, arr in pickler.records:
-        records.append((f"data/{key}", arr.tobytes()))
+        records.append((f"data/{key}", arr))
     records.append(("version", b"3\n"))
     records.append((".data/serialization_id", str(uuid.uuid4().int).encode()))
     if isinstance(f, (str, os.PathLike)):

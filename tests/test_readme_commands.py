@@ -94,6 +94,8 @@ COMMANDS = {
          "per-sample gradients equal the loop's: True"),
     "python benchmarks/profiler_overhead.py":
         ("python benchmarks/profiler_overhead.py --steps 10 --repeat 1", "clone", "on / off"),
+    "python benchmarks/serialization.py":
+        ("python benchmarks/serialization.py --repeats 1 --small 10", "clone", "ag/torch"),
     # the callgrind counts take minutes: the script's own `--run N` mode (steps without
     # valgrind) runs the same import and workload set-up
     "python benchmarks/profile_step.py cnn":
