@@ -44,6 +44,13 @@ class DistributedDataParallel(Module):
     rank 0 at construction; ``broadcast_buffers`` does so again before every forward.
     ``state_dict`` keys carry the ``module.`` prefix, as in PyTorch.
 
+    ``static_graph`` and ``gradient_as_bucket_view`` are accepted and change no result,
+    but do not do here what they do in PyTorch: buckets are launched from the gradient
+    hooks whatever the graph (``static_graph`` enables no graph-specific optimisation), and
+    each parameter's ``.grad`` stays its own tensor, written from the averaged bucket
+    after backward (``gradient_as_bucket_view`` saves no memory: ``.grad`` is not a view
+    into the bucket's buffer).
+
     >>> import autograd_core as torch
     >>> import autograd_core.distributed as dist
     >>> dist.init_process_group("mpi")  # doctest: +SKIP
