@@ -156,3 +156,67 @@ def test_futures_as_torch():
             failing.wait()
         with pytest.raises(RuntimeError):
             bad.set_result(1)
+
+
+VIEWS = """
+    import warnings
+    import numpy as np
+    import autograd_core as torch
+    import autograd_core.distributed as dist
+    from autograd_core.distributed.algorithms.ddp_comm_hooks import default_hooks as dh
+    from autograd_core.nn.parallel import DistributedDataParallel as DDP
+
+    warnings.simplefilter("ignore")
+    dist.init_process_group("mpi")
+    r, n = dist.get_rank(), dist.get_world_size()
+    g = np.random.default_rng(0)
+    X = torch.tensor(g.standard_normal((8, 4)), dtype=torch.float32)
+    Y = torch.tensor(g.standard_normal((8, 3)), dtype=torch.float32)
+    s = slice(r * 4, r * 4 + 4)
+    out = []
+    for hook in (None, dh.fp16_compress_hook):
+        models = []
+        for as_view in (False, True):
+            torch.manual_seed(r)
+            m = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Tanh(),
+                                    torch.nn.Linear(8, 3))
+            ddp = DDP(m, gradient_as_bucket_view=as_view)
+            if hook is not None:
+                ddp.register_comm_hook(None, hook)
+            opt = torch.optim.SGD(ddp.parameters(), lr=0.1, momentum=0.9)
+            for step in range(4):
+                opt.zero_grad(set_to_none=(step % 2 == 0))
+                if step == 2:
+                    with ddp.no_sync():
+                        torch.nn.functional.mse_loss(ddp(X[s][:2]), Y[s][:2]).backward()
+                torch.nn.functional.mse_loss(ddp(X[s]), Y[s]).backward()
+                grads = [p.grad for p in m.parameters()]
+                if as_view:
+                    # one bucket: every grad is a view of its flat buffer
+                    bases = {id(t._base) for t in grads}
+                    out.append(f"views {len(bases) == 1 and grads[0]._base is not None}")
+                opt.step()
+            models.append(m)
+        for a, b in zip(*(list(m.parameters()) for m in models)):
+            np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-6,
+                                       atol=1e-7)
+        out.append(f"same {hook is not None}")
+    res = [None] * n
+    dist.all_gather_object(res, out)
+    if r == 0:
+        print("\\n".join(line for lines in res for line in lines))
+"""
+
+
+@needs_mpi
+def test_gradient_as_bucket_view_on_two_ranks(tmp_path):
+    # .grad is a view into the bucket buffer; the parameters are those of the default path
+    # (with and without a comm hook, through no_sync and zero_grad(set_to_none=True))
+    path = tmp_path / "prog.py"
+    path.write_text(textwrap.dedent(VIEWS))
+    proc = subprocess.run([MPIEXEC, "-n", "2", sys.executable, str(path)], cwd=CWD,
+                          env=child_env(), capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines.count("views True") == 16 and lines.count("same False") == 2 \
+        and lines.count("same True") == 2, proc.stdout

@@ -33,6 +33,7 @@ class _Bucket:
         self.buffer = None
         self.work = None
         self.future = None
+        self.view_buffer = None   # gradient_as_bucket_view: the grads' storage
         self.ready = set()
 
 
@@ -44,12 +45,11 @@ class DistributedDataParallel(Module):
     rank 0 at construction; ``broadcast_buffers`` does so again before every forward.
     ``state_dict`` keys carry the ``module.`` prefix, as in PyTorch.
 
-    ``static_graph`` and ``gradient_as_bucket_view`` are accepted and change no result,
-    but do not do here what they do in PyTorch: buckets are launched from the gradient
-    hooks whatever the graph (``static_graph`` enables no graph-specific optimisation), and
-    each parameter's ``.grad`` stays its own tensor, written from the averaged bucket
-    after backward (``gradient_as_bucket_view`` saves no memory: ``.grad`` is not a view
-    into the bucket's buffer).
+    With ``gradient_as_bucket_view=True`` each parameter's ``.grad`` is, after the first
+    synchronised backward, a view into its bucket's flat buffer (kept from one iteration
+    to the next, as in PyTorch), so no second copy of the gradients is kept.
+    ``static_graph`` is accepted and changes nothing: buckets are launched from the
+    gradient hooks whatever the graph, so it enables no graph-specific optimisation.
 
     >>> import autograd_core as torch
     >>> import autograd_core.distributed as dist
@@ -145,12 +145,22 @@ class DistributedDataParallel(Module):
     def _launch(self, bucket, used=None):
         import autograd_core as ag
         first = bucket.params[0]
-        flat = np.zeros(bucket.offsets[-1], dtype=_array_of(first).dtype)
+        if self.gradient_as_bucket_view and bucket.view_buffer is not None:
+            # the grads may already be views of it: the copy below is then onto itself
+            bucket.buffer = bucket.view_buffer
+            flat = _array_of(bucket.buffer)
+        else:
+            flat = np.zeros(bucket.offsets[-1], dtype=_array_of(first).dtype)
         for p, lo, hi in zip(bucket.params, bucket.offsets, bucket.offsets[1:]):
             if p.grad is not None:
                 flat[lo:hi] = _array_of(p.grad).reshape(-1)
-        bucket.buffer = ag.from_numpy(flat) if flat.dtype.name != "bfloat16" \
-            else ag.tensor(flat.astype(np.float32)).to(first.dtype)
+            elif self.gradient_as_bucket_view:
+                flat[lo:hi] = 0
+        if bucket.buffer is None:
+            bucket.buffer = ag.from_numpy(flat) if flat.dtype.name != "bfloat16" \
+                else ag.tensor(flat.astype(np.float32)).to(first.dtype)
+        if self.gradient_as_bucket_view and bucket.view_buffer is None:
+            bucket.view_buffer = bucket.buffer
         if self._comm_hook is not None:
             state, hook = self._comm_hook
             index = self._buckets.index(bucket)
@@ -244,6 +254,12 @@ class DistributedDataParallel(Module):
                 if not globally_used:
                     continue
                 values = (avg[lo:hi] / scale).reshape(tuple(p.shape)).astype(avg.dtype)
+                if b.view_buffer is not None:
+                    view = b.view_buffer[lo:hi].view(tuple(p.shape))
+                    np.copyto(_array_of(view), values)
+                    if p.grad is None or p.grad.data_ptr() != view.data_ptr():
+                        p.grad = view
+                    continue
                 if p.grad is None:
                     p.grad = ag.from_numpy(values.copy())
                 else:
