@@ -44,11 +44,7 @@ class Future:
 
     def done(self):
         """Whether the value (or an error) is set."""
-        if self._value is _PENDING and self._error is None and self._poll is not None:
-            self._poll()
         return self._value is not _PENDING or self._error is not None
-
-    _poll = None
 
     def _complete(self, value=_PENDING, error=None):
         if self._value is not _PENDING or self._error is not None:
