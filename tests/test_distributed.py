@@ -468,3 +468,24 @@ def test_launcher_needs_a_hostfile_for_several_machines():
     from autograd_core.distributed import run
     with pytest.raises(SystemExit, match="--hostfile"):
         run._command(run.get_args_parser().parse_args(["--nnodes", "2", "x.py"]))
+
+
+EXAMPLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                       "examples", "ddp_digits.py")
+
+
+@needs_mpi
+def test_ddp_digits_example_trains_on_two_ranks():
+    # the example as its docstring runs it (the suite's tests/test_demo.py also runs it on
+    # one rank under both libraries and compares the final loss with PyTorch's)
+    proc = subprocess.run([sys.executable, "-m", "autograd_core.distributed.run",
+                           "--nproc-per-node", "2", str(EXAMPLE), "--steps", "60"],
+                          cwd=CWD, env=child_env(), capture_output=True, text=True,
+                          timeout=240)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = proc.stdout
+    assert out.startswith("running under autograd_core") and ", 2 ranks" in out, out
+    assert "parameters identical on the 2 ranks: True" in out, out
+    first = float(out.split("first loss: ")[1].split()[0])
+    final = float(out.split("final loss: ")[1].split()[0])
+    assert final < 0.8 * first, out

@@ -30,7 +30,7 @@ from autograd_core._core import tensor as _core
 from autograd_core._core.tensor import array_of as _array_of
 
 __all__ = [
-    "Backend", "GroupMember", "ProcessGroup", "ReduceOp", "Work", "all_gather",
+    "Backend", "GradBucket", "GroupMember", "ProcessGroup", "ReduceOp", "Work", "all_gather",
     "all_gather_object", "all_reduce", "all_to_all", "barrier", "broadcast",
     "broadcast_object_list", "destroy_process_group", "gather", "get_backend",
     "get_global_rank", "get_group_rank", "get_process_group_ranks", "get_rank",
@@ -441,6 +441,54 @@ class Work:
 
     def exception(self):
         return None
+
+    def get_future(self):
+        """A ``torch.futures.Future`` completed with ``result()`` (the list of tensors
+        the operation wrote) once the operation is done."""
+        from autograd_core.futures import Future
+        fut = Future()
+
+        def finish():
+            self.wait()
+            if not fut.done():
+                fut.set_result(self.result())
+
+        fut._waiter = finish
+        if self._done:
+            finish()
+        return fut
+
+
+class GradBucket:
+    """What a DDP communication hook receives (``register_comm_hook``): one bucket of
+    gradients flattened into ``buffer()``; ``gradients()`` are its per-parameter views,
+    ``parameters()`` the parameters in the same order, ``index()`` its position (0 is
+    reduced first), ``is_last()`` whether it is the last of the iteration;
+    ``set_buffer`` replaces the flat buffer (e.g. with a compressed copy)."""
+
+    def __init__(self, index, buffer, offsets, params, is_last):
+        self._index, self._buffer, self._offsets = index, buffer, offsets
+        self._params, self._is_last = params, is_last
+
+    def index(self):
+        return self._index
+
+    def buffer(self):
+        return self._buffer
+
+    def gradients(self):
+        flat = self._buffer
+        return [flat[lo:hi].view(tuple(p.shape)) for p, lo, hi in
+                zip(self._params, self._offsets, self._offsets[1:])]
+
+    def parameters(self):
+        return list(self._params)
+
+    def is_last(self):
+        return self._is_last
+
+    def set_buffer(self, buffer):
+        self._buffer = buffer
 
 
 def _run(requests, finish, async_op, result=None):

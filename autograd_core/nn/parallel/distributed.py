@@ -19,6 +19,7 @@ import contextlib
 
 import numpy as np
 
+import autograd_core.futures  # noqa: F401  (torch.futures, what comm hooks return)
 from autograd_core._core.tensor import array_of as _array_of
 from autograd_core.nn.modules.module import Module
 
@@ -31,6 +32,8 @@ class _Bucket:
         self.offsets = np.cumsum([0] + [p.numel() for p in params]).tolist()
         self.buffer = None
         self.work = None
+        self.future = None
+        self.view_buffer = None   # gradient_as_bucket_view: the grads' storage
         self.ready = set()
 
 
@@ -41,6 +44,12 @@ class DistributedDataParallel(Module):
     rank takes the same optimizer step. The parameters and buffers are broadcast from
     rank 0 at construction; ``broadcast_buffers`` does so again before every forward.
     ``state_dict`` keys carry the ``module.`` prefix, as in PyTorch.
+
+    With ``gradient_as_bucket_view=True`` each parameter's ``.grad`` is, after the first
+    synchronised backward, a view into its bucket's flat buffer (kept from one iteration
+    to the next, as in PyTorch), so no second copy of the gradients is kept.
+    ``static_graph`` is accepted and changes nothing: buckets are launched from the
+    gradient hooks whatever the graph, so it enables no graph-specific optimisation.
 
     >>> import autograd_core as torch
     >>> import autograd_core.distributed as dist
@@ -85,6 +94,7 @@ class DistributedDataParallel(Module):
                          for p in params]
         self._reset()
         self._unfinished = False
+        self._comm_hook = None
 
     # ---------------------------------------------------------------- setup
 
@@ -102,7 +112,7 @@ class DistributedDataParallel(Module):
             if current and (p.dtype != dtype or size + nbytes > self.bucket_bytes_cap):
                 buckets.append(_Bucket(current))
                 current, size = [], 0
-            current.append(p)
+            current.insert(0, p)   # registration order inside a bucket, as PyTorch's
             size += nbytes
             dtype = p.dtype
         if current:
@@ -116,6 +126,7 @@ class DistributedDataParallel(Module):
         for b in self._buckets:
             b.ready = set()
             b.work = None
+            b.future = None
             b.buffer = None
 
     # ---------------------------------------------------------------- backward
@@ -134,12 +145,30 @@ class DistributedDataParallel(Module):
     def _launch(self, bucket, used=None):
         import autograd_core as ag
         first = bucket.params[0]
-        flat = np.zeros(bucket.offsets[-1], dtype=_array_of(first).dtype)
+        if self.gradient_as_bucket_view and bucket.view_buffer is not None:
+            # the grads may already be views of it: the copy below is then onto itself
+            bucket.buffer = bucket.view_buffer
+            flat = _array_of(bucket.buffer)
+        else:
+            flat = np.zeros(bucket.offsets[-1], dtype=_array_of(first).dtype)
         for p, lo, hi in zip(bucket.params, bucket.offsets, bucket.offsets[1:]):
             if p.grad is not None:
                 flat[lo:hi] = _array_of(p.grad).reshape(-1)
-        bucket.buffer = ag.from_numpy(flat) if flat.dtype.name != "bfloat16" \
-            else ag.tensor(flat.astype(np.float32)).to(first.dtype)
+            elif self.gradient_as_bucket_view:
+                flat[lo:hi] = 0
+        if bucket.buffer is None:
+            bucket.buffer = ag.from_numpy(flat) if flat.dtype.name != "bfloat16" \
+                else ag.tensor(flat.astype(np.float32)).to(first.dtype)
+        if self.gradient_as_bucket_view and bucket.view_buffer is None:
+            bucket.view_buffer = bucket.buffer
+        if self._comm_hook is not None:
+            state, hook = self._comm_hook
+            index = self._buckets.index(bucket)
+            grad_bucket = self._dist.GradBucket(index, bucket.buffer, bucket.offsets,
+                                                bucket.params,
+                                                index == len(self._buckets) - 1)
+            bucket.future = hook(state, grad_bucket)
+            return
         bucket.work = self._dist.all_reduce(bucket.buffer, group=self.process_group,
                                             async_op=True)
 
@@ -150,6 +179,44 @@ class DistributedDataParallel(Module):
                 return
             self._launch(b)
             self._next += 1
+
+    def register_comm_hook(self, state, hook):
+        """Replace the bucket all_reduce by ``hook(state, bucket)``: it receives a
+        ``torch.distributed.GradBucket`` and returns a ``torch.futures.Future`` whose
+        value is the bucket's flat tensor of averaged gradients, which DDP writes into
+        ``.grad`` (no further division). Can be called once. PyTorch's default hooks are
+        in ``torch.distributed.algorithms.ddp_comm_hooks.default_hooks``.
+
+        >>> from autograd_core.distributed.algorithms.ddp_comm_hooks import default_hooks
+        >>> ddp.register_comm_hook(None, default_hooks.allreduce_hook)  # doctest: +SKIP
+        """
+        if not callable(hook):
+            raise TypeError("Communication hook must be callable.")
+        import inspect
+        from autograd_core.futures import Future
+        try:
+            sig = inspect.signature(hook)
+        except (TypeError, ValueError):
+            sig = None
+        if sig is not None:
+            ann = sig.parameters["bucket"].annotation if "bucket" in sig.parameters \
+                else inspect.Parameter.empty
+            if ann is not inspect.Parameter.empty and ann is not self._dist.GradBucket:
+                raise ValueError(
+                    "Communication hook: bucket annotation should be dist.GradBucket.")
+            if sig.return_annotation is not inspect.Signature.empty and \
+                    sig.return_annotation is not Future:
+                raise ValueError("Communication hook: return annotation should be "
+                                 "torch.futures.Future[torch.Tensor].")
+        if getattr(hook, "__name__", None) in ("bf16_compress_hook",
+                                               "bf16_compress_wrapper_hook"):
+            # PyTorch's DDP runs the bfloat16 hooks only over NCCL or XCCL
+            raise TypeError("BF16 all reduce communication hook required CUDA 11+ and "
+                            "NCCL 2.10+ or XPU and XCCL")
+        if self._comm_hook is not None:
+            raise RuntimeError(
+                "register_comm_hook or register_builtin_comm_hook can only be called once.")
+        self._comm_hook = (state, hook)
 
     def _finish(self):
         missing = [p for b in self._buckets[self._next:] for p in b.params
@@ -172,14 +239,27 @@ class DistributedDataParallel(Module):
         world = self._dist.get_world_size(self.process_group)
         k = 0
         for b in self._buckets:
-            b.work.wait()
-            avg = _array_of(b.buffer).reshape(-1)
+            if b.future is not None:
+                # the hook's value is the averaged bucket (its dtype may differ)
+                avg = _array_of(b.future.wait()).reshape(-1).astype(
+                    _array_of(b.buffer).dtype)
+                scale = 1
+            else:
+                b.work.wait()
+                avg = _array_of(b.buffer).reshape(-1)
+                scale = world
             for p, lo, hi in zip(b.params, b.offsets, b.offsets[1:]):
                 globally_used = used is None or used[k]
                 k += 1
                 if not globally_used:
                     continue
-                values = (avg[lo:hi] / world).reshape(tuple(p.shape)).astype(avg.dtype)
+                values = (avg[lo:hi] / scale).reshape(tuple(p.shape)).astype(avg.dtype)
+                if b.view_buffer is not None:
+                    view = b.view_buffer[lo:hi].view(tuple(p.shape))
+                    np.copyto(_array_of(view), values)
+                    if p.grad is None or p.grad.data_ptr() != view.data_ptr():
+                        p.grad = view
+                    continue
                 if p.grad is None:
                     p.grad = ag.from_numpy(values.copy())
                 else:

@@ -1,0 +1,2 @@
+"""``torch.distributed.algorithms``: the DDP communication hooks
+(``ddp_comm_hooks.default_hooks``)."""
