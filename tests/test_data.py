@@ -295,6 +295,19 @@ def test_distributed_sampler():
         agd.DistributedSampler(range(10), num_replicas=3, rank=3)
 
 
+def test_distributed_sampler_reads_the_process_group_as_pytorchs():
+    """Without num_replicas/rank: the default group's, and PyTorch's error without one
+    (the ranks of an initialised group: tests/test_distributed.py)."""
+    import torch.distributed as tdist
+    if tdist.is_initialized():
+        pytest.skip("a process group is initialised in this process")
+    with pytest.raises(ValueError) as want:
+        torch.utils.data.distributed.DistributedSampler(range(10))
+    with pytest.raises(ValueError) as got:
+        agd.DistributedSampler(range(10))
+    assert str(got.value) == str(want.value)
+
+
 # ---------------------------------------------------------------------------- DataLoader
 def _loader_batches(lib, mod, make_ds, **kw):
     ds = make_ds(lib, mod)

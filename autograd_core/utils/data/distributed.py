@@ -1,6 +1,6 @@
 """DistributedSampler (PyTorch's ``torch.utils.data.distributed``): each of ``num_replicas``
-processes gets its own slice of the (shuffled) indices. There is no process-group support
-here, so ``num_replicas`` and ``rank`` must be given."""
+processes gets its own slice of the (shuffled) indices; ``num_replicas`` and ``rank``
+default to the default process group's world size and rank (``torch.distributed``)."""
 import math
 
 from autograd_core.utils.data import _random
@@ -15,7 +15,15 @@ class DistributedSampler(Sampler):
     def __init__(self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0,
                  drop_last=False):
         if num_replicas is None or rank is None:
-            raise RuntimeError("Requires distributed package to be available")
+            # as PyTorch's: the default process group's world size and rank (its
+            # "not initialized" error when there is none)
+            from autograd_core import distributed as dist
+            if not dist.is_available():
+                raise RuntimeError("Requires distributed package to be available")
+            if num_replicas is None:
+                num_replicas = dist.get_world_size()
+            if rank is None:
+                rank = dist.get_rank()
         if rank >= num_replicas or rank < 0:
             raise ValueError(f"Invalid rank {rank}, rank should be in the interval "
                              f"[0, {num_replicas - 1}]")
