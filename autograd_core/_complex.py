@@ -239,23 +239,17 @@ _UNSIGNED_KERNELS = {
     "threshold_": "threshold_cpu", "topk": "topk_cpu", "trapezoid": "add_stub",
     "vdot": "dot",
 }
+_ADDCDIV_INT = (RuntimeError,
+        'Integer division with addcdiv is no longer supported, and in a future '
+        ' release addcdiv will perform a true division of tensor1 and tensor2. '
+        'The historic addcdiv behavior can be implemented as (input + value * '
+        'torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs '
+        'and as (input + value * tensor1 / tensor2) for float inputs. The '
+        'future addcdiv behavior is just the latter implementation: (input + '
+        'value * tensor1 / tensor2), for all dtypes.')
 _UNSIGNED_OTHER = {
-    "addcdiv": (RuntimeError,
-        'Integer division with addcdiv is no longer supported, and in a future '
-        ' release addcdiv will perform a true division of tensor1 and tensor2. '
-        'The historic addcdiv behavior can be implemented as (input + value * '
-        'torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs '
-        'and as (input + value * tensor1 / tensor2) for float inputs. The '
-        'future addcdiv behavior is just the latter implementation: (input + '
-        'value * tensor1 / tensor2), for all dtypes.'),
-    "addcdiv_": (RuntimeError,
-        'Integer division with addcdiv is no longer supported, and in a future '
-        ' release addcdiv will perform a true division of tensor1 and tensor2. '
-        'The historic addcdiv behavior can be implemented as (input + value * '
-        'torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs '
-        'and as (input + value * tensor1 / tensor2) for float inputs. The '
-        'future addcdiv behavior is just the latter implementation: (input + '
-        'value * tensor1 / tensor2), for all dtypes.'),
+    "addcdiv": _ADDCDIV_INT,
+    "addcdiv_": _ADDCDIV_INT,
     "cdist": (RuntimeError, 'cdist only supports floating-point dtypes, X1 got: {dtype}'),
     "cosine_similarity": (RuntimeError,
         'expected common dtype to be floating point, yet common dtype is '
