@@ -690,7 +690,7 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
         return None
     _check_list_len("allgather", tensor_list, g.size())
     _check_sizes("allgather", tensor_list, tensor)
-    src = np.ascontiguousarray(_array_of(tensor)).reshape(-1).view(np.uint8)
+    src = _flat_bytes(tensor)
     out = np.empty((g.size(), src.size), np.uint8)
     req = g._comm.Iallgather(src, out)
     return _run([req], _unpack_into(out, tensor_list), async_op, tensor_list)
@@ -704,8 +704,13 @@ def _unpack_into(rows, tensors):
     return finish
 
 
-def _pack(tensors, dtype_like):
-    arrs = [np.ascontiguousarray(_array_of(t)).reshape(-1).view(np.uint8) for t in tensors]
+def _flat_bytes(tensor):
+    """A tensor's values as one contiguous run of bytes (a copy only if not dense)."""
+    return np.ascontiguousarray(_array_of(tensor)).reshape(-1).view(np.uint8)
+
+
+def _pack(tensors):
+    arrs = [_flat_bytes(t) for t in tensors]
     return np.concatenate(arrs) if arrs else np.empty(0, np.uint8)
 
 
@@ -723,7 +728,7 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group
         return None
     root = _root(g, dst, group_dst)
     _check_root("gather", root, g.size())
-    src = np.ascontiguousarray(_array_of(tensor)).reshape(-1).view(np.uint8)
+    src = _flat_bytes(tensor)
     if g.rank() == root:
         if len(gather_list) != g.size():
             raise RuntimeError(f"ProcessGroupMPI::gather: Incorrect output list size "
@@ -760,7 +765,7 @@ def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, gro
                                f"{len(scatter_list)}. Input list size should be {g.size()}, "
                                "same as size of the process group.")
         _check_sizes("scatter", scatter_list, tensor)
-        packed = _pack(scatter_list, tensor)
+        packed = _pack(scatter_list)
         req = g._comm.Iscatter(packed, buf.bytes(), root=root)
     else:
         if scatter_list:
@@ -803,8 +808,7 @@ def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False
         return None
     _check_list_len("alltoall", output_tensor_list, g.size())
     _check_list_len("alltoall", input_tensor_list, g.size(), "input")
-    send = [np.ascontiguousarray(_array_of(t)).reshape(-1).view(np.uint8)
-            for t in input_tensor_list]
+    send = [_flat_bytes(t) for t in input_tensor_list]
     recv = [np.empty(_array_of(t).nbytes, np.uint8) for t in output_tensor_list]
     scounts = [a.size for a in send]
     rcounts = [a.size for a in recv]
@@ -865,7 +869,7 @@ def isend(tensor, dst=None, group=None, tag=0, group_dst=None):
     if peer == g.rank():
         raise ValueError("Invalid destination rank: destination rank should not be the same "
                          "as the rank of the current process.")
-    data = np.ascontiguousarray(_array_of(tensor)).reshape(-1).view(np.uint8)
+    data = _flat_bytes(tensor)
     work = Work([g._comm.Isend(data, dest=peer, tag=tag)], None, [tensor])
     work._keep = data  # the send buffer lives until the send completes
     return work
