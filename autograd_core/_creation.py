@@ -1062,8 +1062,8 @@ def _window(name, args, kwargs, compute):
 
 
 def hann_window(*args, **kwargs):
-    """hann_window(window_length, periodic=True, *, dtype=None, layout=torch.strided,
-    device=None, requires_grad=False): the Hann window
+    """``hann_window(window_length, periodic=True, *, dtype=None, layout=torch.strided,
+    device=None, requires_grad=False)``: the Hann window
     w[n] = 0.5 - 0.5 cos(2 pi n / (N - 1)), N = window_length (+1 if periodic, the last
     point dropped).
 
@@ -1076,8 +1076,8 @@ def hann_window(*args, **kwargs):
 
 
 def hamming_window(*args, **kwargs):
-    """hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None,
-    layout=torch.strided, device=None, requires_grad=False): the Hamming window
+    """``hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None,
+    layout=torch.strided, device=None, requires_grad=False)``: the Hamming window
     w[n] = alpha - beta cos(2 pi n / (N - 1)).
 
     >>> import autograd_core as torch
@@ -1090,8 +1090,8 @@ def hamming_window(*args, **kwargs):
 
 
 def blackman_window(*args, **kwargs):
-    """blackman_window(window_length, periodic=True, *, dtype=None, layout=torch.strided,
-    device=None, requires_grad=False): the Blackman window
+    """``blackman_window(window_length, periodic=True, *, dtype=None, layout=torch.strided,
+    device=None, requires_grad=False)``: the Blackman window
     w[n] = 0.42 - 0.5 cos(2 pi n / (N - 1)) + 0.08 cos(4 pi n / (N - 1)).
 
     >>> import autograd_core as torch
@@ -1103,9 +1103,9 @@ def blackman_window(*args, **kwargs):
 
 
 def bartlett_window(*args, **kwargs):
-    """bartlett_window(window_length, periodic=True, *, dtype=None, layout=torch.strided,
-    device=None, requires_grad=False): the triangular Bartlett window
-    w[n] = 1 - |2n / (N - 1) - 1|.
+    """``bartlett_window(window_length, periodic=True, *, dtype=None, layout=torch.strided,
+    device=None, requires_grad=False)``: the triangular Bartlett window
+    ``w[n] = 1 - |2n / (N - 1) - 1|``.
 
     >>> import autograd_core as torch
     >>> torch.bartlett_window(5, periodic=False)
@@ -1115,8 +1115,8 @@ def bartlett_window(*args, **kwargs):
 
 
 def kaiser_window(*args, **kwargs):
-    """kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None,
-    layout=torch.strided, device=None, requires_grad=False): the Kaiser window
+    """``kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None,
+    layout=torch.strided, device=None, requires_grad=False)``: the Kaiser window
     w[n] = I0(beta sqrt(1 - ((n - N/2) / (N/2))^2)) / I0(beta), N = window_length - 1
     (window_length if periodic).
 

@@ -317,7 +317,7 @@ def _dtype_arg(fname, name, pos, d):
 
 
 def can_cast(from_, to):
-    """Whether PyTorch's casting rules allow from_ to to: not a complex to a real, nor a
+    """Whether PyTorch's casting rules allow ``from_`` to ``to``: not a complex to a real, nor a
     float to an integer, nor anything but bool to bool.
 
     >>> import autograd_core as torch

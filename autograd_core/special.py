@@ -143,7 +143,7 @@ _ALIAS_DOCS = {
               "tensor([-0.5772])"),
     psi: ("psi(input, *, out=None) -> Tensor", "Alias of special.digamma.",
           "psi(torch.tensor([1.]))", "tensor([-0.5772])"),
-    gammaln: ("gammaln(input, *, out=None) -> Tensor", "log |Gamma(input)| (alias of "
+    gammaln: ("gammaln(input, *, out=None) -> Tensor", "``log |Gamma(input)|`` (alias of "
               "autograd_core.lgamma).", "gammaln(torch.tensor([3.]))", "tensor([0.6931])"),
     multigammaln: ("multigammaln(input, p, *, out=None) -> Tensor", "The multivariate "
                    "log-gamma function of dimension p (alias of autograd_core.mvlgamma).",

@@ -11,7 +11,7 @@ __all__ = ["Cauchy"]
 
 class Cauchy(Distribution):
     """Cauchy distribution with location loc and half width scale; rsample draws
-    PyTorch's cauchy_ numbers.
+    PyTorch's ``cauchy_`` numbers.
 
     >>> import autograd_core as torch
     >>> torch.distributions.Cauchy(torch.tensor([0.0]), torch.tensor([1.0])).cdf(torch.tensor([1.0]))

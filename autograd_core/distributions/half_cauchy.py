@@ -1,4 +1,4 @@
-"""The half-Cauchy distribution: |X| for X ~ Cauchy(0, scale)."""
+"""The half-Cauchy distribution: ``|X|`` for X ~ Cauchy(0, scale)."""
 import math
 
 import autograd_core as _torch
@@ -11,7 +11,7 @@ __all__ = ["HalfCauchy"]
 
 
 class HalfCauchy(TransformedDistribution):
-    """|X| for X ~ Cauchy(0, scale).
+    """``|X|`` for X ~ Cauchy(0, scale).
 
     >>> import autograd_core as torch
     >>> torch.distributions.HalfCauchy(torch.tensor([1.0])).cdf(torch.tensor([1.0]))

@@ -1,4 +1,4 @@
-"""The half-normal distribution: |X| for X ~ Normal(0, scale)."""
+"""The half-normal distribution: ``|X|`` for X ~ Normal(0, scale)."""
 import math
 
 import autograd_core as _torch
@@ -11,7 +11,7 @@ __all__ = ["HalfNormal"]
 
 
 class HalfNormal(TransformedDistribution):
-    """|X| for X ~ Normal(0, scale).
+    """``|X|`` for X ~ Normal(0, scale).
 
     >>> import autograd_core as torch
     >>> torch.distributions.HalfNormal(torch.tensor([2.0])).log_prob(torch.tensor([1.0]))

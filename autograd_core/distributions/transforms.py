@@ -33,7 +33,7 @@ __all__ = [
 
 
 class Transform:
-    """An invertible (or not) map with a computable log |det Jacobian|; cache_size=1
+    """An invertible (or not) map with a computable ``log |det Jacobian|``; cache_size=1
     remembers the last (x, y) pair, so that t.inv(t(x)) returns x itself."""
     bijective = False
 
@@ -516,7 +516,7 @@ class TanhTransform(Transform):
 
 
 class AbsTransform(Transform):
-    """y = |x| (not bijective; its inverse is the identity on the positive half)."""
+    """``y = |x|`` (not bijective; its inverse is the identity on the positive half)."""
     domain = constraints.real
     codomain = constraints.positive
 
@@ -928,7 +928,7 @@ class StackTransform(Transform):
 
 class CumulativeDistributionTransform(Transform):
     """The cumulative distribution function of ``distribution`` as a transform from its
-    support onto the unit interval (inverse: its icdf; log |det J|: its log_prob), e.g.
+    support onto the unit interval (inverse: its icdf; ``log |det J|``: its log_prob), e.g.
     to build a copula.
 
     >>> import autograd_core as torch

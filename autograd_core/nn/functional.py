@@ -258,7 +258,7 @@ def tanhshrink(input):
 
 
 def softsign(input):
-    """input / (1 + |input|)."""
+    """``input / (1 + |input|)``."""
     return input / (_torch.abs(input) + 1)
 
 
@@ -498,7 +498,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
-    """Huber loss: 0.5 * d**2 below delta, delta * (|d| - 0.5 * delta) above."""
+    """Huber loss: 0.5 * d**2 below delta, ``delta * (|d| - 0.5 * delta)`` above."""
     if (type(input) is not _Tensor or type(target) is not _Tensor) and \
             _has_torch_function(input, target):
         return _handle_torch_function(huber_loss, (input, target, ),
@@ -2345,7 +2345,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
 def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None,
                          reduction="mean", ignore_index=None, label_smoothing=0.0,
                          options=None):
-    """cross_entropy(linear(input, W, b), target) with W of shape (C, *out_features, in);
+    """cross_entropy(linear(input, W, b), target) with W of shape ``(C, *out_features, in)``;
     ``options`` (chunking) is validated and otherwise ignored: one unchunked computation."""
     if input.dim() < 1 or input.dim() > 2:
         raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")

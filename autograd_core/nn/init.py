@@ -272,7 +272,7 @@ def _make_deprecate(meth):
                       f"`nn.init.{new_name}`.", FutureWarning, stacklevel=2)
         return meth(*args, **kwargs)
 
-    deprecated_init.__doc__ = f"Deprecated: use {new_name}."
+    deprecated_init.__doc__ = f"Deprecated: use ``{new_name}``."
     deprecated_init.__name__ = old_name
     return deprecated_init
 

@@ -243,7 +243,7 @@ class GELU(Module):
 
 
 class Hardshrink(_Shrink):
-    """x where |x| > lambd, else 0."""
+    """x where ``|x| > lambd``, else 0."""
 
     _fn = staticmethod(F.hardshrink)
 
@@ -318,7 +318,7 @@ class PReLU(Module):
 
 
 class Softsign(Module):
-    """x / (1 + |x|)."""
+    """``x / (1 + |x|)``."""
 
     def forward(self, input):
         return F.softsign(input)

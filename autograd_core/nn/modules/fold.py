@@ -6,7 +6,7 @@ __all__ = ["Fold", "Unfold"]
 
 
 class Fold(Module):
-    """Sum sliding-block columns (N, C*prod(k), L) back into (N, C, *output_size)."""
+    """Sum sliding-block columns ``(N, C*prod(k), L)`` back into ``(N, C, *output_size)``."""
 
     __constants__ = ["output_size", "kernel_size", "dilation", "padding", "stride"]
 
@@ -28,7 +28,7 @@ class Fold(Module):
 
 
 class Unfold(Module):
-    """Sliding blocks of a (N, C, H, W) input as columns (N, C*prod(k), L)."""
+    """Sliding blocks of a (N, C, H, W) input as columns ``(N, C*prod(k), L)``."""
 
     __constants__ = ["kernel_size", "dilation", "padding", "stride"]
 

@@ -48,7 +48,7 @@ def _points(start, end, M, dtype, layout, device, requires_grad):
 
 def exponential(M, *, center=None, tau=1.0, sym=True, dtype=None, layout=_torch.strided,
                 device=None, requires_grad=False):
-    """The exponential (Poisson) window w_n = exp(-|n - c| / tau), c = ``center``
+    """The exponential (Poisson) window ``w_n = exp(-|n - c| / tau)``, c = ``center``
     (default (M - 1) / 2, or M / 2 when ``sym=False``; only the periodic window takes a
     center).
 
@@ -219,7 +219,7 @@ def blackman(M, *, sym=True, dtype=None, layout=_torch.strided, device=None,
 
 def bartlett(M, *, sym=True, dtype=None, layout=_torch.strided, device=None,
              requires_grad=False):
-    """The triangular Bartlett window w_n = 1 - |2n / (M - 1) - 1|.
+    """The triangular Bartlett window ``w_n = 1 - |2n / (M - 1) - 1|``.
 
     >>> import autograd_core as torch
     >>> torch.signal.windows.bartlett(4)
