@@ -133,15 +133,44 @@ NOT_RUN = {
     "python -m autograd_core.distributed.run --nnodes 2 --nproc-per-node 4 --hostfile hosts "
     "train.py": "needs several machines",
     "PYTHONPATH=.": "not a command (how to run the examples on an in-place build)",
+    "AGC_FAST_BUILD=1 python setup.py build_ext --inplace":
+        "a rebuild of the op layer (minutes on 2 cores); this suite runs on its result",
+    "pip install \".[X]\"": "an install of an optional extra (network)",
+    "pip install \".[test]\"": "an install (network); CI runs it (.ci/run)",
+    "python -m pytest tests/<file>": "<file> stands for a test file; `python -m pytest` runs "
+        "above",
+    "python tests/programs/run.py autograd_core prog.py":
+        "prog.py stands for the user's program; tests/test_real_programs.py runs every program "
+        "of tests/programs/ this way",
+    "python -m autograd_core.distributed.run --nproc-per-node 2 examples/ddp_digits.py":
+        "needs MPI ranks; tests/test_distributed.py runs this example on 2 ranks",
     "AGC_*": "not a command (the name of C kernel entries)",
 }
 
 _COMMAND_START = re.compile(r"(python |pip |pytest|autograd-core-demo|tools/|AGC_|PYTHONPATH)")
 
 
+def _rst_commands(text):
+    """The commands of a reST page of docs/: the lines of its code blocks (``.. code-block::``
+    or a paragraph ending in ``::``) and its ``inline literals`` (a line break in one is a
+    space)."""
+    spans = [" ".join(m.split()) for m in re.findall(r"``([^`]+)``", text)]
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip().startswith(".. code-block::") or (
+                line.rstrip().endswith("::") and not line.lstrip().startswith("..")):
+            indent = len(line) - len(line.lstrip())
+            for body in lines[i + 1:]:
+                if body.strip() and len(body) - len(body.lstrip()) <= indent:
+                    break
+                spans.append(body.split("#")[0].strip())
+    return spans
+
+
 def documented_commands():
-    """The commands in README.md and benchmarks/README.md: every line of a fenced block
-    (without its comment) and every inline code span that starts like a command."""
+    """The commands in README.md, benchmarks/README.md and the documentation pages
+    (docs/**/*.rst): every line of a code block (without its comment) and every inline
+    code span that starts like a command."""
     found = set()
     for readme in ("README.md", "benchmarks/README.md"):
         text = (ROOT / readme).read_text()
@@ -150,6 +179,10 @@ def documented_commands():
                  for line in block.splitlines()]
         spans += [s.strip() for s in re.findall(r"`([^`\n]+)`", text)]
         found |= {s for s in spans if _COMMAND_START.match(s)}
+    for page in sorted((ROOT / "docs").rglob("*.rst")):
+        if "api" in page.relative_to(ROOT / "docs").parts[:1]:
+            continue  # generated from the docstrings
+        found |= {s for s in _rst_commands(page.read_text()) if _COMMAND_START.match(s)}
     return found
 
 
