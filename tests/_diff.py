@@ -188,6 +188,9 @@ def norm(x):
         return ("ndarray", x.dtype.name, x.shape, Values(x.tolist(), x.dtype.name))
     if isinstance(x, (torch.dtype, autograd_core.dtype)):
         return ("dtype", sub_name(str(x)))
+    if isinstance(x, (torch.nn.Module, autograd_core.nn.Module)):
+        # a module by its printed form (layers, their arguments, extra_repr)
+        return ("module", sub_name(repr(x)))
     if isinstance(x, (torch.Size, autograd_core.Size)):
         return ("size", tuple(x))
     if isinstance(x, dict):

@@ -7,6 +7,7 @@ import pytest
 
 import autograd_core
 from _diff import Raised, catch, same, torch, warns
+from _diff import same_error
 
 # ---------------------------------------------------------------- accumulation
 
@@ -996,4 +997,239 @@ def test_tensor_hooks():
         a.grad = None
         (a * 3).sum().backward()
         return seen, a.grad
+    same(prog)
+
+
+# ----------------------------------------------- engine corner cases
+def _t(torch, v, rg=True):
+    return torch.tensor(v, dtype=torch.float64, requires_grad=rg)
+
+
+def test_grad_input_on_the_path_to_another_input():
+    def prog(torch):
+        x = _t(torch, [1.0, 2.0])
+        a = x * 1
+        b = a * 3
+        return torch.autograd.grad((a + b).sum(), (b, a))   # torch: (1, 4)
+    same(prog)
+
+
+def test_backward_inputs_leaf_and_its_non_leaf_result():
+    def prog(torch):
+        t0 = _t(torch, [[-0.5, -0.75, -1.5]])
+        t1 = torch.abs(t0)
+        t0.sum().backward(inputs=[t0, t1], retain_graph=True)
+        return t0.grad, t1.retains_grad, t1.grad
+    same(prog, quiet=True)
+
+
+def test_grad_retained_root_with_unreachable_input():
+    def prog(torch):
+        t0 = _t(torch, [0.5, 2.0])
+        t2 = t0 * 3
+        t2.retain_grad()
+        other = _t(torch, [1.0])
+        r = torch.autograd.grad(t2, [other], torch.ones_like(t2), allow_unused=True)
+        return r, t2.grad
+    same(prog)
+
+
+def test_leaf_detach__after_use():
+    def prog(torch):
+        t2 = _t(torch, [0.1, 1.25, -0.5])
+        t4 = torch.where(t2 > 0, t2, t2)
+        t2.detach_()
+        t4.sum().backward()
+        return t2.grad, t2.requires_grad
+    same(prog)
+
+
+def test_second_backward_through_freed_index_put():
+    def prog(torch):
+        b = _t(torch, [0.5, 1.5, 2.5])
+        c = torch.zeros(3, dtype=torch.float64)
+        c[[1, 2]] = b[[1, 1]]
+        c.backward(torch.ones(3, dtype=torch.float64))
+        c.backward(torch.ones(3, dtype=torch.float64))
+    same(prog, must_raise=True)
+
+
+def test_deep_reentrant_backward():
+    def prog(torch):
+        class Deep(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                with torch.enable_grad():
+                    ctx.x = x.detach().requires_grad_() - 1
+                return ctx.x.detach()
+
+            @staticmethod
+            def backward(ctx, g):
+                if ctx.x < 0:
+                    return g
+                with torch.enable_grad():
+                    Deep.apply(ctx.x).sum().backward()
+                return g
+
+        v = torch.tensor(2000.0, requires_grad=True)
+        Deep.apply(v).sum().backward()
+        return v.grad
+    same(prog)
+
+
+def test_grad_fn_call_arity():
+    def prog(torch):
+        y = torch.ones(1, requires_grad=True) ** 2
+        y.grad_fn()
+    same(prog, must_raise=True)
+
+
+def test_index_put_node_released_before_accumulating():
+    # IndexPutBackward0 saves the indices: a second backward raises at it, before the
+    # value's leaf accumulates anything
+    def prog(torch):
+        t0 = torch.tensor([[-1.0, -1.5]], dtype=torch.float64, requires_grad=True)
+        t1 = torch.maximum(t0, t0)
+        t3 = torch.tensor([1.0, -1.7], dtype=torch.float64, requires_grad=True)
+        t1[0:, [0, 1]] = t3
+        t1.sum().backward()
+        try:
+            (t1.sum() + t3.sum()).backward()
+        except RuntimeError as e:
+            return str(e), t3.grad, t0.grad
+    same(prog)
+
+
+@pytest.mark.parametrize("case", ["select", "slice", "adv", "whole", "copy_", "mul_view"])
+def test_second_backward_through_a_written_region(case):
+    # CopySlices drops the node it wraps when freed: a second backward raises there even
+    # when nothing else on the path saved anything (the fill_ of the whole tensor has no
+    # CopySlices)
+    def prog(torch):
+        v = _t(torch, [1.0, 2.0])
+        t = torch.zeros(3, dtype=torch.float64)
+        {"select": lambda: t.__setitem__(0, v[0]), "slice": lambda: t.__setitem__(slice(0, 2), v),
+         "adv": lambda: t.__setitem__([0, 1], v), "whole": lambda: t.__setitem__(Ellipsis, v[0]),
+         "copy_": lambda: t[0:2].copy_(v), "mul_view": lambda: t[0:2].mul_(v)}[case]()
+        t.sum().backward()
+        try:
+            t.sum().backward()
+        except RuntimeError as e:
+            return str(e), v.grad
+        return v.grad
+    same(prog)
+
+
+def test_leaf_moved_into_the_graph_interior():
+    def prog(torch):
+        t0 = _t(torch, [1.5, -1.25])
+        t1 = _t(torch, [-2.0, 1.0])
+        t3 = t0.exp()
+        t0.detach_()
+        t0 += t1
+        (t0.sum() + t3.sum()).backward()
+    same(prog, must_raise=True)
+
+
+def test_engine_sum_to_0d_is_not_a_view():
+    # the gradient of a 0-d input reached by broadcasting is sum()'s, not a view made under
+    # no_grad, so writing into it with grad mode on is allowed
+    def prog(torch):
+        t0 = _t(torch, [[-1.25, 0.1, -1.0], [0.6, 1.25, 0.1]])
+        t6 = _t(torch, 0.15)
+        t7 = torch.addcmul(t0, t0, t6, value=0.5)
+        g8, g9 = torch.autograd.grad(t7.sum(), [t0, t6])
+        g9.copy_(t0.mean())
+        return g9
+    same(prog)
+
+
+def test_grad_self_assignment():
+    def prog(torch):
+        x = torch.ones(2)
+        x.grad = x
+    same(prog, must_raise=True)
+
+
+def test_backward_inputs_ancestor_of_another_input():
+    def prog(torch):
+        t0 = _t(torch, [1.7, -1.0])
+        t2 = torch.erf(t0)
+        t2.sum().backward(inputs=[t0, t2], retain_graph=True)
+        return t0.grad
+    same(prog, quiet=True)
+
+
+def test_create_graph_grad_of_empty_then_mask_setitem():
+    """An empty view's gradient is a constant (as_strided_backward's zeros): a value
+    written into it through a mask gets a gradient without history (fuzzer seed 7275)."""
+    def prog(torch):
+        t0 = torch.zeros(2, 0, dtype=torch.float64, requires_grad=True)
+        g1, = torch.autograd.grad(t0.sum(), [t0], retain_graph=True, create_graph=True,
+                                  allow_unused=True)
+        t2 = g1[...]
+        t4 = torch.tensor(-0.9, dtype=torch.float64, requires_grad=True)
+        g1[g1 > 0] = t4
+        (t2 * t2).sum().backward(create_graph=True)
+        return t4.grad, t4.grad.requires_grad, t4.grad.grad_fn
+    same(prog, quiet=True)
+
+
+def test_empty_as_strided_gradient_has_no_history():
+    def prog(torch):
+        x = _t(torch, [1.0, 2.0, 3.0])
+        y = x.as_strided((0, 2), (1, 1))
+        (g,) = torch.autograd.grad(y.sum(), x, create_graph=True)
+        return g, g.requires_grad
+    same(prog)
+
+
+def test_sum_to_of_leading_dims_is_a_view():
+    """A gradient summed over leading broadcast dims is a view of the keepdim sum (PyTorch's
+    sum_to), also when no graph is recorded: detach_ refuses it (fuzzer seed 312612)."""
+    def grad(torch):
+        t0 = torch.tensor([[[-0.5, -0.5, 0.6]], [[-1.25, 0.1, 1.0]]], dtype=torch.float64)
+        t1 = torch.tensor([1.5, -0.9, -0.9], dtype=torch.float64, requires_grad=True)
+        t2 = torch.mul(t0, t1)
+        return torch.autograd.grad(t2.sum(), [t1], create_graph=True)[0]
+    same(lambda torch: [grad(torch), grad(torch)._is_view(), grad(torch).requires_grad])
+    same_error(lambda torch: grad(torch).detach_())
+
+
+# --------------------------------------------------- execution order
+def test_error_nodes_run_as_soon_as_ready():
+    # PyTorch's Error nodes (once_differentiable under create_graph, NotImplemented) have
+    # the largest sequence number, as AccumulateGrad: the engine runs them when ready,
+    # so a later-made branch has not reached its leaf when they raise (fuzzer seed
+    # 16010629)
+    def prog(m):
+        class OnceExp(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                y = x.exp()
+                ctx.save_for_backward(y)
+                return y
+
+            @staticmethod
+            @m.autograd.function.once_differentiable
+            def backward(ctx, g):
+                y, = ctx.saved_tensors
+                return g * y
+
+        x = m.tensor([-2.0, -0.25, 1.7], dtype=m.float64, requires_grad=True)
+        g, = m.autograd.grad((OnceExp.apply(x) ** 2).sum(), x, create_graph=True)
+        later = m.tensor([0.1, 0.9], dtype=m.float64, requires_grad=True)
+        r = [g.grad_fn._sequence_nr()]
+        try:
+            (g.sum() + (later * 2).exp().sum()).backward()
+        except RuntimeError as e:
+            r.append(str(e))
+        y = m.floor_divide(x, 2)
+        r += [y.grad_fn._sequence_nr(), later.grad]
+        try:
+            (y.sum() + (later * 3).exp().sum()).backward()
+        except RuntimeError as e:
+            r.append(str(e))
+        return r + [later.grad]
+
     same(prog)

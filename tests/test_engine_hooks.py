@@ -301,3 +301,139 @@ def test_grad_fn_called_directly():
                 r.append(str(e))
         return r
     same(prog)
+
+
+# --------------------------------------------- hooks and retain_grad
+def _t(torch, v, rg=True):
+    return torch.tensor(v, dtype=torch.float64, requires_grad=rg)
+
+
+def _square_function(torch):
+    """x * x as a custom Function that saves its input."""
+    class Square(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return 2 * x * g
+    return Square
+
+
+def test_leaf_hook_seen_by_autograd_grad():
+    def prog(torch):
+        x = _t(torch, [1.0, 2.0, 3.0])
+        x.register_hook(lambda g: g * 2)
+        return torch.autograd.grad((x * 1).sum(), x)
+    same(prog)
+
+
+def test_retain_grad_then_inplace():
+    def prog(torch):
+        a = torch.tensor([1.0], requires_grad=True).clone()
+        a.retain_grad()
+        a.mul_(2)
+        a.sum().backward()
+        return a.grad
+    same(prog)
+
+
+def test_hook_on_view_before_inplace_write_through_it():
+    """A tensor hook registered on a view before an in-place write through the view does
+    not run: the write's gradient reaches the base past the view's old node (fuzzer seed
+    601347)."""
+    def prog(torch):
+        Square = _square_function(torch)
+        x = _t(torch, -0.5)
+        y = Square.apply(x)
+        v = y.view_as(y)
+        calls = []
+        v.register_hook(lambda g: calls.append(g.item()) or g * 2)
+        v -= x
+        v.sum().backward()
+        return x.grad, calls
+    same(prog)
+
+
+def test_saved_index_tensor_hooks_and_sizes():
+    """Note [Saved index keys]: an index node's saved indices are SavedTensors, whose
+    hooks run in backward; its _saved_self_sym_sizes outlives backward."""
+    def prog(torch):
+        a = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        out = a[:, torch.tensor([2, 0])]
+        seen = []
+        raw = out.grad_fn._raw_saved_indices
+        raw[1].register_hooks(lambda t: seen.append(("pack", t.tolist())) or t,
+                              lambda t: seen.append("unpack") or t)
+        r = [out.grad_fn._saved_indices, [type(s).__name__ for s in raw]]
+        (out * torch.tensor([1.0, 5.0])).sum().backward()
+        r += [a.grad, seen, out.grad_fn._saved_self_sym_sizes]
+        try:
+            out.grad_fn._saved_indices
+        except RuntimeError as e:
+            r.append(str(e))
+        return r
+    same(prog)
+
+
+def test_hooks_of_a_leaf_made_non_leaf_run_at_its_old_accumulate_grad():
+    """t0 (a leaf, used by t1) is detach_()ed, then t0 *= t3 gives it a history; a hook
+    registered on it then runs at its grad_fn and again at the AccumulateGrad that t1's
+    graph leads to (PyTorch's reads its variable's hooks when it runs), before that node
+    raises; hooks registered before the in-place op are forgotten (fuzzer seed 416870)."""
+    def prog(torch, early, remove):
+        log = []
+        t0 = torch.tensor([[-0.25, -1.0, -1.25, 1.0]], dtype=torch.float64, requires_grad=True)
+        if early:
+            t0.register_hook(lambda g: log.append(('early', g.shape, g.tolist())))
+        t1 = t0[:, [2, 3]]
+        t0.detach_()
+        t2 = t1.transpose(-1, 1)
+        t3 = torch.tensor(1.5, dtype=torch.float64, requires_grad=True)
+        t0 *= t3
+        t4 = torch.log(t2.abs() + 0.5)
+        h = t0.register_hook(lambda g: log.append(('t0', g.shape, g.tolist())))
+        if remove:
+            h.remove()
+        try:
+            (t0.sum() + (t2 * t2).sum() + t4.sum()).backward()
+        except RuntimeError as e:
+            log.append(str(e))
+        return log, t3.grad, t0._backward_hooks is None, len(t0._backward_hooks or ())
+    for early in (False, True):
+        for remove in (False, True):
+            same(prog, early, remove)
+
+
+def test_post_accumulate_hook_runs_without_a_gradient_and_after_detach_():
+    """A leaf's post-accumulate-grad hooks run whenever its AccumulateGrad does: after the
+    leaf was detach_()ed (no .grad then; fuzzer seed 601304) and when a Function gives it
+    no gradient, as PyTorch's."""
+    def prog(torch):
+        log = []
+        t1 = torch.tensor([[1.7, 0.5], [1.5, -0.6]], dtype=torch.float64, requires_grad=True)
+        t1.register_post_accumulate_grad_hook(
+            lambda p: log.append(('t1 acc', p.grad, p.requires_grad)))
+        t2 = torch.clamp(t1, -0.6, 0.7)
+        t1.detach_()
+        t7 = torch.zeros(0, 2, 1, dtype=torch.float64, requires_grad=True)
+        (t2.sum() + (t7 * t7).sum()).backward()
+
+        class F(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b):
+                return a * 2 + b
+
+            @staticmethod
+            def backward(ctx, g):
+                return g, None
+        a = torch.ones(2, requires_grad=True)
+        b = torch.ones(2, requires_grad=True)
+        b.register_post_accumulate_grad_hook(lambda p: log.append(('b acc', p.grad)))
+        b.register_hook(lambda g: log.append(('b', g)))
+        F.apply(a, b).sum().backward()
+        return log, t1.grad, t7.grad, a.grad, b.grad
+    same(prog)

@@ -4,7 +4,8 @@ fuzzer's own machinery (determinism, shrinking, crash and hang detection).
 
 The budget fails when a difference of a class not pinned in fuzz/known.py appears (a
 new kind of mismatch, or any crash or hang of autograd_core).  Known classes are the
-issue-8 patterns; each has a small regression test in test_issue8_regressions.py.
+issue-8 patterns; each has a small regression test in its topic file (test_views_inplace.py,
+test_engine.py, test_op_results.py, ...).
 A long run: ``python -m tests.fuzz --programs 20000 --jobs 2``."""
 import pytest
 import torch

@@ -530,3 +530,22 @@ def test_embedding_max_norm_renormalises_weight_in_place():
         return out, w.detach(), w.grad
 
     same(prog)
+
+
+# ------------------------------------------- DataParallel, Parameter
+def test_data_parallel_without_accelerators():
+    def prog(mod):
+        mod.manual_seed(0)
+        inner = mod.nn.Linear(3, 2)
+        net = mod.nn.DataParallel(inner)
+        x = mod.randn(4, 3)
+        out = net(x)
+        out.sum().backward()
+        return (repr(net), net.device_ids, list(net.state_dict()), out, inner.weight.grad,
+                net.module is inner, mod.nn.parallel.DataParallel is mod.nn.DataParallel)
+    same(prog)
+    same_error(lambda mod: mod.nn.parallel.data_parallel(mod.nn.Linear(2, 1), mod.ones(2, 2)))
+
+
+def test_parameter_of_non_tensor():
+    same_error(lambda mod: mod.nn.Parameter([1.0, 2.0]))

@@ -246,3 +246,46 @@ def test_module_double_backward():
     (g,) = autograd_core.autograd.grad(y, x, create_graph=True)
     (g * g).sum().backward()
     assert cell.weight_ih.grad is not None and conv.weight.grad is not None
+
+
+# --------------------------------------------------- argument errors
+@pytest.mark.parametrize("call", ["sdpa", "dropout", "dropout_", "feature_dropout", "F.dropout"])
+@pytest.mark.parametrize("p", [1.5, -0.5])
+def test_dropout_probability_errors(call, p):
+    def prog(m):
+        x = m.ones(1, 2, 2)
+        if call == "sdpa":
+            return m.nn.functional.scaled_dot_product_attention(x, x, x, dropout_p=p).shape
+        if call == "F.dropout":
+            return m.nn.functional.dropout(x, p)
+        return getattr(m, call)(x, p, True)
+
+    same(prog, may_raise=True)
+
+
+@pytest.mark.parametrize("d1,d2", [("float32", "float64"), ("float64", "float32"),
+                                   ("float16", "float32"), ("float32", "float16"),
+                                   ("float16", "float16")])
+@pytest.mark.parametrize("rows,p", [(2, 2.0), (30, 2.0), (30, 1.0)])
+def test_cdist_dtype_errors_follow_the_path_taken(d1, d2, rows, p):
+    # the error comes from the kernel each path reaches: mm's dtype check for p=2 past 25
+    # rows, else the cdist kernel's dispatch (no Half) and its read of X2
+    def prog(m):
+        a = m.ones(rows, 3, dtype=getattr(m, d1))
+        b = m.ones(rows, 3, dtype=getattr(m, d2))
+        return m.cdist(a, b, p=p)
+
+    same(prog, may_raise=True)
+
+
+# --------------------------------------- cross_entropy's target kind
+@pytest.mark.parametrize("target", [
+    lambda mod: mod.tensor([1., 2., 0.]),                 # class indices as floats
+    lambda mod: mod.ones(3, 4, dtype=mod.long),           # probabilities as integers
+    lambda mod: mod.ones(3, 4),                           # fine: probabilities
+])
+def test_cross_entropy_target_kind_follows_shape(target):
+    def prog(mod):
+        x = mod.tensor([[0.1, 0.2, 0.3, 0.4]] * 3)
+        return mod.nn.functional.cross_entropy(x, target(mod))
+    same(prog, may_raise=True)

@@ -8,26 +8,10 @@ from collections import OrderedDict
 import numpy as np
 import pytest
 
-from _diff import catch, warns
-from _diff import same as _same
+from _diff import catch, same, warns
 
 torch = pytest.importorskip("torch")
 import autograd_core  # noqa: E402
-
-
-def _plainify(x):
-    """Modules compare by repr."""
-    if isinstance(x, (torch.nn.Module, autograd_core.nn.Module)):
-        return repr(x)
-    if isinstance(x, (list, tuple)) and not hasattr(x, "_fields"):
-        return type(x)(_plainify(v) for v in x)
-    if isinstance(x, dict):
-        return {k: _plainify(v) for k, v in x.items()}
-    return x
-
-
-def same(prog, *args, **kwargs):
-    return _same(lambda mod, *a: _plainify(prog(mod, *a)), *args, **kwargs)
 
 
 def _net(mod):

@@ -12,6 +12,7 @@ import pytest
 
 import autograd_core as ac
 from _diff import sub_name, torch
+from _diff import same, same_error
 
 torch_tensor_str = pytest.importorskip("torch._tensor_str")  # torch's get_printoptions
 
@@ -283,3 +284,15 @@ def test_grad_fn_takes_precedence_over_requires_grad():
     arr = np.array([1.5], dtype="float32")
     got = repr(ac.tensor(arr, requires_grad=True) + 0)
     assert got == "tensor([1.5000], grad_fn=<AddBackward0>)"
+
+
+# ----------------------------------------------- format() of tensors
+def test_format_of_tensors():
+    def prog(mod):
+        t = mod.tensor(2.170964002609253)
+        return (f"{t}", f"{t:.3f}", "{:+.2f}".format(mod.tensor([1.5])[0]), f"{mod.tensor(7):>4d}",
+                f"{mod.tensor(True)}", f"{mod.tensor([1., 2.])}", format(mod.tensor(0.5), ""),
+                f"{mod.nn.Parameter(mod.tensor(1.5))}")
+    same(prog)
+    same_error(lambda mod: f"{mod.tensor([1.0, 2.0]):.2f}")
+    same_error(lambda mod: f"{mod.nn.Parameter(mod.tensor(1.5)):.2f}")

@@ -6,6 +6,7 @@ import pytest
 
 import autograd_core
 from _diff import catch, no_warnings, same, sub_name, torch
+from _diff import same_error
 
 # ---------------------------------------------------------------- tensor() inference
 
@@ -586,3 +587,91 @@ def test_is_tensor_and_type():
         return [torch.is_tensor(t), torch.is_tensor([1]), isinstance(t, torch.Tensor),
                 type(t).__name__, torch.numel(t)]
     same(prog)
+
+
+# ------------------------------------------------------- Tensor.set_
+@pytest.mark.parametrize("form", ["tensor", "empty", "strided", "strided_default_stride",
+                                  "offset_from_view", "view_target"])
+def test_set_(form):
+    def prog(torch):
+        y = torch.arange(6.0)
+        b = torch.ones(2)
+        if form == "tensor":
+            r = b.set_(y[2:])
+        elif form == "empty":
+            r = b.set_()
+        elif form == "strided":
+            r = b.set_(y, 1, (2, 2), (2, 1))
+        elif form == "strided_default_stride":
+            r = b.set_(y, 0, (2, 3))
+        elif form == "offset_from_view":
+            r = b.set_(y[2:], 1, (2,))
+        else:
+            x = torch.ones(4)
+            b = x[1:3]
+            r = b.set_(y)
+        assert r is b
+        out = [b.clone(), b.shape, b.stride(), b._version, y._version]
+        y[3] = 9.0   # the memory is shared
+        return out + [b.clone()]
+    same(prog)
+
+
+def test_set_autograd():
+    def prog(torch):
+        r = []
+        x = torch.ones(2, requires_grad=True)
+        try:
+            x.set_(torch.zeros(2))
+        except RuntimeError as e:
+            r.append(str(e))
+        with torch.no_grad():
+            x.set_(torch.arange(3.0))
+        r += [x, x.requires_grad, x.is_leaf, x._version]
+        a = torch.ones(2, requires_grad=True).clone()
+        a.set_(torch.arange(3.0))
+        r += [type(a.grad_fn).__name__, a.grad_fn.name(), a.requires_grad, a.is_leaf]
+        try:
+            a.sum().backward()
+        except RuntimeError as e:
+            r.append(str(e))
+        b = torch.ones(2)
+        b.set_(torch.zeros(3, requires_grad=True))
+        r += [type(b.grad_fn).__name__, b.requires_grad]
+        return r
+    same(prog)
+
+
+def test_set_errors():
+    def prog(torch, which):
+        b = torch.ones(2)
+        if which == "dtype":
+            b.set_(torch.ones(2, dtype=torch.float64))
+        elif which == "type":
+            b.set_(3)
+        elif which == "offset":
+            b.set_(torch.arange(6.0), -1, (2,))
+    for which in ("dtype", "offset"):
+        same(prog, which, must_raise=True)
+    same_error(prog, "type", message="prefix")  # (PyTorch also lists Storage overloads)
+
+
+# -------------------------------- float() of a tensor requiring grad
+def test_float_of_tensor_requiring_grad_warns_once_per_process():
+    import subprocess
+    import sys
+    from _subprocess import CWD, child_env
+    code = ("import warnings, {m} as torch\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always')\n"
+            "    x = torch.tensor(2., requires_grad=True)\n"
+            "    with torch.no_grad():\n"
+            "        float(x)\n"
+            "    float(torch.tensor(2.)); int(x)\n"
+            "    print(float(x * 2), float(x))\n"
+            "print([(i.category.__name__, str(i.message).split(' (Triggered')[0]) for i in w])\n")
+    outs = [subprocess.run([sys.executable, "-c", code.format(m=m)], cwd=CWD, env=child_env(),
+                           capture_output=True, text=True, timeout=120) for m in ("torch", "autograd_core")]
+    assert outs[1].returncode == 0, outs[1].stderr
+    assert outs[1].stdout == outs[0].stdout
+    assert "Converting a tensor with requires_grad=True" in outs[1].stdout

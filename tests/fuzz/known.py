@@ -1,6 +1,7 @@
 """The classes of differences (run.signature) that the fuzzer finds today, each with the
-patterns behind it (the smallest programs are regression tests in
-tests/test_issue8_regressions.py once fixed).  tests/test_fuzz.py fails on a difference
+patterns behind it (the smallest programs become regression tests in the topic file
+they belong to once fixed: tests/test_views_inplace.py, test_engine.py,
+test_op_results.py, ...).  tests/test_fuzz.py fails on a difference
 of any other class; `python -m tests.fuzz` lists the pinned classes a long run no longer
 meets, so that fixed ones can be removed from here.
 
@@ -12,7 +13,8 @@ were fixed: tensors from deques, ranges, array.array and 0-d tensors; composite-
 strides (column-major linalg results, sdpa on transposed inputs); sdpa's nodes (the CPU
 flash node, the math composite's saved copies); masked_fill_ into an expanded gradient;
 sdpa's input checks.  All are fixed, each with its regression test
-(tests/test_issue25_*.py).
+(tests/test_creation.py, test_composite_layout.py, test_sdpa_graph.py,
+test_version_counter.py, test_derivative_formulas.py, test_views_inplace.py).
 
 The two rounding classes pinned before ("value @ binary:add": a float32 sinh 1 ulp off
 PyTorch's, added to a float64 tensor; "value @ binary:atan2", seed 601792: float32 atan2
@@ -24,7 +26,7 @@ Issue 26's torch.func statements (seeds 18,000,000-18,001,499, then 19,000,000-1
 found jvp tangents without PyTorch's history, dtype or formula (div, add/sub with a Python
 number, softmax, log_softmax, cumprod), a zero tangent's gradient that was no ZeroTensor,
 gradients through jvp's inputs that were no_grad views, vmap over an empty batch of scalars
-(tests/test_issue26_fuzz_finds.py), and a clamp gradient at a value within rounding of its
+(tests/test_func_jvp_formulas.py), and a clamp gradient at a value within rounding of its
 bound (gen.py's Note [Bounds within rounding]). One class is open and not pinned (its
 signature, "grad @ backward", is too broad to pin): seed 19007889, abs_ on a view of an
 empty masked getitem of a 0-d leaf, then backward(create_graph=True): the leaf's .grad has

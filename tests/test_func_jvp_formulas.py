@@ -1,7 +1,8 @@
-"""Issue 26: what the fuzzer's torch.func statements (jvp of a unary op, vmap over the
-first dim; tests/fuzz/gen.py st_transform) found, each run under torch and autograd_core
-and compared (values, dtypes, requires_grad, grad_fn names, gradients through the
-tangent, exceptions)."""
+"""torch.func over elementwise ops: jvp with a Python number operand, the forward
+formulas of softmax and cumprod (zeros included), gradients through tangents, vmap over
+an empty batch (cases the fuzzer's torch.func statements reach, tests/fuzz/gen.py
+st_transform), each run under torch and autograd_core and compared (values, dtypes,
+requires_grad, grad_fn names, gradients through the tangent, exceptions)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Issue 25 item 2: the output layout of composite ops is PyTorch's.
+"""The output layout of composite ops is PyTorch's.
 
 Programs call .view() on what scaled_dot_product_attention, MultiheadAttention, RNNs,
 decompositions and the like return, so a result's strides are part of the contract. Each
@@ -13,6 +13,7 @@ import torch
 
 import autograd_core
 from _diff import Raised, assert_same, catch, data
+from _diff import same
 
 B, H, L, S, D = 2, 3, 4, 6, 5
 
@@ -729,3 +730,33 @@ def test_grad_layout(name):
         GRAD_CASES[name](m, *leaves).backward()
         return [None if t.grad is None else t.grad for t in leaves]
     _compare(run)
+
+
+# -------------------------- convolution gradients under create_graph
+@pytest.mark.parametrize("conv", ["conv1d", "conv2d", "conv3d", "conv2d-groups",
+                                  "conv_transpose2d", "conv_transpose1d"])
+def test_convolution_create_graph_gradients_are_contiguous(conv):
+    # the weight's gradient under create_graph was a transposed view here, so view(-1)
+    # and a write through it failed where PyTorch's fresh tensor works (fuzzer seed
+    # 13013996)
+    def prog(m):
+        nsp = {"conv1d": 1, "conv3d": 3, "conv_transpose1d": 1}.get(conv, 2)
+        groups = 2 if conv.endswith("groups") else 1
+        x = data(m, 2, 4, *(5,) * nsp, requires_grad=True)
+        w = data(m, 4, 6 // groups, *(2,) * nsp, seed=1, requires_grad=True)
+        b = data(m, 6 if "transpose" in conv else 4, seed=2, requires_grad=True)
+        if "transpose" in conv:
+            f = getattr(m.nn.functional, conv.split("-")[0])
+            y = f(x, w, b, stride=2, padding=1)
+        else:
+            f = getattr(m.nn.functional, conv.split("-")[0])
+            w = w.reshape(6, 4 // groups, *(2,) * nsp) if groups == 1 else \
+                data(m, 6, 2, *(2,) * nsp, seed=1, requires_grad=True)
+            b = data(m, 6, seed=2, requires_grad=True)
+            y = f(x, w, b, padding=1, groups=groups)
+        gs = m.autograd.grad((y * y).sum(), (x, w, b), create_graph=True)
+        out = [(g.stride(), g.is_contiguous(), g.grad_fn.name()) for g in gs]
+        gs[1].view(-1)[0:1].mul_(2.0)
+        return out, gs
+
+    same(prog)

@@ -1,4 +1,4 @@
-"""Issue 25: F.scaled_dot_product_attention records PyTorch's graph.
+"""F.scaled_dot_product_attention records PyTorch's graph.
 
 Where PyTorch 2.13 runs its CPU flash kernel (4-d inputs, no dropout, equal head sizes,
 head dim innermost, a mask that needs no gradient: nn.functional's _cpu_flash_attention)
@@ -13,6 +13,7 @@ import torch
 
 import autograd_core
 from _diff import assert_same, catch, data, graph_desc, same_error
+from _diff import same
 
 B, H, L, S, E = 2, 3, 4, 5, 6
 
@@ -209,3 +210,121 @@ def test_dropout_takes_the_math_path(dropout_p):
         out = m.nn.functional.scaled_dot_product_attention(q, k, v, dropout_p=dropout_p)
         return type(out.grad_fn).__name__, out.shape, out.stride()
     assert run(autograd_core) == run(torch)
+
+
+# ---- safe softmax, masked rows, the math path's graph, input checks
+NINF = float("-inf")
+
+
+def _graph(fn, seen=None):
+    """node names of a graph, depth first (each node once)."""
+    seen = set() if seen is None else seen
+    if fn is None or id(fn) in seen:
+        return []
+    seen.add(id(fn))
+    out = [fn.name()]
+    for nxt, _ in fn.next_functions:
+        out.append(_graph(nxt, seen))
+    return out
+
+
+def test_safe_softmax_rows_masked_throughout():
+    def prog(m):
+        x = m.tensor([[NINF, NINF, NINF], [1., 2., NINF], [0., 0., 0.]], requires_grad=True)
+        y = m._safe_softmax(x, 1)
+        y.backward(m.tensor([[1., 2, 3], [1, 2, 3], [1, 2, 3]]))
+        return y, y.grad_fn.name(), x.grad
+
+    same(prog)
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_safe_softmax_dims_dtype_and_empty(dim):
+    def prog(m):
+        x = m.tensor([[NINF, NINF], [1., 2.]])
+        return (m._safe_softmax(x, dim), m._safe_softmax(x, dim, dtype=m.float64),
+                m._safe_softmax(m.tensor(NINF), 0), m._safe_softmax(m.zeros(0, 3), dim))
+
+    same(prog)
+
+
+@pytest.mark.parametrize("shape", [(1, 2, 3), (1, 1, 2, 3)])
+def test_sdpa_row_masked_throughout_is_zero(shape):
+    # the math path (3-d) and the flash path (4-d) both answer zeros for such a row
+    def prog(m):
+        q = m.tensor([[0.5, -1.0, 0.25], [1.5, 0.3, -0.2]], dtype=m.float64).reshape(shape)
+        q.requires_grad_(True)
+        mask = m.tensor([[True, True], [False, False]])
+        out = m.nn.functional.scaled_dot_product_attention(q, q, q, attn_mask=mask)
+        out.sum().backward()
+        return out, q.grad
+
+    same(prog)
+
+
+@pytest.mark.parametrize("kw", [{}, {"mask": "bool"}, {"mask": "float"}, {"is_causal": True},
+                                {"scale": -0.3}, {"dropout_p": 0.3}])
+def test_sdpa_math_path_records_pytorchs_graph(kw):
+    # 3-d inputs take the math composite in PyTorch: q and k scaled by sqrt(scale) each
+    # (MulBackward1), the mask added, _safe_softmax, dropout's MulBackward0
+    def prog(m):
+        m.manual_seed(0)
+        q, k, v = (data(m, 1, 3, 4, seed=s, requires_grad=True) for s in range(3))
+        args = dict(kw)
+        if args.get("mask") == "bool":
+            args["attn_mask"] = m.tensor([[True, False, True]] * 3)
+        elif args.get("mask") == "float":
+            args["attn_mask"] = data(m, 3, 3, seed=7)
+        args.pop("mask", None)
+        out = m.nn.functional.scaled_dot_product_attention(q, k, v, **args)
+        gq, gk, gv = m.autograd.grad(out.sum(), (q, k, v))
+        return out, _graph(out.grad_fn), gq, gk, gv
+
+    same(prog)
+
+
+def test_sdpa_math_path_saves_scaled_query():
+    # a write into a query that needs no gradient, after the forward, is no error: the
+    # product saved the scaled copy (fuzzer seed 12002439)
+    def prog(m):
+        t3 = m.tensor([[[-2.0], [0.3]]], dtype=m.float64)
+        t4 = m.tensor([[[1.0], [-0.3]]], dtype=m.float64, requires_grad=True)
+        t5 = m.tensor([[[1.0], [-0.75]]], dtype=m.float64, requires_grad=True)
+        t6 = m.nn.functional.scaled_dot_product_attention(t3.mT, t4.mT, t5.mT)
+        t7 = t6.mT.view(-1)
+        t3[0::2, 0:] = 1.0
+        (t5.sum() + (t6 * t6).sum() + t7.sum()).backward()
+        return t6, t4.grad, t5.grad
+
+    same(prog)
+
+
+@pytest.mark.parametrize("case", ["q32-kv64", "k32", "v32", "mask-int", "mask-64", "mask-16",
+                                  "mask-32-q64", "1-d", "int64", "3-d-q32-kv64"])
+def test_sdpa_input_checks(case):
+    # PyTorch's validate_sdpa_input, before either path (fuzzer seed 12010193: a float32
+    # query with float64 key and value ran here); "int64" reaches the math path, whose
+    # q * sqrt(scale) promotes to float before the product with the int value refuses
+    def prog(m):
+        f32 = m.ones(1, 2, 1, 3)
+        f64 = f32.double()
+        q, k, v, mask = f32, f32, f32, None
+        if case == "q32-kv64":
+            k = v = f64
+        elif case == "k32":
+            q = v = f64
+        elif case == "v32":
+            q = k = f64
+        elif case.startswith("mask-"):
+            q = k = v = f64 if case.endswith("q64") else f32
+            mask = m.ones(1, 1, dtype={"int": m.int64, "64": m.float64, "16": m.float16,
+                                       "32": m.float32}[case.split("-")[1]])
+        elif case == "1-d":
+            q = k = v = m.ones(3)
+        elif case == "int64":
+            q = k = v = m.ones(2, 3, dtype=m.int64)
+        elif case == "3-d-q32-kv64":
+            q, k, v = f32[0], f64[0], f64[0]
+        return m.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+
+    same(prog, may_raise=True)

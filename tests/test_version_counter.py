@@ -1,4 +1,4 @@
-"""Issue 25 (version checks and in-place corners): each program runs under torch and
+"""Version checks and in-place corners: each program runs under torch and
 autograd_core and is compared by tests/_diff.py (values, gradients, flags, grad_fn
 names, exception type and message, warnings)."""
 
@@ -522,3 +522,27 @@ def test_mark_dirty_view_copyslices_wraps_the_function(where, with_weight):
             err = str(e)
         return desc, y, grads, a.grad, w.grad if with_weight else None, err
     same(prog)
+
+
+# ----------------------------------- saved tensors modified in place
+def test_unused_saved_output_modified_in_place_raises():
+    # PyTorch unpacks every saved variable of a node: pow(Tensor, Tensor)'s saved
+    # result, read only by the exponent's formula, raises though the exponent needs none
+    def prog(torch):
+        t0 = torch.tensor([0.9], dtype=torch.float64)
+        t1 = _t(torch, [[1.0, 0.5, 0.75], [0.25, 0.5, -0.3]])
+        t3 = torch.pow(t1.abs() + 0.5, t0)
+        t3.abs_()
+        t3.sum().backward()
+    same(prog, must_raise=True)
+
+
+def test_unused_saved_input_modified_in_place_raises():
+    def prog(torch):
+        a = _t(torch, [1.0, 2.0])
+        b = _t(torch, [3.0, 4.0])
+        a2, b2 = a * 1, b * 1
+        y = a2 * b2
+        a2.add_(1)
+        return torch.autograd.grad(y.sum(), b)
+    same(prog, must_raise=True)

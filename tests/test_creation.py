@@ -1,4 +1,4 @@
-"""Issue 25 ("exact in every corner"): tensors from any Python sequence, printing under
+"""Tensor creation: tensors from any Python sequence, printing under
 a non-default dtype, view(dtype), sizes and indices past int64, and backward with a
 number as the gradient.  Every case runs under torch and autograd_core and compares
 values, dtypes and exception types and messages (tests/_diff.py)."""
@@ -13,6 +13,7 @@ import pytest
 import autograd_core
 from _diff import catch, same, sub_name, torch, warns
 from _subprocess import CWD, child_env
+from _diff import same_error
 
 
 # ------------------------------------------------------------------ tensors from sequences
@@ -446,3 +447,14 @@ def test_python_float_dtype_is_float64(default):
         finally:
             m.set_default_dtype(m.float32)
     same(prog)
+
+
+# -------------------------------------------------- size= by keyword
+@pytest.mark.parametrize("fn", ["zeros", "ones", "empty", "rand", "randn"])
+def test_size_by_keyword(fn):
+    def prog(mod):
+        mod.manual_seed(0)
+        t = getattr(mod, fn)(size=(2, 3), dtype=mod.float64)
+        return t.shape, t.dtype, (t if fn != "empty" else None)
+    same(prog)
+    same_error(lambda mod: getattr(mod, fn)(2, size=(2, 3)))

@@ -1,4 +1,4 @@
-"""Issue 25: derivative formulas as PyTorch writes them.
+"""Derivative formulas as PyTorch writes them.
 
 - Masked backwards select: where PyTorch's backward picks the gradient or 0 (where,
   masked_fill, a kernel's `cond ? grad : 0`), a NaN or inf incoming gradient stays out
