@@ -868,7 +868,9 @@ def gen_functional_stub(pkg, ops):
                 # a compiled function outside the table (conv3d)
                 entries[name] = ("var", "Callable[..., Tensor]")
     entries.pop("__all__", None)
-    return _namespace_stub(entries, extra_imports="_Tensor = Tensor\n")
+    # (functional.py's annotations name its own module-level aliases)
+    return _namespace_stub(entries, extra_imports="import autograd_core as _torch\n"
+                                                  "_Tensor = Tensor\n")
 
 
 def gen_linalg_stub(pkg, ops):

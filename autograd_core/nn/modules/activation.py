@@ -1,4 +1,13 @@
 """Activation modules (and MultiheadAttention, which PyTorch files here too)."""
+from __future__ import annotations
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from autograd_core._core.dtype import dtype as _dtype
+    from autograd_core._core.tensor import Tensor
+
+    _SizeArg = int | tuple[int, ...]
+
 import warnings
 
 import autograd_core as _ag
@@ -27,11 +36,11 @@ class _InplaceActivation(Module):
 
     __constants__ = ["inplace"]
 
-    def __init__(self, inplace=False):
+    def __init__(self, inplace: bool = False) -> None:
         super().__init__()
         self.inplace = inplace
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return self._fn(input, self.inplace)
 
     def extra_repr(self):

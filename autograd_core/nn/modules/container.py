@@ -1,4 +1,13 @@
 """Containers: Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict."""
+from __future__ import annotations
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from autograd_core._core.dtype import dtype as _dtype
+    from autograd_core._core.tensor import Tensor
+
+    _SizeArg = int | tuple[int, ...]
+
 import operator
 import warnings
 from collections import OrderedDict
@@ -41,7 +50,7 @@ class Sequential(Module):
     """Modules applied in order: ``Sequential(a, b)(x) == b(a(x))`` (or from an
     OrderedDict of named modules)."""
 
-    def __init__(self, *args):
+    def __init__(self, *args: Any) -> None:
         super().__init__()
         if len(args) == 1 and isinstance(args[0], OrderedDict):
             for key, module in args[0].items():

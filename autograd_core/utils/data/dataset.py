@@ -1,5 +1,11 @@
 """Datasets (PyTorch's ``torch.utils.data.dataset``): map-style and iterable datasets, their
 combinations, and random_split."""
+from __future__ import annotations
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from autograd_core._core.tensor import Tensor
+
 import bisect
 import itertools
 import math
@@ -38,15 +44,15 @@ class IterableDataset(Dataset):
 class TensorDataset(Dataset):
     """Samples are tuples of the tensors' rows (all tensors share their first dimension)."""
 
-    def __init__(self, *tensors):
+    def __init__(self, *tensors: Tensor) -> None:
         if any(tensors[0].size(0) != tensor.size(0) for tensor in tensors):
             raise AssertionError("Size mismatch between tensors")
         self.tensors = tensors
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Any) -> tuple[Tensor, ...]:
         return tuple(tensor[index] for tensor in self.tensors)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.tensors[0].size(0)
 
 

@@ -1,0 +1,268 @@
+"""Type information (issue 30 item 4): autograd_core ships py.typed and .pyi stubs generated
+from the derivative table (autograd_core/ops/_stubgen.py), and annotations on its Python
+layer, so that a type checker reads a training program written against it with real types:
+mypy --strict passes on a typical script and reports a str passed where a Tensor goes.
+
+The packaging side (the wheel and the sdist carry the stubs) is checked where those are
+built: tests/test_wheel.py and tests/test_packaging.py."""
+import ast
+import os
+import re
+import runpy
+import subprocess
+import sys
+import types
+
+import pytest
+
+import autograd_core
+from _subprocess import CWD, PACKAGE_PARENT, child_env
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PKG = os.path.dirname(os.path.abspath(autograd_core.__file__))
+TABLE = os.path.join(ROOT, "autograd_core", "ops", "derivatives.yaml")
+
+# the namespace stubs and the runtime modules they describe
+NAMESPACES = {
+    "__init__.pyi": "autograd_core",
+    os.path.join("nn", "functional.pyi"): "autograd_core.nn.functional",
+    "linalg.pyi": "autograd_core.linalg",
+    "special.pyi": "autograd_core.special",
+}
+
+
+def _stub_names(path, cls=None):
+    """The names a stub binds at module level (or in class `cls`)."""
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    body = tree.body
+    if cls is not None:
+        body = next(n for n in body if isinstance(n, ast.ClassDef) and n.name == cls).body
+    names = set()
+    for n in body:
+        if isinstance(n, (ast.FunctionDef, ast.ClassDef)):
+            names.add(n.name)
+        elif isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name):
+            names.add(n.target.id)
+        elif isinstance(n, ast.Assign):
+            names.update(t.id for t in n.targets if isinstance(t, ast.Name))
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            names.update(a.asname for a in n.names if a.asname)
+    return names
+
+
+@pytest.mark.skipif(not os.path.exists(TABLE), reason="needs the source tree (the table)")
+def test_committed_stubs_match_the_table(tmp_path):
+    """The stubs are generated: regenerating them from the table and the namespaces'
+    sources gives the committed files (after editing the table: python
+    autograd_core/ops/_stubgen.py)."""
+    stubgen = runpy.run_path(os.path.join(ROOT, "autograd_core", "ops", "_stubgen.py"))
+    files = stubgen["generate"](ROOT, out_root=str(tmp_path))
+    assert len(files) >= 10
+    stale = []
+    for rel, text in files.items():
+        path = os.path.join(ROOT, "autograd_core", rel)
+        committed = open(path, encoding="utf-8").read() if os.path.exists(path) else None
+        if committed != text:
+            stale.append(rel)
+    assert not stale, f"stale stubs (run python autograd_core/ops/_stubgen.py): {stale}"
+
+
+@pytest.mark.parametrize("stub", sorted(NAMESPACES))
+def test_namespace_stub_names_every_public_name(stub):
+    """A name the namespace has at run time but its stub lacks would be an error for a
+    type checker in a correct program."""
+    import importlib
+    module = importlib.import_module(NAMESPACES[stub])
+    # a module is part of the namespace when its source imports it by a public name (not
+    # numpy as np, nor a submodule bound only because something imported it)
+    with open(module.__file__, encoding="utf-8") as f:
+        imported = {a.asname or a.name for n in ast.parse(f.read()).body
+                    if isinstance(n, ast.ImportFrom) for a in n.names}
+    public = {n for n, v in vars(module).items() if not n.startswith("_")
+              and (not isinstance(v, types.ModuleType) or n in imported)}
+    missing = public - _stub_names(os.path.join(PKG, stub))
+    assert not missing, sorted(missing)
+
+
+def test_tensor_stub_names_every_public_member():
+    members = {n for n in dir(autograd_core.Tensor)
+               if not n.startswith("_") or n in ("__getitem__", "__setitem__", "__len__",
+                                                 "__iter__", "__add__", "__matmul__")}
+    missing = members - _stub_names(os.path.join(PKG, "_core", "tensor.pyi"), cls="Tensor")
+    assert not missing, sorted(missing)
+
+
+def test_table_signature_has_pytorch_parameter_names_and_types():
+    """Spot checks against PyTorch's own stubs (torch/_C/_VariableFunctions.pyi): names,
+    keyword-only markers, optional types, overloads of hand-written wrappers."""
+    init = open(os.path.join(PKG, "__init__.pyi"), encoding="utf-8").read()
+    tensor = open(os.path.join(PKG, "_core", "tensor.pyi"), encoding="utf-8").read()
+    assert ("def add(input: Tensor, other: Tensor | _Number, *, alpha: _Number = ..., "
+            "out: Tensor | None = None) -> Tensor: ...") in init
+    assert "def relu(input: Tensor) -> Tensor: ..." in init
+    assert re.search(r"def sum\(self, .*dim.*keepdim: _bool = \.\.\..*\) -> Tensor", tensor)
+    assert "    def view(self, *size: _int) -> Tensor: ..." in tensor
+    assert "    def max(self, dim: _int, keepdim: _bool = False) -> _ValuesIndices: ..." in tensor
+    assert re.search(r"def sort\(.*\) -> _ValuesIndices", init)
+
+
+# ---------------------------------------------------------------- mypy on programs
+
+TRAINING = '''\
+"""A typical training script, written against autograd_core as against PyTorch."""
+import os
+import tempfile
+
+import autograd_core as torch
+import autograd_core.nn as nn
+import autograd_core.nn.functional as F
+from autograd_core.optim.lr_scheduler import StepLR
+from autograd_core.utils.data import DataLoader, TensorDataset
+
+
+class Net(nn.Module):
+    def __init__(self, classes: int = 3) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(1, 4, kernel_size=3, padding=1)
+        self.act = nn.ReLU()
+        self.drop = nn.Dropout(0.25)
+        self.fc = nn.Linear(4 * 6 * 6, classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.drop(self.act(self.conv(x)))
+        out: torch.Tensor = self.fc(h.flatten(1))
+        return out
+
+
+def accuracy(logits: torch.Tensor, target: torch.Tensor) -> float:
+    pred = logits.argmax(dim=1)
+    return float((pred == target).float().mean().item())
+
+
+def main() -> None:
+    torch.manual_seed(0)
+    x = torch.randn(32, 1, 6, 6)
+    y = torch.randint(0, 3, (32,))
+    loader = DataLoader(TensorDataset(x, y), batch_size=8, shuffle=True)
+    model = Net()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    adam = torch.optim.Adam(model.parameters(), lr=1e-3)
+    scheduler = StepLR(optimizer, step_size=2, gamma=0.5)
+    total = 0.0
+    for epoch in range(2):
+        model.train()
+        for xb, yb in loader:
+            optimizer.zero_grad()
+            loss = F.cross_entropy(model(xb), yb)
+            loss.backward()
+            optimizer.step()
+            total += loss.item()
+        scheduler.step()
+    adam.zero_grad()
+    model.eval()
+    with torch.no_grad():
+        acc = accuracy(model(x), y)
+    w = torch.zeros(3, 4).to(torch.float32)
+    b = torch.ones(4) * 2 + torch.arange(4, dtype=torch.float32) / 3 - 1
+    rows: int = w.shape[0]
+    cols = w[:, 1:3]
+    z = torch.relu(w @ b.unsqueeze(1)).sum()
+    t = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    (t ** 2).mean().backward()
+    assert t.grad is not None
+    grad: torch.Tensor = t.grad
+    values, indices = t.max(dim=1)
+    path = os.path.join(tempfile.mkdtemp(), "model.pt")
+    torch.save(model.state_dict(), path)
+    model.load_state_dict(torch.load(path))
+    print(total, acc, rows, cols.shape, z.item(), grad.sum().item(), values, indices,
+          F.linear(x.flatten(1), torch.zeros(2, 36)).shape, x.view(32, -1).size(1),
+          torch.cat([x, x], dim=0).shape, F.softmax(z, dim=0).dtype)
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+WRONG = '''\
+import autograd_core as torch
+import autograd_core.nn.functional as F
+
+w = torch.zeros(2, 3)
+a = torch.relu("x")
+b = F.linear("a", w)
+'''
+
+
+@pytest.fixture(scope="module")
+def mypy_run(tmp_path_factory):
+    """One mypy --strict run over both programs (one analysis of the package)."""
+    pytest.importorskip("mypy", reason="mypy is in the [test] extra")
+    tmp = tmp_path_factory.mktemp("typing")
+    (tmp / "train_typed.py").write_text(TRAINING)
+    (tmp / "wrong_call.py").write_text(WRONG)
+    # the package's own modules are not the user's code: their errors stay silent, as
+    # for an installed package (the stubs themselves are checked strictly below)
+    (tmp / "mypy.ini").write_text("[mypy]\nstrict = True\n\n"
+                                  "[mypy-autograd_core.*]\nignore_errors = True\n")
+    env = child_env()
+    if os.path.basename(PACKAGE_PARENT) not in ("site-packages", "dist-packages"):
+        env["MYPYPATH"] = PACKAGE_PARENT    # an in-place build: the checkout
+    r = subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(tmp / "mypy.ini"),
+                        "--cache-dir", str(tmp / "cache"), "--no-error-summary",
+                        "--hide-error-context", "--show-error-codes",
+                        str(tmp / "train_typed.py"), str(tmp / "wrong_call.py")],
+                       cwd=CWD, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode in (0, 1), r.stdout + r.stderr
+    return tmp, r.stdout
+
+
+def test_training_script_runs(mypy_run):
+    """The typed program is a real one: it runs."""
+    tmp, _ = mypy_run
+    r = subprocess.run([sys.executable, str(tmp / "train_typed.py")], cwd=CWD, env=child_env(),
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_mypy_strict_accepts_a_typical_training_script(mypy_run):
+    _, out = mypy_run
+    errors = [line for line in out.splitlines() if "train_typed.py" in line]
+    assert not errors, "\n".join(errors)
+
+
+def test_mypy_reports_a_str_where_a_tensor_goes(mypy_run):
+    _, out = mypy_run
+    errors = [line.split("wrong_call.py:", 1)[1] for line in out.splitlines()
+              if "wrong_call.py:" in line and ": note:" not in line]
+    assert len(errors) == 2, out
+    assert errors[0].startswith("5:") and '"relu"' in errors[0] and '"str"' in errors[0] \
+        and '"Tensor"' in errors[0] and errors[0].endswith("[arg-type]"), errors[0]
+    assert errors[1].startswith("6:") and '"linear"' in errors[1] and '"str"' in errors[1] \
+        and '"Tensor"' in errors[1] and errors[1].endswith("[arg-type]"), errors[1]
+
+
+def test_stubs_pass_mypy_strict(tmp_path):
+    """The generated stubs are valid: mypy --strict reads them without an error."""
+    pytest.importorskip("mypy", reason="mypy is in the [test] extra")
+    stubs = [os.path.join(PKG, rel) for rel in NAMESPACES] + [
+        os.path.join(PKG, "_core", "tensor.pyi"), os.path.join(PKG, "_core", "dtype.pyi"),
+        os.path.join(PKG, "_core", "random.pyi")]
+    env = child_env()
+    if os.path.basename(PACKAGE_PARENT) not in ("site-packages", "dist-packages"):
+        env["MYPYPATH"] = PACKAGE_PARENT
+    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
+                        "--cache-dir", str(tmp_path / "cache"), *stubs],
+                       cwd=CWD, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_wrong_program_fails_at_run_time_too():
+    """What the checker reports is what the argument parser refuses, as PyTorch's does."""
+    torch = pytest.importorskip("torch")
+    with pytest.raises(TypeError) as ours:
+        autograd_core.relu("x")
+    with pytest.raises(TypeError) as theirs:
+        torch.relu("x")
+    assert str(ours.value) == str(theirs.value)
