@@ -93,6 +93,79 @@ def test_tensor_stub_names_every_public_member():
     assert not missing, sorted(missing)
 
 
+# numpy's spellings (axis=, keepdims=) the wrappers also take, as PyTorch's parser does;
+# PyTorch's stubs leave them out too
+_NUMPY_ALIASES = {"axis", "keepdims"}
+
+
+def _runtime_params(obj, method):
+    import inspect
+    try:
+        sig = inspect.signature(obj)
+    except (TypeError, ValueError):
+        return None
+    ps = list(sig.parameters.values())[1 if method else 0:]
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in ps):
+        return None    # takes anything: every stub shape may be right
+    pos = [p.name for p in ps if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    kw = {p.name for p in ps if p.kind == p.KEYWORD_ONLY} - _NUMPY_ALIASES
+    return pos, kw
+
+
+def _stub_defs(path, cls=None):
+    with open(path, encoding="utf-8") as f:
+        body = ast.parse(f.read()).body
+    if cls is not None:
+        body = next(n for n in body if isinstance(n, ast.ClassDef) and n.name == cls).body
+    defs = {}
+    for n in body:
+        if isinstance(n, ast.FunctionDef) and not n.name.startswith("__"):
+            defs.setdefault(n.name, []).append(n)
+    return defs
+
+
+@pytest.mark.parametrize("stub", sorted(NAMESPACES) + ["Tensor"])
+def test_stub_signatures_are_the_runtime_signatures(stub):
+    """Each stub def takes the parameters the function or method takes at run time (names,
+    order, keyword-only ones); an overloaded one names only runtime parameters, and its
+    overloads together name them all. A stub is what a type checker believes: a name it
+    gets wrong makes a correct call an error."""
+    import importlib
+    method = stub == "Tensor"
+    if method:
+        target, path = autograd_core.Tensor, os.path.join(PKG, "_core", "tensor.pyi")
+        defs = _stub_defs(path, "Tensor")
+    else:
+        target, path = importlib.import_module(NAMESPACES[stub]), os.path.join(PKG, stub)
+        defs = _stub_defs(path)
+    wrong = []
+    checked = 0
+    for name, overloads in sorted(defs.items()):
+        obj = getattr(target, name, None)
+        if obj is None or isinstance(obj, property) or not callable(obj):
+            continue
+        runtime = _runtime_params(obj, method)
+        if runtime is None:
+            continue
+        checked += 1
+        pos, kw = runtime
+        shapes = []
+        for d in overloads:
+            a = d.args
+            shapes.append(([x.arg for x in a.posonlyargs + a.args][1 if method else 0:],
+                           {x.arg for x in a.kwonlyargs}, a.vararg is not None))
+        if len(shapes) == 1:
+            ok = shapes[0][0] == pos and shapes[0][1] == kw and not shapes[0][2]
+        else:
+            names = [set(p) | k for p, k, var in shapes if not var]
+            ok = all(n <= set(pos) | kw for n in names) and \
+                set().union(*names) == set(pos) | kw
+        if not ok:
+            wrong.append(f"{name}: stub {shapes}, runtime {pos} *{sorted(kw)}")
+    assert checked > (100 if stub in ("__init__.pyi", "Tensor") else 10)
+    assert not wrong, "\n".join(wrong)
+
+
 def test_table_signature_has_pytorch_parameter_names_and_types():
     """Spot checks against PyTorch's own stubs (torch/_C/_VariableFunctions.pyi): names,
     keyword-only markers, optional types, overloads of hand-written wrappers."""

@@ -34,10 +34,8 @@ from autograd_core._core.tensor import (
     _LuUnpackResult,
     _QrResult,
     _SlogdetResult,
-    _StdMeanResult,
     _SvdResult,
     _TriangularSolveResult,
-    _VarMeanResult,
 )
 import autograd_core as _torch
 _Tensor = Tensor
