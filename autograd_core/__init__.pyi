@@ -31,8 +31,10 @@ from autograd_core._core.tensor import (
     _LuUnpackResult,
     _QrResult,
     _SlogdetResult,
+    _StdMeanResult,
     _SvdResult,
     _TriangularSolveResult,
+    _VarMeanResult,
 )
 _Tensor = Tensor
 from autograd_core._core.random import Generator as Generator

@@ -34,8 +34,10 @@ from autograd_core._core.tensor import (
     _LuUnpackResult,
     _QrResult,
     _SlogdetResult,
+    _StdMeanResult,
     _SvdResult,
     _TriangularSolveResult,
+    _VarMeanResult,
 )
 from autograd_core.ops.linalg import LinAlgError as LinAlgError
 

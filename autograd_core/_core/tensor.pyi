@@ -943,6 +943,11 @@ class _SlogdetResult(NamedTuple):
     logabsdet: Tensor
 
 
+class _StdMeanResult(NamedTuple):
+    std: Tensor
+    mean: Tensor
+
+
 class _SvdResult(NamedTuple):
     U: Tensor
     S: Tensor
@@ -952,3 +957,8 @@ class _SvdResult(NamedTuple):
 class _TriangularSolveResult(NamedTuple):
     solution: Tensor
     cloned_coefficient: Tensor
+
+
+class _VarMeanResult(NamedTuple):
+    var: Tensor
+    mean: Tensor

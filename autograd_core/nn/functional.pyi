@@ -34,8 +34,10 @@ from autograd_core._core.tensor import (
     _LuUnpackResult,
     _QrResult,
     _SlogdetResult,
+    _StdMeanResult,
     _SvdResult,
     _TriangularSolveResult,
+    _VarMeanResult,
 )
 import autograd_core as _torch
 _Tensor = Tensor

@@ -706,6 +706,7 @@ def table_namespace(ops, variant):
     for op in ops:
         if variant not in op.variants or "internal" in op.variants:
             continue
+        _return_type(op.schema)   # (names its named result, which a manual signature may use)
         as_function = variant != "method"
         publics = [op.name] + op.aliases
         manual = _MANUAL_METHODS if variant == "method" else _MANUAL_FUNCTIONS
