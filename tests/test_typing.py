@@ -258,6 +258,84 @@ if __name__ == "__main__":
     main()
 '''
 
+ADVANCED = '''\
+"""Less common pieces: a custom Function, a Dataset subclass, random_split, containers,
+recurrent layers, clipping, autograd.grad, torch.func."""
+from typing import Any
+
+import numpy as np
+
+import autograd_core as torch
+import autograd_core.nn as nn
+import autograd_core.nn.functional as F
+from autograd_core.autograd import Function
+from autograd_core.utils.data import DataLoader, Dataset, random_split
+
+
+class Square(Function):
+    @staticmethod
+    def forward(ctx: torch.autograd.function.FunctionCtx, x: torch.Tensor) -> torch.Tensor:
+        ctx.save_for_backward(x)
+        return x * x
+
+    @staticmethod
+    def backward(ctx: torch.autograd.function.FunctionCtx, grad: torch.Tensor) -> torch.Tensor:
+        (x,) = ctx.saved_tensors
+        return 2 * x * grad
+
+
+class Pairs(Dataset[tuple[torch.Tensor, torch.Tensor]]):
+    def __init__(self, n: int) -> None:
+        self.x = torch.randn(n, 4)
+        self.y = torch.randint(0, 2, (n,))
+
+    def __len__(self) -> int:
+        return self.x.shape[0]
+
+    def __getitem__(self, i: int) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.x[i], self.y[i]
+
+
+def main() -> None:
+    model = nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8), nn.ReLU(), nn.Linear(8, 2))
+    layers = nn.ModuleList([nn.Linear(2, 2) for _ in range(2)])
+    emb = nn.Embedding(10, 3)
+    lstm = nn.LSTM(3, 5, batch_first=True)
+    pool = nn.MaxPool2d(2)
+    crit = nn.CrossEntropyLoss()
+    nn.init.xavier_uniform_(layers[0].weight)
+    train, val = random_split(Pairs(20), [16, 4])
+    loader = DataLoader(train, batch_size=4)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.01)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=10)
+    plateau = torch.optim.lr_scheduler.ReduceLROnPlateau(opt)
+    for xb, yb in loader:
+        loss = crit(model(xb), yb)
+        opt.zero_grad()
+        loss.backward()
+        norm = nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+    sched.step()
+    plateau.step(0.5)
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = Square.apply(x).sum()
+    (g,) = torch.autograd.grad(y, [x], create_graph=True)
+    gf = torch.func.grad(lambda t: (t ** 3).sum())(x)
+    vm = torch.func.vmap(torch.sin)(torch.ones(3, 2))
+    with torch.set_grad_enabled(False), torch.inference_mode():
+        out, (h, c) = lstm(emb(torch.tensor([[1, 2, 3]])))
+    arr: np.ndarray[Any, Any] = x.detach().numpy()
+    back = torch.from_numpy(arr)
+    s = torch.stack([x, x]).where(torch.ones(2, 2) > 0, torch.zeros(2, 2))
+    n = torch.linalg.norm(s)
+    p = pool(torch.ones(1, 1, 4, 4))
+    print(norm, g, gf, vm, out.shape, h.shape, c.shape, back, n, p.shape, len(val), sched.get_last_lr())
+
+
+if __name__ == "__main__":
+    main()
+'''
+
 WRONG = '''\
 import autograd_core as torch
 import autograd_core.nn.functional as F
@@ -274,6 +352,7 @@ def mypy_run(tmp_path_factory):
     pytest.importorskip("mypy", reason="mypy is in the [test] extra")
     tmp = tmp_path_factory.mktemp("typing")
     (tmp / "train_typed.py").write_text(TRAINING)
+    (tmp / "advanced_typed.py").write_text(ADVANCED)
     (tmp / "wrong_call.py").write_text(WRONG)
     # the package's own modules are not the user's code: their errors stay silent, as
     # for an installed package (the stubs themselves are checked strictly below)
@@ -285,23 +364,26 @@ def mypy_run(tmp_path_factory):
     r = subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(tmp / "mypy.ini"),
                         "--cache-dir", str(tmp / "cache"), "--no-error-summary",
                         "--hide-error-context", "--show-error-codes",
-                        str(tmp / "train_typed.py"), str(tmp / "wrong_call.py")],
+                        str(tmp / "train_typed.py"), str(tmp / "advanced_typed.py"),
+                        str(tmp / "wrong_call.py")],
                        cwd=CWD, env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode in (0, 1), r.stdout + r.stderr
     return tmp, r.stdout
 
 
-def test_training_script_runs(mypy_run):
-    """The typed program is a real one: it runs."""
+@pytest.mark.parametrize("program", ["train_typed.py", "advanced_typed.py"])
+def test_typed_programs_run(mypy_run, program):
+    """The typed programs are real ones: they run."""
     tmp, _ = mypy_run
-    r = subprocess.run([sys.executable, str(tmp / "train_typed.py")], cwd=CWD, env=child_env(),
+    r = subprocess.run([sys.executable, str(tmp / program)], cwd=CWD, env=child_env(),
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
 
 
-def test_mypy_strict_accepts_a_typical_training_script(mypy_run):
+@pytest.mark.parametrize("program", ["train_typed.py", "advanced_typed.py"])
+def test_mypy_strict_accepts_typed_programs(mypy_run, program):
     _, out = mypy_run
-    errors = [line for line in out.splitlines() if "train_typed.py" in line]
+    errors = [line for line in out.splitlines() if program in line]
     assert not errors, "\n".join(errors)
 
 

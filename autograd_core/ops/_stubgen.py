@@ -606,6 +606,27 @@ def __getattr__(name: _str) -> Any: ...
 # the compiled modules whose Python surface the Python layer reaches by name only
 _OPAQUE_STUB = "def __getattr__(name: _str) -> Any: ...\n"
 
+# _core/function: the ctx of a custom Function (autograd.function.FunctionCtx)
+_FUNCTION_STUB = '''\
+from autograd_core._core.tensor import Node, Tensor
+
+
+class FunctionNode(Node):
+    @property
+    def needs_input_grad(self) -> tuple[_bool, ...]: ...
+    @property
+    def saved_tensors(self) -> tuple[Tensor, ...]: ...
+    def save_for_backward(self, *tensors: Tensor | None) -> None: ...
+    def save_for_forward(self, *tensors: Tensor | None) -> None: ...
+    def mark_non_differentiable(self, *tensors: Tensor) -> None: ...
+    def mark_dirty(self, *tensors: Tensor) -> None: ...
+    def set_materialize_grads(self, value: _bool) -> None: ...
+    def __setattr__(self, name: _str, value: Any) -> None: ...
+
+
+def __getattr__(name: _str) -> Any: ...
+'''
+
 _FAMILY_STUB = '''\
 TORCH_FUNCTIONS: dict[_str, Callable[..., Any]]
 TENSOR_METHODS: dict[_str, Callable[..., Any]]
@@ -957,7 +978,8 @@ def generate(root, out_root=None):
     files[os.path.join("_core", "tensor.pyi")] = gen_tensor_stub(ops)
     files[os.path.join("_core", "dtype.pyi")] = _stub(_DTYPE_STUB, typing=True)
     files[os.path.join("_core", "random.pyi")] = _stub(_RANDOM_STUB, typing=True)
-    for mod in ("engine", "function", "opcall"):
+    files[os.path.join("_core", "function.pyi")] = _stub(_FUNCTION_STUB)
+    for mod in ("engine", "opcall"):
         files[os.path.join("_core", mod + ".pyi")] = _stub(_OPAQUE_STUB)
     for fam in _codegen["FAMILIES"]:
         files[os.path.join("ops", fam + ".pyi")] = _stub(_FAMILY_STUB)

@@ -240,7 +240,7 @@ class GELU(Module):
 
     __constants__ = ["approximate"]
 
-    def __init__(self, approximate="none"):
+    def __init__(self, approximate: str = "none") -> None:
         super().__init__()
         self.approximate = approximate
 
@@ -343,7 +343,7 @@ class Tanhshrink(Module):
 class _SoftmaxBase(Module):
     __constants__ = ["dim"]
 
-    def __init__(self, dim=None):
+    def __init__(self, dim: int | None = None) -> None:
         super().__init__()
         self.dim = dim
 

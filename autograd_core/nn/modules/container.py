@@ -1,6 +1,7 @@
 """Containers: Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict."""
 from __future__ import annotations
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Self
 
 if TYPE_CHECKING:
     from autograd_core._core.dtype import dtype as _dtype
@@ -67,7 +68,7 @@ class Sequential(Module):
         idx %= size
         return next(islice(iterator, idx, None))
 
-    def __getitem__(self, idx):
+    def __getitem__(self, idx: Any) -> Any:
         if isinstance(idx, slice):
             return self.__class__(OrderedDict(list(self._modules.items())[idx]))
         return self._get_item_by_idx(self._modules.values(), idx)
@@ -85,7 +86,7 @@ class Sequential(Module):
         self._modules = OrderedDict(
             (str(i), m) for i, m in enumerate(self._modules.values()))
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._modules)
 
     def __add__(self, other):
@@ -143,15 +144,15 @@ class Sequential(Module):
     def __dir__(self):
         return _no_digits(super().__dir__())
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Module]:
         return iter(self._modules.values())
 
-    def forward(self, input):
+    def forward(self, input: Any) -> Any:
         for module in self:
             input = module(input)
         return input
 
-    def append(self, module):
+    def append(self, module: Module) -> Self:
         """Add module at the end."""
         self.add_module(str(len(self)), module)
         return self
@@ -191,14 +192,14 @@ def _get_abs_string_index(self, idx):
 class ModuleList(Module):
     """A list of submodules, registered (their parameters are the list's)."""
 
-    def __init__(self, modules=None):
+    def __init__(self, modules: Iterable[Module] | None = None) -> None:
         super().__init__()
         if modules is not None:
             self += modules
 
     _get_abs_string_index = _get_abs_string_index
 
-    def __getitem__(self, idx):
+    def __getitem__(self, idx: Any) -> Any:
         if isinstance(idx, slice):
             return self.__class__(list(self._modules.values())[idx])
         return self._modules[self._get_abs_string_index(idx)]
@@ -215,10 +216,10 @@ class ModuleList(Module):
         self._modules = OrderedDict(
             (str(i), m) for i, m in enumerate(self._modules.values()))
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._modules)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Module]:
         return iter(self._modules.values())
 
     def __iadd__(self, modules):
@@ -253,13 +254,13 @@ class ModuleList(Module):
     def __dir__(self):
         return _no_digits(super().__dir__())
 
-    def insert(self, index, module):
+    def insert(self, index: int, module: Module) -> None:
         """Insert module before position index."""
         for i in range(len(self._modules), index, -1):
             self._modules[str(i)] = self._modules[str(i - 1)]
         self._modules[str(index)] = module
 
-    def append(self, module):
+    def append(self, module: Module) -> Self:
         """Add module at the end."""
         self.add_module(str(len(self)), module)
         return self

@@ -3,7 +3,12 @@ through a (batch) sampler, or from an iterable dataset, collated by ``collate_fn
 the main process (``num_workers=0``) or by worker processes (see ``_worker.py``)."""
 from __future__ import annotations
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from autograd_core.utils.data.dataset import Dataset
+
+_T_co = TypeVar("_T_co", covariant=True)
 
 import math
 import multiprocessing as python_multiprocessing
@@ -92,7 +97,7 @@ class _InfiniteConstantSampler(Sampler):
             yield None
 
 
-class DataLoader:
+class DataLoader(Generic[_T_co]):
     """Combines a dataset and a sampler and iterates over batches of the dataset.
 
     Same arguments and semantics as ``torch.utils.data.DataLoader``. ``pin_memory`` has no
@@ -106,7 +111,7 @@ class DataLoader:
     def __class_getitem__(cls, item):  # DataLoader[T] in annotations, as typing.Generic
         return cls
 
-    def __init__(self, dataset: Any, batch_size: int | None = 1, shuffle: bool | None = None,
+    def __init__(self, dataset: Dataset[_T_co], batch_size: int | None = 1, shuffle: bool | None = None,
                  sampler: Any = None, batch_sampler: Any = None, num_workers: int = 0,
                  collate_fn: Callable[[list[Any]], Any] | None = None, pin_memory: bool = False,
                  drop_last: bool = False, timeout: float = 0,
