@@ -129,7 +129,9 @@ def _filled(fill, size, dtype, requires_grad, name, default=None):
     return _leaf(_core.new_array(shape, d, fill), requires_grad)
 
 
-def zeros(*size_args: Any, size: Sequence[int] | None = None, out: Tensor | None = None, dtype: _dtype | None = None, layout: _layout | None = None, device: _Device = None, requires_grad: bool = False) -> Tensor:
+def zeros(*size_args: Any, size: Sequence[int] | None = None, out: Tensor | None = None,
+          dtype: _dtype | None = None, layout: _layout | None = None, device: _Device = None,
+          requires_grad: bool = False) -> Tensor:
     """A tensor of zeros: ``zeros(2, 3)`` or ``zeros((2, 3))``."""
     _check_kwargs(device)
     size = _size_arg(size_args, size, "zeros")
@@ -137,7 +139,9 @@ def zeros(*size_args: Any, size: Sequence[int] | None = None, out: Tensor | None
     return _written("zeros", out, dtype, r, requires_grad)
 
 
-def ones(*size_args: Any, size: Sequence[int] | None = None, out: Tensor | None = None, dtype: _dtype | None = None, layout: _layout | None = None, device: _Device = None, requires_grad: bool = False) -> Tensor:
+def ones(*size_args: Any, size: Sequence[int] | None = None, out: Tensor | None = None,
+         dtype: _dtype | None = None, layout: _layout | None = None, device: _Device = None,
+         requires_grad: bool = False) -> Tensor:
     """A tensor of ones: ``ones(2, 3)`` or ``ones((2, 3))``."""
     _check_kwargs(device)
     size = _size_arg(size_args, size, "ones")
@@ -145,8 +149,10 @@ def ones(*size_args: Any, size: Sequence[int] | None = None, out: Tensor | None 
     return _written("ones", out, dtype, r, requires_grad)
 
 
-def empty(*size_args: Any, size: Sequence[int] | None = None, out: Tensor | None = None, dtype: _dtype | None = None, layout: _layout | None = None, device: _Device = None, requires_grad: bool = False,
-          pin_memory: bool = False, memory_format: _memory_format | None = None) -> Tensor:
+def empty(*size_args: Any, size: Sequence[int] | None = None, out: Tensor | None = None,
+          dtype: _dtype | None = None, layout: _layout | None = None, device: _Device = None,
+          requires_grad: bool = False, pin_memory: bool = False,
+          memory_format: _memory_format | None = None) -> Tensor:
     """An uninitialised tensor of the given size."""
     _check_kwargs(device)
     size = _size_arg(size_args, size, "empty")
@@ -196,7 +202,9 @@ def _like(input, fill, dtype, requires_grad, name, device=None, memory_format=No
     return _leaf(_core.new_array(tuple(input.shape), d, fill), requires_grad)
 
 
-def zeros_like(input: Tensor, *, dtype: _dtype | None = None, layout: _layout | None = None, device: _Device = None, requires_grad: bool = False, memory_format: _memory_format | None = None) -> Tensor:
+def zeros_like(input: Tensor, *, dtype: _dtype | None = None, layout: _layout | None = None,
+               device: _Device = None, requires_grad: bool = False,
+               memory_format: _memory_format | None = None) -> Tensor:
     """Zeros with input's shape (and dtype unless given)."""
     if type(input) is not _core.Tensor and _overrides_tf(input):
         return _handle_torch_function(zeros_like, (input, ), dict(
@@ -207,7 +215,9 @@ def zeros_like(input: Tensor, *, dtype: _dtype | None = None, layout: _layout | 
                              memory_format, "zeros_like")
 
 
-def ones_like(input: Tensor, *, dtype: _dtype | None = None, layout: _layout | None = None, device: _Device = None, requires_grad: bool = False, memory_format: _memory_format | None = None) -> Tensor:
+def ones_like(input: Tensor, *, dtype: _dtype | None = None, layout: _layout | None = None,
+              device: _Device = None, requires_grad: bool = False,
+              memory_format: _memory_format | None = None) -> Tensor:
     """Ones with input's shape (and dtype unless given)."""
     if type(input) is not _core.Tensor and _overrides_tf(input):
         return _handle_torch_function(ones_like, (input, ), dict(
@@ -218,7 +228,9 @@ def ones_like(input: Tensor, *, dtype: _dtype | None = None, layout: _layout | N
                              memory_format, "ones_like")
 
 
-def full_like(input: Tensor, fill_value: _Number, *, dtype: _dtype | None = None, layout: _layout | None = None, device: _Device = None, requires_grad: bool = False, memory_format: _memory_format | None = None) -> Tensor:
+def full_like(input: Tensor, fill_value: _Number, *, dtype: _dtype | None = None,
+              layout: _layout | None = None, device: _Device = None, requires_grad: bool = False,
+              memory_format: _memory_format | None = None) -> Tensor:
     """fill_value with input's shape (and dtype unless given)."""
     if type(input) is not _core.Tensor and _overrides_tf(input):
         return _handle_torch_function(full_like, (input, fill_value, ), dict(
@@ -229,7 +241,9 @@ def full_like(input: Tensor, fill_value: _Number, *, dtype: _dtype | None = None
                              memory_format, "full_like")
 
 
-def empty_like(input: Tensor, *, dtype: _dtype | None = None, layout: _layout | None = None, device: _Device = None, requires_grad: bool = False, memory_format: _memory_format | None = None) -> Tensor:
+def empty_like(input: Tensor, *, dtype: _dtype | None = None, layout: _layout | None = None,
+               device: _Device = None, requires_grad: bool = False,
+               memory_format: _memory_format | None = None) -> Tensor:
     """Uninitialised, with input's shape (and dtype unless given)."""
     if type(input) is not _core.Tensor and _overrides_tf(input):
         return _handle_torch_function(empty_like, (input, ), dict(

@@ -329,7 +329,8 @@ def main() -> None:
     s = torch.stack([x, x]).where(torch.ones(2, 2) > 0, torch.zeros(2, 2))
     n = torch.linalg.norm(s)
     p = pool(torch.ones(1, 1, 4, 4))
-    print(norm, g, gf, vm, out.shape, h.shape, c.shape, back, n, p.shape, len(val), sched.get_last_lr())
+    print(norm, g, gf, vm, out.shape, h.shape, c.shape, back, n, p.shape, len(val),
+          sched.get_last_lr())
 
 
 if __name__ == "__main__":

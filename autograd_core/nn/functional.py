@@ -550,8 +550,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                                                   _reduction_enum(reduction))
 
 
-def nll_loss(input: _Tensor, target: _Tensor, weight: "_Tensor | None" = None, size_average: bool | None = None,
-             ignore_index: int = -100, reduce: bool | None = None,
+def nll_loss(input: _Tensor, target: _Tensor, weight: "_Tensor | None" = None,
+             size_average: bool | None = None, ignore_index: int = -100, reduce: bool | None = None,
              reduction: str = "mean") -> _Tensor:
     """Negative log likelihood of class indices (input holds log-probabilities)."""
     if (type(input) is not _Tensor or type(target) is not _Tensor) and \
@@ -1235,7 +1235,8 @@ def _check_p(p):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
-def dropout(input: _Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> _Tensor:
+def dropout(input: _Tensor, p: float = 0.5, training: bool = True,
+            inplace: bool = False) -> _Tensor:
     """Zero elements with probability p and scale the others by 1 / (1 - p); the mask is
     PyTorch's for the same seed (noise.bernoulli_(1 - p))."""
     if type(input) is not _Tensor and _has_torch_function(input):
@@ -1461,9 +1462,10 @@ def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation
                                          ceil_mode)
 
 
-def max_pool2d(input: _Tensor, kernel_size: int | tuple[int, ...], stride: int | tuple[int, ...] | None = None,
-               padding: int | tuple[int, ...] = 0, dilation: int | tuple[int, ...] = 1,
-               ceil_mode: bool = False, return_indices: bool = False):
+def max_pool2d(input: _Tensor, kernel_size: int | tuple[int, ...],
+               stride: int | tuple[int, ...] | None = None, padding: int | tuple[int, ...] = 0,
+               dilation: int | tuple[int, ...] = 1, ceil_mode: bool = False,
+               return_indices: bool = False):
     """The largest value of each (dilated) window; with return_indices, (values, indices)."""
     if type(input) is not _Tensor and _has_torch_function(input):
         return _handle_torch_function(max_pool2d, (input, ),

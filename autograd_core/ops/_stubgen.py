@@ -717,10 +717,6 @@ def _defs(name, sigs, indent=""):
     return lines
 
 
-def _inplace_sig(sig):
-    return sig
-
-
 def table_namespace(ops, variant):
     """{public name: [signature, ...]} of one namespace's table functions."""
     out = {}
@@ -830,6 +826,7 @@ def _namespace_stub(entries, extra_imports=""):
     """entries: {name: ("def", [sigs]) | ("import", "from M import x as name") |
     ("var", type)}"""
     imports, body = [], []
+    reexported = {n for n, (kind, _) in entries.items() if kind == "import"}
     for name in sorted(entries):
         kind, what = entries[name]
         if kind == "import":
@@ -839,10 +836,11 @@ def _namespace_stub(entries, extra_imports=""):
         else:
             body += _defs(name, what)
     return _stub("\n".join(body) + "\n",
-                 imports=_namespace_imports({n for n, (k, _) in entries.items() if k == "import"}) + extra_imports + "\n".join(imports) + "\n")
+                 imports=_namespace_imports(reexported) + extra_imports
+                 + "\n".join(imports) + "\n")
 
 
-def _import_entries(tree, entries, module_name, skip=()):
+def _import_entries(tree, entries, skip=()):
     """The public names a module's top-level imports, defs and simple assignments bind."""
     types = {}
     for node in tree.body:
@@ -902,7 +900,7 @@ def gen_package_stub(pkg, ops):
     as torch.<name> where the name is still free (as __init__.py's setdefault)."""
     entries = {name: ("def", sigs) for name, sigs in table_namespace(ops, "function").items()}
     tree = _parse(os.path.join(pkg, "__init__.py"))
-    _import_entries(tree, entries, "autograd_core")
+    _import_entries(tree, entries)
     for name in _dict_literal(_parse(os.path.join(pkg, "_legacy.py")), "LEGACY_NAMES"):
         entries[name] = ("var", "type[Tensor]")
     functional = _parse(os.path.join(pkg, "nn", "functional.py"))
@@ -948,7 +946,7 @@ def gen_functional_stub(pkg, ops):
 
 def gen_linalg_stub(pkg, ops):
     entries = {name: ("def", sigs) for name, sigs in table_namespace(ops, "linalg").items()}
-    _import_entries(_parse(os.path.join(pkg, "linalg.py")), entries, "autograd_core.linalg")
+    _import_entries(_parse(os.path.join(pkg, "linalg.py")), entries)
     return _namespace_stub(entries)
 
 

@@ -21,8 +21,8 @@ def _as_list(tensors):
     return [tensors] if isinstance(tensors, _ag.Tensor) else list(tensors)
 
 
-def get_total_norm(tensors: _TensorOrTensors, norm_type: float = 2.0, error_if_nonfinite: bool = False,
-                   foreach: bool | None = None) -> Tensor:
+def get_total_norm(tensors: _TensorOrTensors, norm_type: float = 2.0,
+                   error_if_nonfinite: bool = False, foreach: bool | None = None) -> Tensor:
     """The norm of the norms of the tensors (the norm of their concatenation)."""
     tensors = _as_list(tensors)
     norm_type = float(norm_type)

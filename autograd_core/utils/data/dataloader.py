@@ -111,8 +111,9 @@ class DataLoader(Generic[_T_co]):
     def __class_getitem__(cls, item):  # DataLoader[T] in annotations, as typing.Generic
         return cls
 
-    def __init__(self, dataset: Dataset[_T_co], batch_size: int | None = 1, shuffle: bool | None = None,
-                 sampler: Any = None, batch_sampler: Any = None, num_workers: int = 0,
+    def __init__(self, dataset: Dataset[_T_co], batch_size: int | None = 1,
+                 shuffle: bool | None = None, sampler: Any = None, batch_sampler: Any = None,
+                 num_workers: int = 0,
                  collate_fn: Callable[[list[Any]], Any] | None = None, pin_memory: bool = False,
                  drop_last: bool = False, timeout: float = 0,
                  worker_init_fn: Callable[[int], None] | None = None,
