@@ -143,6 +143,14 @@ _MANUAL_FUNCTIONS = {
     "einsum": ["(equation: _str, *operands: Tensor | Sequence[Tensor]) -> Tensor"],
     "lu": ["(A: Tensor, pivot: _bool = True, get_infos: _bool = False, *, "
            "out: Any = None) -> tuple[Tensor, ...]"],
+    # (the hand-written wrappers take tensor bounds and weights too, as PyTorch's overloads)
+    "clamp": ["(input: Tensor, min: Tensor | _Number | None = None, "
+              "max: Tensor | _Number | None = None, *, out: Tensor | None = None) -> Tensor"],
+    "clamp_": ["(input: Tensor, min: Tensor | _Number | None = None, "
+               "max: Tensor | _Number | None = None) -> Tensor"],
+    "lerp": ["(input: Tensor, end: Tensor, weight: Tensor | _Number, *, "
+             "out: Tensor | None = None) -> Tensor"],
+    "lerp_": ["(input: Tensor, end: Tensor, weight: Tensor | _Number) -> Tensor"],
     "gather": ["(input: Tensor, dim: _int, index: Tensor, *, out: Tensor | None = None, "
                "sparse_grad: _bool = False) -> Tensor"],
     "scatter": ["(input: Tensor, dim: _int, index: Tensor, src: Tensor, *, "
@@ -191,6 +199,12 @@ _MANUAL_METHODS = {
     "split": ["(self, split_size_or_sections: _int | Sequence[_int], dim: _int = 0) "
               "-> tuple[Tensor, ...]"],
     "gather": ["(self, dim: _int, index: Tensor, *, sparse_grad: _bool = False) -> Tensor"],
+    "clamp": ["(self, min: Tensor | _Number | None = None, "
+              "max: Tensor | _Number | None = None) -> Tensor"],
+    "clamp_": ["(self, min: Tensor | _Number | None = None, "
+               "max: Tensor | _Number | None = None) -> Tensor"],
+    "lerp": ["(self, end: Tensor, weight: Tensor | _Number) -> Tensor"],
+    "lerp_": ["(self, end: Tensor, weight: Tensor | _Number) -> Tensor"],
     "scatter": ["(self, dim: _int, index: Tensor, src: Tensor, *, reduce: _str | None = None) "
                 "-> Tensor",
                 "(self, dim: _int, index: Tensor, value: _Number, *, "
