@@ -328,9 +328,10 @@ def main() -> None:
     back = torch.from_numpy(arr)
     s = torch.stack([x, x]).where(torch.ones(2, 2) > 0, torch.zeros(2, 2))
     n = torch.linalg.norm(s)
+    spec: torch.Tensor = torch.fft.rfft(torch.ones(8)) * torch.fft.fftfreq(5)[:5]
     p = pool(torch.ones(1, 1, 4, 4))
     print(norm, g, gf, vm, out.shape, h.shape, c.shape, back, n, p.shape, len(val),
-          sched.get_last_lr())
+          sched.get_last_lr(), spec.shape)
 
 
 if __name__ == "__main__":
