@@ -651,6 +651,10 @@ TABLE_NODES: tuple[_str, ...]
 def __getattr__(name: _str) -> Any: ...
 '''
 
+# ops/linalg: the error torch.linalg re-exports (caught by type: `except LinAlgError`)
+_LINALG_ERROR = "\n\nclass LinAlgError(RuntimeError): ...\n"
+
+
 # names a namespace stub imports for its signatures
 def _namespace_imports(reexported):
     """The names a namespace stub's signatures use; those the namespace re-exports come
@@ -994,7 +998,8 @@ def generate(root, out_root=None):
     for mod in ("engine", "opcall"):
         files[os.path.join("_core", mod + ".pyi")] = _stub(_OPAQUE_STUB)
     for fam in _codegen["FAMILIES"]:
-        files[os.path.join("ops", fam + ".pyi")] = _stub(_FAMILY_STUB)
+        files[os.path.join("ops", fam + ".pyi")] = _stub(
+            _FAMILY_STUB + (_LINALG_ERROR if fam == "linalg" else ""))
     # the named results are declared with Tensor, re-exported to the namespaces
     out_pkg = os.path.join(out_root or root, "autograd_core")
     for rel, text in files.items():

@@ -12,3 +12,6 @@ LINALG: dict[_str, Callable[..., Any]]
 SPECIAL: dict[_str, Callable[..., Any]]
 TABLE_NODES: tuple[_str, ...]
 def __getattr__(name: _str) -> Any: ...
+
+
+class LinAlgError(RuntimeError): ...
