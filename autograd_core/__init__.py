@@ -8,6 +8,13 @@ PyTorch's autograd API. ``import autograd_core as torch`` runs PyTorch autograd 
 >>> a.grad
 tensor([2., 2., 2., 2.])
 """
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    # (this namespace's bool, int and float are dtypes: its annotations name the builtins
+    # so, quoted: these names exist for a type checker only)
+    from builtins import bool as _bool, float as _float, int as _int
+
 from autograd_core._core import dtype as _dtype
 from autograd_core._core import tensor as _tensor
 from autograd_core._core.tensor import (  # noqa: F401
@@ -134,7 +141,7 @@ from autograd_core.amp import (  # noqa: E402,F401
 )
 
 
-def spmm(input, mat2):
+def spmm(input: Tensor, mat2: Tensor) -> Tensor:
     """Product of a sparse 2-D input and a dense mat2 (``torch.mm`` for a sparse input).
 
     >>> import autograd_core as torch
@@ -146,7 +153,7 @@ def spmm(input, mat2):
     return mm(input, mat2)
 
 
-def is_tensor(obj):
+def is_tensor(obj: object) -> "_bool":
     """True for autograd_core tensors.
 
     >>> import autograd_core as torch
@@ -156,7 +163,7 @@ def is_tensor(obj):
     return isinstance(obj, Tensor)
 
 
-def numel(input):
+def numel(input: Tensor) -> "_int":
     """The number of elements of a tensor.
 
     >>> import autograd_core as torch
@@ -176,7 +183,7 @@ def _tensor_arg(fname, input, argname="input", pos=1):
     return input
 
 
-def is_floating_point(input):
+def is_floating_point(input: Tensor) -> "_bool":
     """Whether input's dtype is a float dtype.
 
     >>> import autograd_core as torch
@@ -186,7 +193,7 @@ def is_floating_point(input):
     return _tensor_arg("is_floating_point", input).is_floating_point()
 
 
-def is_signed(input):
+def is_signed(input: Tensor) -> "_bool":
     """Whether input's dtype holds negative numbers.
 
     >>> import autograd_core as torch
@@ -196,7 +203,7 @@ def is_signed(input):
     return _tensor_arg("is_signed", input).is_signed()
 
 
-def is_nonzero(input):
+def is_nonzero(input: Tensor) -> "_bool":
     """Whether the one value of a one-element tensor is not zero (more or fewer elements
     raise).
 
@@ -207,7 +214,7 @@ def is_nonzero(input):
     return _tensor_arg("is_nonzero", input).is_nonzero()
 
 
-def is_same_size(input, other):
+def is_same_size(input: Tensor, other: Tensor) -> "_bool":
     """Whether input and other have the same shape.
 
     >>> import autograd_core as torch
@@ -218,7 +225,7 @@ def is_same_size(input, other):
         _tensor_arg("is_same_size", other, "other", 2))
 
 
-def is_inference(input):
+def is_inference(input: Tensor) -> "_bool":
     """Whether input was created in inference mode.
 
     >>> import autograd_core as torch
@@ -228,7 +235,7 @@ def is_inference(input):
     return _tensor_arg("is_inference", input).is_inference()
 
 
-def detach(input):
+def detach(input: Tensor) -> Tensor:
     """input without its history (the same values, shared).
 
     >>> import autograd_core as torch
@@ -238,7 +245,7 @@ def detach(input):
     return _tensor_arg("detach", input).detach()
 
 
-def equal(input, other):
+def equal(input: Tensor, other: Tensor) -> "_bool":
     """True when other has input's shape and equal values.
 
     >>> import autograd_core as torch
@@ -248,7 +255,8 @@ def equal(input, other):
     return _tensor_arg("equal", input).equal(_tensor_arg("equal", other, "other", 2))
 
 
-def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+def allclose(input: Tensor, other: Tensor, rtol: "_float" = 1e-05, atol: "_float" = 1e-08,
+             equal_nan: "_bool" = False) -> "_bool":
     """Whether isclose(input, other, rtol, atol, equal_nan) holds everywhere.
 
     >>> import autograd_core as torch
@@ -259,7 +267,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
                                                    rtol, atol, equal_nan)
 
 
-def conj_physical(input):
+def conj_physical(input: Tensor) -> Tensor:
     """The complex conjugate computed eagerly: input itself, for the real dtypes.
 
     >>> import autograd_core as torch
@@ -269,7 +277,7 @@ def conj_physical(input):
     return _tensor_arg("conj_physical", input).conj_physical()
 
 
-def is_complex(input):
+def is_complex(input: Tensor) -> "_bool":
     """Whether input's dtype is complex.
 
     >>> import autograd_core as torch
@@ -279,12 +287,12 @@ def is_complex(input):
     return _tensor_arg("is_complex", input).is_complex()
 
 
-def is_conj(input):
+def is_conj(input: Tensor) -> "_bool":
     """Whether input is a lazily conjugated view: never (autograd_core computes
     conjugates eagerly)."""
     return _tensor_arg("is_conj", input).is_conj()
 
 
-def is_neg(input):
+def is_neg(input: Tensor) -> "_bool":
     """Whether input is a lazily negated view: never, for the real dtypes."""
     return _tensor_arg("is_neg", input).is_neg()

@@ -1,4 +1,20 @@
 """Tensor creation: thin argument handling over numpy; the core wraps the arrays."""
+from __future__ import annotations
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy.typing as _npt
+
+    from autograd_core._core.dtype import dtype as _dtype
+    from autograd_core._core.random import Generator
+    from autograd_core._core.tensor import Tensor, device as _device, layout as _layout, \
+        memory_format as _memory_format
+
+    _Device = _device | str | int | None
+    _Number = int | float | bool
+    _Size = int | Sequence[int]
+
 import builtins
 import warnings
 
@@ -37,7 +53,8 @@ def _check_kwargs(device=None, layout=None, pin_memory=False, memory_format=None
         _core.check_device(device)
 
 
-def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+def tensor(data: Any, *, dtype: _dtype | None = None, device: _Device = None,
+           requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """A new leaf tensor holding a copy of data (float data -> float32, ints -> int64).
 
     >>> import autograd_core as torch
@@ -112,7 +129,9 @@ def _filled(fill, size, dtype, requires_grad, name, default=None):
     return _leaf(_core.new_array(shape, d, fill), requires_grad)
 
 
-def zeros(*size_args, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+def zeros(*size_args: Any, size: Sequence[int] | None = None, out: Tensor | None = None,
+          dtype: _dtype | None = None, layout: _layout | None = None, device: _Device = None,
+          requires_grad: bool = False) -> Tensor:
     """A tensor of zeros: ``zeros(2, 3)`` or ``zeros((2, 3))``."""
     _check_kwargs(device)
     size = _size_arg(size_args, size, "zeros")
@@ -120,7 +139,9 @@ def zeros(*size_args, size=None, out=None, dtype=None, layout=None, device=None,
     return _written("zeros", out, dtype, r, requires_grad)
 
 
-def ones(*size_args, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+def ones(*size_args: Any, size: Sequence[int] | None = None, out: Tensor | None = None,
+         dtype: _dtype | None = None, layout: _layout | None = None, device: _Device = None,
+         requires_grad: bool = False) -> Tensor:
     """A tensor of ones: ``ones(2, 3)`` or ``ones((2, 3))``."""
     _check_kwargs(device)
     size = _size_arg(size_args, size, "ones")
@@ -128,8 +149,10 @@ def ones(*size_args, size=None, out=None, dtype=None, layout=None, device=None, 
     return _written("ones", out, dtype, r, requires_grad)
 
 
-def empty(*size_args, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
-          pin_memory=False, memory_format=None):
+def empty(*size_args: Any, size: Sequence[int] | None = None, out: Tensor | None = None,
+          dtype: _dtype | None = None, layout: _layout | None = None, device: _Device = None,
+          requires_grad: bool = False, pin_memory: bool = False,
+          memory_format: _memory_format | None = None) -> Tensor:
     """An uninitialised tensor of the given size."""
     _check_kwargs(device)
     size = _size_arg(size_args, size, "empty")
@@ -143,7 +166,9 @@ def empty(*size_args, size=None, out=None, dtype=None, layout=None, device=None,
                              "empty")
 
 
-def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+def full(size: Sequence[int], fill_value: _Number, *, out: Tensor | None = None,
+         dtype: _dtype | None = None, layout: _layout | None = None, device: _Device = None,
+         requires_grad: bool = False) -> Tensor:
     """A tensor filled with fill_value; its dtype is inferred from the value like PyTorch."""
     _check_kwargs(device)
     if not _is_number(fill_value):
@@ -177,7 +202,9 @@ def _like(input, fill, dtype, requires_grad, name, device=None, memory_format=No
     return _leaf(_core.new_array(tuple(input.shape), d, fill), requires_grad)
 
 
-def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+def zeros_like(input: Tensor, *, dtype: _dtype | None = None, layout: _layout | None = None,
+               device: _Device = None, requires_grad: bool = False,
+               memory_format: _memory_format | None = None) -> Tensor:
     """Zeros with input's shape (and dtype unless given)."""
     if type(input) is not _core.Tensor and _overrides_tf(input):
         return _handle_torch_function(zeros_like, (input, ), dict(
@@ -188,7 +215,9 @@ def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
                              memory_format, "zeros_like")
 
 
-def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+def ones_like(input: Tensor, *, dtype: _dtype | None = None, layout: _layout | None = None,
+              device: _Device = None, requires_grad: bool = False,
+              memory_format: _memory_format | None = None) -> Tensor:
     """Ones with input's shape (and dtype unless given)."""
     if type(input) is not _core.Tensor and _overrides_tf(input):
         return _handle_torch_function(ones_like, (input, ), dict(
@@ -199,8 +228,9 @@ def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fals
                              memory_format, "ones_like")
 
 
-def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
-              memory_format=None):
+def full_like(input: Tensor, fill_value: _Number, *, dtype: _dtype | None = None,
+              layout: _layout | None = None, device: _Device = None, requires_grad: bool = False,
+              memory_format: _memory_format | None = None) -> Tensor:
     """fill_value with input's shape (and dtype unless given)."""
     if type(input) is not _core.Tensor and _overrides_tf(input):
         return _handle_torch_function(full_like, (input, fill_value, ), dict(
@@ -211,7 +241,9 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
                              memory_format, "full_like")
 
 
-def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+def empty_like(input: Tensor, *, dtype: _dtype | None = None, layout: _layout | None = None,
+               device: _Device = None, requires_grad: bool = False,
+               memory_format: _memory_format | None = None) -> Tensor:
     """Uninitialised, with input's shape (and dtype unless given)."""
     if type(input) is not _core.Tensor and _overrides_tf(input):
         return _handle_torch_function(empty_like, (input, ), dict(
@@ -233,8 +265,10 @@ def _num(x):
     return x.item() if isinstance(x, _core.Tensor) else x
 
 
-def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
-           requires_grad=False):
+def arange(start: _Number, end: _Number | None = None, step: _Number = 1, *,
+           out: Tensor | None = None, dtype: _dtype | None = None,
+           layout: _layout | None = None, device: _Device = None,
+           requires_grad: bool = False) -> Tensor:
     """Values from start to end (exclusive) by step; int64 unless a bound is a float."""
     _check_kwargs(device)
     given, dtype = dtype, _out_dtype(out, dtype, "arange")
@@ -284,8 +318,10 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
     return _written("arange", out, given, r, requires_grad)
 
 
-def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
-             requires_grad=False):
+def linspace(start: _Number | Tensor, end: _Number | Tensor, steps: int, *,
+             out: Tensor | None = None, dtype: _dtype | None = None,
+             layout: _layout | None = None, device: _Device = None,
+             requires_grad: bool = False) -> Tensor:
     """steps evenly spaced values from start to end inclusive."""
     _check_kwargs(device)
     if not isinstance(steps, int) or isinstance(steps, bool):
@@ -317,7 +353,9 @@ def _linspace_values(start, end, steps, d):
     return np.where((i < steps // 2) | (steps == 1), up, down).astype(d)
 
 
-def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+def eye(n: int, m: int | None = None, *, out: Tensor | None = None, dtype: _dtype | None = None,
+        layout: _layout | None = None, device: _Device = None,
+        requires_grad: bool = False) -> Tensor:
     """The n x m identity matrix."""
     _check_kwargs(device)
     if n < 0:
@@ -329,7 +367,7 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
                     requires_grad)
 
 
-def manual_seed(seed):
+def manual_seed(seed: int) -> Generator:
     """Seed the default generator (PyTorch's stream: the same seed draws the same numbers
     as ``torch.manual_seed``); returns the generator.
 
@@ -341,12 +379,12 @@ def manual_seed(seed):
     return _random.manual_seed(int(seed))  # as torch.manual_seed: "12" and 1.5 seed too
 
 
-def seed():
+def seed() -> int:
     """Seed the default generator from a non-deterministic source; returns the seed."""
     return _random.seed()
 
 
-def initial_seed():
+def initial_seed() -> int:
     """The seed of the default generator."""
     return _random.initial_seed()
 
@@ -377,8 +415,10 @@ def _sampled(size, dtype, requires_grad, name, draw, default=None, complex_scale
     return _leaf(draw(_core.new_array(shape, d.np_dtype), d), requires_grad)
 
 
-def rand(*size_args, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
-         requires_grad=False, pin_memory=False):
+def rand(*size_args: Any, size: Sequence[int] | None = None, generator: Generator | None = None,
+         out: Tensor | None = None, dtype: _dtype | None = None, layout: _layout | None = None,
+         device: _Device = None, requires_grad: bool = False,
+         pin_memory: bool = False) -> Tensor:
     """Uniform samples on [0, 1), PyTorch's numbers for the same seed.
 
     >>> import autograd_core as torch
@@ -401,8 +441,10 @@ def rand(*size_args, size=None, generator=None, out=None, dtype=None, layout=Non
     return _written("rand", out, dtype, r, requires_grad)
 
 
-def randn(*size_args, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
-          requires_grad=False, pin_memory=False):
+def randn(*size_args: Any, size: Sequence[int] | None = None, generator: Generator | None = None,
+          out: Tensor | None = None, dtype: _dtype | None = None, layout: _layout | None = None,
+          device: _Device = None, requires_grad: bool = False,
+          pin_memory: bool = False) -> Tensor:
     """Standard normal samples, PyTorch's numbers for the same seed.
 
     >>> import autograd_core as torch
@@ -424,8 +466,10 @@ def randn(*size_args, size=None, generator=None, out=None, dtype=None, layout=No
     return _written("randn", out, dtype, r, requires_grad)
 
 
-def randint(low, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None,
-            device=None, requires_grad=False, pin_memory=False):
+def randint(low: int, high: int | Sequence[int] | None = None, size: Sequence[int] | None = None,
+            *, generator: Generator | None = None, out: Tensor | None = None,
+            dtype: _dtype | None = None, layout: _layout | None = None, device: _Device = None,
+            requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """Integers uniformly from [low, high): ``randint(high, size)`` or
     ``randint(low, high, size)``; int64 unless dtype is given.
 
@@ -456,8 +500,9 @@ def randint(low, high=None, size=None, *, generator=None, out=None, dtype=None, 
     return _written("randint", out, dtype, r, requires_grad)
 
 
-def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
-             requires_grad=False, pin_memory=False):
+def randperm(n: int, *, generator: Generator | None = None, out: Tensor | None = None,
+             dtype: _dtype | None = None, layout: _layout | None = None, device: _Device = None,
+             requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """A random permutation of 0..n-1 (int64 unless dtype is given), PyTorch's for the
     same seed.
 
@@ -555,13 +600,13 @@ def _refuse_numpy_bfloat16(data):
                         "uint8, and bool.")
 
 
-def from_numpy(ndarray):
+def from_numpy(ndarray: _npt.NDArray[Any]) -> Tensor:
     """A tensor sharing memory with a numpy array (changes show in both)."""
     _refuse_numpy_bfloat16(ndarray)
     return _core.from_array(ndarray, requires_grad=False)
 
 
-def as_tensor(data, dtype=None, device=None):
+def as_tensor(data: Any, dtype: _dtype | None = None, device: _Device = None) -> Tensor:
     """Like tensor(), but shares memory with a numpy array or tensor when it can."""
     _check_kwargs(device)
     _refuse_numpy_bfloat16(data)
@@ -668,7 +713,8 @@ def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=Non
     return _core.from_array(arr, requires_grad=requires_grad)
 
 
-def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+def asarray(obj: Any, *, dtype: _dtype | None = None, device: _Device = None,
+            copy: bool | None = None, requires_grad: bool = False) -> Tensor:
     """obj as a tensor, sharing memory with a tensor or numpy array when dtype allows
     and copy is not True (copy=False raises where a copy is needed).
 

@@ -17,6 +17,12 @@ tensor([ 0.0000,  0.2500, -0.5000, -0.2500])
 >>> torch.fft.fftshift(torch.fft.fftfreq(4))
 tensor([-0.5000, -0.2500,  0.0000,  0.2500])
 """
+from __future__ import annotations
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
 import numpy as np
 
 import autograd_core as _torch
@@ -72,8 +78,8 @@ def _fftfreq_counts(n):
     return np.concatenate([np.arange((n + 1) // 2), np.arange(-(n // 2), 0)])
 
 
-def fftfreq(n, d=1.0, *, out=None, dtype=None, layout=None, device=None,
-            requires_grad=False):
+def fftfreq(n: int, d: float = 1.0, *, out: Tensor | None = None, dtype: Any = None,
+            layout: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """The sample frequencies of a signal of size n sampled every d: ``[0, 1, ...,
     (n - 1) // 2, -(n // 2), ..., -1] / (d * n)``, in the order ``fft`` returns them.
 
@@ -85,8 +91,8 @@ def fftfreq(n, d=1.0, *, out=None, dtype=None, layout=None, device=None,
                         lambda n: n, _fftfreq_counts)
 
 
-def rfftfreq(n, d=1.0, *, out=None, dtype=None, layout=None, device=None,
-             requires_grad=False):
+def rfftfreq(n: int, d: float = 1.0, *, out: Tensor | None = None, dtype: Any = None,
+             layout: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """The non-negative sample frequencies of ``rfft`` of a signal of size n sampled
     every d: ``[0, 1, ..., n // 2] / (d * n)``.
 
@@ -124,7 +130,7 @@ def _shift(fname, input, dim, half):
     return _torch.roll(input, shifts, dims)
 
 
-def fftshift(input, dim=None):
+def fftshift(input: Tensor, dim: int | Sequence[int] | None = None) -> Tensor:
     """input with its zero-frequency term moved to the centre along dim (all dimensions
     if None): a ``roll`` by ``size // 2``, differentiable as one.
 
@@ -135,7 +141,7 @@ def fftshift(input, dim=None):
     return _shift("fftshift", input, dim, lambda size: size // 2)
 
 
-def ifftshift(input, dim=None):
+def ifftshift(input: Tensor, dim: int | Sequence[int] | None = None) -> Tensor:
     """The inverse of ``fftshift``: a ``roll`` by ``(size + 1) // 2``.
 
     >>> import autograd_core as torch
@@ -147,7 +153,7 @@ def ifftshift(input, dim=None):
 
 # ---------------------------------------------------------------- the transforms
 
-def _overridable(fn):
+def _overridable(fn: _F) -> _F:
     """fn, handing a call whose input overrides __torch_function__ (a tensor subclass,
     vmap's BatchedTensor) to the protocol, as PyTorch's Python bindings do (Note
     [__torch_function__ in the wrappers])."""
@@ -158,7 +164,7 @@ def _overridable(fn):
     wrapper.__name__ = wrapper.__qualname__ = fn.__name__
     wrapper.__doc__ = fn.__doc__
     wrapper.__module__ = fn.__module__
-    return wrapper
+    return wrapper  # type: ignore[return-value]
 
 
 def _is_int(x):
@@ -290,7 +296,8 @@ def _c2c(fname, input, n, dim, norm, forward, out):
 
 
 @_overridable
-def fft(input, n=None, dim=-1, norm=None, *, out=None):
+def fft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *,
+        out: Tensor | None = None) -> Tensor:
     """The one-dimensional discrete Fourier transform of input along dim, zero-padded or
     trimmed to n points; norm "backward" (default: no scaling), "forward" (1/n) or
     "ortho" (1/sqrt(n)). Real input gives the full complex spectrum.
@@ -306,7 +313,8 @@ def fft(input, n=None, dim=-1, norm=None, *, out=None):
 
 
 @_overridable
-def ifft(input, n=None, dim=-1, norm=None, *, out=None):
+def ifft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *,
+         out: Tensor | None = None) -> Tensor:
     """The inverse of ``fft``: by default scaled by 1/n.
 
     >>> import autograd_core as torch
@@ -320,7 +328,8 @@ def ifft(input, n=None, dim=-1, norm=None, *, out=None):
 
 
 @_overridable
-def rfft(input, n=None, dim=-1, norm=None, *, out=None):
+def rfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *,
+         out: Tensor | None = None) -> Tensor:
     """The Fourier transform of a real signal: only the n // 2 + 1 non-negative
     frequencies (the others are their complex conjugates).
 
@@ -333,7 +342,8 @@ def rfft(input, n=None, dim=-1, norm=None, *, out=None):
 
 
 @_overridable
-def irfft(input, n=None, dim=-1, norm=None, *, out=None):
+def irfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *,
+          out: Tensor | None = None) -> Tensor:
     """The inverse of ``rfft``: a real signal of n points (default 2 * (size - 1)) from
     its non-negative frequencies.
 
@@ -346,7 +356,8 @@ def irfft(input, n=None, dim=-1, norm=None, *, out=None):
 
 
 @_overridable
-def hfft(input, n=None, dim=-1, norm=None, *, out=None):
+def hfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *,
+         out: Tensor | None = None) -> Tensor:
     """The Fourier transform of a Hermitian-symmetric signal given by its first half: a
     real spectrum of n points (default 2 * (size - 1)).
 
@@ -359,7 +370,8 @@ def hfft(input, n=None, dim=-1, norm=None, *, out=None):
 
 
 @_overridable
-def ihfft(input, n=None, dim=-1, norm=None, *, out=None):
+def ihfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *,
+          out: Tensor | None = None) -> Tensor:
     """The inverse of ``hfft``: the first half of the Hermitian spectrum of a real
     signal, scaled by 1/n by default.
 
@@ -444,7 +456,9 @@ _LAST_TWO = (-2, -1)
 
 
 @_overridable
-def fftn(input, s=None, dim=None, norm=None, *, out=None):
+def fftn(input: Tensor, s: Sequence[int] | None = None,
+         dim: int | Sequence[int] | None = None, norm: str | None = None, *,
+         out: Tensor | None = None) -> Tensor:
     """The n-dimensional Fourier transform over dim (default: all dims, or the last
     len(s)), each zero-padded or trimmed to s.
 
@@ -458,7 +472,9 @@ def fftn(input, s=None, dim=None, norm=None, *, out=None):
 
 
 @_overridable
-def ifftn(input, s=None, dim=None, norm=None, *, out=None):
+def ifftn(input: Tensor, s: Sequence[int] | None = None,
+          dim: int | Sequence[int] | None = None, norm: str | None = None, *,
+          out: Tensor | None = None) -> Tensor:
     """The inverse of ``fftn``.
 
     >>> import autograd_core as torch
@@ -471,7 +487,9 @@ def ifftn(input, s=None, dim=None, norm=None, *, out=None):
 
 
 @_overridable
-def rfftn(input, s=None, dim=None, norm=None, *, out=None):
+def rfftn(input: Tensor, s: Sequence[int] | None = None,
+          dim: int | Sequence[int] | None = None, norm: str | None = None, *,
+          out: Tensor | None = None) -> Tensor:
     """The n-dimensional Fourier transform of a real tensor, onesided in the last dim.
 
     >>> import autograd_core as torch
@@ -483,7 +501,9 @@ def rfftn(input, s=None, dim=None, norm=None, *, out=None):
 
 
 @_overridable
-def irfftn(input, s=None, dim=None, norm=None, *, out=None):
+def irfftn(input: Tensor, s: Sequence[int] | None = None,
+           dim: int | Sequence[int] | None = None, norm: str | None = None, *,
+           out: Tensor | None = None) -> Tensor:
     """The inverse of ``rfftn``: a real tensor (its last transformed dim of s[-1], by
     default 2 * (size - 1), points).
 
@@ -497,7 +517,9 @@ def irfftn(input, s=None, dim=None, norm=None, *, out=None):
 
 
 @_overridable
-def hfftn(input, s=None, dim=None, norm=None, *, out=None):
+def hfftn(input: Tensor, s: Sequence[int] | None = None,
+          dim: int | Sequence[int] | None = None, norm: str | None = None, *,
+          out: Tensor | None = None) -> Tensor:
     """The n-dimensional Fourier transform of a Hermitian-symmetric signal given by its
     half in the last dim: a real tensor.
 
@@ -510,7 +532,9 @@ def hfftn(input, s=None, dim=None, norm=None, *, out=None):
 
 
 @_overridable
-def ihfftn(input, s=None, dim=None, norm=None, *, out=None):
+def ihfftn(input: Tensor, s: Sequence[int] | None = None,
+           dim: int | Sequence[int] | None = None, norm: str | None = None, *,
+           out: Tensor | None = None) -> Tensor:
     """The inverse of ``hfftn``: the onesided Hermitian spectrum of a real tensor.
 
     >>> import autograd_core as torch
@@ -523,7 +547,9 @@ def ihfftn(input, s=None, dim=None, norm=None, *, out=None):
 
 
 @_overridable
-def fft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
+def fft2(input: Tensor, s: Sequence[int] | None = None,
+         dim: Sequence[int] = _LAST_TWO, norm: str | None = None, *,
+         out: Tensor | None = None) -> Tensor:
     """``fftn`` over the last two dims by default.
 
     >>> import autograd_core as torch
@@ -535,7 +561,9 @@ def fft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
 
 
 @_overridable
-def ifft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
+def ifft2(input: Tensor, s: Sequence[int] | None = None,
+          dim: Sequence[int] = _LAST_TWO, norm: str | None = None, *,
+          out: Tensor | None = None) -> Tensor:
     """``ifftn`` over the last two dims by default.
 
     >>> import autograd_core as torch
@@ -547,7 +575,9 @@ def ifft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
 
 
 @_overridable
-def rfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
+def rfft2(input: Tensor, s: Sequence[int] | None = None,
+          dim: Sequence[int] = _LAST_TWO, norm: str | None = None, *,
+          out: Tensor | None = None) -> Tensor:
     """``rfftn`` over the last two dims by default.
 
     >>> import autograd_core as torch
@@ -559,7 +589,9 @@ def rfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
 
 
 @_overridable
-def irfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
+def irfft2(input: Tensor, s: Sequence[int] | None = None,
+           dim: Sequence[int] = _LAST_TWO, norm: str | None = None, *,
+           out: Tensor | None = None) -> Tensor:
     """``irfftn`` over the last two dims by default.
 
     >>> import autograd_core as torch
@@ -572,7 +604,9 @@ def irfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
 
 
 @_overridable
-def hfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
+def hfft2(input: Tensor, s: Sequence[int] | None = None,
+          dim: Sequence[int] = _LAST_TWO, norm: str | None = None, *,
+          out: Tensor | None = None) -> Tensor:
     """``hfftn`` over the last two dims by default.
 
     >>> import autograd_core as torch
@@ -584,7 +618,9 @@ def hfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
 
 
 @_overridable
-def ihfft2(input, s=None, dim=_LAST_TWO, norm=None, *, out=None):
+def ihfft2(input: Tensor, s: Sequence[int] | None = None,
+           dim: Sequence[int] = _LAST_TWO, norm: str | None = None, *,
+           out: Tensor | None = None) -> Tensor:
     """``ihfftn`` over the last two dims by default.
 
     >>> import autograd_core as torch

@@ -1,5 +1,10 @@
 """Grad-mode context managers and decorators: no_grad, enable_grad, set_grad_enabled,
 inference_mode. The mode itself is a thread-local flag in the C core."""
+from __future__ import annotations
+from typing import Any, Callable, Self, TypeVar
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
 import functools
 import inspect
 
@@ -15,7 +20,7 @@ is_inference_mode_enabled = _core.is_inference_mode_enabled
 class _DecoratorContextManager:
     """Usable as ``with mode():`` and as ``@mode()`` (or bare ``@mode`` for no_grad)."""
 
-    def __call__(self, func):
+    def __call__(self, func: _F) -> _F:
         if inspect.isclass(func):
             import warnings
             warnings.warn(
@@ -57,7 +62,7 @@ class _DecoratorContextManager:
                 return func(*args, **kwargs)
         return wrapper
 
-    def clone(self):
+    def clone(self) -> _DecoratorContextManager:
         return self.__class__()
 
 
@@ -72,32 +77,32 @@ class no_grad(_DecoratorContextManager):
     False
     """
 
-    def __new__(cls, orig_func=None):
+    def __new__(cls, orig_func: Callable[..., Any] | None = None) -> Self:
         if orig_func is None or cls is not no_grad:
             return super().__new__(cls)
         return cls()(orig_func)  # bare @no_grad
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         self.prev = _core.is_grad_enabled()
         _core._set_grad_enabled(False)
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         _core._set_grad_enabled(self.prev)
 
 
 class enable_grad(_DecoratorContextManager):
     """Enable gradient recording inside the block (e.g. within no_grad)."""
 
-    def __new__(cls, orig_func=None):
+    def __new__(cls, orig_func: Callable[..., Any] | None = None) -> Self:
         if orig_func is None:
             return super().__new__(cls)
         return cls()(orig_func)
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         self.prev = _core.is_grad_enabled()
         _core._set_grad_enabled(True)
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         _core._set_grad_enabled(self.prev)
 
 
@@ -111,7 +116,7 @@ class set_grad_enabled(_DecoratorContextManager):
     False
     """
 
-    def __init__(self, mode):
+    def __init__(self, mode: bool) -> None:
         if not isinstance(mode, bool):
             raise TypeError("set_grad_enabled(): argument 'enabled' (position 1) must be bool, "
                             f"not {type(mode).__name__}")
@@ -119,44 +124,44 @@ class set_grad_enabled(_DecoratorContextManager):
         self.mode = mode
         _core._set_grad_enabled(mode)
 
-    def __call__(self, func):
+    def __call__(self, func: _F) -> _F:
         _core._set_grad_enabled(self.prev)
         return super().__call__(func)
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         pass
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         _core._set_grad_enabled(self.prev)
 
-    def clone(self):
+    def clone(self) -> _DecoratorContextManager:
         return self.__class__(self.mode)
 
 
 class inference_mode(_DecoratorContextManager):
     """Like no_grad, for inference: nothing inside records history."""
 
-    def __new__(cls, mode=True):
+    def __new__(cls, mode: bool = True) -> Self:
         if isinstance(mode, bool):
             return super().__new__(cls)
         return cls()(mode)  # bare @inference_mode
 
-    def __init__(self, mode=True):
+    def __init__(self, mode: bool = True) -> None:
         if not isinstance(mode, bool):
             return
         self.mode = mode
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         # PyTorch's InferenceMode(enabled): grad mode = not enabled, inference = enabled
         self.prev = (_core.is_grad_enabled(), _core.is_inference_mode_enabled())
         _core._set_grad_enabled(not self.mode)
         _core._set_inference_mode(self.mode)
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         _core._set_grad_enabled(self.prev[0])
         _core._set_inference_mode(self.prev[1])
 
-    def clone(self):
+    def clone(self) -> _DecoratorContextManager:
         return self.__class__(self.mode)
 
 
@@ -175,20 +180,20 @@ class enforce_grad_layout_policy(_DecoratorContextManager):
     (6, 3, 1)
     """
 
-    def __init__(self, enable=True):
+    def __init__(self, enable: bool = True) -> None:
         self.prev = _core._is_grad_layout_enforcement_enabled()
         _core._set_grad_layout_enforcement_enabled(enable)
         self.mode = enable
 
-    def __call__(self, func):
+    def __call__(self, func: _F) -> _F:
         _core._set_grad_layout_enforcement_enabled(self.prev)
         return super().__call__(func)
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         pass
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         _core._set_grad_layout_enforcement_enabled(self.prev)
 
-    def clone(self):
+    def clone(self) -> _DecoratorContextManager:
         return self.__class__(self.mode)

@@ -27,6 +27,13 @@ of one storage share memory again after loading, as in PyTorch. PyTorch's legacy
 (pre-1.6: a stream of pickles followed by the raw storages) loads and saves too
 (``_use_new_zipfile_serialization=False``).
 """
+from __future__ import annotations
+import os as _os
+from typing import IO, Any
+
+# what save and load take as their file: a path or a binary file object (PyTorch's FileLike)
+FileLike = str | _os.PathLike[str] | IO[bytes]
+
 import contextlib
 import io
 import os
@@ -828,8 +835,9 @@ def _open_for_read(f):
     return f, False
 
 
-def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
-         **pickle_load_args):
+def load(f: FileLike, map_location: Any = None, pickle_module: Any = None, *,
+         weights_only: bool | None = None, mmap: bool | None = None,
+         **pickle_load_args: Any) -> Any:
     """Load an object saved with :func:`save` (or with PyTorch's ``torch.save``).
 
     ``weights_only`` defaults to True, as in PyTorch 2.13 (the environment variables
@@ -1257,8 +1265,9 @@ def _write_archive(zf, prefix, records):
             zf.writestr(info, payload)
 
 
-def save(obj, f, pickle_module=None, pickle_protocol=DEFAULT_PROTOCOL,
-         _use_new_zipfile_serialization=True, _disable_byteorder_record=False):
+def save(obj: object, f: FileLike, pickle_module: Any = None,
+         pickle_protocol: int = DEFAULT_PROTOCOL, _use_new_zipfile_serialization: bool = True,
+         _disable_byteorder_record: bool = False) -> None:
     """Save an object (tensors, state_dicts, nested containers, ...) to a file or file-like
     object, in PyTorch's zip format (readable by ``torch.load``);
     ``_use_new_zipfile_serialization=False`` writes PyTorch's legacy (pre-1.6) format.

@@ -30,8 +30,9 @@ def _tracked_sources():
         for dirpath, _, files in os.walk(os.path.join(ROOT, sub)):
             for f in files:
                 path = os.path.relpath(os.path.join(dirpath, f), ROOT)
-                if f.endswith((".pyx", ".pxd", ".pxi", ".yaml", ".h")) or (
-                        sub == "csrc" and f.endswith(".c")):
+                # (.pyi, py.typed: the type information, issue 30 item 4)
+                if f.endswith((".pyx", ".pxd", ".pxi", ".yaml", ".h", ".pyi")) or (
+                        sub == "csrc" and f.endswith(".c")) or f == "py.typed":
                     if not os.path.basename(path).startswith(("_gen_", "_op_table")):
                         names.add(path)
     return names
@@ -41,7 +42,9 @@ def test_sdist_holds_every_source(sdist_names):
     missing = _tracked_sources() - sdist_names
     assert not missing, f"missing from the sdist: {sorted(missing)}"
     for needed in ("setup.py", "pyproject.toml", "autograd_core/ops/_codegen.py",
-                   "autograd_core/ops/derivatives.yaml", "README.md"):
+                   "autograd_core/ops/derivatives.yaml", "README.md",
+                   "autograd_core/ops/_stubgen.py", "autograd_core/py.typed",
+                   "autograd_core/__init__.pyi", "autograd_core/_core/tensor.pyi"):
         assert needed in sdist_names
 
 

@@ -104,6 +104,9 @@ COMMANDS = {
         ("python benchmarks/profile_step.py mlp --impl numpy --run 1", "clone", ""),
     "python benchmarks/distributed.py":
         ("python benchmarks/distributed.py --repeats 1", "clone", "DDP step"),
+    # regenerates the type stubs from the table (tests/test_typing.py checks they match)
+    "python autograd_core/ops/_stubgen.py":
+        ("python autograd_core/ops/_stubgen.py", "clone", "autograd_core/__init__.pyi"),
 }
 
 NOT_RUN = {

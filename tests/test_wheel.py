@@ -1,6 +1,7 @@
 """Wheels a package index takes (issue 30 item 3): the wheel built from this checkout
 is repaired by auditwheel into a manylinux wheel, which `auditwheel show` accepts, and
-carries the license and the compiled modules (no Cython sources, no generated C).
+carries the license and the compiled modules (no Cython sources, no generated C), and the
+type information (py.typed and the generated stubs: issue 30 item 4).
 
 The wheels for other platforms come from cibuildwheel on a CI service (the
 `[tool.cibuildwheel]` table in pyproject.toml); this test checks the Linux one here."""
@@ -61,3 +62,16 @@ def test_wheel_carries_license_and_compiled_modules_only(repaired):
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names), names[:20]
     assert any(n.startswith("autograd_core/_core/tensor.") and n.endswith(".so") for n in names)
     assert not [n for n in names if n.endswith((".pyx", ".pxd", ".pxi", ".c"))]
+
+
+def test_wheel_carries_type_information(repaired):
+    """PEP 561: the marker and every stub of the checkout (the compiled modules' and the
+    namespaces'), so that a type checker reads the installed package."""
+    names = set(zipfile.ZipFile(repaired).namelist())
+    assert "autograd_core/py.typed" in names
+    stubs = {os.path.relpath(os.path.join(d, f), ROOT).replace(os.sep, "/")
+             for d, _, files in os.walk(os.path.join(ROOT, "autograd_core"))
+             for f in files if f.endswith(".pyi")}
+    assert {"autograd_core/__init__.pyi", "autograd_core/_core/tensor.pyi",
+            "autograd_core/nn/functional.pyi"} <= stubs
+    assert stubs <= names, sorted(stubs - names)

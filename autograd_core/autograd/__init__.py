@@ -1,4 +1,11 @@
 """autograd_core.autograd: backward(), grad(), the legacy Variable, grad modes."""
+from __future__ import annotations
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from autograd_core._core.tensor import Tensor
+
 from autograd_core._core import tensor as _core
 from autograd_core._core import engine as _core_engine
 from autograd_core import _creation, _vmap_state
@@ -55,8 +62,11 @@ def _grads(grads, outputs):
     return grads[:len(outputs)]
 
 
-def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
-             grad_variables=None, inputs=None):
+def backward(tensors: Tensor | Sequence[Tensor],
+             grad_tensors: Tensor | Sequence[Tensor | None] | None = None,
+             retain_graph: bool | None = None, create_graph: bool = False,
+             grad_variables: Any = None,
+             inputs: Tensor | Sequence[Tensor] | None = None) -> None:
     """Accumulate the gradients of ``tensors`` into the leaves' ``.grad``.
 
     >>> import autograd_core as torch
@@ -77,8 +87,11 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
                      allow_unused=True, accumulate=True)
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
-         only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
+def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor],
+         grad_outputs: Tensor | Sequence[Tensor | None] | None = None,
+         retain_graph: bool | None = None, create_graph: bool = False, only_inputs: bool = True,
+         allow_unused: bool | None = None, is_grads_batched: bool = False,
+         materialize_grads: bool = False) -> tuple[Tensor, ...]:
     """The gradients of ``outputs`` w.r.t. ``inputs``, returned (``.grad`` is untouched).
 
     >>> import autograd_core as torch

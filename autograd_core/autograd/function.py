@@ -1,4 +1,7 @@
 """Custom differentiable operations: ``autograd.Function`` with static forward/backward."""
+from __future__ import annotations
+from typing import Any
+
 import functools
 import inspect
 
@@ -129,7 +132,7 @@ class Function(metaclass=_FunctionMeta):
         return vjp_fn if vjp_fn is not Function.vjp else backward_fn
 
     @classmethod
-    def apply(cls, *args, **kwargs):
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
         if cls._new_style:
             # setup_context sees forward's arguments with their defaults filled in
             bound = inspect.signature(cls.forward).bind(*args, **kwargs)

@@ -6,6 +6,10 @@ autograd.forward_ad's dual tensors (Note [Forward AD] in _core/_tensor.pxi).
 >>> jvp(torch.sin, (torch.tensor([0., 1.]),), (torch.tensor([1., 1.]),))[1]
 tensor([1.0000, 0.5403])
 """
+from __future__ import annotations
+from collections.abc import Callable
+from typing import Any
+
 import autograd_core as _ag
 from autograd_core._core import tensor as _core
 from autograd_core.autograd import forward_ad as _fwad
@@ -113,7 +117,8 @@ def _jvp_with_argnums(func, primals, tangents, argnums, strict, has_aux):
     return out + (aux,) if has_aux else out
 
 
-def jvp(func, primals, tangents, *, strict=False, has_aux=False):
+def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool = False,
+        has_aux: bool = False) -> Any:
     """The value of func at primals and its Jacobian-vector product with tangents
     (forward mode), as torch.func.jvp.
 
@@ -141,7 +146,8 @@ def _basis(flat_primals, numels):
     return parts
 
 
-def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
+def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, has_aux: bool = False,
+           *, randomness: str = "error") -> Callable[..., Any]:
     """The Jacobian of func with respect to the argument(s) argnums, by forward mode, as
     torch.func.jacfwd: one jvp over the whole standard basis of tangents, vmapped
     (Note [jvp under vmap]); ``randomness`` is that vmap's ("error": a random op in func

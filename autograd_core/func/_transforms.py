@@ -13,6 +13,10 @@ batched at every active vmap level (an unbatched input is expanded first), so on
 backward pass over the physical graph yields every sample's gradient (Note [grad under
 vmap]).
 """
+from __future__ import annotations
+from collections.abc import Callable
+from typing import Any
+
 import functools
 
 import autograd_core as _ag
@@ -298,7 +302,8 @@ def _grad_and_value_impl(func, argnums, has_aux, args, kwargs, value_used=True):
         return _finish(grad_input, keep), _finish(value, keep)
 
 
-def grad_and_value(func, argnums=0, has_aux=False):
+def grad_and_value(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
+                   has_aux: bool = False) -> Callable[..., Any]:
     """Like :func:`grad`, returning ``(gradient, value)``: ``value`` is func's output
     (with ``has_aux``, ``(output, aux)``).
 
@@ -314,7 +319,8 @@ def grad_and_value(func, argnums=0, has_aux=False):
     return wrapper
 
 
-def grad(func, argnums=0, has_aux=False):
+def grad(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
+         has_aux: bool = False) -> Callable[..., Any]:
     """The gradient transform: ``grad(f)(*args)`` is the gradient of f's scalar output
     w.r.t. ``args[argnums]`` (an int or a tuple of ints; each argument may be a pytree
     of tensors). ``has_aux``: f returns ``(output, aux)`` and the result is
@@ -400,7 +406,7 @@ def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False):
     return result, vjp_fn
 
 
-def vjp(func, *primals, has_aux=False):
+def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
     """``(func(*primals), vjp_fn)``: ``vjp_fn(cotangents)`` is the vector-Jacobian
     product, a tuple with one gradient per primal (each a pytree like its primal).
     ``cotangents`` has the structure of func's output. ``has_aux``: func returns
@@ -426,7 +432,9 @@ def _error_if_complex(name, args, is_input):
                                f"tensor at flattened input idx: {idx}")
 
 
-def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):
+def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, *, has_aux: bool = False,
+           chunk_size: int | None = None,
+           _preallocate_and_copy: bool = False) -> Callable[..., Any]:
     """The Jacobian of func w.r.t. ``args[argnums]`` by reverse mode: one vector-Jacobian
     product per output element, taken ``chunk_size`` rows at a time (all at once by
     default). The result has shape ``output.shape + input.shape``, nested as
@@ -483,7 +491,8 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
     return wrapper_fn
 
 
-def hessian(func, argnums=0):
+def hessian(func: Callable[..., Any],
+            argnums: int | tuple[int, ...] = 0) -> Callable[..., Any]:
     """The Hessian of func w.r.t. ``args[argnums]``: ``jacfwd(jacrev(func))``, as
     PyTorch's (forward-over-reverse, the jvp batched over the basis: Note [jvp under
     vmap] in func/_vmap.py).

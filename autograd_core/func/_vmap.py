@@ -14,6 +14,10 @@ convolution's N) and wraps the result; values of enclosing levels dispatch again
 level down. An op without a rule runs once per sample (PyTorch's performance warning)
 and stacks the results: slower, never wrong.
 """
+from __future__ import annotations
+from collections.abc import Callable
+from typing import Any
+
 import functools
 import inspect
 import operator
@@ -1644,7 +1648,8 @@ def _run(func, flat_args, flat_dims, spec, size, out_dims, randomness, kwargs):
         _LEVELS.pop()
 
 
-def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
+def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
+         randomness: str = "error", *, chunk_size: int | None = None) -> Callable[..., Any]:
     """The vectorizing map: ``vmap(func)(*inputs)`` is ``func`` applied to every slice of
     the inputs along ``in_dims`` (an int, None for an input not mapped, or a pytree
     matching the inputs), results stacked along ``out_dims``. func sees tensors without

@@ -8,13 +8,15 @@ tensor([0., 2.])
 >>> torch.nn.Linear(3, 2)
 Linear(in_features=3, out_features=2, bias=True)
 """
-from autograd_core.nn import functional  # noqa: F401
-from autograd_core.nn import init  # noqa: F401
-from autograd_core.nn.parameter import (  # noqa: F401
-    Buffer, Parameter, UninitializedBuffer, UninitializedParameter,
+# (`X as X`: a type checker's no-implicit-reexport mode sees these names as exported)
+from autograd_core.nn import functional as functional
+from autograd_core.nn import init as init
+from autograd_core.nn.parameter import (
+    Buffer as Buffer, Parameter as Parameter, UninitializedBuffer as UninitializedBuffer,
+    UninitializedParameter as UninitializedParameter,
 )
 from autograd_core.nn.modules import *  # noqa: F401,F403
-from autograd_core.nn import utils  # noqa: F401
-from autograd_core.nn import attention  # noqa: F401
-from autograd_core.nn import parallel  # noqa: E402,F401
-from autograd_core.nn.parallel import DataParallel  # noqa: E402,F401
+from autograd_core.nn import utils as utils
+from autograd_core.nn import attention as attention
+from autograd_core.nn import parallel as parallel  # noqa: E402
+from autograd_core.nn.parallel import DataParallel as DataParallel  # noqa: E402

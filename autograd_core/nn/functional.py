@@ -152,19 +152,19 @@ def _pair(v):
 
 # ------------------------------------------------------------------ activations
 
-def relu(input, inplace=False):
+def relu(input: _Tensor, inplace: bool = False) -> _Tensor:
     """max(input, 0) elementwise (``inplace=True``: in input itself)."""
     if type(input) is not _Tensor and _has_torch_function(input):
         return _handle_torch_function(relu, (input, ), {'inplace': inplace})
     return _torch.relu_(input) if inplace else _torch.relu(input)
 
 
-def relu_(input):
+def relu_(input: _Tensor) -> _Tensor:
     """relu in input itself."""
     return _torch.relu_(input)
 
 
-def leaky_relu(input, negative_slope=0.01, inplace=False):
+def leaky_relu(input: _Tensor, negative_slope: float = 0.01, inplace: bool = False) -> _Tensor:
     """input where input > 0, else input * negative_slope."""
     if inplace:
         return _compiled["leaky_relu_"](input, negative_slope)
@@ -176,7 +176,7 @@ def leaky_relu_(input, negative_slope=0.01):
     return _compiled["leaky_relu_"](input, negative_slope)
 
 
-def elu(input, alpha=1.0, inplace=False):
+def elu(input: _Tensor, alpha: float = 1.0, inplace: bool = False) -> _Tensor:
     """input where input > 0, else alpha * (exp(input) - 1)."""
     return _compiled["elu_"](input, alpha) if inplace else _compiled["elu"](input, alpha)
 
@@ -207,7 +207,7 @@ def selu_(input):
     return _compiled["elu_"](input, _SELU_ALPHA, _SELU_SCALE)
 
 
-def silu(input, inplace=False):
+def silu(input: _Tensor, inplace: bool = False) -> _Tensor:
     """input * sigmoid(input)."""
     return _compiled["silu_"](input) if inplace else _compiled["silu"](input)
 
@@ -226,12 +226,12 @@ def relu6(input, inplace=False):
     return hardtanh(input, 0.0, 6.0, inplace)
 
 
-def sigmoid(input):
+def sigmoid(input: _Tensor) -> _Tensor:
     """1 / (1 + exp(-input))."""
     return _torch.sigmoid(input)
 
 
-def tanh(input):
+def tanh(input: _Tensor) -> _Tensor:
     """Hyperbolic tangent."""
     return _torch.tanh(input)
 
@@ -314,7 +314,8 @@ def _get_softmax_dim(name, ndim, stacklevel):
     return 0 if ndim in (0, 1, 3) else 1
 
 
-def softmax(input, dim=None, _stacklevel=3, dtype=None):
+def softmax(input: _Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype: "_torch.dtype | None" = None) -> _Tensor:
     """exp(x) / exp(x).sum(dim) (without dim: PyTorch's legacy choice, with a warning)."""
     if type(input) is not _Tensor and _has_torch_function(input):
         return _handle_torch_function(softmax, (input, ),
@@ -331,7 +332,8 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
     return _torch.softmax(-input, dim, dtype)
 
 
-def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+def log_softmax(input: _Tensor, dim: int | None = None, _stacklevel: int = 3,
+                dtype: "_torch.dtype | None" = None) -> _Tensor:
     """log(softmax(input, dim)), computed stably."""
     if type(input) is not _Tensor and _has_torch_function(input):
         return _handle_torch_function(log_softmax, (input, ),
@@ -449,7 +451,9 @@ def _check_weight(input, weight):
         raise ValueError("Weights and input must have the same size.")
 
 
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+def mse_loss(input: _Tensor, target: _Tensor, size_average: bool | None = None,
+             reduce: bool | None = None, reduction: str = "mean",
+             weight: "_Tensor | None" = None) -> _Tensor:
     """Mean squared error (or its sum, or elementwise with reduction='none')."""
     if (type(input) is not _Tensor or type(target) is not _Tensor) and \
             _has_torch_function(input, target):
@@ -465,7 +469,9 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     return _compiled["mse_loss"](x, t, _reduction_enum(reduction))
 
 
-def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+def l1_loss(input: _Tensor, target: _Tensor, size_average: bool | None = None,
+            reduce: bool | None = None, reduction: str = "mean",
+            weight: "_Tensor | None" = None) -> _Tensor:
     """Mean absolute error (PyTorch composes it of abs and mean/sum)."""
     if (type(input) is not _Tensor or type(target) is not _Tensor) and \
             _has_torch_function(input, target):
@@ -544,8 +550,9 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                                                   _reduction_enum(reduction))
 
 
-def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
-             reduction="mean"):
+def nll_loss(input: _Tensor, target: _Tensor, weight: "_Tensor | None" = None,
+             size_average: bool | None = None, ignore_index: int = -100, reduce: bool | None = None,
+             reduction: str = "mean") -> _Tensor:
     """Negative log likelihood of class indices (input holds log-probabilities)."""
     if (type(input) is not _Tensor or type(target) is not _Tensor) and \
             _has_torch_function(input, target):
@@ -556,8 +563,10 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     return _compiled["nll_loss"](input, target, weight, _reduction_enum(reduction), ignore_index)
 
 
-def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
-                  reduction="mean", label_smoothing=0.0):
+def cross_entropy(input: _Tensor, target: _Tensor, weight: "_Tensor | None" = None,
+                  size_average: bool | None = None, ignore_index: int = -100,
+                  reduce: bool | None = None, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> _Tensor:
     """log_softmax + nll_loss; the target holds class indices or class probabilities."""
     if (type(input) is not _Tensor or type(target) is not _Tensor) and \
             _has_torch_function(input, target):
@@ -890,7 +899,7 @@ def bilinear(input1, input2, weight, bias=None):
     return out
 
 
-def one_hot(tensor, num_classes=-1):
+def one_hot(tensor: _Tensor, num_classes: int = -1) -> _Tensor:
     """Class indices (int64) -> one-hot rows of length num_classes (int64)."""
     if tensor.dtype != _torch.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
@@ -1226,7 +1235,8 @@ def _check_p(p):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
-def dropout(input, p=0.5, training=True, inplace=False):
+def dropout(input: _Tensor, p: float = 0.5, training: bool = True,
+            inplace: bool = False) -> _Tensor:
     """Zero elements with probability p and scale the others by 1 / (1 - p); the mask is
     PyTorch's for the same seed (noise.bernoulli_(1 - p))."""
     if type(input) is not _Tensor and _has_torch_function(input):
@@ -1452,8 +1462,10 @@ def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation
                                          ceil_mode)
 
 
-def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-               return_indices=False):
+def max_pool2d(input: _Tensor, kernel_size: int | tuple[int, ...],
+               stride: int | tuple[int, ...] | None = None, padding: int | tuple[int, ...] = 0,
+               dilation: int | tuple[int, ...] = 1, ceil_mode: bool = False,
+               return_indices: bool = False):
     """The largest value of each (dilated) window; with return_indices, (values, indices)."""
     if type(input) is not _Tensor and _has_torch_function(input):
         return _handle_torch_function(max_pool2d, (input, ),

@@ -12,6 +12,13 @@ PyTorch's to rounding) reproduces PyTorch's values.
 >>> bool(torch.nn.init.xavier_uniform_(w).abs().max() <= (6 / 8) ** 0.5)
 True
 """
+from __future__ import annotations
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from autograd_core._core.random import Generator
+    from autograd_core._core.tensor import Tensor
+
 import math
 import warnings
 
@@ -47,7 +54,7 @@ def _no_grad_zero_(tensor):
         return tensor.zero_()
 
 
-def calculate_gain(nonlinearity, param=None):
+def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
     """The recommended gain for a nonlinearity (PyTorch's table)."""
     linear_fns = ["linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
                   "conv_transpose2d", "conv_transpose3d"]
@@ -70,17 +77,20 @@ def calculate_gain(nonlinearity, param=None):
     raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
 
 
-def uniform_(tensor, a=0.0, b=1.0, generator=None):
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0,
+             generator: Generator | None = None) -> Tensor:
     """Fill with U(a, b)."""
     return _no_grad_uniform_(tensor, a, b, generator)
 
 
-def normal_(tensor, mean=0.0, std=1.0, generator=None):
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0,
+            generator: Generator | None = None) -> Tensor:
     """Fill with N(mean, std**2)."""
     return _no_grad_normal_(tensor, mean, std, generator)
 
 
-def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
+def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0,
+                  b: float = 2.0, generator: Generator | None = None) -> Tensor:
     """Fill with N(mean, std**2) truncated to [a, b]: PyTorch 2.13's rejection sampler,
     draw for draw (tests/test_random_streams.py)."""
     def norm_cdf(x):
@@ -121,22 +131,22 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     return tensor
 
 
-def constant_(tensor, val):
+def constant_(tensor: Tensor, val: float) -> Tensor:
     """Fill with val."""
     return _no_grad_fill_(tensor, val)
 
 
-def ones_(tensor):
+def ones_(tensor: Tensor) -> Tensor:
     """Fill with 1."""
     return _no_grad_fill_(tensor, 1.0)
 
 
-def zeros_(tensor):
+def zeros_(tensor: Tensor) -> Tensor:
     """Fill with 0."""
     return _no_grad_zero_(tensor)
 
 
-def eye_(tensor):
+def eye_(tensor: Tensor) -> Tensor:
     """Fill a 2-D tensor with the identity matrix."""
     if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
@@ -145,7 +155,7 @@ def eye_(tensor):
     return tensor
 
 
-def dirac_(tensor, groups=1):
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
     """Fill a 3-, 4- or 5-D (convolution weight) tensor with the Dirac delta: the
     convolution keeps as many input channels as possible (per group)."""
     dimensions = tensor.ndimension()
@@ -179,7 +189,8 @@ def _calculate_fan_in_and_fan_out(tensor):
     return tensor.size(1) * receptive_field_size, tensor.size(0) * receptive_field_size
 
 
-def xavier_uniform_(tensor, gain=1.0, generator=None):
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0,
+                    generator: Generator | None = None) -> Tensor:
     """U(-a, a) with a = gain * sqrt(6 / (fan_in + fan_out)) (Glorot)."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
@@ -187,7 +198,8 @@ def xavier_uniform_(tensor, gain=1.0, generator=None):
     return _no_grad_uniform_(tensor, -a, a, generator)
 
 
-def xavier_normal_(tensor, gain=1.0, generator=None):
+def xavier_normal_(tensor: Tensor, gain: float = 1.0,
+                   generator: Generator | None = None) -> Tensor:
     """N(0, std**2) with std = gain * sqrt(2 / (fan_in + fan_out)) (Glorot)."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
@@ -203,7 +215,9 @@ def _calculate_correct_fan(tensor, mode):
     return fan_in if mode == "fan_in" else fan_out
 
 
-def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
+                     nonlinearity: str = "leaky_relu",
+                     generator: Generator | None = None) -> Tensor:
     """U(-bound, bound) with bound = gain * sqrt(3 / fan) (He)."""
     if 0 in tensor.shape:
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
@@ -214,7 +228,9 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
     return _no_grad_uniform_(tensor, -bound, bound, generator)
 
 
-def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
+                    nonlinearity: str = "leaky_relu",
+                    generator: Generator | None = None) -> Tensor:
     """N(0, std**2) with std = gain / sqrt(fan) (He)."""
     if 0 in tensor.shape:
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
@@ -224,7 +240,8 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
     return _no_grad_normal_(tensor, 0, gain / math.sqrt(fan), generator)
 
 
-def orthogonal_(tensor, gain=1, generator=None):
+def orthogonal_(tensor: Tensor, gain: float = 1,
+                generator: Generator | None = None) -> Tensor:
     """A (semi-)orthogonal matrix (the tensor flattened to rows x rest) from the QR
     decomposition of a normal matrix, signs fixed by diag(R), times gain."""
     if tensor.ndimension() < 2:
@@ -247,7 +264,8 @@ def orthogonal_(tensor, gain=1, generator=None):
     return tensor
 
 
-def sparse_(tensor, sparsity, std=0.01, generator=None):
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01,
+            generator: Generator | None = None) -> Tensor:
     """N(0, std**2) with ceil(sparsity * rows) entries of each column set to zero."""
     if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")

@@ -1,5 +1,13 @@
 """Adam (and, with ``decoupled_weight_decay=True``, AdamW): PyTorch's single-tensor
 algorithm, with amsgrad, maximize, weight decay and Tensor lr/betas."""
+from __future__ import annotations
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from autograd_core._core.tensor import Tensor
+    from autograd_core.optim.optimizer import ParamsT
+
 import autograd_core as _ag
 from autograd_core.optim.optimizer import (
     Optimizer, _check_adam_args, _check_capturable, _check_fused, _check_fused_options,
@@ -20,9 +28,12 @@ class Adam(Optimizer):
                        "decoupled_weight_decay": False, "fused": None}
     _scalar_state = ("step",)
 
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
-                 amsgrad=False, *, foreach=None, maximize=False, capturable=False,
-                 differentiable=False, fused=None, decoupled_weight_decay=False):
+    def __init__(self, params: ParamsT, lr: float | Tensor = 1e-3,
+                 betas: tuple[float | Tensor, float | Tensor] = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 0, amsgrad: bool = False, *,
+                 foreach: bool | None = None, maximize: bool = False, capturable: bool = False,
+                 differentiable: bool = False, fused: bool | None = None,
+                 decoupled_weight_decay: bool = False) -> None:
         if isinstance(lr, _ag.Tensor) and foreach and not capturable:
             raise ValueError("lr as a Tensor is not supported for capturable=False and "
                              "foreach=True")
@@ -80,7 +91,7 @@ class Adam(Optimizer):
         return False
 
     @_use_grad_for_differentiable
-    def step(self, closure=None):
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Perform a single optimization step (``closure`` re-evaluates the model and
         returns the loss)."""
         loss = _closure_loss(closure)

@@ -4,6 +4,10 @@ Each scheduler computes its rates with PyTorch's formulas in the same form (the 
 chainable form from ``step()``, the closed form when ``step(epoch)`` is given), so that the
 Python floats it writes into the param groups are the same numbers PyTorch writes.
 """
+from __future__ import annotations
+from collections.abc import Iterable
+from typing import Any
+
 import math
 import types
 import warnings
@@ -102,7 +106,7 @@ class LRScheduler:
     _get_lr_called_within_step = False
     _is_initial = False
 
-    def __init__(self, optimizer, last_epoch=-1):
+    def __init__(self, optimizer: Optimizer, last_epoch: int = -1) -> None:
         _check_optimizer(optimizer)
         self.optimizer = optimizer
         if last_epoch == -1:
@@ -149,7 +153,7 @@ class LRScheduler:
         """Load a state returned by :meth:`state_dict`."""
         self.__dict__.update(state_dict)
 
-    def get_last_lr(self):
+    def get_last_lr(self) -> list[float]:
         """The learning rates the last ``step`` computed."""
         return self._last_lr
 
@@ -157,7 +161,7 @@ class LRScheduler:
         """Compute the learning rates of the current epoch (chainable form)."""
         raise NotImplementedError
 
-    def step(self, epoch=None):
+    def step(self, epoch: int | None = None) -> None:
         """Advance one epoch (or jump to ``epoch``, deprecated) and update the rates."""
         if self._step_count == 1:
             if not hasattr(self.optimizer.step, "_wrapped_by_lr_sched"):
@@ -273,7 +277,8 @@ class MultiplicativeLR(_LambdaScheduler):
 class StepLR(LRScheduler):
     """lr decayed by ``gamma`` every ``step_size`` epochs."""
 
-    def __init__(self, optimizer, step_size, gamma=0.1, last_epoch=-1):
+    def __init__(self, optimizer: Optimizer, step_size: int, gamma: float = 0.1,
+                 last_epoch: int = -1) -> None:
         self.step_size = step_size
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
@@ -292,7 +297,8 @@ class StepLR(LRScheduler):
 class MultiStepLR(LRScheduler):
     """lr decayed by ``gamma`` at each milestone epoch."""
 
-    def __init__(self, optimizer, milestones, gamma=0.1, last_epoch=-1):
+    def __init__(self, optimizer: Optimizer, milestones: Iterable[int], gamma: float = 0.1,
+                 last_epoch: int = -1) -> None:
         self.milestones = Counter(milestones)
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
@@ -370,7 +376,7 @@ class LinearLR(LRScheduler):
 class ExponentialLR(LRScheduler):
     """lr decayed by ``gamma`` every epoch."""
 
-    def __init__(self, optimizer, gamma, last_epoch=-1):
+    def __init__(self, optimizer: Optimizer, gamma: float, last_epoch: int = -1) -> None:
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
 
@@ -492,7 +498,8 @@ class PolynomialLR(LRScheduler):
 class CosineAnnealingLR(LRScheduler):
     """Cosine annealing from the initial lr to ``eta_min`` over ``T_max`` epochs."""
 
-    def __init__(self, optimizer, T_max, eta_min=0.0, last_epoch=-1):
+    def __init__(self, optimizer: Optimizer, T_max: int, eta_min: float = 0.0,
+                 last_epoch: int = -1) -> None:
         self.T_max = T_max
         self.eta_min = eta_min
         super().__init__(optimizer, last_epoch)
@@ -544,8 +551,9 @@ class ReduceLROnPlateau(LRScheduler):
     """Reduce the lr by ``factor`` when a metric has stopped improving for ``patience``
     epochs (``step(metric)``)."""
 
-    def __init__(self, optimizer, mode="min", factor=0.1, patience=10, threshold=1e-4,
-                 threshold_mode="rel", cooldown=0, min_lr=0, eps=1e-8):
+    def __init__(self, optimizer: Optimizer, mode: str = "min", factor: float = 0.1,
+                 patience: int = 10, threshold: float = 1e-4, threshold_mode: str = "rel",
+                 cooldown: int = 0, min_lr: float | list[float] = 0, eps: float = 1e-8) -> None:
         if factor >= 1.0:
             raise ValueError("Factor should be < 1.0.")
         self.factor = factor
@@ -573,7 +581,7 @@ class ReduceLROnPlateau(LRScheduler):
         self.cooldown_counter = 0
         self.num_bad_epochs = 0
 
-    def step(self, metrics, epoch=None):
+    def step(self, metrics: Any, epoch: int | None = None) -> None:  # type: ignore[override]
         """Record ``metrics`` for this epoch and reduce the lr if it is time to."""
         current = float(metrics)
         if epoch is None:
@@ -797,7 +805,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
                 * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2
                 for base_lr in self.base_lrs]
 
-    def step(self, epoch=None):
+    def step(self, epoch: int | None = None) -> None:
         """Advance one step (``epoch`` may be fractional, e.g. ``epoch + i / iters``)."""
         if epoch is None and self.last_epoch < 0:
             epoch = 0

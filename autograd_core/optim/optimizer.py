@@ -5,6 +5,17 @@ Every algorithm follows PyTorch's single-tensor (``foreach=False``) implementati
 with autograd_core's public tensor ops; ``foreach``/``fused`` are accepted and recorded in the
 param groups (so state_dicts have PyTorch's keys) but always run the single-tensor path.
 """
+from __future__ import annotations
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from autograd_core._core.tensor import Tensor
+
+    # what an optimizer takes as params (PyTorch's ParamsT): tensors, (name, tensor) pairs
+    # or param-group dicts
+    ParamsT = Iterable[Tensor] | Iterable[dict[str, Any]] | Iterable[tuple[str, Tensor]]
+
 import functools
 import warnings
 from collections import OrderedDict, defaultdict
@@ -165,7 +176,7 @@ class Optimizer:
     _group_defaults = {}
     _scalar_state = ()
 
-    def __init__(self, params, defaults):
+    def __init__(self, params: ParamsT, defaults: dict[str, Any]) -> None:
         self.defaults = defaults
         self._optimizer_step_pre_hooks = OrderedDict()
         self._optimizer_step_post_hooks = OrderedDict()
@@ -331,7 +342,7 @@ class Optimizer:
         return _add_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend)
 
     # ------------------------------------------------------------------ state dicts
-    def state_dict(self):
+    def state_dict(self) -> dict[str, Any]:
         """The optimizer's state as a dict with ``state`` (per-parameter state keyed by the
         parameter's index) and ``param_groups`` (each group's options with ``params`` as
         indices), PyTorch's layout."""
@@ -369,7 +380,7 @@ class Optimizer:
             return value.to(dtype=param.dtype)
         return value
 
-    def load_state_dict(self, state_dict):
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         """Load the optimizer state (a dict returned by :meth:`state_dict`)."""
         state_dict = state_dict.copy()
         for pre_hook in self._optimizer_load_state_dict_pre_hooks.values():
@@ -421,18 +432,18 @@ class Optimizer:
             post_hook(self)
 
     # ------------------------------------------------------------------ grads and groups
-    def zero_grad(self, set_to_none=True):
+    def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset the gradients of all optimized tensors (to None by default, else to
         zeros detached from any graph)."""
         if not hasattr(self, "_zero_grad_profile_name"):
             self._patch_step_function()
         _zero_grads(chain.from_iterable(g["params"] for g in self.param_groups), set_to_none)
 
-    def step(self, closure=None):
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Perform a single optimization step (to be overridden)."""
         raise NotImplementedError
 
-    def add_param_group(self, param_group):
+    def add_param_group(self, param_group: dict[str, Any]) -> None:
         """Add a param group to the optimizer's ``param_groups`` (e.g. layers unfrozen during
         fine-tuning), with this optimizer's defaults for the options it leaves out."""
         if not isinstance(param_group, dict):

@@ -1,5 +1,13 @@
 """SGD with momentum, dampening, Nesterov momentum, weight decay and maximize
 (PyTorch's single-tensor algorithm)."""
+from __future__ import annotations
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from autograd_core._core.tensor import Tensor
+    from autograd_core.optim.optimizer import ParamsT
+
 import autograd_core as _ag
 from autograd_core.optim.optimizer import (
     Optimizer, _check_fused, _check_fused_options, _closure_loss, _get_value as _alpha,
@@ -15,9 +23,10 @@ class SGD(Optimizer):
     _group_defaults = {"nesterov": False, "maximize": False, "foreach": None,
                        "differentiable": False, "fused": False}
 
-    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
-                 nesterov=False, *, maximize=False, foreach=None, differentiable=False,
-                 fused=None):
+    def __init__(self, params: ParamsT, lr: float | Tensor = 1e-3, momentum: float = 0,
+                 dampening: float = 0, weight_decay: float = 0, nesterov: bool = False, *,
+                 maximize: bool = False, foreach: bool | None = None,
+                 differentiable: bool = False, fused: bool | None = None) -> None:
         if isinstance(lr, _ag.Tensor) and lr.numel() != 1:
             raise ValueError("Tensor lr must be 1-element")
         if lr < 0.0:
@@ -46,7 +55,7 @@ class SGD(Optimizer):
         return False
 
     @_use_grad_for_differentiable
-    def step(self, closure=None):
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Perform a single optimization step (``closure`` re-evaluates the model and
         returns the loss)."""
         loss = _closure_loss(closure)

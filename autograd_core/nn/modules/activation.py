@@ -1,4 +1,13 @@
 """Activation modules (and MultiheadAttention, which PyTorch files here too)."""
+from __future__ import annotations
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from autograd_core._core.dtype import dtype as _dtype
+    from autograd_core._core.tensor import Tensor
+
+    _SizeArg = int | tuple[int, ...]
+
 import warnings
 
 import autograd_core as _ag
@@ -27,11 +36,11 @@ class _InplaceActivation(Module):
 
     __constants__ = ["inplace"]
 
-    def __init__(self, inplace=False):
+    def __init__(self, inplace: bool = False) -> None:
         super().__init__()
         self.inplace = inplace
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return self._fn(input, self.inplace)
 
     def extra_repr(self):
@@ -231,7 +240,7 @@ class GELU(Module):
 
     __constants__ = ["approximate"]
 
-    def __init__(self, approximate="none"):
+    def __init__(self, approximate: str = "none") -> None:
         super().__init__()
         self.approximate = approximate
 
@@ -334,7 +343,7 @@ class Tanhshrink(Module):
 class _SoftmaxBase(Module):
     __constants__ = ["dim"]
 
-    def __init__(self, dim=None):
+    def __init__(self, dim: int | None = None) -> None:
         super().__init__()
         self.dim = dim
 

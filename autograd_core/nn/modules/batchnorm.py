@@ -1,4 +1,13 @@
 """BatchNorm1d/2d/3d, their lazy forms, and SyncBatchNorm (a BatchNorm here: one process)."""
+from __future__ import annotations
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from autograd_core._core.dtype import dtype as _dtype
+    from autograd_core._core.tensor import Tensor
+
+    _SizeArg = int | tuple[int, ...]
+
 import autograd_core as _ag
 from autograd_core.nn import functional as F
 from autograd_core.nn.modules.lazy import LazyModuleMixin, _plain_buffers
@@ -16,8 +25,9 @@ class _NormBase(Module):
     _version = 2
     __constants__ = ["track_running_stats", "momentum", "eps", "num_features", "affine"]
 
-    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
-                 track_running_stats=True, device=None, dtype=None, *, bias=True):
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
+                 affine: bool = True, track_running_stats: bool = True, device: Any = None,
+                 dtype: _dtype | None = None, *, bias: bool = True) -> None:
         super().__init__()
         self.num_features = num_features
         self.eps = eps
@@ -88,8 +98,9 @@ class _BatchNorm(_NormBase):
 
 
 class _LazyNormBase(LazyModuleMixin, _NormBase):
-    def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
-                 device=None, dtype=None, *, bias=True):
+    def __init__(self, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
+                 track_running_stats: bool = True, device: Any = None,
+                 dtype: _dtype | None = None, *, bias: bool = True) -> None:
         super().__init__(0, eps, momentum, False, False, dtype=dtype, bias=False)
         self.affine = affine
         self.track_running_stats = track_running_stats
@@ -174,9 +185,10 @@ class SyncBatchNorm(_BatchNorm):
     """BatchNorm over any input of 2 or more dims (no process group to synchronise with in
     a single-process CPU library, so it computes a plain batch norm)."""
 
-    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
-                 track_running_stats=True, process_group=None, device=None, dtype=None, *,
-                 bias=True):
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
+                 affine: bool = True, track_running_stats: bool = True,
+                 process_group: Any = None, device: Any = None, dtype: _dtype | None = None, *,
+                 bias: bool = True) -> None:
         super().__init__(num_features, eps, momentum, affine, track_running_stats, dtype=dtype,
                          bias=bias)
         self.process_group = process_group

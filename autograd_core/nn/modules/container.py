@@ -1,4 +1,14 @@
 """Containers: Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict."""
+from __future__ import annotations
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Self
+
+if TYPE_CHECKING:
+    from autograd_core._core.dtype import dtype as _dtype
+    from autograd_core._core.tensor import Tensor
+
+    _SizeArg = int | tuple[int, ...]
+
 import operator
 import warnings
 from collections import OrderedDict
@@ -41,7 +51,7 @@ class Sequential(Module):
     """Modules applied in order: ``Sequential(a, b)(x) == b(a(x))`` (or from an
     OrderedDict of named modules)."""
 
-    def __init__(self, *args):
+    def __init__(self, *args: Any) -> None:
         super().__init__()
         if len(args) == 1 and isinstance(args[0], OrderedDict):
             for key, module in args[0].items():
@@ -58,7 +68,7 @@ class Sequential(Module):
         idx %= size
         return next(islice(iterator, idx, None))
 
-    def __getitem__(self, idx):
+    def __getitem__(self, idx: Any) -> Any:
         if isinstance(idx, slice):
             return self.__class__(OrderedDict(list(self._modules.items())[idx]))
         return self._get_item_by_idx(self._modules.values(), idx)
@@ -76,7 +86,7 @@ class Sequential(Module):
         self._modules = OrderedDict(
             (str(i), m) for i, m in enumerate(self._modules.values()))
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._modules)
 
     def __add__(self, other):
@@ -134,15 +144,15 @@ class Sequential(Module):
     def __dir__(self):
         return _no_digits(super().__dir__())
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Module]:
         return iter(self._modules.values())
 
-    def forward(self, input):
+    def forward(self, input: Any) -> Any:
         for module in self:
             input = module(input)
         return input
 
-    def append(self, module):
+    def append(self, module: Module) -> Self:
         """Add module at the end."""
         self.add_module(str(len(self)), module)
         return self
@@ -182,14 +192,14 @@ def _get_abs_string_index(self, idx):
 class ModuleList(Module):
     """A list of submodules, registered (their parameters are the list's)."""
 
-    def __init__(self, modules=None):
+    def __init__(self, modules: Iterable[Module] | None = None) -> None:
         super().__init__()
         if modules is not None:
             self += modules
 
     _get_abs_string_index = _get_abs_string_index
 
-    def __getitem__(self, idx):
+    def __getitem__(self, idx: Any) -> Any:
         if isinstance(idx, slice):
             return self.__class__(list(self._modules.values())[idx])
         return self._modules[self._get_abs_string_index(idx)]
@@ -206,10 +216,10 @@ class ModuleList(Module):
         self._modules = OrderedDict(
             (str(i), m) for i, m in enumerate(self._modules.values()))
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._modules)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Module]:
         return iter(self._modules.values())
 
     def __iadd__(self, modules):
@@ -244,13 +254,13 @@ class ModuleList(Module):
     def __dir__(self):
         return _no_digits(super().__dir__())
 
-    def insert(self, index, module):
+    def insert(self, index: int, module: Module) -> None:
         """Insert module before position index."""
         for i in range(len(self._modules), index, -1):
             self._modules[str(i)] = self._modules[str(i - 1)]
         self._modules[str(index)] = module
 
-    def append(self, module):
+    def append(self, module: Module) -> Self:
         """Add module at the end."""
         self.add_module(str(len(self)), module)
         return self

@@ -1,4 +1,13 @@
 """Convolution modules: Conv1d/2d/3d, ConvTranspose1d/2d/3d and their lazy forms."""
+from __future__ import annotations
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from autograd_core._core.dtype import dtype as _dtype
+    from autograd_core._core.tensor import Tensor
+
+    _SizeArg = int | tuple[int, ...]
+
 import math
 
 from autograd_core.nn import functional as F
@@ -106,8 +115,10 @@ class _ConvNd(Module):
 class _ConvXd(_ConvNd):
     _nd = 0
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
-                 groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: _SizeArg,
+                 stride: _SizeArg = 1, padding: _SizeArg | str = 0, dilation: _SizeArg = 1,
+                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
+                 device: Any = None, dtype: _dtype | None = None) -> None:
         ex = _EXPAND[self._nd]
         super().__init__(in_channels, out_channels, ex(kernel_size), ex(stride),
                          padding if isinstance(padding, str) else ex(padding), ex(dilation),
@@ -122,7 +133,7 @@ class _ConvXd(_ConvNd):
                         self.groups)
         return conv(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         return self._conv_forward(input, self.weight, self.bias)
 
 
@@ -186,15 +197,17 @@ class _ConvTransposeNd(_ConvNd):
 class _ConvTransposeXd(_ConvTransposeNd):
     _nd = 0
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
-                 output_padding=0, groups=1, bias=True, dilation=1, padding_mode="zeros",
-                 device=None, dtype=None):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: _SizeArg,
+                 stride: _SizeArg = 1, padding: _SizeArg = 0, output_padding: _SizeArg = 0,
+                 groups: int = 1, bias: bool = True, dilation: _SizeArg = 1,
+                 padding_mode: str = "zeros", device: Any = None,
+                 dtype: _dtype | None = None) -> None:
         ex = _EXPAND[self._nd]
         super().__init__(in_channels, out_channels, ex(kernel_size), ex(stride), ex(padding),
                          ex(dilation), True, ex(output_padding), groups, bias, padding_mode,
                          dtype=dtype)
 
-    def forward(self, input, output_size=None):
+    def forward(self, input: Tensor, output_size: list[int] | None = None) -> Tensor:
         if self.padding_mode != "zeros":
             raise ValueError(f"Only `zeros` padding mode is supported for "
                              f"{self.__class__.__name__}")

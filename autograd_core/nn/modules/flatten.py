@@ -1,4 +1,13 @@
 """Flatten and Unflatten."""
+from __future__ import annotations
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from autograd_core._core.dtype import dtype as _dtype
+    from autograd_core._core.tensor import Tensor
+
+    _SizeArg = int | tuple[int, ...]
+
 from autograd_core.nn.modules.module import Module
 
 __all__ = ["Flatten", "Unflatten"]
@@ -9,7 +18,7 @@ class Flatten(Module):
 
     __constants__ = ["start_dim", "end_dim"]
 
-    def __init__(self, start_dim=1, end_dim=-1):
+    def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
         super().__init__()
         self.start_dim = start_dim
         self.end_dim = end_dim

@@ -1,4 +1,12 @@
 """Identity, Linear, Bilinear, LazyLinear."""
+from __future__ import annotations
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from autograd_core._core.dtype import dtype as _dtype
+    from autograd_core._core.tensor import Tensor
+    from autograd_core.nn.parameter import Parameter
+
 import math
 
 import autograd_core as _ag
@@ -28,14 +36,15 @@ class Linear(Module):
 
     __constants__ = ["in_features", "out_features"]
 
-    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+    def __init__(self, in_features: int, out_features: int, bias: bool = True,
+                 device: Any = None, dtype: _dtype | None = None) -> None:
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
         _weight_and_bias(self, (out_features, in_features), out_features, bias, dtype)
         self.reset_parameters()
 
-    def reset_parameters(self):
+    def reset_parameters(self) -> None:
         init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         if self.bias is not None:
             fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)

@@ -1,4 +1,13 @@
 """Loss modules: thin wrappers of the functional losses holding their options."""
+from __future__ import annotations
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from autograd_core._core.dtype import dtype as _dtype
+    from autograd_core._core.tensor import Tensor
+
+    _SizeArg = int | tuple[int, ...]
+
 import math
 import warnings
 
@@ -18,7 +27,8 @@ __all__ = ["L1Loss", "NLLLoss", "NLLLoss2d", "PoissonNLLLoss", "GaussianNLLLoss"
 
 
 class _Loss(Module):
-    def __init__(self, size_average=None, reduce=None, reduction="mean"):
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean") -> None:
         super().__init__()
         if size_average is not None or reduce is not None:
             self.reduction = F._legacy_get_string(size_average, reduce)
@@ -211,8 +221,9 @@ class CrossEntropyLoss(_WeightedLoss):
 
     __constants__ = ["ignore_index", "reduction", "label_smoothing"]
 
-    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None,
-                 reduction="mean", label_smoothing=0.0):
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 ignore_index: int = -100, reduce: bool | None = None, reduction: str = "mean",
+                 label_smoothing: float = 0.0) -> None:
         super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index = ignore_index
         self.label_smoothing = label_smoothing

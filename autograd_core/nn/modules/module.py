@@ -14,6 +14,13 @@ buffers and submodules, hooks, state dicts, conversions and repr.
 >>> net.load_state_dict({"w": torch.tensor([1., 2.])})
 <All keys matched successfully>
 """
+from __future__ import annotations
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Self
+
+if TYPE_CHECKING:
+    from autograd_core._core.tensor import Tensor
+
 import functools
 import inspect
 import itertools
@@ -204,7 +211,7 @@ class Module:
     call_super_init = False
     _compiled_call_impl = None
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         if self.call_super_init is False and bool(kwargs):
             raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword "
                             f"argument '{next(iter(kwargs))}'")
@@ -232,11 +239,12 @@ class Module:
         if self.call_super_init:
             super().__init__(*args, **kwargs)
 
-    forward = _forward_unimplemented
+    # (any signature: a subclass's forward is not checked against this one, as PyTorch's)
+    forward: Callable[..., Any] = _forward_unimplemented
 
     # ------------------------------------------------------------ registration
 
-    def register_buffer(self, name, tensor, persistent=True):
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
         """Add a buffer (state that is not a parameter, e.g. running statistics);
         ``persistent=False`` leaves it out of the state_dict."""
         if "_buffers" not in self.__dict__:
@@ -265,7 +273,7 @@ class Module:
             else:
                 self._non_persistent_buffers_set.add(name)
 
-    def register_parameter(self, name, param):
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
         """Add a parameter (a Parameter, or None) under name."""
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
@@ -294,7 +302,7 @@ class Module:
                     param = output
             self._parameters[name] = param
 
-    def add_module(self, name, module):
+    def add_module(self, name: str, module: Module | None) -> None:
         """Add a child module under name."""
         if not isinstance(module, Module) and module is not None:
             raise TypeError(f"{_typename(module)} is not a Module subclass")
@@ -404,33 +412,33 @@ class Module:
                 self._buffers[key] = fn(buf)
         return self
 
-    def apply(self, fn):
+    def apply(self, fn: Callable[[Module], None]) -> Self:
         """Call fn on every submodule (children first) and on self; return self."""
         for module in self.children():
             module.apply(fn)
         fn(self)
         return self
 
-    def cuda(self, device=None):
+    def cuda(self, device: Any = None) -> Self:
         _core_tensor.check_device("cuda")
 
-    def cpu(self):
+    def cpu(self) -> Self:
         """Move parameters and buffers to the CPU (they are there already)."""
         return self._apply(lambda t: t.cpu())
 
-    def type(self, dst_type):
+    def type(self, dst_type: Any) -> Self:
         """Cast all parameters and buffers to dst_type."""
         return self._apply(lambda t: t.type(dst_type))
 
-    def float(self):
+    def float(self) -> Self:
         """Cast floating point parameters and buffers to float32."""
         return self._apply(lambda t: t.float() if t.is_floating_point() else t)
 
-    def double(self):
+    def double(self) -> Self:
         """Cast floating point parameters and buffers to float64."""
         return self._apply(lambda t: t.double() if t.is_floating_point() else t)
 
-    def half(self):
+    def half(self) -> Self:
         """Cast floating point parameters and buffers to float16."""
         return self._apply(lambda t: t.half() if t.is_floating_point() else t)
 
@@ -438,7 +446,7 @@ class Module:
         """Replace parameters and buffers by uninitialised tensors of the same shape."""
         return self._apply(lambda t: _ag.empty_like(t), recurse=recurse)
 
-    def to(self, *args, **kwargs):
+    def to(self, *args: Any, **kwargs: Any) -> Self:
         """Cast floating point parameters and buffers to a dtype (``to(torch.float64)``,
         ``to(tensor)``, ``to("cpu", torch.float64)``, ``to(dtype=...)``, ``to(None)``), and
         lay 4-d and 5-d ones out as ``memory_format=`` asks; returns self.
@@ -692,7 +700,7 @@ class Module:
                         continue
             raise
 
-    __call__ = _wrapped_call_impl
+    __call__: Callable[..., Any] = _wrapped_call_impl
 
     # ------------------------------------------------------------ attributes
 
@@ -714,7 +722,7 @@ class Module:
         if "_is_full_backward_hook" not in self.__dict__:
             self._is_full_backward_hook = None
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         d = self.__dict__
         if "_parameters" in d:
             _parameters = d["_parameters"]
@@ -730,7 +738,7 @@ class Module:
                 return modules[name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         def remove_from(*dicts_or_sets):
             for d in dicts_or_sets:
                 if name in d:
@@ -840,7 +848,8 @@ class Module:
                 Module.get_extra_state:
             destination[extra_state_key] = self.get_extra_state()
 
-    def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
+    def state_dict(self, *args: Any, destination: Any = None, prefix: str = "",
+                   keep_vars: bool = False) -> dict[str, Any]:
         """An OrderedDict of the parameters and persistent buffers, by dotted name
         (detached unless keep_vars)."""
         if len(args) > 0:
@@ -958,7 +967,8 @@ class Module:
                     elif input_name[0] not in local_state:
                         unexpected_keys.append(key)
 
-    def load_state_dict(self, state_dict, strict=True, assign=False):
+    def load_state_dict(self, state_dict: Mapping[str, Any], strict: bool = True,
+                        assign: bool = False) -> Any:
         """Copy parameters and buffers from state_dict into this module (``assign=True``:
         take the tensors themselves). Returns ``(missing_keys, unexpected_keys)``."""
         if not isinstance(state_dict, Mapping):
@@ -1021,32 +1031,34 @@ class Module:
                 name = module_prefix + ("." if module_prefix else "") + k
                 yield name, v
 
-    def parameters(self, recurse=True):
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
         """An iterator over the parameters (of submodules too, unless recurse=False)."""
         for _name, param in self.named_parameters(recurse=recurse):
             yield param
 
-    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+    def named_parameters(self, prefix: str = "", recurse: bool = True,
+                         remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
         """An iterator over (dotted name, parameter)."""
         yield from self._named_members(lambda module: module._parameters.items(), prefix=prefix,
                                        recurse=recurse, remove_duplicate=remove_duplicate)
 
-    def buffers(self, recurse=True):
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
         """An iterator over the buffers."""
         for _, buf in self.named_buffers(recurse=recurse):
             yield buf
 
-    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
+    def named_buffers(self, prefix: str = "", recurse: bool = True,
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
         """An iterator over (dotted name, buffer)."""
         yield from self._named_members(lambda module: module._buffers.items(), prefix=prefix,
                                        recurse=recurse, remove_duplicate=remove_duplicate)
 
-    def children(self):
+    def children(self) -> Iterator[Module]:
         """An iterator over the immediate submodules."""
         for _name, module in self.named_children():
             yield module
 
-    def named_children(self):
+    def named_children(self) -> Iterator[tuple[str, Module]]:
         """An iterator over (name, immediate submodule)."""
         memo = set()
         for name, module in self._modules.items():
@@ -1054,12 +1066,13 @@ class Module:
                 memo.add(module)
                 yield name, module
 
-    def modules(self, remove_duplicate=True):
+    def modules(self, remove_duplicate: bool = True) -> Iterator[Module]:
         """An iterator over all modules of the tree, self first."""
         for _, module in self.named_modules(remove_duplicate=remove_duplicate):
             yield module
 
-    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
+    def named_modules(self, memo: set[Module] | None = None, prefix: str = "",
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Module]]:
         """An iterator over (dotted name, module) of the tree, self first as (prefix, self)."""
         if memo is None:
             memo = set()
@@ -1075,7 +1088,7 @@ class Module:
 
     # ------------------------------------------------------------ modes and gradients
 
-    def train(self, mode=True):
+    def train(self, mode: bool = True) -> Self:
         """Set training mode (True) or evaluation mode (False) recursively; return self."""
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
@@ -1084,17 +1097,17 @@ class Module:
             module.train(mode)
         return self
 
-    def eval(self):
+    def eval(self) -> Self:
         """Evaluation mode (train(False))."""
         return self.train(False)
 
-    def requires_grad_(self, requires_grad=True):
+    def requires_grad_(self, requires_grad: bool = True) -> Self:
         """Set requires_grad on every parameter; return self."""
         for p in self.parameters():
             p.requires_grad_(requires_grad)
         return self
 
-    def zero_grad(self, set_to_none=True):
+    def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset the gradients of all parameters (to None by default, else to zero)."""
         _zero_grads(self.parameters(), set_to_none)
 
@@ -1103,7 +1116,7 @@ class Module:
     def _get_name(self):
         return self.__class__.__name__
 
-    def extra_repr(self):
+    def extra_repr(self) -> str:
         """The module-specific part of repr (override in subclasses)."""
         return ""
 

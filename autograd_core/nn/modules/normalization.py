@@ -1,4 +1,13 @@
 """LayerNorm, GroupNorm, RMSNorm, LocalResponseNorm, CrossMapLRN2d."""
+from __future__ import annotations
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from autograd_core._core.dtype import dtype as _dtype
+    from autograd_core._core.tensor import Tensor
+
+    _SizeArg = int | tuple[int, ...]
+
 import numbers
 
 import numpy as np
@@ -86,8 +95,9 @@ class LayerNorm(Module):
 
     __constants__ = ["normalized_shape", "eps", "elementwise_affine"]
 
-    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
-                 device=None, dtype=None):
+    def __init__(self, normalized_shape: int | tuple[int, ...] | list[int], eps: float = 1e-5,
+                 elementwise_affine: bool = True, bias: bool = True, device: Any = None,
+                 dtype: _dtype | None = None) -> None:
         super().__init__()
         if isinstance(normalized_shape, numbers.Integral):
             normalized_shape = (normalized_shape,)

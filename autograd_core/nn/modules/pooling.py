@@ -1,4 +1,13 @@
 """Pooling modules: max, average, power-average, adaptive and max-unpooling, 1-3 dims."""
+from __future__ import annotations
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from autograd_core._core.dtype import dtype as _dtype
+    from autograd_core._core.tensor import Tensor
+
+    _SizeArg = int | tuple[int, ...]
+
 from autograd_core.nn import functional as F
 from autograd_core.nn.modules.module import Module
 from autograd_core.nn.modules.utils import _pair, _single, _triple
@@ -13,8 +22,9 @@ class _MaxPoolNd(Module):
     __constants__ = ["kernel_size", "stride", "padding", "dilation", "return_indices",
                      "ceil_mode"]
 
-    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
-                 ceil_mode=False):
+    def __init__(self, kernel_size: _SizeArg, stride: _SizeArg | None = None,
+                 padding: _SizeArg = 0, dilation: _SizeArg = 1, return_indices: bool = False,
+                 ceil_mode: bool = False) -> None:
         super().__init__()
         self.kernel_size = kernel_size
         self.stride = stride if stride is not None else kernel_size
@@ -96,8 +106,9 @@ class _AvgPoolNd(Module):
 class _AvgPool2d3d(_AvgPoolNd):
     """The arguments (with divisor_override) and forward of AvgPool2d and AvgPool3d."""
 
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
-                 count_include_pad=True, divisor_override=None):
+    def __init__(self, kernel_size: _SizeArg, stride: _SizeArg | None = None,
+                 padding: _SizeArg = 0, ceil_mode: bool = False, count_include_pad: bool = True,
+                 divisor_override: int | None = None) -> None:
         super().__init__()
         self.kernel_size = kernel_size
         self.stride = stride if stride is not None else kernel_size
@@ -114,8 +125,9 @@ class _AvgPool2d3d(_AvgPoolNd):
 class AvgPool1d(_AvgPoolNd):
     """Mean over sliding windows of (N, C, L) inputs."""
 
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
-                 count_include_pad=True):
+    def __init__(self, kernel_size: _SizeArg, stride: _SizeArg | None = None,
+                 padding: _SizeArg = 0, ceil_mode: bool = False,
+                 count_include_pad: bool = True) -> None:
         super().__init__()
         self.kernel_size = _single(kernel_size)
         self.stride = _single(stride if stride is not None else kernel_size)
@@ -219,7 +231,7 @@ class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
 class _AdaptiveAvgPoolNd(Module):
     __constants__ = ["output_size"]
 
-    def __init__(self, output_size):
+    def __init__(self, output_size: Any) -> None:
         super().__init__()
         self.output_size = output_size
 

@@ -3,6 +3,15 @@ sequences, LSTM projections) and their cells, with PyTorch's parameter names, la
 (gates stacked i|f|g|o for LSTM, r|z|n for GRU) and initialisation U(-1/sqrt(H), 1/sqrt(H)).
 The recurrence is a loop over time steps of public ops; the input projection of a whole
 layer is one matmul."""
+from __future__ import annotations
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from autograd_core._core.dtype import dtype as _dtype
+    from autograd_core._core.tensor import Tensor
+
+    _SizeArg = int | tuple[int, ...]
+
 import math
 import numbers
 import warnings
@@ -101,9 +110,10 @@ class RNNBase(Module):
     __constants__ = ["mode", "input_size", "hidden_size", "num_layers", "bias", "batch_first",
                      "dropout", "bidirectional", "proj_size"]
 
-    def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True,
-                 batch_first=False, dropout=0.0, bidirectional=False, proj_size=0, device=None,
-                 dtype=None):
+    def __init__(self, mode: str, input_size: int, hidden_size: int, num_layers: int = 1,
+                 bias: bool = True, batch_first: bool = False, dropout: float = 0.0,
+                 bidirectional: bool = False, proj_size: int = 0, device: Any = None,
+                 dtype: _dtype | None = None) -> None:
         super().__init__()
         self.mode = mode
         self.input_size = input_size
@@ -369,7 +379,7 @@ class RNNBase(Module):
 class RNN(RNNBase):
     """Elman RNN: h_t = tanh(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh) (or relu)."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         if "proj_size" in kwargs:
             raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
         if len(args) > 3:
@@ -393,7 +403,7 @@ class RNN(RNNBase):
 class LSTM(RNNBase):
     """Long short-term memory (optionally with projections of size proj_size)."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__("LSTM", *args, **kwargs)
 
     def get_expected_cell_size(self, input, batch_sizes):
@@ -423,7 +433,7 @@ class LSTM(RNNBase):
 class GRU(RNNBase):
     """Gated recurrent unit."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         if "proj_size" in kwargs:
             raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
         super().__init__("GRU", *args, **kwargs)

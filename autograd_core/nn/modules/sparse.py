@@ -1,4 +1,13 @@
 """Embedding and EmbeddingBag."""
+from __future__ import annotations
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from autograd_core._core.dtype import dtype as _dtype
+    from autograd_core._core.tensor import Tensor
+
+    _SizeArg = int | tuple[int, ...]
+
 import autograd_core as _ag
 from autograd_core.nn import functional as F
 from autograd_core.nn import init
@@ -52,9 +61,11 @@ class Embedding(_EmbeddingTable):
     __constants__ = ["num_embeddings", "embedding_dim", "padding_idx", "max_norm", "norm_type",
                      "scale_grad_by_freq", "sparse"]
 
-    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None,
-                 norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None,
-                 _freeze=False, device=None, dtype=None):
+    def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
+                 max_norm: float | None = None, norm_type: float = 2.0,
+                 scale_grad_by_freq: bool = False, sparse: bool = False,
+                 _weight: Tensor | None = None, _freeze: bool = False, device: Any = None,
+                 dtype: _dtype | None = None) -> None:
         super().__init__()
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim

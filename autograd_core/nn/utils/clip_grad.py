@@ -1,4 +1,13 @@
 """Gradient clipping: clip_grad_norm_ (total norm over all gradients) and clip_grad_value_."""
+from __future__ import annotations
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from autograd_core._core.tensor import Tensor
+
+    _TensorOrTensors = Tensor | Iterable[Tensor]
+
 import types
 import warnings
 
@@ -12,7 +21,8 @@ def _as_list(tensors):
     return [tensors] if isinstance(tensors, _ag.Tensor) else list(tensors)
 
 
-def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+def get_total_norm(tensors: _TensorOrTensors, norm_type: float = 2.0,
+                   error_if_nonfinite: bool = False, foreach: bool | None = None) -> Tensor:
     """The norm of the norms of the tensors (the norm of their concatenation)."""
     tensors = _as_list(tensors)
     norm_type = float(norm_type)
@@ -33,7 +43,8 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
     return total_norm
 
 
-def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
+def clip_grads_with_norm_(parameters: _TensorOrTensors, max_norm: float, total_norm: Tensor,
+                          foreach: bool | None = None) -> None:
     """Scale the gradients by min(1, max_norm / (total_norm + 1e-6)) in place."""
     parameters = _as_list(parameters)
     grads = [p.grad for p in parameters if p.grad is not None]
@@ -45,7 +56,8 @@ def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
             g.mul_(coef.to(g.dtype))
 
 
-def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+def clip_grad_norm_(parameters: _TensorOrTensors, max_norm: float, norm_type: float = 2.0,
+                    error_if_nonfinite: bool = False, foreach: bool | None = None) -> Tensor:
     """Clip the gradients of parameters in place so that their total norm is at most
     max_norm; returns the total norm before clipping."""
     if isinstance(parameters, _ag.Tensor):
@@ -63,14 +75,16 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     return total_norm
 
 
-def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+def clip_grad_norm(parameters: _TensorOrTensors, max_norm: float, norm_type: float = 2.0,
+                   error_if_nonfinite: bool = False, foreach: bool | None = None) -> Tensor:
     """Deprecated alias of clip_grad_norm_."""
     warnings.warn("`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
                   "`torch.nn.utils.clip_grad_norm_`.", FutureWarning, stacklevel=2)
     return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
 
 
-def clip_grad_value_(parameters, clip_value, foreach=None):
+def clip_grad_value_(parameters: _TensorOrTensors, clip_value: float,
+                     foreach: bool | None = None) -> None:
     """Clamp every gradient to [-clip_value, clip_value] in place."""
     clip_value = float(clip_value)
     with _ag.no_grad():

@@ -1,6 +1,15 @@
 """DataLoader (PyTorch's ``torch.utils.data.DataLoader``): batches from a map-style dataset
 through a (batch) sampler, or from an iterable dataset, collated by ``collate_fn``; loaded in
 the main process (``num_workers=0``) or by worker processes (see ``_worker.py``)."""
+from __future__ import annotations
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from autograd_core.utils.data.dataset import Dataset
+
+_T_co = TypeVar("_T_co", covariant=True)
+
 import math
 import multiprocessing as python_multiprocessing
 import os
@@ -88,7 +97,7 @@ class _InfiniteConstantSampler(Sampler):
             yield None
 
 
-class DataLoader:
+class DataLoader(Generic[_T_co]):
     """Combines a dataset and a sampler and iterates over batches of the dataset.
 
     Same arguments and semantics as ``torch.utils.data.DataLoader``. ``pin_memory`` has no
@@ -102,11 +111,15 @@ class DataLoader:
     def __class_getitem__(cls, item):  # DataLoader[T] in annotations, as typing.Generic
         return cls
 
-    def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None,
-                 num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0,
-                 worker_init_fn=None, multiprocessing_context=None, generator=None, *,
-                 prefetch_factor=None, persistent_workers=False, pin_memory_device="",
-                 in_order=True):
+    def __init__(self, dataset: Dataset[_T_co], batch_size: int | None = 1,
+                 shuffle: bool | None = None, sampler: Any = None, batch_sampler: Any = None,
+                 num_workers: int = 0,
+                 collate_fn: Callable[[list[Any]], Any] | None = None, pin_memory: bool = False,
+                 drop_last: bool = False, timeout: float = 0,
+                 worker_init_fn: Callable[[int], None] | None = None,
+                 multiprocessing_context: Any = None, generator: Any = None, *,
+                 prefetch_factor: int | None = None, persistent_workers: bool = False,
+                 pin_memory_device: str = "", in_order: bool = True) -> None:
         if num_workers < 0:
             raise ValueError("num_workers option should be non-negative; use num_workers=0 "
                              "to disable multiprocessing.")
@@ -227,7 +240,7 @@ class DataLoader:
         self.check_worker_number_rationality()
         return _MultiProcessingDataLoaderIter(self)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         if self.persistent_workers and self.num_workers > 0:
             if self._iterator is None:
                 self._iterator = self._get_iterator()
@@ -244,7 +257,7 @@ class DataLoader:
     def _index_sampler(self):
         return self.batch_sampler if self._auto_collation else self.sampler
 
-    def __len__(self):
+    def __len__(self) -> int:
         if self._dataset_kind == _DatasetKind.Iterable:
             length = self._IterableDataset_len_called = len(self.dataset)
             if self.batch_size is not None:

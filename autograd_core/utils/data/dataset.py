@@ -1,5 +1,12 @@
 """Datasets (PyTorch's ``torch.utils.data.dataset``): map-style and iterable datasets, their
 combinations, and random_split."""
+from __future__ import annotations
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from autograd_core._core.tensor import Tensor
+
 import bisect
 import itertools
 import math
@@ -7,15 +14,18 @@ import warnings
 
 from autograd_core.utils.data import _random
 
+_T_co = TypeVar("_T_co", covariant=True)
+
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "ConcatDataset",
            "ChainDataset", "Subset", "random_split"]
 
 
-class Dataset:
+class Dataset(Generic[_T_co]):
     """A map-style dataset: subclasses implement ``__getitem__`` (and usually ``__len__``;
-    optionally ``__getitems__`` for batched access)."""
+    optionally ``__getitems__`` for batched access). Generic in its sample type, as
+    PyTorch's (``Dataset[tuple[Tensor, Tensor]]``)."""
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Any) -> _T_co:
         raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
 
     def __add__(self, other):
@@ -35,18 +45,18 @@ class IterableDataset(Dataset):
         return ChainDataset([self, other])
 
 
-class TensorDataset(Dataset):
+class TensorDataset(Dataset[tuple["Tensor", ...]]):
     """Samples are tuples of the tensors' rows (all tensors share their first dimension)."""
 
-    def __init__(self, *tensors):
+    def __init__(self, *tensors: Tensor) -> None:
         if any(tensors[0].size(0) != tensor.size(0) for tensor in tensors):
             raise AssertionError("Size mismatch between tensors")
         self.tensors = tensors
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Any) -> tuple[Tensor, ...]:
         return tuple(tensor[index] for tensor in self.tensors)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.tensors[0].size(0)
 
 
@@ -165,10 +175,10 @@ class ChainDataset(IterableDataset):
         return total
 
 
-class Subset(Dataset):
+class Subset(Dataset[_T_co]):
     """The samples of ``dataset`` at ``indices``."""
 
-    def __init__(self, dataset, indices):
+    def __init__(self, dataset: Dataset[_T_co], indices: Sequence[int]) -> None:
         self.dataset = dataset
         self.indices = indices
         if (type(self).__getitem__ is not Subset.__getitem__
@@ -194,7 +204,8 @@ class Subset(Dataset):
         return len(self.indices)
 
 
-def random_split(dataset, lengths, generator=None):
+def random_split(dataset: Dataset[_T_co], lengths: Sequence[int | float],
+                 generator: Any = None) -> list[Subset[_T_co]]:
     """Split ``dataset`` into non-overlapping random subsets of the given lengths (or of
     fractions summing to 1, the remainder distributed round-robin)."""
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
