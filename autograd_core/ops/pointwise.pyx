@@ -244,16 +244,12 @@ cdef inline bint _kernel_pair(cnp.ndarray a, cnp.ndarray b):
 # ================================================================ value templates
 # <template>_values(<tensor args>, <template args>) for `forward: <template>(...)`.
 
-# The kernels that call libm once per element (expf, tanhf, ...): past this many
+# The kernels that call libm once per element (expf, tanhf, ...: agc_unary_calls_libm,
+# the flag column of AGC_UNARY_OPS in csrc/agc_kernels.h): past this many
 # elements numpy's vectorised loops win over the scalar calls, by 7x for tanh at 1,024,
 # even with numpy's per-call cost (the kernels' arithmetic ones win at any small size).
 cdef enum:
     LIBM_KERNEL_N = 128
-
-
-cdef inline bint _calls_libm(int kernel):
-    return (kernel == AGC_EXP or kernel == AGC_LOG or kernel == AGC_SIN or kernel == AGC_COS
-            or kernel == AGC_TANH or kernel == AGC_SIGMOID)
 
 
 cdef cnp.ndarray unary_float_values(Tensor self, object ufunc, int kernel):
@@ -267,7 +263,7 @@ cdef cnp.ndarray unary_float_values(Tensor self, object ufunc, int kernel):
             r = as_array(ufunc(cast_array(x, float64))).astype(np.float32)
         return pointwise_output(cast_array(r, bfloat16), (self,), bfloat16.typenum, 0)
     if kernel != NO_KERNEL and _is_small_float(x) and (
-            cnp.PyArray_SIZE(x) <= LIBM_KERNEL_N or not _calls_libm(kernel)):
+            cnp.PyArray_SIZE(x) <= LIBM_KERNEL_N or not agc_unary_calls_libm(kernel)):
         return _unary_kernel(x, kernel)
     with quiet():
         return pointwise_output(as_array(ufunc(x)), (self,), cnp.PyArray_TYPE(x), 0)

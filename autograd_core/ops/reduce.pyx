@@ -338,11 +338,6 @@ cdef Tensor _cumprod_backward_differentiable(Tensor grad, Tensor x, Py_ssize_t d
 
 # ================================================================ sum / mean / sum_to
 
-cdef extern from "agc_sum.h" nogil:
-    int agc_sum(const char *inp, int ndim, const int64_t *shape, const int64_t *in_strides,
-                const unsigned char *reduce_mask, int keepdim, char *out, int is_double,
-                int ignore_nan, int vector_bytes, int nthreads)
-
 # Vectorized<T>'s size in bytes in the kernel PyTorch's sum runs: 32 on every x86 CPU
 # (see Note [Sum order] in csrc/agc_sum.h for why not 64 on AVX512)
 cdef enum:
