@@ -163,16 +163,12 @@ def numel(input):
     >>> torch.numel(torch.zeros(2, 3))
     6
     """
-    if not isinstance(input, Tensor):
-        raise TypeError(f"numel(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(input).__name__}")
-    return input.numel()
+    return _tensor_arg("numel", input).numel()
 
 
 def _tensor_arg(fname, input, argname="input", pos=1):
     if not isinstance(input, Tensor):
-        raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be Tensor, not "
-                        f"{type(input).__name__}")
+        raise _tensor.not_tensor_error(fname, argname, pos, input)
     return input
 
 

@@ -66,7 +66,7 @@ def _out_dtype(out, dtype, name):
     if out is None or dtype is not None:
         return dtype
     if not isinstance(out, _core.Tensor):
-        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+        raise _core.not_tensor_error(name, "out", 0, out)
     return out.dtype
 
 
@@ -165,8 +165,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
 
 def _like(input, fill, dtype, requires_grad, name, device=None, memory_format=None):
     if not isinstance(input, _core.Tensor):
-        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(input).__name__}")
+        raise _core.not_tensor_error(name, "input", 1, input)
     _check_kwargs(device)
     if fill is not None and not _is_number(fill):
         raise TypeError(f"{name}(): argument 'fill_value' (position 2) must be Number, not "
@@ -495,8 +494,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     tensor([2, 2, 2, 2])
     """
     if not isinstance(input, _core.Tensor):
-        raise TypeError(f"multinomial(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(input).__name__}")
+        raise _core.not_tensor_error("multinomial", "input", 1, input)
     n_sample = int(num_samples)
     probs = _core.array_of(input.detach())
     if probs.ndim not in (1, 2):
@@ -812,8 +810,7 @@ def vander(x, N=None, increasing=False):
             [9., 3., 1.]])
     """
     if not isinstance(x, _core.Tensor):
-        raise TypeError(f"vander(): argument 'x' (position 1) must be Tensor, not "
-                        f"{type(x).__name__}")
+        raise _core.not_tensor_error("vander", "x", 1, x)
     if x.dim() != 1:
         raise RuntimeError("x must be a one-dimensional tensor.")
     n = x.shape[0] if N is None else N
@@ -854,10 +851,8 @@ def _tri_indices(fname, which, row, col, offset, dtype, device):
                             f"{type(v).__name__}")
     d = _core.to_dtype_py(dtype if dtype is not None else _core_dtype.all_dtypes()["int64"])
     if d.name not in ("int32", "int64"):
-        scalar = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short",
-                  "float16": "Half", "float32": "Float", "float64": "Double",
-                  "bfloat16": "BFloat16"}[d.name]
-        raise NotImplementedError(f"\"{fname}\" not implemented for '{scalar}'")
+        raise NotImplementedError(f"\"{fname}\" not implemented for "
+                                  f"'{_core_dtype.SCALAR_NAMES[d.name]}'")
     if row < 0:
         raise RuntimeError(f"row must be non-negative, got{row}")
     if col < 0:
@@ -972,7 +967,6 @@ def _window_args(name, args, kwargs):
 
 def _window_dtype(name, n, dtype, layout, device, pin_memory):
     """The dtype of a window, after PyTorch's window_function_checks."""
-    from autograd_core._legacy import _CPP_NAMES
     _check_kwargs(device)
     if pin_memory:
         raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; no "
@@ -982,7 +976,7 @@ def _window_dtype(name, n, dtype, layout, device, pin_memory):
         lay = "Strided (default)" if layout is None else "Strided"
         raise RuntimeError(
             f"{name} expects floating point dtypes, got: TensorOptions(dtype="
-            f"{_CPP_NAMES[d.name]}, device=cpu, layout={lay}, requires_grad=false (default), "
+            f"{_core_dtype.CPP_NAMES[d.name]}, device=cpu, layout={lay}, requires_grad=false (default), "
             f"pinned_memory=false, memory_format=(nullopt))")
     if n < 0:
         raise RuntimeError(f"{name} requires non-negative window_length, got window_length={n}")

@@ -23,13 +23,11 @@ from autograd_core._core import dtype as _core_dtype
 _Tensor = _core.Tensor
 _DTYPES = _core_dtype.all_dtypes()
 
-# legacy name -> dtype name, in PyTorch's order
-LEGACY_NAMES = {
-    "DoubleTensor": "float64", "FloatTensor": "float32", "HalfTensor": "float16",
-    "LongTensor": "int64", "IntTensor": "int32", "ShortTensor": "int16",
-    "CharTensor": "int8", "ByteTensor": "uint8", "BoolTensor": "bool",
-    "BFloat16Tensor": "bfloat16",
-}
+# legacy name ("FloatTensor": the dtype's ScalarType name, from the core's table) ->
+# dtype name, for the dtypes PyTorch has a legacy class of, in PyTorch's order
+LEGACY_NAMES = {_core_dtype.SCALAR_NAMES[n] + "Tensor": n for n in (
+    "float64", "float32", "float16", "int64", "int32", "int16", "int8", "uint8", "bool",
+    "bfloat16")}
 
 
 def _type_name(x):
@@ -58,14 +56,9 @@ def _is_int(x):
     return (not isinstance(x, (bool, np.ndarray, _Tensor)) and hasattr(x, "__index__"))
 
 
-_CPP_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
-              "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
-              "uint8": "unsigned char", "bool": "bool"}
-
-
 def _options(d):
     """PyTorch's spelling of a dtype's TensorOptions in the legacy constructors' error."""
-    return (f"TensorOptions(dtype={_CPP_NAMES[d.name]}, device=cpu, layout=Strided, "
+    return (f"TensorOptions(dtype={_core_dtype.CPP_NAMES[d.name]}, device=cpu, layout=Strided, "
             f"requires_grad=false (default), pinned_memory=false (default), "
             f"memory_format=(nullopt))")
 

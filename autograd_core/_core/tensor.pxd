@@ -310,6 +310,8 @@ cdef inline bint same_shape(cnp.ndarray a, cnp.ndarray b) noexcept:
 # One place for checking what a user passed (the generated Python wrappers and the
 # hand-written ones call these), with PyTorch's exception types and messages.
 
+# every "must be Tensor, not ..." TypeError (pos 0: a keyword-only argument, out=)
+cpdef object not_tensor_error(str fname, str argname, int pos, object x)
 cdef Tensor arg_tensor(object x, str fname, str argname, int pos)
 # Note [Complex guard] (_messages.pxi). complex_arg is true for a Tensor of any guarded
 # dtype (complex, and the wide unsigned ints: Note [Dtype guard]); check_complex_op and

@@ -34,7 +34,9 @@ import numpy as np
 
 import autograd_core as _torch
 from autograd_core._core import random as _random
+from autograd_core._core.tensor import py_broadcast_shapes as _broadcast_shapes
 from autograd_core._core.tensor import relayout_result as _relayout_result
+from autograd_core._core.tensor import py_shape_str as _shape_str
 from autograd_core._core.tensor import suggest_memory_format as _suggest_memory_format
 from autograd_core.ops import linalg as _linalg_ops
 from autograd_core.ops import nn as _nn_ops
@@ -129,11 +131,6 @@ def _const(array, dtype=None):
     """A constant tensor (no grad) from a numpy array."""
     t = _torch.from_numpy(np.ascontiguousarray(array))
     return t if dtype is None else t.to(dtype)
-
-
-def _shape_str(shape):
-    """A shape as PyTorch's messages print it: [2, 3]."""
-    return "[" + ", ".join(str(s) for s in shape) + "]"
 
 
 def _tuple(x, n):
@@ -412,25 +409,6 @@ def _warn_size(input, target):
 def _broadcast(a, b):
     shape = _torch.Size(_broadcast_shapes(tuple(a.shape), tuple(b.shape)))
     return (a if a.shape == shape else a.expand(shape)), (b if b.shape == shape else b.expand(shape))
-
-
-def _broadcast_shapes(*shapes):
-    n = max(len(s) for s in shapes)
-    out = []
-    for i in range(n):
-        size = 1
-        for s in shapes:
-            k = i - (n - len(s))
-            if k < 0:
-                continue
-            if s[k] != 1:
-                if size != 1 and size != s[k]:
-                    raise RuntimeError(
-                        f"The size of tensor a ({size}) must match the size of tensor b ({s[k]}) "
-                        f"at non-singleton dimension {i}")
-                size = s[k]
-        out.append(size)
-    return tuple(out)
 
 
 def _weighted(errors, weight, reduction):
@@ -2118,8 +2096,8 @@ def _cpu_flash_attention(query, key, value, attn_mask, dropout_p, enable_gqa):
                 f"Got Query.stride(-1): {query.stride(-1)}, Key.stride(-1): {key.stride(-1)}, "
                 f"Value.stride(-1): {value.stride(-1)}")
     if not query.is_floating_point():    # (its kernel's float, double, half, bfloat16)
-        from autograd_core._legacy import _CPP_NAMES
-        q, k, v = (_CPP_NAMES.get(t.dtype.name, t.dtype.name) for t in (query, key, value))
+        from autograd_core._core.dtype import CPP_NAMES
+        q, k, v = (CPP_NAMES[t.dtype.name] for t in (query, key, value))
         return (f"Expected query, key and value to all be of dtype: {{Float, Double, BFloat16, "
                 f"Half}}. Got Query dtype: {q}, Key dtype: {k}, and Value dtype: {v} instead.")
     return None
