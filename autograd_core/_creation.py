@@ -15,6 +15,7 @@ from autograd_core.overrides import _handle_call as _handle_torch_function
 from autograd_core.overrides import _overrides as _overrides_tf
 from autograd_core._vmap_state import LEVELS as _VMAP_LEVELS
 from autograd_core._vmap_state import RANDOM_HOOK as _VMAP_RANDOM
+from autograd_core._settings import is_warn_always_enabled
 
 
 def _np_dtype(dtype, default):
@@ -756,7 +757,6 @@ _READONLY_WARNED = []
 
 
 def _warn_once_readonly_buffer():
-    from autograd_core._settings import is_warn_always_enabled
     if not _READONLY_WARNED or is_warn_always_enabled():
         _READONLY_WARNED.append(True)
         import warnings
@@ -935,10 +935,18 @@ def _window_type_ok(x, kind):
     return isinstance(x, bool)        # pin_memory, requires_grad
 
 
+def _type_name(x):
+    """A value's type as PyTorch's argument parser names it in its messages."""
+    if isinstance(x, _core.Tensor):
+        return "Tensor"
+    if isinstance(x, _core_dtype.dtype):
+        return "autograd_core.dtype"
+    return type(x).__name__
+
+
 def _window_args(name, args, kwargs):
     """(window_length, [the overload's other values], options) of a call to a window
     factory, resolved and checked as PyTorch's argument parser does."""
-    from autograd_core._legacy import _type_name
     kinds = {"dtype": "dtype", "layout": "layout", "device": "device"}
     for extra in _WINDOW_OVERLOADS[name]:
         params = (("window_length", "int"),) + extra

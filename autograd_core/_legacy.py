@@ -13,12 +13,14 @@ tensor([1, 2])
 >>> torch.ones(2).new_zeros(3)
 tensor([0., 0., 0.])
 """
+import importlib
 import warnings
 
 import numpy as np
 
 from autograd_core._core import tensor as _core
 from autograd_core._core import dtype as _core_dtype
+from autograd_core._creation import _type_name, empty_strided
 
 _Tensor = _core.Tensor
 _DTYPES = _core_dtype.all_dtypes()
@@ -28,14 +30,6 @@ _DTYPES = _core_dtype.all_dtypes()
 LEGACY_NAMES = {_core_dtype.SCALAR_NAMES[n] + "Tensor": n for n in (
     "float64", "float32", "float16", "int64", "int32", "int16", "int8", "uint8", "bool",
     "bfloat16")}
-
-
-def _type_name(x):
-    if isinstance(x, _Tensor):
-        return "Tensor"
-    if isinstance(x, _core_dtype.dtype):
-        return "autograd_core.dtype"
-    return type(x).__name__
 
 
 _NEW_SIGNATURES = (
@@ -143,6 +137,28 @@ def dtype_of_legacy(t):
     return None
 
 
+def set_default_tensor_type(t):
+    """Deprecated: set the default floating dtype through its legacy type
+    (torch.DoubleTensor) or the type's name."""
+    warnings.warn("autograd_core.set_default_tensor_type() is deprecated as of PyTorch 2.1, "
+                  "please use autograd_core.set_default_dtype() and "
+                  "autograd_core.set_default_device() as alternatives.", UserWarning, stacklevel=2)
+    if isinstance(t, str):
+        try:
+            d = dtype_of_legacy(t)
+        except ValueError:
+            # PyTorch imports the dotted name: an unknown module raises as the import does
+            importlib.import_module(t.split(".")[0])
+            raise TypeError("invalid type object") from None
+    else:
+        d = dtype_of_legacy(t)
+        if d is None:
+            raise TypeError("invalid type object")
+    if not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _core_dtype.set_default_dtype(d)
+
+
 # ---------------------------------------------------------------- Tensor.new_*
 
 def _new_size(fname, args):
@@ -237,7 +253,6 @@ def new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=Non
     >>> torch.zeros(1).new_empty_strided((2, 3), (1, 2)).stride()
     (1, 2)
     """
-    from autograd_core._creation import empty_strided
     return empty_strided(size, stride, dtype=dtype if dtype is not None else self.dtype,
                          device=device, requires_grad=requires_grad)
 
