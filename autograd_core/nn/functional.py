@@ -135,6 +135,18 @@ layer_norm = _C.layer_norm
 conv1d = _C.conv1d
 conv2d = _C.conv2d
 avg_pool2d = _C.avg_pool2d
+# the family's other wrappers are reachable here too, as torch._C._nn's are (their
+# docstrings call them as F.<name>); the functions below replace the rest
+hardsigmoid_ = _C.hardsigmoid_
+hardswish_ = _C.hardswish_
+mish_ = _C.mish_
+rrelu_with_noise = _C.rrelu_with_noise
+constant_pad_nd = _C.constant_pad_nd
+reflection_pad = _C.reflection_pad
+replication_pad = _C.replication_pad
+_pad_circular = _C._pad_circular
+im2col = _C.im2col
+col2im = _C.col2im
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
