@@ -56,13 +56,14 @@ from autograd_core._core.tensor import (  # noqa: E402,F401
     strided,
 )
 from autograd_core._legacy import LEGACY_TYPES as _LEGACY_TYPES  # noqa: E402
+from autograd_core._legacy import set_default_tensor_type  # noqa: E402,F401
 globals().update(_LEGACY_TYPES)
 from autograd_core._settings import (  # noqa: E402,F401
     are_deterministic_algorithms_enabled, broadcast_shapes, can_cast, finfo,
     get_default_device, get_deterministic_debug_mode, get_float32_matmul_precision,
     get_num_interop_threads, get_num_threads, iinfo, init_num_threads,
     is_deterministic_algorithms_warn_only_enabled, is_storage, is_warn_always_enabled,
-    set_default_device, set_default_tensor_type, set_deterministic_debug_mode,
+    set_default_device, set_deterministic_debug_mode,
     set_float32_matmul_precision, set_flush_denormal, set_num_interop_threads, set_num_threads,
     set_warn_always, typename, use_deterministic_algorithms,
 )
@@ -170,16 +171,12 @@ def numel(input: Tensor) -> "_int":
     >>> torch.numel(torch.zeros(2, 3))
     6
     """
-    if not isinstance(input, Tensor):
-        raise TypeError(f"numel(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(input).__name__}")
-    return input.numel()
+    return _tensor_arg("numel", input).numel()
 
 
 def _tensor_arg(fname, input, argname="input", pos=1):
     if not isinstance(input, Tensor):
-        raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be Tensor, not "
-                        f"{type(input).__name__}")
+        raise _tensor.not_tensor_error(fname, argname, pos, input)
     return input
 
 

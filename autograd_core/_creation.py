@@ -31,6 +31,7 @@ from autograd_core.overrides import _handle_call as _handle_torch_function
 from autograd_core.overrides import _overrides as _overrides_tf
 from autograd_core._vmap_state import LEVELS as _VMAP_LEVELS
 from autograd_core._vmap_state import RANDOM_HOOK as _VMAP_RANDOM
+from autograd_core._settings import is_warn_always_enabled
 
 
 def _np_dtype(dtype, default):
@@ -83,7 +84,7 @@ def _out_dtype(out, dtype, name):
     if out is None or dtype is not None:
         return dtype
     if not isinstance(out, _core.Tensor):
-        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+        raise _core.not_tensor_error(name, "out", 0, out)
     return out.dtype
 
 
@@ -190,8 +191,7 @@ def full(size: Sequence[int], fill_value: _Number, *, out: Tensor | None = None,
 
 def _like(input, fill, dtype, requires_grad, name, device=None, memory_format=None):
     if not isinstance(input, _core.Tensor):
-        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(input).__name__}")
+        raise _core.not_tensor_error(name, "input", 1, input)
     _check_kwargs(device)
     if fill is not None and not _is_number(fill):
         raise TypeError(f"{name}(): argument 'fill_value' (position 2) must be Number, not "
@@ -540,8 +540,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     tensor([2, 2, 2, 2])
     """
     if not isinstance(input, _core.Tensor):
-        raise TypeError(f"multinomial(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(input).__name__}")
+        raise _core.not_tensor_error("multinomial", "input", 1, input)
     n_sample = int(num_samples)
     probs = _core.array_of(input.detach())
     if probs.ndim not in (1, 2):
@@ -804,7 +803,6 @@ _READONLY_WARNED = []
 
 
 def _warn_once_readonly_buffer():
-    from autograd_core._settings import is_warn_always_enabled
     if not _READONLY_WARNED or is_warn_always_enabled():
         _READONLY_WARNED.append(True)
         import warnings
@@ -858,8 +856,7 @@ def vander(x, N=None, increasing=False):
             [9., 3., 1.]])
     """
     if not isinstance(x, _core.Tensor):
-        raise TypeError(f"vander(): argument 'x' (position 1) must be Tensor, not "
-                        f"{type(x).__name__}")
+        raise _core.not_tensor_error("vander", "x", 1, x)
     if x.dim() != 1:
         raise RuntimeError("x must be a one-dimensional tensor.")
     n = x.shape[0] if N is None else N
@@ -900,10 +897,8 @@ def _tri_indices(fname, which, row, col, offset, dtype, device):
                             f"{type(v).__name__}")
     d = _core.to_dtype_py(dtype if dtype is not None else _core_dtype.all_dtypes()["int64"])
     if d.name not in ("int32", "int64"):
-        scalar = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short",
-                  "float16": "Half", "float32": "Float", "float64": "Double",
-                  "bfloat16": "BFloat16"}[d.name]
-        raise NotImplementedError(f"\"{fname}\" not implemented for '{scalar}'")
+        raise NotImplementedError(f"\"{fname}\" not implemented for "
+                                  f"'{_core_dtype.SCALAR_NAMES[d.name]}'")
     if row < 0:
         raise RuntimeError(f"row must be non-negative, got{row}")
     if col < 0:
@@ -986,10 +981,18 @@ def _window_type_ok(x, kind):
     return isinstance(x, bool)        # pin_memory, requires_grad
 
 
+def _type_name(x):
+    """A value's type as PyTorch's argument parser names it in its messages."""
+    if isinstance(x, _core.Tensor):
+        return "Tensor"
+    if isinstance(x, _core_dtype.dtype):
+        return "autograd_core.dtype"
+    return type(x).__name__
+
+
 def _window_args(name, args, kwargs):
     """(window_length, [the overload's other values], options) of a call to a window
     factory, resolved and checked as PyTorch's argument parser does."""
-    from autograd_core._legacy import _type_name
     kinds = {"dtype": "dtype", "layout": "layout", "device": "device"}
     for extra in _WINDOW_OVERLOADS[name]:
         params = (("window_length", "int"),) + extra
@@ -1018,7 +1021,6 @@ def _window_args(name, args, kwargs):
 
 def _window_dtype(name, n, dtype, layout, device, pin_memory):
     """The dtype of a window, after PyTorch's window_function_checks."""
-    from autograd_core._legacy import _CPP_NAMES
     _check_kwargs(device)
     if pin_memory:
         raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; no "
@@ -1028,7 +1030,7 @@ def _window_dtype(name, n, dtype, layout, device, pin_memory):
         lay = "Strided (default)" if layout is None else "Strided"
         raise RuntimeError(
             f"{name} expects floating point dtypes, got: TensorOptions(dtype="
-            f"{_CPP_NAMES[d.name]}, device=cpu, layout={lay}, requires_grad=false (default), "
+            f"{_core_dtype.CPP_NAMES[d.name]}, device=cpu, layout={lay}, requires_grad=false (default), "
             f"pinned_memory=false, memory_format=(nullopt))")
     if n < 0:
         raise RuntimeError(f"{name} requires non-negative window_length, got window_length={n}")

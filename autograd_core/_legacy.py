@@ -13,31 +13,23 @@ tensor([1, 2])
 >>> torch.ones(2).new_zeros(3)
 tensor([0., 0., 0.])
 """
+import importlib
 import warnings
 
 import numpy as np
 
 from autograd_core._core import tensor as _core
 from autograd_core._core import dtype as _core_dtype
+from autograd_core._creation import _type_name, empty_strided
 
 _Tensor = _core.Tensor
 _DTYPES = _core_dtype.all_dtypes()
 
-# legacy name -> dtype name, in PyTorch's order
-LEGACY_NAMES = {
-    "DoubleTensor": "float64", "FloatTensor": "float32", "HalfTensor": "float16",
-    "LongTensor": "int64", "IntTensor": "int32", "ShortTensor": "int16",
-    "CharTensor": "int8", "ByteTensor": "uint8", "BoolTensor": "bool",
-    "BFloat16Tensor": "bfloat16",
-}
-
-
-def _type_name(x):
-    if isinstance(x, _Tensor):
-        return "Tensor"
-    if isinstance(x, _core_dtype.dtype):
-        return "autograd_core.dtype"
-    return type(x).__name__
+# legacy name ("FloatTensor": the dtype's ScalarType name, from the core's table) ->
+# dtype name, for the dtypes PyTorch has a legacy class of, in PyTorch's order
+LEGACY_NAMES = {_core_dtype.SCALAR_NAMES[n] + "Tensor": n for n in (
+    "float64", "float32", "float16", "int64", "int32", "int16", "int8", "uint8", "bool",
+    "bfloat16")}
 
 
 _NEW_SIGNATURES = (
@@ -58,14 +50,9 @@ def _is_int(x):
     return (not isinstance(x, (bool, np.ndarray, _Tensor)) and hasattr(x, "__index__"))
 
 
-_CPP_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
-              "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
-              "uint8": "unsigned char", "bool": "bool"}
-
-
 def _options(d):
     """PyTorch's spelling of a dtype's TensorOptions in the legacy constructors' error."""
-    return (f"TensorOptions(dtype={_CPP_NAMES[d.name]}, device=cpu, layout=Strided, "
+    return (f"TensorOptions(dtype={_core_dtype.CPP_NAMES[d.name]}, device=cpu, layout=Strided, "
             f"requires_grad=false (default), pinned_memory=false (default), "
             f"memory_format=(nullopt))")
 
@@ -148,6 +135,28 @@ def dtype_of_legacy(t):
             raise AssertionError("Torch not compiled with CUDA enabled")
         raise ValueError(f"invalid type: '{t}'")
     return None
+
+
+def set_default_tensor_type(t):
+    """Deprecated: set the default floating dtype through its legacy type
+    (torch.DoubleTensor) or the type's name."""
+    warnings.warn("autograd_core.set_default_tensor_type() is deprecated as of PyTorch 2.1, "
+                  "please use autograd_core.set_default_dtype() and "
+                  "autograd_core.set_default_device() as alternatives.", UserWarning, stacklevel=2)
+    if isinstance(t, str):
+        try:
+            d = dtype_of_legacy(t)
+        except ValueError:
+            # PyTorch imports the dotted name: an unknown module raises as the import does
+            importlib.import_module(t.split(".")[0])
+            raise TypeError("invalid type object") from None
+    else:
+        d = dtype_of_legacy(t)
+        if d is None:
+            raise TypeError("invalid type object")
+    if not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _core_dtype.set_default_dtype(d)
 
 
 # ---------------------------------------------------------------- Tensor.new_*
@@ -244,7 +253,6 @@ def new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=Non
     >>> torch.zeros(1).new_empty_strided((2, 3), (1, 2)).stride()
     (1, 2)
     """
-    from autograd_core._creation import empty_strided
     return empty_strided(size, stride, dtype=dtype if dtype is not None else self.dtype,
                          device=device, requires_grad=requires_grad)
 

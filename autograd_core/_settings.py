@@ -1,5 +1,6 @@
 """Process-wide settings PyTorch programs set on their first lines (threads,
-determinism, matmul precision, the default device and tensor type, warnings), and the
+determinism, matmul precision, the default device, warnings; the default tensor type is
+_legacy.py's, beside the legacy types it names), and the
 small type utilities beside them (finfo, iinfo, typename, can_cast, broadcast_shapes).
 
 autograd_core computes with numpy on the CPU: its kernels are deterministic and its
@@ -13,7 +14,6 @@ True
 >>> torch.use_deterministic_algorithms(False)
 """
 import builtins
-import importlib
 import os
 import warnings
 
@@ -228,29 +228,6 @@ def set_default_device(device):
 def get_default_device():
     """The device of new tensors: always the CPU."""
     return _core.device("cpu")
-
-
-def set_default_tensor_type(t):
-    """Deprecated: set the default floating dtype through its legacy type
-    (torch.DoubleTensor) or the type's name."""
-    from autograd_core._legacy import dtype_of_legacy
-    warnings.warn("autograd_core.set_default_tensor_type() is deprecated as of PyTorch 2.1, "
-                  "please use autograd_core.set_default_dtype() and "
-                  "autograd_core.set_default_device() as alternatives.", UserWarning, stacklevel=2)
-    if isinstance(t, str):
-        try:
-            d = dtype_of_legacy(t)
-        except ValueError:
-            # PyTorch imports the dotted name: an unknown module raises as the import does
-            importlib.import_module(t.split(".")[0])
-            raise TypeError("invalid type object") from None
-    else:
-        d = dtype_of_legacy(t)
-        if d is None:
-            raise TypeError("invalid type object")
-    if not d.is_floating_point:
-        raise TypeError("only floating-point types are supported as the default type")
-    _core_dtype.set_default_dtype(d)
 
 
 def set_flush_denormal(mode):

@@ -35,6 +35,7 @@ import numpy as np
 
 import autograd_core as _ag
 from autograd_core._core import tensor as _core
+from autograd_core._core.dtype import SCALAR_NAMES as _SCALAR_NAMES
 from autograd_core.autograd.function import Function as _Function
 from autograd_core.autograd.function import once_differentiable as _once_differentiable
 from autograd_core import _tensor_str
@@ -887,8 +888,8 @@ def _mm(a, b, kind="mm", m=None, beta=1, alpha=1):
     if a.dim() != 2 or b.dim() != 2 or a._sp_indices.shape[0] != 2:
         raise RuntimeError(f"{kind}: 2D tensors expected, got {a.dim()}D and {b.dim()}D tensors")
     if a.dtype != b.dtype:
-        raise RuntimeError(f"expected scalar type {_CPP[a.dtype.__repr__().split('.')[-1]]} but "
-                           f"found {_CPP[b.dtype.__repr__().split('.')[-1]]}")
+        raise RuntimeError(f"expected scalar type {_SCALAR_NAMES[a.dtype.name]} but "
+                           f"found {_SCALAR_NAMES[b.dtype.name]}")
     if a._sp_size[1] != b.shape[0]:
         raise RuntimeError(f"addmm: Argument #3 (dense): Expected dim 0 size {a._sp_size[1]}, "
                            f"got {b.shape[0]}")
@@ -902,11 +903,6 @@ def _mm(a, b, kind="mm", m=None, beta=1, alpha=1):
         m = m.expand(a._sp_size[0], b.shape[1]) if tuple(m.shape) != (a._sp_size[0], b.shape[1]) \
             else m
     return fn.apply(m, a, b, beta, alpha)
-
-
-_CPP = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
-        "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
-        "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 
 
 class SparseTensor(Tensor):
@@ -1105,9 +1101,10 @@ class SparseTensor(Tensor):
 
     def type(self, dtype=None, non_blocking=False):
         if dtype is None:
-            return "torch.sparse." + {"float32": "FloatTensor", "float64": "DoubleTensor",
-                                      "int64": "LongTensor"}.get(repr(self.dtype).split(".")[-1],
-                                                                 "Tensor")
+            # (PyTorch's legacy sparse classes: these three dtypes only)
+            name = self.dtype.name
+            return "torch.sparse." + (_SCALAR_NAMES[name] + "Tensor" if name in (
+                "float32", "float64", "int64") else "Tensor")
         return self.to(dtype)
 
     def cpu(self, *args, **kwargs):

@@ -74,8 +74,7 @@ def _check_tensor(fname, argname, pos, x, optional=False):
     if optional and x is None:
         return
     if not isinstance(x, Tensor):
-        raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be Tensor, "
-                        f"not {type(x).__name__}")
+        raise _core.not_tensor_error(fname, argname, pos, x)
 
 
 def _centre_window(window, n_fft, win_length, like):

@@ -111,8 +111,7 @@ def _rfft_size(n):
 
 def _shift(fname, input, dim, half):
     if not isinstance(input, _core.Tensor):
-        raise TypeError(f"fft_{fname}(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(input).__name__}")
+        raise _core.not_tensor_error(f"fft_{fname}", "input", 1, input)
     if dim is None:
         dims = list(range(input.dim()))
     elif isinstance(dim, (int, np.integer)) and not isinstance(dim, bool):
@@ -174,8 +173,7 @@ def _is_int(x):
 def _check_args(fname, input, norm):
     """PyTorch's argument parser's TypeErrors for input and norm."""
     if not isinstance(input, Tensor):
-        raise TypeError(f"fft_{fname}(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(input).__name__}")
+        raise _core.not_tensor_error(f"fft_{fname}", "input", 1, input)
     if norm is not None and not isinstance(norm, str):
         raise TypeError(f"fft_{fname}(): argument 'norm' must be str, not {type(norm).__name__}")
 
@@ -209,7 +207,7 @@ def _check_out(fname, out, want_complex):
     if out is None:
         return
     if not isinstance(out, Tensor):
-        raise TypeError(f"fft_{fname}(): argument 'out' must be Tensor, not {type(out).__name__}")
+        raise _core.not_tensor_error(f"fft_{fname}", "out", 0, out)
     if want_complex and not out.is_complex():
         raise RuntimeError(f"{fname} expects a complex output tensor, but got "
                            f"{_spectral.scalar_type_name(out)}")

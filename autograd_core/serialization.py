@@ -52,6 +52,7 @@ import numpy as np
 
 import autograd_core as _ag
 from autograd_core._core import tensor as _core
+from autograd_core._core.dtype import SCALAR_NAMES as _SCALAR_NAMES, all_dtypes as _all_dtypes
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
            "safe_globals", "DEFAULT_PROTOCOL", "get_default_mmap_options",
@@ -59,21 +60,15 @@ __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_g
 
 DEFAULT_PROTOCOL = 2
 
-_STORAGE_DTYPES = {
-    "FloatStorage": np.float32, "DoubleStorage": np.float64, "HalfStorage": np.float16,
-    "BFloat16Storage": ml_dtypes.bfloat16, "LongStorage": np.int64, "IntStorage": np.int32,
-    "ShortStorage": np.int16, "CharStorage": np.int8, "ByteStorage": np.uint8,
-    "BoolStorage": np.bool_, "ComplexFloatStorage": np.complex64,
-    "ComplexDoubleStorage": np.complex128,
-}
-_STORAGE_OF_DTYPE = {np.dtype(v): k for k, v in _STORAGE_DTYPES.items()}
 # The dtypes PyTorch saves without a typed storage class (uint16/32/64): the tensor is
 # rebuilt by _rebuild_tensor_v3 from an UntypedStorage (bytes) and a dtype.
 _UNTYPED_DTYPES = {np.dtype(np.uint16): "uint16", np.dtype(np.uint32): "uint32",
                    np.dtype(np.uint64): "uint64"}
-_DTYPE_NAMES = {"float32", "float64", "float16", "int64", "int32", "int16", "int8", "uint8",
-                "bool", "float", "double", "half", "long", "int", "short", "bfloat16",
-                "complex64", "complex128", "cfloat", "cdouble", "uint16", "uint32", "uint64"}
+# Every other dtype's typed storage class: its ScalarType name (the core's vocabulary,
+# "Float") + "Storage" -> the numpy dtype that stores it.
+_STORAGE_DTYPES = {_SCALAR_NAMES[n] + "Storage": d.np_dtype
+                   for n, d in _all_dtypes().items() if d.np_dtype not in _UNTYPED_DTYPES}
+_STORAGE_OF_DTYPE = {np.dtype(v): k for k, v in _STORAGE_DTYPES.items()}
 _MAX_DEPTH = 1000
 _MAX_EXPANDED_NUMEL = 2 ** 27
 
@@ -236,10 +231,6 @@ def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
     return _rebuild_parameter(data, requires_grad, backward_hooks)
 
 
-def _dtype(name):
-    return getattr(_ag, name)
-
-
 def _size(values=()):
     return _ag.Size(_int_tuple(tuple(values), "size"))
 
@@ -287,8 +278,10 @@ def _builtin_globals():
     }
     for name in _STORAGE_DTYPES:
         g[f"torch.{name}"] = (_StorageType(name), "storage")
-    for name in _DTYPE_NAMES:
-        g[f"torch.{name}"] = (_dtype(name), "value")
+    # every torch.<name> that is a dtype, aliases (torch.float, torch.cdouble) included
+    for name, value in vars(_ag).items():
+        if isinstance(value, _ag.dtype):
+            g[f"torch.{name}"] = (value, "value")
     return g
 
 

@@ -6,30 +6,34 @@
 
 #include <math.h>
 
-#define DEFINE_UNARY(NAME, T, EXP, LOG, SQRT, SIN, COS, TANH, FABS)               \
-    AGC_CLONES void NAME(int op, const T *x, T *out, size_t n) {                           \
+#define UNARY_CASE(NAME, CALLS_LIBM, EXPR)                                          \
+    case AGC_##NAME: for (i = 0; i < n; i++) { T v = x[i]; out[i] = (EXPR); } break;
+
+/* The rows' EXP, LOG, ... are the libm function of each type: LIBM(exp) is expf in the
+ * float definition and exp in the double one. */
+#define EXP(v) LIBM(exp)(v)
+#define LOG(v) LIBM(log)(v)
+#define SQRT(v) LIBM(sqrt)(v)
+#define SIN(v) LIBM(sin)(v)
+#define COS(v) LIBM(cos)(v)
+#define TANH(v) LIBM(tanh)(v)
+#define FABS(v) LIBM(fabs)(v)
+
+#define DEFINE_UNARY(NAME, T_)                                                  \
+    AGC_CLONES void NAME(int op, const T_ *x, T_ *out, size_t n) {                         \
+        typedef T_ T;                                                           \
         size_t i;                                                               \
         switch (op) {                                                           \
-        case AGC_NEG: for (i = 0; i < n; i++) out[i] = -x[i]; break;            \
-        case AGC_ABS: for (i = 0; i < n; i++) out[i] = FABS(x[i]); break;       \
-        case AGC_EXP: for (i = 0; i < n; i++) out[i] = EXP(x[i]); break;        \
-        case AGC_LOG: for (i = 0; i < n; i++) out[i] = LOG(x[i]); break;        \
-        case AGC_SQRT: for (i = 0; i < n; i++) out[i] = SQRT(x[i]); break;      \
-        case AGC_SIN: for (i = 0; i < n; i++) out[i] = SIN(x[i]); break;        \
-        case AGC_COS: for (i = 0; i < n; i++) out[i] = COS(x[i]); break;        \
-        case AGC_TANH: for (i = 0; i < n; i++) out[i] = TANH(x[i]); break;      \
-        case AGC_SIGMOID:                                                       \
-            for (i = 0; i < n; i++) out[i] = (T)1 / ((T)1 + EXP(-x[i]));        \
-            break;                                                              \
-        case AGC_RELU:                                                          \
-            /* torch.relu is clamp_min(x, 0): NaN and -0.0 stay as they are */   \
-            for (i = 0; i < n; i++) out[i] = x[i] < 0 ? (T)0 : x[i];            \
-            break;                                                              \
+        AGC_UNARY_OPS(UNARY_CASE)                                               \
         }                                                                       \
     }
 
-DEFINE_UNARY(agc_unary_f32, float, expf, logf, sqrtf, sinf, cosf, tanhf, fabsf)
-DEFINE_UNARY(agc_unary_f64, double, exp, log, sqrt, sin, cos, tanh, fabs)
+#define LIBM(fn) fn##f
+DEFINE_UNARY(agc_unary_f32, float)
+#undef LIBM
+#define LIBM(fn) fn
+DEFINE_UNARY(agc_unary_f64, double)
+#undef LIBM
 
 #define BINARY_LOOP(EXPR)                                                       \
     for (size_t i = 0; i < n; i++) {                                            \
@@ -38,15 +42,11 @@ DEFINE_UNARY(agc_unary_f64, double, exp, log, sqrt, sin, cos, tanh, fabs)
     }                                                                           \
     break;
 
+#define BINARY_CASE(NAME, EXPR) case AGC_##NAME: BINARY_LOOP(EXPR)
+
 #define BINARY_SWITCH                                                           \
     switch (op) {                                                               \
-    case AGC_ADD: BINARY_LOOP(x + y)                                            \
-    case AGC_SUB: BINARY_LOOP(x - y)                                            \
-    case AGC_MUL: BINARY_LOOP(x * y)                                            \
-    case AGC_DIV: BINARY_LOOP(x / y)                                            \
-    case AGC_TANH_BACKWARD: BINARY_LOOP(x * ((T)1 - y * y))                     \
-    case AGC_SIGMOID_BACKWARD: BINARY_LOOP(x * (((T)1 - y) * y))                \
-    case AGC_THRESHOLD_BACKWARD: BINARY_LOOP(y <= 0 ? (T)0 : x)                 \
+    AGC_BINARY_OPS(BINARY_CASE)                                                 \
     }
 
 #define DEFINE_BINARY(NAME, T_)                                                 \

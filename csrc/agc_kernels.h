@@ -23,17 +23,52 @@
 
 #define AGC_SMALL_N 2048
 
-enum agc_unary_op {
-    AGC_NEG, AGC_ABS, AGC_EXP, AGC_LOG, AGC_SQRT, AGC_SIN, AGC_COS,
-    AGC_TANH, AGC_SIGMOID, AGC_RELU
-};
+/* The op codes, one row each: X(NAME, CALLS_LIBM, EXPR). The row gives the enum value
+ * AGC_<NAME>, the loop's expression in agc_kernels.c (of the element v, of type T, with
+ * the type's libm functions EXP, LOG, SQRT, SIN, COS, TANH, FABS) and whether that
+ * expression calls libm per element (the Cython ops hand large arrays of those to
+ * numpy's vectorised loops: agc_unary_calls_libm). A new unary kernel is one row here
+ * and its name in autograd_core/_core/csrc.pxd (Note [Adding a C kernel]). */
+#define AGC_UNARY_OPS(X)                                                        \
+    X(NEG, 0, -v)                                                               \
+    X(ABS, 0, FABS(v))                                                          \
+    X(EXP, 1, EXP(v))                                                           \
+    X(LOG, 1, LOG(v))                                                           \
+    X(SQRT, 0, SQRT(v))                                                         \
+    X(SIN, 1, SIN(v))                                                           \
+    X(COS, 1, COS(v))                                                           \
+    X(TANH, 1, TANH(v))                                                         \
+    X(SIGMOID, 1, (T)1 / ((T)1 + EXP(-v)))                                      \
+    /* torch.relu is clamp_min(x, 0): NaN and -0.0 stay as they are */          \
+    X(RELU, 0, v < 0 ? (T)0 : v)
 
-enum agc_binary_op {
-    AGC_ADD, AGC_SUB, AGC_MUL, AGC_DIV,
-    AGC_TANH_BACKWARD,    /* a * (1 - b*b), b the saved tanh output */
-    AGC_SIGMOID_BACKWARD, /* a * b * (1 - b), b the saved sigmoid output */
-    AGC_THRESHOLD_BACKWARD /* b <= 0 ? 0 : a, b relu's saved output (a nan b passes a) */
-};
+/* X(NAME, EXPR): out = EXPR of the elements x (of a) and y (of b or the scalar). */
+#define AGC_BINARY_OPS(X)                                                       \
+    X(ADD, x + y)                                                               \
+    X(SUB, x - y)                                                               \
+    X(MUL, x * y)                                                               \
+    X(DIV, x / y)                                                               \
+    X(TANH_BACKWARD, x * ((T)1 - y * y))       /* y the saved tanh output */    \
+    X(SIGMOID_BACKWARD, x * (((T)1 - y) * y))  /* y the saved sigmoid output */ \
+    X(THRESHOLD_BACKWARD, y <= 0 ? (T)0 : x)   /* y relu's saved output (x nan y passes x) */
+
+#define AGC_UNARY_ENUM_(NAME, LIBM, EXPR) AGC_##NAME,
+#define AGC_BINARY_ENUM_(NAME, EXPR) AGC_##NAME,
+enum agc_unary_op { AGC_UNARY_OPS(AGC_UNARY_ENUM_) };
+enum agc_binary_op { AGC_BINARY_OPS(AGC_BINARY_ENUM_) };
+#undef AGC_UNARY_ENUM_
+#undef AGC_BINARY_ENUM_
+
+/* Whether unary op `op`'s loop calls libm once per element (the flag of its row). */
+static inline int agc_unary_calls_libm(int op)
+{
+    switch (op) {
+#define AGC_UNARY_LIBM_(NAME, LIBM, EXPR) case AGC_##NAME: return LIBM;
+    AGC_UNARY_OPS(AGC_UNARY_LIBM_)
+#undef AGC_UNARY_LIBM_
+    }
+    return 0;
+}
 
 void agc_unary_f32(int op, const float *x, float *out, size_t n);
 void agc_unary_f64(int op, const double *x, double *out, size_t n);

@@ -86,6 +86,19 @@ cdef str shape_str(tuple shape):
     return "[" + ", ".join([str(s) for s in shape]) + "]"
 
 
+def py_shape_str(shape):
+    """shape_str for the Python layers (nn.functional's messages): any sequence of ints,
+    printed as PyTorch prints a shape, [2, 3]."""
+    return shape_str(tuple(shape))
+
+
+def py_broadcast_shapes(a, b):
+    """broadcast_shapes for the Python layers: the shape two shapes broadcast to, or
+    PyTorch's "The size of tensor a (..) must match the size of tensor b (..)" error
+    (torch.broadcast_shapes, _settings.py, raises its own, different message)."""
+    return broadcast_shapes(tuple(a), tuple(b))
+
+
 cdef str legacy_type_name(Tensor t):
     """PyTorch's legacy tensor type name: autograd_core.FloatTensor."""
     return "autograd_core." + dtype_of(t._data).scalar_name + "Tensor"
@@ -213,11 +226,19 @@ cdef str op_name(Node node):
 
 # ---------------------------------------------------------------- argument checks
 
+cpdef object not_tensor_error(str fname, str argname, int pos, object x):
+    """PyTorch's argument parser's TypeError for ``x`` given where a Tensor is required:
+    every "must be Tensor, not ..." is this message (pos 0: a keyword-only argument such
+    as out=, which PyTorch names without a position)."""
+    where = f" (position {pos})" if pos > 0 else ""
+    return TypeError(f"{fname}(): argument '{argname}'{where} must be Tensor, not "
+                     f"{type(x).__name__}")
+
+
 cdef Tensor arg_tensor(object x, str fname, str argname, int pos):
     """A Tensor argument, or PyTorch's TypeError naming the function and argument."""
     if not isinstance(x, Tensor):
-        raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be Tensor, "
-                        f"not {type(x).__name__}")
+        raise not_tensor_error(fname, argname, pos, x)
     if type(x) is not Tensor and type(x) is _sparse_type:
         refuse_sparse(fname)
     return <Tensor>x
@@ -398,8 +419,7 @@ cdef object arg_tensor_or_scalar(object x, str fname, str argname, int pos):
     """A 'Tensor or Number' argument (an operand): a Tensor or a Python number."""
     cdef object o = arg_operand(x)
     if o is NotImplemented:
-        raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be Tensor, "
-                        f"not {type(x).__name__}")
+        raise not_tensor_error(fname, argname, pos, x)
     return o
 
 

@@ -1223,15 +1223,13 @@ cdef class Tensor:
 
     def is_same_size(self, other):
         if not isinstance(other, Tensor):
-            raise TypeError("is_same_size(): argument 'other' (position 1) must be Tensor, not "
-                            + type(other).__name__)
+            raise not_tensor_error("is_same_size", "other", 1, other)
         return shape_of(self._data) == shape_of((<Tensor>other)._data)
 
     def equal(self, other):
         """True when other has input's shape and equal values (nan is never equal)."""
         if not isinstance(other, Tensor):
-            raise TypeError("equal(): argument 'other' (position 1) must be Tensor, not "
-                            + type(other).__name__)
+            raise not_tensor_error("equal", "other", 1, other)
         if shape_of(self._data) != shape_of((<Tensor>other)._data):
             return False
         return bool(np.all(OPS.eq(self, other)._data))
@@ -1239,8 +1237,7 @@ cdef class Tensor:
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         """Whether isclose(input, other, rtol, atol, equal_nan) holds everywhere."""
         if not isinstance(other, Tensor):
-            raise TypeError("allclose(): argument 'other' (position 1) must be Tensor, not "
-                            + type(other).__name__)
+            raise not_tensor_error("allclose", "other", 1, other)
         return bool(np.all(OPS.isclose(self, other, rtol, atol, equal_nan)._data))
 
     def element_size(self):
@@ -1585,8 +1582,7 @@ cdef class Tensor:
 
     def type_as(self, other):
         if not isinstance(other, Tensor):
-            raise TypeError("type_as(): argument 'other' (position 1) must be Tensor, not "
-                            + type(other).__name__)
+            raise not_tensor_error("type_as", "other", 1, other)
         return self.to(dtype_of((<Tensor>other)._data))
 
     def contiguous(self, memory_format=None):
@@ -1797,8 +1793,7 @@ cdef class Tensor:
         if not isinstance(other, Tensor):
             if hasattr(type(other), "__torch_function__"):
                 return NotImplemented    # its __rmatmul__ (vmap's BatchedTensor)
-            raise TypeError(f"matmul(): argument 'other' (position 1) must be Tensor, not "
-                            f"{type(other).__name__}")
+            raise not_tensor_error("matmul", "other", 1, other)
         check_complex_operands("matmul", self, other)
         return OPS.matmul(self, other)
 
@@ -1806,8 +1801,7 @@ cdef class Tensor:
         if not isinstance(other, Tensor):
             if hasattr(type(other), "__torch_function__"):
                 return NotImplemented
-            raise TypeError(f"matmul(): argument 'other' (position 1) must be Tensor, not "
-                            f"{type(other).__name__}")
+            raise not_tensor_error("matmul", "other", 1, other)
         check_complex_operands("matmul", self, other)
         return OPS.matmul(other, self)
 

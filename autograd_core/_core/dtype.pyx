@@ -185,6 +185,18 @@ guarded_typenums |= (<unsigned long long>1) << np.dtype(np.ulonglong).num
 guarded_typenums |= (<unsigned long long>1) << np.dtype(np.uintc).num
 
 
+# The core's vocabulary for Python code, read from the table above (Python cannot read
+# a dtype's cdef fields): a dtype name's ScalarType name in PyTorch's messages
+# ("float32": "Float"; the legacy FloatTensor/FloatStorage names are it plus the kind)
+# and its C++ type name ("float32": "float", "int64": "long int"). Python code looks
+# names up here and keeps no copy.
+import types as _types
+SCALAR_NAMES = _types.MappingProxyType(
+    {n: (<dtype>d).scalar_name for n, d in _BY_NAME.items()})
+CPP_NAMES = _types.MappingProxyType({n: (<dtype>d).cpp_name for n, d in _BY_NAME.items()})
+del _types
+
+
 def dtype_by_name(name):
     """The dtype called ``name`` ("float32", ...)."""
     return _BY_NAME[name]

@@ -5,12 +5,9 @@ cimport numpy as cnp
 from cpython.pythread cimport PyThread_type_lock
 from libc.stdint cimport int32_t, uint32_t, uint64_t
 
+from autograd_core._core.csrc cimport agc_gen
 from autograd_core._core.dtype cimport dtype
 
-
-cdef extern from "agc_random.h" nogil:
-    ctypedef struct agc_gen:
-        uint64_t seed
 
 
 cdef class Generator:

@@ -33,57 +33,10 @@ from libc.stdint cimport int64_t, uint32_t, uint64_t
 from autograd_core._core.dtype cimport (dtype, bool_, uint8, int8, int16, int32, int64,
                                         float16, float32, float64, dtype_of, CAT_FLOAT,
                                         bfloat16)
+from autograd_core._core.csrc cimport *   # agc_random.h: the generator and the samplers
 from autograd_core._core.tensor cimport Tensor, make, check_float_kernel
 
 cnp.import_array()
-
-
-cdef extern from "agc_random.h" nogil:
-    enum: AGC_GEN_STATE_BYTES
-    void agc_gen_seed(agc_gen *g, uint64_t seed)
-    uint32_t agc_gen_random(agc_gen *g)
-    uint64_t agc_gen_random64(agc_gen *g)
-    void agc_gen_get_state(const agc_gen *g, unsigned char *out)
-    int agc_gen_set_state(agc_gen *g, const unsigned char *inp)
-    void agc_random_set_fused(int fused)
-    void agc_uniform_float(agc_gen *g, float *out, int64_t n, float lo, float hi, int digits)
-    void agc_uniform_double(agc_gen *g, double *out, int64_t n, double lo, double hi)
-    void agc_normal_serial(agc_gen *g, double *out, int64_t n, double mean, double std)
-    void agc_normal_fill_double(agc_gen *g, double *out, int64_t n, double mean, double std)
-    void agc_normal_fill_float(agc_gen *g, float *out, int64_t n, float mean, float std)
-    void agc_normal_fill_float_avx2(agc_gen *g, float *out, int64_t n, float mean, float std)
-    void agc_normal_fill_half(agc_gen *g, float *out, int64_t n, float mean, float std, int avx2)
-    void agc_exponential(agc_gen *g, double *out, int64_t n, double lambd)
-    void agc_cauchy(agc_gen *g, double *out, int64_t n, double median, double sigma)
-    void agc_log_normal(agc_gen *g, double *out, int64_t n, double mean, double std)
-    void agc_geometric(agc_gen *g, double *out, int64_t n, double p)
-    void agc_random_from_to(agc_gen *g, int64_t *out, int64_t n, uint64_t rng, int64_t base,
-                            int use64)
-    void agc_random_full64(agc_gen *g, int64_t *out, int64_t n)
-    void agc_random_default(agc_gen *g, int64_t *out, int64_t n, uint64_t modulus, int use64)
-    void agc_bernoulli_scalar(agc_gen *g, unsigned char *out, int64_t n, double p)
-    void agc_bernoulli_double_p(agc_gen *g, unsigned char *out, int64_t n, const double *p)
-    void agc_bernoulli_float_p(agc_gen *g, unsigned char *out, int64_t n, const float *p)
-    int agc_cpu_has_avx2()
-    void agc_randperm(agc_gen *g, int64_t *out, int64_t n)
-    void agc_poisson(agc_gen *g, double *out, int64_t n, const double *rates)
-    void agc_binomial_double(agc_gen *g, double *out, int64_t n, const double *count,
-                             const double *prob)
-    void agc_binomial_float(agc_gen *g, float *out, int64_t n, const float *count,
-                            const float *prob)
-    void agc_multinomial_row(agc_gen *g, int64_t *out, int64_t n_sample, double *cum,
-                             int64_t n_categories)
-    void agc_standard_gamma_double(agc_gen *g, double *out, int64_t n, const double *alpha)
-    void agc_standard_gamma_float(agc_gen *g, float *out, int64_t n, const float *alpha)
-    void agc_dirichlet_gamma(agc_gen *g, double *out, int64_t n, const double *alpha)
-    void agc_dirichlet_row_sums(const double *x, int64_t rows, int64_t n, double *out)
-    void agc_standard_gamma_grad_double(double *out, int64_t n, const double *alpha,
-                                        const double *x)
-    void agc_standard_gamma_grad_float(float *out, int64_t n, const float *alpha, const float *x)
-    void agc_dirichlet_grad_double(double *out, int64_t n, const double *x, const double *alpha,
-                                   const double *total)
-    void agc_dirichlet_grad_float(float *out, int64_t n, const float *x, const float *alpha,
-                                  const float *total)
 
 
 # PyTorch's default CPU seed for a new torch.Generator()

@@ -6,6 +6,8 @@ cimport cython
 cimport numpy as cnp
 from libc.stdint cimport uint32_t, uint64_t
 
+from autograd_core._core.csrc cimport agc_parallel_for_fn, agc_range_fn
+
 from autograd_core._core.dtype cimport (
     dtype, CAT_BOOL, CAT_FLOAT, is_float_array, is_grad_array, is_guarded_array,
 )
@@ -153,13 +155,6 @@ cdef inline bint requires_grad_of(Tensor t) noexcept:
 # The pool of csrc/agc_parallel.c, linked into this module only (one pool and one thread
 # count per process): the family modules hand parallel_for_entry() to their C files, or
 # call parallel_for with a range function of their own.
-
-cdef extern from "agc_parallel.h" nogil:
-    ctypedef void (*agc_range_fn)(void *ctx, Py_ssize_t begin, Py_ssize_t end) noexcept nogil
-    ctypedef void (*agc_parallel_for_fn)(Py_ssize_t n, Py_ssize_t grain, agc_range_fn fn,
-                                         void *ctx) noexcept nogil
-    enum: AGC_PARALLEL_GRAIN
-    Py_ssize_t agc_grain_for(Py_ssize_t work)
 
 cdef agc_parallel_for_fn parallel_for_entry() noexcept
 cdef void parallel_for(Py_ssize_t n, Py_ssize_t grain, agc_range_fn fn, void *ctx) noexcept nogil
@@ -315,6 +310,8 @@ cdef inline bint same_shape(cnp.ndarray a, cnp.ndarray b) noexcept:
 # One place for checking what a user passed (the generated Python wrappers and the
 # hand-written ones call these), with PyTorch's exception types and messages.
 
+# every "must be Tensor, not ..." TypeError (pos 0: a keyword-only argument, out=)
+cpdef object not_tensor_error(str fname, str argname, int pos, object x)
 cdef Tensor arg_tensor(object x, str fname, str argname, int pos)
 # Note [Complex guard] (_messages.pxi). complex_arg is true for a Tensor of any guarded
 # dtype (complex, and the wide unsigned ints: Note [Dtype guard]); check_complex_op and

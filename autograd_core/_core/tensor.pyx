@@ -34,6 +34,15 @@ from cpython.pythread cimport (
 )
 from libc.stdint cimport int64_t, uint64_t
 
+# the thread pool and the thread-local modes, the two C files linked into this module only
+from autograd_core._core.csrc cimport (
+    agc_fw_active, agc_fw_enter, agc_fw_exit, agc_fw_generation, agc_fw_grad_enabled,
+    agc_fw_level, agc_fw_level_on, agc_get_num_threads, agc_grad_enabled,
+    agc_grad_layout_enforced, agc_inference_mode, agc_parallel_blas_called, agc_parallel_for,
+    agc_recording, agc_set_fw_grad_enabled, agc_set_grad_enabled, agc_set_grad_layout_enforced,
+    agc_set_inference_mode, agc_set_num_threads,
+)
+
 from autograd_core._core.dtype cimport (
     CAT_BOOL, CAT_FLOAT, CAT_INT, DTYPES_BY_RANK, DTYPES_BY_TYPENUM, NO_RANK, bool_,
     bfloat16, combine_categories, default_float, dtype, dtype_from_numpy, dtype_of, float16,
@@ -66,31 +75,6 @@ cnp.import_array()
 # dispatch. autograd_core/__init__.py imports every family before anything can run,
 # and check_op_table() verifies that no slot was left empty.
 cdef OpTable OPS
-
-
-cdef extern from "agc_mode.h" nogil:
-    int agc_grad_enabled()
-    void agc_set_grad_enabled(int enabled)
-    int agc_inference_mode()
-    void agc_set_inference_mode(int enabled)
-    int agc_recording()
-    int agc_fw_active()
-    int agc_fw_level_on
-    int agc_fw_level()
-    long agc_fw_generation()
-    void agc_fw_enter()
-    void agc_fw_exit()
-    int agc_fw_grad_enabled()
-    void agc_set_fw_grad_enabled(int enabled)
-    int agc_grad_layout_enforced()
-    void agc_set_grad_layout_enforced(int enabled)
-
-
-cdef extern from "agc_parallel.h" nogil:
-    void agc_parallel_for(Py_ssize_t n, Py_ssize_t grain, agc_range_fn fn, void *ctx)
-    void agc_parallel_blas_called(double multiply_adds)
-    void agc_set_num_threads(int n)
-    int agc_get_num_threads()
 
 
 cdef agc_parallel_for_fn parallel_for_entry() noexcept:

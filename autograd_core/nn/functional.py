@@ -29,12 +29,15 @@ tensor([[1, 0, 0],
 """
 import math
 import warnings
+from types import SimpleNamespace as _Namespace
 
 import numpy as np
 
 import autograd_core as _torch
 from autograd_core._core import random as _random
+from autograd_core._core.tensor import py_broadcast_shapes as _broadcast_shapes
 from autograd_core._core.tensor import relayout_result as _relayout_result
+from autograd_core._core.tensor import py_shape_str as _shape_str
 from autograd_core._core.tensor import suggest_memory_format as _suggest_memory_format
 from autograd_core.ops import linalg as _linalg_ops
 from autograd_core.ops import nn as _nn_ops
@@ -43,10 +46,15 @@ from autograd_core.backends import cuda as _backends_cuda
 from autograd_core.overrides import _handle_call_py as _handle_torch_function  # noqa: E402
 from autograd_core.overrides import _overrides as _overrides_tf  # noqa: E402
 
-_compiled = _nn_ops.NN_FUNCTIONAL    # the compiled functions of the nn family, by name
-# every one is reachable here (as torch._C._nn's are); the thin functions below replace
-# those whose Python signature differs (inplace=, reduction names, legacy flags)
-globals().update(_compiled)
+# Note [One route into nn.functional]
+# The nn family's generated wrappers (ops/nn.pyx, from derivatives.yaml) are reached one
+# way: as attributes of _C, the family's table of them by name (NN_FUNCTIONAL), as
+# PyTorch's functional.py reaches torch._C._nn. A public name whose wrapper has PyTorch's
+# signature is bound to it once, in the block after __all__; every function written here
+# (a different Python signature: inplace=, reduction names, legacy flags) calls _C.<name>.
+# The family's hand-written Python entry points (conv3d, conv_transpose, the attention
+# kernels) are its module's own names, called as _nn_ops.<name>.
+_C = _Namespace(**_nn_ops.NN_FUNCTIONAL)
 
 
 _Tensor = _torch.Tensor
@@ -107,17 +115,38 @@ __all__ = [
     "linear_cross_entropy",
 ]
 
-# generated wrappers, exactly PyTorch's signatures
-gelu = _compiled["gelu"]
-softplus = _compiled["softplus"]
-hardtanh_ = _compiled["hardtanh_"]
-silu_ = _compiled["silu_"]
-linear = _compiled["linear"]
-cosine_similarity = _compiled["cosine_similarity"]
-layer_norm = _compiled["layer_norm"]
-conv1d = _compiled["conv1d"]
-conv2d = _compiled["conv2d"]
-avg_pool2d = _compiled["avg_pool2d"]
+# generated wrappers, exactly PyTorch's signatures (Note [One route into nn.functional])
+gelu = _C.gelu
+softplus = _C.softplus
+hardtanh_ = _C.hardtanh_
+silu_ = _C.silu_
+hardshrink = _C.hardshrink
+softshrink = _C.softshrink
+logsigmoid = _C.logsigmoid
+prelu = _C.prelu
+linear = _C.linear
+cosine_similarity = _C.cosine_similarity
+pairwise_distance = _C.pairwise_distance
+pixel_shuffle = _C.pixel_shuffle
+pixel_unshuffle = _C.pixel_unshuffle
+channel_shuffle = _C.channel_shuffle
+native_channel_shuffle = _C.native_channel_shuffle
+layer_norm = _C.layer_norm
+conv1d = _C.conv1d
+conv2d = _C.conv2d
+avg_pool2d = _C.avg_pool2d
+# the family's other wrappers are reachable here too, as torch._C._nn's are (their
+# docstrings call them as F.<name>); the functions below replace the rest
+hardsigmoid_ = _C.hardsigmoid_
+hardswish_ = _C.hardswish_
+mish_ = _C.mish_
+rrelu_with_noise = _C.rrelu_with_noise
+constant_pad_nd = _C.constant_pad_nd
+reflection_pad = _C.reflection_pad
+replication_pad = _C.replication_pad
+_pad_circular = _C._pad_circular
+im2col = _C.im2col
+col2im = _C.col2im
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
@@ -129,11 +158,6 @@ def _const(array, dtype=None):
     """A constant tensor (no grad) from a numpy array."""
     t = _torch.from_numpy(np.ascontiguousarray(array))
     return t if dtype is None else t.to(dtype)
-
-
-def _shape_str(shape):
-    """A shape as PyTorch's messages print it: [2, 3]."""
-    return "[" + ", ".join(str(s) for s in shape) + "]"
 
 
 def _tuple(x, n):
@@ -167,49 +191,49 @@ def relu_(input: _Tensor) -> _Tensor:
 def leaky_relu(input: _Tensor, negative_slope: float = 0.01, inplace: bool = False) -> _Tensor:
     """input where input > 0, else input * negative_slope."""
     if inplace:
-        return _compiled["leaky_relu_"](input, negative_slope)
-    return _compiled["leaky_relu"](input, negative_slope)
+        return _C.leaky_relu_(input, negative_slope)
+    return _C.leaky_relu(input, negative_slope)
 
 
 def leaky_relu_(input, negative_slope=0.01):
     """leaky_relu in input itself."""
-    return _compiled["leaky_relu_"](input, negative_slope)
+    return _C.leaky_relu_(input, negative_slope)
 
 
 def elu(input: _Tensor, alpha: float = 1.0, inplace: bool = False) -> _Tensor:
     """input where input > 0, else alpha * (exp(input) - 1)."""
-    return _compiled["elu_"](input, alpha) if inplace else _compiled["elu"](input, alpha)
+    return _C.elu_(input, alpha) if inplace else _C.elu(input, alpha)
 
 
 def elu_(input, alpha=1.0):
     """elu in input itself."""
-    return _compiled["elu_"](input, alpha)
+    return _C.elu_(input, alpha)
 
 
 def celu(input, alpha=1.0, inplace=False):
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
-    return _compiled["celu_"](input, alpha) if inplace else _compiled["celu"](input, alpha)
+    return _C.celu_(input, alpha) if inplace else _C.celu(input, alpha)
 
 
 def celu_(input, alpha=1.0):
     """celu in input itself."""
-    return _compiled["celu_"](input, alpha)
+    return _C.celu_(input, alpha)
 
 
 def selu(input, inplace=False):
     """scale * elu(input, alpha) with PyTorch's SELU constants."""
-    op = _compiled["elu_"] if inplace else _compiled["elu"]
+    op = _C.elu_ if inplace else _C.elu
     return op(input, _SELU_ALPHA, _SELU_SCALE)
 
 
 def selu_(input):
     """selu in input itself."""
-    return _compiled["elu_"](input, _SELU_ALPHA, _SELU_SCALE)
+    return _C.elu_(input, _SELU_ALPHA, _SELU_SCALE)
 
 
 def silu(input: _Tensor, inplace: bool = False) -> _Tensor:
     """input * sigmoid(input)."""
-    return _compiled["silu_"](input) if inplace else _compiled["silu"](input)
+    return _C.silu_(input) if inplace else _C.silu(input)
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
@@ -217,8 +241,8 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
     if inplace:
-        return _compiled["hardtanh_"](input, min_val, max_val)
-    return _compiled["hardtanh"](input, min_val, max_val)
+        return _C.hardtanh_(input, min_val, max_val)
+    return _C.hardtanh(input, min_val, max_val)
 
 
 def relu6(input, inplace=False):
@@ -248,10 +272,6 @@ def threshold_(input, threshold, value):
     return _torch.threshold_(input, threshold, value)
 
 
-hardshrink = _compiled["hardshrink"]
-softshrink = _compiled["softshrink"]
-
-
 def tanhshrink(input):
     """input - tanh(input)."""
     return input - _torch.tanh(input)
@@ -265,22 +285,22 @@ def softsign(input):
 def hardsigmoid(input, inplace=False):
     """relu6(input + 3) / 6."""
     if inplace:
-        return _compiled["hardsigmoid_"](input)
-    return _compiled["hardsigmoid"](input)
+        return _C.hardsigmoid_(input)
+    return _C.hardsigmoid(input)
 
 
 def hardswish(input, inplace=False):
     """input * relu6(input + 3) / 6."""
     if inplace:
-        return _compiled["hardswish_"](input)
-    return _compiled["hardswish"](input)
+        return _C.hardswish_(input)
+    return _C.hardswish(input)
 
 
 def mish(input, inplace=False):
     """input * tanh(softplus(input))."""
     if inplace:
-        return _compiled["mish_"](input)
-    return _compiled["mish"](input)
+        return _C.mish_(input)
+    return _C.mish(input)
 
 
 def glu(input, dim=-1):
@@ -298,8 +318,8 @@ def glu(input, dim=-1):
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Leaky ReLU with a random slope ~ U(lower, upper) per element in training, the mean
     slope (lower + upper) / 2 otherwise (PyTorch's rrelu_with_noise)."""
-    out = _compiled["rrelu_with_noise"](input, _torch.empty_like(input), lower, upper,
-                                        bool(training))
+    out = _C.rrelu_with_noise(input, _torch.empty_like(input), lower, upper,
+                              bool(training))
     return input.copy_(out) if inplace else out
 
 
@@ -395,8 +415,20 @@ def _reduction(size_average, reduce, reduction):
     return reduction
 
 
-def _reduce(loss, reduction):
-    """The elementwise loss reduced as ``reduction`` says."""
+def _reduce(loss, reduction, weight=None):
+    """The elementwise loss reduced as ``reduction`` says: every loss written here reduces
+    through this one function. With ``weight`` (a loss given per-element weights, already
+    applied to ``loss``), 'mean' divides by the weights' sum, and an unknown reduction is
+    PyTorch's "Invalid reduction mode" of those losses."""
+    if weight is not None:
+        if reduction == "none":
+            return loss
+        if reduction == "sum":
+            return _torch.sum(loss)
+        if reduction == "mean":
+            return _torch.sum(loss) / _torch.sum(weight)
+        raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', "
+                         f"'mean', 'sum'.")
     enum = _reduction_enum(reduction)
     if enum == 0:
         return loss
@@ -414,36 +446,6 @@ def _warn_size(input, target):
 def _broadcast(a, b):
     shape = _torch.Size(_broadcast_shapes(tuple(a.shape), tuple(b.shape)))
     return (a if a.shape == shape else a.expand(shape)), (b if b.shape == shape else b.expand(shape))
-
-
-def _broadcast_shapes(*shapes):
-    n = max(len(s) for s in shapes)
-    out = []
-    for i in range(n):
-        size = 1
-        for s in shapes:
-            k = i - (n - len(s))
-            if k < 0:
-                continue
-            if s[k] != 1:
-                if size != 1 and size != s[k]:
-                    raise RuntimeError(
-                        f"The size of tensor a ({size}) must match the size of tensor b ({s[k]}) "
-                        f"at non-singleton dimension {i}")
-                size = s[k]
-        out.append(size)
-    return tuple(out)
-
-
-def _weighted(errors, weight, reduction):
-    weighted = errors * weight
-    if reduction == "none":
-        return weighted
-    if reduction == "sum":
-        return _torch.sum(weighted)
-    if reduction == "mean":
-        return _torch.sum(weighted) / _torch.sum(weight)
-    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
 
 
 def _check_weight(input, weight):
@@ -465,8 +467,8 @@ def mse_loss(input: _Tensor, target: _Tensor, size_average: bool | None = None,
     x, t = _broadcast(input, target)
     if weight is not None:
         _check_weight(input, weight)
-        return _weighted((x - t) ** 2, weight, reduction)
-    return _compiled["mse_loss"](x, t, _reduction_enum(reduction))
+        return _reduce((x - t) ** 2 * weight, reduction, weight)
+    return _C.mse_loss(x, t, _reduction_enum(reduction))
 
 
 def l1_loss(input: _Tensor, target: _Tensor, size_average: bool | None = None,
@@ -483,7 +485,7 @@ def l1_loss(input: _Tensor, target: _Tensor, size_average: bool | None = None,
     x, t = _broadcast(input, target)
     if weight is not None:
         _check_weight(input, weight)
-        return _weighted(_torch.abs(x - t), weight, reduction)
+        return _reduce(_torch.abs(x - t) * weight, reduction, weight)
     _reduction_enum(reduction)
     return _reduce(_torch.abs(x - t), reduction)
 
@@ -500,7 +502,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     enum = _reduction_enum(reduction)
     if beta == 0.0:
         return _reduce(_torch.abs(x - t), reduction)
-    return _compiled["smooth_l1_loss"](x, t, enum, beta)
+    return _C.smooth_l1_loss(x, t, enum, beta)
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
@@ -513,7 +515,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     x, t = _broadcast(input, target)
     if weight is not None:
         raise NotImplementedError("huber_loss with weight is not supported by autograd_core")
-    return _compiled["huber_loss"](x, t, _reduction_enum(reduction), delta)
+    return _C.huber_loss(x, t, _reduction_enum(reduction), delta)
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
@@ -531,7 +533,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
             f"({input.size()}) is deprecated. Please ensure they have the same size.")
     if weight is not None:
         weight = weight.expand(_broadcast_shapes(tuple(target.size()), tuple(weight.size())))
-    return _compiled["binary_cross_entropy"](input, target, weight, _reduction_enum(reduction))
+    return _C.binary_cross_entropy(input, target, weight, _reduction_enum(reduction))
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
@@ -546,8 +548,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if not (target.size() == input.size()):
         raise ValueError(f"Target size ({target.size()}) must be the same as input size "
                          f"({input.size()})")
-    return _compiled["binary_cross_entropy_with_logits"](input, target, weight, pos_weight,
-                                                  _reduction_enum(reduction))
+    return _C.binary_cross_entropy_with_logits(input, target, weight, pos_weight,
+                                               _reduction_enum(reduction))
 
 
 def nll_loss(input: _Tensor, target: _Tensor, weight: "_Tensor | None" = None,
@@ -560,7 +562,7 @@ def nll_loss(input: _Tensor, target: _Tensor, weight: "_Tensor | None" = None,
             {'weight': weight, 'size_average': size_average, 'ignore_index': ignore_index,
              'reduce': reduce, 'reduction': reduction})
     reduction = _reduction(size_average, reduce, reduction)
-    return _compiled["nll_loss"](input, target, weight, _reduction_enum(reduction), ignore_index)
+    return _C.nll_loss(input, target, weight, _reduction_enum(reduction), ignore_index)
 
 
 def cross_entropy(input: _Tensor, target: _Tensor, weight: "_Tensor | None" = None,
@@ -574,8 +576,8 @@ def cross_entropy(input: _Tensor, target: _Tensor, weight: "_Tensor | None" = No
             {'weight': weight, 'size_average': size_average, 'ignore_index': ignore_index,
              'reduce': reduce, 'reduction': reduction, 'label_smoothing': label_smoothing})
     reduction = _reduction(size_average, reduce, reduction)
-    return _compiled["cross_entropy"](input, target, weight, _reduction_enum(reduction), ignore_index,
-                               label_smoothing)
+    return _C.cross_entropy(input, target, weight, _reduction_enum(reduction), ignore_index,
+                            label_smoothing)
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
@@ -924,8 +926,8 @@ pdist = _linalg_ops.TORCH_FUNCTIONS["pdist"]
 
 # ------------------------------------------------------------------ padding
 
-_PAD_OPS = {"reflect": _compiled["reflection_pad"], "replicate": _compiled["replication_pad"],
-            "circular": _compiled["_pad_circular"]}
+_PAD_OPS = {"reflect": _C.reflection_pad, "replicate": _C.replication_pad,
+            "circular": _C._pad_circular}
 
 
 def pad(input, pad, mode="constant", value=None):
@@ -939,7 +941,7 @@ def pad(input, pad, mode="constant", value=None):
             f"Padding length should be less than or equal to two times the input dimension but "
             f"got padding length {len(pad)} and input of dimension {nd}")
     if mode == "constant":
-        return _compiled["constant_pad_nd"](input, pad, 0 if value is None else value)
+        return _C.constant_pad_nd(input, pad, 0 if value is None else value)
     op = _PAD_OPS.get(mode)
     if op is None:
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
@@ -963,7 +965,7 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     if out is not None:   # PyTorch's out= path: the division into out
         denom = input.norm(p, dim, keepdim=True).clamp_min_(eps).expand_as(input)
         return _torch.div(input, denom, out=out)
-    return _compiled["normalize"](input, p, dim, eps)
+    return _C.normalize(input, p, dim, eps)
 
 
 def _verify_batch_size(size):
@@ -985,8 +987,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     elif eps < 0.0:
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
-    return _compiled["batch_norm"](input, running_mean, running_var, weight, bias, bool(training),
-                            momentum, eps)
+    return _C.batch_norm(input, running_mean, running_var, weight, bias, bool(training),
+                         momentum, eps)
 
 
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
@@ -1008,7 +1010,7 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     b = bias.repeat(n) if bias is not None else None
     rm = running_mean.repeat(n) if running_mean is not None else None
     rv = running_var.repeat(n) if running_var is not None else None
-    out = _compiled["batch_norm"](x, rm, rv, w, b, bool(use_input_stats), momentum, eps)
+    out = _C.batch_norm(x, rm, rv, w, b, bool(use_input_stats), momentum, eps)
     if use_input_stats:
         with _torch.no_grad():
             if running_mean is not None:
@@ -1450,16 +1452,16 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     _check_pool_input("max_pool1d", input, 1)
     k, s, p = _pool_params(1, kernel_size, stride, padding)
     d = _tuple(dilation, 1)
-    out, idx = _compiled["max_pool2d_with_indices"](input.unsqueeze(-2), (1, k[0]), (1, s[0]),
-                                                    (0, p[0]), (1, d[0]), ceil_mode)
+    out, idx = _C.max_pool2d_with_indices(input.unsqueeze(-2), (1, k[0]), (1, s[0]),
+                                          (0, p[0]), (1, d[0]), ceil_mode)
     return (out.squeeze(-2), idx.squeeze(-2)) if return_indices else out.squeeze(-2)
 
 
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                             ceil_mode=False, return_indices=False):
     """max_pool2d that also returns the flat (H*W) index of each maximum."""
-    return _compiled["max_pool2d_with_indices"](input, kernel_size, stride, padding, dilation,
-                                         ceil_mode)
+    return _C.max_pool2d_with_indices(input, kernel_size, stride, padding, dilation,
+                                      ceil_mode)
 
 
 def max_pool2d(input: _Tensor, kernel_size: int | tuple[int, ...],
@@ -1472,8 +1474,8 @@ def max_pool2d(input: _Tensor, kernel_size: int | tuple[int, ...],
             {'kernel_size': kernel_size, 'stride': stride, 'padding': padding,
              'dilation': dilation, 'ceil_mode': ceil_mode, 'return_indices': return_indices})
     if return_indices:
-        return _compiled["max_pool2d_with_indices"](input, kernel_size, stride, padding, dilation,
-                                             ceil_mode)
+        return _C.max_pool2d_with_indices(input, kernel_size, stride, padding, dilation,
+                                          ceil_mode)
     return _torch.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
@@ -1488,8 +1490,8 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     """The largest value of each (dilated) window of a (N, C, D, H, W) input."""
     _check_pool_input("max_pool3d", input, 3)
     k, s, p = _pool_params(3, kernel_size, stride, padding)
-    out, idx = _compiled["max_pool3d_with_indices"](input, k, s, p, _tuple(dilation, 3),
-                                                    ceil_mode)
+    out, idx = _C.max_pool3d_with_indices(input, k, s, p, _tuple(dilation, 3),
+                                          ceil_mode)
     return (out, idx) if return_indices else out
 
 
@@ -1522,8 +1524,8 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
     height of 1."""
     _check_pool_input("avg_pool1d", input, 1)
     k, s, p = _pool_params(1, kernel_size, stride, padding)
-    return _compiled["avg_pool2d"](input.unsqueeze(-2), (1, k[0]), (1, s[0]), (0, p[0]),
-                                   ceil_mode, count_include_pad).squeeze(-2)
+    return _C.avg_pool2d(input.unsqueeze(-2), (1, k[0]), (1, s[0]), (0, p[0]),
+                         ceil_mode, count_include_pad).squeeze(-2)
 
 
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
@@ -1607,12 +1609,12 @@ def adaptive_avg_pool3d(input, output_size):
 def _adaptive_max(input, nsp, output_size, return_indices, name):
     if nsp == 1:    # PyTorch's: adaptive_max_pool2d of the input with a height of 1
         size = _adaptive_check(input, 1, output_size, name)
-        out, idx = _compiled["adaptive_max_pool2d"](input.unsqueeze(-2), (1,) + size)
+        out, idx = _C.adaptive_max_pool2d(input.unsqueeze(-2), (1,) + size)
         out, idx = out.squeeze(-2), idx.squeeze(-2)
         return (out, idx) if return_indices else out
     if nsp == 2:
         size = _adaptive_check(input, 2, output_size, name)
-        out, idx = _compiled["adaptive_max_pool2d"](input, size)
+        out, idx = _C.adaptive_max_pool2d(input, size)
         return (out, idx) if return_indices else out
     (g, flat, valid), _ = _adaptive_windows(input, nsp, output_size, name)
     return _max_over_windows(g, flat, valid, return_indices)
@@ -1821,8 +1823,8 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     if input.dim() not in (3, 4):
         raise RuntimeError(f"Input Error: Only 3D or 4D input Tensors are supported "
                            f"(got {input.dim()}D)")
-    return _compiled["im2col"](input, _pair(kernel_size), _pair(dilation), _pair(padding),
-                        _pair(stride))
+    return _C.im2col(input, _pair(kernel_size), _pair(dilation), _pair(padding),
+                     _pair(stride))
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
@@ -1830,8 +1832,8 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     if input.dim() not in (2, 3):
         raise RuntimeError(f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are "
                            f"supported (got {input.dim()}D)")
-    return _compiled["col2im"](input, _pair(output_size), _pair(kernel_size), _pair(dilation),
-                        _pair(padding), _pair(stride))
+    return _C.col2im(input, _pair(output_size), _pair(kernel_size), _pair(dilation),
+                     _pair(padding), _pair(stride))
 
 
 # ------------------------------------------------------------------ resampling
@@ -2130,8 +2132,8 @@ def _cpu_flash_attention(query, key, value, attn_mask, dropout_p, enable_gqa):
                 f"Got Query.stride(-1): {query.stride(-1)}, Key.stride(-1): {key.stride(-1)}, "
                 f"Value.stride(-1): {value.stride(-1)}")
     if not query.is_floating_point():    # (its kernel's float, double, half, bfloat16)
-        from autograd_core._legacy import _CPP_NAMES
-        q, k, v = (_CPP_NAMES.get(t.dtype.name, t.dtype.name) for t in (query, key, value))
+        from autograd_core._core.dtype import CPP_NAMES
+        q, k, v = (CPP_NAMES[t.dtype.name] for t in (query, key, value))
         return (f"Expected query, key and value to all be of dtype: {{Float, Double, BFloat16, "
                 f"Half}}. Got Query dtype: {q}, Key dtype: {k}, and Value dtype: {v} instead.")
     return None

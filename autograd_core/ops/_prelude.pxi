@@ -114,7 +114,9 @@ cdef tuple raw_saved_key(Node owner, object saved):
 cdef dict _NAMED_RESULT_TYPES = {}
 
 
-cdef object named_result(str name, tuple fields, tuple values):
+cdef object named_result_type(str name, tuple fields):
+    """The named tuple class of PyTorch's torch.return_types.<name> (made once per name):
+    the one factory of named results, hand-written ops' and generated wrappers' alike."""
     cls = _NAMED_RESULT_TYPES.get(name)
     if cls is None:
         import collections
@@ -127,7 +129,11 @@ cdef object named_result(str name, tuple fields, tuple values):
                    {"__slots__": (), "__repr__": __repr__})
         cls.__module__ = "autograd_core.return_types"
         _NAMED_RESULT_TYPES[name] = cls
-    return cls(*values)
+    return cls
+
+
+cdef object named_result(str name, tuple fields, tuple values):
+    return named_result_type(name, fields)(*values)
 
 
 # Note [out= arguments]: a torch.* function whose table row has `out: true` takes
@@ -177,8 +183,7 @@ cdef enum:
 cdef int out_check(str name, object out, Py_ssize_t n) except -1:
     if n == 1:
         if not isinstance(out, Tensor):
-            raise TypeError(f"{name}(): argument 'out' must be Tensor, not "
-                            f"{type(out).__name__}")
+            raise not_tensor_error(name, "out", 0, out)
         outs = (out,)
     else:
         if not isinstance(out, (tuple, list)) or len(out) != n or not all(

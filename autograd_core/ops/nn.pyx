@@ -53,49 +53,6 @@ cdef extern from "numpy/arrayobject.h":
         uint8_t version
         PyDataMemAllocator allocator
 
-cdef extern from "agc_nn.h" nogil:
-    void agc_nn_set_parallel_for(agc_parallel_for_fn fn)
-    ctypedef struct agc_geom2d:
-        Py_ssize_t H, W, KH, KW, DH, DW, PH, PW, SH, SW, OH, OW
-    void agc_im2col_kmajor_f32(const float *x, float *cols, Py_ssize_t N, Py_ssize_t C, const agc_geom2d *g)
-    void agc_im2col_kmajor_f64(const double *x, double *cols, Py_ssize_t N, Py_ssize_t C, const agc_geom2d *g)
-    void agc_col2im_kmajor_f32(const float *cols, float *x, Py_ssize_t N, Py_ssize_t C, const agc_geom2d *g)
-    void agc_col2im_kmajor_f64(const double *cols, double *x, Py_ssize_t N, Py_ssize_t C, const agc_geom2d *g)
-    void agc_conv_out_f32(const float *prod, const float *bias, float *out, Py_ssize_t N, Py_ssize_t OC, Py_ssize_t L)
-    void agc_conv_out_f64(const double *prod, const double *bias, double *out, Py_ssize_t N, Py_ssize_t OC, Py_ssize_t L)
-    void agc_conv_grad_t_f32(const float *g, float *gt, float *gbias, Py_ssize_t N, Py_ssize_t OC, Py_ssize_t L)
-    void agc_conv_grad_t_f64(const double *g, double *gt, double *gbias, Py_ssize_t N, Py_ssize_t OC, Py_ssize_t L)
-    void agc_maxpool2d_f32(const float *x, float *out, int64_t *idx, Py_ssize_t planes, const agc_geom2d *g)
-    void agc_maxpool2d_f64(const double *x, double *out, int64_t *idx, Py_ssize_t planes, const agc_geom2d *g)
-    int agc_maxpool2d_backward_f32(const float *gout, const int64_t *idx, float *gx, Py_ssize_t planes,
-                                   Py_ssize_t L, Py_ssize_t HW)
-    int agc_maxpool2d_backward_f64(const double *gout, const int64_t *idx, double *gx, Py_ssize_t planes,
-                                   Py_ssize_t L, Py_ssize_t HW)
-    void agc_threshold_f32(const float *x, double th, double value, float *out, size_t n)
-    void agc_threshold_f64(const double *x, double th, double value, double *out, size_t n)
-    void agc_rows_outer_f32(const float *g, const float *x, float *out, Py_ssize_t B, Py_ssize_t O,
-                            Py_ssize_t I)
-    void agc_rows_outer_f64(const double *g, const double *x, double *out, Py_ssize_t B, Py_ssize_t O,
-                            Py_ssize_t I)
-    void agc_softmax_rows_f32(const float *x, float *out, Py_ssize_t rows, Py_ssize_t n, int log)
-    void agc_softmax_rows_f64(const double *x, double *out, Py_ssize_t rows, Py_ssize_t n, int log)
-    void agc_softmax_backward_rows_f32(const float *g, const float *y, float *out, Py_ssize_t rows,
-                                       Py_ssize_t n, int log)
-    void agc_softmax_backward_rows_f64(const double *g, const double *y, double *out,
-                                       Py_ssize_t rows, Py_ssize_t n, int log)
-    Py_ssize_t agc_nll_loss_f32(const float *x, const int64_t *target, const float *weight,
-                                int64_t ignore_index, Py_ssize_t N, Py_ssize_t C, Py_ssize_t S,
-                                int reduction, float *out)
-    Py_ssize_t agc_nll_loss_f64(const double *x, const int64_t *target, const double *weight,
-                                int64_t ignore_index, Py_ssize_t N, Py_ssize_t C, Py_ssize_t S,
-                                int reduction, double *out)
-    Py_ssize_t agc_nll_loss_backward_f32(const float *gout, const int64_t *target,
-                                         const float *weight, int64_t ignore_index, Py_ssize_t N,
-                                         Py_ssize_t C, Py_ssize_t S, int reduction, float *gx)
-    Py_ssize_t agc_nll_loss_backward_f64(const double *gout, const int64_t *target,
-                                         const double *weight, int64_t ignore_index, Py_ssize_t N,
-                                         Py_ssize_t C, Py_ssize_t S, int reduction, double *gx)
-
 import itertools
 import math
 

@@ -19,7 +19,6 @@ dispatch through the C loops of csrc/agc_kernels.c.
 """
 include "_prelude.pxi"
 
-import collections
 
 from libc.math cimport (
     INFINITY, NAN, M_PI, copysign as c_copysign, cos as c_cos, erf as c_erf,
@@ -244,16 +243,12 @@ cdef inline bint _kernel_pair(cnp.ndarray a, cnp.ndarray b):
 # ================================================================ value templates
 # <template>_values(<tensor args>, <template args>) for `forward: <template>(...)`.
 
-# The kernels that call libm once per element (expf, tanhf, ...): past this many
+# The kernels that call libm once per element (expf, tanhf, ...: agc_unary_calls_libm,
+# the flag column of AGC_UNARY_OPS in csrc/agc_kernels.h): past this many
 # elements numpy's vectorised loops win over the scalar calls, by 7x for tanh at 1,024,
 # even with numpy's per-call cost (the kernels' arithmetic ones win at any small size).
 cdef enum:
     LIBM_KERNEL_N = 128
-
-
-cdef inline bint _calls_libm(int kernel):
-    return (kernel == AGC_EXP or kernel == AGC_LOG or kernel == AGC_SIN or kernel == AGC_COS
-            or kernel == AGC_TANH or kernel == AGC_SIGMOID)
 
 
 cdef cnp.ndarray unary_float_values(Tensor self, object ufunc, int kernel):
@@ -267,7 +262,7 @@ cdef cnp.ndarray unary_float_values(Tensor self, object ufunc, int kernel):
             r = as_array(ufunc(cast_array(x, float64))).astype(np.float32)
         return pointwise_output(cast_array(r, bfloat16), (self,), bfloat16.typenum, 0)
     if kernel != NO_KERNEL and _is_small_float(x) and (
-            cnp.PyArray_SIZE(x) <= LIBM_KERNEL_N or not _calls_libm(kernel)):
+            cnp.PyArray_SIZE(x) <= LIBM_KERNEL_N or not agc_unary_calls_libm(kernel)):
         return _unary_kernel(x, kernel)
     with quiet():
         return pointwise_output(as_array(ufunc(x)), (self,), cnp.PyArray_TYPE(x), 0)
@@ -980,11 +975,9 @@ cdef tuple _two_operands(object input, object other, str fname):
     a = arg_operand(input)
     b = arg_operand(other)
     if a is NotImplemented or (not isinstance(a, Tensor) and not isinstance(b, Tensor)):
-        raise TypeError(f"{fname}(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(input).__name__}")
+        raise not_tensor_error(fname, "input", 1, input)
     if b is NotImplemented:
-        raise TypeError(f"{fname}(): argument 'other' (position 2) must be Tensor, not "
-                        f"{type(other).__name__}")
+        raise not_tensor_error(fname, "other", 2, other)
     return a, b
 
 
@@ -1459,8 +1452,7 @@ cdef Tensor op_where(Tensor condition, object self, object other):
 
 cdef Tensor _where_args(object condition, object input, object other):
     if not isinstance(condition, Tensor):
-        raise TypeError("where(): argument 'condition' (position 1) must be Tensor, not "
-                        + type(condition).__name__)
+        raise not_tensor_error("where", "condition", 1, condition)
     return op_where(condition, arg_tensor_or_scalar(input, "where", "input", 2),
                     arg_tensor_or_scalar(other, "where", "other", 3))
 
@@ -3348,17 +3340,7 @@ cdef Tensor op_mvlgamma(Tensor self, object p):
     return result
 
 
-class _FrexpResult(collections.namedtuple("frexp", ["mantissa", "exponent"])):
-    """frexp's named tuple, printed as PyTorch's return type."""
-    __slots__ = ()
-
-    def __repr__(self):
-        return (f"autograd_core.return_types.frexp(\nmantissa={self.mantissa!r},\n"
-                f"exponent={self.exponent!r})")
-
-
-_FrexpResult.__name__ = _FrexpResult.__qualname__ = "frexp"
-_FrexpResult.__module__ = "autograd_core.return_types"
+_FrexpResult = named_result_type("frexp", ("mantissa", "exponent"))
 
 
 cdef tuple op_frexp(Tensor self):

@@ -18,8 +18,6 @@ include "_prelude.pxi"
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.stdint cimport int64_t
 
-import collections
-
 
 # ================================================================ dims
 
@@ -338,11 +336,6 @@ cdef Tensor _cumprod_backward_differentiable(Tensor grad, Tensor x, Py_ssize_t d
 
 # ================================================================ sum / mean / sum_to
 
-cdef extern from "agc_sum.h" nogil:
-    int agc_sum(const char *inp, int ndim, const int64_t *shape, const int64_t *in_strides,
-                const unsigned char *reduce_mask, int keepdim, char *out, int is_double,
-                int ignore_nan, int vector_bytes, int nthreads)
-
 # Vectorized<T>'s size in bytes in the kernel PyTorch's sum runs: 32 on every x86 CPU
 # (see Note [Sum order] in csrc/agc_sum.h for why not 64 on AVX512)
 cdef enum:
@@ -569,26 +562,8 @@ def _py_prod(input, dim=None, keepdim=False, *, out=None, dtype=None, axis=None,
 
 # ================================================================ max / min
 
-class _ReturnTypeMixin:
-    """A named-tuple result printed as PyTorch's return types."""
-    __slots__ = ()
-
-    def __repr__(self):
-        body = ",\n".join([f"{f}={getattr(self, f)!r}" for f in self._fields])
-        return f"autograd_core.return_types.{type(self).__name__}(\n{body})"
-
-
-cdef object _return_type(str name, tuple fields=("values", "indices")):
-    """A named tuple class named as PyTorch's torch.return_types.<name>."""
-    cls = type(name, (_ReturnTypeMixin, collections.namedtuple(name, fields)),
-               {"__slots__": ()})
-    cls.__qualname__ = name
-    cls.__module__ = "autograd_core.return_types"
-    return cls
-
-
-_MaxResult = _return_type("max")
-_MinResult = _return_type("min")
+_MaxResult = named_result_type("max", ("values", "indices"))
+_MinResult = named_result_type("min", ("values", "indices"))
 
 
 cdef Tensor op_max(Tensor self):
@@ -1000,15 +975,15 @@ cdef Tensor op_any(Tensor self, object dim, bint keepdim):
 # puts at the position (PyTorch's nth_element there breaks ties by index). topk and
 # kthvalue are not stable in PyTorch: Note [Selection order].
 
-_SortResult = _return_type("sort")
-_TopkResult = _return_type("topk")
-_KthvalueResult = _return_type("kthvalue")
-_MedianResult = _return_type("median")
-_NanmedianResult = _return_type("nanmedian")
-_ModeResult = _return_type("mode")
-_CummaxResult = _return_type("cummax")
-_CumminResult = _return_type("cummin")
-_AminmaxResult = _return_type("aminmax", ("min", "max"))
+_SortResult = named_result_type("sort", ("values", "indices"))
+_TopkResult = named_result_type("topk", ("values", "indices"))
+_KthvalueResult = named_result_type("kthvalue", ("values", "indices"))
+_MedianResult = named_result_type("median", ("values", "indices"))
+_NanmedianResult = named_result_type("nanmedian", ("values", "indices"))
+_ModeResult = named_result_type("mode", ("values", "indices"))
+_CummaxResult = named_result_type("cummax", ("values", "indices"))
+_CumminResult = named_result_type("cummin", ("values", "indices"))
+_AminmaxResult = named_result_type("aminmax", ("min", "max"))
 
 
 cdef cnp.ndarray _stable_argsort(cnp.ndarray x, Py_ssize_t d, bint descending):
@@ -2713,7 +2688,7 @@ cdef Tensor op_nanquantile(Tensor self, object q, object dim, bint keepdim, obje
 
 # ================================================================ histogram
 
-_HistogramResult = _return_type("histogram", ("hist", "bin_edges"))
+_HistogramResult = named_result_type("histogram", ("hist", "bin_edges"))
 
 
 cdef cnp.ndarray _histogram_edges(cnp.ndarray col, object bins, object lo_hi, object dt,
@@ -2817,7 +2792,7 @@ def _py_histogram(input, bins=100, *, out=None, range=None, weight=None, density
 
 # ================================================================ histogramdd
 
-_HistogramddResult = _return_type("histogramdd", ("hist", "bin_edges"))
+_HistogramddResult = named_result_type("histogramdd", ("hist", "bin_edges"))
 
 
 cdef tuple op_histogramdd(Tensor self, object bins, object range, Tensor weight, bint density):

@@ -1867,7 +1867,7 @@ def factory_out(str name, object out, object dtype_arg, Tensor result, bint requ
     result, computed in out's dtype unless dtype_arg names one, written into out. Unlike an
     op's out= (Note [out= arguments]), a factory resizes out without a warning."""
     if not isinstance(out, Tensor):
-        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+        raise not_tensor_error(name, "out", 0, out)
     cdef Tensor o = <Tensor>out
     cdef dtype od = dtype_of(o._data)
     if dtype_arg is not None and to_dtype(dtype_arg) is not od:

@@ -26,6 +26,9 @@ from itertools import chain
 import autograd_core as _ag
 from autograd_core.nn.modules.module import _zero_grads
 from autograd_core.utils.hooks import RemovableHandle, _add_hook  # noqa: F401
+from autograd_core._legacy import LEGACY_NAMES as _LEGACY_NAMES
+
+_LEGACY_CLASS_OF = {d: n for n, d in _LEGACY_NAMES.items()}   # "float32": "FloatTensor"
 
 __all__ = ["Optimizer", "register_optimizer_step_pre_hook",
            "register_optimizer_step_post_hook"]
@@ -46,11 +49,7 @@ required = _RequiredParameter()
 
 def _typename(obj):
     if isinstance(obj, _ag.Tensor):
-        return "autograd_core." + {
-            "float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor", "bfloat16": "BFloat16Tensor",
-            "int64": "LongTensor", "int32": "IntTensor", "int16": "ShortTensor",
-            "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor",
-        }.get(str(obj.dtype).split(".")[-1], "Tensor")
+        return "autograd_core." + _LEGACY_CLASS_OF.get(obj.dtype.name, "Tensor")
     module = type(obj).__module__
     name = type(obj).__qualname__
     return name if module in ("builtins", "__builtin__", None) else module + "." + name

@@ -31,6 +31,7 @@ import time
 from warnings import warn
 
 from autograd_core._core import tensor as _core
+from autograd_core._core.dtype import CPP_NAMES as _CPP_NAMES, dtype_by_name as _dtype_by_name
 from autograd_core.autograd.profiler import _EXECUTION_TRACE
 from autograd_core.profiler.profiler import _ITraceObserver
 
@@ -44,12 +45,8 @@ _SCOPE_FUNCTION, _SCOPE_USER = 0, 7
 # The running trace (one per process, as PyTorch's observer): record_function asks it.
 _RUNNING = _EXECUTION_TRACE
 
-# c10's C type names (Tensor(<name>)) and ScalarType numbers (a dtype argument's value)
-_CTYPE = {"float32": "float", "float64": "double", "float16": "c10::Half",
-          "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int",
-          "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-          "bool": "bool", "complex64": "c10::complex<float>",
-          "complex128": "c10::complex<double>"}
+# ScalarType numbers (a dtype argument's value); c10's C type names (Tensor(<name>)) are
+# the core's (autograd_core._core.dtype.CPP_NAMES)
 _SCALAR_TYPE = {"uint8": 0, "int8": 1, "int16": 2, "int32": 3, "int64": 4, "float16": 5,
                 "float32": 6, "float64": 7, "complex64": 9, "complex128": 10,
                 "bool": 11, "bfloat16": 15}
@@ -103,17 +100,16 @@ class _Trace:
         value = [ids[key], ids[skey], t.storage_offset(), t.numel(), t.element_size(),
                  "cpu"]
         return (value, list(t.shape), list(t.stride()),
-                "Tensor(" + _CTYPE.get(_dtype_key(t.dtype), _dtype_key(t.dtype)) + ")")
+                "Tensor(" + _CPP_NAMES[t.dtype.name] + ")")
 
     def _scalar_tensor(self, v):
         # a Python number where the schema takes a Tensor: PyTorch wraps it in a
         # 0-dim tensor (a "wrapped number") before the op sees it
-        ctype, size = (("bool", 1) if isinstance(v, bool) else
-                       ("long int", 8) if isinstance(v, int) else
-                       ("c10::complex<double>", 16) if isinstance(v, complex) else
-                       ("double", 8))
+        name = ("bool" if isinstance(v, bool) else "int64" if isinstance(v, int) else
+                "complex128" if isinstance(v, complex) else "float64")
+        size = _dtype_by_name(name).itemsize
         return ([self._new_id(), self._new_id(), 0, 1, size, "cpu"], [], [],
-                "Tensor(" + ctype + ")")
+                "Tensor(" + _CPP_NAMES[name] + ")")
 
     def _encode(self, v, ids):
         """(value, shape, stride, type) of one argument or result, as PyTorch writes it."""

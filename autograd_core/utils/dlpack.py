@@ -26,8 +26,7 @@ def to_dlpack(tensor):
     tensor([0, 1, 2])
     """
     if not isinstance(tensor, _core.Tensor):
-        raise TypeError(f"to_dlpack(): argument 'tensor' (position 1) must be Tensor, not "
-                        f"{type(tensor).__name__}")
+        raise _core.not_tensor_error("to_dlpack", "tensor", 1, tensor)
     return tensor.__dlpack__()
 
 

@@ -20,7 +20,7 @@ import sys
 import traceback
 
 import autograd_core as _ag
-from autograd_core.utils.data.dataloader import _BaseDataLoaderIter, _DatasetKind
+from autograd_core.utils.data._base import _BaseDataLoaderIter, _DatasetKind
 
 _worker_info = None
 
