@@ -553,3 +553,40 @@ def test_no_vmap_running_costs_one_check():
     t = ag.randn(3).as_subclass(_Logged)
     r = ag.relu(t)
     assert "relu" in _Logged.calls and ag.equal(r, ag.relu(t.as_subclass(ag.Tensor)))
+
+
+# ---------------------------------------------------------------- pytree (flattened per call)
+
+def test_pytree_structures_round_trip_as_pytorch():
+    import collections
+    from autograd_core.utils import _pytree as ours
+    from torch.utils import _pytree as theirs
+    Point = collections.namedtuple("Point", "x y")
+    tree = {"a": [1, (2, Point(3, [4, 5]))], "b": collections.OrderedDict(c=6, d=(7,)),
+            "e": [], "f": ({},), "g": Point(x=(), y=8)}
+    leaves, spec = ours.tree_flatten(tree)
+    assert leaves == theirs.tree_flatten(tree)[0] == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert spec.num_leaves == 8
+    back = ours.tree_unflatten([v * 10 for v in leaves], spec)
+    assert back == theirs.tree_unflatten([v * 10 for v in leaves], theirs.tree_flatten(tree)[1])
+    assert type(back["b"]) is collections.OrderedDict and type(back["a"][1][1]) is Point
+    assert ours.tree_unflatten([9], ours.tree_flatten(3)[1]) == 9
+
+
+def test_pytree_leaves_and_errors():
+    from autograd_core.utils import _pytree as ours
+
+    class Pair(tuple):       # a tuple subclass that is not a namedtuple: a leaf
+        pass
+
+    class Items(list):
+        pass
+
+    class Table(dict):
+        pass
+    t = [Pair((1, 2)), Items([3]), Table(a=4), ag.zeros(2)]
+    leaves, spec = ours.tree_flatten(t)
+    assert len(leaves) == 4 and all(a is b for a, b in zip(leaves, t))
+    with pytest.raises(ValueError, match="`leaves` has length 3 but the spec refers to a "
+                                         "pytree that holds 4 items"):
+        ours.tree_unflatten([1, 2, 3], spec)

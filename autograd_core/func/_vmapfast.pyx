@@ -99,12 +99,17 @@ cdef inline object _wrap(object out, object level):
     return NotImplemented
 
 
-def dispatch(func, tuple args, dict kwargs):
+def dispatch(func, args, kwargs):
     """func(*args, **kwargs) by a compiled rule (Note [Compiled vmap dispatch]), or
     NotImplemented."""
     if LEVELS is None or len(LEVELS) != 1:
         return NotImplemented
-    code = RULES.get(func)
+    if type(args) is not tuple or type(kwargs) is not dict:
+        return NotImplemented
+    try:
+        code = RULES.get(func)
+    except TypeError:                    # (an unhashable callable: none of the rules')
+        return NotImplemented
     if code is None or fw_active():
         return NotImplemented
     level = (<list>LEVELS[0])[0]
