@@ -590,3 +590,50 @@ def test_pytree_leaves_and_errors():
     with pytest.raises(ValueError, match="`leaves` has length 3 but the spec refers to a "
                                          "pytree that holds 4 items"):
         ours.tree_unflatten([1, 2, 3], spec)
+
+
+# ---------------------------------------------------------------- vmap's own arguments
+
+@pytest.mark.parametrize("in_dim", [0, 1, -1])
+@pytest.mark.parametrize("out_dim", [0, 1])
+@pytest.mark.parametrize("randomness", ["error", "different", "same"])
+@pytest.mark.parametrize("chunk_size", [None, 2])
+def test_vmap_arguments_around_the_fast_ops(in_dim, out_dim, randomness, chunk_size):
+    # the fast rules see the batch dim in front whatever in_dims said; out_dims,
+    # randomness and chunk_size act around them
+    def prog(m):
+        x = data(m, 5, 3, seed=60)
+        w, b = data(m, 4, 3, seed=61), data(m, 4, seed=62)
+        F = m.nn.functional
+
+        def f(x):
+            h = F.relu(F.linear(x.unsqueeze(0), w, b)).view(2, 2) * 2.0
+            return (h + h.tanh()).sum() - x.mean(), h.reshape(-1)
+        vm = m.func.vmap(f, in_dims=in_dim, out_dims=(0, out_dim), randomness=randomness,
+                         chunk_size=chunk_size)
+        xin = x if in_dim == 0 else x.t().contiguous()
+        g = m.func.vmap(m.func.grad(lambda x: f(x)[0]), in_dims=in_dim,
+                        randomness=randomness, chunk_size=chunk_size)(xin)
+        return vm(xin), g
+    same(prog)
+
+
+def test_random_ops_beside_the_fast_ops():
+    # dropout is no fast op: randomness="different" draws per sample as PyTorch's
+    def prog(m):
+        m.manual_seed(3)
+        x = data(m, 4, 6, seed=63)
+
+        def f(x):
+            return m.nn.functional.dropout(x.relu() * 2.0, p=0.5).sum()
+        return m.func.vmap(f, randomness="same")(x), m.func.vmap(f, randomness="different")(x)
+    same(prog)
+
+
+def test_one_level_takes_the_fast_rules():
+    # (the counterpart of the cases above: the generic rules are not reached)
+    prog = _mlp_prog("float32", (0, 1))
+    with _CountGeneric("relu") as r, _CountGeneric("linear") as lin, \
+            _CountGeneric("cross_entropy") as ce, _CountGeneric("unsqueeze") as u:
+        prog(ag)
+    assert (r.calls, lin.calls, ce.calls, u.calls) == (0, 0, 0, 0)
