@@ -637,3 +637,32 @@ def test_one_level_takes_the_fast_rules():
             _CountGeneric("cross_entropy") as ce, _CountGeneric("unsqueeze") as u:
         prog(ag)
     assert (r.calls, lin.calls, ce.calls, u.calls) == (0, 0, 0, 0)
+
+
+# ---------------------------------------------------------------- tensor hooks under vmap(grad)
+
+@pytest.mark.parametrize("kind", ["double", "observe", "removed", "constant"])
+def test_tensor_hook_inside_per_sample_grads(kind):
+    # the hook sits on the physical tensor in the graph and sees each sample's gradient
+    # batched (it was registered per sample on views the graph never reached: ignored)
+    def prog(m):
+        w = data(m, 3, 4, seed=70)
+        x = data(m, 5, 4, seed=71)
+        seen = []
+
+        def hook(g):
+            seen.append(tuple(g.shape))
+            if kind == "double":
+                return g * 2
+            if kind == "constant":
+                return m.ones(1, 3, dtype=g.dtype)
+            return None
+
+        def f(w, x):
+            h = m.nn.functional.linear(x.unsqueeze(0), w).relu()
+            handle = h.register_hook(hook)
+            if kind == "removed":
+                handle.remove()
+            return (h * h).sum()
+        return m.func.vmap(m.func.grad(f), in_dims=(None, 0))(w, x), seen
+    same(prog)

@@ -1711,6 +1711,24 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     return wrapped
 
 
+@_rule("register_hook")
+def _register_hook(ctx, func, name, args, kwargs):
+    # A hook on a batched tensor (inside grad under vmap) goes on its physical tensor,
+    # the one in the graph, and sees the gradient batched as the tensor is (functorch
+    # calls it with a BatchedTensor); what it returns is taken back to physical form.
+    # (A hook per sample would sit on views the graph never reaches.)
+    self = args[0]
+    hook = args[1] if len(args) > 1 else kwargs.get("hook")
+    if not ctx.batched(self) or hook is None or len(args) + len(kwargs) != 2:
+        return NotImplemented
+    levels = levels_of(self)
+
+    def physical_hook(g):
+        r = hook(rewrap(g, levels))
+        return None if r is None else physical_like(r, self)
+    return physical(self).register_hook(physical_hook)
+
+
 @_rule("nelement")
 def _nelement(ctx, func, name, args, kwargs):
     # metadata: the logical tensor's element count (autograd.functional asks for it)
