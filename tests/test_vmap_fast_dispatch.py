@@ -666,3 +666,36 @@ def test_tensor_hook_inside_per_sample_grads(kind):
             return (h * h).sum()
         return m.func.vmap(m.func.grad(f), in_dims=(None, 0))(w, x), seen
     same(prog)
+
+
+# ---------------------------------------------------------------- every fast rule against the generic one
+
+_F = ag.nn.functional
+_PROGRAMS = {
+    "unary": lambda x, y: ag.tanh(x) + x.sigmoid() + _F.relu(x) + _F.gelu(x) + (-x).exp(),
+    "unsqueeze": lambda x, y: ag.unsqueeze(x, -1) * x.unsqueeze(0).unsqueeze(2),
+    "view": lambda x, y: x.view(2, -1) + x.reshape(2, 3) + ag.reshape(x, (2, 3)),
+    "reduce": lambda x, y: x.sum() + ag.mean(x) * 2.0,
+    "binary": lambda x, y: ag.add(x, y) * ag.sub(x, 2) / (y.mul(y) + 1.5) - 0.5 * x,
+    "linear": lambda x, y: _F.linear(x.unsqueeze(0), ag.ones(4, 6, dtype=x.dtype),
+                                     None).sin(),
+    "class_loss": lambda x, y: _F.cross_entropy(x.unsqueeze(0), ag.tensor([2]))
+    + _F.nll_loss(x.log_softmax(0).unsqueeze(0), ag.tensor([1]), reduction="sum"),
+}
+
+
+@pytest.mark.parametrize("rule", sorted(_PROGRAMS))
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_fast_rule_against_the_generic_rule(rule, dtype):
+    f = _PROGRAMS[rule]
+    d = getattr(ag, dtype)
+    x = ag.randn(5, 6, dtype=d, generator=ag.Generator().manual_seed(80))
+    y = ag.rand(5, 6, dtype=d, generator=ag.Generator().manual_seed(81))
+
+    def run():
+        values = ag.func.vmap(f)(x, y)
+        grads = ag.func.vmap(ag.func.grad(lambda x, y: f(x, y).sum(), argnums=(0, 1)))(x, y)
+        return values, grads
+    fast, generic = _fast_and_generic(run)
+    tol = dict(rtol=1e-6, atol=1e-7) if dtype == "float32" else {}
+    _assert_all_close(fast, generic, **tol)
