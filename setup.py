@@ -6,6 +6,7 @@ and compiled, in parallel. One extension module per concern:
 
   autograd_core._core.dtype / tensor / engine / function   the core
   autograd_core.ops.<family>                               one per op family
+  autograd_core.func._vmapfast                             vmap's compiled dispatch
 
 AGC_FAST_BUILD=1 compiles with -O0 for quick development builds (never for
 benchmarks); AGC_SANITIZE=address,undefined builds with those sanitizers (see
@@ -68,6 +69,10 @@ extensions = [_extension(f"autograd_core._core.{name}", f"autograd_core/_core/{n
 extensions += [_extension(f"autograd_core.ops.{fam}", f"autograd_core/ops/{fam}.pyx",
                           FAMILY_C_SOURCES.get(fam, ()))
                for fam in _codegen["FAMILIES"]]
+# compiled parts of the function transforms (cimport the core only)
+FUNC = {"_vmapfast": []}
+extensions += [_extension(f"autograd_core.func.{name}", f"autograd_core/func/{name}.pyx", c)
+               for name, c in FUNC.items()]
 
 
 class BuildExt(build_ext):

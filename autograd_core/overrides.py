@@ -71,9 +71,19 @@ def _func_name(func):
     return f"{module}.{name}"
 
 
+# vmap's compiled rules (Note [Compiled vmap dispatch], func/_vmapfast.pyx), installed
+# when func._vmap is imported: they answer the common calls on its batched tensors and
+# return NotImplemented for any other call (at once when no vmap is running)
+_fast_dispatch = None
+
+
 def _handle_call(func, args, kwargs):
     """Calls the overrides of args/kwargs's overriding arguments for func(*args, **kwargs)
     (the compiled wrappers' entry, Note [__torch_function__ in the wrappers])."""
+    if _fast_dispatch is not None:
+        res = _fast_dispatch(func, args, kwargs)
+        if res is not NotImplemented:
+            return res
     relevant = list(args) + [v for v in kwargs.values() if v is not None]
     types, overloaded = _overloaded(relevant)
     return _call(func, types, overloaded, args, kwargs, compiled=True)
@@ -82,6 +92,10 @@ def _handle_call(func, args, kwargs):
 def _handle_call_py(func, args, kwargs):
     """_handle_call for the functions written in Python (nn.functional's): PyTorch's
     message for them lists Tensor too when a plain tensor argument is present."""
+    if _fast_dispatch is not None:
+        res = _fast_dispatch(func, args, kwargs)
+        if res is not NotImplemented:
+            return res
     relevant = list(args) + [v for v in kwargs.values() if v is not None]
     types, overloaded = _overloaded(relevant)
     Tensor = _tensor_type()

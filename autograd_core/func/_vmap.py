@@ -27,6 +27,7 @@ import autograd_core as _ag
 from autograd_core import _vmap_state
 from autograd_core._core import tensor as _core_tensor
 from autograd_core._core.function import function_apply as _function_apply
+from autograd_core.func import _vmapfast
 from autograd_core.ops import nn as _nn_ops
 from autograd_core.utils._pytree import tree_flatten, tree_unflatten
 
@@ -448,6 +449,7 @@ def _tree_map_tensors(fn, out):
 
 
 _RULES = {}
+_fast_dispatch = _vmapfast.dispatch
 
 
 def _rule(*names):
@@ -459,6 +461,9 @@ def _rule(*names):
 
 
 def _dispatch(func, name, args, kwargs):
+    res = _fast_dispatch(func, args, kwargs)     # Note [Compiled vmap dispatch]
+    if res is not NotImplemented:
+        return res
     lv = _current_level(args, kwargs)
     ctx = _Ctx(lv)
     if "out" in kwargs:
@@ -1262,39 +1267,48 @@ class _SharedWeightLinear(_ag.autograd.Function):
     @staticmethod
     def backward(ctx, g):
         x, w = ctx.saved_tensors
-        gx = gw = gb = None
-        graph = _ag.is_grad_enabled()        # create_graph: differentiable formulas
-        B = x.shape[0]
-        if ctx.needs_input_grad[0]:
-            if graph:        # through the expanded w: each sample's second derivatives
-                gx = _ag.matmul(g.reshape(B, -1, g.shape[-1]), w).view(tuple(x.shape))
-            else:
-                gx = _ag.matmul(g, w[0])
-        shape = tuple(g.shape)
-        O, I = shape[-1], x.shape[-1]
-        rows = 1                              # rows per sample (explicit: sizes may be 0)
-        for n in shape[1:-1]:
-            rows *= n
-        if ctx.needs_input_grad[1]:
-            if rows == 1 and not graph:       # an outer product per sample, in one pass
-                gw = _nn_ops._per_sample_outer(g.reshape(B, O), x.reshape(B, I))
-            else:
-                gf = g.reshape(B, rows, O)
-                xf = x.reshape(B, rows, I)
-                gt = gf.transpose(1, 2)
-                gw = gt * xf if rows == 1 else _ag.matmul(gt, xf)
-        if ctx.needs_input_grad[2]:
-            if not ctx.b_batched:
-                gb = g.reshape(B * rows, O).sum(0)
-            elif rows == 1:
-                gb = g.reshape(B, O)
-            else:
-                gb = g.reshape(B, rows, O).sum(1)
-        return gx, gw, gb, None
+        return _shared_weight_linear_grads(x, w, g, ctx.needs_input_grad[:3], ctx.b_batched,
+                                           _ag.is_grad_enabled()) + (None,)
+
+
+def _shared_weight_linear_grads(x, w, g, needs, b_batched, graph):
+    """(gx, gw, gb) of the shared-weight linear (None where needs is false); graph
+    (create_graph): in the library's differentiable ops, each sample's second
+    derivatives going through the expanded w. Also the compiled node's create_graph
+    formulas (func/_vmapfast.pyx)."""
+    gx = gw = gb = None
+    B = x.shape[0]
+    if needs[0]:
+        if graph:        # through the expanded w: each sample's second derivatives
+            gx = _ag.matmul(g.reshape(B, -1, g.shape[-1]), w).view(tuple(x.shape))
+        else:
+            gx = _ag.matmul(g, w[0])
+    shape = tuple(g.shape)
+    O, I = shape[-1], x.shape[-1]
+    rows = 1                              # rows per sample (explicit: sizes may be 0)
+    for n in shape[1:-1]:
+        rows *= n
+    if needs[1]:
+        if rows == 1 and not graph:       # an outer product per sample, in one pass
+            gw = _nn_ops._per_sample_outer(g.reshape(B, O), x.reshape(B, I))
+        else:
+            gf = g.reshape(B, rows, O)
+            xf = x.reshape(B, rows, I)
+            gt = gf.transpose(1, 2)
+            gw = gt * xf if rows == 1 else _ag.matmul(gt, xf)
+    if needs[2]:
+        if not b_batched:
+            gb = g.reshape(B * rows, O).sum(0)
+        elif rows == 1:
+            gb = g.reshape(B, O)
+        else:
+            gb = g.reshape(B, rows, O).sum(1)
+    return gx, gw, gb
 
 
 def _shared_weight_linear(x, w, b, b_batched):
-    # Function.apply without its vmap check (the arguments are physical tensors)
+    # Function.apply without its vmap check (the arguments are physical tensors); the
+    # compiled recorder's path for forward AD and dtypes other than float32/float64
     return _function_apply(_SharedWeightLinear, (x, w, b, b_batched), {})
 
 
@@ -1305,15 +1319,17 @@ def _linear(ctx, func, name, args, kwargs):
     b = args[2] if len(args) > 2 else kwargs.get("bias")
     if not ctx.batched(w) and not ctx.batched(b):
         return ctx.wrap(func(x._value, w, b))       # the batch is one more leading dim
+    # (with a dual level active the product below, whose ops carry tangents)
     if ctx.batched(w) and ctx.batched(x) and type(w._value) is Tensor and \
-            type(x._value) is Tensor and w._value.stride(0) == 0 and x.dim() >= 1:
+            type(x._value) is Tensor and w._value.stride(0) == 0 and x.dim() >= 1 and \
+            not _vmapfast.forward_ad_active():
         if b is None or type(b) is Tensor and b.dim() == 1:
-            return BatchedTensor(_shared_weight_linear(x._value, w._value, b, False),
+            return BatchedTensor(_vmapfast.shared_weight_linear(x._value, w._value, b, False),
                                  ctx.level)
         if ctx.batched(b) and type(b._value) is Tensor and b.dim() == 1:
-            return BatchedTensor(_shared_weight_linear(x._value, w._value, b._value, True),
-                                 ctx.level)
-        out = ctx.wrap(_shared_weight_linear(x._value, w._value, None, False))
+            return BatchedTensor(
+                _vmapfast.shared_weight_linear(x._value, w._value, b._value, True), ctx.level)
+        out = ctx.wrap(_vmapfast.shared_weight_linear(x._value, w._value, None, False))
         return out + b
     out = _dispatch(_ag.matmul, "matmul", (x, _dispatch(Tensor.transpose, "transpose",
                                                          (w, -1, -2), {})), {})
@@ -1700,6 +1716,24 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
     return wrapped
 
 
+@_rule("register_hook")
+def _register_hook(ctx, func, name, args, kwargs):
+    # A hook on a batched tensor (inside grad under vmap) goes on its physical tensor,
+    # the one in the graph, and sees the gradient batched as the tensor is (functorch
+    # calls it with a BatchedTensor); what it returns is taken back to physical form.
+    # (A hook per sample would sit on views the graph never reaches.)
+    self = args[0]
+    hook = args[1] if len(args) > 1 else kwargs.get("hook")
+    if not ctx.batched(self) or hook is None or len(args) + len(kwargs) != 2:
+        return NotImplemented
+    levels = levels_of(self)
+
+    def physical_hook(g):
+        r = hook(rewrap(g, levels))
+        return None if r is None else physical_like(r, self)
+    return physical(self).register_hook(physical_hook)
+
+
 @_rule("nelement")
 def _nelement(ctx, func, name, args, kwargs):
     # metadata: the logical tensor's element count (autograd.functional asks for it)
@@ -1864,3 +1898,41 @@ def _special_alias(ctx, func, name, args, kwargs):
         if res is not NotImplemented:
             return res
     return _fallback(ctx, func, target, args, kwargs)
+
+
+# ---------------------------------------------------------------- the compiled rules
+
+def _fast_rules():
+    """{function: fast rule} (Note [Compiled vmap dispatch], func/_vmapfast.pyx): each
+    function below has a generic rule above (the pointwise, view, reduction, class-loss
+    and linear rules) that the compiled one repeats for its common arguments."""
+    from autograd_core.nn import functional as F
+    rules = {F.linear: "linear", F.cross_entropy: "class_loss", F.nll_loss: "class_loss"}
+    for n in ("relu", "tanh", "sigmoid", "exp", "log", "sin", "cos", "neg", "abs", "sqrt",
+              "square", "rsqrt", "reciprocal", "log1p", "expm1"):
+        rules[getattr(_ag, n)] = rules[getattr(Tensor, n)] = "unary"
+    for n in ("relu", "tanh", "sigmoid", "silu", "gelu", "softplus", "elu"):
+        rules[getattr(F, n)] = "unary"
+    rules[operator.neg] = rules[operator.abs] = "unary"
+    rules[_ag.unsqueeze] = rules[Tensor.unsqueeze] = "unsqueeze"
+    rules[Tensor.view] = "view"
+    rules[Tensor.reshape] = rules[_ag.reshape] = "reshape"
+    for n in ("sum", "mean"):
+        rules[getattr(_ag, n)] = rules[getattr(Tensor, n)] = "reduce"
+    for n in ("add", "sub", "mul", "div"):
+        rules[getattr(_ag, n)] = rules[getattr(Tensor, n)] = "binary"
+    for op in (operator.add, operator.sub, operator.mul, operator.truediv):
+        rules[op] = "binary"
+    for f, kind in rules.items():      # (each repeats a generic rule: checked here)
+        generic = {"unary": _pointwise, "binary": _pointwise, "reduce": _reduction,
+                   "view": _view, "reshape": _view, "unsqueeze": _dim_ops,
+                   "class_loss": _class_loss, "linear": _linear}[kind]
+        assert _RULES.get(_fname(f)) is generic or \
+            _RULES.get("__" + _fname(f) + "__") is generic, f
+    return rules
+
+
+_vmapfast.init(BatchedTensor, _LEVELS, _ag.overrides._disabled_torch_function_impl,
+               _shared_weight_linear, _shared_weight_linear_grads, _nn_ops._per_sample_outer,
+               _fast_rules())
+_ag.overrides._fast_dispatch = _vmapfast.dispatch

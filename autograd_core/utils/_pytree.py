@@ -15,10 +15,6 @@ __all__ = ["TreeSpec", "LeafSpec", "tree_flatten", "tree_unflatten", "tree_map",
            "tree_leaves", "tree_structure"]
 
 
-def _is_namedtuple(x):
-    return isinstance(x, tuple) and hasattr(type(x), "_fields")
-
-
 class TreeSpec:
     """The structure of a pytree: node type, context (dict keys, namedtuple type) and
     children specs."""
@@ -71,37 +67,42 @@ class LeafSpec(TreeSpec):
 _LEAF = LeafSpec()
 
 
-def _children(x):
-    """(children, context) of a node, or None for a leaf."""
-    t = type(x)
-    if t is tuple or t is list:
-        return list(x), None
-    if t is dict or t is OrderedDict:
-        keys = list(x)
-        return [x[k] for k in keys], keys
-    if _is_namedtuple(x):
-        return list(x), t
-    return None
-
-
-def _rebuild(spec, children):
-    t = spec.type
-    if t is tuple:
-        return tuple(children)
-    if t is list:
-        return list(children)
-    if t is dict or t is OrderedDict:
-        return t(zip(spec.context, children))
-    return spec.context(*children)          # namedtuple
+def _node_spec(t, context, children_specs, num_leaves):
+    # (a TreeSpec without __init__'s sum over the children: flattening counts as it goes)
+    spec = TreeSpec.__new__(TreeSpec)
+    spec.type, spec.context, spec.children_specs = t, context, children_specs
+    spec.num_leaves = num_leaves
+    return spec
 
 
 def _flatten(x, leaves):
-    node = _children(x)
-    if node is None:
+    # (the function transforms flatten their arguments and results on every call: leaves
+    # are told apart by type without a call per child)
+    t = type(x)
+    if t is tuple or t is list:
+        children, context = x, None
+    elif t is dict or t is OrderedDict:
+        context = list(x)
+        children = [x[k] for k in context]
+    elif isinstance(x, tuple) and hasattr(t, "_fields"):
+        children, context = x, t
+    else:
         leaves.append(x)
         return _LEAF
-    children, context = node
-    return TreeSpec(type(x), context, [_flatten(c, leaves) for c in children])
+    specs = []
+    n = 0
+    for c in children:
+        ct = type(c)
+        if ct is not list and ct is not dict and ct is not OrderedDict and \
+                not isinstance(c, tuple):
+            leaves.append(c)
+            specs.append(_LEAF)
+            n += 1
+        else:
+            sub = _flatten(c, leaves)
+            specs.append(sub)
+            n += sub.num_leaves
+    return _node_spec(t, context, specs, n)
 
 
 def tree_flatten(tree):
@@ -128,15 +129,31 @@ def tree_unflatten(leaves, treespec):
         raise ValueError(f"treespec.unflatten(leaves): `leaves` has length {len(leaves)} but "
                          f"the spec refers to a pytree that holds {treespec.num_leaves} items "
                          f"({treespec}).")
-    return _build(treespec, iter(leaves))
+    if treespec.is_leaf():
+        return leaves[0]
+    return _build(treespec, leaves, 0)[0]
 
 
-def _build(spec, it):
-    # (a module-level function: a nested recursive closure is a reference cycle that
-    # kept the leaves, and the arrays they hold, alive until the next garbage collection)
-    if spec.is_leaf():
-        return next(it)
-    return _rebuild(spec, [_build(c, it) for c in spec.children_specs])
+def _build(spec, leaves, i):
+    """(the node of spec built from leaves[i:], the index after its leaves).
+    (a module-level function: a nested recursive closure is a reference cycle that
+    kept the leaves, and the arrays they hold, alive until the next garbage collection)"""
+    children = []
+    for c in spec.children_specs:
+        if type(c) is LeafSpec:
+            children.append(leaves[i])
+            i += 1
+        else:
+            node, i = _build(c, leaves, i)
+            children.append(node)
+    t = spec.type
+    if t is tuple:
+        return tuple(children), i
+    if t is list:
+        return children, i
+    if t is dict or t is OrderedDict:
+        return t(zip(spec.context, children)), i
+    return spec.context(*children), i          # namedtuple
 
 
 def tree_leaves(tree):
