@@ -800,7 +800,7 @@ cdef Tensor inplace_source(Tensor self, tuple others, bint allow_overlap=False):
     s._output_nr = self._output_nr
     s._requires_grad = self._requires_grad
     if self._grad_fn is None and self._requires_grad:
-        s._accumulator = self._accumulator
+        s._accumulator = accumulator_ref(self)  # Note [Borrowed accumulator]
     return s
 
 

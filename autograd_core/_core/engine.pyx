@@ -23,7 +23,7 @@ from autograd_core._core.tensor cimport (
     grad_enabled, set_grad_enabled, MSG_BACKWARD_TWICE, OPS, AccumulateGrad, Node, NodeExtra,
     Tensor, TensorHook, input_meta_of, next_edge, next_nrs_of,
     anomaly_check_nan, anomaly_enabled, check_hook_result, edge_node, grad_accumulator,
-    grad_fn_of, install_methods, is_number, make, requires_grad_of, restore_saved_hooks,
+    gc_untrack, grad_fn_of, install_methods, is_number, make, requires_grad_of, restore_saved_hooks,
     same_shape, saved_hooks_state, shape_numel, shape_of, shape_str, is_released, n_edges,
     node_seq, runs_when_ready, profiler_enabled, profiler_enter, profiler_enter_node, profiler_exit,
 )
@@ -345,8 +345,14 @@ cdef class _GraphTask:
         self.ok = (agc_ptrmap_init(&self.index, 64) == 0
                    and agc_intvec_init(&self.deps, 64) == 0
                    and agc_heap_init(&self.ready, 64) == 0)
+        # (untracked by the cycle collector, as the nodes and tensors they hold: a pass
+        # that allocates triggers young collections, which would walk both lists -- one
+        # entry per node of the graph -- each time; Note [Untracked by the cycle
+        # collector] in _node.pxi)
         self.nodes = []
         self.buffers = []
+        gc_untrack(self.nodes)
+        gc_untrack(self.buffers)
 
     def __dealloc__(self):
         agc_ptrmap_free(&self.index)

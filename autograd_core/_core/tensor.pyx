@@ -22,7 +22,7 @@ from cpython.complex cimport PyComplex_Check
 from cpython.float cimport PyFloat_AS_DOUBLE, PyFloat_AsDouble, PyFloat_Check, PyFloat_CheckExact
 from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_Check, PyLong_CheckExact
 from cpython.object cimport PyObject, PyTypeObject
-from cpython.ref cimport Py_INCREF, Py_REFCNT
+from cpython.ref cimport Py_DECREF, Py_INCREF, Py_REFCNT
 from cpython.sequence cimport (
     PySequence_Check, PySequence_Fast, PySequence_Fast_GET_SIZE, PySequence_Fast_ITEMS,
     PySequence_GetItem,

@@ -20,6 +20,7 @@ include "_prelude.pxi"
 
 
 from autograd_core._core.numpy_api cimport strided_array_over
+from autograd_core._core.tensor import _forget_accumulator
 
 
 # ================================================================ helpers
@@ -1925,8 +1926,9 @@ cdef Tensor _set_to(Tensor self, Tensor source, cnp.ndarray new):
     self._data = new
     if self._grad_fn is None:
         # a leaf's AccumulateGrad belongs to its old memory: edges taken before (a
-        # graph, get_gradient_edge) no longer lead to it, as PyTorch's
-        self._accumulator = None
+        # graph, get_gradient_edge) no longer lead to it, as PyTorch's (the field is
+        # reset through the core: Note [Borrowed accumulator])
+        _forget_accumulator(self)
     bump_version(self)
     cdef Tensor out
     if snap is not None:
