@@ -68,6 +68,8 @@ extensions = [_extension(f"autograd_core._core.{name}", f"autograd_core/_core/{n
 extensions += [_extension(f"autograd_core.ops.{fam}", f"autograd_core/ops/{fam}.pyx",
                           FAMILY_C_SOURCES.get(fam, ()))
                for fam in _codegen["FAMILIES"]]
+# compiled mode's replay loop and guard checks (Note [Compiled mode], _dynamo/__init__.py)
+extensions += [_extension("autograd_core._dynamo._replay", "autograd_core/_dynamo/_replay.pyx")]
 
 
 class BuildExt(build_ext):
