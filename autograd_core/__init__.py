@@ -134,7 +134,7 @@ from autograd_core.amp import (  # noqa: E402,F401
 )
 
 
-from autograd_core import _dynamo, compiler  # noqa: E402,F401  (Note [Compiled mode])
+from autograd_core import _dynamo, compiler, jit  # noqa: E402,F401  (Note [Compiled mode])
 
 
 def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None,

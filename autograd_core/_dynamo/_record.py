@@ -173,6 +173,11 @@ class Recorder(OpRecorder):
         if self.fullgraph:
             raise exc.Unsupported(self.reason, gb_type)
 
+    def adopt(self, t):
+        """Whether a tensor made outside the recorded ops may be used as a constant (only
+        in a trace: autograd_core/jit/_trace.py)."""
+        return False
+
     # ------------------------------------------------------------------ guards
 
     def guard_value(self, container, key, v, depth=0):

@@ -305,6 +305,8 @@ cdef class OpRecorder:
             k = id(t)
             st = self.states.get(k)
             if st is None:
+                if self.adopt(t):      # (a trace takes it as a constant)
+                    continue
                 self.fail("a tensor made outside the recorded ops (a factory, .detach(), "
                           ".data, ...) is used by an op")
                 return None
