@@ -26,9 +26,10 @@ import types
 from autograd_core._core import tensor as _core
 from autograd_core._core.opcall import OP_SCHEMAS
 from autograd_core._core.tensor import Tensor
-from autograd_core._dynamo._replay import (G_EQ, G_ID, G_KEYS, G_SHALLOW, OpRecorder, Slot, Step,
-                                            same_state, set_table_names, shallow)
-from autograd_core._dynamo._replay import MISSING as _MISSING_GLOBAL, tensor_state
+from autograd_core._dynamo._replay import (G_EQ, G_ID, G_KEYS, G_SHALLOW, OpRecorder, Slot,
+                                            build_steps, same_state, set_frees,
+                                            set_table_names, shallow, tensor_state)
+from autograd_core._dynamo._replay import MISSING as _MISSING_GLOBAL
 from autograd_core._dynamo import exc
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -401,6 +402,10 @@ class Recorder(OpRecorder):
         self.grad_mode = grad_mode
         old_profile = sys.getprofile()
         self.frames[id(sys._getframe())] = "lib"
+        # the recording's lists keep every step alive: the cycle collector would walk them
+        # again and again (a 60,000-op recording took twice as long with it on)
+        gc_was_on = gc.isenabled()
+        gc.disable()
         _core._push_op_hook(self)
         _core._set_value_read_hook(self.value_read)
         sys.setprofile(self.profile)
@@ -410,6 +415,8 @@ class Recorder(OpRecorder):
             sys.setprofile(old_profile)
             _core._set_value_read_hook(None)
             _core._pop_op_hook(self)
+            if gc_was_on:
+                gc.enable()
         if _core.is_grad_enabled() != grad_mode:
             self.fail("the grad mode changed")
         if self.reason is None:
@@ -423,6 +430,15 @@ class Recorder(OpRecorder):
     def build(self, inputs, result):
         """(steps, constants, output template): the replay of a finished recording whose
         inputs are the argument tensors in order."""
+        gc_was_on = gc.isenabled()
+        gc.disable()
+        try:
+            return self._build(inputs, result)
+        finally:
+            if gc_was_on:
+                gc.enable()
+
+    def _build(self, inputs, result):
         slots = {}
         for i, t in enumerate(inputs):
             slots.setdefault(id(t), i)
@@ -431,36 +447,12 @@ class Recorder(OpRecorder):
             if k not in slots:
                 slots[k] = len(inputs) + len(consts)
                 consts.append(t)
-        n = len(inputs) + len(consts)
-        steps = []
-        for tname, args, res in self.steps:
-            if res is None:
-                raise GraphBreak("an op did not finish")
-            template = []
-            subs = []
-            nested = []
-            for pos, a in enumerate(args):
-                if isinstance(a, Tensor):
-                    template.append(None)
-                    subs.append((pos, slots[id(a)]))
-                elif isinstance(a, (tuple, list)) and any(True for _ in _tensors_in(a)):
-                    template.append(None)
-                    nested.append((pos, _template(a, slots)))
-                else:
-                    template.append(a)
-            if isinstance(res, Tensor):
-                nout = -1
-                outs = (res,)
-            else:
-                nout = len(res)
-                outs = res
-            for t in outs:
-                # a later output with the same id (an in-place op's self) takes the new slot
-                slots[id(t)] = n
-                n += 1
-            steps.append(Step(tname, tuple(template), tuple(subs), tuple(nested), nout))
+        steps, slots = build_steps(self.steps, slots, len(inputs) + len(consts))
+        if steps is None:
+            raise GraphBreak("an op did not finish")
         out = _output_template(result, slots, self)
-        return tuple(steps), consts, out
+        set_frees(steps, out, len(inputs) + len(consts))
+        return steps, consts, out
 
 
 def _tensors_in(x):
@@ -483,16 +475,6 @@ def _leaves(x):
             yield from _leaves(y)
     else:
         yield x
-
-
-def _template(x, slots):
-    if isinstance(x, Tensor):
-        return Slot(slots[id(x)])
-    if type(x) is tuple:
-        return tuple(_template(y, slots) for y in x)
-    if type(x) is list:
-        return [_template(y, slots) for y in x]
-    return x
 
 
 def _output_template(x, slots, rec):

@@ -7,7 +7,7 @@ between (the recording checked the arguments once, when eager mode ran them)."""
 cimport cython
 cimport numpy as cnp
 
-from autograd_core._core.tensor cimport (Tensor, grad_enabled, inference_mode_enabled,
+from autograd_core._core.tensor cimport (OPS, Tensor, grad_enabled, inference_mode_enabled,
                                          requires_grad_of)
 from autograd_core._core.opcall import op_call
 from threading import get_ident
@@ -27,6 +27,27 @@ cdef class Slot:
         return f"Slot({self.k})"
 
 
+# The ops the replay calls through OPS itself (the op table's C signatures), skipping
+# op_call's lookup and the arguments' tuple: the small elementwise ops whose call overhead
+# matters next to their work.
+cdef enum:
+    F_NONE = 0
+    F_ADD = 1
+    F_SUB = 2
+    F_MUL = 3
+    F_DIV = 4
+    F_NEG = 5
+    F_EXP = 6
+    F_TANH = 7
+    F_SIGMOID = 8
+    F_RELU = 9
+    F_SUM = 10
+
+cdef dict _FAST = {"add": F_ADD, "sub": F_SUB, "mul": F_MUL, "div": F_DIV, "neg": F_NEG,
+                   "exp": F_EXP, "tanh": F_TANH, "sigmoid": F_SIGMOID, "relu": F_RELU,
+                   "sum": F_SUM}
+
+
 @cython.final
 cdef class Step:
     """One recorded op: its table name, its arguments with each tensor replaced by a
@@ -37,6 +58,10 @@ cdef class Step:
     cdef readonly tuple subs       # ((position, slot), ...)
     cdef readonly tuple nested     # ((position, template), ...): lists/tuples holding Slots
     cdef readonly Py_ssize_t nout
+    cdef int fast                  # F_* for an op called directly, F_NONE otherwise
+    cdef Py_ssize_t s0, s1         # the slots of arguments 0 and 1 (-1: from template)
+    cdef tuple frees               # slots no later step or the output reads: released
+                                   #   after this step, as eager drops its temporaries
 
     def __init__(self, str name, tuple template, tuple subs, tuple nested, Py_ssize_t nout):
         self.name = name
@@ -44,6 +69,22 @@ cdef class Step:
         self.subs = subs
         self.nested = nested
         self.nout = nout
+        self.s0 = self.s1 = -1
+        self.frees = ()
+        for pos, k in subs:
+            if pos == 0:
+                self.s0 = k
+            elif pos == 1:
+                self.s1 = k
+        # a fast op's first argument is always a tensor slot; a list argument never is
+        self.fast = _FAST.get(name, F_NONE) if (self.s0 >= 0 and not nested and nout < 0) \
+            else F_NONE
+
+    cdef inline object arg(self, Py_ssize_t i, list vals):
+        cdef Py_ssize_t k = self.s0 if i == 0 else self.s1
+        if k >= 0:
+            return vals[k]
+        return self.template[i]
 
 
 cpdef object build(object template, list vals):
@@ -70,7 +111,34 @@ def replay(tuple steps, list vals):
     cdef list a
     cdef tuple args
     cdef object r
+    cdef Tensor t0
     for s in steps:
+        if s.fast != F_NONE:
+            t0 = <Tensor?>vals[s.s0]
+            if s.fast == F_ADD:
+                r = OPS.add(t0, s.arg(1, vals), s.template[2])
+            elif s.fast == F_SUB:
+                r = OPS.sub(t0, s.arg(1, vals), s.template[2])
+            elif s.fast == F_MUL:
+                r = OPS.mul(t0, s.arg(1, vals))
+            elif s.fast == F_DIV:
+                r = OPS.div(t0, s.arg(1, vals), s.template[2])
+            elif s.fast == F_NEG:
+                r = OPS.neg(t0)
+            elif s.fast == F_EXP:
+                r = OPS.exp(t0)
+            elif s.fast == F_TANH:
+                r = OPS.tanh(t0)
+            elif s.fast == F_SIGMOID:
+                r = OPS.sigmoid(t0)
+            elif s.fast == F_RELU:
+                r = OPS.relu(t0)
+            else:
+                r = OPS.sum(t0, s.template[1], s.template[2], s.template[3])
+            vals.append(r)
+            for k in s.frees:
+                vals[k] = None
+            continue
         if s.subs or s.nested:
             a = list(s.template)
             for pos, k in s.subs:
@@ -85,6 +153,8 @@ def replay(tuple steps, list vals):
             vals.append(r)
         else:
             vals.extend(r)
+        for k in s.frees:
+            vals[k] = None
     return vals
 
 
@@ -347,3 +417,102 @@ cdef class OpRecorder:
         for t in outs:
             self.known[id(t)] = t
             self.states[id(t)] = tensor_state(t)
+
+
+cdef object _nested_template(object x, dict slots):
+    if isinstance(x, Tensor):
+        return Slot(slots[id(x)])
+    if type(x) is tuple:
+        return tuple([_nested_template(y, slots) for y in <tuple>x])
+    if type(x) is list:
+        return [_nested_template(y, slots) for y in <list>x]
+    return x
+
+
+def build_steps(list recorded, dict slots, Py_ssize_t n):
+    """The Steps of a recording ([table name, args, result] per op): each tensor argument
+    becomes its slot (inputs and constants are in slots already; each op's outputs take
+    the next slots). Returns (steps, slots after the last op)."""
+    cdef list steps = []
+    cdef list template, subs, nested
+    cdef Py_ssize_t pos
+    cdef tuple args
+    cdef list ts = []
+    for rec in recorded:
+        tname = rec[0]
+        args = rec[1]
+        res = rec[2]
+        if res is None:
+            return None, None
+        template = []
+        subs = []
+        nested = []
+        for pos in range(len(args)):
+            a = args[pos]
+            if isinstance(a, Tensor):
+                template.append(None)
+                subs.append((pos, slots[id(a)]))
+            elif type(a) is tuple or type(a) is list:
+                del ts[:]
+                _collect(a, ts)
+                if ts:
+                    template.append(None)
+                    nested.append((pos, _nested_template(a, slots)))
+                else:
+                    template.append(a)
+            else:
+                template.append(a)
+        if isinstance(res, Tensor):
+            nout = -1
+            # a later output with the same id (an in-place op's self) takes the new slot
+            slots[id(res)] = n
+            n += 1
+        else:
+            nout = len(res)
+            for t in res:
+                slots[id(t)] = n
+                n += 1
+        steps.append(Step(tname, tuple(template), tuple(subs), tuple(nested), nout))
+    return tuple(steps), slots
+
+
+cdef int _slots_in(object t, set out) except -1:
+    if type(t) is Slot:
+        out.add((<Slot>t).k)
+    elif isinstance(t, (tuple, list)):
+        for x in t:
+            _slots_in(x, out)
+    elif type(t) is dict:
+        for x in (<dict>t).values():
+            _slots_in(x, out)
+    return 0
+
+
+def set_frees(tuple steps, object out, Py_ssize_t first):
+    """Give each step the slots (from first on: op outputs) that nothing after it reads,
+    the output template aside, so that a replay holds no more temporaries than eager."""
+    cdef dict last = {}
+    cdef set keep = set()
+    cdef set used
+    cdef Step s
+    cdef Py_ssize_t i, k, n = first
+    _slots_in(out, keep)
+    for i in range(len(steps)):
+        s = steps[i]
+        used = set()
+        for pos, k in s.subs:
+            used.add(k)
+        for pos, t in s.nested:
+            _slots_in(t, used)
+        for k in used:
+            last[k] = i
+        # outputs nothing reads are released right away
+        for k in range(n, n + (1 if s.nout < 0 else s.nout)):
+            last[k] = i
+        n += 1 if s.nout < 0 else s.nout
+    cdef list frees = [[] for _ in range(len(steps))]
+    for k, i in last.items():
+        if k >= first and k not in keep:
+            (<list>frees[i]).append(k)
+    for i in range(len(steps)):
+        (<Step>steps[i]).frees = tuple(frees[i])
