@@ -663,3 +663,29 @@ def test_class_and_instance_attributes_are_guarded():
         assert om(x).tolist() == [0.0, 0.0]
     finally:
         _Scaled.FACTOR = 2.0
+
+
+def _gb_equal(x):
+    return x * 2 if autograd_core.equal(x, x.abs()) else x
+
+
+def _gb_nonzero(x):
+    return x.nonzero().shape[0] + x
+
+
+def _gb_mask(x):
+    return x[x > 0].sum() * len(x[x > 0])
+
+
+def _gb_data_ptr(x):
+    return x + (x.data_ptr() % 2)
+
+
+@pytest.mark.parametrize("fn", [_gb_equal, _gb_nonzero, _gb_mask, _gb_data_ptr],
+                         ids=["equal", "nonzero_shape", "bool_mask", "data_ptr"])
+def test_value_dependent_python_breaks(fn):
+    g = autograd_core.compile(fn)
+    for x in (autograd_core.tensor([1.0, 2.0, 3.0]), autograd_core.tensor([-1.0, 2.0, -3.0]),
+              autograd_core.tensor([-1.0, -2.0, -3.0])):
+        assert autograd_core.equal(g(x), fn(x))
+    assert _recordings(fn) == (0, True)

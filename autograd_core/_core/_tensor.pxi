@@ -1054,6 +1054,8 @@ cdef class Tensor:
 
     def data_ptr(self):
         """The address of the first element (0 for a tensor without elements)."""
+        if _value_read_hook is not None:
+            _value_read_hook(self, "data_ptr")
         if cnp.PyArray_SIZE(self._data) == 0:
             return 0
         return <size_t>cnp.PyArray_DATA(self._data)
@@ -1225,6 +1227,8 @@ cdef class Tensor:
         return self
 
     def is_nonzero(self):
+        if _value_read_hook is not None:
+            _value_read_hook(self, "is_nonzero")
         cdef Py_ssize_t n = cnp.PyArray_SIZE(self._data)
         if n == 0:
             raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
@@ -1240,6 +1244,8 @@ cdef class Tensor:
 
     def equal(self, other):
         """True when other has input's shape and equal values (nan is never equal)."""
+        if _value_read_hook is not None:
+            _value_read_hook(self, "equal")
         if not isinstance(other, Tensor):
             raise TypeError("equal(): argument 'other' (position 1) must be Tensor, not "
                             + type(other).__name__)
@@ -1249,6 +1255,8 @@ cdef class Tensor:
 
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         """Whether isclose(input, other, rtol, atol, equal_nan) holds everywhere."""
+        if _value_read_hook is not None:
+            _value_read_hook(self, "allclose")
         if not isinstance(other, Tensor):
             raise TypeError("allclose(): argument 'other' (position 1) must be Tensor, not "
                             + type(other).__name__)

@@ -86,11 +86,12 @@ _EFFECT_OPS = {
 _STATIC_CACHE = {}
 # PyTorch's graph break types for reads of tensor values
 _VALUE_READ_GB = {"__bool__": "Data-dependent branching",
+                  "is_nonzero": "Data-dependent branching",
                   "item": "Unsupported Tensor.item() call with capture_scalar_outputs=False",
                   "tolist": "Unsupported Tensor.tolist() call",
                   "__repr__": "Failed to trace builtin operator",
                   "__format__": "Failed to trace builtin operator"}
-_NUMPY_CORE = os.sep + "numpy" + os.sep + "_core" + os.sep
+_NUMPY = os.sep + "numpy" + os.sep
 
 
 def static_check(code):
@@ -343,10 +344,12 @@ class Recorder(OpRecorder):
                     self.fail(f"a call to autograd_core's {code.co_name} ({why})")
             elif fname.startswith(_LIB_DIRS) or fname.startswith("<frozen"):
                 kind = "lib"
-                # numpy's Python wrappers are what the compiled ops call (np.errstate,
-                # copyto, ...): Cython frames are invisible, so they seem called from user code
+                # numpy's Python functions are what the compiled ops call (np.errstate,
+                # copyto, broadcast_shapes, ...): Cython frames are invisible, so they seem
+                # called from user code (a tensor's values numpy reads reach the value-read
+                # hook)
                 if caller == "user" and not fname.endswith(("abc.py", "typing.py")) and \
-                        _NUMPY_CORE not in fname:
+                        _NUMPY not in fname:
                     self.fail(f"a call to '{code.co_name}' ({fname}), outside autograd_core")
             else:
                 kind = "user"

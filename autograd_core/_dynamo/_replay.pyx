@@ -343,6 +343,22 @@ def tensors_in(object x):
     return out
 
 
+# ops whose output shape depends on their inputs' values (PyTorch's dynamic shape ops)
+cdef frozenset _VALUE_SHAPED = frozenset({
+    "nonzero", "argwhere", "masked_select", "unique", "unique_consecutive", "bincount",
+    "repeat_interleave"})
+
+
+cdef bint _bool_index(tuple args):
+    """Whether an index op's indices hold a boolean mask."""
+    cdef list ts = []
+    _collect(args[1:], ts)
+    for t in ts:
+        if (<Tensor>t)._data.dtype.kind == "b":
+            return True
+    return False
+
+
 cdef class OpRecorder:
     """The op hook half of a Recorder (autograd_core/_dynamo/_record.py), compiled so that
     its per-op work runs no Python frame (which the recorder's sys.setprofile would see)."""
@@ -365,11 +381,19 @@ cdef class OpRecorder:
         if grad_enabled() != self.grad_mode or inference_mode_enabled():
             self.fail("an op runs under another grad mode than the call's (no_grad, "
                       "enable_grad, inference_mode inside the function)")
-            return None
+            if self.reason is not None:
+                return None
         tname = table_name(name, args)
         if tname is None:
             self.fail(f"the op {name} cannot be called by the replay")
             return None
+        if tname in _VALUE_SHAPED or (tname == "index" and _bool_index(args)):
+            # its result's shape is data: Python reading it (.shape, len, iteration) would
+            # be frozen in the replay
+            self.fail(f"the op {name}'s output shape depends on tensor values",
+                      "Dynamic shape operator")
+            if self.reason is not None:   # (a trace goes on: it freezes Python values)
+                return None
         _collect(args, ts)
         for t in ts:
             k = id(t)
@@ -383,7 +407,8 @@ cdef class OpRecorder:
             if not same_state(st, tensor_state(t)):
                 self.fail("a tensor's autograd state changed outside the recorded ops "
                           "(requires_grad_, retain_grad, register_hook, backward, ...)")
-                return None
+                if self.reason is not None:
+                    return None
         step = [tname, args, None]
         self.steps.append(step)
         return step
