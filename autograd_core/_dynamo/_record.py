@@ -13,7 +13,6 @@ A Recorder runs the function eagerly once while three observers watch it:
 Whatever the recording cannot prove the replay would repeat breaks the graph: the call's
 result stands (it ran eagerly), but no entry is made.
 """
-import builtins
 import dis
 import gc
 import math

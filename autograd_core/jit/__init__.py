@@ -18,10 +18,7 @@ Where it differs from TorchScript (there is no TorchScript compiler here):
   scripted module calls it, as TorchScript's does. ``script_if_tracing`` calls its function
   (which a trace then records, freezing its control flow, where PyTorch would script it).
 """
-import contextlib
-import threading
 import typing
-import warnings
 
 from autograd_core.jit._trace import (  # noqa: F401
     ScriptFunction, ScriptModule, TopLevelTracedModule, TracedModule, TracerWarning,
