@@ -19,11 +19,15 @@ from autograd_core._dynamo import eval_frame as _ef  # noqa: E402
 
 @pytest.fixture(autouse=True)
 def _reset():
+    # PyTorch's dynamo turns off torch.distributions' argument validation process-wide
+    # when it compiles: later test files rely on the default
+    validate = torch.distributions.Distribution._validate_args
     autograd_core._dynamo.reset()
     torch._dynamo.reset()
     yield
     autograd_core._dynamo.reset()
     torch._dynamo.reset()
+    torch.distributions.Distribution.set_default_validate_args(validate)
 
 
 def _recordings(fn):
