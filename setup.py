@@ -73,6 +73,8 @@ extensions += [_extension(f"autograd_core.ops.{fam}", f"autograd_core/ops/{fam}.
 FUNC = {"_vmapfast": []}
 extensions += [_extension(f"autograd_core.func.{name}", f"autograd_core/func/{name}.pyx", c)
                for name, c in FUNC.items()]
+# compiled mode's replay loop and guard checks (Note [Compiled mode], _dynamo/__init__.py)
+extensions += [_extension("autograd_core._dynamo._replay", "autograd_core/_dynamo/_replay.pyx")]
 
 
 class BuildExt(build_ext):

@@ -142,6 +142,32 @@ from autograd_core.amp import (  # noqa: E402,F401
 )
 
 
+from autograd_core import _dynamo, compiler, jit  # noqa: E402,F401  (Note [Compiled mode])
+
+
+def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None,
+            options=None, disable=False):
+    """Compile a function or module (Note [Compiled mode]): its first call runs eagerly
+    and is recorded; later calls whose guards (shapes, dtypes, requires_grad, grad mode,
+    numbers, globals, module state) hold replay the recorded ops with no Python dispatch;
+    a function the recording cannot replay faithfully runs eagerly (a graph break), or with
+    ``fullgraph=True`` raises ``torch._dynamo.exc.Unsupported``. A module gives an
+    ``OptimizedModule`` holding it as ``_orig_mod``; with no model, a decorator.
+
+    >>> import autograd_core as torch
+    >>> @torch.compile
+    ... def f(x, y):
+    ...     return (x * y).sin().sum()
+    >>> x = torch.ones(3, requires_grad=True)
+    >>> f(x, torch.full((3,), 2.0))
+    tensor(2.7279, grad_fn=<SumBackward0>)
+    >>> f(x, torch.full((3,), 2.0)).backward(); x.grad
+    tensor([-0.8323, -0.8323, -0.8323])
+    """
+    return _dynamo.compile(model, fullgraph=fullgraph, dynamic=dynamic, backend=backend,
+                           mode=mode, options=options, disable=disable)
+
+
 def spmm(input: Tensor, mat2: Tensor) -> Tensor:
     """Product of a sparse 2-D input and a dense mat2 (``torch.mm`` for a sparse input).
 

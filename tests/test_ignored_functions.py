@@ -55,8 +55,8 @@ EXCLUDED = {
     "torch.mkldnn_convolution", "torch.mkldnn_linear_backward_weights",
     "torch.mkldnn_max_pool2d", "torch.mkldnn_max_pool3d", "torch.mkldnn_rnn_layer",
     "torch.is_vulkan_available",
-    # TorchScript, export, compile, functorch and symbolic shapes: compilers and IRs
-    "torch.compile", "torch.cond", "torch.fork", "torch.wait", "torch.import_ir_module",
+    # TorchScript, export, functorch and symbolic shapes: compilers and IRs
+    "torch.cond", "torch.fork", "torch.wait", "torch.import_ir_module",
     "torch.import_ir_module_from_buffer", "torch.merge_type_from_type_comment",
     "torch.parse_ir", "torch.parse_schema", "torch.parse_type_comment",
     "torch.unify_type_list", "torch.sym_constrain_range",

@@ -426,6 +426,17 @@ def to_dtype_py(d):
 
 
 cdef bint _warned_float_requires_grad = False  # float(t) of a tensor requiring grad warned
+# Called (tensor, what) when Python reads a tensor's values (bool(), item(), tolist(),
+# numpy(), printing, ...) while compiled mode records a call: such a read is a graph break
+# (Note [Compiled mode], autograd_core/_dynamo/__init__.py). None otherwise: one pointer
+# check per conversion, nothing on any op's path.
+cdef object _value_read_hook = None
+
+
+def _set_value_read_hook(hook):
+    """Install (or with None remove) the hook told of Python reads of tensor values."""
+    global _value_read_hook
+    _value_read_hook = hook
 
 
 cdef object _real_item(Tensor t, str ctype):
@@ -1043,6 +1054,8 @@ cdef class Tensor:
 
     def data_ptr(self):
         """The address of the first element (0 for a tensor without elements)."""
+        if _value_read_hook is not None:
+            _value_read_hook(self, "data_ptr")
         if cnp.PyArray_SIZE(self._data) == 0:
             return 0
         return <size_t>cnp.PyArray_DATA(self._data)
@@ -1214,6 +1227,8 @@ cdef class Tensor:
         return self
 
     def is_nonzero(self):
+        if _value_read_hook is not None:
+            _value_read_hook(self, "is_nonzero")
         cdef Py_ssize_t n = cnp.PyArray_SIZE(self._data)
         if n == 0:
             raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
@@ -1228,6 +1243,8 @@ cdef class Tensor:
 
     def equal(self, other):
         """True when other has input's shape and equal values (nan is never equal)."""
+        if _value_read_hook is not None:
+            _value_read_hook(self, "equal")
         if not isinstance(other, Tensor):
             raise not_tensor_error("equal", "other", 1, other)
         if shape_of(self._data) != shape_of((<Tensor>other)._data):
@@ -1236,6 +1253,8 @@ cdef class Tensor:
 
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         """Whether isclose(input, other, rtol, atol, equal_nan) holds everywhere."""
+        if _value_read_hook is not None:
+            _value_read_hook(self, "allclose")
         if not isinstance(other, Tensor):
             raise not_tensor_error("allclose", "other", 1, other)
         return bool(np.all(OPS.isclose(self, other, rtol, atol, equal_nan)._data))
@@ -1326,6 +1345,8 @@ cdef class Tensor:
 
     def item(self):
         """The single value of a one-element tensor as a Python number."""
+        if _value_read_hook is not None:
+            _value_read_hook(self, "item")
         if cnp.PyArray_SIZE(self._data) != 1:
             raise RuntimeError(
                 f"a Tensor with {cnp.PyArray_SIZE(self._data)} elements cannot be converted to Scalar")
@@ -1338,6 +1359,8 @@ cdef class Tensor:
         >>> torch.tensor([[1, 2]]).tolist()
         [[1, 2]]
         """
+        if _value_read_hook is not None:
+            _value_read_hook(self, "tolist")
         if is_zerotensor(self) and self._data.size:
             # a ZeroTensor has no storage in PyTorch (Note [ZeroTensor] in _node.pxi)
             raise RuntimeError(MSG_ZEROTENSOR_TOLIST)
@@ -1345,6 +1368,8 @@ cdef class Tensor:
 
     def numpy(self, *, force=False):
         """The values as a numpy array sharing memory (only without requires_grad)."""
+        if _value_read_hook is not None:
+            _value_read_hook(self, "numpy")
         if requires_grad_of(self) and agc_grad_enabled() and not force:
             raise RuntimeError(MSG_NUMPY_REQUIRES_GRAD)
         if not force and is_zerotensor(self):
@@ -1373,6 +1398,8 @@ cdef class Tensor:
         >>> np.asarray(torch.tensor([1.5, 2.0]), dtype=np.float32)
         array([1.5, 2. ], dtype=float32)
         """
+        if _value_read_hook is not None:
+            _value_read_hook(self, "__array__")
         if requires_grad_of(self) and agc_grad_enabled():
             raise RuntimeError(MSG_NUMPY_REQUIRES_GRAD)
         if is_zerotensor(self):
@@ -1408,6 +1435,8 @@ cdef class Tensor:
         >>> t
         tensor([7., 1., 2.])
         """
+        if _value_read_hook is not None:
+            _value_read_hook(self, "__dlpack__")
         return tensor_dlpack(self, stream, max_version, dl_device, copy)
 
     def __dlpack_device__(self):
@@ -1425,6 +1454,8 @@ cdef class Tensor:
         return iter(OPS.unbind(self, 0))
 
     def __bool__(self):
+        if _value_read_hook is not None:
+            _value_read_hook(self, "__bool__")
         if cnp.PyArray_SIZE(self._data) != 1:
             if cnp.PyArray_SIZE(self._data) == 0:
                 raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
@@ -1433,6 +1464,8 @@ cdef class Tensor:
 
     def __float__(self):
         global _warned_float_requires_grad
+        if _value_read_hook is not None:
+            _value_read_hook(self, "__float__")
         if cnp.PyArray_SIZE(self._data) != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         if requires_grad_of(self) and agc_grad_enabled() and not _warned_float_requires_grad:
@@ -1444,16 +1477,22 @@ cdef class Tensor:
         return float(_real_item(self, "double"))
 
     def __complex__(self):
+        if _value_read_hook is not None:
+            _value_read_hook(self, "__complex__")
         if cnp.PyArray_SIZE(self._data) != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         return complex(self._data.item())
 
     def __int__(self):
+        if _value_read_hook is not None:
+            _value_read_hook(self, "__int__")
         if cnp.PyArray_SIZE(self._data) != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         return int(_real_item(self, "int64_t"))
 
     def __index__(self):
+        if _value_read_hook is not None:
+            _value_read_hook(self, "__index__")
         # bool counts as integral here, as in PyTorch ([a, b][torch.tensor(True)] is b)
         if cnp.PyArray_SIZE(self._data) != 1 or dtype_of(self._data).category >= CAT_FLOAT:
             raise TypeError("only integer tensors of a single element can be converted to an index")
@@ -1463,12 +1502,16 @@ cdef class Tensor:
         return id(self)
 
     def __repr__(self):
+        if _value_read_hook is not None:
+            _value_read_hook(self, "__repr__")
         return tensor_repr(
             self._data, dtype_of(self._data).name,
             grad_fn_name=_grad_fn_repr_name(self), requires_grad=requires_grad_of(self),
             tangent=fw_grad_of(self))
 
     def __format__(self, format_spec):
+        if _value_read_hook is not None:
+            _value_read_hook(self, "__format__")
         # PyTorch formats a plain 0-d tensor as its Python number (f"{loss:.4f}", and
         # f"{loss}" prints 2.17, not tensor(2.17)); anything else goes to object's rule
         if cnp.PyArray_NDIM(self._data) == 0 and type(self) is Tensor:

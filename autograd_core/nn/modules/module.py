@@ -587,6 +587,19 @@ class Module:
 
     # ------------------------------------------------------------ calling
 
+    def compile(self, *args, **kwargs):
+        """Compile this module's calls in place (Note [Compiled mode]): ``torch.compile``'s
+        arguments; the module stays itself (no OptimizedModule wrapper), as PyTorch's.
+
+        >>> import autograd_core as torch
+        >>> lin = torch.nn.Linear(2, 1)
+        >>> lin.compile()
+        >>> lin(torch.ones(1, 2)).shape
+        autograd_core.Size([1, 1])
+        """
+        from autograd_core import compile as _compile
+        self._compiled_call_impl = _compile(self._call_impl, *args, **kwargs)
+
     def _wrapped_call_impl(self, *args, **kwargs):
         if self._compiled_call_impl is not None:
             return self._compiled_call_impl(*args, **kwargs)

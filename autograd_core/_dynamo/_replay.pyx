@@ -1,0 +1,543 @@
+# cython: language_level=3
+"""The compiled half of compiled mode (Note [Compiled mode] in autograd_core/_dynamo/__init__.py):
+the arguments' guard key, computed from the tensors' C fields, and the replay loop, which
+calls each recorded op's implementation through the op table (Note [Op table]) by its
+table name, with no Python wrapper, ``__torch_function__`` check or argument parsing in
+between (the recording checked the arguments once, when eager mode ran them)."""
+cimport cython
+cimport numpy as cnp
+
+from autograd_core._core.tensor cimport (OPS, Tensor, grad_enabled, inference_mode_enabled,
+                                         requires_grad_of)
+from autograd_core._core.opcall import op_call
+from threading import get_ident
+
+cnp.import_array()
+
+
+@cython.final
+cdef class Slot:
+    """A place in the replay's value list: an input tensor, a constant, or an op's output."""
+    cdef readonly Py_ssize_t k
+
+    def __init__(self, Py_ssize_t k):
+        self.k = k
+
+    def __repr__(self):
+        return f"Slot({self.k})"
+
+
+# The ops the replay calls through OPS itself (the op table's C signatures), skipping
+# op_call's lookup and the arguments' tuple: the small elementwise ops whose call overhead
+# matters next to their work.
+cdef enum:
+    F_NONE = 0
+    F_ADD = 1
+    F_SUB = 2
+    F_MUL = 3
+    F_DIV = 4
+    F_NEG = 5
+    F_EXP = 6
+    F_TANH = 7
+    F_SIGMOID = 8
+    F_RELU = 9
+    F_SUM = 10
+
+cdef dict _FAST = {"add": F_ADD, "sub": F_SUB, "mul": F_MUL, "div": F_DIV, "neg": F_NEG,
+                   "exp": F_EXP, "tanh": F_TANH, "sigmoid": F_SIGMOID, "relu": F_RELU,
+                   "sum": F_SUM}
+
+
+@cython.final
+cdef class Step:
+    """One recorded op: its table name, its arguments with each tensor replaced by a
+    Slot (top-level ones listed in subs, for a direct store), and how its result is
+    stored (-1: one tensor; n >= 0: a sequence of n tensors)."""
+    cdef readonly str name
+    cdef readonly tuple template
+    cdef readonly tuple subs       # ((position, slot), ...)
+    cdef readonly tuple nested     # ((position, template), ...): lists/tuples holding Slots
+    cdef readonly Py_ssize_t nout
+    cdef int fast                  # F_* for an op called directly, F_NONE otherwise
+    cdef Py_ssize_t s0, s1         # the slots of arguments 0 and 1 (-1: from template)
+    cdef tuple frees               # slots no later step or the output reads: released
+                                   #   after this step, as eager drops its temporaries
+
+    def __init__(self, str name, tuple template, tuple subs, tuple nested, Py_ssize_t nout):
+        self.name = name
+        self.template = template
+        self.subs = subs
+        self.nested = nested
+        self.nout = nout
+        self.s0 = self.s1 = -1
+        self.frees = ()
+        for pos, k in subs:
+            if pos == 0:
+                self.s0 = k
+            elif pos == 1:
+                self.s1 = k
+        # a fast op's first argument is always a tensor slot; a list argument never is
+        self.fast = _FAST.get(name, F_NONE) if (self.s0 >= 0 and not nested and nout < 0) \
+            else F_NONE
+
+    cdef inline object arg(self, Py_ssize_t i, list vals):
+        cdef Py_ssize_t k = self.s0 if i == 0 else self.s1
+        if k >= 0:
+            return vals[k]
+        return self.template[i]
+
+
+cpdef object build(object template, list vals):
+    """A template (Slots inside tuples, lists, dicts, namedtuples) filled from vals."""
+    cdef type tp = type(template)
+    if tp is Slot:
+        return vals[(<Slot>template).k]
+    if tp is tuple:
+        return tuple([build(x, vals) for x in <tuple>template])
+    if tp is list:
+        return [build(x, vals) for x in <list>template]
+    if tp is dict:
+        return {k: build(v, vals) for k, v in (<dict>template).items()}
+    if isinstance(template, tuple) and hasattr(tp, "_fields"):
+        return tp(*[build(x, vals) for x in template])
+    if isinstance(template, tuple):   # a structseq-like return type
+        return tp([build(x, vals) for x in template])
+    return template
+
+
+def replay(tuple steps, list vals):
+    """Run the steps in order, appending each op's outputs to vals."""
+    cdef Step s
+    cdef list a
+    cdef tuple args
+    cdef object r
+    cdef Tensor t0
+    for s in steps:
+        if s.fast != F_NONE:
+            t0 = <Tensor?>vals[s.s0]
+            if s.fast == F_ADD:
+                r = OPS.add(t0, s.arg(1, vals), s.template[2])
+            elif s.fast == F_SUB:
+                r = OPS.sub(t0, s.arg(1, vals), s.template[2])
+            elif s.fast == F_MUL:
+                r = OPS.mul(t0, s.arg(1, vals))
+            elif s.fast == F_DIV:
+                r = OPS.div(t0, s.arg(1, vals), s.template[2])
+            elif s.fast == F_NEG:
+                r = OPS.neg(t0)
+            elif s.fast == F_EXP:
+                r = OPS.exp(t0)
+            elif s.fast == F_TANH:
+                r = OPS.tanh(t0)
+            elif s.fast == F_SIGMOID:
+                r = OPS.sigmoid(t0)
+            elif s.fast == F_RELU:
+                r = OPS.relu(t0)
+            else:
+                r = OPS.sum(t0, s.template[1], s.template[2], s.template[3])
+            vals.append(r)
+            for k in s.frees:
+                vals[k] = None
+            continue
+        if s.subs or s.nested:
+            a = list(s.template)
+            for pos, k in s.subs:
+                a[pos] = vals[k]
+            for pos, t in s.nested:
+                a[pos] = build(t, vals)
+            args = tuple(a)
+        else:
+            args = s.template
+        r = op_call(s.name, args)
+        if s.nout < 0:
+            vals.append(r)
+        else:
+            vals.extend(r)
+        for k in s.frees:
+            vals[k] = None
+    return vals
+
+
+cdef tuple _tensor_key(Tensor t):
+    """What a recording assumed of an argument tensor: its type, dtype, shape, strides,
+    whether it requires grad, is a leaf, has a gradient, hooks, retains its gradient, has a
+    forward-AD tangent, is an inference tensor."""
+    cdef cnp.ndarray a = t._data
+    cdef int nd = cnp.PyArray_NDIM(a)
+    cdef cnp.npy_intp *dims = cnp.PyArray_DIMS(a)
+    cdef cnp.npy_intp *strides = cnp.PyArray_STRIDES(a)
+    shape = tuple([dims[i] for i in range(nd)])
+    st = tuple([strides[i] for i in range(nd)])
+    return (type(t), a.dtype, shape, st, requires_grad_of(t), t._grad_fn is None,
+            t._grad is None, 0 if t._hooks is None else len(t._hooks), t._retains_grad,
+            t._fw is None, t._inference)
+
+
+def tensor_state(Tensor t):
+    """What autograd holds of a tensor besides its values: recorded after each op so that
+    a change made between ops, outside the op table (requires_grad_(), retain_grad(),
+    register_hook(), backward() filling .grad, ...), is seen and breaks the graph."""
+    return (requires_grad_of(t), t._grad_fn, t._grad,
+            None if t._hooks is None else len(t._hooks),
+            None if t._post_acc_hooks is None else len(t._post_acc_hooks),
+            t._retains_grad, t._fw)
+
+
+cdef int _flatten(object x, list key, list tensors) except -1:
+    cdef type tp = type(x)
+    if isinstance(x, Tensor):
+        key.append(_tensor_key(<Tensor>x))
+        tensors.append(x)
+    elif tp is int or tp is float or tp is bool or x is None or tp is str or tp is complex:
+        key.append((tp, x))
+    elif tp is tuple or tp is list:
+        key.append((tp, len(x)))
+        for y in x:
+            _flatten(y, key, tensors)
+    elif tp is dict:
+        key.append((dict, tuple(x.keys())))
+        for y in (<dict>x).values():
+            _flatten(y, key, tensors)
+    else:
+        # any other object: the recording guarded its identity (and, for modules, state)
+        key.append((tp, id(x)))
+    return 0
+
+
+def arguments_key(tuple args, dict kwargs, bint grad_mode):
+    """(key, tensors): the arguments' guard key (with the grad mode) and their tensors in
+    order (the replay's first slots)."""
+    cdef list key = [grad_mode]
+    cdef list tensors = []
+    for a in args:
+        _flatten(a, key, tensors)
+    if kwargs:
+        key.append(tuple(kwargs))
+        for a in kwargs.values():
+            _flatten(a, key, tensors)
+    return tuple(key), tensors
+
+
+cdef object _MISSING = object()
+MISSING = _MISSING   # what a guard on an absent dict entry (a builtin not shadowed) expects
+
+# guard kinds (see _dynamo/_guards.py)
+cdef enum:
+    _G_ID = 0
+    _G_EQ = 1
+    _G_SHALLOW = 2
+    _G_KEYS = 3
+
+G_ID = _G_ID
+G_EQ = _G_EQ
+G_SHALLOW = _G_SHALLOW
+G_KEYS = _G_KEYS
+
+
+def check_guards(tuple guards):
+    """Whether every (container, key, kind, expected) guard holds: container[key] (a
+    dict's entry, or a cell's contents with key None) is expected (G_ID), equals it with the
+    same type (G_EQ), or holds the same items by identity (G_SHALLOW, for containers); or
+    (G_KEYS) the dict container has exactly the keys expected. Containers are dicts (never
+    a mappingproxy) or cells."""
+    cdef object container, key, expected, v
+    cdef int kind
+    for container, key, kind, expected in guards:
+        if kind == _G_KEYS:
+            # no entry added or removed (an instance attribute shadowing a class's)
+            if tuple(<dict>container) != expected:
+                return False
+            continue
+        if key is None:
+            try:
+                v = container.cell_contents
+            except ValueError:
+                v = _MISSING
+        else:
+            v = (<dict>container).get(key, _MISSING)
+        if kind == _G_ID:
+            if v is not expected:
+                return False
+        elif kind == _G_EQ:
+            if type(v) is not type(expected) or not (v == expected):
+                return False
+        else:
+            if v is _MISSING or shallow(v) != expected:
+                return False
+    return True
+
+
+def same_state(tuple a, tuple b):
+    """Whether two tensor_state tuples agree (objects by identity, flags by value)."""
+    cdef Py_ssize_t i
+    for i in range(len(a)):
+        x = a[i]
+        y = b[i]
+        if x is y:
+            continue
+        if type(x) is bool or type(x) is int:
+            if type(y) is type(x) and x == y:
+                continue
+        return False
+    return True
+
+
+def shallow(object v):
+    """The identities a container holds (keys and values of a dict, items of a list)."""
+    if isinstance(v, dict):
+        return tuple([(k, id(x)) for k, x in (<dict>v).items()])
+    return tuple([id(x) for x in v])
+
+
+# ---------------------------------------------------------------- recording's op hook
+
+cdef dict _BY_ATEN = {}     # ATen name -> [(table name, schema types)], set by _record.py
+
+
+def set_table_names(dict by_aten):
+    _BY_ATEN.update(by_aten)
+
+
+cdef bint _kind_matches(str kind, object v):
+    if kind == "Tensor":
+        return isinstance(v, Tensor)
+    if kind == "Tensor?":
+        return v is None or isinstance(v, Tensor)
+    if kind == "Scalar" or kind == "Scalar?":
+        return (v is None and kind == "Scalar?") or (
+            not isinstance(v, Tensor) and isinstance(v, (int, float, complex, bool)))
+    return True
+
+
+cpdef object table_name(str aten, tuple args):
+    """The table op an op hook event (ATen name, table arguments) was, or None."""
+    cdef list cands = _BY_ATEN.get(aten)
+    cdef tuple kinds
+    cdef Py_ssize_t i
+    if not cands:
+        return None
+    for name, kinds in cands:
+        if len(kinds) != len(args):
+            continue
+        for i in range(len(kinds)):
+            if not _kind_matches(kinds[i], args[i]):
+                break
+        else:
+            return name
+    return None
+
+
+cdef int _collect(object x, list out) except -1:
+    if isinstance(x, Tensor):
+        out.append(x)
+    elif type(x) is tuple or type(x) is list:
+        for y in x:
+            _collect(y, out)
+    return 0
+
+
+def tensors_in(object x):
+    """The tensors in x (nested in tuples and lists)."""
+    cdef list out = []
+    _collect(x, out)
+    return out
+
+
+# ops whose output shape depends on their inputs' values (PyTorch's dynamic shape ops)
+cdef frozenset _VALUE_SHAPED = frozenset({
+    "nonzero", "argwhere", "masked_select", "unique", "unique_consecutive", "bincount",
+    "repeat_interleave"})
+
+
+cdef bint _bool_index(tuple args):
+    """Whether an index op's indices hold a boolean mask."""
+    cdef list ts = []
+    _collect(args[1:], ts)
+    for t in ts:
+        if (<Tensor>t)._data.dtype.kind == "b":
+            return True
+    return False
+
+
+cdef class OpRecorder:
+    """The op hook half of a Recorder (autograd_core/_dynamo/_record.py), compiled so that
+    its per-op work runs no Python frame (which the recorder's sys.setprofile would see)."""
+    cdef public list steps
+    cdef public Py_ssize_t depth
+    cdef public object reason
+    cdef public dict known       # id -> tensor: inputs, constants, op outputs
+    cdef public dict states      # id -> tensor_state at the last op touching it
+    cdef public object thread
+    cdef public bint grad_mode   # the grad mode of the call (and so of the replay)
+
+    def op_enter(self, str name, tuple args):
+        cdef list ts = []
+        if self.depth > 0 or get_ident() != self.thread:
+            self.depth += 1
+            return None
+        self.depth += 1
+        if self.reason is not None:
+            return None
+        if grad_enabled() != self.grad_mode or inference_mode_enabled():
+            self.fail("an op runs under another grad mode than the call's (no_grad, "
+                      "enable_grad, inference_mode inside the function)")
+            if self.reason is not None:
+                return None
+        tname = table_name(name, args)
+        if tname is None:
+            self.fail(f"the op {name} cannot be called by the replay")
+            return None
+        if tname in _VALUE_SHAPED or (tname == "index" and _bool_index(args)):
+            # its result's shape is data: Python reading it (.shape, len, iteration) would
+            # be frozen in the replay
+            self.fail(f"the op {name}'s output shape depends on tensor values",
+                      "Dynamic shape operator")
+            if self.reason is not None:   # (a trace goes on: it freezes Python values)
+                return None
+        _collect(args, ts)
+        for t in ts:
+            k = id(t)
+            st = self.states.get(k)
+            if st is None:
+                if self.adopt(t):      # (a trace takes it as a constant)
+                    continue
+                self.fail("a tensor made outside the recorded ops (a factory, .detach(), "
+                          ".data, ...) is used by an op")
+                return None
+            if not same_state(st, tensor_state(t)):
+                self.fail("a tensor's autograd state changed outside the recorded ops "
+                          "(requires_grad_, retain_grad, register_hook, backward, ...)")
+                if self.reason is not None:
+                    return None
+        step = [tname, args, None]
+        self.steps.append(step)
+        return step
+
+    def op_exit(self, state, result):
+        cdef list step
+        cdef str tname
+        cdef list ts = []
+        self.depth -= 1
+        if state is None or result is None:
+            return
+        step = state
+        step[2] = result
+        tname = step[0]
+        if tname.endswith("_") or tname == "_index_put_impl":
+            # an in-place op rewrites the history of every tensor sharing the storage
+            # (a view's base, the base's other views): all of them take their new state
+            for k, t in self.known.items():
+                self.states[k] = tensor_state(t)
+        else:
+            _collect(step[1], ts)
+            for t in ts:
+                self.states[id(t)] = tensor_state(t)
+        if isinstance(result, Tensor):
+            outs = (result,)
+        elif isinstance(result, (tuple, list)) and all(isinstance(r, Tensor) for r in result):
+            outs = result
+        else:
+            self.fail(f"the op {tname} returned a {type(result).__name__}")
+            return
+        for t in outs:
+            self.known[id(t)] = t
+            self.states[id(t)] = tensor_state(t)
+
+
+cdef object _nested_template(object x, dict slots):
+    if isinstance(x, Tensor):
+        return Slot(slots[id(x)])
+    if type(x) is tuple:
+        return tuple([_nested_template(y, slots) for y in <tuple>x])
+    if type(x) is list:
+        return [_nested_template(y, slots) for y in <list>x]
+    return x
+
+
+def build_steps(list recorded, dict slots, Py_ssize_t n):
+    """The Steps of a recording ([table name, args, result] per op): each tensor argument
+    becomes its slot (inputs and constants are in slots already; each op's outputs take
+    the next slots). Returns (steps, slots after the last op)."""
+    cdef list steps = []
+    cdef list template, subs, nested
+    cdef Py_ssize_t pos
+    cdef tuple args
+    cdef list ts = []
+    for rec in recorded:
+        tname = rec[0]
+        args = rec[1]
+        res = rec[2]
+        if res is None:
+            return None, None
+        template = []
+        subs = []
+        nested = []
+        for pos in range(len(args)):
+            a = args[pos]
+            if isinstance(a, Tensor):
+                template.append(None)
+                subs.append((pos, slots[id(a)]))
+            elif type(a) is tuple or type(a) is list:
+                del ts[:]
+                _collect(a, ts)
+                if ts:
+                    template.append(None)
+                    nested.append((pos, _nested_template(a, slots)))
+                else:
+                    template.append(a)
+            else:
+                template.append(a)
+        if isinstance(res, Tensor):
+            nout = -1
+            # a later output with the same id (an in-place op's self) takes the new slot
+            slots[id(res)] = n
+            n += 1
+        else:
+            nout = len(res)
+            for t in res:
+                slots[id(t)] = n
+                n += 1
+        steps.append(Step(tname, tuple(template), tuple(subs), tuple(nested), nout))
+    return tuple(steps), slots
+
+
+cdef int _slots_in(object t, set out) except -1:
+    if type(t) is Slot:
+        out.add((<Slot>t).k)
+    elif isinstance(t, (tuple, list)):
+        for x in t:
+            _slots_in(x, out)
+    elif type(t) is dict:
+        for x in (<dict>t).values():
+            _slots_in(x, out)
+    return 0
+
+
+def set_frees(tuple steps, object out, Py_ssize_t first):
+    """Give each step the slots (from first on: op outputs) that nothing after it reads,
+    the output template aside, so that a replay holds no more temporaries than eager."""
+    cdef dict last = {}
+    cdef set keep = set()
+    cdef set used
+    cdef Step s
+    cdef Py_ssize_t i, k, n = first
+    _slots_in(out, keep)
+    for i in range(len(steps)):
+        s = steps[i]
+        used = set()
+        for pos, k in s.subs:
+            used.add(k)
+        for pos, t in s.nested:
+            _slots_in(t, used)
+        for k in used:
+            last[k] = i
+        # outputs nothing reads are released right away
+        for k in range(n, n + (1 if s.nout < 0 else s.nout)):
+            last[k] = i
+        n += 1 if s.nout < 0 else s.nout
+    cdef list frees = [[] for _ in range(len(steps))]
+    for k, i in last.items():
+        if k >= first and k not in keep:
+            (<list>frees[i]).append(k)
+    for i in range(len(steps)):
+        (<Step>steps[i]).frees = tuple(frees[i])
