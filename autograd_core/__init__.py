@@ -259,16 +259,6 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
                                                    rtol, atol, equal_nan)
 
 
-def conj_physical(input):
-    """The complex conjugate computed eagerly: input itself, for the real dtypes.
-
-    >>> import autograd_core as torch
-    >>> torch.conj_physical(torch.tensor([1+2j]))
-    tensor([1.-2.j])
-    """
-    return _tensor_arg("conj_physical", input).conj_physical()
-
-
 def is_complex(input):
     """Whether input's dtype is complex.
 
@@ -280,11 +270,20 @@ def is_complex(input):
 
 
 def is_conj(input):
-    """Whether input is a lazily conjugated view: never (autograd_core computes
-    conjugates eagerly)."""
+    """Whether input is a lazily conjugated view (Tensor.is_conj).
+
+    >>> import autograd_core as torch
+    >>> torch.is_conj(torch.tensor([1j]).conj())
+    True
+    """
     return _tensor_arg("is_conj", input).is_conj()
 
 
 def is_neg(input):
-    """Whether input is a lazily negated view: never, for the real dtypes."""
+    """Whether input is a lazily negated view (Tensor.is_neg).
+
+    >>> import autograd_core as torch
+    >>> torch.is_neg(torch._neg_view(torch.ones(1)))
+    True
+    """
     return _tensor_arg("is_neg", input).is_neg()
