@@ -11,9 +11,14 @@ numpy floor (np.add into the array) and PyTorch (whose conj view costs nothing t
 its bit is a flag on shared memory), with the ratios to the floor.
 """
 import argparse
+import os
+import sys
 import timeit
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run import _import, _import_core  # noqa: E402  (benchmarks/run.py's import rule)
 
 
 def _best(stmt, number, repeat):
@@ -47,12 +52,9 @@ def main():
     a = np.zeros(args.n, dtype=np.complex128)
     floor = _best(lambda: np.add(a, 1, out=a), args.number, args.repeat)
     print(f"in-place add_ on complex128[{args.n}]; numpy floor {floor * 1e6:.2f} us")
-    mods = []
-    import autograd_core
-    mods.append(("autograd_core", autograd_core))
+    mods = [("autograd_core", _import_core("autograd_core"))]
     try:
-        import torch
-        mods.append(("torch", torch))
+        mods.append(("torch", _import("torch")))
     except ImportError:
         pass
     print(f"{'state':36s}" + "".join(f"{name:>22s}" for name, _ in mods))
