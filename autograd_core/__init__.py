@@ -290,16 +290,6 @@ def allclose(input: Tensor, other: Tensor, rtol: "_float" = 1e-05, atol: "_float
                                                    rtol, atol, equal_nan)
 
 
-def conj_physical(input: Tensor) -> Tensor:
-    """The complex conjugate computed eagerly: input itself, for the real dtypes.
-
-    >>> import autograd_core as torch
-    >>> torch.conj_physical(torch.tensor([1+2j]))
-    tensor([1.-2.j])
-    """
-    return _tensor_arg("conj_physical", input).conj_physical()
-
-
 def is_complex(input: Tensor) -> "_bool":
     """Whether input's dtype is complex.
 
@@ -311,11 +301,20 @@ def is_complex(input: Tensor) -> "_bool":
 
 
 def is_conj(input: Tensor) -> "_bool":
-    """Whether input is a lazily conjugated view: never (autograd_core computes
-    conjugates eagerly)."""
+    """Whether input is a lazily conjugated view (Tensor.is_conj).
+
+    >>> import autograd_core as torch
+    >>> torch.is_conj(torch.tensor([1j]).conj())
+    True
+    """
     return _tensor_arg("is_conj", input).is_conj()
 
 
 def is_neg(input: Tensor) -> "_bool":
-    """Whether input is a lazily negated view: never, for the real dtypes."""
+    """Whether input is a lazily negated view (Tensor.is_neg).
+
+    >>> import autograd_core as torch
+    >>> torch.is_neg(torch._neg_view(torch.ones(1)))
+    True
+    """
     return _tensor_arg("is_neg", input).is_neg()

@@ -52,6 +52,7 @@ asin asin_ acos acos_ atan atan_ asinh asinh_ acosh acosh_ atanh atanh_
 abs absolute angle sgn sgn_
 eq eq_ ne ne_ isclose isfinite isnan isinf isreal
 conj resolve_conj resolve_neg real imag view_as_real adjoint
+conj_physical conj_physical_ _neg_view view_as_real_copy
 sum mean prod cumsum cumprod
 matmul mm bmm mv dot vdot outer einsum linalg_eig linalg_eigvals
 reshape view flatten squeeze unsqueeze transpose t permute movedim moveaxis
@@ -138,6 +139,7 @@ broadcast_to select select_backward slice slice_backward narrow diagonal
 diagonal_backward flip roll repeat tril triu cat stack split unbind index_select gather
 masked_fill index_put_ _getitem _index_put_impl unfold unfold_backward
 _fft_r2c _fft_c2r _fft_c2c constant_pad_nd index
+conj_physical _neg_view view_as_real_copy
 """.split())
 
 _tensor.set_complex_grad_ops(COMPLEX_AUTOGRAD_OPS)

@@ -225,9 +225,8 @@ def _run(op, x, dims, norm, flag, out):
 
 def _r2c_conj(x, dims, mode, onesided, out):
     """The conjugate of the forward real-to-complex transform (ifft of a real tensor,
-    ihfft): PyTorch returns a lazily conjugated view (autograd_core has no conjugate bit
-    yet, so conj computes it); with out, conj_physical's out=, which wants the result's
-    dtype exactly."""
+    ihfft): a lazily conjugated view, as PyTorch's (is_conj()); with out,
+    conj_physical's out=, which wants the result's dtype exactly."""
     if out is None:
         return _torch.conj(_torch._fft_r2c(x, dims, mode, onesided))
     want = _torch.empty(0, dtype=_torch.complex64 if x.dtype == _torch.float32

@@ -182,11 +182,26 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=Fals
     else:
         data = np.zeros(size, dtype=arr.dtype)
     t = _core.from_array(data)
+    if metadata:
+        t = _with_bits(t, metadata)
     if requires_grad:
         if not (t.is_floating_point()):
             raise pickle.UnpicklingError("only floating point tensors can require gradients")
         t.requires_grad_(True)
     return t
+
+
+def _with_bits(t, metadata):
+    """t (the memory a saved conj/neg view viewed) as that view again: PyTorch's
+    set_tensor_metadata sets the bits (Note [Conjugate and negative views])."""
+    if not isinstance(metadata, dict):
+        raise pickle.UnpicklingError(f"invalid tensor metadata: {metadata!r}")
+    with _ag.no_grad():
+        if metadata.get("neg"):
+            t = _ag._neg_view(t)
+        if metadata.get("conj") and t.is_complex():
+            t = t.conj()
+    return t.detach()   # (an alias: its memory, so its bits, stay; a leaf again)
 
 
 def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad,
@@ -1194,6 +1209,14 @@ class _TorchPickler(pickle._Pickler):
             return (_REBUILD_PARAMETER, (plain, obj.requires_grad, OrderedDict()))
         if isinstance(obj, _ag.Tensor):
             arr = np.asarray(_core.array_of(obj.detach()), order="C")
+            # a conj/neg view is saved as PyTorch saves it: the memory it views (its
+            # values with the bits undone) and the bits in the record's metadata
+            bits = _core._lazy_bits(obj)
+            metadata = {}
+            if bits & 1:
+                arr, metadata["conj"] = np.conjugate(arr), True
+            if bits & 2:
+                arr, metadata["neg"] = np.negative(arr), True
             untyped = _UNTYPED_DTYPES.get(arr.dtype)
             if arr.dtype not in _STORAGE_OF_DTYPE and untyped is None:
                 raise pickle.PicklingError(f"save: unsupported tensor dtype {arr.dtype}")
@@ -1207,7 +1230,8 @@ class _TorchPickler(pickle._Pickler):
                                              tuple(arr.shape), stride, bool(obj.requires_grad),
                                              OrderedDict(), getattr(_ag, untyped)))
             return (_REBUILD_TENSOR, (_StorageRecord(arr.reshape(-1)), 0, tuple(arr.shape),
-                                      stride, bool(obj.requires_grad), OrderedDict()))
+                                      stride, bool(obj.requires_grad), OrderedDict())
+                    + ((metadata,) if metadata else ()))
         if isinstance(obj, _ag.dtype):
             return "dtype"  # a str: pickle then calls save_global(obj, "dtype")
         if isinstance(obj, _ag.Size):

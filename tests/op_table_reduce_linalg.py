@@ -913,6 +913,11 @@ GRAD_FN_ALLOWLIST.update({
     "PolarBackward0": "as ComplexBackward0",
     "ViewAsComplexBackward0": "as ComplexBackward0",
     "ViewAsRealBackward0": "as ComplexBackward0",
+    "ConjPhysicalBackward0": "as ComplexBackward0; also test_conj_bit.py::test_grad_fn_names",
+    "ViewAsRealBackward0_copy": "as ConjPhysicalBackward0",
+    "NegViewBackward0": "the lazy negative view's node: its graphs and gradients are "
+                        "compared with PyTorch's in test_conj_bit.py (grad_fn names, "
+                        "in-place autograd through neg views)",
     "Unique2Backward0": "unique of a tensor that requires grad: its backward raises, as "
                         "PyTorch's (test_reduce_linalg.py::test_unique_nodes)",
     "UniqueDimBackward0": "unique(dim=...), as Unique2Backward0",

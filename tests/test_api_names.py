@@ -18,11 +18,6 @@ _PATTERN = re.compile(r"complex|conj|fft|window|stft|polar|view_as_")
 # complex32 (ComplexHalf) is not provided (Note [Complex ranks] in _core/dtype.pyx).
 _NOT_PROVIDED = {"complex32", "chalf"}
 
-# Not built yet (issue 27 item 1's lazy conjugate work): conj_physical_ and the *_copy
-# variants of view_as_real/view_as_complex.
-_NOT_YET = {"conj_physical_", "view_as_complex_copy", "view_as_real_copy"}
-
-
 def _torch_names():
     out = []
     for n in sorted(dir(torch)):
@@ -45,11 +40,7 @@ def _torch_names():
 def _params():
     out = []
     for mod, n in _torch_names():
-        marks = []
-        if n in _NOT_YET:
-            marks = [pytest.mark.xfail(strict=True, reason="not built yet: the lazy "
-                                       "conjugate work of issue 27 item 1")]
-        out.append(pytest.param(mod, n, marks=marks, id=f"{mod}.{n}"))
+        out.append(pytest.param(mod, n, id=f"{mod}.{n}"))
     return out
 
 

@@ -35,7 +35,7 @@ EXCLUDED = {
     # private ATen ops PyTorch's Python code calls, no public API
     "Tensor._addmm_activation", "Tensor._conj", "Tensor._conj_physical",
     "Tensor._is_all_true", "Tensor._is_any_true",
-    "Tensor._neg_view", "Tensor._philox_normal_", "Tensor._philox_uniform_",
+    "Tensor._philox_normal_", "Tensor._philox_uniform_",
     # sparse layouts other than COO/CSR, nested and padded layouts (autograd_core has
     # strided, sparse COO and sparse CSR tensors: Note [Sparse tensors])
     "Tensor._to_sparse", "Tensor._to_sparse_bsc", "Tensor._to_sparse_bsr",

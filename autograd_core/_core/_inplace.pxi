@@ -114,6 +114,11 @@ cdef Node _record_view_of_base(Tensor view, Tensor out):
     node.storage_offset = _storage_offset(view)
     record(node, out, (base,))
     out._output_nr = 0
+    cdef int bits = lazy_bits(view) if _any_mirrors else 0
+    if bits and _regenerate_lazy_view is not None:
+        # a conj/neg view: that as_strided history is of the memory it mirrors; then
+        # its own node (Note [Conjugate and negative views])
+        return _regenerate_lazy_view(out, map_to_source(view._data), bits)
     return node
 
 
@@ -944,7 +949,8 @@ cdef Py_ssize_t _storage_offset(Tensor t):
     """t's first element's offset from its base's first element, in elements."""
     if t._base is None:
         return 0
-    return ((<char *>cnp.PyArray_DATA(t._data) - <char *>cnp.PyArray_DATA(t._base._data))
+    return ((<char *>cnp.PyArray_DATA(map_to_source(t._data))
+             - <char *>cnp.PyArray_DATA(map_to_source(t._base._data)))
             // cnp.PyArray_ITEMSIZE(t._data))
 
 
@@ -961,6 +967,9 @@ cdef cnp.ndarray region_within(cnp.ndarray view, Tensor within):
     cdef cnp.ndarray w = within._data
     if cnp.PyArray_SIZE(view) == 0:
         return np.zeros(shape_of(view), dtype=np.int64)
+    if _any_mirrors:    # a view of a conj/neg view: where it mirrors (Note [Conjugate
+        view = map_to_source(view)      # and negative views])
+        w = map_to_source(w)
     cdef cnp.ndarray voff = _offsets(
         view, (<char *>cnp.PyArray_DATA(view) - <char *>cnp.PyArray_DATA(w))
         // cnp.PyArray_ITEMSIZE(view))
@@ -1143,6 +1152,12 @@ cdef int write_region(Tensor target, cnp.ndarray region, Tensor values, bint adv
     caller has already written the values into memory. A view's own history is rebuilt
     when next read (Note [View + in-place])."""
     cdef Tensor base = target._base if target._base is not None else target
+    cdef int bits = lazy_bits(target) if _any_mirrors else 0
+    if bits:    # written through a conj/neg view: its base holds the values' conj/neg
+        if bits & LAZY_CONJ:
+            values = OPS.conj_physical(values)
+        if bits & LAZY_NEG:
+            values = OPS.neg(values)
     cdef CopySlices node = (IndexPutBackward0.__new__(IndexPutBackward0)
                             if advanced and target is base
                             else CopySlices.__new__(CopySlices))

@@ -53,6 +53,8 @@ cdef long version_for_save(Tensor t) except? -1:
 cdef void bump_version(Tensor t):
     cdef VersionCounter vc = version_counter(t)
     vc.version += 1
+    if _any_mirrors:    # Note [Conjugate and negative views]
+        sync_mirrors(t._data)
 
 
 # Note [Saved tensor hooks]

@@ -393,7 +393,22 @@ cdef int _check_numpy_exportable(Tensor t) except -1:
     library's own Python code reads such tensors through array_of()."""
     if cnp.PyArray_TYPE(t._data) == bfloat16.typenum:
         raise TypeError("Got unsupported ScalarType BFloat16")
+    cdef int bits = lazy_bits(t)
+    if bits & LAZY_CONJ:
+        raise RuntimeError("Can't call numpy() on Tensor that has conjugate bit set. Use "
+                           "tensor.resolve_conj().numpy() instead.")
+    if bits & LAZY_NEG:
+        raise RuntimeError("Can't call numpy() on Tensor that has negative bit set. Use "
+                           "tensor.resolve_neg().numpy() instead.")
     return 0
+
+
+cdef Tensor _setter_value(object value, Tensor like):
+    """The value assigned to Tensor.real / Tensor.imag as a tensor (a Python number
+    becomes one of like's real dtype, as PyTorch's copy_ takes it)."""
+    if isinstance(value, Tensor):
+        return <Tensor>value
+    return make(np.asarray(value))
 
 
 def array_of(Tensor t):
@@ -1058,7 +1073,7 @@ cdef class Tensor:
             _value_read_hook(self, "data_ptr")
         if cnp.PyArray_SIZE(self._data) == 0:
             return 0
-        return <size_t>cnp.PyArray_DATA(self._data)
+        return <size_t>cnp.PyArray_DATA(map_to_source(self._data))
 
     @property
     def _version(self):
@@ -1215,17 +1230,6 @@ cdef class Tensor:
     # ---- complex views of a real tensor (no complex dtypes; conj, resolve_conj,
     # resolve_neg, real and imag are view ops of the view family)
 
-    def conj_physical(self):
-        """The complex conjugate, computed (self itself for a real tensor).
-
-        >>> import autograd_core as torch
-        >>> torch.tensor([1-1j]).conj_physical()
-        tensor([1.+1.j])
-        """
-        if cnp.PyArray_ISCOMPLEX(self._data):
-            return make(np.conjugate(self._data))
-        return self
-
     def is_nonzero(self):
         if _value_read_hook is not None:
             _value_read_hook(self, "is_nonzero")
@@ -1276,8 +1280,7 @@ cdef class Tensor:
         in elements (0 for a tensor that is not a view)."""
         if self._base is None or cnp.PyArray_SIZE(self._data) == 0:
             return 0
-        return (<Py_ssize_t>cnp.PyArray_DATA(self._data)
-                - <Py_ssize_t>cnp.PyArray_DATA(self._base._data)) // self._data.itemsize
+        return _storage_offset(self)
 
     @property
     def nbytes(self):
@@ -1374,6 +1377,8 @@ cdef class Tensor:
             raise RuntimeError(MSG_NUMPY_REQUIRES_GRAD)
         if not force and is_zerotensor(self):
             raise RuntimeError(MSG_ZEROTENSOR_NUMPY)
+        if force and lazy_bits(self):   # (PyTorch's force resolves the bits: a copy)
+            return self._data.copy()
         _check_numpy_exportable(self)
         return self._data
 
@@ -1652,15 +1657,37 @@ cdef class Tensor:
     def real(self):
         return OPS.real(self)
 
+    @real.setter
+    def real(self, value):
+        # PyTorch's setter: a copy_ into the view of the real parts (recorded as one)
+        OPS.copy_(OPS.real(self), _setter_value(value, self), False)
+
     @property
     def imag(self):
         return OPS.imag(self)
 
+    @imag.setter
+    def imag(self, value):
+        OPS.copy_(OPS.imag(self), _setter_value(value, self), False)
+
     def is_conj(self):
-        return False
+        """Whether this is a lazily conjugated view (x.conj() of a complex x): Note
+        [Conjugate and negative views].
+
+        >>> import autograd_core as torch
+        >>> torch.tensor([1j]).conj().is_conj()
+        True
+        """
+        return bool(lazy_bits(self) & LAZY_CONJ)
 
     def is_neg(self):
-        return False
+        """Whether this is a lazily negated view (torch._neg_view(x), x.conj().imag).
+
+        >>> import autograd_core as torch
+        >>> torch.tensor([1j]).conj().imag.is_neg()
+        True
+        """
+        return bool(lazy_bits(self) & LAZY_NEG)
 
     @property
     def mT(self):

@@ -642,10 +642,14 @@ include "_op_table.pxi"
 cdef inline object cj(object x):
     """The conjugate a derivative formula takes (Note [Complex autograd]): x itself for
     a real tensor or a real number (no op, no copy), conj() of a complex tensor (an op:
-    recorded under create_graph), the conjugate of a Python complex."""
+    recorded under create_graph: the lazy conj view PyTorch's formulas take), else
+    computed (conj_physical: no twin per backward, Note [Conjugate and negative views]),
+    the conjugate of a Python complex."""
     if isinstance(x, Tensor):
         if cnp.PyArray_ISCOMPLEX((<Tensor>x)._data):
-            return OPS.conj(<Tensor>x)
+            if recording() and requires_grad_of(<Tensor>x):
+                return OPS.conj(<Tensor>x)
+            return OPS.conj_physical(<Tensor>x)
         return x
     if PyComplex_Check(x):
         return x.conjugate()

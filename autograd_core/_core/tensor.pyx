@@ -133,6 +133,7 @@ cdef class NoGradGuard:
 include "_messages.pxi"
 include "_node.pxi"
 include "_inplace.pxi"
+include "_conj.pxi"
 include "_fw.pxi"
 include "_dlpack.pxi"
 include "_tensor.pxi"

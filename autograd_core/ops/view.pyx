@@ -22,6 +22,15 @@ include "_prelude.pxi"
 from autograd_core._core.numpy_api cimport strided_array_over
 from autograd_core._core.tensor import _forget_accumulator
 
+# Note [Conjugate and negative views] (_core/_conj.pxi): conj() and _neg_view() are
+# views over a twin array the core keeps equal to conj(x) / -x.
+from autograd_core._core.tensor import (
+    _lazy_array, _lazy_bits, _set_lazy_view_regenerator)
+
+cdef enum:
+    LAZY_CONJ = 1    # (the core's bits, _core/_conj.pxi)
+    LAZY_NEG = 2
+
 
 # ================================================================ helpers
 
@@ -176,6 +185,14 @@ cdef Tensor op_view_dtype(Tensor self, dtype d):
     cdef dtype src = dtype_of(x)
     cdef int ndim = cnp.PyArray_NDIM(x), i
     cdef Py_ssize_t ratio = 1, old_size, new_size = src.itemsize, want = d.itemsize
+    if d is not src:
+        lazy = _lazy_bits(self)
+        if lazy & LAZY_CONJ:
+            raise RuntimeError("torch.Tensor.view is not supported for conjugate view tensors "
+                               "when converting to a different dtype.")
+        if lazy & LAZY_NEG:
+            raise RuntimeError("torch.Tensor.view is not supported for tensors with negative "
+                               "bit set when converting to a different dtype.")
     if new_size == want:
         return make_alias(self, x.view(d.np_dtype))
     tail = f"to view {src.scalar_name} as {d.scalar_name} (different element sizes)"
@@ -1722,39 +1739,92 @@ cdef Tensor contiguous_of(Tensor t):
     return OPS.clone(t, _contiguous_format)
 
 
+
 cdef Tensor op_conj(Tensor self):
     if cnp.PyArray_ISCOMPLEX(self._data):
-        # no lazy conjugate bit: the conjugate is computed (Tensor.is_conj() is False)
-        result = make(as_array(np.conjugate(self._data)))  # (a 0-d array stays one)
+        result = make_view(self, <cnp.ndarray>_lazy_array(self, LAZY_CONJ))
         record_ConjBackward0(result, self)
         return result
     return self
 
 
+cdef Tensor op__neg_view(Tensor self):
+    check_not_bool_kernel(dtype_of(self._data), "neg_cpu")
+    cdef Tensor result = make_view(self, <cnp.ndarray>_lazy_array(self, LAZY_NEG))
+    record_NegViewBackward0(result, self)
+    return result
+
+
+def _regenerate_lazy_view(Tensor out, cnp.ndarray source, int bits):
+    """out's history read afresh (Note [View + in-place]) when out is a conj/neg view:
+    out already holds the as_strided history of `source` (the memory it mirrors); its
+    own ConjBackward0 / NegViewBackward0 goes on top, as PyTorch's view replay."""
+    cdef Node node
+    cdef Tensor src
+    for bit in (LAZY_NEG, LAZY_CONJ):
+        if not bits & bit:
+            continue
+        src = make(source)
+        src._grad_fn = out._grad_fn
+        src._output_nr = out._output_nr
+        src._requires_grad = True
+        node = (ConjBackward0.__new__(ConjBackward0) if bit == LAZY_CONJ
+                else NegViewBackward0.__new__(NegViewBackward0))
+        record(node, out, (src,))
+        out._output_nr = 0
+    return out._grad_fn
+
+
+_set_lazy_view_regenerator(_regenerate_lazy_view)
+
+
+cdef Tensor op_conj_physical(Tensor self):
+    if not cnp.PyArray_ISCOMPLEX(self._data):
+        return self
+    cdef Tensor result = make(as_array(np.conjugate(self._data)))  # (0-d stays 0-d)
+    record_ConjPhysicalBackward0(result, self)
+    return result
+
+
 cdef Tensor op_resolve_conj(Tensor self):
+    if _lazy_bits(self) & LAZY_CONJ:
+        return OPS.clone(self, None)    # (new memory: no bit; CloneBackward0, as PyTorch's)
     return self
 
 
 cdef Tensor op_resolve_neg(Tensor self):
+    if _lazy_bits(self) & LAZY_NEG:
+        return OPS.clone(self, None)
     return self
 
 
 cdef Tensor op_real(Tensor self):
     if cnp.PyArray_ISCOMPLEX(self._data):
         # PyTorch's real: the select of view_as_real (SelectBackward0 under autograd)
-        return op_select(op_view_as_real(self), -1, 0)
+        return op_select(_view_as_real(self), -1, 0)
     return self
 
 
 cdef Tensor op_imag(Tensor self):
     if cnp.PyArray_ISCOMPLEX(self._data):
-        return op_select(op_view_as_real(self), -1, 1)
+        return op_select(_view_as_real(self), -1, 1)
     raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
 
 
 cdef Tensor op_view_as_real(Tensor self):
     if not cnp.PyArray_ISCOMPLEX(self._data):
         raise RuntimeError("view_as_real is only supported for complex tensors")
+    if _lazy_bits(self) & LAZY_CONJ:
+        raise RuntimeError(
+            "view_as_real doesn't work on unresolved conjugated tensors.  To resolve the "
+            "conjugate tensor so you can view it as real, use self.resolve_conj(); however, "
+            "be warned that the resulting tensor will NOT alias the original.")
+    return _view_as_real(self)
+
+
+cdef Tensor _view_as_real(Tensor self):
+    """view_as_real without the conjugate bit's refusal (real and imag of a conj view
+    are views of its parts: the imaginary ones carry the negative bit)."""
     cdef cnp.ndarray a = self._data
     # a new last axis of one complex element, reinterpreted as its two parts
     cdef Tensor result = make_view(self, a[..., None].view(real_of(dtype_of(a)).np_dtype))
@@ -2028,6 +2098,26 @@ cdef Tensor op_view_copy(Tensor self, object size):
     with NoGradGuard():
         result = _copy_of(op_view(self, size))
     record_ViewBackward0_copy(result, self, size)
+    return result
+
+
+cdef Tensor op_view_as_real_copy(Tensor self):
+    cdef Tensor result
+    if not cnp.PyArray_ISCOMPLEX(self._data):
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+    with NoGradGuard():
+        result = _copy_of(_view_as_real(self))
+    record_ViewAsRealBackward0_copy(result, self)
+    return result
+
+
+cdef Tensor op_view_as_complex_copy(Tensor self):
+    cdef Tensor result
+    with NoGradGuard():
+        result = _copy_of(op_view_as_complex(self))
+    if recording() and requires_grad_of(self) and not self._inference:
+        raise RuntimeError("view_as_complex_copy does not support automatic differentiation "
+                           "for outputs with complex dtype.")
     return result
 
 

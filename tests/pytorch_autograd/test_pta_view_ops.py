@@ -650,3 +650,63 @@ def test_real_imag_view(dtype, contiguous):
         a = torch.complex(data(torch, 10), data(torch, 10, seed=3)).to(getattr(torch, dtype))
         return r + [a[5:].real, a.real[5:], a[5:].imag, a.imag[5:]]
     same(prog)
+
+
+# ---- the lazy conjugate and negative bits (Note [Conjugate and negative views])
+
+def _complex_data(torch, shape, dtype):
+    re = data(torch, *shape, seed=3)
+    im = data(torch, *shape, seed=4)
+    return torch.complex(re, im).to(getattr(torch, dtype))
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_conj_imag_view(dtype):
+    def prog(torch):
+        t = _complex_data(torch, (4, 5), dtype)
+        v = t.conj()
+        v_imag = v.imag
+        return (is_view_of(t, v), v, is_view_of(t, v_imag), v_imag, v_imag.is_neg())
+    same(prog)
+
+
+def test_conj_view_with_shared_memory():
+    def prog(torch):
+        a = _complex_data(torch, (4, 5), "complex64")
+        b = a.conj()
+        c = a.conj()
+        r = [torch.add(a, b), a.add_(b).clone()]
+        r += [torch.add(b, c), torch.add(b, c, out=a).clone()]
+        r += [torch.add(b, c), b.add_(c).clone()]
+        return r + [a, b, c]
+    same(prog)
+
+
+@pytest.mark.parametrize("dtypes", [("complex64", "float32"), ("complex128", "complex64"),
+                                    ("complex64", "int64"), ("complex128", "bool"),
+                                    ("complex64", "float16")])
+def test_set_real_imag(dtypes):
+    def prog(torch):
+        x = _complex_data(torch, (10,), dtypes[0])
+        new_real = data(torch, 10, seed=5).to(getattr(torch, dtypes[1]))
+        new_imag = data(torch, 10, seed=6).to(getattr(torch, dtypes[1]))
+        x.real = new_real
+        x.imag = new_imag
+        return x
+    same(prog, quiet=True)
+
+
+def test_conj_neg_view_numpy_error():
+    def prog(torch):
+        out = []
+        for f in (lambda: torch.tensor([1 + 2j]).conj().numpy(),
+                  lambda: torch.tensor([1 + 2j]).conj().imag.numpy(),
+                  lambda: torch.tensor([1 + 2j]).conj().view(torch.float64),
+                  lambda: torch.tensor([1 + 2j]).conj().imag.view(torch.int32)):
+            try:
+                f()
+                out.append(None)
+            except RuntimeError as e:
+                out.append(str(e))
+        return out
+    same(prog)
