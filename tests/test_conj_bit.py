@@ -277,10 +277,7 @@ def test_grad_fn_names():
 
 
 @pytest.mark.parametrize("case", ["mul_", "slice_add_", "setitem", pytest.param(
-    "imag_setitem", marks=pytest.mark.xfail(strict=True, reason=(
-        "a write into a real view of a complex tensor (x.imag[0] = v, with or without a "
-        "conj view) gives the other elements of x a zero gradient: the region of such a "
-        "write is not yet mapped onto the complex base's elements"))), "base_mul_", "neg_view_add_", "conj_physical_",
+    "imag_setitem"), "base_mul_", "neg_view_add_", "conj_physical_",
                                   "copy_", "twice"])
 def test_inplace_through_conj_view_autograd(case):
     w = [1 + 0j, 2 - 1j, 0.5j, 3 + 0j]
@@ -316,6 +313,52 @@ def test_inplace_through_conj_view_autograd(case):
         loss = ((b * mod.tensor(w)).real.sum() + (y * mod.tensor(w[::-1])).imag.sum())
         gx, gv = mod.autograd.grad(loss, (x, v), allow_unused=True)
         return b, y, names, gx, gv, bits(y)
+    same(prog)
+
+
+# ------------------------------------------------------------------ real views written
+
+@pytest.mark.parametrize("case", [
+    "imag_setitem", "real_slice_zero", "imag_add_", "real_mul_", "imag_of_slice",
+    "view_history_after_write", "real_of_real_view", "strided_base", "twice", "copy_"])
+def test_write_through_real_view_of_complex(case):
+    # a real view addresses half a complex element: the write's region and the base's
+    # gradient are view_as_real(base)'s (Note [Writing into a region])
+    def prog(mod):
+        x0 = mod.tensor([[1 + 2j, 3 + 4j, 5 - 1j], [2 - 2j, -1j, 4 + 0j]],
+                        dtype=mod.complex128, requires_grad=True)
+        v = mod.tensor([7.0, -3.0], dtype=mod.float64, requires_grad=True)
+        x = x0 * 1
+        kept = x.real[1]
+        if case == "imag_setitem":
+            x.imag[0, 0] = v[0]
+        elif case == "real_slice_zero":
+            x.real[:, 1:] = mod.zeros(2, 2, dtype=mod.float64)
+        elif case == "imag_add_":
+            x.imag.add_(v[1])
+        elif case == "real_mul_":
+            x.real[1].mul_(v[0])
+        elif case == "imag_of_slice":
+            x[:, ::2].imag[1] = v
+        elif case == "view_history_after_write":
+            r = x.real
+            x[0, 1] = v[0] * 1j
+            kept = r[0]
+        elif case == "real_of_real_view":
+            x.imag[1][1:2].mul_(v[0])
+        elif case == "strided_base":
+            x = x0.t() * 1
+            x.imag[1] = v
+        elif case == "twice":
+            x.imag[0, 0] = v[0]
+            x.real[0].add_(v[1])
+        elif case == "copy_":
+            x.imag[:, 0].copy_(v)
+        w = mod.tensor([[1 + 1j, 2, 3j], [0.5, -1j, 1 - 1j]], dtype=mod.complex128)
+        loss = (x * (w if x.shape == w.shape else w.t())).real.sum() + (x.abs() ** 2).sum()
+        loss = loss + (kept * 3).sum()
+        g0, gv = mod.autograd.grad(loss, (x0, v), allow_unused=True)
+        return x, g0, gv, type(x.grad_fn).__name__
     same(prog)
 
 

@@ -23,6 +23,11 @@
 # (CopySlices.accumulate), and a custom Function that modified a view (mark_dirty) is
 # wrapped, as PyTorch's CopySlices wraps it, instead of being its values' history
 # (CopySlices.fn, rebase_history_through).
+# A real view of a complex base (`.real`, `.imag`, views of them) addresses half an
+# element: its region indexes view_as_real(base), whose shape is the base's plus a last
+# dim of 2 (region_base_shape), and the nodes that use such a region (CopySlices,
+# AsStridedBackward0) take the base's gradient through view_as_real and give it back
+# through view_as_complex (their `reals` flag).
 
 # Note [View + in-place]
 # A view knows its base (the root: never itself a view), shares its version counter
@@ -108,7 +113,8 @@ cdef Node _record_view_of_base(Tensor view, Tensor out):
     cdef Tensor base = view._base
     cdef AsStridedBackward0 node = AsStridedBackward0.__new__(AsStridedBackward0)
     node.region = region_of(view)
-    node.base_shape = shape_of(base._data)
+    node.base_shape = region_base_shape(view._data, base)
+    node.reals = reals_of_complex(view._data, base._data)
     node.size = shape_of(view._data)
     node.stride = _elem_strides(view._data)
     node.storage_offset = _storage_offset(view)
@@ -961,15 +967,34 @@ cdef cnp.ndarray region_of(Tensor t):
     return region_within(t._data, t._base)
 
 
+cdef inline bint reals_of_complex(cnp.ndarray view, cnp.ndarray base) noexcept:
+    """Whether view is a real view of complex memory base (Note [Writing into a
+    region]: its region indexes view_as_real(base))."""
+    return (cnp.PyArray_ISCOMPLEX(base) and not cnp.PyArray_ISCOMPLEX(view)
+            and 2 * cnp.PyArray_ITEMSIZE(view) == cnp.PyArray_ITEMSIZE(base))
+
+
+cdef tuple region_base_shape(cnp.ndarray view, Tensor base):
+    """The shape of what view's region (region_within(view, base)) indexes."""
+    if reals_of_complex(view, base._data):
+        return shape_of(base._data) + (2,)
+    return shape_of(base._data)
+
+
 cdef cnp.ndarray region_within(cnp.ndarray view, Tensor within):
     """Flat indices into `within` (in C order) of the elements of `view`, an array over
-    the same memory, in view's shape; -1 for an element outside within's."""
+    the same memory, in view's shape; -1 for an element outside within's. For a real
+    view of complex memory, into view_as_real(within) (Note [Writing into a region])."""
     cdef cnp.ndarray w = within._data
     if cnp.PyArray_SIZE(view) == 0:
         return np.zeros(shape_of(view), dtype=np.int64)
     if _any_mirrors:    # a view of a conj/neg view: where it mirrors (Note [Conjugate
         view = map_to_source(view)      # and negative views])
         w = map_to_source(w)
+    if reals_of_complex(view, w):
+        half = cnp.PyArray_ITEMSIZE(view)
+        w = np.lib.stride_tricks.as_strided((<object>w).real, shape=shape_of(w) + (2,),
+                                            strides=(<object>w).strides + (half,))
     cdef cnp.ndarray voff = _offsets(
         view, (<char *>cnp.PyArray_DATA(view) - <char *>cnp.PyArray_DATA(w))
         // cnp.PyArray_ITEMSIZE(view))
@@ -1031,12 +1056,24 @@ cdef class CopySlices(Node):
     cdef Node fn                # a custom Function's node that modified the view in place
                                 # (rebase_history_through), else None: the values' gradient
                                 # is fn's for its input 0
+    cdef bint reals             # a real view of a complex base was written: region and
+                                # base_shape are view_as_real(base)'s (Note [Writing into
+                                # a region])
 
     def name(self):
         return "torch::autograd::CopySlices"  # PyTorch's C++ node name
 
     cdef tuple apply(self, tuple grads):
         cdef Tensor g = grads[0]
+        if self.reals:
+            res = self._apply(OPS.view_as_real(g))
+            gb = res[0]
+            if gb is not None:
+                gb = OPS.view_as_complex(OPS.contiguous(gb))
+            return (gb,) + tuple(res[1:])
+        return self._apply(g)
+
+    cdef tuple _apply(self, Tensor g):
         cdef Tensor region = make(self.region)
         gb = gv = None
         if self.fn is not None:
@@ -1082,7 +1119,8 @@ cdef int rebase_history_through(Tensor view, Node fn, tuple inputs) except -1:
     cdef Tensor base = view._base
     cdef CopySlices node = CopySlices.__new__(CopySlices)
     node.region = region_of(view)
-    node.base_shape = shape_of(base._data)
+    node.base_shape = region_base_shape(view._data, base)
+    node.reals = reals_of_complex(view._data, base._data)
     node.fn = fn
     cdef Node old = base._grad_fn
     record(node, base, (base,) + inputs[1:])
@@ -1109,6 +1147,8 @@ cdef class AsStridedBackward0(Node):
     cdef tuple size
     cdef tuple stride
     cdef Py_ssize_t storage_offset
+    cdef bint reals             # a real view of a complex base: region and base_shape are
+                                # view_as_real(base)'s (Note [Writing into a region])
 
     @property
     def _saved_size(self):
@@ -1132,11 +1172,15 @@ cdef class AsStridedBackward0(Node):
         if cnp.PyArray_SIZE(g._data) == 0:
             # an empty view: its gradient reaches nothing, a constant (PyTorch's
             # as_strided_backward returns zeros without history here)
-            return (base_grad,)
-        if self.inside is not None:
-            return (OPS.put(base_grad, make(self.region.reshape(-1)[self.inside]),
-                            OPS.take(g, make(self.inside)), True),)
-        return (OPS.put(base_grad, make(self.region), g, True),)
+            pass
+        elif self.inside is not None:
+            base_grad = OPS.put(base_grad, make(self.region.reshape(-1)[self.inside]),
+                                OPS.take(g, make(self.inside)), True)
+        else:
+            base_grad = OPS.put(base_grad, make(self.region), g, True)
+        if self.reals:
+            return (OPS.view_as_complex(base_grad),)
+        return (base_grad,)
 
 
 cdef class AsStridedBackward1(AsStridedBackward0):
@@ -1162,7 +1206,8 @@ cdef int write_region(Tensor target, cnp.ndarray region, Tensor values, bint adv
                             if advanced and target is base
                             else CopySlices.__new__(CopySlices))
     node.region = region
-    node.base_shape = shape_of(base._data)
+    node.base_shape = region_base_shape(target._data, base)
+    node.reals = reals_of_complex(target._data, base._data)
     node.accumulate = accumulate
     # (a basic write covers a part of target: overlapping only if that part's elements
     # share memory; an index_put_'s view is target whole)
