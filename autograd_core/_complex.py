@@ -80,7 +80,7 @@ triangular_solve linalg_solve_triangular renorm renorm_ bincount all any
 _fft_c2c _fft_c2r
 index_put index_put_ nonzero
 linalg_slogdet slogdet logdet linalg_cholesky linalg_cholesky_ex cholesky cholesky_solve
-cholesky_inverse linalg_lu_factor linalg_lu_factor_ex linalg_lu lu lu_unpack
+linalg_lu_factor linalg_lu_factor_ex linalg_lu lu lu_unpack
 linalg_lu_solve lu_solve linalg_pinv pinverse linalg_matrix_exp matrix_exp
 linalg_vector_norm linalg_matrix_norm linalg_norm norm l1_loss dropout constant_pad_nd
 """.split())
@@ -145,7 +145,7 @@ masked_fill index_put_ _getitem _index_put_impl unfold unfold_backward
 _fft_r2c _fft_c2r _fft_c2c constant_pad_nd index
 prod cumprod linalg_det linalg_slogdet linalg_solve_ex linalg_solve_triangular
 linalg_lu_solve linalg_lu_factor_ex linalg_lu cholesky_solve linalg_cholesky_ex cholesky
-cholesky_inverse linalg_qr _linalg_svd _linalg_eigh linalg_eig linalg_vector_norm
+linalg_qr _linalg_svd _linalg_eigh linalg_eig linalg_vector_norm
 linalg_pinv linalg_matrix_exp tanh_backward sigmoid_backward mul_scalar
 """.split())
 

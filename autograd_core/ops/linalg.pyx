@@ -1681,6 +1681,18 @@ cdef tuple _cholesky_partial(cnp.ndarray m):
     """potrf column by column: (the factor, or what LAPACK leaves when it stops, and info)."""
     a = np.tril(np.array(m, dtype=m.dtype))
     cdef Py_ssize_t n = a.shape[0], j
+    if np.iscomplexobj(a):
+        # zpotf2: the pivot is real (a_jj's real part less the row's squared moduli);
+        # where it is not positive LAPACK leaves it in place and stops
+        for j in range(n):
+            d = a[j, j].real - np.sum(np.abs(a[j, :j]) ** 2)
+            if not d > 0:
+                a[j, j] = d
+                return a, j + 1
+            a[j, j] = np.sqrt(d)
+            if j + 1 < n:
+                a[j + 1:, j] = (a[j + 1:, j] - a[j + 1:, :j] @ np.conj(a[j, :j])) / a[j, j]
+        return a, 0
     for j in range(n):
         d = a[j, j] - np.dot(a[j, :j], a[j, :j])
         if not d > 0:
