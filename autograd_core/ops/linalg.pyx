@@ -1652,6 +1652,7 @@ cdef tuple _cholesky_values(cnp.ndarray a, bint upper):
     """(L or U, info): numpy's potrf reads the lower triangle; the upper factor of the
     upper triangle is the transposed lower factor of the transpose."""
     src = np.swapaxes(a, -1, -2) if upper else a
+    given = src     # (what potrf leaves where it stops: the given entries)
     if np.iscomplexobj(src):
         # the Hermitian matrix of the lower triangle, as potrf reads it (the diagonal's
         # real part): numpy's cholesky does not promise to read one triangle only
@@ -1666,7 +1667,7 @@ cdef tuple _cholesky_values(cnp.ndarray a, bint upper):
         if np.isnan(L).any():
             raise np.linalg.LinAlgError()
     except np.linalg.LinAlgError:
-        mats = _mats(np.ascontiguousarray(src), 2)
+        mats = _mats(np.ascontiguousarray(given), 2)
         out = np.empty_like(mats)
         flat = info.reshape(-1)
         for i in range(mats.shape[0]):
