@@ -80,6 +80,10 @@ combinations normalize pixel_shuffle pixel_unshuffle channel_shuffle silu silu_ 
 triangular_solve linalg_solve_triangular renorm renorm_ bincount all any
 _fft_c2c _fft_c2r
 index_put index_put_ nonzero
+linalg_slogdet slogdet logdet linalg_cholesky linalg_cholesky_ex cholesky cholesky_solve
+linalg_lu_factor linalg_lu_factor_ex linalg_lu lu lu_unpack
+linalg_lu_solve lu_solve linalg_pinv pinverse linalg_matrix_exp matrix_exp
+linalg_vector_norm linalg_matrix_norm linalg_norm norm l1_loss dropout constant_pad_nd
 """.split())
 
 # PyTorch's own errors for ops that refuse complex input (exception type, message;
@@ -124,8 +128,9 @@ _tensor.set_complex_ops(COMPLEX_OPS, COMPLEX_MESSAGES)
 # the derivative table (an in-place variant records its op's node) and of the
 # hand-written recorders (cat, stack, split, unbind, copy_, index_put_). Not listed (they
 # raise on complex values requiring grad): the ops whose formulas have no conjugations
-# yet, e.g. tanh_backward / sigmoid_backward (so a double backward through tanh or
-# sigmoid refuses) and mul_scalar.
+# yet. The decompositions' helpers (ops/linalg.pyx) take adjoints (_mH) where the real
+# formulas transpose, and raise PyTorch's error when a loss depends on the phase of
+# singular vectors or eigenvectors; complex convolutions are three real ones (ops/nn.pyx).
 COMPLEX_AUTOGRAD_OPS = frozenset("""
 add sub rsub mul div _div_mode add_scalar div_scalar neg reciprocal pow
 exp exp2 expm1 log log2 log10 sqrt rsqrt sin cos tan sinh cosh tanh
@@ -140,6 +145,10 @@ diagonal_backward flip roll repeat tril triu cat stack split unbind index_select
 masked_fill index_put_ _getitem _index_put_impl unfold unfold_backward
 _fft_r2c _fft_c2r _fft_c2c constant_pad_nd index
 conj_physical _neg_view view_as_real_copy
+prod cumprod linalg_det linalg_slogdet linalg_solve_ex linalg_solve_triangular
+linalg_lu_solve linalg_lu_factor_ex linalg_lu cholesky_solve linalg_cholesky_ex cholesky
+linalg_qr _linalg_svd _linalg_eigh linalg_eig linalg_vector_norm
+linalg_pinv linalg_matrix_exp tanh_backward sigmoid_backward mul_scalar
 """.split())
 
 _tensor.set_complex_grad_ops(COMPLEX_AUTOGRAD_OPS)

@@ -75,7 +75,35 @@ def tensor(data: Any, *, dtype: _dtype | None = None, device: _Device = None,
         out = data.detach().clone()
         out = out if dtype is None else out.to(dtype)
         return out.requires_grad_(True) if requires_grad else out
+    if dtype is not None and _core.to_dtype_py(dtype).name == "uint64" \
+            and isinstance(data, (int, list, tuple)):
+        return _uint64_tensor(data, requires_grad)
     return _core.tensor_from_data(data, dtype, requires_grad)
+
+
+_TWO_64 = 1 << 64
+
+
+def _uint64_bits(data):
+    """data with each Python int as the int64 of its uint64 bits; PyTorch's errors for
+    anything else (uint64 takes Python ints only: not floats, numpy scalars, tensors)."""
+    if isinstance(data, (list, tuple)):
+        return [_uint64_bits(x) for x in data]
+    if not isinstance(data, int):
+        raise TypeError("an integer is required")
+    if data < 0:
+        raise OverflowError("can't convert negative int to unsigned")
+    if data >= _TWO_64:
+        raise OverflowError("int too big to convert")
+    return data - _TWO_64 if data >= 1 << 63 else int(data)
+
+
+def _uint64_tensor(data, requires_grad):
+    """tensor(<Python ints>, dtype=uint64), values up to 2**64 - 1: the core's int64
+    store (its shape checks and errors) on the two's-complement bits, read as uint64."""
+    bits = _core.tensor_from_data(_uint64_bits(data), None, False).numpy()   # (ints: int64)
+    return _core.from_array(bits.astype(np.int64, copy=False).view(np.uint64),
+                            requires_grad=requires_grad)
 
 
 def _out_dtype(out, dtype, name):

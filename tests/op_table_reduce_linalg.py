@@ -383,6 +383,11 @@ op("linalg.eigh.upper", lambda m, x: (lambda r: (r[0], _sign_fix(m, r[1])))(
     m.linalg.eigh(x, UPLO="U")), [C((3, 3))], _EH + ("MulBackward0",), gradcheck=False)
 op("linalg.eigvalsh", lambda m, x: m.linalg.eigvalsh(_sym(m, x)), [C((3, 3)), C((2, 4, 4))], _EH)
 op("linalg.eigvalsh.upper", lambda m, x: m.linalg.eigvalsh(x, "U"), [C((3, 3))], _EH, gradcheck=False)
+# eig of a real matrix: complex results (their moduli do not depend on the vectors' phases);
+# A's gradient is the real part (handle_r_to_c)
+op("linalg.eig", lambda m, x: (lambda r: (r.eigenvalues.abs(), r.eigenvectors.abs()))(
+    m.linalg.eig(x)), [C((3, 3))], ("AbsBackward0",), inner_grad_fns=("LinalgEigBackward0",),
+   gradcheck=False)
 
 _SV = ("LinalgSvdBackward0",)
 op("linalg.svd", lambda m, x: _svd_fixed(m, m.linalg.svd(x, full_matrices=False)),

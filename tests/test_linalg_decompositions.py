@@ -91,13 +91,14 @@ def test_linalg_error_class():
         ac.linalg.inv_ex(ac.zeros(2, 2), check_errors=True)
 
 
-def test_eig_of_an_input_requiring_grad_raises():
-    """linalg.eig/eigvals give complex results (tests/test_complex.py compares them with
-    PyTorch); autograd through complex values is not implemented yet, so an input that
-    requires grad raises NotImplementedError naming the symmetric alternative."""
-    for fn in (ac.linalg.eig, ac.linalg.eigvals):
-        with pytest.raises(NotImplementedError, match="complex"):
-            fn(ac.eye(2, requires_grad=True))
+def test_eig_of_an_input_requiring_grad_records():
+    """linalg.eig/eigvals of an input that requires grad record PyTorch's node
+    (LinalgEigBackward0; tests/test_complex_autograd.py compares the gradients)."""
+    import torch
+    for mod in (torch, ac):
+        x = mod.eye(2, requires_grad=True)
+        assert type(mod.linalg.eig(x)[0].grad_fn).__name__ == "LinalgEigBackward0"
+        assert type(mod.linalg.eigvals(x).grad_fn).__name__ == "LinalgEigBackward0"
     with pytest.raises(RuntimeError, match="square"):
         ac.linalg.eig(ac.ones(2, 3))
 

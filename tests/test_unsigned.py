@@ -47,11 +47,7 @@ def test_result_type_bool_tensor_with_unsigned_scalar_tensor_raises():
     same_error(lambda m: m.result_type(m.tensor([True]), m.tensor(5, dtype=m.uint16)))
 
 
-@pytest.mark.parametrize("dt", [
-    "uint16", "uint32",
-    pytest.param("uint64", marks=pytest.mark.xfail(strict=True, reason=(
-        "known gap: torch.tensor(<Python ints>, dtype=uint64) raises OverflowError (the "
-        "creation path's int bounds are int64_t, _core/_tensor.pxi _store_data)")))])
+@pytest.mark.parametrize("dt", UNSIGNED)
 def test_creation_and_conversion(dt):
     big = int(np.iinfo(dt).max)
 
@@ -64,6 +60,19 @@ def test_creation_and_conversion(dt):
                 m.tensor([3, 4]).to(d), x.to(m.int64), x.clone(), x.t().contiguous(),
                 x.is_signed(), x.element_size())
     same(prog)
+
+
+@pytest.mark.parametrize("dt", UNSIGNED)
+@pytest.mark.parametrize("data", [
+    2 ** 63, [2 ** 64 - 1, 0], (1, 2 ** 63 + 5), [[1, 2], [2 ** 63 + 5, 3]], 70000, [True, 2],
+    [], -1, [-1, 3], [2 ** 64], 2 ** 40, [1.5], [np.uint64(3)], [[1], [2, 3]]])
+def test_tensor_from_python_ints(dt, data):
+    # values above 2**63 for uint64; PyTorch's errors for negative, too large, non-int
+    same(lambda m: m.tensor(data, dtype=getattr(m, dt)), may_raise=True)
+
+
+def test_uint64_tensor_cannot_require_grad():
+    same_error(lambda m: m.tensor([1, 2 ** 63], dtype=m.uint64, requires_grad=True))
 
 
 @pytest.mark.parametrize("dt", UNSIGNED)

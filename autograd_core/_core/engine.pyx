@@ -180,6 +180,24 @@ cdef bint _warn_always():
     return is_warn_always_enabled()
 
 
+# The nodes whose PyTorch formulas take the real part of a complex gradient for a real
+# input (handle_r_to_c, mul_tensor_backward, div_tensor_self_backward, _to_copy_backward,
+# cat/stack/block_diag's backwards by their inputs' scalar types, CopyBackwards in its
+# derivatives.yaml and FunctionsManual) or return a real gradient by construction
+# (complex, polar, view_as_complex). Read only when a complex gradient meets a real input.
+cdef frozenset _R_TO_C_NODES = frozenset((
+    "AddBackward0", "AddBackward1", "SubBackward0", "SubBackward1", "RsubBackward0",
+    "RsubBackward1", "MulBackward0", "MulBackward1", "DivBackward0", "DivBackward1",
+    "DivBackward2", "DivBackward3", "AddcmulBackward0", "AddcdivBackward0",
+    "ToCopyBackward0", "LinalgEigBackward0", "ComplexBackward0", "PolarBackward0",
+    "ViewAsComplexBackward0", "CatBackward0", "StackBackward0", "BlockDiagBackward0",
+    "CopyBackwards"))
+cdef str _MSG_R_TO_C = (
+    "Expected isFloatingType(grad.scalar_type()) || (input_is_complex == grad_is_complex) "
+    "to be true, but got false.  (Could this error message be improved?  If so, please "
+    "report an enhancement request to PyTorch.)")
+
+
 cdef Tensor _validate_grad(Node node, Py_ssize_t i, Tensor g):
     """Reduce/cast a gradient to the metadata of forward input i (once, here)."""
     meta = node.extra.input_meta[i]
@@ -197,8 +215,11 @@ cdef Tensor _validate_grad(Node node, Py_ssize_t i, Tensor g):
         g = OPS.sum_to(g, shape)
     if dtype_of(g._data) is not dt:
         if cnp.PyArray_ISCOMPLEX(g._data) and (<dtype>dt).category != CAT_COMPLEX:
-            # a real input of an op with a complex result takes the real part of its
-            # gradient (PyTorch's handle_r_to_c; Note [Complex autograd])
+            # a real input gets the real part of a complex gradient only from the ops
+            # whose PyTorch formulas apply handle_r_to_c; anywhere else PyTorch's
+            # engine refuses (Note [Complex autograd])
+            if type(node).__name__ not in _R_TO_C_NODES:
+                raise RuntimeError(_MSG_R_TO_C)
             g = OPS.real(g)
             if dtype_of(g._data) is dt:
                 return g

@@ -523,7 +523,7 @@ def _random_like(rng, o):
     v = rng.standard_normal(tuple(o.shape))
     if np.iscomplexobj(np.zeros(0, dt)):
         v = v + 1j * rng.standard_normal(tuple(o.shape))
-    return v.astype(dt)
+    return np.asarray(v).astype(dt)   # (an array for a 0-d o too, not a numpy scalar)
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,

@@ -42,6 +42,13 @@ cdef inline Tensor _mT(Tensor t):
     return OPS.transpose(t, -2, -1)
 
 
+cdef inline Tensor _mH(Tensor t):
+    """The conjugate transpose (PyTorch's mH): the transpose of a real tensor. The
+    derivative helpers take adjoints where a real formula has transposes (Note [Complex
+    autograd])."""
+    return <Tensor>cj(OPS.transpose(t, -2, -1))
+
+
 cdef inline Tensor _contiguous(Tensor t):
     """t, or a contiguous copy (PyTorch's contiguous(): a clone when t is not)."""
     if cnp.PyArray_IS_C_CONTIGUOUS(t._data):
@@ -972,7 +979,9 @@ cdef Tensor op_linalg_vector_norm(Tensor self, object ord, object dim, bint keep
     if nd == 0 and keepdim:
         out = np.reshape(out, ())
     # (numpy's reduction keeps the input's layout; PyTorch's result is contiguous)
-    cdef Tensor result = make(as_contiguous(cast_array(as_array(out), od)))
+    # (the norm of complex values is real)
+    cdef Tensor result = make(as_contiguous(cast_array(
+        as_array(out), real_of(od) if od.category == CAT_COMPLEX else od)))
     record_LinalgVectorNormBackward0(result, self, ord, dim, keepdim, dtype_arg)
     return result
 
@@ -1071,7 +1080,7 @@ cdef Tensor _diag_embed_last(Tensor v):
 
 
 cdef Tensor _skew(Tensor t):
-    return OPS.sub(t, _mT(t), 1)
+    return OPS.sub(t, _mH(t), 1)
 
 
 cdef object svd_backward(object gU, object gS, object gVh, Tensor U, Tensor S, Tensor Vh):
@@ -1086,9 +1095,25 @@ cdef object svd_backward(object gU, object gS, object gVh, Tensor U, Tensor S, T
         return op_matmul(OPS.mul(U, OPS.unsqueeze(gS, -2)), Vh)
     UhgU = VhgV = None
     if gU is not None:
-        UhgU = _skew(op_matmul(_mT(U), gU))
+        UhgU = _skew(op_matmul(_mH(U), gU))
     if gVh is not None:
-        VhgV = _skew(op_matmul(Vh, _mT(gVh)))
+        VhgV = _skew(op_matmul(Vh, _mH(gVh)))
+    cdef bint is_complex = cnp.PyArray_ISCOMPLEX(U._data)
+    imdiag_UhgU = None
+    if is_complex:
+        # a loss must not depend on the phase of a pair of singular vectors: then the
+        # imaginary diagonals of U^H gU and V^H gV cancel (PyTorch's check, tolerances)
+        zero_s = np.zeros(shape_of(S._data), dtype=S._data.dtype)
+        imdiag_UhgU = OPS.imag(OPS.diagonal(<Tensor>UhgU, 0, -2, -1)) \
+            if UhgU is not None else None
+        im_u = (<Tensor>imdiag_UhgU)._data if imdiag_UhgU is not None else zero_s
+        im_v = OPS.imag(OPS.diagonal(<Tensor>VhgV, 0, -2, -1))._data \
+            if VhgV is not None else zero_s
+        if not np.allclose(im_u, -im_v, rtol=1e-2, atol=1e-2):
+            raise RuntimeError(
+                "svd_backward: The singular vectors in the complex case are specified up to "
+                "multiplication by e^{i phi}. The specified loss function depends on this "
+                "phase term, making it ill-defined.")
     cdef Tensor S2 = OPS.mul(S, S)
     cdef Py_ssize_t k = shape_of(S._data)[-1]
     cdef Tensor E = OPS.where(make(np.eye(k, dtype=bool)), make_scalar(1, dtype_of(S._data)),
@@ -1102,15 +1127,19 @@ cdef object svd_backward(object gU, object gS, object gVh, Tensor U, Tensor S, T
         gA = OPS.div(OPS.mul(UhgU, OPS.unsqueeze(S, -2)), E, None)
     if gS is not None:
         gA = OPS.add(gA, _diag_embed_last(gS), 1)
+    if imdiag_UhgU is not None:
+        # the imaginary diagonal U^H gU leaves: i Im(U^H gU)_kk / S_k
+        gA = OPS.add(gA, _diag_embed_last(OPS.mul(
+            OPS.div(<Tensor>imdiag_UhgU, OPS.mul(S, 2), None), 1j)), 1)
     if m > n and gU is not None:
         gA = op_matmul(U, gA)
         gUSinv = OPS.div(gU, OPS.unsqueeze(S, -2), None)
-        gA = OPS.sub(OPS.add(gA, gUSinv, 1), op_matmul(U, op_matmul(_mT(U), gUSinv)), 1)
+        gA = OPS.sub(OPS.add(gA, gUSinv, 1), op_matmul(U, op_matmul(_mH(U), gUSinv)), 1)
         gA = op_matmul(gA, Vh)
     elif m < n and gVh is not None:
         gA = op_matmul(gA, Vh)
         SinvgVh = OPS.div(gVh, OPS.unsqueeze(S, -1), None)
-        gA = OPS.sub(OPS.add(gA, SinvgVh, 1), op_matmul(op_matmul(SinvgVh, _mT(Vh)), Vh), 1)
+        gA = OPS.sub(OPS.add(gA, SinvgVh, 1), op_matmul(op_matmul(SinvgVh, _mH(Vh)), Vh), 1)
         gA = op_matmul(U, gA)
     elif m >= n:
         gA = op_matmul(U, op_matmul(gA, Vh))
@@ -1331,13 +1360,14 @@ cdef Tensor linalg_det_backward(Tensor grad, Tensor det, Tensor A):
         return zeros(shape, dtype_of(A._data))
     if n == 1:
         return OPS.expand(OPS.unsqueeze(OPS.unsqueeze(grad, -1), -1), shape)
-    cdef Tensor d = OPS.mul(grad, det)
+    # (complex: grad * conj(det) * A^{-H}, the conjugate Wirtinger derivative)
+    cdef Tensor d = OPS.mul(grad, cj(det))
     if not grad_enabled() and not fw_active():
         dd = np.broadcast_to(d._data, shape[:-2])
         out = np.zeros(shape, dtype=A._data.dtype)
         nz = dd != 0
         if nz.any():
-            At = np.swapaxes(A._data, -1, -2)
+            At = np.conj(np.swapaxes(A._data, -1, -2))
             rhs = dd[nz][..., None, None] * np.eye(n, dtype=A._data.dtype)
             with quiet():
                 if At.ndim > 2:
@@ -1361,14 +1391,14 @@ cdef Tensor linalg_det_backward(Tensor grad, Tensor det, Tensor A):
 cdef Tensor _det_nonsingular(Tensor A, Tensor d):
     cdef Py_ssize_t n = shape_of(A._data)[-1]
     cdef Tensor eye = make(np.eye(n, dtype=A._data.dtype))
-    return op_linalg_solve(_mT(A), OPS.mul(OPS.unsqueeze(OPS.unsqueeze(d, -1), -1), eye), True)
+    return op_linalg_solve(_mH(A), OPS.mul(OPS.unsqueeze(OPS.unsqueeze(d, -1), -1), eye), True)
 
 
 cdef Tensor _det_singular(Tensor A, Tensor grad):
     """U diag(D) Vh, D_i = grad * det(U) det(Vh) * (product of the other singular
     values): the cofactor matrix, well defined at singular A."""
     U, S, Vh = op__linalg_svd(A, False, True)
-    cdef Tensor alpha = OPS.mul(op_linalg_det(<Tensor>U), op_linalg_det(<Tensor>Vh))
+    cdef Tensor alpha = <Tensor>cj(OPS.mul(op_linalg_det(<Tensor>U), op_linalg_det(<Tensor>Vh)))
     cdef Py_ssize_t k = shape_of((<Tensor>S)._data)[-1]
     cdef Tensor others = OPS.prod(
         OPS.where(make(np.eye(k, dtype=bool)), 1, OPS.unsqueeze(<Tensor>S, -2)), -1, False, None)
@@ -1444,7 +1474,7 @@ cdef Tensor op_linalg_solve(Tensor A, Tensor B, bint left):
 
 cdef Tensor _solve_adjoint(Tensor grad, bint vector, Tensor A, bint left):
     """gB = A^{-T} grad (left) or grad A^{-T}, as a matrix (a vector grad unsqueezed)."""
-    return op_linalg_solve(_mT(A), OPS.unsqueeze(grad, -1) if vector else grad, left)
+    return op_linalg_solve(_mH(A), OPS.unsqueeze(grad, -1) if vector else grad, left)
 
 
 cdef Tensor linalg_solve_backward_A(Tensor grad, Tensor X, Tensor A, bint left):
@@ -1455,8 +1485,8 @@ cdef Tensor linalg_solve_backward_A(Tensor grad, Tensor X, Tensor A, bint left):
     if vector:
         X = OPS.unsqueeze(X, -1)
     if left:
-        return OPS.neg(op_matmul(gB, _mT(X)))
-    return OPS.neg(op_matmul(_mT(X), gB))
+        return OPS.neg(op_matmul(gB, _mH(X)))
+    return OPS.neg(op_matmul(_mH(X), gB))
 
 
 cdef Tensor linalg_solve_backward_B(Tensor grad, Tensor X, Tensor A, bint left):
@@ -1622,6 +1652,13 @@ cdef tuple _cholesky_values(cnp.ndarray a, bint upper):
     """(L or U, info): numpy's potrf reads the lower triangle; the upper factor of the
     upper triangle is the transposed lower factor of the transpose."""
     src = np.swapaxes(a, -1, -2) if upper else a
+    given = src     # (what potrf leaves where it stops: the given entries)
+    if np.iscomplexobj(src):
+        # the Hermitian matrix of the lower triangle, as potrf reads it (the diagonal's
+        # real part): numpy's cholesky does not promise to read one triangle only
+        low = np.tril(src, -1)
+        src = low + np.conj(np.swapaxes(low, -1, -2)) + \
+            np.real(np.diagonal(src, 0, -2, -1))[..., None] * np.eye(src.shape[-1])
     cdef tuple s = shape_of(a)
     info = np.zeros(s[:-2], dtype=np.int32)
     try:
@@ -1630,7 +1667,7 @@ cdef tuple _cholesky_values(cnp.ndarray a, bint upper):
         if np.isnan(L).any():
             raise np.linalg.LinAlgError()
     except np.linalg.LinAlgError:
-        mats = _mats(np.ascontiguousarray(src), 2)
+        mats = _mats(np.ascontiguousarray(given), 2)
         out = np.empty_like(mats)
         flat = info.reshape(-1)
         for i in range(mats.shape[0]):
@@ -1645,6 +1682,18 @@ cdef tuple _cholesky_partial(cnp.ndarray m):
     """potrf column by column: (the factor, or what LAPACK leaves when it stops, and info)."""
     a = np.tril(np.array(m, dtype=m.dtype))
     cdef Py_ssize_t n = a.shape[0], j
+    if np.iscomplexobj(a):
+        # zpotf2: the pivot is real (a_jj's real part less the row's squared moduli);
+        # where it is not positive LAPACK leaves it in place and stops
+        for j in range(n):
+            d = a[j, j].real - np.sum(np.abs(a[j, :j]) ** 2)
+            if not d > 0:
+                a[j, j] = d
+                return a, j + 1
+            a[j, j] = np.sqrt(d)
+            if j + 1 < n:
+                a[j + 1:, j] = (a[j + 1:, j] - a[j + 1:, :j] @ np.conj(a[j, :j])) / a[j, j]
+        return a, 0
     for j in range(n):
         d = a[j, j] - np.dot(a[j, :j], a[j, :j])
         if not d > 0:
@@ -1699,11 +1748,11 @@ cdef Tensor op_cholesky(Tensor self, bint upper):
 cdef Tensor cholesky_backward(Tensor gL, bint upper, Tensor L):
     """PyTorch's cholesky_backward (Murray 2016): L^{-T} Phi(L^T gL) L^{-1}."""
     if upper:
-        L = _mT(L)
-        gL = _mT(gL)
-    cdef Tensor gA = OPS.tril(op_matmul(_mT(L), gL), 0)
-    gA = OPS.mul(OPS.add(gA, _mT(OPS.tril(gA, -1)), 1), 0.5)
-    gA = op_linalg_solve_triangular(_mT(L), gA, True, True, False)
+        L = _mH(L)
+        gL = _mH(gL)
+    cdef Tensor gA = OPS.tril(op_matmul(_mH(L), gL), 0)
+    gA = OPS.mul(OPS.add(gA, _mH(OPS.tril(gA, -1)), 1), 0.5)
+    gA = op_linalg_solve_triangular(_mH(L), gA, True, True, False)
     return op_linalg_solve_triangular(L, gA, False, False, False)
 
 
@@ -1713,18 +1762,18 @@ cdef Tensor op_cholesky_inverse(Tensor self, bint upper):
     with quiet():
         factor_inv = _tri_solve_values(a, np.broadcast_to(np.eye(shape_of(a)[-1], dtype=a.dtype),
                                                          shape_of(a)), upper, True, False)
-        # (L L^T)^{-1} = L^{-T} L^{-1}; (U^T U)^{-1} = U^{-1} U^{-T}
+        # (L L^H)^{-1} = L^{-H} L^{-1}; (U^H U)^{-1} = U^{-1} U^{-H}
         if upper:
-            out = factor_inv @ np.swapaxes(factor_inv, -1, -2)
+            out = factor_inv @ np.conj(np.swapaxes(factor_inv, -1, -2))
         else:
-            out = np.swapaxes(factor_inv, -1, -2) @ factor_inv
+            out = np.conj(np.swapaxes(factor_inv, -1, -2)) @ factor_inv
     cdef Tensor result = make(_column_major(out))
     record_CholeskyInverseBackward0(result, self, upper)
     return result
 
 
 cdef Tensor cholesky_inverse_backward(Tensor grad, Tensor L, bint upper, Tensor inverse):
-    cdef Tensor common = op_matmul(inverse, op_matmul(OPS.add(grad, _mT(grad), 1), inverse))
+    cdef Tensor common = op_matmul(inverse, op_matmul(OPS.add(grad, _mH(grad), 1), inverse))
     if upper:
         return OPS.neg(op_matmul(L, common))
     return OPS.neg(op_matmul(common, L))
@@ -1748,12 +1797,12 @@ cdef Tensor op_cholesky_solve(Tensor self, Tensor input2, bint upper):
     a = np.broadcast_to(a, batch + sa[-2:])
     b = np.broadcast_to(self._data, batch + sb[-2:])
     with quiet():
-        if upper:   # U^T U X = B
-            y = _tri_solve_values(np.swapaxes(a, -1, -2), b, False, True, False)
+        if upper:   # U^H U X = B
+            y = _tri_solve_values(np.conj(np.swapaxes(a, -1, -2)), b, False, True, False)
             out = _tri_solve_values(a, y, True, True, False)
-        else:       # L L^T X = B
+        else:       # L L^H X = B
             y = _tri_solve_values(a, b, False, True, False)
-            out = _tri_solve_values(np.swapaxes(a, -1, -2), y, True, True, False)
+            out = _tri_solve_values(np.conj(np.swapaxes(a, -1, -2)), y, True, True, False)
     cdef Tensor result = make(_column_major(out))
     record_CholeskySolveBackward0(result, self, input2, upper)
     return result
@@ -1765,8 +1814,8 @@ cdef Tensor cholesky_solve_backward_self(Tensor grad, Tensor input2, bint upper)
 
 cdef Tensor cholesky_solve_backward_L(Tensor grad, Tensor input2, Tensor result, bint upper):
     cdef Tensor gB = op_cholesky_solve(grad, input2, upper)
-    cdef Tensor common = op_matmul(gB, _mT(result))
-    common = OPS.add(common, _mT(common), 1)
+    cdef Tensor common = op_matmul(gB, _mH(result))
+    common = OPS.add(common, _mH(common), 1)
     if upper:
         return OPS.neg(op_matmul(input2, common))
     return OPS.neg(op_matmul(common, input2))
@@ -1824,13 +1873,13 @@ cdef Tensor op_linalg_solve_triangular(Tensor A, Tensor B, bint upper, bint left
 
 cdef Tensor solve_triangular_backward_B(Tensor grad, Tensor A, bint upper, bint left,
                                         bint unitriangular):
-    return op_linalg_solve_triangular(_mT(A), grad, not upper, left, unitriangular)
+    return op_linalg_solve_triangular(_mH(A), grad, not upper, left, unitriangular)
 
 
 cdef Tensor solve_triangular_backward_A(Tensor grad, Tensor A, Tensor X, bint upper,
                                         bint left, bint unitriangular):
-    cdef Tensor gB = op_linalg_solve_triangular(_mT(A), grad, not upper, left, unitriangular)
-    cdef Tensor gA = OPS.neg(op_matmul(gB, _mT(X)) if left else op_matmul(_mT(X), gB))
+    cdef Tensor gB = op_linalg_solve_triangular(_mH(A), grad, not upper, left, unitriangular)
+    cdef Tensor gA = OPS.neg(op_matmul(gB, _mH(X)) if left else op_matmul(_mH(X), gB))
     return OPS.triu(gA, 1 if unitriangular else 0) if upper else \
         OPS.tril(gA, -1 if unitriangular else 0)
 
@@ -1925,26 +1974,24 @@ cdef object linalg_eigh_backward(object gL, object gV, Tensor L, Tensor V):
     if gL is None and gV is None:
         return None
     if gV is None:
-        return op_matmul(OPS.mul(V, OPS.unsqueeze(<Tensor>gL, -2)), _mT(V))
-    cdef Tensor VhgV = op_matmul(_mT(V), <Tensor>gV)
-    VhgV = OPS.mul(OPS.sub(VhgV, _mT(VhgV), 1), 0.5)
+        return op_matmul(OPS.mul(V, OPS.unsqueeze(<Tensor>gL, -2)), _mH(V))
+    cdef Tensor VhgV = op_matmul(_mH(V), <Tensor>gV)
+    if cnp.PyArray_ISCOMPLEX(V._data):
+        # the loss must not depend on the eigenvectors' phases (PyTorch's check)
+        im = OPS.imag(OPS.diagonal(VhgV, 0, -2, -1))._data
+        if not np.allclose(im, np.zeros_like(im), rtol=1e-2, atol=1e-2):
+            raise RuntimeError(
+                "linalg_eigh_backward: The eigenvectors in the complex case are specified up "
+                "to multiplication by e^{i phi}. The specified loss function depends on this "
+                "quantity, so it is ill-defined.")
+    VhgV = OPS.mul(OPS.sub(VhgV, _mH(VhgV), 1), 0.5)
     cdef Py_ssize_t k = shape_of(L._data)[-1]
     cdef Tensor E = OPS.where(make(np.eye(k, dtype=bool)), make_scalar(1, dtype_of(L._data)),
                               OPS.sub(OPS.unsqueeze(L, -2), OPS.unsqueeze(L, -1), 1))
     cdef Tensor gA = OPS.div(VhgV, E, None)
     if gL is not None:
         gA = OPS.add(gA, _diag_embed_last(<Tensor>gL), 1)
-    return op_matmul(V, op_matmul(gA, _mT(V)))
-
-
-cdef int _no_eig_grad(Tensor A, str fname) except -1:
-    # autograd through complex values is not implemented: the decomposition of an input
-    # that requires grad raises rather than return results cut off from the graph
-    if recording() and requires_grad_of(A):
-        raise NotImplementedError(
-            f"{fname}: autograd_core does not differentiate complex results yet (the input "
-            "requires grad); use linalg.eigh for symmetric matrices")
-    return 0
+    return op_matmul(V, op_matmul(gA, _mH(V)))
 
 
 cdef tuple _eig_values(Tensor A, bint vectors):
@@ -1968,15 +2015,51 @@ cdef tuple _eig_values(Tensor A, bint vectors):
 
 cdef tuple op_linalg_eig(Tensor A):
     _check_linalg_input(A, "linalg.eig", True)
-    _no_eig_grad(A, "linalg.eig")
     w, v = _eig_values(A, True)
-    return (make(w), make(v))
+    cdef Tensor L = make(w), V = make(v)
+    record_LinalgEigBackward0(L, V, A)
+    return (L, V)
 
 
 cdef Tensor op_linalg_eigvals(Tensor A):
     _check_linalg_input(A, "linalg.eigvals", True)
-    _no_eig_grad(A, "linalg.eigvals")
+    if recording() and requires_grad_of(A):
+        # differentiated through eig (PyTorch's composite: LinalgEigBackward0)
+        return <Tensor>op_linalg_eig(A)[0]
     return make(_eig_values(A, False)[0])
+
+
+cdef object linalg_eig_backward(object gL, object gV, Tensor L, Tensor V, dtype a_dtype):
+    """PyTorch's linalg_eig_backward (not Hermitian): gA = V^{-H} (diag(gL) + the
+    projected V^H gV / conj(L_j - L_i)) V^H; a real A takes its real part
+    (handle_r_to_c)."""
+    if gL is None and gV is None:
+        return None
+    cdef Tensor gA = _linalg_eig_backward(gL, gV, L, V)
+    return gA if a_dtype.category == CAT_COMPLEX else OPS.real(gA)
+
+
+cdef Tensor _linalg_eig_backward(object gL, object gV, Tensor L, Tensor V):
+    cdef Tensor VH = _mH(V)
+    if gV is None:
+        return op_linalg_solve(VH, OPS.mul(OPS.unsqueeze(<Tensor>gL, -1), VH), True)
+    cdef Tensor VhgV = op_matmul(VH, <Tensor>gV)
+    cdef Tensor diag = OPS.diagonal(VhgV, 0, -2, -1)
+    if not np.allclose(OPS.imag(diag)._data, 0, rtol=1e-2, atol=1e-2):
+        raise RuntimeError(
+            "linalg_eig_backward: The eigenvectors in the complex case are specified up to "
+            "multiplication by e^{i phi}. The specified loss function depends on this "
+            "quantity, so it is ill-defined.")
+    # the projection onto the tangent space of unit-norm columns
+    VhgV = OPS.sub(VhgV, op_matmul(VH, OPS.mul(V, OPS.unsqueeze(OPS.real(diag), -2))), 1)
+    cdef Tensor Lc = <Tensor>cj(L)
+    cdef Py_ssize_t k = shape_of(L._data)[-1]
+    cdef Tensor E = OPS.where(make(np.eye(k, dtype=bool)), make_scalar(1, dtype_of(L._data)),
+                              OPS.sub(OPS.unsqueeze(Lc, -2), OPS.unsqueeze(Lc, -1), 1))
+    cdef Tensor gA = OPS.div(VhgV, E, None)
+    if gL is not None:
+        gA = OPS.add(gA, _diag_embed_last(<Tensor>gL), 1)
+    return op_linalg_solve(VH, op_matmul(gA, VH), True)
 
 
 # ---------------------------------------------------------------- svd
@@ -2065,23 +2148,31 @@ cdef object linalg_qr_backward(object gQ, object gR, Tensor Q, Tensor R, object 
         return None
     cdef Tensor gA
     if gQ is not None and gR is not None:
-        gA = OPS.sub(op_matmul(<Tensor>gR, _mT(R)), op_matmul(_mT(Q), <Tensor>gQ), 1)
+        gA = OPS.sub(op_matmul(<Tensor>gR, _mH(R)), op_matmul(_mH(Q), <Tensor>gQ), 1)
     elif gQ is not None:
-        gA = OPS.neg(op_matmul(_mT(Q), <Tensor>gQ))
+        gA = OPS.neg(op_matmul(_mH(Q), <Tensor>gQ))
     else:
-        gA = op_matmul(<Tensor>gR, _mT(R))
+        gA = op_matmul(<Tensor>gR, _mH(R))
     cdef Tensor M
     if m >= n:
         # syminvadj(triu(gA)): the symmetric matrix of gA's upper triangle
         M = OPS.triu(gA, 0)
-        M = OPS.add(OPS.triu(M, 1), _mT(M), 1)
+        if cnp.PyArray_ISCOMPLEX(gA._data):
+            # M + M^H with the diagonal's real part halved: Re(M_kk) on the diagonal
+            M = OPS.add(OPS.add(OPS.triu(M, 1), _mH(OPS.triu(M, 1)), 1),
+                        _diag_embed_last(OPS.real(OPS.diagonal(M, 0, -2, -1))), 1)
+        else:
+            M = OPS.add(OPS.triu(M, 1), _mH(M), 1)
         gA = op_matmul(Q, M)
         if gQ is not None:
             gA = OPS.add(gA, <Tensor>gQ, 1)
-        return op_linalg_solve_triangular(_mT(R), gA, False, False, False)
-    M = OPS.tril(OPS.sub(_mT(gA), gA, 1), 0)     # trilImInvAdjSkew(-gA)
+        return op_linalg_solve_triangular(_mH(R), gA, False, False, False)
+    M = OPS.tril(OPS.sub(_mH(gA), gA, 1), 0)     # trilImInvAdjSkew(-gA)
+    if cnp.PyArray_ISCOMPLEX(gA._data):
+        # (the diagonal's imaginary part halved: i Im(-gA_kk))
+        M = OPS.sub(M, _diag_embed_last(OPS.mul(OPS.imag(OPS.diagonal(M, 0, -2, -1)), 0.5j)), 1)
     gA = op_matmul(Q, M)
-    gA = op_linalg_solve_triangular(_mT(_narrow(R, -1, 0, m)), gA, False, False, False)
+    gA = op_linalg_solve_triangular(_mH(_narrow(R, -1, 0, m)), gA, False, False, False)
     cdef tuple s = shape_of(gA._data)
     gA = OPS.cat([gA, zeros(s[:-1] + (n - m,), dtype_of(gA._data))], -1)
     if gR is not None:
@@ -2102,7 +2193,8 @@ cdef tuple op_linalg_slogdet(Tensor A):
         logabs = np.where(nan, np.nan, logabs)
     cdef object d = A._data.dtype
     cdef Tensor S = make(as_array(sign).astype(d, copy=False))
-    cdef Tensor L = make(as_array(logabs).astype(d, copy=False))
+    # (log|det| is real for a complex A too)
+    cdef Tensor L = make(as_array(logabs).astype(real_of(dtype_of(A._data)).np_dtype, copy=False))
     record_LinalgSlogdetBackward0(S, L, A)
     return (S, L)
 
@@ -2115,17 +2207,26 @@ cdef tuple op_slogdet(Tensor self):
 cdef object slogdet_backward(object g_sign, object g_logabs, Tensor A, Tensor sign):
     """PyTorch's slogdet_backward, real case: the sign is locally constant; the
     gradient of log|det A| is A^{-T}."""
-    if g_logabs is None:
+    cdef bint is_complex = cnp.PyArray_ISCOMPLEX(A._data)
+    if g_logabs is None and (g_sign is None or not is_complex):
         return None
     cdef Py_ssize_t n = shape_of(A._data)[-1]
-    cdef Tensor g = OPS.mul(OPS.unsqueeze(OPS.unsqueeze(<Tensor>g_logabs, -1), -1),
+    cdef object c = g_logabs
+    if is_complex and g_sign is not None:
+        # d log det A = tr(A^{-1} dA) = d log|det| + i d arg: the sign's gradient enters
+        # through the argument, c = g_logabs - i Im(conj(g_sign) sign)
+        phase = OPS.mul(OPS.imag(OPS.mul(cj(<Tensor>g_sign), sign)), -1j)
+        c = phase if g_logabs is None else OPS.add(<Tensor>g_logabs, phase, 1)
+    cdef Tensor g = OPS.mul(OPS.unsqueeze(OPS.unsqueeze(<Tensor>c, -1), -1),
                             _eye_like(A, n))
-    return op_linalg_solve(_mT(A), g, True)
+    return op_linalg_solve(_mH(A), g, True)
 
 
 cdef Tensor op_logdet(Tensor self):
     _check_linalg_input(self, "linalg.slogdet", True)
     cdef tuple r = op_linalg_slogdet(self)
+    if cnp.PyArray_ISCOMPLEX(self._data):
+        return OPS.add(OPS.log(<Tensor>r[0]), <Tensor>r[1], 1)   # log(sign) + log|det|
     return OPS.where(OPS.eq(<Tensor>r[0], -1), np.nan, <Tensor>r[1])
 
 
@@ -2141,7 +2242,7 @@ cdef object _expm_values(object a):
         return a.copy()
     if n == 1:
         return np.exp(a)
-    mats = _mats(a, 2).astype(np.float64)
+    mats = _mats(a, 2).astype(np.complex128 if np.iscomplexobj(a) else np.float64)
     out = np.empty_like(mats)
     b = (64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800.,
          129060195264000., 10559470521600., 670442572800., 33522128640., 1323241920.,
@@ -2211,7 +2312,7 @@ cdef Tensor op_matrix_exp(Tensor self):
 cdef Tensor linalg_matrix_exp_differential(Tensor A, Tensor grad):
     """PyTorch's: the upper-right block of exp([[A^T, G], [0, A^T]])."""
     cdef Py_ssize_t n = shape_of(A._data)[-1]
-    cdef Tensor At = _mT(A)
+    cdef Tensor At = _mH(A)
     cdef Tensor top = OPS.cat([At, grad], -1)
     cdef Tensor bottom = OPS.cat([zeros_like(At), At], -1)
     cdef Tensor meta = OPS.cat([top, bottom], -2)
@@ -2325,7 +2426,7 @@ def _py_linalg_pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None, out
 
 cdef Tensor op_linalg_pinv(Tensor A, object rcond, bint hermitian, object atol, object rtol):
     d = dtype_of(A._data)
-    if d.category != CAT_FLOAT or _ndim(A) < 2:
+    if (d.category != CAT_FLOAT and d.category != CAT_COMPLEX) or _ndim(A) < 2:
         raise RuntimeError(f"linalg.pinv({dtype_of(A._data).scalar_name}{{{list(shape_of(A._data))}}})"
                            ": expected a tensor with 2 or more dimensions of float, double, "
                            "cfloat or cdouble types".replace("{[", "{[").replace("]}", "]}"))
@@ -2338,12 +2439,14 @@ cdef Tensor op_linalg_pinv(Tensor A, object rcond, bint hermitian, object atol, 
             absw = np.abs(w)
             thr = np.maximum(a, r * (absw.max(axis=-1) if w.shape[-1] else 0))
             winv = np.where(absw > thr[..., None], 1 / np.where(w == 0, 1, w), 0)
-            out = (v * winv[..., None, :]) @ np.swapaxes(v, -1, -2)
+            out = (v * winv[..., None, :]) @ np.conj(np.swapaxes(v, -1, -2))
         else:
             u, s, vh = np.linalg.svd(A._data, full_matrices=False)
             thr = np.maximum(a, r * (s.max(axis=-1) if s.shape[-1] else 0))
             sinv = np.where(s > thr[..., None], 1 / np.where(s == 0, 1, s), 0)
-            out = (np.swapaxes(vh, -1, -2) * sinv[..., None, :]) @ np.swapaxes(u, -1, -2)
+            # V diag(1/S) U^H
+            out = (np.conj(np.swapaxes(vh, -1, -2)) * sinv[..., None, :]) @ \
+                np.conj(np.swapaxes(u, -1, -2))
     cdef Tensor result = make(np.ascontiguousarray(out.astype(A._data.dtype, copy=False)))
     record_LinalgPinvBackward0(result, A, rcond, hermitian, atol, rtol)
     return result
@@ -2356,16 +2459,16 @@ cdef Tensor op_pinverse(Tensor self, object rcond):
 cdef Tensor pinv_backward(Tensor grad, Tensor pinvA, Tensor A):
     """PyTorch's pinv_backward."""
     cdef Py_ssize_t m = shape_of(A._data)[-2], n = shape_of(A._data)[-1]
-    cdef Tensor pinvAh = _mT(pinvA), gradh = _mT(grad), K, KpinvAh, pinvAhK
+    cdef Tensor pinvAh = _mH(pinvA), gradh = _mH(grad), K, KpinvAh, pinvAhK
     if m <= n:
         K = op_matmul(gradh, pinvA)
         KpinvAh = op_matmul(K, pinvAh)
-        return OPS.add(OPS.sub(OPS.add(OPS.neg(_mT(op_matmul(pinvA, K))), KpinvAh, 1),
+        return OPS.add(OPS.sub(OPS.add(OPS.neg(_mH(op_matmul(pinvA, K))), KpinvAh, 1),
                                op_matmul(op_matmul(A, pinvA), KpinvAh), 1),
                        op_matmul(op_matmul(pinvAh, pinvA), OPS.sub(gradh, op_matmul(K, A), 1)), 1)
     K = op_matmul(pinvA, gradh)
     pinvAhK = op_matmul(pinvAh, K)
-    return OPS.sub(OPS.add(OPS.add(OPS.neg(_mT(op_matmul(K, pinvA))),
+    return OPS.sub(OPS.add(OPS.add(OPS.neg(_mH(op_matmul(K, pinvA))),
                                    op_matmul(op_matmul(OPS.sub(gradh, op_matmul(A, K), 1), pinvA),
                                              pinvAh), 1), pinvAhK, 1),
                    op_matmul(op_matmul(pinvAhK, pinvA), A), 1)
@@ -2408,7 +2511,7 @@ cdef Tensor op_linalg_cond(Tensor A, object p):
 
 cdef tuple _lu_values(cnp.ndarray A):
     """getrf, batched: (LU, 1-based pivots (int32), info (int32)) by partial pivoting
-    (the first largest |pivot|, as idamax)."""
+    (the first largest |pivot|, as idamax; complex: |re| + |im|, as izamax)."""
     cdef tuple s = shape_of(A)
     cdef Py_ssize_t m = s[-2], n = s[-1], k = min(m, n), j
     a = _mats(np.array(A, copy=True), 2)
@@ -2418,7 +2521,9 @@ cdef tuple _lu_values(cnp.ndarray A):
     rows = np.arange(nb)
     with quiet():
         for j in range(k):
-            p = j + np.argmax(np.abs(a[:, j:, j]), axis=1)
+            col = a[:, j:, j]
+            p = j + np.argmax(np.abs(col.real) + np.abs(col.imag) if np.iscomplexobj(col)
+                              else np.abs(col), axis=1)
             piv[:, j] = p + 1
             swap = p != j
             if swap.any():
@@ -2612,41 +2717,41 @@ cdef object linalg_lu_backward(object gL, object gU, Tensor P, Tensor L, Tensor 
     if m == n:
         gA = None
         if gL is not None:
-            gA = OPS.tril(op_matmul(_mT(L), <Tensor>gL), -1)
+            gA = OPS.tril(op_matmul(_mH(L), <Tensor>gL), -1)
         if gU is not None:
-            t = OPS.triu(op_matmul(<Tensor>gU, _mT(U)), 0)
+            t = OPS.triu(op_matmul(<Tensor>gU, _mH(U)), 0)
             gA = t if gA is None else OPS.add(gA, t, 1)
-        gA = op_linalg_solve_triangular(_mT(U), gA, False, False, False)
-        gA = op_linalg_solve_triangular(_mT(L), gA, True, True, True)
+        gA = op_linalg_solve_triangular(_mH(U), gA, False, False, False)
+        gA = op_linalg_solve_triangular(_mH(L), gA, True, True, True)
         return op_matmul(P, gA) if pivot else gA
     if m < n:
         U1 = _narrow(U, -1, 0, k)
         gA = None
         if gL is not None:
-            gA = op_matmul(_mT(L), <Tensor>gL)
+            gA = op_matmul(_mH(L), <Tensor>gL)
         if gU is not None:
-            t = op_matmul(OPS.triu(<Tensor>gU, 0), _mT(U))
+            t = op_matmul(OPS.triu(<Tensor>gU, 0), _mH(U))
             gA = OPS.neg(t) if gA is None else OPS.sub(gA, t, 1)
-        gA = op_linalg_solve_triangular(_mT(U1), OPS.tril(gA, -1), False, False, False)
+        gA = op_linalg_solve_triangular(_mH(U1), OPS.tril(gA, -1), False, False, False)
         if gU is not None:
             gA = OPS.cat([OPS.add(gA, OPS.triu(_narrow(<Tensor>gU, -1, 0, k), 0), 1),
                           _narrow(<Tensor>gU, -1, k, n - k)], -1)
-        gA = op_linalg_solve_triangular(_mT(L), gA, True, True, True)
+        gA = op_linalg_solve_triangular(_mH(L), gA, True, True, True)
         if gU is None:
             gA = OPS.cat([gA, zeros_like(_narrow(U, -1, k, n - k))], -1)
         return op_matmul(P, gA) if pivot else gA
     L1 = _narrow(L, -2, 0, k)
     gA = None
     if gU is not None:
-        gA = op_matmul(<Tensor>gU, _mT(U))
+        gA = op_matmul(<Tensor>gU, _mH(U))
     if gL is not None:
-        t = op_matmul(_mT(L), OPS.tril(<Tensor>gL, -1))
+        t = op_matmul(_mH(L), OPS.tril(<Tensor>gL, -1))
         gA = OPS.neg(t) if gA is None else OPS.sub(gA, t, 1)
-    gA = op_linalg_solve_triangular(_mT(L1), OPS.triu(gA, 0), True, True, True)
+    gA = op_linalg_solve_triangular(_mH(L1), OPS.triu(gA, 0), True, True, True)
     if gL is not None:
         gA = OPS.cat([OPS.add(gA, OPS.tril(_narrow(<Tensor>gL, -2, 0, k), -1), 1),
                       _narrow(<Tensor>gL, -2, k, m - k)], -2)
-    gA = op_linalg_solve_triangular(_mT(U), gA, False, False, False)
+    gA = op_linalg_solve_triangular(_mH(U), gA, False, False, False)
     if gL is None:
         gA = OPS.cat([gA, zeros_like(_narrow(L, -2, k, m - k))], -2)
     return op_matmul(P, gA) if pivot else gA
@@ -2665,16 +2770,16 @@ cdef object lu_factor_ex_backward(object grad, Tensor LU, Tensor pivots, bint pi
 cdef Tensor _lu_solve_values(Tensor LU, Tensor pivots, Tensor B, bint left, bint adjoint):
     """X from the factors (differentiable in LU and B through the triangular solves)."""
     if not left:
-        # X A = B  <=>  A^T X^T = B^T
-        return _mT(_lu_solve_values(LU, pivots, _mT(B), True, not adjoint))
+        # X op(A) = B  <=>  op(A)^H X^H = B^H
+        return _mH(_lu_solve_values(LU, pivots, _mH(B), True, not adjoint))
     P, L, U = _unpack_diff(LU, pivots, True)
     cdef Tensor Pt = <Tensor>P
     if not adjoint:    # P L U X = B
         y = op_linalg_solve_triangular(L, op_matmul(_mT(Pt), B), False, True, True)
         return op_linalg_solve_triangular(U, y, True, True, False)
-    # U^T L^T P^T X = B
-    y = op_linalg_solve_triangular(_mT(U), B, False, True, False)
-    return op_matmul(Pt, op_linalg_solve_triangular(_mT(L), y, True, True, True))
+    # U^H L^H P^T X = B
+    y = op_linalg_solve_triangular(_mH(U), B, False, True, False)
+    return op_matmul(Pt, op_linalg_solve_triangular(_mH(L), y, True, True, True))
 
 
 cdef Tensor op_linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, bint left, bint adjoint):
@@ -2712,15 +2817,15 @@ cdef Tensor linalg_lu_solve_LU(Tensor gX, Tensor LU, Tensor pivots, Tensor X, bi
     cdef Tensor Pt = <Tensor>P, Lt = <Tensor>L, Ut = <Tensor>U, gR, gU
     if left != adjoint:
         gR = op_linalg_solve_triangular(
-            _mT(Ut), OPS.neg(op_matmul(gX if left else _mT(gX), _mT(X) if left else X)),
+            _mH(Ut), OPS.neg(op_matmul(gX if left else _mH(gX), _mH(X) if left else X)),
             False, True, False)
-        gL = OPS.tril(op_linalg_solve_triangular(_mT(Lt), op_matmul(gR, _mT(Ut)), True, True,
+        gL = OPS.tril(op_linalg_solve_triangular(_mH(Lt), op_matmul(gR, _mH(Ut)), True, True,
                                                  True), -1)
         return OPS.add(gL, OPS.triu(gR, 0), 1)
-    gR = OPS.neg(op_matmul(op_matmul(op_matmul(_mT(Pt), X if left else _mT(X)),
-                                     _mT(gX) if left else gX), Pt))
-    gR = op_linalg_solve_triangular(_mT(Lt), gR, True, False, True)
-    gU = OPS.triu(op_linalg_solve_triangular(_mT(Ut), op_matmul(_mT(Lt), gR), False, False,
+    gR = OPS.neg(op_matmul(op_matmul(op_matmul(_mH(Pt), X if left else _mH(X)),
+                                     _mH(gX) if left else gX), Pt))
+    gR = op_linalg_solve_triangular(_mH(Lt), gR, True, False, True)
+    gU = OPS.triu(op_linalg_solve_triangular(_mH(Ut), op_matmul(_mH(Lt), gR), False, False,
                                              False), 0)
     return OPS.add(OPS.tril(gR, -1), gU, 1)
 
@@ -4001,6 +4106,11 @@ cdef Tensor _sym(Tensor X):
     return OPS.add(X, _mT(X), 1)
 
 
+cdef Tensor _symH(Tensor X):
+    """X + X^H (X + X^T for a real X)."""
+    return OPS.add(X, _mH(X), 1)
+
+
 cdef tuple linalg_svd_jvp(Tensor dA, Tensor U, Tensor S, Tensor Vh, bint full_matrices):
     """PyTorch's linalg_svd_jvp (real case): with dP = U^T dA V, dS = diag(dP),
     dX = dP - diag(dS), E_jk = S_k^2 - S_j^2 (1 on the diagonal):
@@ -4012,17 +4122,26 @@ cdef tuple linalg_svd_jvp(Tensor dA, Tensor U, Tensor S, Tensor Vh, bint full_ma
     if full_matrices:
         U = _narrow(U, -1, 0, k)
         Vh = _narrow(Vh, -2, 0, k)
-    cdef Tensor V = _mT(Vh), Ut = _mT(U)
+    cdef Tensor V = _mH(Vh), Ut = _mH(U)
+    cdef bint is_complex = cnp.PyArray_ISCOMPLEX(dA._data)
     cdef Tensor dP = op_matmul(Ut, op_matmul(dA, V)) if m < n else \
         op_matmul(op_matmul(Ut, dA), V)
     cdef Tensor dS = OPS.diagonal(dP, 0, -2, -1)
+    if is_complex:
+        dS = OPS.real(dS)     # (complex: the singular values move by Re diag(dP))
     dP = OPS.sub(dP, _diag_embed_last(dS), 1)
     cdef Tensor S2 = OPS.mul(S, S)
     cdef Tensor E = _off_diagonal_denominator(
         OPS.sub(OPS.unsqueeze(S2, -2), OPS.unsqueeze(S2, -1), 1))
-    cdef Tensor dU = op_matmul(U, OPS.div(_sym(OPS.mul(dP, OPS.unsqueeze(S, -2))), E, None))
-    cdef Tensor dVh = op_matmul(OPS.div(_sym(OPS.mul(dP, OPS.unsqueeze(OPS.neg(S), -1))), E,
-                                        None), Vh)
+    cdef Tensor dUaux = OPS.div(_symH(OPS.mul(dP, OPS.unsqueeze(S, -2))), E, None)
+    cdef Tensor dVhaux = OPS.div(_symH(OPS.mul(dP, OPS.unsqueeze(OPS.neg(S), -1))), E, None)
+    if is_complex:
+        # the imaginary diagonal i Im(dP_kk) / (2 S_k), shared by U and V (PyTorch's gauge)
+        diag2S = _diag_embed_last(OPS.div(OPS.diagonal(dP, 0, -2, -1), OPS.mul(S, 2), None))
+        dUaux = OPS.add(dUaux, diag2S, 1)
+        dVhaux = OPS.add(dVhaux, diag2S, 1)
+    cdef Tensor dU = op_matmul(U, dUaux)
+    cdef Tensor dVh = op_matmul(dVhaux, Vh)
     cdef Tensor W
     cdef tuple s
     if m > n:
@@ -4044,8 +4163,10 @@ cdef tuple linalg_eigh_jvp(Tensor dA, Tensor L, Tensor V):
     """PyTorch's linalg_eig_jvp for a symmetric A (dA is taken as given, not
     symmetrised, as there): dP = V^T dA V, dL = diag(dP),
     dV = V ((dP / E) with a zero diagonal), E_ij = L_j - L_i."""
-    cdef Tensor dP = op_matmul(op_matmul(_mT(V), dA), V)
+    cdef Tensor dP = op_matmul(op_matmul(_mH(V), dA), V)
     cdef Tensor dL = OPS.diagonal(dP, 0, -2, -1)
+    if cnp.PyArray_ISCOMPLEX(dP._data):
+        dL = OPS.real(dL)     # (Hermitian: real eigenvalues)
     cdef Tensor E = _off_diagonal_denominator(
         OPS.sub(OPS.unsqueeze(L, -2), OPS.unsqueeze(L, -1), 1))
     cdef Tensor dV = op_matmul(V, OPS.div(OPS.sub(dP, _diag_embed_last(dL), 1), E, None))
@@ -4073,14 +4194,20 @@ cdef tuple linalg_qr_jvp(Tensor dA, Tensor Q, Tensor R, object mode):
     cdef Tensor dARinv, dR, dQ, X, QtdA
     if m >= n:
         dARinv = op_linalg_solve_triangular(R, dA, True, False, False)
-        dR = OPS.triu(_sym(op_matmul(_mT(Q), dARinv)), 0)
+        # (complex: Q^H dQ is skew-Hermitian and R's diagonal real, so dR R^{-1} is the
+        # upper triangle of C + C^H, C = Q^H dA R^{-1}, with the diagonal halved: Re C_kk)
+        dR = OPS.triu(_symH(op_matmul(_mH(Q), dARinv)), 0)
         dR = OPS.sub(dR, OPS.mul(_diag_embed_last(OPS.diagonal(dR, 0, -2, -1)), 0.5), 1)
         dQ = OPS.sub(dARinv, op_matmul(Q, dR), 1)
         return (dQ, op_matmul(dR, R))
-    QtdA = op_matmul(_mT(Q), dA)
-    X = OPS.tril(op_linalg_solve_triangular(_narrow(R, -1, 0, m), _narrow(QtdA, -1, 0, m),
-                                            True, False, False), -1)
-    X = OPS.sub(X, _mT(X), 1)
+    QtdA = op_matmul(_mH(Q), dA)
+    C = op_linalg_solve_triangular(_narrow(R, -1, 0, m), _narrow(QtdA, -1, 0, m),
+                                   True, False, False)
+    X = OPS.tril(C, -1)
+    X = OPS.sub(X, _mH(X), 1)
+    if cnp.PyArray_ISCOMPLEX(X._data):
+        # Q^H dQ's imaginary diagonal: i Im(C_kk)
+        X = OPS.add(X, _diag_embed_last(OPS.mul(OPS.imag(OPS.diagonal(C, 0, -2, -1)), 1j)), 1)
     dR = OPS.sub(QtdA, op_matmul(X, R), 1)
     return (op_matmul(Q, X), dR)
 
@@ -4092,18 +4219,21 @@ cdef tuple linalg_slogdet_jvp(Tensor dA, Tensor A, Tensor sign):
     are read without it here too."""
     cdef Tensor tr = OPS.sum(OPS.diagonal(op_linalg_solve(make(A._data), dA, True), 0, -2, -1),
                              (-1,), False, None)
+    if cnp.PyArray_ISCOMPLEX(tr._data):
+        # tr(A^{-1} dA) = d log|det| + i d arg: the sign turns by i Im(tr)
+        return (OPS.mul(sign, OPS.mul(OPS.imag(tr), 1j)), OPS.real(tr))
     return (zeros(shape_of(sign._data), dtype_of(sign._data)), tr)
 
 
 cdef Tensor cholesky_jvp(Tensor dA, Tensor L, bint upper):
     """PyTorch's cholesky_jvp: dL = L Phi(L^{-1} dA L^{-T}), Phi the lower triangle with
     half the diagonal (U = L^T when upper)."""
-    cdef Tensor Lo = _mT(L) if upper else L
+    cdef Tensor Lo = _mH(L) if upper else L
     cdef Tensor dL = op_linalg_solve_triangular(Lo, dA, False, True, False)
-    dL = op_linalg_solve_triangular(_mT(Lo), dL, True, False, False)
+    dL = op_linalg_solve_triangular(_mH(Lo), dL, True, False, False)
     dL = OPS.sub(OPS.tril(dL, 0), OPS.mul(_diag_embed_last(OPS.diagonal(dL, 0, -2, -1)), 0.5), 1)
     dL = op_matmul(Lo, dL)
-    return _mT(dL) if upper else dL
+    return _mH(dL) if upper else dL
 
 
 cdef Tensor cholesky_inverse_jvp(Tensor F, Tensor dF, Tensor X, bint upper):

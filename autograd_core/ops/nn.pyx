@@ -2811,6 +2811,34 @@ cdef Tensor op_convolution(Tensor input, Tensor weight, Tensor bias, object stri
                             False, (0,) * nsp, groups)
 
 
+cdef tuple _real_imag(Tensor t):
+    cdef Tensor r = OPS.view_as_real(OPS.resolve_conj(t))
+    return OPS.select(r, -1, 0), OPS.select(r, -1, 1)
+
+
+cdef Tensor _complex_convolution(Tensor x, Tensor w, Tensor b, tuple s, tuple p, tuple d,
+                                 bint transposed, tuple op, object groups):
+    """PyTorch's complex_convolution: three real convolutions (Gauss's trick),
+    (a + ib)(c + id) = (ac - bd) + i((a + b)(c + d) - ac - bd), composed of
+    differentiable ops, so the graph and gradients are PyTorch's."""
+    xr, xi = _real_imag(x)
+    wr, wi = _real_imag(w)
+    cdef Tensor ac, bd, cross
+    if b is None:
+        ac = convolution_impl(xr, wr, None, s, p, d, transposed, op, groups)
+        bd = convolution_impl(xi, wi, None, s, p, d, transposed, op, groups)
+        cross = convolution_impl(OPS.add(xr, xi, 1), OPS.add(wr, wi, 1), None, s, p, d,
+                                 transposed, op, groups)
+    else:
+        br, bi = _real_imag(b)
+        ac = convolution_impl(xr, wr, br, s, p, d, transposed, op, groups)
+        bd = convolution_impl(xi, wi, None, s, p, d, transposed, op, groups)
+        cross = convolution_impl(OPS.add(xr, xi, 1), OPS.add(wr, wi, 1), OPS.add(br, bi, 1),
+                                 s, p, d, transposed, op, groups)
+    return OPS.add(OPS.sub(ac, bd, 1),
+                   OPS.mul_scalar(OPS.sub(OPS.sub(cross, ac, 1), bd, 1), 1j), 1)
+
+
 cdef Tensor convolution_impl(Tensor input, Tensor weight, Tensor bias, tuple s, tuple p,
                              tuple d, bint transposed, tuple op, object groups):
     """The one convolution (PyTorch's aten::convolution) of a batched input: plain, or
@@ -2824,6 +2852,8 @@ cdef Tensor convolution_impl(Tensor input, Tensor weight, Tensor bias, tuple s, 
     if b is not None and dtype_of(b._data) is not xd:
         raise RuntimeError(f"Input type ({xd.cpp_name}) and bias type "
                            f"({(<dtype>dtype_of(b._data)).cpp_name}) should be the same")
+    if xd.category == CAT_COMPLEX:
+        return _complex_convolution(x, w, b, s, p, d, transposed, op, groups)
     check_float_kernel(xd, f"slow_conv_transpose{max(nsp, 2)}d_cpu" if transposed else
                        ("slow_conv3d_cpu" if nsp == 3 else "slow_conv2d_cpu"))
     cdef Py_ssize_t G = groups

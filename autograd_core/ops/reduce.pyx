@@ -166,8 +166,11 @@ cdef Tensor amax_amin_backward(Tensor grad, Tensor self, Tensor result, tuple di
 cdef Tensor prod_backward(Tensor grad, Tensor self, Tensor result, object dim=None,
                           bint keepdim=False):
     """PyTorch's prod_backward (of everything, or along dim): result / input, or where
-    the input has zeros, the products of the other elements."""
-    cdef Tensor x = _as_dtype(self, dtype_of(grad._data))
+    the input has zeros, the products of the other elements. Complex: those products
+    conjugated (the formula is a product of the other elements; its conjugate is the
+    product of the conjugates), so x and result enter conjugated."""
+    cdef Tensor x = <Tensor>cj(_as_dtype(self, dtype_of(grad._data)))
+    result = <Tensor>cj(result)
     cdef tuple shape = shape_of(x._data)
     cdef Py_ssize_t nd = len(shape), nzero, d
     if nd == 0:
@@ -262,8 +265,14 @@ cdef Tensor cumsum_backward(Tensor grad, Py_ssize_t dim):
 cdef Tensor cumprod_backward(Tensor grad, Tensor self, Py_ssize_t dim, Tensor result):
     """PyTorch's cumprod_backward: d input_k = sum over outputs i >= k of grad_i times
     the product of the inputs up to i but k. Without zeros that is
-    reversed_cumsum(result * grad) / input; with zeros, _cumprod_backward_zeros."""
-    cdef Tensor x = _as_dtype(self, dtype_of(grad._data))
+    reversed_cumsum(result * grad) / input; with zeros, _cumprod_backward_zeros.
+    Complex: every factor conjugated (x and result enter conjugated). A complex input
+    computed in a real dtype= (its real part) takes the gradient in its own dtype, with
+    itself as the factors (PyTorch's formula: grad.to(self.scalar_type()))."""
+    if cnp.PyArray_ISCOMPLEX(self._data) and not cnp.PyArray_ISCOMPLEX(grad._data):
+        grad = OPS._to_copy(grad, dtype_of(self._data))
+    cdef Tensor x = <Tensor>cj(_as_dtype(self, dtype_of(grad._data)))
+    result = <Tensor>cj(result)
     if cnp.PyArray_SIZE(x._data) <= 1 or cnp.PyArray_NDIM(x._data) == 0:
         return grad
     if shape_of(x._data)[dim] == 1:

@@ -453,3 +453,28 @@ def test_scatter_index_reduce_prod_gradgrad_error():
                 r.append(("RuntimeError", str(e).split("\n")[0]))
         return r
     same(prog)
+
+
+def _r_to_c(torch, make_complex):
+    # a real leaf whose complex copy's gradient flows back: the real part, no warning
+    inp_r = torch.tensor([[0.5, -1.0], [2.0, 0.25], [-0.75, 1.5]], dtype=torch.double,
+                         requires_grad=True)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        out = make_complex(torch, inp_r)
+        inter = out.sum()
+        inter.abs().backward()
+        with torch.no_grad():
+            expected = torch.ones_like(inp_r) * torch.sgn(inter).real
+    return inp_r.grad, expected, inp_r.grad.dtype, [str(x.message) for x in w]
+
+
+def test_copy_r_to_c():
+    def prog(torch):
+        out_c = torch.empty(3, 2, dtype=torch.cdouble)
+        return _r_to_c(torch, lambda m, x: out_c.copy_(x))
+    same(prog)
+
+
+def test_to_r_to_c():
+    same(lambda torch: _r_to_c(torch, lambda m, x: x.to(m.complex128)))
