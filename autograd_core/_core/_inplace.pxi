@@ -1069,7 +1069,7 @@ cdef class CopySlices(Node):
             res = self._apply(OPS.view_as_real(g))
             gb = res[0]
             if gb is not None:
-                gb = OPS.view_as_complex(OPS.contiguous(gb))
+                gb = OPS.view_as_complex(gb)
             return (gb,) + tuple(res[1:])
         return self._apply(g)
 

@@ -912,6 +912,19 @@ def _dict_literal(tree, name):
     raise KeyError(name)
 
 
+def _legacy_names(pkg):
+    """The legacy type names (FloatTensor, ...): _legacy.py builds them from the core's
+    dtype table, so they are read off the built package."""
+    import importlib
+    import sys
+    root = os.path.dirname(os.path.abspath(pkg))
+    sys.path.insert(0, root)
+    try:
+        return list(importlib.import_module("autograd_core._legacy").LEGACY_NAMES)
+    finally:
+        sys.path.remove(root)
+
+
 def gen_package_stub(pkg, ops):
     """autograd_core/__init__.pyi: the table's torch.* functions, then what __init__.py
     binds itself (its imports, defs, dtypes), then the nn functions PyTorch also exposes
@@ -919,7 +932,7 @@ def gen_package_stub(pkg, ops):
     entries = {name: ("def", sigs) for name, sigs in table_namespace(ops, "function").items()}
     tree = _parse(os.path.join(pkg, "__init__.py"))
     _import_entries(tree, entries)
-    for name in _dict_literal(_parse(os.path.join(pkg, "_legacy.py")), "LEGACY_NAMES"):
+    for name in _legacy_names(pkg):
         entries[name] = ("var", "type[Tensor]")
     functional = _parse(os.path.join(pkg, "nn", "functional.py"))
     defs = _module_defs(functional)
