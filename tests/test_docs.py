@@ -162,12 +162,19 @@ def test_architecture_names_every_module_and_c_file():
         assert f"_core/{m}" in text or f"`{m}`" in text, m
     for fam in families:
         assert fam in text, fam
+    # the modules beside the families: the FUNC table's and those listed one by one
+    func = re.search(r"FUNC = \{(.*?)\}", setup, re.S)
+    others = ([f"func/{m}" for m in re.findall(r'"(\w+)":', func.group(1))] if func else [])
+    others += [m.replace(".", "/") for m in re.findall(r'_extension\("autograd_core\.([\w.]+)"',
+                                                       setup)]
+    for m in others:
+        assert m in text, m
     c_files = sorted(n for n in os.listdir(os.path.join(ROOT, "csrc")) if n.endswith(".c"))
     missing = [c for c in c_files if f"`{c}`" not in text]
     assert not missing, missing
     words = {6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten", 11: "eleven",
              12: "twelve", 13: "thirteen", 14: "fourteen", 15: "fifteen", 16: "sixteen"}
-    n_modules = len(modules) + len(families)
+    n_modules = len(modules) + len(families) + len(others)
     assert f"{words.get(n_modules, n_modules)} extension modules" in text
     assert f"{words.get(len(c_files), len(c_files))} C files" in text
 
