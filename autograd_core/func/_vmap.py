@@ -1906,7 +1906,7 @@ def _fast_rules():
     """{function: fast rule} (Note [Compiled vmap dispatch], func/_vmapfast.pyx): each
     function below has a generic rule above (the pointwise, view, reduction, class-loss
     and linear rules) that the compiled one repeats for its common arguments."""
-    from autograd_core.nn import functional as F
+    F = _ag.nn.functional     # (through the package: called once vmap is first used)
     rules = {F.linear: "linear", F.cross_entropy: "class_loss", F.nll_loss: "class_loss"}
     for n in ("relu", "tanh", "sigmoid", "exp", "log", "sin", "cos", "neg", "abs", "sqrt",
               "square", "rsqrt", "reciprocal", "log1p", "expm1"):

@@ -914,15 +914,16 @@ def _dict_literal(tree, name):
 
 def _legacy_names(pkg):
     """The legacy type names (FloatTensor, ...): _legacy.py builds them from the core's
-    dtype table, so they are read off the built package."""
-    import importlib
-    import sys
-    root = os.path.dirname(os.path.abspath(pkg))
-    sys.path.insert(0, root)
-    try:
-        return list(importlib.import_module("autograd_core._legacy").LEGACY_NAMES)
-    finally:
-        sys.path.remove(root)
+    dtype table (its ScalarType names plus "Tensor"), so both are read as source text."""
+    import re
+    with open(os.path.join(pkg, "_core", "dtype.pyx")) as f:
+        scalar = dict(re.findall(r'\("(\w+)", [^,]+, \d+, CAT_\w+, \w+, "(\w+)"', f.read()))
+    for node in _parse(os.path.join(pkg, "_legacy.py")).body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "LEGACY_NAMES" for t in node.targets):
+            names = ast.literal_eval(node.value.generators[0].iter)
+            return [scalar[n] + "Tensor" for n in names]
+    raise KeyError("LEGACY_NAMES")
 
 
 def gen_package_stub(pkg, ops):
@@ -964,6 +965,10 @@ def gen_functional_stub(pkg, ops):
                 key = v.slice.value
                 src = torch_fns if "TORCH_FUNCTIONS" in ast.unparse(v.value) else functional
                 entries[name] = ("def", src[key])
+            elif (isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name)
+                  and v.value.id == "_C" and v.attr in functional):
+                # the family's compiled wrapper (Note [One route into nn.functional])
+                entries[name] = ("def", functional[v.attr])
             elif isinstance(v, ast.Attribute) and v.attr in torch_fns:
                 entries[name] = ("def", torch_fns[v.attr])
             elif isinstance(v, ast.Attribute):
