@@ -74,7 +74,8 @@ FUNC = {"_vmapfast": []}
 extensions += [_extension(f"autograd_core.func.{name}", f"autograd_core/func/{name}.pyx", c)
                for name, c in FUNC.items()]
 # compiled mode's replay loop and guard checks (Note [Compiled mode], _dynamo/__init__.py)
-extensions += [_extension("autograd_core._dynamo._replay", "autograd_core/_dynamo/_replay.pyx")]
+extensions += [_extension("autograd_core._dynamo._replay", "autograd_core/_dynamo/_replay.pyx",
+                          ["csrc/agc_fuse.c"])]
 
 
 class BuildExt(build_ext):

@@ -304,7 +304,7 @@ def test_recompiles_on_shape_dtype_requires_grad_and_grad_mode():
         r = g(cases[2])
     assert not r.requires_grad and _recordings(f) == (6, False)
     r = g(cases[2])
-    assert r.requires_grad and r.grad_fn.name() == "AddBackward0"
+    assert r.requires_grad and r.grad_fn.name() == "CompiledFunctionBackward"  # (the default backend fuses, as inductor)
 
 
 def test_numbers_are_guarded_by_value():

@@ -255,3 +255,45 @@ cdef extern from "agc_random.h" nogil:
                                    const double *total)
     void agc_dirichlet_grad_float(float *out, int64_t n, const float *x, const float *alpha,
                                   const float *total)
+
+
+cdef extern from "agc_fuse.h" nogil:
+    # compiled mode's fused elementwise blocks (Note [Fused blocks], _dynamo/__init__.py);
+    # linked into autograd_core._dynamo._replay only
+    enum agc_fuse_op:
+        AGC_F_LOAD
+        AGC_F_STORE
+        AGC_F_COPY
+        AGC_F_ADD
+        AGC_F_SUB
+        AGC_F_MUL
+        AGC_F_DIV
+        AGC_F_ADDS
+        AGC_F_SUBS
+        AGC_F_RSUBS
+        AGC_F_MULS
+        AGC_F_DIVS
+        AGC_F_RDIVS
+        AGC_F_NEG
+        AGC_F_EXP
+        AGC_F_LOG
+        AGC_F_SQRT
+        AGC_F_TANH
+        AGC_F_SIGMOID
+        AGC_F_RELU
+        AGC_F_TANH_BWD
+        AGC_F_SIGMOID_BWD
+        AGC_F_RELU_BWD
+        AGC_F_DIV_OTHER_BWD
+    ctypedef struct agc_fuse_ins:
+        int op
+        int r
+        int a
+        int b
+        double s
+    enum:
+        AGC_FUSE_TILE
+    void agc_fuse_run_f32(const agc_fuse_ins *prog, size_t nins, const float *const *inp,
+                          float *const *out, size_t n, float *scratch)
+    void agc_fuse_run_f64(const agc_fuse_ins *prog, size_t nins, const double *const *inp,
+                          double *const *out, size_t n, double *scratch)

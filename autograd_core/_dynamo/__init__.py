@@ -138,11 +138,11 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mo
         return model
     from autograd_core.nn.modules.module import Module
     if isinstance(model, Module):
-        return eval_frame.optimized_module_class()(model, fullgraph)
+        return eval_frame.optimized_module_class()(model, fullgraph, backend != "eager")
     if not callable(model):
         raise RuntimeError("torch.compile() expected a callable, got "
                            f"{type(model).__name__}")
-    return eval_frame.compiled_function(model, fullgraph)
+    return eval_frame.compiled_function(model, fullgraph, backend != "eager")
 
 
 def explain(f, *extra_args, **extra_kwargs):

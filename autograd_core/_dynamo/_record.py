@@ -151,7 +151,7 @@ class Recorder(OpRecorder):
     def __init__(self, fn, fullgraph):
         self.fn = fn
         self.fullgraph = fullgraph
-        self.thread = threading.get_ident()
+        self.set_thread(threading.get_ident())
         self.steps = []           # [(table name, args, result)]
         self.depth = 0
         self.reason = None        # why the graph breaks (the first reason seen)

@@ -6,11 +6,19 @@ table name, with no Python wrapper, ``__torch_function__`` check or argument par
 between (the recording checked the arguments once, when eager mode ran them)."""
 cimport cython
 cimport numpy as cnp
+import numpy as np
 
-from autograd_core._core.tensor cimport (OPS, Tensor, grad_enabled, inference_mode_enabled,
-                                         requires_grad_of)
+from autograd_core._core.tensor cimport (MSG_BACKWARD_TWICE, shape_of, Node, OPS, Tensor,
+                                         empty_like_array, grad_enabled,
+                                         inference_mode_enabled, is_released, make,
+                                         needs_input_grad, record_outputs, requires_grad_of)
+from autograd_core._core.csrc cimport *
+from libc.stdlib cimport free, malloc
 from autograd_core._core.opcall import op_call
 from threading import get_ident
+
+cdef extern from "pythread.h":
+    unsigned long PyThread_get_thread_ident() nogil
 
 cnp.import_array()
 
@@ -62,6 +70,8 @@ cdef class Step:
     cdef Py_ssize_t s0, s1         # the slots of arguments 0 and 1 (-1: from template)
     cdef tuple frees               # slots no later step or the output reads: released
                                    #   after this step, as eager drops its temporaries
+    cdef object meta               # a fast op's result as recorded: (dtype number, shape,
+                                   #   C-contiguous), for fusion (Note [Fused blocks])
 
     def __init__(self, str name, tuple template, tuple subs, tuple nested, Py_ssize_t nout):
         self.name = name
@@ -105,57 +115,69 @@ cpdef object build(object template, list vals):
     return template
 
 
-def replay(tuple steps, list vals):
-    """Run the steps in order, appending each op's outputs to vals."""
-    cdef Step s
+cdef inline int _run_step(Step s, list vals) except -1:
     cdef list a
     cdef tuple args
     cdef object r
     cdef Tensor t0
-    for s in steps:
-        if s.fast != F_NONE:
-            t0 = <Tensor?>vals[s.s0]
-            if s.fast == F_ADD:
-                r = OPS.add(t0, s.arg(1, vals), s.template[2])
-            elif s.fast == F_SUB:
-                r = OPS.sub(t0, s.arg(1, vals), s.template[2])
-            elif s.fast == F_MUL:
-                r = OPS.mul(t0, s.arg(1, vals))
-            elif s.fast == F_DIV:
-                r = OPS.div(t0, s.arg(1, vals), s.template[2])
-            elif s.fast == F_NEG:
-                r = OPS.neg(t0)
-            elif s.fast == F_EXP:
-                r = OPS.exp(t0)
-            elif s.fast == F_TANH:
-                r = OPS.tanh(t0)
-            elif s.fast == F_SIGMOID:
-                r = OPS.sigmoid(t0)
-            elif s.fast == F_RELU:
-                r = OPS.relu(t0)
-            else:
-                r = OPS.sum(t0, s.template[1], s.template[2], s.template[3])
-            vals.append(r)
-            for k in s.frees:
-                vals[k] = None
-            continue
-        if s.subs or s.nested:
-            a = list(s.template)
-            for pos, k in s.subs:
-                a[pos] = vals[k]
-            for pos, t in s.nested:
-                a[pos] = build(t, vals)
-            args = tuple(a)
+    if s.fast != F_NONE:
+        t0 = <Tensor?>vals[s.s0]
+        if s.fast == F_ADD:
+            r = OPS.add(t0, s.arg(1, vals), s.template[2])
+        elif s.fast == F_SUB:
+            r = OPS.sub(t0, s.arg(1, vals), s.template[2])
+        elif s.fast == F_MUL:
+            r = OPS.mul(t0, s.arg(1, vals))
+        elif s.fast == F_DIV:
+            r = OPS.div(t0, s.arg(1, vals), s.template[2])
+        elif s.fast == F_NEG:
+            r = OPS.neg(t0)
+        elif s.fast == F_EXP:
+            r = OPS.exp(t0)
+        elif s.fast == F_TANH:
+            r = OPS.tanh(t0)
+        elif s.fast == F_SIGMOID:
+            r = OPS.sigmoid(t0)
+        elif s.fast == F_RELU:
+            r = OPS.relu(t0)
         else:
-            args = s.template
-        r = op_call(s.name, args)
-        if s.nout < 0:
-            vals.append(r)
-        else:
-            vals.extend(r)
+            r = OPS.sum(t0, s.template[1], s.template[2], s.template[3])
+        vals.append(r)
         for k in s.frees:
             vals[k] = None
+        return 0
+    if s.subs or s.nested:
+        a = list(s.template)
+        for pos, k in s.subs:
+            a[pos] = vals[k]
+        for pos, t in s.nested:
+            a[pos] = build(t, vals)
+        args = tuple(a)
+    else:
+        args = s.template
+    r = op_call(s.name, args)
+    if s.nout < 0:
+        vals.append(r)
+    else:
+        vals.extend(r)
+    for k in s.frees:
+        vals[k] = None
+    return 0
+
+
+def replay(tuple steps, list vals):
+    """Run the steps in order, appending each op's outputs to vals. A step may be a
+    FusedBlock (Note [Fused blocks]): a run of elementwise steps done in one pass."""
+    cdef object s
+    for s in steps:
+        if type(s) is Step:
+            _run_step(<Step>s, vals)
+        else:
+            (<FusedBlock>s).run(vals)
     return vals
+
+
+include "_fuse.pxi"
 
 
 cdef tuple _tensor_key(Tensor t):
@@ -173,7 +195,7 @@ cdef tuple _tensor_key(Tensor t):
             t._fw is None, t._inference)
 
 
-def tensor_state(Tensor t):
+cpdef tuple tensor_state(Tensor t):
     """What autograd holds of a tensor besides its values: recorded after each op so that
     a change made between ops, outside the op table (requires_grad_(), retain_grad(),
     register_hook(), backward() filling .grad, ...), is seen and breaks the graph."""
@@ -267,9 +289,10 @@ def check_guards(tuple guards):
     return True
 
 
-def same_state(tuple a, tuple b):
+cpdef bint same_state(tuple a, tuple b):
     """Whether two tensor_state tuples agree (objects by identity, flags by value)."""
     cdef Py_ssize_t i
+    cdef object x, y
     for i in range(len(a)):
         x = a[i]
         y = b[i]
@@ -311,7 +334,7 @@ cdef bint _kind_matches(str kind, object v):
 
 cpdef object table_name(str aten, tuple args):
     """The table op an op hook event (ATen name, table arguments) was, or None."""
-    cdef list cands = _BY_ATEN.get(aten)
+    cdef list cands = <list>(_BY_ATEN.get(aten))
     cdef tuple kinds
     cdef Py_ssize_t i
     if not cands:
@@ -369,10 +392,16 @@ cdef class OpRecorder:
     cdef public dict states      # id -> tensor_state at the last op touching it
     cdef public object thread
     cdef public bint grad_mode   # the grad mode of the call (and so of the replay)
+    cdef unsigned long tid       # thread (C ident; set from thread)
+
+    def set_thread(self, unsigned long tid):
+        self.thread = tid
+        self.tid = tid
 
     def op_enter(self, str name, tuple args):
         cdef list ts = []
-        if self.depth > 0 or get_ident() != self.thread:
+        cdef tuple st
+        if self.depth > 0 or PyThread_get_thread_ident() != self.tid:
             self.depth += 1
             return None
         self.depth += 1
@@ -397,7 +426,7 @@ cdef class OpRecorder:
         _collect(args, ts)
         for t in ts:
             k = id(t)
-            st = self.states.get(k)
+            st = <tuple>self.states.get(k)
             if st is None:
                 if self.adopt(t):      # (a trace takes it as a constant)
                     continue
@@ -428,10 +457,8 @@ cdef class OpRecorder:
             # (a view's base, the base's other views): all of them take their new state
             for k, t in self.known.items():
                 self.states[k] = tensor_state(t)
-        else:
-            _collect(step[1], ts)
-            for t in ts:
-                self.states[id(t)] = tensor_state(t)
+        # (an out-of-place op leaves its arguments' autograd state as it was: their
+        # recorded states stand)
         if isinstance(result, Tensor):
             outs = (result,)
         elif isinstance(result, (tuple, list)) and all(isinstance(r, Tensor) for r in result):
@@ -463,6 +490,8 @@ def build_steps(list recorded, dict slots, Py_ssize_t n):
     cdef Py_ssize_t pos
     cdef tuple args
     cdef list ts = []
+    cdef Step st
+    cdef cnp.ndarray ra
     for rec in recorded:
         tname = rec[0]
         args = rec[1]
@@ -497,7 +526,11 @@ def build_steps(list recorded, dict slots, Py_ssize_t n):
             for t in res:
                 slots[id(t)] = n
                 n += 1
-        steps.append(Step(tname, tuple(template), tuple(subs), tuple(nested), nout))
+        st = Step(tname, tuple(template), tuple(subs), tuple(nested), nout)
+        if nout < 0:
+            ra = (<Tensor>res)._data
+            st.meta = (cnp.PyArray_TYPE(ra), shape_of(ra), cnp.PyArray_IS_C_CONTIGUOUS(ra))
+        steps.append(st)
     return tuple(steps), slots
 
 

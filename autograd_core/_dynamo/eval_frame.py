@@ -9,7 +9,8 @@ import threading
 from autograd_core._core import tensor as _core
 from autograd_core._dynamo import config, exc
 from autograd_core._dynamo._record import GraphBreak, Recorder
-from autograd_core._dynamo._replay import arguments_key, build, check_guards, replay
+from autograd_core._dynamo._replay import (arguments_key, build, check_guards, plan_fusion,
+                                            replay)
 
 log = logging.getLogger("autograd_core._dynamo.convert_frame")
 
@@ -24,7 +25,7 @@ def _recording():
 
 
 class _Entry:
-    __slots__ = ("guards", "steps", "consts", "out", "key", "keepalive")
+    __slots__ = ("guards", "steps", "consts", "out", "key", "keepalive", "plan")
 
     def __init__(self, key, guards, steps, consts, out, keepalive):
         self.key = key
@@ -35,6 +36,8 @@ class _Entry:
         self.steps = steps
         self.consts = consts
         self.out = out
+        self.plan = None      # the steps with their fused blocks (Note [Fused blocks]),
+                              # made at the first replay that fuses
 
 
 class _CodeCache:
@@ -124,7 +127,7 @@ def _describe(fn, old, new):
     return "a guard on a global, closure or module attribute failed"
 
 
-def _call(fn, code, call, module, fullgraph, args, kwargs):
+def _call(fn, code, call, module, fullgraph, args, kwargs, fuse=True):
     """One call of a compiled function: replay a recording whose guards hold, else record
     (within the recompile limit), else run eagerly."""
     if code in _BROKEN:
@@ -141,7 +144,12 @@ def _call(fn, code, call, module, fullgraph, args, kwargs):
         for e in cache.entries.get(key, ()):
             if check_guards(e.guards):
                 vals = tensors + e.consts
-                replay(e.steps, vals)
+                if fuse:
+                    if e.plan is None:
+                        e.plan = plan_fusion(e.steps, vals, e.out)
+                    replay(e.plan, vals)
+                else:
+                    replay(e.steps, vals)
                 return build(e.out, vals)
         if cache.count >= config.recompile_limit or \
                 _total[0] >= config.accumulated_recompile_limit:
@@ -202,8 +210,9 @@ def _code_of(fn):
     return getattr(f, "__code__", None)
 
 
-def compiled_function(fn, fullgraph):
-    """fn wrapped for compiled mode (its metadata kept, as PyTorch's wrapper does)."""
+def compiled_function(fn, fullgraph, fuse=True):
+    """fn wrapped for compiled mode (its metadata kept, as PyTorch's wrapper does); fuse:
+    whether replays run fused blocks (Note [Fused blocks]: every backend but "eager")."""
     code = _code_of(fn)
     if code is None:
         # a builtin or a callable object without Python code: nothing to record
@@ -216,11 +225,11 @@ def compiled_function(fn, fullgraph):
 
         @functools.wraps(fn)
         def compile_wrapper(*args, **kwargs):
-            return _call(func, code, func, None, fullgraph, (obj,) + args, kwargs)
+            return _call(func, code, func, None, fullgraph, (obj,) + args, kwargs, fuse)
     else:
         @functools.wraps(fn)
         def compile_wrapper(*args, **kwargs):
-            return _call(fn, code, fn, None, fullgraph, args, kwargs)
+            return _call(fn, code, fn, None, fullgraph, args, kwargs, fuse)
 
     compile_wrapper._torchdynamo_orig_callable = fn
     return compile_wrapper
@@ -272,10 +281,11 @@ def _make_optimized_module_class():
 
         _torchdynamo_orig_callable = None
 
-        def __init__(self, mod, fullgraph=False):
+        def __init__(self, mod, fullgraph=False, fuse=True):
             super().__init__()
             self._orig_mod = mod
             self.__dict__["_fullgraph"] = fullgraph
+            self.__dict__["_fuse"] = fuse
             fwd = type(mod).forward
             self.__dict__["_code"] = getattr(fwd, "__code__", None)
 
@@ -285,7 +295,7 @@ def _make_optimized_module_class():
             if code is None:
                 return mod(*args, **kwargs)
             return _call(type(mod).forward, code, mod, mod, self.__dict__["_fullgraph"],
-                         args, kwargs)
+                         args, kwargs, self.__dict__["_fuse"])
 
         def __call__(self, *args, **kwargs):
             return self.forward(*args, **kwargs)

@@ -1,0 +1,544 @@
+# Fused blocks of compiled mode (Note [Fused blocks] in autograd_core/_dynamo/__init__.py):
+# included in _replay.pyx. A run of recorded elementwise steps becomes one program of
+# csrc/agc_fuse.c's interpreter, forward and (for its one autograd node) backward.
+
+cdef str _DOUBLE_BACKWARD = ("torch.compile with aot_autograd does not currently support "
+                             "double backward")
+
+# eager's LIBM_KERNEL_N (ops/pointwise.pyx): above it eager calls numpy's vectorised
+# loops for the libm ops, and a block holding one runs unfused
+cdef Py_ssize_t _LIBM_FUSE_N = 128
+cdef frozenset _LIBM_OPS = frozenset({F_EXP, F_TANH, F_SIGMOID})
+
+# the fast ops a block takes, by their forward instruction (a tensor operand; a number)
+cdef dict _FUSE_BINARY = {F_ADD: (AGC_F_ADD, AGC_F_ADDS), F_SUB: (AGC_F_SUB, AGC_F_SUBS),
+                          F_MUL: (AGC_F_MUL, AGC_F_MULS), F_DIV: (AGC_F_DIV, AGC_F_DIVS)}
+cdef dict _FUSE_UNARY = {F_NEG: AGC_F_NEG, F_EXP: AGC_F_EXP, F_TANH: AGC_F_TANH,
+                         F_SIGMOID: AGC_F_SIGMOID, F_RELU: AGC_F_RELU}
+
+
+@cython.final
+cdef class _Prog:
+    """A program of agc_fuse.c, its registers allocated."""
+    cdef agc_fuse_ins *ins
+    cdef size_t n
+    cdef int nreg
+
+    def __dealloc__(self):
+        free(self.ins)
+
+
+cdef _Prog _allocate(list ir):
+    """ir: [op, dst, a, b, s, c] over virtual registers (-1: none; c a third operand, of
+    DIV_OTHER_BWD) -> a program over as few registers as a linear scan gives (an
+    instruction may write a register it reads: the loops read element i before writing
+    it)."""
+    cdef dict last = {}
+    cdef Py_ssize_t i, n = len(ir)
+    cdef list e
+    for i in range(n):
+        e = <list>ir[i]
+        for v in (e[2], e[3], e[5]):
+            if v >= 0:
+                last[v] = i
+    cdef _Prog p = _Prog.__new__(_Prog)
+    p.ins = <agc_fuse_ins *>malloc(max(n, 1) * sizeof(agc_fuse_ins))
+    if p.ins == NULL:
+        raise MemoryError()
+    p.n = n
+    cdef dict phys = {}
+    cdef list free_regs = []
+    cdef int nreg = 0, r
+    for i in range(n):
+        e = <list>ir[i]
+        p.ins[i].op = e[0]
+        p.ins[i].a = phys[e[2]] if e[2] >= 0 else -1
+        p.ins[i].b = phys[e[3]] if e[3] >= 0 else -1
+        p.ins[i].s = <double>(phys[e[5]] if e[5] >= 0 else e[4])
+        for v in {e[2], e[3], e[5]}:
+            if v >= 0 and last[v] == i:
+                free_regs.append(phys.pop(v))
+        if e[1] >= 0:
+            if free_regs:
+                r = free_regs.pop()
+            else:
+                r = nreg
+                nreg += 1
+            phys[e[1]] = r
+            if e[1] not in last:
+                free_regs.append(phys.pop(e[1]))
+            p.ins[i].r = r
+        else:
+            p.ins[i].r = 0
+    p.nreg = max(nreg, 1)
+    return p
+
+
+cdef int _run_prog(_Prog p, int typenum, list ins, list outs, Py_ssize_t n,
+                   cnp.ndarray in_rows=None, cnp.ndarray out_rows=None) except -1:
+    """Run p over arrays of n elements (ins, outs: contiguous ndarrays of typenum; then
+    the rows of in_rows / out_rows, (rows, n) arrays, as further inputs / outputs)."""
+    cdef size_t item = 4 if typenum == cnp.NPY_FLOAT else 8
+    cdef Py_ssize_t k, nin = len(ins), nout = len(outs)
+    cdef Py_ssize_t rin = 0 if in_rows is None else cnp.PyArray_DIMS(in_rows)[0]
+    cdef Py_ssize_t rout = 0 if out_rows is None else cnp.PyArray_DIMS(out_rows)[0]
+    cdef char *base
+    cdef void **pin = <void **>malloc((nin + rin + 1) * sizeof(void *))
+    cdef void **pout = <void **>malloc((nout + rout + 1) * sizeof(void *))
+    cdef void *scratch = malloc(<size_t>p.nreg * AGC_FUSE_TILE * item)
+    if pin == NULL or pout == NULL or scratch == NULL:
+        free(pin)
+        free(pout)
+        free(scratch)
+        raise MemoryError()
+    for k in range(len(ins)):
+        pin[k] = cnp.PyArray_DATA(<cnp.ndarray>ins[k])
+    for k in range(len(outs)):
+        pout[k] = cnp.PyArray_DATA(<cnp.ndarray>outs[k])
+    if rin:
+        base = <char *>cnp.PyArray_DATA(in_rows)
+        for k in range(rin):
+            pin[nin + k] = base + k * n * item
+    if rout:
+        base = <char *>cnp.PyArray_DATA(out_rows)
+        for k in range(rout):
+            pout[nout + k] = base + k * n * item
+    with nogil:
+        if typenum == cnp.NPY_FLOAT:
+            agc_fuse_run_f32(p.ins, p.n, <const float *const *>pin, <float *const *>pout,
+                             <size_t>n, <float *>scratch)
+        else:
+            agc_fuse_run_f64(p.ins, p.n, <const double *const *>pin, <double *const *>pout,
+                             <size_t>n, <double *>scratch)
+    free(pin)
+    free(pout)
+    free(scratch)
+    return 0
+
+
+cdef inline cnp.ndarray _flat_array(cnp.ndarray like, Py_ssize_t rows):
+    cdef cnp.npy_intp dims[2]
+    dims[0] = rows
+    dims[1] = cnp.PyArray_SIZE(like)
+    return <cnp.ndarray>cnp.PyArray_EMPTY(2, dims, cnp.PyArray_TYPE(like), 0)
+
+
+cdef class CompiledFunctionBackward(Node):
+    """The one autograd node of a fused block (PyTorch's compiled graphs' grad_fn): its
+    backward is a fused program too, reading the forward values it saved."""
+    cdef _Prog prog
+    cdef cnp.ndarray saved      # (rows, n): the forward values the backward reads
+    cdef int typenum
+    cdef int nout               # the block's outputs (gradients in)
+    cdef int nin                # the block's tensor inputs (gradients out)
+    cdef tuple shapes           # per input: its shape (the gradient's)
+    cdef tuple has              # per input: whether the program computes its gradient
+
+    cdef int num_outputs(self) noexcept:
+        return self.nout
+
+    cdef void release_saved(self) noexcept:
+        self.saved = None
+
+    def __repr__(self):
+        return f"<torch.autograd.function.CompiledFunctionBackward object at {id(self):#x}>"
+
+    cdef tuple apply(self, tuple grads):
+        cdef Py_ssize_t k, n
+        cdef list ins = [], outs = []
+        cdef cnp.ndarray g, like = None
+        if self.saved is None:
+            raise RuntimeError(MSG_BACKWARD_TWICE)
+        n = cnp.PyArray_DIMS(self.saved)[1]
+        for k in range(self.nout):
+            x = grads[k] if k < len(grads) else None
+            if x is None:
+                g = <cnp.ndarray>np.zeros(n, dtype=self.saved.dtype)
+            else:
+                g = (<Tensor>x)._data
+                if cnp.PyArray_TYPE(g) != self.typenum or not cnp.PyArray_IS_C_CONTIGUOUS(g):
+                    g = <cnp.ndarray>np.ascontiguousarray(g, dtype=self.saved.dtype)
+            ins.append(g)
+        for k in range(self.nin):
+            outs.append(<cnp.ndarray>np.empty(self.shapes[k], dtype=self.saved.dtype))
+        _run_prog(self.prog, self.typenum, ins, outs, n, self.saved)
+        cdef list res = []
+        for k in range(self.nin):
+            res.append(make(<cnp.ndarray>outs[k])
+                       if self.has[k] and needs_input_grad(self, k) else None)
+        cdef tuple out = tuple(res)
+        if grad_enabled():
+            # create_graph=True: PyTorch's compiled backward is once differentiable (its
+            # gradients have a node that refuses a second backward)
+            back = CompiledFunctionBackwardBackward.__new__(CompiledFunctionBackwardBackward)
+            (<CompiledFunctionBackwardBackward>back).nout = len(out)
+            record_outputs(back, out, tuple([x for x in grads if x is not None]))
+        return out
+
+
+cdef class CompiledFunctionBackwardBackward(Node):
+    """The node of a fused block's gradients under create_graph=True: a second
+    backward through it raises PyTorch's error."""
+
+    def __repr__(self):
+        return (f"<torch.autograd.function.CompiledFunctionBackwardBackward object at "
+                f"{id(self):#x}>")
+
+    cdef int nout
+
+    cdef int num_outputs(self) noexcept:
+        return self.nout
+
+    cdef tuple apply(self, tuple grads):
+        raise RuntimeError(_DOUBLE_BACKWARD)
+
+
+cdef inline bint _plain_number(object x):
+    return type(x) is float or type(x) is int
+
+
+@cython.final
+cdef class FusedBlock:
+    """A run of elementwise steps replayed as one fused program (Note [Fused blocks])."""
+    cdef tuple steps            # the steps it stands for (the unfused replay, as fallback)
+    cdef tuple in_slots         # its tensor inputs' slots
+    cdef tuple in_grad          # per input: whether it required grad when planned
+    cdef Py_ssize_t first       # the slot of its first step's output
+    cdef tuple out_slots        # its outputs' slots (read after the block)
+    cdef tuple out_grad         # per output: whether it requires grad
+    cdef int typenum
+    cdef tuple shape
+    cdef _Prog fwd              # without saving (no gradient needed)
+    cdef _Prog fwd_saving       # storing the values the backward reads, after the outputs
+    cdef Py_ssize_t nsaved
+    cdef _Prog bwd
+    cdef tuple bwd_has          # per input: whether the backward computes its gradient
+    cdef bint grad              # planned with a node
+    cdef tuple frees
+    cdef bint planned           # its programs are made (at its first run)
+    cdef bint unfused           # planned as the unfused steps (libm ops on large arrays)
+    cdef dict last_read         # until then: slot -> the slot after its last reader
+
+    cdef bint _inputs_hold(self, list vals):
+        cdef Py_ssize_t i
+        cdef Tensor t
+        cdef cnp.ndarray a
+        for i in range(len(self.in_slots)):
+            x = vals[<Py_ssize_t>self.in_slots[i]]
+            if type(x) is not Tensor:
+                return False
+            t = <Tensor>x
+            a = t._data
+            if (cnp.PyArray_TYPE(a) != self.typenum or not cnp.PyArray_IS_C_CONTIGUOUS(a)
+                    or shape_of(a) != self.shape
+                    or (requires_grad_of(t) and grad_enabled()) != self.in_grad[i]):
+                return False
+        return True
+
+    cdef int run(self, list vals) except -1:
+        cdef Py_ssize_t i, k
+        cdef cnp.ndarray like, saved = None
+        cdef list ins, outs
+        if not self.planned:
+            _plan_block(self, vals)
+            self.last_read = None
+        if self.unfused or not self._inputs_hold(vals):
+            for s in self.steps:
+                _run_step(<Step>s, vals)
+            return 0
+        ins = [(<Tensor>vals[<Py_ssize_t>k])._data for k in self.in_slots]
+        like = <cnp.ndarray>ins[0]
+        outs = [empty_like_array(like) for k in self.out_slots]
+        if self.grad:
+            saved = _flat_array(like, self.nsaved)
+            _run_prog(self.fwd_saving, self.typenum, ins, outs, cnp.PyArray_SIZE(like), None,
+                      saved)
+        else:
+            _run_prog(self.fwd, self.typenum, ins, outs, cnp.PyArray_SIZE(like))
+        vals.extend([None] * len(self.steps))
+        cdef list tensors = []
+        cdef CompiledFunctionBackward node
+        for i in range(len(self.out_slots)):
+            t = make(<cnp.ndarray>outs[i])
+            vals[<Py_ssize_t>self.out_slots[i]] = t
+            tensors.append(t if self.out_grad[i] else None)
+        if self.grad:
+            node = CompiledFunctionBackward.__new__(CompiledFunctionBackward)
+            node.prog = self.bwd
+            node.saved = saved
+            node.typenum = self.typenum
+            node.nout = len(self.out_slots)
+            node.nin = len(self.in_slots)
+            node.shapes = (self.shape,) * len(self.in_slots)
+            node.has = self.bwd_has
+            record_outputs(node, tuple(tensors),
+                           tuple([vals[<Py_ssize_t>k] for k in self.in_slots]))
+        for k in self.frees:
+            vals[k] = None
+        return 0
+
+
+cdef object _slot_meta(Py_ssize_t k, dict metas, list vals):
+    """(dtype number, shape, contiguous) of slot k: a planned step's recorded result, or
+    the tensor an input or constant slot holds now; None for anything else."""
+    m = metas.get(k)
+    if m is not None:
+        return m
+    if k < len(vals):
+        x = vals[k]
+        if type(x) is Tensor:
+            a = (<Tensor>x)._data
+            return (cnp.PyArray_TYPE(a), shape_of(a), cnp.PyArray_IS_C_CONTIGUOUS(a))
+    return None
+
+
+cdef bint _fusible(Step s, dict metas, list vals):
+    """Whether step s can join a fused block (Note [Fused blocks])."""
+    if s.meta is None or s.fast == F_NONE or s.fast == F_SUM:
+        return False
+    tn, shape, contig = s.meta
+    if not contig or (tn != cnp.NPY_FLOAT and tn != cnp.NPY_DOUBLE):
+        return False
+    if _slot_meta(s.s0, metas, vals) != s.meta:
+        return False
+    if s.fast in _FUSE_BINARY:
+        if s.fast == F_DIV:
+            if s.template[2] is not None:
+                return False
+        elif s.fast == F_ADD or s.fast == F_SUB:
+            alpha = s.template[2]
+            if not _plain_number(alpha) or alpha != 1:
+                return False
+        if s.s1 >= 0:
+            return _slot_meta(s.s1, metas, vals) == s.meta
+        return _plain_number(s.template[1])
+    return s.fast in _FUSE_UNARY
+
+
+def _plan_block(FusedBlock b, list vals):
+    """Fill in b's programs: its run of fusible steps, whose outputs take slots b.first,
+    ..., planned at its first run (vals holds its inputs); slots last read after the
+    run (or by the output) are its outputs."""
+    cdef tuple run = b.steps
+    cdef Py_ssize_t first = b.first
+    cdef dict last_read = b.last_read
+    cdef Step s
+    cdef Py_ssize_t i, end = first + len(run)
+    cdef dict vreg = {}          # slot -> virtual register of its value
+    cdef dict needs = {}         # virtual register -> whether it carries a gradient
+    cdef list fwd = []           # forward ir
+    cdef list nodes = []         # (op, out, a, b, s) per step, for the backward
+    cdef list in_slots = []
+    cdef int nv = 0
+    cdef bint ggrad = grad_enabled()
+    b.planned = True
+    b.typenum, b.shape, _ = (<Step>run[0]).meta
+    numel = 1
+    for d in b.shape:
+        numel *= d
+    if numel > _LIBM_FUSE_N and any((<Step>x).fast in _LIBM_OPS for x in run):
+        # eager hands libm ops on arrays this large to numpy's vectorised loops, which
+        # the interpreter's scalar libm calls do not beat
+        b.unfused = True
+        return b
+    in_grad = []
+
+    def operand(Py_ssize_t k):
+        nonlocal nv
+        if k in vreg:
+            return vreg[k]
+        in_slots.append(k)
+        t = <Tensor>vals[k]
+        rg = ggrad and requires_grad_of(t)
+        in_grad.append(rg)
+        fwd.append([AGC_F_LOAD, nv, -1, -1, len(in_slots) - 1, -1])
+        vreg[k] = nv
+        needs[nv] = rg
+        nv += 1
+        return nv - 1
+
+    for i in range(len(run)):
+        s = <Step>run[i]
+        a = operand(s.s0)
+        bb = -1
+        sc = 0.0
+        if s.fast in _FUSE_BINARY:
+            if s.s1 >= 0:
+                bb = operand(s.s1)
+                op = (<tuple>_FUSE_BINARY[s.fast])[0]
+            else:
+                sc = <double>s.template[1]
+                op = (<tuple>_FUSE_BINARY[s.fast])[1]
+        else:
+            op = _FUSE_UNARY[s.fast]
+        fwd.append([op, nv, a, bb, sc, -1])
+        nodes.append((op, nv, a, bb, sc))
+        needs[nv] = needs[a] or (bb >= 0 and needs[bb])
+        vreg[first + i] = nv
+        nv += 1
+
+    out_slots = [k for k in range(first, end) if last_read.get(k, -1) >= end]
+    b.in_slots = tuple(in_slots)
+    b.in_grad = tuple(in_grad)
+    b.out_slots = tuple(out_slots)
+    b.out_grad = tuple([needs[vreg[k]] for k in out_slots])
+    b.grad = any(b.out_grad)
+    stores = [[AGC_F_STORE, -1, vreg[k], -1, j, -1] for j, k in enumerate(out_slots)]
+    b.fwd = _allocate(fwd + stores)
+    b.nsaved = 0
+    if not b.grad:
+        return b
+
+    # the backward, in reverse: adjoints as virtual registers; the forward values it
+    # reads are saved rows, loaded where used
+    cdef list bwd = []
+    cdef dict adj = {}
+    cdef dict rows = {}          # forward virtual register -> saved row
+    nbv = [nv]                   # backward registers are numbered after the forward's
+    nout = len(out_slots)
+
+    def new():
+        nbv[0] += 1
+        return nbv[0] - 1
+
+    def saved(v):
+        if v not in rows:
+            rows[v] = len(rows)
+        r = new()
+        bwd.append([AGC_F_LOAD, r, -1, -1, nout + rows[v], -1])
+        return r
+
+    def emit(op, a, bb=-1, sc=0.0, c=-1):
+        r = new()
+        bwd.append([op, r, a, bb, sc, c])
+        return r
+
+    def contrib(v, g):
+        if not needs[v]:
+            return
+        if v in adj:
+            adj[v] = emit(AGC_F_ADD, adj[v], g)
+        else:
+            adj[v] = g
+
+    for j, k in enumerate(out_slots):
+        if needs[vreg[k]]:
+            adj[vreg[k]] = emit(AGC_F_LOAD, -1, -1, j)
+    for op, v, a, bb, sc in reversed(nodes):
+        if v not in adj:
+            continue
+        g = adj.pop(v)
+        if op == AGC_F_ADD:
+            contrib(a, g)
+            contrib(bb, g)
+        elif op == AGC_F_SUB:
+            contrib(a, g)
+            if needs[bb]:
+                contrib(bb, emit(AGC_F_NEG, g))
+        elif op == AGC_F_MUL:
+            if needs[a]:
+                contrib(a, emit(AGC_F_MUL, g, saved(bb)))
+            if needs[bb]:
+                contrib(bb, emit(AGC_F_MUL, g, saved(a)))
+        elif op == AGC_F_DIV:
+            if needs[a]:
+                contrib(a, emit(AGC_F_DIV, g, saved(bb)))
+            if needs[bb]:
+                contrib(bb, emit(AGC_F_DIV_OTHER_BWD, g, saved(a), 0.0, saved(bb)))
+        elif op == AGC_F_ADDS or op == AGC_F_SUBS:
+            contrib(a, g)
+        elif op == AGC_F_MULS:
+            contrib(a, emit(AGC_F_MULS, g, -1, sc))
+        elif op == AGC_F_DIVS:
+            contrib(a, emit(AGC_F_DIVS, g, -1, sc))
+        elif op == AGC_F_NEG:
+            contrib(a, emit(AGC_F_NEG, g))
+        elif op == AGC_F_EXP:
+            contrib(a, emit(AGC_F_MUL, g, saved(v)))
+        elif op == AGC_F_TANH:
+            contrib(a, emit(AGC_F_TANH_BWD, g, saved(v)))
+        elif op == AGC_F_SIGMOID:
+            contrib(a, emit(AGC_F_SIGMOID_BWD, g, saved(v)))
+        elif op == AGC_F_RELU:
+            contrib(a, emit(AGC_F_RELU_BWD, g, saved(v)))
+    has = []
+    for i in range(len(in_slots)):
+        g = adj.get(vreg[in_slots[i]])
+        # (an input needing no gradient, or one no output depends on, gets none: as
+        # in eager, where no node on a path to the outputs reaches it)
+        has.append(g is not None)
+        if g is not None:
+            bwd.append([AGC_F_STORE, -1, g, -1, i, -1])
+    b.bwd = _allocate(bwd)
+    b.bwd_has = tuple(has)
+    b.nsaved = len(rows)
+    saves = [[AGC_F_STORE, -1, v, -1, nout + r, -1] for v, r in rows.items()]
+    b.fwd_saving = _allocate(fwd + stores + saves)
+    return b
+
+
+cdef void _reads(Step s, set out):
+    for pos, k in s.subs:
+        out.add(k)
+    for pos, t in s.nested:
+        _slots_in(t, out)
+
+
+def plan_fusion(tuple steps, list vals, object out, Py_ssize_t min_run=2):
+    """The steps with each maximal run of at least min_run fusible elementwise steps
+    (Note [Fused blocks]) replaced by one FusedBlock. vals holds the inputs and constants
+    of this (first fused) replay; the recording's other facts are in the steps."""
+    cdef Py_ssize_t i, j, n = len(steps), first = len(vals), k
+    cdef Step s
+    cdef dict metas = {}
+    cdef dict last_read = {}
+    cdef set rd
+    cdef list slot_of = []
+    cdef Py_ssize_t nxt = first
+    for s in steps:
+        if s.name.endswith("_") or s.name == "_index_put_impl":
+            return steps   # an in-place op: every step stays as it is
+    for i in range(n):
+        s = <Step>steps[i]
+        slot_of.append(nxt)
+        rd = set()
+        _reads(s, rd)
+        for k in rd:
+            last_read[k] = i
+        if s.meta is not None:
+            metas[nxt] = s.meta
+        nxt += 1 if s.nout < 0 else s.nout
+    keep = set()
+    _slots_in(out, keep)
+    for k in keep:
+        last_read[k] = n + 1
+    # last_read in slot numbers: a run [i, j) reads past its end when last_read >= the
+    # slot after its last output; convert step indices to the slot numbering
+    cdef dict last_slot = {}
+    for k, i in last_read.items():
+        last_slot[k] = slot_of[i] if i < n else nxt + 1
+    cdef list plan = []
+    cdef FusedBlock blk
+    i = 0
+    while i < n:
+        s = <Step>steps[i]
+        j = i
+        while j < n and _fusible(<Step>steps[j], metas, vals) and \
+                (<Step>steps[j]).meta == s.meta:
+            j += 1
+        if j - i >= min_run:
+            run = steps[i:j]
+            blk = FusedBlock.__new__(FusedBlock)
+            blk.steps = run
+            blk.first = slot_of[i]
+            blk.last_read = last_slot
+            frees = []
+            for st in run:
+                frees.extend((<Step>st).frees)
+            blk.frees = tuple(frees)
+            plan.append(blk)
+            i = j
+        else:
+            plan.append(s)
+            i += 1
+    return tuple(plan)

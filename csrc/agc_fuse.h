@@ -1,0 +1,61 @@
+/* The fused elementwise block of compiled mode (Note [Fused blocks] in
+ * autograd_core/_dynamo/__init__.py): a straight-line program of elementwise
+ * instructions over registers, run tile by tile over same-shape contiguous float
+ * arrays, so that intermediates stay in a few cache-resident tiles and nothing is
+ * allocated per instruction. Plain C, no Python API. */
+#ifndef AGC_FUSE_H
+#define AGC_FUSE_H
+
+#include <stddef.h>
+
+/* Each row: the op code AGC_F_<NAME>. `a`, `b` are registers, `s` the scalar operand
+ * (rounded to the element type first, as eager rounds a wrapped number). The
+ * expressions are those of csrc/agc_kernels.c's loops (same libm calls, same
+ * operation order), so that a fused block's results equal eager's bit for bit. */
+enum agc_fuse_op {
+    AGC_F_LOAD,        /* r = input[k] (k in s) */
+    AGC_F_STORE,       /* output[k] = a (k in s) */
+    AGC_F_COPY,        /* r = a */
+    AGC_F_ADD,         /* r = a + b */
+    AGC_F_SUB,         /* r = a - b */
+    AGC_F_MUL,         /* r = a * b */
+    AGC_F_DIV,         /* r = a / b */
+    AGC_F_ADDS,        /* r = a + s */
+    AGC_F_SUBS,        /* r = a - s */
+    AGC_F_RSUBS,       /* r = s - a */
+    AGC_F_MULS,        /* r = a * s */
+    AGC_F_DIVS,        /* r = a / s */
+    AGC_F_RDIVS,       /* r = s / a */
+    AGC_F_NEG,         /* r = -a */
+    AGC_F_EXP,
+    AGC_F_LOG,
+    AGC_F_SQRT,
+    AGC_F_TANH,
+    AGC_F_SIGMOID,     /* 1 / (1 + exp(-a)) */
+    AGC_F_RELU,        /* a < 0 ? 0 : a (NaN and -0.0 kept) */
+    AGC_F_TANH_BWD,    /* a * (1 - b * b), b tanh's output */
+    AGC_F_SIGMOID_BWD, /* a * ((1 - b) * b), b sigmoid's output */
+    AGC_F_RELU_BWD,    /* b <= 0 ? 0 : a, b relu's output */
+    AGC_F_DIV_OTHER_BWD /* -a * ((b / c) / c): div's gradient for its divisor; c in s */
+};
+
+typedef struct {
+    int op;
+    int r;        /* destination register */
+    int a, b;     /* operand registers (-1: none) */
+    double s;     /* scalar operand, or the input/output index of LOAD/STORE, or
+                     (DIV_OTHER_BWD) the third register */
+} agc_fuse_ins;
+
+/* The number of elements of one register's tile. */
+#define AGC_FUSE_TILE 512
+
+/* Run the program over n elements: inputs in[0..], outputs out[0..] (each n
+ * elements of the type), nreg registers in scratch (nreg * AGC_FUSE_TILE
+ * elements). */
+void agc_fuse_run_f32(const agc_fuse_ins *prog, size_t nins, const float *const *in,
+                      float *const *out, size_t n, float *scratch);
+void agc_fuse_run_f64(const agc_fuse_ins *prog, size_t nins, const double *const *in,
+                      double *const *out, size_t n, double *scratch);
+
+#endif
