@@ -53,6 +53,35 @@ eager's), random ops draw from the generator exactly as eager would, in-place op
 views act on the same tensors. The output is rebuilt from its template (tensors by slot,
 other values as recorded).
 
+Note [Fused blocks]
+At its first replay an entry's steps are split into maximal runs (two steps or more) of
+fusible elementwise steps: add/sub (alpha 1), mul, div (no rounding mode), neg, exp,
+tanh, sigmoid, relu, whose tensor operands all have the result's dtype (float32 or
+float64), shape and C-contiguous layout, the other operand being a Python int/float (no
+broadcasting but a number). Each run becomes a FusedBlock (``_fuse.pxi``): one program of
+``csrc/agc_fuse.c``'s interpreter, run in tiles of 512 elements so its intermediates stay in
+a few cache-resident registers; only the run's outputs read later (by a step or by the
+function's output) are materialized. With grad on and an input requiring grad, the block
+is ONE node, ``CompiledFunctionBackward`` (PyTorch's grad_fn of aot/inductor-compiled
+graphs), whose backward is a fused program too (each instruction's derivative, in reverse,
+reading a (rows, n) buffer of the forward values it needs, stored as they are made). Its
+gradients under create_graph=True carry ``CompiledFunctionBackwardBackward``, which raises
+PyTorch's "does not currently support double backward" on a second backward.
+Bitwise equality with eager: the interpreter's expressions are agc_kernels.c's (the same
+libm calls in the same type and order; a number rounded to the element type first, as
+eager rounds a wrapped number; the backward formulas as derivatives.yaml computes them),
+and eager runs those kernels on arrays up to 128 elements for the libm ops. Above that
+eager hands exp/tanh/sigmoid to numpy's vectorised loops, so a block holding one of them
+runs unfused there (a block of arithmetic only fuses at any size; values equal within
+rounding: gradients summed over several uses may add in another order).
+Not fused (the steps run as recorded): backend="eager" (PyTorch's eager backend keeps
+per-op nodes), recordings holding an in-place op, views/non-contiguous operands,
+broadcasting, integer/complex/bool dtypes, any other op; a block whose inputs at a replay
+differ from its plan (layout, requires_grad) runs its steps unfused. Hooks, retain_grad,
+forward AD and grad-mode changes are graph breaks or eager calls already. Known
+difference: a block saves copies of the values its backward reads, so an in-place change
+of an input after the call is not reported at backward (eager raises the version error).
+
 Recompiles: a call matching no recording records again; a code object keeps at most
 ``config.recompile_limit`` recordings (PyTorch's count and warning text, logged once),
 beyond which non-matching calls run eagerly, as PyTorch's.

@@ -472,8 +472,15 @@ def _plan_block(FusedBlock b, list vals):
     b.bwd = _allocate(bwd)
     b.bwd_has = tuple(has)
     b.nsaved = len(rows)
-    saves = [[AGC_F_STORE, -1, v, -1, nout + r, -1] for v, r in rows.items()]
-    b.fwd_saving = _allocate(fwd + stores + saves)
+    # each saved value is stored right where it is made (its register is free again at
+    # once: the program needs as many registers as the unsaved forward)
+    saving = []
+    for e in fwd:
+        saving.append(e)
+        r = rows.get(e[1])
+        if r is not None:
+            saving.append([AGC_F_STORE, -1, e[1], -1, nout + r, -1])
+    b.fwd_saving = _allocate(saving + stores)
     return b
 
 
