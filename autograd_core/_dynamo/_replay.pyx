@@ -8,7 +8,7 @@ cimport cython
 cimport numpy as cnp
 import numpy as np
 
-from autograd_core._core.tensor cimport (MSG_BACKWARD_TWICE, shape_of, Node, OPS, Tensor,
+from autograd_core._core.tensor cimport (MSG_BACKWARD_TWICE, shape_of, gc_untrack, Node, OPS, Tensor,
                                          empty_like_array, grad_enabled,
                                          inference_mode_enabled, is_released, make,
                                          needs_input_grad, record_outputs, requires_grad_of)
@@ -481,6 +481,34 @@ cdef object _nested_template(object x, dict slots):
     return x
 
 
+cdef Step _new_step(str name, tuple template, tuple subs, tuple nested, Py_ssize_t nout):
+    """Step(name, template, subs, nested, nout) without the Python call (a recording makes
+    one per op), untracked by the cycle collector: a step holds no reference back to
+    anything that could hold it (a recording's tens of thousands of steps would be walked
+    by every full collection while the entry lives)."""
+    cdef Step st = Step.__new__(Step)
+    cdef Py_ssize_t k
+    st.name = name
+    st.template = template
+    st.subs = subs
+    st.nested = nested
+    st.nout = nout
+    st.s0 = st.s1 = -1
+    st.frees = ()
+    for pos, k in subs:
+        if pos == 0:
+            st.s0 = k
+        elif pos == 1:
+            st.s1 = k
+    if st.s0 >= 0 and not nested and nout < 0:
+        f = _FAST.get(name)
+        st.fast = F_NONE if f is None else <int>f
+    else:
+        st.fast = F_NONE
+    gc_untrack(st)
+    return st
+
+
 def build_steps(list recorded, dict slots, Py_ssize_t n):
     """The Steps of a recording ([table name, args, result] per op): each tensor argument
     becomes its slot (inputs and constants are in slots already; each op's outputs take
@@ -526,7 +554,7 @@ def build_steps(list recorded, dict slots, Py_ssize_t n):
             for t in res:
                 slots[id(t)] = n
                 n += 1
-        st = Step(tname, tuple(template), tuple(subs), tuple(nested), nout)
+        st = _new_step(tname, tuple(template), tuple(subs), tuple(nested), nout)
         if nout < 0:
             ra = (<Tensor>res)._data
             st.meta = (cnp.PyArray_TYPE(ra), shape_of(ra), cnp.PyArray_IS_C_CONTIGUOUS(ra))
@@ -553,24 +581,30 @@ def set_frees(tuple steps, object out, Py_ssize_t first):
     cdef set keep = set()
     cdef set used
     cdef Step s
-    cdef Py_ssize_t i, k, n = first
+    cdef Py_ssize_t i, k, j, n = first, cnt, nsteps = len(steps)
     _slots_in(out, keep)
-    for i in range(len(steps)):
-        s = steps[i]
-        used = set()
+    for i in range(nsteps):
+        s = <Step>steps[i]
         for pos, k in s.subs:
-            used.add(k)
-        for pos, t in s.nested:
-            _slots_in(t, used)
-        for k in used:
             last[k] = i
+        if s.nested:
+            used = set()
+            for pos, t in s.nested:
+                _slots_in(t, used)
+            for k in used:
+                last[k] = i
         # outputs nothing reads are released right away
-        for k in range(n, n + (1 if s.nout < 0 else s.nout)):
-            last[k] = i
-        n += 1 if s.nout < 0 else s.nout
-    cdef list frees = [[] for _ in range(len(steps))]
+        cnt = 1 if s.nout < 0 else s.nout
+        for j in range(n, n + cnt):
+            last[j] = i
+        n += cnt
+    cdef list frees = [None] * nsteps
     for k, i in last.items():
         if k >= first and k not in keep:
-            (<list>frees[i]).append(k)
-    for i in range(len(steps)):
-        (<Step>steps[i]).frees = tuple(frees[i])
+            if frees[i] is None:
+                frees[i] = [k]
+            else:
+                (<list>frees[i]).append(k)
+    for i in range(nsteps):
+        if frees[i] is not None:
+            (<Step>steps[i]).frees = tuple(<list>frees[i])

@@ -2,6 +2,7 @@
 per-code-object caches of recordings, disable (Note [Compiled mode] in
 autograd_core/_dynamo/__init__.py)."""
 import functools
+import gc
 import inspect
 import logging
 import threading
@@ -179,15 +180,24 @@ def _call(fn, code, call, module, fullgraph, args, kwargs, fuse=True):
 def _record(fn, code, call, module, fullgraph, args, kwargs, key, tensors):
     rec = Recorder(fn, fullgraph)
     _tls.recording = True
+    # the recording's lists and steps are many young objects: without the cycle
+    # collector from the recording through the build (its passes would walk them all)
+    gc_was_on = gc.isenabled()
+    gc.disable()
     try:
-        result = rec.run(module, args, kwargs, call)
-    finally:
-        _tls.recording = False
-    if rec.reason is None:
         try:
-            steps, consts, out = rec.build(tensors, result)
-        except GraphBreak as g:
-            rec.reason = str(g)
+            result = rec.run(module, args, kwargs, call)
+        finally:
+            _tls.recording = False
+        if rec.reason is None:
+            try:
+                steps, consts, out = rec.build(tensors, result)
+            except GraphBreak as g:
+                rec.reason = str(g)
+        rec.steps = None   # (the recorded arguments and results: freed before the collector runs)
+    finally:
+        if gc_was_on:
+            gc.enable()
     if rec.reason is not None:
         if fullgraph:
             raise exc.Unsupported(rec.reason)
