@@ -231,7 +231,7 @@ cdef class FusedBlock:
             a = t._data
             if (cnp.PyArray_TYPE(a) != self.typenum or not cnp.PyArray_IS_C_CONTIGUOUS(a)
                     or shape_of(a) != self.shape
-                    or (requires_grad_of(t) and grad_enabled()) != self.in_grad[i]):
+                    or (requires_grad_of(t) and grad_enabled()) != <bint>self.in_grad[i]):
                 return False
         return True
 
