@@ -94,6 +94,8 @@ class SetupCtxCube(torch.autograd.Function):
 '''
 
 _NAME = re.compile(r"\b[tg]\d+\b")
+# the unary ops a fused block takes (st_compiled)
+_FUSED_UNARY = ("neg", "exp", "tanh", "sigmoid", "relu")
 
 
 @dataclass
@@ -767,6 +769,32 @@ class Generator:
             a = self.rng.choice(leaves)
             self.emit("grad.backward", f"{a}.grad.sum().backward()")
 
+    def st_compiled(self):
+        """torch.compile of a random chain of the elementwise ops compiled mode fuses
+        (Note [Fused blocks] in autograd_core/_dynamo/__init__.py): a contiguous float
+        tensor of at most 128 elements, numbers and the input itself as other operands,
+        called three times (the recording, the first replay that plans the block, a
+        replay). PyTorch runs its aot_eager backend (no C++ compiler), whose grad_fn,
+        CompiledFunctionBackward, the fused block's node gives too."""
+        fl = (self.torch.float32, self.torch.float64)
+        a = self.pick(lambda t: t.dtype in fl and t.numel() <= 128 and t.is_contiguous())
+        if a is None:
+            return
+        expr = "u"
+        for _ in range(self.rng.randint(2, 5)):
+            r = self.rng.random()
+            if r < 0.4:
+                expr = f"torch.{self.rng.choice(_FUSED_UNARY)}({expr})"
+            elif r < 0.8:
+                op = self.rng.choice(["+", "-", "*", "/"])
+                expr = f"({expr}) {op} {_lit(self.rng)}"
+            else:
+                expr = f"({expr}) {self.rng.choice(['+', '-', '*'])} u"
+        t = self.fresh()
+        self.emit("compiled:chain", f"{t} = (lambda f: [f({a}) for _ in range(3)][-1])("
+                                    f"torch.compile(lambda u: {expr}, backend='aot_eager'))",
+                  (t,), keep_error=0)
+
     # ------------------------------------------------------------- program
     def generate(self):
         for _ in range(self.rng.randint(1, 3)):
@@ -782,7 +810,9 @@ class Generator:
                  # issue 26's torch.func statements
                  (self.st_transform, 3),
                  # issue 27's complex tensors
-                 (self.st_complex, 4)]
+                 (self.st_complex, 4),
+                 # issue 31's compiled mode (fused elementwise chains)
+                 (self.st_compiled, 2)]
         fns, weights = zip(*steps)
         n = self.rng.randint(4, self.max_len)
         tries = 0
