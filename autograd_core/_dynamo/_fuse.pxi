@@ -384,10 +384,12 @@ def _plan_block(FusedBlock b, list vals):
     b.out_grad = tuple([needs[vreg[k]] for k in out_slots])
     b.grad = any(b.out_grad)
     stores = [[AGC_F_STORE, -1, vreg[k], -1, j, -1] for j, k in enumerate(out_slots)]
-    b.fwd = _allocate(fwd + stores)
     b.nsaved = 0
     if not b.grad:
+        b.fwd = _allocate(fwd + stores)
         return b
+    # (planned with a node, the block runs fused only while its inputs require grad as
+    # now: the program without saving is never needed)
 
     # the backward, in reverse: adjoints as virtual registers; the forward values it
     # reads are saved rows, loaded where used
