@@ -434,18 +434,18 @@ class Recorder(OpRecorder):
                 gc.enable()
         return result
 
-    def build(self, inputs, result):
+    def build(self, inputs, result, frees=True):
         """(steps, constants, output template): the replay of a finished recording whose
         inputs are the argument tensors in order."""
         gc_was_on = gc.isenabled()
         gc.disable()
         try:
-            return self._build(inputs, result)
+            return self._build(inputs, result, frees)
         finally:
             if gc_was_on:
                 gc.enable()
 
-    def _build(self, inputs, result):
+    def _build(self, inputs, result, frees):
         slots = {}
         for i, t in enumerate(inputs):
             slots.setdefault(id(t), i)
@@ -458,7 +458,8 @@ class Recorder(OpRecorder):
         if steps is None:
             raise GraphBreak("an op did not finish")
         out = _output_template(result, slots, self)
-        set_frees(steps, out, len(inputs) + len(consts))
+        if frees:   # (compiled mode sets them at the first replay: eval_frame._call)
+            set_frees(steps, out, len(inputs) + len(consts))
         return steps, consts, out
 
 

@@ -11,7 +11,7 @@ from autograd_core._core import tensor as _core
 from autograd_core._dynamo import config, exc
 from autograd_core._dynamo._record import GraphBreak, Recorder
 from autograd_core._dynamo._replay import (arguments_key, build, check_guards, plan_fusion,
-                                            replay)
+                                            replay, set_frees)
 
 log = logging.getLogger("autograd_core._dynamo.convert_frame")
 
@@ -26,7 +26,7 @@ def _recording():
 
 
 class _Entry:
-    __slots__ = ("guards", "steps", "consts", "out", "key", "keepalive", "plan")
+    __slots__ = ("guards", "steps", "consts", "out", "key", "keepalive", "plan", "freed")
 
     def __init__(self, key, guards, steps, consts, out, keepalive):
         self.key = key
@@ -39,6 +39,7 @@ class _Entry:
         self.out = out
         self.plan = None      # the steps with their fused blocks (Note [Fused blocks]),
                               # made at the first replay that fuses
+        self.freed = False    # the steps' frees are set (at the first replay)
 
 
 class _CodeCache:
@@ -145,6 +146,11 @@ def _call(fn, code, call, module, fullgraph, args, kwargs, fuse=True):
         for e in cache.entries.get(key, ()):
             if check_guards(e.guards):
                 vals = tensors + e.consts
+                if not e.freed:
+                    # (not at the recording: the first call's cost is eager's plus the
+                    # recording's, Note [Compiled mode])
+                    set_frees(e.steps, e.out, len(vals))
+                    e.freed = True
                 if fuse:
                     if e.plan is None:
                         e.plan = plan_fusion(e.steps, vals, e.out)
@@ -191,7 +197,7 @@ def _record(fn, code, call, module, fullgraph, args, kwargs, key, tensors):
             _tls.recording = False
         if rec.reason is None:
             try:
-                steps, consts, out = rec.build(tensors, result)
+                steps, consts, out = rec.build(tensors, result, frees=False)
             except GraphBreak as g:
                 rec.reason = str(g)
         rec.steps = None   # (the recorded arguments and results: freed before the collector runs)
