@@ -139,3 +139,29 @@ def test_shape_change_recompiles_and_still_fuses():
         for _ in range(3):
             r = f(x)
         assert r.shape == (n,) and r.grad_fn.name() == "CompiledFunctionBackward"
+
+
+@pytest.mark.parametrize("which", ["output", "input"])
+def test_inplace_change_of_a_saved_value_is_refused_at_backward(which):
+    # eager's nodes save the tanh output and mul's other operand: a block saves copies,
+    # and checks their versions as eager's SavedTensors do
+    results = []
+    for lib, comp in ((torch, True), (autograd_core, True), (autograd_core, False)):
+        x = lib.tensor([-0.5, 0.6], dtype=lib.float64, requires_grad=True)
+        w = lib.tensor([1.5, 2.0], dtype=lib.float64)
+
+        def fn(u, v):
+            return lib.tanh(u * v + 1.0)
+        f = lib.compile(fn, backend="aot_eager") if comp else fn
+        for _ in range(3):
+            y = f(x, w)
+        if which == "output":
+            y.copy_(x.detach() * 2)
+        else:
+            w.add_(1)
+        try:
+            y.sum().backward()
+            results.append(None)
+        except RuntimeError as e:
+            results.append(str(e).split(":")[0])
+    assert results[0] == results[1] == results[2] is not None

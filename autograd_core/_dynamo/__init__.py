@@ -78,9 +78,10 @@ Not fused (the steps run as recorded): backend="eager" (PyTorch's eager backend 
 per-op nodes), recordings holding an in-place op, views/non-contiguous operands,
 broadcasting, integer/complex/bool dtypes, any other op; a block whose inputs at a replay
 differ from its plan (layout, requires_grad) runs its steps unfused. Hooks, retain_grad,
-forward AD and grad-mode changes are graph breaks or eager calls already. Known
-difference: a block saves copies of the values its backward reads, so an in-place change
-of an input after the call is not reported at backward (eager raises the version error).
+forward AD and grad-mode changes are graph breaks or eager calls already. A block saves
+copies of the values its backward reads; those that are its input or output tensors
+(what eager's nodes would have saved) keep their version counters, so an in-place change
+of one before the backward raises eager's "modified by an inplace operation" error.
 
 Recompiles: a call matching no recording records again; a code object keeps at most
 ``config.recompile_limit`` recordings (PyTorch's count and warning text, logged once),

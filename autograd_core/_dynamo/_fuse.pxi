@@ -133,6 +133,9 @@ cdef class CompiledFunctionBackward(Node):
     cdef int nin                # the block's tensor inputs (gradients out)
     cdef tuple shapes           # per input: its shape (the gradient's)
     cdef tuple has              # per input: whether the program computes its gradient
+    cdef tuple versions         # (VersionCounter, version, array) per saved value that is
+                                # an input or output tensor: eager's nodes save those, and
+                                # refuse a backward after an in-place change of one
 
     cdef int num_outputs(self) noexcept:
         return self.nout
@@ -149,6 +152,16 @@ cdef class CompiledFunctionBackward(Node):
         cdef cnp.ndarray g, like = None
         if self.saved is None:
             raise RuntimeError(MSG_BACKWARD_TWICE)
+        cdef VersionCounter vc
+        for vc, version, arr in self.versions:
+            if vc.version != version:
+                raise RuntimeError(
+                    "one of the variables needed for gradient computation has been modified "
+                    f"by an inplace operation: [{legacy_type_name(make(arr))} "
+                    f"{shape_str(shape_of(arr))}] is at version {vc.version}; expected "
+                    f"version {version} instead. Hint: enable anomaly detection to find the "
+                    "operation that failed to compute its gradient, with "
+                    "autograd_core.autograd.set_detect_anomaly(True, check_nan=False).")
         n = cnp.PyArray_DIMS(self.saved)[1]
         for k in range(self.nout):
             x = grads[k] if k < len(grads) else None
@@ -213,6 +226,8 @@ cdef class FusedBlock:
     cdef Py_ssize_t nsaved
     cdef _Prog bwd
     cdef tuple bwd_has          # per input: whether the backward computes its gradient
+    cdef tuple checked          # (is_output, index) of the saved values that are its
+                                # input or output tensors (their versions are checked)
     cdef bint grad              # planned with a node
     cdef tuple frees
     cdef bint planned           # its programs are made (at its first run)
@@ -258,6 +273,7 @@ cdef class FusedBlock:
         vals.extend([None] * len(self.steps))
         cdef list tensors = []
         cdef CompiledFunctionBackward node
+        cdef VersionCounter vc
         for i in range(len(self.out_slots)):
             t = make(<cnp.ndarray>outs[i])
             vals[<Py_ssize_t>self.out_slots[i]] = t
@@ -271,6 +287,14 @@ cdef class FusedBlock:
             node.nin = len(self.in_slots)
             node.shapes = (self.shape,) * len(self.in_slots)
             node.has = self.bwd_has
+            checks = []
+            for is_out, k in self.checked:
+                t = tensors[k] if is_out else vals[<Py_ssize_t>self.in_slots[k]]
+                if t is None:
+                    continue
+                vc = version_counter(<Tensor>t)
+                checks.append((vc, vc.version, (<Tensor>t)._data))
+            node.versions = tuple(checks)
             record_outputs(node, tuple(tensors),
                            tuple([vals[<Py_ssize_t>k] for k in self.in_slots]))
         for k in self.frees:
@@ -473,6 +497,15 @@ def _plan_block(FusedBlock b, list vals):
             bwd.append([AGC_F_STORE, -1, g, -1, i, -1])
     b.bwd = _allocate(bwd)
     b.bwd_has = tuple(has)
+    in_index = {vreg[k]: i for i, k in enumerate(in_slots)}
+    out_index = {vreg[k]: j for j, k in enumerate(out_slots)}
+    checked = []
+    for v in rows:
+        if v in out_index:
+            checked.append((True, out_index[v]))
+        elif v in in_index:
+            checked.append((False, in_index[v]))
+    b.checked = tuple(checked)
     b.nsaved = len(rows)
     # each saved value is stored right where it is made (its register is free again at
     # once: the program needs as many registers as the unsaved forward)

@@ -8,7 +8,9 @@ cimport cython
 cimport numpy as cnp
 import numpy as np
 
-from autograd_core._core.tensor cimport (MSG_BACKWARD_TWICE, shape_of, gc_untrack, Node, OPS, Tensor,
+from autograd_core._core.tensor cimport (MSG_BACKWARD_TWICE, shape_of, gc_untrack,
+                                         VersionCounter, version_counter, legacy_type_name,
+                                         shape_str, Node, OPS, Tensor,
                                          empty_like_array, grad_enabled,
                                          inference_mode_enabled, is_released, make,
                                          needs_input_grad, record_outputs, requires_grad_of)
