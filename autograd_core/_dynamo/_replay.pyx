@@ -307,6 +307,22 @@ cpdef bint same_state(tuple a, tuple b):
     return True
 
 
+cdef bint _state_holds(tuple st, Tensor t):
+    """same_state(st, tensor_state(t)) without making the tuple (the recording's per-op
+    check of every argument)."""
+    if len(st) != 7 or st[0] is not requires_grad_of(t) and st[0] != requires_grad_of(t):
+        return False
+    if st[1] is not t._grad_fn or st[2] is not t._grad or st[6] is not t._fw:
+        return False
+    if (st[3] is None) != (t._hooks is None) or \
+            (t._hooks is not None and st[3] != len(t._hooks)):
+        return False
+    if (st[4] is None) != (t._post_acc_hooks is None) or \
+            (t._post_acc_hooks is not None and st[4] != len(t._post_acc_hooks)):
+        return False
+    return st[5] == t._retains_grad
+
+
 def shallow(object v):
     """The identities a container holds (keys and values of a dict, items of a list)."""
     if isinstance(v, dict):
@@ -435,7 +451,7 @@ cdef class OpRecorder:
                 self.fail("a tensor made outside the recorded ops (a factory, .detach(), "
                           ".data, ...) is used by an op")
                 return None
-            if not same_state(st, tensor_state(t)):
+            if not _state_holds(st, <Tensor>t):
                 self.fail("a tensor's autograd state changed outside the recorded ops "
                           "(requires_grad_, retain_grad, register_hook, backward, ...)")
                 if self.reason is not None:
