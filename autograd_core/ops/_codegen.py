@@ -1061,30 +1061,143 @@ def gen_numpy_functions(ops):
     return "".join(f"cdef object _np_{n} = np.{n}\n" for n in names)
 
 
+# Templates whose values function also returns what the node records in place of the
+# op's `dim` argument (the wrapped dim, or the tuple of reduced dims): values..., dim
+_RECORDS_NORMALIZED_DIM = {"cumulative", "cumulative_extremum", "reduction_with_dims",
+                           "select_along", "median_along"}
+
+
+def _record_lines(op, outs, args, indent="    "):
+    """Recording the op's node (none: no lines). Several nodes: the one whose
+    non_differentiable operands (TensorOrScalar arguments) are the numbers of this call
+    (copysign(t, 2.0): CopysignBackward1; xlogy(2.0, t): XlogyBackward1)."""
+    if not op.nodes:
+        return []
+    rec = lambda node: f"record_{node.name}({', '.join(outs)}, {args})"
+    if len(op.nodes) == 1:
+        return [indent + rec(op.nodes[0])]
+    operands = [p.name for p in op.schema.params if p.type == "TensorOrScalar"]
+    numbers = {}
+    for node in op.nodes:
+        if node.manual:
+            raise TableError(f"{op.name}: a templated forward records no manual node")
+        numbers[node.name] = [x for x in operands if node.formulas.get(x) == "non_differentiable"]
+    if len({tuple(v) for v in numbers.values()}) != len(op.nodes):
+        raise TableError(f"{op.name}: a templated forward picks its node by which operands are "
+                         f"numbers: each node needs its own non_differentiable operands")
+    # self a number first (then self is a tensor), both tensors, other a number
+    order = sorted(op.nodes, key=lambda n: (0 if "self" in numbers[n.name] else
+                                            1 if not numbers[n.name] else 2))
+    lines, known = [], set()
+    for k, node in enumerate(order):
+        nums = numbers[node.name]
+        conds = [f"not isinstance({x}, Tensor)" for x in nums] or \
+                [f"isinstance({y}, Tensor)" for y in operands if y not in known]
+        head = "else:" if k == len(order) - 1 else \
+            f"{'if' if k == 0 else 'elif'} {' and '.join(conds)}:"
+        lines += [indent + head, indent + "    " + rec(node)]
+        if len(nums) == 1 and len(conds) == 1:
+            known.add(nums[0])
+    return lines
+
+
 def gen_forward(op):
     """A templated forward: the template (a cdef function of the family module named
     <template>_values) computes the values; this wires the node around it (an op
-    without a node, such as a comparison, records nothing)."""
+    without a node, such as a comparison, records nothing). inplace(<template>(...)):
+    the same into self (an X_ row); inplace_of(<op>): the in-place variant of a table
+    op; random_sampler(...): Tensor.normal_ & co."""
     m = _TEMPLATE.match(op.forward.strip())
     if not m:
         raise TableError(f"{op.name}: bad forward {op.forward!r}")
     template, targs = m.groups()
-    if len(op.nodes) > 1:
-        raise TableError(f"{op.name}: a templated forward needs at most one node")
-    node = op.nodes[0] if op.nodes else None
     schema = op.schema
-    argnames = ", ".join(p.name for p in schema.params)
     lines = [f"cdef {schema.c_signature(op.cname)}:"]
+    if template == "inplace_of":
+        return gen_inplace_of(op, targs.strip(), lines)
+    if len(op.nodes) > 1 and template == "random_sampler":
+        raise TableError(f"{op.name}: random_sampler records one node")
+    node = op.nodes[0] if op.nodes else None
+    if template == "random_sampler":
+        return gen_random_sampler(op, node, [a.strip() for a in targs.split(",")], lines)
+    into = template == "inplace"
+    if into:
+        m = _TEMPLATE.match(targs.strip())
+        if not m or schema.params[0].name != "self" or schema.params[0].type != "Tensor":
+            raise TableError(f"{op.name}: inplace(<template>(...)) needs Tensor self")
+        template, targs = m.groups()
+    argnames = ", ".join(p.name for p in schema.params)
     tensor_args = [p.name for p in schema.params if p.has_edge]
+    if into:
+        others = "".join(x + ", " for x in tensor_args[1:])
+        lines.append(f"    cdef Tensor _self_source = inplace_source(self, ({others}))")
+        tensor_args[0] = "_self_source"
+        argnames = ", ".join(["_self_source"] + [p.name for p in schema.params[1:]])
     # a numpy function named in the template call (np.tanh) is looked up once, at
     # import, into a C-level module variable (_numpy_function)
     extra = [_NUMPY_ATTR.sub(lambda m: "_np_" + m.group(1), a.strip())
              for a in targs.split(",") if a.strip()]
-    values_args = ", ".join(tensor_args + extra)
-    lines.append(f"    cdef Tensor result = make({template}_values({values_args}))")
-    if node is not None:
-        lines.append(f"    record_{node.name}(result, {argnames})")
-    lines.append("    return result")
+    call = f"{template}_values({', '.join(tensor_args + extra)})"
+    outs = _output_params(schema)
+    if into:
+        if len(outs) != 1:
+            raise TableError(f"{op.name}: inplace(...) has one result")
+        # (in self's dtype: a comparison's bools written into a float self)
+        call = f"cast_array({call}, dtype_of(self._data))"
+    if template in _RECORDS_NORMALIZED_DIM:
+        if "dim" not in [p.name for p in schema.params]:
+            raise TableError(f"{op.name}: template {template} needs a dim argument")
+        argnames = ", ".join("_dim" if p.name == "dim" else p.name for p in schema.params)
+        values = [f"_v{i}" for i in range(len(outs))]
+        lines.append(f"    {', '.join(values)}, _dim = {call}")
+    elif len(outs) == 1:
+        values = [call]
+    else:
+        values = [f"_v{i}" for i in range(len(outs))]
+        lines.append(f"    {', '.join(values)} = {call}")
+    lines.append("    cdef Tensor " + ", ".join(f"{o} = make({v})" for o, v in zip(outs, values)))
+    lines += _record_lines(op, outs, argnames)
+    if into:
+        lines.append("    return inplace_commit(self, result)")
+    else:
+        lines.append(f"    return {outs[0]}" if len(outs) == 1 else f"    return ({', '.join(outs)})")
+    return "\n".join(lines) + "\n\n\n"
+
+
+def gen_inplace_of(op, target, lines):
+    """inplace_of(<op>): self's in-place source through <op>, committed (Note [In-place
+    ops])."""
+    schema = op.schema
+    if op.nodes:
+        raise TableError(f"{op.name}: inplace_of records its op's node, it has none itself")
+    if schema.params[0].name != "self" or schema.params[0].type != "Tensor":
+        raise TableError(f"{op.name}: inplace_of needs a first argument Tensor self")
+    others = [p.name for p in schema.params[1:] if p.has_edge]
+    others_t = "(" + "".join(o + ", " for o in others) + ")"
+    args = ", ".join(["_self_source"] + [p.name for p in schema.params[1:]])
+    lines.append(f"    cdef Tensor _self_source = inplace_source(self, {others_t})")
+    lines.append(f"    return inplace_commit(self, op_{target}({args}))")
+    return "\n".join(lines) + "\n\n\n"
+
+
+def gen_random_sampler(op, node, targs, lines):
+    """random_sampler(<check>, <values>, <args>...): self.<op>_(args, generator=) fills
+    self with draws (Note [Random streams] in _core/random.pyx): <check>(self, args)
+    raises PyTorch's errors for bad parameters and dtypes, before the in-place source is
+    taken; <values>(generator, self's array, args) draws; the node (a zero derivative)
+    is recorded on the source."""
+    schema = op.schema
+    if node is None or len(targs) < 2 or [p.name for p in schema.params][::len(schema.params) - 1] \
+            != ["self", "generator"]:
+        raise TableError(f"{op.name}: random_sampler(check, values, args...) needs a node and "
+                         "arguments (Tensor self, ..., Generator? generator)")
+    check, values, args = targs[0], targs[1], ", ".join(targs[2:])
+    names = ", ".join(p.name for p in schema.params[1:])
+    lines.append(f"    {check}(self, {args})")
+    lines.append("    cdef Tensor old = inplace_source(self, ())")
+    lines.append(f"    cdef Tensor result = make({values}(generator, self._data, {args}))")
+    lines.append(f"    record_{node.name}(result, old, {names})")
+    lines.append("    return inplace_commit(self, result)")
     return "\n".join(lines) + "\n\n\n"
 
 

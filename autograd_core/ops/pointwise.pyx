@@ -268,8 +268,9 @@ cdef cnp.ndarray unary_float_values(Tensor self, object ufunc, int kernel):
         return pointwise_output(as_array(ufunc(x)), (self,), cnp.PyArray_TYPE(x), 0)
 
 
-cdef cnp.ndarray binary_float_values(object self, object other, object ufunc):
-    """A float-valued binary op (atan2): promoted, integers compute in the default float."""
+cdef cnp.ndarray float_promoting_binary_values(object self, object other, object ufunc):
+    """A float-valued binary op (atan2, copysign): promoted, integer and bool operands
+    compute in the default float (float_only_binary_values refuses them)."""
     return elementwise_values(ufunc, (self, other), float_or_default(result_type((self, other))))
 
 
@@ -592,7 +593,7 @@ cdef object _scaled(object self, object other, object alpha):
     return other * alpha
 
 
-cdef cnp.ndarray _alpha_values(object a, object b, object alpha, int kernel):
+cdef cnp.ndarray binary_alpha_values(object a, object b, object alpha, int kernel):
     """a + alpha * b or a - alpha * b: one op in PyTorch, whose layout follows a and b
     (Note [Pointwise output layout]), not the scaled temporary."""
     if alpha == 1:
@@ -601,26 +602,8 @@ cdef cnp.ndarray _alpha_values(object a, object b, object alpha, int kernel):
                             result_type((a, b)).typenum, 0)
 
 
-cdef Tensor op_add(Tensor self, object other, object alpha):
-    cdef Tensor result = make(_alpha_values(self, other, alpha, AGC_ADD))
-    record_AddBackward0(result, self, other, alpha)
-    return result
-
-
-cdef Tensor op_add_scalar(Tensor self, object other, object alpha):
-    cdef Tensor result = make(_alpha_values(self, other, alpha, AGC_ADD))
-    record_AddBackward1(result, self, other, alpha)
-    return result
-
-
-cdef Tensor op_sub(Tensor self, object other, object alpha):
-    cdef Tensor result = make(_alpha_values(self, other, alpha, AGC_SUB))
-    record_SubBackward0(result, self, other, alpha)
-    return result
-
-
 cdef Tensor op_rsub(Tensor self, object other, object alpha):
-    cdef Tensor result = make(_alpha_values(other, self, alpha, AGC_SUB))
+    cdef Tensor result = make(binary_alpha_values(other, self, alpha, AGC_SUB))
     if isinstance(other, Tensor):
         record_RsubBackward0(result, self, other, alpha)
     else:
@@ -628,10 +611,6 @@ cdef Tensor op_rsub(Tensor self, object other, object alpha):
     return result
 
 
-cdef Tensor op_mul(Tensor self, object other):
-    cdef Tensor result = make(binary_values(self, other, AGC_MUL))
-    record_MulBackward0(result, self, other)
-    return result
 
 
 cdef Tensor op_div(Tensor self, object other, object rounding_mode):
@@ -961,7 +940,7 @@ cdef object op_not_implemented_node(Tensor result, object operands, object op_na
     return None
 
 
-cdef cnp.ndarray _mod_values(object a, object b, object ufunc, str kernel):
+cdef cnp.ndarray mod_values(object a, object b, object ufunc, str kernel):
     """remainder (np.remainder: the divisor's sign) or fmod (np.fmod: the dividend's)."""
     cdef dtype rt = result_type((a, b))
     check_not_bool_kernel(rt, kernel)
@@ -987,11 +966,6 @@ cdef Tensor op_floor_divide(object self, object other):
     return result
 
 
-cdef Tensor op_floor_divide_(Tensor self, object other):
-    cdef Tensor src = inplace_source(self, (other,))
-    return inplace_commit(self, op_floor_divide(src, other))
-
-
 def _py_floor_divide(input, other, *, out=None):
     if complex_scalar_arg(input) or complex_scalar_arg(other):
         check_complex_args("floor_divide", (input, other,))  # Note [Complex guard]
@@ -1005,7 +979,7 @@ def _py_floor_divide(input, other, *, out=None):
 
 
 cdef Tensor op_remainder(object self, object other):
-    cdef Tensor result = make(_mod_values(self, other, np.remainder, "remainder_cpu"))
+    cdef Tensor result = make(mod_values(self, other, np.remainder, "remainder_cpu"))
     if not isinstance(self, Tensor):
         _record_not_implemented(result, (self, other), "remainder")  # PyTorch has none
     elif isinstance(other, Tensor):
@@ -1013,11 +987,6 @@ cdef Tensor op_remainder(object self, object other):
     else:
         record_RemainderBackward0(result, self, other)
     return result
-
-
-cdef Tensor op_remainder_(Tensor self, object other):
-    cdef Tensor src = inplace_source(self, (other,))
-    return inplace_commit(self, op_remainder(src, other))
 
 
 def _py_remainder(input, other, *, out=None):
@@ -1032,13 +1001,6 @@ def _py_remainder(input, other, *, out=None):
 
 
 
-cdef Tensor op_fmod(Tensor self, object other):
-    cdef Tensor result = make(_mod_values(self, other, np.fmod, "fmod_cpu"))
-    if isinstance(other, Tensor):
-        record_FmodBackward1(result, self, other)
-    else:
-        record_FmodBackward0(result, self, other)
-    return result
 
 
 cdef str _TENSOR_OR_NUMBER_OTHER = (
@@ -1076,16 +1038,6 @@ def _py_fmod_(input, other):
 
 
 _py_fmod_.__name__ = _py_fmod_.__qualname__ = "fmod_"
-
-
-# ---------------------------------------------------------------- hypot
-
-cdef Tensor op_hypot(Tensor self, Tensor other):
-    cdef dtype rt = result_type((self, other))
-    check_float_kernel(rt, "hypot_cpu")
-    cdef Tensor result = make(elementwise_values(np.hypot, (self, other), rt))
-    record_HypotBackward0(result, self, other)
-    return result
 
 
 # ================================================================ clamp
@@ -1693,46 +1645,6 @@ cdef Tensor op_nan_to_num(Tensor self, object nan, object posinf, object neginf)
 
 # ================================================================ comparisons, logical, bitwise
 
-ctypedef int (*record_compare_fn)(Tensor, Tensor, object) except -1
-
-
-cdef Tensor _compare_inplace(Tensor self, object other, object ufunc,
-                             record_compare_fn number_node, record_compare_fn tensor_node):
-    """self.eq_(other) & co: the comparison written into self's dtype, recorded with
-    PyTorch's node (zero derivative) for a number or a tensor other."""
-    cdef Tensor src = inplace_source(self, (other,))
-    cdef Tensor result = make(cast_array(compare_values(src, other, ufunc), dtype_of(self._data)))
-    if isinstance(other, Tensor):
-        tensor_node(result, src, other)
-    else:
-        number_node(result, src, other)
-    return inplace_commit(self, result)
-
-
-cdef Tensor op_eq_(Tensor self, object other):
-    return _compare_inplace(self, other, np.equal, record_EqBackward0, record_EqBackward1)
-
-
-cdef Tensor op_ne_(Tensor self, object other):
-    return _compare_inplace(self, other, np.not_equal, record_NeBackward0, record_NeBackward1)
-
-
-cdef Tensor op_lt_(Tensor self, object other):
-    return _compare_inplace(self, other, np.less, record_LtBackward0, record_LtBackward1)
-
-
-cdef Tensor op_le_(Tensor self, object other):
-    return _compare_inplace(self, other, np.less_equal, record_LeBackward0, record_LeBackward1)
-
-
-cdef Tensor op_gt_(Tensor self, object other):
-    return _compare_inplace(self, other, np.greater, record_GtBackward0, record_GtBackward1)
-
-
-cdef Tensor op_ge_(Tensor self, object other):
-    return _compare_inplace(self, other, np.greater_equal, record_GeBackward0, record_GeBackward1)
-
-
 cdef Tensor op_logical_not(Tensor self):
     return make(pointwise_output(as_array(self._data == 0), (self,), -1, 0))
 
@@ -1968,14 +1880,6 @@ cdef Tensor _random_fill(Tensor self, Tensor old, cnp.ndarray values, record_una
     return inplace_commit(self, result)
 
 
-cdef int _record_NormalBackward0(Tensor result, Tensor self) except -1:
-    record_NormalBackward0(result, self, 0, 1, None)
-
-
-cdef int _record_UniformBackward0(Tensor result, Tensor self) except -1:
-    record_UniformBackward0(result, self, 0, 1, None)
-
-
 cdef int _record_RandomBackward0(Tensor result, Tensor self) except -1:
     record_RandomBackward0(result, self, None, None, None)
 
@@ -1988,25 +1892,21 @@ cdef int _record_RandomBackward2(Tensor result, Tensor self) except -1:
     record_RandomBackward2(result, self, None, None, None)
 
 
-cdef Tensor op_normal_(Tensor self, object mean, object std, object generator):
+# The samplers' checks (the table's random_sampler forwards call them before the draw)
+
+cdef int _normal_check(Tensor self, object mean, object std) except -1:
     cdef dtype d = dtype_of(self._data)
     check_float_kernel(d, "normal_kernel_cpu")
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {cpp_number(std)}")
-    cdef Tensor old = inplace_source(self, ())
-    return _random_fill(self, old, normal_values(generator, self._data, mean, std),
-                        _record_NormalBackward0)
 
 
-cdef Tensor op_uniform_(Tensor self, object from_, object to, object generator):
+cdef int _uniform_check(Tensor self, object from_, object to) except -1:
     cdef dtype d = dtype_of(self._data)
     check_float_kernel(d, "check_uniform_bounds")
     if from_ > to:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={cpp_number(from_)} > to={cpp_number(to)}")
-    cdef Tensor old = inplace_source(self, ())
-    return _random_fill(self, old, uniform_values(generator, self._data, from_, to),
-                        _record_UniformBackward0)
 
 
 cdef Tensor op_random_(Tensor self, object from_, object to, object generator):
@@ -2033,66 +1933,38 @@ cdef Tensor op_random_(Tensor self, object from_, object to, object generator):
     return _random_fill(self, old, random_values(generator, self._data, from_, to), node)
 
 
-cdef int _record_ExponentialBackward0(Tensor result, Tensor self) except -1:
-    record_ExponentialBackward0(result, self, 1, None)
-
-
-cdef int _record_GeometricBackward0(Tensor result, Tensor self) except -1:
-    record_GeometricBackward0(result, self, 0.5, None)
-
-
-cdef int _record_LogNormalBackward0(Tensor result, Tensor self) except -1:
-    record_LogNormalBackward0(result, self, 1, 2, None)
-
-
-cdef int _record_CauchyBackward0(Tensor result, Tensor self) except -1:
-    record_CauchyBackward0(result, self, 0, 1, None)
-
-
 cdef int _record_BernoulliBackward2(Tensor result, Tensor self) except -1:
     record_BernoulliBackward2(result, self, 0.5, None)
 
 
-cdef Tensor op_exponential_(Tensor self, object lambd, object generator):
+cdef int _exponential_check(Tensor self, object lambd) except -1:
     cdef dtype d = dtype_of(self._data)
     if not (lambd > 0 and lambd != float("inf")):
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
     if d.category != CAT_FLOAT:
         raise RuntimeError("Exponential distribution is a continuous probability distribution. "
                            f"dtype must be a floating point but you specified {d.scalar_name}")
-    cdef Tensor old = inplace_source(self, ())
-    return _random_fill(self, old, exponential_values(generator, self._data, lambd),
-                        _record_ExponentialBackward0)
 
 
-cdef Tensor op_geometric_(Tensor self, object p, object generator):
+cdef int _geometric_check(Tensor self, object p) except -1:
     if not (0 < p < 1):
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
     check_not_bool_kernel(dtype_of(self._data), "geometric_cpu")
-    cdef Tensor old = inplace_source(self, ())
-    return _random_fill(self, old, geometric_values(generator, self._data, p),
-                        _record_GeometricBackward0)
 
 
-cdef Tensor op_log_normal_(Tensor self, object mean, object std, object generator):
+cdef int _log_normal_check(Tensor self, object mean, object std) except -1:
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
     check_float_kernel(dtype_of(self._data), "log_normal_cpu")
-    cdef Tensor old = inplace_source(self, ())
-    return _random_fill(self, old, log_normal_values(generator, self._data, mean, std),
-                        _record_LogNormalBackward0)
 
 
-cdef Tensor op_cauchy_(Tensor self, object median, object sigma, object generator):
+cdef int _cauchy_check(Tensor self, object median, object sigma) except -1:
     cdef dtype d = dtype_of(self._data)
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
     if d.category != CAT_FLOAT:
         raise RuntimeError("Cauchy distribution is a continuous probability distribution. "
                            f"dtype must be a floating point but you specified {d.cpp_name}")
-    cdef Tensor old = inplace_source(self, ())
-    return _random_fill(self, old, cauchy_values(generator, self._data, median, sigma),
-                        _record_CauchyBackward0)
 
 
 cdef cnp.ndarray _bernoulli_p_values(object generator, cnp.ndarray like, Tensor p):
@@ -2820,8 +2692,8 @@ def _ufunc_entr(x):
     return _libm_values(x, agc_entr)
 
 
-cdef Tensor _special_binary(object x, object y, libm2_fn fn, libm2_fn fn32, str kernel,
-                            bint half=False):
+cdef cnp.ndarray special_binary_values(object x, object y, libm2_fn fn, libm2_fn fn32,
+                                      str kernel, bint half=False):
     """A binary special function over two operands (one may be a number), promoted as
     PyTorch's (integers and bools compute in the default float), computed by fn, or by
     fn32 for a float32 result (the polynomials' float recurrences); kernel: the name of
@@ -2830,7 +2702,7 @@ cdef Tensor _special_binary(object x, object y, libm2_fn fn, libm2_fn fn32, str 
     if rt.category == CAT_COMPLEX or (rt is float16 and not half):
         raise not_implemented_for(kernel, rt)
     cdef libm2_fn f = fn32 if rt.typenum == cnp.NPY_FLOAT else fn
-    return make(elementwise_values(lambda a, b: _libm2_values(a, b, f), (x, y), rt))
+    return elementwise_values(lambda a, b: _libm2_values(a, b, f), (x, y), rt)
 
 
 cdef tuple _special_operands(object x, object y, str fname, str xname, str yname):
@@ -2847,29 +2719,6 @@ cdef tuple _special_operands(object x, object y, str fname, str xname, str yname
     return a, b
 
 
-cdef Tensor op_special_xlog1py(object self, object other):
-    cdef Tensor result = _special_binary(self, other, agc_xlog1py, agc_xlog1py, "xlog1py_cpu",
-                                         True)
-    if not isinstance(self, Tensor):
-        record_SpecialXlog1PyBackward1(result, self, other)
-    elif isinstance(other, Tensor):
-        record_SpecialXlog1PyBackward0(result, self, other)
-    else:
-        record_SpecialXlog1PyBackward2(result, self, other)
-    return result
-
-
-cdef Tensor op_special_zeta(object self, object other):
-    cdef Tensor result = _special_binary(self, other, agc_zeta, agc_zeta, "zeta_cpu")
-    if not isinstance(self, Tensor):
-        record_SpecialZetaBackward1(result, self, other)
-    elif isinstance(other, Tensor):
-        record_SpecialZetaBackward0(result, self, other)
-    else:
-        record_SpecialZetaBackward2(result, self, other)
-    return result
-
-
 cdef Tensor op_special_ndtr(Tensor self):
     """(1 + erf(x / sqrt(2))) / 2, composed as PyTorch's (its graph holds those nodes)."""
     return OPS.mul_scalar(OPS.add_scalar(OPS.erf(OPS.mul_scalar(self, 0.7071067811865476)),
@@ -2877,54 +2726,6 @@ cdef Tensor op_special_ndtr(Tensor self):
 
 
 # the polynomials: not differentiable (no node), as PyTorch's
-cdef Tensor op_special_chebyshev_polynomial_t(object x, object n):
-    return _special_binary(x, n, agc_chebyshev_t, agc_chebyshev_tf, "chebyshev_polynomial_t_cpu")
-
-
-cdef Tensor op_special_chebyshev_polynomial_u(object x, object n):
-    return _special_binary(x, n, agc_chebyshev_u, agc_chebyshev_uf, "chebyshev_polynomial_u_cpu")
-
-
-cdef Tensor op_special_chebyshev_polynomial_v(object x, object n):
-    return _special_binary(x, n, agc_chebyshev_v, agc_chebyshev_vf, "chebyshev_polynomial_v_cpu")
-
-
-cdef Tensor op_special_chebyshev_polynomial_w(object x, object n):
-    return _special_binary(x, n, agc_chebyshev_w, agc_chebyshev_wf, "chebyshev_polynomial_w_cpu")
-
-
-cdef Tensor op_special_shifted_chebyshev_polynomial_t(object x, object n):
-    return _special_binary(x, n, agc_shifted_chebyshev_t, agc_shifted_chebyshev_tf, "shifted_chebyshev_polynomial_t_cpu")
-
-
-cdef Tensor op_special_shifted_chebyshev_polynomial_u(object x, object n):
-    return _special_binary(x, n, agc_shifted_chebyshev_u, agc_shifted_chebyshev_uf, "shifted_chebyshev_polynomial_u_cpu")
-
-
-cdef Tensor op_special_shifted_chebyshev_polynomial_v(object x, object n):
-    return _special_binary(x, n, agc_shifted_chebyshev_v, agc_shifted_chebyshev_vf, "shifted_chebyshev_polynomial_v_cpu")
-
-
-cdef Tensor op_special_shifted_chebyshev_polynomial_w(object x, object n):
-    return _special_binary(x, n, agc_shifted_chebyshev_w, agc_shifted_chebyshev_wf, "shifted_chebyshev_polynomial_w_cpu")
-
-
-cdef Tensor op_special_hermite_polynomial_h(object x, object n):
-    return _special_binary(x, n, agc_hermite_h, agc_hermite_hf, "hermite_polynomial_h_cpu")
-
-
-cdef Tensor op_special_hermite_polynomial_he(object x, object n):
-    return _special_binary(x, n, agc_hermite_he, agc_hermite_hef, "hermite_polynomial_he_cpu")
-
-
-cdef Tensor op_special_laguerre_polynomial_l(object x, object n):
-    return _special_binary(x, n, agc_laguerre_l, agc_laguerre_lf, "laguerre_polynomial_l_cpu")
-
-
-cdef Tensor op_special_legendre_polynomial_p(object x, object n):
-    return _special_binary(x, n, agc_legendre_p, agc_legendre_pf, "legendre_polynomial_p_cpu")
-
-
 cdef bint _tf2(object a, object b):
     # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
     return ((type(a) is not Tensor and has_torch_function(a))
@@ -3035,9 +2836,10 @@ def _py_special_legendre_polynomial_p(x, n, *, out=None):
 
 # ---------------------------------------------------------------- more value templates
 
-cdef cnp.ndarray float_binary_values(object self, object other, object ufunc, str kernel):
-    """A binary op defined for float dtypes only (logaddexp, nextafter, igamma): integer
-    and bool operands raise as PyTorch's kernels do."""
+cdef cnp.ndarray float_only_binary_values(object self, object other, object ufunc, str kernel):
+    """A binary op defined for float dtypes only (logaddexp, nextafter, hypot, igamma):
+    integer and bool operands raise, naming PyTorch's kernel, where
+    float_promoting_binary_values computes them in the default float."""
     cdef dtype rt = result_type((self, other))
     check_float_kernel(rt, kernel)
     return elementwise_values(ufunc, (self, other), rt)
@@ -3140,13 +2942,6 @@ cdef Tensor i1e_backward(Tensor grad, Tensor self, Tensor result):
 
 # ---------------------------------------------------------------- the ops
 
-cdef Tensor op_copysign(Tensor self, object other):
-    cdef Tensor result = make(binary_float_values(self, other, np.copysign))
-    if isinstance(other, Tensor):
-        record_CopysignBackward0(result, self, other)
-    else:
-        record_CopysignBackward1(result, self, other)
-    return result
 
 
 cdef object _as_double(object x):
@@ -3203,21 +2998,6 @@ def _xlogy_ufunc(x, y):
     return np.where((x == 0) & ~np.isnan(y), np.zeros((), r.dtype), r)
 
 
-cdef Tensor op_xlogy(object self, object other):
-    cdef Tensor result = make(elementwise_values(
-        _xlogy_ufunc, (self, other), float_or_default(result_type((self, other)))))
-    if not isinstance(self, Tensor):
-        record_XlogyBackward1(result, self, other)
-    elif isinstance(other, Tensor):
-        record_XlogyBackward0(result, self, other)
-    else:
-        record_XlogyBackward2(result, self, other)
-    return result
-
-
-cdef Tensor op_xlogy_(Tensor self, object other):
-    cdef Tensor src = inplace_source(self, (other,))
-    return inplace_commit(self, op_xlogy(src, other))
 
 
 def _py_xlogy(input, other, *, out=None):
@@ -3230,7 +3010,7 @@ def _py_xlogy(input, other, *, out=None):
     return with_out("xlogy", out, OPS.xlogy(a, b))
 
 
-cdef cnp.ndarray _shift_values(object a, object b, bint left):
+cdef cnp.ndarray shift_values(object a, object b, bint left):
     """a << b or a >> b for integer operands: 0 (left, or unsigned right) or the sign
     (signed right) when b is negative or not less than the bit width, as PyTorch."""
     cdef dtype rt = result_type((a, b))
@@ -3252,24 +3032,6 @@ cdef cnp.ndarray _shift_values(object a, object b, bint left):
     except ValueError:
         raise broadcast_error_of((a, b)) from None
     return <cnp.ndarray>as_array(r).astype(npd, copy=False)
-
-
-cdef Tensor op_bitwise_left_shift(object self, object other):
-    return make(_shift_values(self, other, True))
-
-
-cdef Tensor op_bitwise_right_shift(object self, object other):
-    return make(_shift_values(self, other, False))
-
-
-cdef Tensor op_bitwise_left_shift_(Tensor self, object other):
-    cdef Tensor src = inplace_source(self, (other,))
-    return inplace_commit(self, op_bitwise_left_shift(src, other))
-
-
-cdef Tensor op_bitwise_right_shift_(Tensor self, object other):
-    cdef Tensor src = inplace_source(self, (other,))
-    return inplace_commit(self, op_bitwise_right_shift(src, other))
 
 
 def _py_bitwise_left_shift(input, other, *, out=None):

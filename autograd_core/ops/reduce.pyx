@@ -654,20 +654,12 @@ cdef tuple _select_along(cnp.ndarray x, Py_ssize_t d, bint keepdim, object arg_f
     return as_array(vals).copy(), as_array(idx).astype(np.int64, copy=False)
 
 
-cdef tuple op_max_dim(Tensor self, object dim, bint keepdim):
+cdef tuple select_along_values(Tensor self, object dim, bint keepdim, object arg_fn, str fname):
+    """(values, indices, wrapped dim) of max(dim) / min(dim) (arg_fn: np.argmax or
+    np.argmin)."""
     cdef Py_ssize_t d = wrap_dim(dim, cnp.PyArray_NDIM(self._data))
-    vals, idx = _select_along(self._data, d, keepdim, np.argmax, "max")
-    cdef Tensor values = make(vals), indices = make(idx)
-    record_MaxBackward0(values, indices, self, d, keepdim)
-    return (values, indices)
-
-
-cdef tuple op_min_dim(Tensor self, object dim, bint keepdim):
-    cdef Py_ssize_t d = wrap_dim(dim, cnp.PyArray_NDIM(self._data))
-    vals, idx = _select_along(self._data, d, keepdim, np.argmin, "min")
-    cdef Tensor values = make(vals), indices = make(idx)
-    record_MinBackward0(values, indices, self, d, keepdim)
-    return (values, indices)
+    vals, idx = _select_along(self._data, d, keepdim, arg_fn, fname)
+    return vals, idx, d
 
 
 cdef void _check_no_keepdim_with_other(str fname, object keepdim) except *:
@@ -735,7 +727,7 @@ def _py_min(input, dim=None, keepdim=False, *, other=None, out=None, axis=None,
 
 # ================================================================ amax / amin
 
-cdef tuple _amax_amin_values(Tensor self, object dim, bint keepdim, object reduce_fn, str fname):
+cdef tuple reduction_with_dims_values(Tensor self, object dim, bint keepdim, object reduce_fn, str fname):
     """(values, reduced dims) of amax / amin (reduce_fn: np.amax or np.amin)."""
     cdef cnp.ndarray x = self._data
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
@@ -748,23 +740,9 @@ cdef tuple _amax_amin_values(Tensor self, object dim, bint keepdim, object reduc
     return _dense(out), dims
 
 
-cdef Tensor op_amax(Tensor self, object dim, bint keepdim):
-    out, dims = _amax_amin_values(self, dim, keepdim, np.amax, "amax")
-    cdef Tensor result = make(out)
-    record_AmaxBackward0(result, self, dims, keepdim)
-    return result
-
-
-cdef Tensor op_amin(Tensor self, object dim, bint keepdim):
-    out, dims = _amax_amin_values(self, dim, keepdim, np.amin, "amin")
-    cdef Tensor result = make(out)
-    record_AminBackward0(result, self, dims, keepdim)
-    return result
-
-
 # ================================================================ argmax / argmin
 
-cdef Tensor _arg_extremum(Tensor self, object dim, bint keepdim, object arg_fn, str fname):
+cdef cnp.ndarray arg_extremum_values(Tensor self, object dim, bint keepdim, object arg_fn, str fname):
     """argmax / argmin (arg_fn: np.argmax or np.argmin); integer results, no node."""
     cdef cnp.ndarray x = self._data
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x), d
@@ -777,21 +755,13 @@ cdef Tensor _arg_extremum(Tensor self, object dim, bint keepdim, object arg_fn, 
         out = np.asarray(arg_fn(x), dtype=np.int64)
         if keepdim:
             out = out.reshape((1,) * nd)
-        return make(out)
+        return as_array(out)
     d = wrap_dim(dim, nd)
     if nd == 0:
-        return make(np.zeros((), dtype=np.int64))
+        return np.zeros((), dtype=np.int64)
     if shape_of(x)[d] == 0:
         raise IndexError(f"{fname}(): Expected reduction dim {d} to have non-zero size.")
-    return make(as_array(arg_fn(x, axis=d, keepdims=keepdim)).astype(np.int64, copy=False))
-
-
-cdef Tensor op_argmax(Tensor self, object dim, bint keepdim):
-    return _arg_extremum(self, dim, keepdim, np.argmax, "argmax")
-
-
-cdef Tensor op_argmin(Tensor self, object dim, bint keepdim):
-    return _arg_extremum(self, dim, keepdim, np.argmin, "argmin")
+    return as_array(arg_fn(x, axis=d, keepdims=keepdim)).astype(np.int64, copy=False)
 
 
 # ================================================================ var / std
@@ -926,35 +896,23 @@ cdef Tensor op_logsumexp(Tensor self, object dim, bint keepdim):
 
 # ================================================================ cumsum / cumprod
 
-cdef Tensor op_cumsum(Tensor self, object dim, object out_dtype):
+cdef tuple cumulative_values(Tensor self, object dim, object out_dtype, object ufunc,
+                             str kernel):
+    """(values, wrapped dim) of cumsum / cumprod (ufunc: np.cumsum or np.cumprod),
+    accumulated in the dtype PyTorch's kernel uses (kernel: its name, for bool)."""
     cdef dtype od = _accumulating_dtype(dtype_of(self._data), out_dtype)
-    check_not_bool_kernel(od, "cumsum_out_cpu")   # (dtype=torch.bool, or a bool out=)
+    check_not_bool_kernel(od, kernel)   # (dtype=torch.bool, or a bool out=)
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
     cdef Py_ssize_t d = wrap_dim(dim, nd)
     cdef cnp.ndarray xa = cast_array(self._data, od)
     with quiet():
-        out = np.cumsum(xa, axis=d, dtype=_acc_np_dtype(od)) if nd else xa.copy()
-    cdef Tensor result = make(_dense(as_array(out).astype(od.np_dtype, copy=False)))
-    record_CumsumBackward0(result, self, d, out_dtype)
-    return result
-
-
-cdef Tensor op_cumprod(Tensor self, object dim, object out_dtype):
-    cdef dtype od = _accumulating_dtype(dtype_of(self._data), out_dtype)
-    check_not_bool_kernel(od, "cumprod_out_cpu")   # (dtype=torch.bool, or a bool out=)
-    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
-    cdef Py_ssize_t d = wrap_dim(dim, nd)
-    cdef cnp.ndarray xa = cast_array(self._data, od)
-    with quiet():
-        out = np.cumprod(xa, axis=d, dtype=_acc_np_dtype(od)) if nd else xa.copy()
-    cdef Tensor result = make(_dense(as_array(out).astype(od.np_dtype, copy=False)))
-    record_CumprodBackward0(result, self, d, out_dtype)
-    return result
+        out = ufunc(xa, axis=d, dtype=_acc_np_dtype(od)) if nd else xa.copy()
+    return _dense(as_array(out).astype(od.np_dtype, copy=False)), d
 
 
 # ================================================================ all / any
 
-cdef Tensor _all_any(Tensor self, object dim, bint keepdim, object reduce_fn):
+cdef cnp.ndarray all_any_values(Tensor self, object dim, bint keepdim, object reduce_fn):
     """all / any (reduce_fn: np.all or np.any): bool results (uint8 for uint8 input)."""
     cdef cnp.ndarray x = self._data
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
@@ -967,15 +925,7 @@ cdef Tensor _all_any(Tensor self, object dim, bint keepdim, object reduce_fn):
     out = as_array(out)
     if cnp.PyArray_TYPE(x) == cnp.NPY_UINT8:
         out = out.astype(np.uint8)
-    return make(out)
-
-
-cdef Tensor op_all(Tensor self, object dim, bint keepdim):
-    return _all_any(self, dim, keepdim, np.all)
-
-
-cdef Tensor op_any(Tensor self, object dim, bint keepdim):
-    return _all_any(self, dim, keepdim, np.any)
+    return out
 
 
 
@@ -1467,32 +1417,21 @@ cdef object _nan_count(cnp.ndarray v, Py_ssize_t d):
     return np.count_nonzero(np.isnan(v), axis=d)
 
 
-cdef Tensor _median_all(Tensor self, bint ignore_nan):
+cdef cnp.ndarray median_all_values(Tensor self, bint ignore_nan):
+    """median() / nanmedian() of the whole tensor (ignore_nan: nanmedian's)."""
     cdef cnp.ndarray flat = self._data.reshape(-1)
     if flat.dtype.kind == "f":
         nan = np.isnan(flat)
         if not ignore_nan and nan.any():
-            return make(np.asarray(np.nan, dtype=flat.dtype))
+            return np.asarray(np.nan, dtype=flat.dtype)
         flat = flat[~nan]
     if flat.size == 0:
-        return make(np.asarray(np.nan, dtype=self._data.dtype))
+        return np.asarray(np.nan, dtype=self._data.dtype)
     s = np.sort(flat, kind="stable")
-    return make(as_array(s[(flat.size - 1) // 2]).copy())
+    return as_array(s[(flat.size - 1) // 2]).copy()
 
 
-cdef Tensor op_median(Tensor self):
-    cdef Tensor result = _median_all(self, False)
-    record_MedianBackward0(result, self)
-    return result
-
-
-cdef Tensor op_nanmedian(Tensor self):
-    cdef Tensor result = _median_all(self, True)
-    record_NanmedianBackward0(result, self)
-    return result
-
-
-cdef tuple _median_along(Tensor self, object dim, bint keepdim, bint ignore_nan, str fname):
+cdef tuple median_along_values(Tensor self, object dim, bint keepdim, bint ignore_nan, str fname):
     cdef cnp.ndarray x = self._data
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
     cdef Py_ssize_t d = wrap_dim(dim, nd)
@@ -1524,20 +1463,6 @@ cdef int64_t _front_of_equivalent(Py_ssize_t n):
     _sel_nth_element(<int64_t *>cnp.PyArray_DATA(q), 0, 0, n, <double *>cnp.PyArray_DATA(keys),
                      False)
     return q[0]
-
-
-cdef tuple op_median_dim(Tensor self, object dim, bint keepdim):
-    vals, idx, d = _median_along(self, dim, keepdim, False, "median")
-    cdef Tensor values = make(vals), indices = make(idx)
-    record_MedianBackward1(values, indices, self, d, keepdim)
-    return (values, indices)
-
-
-cdef tuple op_nanmedian_dim(Tensor self, object dim, bint keepdim):
-    vals, idx, d = _median_along(self, dim, keepdim, True, "nanmedian")
-    cdef Tensor values = make(vals), indices = make(idx)
-    record_NanmedianBackward1(values, indices, self, d, keepdim)
-    return (values, indices)
 
 
 cdef object _median_or_nanmedian(str name, object input, object dim, object keepdim, object out,
@@ -1951,15 +1876,16 @@ cdef tuple aminmax_jvp(Tensor self_t, Tensor self, object dim, bint keepdim, Ten
 
 # ================================================================ cummax / cummin / logcumsumexp
 
-cdef tuple _cum_extremum(Tensor self, object dim, object accumulate):
+cdef tuple cumulative_extremum_values(Tensor self, object dim, object accumulate):
     """(values, indices) of cummax / cummin (accumulate: np.maximum or np.minimum's):
     the index of the last element equal to the running value (a NaN stays, at the
     index of the latest NaN), as PyTorch's >= / <= scan."""
     cdef cnp.ndarray x = self._data
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
     cdef Py_ssize_t d = wrap_dim(dim, nd)
+    # (numpy's accumulate keeps the input's layout; PyTorch's results are contiguous)
     if nd == 0:
-        return x.copy(), np.zeros((), dtype=np.int64), d
+        return as_contiguous(x.copy()), as_contiguous(np.zeros((), dtype=np.int64)), d
     with quiet():
         vals = as_array(accumulate(x, axis=d))
         update = x == vals
@@ -1968,22 +1894,7 @@ cdef tuple _cum_extremum(Tensor self, object dim, object accumulate):
     pos = np.arange(shape_of(x)[d], dtype=np.int64).reshape(
         tuple([-1 if k == d else 1 for k in range(nd)]))
     idx = np.maximum.accumulate(np.where(update, pos, 0), axis=d)
-    return vals, as_array(idx).astype(np.int64, copy=False), d
-
-
-cdef tuple op_cummax(Tensor self, object dim):
-    vals, idx, d = _cum_extremum(self, dim, np.maximum.accumulate)
-    # (numpy's accumulate keeps the input's layout; PyTorch's results are contiguous)
-    cdef Tensor values = make(as_contiguous(vals)), indices = make(as_contiguous(idx))
-    record_CummaxBackward0(values, indices, self, d)
-    return (values, indices)
-
-
-cdef tuple op_cummin(Tensor self, object dim):
-    vals, idx, d = _cum_extremum(self, dim, np.minimum.accumulate)
-    cdef Tensor values = make(as_contiguous(vals)), indices = make(as_contiguous(idx))
-    record_CumminBackward0(values, indices, self, d)
-    return (values, indices)
+    return as_contiguous(vals), as_contiguous(as_array(idx).astype(np.int64, copy=False)), d
 
 
 cdef Tensor cummaxmin_backward(Tensor grad, Tensor self, Tensor indices, object dim):

@@ -1,0 +1,214 @@
+"""The templated forwards of ops/derivatives.yaml (the `forward:` key, ops/_codegen.py):
+the generator's wiring (which node a template records, what an in-place template
+commits) and the ops moved into the table, each compared with PyTorch (values,
+gradients, grad_fn names, errors)."""
+import os
+import re
+import runpy
+
+import pytest
+
+from _diff import data, graph_desc, same, same_error
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OPS_DIR = os.path.join(ROOT, "autograd_core", "ops")
+CODEGEN = runpy.run_path(os.path.join(OPS_DIR, "_codegen.py"))
+
+
+def _ops():
+    return {op.name: op for op in CODEGEN["load_table"](os.path.join(OPS_DIR, "derivatives.yaml"))}
+
+
+OPS = _ops()
+
+
+# ------------------------------------------------------------------ the generator
+
+def test_every_template_has_its_values_function_in_its_family_module():
+    code = {}
+    missing = []
+    for op in OPS.values():
+        if op.forward == "manual":
+            continue
+        template = re.match(r"(\w+)\(", op.forward).group(1)
+        if template == "inplace":
+            template = re.match(r"inplace\((\w+)\(", op.forward).group(1)
+        if template in ("inplace_of", "random_sampler"):
+            continue                      # written by the generator itself
+        src = code.setdefault(op.family, open(os.path.join(OPS_DIR, f"{op.family}.pyx")).read())
+        if not re.search(rf"^cdef (?:inline )?[\w.]+ {template}_values\(", src, re.M):
+            missing.append((op.name, template))
+    assert not missing
+
+
+def test_templated_forwards_are_not_also_written_by_hand():
+    dup = []
+    for op in OPS.values():
+        if op.forward == "manual":
+            continue
+        src = open(os.path.join(OPS_DIR, f"{op.family}.pyx")).read()
+        if re.search(rf"^cdef \w+ {op.cname}\(", src, re.M):
+            dup.append(op.name)
+    assert not dup
+
+
+def test_several_nodes_pick_by_which_operands_are_numbers():
+    code = CODEGEN["gen_forward"](OPS["xlogy"])
+    # xlogy(number, t): the node whose self is non_differentiable, then both tensors,
+    # then other a number (the order the hand-written forward tested them in)
+    assert re.findall(r"(if|elif|else)\b[^\n]*\n\s+record_(\w+)", code) == [
+        ("if", "XlogyBackward1"), ("elif", "XlogyBackward0"), ("else", "XlogyBackward2")]
+    assert "if not isinstance(self, Tensor):" in code
+    assert "elif isinstance(other, Tensor):" in code
+
+
+def test_inplace_template_records_on_the_source_and_commits():
+    code = CODEGEN["gen_forward"](OPS["eq_"])
+    assert "inplace_source(self, (other, ))" in code
+    assert "cast_array(compare_values(_self_source, other, _np_equal), dtype_of(self._data))" in code
+    assert "record_EqBackward1(result, _self_source, other)" in code
+    assert code.rstrip().endswith("return inplace_commit(self, result)")
+
+
+def test_dim_normalizing_templates_record_the_normalized_dim():
+    code = CODEGEN["gen_forward"](OPS["cumsum"])
+    assert "_v0, _dim = cumulative_values(self, dim, dtype, _np_cumsum, \"cumsum_out_cpu\")" in code
+    assert "record_CumsumBackward0(result, self, _dim, dtype)" in code
+
+
+def test_bad_template_uses_are_refused():
+    TableError = CODEGEN["TableError"]
+    op = OPS["normal_"]
+    op2 = type(op)(**{**op.__dict__, "forward": "random_sampler(_normal_check)"})
+    with pytest.raises(TableError):
+        CODEGEN["gen_forward"](op2)
+    op3 = type(op)(**{**OPS["add"].__dict__, "forward": "inplace_of(sub)"})
+    with pytest.raises(TableError):
+        CODEGEN["gen_forward"](op3)
+
+
+# ------------------------------------------------------------------ the moved ops, against PyTorch
+
+def _grad_prog(name, *args, **kwargs):
+    def prog(mod):
+        x = data(mod, 3, 4, requires_grad=True)
+        out = getattr(mod, name)(x, *args, **kwargs)
+        y = out[0] if isinstance(out, tuple) else out
+        y.sum().backward()
+        return tuple(out) if isinstance(out, tuple) else out, x.grad, y.grad_fn.name()
+    return prog
+
+
+@pytest.mark.parametrize("name,args", [
+    ("cumsum", (-1,)), ("cumprod", (0,)), ("cummax", (1,)), ("cummin", (-2,)),
+    ("amax", ((0, 1),)), ("amin", (-1, True)), ("max", (1,)), ("min", (0, True)),
+    ("median", (-1,)), ("nanmedian", (0,)), ("median", ()), ("nanmedian", ()),
+])
+def test_moved_reductions_match_pytorch(name, args):
+    same(_grad_prog(name, *args))
+
+
+@pytest.mark.parametrize("name,args", [
+    ("argmax", ()), ("argmax", (1, True)), ("argmin", (0,)),
+    ("all", ()), ("any", (1,)), ("all", ((0, 1), True)),
+])
+def test_moved_index_reductions_match_pytorch(name, args):
+    same(lambda mod: getattr(mod, name)(data(mod, 3, 4) > 0 if name in ("all", "any")
+                                        else data(mod, 3, 4), *args))
+
+
+def test_moved_reduction_errors_match_pytorch():
+    same_error(lambda mod: mod.cumsum(data(mod, 2, 3), 2))
+    same_error(lambda mod: mod.cumsum(data(mod, 2, 3), 0, dtype=mod.bool))
+    same_error(lambda mod: mod.amax(mod.zeros(0, 3), 0))
+    same_error(lambda mod: mod.argmax(mod.zeros(0)))
+    same_error(lambda mod: mod.max(data(mod, 2, 3), 5))
+
+
+@pytest.mark.parametrize("prog", [
+    lambda mod: mod.xlogy(2.0, data(mod, 3, requires_grad=True, lo=0.1)),
+    lambda mod: mod.xlogy(data(mod, 3, requires_grad=True), data(mod, 3, lo=0.1)),
+    lambda mod: mod.xlogy(data(mod, 3, requires_grad=True), 3.0),
+    lambda mod: mod.copysign(data(mod, 3, requires_grad=True), -2.0),
+    lambda mod: mod.copysign(data(mod, 3, requires_grad=True), data(mod, 3, seed=1)),
+    lambda mod: mod.fmod(data(mod, 3, requires_grad=True), 0.3),
+    lambda mod: mod.fmod(data(mod, 3, requires_grad=True), data(mod, 3, seed=2, lo=0.5)),
+    lambda mod: mod.hypot(data(mod, 3, requires_grad=True), data(mod, 3, seed=1)),
+    lambda mod: mod.special.zeta(data(mod, 3, lo=2, hi=3), 2.0),
+    lambda mod: mod.special.xlog1py(2.0, data(mod, 3, requires_grad=True)),
+    lambda mod: mod.special.chebyshev_polynomial_t(data(mod, 4), 3),
+    lambda mod: mod.add(data(mod, 3, requires_grad=True), data(mod, 3, seed=1), alpha=2),
+    lambda mod: mod.sub(data(mod, 3, requires_grad=True), 1.5),
+    lambda mod: mod.mul(data(mod, 3, requires_grad=True), data(mod, 3, seed=1)),
+    lambda mod: mod.bitwise_left_shift(mod.tensor([1, 3, -4]), mod.tensor([1, 70, 2])),
+    lambda mod: mod.bitwise_right_shift(mod.tensor([8, -8]), 2),
+])
+def test_moved_binaries_match_pytorch(prog):
+    def run(mod):
+        y = prog(mod)
+        return y, graph_desc(y.grad_fn) if y.grad_fn is not None else None
+    same(run)
+
+
+def test_moved_binary_errors_match_pytorch():
+    same_error(lambda mod: mod.hypot(mod.tensor([1, 2]), mod.tensor([3, 4])))
+    same_error(lambda mod: mod.fmod(mod.tensor([True]), mod.tensor([True])))
+    same_error(lambda mod: mod.fmod(mod.tensor([3]), 0))
+    same_error(lambda mod: mod.bitwise_left_shift(mod.tensor([1.0]), 1))
+
+
+@pytest.mark.parametrize("name", ["floor_divide_", "remainder_", "xlogy_",
+                                  "bitwise_left_shift_", "bitwise_right_shift_",
+                                  "eq_", "ne_", "lt_", "le_", "gt_", "ge_"])
+def test_moved_inplace_ops_match_pytorch(name):
+    integer = "shift" in name
+
+    def prog(mod):
+        a = mod.tensor([5, -7, 9]) if integer else data(mod, 3, requires_grad=True) * 1
+        r = getattr(a, name)(mod.tensor([1, 2, 1]) if integer else 0.25)
+        return r, a, None if r.grad_fn is None else r.grad_fn.name()
+    same(prog)
+
+
+def test_inplace_comparison_with_a_tensor_records_the_tensor_node():
+    def prog(mod):
+        a = data(mod, 3, requires_grad=True) * 1
+        a.lt_(data(mod, 3, seed=4))
+        a.sum().backward()
+        return a, a.grad_fn.name()
+    same(prog)
+
+
+def test_inplace_of_refuses_a_leaf_as_pytorch():
+    same_error(lambda mod: data(mod, 3, requires_grad=True).remainder_(2))
+
+
+@pytest.mark.parametrize("call", [
+    lambda mod, t: t.normal_(std=-1.0),
+    lambda mod, t: t.uniform_(2.0, 1.0),
+    lambda mod, t: t.exponential_(-1.5),
+    lambda mod, t: t.geometric_(1.5),
+    lambda mod, t: t.log_normal_(std=-0.5),
+    lambda mod, t: t.cauchy_(sigma=-0.5),
+    lambda mod, t: t.long().normal_(),
+    lambda mod, t: t.long().exponential_(),
+    lambda mod, t: t.bool().geometric_(0.5),
+    lambda mod, t: t.long().cauchy_(),
+])
+def test_random_sampler_errors_match_pytorch(call):
+    same_error(lambda mod: call(mod, data(mod, 3)))
+
+
+@pytest.mark.parametrize("name,args", [
+    ("normal_", (0.0, 2.0)), ("uniform_", (-1.0, 1.0)), ("exponential_", (2.0,)),
+    ("geometric_", (0.3,)), ("log_normal_", (0.0, 0.5)), ("cauchy_", (0.0, 1.0)),
+])
+def test_random_samplers_record_a_zero_derivative(name, args):
+    def prog(mod):
+        x = data(mod, 4, requires_grad=True)
+        y = x * 1
+        getattr(y, name)(*args)
+        name_ = y.grad_fn.name()
+        y.sum().backward()
+        return name_, x.grad, bool(((y > -1e30) & (y < 1e30)).all())
+    same(prog)
