@@ -101,6 +101,7 @@ cdef Tensor op_rrelu_with_noise(Tensor self, Tensor noise, object lower, object 
         if shape_of(noise._data) != shape_of(x):
             raise RuntimeError(f"rrelu_with_noise: noise of size {shape_str(shape_of(noise._data))}"
                                f" does not match the input's {shape_str(shape_of(x))}")
+        # an output argument, its version not bumped, as PyTorch's: see Note [In-place ops]
         noise._data[...] = slopes
         with quiet():
             values = cast_like(x * slopes, x)
