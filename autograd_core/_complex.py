@@ -130,7 +130,7 @@ _tensor.set_complex_ops(COMPLEX_OPS, COMPLEX_MESSAGES)
 # raise on complex values requiring grad): the ops whose formulas have no conjugations
 # yet. The decompositions' helpers (ops/linalg.pyx) take adjoints (_mH) where the real
 # formulas transpose, and raise PyTorch's error when a loss depends on the phase of
-# singular vectors or eigenvectors; complex convolutions are three real ones (ops/nn.pyx).
+# singular vectors or eigenvectors; complex convolutions are three real ones (ops/_nn_convolution.pxi).
 COMPLEX_AUTOGRAD_OPS = frozenset("""
 add sub rsub mul div _div_mode add_scalar div_scalar neg reciprocal pow
 exp exp2 expm1 log log2 log10 sqrt rsqrt sin cos tan sinh cosh tanh

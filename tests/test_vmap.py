@@ -454,3 +454,32 @@ def test_inplace_fallback_into_unbatched_error():
     same_error(lambda m: V(m)(lambda a, b: a.index_fill_(0, m.tensor([1]), b.sum()),
                               in_dims=(None, 0))(data(m, 3), data(m, 2, 3)), quiet=True,
                message=False)
+
+
+# ---------------------------------------------------------------- torch.special's aliases
+
+def test_special_aliases_cover_special_wrappers():
+    """vmap's table of special.* aliases (func/_vmap.py, _SPECIAL_ALIASES) names exactly
+    the Python wrappers of autograd_core.special (each aliasing a torch.* op), and each
+    target is a function of the top-level namespace: a wrapper added or removed there
+    without the table batches by the per-sample fallback, or names a missing op."""
+    import inspect
+
+    import autograd_core as ag
+    import autograd_core.special as special
+    from autograd_core.func import _vmap
+    wrappers = {f.__name__ for n, f in vars(special).items()
+                if inspect.isfunction(f) and f.__module__ == special.__name__
+                and not n.startswith("_")}
+    assert set(_vmap._SPECIAL_ALIASES) == wrappers
+    assert all(callable(getattr(ag, t, None)) for t in _vmap._SPECIAL_ALIASES.values())
+
+
+@pytest.mark.parametrize("name", ["expit", "psi", "gammaln", "log1p"])
+def test_special_alias_batches_as_its_op(name):
+    def prog(m):
+        x = data(m, 3, 4, seed=2, lo=0.2, hi=2.0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # a rule, not the per-sample fallback
+            return V(m)(getattr(m.special, name))(x)
+    same(prog)

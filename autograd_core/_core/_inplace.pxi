@@ -10,6 +10,36 @@
 # tensor is repointed to self, so a later in-place change of self is caught
 # (Note [Saved tensor versions]). A view's write rewrites its base's history
 # instead (Note [Writing into a region]).
+# The paths below change a tensor in place without inplace_commit; each says "see Note
+# [In-place ops]" at its code. None is a twin of the driver: the driver writes a whole
+# result of self's shape into self, and each of these writes part of it, or no values
+# at all, or is not an op. Each still ends in bump_version (every write does).
+# - setitem and index_put_(accumulate=True) (ops/index.pyx: op__setitem,
+#   _index_put_accumulate_): write only the indexed elements, then give self its
+#   history with write_region (a CopySlices over the region, Note [Writing into a
+#   region]); with nothing to record, numpy's indexed write and bump_version alone.
+#   A whole-tensor setitem goes through copy_/fill_, so through the driver.
+# - the in-place view ops (ops/view.pyx: squeeze_; unsqueeze_, transpose_, swapdims_,
+#   t_ through _restride_; as_strided_; resize_; set_ through _set_to):
+#   they rebind self's array (new shape and strides over the same or new memory) and
+#   write no values, so there is nothing to commit; inplace_source still runs for the
+#   checks and the snapshot the node's history starts from, keep_counter keeps the
+#   counter, and bump_version marks the change.
+# - nn.functional's in-place forms that are an out-of-place op then copy_ (rrelu,
+#   alpha_dropout, feature_alpha_dropout, an unbatched dropout1d: nn/functional.py):
+#   copy_ itself goes through the driver, so the side path is only the composition;
+#   the node self ends with is CopyBackwards (AsStridedBackward0 for dropout1d) where
+#   PyTorch's own in-place kernels (rrelu_with_noise_, alpha_dropout_, unsqueeze_ +
+#   feature_dropout_ + squeeze_) record RreluWithNoiseBackward1, AddBackward0,
+#   SqueezeBackward4. Folding them needs those in-place ops in the table.
+# - not ops, so not the driver's: a custom Function's mark_dirty (_core/function.pyx:
+#   PyTorch's _mark_dirty bumps the dirty inputs), autograd.graph.increment_version
+#   (_increment_version, _core/_node.pxi), and AccumulateGrad adding a gradient into an
+#   existing .grad in place with grad mode off (_core/_node.pxi, as PyTorch's
+#   `variable_grad += new_grad`).
+# - an op's output argument written as a by-product: the noise rrelu_with_noise fills
+#   in training (ops/_nn_activation.pxi) is not self and takes no version bump, as in
+#   PyTorch (its noise._version stays 0).
 #
 # Note [Writing into a region]
 # setitem and in-place ops on views change part of a tensor (the "base"). Its new
@@ -508,7 +538,7 @@ cdef cnp.ndarray in_suggested_format(cnp.ndarray values, cnp.ndarray like):
 # kernel for it may allocate its own result: interpolate's upsample kernels write the
 # input's suggested memory format (channels-last in, channels-last out). An op with a
 # kernel of its own here allocates as PyTorch's does (scaled_dot_product_attention's CPU
-# flash path, ops/nn.pyx: empty_like(query), so over the tutorial's
+# flash path, ops/_nn_attention.pxi: empty_like(query), so over the tutorial's
 # x.view(B, L, H, D).transpose(1, 2) it returns (B, H, L, D) values stored as (B, L, H, D),
 # and the caller's out.transpose(1, 2).view(B, L, H * D) relies on it); for a composite,
 # relayout_result gives its result the layout afterwards by swapping the Tensor's array

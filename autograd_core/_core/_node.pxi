@@ -98,7 +98,7 @@ def _increment_version(Tensor t):
     """autograd.graph.increment_version: as if t had been modified in place."""
     if t._inference:
         return  # an inference tensor has no version counter
-    bump_version(t)
+    bump_version(t)  # not an op's write: see Note [In-place ops]
 
 
 def _push_saved_tensors_default_hooks(pack_hook, unpack_hook):
@@ -993,7 +993,7 @@ cdef int _accumulate_locked(Tensor var, Tensor g) except -1:
             raise RuntimeError(MSG_ZEROTENSOR_WRITE)
         if cnp.PyArray_ISWRITEABLE(old._data) and same_shape(old._data, g._data):
             np.add(old._data, g._data, out=old._data)
-            bump_version(old)
+            bump_version(old)  # not an op's write: see Note [In-place ops]
         else:
             var._grad = make(as_array(old._data + g._data))
 

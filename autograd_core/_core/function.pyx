@@ -248,7 +248,7 @@ def function_apply(fn_cls, tuple args, dict kwargs):
             dirty_ids.add(id(d))
             if record and (<Tensor>d)._base is not None:
                 _check_dirty_view(<Tensor>d)
-            bump_version(<Tensor>d)
+            bump_version(<Tensor>d)  # not an op's write: see Note [In-place ops]
         ctx._dirty = None
     input_ids = set(id(a) for a in tensor_inputs)
     out_ids = set(id(o) for o in outs)

@@ -1875,7 +1875,10 @@ def custom_function_apply(cls, args, kwargs):
 # ---------------------------------------------------------------- torch.special's aliases
 
 # special.<name> functions that alias a torch.* op batch as that op (and name it in the
-# fallback's warning: special.multigammaln warns about aten::mvlgamma, as PyTorch's)
+# fallback's warning: special.multigammaln warns about aten::mvlgamma, as PyTorch's).
+# Written out: these aliases are special.py's Python wrappers, not table rows (the
+# table's `aliases:` are torch.* names), so no table says which op each one calls;
+# tests/test_vmap.py checks that the keys are exactly special.py's wrappers.
 _SPECIAL_ALIASES = {
     "special_digamma": "digamma", "special_psi": "digamma", "special_gammaln": "lgamma",
     "special_multigammaln": "mvlgamma", "special_polygamma": "polygamma",

@@ -320,6 +320,8 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     slope (lower + upper) / 2 otherwise (PyTorch's rrelu_with_noise)."""
     out = _C.rrelu_with_noise(input, _torch.empty_like(input), lower, upper,
                               bool(training))
+    # in place: the op, then copy_ (CopyBackwards; PyTorch's rrelu_with_noise_ records
+    # RreluWithNoiseBackward1): see Note [In-place ops]
     return input.copy_(out) if inplace else out
 
 
@@ -1260,6 +1262,7 @@ def _feature_dropout(name, batched_dim, input, p, training, inplace):
                            f"but received a {nd}D input.")
     if nd == batched_dim - 1:
         out = _torch.feature_dropout(input.unsqueeze(0), p, training).squeeze(0)
+        # in place: the op, then copy_: see Note [In-place ops]
         return input.copy_(out) if inplace else out
     if inplace:
         return _torch.feature_dropout_(input, p, training)
@@ -1312,12 +1315,14 @@ def alpha_dropout(input, p=0.5, training=False, inplace=False):
         return _handle_torch_function(alpha_dropout, (input, ),
             {'p': p, 'training': training, 'inplace': inplace})
     out = _alpha_dropout_impl(input, p, training, False)
+    # in place: the composition, then copy_: see Note [In-place ops]
     return input.copy_(out) if inplace and out is not input else out
 
 
 def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
     """alpha_dropout of whole channels."""
     out = _alpha_dropout_impl(input, p, training, True)
+    # in place: the composition, then copy_: see Note [In-place ops]
     return input.copy_(out) if inplace and out is not input else out
 
 
@@ -2045,8 +2050,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         else:
             bias = attn_mask
     if _sdpa_backend(query, key, value, attn_mask, dropout_p, enable_gqa) == "flash":
-        # PyTorch's kernel, one node (Note [CPU flash attention] in ops/nn.pyx); a boolean
-        # mask goes in as the float mask made above (convert_boolean_attn_mask)
+        # PyTorch's kernel, one node (Note [CPU flash attention] in
+        # ops/_nn_attention.pxi); a boolean mask goes in as the float mask made above
+        # (convert_boolean_attn_mask)
         return _nn_ops.scaled_dot_product_flash_attention_cpu(
             query, key, value, None if attn_mask is None else bias, is_causal, scale)
     # the math path

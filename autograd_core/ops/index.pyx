@@ -765,7 +765,7 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
                     _copy_in_order(view, vals)
                 else:
                     view[...] = vals
-        bump_version(self)
+        bump_version(self)  # a write of the indexed elements only: see Note [In-place ops]
         return self
     if not has_view and not adv:
         # the whole tensor: PyTorch's copy_to (fill_ with a 0-d value, else copy_)
@@ -795,6 +795,7 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
             _copy_in_order(view, v._data)
         else:
             view[...] = v._data
+    # a write of the indexed elements only, so CopySlices over them: see Note [In-place ops]
     write_region(self, as_array(region), v, not has_view)
     bump_version(self)
     if self._base is not None:
@@ -1516,7 +1517,7 @@ cdef Tensor _index_put_accumulate_(Tensor self, tuple key, Tensor values):
                 _index_put_accumulate_(fw_tangent_for_write(self), key, <Tensor>vt)
     with quiet():
         np.add.at(self._data, key, values._data)
-    if graph:
+    if graph:  # a write of the indexed elements only: see Note [In-place ops]
         write_region(self, region, values, True, True)
     bump_version(self)
     if graph and self._base is not None:

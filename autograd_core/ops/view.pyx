@@ -446,7 +446,7 @@ cdef Tensor op_squeeze_(Tensor self, object dim):
     keep_counter(self)  # before its memory changes: Note [Counters made by the node]
     cdef cnp.ndarray old = self._data
     self._data = _squeeze_values(self._data, dims)
-    bump_version(self)
+    bump_version(self)  # a view op rebinds, writes no values: see Note [In-place ops]
     if fw_active():
         _fw_restride(self, old, self._data)
     if src is self:
@@ -1533,7 +1533,7 @@ cdef Tensor _restride_(Tensor self, cnp.ndarray values):
     keep_counter(self)  # before its memory changes: Note [Counters made by the node]
     cdef cnp.ndarray old = self._data
     self._data = values
-    bump_version(self)
+    bump_version(self)  # a view op rebinds, writes no values: see Note [In-place ops]
     if fw_active():
         _fw_restride(self, old, values)
     if src is self:
@@ -1662,7 +1662,7 @@ cdef Tensor op_as_strided_(Tensor self, object size, object stride, object stora
         region = region_within(values, self)
     keep_counter(self)  # before its memory changes: Note [Counters made by the node]
     self._data = values
-    bump_version(self)
+    bump_version(self)  # a view op rebinds, writes no values: see Note [In-place ops]
     if fw_active():  # Note [Forward AD]: the tangent is restrided in place too
         t = fw_grad_of(self)
         if t is not None:
@@ -1924,7 +1924,7 @@ cdef Tensor op_resize_(Tensor self, object size):
         out = as_contiguous(out.reshape(shape))
     keep_counter(self)  # before its memory changes: Note [Counters made by the node]
     self._data = out
-    bump_version(self)
+    bump_version(self)  # resize_ rebinds, not the driver's whole write: see Note [In-place ops]
     return self
 
 
@@ -1999,7 +1999,7 @@ cdef Tensor _set_to(Tensor self, Tensor source, cnp.ndarray new):
         # graph, get_gradient_edge) no longer lead to it, as PyTorch's (the field is
         # reset through the core: Note [Borrowed accumulator])
         _forget_accumulator(self)
-    bump_version(self)
+    bump_version(self)  # set_ rebinds, not the driver's whole write: see Note [In-place ops]
     cdef Tensor out
     if snap is not None:
         out = make(new)

@@ -685,7 +685,8 @@ def test_no_grad_input():
         x = data(torch, 5, requires_grad=True)
         with torch.no_grad():
             y = MyFunction.apply(x)
-        return x.requires_grad, y.grad_fn is None, y.requires_grad
+        # (y is x: the input itself comes back, as PyTorch's)
+        return x.requires_grad, y.grad_fn is None, y.requires_grad, y is x
     same(prog)
 
 

@@ -1,0 +1,777 @@
+# Included by ops/nn.pyx (one extension module; the shared helpers are there).
+# Activations (PyTorch's native/Activation.cpp and SoftMax.cpp): the relu family
+# (leaky_relu, prelu, rrelu), elu/celu (selu is an elu), hardtanh, hardsigmoid,
+# hardswish, threshold and the shrinks, silu, softplus, mish, logsigmoid, gelu; then
+# softmax, log_softmax and _safe_softmax with their backward ops, double backwards and
+# jvps. (glu, softmin, relu6, tanhshrink ... are compositions in nn/functional.py.)
+
+
+# ================================================================ activations
+
+# ---------------------------------------------------------------- leaky_relu
+
+cdef cnp.ndarray leaky_relu_values(Tensor x, object slope):
+    check_float_kernel(dtype_of(x._data), "leaky_relu_cpu")
+    cdef cnp.ndarray xa = x._data
+    with quiet():
+        return cast_like(np.where(xa > 0, xa, xa * slope), xa)
+
+
+cdef Tensor op_leaky_relu(Tensor self, object negative_slope):
+    cdef Tensor result = make(pointwise_output(leaky_relu_values(self, negative_slope), (self,),
+                                               -1, 0))
+    record_LeakyReluBackward0(result, self, negative_slope)
+    return result
+
+
+cdef Tensor op_leaky_relu_(Tensor self, object negative_slope):
+    # records LeakyReluBackward1 (saving the result), so not the generic in-place form
+    cdef Tensor src = inplace_source(self, ())
+    cdef Tensor result = make(leaky_relu_values(src, negative_slope))
+    record_LeakyReluBackward1(result, src, negative_slope)
+    return inplace_commit(self, result)
+
+
+cdef Tensor op_leaky_relu_backward(Tensor grad_output, Tensor self, object negative_slope,
+                                   bint self_is_result):
+    cdef cnp.ndarray xa = self._data, ga = grad_output._data
+    with quiet():
+        coef = np.where(xa > 0, 1, negative_slope).astype(xa.dtype)
+        out = pointwise_output(cast_like(ga * coef, ga), (grad_output, self), -1, 0)
+    cdef Tensor result = make(out)
+    record_LeakyReluBackwardBackward0(result, grad_output, self, negative_slope, self_is_result)
+    return result
+
+
+# ---------------------------------------------------------------- prelu, rrelu
+
+cdef Tensor op_prelu(Tensor self, Tensor weight):
+    """PyTorch's prelu: checks, weight viewed to broadcast over self's channels (dim 1),
+    then _prelu_kernel (the node PyTorch records)."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data), wn = weight._data.size
+    cdef dtype xd = dtype_of(self._data), wd = dtype_of(weight._data)
+    if xd is not wd:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {xd.scalar_name} and "
+                           f"{wd.scalar_name}")
+    if wn != 1:
+        if nd == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = shape_of(self._data)[1] if nd > 1 else 1
+        if channels != wn:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
+                               f"parameter numbers = {wn} and channel size = {channels}.")
+    if cnp.PyArray_NDIM(weight._data) > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {cnp.PyArray_NDIM(weight._data)}")
+    cdef Tensor w = weight
+    if nd != cnp.PyArray_NDIM(weight._data):
+        dims = [1] * nd
+        if nd > 1:
+            dims[1] = wn
+        w = OPS.reshape(weight, tuple(dims))
+    return op__prelu_kernel(self, w)
+
+
+cdef Tensor op__prelu_kernel(Tensor self, Tensor weight):
+    cdef cnp.ndarray x = self._data, w = weight._data
+    check_float_kernel(dtype_of(x), "prelu_cpu")
+    with quiet():
+        out = cast_like(np.where(x > 0, x, w * x), x)
+    cdef Tensor result = make(out)
+    record_PreluKernelBackward0(result, self, weight)
+    return result
+
+
+cdef Tensor op_rrelu_with_noise(Tensor self, Tensor noise, object lower, object upper,
+                                bint training):
+    """Leaky ReLU with slope (lower + upper) / 2, or in training a random slope per element
+    <= 0: PyTorch's kernel draws, in order, one double uniform on [lower, upper) (bounds in
+    the input's type) per such element and writes the slopes (1 elsewhere) into noise."""
+    cdef cnp.ndarray x = self._data, slopes
+    check_float_kernel(dtype_of(x), "rrelu_with_noise_out_cpu")
+    if not training:
+        values = leaky_relu_values(self, (float(lower) + float(upper)) / 2)
+    else:
+        neg = np.ascontiguousarray(x <= 0)
+        bits = random_values(None, np.empty(int(neg.sum()), dtype=np.int64), -2 ** 63, None)
+        u = (bits.view(np.uint64) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
+        lo, hi = [float(np.asarray(b, dtype=x.dtype)) for b in (lower, upper)]
+        slopes = np.ones(shape_of(x), dtype=x.dtype)
+        slopes[neg] = u * (hi - lo) + lo
+        if shape_of(noise._data) != shape_of(x):
+            raise RuntimeError(f"rrelu_with_noise: noise of size {shape_str(shape_of(noise._data))}"
+                               f" does not match the input's {shape_str(shape_of(x))}")
+        # an output argument, its version not bumped, as PyTorch's: see Note [In-place ops]
+        noise._data[...] = slopes
+        with quiet():
+            values = cast_like(x * slopes, x)
+    cdef Tensor result = make(values)
+    record_RreluWithNoiseBackward0(result, self, noise, lower, upper, training)
+    return result
+
+
+cdef Tensor op_rrelu_with_noise_backward(Tensor grad_output, Tensor self, Tensor noise,
+                                         object lower, object upper, bint training,
+                                         bint self_is_result):
+    cdef cnp.ndarray g = grad_output._data, x = self._data
+    with quiet():
+        if training:
+            out = cast_like(g * noise._data, g)
+        else:
+            slope = (float(lower) + float(upper)) / 2
+            out = cast_like(g * np.where(x > 0, 1, slope).astype(x.dtype), g)
+    cdef Tensor result = make(out)
+    record_RreluWithNoiseBackwardBackward0(result, grad_output, self, noise, lower, upper,
+                                           training, self_is_result)
+    return result
+
+
+# ---------------------------------------------------------------- elu, celu (selu is an elu)
+
+cdef cnp.ndarray elu_values(Tensor x, object alpha, object scale, object input_scale):
+    check_float_kernel(dtype_of(x._data), "elu_cpu")
+    cdef cnp.ndarray xa = x._data
+    with quiet():
+        neg = np.expm1(xa * input_scale if input_scale != 1 else xa) * (alpha * scale)
+        pos = xa * scale if scale != 1 else xa
+        return cast_like(np.where(xa > 0, pos, neg), xa)
+
+
+cdef Tensor op_elu(Tensor self, object alpha, object scale, object input_scale):
+    cdef Tensor result = make(pointwise_output(elu_values(self, alpha, scale, input_scale),
+                                               (self,), -1, 0))
+    record_EluBackward0(result, self, alpha, scale, input_scale)
+    return result
+
+
+cdef Tensor op_elu_(Tensor self, object alpha, object scale, object input_scale):
+    # records EluBackward1 (saving the result), so not the generic in-place form
+    cdef Tensor src = inplace_source(self, ())
+    cdef Tensor result = make(elu_values(src, alpha, scale, input_scale))
+    record_EluBackward1(result, src, alpha, scale, input_scale)
+    return inplace_commit(self, result)
+
+
+cdef object celu_input_scale(object alpha):
+    """The input scale of celu's derivative: PyTorch's 1 / alpha.toFloat() (alpha
+    rounded to float32)."""
+    return 1.0 / float(np.float32(alpha))
+
+
+cdef Tensor op_celu(Tensor self, object alpha):
+    cdef Tensor result = make(elu_values(self, alpha, 1.0, 1.0 / alpha))
+    record_CeluBackward0(result, self, alpha)
+    return result
+
+
+cdef Tensor op_celu_(Tensor self, object alpha):
+    cdef Tensor src = inplace_source(self, ())
+    cdef Tensor result = make(elu_values(src, alpha, 1.0, 1.0 / alpha))
+    record_CeluBackward1(result, src, alpha)
+    return inplace_commit(self, result)
+
+
+cdef Tensor op_elu_backward(Tensor grad_output, object alpha, object scale, object input_scale,
+                            bint is_result, Tensor self_or_result):
+    cdef cnp.ndarray ga = grad_output._data, xa = self_or_result._data
+    with quiet():
+        if is_result:
+            neg = ga * input_scale * (xa + alpha * scale)
+        else:
+            neg = ga * (input_scale * alpha * scale) * np.exp(xa * input_scale)
+        out = np.where(xa <= 0, neg, ga * scale)
+    cdef Tensor result = make(cast_like(out, ga))
+    record_EluBackwardBackward0(result, grad_output, alpha, scale, input_scale, is_result,
+                                self_or_result)
+    return result
+
+
+cdef Tensor elu_double_backward(Tensor grad, Tensor grad_output, object alpha, object scale,
+                                object input_scale, bint is_result, Tensor self_or_result):
+    """d elu_backward / d self_or_result (PyTorch's elu_double_backward): the negative
+    branch's derivative times the 0/1 mask self_or_result < 0. PyTorch multiplies by the
+    mask (so a NaN or inf upstream gradient gives NaN where it is 0, and the derivative is
+    0 at 0 itself): kept as a product."""
+    cdef Tensor neg = make(as_array(self_or_result._data < 0).astype(grad._data.dtype))
+    cdef Tensor g = OPS.mul(OPS.mul(grad, grad_output), input_scale)
+    if is_result:
+        return OPS.mul(g, neg)
+    return OPS.mul(op_elu_backward(g, alpha, scale, input_scale, False, self_or_result), neg)
+
+
+# ---------------------------------------------------------------- hardtanh
+
+cdef cnp.ndarray hardtanh_values(Tensor x, object lo, object hi):
+    cdef dtype d = dtype_of(x._data)
+    check_not_bool_kernel(d, "hardtanh_cpu")
+    cdef cnp.ndarray xa = x._data
+    if d.category == CAT_INT:
+        lo, hi = int(lo), int(hi)
+    return cast_like(np.minimum(np.maximum(xa, lo), hi), xa)
+
+
+cdef Tensor op_hardtanh(Tensor self, object min_val, object max_val):
+    # (PyTorch's hardtanh writes into empty_like(self))
+    cdef Tensor result = make(as_preserved(hardtanh_values(self, min_val, max_val), self._data))
+    record_HardtanhBackward0(result, self, min_val, max_val)
+    return result
+
+
+cdef Tensor op_hardtanh_backward(Tensor grad_output, Tensor self, object min_val,
+                                 object max_val):
+    # selected, not multiplied by a 0/1 mask: a NaN or inf gradient stays out of the
+    # clipped positions, as PyTorch's kernel. (At a NaN input PyTorch's scalar loop
+    # passes the gradient and its vectorised loop, which runs from 8 doubles or 16
+    # floats up, gives 0: this is the vectorised loop's choice.)
+    cdef cnp.ndarray xa = self._data, ga = grad_output._data
+    with quiet():
+        out = np.where((xa > min_val) & (xa < max_val), ga, np.zeros((), ga.dtype))
+    cdef Tensor result = make(pointwise_output(cast_like(out, ga), (grad_output, self), -1, 0))
+    record_HardtanhBackwardBackward0(result, grad_output, self, min_val, max_val)
+    return result
+
+
+# ---------------------------------------------------------------- hardsigmoid, hardswish
+
+# PyTorch's hardsigmoid_backward scales by the float32 constant 1.0f / 6.0f, even for float64
+cdef double SIXTH_F32 = <float>(1.0 / 6.0)
+
+
+cdef cnp.ndarray relu6_shifted_values(cnp.ndarray x):
+    """min(max(x + 3, 0), 6) (NaN stays NaN), the core of both ops' kernels."""
+    with quiet():
+        return as_array(np.minimum(np.maximum(x + 3, 0), 6))
+
+
+cdef Tensor op_hardsigmoid(Tensor self):
+    cdef cnp.ndarray x = self._data
+    check_float_kernel(dtype_of(x), "hardsigmoid_cpu")
+    with quiet():
+        out = cast_like(relu6_shifted_values(x) / 6, x)
+    cdef Tensor result = make(pointwise_output(out, (self,), -1, 0))
+    record_HardsigmoidBackward0(result, self)
+    return result
+
+
+cdef Tensor op_hardsigmoid_backward(Tensor grad_output, Tensor self):
+    """grad_output / 6 inside (-3, 3), selected (a NaN gradient stays out of the flat
+    parts); PyTorch has no derivative for it: its NotImplemented node."""
+    cdef cnp.ndarray x = self._data, g = grad_output._data
+    with quiet():
+        out = np.where((x > -3) & (x < 3), g * SIXTH_F32, np.zeros((), g.dtype))
+    cdef Tensor result = make(pointwise_output(cast_like(out, g), (grad_output, self), -1, 0))
+    OPS.not_implemented_node(result, (grad_output, self), "hardsigmoid_backward")
+    return result
+
+
+cdef Tensor op_hardswish(Tensor self):
+    cdef cnp.ndarray x = self._data
+    check_float_kernel(dtype_of(x), "hardswish_cpu")
+    with quiet():
+        out = cast_like(x * relu6_shifted_values(x) / 6, x)
+    cdef Tensor result = make(pointwise_output(out, (self,), -1, 0))
+    record_HardswishBackward0(result, self)
+    return result
+
+
+cdef Tensor op_hardswish_backward(Tensor grad_output, Tensor self):
+    """PyTorch's kernel, selected: 0 up to -3, grad * (x / 3 + 1/2) below 3, grad above
+    (and where x is NaN)."""
+    cdef cnp.ndarray x = self._data, g = grad_output._data
+    with quiet():
+        out = np.where(x <= -3, np.zeros((), g.dtype), np.where(x < 3, g * (x / 3 + 0.5), g))
+    cdef Tensor result = make(pointwise_output(cast_like(out, g), (grad_output, self), -1, 0))
+    record_HardswishBackwardBackward0(result, grad_output, self)
+    return result
+
+
+# ---------------------------------------------------------------- threshold, shrinks
+
+# Above this many elements a C loop runs with the GIL released (ops/pointwise.pyx's too).
+cdef enum:
+    NOGIL_N = 16384
+
+
+cdef inline bint c_number(object v):
+    """A Python number a C loop takes as a double (PyTorch converts it to the tensor's type)."""
+    return isinstance(v, float) or (isinstance(v, int) and -2**62 < v < 2**62)
+
+
+cdef cnp.ndarray _threshold_values(cnp.ndarray x, object threshold, object value):
+    """value where x <= threshold, else x (NaN too), as PyTorch's threshold kernel."""
+    cdef cnp.ndarray out
+    cdef double th, v
+    cdef size_t n
+    cdef void *px
+    cdef void *po
+    if c_float(x) and cnp.PyArray_IS_C_CONTIGUOUS(x) and c_number(threshold) and c_number(value):
+        th, v = threshold, value
+        out = empty_like_array(x)
+        px, po, n = cnp.PyArray_DATA(x), cnp.PyArray_DATA(out), cnp.PyArray_SIZE(x)
+        if cnp.PyArray_TYPE(x) == cnp.NPY_FLOAT32:
+            if n <= NOGIL_N:
+                agc_threshold_f32(<float *>px, th, v, <float *>po, n)
+            else:
+                with nogil:
+                    agc_threshold_f32(<float *>px, th, v, <float *>po, n)
+        elif n <= NOGIL_N:
+            agc_threshold_f64(<double *>px, th, v, <double *>po, n)
+        else:
+            with nogil:
+                agc_threshold_f64(<double *>px, th, v, <double *>po, n)
+        return out
+    with quiet():
+        return as_array(np.where(x <= threshold, np.asarray(value).astype(x.dtype), x))
+
+
+cdef Tensor _threshold_result(Tensor self, object threshold, object value):
+    """threshold's values laid out as PyTorch's (Note [Pointwise output layout])."""
+    return make(pointwise_output(_threshold_values(self._data, threshold, value), (self,),
+                                 -1, 0))
+
+
+cdef Tensor op_threshold(Tensor self, object threshold, object value):
+    cdef Tensor result = _threshold_result(self, threshold, value)
+    record_ThresholdBackward0(result, self, threshold, value)
+    return result
+
+
+cdef Tensor op_threshold_(Tensor self, object threshold, object value):
+    cdef Tensor src = inplace_source(self, ())
+    cdef Tensor result = make(_threshold_values(src._data, threshold, value))
+    record_ThresholdBackward1(result, src, threshold, value)
+    return inplace_commit(self, result)
+
+
+cdef Tensor op_hardshrink(Tensor self, object lambd):
+    cdef cnp.ndarray x = self._data
+    check_float_kernel(dtype_of(x), "hardshrink_cpu")
+    with quiet():
+        out = np.where((x >= -lambd) & (x <= lambd), np.zeros((), x.dtype), x)
+    cdef Tensor result = make(pointwise_output(as_array(out), (self,), -1, 0))
+    record_HardshrinkBackward0(result, self, lambd)
+    return result
+
+
+cdef Tensor op_hardshrink_backward(Tensor grad_out, Tensor self, object lambd):
+    cdef cnp.ndarray x = self._data, g = grad_out._data
+    with quiet():
+        out = np.where((x >= -lambd) & (x <= lambd), np.zeros((), g.dtype), g)
+    cdef Tensor result = make(pointwise_output(as_array(out), (grad_out, self), -1, 0))
+    record_HardshrinkBackwardBackward0(result, grad_out, self, lambd)
+    return result
+
+
+cdef Tensor op_softshrink(Tensor self, object lambd):
+    cdef cnp.ndarray x = self._data
+    cdef dtype d = dtype_of(x)
+    check_float_kernel(d, "softshrink_check")
+    if not 0 <= lambd <= float(np.finfo(d.np_dtype).max):
+        raise RuntimeError(f"lambda must be in range [0, {float(np.finfo(d.np_dtype).max):g}] "
+                           f"for input dtype {d.scalar_name}, but found {lambd:g}")
+    lam = np.asarray(lambd, dtype=x.dtype)
+    with quiet():
+        out = np.where(x > lam, x - lam, np.where(x < -lam, x + lam, np.zeros((), x.dtype)))
+    cdef Tensor result = make(pointwise_output(as_array(out.astype(x.dtype, copy=False)),
+                                               (self,), -1, 0))
+    record_SoftshrinkBackward0(result, self, lambd)
+    return result
+
+
+cdef Tensor op_softshrink_backward(Tensor grad_output, Tensor self, object lambd):
+    cdef cnp.ndarray x = self._data, g = grad_output._data
+    with quiet():
+        out = np.where((x >= -lambd) & (x <= lambd), np.zeros((), g.dtype), g)
+    cdef Tensor result = make(pointwise_output(as_array(out), (grad_output, self), -1, 0))
+    record_SoftshrinkBackwardBackward0(result, grad_output, self, lambd)
+    return result
+
+
+# ---------------------------------------------------------------- silu, softplus
+
+cdef Tensor op_silu(Tensor self):
+    check_float_kernel(dtype_of(self._data), "silu_cpu")
+    cdef cnp.ndarray xa = opmath(self._data)
+    with quiet():
+        out = xa / (1 + np.exp(-xa))
+    cdef Tensor result = make(pointwise_output(cast_like(out, self._data), (self,), -1, 0))
+    record_SiluBackward0(result, self)
+    return result
+
+
+cdef Tensor infinitely_differentiable_silu_backward(Tensor grad, Tensor self):
+    """grad * s * (1 + x * (1 - s)), s = sigmoid(x)."""
+    cdef cnp.ndarray xa
+    if not grad_enabled() and not fw_active():
+        xa = opmath(self._data)
+        with quiet():
+            s = 1 / (1 + np.exp(-xa))
+            return make(cast_like(opmath(grad._data) * (s * (1 + xa * (1 - s))), grad._data))
+    # PyTorch's grad * sigmoid * (1 + self * (1 - sigmoid)), in the ops it records
+    # (1 - s: SubBackward0 of a filled tensor; 1 + t: add.Scalar, AddBackward1)
+    cdef Tensor sg = OPS.sigmoid(self)
+    cdef Tensor one = make(np.ones((), dtype=self._data.dtype))
+    return OPS.mul(OPS.mul(grad, sg),
+                   OPS.add_scalar(OPS.mul(self, OPS.sub(one, sg, 1)), 1, 1))
+
+
+cdef Tensor op_softplus(Tensor self, object beta, object threshold):
+    check_float_kernel(dtype_of(self._data), "softplus_cpu")
+    cdef cnp.ndarray xa = self._data
+    with quiet():
+        bx = xa * beta
+        out = np.where(bx > threshold, xa, np.log1p(np.exp(bx)) / beta)
+    cdef Tensor result = make(pointwise_output(cast_like(out, xa), (self,), -1, 0))
+    record_SoftplusBackward0(result, self, beta, threshold)
+    return result
+
+
+cdef Tensor op_softplus_backward(Tensor grad_output, Tensor self, object beta, object threshold):
+    cdef cnp.ndarray xa = self._data, ga = grad_output._data
+    with quiet():
+        bx = xa * beta
+        z = np.exp(bx)
+        out = np.where(bx > threshold, ga, ga * z / (z + 1))
+    cdef Tensor result = make(pointwise_output(cast_like(out, ga), (grad_output, self), -1, 0))
+    record_SoftplusBackwardBackward0(result, grad_output, self, beta, threshold)
+    return result
+
+
+cdef Tensor softplus_double_backward(Tensor grad, Tensor self, object beta, object threshold):
+    """d softplus_backward / d self, times grad (grad * grad_output): beta * s * (1 - s)
+    with s = sigmoid(beta * x), times the 0/1 mask beta * x < threshold. A product, as
+    PyTorch's (a NaN or inf grad gives NaN in the linear part too)."""
+    cdef Tensor s = OPS.sigmoid(OPS.mul(self, beta) if beta != 1 else self)
+    cdef Tensor d = OPS.mul(OPS.mul(s, OPS.rsub(s, 1, 1)), beta)
+    with quiet():
+        below = make(as_array(self._data * beta < threshold).astype(grad._data.dtype))
+    return OPS.mul(OPS.mul(grad, d), below)
+
+
+# ---------------------------------------------------------------- mish, logsigmoid
+
+cdef Tensor op_mish(Tensor self):
+    cdef cnp.ndarray x = self._data
+    check_float_kernel(dtype_of(x), "mish_cpu")
+    with quiet():
+        out = cast_like(x * np.tanh(np.log1p(np.exp(x))), x)
+    cdef Tensor result = make(pointwise_output(out, (self,), -1, 0))
+    record_MishBackward0(result, self)
+    return result
+
+
+cdef Tensor mish_backward(Tensor grad, Tensor self):
+    """grad * (t + x * s * (1 - t^2)), t = tanh(log1p(exp(x))), s = sigmoid(x): one
+    product with grad (an inf gradient meets the derivative once, as in PyTorch's
+    kernel); under create_graph PyTorch's infinitely_differentiable_mish_backward, in
+    its ops."""
+    cdef cnp.ndarray x
+    if not grad_enabled() and not fw_active():
+        x = self._data
+        with quiet():
+            tv = np.tanh(np.log1p(np.exp(x)))
+            sv = 1 / (1 + np.exp(-x))
+            return make(cast_like(grad._data * (tv + x * sv * (1 - tv * tv)), grad._data))
+    cdef Tensor sg = OPS.sigmoid(self)
+    cdef Tensor t = OPS.tanh(OPS.log1p(OPS.exp(self)))
+    cdef Tensor one = make(np.ones((), dtype=self._data.dtype))
+    cdef Tensor inner = OPS.add(t, OPS.mul(OPS.mul(self, sg), OPS.sub(one, OPS.mul(t, t), 1)), 1)
+    return OPS.mul(grad, inner)
+
+
+cdef Tensor op_logsigmoid(Tensor self):
+    cdef cnp.ndarray x = self._data
+    check_float_kernel(dtype_of(x), "log_sigmoid_cpu")
+    with quiet():
+        out = cast_like(np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x))), x)
+    cdef Tensor result = make(pointwise_output(out, (self,), -1, 0))
+    record_LogSigmoidBackward0(result, self)
+    return result
+
+
+cdef Tensor op_log_sigmoid_backward(Tensor grad_output, Tensor self):
+    """PyTorch's kernel: grad * (m - sign * z / (1 + z)), z = exp(-|x|), m and sign 1
+    below 0, else 0 and -1: one product with grad."""
+    cdef cnp.ndarray x = self._data, g = grad_output._data
+    with quiet():
+        z = np.exp(-np.abs(x))
+        neg = x < 0
+        out = cast_like(g * (neg.astype(x.dtype) - np.where(neg, 1, -1) * (z / (1 + z))), g)
+    cdef Tensor result = make(pointwise_output(out, (grad_output, self), -1, 0))
+    record_LogSigmoidBackwardBackward0(result, grad_output, self)
+    return result
+
+
+cdef Tensor log_sigmoid_double_backward(Tensor grad, Tensor self):
+    """grad * (z - 1) * z, z = sigmoid(x) (PyTorch's log_sigmoid_double_backward)."""
+    cdef Tensor z = OPS.sigmoid(self)
+    return OPS.mul(OPS.mul(grad, OPS.sub(z, 1, 1)), z)
+
+
+# ---------------------------------------------------------------- gelu
+
+cdef inline cnp.ndarray erf_values(cnp.ndarray x):
+    """erf elementwise: the pointwise family's erf on a constant."""
+    return OPS.erf(make(x))._data
+
+
+cdef bint gelu_is_tanh(object approximate) except -1:
+    if approximate == "tanh":
+        return True
+    if approximate == "none":
+        return False
+    raise RuntimeError("approximate argument must be either none or tanh.")
+
+
+cdef cnp.ndarray gelu_values(cnp.ndarray x, bint tanh_approx):
+    cdef cnp.ndarray xd = x.astype(np.float64)
+    with quiet():
+        if tanh_approx:
+            out = 0.5 * xd * (1 + np.tanh(SQRT_2_PI * (xd + GELU_C * xd * xd * xd)))
+        else:
+            out = 0.5 * xd * (1 + erf_values(as_array(xd * SQRT1_2)))
+    return cast_like(out, x)
+
+
+cdef cnp.ndarray gelu_derivative_values(cnp.ndarray x, bint tanh_approx):
+    cdef cnp.ndarray xd = x.astype(np.float64)
+    with quiet():
+        if tanh_approx:
+            x2 = xd * xd
+            t = np.tanh(SQRT_2_PI * (xd + GELU_C * x2 * xd))
+            du = SQRT_2_PI * (1 + 3 * GELU_C * x2)
+            out = 0.5 * (1 + t) + 0.5 * xd * (1 - t * t) * du
+        else:
+            cdf = 0.5 * (1 + erf_values(as_array(xd * SQRT1_2)))
+            out = cdf + xd * np.exp(-0.5 * xd * xd) * INV_SQRT_2PI
+    return cast_like(out, x)
+
+
+cdef Tensor op_gelu(Tensor self, object approximate):
+    cdef bint tanh_approx = gelu_is_tanh(approximate)
+    check_float_kernel(dtype_of(self._data), "GeluKernelImpl")
+    cdef Tensor result = make(pointwise_output(
+        cast_like(gelu_values(opmath(self._data), tanh_approx), self._data), (self,), -1, 0))
+    record_GeluBackward0(result, self, approximate)
+    return result
+
+
+cdef Tensor op_gelu_backward(Tensor grad_output, Tensor self, object approximate):
+    cdef cnp.ndarray ga = grad_output._data
+    cdef Tensor result = make(pointwise_output(
+        cast_like(opmath(ga) * gelu_derivative_values(opmath(self._data),
+                                                      gelu_is_tanh(approximate)), ga),
+        (grad_output, self), -1, 0))
+    record_GeluBackwardBackward0(result, grad_output, self, approximate)
+    return result
+
+
+cdef Tensor gelu_double_backward(Tensor grad, Tensor grad_output, Tensor self, object approximate):
+    """grad * grad_output * gelu''(x), in library ops."""
+    cdef Tensor x = self, x2 = OPS.mul(self, self), second
+    if not gelu_is_tanh(approximate):
+        pdf = OPS.mul(OPS.exp(OPS.mul(x2, -0.5)), INV_SQRT_2PI)
+        second = OPS.mul(pdf, OPS.rsub(x2, 2, 1))
+    else:
+        k, c = SQRT_2_PI, GELU_C
+        t = OPS.tanh(OPS.mul(OPS.add(x, OPS.mul(OPS.mul(x2, x), c), 1), k))
+        s = OPS.rsub(OPS.mul(t, t), 1, 1)
+        du = OPS.mul(OPS.add(OPS.mul(x2, 3 * c), 1, 1), k)
+        # (1 - t^2) * (du - x t du^2 + 3 k c x^2)
+        inner = OPS.add(OPS.sub(du, OPS.mul(OPS.mul(x, t), OPS.mul(du, du)), 1),
+                        OPS.mul(x2, 3 * k * c), 1)
+        second = OPS.mul(s, inner)
+    return OPS.mul(OPS.mul(grad, grad_output), second)
+
+
+# ================================================================ softmax
+
+cdef Tensor softmax_impl(Tensor self, object dim, object dtype_arg, bint log,
+                         bint safe=False):
+    """softmax (log_softmax when log; _safe_softmax's zeros for rows that are -inf
+    throughout when safe) along dim, computed in dtype_arg when given."""
+    cdef Tensor x = self
+    cdef dtype d
+    if dtype_arg is not None:
+        d = to_dtype(dtype_arg)
+        if d is not dtype_of(x._data):
+            x = OPS._to_copy(x, d)
+    check_float_kernel(dtype_of(x._data), "log_softmax_lastdim_kernel_impl" if log
+                       else "softmax_lastdim_kernel_impl")
+    cdef cnp.ndarray xa = x._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(xa)
+    cdef Py_ssize_t k = wrap_dim(dim, nd)
+    cdef cnp.ndarray w = opmath(xa.reshape(1) if nd == 0 else xa)
+    if k == cnp.PyArray_NDIM(w) - 1 and c_float(w) and cnp.PyArray_IS_C_CONTIGUOUS(w):
+        out = softmax_rows(w, None, log)
+    else:
+        out = softmax_numpy(w, k, log)
+    cdef cnp.ndarray oa = cast_like(out, xa)
+    if nd == 0:
+        oa = oa.reshape(())
+    elif not cnp.PyArray_IS_C_CONTIGUOUS(oa):
+        oa = np.ascontiguousarray(oa)  # PyTorch's result is contiguous whatever the input's
+    if safe and cnp.PyArray_SIZE(xa):
+        masked = np.isneginf(np.max(xa, axis=k, keepdims=True)) if nd else np.isneginf(xa)
+        if masked.any():
+            oa = np.where(masked, 0, oa).astype(oa.dtype, copy=False)
+    cdef Tensor result = make(oa)
+    if safe:
+        record_SafeSoftmaxBackward0(result, x, k, dtype_arg)
+    elif log:
+        record_LogSoftmaxBackward0(result, x, k, dtype_arg)
+    else:
+        record_SoftmaxBackward0(result, x, k, dtype_arg)
+    return result
+
+
+cdef object softmax_numpy(cnp.ndarray w, Py_ssize_t k, bint log):
+    with quiet():
+        if cnp.PyArray_SIZE(w) == 0:
+            return np.empty_like(w)
+        m = np.max(w, axis=k, keepdims=True)
+        sh = w - m
+        e = np.exp(sh)
+        s = np.sum(e, axis=k, keepdims=True)
+        return sh - np.log(s) if log else e / s
+
+
+cdef cnp.ndarray softmax_rows(cnp.ndarray a, cnp.ndarray y, bint log):
+    """(log_)softmax over the last dim of a C-contiguous float array, one pass per row
+    (y None), or its backward for the incoming gradient a and the saved output y
+    (C-contiguous, a's dtype and shape). The row sums accumulate in double."""
+    cdef cnp.ndarray out = np.empty_like(a)
+    cdef Py_ssize_t n = cnp.PyArray_DIM(a, cnp.PyArray_NDIM(a) - 1)
+    cdef Py_ssize_t rows = cnp.PyArray_SIZE(a) // n if n else 0
+    cdef bint f32 = cnp.PyArray_TYPE(a) == cnp.NPY_FLOAT32
+    cdef void *pa = cnp.PyArray_DATA(a)
+    cdef void *py = cnp.PyArray_DATA(y) if y is not None else NULL
+    cdef void *po = cnp.PyArray_DATA(out)
+    if rows == 0:
+        return out
+    with nogil:
+        if py == NULL and f32:
+            agc_softmax_rows_f32(<float *>pa, <float *>po, rows, n, log)
+        elif py == NULL:
+            agc_softmax_rows_f64(<double *>pa, <double *>po, rows, n, log)
+        elif f32:
+            agc_softmax_backward_rows_f32(<float *>pa, <float *>py, <float *>po, rows, n, log)
+        else:
+            agc_softmax_backward_rows_f64(<double *>pa, <double *>py, <double *>po, rows, n, log)
+    return out
+
+
+cdef inline bint softmax_rows_pair(cnp.ndarray ga, cnp.ndarray ya, object dim):
+    """Whether softmax_rows takes a backward: over the last dim, one float dtype and
+    shape, both C-contiguous."""
+    cdef int nd = cnp.PyArray_NDIM(ya)
+    return (nd > 0 and dim == nd - 1 and c_float(ga) and cnp.PyArray_TYPE(ga) == cnp.PyArray_TYPE(ya)
+            and cnp.PyArray_IS_C_CONTIGUOUS(ga) and cnp.PyArray_IS_C_CONTIGUOUS(ya)
+            and same_shape(ga, ya))
+
+
+cdef Tensor op_softmax(Tensor self, object dim, object dtype):
+    return softmax_impl(self, dim, dtype, False)
+
+
+cdef Tensor op_log_softmax(Tensor self, object dim, object dtype):
+    return softmax_impl(self, dim, dtype, True)
+
+
+cdef Tensor op__safe_softmax(Tensor self, object dim, object dtype):
+    return softmax_impl(self, dim, dtype, False, True)
+
+
+cdef inline object sum_keep(object a, object dim):
+    return np.sum(a, axis=dim, keepdims=True) if np.ndim(a) else a
+
+
+cdef Tensor op__softmax_backward_data(Tensor grad_output, Tensor output, object dim,
+                                      dtype input_dtype):
+    cdef cnp.ndarray ga = opmath(grad_output._data), ya = opmath(output._data)
+    if softmax_rows_pair(ga, ya, dim):
+        out = softmax_rows(ga, ya, False)
+    else:
+        with quiet():
+            out = ya * (ga - sum_keep(ga * ya, dim))
+    cdef Tensor result = make(cast_like(out, grad_output._data))
+    record_SoftmaxBackwardDataBackward0(result, grad_output, output, dim, input_dtype)
+    return result
+
+
+cdef Tensor op__log_softmax_backward_data(Tensor grad_output, Tensor output, object dim,
+                                          dtype input_dtype):
+    cdef cnp.ndarray ga = opmath(grad_output._data), ya = opmath(output._data)
+    if softmax_rows_pair(ga, ya, dim):
+        out = softmax_rows(ga, ya, True)
+    else:
+        with quiet():
+            out = ga - np.exp(ya) * sum_keep(ga, dim)
+    cdef Tensor result = make(cast_like(out, grad_output._data))
+    record_LogSoftmaxBackwardDataBackward0(result, grad_output, output, dim, input_dtype)
+    return result
+
+
+cdef inline Tensor sum_dim_keep(Tensor t, object dim):
+    if cnp.PyArray_NDIM(t._data) == 0:
+        return t
+    return OPS.sum(t, (dim,), True, None)
+
+
+cdef Tensor softmax_double_backward(Tensor grad, Tensor grad_output, object dim, Tensor output):
+    """d _softmax_backward_data / d output: grad_output * grad
+    - sum(output * grad_output) * grad - grad_output * sum(output * grad)."""
+    return OPS.sub(OPS.sub(OPS.mul(grad_output, grad),
+                           OPS.mul(sum_dim_keep(OPS.mul(output, grad_output), dim), grad), 1),
+                   OPS.mul(grad_output, sum_dim_keep(OPS.mul(output, grad), dim)), 1)
+
+
+cdef Tensor log_softmax_backward_grad_output(Tensor grad, Tensor output, object dim):
+    """d _log_softmax_backward_data / d grad_output (the adjoint of
+    g -> g - exp(output) * sum(g)): grad - sum(grad * exp(output))."""
+    return OPS.sub(grad, sum_dim_keep(OPS.mul(grad, OPS.exp(output)), dim), 1)
+
+
+cdef Tensor log_softmax_double_backward(Tensor grad, Tensor grad_output, object dim,
+                                        Tensor output):
+    """d _log_softmax_backward_data / d output: -sum(grad_output) * exp(output) * grad."""
+    return OPS.mul(OPS.mul(OPS.neg(sum_dim_keep(grad_output, dim)), OPS.exp(output)), grad)
+
+
+cdef Tensor _logsumexp_jvp_keep(Tensor self_p, Tensor self_t, object dim):
+    """PyTorch's logsumexp_jvp (keepdim) along dim: the tangent's mean weighted by
+    exp(self - max(self)), sum(w * t) / sum(w). For a constant tangent the two sums are
+    the same sum, so the quotient is exactly 1 (softmax's tangent exactly 0)."""
+    cdef Tensor w
+    if cnp.PyArray_SIZE(self_p._data) > 0 and cnp.PyArray_NDIM(self_p._data) > 0:
+        w = OPS.exp(OPS.sub(self_p, OPS.amax(self_p, (dim,), True), 1))
+    elif cnp.PyArray_SIZE(self_p._data) > 0:
+        w = OPS.exp(OPS.sub(self_p, self_p, 1))
+    else:
+        w = OPS.exp(self_p)
+    return OPS.div(sum_dim_keep(OPS.mul(w, self_t), dim), sum_dim_keep(w, dim), None)
+
+
+cdef inline Tensor _in_dtype(Tensor t, object dtype_arg):
+    """t in softmax's dtype= argument (PyTorch converts the input before _softmax, and
+    its tangent with it)."""
+    if dtype_arg is None:
+        return t
+    cdef dtype d = to_dtype(dtype_arg)
+    return t if d is dtype_of(t._data) else OPS._to_copy(t, d)
+
+
+cdef Tensor softmax_jvp(Tensor result, Tensor self_p, Tensor self_t, object dim,
+                        object dtype_arg):
+    """PyTorch's _softmax forward derivative: result * (t - logsumexp_jvp(self, t)), a
+    MulBackward0 when it has a history (reverse over forward)."""
+    self_p, self_t = _in_dtype(self_p, dtype_arg), _in_dtype(self_t, dtype_arg)
+    return OPS.mul(result, OPS.sub(self_t, _logsumexp_jvp_keep(self_p, self_t, dim), 1))
+
+
+cdef Tensor log_softmax_jvp(Tensor self_p, Tensor self_t, object dim, object dtype_arg):
+    """PyTorch's _log_softmax forward derivative: t - logsumexp_jvp(self, t). It does not
+    read the result, so writing into the result later leaves its tangent's backward
+    valid (seed 18001394)."""
+    self_p, self_t = _in_dtype(self_p, dtype_arg), _in_dtype(self_t, dtype_arg)
+    return OPS.sub(self_t, _logsumexp_jvp_keep(self_p, self_t, dim), 1)
