@@ -1031,6 +1031,26 @@ cdef object linalg_vector_norm_backward(Tensor grad, Tensor self, object ord, Te
     return OPS.mul(self_scaled, scale_v)
 
 
+cdef Tensor linalg_vector_norm_jvp(Tensor self, Tensor self_t, object ord, Tensor norm,
+                                   object dim, bint keepdim):
+    """PyTorch's norm_jvp: Re(sum(conj(g) t)) over the reduced dims, g the norm's
+    gradient for a unit cotangent (PyTorch's cases: sgn(x) for ord 1, x / norm for 2,
+    shared among the maxima for inf, zero where the norm is zero); zero for ord 0."""
+    g = linalg_vector_norm_backward(make(np.ones(shape_of(norm._data), norm._data.dtype)),
+                                    self, ord, norm, dim, keepdim)
+    if g is None:
+        return zeros(shape_of(norm._data), dtype_of(norm._data))
+    cdef Tensor t = OPS.mul(<Tensor>cj(g), self_t)
+    if cnp.PyArray_ISCOMPLEX(t._data):
+        t = OPS.real(t)
+    cdef Py_ssize_t nd = _ndim(self)
+    if nd == 0:
+        return t
+    cdef tuple dims = tuple(range(nd)) if is_all_dims(dim) else \
+        wrap_dims((dim,) if isinstance(dim, int) else dim, nd)
+    return OPS.sum(t, dims, keepdim, None)
+
+
 cdef Tensor _mask_like(object mask, Tensor t):
     """A bool mask (computed from values, no history) broadcast to t's shape."""
     return make(np.broadcast_to(mask, shape_of(t._data)).copy())
@@ -1763,10 +1783,22 @@ cdef Tensor op_cholesky_inverse(Tensor self, bint upper):
         factor_inv = _tri_solve_values(a, np.broadcast_to(np.eye(shape_of(a)[-1], dtype=a.dtype),
                                                          shape_of(a)), upper, True, False)
         # (L L^H)^{-1} = L^{-H} L^{-1}; (U^H U)^{-1} = U^{-1} U^{-H}
+        last = None
+        if np.iscomplexobj(factor_inv) and shape_of(a)[-1]:
+            # LAPACK's potri (zlauu2) reads the inverse factor's diagonal as real (a
+            # factor's is) and scales the last row by it: for a factor with a complex
+            # diagonal PyTorch's result is that, its last diagonal entry Re(d) d
+            d = factor_inv[..., -1, -1]
+            last = d.real * d
+            factor_inv = factor_inv.copy()
+            idx = np.arange(shape_of(a)[-1])
+            factor_inv[..., idx, idx] = factor_inv[..., idx, idx].real
         if upper:
             out = factor_inv @ np.conj(np.swapaxes(factor_inv, -1, -2))
         else:
             out = np.conj(np.swapaxes(factor_inv, -1, -2)) @ factor_inv
+        if last is not None:
+            out[..., -1, -1] = last
     cdef Tensor result = make(_column_major(out))
     record_CholeskyInverseBackward0(result, self, upper)
     return result
@@ -1917,7 +1949,9 @@ cdef object triangular_solve_backward_B(object gX, Tensor A, bint upper, bint tr
                                         bint unitriangular):
     if gX is None:
         return None
-    return _tri_solve_op(A, <Tensor>gX, upper, not transpose, unitriangular)
+    # (complex: op(A)^H, the adjoint of the solve, as PyTorch's a.conj() with the
+    # transpose flag flipped)
+    return _tri_solve_op(<Tensor>cj(A), <Tensor>gX, upper, not transpose, unitriangular)
 
 
 cdef object triangular_solve_backward_A(object gX, object gM, Tensor A, Tensor X, bint upper,
@@ -1925,8 +1959,8 @@ cdef object triangular_solve_backward_A(object gX, object gM, Tensor A, Tensor X
     gA = None
     cdef Tensor gB
     if gX is not None:
-        gB = _tri_solve_op(A, <Tensor>gX, upper, not transpose, unitriangular)
-        gA = OPS.neg(op_matmul(X, _mT(gB)) if transpose else op_matmul(gB, _mT(X)))
+        gB = _tri_solve_op(<Tensor>cj(A), <Tensor>gX, upper, not transpose, unitriangular)
+        gA = OPS.neg(op_matmul(<Tensor>cj(X), _mT(gB)) if transpose else op_matmul(gB, _mH(X)))
         gA = OPS.triu(gA, 1 if unitriangular else 0) if upper else \
             OPS.tril(gA, -1 if unitriangular else 0)
     if gM is not None:
@@ -2023,8 +2057,9 @@ cdef tuple op_linalg_eig(Tensor A):
 
 cdef Tensor op_linalg_eigvals(Tensor A):
     _check_linalg_input(A, "linalg.eigvals", True)
-    if recording() and requires_grad_of(A):
-        # differentiated through eig (PyTorch's composite: LinalgEigBackward0)
+    if (recording() and requires_grad_of(A)) or (fw_active() and fw_grad_of(A) is not None):
+        # differentiated through eig (PyTorch's composite: LinalgEigBackward0), in
+        # forward mode too
         return <Tensor>op_linalg_eig(A)[0]
     return make(_eig_values(A, False)[0])
 
@@ -2310,11 +2345,16 @@ cdef Tensor op_matrix_exp(Tensor self):
 
 
 cdef Tensor linalg_matrix_exp_differential(Tensor A, Tensor grad):
-    """PyTorch's: the upper-right block of exp([[A^T, G], [0, A^T]])."""
-    cdef Py_ssize_t n = shape_of(A._data)[-1]
-    cdef Tensor At = _mH(A)
-    cdef Tensor top = OPS.cat([At, grad], -1)
-    cdef Tensor bottom = OPS.cat([zeros_like(At), At], -1)
+    """PyTorch's (adjoint): the upper-right block of exp([[A^H, G], [0, A^H]])."""
+    return _matrix_exp_block(_mH(A), grad)
+
+
+cdef Tensor _matrix_exp_block(Tensor X, Tensor E):
+    """The upper-right block of exp([[X, E], [0, X]]): the Frechet derivative of the
+    matrix exponential at X in the direction E (Mathias 1996)."""
+    cdef Py_ssize_t n = shape_of(X._data)[-1]
+    cdef Tensor top = OPS.cat([X, E], -1)
+    cdef Tensor bottom = OPS.cat([zeros_like(X), X], -1)
     cdef Tensor meta = OPS.cat([top, bottom], -2)
     return _narrow(_narrow(op_linalg_matrix_exp(meta), -2, 0, n), -1, n, n)
 
@@ -4237,14 +4277,14 @@ cdef Tensor cholesky_jvp(Tensor dA, Tensor L, bint upper):
 
 
 cdef Tensor cholesky_inverse_jvp(Tensor F, Tensor dF, Tensor X, bint upper):
-    """PyTorch's cholesky_inverse_jvp as it is: K + K^T with K = -X dC X C, C = F (upper)
-    or F^T, dC = dF^T (upper) or dF (the whole tangent). The tangent PyTorch gives (the
+    """PyTorch's cholesky_inverse_jvp as it is: K + K^H with K = -X dC X C, C = F (upper)
+    or F^H, dC = dF^H (upper) or dF (the whole tangent). The tangent PyTorch gives (the
     specification here), though not the finite difference: that would be
-    -X (dC C + C^T dC^T) X."""
-    cdef Tensor C = F if upper else _mT(F)
-    cdef Tensor dC = _mT(dF) if upper else dF
+    -X (dC C + C^H dC^H) X."""
+    cdef Tensor C = F if upper else _mH(F)
+    cdef Tensor dC = _mH(dF) if upper else dF
     cdef Tensor K = OPS.neg(op_matmul(op_matmul(op_matmul(X, dC), X), C))
-    return _sym(K)
+    return _symH(K)
 
 
 cdef tuple triangular_solve_jvp(Tensor dB, Tensor dA, Tensor A, Tensor X, Tensor M,
@@ -4288,6 +4328,21 @@ cdef tuple linalg_lu_jvp(Tensor dA, Tensor P, Tensor L, Tensor U, bint pivot):
     return (OPS.cat([dL1, d2], -2), dU1)
 
 
+cdef Tensor lu_factor_ex_jvp(Tensor dA, Tensor LU, Tensor pivots, bint pivot):
+    """PyTorch's lu_factor_ex_jvp: linalg_lu_jvp's dL (strictly lower) and dU packed
+    into one matrix as LU packs L and U."""
+    cdef tuple plu = op_lu_unpack(LU, pivots, True, pivot)
+    cdef tuple d = linalg_lu_jvp(dA, <Tensor>plu[0], <Tensor>plu[1], <Tensor>plu[2], pivot)
+    cdef Tensor dL = <Tensor>d[0], dU = <Tensor>d[1]
+    cdef tuple s = shape_of(dA._data)
+    cdef Py_ssize_t m = s[-2], n = s[-1]
+    if m == n:
+        return OPS.add(dL, dU, 1)
+    if m < n:   # dL is m x m: the first m columns
+        return OPS.cat([OPS.add(dL, _narrow(dU, -1, 0, m), 1), _narrow(dU, -1, m, n - m)], -1)
+    return OPS.cat([OPS.add(_narrow(dL, -2, 0, n), dU, 1), _narrow(dL, -2, n, m - n)], -2)
+
+
 cdef tuple lu_unpack_jvp(Tensor dLU, bint unpack_data):
     """PyTorch's lu_unpack forward derivative: L's tangent is the strict lower triangle
     of LU's (its first m columns when wide), U's the upper triangle (its first n rows
@@ -4303,8 +4358,8 @@ cdef tuple lu_unpack_jvp(Tensor dLU, bint unpack_data):
 
 cdef Tensor pinv_jvp(Tensor A, Tensor pinvA, Tensor dA):
     """PyTorch's pinv_jvp (Golub and Pereyra 1973), with P = pinv(A):
-    dP = -P dA P + P P^T dA^T (I - A P) + (I - P A) dA^T P^T P."""
-    cdef Tensor P = pinvA, Pt = _mT(pinvA), dAt = _mT(dA)
+    dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P (^H: ^T when real)."""
+    cdef Tensor P = pinvA, Pt = _mH(pinvA), dAt = _mH(dA)
     cdef Tensor first = OPS.neg(op_matmul(op_matmul(P, dA), P))
     cdef Tensor second = op_matmul(op_matmul(P, Pt),
                                    OPS.sub(dAt, op_matmul(op_matmul(dAt, A), P), 1))
@@ -4331,6 +4386,90 @@ cdef tuple linalg_lstsq_jvp(Tensor A, Tensor B, Tensor dA, Tensor dB, Tensor X, 
     cdef Tensor r = OPS.sub(op_matmul(A, X), B, 1)
     cdef Tensor dr = OPS.sub(op_matmul(dA, X), dB, 1)
     return (dX, OPS.mul(OPS.sum(OPS.mul(r, dr), (-2,), False, None), 2))
+
+
+cdef Tensor linalg_det_jvp(Tensor dA, Tensor det, Tensor A):
+    """PyTorch's linalg_det_jvp: d det = det tr(A^{-1} dA). A^{-1} comes from LU factors
+    without history (PyTorch's are the forward's), whose exactly-zero pivots are moved
+    by eps: det is C^1, so a singular A gets the limit of the derivative."""
+    cdef tuple r = op_linalg_lu_factor_ex(make(A._data), True, False)
+    cdef cnp.ndarray lu = (<Tensor>r[0])._data
+    cdef Py_ssize_t n = shape_of(lu)[-1]
+    idx = np.arange(n)
+    d = lu[..., idx, idx]
+    if (d == 0).any():
+        lu = lu.copy()
+        lu[..., idx, idx] = np.where(d == 0, np.finfo(lu.dtype).eps, d)
+    cdef Tensor AinvE = op_linalg_lu_solve(make(lu), <Tensor>r[1], dA, True, False)
+    return OPS.mul(OPS.sum(OPS.diagonal(AinvE, 0, -2, -1), (-1,), False, None), det)
+
+
+cdef Tensor linalg_solve_jvp(Tensor dA, Tensor dB, Tensor X, Tensor A, bint left):
+    """PyTorch's linalg_solve_jvp: dX = A^{-1} (dB - dA X) (left) or (dB - X dA) A^{-1}.
+    A is read without its history, as PyTorch solves with the forward's LU factors."""
+    cdef bint vector = _solve_is_vector_rhs(shape_of(A._data), shape_of(X._data))
+    if vector:
+        X = OPS.unsqueeze(X, -1)
+        dB = OPS.unsqueeze(dB, -1)
+    cdef Tensor R = OPS.sub(dB, op_matmul(dA, X) if left else op_matmul(X, dA), 1)
+    cdef Tensor dX = op_linalg_solve(make(A._data), R, left)
+    return OPS.squeeze(dX, -1) if vector else dX
+
+
+cdef Tensor linalg_solve_triangular_jvp(Tensor dA, Tensor dB, Tensor A, Tensor X, bint upper,
+                                        bint left, bint unitriangular):
+    """PyTorch's linalg_solve_triangular_forward_AD: A's tangent restricted to the
+    triangle the op reads (without the diagonal when unitriangular), then
+    dX = A^{-1} (dB - dA X) (left) or (dB - X dA) A^{-1}."""
+    cdef Tensor proj = OPS.triu(dA, 1 if unitriangular else 0) if upper else \
+        OPS.tril(dA, -1 if unitriangular else 0)
+    cdef Tensor R = OPS.sub(dB, op_matmul(proj, X) if left else op_matmul(X, proj), 1)
+    return op_linalg_solve_triangular(A, R, upper, left, unitriangular)
+
+
+cdef Tensor linalg_lu_solve_jvp(Tensor dLU, Tensor dB, Tensor LU, Tensor pivots, Tensor X,
+                                bint left, bint adjoint):
+    """The forward derivative of lu_solve (PyTorch's linalg_lu_solve_jvp, by another
+    route): A = P L U moves by dA = P (dL U + L dU), dL the strict lower triangle of
+    LU's tangent, dU its upper triangle; then the solve's rule with op(A) = A or A^H:
+    dX = op(A)^{-1} (dB - op(dA) X) (left) or (dB - X op(dA)) op(A)^{-1}."""
+    cdef tuple plu = op_lu_unpack(LU, pivots, True, True)
+    cdef Tensor L = <Tensor>plu[1], U = <Tensor>plu[2]
+    cdef Tensor dA = op_matmul(<Tensor>plu[0], OPS.add(op_matmul(OPS.tril(dLU, -1), U),
+                                                       op_matmul(L, OPS.triu(dLU, 0)), 1))
+    if adjoint:
+        dA = _mH(dA)
+    cdef Tensor R = OPS.sub(dB, op_matmul(dA, X) if left else op_matmul(X, dA), 1)
+    return op_linalg_lu_solve(LU, pivots, R, left, adjoint)
+
+
+cdef Tensor cholesky_solve_jvp(Tensor X, Tensor F, Tensor dF, Tensor dB, bint upper):
+    """PyTorch's cholesky_solve_jvp: A = L L^H (U^H U) moves by dA = dK + dK^H,
+    dK = dL L^H (dU^H U), the factor's whole tangent as given; dX = A^{-1} (dB - dA X)."""
+    cdef Tensor dK = op_matmul(_mH(dF), F) if upper else op_matmul(dF, _mH(F))
+    return op_cholesky_solve(OPS.sub(dB, op_matmul(_symH(dK), X), 1), F, upper)
+
+
+cdef Tensor linalg_matrix_exp_jvp(Tensor A, Tensor dA):
+    """PyTorch's linalg_matrix_exp_differential(A, dA, adjoint=false): the Frechet
+    derivative, the upper-right block of exp([[A, dA], [0, A]])."""
+    return _matrix_exp_block(A, dA)
+
+
+cdef tuple linalg_eig_jvp(Tensor dA, Tensor L, Tensor V):
+    """PyTorch's linalg_eig_jvp (not Hermitian): dP = V^{-1} dA V, dL = diag(dP),
+    dV = V (dP / E with a zero diagonal), E_ij = L_j - L_i, minus V Re(diag(V^H dV)):
+    the eigenvectors keep unit norm. A real dA is taken as complex."""
+    if not cnp.PyArray_ISCOMPLEX(dA._data):
+        dA = OPS._to_copy(dA, dtype_of(V._data))
+    cdef Tensor dP = op_linalg_solve(V, op_matmul(dA, V), True)
+    cdef Tensor dL = OPS.diagonal(dP, 0, -2, -1)
+    cdef Tensor E = _off_diagonal_denominator(
+        OPS.sub(OPS.unsqueeze(L, -2), OPS.unsqueeze(L, -1), 1))
+    cdef Tensor dV = op_matmul(V, OPS.div(OPS.sub(dP, _diag_embed_last(dL), 1), E, None))
+    cdef Tensor gauge = OPS.real(OPS.diagonal(op_matmul(_mH(V), dV), 0, -2, -1))
+    dV = OPS.sub(dV, OPS.mul(V, OPS.unsqueeze(gauge, -2)), 1)
+    return (dL, dV)
 
 
 include "_gen_linalg.pxi"
