@@ -728,6 +728,8 @@ _LINALG_FORWARD = {
     "eig_phase_invariant": lambda m, a, b: (lambda L, V: (V.abs(), L))(*m.linalg.eig(a)),
     "triangular_solve": lambda m, a, b: tuple(m.triangular_solve(b, _tri(m, a))),
     "cholesky_inverse": lambda m, a, b: m.cholesky_inverse(m.linalg.cholesky(_spd(m, a))),
+    "addmm": lambda m, a, b: (m.addmm(a, a, b), m.addmm(a[0], b, a, beta=0.5, alpha=2)),
+    "addmv": lambda m, a, b: (m.addmv(a[0], a, b[1]), m.addmv(b[0], b, a[1], beta=2, alpha=0.5)),
 }
 
 
@@ -797,3 +799,12 @@ def test_linalg_complex_gradgradcheck(name):
         warnings.simplefilter("ignore")
         assert autograd_core.autograd.gradcheck(f, (a,))
         assert autograd_core.autograd.gradgradcheck(_real_loss_of(f), (a,))
+
+
+def test_deprecated_cholesky_has_no_forward_derivative():
+    # PyTorch's torch.cholesky has no forward formula: its error, real or complex
+    def prog(m, z):
+        a = (_z if z else _x)(m, 3, 3, seed=1, requires_grad=False)
+        m.func.jvp(lambda x: m.cholesky(x @ x.mH + 3 * m.eye(3)), (a,), (a,))
+    for z in (False, True):
+        same_error(lambda m: prog(m, z))
