@@ -84,6 +84,7 @@ linalg_slogdet slogdet logdet linalg_cholesky linalg_cholesky_ex cholesky choles
 linalg_lu_factor linalg_lu_factor_ex linalg_lu lu lu_unpack
 linalg_lu_solve lu_solve linalg_pinv pinverse linalg_matrix_exp matrix_exp
 linalg_vector_norm linalg_matrix_norm linalg_norm norm l1_loss dropout constant_pad_nd
+cholesky_inverse
 """.split())
 
 # PyTorch's own errors for ops that refuse complex input (exception type, message;
@@ -149,6 +150,7 @@ prod cumprod linalg_det linalg_slogdet linalg_solve_ex linalg_solve_triangular
 linalg_lu_solve linalg_lu_factor_ex linalg_lu cholesky_solve linalg_cholesky_ex cholesky
 linalg_qr _linalg_svd _linalg_eigh linalg_eig linalg_vector_norm
 linalg_pinv linalg_matrix_exp tanh_backward sigmoid_backward mul_scalar
+triangular_solve cholesky_inverse lu_unpack
 """.split())
 
 _tensor.set_complex_grad_ops(COMPLEX_AUTOGRAD_OPS)

@@ -191,6 +191,22 @@ cdef Tensor prod_backward(Tensor grad, Tensor self, Tensor result, object dim=No
     return prod_safe_zeros_backward(grad, x, d)
 
 
+cdef Tensor prod_jvp(Tensor self, Tensor self_t, Tensor result, object dim=None,
+                     bint keepdim=False):
+    """PyTorch's prod forward derivative: sum(conj(g) t) over the reduced elements, g =
+    prod_backward for a unit cotangent (the conjugated products of the other elements:
+    exact with zeros too)."""
+    cdef Tensor g = prod_backward(make(np.ones(shape_of(result._data), result._data.dtype)),
+                                  self, result, dim, keepdim)
+    cdef Tensor t = OPS.mul(<Tensor>cj(g), self_t)
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(t._data)
+    if nd == 0:
+        return t
+    if dim is None:
+        return OPS.sum(t, tuple(range(nd)), False, None)
+    return OPS.sum(t, (wrap_dim(dim, nd),), keepdim, None)
+
+
 cdef Tensor prod_safe_zeros_backward(Tensor grad, Tensor inp, Py_ssize_t dim):
     """grad times the product of all other elements along dim: exclusive cumulative
     products from both ends (no division, so zeros are exact)."""

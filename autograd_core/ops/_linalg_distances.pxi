@@ -1,0 +1,249 @@
+# Distances and covariance, included by ops/linalg.pyx (one extension module;
+# PyTorch's Distance.cpp and Correlation.cpp): cdist (and its internal forward,
+# backward and euclidean path), pdist, dist, cov and corrcoef.
+# Apart from the norms: these compare rows of two inputs (or one with itself), with
+# their own kernels and PyTorch's per-path derivative rules.
+
+
+# ---------------------------------------------------------------- dist
+
+cdef Tensor op_dist(Tensor self, Tensor other, object p):
+    if dtype_of(self._data) is not dtype_of(other._data):
+        raise RuntimeError(f"expected both inputs to have same dtype, but found "
+                           f"{dtype_of(self._data).scalar_name} and "
+                           f"{dtype_of(other._data).scalar_name}")
+    cdef Tensor diff
+    with NoGradGuard():
+        diff = OPS.sub(self, other, 1)
+        n = op_linalg_vector_norm(diff, p, None, False, None)
+    cdef Tensor result = make(n._data)
+    record_DistBackward0(result, self, other, p)
+    return result
+
+
+# ---------------------------------------------------------------- distances
+
+cdef object _dist_grad_values(object g, object diff, object dist, double p):
+    """PyTorch's cdist/pdist backward kernels: the gradient of ||diff||_p times g, per
+    element of diff (g and dist broadcast against diff's last dim)."""
+    with quiet():
+        if p == 0.0:
+            return np.zeros_like(diff)
+        sgn = np.sign(diff)
+        if p == 1.0:
+            return g * sgn
+        if p == np.inf:
+            return g * sgn * (np.abs(diff) == dist)
+        if p == 2.0:
+            return np.where(dist == 0, 0, g * diff / np.where(dist == 0, 1, dist))
+        safe = np.where(dist == 0, 1, dist)
+        if p < 2.0:
+            out = sgn * np.power(np.abs(diff), p - 1) * g / np.power(safe, p - 1)
+            zero = (dist == 0) | ((diff == 0) & (p < 1))
+            return np.where(zero, 0, out)
+        out = diff * np.power(np.abs(diff), p - 2) * g / np.power(safe, p - 1)
+        return np.where(dist == 0, 0, out)
+
+
+cdef object _pnorm_values(object diff, double p):
+    with quiet():
+        a = np.abs(diff)
+        if p == 0.0:
+            return (a != 0).sum(axis=-1).astype(diff.dtype)
+        if p == np.inf:
+            return a.max(axis=-1) if a.shape[-1] else np.zeros(a.shape[:-1], dtype=a.dtype)
+        if p == 1.0:
+            return a.sum(axis=-1)
+        if p == 2.0:
+            return np.sqrt((a * a).sum(axis=-1))
+        return np.power(np.power(a, p).sum(axis=-1), 1.0 / p)
+
+
+cdef Tensor op__cdist_forward(Tensor x1, Tensor x2, object p, object compute_mode):
+    cdef double pp = p
+    diff = x1._data[..., :, None, :] - x2._data[..., None, :, :]
+    cdef Tensor result = make(np.ascontiguousarray(_pnorm_values(diff, pp)))
+    record_CdistBackward0(result, x1, x2, p, compute_mode)
+    return result
+
+
+cdef Tensor op__cdist_backward(Tensor grad, Tensor x1, Tensor x2, object p, Tensor cdist):
+    diff = x1._data[..., :, None, :] - x2._data[..., None, :, :]
+    g = _dist_grad_values(grad._data[..., None], diff, cdist._data[..., None], p)
+    cdef Tensor result = make(np.ascontiguousarray(g.sum(axis=-2)))
+    record_CdistBackwardBackward0(result, grad, x1, x2, p, cdist)
+    return result
+
+
+cdef Tensor op__euclidean_dist(Tensor x1, Tensor x2):
+    a, b = x1._data, x2._data
+    with quiet():
+        n1 = (a * a).sum(axis=-1, keepdims=True)
+        n2 = (b * b).sum(axis=-1, keepdims=True)
+        x1_ = np.concatenate([a * -2, n1, np.ones_like(n1)], axis=-1)
+        x2_ = np.concatenate([b, np.ones_like(n2), n2], axis=-1)
+        out = np.sqrt(np.maximum(x1_ @ np.swapaxes(x2_, -1, -2), 0))
+    cdef Tensor result = make(np.ascontiguousarray(out))
+    record_EuclideanDistBackward0(result, x1, x2)
+    return result
+
+
+cdef Tensor _euclid_ratio(Tensor grad, Tensor res):
+    return OPS.masked_fill(OPS.div(grad, res, None), OPS.eq(res, 0), 0)
+
+
+cdef Tensor euclidean_dist_backward_x1(Tensor grad, Tensor x1, Tensor x2, Tensor res):
+    cdef Tensor ratio = _euclid_ratio(grad, res)
+    return OPS.sub(OPS.mul(x1, OPS.sum(ratio, (-1,), True, None)), op_matmul(ratio, x2), 1)
+
+
+cdef Tensor euclidean_dist_backward_x2(Tensor grad, Tensor x1, Tensor x2, Tensor res):
+    cdef Tensor ratio = _euclid_ratio(grad, res)
+    return OPS.sub(OPS.mul(x2, OPS.unsqueeze(OPS.sum(ratio, (-2,), False, None), -1)),
+                   op_matmul(_mT(ratio), x1), 1)
+
+
+cdef Tensor op_cdist(Tensor x1, Tensor x2, object p, object compute_mode):
+    cdef Py_ssize_t n1 = _ndim(x1), n2 = _ndim(x2)
+    if n1 < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {n1}D")
+    if n2 < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X2 got: {n2}D")
+    cdef tuple s1 = shape_of(x1._data), s2 = shape_of(x2._data)
+    if s1[-1] != s2[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {s1[-1]} "
+                           f"X2: {s2[-1]}")
+    d1, d2 = dtype_of(x1._data), dtype_of(x2._data)
+    if d1.category != CAT_FLOAT:
+        raise RuntimeError(f"cdist only supports floating-point dtypes, X1 got: {d1.scalar_name}")
+    if d2.category != CAT_FLOAT:
+        raise RuntimeError(f"cdist only supports floating-point dtypes, X2 got: {d2.scalar_name}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    modes = {None: 0, "use_mm_for_euclid_dist_if_necessary": 0, "use_mm_for_euclid_dist": 1,
+             "donot_use_mm_for_euclid_dist": 2}
+    if compute_mode not in modes:
+        raise RuntimeError(f"{compute_mode} is not a valid value for compute_mode")
+    cdef int mode = modes[compute_mode]
+    cdef Py_ssize_t r1 = s1[-2], r2 = s2[-2]
+    cdef bint through_mm = float(p) == 2.0 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25)))
+    # PyTorch's dtype errors come from the kernel each path reaches: mm's check, or the
+    # cdist kernel's dispatch on X1 (no Half) and its read of X2
+    if through_mm and d1 is not d2:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                           f"{d1.cpp_name} != {d2.cpp_name}")
+    if not through_mm and d1 is float16:
+        raise NotImplementedError("\"cdist\" not implemented for 'Half'")
+    if d1 is not d2:
+        raise RuntimeError(f"expected scalar type {d1.scalar_name} but found {d2.scalar_name}")
+    batch = broadcast_shapes(s1[:-2], s2[:-2])
+    if through_mm:
+        a = x1 if s1[:-2] == batch else OPS.expand(x1, batch + s1[-2:])
+        b = x2 if s2[:-2] == batch else OPS.expand(x2, batch + s2[-2:])
+        return OPS.view(op__euclidean_dist(a, b), batch + (r1, r2))
+    return op__cdist_forward(x1, x2, p, None if compute_mode is None else mode)
+
+
+cdef Tensor op_pdist(Tensor self, object p):
+    if _ndim(self) != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {_ndim(self)}D")
+    if dtype_of(self._data).category != CAT_FLOAT:
+        raise RuntimeError(f"pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    cdef Py_ssize_t n = shape_of(self._data)[0]
+    i, j = np.triu_indices(n, 1)
+    x = self._data
+    cdef Tensor result = make(np.ascontiguousarray(_pnorm_values(x[i] - x[j], p)))
+    record_PdistBackward0(result, self, p)
+    return result
+
+
+cdef Tensor op__pdist_backward(Tensor grad, Tensor self, object p, Tensor pdist):
+    cdef Py_ssize_t n = shape_of(self._data)[0]
+    i, j = np.triu_indices(n, 1)
+    x = self._data
+    g = _dist_grad_values(grad._data[:, None], x[i] - x[j], pdist._data[:, None], p)
+    out = np.zeros_like(x)
+    np.add.at(out, i, g)
+    np.add.at(out, j, -g)
+    cdef Tensor result = make(out)
+    record_PdistBackwardBackward0(result, grad, self, p, pdist)
+    return result
+
+
+# ---------------------------------------------------------------- cov, corrcoef
+
+cdef Tensor op_cov(Tensor self, object correction, Tensor fweights, Tensor aweights):
+    if _ndim(self) > 2:
+        raise RuntimeError("cov(): expected input to have two or fewer dimensions but got an "
+                           f"input with {_ndim(self)} dimensions")
+    if dtype_of(self._data).category == CAT_BOOL:
+        raise RuntimeError("cov(): bool dtype is not supported for input")
+    cdef Tensor inp = OPS.view(self, (1, -1)) if _ndim(self) < 2 else self
+    cdef Py_ssize_t nobs = shape_of(inp._data)[1]
+    w = None
+    cdef Tensor fw, aw
+    if fweights is not None:
+        fw = <Tensor>fweights
+        if _ndim(fw) > 1:
+            raise RuntimeError("cov(): expected fweights to have one or fewer dimensions but "
+                               f"got fweights with {_ndim(fw)} dimensions")
+        if dtype_of(fw._data).category == CAT_FLOAT or dtype_of(fw._data).category == CAT_BOOL:
+            raise RuntimeError("cov(): expected fweights to have integral dtype but got "
+                               f"fweights with {dtype_of(fw._data).scalar_name} dtype")
+        if cnp.PyArray_SIZE(fw._data) != nobs:
+            raise RuntimeError("cov(): expected fweights to have the same numel as there are "
+                               f"observations in the input but got {cnp.PyArray_SIZE(fw._data)} "
+                               f"!= {nobs}")
+        if nobs and fw._data.min() < 0:
+            raise RuntimeError("cov(): fweights cannot be negative")
+        w = fw
+    if aweights is not None:
+        aw = <Tensor>aweights
+        if _ndim(aw) > 1:
+            raise RuntimeError("cov(): expected aweights to have one or fewer dimensions but "
+                               f"got aweights with {_ndim(aw)} dimensions")
+        if dtype_of(aw._data).category != CAT_FLOAT:
+            raise RuntimeError("cov(): expected aweights to have floating point dtype but got "
+                               f"aweights with {dtype_of(aw._data).scalar_name} dtype")
+        if cnp.PyArray_SIZE(aw._data) != nobs:
+            raise RuntimeError("cov(): expected aweights to have the same numel as there are "
+                               f"observations in the input but got {cnp.PyArray_SIZE(aw._data)} "
+                               f"!= {nobs}")
+        if nobs and aw._data.min() < 0:
+            raise RuntimeError("cov(): aweights cannot be negative")
+        w = aw if w is None else OPS.mul(<Tensor>w, aw)
+    cdef Tensor w_sum = OPS.sum(<Tensor>w, None, False, None) if w is not None \
+        else make_scalar(nobs, int64)
+    if w is not None and not bool(w_sum._data != 0):
+        raise RuntimeError("cov(): weights sum to zero, can't be normalized")
+    cdef Tensor avg = OPS.div(OPS.sum(OPS.mul(inp, <Tensor>w) if w is not None else inp, (1,),
+                                      False, None), w_sum, None)
+    cdef Tensor norm_factor
+    if w is not None and aweights is not None and correction != 0:
+        norm_factor = OPS.sub(w_sum, OPS.div(OPS.mul(OPS.sum(OPS.mul(<Tensor>w, <Tensor>aweights),
+                                                             None, False, None), correction),
+                                             w_sum, None), 1)
+    else:
+        norm_factor = OPS.sub(w_sum, correction, 1)
+    if bool(norm_factor._data <= 0):
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the number of observations.", UserWarning, stacklevel=2)
+        norm_factor = zeros_like(norm_factor)
+    inp = OPS.sub(inp, OPS.unsqueeze(avg, 1), 1)
+    cdef Tensor c = op_mm(inp, OPS.t(OPS.mul(inp, <Tensor>w) if w is not None else inp))
+    return OPS.squeeze(OPS.div(c, norm_factor, None), None)
+
+
+cdef Tensor op_corrcoef(Tensor self):
+    if _ndim(self) > 2:
+        raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but got "
+                           f"an input with {_ndim(self)} dimensions")
+    cdef Tensor c = op_cov(self, 1, None, None)
+    if _ndim(c) == 0:
+        return OPS.div(c, c, None)
+    cdef Tensor stddev = OPS.sqrt(OPS.diagonal(c, 0, 0, 1))
+    c = OPS.div(c, OPS.view(stddev, (-1, 1)), None)
+    c = OPS.div(c, OPS.view(stddev, (1, -1)), None)
+    return OPS.clamp(c, -1, 1)
