@@ -35,6 +35,7 @@ Traceback (most recent call last):
 NotImplementedError: "add_stub" not implemented for 'UInt16'
 """
 from autograd_core._core import tensor as _tensor
+from autograd_core.ops.pointwise import ADDCDIV_INT_MSG
 
 # The one switch the fuzzer reads to draw complex tensors that require grad
 # (tests/fuzz/gen.py, complex_grad); its statements then apply to them only the ops of
@@ -75,7 +76,7 @@ conv_transpose2d conv_transpose3d linalg_matrix_power matrix_power linalg_multi_
 chain_matmul linalg_matmul linalg_diagonal linalg_vander linalg_tensorinv
 linalg_tensorsolve alias_copy view_copy permute_copy select_copy expand_copy
 diagonal_copy transpose_copy t_copy unsqueeze_copy split_copy split_with_sizes_copy
-t_ transpose_ unsqueeze_ squeeze_ ldexp ldexp_ lerp lerp_ addcmul addcmul_
+t_ transpose_ unsqueeze_ squeeze_ ldexp ldexp_ lerp lerp_ addcmul addcmul_ addcdiv addcdiv_
 combinations normalize pixel_shuffle pixel_unshuffle channel_shuffle silu silu_ fold
 triangular_solve linalg_solve_triangular renorm renorm_ bincount all any
 _fft_c2c _fft_c2r
@@ -85,6 +86,8 @@ linalg_lu_factor linalg_lu_factor_ex linalg_lu lu lu_unpack
 linalg_lu_solve lu_solve linalg_pinv pinverse linalg_matrix_exp matrix_exp
 linalg_vector_norm linalg_matrix_norm linalg_norm norm l1_loss dropout constant_pad_nd
 cholesky_inverse
+sum_to_size trapezoid trapz cumulative_trapezoid gradient dist frobenius_norm
+norm_except_dim pairwise_distance
 """.split())
 
 # PyTorch's own errors for ops that refuse complex input (exception type, message;
@@ -151,6 +154,12 @@ linalg_lu_solve linalg_lu_factor_ex linalg_lu cholesky_solve linalg_cholesky_ex 
 linalg_qr _linalg_svd _linalg_eigh linalg_eig linalg_vector_norm
 linalg_pinv linalg_matrix_exp tanh_backward sigmoid_backward mul_scalar
 triangular_solve cholesky_inverse lu_unpack
+alias_copy as_strided as_strided_scatter block_diag channel_shuffle diag_embed
+diagonal_copy diagonal_scatter eq_ ne_ expand_copy fill fill_ index_copy index_fill
+masked_scatter masked_select permute_copy pixel_shuffle pixel_unshuffle put rot90 scatter
+scatter_add squeeze_ t_ t_copy take transpose_ transpose_copy unsqueeze_ unsqueeze_copy
+view_copy zero_ index_add addr addbmm baddbmm ldexp
+addcmul addcdiv lerp _lerp_tensor linalg_cross asin acos atan asinh acosh atanh log1p
 """.split())
 
 _tensor.set_complex_grad_ops(COMPLEX_AUTOGRAD_OPS)
@@ -252,14 +261,7 @@ _UNSIGNED_KERNELS = {
     "threshold_": "threshold_cpu", "topk": "topk_cpu", "trapezoid": "add_stub",
     "vdot": "dot",
 }
-_ADDCDIV_INT = (RuntimeError,
-        'Integer division with addcdiv is no longer supported, and in a future '
-        ' release addcdiv will perform a true division of tensor1 and tensor2. '
-        'The historic addcdiv behavior can be implemented as (input + value * '
-        'torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs '
-        'and as (input + value * tensor1 / tensor2) for float inputs. The '
-        'future addcdiv behavior is just the latter implementation: (input + '
-        'value * tensor1 / tensor2), for all dtypes.')
+_ADDCDIV_INT = (RuntimeError, ADDCDIV_INT_MSG)
 _UNSIGNED_OTHER = {
     "addcdiv": _ADDCDIV_INT,
     "addcdiv_": _ADDCDIV_INT,

@@ -316,6 +316,166 @@ def test_inplace_through_conj_view_autograd(case):
     same(prog)
 
 
+
+_SUBVIEWS = {
+    # a view of a conj (neg) view, written in place: PyTorch replays the views in the
+    # order they were taken (the conj of the base, then the sub-view as as_strided)
+    "slice_of_conj": lambda b: b.conj()[1:],
+    "select_of_conj": lambda b: b.conj()[1],
+    "view_of_conj": lambda b: b.conj().view(2, 2),
+    "unsqueeze_of_conj": lambda b: b.conj().unsqueeze(0),
+    "strided_of_conj": lambda b: b.conj()[::2],
+    "conj_whole": lambda b: b.conj(),
+    "conj_of_slice": lambda b: b[1:].conj(),
+    "conj_of_view": lambda b: b.view(2, 2).conj(),
+    "slice_of_conj_of_slice": lambda b: b[1:].conj()[1:],
+    "neg_view_slice": lambda b: b._neg_view()[1:],
+}
+
+
+def _chain_to_write(fn):
+    """The node names from fn down its first edges to the write's node (CopySlices)."""
+    names = []
+    while fn is not None:
+        names.append(type(fn).__name__)
+        if names[-1] in ("CopySlices", "AddBackward0") or not fn.next_functions:
+            break
+        fn = fn.next_functions[0][0]
+    return names
+
+
+@pytest.mark.parametrize("case", sorted(_SUBVIEWS))
+@pytest.mark.parametrize("write", ["mul_", "setitem", "base_add_"])
+def test_subview_of_conj_view_history_after_write(case, write):
+    def prog(mod):
+        x = cx(mod, True)
+        b = x * 1
+        y = _SUBVIEWS[case](b)
+        v = mod.tensor(2 - 1j, dtype=mod.complex128, requires_grad=True)
+        if write == "mul_":
+            y.mul_(v)
+        elif write == "setitem" and y.dim():
+            y[0] = v * 3
+        elif write == "setitem":
+            y.copy_(v * 3)
+        else:
+            b.add_(v)
+        desc = _chain_to_write(y.grad_fn)
+        loss = (y * (1 + 2j)).real.sum() + (b * 2j).imag.sum()
+        gx, gv = mod.autograd.grad(loss, (x, v))
+        return y, bits(y), desc, gx, gv
+    same(prog)
+
+
+@pytest.mark.parametrize("case", ["view_t", "conj_of_conj_slice"])
+def test_several_views_after_the_conj(case):
+    # PyTorch replays each view op taken after the conj as its own AsStridedBackward0
+    # (one stands for them here: the top node is PyTorch's), and the conj of a conj
+    # view's slice as conj, slice, conj (here a plain slice, no conj bit as PyTorch's,
+    # with an AsStridedBackward0 on top where PyTorch's is ConjBackward0): values and
+    # gradients are PyTorch's
+    def prog(mod):
+        x = cx(mod, True)
+        b = x * 1
+        y = b.conj().view(2, 2).t() if case == "view_t" else b.conj()[1:].conj()
+        y.mul_(2 + 1j)
+        top = type(y.grad_fn).__name__ if case == "view_t" else None
+        gx, = mod.autograd.grad((y * (1 - 1j)).real.sum(), x)
+        return y, bits(y), top, gx
+    same(prog)
+
+
+def _grad_bit_prog(case):
+    def prog(mod):
+        def z():
+            return cx(mod, True)
+
+        def seed():
+            return mod.tensor([1 + 1j, 2j, 3, -1j], dtype=mod.complex128)
+        seen = []
+        if case == "assign":
+            x = z()
+            x.grad = seed().conj()
+            return x.grad, bits(x.grad)
+        if case == "conj_last":
+            x = z()
+            x.conj().backward(seed())
+        elif case == "conj_last_loss":
+            x = z()
+            (x.conj() * 2).abs().sum().backward()
+        elif case == "conj_seed_leaf":
+            x = z()
+            x.backward(seed().conj())
+        elif case == "conj_seed_mul":
+            x = z()
+            (x * 1).backward(seed().conj())
+        elif case == "conj_seed_view":
+            x = z()
+            x.view(2, 2).backward(seed().conj().view(2, 2))
+        elif case == "accumulate_twice":
+            x = z()
+            x.conj().backward(seed())
+            x.conj().backward(seed() * 2)
+        elif case == "accumulate_into_assigned_conj":
+            x = z()
+            x.grad = seed().conj()
+            (x * 3).backward(seed())
+        elif case == "create_graph":
+            x = z()
+            x.conj().backward(seed(), create_graph=True)
+        elif case == "retain_grad_of_conj_view":
+            x = z()
+            y = x.conj()
+            y.retain_grad()
+            (y * 2).abs().sum().backward()
+            return x.grad, bits(x.grad), y.grad, bits(y.grad)
+        elif case == "retain_grad_conj_seed":
+            x = z()
+            y = x.conj()
+            y.retain_grad()
+            y.backward(seed().conj())
+            return x.grad, bits(x.grad), y.grad, bits(y.grad)
+        elif case == "hook_leaf":
+            x = z()
+            x.register_hook(lambda g: seen.append(bits(g)))
+            x.conj().backward(seed())
+        elif case == "hook_nonleaf":
+            x = z()
+            y = x * 1
+            y.register_hook(lambda g: seen.append(bits(g)))
+            y.conj().backward(seed())
+        elif case == "hook_returns_conj":
+            x = z()
+            x.register_hook(lambda g: g.conj())
+            (x * 1).backward(seed())
+        elif case in ("autograd_grad_conj", "autograd_grad_identity", "autograd_grad_mul"):
+            x = z()
+            if case == "autograd_grad_conj":
+                g, = mod.autograd.grad(x.conj(), x, seed())
+            elif case == "autograd_grad_identity":
+                g, = mod.autograd.grad(x, x, seed().conj())
+            else:
+                g, = mod.autograd.grad(x * 1, x, seed().conj())
+            return g, bits(g)
+        return x.grad, bits(x.grad), seen
+    return prog
+
+
+@pytest.mark.parametrize("case", [
+    "assign", "conj_last", "conj_last_loss", "conj_seed_leaf", "conj_seed_mul",
+    "conj_seed_view", "accumulate_twice", "accumulate_into_assigned_conj", "create_graph",
+    "retain_grad_of_conj_view", "retain_grad_conj_seed", "hook_leaf", "hook_nonleaf",
+    "hook_returns_conj", "autograd_grad_conj", "autograd_grad_identity",
+    "autograd_grad_mul"])
+def test_gradients_carry_the_conj_bit_as_pytorchs(case):
+    # .grad, autograd.grad's results and the gradients hooks see are conj views exactly
+    # where PyTorch's are (AccumulateGrad keeps a conj gradient nothing else holds)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # create_graph's reference-cycle warning
+        same(_grad_bit_prog(case))
+
+
 # ------------------------------------------------------------------ real views written
 
 @pytest.mark.parametrize("case", [

@@ -34,8 +34,11 @@
 #
 # Autograd: a write through a conj view is recorded on the base as a CopySlices over the
 # conjugated values (write_region applies the bits to the values, recorded), and the
-# view's history read afresh after a write is its source's as_strided history followed
-# by ConjBackward0 / NegViewBackward0 (regenerate_lazy_view, installed by ops/view.pyx).
+# view's history read afresh after a write replays the views in PyTorch's order
+# (rebuild_lazy_view): the as_strided history of the twin's source, its ConjBackward0 /
+# NegViewBackward0 (regenerate_lazy_view, installed by ops/view.pyx), then the view's
+# as_strided region of the twin. A first gradient reaching AccumulateGrad as a conj view
+# nothing else holds is stored as one (conj_grad), as PyTorch stores it.
 
 cdef enum:
     LAZY_CONJ = 1
@@ -250,3 +253,70 @@ def _lazy_bits(Tensor t):
 def _live_mirrors():
     """How many conj/neg twins are alive (tests check they are freed)."""
     return len(_mirrors)
+
+
+# ---------------------------------------------------------------- autograd
+
+cdef AsStridedBackward0 _as_strided_node(cnp.ndarray a, Tensor within):
+    """An AsStridedBackward0 taking a's elements (an array over within's memory) out of
+    within (Note [View + in-place])."""
+    cdef AsStridedBackward0 node = AsStridedBackward0.__new__(AsStridedBackward0)
+    node.region = region_within(a, within)
+    node.base_shape = region_base_shape(a, within)
+    node.reals = reals_of_complex(a, within._data)
+    node.size = shape_of(a)
+    node.stride = _elem_strides(a)
+    node.storage_offset = ((_addr(map_to_source(a)) - _addr(map_to_source(within._data)))
+                           // cnp.PyArray_ITEMSIZE(a))
+    return node
+
+
+cdef Node rebuild_lazy_view(Tensor view, Tensor out):
+    """out's history (view's values) read afresh after view's base was written, when
+    view lies in one conj/neg twin whose source is no twin: PyTorch's view replay, which
+    applies the views in the order they were taken. The region of the base the conj/neg
+    view was taken of (AsStridedBackward0; none when taken of the base itself), the
+    twin's ConjBackward0 / NegViewBackward0, then view's region of the twin
+    (AsStridedBackward0; none when view is the twin whole). PyTorch replays each view
+    op after the conj as its own AsStridedBackward0; one stands for them all here
+    (same values and gradients). None for the other forms (chains of twins, a real
+    view of a complex twin, a base without history): the caller's as_strided history
+    with the bits on top then."""
+    cdef Mirror m = mirror_of(view._data)
+    cdef Tensor base = view._base
+    if (m is None or _regenerate_lazy_view is None or base is None
+            or base._grad_fn is None or mirror_of(m.source) is not None
+            or cnp.PyArray_TYPE(view._data) != cnp.PyArray_TYPE(m.source)):
+        return None
+    cdef cnp.ndarray twin = _twin_of(m)
+    if twin is None:
+        return None
+    cdef cnp.ndarray a = view._data
+    cdef bint whole = (_addr(a) == _addr(twin) and same_shape(a, twin)
+                       and (<object>a).strides == (<object>twin).strides)
+    cdef Tensor holder = out if whole else make(twin)
+    if m.source is base._data:
+        holder._grad_fn = base._grad_fn
+        holder._output_nr = base._output_nr
+        holder._requires_grad = True
+    else:
+        record(_as_strided_node(m.source, base), holder, (base,))
+        holder._output_nr = 0
+    _regenerate_lazy_view(holder, m.source, m.kind)
+    if whole:
+        return out._grad_fn
+    cdef AsStridedBackward0 node = _as_strided_node(a, holder)
+    node.storage_offset = _storage_offset(view)
+    record(node, out, (holder,))
+    out._output_nr = 0
+    return node
+
+
+cdef Tensor conj_grad(Tensor g, Tensor var):
+    """.grad for a first gradient g that is a conj view nothing else holds. PyTorch's
+    AccumulateGrad stores such a gradient as it is (is_conj() True: ConjBackward0 the
+    last node, a view of a conj seed); here a conj view over a private copy with the
+    variable's layout, equal values, so .grad aliases no memory a user can reach."""
+    cdef cnp.ndarray arr = _clone_obey_contract(g._data, var._data)
+    _apply(LAZY_CONJ, arr, arr)
+    return make(<cnp.ndarray>make_lazy_array(make(arr), LAZY_CONJ))

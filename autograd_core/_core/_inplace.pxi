@@ -140,6 +140,11 @@ cdef Node grad_fn_of(Tensor t):
 cdef Node _record_view_of_base(Tensor view, Tensor out):
     """Give out (view's values) the history of view read afresh from its base's
     current one: an AsStridedBackward0 over it."""
+    cdef Node lazy
+    if _any_mirrors and lazy_bits(view):
+        lazy = rebuild_lazy_view(view, out)   # Note [Conjugate and negative views]
+        if lazy is not None:
+            return lazy
     cdef Tensor base = view._base
     cdef AsStridedBackward0 node = AsStridedBackward0.__new__(AsStridedBackward0)
     node.region = region_of(view)

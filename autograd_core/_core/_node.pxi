@@ -973,6 +973,9 @@ cdef int _accumulate_locked(Tensor var, Tensor g) except -1:
         if (not agc_grad_enabled() and is_zerotensor(g) and Py_REFCNT(g) <= 3
                 and _obeys_layout_contract(g._data, var._data)):
             var._grad = g  # Note [ZeroTensor]
+        elif (_any_mirrors and not agc_grad_enabled() and Py_REFCNT(g) <= 3
+                and g._grad_fn is None and lazy_bits(g) == LAZY_CONJ):
+            var._grad = conj_grad(g, var)  # Note [Conjugate and negative views]
         elif (not agc_grad_enabled() and _can_steal(g, 3)
                 and (not agc_grad_layout_enforced()
                      or _obeys_layout_contract(g._data, var._data))):

@@ -1276,7 +1276,8 @@ def _lerp_ufunc(a, b, w):
 
 
 cdef dtype _check_lerp(Tensor self, Tensor end, object weight):
-    """lerp's dtype rules: end (and a tensor weight) in self's dtype, a float dtype."""
+    """lerp's dtype rules: end (and a tensor weight) in self's dtype, a float or complex
+    dtype."""
     cdef dtype d = dtype_of(self._data), e = dtype_of(end._data), w
     if e is not d:
         raise RuntimeError(f"expected dtype {d.cpp_name} for `end` but got dtype {e.cpp_name}")
@@ -1286,7 +1287,11 @@ cdef dtype _check_lerp(Tensor self, Tensor end, object weight):
         if w is not d:
             raise RuntimeError(f"expected dtype {d.cpp_name} for `weight` but got dtype "
                                f"{w.cpp_name}")
-    check_float_kernel(d, "lerp_kernel_tensor" if w_tensor else "lerp_kernel_scalar")
+    if d.category != CAT_COMPLEX:
+        check_float_kernel(d, "lerp_kernel_tensor" if w_tensor else "lerp_kernel_scalar")
+    if not w_tensor and type(weight) is complex and d.category != CAT_COMPLEX:
+        # (a complex number weight: PyTorch's Scalar-to-dtype conversion error)
+        raise RuntimeError(f"value cannot be converted to type {d.cpp_name} without overflow")
     return d
 
 
@@ -1308,6 +1313,8 @@ cdef object _lerp_weight(str fname, object weight):
     if isinstance(weight, Tensor):
         return weight
     w = arg_number(weight)
+    if w is None and isinstance(weight, (complex, np.complexfloating)):
+        w = complex(weight)   # a complex weight (Note [Complex guard]: complex tensors)
     if w is None:
         raise TypeError(f"{fname}(): argument 'weight' must be Number or Tensor, not "
                         f"{type(weight).__name__}")
@@ -1354,7 +1361,9 @@ def _addcdiv_ufunc(a, b, c, v):
     return np.add(a, np.true_divide(np.multiply(v, b), c))
 
 
-cdef str _ADDCDIV_INT_MSG = (
+# PyTorch's error for addcdiv of two integral tensors (torch. spelled autograd_core., as
+# every message here); _complex.py's unsigned-dtype guard raises this one too
+ADDCDIV_INT_MSG = (
     "Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
     "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can "
     "be implemented as (input + value * autograd_core.trunc(tensor1 / tensor2)).to(input.dtype) "
@@ -1376,9 +1385,10 @@ cdef Tensor op_addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, object value
     cdef tuple operands = (self, tensor1, tensor2)
     cdef dtype rt = result_type(operands)
     check_not_bool_kernel(rt, "addcdiv_cpu_out")
-    if dtype_of(tensor1._data).category != CAT_FLOAT and \
-            dtype_of(tensor2._data).category != CAT_FLOAT:
-        raise RuntimeError(_ADDCDIV_INT_MSG)
+    # (PyTorch's test: both integral or bool)
+    if dtype_of(tensor1._data).category <= CAT_INT and \
+            dtype_of(tensor2._data).category <= CAT_INT:
+        raise RuntimeError(ADDCDIV_INT_MSG)
     cdef Tensor result = make(elementwise_values(_addcdiv_ufunc, operands + (value,), rt, 3))
     record_AddcdivBackward0(result, self, tensor1, tensor2, value)
     return result

@@ -1748,6 +1748,13 @@ cdef Tensor op_conj(Tensor self):
     return self
 
 
+cdef Tensor conj_view_backward(Tensor grad):
+    """ConjBackward0's gradient: grad's conj view, as PyTorch's grad.conj() (a gradient
+    reaching AccumulateGrad, a hook or autograd.grad through it has is_conj(), as
+    PyTorch's: Note [Conjugate and negative views])."""
+    return OPS.conj(grad)
+
+
 cdef Tensor op__neg_view(Tensor self):
     check_not_bool_kernel(dtype_of(self._data), "neg_cpu")
     cdef Tensor result = make_view(self, <cnp.ndarray>_lazy_array(self, LAZY_NEG))
