@@ -398,13 +398,15 @@ cdef class _GraphTask:
         agc_heap_free(&self.ready)
 
     cdef int32_t add(self, Node node) except -2:
-        """The node's index, adding it if new; -1-idx-1 marks 'was already there'."""
-        cdef int32_t idx = agc_ptrmap_get(&self.index, <void *>node)
-        if idx >= 0:
+        """The node's index, adding it if new (a new node's index is the number of
+        nodes before it)."""
+        cdef int32_t new = <int32_t>len(self.nodes)
+        cdef int32_t idx = agc_ptrmap_get_or_put(&self.index, <void *>node, new)
+        if idx != new:
+            if idx < 0:
+                raise MemoryError()
             return idx
-        idx = len(self.nodes)
-        if (agc_ptrmap_put(&self.index, <void *>node, idx) != 0
-                or agc_intvec_push(&self.deps, 0) != 0
+        if (agc_intvec_push(&self.deps, 0) != 0
                 or agc_intvec_push(&self.edge_start, -1) != 0):
             raise MemoryError()
         self.nodes.append(node)
