@@ -16,11 +16,10 @@ static size_t hash_ptr(const void *p) {
 int agc_ptrmap_init(agc_ptrmap *m, size_t hint) {
     size_t cap = 16;
     while (cap < hint * 2) cap <<= 1;
-    m->keys = (const void **)calloc(cap, sizeof(void *));
-    m->vals = (int32_t *)malloc(cap * sizeof(int32_t));
+    m->slots = (agc_ptrmap_slot *)calloc(cap, sizeof(agc_ptrmap_slot));
     m->cap = cap;
     m->len = 0;
-    if (!m->keys || !m->vals) {
+    if (!m->slots) {
         agc_ptrmap_free(m);
         return -1;
     }
@@ -28,55 +27,66 @@ int agc_ptrmap_init(agc_ptrmap *m, size_t hint) {
 }
 
 void agc_ptrmap_free(agc_ptrmap *m) {
-    free((void *)m->keys);
-    free(m->vals);
-    m->keys = NULL;
-    m->vals = NULL;
+    free(m->slots);
+    m->slots = NULL;
     m->cap = m->len = 0;
 }
 
 int32_t agc_ptrmap_get(const agc_ptrmap *m, const void *key) {
     size_t mask = m->cap - 1, i = hash_ptr(key) & mask;
-    while (m->keys[i]) {
-        if (m->keys[i] == key) return m->vals[i];
+    while (m->slots[i].key) {
+        if (m->slots[i].key == key) return m->slots[i].val;
         i = (i + 1) & mask;
     }
     return -1;
 }
 
-static void put_unchecked(const void **keys, int32_t *vals, size_t cap,
-                          const void *key, int32_t val) {
-    size_t mask = cap - 1, i = hash_ptr(key) & mask;
-    while (keys[i] && keys[i] != key) i = (i + 1) & mask;
-    keys[i] = key;
-    vals[i] = val;
+/* keep the load factor at most 1/2: double the table before the insertion that
+ * would pass it. 0 ok, -1 oom (the map unchanged). */
+static int reserve_one(agc_ptrmap *m) {
+    if ((m->len + 1) * 2 <= m->cap) return 0;
+    size_t cap = m->cap * 2, mask = cap - 1;
+    agc_ptrmap_slot *slots = (agc_ptrmap_slot *)calloc(cap, sizeof(agc_ptrmap_slot));
+    if (!slots) return -1;
+    for (size_t j = 0; j < m->cap; j++) {
+        const void *key = m->slots[j].key;
+        if (!key) continue;
+        size_t i = hash_ptr(key) & mask;
+        while (slots[i].key) i = (i + 1) & mask;
+        slots[i] = m->slots[j];
+    }
+    free(m->slots);
+    m->slots = slots;
+    m->cap = cap;
+    return 0;
 }
 
 int agc_ptrmap_put(agc_ptrmap *m, const void *key, int32_t val) {
-    if ((m->len + 1) * 2 > m->cap) {  /* keep the load factor at most 1/2 */
-        size_t cap = m->cap * 2;
-        const void **keys = (const void **)calloc(cap, sizeof(void *));
-        int32_t *vals = (int32_t *)malloc(cap * sizeof(int32_t));
-        if (!keys || !vals) {
-            free((void *)keys);
-            free(vals);
-            return -1;
-        }
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->keys[i]) put_unchecked(keys, vals, cap, m->keys[i], m->vals[i]);
-        free((void *)m->keys);
-        free(m->vals);
-        m->keys = keys;
-        m->vals = vals;
-        m->cap = cap;
-    }
-    size_t before = m->len;
+    if (reserve_one(m) != 0) return -1;
     size_t mask = m->cap - 1, i = hash_ptr(key) & mask;
-    while (m->keys[i] && m->keys[i] != key) i = (i + 1) & mask;
-    if (!m->keys[i]) m->len = before + 1;
-    m->keys[i] = key;
-    m->vals[i] = val;
+    while (m->slots[i].key && m->slots[i].key != key) i = (i + 1) & mask;
+    if (!m->slots[i].key) m->len++;
+    m->slots[i].key = key;
+    m->slots[i].val = val;
     return 0;
+}
+
+int32_t agc_ptrmap_get_or_put(agc_ptrmap *m, const void *key, int32_t val) {
+    size_t mask = m->cap - 1, i = hash_ptr(key) & mask;
+    while (m->slots[i].key) {
+        if (m->slots[i].key == key) return m->slots[i].val;
+        i = (i + 1) & mask;
+    }
+    if ((m->len + 1) * 2 > m->cap) {
+        if (reserve_one(m) != 0) return -1;
+        mask = m->cap - 1;
+        i = hash_ptr(key) & mask;
+        while (m->slots[i].key) i = (i + 1) & mask;
+    }
+    m->slots[i].key = key;
+    m->slots[i].val = val;
+    m->len++;
+    return val;
 }
 
 /* ---- ready heap ---- */

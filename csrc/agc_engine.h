@@ -9,10 +9,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Open-addressing hash map from a pointer (a graph node) to a dense int32 index. */
+/* Open-addressing hash map from a pointer (a graph node) to a dense int32 index. A
+ * slot holds its key and value side by side: a lookup in a map larger than the cache
+ * costs one miss, not two. */
 typedef struct {
-    const void **keys; /* NULL marks an empty slot */
-    int32_t *vals;
+    const void *key;   /* NULL marks an empty slot */
+    int32_t val;
+} agc_ptrmap_slot;
+
+typedef struct {
+    agc_ptrmap_slot *slots;
     size_t cap;        /* power of two */
     size_t len;
 } agc_ptrmap;
@@ -21,6 +27,9 @@ int agc_ptrmap_init(agc_ptrmap *m, size_t hint);           /* 0 ok, -1 out of me
 void agc_ptrmap_free(agc_ptrmap *m);
 int32_t agc_ptrmap_get(const agc_ptrmap *m, const void *key); /* -1 when absent */
 int agc_ptrmap_put(agc_ptrmap *m, const void *key, int32_t val); /* 0 ok, -1 oom */
+/* key's value if present; else inserts val (>= 0) and returns it; -1 out of memory.
+ * One probe sequence where get-then-put takes two. */
+int32_t agc_ptrmap_get_or_put(agc_ptrmap *m, const void *key, int32_t val);
 
 /* Max-heap of ready nodes keyed by sequence number: the most recently created node
  * runs first (PyTorch's ReadyQueue order). */

@@ -24,6 +24,7 @@ cdef extern from "agc_engine.h" nogil:
     void agc_ptrmap_free(agc_ptrmap *m)
     int32_t agc_ptrmap_get(const agc_ptrmap *m, const void *key)
     int agc_ptrmap_put(agc_ptrmap *m, const void *key, int32_t val)
+    int32_t agc_ptrmap_get_or_put(agc_ptrmap *m, const void *key, int32_t val)
 
     ctypedef struct agc_heap:
         size_t len

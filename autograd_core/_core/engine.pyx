@@ -15,6 +15,7 @@
 """
 cimport cython
 cimport numpy as cnp
+from cpython.list cimport PyList_GET_ITEM
 from libc.stdint cimport int32_t
 
 from autograd_core._core.csrc cimport *
@@ -351,11 +352,23 @@ cdef tuple _checked_hook_result(tuple prev, object r, object hook):
     return r
 
 
+# Note [Child indices]
+# Discovery looks every edge's node up in the pointer map (to give it an index); the
+# pass then needs the same index again for every edge it follows. A pointer-map
+# lookup in a large graph is a cache miss (the hash scatters the nodes over the map:
+# the engine's largest cost per node on a long chain), so discovery keeps what it found
+# per node, in edge order: child_idx[edge_start[idx] + i] is the index of edge i of
+# the node at idx (-1 for no edge). The pass reads it there, and checks that the node
+# at that index is still the edge's node -- falling back to the map otherwise -- so a
+# stale entry can cost a lookup but never misroute a gradient.
 cdef class _GraphTask:
     """The state of one backward pass (C structures freed with it)."""
     cdef agc_ptrmap index       # node pointer -> dense index
     cdef agc_intvec deps        # per index: edges still to arrive
     cdef agc_heap ready
+    cdef agc_intvec edge_start  # per index: where its edges' indices start in child_idx
+    cdef agc_intvec child_idx   # per edge of each discovered node: the edge's index, or -1
+                                # (Note [Child indices])
     cdef list nodes             # per index: the Node (keeps the pointers valid)
     cdef list buffers           # per index: None, the gradient itself (a node with one
                                 # output), or a list of gradients per output slot
@@ -365,6 +378,8 @@ cdef class _GraphTask:
     def __cinit__(self):
         self.ok = (agc_ptrmap_init(&self.index, 64) == 0
                    and agc_intvec_init(&self.deps, 64) == 0
+                   and agc_intvec_init(&self.edge_start, 64) == 0
+                   and agc_intvec_init(&self.child_idx, 64) == 0
                    and agc_heap_init(&self.ready, 64) == 0)
         # (untracked by the cycle collector, as the nodes and tensors they hold: a pass
         # that allocates triggers young collections, which would walk both lists -- one
@@ -378,15 +393,21 @@ cdef class _GraphTask:
     def __dealloc__(self):
         agc_ptrmap_free(&self.index)
         agc_intvec_free(&self.deps)
+        agc_intvec_free(&self.edge_start)
+        agc_intvec_free(&self.child_idx)
         agc_heap_free(&self.ready)
 
     cdef int32_t add(self, Node node) except -2:
-        """The node's index, adding it if new; -1-idx-1 marks 'was already there'."""
-        cdef int32_t idx = agc_ptrmap_get(&self.index, <void *>node)
-        if idx >= 0:
+        """The node's index, adding it if new (a new node's index is the number of
+        nodes before it)."""
+        cdef int32_t new = <int32_t>len(self.nodes)
+        cdef int32_t idx = agc_ptrmap_get_or_put(&self.index, <void *>node, new)
+        if idx != new:
+            if idx < 0:
+                raise MemoryError()
             return idx
-        idx = len(self.nodes)
-        if agc_ptrmap_put(&self.index, <void *>node, idx) != 0 or agc_intvec_push(&self.deps, 0) != 0:
+        if (agc_intvec_push(&self.deps, 0) != 0
+                or agc_intvec_push(&self.edge_start, -1) != 0):
             raise MemoryError()
         self.nodes.append(node)
         self.buffers.append(None)
@@ -411,6 +432,17 @@ cdef class _GraphTask:
             buf = <list>cur
         old = buf[nr]
         buf[nr] = g if old is None else _buffer_sum(<Tensor>old, g)
+
+    cdef inline int32_t child(self, int32_t idx, Py_ssize_t i, object c):
+        """The index of edge i (the node c, not None) of the node at idx (Note [Child
+        indices])."""
+        cdef int32_t start = self.edge_start.data[idx]
+        cdef int32_t cidx
+        if start >= 0:
+            cidx = self.child_idx.data[start + i]
+            if cidx >= 0 and <void *>PyList_GET_ITEM(self.nodes, cidx) == <void *>c:
+                return cidx
+        return agc_ptrmap_get(&self.index, <void *>c)
 
     cdef int arrive(self, int32_t idx) except -1:
         self.deps.data[idx] -= 1
@@ -456,13 +488,19 @@ cdef int _discover(_GraphTask task, list root_nodes, bint count) except -1:
         while stack.len:
             stack.len -= 1
             node = <Node>task.nodes[stack.data[stack.len]]
+            # (Note [Child indices]: each edge's index, found here once)
+            task.edge_start.data[stack.data[stack.len]] = <int32_t>task.child_idx.len
             for i in range(n_edges(node)):
                 c = next_edge(node, i)
                 if c is None:
+                    if agc_intvec_push(&task.child_idx, -1) != 0:
+                        raise MemoryError()
                     continue
                 child = <Node>c
                 before = len(task.nodes)
                 idx = task.add(child)
+                if agc_intvec_push(&task.child_idx, idx) != 0:
+                    raise MemoryError()
                 if count:
                     task.deps.data[idx] += 1
                 if idx == before and agc_intvec_push(&stack, idx) != 0:
@@ -896,7 +934,7 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
             c = next_edge(node, i)
             if c is None:
                 continue
-            cidx = agc_ptrmap_get(&task.index, <void *>c)
+            cidx = task.child(idx, i, c)
             if states is not None and states[cidx] == SKIP:
                 continue
             g = grads_in[i]
