@@ -437,3 +437,70 @@ def test_post_accumulate_hook_runs_without_a_gradient_and_after_detach_():
         F.apply(a, b).sum().backward()
         return log, t1.grad, t7.grad, a.grad, b.grad
     same(prog)
+
+
+# ------------------------------------- gradients a pass does not need (Note [Needed nodes])
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_node_hooks_see_none_for_inputs_the_pass_does_not_need(shape):
+    # PyTorch's generated nodes compute no gradient for an edge that leads to no needed
+    # node (task_should_compute_output): their post hooks see None there
+    def prog(torch):
+        x, w = _leaf(torch, shape), _leaf(torch, shape, seed=1)
+        log = []
+        m = x * w
+        m.grad_fn.register_hook(lambda gi, go: log.append(("mul", [g is None for g in gi])))
+        torch.autograd.grad(m.exp().sum(), [x], retain_graph=True)
+        y = x * 2
+        z = y.exp()
+        y.grad_fn.register_hook(lambda gi, go: log.append(("y", [g is None for g in gi])))
+        z.sum().backward(inputs=[y])
+        a = x * 2
+        b = a * w
+        b.grad_fn.register_hook(lambda gi, go: log.append(("b", [g is None for g in gi])))
+        (ga,) = torch.autograd.grad(b.sum(), [x])
+        return log, ga, y.grad, x.grad, w.grad
+    same(prog)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_custom_function_hooks_see_every_gradient_it_returns(shape):
+    # a custom Function's backward returns all its gradients (PyTorch's PyNode)
+    def prog(torch):
+        class Mul(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b):
+                return a * b
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2, g * 3
+
+        x, w = _leaf(torch, shape), _leaf(torch, shape, seed=1)
+        log = []
+        y = Mul.apply(x, w)
+        y.grad_fn.register_hook(lambda gi, go: log.append([g is None for g in gi]))
+        (gx,) = torch.autograd.grad(y.exp().sum(), [x])
+        return log, gx
+    same(prog)
+
+
+def test_backward_inputs_runs_and_frees_a_non_leaf_inputs_node():
+    # backward(inputs=[t]) runs t's grad_fn (retain_grad fills t.grad there): its saved
+    # tensors are freed, so a later pass through it raises; threshold_backward (the
+    # tangent's node under jvp of relu) saves self though only grad_output's formula
+    # reads it (Note [What a node saves])
+    def prog(torch):
+        t0 = torch.tensor([1.7, -0.6, 0.25], dtype=torch.float64, requires_grad=True)
+        t1, g2 = torch.func.jvp(lambda u: torch.relu(u), (t0,), (torch.ones_like(t0),))
+        saved = g2.grad_fn._saved_self
+        log = []
+        g2.grad_fn.register_hook(lambda gi, go: log.append([g is None for g in gi]))
+        g2.sum().backward(inputs=[g2, t1])
+        r = [saved, log, g2.grad, g2.retains_grad, t1.grad]
+        try:
+            torch.autograd.grad(g2, [t0, t1], torch.ones_like(g2), allow_unused=True)
+        except RuntimeError as e:
+            r.append(str(e)[:60])
+        return r
+    same(prog)

@@ -29,6 +29,7 @@ from autograd_core._core.tensor cimport (
     node_seq, runs_when_ready, profiler_enabled, profiler_enter, profiler_enter_node, profiler_exit,
 )
 from autograd_core._core.tensor import Size, _set_anomaly_current
+from autograd_core._core.function import FunctionNode
 
 import sys
 import operator
@@ -69,7 +70,9 @@ cdef object _no_grad_fn_error(int i):
 # grad_fn whose retain_grad (set on every input, as PyTorch) fills its .grad. Every
 # edge goes from a newer node to an older one, so visiting nodes in increasing
 # sequence number (AccumulateGrad counted as oldest) sees children before parents:
-# one pass marks them.
+# one pass marks them. A node's gradient for an edge to a node that does not run is
+# dropped; its post hooks see None there, as PyTorch's generated nodes compute none
+# (a custom Function's hooks see what its backward returned).
 
 # Note [GradientEdge roots]
 # autograd.grad and backward take a GradientEdge (node, output_nr) in place of an output
@@ -924,6 +927,8 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
                     and (<AccumulateGrad>node).var._post_acc_hooks is not None):
                 node.apply(grads_out)  # its post-accumulate hooks run without a gradient
         if _has_post_hooks(node):
+            if states is not None and any_grad and not isinstance(node, FunctionNode):
+                grads_in = _unneeded_as_none(task, idx, node, grads_in, states)
             grads_in = _call_post_hooks(node, grads_in, grads_out)
         if not keep_graph:
             node.release_saved()
@@ -944,6 +949,20 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
             task.arrive(cidx)
         if prof:
             profiler_exit(prof_step)
+
+
+cdef tuple _unneeded_as_none(_GraphTask task, int32_t idx, Node node, tuple grads_in,
+                             object states):
+    """Note [Needed nodes]: a node's post hooks see None for an input whose edge leads to
+    no needed node, as PyTorch's generated nodes give none (their
+    task_should_compute_output); a custom Function's backward computes every gradient
+    it returns, and its hooks see them all (PyTorch's PyNode)."""
+    cdef list out = list(grads_in)
+    for i in range(len(out)):
+        c = next_edge(node, i)
+        if c is not None and (<bytearray>states)[task.child(idx, i, c)] == SKIP:
+            out[i] = None
+    return tuple(out)
 
 
 cdef tuple _apply_with_anomaly(Node node, tuple grads_out):

@@ -548,6 +548,14 @@ def _field(name):
     return "saved_" + name
 
 
+def _saved_when_needed(op, diff_params, name, users):
+    """Note [What a node saves]: whether tensor argument `name`, read by the formulas
+    of the inputs `users`, is saved only when that one input has an edge."""
+    return (len(users) == 1 and len(diff_params) > 1 and "backward" not in op.name
+            and all(p.type != "Tensor[]" for p in diff_params)
+            and op.schema.param(name).type in ("Tensor", "TensorOrScalar"))
+
+
 def gen_node(node, ops_by_name):
     """The Cython class of a node, and its record_<Node>() wiring function."""
     op = node.op
@@ -832,17 +840,21 @@ def gen_node(node, ops_by_name):
         w(f"    cdef tuple inputs = {inputs}")
     w(f"    cdef {node.name} node = {node.name}.__new__({node.name})")
     for u, users in sorted(saved_tensors.items()):
-        # Note [What a node saves]: as PyTorch's codegen, a tensor that every input's
-        # formula reads is saved whenever the node is made; one that only some inputs'
-        # formulas read is saved when one of those inputs has an edge. The two differ
-        # only for a view made under no_grad of a tensor that requires grad (it requires
-        # grad but has no edge): saved, its unpacking raises PyTorch's error once its
-        # base was written in place with grad mode on.
-        if len(users) == len(diff_params):
+        # Note [What a node saves]: as PyTorch's codegen (guard_for in its
+        # gen_variable_type.py), a tensor is saved whenever the node is made, except a
+        # plain Tensor argument that exactly one input's formula reads, of an op whose
+        # name does not say "backward" and that has no list input: that one is saved
+        # only when the input has an edge. The difference shows in `_saved_<name>` and
+        # in which second backward raises "backward through the graph a second time"
+        # (threshold_backward under jvp saves self though only grad_output's formula
+        # reads it); and for a view made under no_grad of a tensor that requires grad
+        # (it requires grad but has no edge): saved, its unpacking raises PyTorch's
+        # error once its base was written in place with grad mode on.
+        if not _saved_when_needed(op, diff_params, u, users):
             w(f"    node.{_field(u)} = save_operand({u})")
             continue
-        cond = " or ".join(f"_input_has_edge({diff_params[i].name})" for i in sorted(users))
-        w(f"    if {cond}:")
+        i, = users
+        w(f"    if _input_has_edge({diff_params[i].name}):")
         w(f"        node.{_field(u)} = save_operand({u})")
     for idx, u in sorted(saved_outputs.items()):
         if idx not in slots:
