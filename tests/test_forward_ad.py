@@ -427,3 +427,23 @@ def test_jacobian_forward_mode_errors():
                 catch(F.jacobian, lambda x: x.exp(), x, strategy="forward-mode",
                       vectorize=True, strict=True))
     same(prog)
+
+
+@pytest.mark.parametrize("op", ["log_softmax", "softmax", "exp", "sum", "mul"])
+def test_tangent_laid_out_as_its_primal(op):
+    # PyTorch's set_fw_grad copies a tangent whose strides differ from its primal's
+    # into one laid out as the primal (CopyBackwards when the tangent has history):
+    # log_softmax of a transposed input gives a row-major primal, while its tangent
+    # formula keeps the input's column-major layout
+    def prog(torch):
+        t0 = torch.tensor([[-2.0, -1.5], [-1.5, 1.25]], dtype=torch.float64,
+                          requires_grad=True)
+        t8 = torch.log(t0.abs() + 0.5).T
+        fns = {"log_softmax": lambda u: torch.log_softmax(u, dim=-1),
+               "softmax": lambda u: torch.softmax(u, dim=-1),
+               "exp": torch.exp, "sum": lambda u: u.sum(-1), "mul": lambda u: u * u}
+        p, t = torch.func.jvp(fns[op], (t8,), (torch.ones_like(t8),))
+        if t.requires_grad:
+            t.sum().backward()
+        return p, t, p.stride(), t.stride(), type(t.grad_fn).__name__, t0.grad
+    same(prog)

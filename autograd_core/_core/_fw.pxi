@@ -213,8 +213,24 @@ cdef int fw_finish(Tensor result, object tangent) except -1:
                 t = OPS._to_copy(t, dtype_of(result._data))
             elif is_zerotensor(t):
                 t = OPS.clone(t, None)
+            if (result._base is None and cnp.PyArray_SIZE(t._data) > 1
+                    and not _same_layout(t._data, result._data)):
+                # PyTorch's set_fw_grad: a tangent not laid out as its primal is copied
+                # into one that is (its history then ends in CopyBackwards)
+                t = OPS.copy_(make(_strided_like(result._data, t._data.dtype)), t, False)
     set_fw_grad(result, t)
     return 0
+
+
+cdef bint _same_layout(cnp.ndarray a, cnp.ndarray b):
+    """Whether a and b (same shape) step through memory alike along every dimension of
+    more than one element."""
+    cdef int i
+    for i in range(cnp.PyArray_NDIM(a)):
+        if (cnp.PyArray_DIM(a, i) > 1 and cnp.PyArray_STRIDE(a, i) // cnp.PyArray_ITEMSIZE(a)
+                != cnp.PyArray_STRIDE(b, i) // cnp.PyArray_ITEMSIZE(b)):
+            return False
+    return True
 
 
 cdef object fw_not_implemented(str op):
