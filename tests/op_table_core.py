@@ -363,4 +363,9 @@ GRAD_FN_ALLOWLIST = {
                     "by double backward, checked through abs's second-order tests",
     "GatherBackward0": "backward of the scatter in max/min(dim)'s derivative: only reached by "
                        "double backward with a differentiable upstream grad (gradgradcheck)",
+    "CompiledFunctionBackward": "a fused block's one node in compiled mode (no op of its "
+                                "own): tests/test_compile_fusion.py",
+    "CompiledFunctionBackwardBackward": "the node of a fused block's gradients under "
+                                        "create_graph (raises when differentiated): "
+                                        "tests/test_compile_fusion.py",
 }

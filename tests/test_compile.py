@@ -693,3 +693,18 @@ def test_value_dependent_python_breaks(fn):
               autograd_core.tensor([-1.0, -2.0, -3.0])):
         assert autograd_core.equal(g(x), fn(x))
     assert _recordings(fn) == (0, True)
+
+
+def test_equal_code_objects_keep_their_own_caches():
+    # two exec'd programs with the same lambda at the same line have equal code
+    # objects; each keeps its own recordings and recompile count (PyTorch's cache lives
+    # on the code object), so the eleventh program's function still replays
+    names = []
+    for _ in range(11):
+        env = {"torch": autograd_core}
+        exec(compile("f = torch.compile(lambda u: torch.sigmoid(u) * u)", "<program>", "exec"),
+             env)
+        x = autograd_core.ones(3, 3, dtype=autograd_core.float64, requires_grad=True)
+        names.append([type(env["f"](x).grad_fn).__name__ for _ in range(3)])
+    assert names[-1] == ["MulBackward0", "CompiledFunctionBackward",
+                         "CompiledFunctionBackward"], names

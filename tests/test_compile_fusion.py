@@ -112,6 +112,24 @@ def test_double_backward_raises_pytorchs_error():
         g.sum().backward()
 
 
+@pytest.mark.parametrize("shape", [(), (4,), (3, 3)])
+def test_second_order_gradient_of_an_input_raises_not_silently_none(shape):
+    # PyTorch's CompiledFunctionBackwardBackward has edges to the block's inputs: a
+    # second pass asking for the input's gradient raises (fuzzer seed 27002257: here it
+    # gave None, a silently missing second-order term)
+    f = autograd_core.compile(lambda u: (-u) * u + -0.75, backend="aot_eager")
+    x = autograd_core.full(shape, -0.3, dtype=autograd_core.float64, requires_grad=True)
+    for _ in range(3):
+        y = f(x)
+    assert type(y.grad_fn).__name__ == "CompiledFunctionBackward"
+    (g,) = autograd_core.autograd.grad(y.sum(), [x], create_graph=True)
+    np.testing.assert_allclose(g.detach().numpy(), np.full(shape, 0.6), rtol=1e-12)
+    with pytest.raises(RuntimeError, match="does not currently support double backward"):
+        autograd_core.autograd.grad(g.sum(), [x], allow_unused=True)
+    with pytest.raises(RuntimeError, match="does not currently support double backward"):
+        (g.pow(2).sum() + y.sum()).backward()
+
+
 def test_backward_twice_without_retain_graph_raises():
     f = autograd_core.compile(lambda x: (x * 2).tanh() * 3)
     x = autograd_core.ones(3, requires_grad=True)

@@ -4,6 +4,7 @@ For each op x case x dtype the two libraries get identical inputs; the forward v
 dtypes, shapes, requires_grad, is_leaf and grad_fn names, the leaves' gradients after
 ``backward(g)`` and the second derivatives must all equal PyTorch's.
 """
+import importlib
 import itertools
 
 import numpy as np
@@ -333,6 +334,7 @@ def _node_classes():
         def backward(ctx, g):
             return g * 2
 
+    importlib.import_module("autograd_core._dynamo._replay")  # compiled mode's nodes
     x = ac.ones(2, requires_grad=True)
     function_base = type(_Probe.apply(x).grad_fn).__mro__[1]
     accumulate_grad = type(x.sum().grad_fn.next_functions[0][0])

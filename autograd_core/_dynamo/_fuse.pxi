@@ -136,12 +136,17 @@ cdef class CompiledFunctionBackward(Node):
     cdef tuple versions         # (VersionCounter, version, array) per saved value that is
                                 # an input or output tensor: eager's nodes save those, and
                                 # refuse a backward after an in-place change of one
+    cdef tuple inputs           # the block's tensor inputs: under create_graph its
+                                # gradients' node has edges to them too, as PyTorch's (its
+                                # saved inputs), so a second backward reaching them raises
+                                # instead of silently leaving their term out
 
     cdef int num_outputs(self) noexcept:
         return self.nout
 
     cdef void release_saved(self) noexcept:
         self.saved = None
+        self.inputs = None
 
     def __repr__(self):
         return f"<torch.autograd.function.CompiledFunctionBackward object at {id(self):#x}>"
@@ -185,7 +190,8 @@ cdef class CompiledFunctionBackward(Node):
             # gradients have a node that refuses a second backward)
             back = CompiledFunctionBackwardBackward.__new__(CompiledFunctionBackwardBackward)
             (<CompiledFunctionBackwardBackward>back).nout = len(out)
-            record_outputs(back, out, tuple([x for x in grads if x is not None]))
+            record_outputs(back, out, tuple([x for x in grads if x is not None])
+                           + (self.inputs or ()))
         return out
 
 
@@ -295,8 +301,8 @@ cdef class FusedBlock:
                 vc = version_counter(<Tensor>t)
                 checks.append((vc, vc.version, (<Tensor>t)._data))
             node.versions = tuple(checks)
-            record_outputs(node, tuple(tensors),
-                           tuple([vals[<Py_ssize_t>k] for k in self.in_slots]))
+            node.inputs = tuple([vals[<Py_ssize_t>k] for k in self.in_slots])
+            record_outputs(node, tuple(tensors), node.inputs)
         for k in self.frees:
             vals[k] = None
         return 0

@@ -53,8 +53,31 @@ class _CodeCache:
         self.limit_hit = False
 
 
-_CACHES = {}        # code object -> _CodeCache
-_BROKEN = {}        # code object -> why it cannot be recorded (runs eagerly from then on)
+class _ByIdentity(dict):
+    """A dict keyed by objects' identity. Code objects compare equal when their source,
+    name, file and line are (two exec'd programs' lambdas): PyTorch keeps a cache on each
+    code object, so equal ones must not share a cache, its guards and recompile count."""
+
+    def get(self, key, default=None):
+        hit = dict.get(self, id(key))
+        return hit[1] if hit is not None and hit[0] is key else default
+
+    def __contains__(self, key):
+        hit = dict.get(self, id(key))
+        return hit is not None and hit[0] is key
+
+    def __getitem__(self, key):
+        hit = dict.get(self, id(key))
+        if hit is None or hit[0] is not key:
+            raise KeyError(key)
+        return hit[1]
+
+    def __setitem__(self, key, value):
+        dict.__setitem__(self, id(key), (key, value))  # (key held: its id stays its own)
+
+
+_CACHES = _ByIdentity()     # code object -> _CodeCache
+_BROKEN = _ByIdentity()     # code object -> why it cannot be recorded (runs eagerly from then on)
 _total = [0]        # recordings made over all code objects (accumulated_recompile_limit)
 
 
