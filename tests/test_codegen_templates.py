@@ -2,6 +2,7 @@
 the generator's wiring (which node a template records, what an in-place template
 commits) and the ops moved into the table, each compared with PyTorch (values,
 gradients, grad_fn names, errors)."""
+import glob
 import os
 import re
 import runpy
@@ -24,6 +25,14 @@ OPS = _ops()
 
 # ------------------------------------------------------------------ the generator
 
+def _family_source(family):
+    """A family module's hand-written code: <family>.pyx and the pieces it includes
+    (ops/_<family>_<piece>.pxi, a large family split by files)."""
+    paths = [os.path.join(OPS_DIR, f"{family}.pyx")]
+    paths += sorted(glob.glob(os.path.join(OPS_DIR, f"_{family}_*.pxi")))
+    return "".join(open(p).read() for p in paths)
+
+
 def test_every_template_has_its_values_function_in_its_family_module():
     code = {}
     missing = []
@@ -35,7 +44,7 @@ def test_every_template_has_its_values_function_in_its_family_module():
             template = re.match(r"inplace\((\w+)\(", op.forward).group(1)
         if template in ("inplace_of", "random_sampler"):
             continue                      # written by the generator itself
-        src = code.setdefault(op.family, open(os.path.join(OPS_DIR, f"{op.family}.pyx")).read())
+        src = code.setdefault(op.family, _family_source(op.family))
         if not re.search(rf"^cdef (?:inline )?[\w.]+ {template}_values\(", src, re.M):
             missing.append((op.name, template))
     assert not missing
@@ -46,8 +55,7 @@ def test_templated_forwards_are_not_also_written_by_hand():
     for op in OPS.values():
         if op.forward == "manual":
             continue
-        src = open(os.path.join(OPS_DIR, f"{op.family}.pyx")).read()
-        if re.search(rf"^cdef \w+ {op.cname}\(", src, re.M):
+        if re.search(rf"^cdef \w+ {op.cname}\(", _family_source(op.family), re.M):
             dup.append(op.name)
     assert not dup
 
@@ -212,3 +220,19 @@ def test_random_samplers_record_a_zero_derivative(name, args):
         y.sum().backward()
         return name_, x.grad, bool(((y > -1e30) & (y < 1e30)).all())
     same(prog)
+
+
+@pytest.mark.parametrize("prog", [
+    lambda mod: mod.nn.functional.celu(data(mod, 2, 3, requires_grad=True), alpha=0.7),
+    lambda mod: mod.nn.functional.celu(data(mod, 2, 3, requires_grad=True) * 1, 1.3,
+                                       inplace=True),
+    lambda mod: mod.nn.functional.channel_shuffle(data(mod, 1, 4, 2, 1, requires_grad=True), 2),
+    lambda mod: mod.channel_shuffle(data(mod, 2, 6, 1, requires_grad=True), 3),
+])
+def test_moved_nn_forwards_match_pytorch(prog):
+    # celu, celu_ (elu's values) and channel_shuffle, templated since ops/nn.pyx's split
+    def run(mod):
+        y = prog(mod)
+        y.sum().backward()
+        return y, graph_desc(y.grad_fn)
+    same(run)

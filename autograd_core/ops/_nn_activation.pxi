@@ -158,19 +158,6 @@ cdef object celu_input_scale(object alpha):
     return 1.0 / float(np.float32(alpha))
 
 
-cdef Tensor op_celu(Tensor self, object alpha):
-    cdef Tensor result = make(elu_values(self, alpha, 1.0, 1.0 / alpha))
-    record_CeluBackward0(result, self, alpha)
-    return result
-
-
-cdef Tensor op_celu_(Tensor self, object alpha):
-    cdef Tensor src = inplace_source(self, ())
-    cdef Tensor result = make(elu_values(src, alpha, 1.0, 1.0 / alpha))
-    record_CeluBackward1(result, src, alpha)
-    return inplace_commit(self, result)
-
-
 cdef Tensor op_elu_backward(Tensor grad_output, object alpha, object scale, object input_scale,
                             bint is_result, Tensor self_or_result):
     cdef cnp.ndarray ga = grad_output._data, xa = self_or_result._data

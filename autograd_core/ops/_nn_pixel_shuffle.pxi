@@ -71,12 +71,6 @@ cdef cnp.ndarray channel_shuffle_values(Tensor self, object groups):
     return np.ascontiguousarray(out).reshape(shape)
 
 
-cdef Tensor op_channel_shuffle(Tensor self, object groups):
-    cdef Tensor result = make(channel_shuffle_values(self, groups))
-    record_ChannelShuffleBackward0(result, self, groups)
-    return result
-
-
 cdef Tensor channel_shuffle_backward(Tensor grad, object groups):
     # the inverse shuffle: channel_shuffle by the group size
     return op_channel_shuffle(grad, shape_of(grad._data)[1] // groups)
