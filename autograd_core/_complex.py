@@ -54,7 +54,7 @@ abs absolute angle sgn sgn_
 eq eq_ ne ne_ isclose isfinite isnan isinf isreal
 conj resolve_conj resolve_neg real imag view_as_real adjoint
 conj_physical conj_physical_ _neg_view view_as_real_copy
-sum mean prod cumsum cumprod
+sum mean prod cumsum cumprod var std var_mean std_mean
 matmul mm bmm mv dot vdot outer einsum linalg_eig linalg_eigvals
 reshape view flatten squeeze unsqueeze transpose t permute movedim moveaxis
 expand expand_as narrow select flip roll diagonal tril triu tril_ triu_ repeat tile
@@ -140,7 +140,7 @@ add sub rsub mul div _div_mode add_scalar div_scalar neg reciprocal pow
 exp exp2 expm1 log log2 log10 sqrt rsqrt sin cos tan sinh cosh tanh
 sigmoid abs sgn angle conj real imag view_as_real view_as_complex
 complex polar _to_copy clone copy_ where positive
-sum mean sum_to cumsum trace
+sum mean sum_to cumsum trace var std var_mean std_mean
 mm bmm mv dot vdot addmm addmv linalg_inv_ex outer
 view reshape _reshape_alias _unsafe_view view_as reshape_as flatten unflatten squeeze
 unsqueeze transpose t permute movedim moveaxis swapaxes alias expand expand_as

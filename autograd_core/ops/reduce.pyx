@@ -785,9 +785,11 @@ cdef cnp.ndarray arg_extremum_values(Tensor self, object dim, bint keepdim, obje
 cdef tuple _variance(Tensor self, object dim, object correction, bint keepdim, str fname):
     """(variance as float64 values, the dims its node keeps, the correction): the dims
     are None when no dim was given, () when dim=() was (see var_backward), else the
-    reduced dims."""
+    reduced dims. Of a complex tensor, the mean squared modulus of the deviation (a real
+    variance, as PyTorch's: the real and imaginary parts' variances summed)."""
     cdef cnp.ndarray x = self._data
-    if dtype_of(x).category != CAT_FLOAT:
+    cdef bint cplx = dtype_of(x).category == CAT_COMPLEX
+    if dtype_of(x).category != CAT_FLOAT and not cplx:
         raise RuntimeError("std and var only support floating point and complex dtypes")
     if correction is None:
         correction = 1
@@ -801,24 +803,30 @@ cdef tuple _variance(Tensor self, object dim, object correction, bint keepdim, s
             "the reduction factor (input numel divided by output numel).", UserWarning,
             stacklevel=1)
     axis = _axis(dims, nd)
-    xa = x.astype(np.float64)
+    xa = x.astype(np.complex128 if cplx else np.float64)
     with quiet():
         dev = xa - np.mean(xa, axis=axis, keepdims=True)
-        out = np.sum(dev * dev, axis=axis, keepdims=keepdim) / (dof if dof > 0 else 0.0)
+        sq = dev.real * dev.real + dev.imag * dev.imag if cplx else dev * dev
+        out = np.sum(sq, axis=axis, keepdims=keepdim) / (dof if dof > 0 else 0.0)
     return (_dense(out), None if dim is None else (() if _is_empty_dims(dim) else dims),
             correction)
 
 
+cdef object _variance_dtype(Tensor self):
+    """The dtype of a variance or standard deviation: self's, or its real counterpart."""
+    return real_of(dtype_of(self._data)).np_dtype
+
+
 cdef Tensor op_var(Tensor self, object dim, object correction, bint keepdim):
     out, dims, correction = _variance(self, dim, correction, keepdim, "var")
-    cdef Tensor result = make(out.astype(self._data.dtype, copy=False))
+    cdef Tensor result = make(out.astype(_variance_dtype(self), copy=False))
     record_VarBackward0(result, self, dims, correction, keepdim)
     return result
 
 
 cdef Tensor op_std(Tensor self, object dim, object correction, bint keepdim):
     out, dims, correction = _variance(self, dim, correction, keepdim, "std")
-    cdef Tensor result = make(as_array(np.sqrt(out)).astype(self._data.dtype, copy=False))
+    cdef Tensor result = make(as_array(np.sqrt(out)).astype(_variance_dtype(self), copy=False))
     record_StdBackward0(result, self, dims, correction, keepdim)
     return result
 
@@ -1736,7 +1744,7 @@ cdef Tensor _mean_of(Tensor self, object dim, bint keepdim):
 
 cdef tuple op_var_mean(Tensor self, object dim, object correction, bint keepdim):
     out, dims, correction = _variance(self, dim, correction, keepdim, "var_mean")
-    cdef Tensor var = make(out.astype(self._data.dtype, copy=False))
+    cdef Tensor var = make(out.astype(_variance_dtype(self), copy=False))
     cdef Tensor mean = _mean_of(self, dim, keepdim)
     record_VarMeanBackward0(var, mean, self, dims, correction, keepdim)
     return (var, mean)
@@ -1744,7 +1752,7 @@ cdef tuple op_var_mean(Tensor self, object dim, object correction, bint keepdim)
 
 cdef tuple op_std_mean(Tensor self, object dim, object correction, bint keepdim):
     out, dims, correction = _variance(self, dim, correction, keepdim, "std_mean")
-    cdef Tensor std = make(as_array(np.sqrt(out)).astype(self._data.dtype, copy=False))
+    cdef Tensor std = make(as_array(np.sqrt(out)).astype(_variance_dtype(self), copy=False))
     cdef Tensor mean = _mean_of(self, dim, keepdim)
     record_StdMeanBackward0(std, mean, self, dims, correction, keepdim)
     return (std, mean)
@@ -1853,16 +1861,26 @@ cdef Tensor _reduction_jvp(Tensor weights, Tensor t, object dims, bint keepdim, 
     return prod
 
 
+cdef Tensor _real_reduction_jvp(Tensor weights, Tensor t, object dims, bint keepdim,
+                               Tensor out):
+    """The tangent of a real reduction of a possibly complex input (a variance):
+    sum(real(conj(t) * weights)) = real(sum(conj(weights) * t)); _reduction_jvp's for a
+    real one."""
+    if not complex_arg(weights) and not complex_arg(t):
+        return _reduction_jvp(weights, t, dims, keepdim, out)
+    return OPS.real(_reduction_jvp(OPS.conj(weights), t, dims, keepdim, out))
+
+
 cdef inline Tensor _ones_as(Tensor out):
     return make(np.ones(shape_of(out._data), dtype=out._data.dtype))
 
 
 cdef tuple var_mean_jvp(Tensor self_t, Tensor self, object dims, object correction,
                         bint keepdim, Tensor var, Tensor mean):
-    """PyTorch's var_jvp (2 / (N - correction) * sum((self - mean) * self_t)) and the mean
-    of the tangent."""
-    return (_reduction_jvp(var_backward(_ones_as(var), self, dims, correction, keepdim),
-                           self_t, dims, keepdim, var),
+    """PyTorch's var_jvp (2 / (N - correction) * sum(real(conj(self_t) * (self - mean))))
+    and the mean of the tangent."""
+    return (_real_reduction_jvp(var_backward(_ones_as(var), self, dims, correction,
+                                             keepdim), self_t, dims, keepdim, var),
             _reduction_jvp(_mean_backward_part(_ones_as(mean), shape_of(self._data), dims,
                                                keepdim), self_t, dims, keepdim, mean))
 
@@ -1871,8 +1889,8 @@ cdef tuple std_mean_jvp(Tensor self_t, Tensor self, object dims, object correcti
                         bint keepdim, Tensor std, Tensor mean):
     """std's tangent is var's over 2 * std (zero where std is 0, as PyTorch's masked_fill);
     mean's the mean of the tangent."""
-    return (_reduction_jvp(std_backward(std, _ones_as(std), self, dims, correction, keepdim),
-                           self_t, dims, keepdim, std),
+    return (_real_reduction_jvp(std_backward(std, _ones_as(std), self, dims, correction,
+                                             keepdim), self_t, dims, keepdim, std),
             _reduction_jvp(_mean_backward_part(_ones_as(mean), shape_of(self._data), dims,
                                                keepdim), self_t, dims, keepdim, mean))
 
