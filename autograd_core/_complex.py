@@ -54,7 +54,7 @@ abs absolute angle sgn sgn_
 eq eq_ ne ne_ isclose isfinite isnan isinf isreal
 conj resolve_conj resolve_neg real imag view_as_real adjoint
 conj_physical conj_physical_ _neg_view view_as_real_copy
-sum mean prod cumsum cumprod var std var_mean std_mean
+sum mean prod cumsum cumprod var std var_mean std_mean linalg_vecdot
 matmul mm bmm mv dot vdot outer einsum linalg_eig linalg_eigvals
 reshape view flatten squeeze unsqueeze transpose t permute movedim moveaxis
 expand expand_as narrow select flip roll diagonal tril triu tril_ triu_ repeat tile

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 import pytest
 
-from _diff import Raised, assert_same, catch, same, same_error, torch
+from _diff import Raised, assert_same, catch, graph_desc, same, same_error, torch
 import autograd_core
 import op_table
 from op_spec import case_args, case_seed, is_shape, make_arrays
@@ -925,3 +925,15 @@ def test_variance_of_complex_forward_ad_and_second_order():
                      dtype=m.complex128)
         return m.func.jvp(lambda z: m.var_mean(z, 1), (p,), (t,))[1]
     same(tangents)
+
+
+@pytest.mark.parametrize("shapes", [((2, 3), (2, 3)), ((3,), (3,)), ((2, 1, 3), (4, 3))])
+def test_vecdot_of_complex(shapes):
+    # linalg.vecdot conjugates x (two vectors: vdot), as PyTorch's
+    def prog(m):
+        x = _z(m, *shapes[0])
+        y = _z(m, *shapes[1], seed=1)
+        r = m.linalg.vecdot(x, y, dim=-1)
+        r.abs().sum().backward()
+        return r, x.grad, y.grad, graph_desc(r.grad_fn)
+    same(prog)

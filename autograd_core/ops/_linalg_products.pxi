@@ -795,6 +795,8 @@ cdef Tensor op_linalg_vecdot(Tensor x, Tensor y, object dim):
     if _ndim(x) == 1 and _ndim(y) == 1:
         wrap_dim(dim, 1)
         return op_vdot(x, y)      # PyTorch's shortcut for two vectors
+    if complex_arg(x) and dtype_of(x._data).category == CAT_COMPLEX:
+        x = OPS.conj(x)           # sum(conj(x) * y): PyTorch's for complex
     return OPS.sum(OPS.mul(x, y), (dim,), False, None)
 
 
