@@ -228,9 +228,15 @@ def test_random_samplers_record_a_zero_derivative(name, args):
                                        inplace=True),
     lambda mod: mod.nn.functional.channel_shuffle(data(mod, 1, 4, 2, 1, requires_grad=True), 2),
     lambda mod: mod.channel_shuffle(data(mod, 2, 6, 1, requires_grad=True), 3),
+    lambda mod: mod.nn.functional.leaky_relu(data(mod, 2, 3, requires_grad=True) * 1, 0.2,
+                                             inplace=True),
+    lambda mod: mod.nn.functional.elu(data(mod, 2, 3, requires_grad=True) * 1, 0.5,
+                                      inplace=True),
+    lambda mod: mod.nn.functional.selu(data(mod, 2, 3, requires_grad=True) * 1, inplace=True),
 ])
 def test_moved_nn_forwards_match_pytorch(prog):
-    # celu, celu_ (elu's values) and channel_shuffle, templated since ops/nn.pyx's split
+    # celu, celu_, elu_ (elu's values), leaky_relu_ and channel_shuffle, templated since
+    # ops/nn.pyx's split
     def run(mod):
         y = prog(mod)
         y.sum().backward()

@@ -24,14 +24,6 @@ cdef Tensor op_leaky_relu(Tensor self, object negative_slope):
     return result
 
 
-cdef Tensor op_leaky_relu_(Tensor self, object negative_slope):
-    # records LeakyReluBackward1 (saving the result), so not the generic in-place form
-    cdef Tensor src = inplace_source(self, ())
-    cdef Tensor result = make(leaky_relu_values(src, negative_slope))
-    record_LeakyReluBackward1(result, src, negative_slope)
-    return inplace_commit(self, result)
-
-
 cdef Tensor op_leaky_relu_backward(Tensor grad_output, Tensor self, object negative_slope,
                                    bint self_is_result):
     cdef cnp.ndarray xa = self._data, ga = grad_output._data
@@ -142,14 +134,6 @@ cdef Tensor op_elu(Tensor self, object alpha, object scale, object input_scale):
                                                (self,), -1, 0))
     record_EluBackward0(result, self, alpha, scale, input_scale)
     return result
-
-
-cdef Tensor op_elu_(Tensor self, object alpha, object scale, object input_scale):
-    # records EluBackward1 (saving the result), so not the generic in-place form
-    cdef Tensor src = inplace_source(self, ())
-    cdef Tensor result = make(elu_values(src, alpha, scale, input_scale))
-    record_EluBackward1(result, src, alpha, scale, input_scale)
-    return inplace_commit(self, result)
 
 
 cdef object celu_input_scale(object alpha):
