@@ -75,23 +75,6 @@ cdef class Step:
     cdef object meta               # a fast op's result as recorded: (dtype number, shape,
                                    #   C-contiguous), for fusion (Note [Fused blocks])
 
-    def __init__(self, str name, tuple template, tuple subs, tuple nested, Py_ssize_t nout):
-        self.name = name
-        self.template = template
-        self.subs = subs
-        self.nested = nested
-        self.nout = nout
-        self.s0 = self.s1 = -1
-        self.frees = ()
-        for pos, k in subs:
-            if pos == 0:
-                self.s0 = k
-            elif pos == 1:
-                self.s1 = k
-        # a fast op's first argument is always a tensor slot; a list argument never is
-        self.fast = _FAST.get(name, F_NONE) if (self.s0 >= 0 and not nested and nout < 0) \
-            else F_NONE
-
     cdef inline object arg(self, Py_ssize_t i, list vals):
         cdef Py_ssize_t k = self.s0 if i == 0 else self.s1
         if k >= 0:
