@@ -88,6 +88,8 @@ linalg_vector_norm linalg_matrix_norm linalg_norm norm l1_loss dropout constant_
 cholesky_inverse
 sum_to_size trapezoid trapz cumulative_trapezoid gradient dist frobenius_norm
 norm_except_dim pairwise_distance
+reflection_pad replication_pad _pad_circular im2col col2im softmax log_softmax
+dropout_ feature_dropout feature_dropout_
 """.split())
 
 # PyTorch's own errors for ops that refuse complex input (exception type, message;
@@ -160,6 +162,7 @@ masked_scatter masked_select permute_copy pixel_shuffle pixel_unshuffle put rot9
 scatter_add squeeze_ t_ t_copy take transpose_ transpose_copy unsqueeze_ unsqueeze_copy
 view_copy zero_ index_add addr addbmm baddbmm ldexp
 addcmul addcdiv lerp _lerp_tensor linalg_cross asin acos atan asinh acosh atanh log1p
+reflection_pad reflection_pad_backward replication_pad replication_pad_backward im2col col2im
 """.split())
 
 _tensor.set_complex_grad_ops(COMPLEX_AUTOGRAD_OPS)

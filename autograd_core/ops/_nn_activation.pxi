@@ -361,7 +361,12 @@ cdef Tensor op_softshrink_backward(Tensor grad_output, Tensor self, object lambd
 # ---------------------------------------------------------------- silu, softplus
 
 cdef Tensor op_silu(Tensor self):
-    check_float_kernel(dtype_of(self._data), "silu_cpu")
+    # PyTorch's kernel takes floating and complex dtypes (x / (1 + exp(-x)) either way);
+    # the complex derivative stays refused (Note [Complex autograd]): PyTorch's silu
+    # refuses it and its silu_ returns grad * s * (1 + x * (1 - s)) unconjugated, not
+    # the conjugate Wirtinger derivative its own convention asks for
+    if not cnp.PyArray_ISCOMPLEX(self._data):
+        check_float_kernel(dtype_of(self._data), "silu_cpu")
     cdef cnp.ndarray xa = opmath(self._data)
     with quiet():
         out = xa / (1 + np.exp(-xa))
@@ -567,11 +572,14 @@ cdef Tensor softmax_impl(Tensor self, object dim, object dtype_arg, bint log,
         d = to_dtype(dtype_arg)
         if d is not dtype_of(x._data):
             x = OPS._to_copy(x, d)
-    check_float_kernel(dtype_of(x._data), "log_softmax_lastdim_kernel_impl" if log
-                       else "softmax_lastdim_kernel_impl")
     cdef cnp.ndarray xa = x._data
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(xa)
     cdef Py_ssize_t k = wrap_dim(dim, nd)
+    # PyTorch's kernels, named in its error for a non-float (complex, integer) dtype: one
+    # for the last dim (and 0-d), one for any other (a complex input reaches here only
+    # without a real dtype= to compute in)
+    check_float_kernel(dtype_of(xa), ("log_" if log else "") + (
+        "softmax_lastdim_kernel_impl" if nd == 0 or k == nd - 1 else "softmax_kernel_impl"))
     cdef cnp.ndarray w = opmath(xa.reshape(1) if nd == 0 else xa)
     if k == cnp.PyArray_NDIM(w) - 1 and c_float(w) and cnp.PyArray_IS_C_CONTIGUOUS(w):
         out = softmax_rows(w, None, log)

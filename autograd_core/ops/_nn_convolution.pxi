@@ -129,7 +129,7 @@ cdef Tensor op_col2im(Tensor self, object output_size, object kernel_size, objec
     if cs[1] % (k[0] * k[1]):
         raise RuntimeError(
             f"Expected size of input's dimension 1 to be divisible by the product of kernel_size, "
-            f"but got input.size(1)={cs[1]} and kernel_size=({k[0]}, {k[1]})")
+            f"but got input.size(1)={cs[1]} and kernel_size=({k[0]}, {k[1]}).")
     geometry = conv_geometry(hw, k, d, p, s)
     ohw = geometry[5]
     if ohw[0] * ohw[1] != cs[2]:

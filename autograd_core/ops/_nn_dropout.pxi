@@ -9,11 +9,13 @@ cdef Tensor dropout_noise(Tensor x, object p, bint feature):
     """The mask divided by 1 - p (zeros where dropped), as a constant."""
     cdef cnp.ndarray xa = x._data
     cdef dtype d = dtype_of(xa)
+    if p == 1:  # PyTorch: input times a 0-d zero of its own dtype, whatever the dtype
+        return zeros((), d)
+    if d.category == CAT_COMPLEX:
+        raise not_implemented_for("bernoulli_scalar_cpu_", d)
     if d.category != CAT_FLOAT:
         raise RuntimeError(f"result type Float can't be cast to the desired output type "
                            f"{d.scalar_name}")
-    if p == 1:
-        return zeros((), d)
     if feature:
         nshape = shape_of(xa)[:2] + (1,) * (cnp.PyArray_NDIM(xa) - 2)
     else:

@@ -67,8 +67,6 @@ cdef list pad_index_key(tuple xs, tuple pad, PadMode mode):
         elif mode == PAD_CIRCULAR:
             if lo > size or hi > size:
                 raise RuntimeError("Padding value causes wrapping around more than once.")
-        elif size == 0:
-            raise RuntimeError(f"input tensor must have non-zero size at dimension {k}")
         j = np.arange(-lo, size + hi)
         if mode == PAD_REFLECT:
             j = np.abs(j)
@@ -103,10 +101,17 @@ cdef Tensor index_pad(Tensor self, object padding, PadMode mode, record_pad_fn r
     """Reflection or replication padding of the last len(padding) // 2 dims, recorded
     with the node of that many dims."""
     padding = tuple(padding)
-    cdef list idxs = pad_index_key(shape_of(self._data), padding, mode)
+    cdef tuple xs = shape_of(self._data)
+    cdef Py_ssize_t nsp = len(padding) // 2, d
+    # PyTorch's check_valid_input: no zero-size dim but a batch dim (when there is one)
+    for d in range(1 if len(xs) == nsp + 2 else 0, len(xs)):
+        if xs[d] == 0:
+            raise RuntimeError(
+                f"Expected {nsp + 1}D or {nsp + 2}D (batch mode) tensor with possibly 0 batch "
+                f"size and other non-zero dimensions for input, but got: {shape_str(xs)}")
+    cdef list idxs = pad_index_key(xs, padding, mode)
     cdef Tensor result = make(in_suggested_format(pad_index_values(self._data, idxs),
                                                   self._data))
-    cdef Py_ssize_t nsp = len(padding) // 2
     (record_1d if nsp == 1 else record_2d if nsp == 2 else record_3d)(result, self, padding)
     return result
 
@@ -161,7 +166,7 @@ cdef Tensor op__pad_circular(Tensor self, object padding):
     cdef Tensor result = make(pad_index_values(self._data, idxs))
     if fw_active():  # Note [Forward AD]: padding is linear, the same padding of the tangent
         t = fw_grad_of(self)
-        if t is not None and is_float_array(self._data):
+        if t is not None and is_grad_array(self._data):
             with FwSuspend():
                 fw_finish(result, op__pad_circular(<Tensor>t, padding))
     if not (recording() and requires_grad_of(self)):
