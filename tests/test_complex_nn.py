@@ -117,7 +117,14 @@ def test_pad_errors_on_complex():
     z = lambda m: _z(m, 2, 3)  # noqa: E731
     same_error(lambda m: _F(m).pad(z(m), (3, 1), mode="reflect"))
     same_error(lambda m: _F(m).pad(z(m), (4, 1), mode="circular"))
-    same_error(lambda m: _F(m).pad(m.zeros(2, 0, dtype=m.complex64), (1, 1), mode="replicate"))
+    # PyTorch's check_valid_input: a zero-size dim other than the batch dim (any dtype)
+    for shape, pad in [((2, 0), (1, 1)), ((0, 2, 0), (1, 1)), ((2, 0, 3), (1, 1, 1, 1)),
+                       ((2, 3, 0), (1, 1, 1, 1)), ((2, 0, 2, 2), (1, 1) * 3),
+                       ((1, 2, 2, 0), (1, 1) * 3)]:
+        for mode in ("reflect", "replicate"):
+            for d in ("complex64", "float32"):
+                same_error(lambda m: _F(m).pad(m.zeros(shape, dtype=getattr(m, d)), pad,
+                                               mode=mode))
 
 
 # ------------------------------------------------------------------ unfold / fold
@@ -236,8 +243,8 @@ def test_silu_values(dtype):
 def test_silu_complex_gradients_refused():
     """PyTorch refuses silu's derivative on complex values and gives silu_'s unconjugated
     (grad * s * (1 + x * (1 - s)), not the conjugate Wirtinger derivative its convention
-    asks for: a finite difference disagrees): both refused here, rather than a gradient
-    that is either wrong or not PyTorch's."""
+    asks for, which a finite difference gives): both refused here, rather than a
+    gradient that is either wrong or not PyTorch's."""
     F = autograd_core.nn.functional
     z = _z(autograd_core, 3, requires_grad=True)
     with pytest.raises(NotImplementedError, match="'silu'"):
@@ -253,6 +260,16 @@ def test_silu_complex_gradients_refused():
     s = x.detach().sigmoid()
     d = s * (1 + x.detach() * (1 - s))
     assert torch.allclose(g, gy * d) and not torch.allclose(g, gy * d.conj())
+    # the finite difference of the real loss Re(sum(conj(gy) * silu(x))) that
+    # grad_outputs=gy stands for: d/dRe + i d/dIm
+    xa, ga, h = x.detach().numpy(), gy.numpy(), 1e-6
+
+    def loss(v):
+        return np.real(np.sum(np.conj(ga) * v / (1 + np.exp(-v))))
+    fd = np.array([(loss(xa + h * e) - loss(xa - h * e)) / (2 * h)
+                   + 1j * (loss(xa + 1j * h * e) - loss(xa - 1j * h * e)) / (2 * h)
+                   for e in np.eye(3)])
+    assert np.allclose(fd, (gy * d.conj()).numpy(), atol=1e-6)
     # without grad, both compute
     assert F.silu(z.detach()).dtype == autograd_core.complex128
 
