@@ -90,6 +90,7 @@ sum_to_size trapezoid trapz cumulative_trapezoid gradient dist frobenius_norm
 norm_except_dim pairwise_distance
 reflection_pad replication_pad _pad_circular im2col col2im softmax log_softmax
 dropout_ feature_dropout feature_dropout_
+cov corrcoef _weight_norm
 """.split())
 
 # PyTorch's own errors for ops that refuse complex input (exception type, message;
@@ -163,6 +164,7 @@ scatter_add squeeze_ t_ t_copy take transpose_ transpose_copy unsqueeze_ unsquee
 view_copy zero_ index_add addr addbmm baddbmm ldexp
 addcmul addcdiv lerp _lerp_tensor linalg_cross asin acos atan asinh acosh atanh log1p
 reflection_pad reflection_pad_backward replication_pad replication_pad_backward im2col col2im
+dist _norm_dim _norm_all renorm
 """.split())
 
 _tensor.set_complex_grad_ops(COMPLEX_AUTOGRAD_OPS)

@@ -425,22 +425,6 @@ def test_a_complex_seed_of_the_right_dtype_backpropagates():
     same(prog)
 
 
-@pytest.mark.parametrize("prog", [
-    lambda m, z: m.dist(z, z.detach() * 2),
-])
-def test_ops_without_a_complex_derivative_refuse(prog):
-    # never a silently wrong gradient: NotImplementedError naming the op (PyTorch
-    # computes this one; dist's complex formula is not written yet)
-    z = _z(autograd_core, 4)
-    with pytest.raises(NotImplementedError, match="the derivative for '.*' is not implemented "
-                                                  "for complex tensors"):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            prog(autograd_core, z).abs().sum().backward()
-    with autograd_core.no_grad():
-        prog(autograd_core, z)   # without a history the values are computed
-
-
 # ------------------------------------------------------------------ gradcheck
 
 _GRADCHECK = {

@@ -21,6 +21,16 @@ cdef Tensor op_dist(Tensor self, Tensor other, object p):
     return result
 
 
+cdef object dist_backward_other(Tensor grad, Tensor diff, object p, Tensor dist):
+    """other's part of dist's gradient: minus self's. For p = 0 self's part is undefined
+    (no gradient), and PyTorch's formula negates it: its error."""
+    g = linalg_vector_norm_backward(grad, diff, p, dist, None, False)
+    if g is None:
+        raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor "
+                           "in C++) for argument #0 'self'")
+    return OPS.neg(<Tensor>g)
+
+
 # ---------------------------------------------------------------- distances
 
 cdef object _dist_grad_values(object g, object diff, object dist, double p):
@@ -189,7 +199,7 @@ cdef Tensor op_cov(Tensor self, object correction, Tensor fweights, Tensor aweig
         if _ndim(fw) > 1:
             raise RuntimeError("cov(): expected fweights to have one or fewer dimensions but "
                                f"got fweights with {_ndim(fw)} dimensions")
-        if dtype_of(fw._data).category == CAT_FLOAT or dtype_of(fw._data).category == CAT_BOOL:
+        if dtype_of(fw._data).category in (CAT_FLOAT, CAT_COMPLEX, CAT_BOOL):
             raise RuntimeError("cov(): expected fweights to have integral dtype but got "
                                f"fweights with {dtype_of(fw._data).scalar_name} dtype")
         if cnp.PyArray_SIZE(fw._data) != nobs:
@@ -232,7 +242,9 @@ cdef Tensor op_cov(Tensor self, object correction, Tensor fweights, Tensor aweig
                       "than the number of observations.", UserWarning, stacklevel=2)
         norm_factor = zeros_like(norm_factor)
     inp = OPS.sub(inp, OPS.unsqueeze(avg, 1), 1)
-    cdef Tensor c = op_mm(inp, OPS.t(OPS.mul(inp, <Tensor>w) if w is not None else inp))
+    # (complex: the Hermitian product (x - mean) (x - mean)^H, PyTorch's .t().conj())
+    cdef Tensor c = op_mm(inp, <Tensor>cj(OPS.t(OPS.mul(inp, <Tensor>w) if w is not None
+                                                else inp)))
     return OPS.squeeze(OPS.div(c, norm_factor, None), None)
 
 
@@ -243,7 +255,12 @@ cdef Tensor op_corrcoef(Tensor self):
     cdef Tensor c = op_cov(self, 1, None, None)
     if _ndim(c) == 0:
         return OPS.div(c, c, None)
-    cdef Tensor stddev = OPS.sqrt(OPS.diagonal(c, 0, 0, 1))
+    cdef Tensor d = OPS.diagonal(c, 0, 0, 1)
+    cdef bint is_complex = cnp.PyArray_ISCOMPLEX(c._data)
+    # (a complex covariance has a real diagonal: the variances)
+    cdef Tensor stddev = OPS.sqrt(OPS.real(d) if is_complex else d)
     c = OPS.div(c, OPS.view(stddev, (-1, 1)), None)
     c = OPS.div(c, OPS.view(stddev, (1, -1)), None)
+    if is_complex:   # clip is real-only: PyTorch clips each part
+        return OPS.complex(OPS.clamp(OPS.real(c), -1, 1), OPS.clamp(OPS.imag(c), -1, 1))
     return OPS.clamp(c, -1, 1)

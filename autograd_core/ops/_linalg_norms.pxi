@@ -15,8 +15,13 @@ cdef dtype _norm_dtype(object dtype_arg, dtype d, str fname):
     if dtype_arg is None:
         return d
     cdef dtype od = <dtype>dtype_arg
-    if od.category != CAT_FLOAT:
+    if od.category != CAT_FLOAT and od.category != CAT_COMPLEX:
         raise RuntimeError(f"{fname}: dtype should be floating point or complex, but got "
+                           f"{od.scalar_name}")
+    cdef bint cx = d.category == CAT_COMPLEX
+    if cx != (od.category == CAT_COMPLEX):
+        kind = "complex" if cx else "real"
+        raise RuntimeError(f"{fname}: dtype should be {kind} for {kind} inputs, but got "
                            f"{od.scalar_name}")
     if od.rank < d.rank:
         raise RuntimeError(
@@ -53,7 +58,9 @@ cdef Tensor op_linalg_vector_norm(Tensor self, object ord, object dim, bint keep
     with quiet():
         a = np.abs(x)
         if p == 0.0:
-            out = np.sum(a != 0, axis=axis, keepdims=keepdim).astype(od.np_dtype)
+            # (a count: of the real dtype for a complex input, as the other norms)
+            out = np.sum(a != 0, axis=axis, keepdims=keepdim).astype(
+                real_of(od).np_dtype if od.category == CAT_COMPLEX else od.np_dtype)
         elif p == np.inf:
             out = np.amax(a, axis=axis, keepdims=keepdim)
         elif p == -np.inf:
@@ -551,6 +558,19 @@ cdef Tensor op__norm_all(Tensor self, object p):
     return result
 
 
+cdef Tensor norm_all_jvp(Tensor self, Tensor self_t, object p, Tensor norm):
+    """at::norm(self, p)'s tangent. PyTorch's formula (norm_jvp with no dims and no
+    keepdim) gives a tangent of shape [1] * self.dim() for a 0-d norm, which its forward
+    AD refuses to set: its error for any input of one or more dims."""
+    cdef Py_ssize_t nd = _ndim(self)
+    if nd:
+        raise RuntimeError(
+            "Trying to set a forward gradient that has a different size than that of the "
+            "original Tensor, this is not supported. Tensor is of size [] while the given "
+            f"forward gradient is of size [{', '.join(['1'] * nd)}].")
+    return linalg_vector_norm_jvp(self, self_t, p, norm, None, False)
+
+
 cdef Tensor op_norm_except_dim(Tensor v, object pow, object dim):
     # PyTorch's composition (WeightNorm.cpp), node for node
     cdef Py_ssize_t nd = _ndim(v)
@@ -576,6 +596,12 @@ cdef Tensor op__weight_norm(Tensor v, Tensor g, object dim):
             or not (dim == 0 or dim == nd - 1):
         # PyTorch composes these cases from differentiable ops (their nodes, not its own)
         return OPS.mul(v, OPS.div(g, op_norm_except_dim(v, 2, dim), None))
+    # PyTorch's fused kernel: real v only, g of v's dtype
+    cdef dtype vd = dtype_of(v._data), gd = dtype_of(g._data)
+    if vd.category == CAT_COMPLEX:
+        raise not_implemented_for("weight_norm_kernel", vd)
+    if gd is not vd:
+        raise RuntimeError(f"expected scalar type {vd.scalar_name} but found {gd.scalar_name}")
     with NoGradGuard():
         w = OPS.mul(v, OPS.div(g, op_norm_except_dim(v, 2, dim), None))
     cdef Tensor result = make(w._data)

@@ -2247,19 +2247,26 @@ cdef Tensor op_renorm(Tensor self, object p, object dim, object maxnorm):
     if p <= 0:
         raise RuntimeError("renorm: non-positive-norm not supported")
     if maxnorm < 0:
-        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
+        # (a number as PyTorch's C++ Scalar prints it: ostream's 6 significant digits)
+        raise RuntimeError("renorm: expected maxnorm to be >= 0 but got "
+                           + (str(maxnorm) if isinstance(maxnorm, int) else f"{maxnorm:g}"))
     if nd <= 1:
         raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {nd} dimensions")
-    check_float_kernel(dtype_of(x), "renorm_cpu")
+    if not cnp.PyArray_ISCOMPLEX(x):   # (complex: Note [Complex guard])
+        check_float_kernel(dtype_of(x), "renorm_cpu")
     cdef Py_ssize_t d = wrap_dim(dim, nd)
     cdef tuple rd = _renorm_dims(nd, d)
-    xa = x.astype(np.float64)
+    # (the norms in double, PyTorch's accumulation type; of a complex input, of its
+    # moduli: the factor is real)
+    cdef bint is_complex = cnp.PyArray_ISCOMPLEX(x)
+    a = np.abs(x.astype(np.complex128 if is_complex else np.float64))
     with quiet():
         if p == float("inf"):
-            norm = np.amax(np.abs(xa), axis=rd, keepdims=True)
+            norm = np.amax(a, axis=rd, keepdims=True)
         else:
-            norm = np.sum(np.abs(xa) ** p, axis=rd, keepdims=True) ** (1.0 / p)
-        factor = np.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0).astype(x.dtype)
+            norm = np.sum(a ** p, axis=rd, keepdims=True) ** (1.0 / p)
+        factor = np.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0).astype(
+            real_of(dtype_of(x)).np_dtype if is_complex else x.dtype)
     cdef Tensor result = make(as_array(x * factor))
     record_RenormBackward0(result, self, p, d, maxnorm)
     return result
@@ -2267,20 +2274,21 @@ cdef Tensor op_renorm(Tensor self, object p, object dim, object maxnorm):
 
 cdef Tensor _norm_backward(Tensor g, Tensor self, object p, Tensor norm, tuple dims):
     """PyTorch's norm_backward (keepdim) for the p > 0 of renorm: the gradient of
-    vector_norm(self, p, dims) for an incoming g."""
+    vector_norm(self, p, dims) for an incoming real g (complex self: the conjugate
+    Wirtinger derivative, sgn(self) |self|^(p-1), as PyTorch's)."""
     cdef dtype d = dtype_of(self._data)
     cdef Tensor zero = make_scalar(0.0, d)
     if p == 1:
-        return OPS.mul(OPS.sign(self), g)
+        return OPS.mul(OPS.sgn(self), g)
     if p == 2:
         # (filled in place, as PyTorch's: the quotient keeps self's layout)
         return OPS.mul(g, OPS.masked_fill_(OPS.div(self, norm, None), OPS.eq(norm, 0), 0))
     if p == float("inf"):
         mask = OPS._to_copy(OPS.eq(OPS.abs(self), norm), d)
-        return OPS.mul(OPS.sign(self),
+        return OPS.mul(OPS.sgn(self),
                        OPS.mul(OPS.div(g, op_sum(mask, dims, True, None), None), mask))
     if p < 1:
-        part = OPS.div(OPS.mul(OPS.mul(OPS.sign(self), OPS.pow(OPS.abs(self), p - 1)), g),
+        part = OPS.div(OPS.mul(OPS.mul(OPS.sgn(self), OPS.pow(OPS.abs(self), p - 1)), g),
                        OPS.pow(norm, p - 1), None)
         return OPS.where(OPS.eq(self, 0), zero, part)
     part = OPS.div(OPS.mul(OPS.mul(self, OPS.pow(OPS.abs(self), p - 2)), g),
@@ -2290,15 +2298,48 @@ cdef Tensor _norm_backward(Tensor g, Tensor self, object p, Tensor norm, tuple d
 
 cdef Tensor renorm_backward(Tensor grad, Tensor self, object p, object dim, object maxnorm):
     """PyTorch's renorm_backward: where a slice's norm exceeds maxnorm, the gradient of
-    self * maxnorm / (norm + 1e-7), else grad."""
+    self * maxnorm / (norm + 1e-7), else grad. The norm is PyTorch's, in the
+    accumulation type (so, as there, the inf-norm's maxima of a complex64 input, whose
+    moduli are float32, match no element of the double norm: NaN gradients)."""
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
     cdef tuple rd = _renorm_dims(nd, <Py_ssize_t>dim)
-    norm = OPS.linalg_vector_norm(self, p, rd, True, None)
-    nb = _norm_backward(op_sum(OPS.mul(self, grad), rd, True, None), self, p, norm, rd)
+    cdef dtype d = dtype_of(self._data)
+    cdef dtype acc = complex128 if d is complex64 else (
+        float64 if d is float32 else (float32 if d.rank < float32.rank else d))
+    norm = OPS.linalg_vector_norm(self, p, rd, True, acc)
+    # (the norm is real: its incoming gradient is Re(sum(conj(self) grad)))
+    cdef Tensor gn = OPS.mul(<Tensor>cj(self), grad)
+    if cnp.PyArray_ISCOMPLEX(gn._data):
+        gn = OPS.real(gn)
+    nb = _norm_backward(op_sum(gn, rd, True, None), self, p, norm, rd)
     invnorm = OPS.reciprocal(OPS.add(norm, 1e-7, 1))
     factor = OPS.mul(invnorm, maxnorm)
     scaled = OPS.sub(OPS.mul(factor, grad), OPS.mul(OPS.mul(factor, invnorm), nb), 1)
-    return OPS.where(OPS.gt(norm, maxnorm), scaled, grad)
+    cdef Tensor out = OPS.where(OPS.gt(norm, maxnorm), scaled, grad)
+    # (in grad's dtype again, as PyTorch's grad_norm.to(grad.scalar_type()))
+    if cnp.PyArray_TYPE(out._data) != cnp.PyArray_TYPE(grad._data):
+        out = OPS._to_copy(out, dtype_of(grad._data))
+    return out
+
+
+cdef Tensor renorm_jvp(Tensor self, Tensor self_t, object p, object dim, object maxnorm):
+    """PyTorch's renorm_jvp: where a slice's norm exceeds maxnorm,
+    factor * (t - self / (norm + 1e-7) * dnorm), dnorm = Re(sum(conj(g) t)) the norm's
+    tangent (g its gradient for a unit cotangent, _norm_backward's); else t."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef tuple rd = _renorm_dims(nd, wrap_dim(dim, nd))
+    norm = OPS.linalg_vector_norm(self, p, rd, True, None)
+    cdef Tensor g = _norm_backward(make(np.ones(shape_of((<Tensor>norm)._data),
+                                                (<Tensor>norm)._data.dtype)),
+                                   self, p, norm, rd)
+    cdef Tensor dn = OPS.mul(<Tensor>cj(g), self_t)
+    if cnp.PyArray_ISCOMPLEX(dn._data):
+        dn = OPS.real(dn)
+    dn = op_sum(dn, rd, True, None)
+    invnorm = OPS.reciprocal(OPS.add(norm, 1e-7, 1))
+    factor = OPS.mul(invnorm, maxnorm)
+    scaled = OPS.mul(factor, OPS.sub(self_t, OPS.mul(OPS.mul(self, invnorm), dn), 1))
+    return OPS.where(OPS.gt(norm, maxnorm), scaled, self_t)
 
 
 
