@@ -13,7 +13,9 @@
  * expressions are those of csrc/agc_kernels.c's loops (same libm calls, same
  * operation order), so that a fused block's results equal eager's bit for bit. */
 enum agc_fuse_op {
-    AGC_F_LOAD,        /* r = input[k] (k in s) */
+    AGC_F_LOAD,        /* r = input[k] (k in s); b > 0 (not a register): input k holds
+                          b elements, repeated over the block (a broadcast operand whose
+                          shape is a suffix of the block's) */
     AGC_F_STORE,       /* output[k] = a (k in s) */
     AGC_F_COPY,        /* r = a */
     AGC_F_ADD,         /* r = a + b */
@@ -42,7 +44,7 @@ enum agc_fuse_op {
 typedef struct {
     int op;
     int r;        /* destination register */
-    int a, b;     /* operand registers (-1: none) */
+    int a, b;     /* operand registers (-1: none; LOAD's b: a broadcast's period) */
     double s;     /* scalar operand, or the input/output index of LOAD/STORE, or
                      (DIV_OTHER_BWD) the third register */
 } agc_fuse_ins;
