@@ -273,8 +273,8 @@ def test_broadcast_operand_gradients_under_create_graph(dt):
                                   "both_broadcast"])
 def test_broadcast_operand_refused_runs_unfused_and_equals_eager(case):
     # what a block does not take (Note [Fused blocks]): a broadcast operand that is not
-    # C-contiguous, not a suffix of the block's shape (a column), read twice by the
-    # block (eager reduces each use apart), of another dtype, or two broadcasts
+    # C-contiguous, not a suffix of the block's shape (a column), of another dtype, or two
+    # broadcasts; and one it takes: a broadcast operand read twice
     rng = np.random.default_rng(5)
     x = rng.standard_normal((4, 6))
     base = rng.standard_normal(12)
@@ -293,7 +293,9 @@ def test_broadcast_operand_refused_runs_unfused_and_equals_eager(case):
     args = [(x, True), (b, True)]
     y, gs, name = _bcast_run(autograd_core, fn, args, True)
     ye, gse, namee = _bcast_run(autograd_core, fn, args, False)
-    assert name == namee == "ReluBackward0"
+    # (a broadcast operand read twice fuses: each use's gradient is its own edge)
+    assert namee == "ReluBackward0"
+    assert name == ("CompiledFunctionBackward" if case == "twice" else "ReluBackward0")
     _assert_bitwise(y.detach().numpy(), ye.detach().numpy())
     for g, ge in zip(gs, gse):
         _assert_bitwise(g.numpy(), ge.numpy())
@@ -334,3 +336,69 @@ def test_inputs_sharing_one_gradient_get_independent_grads(create_graph):
         res.append((type(y.grad_fn).__name__, x.grad.tolist(), w.grad.tolist()))
     assert res[0][0] == "CompiledFunctionBackward" and res[1][0] == "ReluBackward0"
     assert res[0][1:] == res[1][1:] == ([3.0, 1.0, 1.0], [2.0, 0.0, 0.0])
+
+
+def _random_chain(rng, nsteps, names):
+    """A random straight-line program over the tensors `names` (the first of the block's
+    shape, the rest possibly broadcast) of the ops a block takes, as source text."""
+    vals = list(names)
+    lines = []
+    for i in range(nsteps):
+        op = rng.choice(["add", "sub", "mul", "div", "neg", "exp", "tanh", "sigmoid", "relu",
+                         "rnum"])
+        a = vals[-1] if rng.random() < 0.7 else vals[rng.integers(len(vals))]
+        if a in names[1:]:
+            a = vals[-1] if vals[-1] not in names[1:] else names[0]
+        if op in ("add", "sub", "mul", "div"):
+            b = vals[rng.integers(len(vals))]
+            if op == "div":
+                b = f"({b} * {b} + 1.0)"
+            expr = f"{a} {'+-*/'[['add', 'sub', 'mul', 'div'].index(op)]} {b}"
+            if rng.random() < 0.5:
+                expr = f"{b} {'+-*/'[['add', 'sub', 'mul', 'div'].index(op)]} {a}"
+        elif op == "rnum":
+            expr = f"{a} * {rng.uniform(-2, 2):.3f} + {rng.uniform(-1, 1):.3f}"
+        elif op == "exp":
+            expr = f"({a} * 0.1).exp()"
+        else:
+            expr = f"{a}.{op}()"
+        lines.append(f"    v{i} = {expr}")
+        vals.append(f"v{i}")
+    outs = ", ".join(vals[len(names):][-2:])
+    return "def fn({}):\n{}\n    return ({},)\n".format(", ".join(names), "\n".join(lines), outs)
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_random_chains_with_broadcast_operands_equal_eager_bitwise(seed):
+    # random programs of the fused ops over a block operand x and broadcast operands b, c
+    # (each a row, a scalar tensor or of x's shape): compiled (record, plan, replay) and
+    # eager give the same values and gradients, bit for bit
+    rng = np.random.default_rng(seed)
+    dt = ["float32", "float64"][seed % 2]
+    xshape = [(3, 4), (2, 3, 5), (50, 20)][seed % 3]
+    src = _random_chain(rng, int(rng.integers(2, 9)), ["x", "b", "c"])
+    env = {}
+    exec(src, env)
+    fn = env["fn"]
+    shapes = [xshape] + [[xshape[-1:], (), (1,) + xshape[-1:], xshape][rng.integers(4)]
+                         for _ in range(2)]
+    data = [rng.uniform(0.5, 1.5, s).astype(dt) * rng.choice([-1, 1], s) for s in shapes]
+    rgs = [True] + [bool(rng.integers(2)) for _ in range(2)]
+    res = []
+    for comp in (True, False):
+        autograd_core._dynamo.reset()
+        ts = [autograd_core.tensor(d, requires_grad=rg) for d, rg in zip(data, rgs)]
+        f = autograd_core.compile(fn) if comp else fn
+        for _ in range(3):
+            outs = f(*ts)
+        live = [o for o in outs if o.requires_grad]
+        wrt = [t for t in ts if t.requires_grad]
+        gs = autograd_core.autograd.grad(sum((o * o).sum() for o in live), wrt,
+                                         allow_unused=True) if live else []
+        res.append(([o.detach().numpy() for o in outs],
+                    [None if g is None else g.numpy() for g in gs]))
+    for u, v in zip(res[0][0] + res[0][1], res[1][0] + res[1][1]):
+        if u is None or v is None:
+            assert u is v, src
+        else:
+            assert u.dtype == v.dtype and np.array_equal(u, v, equal_nan=True), src

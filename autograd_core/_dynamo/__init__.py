@@ -70,9 +70,12 @@ graphs), whose backward is a fused program too (each instruction's derivative, i
 reading a (rows, n) buffer of the forward values it needs, stored as they are made). A
 broadcast input's gradient leaves the block unreduced (the block's shape) and the engine
 sums it to the input's shape (Node.input_meta), the very reduction it applies to eager's
-AddBackward0/MulBackward0/... gradient, so the sum is eager's, bit for bit; a broadcast
-input read by two steps of a run would have its uses' gradients added before that sum
-where eager sums each use apart (another rounding), so such a block runs unfused. Its
+AddBackward0/MulBackward0/... gradient, so the sum is eager's, bit for bit. An input read
+by several steps (or twice by one: x * x) gets one edge per use, each use's gradient apart
+and in the order eager's nodes deliver them (later steps first, self before other), so
+the engine adds them (and reduces the broadcast ones) as it adds eager's: summed in the
+block they would associate otherwise whenever the input has gradients from outside the
+block too. Its
 gradients under create_graph=True carry ``CompiledFunctionBackwardBackward``, which raises
 PyTorch's "does not currently support double backward" on a second backward.
 Bitwise equality with eager: the interpreter's expressions are agc_kernels.c's (the same

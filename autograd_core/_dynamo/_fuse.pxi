@@ -241,10 +241,6 @@ cdef class CompiledFunctionBackwardBackward(Node):
         raise RuntimeError(_DOUBLE_BACKWARD)
 
 
-class _Twice(Exception):
-    """A broadcast input met a second time while planning a block."""
-
-
 cdef inline bint _plain_number(object x):
     return type(x) is float or type(x) is int
 
@@ -257,6 +253,7 @@ cdef class FusedBlock:
     cdef tuple in_grad          # per input: whether it required grad when planned
     cdef tuple in_shapes        # per input: its shape (the block's, or a broadcast's)
     cdef Py_ssize_t like        # an input of the block's shape (the outputs' template)
+    cdef bint bcast             # some input is a broadcast one
     cdef Py_ssize_t first       # the slot of its first step's output
     cdef tuple out_slots        # its outputs' slots (read after the block)
     cdef tuple out_grad         # per output: whether it requires grad
@@ -266,8 +263,10 @@ cdef class FusedBlock:
     cdef _Prog fwd_saving       # storing the values the backward reads, after the outputs
     cdef Py_ssize_t nsaved
     cdef _Prog bwd
-    cdef tuple bwd_has          # per input: whether the backward computes its gradient
-    cdef tuple bwd_share        # per input: the input whose gradient array it shares
+    cdef tuple bwd_has          # per edge: whether the backward computes its gradient
+    cdef tuple bwd_share        # per edge: the edge whose gradient array it shares
+    cdef tuple bwd_edges        # per edge of its node: the input it leads to (each input,
+                                # then one per further use of an input)
     cdef tuple direct           # (is_output, index) of the input and output tensors the
                                 # backward reads (in place; their versions are checked)
     cdef bint grad              # planned with a node
@@ -326,8 +325,8 @@ cdef class FusedBlock:
             node.saved = saved
             node.typenum = self.typenum
             node.nout = len(self.out_slots)
-            node.nin = len(self.in_slots)
-            node.shapes = (self.shape,) * len(self.in_slots)
+            node.nin = len(self.bwd_edges)
+            node.shapes = (self.shape,) * node.nin
             node.has = self.bwd_has
             node.share = self.bwd_share
             checks = []
@@ -345,15 +344,15 @@ cdef class FusedBlock:
                 checks.append((vc, vc.version, (<Tensor>t)._data))
             node.direct = tuple(direct)
             node.versions = tuple(checks)
-            node.inputs = tuple([vals[<Py_ssize_t>k] for k in self.in_slots])
+            node.inputs = tuple([vals[<Py_ssize_t>self.in_slots[i]] for i in self.bwd_edges])
             record_outputs(node, tuple(tensors), node.inputs)
-            if self.in_shapes != node.shapes:
+            if self.bcast:
                 # a broadcast input's gradient leaves the block unreduced: the engine
                 # sums it to the input's shape as it sums eager's (AddBackward0, ...)
                 set_input_meta(node, tuple([
                     None if self.in_shapes[i] == self.shape else
                     (self.in_shapes[i], dtype_of(<cnp.ndarray>ins[i]))
-                    for i in range(len(self.in_slots))]))
+                    for i in self.bwd_edges]))
         for k in self.frees:
             vals[k] = None
         return 0
@@ -440,7 +439,6 @@ def _plan_block(FusedBlock b, list vals):
     cdef list in_slots = []
     cdef int nv = 0
     cdef bint ggrad = grad_enabled()
-    cdef set bcast = set()       # the broadcast inputs' slots
     b.planned = True
     b.typenum, b.shape, _ = (<Step>run[0]).meta
     numel = 1
@@ -458,8 +456,6 @@ def _plan_block(FusedBlock b, list vals):
     def operand(Py_ssize_t k):
         nonlocal nv
         if k in vreg:
-            if k in bcast:
-                raise _Twice()
             return vreg[k]
         in_slots.append(k)
         t = <Tensor>vals[k]
@@ -469,7 +465,6 @@ def _plan_block(FusedBlock b, list vals):
         in_shapes.append(shape)
         period = -1
         if shape != b.shape:
-            bcast.add(k)
             period = cnp.PyArray_SIZE(t._data)
         in_period.append(period)
         fwd.append([AGC_F_LOAD, nv, -1, period, len(in_slots) - 1, -1])
@@ -480,17 +475,10 @@ def _plan_block(FusedBlock b, list vals):
 
     for i in range(len(run)):
         s = <Step>run[i]
-        try:
-            a = operand(s.s0)
-            bb = -1
-            if s.fast in _FUSE_BINARY and s.s1 >= 0:
-                bb = operand(s.s1)
-        except _Twice:
-            # a broadcast input read twice: eager sums each use's gradient to its shape
-            # apart, and adds the sums; the block would add before summing (another
-            # rounding), so it runs unfused
-            b.unfused = True
-            return b
+        a = operand(s.s0)
+        bb = -1
+        if s.fast in _FUSE_BINARY and s.s1 >= 0:
+            bb = operand(s.s1)
         sc = 0.0
         if s.fast in _FUSE_BINARY:
             if s.s1 >= 0:
@@ -511,6 +499,7 @@ def _plan_block(FusedBlock b, list vals):
     b.in_grad = tuple(in_grad)
     b.in_shapes = tuple(in_shapes)
     b.like = in_shapes.index(b.shape)
+    b.bcast = any(shp != b.shape for shp in in_shapes)
     b.out_slots = tuple(out_slots)
     b.out_grad = tuple([needs[vreg[k]] for k in out_slots])
     b.grad = any(b.out_grad)
@@ -535,6 +524,7 @@ def _plan_block(FusedBlock b, list vals):
     nout = len(out_slots)
     in_index = {vreg[k]: i for i, k in enumerate(in_slots)}
     out_index = {vreg[k]: j for j, k in enumerate(out_slots)}
+    cdef dict uses = {}          # input register -> its uses' gradients, in eager's order
 
     def new():
         nbv[0] += 1
@@ -562,6 +552,10 @@ def _plan_block(FusedBlock b, list vals):
 
     def contrib(v, g):
         if not needs[v]:
+            return
+        if v in in_index:
+            # an input's gradients leave the block one per use (see below)
+            uses.setdefault(v, []).append(g)
             return
         if v in adj:
             adj[v] = emit(AGC_F_ADD, adj[v], g)
@@ -608,22 +602,38 @@ def _plan_block(FusedBlock b, list vals):
             contrib(a, emit(AGC_F_SIGMOID_BWD, g, saved(v)))
         elif op == AGC_F_RELU:
             contrib(a, emit(AGC_F_RELU_BWD, g, saved(v)))
+    # The node's edges: one per input, carrying its first use's gradient, then one per
+    # further use of an input. An input read by several steps (or twice by one, x * x)
+    # gets each use's gradient apart, in the order eager's nodes would deliver them
+    # (later steps first, self before other: the reversed walk above), and the engine
+    # adds them into the input's buffer, reducing each broadcast one first, as it does
+    # eager's: summing them in the block would associate them otherwise whenever the
+    # input has a gradient from outside the block too, and a broadcast input's uses
+    # would be added before their reduction
+    edges = list(range(len(in_slots)))
+    grads_of = [uses.get(vreg[k], []) for k in in_slots]
+    edge_g = [gl[0] if gl else None for gl in grads_of]
+    for i in range(len(in_slots)):
+        for g in grads_of[i][1:]:
+            edges.append(i)
+            edge_g.append(g)
     has = []
     share = []
     first_of = {}
-    for i in range(len(in_slots)):
-        g = adj.get(vreg[in_slots[i]])
+    for e in range(len(edges)):
+        g = edge_g[e]
         # (an input needing no gradient, or one no output depends on, gets none: as
         # in eager, where no node on a path to the outputs reaches it)
         has.append(g is not None)
         if g is None:
             share.append(-1)
         elif g in first_of:
-            share.append(first_of[g])    # one array for both (stored once)
+            share.append(first_of[g])    # one array for both (stored once: add's)
         else:
-            first_of[g] = i
-            share.append(i)
-            bwd.append([AGC_F_STORE, -1, g, -1, i, -1])
+            first_of[g] = e
+            share.append(e)
+            bwd.append([AGC_F_STORE, -1, g, -1, e, -1])
+    b.bwd_edges = tuple(edges)
     for e in row_loads:
         e[4] += nout + len(direct)
     b.bwd = _allocate(bwd)
