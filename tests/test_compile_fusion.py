@@ -402,3 +402,21 @@ def test_random_chains_with_broadcast_operands_equal_eager_bitwise(seed):
             assert u is v, src
         else:
             assert u.dtype == v.dtype and np.array_equal(u, v, equal_nan=True), src
+
+
+def test_input_read_twice_shows_one_edge_per_input_as_pytorch():
+    # its further uses' edges (each use's gradient apart, for eager's summation order)
+    # are not shown: next_functions has one entry per input, as PyTorch's
+    descs = []
+    for lib in (torch, autograd_core):
+        u = lib.tensor([0.5, -1.0], requires_grad=True)
+        w = lib.tensor([1.5, 2.0])
+        f = lib.compile(lambda u, w: ((u * 2.0) * u + w) * w, backend="aot_eager")
+        for _ in range(3):
+            y = f(u, w)
+        descs.append([None if n is None else type(n).__name__
+                      for n, _ in y.grad_fn.next_functions])
+        y.sum().backward()
+        descs.append(u.grad.tolist())
+    assert descs[0] == descs[2] == ["AccumulateGrad", None]
+    np.testing.assert_allclose(descs[1], descs[3], rtol=1e-6)

@@ -152,8 +152,15 @@ cdef class CompiledFunctionBackward(Node):
                                 # saved inputs), so a second backward reaching them raises
                                 # instead of silently leaving their term out
 
+    cdef int nvisible           # its edges shown in next_functions: one per input, as
+                                # PyTorch's (the edges after them are further uses)
+
     cdef int num_outputs(self) noexcept:
         return self.nout
+
+    @property
+    def next_functions(self):
+        return Node.next_functions.__get__(self)[:self.nvisible]
 
     cdef void release_saved(self) noexcept:
         self.saved = None
@@ -326,6 +333,7 @@ cdef class FusedBlock:
             node.typenum = self.typenum
             node.nout = len(self.out_slots)
             node.nin = len(self.bwd_edges)
+            node.nvisible = len(self.in_slots)
             node.shapes = (self.shape,) * node.nin
             node.has = self.bwd_has
             node.share = self.bwd_share
