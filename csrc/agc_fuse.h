@@ -1,8 +1,9 @@
 /* The fused elementwise block of compiled mode (Note [Fused blocks] in
  * autograd_core/_dynamo/__init__.py): a straight-line program of elementwise
  * instructions over registers, run tile by tile over same-shape contiguous float
- * arrays, so that intermediates stay in a few cache-resident tiles and nothing is
- * allocated per instruction. Plain C, no Python API. */
+ * arrays (an input may be a shorter array repeated: a broadcast operand), so that
+ * intermediates stay in a few cache-resident tiles and nothing is allocated per
+ * instruction. Plain C, no Python API. */
 #ifndef AGC_FUSE_H
 #define AGC_FUSE_H
 
