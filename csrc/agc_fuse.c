@@ -2,25 +2,71 @@
 #include "agc_fuse.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The run functions are also built for AVX2 where GCC can pick a clone at load time
+ * (glibc's ifunc): the interpreter's loops are vectorised, and with wider vectors the
+ * arithmetic instructions keep up with numpy's (runtime-dispatched) loops on large
+ * arrays. AVX2 without FMA: no multiply-add is contracted, so the values stay those of
+ * eager's kernels, bit for bit. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define AGC_FUSE_TARGETS __attribute__((target_clones("avx2", "default")))
+#else
+#define AGC_FUSE_TARGETS
+#endif
+
+/* Registers are read through a table of pointers: a LOAD of a whole input (or of a
+ * stretch of a broadcast input's repeated values that covers the tile) points its
+ * register into the input instead of copying it; any other instruction points its
+ * destination back at the register's own tile (after reading its operands). Without the
+ * table (no memory for it), each register is its tile and LOADs copy. */
+#define REG(x) (tbl ? tbl[x] : scratch + (size_t)(x) * AGC_FUSE_TILE)
 
 #define DEFINE_FUSE(NAME, T, EXPF, LOGF, SQRTF, TANHF)                              \
+AGC_FUSE_TARGETS                                                                     \
 void NAME(const agc_fuse_ins *prog, size_t nins, const T *const *in, T *const *out, \
           size_t n, T *scratch)                                                      \
 {                                                                                    \
-    size_t off, i, k;                                                                \
+    size_t off, i, k, nreg = 1;                                                      \
+    const T **tbl;                                                                   \
+    for (k = 0; k < nins; k++)                                                       \
+        if (prog[k].op != AGC_F_STORE && (size_t)prog[k].r >= nreg)                  \
+            nreg = (size_t)prog[k].r + 1;                                            \
+    tbl = (const T **)malloc(nreg * sizeof(const T *));                              \
+    if (tbl)                                                                         \
+        for (k = 0; k < nreg; k++) tbl[k] = scratch + k * AGC_FUSE_TILE;             \
     for (off = 0; off < n; off += AGC_FUSE_TILE) {                                   \
         size_t m = n - off < AGC_FUSE_TILE ? n - off : AGC_FUSE_TILE;                \
         for (k = 0; k < nins; k++) {                                                 \
             const agc_fuse_ins *p = prog + k;                                        \
             T *r = scratch + (size_t)p->r * AGC_FUSE_TILE;                           \
-            const T *a = p->a >= 0 ? scratch + (size_t)p->a * AGC_FUSE_TILE : 0;     \
-            const T *b = p->b >= 0 ? scratch + (size_t)p->b * AGC_FUSE_TILE : 0;     \
+            const T *a = p->a >= 0 ? REG(p->a) : 0;                                  \
+            const T *b = p->b >= 0 && p->op != AGC_F_LOAD ? REG(p->b) : 0;           \
+            const T *c = p->op == AGC_F_DIV_OTHER_BWD ? REG((size_t)p->s) : 0;       \
             const T s = (T)p->s;                                                     \
+            if (p->op == AGC_F_LOAD) {                                               \
+                const T *src = in[(size_t)p->s];                                     \
+                size_t per = p->b > 0 ? (size_t)p->b : 0, j = per ? off % per : off; \
+                if (tbl && (!per || j + m <= per)) {                                 \
+                    tbl[p->r] = src + j;                                             \
+                    continue;                                                        \
+                }                                                                    \
+                if (!per) {                                                          \
+                    memcpy(r, src + off, m * sizeof(T));                             \
+                } else {  /* a broadcast input: its per elements repeat */           \
+                    for (i = 0; i < m; ) {                                           \
+                        size_t run = per - j < m - i ? per - j : m - i;              \
+                        memcpy(r + i, src + j, run * sizeof(T));                     \
+                        i += run;                                                    \
+                        j = 0;                                                       \
+                    }                                                                \
+                }                                                                    \
+            }                                                                        \
+            if (tbl && p->op != AGC_F_STORE) tbl[p->r] = r;                          \
             switch (p->op) {                                                         \
-            case AGC_F_LOAD: {                                                       \
-                const T *src = in[(size_t)p->s] + off;                               \
-                for (i = 0; i < m; i++) r[i] = src[i];                               \
-                break; }                                                             \
+            case AGC_F_LOAD:                                                         \
+                break;                                                               \
             case AGC_F_STORE: {                                                      \
                 T *dst = out[(size_t)p->s] + off;                                    \
                 for (i = 0; i < m; i++) dst[i] = a[i];                               \
@@ -56,13 +102,13 @@ void NAME(const agc_fuse_ins *prog, size_t nins, const T *const *in, T *const *o
             case AGC_F_RELU_BWD:                                                     \
                 for (i = 0; i < m; i++) { T x = a[i], y = b[i]; r[i] = y <= 0 ? (T)0 : x; } \
                 break;                                                               \
-            case AGC_F_DIV_OTHER_BWD: {                                              \
-                const T *c = scratch + (size_t)p->s * AGC_FUSE_TILE;                 \
+            case AGC_F_DIV_OTHER_BWD:  /* (c read above, before r's entry moves) */  \
                 for (i = 0; i < m; i++) r[i] = -a[i] * ((b[i] / c[i]) / c[i]);       \
-                break; }                                                             \
+                break;                                                               \
             }                                                                        \
         }                                                                            \
     }                                                                                \
+    free(tbl);                                                                       \
 }
 
 DEFINE_FUSE(agc_fuse_run_f32, float, expf, logf, sqrtf, tanhf)

@@ -1,8 +1,9 @@
 /* The fused elementwise block of compiled mode (Note [Fused blocks] in
  * autograd_core/_dynamo/__init__.py): a straight-line program of elementwise
  * instructions over registers, run tile by tile over same-shape contiguous float
- * arrays, so that intermediates stay in a few cache-resident tiles and nothing is
- * allocated per instruction. Plain C, no Python API. */
+ * arrays (an input may be a shorter array repeated: a broadcast operand), so that
+ * intermediates stay in a few cache-resident tiles and nothing is allocated per
+ * instruction. Plain C, no Python API. */
 #ifndef AGC_FUSE_H
 #define AGC_FUSE_H
 
@@ -13,7 +14,9 @@
  * expressions are those of csrc/agc_kernels.c's loops (same libm calls, same
  * operation order), so that a fused block's results equal eager's bit for bit. */
 enum agc_fuse_op {
-    AGC_F_LOAD,        /* r = input[k] (k in s) */
+    AGC_F_LOAD,        /* r = input[k] (k in s); b > 0 (not a register): input k holds
+                          b elements, repeated over the block (a broadcast operand whose
+                          shape is a suffix of the block's) */
     AGC_F_STORE,       /* output[k] = a (k in s) */
     AGC_F_COPY,        /* r = a */
     AGC_F_ADD,         /* r = a + b */
@@ -42,7 +45,7 @@ enum agc_fuse_op {
 typedef struct {
     int op;
     int r;        /* destination register */
-    int a, b;     /* operand registers (-1: none) */
+    int a, b;     /* operand registers (-1: none; LOAD's b: a broadcast's period) */
     double s;     /* scalar operand, or the input/output index of LOAD/STORE, or
                      (DIV_OTHER_BWD) the third register */
 } agc_fuse_ins;

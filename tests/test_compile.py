@@ -345,6 +345,30 @@ def test_globals_and_closures_are_guarded():
     assert gh(x).tolist() == [11.0, 11.0]
 
 
+def test_closures_of_one_code_object_guard_their_own_cells():
+    # two closures made by one def share the code object's cache (as PyTorch's, keyed by
+    # code object); a guard on a closure variable reads the CALLER's cell, as PyTorch's
+    # L['k'] reads the frame: here the second closure replayed the first's recording
+    # (its cell's value, 2.0) and returned x * 2 where eager gives x * 3
+    def make(k):
+        def f(x):
+            return x * k
+        return f
+    results, counts = [], []
+    for lib in (torch, autograd_core):
+        x = lib.ones(2)
+        out = []
+        for k in (2.0, 3.0, 2.0):
+            g = lib.compile(make(k), backend="aot_eager")
+            out.append([g(x).tolist() for _ in range(3)])
+        results.append(out)
+        # (a new closure holding an equal value replays the matching recording)
+        counts.append(len(next(iter(_ef._CACHES.values()))[1].entries.popitem()[1])
+                      if lib is autograd_core else None)
+    assert results[1] == results[0] == [[[2.0, 2.0]] * 3, [[3.0, 3.0]] * 3, [[2.0, 2.0]] * 3]
+    assert counts[1] == 2
+
+
 def test_module_state_is_guarded():
     m = autograd_core.nn.Sequential(autograd_core.nn.Linear(3, 3), autograd_core.nn.Dropout(0.5))
     om = autograd_core.compile(m)

@@ -183,3 +183,240 @@ def test_inplace_change_of_a_saved_value_is_refused_at_backward(which):
         except RuntimeError as e:
             results.append(str(e).split(":")[0])
     assert results[0] == results[1] == results[2] is not None
+
+
+# ------------------------------------------------------------------ broadcast operands
+
+def _bcast_run(lib, fn, args, compiled, create_graph=False, backend="inductor"):
+    """(value, per-input gradients, grad_fn name) of fn's third call (record, first
+    replay planning the blocks, replay), the gradients by autograd.grad."""
+    ts = [lib.tensor(a, requires_grad=rg) for a, rg in args]
+    f = lib.compile(fn, backend=backend) if compiled else fn
+    for _ in range(3):
+        y = f(*ts)
+    wrt = [t for t in ts if t.requires_grad]
+    gs = lib.autograd.grad((y * y).sum() if create_graph else y.sum(), wrt,
+                           create_graph=create_graph)
+    return y, gs, type(y.grad_fn).__name__
+
+
+def _assert_bitwise(got, eager):
+    assert got.dtype == eager.dtype and got.shape == eager.shape
+    assert np.array_equal(got, eager, equal_nan=True)
+
+
+BCAST_PROGS = {
+    # a bias then an activation: nn.Linear's x @ W + b, then relu
+    "bias_relu": lambda x, b: (x + b).relu() * 2.0,
+    "bias_first": lambda x, b: (b + x).relu() - 0.5,
+    "sub_first": lambda x, b: (b - x) * x,
+    "sub_second": lambda x, b: (x * 0.5 - b).neg(),
+    "mul": lambda x, b: (x * b + 1.0).relu(),
+    "div_second": lambda x, b: (x + 1.0) / b,
+    "div_first": lambda x, b: b / (x * x + 1.0),
+    "libm": lambda x, b: (x * b).tanh() + (x * 0.5).sigmoid() * (x * 0.5).exp(),
+}
+
+
+@pytest.mark.parametrize("prog", list(BCAST_PROGS))
+@pytest.mark.parametrize("shapes", [((4, 5), (5,)), ((4, 5), (1, 5)), ((4, 5), ()),
+                                    ((2, 3, 4), (3, 4)), ((2, 3, 4), (1,)),
+                                    ((40, 30), (30,))])
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_broadcast_operand_fuses_and_equals_eager_bitwise(prog, shapes, dt):
+    xshape, bshape = shapes
+    fn = BCAST_PROGS[prog]
+    rng = np.random.default_rng(len(xshape) * 7 + len(bshape))
+    xs = rng.standard_normal(xshape).astype(dt)
+    bs = (rng.uniform(0.5, 2.0, bshape) * rng.choice([-1, 1], bshape)).astype(dt)
+    for bgrad in (True, False):
+        args = [(xs, True), (bs, bgrad)]
+        autograd_core._dynamo.reset()
+        y, gs, name = _bcast_run(autograd_core, fn, args, True)
+        ye, gse, _ = _bcast_run(autograd_core, fn, args, False)
+        big_libm = prog == "libm" and xs.size > 128
+        # (a libm op over more than 128 elements runs unfused, as eager leaves it to numpy)
+        assert name == ("AddBackward0" if big_libm else "CompiledFunctionBackward")
+        _assert_bitwise(y.detach().numpy(), ye.detach().numpy())
+        assert len(gs) == len(gse)
+        for g, ge in zip(gs, gse):
+            _assert_bitwise(g.numpy(), ge.numpy())
+        torch._dynamo.reset()
+        yt, gst, namet = _bcast_run(torch, BCAST_PROGS[prog], args, True, backend="aot_eager")
+        assert namet == "CompiledFunctionBackward"
+        tol = dict(rtol=2e-6, atol=1e-5) if dt == "float32" else dict(rtol=1e-7, atol=1e-7)
+        np.testing.assert_allclose(y.detach().numpy(), yt.detach().numpy(), **tol)
+        for g, gt in zip(gs, gst):
+            np.testing.assert_allclose(g.numpy(), gt.numpy(), **tol)
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_broadcast_operand_gradients_under_create_graph(dt):
+    fn = BCAST_PROGS["mul"]
+    rng = np.random.default_rng(3)
+    args = [(rng.standard_normal((6, 7)).astype(dt), True),
+            (rng.standard_normal(7).astype(dt), True)]
+    y, gs, name = _bcast_run(autograd_core, fn, args, True, create_graph=True)
+    ye, gse, _ = _bcast_run(autograd_core, fn, args, False, create_graph=True)
+    assert name == "CompiledFunctionBackward"
+    for g, ge in zip(gs, gse):
+        assert g.requires_grad and g.shape == ge.shape
+        _assert_bitwise(g.detach().numpy(), ge.detach().numpy())
+    # the bias's gradient is the engine's sum over the block's unreduced one, as eager's
+    assert type(gs[1].grad_fn).__name__ == type(gse[1].grad_fn).__name__
+    assert type(gs[0].grad_fn).__name__ == "CompiledFunctionBackwardBackward"
+    with pytest.raises(RuntimeError, match="does not currently support double backward"):
+        gs[1].sum().backward()
+
+
+@pytest.mark.parametrize("case", ["non_contiguous", "column", "twice", "other_dtype",
+                                  "both_broadcast"])
+def test_broadcast_operand_refused_runs_unfused_and_equals_eager(case):
+    # what a block does not take (Note [Fused blocks]): a broadcast operand that is not
+    # C-contiguous, not a suffix of the block's shape (a column), of another dtype, or two
+    # broadcasts; and one it takes: a broadcast operand read twice
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((4, 6))
+    base = rng.standard_normal(12)
+
+    def fn(x, b):
+        if case == "non_contiguous":
+            b = b[::2]                      # a view, made in the function
+        if case == "twice":
+            return ((x + b) * b).relu()
+        if case == "both_broadcast":
+            return (x[:1] + b).relu()
+        return (x + b).relu()         # (the add refused, relu alone is no block)
+    b = {"non_contiguous": base, "column": base[:4].reshape(4, 1), "twice": base[:6],
+         "other_dtype": base[:6].astype("float32"),
+         "both_broadcast": base[:4].reshape(4, 1)}[case]
+    args = [(x, True), (b, True)]
+    y, gs, name = _bcast_run(autograd_core, fn, args, True)
+    ye, gse, namee = _bcast_run(autograd_core, fn, args, False)
+    # (a broadcast operand read twice fuses: each use's gradient is its own edge)
+    assert namee == "ReluBackward0"
+    assert name == ("CompiledFunctionBackward" if case == "twice" else "ReluBackward0")
+    _assert_bitwise(y.detach().numpy(), ye.detach().numpy())
+    for g, ge in zip(gs, gse):
+        _assert_bitwise(g.numpy(), ge.numpy())
+
+
+def test_broadcast_input_changing_shape_at_a_replay_recompiles():
+    # the guard key holds the shapes: a (5,) bias then a (4, 5) one records again, and
+    # each recording fuses with its own inputs' layout
+    f = autograd_core.compile(lambda x, b: (x + b).relu())
+    x = autograd_core.ones(4, 5, requires_grad=True)
+    for b in (autograd_core.ones(5, requires_grad=True),
+              autograd_core.ones(4, 5, requires_grad=True)):
+        for _ in range(3):
+            y = f(x, b)
+        assert y.grad_fn.name() == "CompiledFunctionBackward"
+        (gb,) = autograd_core.autograd.grad(y.sum(), [b])
+        assert gb.shape == b.shape and gb.tolist() == (np.ones(b.shape) * (4 if
+                                                       b.dim() == 1 else 1)).tolist()
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_inputs_sharing_one_gradient_get_independent_grads(create_graph):
+    # add's two inputs have one gradient: the block stores it once and returns it for
+    # both (as eager's AddBackward0 returns grad twice); the leaves' .grad stay apart
+    def f(x, w):
+        return ((x + w) * 2.0).relu()
+    res = []
+    for comp in (True, False):
+        g = autograd_core.compile(f) if comp else f
+        x = autograd_core.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        w = autograd_core.tensor([1.0, 0.5, -3.0], requires_grad=True)
+        for _ in range(3):
+            x.grad = w.grad = None
+            y = g(x, w)
+            y.sum().backward(create_graph=create_graph)
+        assert x.grad is not w.grad
+        x.grad.data.add_(1)
+        res.append((type(y.grad_fn).__name__, x.grad.tolist(), w.grad.tolist()))
+    assert res[0][0] == "CompiledFunctionBackward" and res[1][0] == "ReluBackward0"
+    assert res[0][1:] == res[1][1:] == ([3.0, 1.0, 1.0], [2.0, 0.0, 0.0])
+
+
+def _random_chain(rng, nsteps, names):
+    """A random straight-line program over the tensors `names` (the first of the block's
+    shape, the rest possibly broadcast) of the ops a block takes, as source text."""
+    vals = list(names)
+    lines = []
+    for i in range(nsteps):
+        op = rng.choice(["add", "sub", "mul", "div", "neg", "exp", "tanh", "sigmoid", "relu",
+                         "rnum"])
+        a = vals[-1] if rng.random() < 0.7 else vals[rng.integers(len(vals))]
+        if a in names[1:]:
+            a = vals[-1] if vals[-1] not in names[1:] else names[0]
+        if op in ("add", "sub", "mul", "div"):
+            b = vals[rng.integers(len(vals))]
+            if op == "div":
+                b = f"({b} * {b} + 1.0)"
+            expr = f"{a} {'+-*/'[['add', 'sub', 'mul', 'div'].index(op)]} {b}"
+            if rng.random() < 0.5:
+                expr = f"{b} {'+-*/'[['add', 'sub', 'mul', 'div'].index(op)]} {a}"
+        elif op == "rnum":
+            expr = f"{a} * {rng.uniform(-2, 2):.3f} + {rng.uniform(-1, 1):.3f}"
+        elif op == "exp":
+            expr = f"({a} * 0.1).exp()"
+        else:
+            expr = f"{a}.{op}()"
+        lines.append(f"    v{i} = {expr}")
+        vals.append(f"v{i}")
+    outs = ", ".join(vals[len(names):][-2:])
+    return "def fn({}):\n{}\n    return ({},)\n".format(", ".join(names), "\n".join(lines), outs)
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_random_chains_with_broadcast_operands_equal_eager_bitwise(seed):
+    # random programs of the fused ops over a block operand x and broadcast operands b, c
+    # (each a row, a scalar tensor or of x's shape): compiled (record, plan, replay) and
+    # eager give the same values and gradients, bit for bit
+    rng = np.random.default_rng(seed)
+    dt = ["float32", "float64"][seed % 2]
+    xshape = [(3, 4), (2, 3, 5), (50, 20)][seed % 3]
+    src = _random_chain(rng, int(rng.integers(2, 9)), ["x", "b", "c"])
+    env = {}
+    exec(src, env)
+    fn = env["fn"]
+    shapes = [xshape] + [[xshape[-1:], (), (1,) + xshape[-1:], xshape][rng.integers(4)]
+                         for _ in range(2)]
+    data = [rng.uniform(0.5, 1.5, s).astype(dt) * rng.choice([-1, 1], s) for s in shapes]
+    rgs = [True] + [bool(rng.integers(2)) for _ in range(2)]
+    res = []
+    for comp in (True, False):
+        autograd_core._dynamo.reset()
+        ts = [autograd_core.tensor(d, requires_grad=rg) for d, rg in zip(data, rgs)]
+        f = autograd_core.compile(fn) if comp else fn
+        for _ in range(3):
+            outs = f(*ts)
+        live = [o for o in outs if o.requires_grad]
+        wrt = [t for t in ts if t.requires_grad]
+        gs = autograd_core.autograd.grad(sum((o * o).sum() for o in live), wrt,
+                                         allow_unused=True) if live else []
+        res.append(([o.detach().numpy() for o in outs],
+                    [None if g is None else g.numpy() for g in gs]))
+    for u, v in zip(res[0][0] + res[0][1], res[1][0] + res[1][1]):
+        if u is None or v is None:
+            assert u is v, src
+        else:
+            assert u.dtype == v.dtype and np.array_equal(u, v, equal_nan=True), src
+
+
+def test_input_read_twice_shows_one_edge_per_input_as_pytorch():
+    # its further uses' edges (each use's gradient apart, for eager's summation order)
+    # are not shown: next_functions has one entry per input, as PyTorch's
+    descs = []
+    for lib in (torch, autograd_core):
+        u = lib.tensor([0.5, -1.0], requires_grad=True)
+        w = lib.tensor([1.5, 2.0])
+        f = lib.compile(lambda u, w: ((u * 2.0) * u + w) * w, backend="aot_eager")
+        for _ in range(3):
+            y = f(u, w)
+        descs.append([None if n is None else type(n).__name__
+                      for n, _ in y.grad_fn.next_functions])
+        y.sum().backward()
+        descs.append(u.grad.tolist())
+    assert descs[0] == descs[2] == ["AccumulateGrad", None]
+    np.testing.assert_allclose(descs[1], descs[3], rtol=1e-6)

@@ -57,14 +57,25 @@ Note [Fused blocks]
 At its first replay an entry's steps are split into maximal runs (two steps or more) of
 fusible elementwise steps: add/sub (alpha 1), mul, div (no rounding mode), neg, exp,
 tanh, sigmoid, relu, whose tensor operands all have the result's dtype (float32 or
-float64), shape and C-contiguous layout, the other operand being a Python int/float (no
-broadcasting but a number). Each run becomes a FusedBlock (``_fuse.pxi``): one program of
-``csrc/agc_fuse.c``'s interpreter, run in tiles of 512 elements so its intermediates stay in
-a few cache-resident registers; only the run's outputs read later (by a step or by the
+float64) and C-contiguous layout, and the result's shape, or, for one operand of a
+binary op, a BROADCAST shape: one that, leading 1s dropped, is a suffix of the result's
+(a row-vector bias ``x @ W + b``, a scalar tensor), whose values repeat along the block;
+the other operand may also be a Python int/float. Each run becomes a FusedBlock
+(``_fuse.pxi``): one program of ``csrc/agc_fuse.c``'s interpreter, run in tiles of 512
+elements so its intermediates stay in a few cache-resident registers (a tile of an input
+is read in place, not copied); only the run's outputs read later (by a step or by the
 function's output) are materialized. With grad on and an input requiring grad, the block
 is ONE node, ``CompiledFunctionBackward`` (PyTorch's grad_fn of aot/inductor-compiled
 graphs), whose backward is a fused program too (each instruction's derivative, in reverse,
-reading a (rows, n) buffer of the forward values it needs, stored as they are made). Its
+reading a (rows, n) buffer of the forward values it needs, stored as they are made). A
+broadcast input's gradient leaves the block unreduced (the block's shape) and the engine
+sums it to the input's shape (Node.input_meta), the very reduction it applies to eager's
+AddBackward0/MulBackward0/... gradient, so the sum is eager's, bit for bit. An input read
+by several steps (or twice by one: x * x) gets one edge per use, each use's gradient apart
+and in the order eager's nodes deliver them (later steps first, self before other), so
+the engine adds them (and reduces the broadcast ones) as it adds eager's: summed in the
+block they would associate otherwise whenever the input has gradients from outside the
+block too. Its
 gradients under create_graph=True carry ``CompiledFunctionBackwardBackward``, which raises
 PyTorch's "does not currently support double backward" on a second backward.
 Bitwise equality with eager: the interpreter's expressions are agc_kernels.c's (the same
@@ -76,12 +87,15 @@ runs unfused there (a block of arithmetic only fuses at any size; values equal w
 rounding: gradients summed over several uses may add in another order).
 Not fused (the steps run as recorded): backend="eager" (PyTorch's eager backend keeps
 per-op nodes), recordings holding an in-place op, views/non-contiguous operands,
-broadcasting, integer/complex/bool dtypes, any other op; a block whose inputs at a replay
+broadcasting other than one suffix-shaped operand (a column (n, 1), both operands),
+integer/complex/bool dtypes, any other op; a block whose inputs at a replay
 differ from its plan (layout, requires_grad) runs its steps unfused. Hooks, retain_grad,
-forward AD and grad-mode changes are graph breaks or eager calls already. A block saves
-copies of the values its backward reads; those that are its input or output tensors
-(what eager's nodes would have saved) keep their version counters, so an in-place change
-of one before the backward raises eager's "modified by an inplace operation" error.
+forward AD and grad-mode changes are graph breaks or eager calls already. The backward
+reads the block's input and output tensors' own arrays (what eager's nodes save), with
+their version counters, so an in-place change of one before the backward raises eager's
+"modified by an inplace operation" error; it reads copies of the intermediates (saved
+rows, stored as they are made). Inputs with one gradient register (add's two operands)
+share its array, as eager's AddBackward0 returns one tensor twice.
 
 Recompiles: a call matching no recording records again; a code object keeps at most
 ``config.recompile_limit`` recordings (PyTorch's count and warning text, logged once),

@@ -30,14 +30,16 @@ cdef class _Prog:
 
 cdef _Prog _allocate(list ir):
     """ir: [op, dst, a, b, s, c] over virtual registers (-1: none; c a third operand, of
-    DIV_OTHER_BWD) -> a program over as few registers as a linear scan gives (an
-    instruction may write a register it reads: the loops read element i before writing
-    it)."""
+    DIV_OTHER_BWD; LOAD's b is a broadcast input's period, not a register) -> a program
+    over as few registers as a linear scan gives (an instruction may write a register it
+    reads: the loops read element i before writing it)."""
     cdef dict last = {}
     cdef Py_ssize_t i, n = len(ir)
     cdef list e
     for i in range(n):
         e = <list>ir[i]
+        if e[0] == AGC_F_LOAD:
+            continue
         for v in (e[2], e[3], e[5]):
             if v >= 0:
                 last[v] = i
@@ -52,10 +54,14 @@ cdef _Prog _allocate(list ir):
     for i in range(n):
         e = <list>ir[i]
         p.ins[i].op = e[0]
-        p.ins[i].a = phys[e[2]] if e[2] >= 0 else -1
-        p.ins[i].b = phys[e[3]] if e[3] >= 0 else -1
+        if e[0] == AGC_F_LOAD:
+            p.ins[i].a = -1
+            p.ins[i].b = e[3]
+        else:
+            p.ins[i].a = phys[e[2]] if e[2] >= 0 else -1
+            p.ins[i].b = phys[e[3]] if e[3] >= 0 else -1
         p.ins[i].s = <double>(phys[e[5]] if e[5] >= 0 else e[4])
-        for v in {e[2], e[3], e[5]}:
+        for v in ({e[2], e[3], e[5]} if e[0] != AGC_F_LOAD else ()):
             if v >= 0 and last[v] == i:
                 free_regs.append(phys.pop(v))
         if e[1] >= 0:
@@ -127,12 +133,17 @@ cdef class CompiledFunctionBackward(Node):
     """The one autograd node of a fused block (PyTorch's compiled graphs' grad_fn): its
     backward is a fused program too, reading the forward values it saved."""
     cdef _Prog prog
-    cdef cnp.ndarray saved      # (rows, n): the forward values the backward reads
+    cdef cnp.ndarray saved      # (rows, n): the forward values the backward reads that
+                                # are neither an input nor an output of the block
+    cdef tuple direct           # the block's input and output arrays the backward reads
+                                # (eager's nodes save those tensors themselves, not copies)
     cdef int typenum
     cdef int nout               # the block's outputs (gradients in)
     cdef int nin                # the block's tensor inputs (gradients out)
     cdef tuple shapes           # per input: its shape (the gradient's)
     cdef tuple has              # per input: whether the program computes its gradient
+    cdef tuple share            # per input: the input whose gradient array it shares (k
+                                # itself; another when both are one register, as add's)
     cdef tuple versions         # (VersionCounter, version, array) per saved value that is
                                 # an input or output tensor: eager's nodes save those, and
                                 # refuse a backward after an in-place change of one
@@ -141,11 +152,19 @@ cdef class CompiledFunctionBackward(Node):
                                 # saved inputs), so a second backward reaching them raises
                                 # instead of silently leaving their term out
 
+    cdef int nvisible           # its edges shown in next_functions: one per input, as
+                                # PyTorch's (the edges after them are further uses)
+
     cdef int num_outputs(self) noexcept:
         return self.nout
 
+    @property
+    def next_functions(self):
+        return Node.next_functions.__get__(self)[:self.nvisible]
+
     cdef void release_saved(self) noexcept:
         self.saved = None
+        self.direct = None
         self.inputs = None
 
     def __repr__(self):
@@ -177,15 +196,32 @@ cdef class CompiledFunctionBackward(Node):
                 if cnp.PyArray_TYPE(g) != self.typenum or not cnp.PyArray_IS_C_CONTIGUOUS(g):
                     g = <cnp.ndarray>np.ascontiguousarray(g, dtype=self.saved.dtype)
             ins.append(g)
+        ins.extend(self.direct)
+        cdef Py_ssize_t j
         for k in range(self.nin):
-            outs.append(<cnp.ndarray>np.empty(self.shapes[k], dtype=self.saved.dtype))
+            j = self.share[k]
+            # (an input without a gradient gets no store: its entry is never written)
+            outs.append(<cnp.ndarray>np.empty(self.shapes[k], dtype=self.saved.dtype)
+                        if j == k or j < 0 else outs[j])
         _run_prog(self.prog, self.typenum, ins, outs, n, self.saved)
         cdef list res = []
+        cdef dict made = {}
+        cdef bint create = grad_enabled()
         for k in range(self.nin):
-            res.append(make(<cnp.ndarray>outs[k])
-                       if self.has[k] and needs_input_grad(self, k) else None)
+            if not (self.has[k] and needs_input_grad(self, k)):
+                res.append(None)
+                continue
+            j = self.share[k]
+            t = made.get(j)
+            if t is None:
+                t = made[j] = make(<cnp.ndarray>outs[j])
+            elif create:
+                # (each output of the double-backward node is a tensor of its own)
+                t = make(<cnp.ndarray>np.copy(outs[j]))
+            # else: one tensor for both, as eager's AddBackward0 returns grad twice
+            res.append(t)
         cdef tuple out = tuple(res)
-        if grad_enabled():
+        if create:
             # create_graph=True: PyTorch's compiled backward is once differentiable (its
             # gradients have a node that refuses a second backward)
             back = CompiledFunctionBackwardBackward.__new__(CompiledFunctionBackwardBackward)
@@ -222,6 +258,9 @@ cdef class FusedBlock:
     cdef tuple steps            # the steps it stands for (the unfused replay, as fallback)
     cdef tuple in_slots         # its tensor inputs' slots
     cdef tuple in_grad          # per input: whether it required grad when planned
+    cdef tuple in_shapes        # per input: its shape (the block's, or a broadcast's)
+    cdef Py_ssize_t like        # an input of the block's shape (the outputs' template)
+    cdef bint bcast             # some input is a broadcast one
     cdef Py_ssize_t first       # the slot of its first step's output
     cdef tuple out_slots        # its outputs' slots (read after the block)
     cdef tuple out_grad         # per output: whether it requires grad
@@ -231,9 +270,12 @@ cdef class FusedBlock:
     cdef _Prog fwd_saving       # storing the values the backward reads, after the outputs
     cdef Py_ssize_t nsaved
     cdef _Prog bwd
-    cdef tuple bwd_has          # per input: whether the backward computes its gradient
-    cdef tuple checked          # (is_output, index) of the saved values that are its
-                                # input or output tensors (their versions are checked)
+    cdef tuple bwd_has          # per edge: whether the backward computes its gradient
+    cdef tuple bwd_share        # per edge: the edge whose gradient array it shares
+    cdef tuple bwd_edges        # per edge of its node: the input it leads to (each input,
+                                # then one per further use of an input)
+    cdef tuple direct           # (is_output, index) of the input and output tensors the
+                                # backward reads (in place; their versions are checked)
     cdef bint grad              # planned with a node
     cdef tuple frees
     cdef bint planned           # its programs are made (at its first run)
@@ -251,7 +293,7 @@ cdef class FusedBlock:
             t = <Tensor>x
             a = t._data
             if (cnp.PyArray_TYPE(a) != self.typenum or not cnp.PyArray_IS_C_CONTIGUOUS(a)
-                    or shape_of(a) != self.shape
+                    or shape_of(a) != self.in_shapes[i]
                     or (requires_grad_of(t) and grad_enabled()) != <bint>self.in_grad[i]):
                 return False
         return True
@@ -268,7 +310,7 @@ cdef class FusedBlock:
                 _run_step(<Step>s, vals)
             return 0
         ins = [(<Tensor>vals[<Py_ssize_t>k])._data for k in self.in_slots]
-        like = <cnp.ndarray>ins[0]
+        like = <cnp.ndarray>ins[self.like]
         outs = [empty_like_array(like) for k in self.out_slots]
         if self.grad:
             saved = _flat_array(like, self.nsaved)
@@ -290,19 +332,35 @@ cdef class FusedBlock:
             node.saved = saved
             node.typenum = self.typenum
             node.nout = len(self.out_slots)
-            node.nin = len(self.in_slots)
-            node.shapes = (self.shape,) * len(self.in_slots)
+            node.nin = len(self.bwd_edges)
+            node.nvisible = len(self.in_slots)
+            node.shapes = (self.shape,) * node.nin
             node.has = self.bwd_has
+            node.share = self.bwd_share
             checks = []
-            for is_out, k in self.checked:
-                t = tensors[k] if is_out else vals[<Py_ssize_t>self.in_slots[k]]
+            direct = []
+            for is_out, k in self.direct:
+                if is_out:
+                    t = tensors[k]
+                    direct.append(outs[k])
+                else:
+                    t = vals[<Py_ssize_t>self.in_slots[k]]
+                    direct.append((<Tensor>t)._data)
                 if t is None:
                     continue
                 vc = version_counter(<Tensor>t)
                 checks.append((vc, vc.version, (<Tensor>t)._data))
+            node.direct = tuple(direct)
             node.versions = tuple(checks)
-            node.inputs = tuple([vals[<Py_ssize_t>k] for k in self.in_slots])
+            node.inputs = tuple([vals[<Py_ssize_t>self.in_slots[i]] for i in self.bwd_edges])
             record_outputs(node, tuple(tensors), node.inputs)
+            if self.bcast:
+                # a broadcast input's gradient leaves the block unreduced: the engine
+                # sums it to the input's shape as it sums eager's (AddBackward0, ...)
+                set_input_meta(node, tuple([
+                    None if self.in_shapes[i] == self.shape else
+                    (self.in_shapes[i], dtype_of(<cnp.ndarray>ins[i]))
+                    for i in self.bwd_edges]))
         for k in self.frees:
             vals[k] = None
         return 0
@@ -322,6 +380,29 @@ cdef object _slot_meta(Py_ssize_t k, dict metas, list vals):
     return None
 
 
+cdef Py_ssize_t _bcast_period(object meta, tuple block):
+    """The number of elements of an operand of meta (dtype number, shape, contiguous)
+    that a block of meta `block` can load as a broadcast (its values repeated along the
+    block, Note [Fused blocks]): a C-contiguous operand of the block's dtype whose shape,
+    leading 1s dropped, is a suffix of the block's (a row vector, a scalar tensor). 0 if
+    none (a column vector (n, 1), a non-contiguous or empty operand)."""
+    if meta is None:
+        return 0
+    tn, shape, contig = meta
+    btn, bshape, _ = block
+    if tn != btn or not contig or len(shape) > len(bshape):
+        return 0
+    cdef Py_ssize_t i = 0, m = 1
+    while i < len(shape) and shape[i] == 1:
+        i += 1
+    tail = shape[i:]
+    if len(tail) and tuple(bshape[len(bshape) - len(tail):]) != tail:
+        return 0
+    for d in tail:
+        m *= <Py_ssize_t>d
+    return m
+
+
 cdef bint _fusible(Step s, dict metas, list vals):
     """Whether step s can join a fused block (Note [Fused blocks])."""
     if s.meta is None or s.fast == F_NONE or s.fast == F_SUM:
@@ -329,8 +410,12 @@ cdef bint _fusible(Step s, dict metas, list vals):
     tn, shape, contig = s.meta
     if not contig or (tn != cnp.NPY_FLOAT and tn != cnp.NPY_DOUBLE):
         return False
-    if _slot_meta(s.s0, metas, vals) != s.meta:
-        return False
+    m0 = _slot_meta(s.s0, metas, vals)
+    if m0 != s.meta:
+        # a broadcast first operand: the other one has the block's shape
+        if (s.fast not in _FUSE_BINARY or s.s1 < 0 or _bcast_period(m0, s.meta) == 0
+                or _slot_meta(s.s1, metas, vals) != s.meta):
+            return False
     if s.fast in _FUSE_BINARY:
         if s.fast == F_DIV:
             if s.template[2] is not None:
@@ -340,7 +425,8 @@ cdef bint _fusible(Step s, dict metas, list vals):
             if not _plain_number(alpha) or alpha != 1:
                 return False
         if s.s1 >= 0:
-            return _slot_meta(s.s1, metas, vals) == s.meta
+            m1 = _slot_meta(s.s1, metas, vals)
+            return m1 == s.meta or (m0 == s.meta and _bcast_period(m1, s.meta) > 0)
         return _plain_number(s.template[1])
     return s.fast in _FUSE_UNARY
 
@@ -372,6 +458,8 @@ def _plan_block(FusedBlock b, list vals):
         b.unfused = True
         return b
     in_grad = []
+    in_shapes = []
+    in_period = []
 
     def operand(Py_ssize_t k):
         nonlocal nv
@@ -381,7 +469,13 @@ def _plan_block(FusedBlock b, list vals):
         t = <Tensor>vals[k]
         rg = ggrad and requires_grad_of(t)
         in_grad.append(rg)
-        fwd.append([AGC_F_LOAD, nv, -1, -1, len(in_slots) - 1, -1])
+        shape = shape_of(t._data)
+        in_shapes.append(shape)
+        period = -1
+        if shape != b.shape:
+            period = cnp.PyArray_SIZE(t._data)
+        in_period.append(period)
+        fwd.append([AGC_F_LOAD, nv, -1, period, len(in_slots) - 1, -1])
         vreg[k] = nv
         needs[nv] = rg
         nv += 1
@@ -391,10 +485,11 @@ def _plan_block(FusedBlock b, list vals):
         s = <Step>run[i]
         a = operand(s.s0)
         bb = -1
+        if s.fast in _FUSE_BINARY and s.s1 >= 0:
+            bb = operand(s.s1)
         sc = 0.0
         if s.fast in _FUSE_BINARY:
             if s.s1 >= 0:
-                bb = operand(s.s1)
                 op = (<tuple>_FUSE_BINARY[s.fast])[0]
             else:
                 sc = <double>s.template[1]
@@ -410,6 +505,9 @@ def _plan_block(FusedBlock b, list vals):
     out_slots = [k for k in range(first, end) if last_read.get(k, -1) >= end]
     b.in_slots = tuple(in_slots)
     b.in_grad = tuple(in_grad)
+    b.in_shapes = tuple(in_shapes)
+    b.like = in_shapes.index(b.shape)
+    b.bcast = any(shp != b.shape for shp in in_shapes)
     b.out_slots = tuple(out_slots)
     b.out_grad = tuple([needs[vreg[k]] for k in out_slots])
     b.grad = any(b.out_grad)
@@ -422,22 +520,37 @@ def _plan_block(FusedBlock b, list vals):
     # now: the program without saving is never needed)
 
     # the backward, in reverse: adjoints as virtual registers; the forward values it
-    # reads are saved rows, loaded where used
+    # reads are the block's input and output arrays themselves (what eager's nodes save)
+    # or saved rows of the intermediates, loaded where used. Its inputs: the outputs'
+    # gradients, the direct arrays, then the rows.
     cdef list bwd = []
     cdef dict adj = {}
     cdef dict rows = {}          # forward virtual register -> saved row
+    cdef dict direct = {}        # forward virtual register -> its index among the direct
+    cdef list row_loads = []     # the LOADs of rows (their input index fixed up at the end)
     nbv = [nv]                   # backward registers are numbered after the forward's
     nout = len(out_slots)
+    in_index = {vreg[k]: i for i, k in enumerate(in_slots)}
+    out_index = {vreg[k]: j for j, k in enumerate(out_slots)}
+    cdef dict uses = {}          # input register -> its uses' gradients, in eager's order
 
     def new():
         nbv[0] += 1
         return nbv[0] - 1
 
     def saved(v):
+        r = new()
+        if v in out_index or v in in_index:
+            if v not in direct:
+                direct[v] = len(direct)
+            period = -1 if v in out_index else in_period[in_index[v]]
+            bwd.append([AGC_F_LOAD, r, -1, period, nout + direct[v], -1])
+            return r
         if v not in rows:
             rows[v] = len(rows)
-        r = new()
-        bwd.append([AGC_F_LOAD, r, -1, -1, nout + rows[v], -1])
+        e = [AGC_F_LOAD, r, -1, -1, rows[v], -1]
+        row_loads.append(e)
+        bwd.append(e)
         return r
 
     def emit(op, a, bb=-1, sc=0.0, c=-1):
@@ -447,6 +560,10 @@ def _plan_block(FusedBlock b, list vals):
 
     def contrib(v, g):
         if not needs[v]:
+            return
+        if v in in_index:
+            # an input's gradients leave the block one per use (see below)
+            uses.setdefault(v, []).append(g)
             return
         if v in adj:
             adj[v] = emit(AGC_F_ADD, adj[v], g)
@@ -493,25 +610,45 @@ def _plan_block(FusedBlock b, list vals):
             contrib(a, emit(AGC_F_SIGMOID_BWD, g, saved(v)))
         elif op == AGC_F_RELU:
             contrib(a, emit(AGC_F_RELU_BWD, g, saved(v)))
-    has = []
+    # The node's edges: one per input, carrying its first use's gradient, then one per
+    # further use of an input. An input read by several steps (or twice by one, x * x)
+    # gets each use's gradient apart, in the order eager's nodes would deliver them
+    # (later steps first, self before other: the reversed walk above), and the engine
+    # adds them into the input's buffer, reducing each broadcast one first, as it does
+    # eager's: summing them in the block would associate them otherwise whenever the
+    # input has a gradient from outside the block too, and a broadcast input's uses
+    # would be added before their reduction
+    edges = list(range(len(in_slots)))
+    grads_of = [uses.get(vreg[k], []) for k in in_slots]
+    edge_g = [gl[0] if gl else None for gl in grads_of]
     for i in range(len(in_slots)):
-        g = adj.get(vreg[in_slots[i]])
+        for g in grads_of[i][1:]:
+            edges.append(i)
+            edge_g.append(g)
+    has = []
+    share = []
+    first_of = {}
+    for e in range(len(edges)):
+        g = edge_g[e]
         # (an input needing no gradient, or one no output depends on, gets none: as
         # in eager, where no node on a path to the outputs reaches it)
         has.append(g is not None)
-        if g is not None:
-            bwd.append([AGC_F_STORE, -1, g, -1, i, -1])
+        if g is None:
+            share.append(-1)
+        elif g in first_of:
+            share.append(first_of[g])    # one array for both (stored once: add's)
+        else:
+            first_of[g] = e
+            share.append(e)
+            bwd.append([AGC_F_STORE, -1, g, -1, e, -1])
+    b.bwd_edges = tuple(edges)
+    for e in row_loads:
+        e[4] += nout + len(direct)
     b.bwd = _allocate(bwd)
     b.bwd_has = tuple(has)
-    in_index = {vreg[k]: i for i, k in enumerate(in_slots)}
-    out_index = {vreg[k]: j for j, k in enumerate(out_slots)}
-    checked = []
-    for v in rows:
-        if v in out_index:
-            checked.append((True, out_index[v]))
-        elif v in in_index:
-            checked.append((False, in_index[v]))
-    b.checked = tuple(checked)
+    b.bwd_share = tuple(share)
+    b.direct = tuple([(True, out_index[v]) if v in out_index else (False, in_index[v])
+                      for v in sorted(direct, key=direct.get)])
     b.nsaved = len(rows)
     # each saved value is stored right where it is made (its register is free again at
     # once: the program needs as many registers as the unsaved forward)

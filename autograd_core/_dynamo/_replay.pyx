@@ -13,7 +13,9 @@ from autograd_core._core.tensor cimport (MSG_BACKWARD_TWICE, shape_of, gc_untrac
                                          shape_str, Node, OPS, Tensor,
                                          empty_like_array, grad_enabled,
                                          inference_mode_enabled, is_released, make,
-                                         needs_input_grad, record_outputs, requires_grad_of)
+                                         needs_input_grad, record_outputs, requires_grad_of,
+                                         set_input_meta)
+from autograd_core._core.dtype cimport dtype_of
 from autograd_core._core.csrc cimport *
 from libc.stdlib cimport free, malloc
 from autograd_core._core.opcall import op_call
