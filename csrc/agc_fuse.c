@@ -9,8 +9,8 @@
  * (glibc's ifunc): the interpreter's loops are vectorised, and with wider vectors the
  * arithmetic instructions keep up with numpy's (runtime-dispatched) loops on large
  * arrays. AVX2 without FMA: no multiply-add is contracted, so the values stay those of
- * eager's kernels, bit for bit. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+ * eager's kernels, bit for bit. target_clones needs glibc's ifunc (musl has none). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && defined(__GLIBC__)
 #define AGC_FUSE_TARGETS __attribute__((target_clones("avx2", "default")))
 #else
 #define AGC_FUSE_TARGETS
