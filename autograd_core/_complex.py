@@ -88,6 +88,7 @@ linalg_vector_norm linalg_matrix_norm linalg_norm norm l1_loss dropout constant_
 cholesky_inverse
 sum_to_size trapezoid trapz cumulative_trapezoid gradient dist frobenius_norm
 norm_except_dim pairwise_distance
+nan_to_num nan_to_num_ sinc sinc_ float_power float_power_ logaddexp logsumexp logcumsumexp
 """.split())
 
 # PyTorch's own errors for ops that refuse complex input (exception type, message;
@@ -160,6 +161,7 @@ masked_scatter masked_select permute_copy pixel_shuffle pixel_unshuffle put rot9
 scatter_add squeeze_ t_ t_copy take transpose_ transpose_copy unsqueeze_ unsqueeze_copy
 view_copy zero_ index_add addr addbmm baddbmm ldexp
 addcmul addcdiv lerp _lerp_tensor linalg_cross asin acos atan asinh acosh atanh log1p
+nan_to_num sinc logaddexp logsumexp logcumsumexp
 """.split())
 
 _tensor.set_complex_grad_ops(COMPLEX_AUTOGRAD_OPS)
