@@ -89,6 +89,7 @@ cholesky_inverse
 sum_to_size trapezoid trapz cumulative_trapezoid gradient dist frobenius_norm
 norm_except_dim pairwise_distance
 nan_to_num nan_to_num_ sinc sinc_ float_power float_power_ logaddexp logsumexp logcumsumexp
+scatter_reduce scatter_reduce_ index_reduce index_reduce_
 """.split())
 
 # PyTorch's own errors for ops that refuse complex input (exception type, message;
@@ -162,6 +163,7 @@ scatter_add squeeze_ t_ t_copy take transpose_ transpose_copy unsqueeze_ unsquee
 view_copy zero_ index_add addr addbmm baddbmm ldexp
 addcmul addcdiv lerp _lerp_tensor linalg_cross asin acos atan asinh acosh atanh log1p
 nan_to_num sinc logaddexp logsumexp logcumsumexp
+scatter_reduce index_reduce
 """.split())
 
 _tensor.set_complex_grad_ops(COMPLEX_AUTOGRAD_OPS)

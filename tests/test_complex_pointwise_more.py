@@ -229,3 +229,63 @@ def test_logcumsumexp_gradients():
     z = _z(autograd_core, 2, 4, requires_grad=True)
     assert autograd_core.autograd.gradcheck(lambda z: z.logcumsumexp(1), (z,))
     assert autograd_core.autograd.gradgradcheck(lambda z: z.logcumsumexp(1), (z,))
+
+
+# ------------------------------------------------------------------ scatter_reduce / index_reduce
+
+_SRIDX = [[0, 1], [0, 0], [3, 1]]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_scatter_and_index_reduce_values(dtype):
+    def prog(m):
+        x, s = _z(m, 3, 4, dtype=dtype), _z(m, 3, 2, seed=1, dtype=dtype)
+        src = _z(m, 3, 4, seed=2, dtype=dtype)
+        out = [x.scatter_reduce(1, m.tensor(_SRIDX), s, r, include_self=inc)
+               for r in ("sum", "prod", "mean") for inc in (True, False)]
+        out += [x.index_reduce(0, m.tensor([2, 0, 2]), src, r) for r in ("prod", "mean")]
+        out += [x.t().index_reduce(1, m.tensor([2, 0, 2]), src.t(), "mean"),
+                x.clone().scatter_reduce_(1, m.tensor(_SRIDX), s, "prod"),
+                x.clone().index_reduce_(1, m.tensor([3, 1]), s, "mean")]
+        return out
+    same(prog, quiet=True)
+
+
+@pytest.mark.parametrize("prog", [
+    lambda m: _z(m, 3, 4).scatter_reduce(1, m.tensor(_SRIDX), _z(m, 3, 2), "amax"),
+    lambda m: _z(m, 3, 4, dtype="complex64").scatter_reduce(1, m.tensor(_SRIDX),
+                                                           _z(m, 3, 2, dtype="complex64"), "amin"),
+    lambda m: _z(m, 3, 4).index_reduce(0, m.tensor([2, 0, 2]), _z(m, 3, 4), "amax"),
+    lambda m: _z(m, 3, 4).index_reduce(0, m.tensor([2, 0, 2]), _z(m, 3, 4), "amin"),
+    lambda m: _z(m, 3, 4).index_reduce(0, m.tensor([2, 0, 2]), _z(m, 3, 4), "prod",
+                                       include_self=False),
+    # the functional forms refuse to record complex outputs (the in-place ones record)
+    lambda m: _z(m, 3, 4, requires_grad=True).scatter_reduce(1, m.tensor(_SRIDX), _z(m, 3, 2),
+                                                             "sum"),
+    lambda m: _z(m, 3, 4).scatter_reduce(1, m.tensor(_SRIDX), _z(m, 3, 2, requires_grad=True),
+                                         "mean"),
+    lambda m: _z(m, 3, 4, requires_grad=True).index_reduce(0, m.tensor([2, 0, 2]), _z(m, 3, 4),
+                                                           "prod"),
+])
+def test_scatter_and_index_reduce_complex_errors(prog):
+    same_error(prog)
+
+
+@pytest.mark.parametrize("reduce", ["sum", "prod", "mean"])
+def test_scatter_reduce_inplace_gradients(reduce):
+    def prog(m):
+        x, s = _z(m, 3, 4, requires_grad=True), _z(m, 3, 2, seed=1, requires_grad=True)
+        y = x * 1.0
+        y.scatter_reduce_(1, m.tensor(_SRIDX), s, reduce, include_self=reduce != "mean")
+        return _grads_of(m, y, x, s)
+    same(prog)
+
+
+@pytest.mark.parametrize("reduce", ["prod", "mean"])
+def test_index_reduce_inplace_gradients(reduce):
+    def prog(m):
+        x, s = _z(m, 3, 4, requires_grad=True), _z(m, 3, 2, seed=1, requires_grad=True)
+        y = x.t() * 1.0
+        y.index_reduce_(0, m.tensor([3, 1]), s.t(), reduce)
+        return _grads_of(m, y, x, s)
+    same(prog, quiet=True)
