@@ -273,6 +273,18 @@ cdef Tensor logsumexp_backward(Tensor grad, Tensor self, Tensor result, tuple di
     return OPS.mul(grad, cj(OPS.exp(OPS.sub(self, result, 1))))
 
 
+cdef Tensor logsumexp_jvp(Tensor self_t, Tensor self, Tensor result, tuple dims,
+                          bint keepdim):
+    """PyTorch's logsumexp_jvp: sum(e * self_t) / sum(e) over dims, e = exp(self shifted);
+    shifted by the result (any shift cancels; exp(self - result) is at most 1 in
+    magnitude), so that complex inputs need no maximum. An empty reduction gives 0 / 0,
+    as there."""
+    cdef Tensor e = OPS.exp(OPS.sub(self, _restore_reduced_dims(
+        result, shape_of(self._data), dims, keepdim), 1))
+    return OPS.div(OPS.sum(OPS.mul(e, self_t), dims, keepdim, None),
+                   OPS.sum(e, dims, keepdim, None), None)
+
+
 cdef Tensor cumsum_backward(Tensor grad, Py_ssize_t dim):
     """The reversed cumulative sum along dim (flip, cumsum, flip)."""
     if cnp.PyArray_SIZE(grad._data) <= 1 or cnp.PyArray_NDIM(grad._data) == 0 \
