@@ -91,6 +91,8 @@ norm_except_dim pairwise_distance
 reflection_pad replication_pad _pad_circular im2col col2im softmax log_softmax
 dropout_ feature_dropout feature_dropout_
 cov corrcoef _weight_norm
+nan_to_num nan_to_num_ sinc sinc_ float_power float_power_ logaddexp logsumexp logcumsumexp
+scatter_reduce scatter_reduce_ index_reduce index_reduce_
 """.split())
 
 # PyTorch's own errors for ops that refuse complex input (exception type, message;
@@ -165,6 +167,8 @@ view_copy zero_ index_add addr addbmm baddbmm ldexp
 addcmul addcdiv lerp _lerp_tensor linalg_cross asin acos atan asinh acosh atanh log1p
 reflection_pad reflection_pad_backward replication_pad replication_pad_backward im2col col2im
 dist _norm_dim _norm_all renorm
+nan_to_num sinc logaddexp logsumexp logcumsumexp
+scatter_reduce index_reduce
 """.split())
 
 _tensor.set_complex_grad_ops(COMPLEX_AUTOGRAD_OPS)
