@@ -88,6 +88,7 @@ linalg_vector_norm linalg_matrix_norm linalg_norm norm l1_loss dropout constant_
 cholesky_inverse
 sum_to_size trapezoid trapz cumulative_trapezoid gradient dist frobenius_norm
 norm_except_dim pairwise_distance
+linalg_matrix_rank linalg_cond linalg_lstsq linalg_householder_product orgqr geqrf ormqr linalg_ldl_factor linalg_ldl_factor_ex linalg_ldl_solve
 """.split())
 
 # PyTorch's own errors for ops that refuse complex input (exception type, message;
@@ -160,6 +161,7 @@ masked_scatter masked_select permute_copy pixel_shuffle pixel_unshuffle put rot9
 scatter_add squeeze_ t_ t_copy take transpose_ transpose_copy unsqueeze_ unsqueeze_copy
 view_copy zero_ index_add addr addbmm baddbmm ldexp
 addcmul addcdiv lerp _lerp_tensor linalg_cross asin acos atan asinh acosh atanh log1p
+linalg_lstsq linalg_householder_product orgqr ormqr linalg_ldl_factor_ex linalg_ldl_solve
 """.split())
 
 _tensor.set_complex_grad_ops(COMPLEX_AUTOGRAD_OPS)
