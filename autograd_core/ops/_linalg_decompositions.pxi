@@ -896,7 +896,8 @@ cdef Tensor lu_factor_ex_jvp(Tensor dA, Tensor LU, Tensor pivots, bint pivot):
 # ---------------------------------------------------------------- Householder products
 
 cdef object _householder_values(object A, object tau, bint full):
-    """H_1 ... H_k applied to the identity's first n columns (all m when full)."""
+    """H_1 ... H_k applied to the identity's first n columns (all m when full);
+    H_i = I - tau_i v_i v_i^H (LAPACK's orgqr/ungqr: the adjoint for complex)."""
     a = np.asarray(A)
     t = np.asarray(tau)
     cdef Py_ssize_t m = a.shape[-2], n = a.shape[-1], k = t.shape[-1], i
@@ -907,7 +908,7 @@ cdef object _householder_values(object A, object tau, bint full):
         v = np.array(np.broadcast_to(a[..., :, i], batch + (m,)))
         v[..., :i] = 0
         v[..., i] = 1
-        w = np.einsum("...i,...ij->...j", v, Q)
+        w = np.einsum("...i,...ij->...j", v.conj(), Q)
         Q -= t[..., i, None, None] * v[..., :, None] * w[..., None, :]
     return Q
 
@@ -951,8 +952,10 @@ cdef Tensor op_orgqr(Tensor self, Tensor input2):
 cdef tuple _householder_grads(Tensor G, Tensor A, Tensor tau, Py_ssize_t cols):
     """(gA, gtau) of Q = H_1 ... H_k E (E the identity's first cols columns), in the
     library's ops: with prefix P_i = H_1..H_{i-1} and suffix S_i = H_{i+1}..H_k E,
-    dL/dH_i = M_i = P_i^T G S_i^T; H_i = I - tau_i v_i v_i^T gives
-    gtau_i = -v_i^T M_i v_i and gv_i = -tau_i (M_i + M_i^T) v_i."""
+    dL/dH_i = M_i = P_i^H G S_i^H; H_i = I - tau_i v_i v_i^H gives
+    gtau_i = -v_i^H M_i v_i and gv_i = -(conj(tau_i) M_i v_i + tau_i M_i^H v_i)
+    (PyTorch's convention for complex: a real loss L has dL = Re tr(G^H dQ); for real
+    inputs the conjugations vanish and gv_i = -tau_i (M_i + M_i^T) v_i)."""
     cdef tuple sa = shape_of(A._data)
     cdef Py_ssize_t m = sa[-2], n = sa[-1], k = shape_of(tau._data)[-1], i
     cdef object d = A._data.dtype
@@ -971,27 +974,29 @@ cdef tuple _householder_grads(Tensor G, Tensor A, Tensor tau, Py_ssize_t cols):
         v = <Tensor>vs[i]
         ti = OPS.unsqueeze(OPS.unsqueeze(OPS.select(tau, -1, i), -1), -1)
         S = OPS.sub(S, OPS.mul(ti, op_matmul(OPS.unsqueeze(v, -1),
-                                             op_matmul(OPS.unsqueeze(v, -2), S))), 1)
+                                             op_matmul(OPS.unsqueeze(<Tensor>cj(v), -2), S))), 1)
     gA_cols, gtaus = [], []
-    cdef Tensor T = G, Mv, MTv, St
+    cdef Tensor T = G, Mv, MHv, St, cti
     for i in range(k):
         v = <Tensor>vs[i]
         St = <Tensor>suffix[i]
         ti = OPS.select(tau, -1, i)
-        # M v = T (S^T v); M^T v = S (T^T v)
-        Mv = op_matmul(T, op_matmul(_mT(St), OPS.unsqueeze(v, -1)))
-        MTv = op_matmul(St, op_matmul(_mT(T), OPS.unsqueeze(v, -1)))
+        cti = <Tensor>cj(ti)
+        # M v = T (S^H v); M^H v = S (T^H v)
+        Mv = op_matmul(T, op_matmul(_mH(St), OPS.unsqueeze(v, -1)))
+        MHv = op_matmul(St, op_matmul(_mH(T), OPS.unsqueeze(v, -1)))
         Mv = OPS.squeeze(Mv, -1)
-        MTv = OPS.squeeze(MTv, -1)
-        gtaus.append(OPS.neg(OPS.sum(OPS.mul(v, Mv), (-1,), False, None)))
+        MHv = OPS.squeeze(MHv, -1)
+        gtaus.append(OPS.neg(OPS.sum(OPS.mul(<Tensor>cj(v), Mv), (-1,), False, None)))
         below = np.zeros(m, dtype=d)
         below[i + 1:] = 1
-        gA_cols.append(OPS.mul(OPS.mul(OPS.neg(OPS.unsqueeze(ti, -1)), OPS.add(Mv, MTv, 1)),
+        gA_cols.append(OPS.mul(OPS.neg(OPS.add(OPS.mul(OPS.unsqueeze(cti, -1), Mv),
+                                               OPS.mul(OPS.unsqueeze(ti, -1), MHv), 1)),
                                make(below)))
-        # T_{i+1} = H_i T_i
-        ti = OPS.unsqueeze(OPS.unsqueeze(ti, -1), -1)
-        T = OPS.sub(T, OPS.mul(ti, op_matmul(OPS.unsqueeze(v, -1),
-                                             op_matmul(OPS.unsqueeze(v, -2), T))), 1)
+        # T_{i+1} = H_i^H T_i
+        cti = OPS.unsqueeze(OPS.unsqueeze(cti, -1), -1)
+        T = OPS.sub(T, OPS.mul(cti, op_matmul(OPS.unsqueeze(v, -1),
+                                              op_matmul(OPS.unsqueeze(<Tensor>cj(v), -2), T))), 1)
     cdef Tensor gA = OPS.stack(gA_cols, -1) if k else None
     if gA is None:
         gA = zeros(broadcast_shapes(sa[:-2], shape_of(tau._data)[:-1]) + (m, n), dtype_of(A._data))
@@ -1013,6 +1018,11 @@ cdef Tensor householder_product_backward_tau(Tensor grad, Tensor A, Tensor tau):
 cdef tuple op_geqrf(Tensor self):
     _check_matrix(self, "autograd_core.geqrf", False)
     _check_float_input(dtype_of(self._data), "autograd_core.geqrf")
+    if cnp.PyArray_ISCOMPLEX(self._data) and recording() and requires_grad_of(self):
+        # PyTorch refuses at the call (geqrf is not among the ops its autograd codegen
+        # allows complex outputs for), before the NotImplemented node of real inputs
+        raise RuntimeError("geqrf does not support automatic differentiation for outputs "
+                           "with complex dtype.")
     cdef tuple s = shape_of(self._data)
     mats = _mats(self._data, 2)
     hs, taus = [], []
@@ -1062,7 +1072,8 @@ cdef Tensor op_ormqr(Tensor self, Tensor input2, Tensor input3, bint left, bint 
     if sa[-1] > sa[-2]:
         a = a[..., :, :sa[-2]]
     Q = _householder_values(a, input2._data, True)
-    Qo = np.swapaxes(Q, -1, -2) if transpose else Q
+    # (transpose: the adjoint Q^H for complex, as LAPACK's unmqr with trans='C')
+    Qo = np.swapaxes(Q, -1, -2).conj() if transpose else Q
     with quiet():
         out = Qo @ input3._data if left else input3._data @ Qo
     cdef Tensor result = make(_column_major(out))
@@ -1071,12 +1082,12 @@ cdef Tensor op_ormqr(Tensor self, Tensor input2, Tensor input3, bint left, bint 
 
 
 cdef tuple _ormqr_grads(Tensor grad, Tensor A, Tensor tau, Tensor C, bint left, bint transpose):
-    """Through Q: result = op(Q) C (or C op(Q)); dL/dQ from the product, then the
-    Householder product's gradient."""
+    """Through Q: result = op(Q) C (or C op(Q)), op(Q) = Q or Q^H; dL/dQ from the
+    product, then the Householder product's gradient."""
     cdef tuple s = shape_of(A._data)
     cdef Py_ssize_t m = s[-2], n = s[-1]
-    cdef Tensor gOp = op_matmul(grad, _mT(C)) if left else op_matmul(_mT(C), grad)
-    cdef Tensor gQ = _mT(gOp) if transpose else gOp
+    cdef Tensor gOp = op_matmul(grad, _mH(C)) if left else op_matmul(_mH(C), grad)
+    cdef Tensor gQ = _mH(gOp) if transpose else gOp
     cdef Tensor Ap = A if n <= m else _narrow(A, -1, 0, m)
     if n < m:
         Ap = OPS.cat([A, zeros(s[:-1] + (m - n,), dtype_of(A._data))], -1)
@@ -1101,20 +1112,30 @@ cdef Tensor ormqr_backward_tau(Tensor grad, Tensor A, Tensor tau, Tensor C, bint
 
 # ---------------------------------------------------------------- LDL factor (sytrf)
 
-cdef tuple _sytf2_lower(object m):
-    """LAPACK's dsytf2 with UPLO='L' (Bunch-Kaufman pivoting): (the factor, 1-based
-    pivots with negative entries for 2x2 blocks, info)."""
-    a = np.array(m, dtype=np.float64)
+cdef object _cabs1(object x):
+    """|Re x| + |Im x|: LAPACK's CABS1, the size its complex pivot searches compare (|x|
+    for real x)."""
+    return np.abs(x.real) + np.abs(x.imag) if np.iscomplexobj(x) else np.abs(x)
+
+
+cdef tuple _sytf2_lower(object m, bint hermitian):
+    """LAPACK's sytf2 with UPLO='L' (Bunch-Kaufman pivoting; dsytf2, zsytf2 for a complex
+    symmetric A, zhetf2 for a complex Hermitian one: A = L D L^H, real diagonal): (the
+    factor, 1-based pivots with negative entries for 2x2 blocks, info)."""
+    cdef bint cplx = np.iscomplexobj(m)
+    cdef bint herm = hermitian and cplx
+    a = np.array(m, dtype=np.complex128 if cplx else np.float64)
     cdef Py_ssize_t n = a.shape[0], k = 0, kstep, imax, jmax, kp, kk, j
     piv = np.zeros(n, dtype=np.int32)
     info = 0
     alpha = (1.0 + np.sqrt(17.0)) / 8.0
     while k < n:
         kstep = 1
-        absakk = abs(a[k, k])
+        # the diagonal of a Hermitian A is real: zhetf2 reads and writes its real part
+        absakk = abs(a[k, k].real) if herm else _cabs1(a[k, k])
         if k < n - 1:
-            imax = k + 1 + int(np.argmax(np.abs(a[k + 1:, k])))
-            colmax = abs(a[imax, k])
+            imax = k + 1 + int(np.argmax(_cabs1(a[k + 1:, k])))
+            colmax = _cabs1(a[imax, k])
         else:
             imax = k
             colmax = 0.0
@@ -1122,18 +1143,21 @@ cdef tuple _sytf2_lower(object m):
             if info == 0:
                 info = k + 1
             kp = k
+            if herm:
+                a[k, k] = a[k, k].real
         else:
             if absakk >= alpha * colmax:
                 kp = k
             else:
-                jmax = k + int(np.argmax(np.abs(a[imax, k:imax])))
-                rowmax = abs(a[imax, jmax])
+                jmax = k + int(np.argmax(_cabs1(a[imax, k:imax])))
+                rowmax = _cabs1(a[imax, jmax])
                 if imax < n - 1:
-                    jmax = imax + 1 + int(np.argmax(np.abs(a[imax + 1:, imax])))
-                    rowmax = max(rowmax, abs(a[jmax, imax]))
+                    jmax = imax + 1 + int(np.argmax(_cabs1(a[imax + 1:, imax])))
+                    rowmax = max(rowmax, _cabs1(a[jmax, imax]))
                 if absakk >= alpha * colmax * (colmax / rowmax):
                     kp = k
-                elif abs(a[imax, imax]) >= alpha * rowmax:
+                elif (abs(a[imax, imax].real) if herm else _cabs1(a[imax, imax])) >= \
+                        alpha * rowmax:
                     kp = imax
                 else:
                     kp = imax
@@ -1145,29 +1169,62 @@ cdef tuple _sytf2_lower(object m):
                     a[kp + 1:, kk] = a[kp + 1:, kp]
                     a[kp + 1:, kp] = tmp
                 tmp = a[kk + 1:kp, kk].copy()
-                a[kk + 1:kp, kk] = a[kp, kk + 1:kp]
-                a[kp, kk + 1:kp] = tmp
-                a[kk, kk], a[kp, kp] = a[kp, kp], a[kk, kk]
+                if herm:   # the swapped row and column meet as each other's conjugates
+                    a[kk + 1:kp, kk] = a[kp, kk + 1:kp].conj()
+                    a[kp, kk + 1:kp] = tmp.conj()
+                    a[kp, kk] = a[kp, kk].conj()
+                    a[kk, kk], a[kp, kp] = a[kp, kp].real, a[kk, kk].real
+                    if kstep == 2:
+                        a[k, k] = a[k, k].real
+                else:
+                    a[kk + 1:kp, kk] = a[kp, kk + 1:kp]
+                    a[kp, kk + 1:kp] = tmp
+                    a[kk, kk], a[kp, kp] = a[kp, kp], a[kk, kk]
                 if kstep == 2:
                     a[k + 1, k], a[kp, k] = a[kp, k], a[k + 1, k]
+            elif herm:
+                a[k, k] = a[k, k].real
+                if kstep == 2:
+                    a[k + 1, k + 1] = a[k + 1, k + 1].real
             if kstep == 1:
                 if k < n - 1:
-                    d11 = 1.0 / a[k, k]
                     x = a[k + 1:, k].copy()
-                    a[k + 1:, k + 1:] -= np.tril(d11 * np.outer(x, x))
+                    if herm:
+                        d11 = 1.0 / a[k, k].real
+                        a[k + 1:, k + 1:] -= np.tril(d11 * np.outer(x, x.conj()))
+                        a[k + 1:, k + 1:][np.diag_indices(n - k - 1)] = \
+                            a[k + 1:, k + 1:].diagonal().real
+                    else:
+                        d11 = 1.0 / a[k, k]
+                        a[k + 1:, k + 1:] -= np.tril(d11 * np.outer(x, x))
                     a[k + 1:, k] *= d11
             elif k < n - 2:
-                d21 = a[k + 1, k]
-                d11 = a[k + 1, k + 1] / d21
-                d22 = a[k, k] / d21
-                t = 1.0 / (d11 * d22 - 1.0)
-                d21 = t / d21
-                for j in range(k + 2, n):
-                    wk = d21 * (d11 * a[j, k] - a[j, k + 1])
-                    wkp1 = d21 * (d22 * a[j, k + 1] - a[j, k])
-                    a[j:, j] -= a[j:, k] * wk + a[j:, k + 1] * wkp1
-                    a[j, k] = wk
-                    a[j, k + 1] = wkp1
+                if herm:
+                    dd = abs(a[k + 1, k])
+                    d11 = a[k + 1, k + 1].real / dd
+                    d22 = a[k, k].real / dd
+                    tt = 1.0 / (d11 * d22 - 1.0)
+                    d21 = a[k + 1, k] / dd
+                    dd = tt / dd
+                    for j in range(k + 2, n):
+                        wk = dd * (d11 * a[j, k] - d21 * a[j, k + 1])
+                        wkp1 = dd * (d22 * a[j, k + 1] - np.conj(d21) * a[j, k])
+                        a[j:, j] -= a[j:, k] * np.conj(wk) + a[j:, k + 1] * np.conj(wkp1)
+                        a[j, k] = wk
+                        a[j, k + 1] = wkp1
+                        a[j, j] = a[j, j].real
+                else:
+                    d21 = a[k + 1, k]
+                    d11 = a[k + 1, k + 1] / d21
+                    d22 = a[k, k] / d21
+                    t = 1.0 / (d11 * d22 - 1.0)
+                    d21 = t / d21
+                    for j in range(k + 2, n):
+                        wk = d21 * (d11 * a[j, k] - a[j, k + 1])
+                        wkp1 = d21 * (d22 * a[j, k + 1] - a[j, k])
+                        a[j:, j] -= a[j:, k] * wk + a[j:, k + 1] * wkp1
+                        a[j, k] = wk
+                        a[j, k + 1] = wkp1
         if kstep == 1:
             piv[k] = kp + 1
         else:
@@ -1185,7 +1242,7 @@ cdef tuple op_linalg_ldl_factor_ex(Tensor A, bint hermitian, bint check_errors):
     lds, pivs, infos = [], [], []
     with quiet():
         for i in range(mats.shape[0]):
-            ld, pv, inf = _sytf2_lower(mats[i])
+            ld, pv, inf = _sytf2_lower(mats[i], hermitian)
             lds.append(ld)
             pivs.append(pv)
             infos.append(inf)

@@ -451,7 +451,8 @@ cdef tuple _tolerances(Tensor A, object atol, object rtol):
 
 
 cdef Tensor op_linalg_matrix_rank(Tensor A, object tol, bint hermitian, object atol, object rtol):
-    if dtype_of(A._data).category != CAT_FLOAT:
+    # (complex: the singular values, or |eigenvalues| of the Hermitian A, are real)
+    if dtype_of(A._data).category != CAT_FLOAT and dtype_of(A._data).category != CAT_COMPLEX:
         raise RuntimeError("This function doesn't handle types other than float and double")
     _check_matrix(A, "linalg.matrix_rank", False)
     if tol is not None:

@@ -660,8 +660,8 @@ cdef tuple op_linalg_lstsq(Tensor A, Tensor B, object rcond, object driver):
     _check_float_input(dtype_of(A._data), "linalg.lstsq")
     if dtype_of(A._data) is not dtype_of(B._data):
         raise RuntimeError(f"{fname}: Expected input and other to have the same dtype, but got "
-                           f"input's dtype {dtype_of(A._data)} and other's dtype "
-                           f"{dtype_of(B._data)}")
+                           f"input's dtype {dtype_of(A._data).scalar_name} and other's dtype "
+                           f"{dtype_of(B._data).scalar_name}")
     if _ndim(A) < 2:
         raise RuntimeError(f"{fname}: input must have at least 2 dimensions.")
     drv = "gelsy" if driver is None else driver
@@ -690,17 +690,18 @@ cdef tuple op_linalg_lstsq(Tensor A, Tensor B, object rcond, object driver):
             ranks.append(rank)
             svals.append(sv)
     d = A._data.dtype
+    rd = np.empty(0, dtype=d).real.dtype      # residuals and singular values are real
     X = (np.stack(sols) if sols else np.zeros((0, n, k), dtype=d)).reshape(batch + (n, k))
     full_rank = all(r == min(m, n) for r in ranks)
     if drv != "gelsy" and m > n and full_rank:
-        res = np.sum((np.einsum("bij,bjk->bik", a, _mats(X, 2)) - b) ** 2, axis=-2)
+        res = np.sum(np.abs(np.einsum("bij,bjk->bik", a, _mats(X, 2)) - b) ** 2, axis=-2)
         res = res.reshape(batch + (k,))
     else:
-        res = np.empty((0,), dtype=d)
+        res = np.empty((0,), dtype=rd)
     rank_out = np.asarray(ranks, dtype=np.int64).reshape(batch) if drv != "gels" else \
         np.empty((0,), dtype=np.int64)
     sv_out = (np.stack(svals) if svals else np.zeros((0, min(m, n)))).reshape(
-        batch + (min(m, n),)).astype(d) if drv in ("gelsd", "gelss") else np.empty((0,), dtype=d)
+        batch + (min(m, n),)).astype(rd) if drv in ("gelsd", "gelss") else np.empty((0,), dtype=rd)
     # LAPACK's gels* solve in place in B's column-major (max(m, n), k) buffer; PyTorch
     # returns its first n rows, a non-dense view of it when m > n (strides (1, m))
     buf = np.zeros(batch + (k, max(m, n)), dtype=d)
@@ -709,7 +710,7 @@ cdef tuple op_linalg_lstsq(Tensor A, Tensor B, object rcond, object driver):
     if vector:
         X = X[..., 0]
     cdef Tensor Xt = make(X)
-    cdef Tensor Rt = make(np.array(res, dtype=d))
+    cdef Tensor Rt = make(np.array(res, dtype=rd))
     cdef Tensor Kt = make(np.array(rank_out))
     cdef Tensor St = make(np.array(sv_out))
     record_LinalgLstsqBackward0(Xt, Rt, Kt, St, A, B, rcond, driver)
@@ -719,18 +720,19 @@ cdef tuple op_linalg_lstsq(Tensor A, Tensor B, object rcond, object driver):
 
 cdef object linalg_lstsq_backward_A(object gX, object gR, Tensor A, Tensor B, Tensor X):
     """PyTorch's linalg_lstsq_backward, A's part: through the pseudo-inverse; the
-    residuals r_j = ||A x_j - b_j||^2 (x_j optimal) add 2 (A X - B) diag(gR) X^T."""
+    residuals r_j = ||A x_j - b_j||^2 (x_j optimal) add 2 (A X - B) diag(gR) X^H
+    (adjoints where the real formula transposes: Note [Complex autograd])."""
     cdef bint vector = _ndim(B) == _ndim(A) - 1
     cdef Tensor b = OPS.unsqueeze(B, -1) if vector else B
     out = None
     if gX is not None:
         g = OPS.unsqueeze(<Tensor>gX, -1) if vector else <Tensor>gX
-        out = pinv_backward(op_matmul(g, _mT(b)), op_linalg_pinv(A, None, False, None, None), A)
+        out = pinv_backward(op_matmul(g, _mH(b)), op_linalg_pinv(A, None, False, None, None), A)
     if gR is not None and cnp.PyArray_SIZE((<Tensor>gR)._data):
         x = OPS.unsqueeze(X, -1) if vector else X
         gr = <Tensor>gR        # (..., k): k = 1 for a vector B
         res = OPS.sub(op_matmul(A, x), b, 1)
-        t = OPS.mul(op_matmul(OPS.mul(res, OPS.unsqueeze(gr, -2)), _mT(x)), 2)
+        t = OPS.mul(op_matmul(OPS.mul(res, OPS.unsqueeze(gr, -2)), _mH(x)), 2)
         out = t if out is None else OPS.add(<Tensor>out, t, 1)
     return out
 
@@ -740,7 +742,7 @@ cdef object linalg_lstsq_backward_B(object gX, object gR, Tensor A, Tensor B, Te
     out = None
     if gX is not None:
         g = OPS.unsqueeze(<Tensor>gX, -1) if vector else <Tensor>gX
-        out = op_matmul(_mT(op_linalg_pinv(A, None, False, None, None)), g)
+        out = op_matmul(_mH(op_linalg_pinv(A, None, False, None, None)), g)
     if gR is not None and cnp.PyArray_SIZE((<Tensor>gR)._data):
         b = OPS.unsqueeze(B, -1) if vector else B
         x = OPS.unsqueeze(X, -1) if vector else X
@@ -754,8 +756,8 @@ cdef object linalg_lstsq_backward_B(object gX, object gR, Tensor A, Tensor B, Te
 
 cdef tuple linalg_lstsq_jvp(Tensor A, Tensor B, Tensor dA, Tensor dB, Tensor X, Tensor res):
     """PyTorch's linalg_lstsq_solution_jvp and linalg_lstsq_residuals_jvp: dX through
-    the pseudo-inverse, d(residuals) = 2 sum((A X - B) (dA X - dB)) over rows (Danskin:
-    X held fixed); an empty residuals gets an empty tangent."""
+    the pseudo-inverse, d(residuals) = 2 sum(Re(conj(A X - B) (dA X - dB))) over rows
+    (Danskin: X held fixed); an empty residuals gets an empty tangent."""
     cdef bint vector = _solve_is_vector_rhs(shape_of(A._data), shape_of(B._data))
     if vector:
         B = OPS.unsqueeze(B, -1)
@@ -769,14 +771,22 @@ cdef tuple linalg_lstsq_jvp(Tensor A, Tensor B, Tensor dA, Tensor dB, Tensor X, 
         return (dX, zeros(shape_of(res._data), dtype_of(res._data)))
     cdef Tensor r = OPS.sub(op_matmul(A, X), B, 1)
     cdef Tensor dr = OPS.sub(op_matmul(dA, X), dB, 1)
-    return (dX, OPS.mul(OPS.sum(OPS.mul(r, dr), (-2,), False, None), 2))
+    cdef Tensor rdr = OPS.mul(<Tensor>cj(r), dr)
+    if cnp.PyArray_ISCOMPLEX(rdr._data):
+        rdr = OPS.real(rdr)
+    return (dX, OPS.mul(OPS.sum(rdr, (-2,), False, None), 2))
 
 
 # ---------------------------------------------------------------- ldl_solve (sytrs)
 
-cdef object _sytrs_lower(object a, object piv, object b):
-    """LAPACK's dsytrs with UPLO='L': X with A X = B from sytf2's factor."""
-    x = np.array(b, dtype=np.float64)
+cdef object _sytrs_lower(object a, object piv, object b, bint hermitian):
+    """LAPACK's sytrs with UPLO='L': X with A X = B from sytf2's factor (dsytrs, zsytrs
+    for A = L D L^T, zhetrs for a complex A = L D L^H: conjugates where L^H and the
+    Hermitian 2x2 blocks of D have them)."""
+    cdef bint cplx = np.iscomplexobj(a) or np.iscomplexobj(b)
+    cdef bint herm = hermitian and cplx
+    x = np.array(b, dtype=np.complex128 if cplx else np.float64)
+    cj_ = np.conj if herm else (lambda z: z)
     cdef Py_ssize_t n = a.shape[0], k = 0, kp
     while k < n:
         if piv[k] > 0:
@@ -785,7 +795,7 @@ cdef object _sytrs_lower(object a, object piv, object b):
                 x[[k, kp]] = x[[kp, k]]
             if k < n - 1:
                 x[k + 1:] -= np.outer(a[k + 1:, k], x[k])
-            x[k] /= a[k, k]
+            x[k] /= a[k, k].real if herm else a[k, k]
             k += 1
         else:
             kp = -piv[k] - 1
@@ -795,10 +805,10 @@ cdef object _sytrs_lower(object a, object piv, object b):
                 x[k + 2:] -= np.outer(a[k + 2:, k], x[k])
                 x[k + 2:] -= np.outer(a[k + 2:, k + 1], x[k + 1])
             akm1k = a[k + 1, k]
-            akm1 = a[k, k] / akm1k
+            akm1 = a[k, k] / cj_(akm1k)
             ak = a[k + 1, k + 1] / akm1k
             denom = akm1 * ak - 1.0
-            bkm1 = x[k] / akm1k
+            bkm1 = x[k] / cj_(akm1k)
             bk = x[k + 1] / akm1k
             x[k] = (ak * bkm1 - bk) / denom
             x[k + 1] = (akm1 * bk - bkm1) / denom
@@ -807,15 +817,15 @@ cdef object _sytrs_lower(object a, object piv, object b):
     while k >= 0:
         if piv[k] > 0:
             if k < n - 1:
-                x[k] -= a[k + 1:, k] @ x[k + 1:]
+                x[k] -= cj_(a[k + 1:, k]) @ x[k + 1:]
             kp = piv[k] - 1
             if kp != k:
                 x[[k, kp]] = x[[kp, k]]
             k -= 1
         else:
             if k < n - 1:
-                x[k] -= a[k + 1:, k] @ x[k + 1:]
-                x[k - 1] -= a[k + 1:, k - 1] @ x[k + 1:]
+                x[k] -= cj_(a[k + 1:, k]) @ x[k + 1:]
+                x[k - 1] -= cj_(a[k + 1:, k - 1]) @ x[k + 1:]
             kp = -piv[k] - 1
             if kp != k:
                 x[[k, kp]] = x[[kp, k]]
@@ -833,8 +843,9 @@ cdef Tensor op_linalg_ldl_solve(Tensor LD, Tensor pivots, Tensor B, bint hermiti
         raise RuntimeError(f"{fname}: Expected pivots to be integers. Got "
                            f"{dtype_of(pivots._data).scalar_name}")
     if dtype_of(LD._data) is not dtype_of(B._data):
-        raise RuntimeError(f"{fname}: LD dtype {dtype_of(LD._data)} does not match b dtype "
-                           f"{dtype_of(B._data)}")
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{dtype_of(B._data).scalar_name} and A of type "
+                           f"{dtype_of(LD._data).scalar_name} instead.")
     cdef tuple sl = shape_of(LD._data), sb = shape_of(B._data)
     if sl[-1] != sb[-2]:
         raise RuntimeError(f"{fname}: Incompatible shapes of A and B for the equation AX = B "
@@ -844,9 +855,11 @@ cdef Tensor op_linalg_ldl_solve(Tensor LD, Tensor pivots, Tensor B, bint hermiti
     p = _mats(np.broadcast_to(pivots._data, batch + sl[-1:]), 1)
     b = _mats(np.broadcast_to(B._data, batch + sb[-2:]), 2)
     with quiet():
-        outs = [_sytrs_lower(a[i], p[i], b[i]) for i in range(a.shape[0])]
+        outs = [_sytrs_lower(a[i], p[i], b[i], hermitian) for i in range(a.shape[0])]
     out = (np.stack(outs) if outs else np.zeros((0,) + sb[-2:])).reshape(batch + sb[-2:])
-    return make(_column_major(out.astype(B._data.dtype)))
+    cdef Tensor result = make(_column_major(out.astype(B._data.dtype)))
+    OPS.not_implemented_node(result, (LD, B), "linalg_ldl_solve")   # (PyTorch has no derivative)
+    return result
 
 
 # ---------------------------------------------------------------- tensorinv, tensorsolve

@@ -927,7 +927,7 @@ cdef class NotImplementedBackward(Node):
 
 
 cdef void _record_not_implemented(Tensor result, tuple operands, str op_name) except *:
-    if not should_record(operands, result._data, None):
+    if not should_record(operands, result._data, op_name):
         return
     cdef NotImplementedBackward node = NotImplementedBackward.__new__(NotImplementedBackward)
     node.op_name = op_name
