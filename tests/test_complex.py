@@ -398,6 +398,7 @@ def test_op_table_on_complex_inputs(capsys):
         print(f"\ncomplex op forms: {len(matched)} match PyTorch ({len(ops_matched)} "
               f"op-table entries), {len(refused)} refused where PyTorch computes, "
               f"{len(both_raise)} raise in both, {len(bad)} differ")
+        print("refused here: " + " ".join(refused))
     assert not bad, "\n".join(bad[:40])
     assert len(matched) > 100
 
