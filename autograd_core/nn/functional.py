@@ -141,6 +141,7 @@ hardsigmoid_ = _C.hardsigmoid_
 hardswish_ = _C.hardswish_
 mish_ = _C.mish_
 rrelu_with_noise = _C.rrelu_with_noise
+rrelu_with_noise_ = _C.rrelu_with_noise_
 constant_pad_nd = _C.constant_pad_nd
 reflection_pad = _C.reflection_pad
 replication_pad = _C.replication_pad
@@ -318,11 +319,9 @@ def glu(input, dim=-1):
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Leaky ReLU with a random slope ~ U(lower, upper) per element in training, the mean
     slope (lower + upper) / 2 otherwise (PyTorch's rrelu_with_noise)."""
-    out = _C.rrelu_with_noise(input, _torch.empty_like(input), lower, upper,
-                              bool(training))
-    # in place: the op, then copy_ (CopyBackwards; PyTorch's rrelu_with_noise_ records
-    # RreluWithNoiseBackward1): see Note [In-place ops]
-    return input.copy_(out) if inplace else out
+    # in place: rrelu_with_noise_ (RreluWithNoiseBackward1, as PyTorch's torch.rrelu_)
+    op = _C.rrelu_with_noise_ if inplace else _C.rrelu_with_noise
+    return op(input, _torch.empty_like(input), lower, upper, bool(training))
 
 
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
@@ -2539,6 +2538,11 @@ def _t_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None
     return rrelu(input, lower, upper, training)
 
 
+def _t_rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
+    """F.rrelu in place."""
+    return rrelu(input, lower, upper, training, True)
+
+
 def _t_cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
     """F.cosine_embedding_loss with an int reduction."""
     return cosine_embedding_loss(input1, input2, target, margin,
@@ -2790,6 +2794,7 @@ _TORCH_FUNCTIONS = {
     "rnn_relu_cell": _t_rnn_relu_cell,
     "rnn_tanh_cell": _t_rnn_tanh_cell,
     "rrelu": _t_rrelu,
+    "rrelu_": _t_rrelu_,
     "selu": _t_selu,
     "triplet_margin_loss": _t_triplet_margin_loss,
 }
