@@ -265,6 +265,7 @@ _OVERLOADS = {
     "roll": "default out", "rot90": "default out",
     "round": "default decimals out decimals_out int float Scalar",
     "round_": "default decimals", "rrelu_with_noise": "default out",
+    "rrelu_with_noise_": "default",
     "rrelu_with_noise_backward": "default out", "rsqrt": "default out",
     "rsqrt_": "default", "rsub": "Tensor Scalar Tensor_out Scalar_out",
     "scatter": "value src reduce value_reduce src_out value_out reduce_out value_reduce_out",

@@ -109,6 +109,17 @@ def _rrelu_train(m, x):
 
 op("rrelu.training", _rrelu_train, [C((3, 5)), C((2, 3, 2))], ("RreluWithNoiseBackward0",),
    domain="nonzero", second_order=False, double_grad_fns=("RreluWithNoiseBackwardBackward0",))
+op("nn.rrelu_inplace", lambda m, x: F(m).rrelu(x * 1, 0.1, 0.3, inplace=True), [C((3, 4))],
+   ("RreluWithNoiseBackward1",), domain="nonzero", second_order=False)
+
+
+def _rrelu_train_inplace(m, x):
+    m.manual_seed(3)
+    return m.rrelu_(x * 1, 0.1, 0.4, True)
+
+
+op("rrelu_.training", _rrelu_train_inplace, [C((3, 5)), C((2, 3, 2))],
+   ("RreluWithNoiseBackward1",), domain="nonzero", second_order=False)
 
 # ------------------------------------------------------------------ softmax
 

@@ -242,3 +242,97 @@ def test_moved_nn_forwards_match_pytorch(prog):
         y.sum().backward()
         return y, graph_desc(y.grad_fn)
     same(run)
+
+
+# leaky_relu, elu, hardtanh, threshold(_) and rrelu_with_noise(_) (issue 32 item 1): their
+# values functions now lay the result out themselves, so the table writes the forwards
+
+def _strided(mod, layout, dtype="float64", requires_grad=True):
+    """A (3, 4) input: contiguous, transposed, a column slice, or 0-d."""
+    if layout == "0d":
+        x = data(mod, 1, dtype=dtype).reshape(())
+    elif layout == "t":
+        x = data(mod, 4, 3, dtype=dtype).t()
+    elif layout == "slice":
+        x = data(mod, 3, 8, dtype=dtype)[:, ::2]
+    else:
+        x = data(mod, 3, 4, dtype=dtype)
+    return x.requires_grad_() if requires_grad else x
+
+
+_LAID_OUT = [
+    lambda mod, x: mod.nn.functional.leaky_relu(x, 0.2),
+    lambda mod, x: mod.nn.functional.elu(x, 0.7),
+    lambda mod, x: mod.nn.functional.selu(x),
+    lambda mod, x: mod.nn.functional.celu(x, 1.3),
+    lambda mod, x: mod.nn.functional.hardtanh(x, -0.3, 0.4),
+    lambda mod, x: mod.nn.functional.relu6(x * 4),
+    lambda mod, x: mod.threshold(x, 0.1, -2.0),
+    lambda mod, x: mod.nn.functional.threshold(x, 0.1, 5.0),
+    lambda mod, x: mod.nn.functional.rrelu(x, 0.1, 0.3),
+    lambda mod, x: mod.nn.functional.rrelu(x, 0.1, 0.3, training=True),
+]
+
+
+@pytest.mark.parametrize("layout", ["c", "t", "slice", "0d"])
+@pytest.mark.parametrize("fn", _LAID_OUT)
+def test_moved_activations_match_pytorch(fn, layout):
+    def run(mod):
+        mod.manual_seed(0)
+        x = _strided(mod, layout)
+        y = fn(mod, x)
+        (y * y).sum().backward()
+        return y, y.stride(), graph_desc(y.grad_fn), x.grad
+    same(run)
+
+
+@pytest.mark.parametrize("layout", ["c", "t"])
+@pytest.mark.parametrize("fn", [
+    lambda mod, y: mod.nn.functional.hardtanh(y, -0.3, 0.4, inplace=True),
+    lambda mod, y: mod.threshold_(y, 0.1, -2.0),
+    lambda mod, y: mod.nn.functional.threshold(y, 0.1, 5.0, inplace=True),
+    lambda mod, y: mod.nn.functional.relu6(y, inplace=True),
+    lambda mod, y: mod.nn.functional.leaky_relu(y, 0.2, inplace=True),
+    lambda mod, y: mod.nn.functional.rrelu(y, 0.1, 0.3, inplace=True),
+])
+def test_moved_inplace_activations_match_pytorch(fn, layout):
+    def run(mod):
+        mod.manual_seed(0)
+        x = _strided(mod, layout)
+        y = x * 1
+        r = fn(mod, y)
+        (r * r).sum().backward()
+        return r is y, y, y.stride(), graph_desc(y.grad_fn), x.grad
+    same(run)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64", "int32", "bool"])
+@pytest.mark.parametrize("fn", [
+    lambda mod, x: mod.nn.functional.leaky_relu(x, 0.2),
+    lambda mod, x: mod.nn.functional.elu(x),
+    lambda mod, x: mod.nn.functional.hardtanh(x, -1, 1),
+    lambda mod, x: mod.nn.functional.hardtanh(x, -1.5, 0.5),
+    lambda mod, x: mod.threshold(x, 0, 7),
+    lambda mod, x: mod.threshold_(x.clone(), 0, 7),
+    lambda mod, x: mod.nn.functional.rrelu(x),
+])
+def test_moved_activations_dtypes_and_errors_match_pytorch(fn, dtype):
+    # the same values and dtype, or the same error, as PyTorch's kernels
+    same(lambda mod: fn(mod, mod.tensor([-2, -1, 0, 1, 3]).to(getattr(mod, dtype))),
+         may_raise=True)
+
+
+def test_moved_activations_under_no_grad_write_into_non_contiguous_tensors():
+    def run(mod):
+        x = data(mod, 4, 3).t()
+        with mod.no_grad():
+            a = mod.threshold_(x, 0.0, 9.0)
+        b = mod.nn.functional.hardtanh(data(mod, 4, 3).t(), inplace=True)
+        return a is x, x, x.stride(), b, b.stride()
+    same(run)
+
+
+@pytest.mark.parametrize("name", ["leaky_relu", "elu", "hardtanh", "threshold", "threshold_",
+                                  "rrelu_with_noise", "rrelu_with_noise_"])
+def test_activation_forwards_come_from_the_table(name):
+    assert OPS[name].forward != "manual"

@@ -141,6 +141,7 @@ hardsigmoid_ = _C.hardsigmoid_
 hardswish_ = _C.hardswish_
 mish_ = _C.mish_
 rrelu_with_noise = _C.rrelu_with_noise
+rrelu_with_noise_ = _C.rrelu_with_noise_
 constant_pad_nd = _C.constant_pad_nd
 reflection_pad = _C.reflection_pad
 replication_pad = _C.replication_pad
@@ -318,11 +319,9 @@ def glu(input, dim=-1):
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Leaky ReLU with a random slope ~ U(lower, upper) per element in training, the mean
     slope (lower + upper) / 2 otherwise (PyTorch's rrelu_with_noise)."""
-    out = _C.rrelu_with_noise(input, _torch.empty_like(input), lower, upper,
-                              bool(training))
-    # in place: the op, then copy_ (CopyBackwards; PyTorch's rrelu_with_noise_ records
-    # RreluWithNoiseBackward1): see Note [In-place ops]
-    return input.copy_(out) if inplace else out
+    # in place: rrelu_with_noise_ (RreluWithNoiseBackward1, as PyTorch's torch.rrelu_)
+    op = _C.rrelu_with_noise_ if inplace else _C.rrelu_with_noise
+    return op(input, _torch.empty_like(input), lower, upper, bool(training))
 
 
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
@@ -1250,62 +1249,100 @@ def dropout(input: _Tensor, p: float = 0.5, training: bool = True,
     return _torch.dropout_(input, p, training) if inplace else _torch.dropout(input, p, training)
 
 
-def _feature_dropout(name, batched_dim, input, p, training, inplace):
-    _check_p(p)
-    nd = input.dim()
-    if nd not in (batched_dim - 1, batched_dim):
-        raise RuntimeError(f"{name}: Expected {batched_dim - 1}D or {batched_dim}D input, but "
-                           f"received a {nd}D input. Note that {name} exists to provide channel-wise "
-                           "dropout on inputs with 1 spatial dimension, a channel dimension, and an "
-                           "optional batch dimension (i.e. 2D or 3D inputs)." if batched_dim == 3
-                           else f"{name}: Expected {batched_dim - 1}D or {batched_dim}D input, "
-                           f"but received a {nd}D input.")
-    if nd == batched_dim - 1:
-        out = _torch.feature_dropout(input.unsqueeze(0), p, training).squeeze(0)
-        # in place: the op, then copy_: see Note [In-place ops]
-        return input.copy_(out) if inplace else out
+def _feature_dropout(input, p, training, inplace, batched):
+    """feature_dropout(_), an unbatched input given a batch dim of 1 around it: in place,
+    input.unsqueeze_(0) and squeeze_(0) of the result (PyTorch's F.dropout1d/3d: the nodes
+    UnsqueezeBackward1 and SqueezeBackward4, input itself returned)."""
+    if not batched:
+        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
     if inplace:
-        return _torch.feature_dropout_(input, p, training)
-    return _torch.feature_dropout(input, p, training)
+        result = _torch.feature_dropout_(input, p, training)
+    else:
+        result = _torch.feature_dropout(input, p, training)
+    if not batched:
+        result = result.squeeze_(0) if inplace else result.squeeze(0)
+    return result
+
+
+def _warn_feature_dims(name, nd, spatial):
+    warnings.warn(f"{name}: Received a {nd}-D input to {name}, which is deprecated and will "
+                  "result in an error in a future release. To retain the behavior and silence "
+                  f"this warning, please use dropout instead. Note that {name} exists to provide "
+                  f"channel-wise dropout on inputs with {spatial} spatial dimensions, a channel "
+                  f"dimension, and an optional batch dimension (i.e. {spatial + 1}D or "
+                  f"{spatial + 2}D inputs).", stacklevel=3)
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):
-    """Zero whole channels of a (N, C, L) input."""
-    return _feature_dropout("dropout1d", 3, input, p, training, inplace)
+    """Zero whole channels of a (N, C, L) or unbatched (C, L) input."""
+    _check_p(p)
+    nd = input.dim()
+    if nd not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {nd}D input. "
+                           "Note that dropout1d exists to provide channel-wise dropout on inputs "
+                           "with 1 spatial dimension, a channel dimension, and an optional batch "
+                           "dimension (i.e. 2D or 3D inputs).")
+    return _feature_dropout(input, p, training, inplace, nd == 3)
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):
-    """Zero whole channels of a (N, C, H, W) input."""
+    """Zero whole channels of a (N, C, H, W) input. As PyTorch's, a 3-D input is taken as
+    (N, C, L), not unbatched (pytorch/pytorch#77081), with a warning; other ranks warn."""
     if type(input) is not _Tensor and _has_torch_function(input):
         return _handle_torch_function(dropout2d, (input, ),
             {'p': p, 'training': training, 'inplace': inplace})
-    return _feature_dropout("dropout2d", 4, input, p, training, inplace)
+    _check_p(p)
+    nd = input.dim()
+    if nd not in (3, 4):
+        _warn_feature_dims("dropout2d", nd, 2)
+    if nd == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise "
+                      "1D dropout behavior is desired - input is interpreted as shape (N, C, L), "
+                      "where C is the channel dim. This behavior will change in a future release "
+                      "to interpret the input as one without a batch dimension, i.e. shape "
+                      "(C, H, W). To maintain the 1D channel-wise dropout behavior, please switch "
+                      "to using dropout1d instead.", stacklevel=2)
+    return _feature_dropout(input, p, training, inplace, True)
 
 
 def dropout3d(input, p=0.5, training=True, inplace=False):
-    """Zero whole channels of a (N, C, D, H, W) input."""
-    return _feature_dropout("dropout3d", 5, input, p, training, inplace)
+    """Zero whole channels of a (N, C, D, H, W) or unbatched (C, D, H, W) input; other
+    ranks warn and are taken as unbatched, as PyTorch's."""
+    _check_p(p)
+    nd = input.dim()
+    if nd not in (4, 5):
+        _warn_feature_dims("dropout3d", nd, 3)
+    return _feature_dropout(input, p, training, inplace, nd == 5)
 
 
 _SELU_SATURATION = _SELU_ALPHA * _SELU_SCALE   # -selu(-inf): 1.7580993408473766 exactly
 
 
-def _alpha_dropout_impl(input, p, training, feature):
+def _alpha_dropout_impl(input, p, training, feature, inplace):
+    """PyTorch's _dropout_impl for the alpha dropouts: input * noise + b, in place
+    input.mul_(noise).add_(b) (its nodes MulBackward0 then AddBackward0, as PyTorch's)."""
     _check_p(p)
-    if not training or p == 0:
+    if not training or p == 0 or input.numel() == 0:
         return input
     if p == 1:
-        return input * _torch.zeros_like(input)
+        zero = _torch.zeros((), dtype=input.dtype)
+        return input.mul_(zero) if inplace else input * zero
+    # PyTorch's noise: empty_like(input), or (N, C, 1, ...) for whole channels, then
+    # bernoulli_(1 - p) (the draws of dropout's noise)
     if feature:
         if input.dim() < 2:
             raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
         noise_shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
-        keep = (_torch.rand(*noise_shape, dtype=input.dtype) < 1 - p).to(input.dtype)
+        noise = _torch.empty(noise_shape, dtype=input.dtype)
     else:
-        keep = (_torch.rand_like(input) < 1 - p).to(input.dtype)
+        noise = _torch.empty_like(input)
+    noise.bernoulli_(1 - p)
     a = 1.0 / math.sqrt((_SELU_SATURATION * _SELU_SATURATION * p + 1) * (1 - p))
-    b = (keep - 1) * (_SELU_SATURATION * a) + _SELU_SATURATION * a * p
-    return input * (keep * a) + b
+    b = noise.add(-1).mul_(_SELU_SATURATION * a).add_(_SELU_SATURATION * a * p)
+    noise.mul_(a)
+    if inplace:
+        return input.mul_(noise).add_(b)
+    return (input * noise).add_(b)
 
 
 def alpha_dropout(input, p=0.5, training=False, inplace=False):
@@ -1314,16 +1351,12 @@ def alpha_dropout(input, p=0.5, training=False, inplace=False):
     if type(input) is not _Tensor and _has_torch_function(input):
         return _handle_torch_function(alpha_dropout, (input, ),
             {'p': p, 'training': training, 'inplace': inplace})
-    out = _alpha_dropout_impl(input, p, training, False)
-    # in place: the composition, then copy_: see Note [In-place ops]
-    return input.copy_(out) if inplace and out is not input else out
+    return _alpha_dropout_impl(input, p, training, False, inplace)
 
 
 def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
     """alpha_dropout of whole channels."""
-    out = _alpha_dropout_impl(input, p, training, True)
-    # in place: the composition, then copy_: see Note [In-place ops]
-    return input.copy_(out) if inplace and out is not input else out
+    return _alpha_dropout_impl(input, p, training, True, inplace)
 
 
 # ------------------------------------------------------------------ convolution
@@ -2501,9 +2534,19 @@ def _t_alpha_dropout(input, p, train):
     return alpha_dropout(input, p, train)
 
 
+def _t_alpha_dropout_(input, p, train):
+    """alpha_dropout(input, p, train, inplace=True)."""
+    return alpha_dropout(input, p, train, True)
+
+
 def _t_feature_alpha_dropout(input, p, train):
     """feature_alpha_dropout(input, p, train)."""
     return feature_alpha_dropout(input, p, train)
+
+
+def _t_feature_alpha_dropout_(input, p, train):
+    """feature_alpha_dropout(input, p, train, inplace=True)."""
+    return feature_alpha_dropout(input, p, train, True)
 
 
 def _t_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
@@ -2537,6 +2580,11 @@ def _t_selu(input):
 def _t_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
     """F.rrelu without inplace."""
     return rrelu(input, lower, upper, training)
+
+
+def _t_rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
+    """F.rrelu in place."""
+    return rrelu(input, lower, upper, training, True)
 
 
 def _t_cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
@@ -2758,6 +2806,7 @@ _TORCH_FUNCTIONS = {
     "adaptive_avg_pool1d": adaptive_avg_pool1d,
     "adaptive_max_pool1d": _t_adaptive_max_pool1d,
     "alpha_dropout": _t_alpha_dropout,
+    "alpha_dropout_": _t_alpha_dropout_,
     "avg_pool1d": avg_pool1d,
     "batch_norm": _t_batch_norm,
     "bilinear": bilinear,
@@ -2769,6 +2818,7 @@ _TORCH_FUNCTIONS = {
     "convolution": _t_convolution,
     "cosine_embedding_loss": _t_cosine_embedding_loss,
     "feature_alpha_dropout": _t_feature_alpha_dropout,
+    "feature_alpha_dropout_": _t_feature_alpha_dropout_,
     "group_norm": _t_group_norm,
     "gru_cell": _t_gru_cell,
     "hinge_embedding_loss": _t_hinge_embedding_loss,
@@ -2790,6 +2840,7 @@ _TORCH_FUNCTIONS = {
     "rnn_relu_cell": _t_rnn_relu_cell,
     "rnn_tanh_cell": _t_rnn_tanh_cell,
     "rrelu": _t_rrelu,
+    "rrelu_": _t_rrelu_,
     "selu": _t_selu,
     "triplet_margin_loss": _t_triplet_margin_loss,
 }

@@ -4,24 +4,26 @@
 # hardswish, threshold and the shrinks, silu, softplus, mish, logsigmoid, gelu; then
 # softmax, log_softmax and _safe_softmax with their backward ops, double backwards and
 # jvps. (glu, softmin, relu6, tanhshrink ... are compositions in nn/functional.py.)
+# An op whose row in ops/derivatives.yaml has a `forward:` template (leaky_relu, elu,
+# celu, hardtanh, threshold, rrelu_with_noise and their in-place forms) has only its
+# <template>_values function here: the generated forward records the node.
 
 
 # ================================================================ activations
 
 # ---------------------------------------------------------------- leaky_relu
 
-cdef cnp.ndarray leaky_relu_values(Tensor x, object slope):
-    check_float_kernel(dtype_of(x._data), "leaky_relu_cpu")
-    cdef cnp.ndarray xa = x._data
+cdef cnp.ndarray leaky_relu_kernel(cnp.ndarray xa, object slope):
+    """xa where xa > 0, else xa * slope, laid out as numpy chose (rrelu's eval mode)."""
     with quiet():
         return cast_like(np.where(xa > 0, xa, xa * slope), xa)
 
 
-cdef Tensor op_leaky_relu(Tensor self, object negative_slope):
-    cdef Tensor result = make(pointwise_output(leaky_relu_values(self, negative_slope), (self,),
-                                               -1, 0))
-    record_LeakyReluBackward0(result, self, negative_slope)
-    return result
+cdef cnp.ndarray leaky_relu_values(Tensor x, object slope):
+    """leaky_relu's (and leaky_relu_'s, from the table) values, laid out as PyTorch's
+    (Note [Pointwise output layout])."""
+    check_float_kernel(dtype_of(x._data), "leaky_relu_cpu")
+    return pointwise_output(leaky_relu_kernel(x._data, slope), (x,), -1, 0)
 
 
 cdef Tensor op_leaky_relu_backward(Tensor grad_output, Tensor self, object negative_slope,
@@ -74,17 +76,22 @@ cdef Tensor op__prelu_kernel(Tensor self, Tensor weight):
     return result
 
 
-cdef Tensor op_rrelu_with_noise(Tensor self, Tensor noise, object lower, object upper,
-                                bint training):
+cdef cnp.ndarray rrelu_with_noise_values(Tensor self, Tensor noise, object lower, object upper,
+                                        bint training):
     """Leaky ReLU with slope (lower + upper) / 2, or in training a random slope per element
     <= 0: PyTorch's kernel draws, in order, one double uniform on [lower, upper) (bounds in
-    the input's type) per such element and writes the slopes (1 elsewhere) into noise."""
+    the input's type) per such element and writes the slopes (1 elsewhere) into noise.
+    Contiguous, as PyTorch's result (empty_like(self, LEGACY_CONTIGUOUS_MEMORY_FORMAT)).
+    rrelu_with_noise and rrelu_with_noise_ (in place) come from the table."""
     cdef cnp.ndarray x = self._data, slopes
-    check_float_kernel(dtype_of(x), "rrelu_with_noise_out_cpu")
+    # (out of training PyTorch's kernel is leaky_relu's, its error naming it)
+    check_float_kernel(dtype_of(x), "rrelu_with_noise_out_cpu" if training else "leaky_relu_cpu")
     if not training:
-        values = leaky_relu_values(self, (float(lower) + float(upper)) / 2)
+        values = leaky_relu_kernel(x, (float(lower) + float(upper)) / 2)
     else:
-        neg = np.ascontiguousarray(x <= 0)
+        # (boolean indexing walks the elements in PyTorch's contiguous order; an
+        # ascontiguousarray would make a 0-d mask 1-d)
+        neg = np.asarray(x <= 0)
         bits = random_values(None, np.empty(int(neg.sum()), dtype=np.int64), -2 ** 63, None)
         u = (bits.view(np.uint64) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
         lo, hi = [float(np.asarray(b, dtype=x.dtype)) for b in (lower, upper)]
@@ -97,9 +104,7 @@ cdef Tensor op_rrelu_with_noise(Tensor self, Tensor noise, object lower, object 
         noise._data[...] = slopes
         with quiet():
             values = cast_like(x * slopes, x)
-    cdef Tensor result = make(values)
-    record_RreluWithNoiseBackward0(result, self, noise, lower, upper, training)
-    return result
+    return as_contiguous(values)
 
 
 cdef Tensor op_rrelu_with_noise_backward(Tensor grad_output, Tensor self, Tensor noise,
@@ -121,19 +126,15 @@ cdef Tensor op_rrelu_with_noise_backward(Tensor grad_output, Tensor self, Tensor
 # ---------------------------------------------------------------- elu, celu (selu is an elu)
 
 cdef cnp.ndarray elu_values(Tensor x, object alpha, object scale, object input_scale):
+    """The values of elu, elu_, celu, celu_ (from the table; selu is elu's), laid out as
+    PyTorch's (Note [Pointwise output layout])."""
     check_float_kernel(dtype_of(x._data), "elu_cpu")
     cdef cnp.ndarray xa = x._data
     with quiet():
         neg = np.expm1(xa * input_scale if input_scale != 1 else xa) * (alpha * scale)
         pos = xa * scale if scale != 1 else xa
-        return cast_like(np.where(xa > 0, pos, neg), xa)
-
-
-cdef Tensor op_elu(Tensor self, object alpha, object scale, object input_scale):
-    cdef Tensor result = make(pointwise_output(elu_values(self, alpha, scale, input_scale),
-                                               (self,), -1, 0))
-    record_EluBackward0(result, self, alpha, scale, input_scale)
-    return result
+        out = cast_like(np.where(xa > 0, pos, neg), xa)
+    return pointwise_output(out, (x,), -1, 0)
 
 
 cdef object celu_input_scale(object alpha):
@@ -173,19 +174,15 @@ cdef Tensor elu_double_backward(Tensor grad, Tensor grad_output, object alpha, o
 # ---------------------------------------------------------------- hardtanh
 
 cdef cnp.ndarray hardtanh_values(Tensor x, object lo, object hi):
+    """x clipped to [lo, hi] (hardtanh, from the table), laid out as empty_like(x), which
+    PyTorch's hardtanh writes into."""
     cdef dtype d = dtype_of(x._data)
-    check_not_bool_kernel(d, "hardtanh_cpu")
+    if d.category == CAT_BOOL:   # (PyTorch's hardtanh checks before its kernel)
+        raise RuntimeError("Bool inputs not supported for hardtanh")
     cdef cnp.ndarray xa = x._data
     if d.category == CAT_INT:
         lo, hi = int(lo), int(hi)
-    return cast_like(np.minimum(np.maximum(xa, lo), hi), xa)
-
-
-cdef Tensor op_hardtanh(Tensor self, object min_val, object max_val):
-    # (PyTorch's hardtanh writes into empty_like(self))
-    cdef Tensor result = make(as_preserved(hardtanh_values(self, min_val, max_val), self._data))
-    record_HardtanhBackward0(result, self, min_val, max_val)
-    return result
+    return as_preserved(cast_like(np.minimum(np.maximum(xa, lo), hi), xa), xa)
 
 
 cdef Tensor op_hardtanh_backward(Tensor grad_output, Tensor self, object min_val,
@@ -268,7 +265,7 @@ cdef inline bint c_number(object v):
     return isinstance(v, float) or (isinstance(v, int) and -2**62 < v < 2**62)
 
 
-cdef cnp.ndarray _threshold_values(cnp.ndarray x, object threshold, object value):
+cdef cnp.ndarray threshold_kernel(cnp.ndarray x, object threshold, object value):
     """value where x <= threshold, else x (NaN too), as PyTorch's threshold kernel."""
     cdef cnp.ndarray out
     cdef double th, v
@@ -295,23 +292,11 @@ cdef cnp.ndarray _threshold_values(cnp.ndarray x, object threshold, object value
         return as_array(np.where(x <= threshold, np.asarray(value).astype(x.dtype), x))
 
 
-cdef Tensor _threshold_result(Tensor self, object threshold, object value):
-    """threshold's values laid out as PyTorch's (Note [Pointwise output layout])."""
-    return make(pointwise_output(_threshold_values(self._data, threshold, value), (self,),
-                                 -1, 0))
-
-
-cdef Tensor op_threshold(Tensor self, object threshold, object value):
-    cdef Tensor result = _threshold_result(self, threshold, value)
-    record_ThresholdBackward0(result, self, threshold, value)
-    return result
-
-
-cdef Tensor op_threshold_(Tensor self, object threshold, object value):
-    cdef Tensor src = inplace_source(self, ())
-    cdef Tensor result = make(_threshold_values(src._data, threshold, value))
-    record_ThresholdBackward1(result, src, threshold, value)
-    return inplace_commit(self, result)
+cdef cnp.ndarray threshold_values(Tensor x, object threshold, object value):
+    """threshold's and threshold_'s values (from the table) laid out as PyTorch's
+    (Note [Pointwise output layout])."""
+    check_not_bool_kernel(dtype_of(x._data), "threshold_cpu")
+    return pointwise_output(threshold_kernel(x._data, threshold, value), (x,), -1, 0)
 
 
 cdef Tensor op_hardshrink(Tensor self, object lambd):

@@ -17,6 +17,8 @@ cdef Tensor dropout_noise(Tensor x, object p, bint feature):
         raise RuntimeError(f"result type Float can't be cast to the desired output type "
                            f"{d.scalar_name}")
     if feature:
+        if cnp.PyArray_NDIM(xa) < 2:   # (after p == 1, as PyTorch's make_feature_noise)
+            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
         nshape = shape_of(xa)[:2] + (1,) * (cnp.PyArray_NDIM(xa) - 2)
     else:
         nshape = shape_of(xa)
