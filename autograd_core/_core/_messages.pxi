@@ -406,13 +406,43 @@ cdef bint arg_bool(object x, str fname, str argname, int pos) except -1:
                     f"{type(x).__name__}")
 
 
+# Note [Complex Scalar arguments]
+# PyTorch's Scalar arguments take a complex number (and a 0-d tensor's value), which the
+# op's kernel then converts to the dtype it computes in: a complex tensor's op uses it,
+# a real one raises "value cannot be converted to type float without overflow" unless
+# its imaginary part is zero (add/sub's alpha_check raises first, its own messages).
+# arg_scalar passes complex numbers only to the ops that make that conversion
+# (_COMPLEX_SCALAR_OPS; their forwards call scalar_in, ops/_prelude.pxi, or
+# binary_alpha_values' alpha_check); the other Scalar arguments (elu's alpha, softplus's
+# beta, ...) still refuse a complex number with the argument TypeError.
+cdef frozenset _COMPLEX_SCALAR_OPS = frozenset((
+    "add", "add_", "sub", "sub_", "rsub", "addcmul", "addcmul_", "addcdiv", "addcdiv_",
+    "addmm", "addmm_", "addmv", "addmv_", "addr", "addr_", "baddbmm", "baddbmm_",
+    "addbmm", "addbmm_"))
+
+
 cdef object arg_scalar(object x, str fname, str argname, int pos):
-    """A 'Number' argument as a Python number."""
+    """A 'Number' argument as a Python number (a 0-d tensor that does not require grad
+    gives its value, as PyTorch's parser reads it); complex numbers: Note [Complex Scalar
+    arguments]."""
     cdef object n = arg_number(x)
-    if n is None:
-        raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be Number, "
-                        f"not {type(x).__name__}")
-    return n
+    if n is not None:
+        return n
+    if (isinstance(x, Tensor) and cnp.PyArray_NDIM((<Tensor>x)._data) == 0
+            and not requires_grad_of(<Tensor>x)):
+        n = (<Tensor>x)._data.item()
+        if not isinstance(n, complex):
+            return n
+    elif isinstance(x, complex) and not isinstance(x, np.complexfloating):
+        # (a numpy complex scalar stays refused: PyTorch reads it as a real number,
+        # dropping its imaginary part with numpy's ComplexWarning)
+        n = complex(x)
+    if n is not None and fname in _COMPLEX_SCALAR_OPS:
+        return n
+    if isinstance(x, Tensor):
+        raise TypeError(f"{fname}(): argument '{argname}' must be Number, not Tensor")
+    raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be Number, "
+                    f"not {type(x).__name__}")
 
 
 cdef object arg_tensor_or_scalar(object x, str fname, str argname, int pos):
