@@ -287,3 +287,48 @@ def test_setitem_real_value_gradcheck():
         return y
     assert autograd_core.autograd.gradcheck(f, (x, v))
     assert autograd_core.autograd.gradgradcheck(f, (x, v))
+
+
+# ------------------------------------------------------------------ masked_fill's value
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("form", ["function", "method", "inplace", "broadcast_mask", "0d",
+                                  "empty", "noncontiguous"])
+def test_masked_fill_complex_value(form, dtype):
+    def prog(mod):
+        x = z(mod, 2, 3, dtype=dtype, requires_grad=True)
+        mask = mod.tensor([[True, False, True], [False, False, True]])
+        if form == "function":
+            y = mod.masked_fill(x, mask, 2 - 1j)
+        elif form == "method":
+            y = x.masked_fill(mask, 1j)
+        elif form == "inplace":
+            y = x * 1
+            y.masked_fill_(mask, -0.5 + 3j)
+        elif form == "broadcast_mask":
+            y = x.masked_fill(mod.tensor([False, True, True]), 1j)
+        elif form == "0d":
+            x = z(mod, dtype=dtype, requires_grad=True)
+            y = x.masked_fill(mod.tensor(True), 1j)
+        elif form == "empty":
+            x = z(mod, 0, 3, dtype=dtype, requires_grad=True)
+            y = x.masked_fill(mod.zeros(0, 3, dtype=mod.bool), 1j)
+        else:
+            x = z(mod, 3, 2, dtype=dtype, requires_grad=True)
+            y = x.t().masked_fill(mask, 1j)
+        g, = mod.autograd.grad((y * (1 + 2j)).real.sum(), x)
+        return y, y.dtype, type(y.grad_fn).__name__, g
+    same(prog)
+
+
+@pytest.mark.parametrize("dtype", REAL_DTYPES)
+@pytest.mark.parametrize("scalar", ["1j", "2+0j"])
+@pytest.mark.parametrize("inplace", [False, True])
+def test_masked_fill_complex_value_on_real_tensors(dtype, scalar, inplace):
+    s = {"1j": 1j, "2+0j": 2 + 0j}[scalar]
+
+    def prog(mod):
+        x = mod.ones(2, 2, dtype=getattr(mod, dtype))
+        mask = mod.tensor([[True, False], [False, True]])
+        return x.masked_fill_(mask, s) if inplace else x.masked_fill(mask, s)
+    same(prog, may_raise=True, quiet=True)
