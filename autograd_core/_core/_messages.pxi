@@ -413,8 +413,9 @@ cdef bint arg_bool(object x, str fname, str argname, int pos) except -1:
 # its imaginary part is zero (add/sub's alpha_check raises first, its own messages).
 # arg_scalar passes complex numbers only to the ops that make that conversion
 # (_COMPLEX_SCALAR_OPS; their forwards call scalar_in, ops/_prelude.pxi, or
-# binary_alpha_values' alpha_check); the other Scalar arguments (elu's alpha, softplus's
-# beta, ...) still refuse a complex number with the argument TypeError.
+# binary_alpha_values' alpha_check; masked_fill's value, parsed by its own wrapper in
+# ops/index.pyx, too); the other Scalar arguments (elu's alpha, softplus's beta, ...)
+# still refuse a complex number with the argument TypeError.
 cdef frozenset _COMPLEX_SCALAR_OPS = frozenset((
     "add", "add_", "sub", "sub_", "rsub", "addcmul", "addcmul_", "addcdiv", "addcdiv_",
     "addmm", "addmm_", "addmv", "addmv_", "addr", "addr_", "baddbmm", "baddbmm_",
