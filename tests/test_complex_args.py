@@ -333,3 +333,27 @@ def test_masked_fill_complex_value_on_real_tensors(dtype, scalar, inplace):
         mask = mod.tensor([[True, False], [False, True]])
         return x.masked_fill_(mask, s) if inplace else x.masked_fill(mask, s)
     same(prog, may_raise=True, quiet=True)
+
+
+# ------------------------------------------------------------------ creation with a complex fill
+
+@pytest.mark.parametrize("dtype", [None, "complex64", "complex128"] + REAL_DTYPES)
+@pytest.mark.parametrize("scalar", ["1j", "2+0j", "0d_tensor"])
+@pytest.mark.parametrize("fn", ["full", "full_out", "full_like", "new_full"])
+def test_creation_complex_fill(fn, scalar, dtype):
+    # PyTorch's Scalar conversion: a complex fill into a real dtype is its error (numpy
+    # would drop the imaginary part silently), or the real value when it has none
+    def prog(mod):
+        s = {"1j": 1j, "2+0j": 2 + 0j, "0d_tensor": mod.tensor(2 - 1j)}[scalar]
+        kw = {} if dtype is None else {"dtype": getattr(mod, dtype)}
+        if fn == "full":
+            if scalar == "0d_tensor":
+                s = s.item()
+            return mod.full((2, 3), s, **kw)
+        if fn == "full_out":
+            out = mod.empty(0, **kw)
+            return mod.full((2,), s if scalar != "0d_tensor" else s.item(), out=out), out
+        if fn == "full_like":
+            return mod.full_like(mod.ones(2, 2), s if scalar != "0d_tensor" else s.item(), **kw)
+        return mod.ones(2, 2).new_full((3,), s, **kw)
+    same(prog, may_raise=True, quiet=True)

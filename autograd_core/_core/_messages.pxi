@@ -663,9 +663,29 @@ def new_array_error(tuple shape, object np_dtype):
     return allocation_error(shape, np.dtype(np_dtype).itemsize)
 
 
+cdef object _real_fill(object fill, object np_dtype):
+    """A complex fill value for an array of a real dtype as PyTorch converts it (Note
+    [Complex Scalar arguments]; the ops' twin is scalar_in, ops/_prelude.pxi): its real
+    part when its imaginary part is zero (bool: whether it is nonzero), else PyTorch's
+    error (numpy would drop the imaginary part)."""
+    cdef dtype d
+    if type(fill) is not complex:
+        return fill
+    d = dtype_from_numpy(np.dtype(np_dtype))
+    if d is None or d.category == CAT_COMPLEX:
+        return fill
+    if d.category == CAT_BOOL:
+        return fill != 0
+    if fill.imag != 0:
+        raise RuntimeError(f"value cannot be converted to type {d.value_type_name} without "
+                           "overflow")
+    return int(fill.real) if d.category == CAT_INT else fill.real
+
+
 def new_array(tuple shape, object np_dtype, object fill=None):
     """A new array for a creation function: filled with fill (uninitialised if None), or
-    PyTorch's error when it is too large."""
+    PyTorch's error when it is too large (or a complex fill cannot be converted)."""
+    fill = _real_fill(fill, np_dtype)
     try:
         if fill is None:
             return np.empty(shape, dtype=np_dtype)
@@ -686,7 +706,7 @@ def new_array_like(Tensor x, object np_dtype, object fill=None):
     except (MemoryError, ValueError):
         return new_array(shape_of(x._data), np_dtype, fill)   # (its error)
     if fill is not None:
-        out[...] = fill
+        out[...] = _real_fill(fill, np_dtype)
     return out
 
 
