@@ -357,3 +357,15 @@ def test_creation_complex_fill(fn, scalar, dtype):
             return mod.full_like(mod.ones(2, 2), s if scalar != "0d_tensor" else s.item(), **kw)
         return mod.ones(2, 2).new_full((3,), s, **kw)
     same(prog, may_raise=True, quiet=True)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"] + REAL_DTYPES)
+@pytest.mark.parametrize("scalar", ["1j", "2+0j"])
+@pytest.mark.parametrize("fn", ["fill_", "fill"])
+def test_fill_complex_value(fn, scalar, dtype):
+    s = {"1j": 1j, "2+0j": 2 + 0j}[scalar]
+
+    def prog(mod):
+        x = mod.zeros(2, 3, dtype=getattr(mod, dtype))
+        return x.fill_(s) if fn == "fill_" else mod.fill(x, s)
+    same(prog, may_raise=True, quiet=True)

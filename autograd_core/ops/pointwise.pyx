@@ -1829,7 +1829,9 @@ def _py_copy_(self, src, non_blocking=False):
 
 
 cdef cnp.ndarray _fill_value_array(object value, dtype d):
-    """A number as a 0-d array of dtype d, with PyTorch's overflow checks."""
+    """A number as a 0-d array of dtype d, with PyTorch's overflow checks (a complex
+    number into a real dtype: scalar_in's)."""
+    value = scalar_in(value, d)
     overflow = RuntimeError(f"value cannot be converted to type {d.value_type_name} "
                             "without overflow")
     if type(value) is int and not -(1 << 63) <= value < (1 << 63):
