@@ -2,7 +2,8 @@
 Scalar arguments] in autograd_core/_core/_messages.pxi), differentially against PyTorch:
 add/sub/rsub's alpha, addcmul/addcdiv's value, addmm/addmv/addr/baddbmm/addbmm's beta and
 alpha on complex tensors (values, dtypes, gradients, gradcheck/gradgradcheck with forward
-AD), masked_fill's value, and PyTorch's errors where it refuses them (real tensors); and
+AD), masked_fill's value, fill_/fill and full/full_like/new_full's fill value, and
+PyTorch's errors where it refuses them (real tensors); and
 a real value copied into a complex tensor by setitem (its gradient is the real part,
 PyTorch's copy_)."""
 import numpy as np
