@@ -186,8 +186,7 @@ def _new_filled(self, fname, size, fill, dtype, device, requires_grad):
         _core.device(device)
     d = _core.to_dtype_py(dtype) if dtype is not None else self.dtype
     shape = _new_size(fname, size)
-    arr = np.empty(shape, dtype=d.np_dtype) if fill is None else np.full(shape, fill, d.np_dtype)
-    return _new_leaf(self, arr, requires_grad)
+    return _new_leaf(self, _core.new_array(shape, d.np_dtype, fill), requires_grad)
 
 
 def new_zeros(self, *size, dtype=None, layout=None, device=None, pin_memory=False,
@@ -239,9 +238,11 @@ def new_full(self, size, fill_value, *, dtype=None, layout=None, device=None, pi
     if isinstance(fill_value, _Tensor):
         fill_value = fill_value.item()
     d = _core.to_dtype_py(dtype) if dtype is not None else self.dtype
-    # PyTorch converts the value to the dtype as a C cast does (2.7 -> 2 for int64)
-    return _new_filled(self, "new_full", (size,), _core.tensor_from_data(fill_value).to(d).item(),
-                       d, device, requires_grad)
+    # PyTorch converts the value to the dtype as a C cast does (2.7 -> 2 for int64); a
+    # complex one into a real dtype is new_array's (Note [Complex Scalar arguments])
+    fill = (fill_value if isinstance(fill_value, complex) and not d.is_complex
+            else _core.tensor_from_data(fill_value).to(d).item())
+    return _new_filled(self, "new_full", (size,), fill, d, device, requires_grad)
 
 
 def new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=None,

@@ -1123,6 +1123,12 @@ cdef class CopySlices(Node):
             gb = OPS.masked_fill(g, make(written.reshape(self.base_shape)), 0)
         if needs_input_grad(self, 1):
             gv = OPS.take(g, region)
+            meta = input_meta_of(self)
+            if (meta is not None and meta[1] is not None and cnp.PyArray_ISCOMPLEX(gv._data)
+                    and (<dtype>meta[1][1]).category != CAT_COMPLEX):
+                # real values copied into a complex base: PyTorch's copy_ gives them the
+                # real part of the gradient (handle_r_to_c in its derivatives.yaml)
+                gv = OPS.real(gv)
         return (gb, gv)
 
     cdef tuple _apply_fn(self, Tensor g, Tensor region):

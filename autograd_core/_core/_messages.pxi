@@ -406,13 +406,44 @@ cdef bint arg_bool(object x, str fname, str argname, int pos) except -1:
                     f"{type(x).__name__}")
 
 
+# Note [Complex Scalar arguments]
+# PyTorch's Scalar arguments take a complex number (and a 0-d tensor's value), which the
+# op's kernel then converts to the dtype it computes in: a complex tensor's op uses it,
+# a real one raises "value cannot be converted to type float without overflow" unless
+# its imaginary part is zero (add/sub's alpha_check raises first, its own messages).
+# arg_scalar passes complex numbers only to the ops that make that conversion
+# (_COMPLEX_SCALAR_OPS; their forwards call scalar_in, ops/_prelude.pxi, or
+# binary_alpha_values' alpha_check; masked_fill's value, parsed by its own wrapper in
+# ops/index.pyx, too); the other Scalar arguments (elu's alpha, softplus's beta, ...)
+# still refuse a complex number with the argument TypeError.
+cdef frozenset _COMPLEX_SCALAR_OPS = frozenset((
+    "add", "add_", "sub", "sub_", "rsub", "addcmul", "addcmul_", "addcdiv", "addcdiv_",
+    "addmm", "addmm_", "addmv", "addmv_", "addr", "addr_", "baddbmm", "baddbmm_",
+    "addbmm", "addbmm_"))
+
+
 cdef object arg_scalar(object x, str fname, str argname, int pos):
-    """A 'Number' argument as a Python number."""
+    """A 'Number' argument as a Python number (a 0-d tensor that does not require grad
+    gives its value, as PyTorch's parser reads it); complex numbers: Note [Complex Scalar
+    arguments]."""
     cdef object n = arg_number(x)
-    if n is None:
-        raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be Number, "
-                        f"not {type(x).__name__}")
-    return n
+    if n is not None:
+        return n
+    if (isinstance(x, Tensor) and cnp.PyArray_NDIM((<Tensor>x)._data) == 0
+            and not requires_grad_of(<Tensor>x)):
+        n = (<Tensor>x)._data.item()
+        if not isinstance(n, complex):
+            return n
+    elif isinstance(x, complex) and not isinstance(x, np.complexfloating):
+        # (a numpy complex scalar stays refused: PyTorch reads it as a real number,
+        # dropping its imaginary part with numpy's ComplexWarning)
+        n = complex(x)
+    if n is not None and fname in _COMPLEX_SCALAR_OPS:
+        return n
+    if isinstance(x, Tensor):
+        raise TypeError(f"{fname}(): argument '{argname}' must be Number, not Tensor")
+    raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be Number, "
+                    f"not {type(x).__name__}")
 
 
 cdef object arg_tensor_or_scalar(object x, str fname, str argname, int pos):
@@ -632,9 +663,29 @@ def new_array_error(tuple shape, object np_dtype):
     return allocation_error(shape, np.dtype(np_dtype).itemsize)
 
 
+cdef object _real_fill(object fill, object np_dtype):
+    """A complex fill value for an array of a real dtype as PyTorch converts it (Note
+    [Complex Scalar arguments]; the ops' twin is scalar_in, ops/_prelude.pxi): its real
+    part when its imaginary part is zero (bool: whether it is nonzero), else PyTorch's
+    error (numpy would drop the imaginary part)."""
+    cdef dtype d
+    if type(fill) is not complex:
+        return fill
+    d = dtype_from_numpy(np.dtype(np_dtype))
+    if d is None or d.category == CAT_COMPLEX:
+        return fill
+    if d.category == CAT_BOOL:
+        return fill != 0
+    if fill.imag != 0:
+        raise RuntimeError(f"value cannot be converted to type {d.value_type_name} without "
+                           "overflow")
+    return int(fill.real) if d.category == CAT_INT else fill.real
+
+
 def new_array(tuple shape, object np_dtype, object fill=None):
     """A new array for a creation function: filled with fill (uninitialised if None), or
-    PyTorch's error when it is too large."""
+    PyTorch's error when it is too large (or a complex fill cannot be converted)."""
+    fill = _real_fill(fill, np_dtype)
     try:
         if fill is None:
             return np.empty(shape, dtype=np_dtype)
@@ -655,7 +706,7 @@ def new_array_like(Tensor x, object np_dtype, object fill=None):
     except (MemoryError, ValueError):
         return new_array(shape_of(x._data), np_dtype, fill)   # (its error)
     if fill is not None:
-        out[...] = fill
+        out[...] = _real_fill(fill, np_dtype)
     return out
 
 

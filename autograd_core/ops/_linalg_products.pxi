@@ -299,6 +299,8 @@ cdef Tensor op_addmm(Tensor self, Tensor mat1, Tensor mat2, object beta, object 
     if shape_of(inp) != out_shape and not broadcasts_to(shape_of(inp), out_shape):
         OPS.expand(self, out_shape)  # raises the expand error PyTorch gives
     check_not_bool_kernel(dtype_of(self._data), "addmm_impl_cpu_")
+    beta = scalar_in(beta, d1, True)
+    alpha = scalar_in(alpha, d1, True)
     cdef Tensor result
     if d1 is bfloat16:
         # alpha * mat1 @ mat2 + beta * self in float, rounded once (PyTorch's CPU
@@ -1010,6 +1012,8 @@ cdef Tensor op_addmv(Tensor self, Tensor mat, Tensor vec, object beta, object al
                            f"mat ({sm[0]}x{sm[1]}), vec ({sv[0]})")
     _check_same_dtypes((self, mat, vec))
     check_not_bool_kernel(dtype_of(mat._data), "addmv_impl_cpu")
+    beta = scalar_in(beta, dtype_of(mat._data))
+    alpha = scalar_in(alpha, dtype_of(mat._data))
     cdef Tensor result = _add_scaled(self, _product(np.matmul, mat._data, vec._data), (sm[0],), beta,
                                      alpha, dtype_of(mat._data))
     record_AddmvBackward0(result, self, mat, vec, beta, alpha)
@@ -1022,6 +1026,15 @@ cdef Tensor op_addr(Tensor self, Tensor vec1, Tensor vec2, object beta, object a
     if _ndim(vec2) != 1:
         raise RuntimeError(f"addr: Expected 1-D argument vec2, but got {_ndim(vec2)}-D")
     _check_same_dtypes((self, vec1, vec2))
+    cdef dtype d = dtype_of(vec1._data)
+    if d.category < CAT_FLOAT:
+        # (PyTorch's addr: integral and bool results take integral beta and alpha only)
+        for argname, x in (("beta", beta), ("alpha", alpha)):
+            if type(x) is float or type(x) is complex:
+                raise RuntimeError(f"For integral input tensors, argument {argname} must not "
+                                   "be a floating point number.")
+    beta = scalar_in(beta, d)
+    alpha = scalar_in(alpha, d)
     cdef tuple out_shape = (shape_of(vec1._data)[0], shape_of(vec2._data)[0])
     cdef Tensor result = _add_scaled(self, np.outer(vec1._data, vec2._data), out_shape, beta,
                                      alpha, dtype_of(vec1._data))
@@ -1045,6 +1058,9 @@ cdef tuple _check_bmm_args(Tensor b1, Tensor b2):
 cdef Tensor op_baddbmm(Tensor self, Tensor batch1, Tensor batch2, object beta, object alpha):
     s1, s2 = _check_bmm_args(batch1, batch2)
     _check_same_dtypes((self, batch1, batch2))
+    check_not_bool_kernel(dtype_of(batch1._data), "baddbmm")
+    beta = scalar_in(beta, dtype_of(batch1._data), True)
+    alpha = scalar_in(alpha, dtype_of(batch1._data), True)
     cdef Tensor result = _add_scaled(self, _product(np.matmul, batch1._data, batch2._data),
                                      (s1[0], s1[1], s2[2]), beta, alpha, dtype_of(batch1._data))
     record_BaddbmmBackward0(result, self, batch1, batch2, beta, alpha)
@@ -1054,6 +1070,9 @@ cdef Tensor op_baddbmm(Tensor self, Tensor batch1, Tensor batch2, object beta, o
 cdef Tensor op_addbmm(Tensor self, Tensor batch1, Tensor batch2, object beta, object alpha):
     s1, s2 = _check_bmm_args(batch1, batch2)
     _check_same_dtypes((self, batch1, batch2))
+    check_not_bool_kernel(dtype_of(batch1._data), "addmm_impl_cpu_")
+    beta = scalar_in(beta, dtype_of(batch1._data), True)
+    alpha = scalar_in(alpha, dtype_of(batch1._data), True)
     cdef Tensor result = _add_scaled(self, _product(np.matmul, batch1._data, batch2._data).sum(axis=0),
                                      (s1[1], s2[2]), beta, alpha, dtype_of(batch1._data))
     record_AddbmmBackward0(result, self, batch1, batch2, beta, alpha)

@@ -1151,6 +1151,7 @@ cdef Tensor op_masked_fill(Tensor self, Tensor mask, object value):
     cdef dtype xd = dtype_of(x)
     broadcast_shapes(shape_of(m), shape_of(x))     # PyTorch: expand first, then fill
     _check_masked_fill(mask, value)
+    value = scalar_in(value, xd)    # Note [Complex Scalar arguments] (_core/_messages.pxi)
     with quiet():
         vals = np.asarray((<Tensor>value)._data if isinstance(value, Tensor) else value).astype(
             xd.np_dtype)
@@ -1188,6 +1189,8 @@ cdef tuple _masked_fill_args(str fname, ArgNumbering numbering, tuple args, obje
                              object value):
     """masked_fill's Python arguments checked: (mask, value Tensor or number)."""
     v = value if isinstance(value, Tensor) else arg_number(value)
+    if v is None and type(value) is complex:
+        v = value       # (converted to self's dtype by op_masked_fill: scalar_in)
     if not isinstance(mask, Tensor) or v is None:
         raise type_error_combination(fname, args, _MASKED_FILL_SIGNATURES.format(
             input="Tensor input, " if numbering == FUNCTION_ARGS else ""))

@@ -596,6 +596,18 @@ cdef object _scaled(object self, object other, object alpha):
 cdef cnp.ndarray binary_alpha_values(object a, object b, object alpha, int kernel):
     """a + alpha * b or a - alpha * b: one op in PyTorch, whose layout follows a and b
     (Note [Pointwise output layout]), not the scaled temporary."""
+    cdef dtype rt
+    if type(alpha) is complex:
+        # PyTorch's alpha_check (Note [Complex Scalar arguments]), even for alpha 1+0j
+        rt = result_type((a, b))
+        if kernel == AGC_SUB and rt.category == CAT_BOOL:
+            return binary_values(a, b, kernel)   # (raises PyTorch's bool subtraction error)
+        if rt.category < CAT_FLOAT:
+            raise RuntimeError("For integral input tensors, argument alpha must not be a "
+                               "floating point number.")
+        if rt.category != CAT_COMPLEX:
+            raise RuntimeError("For non-complex input tensors, argument alpha must not be a "
+                               "complex number.")
     if alpha == 1:
         return binary_values(a, b, kernel)
     return pointwise_output(binary_values(a, _scaled(a, b, alpha), kernel), (a, b),
@@ -1376,6 +1388,7 @@ cdef Tensor op_addcmul(Tensor self, Tensor tensor1, Tensor tensor2, object value
     cdef tuple operands = (self, tensor1, tensor2)
     cdef dtype rt = result_type(operands)
     check_not_bool_kernel(rt, "addcmul_cpu_out")
+    value = scalar_in(value, rt, True)
     cdef Tensor result = make(elementwise_values(_addcmul_ufunc, operands + (value,), rt, 3))
     record_AddcmulBackward0(result, self, tensor1, tensor2, value)
     return result
@@ -1384,11 +1397,12 @@ cdef Tensor op_addcmul(Tensor self, Tensor tensor1, Tensor tensor2, object value
 cdef Tensor op_addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, object value):
     cdef tuple operands = (self, tensor1, tensor2)
     cdef dtype rt = result_type(operands)
-    check_not_bool_kernel(rt, "addcdiv_cpu_out")
-    # (PyTorch's test: both integral or bool)
+    # (PyTorch's test: both integral or bool, before its kernel's dtype check)
     if dtype_of(tensor1._data).category <= CAT_INT and \
             dtype_of(tensor2._data).category <= CAT_INT:
         raise RuntimeError(ADDCDIV_INT_MSG)
+    check_not_bool_kernel(rt, "addcdiv_cpu_out")
+    value = scalar_in(value, rt, True)
     cdef Tensor result = make(elementwise_values(_addcdiv_ufunc, operands + (value,), rt, 3))
     record_AddcdivBackward0(result, self, tensor1, tensor2, value)
     return result
@@ -1833,7 +1847,9 @@ def _py_copy_(self, src, non_blocking=False):
 
 
 cdef cnp.ndarray _fill_value_array(object value, dtype d):
-    """A number as a 0-d array of dtype d, with PyTorch's overflow checks."""
+    """A number as a 0-d array of dtype d, with PyTorch's overflow checks (a complex
+    number into a real dtype: scalar_in's)."""
+    value = scalar_in(value, d)
     overflow = RuntimeError(f"value cannot be converted to type {d.value_type_name} "
                             "without overflow")
     if type(value) is int and not -(1 << 63) <= value < (1 << 63):
