@@ -1021,8 +1021,7 @@ cdef tuple op_geqrf(Tensor self):
     if cnp.PyArray_ISCOMPLEX(self._data) and recording() and requires_grad_of(self):
         # PyTorch refuses at the call (geqrf is not among the ops its autograd codegen
         # allows complex outputs for), before the NotImplemented node of real inputs
-        raise RuntimeError("geqrf does not support automatic differentiation for outputs "
-                           "with complex dtype.")
+        raise complex_output_autograd_error("geqrf")
     cdef tuple s = shape_of(self._data)
     mats = _mats(self._data, 2)
     hs, taus = [], []

@@ -93,6 +93,15 @@ cdef object scalar_in(object value, dtype d, bint opmath=False):
     return int(value.real) if d.category == CAT_INT else value.real
 
 
+# Note [Complex outputs PyTorch does not differentiate]: PyTorch's autograd codegen
+# refuses, at the call, to record an op outside its list of complex-differentiable ops
+# when the output is complex (throw_error_for_complex_autograd), even where the op
+# computes complex values; the few ops here that PyTorch treats so raise this one error.
+cdef object complex_output_autograd_error(str op):
+    return RuntimeError(f"{op} does not support automatic differentiation for outputs "
+                        "with complex dtype.")
+
+
 # Note [Saved index keys]: PyTorch's index nodes save their indices as SavedVariables
 # (None for a full slice): grad_fn._saved_indices shows a tuple of tensors and None,
 # _raw_saved_indices their SavedTensors (whose hooks apply, and whose versions are

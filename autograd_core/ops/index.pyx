@@ -1656,8 +1656,7 @@ cdef cnp.ndarray _scatter_reduce_values(cnp.ndarray x, Py_ssize_t d, cnp.ndarray
 cdef int _refuse_complex_autograd(str op, Tensor self, Tensor src, bint inplace) except -1:
     if (not inplace and cnp.PyArray_ISCOMPLEX(self._data) and recording()
             and (requires_grad_of(self) or requires_grad_of(src))):
-        raise RuntimeError(f"{op} does not support automatic differentiation for outputs "
-                           "with complex dtype.")
+        raise complex_output_autograd_error(op)
     return 0
 
 

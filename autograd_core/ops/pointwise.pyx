@@ -1673,8 +1673,7 @@ cdef Tensor _nan_to_num(Tensor self, object nan, object posinf, object neginf, b
         return make(as_preserved(<cnp.ndarray>x.copy(), x))
     if (d.category == CAT_COMPLEX and not inplace and recording() and requires_grad_of(self)
             and not self._inference):
-        raise RuntimeError("nan_to_num does not support automatic differentiation for "
-                           "outputs with complex dtype.")
+        raise complex_output_autograd_error("nan_to_num")
     info = np.finfo(d.np_dtype)  # (a complex dtype's: its parts')
     with quiet():
         v = np.nan_to_num(x, copy=True, nan=0.0 if nan is None else nan,

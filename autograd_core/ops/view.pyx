@@ -2123,8 +2123,7 @@ cdef Tensor op_view_as_complex_copy(Tensor self):
     with NoGradGuard():
         result = _copy_of(op_view_as_complex(self))
     if recording() and requires_grad_of(self) and not self._inference:
-        raise RuntimeError("view_as_complex_copy does not support automatic differentiation "
-                           "for outputs with complex dtype.")
+        raise complex_output_autograd_error("view_as_complex_copy")
     return result
 
 
