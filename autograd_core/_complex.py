@@ -89,6 +89,8 @@ cholesky_inverse
 sum_to_size trapezoid trapz cumulative_trapezoid gradient dist frobenius_norm
 norm_except_dim pairwise_distance
 linalg_matrix_rank linalg_cond linalg_lstsq linalg_householder_product orgqr geqrf ormqr linalg_ldl_factor linalg_ldl_factor_ex linalg_ldl_solve
+nan_to_num nan_to_num_ sinc sinc_ float_power float_power_ logaddexp logsumexp logcumsumexp
+scatter_reduce scatter_reduce_ index_reduce index_reduce_
 """.split())
 
 # PyTorch's own errors for ops that refuse complex input (exception type, message;
@@ -162,6 +164,8 @@ scatter_add squeeze_ t_ t_copy take transpose_ transpose_copy unsqueeze_ unsquee
 view_copy zero_ index_add addr addbmm baddbmm ldexp
 addcmul addcdiv lerp _lerp_tensor linalg_cross asin acos atan asinh acosh atanh log1p
 linalg_lstsq linalg_householder_product orgqr ormqr linalg_ldl_factor_ex linalg_ldl_solve
+nan_to_num sinc logaddexp logsumexp logcumsumexp
+scatter_reduce index_reduce
 """.split())
 
 _tensor.set_complex_grad_ops(COMPLEX_AUTOGRAD_OPS)

@@ -910,20 +910,22 @@ def test_variance_of_complex_forward_ad_and_second_order():
               lambda z: autograd_core.std_mean(z, 0)[0]):
         assert autograd_core.autograd.gradcheck(f, (z,), check_forward_ad=True)
         assert autograd_core.autograd.gradgradcheck(f, (z,))
-    for f in (lambda z: z.var(1), lambda z: z.std()):
-        assert autograd_core.autograd.gradcheck(f, (z,))
+    for f in (lambda z: z.var(1), lambda z: z.std(), lambda z: z.var((0, 1), keepdim=True),
+              lambda z: z.std(0, correction=0)):
+        # (var's and std's forward derivatives are PyTorch's var_jvp, std's over 2 * std)
+        assert autograd_core.autograd.gradcheck(f, (z,), check_forward_ad=True)
         assert autograd_core.autograd.gradgradcheck(f, (z,))
-        # (var's and std's forward derivative is the transposed backward, which does
-        # not take complex values yet: refused, never a wrong tangent)
-        with pytest.raises(NotImplementedError, match="forward AD with var|forward AD with std"):
-            autograd_core.func.jvp(f, (z.detach(),), (z.detach(),))
 
     def tangents(m):
         t = m.tensor([[1 + 2j, -0.5 + 0.25j, 0.3 - 1j], [2 - 1j, 0.1 + 0.1j, -1.5 + 0.5j]],
                      dtype=m.complex128)
         p = m.tensor([[0.5 - 1j, 2 + 0j, -1 + 1j], [0.25j, 1 - 1j, 3 + 0.5j]],
                      dtype=m.complex128)
-        return m.func.jvp(lambda z: m.var_mean(z, 1), (p,), (t,))[1]
+        return (m.func.jvp(lambda z: m.var_mean(z, 1), (p,), (t,))[1],
+                m.func.jvp(lambda z: z.var(1), (p,), (t,))[1],
+                m.func.jvp(lambda z: z.std(), (p,), (t,))[1],
+                m.func.jvp(lambda z: z.std(0, keepdim=True, correction=0), (p,), (t,))[1],
+                m.func.jvp(lambda z: z.var(), (p.to(m.complex64),), (t.to(m.complex64),))[1])
     same(tangents)
 
 

@@ -1638,12 +1638,30 @@ cdef Tensor logit_backward(Tensor grad, Tensor self, object eps):
 
 
 cdef Tensor op_nan_to_num(Tensor self, object nan, object posinf, object neginf):
+    return _nan_to_num(self, nan, posinf, neginf, False)
+
+
+cdef Tensor op_nan_to_num_(Tensor self, object nan, object posinf, object neginf):
+    return inplace_commit(self, _nan_to_num(inplace_source(self, ()), nan, posinf, neginf,
+                                            True))
+
+
+cdef Tensor _nan_to_num(Tensor self, object nan, object posinf, object neginf, bint inplace):
+    """nan_to_num's values and node; a complex tensor has its real and imaginary parts
+    replaced separately (the part dtype's extremes by default), as PyTorch's kernel.
+    PyTorch's out-of-place nan_to_num refuses to record complex outputs (its generated
+    throw_error_for_complex_autograd) while nan_to_num_ records NanToNumBackward0 on
+    them: inplace says which one runs."""
     cdef cnp.ndarray x = self._data
     cdef dtype d = dtype_of(x)
     # (nan_to_num writes into empty_like(self) / returns self.clone(): preserve_format)
-    if d.category != CAT_FLOAT:
+    if d.category != CAT_FLOAT and d.category != CAT_COMPLEX:
         return make(as_preserved(<cnp.ndarray>x.copy(), x))
-    info = np.finfo(d.np_dtype)
+    if (d.category == CAT_COMPLEX and not inplace and recording() and requires_grad_of(self)
+            and not self._inference):
+        raise RuntimeError("nan_to_num does not support automatic differentiation for "
+                           "outputs with complex dtype.")
+    info = np.finfo(d.np_dtype)  # (a complex dtype's: its parts')
     with quiet():
         v = np.nan_to_num(x, copy=True, nan=0.0 if nan is None else nan,
                           posinf=info.max if posinf is None else posinf,
@@ -2585,7 +2603,44 @@ def _ufunc_i1(x):
 
 
 def _ufunc_sinc(x):
+    if x.dtype.kind == "c":
+        # PyTorch's complex sinc: sin(pi z) / (pi z) in z's dtype, 1 at 0
+        p = np.multiply(x, x.real.dtype.type(M_PI))
+        return np.where(x == 0, x.dtype.type(1), np.sin(p) / p)
     return _libm_values(x, _sinc_fn)
+
+
+def _c10_log1p(z):
+    """c10's complex log1p (c10/util/complex_math.h): log|1 + z| through log1p when
+    |z| < 1/2, the angle through atan2."""
+    x, y = z.real, z.imag
+    theta = np.arctan2(y, x + 1)
+    r = x * (x + 2) + y * y
+    small = np.abs(z) < 0.5
+    mag = np.where(small, np.where(r == 0, x, 0.5 * np.log1p(r)), np.log(np.hypot(x + 1, y)))
+    out = np.empty(np.shape(z), dtype=z.dtype)
+    out.real = mag
+    out.imag = theta
+    return out
+
+
+def _complex_log_add_exp(x, y):
+    """log(exp(x) + exp(y)) of complex arrays as PyTorch's _log_add_exp_helper
+    (ATen/native/cpu/LogAddExp.h; logaddexp and logcumsumexp): a NaN part anywhere gives
+    nan+nanj; the operand of smaller real part is min (y on ties); equal infinite real
+    parts give min when -inf, log(exp(min) + exp(max)) when +inf; otherwise
+    log1p(exp(min - max)) + max."""
+    x, y = np.broadcast_arrays(np.asarray(x), np.asarray(y))
+    nan_x = np.isnan(x.real) | np.isnan(x.imag)
+    nan_y = np.isnan(y.real) | np.isnan(y.imag)
+    x_lo = x.real < y.real
+    lo = np.where(x_lo, x, y)
+    hi = np.where(x_lo, y, x)
+    out = _c10_log1p(np.exp(lo - hi)) + hi
+    inf_tie = ~np.isfinite(lo.real) & (lo.real == hi.real)
+    out = np.where(inf_tie & (lo.real < 0), lo, out)
+    out = np.where(inf_tie & (lo.real > 0), np.log(np.exp(lo) + np.exp(hi)), out)
+    return np.where(nan_x | nan_y, x.dtype.type(complex(NAN, NAN)), out).astype(x.dtype)
 
 
 def _ufunc_deg2rad(x):
@@ -2855,6 +2910,16 @@ cdef cnp.ndarray float_only_binary_values(object self, object other, object ufun
     return elementwise_values(ufunc, (self, other), rt)
 
 
+cdef cnp.ndarray float_or_complex_binary_values(object self, object other, object ufunc,
+                                                object complex_fn, str kernel):
+    """float_only_binary_values, with complex operands through complex_fn (logaddexp:
+    PyTorch's complex kernel, where numpy's ufunc has none)."""
+    cdef dtype rt = result_type((self, other))
+    if rt.category == CAT_COMPLEX:
+        return elementwise_values(complex_fn, (self, other), rt)
+    return float_only_binary_values(self, other, ufunc, kernel)
+
+
 cdef cnp.ndarray integer_binary_values(object self, object other, object ufunc, str kernel):
     """A binary op defined for integer dtypes only (gcd, lcm)."""
     cdef dtype rt = result_type((self, other))
@@ -2906,9 +2971,14 @@ cdef Tensor sinc_backward(Tensor grad, Tensor self):
     """(pi x cos(pi x) - sin(pi x)) / (pi x ** 2), 0 at 0 (PyTorch's sinc_backward)."""
     cdef Tensor self_pi = OPS.mul(self, M_PI)
     cdef Tensor self_squared_pi = OPS.mul(OPS.mul(self, self), M_PI)
-    cdef Tensor out = OPS.div(OPS.mul(grad, OPS.sub(OPS.mul(self_pi, OPS.cos(self_pi)),
-                                                    OPS.sin(self_pi), 1)),
-                              self_squared_pi, None)
+    cdef Tensor out
+    if cnp.PyArray_ISCOMPLEX(self._data):  # grad times the conjugate derivative
+        out = OPS.mul(grad, cj(OPS.div(OPS.sub(OPS.mul(self_pi, OPS.cos(self_pi)),
+                                               OPS.sin(self_pi), 1), self_squared_pi, None)))
+    else:
+        out = OPS.div(OPS.mul(grad, OPS.sub(OPS.mul(self_pi, OPS.cos(self_pi)),
+                                            OPS.sin(self_pi), 1)),
+                      self_squared_pi, None)
     return OPS.where(OPS.eq(self_squared_pi, 0.0), 0.0, out)
 
 
@@ -2954,24 +3024,35 @@ cdef Tensor i1e_backward(Tensor grad, Tensor self, Tensor result):
 
 
 
-cdef object _as_double(object x):
-    if isinstance(x, Tensor) and dtype_of((<Tensor>x)._data) is not float64:
-        return OPS._to_copy(<Tensor>x, float64)
+cdef dtype _float_power_dtype(object self, object exponent):
+    """float_power computes in complex128 when either operand is complex, else float64."""
+    for x in (self, exponent):
+        if (isinstance(x, Tensor) and cnp.PyArray_ISCOMPLEX((<Tensor>x)._data)
+                or isinstance(x, complex)):
+            return complex128
+    return float64
+
+
+cdef object _as_dtype(object x, dtype d):
+    if isinstance(x, Tensor) and dtype_of((<Tensor>x)._data) is not d:
+        return OPS._to_copy(<Tensor>x, d)
     return x
 
 
 cdef Tensor op_float_power(object self, object exponent):
     if not isinstance(self, Tensor) and not isinstance(exponent, Tensor):
         raise TypeError("float_power(): at least one of input and exponent must be a Tensor")
-    return OPS.pow(_as_double(self), _as_double(exponent))
+    cdef dtype d = _float_power_dtype(self, exponent)
+    return OPS.pow(_as_dtype(self, d), _as_dtype(exponent, d))
 
 
 cdef Tensor op_float_power_(Tensor self, object exponent):
     cdef dtype d = dtype_of(self._data)
-    if d is not float64:
+    cdef dtype want = _float_power_dtype(self, exponent)
+    if d is not want:
         raise RuntimeError(f"the base given to float_power_ has dtype {d.scalar_name} but the "
-                           "operation's result requires dtype Double")
-    return OPS.pow_(self, _as_double(exponent))
+                           f"operation's result requires dtype {want.scalar_name}")
+    return OPS.pow_(self, _as_dtype(exponent, want))
 
 
 def _py_float_power(input, exponent, *, out=None):

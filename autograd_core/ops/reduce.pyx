@@ -18,6 +18,9 @@ include "_prelude.pxi"
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.stdint cimport int64_t
 
+# (pointwise is imported first: autograd_core/__init__.py)
+from autograd_core.ops.pointwise import _complex_log_add_exp
+
 
 # ================================================================ dims
 
@@ -263,11 +266,23 @@ cdef Tensor std_backward(Tensor result, Tensor grad, Tensor self, object dims,
 
 cdef Tensor logsumexp_backward(Tensor grad, Tensor self, Tensor result, tuple dims,
                                bint keepdim):
-    """grad * exp(self - result), the reduced dims restored."""
+    """grad * conj(exp(self - result)), the reduced dims restored."""
     cdef tuple shape = shape_of(self._data)
     grad = _restore_reduced_dims(grad, shape, dims, keepdim)
     result = _restore_reduced_dims(result, shape, dims, keepdim)
-    return OPS.mul(grad, OPS.exp(OPS.sub(self, result, 1)))
+    return OPS.mul(grad, cj(OPS.exp(OPS.sub(self, result, 1))))
+
+
+cdef Tensor logsumexp_jvp(Tensor self_t, Tensor self, Tensor result, tuple dims,
+                          bint keepdim):
+    """PyTorch's logsumexp_jvp: sum(e * self_t) / sum(e) over dims, e = exp(self shifted);
+    shifted by the result (any shift cancels; exp(self - result) is at most 1 in
+    magnitude), so that complex inputs need no maximum. An empty reduction gives 0 / 0,
+    as there."""
+    cdef Tensor e = OPS.exp(OPS.sub(self, _restore_reduced_dims(
+        result, shape_of(self._data), dims, keepdim), 1))
+    return OPS.div(OPS.sum(OPS.mul(e, self_t), dims, keepdim, None),
+                   OPS.sum(e, dims, keepdim, None), None)
 
 
 cdef Tensor cumsum_backward(Tensor grad, Py_ssize_t dim):
@@ -889,7 +904,7 @@ def _py_std(input, dim=None, unbiased=None, keepdim=False, *, out=None, correcti
 
 cdef Tensor op_logsumexp(Tensor self, object dim, bint keepdim):
     cdef cnp.ndarray xa = self._data
-    if dtype_of(xa).category != CAT_FLOAT:
+    if dtype_of(xa).category != CAT_FLOAT and dtype_of(xa).category != CAT_COMPLEX:
         xa = cast_array(xa, default_float)
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(xa)
     if _is_empty_dims(dim) and nd and not keepdim and cnp.PyArray_SIZE(xa):
@@ -904,10 +919,11 @@ cdef Tensor op_logsumexp(Tensor self, object dim, bint keepdim):
             empty_reduce = True
     with quiet():
         if empty_reduce:
-            m = np.zeros(_kept_shape(shape_of(xa), dims), dtype=xa.dtype)
+            m = np.zeros(_kept_shape(shape_of(xa), dims), dtype=xa.real.dtype)
         else:
-            m = np.amax(xa, axis=axis, keepdims=True)
-            m = np.where(np.isinf(m), np.zeros((), dtype=xa.dtype), m)
+            # complex: the largest real part shifts (PyTorch's amax(real(self)))
+            m = np.amax(xa.real, axis=axis, keepdims=True)
+            m = np.where(np.isinf(m), np.zeros((), dtype=m.dtype), m)
         out = np.log(np.sum(np.exp(xa - m), axis=axis, keepdims=True)) + m
         if not keepdim and nd:
             out = np.squeeze(out, axis=dims)
@@ -1875,22 +1891,33 @@ cdef inline Tensor _ones_as(Tensor out):
     return make(np.ones(shape_of(out._data), dtype=out._data.dtype))
 
 
+cdef Tensor var_jvp(Tensor self_t, Tensor self, object dims, object correction,
+                    bint keepdim, Tensor var):
+    """PyTorch's var_jvp: 2 / (N - correction) * sum(real(conj(self_t) * (self - mean)))
+    (a real tangent for a complex self too)."""
+    return _real_reduction_jvp(var_backward(_ones_as(var), self, dims, correction, keepdim),
+                               self_t, dims, keepdim, var)
+
+
+cdef Tensor std_jvp(Tensor self_t, Tensor self, object dims, object correction,
+                    bint keepdim, Tensor std):
+    """std's tangent is var's over 2 * std (zero where std is 0, as PyTorch's masked_fill)."""
+    return _real_reduction_jvp(std_backward(std, _ones_as(std), self, dims, correction,
+                                            keepdim), self_t, dims, keepdim, std)
+
+
 cdef tuple var_mean_jvp(Tensor self_t, Tensor self, object dims, object correction,
                         bint keepdim, Tensor var, Tensor mean):
-    """PyTorch's var_jvp (2 / (N - correction) * sum(real(conj(self_t) * (self - mean))))
-    and the mean of the tangent."""
-    return (_real_reduction_jvp(var_backward(_ones_as(var), self, dims, correction,
-                                             keepdim), self_t, dims, keepdim, var),
+    """var_jvp and the mean of the tangent."""
+    return (var_jvp(self_t, self, dims, correction, keepdim, var),
             _reduction_jvp(_mean_backward_part(_ones_as(mean), shape_of(self._data), dims,
                                                keepdim), self_t, dims, keepdim, mean))
 
 
 cdef tuple std_mean_jvp(Tensor self_t, Tensor self, object dims, object correction,
                         bint keepdim, Tensor std, Tensor mean):
-    """std's tangent is var's over 2 * std (zero where std is 0, as PyTorch's masked_fill);
-    mean's the mean of the tangent."""
-    return (_real_reduction_jvp(std_backward(std, _ones_as(std), self, dims, correction,
-                                             keepdim), self_t, dims, keepdim, std),
+    """std_jvp and the mean of the tangent."""
+    return (std_jvp(self_t, self, dims, correction, keepdim, std),
             _reduction_jvp(_mean_backward_part(_ones_as(mean), shape_of(self._data), dims,
                                                keepdim), self_t, dims, keepdim, mean))
 
@@ -1940,24 +1967,51 @@ cdef Tensor cummaxmin_backward(Tensor grad, Tensor self, Tensor indices, object 
 
 cdef Tensor op_logcumsumexp(Tensor self, object dim):
     cdef cnp.ndarray x = self._data
-    check_float_kernel(dtype_of(x), "logcumsumexp_out_cpu")
+    cdef bint cplx = cnp.PyArray_ISCOMPLEX(x)
+    if not cplx:
+        check_float_kernel(dtype_of(x), "logcumsumexp_out_cpu")
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
     cdef Py_ssize_t d = wrap_dim(dim, nd)
     with quiet():
-        out = np.logaddexp.accumulate(x.astype(np.float64), axis=d) if nd else x.copy()
+        if not nd:
+            out = x.copy()
+        elif cplx:
+            out = _complex_logcumsumexp(x, d)
+        else:
+            out = np.logaddexp.accumulate(x.astype(np.float64), axis=d)
     cdef Tensor result = make(as_contiguous(as_array(out).astype(x.dtype, copy=False)))
     record_LogcumsumexpBackward0(result, self, d)
     return result
 
 
+cdef object _complex_logcumsumexp(cnp.ndarray x, Py_ssize_t d):
+    """PyTorch's complex logcumsumexp kernel: the running value, from -inf, folded with
+    each element by its complex _log_add_exp_helper (_complex_log_add_exp), accumulated
+    in complex128 (the CPU acc_type of both complex dtypes)."""
+    xs = np.moveaxis(x.astype(np.complex128), d, 0)
+    out = np.empty(xs.shape, dtype=np.complex128)
+    cum = np.full(xs.shape[1:], complex(-np.inf, 0.0))
+    for i in range(xs.shape[0]):
+        cum = _complex_log_add_exp(xs[i], cum)
+        out[i] = cum
+    return np.moveaxis(out, 0, d)
+
+
 cdef Tensor logcumsumexp_backward(Tensor grad, Tensor self, Tensor result, object dim):
     """PyTorch's logcumsumexp_backward: the positive and negative parts of grad, each
-    through a reversed logcumsumexp in log space."""
+    through a reversed logcumsumexp in log space; a complex grad needs no split:
+    conj(exp(rev_logcumsumexp(log(conj(grad)) - result) + self))."""
     if cnp.PyArray_NDIM(grad._data) == 0 or cnp.PyArray_SIZE(grad._data) == 0:
         return grad
+    cdef tuple flipd = (dim,)
+    if cnp.PyArray_ISCOMPLEX(grad._data):
+        with quiet():
+            log_grad = OPS.log(OPS.conj_physical(grad))
+        rev = OPS.flip(op_logcumsumexp(OPS.flip(OPS.sub(log_grad, result, 1), flipd), dim),
+                       flipd)
+        return OPS.conj_physical(OPS.exp(OPS.add(rev, self, 1)))
     cdef dtype gd = dtype_of(grad._data)
     cdef Tensor lowest = make_scalar(float(np.finfo(gd.np_dtype).min), gd)
-    cdef tuple flipd = (dim,)
     with quiet():
         log_abs = OPS.log(OPS.abs(grad))
     pos = OPS.where(OPS.gt(grad, 0), log_abs, lowest)
