@@ -162,3 +162,16 @@ def test_ormqr_jvp_complex_refused_as_pytorch():
         C = _arr(m, (4, 2), 3, "complex128")
         return _jvp(m, m.ormqr, (A, tau, C), (A, tau, C))
     same_error(prog)
+
+
+def test_scatter_reduce_reverse_over_forward_complex_refused_as_pytorch():
+    # the tangent is the functional scatter_reduce of the tangents, which (as in
+    # PyTorch) refuses to record a complex output for reverse mode
+    def prog(m):
+        s = m.tensor([1 + 1j, 2, 3], requires_grad=True)
+        src = m.tensor([2 + 0j, 3], requires_grad=True)
+        idx = m.tensor([0, 0])
+        t = _jvp(m, lambda a, b: a.clone().scatter_reduce_(0, idx, b, "sum"), (s, src),
+                 (s * 1j, src))[1]
+        return m.autograd.grad(t.real.sum(), (s, src))
+    same_error(prog)
