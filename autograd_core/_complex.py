@@ -95,6 +95,9 @@ nan_to_num nan_to_num_ sinc sinc_ float_power float_power_ logaddexp logsumexp l
 scatter_reduce scatter_reduce_ index_reduce index_reduce_
 linalg_matrix_rank linalg_cond linalg_lstsq linalg_householder_product orgqr geqrf ormqr
 linalg_ldl_factor linalg_ldl_factor_ex linalg_ldl_solve
+linalg_matrix_rank linalg_cond linalg_lstsq linalg_householder_product orgqr geqrf ormqr linalg_ldl_factor linalg_ldl_factor_ex linalg_ldl_solve
+nan_to_num nan_to_num_ sinc sinc_ float_power float_power_ logaddexp logsumexp logcumsumexp
+scatter_reduce scatter_reduce_ index_reduce index_reduce_
 """.split())
 
 # PyTorch's own errors for ops that refuse complex input (exception type, message;
@@ -172,6 +175,9 @@ dist _norm_dim _norm_all renorm
 nan_to_num sinc logaddexp logsumexp logcumsumexp
 scatter_reduce index_reduce
 linalg_lstsq linalg_householder_product orgqr ormqr linalg_ldl_factor_ex linalg_ldl_solve
+linalg_lstsq linalg_householder_product orgqr ormqr linalg_ldl_factor_ex linalg_ldl_solve
+nan_to_num sinc logaddexp logsumexp logcumsumexp
+scatter_reduce index_reduce
 """.split())
 
 _tensor.set_complex_grad_ops(COMPLEX_AUTOGRAD_OPS)

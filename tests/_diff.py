@@ -137,6 +137,25 @@ def data(mod, *shape, seed=0, lo=-1.0, hi=1.0, dtype="float64", requires_grad=Fa
     return t.requires_grad_() if requires_grad else t
 
 
+
+def complex_data(mod, *shape, seed=0, dtype="complex128", requires_grad=False, scale=1.0):
+    """A complex tensor of module mod with deterministic standard normal real and
+    imaginary parts (times scale): the same numbers under torch and autograd_core."""
+    rng = np.random.default_rng(seed)
+    a = (scale * (rng.standard_normal(shape) + 1j * rng.standard_normal(shape))).astype(dtype)
+    return mod.tensor(a, requires_grad=requires_grad)
+
+
+def real_loss(mod, out, seed=1):
+    """A real loss reading every real (and imaginary) part of out with its own weight:
+    its gradient checks all of out's derivative, complex or real."""
+    rng = np.random.default_rng(seed)
+    w1 = mod.tensor(rng.standard_normal(tuple(out.shape)))
+    if out.is_complex():
+        w2 = mod.tensor(rng.standard_normal(tuple(out.shape)))
+        return (out.real * w1).sum() + (out.imag * w2).sum()
+    return (out * w1.to(out.dtype)).sum()
+
 def issue8(pattern):
     """The mark of a test that asserts PyTorch's behaviour where autograd_core does not
     follow it yet (issue 8): a strict xfail, so each fix shows as an XPASS to unmark."""

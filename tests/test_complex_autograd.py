@@ -7,19 +7,19 @@ the engine's errors, and a sweep of the op table on complex inputs that require 
 """
 import warnings
 
+from functools import partial
+
 import numpy as np
 import pytest
 
-from _diff import Raised, assert_same, catch, graph_desc, same, same_error, torch
+from _diff import (Raised, assert_same, catch, complex_data, graph_desc, real_loss, same,
+                   same_error, torch)
 import autograd_core
 import op_table
 from op_spec import case_args, case_seed, is_shape, make_arrays
 
 
-def _z(mod, *shape, seed=0, dtype="complex128", requires_grad=True):
-    rng = np.random.default_rng(seed)
-    a = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
-    return mod.tensor(a, requires_grad=requires_grad)
+_z = partial(complex_data, requires_grad=True)
 
 
 def _x(mod, *shape, seed=0, dtype="float64", requires_grad=True):
@@ -27,14 +27,7 @@ def _x(mod, *shape, seed=0, dtype="float64", requires_grad=True):
     return mod.tensor(rng.standard_normal(shape).astype(dtype), requires_grad=requires_grad)
 
 
-def _loss(mod, out, seed=1):
-    """A real loss that reads every real and imaginary part of out with its own weight."""
-    rng = np.random.default_rng(seed)
-    w1 = mod.tensor(rng.standard_normal(tuple(out.shape)))
-    if out.is_complex():
-        w2 = mod.tensor(rng.standard_normal(tuple(out.shape)))
-        return (out.real * w1).sum() + (out.imag * w2).sum()
-    return (out * w1.to(out.dtype)).sum()
+_loss = real_loss
 
 
 # ------------------------------------------------------------------ leaves
@@ -584,7 +577,6 @@ def test_forward_ad_tangents_match_pytorch():
                 out.append(fwAD.unpack_dual(f(d)).tangent)
         return out
     same(prog, rtol=1e-7, atol=1e-9)
-
 
 
 def test_forward_ad_tangents_of_addc_lerp_cross_match_pytorch():

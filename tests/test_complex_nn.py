@@ -10,22 +10,14 @@ import warnings
 import numpy as np
 import pytest
 
-from _diff import Raised, catch, graph_desc, same, same_error, torch
+from _diff import Raised, catch, complex_data, graph_desc, real_loss, same, same_error, torch
 import autograd_core
 
 
-def _z(mod, *shape, seed=0, dtype="complex128", requires_grad=False):
-    rng = np.random.default_rng(seed)
-    a = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
-    return mod.tensor(a, requires_grad=requires_grad)
+_z = complex_data
 
 
-def _loss(mod, out, seed=1):
-    """A real loss reading every real and imaginary part of out with its own weight."""
-    rng = np.random.default_rng(seed)
-    w1 = mod.tensor(rng.standard_normal(tuple(out.shape)))
-    w2 = mod.tensor(rng.standard_normal(tuple(out.shape)))
-    return (out.real * w1).sum() + (out.imag * w2).sum()
+_loss = real_loss
 
 
 def _F(m):

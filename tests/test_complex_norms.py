@@ -7,29 +7,21 @@ kernel, the forward AD of at::norm(self, p)).
 """
 import warnings
 
+from functools import partial
+
 import numpy as np
 import pytest
 
-from _diff import same, same_error
+from _diff import complex_data, real_loss, same, same_error
 import autograd_core
 
 INF = float("inf")
 
 
-def _z(mod, *shape, seed=0, dtype="complex128", requires_grad=True):
-    rng = np.random.default_rng(seed)
-    a = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
-    return mod.tensor(a, requires_grad=requires_grad)
+_z = partial(complex_data, requires_grad=True)
 
 
-def _loss(mod, out, seed=1):
-    """A real loss reading every real and imaginary part of out with its own weight."""
-    rng = np.random.default_rng(seed)
-    w1 = mod.tensor(rng.standard_normal(tuple(out.shape)))
-    if out.is_complex():
-        w2 = mod.tensor(rng.standard_normal(tuple(out.shape)))
-        return (out.real * w1).sum() + (out.imag * w2).sum()
-    return (out * w1.to(out.dtype)).sum()
+_loss = real_loss
 
 
 def _values_and_grads(prog, dtype):

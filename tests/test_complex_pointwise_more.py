@@ -6,28 +6,19 @@ forward derivatives of var and std on complex inputs (tests/test_complex_autogra
 holds the latter). Values, gradients of a real loss, gradcheck/gradgradcheck with forward
 AD, corners (0-d, empty, non-contiguous, complex64 and complex128) and errors.
 """
-import numpy as np
 import pytest
 
-from _diff import same, same_error
+from _diff import complex_data, real_loss, same, same_error
 import autograd_core
 
 INF, NAN = float("inf"), float("nan")
 DTYPES = ["complex64", "complex128"]
 
 
-def _z(m, *shape, seed=0, dtype="complex128", requires_grad=False, scale=1.0):
-    rng = np.random.default_rng(seed)
-    a = (scale * (rng.standard_normal(shape) + 1j * rng.standard_normal(shape))).astype(dtype)
-    return m.tensor(a, requires_grad=requires_grad)
+_z = complex_data
 
 
-def _loss(m, out, seed=1):
-    """A real loss reading every real and imaginary part of out with its own weight."""
-    rng = np.random.default_rng(seed)
-    w1 = m.tensor(rng.standard_normal(tuple(out.shape)))
-    w2 = m.tensor(rng.standard_normal(tuple(out.shape)))
-    return (out.real * w1).sum() + (out.imag * w2).sum()
+_loss = real_loss
 
 
 def _grads(m, f, *shapes, seed=0, **kw):

@@ -1015,6 +1015,44 @@ cdef Tensor householder_product_backward_tau(Tensor grad, Tensor A, Tensor tau):
     return <Tensor>_householder_grads(grad, A, tau, shape_of(A._data)[-1])[1]
 
 
+cdef Tensor householder_product_jvp(Tensor A_t, Tensor tau_t, Tensor A, Tensor tau):
+    """PyTorch's householder_product_jvp, as the product rule over Q = H_1 ... H_k E:
+    from the right, S <- H_i S and dS <- H_i dS + dH_i S with
+    dH_i = -(dtau_i v_i v_i^H + tau_i dv_i v_i^H + tau_i v_i dv_i^H), dv_i the tangent of
+    A's column i below the diagonal (v_i's unit and zeros are constants). Written with
+    conj, so complex tangents are the differential's (the transposed backward is not)."""
+    cdef tuple sa = shape_of(A._data)
+    cdef Py_ssize_t m = sa[-2], n = sa[-1], k = shape_of(tau._data)[-1], i
+    cdef object d = A._data.dtype
+    cdef Tensor S = make(np.eye(m, n, dtype=d)), dS = None, v, dv, vcol, ti, dti, w, dHS
+    for i in range(k - 1, -1, -1):
+        below = np.zeros(m, dtype=d)
+        below[i + 1:] = 1
+        unit = np.zeros(m, dtype=d)
+        unit[i] = 1
+        v = OPS.add(OPS.mul(OPS.select(A, -1, i), make(below)), make(unit), 1)
+        dv = OPS.mul(OPS.select(A_t, -1, i), make(below))
+        vcol = OPS.unsqueeze(v, -1)
+        ti = OPS.unsqueeze(OPS.unsqueeze(OPS.select(tau, -1, i), -1), -1)
+        dti = OPS.unsqueeze(OPS.unsqueeze(OPS.select(tau_t, -1, i), -1), -1)
+        w = op_matmul(OPS.unsqueeze(<Tensor>cj(v), -2), S)      # v^H S
+        dHS = OPS.neg(OPS.add(
+            OPS.mul(dti, op_matmul(vcol, w)),
+            OPS.mul(ti, OPS.add(op_matmul(OPS.unsqueeze(dv, -1), w),
+                                op_matmul(vcol, op_matmul(OPS.unsqueeze(<Tensor>cj(dv), -2), S)),
+                                1)), 1))
+        if dS is None:
+            dS = dHS
+        else:
+            dS = OPS.add(OPS.sub(dS, OPS.mul(ti, op_matmul(vcol, op_matmul(
+                OPS.unsqueeze(<Tensor>cj(v), -2), dS))), 1), dHS, 1)
+        S = OPS.sub(S, OPS.mul(ti, op_matmul(vcol, w)), 1)
+    if dS is None:   # no reflectors: Q is constant
+        return zeros(broadcast_shapes(sa[:-2], shape_of(tau._data)[:-1]) + (m, n),
+                     dtype_of(A._data))
+    return dS
+
+
 cdef tuple op_geqrf(Tensor self):
     _check_matrix(self, "autograd_core.geqrf", False)
     _check_float_input(dtype_of(self._data), "autograd_core.geqrf")

@@ -1698,6 +1698,38 @@ cdef Tensor _scatter_reduce(Tensor self, object dim, Tensor index, Tensor src, o
     return result
 
 
+cdef Tensor scatter_reduce_jvp(Tensor self_p, Tensor self_t, object dim, Tensor index,
+                               Tensor src_p, Tensor src_t, str reduce, bint include_self,
+                               Tensor result):
+    """scatter_reduce's forward derivative (PyTorch's scatter_reduce_jvp). sum and mean
+    are linear: the op on the tangents (complex ones too). amax/amin: the mean of the
+    tangents of the elements equal to the result, self's only where it takes part (with
+    include_self=False a tie with an unused self does not share: PyTorch's jvp, while its
+    backward halves there). prod: each input element reaches one output element, so the
+    tangent is self_t * d(result)/d(self) plus src_t * d(result)/d(src) scattered, both
+    from the backward at a grad of ones (the transposed backward's tangent). Complex:
+    PyTorch 2.13 leaves prod without a tangent and has no complex amax/amin: refused."""
+    if reduce == "sum" or reduce == "mean":
+        return op_scatter_reduce(self_t, dim, index, src_t, reduce, include_self)
+    if cnp.PyArray_ISCOMPLEX(result._data):
+        raise fw_not_implemented("scatter_reduce")
+    cdef object rd = result._data.dtype
+    cdef Tensor self_is, src_is, n
+    if reduce == "amax" or reduce == "amin":
+        self_is = make((self_p._data == result._data).astype(rd))
+        if not include_self:
+            self_is = OPS.scatter(self_is, dim, index, 0, None)
+        src_is = make((src_p._data == OPS.gather(result, dim, index)._data).astype(rd))
+        n = OPS.scatter_add(self_is, dim, index, src_is)
+        return OPS.div(OPS.scatter_add(OPS.mul(self_t, self_is), dim, index,
+                                       OPS.mul(src_t, src_is)), n, None)
+    cdef Tensor ones = make(np.ones(shape_of(result._data), dtype=rd))
+    cdef tuple g = scatter_reduce_backward(ones, self_p, dim, index, src_p, reduce,
+                                           include_self, result)
+    return OPS.scatter_add(OPS.mul(self_t, <Tensor>g[0]), dim, index,
+                           OPS.mul(src_t, <Tensor>g[1]))
+
+
 cdef tuple scatter_reduce_backward(Tensor grad, Tensor self, object dim, Tensor index, Tensor src,
                                    str reduce, bint include_self, Tensor result,
                                    str op="scatter_reduce", str src_name="src"):
