@@ -90,6 +90,7 @@ sum_to_size trapezoid trapz cumulative_trapezoid gradient dist frobenius_norm
 norm_except_dim pairwise_distance
 reflection_pad replication_pad _pad_circular im2col col2im softmax log_softmax
 dropout_ feature_dropout feature_dropout_
+conv_tbc affine_grid_generator
 """.split())
 
 # PyTorch's own errors for ops that refuse complex input (exception type, message;
