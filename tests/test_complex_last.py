@@ -3,8 +3,9 @@ conv_tbc and affine_grid_generator on complex tensors (values; PyTorch has no co
 derivative for either, so both refuse a complex input that requires grad), cummax/cummin
 on empty and 0-d complex tensors (which PyTorch computes before its dtype check),
 scatter of a complex number into a complex tensor, and index_fill's refusal of a complex
-number for a real tensor. Also the dtype errors of conv_tbc and affine_grid on an empty
-batch, found on the way.
+number for a real tensor. Also, found on the way and checked for real dtypes too:
+conv_tbc's errors for a weight of another dtype and for an input whose time and batch
+dims do not merge (PyTorch's view of a slice), and affine_grid_generator on an empty batch.
 """
 import warnings
 
