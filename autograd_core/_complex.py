@@ -98,6 +98,7 @@ linalg_ldl_factor linalg_ldl_factor_ex linalg_ldl_solve
 linalg_matrix_rank linalg_cond linalg_lstsq linalg_householder_product orgqr geqrf ormqr linalg_ldl_factor linalg_ldl_factor_ex linalg_ldl_solve
 nan_to_num nan_to_num_ sinc sinc_ float_power float_power_ logaddexp logsumexp logcumsumexp
 scatter_reduce scatter_reduce_ index_reduce index_reduce_
+conv_tbc affine_grid_generator
 """.split())
 
 # PyTorch's own errors for ops that refuse complex input (exception type, message;

@@ -789,6 +789,28 @@ cdef Tensor op_conv_tbc(Tensor self, Tensor weight, Tensor bias, object pad):
                            f"[{t_out}, {xs[1]}, {ws[2]}]")
     if p < 0:
         raise RuntimeError(f"conv_tbc: negative padding {p}")
+    # PyTorch's products are addmm_ of a view (time * batch, channels) of the input's
+    # slice into an output of the input's dtype, made for the kernel offsets that
+    # overlap the output (none when it is empty in time): there a weight of another
+    # dtype is an error, and so is a slice whose time and batch dims cannot merge
+    cdef dtype dx = dtype_of(x), dw = dtype_of(w)
+    cdef Py_ssize_t B = xs[1], t_k
+    cdef bint merges = (cnp.PyArray_SIZE(x) == 0 or B == 1
+                        or x.strides[0] == x.strides[1] * B)
+    for k in range(K):
+        t_k = min(T + p - k, t_out) - max(0, p - k)
+        if t_k <= 0:
+            continue
+        if not merges and t_k > 1:
+            raise RuntimeError("view size is not compatible with input tensor's size and "
+                               "stride (at least one dimension spans across two contiguous "
+                               "subspaces). Use .reshape(...) instead.")
+        if dx is not dw:
+            raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+                               f"{dx.scalar_name} and {dw.scalar_name}")
+    if cnp.PyArray_ISCOMPLEX(b) and not cnp.PyArray_ISCOMPLEX(x):
+        # the bias is copied into the real output: its real parts, with PyTorch's warning
+        b = OPS._to_copy(make(b), dx)._data
     with quiet():
         xp = np.pad(x, ((p, p), (0, 0), (0, 0))) if p else x
         out = np.empty((t_out, xs[1], ws[2]), dtype=np.result_type(x, w, b))

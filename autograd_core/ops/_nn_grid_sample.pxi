@@ -40,7 +40,7 @@ cdef Tensor op_affine_grid_generator(Tensor theta, object size, bint align_corne
     cdef cnp.ndarray th = theta._data
     base = _base_grid(sz, align_corners, (<object>th).dtype)
     n = sz[0]
-    flat = base.reshape(n, -1, d + 1)
+    flat = base.reshape(n, math.prod(sz[2:]), d + 1)   # (no -1: the batch may be empty)
     with quiet():
         out = np.matmul(flat, np.swapaxes(th, 1, 2)).reshape(sz[:1] + sz[2:] + (d,))
     cdef Tensor result = make(as_array(out.astype((<object>th).dtype, copy=False)))
@@ -52,9 +52,10 @@ cdef Tensor affine_grid_generator_backward(Tensor grad, object size, bint align_
     """d grid / d theta: base_grid^T @ grad per sample (PyTorch composes it of bmm)."""
     cdef tuple sz = _affine_grid_size(size)
     cdef int d = len(sz) - 2
+    cdef Py_ssize_t points = math.prod(sz[2:])
     cdef Tensor base = make(_base_grid(sz, align_corners, grad._data.dtype)
-                            .reshape(sz[0], -1, d + 1))
-    cdef Tensor g = OPS.reshape(grad, (sz[0], -1, d))
+                            .reshape(sz[0], points, d + 1))
+    cdef Tensor g = OPS.reshape(grad, (sz[0], points, d))
     return OPS.transpose(OPS.bmm(OPS.transpose(base, 1, 2), g), 1, 2)
 
 

@@ -1049,6 +1049,13 @@ cdef Tensor op_scatter(Tensor self, object dim, Tensor index, object src, object
     cdef cnp.ndarray idx = index._data
     cdef Py_ssize_t d = _check_scatter_args(self, dim, idx, src, reduce)
     cdef ScatterMode mode = _reduce_mode(reduce)
+    cdef dtype sd = dtype_of(self._data)
+    if (type(src) is complex and sd.category != CAT_COMPLEX and sd is not bool_
+            and cnp.PyArray_SIZE(idx)):
+        # PyTorch's kernel converts the value to self's dtype (not reached for an empty
+        # index) and refuses to drop an imaginary part (a bool takes its truth value)
+        raise RuntimeError(f"value cannot be converted to type {sd.value_type_name} "
+                           "without overflow")
     if mode != SCATTER_WRITE and isinstance(src, Tensor):
         warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and "
                       "will be removed in a future PyTorch release. Use torch.scatter_reduce "
@@ -1080,6 +1087,11 @@ cdef str _SCATTER_SIGNATURES = (
     " * ({input}int dim, Tensor index, Number value, *, str reduce)")
 
 
+cdef bint _is_number_arg(object x):
+    """Whether x binds PyTorch's Number (a bool, int, float or complex; numpy's too)."""
+    return arg_number(x) is not None or isinstance(x, (complex, np.complexfloating))
+
+
 cdef tuple _scatter_args(str fname, ArgNumbering numbering, tuple args, object dim,
                          object index, object src, object value, object reduce):
     """scatter's Python arguments checked: (dim, index, src Tensor or number, reduce).
@@ -1090,12 +1102,12 @@ cdef tuple _scatter_args(str fname, ArgNumbering numbering, tuple args, object d
         raise type_error_combination(fname, args, sig)
     if src is None:
         src = value
-    if (src is None or (not isinstance(src, Tensor) and arg_number(src) is None)
+    if (src is None or (not isinstance(src, Tensor) and not _is_number_arg(src))
             or isinstance(dim, (float, Tensor)) or not hasattr(dim, "__index__")
             or not isinstance(index, Tensor) or (reduce is not None and not isinstance(reduce, str))):
         raise type_error_combination(fname, args, sig)
     if not isinstance(src, Tensor):
-        src = arg_number(src)
+        src = arg_operand(src)   # (a Number: complex too)
     return dim.__index__(), index, src, reduce
 
 
@@ -1402,12 +1414,19 @@ cdef Tensor op_index_add(Tensor self, object dim, Tensor index, Tensor source, o
 
 
 cdef Tensor op_index_fill(Tensor self, object dim, Tensor index, object value):
-    cdef Py_ssize_t d = _check_index_along(self, dim, index, "index_fill_")
     if isinstance(value, Tensor) and cnp.PyArray_NDIM((<Tensor>value)._data) != 0:
         raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got tensor "
                            f"with {cnp.PyArray_NDIM((<Tensor>value)._data)} dimension(s).")
-    cdef cnp.ndarray out = self._data.copy()
     v = (<Tensor>value)._data if isinstance(value, Tensor) else value
+    if (not cnp.PyArray_ISCOMPLEX(self._data) and dtype_of(index._data) is int64 and (
+            isinstance(v, complex) or (isinstance(v, cnp.ndarray) and cnp.PyArray_ISCOMPLEX(v)))):
+        # PyTorch reads the value as a Scalar and refuses a complex one for a real self
+        # (an imaginary part of zero included) rather than drop its imaginary part; it
+        # checks this after the index's dtype, before the dim and the index's values
+        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is "
+                           "not supported")
+    cdef Py_ssize_t d = _check_index_along(self, dim, index, "index_fill_")
+    cdef cnp.ndarray out = self._data.copy()
     with quiet():
         if out.ndim == 0:
             if index._data.size:

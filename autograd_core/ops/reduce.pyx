@@ -1648,8 +1648,18 @@ def _py_mode(input, dim=-1, keepdim=False, *, out=None, axis=None, keepdims=None
     return with_out("mode", out, res, ('values', 'indices'), True)
 
 
+cdef bint _scan_without_kernel(object input):
+    """Whether cummax/cummin on input never reaches PyTorch's dtype dispatch: an empty or
+    0-d tensor (its result is the input itself and index 0), which PyTorch computes for
+    every dtype (complex, wide unsigned) before it looks for a kernel."""
+    if not isinstance(input, Tensor):
+        return False
+    cdef cnp.ndarray x = (<Tensor>input)._data
+    return cnp.PyArray_NDIM(x) == 0 or cnp.PyArray_SIZE(x) == 0
+
+
 def _py_cummax(input, dim=None, *, out=None, axis=None):
-    if complex_arg(input):
+    if complex_arg(input) and not _scan_without_kernel(input):
         check_complex_op("cummax", input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
@@ -1664,7 +1674,7 @@ def _py_cummax(input, dim=None, *, out=None, axis=None):
 
 
 def _py_cummin(input, dim=None, *, out=None, axis=None):
-    if complex_arg(input):
+    if complex_arg(input) and not _scan_without_kernel(input):
         check_complex_op("cummin", input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
