@@ -91,13 +91,10 @@ norm_except_dim pairwise_distance
 reflection_pad replication_pad _pad_circular im2col col2im softmax log_softmax
 dropout_ feature_dropout feature_dropout_
 cov corrcoef _weight_norm
-nan_to_num nan_to_num_ sinc sinc_ float_power float_power_ logaddexp logsumexp logcumsumexp
-scatter_reduce scatter_reduce_ index_reduce index_reduce_
+nan_to_num nan_to_num_ sinc sinc_ float_power float_power_ logaddexp logsumexp
+logcumsumexp scatter_reduce scatter_reduce_ index_reduce index_reduce_
 linalg_matrix_rank linalg_cond linalg_lstsq linalg_householder_product orgqr geqrf ormqr
 linalg_ldl_factor linalg_ldl_factor_ex linalg_ldl_solve
-linalg_matrix_rank linalg_cond linalg_lstsq linalg_householder_product orgqr geqrf ormqr linalg_ldl_factor linalg_ldl_factor_ex linalg_ldl_solve
-nan_to_num nan_to_num_ sinc sinc_ float_power float_power_ logaddexp logsumexp logcumsumexp
-scatter_reduce scatter_reduce_ index_reduce index_reduce_
 conv_tbc affine_grid_generator
 """.split())
 
@@ -176,9 +173,6 @@ dist _norm_dim _norm_all renorm
 nan_to_num sinc logaddexp logsumexp logcumsumexp
 scatter_reduce index_reduce
 linalg_lstsq linalg_householder_product orgqr ormqr linalg_ldl_factor_ex linalg_ldl_solve
-linalg_lstsq linalg_householder_product orgqr ormqr linalg_ldl_factor_ex linalg_ldl_solve
-nan_to_num sinc logaddexp logsumexp logcumsumexp
-scatter_reduce index_reduce
 """.split())
 
 _tensor.set_complex_grad_ops(COMPLEX_AUTOGRAD_OPS)
