@@ -130,6 +130,33 @@ def test_second_order_gradient_of_an_input_raises_not_silently_none(shape):
         (g.pow(2).sum() + y.sum()).backward()
 
 
+
+@pytest.mark.parametrize("body", [
+    lambda m, u: ((m.neg(u)) + u) / -2.0,     # linear: the backward reads nothing
+    lambda m, u: (m.neg(u)) * u + -0.75,      # reads its input: a second pass raises
+])
+def test_second_order_through_a_block_as_pytorch(body):
+    # PyTorch's gradients' node has edges to the compiled backward's saved tensors only:
+    # a linear block saves none, so asking a second pass for its input's gradient gives
+    # None there, where a block that reads its input raises (fuzzer seed 29004638)
+    def prog(m):
+        x = m.tensor([[-0.75], [1.5], [1.25]], dtype=m.float64, requires_grad=True)
+        c = m.tensor([[0.6, -0.3, 1.7], [0.25, 0.25, 0.5], [-0.3, -2.0, -1.0]],
+                     dtype=m.float64)
+        f = m.compile(lambda u: body(m, u), backend="aot_eager")
+        v = m.add(x, c, alpha=2.0)
+        for _ in range(3):
+            y = f(v)
+        (g,) = m.autograd.grad(y, [x], m.ones_like(y), create_graph=True)
+        try:
+            (g2,) = m.autograd.grad(g.sum(), [x], allow_unused=True)
+        except RuntimeError as e:
+            return g.detach().numpy(), type(e).__name__, str(e)
+        return g.detach().numpy(), g2
+    want, got = prog(torch), prog(autograd_core)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-12)
+    assert got[1:] == want[1:]
+
 def test_backward_twice_without_retain_graph_raises():
     f = autograd_core.compile(lambda x: (x * 2).tanh() * 3)
     x = autograd_core.ones(3, requires_grad=True)

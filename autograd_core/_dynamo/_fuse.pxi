@@ -147,10 +147,12 @@ cdef class CompiledFunctionBackward(Node):
     cdef tuple versions         # (VersionCounter, version, array) per saved value that is
                                 # an input or output tensor: eager's nodes save those, and
                                 # refuse a backward after an in-place change of one
-    cdef tuple inputs           # the block's tensor inputs: under create_graph its
-                                # gradients' node has edges to them too, as PyTorch's (its
-                                # saved inputs), so a second backward reaching them raises
-                                # instead of silently leaving their term out
+    cdef tuple inputs           # the inputs its gradients' node (create_graph) has
+                                # edges to, as PyTorch's has to its saved tensors: the
+                                # inputs the backward reads, or all of them when it reads an
+                                # output (whose grad_fn is this node), so a second backward
+                                # reaching them raises instead of silently leaving their
+                                # term out; none for a linear block, as PyTorch's
 
     cdef int nvisible           # its edges shown in next_functions: one per input, as
                                 # PyTorch's (the edges after them are further uses)
@@ -339,21 +341,26 @@ cdef class FusedBlock:
             node.share = self.bwd_share
             checks = []
             direct = []
+            read = []
+            reads_output = False
             for is_out, k in self.direct:
                 if is_out:
                     t = tensors[k]
                     direct.append(outs[k])
+                    reads_output = True
                 else:
                     t = vals[<Py_ssize_t>self.in_slots[k]]
                     direct.append((<Tensor>t)._data)
+                    read.append(t)
                 if t is None:
                     continue
                 vc = version_counter(<Tensor>t)
                 checks.append((vc, vc.version, (<Tensor>t)._data))
             node.direct = tuple(direct)
             node.versions = tuple(checks)
-            node.inputs = tuple([vals[<Py_ssize_t>self.in_slots[i]] for i in self.bwd_edges])
-            record_outputs(node, tuple(tensors), node.inputs)
+            edges = tuple([vals[<Py_ssize_t>self.in_slots[i]] for i in self.bwd_edges])
+            node.inputs = edges if reads_output else tuple(read)
+            record_outputs(node, tuple(tensors), edges)
             if self.bcast:
                 # a broadcast input's gradient leaves the block unreduced: the engine
                 # sums it to the input's shape as it sums eager's (AddBackward0, ...)
