@@ -26,7 +26,7 @@ from autograd_core._core import tensor as _core
 from autograd_core._core.opcall import OP_SCHEMAS
 from autograd_core._core.tensor import Tensor
 from autograd_core._dynamo._replay import (G_EQ, G_ID, G_KEYS, G_SHALLOW, OpRecorder, Slot,
-                                            build_steps, same_state, set_frees,
+                                            build_steps, set_frees,
                                             set_table_names, shallow, tensor_state)
 from autograd_core._dynamo._replay import MISSING as _MISSING_GLOBAL
 from autograd_core._dynamo import exc
@@ -423,12 +423,10 @@ class Recorder(OpRecorder):
             if self.reason is None:
                 # (still without the cycle collector: its first pass after the recording
                 # walks every step, 3x the recording's own time on a 60,000-op chain)
-                for k, t in self.known.items():
-                    if not same_state(self.states[k], tensor_state(t)):
-                        self.fail("a tensor's autograd state changed outside the recorded "
-                                  "ops (requires_grad_, retain_grad, register_hook, "
-                                  "backward, ...)")
-                        break
+                if not self.states_hold():
+                    self.fail("a tensor's autograd state changed outside the recorded "
+                              "ops (requires_grad_, retain_grad, register_hook, "
+                              "backward, ...)")
         finally:
             if gc_was_on:
                 gc.enable()

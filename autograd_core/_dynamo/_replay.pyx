@@ -9,6 +9,7 @@ cimport numpy as cnp
 import numpy as np
 
 from autograd_core._core.tensor cimport (MSG_BACKWARD_TWICE, shape_of, gc_untrack,
+                                         PyObject_GC_IsTracked,
                                          VersionCounter, version_counter, legacy_type_name,
                                          shape_str, Node, OPS, Tensor,
                                          empty_like_array, grad_enabled,
@@ -18,6 +19,7 @@ from autograd_core._core.tensor cimport (MSG_BACKWARD_TWICE, shape_of, gc_untrac
 from autograd_core._core.dtype cimport dtype_of
 from autograd_core._core.csrc cimport *
 from libc.stdlib cimport free, malloc
+from cpython.long cimport PyLong_FromVoidPtr
 from autograd_core._core.opcall import op_call
 from threading import get_ident
 
@@ -25,6 +27,30 @@ cdef extern from "pythread.h":
     unsigned long PyThread_get_thread_ident() nogil
 
 cnp.import_array()
+
+
+cdef extern from "Python.h":
+    int PyObject_IS_GC(object o)
+
+
+cdef inline tuple _untracked(tuple t):
+    """t, untracked by the cycle collector when none of its items is tracked: CPython's
+    own rule for tuples, which it applies only when a collection first walks the tuple.
+    The recording makes several such tuples per op (states, templates, slots, metas),
+    alive until the entry goes: untracked at birth, no collection walks them (a 60,000-op
+    recording's first collection walked 360,000 of them, 28 ms; see Note [Untracked by
+    the cycle collector] in _core/_node.pxi)."""
+    for x in t:
+        if PyObject_IS_GC(x) and PyObject_GC_IsTracked(x):
+            return t
+    gc_untrack(t)
+    return t
+
+
+cdef inline object _id(object x):
+    """id(x) without the call of the builtin (Cython calls it as a Python function): the
+    recording keys its dicts by it once or twice per tensor per op."""
+    return PyLong_FromVoidPtr(<void*>x)
 
 
 @cython.final
@@ -186,10 +212,10 @@ cpdef tuple tensor_state(Tensor t):
     """What autograd holds of a tensor besides its values: recorded after each op so that
     a change made between ops, outside the op table (requires_grad_(), retain_grad(),
     register_hook(), backward() filling .grad, ...), is seen and breaks the graph."""
-    return (requires_grad_of(t), t._grad_fn, t._grad,
-            None if t._hooks is None else len(t._hooks),
-            None if t._post_acc_hooks is None else len(t._post_acc_hooks),
-            t._retains_grad, t._fw)
+    return _untracked((requires_grad_of(t), t._grad_fn, t._grad,
+                       None if t._hooks is None else len(t._hooks),
+                       None if t._post_acc_hooks is None else len(t._post_acc_hooks),
+                       t._retains_grad, t._fw))
 
 
 cdef int _flatten(object x, list key, list tensors) except -1:
@@ -276,25 +302,10 @@ def check_guards(tuple guards):
     return True
 
 
-cpdef bint same_state(tuple a, tuple b):
-    """Whether two tensor_state tuples agree (objects by identity, flags by value)."""
-    cdef Py_ssize_t i
-    cdef object x, y
-    for i in range(len(a)):
-        x = a[i]
-        y = b[i]
-        if x is y:
-            continue
-        if type(x) is bool or type(x) is int:
-            if type(y) is type(x) and x == y:
-                continue
-        return False
-    return True
-
-
 cdef bint _state_holds(tuple st, Tensor t):
-    """same_state(st, tensor_state(t)) without making the tuple (the recording's per-op
-    check of every argument)."""
+    """Whether t's autograd state is still st (a tensor_state tuple: objects by identity,
+    flags by value), without making a new tuple (the recording's per-op check of every
+    argument, and its final check of every tensor it knows)."""
     if len(st) != 7 or st[0] is not requires_grad_of(t) and st[0] != requires_grad_of(t):
         return False
     if st[1] is not t._grad_fn or st[2] is not t._grad or st[6] is not t._fw:
@@ -428,8 +439,7 @@ cdef class OpRecorder:
                 return None
         _collect(args, ts)
         for t in ts:
-            k = id(t)
-            st = <tuple>self.states.get(k)
+            st = <tuple>self.states.get(_id(t))
             if st is None:
                 if self.adopt(t):      # (a trace takes it as a constant)
                     continue
@@ -463,22 +473,34 @@ cdef class OpRecorder:
         # (an out-of-place op leaves its arguments' autograd state as it was: their
         # recorded states stand)
         if isinstance(result, Tensor):
-            outs = (result,)
-        elif isinstance(result, (tuple, list)) and all(isinstance(r, Tensor) for r in result):
-            outs = result
-        else:
+            k = _id(result)
+            self.known[k] = result
+            self.states[k] = tensor_state(<Tensor>result)
+            return
+        if not (isinstance(result, (tuple, list)) and
+                all(isinstance(r, Tensor) for r in result)):
             self.fail(f"the op {tname} returned a {type(result).__name__}")
             return
-        for t in outs:
-            self.known[id(t)] = t
-            self.states[id(t)] = tensor_state(t)
+        for t in result:
+            k = _id(t)
+            self.known[k] = t
+            self.states[k] = tensor_state(<Tensor>t)
+
+    def states_hold(self):
+        """Whether every tensor the recording knows still has the autograd state the last
+        op touching it left (the end of the call's check; see op_enter)."""
+        cdef dict states = self.states
+        for k, t in self.known.items():
+            if not _state_holds(<tuple>states[k], <Tensor>t):
+                return False
+        return True
 
 
 cdef object _nested_template(object x, dict slots):
     if isinstance(x, Tensor):
-        return Slot(slots[id(x)])
+        return Slot(slots[_id(x)])
     if type(x) is tuple:
-        return tuple([_nested_template(y, slots) for y in <tuple>x])
+        return _untracked(tuple([_nested_template(y, slots) for y in <tuple>x]))
     if type(x) is list:
         return [_nested_template(y, slots) for y in <list>x]
     return x
@@ -490,7 +512,8 @@ cdef Step _new_step(str name, tuple template, tuple subs, tuple nested, Py_ssize
     anything that could hold it (a recording's tens of thousands of steps would be walked
     by every full collection while the entry lives)."""
     cdef Step st = Step.__new__(Step)
-    cdef Py_ssize_t k
+    cdef Py_ssize_t i, pos
+    cdef tuple pair
     st.name = name
     st.template = template
     st.subs = subs
@@ -498,11 +521,13 @@ cdef Step _new_step(str name, tuple template, tuple subs, tuple nested, Py_ssize
     st.nout = nout
     st.s0 = st.s1 = -1
     st.frees = ()
-    for pos, k in subs:
+    for i in range(len(subs)):
+        pair = <tuple>subs[i]
+        pos = <Py_ssize_t>pair[0]
         if pos == 0:
-            st.s0 = k
+            st.s0 = <Py_ssize_t>pair[1]
         elif pos == 1:
-            st.s1 = k
+            st.s1 = <Py_ssize_t>pair[1]
     if st.s0 >= 0 and not nested and nout < 0:
         f = _FAST.get(name)
         st.fast = F_NONE if f is None else <int>f
@@ -515,52 +540,56 @@ cdef Step _new_step(str name, tuple template, tuple subs, tuple nested, Py_ssize
 def build_steps(list recorded, dict slots, Py_ssize_t n):
     """The Steps of a recording ([table name, args, result] per op): each tensor argument
     becomes its slot (inputs and constants are in slots already; each op's outputs take
-    the next slots). Returns (steps, slots after the last op)."""
+    the next slots). Returns (steps, slots after the last op). Every tuple it makes that
+    holds only numbers, strings and untracked objects is untracked (_untracked)."""
     cdef list steps = []
-    cdef list template, subs, nested
-    cdef Py_ssize_t pos
+    cdef list template, subs
+    cdef list nested = None
+    cdef Py_ssize_t pos, nargs
     cdef tuple args
     cdef list ts = []
     cdef Step st
     cdef cnp.ndarray ra
+    cdef list rec
     for rec in recorded:
         tname = rec[0]
-        args = rec[1]
+        args = <tuple>rec[1]
         res = rec[2]
         if res is None:
             return None, None
-        template = []
+        nargs = len(args)
+        template = list(args)
         subs = []
-        nested = []
-        for pos in range(len(args)):
+        nested = None
+        for pos in range(nargs):
             a = args[pos]
             if isinstance(a, Tensor):
-                template.append(None)
-                subs.append((pos, slots[id(a)]))
+                template[pos] = None
+                subs.append(_untracked((pos, slots[_id(a)])))
             elif type(a) is tuple or type(a) is list:
                 del ts[:]
                 _collect(a, ts)
                 if ts:
-                    template.append(None)
+                    template[pos] = None
+                    if nested is None:
+                        nested = []
                     nested.append((pos, _nested_template(a, slots)))
-                else:
-                    template.append(a)
-            else:
-                template.append(a)
         if isinstance(res, Tensor):
             nout = -1
             # a later output with the same id (an in-place op's self) takes the new slot
-            slots[id(res)] = n
+            slots[_id(res)] = n
             n += 1
         else:
             nout = len(res)
             for t in res:
-                slots[id(t)] = n
+                slots[_id(t)] = n
                 n += 1
-        st = _new_step(tname, tuple(template), tuple(subs), tuple(nested), nout)
+        st = _new_step(tname, _untracked(tuple(template)), _untracked(tuple(subs)),
+                       () if nested is None else tuple(nested), nout)
         if nout < 0:
             ra = (<Tensor>res)._data
-            st.meta = (cnp.PyArray_TYPE(ra), shape_of(ra), cnp.PyArray_IS_C_CONTIGUOUS(ra))
+            st.meta = _untracked((cnp.PyArray_TYPE(ra), _untracked(shape_of(ra)),
+                                  cnp.PyArray_IS_C_CONTIGUOUS(ra)))
         steps.append(st)
     return tuple(steps), slots
 
