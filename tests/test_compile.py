@@ -212,6 +212,29 @@ def test_in_place_ops_and_views():
     same(prog)
 
 
+def test_many_in_place_ops_record():
+    # (each in-place op restates only the tensors sharing its root: restating every known
+    # tensor made this recording quadratic)
+    def f(x):
+        y = x * 1.0
+        for _ in range(1500):
+            y = y * 1.01
+            y.add_(0.01)
+        return y.sum()
+
+    def prog(mod):
+        g = mod.compile(f, backend="eager")
+        res = []
+        for i in range(2):
+            x = mod.full((4,), 0.5 + i, requires_grad=True)
+            out = g(x)
+            out.backward()
+            res.append((out, x.grad))
+        return res
+    same(prog)
+    assert _recordings(f) == (1, False)
+
+
 def test_multi_output_and_list_ops():
     def prog(mod):
         def f(x):

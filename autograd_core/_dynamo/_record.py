@@ -27,7 +27,7 @@ from autograd_core._core.opcall import OP_SCHEMAS
 from autograd_core._core.tensor import Tensor
 from autograd_core._dynamo._replay import (G_EQ, G_ID, G_KEYS, G_SHALLOW, OpRecorder, Slot,
                                             build_steps, set_frees,
-                                            set_table_names, shallow, tensor_state)
+                                            set_table_names, shallow)
 from autograd_core._dynamo._replay import MISSING as _MISSING_GLOBAL
 from autograd_core._dynamo import exc
 
@@ -270,9 +270,8 @@ class Recorder(OpRecorder):
 
     def add_preexisting(self, t):
         if id(t) not in self.known:
-            self.known[id(t)] = t
             self.preexisting[id(t)] = t
-            self.states[id(t)] = tensor_state(t)
+            self.know(t)
 
     def guard_code(self, frame):
         """The globals and closure cells a user code object reads (at its call)."""
