@@ -399,11 +399,12 @@ cdef bint _bool_index(tuple args):
 # Note [In-place ops while recording]
 # An in-place op rewrites the autograd history of every tensor sharing its storage (a
 # view's base, the base's other views): they take their new states at its exit. The
-# recorder keeps its known tensors grouped by root (a view's _base, which is never a
-# view itself, or the tensor) as they become known, and an in-place op restates the
-# groups of its tensors' roots, now and as they were when they became known (set_ and
-# the in-place view ops rebind a tensor). Restating every known tensor instead made a
-# recording quadratic: 4,000 (mul, add_) pairs took 0.7 s, 100x their eager time.
+# recorder groups its known tensors by root (a view's _base, which is never a view
+# itself, or the tensor) as they become known, from the first in-place op on (a call
+# without one pays nothing), and an in-place op restates the groups of its tensors'
+# roots, now and as they were when they became known (set_ and the in-place view ops
+# rebind a tensor). Restating every known tensor instead made a recording quadratic:
+# 4,000 (mul, add_) pairs took 0.7 s, 100x their eager time.
 
 cdef class OpRecorder:
     """The op hook half of a Recorder (autograd_core/_dynamo/_record.py), compiled so that
@@ -420,23 +421,28 @@ cdef class OpRecorder:
                                  #   [In-place ops while recording]
     cdef dict group_of           # id(tensor) -> id(its root) when it became known
 
-    cpdef know(self, Tensor t):
+    def know(self, Tensor t):
         """Note t as known, with its autograd state now."""
+        self._know(t)
+
+    cdef int _know(self, Tensor t) except -1:
         cdef object k = _id(t)
-        cdef object g
-        if self.groups is None:
-            self.groups = {}
-            self.group_of = {}
         if k not in self.known:
             self.known[k] = t
-            g = _id(t if t._base is None else t._base)
-            self.group_of[k] = g
-            lst = self.groups.get(g)
-            if lst is None:
-                self.groups[g] = [t]
-            else:
-                (<list>lst).append(t)
+            if self.groups is not None:
+                self._group(t, k)
         self.states[k] = tensor_state(t)
+        return 0
+
+    cdef int _group(self, Tensor t, object k) except -1:
+        cdef object g = _id(t if t._base is None else t._base)
+        self.group_of[k] = g
+        lst = self.groups.get(g)
+        if lst is None:
+            self.groups[g] = [t]
+        else:
+            (<list>lst).append(t)
+        return 0
 
     def set_thread(self, unsigned long tid):
         self.thread = tid
@@ -500,14 +506,14 @@ cdef class OpRecorder:
         # (an out-of-place op leaves its arguments' autograd state as it was: their
         # recorded states stand)
         if isinstance(result, Tensor):
-            self.know(<Tensor>result)
+            self._know(<Tensor>result)
             return
         if not (isinstance(result, (tuple, list)) and
                 all(isinstance(r, Tensor) for r in result)):
             self.fail(f"the op {tname} returned a {type(result).__name__}")
             return
         for t in result:
-            self.know(<Tensor>t)
+            self._know(<Tensor>t)
 
     cdef int _restate(self, tuple args, object result) except -1:
         """After an in-place op: every known tensor sharing a root (Tensor._base, or
@@ -519,7 +525,12 @@ cdef class OpRecorder:
         _collect(args, ts)
         _collect(result, ts)
         if self.groups is None:
-            return 0
+            # the first in-place op: the groups of the tensors known so far, whose roots
+            # no in-place op has rebound yet (a call without one pays nothing)
+            self.groups = {}
+            self.group_of = {}
+            for k, x in self.known.items():
+                self._group(<Tensor>x, k)
         for x in ts:
             t = <Tensor>x
             keys.add(_id(t if t._base is None else t._base))
