@@ -906,7 +906,7 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
         idx = agc_heap_pop(&task.ready)
         if idx < 0:
             break
-        node = task.nodes[idx]
+        node = <Node>PyList_GET_ITEM(task.nodes, idx)
         cur = task.buffers[idx]
         task.buffers[idx] = None
         is_captured = capture_nodes is not None and node in capture_nodes
