@@ -16,6 +16,7 @@
 cimport cython
 cimport numpy as cnp
 from cpython.list cimport PyList_GET_ITEM
+from cpython.ref cimport Py_REFCNT
 from libc.stdint cimport int32_t
 
 from autograd_core._core.csrc cimport *
@@ -364,6 +365,24 @@ cdef tuple _checked_hook_result(tuple prev, object r, object hook):
 # the node at idx (-1 for no edge). The pass reads it there, and checks that the node
 # at that index is still the edge's node -- falling back to the map otherwise -- so a
 # stale entry can cost a lookup but never misroute a gradient.
+#
+# Note [Nodes reached once]
+# Most nodes of a graph are reached by exactly one edge (a chain: every node; a sum of
+# products: all but the leaves' AccumulateGrads), and such a node needs no entry in the
+# pointer map -- discovery can never meet it again, and the pass finds it through
+# child_idx. A node's reference count says so: every edge holds a counted reference to
+# its node (one owner, _set_edges in _node.pxi; an edge tuple is made per node and never
+# shared), so a node whose only reference is the edge discovery is following (and its
+# own local) has no other edge to it, and is not yet among the pass's nodes (that list
+# holds one too). Discovery gives it the next index without touching the map: on a long
+# chain the map stays at the roots' size instead of one scattered slot (a cache miss,
+# and the rehashes as it doubles) per node. Any other reference (a second edge, a tensor
+# whose grad_fn it is, a user's handle) only sends the node through the map as before.
+# The map then lacks those nodes: index_of, the one lookup by pointer after discovery,
+# completes it from the node list the first time a node is not found (a lookup that
+# child_idx cannot answer, _will_engine_execute_node, `inputs`), so every answer is as
+# the full map's. Discovery calls no Python code (a thread switch or a finalizer in it
+# could change a count between the check and the append).
 cdef class _GraphTask:
     """The state of one backward pass (C structures freed with it)."""
     cdef agc_ptrmap index       # node pointer -> dense index
@@ -376,6 +395,7 @@ cdef class _GraphTask:
     cdef list buffers           # per index: None, the gradient itself (a node with one
                                 # output), or a list of gradients per output slot
     cdef bint ok
+    cdef bint unmapped          # some nodes have no map entry (Note [Nodes reached once])
     cdef list callbacks         # queue_callback's, run in order once the pass is done
 
     def __cinit__(self):
@@ -416,6 +436,32 @@ cdef class _GraphTask:
         self.buffers.append(None)
         return idx
 
+    cdef int32_t add_unmapped(self, Node node) except -2:
+        """A node no other edge reaches: the next index, no map entry (Note [Nodes
+        reached once])."""
+        cdef int32_t idx = <int32_t>len(self.nodes)
+        if (agc_intvec_push(&self.deps, 0) != 0
+                or agc_intvec_push(&self.edge_start, -1) != 0):
+            raise MemoryError()
+        self.nodes.append(node)
+        self.buffers.append(None)
+        self.unmapped = True
+        return idx
+
+    cdef int32_t index_of(self, object node) except -2:
+        """The index of node (a Node), or -1 when the pass does not reach it."""
+        cdef int32_t idx = agc_ptrmap_get(&self.index, <void *>node)
+        cdef Py_ssize_t i
+        if idx >= 0 or not self.unmapped:
+            return idx
+        # Note [Nodes reached once]: enter the nodes discovery left out, once
+        for i in range(len(self.nodes)):
+            if agc_ptrmap_get_or_put(&self.index, <void *>PyList_GET_ITEM(self.nodes, i),
+                                     <int32_t>i) < 0:
+                raise MemoryError()
+        self.unmapped = False
+        return agc_ptrmap_get(&self.index, <void *>node)
+
     @cython.boundscheck(False)
     @cython.wraparound(False)
     cdef int add_grad(self, int32_t idx, int nr, Tensor g) except -1:
@@ -436,7 +482,7 @@ cdef class _GraphTask:
         old = buf[nr]
         buf[nr] = g if old is None else _buffer_sum(<Tensor>old, g)
 
-    cdef inline int32_t child(self, int32_t idx, Py_ssize_t i, object c):
+    cdef inline int32_t child(self, int32_t idx, Py_ssize_t i, object c) except -2:
         """The index of edge i (the node c, not None) of the node at idx (Note [Child
         indices])."""
         cdef int32_t start = self.edge_start.data[idx]
@@ -445,7 +491,7 @@ cdef class _GraphTask:
             cidx = self.child_idx.data[start + i]
             if cidx >= 0 and <void *>PyList_GET_ITEM(self.nodes, cidx) == <void *>c:
                 return cidx
-        return agc_ptrmap_get(&self.index, <void *>c)
+        return self.index_of(c)
 
     cdef int arrive(self, int32_t idx) except -1:
         self.deps.data[idx] -= 1
@@ -475,7 +521,7 @@ cdef int _discover(_GraphTask task, list root_nodes, bint count) except -1:
     # the stack holds indices in a C vector: a Python list's append/pop would resize
     # (realloc) on every node of a chain
     cdef agc_intvec stack
-    cdef Node node, child
+    cdef Node node
     cdef Py_ssize_t i
     cdef int32_t before, idx
     if agc_intvec_init(&stack, 64) != 0:
@@ -499,9 +545,12 @@ cdef int _discover(_GraphTask task, list root_nodes, bint count) except -1:
                     if agc_intvec_push(&task.child_idx, -1) != 0:
                         raise MemoryError()
                     continue
-                child = <Node>c
                 before = len(task.nodes)
-                idx = task.add(child)
+                # Note [Nodes reached once]: the edge's reference and c's are all
+                if Py_REFCNT(c) == 2:
+                    idx = task.add_unmapped(<Node>c)
+                else:
+                    idx = task.add(<Node>c)
                 if agc_intvec_push(&task.child_idx, idx) != 0:
                     raise MemoryError()
                 if count:
@@ -534,7 +583,7 @@ cdef object _children_first_key(_GraphTask task, Py_ssize_t j, dict memo):
     for k in range(n_edges(node)):
         c = next_edge(node, k)
         if c is not None:
-            best = max(best, _children_first_key(task, agc_ptrmap_get(&task.index, <void *>c),
+            best = max(best, _children_first_key(task, task.child(<int32_t>j, k, c),
                                                  memo))
     memo[j] = best + 0.5
     return memo[j]
@@ -557,7 +606,7 @@ cdef bytearray _exec_states(_GraphTask task, set run_nodes, set capture_nodes):
         else:
             for k in range(n_edges(node)):
                 c = next_edge(node, k)
-                if c is not None and states[agc_ptrmap_get(&task.index, <void *>c)] != SKIP:
+                if c is not None and states[task.child(<int32_t>i, k, c)] != SKIP:
                     st = RUN
                     break
         if st == SKIP and capture_nodes is not None and node in capture_nodes:
@@ -623,7 +672,7 @@ def _will_engine_execute_node(node):
                         + type(node).__name__)
     cdef _GraphTask task = stack[-1][1]
     states = stack[-1][2]
-    cdef int32_t idx = agc_ptrmap_get(&task.index, <void *>node)
+    cdef int32_t idx = task.index_of(node)
     if idx < 0:
         return False
     return states is None or (<bytearray>states)[idx] != SKIP
@@ -771,11 +820,11 @@ def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_g
             for k in range(n_edges(node)):
                 c = next_edge(node, k)
                 if c is not None:
-                    cidx = agc_ptrmap_get(&task.index, <void *>c)
+                    cidx = task.child(<int32_t>i, k, c)
                     if states[cidx] != SKIP:
                         task.deps.data[cidx] += 1
         for node in root_nodes:
-            idx = agc_ptrmap_get(&task.index, <void *>node)
+            idx = task.index_of(node)
             if single_root or states[idx] != SKIP:
                 task.deps.data[idx] += 1
 
@@ -789,7 +838,7 @@ def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_g
     try:
         # GraphRoot: the root gradients arrive first.
         for i in range(len(root_nodes)):
-            idx = agc_ptrmap_get(&task.index, <void *>root_nodes[i])
+            idx = task.index_of(root_nodes[i])
             if states is None or single_root or states[idx] != SKIP:
                 task.add_grad(idx, root_nrs[i], root_grads[i])
                 task.arrive(idx)
@@ -857,7 +906,7 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
         idx = agc_heap_pop(&task.ready)
         if idx < 0:
             break
-        node = task.nodes[idx]
+        node = <Node>PyList_GET_ITEM(task.nodes, idx)
         cur = task.buffers[idx]
         task.buffers[idx] = None
         is_captured = capture_nodes is not None and node in capture_nodes
