@@ -641,10 +641,11 @@ cdef Tensor _sumproduct_pair(Tensor left, Tensor right, list sum_dims):
             i += 1
     left = OPS.reshape(OPS.permute(left, tuple(lpermutation)), (lro_size, lo_size, sum_size))
     right = OPS.reshape(OPS.permute(right, tuple(rpermutation)), (lro_size, sum_size, ro_size))
-    if complex_arg(left) or complex_arg(right):
+    if (complex_arg(left) or complex_arg(right)) and cnp.PyArray_SIZE(left._data) \
+            and cnp.PyArray_SIZE(right._data):
         # einsum takes the wide unsigned ints as far as PyTorch's does: its sums, muls and
-        # shape ops; a contraction reaches bmm, which has no kernel for them (Note [Dtype
-        # guard]; complex passes)
+        # shape ops, and its zeros for an empty operand; a contraction reaches bmm, which
+        # has no kernel for them (Note [Dtype guard]; complex passes)
         check_complex_args("bmm", (left, right))
     cdef Tensor result = op_bmm(left, right)
     return OPS.permute(OPS.view(result, tuple(out_size)), tuple(opermutation))
