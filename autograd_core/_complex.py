@@ -186,6 +186,13 @@ _tensor.set_complex_grad_ops(COMPLEX_AUTOGRAD_OPS)
 # PyTorch's (tests/test_unsigned.py runs the whole op table on them); every other op
 # raises PyTorch's error for it: the kernel named in _UNSIGNED_KERNELS, a message of
 # _UNSIGNED_OTHER, or the generic '"<op>" not implemented for 'UInt16''.
+# Some ops reach a kernel without these dtypes on some inputs only; they are listed here
+# and their implementations refuse the other inputs (refuse_complex, with the message of
+# the kernel PyTorch reaches): flip, fliplr, flipud, rot90 (Note [Unsigned flip] in
+# ops/view.pyx), index_select of a 0-d or 1-d self, einsum's contractions (bmm),
+# count_nonzero over all dims, combinations with any combination (masked_select),
+# trapezoid of a non-empty y, inner of two 1+-d tensors, matrix_power but for n = 1,
+# max / min with dim but for a 0-d input, index_reduce but for prod with include_self.
 UNSIGNED_OPS = frozenset("""
 _pad_circular adjoint alias_copy all angle argsort as_strided as_strided_scatter asinh
 atan atan2 bincount broadcast_to bucketize cat ceil chunk clone column_stack
@@ -201,6 +208,21 @@ special_i1e special_ndtr split_copy split_with_sizes split_with_sizes_copy sqrt 
 sum sum_to_size swapaxes t t_copy tanh tile transpose transpose_copy trunc unbind
 unflatten unfold unique unique_consecutive unsafe_chunk unsafe_split
 unsafe_split_with_sizes unsqueeze unsqueeze_copy view_as view_copy vstack xlogy
+eq_ ne_ mul_ fill_ t_ floor_ ceil_ round_ trunc_ nan_to_num_ special_log_ndtr
+einsum flip fliplr flipud rot90 index_select count_nonzero combinations trapezoid
+linalg_matrix_power matrix_power inner index_reduce index_reduce_
+""".split())
+
+# The ops that PyTorch computes in their operands' common dtype (Note [Dtype guard]):
+# with a floating or complex operand (uint16 + 2.5, x.lt(0.5), float_t.mul_(u), clamp
+# with float bounds) they compute in that dtype, with PyTorch's promotion; with integer
+# operands only they raise as listed below. An in-place form whose self is unsigned
+# and whose common dtype is floating raises the cast error (the op's own check).
+UNSIGNED_FLOAT_OPS = frozenset("""
+add add_ sub sub_ rsub mul_ div div_floor div_trunc remainder remainder_ fmod fmod_
+floor_divide floor_divide_ pow pow_ clamp clamp_ clamp_min clamp_min_ clamp_max
+clamp_max_ lt le gt ge lt_ le_ gt_ ge_ fmax fmin maximum minimum hypot hypot_
+logaddexp logaddexp2 nextafter nextafter_ searchsorted binary_cross_entropy
 """.split())
 
 _UNSIGNED_KERNELS = {
@@ -213,14 +235,16 @@ _UNSIGNED_KERNELS = {
     "amin": "min_values_cpu", "aminmax": "aminmax_cpu", "argmax": "argmax_cpu",
     "argmin": "argmin_cpu", "argwhere": "nonzero_count_cpu",
     "binary_cross_entropy_with_logits": "log_sigmoid_cpu", "celu": "elu_cpu",
-    "celu_": "elu_cpu", "chain_matmul": "addmm_impl_cpu_", "clamp": "clamp_cpu",
+    "celu_": "elu_cpu", "clamp": "clamp_cpu",
     "clamp_max": "minimum_cpu", "clamp_min": "maximum_cpu", "col2im": "col2im_out_cpu",
-    "combinations": "masked_select", "conv_tbc": "addmm_impl_cpu_",
-    "count_nonzero": "nonzero_count_cpu", "cummax": "cummax_cpu",
+    "conv_tbc": "addmm_impl_cpu_",
+    "cummax": "cummax_cpu",
+    "chain_matmul": "addmm_impl_cpu_", "combinations": "masked_select",
+    "count_nonzero": "nonzero_count_cpu", "trapezoid": "add_stub",
     "cummin": "cummin_cpu", "cumulative_trapezoid": "add_stub", "diff": "add_stub",
     "dist": "add_stub", "div_floor": "div_floor_cpu", "div_trunc": "div_trunc_cpu",
-    "einsum": "bmm", "elu": "elu_cpu", "elu_": "elu_cpu", "flip": "flip_cpu",
-    "fliplr": "flip_cpu", "flipud": "flip_cpu", "floor_divide": "div_floor_cpu",
+    "elu": "elu_cpu", "elu_": "elu_cpu", "flip": "flip_cpu",
+    "floor_divide": "div_floor_cpu",
     "fmax": "maximum_cpu", "fmin": "minimum_cpu", "fmod": "fmod_cpu",
     "fmod_": "fmod_cpu", "frac": "frac_cpu", "frac_": "frac_cpu",
     "gather": "scatter_gather_tensor_cpu", "ge": "ge_cpu", "ge_": "ge_cpu",
@@ -242,15 +266,13 @@ _UNSIGNED_KERNELS = {
     "linalg_cross": "cross", "linalg_eigh": "linalg_eigh_cpu",
     "linalg_eigvalsh": "linalg_eigh_cpu", "linalg_householder_product": "orgqr_cpu",
     "linalg_lu": "lu_cpu", "linalg_lu_factor": "lu_cpu",
-    "linalg_lu_factor_ex": "lu_cpu", "linalg_matrix_power": "addmm_impl_cpu_",
-    "linalg_multi_dot": "addmm_impl_cpu_",
+    "linalg_lu_factor_ex": "lu_cpu",     "linalg_multi_dot": "addmm_impl_cpu_",
     "linalg_solve_triangular": "triangular_solve_cpu", "linear": "addmm_impl_cpu_",
     "logaddexp": "logaddexp_cpu", "logaddexp2": "logaddexp2_cpu",
     "logcumsumexp": "logcumsumexp_out_cpu", "logical_and": "logical_and_cpu",
     "logical_not": "logical_not_cpu", "logical_or": "logical_or_cpu",
     "logical_xor": "logical_xor_cpu", "logsigmoid": "log_sigmoid_cpu", "lt": "lt_cpu",
-    "lt_": "lt_cpu", "lu": "lu_cpu", "matrix_power": "addmm_impl_cpu_",
-    "max": "max_all", "max_pool2d_with_indices": "max_pool2d",
+    "lt_": "lt_cpu", "lu": "lu_cpu",     "max": "max_all", "max_dim": "max_cpu", "min_dim": "min_cpu", "max_pool2d_with_indices": "max_pool2d",
     "max_pool3d_with_indices": "max_pool3d", "maximum": "maximum_cpu", "min": "min_all",
     "minimum": "minimum_cpu", "mish": "mish_cpu", "mish_": "mish_cpu",
     "mm": "addmm_impl_cpu_", "mode": "mode_cpu", "mse_loss": "mse_cpu",
@@ -260,8 +282,7 @@ _UNSIGNED_KERNELS = {
     "nonzero_static": "nonzero_count_cpu", "orgqr": "orgqr_cpu",
     "pairwise_distance": "add_stub", "pow_": "pow", "prelu": "prelu_cpu",
     "put": "take_put_cpu", "relu": "clamp_min_scalar_cpu",
-    "relu_": "clamp_min_scalar_cpu", "remainder": "remainder_cpu", "rot90": "flip_cpu",
-    "round_": "round_cpu", "rsub": "add_stub", "scatter": "scatter_gather_tensor_cpu",
+    "relu_": "clamp_min_scalar_cpu", "remainder": "remainder_cpu",     "round_": "round_cpu", "rsub": "add_stub", "scatter": "scatter_gather_tensor_cpu",
     "scatter_add": "scatter_gather_tensor_cpu", "searchsorted": "searchsorted_out_cpu",
     "sgn": "sign_cpu", "sgn_": "sign_cpu", "sign": "sign_cpu", "sign_": "sign_cpu",
     "silu": "silu_cpu", "silu_": "silu_cpu",
@@ -271,8 +292,7 @@ _UNSIGNED_KERNELS = {
     "softshrink": "softshrink_check", "square": "pow", "square_": "pow",
     "sub": "add_stub", "sub_": "add_stub", "take": "take_cpu",
     "take_along_dim": "scatter_gather_tensor_cpu", "threshold": "threshold_cpu",
-    "threshold_": "threshold_cpu", "topk": "topk_cpu", "trapezoid": "add_stub",
-    "vdot": "dot",
+    "threshold_": "threshold_cpu", "topk": "topk_cpu",     "vdot": "dot",
 }
 _ADDCDIV_INT = (RuntimeError, ADDCDIV_INT_MSG)
 _UNSIGNED_OTHER = {
@@ -357,4 +377,4 @@ _UNSIGNED_OTHER = {
 UNSIGNED_MESSAGES = dict(_UNSIGNED_OTHER)
 UNSIGNED_MESSAGES.update({name: _kernel(k) for name, k in _UNSIGNED_KERNELS.items()})
 
-_tensor.set_guarded_ops("unsigned", UNSIGNED_OPS, UNSIGNED_MESSAGES)
+_tensor.set_guarded_ops("unsigned", UNSIGNED_OPS, UNSIGNED_MESSAGES, UNSIGNED_FLOAT_OPS)

@@ -314,9 +314,7 @@ def arange(start: _Number, end: _Number | None = None, step: _Number = 1, *,
         dtype = _core_dtype.get_default_dtype() if floating else _core_dtype.all_dtypes()["int64"]
     d = _core.to_dtype_py(dtype)
     _no_bool_kernel(d.np_dtype, "arange_cpu")
-    if d.name in ("uint16", "uint32", "uint64"):  # Note [Wide unsigned dtypes]
-        name = {"uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64"}[d.name]
-        raise NotImplementedError(f'"arange_cpu" not implemented for \'{name}\'')
+    _no_unsigned_kernel(d, "arange_cpu")
     fractional = not d.is_floating_point and any(isinstance(v, float) for v in (start, end, step))
     if fractional and d.name == "int64":
         # PyTorch takes int64 bounds as integers first (arange(0., 2., 0.5, dtype=int64)
@@ -381,6 +379,14 @@ def _linspace_values(start, end, steps, d):
     return np.where((i < steps // 2) | (steps == 1), up, down).astype(d)
 
 
+def _no_unsigned_kernel(d, kernel):
+    """PyTorch's error for a factory whose kernel has no uint16/32/64 variant (Note [Wide
+    unsigned dtypes])."""
+    if d.name in ("uint16", "uint32", "uint64"):
+        name = {"uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64"}[d.name]
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{name}\'')
+
+
 def eye(n: int, m: int | None = None, *, out: Tensor | None = None, dtype: _dtype | None = None,
         layout: _layout | None = None, device: _Device = None,
         requires_grad: bool = False) -> Tensor:
@@ -390,7 +396,10 @@ def eye(n: int, m: int | None = None, *, out: Tensor | None = None, dtype: _dtyp
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
     if m is not None and m < 0:
         raise RuntimeError(f"m must be greater or equal to 0, got {m}")
-    d = _np_dtype(_out_dtype(out, dtype, "eye"), _core_dtype.get_default_dtype())
+    wanted = _out_dtype(out, dtype, "eye")
+    if wanted is not None:
+        _no_unsigned_kernel(_core.to_dtype_py(wanted), "eye")
+    d = _np_dtype(wanted, _core_dtype.get_default_dtype())
     return _written("eye", out, dtype, _leaf(np.eye(n, m, dtype=d), requires_grad and out is None),
                     requires_grad)
 

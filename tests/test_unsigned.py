@@ -141,9 +141,213 @@ def test_supported_ops_match(i):
     same(_COMPUTES[i])
 
 
-# Known gap: the in-place forms x.fmod_(y) and x.div_(y, rounding_mode=...) on the wide
-# unsigned ints compute where PyTorch raises (their in-place paths are not guarded yet).
-_KNOWN_UNGUARDED = {"fmod_", "div_.floor"}
+# ------------------------------------------------- ops that compute in the common dtype
+# Note [Dtype guard]: PyTorch's TensorIterator ops dispatch on the operands' common
+# dtype, so a floating operand (tensor of any dim, or Python float) makes them compute
+# in float where integer operands raise.
+def _u(m, dt="uint16", vals=(1, 2, 300)):
+    return m.tensor(list(vals), dtype=getattr(m, dt))
+
+
+_BIG = (0, 5, 2 ** 63 + 5)   # uint64 values past int64's range
+
+
+_PROMOTING = [
+    lambda m: _u(m) + 2.5,
+    lambda m: 2.5 - _u(m, "uint32"),
+    lambda m: m.add(_u(m, "uint64", _BIG), 0.5),
+    lambda m: m.rsub(_u(m), 2.5, alpha=3),
+    lambda m: _u(m) - m.ones(3, dtype=m.float64),
+    lambda m: _u(m, "uint32") + m.tensor(1.5, dtype=m.float16),
+    lambda m: m.tensor(7, dtype=m.uint16) + m.ones(2, dtype=m.bfloat16),
+    lambda m: _u(m) + 1j,
+    lambda m: _u(m) ** 0.5,
+    lambda m: 2.0 ** _u(m),
+    lambda m: m.pow(_u(m, "uint64"), m.tensor(2.0)),
+    lambda m: _u(m) % 0.6,
+    lambda m: m.fmod(_u(m, "uint32"), 0.7),
+    lambda m: _u(m) // 0.5,
+    lambda m: m.div(_u(m), 0.7, rounding_mode="floor"),
+    lambda m: m.div(2.5, _u(m, "uint64", (1, 2, 7)), rounding_mode="trunc"),
+    lambda m: m.clamp(_u(m), -0.5, 1.5),
+    lambda m: _u(m, "uint32").clamp(max=0.3),
+    lambda m: m.clamp_min(_u(m, "uint64", _BIG), 0.2),
+    lambda m: m.clamp(_u(m), m.zeros(3), m.full((3,), 2.5)),
+    lambda m: _u(m) < 1.5,
+    lambda m: m.ge(_u(m, "uint64", _BIG), 4.5),
+    lambda m: m.gt(_u(m, "uint32"), m.tensor(1.5)),
+    lambda m: m.fmax(_u(m), m.tensor([float("nan"), 5.0, 0.5])),
+    lambda m: m.maximum(_u(m), m.ones(3)),
+    lambda m: m.lgamma(_u(m) - 3.5),
+    lambda m: m.ones(3).mul_(_u(m)),
+    lambda m: m.zeros(3, dtype=m.float64).sub_(_u(m, "uint64", _BIG)),
+    lambda m: m.zeros(3).fill_(m.tensor(9, dtype=m.uint32)),
+    lambda m: m.ones(3).div_(_u(m), rounding_mode="floor"),
+    lambda m: m.ones(3).clamp_(min=_u(m)),
+    lambda m: m.full((3,), 2.0).ge_(_u(m)),
+    lambda m: m.full((3,), 2.0).lt_(_u(m)),
+]
+
+
+@pytest.mark.parametrize("i", range(len(_PROMOTING)))
+def test_float_operand_computes_in_float(i):
+    # values and result dtype as PyTorch's (uint64 above 2**63 converts exactly as its)
+    same(_PROMOTING[i])
+
+
+@pytest.mark.parametrize("i", [0, 2, 8, 16, 20])
+def test_float_operand_result_prints(i):
+    want = _PROMOTING[i](torch)
+    assert sub_name(repr(want)) == repr(_PROMOTING[i](autograd_core))
+
+
+_STILL_REFUSED = [
+    lambda m: _u(m) + 1,
+    lambda m: _u(m) + True,
+    lambda m: _u(m) - m.tensor(3),
+    lambda m: _u(m) < 1,
+    lambda m: _u(m).lt(m.tensor(1)),
+    lambda m: 2 ** _u(m),
+    lambda m: _u(m) % 2,
+    lambda m: m.div(_u(m), 2, rounding_mode="floor"),
+    lambda m: m.fmax(_u(m), _u(m)),
+    # in place: self is unsigned, so the float common dtype cannot be written back
+    lambda m: _u(m).add_(2.5),
+    lambda m: _u(m).pow_(0.5),
+    lambda m: _u(m).fmod_(0.5),
+    lambda m: _u(m).div_(0.7, rounding_mode="floor"),
+    # and with unsigned operands only (the forms that computed here before)
+    lambda m: _u(m).fmod_(_u(m)),
+    lambda m: _u(m, "uint64").fmod_(3),
+    lambda m: _u(m).div_(_u(m), rounding_mode="floor"),
+    lambda m: _u(m, "uint32").div_(_u(m, "uint32"), rounding_mode="trunc"),
+    lambda m: _u(m).div_(_u(m)),
+    lambda m: _u(m).lt_(1),
+]
+
+
+@pytest.mark.parametrize("i", range(len(_STILL_REFUSED)))
+def test_integer_operands_still_raise(i):
+    same_error(_STILL_REFUSED[i])
+
+
+# Same exception type, another message: PyTorch names clamp's scalar kernels
+# (clamp_scalar_cpu, clamp_min_scalar_cpu; the guard has one name per op here), and its
+# in-place clamp's cast error names the C type (short unsigned int).
+_STILL_REFUSED_OTHER_MESSAGE = [
+    lambda m: m.clamp(_u(m), 1, 2),
+    lambda m: _u(m).clamp_min(1),
+    lambda m: _u(m, "uint32").clamp_(0.5, 1.5),
+    lambda m: _u(m).clamp_min_(0.5),
+]
+
+
+@pytest.mark.parametrize("i", range(len(_STILL_REFUSED_OTHER_MESSAGE)))
+def test_integer_clamp_still_raises(i):
+    same_error(_STILL_REFUSED_OTHER_MESSAGE[i], message=False)
+
+
+_INPLACE = [
+    lambda m: _u(m).eq_(2),
+    lambda m: _u(m, "uint64", _BIG).ne_(_u(m, "uint64", _BIG)),
+    lambda m: _u(m).eq_(0.5),
+    lambda m: _u(m, "uint32").lt_(1.5),
+    lambda m: _u(m).floor_(),
+    lambda m: _u(m, "uint64", _BIG).ceil_(),
+    lambda m: _u(m, "uint32").round_(),
+    lambda m: _u(m).trunc_(),
+    lambda m: _u(m, "uint64", _BIG).nan_to_num_(),
+    lambda m: m.ones(2, 3, dtype=m.uint16).t_(),
+    lambda m: _u(m).fill_(7),
+    lambda m: _u(m).fill_(2.75),
+    lambda m: _u(m).mul_(_u(m)),             # wraps around as PyTorch's kernel: 300*300
+    lambda m: _u(m, "uint64", _BIG).mul_(2),
+    lambda m: m.special.log_ndtr(_u(m) * 3),
+]
+
+
+@pytest.mark.parametrize("i", range(len(_INPLACE)))
+def test_inplace_and_unary_forms(i):
+    same(_INPLACE[i])
+
+
+def _flip_probe(m, shape, kind, dims, dt):
+    n = int(np.prod(shape))
+    x = m.arange(n).reshape(shape).to(getattr(m, dt))
+    if kind == "t":
+        x = x.transpose(-1, -2)
+    elif kind == "step":
+        x = m.arange(2 * n).reshape([2 * shape[0]] + list(shape[1:])).to(getattr(m, dt))[::2]
+    elif kind == "expand":
+        x = m.arange(n // shape[0]).reshape([1] + list(shape[1:])).to(getattr(m, dt)).expand(shape)
+    return x.flip(dims)
+
+
+_FLIP_CASES = [((3, 4), "c", [0]), ((3, 4), "c", [1]), ((3, 4), "c", [0, 1]), ((4,), "c", [0]),
+               ((3, 4), "t", [0]), ((3, 4), "t", [1]), ((3, 4), "step", [0]),
+               ((2, 3, 4), "c", [1]), ((2, 3, 4), "c", [0, 1]), ((2, 3, 4), "c", [0, 2]),
+               ((2, 3, 4), "t", [0]), ((3, 1), "c", [0]), ((1, 4), "c", [0]), ((3, 4), "c", []),
+               ((3, 4), "expand", [0]), ((3, 4), "expand", [1]), ((1,), "c", [0]),
+               ((3, 2, 1, 4), "c", [1, 2]), ((3, 2, 4), "step", [0, 1])]
+
+
+@pytest.mark.parametrize("dt", UNSIGNED)
+@pytest.mark.parametrize("case", _FLIP_CASES, ids=str)
+def test_flip_copies_where_pytorch_copies(case, dt):
+    # Note [Unsigned flip]: PyTorch copies (a plain copy, or its vertical-flip memcpy)
+    # on some layouts and raises on the others
+    same(lambda m: _flip_probe(m, *case, dt), may_raise=True)
+
+
+_FLIP_FAMILY = [
+    lambda m: m.fliplr(m.ones(3, 4, dtype=m.uint16)),
+    lambda m: m.fliplr(m.ones(4, 3, dtype=m.uint16).t()),
+    lambda m: m.flipud(m.arange(12).reshape(3, 4).to(m.uint32)),
+    lambda m: m.flipud(m.arange(4).to(m.uint32)),
+    lambda m: m.rot90(m.arange(12).reshape(3, 4).to(m.uint64)),
+    lambda m: m.rot90(m.arange(12).reshape(3, 4).to(m.uint64), -1),
+    lambda m: m.rot90(m.arange(12).reshape(3, 4).to(m.uint64), 2),
+    lambda m: m.rot90(m.arange(12).reshape(3, 4).to(m.uint16), 4),
+    lambda m: m.rot90(m.arange(24).reshape(2, 3, 4).to(m.uint16), -3, [2, 0]),
+    lambda m: m.rot90(m.arange(12).reshape(4, 3).to(m.uint16).t()),
+]
+
+
+@pytest.mark.parametrize("i", range(len(_FLIP_FAMILY)))
+def test_fliplr_flipud_rot90(i):
+    same(_FLIP_FAMILY[i], may_raise=True)
+
+
+_EINSUM = [("ij->ji", [(2, 3)]), ("ii", [(3, 3)]), ("ii->i", [(3, 3)]), ("ij->", [(2, 3)]),
+           ("ij->j", [(2, 3)]), ("i...->...", [(3, 2, 2)]), ("iij->j", [(3, 3, 2)]),
+           ("i,j->ij", [(3,), (4,)]), ("ij,ij->ij", [(2, 3), (2, 3)]),
+           ("ij,ij->ij", [(2, 1), (1, 3)]), (",ij->ij", [(), (2, 3)]),
+           ("i,j->", [(3,), (2,)]), ("i,i", [(1,), (1,)]), ("i,i,i->i", [(3,), (3,), (3,)]),
+           ("ij,jk->ik", [(2, 0), (0, 3)]), ("ij,jk->ik", [(0, 3), (3, 2)]),
+           # contractions reach bmm (raises), or mix a sum's int64 with uint (raises)
+           ("ij,jk->ik", [(2, 3), (3, 4)]), ("i,i", [(4,), (4,)]), ("ij,ij->i", [(2, 3), (2, 3)]),
+           ("i,j->i", [(3,), (2,)]), ("ii,ij->j", [(3, 3), (3, 2)])]
+
+
+@pytest.mark.parametrize("dt", UNSIGNED)
+@pytest.mark.parametrize("case", _EINSUM, ids=str)
+def test_einsum(case, dt):
+    eq, shapes = case
+
+    def prog(m):
+        ops = [m.arange(int(np.prod(s))).reshape(s).to(getattr(m, dt)) for s in shapes]
+        return m.einsum(eq, *ops)
+    same(prog, may_raise=True)
+
+
+@pytest.mark.parametrize("dt", UNSIGNED)
+@pytest.mark.parametrize("shape,dim,index", [
+    ((3, 4), 1, [0, 2, 2]), ((3, 4), 0, []), ((4, 3), 0, [3]), ((4,), 0, [1, 1]),
+    ((4,), 0, []), ((), 0, [0]), ((3, 4), 0, [7]), ((4,), 0, [9])])
+def test_index_select(shape, dim, index, dt):
+    # 2+ dims copy; PyTorch's 0-d and 1-d kernel has no unsigned variant
+    same(lambda m: m.arange(int(np.prod(shape))).reshape(shape).to(getattr(m, dt))
+         .index_select(dim, m.tensor(index, dtype=m.int64)), may_raise=True)
 
 
 def _unsigned_arrays(spec, case, dtype, seed):
@@ -160,11 +364,18 @@ def _run(mod, spec, case, arrays):
         return spec.fn(mod, *case_args(case, leaves))
 
 
+# The forms PyTorch computes that are still refused here: gradient with tensor
+# coordinates and edge_order=2 (PyTorch's only multiplies the unsigned input by float
+# coefficients there, where its other forms subtract slices of it, which raises; ours
+# subtracts in every form).
+_REFUSED_WHERE_PYTORCH_COMPUTES = [f"gradient.coordinates_edge2[0]/{d}" for d in UNSIGNED]
+
+
 def test_op_table_on_unsigned_inputs(capsys):
     """Every op-table entry on uint16/32/64 inputs (its first cases) under both
     libraries: where both compute, the results match; autograd_core never computes what
     PyTorch refuses; forms PyTorch computes and autograd_core refuses are counted."""
-    matched, refused, both_raise, bad, known = [], [], [], [], []
+    matched, refused, both_raise, bad = [], [], [], []
     for spec in op_table.OPS:
         for ci, case in enumerate(spec.cases[:3]):
             if not any(is_shape(x) for x in case.inputs):
@@ -176,9 +387,6 @@ def test_op_table_on_unsigned_inputs(capsys):
                 form = f"{spec.name}[{ci}]/{dtype}"
                 if isinstance(got, Raised):
                     (both_raise if isinstance(want, Raised) else refused).append(form)
-                    continue
-                if isinstance(want, Raised) and spec.name in _KNOWN_UNGUARDED:
-                    known.append(form)
                     continue
                 if isinstance(want, Raised):
                     bad.append(f"{form}: torch raises {want.type}: {want.message}; ours "
@@ -192,18 +400,21 @@ def test_op_table_on_unsigned_inputs(capsys):
                 matched.append(form)
     with capsys.disabled():
         print(f"\nunsigned op forms: {len(matched)} match PyTorch, {len(refused)} refused "
-              f"where PyTorch computes, {len(both_raise)} raise in both, {len(bad)} differ, "
-              f"{len(known)} known unguarded")
+              f"where PyTorch computes, {len(both_raise)} raise in both, {len(bad)} differ")
     assert not bad, "\n".join(bad[:40])
+    assert sorted(refused) == sorted(_REFUSED_WHERE_PYTORCH_COMPUTES), refused
     assert len(matched) > 1000
 
 
 def test_guard_names_are_ops():
-    """The unsigned allowlist names ops that exist (no stale names)."""
+    """The unsigned allowlists name ops that exist (no stale names)."""
     from autograd_core._core import tensor as core
     names = set(core.op_table_addresses())
     F = autograd_core.nn.functional
-    stale = sorted(n for n in core.guarded_ops("unsigned")
+    # (div's rounding modes are named as its kernels: div_floor, div_trunc)
+    named = (core.guarded_ops("unsigned")
+             | (core.float_promoting_ops("unsigned") - {"div_floor", "div_trunc"}))
+    stale = sorted(n for n in named
                    if not (n in names or hasattr(autograd_core, n) or hasattr(F, n)
                            or hasattr(autograd_core.Tensor, n)))
     assert not stale, stale

@@ -283,18 +283,44 @@ cdef int refuse_sparse(str fname) except -1:
 # number, dtype.pxd's is_guarded_array), and check_complex_op looks the op up in the set
 # of that tensor's family: _guarded_ops["complex"] or _guarded_ops["unsigned"], filled by
 # autograd_core/_complex.py (one module owns the allowlists and PyTorch's messages).
+#
+# An op that PyTorch computes on its operands' common dtype (a TensorIterator kernel:
+# arithmetic, comparisons, clamp, ...) dispatches on that dtype, not on the unsigned
+# operand's: uint16 + 2.5 runs the float32 kernel. The ops of _float_promoting (per
+# family; only "unsigned" has any) therefore pass the guard when another operand is
+# floating or complex (a tensor, even 0-d, or a Python number: either wins the
+# promotion over an unsigned int); a complex operand is still judged by its own family.
 cdef dict _guarded_ops = {"complex": set(), "unsigned": set()}
 cdef dict _guarded_messages = {"complex": {}, "unsigned": {}}
+cdef dict _float_promoting = {"complex": set(), "unsigned": set()}
 
 
-def set_guarded_ops(family, ops, messages):
+def set_guarded_ops(family, ops, messages, float_promoting=()):
     """Install the names of the ops that support a dtype family ("complex" or
-    "unsigned") and PyTorch's errors of those that do not (autograd_core/_complex.py,
+    "unsigned"), PyTorch's errors of those that do not, and the ops that compute in
+    the common dtype and so pass with a floating operand (autograd_core/_complex.py,
     at import)."""
     if family not in _guarded_ops:
         raise ValueError(f"unknown dtype family {family!r}")
     _guarded_ops[family] = set(ops)
     _guarded_messages[family] = dict(messages)
+    _float_promoting[family] = set(float_promoting)
+
+
+def float_promoting_ops(family):
+    """The ops of a dtype family that pass its guard with a floating operand."""
+    return frozenset(_float_promoting[family])
+
+
+cdef bint _has_float_operand(tuple args):
+    """Whether an operand promotes the computation to a floating or complex dtype."""
+    for x in args:
+        if isinstance(x, Tensor):
+            if is_grad_array((<Tensor>x)._data):
+                return True
+        elif isinstance(x, (float, complex, np.floating, np.complexfloating)):
+            return True
+    return False
 
 
 def set_complex_ops(ops, messages):
@@ -350,9 +376,13 @@ cdef inline int check_complex_operands(str name, object a, object b) except -1:
 
 cdef int check_complex_args(str name, tuple args) except -1:
     """check_complex_op for a hand-written wrapper: args are its tensor arguments (or
-    lists of tensors)."""
+    lists of tensors), and the number operands of the ops that promote."""
+    cdef str fam
     for x in args:
         if complex_scalar_arg(x):
+            fam = _family_of(x)
+            if name in <set>_float_promoting[fam] and _has_float_operand(args):
+                continue  # computed in the floating common dtype (Note [Dtype guard])
             check_complex_op(name, x)
         elif isinstance(x, (list, tuple)):
             for y in x:

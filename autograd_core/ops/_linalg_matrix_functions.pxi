@@ -156,6 +156,12 @@ cdef Tensor op_linalg_matrix_power(Tensor A, object n):
     _check_matrix(A, "linalg.matrix_power", True)
     cdef long k = n
     cdef Tensor a, z = None, result = None
+    if k != 1 and is_guarded_array(A._data) and not cnp.PyArray_ISCOMPLEX(A._data):
+        # a wide unsigned A: n = 1 is PyTorch's clone; n = 0 its eye, n < 0 its inverse
+        # and n > 1 its mm have no kernel for them (Note [Dtype guard])
+        if k == 0:
+            refuse_complex("eye", A)
+        refuse_complex("linalg_inv_ex" if k < 0 else "mm", A)
     if k == 0:
         s = shape_of(A._data)
         return OPS.copy_(OPS.clone(A, _contiguous_format),      # (PyTorch's, as its eye)
@@ -187,9 +193,9 @@ cdef Tensor op_matrix_power(Tensor self, object n):
 
 def _py_linalg_matrix_power(A, n, *, out=None):
     cdef Tensor A_ = arg_tensor(A, "linalg_matrix_power", "A", 1)
+    cdef object n_ = arg_int(n, "linalg_matrix_power", "n", 2)
     if complex_arg(A_):
         check_complex_op("linalg_matrix_power", A_)  # Note [Dtype guard]
-    cdef object n_ = arg_int(n, "linalg_matrix_power", "n", 2)
     if out is None:
         return OPS.linalg_matrix_power(A_, n_)
     out_check("linalg_matrix_power", out, 1)

@@ -641,6 +641,12 @@ cdef Tensor _sumproduct_pair(Tensor left, Tensor right, list sum_dims):
             i += 1
     left = OPS.reshape(OPS.permute(left, tuple(lpermutation)), (lro_size, lo_size, sum_size))
     right = OPS.reshape(OPS.permute(right, tuple(rpermutation)), (lro_size, sum_size, ro_size))
+    if (complex_arg(left) or complex_arg(right)) and cnp.PyArray_SIZE(left._data) \
+            and cnp.PyArray_SIZE(right._data):
+        # einsum takes the wide unsigned ints as far as PyTorch's does: its sums, muls and
+        # shape ops, and its zeros for an empty operand; a contraction reaches bmm, which
+        # has no kernel for them (Note [Dtype guard]; complex passes)
+        check_complex_args("bmm", (left, right))
     cdef Tensor result = op_bmm(left, right)
     return OPS.permute(OPS.view(result, tuple(out_size)), tuple(opermutation))
 
@@ -932,7 +938,8 @@ def _py_chain_matmul(*matrices, out=None):
     if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
         matrices = matrices[0]
     matrices = arg_tensor_list(list(matrices), "chain_matmul")
-    check_complex_args("chain_matmul", (matrices,))  # Note [Dtype guard]
+    if len(matrices) != 1:   # (one matrix is cloned: any dtype)
+        check_complex_args("chain_matmul", (matrices,))  # Note [Dtype guard]
     res = OPS.chain_matmul(matrices)
     if out is None:
         return res
@@ -947,6 +954,9 @@ def _py_chain_matmul(*matrices, out=None):
 cdef Tensor op_inner(Tensor self, Tensor other):
     if _ndim(self) == 0 or _ndim(other) == 0:
         return OPS.mul(self, other)
+    if complex_arg(self) or complex_arg(other):     # (PyTorch's dot or mm: Note [Dtype guard])
+        check_complex_args("dot" if _ndim(self) == 1 and _ndim(other) == 1 else "mm",
+                           (self, other))
     cdef tuple sa = shape_of(self._data), sb = shape_of(other._data)
     if sa[-1] != sb[-1]:
         raise RuntimeError(f"inner() the last dimension must match on both input tensors but got "

@@ -825,6 +825,10 @@ cdef Tensor op_index_select(Tensor self, object dim, Tensor index):
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
                            f"{flat.size} value(s)")
     _int_index(index, "index_select", "int32 or int64")
+    if nd <= 1 and is_guarded_array(x) and not cnp.PyArray_ISCOMPLEX(x):
+        # PyTorch copies a wide unsigned self of 2+ dims through its strided copy, but
+        # dispatches 0-d and 1-d ones on a kernel without them (Note [Dtype guard])
+        refuse_complex("index_select", self)
     if nd == 0:
         if flat[0] != 0:
             raise IndexError("index out of range in self")
@@ -1965,6 +1969,15 @@ cdef Tensor _index_reduce(Tensor self, object dim, Tensor index, Tensor source, 
         if reduce == "amax" or reduce == "amin":
             raise not_implemented_for("maximum_cpu" if reduce == "amax" else "minimum_cpu",
                                       dtype_of(self._data))
+    elif is_guarded_array(self._data):
+        # the wide unsigned ints (Note [Dtype guard]): PyTorch's include_self kernels are a
+        # multiply (prod), maximum, minimum and add (mean), the last three without them
+        # and skipped when index is empty; its exclude-self init has none
+        if not include_self:
+            refuse_complex("index_reduce", self)
+        if reduce != "prod" and cnp.PyArray_SIZE(index._data):
+            raise not_implemented_for({"amax": "maximum_cpu", "amin": "minimum_cpu",
+                                       "mean": "add_stub"}[reduce], dtype_of(self._data))
     _refuse_complex_autograd("index_reduce", self, source, inplace)
     cdef cnp.ndarray idx = _index_as_scatter(source, d, index)._data
     idx = np.where(idx < 0, idx + (shape_of(self._data)[d] if self._data.ndim else 1), idx)

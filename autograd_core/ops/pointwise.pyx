@@ -738,8 +738,11 @@ def _py_div_(input, other, *, rounding_mode=_NO_ROUNDING_MODE):
     other = arg_tensor_or_scalar(other, "div_", "other", 2)
     if rounding_mode is _NO_ROUNDING_MODE:
         return OPS.div_(self, other, None)
-    return OPS._div_mode_(self, other, None if rounding_mode is None
-                         else arg_str(rounding_mode, "div_", "rounding_mode", 3))
+    mode = None if rounding_mode is None else arg_str(rounding_mode, "div_", "rounding_mode", 3)
+    if complex_arg(self) or complex_scalar_arg(other):
+        # (the kernel of the out-of-place mode: Note [Dtype guard])
+        check_complex_args("div" if mode is None else "div_" + mode, (self, other))
+    return OPS._div_mode_(self, other, mode)
 
 
 _py_div_.__name__ = _py_div_.__qualname__ = "div_"
@@ -1189,8 +1192,8 @@ cdef tuple _clamp_bounds(str fname, object min, object max):
 
 
 def _py_clamp(input, min=None, max=None, *, out=None):
-    if complex_arg(input):
-        check_complex_op("clamp", input)  # Note [Complex guard]
+    if complex_arg(input):  # (the bounds promote: Note [Dtype guard])
+        check_complex_args("clamp", (input, min, max))  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(min) is not Tensor and has_torch_function(min)) or (type(max) is not Tensor and has_torch_function(max)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_clamp, (input, min, max, ), {"out": out})
@@ -1205,8 +1208,8 @@ def _py_clamp(input, min=None, max=None, *, out=None):
 
 def _py_clamp_(input, min=None, max=None):
     """In-place clamp."""
-    if complex_arg(input):
-        check_complex_op("clamp_", input)  # Note [Complex guard]
+    if complex_arg(input):  # (the bounds promote: Note [Dtype guard])
+        check_complex_args("clamp_", (input, min, max))  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(min) is not Tensor and has_torch_function(min)) or (type(max) is not Tensor and has_torch_function(max)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_clamp_, (input, min, max, ), {})
@@ -1231,8 +1234,8 @@ cdef object _clamp_bound(str fname, str argname, Tensor self, object bound):
 
 
 def _py_clamp_min(input, min, *, out=None):
-    if complex_arg(input):
-        check_complex_op("clamp_min", input)  # Note [Complex guard]
+    if complex_arg(input):  # (the bound promotes: Note [Dtype guard])
+        check_complex_args("clamp_min", (input, min))  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(min) is not Tensor and has_torch_function(min)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_clamp_min, (input, min, ), {"out": out})
@@ -1243,8 +1246,8 @@ def _py_clamp_min(input, min, *, out=None):
 
 def _py_clamp_min_(input, min):
     """In-place clamp_min."""
-    if complex_arg(input):
-        check_complex_op("clamp_min_", input)  # Note [Complex guard]
+    if complex_arg(input):  # (the bound promotes: Note [Dtype guard])
+        check_complex_args("clamp_min_", (input, min))  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(min) is not Tensor and has_torch_function(min)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_clamp_min_, (input, min, ), {})
@@ -1253,8 +1256,8 @@ def _py_clamp_min_(input, min):
 
 
 def _py_clamp_max(input, max, *, out=None):
-    if complex_arg(input):
-        check_complex_op("clamp_max", input)  # Note [Complex guard]
+    if complex_arg(input):  # (the bound promotes: Note [Dtype guard])
+        check_complex_args("clamp_max", (input, max))  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(max) is not Tensor and has_torch_function(max)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_clamp_max, (input, max, ), {"out": out})
@@ -1265,8 +1268,8 @@ def _py_clamp_max(input, max, *, out=None):
 
 def _py_clamp_max_(input, max):
     """In-place clamp_max."""
-    if complex_arg(input):
-        check_complex_op("clamp_max_", input)  # Note [Complex guard]
+    if complex_arg(input):  # (the bound promotes: Note [Dtype guard])
+        check_complex_args("clamp_max_", (input, max))  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(max) is not Tensor and has_torch_function(max)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_clamp_max_, (input, max, ), {})

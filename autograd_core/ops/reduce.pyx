@@ -734,12 +734,28 @@ cdef object _max_or_min(bint is_max, object input, object dim, object keepdim, o
     return _MaxResult(*values) if is_max else _MinResult(*values)
 
 
+cdef int _guard_max_min(str name, Tensor input, object dim, object axis) except -1:
+    """Note [Complex guard] for max / min; a wide unsigned input (Note [Dtype guard]) as
+    PyTorch's three kernels take it: max(input, other) is maximum (computed in a floating
+    other's dtype), max(input, dim) copies a 0-d input and has its own kernel, max(input)
+    reduces all."""
+    if cnp.PyArray_ISCOMPLEX(input._data):
+        return check_complex_op(name, input)
+    if isinstance(dim, Tensor):
+        return check_complex_args("maximum" if name == "max" else "minimum", (input, dim))
+    if dim is None and axis is None:
+        return check_complex_op(name, input)
+    if cnp.PyArray_NDIM(input._data):
+        refuse_complex(name + "_dim", input)
+    return 0
+
+
 # The table's max / min entries: max(input), max(input, dim, keepdim=False) (MaxBackward0,
 # through max_dim), max(input, other) (the pointwise family's maximum).
 def _py_max(input, dim=None, keepdim=False, *, other=None, out=None, axis=None,
             keepdims=None):
     if complex_arg(input):
-        check_complex_op("max", input)  # Note [Complex guard]
+        _guard_max_min("max", input, dim if other is None else other, axis)
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_max, (input, dim, keepdim, ), {"other": other, "out": out, "axis": axis, "keepdims": keepdims})
@@ -749,7 +765,7 @@ def _py_max(input, dim=None, keepdim=False, *, other=None, out=None, axis=None,
 def _py_min(input, dim=None, keepdim=False, *, other=None, out=None, axis=None,
             keepdims=None):
     if complex_arg(input):
-        check_complex_op("min", input)  # Note [Complex guard]
+        _guard_max_min("min", input, dim if other is None else other, axis)
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_min, (input, dim, keepdim, ), {"other": other, "out": out, "axis": axis, "keepdims": keepdims})
@@ -1809,6 +1825,10 @@ def _py_std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=No
 cdef Tensor op_count_nonzero(Tensor self, object dim):
     cdef cnp.ndarray x = self._data
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    if (dim is None or not dim) and is_guarded_array(x) and not cnp.PyArray_ISCOMPLEX(x):
+        # PyTorch counts over dims with (x != 0).sum(dims), which takes the wide unsigned
+        # ints, and over all of x with a kernel without them (Note [Dtype guard])
+        refuse_complex("count_nonzero", self)
     if dim is None:
         return make(np.asarray(np.count_nonzero(x), dtype=np.int64))
     cdef tuple dims = wrap_dims(dim, nd)
@@ -2453,6 +2473,10 @@ cdef Tensor op_trapezoid(Tensor y, Tensor x, object dx, object dim):
     d, step = _trapezoid_args("trapezoid", y, x, dx, dim)
     if shape_of(y._data)[d] == 0:
         return _zeros_except(y, d)
+    for t in (y, x):    # (only an empty y skips PyTorch's add: Note [Dtype guard])
+        if t is not None and is_guarded_array((<Tensor>t)._data) and \
+                not cnp.PyArray_ISCOMPLEX((<Tensor>t)._data):
+            refuse_complex("trapezoid", t)
     cdef Tensor dxt, left, right
     if x is None:
         # (y.sum(dim) - (y[0] + y[-1]) * 0.5) * dx

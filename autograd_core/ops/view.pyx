@@ -804,9 +804,101 @@ def _pym_tile(self, *args, dims=None):
     return OPS.tile(arg_tensor(self, "tile", "self", 0), _ints_varargs(args, dims, "tile", "dims"))
 
 
+# Note [Unsigned flip]
+# PyTorch's flip kernel has no uint16/32/64 variant, yet it copies without it in two
+# cases: nothing to reverse (no flipped dim of size > 1, or at most one element), and
+# the "vertical flip" of its CPU kernel, a memcpy of rows taken when, in the order its
+# TensorIterator walks the dims (sorted by the output's strides, then coalesced),
+# the innermost dim is unflipped and contiguous and the next one is flipped.
+# _flip_computes replays that walk (checked against PyTorch on random shapes, strides and
+# dims); fliplr, flipud and rot90 are flips (rot90 as PyTorch spells it: one flip, then a
+# transpose), so op_flip and op_rot90 make the one check (Note [Dtype guard]).
+cdef bint _flip_computes(cnp.ndarray x, object flipped):
+    cdef tuple shape = shape_of(x)
+    cdef Py_ssize_t nd = len(shape), item = cnp.PyArray_ITEMSIZE(x), d, k
+    strides = [s // item for s in (<object>x).strides]
+    work = [d in flipped and shape[d] > 1 and strides[d] != 0 for d in range(nd)]
+    if not any(work) or cnp.PyArray_SIZE(x) <= 1:
+        return True  # (PyTorch copies)
+    out = _preserved_strides(shape, strides)
+    ops = [list(out), list(strides), [0 if work[d] else strides[d] for d in range(nd)]]
+    perm = list(range(nd - 1, -1, -1))
+    for k in range(1, nd):      # TensorIterator's reorder_dimensions (insertion sort)
+        d1 = k
+        for d0 in range(k - 1, -1, -1):
+            c = _stride_order(ops, perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    sh = [shape[d] for d in perm]
+    st = [[o[d] for d in perm] for o in ops]
+    prev = 0
+    for d in range(1, nd):      # and its coalesce_dimensions
+        if sh[prev] == 1 or sh[d] == 1 or all([sh[prev] * o[prev] == o[d] for o in st]):
+            if sh[prev] == 1:
+                for o in st:
+                    o[prev] = o[d]
+            sh[prev] *= sh[d]
+        else:
+            prev += 1
+            if prev != d:
+                for o in st:
+                    o[prev] = o[d]
+                sh[prev] = sh[d]
+    n = prev + 1 if nd else 0
+    o_s, i_s, w_s = st
+    rev = [w_s[d] == 0 and i_s[d] != 0 for d in range(n)]
+    return (n > 1 and not rev[0] and rev[1] and i_s[0] == 1 and o_s[0] == 1)
+
+
+cdef int _stride_order(list ops, Py_ssize_t d0, Py_ssize_t d1):
+    for o in ops:
+        a, b = o[d0], o[d1]
+        if a == 0 or b == 0:
+            continue
+        if a != b:
+            return -1 if a < b else 1
+    return 0
+
+
+cdef tuple _preserved_strides(tuple shape, list strides):
+    """The strides (in elements) of empty_like(x): x's when x is non-overlapping and
+    dense, else contiguous ones."""
+    cdef Py_ssize_t nd = len(shape), d
+    expected = 1
+    dense = True
+    for d in sorted(range(nd), key=lambda i: strides[i]):
+        if shape[d] == 1:
+            continue
+        if strides[d] != expected:
+            dense = False
+            break
+        expected *= shape[d]
+    if dense:
+        return tuple(strides)
+    out = [0] * nd
+    cur = 1
+    for d in range(nd - 1, -1, -1):
+        out[d] = cur
+        cur *= max(shape[d], 1)
+    return tuple(out)
+
+
+cdef int _check_unsigned_flip(Tensor self, object flipped) except -1:
+    """Raise PyTorch's flip error for a wide unsigned self whose flip PyTorch's kernel
+    does not copy (Note [Unsigned flip])."""
+    cdef cnp.ndarray x = self._data
+    if is_guarded_array(x) and not cnp.PyArray_ISCOMPLEX(x) and not _flip_computes(x, flipped):
+        refuse_complex("flip", self)
+    return 0
+
+
 cdef Tensor op_flip(Tensor self, object dims):
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
     cdef tuple wd = wrap_dims(tuple(dims), nd)
+    _check_unsigned_flip(self, wd)
     # PyTorch's flip keeps the layout (empty_like)
     cdef cnp.ndarray out = empty_preserving(self._data, self._data.dtype)
     cdef Py_ssize_t i
@@ -825,7 +917,7 @@ def _pym_flip(self, *args, dims=None):
     tensor([[4., 3.],
             [2., 1.]])
     """
-    if complex_arg(self):
+    if complex_arg(self):   # (an unsigned self: op_flip, Note [Unsigned flip])
         check_complex_op("flip", self)  # Note [Dtype guard]
     return OPS.flip(arg_tensor(self, "flip", "self", 0), _ints_varargs(args, dims, "flip", "dims"))
 
@@ -2370,6 +2462,10 @@ cdef Tensor op_rot90(Tensor self, object k, object dims):
     if d0 == d1:
         raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and "
                            f"dim1 = {d1}")
+    kk = k % 4      # PyTorch flips dim1, both, or dim0 (then transposes)
+    if kk:
+        flipped = [d1] if kk == 1 else [d0, d1] if kk == 2 else [d0]
+        _check_unsigned_flip(self, flipped)
     cdef Tensor result = make(np.array(np.rot90(self._data, k, axes=(d0, d1)), copy=True))
     record_Rot90Backward0(result, self, k, dims)
     return result
@@ -2544,6 +2640,9 @@ cdef Tensor op_combinations(Tensor self, object r, bint with_replacement):
     mask = np.ones((n,) * r, dtype=bool)
     for k in range(r - 1):
         mask &= (ar[k] <= ar[k + 1]) if with_replacement else (ar[k] < ar[k + 1])
+    if mask.any() and is_guarded_array(self._data) and not cnp.PyArray_ISCOMPLEX(self._data):
+        # PyTorch's masked_select has no wide unsigned kernel; no combination skips it
+        refuse_complex("combinations", self)
     cdef Tensor m = make(mask)
     return op_stack([OPS.masked_select(<Tensor>g, m) for g in grids], 1)
 
