@@ -1127,6 +1127,9 @@ def gen_forward(op):
     lines = [f"cdef {schema.c_signature(op.cname)}:"]
     if template == "inplace_of":
         return gen_inplace_of(op, targs.strip(), lines)
+    if template in _COMPOSED_FORWARDS:
+        return _COMPOSED_FORWARDS[template](op, [a.strip() for a in _split_top(targs)
+                                                 if a.strip()], lines)
     if len(op.nodes) > 1 and template == "random_sampler":
         raise TableError(f"{op.name}: random_sampler records one node")
     node = op.nodes[0] if op.nodes else None
@@ -1211,6 +1214,102 @@ def gen_random_sampler(op, node, targs, lines):
     lines.append(f"    record_{node.name}(result, old, {names})")
     lines.append("    return inplace_commit(self, result)")
     return "\n".join(lines) + "\n\n\n"
+
+
+# ---------------------------------------------------------------- forwards composed of one call
+# Forwards that are one call of another op or helper of the family module, which does
+# the work and records the node (PyTorch's composite ops: swapaxes is transpose, conv2d
+# is convolution); the row names the call, the generator writes the function. Each
+# template checks the row has the shape it assumes, so a row that needs more is refused.
+
+def _manual_nodes_only(op, template):
+    """The called function records the op's nodes: a row of these templates names only
+    manual ones (a generated node would never be recorded)."""
+    if any(not n.manual for n in op.nodes):
+        raise TableError(f"{op.name}: {template}(...) records no node itself: the function "
+                         "it calls does (nodes: {Name: manual})")
+
+
+def gen_delegate(op, targs, lines):
+    """delegate(<fn>[, <constant>...]): op_<name>(args) is <fn>(args..., constants...),
+    the op's arguments in schema order (swapaxes: delegate(op_transpose); split:
+    delegate(_split, PIECES_VIEWS))."""
+    _manual_nodes_only(op, "delegate")
+    if not targs:
+        raise TableError(f"{op.name}: delegate(<function>, <constants>...) needs a function")
+    args = [p.name for p in op.schema.params] + targs[1:]
+    lines.append(f"    return {targs[0]}({', '.join(args)})")
+    return "\n".join(lines) + "\n\n\n"
+
+
+def gen_with_shape_of(op, targs, lines):
+    """with_shape_of(<fn>): op_<name>(self, other) is <fn>(self, other's shape) (view_as,
+    reshape_as, expand_as: self.view(other.shape))."""
+    _manual_nodes_only(op, "with_shape_of")
+    params = op.schema.params
+    if len(targs) != 1 or len(params) != 2 or params[0].name != "self" or \
+            any(p.type != "Tensor" for p in params):
+        raise TableError(f"{op.name}: with_shape_of(<function>) needs (Tensor self, Tensor other)")
+    lines.append(f"    return {targs[0]}(self, shape_of({params[1].name}._data))")
+    return "\n".join(lines) + "\n\n\n"
+
+
+def gen_each(op, targs, lines):
+    """each(<fn>[, <constant>...]): op_<name>(tensors) is the tuple of <fn>(t,
+    constants...) over the list (atleast_2d: each(_atleast, 2))."""
+    _manual_nodes_only(op, "each")
+    params = op.schema.params
+    if not targs or len(params) != 1 or params[0].type != "Tensor[]" or \
+            op.schema.ret_ctype != "tuple":
+        raise TableError(f"{op.name}: each(<function>, ...) needs (Tensor[] x) -> Tensor[]")
+    extra = "".join(", " + a for a in targs[1:])
+    lines.append(f"    return tuple([{targs[0]}(<Tensor>t{extra}) for t in {params[0].name}])")
+    return "\n".join(lines) + "\n\n\n"
+
+
+def _one_generated_node(op, template):
+    if len(op.nodes) != 1 or op.nodes[0].manual or op.schema.ret_ctype != "Tensor":
+        raise TableError(f"{op.name}: {template}(...) records one generated node and "
+                         "returns a Tensor")
+    return op.nodes[0]
+
+
+def gen_backward_link(op, targs, lines):
+    """backward_link(): Note [Backward links] (ops/nn.pyx). The first argument (a
+    gradient) passes through unchanged under the op's node, which records the other
+    arguments; with nothing to record the gradient itself is returned."""
+    node = _one_generated_node(op, "backward_link")
+    first = op.schema.params[0]
+    if targs or first.type != "Tensor":
+        raise TableError(f"{op.name}: backward_link() takes no arguments and passes its "
+                         "first (Tensor) argument through")
+    names = ", ".join(p.name for p in op.schema.params)
+    lines.append("    # Note [Backward links] (ops/nn.pyx)")
+    lines.append(f"    cdef Tensor result = make({first.name}._data)")
+    lines.append(f"    record_{node.name}(result, {names})")
+    lines.append(f"    return result if result._grad_fn is not None else {first.name}")
+    return "\n".join(lines) + "\n\n\n"
+
+
+def gen_copy_of_view(op, targs, lines):
+    """copy_of_view(<view op>): the *_copy variant of a view op (view_copy,
+    expand_copy): the view taken without recording, copied (_copy_of), and the op's
+    node recorded with the arguments as given (a view whose node records normalized
+    dims is written by hand)."""
+    node = _one_generated_node(op, "copy_of_view")
+    if len(targs) != 1 or op.schema.params[0].name != "self":
+        raise TableError(f"{op.name}: copy_of_view(<view op>) needs Tensor self")
+    names = ", ".join(p.name for p in op.schema.params)
+    lines.append("    cdef Tensor result")
+    lines.append("    with NoGradGuard():")
+    lines.append(f"        result = _copy_of({targs[0]}({names}))")
+    lines.append(f"    record_{node.name}(result, {names})")
+    lines.append("    return result")
+    return "\n".join(lines) + "\n\n\n"
+
+
+_COMPOSED_FORWARDS = {"delegate": gen_delegate, "with_shape_of": gen_with_shape_of, "each": gen_each,
+                      "backward_link": gen_backward_link, "copy_of_view": gen_copy_of_view}
 
 
 # ---------------------------------------------------------------- Python wrappers

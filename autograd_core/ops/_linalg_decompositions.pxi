@@ -945,10 +945,6 @@ cdef Tensor op_linalg_householder_product(Tensor A, Tensor tau):
     return result
 
 
-cdef Tensor op_orgqr(Tensor self, Tensor input2):
-    return op_linalg_householder_product(self, input2)
-
-
 cdef tuple _householder_grads(Tensor G, Tensor A, Tensor tau, Py_ssize_t cols):
     """(gA, gtau) of Q = H_1 ... H_k E (E the identity's first cols columns), in the
     library's ops: with prefix P_i = H_1..H_{i-1} and suffix S_i = H_{i+1}..H_k E,

@@ -125,10 +125,6 @@ cdef Tensor op_linalg_matrix_exp(Tensor A):
     return result
 
 
-cdef Tensor op_matrix_exp(Tensor self):
-    return op_linalg_matrix_exp(self)
-
-
 cdef Tensor linalg_matrix_exp_differential(Tensor A, Tensor grad):
     """PyTorch's (adjoint): the upper-right block of exp([[A^H, G], [0, A^H]])."""
     return _matrix_exp_block(_mH(A), grad)
@@ -187,10 +183,6 @@ cdef Tensor op_linalg_matrix_power(Tensor A, object n):
     return result
 
 
-cdef Tensor op_matrix_power(Tensor self, object n):
-    return op_linalg_matrix_power(self, n)
-
-
 def _py_linalg_matrix_power(A, n, *, out=None):
     cdef Tensor A_ = arg_tensor(A, "linalg_matrix_power", "A", 1)
     cdef object n_ = arg_int(n, "linalg_matrix_power", "n", 2)
@@ -217,10 +209,6 @@ def _py_linalg_matrix_power(A, n, *, out=None):
 
 
 # ---------------------------------------------------------------- diagonal, vander, adjoint
-
-cdef Tensor op_linalg_diagonal(Tensor A, object offset, object dim1, object dim2):
-    return OPS.diagonal(A, offset, dim1, dim2)
-
 
 cdef Tensor op_linalg_vander(Tensor x, object N):
     cdef dtype d = dtype_of(x._data)

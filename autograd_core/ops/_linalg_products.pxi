@@ -123,14 +123,6 @@ cdef Tensor _outer(Tensor self, Tensor vec2):
     return OPS.mul(OPS.reshape(self, (cnp.PyArray_DIMS(self._data)[0], 1)), vec2)
 
 
-cdef Tensor op_outer(Tensor self, Tensor vec2):
-    return _outer(self, vec2)
-
-
-cdef Tensor op_ger(Tensor self, Tensor vec2):
-    return _outer(self, vec2)
-
-
 # ---------------------------------------------------------------- matmul
 # PyTorch's _matmul_impl, step by step: each form calls the op PyTorch calls, so the
 # graph (and the errors) are the same: dot, mv, unsqueeze + mm + squeeze_, mm; a batch
@@ -790,10 +782,6 @@ cdef Tensor _tensordot(Tensor a, Tensor b, list dims1, list dims2):
 
 
 # ---------------------------------------------------------------- composite products (linalg.matmul, vecdot, cross, multi_dot, inner, vdot, the add-products)
-
-cdef Tensor op_linalg_matmul(Tensor input, Tensor other):
-    return op_matmul(input, other)
-
 
 cdef Tensor op_linalg_vecdot(Tensor x, Tensor y, object dim):
     if dtype_of(x._data) is not dtype_of(y._data):

@@ -53,10 +53,6 @@ cdef object _without_nan_matrices(cnp.ndarray A):
     return (np.where(nan[..., None, None], np.eye(shape_of(A)[-1], dtype=A.dtype), A), nan)
 
 
-cdef Tensor op_inverse(Tensor self):
-    return op_linalg_inv(self)
-
-
 cdef object _solve_values(cnp.ndarray A, object B, bint left):
     """X with A X = B (left) or X A = B, B a (batch of) matrix."""
     with quiet():

@@ -579,13 +579,6 @@ cdef object conv_out_layout(object out, Tensor b, Py_ssize_t N, Py_ssize_t OC, P
     return res
 
 
-cdef Tensor op__convolution_backward_link(Tensor grad_input, Tensor input, Tensor weight):
-    # Note [Backward links]
-    cdef Tensor result = make(grad_input._data)
-    record_ConvolutionBackwardBackward0(result, grad_input, input, weight)
-    return result if result._grad_fn is not None else grad_input
-
-
 cdef int _fw_convolution(Tensor result, Tensor x, Tensor w, Tensor b, tuple s, tuple p,
                          tuple d, bint transposed, tuple op, object groups) except -1:
     """The forward derivative of convolution (Note [Forward AD] in _core/_fw.pxi): it is
@@ -665,16 +658,6 @@ cdef Tensor conv_nd(Tensor input, Tensor weight, Tensor bias, object stride, obj
                 pad_nd[2 * (nsp - 1 - i) + 1] = delta
         input = op_constant_pad_nd(input, tuple(pad_nd), 0)
     return op_convolution(input, weight, bias, s, tuple(left), d, groups)
-
-
-cdef Tensor op_conv1d(Tensor input, Tensor weight, Tensor bias, object stride, object padding,
-                      object dilation, object groups):
-    return conv_nd(input, weight, bias, stride, padding, dilation, groups, 1)
-
-
-cdef Tensor op_conv2d(Tensor input, Tensor weight, Tensor bias, object stride, object padding,
-                      object dilation, object groups):
-    return conv_nd(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
 def _py_conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):

@@ -38,19 +38,3 @@ cdef Tensor dropout_impl(Tensor input, object p, bint train, bint feature, bint 
         return input
     cdef Tensor noise = dropout_noise(input, p, feature)
     return OPS.mul_(input, noise) if inplace else OPS.mul(input, noise)
-
-
-cdef Tensor op_dropout(Tensor input, object p, bint train):
-    return dropout_impl(input, p, train, False, False)
-
-
-cdef Tensor op_dropout_(Tensor input, object p, bint train):
-    return dropout_impl(input, p, train, False, True)
-
-
-cdef Tensor op_feature_dropout(Tensor input, object p, bint train):
-    return dropout_impl(input, p, train, True, False)
-
-
-cdef Tensor op_feature_dropout_(Tensor input, object p, bint train):
-    return dropout_impl(input, p, train, True, True)

@@ -370,22 +370,6 @@ cdef Tensor _product(list factors, Tensor start):
     return out
 
 
-cdef Tensor op__grid_sampler_2d_backward_link(Tensor grad_input, Tensor grad_output,
-                                              Tensor input, Tensor grid):
-    # Note [Backward links]
-    cdef Tensor result = make(grad_input._data)
-    record_GridSampler2DBackwardBackward0(result, grad_input, grad_output, input, grid)
-    return result if result._grad_fn is not None else grad_input
-
-
-cdef Tensor op__grid_sampler_3d_backward_link(Tensor grad_input, Tensor grad_output,
-                                              Tensor input, Tensor grid):
-    # Note [Backward links]
-    cdef Tensor result = make(grad_input._data)
-    record_GridSampler3DBackwardBackward0(result, grad_input, grad_output, input, grid)
-    return result if result._grad_fn is not None else grad_input
-
-
 cdef Tensor grid_sampler_backward(Tensor grad, Tensor input, Tensor grid, object mode,
                                   object padding_mode, bint align_corners, object which):
     """grid_sampler's gradient w.r.t. input (which 0) or grid (which 1), under

@@ -110,13 +110,6 @@ cdef Tensor layer_norm_backward_bias(Tensor grad, Tensor input, object normalize
     return g
 
 
-cdef Tensor op__layer_norm_backward_link(Tensor grad_input, Tensor input, Tensor weight):
-    # Note [Backward links]
-    cdef Tensor result = make(grad_input._data)
-    record_NativeLayerNormBackwardBackward0(result, grad_input, input, weight)
-    return result if result._grad_fn is not None else grad_input
-
-
 cdef tuple op_native_group_norm(Tensor input, Tensor weight, Tensor bias, object N, object C,
                                 object HxW, object group, object eps):
     cdef cnp.ndarray xa = input._data
@@ -349,11 +342,3 @@ cdef Tensor batch_norm_backward_bias(Tensor grad, Tensor input, Tensor weight, T
     if grad_enabled():  # Note [Backward links]
         g = op__batch_norm_backward_link(g, input, weight, False)
     return g
-
-
-cdef Tensor op__batch_norm_backward_link(Tensor grad_input, Tensor input, Tensor weight,
-                                         bint training):
-    # Note [Backward links]
-    cdef Tensor result = make(grad_input._data)
-    record_NativeBatchNormBackwardBackward0(result, grad_input, input, weight, training)
-    return result if result._grad_fn is not None else grad_input

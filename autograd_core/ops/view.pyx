@@ -308,14 +308,6 @@ cdef Tensor op__unsafe_view(Tensor self, object size):
     return result
 
 
-cdef Tensor op_view_as(Tensor self, Tensor other):
-    return op_view(self, shape_of(other._data))
-
-
-cdef Tensor op_reshape_as(Tensor self, Tensor other):
-    return op_reshape(self, shape_of(other._data))
-
-
 cdef Tensor op_flatten(Tensor self, object start_dim, object end_dim):
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
     cdef Py_ssize_t s = wrap_dim(start_dim, nd), e = wrap_dim(end_dim, nd)
@@ -505,10 +497,6 @@ cdef Tensor op_transpose(Tensor self, object dim0, object dim1):
     return result
 
 
-cdef Tensor op_swapaxes(Tensor self, object axis0, object axis1):
-    return op_transpose(self, axis0, axis1)
-
-
 cdef Tensor op_t(Tensor self):
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
     if nd > 2:
@@ -572,10 +560,6 @@ cdef Tensor op_movedim(Tensor self, object source, object destination):
         if order[k] == -1:
             order[k] = next(rest)
     return op_permute(self, tuple(order))
-
-
-cdef Tensor op_moveaxis(Tensor self, object source, object destination):
-    return op_movedim(self, source, destination)
 
 
 cdef object _movedim_py(object input, object source, object destination, str fname):
@@ -684,7 +668,7 @@ cdef Tensor op_expand(Tensor self, object size):
             f"number of sizes provided ({n}) must be greater or equal to the number of "
             f"dimensions in the tensor ({nd})")
     cdef list target = list(sizes)
-    for i in range(n):
+    for i in range(n - 1, -1, -1):  # from the last dim, as PyTorch's (which error it names)
         k = i - (n - nd)
         if target[i] == -1:
             if k < 0:
@@ -714,14 +698,6 @@ def _pym_expand(self, *sizes, size=None):
     autograd_core.Size([2, 3, 4])
     """
     return OPS.expand(arg_tensor(self, "expand", "self", 0), _sizes_varargs(sizes, size, "expand"))
-
-
-cdef Tensor op_expand_as(Tensor self, Tensor other):
-    return op_expand(self, shape_of(other._data))
-
-
-cdef Tensor op_broadcast_to(Tensor self, object size):
-    return op_expand(self, size)
 
 
 def _pym_broadcast_to(self, *args, size=None):
@@ -1376,38 +1352,6 @@ cdef tuple _chunk(Tensor self, object chunks, object dim, int kind):
     return _split(self, s, d, kind)
 
 
-cdef tuple op_split(Tensor self, object split_size, object dim):
-    return _split(self, split_size, dim, PIECES_VIEWS)
-
-
-cdef tuple op_split_with_sizes(Tensor self, object split_sizes, object dim):
-    return _split_with_sizes(self, split_sizes, dim, PIECES_VIEWS)
-
-
-cdef tuple op_chunk(Tensor self, object chunks, object dim):
-    return _chunk(self, chunks, dim, PIECES_VIEWS)
-
-
-cdef tuple op_unsafe_split(Tensor self, object split_size, object dim):
-    return _split(self, split_size, dim, PIECES_UNSAFE)
-
-
-cdef tuple op_unsafe_split_with_sizes(Tensor self, object split_sizes, object dim):
-    return _split_with_sizes(self, split_sizes, dim, PIECES_UNSAFE)
-
-
-cdef tuple op_unsafe_chunk(Tensor self, object chunks, object dim):
-    return _chunk(self, chunks, dim, PIECES_UNSAFE)
-
-
-cdef tuple op_split_copy(Tensor self, object split_size, object dim):
-    return _split(self, split_size, dim, PIECES_COPIES)
-
-
-cdef tuple op_split_with_sizes_copy(Tensor self, object split_sizes, object dim):
-    return _split_with_sizes(self, split_sizes, dim, PIECES_COPIES)
-
-
 def _py_split(tensor, split_size_or_sections, dim=0):
     if (type(tensor) is not Tensor and has_torch_function(tensor)) or (type(split_size_or_sections) is not Tensor and has_torch_function(split_size_or_sections)) or (type(dim) is not Tensor and has_torch_function(dim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
@@ -1477,13 +1421,13 @@ cdef tuple _split_along(Tensor self, object indices_or_sections, str fname, int 
     """hsplit/vsplit/dsplit: tensor_split along dim, sections dividing its size."""
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
     if nd < min_dims:
-        raise RuntimeError(f"torch.{fname} requires a tensor with at least {min_dims} dimension, "
+        raise RuntimeError(f"autograd_core.{fname} requires a tensor with at least {min_dims} dimension, "
                            f"but got a tensor with {nd} dimensions!")
     if not isinstance(indices_or_sections, (list, tuple, Tensor)):
         s = arg_int(indices_or_sections, fname, "sections", 1)
         n = cnp.PyArray_DIM(self._data, dim)
         if s == 0 or n % s != 0:
-            raise RuntimeError(f"torch.{fname} attempted to split along dimension {dim}, but the "
+            raise RuntimeError(f"autograd_core.{fname} attempted to split along dimension {dim}, but the "
                                f"size of the dimension {n} is not divisible by the split_size "
                                f"{s}!")
         indices_or_sections = s
@@ -1493,14 +1437,6 @@ cdef tuple _split_along(Tensor self, object indices_or_sections, str fname, int 
 cdef tuple op_hsplit(Tensor self, object indices_or_sections):
     return _split_along(self, indices_or_sections, "hsplit", 1,
                         1 if cnp.PyArray_NDIM(self._data) > 1 else 0)
-
-
-cdef tuple op_vsplit(Tensor self, object indices_or_sections):
-    return _split_along(self, indices_or_sections, "vsplit", 2, 0)
-
-
-cdef tuple op_dsplit(Tensor self, object indices_or_sections):
-    return _split_along(self, indices_or_sections, "dsplit", 3, 2)
 
 
 def _py_hsplit(input, indices_or_sections):
@@ -1651,14 +1587,6 @@ cdef Tensor op_transpose_(Tensor self, object dim0, object dim1):
         record_TransposeBackward1(self, src, d0, d1)
         _inplace_view_done(self)
     return self
-
-
-cdef Tensor op_swapdims_(Tensor self, object dim0, object dim1):
-    return op_transpose_(self, dim0, dim1)
-
-
-cdef Tensor op_swapaxes_(Tensor self, object axis0, object axis1):
-    return op_transpose_(self, axis0, axis1)
 
 
 cdef Tensor op_t_(Tensor self):
@@ -2056,10 +1984,6 @@ def factory_out(str name, object out, object dtype_arg, Tensor result, bint requ
     return o
 
 
-cdef Tensor op_resize_as_(Tensor self, Tensor the_template):
-    return op_resize_(self, shape_of(the_template._data))
-
-
 def _py_resize_as_(self, the_template, *, memory_format=None):
     return OPS.resize_as_(arg_tensor(self, "resize_as_", "self", 0),
                          arg_tensor(the_template, "resize_as_", "the_template", 1))
@@ -2192,14 +2116,6 @@ cdef Tensor _copy_of(Tensor view):
     return make(as_contiguous(np.array(view._data, copy=True)))
 
 
-cdef Tensor op_view_copy(Tensor self, object size):
-    cdef Tensor result
-    with NoGradGuard():
-        result = _copy_of(op_view(self, size))
-    record_ViewBackward0_copy(result, self, size)
-    return result
-
-
 cdef Tensor op_view_as_real_copy(Tensor self):
     cdef Tensor result
     if not cnp.PyArray_ISCOMPLEX(self._data):
@@ -2216,14 +2132,6 @@ cdef Tensor op_view_as_complex_copy(Tensor self):
         result = _copy_of(op_view_as_complex(self))
     if recording() and requires_grad_of(self) and not self._inference:
         raise complex_output_autograd_error("view_as_complex_copy")
-    return result
-
-
-cdef Tensor op_t_copy(Tensor self):
-    cdef Tensor result
-    with NoGradGuard():
-        result = _copy_of(op_t(self))
-    record_TBackward0_copy(result, self)
     return result
 
 
@@ -2253,14 +2161,6 @@ cdef Tensor op_select_copy(Tensor self, object dim, object index):
     if i < 0:
         i += cnp.PyArray_DIM(self._data, d)
     record_SelectBackward0_copy(result, self, d, i)
-    return result
-
-
-cdef Tensor op_expand_copy(Tensor self, object size):
-    cdef Tensor result
-    with NoGradGuard():
-        result = _copy_of(op_expand(self, size))
-    record_ExpandBackward0_copy(result, self, size)
     return result
 
 
@@ -2311,18 +2211,6 @@ cdef Tensor _atleast(Tensor t, int n):
     if nd == 1:
         return op_unsqueeze(op_unsqueeze(t, 0), -1)
     return op_unsqueeze(t, -1)
-
-
-cdef tuple op_atleast_1d(list tensors):
-    return tuple([_atleast(<Tensor>t, 1) for t in tensors])
-
-
-cdef tuple op_atleast_2d(list tensors):
-    return tuple([_atleast(<Tensor>t, 2) for t in tensors])
-
-
-cdef tuple op_atleast_3d(list tensors):
-    return tuple([_atleast(<Tensor>t, 3) for t in tensors])
 
 
 cdef object _atleast_py(tuple args, str fname, int n):
