@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 import pytest
 
-from _diff import same, same_error, torch  # noqa: F401
+from _diff import catch, same, same_error, torch  # noqa: F401
 import autograd_core
 
 
@@ -111,11 +111,10 @@ def test_scatter_reduce_jvp_matches_pytorch(inplace, include_self, reduce, dtype
     same(prog, rtol=rtol, atol=atol)
 
 
-@pytest.mark.parametrize("reduce", ["prod", "amax", "amin"])
+@pytest.mark.parametrize("reduce", ["amax", "amin"])
 @pytest.mark.parametrize("include_self", [True, False])
-def test_scatter_reduce_jvp_real_extrema_and_prod(reduce, include_self):
-    # real inputs keep their tangents (ties share evenly, as PyTorch's amax/amin);
-    # PyTorch 2.13 leaves prod's tangent undefined, so prod is checked by gradcheck
+def test_scatter_reduce_jvp_real_extrema(reduce, include_self):
+    # real inputs keep their tangents (ties share evenly, as PyTorch's amax/amin)
     def prog(m):
         s = m.tensor([[1., 0., 2.], [3., 5., 2.]], dtype=m.float64)
         src = m.tensor([[3., 2., 2.], [1., 0., 7.]], dtype=m.float64)
@@ -125,14 +124,96 @@ def test_scatter_reduce_jvp_real_extrema_and_prod(reduce, include_self):
         return _jvp(m, lambda a, b: a.scatter_reduce(0, idx, b, reduce,
                                                      include_self=include_self),
                     (s, src), (st, srct))
-    if reduce != "prod":
-        same(prog, rtol=1e-9, atol=1e-12)
+    same(prog, rtol=1e-9, atol=1e-12)
     s = _arr(autograd_core, (3, 4), 1, "float64").requires_grad_()
     src = _arr(autograd_core, (3, 4), 2, "float64").requires_grad_()
     idx = autograd_core.tensor([[0, 1, 0, 2], [2, 2, 1, 0], [1, 0, 0, 0]])
     assert autograd_core.autograd.gradcheck(
         lambda a, b: a.scatter_reduce(0, idx, b, reduce, include_self=include_self),
         (s, src), check_forward_ad=True, check_backward_ad=False, check_undefined_grad=False)
+
+
+# scatter_reduce(reduce='prod') under forward AD, as PyTorch 2.13: its jvp gives no
+# tangent, so the functional op's output has none (func.jvp reads a zero one), and the
+# in-place op on a self that has a tangent raises (PyTorch copies the undefined
+# tangent into self's) after writing the values; with only src dual it leaves self
+# without a tangent.
+_PROD_FORMS = ["fn_self", "fn_src", "fn_both", "inplace_self", "inplace_src",
+               "inplace_both", "inplace_leaf", "inplace_view_of_dual"]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+@pytest.mark.parametrize("include_self", [True, False])
+@pytest.mark.parametrize("form", _PROD_FORMS)
+def test_scatter_reduce_prod_has_no_tangent(form, include_self, dtype):
+    def prog(m):
+        fwAD = m.autograd.forward_ad
+        s, src = _arr(m, (3, 4), 1, dtype), _arr(m, (2, 4), 2, dtype)
+        st, srct = _arr(m, (3, 4), 3, dtype), _arr(m, (2, 4), 4, dtype)
+        idx = m.tensor([[0, 1, 0, 2], [2, 2, 1, 0]])
+        out = {}
+        with fwAD.dual_level():
+            S, SRC = fwAD.make_dual(s, st), fwAD.make_dual(src, srct)
+            a = {"self": S, "src": s, "both": S}.get(form.split("_", 1)[1], s)
+            b = SRC if form.endswith(("src", "both")) else src
+            try:
+                if form.startswith("fn_"):
+                    r = a.scatter_reduce(0, idx, b, "prod", include_self=include_self)
+                    out["result"] = r
+                elif form == "inplace_leaf":
+                    a = fwAD.make_dual(s.clone(), st)
+                    r = a.scatter_reduce_(0, idx, SRC, "prod", include_self=include_self)
+                elif form == "inplace_view_of_dual":
+                    base = fwAD.make_dual(m.cat([s, s]), m.cat([st, st]))
+                    a = base[3:]
+                    r = a.scatter_reduce_(0, idx, SRC, "prod", include_self=include_self)
+                    out["base_tangent"] = fwAD.unpack_dual(base).tangent
+                else:
+                    a = a.clone()
+                    r = a.scatter_reduce_(0, idx, b, "prod", include_self=include_self)
+                out["same_object"] = r is a
+            except RuntimeError as e:
+                out["error"] = str(e)
+            # (the values are written before the tangent is read)
+            out["values"] = fwAD.unpack_dual(a).primal
+            out["tangent"] = fwAD.unpack_dual(a).tangent
+            if "result" in out:
+                out["result_tangent"] = fwAD.unpack_dual(out["result"]).tangent
+        return out
+    same(prog)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+@pytest.mark.parametrize("inplace", [False, True])
+def test_scatter_reduce_prod_func_jvp(inplace, dtype):
+    # torch.func.jvp reads an output without a tangent as a zero one; the in-place
+    # op on a dual self raises as above
+    def prog(m):
+        s, src = _arr(m, (3, 4), 1, dtype), _arr(m, (2, 4), 2, dtype)
+        idx = m.tensor([[0, 1, 0, 2], [2, 2, 1, 0]])
+        if inplace:
+            def f(a, b):
+                return a.clone().scatter_reduce_(0, idx, b, "prod")
+        else:
+            def f(a, b):
+                return a.scatter_reduce(0, idx, b, "prod")
+        return (catch(_jvp, m, f, (s, src), (s, src)),
+                _jvp(m, lambda b: f(s, b), (src,), (src * 2,)))
+    same(prog)
+
+
+def test_scatter_reduce_prod_gradcheck_forward_ad_fails_as_pytorch():
+    # PyTorch's gradcheck(check_forward_ad=True) finds prod's missing tangent (a zero
+    # Jacobian); so does ours
+    def prog(m):
+        s = _arr(m, (3,), 1, "float64").requires_grad_()
+        src = _arr(m, (3,), 2, "float64").requires_grad_()
+        idx = m.tensor([0, 0, 1])
+        return m.autograd.gradcheck(
+            lambda a, b: a.scatter_reduce(0, idx, b, "prod"), (s, src),
+            check_forward_ad=True, check_backward_ad=False, check_undefined_grad=False)
+    want, got = same_error(prog, message="prefix")
+    assert "forward mode mismatch" in str(got.message)
 
 
 @pytest.mark.parametrize("reduce", ["sum", "mean"])
@@ -145,23 +226,73 @@ def test_scatter_reduce_gradcheck_forward_ad_complex(reduce):
         check_forward_ad=True, check_backward_ad=False, check_undefined_grad=False)
 
 
-def test_scatter_reduce_jvp_complex_prod_refused():
-    # PyTorch 2.13 gives complex prod no tangent at all (None): refused rather than a
-    # zero tangent
-    s, src = _arr(autograd_core, (3,), 1, "complex128"), _arr(autograd_core, (2,), 2, "complex128")
-    idx = autograd_core.tensor([0, 0])
-    with pytest.raises(NotImplementedError, match="scatter_reduce"):
-        _jvp(autograd_core, lambda a, b: a.scatter_reduce(0, idx, b, "prod"), (s, src), (s, src))
-
-
-def test_ormqr_jvp_complex_refused_as_pytorch():
-    # PyTorch 2.13 has no forward derivative for ormqr: the same NotImplementedError
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+@pytest.mark.parametrize("dual", ["self", "input2", "input3"])
+def test_ormqr_jvp_refused_as_pytorch(dual, dtype):
+    # PyTorch 2.13 has no forward derivative for ormqr, real or complex: the same
+    # NotImplementedError (not the transposed backward's tangent)
     def prog(m):
-        A = _arr(m, (4, 3), 1, "complex128")
-        tau = _arr(m, (3,), 2, "complex128")
-        C = _arr(m, (4, 2), 3, "complex128")
+        fwAD = m.autograd.forward_ad
+        args = [_arr(m, (4, 3), 1, dtype), _arr(m, (3,), 2, dtype), _arr(m, (4, 2), 3, dtype)]
+        k = ["self", "input2", "input3"].index(dual)
+        with fwAD.dual_level():
+            args[k] = fwAD.make_dual(args[k], _arr(m, tuple(args[k].shape), 4, dtype))
+            return m.ormqr(*args)
+    same_error(prog)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_ormqr_func_jvp_refused_as_pytorch(dtype):
+    def prog(m):
+        A = _arr(m, (4, 3), 1, dtype)
+        tau = _arr(m, (3,), 2, dtype)
+        C = _arr(m, (4, 2), 3, dtype)
         return _jvp(m, m.ormqr, (A, tau, C), (A, tau, C))
     same_error(prog)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+@pytest.mark.parametrize("reduce", ["prod", "mean", "amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+@pytest.mark.parametrize("dual", ["self", "source"])
+@pytest.mark.parametrize("inplace", [False, True])
+def test_index_reduce_jvp_refused_as_pytorch(inplace, dual, include_self, reduce, dtype):
+    # PyTorch 2.13 has no forward derivative for index_reduce: its NotImplementedError,
+    # raised before the kernel (after it for index_reduce_: PyTorch's complex in-place
+    # kernel then refuses first, with a message of its own; and its in-place message
+    # ends its second sentence sooner, so only its start is compared there)
+    def prog(m):
+        fwAD = m.autograd.forward_ad
+        x, src = _arr(m, (4, 3), 1, dtype), _arr(m, (3, 3), 2, dtype)
+        idx = m.tensor([0, 2, 0])
+        with fwAD.dual_level():
+            if dual == "self":
+                x = fwAD.make_dual(x, _arr(m, (4, 3), 3, dtype))
+            else:
+                src = fwAD.make_dual(src, _arr(m, (3, 3), 4, dtype))
+            if inplace:
+                return x.clone().index_reduce_(0, idx, src, reduce, include_self=include_self)
+            return x.index_reduce(0, idx, src, reduce, include_self=include_self)
+    same_error(prog, message=("prefix" if dtype == "float64" else False) if inplace else True)
+
+
+@pytest.mark.parametrize("case", ["as_strided", "as_strided_offset", "block_diag"])
+def test_complex_view_jvp_keeps_the_tangent(case):
+    # as_strided and block_diag of complex duals: the same op on the tangents (they
+    # gave none before, silently)
+    def prog(m):
+        fwAD = m.autograd.forward_ad
+        x, t = _arr(m, (6,), 1, "complex128"), _arr(m, (6,), 2, "complex128")
+        with fwAD.dual_level():
+            d = fwAD.make_dual(x, t)
+            if case == "as_strided":
+                y = m.as_strided(d, (2, 2), (1, 2))
+            elif case == "as_strided_offset":
+                y = d.as_strided((2, 2), (1, 2), 1)
+            else:
+                y = m.block_diag(d.view(2, 3), d[:2], m.tensor([[1j]]))
+            return tuple(fwAD.unpack_dual(y))
+    same(prog)
 
 
 def test_scatter_reduce_reverse_over_forward_complex_refused_as_pytorch():

@@ -367,21 +367,60 @@ def test_subview_of_conj_view_history_after_write(case, write):
     same(prog)
 
 
-@pytest.mark.parametrize("case", ["view_t", "conj_of_conj_slice"])
-def test_several_views_after_the_conj(case):
-    # PyTorch replays each view op taken after the conj as its own AsStridedBackward0
-    # (one stands for them here: the top node is PyTorch's), and the conj of a conj
-    # view's slice as conj, slice, conj (here a plain slice, no conj bit as PyTorch's,
-    # with an AsStridedBackward0 on top where PyTorch's is ConjBackward0): values and
-    # gradients are PyTorch's
+# Views taken after a conj (neg), replayed by PyTorch one op at a time after a write:
+# each conj as ConjBackward0, each other view op as its own AsStridedBackward0 (Note
+# [View replay steps])
+_VIEW_CHAINS = {
+    "view_t": lambda b: b.conj().view(2, 2).t(),
+    "conj_of_conj_slice": lambda b: b.conj()[1:].conj(),
+    "slice_slice": lambda b: b.conj()[1:][1:],
+    "view_unsqueeze_select": lambda b: b.conj().view(2, 2).unsqueeze(0)[0],
+    "view_conj_slice_t": lambda b: b.view(2, 2).conj()[1:].t(),
+    "slice_conj_slice_slice": lambda b: b[1:].conj()[1:][::2],
+    "conj_slice_conj_slice": lambda b: b.conj()[1:].conj()[1:],
+    "conj_slice_conj_view": lambda b: b.conj()[1:].conj().view(3),
+    "conj_conj": lambda b: b.conj().conj(),
+    "conj_view_conj": lambda b: b.conj().view(2, 2).conj(),
+    "neg_view_slice_conj": lambda b: b._neg_view()[1:].conj(),
+    "conj_neg_view_t": lambda b: b.conj()._neg_view().view(2, 2).t(),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_VIEW_CHAINS))
+@pytest.mark.parametrize("write", ["view_mul_", "base_mul_", "sibling_mul_"])
+def test_several_views_after_the_conj(case, write):
+    # the write into the view, into its base, or into another conj view of the base:
+    # the view's history read afresh is PyTorch's, node by node, with its values and
+    # gradients
     def prog(mod):
         x = cx(mod, True)
         b = x * 1
-        y = b.conj().view(2, 2).t() if case == "view_t" else b.conj()[1:].conj()
-        y.mul_(2 + 1j)
-        top = type(y.grad_fn).__name__ if case == "view_t" else None
+        y = _VIEW_CHAINS[case](b)
+        if write == "view_mul_":
+            y.mul_(2 + 1j)
+        elif write == "base_mul_":
+            b.mul_(1j)
+        else:
+            b.conj()[:2].mul_(3)
+        chain = _chain_to_write(y.grad_fn)
         gx, = mod.autograd.grad((y * (1 - 1j)).real.sum(), x)
-        return y, bits(y), top, gx
+        return y, bits(y), chain, gx
+    same(prog)
+
+
+def test_view_replay_twice_and_before_any_write():
+    # before a write a view's history is its own ops' (no replay); a second write
+    # replays again from the newest base history
+    def prog(mod):
+        x = cx(mod, True)
+        b = x * 1
+        y = b.conj().view(2, 2).t()
+        before = _chain_to_write(y.grad_fn)
+        y.mul_(2)
+        b.add_(1j)
+        after = _chain_to_write(y.grad_fn)
+        gx, = mod.autograd.grad((y * (1 + 1j)).real.sum() + b.imag.sum(), x)
+        return y, before, after, gx
     same(prog)
 
 

@@ -35,9 +35,9 @@
 # Autograd: a write through a conj view is recorded on the base as a CopySlices over the
 # conjugated values (write_region applies the bits to the values, recorded), and the
 # view's history read afresh after a write replays the views in PyTorch's order
-# (rebuild_lazy_view): the as_strided history of the twin's source, its ConjBackward0 /
-# NegViewBackward0 (regenerate_lazy_view, installed by ops/view.pyx), then the view's
-# as_strided region of the twin. A first gradient reaching AccumulateGrad as a conj view
+# (replay_view_steps, Note [View replay steps]: an as_strided per plain view op, a
+# ConjBackward0 / NegViewBackward0 per conj / neg, installed by ops/view.pyx as
+# regenerate_lazy_view). A first gradient reaching AccumulateGrad as a conj view
 # nothing else holds is stored as one (conj_grad), as PyTorch stores it.
 
 cdef enum:
@@ -240,9 +240,18 @@ def _set_lazy_view_regenerator(fn):
     _regenerate_lazy_view = fn
 
 
-def _lazy_array(Tensor self, int kind):
-    """For ops/view.pyx: the array of a new conj (1) or neg (2) view of self."""
-    return make_lazy_array(self, kind)
+def _lazy_view(Tensor self, int kind):
+    """For ops/view.pyx: a new conj (1) or neg (2) view of self, with its replay steps
+    (Note [View replay steps])."""
+    cdef cnp.ndarray arr = <cnp.ndarray>make_lazy_array(self, kind)
+    cdef Tensor view = make_view(self, arr)
+    cdef tuple before = self._view_steps
+    if before is None:
+        # self is its base's region (one as_strided of the base, as PyTorch collapses
+        # views of plain views) or the base itself
+        before = () if self._base is None else ((0, self._data),)
+    view._view_steps = before + ((kind, arr),)
+    return view
 
 
 def _lazy_bits(Tensor t):
@@ -271,45 +280,60 @@ cdef AsStridedBackward0 _as_strided_node(cnp.ndarray a, Tensor within):
     return node
 
 
-cdef Node rebuild_lazy_view(Tensor view, Tensor out):
-    """out's history (view's values) read afresh after view's base was written, when
-    view lies in one conj/neg twin whose source is no twin: PyTorch's view replay, which
-    applies the views in the order they were taken. The region of the base the conj/neg
-    view was taken of (AsStridedBackward0; none when taken of the base itself), the
-    twin's ConjBackward0 / NegViewBackward0, then view's region of the twin
-    (AsStridedBackward0; none when view is the twin whole). PyTorch replays each view
-    op after the conj as its own AsStridedBackward0; one stands for them all here
-    (same values and gradients). None for the other forms (chains of twins, a real
-    view of a complex twin, a base without history): the caller's as_strided history
-    with the bits on top then."""
-    cdef Mirror m = mirror_of(view._data)
+# Note [View replay steps]
+# PyTorch reads a view's history afresh after an in-place write (into it, its base or
+# a sibling) by replaying the view from its base. A view taken through plain view ops
+# only is one as_strided of the base (AsStridedBackward0). conj() and _neg_view() are
+# no as_strided: from the first of them on, PyTorch replays each view op on its own,
+# in the order taken: a conj (neg) as ConjBackward0 (NegViewBackward0), every other
+# view op as an AsStridedBackward0 of that view's geometry. So b.conj().view(2, 2).t()
+# replays as conj, as_strided, as_strided, and b.conj()[1:].conj() (no conj bit) as
+# conj, as_strided, conj. Tensor._view_steps keeps that recipe for the views that need
+# it: a tuple of (kind, array), kind 0 (as_strided to array's geometry), LAZY_CONJ or
+# LAZY_NEG (array: the view's values after that step). _lazy_view starts it (the
+# region of the base taken first, then the conj/neg step); make_view extends it by one
+# as_strided step for every view of a tensor that has one. Every other tensor keeps
+# None (one pointer test per view op). The arrays are over the base's memory or a
+# twin of it, so map_to_source places each one in the base's memory (regions, offsets).
+
+cdef Node replay_view_steps(Tensor view, Tensor out):
+    """out's history (view's values) read afresh from view's base by its replay steps
+    (Note [View replay steps]); None when view has none or they cannot be replayed here
+    (a base without history, a real view of complex memory): the caller's as_strided
+    history then."""
+    cdef tuple steps = view._view_steps
     cdef Tensor base = view._base
-    if (m is None or _regenerate_lazy_view is None or base is None
-            or base._grad_fn is None or mirror_of(m.source) is not None
-            or cnp.PyArray_TYPE(view._data) != cnp.PyArray_TYPE(m.source)):
+    if (steps is None or base is None or base._grad_fn is None
+            or _regenerate_lazy_view is None):
         return None
-    cdef cnp.ndarray twin = _twin_of(m)
-    if twin is None:
-        return None
-    cdef cnp.ndarray a = view._data
-    cdef bint whole = (_addr(a) == _addr(twin) and same_shape(a, twin)
-                       and (<object>a).strides == (<object>twin).strides)
-    cdef Tensor holder = out if whole else make(twin)
-    if m.source is base._data:
-        holder._grad_fn = base._grad_fn
-        holder._output_nr = base._output_nr
-        holder._requires_grad = True
-    else:
-        record(_as_strided_node(m.source, base), holder, (base,))
-        holder._output_nr = 0
-    _regenerate_lazy_view(holder, m.source, m.kind)
-    if whole:
-        return out._grad_fn
-    cdef AsStridedBackward0 node = _as_strided_node(a, holder)
-    node.storage_offset = _storage_offset(view)
-    record(node, out, (holder,))
-    out._output_nr = 0
-    return node
+    cdef int typenum = cnp.PyArray_TYPE(base._data)
+    cdef tuple step
+    for step in steps:
+        if cnp.PyArray_TYPE(<cnp.ndarray>step[1]) != typenum:
+            return None
+    cdef Py_ssize_t k, n = len(steps)
+    cdef Py_ssize_t item = cnp.PyArray_ITEMSIZE(base._data)
+    cdef Py_ssize_t origin = _addr(map_to_source(base._data))
+    cdef Tensor holder = base, t
+    cdef cnp.ndarray arr
+    cdef AsStridedBackward0 node
+    for k in range(n):
+        step = steps[k]
+        arr = <cnp.ndarray>step[1]
+        t = out if k == n - 1 else make(arr)
+        if <int>step[0] == 0:
+            node = _as_strided_node(arr, holder)
+            node.storage_offset = (_addr(map_to_source(arr)) - origin) // item
+            record(node, t, (holder,))
+        else:
+            # t holds holder's history, then its ConjBackward0 / NegViewBackward0
+            t._grad_fn = holder._grad_fn
+            t._output_nr = holder._output_nr
+            t._requires_grad = True
+            _regenerate_lazy_view(t, holder._data, <int>step[0])
+        t._output_nr = 0
+        holder = t
+    return out._grad_fn
 
 
 cdef Tensor conj_grad(Tensor g, Tensor var):

@@ -233,6 +233,13 @@ cdef bint _same_layout(cnp.ndarray a, cnp.ndarray b):
     return True
 
 
+# PyTorch's message for an in-place op whose forward formula gives no tangent while
+# self has one (its self_t.copy_(undefined))
+cdef str MSG_UNDEFINED_TANGENT_COPY = (
+    "Expected a proper Tensor but got None (or an undefined Tensor in C++) for argument "
+    "#1 'src'")
+
+
 cdef object fw_not_implemented(str op):
     return NotImplementedError(
         f"Trying to use forward AD with {op} that does not support it because it has not "
@@ -272,13 +279,20 @@ cdef Tensor fw_tangent_for_write(Tensor self):
 cdef int fw_inplace(Tensor self, Tensor result) except -1:
     """An in-place op wrote result's values into self: its tangent (None: zero) goes
     into self's tangent in place; a view without one first gets the view of its base's,
-    made zero for a base without one (Note [Forward AD])."""
+    made zero for a base without one (Note [Forward AD]). Returns 1, leaving self's
+    tangent as it is, when the op's formula gave result no tangent although self has
+    one: PyTorch then copies an undefined tangent into self's, which raises
+    MSG_UNDEFINED_TANGENT_COPY once the values are written (inplace_commit); 0 else."""
     cdef FwGrad rf = result._fw
     cdef long gen = agc_fw_generation()
     rt = rf.tangent if rf is not None and rf.generation == gen else None
     st = fw_grad_of(self)
     if rt is None and st is None:
         return 0
+    if rt is None and rf is not None and rf.generation == gen and is_grad_array(self._data):
+        # fw_prepare's placeholder left unfilled: an input was dual and the formula gave
+        # no tangent (scatter_reduce's prod, as PyTorch's scatter_reduce_jvp)
+        return 1
     if not is_grad_array(self._data):
         return 0
     with FwSuspend():

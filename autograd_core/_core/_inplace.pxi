@@ -141,8 +141,8 @@ cdef Node _record_view_of_base(Tensor view, Tensor out):
     """Give out (view's values) the history of view read afresh from its base's
     current one: an AsStridedBackward0 over it."""
     cdef Node lazy
-    if _any_mirrors and lazy_bits(view):
-        lazy = rebuild_lazy_view(view, out)   # Note [Conjugate and negative views]
+    if view._view_steps is not None:
+        lazy = replay_view_steps(view, out)   # Note [View replay steps]
         if lazy is not None:
             return lazy
     cdef Tensor base = view._base
@@ -903,8 +903,14 @@ cdef Tensor inplace_commit(Tensor self, Tensor result, bint allow_overlap=False)
     _check_castable(dtype_of(result._data), self)
     if result is self:
         return self
-    if agc_fw_active():
-        fw_inplace(self, result)
+    if agc_fw_active() and fw_inplace(self, result) == 1:
+        _commit(self, result)  # (PyTorch writes and records before it reads the tangent)
+        raise RuntimeError(MSG_UNDEFINED_TANGENT_COPY)
+    return _commit(self, result)
+
+
+cdef Tensor _commit(Tensor self, Tensor result):
+    """inplace_commit's write of result into self and self's new history."""
     cdef Tensor base = self._base
     cdef bint records = result._grad_fn is not None or (
         base is not None and base._requires_grad and agc_recording())

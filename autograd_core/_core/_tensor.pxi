@@ -19,6 +19,8 @@ cdef Tensor make_view(Tensor base, cnp.ndarray arr):
     t._vc = version_counter(base)
     t._view_version = t._vc.version
     t._base = base._base if base._base is not None else base
+    if base._view_steps is not None:  # Note [View replay steps]
+        t._view_steps = base._view_steps + ((0, arr),)
     set_creation_meta(t, base, CM_INFERENCE_MODE if agc_inference_mode() else
                       (CM_DEFAULT if agc_grad_enabled() else CM_NO_GRAD_MODE))
     return t
@@ -1310,6 +1312,7 @@ cdef class Tensor:
         t._vc = a._vc
         t._base = a._base
         t._view_version = a._view_version
+        t._view_steps = a._view_steps
         t._creation_meta = a._creation_meta
         t._inference = a._inference
         return t

@@ -129,6 +129,9 @@ cdef class Tensor:
     cdef object _grad_dtype      # Tensor.grad_dtype of a leaf: None for its own dtype (the
                                  #   default), False for any dtype (set to None), or a dtype
     cdef FwGrad _fw              # its forward-AD tangent and level, or None (Note [Forward AD])
+    cdef tuple _view_steps       # a view of a conj/neg view (or one itself): how to replay it
+                                 #   from its base, ((kind, array), ...) (Note [View replay
+                                 #   steps] in _conj.pxi); None for every other tensor
     cdef object __weakref__
 
     cdef _set_requires_grad(self, bint value, str msg)

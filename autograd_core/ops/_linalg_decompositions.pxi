@@ -1075,6 +1075,11 @@ cdef tuple op_geqrf(Tensor self):
 
 cdef Tensor op_ormqr(Tensor self, Tensor input2, Tensor input3, bint left, bint transpose):
     cdef str fname = "autograd_core.ormqr"
+    if fw_active() and (fw_grad_of(self) is not None or fw_grad_of(input2) is not None
+                        or fw_grad_of(input3) is not None):
+        # no forward derivative (OrmqrBackward0's row has none): PyTorch refuses a dual
+        # input before it looks at the arguments
+        raise fw_not_implemented("ormqr")
     if _ndim(self) < 2:
         raise RuntimeError(f"{fname}: input must have at least 2 dimensions.")
     if _ndim(input3) < 2:

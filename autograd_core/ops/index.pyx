@@ -1728,14 +1728,13 @@ cdef Tensor scatter_reduce_jvp(Tensor self_p, Tensor self_t, object dim, Tensor 
     are linear: the op on the tangents (complex ones too). amax/amin: the mean of the
     tangents of the elements equal to the result, self's only where it takes part (with
     include_self=False a tie with an unused self does not share: PyTorch's jvp, while its
-    backward halves there). prod: each input element reaches one output element, so the
-    tangent is self_t * d(result)/d(self) plus src_t * d(result)/d(src) scattered, both
-    from the backward at a grad of ones (the transposed backward's tangent). Complex:
-    PyTorch 2.13 leaves prod without a tangent and has no complex amax/amin: refused."""
+    backward halves there); no complex amax/amin kernel. prod: none (None), real and
+    complex, as PyTorch 2.13's jvp leaves it undefined: the output gets no tangent, and
+    the in-place op on a self that has one raises once written (fw_inplace)."""
     if reduce == "sum" or reduce == "mean":
         return op_scatter_reduce(self_t, dim, index, src_t, reduce, include_self)
-    if cnp.PyArray_ISCOMPLEX(result._data):
-        raise fw_not_implemented("scatter_reduce")
+    if reduce == "prod":
+        return None
     cdef object rd = result._data.dtype
     cdef Tensor self_is, src_is, n
     if reduce == "amax" or reduce == "amin":
@@ -1746,11 +1745,7 @@ cdef Tensor scatter_reduce_jvp(Tensor self_p, Tensor self_t, object dim, Tensor 
         n = OPS.scatter_add(self_is, dim, index, src_is)
         return OPS.div(OPS.scatter_add(OPS.mul(self_t, self_is), dim, index,
                                        OPS.mul(src_t, src_is)), n, None)
-    cdef Tensor ones = make(np.ones(shape_of(result._data), dtype=rd))
-    cdef tuple g = scatter_reduce_backward(ones, self_p, dim, index, src_p, reduce,
-                                           include_self, result)
-    return OPS.scatter_add(OPS.mul(self_t, <Tensor>g[0]), dim, index,
-                           OPS.mul(src_t, <Tensor>g[1]))
+    raise AssertionError(reduce)
 
 
 cdef tuple scatter_reduce_backward(Tensor grad, Tensor self, object dim, Tensor index, Tensor src,
@@ -1954,6 +1949,9 @@ cdef Tensor _index_reduce(Tensor self, object dim, Tensor index, Tensor source, 
                           bint include_self, bint inplace):
     warnings.warn("index_reduce() is in beta and the API may change at any time.", UserWarning,
                   stacklevel=2)
+    if not inplace and fw_active() and (fw_grad_of(self) is not None
+                                        or fw_grad_of(source) is not None):
+        raise fw_not_implemented("index_reduce")  # (PyTorch: before the kernel's checks)
     if reduce not in _INDEX_REDUCES:
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
                            f"amin but got {reduce}.")
@@ -1983,6 +1981,9 @@ cdef Tensor _index_reduce(Tensor self, object dim, Tensor index, Tensor source, 
     idx = np.where(idx < 0, idx + (shape_of(self._data)[d] if self._data.ndim else 1), idx)
     cdef Tensor result = make(_scatter_reduce_values(self._data, d, idx, source._data, reduce,
                                                      include_self))
+    if inplace and fw_active() and (fw_grad_of(self) is not None
+                                    or fw_grad_of(source) is not None):
+        raise fw_not_implemented("index_reduce_")  # (PyTorch's name: after the kernel)
     record_IndexReduceBackward0(result, self, d, index, source, reduce, include_self)
     return result
 

@@ -25,7 +25,7 @@ from autograd_core._core.tensor import _forget_accumulator
 # Note [Conjugate and negative views] (_core/_conj.pxi): conj() and _neg_view() are
 # views over a twin array the core keeps equal to conj(x) / -x.
 from autograd_core._core.tensor import (
-    _lazy_array, _lazy_bits, _set_lazy_view_regenerator)
+    _lazy_view, _lazy_bits, _set_lazy_view_regenerator)
 
 cdef enum:
     LAZY_CONJ = 1    # (the core's bits, _core/_conj.pxi)
@@ -1663,7 +1663,7 @@ cdef Tensor op_as_strided(Tensor self, object size, object stride, object storag
     cdef Tensor result = make_view(self, values)
     if fw_active():  # Note [Forward AD]: the same as_strided of the tangent
         t = fw_grad_of(self)
-        if t is not None and is_float_array(values):
+        if t is not None and is_grad_array(values):
             with FwSuspend():
                 fw_finish(result, op_as_strided(<Tensor>t, size, stride, storage_offset))
     if recording() and requires_grad_of(self):
@@ -1762,7 +1762,7 @@ cdef Tensor contiguous_of(Tensor t):
 
 cdef Tensor op_conj(Tensor self):
     if cnp.PyArray_ISCOMPLEX(self._data):
-        result = make_view(self, <cnp.ndarray>_lazy_array(self, LAZY_CONJ))
+        result = <Tensor>_lazy_view(self, LAZY_CONJ)
         record_ConjBackward0(result, self)
         return result
     return self
@@ -1777,7 +1777,7 @@ cdef Tensor conj_view_backward(Tensor grad):
 
 cdef Tensor op__neg_view(Tensor self):
     check_not_bool_kernel(dtype_of(self._data), "neg_cpu")
-    cdef Tensor result = make_view(self, <cnp.ndarray>_lazy_array(self, LAZY_NEG))
+    cdef Tensor result = <Tensor>_lazy_view(self, LAZY_NEG)
     record_NegViewBackward0(result, self)
     return result
 
@@ -2015,6 +2015,7 @@ cdef Tensor _set_to(Tensor self, Tensor source, cnp.ndarray new):
     # a view set_ to other memory no longer lies in its base's: from now on it is read
     # as a tensor of its own (PyTorch keeps ._base, whose memory it no longer uses)
     self._base = None
+    self._view_steps = None
     keep_counter(self)  # before its memory changes: Note [Counters made by the node]
     self._data = new
     if self._grad_fn is None:
@@ -2494,7 +2495,7 @@ cdef Tensor op_block_diag(list tensors):
     cdef Tensor result = make(out)
     if fw_active():  # Note [Forward AD]: linear, the block_diag of the tangents
         ts = [fw_grad_of(<Tensor>x) for x in tensors]
-        if any([x is not None for x in ts]) and is_float_array(out):
+        if any([x is not None for x in ts]) and is_grad_array(out):
             with FwSuspend():
                 fw_finish(result, op_block_diag([fw_zeros(tensors[i]) if ts[i] is None
                                                  else ts[i] for i in range(len(ts))]))
