@@ -280,3 +280,65 @@ def test_ordinary_backward_inside_a_hook_and_on_another_thread():
     ac.autograd.grad(y, x, ac.eye(3), is_grads_batched=True)
     t.join()
     assert results == [[12., 3.]]
+
+
+# ------------------------------------------------------------------ in-place ops in a pass
+# A formula's in-place op on a batched tensor writes each entry into it (the op table's
+# in-place ops, INPLACE_OPS); an unbatched one that a batched operand would write into
+# sends the node per entry. Checked at the op hook a pass installs, against torch.func's
+# vmap of the same in-place call.
+
+_IDX = [0, 2, 0, 1]
+_MASK = [True, False, True]
+# op: (the per-sample call, the table op's arguments, a per-sample operand's shape)
+_INPLACE_CASES = {
+    "scatter_reduce_": (lambda m, t, s: t.scatter_reduce_(0, m.tensor(_IDX), s, "sum"),
+                        lambda m, t, s: (t, 0, m.tensor(_IDX), s, "sum", True), (4,)),
+    "index_reduce_": (lambda m, t, s: t.index_reduce_(0, m.tensor(_IDX), s, "prod"),
+                      lambda m, t, s: (t, 0, m.tensor(_IDX), s, "prod", True), (4,)),
+    "nan_to_num_": (lambda m, t, s: t.nan_to_num_(1.5, 2.0, -2.0),
+                    lambda m, t, s: (t, 1.5, 2.0, -2.0), (3,)),
+    "float_power_": (lambda m, t, s: t.float_power_(s), lambda m, t, s: (t, s), (3,)),
+    "masked_fill_": (lambda m, t, s: t.masked_fill_(m.tensor(_MASK), s),
+                     lambda m, t, s: (t, m.tensor(_MASK), s), ()),
+}
+
+
+def _inplace_data(op):
+    rng = np.random.default_rng(7)
+    self_ = rng.uniform(0.5, 2.0, (B, 3))
+    src = rng.uniform(0.5, 2.0, (B,) + _INPLACE_CASES[op][2])
+    if op == "nan_to_num_":
+        self_[0, 1], self_[1, 0], self_[2, 2] = np.nan, np.inf, -np.inf
+    return self_, src
+
+
+@pytest.mark.parametrize("op", sorted(_INPLACE_CASES))
+def test_inplace_op_of_a_batched_pass_writes_into_its_batched_tensor(op):
+    self_, src = _inplace_data(op)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # (vmap's fallback, index_reduce's beta warning)
+        want = torch.func.vmap(lambda t, s: _INPLACE_CASES[op][0](torch, t, s))(
+            torch.tensor(self_), torch.tensor(src))
+    bp = _batched_backward.BatchedBackward(B)
+    x, s = bp.mark(ac.tensor(self_)), bp.mark(ac.tensor(src))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # (index_reduce's beta warning)
+        out = bp.op_enter("aten::" + op, _INPLACE_CASES[op][1](ac, x, s)).value
+    assert out is x
+    assert_same(want, x)
+
+
+@pytest.mark.parametrize("op", ["scatter_reduce_", "index_reduce_", "masked_fill_"])
+def test_inplace_op_of_a_batched_pass_into_an_unbatched_tensor_runs_per_entry(op):
+    # (PyTorch's vmap refuses to write a batched operand into an unbatched tensor; the
+    # pass runs the node once per batch entry instead, and the op must not have
+    # written into the tensor B times first)
+    self_, src = _inplace_data(op)
+    bp = _batched_backward.BatchedBackward(B)
+    x, s = ac.tensor(self_[0]), bp.mark(ac.tensor(src))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(_batched_backward._PerEntry):
+            bp.op_enter("aten::" + op, _INPLACE_CASES[op][1](ac, x, s))
+    np.testing.assert_array_equal(x.numpy(), self_[0])

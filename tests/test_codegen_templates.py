@@ -60,6 +60,44 @@ def test_templated_forwards_are_not_also_written_by_hand():
     assert not dup
 
 
+def test_inplace_variants_are_not_also_written_by_hand():
+    # (the in-place driver writes op_<name>_ of every row with `inplace:`)
+    dup = [op.inplace for op in OPS.values() if op.inplace and re.search(
+        rf"^cdef \w+ op_{op.inplace}\(", _family_source(op.family), re.M)]
+    assert not dup
+
+
+@pytest.mark.parametrize("name", ["scatter_reduce", "index_reduce", "nan_to_num"])
+def test_complex_autograd_of_the_inplace_variant_only(name):
+    # Note [Complex autograd of the in-place variant only]: the functional form is the
+    # hand-written <name>_forward with the refusal after it; the in-place variant calls
+    # <name>_forward itself
+    op = OPS[name]
+    assert op.complex_autograd == "inplace_only" and op.inplace == name + "_"
+    src = _family_source(op.family)
+    assert re.search(rf"^cdef Tensor {name}_forward\(", src, re.M)
+    assert not re.search(rf"^cdef \w+ op_{name}_?\(", src, re.M)
+    code = CODEGEN["gen_complex_refusal"](op)
+    assert re.search(rf"cdef Tensor result = {name}_forward\(self, ", code)
+    assert f'raise complex_output_autograd_error("{name}")' in code
+    inplace = CODEGEN["gen_inplace_impl"](op)
+    assert f"inplace_commit(self, {name}_forward(_self_source, " in inplace
+    assert f"op_{name}(" not in inplace.replace(f"op_{name}_(", "")
+
+
+def test_complex_autograd_marker_needs_an_inplace_variant():
+    TableError = CODEGEN["TableError"]
+    entry = {"func": "frac(Tensor self) -> Tensor", "node": "FracBackward0",
+             "self": "grad", "complex_autograd": "inplace_only"}
+    with pytest.raises(TableError):
+        CODEGEN["_parse_entry"]("pointwise", entry)
+    with pytest.raises(TableError):
+        CODEGEN["_parse_entry"]("pointwise", {**entry, "inplace": True,
+                                              "complex_autograd": "always"})
+    assert CODEGEN["_parse_entry"]("pointwise", {**entry, "inplace": True}).complex_autograd \
+        == "inplace_only"
+
+
 def test_several_nodes_pick_by_which_operands_are_numbers():
     code = CODEGEN["gen_forward"](OPS["xlogy"])
     # xlogy(number, t): the node whose self is non_differentiable, then both tensors,

@@ -126,17 +126,6 @@ _UNFOLD = [((2, 2, 4, 5), dict(kernel_size=(2, 3), dilation=1, padding=1, stride
            ((1, 3, 3, 3), dict(kernel_size=3))]
 
 
-@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
-@pytest.mark.parametrize("nc", [False, True])
-@pytest.mark.parametrize("shape,kw", _UNFOLD)
-def test_unfold(shape, kw, nc, dtype):
-    tol = 1e-5 if dtype == "complex64" else 1e-10
-    same(lambda m: _grads(m, lambda m, x: _F(m).unfold(x, **kw), shape, dtype, nc),
-         rtol=tol, atol=tol)
-    same(lambda m: _grads(m, lambda m, x: m.nn.Unfold(**kw)(x), shape, dtype, nc),
-         rtol=tol, atol=tol)
-
-
 _FOLD = [((2, 12, 15), dict(output_size=(4, 5), kernel_size=(2, 3), padding=1, stride=(2, 1))),
          ((8, 4), dict(output_size=(3, 4), kernel_size=2, dilation=(1, 2))),
          ((0, 4, 4), dict(output_size=3, kernel_size=2))]
@@ -144,12 +133,15 @@ _FOLD = [((2, 12, 15), dict(output_size=(4, 5), kernel_size=(2, 3), padding=1, s
 
 @pytest.mark.parametrize("dtype", ["complex64", "complex128"])
 @pytest.mark.parametrize("nc", [False, True])
-@pytest.mark.parametrize("shape,kw", _FOLD)
-def test_fold(shape, kw, nc, dtype):
+@pytest.mark.parametrize("fn,module,shape,kw",
+                         [("unfold", "Unfold", s, k) for s, k in _UNFOLD]
+                         + [("fold", "Fold", s, k) for s, k in _FOLD])
+def test_unfold_fold(fn, module, shape, kw, nc, dtype):
+    """The function and the module: values, gradients and graph as PyTorch's."""
     tol = 1e-5 if dtype == "complex64" else 1e-10
-    same(lambda m: _grads(m, lambda m, x: _F(m).fold(x, **kw), shape, dtype, nc),
+    same(lambda m: _grads(m, lambda m, x: getattr(_F(m), fn)(x, **kw), shape, dtype, nc),
          rtol=tol, atol=tol)
-    same(lambda m: _grads(m, lambda m, x: m.nn.Fold(**kw)(x), shape, dtype, nc),
+    same(lambda m: _grads(m, lambda m, x: getattr(m.nn, module)(**kw)(x), shape, dtype, nc),
          rtol=tol, atol=tol)
 
 

@@ -919,3 +919,26 @@ def test_max_min_last_dim_one_pass(fname, dtype, shape, keepdim):
         t = getattr(x.detach().t() if x.dim() == 2 else x.detach(), fname)(-1) if x.numel() else None
         return v, v.signbit(), i, x.grad, other, t
     same(prog)
+
+
+@pytest.mark.parametrize("p", [0.5, 1, 1.5, 2, 3, float("inf")])
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_renorm_gradients_with_zero_elements(p, dtype):
+    """renorm's backward, forward derivative and double backward where a slice over
+    maxnorm holds zeros (PyTorch's norm_backward: 0 there for every p, where
+    self * |self|^(p - 2) is nan for p < 2) and where a whole slice is zero."""
+    def prog(m):
+        x = m.tensor([[0., 3., 4.], [1., 0., 2.], [0., 0., 0.]],
+                     dtype=getattr(m, dtype), requires_grad=True)
+        if dtype == "complex128":
+            x = (x * (1 - 0.5j)).detach().requires_grad_()
+        w = m.tensor([[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]], dtype=m.float64)
+        y = m.renorm(x, p, 0, 1.0)
+        g, = m.autograd.grad((y.abs() * w).sum(), x, create_graph=True)
+        gg, = m.autograd.grad((g.abs() * w).sum(), x)
+        with m.autograd.forward_ad.dual_level():
+            t = m.ones_like(x) * 0.5
+            jvp = m.autograd.forward_ad.unpack_dual(
+                m.renorm(m.autograd.forward_ad.make_dual(x.detach(), t), p, 0, 1.0)).tangent
+        return y, g, gg, jvp
+    same(prog, rtol=1e-7, atol=1e-9)

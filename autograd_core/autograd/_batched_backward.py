@@ -49,7 +49,7 @@ from weakref import ref as _weakref
 import autograd_core as _ag
 from autograd_core._core import tensor as _core
 from autograd_core._core import engine as _engine
-from autograd_core._core.opcall import OP_SCHEMAS, op_call
+from autograd_core._core.opcall import INPLACE_OPS, OP_SCHEMAS, op_call
 from autograd_core import _vmap_state
 
 Tensor = _core.Tensor
@@ -185,7 +185,7 @@ class BatchedBackward:
     def _run(self, op, args):
         pointwise, reductions, dim_ops, full_reduce, empty_all = _classes()
         res = NotImplemented
-        if op in pointwise or (op.endswith("_") and op[:-1] in pointwise):
+        if op in pointwise or (op in INPLACE_OPS and op[:-1] in pointwise):
             res = self._pointwise(op, args)
         elif op in _SIZE_FIRST:
             res = self._sized(op, args)
@@ -213,7 +213,7 @@ class BatchedBackward:
 
     # -- rules
     def _pointwise(self, op, args):
-        if op.endswith("_") and not self.is_batched(args[0]):
+        if op in INPLACE_OPS and not self.is_batched(args[0]):
             raise _PerEntry(op)
         rank = 0
         for a in args:
@@ -240,7 +240,7 @@ class BatchedBackward:
                     if list(x.shape) != target:
                         new[i] = op_call("expand", (x, target))
         out = op_call(op, tuple(new))
-        if op.endswith("_"):
+        if op in INPLACE_OPS:
             return out
         return self._mark_out(out)
 
@@ -385,7 +385,9 @@ class BatchedBackward:
 
     def _loop(self, op, args):
         """The op once per batch entry, the results stacked (the fallback)."""
-        inplace = op.endswith("_") and OP_SCHEMAS[op][2] != op
+        # (an in-place op writes each entry into its batched first argument: the table's
+        # in-place ops, INPLACE_OPS)
+        inplace = op in INPLACE_OPS
         if inplace and not self.is_batched(args[0]):
             raise _PerEntry(op)
         results = []

@@ -38,7 +38,7 @@ _KNOWN_TYPES = {
     "ScalarType", "ScalarType?", "Generator?", "Any", "MemoryFormat?",
 }
 _ENTRY_KEYS = {"func", "forward", "variants", "python", "python_method", "aliases", "inplace",
-               "inplace_expanded",
+               "inplace_expanded", "complex_autograd",
                "node", "nodes", "broadcast", "doc", "out", "out_exact", "out_dtype",
                "out_grad", "out_needs", "output_differentiability", "result"}
 # Note [out= rules] (ops/_prelude.pxi): the out_dtype / out_grad keys' values
@@ -203,6 +203,8 @@ class Op:
     output_differentiability: list | None = None  # per return; None: all
     inplace_expanded: str | None = None  # Note [Fills into expanded tensors]: the example
                                          # PyTorch's warning gives
+    complex_autograd: str | None = None  # "inplace_only": Note [Complex autograd of the
+                                         # in-place variant only]
 
     def differentiable_returns(self):
         """The indices of the returns that are the node's outputs, in order: PyTorch's
@@ -219,6 +221,34 @@ class Op:
     @property
     def cname(self):
         return "op_" + self.name
+
+    def inplace_names(self):
+        """The table names of this row that write values into self: its in-place variant
+        and, for an X_ row, the row itself. As PyTorch's (torchgen's BaseOperatorName), a
+        name ending in one underscore is an in-place op; the in-place templates and the
+        in-place variant's name are checked against it (_parse_entry). The view family's
+        in-place ops (squeeze_, t_, set_, ...) change self's metadata instead: none."""
+        if self.family == "view":
+            return []
+        return [n for n in [self.name] + ([self.inplace] if self.inplace else [])
+                if _is_inplace_name(n)]
+
+    @property
+    def forward_cname(self):
+        """The function that computes the op and records its node: op_<name>, or with
+        complex_autograd: inplace_only <name>_forward, which both op_<name> and the
+        in-place variant call (Note [Complex autograd of the in-place variant only])."""
+        return self.name + "_forward" if self.complex_autograd else self.cname
+
+    def forward_signature(self):
+        """forward_cname's C signature: a complex_autograd row's forward also takes
+        `bint inplace` (Note [Complex autograd of the in-place variant only])."""
+        sig = self.schema.c_signature(self.forward_cname)
+        return sig[:-1] + ", bint inplace)" if self.complex_autograd else sig
+
+
+def _is_inplace_name(name):
+    return name.endswith("_") and not name.endswith("__")
 
 
 def load_table(path):
@@ -292,9 +322,21 @@ def _parse_entry(family, e):
             bool(e.get("broadcast", False)), e.get("doc"),
             (schema.name if e.get("out") is True else e.get("out")) or None,
             bool(e.get("out_exact", False)), e.get("out_dtype"), e.get("out_grad"),
-            e.get("out_needs"), e.get("output_differentiability"), e.get("inplace_expanded"))
+            e.get("out_needs"), e.get("output_differentiability"), e.get("inplace_expanded"),
+            e.get("complex_autograd"))
+    if op.inplace and not _is_inplace_name(op.inplace):
+        raise TableError(f"{schema.name}: the in-place variant's name must end in one "
+                         "underscore")
+    if (op.forward.split("(")[0] in ("inplace", "inplace_of", "random_sampler")
+            and not _is_inplace_name(schema.name)):
+        raise TableError(f"{schema.name}: an in-place forward on a row whose name does not "
+                         "end in one underscore")
     if op.inplace_expanded is not None and not op.inplace:
         raise TableError(f"{schema.name}: inplace_expanded without inplace")
+    if op.complex_autograd is not None and (op.complex_autograd != "inplace_only"
+                                            or not op.inplace or not op.nodes):
+        raise TableError(f"{schema.name}: complex_autograd: inplace_only needs inplace and "
+                         "a node")
     if (op.out_exact or op.out_dtype or op.out_grad) and not op.out:
         raise TableError(f"{schema.name}: out_exact / out_dtype / out_grad without out")
     if op.out_dtype is not None and (op.out_dtype not in _OUT_DTYPE_RULES or op.out_exact):
@@ -1124,7 +1166,7 @@ def gen_forward(op):
         raise TableError(f"{op.name}: bad forward {op.forward!r}")
     template, targs = m.groups()
     schema = op.schema
-    lines = [f"cdef {schema.c_signature(op.cname)}:"]
+    lines = [f"cdef {op.forward_signature()}:"]
     if template == "inplace_of":
         return gen_inplace_of(op, targs.strip(), lines)
     if template in _COMPOSED_FORWARDS:
@@ -1193,6 +1235,36 @@ def gen_inplace_of(op, target, lines):
     lines.append(f"    cdef Tensor _self_source = inplace_source(self, {others_t})")
     lines.append(f"    return inplace_commit(self, op_{target}({args}))")
     return "\n".join(lines) + "\n\n\n"
+
+
+# Note [Complex autograd of the in-place variant only]
+# PyTorch's functional scatter_reduce, index_reduce and nan_to_num refuse to record a
+# complex output (their generated throw_error_for_complex_autograd: Note [Complex outputs
+# PyTorch does not differentiate] in ops/_prelude.pxi) while their in-place variants
+# record the node on complex tensors, with the formulas as written. A row marked
+# `complex_autograd: inplace_only` has its forward (hand-written or templated) named
+# <name>_forward, which takes a last `bint inplace` (True from the in-place driver, False
+# from op_<name>) for the rules that differ between the two forms, such as index_reduce's
+# forward-AD refusal (PyTorch's functional op refuses before its kernel's checks, the
+# in-place one after its write, under its own name); op_<name> is generated here around
+# it, refusing after the call as PyTorch's check does (it reads the result's
+# requires_grad, so the kernel's own errors come first).
+
+def gen_complex_refusal(op):
+    """op_<name> of a complex_autograd: inplace_only row: <name>_forward, refusing a
+    complex result that has a history."""
+    schema = op.schema
+    outs = _output_params(schema)
+    if len(outs) != 1:
+        raise TableError(f"{op.name}: complex_autograd: inplace_only has one result")
+    args = ", ".join(p.name for p in schema.params)
+    return "\n".join([
+        f"cdef {schema.c_signature(op.cname)}:",
+        f"    cdef Tensor result = {op.forward_cname}({args}, False)",
+        "    if requires_grad_of(result) and cnp.PyArray_ISCOMPLEX(result._data):",
+        f"        raise complex_output_autograd_error(\"{op.name}\")",
+        "    return result",
+    ]) + "\n\n\n"
 
 
 def gen_random_sampler(op, node, targs, lines):
@@ -1457,6 +1529,11 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
         if op.out_needs:
             lines_out.append(f"        if not {op.out_needs}_given:")
             lines_out.append(f"            no_out(\"{schema.name}\", out)")
+        # Note [Forward AD] (_core/_fw.pxi): out= has none; PyTorch reads the inputs
+        tensors = "".join(f"{p.name}_, " for p in schema.params
+                          if p.type in _TENSOR_TYPES + _OPERAND_TYPES or p.type == "Tensor[]")
+        lines_out.append("        if fw_active():")
+        lines_out.append(f"            out_forward_ad_check(\"{out}\", ({tensors}out, ))")
         if op.out_dtype == "compute":
             lines_out.append(f"        dtype_ = out_compute_dtype(\"{out}\", out, dtype_, self_)")
         lines_out.append(
@@ -1561,25 +1638,30 @@ def gen_inplace_impl(op):
     others = [p.name for p in schema.params[1:] if p.has_edge]
     others_t = "(" + "".join(o + ", " for o in others) + ")"
     lines = [f"cdef {schema.c_signature('op_' + op.inplace)}:"]
+    # (the forward without op_<name>'s complex refusal: Note [Complex autograd of the
+    # in-place variant only])
+    fwd = op.forward_cname
     args = ", ".join(p.name for p in schema.params[1:])
     call_args = "_self_source" + (", " + args if args else "")
+    flag = ", True" if op.complex_autograd else ""
+    call_args += flag
     lines.append(f"    cdef Tensor _self_source = inplace_source(self, {others_t})")
     if others:
         # Note [Overlapping operands]: an operand sharing memory with self in a way
         # only an element loop decides is read element by element as written
         args_t = "(" + "".join(p.name + ", " for p in schema.params[1:]) + ")"
         lines.append(f"    if inplace_in_order(self, {others_t}):")
-        lines.append(f"        return inplace_commit_in_order(self, {op.cname}({call_args}), "
+        lines.append(f"        return inplace_commit_in_order(self, {fwd}({call_args}), "
                      f"_in_order_{op.inplace}, {args_t})")
     if op.inplace_expanded is not None:
-        lines.append(f"    return inplace_commit_expanded(self, _self_source, {op.cname}({call_args}), "
+        lines.append(f"    return inplace_commit_expanded(self, _self_source, {fwd}({call_args}), "
                      f"\"{op.inplace}\", \"{op.inplace_expanded}\")")
     else:
-        lines.append(f"    return inplace_commit(self, {op.cname}({call_args}))")
+        lines.append(f"    return inplace_commit(self, {fwd}({call_args}))")
     if others:
         names = ", ".join(p.name for p in schema.params)
         lines += ["", "", f"def _in_order_{op.inplace}({names}):",
-                  f"    return {op.cname}({names})"]
+                  f"    return {fwd}({names}{flag})"]
     return "\n".join(lines) + "\n\n\n"
 
 
@@ -1670,7 +1752,14 @@ def gen_op_call(ops):
     for name, aten, op in entries:
         params = tuple((p.name, p.type, p.kwarg_only) for p in op.schema.params)
         lines.append(f"    {name!r}: ({aten!r}, {tuple(op.variants)!r}, {op.name!r}, {params!r}),")
-    lines += ["}", ""]
+    lines += ["}", "",
+              "# the table names of the ops that write values into their first argument",
+              "# (Op.inplace_names)",
+              "INPLACE_OPS = frozenset({"]
+    names = {name for name, _, _ in entries}
+    for op in ops:
+        lines += [f"    {n!r}," for n in op.inplace_names() if n in names]
+    lines += ["})", ""]
     return "\n".join(lines)
 
 
@@ -1719,6 +1808,7 @@ def gen_family(family, ops, ops_by_name):
             if not node.manual:
                 nodes.append(gen_node(node, ops_by_name))
     forwards = [gen_forward(op) for op in mine if op.forward != "manual"]
+    forwards += [gen_complex_refusal(op) for op in mine if op.complex_autograd]
     inplace = [gen_inplace_impl(op) for op in mine if op.inplace]
     wrappers = []
     register = []

@@ -1,8 +1,8 @@
 # Norms and determinants, included by ops/linalg.pyx (one extension module; PyTorch's
 # LinearAlgebra.cpp norms and det): vector_norm, matrix_norm, linalg.norm/torch.norm
 # and the internal norms (nuclear_norm, frobenius_norm, _norm_dim, _norm_all,
-# norm_except_dim, weight_norm), det, slogdet, logdet, cond and matrix_rank, each
-# with its backward and forward derivative helpers beside it.
+# norm_except_dim, weight_norm), renorm, det, slogdet, logdet, cond and matrix_rank,
+# each with its backward and forward derivative helpers beside it.
 # Apart from the decompositions: these reduce a matrix to numbers (through the SVD or
 # an LU when they need one), and their derivative helpers share the reductions'
 # conventions (dims, keepdim, zero norms).
@@ -149,6 +149,91 @@ cdef Tensor linalg_vector_norm_jvp(Tensor self, Tensor self_t, object ord, Tenso
 cdef Tensor _mask_like(object mask, Tensor t):
     """A bool mask (computed from values, no history) broadcast to t's shape."""
     return make(np.broadcast_to(mask, shape_of(t._data)).copy())
+
+
+# ---------------------------------------------------------------- renorm
+# (its slices' norms differentiate as vector_norm's: linalg_vector_norm_backward, with
+# keepdim, is the one norm_backward, as PyTorch's renorm_backward calls its norm_backward)
+
+cdef tuple _renorm_dims(Py_ssize_t nd, Py_ssize_t d):
+    return tuple([k for k in range(nd) if k != d])
+
+
+cdef Tensor op_renorm(Tensor self, object p, object dim, object maxnorm):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
+    if p <= 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if maxnorm < 0:
+        # (a number as PyTorch's C++ Scalar prints it: ostream's 6 significant digits)
+        raise RuntimeError("renorm: expected maxnorm to be >= 0 but got "
+                           + (str(maxnorm) if isinstance(maxnorm, int) else f"{maxnorm:g}"))
+    if nd <= 1:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {nd} dimensions")
+    if not cnp.PyArray_ISCOMPLEX(x):   # (complex: Note [Complex guard])
+        check_float_kernel(dtype_of(x), "renorm_cpu")
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef tuple rd = _renorm_dims(nd, d)
+    # (the norms in double, PyTorch's accumulation type; of a complex input, of its
+    # moduli: the factor is real)
+    cdef bint is_complex = cnp.PyArray_ISCOMPLEX(x)
+    a = np.abs(x.astype(np.complex128 if is_complex else np.float64))
+    with quiet():
+        if p == float("inf"):
+            norm = np.amax(a, axis=rd, keepdims=True)
+        else:
+            norm = np.sum(a ** p, axis=rd, keepdims=True) ** (1.0 / p)
+        factor = np.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0).astype(
+            real_of(dtype_of(x)).np_dtype if is_complex else x.dtype)
+    cdef Tensor result = make(as_array(x * factor))
+    record_RenormBackward0(result, self, p, d, maxnorm)
+    return result
+
+
+cdef Tensor renorm_backward(Tensor grad, Tensor self, object p, object dim, object maxnorm):
+    """PyTorch's renorm_backward: where a slice's norm exceeds maxnorm, the gradient of
+    self * maxnorm / (norm + 1e-7), else grad. The norm is PyTorch's, in the
+    accumulation type (so, as there, the inf-norm's maxima of a complex64 input, whose
+    moduli are float32, match no element of the double norm: NaN gradients)."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef tuple rd = _renorm_dims(nd, <Py_ssize_t>dim)
+    cdef dtype d = dtype_of(self._data)
+    cdef dtype acc = complex128 if d is complex64 else (
+        float64 if d is float32 else (float32 if d.rank < float32.rank else d))
+    norm = OPS.linalg_vector_norm(self, p, rd, True, acc)
+    # (the norm is real: its incoming gradient is Re(sum(conj(self) grad)))
+    cdef Tensor gn = OPS.mul(<Tensor>cj(self), grad)
+    if cnp.PyArray_ISCOMPLEX(gn._data):
+        gn = OPS.real(gn)
+    nb = linalg_vector_norm_backward(OPS.sum(gn, rd, True, None), self, p, norm, rd, True)
+    invnorm = OPS.reciprocal(OPS.add(norm, 1e-7, 1))
+    factor = OPS.mul(invnorm, maxnorm)
+    scaled = OPS.sub(OPS.mul(factor, grad), OPS.mul(OPS.mul(factor, invnorm), nb), 1)
+    cdef Tensor out = OPS.where(OPS.gt(norm, maxnorm), scaled, grad)
+    # (in grad's dtype again, as PyTorch's grad_norm.to(grad.scalar_type()))
+    if cnp.PyArray_TYPE(out._data) != cnp.PyArray_TYPE(grad._data):
+        out = OPS._to_copy(out, dtype_of(grad._data))
+    return out
+
+
+cdef Tensor renorm_jvp(Tensor self, Tensor self_t, object p, object dim, object maxnorm):
+    """PyTorch's renorm_jvp: where a slice's norm exceeds maxnorm,
+    factor * (t - self / (norm + 1e-7) * dnorm), dnorm = Re(sum(conj(g) t)) the norm's
+    tangent (g its gradient for a unit cotangent: vector_norm's); else t."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef tuple rd = _renorm_dims(nd, wrap_dim(dim, nd))
+    norm = OPS.linalg_vector_norm(self, p, rd, True, None)
+    cdef Tensor g = <Tensor>linalg_vector_norm_backward(
+        make(np.ones(shape_of((<Tensor>norm)._data), (<Tensor>norm)._data.dtype)),
+        self, p, norm, rd, True)
+    cdef Tensor dn = OPS.mul(<Tensor>cj(g), self_t)
+    if cnp.PyArray_ISCOMPLEX(dn._data):
+        dn = OPS.real(dn)
+    dn = OPS.sum(dn, rd, True, None)
+    invnorm = OPS.reciprocal(OPS.add(norm, 1e-7, 1))
+    factor = OPS.mul(invnorm, maxnorm)
+    scaled = OPS.mul(factor, OPS.sub(self_t, OPS.mul(OPS.mul(self, invnorm), dn), 1))
+    return OPS.where(OPS.gt(norm, maxnorm), scaled, self_t)
 
 
 # ---------------------------------------------------------------- matrix norms

@@ -373,11 +373,16 @@ cdef object out_compute_dtype(str name, object out, object dtype_arg, Tensor inp
 cdef dict _OUT_FLOAT_KERNELS = {"nansum": "nansum_cpu"}
 
 
-cdef int _out_forward_ad_check(str name, object out, object result) except -1:
+cdef int out_forward_ad_check(str name, tuple tensors) except -1:
     """PyTorch's out= variants have no forward derivative: a dual input or out raises
-    (Note [Forward AD] in _core/_fw.pxi)."""
-    for t in ((out, result) if isinstance(result, Tensor) else tuple(out) + tuple(result)):
-        if isinstance(t, Tensor) and fw_grad_of(<Tensor>t) is not None:
+    (Note [Forward AD] in _core/_fw.pxi). The generated wrappers pass the op's tensor
+    arguments and out before computing, as PyTorch's check reads the inputs (an op whose
+    result gets no tangent, such as eq or scatter_reduce's prod, raises too); out_write
+    reads out and the result, for the hand-written out= paths."""
+    for t in tensors:
+        if isinstance(t, (list, tuple)):
+            out_forward_ad_check(name, tuple(t))
+        elif isinstance(t, Tensor) and fw_grad_of(<Tensor>t) is not None:
             raise NotImplementedError(f"Trying to use forward AD with {name}_out that does not "
                                       "support it because it is an out= function")
     return 0
@@ -389,7 +394,7 @@ cdef object out_write(str name, object out, object result, object fields, int ru
     node."""
     cdef bint graph = False
     if fw_active():
-        _out_forward_ad_check(name, out, result)
+        out_forward_ad_check(name, (out, result))
     # a result that requires grad: a differentiable op had an input requiring grad
     # (PyTorch's static rule, here read off the computed result, so that the ops
     # written as compositions need no flag)

@@ -740,7 +740,7 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
         if (isinstance(mask, Tensor) and dtype_of((<Tensor>mask)._data) is bool_
                 and cnp.PyArray_SIZE(v._data) == 1 and cnp.PyArray_NDIM(self._data) > 0):
             warn_expanded_write("masked_fill_", "tensor[mask] = scalar")
-    if fw_active() and is_float_array(self._data):
+    if fw_active() and is_grad_array(self._data):
         # Note [Forward AD]: the same write into self's tangent (zeros where v has none)
         vt = fw_grad_of(v)
         if vt is not None or fw_grad_of(self) is not None:
@@ -1535,7 +1535,7 @@ cdef Tensor _index_put_accumulate_(Tensor self, tuple key, Tensor values):
     cdef bint graph = recording() and (
         requires_grad_of(self) or requires_grad_of(values)) and recordable_array(self._data, "index_put_")
     region = as_array(region_of(self)[key]) if graph else None
-    if fw_active() and is_float_array(self._data):
+    if fw_active() and is_grad_array(self._data):
         # Note [Forward AD]: the values' tangents are added into self's the same way
         vt = fw_grad_of(values)
         if vt is not None:
@@ -1672,39 +1672,14 @@ cdef cnp.ndarray _scatter_reduce_values(cnp.ndarray x, Py_ssize_t d, cnp.ndarray
 
 
 # Note [Complex reduce-scatter autograd]: PyTorch's functional scatter_reduce and
-# index_reduce refuse to record complex outputs (their generated
-# throw_error_for_complex_autograd) while the in-place variants record their nodes, with
-# the formulas of real tensors (no conjugation: prod's gradient is PyTorch's as is).
-# The in-place variants are hand-written so that the functional ops know which runs.
-cdef int _refuse_complex_autograd(str op, Tensor self, Tensor src, bint inplace) except -1:
-    if (not inplace and cnp.PyArray_ISCOMPLEX(self._data) and recording()
-            and (requires_grad_of(self) or requires_grad_of(src))):
-        raise complex_output_autograd_error(op)
-    return 0
-
-
-cdef Tensor op_scatter_reduce(Tensor self, object dim, Tensor index, Tensor src, object reduce,
-                              bint include_self):
-    return _scatter_reduce(self, dim, index, src, reduce, include_self, False)
-
-
-cdef Tensor op_scatter_reduce_(Tensor self, object dim, Tensor index, Tensor src, object reduce,
-                               bint include_self):
-    cdef Tensor source = inplace_source(self, (index, src))
-    if inplace_in_order(self, (index, src)):  # Note [Overlapping operands]
-        return inplace_commit_in_order(
-            self, _scatter_reduce(source, dim, index, src, reduce, include_self, True),
-            _in_order_scatter_reduce_, (dim, index, src, reduce, include_self))
-    return inplace_commit(self, _scatter_reduce(source, dim, index, src, reduce, include_self,
-                                                True))
-
-
-def _in_order_scatter_reduce_(self, dim, index, src, reduce, include_self):
-    return _scatter_reduce(self, dim, index, src, reduce, include_self, True)
-
-
-cdef Tensor _scatter_reduce(Tensor self, object dim, Tensor index, Tensor src, object reduce,
-                            bint include_self, bint inplace):
+# index_reduce refuse to record complex outputs while the in-place variants record their
+# nodes, with the formulas of real tensors (no conjugation: prod's gradient is PyTorch's
+# as is). The table says so (complex_autograd: inplace_only: Note [Complex autograd of
+# the in-place variant only] in ops/_codegen.py): the forwards below are
+# scatter_reduce_forward and index_reduce_forward, and the generated op_scatter_reduce
+# and op_index_reduce refuse.
+cdef Tensor scatter_reduce_forward(Tensor self, object dim, Tensor index, Tensor src,
+                                  object reduce, bint include_self, bint inplace):
     cdef cnp.ndarray idx = index._data
     if reduce not in _SCATTER_REDUCES:
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
@@ -1713,7 +1688,6 @@ cdef Tensor _scatter_reduce(Tensor self, object dim, Tensor index, Tensor src, o
     if cnp.PyArray_ISCOMPLEX(self._data) and (reduce == "amax" or reduce == "amin"):
         raise not_implemented_for("scatter_gather_tensor_cpu_reduce_" + reduce,
                                   dtype_of(self._data))
-    _refuse_complex_autograd("scatter_reduce", self, src, inplace)
     cdef Tensor result = make(_scatter_reduce_values(self._data, d, idx, src._data, reduce,
                                                      include_self))
     record_ScatterReduceBackward0(result, self, d, index, src, reduce, include_self)
@@ -1925,28 +1899,8 @@ cdef Tensor _index_as_scatter(Tensor source, Py_ssize_t d, Tensor index):
         index._data.reshape(shape).astype(np.int64), shape_of(src))))
 
 
-cdef Tensor op_index_reduce(Tensor self, object dim, Tensor index, Tensor source, object reduce,
-                            bint include_self):
-    return _index_reduce(self, dim, index, source, reduce, include_self, False)
-
-
-cdef Tensor op_index_reduce_(Tensor self, object dim, Tensor index, Tensor source, object reduce,
-                             bint include_self):
-    cdef Tensor src = inplace_source(self, (index, source))
-    if inplace_in_order(self, (index, source)):  # Note [Overlapping operands]
-        return inplace_commit_in_order(
-            self, _index_reduce(src, dim, index, source, reduce, include_self, True),
-            _in_order_index_reduce_, (dim, index, source, reduce, include_self))
-    return inplace_commit(self, _index_reduce(src, dim, index, source, reduce, include_self,
-                                              True))
-
-
-def _in_order_index_reduce_(self, dim, index, source, reduce, include_self):
-    return _index_reduce(self, dim, index, source, reduce, include_self, True)
-
-
-cdef Tensor _index_reduce(Tensor self, object dim, Tensor index, Tensor source, object reduce,
-                          bint include_self, bint inplace):
+cdef Tensor index_reduce_forward(Tensor self, object dim, Tensor index, Tensor source,
+                                object reduce, bint include_self, bint inplace):
     warnings.warn("index_reduce() is in beta and the API may change at any time.", UserWarning,
                   stacklevel=2)
     if not inplace and fw_active() and (fw_grad_of(self) is not None
@@ -1976,7 +1930,6 @@ cdef Tensor _index_reduce(Tensor self, object dim, Tensor index, Tensor source, 
         if reduce != "prod" and cnp.PyArray_SIZE(index._data):
             raise not_implemented_for({"amax": "maximum_cpu", "amin": "minimum_cpu",
                                        "mean": "add_stub"}[reduce], dtype_of(self._data))
-    _refuse_complex_autograd("index_reduce", self, source, inplace)
     cdef cnp.ndarray idx = _index_as_scatter(source, d, index)._data
     idx = np.where(idx < 0, idx + (shape_of(self._data)[d] if self._data.ndim else 1), idx)
     cdef Tensor result = make(_scatter_reduce_values(self._data, d, idx, source._data, reduce,

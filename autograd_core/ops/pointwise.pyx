@@ -1654,29 +1654,17 @@ cdef Tensor logit_backward(Tensor grad, Tensor self, object eps):
                      OPS.div(grad, OPS.mul(self, OPS.rsub(self, 1, 1)), None))
 
 
-cdef Tensor op_nan_to_num(Tensor self, object nan, object posinf, object neginf):
-    return _nan_to_num(self, nan, posinf, neginf, False)
-
-
-cdef Tensor op_nan_to_num_(Tensor self, object nan, object posinf, object neginf):
-    return inplace_commit(self, _nan_to_num(inplace_source(self, ()), nan, posinf, neginf,
-                                            True))
-
-
-cdef Tensor _nan_to_num(Tensor self, object nan, object posinf, object neginf, bint inplace):
+cdef Tensor nan_to_num_forward(Tensor self, object nan, object posinf, object neginf,
+                               bint inplace):
     """nan_to_num's values and node; a complex tensor has its real and imaginary parts
     replaced separately (the part dtype's extremes by default), as PyTorch's kernel.
-    PyTorch's out-of-place nan_to_num refuses to record complex outputs (its generated
-    throw_error_for_complex_autograd) while nan_to_num_ records NanToNumBackward0 on
-    them: inplace says which one runs."""
+    Only nan_to_num_ records complex outputs (the generated op_nan_to_num refuses them:
+    Note [Complex autograd of the in-place variant only] in ops/_codegen.py)."""
     cdef cnp.ndarray x = self._data
     cdef dtype d = dtype_of(x)
     # (nan_to_num writes into empty_like(self) / returns self.clone(): preserve_format)
     if d.category != CAT_FLOAT and d.category != CAT_COMPLEX:
         return make(as_preserved(<cnp.ndarray>x.copy(), x))
-    if (d.category == CAT_COMPLEX and not inplace and recording() and requires_grad_of(self)
-            and not self._inference):
-        raise complex_output_autograd_error("nan_to_num")
     info = np.finfo(d.np_dtype)  # (a complex dtype's: its parts')
     with quiet():
         v = np.nan_to_num(x, copy=True, nan=0.0 if nan is None else nan,
