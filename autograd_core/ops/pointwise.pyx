@@ -738,6 +738,9 @@ def _py_div_(input, other, *, rounding_mode=_NO_ROUNDING_MODE):
     other = arg_tensor_or_scalar(other, "div_", "other", 2)
     if rounding_mode is _NO_ROUNDING_MODE:
         return OPS.div_(self, other, None)
+    if complex_arg(self) or complex_arg(other):   # (as div's: no numpy error on complex)
+        check_complex_args("div" if rounding_mode is None else
+                           "div_" + str(rounding_mode), (self, other))  # Note [Dtype guard]
     return OPS._div_mode_(self, other, None if rounding_mode is None
                          else arg_str(rounding_mode, "div_", "rounding_mode", 3))
 
