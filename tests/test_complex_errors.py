@@ -98,6 +98,9 @@ _SCALAR_OPS = {
     "index_add_inplace_alpha": lambda m, x, c: x.clone().index_add_(0, m.tensor([0, 2]),
                                                                     x[:2], alpha=c),
     "constant_pad_nd_value": lambda m, x, c: m.constant_pad_nd(x, [1, 1], c),
+    "F_pad_value": lambda m, x, c: m.nn.functional.pad(x, (1, 2), value=c),
+    "F_pad_reflect_value": lambda m, x, c: m.nn.functional.pad(x[None], (1, 1), mode="reflect",
+                                                               value=c),
     "norm_p": lambda m, x, c: m.norm(x, p=c),
     "norm_p_dim": lambda m, x, c: m.norm(x, p=c, dim=0),
     "vector_norm_ord": lambda m, x, c: m.linalg.vector_norm(x, c),
@@ -133,8 +136,9 @@ def test_complex_scalar_argument_as_pytorch(name, dtype):
     complex tensors), with and without an imaginary part: PyTorch's values and dtypes, or
     its exception type and message."""
     for c in _NUMBERS:
-        if name.startswith("norm_p") and isinstance(c, str):
-            continue   # (not yet: torch.norm's p as a 0-d complex tensor is a TypeError here)
+        if name.startswith(("norm_p", "F_pad")) and isinstance(c, str):
+            # (not yet: torch.norm's p and F.pad's value as a 0-d complex tensor)
+            continue
 
         def prog(m):
             return _SCALAR_OPS[name](m, _INPUTS[dtype](m), _number(m, c))
