@@ -13,8 +13,9 @@ PyTorch's convention: the gradient of a real loss with respect to a complex inpu
 conjugate Wirtinger derivative PyTorch returns, and the derivative formulas carry
 PyTorch's conjugations. Only the ops of ``COMPLEX_AUTOGRAD_OPS`` record a history with a
 complex input or result (tests/test_complex_autograd.py compares their gradients with
-PyTorch's); any other op raises NotImplementedError naming it rather than return a
-gradient that could be wrong.
+PyTorch's); any other op raises PyTorch's RuntimeError "<op> does not support automatic
+differentiation for outputs with complex dtype." rather than return a gradient that could
+be wrong.
 
 >>> import autograd_core as torch
 >>> z = torch.tensor([1 + 2j], requires_grad=True)
@@ -132,6 +133,37 @@ COMPLEX_MESSAGES = {
     "unique_consecutive": _kernel("unique"),
     "binary_cross_entropy": _kernel("binary_cross_entropy"),
     "_fft_r2c": (RuntimeError, "Only supports floating-point dtypes, but found: {dtype}"),
+    # (the ops whose PyTorch check precedes any kernel: a RuntimeError, not the kernel's)
+    "abs_": (RuntimeError, "In-place abs is not supported for complex tensors."),
+    "argmax": (RuntimeError, "argmax(): does not support complex input"),
+    "argmin": (RuntimeError, "argmin(): does not support complex input"),
+    "isposinf": (RuntimeError, "isposinf does not support complex inputs."),
+    "isneginf": (RuntimeError, "isneginf does not support complex inputs."),
+    "deg2rad": (RuntimeError, "deg2rad is not supported for complex tensors."),
+    "deg2rad_": (RuntimeError, "deg2rad is not supported for complex tensors."),
+    "rad2deg": (RuntimeError, "rad2deg is not supported for complex tensors."),
+    "rad2deg_": (RuntimeError, "rad2deg is not supported for complex tensors."),
+    "fmax": (RuntimeError, "fmax not implemented for complex tensors."),
+    "fmin": (RuntimeError, "fmin not implemented for complex tensors."),
+    "heaviside": (RuntimeError, "heaviside is not yet implemented for complex tensors."),
+    "heaviside_": (RuntimeError, "heaviside is not yet implemented for complex tensors."),
+    "cdist": (RuntimeError, "cdist only supports floating-point dtypes, X1 got: {dtype}"),
+    "pdist": (RuntimeError, "pdist only supports floating-point dtypes"),
+    "nansum": (RuntimeError, "nansum on CPU does not support complex inputs"),
+    "nanmean": (RuntimeError, "nansum on CPU does not support complex inputs"),
+    "quantile": (RuntimeError, "quantile() input tensor must be either float or double dtype"),
+    "nanquantile": (RuntimeError,
+                    "quantile() input tensor must be either float or double dtype"),
+    "cosine_similarity": (RuntimeError, "expected common dtype to be floating point, yet "
+                                        "common dtype is {dtype}"),
+    "signbit": (NotImplementedError, "signbit is not implemented for complex tensors."),
+    "elu": _kernel("elu_cpu"), "elu_": _kernel("elu_cpu"), "celu": _kernel("elu_cpu"),
+    "celu_": _kernel("elu_cpu"), "selu": _kernel("elu_cpu"), "selu_": _kernel("elu_cpu"),
+    "leaky_relu": _kernel("leaky_relu_cpu"), "leaky_relu_": _kernel("leaky_relu_cpu"),
+    "softplus": _kernel("softplus_cpu"), "softshrink": _kernel("softshrink_check"),
+    "hardshrink": _kernel("hardshrink_cpu"), "threshold": _kernel("threshold_cpu"),
+    "threshold_": _kernel("threshold_cpu"), "hardtanh": _CLAMP, "hardtanh_": _CLAMP,
+    "histc": _kernel("histogram_cpu"),
 }
 
 _tensor.set_complex_ops(COMPLEX_OPS, COMPLEX_MESSAGES)

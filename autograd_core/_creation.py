@@ -303,6 +303,8 @@ def arange(start: _Number, end: _Number | None = None, step: _Number = 1, *,
     start, end, step = _num(start), _num(end), _num(step)
     if end is None:
         start, end = 0, start
+    if any(isinstance(v, complex) for v in (start, end, step)):
+        start, end, step = _arange_real_bounds(start, end, step, dtype)
     if any(isinstance(v, float) and not np.isfinite(v) for v in (start, end)):
         raise RuntimeError(f"unsupported range: {start} -> {end}")
     if step == 0:
@@ -315,6 +317,9 @@ def arange(start: _Number, end: _Number | None = None, step: _Number = 1, *,
     d = _core.to_dtype_py(dtype)
     _no_bool_kernel(d.np_dtype, "arange_cpu")
     _no_unsigned_kernel(d, "arange_cpu")
+    if d.is_complex:
+        raise NotImplementedError(f'"arange_cpu" not implemented for '
+                                  f"'{_core_dtype.SCALAR_NAMES[d.name]}'")
     fractional = not d.is_floating_point and any(isinstance(v, float) for v in (start, end, step))
     if fractional and d.name == "int64":
         # PyTorch takes int64 bounds as integers first (arange(0., 2., 0.5, dtype=int64)
@@ -344,6 +349,59 @@ def arange(start: _Number, end: _Number | None = None, step: _Number = 1, *,
     return _written("arange", out, given, r, requires_grad)
 
 
+def _arange_real_bounds(start, end, step, dtype):
+    """arange's complex bounds as PyTorch reads them: it has no complex kernel (checked
+    first) and reads each bound as a double, which refuses a nonzero imaginary part; a
+    zero one leaves a float (so the result is of the default float dtype, as PyTorch's)."""
+    if dtype is not None and _core.to_dtype_py(dtype).is_complex:
+        name = _core_dtype.SCALAR_NAMES[_core.to_dtype_py(dtype).name]
+        raise NotImplementedError(f'"arange_cpu" not implemented for \'{name}\'')
+    out = []
+    for v in (start, end, step):
+        if isinstance(v, complex):
+            if v.imag != 0:
+                raise RuntimeError("value cannot be converted to type double without overflow")
+            v = float(v.real)
+        out.append(v)
+    return out
+
+
+def _is_complex_number(x):
+    """A complex linspace/logspace endpoint: a complex number or a complex tensor."""
+    if isinstance(x, _core.Tensor):
+        return x.is_complex()
+    return isinstance(x, (complex, np.complexfloating))
+
+
+def _space_dtype(name, start, end, out, dtype):
+    """The numpy dtype linspace/logspace compute in: dtype= (or out's), else the default
+    float dtype, or its complex dtype when an endpoint is complex; PyTorch refuses a real
+    dtype= for complex endpoints (even with a zero imaginary part)."""
+    given = _out_dtype(out, dtype, name)
+    default = _core_dtype.get_default_dtype()
+    if _is_complex_number(start) or _is_complex_number(end):
+        inferred = default.to_complex()
+        if given is not None and not _core.to_dtype_py(given).is_complex:
+            g = _core.to_dtype_py(given)
+            raise RuntimeError(
+                f"torch.{name}(): inferred dtype {_core_dtype.CPP_NAMES[inferred.name]} can't "
+                f"be safely cast to passed dtype {_core_dtype.SCALAR_NAMES[g.name]}")
+        if given is None:
+            given = inferred
+    return _no_bool_kernel(_np_dtype(given, default), f"{name}_cpu")
+
+
+def _complex_linspace_values(start, end, steps, d):
+    """linspace's values in complex dtype d as PyTorch's kernel computes them: the step
+    in d, the first half counted up from start, the second down from end."""
+    start, end = d.type(start), d.type(end)
+    step = (end - start) / d.type(steps - 1) if steps > 1 else d.type(0)
+    i = np.arange(steps)
+    up = start + step * i.astype(d)
+    down = end - step * (steps - 1 - i).astype(d)
+    return np.where((i < steps // 2) | (steps == 1), up, down).astype(d)
+
+
 def linspace(start: _Number | Tensor, end: _Number | Tensor, steps: int, *,
              out: Tensor | None = None, dtype: _dtype | None = None,
              layout: _layout | None = None, device: _Device = None,
@@ -354,9 +412,10 @@ def linspace(start: _Number | Tensor, end: _Number | Tensor, steps: int, *,
         raise TypeError(f"linspace(): argument 'steps' must be int, not {type(steps).__name__}")
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    d = _no_bool_kernel(_np_dtype(_out_dtype(out, dtype, "linspace"),
-                                  _core_dtype.get_default_dtype()), "linspace_cpu")
-    if d in (np.float32, np.float64):
+    d = _space_dtype("linspace", start, end, out, dtype)
+    if np.issubdtype(d, np.complexfloating):
+        arr = _complex_linspace_values(_num(start), _num(end), steps, d)
+    elif d in (np.float32, np.float64):
         arr = _linspace_values(_num(start), _num(end), steps, d)
     else:
         arr = np.linspace(_num(start), _num(end), steps).astype(d)
@@ -666,8 +725,14 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
         raise TypeError(f"logspace(): argument 'steps' must be int, not {type(steps).__name__}")
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    d = _no_bool_kernel(_np_dtype(_out_dtype(out, dtype, "logspace"),
-                                  _core_dtype.get_default_dtype()), "logspace_cpu")
+    d = _space_dtype("logspace", start, end, out, dtype)
+    if np.issubdtype(d, np.complexfloating):
+        # (PyTorch's complex kernel: base ** the complex linspace, in d)
+        with np.errstate(all="ignore"):
+            vals = np.power(d.type(base), _complex_linspace_values(_num(start), _num(end),
+                                                                   steps, d))
+        return _written("logspace", out, dtype,
+                        _leaf(vals.astype(d), requires_grad and out is None), requires_grad)
     exps = np.linspace(float(_num(start)), float(_num(end)), steps)
     with np.errstate(over="ignore"):
         vals = np.power(float(base), exps)

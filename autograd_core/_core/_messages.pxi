@@ -166,14 +166,38 @@ cdef void note_complex_grad() noexcept:
     _complex_grad_flag = 1
 
 
+# Note [Complex outputs PyTorch does not differentiate]
+# PyTorch's autograd codegen refuses, at the call, to record an op outside its list of
+# complex-differentiable ops when an output is complex (throw_error_for_complex_autograd):
+# a RuntimeError naming the op as ATen spells it, even where the op computes complex
+# values (conv_tbc, select_scatter, embedding, silu, ...). complex_output_autograd_error
+# is the one owner of that text: check_complex_grad raises it for every op outside
+# COMPLEX_AUTOGRAD_OPS (Note [Complex autograd]), and the hand-written ops that know
+# PyTorch refuses them (geqrf, nan_to_num, view_as_complex_copy, ...) raise it directly.
+# The names below are the ops' internal overload names whose ATen name PyTorch prints.
+cdef dict _ATEN_NAMES = {
+    "add_scalar": "add", "mul_scalar": "mul", "div_scalar": "div", "_div_mode": "div",
+    "_norm_all": "norm", "_norm_dim": "norm", "max_dim": "max", "min_dim": "min",
+    "median_dim": "median", "nanmedian_dim": "nanmedian", "_clamp_tensor": "clamp",
+    "_lerp_tensor": "lerp", "polygamma_": "polygamma"}
+
+
+cdef object complex_output_autograd_error(str op):
+    """PyTorch's error for recording op with a complex output it does not differentiate
+    (Note [Complex outputs PyTorch does not differentiate])."""
+    return RuntimeError(f"{_ATEN_NAMES.get(op, op)} does not support automatic "
+                        "differentiation for outputs with complex dtype.")
+
+
 cdef int check_complex_grad(str op) except -1:
     """Raise unless op (None: a recorder that names none) differentiates complex values
-    (Note [Complex autograd])."""
+    (Note [Complex autograd]); the error is PyTorch's RuntimeError (Note [Complex outputs
+    PyTorch does not differentiate]), also for the few ops refused here that PyTorch
+    differentiates (silu_, whose gradient in PyTorch lacks the conjugation) and for
+    forward mode."""
     global _complex_grad_flag
     if op is None or op not in _complex_grad_ops:
-        raise NotImplementedError(
-            f"the derivative for '{op if op is not None else 'this op'}' is not "
-            "implemented for complex tensors.")
+        raise complex_output_autograd_error(op if op is not None else "this op")
     _complex_grad_flag = 1
     return 0
 
@@ -438,18 +462,53 @@ cdef bint arg_bool(object x, str fname, str argname, int pos) except -1:
 
 # Note [Complex Scalar arguments]
 # PyTorch's Scalar arguments take a complex number (and a 0-d tensor's value), which the
-# op's kernel then converts to the dtype it computes in: a complex tensor's op uses it,
+# op's kernel then converts to the type it computes in: a complex tensor's op uses it,
 # a real one raises "value cannot be converted to type float without overflow" unless
 # its imaginary part is zero (add/sub's alpha_check raises first, its own messages).
-# arg_scalar passes complex numbers only to the ops that make that conversion
-# (_COMPLEX_SCALAR_OPS; their forwards call scalar_in, ops/_prelude.pxi, or
-# binary_alpha_values' alpha_check; masked_fill's value, parsed by its own wrapper in
-# ops/index.pyx, too); the other Scalar arguments (elu's alpha, softplus's beta, ...)
-# still refuse a complex number with the argument TypeError.
+# arg_scalar passes complex numbers to the ops that make that conversion
+# (_COMPLEX_SCALAR_OPS; their forwards call scalar_in, or binary_alpha_values'
+# alpha_check; masked_fill's value, parsed by its own wrapper in ops/index.pyx, too).
+# The Scalars of _REAL_SCALAR_OPS never promote the result's dtype, so a complex number
+# with a zero imaginary part is its real part here (the node saves a real number, as
+# PyTorch computes with one), and otherwise, by the op's rule:
+#   _KERNEL: passed on; the kernel raises scalar_in's error after its own dtype check
+#            (elu on an int tensor is "elu_cpu" first, as PyTorch's), or uses the number
+#            where it computes complex values (index_add, constant_pad_nd);
+#   _DOUBLE: PyTorch converts it to double before any dtype check (celu's 1 / alpha,
+#            softshrink's range check, histc's bounds, rrelu's bounds);
+#   a str:   PyTorch's own RuntimeError for that op (norm's order, renorm's p, maxnorm;
+#            {arg} is the argument's name).
+# Any other Scalar argument refuses a complex number with the argument TypeError.
 cdef frozenset _COMPLEX_SCALAR_OPS = frozenset((
     "add", "add_", "sub", "sub_", "rsub", "addcmul", "addcmul_", "addcdiv", "addcdiv_",
     "addmm", "addmm_", "addmv", "addmv_", "addr", "addr_", "baddbmm", "baddbmm_",
     "addbmm", "addbmm_"))
+cdef object _KERNEL = None
+cdef object _DOUBLE = 1
+cdef str _NORM_ORDER = "linalg.vector_norm: Expected a non-complex scalar as the order of norm."
+cdef dict _REAL_SCALAR_OPS = {
+    "elu": _KERNEL, "elu_": _KERNEL, "leaky_relu": _KERNEL, "leaky_relu_": _KERNEL,
+    "softplus": _KERNEL, "threshold": _KERNEL, "threshold_": _KERNEL,
+    "hardtanh": _KERNEL, "hardtanh_": _KERNEL, "hardshrink": _KERNEL,
+    "index_add": _KERNEL, "index_add_": _KERNEL, "constant_pad_nd": _KERNEL,
+    "celu": _DOUBLE, "celu_": _DOUBLE, "softshrink": _DOUBLE, "histc": _DOUBLE,
+    "rrelu_with_noise": _DOUBLE, "rrelu_with_noise_": _DOUBLE,
+    "linalg_vector_norm": _NORM_ORDER, "dist": _NORM_ORDER,
+    "renorm": "renorm: {arg} must be real-valued",
+    "renorm_": "renorm: {arg} must be real-valued"}
+
+
+cdef object _real_scalar(object n, str fname, str argname):
+    """A complex Scalar argument of an op of _REAL_SCALAR_OPS (Note [Complex Scalar
+    arguments])."""
+    rule = _REAL_SCALAR_OPS[fname]
+    if type(rule) is str:
+        raise RuntimeError((<str>rule).replace("{arg}", argname))
+    if n.imag == 0:
+        return n.real
+    if rule is _DOUBLE:
+        raise RuntimeError("value cannot be converted to type double without overflow")
+    return n
 
 
 cdef object arg_scalar(object x, str fname, str argname, int pos):
@@ -468,8 +527,11 @@ cdef object arg_scalar(object x, str fname, str argname, int pos):
         # (a numpy complex scalar stays refused: PyTorch reads it as a real number,
         # dropping its imaginary part with numpy's ComplexWarning)
         n = complex(x)
-    if n is not None and fname in _COMPLEX_SCALAR_OPS:
-        return n
+    if n is not None:
+        if fname in _COMPLEX_SCALAR_OPS:
+            return n
+        if fname in _REAL_SCALAR_OPS:
+            return _real_scalar(n, fname, argname)
     if isinstance(x, Tensor):
         raise TypeError(f"{fname}(): argument '{argname}' must be Number, not Tensor")
     raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be Number, "
@@ -693,29 +755,34 @@ def new_array_error(tuple shape, object np_dtype):
     return allocation_error(shape, np.dtype(np_dtype).itemsize)
 
 
-cdef object _real_fill(object fill, object np_dtype):
-    """A complex fill value for an array of a real dtype as PyTorch converts it (Note
-    [Complex Scalar arguments]; the ops' twin is scalar_in, ops/_prelude.pxi): its real
-    part when its imaginary part is zero (bool: whether it is nonzero), else PyTorch's
-    error (numpy would drop the imaginary part)."""
-    cdef dtype d
+cdef object scalar_in(object value, dtype d, bint opmath=False):
+    """A Scalar argument as a kernel computing in dtype d reads it (Note [Complex Scalar
+    arguments]): a complex number into a real dtype is its real part when its imaginary
+    part is zero (bool: whether it is nonzero), else PyTorch's error naming the C type
+    converted to (float for float16/bfloat16 in a kernel that computes them in float:
+    opmath). The one conversion of the ops' Scalars and the creation functions' fills."""
+    if type(value) is not complex or d is None or d.category == CAT_COMPLEX:
+        return value
+    if d.category == CAT_BOOL:
+        return value != 0
+    if value.imag != 0:
+        name = "float" if opmath and d.category == CAT_FLOAT and d.itemsize == 2 \
+            else d.value_type_name
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+    return int(value.real) if d.category == CAT_INT else value.real
+
+
+cdef inline object _fill_in(object fill, object np_dtype):
+    """A fill value as an array of np_dtype takes it (scalar_in)."""
     if type(fill) is not complex:
         return fill
-    d = dtype_from_numpy(np.dtype(np_dtype))
-    if d is None or d.category == CAT_COMPLEX:
-        return fill
-    if d.category == CAT_BOOL:
-        return fill != 0
-    if fill.imag != 0:
-        raise RuntimeError(f"value cannot be converted to type {d.value_type_name} without "
-                           "overflow")
-    return int(fill.real) if d.category == CAT_INT else fill.real
+    return scalar_in(fill, dtype_from_numpy(np.dtype(np_dtype)))
 
 
 def new_array(tuple shape, object np_dtype, object fill=None):
     """A new array for a creation function: filled with fill (uninitialised if None), or
     PyTorch's error when it is too large (or a complex fill cannot be converted)."""
-    fill = _real_fill(fill, np_dtype)
+    fill = _fill_in(fill, np_dtype)
     try:
         if fill is None:
             return np.empty(shape, dtype=np_dtype)
@@ -736,7 +803,7 @@ def new_array_like(Tensor x, object np_dtype, object fill=None):
     except (MemoryError, ValueError):
         return new_array(shape_of(x._data), np_dtype, fill)   # (its error)
     if fill is not None:
-        out[...] = _real_fill(fill, np_dtype)
+        out[...] = _fill_in(fill, np_dtype)
     return out
 
 

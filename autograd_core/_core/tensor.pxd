@@ -432,6 +432,9 @@ cdef AccumulateGrad grad_accumulator(Tensor leaf)
 cdef int check_complex_grad(str op) except -1
 cdef const int *complex_grad_flag() noexcept
 cdef void note_complex_grad() noexcept
+# Note [Complex outputs PyTorch does not differentiate], Note [Complex Scalar arguments]
+cdef object complex_output_autograd_error(str op)
+cdef object scalar_in(object value, dtype d, bint opmath=*)
 
 
 cdef inline bint recordable_array(cnp.ndarray out, str op) except -1:

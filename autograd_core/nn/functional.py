@@ -933,6 +933,10 @@ _PAD_OPS = {"reflect": _C.reflection_pad, "replicate": _C.replication_pad,
 
 def pad(input, pad, mode="constant", value=None):
     """Pad the last len(pad) // 2 dims: (left, right, top, bottom, ...)."""
+    if isinstance(value, complex):
+        # PyTorch's pad declares value a float (constant_pad_nd's Scalar takes a complex)
+        raise TypeError(f"pad(): argument 'value' (position 4) must be float, not "
+                        f"{type(value).__name__}")
     pad = tuple(int(p) for p in pad)
     nd = input.dim()
     if len(pad) % 2:

@@ -357,6 +357,8 @@ cdef Tensor op_norm(Tensor self, object p, object dim, bint keepdim, object dtyp
         if dim is None:
             dim = tuple(range(_ndim(self)))
         return op_linalg_matrix_norm(self, p, dim, keepdim, dtype_arg)
+    if type(p) is complex:   # PyTorch's error for it: Note [Complex Scalar arguments]
+        arg_scalar(p, "linalg_vector_norm", "ord", 2)
     if not is_number(p) and p is not None:
         raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, "
                         f"not {type(p).__name__}")

@@ -22,7 +22,10 @@ cdef cnp.ndarray leaky_relu_kernel(cnp.ndarray xa, object slope):
 cdef cnp.ndarray leaky_relu_values(Tensor x, object slope):
     """leaky_relu's (and leaky_relu_'s, from the table) values, laid out as PyTorch's
     (Note [Pointwise output layout])."""
-    check_float_kernel(dtype_of(x._data), "leaky_relu_cpu")
+    cdef dtype d = dtype_of(x._data)
+    check_float_kernel(d, "leaky_relu_cpu")
+    # (a complex slope: Note [Complex Scalar arguments]; likewise in the kernels below)
+    slope = scalar_in(slope, d, True)
     return pointwise_output(leaky_relu_kernel(x._data, slope), (x,), -1, 0)
 
 
@@ -128,7 +131,10 @@ cdef Tensor op_rrelu_with_noise_backward(Tensor grad_output, Tensor self, Tensor
 cdef cnp.ndarray elu_values(Tensor x, object alpha, object scale, object input_scale):
     """The values of elu, elu_, celu, celu_ (from the table; selu is elu's), laid out as
     PyTorch's (Note [Pointwise output layout])."""
-    check_float_kernel(dtype_of(x._data), "elu_cpu")
+    cdef dtype d = dtype_of(x._data)
+    check_float_kernel(d, "elu_cpu")
+    alpha, scale, input_scale = (scalar_in(alpha, d, True), scalar_in(scale, d, True),
+                                 scalar_in(input_scale, d, True))
     cdef cnp.ndarray xa = x._data
     with quiet():
         neg = np.expm1(xa * input_scale if input_scale != 1 else xa) * (alpha * scale)
@@ -180,6 +186,9 @@ cdef cnp.ndarray hardtanh_values(Tensor x, object lo, object hi):
     if d.category == CAT_BOOL:   # (PyTorch's hardtanh checks before its kernel)
         raise RuntimeError("Bool inputs not supported for hardtanh")
     cdef cnp.ndarray xa = x._data
+    # (PyTorch's hardtanh is a clamp: floating bounds are read as double)
+    lo, hi = (scalar_in(lo, float64 if d.category == CAT_FLOAT else d),
+              scalar_in(hi, float64 if d.category == CAT_FLOAT else d))
     if d.category == CAT_INT:
         lo, hi = int(lo), int(hi)
     return as_preserved(cast_like(np.minimum(np.maximum(xa, lo), hi), xa), xa)
@@ -295,13 +304,16 @@ cdef cnp.ndarray threshold_kernel(cnp.ndarray x, object threshold, object value)
 cdef cnp.ndarray threshold_values(Tensor x, object threshold, object value):
     """threshold's and threshold_'s values (from the table) laid out as PyTorch's
     (Note [Pointwise output layout])."""
-    check_not_bool_kernel(dtype_of(x._data), "threshold_cpu")
+    cdef dtype d = dtype_of(x._data)
+    check_not_bool_kernel(d, "threshold_cpu")
+    threshold, value = scalar_in(threshold, d, True), scalar_in(value, d, True)
     return pointwise_output(threshold_kernel(x._data, threshold, value), (x,), -1, 0)
 
 
 cdef Tensor op_hardshrink(Tensor self, object lambd):
     cdef cnp.ndarray x = self._data
     check_float_kernel(dtype_of(x), "hardshrink_cpu")
+    lambd = scalar_in(lambd, dtype_of(x), True)
     with quiet():
         out = np.where((x >= -lambd) & (x <= lambd), np.zeros((), x.dtype), x)
     cdef Tensor result = make(pointwise_output(as_array(out), (self,), -1, 0))
@@ -377,7 +389,9 @@ cdef Tensor infinitely_differentiable_silu_backward(Tensor grad, Tensor self):
 
 
 cdef Tensor op_softplus(Tensor self, object beta, object threshold):
-    check_float_kernel(dtype_of(self._data), "softplus_cpu")
+    cdef dtype d = dtype_of(self._data)
+    check_float_kernel(d, "softplus_cpu")
+    beta, threshold = scalar_in(beta, d, True), scalar_in(threshold, d, True)
     cdef cnp.ndarray xa = self._data
     with quiet():
         bx = xa * beta

@@ -36,6 +36,7 @@ cdef Tensor op_constant_pad_nd(Tensor self, object pad, object value):
     v = xa[tuple(crop)]
     if value is None:
         value = 0
+    value = scalar_in(value, dtype_of(xa))   # Note [Complex Scalar arguments]
     out = np.pad(v, widths, mode="constant", constant_values=value) if any(
         w != (0, 0) for w in widths) else np.array(v)
     # (np.pad keeps the input's layout: PyTorch's writes its suggested memory format)

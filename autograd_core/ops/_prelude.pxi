@@ -76,30 +76,8 @@ cdef str cpp_number(object x):
     return format(x, "g") if isinstance(x, float) else str(x)
 
 
-cdef object scalar_in(object value, dtype d, bint opmath=False):
-    """A Scalar argument as a kernel computing in dtype d reads it (Note [Complex Scalar
-    arguments] in _core/_messages.pxi): a complex number into a real dtype is its real
-    part when its imaginary part is zero (bool: whether it is nonzero), else PyTorch's
-    error naming the C type converted to (float for float16/bfloat16 in a kernel that
-    computes them in float: opmath)."""
-    if type(value) is not complex or d.category == CAT_COMPLEX:
-        return value
-    if d.category == CAT_BOOL:
-        return value != 0
-    if value.imag != 0:
-        name = "float" if opmath and d.category == CAT_FLOAT and d.itemsize == 2 \
-            else d.value_type_name
-        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
-    return int(value.real) if d.category == CAT_INT else value.real
-
-
-# Note [Complex outputs PyTorch does not differentiate]: PyTorch's autograd codegen
-# refuses, at the call, to record an op outside its list of complex-differentiable ops
-# when the output is complex (throw_error_for_complex_autograd), even where the op
-# computes complex values; the few ops here that PyTorch treats so raise this one error.
-cdef object complex_output_autograd_error(str op):
-    return RuntimeError(f"{op} does not support automatic differentiation for outputs "
-                        "with complex dtype.")
+# scalar_in (Note [Complex Scalar arguments]) and complex_output_autograd_error (Note
+# [Complex outputs PyTorch does not differentiate]) are the core's: _core/_messages.pxi
 
 
 # Note [Saved index keys]: PyTorch's index nodes save their indices as SavedVariables

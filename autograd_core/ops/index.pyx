@@ -1404,6 +1404,9 @@ cdef Tensor op_index_add(Tensor self, object dim, Tensor index, Tensor source, o
     if cnp.PyArray_NDIM(source._data) and nidx != source._data.shape[d]:
         raise RuntimeError(f"index_add_(): Number of indices ({nidx}) should be equal to "
                            f"source.size(dim): ({source._data.shape[d]}), for dim: {d}")
+    alpha = scalar_in(alpha, dtype_of(self._data))   # Note [Complex Scalar arguments]
+    if dtype_of(self._data).category == CAT_INT and isinstance(alpha, float):
+        alpha = int(alpha)   # (PyTorch's kernel reads alpha in self's type: truncated)
     cdef cnp.ndarray out = self._data.copy()
     src = source._data if alpha == 1 else source._data * alpha
     if out.ndim == 0:
