@@ -519,3 +519,57 @@ def test_tangent_laid_out_as_its_primal(op):
             t.sum().backward()
         return p, t, p.stride(), t.stride(), type(t.grad_fn).__name__, t0.grad
     same(prog)
+
+
+# ------------------------------------------------------------------ out= and writes
+
+_OUT_CALLS = {
+    "eq": lambda m, s: m.eq(s, 1, out=m.empty(3, dtype=m.bool)),
+    "argmax": lambda m, s: m.argmax(s, out=m.empty((), dtype=m.long)),
+    "add_other": lambda m, s: m.add(m.ones(3), s, out=m.empty(3)),
+    "cat": lambda m, s: m.cat([m.ones(1), s], out=m.empty(4)),
+    "scatter_reduce_prod": lambda m, s: m.scatter_reduce(
+        s, 0, m.tensor([0, 0]), m.tensor([2., 3]), "prod", out=m.empty(3)),
+    "sign": lambda m, s: m.sign(s, out=m.empty(3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_OUT_CALLS))
+def test_out_variant_refuses_a_dual_input(name):
+    # PyTorch's out= variants read their inputs' tangents, also where the result would
+    # get none (eq, argmax, scatter_reduce's prod)
+    def prog(mod):
+        with fw(mod).dual_level():
+            s = fw(mod).make_dual(mod.tensor([1., 2, 3]), mod.tensor([1., 1, 1]))
+            return _OUT_CALLS[name](mod, s)
+    same_error(prog)
+
+
+_COMPLEX_WRITES = {
+    "setitem_slice": lambda m, b, t: b.__setitem__(slice(0, 2), t[1:]),
+    "setitem_index": lambda m, b, t: b.__setitem__(m.tensor([0, 2]), t[:2]),
+    "index_put_accumulate": lambda m, b, t: b.index_put_((m.tensor([0, 2]),), t[:2],
+                                                         accumulate=True),
+    "index_put": lambda m, b, t: b.index_put_((m.tensor([2, 0]),), t[:2]),
+    "masked_fill_": lambda m, b, t: b.masked_fill_(m.tensor([True, False, True]), t[0]),
+    "index_copy_": lambda m, b, t: b.index_copy_(0, m.tensor([2, 0]), t[:2]),
+    "copy_": lambda m, b, t: b.copy_(t),
+    "masked_scatter_": lambda m, b, t: b.masked_scatter_(m.tensor([True, False, True]), t),
+}
+
+
+@pytest.mark.parametrize("dual_base", [True, False])
+@pytest.mark.parametrize("name", sorted(_COMPLEX_WRITES))
+def test_complex_write_carries_the_tangent(name, dual_base):
+    # a complex value written into a complex tensor brings its tangent (the setitem and
+    # index_put_ paths once skipped non-float tensors: a zero tangent, silently)
+    def prog(mod):
+        with fw(mod).dual_level():
+            t = fw(mod).make_dual(mod.tensor([1 + 2j, 2, 3 - 1j]),
+                                  mod.tensor([1 + 1j, 2 - 3j, 0.5j]))
+            b = mod.zeros(3, dtype=mod.complex64)
+            if dual_base:
+                b = fw(mod).make_dual(b, mod.full((3,), 0.25j, dtype=mod.complex64))
+            _COMPLEX_WRITES[name](mod, b, t)
+            return tuple(fw(mod).unpack_dual(b))
+    same(prog)

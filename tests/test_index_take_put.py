@@ -294,3 +294,16 @@ def test_index_tensor_per_dim_errors(key):
     def fn(m):
         return leaf(m, (4, 3))[I(m, key[0]), I(m, key[1])]
     same_error(fn)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int32", "int64"])
+@pytest.mark.parametrize("alpha", [300, -2.7, 2.7, float("inf"), float("-inf"), float("nan"),
+                                   1e30, True])
+def test_index_add_alpha_read_in_self_integer_type(dtype, alpha):
+    # the kernel reads alpha in self's type: floats truncated, values the type cannot
+    # hold are PyTorch's overflow error (not a numpy or Python OverflowError)
+    def prog(m):
+        self = m.zeros(3, dtype=getattr(m, dtype))
+        return self.index_add(0, m.tensor([0, 2]), m.tensor([1, 2], dtype=getattr(m, dtype)),
+                              alpha=alpha)
+    same(prog, may_raise=True)

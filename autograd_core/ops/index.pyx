@@ -1405,8 +1405,14 @@ cdef Tensor op_index_add(Tensor self, object dim, Tensor index, Tensor source, o
         raise RuntimeError(f"index_add_(): Number of indices ({nidx}) should be equal to "
                            f"source.size(dim): ({source._data.shape[d]}), for dim: {d}")
     alpha = scalar_in(alpha, dtype_of(self._data))   # Note [Complex Scalar arguments]
-    if dtype_of(self._data).category == CAT_INT and isinstance(alpha, float):
-        alpha = int(alpha)   # (PyTorch's kernel reads alpha in self's type: truncated)
+    if dtype_of(self._data).category == CAT_INT and isinstance(alpha, (int, float, np.number)):
+        # PyTorch's kernel reads alpha in self's type: a float truncated, and a value
+        # that type cannot hold (inf, NaN, past its range) is its checked-conversion error
+        info = np.iinfo(self._data.dtype)
+        if not info.min <= alpha <= info.max:
+            raise RuntimeError(f"value cannot be converted to type "
+                               f"{dtype_of(self._data).value_type_name} without overflow")
+        alpha = int(alpha)
     cdef cnp.ndarray out = self._data.copy()
     src = source._data if alpha == 1 else source._data * alpha
     if out.ndim == 0:
