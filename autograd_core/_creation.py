@@ -318,8 +318,7 @@ def arange(start: _Number, end: _Number | None = None, step: _Number = 1, *,
     _no_bool_kernel(d.np_dtype, "arange_cpu")
     _no_unsigned_kernel(d, "arange_cpu")
     if d.is_complex:
-        raise NotImplementedError(f'"arange_cpu" not implemented for '
-                                  f"'{_core_dtype.SCALAR_NAMES[d.name]}'")
+        _no_kernel_for(d, "arange_cpu")
     fractional = not d.is_floating_point and any(isinstance(v, float) for v in (start, end, step))
     if fractional and d.name == "int64":
         # PyTorch takes int64 bounds as integers first (arange(0., 2., 0.5, dtype=int64)
@@ -354,8 +353,7 @@ def _arange_real_bounds(start, end, step, dtype):
     first) and reads each bound as a double, which refuses a nonzero imaginary part; a
     zero one leaves a float (so the result is of the default float dtype, as PyTorch's)."""
     if dtype is not None and _core.to_dtype_py(dtype).is_complex:
-        name = _core_dtype.SCALAR_NAMES[_core.to_dtype_py(dtype).name]
-        raise NotImplementedError(f'"arange_cpu" not implemented for \'{name}\'')
+        _no_kernel_for(_core.to_dtype_py(dtype), "arange_cpu")
     out = []
     for v in (start, end, step):
         if isinstance(v, complex):
@@ -391,17 +389,6 @@ def _space_dtype(name, start, end, out, dtype):
     return _no_bool_kernel(_np_dtype(given, default), f"{name}_cpu")
 
 
-def _complex_linspace_values(start, end, steps, d):
-    """linspace's values in complex dtype d as PyTorch's kernel computes them: the step
-    in d, the first half counted up from start, the second down from end."""
-    start, end = d.type(start), d.type(end)
-    step = (end - start) / d.type(steps - 1) if steps > 1 else d.type(0)
-    i = np.arange(steps)
-    up = start + step * i.astype(d)
-    down = end - step * (steps - 1 - i).astype(d)
-    return np.where((i < steps // 2) | (steps == 1), up, down).astype(d)
-
-
 def linspace(start: _Number | Tensor, end: _Number | Tensor, steps: int, *,
              out: Tensor | None = None, dtype: _dtype | None = None,
              layout: _layout | None = None, device: _Device = None,
@@ -413,9 +400,7 @@ def linspace(start: _Number | Tensor, end: _Number | Tensor, steps: int, *,
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     d = _space_dtype("linspace", start, end, out, dtype)
-    if np.issubdtype(d, np.complexfloating):
-        arr = _complex_linspace_values(_num(start), _num(end), steps, d)
-    elif d in (np.float32, np.float64):
+    if d in (np.float32, np.float64) or np.issubdtype(d, np.complexfloating):
         arr = _linspace_values(_num(start), _num(end), steps, d)
     else:
         arr = np.linspace(_num(start), _num(end), steps).astype(d)
@@ -424,26 +409,32 @@ def linspace(start: _Number | Tensor, end: _Number | Tensor, steps: int, *,
 
 
 def _linspace_values(start, end, steps, d):
-    """linspace's values in float dtype d as PyTorch's CPU kernel computes them: the step
-    in d; the first half counted up from start, the second down from end, each value one
-    fused multiply-add rounded once (emulated in a wider type), so float32 windows built
-    on linspace match PyTorch's bit for bit."""
-    wide = np.float64 if d == np.float32 else np.longdouble
+    """linspace's values in float or complex dtype d as PyTorch's CPU kernel computes
+    them: the step in d; the first half counted up from start, the second down from end.
+    A real value is one fused multiply-add rounded once (emulated in a wider type), so
+    float32 windows built on linspace match PyTorch's bit for bit; a complex one is
+    computed in d (PyTorch's complex kernel has no fused step)."""
+    wide = np.float64 if d == np.float32 else np.longdouble if d == np.float64 else d.type
     start, end = d.type(start), d.type(end)
     step = (end - start) / d.type(steps - 1) if steps > 1 else d.type(0)
     i = np.arange(steps)
-    up = wide(start) + wide(step) * i
-    down = wide(end) - wide(step) * (steps - 1 - i)
+    up = wide(start) + wide(step) * i.astype(wide)
+    down = wide(end) - wide(step) * (steps - 1 - i).astype(wide)
     # (one step: start, as PyTorch fills it)
     return np.where((i < steps // 2) | (steps == 1), up, down).astype(d)
+
+
+def _no_kernel_for(d, kernel):
+    """PyTorch's error for a kernel with no variant for dtype d."""
+    raise NotImplementedError(f'"{kernel}" not implemented for '
+                              f"'{_core_dtype.SCALAR_NAMES[d.name]}'")
 
 
 def _no_unsigned_kernel(d, kernel):
     """PyTorch's error for a factory whose kernel has no uint16/32/64 variant (Note [Wide
     unsigned dtypes])."""
     if d.name in ("uint16", "uint32", "uint64"):
-        name = {"uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64"}[d.name]
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{name}\'')
+        _no_kernel_for(d, kernel)
 
 
 def eye(n: int, m: int | None = None, *, out: Tensor | None = None, dtype: _dtype | None = None,
@@ -729,8 +720,7 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
     if np.issubdtype(d, np.complexfloating):
         # (PyTorch's complex kernel: base ** the complex linspace, in d)
         with np.errstate(all="ignore"):
-            vals = np.power(d.type(base), _complex_linspace_values(_num(start), _num(end),
-                                                                   steps, d))
+            vals = np.power(d.type(base), _linspace_values(_num(start), _num(end), steps, d))
         return _written("logspace", out, dtype,
                         _leaf(vals.astype(d), requires_grad and out is None), requires_grad)
     exps = np.linspace(float(_num(start)), float(_num(end)), steps)
@@ -999,8 +989,7 @@ def _tri_indices(fname, which, row, col, offset, dtype, device):
                             f"{type(v).__name__}")
     d = _core.to_dtype_py(dtype if dtype is not None else _core_dtype.all_dtypes()["int64"])
     if d.name not in ("int32", "int64"):
-        raise NotImplementedError(f"\"{fname}\" not implemented for "
-                                  f"'{_core_dtype.SCALAR_NAMES[d.name]}'")
+        _no_kernel_for(d, fname)
     if row < 0:
         raise RuntimeError(f"row must be non-negative, got{row}")
     if col < 0:
