@@ -108,6 +108,24 @@ def _load_micrograd():
     return _import("micrograd.engine").Value
 
 
+def _load_jax():
+    jax = _import("jax")
+    jax.config.update("jax_platforms", "cpu")
+    return jax
+
+
+def _jax_timed(fn, *args):
+    """(run, grads) for a jitted gradient function: run() waits for XLA's asynchronous
+    result, so the time is the computation's, not its dispatch's."""
+    out = {}
+
+    def run():
+        out["g"] = fn(*args)
+        _import("jax").block_until_ready(out["g"])
+    return run, lambda: [np.asarray(g) for g in (out["g"] if isinstance(out["g"], (tuple, list))
+                                                  else (out["g"],))]
+
+
 def _version(dist: str) -> str:
     try:
         from importlib.metadata import version
@@ -126,6 +144,7 @@ def make_impls(core_module: str) -> list[Impl]:
         Impl("mygrad", "mygrad", lambda: _import("mygrad")),
         Impl("autograd", "hips", _load_hips, label="autograd (HIPS)"),
         Impl("micrograd", "micrograd", _load_micrograd),
+        Impl("jax", "jax", _load_jax, label="jax (jit)"),
     ]
 
 
@@ -242,8 +261,18 @@ def chain_data(n: int, steps: int):
     return make
 
 
+def chain_jax(jax, d):
+    """The chain as a JAX user writes it for jit: the steps as a lax.fori_loop, so XLA
+    compiles one loop body instead of unrolling every step (compile time is the warm-up's)."""
+    jnp, steps = jax.numpy, d["steps"]
+
+    def loss(x):
+        return jax.lax.fori_loop(0, steps, lambda i, y: jnp.tanh(y * 1.01 + 0.01), x).sum()
+    return _jax_timed(jax.jit(jax.grad(loss)), jnp.asarray(d["x"]))
+
+
 CHAIN = {"numpy": chain_numpy, "torchapi": chain_torchapi, "mygrad": chain_mygrad,
-         "hips": chain_hips, "micrograd": chain_micrograd}
+         "hips": chain_hips, "micrograd": chain_micrograd, "jax": chain_jax}
 
 
 # --------------------------------------------------------------------------- workload: mlp
@@ -387,7 +416,21 @@ def module_calls_torchapi(ag, d):
     return run
 
 
-MLP = {"numpy": mlp_numpy, "torchapi": mlp_torchapi, "mygrad": mlp_mygrad, "hips": mlp_hips}
+def mlp_jax(jax, d):
+    jnp = jax.numpy
+    X, rows, labels = (jnp.asarray(d[k]) for k in ("X", "rows", "labels"))
+
+    def loss(W1, b1, W2, b2):
+        z = jnp.maximum(X @ W1 + b1, 0) @ W2 + b2
+        zs = z - jax.lax.stop_gradient(z.max(axis=1, keepdims=True))
+        logp = zs - jnp.log(jnp.exp(zs).sum(axis=1, keepdims=True))
+        return -logp[rows, labels].mean()
+    return _jax_timed(jax.jit(jax.grad(loss, argnums=(0, 1, 2, 3))),
+                      *(jnp.asarray(d[k]) for k in MLP_PARAMS))
+
+
+MLP = {"numpy": mlp_numpy, "torchapi": mlp_torchapi, "mygrad": mlp_mygrad, "hips": mlp_hips,
+       "jax": mlp_jax}
 MLP_MODULE = {"numpy": mlp_numpy, "torchapi": mlp_module_torchapi}
 # timed in mlp_module's worker, interleaved with it: the same ops called directly, and the
 # Module.__call__s alone, so that mlp_module - mlp is measured within one process
@@ -504,7 +547,26 @@ def cnn_torchapi(ag, d):
     return run, lambda: [p.grad for p in params]
 
 
-CNN = {"numpy": cnn_numpy, "torchapi": cnn_torchapi}
+def cnn_jax(jax, d):
+    jnp, lax = jax.numpy, jax.lax
+    x, labels = jnp.asarray(d["x"]), jnp.asarray(d["labels"])
+
+    def conv(h, w, b):
+        return lax.conv_general_dilated(h, w, (1, 1), ((1, 1), (1, 1))) + b[None, :, None, None]
+
+    def pool(h):
+        return lax.reduce_window(h, -jnp.inf, lax.max, (1, 1, 2, 2), (1, 1, 2, 2), "VALID")
+
+    def loss(W1, b1, W2, b2, W3, b3):
+        h = pool(jnp.maximum(conv(x, W1, b1), 0))
+        h = pool(jnp.maximum(conv(h, W2, b2), 0))
+        logp = jax.nn.log_softmax(h.reshape(h.shape[0], -1) @ W3.T + b3)
+        return -jnp.take_along_axis(logp, labels[:, None], 1).mean()
+    return _jax_timed(jax.jit(jax.grad(loss, argnums=tuple(range(6)))),
+                      *(jnp.asarray(d[k]) for k in CNN_PARAMS))
+
+
+CNN = {"numpy": cnn_numpy, "torchapi": cnn_torchapi, "jax": cnn_jax}
 
 
 # --------------------------------------------------------------------------- workload: chain1m
@@ -602,8 +664,15 @@ def fanin_micrograd(Value, d):
     return run, lambda: [np.array([leaf.grad for leaf in leaves])]
 
 
+def fanin_jax(jax, d):
+    """The leaves as a list of 0-d arrays, differentiated together (one gradient each)."""
+    leaves = [jax.numpy.asarray(v) for v in _scalar_leaves(d)]
+    run, grads = _jax_timed(jax.jit(jax.grad(fanin_forward)), leaves)
+    return run, lambda: [np.stack(grads())]
+
+
 FANIN = {"numpy": fanin_numpy, "torchapi": fanin_torchapi, "mygrad": fanin_mygrad,
-         "hips": fanin_hips, "micrograd": fanin_micrograd}
+         "hips": fanin_hips, "micrograd": fanin_micrograd, "jax": fanin_jax}
 
 
 # --------------------------------------------------------------------------- registry
@@ -1040,6 +1109,8 @@ def print_summary(results: list[dict]) -> None:
     print("summary: ratio to numpy floor (lower is better)")
     for res in results:
         line = f"  {res['name']:<10} {core_label} {cell(res, 'autograd_core'):>9}   torch {cell(res, 'torch'):>9}"
+        if "jax" in res["rows"]:
+            line += f"   jax {cell(res, 'jax'):>9}"
         core = res["rows"].get("autograd_core", {})
         if res.get("reference", "numpy") != "numpy" and core.get("vs_reference") is not None:
             line += f"   autograd_core / {res['reference']} {core['vs_reference']:.2f}x"

@@ -115,6 +115,7 @@ NOT_RUN = {
     "pip install \".[demo]\" && autograd-core-demo":
         "an install (network); the console script itself runs in test_demo_console_script",
     "pip install mygrad autograd micrograd": "an install of optional peers (network)",
+    "pip install jax jaxlib": "an install of an optional peer (network, ~600 MB)",
     "python setup.py build_ext --inplace":
         "a full build of a fresh clone takes minutes on 2 cores; this suite runs on its result",
     "AGC_FAST_BUILD=1": "a build option (see python setup.py build_ext --inplace)",
