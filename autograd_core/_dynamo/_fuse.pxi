@@ -85,11 +85,12 @@ cdef object _numpy_loop(str name, int typenum):
                 break
     if lp is not None:
         dt = np.float32 if typenum == cnp.NPY_FLOAT else np.float64
-        probe = np.concatenate([
-            np.linspace(-120, 120, 4001), np.random.default_rng(0).standard_normal(3001) * 9,
-            [0., -0., np.inf, -np.inf, np.nan, 1e-30, -1e-30, 1e-310, 88.72, 89., 709.78,
-             710., -745., -104., 1e300]]).astype(dt)
-        with np.errstate(all="ignore"):
+        with np.errstate(all="ignore"):   # (1e300 overflows float32: inf, as meant)
+            probe = np.concatenate([
+                np.linspace(-120, 120, 4001),
+                np.random.default_rng(0).standard_normal(3001) * 9,
+                [0., -0., np.inf, -np.inf, np.nan, 1e-30, -1e-30, 1e-310, 88.72, 89., 709.78,
+                 710., -745., -104., 1e300]]).astype(dt)
             want = u(probe)
             for tile in (AGC_FUSE_TILE, 37, 1):
                 got = np.empty_like(probe)
