@@ -173,10 +173,11 @@ def test_backward_twice_without_retain_graph_raises():
 def test_large_libm_block_fuses_with_numpys_loops_and_equals_eager(dt, n):
     # a chain like benchmarks/compile.py's chain100k: exp/tanh/sigmoid over more than 128
     # elements call numpy's loops on the tiles (Note [numpy's loops in a block]); 40,000
-    # elements: the saved rows are arrays of their own (_ROW_APART_BYTES)
+    # elements: the saved rows are arrays of their own (_ROW_APART_BYTES), and the run of
+    # 35 steps is cut into blocks of at most _LARGE_RUN_STEPS
     def fn(x):
         y = x
-        for _ in range(4):
+        for _ in range(10):
             y = (y * 1.01 + 0.01).tanh()
         return (y.sigmoid() * 2 - y.exp()) * 0.5
     rng = np.random.default_rng(n)

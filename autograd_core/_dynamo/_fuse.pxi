@@ -814,6 +814,21 @@ def _plan_block(FusedBlock b, list vals):
     return b
 
 
+# A block of large arrays takes at most this many steps: its program stores each saved
+# value into a row of its own as it goes, tile by tile, and hundreds of rows written (and
+# read back by the backward) side by side in small pieces were slower than eager's
+# whole-array passes (chain100k's 600 steps in one block: 1.27x the numpy floor against
+# eager's 0.91x)
+cdef Py_ssize_t _LARGE_RUN_STEPS = 24
+
+
+cdef Py_ssize_t _meta_bytes(tuple meta):
+    cdef Py_ssize_t m = 4 if meta[0] == cnp.NPY_FLOAT else 8
+    for d in <tuple>meta[1]:
+        m *= <Py_ssize_t>d
+    return m
+
+
 cdef void _reads(Step s, set out):
     for pos, k in s.subs:
         out.add(k)
@@ -857,10 +872,14 @@ def plan_fusion(tuple steps, list vals, object out, Py_ssize_t min_run=2):
     cdef list plan = []
     cdef FusedBlock blk
     i = 0
+    cdef Py_ssize_t cap
     while i < n:
         s = <Step>steps[i]
         j = i
-        while j < n and _fusible(<Step>steps[j], metas, vals) and \
+        cap = n
+        if s.meta is not None and _meta_bytes(s.meta) >= _ROW_APART_BYTES:
+            cap = i + _LARGE_RUN_STEPS
+        while j < n and j < cap and _fusible(<Step>steps[j], metas, vals) and \
                 (<Step>steps[j]).meta == s.meta:
             j += 1
         if j - i >= min_run:
