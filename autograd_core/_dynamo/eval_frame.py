@@ -244,10 +244,13 @@ def _first_replay(e, vals, fuse):
     gc_was_on = gc.isenabled()
     gc.disable()
     try:
-        if e.pending is not None:
-            rec, inputs, result = e.pending
-            e.pending = None
-            e.steps, _, e.out = rec.build(inputs, result, frees=False)
+        pending = e.pending
+        if pending is not None:
+            rec, inputs, result = pending
+            steps, _, out = rec.build(inputs, result, frees=False)
+            # (pending cleared last: another thread's first replay meanwhile builds too)
+            e.steps, e.out = steps, out
+            e.pending = None   # (the recording, its results with it, freed here)
         if not e.freed:
             set_frees(e.steps, e.out, len(vals))
             e.freed = True
