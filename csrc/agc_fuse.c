@@ -105,13 +105,6 @@ void NAME(const agc_fuse_ins *prog, size_t nins, const T *const *in, T *const *o
             case AGC_F_DIV_OTHER_BWD:  /* (c read above, before r's entry moves) */  \
                 for (i = 0; i < m; i++) r[i] = -a[i] * ((b[i] / c[i]) / c[i]);       \
                 break;                                                               \
-            case AGC_F_CALL: {  /* (a may be r: numpy's loops allow exact aliasing) */ \
-                char *args[2];                                                       \
-                ptrdiff_t dims = (ptrdiff_t)m, steps[2] = {sizeof(T), sizeof(T)};     \
-                args[0] = (char *)a;                                                 \
-                args[1] = (char *)r;                                                 \
-                p->loop(args, &dims, steps, p->loop_data);                           \
-                break; }                                                             \
             }                                                                        \
         }                                                                            \
     }                                                                                \

@@ -39,17 +39,8 @@ enum agc_fuse_op {
     AGC_F_TANH_BWD,    /* a * (1 - b * b), b tanh's output */
     AGC_F_SIGMOID_BWD, /* a * ((1 - b) * b), b sigmoid's output */
     AGC_F_RELU_BWD,    /* b <= 0 ? 0 : a, b relu's output */
-    AGC_F_DIV_OTHER_BWD, /* -a * ((b / c) / c): div's gradient for its divisor; c in s */
-    AGC_F_CALL         /* r = loop(a): the instruction's numpy inner loop on the tile */
+    AGC_F_DIV_OTHER_BWD /* -a * ((b / c) / c): div's gradient for its divisor; c in s */
 };
-
-/* A numpy ufunc's inner loop of one input and one output (PyUFuncGenericFunction).
- * Eager computes exp/tanh of arrays above its kernels' size with numpy's vectorised
- * loops; a block calls the very loop eager's ufunc call runs on each tile, and as the
- * loops compute each element on its own, the tiles' values are the whole array's bit
- * for bit (compiled mode checks this of each loop before using it). */
-typedef void (*agc_fuse_loop)(char **args, const ptrdiff_t *dims, const ptrdiff_t *steps,
-                              void *data);
 
 typedef struct {
     int op;
@@ -57,8 +48,6 @@ typedef struct {
     int a, b;     /* operand registers (-1: none; LOAD's b: a broadcast's period) */
     double s;     /* scalar operand, or the input/output index of LOAD/STORE, or
                      (DIV_OTHER_BWD) the third register */
-    agc_fuse_loop loop;  /* CALL's loop and its data (unused by the other ops) */
-    void *loop_data;
 } agc_fuse_ins;
 
 /* The number of elements of one register's tile. */

@@ -6,101 +6,9 @@ cdef str _DOUBLE_BACKWARD = ("torch.compile with aot_autograd does not currently
                              "double backward")
 
 # eager's LIBM_KERNEL_N (ops/pointwise.pyx): above it eager calls numpy's vectorised
-# loops for the libm ops, and a block calls those loops on its tiles (Note [numpy's
-# loops in a block])
+# loops for the libm ops, and a block holding one runs unfused
 cdef Py_ssize_t _LIBM_FUSE_N = 128
 cdef frozenset _LIBM_OPS = frozenset({F_EXP, F_TANH, F_SIGMOID})
-
-# Saved rows of this many bytes or more are arrays of their own (each under malloc's mmap
-# threshold, reused from the heap as eager's saved tensors are), smaller ones one
-# (rows, n) array: one (rows, n) array of chain100k's 200 rows, 80 MB, was mapped and
-# page-faulted afresh at every replay
-cdef Py_ssize_t _ROW_APART_BYTES = 1 << 16
-
-# the loop fields of agc_fuse_ins (csrc/agc_fuse.h), which autograd_core/_core/csrc.pxd
-# does not declare (compiled mode alone uses them)
-cdef extern from "agc_fuse.h" nogil:
-    enum:
-        AGC_F_CALL
-    ctypedef void (*agc_fuse_loop)(char **args, const Py_ssize_t *dims,
-                                   const Py_ssize_t *steps, void *data)
-    ctypedef struct agc_fuse_ins_loop "agc_fuse_ins":
-        agc_fuse_loop loop
-        void *loop_data
-
-
-# Note [numpy's loops in a block]
-# Eager computes exp and tanh (and sigmoid's exp) of an array above LIBM_KERNEL_N
-# elements with numpy's ufunc, whose loop for float32/float64 is a vectorised one of its
-# own (not libm's expf/tanhf: other values in the last bits). A block that large calls
-# that very loop (the ufunc's first loop for the dtype, the one numpy's type resolution
-# picks) on each tile through agc_fuse.c's CALL instruction: numpy's loops compute each
-# element on its own, so tiles give the whole array's values bit for bit. That is
-# checked once per loop at its first use (values with the special cases, in tiles of
-# odd sizes, against the ufunc's own call); a loop failing it leaves such blocks unfused
-# as before. Sigmoid is eager's _ufunc_sigmoid's sequence: neg, exp, + 1, 1 / (the
-# reciprocal is a correctly rounded division, as RDIVS).
-
-@cython.final
-cdef class _Loop:
-    """A numpy ufunc's inner loop for one dtype (Note [numpy's loops in a block])."""
-    cdef agc_fuse_loop fn
-    cdef void *data
-
-
-cdef dict _LOOPS = {}       # (ufunc name, typenum) -> _Loop, or None: its check failed
-
-
-cdef int _call_loop(_Loop lp, cnp.ndarray x, cnp.ndarray out, Py_ssize_t tile):
-    cdef char *args[2]
-    cdef Py_ssize_t dims[1]
-    cdef Py_ssize_t steps[2]
-    cdef Py_ssize_t n = cnp.PyArray_SIZE(x), off = 0, item = cnp.PyArray_ITEMSIZE(x)
-    steps[0] = steps[1] = item
-    while off < n:
-        dims[0] = min(tile, n - off)
-        args[0] = <char *>cnp.PyArray_DATA(x) + off * item
-        args[1] = <char *>cnp.PyArray_DATA(out) + off * item
-        lp.fn(args, dims, steps, lp.data)
-        off += tile
-    return 0
-
-
-cdef object _numpy_loop(str name, int typenum):
-    """The loop numpy's ufunc `name` runs on a contiguous array of typenum, checked to
-    give the ufunc's values in tiles; None if it cannot be used."""
-    key = (name, typenum)
-    if key in _LOOPS:
-        return _LOOPS[key]
-    cdef cnp.ufunc u = getattr(np, name)
-    cdef _Loop lp = None
-    cdef int i
-    if u.nin == 1 and u.nout == 1:
-        for i in range(u.ntypes):
-            # (ufunc.types holds type numbers, in numpy's order of preference)
-            if u.types[2 * i] == typenum and u.types[2 * i + 1] == typenum:
-                lp = _Loop.__new__(_Loop)
-                lp.fn = <agc_fuse_loop>u.functions[i]
-                lp.data = u.data[i]
-                break
-    if lp is not None:
-        dt = np.float32 if typenum == cnp.NPY_FLOAT else np.float64
-        with np.errstate(all="ignore"):   # (1e300 overflows float32: inf, as meant)
-            probe = np.concatenate([
-                np.linspace(-120, 120, 4001),
-                np.random.default_rng(0).standard_normal(3001) * 9,
-                [0., -0., np.inf, -np.inf, np.nan, 1e-30, -1e-30, 1e-310, 88.72, 89., 709.78,
-                 710., -745., -104., 1e300]]).astype(dt)
-            want = u(probe)
-            for tile in (AGC_FUSE_TILE, 37, 1):
-                got = np.empty_like(probe)
-                _call_loop(lp, probe, got, tile)
-                if not np.array_equal(got.view(np.uint8), want.view(np.uint8)):
-                    lp = None
-                    break
-    _LOOPS[key] = lp
-    return lp
-
 
 # the fast ops a block takes, by their forward instruction (a tensor operand; a number)
 cdef dict _FUSE_BINARY = {F_ADD: (AGC_F_ADD, AGC_F_ADDS), F_SUB: (AGC_F_SUB, AGC_F_SUBS),
@@ -122,8 +30,7 @@ cdef class _Prog:
 
 cdef _Prog _allocate(list ir):
     """ir: [op, dst, a, b, s, c] over virtual registers (-1: none; c a third operand, of
-    DIV_OTHER_BWD; LOAD's b is a broadcast input's period, not a register; a CALL's
-    _Loop follows as a seventh item) -> a program
+    DIV_OTHER_BWD; LOAD's b is a broadcast input's period, not a register) -> a program
     over as few registers as a linear scan gives (an instruction may write a register it
     reads: the loops read element i before writing it)."""
     cdef dict last = {}
@@ -154,11 +61,6 @@ cdef _Prog _allocate(list ir):
             p.ins[i].a = phys[e[2]] if e[2] >= 0 else -1
             p.ins[i].b = phys[e[3]] if e[3] >= 0 else -1
         p.ins[i].s = <double>(phys[e[5]] if e[5] >= 0 else e[4])
-        (<agc_fuse_ins_loop *>&p.ins[i]).loop = NULL
-        (<agc_fuse_ins_loop *>&p.ins[i]).loop_data = NULL
-        if e[0] == AGC_F_CALL:
-            (<agc_fuse_ins_loop *>&p.ins[i]).loop = (<_Loop>e[6]).fn
-            (<agc_fuse_ins_loop *>&p.ins[i]).loop_data = (<_Loop>e[6]).data
         for v in ({e[2], e[3], e[5]} if e[0] != AGC_F_LOAD else ()):
             if v >= 0 and last[v] == i:
                 free_regs.append(phys.pop(v))
@@ -178,30 +80,14 @@ cdef _Prog _allocate(list ir):
     return p
 
 
-cdef inline Py_ssize_t _nrows(object rows):
-    if rows is None:
-        return 0
-    if type(rows) is tuple:
-        return len(<tuple>rows)
-    return cnp.PyArray_DIMS(<cnp.ndarray>rows)[0]
-
-
-cdef object _new_rows(cnp.ndarray like, Py_ssize_t rows):
-    """Saved rows of like's size and dtype: a (rows, n) array, or a tuple of arrays when
-    a row is large (_ROW_APART_BYTES)."""
-    if rows and cnp.PyArray_NBYTES(like) >= _ROW_APART_BYTES:
-        return tuple([empty_like_array(like) for _ in range(rows)])
-    return _flat_array(like, rows)
-
-
 cdef int _run_prog(_Prog p, int typenum, list ins, list outs, Py_ssize_t n,
-                   object in_rows=None, object out_rows=None) except -1:
+                   cnp.ndarray in_rows=None, cnp.ndarray out_rows=None) except -1:
     """Run p over arrays of n elements (ins, outs: contiguous ndarrays of typenum; then
-    the rows of in_rows / out_rows (_new_rows) as further inputs / outputs)."""
+    the rows of in_rows / out_rows, (rows, n) arrays, as further inputs / outputs)."""
     cdef size_t item = 4 if typenum == cnp.NPY_FLOAT else 8
     cdef Py_ssize_t k, nin = len(ins), nout = len(outs)
-    cdef Py_ssize_t rin = _nrows(in_rows)
-    cdef Py_ssize_t rout = _nrows(out_rows)
+    cdef Py_ssize_t rin = 0 if in_rows is None else cnp.PyArray_DIMS(in_rows)[0]
+    cdef Py_ssize_t rout = 0 if out_rows is None else cnp.PyArray_DIMS(out_rows)[0]
     cdef char *base
     cdef void **pin = <void **>malloc((nin + rin + 1) * sizeof(void *))
     cdef void **pout = <void **>malloc((nout + rout + 1) * sizeof(void *))
@@ -215,18 +101,12 @@ cdef int _run_prog(_Prog p, int typenum, list ins, list outs, Py_ssize_t n,
         pin[k] = cnp.PyArray_DATA(<cnp.ndarray>ins[k])
     for k in range(len(outs)):
         pout[k] = cnp.PyArray_DATA(<cnp.ndarray>outs[k])
-    if rin and type(in_rows) is tuple:
-        for k in range(rin):
-            pin[nin + k] = cnp.PyArray_DATA(<cnp.ndarray>(<tuple>in_rows)[k])
-    elif rin:
-        base = <char *>cnp.PyArray_DATA(<cnp.ndarray>in_rows)
+    if rin:
+        base = <char *>cnp.PyArray_DATA(in_rows)
         for k in range(rin):
             pin[nin + k] = base + k * n * item
-    if rout and type(out_rows) is tuple:
-        for k in range(rout):
-            pout[nout + k] = cnp.PyArray_DATA(<cnp.ndarray>(<tuple>out_rows)[k])
-    elif rout:
-        base = <char *>cnp.PyArray_DATA(<cnp.ndarray>out_rows)
+    if rout:
+        base = <char *>cnp.PyArray_DATA(out_rows)
         for k in range(rout):
             pout[nout + k] = base + k * n * item
     with nogil:
@@ -253,13 +133,11 @@ cdef class CompiledFunctionBackward(Node):
     """The one autograd node of a fused block (PyTorch's compiled graphs' grad_fn): its
     backward is a fused program too, reading the forward values it saved."""
     cdef _Prog prog
-    cdef object saved           # (_new_rows) the forward values the backward reads that
+    cdef cnp.ndarray saved      # (rows, n): the forward values the backward reads that
                                 # are neither an input nor an output of the block
     cdef tuple direct           # the block's input and output arrays the backward reads
                                 # (eager's nodes save those tensors themselves, not copies)
     cdef int typenum
-    cdef object dtype           # the block's dtype
-    cdef Py_ssize_t n           # the block's elements
     cdef int nout               # the block's outputs (gradients in)
     cdef int nin                # the block's tensor inputs (gradients out)
     cdef tuple shapes           # per input: its shape (the gradient's)
@@ -310,22 +188,22 @@ cdef class CompiledFunctionBackward(Node):
                     f"version {version} instead. Hint: enable anomaly detection to find the "
                     "operation that failed to compute its gradient, with "
                     "autograd_core.autograd.set_detect_anomaly(True, check_nan=False).")
-        n = self.n
+        n = cnp.PyArray_DIMS(self.saved)[1]
         for k in range(self.nout):
             x = grads[k] if k < len(grads) else None
             if x is None:
-                g = <cnp.ndarray>np.zeros(n, dtype=self.dtype)
+                g = <cnp.ndarray>np.zeros(n, dtype=self.saved.dtype)
             else:
                 g = (<Tensor>x)._data
                 if cnp.PyArray_TYPE(g) != self.typenum or not cnp.PyArray_IS_C_CONTIGUOUS(g):
-                    g = <cnp.ndarray>np.ascontiguousarray(g, dtype=self.dtype)
+                    g = <cnp.ndarray>np.ascontiguousarray(g, dtype=self.saved.dtype)
             ins.append(g)
         ins.extend(self.direct)
         cdef Py_ssize_t j
         for k in range(self.nin):
             j = self.share[k]
             # (an input without a gradient gets no store: its entry is never written)
-            outs.append(<cnp.ndarray>np.empty(self.shapes[k], dtype=self.dtype)
+            outs.append(<cnp.ndarray>np.empty(self.shapes[k], dtype=self.saved.dtype)
                         if j == k or j < 0 else outs[j])
         _run_prog(self.prog, self.typenum, ins, outs, n, self.saved)
         cdef list res = []
@@ -424,8 +302,7 @@ cdef class FusedBlock:
 
     cdef int run(self, list vals) except -1:
         cdef Py_ssize_t i, k
-        cdef cnp.ndarray like
-        cdef object saved = None
+        cdef cnp.ndarray like, saved = None
         cdef list ins, outs
         if not self.planned:
             _plan_block(self, vals)
@@ -438,7 +315,7 @@ cdef class FusedBlock:
         like = <cnp.ndarray>ins[self.like]
         outs = [empty_like_array(like) for k in self.out_slots]
         if self.grad:
-            saved = _new_rows(like, self.nsaved)
+            saved = _flat_array(like, self.nsaved)
             _run_prog(self.fwd_saving, self.typenum, ins, outs, cnp.PyArray_SIZE(like), None,
                       saved)
         else:
@@ -456,8 +333,6 @@ cdef class FusedBlock:
             node.prog = self.bwd
             node.saved = saved
             node.typenum = self.typenum
-            node.dtype = like.dtype
-            node.n = cnp.PyArray_SIZE(like)
             node.nout = len(self.out_slots)
             node.nin = len(self.bwd_edges)
             node.nvisible = len(self.in_slots)
@@ -584,20 +459,11 @@ def _plan_block(FusedBlock b, list vals):
     numel = 1
     for d in b.shape:
         numel *= d
-    # eager hands libm ops on arrays this large to numpy's vectorised loops: the block
-    # calls them too (Note [numpy's loops in a block]), or runs unfused without them
-    cdef dict loops = None       # F_EXP / F_TANH -> _Loop
     if numel > _LIBM_FUSE_N and any((<Step>x).fast in _LIBM_OPS for x in run):
-        loops = {}
-        for x in run:
-            f = (<Step>x).fast
-            if f in _LIBM_OPS:
-                f = F_EXP if f == F_SIGMOID else f
-                if f not in loops:
-                    loops[f] = _numpy_loop("exp" if f == F_EXP else "tanh", b.typenum)
-                if loops[f] is None:
-                    b.unfused = True
-                    return b
+        # eager hands libm ops on arrays this large to numpy's vectorised loops, which
+        # the interpreter's scalar libm calls do not beat
+        b.unfused = True
+        return b
     in_grad = []
     in_shapes = []
     in_period = []
@@ -637,18 +503,7 @@ def _plan_block(FusedBlock b, list vals):
                 op = (<tuple>_FUSE_BINARY[s.fast])[1]
         else:
             op = _FUSE_UNARY[s.fast]
-        if loops is not None and s.fast in _LIBM_OPS:
-            if s.fast == F_SIGMOID:
-                # eager's _ufunc_sigmoid: 1 / (exp(-x) + 1), each step rounded
-                fwd.append([AGC_F_NEG, nv, a, -1, 0.0, -1])
-                fwd.append([AGC_F_CALL, nv + 1, nv, -1, 0.0, -1, loops[F_EXP]])
-                fwd.append([AGC_F_ADDS, nv + 2, nv + 1, -1, 1.0, -1])
-                fwd.append([AGC_F_RDIVS, nv + 3, nv + 2, -1, 1.0, -1])
-                nv += 3
-            else:
-                fwd.append([AGC_F_CALL, nv, a, -1, 0.0, -1, loops[s.fast]])
-        else:
-            fwd.append([op, nv, a, bb, sc, -1])
+        fwd.append([op, nv, a, bb, sc, -1])
         nodes.append((op, nv, a, bb, sc))
         needs[nv] = needs[a] or (bb >= 0 and needs[bb])
         vreg[first + i] = nv
@@ -814,21 +669,6 @@ def _plan_block(FusedBlock b, list vals):
     return b
 
 
-# A block of large arrays takes at most this many steps: its program stores each saved
-# value into a row of its own as it goes, tile by tile, and hundreds of rows written (and
-# read back by the backward) side by side in small pieces were slower than eager's
-# whole-array passes (chain100k's 600 steps in one block: 1.27x the numpy floor against
-# eager's 0.91x)
-cdef Py_ssize_t _LARGE_RUN_STEPS = 24
-
-
-cdef Py_ssize_t _meta_bytes(tuple meta):
-    cdef Py_ssize_t m = 4 if meta[0] == cnp.NPY_FLOAT else 8
-    for d in <tuple>meta[1]:
-        m *= <Py_ssize_t>d
-    return m
-
-
 cdef void _reads(Step s, set out):
     for pos, k in s.subs:
         out.add(k)
@@ -872,14 +712,10 @@ def plan_fusion(tuple steps, list vals, object out, Py_ssize_t min_run=2):
     cdef list plan = []
     cdef FusedBlock blk
     i = 0
-    cdef Py_ssize_t cap
     while i < n:
         s = <Step>steps[i]
         j = i
-        cap = n
-        if s.meta is not None and _meta_bytes(s.meta) >= _ROW_APART_BYTES:
-            cap = i + _LARGE_RUN_STEPS
-        while j < n and j < cap and _fusible(<Step>steps[j], metas, vals) and \
+        while j < n and _fusible(<Step>steps[j], metas, vals) and \
                 (<Step>steps[j]).meta == s.meta:
             j += 1
         if j - i >= min_run:
