@@ -755,3 +755,60 @@ def test_equal_code_objects_keep_their_own_caches():
         names.append([type(env["f"](x).grad_fn).__name__ for _ in range(3)])
     assert names[-1] == ["MulBackward0", "CompiledFunctionBackward",
                          "CompiledFunctionBackward"], names
+
+
+def _bitwise(a, b):
+    import numpy as np
+    return a.dtype == b.dtype and np.array_equal(a.detach().numpy(), b.detach().numpy())
+
+
+def _only_entry(fn):
+    (entries,) = _ef._CACHES.get(fn.__code__).entries.values()
+    (e,) = entries
+    return e
+
+
+def test_deferred_build_replays_eagers_values_and_gradients():
+    # Note [Deferred build]: a small recording builds its steps at the first replay
+    def f(x, w):
+        y = (x @ w).relu() * 2 + x.sum()
+        return y.tanh(), y
+    xs = [autograd_core.randn(3, 4) for _ in range(3)]
+    w = autograd_core.randn(4, 4, requires_grad=True)
+    cf = autograd_core.compile(f)
+    for i, x in enumerate(xs):
+        w.grad = None
+        a, b = cf(x, w)
+        e = _only_entry(f)
+        assert (e.pending is not None) == (i == 0) and (e.steps is None) == (i == 0)
+        (a.sum() + b.sum()).backward()
+        g = w.grad.clone()
+        w.grad = None
+        ea, eb = f(x, w)
+        (ea.sum() + eb.sum()).backward()
+        assert _bitwise(a, ea) and _bitwise(b, eb) and _bitwise(g, w.grad)
+
+
+def test_large_recording_builds_at_once():
+    # (its results would stay alive until the second call: _DEFER_BYTES)
+    f = lambda x: (x * 2 + 1).sum()  # noqa: E731
+    x = autograd_core.zeros(3 << 20)
+    cf = autograd_core.compile(f)
+    assert _bitwise(cf(x), f(x))
+    assert _only_entry(f).pending is None and _only_entry(f).steps is not None
+    assert _bitwise(cf(x), f(x))
+
+
+def test_unbuildable_output_breaks_the_graph_at_the_first_call():
+    # what the (deferred) build would refuse is refused by the recording: fullgraph=True
+    # raises at the first call, and the function runs eagerly from then on
+    def f(x):
+        return x * 2, {1, 2}
+    cf = autograd_core.compile(f, fullgraph=True)
+    with pytest.raises(autograd_core._dynamo.exc.Unsupported, match="returns a set"):
+        cf(autograd_core.ones(2))
+    cf = autograd_core.compile(f)
+    for _ in range(2):
+        y, st = cf(autograd_core.ones(2))
+        assert st == {1, 2} and _bitwise(y, autograd_core.ones(2) * 2)
+    assert _recordings(f) == (0, True)

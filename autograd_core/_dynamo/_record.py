@@ -442,7 +442,9 @@ class Recorder(OpRecorder):
             if gc_was_on:
                 gc.enable()
 
-    def _build(self, inputs, result, frees):
+    def constants(self, inputs):
+        """(the tensors the recording read besides its inputs, in slot order after them;
+        the slots of inputs and constants by id)."""
         slots = {}
         for i, t in enumerate(inputs):
             slots.setdefault(id(t), i)
@@ -451,6 +453,18 @@ class Recorder(OpRecorder):
             if k not in slots:
                 slots[k] = len(inputs) + len(consts)
                 consts.append(t)
+        return consts, slots
+
+    def check_buildable(self, result):
+        """Raise the GraphBreak build would raise, without building: every op finished
+        and the result is made of recorded tensors and values a template can hold (the
+        first call decides whether the function breaks, Note [Deferred build])."""
+        if any(s[2] is None for s in self.steps):
+            raise GraphBreak("an op did not finish")
+        _output_template(result, _KnownSlots(self.known), self)
+
+    def _build(self, inputs, result, frees):
+        consts, slots = self.constants(inputs)
         steps, slots = build_steps(self.steps, slots, len(inputs) + len(consts))
         if steps is None:
             raise GraphBreak("an op did not finish")
@@ -458,6 +472,18 @@ class Recorder(OpRecorder):
         if frees:   # (compiled mode sets them at the first replay: eval_frame._call)
             set_frees(steps, out, len(inputs) + len(consts))
         return steps, consts, out
+
+
+class _KnownSlots:
+    """Slot 0 for every tensor a recording knows (by id): the slots dict that
+    _output_template checks an output against before the steps are built."""
+    __slots__ = ("known",)
+
+    def __init__(self, known):
+        self.known = known
+
+    def get(self, k):
+        return 0 if k in self.known else None
 
 
 def _tensors_in(x):

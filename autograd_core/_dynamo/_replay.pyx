@@ -652,6 +652,22 @@ def build_steps(list recorded, dict slots, Py_ssize_t n):
     return tuple(steps), slots
 
 
+def recorded_bytes(list recorded):
+    """The bytes of a recording's results ([table name, args, result] per op): what it
+    keeps alive until its steps are built (Note [Deferred build], eval_frame.py)."""
+    cdef Py_ssize_t total = 0
+    cdef list rec
+    for rec in recorded:
+        res = rec[2]
+        if isinstance(res, Tensor):
+            total += cnp.PyArray_NBYTES((<Tensor>res)._data)
+        elif res is not None:
+            for t in res:
+                if isinstance(t, Tensor):
+                    total += cnp.PyArray_NBYTES((<Tensor>t)._data)
+    return total
+
+
 cdef int _slots_in(object t, set out) except -1:
     if type(t) is Slot:
         out.add((<Slot>t).k)

@@ -11,7 +11,7 @@ from autograd_core._core import tensor as _core
 from autograd_core._dynamo import config, exc
 from autograd_core._dynamo._record import GraphBreak, Recorder
 from autograd_core._dynamo._replay import (G_KEYS, arguments_key, build, check_guards,
-                                            plan_fusion, replay, set_frees)
+                                            plan_fusion, recorded_bytes, replay, set_frees)
 
 log = logging.getLogger("autograd_core._dynamo.convert_frame")
 
@@ -25,11 +25,24 @@ def _recording():
     return getattr(_tls, "recording", False)
 
 
+# Note [Deferred build]
+# A recording's steps (build_steps: each tensor argument replaced by its slot) are built
+# at the entry's first replay, with its frees and fused blocks, not at the recording:
+# the first call costs eager's plus the recording's hooks alone (chain16's 60,000 steps
+# took ~50 ms to build, a quarter of its first call). Until then the entry holds the
+# recording (its ops' arguments and results, by which build maps tensors to slots), so
+# only a recording whose results are small is deferred (_DEFER_BYTES): a large one is
+# built at once, and its intermediates are freed as eager's are. Whatever would break
+# the graph at the build (an unfinished op, an output the template cannot hold) is
+# checked at the recording (Recorder.check_buildable): the first call decides.
+_DEFER_BYTES = 16 << 20
+
+
 class _Entry:
     __slots__ = ("guards", "steps", "consts", "out", "key", "keepalive", "plan", "freed",
-                 "closure", "rebound")
+                 "closure", "rebound", "pending")
 
-    def __init__(self, key, guards, steps, consts, out, keepalive, closure):
+    def __init__(self, key, guards, steps, consts, out, keepalive, closure, pending=None):
         self.key = key
         # the objects the key names by identity (modules, functions), kept alive so that
         # their ids cannot be reused by others while the entry exists
@@ -43,6 +56,8 @@ class _Entry:
         self.freed = False    # the steps' frees are set (at the first replay)
         self.closure = closure  # the recorded function's closure cells (None: none)
         self.rebound = None   # (closure, guards): the guards read from another closure
+        self.pending = pending  # (recorder, input tensors, result): steps and out to
+                                # build at the first replay (Note [Deferred build])
 
     def guards_for(self, closure):
         """The guards as they apply to a call of the function whose closure cells are
@@ -229,6 +244,13 @@ def _first_replay(e, vals, fuse):
     gc_was_on = gc.isenabled()
     gc.disable()
     try:
+        pending = e.pending
+        if pending is not None:
+            rec, inputs, result = pending
+            steps, _, out = rec.build(inputs, result, frees=False)
+            # (pending cleared last: another thread's first replay meanwhile builds too)
+            e.steps, e.out = steps, out
+            e.pending = None   # (the recording, its results with it, freed here)
         if not e.freed:
             set_frees(e.steps, e.out, len(vals))
             e.freed = True
@@ -255,12 +277,21 @@ def _record(fn, code, call, module, fullgraph, args, kwargs, key, tensors):
             result = rec.run(module, args, kwargs, call)
         finally:
             _tls.recording = False
+        pending = None
         if rec.reason is None:
             try:
-                steps, consts, out = rec.build(tensors, result, frees=False)
+                if recorded_bytes(rec.steps) <= _DEFER_BYTES:
+                    rec.check_buildable(result)
+                    consts, _ = rec.constants(tensors)
+                    steps = out = None
+                    pending = (rec, tensors, result)
+                else:
+                    steps, consts, out = rec.build(tensors, result, frees=False)
             except GraphBreak as g:
                 rec.reason = str(g)
-        rec.steps = None   # (the recorded arguments and results: freed before the collector runs)
+        if pending is None:
+            rec.steps = None   # (the recorded arguments and results: freed before the
+                               # collector runs)
     finally:
         if gc_was_on:
             gc.enable()
@@ -274,7 +305,8 @@ def _record(fn, code, call, module, fullgraph, args, kwargs, key, tensors):
         cache = _CACHES[code] = _CodeCache()
     cache.entries.setdefault(key, []).append(
         _Entry(key, tuple(rec.guards), steps, consts, out,
-               tuple(rec.guarded_objects.values()), getattr(fn, "__closure__", None)))
+               tuple(rec.guarded_objects.values()), getattr(fn, "__closure__", None),
+               pending))
     cache.count += 1
     cache.last_key = _arg_keys(args, kwargs, key[0])
     _total[0] += 1
