@@ -1,7 +1,7 @@
 """The engine's bookkeeping of a pass against PyTorch: nodes that discovery indexes
 without the pointer map (Note [Nodes reached once] in _core/engine.pyx) must answer
-every later lookup as mapped ones do, and the one-gradient apply (Note [One-gradient
-apply] in _core/_node.pxi) must give what apply gives."""
+every later lookup as mapped ones do, and the single-gradient entry (Note
+[Single-gradient entry] in _core/engine.pyx) must give what apply gives."""
 import numpy as np
 import pytest
 
@@ -37,8 +37,8 @@ def test_will_execute_nodes_reached_once():
         seen = []
 
         def hook(g):
-            # (from the node under the root: PyTorch answers False for the root whose
-            # tensor hook is running, autograd_core True -- a separate divergence)
+            # (from the node under the root: the root itself is
+            # test_will_execute_the_root's)
             chain, n = [], out.grad_fn.next_functions[0][0]
             while n is not None:
                 chain.append(n)
@@ -53,6 +53,34 @@ def test_will_execute_nodes_reached_once():
 
     seen, _ = same(prog)
     assert seen[0][1] == [True] * seen[0][0] and seen[0][2] is False
+
+
+def test_will_execute_the_root():
+    """A pass with one root starts at its node (PyTorch makes no GraphRoot before it):
+    asked from hooks, that node is not one the pass will execute, while the nodes under
+    it are; with two roots (a GraphRoot) both root nodes are."""
+    def prog(mod):
+        will = _will(mod)
+        x = mod.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        z = y.sin()
+        w = z.sum()
+        seen = []
+        z.register_hook(lambda g: seen.append(
+            ("z", will(w.grad_fn), will(z.grad_fn), will(y.grad_fn))))
+        w.register_hook(lambda g: seen.append(("w", will(w.grad_fn), will(z.grad_fn))))
+        w.backward(retain_graph=True)
+        mod.autograd.grad(w, [z], retain_graph=True)
+        h = w.grad_fn.register_prehook(lambda g: seen.append(("pre", will(w.grad_fn))))
+        w.backward(retain_graph=True)
+        h.remove()
+        z.backward(mod.ones(2), retain_graph=True)
+        v = (y * 3).sum()
+        mod.autograd.backward([w, v])
+        return seen
+
+    seen = same(prog)
+    assert seen[0] == ("w", False, True)
 
 
 def test_grad_inputs_through_nodes_reached_once():

@@ -581,6 +581,10 @@ cdef class Node:
     cdef tuple apply(self, tuple grads):
         raise RuntimeError(f"the derivative for '{type(self).__name__}' is not implemented")
 
+    cdef tuple apply1(self, object grad):
+        return None  # no single-gradient entry: the engine calls apply (Note
+                     # [Single-gradient entry] in engine.pyx)
+
     cdef void release_saved(self) noexcept:
         pass
 
@@ -790,7 +794,9 @@ cdef class AccumulateGrad(Node):
 # PyTorch's data_ptr()s.
 #
 # The derivative formulas use the same count: a gradient that only the engine's grads
-# tuple and the generated apply's `grad` hold (2) is scratch memory, and the fused
+# tuple and the generated apply's `grad` hold (2; on the single-gradient path the
+# engine's buffer slot and its local, Note [Single-gradient entry] in engine.pyx) is
+# scratch memory, and the fused
 # backward kernels (tanh_backward, sigmoid_backward, threshold_backward,
 # mul_tensor_backward in ops/pointwise.pyx) write their result into it instead of
 # allocating, as PyTorch's engine reuses a buffer it owns. Only with grad mode off (no

@@ -36,6 +36,7 @@ cdef extern from "agc_engine.h" nogil:
     ctypedef struct agc_intvec:
         int32_t *data
         size_t len
+        size_t cap
     int agc_intvec_init(agc_intvec *v, size_t hint)
     void agc_intvec_free(agc_intvec *v)
     int agc_intvec_push(agc_intvec *v, int32_t x)

@@ -315,6 +315,15 @@ cdef inline bint _has_pre_hooks(Node node):
     return node.extra is not None and node.extra.pre_hooks is not None
 
 
+cdef inline bint _no_node_hooks(Node node):
+    """Neither node hooks nor tensor hooks nor retain_grad on node (a leaf's tensor
+    hooks are on its AccumulateGrad, which takes the general path anyway: Note
+    [Single-gradient entry])."""
+    cdef NodeExtra x = node.extra
+    return x is None or (x.pre_hooks is None and x.post_hooks is None
+                         and x.retained is None)
+
+
 cdef inline bint _has_post_hooks(Node node):
     return node.extra is not None and node.extra.post_hooks is not None
 
@@ -354,6 +363,16 @@ cdef tuple _checked_hook_result(tuple prev, object r, object hook):
         if not same_shape((<Tensor>new)._data, (<Tensor>old)._data):
             raise RuntimeError(f"hook '{name}' has changed the size of value")
     return r
+
+
+cdef inline int _push(agc_intvec *v, int32_t x) noexcept nogil:
+    """agc_intvec_push, its common case (room left) inline: discovery pushes a few
+    entries per node."""
+    if v.len < v.cap:
+        v.data[v.len] = x
+        v.len += 1
+        return 0
+    return agc_intvec_push(v, x)
 
 
 # Note [Child indices]
@@ -397,6 +416,8 @@ cdef class _GraphTask:
     cdef bint ok
     cdef bint unmapped          # some nodes have no map entry (Note [Nodes reached once])
     cdef list callbacks         # queue_callback's, run in order once the pass is done
+    cdef Node sole_root         # the root's node when the pass has one root, else None
+                                # (what _will_engine_execute_node answers False for)
 
     def __cinit__(self):
         self.ok = (agc_ptrmap_init(&self.index, 64) == 0
@@ -429,8 +450,8 @@ cdef class _GraphTask:
             if idx < 0:
                 raise MemoryError()
             return idx
-        if (agc_intvec_push(&self.deps, 0) != 0
-                or agc_intvec_push(&self.edge_start, -1) != 0):
+        if (_push(&self.deps, 0) != 0
+                or _push(&self.edge_start, -1) != 0):
             raise MemoryError()
         self.nodes.append(node)
         self.buffers.append(None)
@@ -440,8 +461,8 @@ cdef class _GraphTask:
         """A node no other edge reaches: the next index, no map entry (Note [Nodes
         reached once])."""
         cdef int32_t idx = <int32_t>len(self.nodes)
-        if (agc_intvec_push(&self.deps, 0) != 0
-                or agc_intvec_push(&self.edge_start, -1) != 0):
+        if (_push(&self.deps, 0) != 0
+                or _push(&self.edge_start, -1) != 0):
             raise MemoryError()
         self.nodes.append(node)
         self.buffers.append(None)
@@ -532,7 +553,7 @@ cdef int _discover(_GraphTask task, list root_nodes, bint count) except -1:
             idx = task.add(node)
             if count:
                 task.deps.data[idx] += 1
-            if idx == before and agc_intvec_push(&stack, idx) != 0:
+            if idx == before and _push(&stack, idx) != 0:
                 raise MemoryError()
         while stack.len:
             stack.len -= 1
@@ -542,7 +563,7 @@ cdef int _discover(_GraphTask task, list root_nodes, bint count) except -1:
             for i in range(n_edges(node)):
                 c = next_edge(node, i)
                 if c is None:
-                    if agc_intvec_push(&task.child_idx, -1) != 0:
+                    if _push(&task.child_idx, -1) != 0:
                         raise MemoryError()
                     continue
                 before = len(task.nodes)
@@ -551,11 +572,11 @@ cdef int _discover(_GraphTask task, list root_nodes, bint count) except -1:
                     idx = task.add_unmapped(<Node>c)
                 else:
                     idx = task.add(<Node>c)
-                if agc_intvec_push(&task.child_idx, idx) != 0:
+                if _push(&task.child_idx, idx) != 0:
                     raise MemoryError()
                 if count:
                     task.deps.data[idx] += 1
-                if idx == before and agc_intvec_push(&stack, idx) != 0:
+                if idx == before and _push(&stack, idx) != 0:
                     raise MemoryError()
     finally:
         agc_intvec_free(&stack)
@@ -672,6 +693,11 @@ def _will_engine_execute_node(node):
                         + type(node).__name__)
     cdef _GraphTask task = stack[-1][1]
     states = stack[-1][2]
+    # PyTorch's pass with a single root starts at that root's node instead of a
+    # GraphRoot before it: the node is no edge's end, and so not among the nodes it
+    # will execute (even while its own hooks run)
+    if node is task.sole_root:
+        return False
     cdef int32_t idx = task.index_of(node)
     if idx < 0:
         return False
@@ -807,6 +833,8 @@ def _run_backward(tuple tensors, tuple grad_tensors, retain_graph, bint create_g
     # A single root is PyTorch's graph root itself: it is always reached, and runs its
     # tensor pre-hooks even when it leads to no input.
     cdef bint single_root = len(root_nodes) == 1
+    if single_root:
+        task.sole_root = root_nodes[0]
     if capture is None:
         _discover(task, root_nodes, True)
     else:
@@ -881,19 +909,34 @@ cdef int _capture(Node node, list capture, list captured, list buf) except -1:
             captured[k] = buf[capture[k][1]]
 
 
+# Note [Single-gradient entry]
+# Most nodes run with one output and one gradient, and nothing around them: no hook,
+# no capture, no profiler, no anomaly check, no batched pass, no graph kept or built.
+# For such a node the engine calls Node.apply1(grad) with the gradient itself instead
+# of apply((grad,)): no tuple is made for it (or freed). The generated nodes of
+# ops/_codegen.py with one output hold their derivative in apply1 (their apply unpacks
+# the tuple into it); every other node (AccumulateGrad, custom Functions, the
+# hand-written nodes) answers None from Node's apply1, and the engine goes on with the
+# general path, which is also the one for everything listed above. The reference count
+# formulas read (Note [Stealing the gradient] in _node.pxi) is the same on both paths:
+# the engine's buffer slot and its local here (cleared after apply1 returns), the
+# tuple and the argument temporary in apply; apply1's own argument is borrowed.
+#
 # (indices come from the pointer map and the heap, and grads_in is checked to have
 # one entry per edge: the loops index without bounds checks)
 @cython.boundscheck(False)
 @cython.wraparound(False)
 cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_nodes,
                    list captured, bint keep_graph) except *:
-    cdef int32_t idx, cidx
+    cdef int32_t idx
     cdef Py_ssize_t i, n_next
     cdef Node node
     cdef Tensor g
     cdef list buf
-    cdef tuple grads_out, grads_in, next_nrs, input_meta
+    cdef tuple grads_out, grads_in
     cdef bint any_grad, is_captured, prof
+    # Note [Single-gradient entry]: no graph kept, none built
+    cdef bint single_ok = not keep_graph and not grad_enabled()
     prof_step = prof_node = None
     cur = None
     while True:
@@ -908,8 +951,27 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
             break
         node = <Node>PyList_GET_ITEM(task.nodes, idx)
         cur = task.buffers[idx]
-        task.buffers[idx] = None
+        # Note [Op hook]: a flag check per node run (no object touched when off)
+        prof = profiler_enabled
         is_captured = capture_nodes is not None and node in capture_nodes
+        if (single_ok and cur is not None and type(cur) is not list and not prof
+                and not is_captured and (states is None or states[idx] == RUN)
+                and not _batched and not anomaly_enabled and _no_node_hooks(node)):
+            # Note [Single-gradient entry]: the buffer slot and cur hold the gradient
+            if is_released(node):
+                raise RuntimeError(MSG_BACKWARD_TWICE)
+            grads_in = node.apply1(cur)
+        task.buffers[idx] = None
+        if grads_in is not None:
+            cur = None
+            n_next = n_edges(node)
+            if len(grads_in) != n_next:
+                raise RuntimeError(
+                    f"function {type(node).__name__} returned an incorrect number of gradients "
+                    f"(expected {n_next}, got {len(grads_in)})")
+            node.release_saved()  # (single_ok: not keep_graph)
+            _pass_on(task, idx, node, grads_in, n_next, states)
+            continue
         if states is not None and states[idx] != RUN:
             # Captured but needed by nothing else (or a single root that leads to no
             # input): its tensor pre-hooks see the gradient, and it does not run.
@@ -919,8 +981,6 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
             if is_captured:
                 _capture(node, capture, captured, buf)
             continue
-        # Note [Op hook]: a flag check per node run (no object touched when off)
-        prof = profiler_enabled
         if prof:
             prof_step = profiler_enter_node(node, None, True)
         if is_captured:
@@ -981,23 +1041,34 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
             grads_in = _call_post_hooks(node, grads_in, grads_out)
         if not keep_graph:
             node.release_saved()
-
-        next_nrs = next_nrs_of(node)
-        input_meta = input_meta_of(node)
-        for i in range(n_next):
-            c = next_edge(node, i)
-            if c is None:
-                continue
-            cidx = task.child(idx, i, c)
-            if states is not None and states[cidx] == SKIP:
-                continue
-            g = grads_in[i]
-            if g is not None and input_meta is not None:
-                g = _validate_grad(node, i, g)
-            task.add_grad(cidx, 0 if next_nrs is None else next_nrs[i], g)
-            task.arrive(cidx)
+        _pass_on(task, idx, node, grads_in, n_next, states)
         if prof:
             profiler_exit(prof_step)
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef inline int _pass_on(_GraphTask task, int32_t idx, Node node, tuple grads_in,
+                         Py_ssize_t n_next, bytearray states) except -1:
+    """Hand the gradients a node computed (one per edge) to its edges' nodes."""
+    cdef Py_ssize_t i
+    cdef int32_t cidx
+    cdef Tensor g
+    cdef tuple next_nrs = next_nrs_of(node)
+    cdef tuple input_meta = input_meta_of(node)
+    for i in range(n_next):
+        c = next_edge(node, i)
+        if c is None:
+            continue
+        cidx = task.child(idx, i, c)
+        if states is not None and states[cidx] == SKIP:
+            continue
+        g = grads_in[i]
+        if g is not None and input_meta is not None:
+            g = _validate_grad(node, i, g)
+        task.add_grad(cidx, 0 if next_nrs is None else next_nrs[i], g)
+        task.arrive(cidx)
+    return 0
 
 
 cdef tuple _unneeded_as_none(_GraphTask task, int32_t idx, Node node, tuple grads_in,

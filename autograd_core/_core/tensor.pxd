@@ -59,6 +59,10 @@ cdef class Node:
     # The derivative: gradients of the outputs in, gradients of the inputs out (one
     # per next_nodes entry, None where not needed).
     cdef tuple apply(self, tuple grads)
+    # The same for a node with one output, its one gradient (not None) borrowed: what
+    # apply returns, or None for a node that has no such entry (Note [Single-gradient
+    # entry] in engine.pyx)
+    cdef tuple apply1(self, object grad)
     # Drop saved state (Note [Releasing saved state]).
     cdef void release_saved(self) noexcept
     cdef int num_outputs(self) noexcept

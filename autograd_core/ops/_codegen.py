@@ -678,8 +678,19 @@ def gen_node(node, ops_by_name):
         w("    cdef int num_outputs(self) noexcept:")
         w(f"        return {n_out}")
         w("")
-    w(f"    cdef tuple apply({node.name} node, tuple grads):")
-    w("        cdef object grad = grads[0]")
+    # Note [Single-gradient entry] (_core/engine.pyx): a node with one output has its
+    # derivative in apply1, which takes the gradient itself; apply unpacks the tuple
+    # into it (the tuple and the argument: the two references apply1's formulas count)
+    if n_out > 1:
+        w(f"    cdef tuple apply({node.name} node, tuple grads):")
+        w("        cdef object grad = grads[0]")
+        held = "list(grads)"
+    else:
+        w(f"    cdef tuple apply({node.name} node, tuple grads):")
+        w("        return node.apply1(grads[0])")
+        w("")
+        w(f"    cdef tuple apply1({node.name} node, object grad):")
+        held = "grad"
     # Note [Stealing the gradient]: a formula may write into the gradient it is given
     # when only the engine and this apply hold it; a read after another one (or of
     # another output's gradient) must see it unchanged, so apply holds one more
@@ -688,12 +699,12 @@ def gen_node(node, ops_by_name):
              for i, p in enumerate(diff_params)}
     grad_readers = [i for i, c in reads.items() if c]
     if n_out > 1 or any(c > 1 for c in reads.values()):
-        w("        cdef list _held = list(grads)")
+        w(f"        cdef object _held = {held}")
     elif len(grad_readers) > 1:
-        w("        cdef list _held = None")
+        w("        cdef object _held = None")
         w("        if (" + " + ".join(f"needs_input_grad(node, {i})" for i in grad_readers)
           + ") > 1:")
-        w("            _held = list(grads)")
+        w(f"            _held = {held}")
     # PyTorch unpacks every saved variable before any formula runs, in the order of
     # their names (its generated nodes sort them): one modified in place since (or
     # freed) raises even when only inputs not reading it need a gradient now, and of
