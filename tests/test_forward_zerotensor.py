@@ -124,3 +124,18 @@ def test_gradcheck_forward_ad_of_sgn():
     assert autograd_core.autograd.gradcheck(autograd_core.sgn, (x,), check_forward_ad=True,
                                             check_backward_ad=False,
                                             check_undefined_grad=False)
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (1, 1), (2, 2, 2)])
+def test_slogdet_sign_tangent(shape):
+    # PyTorch's slogdet_jvp gives the sign of a real matrix a ZeroTensor tangent, kept for
+    # one matrix (a 0-d sign), copied into zeros for a batch
+    def prog(torch):
+        fwAD = fw(torch)
+        a = torch.arange(1., 1. + torch.Size(shape).numel(), dtype=torch.float64)
+        a = (a.reshape(shape) ** 1.5).cos()
+        with fwAD.dual_level():
+            d = fwAD.make_dual(a, torch.ones_like(a))
+            sign, logabs = torch.linalg.slogdet(d)
+            return _tangent(fwAD, sign), _tangent(fwAD, logabs)
+    same(prog)
