@@ -209,6 +209,19 @@ linalg_lstsq linalg_householder_product orgqr ormqr linalg_ldl_factor_ex linalg_
 
 _tensor.set_complex_grad_ops(COMPLEX_AUTOGRAD_OPS)
 
+# Ops whose forward derivatives take complex tangents although they are not in
+# COMPLEX_AUTOGRAD_OPS: PyTorch refuses to record their backward node for a complex output
+# but evaluates their forward formulas (Note [Complex forward AD] in _core/_fw.pxi;
+# tests/test_complex_forward_table.py compares their tangents with PyTorch's). silu's is
+# PyTorch's auto element-wise formula over its unconjugated backward, t * conj(silu'(x)),
+# kept as PyTorch computes it.
+COMPLEX_FORWARD_AD_OPS = frozenset("""
+select_copy select_scatter slice_scatter cummin cummax silu embedding
+affine_grid_generator
+""".split())
+
+_tensor.set_complex_fw_ops(COMPLEX_FORWARD_AD_OPS)
+
 
 # ------------------------------------------------------------ uint16, uint32, uint64
 # Note [Wide unsigned dtypes] (_core/dtype.pyx): PyTorch's CPU kernels cover these

@@ -370,7 +370,7 @@ KNOWN = {}
 # as above): the ops' owners are to raise PyTorch's error
 _NO_FW_IN_TORCH = "PyTorch 2.13 raises its forward-AD NotImplementedError; ours computes"
 KNOWN_COMPUTES = set("""
-nonzero_static-zeros nonzero_static.fill-zeros floor_divide.values-3x4~ng_3x4~ng
+floor_divide.values-3x4~ng_3x4~ng
 floordiv.op_values-3x4~ng_4~ng heaviside.values-3x4~ng_3x4~ng
 heaviside.values-3x4~ng_4~ng cdist.mm-3x2_4x2 cdist.mm-2x3x2_4x2 cdist.mm_large-26x2_3x2
 _weight_norm-3x4_3x1 _weight_norm.second_order-3x4_1x4 nn.rrelu_inplace-3x4

@@ -186,12 +186,32 @@ cdef object fw_zeros(object primal):
     return _zerotensor_like(make(np.zeros((), dtype=np_dtype)))
 
 
+# Note [ZeroTensor tangents]
+# A forward formula may give a ZeroTensor (Note [ZeroTensor] in _node.pxi): sgn_backward
+# of a real input (sgn's tangent), or what PyTorch's ZeroTensor kernels make of one (a
+# product with it, exp's self_t * result, views of it). PyTorch's set_fw_grad keeps a
+# tangent only when it has its primal's layout (has_same_meta), and its storage check
+# sees a ZeroTensor's storage as one element: a ZeroTensor tangent stays one exactly
+# when the result's memory holds one element (a 0-d or one-element result, or a view of
+# one), and is copied into ordinary zeros otherwise. A kept one is immutable as any
+# ZeroTensor: writing into the tangent raises, and so does an in-place op on its primal
+# after writing the primal's values (fw_inplace's copy_ or zero_ of the tangent), both
+# with PyTorch's messages.
+cdef bint _memory_of_one_element(cnp.ndarray a):
+    """Whether the memory a views holds exactly one element (its root array's size)."""
+    root = <object>a
+    while isinstance(getattr(root, "base", None), np.ndarray):
+        root = root.base
+    return root.size == 1 and root.itemsize == a.itemsize
+
+
 cdef int fw_finish(Tensor result, object tangent) except -1:
     """Set result's tangent from a formula's value: broadcast to result's shape when the
     formula's terms did not make it so (an input broadcast against a non-dual one), and
     cast to result's dtype unless it is a wider floating dtype (Note [Zero tangents of
-    numbers]); a ZeroTensor becomes an ordinary tensor (a tangent can be written in
-    place); none for a non-floating result."""
+    numbers]); a ZeroTensor stays one only for a result of one element (Note [ZeroTensor
+    tangents]), else it becomes an ordinary tensor (a tangent can be written in place);
+    none for a non-floating result."""
     if not is_grad_array(result._data):
         return 0
     if tangent is None:
@@ -211,7 +231,7 @@ cdef int fw_finish(Tensor result, object tangent) except -1:
                     and not cnp.PyArray_ISCOMPLEX(result._data)
                     and cnp.PyArray_ITEMSIZE(t._data) > cnp.PyArray_ITEMSIZE(result._data)):
                 t = OPS._to_copy(t, dtype_of(result._data))
-            elif is_zerotensor(t):
+            elif is_zerotensor(t) and not _memory_of_one_element(result._data):
                 t = OPS.clone(t, None)
             if (result._base is None and cnp.PyArray_SIZE(t._data) > 1
                     and not _same_layout(t._data, result._data)):
@@ -231,6 +251,33 @@ cdef bint _same_layout(cnp.ndarray a, cnp.ndarray b):
                 != cnp.PyArray_STRIDE(b, i) // cnp.PyArray_ITEMSIZE(b)):
             return False
     return True
+
+
+# Note [Complex forward AD]
+# Complex tangents go through the forward formulas of the ops that differentiate complex
+# values (COMPLEX_AUTOGRAD_OPS, Note [Complex autograd]) and of those PyTorch refuses to
+# differentiate backward on complex values but evaluates forward: its refusal
+# (throw_error_for_complex_autograd) guards the recording of a backward node only, so
+# select_copy, select_scatter, embedding, silu, ... compute complex tangents
+# (COMPLEX_FORWARD_AD_OPS of autograd_core/_complex.py, installed here at import).
+# check_complex_fw is the forward formulas' check (ops/_codegen.py); a complex output
+# that requires grad still meets check_complex_grad when its node is recorded.
+cdef set _complex_fw_ops = set()
+
+
+def set_complex_fw_ops(ops):
+    """Install the names of the ops whose forward derivatives take complex values beyond
+    those that differentiate them backward (Note [Complex forward AD])."""
+    global _complex_fw_ops
+    _complex_fw_ops = set(ops)
+
+
+cdef int check_complex_fw(str op) except -1:
+    """Raise unless op's forward derivative takes complex values (Note [Complex forward
+    AD]): PyTorch's error for the ops it does not differentiate on complex values."""
+    if op in _complex_fw_ops:
+        return 0
+    return check_complex_grad(op)
 
 
 # PyTorch's message for an in-place op whose forward formula gives no tangent while
@@ -282,7 +329,10 @@ cdef int fw_inplace(Tensor self, Tensor result) except -1:
     made zero for a base without one (Note [Forward AD]). Returns 1, leaving self's
     tangent as it is, when the op's formula gave result no tangent although self has
     one: PyTorch then copies an undefined tangent into self's, which raises
-    MSG_UNDEFINED_TANGENT_COPY once the values are written (inplace_commit); 0 else."""
+    MSG_UNDEFINED_TANGENT_COPY once the values are written (inplace_commit). Returns 2
+    (3) when the new tangent would be copied (zeroed) into an immutable ZeroTensor
+    tangent (Note [ZeroTensor tangents]): inplace_commit writes the values, then raises
+    fw_inplace_error; 0 else."""
     cdef FwGrad rf = result._fw
     cdef long gen = agc_fw_generation()
     rt = rf.tangent if rf is not None and rf.generation == gen else None
@@ -295,6 +345,8 @@ cdef int fw_inplace(Tensor self, Tensor result) except -1:
         return 1
     if not is_grad_array(self._data):
         return 0
+    if st is not None and rt is not st and is_zerotensor(<Tensor>st):
+        return 3 if rt is None else 2
     with FwSuspend():
         if st is None:
             st = fw_tangent_for_write(self)
@@ -306,6 +358,12 @@ cdef int fw_inplace(Tensor self, Tensor result) except -1:
         elif rt is not st:
             OPS.copy_(<Tensor>st, <Tensor>rt, False)
     return 0
+
+
+cdef object fw_inplace_error(int code):
+    """The error of fw_inplace's code (1, 2, 3), raised once the values are written."""
+    return RuntimeError(MSG_UNDEFINED_TANGENT_COPY if code == 1 else
+                        MSG_ZEROTENSOR_COPY if code == 2 else MSG_ZEROTENSOR_WRITE)
 
 
 # ---------------------------------------------------------------- the Python API

@@ -903,9 +903,12 @@ cdef Tensor inplace_commit(Tensor self, Tensor result, bint allow_overlap=False)
     _check_castable(dtype_of(result._data), self)
     if result is self:
         return self
-    if agc_fw_active() and fw_inplace(self, result) == 1:
-        _commit(self, result)  # (PyTorch writes and records before it reads the tangent)
-        raise RuntimeError(MSG_UNDEFINED_TANGENT_COPY)
+    cdef int fw_code
+    if agc_fw_active():
+        fw_code = fw_inplace(self, result)
+        if fw_code:
+            _commit(self, result)  # (PyTorch writes and records before it reads the tangent)
+            raise fw_inplace_error(fw_code)
     return _commit(self, result)
 
 

@@ -193,6 +193,7 @@ cdef int fw_finish(Tensor result, object tangent) except -1
 cdef int fw_inplace(Tensor self, Tensor result) except -1
 cdef Tensor fw_tangent_for_write(Tensor self)
 cdef object fw_not_implemented(str op)
+cdef int check_complex_fw(str op) except -1
 cdef object fw_zeros(object primal)
 cdef Tensor fw_seed(Tensor like)
 cdef object fw_transpose(object g, Tensor u, object t, str op, bint create_graph)

@@ -1015,12 +1015,13 @@ def gen_forward_derivative(node, diff_params, formulas, ops_by_name):
     first = outs[slots[0]]
     w(f"    if not is_grad_array({first}._data):")
     w("        return 0")
-    # Note [Complex autograd]: complex tangents only through the ops that take them
+    # Note [Complex forward AD] (_core/_fw.pxi): complex tangents only through the ops
+    # that take them
     cplx = " or ".join([f"cnp.PyArray_ISCOMPLEX({first}._data)"] + [
         (f"any_complex_arg({p.name})" if p.type == "Tensor[]" else f"complex_arg({p.name})")
         for p in diff_params])
     w(f"    if {cplx}:")
-    w(f"        check_complex_grad({op.name!r})")
+    w(f"        check_complex_fw({op.name!r})")
     fw = node.fw_formula
     if fw == "backward_transpose":
         # (the transpose of a conjugate-linear backward is not this jvp: refused)

@@ -509,7 +509,9 @@ cdef tuple linalg_slogdet_jvp(Tensor dA, Tensor A, Tensor sign):
     if cnp.PyArray_ISCOMPLEX(tr._data):
         # tr(A^{-1} dA) = d log|det| + i d arg: the sign turns by i Im(tr)
         return (OPS.mul(sign, OPS.mul(OPS.imag(tr), 1j)), OPS.real(tr))
-    return (zeros(shape_of(sign._data), dtype_of(sign._data)), tr)
+    # (PyTorch's _efficientzerotensor: a ZeroTensor tangent for a one-element sign, Note
+    # [ZeroTensor tangents])
+    return (fw_zeros(sign), tr)
 
 
 cdef Tensor op_logdet(Tensor self):

@@ -1,0 +1,129 @@
+"""Forward-mode AD of the whole op table on complex128 inputs against PyTorch 2.13
+(issue 27): where PyTorch computes a tangent ours computes the same one (values, dtype,
+shape, strides, the signs of zero real and imaginary parts, ZeroTensor or not), where
+PyTorch refuses forward AD ours refuses too. Every input of a case is complex (the
+float64 inputs of the table plus an imaginary part), every tangent a complex one.
+Cases where both raise are not compared here (the op's own errors on complex inputs are
+tests/test_complex*.py's business, forward-AD refusal types tests/test_forward_ad.py's)."""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+from _diff import Raised, assert_same, catch
+
+sys.path.insert(0, os.path.dirname(__file__))
+from op_spec import case_args, case_id, case_seed, make_arrays  # noqa: E402
+from op_table import OPS  # noqa: E402
+
+import torch  # noqa: E402
+import autograd_core  # noqa: E402
+
+# Where ours is not PyTorch's yet, by case id (strict xfails: a fix makes them fail until
+# the entry goes)
+_LAYOUT = ("the tangent's strides are not PyTorch's (the op's forward formula lays its "
+           "result out otherwise)")
+_ZERO_SIGNS = ("signs of zero parts differ: PyTorch's jvp helper of the decomposition "
+               "computes its triangular parts otherwise")
+KNOWN = {
+    "put-3x4~t_3": _LAYOUT,
+    "index_fill-3x4~t": "index_fill's own result is laid out C-contiguous, PyTorch's as self",
+    "angle-4x3~t": _LAYOUT,
+    "linalg.solve_triangular.lower_right-3x3_2x3": _LAYOUT,
+    "linalg.lu_solve-2x3x3_3x1": _LAYOUT,
+    "lu_solve.method-3x1_3x3": _LAYOUT,
+    "sum_to_size-3x4~t": _LAYOUT,
+    "renorm-4x3~t": _LAYOUT,
+    "linalg.cholesky_ex-2x2x2": _ZERO_SIGNS,
+    "linalg.qr-3x3": _ZERO_SIGNS,
+    "linalg.qr-2x3x2": _ZERO_SIGNS,
+    "linalg.lu-3x3": _ZERO_SIGNS,
+    "linalg.lu-2x3x3": _ZERO_SIGNS,
+    "linalg.lu-3x3~t": _ZERO_SIGNS,
+    "linalg.lu-3x4": _ZERO_SIGNS,
+    "linalg.lu-2x2x4": _ZERO_SIGNS,
+    "linalg.lu.U-3x3": _ZERO_SIGNS,
+    "linalg.lu.U-2x4": _ZERO_SIGNS,
+    "nn.dropout.p1-3x4": ("signs of zero parts differ: PyTorch multiplies the tangent by "
+                          "the zero mask (t * 0 keeps t's signs)"),
+}
+
+
+def fw(mod):
+    import importlib
+    return importlib.import_module(mod.__name__ + ".autograd.forward_ad")
+
+
+def _complex_case(spec, case):
+    """The case's inputs made complex and a complex tangent for each (the sweep's)."""
+    seed = case_seed(spec.name, case.inputs)
+    arrays = make_arrays(spec, case, "float64", seed)
+    g = np.random.default_rng(seed + 7)
+    arrays = [a + 1j * g.standard_normal(a.shape) for a in arrays]
+    rng = np.random.default_rng(seed + 1)
+    tangents = [(rng.standard_normal(a.shape) + 1j * rng.standard_normal(a.shape))
+                .astype(a.dtype) for a in arrays]
+    return arrays, tangents
+
+
+def _table_cases():
+    for spec in OPS:
+        if "float64" not in spec.dtypes:
+            continue
+        for i, case in enumerate(spec.cases):
+            try:
+                _complex_case(spec, case)
+            except Exception:  # noqa: BLE001  (a case of integer or boolean inputs)
+                continue
+            cid = case_id(spec, i)
+            marks = [pytest.mark.xfail(strict=True, reason=KNOWN[cid])] if cid in KNOWN else []
+            yield pytest.param(spec, case, id=cid, marks=marks)
+
+
+def _prog(spec, case, arrays, tangents):
+    def prog(mod):
+        fwAD = fw(mod)
+        with fwAD.dual_level():
+            leaves = [fwAD.make_dual(mod.tensor(a), mod.tensor(t))
+                      for a, t in zip(arrays, tangents)]
+            out = spec.fn(mod, *case_args(case, leaves))
+            outs = out if isinstance(out, (tuple, list)) else (out,)
+            res = []
+            for o in outs:
+                t = fwAD.unpack_dual(o).tangent if isinstance(o, mod.Tensor) else None
+                # (a ZeroTensor's values are read through numpy(force=True))
+                res.append(None if t is None else
+                           (t, tuple(t.stride()) if t.numel() > 1 else None,
+                            t._is_zerotensor(), t.detach().numpy(force=True)))
+            return res
+    return prog
+
+
+def _zero_signs(a):
+    """For each zero real or imaginary part of a complex array, its sign bit."""
+    parts = np.stack([np.real(a), np.imag(a)])
+    return np.where(parts == 0, np.signbit(parts), False)
+
+
+@pytest.mark.parametrize("spec,case", list(_table_cases()))
+def test_complex_tangent_is_pytorchs(spec, case):
+    arrays, tangents = _complex_case(spec, case)
+    prog = _prog(spec, case, arrays, tangents)
+    want = catch(prog, torch, quiet=True)
+    got = catch(prog, autograd_core, quiet=True)
+    if isinstance(want, Raised):
+        if isinstance(got, Raised):
+            return
+        raise AssertionError(f"PyTorch raises, ours computes: {want.type}: {want.message[:200]}")
+    assert not isinstance(got, Raised), f"ours raises, PyTorch computes: {got.type}: {got.message}"
+    assert len(want) == len(got)
+    for k, (w, g) in enumerate(zip(want, got)):
+        assert (w is None) == (g is None), f"output {k}: tangent {w is not None} vs {g is not None}"
+        if w is None:
+            continue
+        assert_same(w[0], g[0], rtol=1e-6, atol=1e-8, what=f"tangent {k}")
+        assert w[1:3] == g[1:3], f"output {k}: (strides, ZeroTensor) {w[1:3]} vs {g[1:3]}"
+        if w[3].dtype.kind == "c":
+            assert (_zero_signs(w[3]) == _zero_signs(g[3])).all(), \
+                f"output {k}: signs of zeros differ:\n torch {w[3]}\n ours {g[3]}"
