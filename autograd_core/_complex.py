@@ -88,7 +88,7 @@ linalg_lu_solve lu_solve linalg_pinv pinverse linalg_matrix_exp matrix_exp
 linalg_vector_norm linalg_matrix_norm linalg_norm norm l1_loss dropout constant_pad_nd
 cholesky_inverse
 sum_to_size trapezoid trapz cumulative_trapezoid gradient dist frobenius_norm
-norm_except_dim pairwise_distance
+norm_except_dim pairwise_distance cdist
 reflection_pad replication_pad _pad_circular im2col col2im softmax log_softmax
 dropout_ feature_dropout feature_dropout_
 cov corrcoef _weight_norm
@@ -147,7 +147,8 @@ COMPLEX_MESSAGES = {
     "fmin": (RuntimeError, "fmin not implemented for complex tensors."),
     "heaviside": (RuntimeError, "heaviside is not yet implemented for complex tensors."),
     "heaviside_": (RuntimeError, "heaviside is not yet implemented for complex tensors."),
-    "cdist": (RuntimeError, "cdist only supports floating-point dtypes, X1 got: {dtype}"),
+    # (cdist passes the guard: op_cdist's own dtype check names X1 or X2 and comes after
+    # _cdist_forward's forward-AD refusal, as PyTorch's)
     "pdist": (RuntimeError, "pdist only supports floating-point dtypes"),
     "nansum": (RuntimeError, "nansum on CPU does not support complex inputs"),
     "nanmean": (RuntimeError, "nansum on CPU does not support complex inputs"),

@@ -288,12 +288,62 @@ cdef str MSG_UNDEFINED_TANGENT_COPY = (
 
 
 cdef object fw_not_implemented(str op):
+    # PyTorch's refusal of an in-place op (after its kernel wrote self: rrelu_with_noise_,
+    # index_reduce_) ends at "prioritize its implementation."; that of a functional op
+    # (before its kernel) goes on (Note [Forward AD refusals before the kernel])
     return NotImplementedError(
         f"Trying to use forward AD with {op} that does not support it because it has not "
         "been implemented yet.\nPlease file an issue to PyTorch at "
         "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so "
-        "that we can prioritize its implementation or submit a PR adding the "
-        "implementation to derivatives.yaml")
+        "that we can prioritize its implementation" + (
+            "." if op.endswith("_") and not op.endswith("__") else
+            " or submit a PR adding the implementation to derivatives.yaml"))
+
+
+# Note [Forward AD refusals before the kernel]
+# PyTorch refuses forward AD in two ways, both before the op computes anything (so
+# before its own argument and dtype checks: conv_tbc on a dual input of the wrong rank
+# raises the refusal, not the shape error):
+#  - an op with a derivative but no forward formula: its autograd kernel raises
+#    fw_not_implemented(<op>) when a differentiable input has a tangent; the op named is
+#    the one that has the node (cdist names _cdist_forward or _euclidean_dist, the
+#    composite it went through). Its in-place variant refuses only after its kernel
+#    wrote self (rrelu_with_noise_: self's values and version change, its tangent not),
+#    which the generated fw_<Node> does at record time.
+#  - an op with no derivative at all (floor_divide, heaviside, nonzero_static) runs
+#    through PyTorch's autograd fallback, which refuses any tensor argument with a
+#    tangent, out= included, in each form (functional, in-place, out=) with
+#    fw_not_supported("aten::<name>"), before even the complex guard's dtype error.
+# fw_refuse / fw_refuse_fallback are the checks those ops make first.
+
+cdef object fw_not_supported(str op):
+    """PyTorch's autograd fallback's refusal (an op without any derivative)."""
+    return NotImplementedError(f"Trying to use forward AD with {op} that does not support it.")
+
+
+cdef bint _any_dual(tuple tensors):
+    for t in tensors:
+        if isinstance(t, Tensor) and fw_grad_of(<Tensor>t) is not None:
+            return True
+    return False
+
+
+cdef int fw_refuse(str op, tuple tensors) except -1:
+    """An op without a forward derivative, before its kernel: raise fw_not_implemented
+    when one of its differentiable inputs has a tangent (Note [Forward AD refusals
+    before the kernel])."""
+    if fw_active() and _any_dual(tensors):
+        raise fw_not_implemented(op)
+    return 0
+
+
+cdef int fw_refuse_fallback(str op, tuple tensors) except -1:
+    """An op without any derivative (PyTorch's autograd fallback), before anything else:
+    raise fw_not_supported("aten::" + op) when a tensor argument has a tangent (Note
+    [Forward AD refusals before the kernel])."""
+    if fw_active() and _any_dual(tensors):
+        raise fw_not_supported("aten::" + op)
+    return 0
 
 
 cdef Tensor _zeros_laid_out(Tensor t):

@@ -1830,6 +1830,7 @@ cdef class Tensor:
         o = arg_operand(other)
         if o is NotImplemented:
             return _binop_type_error(other, "//", False)
+        fw_refuse_fallback("floor_divide", (self, o))  # Note [Forward AD refusals before the kernel]
         check_complex_operands("floor_divide", self, other)
         return OPS.floor_divide(self, o)
 
@@ -1837,10 +1838,12 @@ cdef class Tensor:
         o = arg_operand(other)
         if o is NotImplemented:
             return _binop_type_error(other, "//", True)
+        fw_refuse_fallback("floor_divide", (self, o))
         check_complex_operands("floor_divide", self, other)
         return OPS.floor_divide(o, self)
 
     def __ifloordiv__(self, other):
+        fw_refuse_fallback("floor_divide_", (self, other))
         check_complex_operands("floor_divide_", self, other)
         return OPS.floor_divide_(self, _inplace_operand(other, "//="))
 

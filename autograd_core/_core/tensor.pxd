@@ -194,6 +194,9 @@ cdef int fw_inplace(Tensor self, Tensor result) except -1
 cdef Tensor fw_tangent_for_write(Tensor self)
 cdef object fw_not_implemented(str op)
 cdef int check_complex_fw(str op) except -1
+cdef object fw_not_supported(str op)
+cdef int fw_refuse(str op, tuple tensors) except -1
+cdef int fw_refuse_fallback(str op, tuple tensors) except -1
 cdef object fw_zeros(object primal)
 cdef Tensor fw_seed(Tensor like)
 cdef object fw_transpose(object g, Tensor u, object t, str op, bint create_graph)

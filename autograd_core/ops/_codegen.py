@@ -40,7 +40,7 @@ _KNOWN_TYPES = {
 _ENTRY_KEYS = {"func", "forward", "variants", "python", "python_method", "aliases", "inplace",
                "inplace_expanded", "complex_autograd",
                "node", "nodes", "broadcast", "doc", "out", "out_exact", "out_dtype",
-               "out_grad", "out_needs", "output_differentiability", "result"}
+               "out_grad", "out_needs", "output_differentiability", "result", "fw_fallback"}
 # Note [out= rules] (ops/_prelude.pxi): the out_dtype / out_grad keys' values
 _OUT_DTYPE_RULES = {"compute": None, "join": "OUT_JOIN"}
 _OUT_GRAD_RULES = {"copy": "OUT_GRAD_COPY", "not_implemented": "OUT_GRAD_NOT_IMPLEMENTED"}
@@ -205,6 +205,9 @@ class Op:
                                          # PyTorch's warning gives
     complex_autograd: str | None = None  # "inplace_only": Note [Complex autograd of the
                                          # in-place variant only]
+    fw_fallback: bool = False  # no derivative in PyTorch: its wrappers refuse a dual
+                               # argument first (Note [Forward AD refusals before the
+                               # kernel] in _core/_fw.pxi)
 
     def differentiable_returns(self):
         """The indices of the returns that are the node's outputs, in order: PyTorch's
@@ -323,7 +326,7 @@ def _parse_entry(family, e):
             (schema.name if e.get("out") is True else e.get("out")) or None,
             bool(e.get("out_exact", False)), e.get("out_dtype"), e.get("out_grad"),
             e.get("out_needs"), e.get("output_differentiability"), e.get("inplace_expanded"),
-            e.get("complex_autograd"))
+            e.get("complex_autograd"), bool(e.get("fw_fallback", False)))
     if op.inplace and not _is_inplace_name(op.inplace):
         raise TableError(f"{schema.name}: the in-place variant's name must end in one "
                          "underscore")
@@ -1489,6 +1492,13 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
                  f"        {op.out_needs} = None"]
         at = len(aliases) * 2 + sum(2 for a in aliases if a[2])
         body[at:at] = given
+    if op.fw_fallback:
+        # PyTorch's autograd fallback refuses a dual argument (out too) before the op's
+        # own checks, the complex guard's included (Note [Forward AD refusals before the
+        # kernel] in _core/_fw.pxi)
+        tensors = "".join(f"{p.name}_, " for p in schema.params
+                          if p.type in _TENSOR_TYPES + _OPERAND_TYPES)
+        body.append(f"    fw_refuse_fallback(\"{public_name}\", ({tensors}{'out, ' if out else ''}))")
     body += _complex_guard(schema, public_name)
     if (aliases or out) and not star:
         sig.append("*")

@@ -183,6 +183,9 @@ cdef Tensor op_linalg_cholesky(Tensor A, bint upper):
 
 
 cdef Tensor op_cholesky(Tensor self, bint upper):
+    # no forward derivative in PyTorch, refused before the kernel's checks and its
+    # deprecation warning (Note [Forward AD refusals before the kernel])
+    fw_refuse("cholesky", (self,))
     warnings.warn(
         "autograd_core.cholesky is deprecated in favor of autograd_core.linalg.cholesky and will be removed "
         "in a future PyTorch release.", UserWarning, stacklevel=2)

@@ -70,6 +70,7 @@ cdef object _pnorm_values(object diff, double p):
 
 
 cdef Tensor op__cdist_forward(Tensor x1, Tensor x2, object p, object compute_mode):
+    fw_refuse("_cdist_forward", (x1, x2))
     cdef double pp = p
     diff = x1._data[..., :, None, :] - x2._data[..., None, :, :]
     cdef Tensor result = make(np.ascontiguousarray(_pnorm_values(diff, pp)))
@@ -86,6 +87,7 @@ cdef Tensor op__cdist_backward(Tensor grad, Tensor x1, Tensor x2, object p, Tens
 
 
 cdef Tensor op__euclidean_dist(Tensor x1, Tensor x2):
+    fw_refuse("_euclidean_dist", (x1, x2))
     a, b = x1._data, x2._data
     with quiet():
         n1 = (a * a).sum(axis=-1, keepdims=True)
@@ -124,19 +126,27 @@ cdef Tensor op_cdist(Tensor x1, Tensor x2, object p, object compute_mode):
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {s1[-1]} "
                            f"X2: {s2[-1]}")
     d1, d2 = dtype_of(x1._data), dtype_of(x2._data)
+    modes = {None: 0, "use_mm_for_euclid_dist_if_necessary": 0, "use_mm_for_euclid_dist": 1,
+             "donot_use_mm_for_euclid_dist": 2}
+    cdef int mode = modes.get(compute_mode, 0)
+    cdef Py_ssize_t r1 = s1[-2], r2 = s2[-2]
+    # PyTorch's cdist takes an empty operand through _cdist_forward
+    cdef bint through_mm = (float(p) == 2.0 and x1._data.size and x2._data.size
+                            and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25))))
+    if not through_mm:
+        # _cdist_forward refuses forward AD before its kernel's checks (Note [Forward AD
+        # refusals before the kernel]); the mm path checks the dtypes first
+        fw_refuse("_cdist_forward", (x1, x2))
     if d1.category != CAT_FLOAT:
         raise RuntimeError(f"cdist only supports floating-point dtypes, X1 got: {d1.scalar_name}")
     if d2.category != CAT_FLOAT:
         raise RuntimeError(f"cdist only supports floating-point dtypes, X2 got: {d2.scalar_name}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
-    modes = {None: 0, "use_mm_for_euclid_dist_if_necessary": 0, "use_mm_for_euclid_dist": 1,
-             "donot_use_mm_for_euclid_dist": 2}
     if compute_mode not in modes:
         raise RuntimeError(f"{compute_mode} is not a valid value for compute_mode")
-    cdef int mode = modes[compute_mode]
-    cdef Py_ssize_t r1 = s1[-2], r2 = s2[-2]
-    cdef bint through_mm = float(p) == 2.0 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25)))
+    if through_mm:
+        fw_refuse("_euclidean_dist", (x1, x2))  # (before mm's dtype check)
     # PyTorch's dtype errors come from the kernel each path reaches: mm's check, or the
     # cdist kernel's dispatch on X1 (no Half) and its read of X2
     if through_mm and d1 is not d2:

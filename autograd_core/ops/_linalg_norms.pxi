@@ -686,7 +686,9 @@ cdef Tensor op__weight_norm(Tensor v, Tensor g, object dim):
             or not (dim == 0 or dim == nd - 1):
         # PyTorch composes these cases from differentiable ops (their nodes, not its own)
         return OPS.mul(v, OPS.div(g, op_norm_except_dim(v, 2, dim), None))
-    # PyTorch's fused kernel: real v only, g of v's dtype
+    # PyTorch's fused kernel: no forward derivative (Note [Forward AD refusals before
+    # the kernel]; the composition above has one), real v only, g of v's dtype
+    fw_refuse("_weight_norm_interface", (v, g))
     cdef dtype vd = dtype_of(v._data), gd = dtype_of(g._data)
     if vd.category == CAT_COMPLEX:
         raise not_implemented_for("weight_norm_kernel", vd)

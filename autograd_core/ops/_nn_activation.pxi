@@ -87,6 +87,8 @@ cdef cnp.ndarray rrelu_with_noise_values(Tensor self, Tensor noise, object lower
     Contiguous, as PyTorch's result (empty_like(self, LEGACY_CONTIGUOUS_MEMORY_FORMAT)).
     rrelu_with_noise and rrelu_with_noise_ (in place) come from the table."""
     cdef cnp.ndarray x = self._data, slopes
+    if float(lower) > float(upper):
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     # (out of training PyTorch's kernel is leaky_relu's, its error naming it)
     check_float_kernel(dtype_of(x), "rrelu_with_noise_out_cpu" if training else "leaky_relu_cpu")
     if not training:
@@ -108,6 +110,28 @@ cdef cnp.ndarray rrelu_with_noise_values(Tensor self, Tensor noise, object lower
         with quiet():
             values = cast_like(x * slopes, x)
     return as_contiguous(values)
+
+
+cdef Tensor _rrelu_with_noise_inplace(Tensor self, Tensor noise, object lower, object upper,
+                                      bint training):
+    cdef Tensor _self_source = inplace_source(self, (noise, ))
+    cdef Tensor result = make(cast_array(rrelu_with_noise_values(_self_source, noise, lower,
+                                                                 upper, training),
+                                         dtype_of(self._data)))
+    record_RreluWithNoiseBackward1(result, _self_source, noise, lower, upper, training)
+    return inplace_commit(self, result)
+
+
+cdef Tensor op_rrelu_with_noise_(Tensor self, Tensor noise, object lower, object upper,
+                                 bint training):
+    # PyTorch's in-place op has no forward derivative and refuses only after writing self
+    # (its values and version change, its tangent does not: Note [Forward AD refusals
+    # before the kernel] in _core/_fw.pxi)
+    if not (fw_active() and fw_grad_of(self) is not None):
+        return _rrelu_with_noise_inplace(self, noise, lower, upper, training)
+    with FwSuspend():
+        _rrelu_with_noise_inplace(self, noise, lower, upper, training)
+    raise fw_not_implemented("rrelu_with_noise_")
 
 
 cdef Tensor op_rrelu_with_noise_backward(Tensor grad_output, Tensor self, Tensor noise,

@@ -753,6 +753,8 @@ def conv_transpose(int nsp, input, weight, bias, stride, padding, output_padding
 # ================================================================ conv_tbc
 
 cdef Tensor op_conv_tbc(Tensor self, Tensor weight, Tensor bias, object pad):
+    # no forward derivative in PyTorch (Note [Forward AD refusals before the kernel])
+    fw_refuse("conv_tbc", (self, weight, bias))
     cdef cnp.ndarray x = self._data, w = weight._data, b = bias._data
     if cnp.PyArray_NDIM(x) != 3:
         raise RuntimeError("Input must have 3 dims: time, batch, in_channel")

@@ -265,6 +265,8 @@ cdef Tensor _grid_sampler(Tensor input, Tensor grid, object interpolation_mode,
 
 cdef Tensor op_grid_sampler_2d(Tensor input, Tensor grid, object interpolation_mode,
                                object padding_mode, bint align_corners):
+    # no forward derivative in PyTorch (Note [Forward AD refusals before the kernel])
+    fw_refuse("grid_sampler_2d", (input, grid))
     cdef Tensor result = _grid_sampler(input, grid, interpolation_mode, padding_mode,
                                        align_corners, 2)
     record_GridSampler2DBackward0(result, input, grid, interpolation_mode, padding_mode,
@@ -274,6 +276,7 @@ cdef Tensor op_grid_sampler_2d(Tensor input, Tensor grid, object interpolation_m
 
 cdef Tensor op_grid_sampler_3d(Tensor input, Tensor grid, object interpolation_mode,
                                object padding_mode, bint align_corners):
+    fw_refuse("grid_sampler_3d", (input, grid))
     cdef Tensor result = _grid_sampler(input, grid, interpolation_mode, padding_mode,
                                        align_corners, 3)
     record_GridSampler3DBackward0(result, input, grid, interpolation_mode, padding_mode,

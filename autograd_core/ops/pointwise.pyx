@@ -458,6 +458,17 @@ cdef cnp.ndarray _zerotensor_result(object a, object b, int kernel, cnp.ndarray 
     if ((kernel == AGC_MUL and (za or zb)) or (kernel == AGC_DIV and za and not zb)
             or ((kernel == AGC_ADD or kernel == AGC_SUB) and za and zb)):
         return (<Tensor>_zerotensor_like(make(out)))._data
+    cdef cnp.ndarray keep
+    if (kernel == AGC_ADD or kernel == AGC_SUB) and za != zb:
+        # PyTorch's add_zerotensor copies the other operand (expanded to the result's
+        # shape) keeping its layout: a forward formula's `zero + self_t * c` is laid out
+        # as self_t, which fw_finish then needs no copy for (AddBackward0, not
+        # CopyBackwards, ends a jvp tangent)
+        other = b if za else a
+        if isinstance(other, Tensor) and same_shape((<Tensor>other)._data, out):
+            keep = np.empty_like((<Tensor>other)._data, dtype=out.dtype)
+            keep[...] = out
+            return keep
     return out
 
 
@@ -982,6 +993,8 @@ cdef Tensor op_floor_divide(object self, object other):
 
 
 def _py_floor_divide(input, other, *, out=None):
+    # PyTorch's autograd fallback (Note [Forward AD refusals before the kernel])
+    fw_refuse_fallback("floor_divide", (input, other, out))
     if complex_scalar_arg(input) or complex_scalar_arg(other):
         check_complex_args("floor_divide", (input, other,))  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(other) is not Tensor and has_torch_function(other)):
