@@ -213,11 +213,13 @@ _tensor.set_complex_grad_ops(COMPLEX_AUTOGRAD_OPS)
 # Ops whose forward derivatives take complex tangents although they are not in
 # COMPLEX_AUTOGRAD_OPS: PyTorch refuses to record their backward node for a complex output
 # but evaluates their forward formulas (Note [Complex forward AD] in _core/_fw.pxi;
-# tests/test_complex_forward_table.py compares their tangents with PyTorch's). silu's is
-# PyTorch's auto element-wise formula over its unconjugated backward, t * conj(silu'(x)),
-# kept as PyTorch computes it.
+# tests/test_complex_forward_table.py compares their tangents with PyTorch's). silu is not
+# one: PyTorch's complex tangent, t * conj(silu'(x)), is its auto element-wise formula over
+# a backward formula without the conjugation, and a finite difference of the holomorphic
+# silu gives t * silu'(x); as silu_'s backward (ops/_nn_activation.pxi), ours refuses
+# rather than give that value.
 COMPLEX_FORWARD_AD_OPS = frozenset("""
-select_copy select_scatter slice_scatter cummin cummax silu embedding
+select_copy select_scatter slice_scatter cummin cummax embedding
 affine_grid_generator
 """.split())
 

@@ -49,6 +49,11 @@ KNOWN = {
                           "the zero mask (t * 0 keeps t's signs)"),
 }
 
+# Ops ours refuses on purpose where PyTorch computes, by op name: PyTorch's complex silu
+# tangent is t * conj(silu'(x)), a finite difference of the holomorphic silu gives
+# t * silu'(x) (test_silu_jvp_refused_where_pytorchs_tangent_is_conjugated)
+REFUSED_ON_PURPOSE = {"nn.silu", "nn.silu_inplace"}
+
 
 def fw(mod):
     import importlib
@@ -116,6 +121,9 @@ def test_complex_tangent_is_pytorchs(spec, case):
         if isinstance(got, Raised):
             return
         raise AssertionError(f"PyTorch raises, ours computes: {want.type}: {want.message[:200]}")
+    if spec.name in REFUSED_ON_PURPOSE:
+        assert isinstance(got, Raised) and got.type in ("RuntimeError", "NotImplementedError"), got
+        return
     assert not isinstance(got, Raised), f"ours raises, PyTorch computes: {got.type}: {got.message}"
     assert len(want) == len(got)
     for k, (w, g) in enumerate(zip(want, got)):
@@ -127,3 +135,26 @@ def test_complex_tangent_is_pytorchs(spec, case):
         if w[3].dtype.kind == "c":
             assert (_zero_signs(w[3]) == _zero_signs(g[3])).all(), \
                 f"output {k}: signs of zeros differ:\n torch {w[3]}\n ours {g[3]}"
+
+
+def test_silu_jvp_refused_where_pytorchs_tangent_is_conjugated():
+    """PyTorch's complex silu tangent is conjugated where the derivative of the holomorphic
+    silu is not (a central difference along the tangent says which is right): ours refuses
+    forward AD of silu on complex values rather than give either value silently."""
+    z = np.array([0.3 + 0.8j, -1.2 + 0.4j])
+    t = np.array([0.5 - 0.2j, 1.0 + 0.7j])
+
+    def silu(v):
+        return v / (1 + np.exp(-v))
+    h = 1e-6
+    fd = (silu(z + h * t) - silu(z - h * t)) / (2 * h)
+    fwAD = torch.autograd.forward_ad
+    with fwAD.dual_level():
+        out = torch.nn.functional.silu(fwAD.make_dual(torch.tensor(z), torch.tensor(t)))
+        pytorchs = fwAD.unpack_dual(out).tangent.numpy()
+    assert not np.allclose(pytorchs, fd, atol=1e-6)          # the reason for the refusal
+    fwAD = autograd_core.autograd.forward_ad
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(autograd_core.tensor(z), autograd_core.tensor(t))
+        with pytest.raises((RuntimeError, NotImplementedError), match="silu"):
+            autograd_core.nn.functional.silu(dual)

@@ -258,7 +258,7 @@ cdef bint _same_layout(cnp.ndarray a, cnp.ndarray b):
 # values (COMPLEX_AUTOGRAD_OPS, Note [Complex autograd]) and of those PyTorch refuses to
 # differentiate backward on complex values but evaluates forward: its refusal
 # (throw_error_for_complex_autograd) guards the recording of a backward node only, so
-# select_copy, select_scatter, embedding, silu, ... compute complex tangents
+# select_copy, select_scatter, embedding, ... compute complex tangents
 # (COMPLEX_FORWARD_AD_OPS of autograd_core/_complex.py, installed here at import).
 # check_complex_fw is the forward formulas' check (ops/_codegen.py); a complex output
 # that requires grad still meets check_complex_grad when its node is recorded.

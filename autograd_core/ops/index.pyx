@@ -1878,11 +1878,6 @@ cdef Tensor op_argwhere(Tensor self):
 
 
 cdef Tensor op_nonzero_static(Tensor self, object size, object fill_value):
-    if fw_active() and fw_grad_of(self) is not None:
-        # PyTorch has no derivative entry for it: its autograd fallback refuses a dual
-        # input before the kernel runs, whatever the dtype
-        raise NotImplementedError(
-            "Trying to use forward AD with aten::nonzero_static that does not support it.")
     if size < 0:
         raise RuntimeError(f"nonzero_static: 'size' must be an non-negative integer, but got "
                            f"{size}")
