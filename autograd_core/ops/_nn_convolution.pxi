@@ -247,7 +247,7 @@ cdef class ConvolutionBackward0(Node):
         if self.has_bias and needs_input_grad(self, 2):
             gb = op__convolution_backward_link(
                 OPS.sum(g, tuple([0] + list(range(2, 2 + nsp))), False, None), x, w)
-        return (gx, gw, gb) if self.has_bias else (gx, gw)
+        return (gx, gw, gb)
 
     cdef tuple fast_apply(self, Tensor g, Tensor x, Tensor w):
         """The gradients as plain arrays (no create_graph): one GEMM per group."""
@@ -296,7 +296,7 @@ cdef class ConvolutionBackward0(Node):
             blas_called(G * OCg * N * L * Kg)      # Note [Sharing the cores with BLAS]
         if want_gb and gb is None:
             gb = make(cast_like(ga.reshape(N, OC, L).sum(axis=(0, 2)), ga))
-        return (gx, gw, gb) if self.has_bias else (gx, gw)
+        return (gx, gw, gb)
 
     cdef object columns(self, Tensor x):
         N, C, H, W = self.x4_shape
@@ -533,7 +533,8 @@ cdef Tensor convolution_impl(Tensor input, Tensor weight, Tensor bias, tuple s, 
         in_suggested_format(out, xa if suggested_format(xa) else wa))
     if fw_active():
         _fw_convolution(result, x, w, b, s, p, d, transposed, op, groups)
-    cdef tuple inputs = (x, w, b) if b is not None else (x, w)
+    # three edges whatever the bias: a missing one is PyTorch's (None, 0) edge
+    cdef tuple inputs = (x, w, b)
     if not should_record(inputs, result._data, None):
         return result
     cdef ConvolutionBackward0 node = ConvolutionBackward0.__new__(ConvolutionBackward0)
