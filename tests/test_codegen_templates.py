@@ -553,13 +553,31 @@ def test_composed_ops_errors_match_pytorch():
     same_error(lambda mod: data(mod, 3, requires_grad=True).swapdims_(0, 0))
 
 
-@pytest.mark.xfail(strict=True, reason="ConvolutionBackward0 has no edge for a bias of None "
-                   "(PyTorch's has a None one): a defect of the convolution's node, not of the "
-                   "composed conv1d/conv2d forwards")
 def test_convolution_without_bias_has_pytorch_edges():
+    # a missing bias is a (None, 0) edge of ConvolutionBackward0, for every convolution
     def prog(mod):
         x = data(mod, 1, 1, 3, 4, requires_grad=True)
-        return graph_desc(mod.conv2d(x, data(mod, 1, 1, 2, 2, seed=1)).grad_fn)
+        x1 = data(mod, 1, 1, 4, requires_grad=True)
+        x3 = data(mod, 1, 1, 3, 3, 3, requires_grad=True)
+        w = data(mod, 1, 1, 2, 2, seed=1)
+        return [graph_desc(mod.conv2d(x, w).grad_fn),
+                graph_desc(mod.conv2d(x, w.requires_grad_()).grad_fn),
+                graph_desc(mod.conv1d(x1, data(mod, 1, 1, 2, seed=2)).grad_fn),
+                graph_desc(mod.conv3d(x3, data(mod, 1, 1, 2, 2, 2, seed=3)).grad_fn),
+                graph_desc(mod.conv_transpose2d(x, w).grad_fn),
+                graph_desc(mod.conv_transpose1d(x1, data(mod, 1, 1, 2, seed=2)).grad_fn),
+                graph_desc(mod.conv2d(x[0], w).grad_fn)]
+    same(prog)
+
+
+def test_convolution_without_bias_backward_matches_pytorch():
+    # the None edge takes no gradient: first and second order gradients unchanged
+    def prog(mod):
+        x = data(mod, 2, 2, 5, 5, requires_grad=True)
+        w = data(mod, 3, 2, 3, 3, seed=1, requires_grad=True)
+        y = mod.conv2d(x, w, padding=1)
+        gx, gw = mod.autograd.grad((y * y).sum(), (x, w), create_graph=True)
+        return [gx, gw, mod.autograd.grad(gx.sum() + gw.sum(), (x, w))]
     same(prog)
 
 
