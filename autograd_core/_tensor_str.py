@@ -23,7 +23,6 @@ __all__ = ["get_printoptions", "set_printoptions", "tensor_repr"]
 # Tensors of the default float dtype (set_default_dtype) and of these never print a
 # ``dtype=`` suffix when they have elements: the values alone identify them.
 _IMPLIED_DTYPES = ("int64", "bool")
-_DEFAULT_COMPLEX = {"float32": "complex64", "float64": "complex128"}
 _PREFIX = "tensor("
 
 
@@ -312,8 +311,10 @@ def tensor_repr(
     else:
         if not _OPTS.edgeitems:
             suffixes.append(_plain(f"size={tuple(array.shape)}"))
-        # the default float's complex type is implied too (complex64 for float32)
-        implied = _IMPLIED_DTYPES + (_DEFAULT_COMPLEX.get(default_name),)
+        # the complex type a Python complex takes is implied too (PyTorch's: complex128
+        # when the default float is float64, else complex64, float16 and bfloat16 too)
+        implied = _IMPLIED_DTYPES + ("complex128" if default_name == "float64"
+                                     else "complex64",)
         if dtype_name != default_name and dtype_name not in implied:
             suffixes.append(dtype_suffix)
         summarize = array.size > _OPTS.threshold

@@ -477,6 +477,17 @@ _OUT_CALLS = {
     "scatter_reduce_prod": lambda m, s: m.scatter_reduce(
         s, 0, m.tensor([0, 0]), m.tensor([2., 3]), "prod", out=m.empty(3)),
     "sign": lambda m, s: m.sign(s, out=m.empty(3)),
+    # the hand-written wrappers (with_out: one check, of out and the computed result)
+    "max_all": lambda m, s: m.max(s, out=m.empty(())),
+    "max_other": lambda m, s: m.max(s, m.ones(3), out=m.empty(3)),
+    "min_dim": lambda m, s: m.min(s, 0, out=(m.empty(()), m.empty((), dtype=m.long))),
+    "sort": lambda m, s: m.sort(s, out=(m.empty(3), m.empty(3, dtype=m.long))),
+    "topk": lambda m, s: m.topk(s, 2, out=(m.empty(2), m.empty(2, dtype=m.long))),
+    "cummax": lambda m, s: m.cummax(s, 0, out=(m.empty(3), m.empty(3, dtype=m.long))),
+    "clamp_min": lambda m, s: m.clamp_min(s, 1.5, out=m.empty(3)),
+    "clamp_max_tensor": lambda m, s: m.clamp_max(s, m.ones(3), out=m.empty(3)),
+    "chain_matmul": lambda m, s: m.chain_matmul(s.reshape(3, 1), s.reshape(1, 3),
+                                                out=m.empty(3, 3)),
 }
 
 
@@ -488,6 +499,26 @@ def test_out_variant_refuses_a_dual_input(name):
         with fw(mod).dual_level():
             s = fw(mod).make_dual(mod.tensor([1., 2, 3]), mod.tensor([1., 1, 1]))
             return _OUT_CALLS[name](mod, s)
+    same_error(prog)
+
+
+_DUAL_OUT_CALLS = {
+    "exp": lambda m, d: m.exp(m.ones(3), out=d),
+    "sort": lambda m, d: m.sort(m.ones(3), out=(d, m.empty(3, dtype=m.long))),
+    "max_dim": lambda m, d: m.max(m.ones(3, 3), 0, out=(d, m.empty(3, dtype=m.long))),
+    "clamp_min": lambda m, d: m.clamp_min(m.ones(3), 0.5, out=d),
+    "cummax": lambda m, d: m.cummax(m.ones(3), 0, out=(d, m.empty(3, dtype=m.long))),
+    "special_zeta": lambda m, d: m.special.zeta(m.ones(3), 2., out=d),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_DUAL_OUT_CALLS))
+def test_out_variant_refuses_a_dual_out(name):
+    # a plain input written into a dual out: the one check reads out too
+    def prog(mod):
+        with fw(mod).dual_level():
+            d = fw(mod).make_dual(mod.zeros(3), mod.ones(3))
+            return _DUAL_OUT_CALLS[name](mod, d)
     same_error(prog)
 
 

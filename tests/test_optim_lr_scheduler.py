@@ -121,8 +121,7 @@ def test_scheduler_matches_torch(case, opt_name):
     tt, pt, st = _trace(torch, name, kw, opt_name)
     ta, pa, sa = _trace(ag, name, kw, opt_name)
     _close(tt, ta)
-    for a, b in zip(pt, pa):
-        np.testing.assert_allclose(b, a, rtol=1e-10, atol=1e-12)
+    assert_same(pt, pa, rtol=1e-10, atol=1e-12, what="parameters")
     sdt, sda = st.state_dict(), sa.state_dict()
     assert sorted(sdt) == sorted(sda)
     for k in sdt:
@@ -391,10 +390,7 @@ def test_averaged_model_matches_torch(kind):
         res[lib] = ({k: v.detach().numpy().copy() for k, v in avg.state_dict().items()},
                     avg(lib.tensor(xs[0])).detach().numpy())
     assert list(res[torch][0]) == list(res[ag][0])
-    for k in res[torch][0]:
-        np.testing.assert_allclose(res[ag][0][k], res[torch][0][k], rtol=1e-5, atol=1e-6,
-                                   err_msg=k)
-    np.testing.assert_allclose(res[ag][1], res[torch][1], rtol=1e-5, atol=1e-6)
+    assert_same(res[torch], res[ag], rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("kw", [dict(swa_lr=0.05), dict(swa_lr=[0.01, 0.02], anneal_epochs=3,

@@ -296,3 +296,18 @@ def test_format_of_tensors():
     same(prog)
     same_error(lambda mod: f"{mod.tensor([1.0, 2.0]):.2f}")
     same_error(lambda mod: f"{mod.nn.Parameter(mod.tensor(1.5)):.2f}")
+
+
+@pytest.mark.parametrize("default", ["float32", "float64", "float16", "bfloat16"])
+def test_complex_suffix_under_each_default_dtype(default):
+    # the complex dtype a Python complex takes prints no dtype= (complex128 under a float64
+    # default, else complex64: also under float16 and bfloat16, which once printed it)
+    def prog(mod):
+        old = mod.get_default_dtype()
+        mod.set_default_dtype(getattr(mod, default))
+        try:
+            return [repr(mod.tensor([1 + 2j, 0.5], dtype=d))
+                    for d in (mod.complex64, mod.complex128)]
+        finally:
+            mod.set_default_dtype(old)
+    same(prog)

@@ -863,6 +863,17 @@ cdef object _binop_type_error(object other, str symbol, bint reflected):
     return NotImplemented
 
 
+cdef object _arith_operand(Tensor self, object other, str symbol, bint reflected, str name):
+    """The operand of an arithmetic operator (+ - * / **) after the complex check of
+    name (Note [Dtype guard]); for an operand no numeric protocol takes,
+    _binop_type_error's TypeError or NotImplemented, which the operator returns."""
+    cdef object o = arg_operand(other)
+    if o is NotImplemented:
+        return _binop_type_error(other, symbol, reflected)
+    check_complex_operands(name, self, o)
+    return o
+
+
 cdef dict _INPLACE_ATEN = {"+=": "add_.Tensor", "-=": "sub_.Tensor", "*=": "mul_.Tensor",
                           "/=": "div_.Tensor"}
 
@@ -1731,18 +1742,12 @@ cdef class Tensor:
     # ---- operators (Note [Op table])
 
     def __add__(self, other):
-        o = arg_operand(other)
-        if o is NotImplemented:
-            return _binop_type_error(other, "+", False)
-        check_complex_operands("add", self, o)  # Note [Dtype guard]
-        return OPS.add(self, o, 1)
+        o = _arith_operand(self, other, "+", False, "add")
+        return o if o is NotImplemented else OPS.add(self, o, 1)
 
     def __radd__(self, other):
-        o = arg_operand(other)
-        if o is NotImplemented:
-            return _binop_type_error(other, "+", True)
-        check_complex_operands("add", self, o)  # Note [Dtype guard]
-        return OPS.add(self, o, 1)
+        o = _arith_operand(self, other, "+", True, "add")
+        return o if o is NotImplemented else OPS.add(self, o, 1)
 
     def __iadd__(self, other):
         o = _inplace_operand(other, "+=")
@@ -1750,18 +1755,12 @@ cdef class Tensor:
         return OPS.add_(self, o, 1)
 
     def __sub__(self, other):
-        o = arg_operand(other)
-        if o is NotImplemented:
-            return _binop_type_error(other, "-", False)
-        check_complex_operands("sub", self, o)
-        return OPS.sub(self, o, 1)
+        o = _arith_operand(self, other, "-", False, "sub")
+        return o if o is NotImplemented else OPS.sub(self, o, 1)
 
     def __rsub__(self, other):
-        o = arg_operand(other)
-        if o is NotImplemented:
-            return _binop_type_error(other, "-", True)
-        check_complex_operands("rsub", self, o)
-        return OPS.rsub(self, o, 1)
+        o = _arith_operand(self, other, "-", True, "rsub")
+        return o if o is NotImplemented else OPS.rsub(self, o, 1)
 
     def __isub__(self, other):
         o = _inplace_operand(other, "-=")
@@ -1769,18 +1768,12 @@ cdef class Tensor:
         return OPS.sub_(self, o, 1)
 
     def __mul__(self, other):
-        o = arg_operand(other)
-        if o is NotImplemented:
-            return _binop_type_error(other, "*", False)
-        check_complex_operands("mul", self, o)
-        return OPS.mul(self, o)
+        o = _arith_operand(self, other, "*", False, "mul")
+        return o if o is NotImplemented else OPS.mul(self, o)
 
     def __rmul__(self, other):
-        o = arg_operand(other)
-        if o is NotImplemented:
-            return _binop_type_error(other, "*", True)
-        check_complex_operands("mul", self, o)
-        return OPS.mul(self, o)
+        o = _arith_operand(self, other, "*", True, "mul")
+        return o if o is NotImplemented else OPS.mul(self, o)
 
     def __imul__(self, other):
         o = _inplace_operand(other, "*=")
@@ -1788,19 +1781,13 @@ cdef class Tensor:
         return OPS.mul_(self, o)
 
     def __truediv__(self, other):
-        o = arg_operand(other)
-        if o is NotImplemented:
-            return _binop_type_error(other, "/", False)
-        check_complex_operands("div", self, o)
-        return OPS.div(self, o, None)
+        o = _arith_operand(self, other, "/", False, "div")
+        return o if o is NotImplemented else OPS.div(self, o, None)
 
     def __rtruediv__(self, other):
-        o = arg_operand(other)
-        if o is NotImplemented:
-            return _binop_type_error(other, "/", True)
+        o = _arith_operand(self, other, "/", True, "reciprocal")
         # PyTorch computes number / tensor as reciprocal(tensor) * number
-        check_complex_operands("reciprocal", self, o)
-        return OPS.mul(OPS.reciprocal(self), o)
+        return o if o is NotImplemented else OPS.mul(OPS.reciprocal(self), o)
 
     def __itruediv__(self, other):
         o = _inplace_operand(other, "/=")
@@ -1808,18 +1795,12 @@ cdef class Tensor:
         return OPS.div_(self, o, None)
 
     def __pow__(self, other, mod):
-        o = arg_operand(other)
-        if o is NotImplemented:
-            return _binop_type_error(other, "** or pow()", False)
-        check_complex_operands("pow", self, o)
-        return OPS.pow(self, o)
+        o = _arith_operand(self, other, "** or pow()", False, "pow")
+        return o if o is NotImplemented else OPS.pow(self, o)
 
     def __rpow__(self, other, mod):
-        o = arg_operand(other)
-        if o is NotImplemented:
-            return _binop_type_error(other, "** or pow()", True)
-        check_complex_operands("pow", self, o)
-        return OPS.pow(o, self)
+        o = _arith_operand(self, other, "** or pow()", True, "pow")
+        return o if o is NotImplemented else OPS.pow(o, self)
 
     def __ipow__(self, other):
         o = _inplace_operand(other, "**=")

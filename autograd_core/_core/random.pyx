@@ -374,48 +374,46 @@ cdef cnp.ndarray random_values(object generator, cnp.ndarray like, object from_,
     return dr.finish(buf, d.np_dtype)
 
 
-cdef cnp.ndarray exponential_values(object generator, cnp.ndarray like, double lambd):
+cdef enum _FloatDraw:
+    DRAW_EXPONENTIAL, DRAW_CAUCHY, DRAW_LOG_NORMAL, DRAW_GEOMETRIC
+
+
+cdef cnp.ndarray _float_draw(object generator, cnp.ndarray like, _FloatDraw kind, double a,
+                             double b):
+    """The draws computed in double and cast to like's floating type (exponential_,
+    cauchy_, log_normal_, geometric_): kind's C sampler with parameters a (and b)."""
     cdef Generator g = generator_or_default(generator)
     cdef _Draw dr = _Draw()
     cdef cnp.ndarray buf = dr.buffer(like, np.float64)
+    cdef double *out = <double *>cnp.PyArray_DATA(buf)
     with nogil:  # Note [Generator lock]
         PyThread_acquire_lock(g.lock, WAIT_LOCK)
-        agc_exponential(&g.gen, <double *>cnp.PyArray_DATA(buf), dr.n, lambd)
+        if kind == DRAW_EXPONENTIAL:
+            agc_exponential(&g.gen, out, dr.n, a)
+        elif kind == DRAW_CAUCHY:
+            agc_cauchy(&g.gen, out, dr.n, a, b)
+        elif kind == DRAW_LOG_NORMAL:
+            agc_log_normal(&g.gen, out, dr.n, a, b)
+        else:
+            agc_geometric(&g.gen, out, dr.n, a)
         PyThread_release_lock(g.lock)
     return dr.finish(_to_float_dtype(buf, dtype_of(like)), like.dtype)
+
+
+cdef cnp.ndarray exponential_values(object generator, cnp.ndarray like, double lambd):
+    return _float_draw(generator, like, DRAW_EXPONENTIAL, lambd, 0)
 
 
 cdef cnp.ndarray cauchy_values(object generator, cnp.ndarray like, double median, double sigma):
-    cdef Generator g = generator_or_default(generator)
-    cdef _Draw dr = _Draw()
-    cdef cnp.ndarray buf = dr.buffer(like, np.float64)
-    with nogil:  # Note [Generator lock]
-        PyThread_acquire_lock(g.lock, WAIT_LOCK)
-        agc_cauchy(&g.gen, <double *>cnp.PyArray_DATA(buf), dr.n, median, sigma)
-        PyThread_release_lock(g.lock)
-    return dr.finish(_to_float_dtype(buf, dtype_of(like)), like.dtype)
+    return _float_draw(generator, like, DRAW_CAUCHY, median, sigma)
 
 
 cdef cnp.ndarray log_normal_values(object generator, cnp.ndarray like, double mean, double std):
-    cdef Generator g = generator_or_default(generator)
-    cdef _Draw dr = _Draw()
-    cdef cnp.ndarray buf = dr.buffer(like, np.float64)
-    with nogil:  # Note [Generator lock]
-        PyThread_acquire_lock(g.lock, WAIT_LOCK)
-        agc_log_normal(&g.gen, <double *>cnp.PyArray_DATA(buf), dr.n, mean, std)
-        PyThread_release_lock(g.lock)
-    return dr.finish(_to_float_dtype(buf, dtype_of(like)), like.dtype)
+    return _float_draw(generator, like, DRAW_LOG_NORMAL, mean, std)
 
 
 cdef cnp.ndarray geometric_values(object generator, cnp.ndarray like, double p):
-    cdef Generator g = generator_or_default(generator)
-    cdef _Draw dr = _Draw()
-    cdef cnp.ndarray buf = dr.buffer(like, np.float64)
-    with nogil:  # Note [Generator lock]
-        PyThread_acquire_lock(g.lock, WAIT_LOCK)
-        agc_geometric(&g.gen, <double *>cnp.PyArray_DATA(buf), dr.n, p)
-        PyThread_release_lock(g.lock)
-    return dr.finish(_to_float_dtype(buf, dtype_of(like)), like.dtype)
+    return _float_draw(generator, like, DRAW_GEOMETRIC, p, 0)
 
 
 cdef cnp.ndarray bernoulli_scalar_values(object generator, cnp.ndarray like, double p):

@@ -456,6 +456,21 @@ def _v_for_inputs(fname, v, inputs, inputs_tuple, create_graph):
     return v
 
 
+def _scalar_jacobian(fname, func, inputs, v, create_graph, strict):
+    """vhp's and hvp's first steps (under enable_grad): the checked inputs and v, the
+    scalar output and its gradient with create_graph, the jacobian the second
+    differentiation reads."""
+    inputs_tuple, inputs = _as_tuple(inputs, "inputs", fname)
+    inputs = _prepare(inputs, create_graph, True)
+    v = _v_for_inputs(fname, v, inputs, inputs_tuple, create_graph)
+    outputs_tuple, outputs = _as_tuple(func(*inputs), _OUTPUTS, fname)
+    _check_requires_grad(outputs, "outputs", strict)
+    _scalar_output(fname, outputs_tuple, outputs)
+    jac = _grad(outputs, inputs, create_graph=True)
+    _check_requires_grad(jac, "jacobian", strict)
+    return inputs_tuple, inputs, v, outputs_tuple, outputs, jac
+
+
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), v^T H) for a scalar func.
 
@@ -465,14 +480,8 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
     tensor([ 6., 12.])
     """
     with enable_grad():
-        inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
-        inputs = _prepare(inputs, create_graph, True)
-        v = _v_for_inputs("vhp", v, inputs, inputs_tuple, create_graph)
-        outputs_tuple, outputs = _as_tuple(func(*inputs), _OUTPUTS, "vhp")
-        _check_requires_grad(outputs, "outputs", strict)
-        _scalar_output("vhp", outputs_tuple, outputs)
-        jac = _grad(outputs, inputs, create_graph=True)
-        _check_requires_grad(jac, "jacobian", strict)
+        inputs_tuple, inputs, v, outputs_tuple, outputs, jac = _scalar_jacobian(
+            "vhp", func, inputs, v, create_graph, strict)
     with set_grad_enabled(True if create_graph else is_grad_enabled()):
         res = _fill_zeros(_grad(jac, inputs, v, create_graph), inputs, strict, create_graph,
                           "double_back")
@@ -489,14 +498,8 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
     tensor([6., 0.])
     """
     with enable_grad():
-        inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
-        inputs = _prepare(inputs, create_graph, True)
-        v = _v_for_inputs("hvp", v, inputs, inputs_tuple, create_graph)
-        outputs_tuple, outputs = _as_tuple(func(*inputs), _OUTPUTS, "hvp")
-        _check_requires_grad(outputs, "outputs", strict)
-        _scalar_output("hvp", outputs_tuple, outputs)
-        jac = _grad(outputs, inputs, create_graph=True)
-        _check_requires_grad(jac, "jacobian", strict)
+        inputs_tuple, inputs, v, outputs_tuple, outputs, jac = _scalar_jacobian(
+            "hvp", func, inputs, v, create_graph, strict)
         grad_jac = tuple(autograd_core.zeros_like(x, requires_grad=True) for x in inputs)
         double_back = _grad(jac, inputs, grad_jac, create_graph=True)
         _check_requires_grad(jac, "hessian", strict)

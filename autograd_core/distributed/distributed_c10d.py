@@ -521,8 +521,7 @@ def _same_dtype(*tensors):
     for t in tensors:
         for x in (t if isinstance(t, (list, tuple)) else [t]):
             d = x.dtype
-            key = {"complex64": "float32", "complex128": "float64"}.get(str(d).split(".")[-1],
-                                                                      str(d).split(".")[-1])
+            key = d.to_real()   # a complex tensor goes as its real parts
             if last is None:
                 last, last_dtype = key, d
             elif key != last:

@@ -1551,7 +1551,8 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
         if op.out_needs:
             lines_out.append(f"        if not {op.out_needs}_given:")
             lines_out.append(f"            no_out(\"{schema.name}\", out)")
-        # Note [Forward AD] (_core/_fw.pxi): out= has none; PyTorch reads the inputs
+        # Note [Forward AD] (_core/_fw.pxi): out= has none; PyTorch reads the inputs.
+        # The call's one check (out_forward_ad_check, _prelude.pxi): out_write makes none
         tensors = "".join(f"{p.name}_, " for p in schema.params
                           if p.type in _TENSOR_TYPES + _OPERAND_TYPES or p.type == "Tensor[]")
         lines_out.append("        if fw_active():")

@@ -319,16 +319,7 @@ cdef Tensor op_addmm(Tensor self, Tensor mat1, Tensor mat2, object beta, object 
             result = make(mm)
             record_AddmmBackward0(result, self, mat1, mat2, beta, alpha)
             return result
-        if alpha != 1:
-            mm = mm * alpha
-        if beta == 0:
-            out = mm
-        elif beta == 1:
-            out = mm + inp
-        else:
-            out = mm + inp * beta
-    # a copy: broadcast_to's view is read-only (the result must be writable)
-    result = make(np.array(np.broadcast_to(out, out_shape), dtype=d2.np_dtype))
+    result = _add_scaled(self, mm, out_shape, beta, alpha, d2)
     record_AddmmBackward0(result, self, mat1, mat2, beta, alpha)
     return result
 
@@ -936,7 +927,7 @@ def _py_chain_matmul(*matrices, out=None):
         # through copy_ straight to the matrix (Note [out= rules])
         return with_out("chain_matmul", out, matrices[0], None, OUT_ANY_CAST | OUT_GRAD_COPY)
     out_check("chain_matmul", out, 1)
-    return out_write("mm", out, res, None, OUT_EXACT)   # (mm's out= and its autograd error)
+    return with_out("mm", out, res, None, OUT_EXACT)   # (mm's out= and its autograd error)
 
 
 cdef Tensor op_inner(Tensor self, Tensor other):
@@ -985,6 +976,8 @@ cdef void _check_same_dtypes(tuple ts) except *:
 
 cdef Tensor _add_scaled(Tensor self, object prod, tuple out_shape, object beta, object alpha,
                         dtype d):
+    """beta * self + alpha * prod in d, of out_shape (addmm's, addmv's, addr's ... last
+    step; self broadcast to out_shape or PyTorch's expand error)."""
     inp = self._data
     if shape_of(inp) != out_shape and not broadcasts_to(shape_of(inp), out_shape):
         OPS.expand(self, out_shape)   # PyTorch's expand error
@@ -997,6 +990,7 @@ cdef Tensor _add_scaled(Tensor self, object prod, tuple out_shape, object beta, 
             out = prod + inp
         else:
             out = prod + inp * beta
+    # a copy: broadcast_to's view is read-only (the result must be writable)
     return make(np.array(np.broadcast_to(out, out_shape), dtype=d.np_dtype))
 
 

@@ -295,15 +295,21 @@ cdef Tensor cholesky_inverse_jvp(Tensor F, Tensor dF, Tensor X, bint upper):
     return _symH(K)
 
 
+cdef int _check_b_A_dtype(Tensor b, Tensor A) except -1:
+    """cholesky_solve's and ldl_solve's dtype check (PyTorch's linearSolveCheckInputs)."""
+    if dtype_of(b._data) is not dtype_of(A._data):
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{dtype_of(b._data).scalar_name} and A of type "
+                           f"{dtype_of(A._data).scalar_name} instead.")
+    return 0
+
+
 cdef Tensor op_cholesky_solve(Tensor self, Tensor input2, bint upper):
     _check_linalg_input(input2, "cholesky_solve", True)
     if _ndim(self) < 2:
         raise RuntimeError("b should have at least 2 dimensions, but has "
                            f"{_ndim(self)} dimensions instead")
-    if dtype_of(self._data) is not dtype_of(input2._data):
-        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
-                           f"{dtype_of(self._data).scalar_name} and A of type "
-                           f"{dtype_of(input2._data).scalar_name} instead.")
+    _check_b_A_dtype(self, input2)
     cdef tuple sb = shape_of(self._data), sa = shape_of(input2._data)
     if sa[-1] != sb[-2]:
         raise RuntimeError(f"Incompatible matrix sizes for cholesky_solve: each A matrix is "
@@ -838,10 +844,7 @@ cdef Tensor op_linalg_ldl_solve(Tensor LD, Tensor pivots, Tensor B, bint hermiti
     if dtype_of(pivots._data) is not int32:
         raise RuntimeError(f"{fname}: Expected pivots to be integers. Got "
                            f"{dtype_of(pivots._data).scalar_name}")
-    if dtype_of(LD._data) is not dtype_of(B._data):
-        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
-                           f"{dtype_of(B._data).scalar_name} and A of type "
-                           f"{dtype_of(LD._data).scalar_name} instead.")
+    _check_b_A_dtype(B, LD)
     cdef tuple sl = shape_of(LD._data), sb = shape_of(B._data)
     if sl[-1] != sb[-2]:
         raise RuntimeError(f"{fname}: Incompatible shapes of A and B for the equation AX = B "

@@ -5,50 +5,53 @@
 
 # ================================================================ pixel and channel shuffles
 
-cdef Tensor op_pixel_shuffle(Tensor self, object upscale_factor):
-    cdef cnp.ndarray x = self._data
-    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x), r = upscale_factor
+cdef tuple _pixel_dims(cnp.ndarray x, str name, str factor, Py_ssize_t r):
+    """The checks pixel_shuffle and pixel_unshuffle share; (batch, c, h, w)."""
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x)
     if nd < 3:
-        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got "
+        raise RuntimeError(f"{name} expects input to have at least 3 dimensions, but got "
                            f"input with {nd} dimension(s)")
     if r <= 0:
-        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {r}")
+        raise RuntimeError(f"{name} expects a positive {factor}, but got {r}")
     cdef tuple shape = shape_of(x)
-    c, h, w = shape[nd - 3], shape[nd - 2], shape[nd - 1]
+    return shape[:nd - 3], shape[nd - 3], shape[nd - 2], shape[nd - 1]
+
+
+cdef cnp.ndarray _pixel_permute(cnp.ndarray x, tuple batch, tuple split, tuple order,
+                                tuple merged):
+    """x's last three dims viewed as split (five dims), permuted by order (indices into
+    those five) and merged into three: a contiguous copy of batch + merged."""
+    cdef Py_ssize_t nb = len(batch)
+    out = x.reshape(batch + split).transpose(tuple(range(nb)) + tuple([nb + i for i in order]))
+    return np.ascontiguousarray(out).reshape(batch + merged)
+
+
+cdef Tensor op_pixel_shuffle(Tensor self, object upscale_factor):
+    cdef cnp.ndarray x = self._data
+    cdef Py_ssize_t r = upscale_factor
+    batch, c, h, w = _pixel_dims(x, "pixel_shuffle", "upscale_factor", r)
     if c % (r * r):
         raise RuntimeError(
             f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the "
             f"square of upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
-    batch = shape[:nd - 3]
-    nb = nd - 3
-    out = x.reshape(batch + (c // (r * r), r, r, h, w)).transpose(
-        tuple(range(nb)) + (nb, nb + 3, nb + 1, nb + 4, nb + 2))
-    cdef Tensor result = make(np.ascontiguousarray(out).reshape(batch + (c // (r * r), h * r, w * r)))
+    cdef Tensor result = make(_pixel_permute(x, batch, (c // (r * r), r, r, h, w),
+                                             (0, 3, 1, 4, 2), (c // (r * r), h * r, w * r)))
     record_PixelShuffleBackward0(result, self, upscale_factor)
     return result
 
 
 cdef Tensor op_pixel_unshuffle(Tensor self, object downscale_factor):
     cdef cnp.ndarray x = self._data
-    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x), r = downscale_factor
-    if nd < 3:
-        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but "
-                           f"got input with {nd} dimension(s)")
-    if r <= 0:
-        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {r}")
-    cdef tuple shape = shape_of(x)
-    c, h, w = shape[nd - 3], shape[nd - 2], shape[nd - 1]
+    cdef Py_ssize_t r = downscale_factor
+    batch, c, h, w = _pixel_dims(x, "pixel_unshuffle", "downscale_factor", r)
     if h % r:
         raise RuntimeError(f"pixel_unshuffle expects height to be divisible by downscale_factor, "
                            f"but input.size(-2)={h} is not divisible by {r}")
     if w % r:
         raise RuntimeError(f"pixel_unshuffle expects width to be divisible by downscale_factor, "
                            f"but input.size(-1)={w} is not divisible by {r}")
-    batch = shape[:nd - 3]
-    nb = nd - 3
-    out = x.reshape(batch + (c, h // r, r, w // r, r)).transpose(
-        tuple(range(nb)) + (nb, nb + 2, nb + 4, nb + 1, nb + 3))
-    cdef Tensor result = make(np.ascontiguousarray(out).reshape(batch + (c * r * r, h // r, w // r)))
+    cdef Tensor result = make(_pixel_permute(x, batch, (c, h // r, r, w // r, r),
+                                             (0, 2, 4, 1, 3), (c * r * r, h // r, w // r)))
     record_PixelUnshuffleBackward0(result, self, downscale_factor)
     return result
 

@@ -300,6 +300,8 @@ cdef object with_out(str name, object out, object result, object fields=None,
     if out is None:
         return result
     out_check(name, out, 1 if isinstance(result, Tensor) else len(result))
+    if fw_active():
+        out_forward_ad_check(name, (out, result))
     return out_write(name, out, result if isinstance(result, Tensor) else tuple(result),
                      fields, rule, operands)
 
@@ -353,10 +355,12 @@ cdef dict _OUT_FLOAT_KERNELS = {"nansum": "nansum_cpu"}
 
 cdef int out_forward_ad_check(str name, tuple tensors) except -1:
     """PyTorch's out= variants have no forward derivative: a dual input or out raises
-    (Note [Forward AD] in _core/_fw.pxi). The generated wrappers pass the op's tensor
-    arguments and out before computing, as PyTorch's check reads the inputs (an op whose
-    result gets no tangent, such as eq or scatter_reduce's prod, raises too); out_write
-    reads out and the result, for the hand-written out= paths."""
+    (Note [Forward AD] in _core/_fw.pxi). The one check of an out= call, made before
+    computing, as PyTorch's check reads the inputs (an op whose result gets no tangent,
+    such as eq or scatter_reduce's prod, raises too): the generated wrappers and the
+    hand-written ones that call out_write pass the op's tensor arguments and out;
+    with_out, handed a computed result, passes out and that result. out_write itself
+    does not check."""
     for t in tensors:
         if isinstance(t, (list, tuple)):
             out_forward_ad_check(name, tuple(t))
@@ -369,10 +373,8 @@ cdef int out_forward_ad_check(str name, tuple tensors) except -1:
 cdef object out_write(str name, object out, object result, object fields, int rule=0,
                       tuple operands=()):
     """rule: Note [out= rules]; operands: the inputs of an OUT_GRAD_NOT_IMPLEMENTED
-    node."""
+    node. The caller has made out_forward_ad_check."""
     cdef bint graph = False
-    if fw_active():
-        out_forward_ad_check(name, (out, result))
     # a result that requires grad: a differentiable op had an input requiring grad
     # (PyTorch's static rule, here read off the computed result, so that the ops
     # written as compositions need no flag)

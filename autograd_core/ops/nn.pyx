@@ -51,19 +51,8 @@ from libc.stdint cimport int64_t, uint8_t
 
 from cpython.pycapsule cimport PyCapsule_New
 from libc.string cimport strcpy
-
-cdef extern from "numpy/arrayobject.h":
-    object PyDataMem_SetHandler(object handler)
-    ctypedef struct PyDataMemAllocator:
-        void *ctx
-        void *(*malloc)(void *ctx, size_t size)
-        void *(*calloc)(void *ctx, size_t nelem, size_t elsize)
-        void *(*realloc)(void *ctx, void *ptr, size_t size)
-        void (*free)(void *ctx, void *ptr, size_t size)
-    ctypedef struct PyDataMem_Handler:
-        char name[127]
-        uint8_t version
-        PyDataMemAllocator allocator
+from autograd_core._core.numpy_api cimport (
+    PyDataMem_Handler, PyDataMemAllocator, PyDataMem_SetHandler)
 
 import itertools
 import math

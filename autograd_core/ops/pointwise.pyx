@@ -1246,48 +1246,45 @@ cdef object _clamp_bound(str fname, str argname, Tensor self, object bound):
     return n
 
 
-def _py_clamp_min(input, min, *, out=None):
+ctypedef Tensor (*_bound_op)(Tensor, object)
+
+
+cdef object _clamp_one_bound(object pyfunc, str name, str argname, _bound_op op,
+                             object input, object bound, object out, bint inplace):
+    """clamp_min's and clamp_max's wrappers (and their in-place forms, which take no
+    out): a Tensor or Number bound."""
     if complex_arg(input):  # (the bound promotes: Note [Dtype guard])
-        check_complex_args("clamp_min", (input, min))  # Note [Complex guard]
-    if (type(input) is not Tensor and has_torch_function(input)) or (type(min) is not Tensor and has_torch_function(min)):
+        check_complex_args(name, (input, bound))  # Note [Complex guard]
+    if (type(input) is not Tensor and has_torch_function(input)) or (type(bound) is not Tensor and has_torch_function(bound)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
-        return handle_torch_function(_py_clamp_min, (input, min, ), {"out": out})
-    cdef Tensor self = arg_tensor(input, "clamp_min", "input", 1)
-    res = OPS.clamp_min(self, _clamp_bound("clamp_min", "min", self, min))
-    return with_out("clamp_min", out, res, None, 0 if isinstance(min, Tensor) else OUT_FOUND)
+        return handle_torch_function(pyfunc, (input, bound, ), {} if inplace else {"out": out})
+    cdef Tensor self = arg_tensor(input, name, "input", 1)
+    res = op(self, _clamp_bound(name, argname, self, bound))
+    if inplace:
+        return res
+    return with_out(name, out, res, None, 0 if isinstance(bound, Tensor) else OUT_FOUND)
+
+
+def _py_clamp_min(input, min, *, out=None):
+    return _clamp_one_bound(_py_clamp_min, "clamp_min", "min", OPS.clamp_min, input, min, out,
+                            False)
 
 
 def _py_clamp_min_(input, min):
     """In-place clamp_min."""
-    if complex_arg(input):  # (the bound promotes: Note [Dtype guard])
-        check_complex_args("clamp_min_", (input, min))  # Note [Complex guard]
-    if (type(input) is not Tensor and has_torch_function(input)) or (type(min) is not Tensor and has_torch_function(min)):
-        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
-        return handle_torch_function(_py_clamp_min_, (input, min, ), {})
-    cdef Tensor self = arg_tensor(input, "clamp_min_", "input", 1)
-    return OPS.clamp_min_(self, _clamp_bound("clamp_min_", "min", self, min))
+    return _clamp_one_bound(_py_clamp_min_, "clamp_min_", "min", OPS.clamp_min_, input, min,
+                            None, True)
 
 
 def _py_clamp_max(input, max, *, out=None):
-    if complex_arg(input):  # (the bound promotes: Note [Dtype guard])
-        check_complex_args("clamp_max", (input, max))  # Note [Complex guard]
-    if (type(input) is not Tensor and has_torch_function(input)) or (type(max) is not Tensor and has_torch_function(max)):
-        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
-        return handle_torch_function(_py_clamp_max, (input, max, ), {"out": out})
-    cdef Tensor self = arg_tensor(input, "clamp_max", "input", 1)
-    res = OPS.clamp_max(self, _clamp_bound("clamp_max", "max", self, max))
-    return with_out("clamp_max", out, res, None, 0 if isinstance(max, Tensor) else OUT_FOUND)
+    return _clamp_one_bound(_py_clamp_max, "clamp_max", "max", OPS.clamp_max, input, max, out,
+                            False)
 
 
 def _py_clamp_max_(input, max):
     """In-place clamp_max."""
-    if complex_arg(input):  # (the bound promotes: Note [Dtype guard])
-        check_complex_args("clamp_max_", (input, max))  # Note [Complex guard]
-    if (type(input) is not Tensor and has_torch_function(input)) or (type(max) is not Tensor and has_torch_function(max)):
-        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
-        return handle_torch_function(_py_clamp_max_, (input, max, ), {})
-    cdef Tensor self = arg_tensor(input, "clamp_max_", "input", 1)
-    return OPS.clamp_max_(self, _clamp_bound("clamp_max_", "max", self, max))
+    return _clamp_one_bound(_py_clamp_max_, "clamp_max_", "max", OPS.clamp_max_, input, max,
+                            None, True)
 
 
 _py_clamp_.__name__ = _py_clamp_.__qualname__ = "clamp_"
@@ -2809,113 +2806,104 @@ cdef Tensor op_special_ndtr(Tensor self):
                                          1, 1), 0.5)
 
 
-# the polynomials: not differentiable (no node), as PyTorch's
-cdef bint _tf2(object a, object b):
-    # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
-    return ((type(a) is not Tensor and has_torch_function(a))
-            or (type(b) is not Tensor and has_torch_function(b)))
+ctypedef Tensor (*_binary_op)(object, object)
+
+
+cdef object _special_binary(object pyfunc, str name, _binary_op op, object x, object y,
+                            object out, str xname="x", str yname="n"):
+    """The wrapper of a binary special function (xlog1py, zeta, the polynomials: these
+    not differentiable, no node, as PyTorch's):
+    __torch_function__ (Note [__torch_function__ in the wrappers], ops/_prelude.pxi),
+    PyTorch's three overloads (_special_operands), then op, written into out if given."""
+    if ((type(x) is not Tensor and has_torch_function(x))
+            or (type(y) is not Tensor and has_torch_function(y))):
+        return handle_torch_function(pyfunc, (x, y), {"out": out})
+    a, b = _special_operands(x, y, name, xname, yname)
+    return with_out(name, out, op(a, b))
 
 
 def _py_special_xlog1py(input, other, *, out=None):
-    if _tf2(input, other):
-        return handle_torch_function(_py_special_xlog1py, (input, other), {"out": out})
-    a, b = _special_operands(input, other, "special_xlog1py", "input", "other")
-    return with_out("special_xlog1py", out, OPS.special_xlog1py(a, b))
+    return _special_binary(
+        _py_special_xlog1py, "special_xlog1py",
+        OPS.special_xlog1py, input, other, out, "input", "other")
 
 
 def _py_special_zeta(input, other, *, out=None):
-    if _tf2(input, other):
-        return handle_torch_function(_py_special_zeta, (input, other), {"out": out})
-    a, b = _special_operands(input, other, "special_zeta", "input", "other")
-    return with_out("special_zeta", out, OPS.special_zeta(a, b))
+    return _special_binary(
+        _py_special_zeta, "special_zeta",
+        OPS.special_zeta, input, other, out, "input", "other")
 
 
 def _py_special_chebyshev_polynomial_t(x, n, *, out=None):
-    if _tf2(x, n):
-        return handle_torch_function(_py_special_chebyshev_polynomial_t, (x, n), {"out": out})
-    a, b = _special_operands(x, n, "special_chebyshev_polynomial_t", "x", "n")
-    return with_out("special_chebyshev_polynomial_t", out, OPS.special_chebyshev_polynomial_t(a, b))
+    return _special_binary(
+        _py_special_chebyshev_polynomial_t, "special_chebyshev_polynomial_t",
+        OPS.special_chebyshev_polynomial_t, x, n, out)
 
 
 def _py_special_chebyshev_polynomial_u(x, n, *, out=None):
-    if _tf2(x, n):
-        return handle_torch_function(_py_special_chebyshev_polynomial_u, (x, n), {"out": out})
-    a, b = _special_operands(x, n, "special_chebyshev_polynomial_u", "x", "n")
-    return with_out("special_chebyshev_polynomial_u", out, OPS.special_chebyshev_polynomial_u(a, b))
+    return _special_binary(
+        _py_special_chebyshev_polynomial_u, "special_chebyshev_polynomial_u",
+        OPS.special_chebyshev_polynomial_u, x, n, out)
 
 
 def _py_special_chebyshev_polynomial_v(x, n, *, out=None):
-    if _tf2(x, n):
-        return handle_torch_function(_py_special_chebyshev_polynomial_v, (x, n), {"out": out})
-    a, b = _special_operands(x, n, "special_chebyshev_polynomial_v", "x", "n")
-    return with_out("special_chebyshev_polynomial_v", out, OPS.special_chebyshev_polynomial_v(a, b))
+    return _special_binary(
+        _py_special_chebyshev_polynomial_v, "special_chebyshev_polynomial_v",
+        OPS.special_chebyshev_polynomial_v, x, n, out)
 
 
 def _py_special_chebyshev_polynomial_w(x, n, *, out=None):
-    if _tf2(x, n):
-        return handle_torch_function(_py_special_chebyshev_polynomial_w, (x, n), {"out": out})
-    a, b = _special_operands(x, n, "special_chebyshev_polynomial_w", "x", "n")
-    return with_out("special_chebyshev_polynomial_w", out, OPS.special_chebyshev_polynomial_w(a, b))
+    return _special_binary(
+        _py_special_chebyshev_polynomial_w, "special_chebyshev_polynomial_w",
+        OPS.special_chebyshev_polynomial_w, x, n, out)
 
 
 def _py_special_shifted_chebyshev_polynomial_t(x, n, *, out=None):
-    if _tf2(x, n):
-        return handle_torch_function(_py_special_shifted_chebyshev_polynomial_t, (x, n), {"out": out})
-    a, b = _special_operands(x, n, "special_shifted_chebyshev_polynomial_t", "x", "n")
-    return with_out("special_shifted_chebyshev_polynomial_t", out,
-                    OPS.special_shifted_chebyshev_polynomial_t(a, b))
+    return _special_binary(
+        _py_special_shifted_chebyshev_polynomial_t, "special_shifted_chebyshev_polynomial_t",
+        OPS.special_shifted_chebyshev_polynomial_t, x, n, out)
 
 
 def _py_special_shifted_chebyshev_polynomial_u(x, n, *, out=None):
-    if _tf2(x, n):
-        return handle_torch_function(_py_special_shifted_chebyshev_polynomial_u, (x, n), {"out": out})
-    a, b = _special_operands(x, n, "special_shifted_chebyshev_polynomial_u", "x", "n")
-    return with_out("special_shifted_chebyshev_polynomial_u", out,
-                    OPS.special_shifted_chebyshev_polynomial_u(a, b))
+    return _special_binary(
+        _py_special_shifted_chebyshev_polynomial_u, "special_shifted_chebyshev_polynomial_u",
+        OPS.special_shifted_chebyshev_polynomial_u, x, n, out)
 
 
 def _py_special_shifted_chebyshev_polynomial_v(x, n, *, out=None):
-    if _tf2(x, n):
-        return handle_torch_function(_py_special_shifted_chebyshev_polynomial_v, (x, n), {"out": out})
-    a, b = _special_operands(x, n, "special_shifted_chebyshev_polynomial_v", "x", "n")
-    return with_out("special_shifted_chebyshev_polynomial_v", out,
-                    OPS.special_shifted_chebyshev_polynomial_v(a, b))
+    return _special_binary(
+        _py_special_shifted_chebyshev_polynomial_v, "special_shifted_chebyshev_polynomial_v",
+        OPS.special_shifted_chebyshev_polynomial_v, x, n, out)
 
 
 def _py_special_shifted_chebyshev_polynomial_w(x, n, *, out=None):
-    if _tf2(x, n):
-        return handle_torch_function(_py_special_shifted_chebyshev_polynomial_w, (x, n), {"out": out})
-    a, b = _special_operands(x, n, "special_shifted_chebyshev_polynomial_w", "x", "n")
-    return with_out("special_shifted_chebyshev_polynomial_w", out,
-                    OPS.special_shifted_chebyshev_polynomial_w(a, b))
+    return _special_binary(
+        _py_special_shifted_chebyshev_polynomial_w, "special_shifted_chebyshev_polynomial_w",
+        OPS.special_shifted_chebyshev_polynomial_w, x, n, out)
 
 
 def _py_special_hermite_polynomial_h(x, n, *, out=None):
-    if _tf2(x, n):
-        return handle_torch_function(_py_special_hermite_polynomial_h, (x, n), {"out": out})
-    a, b = _special_operands(x, n, "special_hermite_polynomial_h", "x", "n")
-    return with_out("special_hermite_polynomial_h", out, OPS.special_hermite_polynomial_h(a, b))
+    return _special_binary(
+        _py_special_hermite_polynomial_h, "special_hermite_polynomial_h",
+        OPS.special_hermite_polynomial_h, x, n, out)
 
 
 def _py_special_hermite_polynomial_he(x, n, *, out=None):
-    if _tf2(x, n):
-        return handle_torch_function(_py_special_hermite_polynomial_he, (x, n), {"out": out})
-    a, b = _special_operands(x, n, "special_hermite_polynomial_he", "x", "n")
-    return with_out("special_hermite_polynomial_he", out, OPS.special_hermite_polynomial_he(a, b))
+    return _special_binary(
+        _py_special_hermite_polynomial_he, "special_hermite_polynomial_he",
+        OPS.special_hermite_polynomial_he, x, n, out)
 
 
 def _py_special_laguerre_polynomial_l(x, n, *, out=None):
-    if _tf2(x, n):
-        return handle_torch_function(_py_special_laguerre_polynomial_l, (x, n), {"out": out})
-    a, b = _special_operands(x, n, "special_laguerre_polynomial_l", "x", "n")
-    return with_out("special_laguerre_polynomial_l", out, OPS.special_laguerre_polynomial_l(a, b))
+    return _special_binary(
+        _py_special_laguerre_polynomial_l, "special_laguerre_polynomial_l",
+        OPS.special_laguerre_polynomial_l, x, n, out)
 
 
 def _py_special_legendre_polynomial_p(x, n, *, out=None):
-    if _tf2(x, n):
-        return handle_torch_function(_py_special_legendre_polynomial_p, (x, n), {"out": out})
-    a, b = _special_operands(x, n, "special_legendre_polynomial_p", "x", "n")
-    return with_out("special_legendre_polynomial_p", out, OPS.special_legendre_polynomial_p(a, b))
+    return _special_binary(
+        _py_special_legendre_polynomial_p, "special_legendre_polynomial_p",
+        OPS.special_legendre_polynomial_p, x, n, out)
 
 
 # ---------------------------------------------------------------- more value templates

@@ -714,23 +714,17 @@ cdef object _max_or_min(bint is_max, object input, object dim, object keepdim, o
     if isinstance(dim, Tensor):
         _check_no_keepdim_with_other(fname, keepdim)
         result = OPS.maximum(self, <Tensor>dim) if is_max else OPS.minimum(self, <Tensor>dim)
-        if out is not None:   # Note [out= arguments]
-            out_check(pairwise, out, 1)
-            return out_write(pairwise, out, result, None)
-        return result
+        return with_out(pairwise, out, result)   # Note [out= arguments]
     if dim is None:
         result = op_max(self) if is_max else op_min(self)
-        if out is not None:
-            out_check(fname, out, 1)
-            return out_write(fname, out, result, None)
-        return result
+        return with_out(fname, out, result)
     if out is not None:
         out_check(fname, out, 2)
     d = arg_int(dim, fname, "dim", 2)
     cdef bint kd = arg_bool(keepdim, fname, "keepdim", 3)
     values = op_max_dim(self, d, kd) if is_max else op_min_dim(self, d, kd)
     if out is not None:
-        return out_write(fname, out, values, ("values", "indices"), True)
+        return with_out(fname, out, values, ("values", "indices"), OUT_EXACT)
     return _MaxResult(*values) if is_max else _MinResult(*values)
 
 
@@ -1070,7 +1064,7 @@ def _py_sort(input, *args, dim=None, descending=None, stable=None, out=None, axi
         out_check("sort", out, 2)
     values = OPS.sort(self, d, desc, None if stable is None else arg_bool(stable, "sort", "stable", 2))
     if out is not None:
-        return out_write("sort", out, values, ("values", "indices"), True)
+        return with_out("sort", out, values, ("values", "indices"), OUT_EXACT)
     return _SortResult(*values)
 
 
@@ -1627,7 +1621,7 @@ def _py_topk(input, k, dim=-1, largest=True, sorted=True, *, out=None, axis=None
     values = OPS.topk(self, arg_int(k, "topk", "k", 2), arg_int(dim, "topk", "dim", 3),
                      arg_bool(largest, "topk", "largest", 4), arg_bool(sorted, "topk", "sorted", 5))
     if out is not None:
-        return out_write("topk", out, values, ("values", "indices"), True)
+        return with_out("topk", out, values, ("values", "indices"), OUT_EXACT)
     return _TopkResult(*values)
 
 
@@ -1674,34 +1668,32 @@ cdef bint _scan_without_kernel(object input):
     return cnp.PyArray_NDIM(x) == 0 or cnp.PyArray_SIZE(x) == 0
 
 
-def _py_cummax(input, dim=None, *, out=None, axis=None):
+ctypedef tuple (*_scan_op)(Tensor, object)
+
+
+cdef object _cum_extreme(object pyfunc, str name, _scan_op op, object result_type,
+                         object input, object dim, object out, object axis):
+    """cummax's and cummin's wrappers: (values, indices) as result_type."""
     if complex_arg(input) and not _scan_without_kernel(input):
-        check_complex_op("cummax", input)  # Note [Complex guard]
+        check_complex_op(name, input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
-        return handle_torch_function(_py_cummax, (input, dim, ), {"out": out, "axis": axis})
+        return handle_torch_function(pyfunc, (input, dim, ), {"out": out, "axis": axis})
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     if dim is None:
-        raise TypeError("cummax() missing required argument 'dim'")
-    cdef Tensor self = arg_tensor(input, "cummax", "input", 1)
-    res = _CummaxResult(*OPS.cummax(self, arg_int(dim, "cummax", "dim", 2)))
-    return with_out("cummax", out, res, ('values', 'indices'), True)
+        raise TypeError(f"{name}() missing required argument 'dim'")
+    cdef Tensor self = arg_tensor(input, name, "input", 1)
+    res = result_type(*op(self, arg_int(dim, name, "dim", 2)))
+    return with_out(name, out, res, ('values', 'indices'), True)
+
+
+def _py_cummax(input, dim=None, *, out=None, axis=None):
+    return _cum_extreme(_py_cummax, "cummax", OPS.cummax, _CummaxResult, input, dim, out, axis)
 
 
 def _py_cummin(input, dim=None, *, out=None, axis=None):
-    if complex_arg(input) and not _scan_without_kernel(input):
-        check_complex_op("cummin", input)  # Note [Complex guard]
-    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)):
-        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
-        return handle_torch_function(_py_cummin, (input, dim, ), {"out": out, "axis": axis})
-    if axis is not None:   # numpy's spelling, as PyTorch accepts it
-        dim = axis
-    if dim is None:
-        raise TypeError("cummin() missing required argument 'dim'")
-    cdef Tensor self = arg_tensor(input, "cummin", "input", 1)
-    res = _CumminResult(*OPS.cummin(self, arg_int(dim, "cummin", "dim", 2)))
-    return with_out("cummin", out, res, ('values', 'indices'), True)
+    return _cum_extreme(_py_cummin, "cummin", OPS.cummin, _CumminResult, input, dim, out, axis)
 
 
 cdef Tensor _as_float_mask(cnp.ndarray mask, cnp.ndarray like):
@@ -2621,36 +2613,34 @@ cdef Tensor _quantile(Tensor self, object q, object dim, bint keepdim, str inter
     return OPS.squeeze_(result, -1)
 
 
-def _py_quantile(input, q, dim=None, keepdim=False, *, out=None, interpolation="linear",
-                 axis=None, keepdims=None):
+cdef object _quantile_wrapper(str name, bint ignore_nan, object input, object q, object dim,
+                              object keepdim, object out, object interpolation, object axis,
+                              object keepdims):
+    """quantile's and nanquantile's arguments (numpy's spelling as PyTorch accepts it)."""
     if complex_arg(input):
-        check_complex_op("quantile", input)  # Note [Complex guard]
-    if axis is not None:   # numpy's spelling, as PyTorch accepts it
+        check_complex_op(name, input)  # Note [Complex guard]
+    if axis is not None:
         dim = axis
     if keepdims is not None:
         keepdim = keepdims
-    cdef Tensor self = arg_tensor(input, "quantile", "input", 1)
-    res = _quantile(self, q if isinstance(q, Tensor) else arg_scalar(q, "quantile", "q", 2),
-                    None if dim is None else arg_int(dim, "quantile", "dim", 3),
-                    arg_bool(keepdim, "quantile", "keepdim", 4),
-                    arg_str(interpolation, "quantile", "interpolation", 5), False)
-    return with_out("quantile", out, res, None, OUT_EXACT | OUT_GRAD_COPY)
+    cdef Tensor self = arg_tensor(input, name, "input", 1)
+    res = _quantile(self, q if isinstance(q, Tensor) else arg_scalar(q, name, "q", 2),
+                    None if dim is None else arg_int(dim, name, "dim", 3),
+                    arg_bool(keepdim, name, "keepdim", 4),
+                    arg_str(interpolation, name, "interpolation", 5), ignore_nan)
+    return with_out(name, out, res, None, OUT_EXACT | OUT_GRAD_COPY)
+
+
+def _py_quantile(input, q, dim=None, keepdim=False, *, out=None, interpolation="linear",
+                 axis=None, keepdims=None):
+    return _quantile_wrapper("quantile", False, input, q, dim, keepdim, out, interpolation,
+                             axis, keepdims)
 
 
 def _py_nanquantile(input, q, dim=None, keepdim=False, *, out=None, interpolation="linear",
                     axis=None, keepdims=None):
-    if complex_arg(input):
-        check_complex_op("nanquantile", input)  # Note [Complex guard]
-    if axis is not None:   # numpy's spelling, as PyTorch accepts it
-        dim = axis
-    if keepdims is not None:
-        keepdim = keepdims
-    cdef Tensor self = arg_tensor(input, "nanquantile", "input", 1)
-    res = _quantile(self, q if isinstance(q, Tensor) else arg_scalar(q, "nanquantile", "q", 2),
-                    None if dim is None else arg_int(dim, "nanquantile", "dim", 3),
-                    arg_bool(keepdim, "nanquantile", "keepdim", 4),
-                    arg_str(interpolation, "nanquantile", "interpolation", 5), True)
-    return with_out("nanquantile", out, res, None, OUT_EXACT | OUT_GRAD_COPY)
+    return _quantile_wrapper("nanquantile", True, input, q, dim, keepdim, out, interpolation,
+                             axis, keepdims)
 
 
 cdef Tensor op_quantile(Tensor self, object q, object dim, bint keepdim, object interpolation):
