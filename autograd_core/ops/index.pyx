@@ -680,8 +680,7 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
             v = make(np.asarray(value).astype(sd.np_dtype))
     elif isinstance(value, complex):
         if sd.category != CAT_COMPLEX and value.imag != 0:
-            raise RuntimeError(f"value cannot be converted to type {sd.cpp_name} without "
-                               "overflow")
+            raise value_overflow_error(sd.cpp_name)
         v = make(np.asarray(value if sd.category == CAT_COMPLEX else value.real)
                  .astype(sd.np_dtype))
     else:
