@@ -109,6 +109,9 @@ _CLAMP = (NotImplementedError, "clamp is not supported for complex types")
 _SORT = (RuntimeError, " Sort does not support complex dtypes on CPU")
 COMPLEX_MESSAGES = {
     "max": _kernel("max_all"), "min": _kernel("min_all"),
+    # (max(input, dim) / min(input, dim), _guard_max_min in ops/reduce.pyx)
+    "max_dim": (RuntimeError, "max(): does not support complex input"),
+    "min_dim": (RuntimeError, "min(): does not support complex input"),
     "lt": _kernel("lt_cpu"), "le": _kernel("le_cpu"), "gt": _kernel("gt_cpu"),
     "ge": _kernel("ge_cpu"),
     "clamp": _CLAMP, "clamp_": _CLAMP, "clamp_min": _CLAMP, "clamp_max": _CLAMP,
@@ -126,6 +129,10 @@ COMPLEX_MESSAGES = {
     "logit": _kernel("logit_cpu"), "logit_": _kernel("logit_cpu"),
     "erfinv": _kernel("erfinv_vml_cpu"), "erfinv_": _kernel("erfinv_vml_cpu"),
     "xlogy": _kernel("xlogy_cpu"), "kthvalue": _kernel("kthvalue_cpu"),
+    "remainder": _kernel("remainder_cpu"), "remainder_": _kernel("remainder_cpu"),
+    "fmod": _kernel("fmod_cpu"), "fmod_": _kernel("fmod_cpu"),
+    "gelu": _kernel("GeluKernelImpl"), "hardsigmoid": _kernel("hardsigmoid_cpu"),
+    "hardsigmoid_": _kernel("hardsigmoid_cpu"), "glu": _kernel("glu_cpu"),
     "median": _kernel("median_cpu"), "nanmedian": _kernel("median_cpu"),
     "mode": _kernel("mode_cpu"), "aminmax": _kernel("aminmax_cpu"),
     "cummax": _kernel("cummax_cpu"), "cummin": _kernel("cummin_cpu"),
@@ -164,7 +171,7 @@ COMPLEX_MESSAGES = {
     "softplus": _kernel("softplus_cpu"), "softshrink": _kernel("softshrink_check"),
     "hardshrink": _kernel("hardshrink_cpu"), "threshold": _kernel("threshold_cpu"),
     "threshold_": _kernel("threshold_cpu"), "hardtanh": _CLAMP, "hardtanh_": _CLAMP,
-    "histc": _kernel("histogram_cpu"),
+    "histc": _kernel("histogram_cpu"), "histogram": _kernel("histogram_cpu"),
 }
 
 _tensor.set_complex_ops(COMPLEX_OPS, COMPLEX_MESSAGES)

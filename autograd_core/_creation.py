@@ -358,7 +358,7 @@ def _arange_real_bounds(start, end, step, dtype):
     for v in (start, end, step):
         if isinstance(v, complex):
             if v.imag != 0:
-                raise RuntimeError("value cannot be converted to type double without overflow")
+                raise _core.value_overflow_error("double")
             v = float(v.real)
         out.append(v)
     return out
@@ -703,6 +703,14 @@ def as_tensor(data: Any, dtype: _dtype | None = None, device: _Device = None) ->
     return _core.tensor_from_data(data, dtype, False)
 
 
+_LOGSPACE_SIGNATURES = "\n".join(
+    f" * ({a} start, {b} end, int steps, float base = 10.0, *, Tensor out = None, "
+    "autograd_core.dtype dtype = None, autograd_core.layout layout = None, "
+    "autograd_core.device device = None, bool pin_memory = False, bool requires_grad = False)"
+    for a, b in (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"),
+                 ("Number", "Number")))
+
+
 def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
              requires_grad=False):
     """steps values from base**start to base**end, evenly spaced in the exponent.
@@ -716,6 +724,13 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
         raise TypeError(f"logspace(): argument 'steps' must be int, not {type(steps).__name__}")
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    if not isinstance(base, (int, float, np.integer, np.floating)):
+        # (PyTorch declares base a float: no overload takes anything else; the message
+        # names it as a keyword, as it is usually given)
+        got = ", ".join(["Tensor" if isinstance(v, _core.Tensor) else type(v).__name__
+                         for v in (start, end, steps)] + [f"base={type(base).__name__}"])
+        raise TypeError(f"logspace() received an invalid combination of arguments - got "
+                        f"({got}), but expected one of:\n{_LOGSPACE_SIGNATURES}\n")
     d = _space_dtype("logspace", start, end, out, dtype)
     if np.issubdtype(d, np.complexfloating):
         # (PyTorch's complex kernel: base ** the complex linspace, in d)

@@ -372,3 +372,134 @@ def test_fill_complex_value(fn, scalar, dtype):
         x = mod.zeros(2, 3, dtype=getattr(mod, dtype))
         return x.fill_(s) if fn == "fill_" else mod.fill(x, s)
     same(prog, may_raise=True, quiet=True)
+
+
+# ---------------------------------------------------------------- the Scalar sweep
+# Every op/argument form that takes a Scalar (or a float argument a user may hand a
+# complex number), on four dtypes and three complex numbers (a nonzero imaginary part,
+# and two with none: PyTorch reads those as their real part where it converts the
+# Scalar): the same value and dtype as PyTorch, or its exception type and message.
+SWEEP_FORMS = {
+ "elu_alpha": lambda m, x, c: m.nn.functional.elu(x, alpha=c),
+ "elu__alpha": lambda m, x, c: m.nn.functional.elu_(x.clone(), alpha=c),
+ "celu_alpha": lambda m, x, c: m.nn.functional.celu(x, alpha=c),
+ "selu": lambda m, x, c: m.selu(x),
+ "softplus_beta": lambda m, x, c: m.nn.functional.softplus(x, beta=c),
+ "softplus_threshold": lambda m, x, c: m.nn.functional.softplus(x, threshold=c),
+ "leaky_relu_slope": lambda m, x, c: m.nn.functional.leaky_relu(x, negative_slope=c),
+ "leaky_relu__slope": lambda m, x, c: m.nn.functional.leaky_relu_(x.clone(), negative_slope=c),
+ "threshold_t": lambda m, x, c: m.nn.functional.threshold(x, c, 0.5),
+ "threshold_v": lambda m, x, c: m.nn.functional.threshold(x, 0.1, c),
+ "threshold_fn": lambda m, x, c: m.threshold(x, 0.1, c),
+ "threshold__v": lambda m, x, c: m.threshold_(x.clone(), 0.1, c),
+ "hardtanh_min": lambda m, x, c: m.nn.functional.hardtanh(x, min_val=c),
+ "hardtanh_max": lambda m, x, c: m.nn.functional.hardtanh(x, max_val=c),
+ "hardtanh__max": lambda m, x, c: m.nn.functional.hardtanh_(x.clone(), max_val=c),
+ "index_add_alpha": lambda m, x, c: m.index_add(x, 0, m.tensor([0, 2]), x[:2], alpha=c),
+ "index_add__alpha": lambda m, x, c: x.clone().index_add_(0, m.tensor([0, 2]), x[:2], alpha=c),
+ "constant_pad_nd": lambda m, x, c: m.constant_pad_nd(x, [1, 1], c),
+ "F.pad": lambda m, x, c: m.nn.functional.pad(x, (1, 2), value=c),
+ "F.pad_reflect": lambda m, x, c: m.nn.functional.pad(x[None], (1, 1), mode="reflect", value=c),
+ "norm_p": lambda m, x, c: m.norm(x, p=c),
+ "norm_p_dim": lambda m, x, c: m.norm(x, p=c, dim=0),
+ "clamp_min": lambda m, x, c: m.clamp(x, min=c),
+ "clamp_max": lambda m, x, c: m.clamp(x, max=c),
+ "clamp_min_fn": lambda m, x, c: m.clamp_min(x, c),
+ "clamp_max_fn": lambda m, x, c: m.clamp_max(x, c),
+ "clamp_": lambda m, x, c: x.clone().clamp_(c, None),
+ "clip": lambda m, x, c: m.clip(x, c, None),
+ "hardshrink": lambda m, x, c: m.nn.functional.hardshrink(x, c),
+ "softshrink": lambda m, x, c: m.nn.functional.softshrink(x, c),
+ "rrelu_lower": lambda m, x, c: m.nn.functional.rrelu(x, lower=c, training=False),
+ "glu": lambda m, x, c: m.nn.functional.glu(x),
+ "mul_scalar": lambda m, x, c: m.mul(x, c),
+ "div_scalar": lambda m, x, c: m.div(x, c),
+ "pow_scalar": lambda m, x, c: m.pow(x, c),
+ "pow_scalar_base": lambda m, x, c: m.pow(c, x),
+ "remainder": lambda m, x, c: m.remainder(x, c),
+ "fmod": lambda m, x, c: m.fmod(x, c),
+ "lerp_w": lambda m, x, c: m.lerp(x, x * 2, c),
+ "addcdiv_value": lambda m, x, c: m.addcdiv(x, x, x + 3, value=c),
+ "where_scalar": lambda m, x, c: m.where(x.real > 0 if x.is_complex() else x > 0, x, c),
+ "masked_fill": lambda m, x, c: x.masked_fill(m.tensor([True, False, True, False]), c),
+ "index_fill": lambda m, x, c: x.index_fill(0, m.tensor([1]), c),
+ "fill_": lambda m, x, c: x.clone().fill_(c),
+ "full_like": lambda m, x, c: m.full_like(x, c),
+ "new_full": lambda m, x, c: x.new_full((2,), c),
+ "scatter_value": lambda m, x, c: x.scatter(0, m.tensor([1]), c),
+ "eq": lambda m, x, c: m.eq(x, c),
+ "gt": lambda m, x, c: m.gt(x, c),
+ "isclose_other": lambda m, x, c: m.isclose(x, m.full_like(x, c)),
+ "nan_to_num": lambda m, x, c: m.nan_to_num(x, nan=c),
+ "renorm_p": lambda m, x, c: m.renorm(x[None], c, 0, 1.0),
+ "renorm_maxnorm": lambda m, x, c: m.renorm(x[None], 2, 0, c),
+ "dist_p": lambda m, x, c: m.dist(x, x * 2, c),
+ "vector_norm_ord": lambda m, x, c: m.linalg.vector_norm(x, c),
+ "cdist_p": lambda m, x, c: m.cdist(x[None, :, None], x[None, :, None], p=c),
+ "pdist_p": lambda m, x, c: m.pdist(x[:, None], p=c),
+ "polygamma": lambda m, x, c: m.special.xlogy(x, c),
+ "xlogy_scalar": lambda m, x, c: m.xlogy(x, c),
+ "bucketize": lambda m, x, c: m.bucketize(c, x),
+ "histc_min": lambda m, x, c: m.histc(x, 4, min=c, max=3),
+ "logit_eps": lambda m, x, c: m.logit(x, eps=c),
+ "quantile_q": lambda m, x, c: m.quantile(x, c),
+ "hardsigmoid": lambda m, x, c: m.nn.functional.hardsigmoid(x),
+ "gelu": lambda m, x, c: m.nn.functional.gelu(x),
+ "sub_alpha": lambda m, x, c: m.sub(x, x, alpha=c),
+ "softmax": lambda m, x, c: m.softmax(x, 0),
+ "smooth_l1_beta": lambda m, x, c: m.nn.functional.smooth_l1_loss(x, x * 2, beta=c),
+ "huber_delta": lambda m, x, c: m.nn.functional.huber_loss(x, x * 2, delta=c),
+ "margin_ranking": lambda m, x, c: m.nn.functional.margin_ranking_loss(x, x, x, margin=c),
+ "hinge_margin": lambda m, x, c: m.nn.functional.hinge_embedding_loss(x, x, margin=c),
+ "addmv_beta": lambda m, x, c: m.addmv(x[:2], m.ones(2, 4, dtype=x.dtype), x, beta=c),
+ "add_scalar": lambda m, x, c: m.add(x, c),
+ "rsub_scalar": lambda m, x, c: m.rsub(x, c),
+ "arange_end": lambda m, x, c: m.arange(c),
+ "full": lambda m, x, c: m.full((2,), c, dtype=x.dtype),
+ "logspace_base": lambda m, x, c: m.logspace(0, 1, 3, base=c),
+ "mvlgamma": lambda m, x, c: m.float_power(x, c),
+ "normal_mean": lambda m, x, c: m.normal(c, 1.0, (2,)).shape,
+ "uniform_": lambda m, x, c: x.clone().uniform_(c, 3).shape,
+}
+SWEEP_INPUTS = {"f64": lambda m: m.tensor([0.5, -1.5, 2.0, -0.25], dtype=m.float64),
+     "f32": lambda m: m.tensor([0.5, -1.5, 2.0, -0.25], dtype=m.float32),
+     "i64": lambda m: m.tensor([1, -2, 3, 0]),
+     "c128": lambda m: m.tensor([0.5+1j, -1.5, 2.0-0.5j, -0.25j], dtype=m.complex128)}
+SWEEP_NUMBERS = {"1+2j": 1 + 2j, "2+0j": 2 + 0j, "-0.5+0j": -0.5 + 0j}
+
+# Forms that still differ from PyTorch, by the reason (strict xfail: a form fixed
+# fails its test until it is removed here)
+_KW = ("PyTorch names a float argument given by keyword without its position; the "
+       "generated wrappers cannot tell a keyword from a positional argument")
+_NORM = ("PyTorch checks the input's dtype before the order's; the order is read when "
+         "the wrapper parses it (_REAL_SCALAR_OPS' norm rule)")
+_ZERO_POW = "0 ** (-0.5+0j): PyTorch's std::pow gives inf+nanj, numpy's nan+nanj"
+_RRELU = ("rrelu on a complex input: the complex guard refuses before the bounds check "
+          "and names rrelu_with_noise, where PyTorch's eval-mode kernel is leaky_relu's")
+_NORMAL = ("ops/pointwise.pyx's _NORMAL_SIGNATURES spells torch. and ends with an extra "
+           "newline (every normal() no-overload message)")
+SWEEP_KNOWN = {
+    "normal_mean": _NORMAL,
+    "nan_to_num": _KW, "logit_eps": _KW, "pdist_p": _KW,
+    ("norm_p", "i64"): _NORM, ("norm_p_dim", "i64"): _NORM,
+    ("vector_norm_ord", "i64"): _NORM, ("dist_p", "i64"): _NORM,
+    ("pow_scalar", "i64", "-0.5+0j"): _ZERO_POW, ("mvlgamma", "i64", "-0.5+0j"): _ZERO_POW,
+    ("rrelu_lower", "c128", "2+0j"): _RRELU, ("rrelu_lower", "c128", "-0.5+0j"): _RRELU,
+}
+
+
+def _sweep_params():
+    for form in SWEEP_FORMS:
+        for x in SWEEP_INPUTS:
+            for number in SWEEP_NUMBERS:
+                why = SWEEP_KNOWN.get((form, x, number)) or SWEEP_KNOWN.get((form, x)) \
+                    or SWEEP_KNOWN.get(form)
+                marks = [pytest.mark.xfail(reason=why, strict=True)] if why else []
+                yield pytest.param(form, x, number, marks=marks, id=f"{form}-{x}-{number}")
+
+
+@pytest.mark.parametrize("form, x, number", list(_sweep_params()))
+def test_scalar_sweep(form, x, number):
+    f, c = SWEEP_FORMS[form], SWEEP_NUMBERS[number]
+    same(lambda mod: f(mod, SWEEP_INPUTS[x](mod), c), may_raise=True, quiet=True,
+         rtol=1e-6, atol=1e-8)

@@ -652,19 +652,14 @@ def _run_grads(mod, spec, case, arrays, seed):
 
 
 # Op-table entries (the name before any ".form") where both libraries raise with
-# different exception types, each with the reason (an owner outside the complex guard's
-# tables); any other entry must raise PyTorch's exception type.
+# different exception types, each with the reason (max/min pick their overload's error,
+# sort/argsort parse their arguments and histogramdd checks its rank before the complex
+# guard, as PyTorch's); any other entry must raise PyTorch's exception type.
 _KNOWN_TYPE_DIFFERENCES = {
-    # max/min's wrapper (ops/reduce.pyx) guards its three overloads under one name:
-    # PyTorch's full reduction raises NotImplementedError, its dim and binary overloads
-    # a RuntimeError of their own
-    "max": "one guard name for three overloads", "min": "one guard name for three overloads",
-    # PyTorch's parser refuses a positional dim beside stable= before any dtype check;
-    # the complex guard runs first here
-    "sort": "guard before argument parsing", "argsort": "guard before argument parsing",
-    # PyTorch validates weight's dtype and the input's rank before its dtype dispatch
-    "histogram": "argument checks before the dtype",
-    "histogramdd": "argument checks before the dtype",
+    # PyTorch compares a weight's dtype with the input's before its dtype dispatch
+    # (the edges_weight forms); the complex guard runs first here
+    "histogram": "weight dtype check before the dtype",
+    "histogramdd": "weight dtype check before the dtype",
 }
 
 

@@ -231,20 +231,59 @@ def test_integer_operands_still_raise(i):
     same_error(_STILL_REFUSED[i])
 
 
-# Same exception type, another message: PyTorch names clamp's scalar kernels
-# (clamp_scalar_cpu, clamp_min_scalar_cpu; the guard has one name per op here), and its
-# in-place clamp's cast error names the C type (short unsigned int).
-_STILL_REFUSED_OTHER_MESSAGE = [
+# clamp's refusals on unsigned inputs: the kernel PyTorch names (clamp_scalar_cpu,
+# clamp_min_scalar_cpu, ...), and an in-place clamp with number bounds whose result
+# type cannot be written back, whose message names self's C++ type (short unsigned
+# int, unsigned int, long unsigned int) where tensor bounds name the ScalarType.
+_CLAMP_REFUSED = [
     lambda m: m.clamp(_u(m), 1, 2),
+    lambda m: m.clamp(_u(m, "uint64"), max=1),
     lambda m: _u(m).clamp_min(1),
+    lambda m: _u(m, "uint32").clamp_max(1),
     lambda m: _u(m, "uint32").clamp_(0.5, 1.5),
     lambda m: _u(m).clamp_min_(0.5),
+    lambda m: _u(m, "uint64").clamp_max_(0.5),
+    lambda m: _u(m, "uint64").clamp_(m.tensor(0.5)),
+    lambda m: _u(m).clamp_(1j),
+    lambda m: _u(m, "uint32").clamp_(2 + 0j),
+    lambda m: m.clamp(_u(m, "uint64"), 2 + 0j),
+    lambda m: m.clamp_min(_u(m), 2 + 0j),
 ]
 
 
-@pytest.mark.parametrize("i", range(len(_STILL_REFUSED_OTHER_MESSAGE)))
-def test_integer_clamp_still_raises(i):
-    same_error(_STILL_REFUSED_OTHER_MESSAGE[i], message=False)
+@pytest.mark.parametrize("dt", UNSIGNED)
+@pytest.mark.parametrize("i", range(len(_CLAMP_REFUSED)))
+def test_integer_clamp_still_raises(i, dt):
+    same_error(lambda m: _CLAMP_REFUSED[i](m) if dt == "uint16" else
+               _CLAMP_REFUSED[i](_Retyped(m, dt)))
+
+
+class _Retyped:
+    """A module whose uint16 is another unsigned dtype (the forms above on each)."""
+
+    def __init__(self, m, dt):
+        self._m, self.uint16 = m, getattr(m, dt)
+
+    def __getattr__(self, name):
+        return getattr(self._m, name)
+
+
+# binary_cross_entropy: the operands' dtype check (RuntimeError) comes before the
+# kernel's dtype dispatch (NotImplementedError for unsigned operands only)
+_BCE = [
+    lambda m: m.nn.functional.binary_cross_entropy(_u(m, vals=(0, 1, 1)), m.ones(3)),
+    lambda m: m.nn.functional.binary_cross_entropy(m.full((3,), 0.5), _u(m, "uint32")),
+    lambda m: m.nn.functional.binary_cross_entropy(_u(m, "uint64", (0, 1, 1)),
+                                                   _u(m, "uint64", (0, 1, 1))),
+    lambda m: m.nn.functional.binary_cross_entropy(m.full((3,), 0.5),
+                                                   m.ones(3, dtype=m.float64)),
+    lambda m: m.nn.functional.binary_cross_entropy(m.tensor([0, 1, 1]), m.ones(3)),
+]
+
+
+@pytest.mark.parametrize("i", range(len(_BCE)))
+def test_binary_cross_entropy_dtype_errors(i):
+    same_error(_BCE[i])
 
 
 _INPLACE = [
@@ -364,11 +403,10 @@ def _run(mod, spec, case, arrays):
         return spec.fn(mod, *case_args(case, leaves))
 
 
-# The forms PyTorch computes that are still refused here: gradient with tensor
-# coordinates and edge_order=2 (PyTorch's only multiplies the unsigned input by float
-# coefficients there, where its other forms subtract slices of it, which raises; ours
-# subtracts in every form).
-_REFUSED_WHERE_PYTORCH_COMPUTES = [f"gradient.coordinates_edge2[0]/{d}" for d in UNSIGNED]
+# The forms PyTorch computes that are still refused here (none: gradient with tensor
+# coordinates and edge_order=2, whose formulas only multiply the input by float
+# coefficients, computes as PyTorch's, where its other forms subtract and raise).
+_REFUSED_WHERE_PYTORCH_COMPUTES = []
 
 
 def test_op_table_on_unsigned_inputs(capsys):
@@ -418,3 +456,24 @@ def test_guard_names_are_ops():
                    if not (n in names or hasattr(autograd_core, n) or hasattr(F, n)
                            or hasattr(autograd_core.Tensor, n)))
     assert not stale, stale
+
+
+@pytest.mark.parametrize("dt", UNSIGNED)
+@pytest.mark.parametrize("form", ["tensor", "list", "edge1", "scalar_spacing"])
+def test_gradient_with_coordinates(form, dt):
+    # edge_order=2 with coordinate tensors multiplies by float coefficients: PyTorch
+    # computes (float values); every other form subtracts unsigned slices and raises
+    def prog(m):
+        x = m.tensor([[1, 4, 9, 16], [2, 3, 50, 7], [0, 0, 5, 5]], dtype=getattr(m, dt))
+        c0, c1 = m.tensor([0.0, 1.0, 3.0]), m.tensor([0.0, 0.5, 2.0, 2.5])
+        if form == "tensor":
+            return m.gradient(x, spacing=(c1,), dim=1, edge_order=2)
+        if form == "list":
+            return m.gradient(x, spacing=[c0, c1], edge_order=2)
+        if form == "edge1":
+            return m.gradient(x, spacing=[c0, c1], edge_order=1)
+        return m.gradient(x, spacing=2.0, edge_order=2)
+    if form in ("tensor", "list"):
+        same(prog)
+    else:
+        same_error(prog)

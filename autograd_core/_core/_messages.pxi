@@ -123,6 +123,18 @@ cdef object broadcast_error(tuple sa, tuple sb):
     return RuntimeError(f"shapes {list(sa)} and {list(sb)} cannot be broadcast")
 
 
+# Note [Scalar conversion overflow]
+# PyTorch's checked conversion of a Scalar into the C type a kernel reads it as (a
+# complex number with a nonzero imaginary part into a real type, an int or float past
+# an int type's range, inf/NaN into an int type) fails with one message naming that C
+# type ("double", "float", "int64_t", "uint8_t", ...). This is its one constructor: the
+# core's checks (scalar_in, _real_scalar, tensor()'s data store, float(t)/int(t)), the
+# ops' (ops cimport it from tensor.pxd) and the Python layer's (_creation.py) call it.
+cpdef object value_overflow_error(str type_name):
+    """PyTorch's RuntimeError for a value that C type type_name cannot hold."""
+    return RuntimeError(f"value cannot be converted to type {type_name} without overflow")
+
+
 cdef object not_implemented_for(str kernel, dtype d):
     """PyTorch's error for a kernel without an implementation for a dtype."""
     return NotImplementedError(f"\"{kernel}\" not implemented for '{d.scalar_name}'")
@@ -375,11 +387,33 @@ cdef int refuse_complex(str name, object x) except -1:
     cdef dtype d = complex64
     if isinstance(x, Tensor) and is_guarded_array((<Tensor>x)._data):
         d = dtype_of((<Tensor>x)._data)
+    return _refuse_guarded(name, x, d.scalar_name)
+
+
+cdef int _refuse_guarded(str name, object x, str scalar_name) except -1:
     entry = (<dict>_guarded_messages[_family_of(x)]).get(name)
     if entry is None:
-        raise not_implemented_for(name, d)
+        raise NotImplementedError(f"\"{name}\" not implemented for '{scalar_name}'")
     exc, msg = entry
-    raise exc(msg.replace("{dtype}", d.scalar_name))
+    raise exc(msg.replace("{dtype}", scalar_name))
+
+
+cdef str _complex_number_type(tuple args):
+    """The ScalarType name of the complex type a complex number promotes the tensors
+    of args to, as PyTorch's kernel errors name it: ComplexDouble with a double (or
+    complex double) tensor, ComplexHalf with half tensors only, else ComplexFloat."""
+    cdef bint half = False, other = False
+    cdef dtype t
+    for x in args:
+        if isinstance(x, Tensor):
+            t = dtype_of((<Tensor>x)._data)
+            if t is float64 or t is complex128:
+                return "ComplexDouble"
+            if t is float16:
+                half = True
+            else:
+                other = True
+    return "ComplexHalf" if half and not other else "ComplexFloat"
 
 
 cdef int check_complex_op(str name, object x) except -1:
@@ -407,6 +441,9 @@ cdef int check_complex_args(str name, tuple args) except -1:
             fam = _family_of(x)
             if name in <set>_float_promoting[fam] and _has_float_operand(args):
                 continue  # computed in the floating common dtype (Note [Dtype guard])
+            if PyComplex_Check(x) and name not in <set>_guarded_ops[fam]:
+                # a complex number: the kernel PyTorch refuses is the promoted type's
+                _refuse_guarded(name, x, _complex_number_type(args))
             check_complex_op(name, x)
         elif isinstance(x, (list, tuple)):
             for y in x:
@@ -507,7 +544,7 @@ cdef object _real_scalar(object n, str fname, str argname):
     if n.imag == 0:
         return n.real
     if rule is _DOUBLE:
-        raise RuntimeError("value cannot be converted to type double without overflow")
+        raise value_overflow_error("double")
     return n
 
 
@@ -768,7 +805,7 @@ cdef object scalar_in(object value, dtype d, bint opmath=False):
     if value.imag != 0:
         name = "float" if opmath and d.category == CAT_FLOAT and d.itemsize == 2 \
             else d.value_type_name
-        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+        raise value_overflow_error(name)
     return int(value.real) if d.category == CAT_INT else value.real
 
 

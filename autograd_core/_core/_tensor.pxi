@@ -282,7 +282,7 @@ cdef class _DataStore:
         return 0
 
     cdef int overflow(self) except -1:
-        raise RuntimeError(f"value cannot be converted to type {self.name} without overflow")
+        raise value_overflow_error(self.name)
 
 
 cdef cnp.ndarray _store_data(object data, list sizes, dtype d):
@@ -462,7 +462,7 @@ cdef object _real_item(Tensor t, str ctype):
     v = t._data.item()
     if isinstance(v, complex):
         if v.imag != 0:
-            raise RuntimeError(f"value cannot be converted to type {ctype} without overflow")
+            raise value_overflow_error(ctype)
         return v.real
     return v
 

@@ -113,9 +113,9 @@ _BY_NAME["bfloat16"] = _bf16
 # dtype they give the floating dtype. Their ranks are consecutive, just above int64
 # (inserted by position as bfloat16 is: no code names a rank number).
 _WIDE_UNSIGNED_SPECS = (
-    ("uint16", "uint16", 0, CAT_INT, False, "UInt16", "uint16_t", "uint16_t"),
-    ("uint32", "uint32", 0, CAT_INT, False, "UInt32", "uint32_t", "uint32_t"),
-    ("uint64", "uint64", 0, CAT_INT, False, "UInt64", "uint64_t", "uint64_t"),
+    ("uint16", "uint16", 0, CAT_INT, False, "UInt16", "short unsigned int", "uint16_t"),
+    ("uint32", "uint32", 0, CAT_INT, False, "UInt32", "unsigned int", "uint32_t"),
+    ("uint64", "uint64", 0, CAT_INT, False, "UInt64", "long unsigned int", "uint64_t"),
 )
 _at = DTYPES_BY_RANK.index(_BY_NAME["int64"]) + 1
 for _uspec in _WIDE_UNSIGNED_SPECS:

@@ -379,6 +379,9 @@ cdef str legacy_type_name(Tensor t)
 cdef object dim_error(Py_ssize_t dim, Py_ssize_t ndim)
 cdef object broadcast_error(tuple sa, tuple sb)
 cdef object not_implemented_for(str kernel, dtype d)
+# Note [Scalar conversion overflow] (_messages.pxi): "value cannot be converted to type
+# <type_name> without overflow", the one constructor of that error
+cpdef object value_overflow_error(str type_name)
 # PyTorch's error for a tangent whose size differs from its tensor's (make_dual, jvps)
 cdef object fw_grad_size_error(tuple shape, tuple grad_shape)
 cdef object type_error_combination(str fname, tuple args, str signatures)

@@ -36,6 +36,8 @@ import numpy as np
 import autograd_core as _torch
 from autograd_core._core import random as _random
 from autograd_core._core.tensor import py_broadcast_shapes as _broadcast_shapes
+from autograd_core._core.tensor import value_overflow_error as _value_overflow_error
+from autograd_core._core.dtype import SCALAR_NAMES as _SCALAR_NAMES
 from autograd_core._core.tensor import relayout_result as _relayout_result
 from autograd_core._core.tensor import py_shape_str as _shape_str
 from autograd_core._core.tensor import suggest_memory_format as _suggest_memory_format
@@ -312,6 +314,9 @@ def glu(input, dim=-1):
     if n % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension "
                            f"{dim % input.dim()} is size {n}")
+    if not input.is_floating_point():   # (PyTorch's glu kernel: floating types only)
+        raise NotImplementedError(f'"glu_cpu" not implemented for '
+                                  f"'{_SCALAR_NAMES[input.dtype.name]}'")
     a, b = _torch.chunk(input, 2, dim)
     return a * _torch.sigmoid(b)
 
@@ -652,11 +657,29 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
     return _reduce(loss, reduction)
 
 
+def _float_arg(x, fname, argname, pos):
+    """x as PyTorch's parser reads a 'float' argument: a real number, or a 0-d tensor's
+    value (a complex one read as a double: its real part, or the overflow error, Note
+    [Complex Scalar arguments]); a complex number is its TypeError."""
+    if isinstance(x, _Tensor) and x.dim() == 0:
+        v = x.item()
+        if isinstance(v, complex):
+            if v.imag != 0:
+                raise _value_overflow_error("double")
+            v = v.real
+        return v
+    if isinstance(x, (int, float, np.integer, np.floating)):
+        return x
+    raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be float, not "
+                    f"{type(x).__name__}")
+
+
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
                          reduction="mean"):
     """input where target == 1, max(0, margin - input) where target == -1."""
     reduction = _reduction(size_average, reduce, reduction)
     _reduction_enum(reduction)
+    margin = _float_arg(margin, "hinge_embedding_loss", "margin", 3)
     zeros = _torch.zeros_like(input)
     margin_clamp = (margin - input).clamp_min(0)
     output_margin = _torch.where(target != 1, margin_clamp, zeros)
@@ -673,6 +696,7 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
         raise RuntimeError(
             f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
             f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} ")
+    margin = _float_arg(margin, "margin_ranking_loss", "margin", 4)
     return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 
@@ -933,10 +957,9 @@ _PAD_OPS = {"reflect": _C.reflection_pad, "replicate": _C.replication_pad,
 
 def pad(input, pad, mode="constant", value=None):
     """Pad the last len(pad) // 2 dims: (left, right, top, bottom, ...)."""
-    if isinstance(value, complex):
+    if value is not None:
         # PyTorch's pad declares value a float (constant_pad_nd's Scalar takes a complex)
-        raise TypeError(f"pad(): argument 'value' (position 4) must be float, not "
-                        f"{type(value).__name__}")
+        value = _float_arg(value, "pad", "value", 4)
     pad = tuple(int(p) for p in pad)
     nd = input.dim()
     if len(pad) % 2:

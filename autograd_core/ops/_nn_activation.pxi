@@ -87,7 +87,7 @@ cdef cnp.ndarray rrelu_with_noise_values(Tensor self, Tensor noise, object lower
     Contiguous, as PyTorch's result (empty_like(self, LEGACY_CONTIGUOUS_MEMORY_FORMAT)).
     rrelu_with_noise and rrelu_with_noise_ (in place) come from the table."""
     cdef cnp.ndarray x = self._data, slopes
-    if float(lower) > float(upper):
+    if float(lower) > float(upper):   # (PyTorch's first check, before the dtype's)
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     # (out of training PyTorch's kernel is leaky_relu's, its error naming it)
     check_float_kernel(dtype_of(x), "rrelu_with_noise_out_cpu" if training else "leaky_relu_cpu")

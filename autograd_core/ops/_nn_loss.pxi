@@ -150,7 +150,10 @@ cdef double BCE_EPS = 1e-12
 
 
 cdef Tensor op_binary_cross_entropy(Tensor self, Tensor target, Tensor weight, object reduction):
-    check_float_kernel(dtype_of(self._data), "binary_cross_entropy")
+    cdef dtype sd = dtype_of(self._data), td = dtype_of(target._data)
+    if td is not sd:   # (PyTorch's TensorIterator common-dtype check: before the kernel's)
+        raise RuntimeError(f"Found dtype {td.scalar_name} but expected {sd.scalar_name}")
+    check_float_kernel(sd, "binary_cross_entropy")
     check_not_differentiable("binary_cross_entropy", "weight", weight)
     cdef cnp.ndarray xa = self._data, ta = cast_array(target._data, dtype_of(xa))
     if np.any((xa < 0) | (xa > 1)):

@@ -680,8 +680,7 @@ cdef Tensor op__setitem(Tensor self, object indices, object value):
             v = make(np.asarray(value).astype(sd.np_dtype))
     elif isinstance(value, complex):
         if sd.category != CAT_COMPLEX and value.imag != 0:
-            raise RuntimeError(f"value cannot be converted to type {sd.cpp_name} without "
-                               "overflow")
+            raise value_overflow_error(sd.cpp_name)
         v = make(np.asarray(value if sd.category == CAT_COMPLEX else value.real)
                  .astype(sd.np_dtype))
     else:
@@ -1057,9 +1056,9 @@ cdef Tensor op_scatter(Tensor self, object dim, Tensor index, object src, object
     if (type(src) is complex and sd.category != CAT_COMPLEX and sd is not bool_
             and cnp.PyArray_SIZE(idx)):
         # PyTorch's kernel converts the value to self's dtype (not reached for an empty
-        # index) and refuses to drop an imaginary part (a bool takes its truth value)
-        raise RuntimeError(f"value cannot be converted to type {sd.value_type_name} "
-                           "without overflow")
+        # index): its real part, or the error for a nonzero imaginary part (a bool
+        # takes its truth value); Note [Complex Scalar arguments]
+        src = scalar_in(src, sd)
     if mode != SCATTER_WRITE and isinstance(src, Tensor):
         warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and "
                       "will be removed in a future PyTorch release. Use torch.scatter_reduce "
@@ -1410,8 +1409,7 @@ cdef Tensor op_index_add(Tensor self, object dim, Tensor index, Tensor source, o
         # that type cannot hold (inf, NaN, past its range) is its checked-conversion error
         info = np.iinfo(self._data.dtype)
         if not info.min <= alpha <= info.max:
-            raise RuntimeError(f"value cannot be converted to type "
-                               f"{dtype_of(self._data).value_type_name} without overflow")
+            raise value_overflow_error(dtype_of(self._data).value_type_name)
         alpha = int(alpha)
     cdef cnp.ndarray out = self._data.copy()
     src = source._data if alpha == 1 else source._data * alpha

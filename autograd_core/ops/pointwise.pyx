@@ -353,8 +353,7 @@ cdef cnp.ndarray bitwise_values(Tensor self, object other, object ufunc, str ker
     try:
         return elementwise_values(ufunc, (self, other), rt)
     except OverflowError:
-        raise RuntimeError(f"value cannot be converted to type {rt.value_type_name} "
-                           "without overflow") from None
+        raise value_overflow_error(rt.value_type_name) from None
 
 
 cdef cnp.ndarray predicate_values(Tensor self, object ufunc):
@@ -804,8 +803,7 @@ cdef cnp.ndarray _pow_scalar_values(Tensor x, object p):
     cdef dtype rt = result_type((x, p))
     _check_int_pow(rt, p)
     if rt.category == CAT_INT and type(p) is int and _wrap_int_scalar(p, rt) is not p:
-        raise RuntimeError(f"value cannot be converted to type {rt.value_type_name} "
-                           "without overflow")
+        raise value_overflow_error(rt.value_type_name)
     cdef cnp.ndarray xa = cast_array(x._data, rt)
     with quiet():
         out = np.multiply(xa, xa) if p == 2 else np.power(xa, p)
@@ -881,7 +879,10 @@ def _py_pow(input, exponent, *, out=None):
     if complex_arg(input) or complex_arg(exponent):
         check_complex_args("pow", (input, exponent))  # Note [Dtype guard]
     if not isinstance(input, Tensor) and isinstance(exponent, Tensor):
-        return with_out("pow", out, OPS.pow(arg_scalar(input, "pow", "self", 1), exponent))
+        # (pow.Scalar's base promotes the result: a complex number gives a complex one)
+        base = (<object>input if type(input) is complex
+                else arg_scalar(input, "pow", "self", 1))
+        return with_out("pow", out, OPS.pow(base, exponent))
     res = OPS.pow(arg_tensor(input, "pow", "input", 1),
                  arg_tensor_or_scalar(exponent, "pow", "exponent", 2))
     return with_out("pow", out, res)
@@ -1197,16 +1198,73 @@ cdef tuple _clamp_bounds(str fname, object min, object max):
         if (min is not None and not t_min) or (max is not None and not t_max):
             raise _clamp_type_error(fname, min, max)
         return True, min, max
-    smin = None if min is None else arg_number(min)
-    smax = None if max is None else arg_number(max)
+    smin = None if min is None else _clamp_scalar(min)
+    smax = None if max is None else _clamp_scalar(max)
     if (min is not None and smin is None) or (max is not None and smax is None):
         raise _clamp_type_error(fname, min, max)
     return False, smin, smax
 
 
+cdef str _CLAMP_COMPLEX = "clamp is not supported for complex types"
+
+
+cdef tuple _clamp_number_bounds(Tensor self, object lo, object hi, bint inplace):
+    """clamp's number bounds as its Scalar kernel reads them (Note [Complex Scalar
+    arguments]): a floating self reads a complex bound as a double (its real part, or
+    PyTorch's overflow error); any other self promotes with it to a complex type, which
+    clamp refuses. An in-place clamp first checks that the result type casts to self's,
+    naming self's C++ type (clamp_scalar's check; tensor bounds' in-place check names
+    the ScalarType)."""
+    cdef dtype d = dtype_of(self._data), rt
+    cdef bint cx = type(lo) is complex or type(hi) is complex
+    if cx and d.category == CAT_FLOAT:
+        lo, hi = scalar_in(lo, float64), scalar_in(hi, float64)
+        cx = False
+    if inplace and d.category != CAT_COMPLEX:
+        rt = complex64 if cx else result_type((self, lo, hi))
+        if rt.category > d.category:
+            raise RuntimeError(f"result type {rt.scalar_name} can't be cast to the desired "
+                               f"output type {d.cpp_name}")
+    if cx:
+        raise NotImplementedError(_CLAMP_COMPLEX)
+    return lo, hi
+
+
+cdef object _clamp_scalar(object x):
+    """A number bound of clamp: a number, a complex Python number included (PyTorch's
+    Scalar), else None."""
+    if type(x) is complex:
+        return x
+    return arg_number(x)
+
+
+cdef int _clamp_guard(str fname, object input, object min, object max) except -1:
+    """Note [Dtype guard] for clamp's overloads (clamp, clamp_min, clamp_max and their
+    in-place forms; min or max None for the last two): a wide unsigned input refused
+    by the guard gets the error of the kernel PyTorch's overload runs, number bounds
+    clamp_scalar_cpu / clamp_min_scalar_cpu / clamp_max_scalar_cpu, tensor bounds
+    clamp_cpu / maximum_cpu / minimum_cpu (the guard knows one name per op)."""
+    try:
+        check_complex_args(fname, (input, min, max))
+    except NotImplementedError:
+        if (cnp.PyArray_ISCOMPLEX((<Tensor>input)._data) or type(min) is complex
+                or type(max) is complex):
+            raise
+        t = isinstance(min, Tensor) or isinstance(max, Tensor)
+        if min is not None and max is not None:
+            kernel = "clamp_cpu" if t else "clamp_scalar_cpu"
+        elif max is None:
+            kernel = "maximum_cpu" if t else "clamp_min_scalar_cpu"
+        else:
+            kernel = "minimum_cpu" if t else "clamp_max_scalar_cpu"
+        raise not_implemented_for(kernel, dtype_of((<Tensor>input)._data)) from None
+    return 0
+
+
 def _py_clamp(input, min=None, max=None, *, out=None):
-    if complex_arg(input):  # (the bounds promote: Note [Dtype guard])
-        check_complex_args("clamp", (input, min, max))  # Note [Complex guard]
+    if complex_arg(input) and type(min) is not complex and type(max) is not complex:
+        # (the bounds promote: Note [Dtype guard]; a complex bound: _clamp_number_bounds)
+        _clamp_guard("clamp", input, min, max)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(min) is not Tensor and has_torch_function(min)) or (type(max) is not Tensor and has_torch_function(max)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_clamp, (input, min, max, ), {"out": out})
@@ -1216,13 +1274,15 @@ def _py_clamp(input, min=None, max=None, *, out=None):
     # PyTorch's structured kernel wants out of the result's dtype)
     if tensors:
         return with_out("clamp", out, OPS._clamp_tensor(self, lo, hi))
+    lo, hi = _clamp_number_bounds(self, lo, hi, False)
     return with_out("clamp", out, OPS.clamp(self, lo, hi), None, OUT_FOUND)
 
 
 def _py_clamp_(input, min=None, max=None):
     """In-place clamp."""
-    if complex_arg(input):  # (the bounds promote: Note [Dtype guard])
-        check_complex_args("clamp_", (input, min, max))  # Note [Complex guard]
+    if complex_arg(input) and type(min) is not complex and type(max) is not complex:
+        # (the bounds promote: Note [Dtype guard]; a complex bound: _clamp_number_bounds)
+        _clamp_guard("clamp_", input, min, max)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(min) is not Tensor and has_torch_function(min)) or (type(max) is not Tensor and has_torch_function(max)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_clamp_, (input, min, max, ), {})
@@ -1230,19 +1290,25 @@ def _py_clamp_(input, min=None, max=None):
     tensors, lo, hi = _clamp_bounds("clamp_", min, max)
     if tensors:
         return OPS._clamp_tensor_(self, lo, hi)
+    lo, hi = _clamp_number_bounds(self, lo, hi, True)
     return OPS.clamp_(self, lo, hi)
 
 
 cdef object _clamp_bound(str fname, str argname, Tensor self, object bound):
-    """clamp_min/clamp_max's bound: a Tensor or a number."""
+    """clamp_min/clamp_max's bound: a Tensor or a number (clamp_min.Scalar promotes
+    with a complex number, which clamp refuses, in place too)."""
     if isinstance(bound, Tensor):
         return bound
+    if type(bound) is complex:
+        raise NotImplementedError(_CLAMP_COMPLEX)
     n = arg_number(bound)
     if n is None:
         raise type_error_combination(
             fname, (self, bound),
             f" * (Tensor input, Tensor {argname}, *, Tensor out = None)\n"
             f" * (Tensor input, Number {argname}, *, Tensor out = None)")
+    if fname.endswith("_"):
+        _clamp_number_bounds(self, n, None, True)   # (its cast check)
     return n
 
 
@@ -1254,7 +1320,8 @@ cdef object _clamp_one_bound(object pyfunc, str name, str argname, _bound_op op,
     """clamp_min's and clamp_max's wrappers (and their in-place forms, which take no
     out): a Tensor or Number bound."""
     if complex_arg(input):  # (the bound promotes: Note [Dtype guard])
-        check_complex_args(name, (input, bound))  # Note [Complex guard]
+        _clamp_guard(name, input, bound if argname == "min" else None,
+                     bound if argname == "max" else None)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(bound) is not Tensor and has_torch_function(bound)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(pyfunc, (input, bound, ), {} if inplace else {"out": out})
@@ -1314,14 +1381,18 @@ cdef dtype _check_lerp(Tensor self, Tensor end, object weight):
                                f"{w.cpp_name}")
     if d.category != CAT_COMPLEX:
         check_float_kernel(d, "lerp_kernel_tensor" if w_tensor else "lerp_kernel_scalar")
-    if not w_tensor and type(weight) is complex and d.category != CAT_COMPLEX:
-        # (a complex number weight: PyTorch's Scalar-to-dtype conversion error)
-        raise RuntimeError(f"value cannot be converted to type {d.cpp_name} without overflow")
+    if (not w_tensor and type(weight) is complex and d.category != CAT_COMPLEX
+            and (<complex>weight).imag != 0):
+        # (a complex number weight: PyTorch's Scalar-to-dtype conversion error; one with
+        # a zero imaginary part is its real part, Note [Complex Scalar arguments])
+        raise value_overflow_error(d.cpp_name)
     return d
 
 
 cdef Tensor op_lerp(Tensor self, Tensor end, object weight):
     cdef dtype d = _check_lerp(self, end, weight)
+    if type(weight) is complex and d.category != CAT_COMPLEX:
+        weight = (<complex>weight).real
     cdef Tensor result = make(elementwise_values(_lerp_ufunc, (self, end, weight), d, 2))
     record_LerpBackward0(result, self, end, weight)
     return result
@@ -1850,8 +1921,7 @@ cdef cnp.ndarray _fill_value_array(object value, dtype d):
     """A number as a 0-d array of dtype d, with PyTorch's overflow checks (a complex
     number into a real dtype: scalar_in's)."""
     value = scalar_in(value, d)
-    overflow = RuntimeError(f"value cannot be converted to type {d.value_type_name} "
-                            "without overflow")
+    overflow = value_overflow_error(d.value_type_name)
     if type(value) is int and not -(1 << 63) <= value < (1 << 63):
         raise OverflowError("int too big to convert")  # PyTorch's Python ints are int64
     if d.category == CAT_INT:
@@ -2141,8 +2211,10 @@ def _py_normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None
         return OPS.normal(mean if isinstance(mean, Tensor) else arg_float(mean, "normal", "mean", 1),
                          std if isinstance(std, Tensor) else arg_float(std, "normal", "std", 2),
                          generator)
-    if size is None:
-        raise type_error_combination("normal", (mean, std), _NORMAL_SIGNATURES)
+    if size is None or arg_number(mean) is None or arg_number(std) is None:
+        # (no overload takes them: a complex mean or std included)
+        raise type_error_combination("normal", (mean, std) if size is None
+                                     else (mean, std, size), _NORMAL_SIGNATURES)
     if device is not None:
         _device(device)
     mean = arg_float(mean, "normal", "mean", 1)
@@ -2251,8 +2323,15 @@ def _py_uniform_(input, *args, generator=None, **kwargs):
     hi = args[1] if len(args) > 1 else kwargs.pop("to", 1)
     if kwargs:
         raise TypeError(f"uniform_() got an unexpected keyword argument '{next(iter(kwargs))}'")
-    return OPS.uniform_(self, arg_scalar(lo, "uniform_", "from", 1),
-                       arg_scalar(hi, "uniform_", "to", 2), generator)
+    return OPS.uniform_(self, _uniform_bound(lo, "from", 1), _uniform_bound(hi, "to", 2),
+                        generator)
+
+
+cdef object _uniform_bound(object x, str argname, int pos):
+    """uniform_'s bounds are PyTorch 'float' arguments (a 0-d tensor gives its value)."""
+    if isinstance(x, Tensor):
+        return arg_scalar(x, "uniform_", argname, pos)
+    return arg_float(x, "uniform_", argname, pos)
 
 
 def _py_random_(input, *args, generator=None, **kwargs):

@@ -732,14 +732,13 @@ cdef int _guard_max_min(str name, Tensor input, object dim, object axis) except 
     """Note [Complex guard] for max / min; a wide unsigned input (Note [Dtype guard]) as
     PyTorch's three kernels take it: max(input, other) is maximum (computed in a floating
     other's dtype), max(input, dim) copies a 0-d input and has its own kernel, max(input)
-    reduces all."""
-    if cnp.PyArray_ISCOMPLEX(input._data):
-        return check_complex_op(name, input)
+    reduces all. A complex input is refused by the overload PyTorch picks: maximum's
+    error, max_all's, or max.dim's own RuntimeError (even for a 0-d input)."""
     if isinstance(dim, Tensor):
         return check_complex_args("maximum" if name == "max" else "minimum", (input, dim))
     if dim is None and axis is None:
         return check_complex_op(name, input)
-    if cnp.PyArray_NDIM(input._data):
+    if cnp.PyArray_ISCOMPLEX(input._data) or cnp.PyArray_NDIM(input._data):
         refuse_complex(name + "_dim", input)
     return 0
 
@@ -1054,12 +1053,12 @@ cdef tuple _sort_args(str fname, tuple args, object dim, object descending, obje
 
 
 def _py_sort(input, *args, dim=None, descending=None, stable=None, out=None, axis=None):
-    if complex_arg(input):
-        check_complex_op("sort", input)  # Note [Complex guard]
     cdef Tensor self = arg_tensor(input, "sort", "input", 1)
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     d, desc = _sort_args("sort", args, dim, descending, stable)
+    if complex_arg(input):   # (after PyTorch's parser picked an overload)
+        check_complex_op("sort", input)  # Note [Complex guard]
     if out is not None:   # Note [out= arguments]
         out_check("sort", out, 2)
     values = OPS.sort(self, d, desc, None if stable is None else arg_bool(stable, "sort", "stable", 2))
@@ -1069,12 +1068,12 @@ def _py_sort(input, *args, dim=None, descending=None, stable=None, out=None, axi
 
 
 def _py_argsort(input, *args, out=None, dim=None, descending=None, stable=None, axis=None):
-    if complex_arg(input):
-        check_complex_op("argsort", input)  # Note [Complex guard]
     cdef Tensor self = arg_tensor(input, "argsort", "input", 1)
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
     d, desc = _sort_args("argsort", args, dim, descending, stable)
+    if complex_arg(input):   # (after PyTorch's parser picked an overload)
+        check_complex_op("argsort", input)  # Note [Complex guard]
     if stable is None:
         no_out("argsort", out)    # (only argsort(input, *, stable, ...) has out=)
     res = OPS.argsort(self, d, desc, False if stable is None else
@@ -2206,8 +2205,8 @@ cdef Tensor op_bucketize(object self, Tensor boundaries, bint out_int32, bint ri
 
 
 def _py_bucketize(input, boundaries, *, out=None, out_int32=False, right=False):
-    if complex_arg(input):
-        check_complex_op("bucketize", input)  # Note [Complex guard]
+    if complex_scalar_arg(input):   # (a complex number too: its promoted type's error)
+        check_complex_args("bucketize", (input, boundaries))  # Note [Complex guard]
     v = arg_tensor_or_scalar(input, "bucketize", "input", 1)
     if not isinstance(v, Tensor):
         no_out("bucketize", out)  # (bucketize(number, boundaries) has no out=)
@@ -2520,8 +2519,21 @@ cdef Tensor _gradient_coordinates(Tensor x, Tensor coords, Py_ssize_t d, object 
     return OPS.cat([pre, center, app], d)
 
 
+cdef bint _unsigned_gradient_computes(Tensor input, object spacing, object edge_order):
+    """Whether PyTorch computes gradient on a wide unsigned input (Note [Dtype guard]):
+    with coordinate tensors and edge_order=2 its formulas only multiply the input by
+    float coefficients (computed in the float dtype), where its other forms subtract
+    slices of the input (add_stub, which it refuses)."""
+    if cnp.PyArray_ISCOMPLEX(input._data) or edge_order != 2:
+        return False
+    if isinstance(spacing, Tensor):
+        return True
+    return (isinstance(spacing, (list, tuple)) and len(spacing) > 0
+            and all(isinstance(s, Tensor) for s in spacing))
+
+
 def _py_gradient(input, *, spacing=1, dim=None, edge_order=1):
-    if complex_arg(input):
+    if complex_arg(input) and not _unsigned_gradient_computes(input, spacing, edge_order):
         check_complex_op("gradient", input)  # Note [Complex guard]
     cdef Tensor self = arg_tensor(input, "gradient", "input", 1)
     if isinstance(spacing, Tensor):
@@ -2613,10 +2625,26 @@ cdef Tensor _quantile(Tensor self, object q, object dim, bint keepdim, str inter
     return OPS.squeeze_(result, -1)
 
 
+cdef str _QUANTILE_SIGNATURES = (
+    ' * (Tensor input, Tensor q, int dim = None, bool keepdim = False, *, '
+    'str interpolation = "linear", Tensor out = None)\n'
+    ' * (Tensor input, float q, int dim = None, bool keepdim = False, *, '
+    'str interpolation = "linear", Tensor out = None)')
+
+
+cdef int _check_quantile_q(str fname, object input, object q) except -1:
+    """q is a Tensor or a real number: PyTorch's parser finds no overload for anything
+    else (a complex number included), before any dtype check."""
+    if not isinstance(q, Tensor) and arg_number(q) is None:
+        raise type_error_combination(fname, (input, q), _QUANTILE_SIGNATURES)
+    return 0
+
+
 cdef object _quantile_wrapper(str name, bint ignore_nan, object input, object q, object dim,
                               object keepdim, object out, object interpolation, object axis,
                               object keepdims):
     """quantile's and nanquantile's arguments (numpy's spelling as PyTorch accepts it)."""
+    _check_quantile_q(name, input, q)
     if complex_arg(input):
         check_complex_op(name, input)  # Note [Complex guard]
     if axis is not None:
@@ -2730,7 +2758,7 @@ cdef object _histogram_weight(Tensor self, Tensor weight, tuple want, str fname)
 
 cdef tuple op_histogram(Tensor self, object bins, object range, Tensor weight, bint density):
     cdef cnp.ndarray x = self._data
-    check_float_kernel(dtype_of(x), "histogram_cpu")
+    check_float_kernel(dtype_of(x), "histogramdd")   # (PyTorch's histogram runs its kernel)
     flat = x.reshape(-1)
     edges = _histogram_edges(flat, bins, range, x.dtype, 0)
     w = _histogram_weight(self, weight, shape_of(x), "histogram")
@@ -2762,9 +2790,9 @@ _HistogramddResult = named_result_type("histogramdd", ("hist", "bin_edges"))
 
 cdef tuple op_histogramdd(Tensor self, object bins, object range, Tensor weight, bint density):
     cdef cnp.ndarray x = self._data
-    check_float_kernel(dtype_of(x), "histogramdd_cpu")
-    if cnp.PyArray_NDIM(x) < 2:
+    if cnp.PyArray_NDIM(x) < 2:   # (PyTorch's first check, before the dtype's)
         raise RuntimeError("autograd_core.histogramdd: input tensor should have at least 2 dimensions")
+    check_float_kernel(dtype_of(x), "histogramdd")
     cdef Py_ssize_t D = shape_of(x)[-1], k
     points = x.reshape(-1, D)
     bl = list(bins) if isinstance(bins, (list, tuple)) else [bins] * D
@@ -2782,7 +2810,8 @@ cdef tuple op_histogramdd(Tensor self, object bins, object range, Tensor weight,
 
 
 def _py_histogramdd(input, bins=10, *, range=None, weight=None, density=False):
-    if complex_arg(input):
+    if complex_arg(input) and cnp.PyArray_NDIM((<Tensor>input)._data) >= 2:
+        # (PyTorch checks the rank first: op_histogramdd's error for a 1-d input)
         check_complex_op("histogramdd", input)  # Note [Complex guard]
     cdef Tensor self = arg_tensor(input, "histogramdd", "input", 1)
     if isinstance(bins, (list, tuple)):
