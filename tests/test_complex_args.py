@@ -476,10 +476,7 @@ _NORM = ("PyTorch checks the input's dtype before the order's; the order is read
 _ZERO_POW = "0 ** (-0.5+0j): PyTorch's std::pow gives inf+nanj, numpy's nan+nanj"
 _RRELU = ("rrelu on a complex input: the complex guard refuses before the bounds check "
           "and names rrelu_with_noise, where PyTorch's eval-mode kernel is leaky_relu's")
-_NORMAL = ("ops/pointwise.pyx's _NORMAL_SIGNATURES spells torch. and ends with an extra "
-           "newline (every normal() no-overload message)")
 SWEEP_KNOWN = {
-    "normal_mean": _NORMAL,
     "nan_to_num": _KW, "logit_eps": _KW, "pdist_p": _KW,
     ("norm_p", "i64"): _NORM, ("norm_p_dim", "i64"): _NORM,
     ("vector_norm_ord", "i64"): _NORM, ("dist_p", "i64"): _NORM,

@@ -367,13 +367,10 @@ KNOWN = {}
 
 # Where both refuse forward AD but the refusal names another op than PyTorch's, by case
 # id (strict xfails, as above)
-KNOWN_REFUSAL_NAMES = dict.fromkeys(
-    "pdist-4x3 pdist-2x2 pdist-1x3 pdist.p0.0-4x3 pdist.p1.0-4x3 pdist.p1.5-4x3 "
-    "pdist.p3.0-4x3 pdist.pinf-4x3".split(),
-    "PyTorch's pdist refuses as _pdist_forward (its composite's piece); ours as pdist")
-KNOWN_REFUSAL_NAMES["igamma_-3x4~ng_3x4"] = (
-    "an in-place op refused through its functional op's node names the functional op "
-    "(igamma), PyTorch the in-place one (igamma_)")
+KNOWN_REFUSAL_NAMES = {
+    "igamma_-3x4~ng_3x4": "an in-place op refused through its functional op's node names "
+                          "the functional op (igamma), PyTorch the in-place one (igamma_)",
+}
 
 
 def _table_cases():

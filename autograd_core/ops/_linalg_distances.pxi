@@ -171,6 +171,7 @@ cdef Tensor op_pdist(Tensor self, object p):
         raise RuntimeError(f"pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
+    fw_refuse("_pdist_forward", (self,))   # (PyTorch's composite checks, then its kernel's)
     cdef Py_ssize_t n = shape_of(self._data)[0]
     i, j = np.triu_indices(n, 1)
     x = self._data

@@ -2189,12 +2189,12 @@ cdef Tensor op_normal(object mean, object std, object generator):
 
 
 _NORMAL_SIGNATURES = (
-    " * (Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
-    " * (Tensor mean, float std = 1, *, torch.Generator generator = None, Tensor out = None)\n"
-    " * (float mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
-    " * (float mean, float std, tuple of ints size, *, torch.Generator generator = None, "
-    "Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
-    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n")
+    " * (Tensor mean, Tensor std, *, autograd_core.Generator generator = None, Tensor out = None)\n"
+    " * (Tensor mean, float std = 1, *, autograd_core.Generator generator = None, Tensor out = None)\n"
+    " * (float mean, Tensor std, *, autograd_core.Generator generator = None, Tensor out = None)\n"
+    " * (float mean, float std, tuple of ints size, *, autograd_core.Generator generator = None, "
+    "Tensor out = None, autograd_core.dtype dtype = None, autograd_core.layout layout = None, "
+    "autograd_core.device device = None, bool pin_memory = False, bool requires_grad = False)")
 
 
 def _py_normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None,
