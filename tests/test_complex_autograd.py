@@ -652,15 +652,10 @@ def _run_grads(mod, spec, case, arrays, seed):
 
 
 # Op-table entries (the name before any ".form") where both libraries raise with
-# different exception types, each with the reason (max/min pick their overload's error,
-# sort/argsort parse their arguments and histogramdd checks its rank before the complex
-# guard, as PyTorch's); any other entry must raise PyTorch's exception type.
-_KNOWN_TYPE_DIFFERENCES = {
-    # PyTorch compares a weight's dtype with the input's before its dtype dispatch
-    # (the edges_weight forms); the complex guard runs first here
-    "histogram": "weight dtype check before the dtype",
-    "histogramdd": "weight dtype check before the dtype",
-}
+# different exception types, each with the reason; any other entry must raise PyTorch's
+# exception type. (Empty: max/min, sort/argsort and histogram(dd) replay PyTorch's
+# order of checks.)
+_KNOWN_TYPE_DIFFERENCES = {}
 
 
 def test_op_table_gradients_on_complex_inputs(capsys):

@@ -233,3 +233,51 @@ def test_linspace_infers_the_default_complex_dtype(default):
         finally:
             m.set_default_dtype(old)
     same(prog, rtol=1e-6, atol=1e-6)
+
+
+# ------------------------------------------------------------------ histogram's checks
+
+def _hist_args(m):
+    x = m.tensor(np.random.default_rng(3).standard_normal((3, 4)), dtype=m.float32)
+    return x, x.to(m.complex128), m.linspace(-1, 1, 5), m.ones(3, 4, dtype=m.float64)
+
+
+_HISTOGRAM = {
+    "complex_counts": lambda m, x, c, e, w: m.histogram(c, 4),
+    "complex_edges": lambda m, x, c, e, w: m.histogram(c, e.to(m.complex128)),
+    "complex_real_edges": lambda m, x, c, e, w: m.histogram(c, e),
+    "complex_counts_weight": lambda m, x, c, e, w: m.histogram(c, 4, weight=w),
+    "complex_edges_weight": lambda m, x, c, e, w: m.histogram(c, e.to(m.complex128), weight=w),
+    "complex_edges_complex_weight": lambda m, x, c, e, w: m.histogram(
+        c, e.to(m.complex128), weight=w.to(m.complex128)),
+    "edges_of_another_dtype": lambda m, x, c, e, w: m.histogram(x, e.double()),
+    "weight_of_another_dtype": lambda m, x, c, e, w: m.histogram(x, 4, weight=w),
+    "weight_of_another_dtype_and_shape": lambda m, x, c, e, w: m.histogram(x, 4, weight=w[:2]),
+    "edges_weight_of_another_dtype_and_shape": lambda m, x, c, e, w: m.histogram(
+        x, e, weight=w[:2]),
+    "weight_of_another_shape": lambda m, x, c, e, w: m.histogram(x, 4, weight=w[:2].float()),
+    "dd_complex_counts_weight": lambda m, x, c, e, w: m.histogramdd(c, 2, weight=w[:, 0]),
+    "dd_complex_edges_weight": lambda m, x, c, e, w: m.histogramdd(
+        c, [e.to(m.complex128)] * 4, weight=w[:, 0]),
+    "dd_weight_of_another_dtype": lambda m, x, c, e, w: m.histogramdd(x, 2, weight=w[:, 0]),
+    "dd_weight_of_another_dtype_and_shape": lambda m, x, c, e, w: m.histogramdd(
+        x, 2, weight=w[:2, 0]),
+    "dd_edges_weight_of_another_dtype": lambda m, x, c, e, w: m.histogramdd(
+        x, [e] * 4, weight=w[:, 0]),
+    "dd_edges_of_another_dtype": lambda m, x, c, e, w: m.histogramdd(x, [e.double()] * 4),
+    "dd_matching": lambda m, x, c, e, w: m.histogramdd(x, [e] * 4, weight=w[:, 0].float()),
+    "weight_of_another_shape_same_numel": lambda m, x, c, e, w: m.histogram(
+        x, 4, weight=w.float().reshape(4, 3)),
+    "flat_weight": lambda m, x, c, e, w: m.histogram(x, e, weight=w.float().reshape(-1)),
+    "dd_0d_weight": lambda m, x, c, e, w: m.histogramdd(x[:1, :2], 2, weight=w[0, 0].float()),
+    "dd_weight_of_another_shape": lambda m, x, c, e, w: m.histogramdd(
+        x, 2, weight=w[:2, 0].float()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_HISTOGRAM))
+def test_histogram_checks_in_pytorchs_order(name):
+    """histogram/histogramdd check the bin edges' and the weight's dtypes against the
+    input's (given edges, before the kernel's complex refusal; given bin counts, after
+    it), with PyTorch's exception types and messages; a mismatch never computes."""
+    same(lambda m: _HISTOGRAM[name](m, *_hist_args(m)), may_raise=True)

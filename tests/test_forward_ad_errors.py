@@ -210,23 +210,12 @@ def test_refusal_only_with_a_dual_input():
 
 # ---------------------------------------------------------------- complex128 types
 
-# Forms where the two libraries raise different exception types on complex128 duals,
-# owned by the ops' plain complex checks (the same rows raise so without forward AD):
-# max/min's one guard name for three overloads, sort/argsort's guard before argument
-# parsing, histogram(dd)'s argument checks after the dtype (cxscal:
-# test_complex_autograd._KNOWN_TYPE_DIFFERENCES).
-_PLAIN_TYPE_DIFFERENCES = ("max", "min", "sort", "argsort", "histogram", "histogramdd")
-
-
 def _complex_cases():
     for spec in OPS:
         if "float64" not in spec.dtypes:
             continue
         for i, case in enumerate(spec.cases):
-            marks = []
-            if spec.name.split(".")[0] in _PLAIN_TYPE_DIFFERENCES:
-                marks = [pytest.mark.skip(reason="the op's plain complex check (cxscal)")]
-            yield pytest.param(spec, case, id=case_id(spec, i), marks=marks)
+            yield pytest.param(spec, case, id=case_id(spec, i))
 
 
 def _complex_prog(spec, case):

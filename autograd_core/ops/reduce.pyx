@@ -2745,15 +2745,24 @@ cdef tuple _histogram_counts(cnp.ndarray points, list edges, object w, bint dens
 
 
 cdef object _histogram_weight(Tensor self, Tensor weight, tuple want, str fname):
+    """The weight as a flat array, checked as PyTorch's histogramdd checks it: its
+    shape (a 0-d weight counting as [1]) is the input's without the innermost dim;
+    histogram passes the input as (numel, 1) and the weight flattened, so there only
+    the numbers of elements need agree."""
     if weight is None:
         return None
-    if shape_of(weight._data) != want:
-        if fname == "histogram":
-            raise RuntimeError("autograd_core.histogram(): if weight tensor is provided, it should have "
-                               "the same shape as the input tensor")
-        raise RuntimeError("autograd_core.histogramdd: if weight tensor is provided it should have the "
-                           "same shape as the input tensor excluding its innermost dimension")
-    return weight._data.reshape(-1)
+    cdef cnp.ndarray w = weight._data
+    cdef tuple wshape = shape_of(w) or (1,)
+    cdef list input_shape = list(shape_of(self._data))
+    if fname == "histogram":
+        wshape, want = (cnp.PyArray_SIZE(w),), (cnp.PyArray_SIZE(self._data),)
+        input_shape = [cnp.PyArray_SIZE(self._data), 1]
+    if wshape != want:
+        raise RuntimeError(f"autograd_core.histogramdd: if weight tensor is provided it should have "
+                           f"the same shape as the input tensor excluding its innermost dimension, "
+                           f"but got input with shape {input_shape} and weight with shape "
+                           f"{list(wshape) if fname == 'histogram' else list(shape_of(w))}")
+    return w.reshape(-1)
 
 
 cdef tuple op_histogram(Tensor self, object bins, object range, Tensor weight, bint density):
@@ -2769,15 +2778,47 @@ cdef tuple op_histogram(Tensor self, object bins, object range, Tensor weight, b
     return h, be
 
 
+cdef int _histogram_dtypes(Tensor self, object edges, Tensor weight) except -1:
+    """PyTorch's histogramdd_check_inputs on dtypes: each tensor of bin edges (edges: a
+    list of them, or None for bin counts) and the weight have the input's dtype."""
+    cdef dtype d = dtype_of(self._data), e
+    for k, b in enumerate(edges or ()):
+        e = dtype_of((<Tensor>b)._data)
+        if e is not d:
+            raise RuntimeError(f"autograd_core.histogramdd: input tensor and bins tensors should have "
+                               f"the same dtype, but got input with dtype {d.cpp_name} and bins for "
+                               f"dimension {k} with dtype {e.cpp_name}")
+    if weight is not None and dtype_of(weight._data) is not d:
+        raise RuntimeError(f"autograd_core.histogramdd: if weight tensor is provided, input tensor and "
+                           f"weight tensor should have the same dtype, but got input({d.cpp_name}), "
+                           f"and weight({dtype_of(weight._data).cpp_name})")
+    return 0
+
+
+cdef int _histogram_checks(str name, Tensor self, object edges, Tensor weight) except -1:
+    """histogram's and histogramdd's checks in PyTorch's order (Note [Complex guard]):
+    given bin edges, their dtypes and the weight's before the kernel's dtype (named
+    histogram_cpu for histogram); given bin counts, the kernel that finds the outer
+    edges refuses a complex input first (named histogramdd), then the weight's dtype."""
+    if edges is not None:
+        _histogram_dtypes(self, edges, weight)
+        if complex_arg(self):
+            check_complex_op(name, self)
+    else:
+        if complex_arg(self):
+            check_complex_op("histogramdd", self)
+        _histogram_dtypes(self, None, weight)
+    return 0
+
+
 def _py_histogram(input, bins=100, *, out=None, range=None, weight=None, density=False):
-    if complex_arg(input):
-        check_complex_op("histogram", input)  # Note [Complex guard]
     cdef Tensor self = arg_tensor(input, "histogram", "input", 1)
     if not isinstance(bins, Tensor):
         bins = arg_int(bins, "histogram", "bins", 2)
-    res = _HistogramResult(*OPS.histogram(
-        self, bins, range, None if weight is None else arg_tensor(weight, "histogram", "weight", 4),
-        arg_bool(density, "histogram", "density", 5)))
+    cdef Tensor w = None if weight is None else arg_tensor(weight, "histogram", "weight", 4)
+    _histogram_checks("histogram", self, [bins] if isinstance(bins, Tensor) else None, w)
+    res = _HistogramResult(*OPS.histogram(self, bins, range, w,
+                                          arg_bool(density, "histogram", "density", 5)))
     return with_out("histogram", out, res, ('hist', 'bin_edges'), True)
 
 
@@ -2810,17 +2851,24 @@ cdef tuple op_histogramdd(Tensor self, object bins, object range, Tensor weight,
 
 
 def _py_histogramdd(input, bins=10, *, range=None, weight=None, density=False):
-    if complex_arg(input) and cnp.PyArray_NDIM((<Tensor>input)._data) >= 2:
-        # (PyTorch checks the rank first: op_histogramdd's error for a 1-d input)
-        check_complex_op("histogramdd", input)  # Note [Complex guard]
     cdef Tensor self = arg_tensor(input, "histogramdd", "input", 1)
     if isinstance(bins, (list, tuple)):
         bins = [b if isinstance(b, Tensor) else arg_int(b, "histogramdd", "bins", 2) for b in bins]
     elif not isinstance(bins, Tensor):
         bins = arg_int(bins, "histogramdd", "bins", 2)
-    return _HistogramddResult(*OPS.histogramdd(
-        self, bins, range,
-        None if weight is None else arg_tensor(weight, "histogramdd", "weight", 4),
-        arg_bool(density, "histogramdd", "density", 5)))
+    cdef Tensor w = None if weight is None else arg_tensor(weight, "histogramdd", "weight", 4)
+    cdef object edges = None
+    if isinstance(bins, list) and bins and all(isinstance(b, Tensor) for b in bins):
+        edges = bins
+    elif isinstance(bins, Tensor):
+        edges = [bins]
+    if cnp.PyArray_NDIM(self._data) >= 2:
+        # (PyTorch checks the rank first: op_histogramdd's error for a 1-d input)
+        if edges is None or len(edges) == shape_of(self._data)[-1]:
+            _histogram_checks("histogramdd", self, edges, w)
+        elif complex_arg(self):
+            check_complex_op("histogramdd", self)
+    return _HistogramddResult(*OPS.histogramdd(self, bins, range, w,
+                                               arg_bool(density, "histogramdd", "density", 5)))
 
 include "_gen_reduce.pxi"
