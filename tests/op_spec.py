@@ -193,3 +193,16 @@ def registrar(ops, **defaults):
             kwargs.setdefault(k, v)
         ops.append(OpSpec(*args, **kwargs))
     return op
+
+
+def complex_dual_inputs(spec, case):
+    """A case's float64 inputs made complex (an imaginary part drawn from its seed) and a
+    complex tangent for each: the complex forward-AD tables' inputs."""
+    seed = case_seed(spec.name, case.inputs)
+    arrays = make_arrays(spec, case, "float64", seed)
+    g = np.random.default_rng(seed + 7)
+    arrays = [a + 1j * g.standard_normal(a.shape) for a in arrays]
+    rng = np.random.default_rng(seed + 1)
+    tangents = [(rng.standard_normal(a.shape) + 1j * rng.standard_normal(a.shape))
+                .astype(a.dtype) for a in arrays]
+    return arrays, tangents

@@ -14,7 +14,7 @@ import pytest
 from _diff import Raised, assert_same, catch
 
 sys.path.insert(0, os.path.dirname(__file__))
-from op_spec import case_args, case_id, case_seed, make_arrays  # noqa: E402
+from op_spec import case_args, case_id, complex_dual_inputs  # noqa: E402
 from op_table import OPS  # noqa: E402
 
 import torch  # noqa: E402
@@ -60,25 +60,13 @@ def fw(mod):
     return importlib.import_module(mod.__name__ + ".autograd.forward_ad")
 
 
-def _complex_case(spec, case):
-    """The case's inputs made complex and a complex tangent for each (the sweep's)."""
-    seed = case_seed(spec.name, case.inputs)
-    arrays = make_arrays(spec, case, "float64", seed)
-    g = np.random.default_rng(seed + 7)
-    arrays = [a + 1j * g.standard_normal(a.shape) for a in arrays]
-    rng = np.random.default_rng(seed + 1)
-    tangents = [(rng.standard_normal(a.shape) + 1j * rng.standard_normal(a.shape))
-                .astype(a.dtype) for a in arrays]
-    return arrays, tangents
-
-
 def _table_cases():
     for spec in OPS:
         if "float64" not in spec.dtypes:
             continue
         for i, case in enumerate(spec.cases):
             try:
-                _complex_case(spec, case)
+                complex_dual_inputs(spec, case)
             except Exception:  # noqa: BLE001  (a case of integer or boolean inputs)
                 continue
             cid = case_id(spec, i)
@@ -113,7 +101,7 @@ def _zero_signs(a):
 
 @pytest.mark.parametrize("spec,case", list(_table_cases()))
 def test_complex_tangent_is_pytorchs(spec, case):
-    arrays, tangents = _complex_case(spec, case)
+    arrays, tangents = complex_dual_inputs(spec, case)
     prog = _prog(spec, case, arrays, tangents)
     want = catch(prog, torch, quiet=True)
     got = catch(prog, autograd_core, quiet=True)

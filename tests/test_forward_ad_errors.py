@@ -13,7 +13,7 @@ import pytest
 from _diff import Raised, catch, same, same_error
 
 sys.path.insert(0, os.path.dirname(__file__))
-from op_spec import case_args, case_id, case_seed, make_arrays  # noqa: E402
+from op_spec import case_args, case_id, complex_dual_inputs  # noqa: E402
 from op_table import OPS  # noqa: E402
 
 import torch  # noqa: E402
@@ -219,13 +219,7 @@ def _complex_cases():
 
 
 def _complex_prog(spec, case):
-    seed = case_seed(spec.name, case.inputs)
-    arrays = make_arrays(spec, case, "float64", seed)
-    g = np.random.default_rng(seed + 7)
-    arrays = [a + 1j * g.standard_normal(a.shape) for a in arrays]
-    rng = np.random.default_rng(seed + 1)
-    tangents = [(rng.standard_normal(a.shape) + 1j * rng.standard_normal(a.shape))
-                .astype(a.dtype) for a in arrays]
+    arrays, tangents = complex_dual_inputs(spec, case)
 
     def prog(mod):
         fwAD = fw(mod)
