@@ -3,6 +3,7 @@ import autograd_core as _ag
 from autograd_core.optim.optimizer import (
     Optimizer, _check_capturable, _check_lr, _check_nonnegative, _closure_loss,
     _get_scalar_dtype, _get_value, _to_scalar, _use_grad_for_differentiable,
+    _real_views,
 )
 
 __all__ = ["Adadelta", "adadelta"]
@@ -59,6 +60,7 @@ def adadelta(params, grads, square_avgs, acc_deltas, state_steps, *, lr, rho, ep
         grad = grad if not maximize else -grad
         if weight_decay != 0:
             grad = grad.add(param, alpha=weight_decay)
+        param, grad, square_avg, acc_delta = _real_views(param, grad, square_avg, acc_delta)
         square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
         std = square_avg.add(eps).sqrt_()
         delta = acc_delta.add(eps).sqrt_()

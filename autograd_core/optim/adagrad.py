@@ -3,6 +3,7 @@ import autograd_core as _ag
 from autograd_core.optim.optimizer import (
     Optimizer, _check_fused, _check_fused_options, _check_lr, _check_nonnegative,
     _closure_loss, _get_scalar_dtype, _get_value, _to_scalar, _use_grad_for_differentiable,
+    _real_views,
 )
 
 __all__ = ["Adagrad", "adagrad"]
@@ -86,6 +87,7 @@ def adagrad(params, grads, state_sums, state_steps, *, lr, weight_decay, lr_deca
         if weight_decay != 0:
             grad = grad.add(param, alpha=weight_decay)
         clr = lr / (1 + (step - 1) * lr_decay)
+        param, grad, state_sum = _real_views(param, grad, state_sum)
         state_sum.addcmul_(grad, grad, value=1)
         if differentiable:
             std = state_sum.sqrt() + eps

@@ -12,6 +12,7 @@ import autograd_core as _ag
 from autograd_core.optim.optimizer import (
     Optimizer, _check_adam_args, _check_capturable, _check_fused, _check_fused_options,
     _closure_loss, _get_scalar_dtype, _get_value, _to_scalar, _use_grad_for_differentiable,
+    _real_views,
 )
 
 __all__ = ["Adam", "adam"]
@@ -136,6 +137,8 @@ def adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, *, 
             else:
                 grad = grad.add(param, alpha=_get_value(weight_decay))
 
+        param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq = _real_views(
+            param, grad, exp_avg, exp_avg_sq, max_exp_avg_sqs[i] if amsgrad else None)
         b1 = beta1.to(dtype=param.dtype) if isinstance(beta1, _ag.Tensor) else beta1
         exp_avg.lerp_(grad, 1 - b1)
         if differentiable and isinstance(beta2, _ag.Tensor) and beta2.requires_grad:
@@ -152,9 +155,8 @@ def adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, *, 
             step_size_neg = step_size.neg()
             bias_correction2_sqrt = bias_correction2.sqrt()
             if amsgrad:
-                max_exp_avg_sq = max_exp_avg_sqs[i].clone()
-                max_exp_avg_sqs[i].copy_(_ag.maximum(max_exp_avg_sq, exp_avg_sq))
-                denom = (max_exp_avg_sqs[i].sqrt() / (bias_correction2_sqrt * step_size_neg)
+                max_exp_avg_sq.copy_(_ag.maximum(max_exp_avg_sq.clone(), exp_avg_sq))
+                denom = (max_exp_avg_sq.sqrt() / (bias_correction2_sqrt * step_size_neg)
                          ).add_(eps / step_size_neg)
             else:
                 denom = (exp_avg_sq.sqrt() / (bias_correction2_sqrt * step_size_neg)
@@ -167,8 +169,8 @@ def adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, *, 
             step_size = lr / bias_correction1
             bias_correction2_sqrt = bias_correction2 ** 0.5
             if amsgrad:
-                max_exp_avg_sqs[i].copy_(_ag.maximum(max_exp_avg_sqs[i], exp_avg_sq))
-                denom = (max_exp_avg_sqs[i].sqrt() / bias_correction2_sqrt).add_(eps)
+                max_exp_avg_sq.copy_(_ag.maximum(max_exp_avg_sq, exp_avg_sq))
+                denom = (max_exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
             else:
                 denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
             param.addcdiv_(exp_avg, denom, value=-_get_value(step_size))

@@ -3,6 +3,7 @@ import autograd_core as _ag
 from autograd_core.optim.optimizer import (
     Optimizer, _check_adam_args, _check_capturable, _closure_loss, _get_scalar_dtype,
     _get_value, _to_scalar, _use_grad_for_differentiable,
+    _real_views,
 )
 
 __all__ = ["Adamax", "adamax"]
@@ -60,6 +61,7 @@ def adamax(params, grads, exp_avgs, exp_infs, state_steps, *, eps, beta1, beta2,
         step_t += 1
         if weight_decay != 0:
             grad = grad.add(param, alpha=weight_decay)
+        param, grad, exp_avg, exp_inf = _real_views(param, grad, exp_avg, exp_inf)
         exp_avg.lerp_(grad, 1 - beta1)
         if not differentiable:
             exp_inf.copy_(_ag.maximum(exp_inf.mul_(beta2), grad.abs().add_(eps)))

@@ -3,6 +3,7 @@ import autograd_core as _ag
 from autograd_core.optim.optimizer import (
     Optimizer, _check_capturable, _check_lr, _check_nonnegative, _closure_loss,
     _get_scalar_dtype, _get_value, _to_scalar, _use_grad_for_differentiable,
+    _real_views,
 )
 
 __all__ = ["ASGD", "asgd"]
@@ -56,6 +57,7 @@ def asgd(params, grads, axs, mus, etas, state_steps, *, lambd, lr, t0, alpha, we
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         mu, ax, eta, step_t = mus[i], axs[i], etas[i], state_steps[i]
+        param, grad, ax = _real_views(param, grad, ax)
         step_t += 1
         if weight_decay != 0:
             grad = grad.add(param, alpha=weight_decay)

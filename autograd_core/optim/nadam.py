@@ -3,6 +3,7 @@ import autograd_core as _ag
 from autograd_core.optim.optimizer import (
     Optimizer, _check_adam_args, _check_capturable, _check_nonnegative, _closure_loss,
     _get_scalar_dtype, _get_value, _to_scalar, _use_grad_for_differentiable,
+    _real_views,
 )
 
 __all__ = ["NAdam", "nadam"]
@@ -62,6 +63,7 @@ def nadam(params, grads, exp_avgs, exp_avg_sqs, mu_products, state_steps, *, bet
         grad = grads[i] if not maximize else -grads[i]
         exp_avg, exp_avg_sq = exp_avgs[i], exp_avg_sqs[i]
         mu_product, step_t = mu_products[i], state_steps[i]
+        param, grad, exp_avg, exp_avg_sq = _real_views(param, grad, exp_avg, exp_avg_sq)
         step_t += 1
         step = _get_value(step_t)
         bias_correction2 = 1 - beta2 ** step

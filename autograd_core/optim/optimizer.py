@@ -74,6 +74,21 @@ def _get_value(x):
     return x.item() if isinstance(x, _ag.Tensor) else x
 
 
+def _real_views(param, *tensors):
+    """param and its state tensors as real views when param is complex.
+
+    Note [complex parameters in optimizers]: PyTorch's optimizers treat a complex
+    parameter as two real parameters (its real and imaginary parts): every
+    element-wise state update (squared gradients, maxima, signs, square roots) runs
+    on view_as_real of the parameter, its gradient and its state, so Adam's second
+    moment holds re(g)**2 and im(g)**2, not g*g.  The views write through to the
+    complex tensors.  SGD needs none of this (its update is linear).  None stays
+    None (an absent optional state)."""
+    if not param.is_complex():
+        return (param,) + tensors
+    return tuple(None if t is None else _ag.view_as_real(t) for t in (param,) + tensors)
+
+
 def _get_scalar_dtype(is_fused=None):
     if is_fused:
         return _ag.float32

@@ -3,6 +3,7 @@ import autograd_core as _ag
 from autograd_core.optim.optimizer import (
     Optimizer, _check_adam_args, _check_capturable, _closure_loss, _get_scalar_dtype,
     _get_value, _to_scalar, _use_grad_for_differentiable,
+    _real_views,
 )
 
 __all__ = ["RAdam", "radam"]
@@ -58,6 +59,7 @@ def radam(params, grads, exp_avgs, exp_avg_sqs, state_steps, *, beta1, beta2, lr
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         exp_avg, exp_avg_sq, step_t = exp_avgs[i], exp_avg_sqs[i], state_steps[i]
+        param, grad, exp_avg, exp_avg_sq = _real_views(param, grad, exp_avg, exp_avg_sq)
         step_t += 1
         step = _get_value(step_t)
         if weight_decay != 0:

@@ -3,6 +3,7 @@ import autograd_core as _ag
 from autograd_core.optim.optimizer import (
     Optimizer, _check_capturable, _check_lr, _check_nonnegative, _closure_loss,
     _get_scalar_dtype, _get_value, _to_scalar, _use_grad_for_differentiable,
+    _real_views,
 )
 
 __all__ = ["RMSprop", "rmsprop"]
@@ -68,16 +69,17 @@ def rmsprop(params, grads, square_avgs, grad_avgs, momentum_buffer_list, state_s
         step += 1
         if weight_decay != 0:
             grad = grad.add(param, alpha=weight_decay)
+        param, grad, square_avg = _real_views(param, grad, square_avg)
         square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
         if centered:
-            grad_avg = grad_avgs[i]
+            grad_avg = _real_views(grad_avgs[i])[0]
             grad_avg.lerp_(grad, 1 - alpha)
             avg = square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_()
         else:
             avg = square_avg.sqrt()
         avg = avg.add(eps) if differentiable else avg.add_(eps)
         if momentum > 0:
-            buf = momentum_buffer_list[i]
+            buf = _real_views(momentum_buffer_list[i])[0]
             buf.mul_(momentum).addcdiv_(grad, avg)
             param.add_(buf, alpha=-lr)
         else:

@@ -3,6 +3,7 @@ import autograd_core as _ag
 from autograd_core.optim.optimizer import (
     Optimizer, _check_capturable, _check_lr, _closure_loss, _get_scalar_dtype, _get_value,
     _to_scalar, _use_grad_for_differentiable,
+    _real_views,
 )
 
 __all__ = ["Rprop", "rprop"]
@@ -29,8 +30,11 @@ class Rprop(Optimizer):
 
     @staticmethod
     def _new_state(p, group):
+        lr = _get_value(_to_scalar(group["lr"]))
+        # a complex parameter's parts are two real parameters (Note [complex parameters
+        # in optimizers]): each part starts at step size lr
         return {"step": _ag.zeros((), dtype=_get_scalar_dtype()), "prev": _ag.zeros_like(p),
-                "step_size": _ag.full_like(p.grad, _get_value(_to_scalar(group["lr"])))}
+                "step_size": _ag.full_like(p.grad, complex(lr, lr) if p.is_complex() else lr)}
 
     @_use_grad_for_differentiable
     def step(self, closure=None):
@@ -58,6 +62,7 @@ def rprop(params, grads, prevs, step_sizes, state_steps, *, step_size_min, step_
         grad = grads[i] if not maximize else -grads[i]
         prev, step_size, step = prevs[i], step_sizes[i], state_steps[i]
         step += 1
+        param, grad, prev, step_size = _real_views(param, grad, prev, step_size)
         sign = grad.mul(prev.clone() if differentiable else prev).sign()
         sign[sign.gt(0)] = etaplus
         sign[sign.lt(0)] = etaminus

@@ -1,0 +1,175 @@
+"""Programs of the kinds issue 27 names (spectral layers, complex networks, STFT losses,
+special-function maths, windows, bfloat16 blocks, view(dtype), unsigned tensors,
+printing), written as a new user would write them against the torch API and run under
+PyTorch and autograd_core: what each prints and returns must agree (tests/_diff.py)."""
+import math
+
+import numpy as np
+import pytest
+
+from _diff import same, complex_data, data
+
+torch = pytest.importorskip("torch")
+import autograd_core  # noqa: E402
+
+
+# ------------------------------------------------------------------ FNO spectral layer
+
+def fno_program(mod):
+    """A Fourier-neural-operator layer: rfft2, complex weights on the low modes, irfft2;
+    a few SGD steps on a regression target."""
+    nn = mod.nn
+
+    class SpectralConv2d(nn.Module):
+        def __init__(self, cin, cout, m1, m2, w1, w2):
+            super().__init__()
+            self.m1, self.m2 = m1, m2
+            self.w1 = nn.Parameter(w1)
+            self.w2 = nn.Parameter(w2)
+
+        def forward(self, x):
+            b, _, h, w = x.shape
+            x_ft = mod.fft.rfft2(x, norm="ortho")
+            out = mod.zeros(b, self.w1.shape[1], h, w // 2 + 1, dtype=mod.cfloat)
+            out[:, :, :self.m1, :self.m2] = mod.einsum(
+                "bixy,ioxy->boxy", x_ft[:, :, :self.m1, :self.m2], self.w1)
+            out[:, :, -self.m1:, :self.m2] = mod.einsum(
+                "bixy,ioxy->boxy", x_ft[:, :, -self.m1:, :self.m2], self.w2)
+            return mod.fft.irfft2(out, s=(h, w), norm="ortho")
+
+    w1 = complex_data(mod, 3, 2, 3, 3, seed=1, dtype="complex64", scale=0.3)
+    w2 = complex_data(mod, 3, 2, 3, 3, seed=2, dtype="complex64", scale=0.3)
+    layer = SpectralConv2d(3, 2, 3, 3, w1, w2)
+    x = data(mod, 4, 3, 12, 10, seed=3, dtype="float32")
+    target = data(mod, 4, 2, 12, 10, seed=4, dtype="float32") * 0.1
+    opt = mod.optim.SGD(layer.parameters(), lr=0.5, momentum=0.9)
+    out = [str(layer.w1.dtype), repr(layer.w1.shape)]
+    for step in range(4):
+        opt.zero_grad()
+        y = layer(x)
+        loss = mod.nn.functional.mse_loss(y, target)
+        loss.backward()
+        out.append((step, y.shape, y.dtype, loss.detach(), layer.w1.grad.dtype,
+                    layer.w1.grad.abs().sum()))
+        opt.step()
+    out.append(layer.w1.detach())
+    out.append(layer.w2.detach())
+    return out
+
+
+def test_fno_spectral_layer():
+    same(fno_program, rtol=2e-4, atol=1e-5)
+
+
+# ------------------------------------------------------------------ complex-valued network
+
+def complex_net_program(mod, opt_name):
+    """A complex MLP (complex weights, modReLU and cardioid activations), a real loss on
+    the output's magnitude, Adam or SGD on the complex parameters."""
+    nn = mod.nn
+
+    class ComplexLinear(nn.Module):
+        def __init__(self, w, b):
+            super().__init__()
+            self.weight = nn.Parameter(w)
+            self.bias = nn.Parameter(b)
+
+        def forward(self, z):
+            return nn.functional.linear(z, self.weight, self.bias)
+
+    class ModReLU(nn.Module):
+        def __init__(self, n):
+            super().__init__()
+            self.b = nn.Parameter(mod.full((n,), -0.1))   # float32, as users write it
+
+        def forward(self, z):
+            m = z.abs()
+            return mod.relu(m + self.b) * z / (m + 1e-6)
+
+    def cardioid(z):
+        return 0.5 * (1 + mod.cos(mod.angle(z))) * z
+
+    l1 = ComplexLinear(complex_data(mod, 6, 4, seed=1, scale=0.5),
+                       complex_data(mod, 6, seed=2, scale=0.1))
+    act = ModReLU(6)
+    l2 = ComplexLinear(complex_data(mod, 2, 6, seed=3, scale=0.5),
+                       complex_data(mod, 2, seed=4, scale=0.1))
+    params = list(l1.parameters()) + list(act.parameters()) + list(l2.parameters())
+    opt = (mod.optim.Adam(params, lr=0.05) if opt_name == "adam" else
+           mod.optim.SGD(params, lr=0.05, momentum=0.5, weight_decay=0.01))
+    z = complex_data(mod, 5, 4, seed=5)
+    target = data(mod, 5, 2, seed=6, lo=0.0, hi=1.0)
+    out = []
+    for step in range(3):
+        opt.zero_grad()
+        y = cardioid(l2(act(l1(z))))
+        loss = ((y.abs() - target) ** 2).mean()
+        loss.backward()
+        out.append((step, loss.detach(), y.dtype,
+                    [(p.grad.dtype, p.grad) for p in params]))
+        opt.step()
+    out.append([p.detach() for p in params])
+    out.append(repr(l1.weight.grad[0, :2]))
+    return out
+
+
+@pytest.mark.parametrize("opt_name", ["adam", "sgd"])
+def test_complex_network(opt_name):
+    same(complex_net_program, opt_name, rtol=1e-6, atol=1e-8)
+
+
+def complex_gradcheck_program(mod):
+    """gradcheck / gradgradcheck of complex functions of complex inputs, and the
+    gradient PyTorch's convention gives (conjugate Wirtinger) of a real loss."""
+    z = complex_data(mod, 3, seed=7, requires_grad=True)
+    w = complex_data(mod, 3, seed=8, requires_grad=True)
+    f = lambda a, b: (a * b.conj() + mod.sin(a) / (b + 2)).exp()  # noqa: E731
+    out = [mod.autograd.gradcheck(f, (z, w)),
+           mod.autograd.gradgradcheck(f, (z, w)),
+           mod.autograd.gradcheck(lambda a: mod.fft.fft(a).abs() ** 2, (z,)),
+           mod.autograd.gradcheck(lambda a: mod.linalg.norm(a), (z,))]
+    loss = (z * z.conj()).real.sum() + (z ** 2).imag.sum()
+    (g,) = mod.autograd.grad(loss, z)
+    out.append(g)
+    y = mod.view_as_real(z * w)
+    y.sum().backward()
+    out += [z.grad, w.grad, z.grad.dtype]
+    return out
+
+
+def test_complex_gradcheck():
+    same(complex_gradcheck_program, rtol=1e-10, atol=1e-12)
+
+
+_COMPLEX_OPTIMIZERS = [
+    ("Adam", {"lr": 0.05}), ("Adam", {"lr": 0.05, "amsgrad": True, "weight_decay": 0.1}),
+    ("AdamW", {"lr": 0.05}), ("Adamax", {"lr": 0.05}), ("Adagrad", {"lr": 0.1}),
+    ("Adadelta", {"lr": 1.0}), ("ASGD", {"lr": 0.05, "t0": 1}), ("NAdam", {"lr": 0.05}),
+    ("RAdam", {"lr": 0.05}), ("RMSprop", {"lr": 0.01}),
+    ("RMSprop", {"lr": 0.01, "centered": True, "momentum": 0.5}), ("Rprop", {"lr": 0.05}),
+    ("SGD", {"lr": 0.05, "momentum": 0.9, "nesterov": True}),
+]
+
+
+def complex_optimizer_program(mod, name, options):
+    """Fit a complex matrix with each optimizer: PyTorch treats a complex parameter as
+    its real and imaginary parts (every moment estimate is per part)."""
+    w = complex_data(mod, 3, 2, seed=11, requires_grad=True)
+    z = complex_data(mod, 6, 2, seed=12)
+    target = complex_data(mod, 6, 3, seed=13)
+    opt = getattr(mod.optim, name)([w], **options)
+    losses = []
+    for _ in range(4):
+        opt.zero_grad()
+        loss = (z @ w.T - target).abs().pow(2).mean()
+        loss.backward()
+        opt.step()
+        losses.append(loss.detach())
+    state = {k: v for k, v in opt.state[w].items() if isinstance(v, mod.Tensor)}
+    return losses, w.detach(), sorted(state), [state[k] for k in sorted(state)]
+
+
+@pytest.mark.parametrize("name, options", _COMPLEX_OPTIMIZERS,
+                         ids=[f"{n}-{i}" for i, (n, _) in enumerate(_COMPLEX_OPTIMIZERS)])
+def test_optimizers_on_complex_parameters(name, options):
+    same(complex_optimizer_program, name, options, rtol=1e-9, atol=1e-12)
