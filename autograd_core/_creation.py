@@ -1132,14 +1132,34 @@ def _window_dtype(name, n, dtype, layout, device, pin_memory):
         raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; no "
                            "pinned memory allocator is available on this system.")
     d = _core.to_dtype_py(dtype if dtype is not None else _core_dtype.get_default_dtype())
-    if not d.is_floating_point:
-        lay = "Strided (default)" if layout is None else "Strided"
-        raise RuntimeError(
-            f"{name} expects floating point dtypes, got: TensorOptions(dtype="
-            f"{_core_dtype.CPP_NAMES[d.name]}, device=cpu, layout={lay}, requires_grad=false (default), "
-            f"pinned_memory=false, memory_format=(nullopt))")
+    lay_name = "strided" if layout is None else str(layout).rsplit(".", 1)[-1]
+    # PyTorch's Layout spelling: Strided, Sparse (COO), SparseCsr, SparseCsc, ...
+    lay = ("Strided (default)" if layout is None else "Sparse" if lay_name == "sparse_coo"
+           else "".join(part.capitalize() for part in lay_name.split("_")))
+
+    def options(dtype_text):
+        return (f"TensorOptions(dtype={dtype_text}, device=cpu, layout={lay}, requires_grad="
+                f"false (default), pinned_memory=false, memory_format=(nullopt))")
+
+    if lay_name == "sparse_coo":
+        # hann_window checks the options as given; the others after resolving the dtype
+        text = _core_dtype.CPP_NAMES[d.name] + (
+            " (default)" if dtype is None and name == "hann_window" else "")
+        raise RuntimeError(f"{name} is not implemented for sparse types, got: {options(text)}")
+    if not (d.is_floating_point or d.is_complex):
+        raise RuntimeError(f"{name} expects floating point dtypes, got: "
+                           f"{options(_core_dtype.CPP_NAMES[d.name])}")
     if n < 0:
         raise RuntimeError(f"{name} requires non-negative window_length, got window_length={n}")
+    if lay_name != "strided":
+        # the compressed layouts pass the checks and fail in the kernel's empty()
+        raise RuntimeError("autograd_core.empty: Only batched sparse compressed (non-block) "
+                           f"tensors are supported, but got size [{1 if n == 1 else 0}]")
+    if d.is_complex and n > 1:
+        # complex dtypes pass the checks; lengths 0 and 1 need no kernel, the rest
+        # fail in arange
+        raise NotImplementedError(
+            f"\"arange_cpu\" not implemented for '{_core_dtype.SCALAR_NAMES[d.name]}'")
     return d.np_dtype
 
 
@@ -1190,7 +1210,7 @@ def _kaiser(d, n, periodic, beta):
     a = (N - 1) / 2, in d's opmath type."""
     if periodic:
         n += 1
-    wide = np.dtype(np.float32) if d == np.float16 else d
+    wide = np.dtype(np.float32) if d.itemsize == 2 else d      # float16 and bfloat16
     alpha, b = wide.type((n - 1) / 2.0), wide.type(beta)
     a = np.arange(n, dtype=d).astype(wide)
     with np.errstate(all="ignore"):

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from _diff import same, complex_data, data
+from _diff import catch, complex_data, data, same
 
 torch = pytest.importorskip("torch")
 import autograd_core  # noqa: E402
@@ -173,3 +173,115 @@ def complex_optimizer_program(mod, name, options):
                          ids=[f"{n}-{i}" for i, (n, _) in enumerate(_COMPLEX_OPTIMIZERS)])
 def test_optimizers_on_complex_parameters(name, options):
     same(complex_optimizer_program, name, options, rtol=1e-9, atol=1e-12)
+
+
+# ------------------------------------------------------------------ STFT loss
+
+def stft_loss_program(mod, n_fft, hop, center):
+    """A multi-term spectral loss (spectral convergence + log magnitude) between a
+    predicted and a target waveform, its gradient, and the istft round trip."""
+    pred = data(mod, 2, 400, seed=21, dtype="float32", requires_grad=True)
+    target = data(mod, 2, 400, seed=22, dtype="float32")
+    window = mod.hann_window(n_fft)
+
+    def mag(x):
+        spec = mod.stft(x, n_fft, hop_length=hop, win_length=n_fft, window=window,
+                        center=center, return_complex=True)
+        return spec, mod.clamp(spec.abs(), min=1e-7)
+
+    spec_p, mag_p = mag(pred)
+    _, mag_t = mag(target)
+    sc = mod.linalg.norm(mag_t - mag_p, ord="fro", dim=(-2, -1)) / \
+        mod.linalg.norm(mag_t, ord="fro", dim=(-2, -1))
+    log_mag = mod.nn.functional.l1_loss(mod.log(mag_p), mod.log(mag_t))
+    loss = sc.mean() + log_mag
+    loss.backward()
+    out = [spec_p.shape, spec_p.dtype, sc.detach(), log_mag.detach(), pred.grad,
+           pred.grad.norm()]
+    if center:
+        back = mod.istft(spec_p.detach(), n_fft, hop_length=hop, window=window,
+                         length=400)
+        out += [back.shape, (back - pred.detach()).abs().max() < 1e-4]
+    spec2 = mod.stft(target[0].double(), n_fft, hop_length=hop,
+                     window=mod.hamming_window(n_fft, dtype=mod.float64),
+                     return_complex=True, onesided=False, normalized=True)
+    out += [spec2.shape, spec2.dtype, spec2[:3, :3]]
+    return out
+
+
+@pytest.mark.parametrize("n_fft, hop, center", [(64, 16, True), (50, 25, False)])
+def test_stft_loss(n_fft, hop, center):
+    same(stft_loss_program, n_fft, hop, center, rtol=2e-4, atol=1e-5)
+
+
+# ------------------------------------------------------------------ windows
+
+_SIGNAL_WINDOWS = [
+    ("bartlett", {}), ("blackman", {}), ("cosine", {}), ("exponential", {"tau": 2.5}),
+    ("gaussian", {"std": 1.7}),
+    ("general_cosine", {"a": [0.46, 0.23, 0.31]}), ("general_hamming", {"alpha": 0.6}),
+    ("hamming", {}), ("hann", {}), ("kaiser", {"beta": 8.0}), ("nuttall", {}),
+]
+
+
+def signal_windows_program(mod, name, kwargs):
+    fn = getattr(mod.signal.windows, name)
+    out = []
+    for m in (0, 1, 2, 7, 16):
+        for sym in (True, False):
+            out.append(fn(m, sym=sym, **kwargs))
+    out.append(fn(9, dtype=mod.float64, **kwargs))
+    out.append(str(fn(5, **kwargs)))
+    out.append(fn(8, sym=False, requires_grad=True, **kwargs).requires_grad)
+    if name == "exponential":
+        out += [fn(7, sym=False, center=2.0, tau=1.5), fn(8, sym=False, center=5.5)]
+    return out
+
+
+@pytest.mark.parametrize("name, kwargs", _SIGNAL_WINDOWS,
+                         ids=[f"{n}-{i}" for i, (n, _) in enumerate(_SIGNAL_WINDOWS)])
+def test_signal_windows(name, kwargs):
+    same(signal_windows_program, name, kwargs, rtol=1e-6, atol=1e-7)
+
+
+def window_errors_program(mod):
+    w = mod.signal.windows
+    return [catch(w.hann, -1), catch(w.kaiser, 5, beta=-1.0),
+            catch(w.gaussian, 5, std=0.0), catch(w.exponential, 5, tau=-1.0),
+            catch(w.exponential, 5, sym=True, center=1.0), catch(w.hann, 5, dtype=mod.int32),
+            catch(w.general_cosine, 5, a=3), catch(w.general_cosine, 5, a=[]),
+            catch(mod.hann_window, -2), catch(mod.kaiser_window, 4, dtype=mod.int64),
+            catch(mod.hann_window, 3, layout=mod.sparse_coo),
+            catch(mod.kaiser_window, 3, layout=mod.sparse_coo, dtype=mod.float64),
+            catch(mod.hamming_window, 3, layout=mod.sparse_csr),
+            mod.bartlett_window(1, dtype=mod.complex64), mod.hann_window(0, dtype=mod.complex128),
+            catch(mod.bartlett_window, 4, dtype=mod.complex64),
+            catch(mod.kaiser_window, 9, beta=3.0)]
+
+
+def test_window_errors():
+    same(window_errors_program)
+
+
+def torch_windows_program(mod):
+    out = []
+    for fn in (mod.hann_window, mod.hamming_window, mod.blackman_window,
+               mod.bartlett_window, mod.kaiser_window):
+        for n in (0, 1, 2, 5, 8):
+            for periodic in (True, False):
+                out.append(fn(n, periodic=periodic))
+        out.append(fn(6, dtype=mod.float64))
+        out.append(fn(6, dtype=mod.float16))
+        out.append(fn(6, dtype=mod.bfloat16))
+    out += [mod.hamming_window(7, False, 0.5, 0.5), mod.hamming_window(7, True, alpha=0.6),
+            mod.kaiser_window(9, False, beta=3.0), mod.kaiser_window(9, True, 0.0)]
+    # a spectrogram with each window
+    x = data(mod, 256, seed=31, dtype="float32")
+    for fn in (mod.hann_window, mod.blackman_window, mod.kaiser_window):
+        s = mod.stft(x, 32, hop_length=8, window=fn(32), return_complex=True)
+        out.append(s.abs().pow(2).mean(dim=-1))
+    return out
+
+
+def test_torch_windows():
+    same(torch_windows_program, rtol=1e-5, atol=1e-6)
