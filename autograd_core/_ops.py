@@ -487,10 +487,12 @@ def _public_callable(name):
             fn = getattr(space, name, None)
             if callable(fn) and not isinstance(fn, type):
                 return fn
-        if name.startswith("special_"):
-            fn = getattr(torch.special, name[len("special_"):], None)
-            if callable(fn):
-                return fn
+        for prefix, space in (("special_", torch.special), ("linalg_", torch.linalg),
+                              ("fft_", torch.fft)):
+            if name.startswith(prefix):
+                fn = getattr(space, name[len(prefix):], None)
+                if callable(fn):
+                    return fn
         fn = getattr(torch.Tensor, name, None)
         return fn if callable(fn) else _no_entry(_packet("aten", name))
     return find

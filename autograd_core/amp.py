@@ -121,28 +121,73 @@ def _cast(x, dtype):
     return x
 
 
+@functools.lru_cache(maxsize=None)
+def _schema_order(overload):
+    """overload as a callable of the op hook's arguments: the hook reports every
+    argument in schema order, positionally, and the keyword-only ones (addmm's beta
+    and alpha) go to the wrapper by name."""
+    import inspect
+    try:
+        params = list(inspect.signature(getattr(overload, "op", overload)).parameters.values())
+    except (TypeError, ValueError):
+        return overload
+    n_pos = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+    names = [p.name for p in params if p.kind is p.KEYWORD_ONLY]
+    if not names:
+        return overload
+
+    def call(*args):
+        return overload(*args[:n_pos], **dict(zip(names, args[n_pos:])))
+    return call
+
+
+def _autocast_dtype(op):
+    """The dtype CPU autocast runs ATen op op in, or None (autocast off, op not listed)."""
+    st = _state["cpu"]
+    if not st[0]:
+        return None
+    if op in _LOWER:
+        return _DTYPES[st[1]]
+    if op in _FP32:
+        return _DTYPES["float32"]
+    return None
+
+
+def autocast_args(op, *args):
+    """args as CPU autocast casts the inputs of ATen op op (Note [Autocast]). The listed
+    ops written as Python composites here (scaled_dot_product_attention, the fft_*
+    transforms, stft, quantile, kl_div) reach no op hook as one op: they cast their
+    inputs with this on entry."""
+    dtype = _autocast_dtype(op)
+    if dtype is None:
+        return args
+    return tuple(_cast(a, dtype) for a in args)
+
+
 class _AutocastHook:
     """The op hook of CPU autocast (Note [Autocast])."""
 
     def op_enter(self, name, args):
-        st = _state["cpu"]
-        if not st[0]:
-            return None
         op = name.partition("::")[2]
-        if op in _LOWER:
-            dtype = _DTYPES[st[1]]
-        elif op in _FP32:
-            dtype = _DTYPES["float32"]
-        else:
+        dtype = _autocast_dtype(op)
+        if dtype is None:
             return None
         cast = tuple(_cast(a, dtype) for a in args)
         if all(c is a for c, a in zip(cast, args)):
             return None
         caller = _CALLERS.get(op)
         if caller is None:
-            from autograd_core._ops import overload_for
+            from autograd_core._ops import _public_callable, overload_for
             caller = overload_for(name, args)
-        return _core.OpResult(caller(*cast))
+            if caller.overloadpacket._impl is None:
+                # an op torch.ops does not list (polar, linalg_inv, ...): its public
+                # function (Note [Op hook])
+                caller = _public_callable(op)()
+            caller = _schema_order(caller)
+        result = caller(*cast)
+        if isinstance(result, tuple) and type(result) is not tuple:
+            result = tuple(result)      # (a return_types tuple: the op gives a plain one)
+        return _core.OpResult(result)
 
     def op_exit(self, state, result):
         pass

@@ -26,6 +26,7 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 import numpy as np
 
 import autograd_core as _torch
+from autograd_core import amp as _amp
 from autograd_core._core import tensor as _core
 from autograd_core._core import dtype as _core_dtype
 from autograd_core._core.tensor import Tensor
@@ -155,10 +156,14 @@ def ifftshift(input: Tensor, dim: int | Sequence[int] | None = None) -> Tensor:
 def _overridable(fn: _F) -> _F:
     """fn, handing a call whose input overrides __torch_function__ (a tensor subclass,
     vmap's BatchedTensor) to the protocol, as PyTorch's Python bindings do (Note
-    [__torch_function__ in the wrappers])."""
+    [__torch_function__ in the wrappers]). Under CPU autocast, the transforms PyTorch
+    lists run in float32 (Note [Autocast])."""
+    op_name = "fft_" + fn.__name__
+
     def wrapper(input, *args, **kwargs):
         if type(input) is not Tensor and _overrides(input):
             return _handle_call(wrapper, (input,) + args, kwargs)
+        input, = _amp.autocast_args(op_name, input)
         return fn(input, *args, **kwargs)
     wrapper.__name__ = wrapper.__qualname__ = fn.__name__
     wrapper.__doc__ = fn.__doc__

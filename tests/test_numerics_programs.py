@@ -400,3 +400,171 @@ def special_grads_program(mod):
 
 def test_special_gradients():
     same(special_grads_program, quiet=True, rtol=1e-8, atol=1e-11)
+
+
+# ------------------------------------------------------------------ bfloat16
+
+def _llama_block(mod, dim=16, heads=2, seq=6, seed=41):
+    nn = mod.nn
+    F = nn.functional
+
+    class RMSNorm(nn.Module):
+        def __init__(self, d, eps=1e-6):
+            super().__init__()
+            self.eps = eps
+            self.weight = nn.Parameter(mod.ones(d))
+
+        def forward(self, x):
+            xf = x.float()
+            out = xf * mod.rsqrt(xf.pow(2).mean(-1, keepdim=True) + self.eps)
+            return out.type_as(x) * self.weight
+
+    def rotary(x, freqs_cis):
+        xc = mod.view_as_complex(x.float().reshape(*x.shape[:-1], -1, 2))
+        out = mod.view_as_real(xc * freqs_cis).flatten(3)
+        return out.type_as(x)
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.attn_norm = RMSNorm(dim)
+            self.wq = nn.Linear(dim, dim, bias=False)
+            self.wk = nn.Linear(dim, dim, bias=False)
+            self.wv = nn.Linear(dim, dim, bias=False)
+            self.wo = nn.Linear(dim, dim, bias=False)
+            self.ffn_norm = RMSNorm(dim)
+            self.w1 = nn.Linear(dim, 2 * dim, bias=False)
+            self.w3 = nn.Linear(dim, 2 * dim, bias=False)
+            self.w2 = nn.Linear(2 * dim, dim, bias=False)
+
+        def forward(self, x, freqs_cis):
+            b, s, _ = x.shape
+            h = self.attn_norm(x)
+            q = self.wq(h).view(b, s, heads, -1)
+            k = self.wk(h).view(b, s, heads, -1)
+            v = self.wv(h).view(b, s, heads, -1)
+            q, k = rotary(q, freqs_cis), rotary(k, freqs_cis)
+            a = F.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2),
+                                               v.transpose(1, 2), is_causal=True)
+            x = x + self.wo(a.transpose(1, 2).reshape(b, s, -1))
+            h = self.ffn_norm(x)
+            return x + self.w2(F.silu(self.w1(h)) * self.w3(h))
+
+    block = Block()
+    g = np.random.default_rng(seed)
+    with mod.no_grad():
+        for p in block.parameters():
+            p.copy_(mod.tensor(g.standard_normal(tuple(p.shape)) * 0.2, dtype=mod.float32))
+    hd = dim // heads
+    freqs = 1.0 / (10000 ** (mod.arange(0, hd, 2)[: hd // 2].float() / hd))
+    t = mod.arange(seq, dtype=mod.float32)
+    freqs_cis = mod.polar(mod.ones(seq, hd // 2), mod.outer(t, freqs))
+    freqs_cis = freqs_cis.view(1, seq, 1, hd // 2)
+    return block, freqs_cis
+
+
+def llama_bf16_program(mod):
+    block, freqs_cis = _llama_block(mod)
+    block = block.to(mod.bfloat16)
+    x = data(mod, 2, 6, 16, seed=42, dtype="float32").to(mod.bfloat16).requires_grad_()
+    y = block(x, freqs_cis)
+    loss = y.float().pow(2).mean()
+    loss.backward()
+    return [freqs_cis.dtype, y.dtype, y, loss.detach(), x.grad.dtype, x.grad,
+            {n: p.grad for n, p in block.named_parameters()}, str(y[0, :2, :4])]
+
+
+def test_llama_block_bf16():
+    # each bf16 op rounds to 8 bits; the block's sums may round differently in places
+    same(llama_bf16_program, rtol=0.05, atol=0.05)
+
+
+def llama_autocast_program(mod):
+    block, freqs_cis = _llama_block(mod)
+    x = data(mod, 2, 6, 16, seed=43, dtype="float32", requires_grad=True)
+    with mod.autocast("cpu", dtype=mod.bfloat16):
+        y = block(x, freqs_cis)
+        h = block.wq(x)
+        inner = [h.dtype, mod.is_autocast_enabled("cpu"), mod.get_autocast_dtype("cpu"),
+                 mod.matmul(x, x.transpose(1, 2)).dtype, (x + 1).dtype,
+                 mod.nn.functional.softmax(h, -1).dtype, mod.exp(h).dtype,
+                 mod.nn.functional.layer_norm(h, (16,)).dtype, mod.cat([h, x], -1).dtype,
+                 mod.bmm(x, x.transpose(1, 2)).dtype, mod.addmm(x[0, :, :6], x[0], x[0].T).dtype]
+        loss = y.float().pow(2).mean()
+    loss.backward()
+    return [inner, y.dtype, y, loss.detach(), x.grad.dtype, x.grad,
+            {n: (p.grad.dtype, p.grad) for n, p in block.named_parameters()}]
+
+
+def test_llama_block_autocast():
+    same(llama_autocast_program, rtol=0.05, atol=0.05)
+
+
+def t5_layer_norm_program(mod):
+    """T5's layer norm: variance in float32, the scale in the weight's dtype."""
+    w = mod.tensor(np.linspace(0.5, 1.5, 12), dtype=mod.bfloat16, requires_grad=True)
+    x = data(mod, 3, 12, seed=44, dtype="float32").mul(4).to(mod.bfloat16).requires_grad_()
+    variance = x.to(mod.float32).pow(2).mean(-1, keepdim=True)
+    h = x * mod.rsqrt(variance + 1e-6)
+    h = h.to(mod.bfloat16) if w.dtype in [mod.float16, mod.bfloat16] else h
+    y = w * h
+    y.sum().backward()
+    ln = mod.nn.LayerNorm(12).to(mod.bfloat16)
+    z = ln(x.detach())
+    return [variance.dtype, h.dtype, y.dtype, y, x.grad, w.grad, z, z.dtype,
+            mod.nn.functional.rms_norm(x.detach(), (12,), w.detach()),
+            x.detach().sum(), x.detach().mean(-1), x.detach().var(-1), x.detach().norm(),
+            x.detach().cumsum(-1)[:, -1], x.detach().softmax(-1)[0],
+            mod.finfo(mod.bfloat16).eps, mod.finfo(mod.bfloat16).max, mod.finfo(mod.bfloat16).tiny,
+            mod.tensor([1.0, 256.0, 257.0, 3.14159, 1e38, 1e39, -0.0]).to(mod.bfloat16)]
+
+
+def test_t5_layer_norm_bf16():
+    same(t5_layer_norm_program, rtol=0.02, atol=0.02)
+
+
+def autocast_ops_program(mod):
+    """The ops a bfloat16 model meets under CPU autocast: the lower-precision list runs
+    in bfloat16 (also with keyword-only beta/alpha), the float32 list (linear algebra,
+    spectral ops, losses) in float32, whether the op is one kernel or a composite."""
+    x = data(mod, 4, 4, seed=51, dtype="float32", requires_grad=True)
+    b = mod.stack([x, x * 2])
+    xb = x.detach().to(mod.bfloat16)
+    spd = xb @ xb.T + 4 * mod.eye(4, dtype=mod.bfloat16)
+    F = mod.nn.functional
+    ops = [
+        lambda: mod.addmm(x, x, x, beta=0.5, alpha=2), lambda: x.addmm(x, x, alpha=3),
+        lambda: mod.baddbmm(b, b, b, alpha=0.5), lambda: mod.addbmm(x, b, b, beta=2),
+        lambda: mod.linalg.vecdot(x, x), lambda: F.linear(x, x, x[0]),
+        lambda: F.scaled_dot_product_attention(b[None], b[None], b[None], is_causal=True),
+        lambda: F.scaled_dot_product_attention(b[None], b[None], b[None], scale=0.3,
+                                               attn_mask=mod.ones(4, 4, dtype=mod.bool)),
+        lambda: F.prelu(x, mod.tensor([0.2])),
+        lambda: mod.fft.rfft2(xb), lambda: mod.fft.fft(xb), lambda: mod.fft.ifft(xb),
+        lambda: mod.fft.hfft(xb), lambda: mod.fft.irfftn(xb),
+        lambda: mod.stft(xb.flatten(), 4, window=mod.hann_window(4, dtype=mod.bfloat16),
+                         return_complex=True),
+        lambda: mod.linalg.inv(spd), lambda: mod.linalg.svdvals(xb), lambda: mod.linalg.solve(spd, xb),
+        lambda: mod.linalg.cond(spd), lambda: mod.linalg.matrix_rank(spd),
+        lambda: mod.linalg.eigvalsh(spd), lambda: mod.linalg.qr(spd), lambda: mod.linalg.cholesky(spd),
+        lambda: mod.linalg.lstsq(spd, xb).solution, lambda: mod.polar(xb, xb),
+        lambda: mod.view_as_complex(xb[:, :2].contiguous()), lambda: mod.cdist(xb, xb),
+        lambda: mod.prod(xb), lambda: mod.trace(xb), lambda: F.mse_loss(xb, xb * 2),
+        lambda: F.kl_div(xb, xb.abs(), reduction="batchmean"), lambda: mod.inverse(spd),
+        lambda: mod.special.xlogy(xb, xb.abs()),
+    ]
+    out = []
+    with mod.autocast("cpu", dtype=mod.bfloat16):
+        for f in ops:
+            r = catch(f, quiet=True)
+            if isinstance(r, tuple):
+                out.append([type(r).__name__] + [v.dtype for v in r])
+                r = r[0]
+            out.append(r if not isinstance(r, mod.Tensor) else (r.dtype, r))
+            if isinstance(r, mod.Tensor) and r.requires_grad:
+                out.append(mod.autograd.grad(r.abs().float().sum(), x, retain_graph=True)[0])
+    return out
+
+
+def test_autocast_ops():
+    same(autocast_ops_program, rtol=0.02, atol=0.05)
