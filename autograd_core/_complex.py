@@ -266,6 +266,7 @@ unsafe_split_with_sizes unsqueeze unsqueeze_copy view_as view_copy vstack xlogy
 eq_ ne_ mul_ fill_ t_ floor_ ceil_ round_ trunc_ nan_to_num_ special_log_ndtr
 einsum flip fliplr flipud rot90 index_select count_nonzero combinations trapezoid
 linalg_matrix_power matrix_power inner index_reduce index_reduce_
+bitwise_and bitwise_or bitwise_xor bitwise_and_ bitwise_or_ bitwise_xor_
 """.split())
 
 # The ops that PyTorch computes in their operands' common dtype (Note [Dtype guard]):
@@ -348,6 +349,11 @@ _UNSIGNED_KERNELS = {
     "sub": "add_stub", "sub_": "add_stub", "take": "take_cpu",
     "take_along_dim": "scatter_gather_tensor_cpu", "threshold": "threshold_cpu",
     "threshold_": "threshold_cpu", "topk": "topk_cpu",     "vdot": "dot",
+    "bitwise_left_shift": "lshift_cpu", "bitwise_left_shift_": "lshift_cpu",
+    "bitwise_right_shift": "rshift_cpu", "bitwise_right_shift_": "rshift_cpu",
+    "bitwise_not": "bitwise_not_cpu", "bitwise_not_": "bitwise_not_cpu",
+    "gcd": "gcd_cpu", "gcd_": "gcd_cpu", "lcm": "lcm_cpu", "lcm_": "lcm_cpu",
+    "lerp": "lerp_kernel_scalar", "lerp_": "lerp_kernel_scalar",
 }
 _ADDCDIV_INT = (RuntimeError, ADDCDIV_INT_MSG)
 _UNSIGNED_OTHER = {

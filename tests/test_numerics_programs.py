@@ -568,3 +568,147 @@ def autocast_ops_program(mod):
 
 def test_autocast_ops():
     same(autocast_ops_program, rtol=0.02, atol=0.05)
+
+
+# ------------------------------------------------------------------ view(dtype), unsigned
+
+def view_dtype_program(mod):
+    """Bit-level round trips a user writes: float bits as ints, complex as float pairs,
+    bytes as half/bfloat16, size changes on the last dim, and the errors."""
+    f = mod.tensor([1.0, -2.5, 0.0, -0.0, float("inf"), float("nan"), 1e-40, 3.4e38])
+    bits = f.view(mod.int32)
+    out = [bits, bits.view(mod.float32), f.view(mod.uint8).shape, f.view(mod.uint8)[:8],
+           f.view(mod.int16).shape, f.view(mod.float16), f.view(mod.bfloat16),
+           (bits >> 23) & 0xFF, f.view(mod.uint32), f.view(mod.int64).shape]
+    z = complex_data(mod, 3, 2, seed=61, dtype="complex64")
+    out += [z.view(mod.float32), z.view(mod.float32).shape, z.view(mod.float64),
+            z.view(mod.float32).view(mod.complex64), mod.view_as_real(z).flatten(-2),
+            z.view(mod.complex64).data_ptr() == z.data_ptr(), z.view(mod.int32).shape]
+    z2 = complex_data(mod, 2, 2, seed=62)
+    out += [z2.view(mod.float64), z2.view(mod.complex64).shape, z2.view(mod.uint8).shape]
+    raw = mod.tensor([0, 60, 0, 188, 128, 63, 0x7F, 0x7F], dtype=mod.uint8)
+    out += [raw.view(mod.float16), raw.view(mod.bfloat16), raw.view(mod.int16),
+            raw.view(mod.uint16), raw.view(mod.float32), raw.view(mod.int8),
+            raw.view(mod.bool) if False else raw.view(mod.uint8)]
+    m = mod.arange(12, dtype=mod.float32).reshape(3, 4)
+    out += [m.view(mod.float64).shape, m.view(mod.int8).shape, m.t().view(mod.float32).shape,
+            m[:, 2:4].view(mod.float64).shape, m.view(mod.float16).stride(),
+            mod.tensor(1.5).view(mod.int32), mod.tensor(1.5, dtype=mod.float64).view(mod.int64)]
+    # gradients flow through a same-size view(dtype) only for floating pairs
+    w = mod.tensor([1.0, 2.0], requires_grad=True)
+    out += [w.view(mod.float32).requires_grad, catch(lambda: w.view(mod.int32).requires_grad)]
+    errs = [lambda: m.t().view(mod.float64), lambda: m[:, :3].view(mod.float64),
+            lambda: mod.tensor([1.0, 2.0, 3.0]).view(mod.float64),
+            lambda: mod.tensor(1.0).view(mod.float64), lambda: mod.tensor(1.0).view(mod.int8),
+            lambda: f.view(mod.complex128).shape if False else f[:3].view(mod.complex64),
+            lambda: m[:, 1:3].view(mod.float64), lambda: mod.ones(3, dtype=mod.int8).view(mod.int16)]
+    out += [catch(e) for e in errs]
+    return out
+
+
+def test_view_dtype():
+    same(view_dtype_program)
+
+
+def unsigned_program(mod):
+    """uint16/32/64 tensors in the ops PyTorch 2.13 supports on CPU and the errors of the
+    others."""
+    out = []
+    for dt in (mod.uint16, mod.uint32, mod.uint64):
+        a = mod.tensor([0, 1, 7, 65535, 40000], dtype=dt)
+        b = mod.tensor([3, 1, 2, 5, 40000], dtype=dt)
+        out.append([str(a), repr(b), a.dtype, a.element_size(), a.is_signed() if hasattr(a, "is_signed") else None,
+                    mod.iinfo(dt).max, mod.iinfo(dt).min, mod.iinfo(dt).bits])
+        ok = [lambda: a + b, lambda: a * b, lambda: a - b, lambda: a // b, lambda: a % b,
+              lambda: a & b, lambda: a | b, lambda: a ^ b, lambda: a << 1, lambda: a >> 1,
+              lambda: a == b, lambda: a < b, lambda: a.max(), lambda: a.min(), lambda: a.sum(),
+              lambda: a.to(mod.float64), lambda: a.to(mod.int64), lambda: a.float() / 2,
+              lambda: a / b, lambda: mod.where(a > b, a, b), lambda: a.sort(),
+              lambda: a.cumsum(0), lambda: a.prod(), lambda: a.abs(), lambda: -a,
+              lambda: a.argmax(), lambda: mod.cat([a, b]), lambda: a.view(-1, 1).expand(5, 2),
+              lambda: a.flip(0), lambda: a[a > 5], lambda: a.unique(), lambda: a.clamp(2, 100),
+              lambda: a.bitwise_not(), lambda: a + 1, lambda: a * 2.5, lambda: a * b.to(mod.int64),
+              lambda: a.to(mod.uint8), lambda: mod.zeros(3, dtype=dt), lambda: mod.arange(5, dtype=dt),
+              lambda: mod.full((2,), 7, dtype=dt), lambda: a.topk(2), lambda: a.mean(),
+              lambda: a.pow(2), lambda: a.sqrt(), lambda: a.gcd(b), lambda: mod.maximum(a, b),
+              lambda: a.sign(), lambda: a.remainder(3), lambda: a.fmod(3), lambda: a.bincount() if False else a.count_nonzero(),
+              lambda: a.view(mod.int32 if dt.itemsize == 4 else mod.int16 if dt.itemsize == 2 else mod.int64),
+              lambda: mod.tensor(2**63 + 5, dtype=mod.uint64) if dt is mod.uint64 else a.nonzero(),
+              lambda: a.numpy().dtype.name, lambda: a.tolist(), lambda: mod.dot(a, b),
+              lambda: a.div(b, rounding_mode="floor"), lambda: a.lerp(b, 0.5)]
+        out.append([catch(f, quiet=True) for f in ok])
+        out.append([catch(f, quiet=True) for f in (
+            lambda: a.clone().bitwise_and_(b), lambda: a & 3, lambda: 3 | a, lambda: a ^ True,
+            lambda: mod.bitwise_or(a, b, out=mod.empty(5, dtype=dt)), lambda: a & 1.5,
+            lambda: mod.bitwise_left_shift(a, b), lambda: mod.bitwise_right_shift(a, 1),
+            lambda: a.clone().__ilshift__(1), lambda: mod.bitwise_not(a), lambda: ~a,
+            lambda: a.clone().bitwise_not_(), lambda: mod.lcm(a, b), lambda: a.clone().gcd_(b),
+            lambda: mod.lerp(a, b, 0.5), lambda: a.clone().lerp_(b, 0.5))])
+    big = mod.tensor([2**64 - 1, 2**63, 12345], dtype=mod.uint64)
+    out.append([big & mod.tensor([2**63 + 1, 2**63, 2**40], dtype=mod.uint64), big | 1,
+                big ^ big, big.tolist(), str(big)])
+    return out
+
+
+def test_unsigned():
+    same(unsigned_program)
+
+
+# ------------------------------------------------------------------ printing
+
+def printing_program(mod):
+    """What print() shows for complex, bfloat16 and unsigned tensors of many sizes,
+    with summarization, scientific notation, NaN/inf and negative zero, and under
+    set_printoptions."""
+    out = []
+    g = np.random.default_rng(71)
+
+    def show(t):
+        out.append(str(t))
+        out.append(repr(t))
+
+    show(mod.tensor([1 + 2j, -0.0 - 1j, float("nan") + 1j, float("inf") - float("inf") * 1j]))
+    show(complex_data(mod, 3, 4, seed=72, dtype="complex64"))
+    show(mod.tensor(g.standard_normal(1500) + 1j * g.standard_normal(1500)))
+    show(mod.tensor([1e-8 + 1e8j, 3 + 0j]))
+    show(mod.tensor([0j, -0j], dtype=mod.complex64))
+    show(mod.tensor(2.5 - 1j))
+    show(mod.tensor([[1 + 1j]], dtype=mod.complex128).expand(3, 2))
+    for values in ([1.0, -0.0, 3.140625, 1e-3], [1e10, 1.0, -2.0], [float("nan"), float("inf"),
+                   -float("inf"), 0.5], [0.1, 0.2, 0.3], [123456.0, 0.001]):
+        show(mod.tensor(values, dtype=mod.bfloat16))
+    show(mod.tensor(g.standard_normal((40, 40)), dtype=mod.bfloat16))
+    show(mod.tensor(g.standard_normal(3), dtype=mod.bfloat16, requires_grad=True) * 2)
+    show(mod.tensor(7.0, dtype=mod.bfloat16))
+    for dt in (mod.uint16, mod.uint32, mod.uint64, mod.uint8):
+        top = mod.iinfo(dt).max
+        show(mod.tensor([0, 1, top], dtype=dt))
+        show(mod.tensor([i % (top + 1) for i in range(0, 4000, 2)], dtype=dt))
+        show(mod.tensor([], dtype=dt))
+    show(mod.tensor([2**64 - 1, 2**63], dtype=mod.uint64))
+    show(mod.tensor([-0.0, 0.0, -1.5]))
+    show(mod.tensor([1e-5, 1.0, 1e5]))
+    show(mod.tensor([1e-5, 1.0]))
+    show(mod.zeros(2, 0, 3, dtype=mod.complex64))
+    try:
+        mod.set_printoptions(precision=2, sci_mode=True)
+        show(complex_data(mod, 2, 2, seed=73))
+        show(mod.tensor([1.0, 2.5, 3.0], dtype=mod.bfloat16))
+        mod.set_printoptions(profile="short")
+        show(mod.tensor(g.standard_normal((5, 5)) * 1j))
+        mod.set_printoptions(threshold=5, edgeitems=1, linewidth=40, sci_mode=False,
+                             precision=6)
+        show(mod.tensor(list(range(10)), dtype=mod.uint32))
+        show(complex_data(mod, 4, 4, seed=74, dtype="complex64"))
+        show(mod.tensor(g.standard_normal((3, 8)), dtype=mod.bfloat16))
+        mod.set_printoptions(profile="full")
+        show(mod.tensor(list(range(1100)), dtype=mod.uint16)[::50])
+    finally:
+        mod.set_printoptions(profile="default")
+        mod.set_printoptions(sci_mode=None)
+    show(mod.tensor([1 + 1j]))
+    return out
+
+
+def test_printing():
+    same(printing_program)

@@ -1764,7 +1764,8 @@ cdef Tensor op_logical_not(Tensor self):
 
 cdef Tensor op_bitwise_not(Tensor self):
     cdef dtype d = dtype_of(self._data)
-    if d.category == CAT_FLOAT:
+    if d.category == CAT_FLOAT or d is uint16 or d is uint32 or d is uint64:
+        # (the wide unsigned ints: PyTorch's kernel has no case for them either)
         raise not_implemented_for("bitwise_not_cpu", d)
     return make(pointwise_output(as_array(np.invert(self._data)), (self,), -1, 0))
 
@@ -3191,7 +3192,7 @@ cdef cnp.ndarray shift_values(object a, object b, bint left):
     """a << b or a >> b for integer operands: 0 (left, or unsigned right) or the sign
     (signed right) when b is negative or not less than the bit width, as PyTorch."""
     cdef dtype rt = result_type((a, b))
-    if rt.category != CAT_INT:
+    if rt.category != CAT_INT or rt is uint16 or rt is uint32 or rt is uint64:
         raise not_implemented_for("lshift_cpu" if left else "rshift_cpu", rt)
     cdef cnp.ndarray xa = operand_array(a, rt), xb = operand_array(b, rt)
     npd = np.dtype(rt.np_dtype)
