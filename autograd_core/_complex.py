@@ -45,6 +45,7 @@ COMPLEX_AUTOGRAD = True
 
 # Op names as the op table (ops/derivatives.yaml) spells them; in-place variants apart.
 COMPLEX_OPS = frozenset("""
+normal_
 add add_ sub sub_ rsub mul mul_ div div_ neg neg_ negative negative_ positive
 reciprocal reciprocal_ square square_ pow pow_
 exp exp_ log log_ sqrt sqrt_ rsqrt rsqrt_ log2 log2_ log10 log10_ log1p log1p_

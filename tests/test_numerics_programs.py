@@ -712,3 +712,46 @@ def printing_program(mod):
 
 def test_printing():
     same(printing_program)
+
+
+def complex_modules_program(mod):
+    """nn layers built with a complex dtype (their init draws complex weights), used,
+    differentiated; complex samplers; more complex functions' gradients."""
+    nn = mod.nn
+    mod.manual_seed(0)
+    lin = nn.Linear(4, 3, dtype=mod.cfloat)
+    conv = nn.Conv1d(2, 3, 3, dtype=mod.complex64)
+    out = [lin.weight, lin.bias, conv.weight, conv.bias,
+           mod.empty(3, dtype=mod.cdouble).uniform_(-2, 3), mod.empty(20, dtype=mod.cfloat).normal_(),
+           mod.empty(5, dtype=mod.cdouble).normal_(2.0, 3.0), nn.init.xavier_uniform_(
+               mod.empty(3, 3, dtype=mod.cfloat)), nn.init.normal_(mod.empty(4, dtype=mod.cfloat))]
+    out.append(catch(lambda: nn.init.trunc_normal_(mod.empty(3, dtype=mod.cfloat))))
+    out.append(catch(lambda: mod.empty(3, dtype=mod.cfloat).normal_(0, -1.0)))
+    z = complex_data(mod, 5, 4, seed=5, dtype="complex64", requires_grad=True)
+    y = lin(z)
+    loss = y.abs().sum() + mod.angle(y).sum() + mod.sgn(y).real.sum()
+    loss.backward()
+    out += [y, z.grad, lin.weight.grad, lin.bias.grad]
+    u = complex_data(mod, 1, 2, 8, seed=8, dtype="complex64", requires_grad=True)
+    c = conv(u)
+    c.abs().sum().backward()
+    out += [c, u.grad, conv.weight.grad]
+    zero = mod.zeros(2, dtype=mod.complex128, requires_grad=True)
+    out.append(mod.autograd.grad(zero.abs().sum(), zero))
+    out.append(mod.autograd.grad(mod.angle(zero).sum(), zero))
+    out.append(catch(lambda: lin(z).sum().backward()))
+    t = complex_data(mod, 4, 4, seed=10, requires_grad=True)
+    for f in [lambda a: mod.linalg.det(a), lambda a: mod.linalg.inv(a).sum(),
+              lambda a: mod.linalg.eigvals(a).abs().sum(), lambda a: mod.linalg.svdvals(a).sum(),
+              lambda a: mod.matrix_exp(a).sum(), lambda a: mod.linalg.norm(a),
+              lambda a: mod.cumprod(a, 0).sum(), lambda a: a.prod(), lambda a: mod.log(a).sum(),
+              lambda a: (a / a.conj()).sum(), lambda a: mod.sqrt(a).sum(), lambda a: a.pow(2.5).sum(),
+              lambda a: mod.tanh(a).sum(), lambda a: mod.sigmoid(a).sum(),
+              lambda a: mod.nn.functional.normalize(a, dim=0).sum()]:
+        v = f(t)
+        out += [v, mod.autograd.grad(v.real + v.imag if v.is_complex() else v, t)]
+    return out
+
+
+def test_complex_modules():
+    same(complex_modules_program, rtol=1e-5, atol=1e-6)

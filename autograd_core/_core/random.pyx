@@ -253,9 +253,25 @@ cdef object _to_float_dtype(cnp.ndarray values, dtype d):
 
 # ---------------------------------------------------------------- samplers
 
+cdef cnp.ndarray _complex_draw(cnp.ndarray like, cnp.ndarray parts):
+    """parts (like's shape + (2,), real) as like's complex dtype."""
+    return np.ascontiguousarray(parts).view(like.dtype).reshape((<object>like).shape)
+
+
+cdef cnp.ndarray _complex_parts(cnp.ndarray like):
+    """Note [Complex samplers]: PyTorch's uniform_ and normal_ on a complex tensor fill
+    view_as_real of it, real and imaginary part of each element in turn; this is a
+    real array shaped as that view to draw into (laid out C-contiguously: the draw
+    order of a complex tensor with another layout may differ from PyTorch's)."""
+    return np.empty((<object>like).shape + (2,), dtype=np.float32 if like.dtype == np.complex64
+                    else np.float64)
+
+
 cdef cnp.ndarray uniform_values(object generator, cnp.ndarray like, double lo, double hi):
     cdef Generator g = generator_or_default(generator)
     cdef dtype d = dtype_of(like)
+    if cnp.PyArray_ISCOMPLEX(like):
+        return _complex_draw(like, uniform_values(generator, _complex_parts(like), lo, hi))
     cdef _Draw dr = _Draw()
     cdef cnp.ndarray buf
     if d is float64:
@@ -285,6 +301,10 @@ cdef cnp.ndarray uniform_values(object generator, cnp.ndarray like, double lo, d
 cdef cnp.ndarray normal_values(object generator, cnp.ndarray like, double mean, double std):
     cdef Generator g = generator_or_default(generator)
     cdef dtype d = dtype_of(like)
+    if cnp.PyArray_ISCOMPLEX(like):
+        # each part normal with variance std**2 / 2 (Note [Complex samplers])
+        return _complex_draw(like, normal_values(generator, _complex_parts(like), mean,
+                                                 std / 1.4142135623730951))
     cdef _Draw dr = _Draw()
     cdef cnp.ndarray buf
     cdef bint fill = like.size >= 16 and cnp.PyArray_IS_C_CONTIGUOUS(like)

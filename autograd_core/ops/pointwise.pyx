@@ -2011,14 +2011,16 @@ cdef int _record_RandomBackward2(Tensor result, Tensor self) except -1:
 
 cdef int _normal_check(Tensor self, object mean, object std) except -1:
     cdef dtype d = dtype_of(self._data)
-    check_float_kernel(d, "normal_kernel_cpu")
+    if d.category != CAT_COMPLEX:     # (complex: Note [Complex samplers], _core/random.pyx)
+        check_float_kernel(d, "normal_kernel_cpu")
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {cpp_number(std)}")
 
 
 cdef int _uniform_check(Tensor self, object from_, object to) except -1:
     cdef dtype d = dtype_of(self._data)
-    check_float_kernel(d, "check_uniform_bounds")
+    if d.category != CAT_COMPLEX:     # (complex: Note [Complex samplers], _core/random.pyx)
+        check_float_kernel(d, "check_uniform_bounds")
     if from_ > to:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={cpp_number(from_)} > to={cpp_number(to)}")
