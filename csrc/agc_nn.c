@@ -4,15 +4,18 @@
 #include "agc_parallel.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The pool's entry point (agc_parallel.h), set by the nn module at import; NULL: one
  * thread. */
 static agc_parallel_for_fn par_for;
+static void gemm_init(void);
 
 void agc_nn_set_parallel_for(agc_parallel_for_fn fn)
 {
     par_for = fn;
+    gemm_init();                   /* at import, before any loop can run */
 }
 
 /* fn over [0, items), split across threads when the items' work (items * work elements)
@@ -184,7 +187,8 @@ static void conv_grad_t_range_##SUFFIX(void *ctx, ptrdiff_t begin, ptrdiff_t end
         double acc = 0;                                                                          \
         for (ptrdiff_t n = 0; n < N; n++) {                                                      \
             const T *src = g + (n * OC + oc) * L;                                                \
-            memcpy(gt + (oc * N + n) * L, src, (size_t)L * sizeof(T));                           \
+            if (gt)                                                                              \
+                memcpy(gt + (oc * N + n) * L, src, (size_t)L * sizeof(T));                       \
             if (gbias)              /* the plane is in cache: summed right after the copy */     \
                 acc += sum_lanes_##SUFFIX(src, L);                                               \
         }                                                                                        \
@@ -479,6 +483,337 @@ ptrdiff_t agc_nll_loss_backward_##SUFFIX(const T *gout, const int64_t *target, c
         }                                                                                        \
     return -1;                                                                                   \
 }
+
+/* ---------------------------------------------------------------- the convolution's products
+ * Note [The convolution's own GEMM]
+ * The products of the 2-D convolution (forward, and both gradients) are computed here, not
+ * by numpy's BLAS, so that they can run on the pool split over images and tiles: one
+ * multithreaded BLAS call per convolution leaves OpenBLAS's workers spinning beside the
+ * pool's (Note [Sharing the cores with BLAS]), and single-threaded BLAS calls per image
+ * cannot be made from C without linking a BLAS. Each output element is one sum in a fixed
+ * order, whichever tile, range or thread computes it (products
+ * in k order from the bias for C = A B; lane-wise partial sums over the batch then the
+ * lanes in order for C = A B^T), so the results are bitwise the same for any number of
+ * threads. On x86-64 with GCC or Clang each routine is also compiled for AVX2 with FMA and
+ * picked at run time (on one machine the choice, hence the result, is always the same). */
+#if defined(__GNUC__)
+#define GEMM_VBYTES 32
+#define GEMM_VEC(T) T __attribute__((vector_size(GEMM_VBYTES), aligned(sizeof(T)), may_alias))
+#else
+#define GEMM_VBYTES 0            /* no vector types: the same loops on one element at a time */
+#endif
+#if defined(__GNUC__) && defined(__x86_64__)
+#define GEMM_FMA_TARGET __attribute__((target("avx2,fma")))
+#define GEMM_HAS_FMA_CLONE 1
+#endif
+
+#if GEMM_VBYTES
+typedef GEMM_VEC(float) gemm_vf32;
+typedef GEMM_VEC(double) gemm_vf64;
+#else
+typedef float gemm_vf32;
+typedef double gemm_vf64;
+#endif
+
+/* C (M, NC) = A (M, K) B (K, NC) + bias (per row; NULL: 0) for one image. A's (m, k) at
+ * a[m*sam + k*sak]; B and C row-major with leading dimensions ldb, ldc. Tiles of 4 rows
+ * by 3 vectors, then narrower ones, then single elements: each element is the same sum
+ * bias + a[m,0] b[0,n] + a[m,1] b[1,n] + ... in every one. */
+#define GEMM_NN(SUFFIX, T, V, TAG, ATTR)                                                         \
+ATTR static void gemm_nn_##TAG(ptrdiff_t M, ptrdiff_t NC, ptrdiff_t K, const T *a,              \
+                               ptrdiff_t sam, ptrdiff_t sak, const T *b, ptrdiff_t ldb,         \
+                               const T *bias, T *c, ptrdiff_t ldc)                              \
+{                                                                                                \
+    enum { VL = sizeof(V) / sizeof(T) };                                                         \
+    const V zero = {0};                                                                          \
+    ptrdiff_t n = 0;                                                                             \
+    for (; n + 3 * VL <= NC; n += 3 * VL) {                                                      \
+        ptrdiff_t m = 0;                                                                         \
+        for (; m + 4 <= M; m += 4) {                                                             \
+            const T *ar = a + m * sam, *bk = b + n;                                              \
+            const T s0 = bias ? bias[m] : (T)0, s1 = bias ? bias[m + 1] : (T)0;                  \
+            const T s2 = bias ? bias[m + 2] : (T)0, s3 = bias ? bias[m + 3] : (T)0;              \
+            V c00 = zero + s0, c01 = c00, c02 = c00, c10 = zero + s1, c11 = c10, c12 = c10;      \
+            V c20 = zero + s2, c21 = c20, c22 = c20, c30 = zero + s3, c31 = c30, c32 = c30;      \
+            for (ptrdiff_t k = 0; k < K; k++, bk += ldb) {                                       \
+                V b0, b1, b2, av;                                                                \
+                b0 = *(const V *)(bk);                                                      \
+                b1 = *(const V *)(bk + VL);                                                 \
+                b2 = *(const V *)(bk + 2 * VL);                                             \
+                const T *ak = ar + k * sak;                                                      \
+                av = zero + ak[0];                                                               \
+                c00 += av * b0; c01 += av * b1; c02 += av * b2;                                  \
+                av = zero + ak[sam];                                                             \
+                c10 += av * b0; c11 += av * b1; c12 += av * b2;                                  \
+                av = zero + ak[2 * sam];                                                         \
+                c20 += av * b0; c21 += av * b1; c22 += av * b2;                                  \
+                av = zero + ak[3 * sam];                                                         \
+                c30 += av * b0; c31 += av * b1; c32 += av * b2;                                  \
+            }                                                                                    \
+            T *cr = c + m * ldc + n;                                                             \
+            *(V *)(cr) = c00; *(V *)(cr + VL) = c01;                       \
+            *(V *)(cr + 2 * VL) = c02; cr += ldc;                                     \
+            *(V *)(cr) = c10; *(V *)(cr + VL) = c11;                       \
+            *(V *)(cr + 2 * VL) = c12; cr += ldc;                                     \
+            *(V *)(cr) = c20; *(V *)(cr + VL) = c21;                       \
+            *(V *)(cr + 2 * VL) = c22; cr += ldc;                                     \
+            *(V *)(cr) = c30; *(V *)(cr + VL) = c31;                       \
+            *(V *)(cr + 2 * VL) = c32;                                                \
+        }                                                                                        \
+        for (; m < M; m++) {                                                                     \
+            const T s = bias ? bias[m] : (T)0;                                                   \
+            V acc0 = zero + s, acc1 = acc0, acc2 = acc0;                                         \
+            const T *ar = a + m * sam, *bk = b + n;                                              \
+            for (ptrdiff_t k = 0; k < K; k++, bk += ldb) {                                       \
+                V b0, b1, b2;                                                                    \
+                b0 = *(const V *)(bk);                                                      \
+                b1 = *(const V *)(bk + VL);                                                 \
+                b2 = *(const V *)(bk + 2 * VL);                                             \
+                const V av = zero + ar[k * sak];                                                 \
+                acc0 += av * b0;                                                                 \
+                acc1 += av * b1;                                                                 \
+                acc2 += av * b2;                                                                 \
+            }                                                                                    \
+            T *cr = c + m * ldc + n;                                                             \
+            *(V *)(cr) = acc0;                                                        \
+            *(V *)(cr + VL) = acc1;                                                   \
+            *(V *)(cr + 2 * VL) = acc2;                                               \
+        }                                                                                        \
+    }                                                                                            \
+    for (; n + VL <= NC; n += VL)                                                                \
+        for (ptrdiff_t m = 0; m < M; m++) {                                                      \
+            V acc = zero + (bias ? bias[m] : (T)0);                                              \
+            const T *ar = a + m * sam, *bk = b + n;                                              \
+            for (ptrdiff_t k = 0; k < K; k++, bk += ldb) {                                       \
+                V b0;                                                                            \
+                b0 = *(const V *)(bk);                                                      \
+                acc += (zero + ar[k * sak]) * b0;                                                \
+            }                                                                                    \
+            *(V *)(c + m * ldc + n) = acc;                                            \
+        }                                                                                        \
+    for (; n < NC; n++)                                                                          \
+        for (ptrdiff_t m = 0; m < M; m++) {                                                      \
+            T acc = bias ? bias[m] : (T)0;                                                       \
+            const T *ar = a + m * sam;                                                           \
+            for (ptrdiff_t k = 0; k < K; k++)                                                    \
+                acc += ar[k * sak] * b[k * ldb + n];                                             \
+            c[m * ldc + n] = acc;                                                                \
+        }                                                                                        \
+}
+
+/* The lanes of v added up in order, then tail. */
+#define GEMM_LANES(SUFFIX, T, V, TAG, ATTR)                                                       \
+ATTR static inline T gemm_lanes_##TAG(const V *v, T tail)                                             \
+{                                                                                                \
+    enum { VL = sizeof(V) / sizeof(T) };                                                         \
+    T lane[VL];                                                                                  \
+    memcpy(lane, v, sizeof(V));                                                                  \
+    T s = lane[0];                                                                               \
+    for (int t = 1; t < VL; t++)                                                                 \
+        s += lane[t];                                                                            \
+    return s + tail;                                                                             \
+}
+
+/* C (M, NC) = the sum over images i of A_i (M, L) B_i (NC, L)^T, for the columns
+ * [j0, j1) and rows [m0, m1): A_i's row m at a + i*sai + m*lda, B_i's row j at
+ * b + i*sbi + j*ldb (both contiguous along L). Each element is a vector of partial sums
+ * (lane t takes l = t mod VL of each image's whole vectors, image after image) plus one
+ * scalar sum of each image's last L mod VL products, added up lane by lane, then the
+ * scalar: the same in every tile shape. */
+#define GEMM_NT(SUFFIX, T, V, TAG, ATTR)                                                         \
+ATTR static void gemm_nt_##TAG(ptrdiff_t images, ptrdiff_t m0, ptrdiff_t m1, ptrdiff_t j0,      \
+                               ptrdiff_t j1, ptrdiff_t L, const T *a, ptrdiff_t sai,            \
+                               ptrdiff_t lda, const T *b, ptrdiff_t sbi, ptrdiff_t ldb, T *c,   \
+                               ptrdiff_t ldc)                                                   \
+{                                                                                                \
+    enum { VL = sizeof(V) / sizeof(T) };                                                         \
+    const V zero = {0};                                                                          \
+    const ptrdiff_t LV = L - L % VL;                                                             \
+    ptrdiff_t m = m0;                                                                            \
+    for (; m + 4 <= m1; m += 4) {                                                                \
+        ptrdiff_t j = j0;                                                                        \
+        for (; j + 3 <= j1; j += 3) {                                                            \
+            V c00 = zero, c01 = zero, c02 = zero, c10 = zero, c11 = zero, c12 = zero;            \
+            V c20 = zero, c21 = zero, c22 = zero, c30 = zero, c31 = zero, c32 = zero;            \
+            T tail[4][3] = {{0}};                                                                \
+            for (ptrdiff_t i = 0; i < images; i++) {                                             \
+                const T *a0 = a + i * sai + m * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;\
+                const T *b0p = b + i * sbi + j * ldb, *b1p = b0p + ldb, *b2p = b1p + ldb;        \
+                for (ptrdiff_t l = 0; l < LV; l += VL) {                                         \
+                    V b0, b1, b2, av;                                                            \
+                    b0 = *(const V *)(b0p + l);                                             \
+                    b1 = *(const V *)(b1p + l);                                             \
+                    b2 = *(const V *)(b2p + l);                                             \
+                    av = *(const V *)(a0 + l);                                              \
+                    c00 += av * b0; c01 += av * b1; c02 += av * b2;                              \
+                    av = *(const V *)(a1 + l);                                              \
+                    c10 += av * b0; c11 += av * b1; c12 += av * b2;                              \
+                    av = *(const V *)(a2 + l);                                              \
+                    c20 += av * b0; c21 += av * b1; c22 += av * b2;                              \
+                    av = *(const V *)(a3 + l);                                              \
+                    c30 += av * b0; c31 += av * b1; c32 += av * b2;                              \
+                }                                                                                \
+                const T *ap[4] = {a0, a1, a2, a3}, *bp[3] = {b0p, b1p, b2p};                     \
+                for (ptrdiff_t l = LV; l < L; l++)                                               \
+                    for (int r = 0; r < 4; r++)                                                  \
+                        for (int q = 0; q < 3; q++)                                              \
+                            tail[r][q] += ap[r][l] * bp[q][l];                                   \
+            }                                                                                    \
+            T *cr = c + m * ldc + j;                                                             \
+            cr[0] = gemm_lanes_##TAG(&c00, tail[0][0]); cr[1] = gemm_lanes_##TAG(&c01, tail[0][1]);\
+            cr[2] = gemm_lanes_##TAG(&c02, tail[0][2]); cr += ldc;                               \
+            cr[0] = gemm_lanes_##TAG(&c10, tail[1][0]); cr[1] = gemm_lanes_##TAG(&c11, tail[1][1]);\
+            cr[2] = gemm_lanes_##TAG(&c12, tail[1][2]); cr += ldc;                               \
+            cr[0] = gemm_lanes_##TAG(&c20, tail[2][0]); cr[1] = gemm_lanes_##TAG(&c21, tail[2][1]);\
+            cr[2] = gemm_lanes_##TAG(&c22, tail[2][2]); cr += ldc;                               \
+            cr[0] = gemm_lanes_##TAG(&c30, tail[3][0]); cr[1] = gemm_lanes_##TAG(&c31, tail[3][1]);\
+            cr[2] = gemm_lanes_##TAG(&c32, tail[3][2]);                                          \
+        }                                                                                        \
+        for (; j < j1; j++)                                                                      \
+            for (int r = 0; r < 4; r++)                                                          \
+                c[(m + r) * ldc + j] = gemm_dot_##TAG(images, L, a + (m + r) * lda, sai,         \
+                                                      b + j * ldb, sbi);                         \
+    }                                                                                            \
+    for (; m < m1; m++)                                                                          \
+        for (ptrdiff_t j = j0; j < j1; j++)                                                      \
+            c[m * ldc + j] = gemm_dot_##TAG(images, L, a + m * lda, sai, b + j * ldb, sbi);      \
+}
+
+/* One element of gemm_nt, in the same order. */
+#define GEMM_DOT(SUFFIX, T, V, TAG, ATTR)                                                        \
+ATTR static T gemm_dot_##TAG(ptrdiff_t images, ptrdiff_t L, const T *a, ptrdiff_t sai,          \
+                             const T *b, ptrdiff_t sbi)                                         \
+{                                                                                                \
+    enum { VL = sizeof(V) / sizeof(T) };                                                         \
+    const V zero = {0};                                                                          \
+    const ptrdiff_t LV = L - L % VL;                                                             \
+    V acc = zero;                                                                                \
+    T tail = 0;                                                                                  \
+    for (ptrdiff_t i = 0; i < images; i++) {                                                     \
+        const T *ai = a + i * sai, *bi = b + i * sbi;                                            \
+        for (ptrdiff_t l = 0; l < LV; l += VL) {                                                 \
+            V av, bv;                                                                            \
+            av = *(const V *)(ai + l);                                                      \
+            bv = *(const V *)(bi + l);                                                      \
+            acc += av * bv;                                                                      \
+        }                                                                                        \
+        for (ptrdiff_t l = LV; l < L; l++)                                                       \
+            tail += ai[l] * bi[l];                                                               \
+    }                                                                                            \
+    return gemm_lanes_##TAG(&acc, tail);                                                          \
+}
+
+#define GEMM_KERNELS(SUFFIX, T, V, TAG, ATTR)                                                    \
+    GEMM_NN(SUFFIX, T, V, TAG, ATTR)                                                             \
+    GEMM_LANES(SUFFIX, T, V, TAG, ATTR)                                                          \
+    GEMM_DOT(SUFFIX, T, V, TAG, ATTR)                                                            \
+    GEMM_NT(SUFFIX, T, V, TAG, ATTR)
+
+#ifdef GEMM_HAS_FMA_CLONE
+static int gemm_fma;               /* the CPU runs AVX2 and FMA (gemm_init, at import) */
+static void gemm_init(void)
+{
+    __builtin_cpu_init();
+    gemm_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+#define GEMM_FMA_ON() gemm_fma
+#else
+static void gemm_init(void) {}
+#define GEMM_FMA_ON() 0
+#endif
+
+/* Columns per item of gemm_nn's loop (a multiple of every tile width), and columns of C
+ * per item of gemm_nt's (a multiple of its tile's 3). */
+#define GEMM_NN_COLS 240
+#define GEMM_NT_COLS 12
+
+typedef struct {
+    const void *a, *b, *bias;
+    void *c;
+    ptrdiff_t images, M, NC, K, sam, sak, sai, lda, sbi, ldb, sci, ldc, blocks;
+    int fma;
+} gemm_args;
+
+#define GEMM_DRIVERS(SUFFIX, T)                                                                  \
+static void gemm_nn_range_##SUFFIX(void *ctx, ptrdiff_t begin, ptrdiff_t end)                    \
+{                                                                                                \
+    const gemm_args *g = ctx;                                                                    \
+    /* each block of B is first copied to a contiguous panel: its K rows lie N*L apart           \
+       in the columns of a whole batch (a page and a cache set apart each), slower to            \
+       stream than a copy costs (without memory the block is read in place) */                   \
+    T *panel = g->ldb > GEMM_NN_COLS ? malloc((size_t)g->K * GEMM_NN_COLS * sizeof(T)) : NULL;   \
+    for (ptrdiff_t it = begin; it < end; it++) {                                                 \
+        const ptrdiff_t i = it / g->blocks, n0 = it % g->blocks * GEMM_NN_COLS;                  \
+        const ptrdiff_t nc = g->NC - n0 < GEMM_NN_COLS ? g->NC - n0 : GEMM_NN_COLS;              \
+        const T *b = (const T *)g->b + i * g->sbi + n0;                                          \
+        ptrdiff_t ldb = g->ldb;                                                                  \
+        if (panel) {                                                                             \
+            for (ptrdiff_t k = 0; k < g->K; k++)                                                 \
+                memcpy(panel + k * nc, b + k * ldb, (size_t)nc * sizeof(T));                     \
+            b = panel;                                                                           \
+            ldb = nc;                                                                            \
+        }                                                                                        \
+        T *c = (T *)g->c + i * g->sci + n0;                                                      \
+        GEMM_NN_CALL(SUFFIX, g->fma)(g->M, nc, g->K, g->a, g->sam, g->sak, b, ldb, g->bias,      \
+                                     c, g->ldc);                                                 \
+    }                                                                                            \
+    free(panel);                                                                                 \
+}                                                                                                \
+                                                                                                 \
+void agc_conv_gemm_nn_##SUFFIX(ptrdiff_t images, ptrdiff_t M, ptrdiff_t NC, ptrdiff_t K,        \
+                               const T *a, ptrdiff_t sam, ptrdiff_t sak, const T *b,            \
+                               ptrdiff_t sbi, ptrdiff_t ldb, const T *bias, T *c,               \
+                               ptrdiff_t sci, ptrdiff_t ldc)                                    \
+{                                                                                                \
+    if (images <= 0 || M <= 0 || NC <= 0)                                                        \
+        return;                                                                                  \
+    gemm_args g = {.a = a, .b = b, .bias = bias, .c = c, .images = images, .M = M, .NC = NC,    \
+                   .K = K, .sam = sam, .sak = sak, .sbi = sbi, .ldb = ldb, .sci = sci,           \
+                   .ldc = ldc, .blocks = (NC + GEMM_NN_COLS - 1) / GEMM_NN_COLS,                 \
+                   .fma = GEMM_FMA_ON()};                                                        \
+    const ptrdiff_t cols = NC < GEMM_NN_COLS ? NC : GEMM_NN_COLS;                                \
+    for_items(images * g.blocks, M * (K + 1) * cols / 4 + 1, gemm_nn_range_##SUFFIX, &g);        \
+}                                                                                                \
+                                                                                                 \
+static void gemm_nt_range_##SUFFIX(void *ctx, ptrdiff_t begin, ptrdiff_t end)                    \
+{                                                                                                \
+    const gemm_args *g = ctx;                                                                    \
+    const ptrdiff_t rows = (g->M + 3) / 4;                                                       \
+    for (ptrdiff_t it = begin; it < end; it++) {                                                 \
+        const ptrdiff_t m0 = it % rows * 4, j0 = it / rows * GEMM_NT_COLS;                       \
+        const ptrdiff_t m1 = m0 + 4 < g->M ? m0 + 4 : g->M;                                      \
+        const ptrdiff_t j1 = j0 + GEMM_NT_COLS < g->NC ? j0 + GEMM_NT_COLS : g->NC;              \
+        GEMM_NT_CALL(SUFFIX, g->fma)(g->images, m0, m1, j0, j1, g->K, g->a, g->sai, g->lda,      \
+                                     g->b, g->sbi, g->ldb, g->c, g->ldc);                        \
+    }                                                                                            \
+}                                                                                                \
+                                                                                                 \
+void agc_conv_gemm_nt_##SUFFIX(ptrdiff_t images, ptrdiff_t M, ptrdiff_t NC, ptrdiff_t L,        \
+                               const T *a, ptrdiff_t sai, ptrdiff_t lda, const T *b,            \
+                               ptrdiff_t sbi, ptrdiff_t ldb, T *c, ptrdiff_t ldc)               \
+{                                                                                                \
+    if (M <= 0 || NC <= 0)                                                                       \
+        return;                                                                                  \
+    gemm_args g = {.a = a, .b = b, .c = c, .images = images, .M = M, .NC = NC, .K = L,          \
+                   .sai = sai, .lda = lda, .sbi = sbi, .ldb = ldb, .ldc = ldc,                   \
+                   .fma = GEMM_FMA_ON()};                                                        \
+    const ptrdiff_t items = (M + 3) / 4 * ((NC + GEMM_NT_COLS - 1) / GEMM_NT_COLS);              \
+    for_items(items, 4 * GEMM_NT_COLS * (images * L + 1) / 4 + 1, gemm_nt_range_##SUFFIX, &g);   \
+}
+
+GEMM_KERNELS(f32, float, gemm_vf32, f32_base, )
+GEMM_KERNELS(f64, double, gemm_vf64, f64_base, )
+#ifdef GEMM_HAS_FMA_CLONE
+GEMM_KERNELS(f32, float, gemm_vf32, f32_fma, GEMM_FMA_TARGET)
+GEMM_KERNELS(f64, double, gemm_vf64, f64_fma, GEMM_FMA_TARGET)
+#define GEMM_NN_CALL(SUFFIX, FMA) ((FMA) ? gemm_nn_##SUFFIX##_fma : gemm_nn_##SUFFIX##_base)
+#define GEMM_NT_CALL(SUFFIX, FMA) ((FMA) ? gemm_nt_##SUFFIX##_fma : gemm_nt_##SUFFIX##_base)
+#else
+#define GEMM_NN_CALL(SUFFIX, FMA) gemm_nn_##SUFFIX##_base
+#define GEMM_NT_CALL(SUFFIX, FMA) gemm_nt_##SUFFIX##_base
+#endif
+GEMM_DRIVERS(f32, float)
+GEMM_DRIVERS(f64, double)
 
 IM2COL(f32, float)
 IM2COL(f64, double)
