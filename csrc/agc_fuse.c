@@ -21,12 +21,12 @@
  * register into the input instead of copying it; any other instruction points its
  * destination back at the register's own tile (after reading its operands). Without the
  * table (no memory for it), each register is its tile and LOADs copy. */
-#define REG(x) (tbl ? tbl[x] : scratch + (size_t)(x) * AGC_FUSE_TILE)
+#define REG(x) (tbl ? tbl[x] : scratch + (size_t)(x) * tile)
 
 #define DEFINE_FUSE(NAME, T, EXPF, LOGF, SQRTF, TANHF)                              \
 AGC_FUSE_TARGETS                                                                     \
 void NAME(const agc_fuse_ins *prog, size_t nins, const T *const *in, T *const *out, \
-          size_t n, T *scratch)                                                      \
+          size_t n, T *scratch, size_t tile)                                         \
 {                                                                                    \
     size_t off, i, k, nreg = 1;                                                      \
     const T **tbl;                                                                   \
@@ -35,12 +35,12 @@ void NAME(const agc_fuse_ins *prog, size_t nins, const T *const *in, T *const *o
             nreg = (size_t)prog[k].r + 1;                                            \
     tbl = (const T **)malloc(nreg * sizeof(const T *));                              \
     if (tbl)                                                                         \
-        for (k = 0; k < nreg; k++) tbl[k] = scratch + k * AGC_FUSE_TILE;             \
-    for (off = 0; off < n; off += AGC_FUSE_TILE) {                                   \
-        size_t m = n - off < AGC_FUSE_TILE ? n - off : AGC_FUSE_TILE;                \
+        for (k = 0; k < nreg; k++) tbl[k] = scratch + k * tile;             \
+    for (off = 0; off < n; off += tile) {                                   \
+        size_t m = n - off < tile ? n - off : tile;                \
         for (k = 0; k < nins; k++) {                                                 \
             const agc_fuse_ins *p = prog + k;                                        \
-            T *r = scratch + (size_t)p->r * AGC_FUSE_TILE;                           \
+            T *r = scratch + (size_t)p->r * tile;                           \
             const T *a = p->a >= 0 ? REG(p->a) : 0;                                  \
             const T *b = p->b >= 0 && p->op != AGC_F_LOAD ? REG(p->b) : 0;           \
             const T *c = p->op == AGC_F_DIV_OTHER_BWD ? REG((size_t)p->s) : 0;       \
@@ -105,6 +105,13 @@ void NAME(const agc_fuse_ins *prog, size_t nins, const T *const *in, T *const *o
             case AGC_F_DIV_OTHER_BWD:  /* (c read above, before r's entry moves) */  \
                 for (i = 0; i < m; i++) r[i] = -a[i] * ((b[i] / c[i]) / c[i]);       \
                 break;                                                               \
+            case AGC_F_CALL: {  /* (a may be r: numpy's loops allow exact aliasing) */ \
+                char *args[2];                                                       \
+                ptrdiff_t dims = (ptrdiff_t)m, steps[2] = {sizeof(T), sizeof(T)};     \
+                args[0] = (char *)a;                                                 \
+                args[1] = (char *)r;                                                 \
+                p->loop(args, &dims, steps, p->loop_data);                           \
+                break; }                                                             \
             }                                                                        \
         }                                                                            \
     }                                                                                \

@@ -299,15 +299,21 @@ cdef extern from "agc_fuse.h" nogil:
         AGC_F_SIGMOID_BWD
         AGC_F_RELU_BWD
         AGC_F_DIV_OTHER_BWD
+        AGC_F_CALL
+    ctypedef void (*agc_fuse_loop)(char **args, const Py_ssize_t *dims,
+                                   const Py_ssize_t *steps, void *data)
     ctypedef struct agc_fuse_ins:
         int op
         int r
         int a
         int b
         double s
+        agc_fuse_loop loop
+        void *loop_data
     enum:
         AGC_FUSE_TILE
+        AGC_FUSE_TILE_MAX
     void agc_fuse_run_f32(const agc_fuse_ins *prog, size_t nins, const float *const *inp,
-                          float *const *out, size_t n, float *scratch)
+                          float *const *out, size_t n, float *scratch, size_t tile)
     void agc_fuse_run_f64(const agc_fuse_ins *prog, size_t nins, const double *const *inp,
-                          double *const *out, size_t n, double *scratch)
+                          double *const *out, size_t n, double *scratch, size_t tile)

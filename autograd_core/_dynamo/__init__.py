@@ -82,9 +82,16 @@ Bitwise equality with eager: the interpreter's expressions are agc_kernels.c's (
 libm calls in the same type and order; a number rounded to the element type first, as
 eager rounds a wrapped number; the backward formulas as derivatives.yaml computes them),
 and eager runs those kernels on arrays up to 128 elements for the libm ops. Above that
-eager hands exp/tanh/sigmoid to numpy's vectorised loops, so a block holding one of them
-runs unfused there (a block of arithmetic only fuses at any size; values equal within
-rounding: gradients summed over several uses may add in another order).
+eager hands exp/tanh/sigmoid to numpy's vectorised loops, and a block calls those very
+loops on its tiles (Note [numpy's loops in a block], ``_fuse.pxi``; a block whose loop
+fails its check runs unfused there); such a program runs in longer tiles (_CALL_TILE,
+4096 elements: numpy's loops cost less per element on them than on 512, and each saved
+row is written and read back in longer stretches), one pass over memory for the whole
+run, forward and backward, however many steps it holds. Arithmetic fuses at any size
+(values equal within rounding: gradients summed over several uses may add in another
+order). Saved rows of 64 KiB or more are arrays of their own, each reused from malloc's
+heap as eager's saved tensors are (one (rows, n) array of chain100k's 200 rows, 80 MB,
+is above malloc's mmap threshold: mapped and page-faulted afresh at every replay).
 Not fused (the steps run as recorded): backend="eager" (PyTorch's eager backend keeps
 per-op nodes), recordings holding an in-place op, views/non-contiguous operands,
 broadcasting other than one suffix-shaped operand (a column (n, 1), both operands),

@@ -6,9 +6,95 @@ cdef str _DOUBLE_BACKWARD = ("torch.compile with aot_autograd does not currently
                              "double backward")
 
 # eager's LIBM_KERNEL_N (ops/pointwise.pyx): above it eager calls numpy's vectorised
-# loops for the libm ops, and a block holding one runs unfused
+# loops for the libm ops, and a block calls those loops on its tiles (Note [numpy's
+# loops in a block])
 cdef Py_ssize_t _LIBM_FUSE_N = 128
 cdef frozenset _LIBM_OPS = frozenset({F_EXP, F_TANH, F_SIGMOID})
+
+# Saved rows of this many bytes or more are arrays of their own (each under malloc's mmap
+# threshold, reused from the heap as eager's saved tensors are), smaller ones one
+# (rows, n) array: one (rows, n) array of chain100k's 200 rows, 80 MB, was mapped and
+# page-faulted afresh at every replay
+cdef Py_ssize_t _ROW_APART_BYTES = 1 << 16
+
+# A program calling numpy's loops (CALL) runs in tiles this long: each call costs less per
+# element than on AGC_FUSE_TILE's, and each saved row is written (and read back) in longer
+# stretches
+cdef size_t _CALL_TILE = 4096
+
+
+# Note [numpy's loops in a block]
+# Eager computes exp and tanh (and sigmoid's exp) of an array above LIBM_KERNEL_N
+# elements with numpy's ufunc, whose loop for float32/float64 is a vectorised one of its
+# own (not libm's expf/tanhf: other values in the last bits). A block that large calls
+# that very loop (the ufunc's first loop for the dtype, the one numpy's type resolution
+# picks) on each tile through agc_fuse.c's CALL instruction: numpy's loops compute each
+# element on its own, so tiles give the whole array's values bit for bit. That is
+# checked once per loop at its first use (values with the special cases, in tiles of
+# odd sizes, against the ufunc's own call); a loop failing it leaves such blocks unfused
+# as before. Sigmoid is eager's _ufunc_sigmoid's sequence: neg, exp, + 1, 1 / (the
+# reciprocal is a correctly rounded division, as RDIVS).
+
+@cython.final
+cdef class _Loop:
+    """A numpy ufunc's inner loop for one dtype (Note [numpy's loops in a block])."""
+    cdef agc_fuse_loop fn
+    cdef void *data
+
+
+cdef dict _LOOPS = {}       # (ufunc name, typenum) -> _Loop, or None: its check failed
+
+
+cdef int _call_loop(_Loop lp, cnp.ndarray x, cnp.ndarray out, Py_ssize_t tile):
+    cdef char *args[2]
+    cdef Py_ssize_t dims[1]
+    cdef Py_ssize_t steps[2]
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(x), off = 0, item = cnp.PyArray_ITEMSIZE(x)
+    steps[0] = steps[1] = item
+    while off < n:
+        dims[0] = min(tile, n - off)
+        args[0] = <char *>cnp.PyArray_DATA(x) + off * item
+        args[1] = <char *>cnp.PyArray_DATA(out) + off * item
+        lp.fn(args, dims, steps, lp.data)
+        off += tile
+    return 0
+
+
+cdef object _numpy_loop(str name, int typenum):
+    """The loop numpy's ufunc `name` runs on a contiguous array of typenum, checked to
+    give the ufunc's values in tiles; None if it cannot be used."""
+    key = (name, typenum)
+    if key in _LOOPS:
+        return _LOOPS[key]
+    cdef cnp.ufunc u = getattr(np, name)
+    cdef _Loop lp = None
+    cdef int i
+    if u.nin == 1 and u.nout == 1:
+        for i in range(u.ntypes):
+            # (ufunc.types holds type numbers, in numpy's order of preference)
+            if u.types[2 * i] == typenum and u.types[2 * i + 1] == typenum:
+                lp = _Loop.__new__(_Loop)
+                lp.fn = <agc_fuse_loop>u.functions[i]
+                lp.data = u.data[i]
+                break
+    if lp is not None:
+        dt = np.float32 if typenum == cnp.NPY_FLOAT else np.float64
+        with np.errstate(all="ignore"):   # (1e300 overflows float32: inf, as meant)
+            probe = np.concatenate([
+                np.linspace(-120, 120, 4001),
+                np.random.default_rng(0).standard_normal(3001) * 9,
+                [0., -0., np.inf, -np.inf, np.nan, 1e-30, -1e-30, 1e-310, 88.72, 89., 709.78,
+                 710., -745., -104., 1e300]]).astype(dt)
+            want = u(probe)
+            for tile in (_CALL_TILE, AGC_FUSE_TILE, 37, 1):
+                got = np.empty_like(probe)
+                _call_loop(lp, probe, got, tile)
+                if not np.array_equal(got.view(np.uint8), want.view(np.uint8)):
+                    lp = None
+                    break
+    _LOOPS[key] = lp
+    return lp
+
 
 # the fast ops a block takes, by their forward instruction (a tensor operand; a number)
 cdef dict _FUSE_BINARY = {F_ADD: (AGC_F_ADD, AGC_F_ADDS), F_SUB: (AGC_F_SUB, AGC_F_SUBS),
@@ -23,6 +109,7 @@ cdef class _Prog:
     cdef agc_fuse_ins *ins
     cdef size_t n
     cdef int nreg
+    cdef size_t tile            # elements per tile (AGC_FUSE_TILE, or _CALL_TILE)
 
     def __dealloc__(self):
         free(self.ins)
@@ -30,68 +117,132 @@ cdef class _Prog:
 
 cdef _Prog _allocate(list ir):
     """ir: [op, dst, a, b, s, c] over virtual registers (-1: none; c a third operand, of
-    DIV_OTHER_BWD; LOAD's b is a broadcast input's period, not a register) -> a program
+    DIV_OTHER_BWD; LOAD's b is a broadcast input's period, not a register; a CALL's
+    _Loop follows as a seventh item) -> a program
     over as few registers as a linear scan gives (an instruction may write a register it
-    reads: the loops read element i before writing it)."""
-    cdef dict last = {}
-    cdef Py_ssize_t i, n = len(ir)
+    reads: the loops read element i before writing it). The scan's tables are C arrays
+    over the (dense) virtual registers: a block of chain16's 60,000 steps has programs
+    of ~100,000 instructions."""
+    cdef Py_ssize_t i, n = len(ir), nv = 1, v, va, vb, vc, vd
     cdef list e
     for i in range(n):
         e = <list>ir[i]
-        if e[0] == AGC_F_LOAD:
-            continue
-        for v in (e[2], e[3], e[5]):
-            if v >= 0:
-                last[v] = i
+        for v in (e[1], e[2], e[5]) if e[0] == AGC_F_LOAD else (e[1], e[2], e[3], e[5]):
+            if v >= nv:
+                nv = v + 1
     cdef _Prog p = _Prog.__new__(_Prog)
     p.ins = <agc_fuse_ins *>malloc(max(n, 1) * sizeof(agc_fuse_ins))
-    if p.ins == NULL:
-        raise MemoryError()
-    p.n = n
-    cdef dict phys = {}
-    cdef list free_regs = []
+    cdef Py_ssize_t *last = <Py_ssize_t *>malloc(nv * sizeof(Py_ssize_t))
+    cdef int *phys = <int *>malloc(nv * sizeof(int))
+    cdef int *free_regs = <int *>malloc(nv * sizeof(int))
+    cdef Py_ssize_t nfree = 0
     cdef int nreg = 0, r
-    for i in range(n):
-        e = <list>ir[i]
-        p.ins[i].op = e[0]
-        if e[0] == AGC_F_LOAD:
-            p.ins[i].a = -1
-            p.ins[i].b = e[3]
-        else:
-            p.ins[i].a = phys[e[2]] if e[2] >= 0 else -1
-            p.ins[i].b = phys[e[3]] if e[3] >= 0 else -1
-        p.ins[i].s = <double>(phys[e[5]] if e[5] >= 0 else e[4])
-        for v in ({e[2], e[3], e[5]} if e[0] != AGC_F_LOAD else ()):
-            if v >= 0 and last[v] == i:
-                free_regs.append(phys.pop(v))
-        if e[1] >= 0:
-            if free_regs:
-                r = free_regs.pop()
+    try:
+        if p.ins == NULL or last == NULL or phys == NULL or free_regs == NULL:
+            raise MemoryError()
+        for v in range(nv):
+            last[v] = -1
+            phys[v] = -1
+        for i in range(n):
+            e = <list>ir[i]
+            if e[0] == AGC_F_LOAD:
+                continue
+            for v in (e[2], e[3], e[5]):
+                if v >= 0:
+                    last[v] = i
+        p.n = n
+        p.tile = AGC_FUSE_TILE
+        for i in range(n):
+            e = <list>ir[i]
+            p.ins[i].op = e[0]
+            vd = e[1]
+            if e[0] == AGC_F_LOAD:
+                va = vb = vc = -1
+                p.ins[i].a = -1
+                p.ins[i].b = e[3]
+                p.ins[i].s = <double>e[4]
             else:
-                r = nreg
-                nreg += 1
-            phys[e[1]] = r
-            if e[1] not in last:
-                free_regs.append(phys.pop(e[1]))
-            p.ins[i].r = r
-        else:
-            p.ins[i].r = 0
-    p.nreg = max(nreg, 1)
+                va, vb, vc = e[2], e[3], e[5]
+                p.ins[i].a = phys[va] if va >= 0 else -1
+                p.ins[i].b = phys[vb] if vb >= 0 else -1
+                p.ins[i].s = <double>(phys[vc] if vc >= 0 else e[4])
+            p.ins[i].loop = NULL
+            p.ins[i].loop_data = NULL
+            if e[0] == AGC_F_CALL:
+                p.ins[i].loop = (<_Loop>e[6]).fn
+                p.ins[i].loop_data = (<_Loop>e[6]).data
+                p.tile = _CALL_TILE
+            # operands read for the last time free their registers (each once)
+            if va >= 0 and last[va] == i:
+                free_regs[nfree] = phys[va]
+                nfree += 1
+            if vb >= 0 and vb != va and last[vb] == i:
+                free_regs[nfree] = phys[vb]
+                nfree += 1
+            if vc >= 0 and vc != va and vc != vb and last[vc] == i:
+                free_regs[nfree] = phys[vc]
+                nfree += 1
+            if vd >= 0:
+                if nfree:
+                    nfree -= 1
+                    r = free_regs[nfree]
+                else:
+                    r = nreg
+                    nreg += 1
+                phys[vd] = r
+                if last[vd] < 0:   # never read: free again at once
+                    free_regs[nfree] = r
+                    nfree += 1
+                p.ins[i].r = r
+            else:
+                p.ins[i].r = 0
+        p.nreg = max(nreg, 1)
+    finally:
+        free(last)
+        free(phys)
+        free(free_regs)
     return p
 
 
+# Note [Saved rows reused]
+# A block's forward writes the values its backward reads into saved rows (chain100k:
+# 200 rows of 400 KB). Fresh rows at every replay are fresh pages (malloc returns the
+# freed rows' memory to the system past its trim threshold, and the next replay faults
+# 80 MB in again: ~40% of chain100k's fused forward). When the backward has read them
+# (release_saved: the node is done with them), the node hands the rows back to its block
+# if nothing else holds them, and the block's next replay writes into them: one set
+# kept per block, alive between calls like a caching allocator's blocks. A node whose
+# graph is dropped without a backward, or retained (retain_graph), keeps its rows.
+
+
+cdef inline Py_ssize_t _nrows(object rows):
+    if rows is None:
+        return 0
+    if type(rows) is tuple:
+        return len(<tuple>rows)
+    return cnp.PyArray_DIMS(<cnp.ndarray>rows)[0]
+
+
+cdef object _new_rows(cnp.ndarray like, Py_ssize_t rows):
+    """Saved rows of like's size and dtype: a (rows, n) array, or a tuple of arrays when
+    a row is large (_ROW_APART_BYTES)."""
+    if rows and cnp.PyArray_NBYTES(like) >= _ROW_APART_BYTES:
+        return tuple([empty_like_array(like) for _ in range(rows)])
+    return _flat_array(like, rows)
+
+
 cdef int _run_prog(_Prog p, int typenum, list ins, list outs, Py_ssize_t n,
-                   cnp.ndarray in_rows=None, cnp.ndarray out_rows=None) except -1:
+                   object in_rows=None, object out_rows=None) except -1:
     """Run p over arrays of n elements (ins, outs: contiguous ndarrays of typenum; then
-    the rows of in_rows / out_rows, (rows, n) arrays, as further inputs / outputs)."""
+    the rows of in_rows / out_rows (_new_rows) as further inputs / outputs)."""
     cdef size_t item = 4 if typenum == cnp.NPY_FLOAT else 8
     cdef Py_ssize_t k, nin = len(ins), nout = len(outs)
-    cdef Py_ssize_t rin = 0 if in_rows is None else cnp.PyArray_DIMS(in_rows)[0]
-    cdef Py_ssize_t rout = 0 if out_rows is None else cnp.PyArray_DIMS(out_rows)[0]
+    cdef Py_ssize_t rin = _nrows(in_rows)
+    cdef Py_ssize_t rout = _nrows(out_rows)
     cdef char *base
     cdef void **pin = <void **>malloc((nin + rin + 1) * sizeof(void *))
     cdef void **pout = <void **>malloc((nout + rout + 1) * sizeof(void *))
-    cdef void *scratch = malloc(<size_t>p.nreg * AGC_FUSE_TILE * item)
+    cdef void *scratch = malloc(<size_t>p.nreg * p.tile * item)
     if pin == NULL or pout == NULL or scratch == NULL:
         free(pin)
         free(pout)
@@ -101,21 +252,27 @@ cdef int _run_prog(_Prog p, int typenum, list ins, list outs, Py_ssize_t n,
         pin[k] = cnp.PyArray_DATA(<cnp.ndarray>ins[k])
     for k in range(len(outs)):
         pout[k] = cnp.PyArray_DATA(<cnp.ndarray>outs[k])
-    if rin:
-        base = <char *>cnp.PyArray_DATA(in_rows)
+    if rin and type(in_rows) is tuple:
+        for k in range(rin):
+            pin[nin + k] = cnp.PyArray_DATA(<cnp.ndarray>(<tuple>in_rows)[k])
+    elif rin:
+        base = <char *>cnp.PyArray_DATA(<cnp.ndarray>in_rows)
         for k in range(rin):
             pin[nin + k] = base + k * n * item
-    if rout:
-        base = <char *>cnp.PyArray_DATA(out_rows)
+    if rout and type(out_rows) is tuple:
+        for k in range(rout):
+            pout[nout + k] = cnp.PyArray_DATA(<cnp.ndarray>(<tuple>out_rows)[k])
+    elif rout:
+        base = <char *>cnp.PyArray_DATA(<cnp.ndarray>out_rows)
         for k in range(rout):
             pout[nout + k] = base + k * n * item
     with nogil:
         if typenum == cnp.NPY_FLOAT:
             agc_fuse_run_f32(p.ins, p.n, <const float *const *>pin, <float *const *>pout,
-                             <size_t>n, <float *>scratch)
+                             <size_t>n, <float *>scratch, p.tile)
         else:
             agc_fuse_run_f64(p.ins, p.n, <const double *const *>pin, <double *const *>pout,
-                             <size_t>n, <double *>scratch)
+                             <size_t>n, <double *>scratch, p.tile)
     free(pin)
     free(pout)
     free(scratch)
@@ -133,11 +290,13 @@ cdef class CompiledFunctionBackward(Node):
     """The one autograd node of a fused block (PyTorch's compiled graphs' grad_fn): its
     backward is a fused program too, reading the forward values it saved."""
     cdef _Prog prog
-    cdef cnp.ndarray saved      # (rows, n): the forward values the backward reads that
+    cdef object saved           # (_new_rows) the forward values the backward reads that
                                 # are neither an input nor an output of the block
     cdef tuple direct           # the block's input and output arrays the backward reads
                                 # (eager's nodes save those tensors themselves, not copies)
     cdef int typenum
+    cdef object dtype           # the block's dtype
+    cdef Py_ssize_t n           # the block's elements
     cdef int nout               # the block's outputs (gradients in)
     cdef int nin                # the block's tensor inputs (gradients out)
     cdef tuple shapes           # per input: its shape (the gradient's)
@@ -164,8 +323,14 @@ cdef class CompiledFunctionBackward(Node):
     def next_functions(self):
         return Node.next_functions.__get__(self)[:self.nvisible]
 
+    cdef FusedBlock block       # its block: the saved rows go back to it once read
+
     cdef void release_saved(self) noexcept:
+        rows = self.saved
         self.saved = None
+        if self.block is not None and rows is not None:
+            self.block.take_back(rows)   # (rows: held by this frame alone, or shared)
+        self.block = None
         self.direct = None
         self.inputs = None
 
@@ -188,22 +353,22 @@ cdef class CompiledFunctionBackward(Node):
                     f"version {version} instead. Hint: enable anomaly detection to find the "
                     "operation that failed to compute its gradient, with "
                     "autograd_core.autograd.set_detect_anomaly(True, check_nan=False).")
-        n = cnp.PyArray_DIMS(self.saved)[1]
+        n = self.n
         for k in range(self.nout):
             x = grads[k] if k < len(grads) else None
             if x is None:
-                g = <cnp.ndarray>np.zeros(n, dtype=self.saved.dtype)
+                g = <cnp.ndarray>np.zeros(n, dtype=self.dtype)
             else:
                 g = (<Tensor>x)._data
                 if cnp.PyArray_TYPE(g) != self.typenum or not cnp.PyArray_IS_C_CONTIGUOUS(g):
-                    g = <cnp.ndarray>np.ascontiguousarray(g, dtype=self.saved.dtype)
+                    g = <cnp.ndarray>np.ascontiguousarray(g, dtype=self.dtype)
             ins.append(g)
         ins.extend(self.direct)
         cdef Py_ssize_t j
         for k in range(self.nin):
             j = self.share[k]
             # (an input without a gradient gets no store: its entry is never written)
-            outs.append(<cnp.ndarray>np.empty(self.shapes[k], dtype=self.saved.dtype)
+            outs.append(<cnp.ndarray>np.empty(self.shapes[k], dtype=self.dtype)
                         if j == k or j < 0 else outs[j])
         _run_prog(self.prog, self.typenum, ins, outs, n, self.saved)
         cdef list res = []
@@ -282,6 +447,20 @@ cdef class FusedBlock:
     cdef tuple frees
     cdef bint planned           # its programs are made (at its first run)
     cdef bint unfused           # planned as the unfused steps (libm ops on large arrays)
+    cdef object spare           # saved rows of an earlier replay, read by its backward
+                                # and handed back (Note [Saved rows reused])
+
+    cdef void take_back(self, object rows) noexcept:
+        """Keep rows (a finished backward's saved rows) for the next replay when nothing
+        else holds them (Note [Saved rows reused])."""
+        cdef Py_ssize_t i
+        if self.spare is not None or _refcnt(<PyObject *>rows) != 1:
+            return
+        if type(rows) is tuple:
+            for i in range(PyTuple_GET_SIZE(rows)):
+                if _refcnt(PyTuple_GET_ITEM(rows, i)) != 1:
+                    return
+        self.spare = rows
     cdef dict last_read         # until then: slot -> the slot after its last reader
 
     cdef bint _inputs_hold(self, list vals):
@@ -302,7 +481,8 @@ cdef class FusedBlock:
 
     cdef int run(self, list vals) except -1:
         cdef Py_ssize_t i, k
-        cdef cnp.ndarray like, saved = None
+        cdef cnp.ndarray like
+        cdef object saved = None
         cdef list ins, outs
         if not self.planned:
             _plan_block(self, vals)
@@ -315,7 +495,10 @@ cdef class FusedBlock:
         like = <cnp.ndarray>ins[self.like]
         outs = [empty_like_array(like) for k in self.out_slots]
         if self.grad:
-            saved = _flat_array(like, self.nsaved)
+            saved = self.spare
+            self.spare = None
+            if saved is None:
+                saved = _new_rows(like, self.nsaved)
             _run_prog(self.fwd_saving, self.typenum, ins, outs, cnp.PyArray_SIZE(like), None,
                       saved)
         else:
@@ -332,7 +515,10 @@ cdef class FusedBlock:
             node = CompiledFunctionBackward.__new__(CompiledFunctionBackward)
             node.prog = self.bwd
             node.saved = saved
+            node.block = self
             node.typenum = self.typenum
+            node.dtype = like.dtype
+            node.n = cnp.PyArray_SIZE(like)
             node.nout = len(self.out_slots)
             node.nin = len(self.bwd_edges)
             node.nvisible = len(self.in_slots)
@@ -459,11 +645,20 @@ def _plan_block(FusedBlock b, list vals):
     numel = 1
     for d in b.shape:
         numel *= d
+    # eager hands libm ops on arrays this large to numpy's vectorised loops: the block
+    # calls them too (Note [numpy's loops in a block]), or runs unfused without them
+    cdef dict loops = None       # F_EXP / F_TANH -> _Loop
     if numel > _LIBM_FUSE_N and any((<Step>x).fast in _LIBM_OPS for x in run):
-        # eager hands libm ops on arrays this large to numpy's vectorised loops, which
-        # the interpreter's scalar libm calls do not beat
-        b.unfused = True
-        return b
+        loops = {}
+        for x in run:
+            f = (<Step>x).fast
+            if f in _LIBM_OPS:
+                f = F_EXP if f == F_SIGMOID else f
+                if f not in loops:
+                    loops[f] = _numpy_loop("exp" if f == F_EXP else "tanh", b.typenum)
+                if loops[f] is None:
+                    b.unfused = True
+                    return b
     in_grad = []
     in_shapes = []
     in_period = []
@@ -503,7 +698,18 @@ def _plan_block(FusedBlock b, list vals):
                 op = (<tuple>_FUSE_BINARY[s.fast])[1]
         else:
             op = _FUSE_UNARY[s.fast]
-        fwd.append([op, nv, a, bb, sc, -1])
+        if loops is not None and s.fast in _LIBM_OPS:
+            if s.fast == F_SIGMOID:
+                # eager's _ufunc_sigmoid: 1 / (exp(-x) + 1), each step rounded
+                fwd.append([AGC_F_NEG, nv, a, -1, 0.0, -1])
+                fwd.append([AGC_F_CALL, nv + 1, nv, -1, 0.0, -1, loops[F_EXP]])
+                fwd.append([AGC_F_ADDS, nv + 2, nv + 1, -1, 1.0, -1])
+                fwd.append([AGC_F_RDIVS, nv + 3, nv + 2, -1, 1.0, -1])
+                nv += 3
+            else:
+                fwd.append([AGC_F_CALL, nv, a, -1, 0.0, -1, loops[s.fast]])
+        else:
+            fwd.append([op, nv, a, bb, sc, -1])
         nodes.append((op, nv, a, bb, sc))
         needs[nv] = needs[a] or (bb >= 0 and needs[bb])
         vreg[first + i] = nv
@@ -683,32 +889,33 @@ def plan_fusion(tuple steps, list vals, object out, Py_ssize_t min_run=2):
     cdef Py_ssize_t i, j, n = len(steps), first = len(vals), k
     cdef Step s
     cdef dict metas = {}
-    cdef dict last_read = {}
     cdef set rd
     cdef list slot_of = []
     cdef Py_ssize_t nxt = first
+    cdef tuple pair
     for s in steps:
         if s.name.endswith("_") or s.name == "_index_put_impl":
             return steps   # an in-place op: every step stays as it is
+    # last_slot: slot -> the first output slot of its last reader (a run whose outputs
+    # end before it is read past its end), or past every slot when the output reads it
+    cdef dict last_slot = {}
     for i in range(n):
         s = <Step>steps[i]
         slot_of.append(nxt)
-        rd = set()
-        _reads(s, rd)
-        for k in rd:
-            last_read[k] = i
+        for pair in s.subs:
+            last_slot[pair[1]] = nxt
+        if s.nested:
+            rd = set()
+            _reads(s, rd)
+            for k in rd:
+                last_slot[k] = nxt
         if s.meta is not None:
             metas[nxt] = s.meta
         nxt += 1 if s.nout < 0 else s.nout
     keep = set()
     _slots_in(out, keep)
     for k in keep:
-        last_read[k] = n + 1
-    # last_read in slot numbers: a run [i, j) reads past its end when last_read >= the
-    # slot after its last output; convert step indices to the slot numbering
-    cdef dict last_slot = {}
-    for k, i in last_read.items():
-        last_slot[k] = slot_of[i] if i < n else nxt + 1
+        last_slot[k] = nxt + 1
     cdef list plan = []
     cdef FusedBlock blk
     i = 0
@@ -734,3 +941,4 @@ def plan_fusion(tuple steps, list vals, object out, Py_ssize_t min_run=2):
             plan.append(s)
             i += 1
     return tuple(plan)
+
