@@ -22,32 +22,7 @@ import autograd_core  # noqa: E402
 
 # Where ours is not PyTorch's yet, by case id (strict xfails: a fix makes them fail until
 # the entry goes)
-_LAYOUT = ("the tangent's strides are not PyTorch's (the op's forward formula lays its "
-           "result out otherwise)")
-_ZERO_SIGNS = ("signs of zero parts differ: PyTorch's jvp helper of the decomposition "
-               "computes its triangular parts otherwise")
-KNOWN = {
-    "put-3x4~t_3": _LAYOUT,
-    "index_fill-3x4~t": "index_fill's own result is laid out C-contiguous, PyTorch's as self",
-    "angle-4x3~t": _LAYOUT,
-    "linalg.solve_triangular.lower_right-3x3_2x3": _LAYOUT,
-    "linalg.lu_solve-2x3x3_3x1": _LAYOUT,
-    "lu_solve.method-3x1_3x3": _LAYOUT,
-    "sum_to_size-3x4~t": _LAYOUT,
-    "renorm-4x3~t": _LAYOUT,
-    "linalg.cholesky_ex-2x2x2": _ZERO_SIGNS,
-    "linalg.qr-3x3": _ZERO_SIGNS,
-    "linalg.qr-2x3x2": _ZERO_SIGNS,
-    "linalg.lu-3x3": _ZERO_SIGNS,
-    "linalg.lu-2x3x3": _ZERO_SIGNS,
-    "linalg.lu-3x3~t": _ZERO_SIGNS,
-    "linalg.lu-3x4": _ZERO_SIGNS,
-    "linalg.lu-2x2x4": _ZERO_SIGNS,
-    "linalg.lu.U-3x3": _ZERO_SIGNS,
-    "linalg.lu.U-2x4": _ZERO_SIGNS,
-    "nn.dropout.p1-3x4": ("signs of zero parts differ: PyTorch multiplies the tangent by "
-                          "the zero mask (t * 0 keeps t's signs)"),
-}
+KNOWN = {}
 
 # Ops ours refuses on purpose where PyTorch computes, by op name: PyTorch's complex silu
 # tangent is t * conj(silu'(x)), a finite difference of the holomorphic silu gives

@@ -367,10 +367,7 @@ KNOWN = {}
 
 # Where both refuse forward AD but the refusal names another op than PyTorch's, by case
 # id (strict xfails, as above)
-KNOWN_REFUSAL_NAMES = {
-    "igamma_-3x4~ng_3x4": "an in-place op refused through its functional op's node names "
-                          "the functional op (igamma), PyTorch the in-place one (igamma_)",
-}
+KNOWN_REFUSAL_NAMES = {}
 
 
 def _table_cases():
@@ -546,4 +543,140 @@ def test_complex_write_carries_the_tangent(name, dual_base):
                 b = fw(mod).make_dual(b, mod.full((3,), 0.25j, dtype=mod.complex64))
             _COMPLEX_WRITES[name](mod, b, t)
             return tuple(fw(mod).unpack_dual(b))
+    same(prog)
+
+
+def _graph_names(fn, depth):
+    """fn's node name and, depth - 1 levels down, its next_functions' (in order)."""
+    if fn is None:
+        return None
+    name = type(fn).__name__
+    if depth == 1:
+        return name
+    return (name, [_graph_names(f, depth - 1) for f, _ in fn.next_functions])
+
+
+_TANGENT_GRAPH_FNS = {
+    "mul": lambda a, b: a * b,
+    "mul_number": lambda a, b: (a * 2.0) * b,
+    "mul_broadcast": lambda a, b: a * b[0],
+    "div": lambda a, b: a / b,
+    "div_number": lambda a, b: a / 2.0 + b,
+    "matmul": lambda a, b: a @ b,
+    "matmul_vector": lambda a, b: a @ b[:, 0],
+    "chain": lambda a, b: ((a * b) / b) @ a,
+}
+
+
+@pytest.mark.parametrize("name", sorted(_TANGENT_GRAPH_FNS))
+def test_jvp_tangent_graph_is_pytorchs(name):
+    """The tangent of torch.func.jvp records its own backward graph when the tangents
+    require grad: its nodes, and the order of each node's next_functions, are those of
+    PyTorch's forward formulas (mul's other_t * self_p + self_t * other_p, div's
+    (self_t - other_t * result) / other_p), three levels deep."""
+    fn = _TANGENT_GRAPH_FNS[name]
+
+    def prog(torch):
+        def leaf(v):
+            return torch.tensor(v, dtype=torch.float64, requires_grad=True)
+        x, y = leaf([[1., 2.], [3., 4.]]), leaf([[0.5, -1.], [2., 3.]])
+        tx, ty = leaf([[0.1, 0.2], [0.3, 0.4]]), leaf([[0.7, 0.2], [-0.3, 0.4]])
+        p, t = torch.func.jvp(fn, (x, y), (tx, ty))
+        return t, _graph_names(t.grad_fn, 3)
+    same(prog)
+
+
+@pytest.mark.parametrize("name", ["igamma_", "igammac_"])
+def test_inplace_refusal_after_write_names_inplace_op(name):
+    """An in-place op whose out-of-place op's node refuses forward AD (igamma's input
+    derivative is not implemented) writes self first (values and version), then refuses
+    under the in-place op's name (Note [Forward AD refusals of in-place variants])."""
+    def prog(torch):
+        fwAD = fw(torch)
+        with fwAD.dual_level():
+            a = fwAD.make_dual(torch.tensor([0.5, 1.5], dtype=torch.float64),
+                               torch.tensor([1.0, 2.0], dtype=torch.float64))
+            c = a * 1
+            v = c._version
+            r = catch(getattr(c, name), torch.tensor([1.0, 2.0], dtype=torch.float64))
+            p, t = fwAD.unpack_dual(c)
+            # the functional op refuses under its own name, before writing anything
+            f = catch(getattr(torch, name[:-1]), a, torch.tensor([1.0, 2.0], dtype=torch.float64))
+            return r, p, t, c._version - v, f
+    same(prog)
+
+
+def _lu_of(torch, a):
+    return torch.linalg.lu_factor(a + 3 * torch.eye(a.shape[-1], dtype=a.dtype))
+
+
+# ops whose result (and so, through set_fw_grad's layout rule, tangent) PyTorch lays out
+# otherwise than numpy would: a clone of self (put, index_fill), a new contiguous tensor
+# (complex angle, renorm, a complex keepdim sum), LAPACK's column-major solution
+# (solve_triangular on either side), the order of the jvp formula's products (lu_solve)
+_LAYOUT_FNS = {
+    "put": (((3, 4), (3,)), lambda torch, x, s: x.put(torch.tensor([0, 5, 11]), s)),
+    "index_fill": (((3, 4),), lambda torch, x: x.index_fill(1, torch.tensor([0, 2]), -1.5)),
+    "angle": (((4, 3),), lambda torch, x: torch.angle(x)),
+    "sum_to_size": (((3, 4),), lambda torch, x: x.sum_to_size(1, 4)),
+    "sum_keepdim": (((3, 4),), lambda torch, x: x.sum(0, keepdim=True)),
+    "renorm": (((4, 3),), lambda torch, x: x.renorm(2, 0, 1.0)),
+    "solve_triangular_right": (((3, 3), (2, 3)), lambda torch, a, b: torch.linalg.solve_triangular(
+        a + 3 * torch.eye(3, dtype=a.dtype), b, upper=False, left=False)),
+    "solve_triangular_left": (((3, 3), (3, 2)), lambda torch, a, b: torch.linalg.solve_triangular(
+        a + 3 * torch.eye(3, dtype=a.dtype), b, upper=True)),
+    "lu_solve": (((2, 3, 3), (3, 1)), lambda torch, a, b: torch.linalg.lu_solve(*_lu_of(torch, a), b)),
+    "lu_solve_adjoint": (((3, 3), (3, 2)), lambda torch, a, b: torch.linalg.lu_solve(
+        *_lu_of(torch, a), b, adjoint=True)),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+@pytest.mark.parametrize("name", sorted(_LAYOUT_FNS))
+def test_result_and_tangent_layout_is_pytorchs(name, dtype):
+    """The op's own result and its tangent have PyTorch's strides, on transposed inputs
+    (the tangents laid out as their primals)."""
+    shapes, fn = _LAYOUT_FNS[name]
+    rng = np.random.default_rng(7)
+
+    def arr(s):
+        s = s[:-2] + s[:-3:-1]   # (matrices stored transposed, read through .mT)
+        a = rng.standard_normal(s)
+        return a + 1j * rng.standard_normal(s) if dtype == "complex128" else a
+    arrays = [arr(s) for s in shapes]
+    tangents = [arr(s) for s in shapes]
+
+    def prog(torch):
+        fwAD = fw(torch)
+
+        def tr(a):
+            return torch.tensor(a).mT if a.ndim >= 2 else torch.tensor(a)
+        xs = [tr(a) for a in arrays]
+        plain = fn(torch, *xs)
+        with fwAD.dual_level():
+            duals = [fwAD.make_dual(x, tr(t)) for x, t in zip(xs, tangents)]
+            out = fn(torch, *duals)
+            t = fwAD.unpack_dual(out).tangent
+            return plain, plain.stride(), out.stride(), t, t.stride()
+    same(prog)
+
+
+def test_complex_matmul_zero_signs():
+    """PyTorch's complex products sum each entry into +0: the zero triangle of a product
+    of triangular matrices is +0 (OpenBLAS's kernels can leave -0), whatever the
+    batching (mm, bmm, mv); a product over one term is left as the multiplication gives
+    it."""
+    rng = np.random.default_rng(3)
+    L = np.tril(rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3)), -1)
+    K = np.tril(-np.abs(rng.standard_normal((3, 3))) + 1j * np.abs(rng.standard_normal((3, 3))))
+    L[np.diag_indices(3)] = 1
+
+    def signs(t):
+        a = t.numpy()
+        return np.signbit(np.stack([a.real, a.imag])).tolist()
+
+    def prog(torch):
+        a, b = torch.tensor(L), torch.tensor(K)
+        return (signs(a @ b.mT), signs(a.triu() @ b), signs(a[None] @ b[None].mT),
+                signs(a.triu() @ b[:, 0]), signs(torch.mm(b.mT, a.tril(-1))))
     same(prog)

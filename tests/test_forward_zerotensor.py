@@ -67,6 +67,14 @@ _WRITES = {
     "exp_": lambda torch, y, d: y.exp_(), "neg_": lambda torch, y, d: y.neg_(),
     "sgn_": lambda torch, y, d: y.sgn_(), "clamp_": lambda torch, y, d: y.clamp_(0, 0.5),
     "copy_dual": lambda torch, y, d: y.copy_(d),
+    # fills: their forward formulas write into the tangent in place (the ZeroTensor
+    # write's message, not copy_'s)
+    "zero_": lambda torch, y, d: y.zero_(), "fill_": lambda torch, y, d: y.fill_(3),
+    "fill_tensor": lambda torch, y, d: y.fill_(torch.tensor(2.0, dtype=torch.float64)),
+    "masked_fill_": lambda torch, y, d: y.masked_fill_(torch.tensor(True), 2.0),
+    "masked_fill_tensor": lambda torch, y, d: y.masked_fill_(
+        torch.tensor(True), torch.tensor(2.0, dtype=torch.float64)),
+    "index_fill_": lambda torch, y, d: y.unsqueeze(0).index_fill_(0, torch.tensor([0]), 2.0),
     # writes into the tangent itself
     "tangent_mul_": lambda torch, y, d: fw(torch).unpack_dual(y).tangent.mul_(2),
     "tangent_add_": lambda torch, y, d: fw(torch).unpack_dual(y).tangent.add_(1),
@@ -76,10 +84,6 @@ _WRITES = {
     # a write into a detached primal is no write into the tangent
     "detached_mul_": lambda torch, y, d: y.detach().mul_(2),
 }
-# PyTorch's in-place forward formulas of zero_ and fill_ write into the tangent with
-# zero_/fill_ themselves (the ZeroTensor fallback's message); ours copy the new tangent
-# in (copy_'s message)
-_WRITE_KNOWN = {"zero_": lambda torch, y, d: y.zero_(), "fill_": lambda torch, y, d: y.fill_(3)}
 
 
 def _write_prog(fn):
@@ -98,13 +102,6 @@ def _write_prog(fn):
 @pytest.mark.parametrize("name", sorted(_WRITES))
 def test_write_into_zerotensor_tangent(name):
     same(_write_prog(_WRITES[name]))
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
-    strict=True, reason="PyTorch's zero_/fill_ forward formulas write with the ZeroTensor "
-    "fallback's message, ours with copy_'s")) for n in sorted(_WRITE_KNOWN)])
-def test_write_into_zerotensor_tangent_fill(name):
-    same(_write_prog(_WRITE_KNOWN[name]))
 
 
 def test_jvp_of_sgn_then_write_into_tangent():

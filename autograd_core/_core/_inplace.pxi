@@ -893,8 +893,11 @@ cdef Tensor _cast_result(Tensor result, dtype d):
 
 cdef Tensor inplace_commit(Tensor self, Tensor result, bint allow_overlap=False):
     """Write result into self and give self its history (Note [In-place ops]).
-    allow_overlap: the op writes one value everywhere (fill_, zero_), which PyTorch
-    allows into a tensor whose elements share memory."""
+    allow_overlap: the op is a fill (fill_, zero_, and masked_fill_ / index_fill_ through
+    inplace_commit_expanded), which PyTorch allows into a tensor whose elements share
+    memory; its forward formula writes into self's tangent in place (PyTorch's
+    self_t.fill_(), zero_(), masked_fill_(), index_fill_()), so an immutable ZeroTensor
+    tangent (Note [ZeroTensor tangents]) meets the write's message, not copy_'s."""
     if not allow_overlap and has_internal_overlap(self._data):
         raise RuntimeError(MSG_OVERLAPPING_WRITE)
     if not same_shape(result._data, self._data):
@@ -909,7 +912,7 @@ cdef Tensor inplace_commit(Tensor self, Tensor result, bint allow_overlap=False)
         fw_code = fw_inplace(self, result)
         if fw_code:
             _commit(self, result)  # (PyTorch writes and records before it reads the tangent)
-            raise fw_inplace_error(fw_code)
+            raise fw_inplace_error(3 if fw_code == 2 and allow_overlap else fw_code)
     return _commit(self, result)
 
 
@@ -963,7 +966,7 @@ cdef Tensor inplace_commit_expanded(Tensor self, Tensor source, Tensor result, s
     from source (Note [In-place ops]): into a tensor whose elements share memory, with
     PyTorch's warning and its values (Note [Fills into expanded tensors])."""
     if not has_internal_overlap(self._data):
-        return inplace_commit(self, result)
+        return inplace_commit(self, result, True)   # (a fill: inplace_commit's allow_overlap)
     warn_expanded_write(op, example)
     if (cnp.PyArray_ISWRITEABLE(self._data) and same_shape(result._data, self._data)
             and cnp.PyArray_TYPE(result._data) == cnp.PyArray_TYPE(self._data)):

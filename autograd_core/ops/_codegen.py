@@ -954,7 +954,11 @@ class FwFormula(Formula):
         if name == "_u":
             return "T"
         if name.endswith("_t") and self.schema.param(name[:-2]) is not None:
-            return super().kind_of_name(name[:-2])
+            kind = super().kind_of_name(name[:-2])
+            # a number's tangent is a tensor too (fw_zeros: its 0-d ZeroTensor), so a
+            # product keeps the operand order the formula is written in, as PyTorch's
+            # does (the tangent's graph lists its edges in that order)
+            return "T" if kind == "O" else kind
         if name.endswith("_p") and self.schema.param(name[:-2]) is not None:
             return super().kind_of_name(name[:-2])
         return super().kind_of_name(name)
@@ -1654,9 +1658,39 @@ def _py_default(d):
     return d
 
 
+def _fw_may_refuse(op):
+    """Whether a node of op refuses forward AD for some dual input (gen_forward_derivative
+    raises fw_not_implemented(op) there): no `result:`, an automatic one over several
+    outputs, or an input whose backward formula it would need is not implemented."""
+    for node in op.nodes:
+        if node.manual:
+            continue
+        fw = node.fw_formula
+        if fw is None or fw == "backward_transpose" or (
+                len(op.differentiable_returns()) > 1
+                and fw in ("auto_element_wise", "auto_linear")):
+            return True
+        if fw == "auto_element_wise" and any(
+                text is None or "not_implemented" in text
+                for name, text in node.formulas.items() if text != "non_differentiable"):
+            return True
+    return False
+
+
+# Note [Forward AD refusals of in-place variants]
+# An in-place variant computes through its out-of-place op, whose node refuses forward AD
+# under the out-of-place op's name (fw_not_implemented(op), at record time). PyTorch's
+# in-place kernel runs first, writes self (its values and version change, its tangent
+# not), then refuses under the in-place op's name. The generated in-place variant of an
+# op whose node may refuse catches that refusal (by its exact message: any other error
+# goes through), recomputes with forward AD suspended, commits, and raises the in-place
+# refusal. (Refusals before the kernel, Note [Forward AD refusals before the kernel],
+# name the op themselves and pass through.)
+
 def gen_inplace_impl(op):
     """The C implementation of an in-place variant: the out-of-place op through the
-    in-place driver (Note [In-place ops])."""
+    in-place driver (Note [In-place ops]); Note [Forward AD refusals of in-place
+    variants]."""
     schema = op.schema
     others = [p.name for p in schema.params[1:] if p.has_edge]
     others_t = "(" + "".join(o + ", " for o in others) + ")"
@@ -1669,18 +1703,37 @@ def gen_inplace_impl(op):
     flag = ", True" if op.complex_autograd else ""
     call_args += flag
     lines.append(f"    cdef Tensor _self_source = inplace_source(self, {others_t})")
+    body = []
     if others:
         # Note [Overlapping operands]: an operand sharing memory with self in a way
         # only an element loop decides is read element by element as written
         args_t = "(" + "".join(p.name + ", " for p in schema.params[1:]) + ")"
-        lines.append(f"    if inplace_in_order(self, {others_t}):")
-        lines.append(f"        return inplace_commit_in_order(self, {fwd}({call_args}), "
-                     f"_in_order_{op.inplace}, {args_t})")
+        body.append(f"if inplace_in_order(self, {others_t}):")
+        body.append(f"    return inplace_commit_in_order(self, {fwd}({call_args}), "
+                    f"_in_order_{op.inplace}, {args_t})")
     if op.inplace_expanded is not None:
-        lines.append(f"    return inplace_commit_expanded(self, _self_source, {fwd}({call_args}), "
-                     f"\"{op.inplace}\", \"{op.inplace_expanded}\")")
+        body.append(f"return inplace_commit_expanded(self, _self_source, {fwd}({call_args}), "
+                    f"\"{op.inplace}\", \"{op.inplace_expanded}\")")
     else:
-        lines.append(f"    return inplace_commit(self, {fwd}({call_args}))")
+        body.append(f"return inplace_commit(self, {fwd}({call_args}))")
+    if _fw_may_refuse(op) and not op.complex_autograd:
+        # Note [Forward AD refusals of in-place variants] (a complex_autograd forward
+        # refuses under the in-place name itself)
+        lines.append("    try:")
+        lines += ["        " + b for b in body]
+        lines.append("    except NotImplementedError as _e:")
+        lines.append(f"        if str(_e) != str(fw_not_implemented({op.name!r})):")
+        lines.append("            raise")
+        lines.append("    with FwSuspend():")
+        if others:
+            lines += ["        " + b.replace("return ", "") for b in body[:2]]
+            lines.append("        else:")
+            lines.append("            " + body[2].replace("return ", ""))
+        else:
+            lines.append("        " + body[0].replace("return ", ""))
+        lines.append(f"    raise fw_not_implemented({op.inplace!r})")
+    else:
+        lines += ["    " + b for b in body]
     if others:
         names = ", ".join(p.name for p in schema.params)
         lines += ["", "", f"def _in_order_{op.inplace}({names}):",

@@ -185,7 +185,8 @@ cdef Tensor op_renorm(Tensor self, object p, object dim, object maxnorm):
             norm = np.sum(a ** p, axis=rd, keepdims=True) ** (1.0 / p)
         factor = np.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0).astype(
             real_of(dtype_of(x)).np_dtype if is_complex else x.dtype)
-    cdef Tensor result = make(as_array(x * factor))
+    # (PyTorch's renorm allocates a contiguous result whatever self's layout)
+    cdef Tensor result = make(as_contiguous(as_array(x * factor)))
     record_RenormBackward0(result, self, p, d, maxnorm)
     return result
 

@@ -17,7 +17,19 @@ cdef object _product(object fn, cnp.ndarray a, cnp.ndarray b):
     if cnp.PyArray_TYPE(a) == bfloat16.typenum or cnp.PyArray_TYPE(b) == bfloat16.typenum:
         return cast_array(as_array(fn(cast_array(a, float32), cast_array(b, float32))),
                           bfloat16)
-    return fn(a, b)
+    r = fn(a, b)
+    if (fn is np.matmul and cnp.PyArray_ISCOMPLEX(a) and cnp.PyArray_NDIM(a) >= 1
+            and cnp.PyArray_DIM(a, cnp.PyArray_NDIM(a) - 1) > 1):
+        # PyTorch's complex gemm/gemv (MKL) sums each entry into a +0: an exact zero
+        # comes out +0 where OpenBLAS's can give -0 (the zero triangle of a product of
+        # triangular matrices, the decompositions' tangents); adding +0 does the same
+        # and leaves every other value as it is. (Over one term PyTorch's mm multiplies
+        # without a sum: left alone.)
+        if isinstance(r, np.ndarray):
+            np.add(r, 0, out=r)
+        else:
+            r = r + 0
+    return r
 
 cdef Tensor op_mm(Tensor self, Tensor mat2):
     cdef cnp.ndarray a = self._data, b = mat2._data

@@ -395,7 +395,8 @@ cdef Tensor op_linalg_solve_triangular(Tensor A, Tensor B, bint upper, bint left
             f"{'AX = B' if left else 'XA = B'} ({sa[-2]}x{sa[-1]} and {sb[-2]}x{sb[-1]})")
     broadcast_shapes(sa[:-2], sb[:-2])
     out = _tri_solve_values(A._data, B._data, upper, left, unitriangular)
-    cdef Tensor result = make(_column_major(out) if left else np.ascontiguousarray(out))
+    # (either side: PyTorch's result is LAPACK's, column by column)
+    cdef Tensor result = make(_column_major(out))
     record_LinalgSolveTriangularBackward0(result, A, B, upper, left, unitriangular)
     return result
 
@@ -635,18 +636,27 @@ cdef Tensor linalg_lu_solve_LU(Tensor gX, Tensor LU, Tensor pivots, Tensor X, bi
 
 cdef Tensor linalg_lu_solve_jvp(Tensor dLU, Tensor dB, Tensor LU, Tensor pivots, Tensor X,
                                 bint left, bint adjoint):
-    """The forward derivative of lu_solve (PyTorch's linalg_lu_solve_jvp, by another
-    route): A = P L U moves by dA = P (dL U + L dU), dL the strict lower triangle of
-    LU's tangent, dU its upper triangle; then the solve's rule with op(A) = A or A^H:
-    dX = op(A)^{-1} (dB - op(dA) X) (left) or (dB - X op(dA)) op(A)^{-1}."""
+    """PyTorch's linalg_lu_solve_jvp, op for op (its products and solves decide the
+    tangent's layout and the signs of its zeros). With op_1(A) = A or A^H, op_2(X) = X or
+    X^H as left and adjoint say, and S = lu_solve(LU, pivots, dB): when left != adjoint,
+    dX = op_2(R op_2(X)) + S, R = -U^{-1} (dU + L^{-1} dL U); else
+    dX = op_2(op_1(-op_3(X)^H P (L dU U^{-1} + dL) L^{-1} P^T)) + S."""
+    cdef Tensor S = op_linalg_lu_solve(LU, pivots, dB, left, adjoint)
+    cdef Tensor R, U, L, P, V
+    if left != adjoint:
+        R = op_linalg_solve_triangular(LU, OPS.tril(dLU, -1), False, True, True)
+        U = OPS.triu(LU, 0)
+        R = OPS.neg(op_linalg_solve_triangular(U, OPS.add(OPS.triu(dLU, 0), op_matmul(R, U), 1),
+                                               True, True, False))
+        return OPS.add(op_matmul(R, X) if left else op_matmul(X, _mH(R)), S, 1)
     cdef tuple plu = op_lu_unpack(LU, pivots, True, True)
-    cdef Tensor L = <Tensor>plu[1], U = <Tensor>plu[2]
-    cdef Tensor dA = op_matmul(<Tensor>plu[0], OPS.add(op_matmul(OPS.tril(dLU, -1), U),
-                                                       op_matmul(L, OPS.triu(dLU, 0)), 1))
-    if adjoint:
-        dA = _mH(dA)
-    cdef Tensor R = OPS.sub(dB, op_matmul(dA, X) if left else op_matmul(X, dA), 1)
-    return op_linalg_lu_solve(LU, pivots, R, left, adjoint)
+    P, L, U = <Tensor>plu[0], <Tensor>plu[1], <Tensor>plu[2]
+    V = _mH(X) if left else X
+    R = OPS.add(op_linalg_solve_triangular(U, op_matmul(L, OPS.triu(dLU, 0)), True, False, False),
+                OPS.tril(dLU, -1), 1)
+    R = op_matmul(op_linalg_solve_triangular(L, OPS.neg(op_matmul(op_matmul(V, P), R)),
+                                             False, False, True), _mT(P))
+    return OPS.add(_mH(R) if left else R, S, 1)
 
 
 cdef Tensor op_lu_solve(Tensor self, Tensor LU_data, Tensor LU_pivots):

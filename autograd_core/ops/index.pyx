@@ -1344,7 +1344,9 @@ cdef Tensor op_put(Tensor self, Tensor index, Tensor source, bint accumulate):
             np.add.at(flat, idx.reshape(-1), src.reshape(-1))
     else:
         flat[idx.reshape(-1)] = src.reshape(-1)
-    cdef Tensor result = make(out)
+    # (written through a C-ordered copy, whose flat view is put's row-major order;
+    # the result is PyTorch's self.clone(preserve_format).put_(...): laid out as self)
+    cdef Tensor result = make(as_preserved(out, self._data))
     record_PutBackward0(result, self, index, source, accumulate)
     return result
 
@@ -1432,7 +1434,9 @@ cdef Tensor op_index_fill(Tensor self, object dim, Tensor index, object value):
         raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is "
                            "not supported")
     cdef Py_ssize_t d = _check_index_along(self, dim, index, "index_fill_")
-    cdef cnp.ndarray out = self._data.copy()
+    # PyTorch's self.clone(preserve_format).index_fill_(...): laid out as self
+    cdef cnp.ndarray out = empty_preserving(self._data, self._data.dtype)
+    out[...] = self._data
     with quiet():
         if out.ndim == 0:
             if index._data.size:

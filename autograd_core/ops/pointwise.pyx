@@ -318,7 +318,10 @@ cdef Tensor op_angle(Tensor self):
             x = cast_array(x, float_or_default(d))
             # PyTorch's angle of a real number: pi below zero, else 0 (nan stays nan)
             r = np.where(np.isnan(x), x, np.where(x < 0, np.pi, 0.)).astype(x.dtype)
-    cdef Tensor result = make(pointwise_output(as_array(r), (self,), -1, 0))
+    # PyTorch's complex angle writes into a new contiguous real tensor (its
+    # complex-to-float unary path), the real one follows the input as other unary ops
+    cdef Tensor result = make(as_contiguous(as_array(r)) if d.category == CAT_COMPLEX
+                              else pointwise_output(as_array(r), (self,), -1, 0))
     record_AngleBackward0(result, self)
     return result
 
@@ -462,11 +465,15 @@ cdef cnp.ndarray _zerotensor_result(object a, object b, int kernel, cnp.ndarray 
         # PyTorch's add_zerotensor copies the other operand (expanded to the result's
         # shape) keeping its layout: a forward formula's `zero + self_t * c` is laid out
         # as self_t, which fw_finish then needs no copy for (AddBackward0, not
-        # CopyBackwards, ends a jvp tangent)
+        # CopyBackwards, ends a jvp tangent); its values are the operand's own (negated
+        # for zero - b), not zero + b, which would turn a -0 into +0
         other = b if za else a
         if isinstance(other, Tensor) and same_shape((<Tensor>other)._data, out):
             keep = np.empty_like((<Tensor>other)._data, dtype=out.dtype)
-            keep[...] = out
+            if za and kernel == AGC_SUB:
+                np.negative((<Tensor>other)._data, out=keep, casting="unsafe")
+            else:
+                keep[...] = (<Tensor>other)._data
             return keep
     return out
 

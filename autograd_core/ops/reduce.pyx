@@ -460,8 +460,9 @@ cdef inline cnp.ndarray _dense(object out):
     """A reduction's or scan's values in a C-contiguous array, as PyTorch allocates its
     result whatever the input's layout (numpy follows the input's: a mean over dim 0 of
     a transposed input would be transposed, and its view()s would differ)."""
-    cdef cnp.ndarray a = as_array(out)
-    return a if cnp.PyArray_IS_C_CONTIGUOUS(a) else np.ascontiguousarray(a)
+    # (as_contiguous: numpy's C order leaves the strides of size-1 dims free, PyTorch's
+    # are those of the contiguous layout, which a keepdim sum's views and layout checks see)
+    return as_contiguous(as_array(out))
 
 
 cdef Tensor op_sum(Tensor self, object dim, bint keepdim, object out_dtype):
