@@ -98,6 +98,7 @@ logcumsumexp scatter_reduce scatter_reduce_ index_reduce index_reduce_
 linalg_matrix_rank linalg_cond linalg_lstsq linalg_householder_product orgqr geqrf ormqr
 linalg_ldl_factor linalg_ldl_factor_ex linalg_ldl_solve
 conv_tbc affine_grid_generator
+rrelu_with_noise rrelu_with_noise_
 """.split())
 
 # PyTorch's own errors for ops that refuse complex input (exception type, message;
@@ -120,7 +121,7 @@ COMPLEX_MESSAGES = {
     "floor": (NotImplementedError, "floor is not supported for complex inputs"),
     "ceil": (NotImplementedError, "ceil is not supported for complex inputs"),
     "trunc": (NotImplementedError, "trunc is not supported for complex inputs"),
-    "floor_divide": _kernel("div_floor_cpu"),
+    "floor_divide": _kernel("div_floor_cpu"), "floor_divide_": _kernel("div_floor_cpu"),
     "div_floor": _kernel("div_floor_cpu"), "div_trunc": _kernel("div_trunc_cpu"),
     "sort": _SORT, "argsort": _SORT, "msort": _SORT, "searchsorted": _SORT,
     "topk": (RuntimeError, " topk does not support complex dtypes on CPU"),
@@ -138,6 +139,14 @@ COMPLEX_MESSAGES = {
     "mode": _kernel("mode_cpu"), "aminmax": _kernel("aminmax_cpu"),
     "cummax": _kernel("cummax_cpu"), "cummin": _kernel("cummin_cpu"),
     "bucketize": _kernel("searchsorted_out_cpu"), "unique": _kernel("unique"),
+    # (the operators & | ^ << >> and their in-place forms reach these kernels too)
+    "bitwise_and": _kernel("bitwise_and_cpu"), "bitwise_and_": _kernel("bitwise_and_cpu"),
+    "bitwise_or": _kernel("bitwise_or_cpu"), "bitwise_or_": _kernel("bitwise_or_cpu"),
+    "bitwise_xor": _kernel("bitwise_xor_cpu"), "bitwise_xor_": _kernel("bitwise_xor_cpu"),
+    "bitwise_not": _kernel("bitwise_not_cpu"), "bitwise_not_": _kernel("bitwise_not_cpu"),
+    "bitwise_left_shift": _kernel("lshift_cpu"), "bitwise_left_shift_": _kernel("lshift_cpu"),
+    "bitwise_right_shift": _kernel("rshift_cpu"),
+    "bitwise_right_shift_": _kernel("rshift_cpu"),
     "unique_consecutive": _kernel("unique"),
     "binary_cross_entropy": _kernel("binary_cross_entropy"),
     "_fft_r2c": (RuntimeError, "Only supports floating-point dtypes, but found: {dtype}"),
@@ -155,6 +164,8 @@ COMPLEX_MESSAGES = {
     "fmin": (RuntimeError, "fmin not implemented for complex tensors."),
     "heaviside": (RuntimeError, "heaviside is not yet implemented for complex tensors."),
     "heaviside_": (RuntimeError, "heaviside is not yet implemented for complex tensors."),
+    # (rrelu_with_noise passes the guard: its kernel checks the bounds first, then
+    # refuses as leaky_relu_cpu, or rrelu_with_noise_out_cpu in training, as PyTorch's)
     # (cdist passes the guard: op_cdist's own dtype check names X1 or X2 and comes after
     # _cdist_forward's forward-AD refusal, as PyTorch's)
     "pdist": (RuntimeError, "pdist only supports floating-point dtypes"),

@@ -469,20 +469,10 @@ SWEEP_NUMBERS = {"1+2j": 1 + 2j, "2+0j": 2 + 0j, "-0.5+0j": -0.5 + 0j}
 
 # Forms that still differ from PyTorch, by the reason (strict xfail: a form fixed
 # fails its test until it is removed here)
-_KW = ("PyTorch names a float argument given by keyword without its position; the "
-       "generated wrappers cannot tell a keyword from a positional argument")
-_NORM = ("PyTorch checks the input's dtype before the order's; the order is read when "
-         "the wrapper parses it (_REAL_SCALAR_OPS' norm rule)")
-_ZERO_POW = "0 ** (-0.5+0j): PyTorch's std::pow gives inf+nanj, numpy's nan+nanj"
-_RRELU = ("rrelu on a complex input: the complex guard refuses before the bounds check "
-          "and names rrelu_with_noise, where PyTorch's eval-mode kernel is leaky_relu's")
-SWEEP_KNOWN = {
-    "nan_to_num": _KW, "logit_eps": _KW, "pdist_p": _KW,
-    ("norm_p", "i64"): _NORM, ("norm_p_dim", "i64"): _NORM,
-    ("vector_norm_ord", "i64"): _NORM, ("dist_p", "i64"): _NORM,
-    ("pow_scalar", "i64", "-0.5+0j"): _ZERO_POW, ("mvlgamma", "i64", "-0.5+0j"): _ZERO_POW,
-    ("rrelu_lower", "c128", "2+0j"): _RRELU, ("rrelu_lower", "c128", "-0.5+0j"): _RRELU,
-}
+_CDIST = ("PyTorch's torch.cdist is a Python function (torch/functional.py) that passes "
+          "p to _VF.cdist by position: its message names position 3 for p= too; ours is "
+          "the table's wrapper, which names no position for a keyword")
+SWEEP_KNOWN = {"cdist_p": _CDIST}
 
 
 def _sweep_params():
@@ -500,3 +490,104 @@ def test_scalar_sweep(form, x, number):
     f, c = SWEEP_FORMS[form], SWEEP_NUMBERS[number]
     same(lambda mod: f(mod, SWEEP_INPUTS[x](mod), c), may_raise=True, quiet=True,
          rtol=1e-6, atol=1e-8)
+
+
+# ---------------------------------------------------------------- zero to a complex power
+# Note [Complex power of zero] (ops/pointwise.pyx): PyTorch's std::pow
+
+ZERO_EXPONENTS = [-0.5 + 0j, 0j, -1 + 1j, 1j, -1j, -2 + 0j, -3 + 0j, -0.5 + 1j, 0.5 + 0j,
+                  2 + 0j, 1 + 1j, 0.5 - 2j]
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128", "float32", "int64"])
+@pytest.mark.parametrize("e", ZERO_EXPONENTS, ids=str)
+def test_zero_base_complex_power(dtype, e):
+    def base(m):
+        return m.tensor([0, 1, 2, 0], dtype=getattr(m, dtype))
+
+    def prog(m):
+        ct = base(m).to(m.complex128) if dtype in ("float32", "int64") else base(m)
+        return (m.pow(base(m), e),                                     # Scalar exponent
+                m.pow(ct, m.full((4,), e, dtype=ct.dtype)),            # Tensor exponent
+                m.pow(ct, m.tensor(e, dtype=ct.dtype)),                # 0-d exponent
+                m.float_power(base(m), e),
+                m.pow(e if e != 0 else 0j, m.tensor([0., -0.5, -1., 2.])))   # pow.Scalar
+    same(prog, rtol=1e-5, atol=1e-6)
+
+
+def test_zero_base_complex_power_in_place_and_number_base():
+    def prog(m):
+        t = m.tensor([0j, 1 + 1j, 0j])
+        t **= -0.5 + 0j
+        u = m.tensor([0j, 2j])
+        u.pow_(m.tensor([-1 + 1j, 0j]))
+        return t, u, m.pow(0j, m.tensor([-0.5 + 0j, 0j, 1j, 2 + 0j])), \
+            m.pow(0, m.tensor([-0.5 + 1j, 1 + 0j]))
+    same(prog)
+
+
+@pytest.mark.parametrize("e", [-0.5 + 0j, -1 + 1j, 2 + 0j, 1.5 + 0.5j], ids=str)
+def test_zero_base_complex_power_gradient(e):
+    def prog(m):
+        x = m.tensor([0j, 1 + 1j, -2 + 0.5j], requires_grad=True)
+        y = x.pow(e)
+        g, = m.autograd.grad(y.abs().sum() if e.real > 1 else y.real.sum(), x,
+                             allow_unused=True)
+        ex = m.tensor([e, e, e], requires_grad=True)
+        z = m.pow(m.tensor([0j, 1j, 2 + 0j]), ex)
+        ge, = m.autograd.grad(z.real.sum(), ex)
+        return y, g, z, ge
+    same(prog, may_raise=True)
+
+
+# ---------------------------------------------------------------- norms' order checks
+
+@pytest.mark.parametrize("p", [2 + 0j, 1j, 2, "fro"], ids=str)
+@pytest.mark.parametrize("dtype", ["int64", "float32", "complex64", "bool"])
+def test_norm_order_after_the_input_dtype(p, dtype):
+    def prog(m, f):
+        t = m.tensor([[1, 0], [2, 3]], dtype=getattr(m, dtype))
+        return f(m, t)
+    forms = [lambda m, t: m.norm(t, p=p), lambda m, t: m.norm(t, p=p, dim=0),
+             lambda m, t: m.norm(t, p=p, dim=(0, 1))]
+    if p != "fro":
+        forms += [lambda m, t: m.linalg.vector_norm(t, p),
+                  lambda m, t: m.dist(t, t.flip(0), p),
+                  lambda m, t: m.linalg.vector_norm(t, p, dtype=m.float64)]
+    for f in forms:
+        same(lambda m: prog(m, f), may_raise=True, quiet=True)
+
+
+# ---------------------------------------------------------------- rrelu on complex input
+
+@pytest.mark.parametrize("lower", [2 + 0j, -0.5 + 0j, 1 + 2j, 2.0, -0.5, 0.1])
+@pytest.mark.parametrize("training", [False, True])
+@pytest.mark.parametrize("inplace", [False, True])
+def test_rrelu_complex_check_order(lower, training, inplace):
+    same(lambda m: m.nn.functional.rrelu(m.tensor([1 + 1j, -2.0]), lower=lower,
+                                         training=training, inplace=inplace),
+         may_raise=True, quiet=True)
+
+
+# ---------------------------------------------------------------- message differences
+
+@pytest.mark.parametrize("prog", [
+    lambda m: m.quantile(m.tensor([1., 2.]), 0.5, interpolation="foo"),
+    lambda m: m.nanquantile(m.tensor([1., 2.]), 0.5, interpolation="foo"),
+    lambda m: m.quantile(m.tensor([1., 2.]), 0.5, out=m.empty((), dtype=m.float64)),
+    lambda m: m.nanquantile(m.tensor([1., 2.]), m.tensor([0.5]),
+                            out=m.empty(1, dtype=m.float64)),
+    lambda m: m.quantile(m.tensor([1., 2.]), 1.5, out=m.empty((), dtype=m.float64)),
+    lambda m: m.quantile(m.tensor([1., 2.], requires_grad=True), 0.5,
+                         out=m.empty((), dtype=m.float64)),
+    lambda m: m.tensor([1., 2.]).cummin(), lambda m: m.tensor([1., 2.]).cummax(),
+    lambda m: m.cummin(m.tensor([1., 2.])), lambda m: m.cummax(m.tensor([1., 2.])),
+    lambda m: m.tensor([1., 2.]).logcumsumexp(), lambda m: m.logcumsumexp(m.tensor([1.])),
+    lambda m: m.tensor([1., 2.]).cumsum(), lambda m: m.cumsum(m.tensor([1.])),
+    lambda m: m.tensor([1., 2.]) % (1 + 2j), lambda m: m.tensor([1., 2.]).remainder(1j),
+    lambda m: (1j) % m.tensor([1., 2.]), lambda m: m.remainder(1j, m.tensor([1., 2.])),
+    lambda m: m.tensor([1 + 1j]) % 2, lambda m: m.fmod(m.tensor([1., 2.]), 1j),
+    lambda m: m.dist(m.tensor([1, 2]), m.tensor([3, 4]), 2),
+])
+def test_messages(prog):
+    same(prog, must_raise=True, quiet=True)

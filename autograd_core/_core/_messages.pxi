@@ -262,12 +262,18 @@ cdef str op_name(Node node):
 
 # ---------------------------------------------------------------- argument checks
 
+cdef inline str _at(int pos):
+    """An argument's position as PyTorch's parser quotes it: " (position 2)", or nothing
+    for pos 0, an argument given by keyword or a keyword-only one such as out= (Note
+    [Keyword or positional] in ops/_prelude.pxi)."""
+    return f" (position {pos})" if pos > 0 else ""
+
+
 cpdef object not_tensor_error(str fname, str argname, int pos, object x):
     """PyTorch's argument parser's TypeError for ``x`` given where a Tensor is required:
-    every "must be Tensor, not ..." is this message (pos 0: a keyword-only argument such
-    as out=, which PyTorch names without a position)."""
-    where = f" (position {pos})" if pos > 0 else ""
-    return TypeError(f"{fname}(): argument '{argname}'{where} must be Tensor, not "
+    every "must be Tensor, not ..." is this message (pos 0: given by keyword, or a
+    keyword-only argument such as out=, which PyTorch names without a position)."""
+    return TypeError(f"{fname}(): argument '{argname}'{_at(pos)} must be Tensor, not "
                      f"{type(x).__name__}")
 
 
@@ -493,7 +499,7 @@ cdef object arg_operand(object x):
 cdef bint arg_bool(object x, str fname, str argname, int pos) except -1:
     if isinstance(x, (bool, np.bool_)):
         return bool(x)
-    raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be bool, not "
+    raise TypeError(f"{fname}(): argument '{argname}'{_at(pos)} must be bool, not "
                     f"{type(x).__name__}")
 
 
@@ -513,8 +519,10 @@ cdef bint arg_bool(object x, str fname, str argname, int pos) except -1:
 #            where it computes complex values (index_add, constant_pad_nd);
 #   _DOUBLE: PyTorch converts it to double before any dtype check (celu's 1 / alpha,
 #            softshrink's range check, histc's bounds, rrelu's bounds);
-#   a str:   PyTorch's own RuntimeError for that op (norm's order, renorm's p, maxnorm;
-#            {arg} is the argument's name).
+#   _OP:     passed on as given, 2+0j too: the op refuses it after its input's dtype
+#            check, as PyTorch reads the order there (vector_norm's and dist's order);
+#   a str:   PyTorch's own RuntimeError for that op (renorm's p, maxnorm; {arg} is the
+#            argument's name).
 # Any other Scalar argument refuses a complex number with the argument TypeError.
 cdef frozenset _COMPLEX_SCALAR_OPS = frozenset((
     "add", "add_", "sub", "sub_", "rsub", "addcmul", "addcmul_", "addcdiv", "addcdiv_",
@@ -522,7 +530,7 @@ cdef frozenset _COMPLEX_SCALAR_OPS = frozenset((
     "addbmm", "addbmm_"))
 cdef object _KERNEL = None
 cdef object _DOUBLE = 1
-cdef str _NORM_ORDER = "linalg.vector_norm: Expected a non-complex scalar as the order of norm."
+cdef object _OP = 2
 cdef dict _REAL_SCALAR_OPS = {
     "elu": _KERNEL, "elu_": _KERNEL, "leaky_relu": _KERNEL, "leaky_relu_": _KERNEL,
     "softplus": _KERNEL, "threshold": _KERNEL, "threshold_": _KERNEL,
@@ -530,7 +538,7 @@ cdef dict _REAL_SCALAR_OPS = {
     "index_add": _KERNEL, "index_add_": _KERNEL, "constant_pad_nd": _KERNEL,
     "celu": _DOUBLE, "celu_": _DOUBLE, "softshrink": _DOUBLE, "histc": _DOUBLE,
     "rrelu_with_noise": _DOUBLE, "rrelu_with_noise_": _DOUBLE,
-    "linalg_vector_norm": _NORM_ORDER, "dist": _NORM_ORDER,
+    "linalg_vector_norm": _OP, "dist": _OP,
     "renorm": "renorm: {arg} must be real-valued",
     "renorm_": "renorm: {arg} must be real-valued"}
 
@@ -541,6 +549,8 @@ cdef object _real_scalar(object n, str fname, str argname):
     rule = _REAL_SCALAR_OPS[fname]
     if type(rule) is str:
         raise RuntimeError((<str>rule).replace("{arg}", argname))
+    if rule is _OP:
+        return n
     if n.imag == 0:
         return n.real
     if rule is _DOUBLE:
@@ -571,7 +581,7 @@ cdef object arg_scalar(object x, str fname, str argname, int pos):
             return _real_scalar(n, fname, argname)
     if isinstance(x, Tensor):
         raise TypeError(f"{fname}(): argument '{argname}' must be Number, not Tensor")
-    raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be Number, "
+    raise TypeError(f"{fname}(): argument '{argname}'{_at(pos)} must be Number, "
                     f"not {type(x).__name__}")
 
 
@@ -615,7 +625,7 @@ cdef object arg_int(object x, str fname, str argname, int pos):
     if type(x) is int:
         return checked_int64(x)
     if isinstance(x, float) or not hasattr(x, "__index__"):
-        raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be int, not "
+        raise TypeError(f"{fname}(): argument '{argname}'{_at(pos)} must be int, not "
                         f"{type(x).__name__}")
     return checked_int64(x.__index__())
 
@@ -627,12 +637,12 @@ cdef tuple arg_int_list(object x, str fname, str argname, int pos):
     if isinstance(x, Tensor) or not isinstance(x, (list, tuple)):
         if not isinstance(x, float) and hasattr(x, "__index__") and not isinstance(x, Tensor):
             return (checked_int64(x.__index__()),)
-        raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be tuple of ints, "
+        raise TypeError(f"{fname}(): argument '{argname}'{_at(pos)} must be tuple of ints, "
                         f"not {type(x).__name__}")
     out = []
     for s in x:
         if isinstance(s, (bool, float)) or not hasattr(s, "__index__"):
-            raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be tuple of "
+            raise TypeError(f"{fname}(): argument '{argname}'{_at(pos)} must be tuple of "
                             f"ints, but found element of type {type(s).__name__} at pos {len(out)}")
         s = s.__index__()
         if not _fits_int64(s):
@@ -645,7 +655,7 @@ cdef tuple arg_int_sequence(object x, str fname, str argname, int pos):
     """A 'tuple of ints' argument that must be a sequence (PyTorch's int[] without a
     size: flip(x, 1) is a TypeError where sum(x, 1) is not)."""
     if isinstance(x, Tensor) or not isinstance(x, (list, tuple)):
-        raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be tuple of ints, "
+        raise TypeError(f"{fname}(): argument '{argname}'{_at(pos)} must be tuple of ints, "
                         f"not {type(x).__name__}")
     return arg_int_list(x, fname, argname, pos)
 
@@ -653,14 +663,14 @@ cdef tuple arg_int_sequence(object x, str fname, str argname, int pos):
 cdef double arg_float(object x, str fname, str argname, int pos) except? -1.0:
     cdef object n = arg_number(x)
     if n is None:
-        raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be float, not "
+        raise TypeError(f"{fname}(): argument '{argname}'{_at(pos)} must be float, not "
                         f"{type(x).__name__}")
     return <double>n
 
 
 cdef str arg_str(object x, str fname, str argname, int pos):
     if not isinstance(x, str):
-        raise TypeError(f"{fname}(): argument '{argname}' (position {pos}) must be str, not "
+        raise TypeError(f"{fname}(): argument '{argname}'{_at(pos)} must be str, not "
                         f"{type(x).__name__}")
     return <str>x
 

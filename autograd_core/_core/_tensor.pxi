@@ -856,13 +856,43 @@ cdef Tensor _conj_transpose(Tensor self):
     return t
 
 
+# Note [Operators with builtin operands]
+# PyTorch's Tensor is a Python class: an operator it cannot take returns NotImplemented
+# and Python's own TypeError names the type 'Tensor'. Ours is an extension type whose
+# tp_name is 'autograd_core.Tensor' (for print(type(t))), so Python's messages would
+# name that: the operators raise Python's message themselves for the builtin types,
+# which have no reflected method to try. The sequences keep Python's protocol where it
+# applies to them: s * t and t * s repeat s by t.__index__() (a one-element integer
+# tensor: "aa"; any other: __index__'s TypeError), s + t is the sequence's own
+# concatenation error. (A comparison with a builtin stays NotImplemented: its reflected
+# form is the same call, t > "a" and "a" < t, and Python's message names the type by
+# tp_name.)
+cdef tuple _SEQUENCES = (str, bytes, bytearray, list, tuple)
+
+
 cdef object _binop_type_error(object other, str symbol, bint reflected):
     """For operands of builtin types that no numeric protocol can take (str, None,
-    list, ...), PyTorch's TypeError naming the type 'Tensor'; else NotImplemented."""
-    if type(other).__module__ == "builtins":
-        a, b = ("Tensor", type(other).__name__) if not reflected else (type(other).__name__, "Tensor")
+    list, ...), Python's TypeError naming the type 'Tensor' (Note [Operators with
+    builtin operands]); else NotImplemented."""
+    cdef type tp = type(other)
+    if tp.__module__ == "builtins":
+        if symbol == "*" and tp in _SEQUENCES:
+            return NotImplemented     # (the sequence's repeat, by t.__index__())
+        if symbol == "+" and reflected and tp in _SEQUENCES:
+            if tp is bytes or tp is bytearray:
+                raise TypeError(f"can't concat Tensor to {tp.__name__}")
+            raise TypeError(f'can only concatenate {tp.__name__} (not "Tensor") to '
+                            f"{tp.__name__}")
+        a, b = ("Tensor", tp.__name__) if not reflected else (tp.__name__, "Tensor")
         raise TypeError(f"unsupported operand type(s) for {symbol}: '{a}' and '{b}'")
     return NotImplemented
+
+
+cdef int _inplace_castable(Tensor self, object o) except -1:
+    """An in-place bitwise operator's first check, as PyTorch's: the promoted type must
+    be castable to self's (t &= 2.5 on an int64 t), before the kernel's dtype check."""
+    _check_castable(result_type((self, o)), self)
+    return 0
 
 
 cdef object _arith_operand(Tensor self, object other, str symbol, bint reflected, str name):
@@ -1859,6 +1889,8 @@ cdef class Tensor:
         if not isinstance(other, Tensor):
             if hasattr(type(other), "__torch_function__"):
                 return NotImplemented    # its __rmatmul__ (vmap's BatchedTensor)
+            if type(other).__module__ == "builtins":
+                return _binop_type_error(other, "@", False)
             raise not_tensor_error("matmul", "other", 1, other)
         check_complex_operands("matmul", self, other)
         return OPS.matmul(self, other)
@@ -1867,9 +1899,19 @@ cdef class Tensor:
         if not isinstance(other, Tensor):
             if hasattr(type(other), "__torch_function__"):
                 return NotImplemented
+            if type(other).__module__ == "builtins":
+                return _binop_type_error(other, "@", True)
             raise not_tensor_error("matmul", "other", 1, other)
         check_complex_operands("matmul", self, other)
         return OPS.matmul(other, self)
+
+    def __imatmul__(self, other):
+        # (PyTorch has none: t @= m is t = t @ m, and an operand @ cannot take is
+        # Python's error for @=, naming 'Tensor': Note [Operators with builtin operands])
+        if not isinstance(other, Tensor) and type(other).__module__ == "builtins":
+            raise TypeError(f"unsupported operand type(s) for @=: 'Tensor' and "
+                            f"'{type(other).__name__}'")
+        return NotImplemented
 
     def __neg__(self):
         if complex_arg(self):
@@ -1895,92 +1937,102 @@ cdef class Tensor:
     def __and__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return o
+            return _binop_type_error(other, "&", False)
         check_complex_operands("bitwise_and", self, other)
         return OPS.bitwise_and(self, o)
 
     def __rand__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return o
+            return _binop_type_error(other, "&", True)
         check_complex_operands("bitwise_and", self, other)
         return OPS.bitwise_and(self, o)
 
     def __or__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return o
+            return _binop_type_error(other, "|", False)
         check_complex_operands("bitwise_or", self, other)
         return OPS.bitwise_or(self, o)
 
     def __ror__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return o
+            return _binop_type_error(other, "|", True)
         check_complex_operands("bitwise_or", self, other)
         return OPS.bitwise_or(self, o)
 
     def __xor__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return o
+            return _binop_type_error(other, "^", False)
         check_complex_operands("bitwise_xor", self, other)
         return OPS.bitwise_xor(self, o)
 
     def __rxor__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return o
+            return _binop_type_error(other, "^", True)
         check_complex_operands("bitwise_xor", self, other)
         return OPS.bitwise_xor(self, o)
 
     def __iand__(self, other):
-        check_complex_operands("bitwise_and_", self, other)
-        return OPS.bitwise_and_(self, _inplace_operand(other, "&="))
+        o = _inplace_operand(other, "&=")
+        _inplace_castable(self, o)
+        check_complex_operands("bitwise_and_", self, o)
+        return OPS.bitwise_and_(self, o)
 
     def __ior__(self, other):
-        check_complex_operands("bitwise_or_", self, other)
-        return OPS.bitwise_or_(self, _inplace_operand(other, "|="))
+        o = _inplace_operand(other, "|=")
+        _inplace_castable(self, o)
+        check_complex_operands("bitwise_or_", self, o)
+        return OPS.bitwise_or_(self, o)
 
     def __ixor__(self, other):
-        check_complex_operands("bitwise_xor_", self, other)
-        return OPS.bitwise_xor_(self, _inplace_operand(other, "^="))
+        o = _inplace_operand(other, "^=")
+        _inplace_castable(self, o)
+        check_complex_operands("bitwise_xor_", self, o)
+        return OPS.bitwise_xor_(self, o)
 
     def __lshift__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return o
+            return _binop_type_error(other, "<<", False)
         check_complex_operands("bitwise_left_shift", self, other)
         return OPS.bitwise_left_shift(self, o)
 
     def __rlshift__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return o
+            return _binop_type_error(other, "<<", True)
         check_complex_operands("bitwise_left_shift", self, other)
         return OPS.bitwise_left_shift(o, self)
 
     def __ilshift__(self, other):
-        check_complex_operands("bitwise_left_shift_", self, other)
-        return OPS.bitwise_left_shift_(self, _inplace_operand(other, "<<="))
+        o = _inplace_operand(other, "<<=")
+        _inplace_castable(self, o)
+        check_complex_operands("bitwise_left_shift_", self, o)
+        return OPS.bitwise_left_shift_(self, o)
 
     def __rshift__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return o
+            return _binop_type_error(other, ">>", False)
         check_complex_operands("bitwise_right_shift", self, other)
         return OPS.bitwise_right_shift(self, o)
 
     def __rrshift__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return o
+            return _binop_type_error(other, ">>", True)
         check_complex_operands("bitwise_right_shift", self, other)
         return OPS.bitwise_right_shift(o, self)
 
     def __irshift__(self, other):
-        check_complex_operands("bitwise_right_shift_", self, other)
-        return OPS.bitwise_right_shift_(self, _inplace_operand(other, ">>="))
+        o = _inplace_operand(other, ">>=")
+        _inplace_castable(self, o)
+        check_complex_operands("bitwise_right_shift_", self, o)
+        return OPS.bitwise_right_shift_(self, o)
 
     def __eq__(self, other):
         o = arg_operand(other)

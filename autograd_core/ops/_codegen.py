@@ -1468,33 +1468,85 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
                and not (p.default is None and any(q.default is None and not q.kwarg_only
                                                   for q in params[i + 1:]))]
     aliased = {a[0] for a in aliases}
-    for name, alias, required in aliases:
+    # Note [Keyword or positional] (ops/_prelude.pxi): each argument a call may give
+    # by position or by keyword has two parameters, a positional-only one (_a<i>) and a
+    # keyword-only one under its name, both defaulting to ARG_MISSING; the binding
+    # lines take whichever was given, and the argument's messages give its position
+    # only when it came by position, as PyTorch's parser does. (A method's self is
+    # always positional.) The signature introspection shows is the one-parameter-each
+    # form (wrapper_signature).
+    split = [(i, p, first_name if i == 0 and p.name == "self" else p.name)
+             for i, p in enumerate(params)
+             if not p.kwarg_only and not (method and i == 0)]
+    split_at = {i: f"_a{i}" for i, _, _ in split}
+    # (the argument out= needs is optional: Note [out= arguments]; an aliased one is
+    # checked after its alias)
+    required_all = [pyname for i, p, pyname in split
+                    if p.default is None and not (out and p.name == op.out_needs)]
+    required = [n for n in required_all if n not in aliased]
+    binding = []
+    for i, p, pyname in split:
+        binding.append(f"    {pyname} = bind_arg(_a{i}, {pyname}, \"{public_name}\", "
+                       f"\"{pyname}\")")
+    if required:
+        binding.append(f"    if {' or '.join(f'{n} is ARG_MISSING' for n in required)}:")
+        binding.append(f"        raise missing_arguments(\"{public_name}\", "
+                       f"({''.join(f'({n!r}, {n}), ' for n in required_all)}))")
+    for i, p, pyname in split:
+        if out and p.name == op.out_needs:
+            default = "NOT_GIVEN"
+        elif p.default is None:
+            if p.name not in aliased:
+                continue
+            default = "None"     # (the alias may give it: checked after it)
+        else:
+            default = _py_default(p.default)
+        binding.append(f"    if {pyname} is ARG_MISSING:")
+        binding.append(f"        {pyname} = {default}")
+    body += binding
+    for name, alias, required_ in aliases:
         body.append(f"    if {alias} is not None:")
         body.append(f"        {name} = {alias}")
-        if required:
+        if required_:
             body.append(f"    if {name} is None:")
-            body.append(f"        raise TypeError(\"{public_name}() missing required argument "
-                        f"'{name}'\")")
+            body.append(f"        raise missing_arguments(\"{public_name}\", ((\"{name}\", "
+                        "ARG_MISSING), ))")
+    shown = []     # the signature as introspection shows it
     for i, p in enumerate(schema.params):
         pyname = first_name if i == 0 and p.name == "self" else p.name
         if p.kwarg_only and not star:
             sig.append("*")
+            shown.append("*")
             star = True
-        if p.name in aliased and p.default is None:
-            sig.append(f"{pyname}=None")
+        if out and p.name == op.out_needs:
+            # PyTorch's out= overload has no default for this argument: given as None
+            # it is taken, left out it is the argument parser's TypeError
+            shown.append(f"{pyname}=NOT_GIVEN")
+        elif p.name in aliased and p.default is None:
+            shown.append(f"{pyname}=None")
         else:
-            sig.append(pyname if p.default is None else f"{pyname}={_py_default(p.default)}")
-        pos = i if method else i + 1
+            shown.append(pyname if p.default is None else f"{pyname}={_py_default(p.default)}")
+        if i in split_at:
+            sig.append(f"{pyname}=ARG_MISSING")
+            pos = f"({i if method else i + 1} if {split_at[i]} is not ARG_MISSING else 0)"
+        else:
+            sig.append(shown[-1])
+            # (a keyword-only argument is named without a position)
+            pos = 0 if p.kwarg_only else i if method else i + 1
         body.append(f"    cdef {p.ctype} {p.name}_ = {_parse_arg(p, public_name, pos, pyname)}")
         call.append(f"{p.name}_")
+    if split:
+        # the positional-only parameters first (a method's self before them), then
+        # every named parameter keyword-only
+        head = [] if not method else [sig.pop(0)]
+        sig = head + [f"{split_at[i]}=ARG_MISSING" for i, _, _ in split] + ["/", "*"] \
+            + [x for x in sig if x != "*"]
+        star = True
     if out and op.out_needs:
-        # PyTorch's out= overload has no default for this argument: given as None it
-        # is taken, left out it is the argument parser's TypeError
-        sig[[p.name for p in schema.params].index(op.out_needs)] = f"{op.out_needs}=NOT_GIVEN"
         given = [f"    cdef bint {op.out_needs}_given = {op.out_needs} is not NOT_GIVEN",
                  f"    if not {op.out_needs}_given:",
                  f"        {op.out_needs} = None"]
-        at = len(aliases) * 2 + sum(2 for a in aliases if a[2])
+        at = len(binding) + len(aliases) * 2 + sum(2 for a in aliases if a[2])
         body[at:at] = given
     if op.fw_fallback:
         # PyTorch's autograd fallback refuses a dual argument (out too) before the op's
@@ -1506,10 +1558,14 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
     body += _complex_guard(schema, public_name)
     if (aliases or out) and not star:
         sig.append("*")
+    if (aliases or out) and "*" not in shown:
+        shown.append("*")
     if out:
         sig.append("out=None")
-    for name, alias, required in aliases:
+        shown.append("out=None")
+    for name, alias, required_ in aliases:
         sig.append(f"{alias}=None")
+        shown.append(f"{alias}=None")
     lines = []
     if method and len(schema.params) == 1:
         # a method without arguments (t.exp()): METH_O, the fastest call Python has
@@ -1576,6 +1632,8 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
     lines.append("")
     lines.append("")
     lines.append(f"{pyfunc}.__name__ = {pyfunc}.__qualname__ = \"{public_name}\"")
+    if split:
+        lines.append(f"{pyfunc}.__signature__ = wrapper_signature({', '.join(shown)!r})")
     return "\n".join(lines) + "\n\n\n"
 
 

@@ -13,8 +13,14 @@ cdef Tensor op_dist(Tensor self, Tensor other, object p):
                            f"{dtype_of(self._data).scalar_name} and "
                            f"{dtype_of(other._data).scalar_name}")
     cdef Tensor diff
+    cdef dtype d
     with NoGradGuard():
         diff = OPS.sub(self, other, 1)
+        # (PyTorch's dist is norm(self - other, p): norm's dtype check, then the order's)
+        d = dtype_of(diff._data)
+        if d.category != CAT_FLOAT and d.category != CAT_COMPLEX:
+            raise RuntimeError("norm(): input dtype should be either floating point or "
+                               f"complex. Got {d.scalar_name} instead.")
         n = op_linalg_vector_norm(diff, p, None, False, None)
     cdef Tensor result = make(n._data)
     record_DistBackward0(result, self, other, p)

@@ -35,6 +35,8 @@ cdef Tensor op_linalg_vector_norm(Tensor self, object ord, object dim, bint keep
     cdef str fname = "linalg.vector_norm"
     cdef dtype d = dtype_of(self._data)
     _check_float_input(d, fname)
+    if isinstance(ord, complex):   # (after the dtype: Note [Complex Scalar arguments])
+        raise RuntimeError(f"{fname}: Expected a non-complex scalar as the order of norm.")
     cdef dtype od = _norm_dtype(dtype_arg, d, fname)
     cdef double p = float(ord)
     cdef cnp.ndarray x = opmath(cast_array(self._data, od))   # (Note [bfloat16 compute])
@@ -358,8 +360,8 @@ cdef Tensor op_norm(Tensor self, object p, object dim, bint keepdim, object dtyp
         if dim is None:
             dim = tuple(range(_ndim(self)))
         return op_linalg_matrix_norm(self, p, dim, keepdim, dtype_arg)
-    if type(p) is complex:   # PyTorch's error for it: Note [Complex Scalar arguments]
-        arg_scalar(p, "linalg_vector_norm", "ord", 2)
+    if isinstance(p, complex):   # refused after the input's dtype check
+        return op_linalg_vector_norm(self, p, dim, keepdim, dtype_arg)
     if not is_number(p) and p is not None:
         raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, "
                         f"not {type(p).__name__}")

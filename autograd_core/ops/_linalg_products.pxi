@@ -936,8 +936,14 @@ def _py_chain_matmul(*matrices, out=None):
         return res
     if len(matrices) == 1:
         # PyTorch's out= copies the matrix itself into out: any dtype, and a graph
-        # through copy_ straight to the matrix (Note [out= rules])
-        return with_out("chain_matmul", out, matrices[0], None, OUT_ANY_CAST | OUT_GRAD_COPY)
+        # through copy_ straight to the matrix, and its tangent (Note [out= rules])
+        return with_out("chain_matmul", out, matrices[0], None,
+                        OUT_ANY_CAST | OUT_GRAD_COPY | OUT_FW_COPY)
+    if isinstance(out, Tensor) and dtype_of((<Tensor>out)._data) is not dtype_of((<Tensor>res)._data):
+        # (multi_dot's own check, before mm's out= checks)
+        raise RuntimeError(f"multi_dot(): expected out tensor to have dtype "
+                           f"{dtype_of((<Tensor>res)._data).cpp_name} but got "
+                           f"{dtype_of((<Tensor>out)._data).cpp_name}")
     out_check("chain_matmul", out, 1)
     return with_out("mm", out, res, None, OUT_EXACT)   # (mm's out= and its autograd error)
 

@@ -8,6 +8,7 @@ from autograd_core._core.dtype cimport *
 from autograd_core._core.tensor cimport *
 
 import builtins
+import inspect as _inspect
 import warnings
 
 import numpy as np
@@ -25,10 +26,10 @@ cdef const int *COMPLEX_GRAD_ON = complex_grad_flag()
 
 
 # Note [__torch_function__ in the wrappers]: every generated Python wrapper (namespace
-# function and Tensor method) first checks its tensor arguments for PyTorch's
-# __torch_function__ protocol. The test is `type(x) is not Tensor` (one pointer
-# comparison, so plain tensors pay nothing measurable) and only then has_torch_function:
-# numbers and None never override; another type overrides when its class has a
+# function and Tensor method) checks its tensor arguments, once bound (Note [Keyword or
+# positional]), for PyTorch's __torch_function__ protocol. The test is `type(x) is not
+# Tensor` (one pointer comparison, so plain tensors pay nothing measurable) and only then
+# has_torch_function: numbers and None never override; another type overrides when its class has a
 # __torch_function__ that is not the disabled one (nn.Parameter's, as PyTorch's).
 # handle_torch_function (autograd_core/overrides.py) then calls the overrides, as
 # torch.overrides does. vmap's BatchedTensor is built on this.
@@ -182,6 +183,10 @@ cdef enum:
     OUT_GRAD_NOT_IMPLEMENTED = 16   # the out kernel records PyTorch's NotImplemented
                          # node on out (its backward raises, naming the ATen op)
     _OUT_GRAD_RULES = 24
+    # forward-AD rule: the out= variant is a composition ending in out.copy_(result)
+    # (quantile, nanquantile, chain_matmul of one matrix): a dual input is no error, out
+    # gets the result's tangent as copy_'s forward derivative gives it (with_out)
+    OUT_FW_COPY = 64
 
 
 cdef int out_check(str name, object out, Py_ssize_t n) except -1:
@@ -300,10 +305,26 @@ cdef object with_out(str name, object out, object result, object fields=None,
     if out is None:
         return result
     out_check(name, out, 1 if isinstance(result, Tensor) else len(result))
-    if fw_active():
+    if fw_active() and not rule & OUT_FW_COPY:
         out_forward_ad_check(name, (out, result))
-    return out_write(name, out, result if isinstance(result, Tensor) else tuple(result),
-                     fields, rule, operands)
+    written = out_write(name, out, result if isinstance(result, Tensor) else tuple(result),
+                        fields, rule, operands)
+    if rule & OUT_FW_COPY and fw_active():
+        _out_copy_tangent(<Tensor>out, <Tensor>result)
+    return written
+
+
+cdef int _out_copy_tangent(Tensor out, Tensor result) except -1:
+    """out.copy_(result)'s forward derivative (OUT_FW_COPY): out's tangent is a copy of
+    result's (in result's dtype, as PyTorch's), or zeros when result has none and out
+    had one."""
+    t = fw_grad_of(result)
+    if t is not None:
+        with NoGradGuard():
+            set_fw_grad(out, OPS.clone(<Tensor>t, None))
+    elif fw_grad_of(out) is not None:
+        set_fw_grad(out, make(np.zeros(shape_of(out._data), out._data.dtype)))
+    return 0
 
 
 class _NotGiven:
@@ -316,6 +337,87 @@ class _NotGiven:
 
 
 cdef object NOT_GIVEN = _NotGiven()   # (C level: the wrappers test it on every call)
+
+
+# Note [Keyword or positional]
+# PyTorch's parser names an argument's position in its messages only when the call gave
+# the argument by position ("argument 'eps' (position 2) must be float" for
+# logit(x, 1j), "argument 'eps' must be float" for logit(x, eps=1j)). A Python def
+# binds both calls alike, so a generated wrapper (ops/_codegen.py, gen_wrapper) takes
+# each such argument twice: a positional-only parameter _a<i> and a keyword-only one
+# under the argument's name, both ARG_MISSING unless given. bind_arg takes the one given
+# (PyTorch's error when both are), missing_arguments is PyTorch's error for required
+# ones left out, and an argument's checker gets its position, or 0 (no position) when
+# _a<i> was not given (_core/_messages.pxi, _at). The split costs a few pointer
+# comparisons per call; introspection (inspect.signature, help) shows the plain
+# signature, which wrapper_signature builds when first asked for.
+class _ArgMissing:
+    """The default of a wrapper's parameters: the argument was not given this way."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return "<missing>"
+
+
+cdef object ARG_MISSING = _ArgMissing()
+
+
+cdef inline object bind_arg(object positional, object keyword, str fname, str name):
+    """An argument given by position or by keyword (ARG_MISSING: neither)."""
+    if positional is ARG_MISSING:
+        return keyword
+    if keyword is not ARG_MISSING:
+        raise TypeError(f"{fname}() got multiple values for argument '{name}'")
+    return positional
+
+
+cdef object missing_arguments(str fname, tuple named):
+    """PyTorch's TypeError for a call leaving out a required argument: named holds the
+    required arguments (name, value) in order; PyTorch lists every required one from
+    the first missing on (its grammar: "1 ... arguments", "2 ... argument")."""
+    cdef Py_ssize_t i = 0
+    while i < len(named) and named[i][1] is not ARG_MISSING:
+        i += 1
+    names = [n for n, _ in named[i:]]
+    return TypeError(f"{fname}() missing {len(names)} required positional argument"
+                     f"{'s' if len(names) == 1 else ''}: "
+                     + ", ".join(f'"{n}"' for n in names))
+
+
+class _WrapperSignature(_inspect.Signature):
+    """A generated wrapper's signature as its arguments read (Note [Keyword or
+    positional]): parsed from its text the first time it is asked for, so that
+    importing the ops makes none."""
+    __slots__ = ("_text", "_sig")
+
+    def __init__(self, text):
+        self._text = text
+        self._sig = None
+
+    def _real(self):
+        if self._sig is None:
+            ns = {"NOT_GIVEN": NOT_GIVEN}
+            exec(f"def f({self._text}): pass", ns)
+            self._sig = _inspect.signature(ns["f"])
+        return self._sig
+
+    @property
+    def parameters(self):
+        return self._real().parameters
+
+    @property
+    def return_annotation(self):
+        return self._real().return_annotation
+
+    def replace(self, **changes):
+        return self._real().replace(**changes)
+
+    def __reduce__(self):
+        return self._real().__reduce__()
+
+
+def wrapper_signature(str text):
+    return _WrapperSignature(text)
 
 
 cdef int no_out(str name, object out) except -1:

@@ -801,6 +801,23 @@ cdef object _int_power(cnp.ndarray base, cnp.ndarray exponent):
     return np.where(neg, inv, out).astype(out.dtype)
 
 
+# Note [Complex power of zero]
+# PyTorch's complex pow is std::pow, exp(y * log(x)): with x = 0, log(x) = -inf, so
+# an exponent of real part < 0 gives inf+nanj and one of real part 0 gives nan+nanj
+# (0 ** 0j too, for a tensor exponent: only a Scalar exponent of 0 is special-cased to
+# ones). numpy's power gives nan+nanj, and 1 for 0 ** 0j; the zero bases with an
+# exponent of real part <= 0 are recomputed as PyTorch's formula (a positive real part
+# gives zero both ways). The gradients follow: their formulas call pow.
+cdef object _complex_zero_base(object out, object base, object exponent):
+    """out (numpy's complex base ** exponent) with PyTorch's values where base is 0
+    and exponent's real part is <= 0 (Note [Complex power of zero])."""
+    with quiet():
+        fix = np.logical_and(base == 0, np.real(exponent) <= 0)
+        if not np.any(fix):
+            return out
+        return np.where(fix, np.exp(exponent * np.log(base)), out)
+
+
 cdef cnp.ndarray _pow_scalar_values(Tensor x, object p):
     """x ** p for a number p (pow.Tensor_Scalar)."""
     cdef dtype rt = result_type((x, p))
@@ -810,6 +827,8 @@ cdef cnp.ndarray _pow_scalar_values(Tensor x, object p):
     cdef cnp.ndarray xa = cast_array(x._data, rt)
     with quiet():
         out = np.multiply(xa, xa) if p == 2 else np.power(xa, p)
+    if rt.category == CAT_COMPLEX and p != 0:   # (0 ** 0 is 1: PyTorch fills ones)
+        out = _complex_zero_base(out, xa, p)
     return pointwise_output(<cnp.ndarray>as_array(out).astype(rt.np_dtype, copy=False), (x,),
                             rt.typenum, 0)
 
@@ -824,7 +843,10 @@ cdef cnp.ndarray _pow_tensor_values(Tensor x, Tensor y):
             if rt.category == CAT_INT:
                 out = _int_power(cast_array(x._data, rt), cast_array(y._data, rt))
             else:
-                out = np.power(cast_array(x._data, rt), cast_array(y._data, rt))
+                xa, ya = cast_array(x._data, rt), cast_array(y._data, rt)
+                out = np.power(xa, ya)
+                if rt.category == CAT_COMPLEX:
+                    out = _complex_zero_base(out, xa, ya)
     except ValueError:
         raise broadcast_error(shape_of(x._data), shape_of(y._data)) from None
     return pointwise_output(as_array(out), (x, y), rt.typenum, 0)
@@ -837,7 +859,10 @@ cdef cnp.ndarray _rpow_values(object b, Tensor y):
         if rt.category < CAT_FLOAT:
             out = _int_power(np.array(b).astype(rt.np_dtype), cast_array(y._data, rt))
         else:
-            out = np.power(b, cast_array(y._data, rt))
+            ya = cast_array(y._data, rt)
+            out = np.power(b, ya)
+            if rt.category == CAT_COMPLEX and b == 0:
+                out = _complex_zero_base(out, np.asarray(b, rt.np_dtype), ya)
     # (pow.Scalar allocates a contiguous result itself, then runs pow.Tensor_Tensor)
     return pointwise_output(<cnp.ndarray>as_array(out).astype(rt.np_dtype, copy=False), (),
                             -1, 0)
@@ -2891,6 +2916,10 @@ cdef object _special_binary(object pyfunc, str name, _binary_op op, object x, ob
             or (type(y) is not Tensor and has_torch_function(y))):
         return handle_torch_function(pyfunc, (x, y), {"out": out})
     a, b = _special_operands(x, y, name, xname, yname)
+    if out is not None and fw_active():
+        # (PyTorch's out= kernel refuses a dual argument before computing, in its
+        # out= words: zeta's functional form has no forward derivative at all)
+        out_forward_ad_check(name, (a, b, out))
     return with_out(name, out, op(a, b))
 
 

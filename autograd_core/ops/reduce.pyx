@@ -1683,8 +1683,8 @@ cdef object _cum_extreme(object pyfunc, str name, _scan_op op, object result_typ
         return handle_torch_function(pyfunc, (input, dim, ), {"out": out, "axis": axis})
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
-    if dim is None:
-        raise TypeError(f"{name}() missing required argument 'dim'")
+    if dim is None:   # (PyTorch's parser's words: Note [Keyword or positional])
+        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
     cdef Tensor self = arg_tensor(input, name, "input", 1)
     res = result_type(*op(self, arg_int(dim, name, "dim", 2)))
     return with_out(name, out, res, ('values', 'indices'), True)
@@ -2556,8 +2556,9 @@ cdef Tensor _quantile(Tensor self, object q, object dim, bint keepdim, str inter
     else:
         qa = np.asarray(q, dtype=x.dtype)
     if interpolation not in _QUANTILE_MODES:
-        raise RuntimeError(f"{fname} interpolation must be one of linear, lower, higher, midpoint "
-                           f"or nearest. Got {interpolation}")
+        # (PyTorch's one reader of the mode names quantile(), for nanquantile too)
+        raise RuntimeError(f"quantile() interpolation must be one of linear, lower, higher, "
+                           f"midpoint or nearest, but got {interpolation}")
     if qa.size and ((qa < 0) | (qa > 1)).any():
         if not isinstance(q, Tensor):
             raise RuntimeError(f"{fname} q must be in the range [0, 1] but got {cpp_number(q)}")
@@ -2647,7 +2648,11 @@ cdef object _quantile_wrapper(str name, bint ignore_nan, object input, object q,
                     None if dim is None else arg_int(dim, name, "dim", 3),
                     arg_bool(keepdim, name, "keepdim", 4),
                     arg_str(interpolation, name, "interpolation", 5), ignore_nan)
-    return with_out(name, out, res, None, OUT_EXACT | OUT_GRAD_COPY)
+    if isinstance(out, Tensor) and dtype_of((<Tensor>out)._data) is not dtype_of(self._data):
+        # (after the input's and q's checks; nanquantile's words are quantile's)
+        raise RuntimeError("quantile() out tensor must be same dtype as the input tensor")
+    # (PyTorch's out= composes the op and copies into out: its graph and its tangent)
+    return with_out(name, out, res, None, OUT_EXACT | OUT_GRAD_COPY | OUT_FW_COPY)
 
 
 def _py_quantile(input, q, dim=None, keepdim=False, *, out=None, interpolation="linear",
