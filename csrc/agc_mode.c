@@ -1,7 +1,19 @@
 #include "agc_mode.h"
 
-static __thread int grad_disabled = 0;  /* zero-initialised per thread: enabled */
-static __thread int inference_on = 0;
+/* Every op reads these (grad mode, inference mode: make(), recording()), and the
+ * default TLS model of a shared library reaches a thread-local through a call to
+ * __tls_get_addr (~50 instructions per op on a chain of tiny ops, callgrind). The
+ * initial-exec model reads it at a fixed offset from the thread pointer; glibc keeps a
+ * surplus of static TLS for libraries loaded later (dlopen) that use it, and these few
+ * ints are all this module takes of it. */
+#if defined(__GNUC__) && !defined(_WIN32)
+#define AGC_TLS __thread __attribute__((tls_model("initial-exec")))
+#else
+#define AGC_TLS __thread
+#endif
+
+static AGC_TLS int grad_disabled = 0;  /* zero-initialised per thread: enabled */
+static AGC_TLS int inference_on = 0;
 
 int agc_grad_enabled(void) { return !grad_disabled; }
 void agc_set_grad_enabled(int enabled) { grad_disabled = !enabled; }
@@ -13,7 +25,7 @@ static int fw_level = -1;
 int agc_fw_level_on = 0;
 static long fw_generation = 0;
 static long fw_generations = 0;
-static __thread int fw_disabled = 0;
+static AGC_TLS int fw_disabled = 0;
 
 int agc_fw_active(void) { return fw_level >= 0 && !fw_disabled; }
 int agc_fw_level(void) { return fw_level; }
@@ -27,7 +39,7 @@ void agc_set_fw_grad_enabled(int enabled) { fw_disabled = !enabled; }
  * AccumulateGrad holds a stolen gradient to the gradient layout contract
  * (Note [Stealing the gradient], _core/_node.pxi). Declared where it is used
  * (tensor.pyx), not in agc_mode.h: only that module reads it. */
-static __thread int grad_layout_relaxed = 0;
+static AGC_TLS int grad_layout_relaxed = 0;
 
 int agc_grad_layout_enforced(void) { return !grad_layout_relaxed; }
 void agc_set_grad_layout_enforced(int enabled) { grad_layout_relaxed = !enabled; }

@@ -226,6 +226,24 @@ def test_node_cycle_through_extra_is_collected():
     assert ref() is None
 
 
+def test_tensor_cycle_through_extra_is_collected():
+    # a tensor's hooks live in its TensorExtra (Note [Tensor layout]): a hook that holds
+    # its tensor makes a cycle through it, which the cycle collector must see, for a
+    # leaf's hook, a non-leaf's hook and a post-accumulate-grad hook
+    import weakref
+    for kind in ("leaf", "nonleaf", "post"):
+        x = agc.tensor([1.], requires_grad=True)
+        t = x if kind != "nonleaf" else x * 2
+        if kind == "post":
+            t.register_post_accumulate_grad_hook(lambda v, t=t: None)
+        else:
+            t.register_hook(lambda g, t=t: g)
+        ref = weakref.ref(t)
+        del x, t
+        gc.collect()
+        assert ref() is None, kind
+
+
 def _sequence_numbers(mod):
     x = mod.tensor([1.0], requires_grad=True)
     y = x * 2

@@ -245,12 +245,12 @@ def _lazy_view(Tensor self, int kind):
     (Note [View replay steps])."""
     cdef cnp.ndarray arr = <cnp.ndarray>make_lazy_array(self, kind)
     cdef Tensor view = make_view(self, arr)
-    cdef tuple before = self._view_steps
+    cdef tuple before = view_steps_of(self)
     if before is None:
         # self is its base's region (one as_strided of the base, as PyTorch collapses
         # views of plain views) or the base itself
         before = () if self._base is None else ((0, self._data),)
-    view._view_steps = before + ((kind, arr),)
+    tensor_extra(view).view_steps = before + ((kind, arr),)
     return view
 
 
@@ -288,9 +288,9 @@ cdef AsStridedBackward0 _as_strided_node(cnp.ndarray a, Tensor within):
 # in the order taken: a conj (neg) as ConjBackward0 (NegViewBackward0), every other
 # view op as an AsStridedBackward0 of that view's geometry. So b.conj().view(2, 2).t()
 # replays as conj, as_strided, as_strided, and b.conj()[1:].conj() (no conj bit) as
-# conj, as_strided, conj. Tensor._view_steps keeps that recipe for the views that need
-# it: a tuple of (kind, array), kind 0 (as_strided to array's geometry), LAZY_CONJ or
-# LAZY_NEG (array: the view's values after that step). _lazy_view starts it (the
+# conj, as_strided, conj. A tensor's view_steps (in its TensorExtra) keep that recipe
+# for the views that need it: a tuple of (kind, array), kind 0 (as_strided to array's
+# geometry), LAZY_CONJ or LAZY_NEG (array: the view's values after that step). _lazy_view starts it (the
 # region of the base taken first, then the conj/neg step); make_view extends it by one
 # as_strided step for every view of a tensor that has one. Every other tensor keeps
 # None (one pointer test per view op). The arrays are over the base's memory or a
@@ -301,7 +301,7 @@ cdef Node replay_view_steps(Tensor view, Tensor out):
     (Note [View replay steps]); None when view has none or they cannot be replayed here
     (a base without history, a real view of complex memory): the caller's as_strided
     history then."""
-    cdef tuple steps = view._view_steps
+    cdef tuple steps = view_steps_of(view)
     cdef Tensor base = view._base
     if (steps is None or base is None or base._grad_fn is None
             or _regenerate_lazy_view is None):

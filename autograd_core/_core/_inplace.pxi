@@ -141,7 +141,7 @@ cdef Node _record_view_of_base(Tensor view, Tensor out):
     """Give out (view's values) the history of view read afresh from its base's
     current one: an AsStridedBackward0 over it."""
     cdef Node lazy
-    if view._view_steps is not None:
+    if view_steps_of(view) is not None:
         lazy = replay_view_steps(view, out)   # Note [View replay steps]
         if lazy is not None:
             return lazy
@@ -169,14 +169,15 @@ cdef void move_retained_grad(Tensor t, Node old) noexcept:
     hooks live on the tensor]; as PyTorch's update_tensor_hooks_on_new_gradfn)."""
     if old is t._grad_fn:
         return
-    t._hooks = None
-    if not t._retains_grad or old is None:
+    if t._x is not None:
+        t._x.hooks = None
+    if not retains_grad_of(t) or old is None:
         return
     if old.extra is not None and old.extra.retained is not None:
         old.extra.retained.pop(t._output_nr, None)
     cdef Node new = t._grad_fn
     if new is None:
-        t._retains_grad = False
+        t._x.retains_grad = False  # (retains_grad_of: t has its TensorExtra)
         return
     cdef NodeExtra x = user_extra(new)
     if x.retained is None:

@@ -775,8 +775,8 @@ cdef class AccumulateGrad(Node):
                 accumulate_into(var, g)
         # the post-accumulate hooks run whenever the node does, with no gradient or after
         # a detach_() too, as PyTorch's (fuzzer seed 601304)
-        if var._post_acc_hooks is not None:
-            for hook in list(var._post_acc_hooks):
+        if post_acc_hooks_of(var) is not None:
+            for hook in list(post_acc_hooks_of(var)):
                 if hook(var) is not None:
                     raise RuntimeError("Tensor post accumulate grad hooks should return None.")
         return ()
@@ -970,11 +970,12 @@ cdef int _accumulate_locked(Tensor var, Tensor g) except -1:
     if ((type(g) is not Tensor or (old is not None and type(old) is not Tensor))
             and _sparse_accumulate is not None and _sparse_accumulate(var, g)):
         return 0  # Note [Sparse gradients]
-    if var._grad_dtype is None:
+    gd = grad_dtype_field(var)
+    if gd is None:
         if cnp.PyArray_TYPE(g._data) != cnp.PyArray_TYPE(var._data):
             g = OPS._to_copy(g, dtype_of(var._data))
-    elif var._grad_dtype is not False and dtype_of(g._data) is not var._grad_dtype:
-        g = OPS._to_copy(g, <dtype>var._grad_dtype)   # Tensor.grad_dtype
+    elif gd is not False and dtype_of(g._data) is not gd:
+        g = OPS._to_copy(g, <dtype>gd)   # Tensor.grad_dtype
     if old is None:
         if (not agc_grad_enabled() and is_zerotensor(g) and Py_REFCNT(g) <= 3
                 and _obeys_layout_contract(g._data, var._data)):

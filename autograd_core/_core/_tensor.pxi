@@ -19,8 +19,9 @@ cdef Tensor make_view(Tensor base, cnp.ndarray arr):
     t._vc = version_counter(base)
     t._view_version = t._vc.version
     t._base = base._base if base._base is not None else base
-    if base._view_steps is not None:  # Note [View replay steps]
-        t._view_steps = base._view_steps + ((0, arr),)
+    cdef tuple steps = view_steps_of(base)
+    if steps is not None:  # Note [View replay steps]
+        tensor_extra(t).view_steps = steps + ((0, arr),)
     set_creation_meta(t, base, CM_INFERENCE_MODE if agc_inference_mode() else
                       (CM_DEFAULT if agc_grad_enabled() else CM_NO_GRAD_MODE))
     return t
@@ -38,11 +39,12 @@ cdef Tensor make_alias(Tensor t, cnp.ndarray arr):
 
 cdef dtype _grad_dtype_of(Tensor t):
     """t's grad_dtype: its own dtype unless set; None: any dtype."""
-    if t._grad_dtype is None:
+    gd = grad_dtype_field(t)
+    if gd is None:
         return dtype_of(t._data)
-    if t._grad_dtype is False:
+    if gd is False:
         return None
-    return <dtype>t._grad_dtype
+    return <dtype>gd
 
 
 cdef object _grad_fn_repr_name(Tensor t):
@@ -889,8 +891,10 @@ cdef object _inplace_operand(object other, str symbol):
     return o
 
 
+# (no trashcan of its own: every long chain of deallocations runs through Nodes --
+# a tensor's grad_fn, a saved input's history -- whose trashcan, set in tensor.pxd,
+# bounds the recursion; Note [Tensor layout] for what a tensor's freeing costs)
 @cython.freelist(256)
-@cython.trashcan(True)
 cdef class Tensor:
     """A multi-dimensional array that can record operations for automatic differentiation.
 
@@ -966,7 +970,8 @@ cdef class Tensor:
         handle order (Note [Tensor hooks live on the tensor]); None if none were, empty
         once they are all removed, as PyTorch's."""
         grad_fn_of(self)  # a view's history read afresh forgets them
-        return None if self._hooks is None else dict(enumerate(self._hooks))
+        hooks = tensor_hooks(self)
+        return None if hooks is None else dict(enumerate(hooks))
 
     @_backward_hooks.deleter
     def _backward_hooks(self):
@@ -988,7 +993,7 @@ cdef class Tensor:
             leaf = grad_fn_of(self) is None
         except RuntimeError:  # a view whose history cannot be rebuilt: no leaf either
             leaf = False
-        if not leaf and not self._retains_grad:
+        if not leaf and not retains_grad_of(self):
             warnings.warn(MSG_NONLEAF_GRAD_ACCESS, UserWarning, stacklevel=2)
         return self._grad
 
@@ -1053,11 +1058,11 @@ cdef class Tensor:
                 f"already a gradient with dtype '{dtype_of(self._grad._data).cpp_name}'. "
                 "Please clear the gradient (.grad = None) before changing grad_dtype, or "
                 "ensure the new grad_dtype matches the existing gradient's dtype.")
-        self._grad_dtype = False if value is None else value
+        tensor_extra(self).grad_dtype = False if value is None else value
 
     @property
     def retains_grad(self):
-        return self._retains_grad
+        return retains_grad_of(self)
 
     def retain_grad(self):
         """Keep this non-leaf tensor's gradient in ``.grad`` during backward."""
@@ -1065,7 +1070,7 @@ cdef class Tensor:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         # a leaf by its own history (PyTorch's C++ is_leaf): a view made in no_grad mode,
         # even one whose base was written since (its grad_fn would raise), is left alone
-        if self._grad_fn is None or self._retains_grad:
+        if self._grad_fn is None or retains_grad_of(self):
             return
         if grad_fn_of(self) is None:
             return
@@ -1073,7 +1078,7 @@ cdef class Tensor:
         if x.retained is None:
             x.retained = {}
         x.retained[self._output_nr] = weakref.ref(self)
-        self._retains_grad = True
+        tensor_extra(self).retains_grad = True
 
     @property
     def output_nr(self):
@@ -1118,18 +1123,20 @@ cdef class Tensor:
         # to, and that node runs the hooks registered on it since (fuzzer seed 416870).
         # A new history forgets them (move_retained_grad, PyTorch's
         # update_tensor_hooks_on_new_gradfn); the old grad_fn keeps its own.
-        if self._hooks is None:
-            self._hooks = []
-            gc_track(self)
-        self._hooks.append(hook)
+        cdef TensorExtra tx = tensor_extra(self)
+        if tx.hooks is None:
+            tx.hooks = []
+            gc_track(self)  # Note [Tensor layout]: a hook may refer to its tensor
+            gc_track(tx)
+        tx.hooks.append(hook)
         if grad_fn_of(self) is None:
-            return RemovableHandle(self._hooks, hook)
+            return RemovableHandle(tx.hooks, hook)
         cdef NodeExtra x = user_extra(self._grad_fn)
         if x.pre_hooks is None:
             x.pre_hooks = []
         wrapper = TensorHook(self._output_nr, hook)
         x.pre_hooks.append(wrapper)
-        return RemovableHandle(x.pre_hooks, wrapper, self._hooks, hook)
+        return RemovableHandle(x.pre_hooks, wrapper, tx.hooks, hook)
 
     def register_post_accumulate_grad_hook(self, hook):
         """Run ``hook(tensor)`` after a gradient is accumulated into this leaf's ``.grad``."""
@@ -1137,11 +1144,13 @@ cdef class Tensor:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if grad_fn_of(self) is not None:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
-        if self._post_acc_hooks is None:
-            self._post_acc_hooks = []
-            gc_track(self)
-        self._post_acc_hooks.append(hook)
-        return RemovableHandle(self._post_acc_hooks, hook)
+        cdef TensorExtra tx = tensor_extra(self)
+        if tx.post_acc_hooks is None:
+            tx.post_acc_hooks = []
+            gc_track(self)  # Note [Tensor layout]
+            gc_track(tx)
+        tx.post_acc_hooks.append(hook)
+        return RemovableHandle(tx.post_acc_hooks, hook)
 
     @property
     def data(self):
@@ -1323,7 +1332,7 @@ cdef class Tensor:
         t._vc = a._vc
         t._base = a._base
         t._view_version = a._view_version
-        t._view_steps = a._view_steps
+        set_view_steps(t, view_steps_of(a))
         t._creation_meta = a._creation_meta
         t._inference = a._inference
         return t

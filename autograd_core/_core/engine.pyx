@@ -28,6 +28,7 @@ from autograd_core._core.tensor cimport (
     gc_untrack, grad_fn_of, install_methods, is_number, make, requires_grad_of, restore_saved_hooks,
     same_shape, saved_hooks_state, shape_numel, shape_of, shape_str, is_released, n_edges,
     node_seq, runs_when_ready, profiler_enabled, profiler_enter, profiler_enter_node, profiler_exit,
+    grad_dtype_field, post_acc_hooks_of, tensor_hooks,
 )
 from autograd_core._core.tensor import Size, _set_anomaly_current
 from autograd_core._core.function import FunctionNode
@@ -229,7 +230,7 @@ cdef Tensor _validate_grad(Node node, Py_ssize_t i, Tensor g):
             if dtype_of(g._data) is dt:
                 return g
         nxt = next_edge(node, i)
-        if isinstance(nxt, AccumulateGrad) and (<AccumulateGrad>nxt).var._grad_dtype is not None:
+        if isinstance(nxt, AccumulateGrad) and grad_dtype_field((<AccumulateGrad>nxt).var) is not None:
             # the leaf's grad_dtype stands for its dtype (accumulate_into casts to it)
             return g
         g = OPS._to_copy(g, dt)
@@ -272,8 +273,8 @@ cdef void _call_tensor_pre_hooks(Node node, list buf) except *:
     cdef NodeExtra x = node.extra
     if isinstance(node, AccumulateGrad):
         var = (<AccumulateGrad>node).var
-        if var is not None and var._hooks is not None:
-            for h in list(var._hooks):
+        if var is not None and tensor_hooks(var) is not None:
+            for h in list(tensor_hooks(var)):
                 buf[0] = _run_tensor_hook(h, buf[0])
     elif x is not None and x.pre_hooks is not None:
         for h in list(x.pre_hooks):
@@ -307,7 +308,7 @@ cdef inline bint _has_tensor_pre_hooks(Node node):
         return True
     if isinstance(node, AccumulateGrad):
         var = (<AccumulateGrad>node).var
-        return var is not None and (<Tensor>var)._hooks is not None
+        return var is not None and tensor_hooks(<Tensor>var) is not None
     return _has_pre_hooks(node)
 
 
@@ -402,6 +403,7 @@ cdef inline int _push(agc_intvec *v, int32_t x) noexcept nogil:
 # child_idx cannot answer, _will_engine_execute_node, `inputs`), so every answer is as
 # the full map's. Discovery calls no Python code (a thread switch or a finalizer in it
 # could change a count between the check and the append).
+@cython.final  # (its methods are called directly, not through a vtable)
 cdef class _GraphTask:
     """The state of one backward pass (C structures freed with it)."""
     cdef agc_ptrmap index       # node pointer -> dense index
@@ -490,7 +492,8 @@ cdef class _GraphTask:
         if g is None:
             return 0
         cur = self.buffers[idx]
-        cdef Node node = self.nodes[idx]
+        # (every entry is a Node: no type test)
+        cdef Node node = <Node>PyList_GET_ITEM(self.nodes, idx)
         cdef list buf
         if node.num_outputs() == 1:  # most nodes: the slot is the list entry itself
             self.buffers[idx] = g if cur is None else _buffer_sum(<Tensor>cur, g)
@@ -517,7 +520,8 @@ cdef class _GraphTask:
     cdef int arrive(self, int32_t idx) except -1:
         self.deps.data[idx] -= 1
         if self.deps.data[idx] == 0:
-            if agc_heap_push(&self.ready, node_seq(<Node>self.nodes[idx]), idx) != 0:
+            if agc_heap_push(&self.ready, node_seq(<Node>PyList_GET_ITEM(self.nodes, idx)),
+                             idx) != 0:
                 raise MemoryError()
 
 
@@ -1033,7 +1037,7 @@ cdef void _execute(_GraphTask task, bytearray states, list capture, set capture_
         else:
             grads_in = (None,) * n_next
             if (isinstance(node, AccumulateGrad) and (<AccumulateGrad>node).var is not None
-                    and (<AccumulateGrad>node).var._post_acc_hooks is not None):
+                    and post_acc_hooks_of((<AccumulateGrad>node).var) is not None):
                 node.apply(grads_out)  # its post-accumulate hooks run without a gradient
         if _has_post_hooks(node):
             if states is not None and any_grad and not isinstance(node, FunctionNode):

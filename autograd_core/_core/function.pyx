@@ -309,7 +309,8 @@ def function_apply(fn_cls, tuple args, dict kwargs):
             # them (.grad None, tensor hooks cleared; retain_grad() stays, moving to the
             # new history)
             t._grad = None
-            t._hooks = None
+            if t._x is not None:
+                t._x.hooks = None
             if t._base is not None and requires_grad_of(t._base):
                 # the write rebases the view's history: the rules of an in-place op on
                 # a view apply (PyTorch's rebase_history -> handle_view_on_rebase)

@@ -114,6 +114,26 @@ cdef class TensorHook:
     cdef object fn
 
 
+# Note [Tensor layout]
+# Every op makes a tensor and every backward step frees one, and each object field
+# costs its creation (set to None) and its freeing (cleared): fields only some tensors
+# ever use live in one TensorExtra, created on first need (tensor_extra()) and read
+# through the accessors below (None / False / 0 when there is none). Like the tensor it
+# is untracked by the cycle collector until it holds something the user gave
+# (tensor hooks: a hook may refer to its tensor; gc_track both then). The view fields
+# stay in Tensor: every view sets them (make_view).
+@cython.final
+cdef class TensorExtra:
+    cdef list hooks              # its tensor hooks (Note [Tensor hooks live on the tensor])
+    cdef list post_acc_hooks     # register_post_accumulate_grad_hook callables (leaves)
+    cdef object grad_dtype       # Tensor.grad_dtype of a leaf: None for its own dtype (the
+                                 #   default), False for any dtype (set to None), or a dtype
+    cdef tuple view_steps        # a view of a conj/neg view (or one itself): how to replay it
+                                 #   from its base, ((kind, array), ...) (Note [View replay
+                                 #   steps] in _conj.pxi); None for every other tensor
+    cdef bint retains_grad       # retain_grad() was called on this non-leaf
+
+
 cdef class Tensor:
     cdef cnp.ndarray _data       # the values; always one of the supported dtypes
     cdef bint _requires_grad     # for a non-leaf always True (it has a grad_fn)
@@ -122,20 +142,13 @@ cdef class Tensor:
     cdef Tensor _grad            # accumulated gradient (leaves, or retain_grad())
     cdef VersionCounter _vc      # created lazily; shared with views (see VersionCounter)
     cdef object _accumulator     # weakref to this leaf's AccumulateGrad node, or None
-    cdef bint _retains_grad      # retain_grad() was called on this non-leaf
     cdef Tensor _base            # the tensor this is a view of (never itself a view), or None
     cdef long _view_version      # a view: the version its grad_fn was made for (Note [View
                                  #   + in-place]); a read at another version regenerates it
     cdef int _creation_meta      # a view: how it was made (CM_* below)
-    cdef list _hooks             # its tensor hooks (Note [Tensor hooks live on the tensor])
-    cdef list _post_acc_hooks    # register_post_accumulate_grad_hook callables (leaves)
     cdef bint _inference         # created inside inference_mode()
-    cdef object _grad_dtype      # Tensor.grad_dtype of a leaf: None for its own dtype (the
-                                 #   default), False for any dtype (set to None), or a dtype
     cdef FwGrad _fw              # its forward-AD tangent and level, or None (Note [Forward AD])
-    cdef tuple _view_steps       # a view of a conj/neg view (or one itself): how to replay it
-                                 #   from its base, ((kind, array), ...) (Note [View replay
-                                 #   steps] in _conj.pxi); None for every other tensor
+    cdef TensorExtra _x          # what few tensors carry, or None (Note [Tensor layout])
     cdef object __weakref__
 
     cdef _set_requires_grad(self, bint value, str msg)
@@ -226,6 +239,40 @@ cdef inline void gc_untrack(object o) noexcept:
 cdef inline void gc_track(object o) noexcept:
     if not PyObject_GC_IsTracked(o):
         PyObject_GC_Track(<void *>o)
+
+
+cdef inline TensorExtra tensor_extra(Tensor t):
+    """t's TensorExtra, created on first use (Note [Tensor layout])."""
+    if t._x is None:
+        t._x = TensorExtra.__new__(TensorExtra)
+        gc_untrack(t._x)
+    return t._x
+
+
+# Note [Tensor layout]: the rare fields, read
+cdef inline list tensor_hooks(Tensor t):
+    return None if t._x is None else t._x.hooks
+
+
+cdef inline list post_acc_hooks_of(Tensor t):
+    return None if t._x is None else t._x.post_acc_hooks
+
+
+cdef inline object grad_dtype_field(Tensor t):
+    return None if t._x is None else t._x.grad_dtype
+
+
+cdef inline tuple view_steps_of(Tensor t):
+    return None if t._x is None else t._x.view_steps
+
+
+cdef inline bint retains_grad_of(Tensor t) noexcept:
+    return t._x is not None and t._x.retains_grad
+
+
+cdef inline void set_view_steps(Tensor t, tuple steps):
+    if steps is not None or t._x is not None:
+        tensor_extra(t).view_steps = steps
 
 
 # ---------------------------------------------------------------- making tensors

@@ -15,7 +15,8 @@ from autograd_core._core.tensor cimport (MSG_BACKWARD_TWICE, shape_of, gc_untrac
                                          empty_like_array, grad_enabled,
                                          inference_mode_enabled, is_released, make,
                                          needs_input_grad, record_outputs, requires_grad_of,
-                                         set_input_meta)
+                                         set_input_meta, tensor_hooks, post_acc_hooks_of,
+                                         retains_grad_of)
 from autograd_core._core.dtype cimport dtype_of
 from autograd_core._core.csrc cimport *
 from libc.stdlib cimport free, malloc
@@ -204,7 +205,8 @@ cdef tuple _tensor_key(Tensor t):
     shape = tuple([dims[i] for i in range(nd)])
     st = tuple([strides[i] for i in range(nd)])
     return (type(t), a.dtype, shape, st, requires_grad_of(t), t._grad_fn is None,
-            t._grad is None, 0 if t._hooks is None else len(t._hooks), t._retains_grad,
+            t._grad is None, 0 if tensor_hooks(t) is None else len(tensor_hooks(t)),
+            retains_grad_of(t),
             t._fw is None, t._inference)
 
 
@@ -213,9 +215,9 @@ cpdef tuple tensor_state(Tensor t):
     a change made between ops, outside the op table (requires_grad_(), retain_grad(),
     register_hook(), backward() filling .grad, ...), is seen and breaks the graph."""
     return _untracked((requires_grad_of(t), t._grad_fn, t._grad,
-                       None if t._hooks is None else len(t._hooks),
-                       None if t._post_acc_hooks is None else len(t._post_acc_hooks),
-                       t._retains_grad, t._fw))
+                       None if tensor_hooks(t) is None else len(tensor_hooks(t)),
+                       None if post_acc_hooks_of(t) is None else len(post_acc_hooks_of(t)),
+                       retains_grad_of(t), t._fw))
 
 
 cdef int _flatten(object x, list key, list tensors) except -1:
@@ -310,13 +312,12 @@ cdef bint _state_holds(tuple st, Tensor t):
         return False
     if st[1] is not t._grad_fn or st[2] is not t._grad or st[6] is not t._fw:
         return False
-    if (st[3] is None) != (t._hooks is None) or \
-            (t._hooks is not None and st[3] != len(t._hooks)):
+    cdef list hooks = tensor_hooks(t), post = post_acc_hooks_of(t)
+    if (st[3] is None) != (hooks is None) or (hooks is not None and st[3] != len(hooks)):
         return False
-    if (st[4] is None) != (t._post_acc_hooks is None) or \
-            (t._post_acc_hooks is not None and st[4] != len(t._post_acc_hooks)):
+    if (st[4] is None) != (post is None) or (post is not None and st[4] != len(post)):
         return False
-    return st[5] == t._retains_grad
+    return st[5] == retains_grad_of(t)
 
 
 def shallow(object v):

@@ -2015,7 +2015,8 @@ cdef Tensor _set_to(Tensor self, Tensor source, cnp.ndarray new):
     # a view set_ to other memory no longer lies in its base's: from now on it is read
     # as a tensor of its own (PyTorch keeps ._base, whose memory it no longer uses)
     self._base = None
-    self._view_steps = None
+    if self._x is not None:  # (Note [Tensor layout])
+        self._x.view_steps = None
     keep_counter(self)  # before its memory changes: Note [Counters made by the node]
     self._data = new
     if self._grad_fn is None:
