@@ -184,6 +184,21 @@ COMPLEX_MESSAGES = {
     "hardshrink": _kernel("hardshrink_cpu"), "threshold": _kernel("threshold_cpu"),
     "threshold_": _kernel("threshold_cpu"), "hardtanh": _CLAMP, "hardtanh_": _CLAMP,
     "histc": _kernel("histogram_cpu"), "histogram": _kernel("histogram_cpu"),
+    # the special functions: each names its kernel (vml: the ones with a vectorised loop)
+    "lgamma": _kernel("lgamma_vml_cpu"), "lgamma_": _kernel("lgamma_vml_cpu"),
+    "erf": _kernel("erf_vml_cpu"), "erf_": _kernel("erf_vml_cpu"),
+    "erfc": _kernel("erfc_vml_cpu"), "erfc_": _kernel("erfc_vml_cpu"),
+    "i0": _kernel("i0_vml_cpu"), "i0_": _kernel("i0_vml_cpu"),
+    "round": _kernel("round_vml_cpu"), "round_": _kernel("round_vml_cpu"),
+    "mvlgamma": _kernel("arange_cpu"), "mvlgamma_": _kernel("arange_cpu"),
+    "igamma": _kernel("igamma_cpu"), "igamma_": _kernel("igamma_cpu"),
+    "igammac": _kernel("igammac_cpu"), "igammac_": _kernel("igammac_cpu"),
+    "special_ndtr": _kernel("erf_vml_cpu"),
+    **{"special_" + name: _kernel(name + "_cpu") for name in """
+        erfcx i0e i1 i1e log_ndtr ndtri entr bessel_j0 bessel_j1 bessel_y0 bessel_y1
+        modified_bessel_i0 modified_bessel_i1 modified_bessel_k0 modified_bessel_k1
+        scaled_modified_bessel_k0 scaled_modified_bessel_k1 spherical_bessel_j0
+        airy_ai""".split()},
 }
 
 _tensor.set_complex_ops(COMPLEX_OPS, COMPLEX_MESSAGES)

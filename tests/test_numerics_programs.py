@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from _diff import catch, complex_data, data, same
+from _diff import catch, complex_data, data, issue8, same
 
 torch = pytest.importorskip("torch")
 import autograd_core  # noqa: E402
@@ -755,3 +755,51 @@ def complex_modules_program(mod):
 
 def test_complex_modules():
     same(complex_modules_program, rtol=1e-5, atol=1e-6)
+
+
+_SPECIAL_UNARY = """gammaln digamma erf erfc erfcx erfinv expit expm1 exp2 i0 i0e i1 i1e log_ndtr
+ndtr ndtri sinc entr log1p logit bessel_j0 bessel_j1 bessel_y0 bessel_y1 modified_bessel_i0
+modified_bessel_i1 modified_bessel_k0 modified_bessel_k1 scaled_modified_bessel_k0
+scaled_modified_bessel_k1 spherical_bessel_j0 airy_ai psi round""".split()
+
+
+@pytest.mark.parametrize("dtype", [
+    pytest.param("bfloat16", marks=issue8(
+        "the unary special functions without a bfloat16 loop (erfcx, log_ndtr, ndtri, the "
+        "Bessel and Airy functions) compute bfloat16 input instead of raising: "
+        "unary_float_values' bfloat16 branch hands the ufunc float64 values, so _no_half "
+        "cannot see the dtype")),
+    "float16", "int32", "uint8", "bool", "complex64"])
+def test_special_function_dtypes(dtype):
+    """Each special function on each dtype a user may hand it: the values, or PyTorch's
+    error (a bfloat16 input to a kernel without a bfloat16 loop must raise, as float16)."""
+    def prog(mod):
+        x = (mod.tensor([0.0, 1.0, 3.0]) if dtype in ("uint8", "bool") else
+             mod.tensor([-2.0, -0.5, 0.0, 0.3, 0.9, 1.0, 2.5, 7.0])).to(getattr(mod, dtype))
+        sp = mod.special
+        out = {n: catch(getattr(sp, n), x) for n in _SPECIAL_UNARY}
+        y = x if dtype in ("uint8", "bool") else x[3:]
+        out["multigammaln"] = catch(sp.multigammaln, y + 3 if dtype != "bool" else y, 2)
+        out["zeta"] = catch(sp.zeta, y, y)
+        out["xlogy"] = catch(sp.xlogy, y, y)
+        out["xlog1py"] = catch(sp.xlog1py, y, y)
+        out["gammainc"] = catch(sp.gammainc, y, y)
+        out["gammaincc"] = catch(sp.gammaincc, y, y)
+        for poly in ("chebyshev_polynomial_t", "hermite_polynomial_h", "legendre_polynomial_p",
+                     "laguerre_polynomial_l", "shifted_chebyshev_polynomial_w"):
+            out[poly] = catch(getattr(sp, poly), y, 3)
+        for fn in ("softmax", "log_softmax", "logsumexp"):
+            out[fn] = catch(getattr(sp, fn), y, 0)
+        if dtype != "complex64":      # (polygamma's complex kernel depends on n)
+            out["polygamma"] = catch(sp.polygamma, 1, y)
+        return out
+    same(prog, quiet=True, rtol=1e-2, atol=1e-3)
+
+
+def test_bfloat16_round_decimals():
+    def prog(mod):
+        x = mod.tensor([1.6484375, 1.65625, 0.25, -2.3515625, 1.703125, 0.0546875, 123.5,
+                        -0.0], dtype=mod.bfloat16)
+        return [x.round(decimals=1), x.round(decimals=2), x.round(decimals=-1), x.round(),
+                x.to(mod.float16).round(decimals=1), mod.round(x, decimals=1)]
+    same(prog)

@@ -1700,7 +1700,8 @@ cdef cnp.ndarray _round_decimals_values(Tensor self, object decimals):
     cdef int dec = decimals
     # (PyTorch's round.decimals with decimals=0 runs the plain round kernel)
     check_float_kernel(d, "round_cpu" if d.category == CAT_INT and dec != 0 else "round_vml_cpu")
-    op_dt = np.float32 if d is float16 else xa.dtype
+    # (the kernel computes a half or bfloat16 input in float, rounding once at the end)
+    op_dt = np.float32 if d is float16 or d is bfloat16 else xa.dtype
     a = xa.astype(op_dt, copy=False)
     with quiet():
         if dec < 0:
@@ -2875,9 +2876,9 @@ cdef cnp.ndarray special_binary_values(object x, object y, libm2_fn fn, libm2_fn
     """A binary special function over two operands (one may be a number), promoted as
     PyTorch's (integers and bools compute in the default float), computed by fn, or by
     fn32 for a float32 result (the polynomials' float recurrences); kernel: the name of
-    PyTorch's kernel, in its errors for complex and (unless half) float16."""
+    PyTorch's kernel, in its errors for complex and (unless half) float16 and bfloat16."""
     cdef dtype rt = float_or_default(result_type((x, y)))
-    if rt.category == CAT_COMPLEX or (rt is float16 and not half):
+    if rt.category == CAT_COMPLEX or ((rt is float16 or rt is bfloat16) and not half):
         raise not_implemented_for(kernel, rt)
     cdef libm2_fn f = fn32 if rt.typenum == cnp.NPY_FLOAT else fn
     return elementwise_values(lambda a, b: _libm2_values(a, b, f), (x, y), rt)
@@ -3286,6 +3287,8 @@ _pym_polygamma.__name__ = _pym_polygamma.__qualname__ = "polygamma"
 
 
 cdef Tensor op_mvlgamma(Tensor self, object p):
+    if dtype_of(self._data) is bool_:      # (PyTorch's mvlgamma_check, before p's)
+        raise RuntimeError("The input tensor may not be a boolean tensor.")
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
     cdef cnp.ndarray x = self._data
