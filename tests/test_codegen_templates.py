@@ -648,3 +648,121 @@ def test_backward_links_record_pytorch_double_backward_nodes(fn):
         (gx.square().sum() + gw.sum()).backward()
         return names, gx, gw, x.grad, w.grad
     same(prog)
+
+
+# ------------------------------------------------------------------ small templates of issue 32
+# (issue 32 item 1) forwards that shared one shape with another, now written by the table:
+# extremum_all (max(), min()), grid_sampler, fft_r2c / fft_c2r, triangle (tril, triu),
+# shrink_backward, rsub, masked_fill, complex_parts (complex, polar), clamp_bound
+# (clamp_min, clamp_max); alias_copy through copy_of_view
+
+_MOVED_32 = ["max", "min", "grid_sampler_2d", "grid_sampler_3d", "_fft_r2c", "_fft_c2r", "tril",
+             "triu", "hardshrink_backward", "softshrink_backward", "alias_copy", "rsub",
+             "masked_fill", "complex", "polar", "clamp_min", "clamp_max"]
+
+
+@pytest.mark.parametrize("name", _MOVED_32)
+def test_shared_shape_forwards_come_from_the_table(name):
+    assert OPS[name].forward != "manual"
+
+
+def _grad_run(prog):
+    """prog's result, its graph, and the gradients of its (real) sum w.r.t. the leaves."""
+    def run(mod):
+        y, leaves = prog(mod)
+        out = y.real if y.is_complex() else y
+        grads = mod.autograd.grad(out.sum(), leaves, allow_unused=True) if out.requires_grad \
+            else None
+        return y, graph_desc(y.grad_fn), grads
+    return run
+
+
+@pytest.mark.parametrize("prog", [
+    lambda mod: (lambda x: (x.max(), [x]))(data(mod, 2, 3, requires_grad=True)),
+    lambda mod: (lambda x: (mod.min(x), [x]))(mod.tensor([1., -2., -2.], requires_grad=True)),
+    lambda mod: (mod.tensor([3, 1, 7]).max(), []),
+    lambda mod: (lambda x, g: (mod.nn.functional.grid_sample(x, g, align_corners=False), [x, g]))(
+        data(mod, 1, 2, 3, 4, requires_grad=True), data(mod, 1, 2, 2, 2, seed=1,
+                                                        requires_grad=True)),
+    lambda mod: (lambda x, g: (mod.nn.functional.grid_sample(x, g, mode="nearest",
+                                                             align_corners=True), [x]))(
+        data(mod, 1, 1, 2, 3, 2, requires_grad=True), data(mod, 1, 2, 1, 1, 3, seed=1)),
+    lambda mod: (lambda x: (mod.fft.rfft2(x), [x]))(data(mod, 3, 4, requires_grad=True)),
+    lambda mod: (lambda x: (mod.fft.irfft(x, n=6), [x]))(data(mod, 2, 4, requires_grad=True)),
+    lambda mod: (lambda x: (mod.tril(x, -1), [x]))(data(mod, 2, 3, 4, requires_grad=True)),
+    lambda mod: (lambda x: (x.triu(1), [x]))(data(mod, 3, 4, requires_grad=True)),
+    lambda mod: (lambda x: (mod.alias_copy(x.t()), [x]))(data(mod, 3, 2, requires_grad=True)),
+    lambda mod: (lambda x, y: (mod.rsub(x, y, alpha=2), [x, y]))(
+        data(mod, 3, requires_grad=True), data(mod, 2, 1, seed=1, requires_grad=True)),
+    lambda mod: (lambda x: (mod.rsub(x, 3), [x]))(data(mod, 3, requires_grad=True)),
+    lambda mod: (lambda x, v: (x.masked_fill(x > 0, v), [x, v]))(
+        data(mod, 2, 3, requires_grad=True), mod.tensor(0.5, dtype=mod.float64,
+                                                        requires_grad=True)),
+    lambda mod: (lambda x: (x.masked_fill(mod.tensor([True, False, True]), 2), [x]))(
+        data(mod, 2, 3, requires_grad=True)),
+    lambda mod: (lambda a, b: (mod.complex(a, b), [a, b]))(
+        data(mod, 3, requires_grad=True), data(mod, 2, 1, seed=1, requires_grad=True)),
+    lambda mod: (lambda a, b: (mod.polar(a, b), [a, b]))(
+        data(mod, 3, lo=0.5, requires_grad=True), data(mod, 3, seed=1, requires_grad=True)),
+    lambda mod: (lambda x, m: (mod.clamp_min(x, m), [x, m]))(
+        data(mod, 2, 3, requires_grad=True), data(mod, 3, seed=1, requires_grad=True)),
+    lambda mod: (lambda x: (x.clamp_max(0.25), [x]))(data(mod, 2, 3, requires_grad=True)),
+    lambda mod: (mod.clamp_min(mod.tensor([1, 5, 3]), 2.5), []),
+])
+def test_shared_shape_forwards_match_pytorch(prog):
+    same(_grad_run(prog))
+
+
+@pytest.mark.parametrize("fn", ["hardshrink", "softshrink"])
+def test_shrink_backward_from_the_table_double_backward(fn):
+    def prog(mod):
+        x = mod.tensor([-1.0, -0.2, 0.3, 2.0], dtype=mod.float64, requires_grad=True)
+        v = mod.tensor([1.0, 2.0, 3.0, 4.0], dtype=mod.float64, requires_grad=True)
+        (g,) = mod.autograd.grad(getattr(mod.nn.functional, fn)(x, 0.5), x, v,
+                                 create_graph=True)
+        (gv,) = mod.autograd.grad((g * g).sum(), v)
+        return g, graph_desc(g.grad_fn), gv
+    same(prog)
+
+
+def test_shared_shape_forwards_errors_match_pytorch():
+    same_error(lambda mod: mod.zeros(0).max())
+    same_error(lambda mod: mod.min(mod.zeros(2, 0)))
+    same_error(lambda mod: mod.tril(mod.arange(3.)))
+    same_error(lambda mod: mod.arange(3.).triu_())
+    same_error(lambda mod: mod.grid_sampler_2d(mod.zeros(1, 1, 2, 2), mod.zeros(1, 2, 2, 2,
+                                                                               dtype=mod.float64),
+                                               0, 0, False))
+    same_error(lambda mod: mod.grid_sampler_3d(mod.zeros(1, 1, 2, 2, 2), mod.zeros(1, 2, 2, 2, 3),
+                                               2, 0, False))
+    same_error(lambda mod: mod.fft.rfft(mod.zeros(4, dtype=mod.complex64)))
+    same_error(lambda mod: mod.fft.rfft(mod.zeros(0, 4)))
+    same_error(lambda mod: mod.tensor([1., 2.]).masked_fill(mod.tensor([1, 0]), 1.0))
+    same_error(lambda mod: mod.tensor([1., 2.]).masked_fill(mod.tensor([True, False]), 1 + 2j))
+    same_error(lambda mod: mod.complex(mod.tensor([1, 2]), mod.tensor([1, 2])))
+    same_error(lambda mod: mod.rsub(mod.tensor([True]), mod.tensor([True])))
+
+
+@pytest.mark.parametrize("weights", [
+    lambda mod: {"fweights": mod.tensor([1, 2, 1])},
+    lambda mod: {"aweights": mod.tensor([1.0, 2.0, 0.5])},
+    lambda mod: {"fweights": mod.tensor([1, 2, 1]), "aweights": mod.tensor([1.0, 2.0, 0.5])},
+])
+def test_cov_weights_match_pytorch(weights):
+    same(lambda mod: mod.cov(mod.tensor([[1., 2., 4.], [3., 1., 0.]]), **weights(mod)))
+
+
+@pytest.mark.parametrize("weights", [
+    lambda mod: {"fweights": mod.tensor([1.0, 2.0, 1.0])},
+    lambda mod: {"fweights": mod.tensor([True, True, False])},
+    lambda mod: {"aweights": mod.tensor([1, 2, 1])},
+    lambda mod: {"fweights": mod.tensor([1, -2, 1])},
+    lambda mod: {"aweights": mod.tensor([1.0, -2.0, 1.0])},
+    lambda mod: {"fweights": mod.tensor([[1, 2, 1]])},
+    lambda mod: {"aweights": mod.tensor([[1.0, 2.0, 1.0]])},
+    lambda mod: {"fweights": mod.tensor([1, 2])},
+    lambda mod: {"aweights": mod.tensor([1.0, 2.0])},
+])
+def test_cov_weight_errors_match_pytorch(weights):
+    # (one checker of both weights since the fold: each message names its own)
+    same_error(lambda mod: mod.cov(mod.tensor([[1., 2., 4.], [3., 1., 0.]]), **weights(mod)))

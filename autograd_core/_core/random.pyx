@@ -468,27 +468,31 @@ cdef cnp.ndarray poisson_values(object generator, cnp.ndarray rates):
     return out.reshape((<object>rates).shape).astype(rates.dtype)
 
 
+cdef list _kernel_operands(bint dbl, tuple arrays):
+    """The operands of a float/double C kernel: contiguous, in the kernel's dtype, and
+    the kernel's output buffer (last) of the first operand's size."""
+    ft = np.float64 if dbl else np.float32
+    cdef list out = [np.ascontiguousarray(x, dtype=ft) for x in arrays]
+    out.append(np.empty((<cnp.ndarray>out[0]).size, dtype=ft))
+    return out
+
+
 cdef cnp.ndarray binomial_values(object generator, cnp.ndarray count, cnp.ndarray prob):
     cdef Generator g = generator_or_default(generator)
+    cdef bint dbl = count.dtype == np.float64
     cdef cnp.ndarray c, p, out
-    if count.dtype == np.float64:
-        c = np.ascontiguousarray(count, dtype=np.float64)
-        p = np.ascontiguousarray(prob, dtype=np.float64)
-        out = np.empty(c.size, dtype=np.float64)
-        with nogil:  # Note [Generator lock]
-            PyThread_acquire_lock(g.lock, WAIT_LOCK)
-            agc_binomial_double(&g.gen, <double *>cnp.PyArray_DATA(out), c.size, <const double *>cnp.PyArray_DATA(c),
-                                <const double *>cnp.PyArray_DATA(p))
-            PyThread_release_lock(g.lock)
-    else:
-        c = np.ascontiguousarray(count, dtype=np.float32)
-        p = np.ascontiguousarray(prob, dtype=np.float32)
-        out = np.empty(c.size, dtype=np.float32)
-        with nogil:  # Note [Generator lock]
-            PyThread_acquire_lock(g.lock, WAIT_LOCK)
-            agc_binomial_float(&g.gen, <float *>cnp.PyArray_DATA(out), c.size, <const float *>cnp.PyArray_DATA(c),
-                               <const float *>cnp.PyArray_DATA(p))
-            PyThread_release_lock(g.lock)
+    c, p, out = _kernel_operands(dbl, (count, prob))
+    cdef void *pc = cnp.PyArray_DATA(c)
+    cdef void *pp = cnp.PyArray_DATA(p)
+    cdef void *po = cnp.PyArray_DATA(out)
+    with nogil:  # Note [Generator lock]
+        PyThread_acquire_lock(g.lock, WAIT_LOCK)
+        if dbl:
+            agc_binomial_double(&g.gen, <double *>po, c.size, <const double *>pc,
+                                <const double *>pp)
+        else:
+            agc_binomial_float(&g.gen, <float *>po, c.size, <const float *>pc, <const float *>pp)
+        PyThread_release_lock(g.lock)
     return out.reshape((<object>count).shape).astype(count.dtype)
 
 
@@ -565,48 +569,37 @@ cdef cnp.ndarray dirichlet_values(object generator, cnp.ndarray alpha):
 
 
 cdef cnp.ndarray standard_gamma_grad_values(cnp.ndarray alpha, cnp.ndarray x):
+    cdef bint dbl = alpha.dtype == np.float64
     cdef cnp.ndarray a, v, out
-    if alpha.dtype == np.float64:
-        a = np.ascontiguousarray(alpha, dtype=np.float64)
-        v = np.ascontiguousarray(x, dtype=np.float64)
-        out = np.empty(a.size, dtype=np.float64)
-        with nogil:
-            agc_standard_gamma_grad_double(<double *>cnp.PyArray_DATA(out), a.size,
-                                           <const double *>cnp.PyArray_DATA(a),
-                                           <const double *>cnp.PyArray_DATA(v))
-    else:
-        a = np.ascontiguousarray(alpha, dtype=np.float32)
-        v = np.ascontiguousarray(x, dtype=np.float32)
-        out = np.empty(a.size, dtype=np.float32)
-        with nogil:
-            agc_standard_gamma_grad_float(<float *>cnp.PyArray_DATA(out), a.size,
-                                          <const float *>cnp.PyArray_DATA(a),
-                                          <const float *>cnp.PyArray_DATA(v))
+    a, v, out = _kernel_operands(dbl, (alpha, x))
+    cdef void *pa = cnp.PyArray_DATA(a)
+    cdef void *pv = cnp.PyArray_DATA(v)
+    cdef void *po = cnp.PyArray_DATA(out)
+    with nogil:
+        if dbl:
+            agc_standard_gamma_grad_double(<double *>po, a.size, <const double *>pa,
+                                           <const double *>pv)
+        else:
+            agc_standard_gamma_grad_float(<float *>po, a.size, <const float *>pa,
+                                          <const float *>pv)
     return out.reshape((<object>alpha).shape)
 
 
 cdef cnp.ndarray dirichlet_grad_values(cnp.ndarray x, cnp.ndarray alpha, cnp.ndarray total):
+    cdef bint dbl = x.dtype == np.float64
     cdef cnp.ndarray xv, a, t, out
-    if x.dtype == np.float64:
-        xv = np.ascontiguousarray(x, dtype=np.float64)
-        a = np.ascontiguousarray(alpha, dtype=np.float64)
-        t = np.ascontiguousarray(total, dtype=np.float64)
-        out = np.empty(xv.size, dtype=np.float64)
-        with nogil:
-            agc_dirichlet_grad_double(<double *>cnp.PyArray_DATA(out), xv.size,
-                                      <const double *>cnp.PyArray_DATA(xv),
-                                      <const double *>cnp.PyArray_DATA(a),
-                                      <const double *>cnp.PyArray_DATA(t))
-    else:
-        xv = np.ascontiguousarray(x, dtype=np.float32)
-        a = np.ascontiguousarray(alpha, dtype=np.float32)
-        t = np.ascontiguousarray(total, dtype=np.float32)
-        out = np.empty(xv.size, dtype=np.float32)
-        with nogil:
-            agc_dirichlet_grad_float(<float *>cnp.PyArray_DATA(out), xv.size,
-                                     <const float *>cnp.PyArray_DATA(xv),
-                                     <const float *>cnp.PyArray_DATA(a),
-                                     <const float *>cnp.PyArray_DATA(t))
+    xv, a, t, out = _kernel_operands(dbl, (x, alpha, total))
+    cdef void *px = cnp.PyArray_DATA(xv)
+    cdef void *pa = cnp.PyArray_DATA(a)
+    cdef void *pt = cnp.PyArray_DATA(t)
+    cdef void *po = cnp.PyArray_DATA(out)
+    with nogil:
+        if dbl:
+            agc_dirichlet_grad_double(<double *>po, xv.size, <const double *>px,
+                                      <const double *>pa, <const double *>pt)
+        else:
+            agc_dirichlet_grad_float(<float *>po, xv.size, <const float *>px,
+                                     <const float *>pa, <const float *>pt)
     return out.reshape((<object>x).shape)
 
 

@@ -195,6 +195,26 @@ cdef Tensor op__pdist_backward(Tensor grad, Tensor self, object p, Tensor pdist)
 
 # ---------------------------------------------------------------- cov, corrcoef
 
+cdef Tensor _cov_weights(Tensor w, str name, Py_ssize_t nobs):
+    """cov()'s checks of fweights (integral) or aweights (floating), in PyTorch's order."""
+    if _ndim(w) > 1:
+        raise RuntimeError(f"cov(): expected {name} to have one or fewer dimensions but "
+                           f"got {name} with {_ndim(w)} dimensions")
+    cdef bint integral = name == "fweights"
+    cdef int cat = dtype_of(w._data).category
+    if (cat in (CAT_FLOAT, CAT_COMPLEX, CAT_BOOL)) if integral else cat != CAT_FLOAT:
+        raise RuntimeError(f"cov(): expected {name} to have "
+                           f"{'integral' if integral else 'floating point'} dtype but got "
+                           f"{name} with {dtype_of(w._data).scalar_name} dtype")
+    if cnp.PyArray_SIZE(w._data) != nobs:
+        raise RuntimeError(f"cov(): expected {name} to have the same numel as there are "
+                           f"observations in the input but got {cnp.PyArray_SIZE(w._data)} "
+                           f"!= {nobs}")
+    if nobs and w._data.min() < 0:
+        raise RuntimeError(f"cov(): {name} cannot be negative")
+    return w
+
+
 cdef Tensor op_cov(Tensor self, object correction, Tensor fweights, Tensor aweights):
     if _ndim(self) > 2:
         raise RuntimeError("cov(): expected input to have two or fewer dimensions but got an "
@@ -204,36 +224,10 @@ cdef Tensor op_cov(Tensor self, object correction, Tensor fweights, Tensor aweig
     cdef Tensor inp = OPS.view(self, (1, -1)) if _ndim(self) < 2 else self
     cdef Py_ssize_t nobs = shape_of(inp._data)[1]
     w = None
-    cdef Tensor fw, aw
     if fweights is not None:
-        fw = <Tensor>fweights
-        if _ndim(fw) > 1:
-            raise RuntimeError("cov(): expected fweights to have one or fewer dimensions but "
-                               f"got fweights with {_ndim(fw)} dimensions")
-        if dtype_of(fw._data).category in (CAT_FLOAT, CAT_COMPLEX, CAT_BOOL):
-            raise RuntimeError("cov(): expected fweights to have integral dtype but got "
-                               f"fweights with {dtype_of(fw._data).scalar_name} dtype")
-        if cnp.PyArray_SIZE(fw._data) != nobs:
-            raise RuntimeError("cov(): expected fweights to have the same numel as there are "
-                               f"observations in the input but got {cnp.PyArray_SIZE(fw._data)} "
-                               f"!= {nobs}")
-        if nobs and fw._data.min() < 0:
-            raise RuntimeError("cov(): fweights cannot be negative")
-        w = fw
+        w = _cov_weights(<Tensor>fweights, "fweights", nobs)
     if aweights is not None:
-        aw = <Tensor>aweights
-        if _ndim(aw) > 1:
-            raise RuntimeError("cov(): expected aweights to have one or fewer dimensions but "
-                               f"got aweights with {_ndim(aw)} dimensions")
-        if dtype_of(aw._data).category != CAT_FLOAT:
-            raise RuntimeError("cov(): expected aweights to have floating point dtype but got "
-                               f"aweights with {dtype_of(aw._data).scalar_name} dtype")
-        if cnp.PyArray_SIZE(aw._data) != nobs:
-            raise RuntimeError("cov(): expected aweights to have the same numel as there are "
-                               f"observations in the input but got {cnp.PyArray_SIZE(aw._data)} "
-                               f"!= {nobs}")
-        if nobs and aw._data.min() < 0:
-            raise RuntimeError("cov(): aweights cannot be negative")
+        aw = _cov_weights(<Tensor>aweights, "aweights", nobs)
         w = aw if w is None else OPS.mul(<Tensor>w, aw)
     cdef Tensor w_sum = OPS.sum(<Tensor>w, None, False, None) if w is not None \
         else make_scalar(nobs, int64)

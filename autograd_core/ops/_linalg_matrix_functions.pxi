@@ -34,20 +34,11 @@ cdef Tensor op_diag(Tensor self, object diagonal):
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")
 
 
-cdef Tensor op_tril(Tensor self, object diagonal):
+cdef cnp.ndarray triangle_values(Tensor self, object diagonal, object part, str fname):
+    """tril / triu (part: np.tril or np.triu) of the last two dims."""
     if _ndim(self) < 2:
-        raise RuntimeError("tril: input tensor must have at least 2 dimensions")
-    cdef Tensor result = make(as_array(np.tril(self._data, <Py_ssize_t>diagonal)))
-    record_TrilBackward0(result, self, diagonal)
-    return result
-
-
-cdef Tensor op_triu(Tensor self, object diagonal):
-    if _ndim(self) < 2:
-        raise RuntimeError("triu: input tensor must have at least 2 dimensions")
-    cdef Tensor result = make(as_array(np.triu(self._data, <Py_ssize_t>diagonal)))
-    record_TriuBackward0(result, self, diagonal)
-    return result
+        raise RuntimeError(f"{fname}: input tensor must have at least 2 dimensions")
+    return as_array(part(self._data, <Py_ssize_t>diagonal))
 
 
 # ---------------------------------------------------------------- matrix_exp

@@ -347,17 +347,11 @@ cdef Tensor op_hardshrink(Tensor self, object lambd):
 
 cdef cnp.ndarray shrink_backward_values(Tensor grad, Tensor self, object lambd):
     """Both shrinks' backward: grad where |x| > lambd, else 0 (NaN passes grad through).
-    Each op records its own node."""
+    (the table's shrink_backward(lambd) forward of each)"""
     cdef cnp.ndarray x = self._data, g = grad._data
     with quiet():
         out = np.where((x >= -lambd) & (x <= lambd), np.zeros((), g.dtype), g)
     return pointwise_output(as_array(out), (grad, self), -1, 0)
-
-
-cdef Tensor op_hardshrink_backward(Tensor grad_out, Tensor self, object lambd):
-    cdef Tensor result = make(shrink_backward_values(grad_out, self, lambd))
-    record_HardshrinkBackwardBackward0(result, grad_out, self, lambd)
-    return result
 
 
 cdef Tensor op_softshrink(Tensor self, object lambd):
@@ -373,12 +367,6 @@ cdef Tensor op_softshrink(Tensor self, object lambd):
     cdef Tensor result = make(pointwise_output(as_array(out.astype(x.dtype, copy=False)),
                                                (self,), -1, 0))
     record_SoftshrinkBackward0(result, self, lambd)
-    return result
-
-
-cdef Tensor op_softshrink_backward(Tensor grad_output, Tensor self, object lambd):
-    cdef Tensor result = make(shrink_backward_values(grad_output, self, lambd))
-    record_SoftshrinkBackwardBackward0(result, grad_output, self, lambd)
     return result
 
 

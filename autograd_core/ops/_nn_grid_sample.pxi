@@ -257,31 +257,14 @@ cdef cnp.ndarray _grid_sample_values(Tensor input, Tensor grid, int mode, int pa
     return as_array(np.ascontiguousarray(np.moveaxis(out, -1, 1)))
 
 
-cdef Tensor _grid_sampler(Tensor input, Tensor grid, object interpolation_mode,
-                          object padding_mode, bint align_corners, int d):
+cdef cnp.ndarray grid_sampler_values(Tensor input, Tensor grid, object interpolation_mode,
+                                     object padding_mode, bint align_corners, int d):
+    """grid_sampler_2d / grid_sampler_3d (d: 2 or 3): refused under forward AD (PyTorch
+    has no forward derivative: Note [Forward AD refusals before the kernel]), then the
+    kernel's checks and values."""
+    fw_refuse(f"grid_sampler_{d}d", (input, grid))
     _check_grid_sampler(input, grid, interpolation_mode, d)
-    return make(_grid_sample_values(input, grid, interpolation_mode, padding_mode, align_corners))
-
-
-cdef Tensor op_grid_sampler_2d(Tensor input, Tensor grid, object interpolation_mode,
-                               object padding_mode, bint align_corners):
-    # no forward derivative in PyTorch (Note [Forward AD refusals before the kernel])
-    fw_refuse("grid_sampler_2d", (input, grid))
-    cdef Tensor result = _grid_sampler(input, grid, interpolation_mode, padding_mode,
-                                       align_corners, 2)
-    record_GridSampler2DBackward0(result, input, grid, interpolation_mode, padding_mode,
-                                  align_corners)
-    return result
-
-
-cdef Tensor op_grid_sampler_3d(Tensor input, Tensor grid, object interpolation_mode,
-                               object padding_mode, bint align_corners):
-    fw_refuse("grid_sampler_3d", (input, grid))
-    cdef Tensor result = _grid_sampler(input, grid, interpolation_mode, padding_mode,
-                                       align_corners, 3)
-    record_GridSampler3DBackward0(result, input, grid, interpolation_mode, padding_mode,
-                                  align_corners)
-    return result
+    return _grid_sample_values(input, grid, interpolation_mode, padding_mode, align_corners)
 
 
 cdef Tensor op_grid_sampler(Tensor input, Tensor grid, object interpolation_mode,

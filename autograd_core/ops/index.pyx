@@ -1161,7 +1161,7 @@ cdef void _check_masked_fill(Tensor mask, object value) except *:
                            f"tensor with {cnp.PyArray_NDIM((<Tensor>value)._data)} dimension(s).")
 
 
-cdef Tensor op_masked_fill(Tensor self, Tensor mask, object value):
+cdef cnp.ndarray masked_fill_values(Tensor self, Tensor mask, object value):
     cdef cnp.ndarray m = mask._data, x = self._data
     cdef dtype xd = dtype_of(x)
     broadcast_shapes(shape_of(m), shape_of(x))     # PyTorch: expand first, then fill
@@ -1172,12 +1172,7 @@ cdef Tensor op_masked_fill(Tensor self, Tensor mask, object value):
             xd.np_dtype)
         out = np.where(m, vals, x)
     # (PyTorch fills a clone(contiguous_format) of the expanded self)
-    cdef Tensor result = make(pointwise_output(as_array(out), (), -1, 0))
-    if isinstance(value, Tensor):
-        record_MaskedFillBackward1(result, self, mask, value)
-    else:
-        record_MaskedFillBackward0(result, self, mask, value)
-    return result
+    return pointwise_output(as_array(out), (), -1, 0)
 
 
 # table entry masked_fill_: by hand through the in-place driver, for PyTorch's order of

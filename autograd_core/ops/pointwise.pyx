@@ -624,13 +624,9 @@ cdef cnp.ndarray binary_alpha_values(object a, object b, object alpha, int kerne
                             result_type((a, b)).typenum, 0)
 
 
-cdef Tensor op_rsub(Tensor self, object other, object alpha):
-    cdef Tensor result = make(binary_alpha_values(other, self, alpha, AGC_SUB))
-    if isinstance(other, Tensor):
-        record_RsubBackward0(result, self, other, alpha)
-    else:
-        record_RsubBackward1(result, self, other, alpha)
-    return result
+cdef cnp.ndarray rsub_values(Tensor self, object other, object alpha):
+    """other - alpha * self."""
+    return binary_alpha_values(other, self, alpha, AGC_SUB)
 
 
 
@@ -1110,26 +1106,11 @@ cdef Tensor op__clamp_tensor(Tensor self, Tensor min, Tensor max):
     return result
 
 
-cdef Tensor op_clamp_min(Tensor self, object min):
-    cdef Tensor result = make(elementwise_values(np.maximum, (self, min),
-                                                 result_type((self, min)),
-                                                 2 if isinstance(min, Tensor) else 1))
-    if isinstance(min, Tensor):
-        record_ClampMinBackward1(result, self, min)
-    else:
-        record_ClampMinBackward0(result, self, min)
-    return result
-
-
-cdef Tensor op_clamp_max(Tensor self, object max):
-    cdef Tensor result = make(elementwise_values(np.minimum, (self, max),
-                                                 result_type((self, max)),
-                                                 2 if isinstance(max, Tensor) else 1))
-    if isinstance(max, Tensor):
-        record_ClampMaxBackward1(result, self, max)
-    else:
-        record_ClampMaxBackward0(result, self, max)
-    return result
+cdef cnp.ndarray clamp_bound_values(Tensor self, object bound, object ufunc):
+    """clamp_min / clamp_max (ufunc: np.maximum or np.minimum) against one bound, a
+    tensor or a number."""
+    return elementwise_values(ufunc, (self, bound), result_type((self, bound)),
+                              2 if isinstance(bound, Tensor) else 1)
 
 
 cdef inline object _values_of(object b):
@@ -1616,30 +1597,31 @@ cdef Tensor op_threshold_backward(Tensor grad_output, Tensor self, object thresh
     return result
 
 
-cdef Tensor op_tanh_backward(Tensor grad_output, Tensor output):
-    """tanh's derivative as an op of its own (as in PyTorch): grad_output * (1 - output**2)."""
-    cdef bint owned = grad_is_owned(grad_output, 2)
-    cdef cnp.ndarray ga = grad_output._data, ya = output._data, out
+cdef cnp.ndarray _output_backward_values(Tensor grad_output, Tensor output, int kernel,
+                                         bint owned):
+    """tanh_backward (kernel AGC_TANH_BACKWARD): grad_output * (1 - output**2), or
+    sigmoid_backward: grad_output * (1 - output) * output; owned: grad_output may be
+    written (its op asks, at the reference count it knows: Note [Stealing the gradient])."""
+    cdef cnp.ndarray ga = grad_output._data, ya = output._data
     if _fused_pair(ga, ya):
-        out = _binary_kernel(ga, ya, AGC_TANH_BACKWARD, ga if owned else None)
-    else:
-        out = pointwise_output(as_array(ga * (1 - ya * ya)), (grad_output, output),
-                               cnp.PyArray_TYPE(ga), 0)
-    cdef Tensor result = make(out)
+        return _binary_kernel(ga, ya, kernel, ga if owned else None)
+    d = (1 - ya * ya) if kernel == AGC_TANH_BACKWARD else (1 - ya) * ya
+    return pointwise_output(as_array(ga * d), (grad_output, output), cnp.PyArray_TYPE(ga), 0)
+
+
+cdef Tensor op_tanh_backward(Tensor grad_output, Tensor output):
+    """tanh's derivative as an op of its own (as in PyTorch)."""
+    cdef Tensor result = make(_output_backward_values(grad_output, output, AGC_TANH_BACKWARD,
+                                                      grad_is_owned(grad_output, 2)))
     record_TanhBackwardBackward0(result, grad_output, output)
     return result
 
 
 cdef Tensor op_sigmoid_backward(Tensor grad_output, Tensor output):
     """sigmoid's derivative as an op of its own, as tanh_backward."""
-    cdef bint owned = grad_is_owned(grad_output, 2)
-    cdef cnp.ndarray ga = grad_output._data, ya = output._data, out
-    if _fused_pair(ga, ya):
-        out = _binary_kernel(ga, ya, AGC_SIGMOID_BACKWARD, ga if owned else None)
-    else:
-        out = pointwise_output(as_array(ga * ((1 - ya) * ya)), (grad_output, output),
-                               cnp.PyArray_TYPE(ga), 0)
-    cdef Tensor result = make(out)
+    cdef Tensor result = make(_output_backward_values(grad_output, output,
+                                                      AGC_SIGMOID_BACKWARD,
+                                                      grad_is_owned(grad_output, 2)))
     record_SigmoidBackwardBackward0(result, grad_output, output)
     return result
 
@@ -2592,40 +2574,41 @@ cdef double _igammac_fraction(double a, double x) noexcept nogil:
     return _igamma_prefactor(a, x) * h
 
 
-cdef double _igamma(double a, double x) noexcept nogil:
+cdef double _igamma_either(double a, double x, bint upper) noexcept nogil:
+    """The regularized lower incomplete gamma P(a, x), or (upper) Q(a, x) = 1 - P(a, x):
+    one set of edge cases, each answered for P and mirrored for Q."""
     if x < 0 or a < 0:
         return NAN
+    cdef double p, q
     if a == 0:
-        return 1.0 if x > 0 else NAN
-    if x == 0:
-        return 0.0
-    if c_isinf(a):
-        return NAN if c_isinf(x) else 0.0
-    if c_isinf(x):
-        return 1.0
-    if x != x or a != a:
+        if not x > 0:
+            return NAN
+        p = 1.0
+    elif x == 0:
+        p = 0.0
+    elif c_isinf(a):
+        if c_isinf(x):
+            return NAN
+        p = 0.0
+    elif c_isinf(x):
+        p = 1.0
+    elif x != x or a != a:
         return NAN
-    if x < a + 1:
-        return _igamma_series(a, x)
-    return 1 - _igammac_fraction(a, x)
+    elif x < a + 1:
+        p = _igamma_series(a, x)
+    else:
+        # Q from the continued fraction, as Cephes (P is 1 - Q)
+        q = _igammac_fraction(a, x)
+        return q if upper else 1 - q
+    return 1 - p if upper else p
+
+
+cdef double _igamma(double a, double x) noexcept nogil:
+    return _igamma_either(a, x, False)
 
 
 cdef double _igammac(double a, double x) noexcept nogil:
-    if x < 0 or a < 0:
-        return NAN
-    if a == 0:
-        return 0.0 if x > 0 else NAN
-    if x == 0:
-        return 1.0
-    if c_isinf(a):
-        return NAN if c_isinf(x) else 1.0
-    if c_isinf(x):
-        return 0.0
-    if x != x or a != a:
-        return NAN
-    if x < a + 1:
-        return 1 - _igamma_series(a, x)
-    return _igammac_fraction(a, x)
+    return _igamma_either(a, x, True)
 
 
 cdef cnp.ndarray _libm2_values(cnp.ndarray a, cnp.ndarray b, libm2_fn fn):

@@ -606,28 +606,15 @@ _MaxResult = named_result_type("max", ("values", "indices"))
 _MinResult = named_result_type("min", ("values", "indices"))
 
 
-cdef Tensor op_max(Tensor self):
+cdef cnp.ndarray extremum_all_values(Tensor self, object reduce_fn, str fname):
+    """max() / min() of the whole tensor (reduce_fn: np.max or np.min), refusing an
+    empty one as PyTorch does."""
     cdef cnp.ndarray x = self._data
-    err = _reduction_error("max", x, None, True)
+    err = _reduction_error(fname, x, None, True)
     if err is not None:
         raise err
     with quiet():
-        values = as_array(np.max(x))
-    cdef Tensor result = make(values)
-    record_MaxBackward1(result, self)
-    return result
-
-
-cdef Tensor op_min(Tensor self):
-    cdef cnp.ndarray x = self._data
-    err = _reduction_error("min", x, None, True)
-    if err is not None:
-        raise err
-    with quiet():
-        values = as_array(np.min(x))
-    cdef Tensor result = make(values)
-    record_MinBackward1(result, self)
-    return result
+        return as_array(reduce_fn(x))
 
 
 ctypedef fused _real:
@@ -884,29 +871,44 @@ cdef tuple _var_std_args(str fname, object input, object dim, object unbiased,
             arg_bool(keepdim, fname, "keepdim", 4))
 
 
+cdef object _var_std_call(str fname, object pyfunc, object input, object dim,
+                          object unbiased, object keepdim, object out, object correction,
+                          object axis, object keepdims):
+    """The Python wrappers of var, std (which take out=), var_mean and std_mean: the
+    guards of the generated wrappers, the overloads (_var_std_args), the op."""
+    if complex_arg(input):
+        check_complex_op(fname, input)  # Note [Complex guard]
+    if ((type(input) is not Tensor and has_torch_function(input))
+            or (type(dim) is not Tensor and has_torch_function(dim))
+            or (type(unbiased) is not Tensor and has_torch_function(unbiased))
+            or (type(keepdim) is not Tensor and has_torch_function(keepdim))):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        kwargs = {"correction": correction, "axis": axis, "keepdims": keepdims}
+        if fname in ("var", "std"):
+            kwargs = {"out": out, **kwargs}
+        return handle_torch_function(pyfunc, (input, dim, unbiased, keepdim, ), kwargs)
+    self, dims, correction, kd = _var_std_args(fname, input, dim, unbiased, keepdim,
+                                               correction, axis, keepdims)
+    if fname == "var":
+        return with_out(fname, out, OPS.var(self, dims, correction, kd))
+    if fname == "std":
+        return with_out(fname, out, OPS.std(self, dims, correction, kd))
+    if fname == "var_mean":
+        return OPS.var_mean(self, dims, correction, kd)
+    return OPS.std_mean(self, dims, correction, kd)
+
+
 # The table's var / std entries, with PyTorch's overloads (an unbiased flag, or correction).
 def _py_var(input, dim=None, unbiased=None, keepdim=False, *, out=None, correction=None,
             axis=None, keepdims=None):
-    if complex_arg(input):
-        check_complex_op("var", input)  # Note [Complex guard]
-    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(unbiased) is not Tensor and has_torch_function(unbiased)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
-        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
-        return handle_torch_function(_py_var, (input, dim, unbiased, keepdim, ), {"out": out, "correction": correction, "axis": axis, "keepdims": keepdims})
-    self, dims, correction, kd = _var_std_args("var", input, dim, unbiased, keepdim,
-                                               correction, axis, keepdims)
-    return with_out("var", out, OPS.var(self, dims, correction, kd))
+    return _var_std_call("var", _py_var, input, dim, unbiased, keepdim, out, correction,
+                         axis, keepdims)
 
 
 def _py_std(input, dim=None, unbiased=None, keepdim=False, *, out=None, correction=None,
             axis=None, keepdims=None):
-    if complex_arg(input):
-        check_complex_op("std", input)  # Note [Complex guard]
-    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(unbiased) is not Tensor and has_torch_function(unbiased)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
-        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
-        return handle_torch_function(_py_std, (input, dim, unbiased, keepdim, ), {"out": out, "correction": correction, "axis": axis, "keepdims": keepdims})
-    self, dims, correction, kd = _var_std_args("std", input, dim, unbiased, keepdim,
-                                               correction, axis, keepdims)
-    return with_out("std", out, OPS.std(self, dims, correction, kd))
+    return _var_std_call("std", _py_std, input, dim, unbiased, keepdim, out, correction,
+                         axis, keepdims)
 
 
 # ================================================================ logsumexp
@@ -1792,25 +1794,13 @@ cdef tuple op_std_mean(Tensor self, object dim, object correction, bint keepdim)
 
 
 def _py_var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
-    if complex_arg(input):
-        check_complex_op("var_mean", input)  # Note [Complex guard]
-    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(unbiased) is not Tensor and has_torch_function(unbiased)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
-        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
-        return handle_torch_function(_py_var_mean, (input, dim, unbiased, keepdim, ), {"correction": correction, "axis": axis, "keepdims": keepdims})
-    self, dims, correction, kd = _var_std_args("var_mean", input, dim, unbiased, keepdim,
-                                               correction, axis, keepdims)
-    return OPS.var_mean(self, dims, correction, kd)
+    return _var_std_call("var_mean", _py_var_mean, input, dim, unbiased, keepdim, None,
+                         correction, axis, keepdims)
 
 
 def _py_std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
-    if complex_arg(input):
-        check_complex_op("std_mean", input)  # Note [Complex guard]
-    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(unbiased) is not Tensor and has_torch_function(unbiased)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
-        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
-        return handle_torch_function(_py_std_mean, (input, dim, unbiased, keepdim, ), {"correction": correction, "axis": axis, "keepdims": keepdims})
-    self, dims, correction, kd = _var_std_args("std_mean", input, dim, unbiased, keepdim,
-                                               correction, axis, keepdims)
-    return OPS.std_mean(self, dims, correction, kd)
+    return _var_std_call("std_mean", _py_std_mean, input, dim, unbiased, keepdim, None,
+                         correction, axis, keepdims)
 
 
 cdef Tensor op_count_nonzero(Tensor self, object dim):

@@ -140,31 +140,33 @@ cdef cnp.ndarray _conjugate_fill(cnp.ndarray half, list dims, Py_ssize_t n):
     return np.concatenate([half, np.conj(mirror)], axis=last)
 
 
-cdef Tensor op__fft_r2c(Tensor self, object dim, object normalization, bint onesided):
-    _check_kernel_dtype(self, False)
+cdef list _fft_input(Tensor self, object dim, bint want_complex, bint needs_dims):
+    """The checks every transform makes, in PyTorch's order; the wrapped dims."""
+    _check_kernel_dtype(self, want_complex)
     cdef list dims = _fft_dims(self, dim)
+    if needs_dims:
+        _check_dims_given(dims)
+    _check_not_empty(self._data, dims)
+    return dims
+
+
+cdef cnp.ndarray fft_r2c_values(Tensor self, object dim, object normalization, bint onesided):
+    cdef list dims = _fft_input(self, dim, False, True)
     cdef cnp.ndarray a = self._data, r
-    cdef Py_ssize_t ndim = cnp.PyArray_NDIM(a)
-    _check_dims_given(dims)
-    _check_not_empty(a, dims)
     with quiet():
         r = np.fft.rfftn(a, axes=dims, norm=_np_norm(normalization, True))
         if not onesided:
             r = _conjugate_fill(r, dims, shape_of(a)[dims[-1]])
     cdef tuple strides = _elem_strides(a)
-    cdef Tensor result = make(_laid_out(
-        r, _batch_first_order(strides, ndim, _sort_dims(strides, dims, True))))
-    record_FftR2CBackward0(result, self, dim, normalization, onesided)
-    return result
+    return _laid_out(r, _batch_first_order(strides, cnp.PyArray_NDIM(a),
+                                           _sort_dims(strides, dims, True)))
 
 
-cdef Tensor op__fft_c2r(Tensor self, object dim, object normalization, object last_dim_size):
-    _check_kernel_dtype(self, True)
-    cdef list dims = _fft_dims(self, dim)
+cdef cnp.ndarray fft_c2r_values(Tensor self, object dim, object normalization,
+                                object last_dim_size):
+    cdef list dims = _fft_input(self, dim, True, True)
     cdef cnp.ndarray a = self._data, r
     cdef Py_ssize_t ndim = cnp.PyArray_NDIM(a)
-    _check_dims_given(dims)
-    _check_not_empty(a, dims)
     cdef long long n = last_dim_size
     shape = list(shape_of(a))
     if n < 1 or shape[dims[-1]] not in (n, n // 2 + 1):
@@ -180,17 +182,12 @@ cdef Tensor op__fft_c2r(Tensor self, object dim, object normalization, object la
     if len(dims) > 1:
         strides = _order_strides(tuple(shape_of(a)), order)
     order = _batch_first_order(strides, ndim, dims[-1:])
-    cdef Tensor result = make(_laid_out(r, order))
-    record_FftC2RBackward0(result, self, dim, normalization, last_dim_size)
-    return result
+    return _laid_out(r, order)
 
 
-cdef Tensor op__fft_c2c(Tensor self, object dim, object normalization, bint forward):
-    _check_kernel_dtype(self, True)
-    cdef list dims = _fft_dims(self, dim)
+cdef cnp.ndarray fft_c2c_values(Tensor self, object dim, object normalization, bint forward):
+    cdef list dims = _fft_input(self, dim, True, False)
     cdef cnp.ndarray a = self._data, r
-    cdef Py_ssize_t ndim = cnp.PyArray_NDIM(a)
-    _check_not_empty(a, dims)
     with quiet():
         if cnp.PyArray_SIZE(a) == 0 or not dims:
             r = np.array(a, copy=True)
@@ -199,8 +196,14 @@ cdef Tensor op__fft_c2c(Tensor self, object dim, object normalization, bint forw
         else:
             r = np.fft.ifftn(a, axes=dims, norm=_np_norm(normalization, False))
     cdef tuple strides = _elem_strides(a)
-    cdef Tensor result = make(_laid_out(np.asarray(r, dtype=a.dtype), _batch_first_order(
-        strides, ndim, _sort_dims(strides, dims, False))))
+    return _laid_out(np.asarray(r, dtype=a.dtype), _batch_first_order(
+        strides, cnp.PyArray_NDIM(a), _sort_dims(strides, dims, False)))
+
+
+cdef Tensor op__fft_c2c(Tensor self, object dim, object normalization, bint forward):
+    # by hand, as its row cannot name a forward template (its argument `forward` is
+    # the table's key for one)
+    cdef Tensor result = make(fft_c2c_values(self, dim, normalization, forward))
     record_FftC2CBackward0(result, self, dim, normalization, forward)
     return result
 

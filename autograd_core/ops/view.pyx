@@ -1901,27 +1901,19 @@ cdef dtype _complex_parts_dtype(Tensor a, Tensor b):
     return complex_of(da)
 
 
-cdef Tensor op_complex(Tensor real, Tensor imag):
-    cdef dtype d = _complex_parts_dtype(real, imag)
-    cdef cnp.ndarray re = real._data, im = imag._data
-    out = np.empty(broadcast_shapes(shape_of(re), shape_of(im)), dtype=d.np_dtype)
-    out.real = re
-    out.imag = im
-    cdef Tensor result = make(out)
-    record_ComplexBackward0(result, real, imag)
-    return result
-
-
-cdef Tensor op_polar(Tensor abs, Tensor angle):
-    cdef dtype d = _complex_parts_dtype(abs, angle)
-    cdef cnp.ndarray r = abs._data, th = angle._data
-    out = np.empty(broadcast_shapes(shape_of(r), shape_of(th)), dtype=d.np_dtype)
-    with quiet():
-        out.real = r * np.cos(th)
-        out.imag = r * np.sin(th)
-    cdef Tensor result = make(out)
-    record_PolarBackward0(result, abs, angle)
-    return result
+cdef cnp.ndarray complex_parts_values(Tensor a, Tensor b, bint polar):
+    """complex(real, imag), or (polar) polar(abs, angle): abs * (cos + i sin)(angle)."""
+    cdef dtype d = _complex_parts_dtype(a, b)
+    cdef cnp.ndarray x = a._data, y = b._data
+    out = np.empty(broadcast_shapes(shape_of(x), shape_of(y)), dtype=d.np_dtype)
+    if polar:
+        with quiet():
+            out.real = x * np.cos(y)
+            out.imag = x * np.sin(y)
+    else:
+        out.real = x
+        out.imag = y
+    return out
 
 
 # ================================================================ resize_ / set_
@@ -2171,12 +2163,6 @@ cdef Tensor op_permute_copy(Tensor self, object dims):
     with NoGradGuard():
         result = _copy_of(op_permute(self, dims))
     record_PermuteBackward0_copy(result, self, tuple([wrap_dim(d, nd) for d in dims]))
-    return result
-
-
-cdef Tensor op_alias_copy(Tensor self):
-    cdef Tensor result = _copy_of(self)
-    record_AliasBackward0_copy(result, self)
     return result
 
 
