@@ -16,7 +16,7 @@ tensor([0., 1., 2., 3., 4., 5., 6., 7.])
 import warnings
 
 import autograd_core as _torch
-from autograd_core import amp as _amp
+from autograd_core._autocast import autocast_args as _autocast_args
 from autograd_core._core import tensor as _core
 from autograd_core._core.opcall import op_call as _op_call
 from autograd_core._core.tensor import Tensor
@@ -114,7 +114,7 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     """
     _check_tensor("stft", "input", 1, input)
     _check_tensor("stft", "window", 5, window, optional=True)
-    input, window = _amp.autocast_args("stft", input, window)
+    input, window = _autocast_args("stft", input, window)
     if center and align_to_window is not None:
         raise RuntimeError("stft align_to_window should only be set when center = false")
     if center:

@@ -26,7 +26,7 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 import numpy as np
 
 import autograd_core as _torch
-from autograd_core import amp as _amp
+from autograd_core._autocast import autocast_args as _autocast_args
 from autograd_core._core import tensor as _core
 from autograd_core._core import dtype as _core_dtype
 from autograd_core._core.tensor import Tensor
@@ -163,7 +163,7 @@ def _overridable(fn: _F) -> _F:
     def wrapper(input, *args, **kwargs):
         if type(input) is not Tensor and _overrides(input):
             return _handle_call(wrapper, (input,) + args, kwargs)
-        input, = _amp.autocast_args(op_name, input)
+        input, = _autocast_args(op_name, input)
         return fn(input, *args, **kwargs)
     wrapper.__name__ = wrapper.__qualname__ = fn.__name__
     wrapper.__doc__ = fn.__doc__

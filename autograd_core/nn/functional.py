@@ -34,7 +34,7 @@ from types import SimpleNamespace as _Namespace
 import numpy as np
 
 import autograd_core as _torch
-from autograd_core import amp as _amp
+from autograd_core._autocast import autocast_args as _autocast_args
 from autograd_core._core import random as _random
 from autograd_core._core.tensor import py_broadcast_shapes as _broadcast_shapes
 from autograd_core._core.tensor import value_overflow_error as _value_overflow_error
@@ -605,7 +605,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                 "major release.", stacklevel=2)
         reduction_enum = "mean" if reduction == "batchmean" else reduction
     _reduction_enum(reduction_enum)
-    input, target = _amp.autocast_args("kl_div", input, target)
+    input, target = _autocast_args("kl_div", input, target)
     if log_target:
         loss = _torch.exp(target) * (target - input)
     else:
@@ -2095,7 +2095,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         return _handle_torch_function(scaled_dot_product_attention, (query, key, value), dict(
             attn_mask=attn_mask, dropout_p=dropout_p, is_causal=is_causal, scale=scale,
             enable_gqa=enable_gqa))
-    query, key, value, attn_mask = _amp.autocast_args(
+    query, key, value, attn_mask = _autocast_args(
         "scaled_dot_product_attention", query, key, value, attn_mask)
     _nn_ops.check_sdpa_input(query, key, value, attn_mask)
     L, S = query.size(-2), key.size(-2)
