@@ -486,18 +486,16 @@ ptrdiff_t agc_nll_loss_backward_##SUFFIX(const T *gout, const int64_t *target, c
 
 /* ---------------------------------------------------------------- the convolution's products
  * Note [The convolution's own GEMM]
- * The products of the 1-D/2-D convolution (forward, and both gradients) are computed here,
- * not by numpy's BLAS, so that they run on the pool split over images and tiles: one
+ * The products of the 2-D convolution (forward, and both gradients) are computed here, not
+ * by numpy's BLAS, so that they can run on the pool split over images and tiles: one
  * multithreaded BLAS call per convolution leaves OpenBLAS's workers spinning beside the
- * pool's (Note [Sharing the cores with BLAS]), which then keeps every loop around it on
- * one thread, and numpy offers no BLAS entry point C could call per image. Each output
- * element is one sum in a fixed order, whichever tile, range or thread computes it (the
- * products in k order from the bias for C = A B; lane-wise partial sums over the batch,
- * then the lanes in order, for C = A B^T), so the results are bitwise the same for any
- * number of threads. With GCC or Clang on x86-64 each routine is also compiled for AVX2
- * with FMA and picked once at import (on one machine the choice, hence the result, is
- * always the same). The Cython side (_nn_convolution.pxi) keeps numpy's BLAS for
- * reductions over 512 terms and for compilers without vector types. */
+ * pool's (Note [Sharing the cores with BLAS]), and single-threaded BLAS calls per image
+ * cannot be made from C without linking a BLAS. Each output element is one sum in a fixed
+ * order, whichever tile, range or thread computes it (products
+ * in k order from the bias for C = A B; lane-wise partial sums over the batch then the
+ * lanes in order for C = A B^T), so the results are bitwise the same for any number of
+ * threads. On x86-64 with GCC or Clang each routine is also compiled for AVX2 with FMA and
+ * picked at run time (on one machine the choice, hence the result, is always the same). */
 #if defined(__GNUC__)
 #define GEMM_VBYTES 32
 #define GEMM_VEC(T) T __attribute__((vector_size(GEMM_VBYTES), aligned(sizeof(T)), may_alias))
