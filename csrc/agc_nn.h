@@ -41,32 +41,10 @@ void agc_col2im_kmajor_f64(const double *cols, double *x, ptrdiff_t N, ptrdiff_t
 void agc_conv_out_f32(const float *prod, const float *bias, float *out, ptrdiff_t N, ptrdiff_t OC, ptrdiff_t L);
 void agc_conv_out_f64(const double *prod, const double *bias, double *out, ptrdiff_t N, ptrdiff_t OC, ptrdiff_t L);
 
-/* The reverse for the gradient: gt[oc, n*L + l] = g[n, oc, l] (gt not NULL), and (gbias
- * not NULL) gbias[oc] = the sum of g[:, oc, :], in one pass. */
+/* The reverse for the gradient: gt[oc, n*L + l] = g[n, oc, l], and (gbias not NULL)
+ * gbias[oc] = the sum of g[:, oc, :], in one pass. */
 void agc_conv_grad_t_f32(const float *g, float *gt, float *gbias, ptrdiff_t N, ptrdiff_t OC, ptrdiff_t L);
 void agc_conv_grad_t_f64(const double *g, double *gt, double *gbias, ptrdiff_t N, ptrdiff_t OC, ptrdiff_t L);
-
-/* The convolution's matrix products (Note [The convolution's own GEMM] in agc_nn.c), split
- * across the pool over images and column blocks, or tiles of C; each element's sum has one
- * fixed order, so the result does not depend on the number of threads.
- *
- * gemm_nn: for each image i < images, C_i (M, NC) = A (M, K) B_i (K, NC) + bias (one value
- * per row; NULL: none), A's element (m, k) at a[m*sam + k*sak], B_i = b + i*sbi and
- * C_i = c + i*sci row-major with leading dimensions ldb and ldc.
- * gemm_nt: C (M, NC) = the sum over images i of A_i (M, L) B_i (NC, L)^T, A_i = a + i*sai
- * and B_i = b + i*sbi row-major with leading dimensions lda and ldb, C with ldc. */
-void agc_conv_gemm_nn_f32(ptrdiff_t images, ptrdiff_t M, ptrdiff_t NC, ptrdiff_t K, const float *a,
-                          ptrdiff_t sam, ptrdiff_t sak, const float *b, ptrdiff_t sbi, ptrdiff_t ldb,
-                          const float *bias, float *c, ptrdiff_t sci, ptrdiff_t ldc);
-void agc_conv_gemm_nn_f64(ptrdiff_t images, ptrdiff_t M, ptrdiff_t NC, ptrdiff_t K, const double *a,
-                          ptrdiff_t sam, ptrdiff_t sak, const double *b, ptrdiff_t sbi, ptrdiff_t ldb,
-                          const double *bias, double *c, ptrdiff_t sci, ptrdiff_t ldc);
-void agc_conv_gemm_nt_f32(ptrdiff_t images, ptrdiff_t M, ptrdiff_t NC, ptrdiff_t L, const float *a,
-                          ptrdiff_t sai, ptrdiff_t lda, const float *b, ptrdiff_t sbi, ptrdiff_t ldb,
-                          float *c, ptrdiff_t ldc);
-void agc_conv_gemm_nt_f64(ptrdiff_t images, ptrdiff_t M, ptrdiff_t NC, ptrdiff_t L, const double *a,
-                          ptrdiff_t sai, ptrdiff_t lda, const double *b, ptrdiff_t sbi, ptrdiff_t ldb,
-                          double *c, ptrdiff_t ldc);
 
 /* 2-D max pooling of `planes` (H, W) planes: out and idx are (planes, OH, OW); idx is the
  * flat h*W + w position of each maximum within its plane. As PyTorch's CPU kernel: only

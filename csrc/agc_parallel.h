@@ -43,15 +43,11 @@ void agc_parallel_for(ptrdiff_t n, ptrdiff_t grain, agc_range_fn fn, void *ctx);
  * the pool's two threads than on one. The ops that call BLAS report it with the
  * product's size (agc_parallel_blas_called); for AGC_BLAS_WINDOW_NS after a product of
  * at least AGC_BLAS_THREADED_MADDS multiply-adds, a loop runs on the caller alone. A
- * smaller product leaves the workers asleep, so it is not counted: OpenBLAS's GEMM gives
- * each thread at least 65536 * 4 multiply-adds (SMP_THRESHOLD_MIN times
- * GEMM_MULTITHREAD_THRESHOLD), so it wakes a second thread from twice that (measured with
- * numpy 2.4's OpenBLAS 0.3.31: (32, 1600) @ (1600, 10) leaves the workers idle, (32, 1568)
- * @ (1568, 20) keeps one spinning); loops away from large products (a chain of pointwise
- * ops) still split. The convolution's products are not BLAS calls (Note [The convolution's
- * own GEMM] in agc_nn.c). */
+ * smaller product leaves the workers asleep (OpenBLAS runs one thread below 65536
+ * multiply-adds, SMP_THRESHOLD_MIN, times a factor of 4 for GEMM), so it is not counted;
+ * loops away from large products (a chain of pointwise ops) still split. */
 #define AGC_BLAS_WINDOW_NS 100000000
-#define AGC_BLAS_THREADED_MADDS 524288.0
+#define AGC_BLAS_THREADED_MADDS 65536.0
 void agc_parallel_blas_called(double multiply_adds);
 
 /* The number of threads a loop may use (torch.set_num_threads); at least 1. */

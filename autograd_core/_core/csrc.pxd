@@ -176,18 +176,6 @@ cdef extern from "agc_nn.h" nogil:
     void agc_conv_out_f64(const double *prod, const double *bias, double *out, Py_ssize_t N, Py_ssize_t OC, Py_ssize_t L)
     void agc_conv_grad_t_f32(const float *g, float *gt, float *gbias, Py_ssize_t N, Py_ssize_t OC, Py_ssize_t L)
     void agc_conv_grad_t_f64(const double *g, double *gt, double *gbias, Py_ssize_t N, Py_ssize_t OC, Py_ssize_t L)
-    void agc_conv_gemm_nn_f32(Py_ssize_t images, Py_ssize_t M, Py_ssize_t NC, Py_ssize_t K, const float *a,
-                              Py_ssize_t sam, Py_ssize_t sak, const float *b, Py_ssize_t sbi, Py_ssize_t ldb,
-                              const float *bias, float *c, Py_ssize_t sci, Py_ssize_t ldc)
-    void agc_conv_gemm_nn_f64(Py_ssize_t images, Py_ssize_t M, Py_ssize_t NC, Py_ssize_t K, const double *a,
-                              Py_ssize_t sam, Py_ssize_t sak, const double *b, Py_ssize_t sbi, Py_ssize_t ldb,
-                              const double *bias, double *c, Py_ssize_t sci, Py_ssize_t ldc)
-    void agc_conv_gemm_nt_f32(Py_ssize_t images, Py_ssize_t M, Py_ssize_t NC, Py_ssize_t L, const float *a,
-                              Py_ssize_t sai, Py_ssize_t lda, const float *b, Py_ssize_t sbi, Py_ssize_t ldb,
-                              float *c, Py_ssize_t ldc)
-    void agc_conv_gemm_nt_f64(Py_ssize_t images, Py_ssize_t M, Py_ssize_t NC, Py_ssize_t L, const double *a,
-                              Py_ssize_t sai, Py_ssize_t lda, const double *b, Py_ssize_t sbi, Py_ssize_t ldb,
-                              double *c, Py_ssize_t ldc)
     void agc_maxpool2d_f32(const float *x, float *out, int64_t *idx, Py_ssize_t planes, const agc_geom2d *g)
     void agc_maxpool2d_f64(const double *x, double *out, int64_t *idx, Py_ssize_t planes, const agc_geom2d *g)
     int agc_maxpool2d_backward_f32(const float *gout, const int64_t *idx, float *gx, Py_ssize_t planes,

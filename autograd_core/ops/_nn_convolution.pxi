@@ -200,115 +200,6 @@ cdef cnp.ndarray col2im_kmajor(object cols, tuple nc, tuple geometry):
         3, 0, 1, 2, 4, 5), geometry)
 
 
-# Note [The convolution's own GEMM] (csrc/agc_nn.c): the float products of the 1-D/2-D
-# convolution (forward, input and weight gradients) run in C on the thread pool, image by
-# image, so that they neither wake numpy's BLAS threads nor leave the pool's loops around
-# them on one thread (Note [Sharing the cores with BLAS]); each element is summed in one
-# order, whatever the number of threads. Reductions longer than OWN_GEMM_MAX (wide layers)
-# keep numpy's blocked BLAS, which the plain loops of csrc/agc_nn.c do not match there.
-# The routines are written with GCC/Clang vector types; another compiler (MSVC) builds them
-# one element at a time, far slower than BLAS, and the products stay with numpy there.
-cdef Py_ssize_t OWN_GEMM_MAX = 512
-cdef extern from *:
-    """
-    #if defined(__GNUC__)      /* as GEMM_VBYTES in csrc/agc_nn.c */
-    #define AGC_CONV_GEMM_VECTOR 1
-    #else
-    #define AGC_CONV_GEMM_VECTOR 0
-    #endif
-    """
-    const bint AGC_CONV_GEMM_VECTOR
-
-
-cdef inline bint own_gemm(cnp.ndarray a, cnp.ndarray w, Py_ssize_t Kg, Py_ssize_t OCg):
-    """Whether the products of a convolution with (OCg, Kg) weights per group take the C
-    routines: a float array a of w's dtype, both reductions (Kg, OCg) short enough."""
-    return (AGC_CONV_GEMM_VECTOR and c_float(a) and cnp.PyArray_TYPE(a) == cnp.PyArray_TYPE(w)
-            and Kg <= OWN_GEMM_MAX and OCg <= OWN_GEMM_MAX)
-
-
-cdef cnp.ndarray gemm_conv_forward(cnp.ndarray w, cnp.ndarray cols, Tensor bias, Py_ssize_t N,
-                                   Py_ssize_t OC, Py_ssize_t G, Py_ssize_t Kg, Py_ssize_t L):
-    """out (N, OC, L) = per group gi: w[gi] (OCg, Kg) @ the columns cols[gi] (Kg, N*L), the
-    bias added (Note [The convolution's own GEMM])."""
-    cdef cnp.ndarray wc = np.ascontiguousarray(w), cc = np.ascontiguousarray(cols), bc
-    cdef cnp.ndarray out = np.empty((N, OC, L), dtype=w.dtype)
-    cdef Py_ssize_t OCg = OC // G, gi
-    cdef Py_ssize_t isz = cnp.PyArray_ITEMSIZE(wc)
-    cdef char *wp = cnp.PyArray_BYTES(wc)
-    cdef char *cp = cnp.PyArray_BYTES(cc)
-    cdef char *op = cnp.PyArray_BYTES(out)
-    cdef char *bp = NULL
-    cdef bint dbl = cnp.PyArray_TYPE(wc) == cnp.NPY_FLOAT64
-    if bias is not None:
-        bc = np.ascontiguousarray(bias._data)
-        bp = cnp.PyArray_BYTES(bc)
-    with nogil:
-        for gi in range(G):
-            conv_gemm_nn(dbl, N, OCg, L, Kg, wp + gi * OCg * Kg * isz, Kg, 1,
-                         cp + gi * Kg * N * L * isz, L, N * L,
-                         bp + gi * OCg * isz if bp != NULL else NULL,
-                         op + gi * OCg * L * isz, OC * L, L)
-    return out
-
-
-cdef cnp.ndarray gemm_conv_input_cols(cnp.ndarray w, cnp.ndarray g, Py_ssize_t N, Py_ssize_t OC,
-                                      Py_ssize_t G, Py_ssize_t Kg, Py_ssize_t L):
-    """The columns of the input gradient, (G*Kg, N*L): per group w[gi]^T (Kg, OCg) @ the
-    gradient g (N, OC, L) of group gi, image by image (col2im sums them into place)."""
-    cdef cnp.ndarray wc = np.ascontiguousarray(w)
-    cdef Py_ssize_t OCg = OC // G, gi
-    cdef cnp.ndarray cols = np.empty((G * Kg, N * L), dtype=w.dtype)
-    cdef Py_ssize_t isz = cnp.PyArray_ITEMSIZE(wc)
-    cdef char *wp = cnp.PyArray_BYTES(wc)
-    cdef char *gp = cnp.PyArray_BYTES(g)
-    cdef char *cp = cnp.PyArray_BYTES(cols)
-    cdef bint dbl = cnp.PyArray_TYPE(wc) == cnp.NPY_FLOAT64
-    with nogil:
-        for gi in range(G):
-            conv_gemm_nn(dbl, N, Kg, L, OCg, wp + gi * OCg * Kg * isz, 1, Kg,
-                         gp + gi * OCg * L * isz, OC * L, L, NULL,
-                         cp + gi * Kg * N * L * isz, L, N * L)
-    return cols
-
-
-cdef cnp.ndarray gemm_conv_weight_grad(cnp.ndarray g, cnp.ndarray cols, Py_ssize_t N,
-                                       Py_ssize_t OC, Py_ssize_t G, Py_ssize_t Kg, Py_ssize_t L):
-    """The weight gradient (OC, Kg): per group the gradient g (N, OC, L) of group gi times
-    the forward's columns cols[gi] (Kg, N*L) transposed, summed over the batch."""
-    cdef cnp.ndarray cc = np.ascontiguousarray(cols)
-    cdef Py_ssize_t OCg = OC // G, gi
-    cdef cnp.ndarray gw = np.empty((OC, Kg), dtype=g.dtype)
-    cdef Py_ssize_t isz = cnp.PyArray_ITEMSIZE(g)
-    cdef char *gp = cnp.PyArray_BYTES(g)
-    cdef char *cp = cnp.PyArray_BYTES(cc)
-    cdef char *wp = cnp.PyArray_BYTES(gw)
-    cdef bint dbl = cnp.PyArray_TYPE(g) == cnp.NPY_FLOAT64
-    with nogil:
-        for gi in range(G):
-            if dbl:
-                agc_conv_gemm_nt_f64(N, OCg, Kg, L, <double *>(gp + gi * OCg * L * isz), OC * L, L,
-                                     <double *>(cp + gi * Kg * N * L * isz), L, N * L,
-                                     <double *>(wp + gi * OCg * Kg * isz), Kg)
-            else:
-                agc_conv_gemm_nt_f32(N, OCg, Kg, L, <float *>(gp + gi * OCg * L * isz), OC * L, L,
-                                     <float *>(cp + gi * Kg * N * L * isz), L, N * L,
-                                     <float *>(wp + gi * OCg * Kg * isz), Kg)
-    return gw
-
-
-cdef inline void conv_gemm_nn(bint dbl, Py_ssize_t images, Py_ssize_t M, Py_ssize_t NC,
-                              Py_ssize_t K, char *a, Py_ssize_t sam, Py_ssize_t sak, char *b,
-                              Py_ssize_t sbi, Py_ssize_t ldb, char *bias, char *c,
-                              Py_ssize_t sci, Py_ssize_t ldc) noexcept nogil:
-    if dbl:
-        agc_conv_gemm_nn_f64(images, M, NC, K, <double *>a, sam, sak, <double *>b, sbi, ldb,
-                             <double *>bias, <double *>c, sci, ldc)
-    else:
-        agc_conv_gemm_nn_f32(images, M, NC, K, <float *>a, sam, sak, <float *>b, sbi, ldb,
-                             <float *>bias, <float *>c, sci, ldc)
-
-
 cdef class ConvolutionBackward0(Node):
     """Backward of convolution, plain or transposed, of 1, 2 or 3 spatial dims (table entry
     `convolution`, written by hand: for the plain 1-D/2-D case it keeps the forward's
@@ -370,28 +261,6 @@ cdef class ConvolutionBackward0(Node):
         cdef bint want_gb = self.has_bias and needs_input_grad(self, 2)
         cdef Py_ssize_t cN = N, cOC = OC, cL = L
         cdef void *gbp = NULL
-        if own_gemm(ga, w._data, Kg, OCg):      # Note [The convolution's own GEMM]
-            ga = np.ascontiguousarray(ga)
-            if want_gb:
-                gba = np.empty(OC, dtype=ga.dtype)
-                if cnp.PyArray_TYPE(ga) == cnp.NPY_FLOAT32:
-                    with nogil:
-                        agc_conv_grad_t_f32(<float *>cnp.PyArray_DATA(ga), NULL,
-                                            <float *>cnp.PyArray_DATA(gba), cN, cOC, cL)
-                else:
-                    with nogil:
-                        agc_conv_grad_t_f64(<double *>cnp.PyArray_DATA(ga), NULL,
-                                            <double *>cnp.PyArray_DATA(gba), cN, cOC, cL)
-                gb = make(gba)
-            if needs_input_grad(self, 0):
-                gx = make(col2im_kmajor(gemm_conv_input_cols(w._data, ga, N, OC, G, Kg, L), (N, C),
-                                        self.geometry).reshape(shape_of(x._data)))
-            if needs_input_grad(self, 1):
-                cols = self.cols
-                if cols is None:
-                    cols = self.columns(x)
-                gw = make(gemm_conv_weight_grad(ga, cols, N, OC, G, Kg, L).reshape(shape_of(w._data)))
-            return (gx, gw, gb)
         if c_float(ga):     # the transpose and the bias gradient in one pass
             ga = np.ascontiguousarray(ga)
             gT = np.empty((OC, N * L), dtype=ga.dtype)
@@ -703,12 +572,9 @@ cdef Tensor convolution_impl(Tensor input, Tensor weight, Tensor bias, tuple s, 
             out += b._data.reshape((OC,) + (1,) * nsp)
     else:
         cols = im2col_nd(xa, k, d, p, s, osz).reshape(G, Cg * K, N * L)
-        if nsp <= 2 and own_gemm(xa, wa, Cg * K, OCg):      # Note [The convolution's own GEMM]
-            out = gemm_conv_forward(wa, cols, b, N, OC, G, Cg * K, L).reshape((N, OC) + osz)
-        else:
-            out = np.matmul(wa.reshape(G, OCg, Cg * K), cols)             # (G, OCg, N*L)
-            blas_called(G * OCg * Cg * K * N * L)      # Note [Sharing the cores with BLAS]
-            out = conv_out_layout(out, b, N, OC, L).reshape((N, OC) + osz)
+        out = np.matmul(wa.reshape(G, OCg, Cg * K), cols)             # (G, OCg, N*L)
+        blas_called(G * OCg * Cg * K * N * L)      # Note [Sharing the cores with BLAS]
+        out = conv_out_layout(out, b, N, OC, L).reshape((N, OC) + osz)
     # PyTorch's convolution writes channels-last when the input, or else the weight,
     # suggests it, otherwise contiguous (_determine_backend_memory_format); its 3-d
     # kernels for other dtypes than float32 (slow3d: no mkldnn) always write contiguous
