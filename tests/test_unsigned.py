@@ -477,3 +477,37 @@ def test_gradient_with_coordinates(form, dt):
         same(prog)
     else:
         same_error(prog)
+
+
+# PyTorch promotes the operands before its kernel refuses a wide unsigned dtype: two
+# integer dtypes in one promotion group raise the promotion error, a 0-d uint16 with an
+# integer vector computes in the vector's dtype
+_PROMOTION_FORMS = {
+    "dim_plus_dim": lambda m, u0, U, i0, i: U + i,
+    "dim_plus_zero_dim": lambda m, u0, U, i0, i: U + i0,
+    "zero_dim_plus_dim": lambda m, u0, U, i0, i: u0 + i,
+    "zero_dim_plus_zero_dim": lambda m, u0, U, i0, i: u0 + i0,
+    "uint16_plus_uint32": lambda m, u0, U, i0, i: U + U.to(m.uint32),
+    "lt": lambda m, u0, U, i0, i: U < i,
+    "gt_reflected": lambda m, u0, U, i0, i: i < U,
+    "zero_dim_lt": lambda m, u0, U, i0, i: u0 < i,
+    "maximum": lambda m, u0, U, i0, i: m.maximum(i, U),
+    "fmax_zero_dim": lambda m, u0, U, i0, i: m.fmax(u0, i),
+    "sub": lambda m, u0, U, i0, i: U - i,
+    "add_": lambda m, u0, U, i0, i: U.clone().add_(i),
+    "clamp": lambda m, u0, U, i0, i: U.clamp(i, i),
+    "eq": lambda m, u0, U, i0, i: U.eq(i),
+    "mul_zero_dim": lambda m, u0, U, i0, i: u0 * i,
+    "add_number": lambda m, u0, U, i0, i: U + 1,
+    "add_float": lambda m, u0, U, i0, i: U + 2.5,
+}
+
+
+@pytest.mark.parametrize("dt", ["uint16", "uint32", "uint64"])
+@pytest.mark.parametrize("form", sorted(_PROMOTION_FORMS))
+def test_promotion_before_the_kernel_refuses(form, dt):
+    def prog(m):
+        d = getattr(m, dt)
+        return _PROMOTION_FORMS[form](m, m.tensor(1, dtype=d), m.tensor([1, 2], dtype=d),
+                                      m.tensor(1), m.tensor([1, 2]))
+    same(prog, may_raise=True)

@@ -404,6 +404,21 @@ cdef int _refuse_guarded(str name, object x, str scalar_name) except -1:
     raise exc(msg.replace("{dtype}", scalar_name))
 
 
+cdef bint _promotes_past_unsigned(str fam, tuple args) except -1:
+    """Whether the operands of a wide unsigned op that computes in their common dtype
+    promote to a dtype its kernel has (a 0-d uint16 with an int64 vector: int64).
+    PyTorch promotes before its kernel refuses, so two integer dtypes in one group
+    (dimensioned, or 0-d) raise the promotion error here first (result_type)."""
+    cdef dtype t
+    if fam != "unsigned":
+        return False
+    for x in args:
+        if not (x is None or isinstance(x, Tensor) or is_number(x)):
+            return False
+    t = result_type(args)
+    return not (t is uint16 or t is uint32 or t is uint64)
+
+
 cdef str _complex_number_type(tuple args):
     """The ScalarType name of the complex type a complex number promotes the tensors
     of args to, as PyTorch's kernel errors name it: ComplexDouble with a double (or
@@ -445,8 +460,9 @@ cdef int check_complex_args(str name, tuple args) except -1:
     for x in args:
         if complex_scalar_arg(x):
             fam = _family_of(x)
-            if name in <set>_float_promoting[fam] and _has_float_operand(args):
-                continue  # computed in the floating common dtype (Note [Dtype guard])
+            if name in <set>_float_promoting[fam] and (
+                    _has_float_operand(args) or _promotes_past_unsigned(fam, args)):
+                continue  # computed in the common dtype (Note [Dtype guard])
             if PyComplex_Check(x) and name not in <set>_guarded_ops[fam]:
                 # a complex number: the kernel PyTorch refuses is the promoted type's
                 _refuse_guarded(name, x, _complex_number_type(args))

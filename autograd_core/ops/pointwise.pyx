@@ -256,7 +256,10 @@ cdef cnp.ndarray unary_float_values(Tensor self, object ufunc, int kernel):
     cdef cnp.ndarray x = self._data
     if not is_float_array(x) and not cnp.PyArray_ISCOMPLEX(x):
         x = cast_array(x, default_float)
-    elif cnp.PyArray_TYPE(x) == bfloat16.typenum:
+    elif cnp.PyArray_TYPE(x) == bfloat16.typenum or cnp.PyArray_TYPE(x) == float16.typenum:
+        if ufunc in _NO_REDUCED_FLOAT_KERNEL:
+            raise not_implemented_for(_NO_REDUCED_FLOAT_KERNEL[ufunc], dtype_of(x))
+    if cnp.PyArray_TYPE(x) == bfloat16.typenum:
         # in double, rounded to float, then to bfloat16 (Note [bfloat16 compute])
         with quiet():
             r = as_array(ufunc(cast_array(x, float64))).astype(np.float32)
@@ -2792,59 +2795,52 @@ cdef cnp.ndarray _polygamma_values(cnp.ndarray x, long n):
 # The kernels are csrc/agc_special.c's (Cephes' approximations, as PyTorch's); the ops
 # are rows of the table (special_*). The unary ones go through unary_float with these:
 
-cdef cnp.ndarray _no_half(cnp.ndarray x, str kernel):
-    """x, or PyTorch's error for the special-function kernels it has no float16 loop of."""
-    if dtype_of(x) is float16:
-        raise not_implemented_for(kernel, float16)
-    return x
-
-
 def _ufunc_airy_ai(x):
-    return _libm_values(_no_half(x, "airy_ai_cpu"), agc_airy_ai)
+    return _libm_values(x, agc_airy_ai)
 
 
 def _ufunc_bessel_j0(x):
-    return _libm_values(_no_half(x, "bessel_j0_cpu"), agc_bessel_j0)
+    return _libm_values(x, agc_bessel_j0)
 
 
 def _ufunc_bessel_j1(x):
-    return _libm_values(_no_half(x, "bessel_j1_cpu"), agc_bessel_j1)
+    return _libm_values(x, agc_bessel_j1)
 
 
 def _ufunc_bessel_y0(x):
-    return _libm_values(_no_half(x, "bessel_y0_cpu"), agc_bessel_y0)
+    return _libm_values(x, agc_bessel_y0)
 
 
 def _ufunc_bessel_y1(x):
-    return _libm_values(_no_half(x, "bessel_y1_cpu"), agc_bessel_y1)
+    return _libm_values(x, agc_bessel_y1)
 
 
 def _ufunc_modified_bessel_i0(x):
-    return _libm_values(_no_half(x, "modified_bessel_i0_cpu"), agc_modified_bessel_i0)
+    return _libm_values(x, agc_modified_bessel_i0)
 
 
 def _ufunc_modified_bessel_i1(x):
-    return _libm_values(_no_half(x, "modified_bessel_i1_cpu"), agc_modified_bessel_i1)
+    return _libm_values(x, agc_modified_bessel_i1)
 
 
 def _ufunc_modified_bessel_k0(x):
-    return _libm_values(_no_half(x, "modified_bessel_k0_cpu"), agc_modified_bessel_k0)
+    return _libm_values(x, agc_modified_bessel_k0)
 
 
 def _ufunc_modified_bessel_k1(x):
-    return _libm_values(_no_half(x, "modified_bessel_k1_cpu"), agc_modified_bessel_k1)
+    return _libm_values(x, agc_modified_bessel_k1)
 
 
 def _ufunc_scaled_modified_bessel_k0(x):
-    return _libm_values(_no_half(x, "scaled_modified_bessel_k0_cpu"), agc_scaled_modified_bessel_k0)
+    return _libm_values(x, agc_scaled_modified_bessel_k0)
 
 
 def _ufunc_scaled_modified_bessel_k1(x):
-    return _libm_values(_no_half(x, "scaled_modified_bessel_k1_cpu"), agc_scaled_modified_bessel_k1)
+    return _libm_values(x, agc_scaled_modified_bessel_k1)
 
 
 def _ufunc_spherical_bessel_j0(x):
-    return _libm_values(_no_half(x, "spherical_bessel_j0_cpu"), agc_spherical_bessel_j0)
+    return _libm_values(x, agc_spherical_bessel_j0)
 
 
 def _ufunc_i0e(x):
@@ -2856,15 +2852,37 @@ def _ufunc_i1e(x):
 
 
 def _ufunc_erfcx(x):
-    return _libm_values(_no_half(x, "erfcx_cpu"), agc_erfcx)
+    return _libm_values(x, agc_erfcx)
 
 
 def _ufunc_ndtri(x):
-    return _libm_values(_no_half(x, "ndtri_cpu"), agc_ndtri)
+    return _libm_values(x, agc_ndtri)
 
 
 def _ufunc_log_ndtr(x):
-    return _libm_values(_no_half(x, "log_ndtr_cpu"), agc_log_ndtr)
+    return _libm_values(x, agc_log_ndtr)
+
+
+# The special-function kernels PyTorch has no float16 or bfloat16 loop of (it raises
+# "<kernel> not implemented for 'Half'/'BFloat16'"), by their ufunc: unary_float_values
+# refuses those dtypes before its bfloat16 branch computes in double
+_NO_REDUCED_FLOAT_KERNEL = {
+    _ufunc_airy_ai: "airy_ai_cpu",
+    _ufunc_bessel_j0: "bessel_j0_cpu",
+    _ufunc_bessel_j1: "bessel_j1_cpu",
+    _ufunc_bessel_y0: "bessel_y0_cpu",
+    _ufunc_bessel_y1: "bessel_y1_cpu",
+    _ufunc_modified_bessel_i0: "modified_bessel_i0_cpu",
+    _ufunc_modified_bessel_i1: "modified_bessel_i1_cpu",
+    _ufunc_modified_bessel_k0: "modified_bessel_k0_cpu",
+    _ufunc_modified_bessel_k1: "modified_bessel_k1_cpu",
+    _ufunc_scaled_modified_bessel_k0: "scaled_modified_bessel_k0_cpu",
+    _ufunc_scaled_modified_bessel_k1: "scaled_modified_bessel_k1_cpu",
+    _ufunc_spherical_bessel_j0: "spherical_bessel_j0_cpu",
+    _ufunc_erfcx: "erfcx_cpu",
+    _ufunc_ndtri: "ndtri_cpu",
+    _ufunc_log_ndtr: "log_ndtr_cpu",
+}
 
 
 def _ufunc_entr(x):
