@@ -18,8 +18,7 @@ import warnings
 
 from autograd_core._core import tensor as _core
 from autograd_core._settings import _cpu_only, _DEVICE_TYPES
-from autograd_core._autocast import (  # noqa: F401 (autocast_args: the composites' entry)
-    _DTYPES, _FP32, _LOWER, _autocast_dtype, _cast, _state, autocast_args)
+from autograd_core._autocast import _DTYPES, _autocast_dtype, _cast, _state
 
 __all__ = ["autocast", "custom_bwd", "custom_fwd", "is_autocast_available", "GradScaler"]
 
