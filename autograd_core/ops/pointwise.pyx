@@ -259,11 +259,11 @@ cdef cnp.ndarray unary_float_values(Tensor self, object ufunc, int kernel):
     elif cnp.PyArray_TYPE(x) == bfloat16.typenum or cnp.PyArray_TYPE(x) == float16.typenum:
         if ufunc in _NO_REDUCED_FLOAT_KERNEL:
             raise not_implemented_for(_NO_REDUCED_FLOAT_KERNEL[ufunc], dtype_of(x))
-    if cnp.PyArray_TYPE(x) == bfloat16.typenum:
-        # in double, rounded to float, then to bfloat16 (Note [bfloat16 compute])
-        with quiet():
-            r = as_array(ufunc(cast_array(x, float64))).astype(np.float32)
-        return pointwise_output(cast_array(r, bfloat16), (self,), bfloat16.typenum, 0)
+        if cnp.PyArray_TYPE(x) == bfloat16.typenum:
+            # in double, rounded to float, then to bfloat16 (Note [bfloat16 compute])
+            with quiet():
+                r = as_array(ufunc(cast_array(x, float64))).astype(np.float32)
+            return pointwise_output(cast_array(r, bfloat16), (self,), bfloat16.typenum, 0)
     if kernel != NO_KERNEL and _is_small_float(x) and (
             cnp.PyArray_SIZE(x) <= LIBM_KERNEL_N or not agc_unary_calls_libm(kernel)):
         return _unary_kernel(x, kernel)
