@@ -60,8 +60,19 @@ def one(seed, max_len, shrink, out):
     send(out, seed=seed, event="done", result=_result(small, smm))
 
 
+def _warm_up():
+    """Pay each library's one-time cost of its first compiled call (PyTorch imports
+    dynamo and builds its aot_eager backend: 1-3 s) while the worker is still starting,
+    so the first program's clock measures the program and a slow start under load is
+    no hang (a CI run reported the program after a hanging one as hung)."""
+    for lib in (torch, autograd_core):
+        x = lib.ones(2, requires_grad=True)
+        lib.compile(lambda u: u.sin() * 2, backend="aot_eager")(x).sum().backward()
+
+
 def main():
     torch.set_num_threads(1)
+    _warm_up()
     out = os.fdopen(os.dup(sys.stdout.fileno()), "w")
     sys.stdout = sys.stderr  # nothing else may write to the protocol stream
     for line in sys.stdin:
