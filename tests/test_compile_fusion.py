@@ -135,25 +135,39 @@ def test_second_order_gradient_of_an_input_raises_not_silently_none(shape):
 @pytest.mark.parametrize("body", [
     lambda m, u: ((m.neg(u)) + u) / -2.0,     # linear: the backward reads nothing
     lambda m, u: (m.neg(u)) * u + -0.75,      # reads its input: a second pass raises
-])
-def test_second_order_through_a_block_as_pytorch(body):
-    # PyTorch's gradients' node has edges to the compiled backward's saved tensors only:
-    # a linear block saves none, so asking a second pass for its input's gradient gives
-    # None there, where a block that reads its input raises (fuzzer seed 29004638)
+    lambda m, u: m.tanh(u) * u,               # reads its input and an intermediate
+    lambda m, u: m.sigmoid(u + -0.6),         # reads its output: saved detached
+    lambda m, u: m.relu(u * 3.0),             # (fuzzer seed 33101845)
+    lambda m, u: m.tanh(m.tanh(u)),
+    lambda m, u: m.exp(u) + 1.0,              # reads an intermediate only
+], ids=["linear", "reads_input", "input_and_intermediate", "sigmoid_output",
+        "relu_output", "tanh_tanh_output", "intermediate"])
+@pytest.mark.parametrize("leaf", [True, False], ids=["leaf", "indexed"])
+def test_second_order_through_a_block_as_pytorch(body, leaf):
+    # PyTorch's gradients' node has edges to the compiled backward's saved tensors only,
+    # and the values its forward made are saved detached: a block whose backward reads
+    # none of its inputs gives None when a second pass asks for an input's gradient,
+    # where a block that reads its input raises (fuzzer seeds 29004638, 33101845)
     def prog(m):
+        m._dynamo.reset()
         x = m.tensor([[-0.75], [1.5], [1.25]], dtype=m.float64, requires_grad=True)
         c = m.tensor([[0.6, -0.3, 1.7], [0.25, 0.25, 0.5], [-0.3, -2.0, -1.0]],
                      dtype=m.float64)
         f = m.compile(lambda u: body(m, u), backend="aot_eager")
         v = m.add(x, c, alpha=2.0)
+        if not leaf:
+            v = v[[2, 0, 1]]
         for _ in range(3):
             y = f(v)
         (g,) = m.autograd.grad(y, [x], m.ones_like(y), create_graph=True)
-        try:
-            (g2,) = m.autograd.grad(g.sum(), [x], allow_unused=True)
-        except RuntimeError as e:
-            return g.detach().numpy(), type(e).__name__, str(e)
-        return g.detach().numpy(), g2
+        res = [g.detach().numpy()]
+        for wrt in (x, v):
+            try:
+                (g2,) = m.autograd.grad(g.sum(), [wrt], allow_unused=True, retain_graph=True)
+                res.append(g2)
+            except RuntimeError as e:
+                res.append((type(e).__name__, str(e)))
+        return res
     want, got = prog(torch), prog(autograd_core)
     np.testing.assert_allclose(got[0], want[0], rtol=1e-12)
     assert got[1:] == want[1:]
