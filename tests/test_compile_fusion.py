@@ -1,6 +1,8 @@
 """Fused blocks of compiled mode (Note [Fused blocks]): replay against eager (bitwise where
 eager runs the same C kernels) and against PyTorch's torch.compile (values, gradients,
 grad_fn names)."""
+import tracemalloc
+
 import numpy as np
 import pytest
 
@@ -213,6 +215,104 @@ def test_large_libm_block_fuses_with_numpys_loops_and_equals_eager(dt, n):
     re.sum().backward()
     _assert_bitwise(r.detach().numpy(), re.detach().numpy())
     _assert_bitwise(g, x.grad.numpy())
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+@pytest.mark.parametrize("bias", [False, True], ids=["plain", "broadcast_bias"])
+def test_block_with_large_saved_rows_recomputes_and_equals_eager(dt, bias):
+    # Note [Recomputed in backward]: 40 steps over 80,000 elements would save 40 rows
+    # (12.8 MB in float32) above _REMAT_BYTES: the backward recomputes the forward on
+    # short tiles instead; values and gradients are eager's bit for bit, also with a
+    # broadcast operand, on the replay after a backward handed the input copies back
+    def fn(x, b):
+        y = x
+        for _ in range(40):
+            y = ((y * b if bias else y * 1.01) + 0.01).tanh()
+        return y.sigmoid() * 2
+    rng = np.random.default_rng(7)
+    xs = (rng.standard_normal((400, 200)) * 3).astype(dt)
+    x = autograd_core.tensor(xs, requires_grad=True)
+    b = autograd_core.tensor(rng.uniform(0.9, 1.1, 200).astype(dt), requires_grad=bias)
+    x.grad = None
+    re = fn(x, b)
+    re.backward(autograd_core.ones_like(re))
+    want = [re.detach().numpy(), x.grad.numpy().copy()] + \
+        ([b.grad.numpy().copy()] if bias else [])
+    autograd_core._dynamo.reset()
+    f = autograd_core.compile(fn)
+    for _ in range(4):
+        x.grad = b.grad = None
+        r = f(x, b)
+        r.backward(autograd_core.ones_like(r))
+        got = [r.detach().numpy(), x.grad.numpy()] + ([b.grad.numpy()] if bias else [])
+        for u, v in zip(got, want):
+            _assert_bitwise(u, v)
+    assert r.grad_fn.name() == "CompiledFunctionBackward"
+
+
+def test_recomputing_block_uses_the_forwards_inputs_after_an_inplace_change():
+    # the backward of a recomputing block reads its copy of the inputs: x changed in
+    # place (no_grad) between forward and backward gives eager's gradient (eager's tanh
+    # nodes saved their outputs, not x); its output changed in place is refused as
+    # eager's TanhBackward0 refuses it
+    def fn(x):
+        y = x
+        for _ in range(40):
+            y = (y * 1.01 + 0.01).tanh()
+        return y
+    xs = np.random.default_rng(1).standard_normal(80_000).astype("float32")
+    grads = []
+    for comp in (False, True):
+        autograd_core._dynamo.reset()
+        f = autograd_core.compile(fn) if comp else fn
+        for _ in range(3):
+            x = autograd_core.tensor(xs, requires_grad=True)
+            y = f(x)
+        with autograd_core.no_grad():
+            x.mul_(-3.0)
+        y.sum().backward()
+        grads.append(x.grad.numpy())
+        x = autograd_core.tensor(xs, requires_grad=True)
+        y = f(x)
+        y.add_(1.0)
+        with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+            y.sum().backward()
+    _assert_bitwise(grads[1], grads[0])
+
+
+def test_recomputing_block_retain_graph_and_create_graph():
+    # a retained graph keeps its input copies for a second backward; under create_graph
+    # the gradients' node raises on a second pass through it, as with saved rows
+    def fn(x):
+        y = x
+        for _ in range(40):
+            y = (y * 1.01 + 0.01).tanh()
+        return y.sum()
+    x = autograd_core.tensor(np.linspace(-2, 2, 80_000, dtype="float32"), requires_grad=True)
+    autograd_core._dynamo.reset()
+    f = autograd_core.compile(fn)
+    tracemalloc.start()
+    for _ in range(3):
+        x.grad = None
+        y = f(x)
+    # what the block keeps between calls is a copy of x (320 KB), not 40 rows of it
+    # (12.8 MB, Note [Saved rows reused])
+    y.backward()
+    x.grad = None
+    y = f(x)
+    held = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    assert held < 4 << 20, held
+    x.grad = None
+    y.backward(retain_graph=True)
+    g1 = x.grad.numpy().copy()
+    y.backward()
+    _assert_bitwise(x.grad.numpy(), 2 * g1)
+    for _ in range(3):   # (x.grad set: the call records again, then replays)
+        y = f(x)
+    (g,) = autograd_core.autograd.grad(y, [x], create_graph=True)
+    _assert_bitwise(g.detach().numpy(), g1)
+    assert g.grad_fn.name() == "CompiledFunctionBackwardBackward"
 
 
 def test_shape_change_recompiles_and_still_fuses():
