@@ -91,7 +91,9 @@ run, forward and backward, however many steps it holds. Arithmetic fuses at any 
 (values equal within rounding: gradients summed over several uses may add in another
 order). Saved rows of 64 KiB or more are arrays of their own, each reused from malloc's
 heap as eager's saved tensors are (one (rows, n) array of chain100k's 200 rows, 80 MB,
-is above malloc's mmap threshold: mapped and page-faulted afresh at every replay).
+is above malloc's mmap threshold: mapped and page-faulted afresh at every replay). A block
+whose rows would total 10 MB or more saves none: its backward recomputes the forward tile
+by tile from a copy of the block's inputs (Note [Recomputed in backward], ``_fuse.pxi``).
 Not fused (the steps run as recorded): backend="eager" (PyTorch's eager backend keeps
 per-op nodes), recordings holding an in-place op, views/non-contiguous operands,
 broadcasting other than one suffix-shaped operand (a column (n, 1), both operands),
