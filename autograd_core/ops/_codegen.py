@@ -1399,8 +1399,37 @@ def gen_copy_of_view(op, targs, lines):
     return "\n".join(lines) + "\n\n\n"
 
 
+def gen_recorded_by(op, targs, lines):
+    """recorded_by(<fn>[, <constant>...]): op_<name>(args) is <fn>(args..., constants...,
+    record_<Node> of each of the op's nodes in table order): a family helper that does
+    the work of several ops and records the node its caller names (view and
+    _reshape_alias: _view_recorded_as; asinh_: _inplace_recorded_as(op_asinh); the
+    padding modes: index_pad(PAD_REFLECT), one node per 1-d/2-d/3-d)."""
+    if not targs or not op.nodes or any(n.manual for n in op.nodes):
+        raise TableError(f"{op.name}: recorded_by(<function>, <constants>...) passes the "
+                         "record functions of its generated nodes: it needs a function and "
+                         "generated nodes")
+    args = [p.name for p in op.schema.params] + targs[1:] + [f"record_{n.name}" for n in op.nodes]
+    lines.append(f"    return {targs[0]}({', '.join(args)})")
+    return "\n".join(lines) + "\n\n\n"
+
+
+def gen_first_of(op, targs, lines):
+    """first_of(<fn>[, <constant>...]): op_<name>(args) is the first result of
+    <fn>(args..., constants...), an op of several results that records the node (msort:
+    first_of(op_sort, 0, False, None); max_pool2d: its _with_indices op's values)."""
+    _manual_nodes_only(op, "first_of")
+    if not targs or op.schema.ret_ctype != "Tensor":
+        raise TableError(f"{op.name}: first_of(<function>, <constants>...) needs a function "
+                         "and returns a Tensor")
+    args = [p.name for p in op.schema.params] + targs[1:]
+    lines.append(f"    return {targs[0]}({', '.join(args)})[0]")
+    return "\n".join(lines) + "\n\n\n"
+
+
 _COMPOSED_FORWARDS = {"delegate": gen_delegate, "with_shape_of": gen_with_shape_of, "each": gen_each,
-                      "backward_link": gen_backward_link, "copy_of_view": gen_copy_of_view}
+                      "backward_link": gen_backward_link, "copy_of_view": gen_copy_of_view,
+                      "recorded_by": gen_recorded_by, "first_of": gen_first_of}
 
 
 # ---------------------------------------------------------------- Python wrappers

@@ -254,6 +254,19 @@ cdef Tensor op_linalg_eigvalsh(Tensor A, object UPLO):
                            or (fw_active() and fw_grad_of(A) is not None))[0]
 
 
+cdef Tensor _over_eigenvalue_gaps(Tensor VhgV, Tensor L, object gL):
+    """VhgV divided by the eigenvalue gaps L[j] - L[i] off the diagonal (kept on it),
+    plus diag(gL): the middle factor of both eigendecompositions' backward (eigh's L,
+    eig's conj(L)); L's dtype is the eigenvalues' (conj keeps it)."""
+    cdef Py_ssize_t k = shape_of(L._data)[-1]
+    cdef Tensor E = OPS.where(make(np.eye(k, dtype=bool)), make_scalar(1, dtype_of(L._data)),
+                              OPS.sub(OPS.unsqueeze(L, -2), OPS.unsqueeze(L, -1), 1))
+    cdef Tensor gA = OPS.div(VhgV, E, None)
+    if gL is not None:
+        gA = OPS.add(gA, _diag_embed_last(<Tensor>gL), 1)
+    return gA
+
+
 cdef object linalg_eigh_backward(object gL, object gV, Tensor L, Tensor V):
     """PyTorch's linalg_eig_backward for Hermitian input."""
     if gL is None and gV is None:
@@ -270,13 +283,7 @@ cdef object linalg_eigh_backward(object gL, object gV, Tensor L, Tensor V):
                 "to multiplication by e^{i phi}. The specified loss function depends on this "
                 "quantity, so it is ill-defined.")
     VhgV = OPS.mul(OPS.sub(VhgV, _mH(VhgV), 1), 0.5)
-    cdef Py_ssize_t k = shape_of(L._data)[-1]
-    cdef Tensor E = OPS.where(make(np.eye(k, dtype=bool)), make_scalar(1, dtype_of(L._data)),
-                              OPS.sub(OPS.unsqueeze(L, -2), OPS.unsqueeze(L, -1), 1))
-    cdef Tensor gA = OPS.div(VhgV, E, None)
-    if gL is not None:
-        gA = OPS.add(gA, _diag_embed_last(<Tensor>gL), 1)
-    return op_matmul(V, op_matmul(gA, _mH(V)))
+    return op_matmul(V, op_matmul(_over_eigenvalue_gaps(VhgV, L, gL), _mH(V)))
 
 
 cdef tuple linalg_eigh_jvp(Tensor dA, Tensor L, Tensor V):
@@ -352,13 +359,7 @@ cdef Tensor _linalg_eig_backward(object gL, object gV, Tensor L, Tensor V):
             "quantity, so it is ill-defined.")
     # the projection onto the tangent space of unit-norm columns
     VhgV = OPS.sub(VhgV, op_matmul(VH, OPS.mul(V, OPS.unsqueeze(OPS.real(diag), -2))), 1)
-    cdef Tensor Lc = <Tensor>cj(L)
-    cdef Py_ssize_t k = shape_of(L._data)[-1]
-    cdef Tensor E = OPS.where(make(np.eye(k, dtype=bool)), make_scalar(1, dtype_of(L._data)),
-                              OPS.sub(OPS.unsqueeze(Lc, -2), OPS.unsqueeze(Lc, -1), 1))
-    cdef Tensor gA = OPS.div(VhgV, E, None)
-    if gL is not None:
-        gA = OPS.add(gA, _diag_embed_last(<Tensor>gL), 1)
+    cdef Tensor gA = _over_eigenvalue_gaps(VhgV, <Tensor>cj(L), gL)
     return op_linalg_solve(VH, op_matmul(gA, VH), True)
 
 

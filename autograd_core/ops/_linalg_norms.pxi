@@ -384,10 +384,6 @@ cdef Tensor op_linalg_det(Tensor A):
     return result
 
 
-cdef Tensor op_det(Tensor self):
-    return op_linalg_det(self)
-
-
 cdef Tensor linalg_det_backward(Tensor grad, Tensor det, Tensor A):
     """PyTorch's linalg_det_backward: det * A^{-T} (a solve) for invertible A; for
     (nearly) singular A under create_graph, the cofactors from an SVD. Without grad

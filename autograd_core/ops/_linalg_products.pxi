@@ -1065,12 +1065,19 @@ cdef tuple _check_bmm_args(Tensor b1, Tensor b2):
     return s1, s2
 
 
-cdef Tensor op_baddbmm(Tensor self, Tensor batch1, Tensor batch2, object beta, object alpha):
+cdef tuple _batched_add_args(Tensor self, Tensor batch1, Tensor batch2, object beta,
+                             object alpha, str kernel):
+    """baddbmm / addbmm's checks in PyTorch's order; the shapes, and beta and alpha in
+    batch1's dtype."""
     s1, s2 = _check_bmm_args(batch1, batch2)
     _check_same_dtypes((self, batch1, batch2))
-    check_not_bool_kernel(dtype_of(batch1._data), "baddbmm")
-    beta = scalar_in(beta, dtype_of(batch1._data), True)
-    alpha = scalar_in(alpha, dtype_of(batch1._data), True)
+    cdef dtype d = dtype_of(batch1._data)
+    check_not_bool_kernel(d, kernel)
+    return s1, s2, scalar_in(beta, d, True), scalar_in(alpha, d, True)
+
+
+cdef Tensor op_baddbmm(Tensor self, Tensor batch1, Tensor batch2, object beta, object alpha):
+    s1, s2, beta, alpha = _batched_add_args(self, batch1, batch2, beta, alpha, "baddbmm")
     cdef Tensor result = _add_scaled(self, _product(np.matmul, batch1._data, batch2._data),
                                      (s1[0], s1[1], s2[2]), beta, alpha, dtype_of(batch1._data))
     record_BaddbmmBackward0(result, self, batch1, batch2, beta, alpha)
@@ -1078,11 +1085,7 @@ cdef Tensor op_baddbmm(Tensor self, Tensor batch1, Tensor batch2, object beta, o
 
 
 cdef Tensor op_addbmm(Tensor self, Tensor batch1, Tensor batch2, object beta, object alpha):
-    s1, s2 = _check_bmm_args(batch1, batch2)
-    _check_same_dtypes((self, batch1, batch2))
-    check_not_bool_kernel(dtype_of(batch1._data), "addmm_impl_cpu_")
-    beta = scalar_in(beta, dtype_of(batch1._data), True)
-    alpha = scalar_in(alpha, dtype_of(batch1._data), True)
+    s1, s2, beta, alpha = _batched_add_args(self, batch1, batch2, beta, alpha, "addmm_impl_cpu_")
     cdef Tensor result = _add_scaled(self, _product(np.matmul, batch1._data, batch2._data).sum(axis=0),
                                      (s1[1], s2[2]), beta, alpha, dtype_of(batch1._data))
     record_AddbmmBackward0(result, self, batch1, batch2, beta, alpha)

@@ -110,10 +110,6 @@ cdef Tensor _solve_checked(Tensor A, Tensor B, bint left):
     return make(_column_major(out) if left else np.ascontiguousarray(out))
 
 
-cdef Tensor op_linalg_solve(Tensor A, Tensor B, bint left):
-    return <Tensor>op_linalg_solve_ex(A, B, left, True)[0]
-
-
 cdef Tensor _solve_adjoint(Tensor grad, bint vector, Tensor A, bint left):
     """gB = A^{-T} grad (left) or grad A^{-T}, as a matrix (a vector grad unsqueezed)."""
     return op_linalg_solve(_mH(A), OPS.unsqueeze(grad, -1) if vector else grad, left)

@@ -238,20 +238,32 @@ cdef Tensor op_hardtanh_backward(Tensor grad_output, Tensor self, object min_val
 cdef double SIXTH_F32 = <float>(1.0 / 6.0)
 
 
+# The float_activation template (derivatives.yaml): an activation of float dtypes only
+# (other dtypes raise naming PyTorch's kernel) whose values are one array function of x,
+# cast back to x's dtype
+ctypedef object (*activation_fn)(cnp.ndarray)
+
+
+cdef cnp.ndarray float_activation_values(Tensor self, activation_fn fn, str kernel):
+    cdef cnp.ndarray x = self._data
+    check_float_kernel(dtype_of(x), kernel)
+    with quiet():
+        out = cast_like(fn(x), x)
+    return pointwise_output(out, (self,), -1, 0)
+
+
 cdef cnp.ndarray relu6_shifted_values(cnp.ndarray x):
     """min(max(x + 3, 0), 6) (NaN stays NaN), the core of both ops' kernels."""
     with quiet():
         return as_array(np.minimum(np.maximum(x + 3, 0), 6))
 
 
-cdef Tensor op_hardsigmoid(Tensor self):
-    cdef cnp.ndarray x = self._data
-    check_float_kernel(dtype_of(x), "hardsigmoid_cpu")
-    with quiet():
-        out = cast_like(relu6_shifted_values(x) / 6, x)
-    cdef Tensor result = make(pointwise_output(out, (self,), -1, 0))
-    record_HardsigmoidBackward0(result, self)
-    return result
+cdef object hardsigmoid_of(cnp.ndarray x):
+    return relu6_shifted_values(x) / 6
+
+
+cdef object hardswish_of(cnp.ndarray x):
+    return x * relu6_shifted_values(x) / 6
 
 
 cdef Tensor op_hardsigmoid_backward(Tensor grad_output, Tensor self):
@@ -262,16 +274,6 @@ cdef Tensor op_hardsigmoid_backward(Tensor grad_output, Tensor self):
         out = np.where((x > -3) & (x < 3), g * SIXTH_F32, np.zeros((), g.dtype))
     cdef Tensor result = make(pointwise_output(cast_like(out, g), (grad_output, self), -1, 0))
     OPS.not_implemented_node(result, (grad_output, self), "hardsigmoid_backward")
-    return result
-
-
-cdef Tensor op_hardswish(Tensor self):
-    cdef cnp.ndarray x = self._data
-    check_float_kernel(dtype_of(x), "hardswish_cpu")
-    with quiet():
-        out = cast_like(x * relu6_shifted_values(x) / 6, x)
-    cdef Tensor result = make(pointwise_output(out, (self,), -1, 0))
-    record_HardswishBackward0(result, self)
     return result
 
 
@@ -440,14 +442,12 @@ cdef Tensor softplus_double_backward(Tensor grad, Tensor self, object beta, obje
 
 # ---------------------------------------------------------------- mish, logsigmoid
 
-cdef Tensor op_mish(Tensor self):
-    cdef cnp.ndarray x = self._data
-    check_float_kernel(dtype_of(x), "mish_cpu")
-    with quiet():
-        out = cast_like(x * np.tanh(np.log1p(np.exp(x))), x)
-    cdef Tensor result = make(pointwise_output(out, (self,), -1, 0))
-    record_MishBackward0(result, self)
-    return result
+cdef object mish_of(cnp.ndarray x):
+    return x * np.tanh(np.log1p(np.exp(x)))
+
+
+cdef object logsigmoid_of(cnp.ndarray x):
+    return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
 
 
 cdef Tensor mish_backward(Tensor grad, Tensor self):
@@ -467,16 +467,6 @@ cdef Tensor mish_backward(Tensor grad, Tensor self):
     cdef Tensor one = make(np.ones((), dtype=self._data.dtype))
     cdef Tensor inner = OPS.add(t, OPS.mul(OPS.mul(self, sg), OPS.sub(one, OPS.mul(t, t), 1)), 1)
     return OPS.mul(grad, inner)
-
-
-cdef Tensor op_logsigmoid(Tensor self):
-    cdef cnp.ndarray x = self._data
-    check_float_kernel(dtype_of(x), "log_sigmoid_cpu")
-    with quiet():
-        out = cast_like(np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x))), x)
-    cdef Tensor result = make(pointwise_output(out, (self,), -1, 0))
-    record_LogSigmoidBackward0(result, self)
-    return result
 
 
 cdef Tensor op_log_sigmoid_backward(Tensor grad_output, Tensor self):

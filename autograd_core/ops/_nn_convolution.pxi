@@ -666,19 +666,21 @@ cdef wrong_weight_dims(Tensor weight, object stride, int nsp):
             f"match the convolution dimensions, but got stride=[{', '.join([str(v) for v in s])}]")
 
 
-cdef Tensor conv_nd(Tensor input, Tensor weight, Tensor bias, object stride, object padding,
-                    object dilation, object groups, int nsp):
-    """conv1d / conv2d / conv3d: unbatched inputs, and padding 'valid' / 'same' (asymmetric 'same'
-    padding pads the input first, as PyTorch's _convolution_same_mode)."""
-    cdef str fname = f"conv{nsp}d"
-    cdef int nd = cnp.PyArray_NDIM(input._data), wnd = cnp.PyArray_NDIM(weight._data), i
+cdef int _check_conv_input_dims(Tensor input, int nsp, str fname) except -1:
+    """conv{nsp}d / conv_transpose{nsp}d take an unbatched or a batched input."""
+    cdef int nd = cnp.PyArray_NDIM(input._data)
     if nd != nsp + 1 and nd != nsp + 2:
         raise RuntimeError(
             f"Expected {nsp + 1}D (unbatched) or {nsp + 2}D (batched) input to {fname}, but got "
             f"input of size: {shape_str(shape_of(input._data))}")
-    if nd == nsp + 1:
-        return OPS.squeeze(conv_nd(OPS.unsqueeze(input, 0), weight, bias, stride, padding,
-                                   dilation, groups, nsp), 0)
+    return 0
+
+
+cdef int _check_conv_weight_dims(Tensor input, Tensor weight, object stride, int nsp) except -1:
+    """The weight of a {nsp}-d convolution has nsp + 2 dims (the message names the input as
+    the caller has it: conv{nsp}d checks after batching an unbatched input,
+    conv_transpose{nsp}d before)."""
+    cdef int wnd = cnp.PyArray_NDIM(weight._data)
     if wnd != nsp + 2:
         wrong_weight_dims(weight, stride, nsp)
         raise RuntimeError(
@@ -686,6 +688,20 @@ cdef Tensor conv_nd(Tensor input, Tensor weight, Tensor bias, object stride, obj
             f"Expected {nsp + 2}-dimensional weight for {nsp + 2}-dimensional input "
             f"{shape_str(shape_of(input._data))}, but got {wnd}-dimensional weight of size "
             f"{shape_str(shape_of(weight._data))} instead")
+    return 0
+
+
+cdef Tensor conv_nd(Tensor input, Tensor weight, Tensor bias, object stride, object padding,
+                    object dilation, object groups, int nsp):
+    """conv1d / conv2d / conv3d: unbatched inputs, and padding 'valid' / 'same' (asymmetric 'same'
+    padding pads the input first, as PyTorch's _convolution_same_mode)."""
+    cdef str fname = f"conv{nsp}d"
+    cdef int nd = cnp.PyArray_NDIM(input._data), i
+    _check_conv_input_dims(input, nsp, fname)
+    if nd == nsp + 1:
+        return OPS.squeeze(conv_nd(OPS.unsqueeze(input, 0), weight, bias, stride, padding,
+                                   dilation, groups, nsp), 0)
+    _check_conv_weight_dims(input, weight, stride, nsp)
     if not isinstance(padding, str):
         return op_convolution(input, weight, bias, stride, padding, dilation, groups)
     s = pair(stride, "stride", nsp)
@@ -778,18 +794,9 @@ def conv_transpose(int nsp, input, weight, bias, stride, padding, output_padding
     cdef Tensor x = arg_tensor(input, fname, "input", 1)
     cdef Tensor w = arg_tensor(weight, fname, "weight", 2)
     cdef Tensor b = None if bias is None else arg_tensor(bias, fname, "bias", 3)
-    cdef int nd = cnp.PyArray_NDIM(x._data), wnd = cnp.PyArray_NDIM(w._data)
-    if nd != nsp + 1 and nd != nsp + 2:
-        raise RuntimeError(
-            f"Expected {nsp + 1}D (unbatched) or {nsp + 2}D (batched) input to {fname}, but got "
-            f"input of size: {shape_str(shape_of(x._data))}")
-    if wnd != nsp + 2:
-        wrong_weight_dims(weight, stride, nsp)
-        raise RuntimeError(
-            "weight should have at least three dimensions" if wnd < 3 else
-            f"Expected {nsp + 2}-dimensional weight for {nsp + 2}-dimensional input "
-            f"{shape_str(shape_of(x._data))}, but got {wnd}-dimensional weight of size "
-            f"{shape_str(shape_of(w._data))} instead")
+    cdef int nd = cnp.PyArray_NDIM(x._data)
+    _check_conv_input_dims(x, nsp, fname)
+    _check_conv_weight_dims(x, w, stride, nsp)
     if isinstance(padding, str):
         raise TypeError(f"{fname}(): argument 'padding' must be tuple of ints, not str")
     cdef bint unbatched = nd == nsp + 1

@@ -133,30 +133,6 @@ cdef Tensor index_pad_backward(Tensor grad_output, Tensor self, object padding, 
     return result
 
 
-cdef Tensor op_reflection_pad(Tensor self, object padding):
-    return index_pad(self, padding, PAD_REFLECT, record_ReflectionPad1DBackward0,
-                     record_ReflectionPad2DBackward0, record_ReflectionPad3DBackward0)
-
-
-cdef Tensor op_reflection_pad_backward(Tensor grad_output, Tensor self, object padding):
-    return index_pad_backward(grad_output, self, padding, PAD_REFLECT,
-                              record_ReflectionPad1DBackwardBackward0,
-                              record_ReflectionPad2DBackwardBackward0,
-                              record_ReflectionPad3DBackwardBackward0)
-
-
-cdef Tensor op_replication_pad(Tensor self, object padding):
-    return index_pad(self, padding, PAD_REPLICATE, record_ReplicationPad1DBackward0,
-                     record_ReplicationPad2DBackward0, record_ReplicationPad3DBackward0)
-
-
-cdef Tensor op_replication_pad_backward(Tensor grad_output, Tensor self, object padding):
-    return index_pad_backward(grad_output, self, padding, PAD_REPLICATE,
-                              record_ReplicationPad1DBackwardBackward0,
-                              record_ReplicationPad2DBackwardBackward0,
-                              record_ReplicationPad3DBackwardBackward0)
-
-
 cdef Tensor op__pad_circular(Tensor self, object padding):
     """Circular padding. PyTorch builds it by writes into the output (its grad_fn is
     CopySlices); here the wrapped input (gathered along each padded dim with

@@ -114,11 +114,6 @@ cdef tuple op_max_pool2d_with_indices(Tensor self, object kernel_size, object st
     return (result0, result1)
 
 
-cdef Tensor op_max_pool2d(Tensor self, object kernel_size, object stride, object padding,
-                          object dilation, bint ceil_mode):
-    return op_max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode)[0]
-
-
 cdef Tensor op_max_pool2d_with_indices_backward(Tensor grad_output, Tensor self,
                                                 object kernel_size, object stride,
                                                 object padding, object dilation,

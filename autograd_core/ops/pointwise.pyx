@@ -899,10 +899,6 @@ def _pow_in_order(self, exponent):
     return op_pow(self, exponent)
 
 
-cdef Tensor op_square(Tensor self):
-    return op_pow(self, 2)
-
-
 def _py_pow(input, exponent, *, out=None):
     if (type(input) is not Tensor and has_torch_function(input)) or (type(exponent) is not Tensor and has_torch_function(exponent)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
@@ -1578,18 +1574,6 @@ cdef Tensor _inplace_recorded_as(Tensor self, unary_op_fn values_op, record_unar
     return inplace_commit(self, result)
 
 
-cdef Tensor op_asinh_(Tensor self):
-    return _inplace_recorded_as(self, op_asinh, record_AsinhBackward1)
-
-
-cdef Tensor op_acosh_(Tensor self):
-    return _inplace_recorded_as(self, op_acosh, record_AcoshBackward1)
-
-
-cdef Tensor op_atanh_(Tensor self):
-    return _inplace_recorded_as(self, op_atanh, record_AtanhBackward1)
-
-
 cdef Tensor op_relu(Tensor self):
     cdef cnp.ndarray x = self._data, out
     cdef dtype d = dtype_of(x)
@@ -1956,19 +1940,23 @@ cdef cnp.ndarray _fill_value_array(object value, dtype d):
     return <cnp.ndarray>np.asarray(value, dtype=d.np_dtype)
 
 
+cdef cnp.ndarray _fill_value(Tensor self, object value):
+    """fill's value: a 0-d tensor's array, or the number in self's dtype."""
+    if not isinstance(value, Tensor):
+        return _fill_value_array(value, dtype_of(self._data))
+    cdef cnp.ndarray v = (<Tensor>value)._data
+    if cnp.PyArray_NDIM(v) != 0:
+        raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
+                           f"{cnp.PyArray_NDIM(v)} dimensions.")
+    return v
+
+
 cdef Tensor op_fill_(Tensor self, object value):
-    cdef cnp.ndarray v
-    if isinstance(value, Tensor):
-        v = (<Tensor>value)._data
-        if cnp.PyArray_NDIM(v) != 0:
-            raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
-                               f"{cnp.PyArray_NDIM(v)} dimensions.")
-        if has_internal_overlap(self._data):
-            # PyTorch fills from a tensor through an elementwise loop that refuses an
-            # expanded target (a number value fills without that check)
-            raise RuntimeError(MSG_OVERLAPPING_WRITE)
-    else:
-        v = _fill_value_array(value, dtype_of(self._data))
+    cdef cnp.ndarray v = _fill_value(self, value)
+    if isinstance(value, Tensor) and has_internal_overlap(self._data):
+        # PyTorch fills from a tensor through an elementwise loop that refuses an
+        # expanded target (a number value fills without that check)
+        raise RuntimeError(MSG_OVERLAPPING_WRITE)
     cdef Tensor old = inplace_source(self, (value,), True)
     cdef Tensor result = make(_filled_like(self, v))
     if isinstance(value, Tensor):
@@ -1979,15 +1967,7 @@ cdef Tensor op_fill_(Tensor self, object value):
 
 
 cdef Tensor op_fill(Tensor self, object value):
-    cdef cnp.ndarray v
-    if isinstance(value, Tensor):
-        v = (<Tensor>value)._data
-        if cnp.PyArray_NDIM(v) != 0:
-            raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
-                               f"{cnp.PyArray_NDIM(v)} dimensions.")
-    else:
-        v = _fill_value_array(value, dtype_of(self._data))
-    cdef Tensor result = make(_filled_like(self, v))
+    cdef Tensor result = make(_filled_like(self, _fill_value(self, value)))
     if isinstance(value, Tensor):
         record_FillBackward1(result, self, value)
     else:

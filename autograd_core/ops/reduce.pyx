@@ -1089,10 +1089,6 @@ cdef Tensor op_argsort(Tensor self, object dim, bint descending, bint stable):
     return make(as_preserved(_sorted_along(self._data, d, descending)[1], self._data))
 
 
-cdef Tensor op_msort(Tensor self):
-    return op_sort(self, 0, False, None)[0]
-
-
 # Note [Selection order]
 # Which of several equal elements topk and kthvalue return (their indices, and the order
 # of topk's values with sorted=False) is observable, and PyTorch's CPU kernels are not
@@ -1918,20 +1914,25 @@ cdef Tensor std_jvp(Tensor self_t, Tensor self, object dims, object correction,
                                             keepdim), self_t, dims, keepdim, std)
 
 
+cdef Tensor _mean_of_tangent(Tensor self_t, Tensor self, object dims, bint keepdim,
+                             Tensor mean):
+    """The forward derivative of var_mean's / std_mean's mean."""
+    return _reduction_jvp(_mean_backward_part(_ones_as(mean), shape_of(self._data), dims,
+                                              keepdim), self_t, dims, keepdim, mean)
+
+
 cdef tuple var_mean_jvp(Tensor self_t, Tensor self, object dims, object correction,
                         bint keepdim, Tensor var, Tensor mean):
     """var_jvp and the mean of the tangent."""
     return (var_jvp(self_t, self, dims, correction, keepdim, var),
-            _reduction_jvp(_mean_backward_part(_ones_as(mean), shape_of(self._data), dims,
-                                               keepdim), self_t, dims, keepdim, mean))
+            _mean_of_tangent(self_t, self, dims, keepdim, mean))
 
 
 cdef tuple std_mean_jvp(Tensor self_t, Tensor self, object dims, object correction,
                         bint keepdim, Tensor std, Tensor mean):
     """std_jvp and the mean of the tangent."""
     return (std_jvp(self_t, self, dims, correction, keepdim, std),
-            _reduction_jvp(_mean_backward_part(_ones_as(mean), shape_of(self._data), dims,
-                                               keepdim), self_t, dims, keepdim, mean))
+            _mean_of_tangent(self_t, self, dims, keepdim, mean))
 
 
 cdef tuple aminmax_jvp(Tensor self_t, Tensor self, object dim, bint keepdim, Tensor mn,

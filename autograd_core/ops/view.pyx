@@ -170,10 +170,6 @@ cdef Tensor _view_recorded_as(Tensor self, object size, record_view_fn record_no
     return result
 
 
-cdef Tensor op_view(Tensor self, object size):
-    return _view_recorded_as(self, size, record_ViewBackward0)
-
-
 cdef Tensor op_view_dtype(Tensor self, dtype d):
     """self's memory read as dtype d (PyTorch's view.dtype). Elements of another size
     rescale the last dim, which must then be dense (stride 1), and the strides and
@@ -291,10 +287,6 @@ def _pym_reshape(self, *args, shape=None):
     """
     return OPS.reshape(arg_tensor(self, "reshape", "self", 0),
                       _sizes_varargs(args, shape, "reshape", "shape"))
-
-
-cdef Tensor op__reshape_alias(Tensor self, object size):
-    return _view_recorded_as(self, size, record_ReshapeAliasBackward0)
 
 
 cdef Tensor op__unsafe_view(Tensor self, object size):
