@@ -23,6 +23,7 @@ from libc.stdlib cimport free, malloc
 from cpython.long cimport PyLong_FromVoidPtr
 from cpython.ref cimport PyObject
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
+from cpython.dict cimport PyDict_GetItem
 from autograd_core._core.opcall import op_call
 from threading import get_ident
 
@@ -34,6 +35,7 @@ cnp.import_array()
 
 cdef extern from "Python.h":
     int PyObject_IS_GC(object o)
+    PyObject *PyDict_SetDefault(object d, object key, object default) except NULL
     Py_ssize_t _refcnt "Py_REFCNT"(PyObject *o)
 
 
@@ -332,40 +334,96 @@ def shallow(object v):
 
 # ---------------------------------------------------------------- recording's op hook
 
-cdef dict _BY_ATEN = {}     # ATen name -> [(table name, schema types)], set by _record.py
+# Note [Table ops of the recorder]
+# The op hook sees an op as its ATen name and table arguments; the table op it was is the
+# first of that name's candidates whose schema kinds the arguments match (mul: a tensor
+# or a number second). Each candidate is a _TableOp made once (set_table_names) with its
+# kinds as small ints and the facts the recorder asks per op (in-place, value-shaped,
+# index): the per-op lookup is one dict get and a loop of type checks, no string compare.
+cdef enum:
+    _K_ANY = 0
+    _K_TENSOR = 1
+    _K_TENSOR_OPT = 2
+    _K_SCALAR = 3
+    _K_SCALAR_OPT = 4
+
+
+@cython.final
+cdef class _TableOp:
+    """One candidate table op of an ATen name (Note [Table ops of the recorder])."""
+    cdef str name
+    cdef bytes kinds            # _K_* per argument
+    cdef Py_ssize_t nargs
+    cdef bint inplace           # restates its tensors' autograd states at its exit
+    cdef bint value_shaped      # its output's shape is data (_VALUE_SHAPED)
+    cdef bint index             # "index": value-shaped with a boolean mask
+
+
+cdef dict _BY_ATEN = {}     # ATen name -> (_TableOp, ...), set by _record.py
+
+# ops whose output shape depends on their inputs' values (PyTorch's dynamic shape ops)
+cdef frozenset _VALUE_SHAPED = frozenset({
+    "nonzero", "argwhere", "masked_select", "unique", "unique_consecutive", "bincount",
+    "repeat_interleave"})
+
+cdef dict _KIND_CODES = {"Tensor": _K_TENSOR, "Tensor?": _K_TENSOR_OPT,
+                         "Scalar": _K_SCALAR, "Scalar?": _K_SCALAR_OPT}
 
 
 def set_table_names(dict by_aten):
-    _BY_ATEN.update(by_aten)
+    """by_aten: ATen name -> [(table name, schema types)] in the order they are tried."""
+    cdef _TableOp op
+    for aten, cands in by_aten.items():
+        ops = []
+        for name, kinds in cands:
+            op = _TableOp.__new__(_TableOp)
+            op.name = name
+            op.kinds = bytes([_KIND_CODES.get(k, _K_ANY) for k in kinds])
+            op.nargs = len(kinds)
+            op.inplace = name.endswith("_") or name == "_index_put_impl"
+            op.value_shaped = name in _VALUE_SHAPED
+            op.index = name == "index"
+            ops.append(op)
+        _BY_ATEN[aten] = tuple(ops)
 
 
-cdef bint _kind_matches(str kind, object v):
-    if kind == "Tensor":
+cdef inline bint _kind_matches(int kind, object v):
+    if kind == _K_ANY:
+        return True
+    if kind == _K_TENSOR:
         return isinstance(v, Tensor)
-    if kind == "Tensor?":
+    if kind == _K_TENSOR_OPT:
         return v is None or isinstance(v, Tensor)
-    if kind == "Scalar" or kind == "Scalar?":
-        return (v is None and kind == "Scalar?") or (
-            not isinstance(v, Tensor) and isinstance(v, (int, float, complex, bool)))
-    return True
+    if v is None:
+        return kind == _K_SCALAR_OPT
+    return (not isinstance(v, Tensor) and
+            (isinstance(v, int) or isinstance(v, float) or isinstance(v, complex)))
+
+
+cdef _TableOp _table_op(str aten, tuple args):
+    cdef object cands = _BY_ATEN.get(aten)
+    cdef _TableOp op
+    cdef const unsigned char *kinds
+    cdef Py_ssize_t i, n = PyTuple_GET_SIZE(args)
+    if cands is None:
+        return None
+    for x in <tuple>cands:
+        op = <_TableOp>x
+        if op.nargs != n:
+            continue
+        kinds = <const unsigned char *>op.kinds
+        for i in range(n):
+            if not _kind_matches(kinds[i], <object>PyTuple_GET_ITEM(args, i)):
+                break
+        else:
+            return op
+    return None
 
 
 cpdef object table_name(str aten, tuple args):
     """The table op an op hook event (ATen name, table arguments) was, or None."""
-    cdef list cands = <list>(_BY_ATEN.get(aten))
-    cdef tuple kinds
-    cdef Py_ssize_t i
-    if not cands:
-        return None
-    for name, kinds in cands:
-        if len(kinds) != len(args):
-            continue
-        for i in range(len(kinds)):
-            if not _kind_matches(kinds[i], args[i]):
-                break
-        else:
-            return name
-    return None
+    cdef _TableOp op = _table_op(aten, args)
+    return None if op is None else op.name
 
 
 cdef int _collect(object x, list out) except -1:
@@ -382,12 +440,6 @@ def tensors_in(object x):
     cdef list out = []
     _collect(x, out)
     return out
-
-
-# ops whose output shape depends on their inputs' values (PyTorch's dynamic shape ops)
-cdef frozenset _VALUE_SHAPED = frozenset({
-    "nonzero", "argwhere", "masked_select", "unique", "unique_consecutive", "bincount",
-    "repeat_interleave"})
 
 
 cdef bint _bool_index(tuple args):
@@ -431,12 +483,32 @@ cdef class OpRecorder:
 
     cdef int _know(self, Tensor t) except -1:
         cdef object k = _id(t)
-        if k not in self.known:
+        if self.groups is None:
+            # (known holds what it knows alive: an id in it is this tensor's)
+            PyDict_SetDefault(self.known, k, t)
+        elif k not in self.known:
             self.known[k] = t
-            if self.groups is not None:
-                self._group(t, k)
+            self._group(t, k)
         self.states[k] = tensor_state(t)
         return 0
+
+    cdef int _arg_holds(self, Tensor t) except -1:
+        """1 when an op's argument t is known with the autograd state the last op touching
+        it left; else the graph break (0: the recording stops here; 1 from a trace, which
+        goes on)."""
+        cdef PyObject *st = PyDict_GetItem(self.states, _id(t))
+        if st == NULL:
+            if self.adopt(t):      # (a trace takes it as a constant)
+                return 1
+            self.fail("a tensor made outside the recorded ops (a factory, .detach(), "
+                      ".data, ...) is used by an op")
+            return 0
+        if not _state_holds(<tuple>st, t):
+            self.fail("a tensor's autograd state changed outside the recorded ops "
+                      "(requires_grad_, retain_grad, register_hook, backward, ...)")
+            if self.reason is not None:
+                return 0
+        return 1
 
     cdef int _group(self, Tensor t, object k) except -1:
         cdef object g = _id(t if t._base is None else t._base)
@@ -453,8 +525,10 @@ cdef class OpRecorder:
         self.tid = tid
 
     def op_enter(self, str name, tuple args):
-        cdef list ts = []
-        cdef tuple st
+        # (per op of the recording: Note [Table ops of the recorder])
+        cdef Py_ssize_t i
+        cdef _TableOp op
+        cdef list step
         if self.depth > 0 or PyThread_get_thread_ident() != self.tid:
             self.depth += 1
             return None
@@ -466,39 +540,41 @@ cdef class OpRecorder:
                       "enable_grad, inference_mode inside the function)")
             if self.reason is not None:
                 return None
-        tname = table_name(name, args)
-        if tname is None:
+        op = _table_op(name, args)
+        if op is None:
             self.fail(f"the op {name} cannot be called by the replay")
             return None
-        if tname in _VALUE_SHAPED or (tname == "index" and _bool_index(args)):
+        if op.value_shaped or (op.index and _bool_index(args)):
             # its result's shape is data: Python reading it (.shape, len, iteration) would
             # be frozen in the replay
             self.fail(f"the op {name}'s output shape depends on tensor values",
                       "Dynamic shape operator")
             if self.reason is not None:   # (a trace goes on: it freezes Python values)
                 return None
-        _collect(args, ts)
-        for t in ts:
-            st = <tuple>self.states.get(_id(t))
-            if st is None:
-                if self.adopt(t):      # (a trace takes it as a constant)
-                    continue
-                self.fail("a tensor made outside the recorded ops (a factory, .detach(), "
-                          ".data, ...) is used by an op")
-                return None
-            if not _state_holds(st, <Tensor>t):
-                self.fail("a tensor's autograd state changed outside the recorded ops "
-                          "(requires_grad_, retain_grad, register_hook, backward, ...)")
-                if self.reason is not None:
+        for i in range(PyTuple_GET_SIZE(args)):
+            x = <object>PyTuple_GET_ITEM(args, i)
+            if isinstance(x, Tensor):
+                if not self._arg_holds(<Tensor>x):
                     return None
-        step = [tname, args, None]
+            elif type(x) is tuple or type(x) is list:
+                ts = []
+                _collect(x, ts)
+                for t in ts:
+                    if not self._arg_holds(<Tensor>t):
+                        return None
+        step = [op.name, args, None]
+        # the step and its arguments' tuple live as long as the recording and are in no
+        # cycle: untracked, no collection walks them (Note [Untracked by the cycle
+        # collector] in _core/_node.pxi); the first collection after a 60,000-op
+        # recording walked 120,000 of them
+        gc_untrack(step)
+        gc_untrack(args)
         self.steps.append(step)
         return step
 
     def op_exit(self, state, result):
         cdef list step
         cdef str tname
-        cdef list ts = []
         self.depth -= 1
         if state is None or result is None:
             return
