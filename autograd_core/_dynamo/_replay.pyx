@@ -19,11 +19,12 @@ from autograd_core._core.tensor cimport (MSG_BACKWARD_TWICE, shape_of, gc_untrac
                                          retains_grad_of)
 from autograd_core._core.dtype cimport dtype_of
 from autograd_core._core.csrc cimport *
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
 from cpython.long cimport PyLong_FromVoidPtr
 from cpython.ref cimport PyObject
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
-from cpython.dict cimport PyDict_GetItem
+from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
+from cpython.long cimport PyLong_AsVoidPtr
 from autograd_core._core.opcall import op_call
 from threading import get_ident
 
@@ -35,7 +36,6 @@ cnp.import_array()
 
 cdef extern from "Python.h":
     int PyObject_IS_GC(object o)
-    PyObject *PyDict_SetDefault(object d, object key, object default) except NULL
     Py_ssize_t _refcnt "Py_REFCNT"(PyObject *o)
 
 
@@ -359,7 +359,7 @@ cdef class _TableOp:
     cdef bint index             # "index": value-shaped with a boolean mask
 
 
-cdef dict _BY_ATEN = {}     # ATen name -> (_TableOp, ...), set by _record.py
+cdef dict _BY_ATEN = {}     # ATen name -> (_TableOp, ...): _table_ops
 
 # ops whose output shape depends on their inputs' values (PyTorch's dynamic shape ops)
 cdef frozenset _VALUE_SHAPED = frozenset({
@@ -370,21 +370,34 @@ cdef dict _KIND_CODES = {"Tensor": _K_TENSOR, "Tensor?": _K_TENSOR_OPT,
                          "Scalar": _K_SCALAR, "Scalar?": _K_SCALAR_OPT}
 
 
+cdef dict _SCHEMAS = {}     # ATen name -> [(table name, schema types)], set by _record.py
+
+
 def set_table_names(dict by_aten):
-    """by_aten: ATen name -> [(table name, schema types)] in the order they are tried."""
+    """by_aten: ATen name -> [(table name, schema types)] in the order they are tried
+    (each name's _TableOps are made when the recorder first meets it)."""
+    _SCHEMAS.update(by_aten)
+    _BY_ATEN.clear()
+
+
+cdef tuple _table_ops(str aten):
+    """The _TableOps of an ATen name (made at its first lookup), None if it has none."""
     cdef _TableOp op
-    for aten, cands in by_aten.items():
-        ops = []
-        for name, kinds in cands:
-            op = _TableOp.__new__(_TableOp)
-            op.name = name
-            op.kinds = bytes([_KIND_CODES.get(k, _K_ANY) for k in kinds])
-            op.nargs = len(kinds)
-            op.inplace = name.endswith("_") or name == "_index_put_impl"
-            op.value_shaped = name in _VALUE_SHAPED
-            op.index = name == "index"
-            ops.append(op)
-        _BY_ATEN[aten] = tuple(ops)
+    cands = _SCHEMAS.get(aten)
+    if cands is None:
+        return None
+    ops = []
+    for name, kinds in cands:
+        op = _TableOp.__new__(_TableOp)
+        op.name = name
+        op.kinds = bytes([_KIND_CODES.get(k, _K_ANY) for k in kinds])
+        op.nargs = len(kinds)
+        op.inplace = name.endswith("_") or name == "_index_put_impl"
+        op.value_shaped = name in _VALUE_SHAPED
+        op.index = name == "index"
+        ops.append(op)
+    _BY_ATEN[aten] = r = tuple(ops)
+    return r
 
 
 cdef inline bint _kind_matches(int kind, object v):
@@ -406,7 +419,9 @@ cdef _TableOp _table_op(str aten, tuple args):
     cdef const unsigned char *kinds
     cdef Py_ssize_t i, n = PyTuple_GET_SIZE(args)
     if cands is None:
-        return None
+        cands = _table_ops(aten)
+        if cands is None:
+            return None
     for x in <tuple>cands:
         op = <_TableOp>x
         if op.nargs != n:
@@ -462,48 +477,138 @@ cdef bint _bool_index(tuple args):
 # rebind a tensor). Restating every known tensor instead made a recording quadratic:
 # 4,000 (mul, add_) pairs took 0.7 s, 100x their eager time.
 
+# Note [The recorder's tensor table]
+# The recorder looks up every tensor argument of every op (is it known, and is its
+# autograd state the one the last op left) and enters every op's result: per op, two or
+# three lookups. Keyed by id in a dict, each made a Python int and, the dict's key being
+# another int of the same value, compared them through the number protocol (~1,500
+# instructions per op of chain16's). The table is the tensors' addresses in an open
+# addressing array (the tensors are held alive by the recorder, so an address stays its
+# tensor's) mapping to an index into two lists: the tensors and their states.
+
 cdef class OpRecorder:
     """The op hook half of a Recorder (autograd_core/_dynamo/_record.py), compiled so that
     its per-op work runs no Python frame (which the recorder's sys.setprofile would see)."""
     cdef public list steps
     cdef public Py_ssize_t depth
     cdef public object reason
-    cdef public dict known       # id -> tensor: inputs, constants, op outputs
-    cdef public dict states      # id -> tensor_state at the last op touching it
     cdef public object thread
     cdef public bint grad_mode   # the grad mode of the call (and so of the replay)
+    cdef readonly Py_ssize_t unfinished    # steps whose op raised (no result)
+    cdef readonly Py_ssize_t result_bytes  # the bytes of the steps' results: what the
+                                           #   recording keeps alive until its steps are
+                                           #   built (Note [Deferred build], eval_frame.py)
     cdef unsigned long tid       # thread (C ident; set from thread)
     cdef dict groups             # id(root) -> [known tensors with that root]: Note
                                  #   [In-place ops while recording]
     cdef dict group_of           # id(tensor) -> id(its root) when it became known
+    # Note [The recorder's tensor table]
+    cdef list tensors            # the known tensors: inputs, constants, op outputs
+    cdef list states             # per known tensor: its tensor_state at the last op
+                                 #   touching it
+    cdef void **keys             # tensor address per table entry (NULL: empty)
+    cdef Py_ssize_t *index       # its index in tensors and states
+    cdef size_t cap              # entries (a power of two, at most half full)
+
+    def __cinit__(self):
+        self.tensors = []
+        self.states = []
+        self.cap = 0
+        self.keys = NULL
+        self.index = NULL
+
+    def __dealloc__(self):
+        free(self.keys)
+        free(self.index)
+
+    cdef inline size_t _entry(self, void *p) noexcept:
+        """The table entry of address p: its own, or the empty one it would take."""
+        cdef size_t mask = self.cap - 1
+        cdef size_t h = (<size_t>p >> 4) * <size_t>0x9E3779B97F4A7C15ULL
+        cdef size_t i = (h ^ (h >> 29)) & mask
+        while self.keys[i] != NULL and self.keys[i] != p:
+            i = (i + 1) & mask
+        return i
+
+    cdef Py_ssize_t find(self, Tensor t) noexcept:
+        """t's index in tensors and states, -1 when it is not known."""
+        if self.cap == 0:
+            return -1
+        cdef size_t i = self._entry(<void *>t)
+        return -1 if self.keys[i] == NULL else self.index[i]
+
+    cdef int _grow(self) except -1:
+        cdef size_t old = self.cap, i, j
+        cdef void **okeys = self.keys
+        cdef Py_ssize_t *oindex = self.index
+        cdef size_t cap = 1024 if old == 0 else old * 2
+        self.keys = <void **>calloc(cap, sizeof(void *))
+        self.index = <Py_ssize_t *>malloc(cap * sizeof(Py_ssize_t))
+        if self.keys == NULL or self.index == NULL:
+            free(self.keys)
+            free(self.index)
+            self.keys, self.index = okeys, oindex
+            raise MemoryError()
+        self.cap = cap
+        for i in range(old):
+            if okeys[i] != NULL:
+                j = self._entry(okeys[i])
+                self.keys[j] = okeys[i]
+                self.index[j] = oindex[i]
+        free(okeys)
+        free(oindex)
+        return 0
 
     def know(self, Tensor t):
         """Note t as known, with its autograd state now."""
         self._know(t)
 
+    def is_known(self, Tensor t):
+        """Whether the recording knows t (an input, a constant or an op's output)."""
+        return self.find(t) >= 0
+
+    def known_id(self, object k):
+        """Whether the recording knows the tensor whose id is k."""
+        cdef Py_ssize_t i
+        if self.cap == 0:
+            return False
+        i = self._entry(PyLong_AsVoidPtr(k))
+        return self.keys[i] != NULL
+
+    def known_tensors(self):
+        """The tensors the recording knows, in the order it met them."""
+        return list(self.tensors)
+
     cdef int _know(self, Tensor t) except -1:
-        cdef object k = _id(t)
-        if self.groups is None:
-            # (known holds what it knows alive: an id in it is this tensor's)
-            PyDict_SetDefault(self.known, k, t)
-        elif k not in self.known:
-            self.known[k] = t
-            self._group(t, k)
-        self.states[k] = tensor_state(t)
+        cdef size_t e
+        cdef Py_ssize_t n
+        if 2 * (<size_t>PyList_GET_SIZE(self.tensors) + 1) > self.cap:
+            self._grow()
+        e = self._entry(<void *>t)
+        if self.keys[e] != NULL:
+            self.states[self.index[e]] = tensor_state(t)
+            return 0
+        n = PyList_GET_SIZE(self.tensors)
+        self.tensors.append(t)
+        self.states.append(tensor_state(t))
+        self.keys[e] = <void *>t
+        self.index[e] = n
+        if self.groups is not None:
+            self._group(t, _id(t))
         return 0
 
     cdef int _arg_holds(self, Tensor t) except -1:
         """1 when an op's argument t is known with the autograd state the last op touching
         it left; else the graph break (0: the recording stops here; 1 from a trace, which
         goes on)."""
-        cdef PyObject *st = PyDict_GetItem(self.states, _id(t))
-        if st == NULL:
+        cdef Py_ssize_t i = self.find(t)
+        if i < 0:
             if self.adopt(t):      # (a trace takes it as a constant)
                 return 1
             self.fail("a tensor made outside the recorded ops (a factory, .detach(), "
                       ".data, ...) is used by an op")
             return 0
-        if not _state_holds(<tuple>st, t):
+        if not _state_holds(<tuple>PyList_GET_ITEM(self.states, i), t):
             self.fail("a tensor's autograd state changed outside the recorded ops "
                       "(requires_grad_, retain_grad, register_hook, backward, ...)")
             if self.reason is not None:
@@ -570,6 +675,7 @@ cdef class OpRecorder:
         gc_untrack(step)
         gc_untrack(args)
         self.steps.append(step)
+        self.unfinished += 1
         return step
 
     def op_exit(self, state, result):
@@ -580,12 +686,14 @@ cdef class OpRecorder:
             return
         step = state
         step[2] = result
+        self.unfinished -= 1
         tname = step[0]
         if tname.endswith("_") or tname == "_index_put_impl":
             self._restate(<tuple>step[1], result)
         # (an out-of-place op leaves its arguments' autograd state as it was: their
         # recorded states stand)
         if isinstance(result, Tensor):
+            self.result_bytes += cnp.PyArray_NBYTES((<Tensor>result)._data)
             self._know(<Tensor>result)
             return
         if not (isinstance(result, (tuple, list)) and
@@ -593,6 +701,7 @@ cdef class OpRecorder:
             self.fail(f"the op {tname} returned a {type(result).__name__}")
             return
         for t in result:
+            self.result_bytes += cnp.PyArray_NBYTES((<Tensor>t)._data)
             self._know(<Tensor>t)
 
     cdef int _restate(self, tuple args, object result) except -1:
@@ -609,8 +718,8 @@ cdef class OpRecorder:
             # no in-place op has rebound yet (a call without one pays nothing)
             self.groups = {}
             self.group_of = {}
-            for k, x in self.known.items():
-                self._group(<Tensor>x, k)
+            for x in self.tensors:
+                self._group(<Tensor>x, _id(x))
         for x in ts:
             t = <Tensor>x
             keys.add(_id(t if t._base is None else t._base))
@@ -621,15 +730,16 @@ cdef class OpRecorder:
             lst = self.groups.get(g)
             if lst is not None:
                 for x in <list>lst:
-                    self.states[_id(x)] = tensor_state(<Tensor>x)
+                    self.states[self.find(<Tensor>x)] = tensor_state(<Tensor>x)
         return 0
 
     def states_hold(self):
         """Whether every tensor the recording knows still has the autograd state the last
         op touching it left (the end of the call's check; see op_enter)."""
-        cdef dict states = self.states
-        for k, t in self.known.items():
-            if not _state_holds(<tuple>states[k], <Tensor>t):
+        cdef Py_ssize_t i
+        for i in range(PyList_GET_SIZE(self.tensors)):
+            if not _state_holds(<tuple>PyList_GET_ITEM(self.states, i),
+                                <Tensor>PyList_GET_ITEM(self.tensors, i)):
                 return False
         return True
 
@@ -730,22 +840,6 @@ def build_steps(list recorded, dict slots, Py_ssize_t n):
                                   cnp.PyArray_IS_C_CONTIGUOUS(ra)))
         steps.append(st)
     return tuple(steps), slots
-
-
-def recorded_bytes(list recorded):
-    """The bytes of a recording's results ([table name, args, result] per op): what it
-    keeps alive until its steps are built (Note [Deferred build], eval_frame.py)."""
-    cdef Py_ssize_t total = 0
-    cdef list rec
-    for rec in recorded:
-        res = rec[2]
-        if isinstance(res, Tensor):
-            total += cnp.PyArray_NBYTES((<Tensor>res)._data)
-        elif res is not None:
-            for t in res:
-                if isinstance(t, Tensor):
-                    total += cnp.PyArray_NBYTES((<Tensor>t)._data)
-    return total
 
 
 cdef int _slots_in(object t, set out) except -1:
