@@ -155,9 +155,9 @@ class Recorder(OpRecorder):
         self.steps = []           # [(table name, args, result)]
         self.depth = 0
         self.reason = None        # why the graph breaks (the first reason seen)
-        self.known = {}           # id(tensor) -> tensor: inputs, constants, op outputs
+        # (the tensors it knows, inputs, constants and op outputs, with their autograd
+        # states: OpRecorder's table, Note [The recorder's tensor table])
         self.preexisting = {}     # id(tensor) -> tensor: inputs and constants
-        self.states = {}          # id(tensor) -> tensor_state at the last op touching it
         self.guards = []          # (container, key, kind, expected)
         self.guard_ids = set()    # (id(container), key) already guarded
         self.guarded_objects = {}  # id -> object reached through a guard
@@ -269,7 +269,7 @@ class Recorder(OpRecorder):
                 self.guards.append((d, k, G_EQ if _is_constant(v) else G_ID, v))
 
     def add_preexisting(self, t):
-        if id(t) not in self.known:
+        if not self.is_known(t):
             self.preexisting[id(t)] = t
             self.know(t)
 
@@ -459,9 +459,9 @@ class Recorder(OpRecorder):
         """Raise the GraphBreak build would raise, without building: every op finished
         and the result is made of recorded tensors and values a template can hold (the
         first call decides whether the function breaks, Note [Deferred build])."""
-        if any(s[2] is None for s in self.steps):
+        if self.unfinished:
             raise GraphBreak("an op did not finish")
-        _output_template(result, _KnownSlots(self.known), self)
+        _output_template(result, _KnownSlots(self), self)
 
     def _build(self, inputs, result, frees):
         consts, slots = self.constants(inputs)
@@ -477,13 +477,13 @@ class Recorder(OpRecorder):
 class _KnownSlots:
     """Slot 0 for every tensor a recording knows (by id): the slots dict that
     _output_template checks an output against before the steps are built."""
-    __slots__ = ("known",)
+    __slots__ = ("rec",)
 
-    def __init__(self, known):
-        self.known = known
+    def __init__(self, rec):
+        self.rec = rec
 
     def get(self, k):
-        return 0 if k in self.known else None
+        return 0 if self.rec.known_id(k) else None
 
 
 def _tensors_in(x):

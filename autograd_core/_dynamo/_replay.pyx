@@ -19,10 +19,12 @@ from autograd_core._core.tensor cimport (MSG_BACKWARD_TWICE, shape_of, gc_untrac
                                          retains_grad_of)
 from autograd_core._core.dtype cimport dtype_of
 from autograd_core._core.csrc cimport *
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
 from cpython.long cimport PyLong_FromVoidPtr
 from cpython.ref cimport PyObject
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
+from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
+from cpython.long cimport PyLong_AsVoidPtr
 from autograd_core._core.opcall import op_call
 from threading import get_ident
 
@@ -332,40 +334,111 @@ def shallow(object v):
 
 # ---------------------------------------------------------------- recording's op hook
 
-cdef dict _BY_ATEN = {}     # ATen name -> [(table name, schema types)], set by _record.py
+# Note [Table ops of the recorder]
+# The op hook sees an op as its ATen name and table arguments; the table op it was is the
+# first of that name's candidates whose schema kinds the arguments match (mul: a tensor
+# or a number second). Each candidate is a _TableOp made once (set_table_names) with its
+# kinds as small ints and the facts the recorder asks per op (in-place, value-shaped,
+# index): the per-op lookup is one dict get and a loop of type checks, no string compare.
+cdef enum:
+    _K_ANY = 0
+    _K_TENSOR = 1
+    _K_TENSOR_OPT = 2
+    _K_SCALAR = 3
+    _K_SCALAR_OPT = 4
+
+
+@cython.final
+cdef class _TableOp:
+    """One candidate table op of an ATen name (Note [Table ops of the recorder])."""
+    cdef str name
+    cdef bytes kinds            # _K_* per argument
+    cdef Py_ssize_t nargs
+    cdef bint inplace           # restates its tensors' autograd states at its exit
+    cdef bint value_shaped      # its output's shape is data (_VALUE_SHAPED)
+    cdef bint index             # "index": value-shaped with a boolean mask
+
+
+cdef dict _BY_ATEN = {}     # ATen name -> (_TableOp, ...): _table_ops
+
+# ops whose output shape depends on their inputs' values (PyTorch's dynamic shape ops)
+cdef frozenset _VALUE_SHAPED = frozenset({
+    "nonzero", "argwhere", "masked_select", "unique", "unique_consecutive", "bincount",
+    "repeat_interleave"})
+
+cdef dict _KIND_CODES = {"Tensor": _K_TENSOR, "Tensor?": _K_TENSOR_OPT,
+                         "Scalar": _K_SCALAR, "Scalar?": _K_SCALAR_OPT}
+
+
+cdef dict _SCHEMAS = {}     # ATen name -> [(table name, schema types)], set by _record.py
 
 
 def set_table_names(dict by_aten):
-    _BY_ATEN.update(by_aten)
+    """by_aten: ATen name -> [(table name, schema types)] in the order they are tried
+    (each name's _TableOps are made when the recorder first meets it)."""
+    _SCHEMAS.update(by_aten)
+    _BY_ATEN.clear()
 
 
-cdef bint _kind_matches(str kind, object v):
-    if kind == "Tensor":
+cdef tuple _table_ops(str aten):
+    """The _TableOps of an ATen name (made at its first lookup), None if it has none."""
+    cdef _TableOp op
+    cands = _SCHEMAS.get(aten)
+    if cands is None:
+        return None
+    ops = []
+    for name, kinds in cands:
+        op = _TableOp.__new__(_TableOp)
+        op.name = name
+        op.kinds = bytes([_KIND_CODES.get(k, _K_ANY) for k in kinds])
+        op.nargs = len(kinds)
+        op.inplace = name.endswith("_") or name == "_index_put_impl"
+        op.value_shaped = name in _VALUE_SHAPED
+        op.index = name == "index"
+        ops.append(op)
+    _BY_ATEN[aten] = r = tuple(ops)
+    return r
+
+
+cdef inline bint _kind_matches(int kind, object v):
+    if kind == _K_ANY:
+        return True
+    if kind == _K_TENSOR:
         return isinstance(v, Tensor)
-    if kind == "Tensor?":
+    if kind == _K_TENSOR_OPT:
         return v is None or isinstance(v, Tensor)
-    if kind == "Scalar" or kind == "Scalar?":
-        return (v is None and kind == "Scalar?") or (
-            not isinstance(v, Tensor) and isinstance(v, (int, float, complex, bool)))
-    return True
+    if v is None:
+        return kind == _K_SCALAR_OPT
+    return (not isinstance(v, Tensor) and
+            (isinstance(v, int) or isinstance(v, float) or isinstance(v, complex)))
+
+
+cdef _TableOp _table_op(str aten, tuple args):
+    cdef object cands = _BY_ATEN.get(aten)
+    cdef _TableOp op
+    cdef const unsigned char *kinds
+    cdef Py_ssize_t i, n = PyTuple_GET_SIZE(args)
+    if cands is None:
+        cands = _table_ops(aten)
+        if cands is None:
+            return None
+    for x in <tuple>cands:
+        op = <_TableOp>x
+        if op.nargs != n:
+            continue
+        kinds = <const unsigned char *>op.kinds
+        for i in range(n):
+            if not _kind_matches(kinds[i], <object>PyTuple_GET_ITEM(args, i)):
+                break
+        else:
+            return op
+    return None
 
 
 cpdef object table_name(str aten, tuple args):
     """The table op an op hook event (ATen name, table arguments) was, or None."""
-    cdef list cands = <list>(_BY_ATEN.get(aten))
-    cdef tuple kinds
-    cdef Py_ssize_t i
-    if not cands:
-        return None
-    for name, kinds in cands:
-        if len(kinds) != len(args):
-            continue
-        for i in range(len(kinds)):
-            if not _kind_matches(kinds[i], args[i]):
-                break
-        else:
-            return name
-    return None
+    cdef _TableOp op = _table_op(aten, args)
+    return None if op is None else op.name
 
 
 cdef int _collect(object x, list out) except -1:
@@ -382,12 +455,6 @@ def tensors_in(object x):
     cdef list out = []
     _collect(x, out)
     return out
-
-
-# ops whose output shape depends on their inputs' values (PyTorch's dynamic shape ops)
-cdef frozenset _VALUE_SHAPED = frozenset({
-    "nonzero", "argwhere", "masked_select", "unique", "unique_consecutive", "bincount",
-    "repeat_interleave"})
 
 
 cdef bint _bool_index(tuple args):
@@ -410,33 +477,143 @@ cdef bint _bool_index(tuple args):
 # rebind a tensor). Restating every known tensor instead made a recording quadratic:
 # 4,000 (mul, add_) pairs took 0.7 s, 100x their eager time.
 
+# Note [The recorder's tensor table]
+# The recorder looks up every tensor argument of every op (is it known, and is its
+# autograd state the one the last op left) and enters every op's result: per op, two or
+# three lookups. Keyed by id in a dict, each made a Python int and, the dict's key being
+# another int of the same value, compared them through the number protocol (~1,500
+# instructions per op of chain16's). The table is the tensors' addresses in an open
+# addressing array (the tensors are held alive by the recorder, so an address stays its
+# tensor's) mapping to an index into two lists: the tensors and their states.
+
 cdef class OpRecorder:
     """The op hook half of a Recorder (autograd_core/_dynamo/_record.py), compiled so that
     its per-op work runs no Python frame (which the recorder's sys.setprofile would see)."""
     cdef public list steps
     cdef public Py_ssize_t depth
     cdef public object reason
-    cdef public dict known       # id -> tensor: inputs, constants, op outputs
-    cdef public dict states      # id -> tensor_state at the last op touching it
     cdef public object thread
     cdef public bint grad_mode   # the grad mode of the call (and so of the replay)
+    cdef readonly Py_ssize_t unfinished    # steps whose op raised (no result)
+    cdef readonly Py_ssize_t result_bytes  # the bytes of the steps' results: what the
+                                           #   recording keeps alive until its steps are
+                                           #   built (Note [Deferred build], eval_frame.py)
     cdef unsigned long tid       # thread (C ident; set from thread)
     cdef dict groups             # id(root) -> [known tensors with that root]: Note
                                  #   [In-place ops while recording]
     cdef dict group_of           # id(tensor) -> id(its root) when it became known
+    # Note [The recorder's tensor table]
+    cdef list tensors            # the known tensors: inputs, constants, op outputs
+    cdef list states             # per known tensor: its tensor_state at the last op
+                                 #   touching it
+    cdef void **keys             # tensor address per table entry (NULL: empty)
+    cdef Py_ssize_t *index       # its index in tensors and states
+    cdef size_t cap              # entries (a power of two, at most half full)
+
+    def __cinit__(self):
+        self.tensors = []
+        self.states = []
+        self.cap = 0
+        self.keys = NULL
+        self.index = NULL
+
+    def __dealloc__(self):
+        free(self.keys)
+        free(self.index)
+
+    cdef inline size_t _entry(self, void *p) noexcept:
+        """The table entry of address p: its own, or the empty one it would take."""
+        cdef size_t mask = self.cap - 1
+        cdef size_t h = (<size_t>p >> 4) * <size_t>0x9E3779B97F4A7C15ULL
+        cdef size_t i = (h ^ (h >> 29)) & mask
+        while self.keys[i] != NULL and self.keys[i] != p:
+            i = (i + 1) & mask
+        return i
+
+    cdef Py_ssize_t find(self, Tensor t) noexcept:
+        """t's index in tensors and states, -1 when it is not known."""
+        if self.cap == 0:
+            return -1
+        cdef size_t i = self._entry(<void *>t)
+        return -1 if self.keys[i] == NULL else self.index[i]
+
+    cdef int _grow(self) except -1:
+        cdef size_t old = self.cap, i, j
+        cdef void **okeys = self.keys
+        cdef Py_ssize_t *oindex = self.index
+        cdef size_t cap = 1024 if old == 0 else old * 2
+        self.keys = <void **>calloc(cap, sizeof(void *))
+        self.index = <Py_ssize_t *>malloc(cap * sizeof(Py_ssize_t))
+        if self.keys == NULL or self.index == NULL:
+            free(self.keys)
+            free(self.index)
+            self.keys, self.index = okeys, oindex
+            raise MemoryError()
+        self.cap = cap
+        for i in range(old):
+            if okeys[i] != NULL:
+                j = self._entry(okeys[i])
+                self.keys[j] = okeys[i]
+                self.index[j] = oindex[i]
+        free(okeys)
+        free(oindex)
+        return 0
 
     def know(self, Tensor t):
         """Note t as known, with its autograd state now."""
         self._know(t)
 
+    def is_known(self, Tensor t):
+        """Whether the recording knows t (an input, a constant or an op's output)."""
+        return self.find(t) >= 0
+
+    def known_id(self, object k):
+        """Whether the recording knows the tensor whose id is k."""
+        cdef Py_ssize_t i
+        if self.cap == 0:
+            return False
+        i = self._entry(PyLong_AsVoidPtr(k))
+        return self.keys[i] != NULL
+
+    def known_tensors(self):
+        """The tensors the recording knows, in the order it met them."""
+        return list(self.tensors)
+
     cdef int _know(self, Tensor t) except -1:
-        cdef object k = _id(t)
-        if k not in self.known:
-            self.known[k] = t
-            if self.groups is not None:
-                self._group(t, k)
-        self.states[k] = tensor_state(t)
+        cdef size_t e
+        cdef Py_ssize_t n
+        if 2 * (<size_t>PyList_GET_SIZE(self.tensors) + 1) > self.cap:
+            self._grow()
+        e = self._entry(<void *>t)
+        if self.keys[e] != NULL:
+            self.states[self.index[e]] = tensor_state(t)
+            return 0
+        n = PyList_GET_SIZE(self.tensors)
+        self.tensors.append(t)
+        self.states.append(tensor_state(t))
+        self.keys[e] = <void *>t
+        self.index[e] = n
+        if self.groups is not None:
+            self._group(t, _id(t))
         return 0
+
+    cdef int _arg_holds(self, Tensor t) except -1:
+        """1 when an op's argument t is known with the autograd state the last op touching
+        it left; else the graph break (0: the recording stops here; 1 from a trace, which
+        goes on)."""
+        cdef Py_ssize_t i = self.find(t)
+        if i < 0:
+            if self.adopt(t):      # (a trace takes it as a constant)
+                return 1
+            self.fail("a tensor made outside the recorded ops (a factory, .detach(), "
+                      ".data, ...) is used by an op")
+            return 0
+        if not _state_holds(<tuple>PyList_GET_ITEM(self.states, i), t):
+            self.fail("a tensor's autograd state changed outside the recorded ops "
+                      "(requires_grad_, retain_grad, register_hook, backward, ...)")
+            if self.reason is not None:
+                return 0
+        return 1
 
     cdef int _group(self, Tensor t, object k) except -1:
         cdef object g = _id(t if t._base is None else t._base)
@@ -453,8 +630,10 @@ cdef class OpRecorder:
         self.tid = tid
 
     def op_enter(self, str name, tuple args):
-        cdef list ts = []
-        cdef tuple st
+        # (per op of the recording: Note [Table ops of the recorder])
+        cdef Py_ssize_t i
+        cdef _TableOp op
+        cdef list step
         if self.depth > 0 or PyThread_get_thread_ident() != self.tid:
             self.depth += 1
             return None
@@ -466,50 +645,55 @@ cdef class OpRecorder:
                       "enable_grad, inference_mode inside the function)")
             if self.reason is not None:
                 return None
-        tname = table_name(name, args)
-        if tname is None:
+        op = _table_op(name, args)
+        if op is None:
             self.fail(f"the op {name} cannot be called by the replay")
             return None
-        if tname in _VALUE_SHAPED or (tname == "index" and _bool_index(args)):
+        if op.value_shaped or (op.index and _bool_index(args)):
             # its result's shape is data: Python reading it (.shape, len, iteration) would
             # be frozen in the replay
             self.fail(f"the op {name}'s output shape depends on tensor values",
                       "Dynamic shape operator")
             if self.reason is not None:   # (a trace goes on: it freezes Python values)
                 return None
-        _collect(args, ts)
-        for t in ts:
-            st = <tuple>self.states.get(_id(t))
-            if st is None:
-                if self.adopt(t):      # (a trace takes it as a constant)
-                    continue
-                self.fail("a tensor made outside the recorded ops (a factory, .detach(), "
-                          ".data, ...) is used by an op")
-                return None
-            if not _state_holds(st, <Tensor>t):
-                self.fail("a tensor's autograd state changed outside the recorded ops "
-                          "(requires_grad_, retain_grad, register_hook, backward, ...)")
-                if self.reason is not None:
+        for i in range(PyTuple_GET_SIZE(args)):
+            x = <object>PyTuple_GET_ITEM(args, i)
+            if isinstance(x, Tensor):
+                if not self._arg_holds(<Tensor>x):
                     return None
-        step = [tname, args, None]
+            elif type(x) is tuple or type(x) is list:
+                ts = []
+                _collect(x, ts)
+                for t in ts:
+                    if not self._arg_holds(<Tensor>t):
+                        return None
+        step = [op.name, args, None]
+        # the step and its arguments' tuple live as long as the recording and are in no
+        # cycle: untracked, no collection walks them (Note [Untracked by the cycle
+        # collector] in _core/_node.pxi); the first collection after a 60,000-op
+        # recording walked 120,000 of them
+        gc_untrack(step)
+        gc_untrack(args)
         self.steps.append(step)
+        self.unfinished += 1
         return step
 
     def op_exit(self, state, result):
         cdef list step
         cdef str tname
-        cdef list ts = []
         self.depth -= 1
         if state is None or result is None:
             return
         step = state
         step[2] = result
+        self.unfinished -= 1
         tname = step[0]
         if tname.endswith("_") or tname == "_index_put_impl":
             self._restate(<tuple>step[1], result)
         # (an out-of-place op leaves its arguments' autograd state as it was: their
         # recorded states stand)
         if isinstance(result, Tensor):
+            self.result_bytes += cnp.PyArray_NBYTES((<Tensor>result)._data)
             self._know(<Tensor>result)
             return
         if not (isinstance(result, (tuple, list)) and
@@ -517,6 +701,7 @@ cdef class OpRecorder:
             self.fail(f"the op {tname} returned a {type(result).__name__}")
             return
         for t in result:
+            self.result_bytes += cnp.PyArray_NBYTES((<Tensor>t)._data)
             self._know(<Tensor>t)
 
     cdef int _restate(self, tuple args, object result) except -1:
@@ -533,8 +718,8 @@ cdef class OpRecorder:
             # no in-place op has rebound yet (a call without one pays nothing)
             self.groups = {}
             self.group_of = {}
-            for k, x in self.known.items():
-                self._group(<Tensor>x, k)
+            for x in self.tensors:
+                self._group(<Tensor>x, _id(x))
         for x in ts:
             t = <Tensor>x
             keys.add(_id(t if t._base is None else t._base))
@@ -545,15 +730,16 @@ cdef class OpRecorder:
             lst = self.groups.get(g)
             if lst is not None:
                 for x in <list>lst:
-                    self.states[_id(x)] = tensor_state(<Tensor>x)
+                    self.states[self.find(<Tensor>x)] = tensor_state(<Tensor>x)
         return 0
 
     def states_hold(self):
         """Whether every tensor the recording knows still has the autograd state the last
         op touching it left (the end of the call's check; see op_enter)."""
-        cdef dict states = self.states
-        for k, t in self.known.items():
-            if not _state_holds(<tuple>states[k], <Tensor>t):
+        cdef Py_ssize_t i
+        for i in range(PyList_GET_SIZE(self.tensors)):
+            if not _state_holds(<tuple>PyList_GET_ITEM(self.states, i),
+                                <Tensor>PyList_GET_ITEM(self.tensors, i)):
                 return False
         return True
 
@@ -654,22 +840,6 @@ def build_steps(list recorded, dict slots, Py_ssize_t n):
                                   cnp.PyArray_IS_C_CONTIGUOUS(ra)))
         steps.append(st)
     return tuple(steps), slots
-
-
-def recorded_bytes(list recorded):
-    """The bytes of a recording's results ([table name, args, result] per op): what it
-    keeps alive until its steps are built (Note [Deferred build], eval_frame.py)."""
-    cdef Py_ssize_t total = 0
-    cdef list rec
-    for rec in recorded:
-        res = rec[2]
-        if isinstance(res, Tensor):
-            total += cnp.PyArray_NBYTES((<Tensor>res)._data)
-        elif res is not None:
-            for t in res:
-                if isinstance(t, Tensor):
-                    total += cnp.PyArray_NBYTES((<Tensor>t)._data)
-    return total
 
 
 cdef int _slots_in(object t, set out) except -1:

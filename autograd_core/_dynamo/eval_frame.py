@@ -11,7 +11,7 @@ from autograd_core._core import tensor as _core
 from autograd_core._dynamo import config, exc
 from autograd_core._dynamo._record import GraphBreak, Recorder
 from autograd_core._dynamo._replay import (G_KEYS, arguments_key, build, check_guards,
-                                            plan_fusion, recorded_bytes, replay, set_frees)
+                                            plan_fusion, replay, set_frees)
 
 log = logging.getLogger("autograd_core._dynamo.convert_frame")
 
@@ -280,7 +280,7 @@ def _record(fn, code, call, module, fullgraph, args, kwargs, key, tensors):
         pending = None
         if rec.reason is None:
             try:
-                if recorded_bytes(rec.steps) <= _DEFER_BYTES:
+                if rec.result_bytes <= _DEFER_BYTES:
                     rec.check_buildable(result)
                     consts, _ = rec.constants(tensors)
                     steps = out = None
