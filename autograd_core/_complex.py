@@ -44,6 +44,8 @@ from autograd_core.ops.pointwise import ADDCDIV_INT_MSG
 COMPLEX_AUTOGRAD = True
 
 # Op names as the op table (ops/derivatives.yaml) spells them; in-place variants apart.
+# round and polygamma refuse complex input in their implementations (the kernel PyTorch
+# names depends on decimals, on n).
 COMPLEX_OPS = frozenset("""
 normal_
 add add_ sub sub_ rsub mul mul_ div div_ neg neg_ negative negative_ positive
@@ -99,6 +101,7 @@ linalg_matrix_rank linalg_cond linalg_lstsq linalg_householder_product orgqr geq
 linalg_ldl_factor linalg_ldl_factor_ex linalg_ldl_solve
 conv_tbc affine_grid_generator
 rrelu_with_noise rrelu_with_noise_
+round round_ polygamma polygamma_
 """.split())
 
 # PyTorch's own errors for ops that refuse complex input (exception type, message;
@@ -109,6 +112,8 @@ def _kernel(name):
 
 _CLAMP = (NotImplementedError, "clamp is not supported for complex types")
 _SORT = (RuntimeError, " Sort does not support complex dtypes on CPU")
+_SIGN = (NotImplementedError, "Unlike NumPy, torch.sign is not intended to support complex "
+         "numbers. Please use torch.sgn instead.")
 COMPLEX_MESSAGES = {
     "max": _kernel("max_all"), "min": _kernel("min_all"),
     # (max(input, dim) / min(input, dim), _guard_max_min in ops/reduce.pyx)
@@ -125,6 +130,7 @@ COMPLEX_MESSAGES = {
     "div_floor": _kernel("div_floor_cpu"), "div_trunc": _kernel("div_trunc_cpu"),
     "sort": _SORT, "argsort": _SORT, "msort": _SORT, "searchsorted": _SORT,
     "topk": (RuntimeError, " topk does not support complex dtypes on CPU"),
+    "sign": _SIGN, "sign_": _SIGN, "relu": _CLAMP, "relu_": _CLAMP,
     "maximum": (RuntimeError, "maximum not implemented for complex tensors."),
     "minimum": (RuntimeError, "minimum not implemented for complex tensors."),
     "relu": _kernel("clamp_min_scalar_cpu"),
@@ -202,6 +208,8 @@ COMPLEX_MESSAGES = {
 }
 
 _tensor.set_complex_ops(COMPLEX_OPS, COMPLEX_MESSAGES)
+# (ops whose complex refusal is not their unsigned kernel's: see the end of this file)
+_COMPLEX_OWN_WORDS = frozenset()
 
 # Ops whose derivatives take complex values (Note [Complex autograd]), by the op names of
 # the derivative table (an in-place variant records its op's node) and of the
@@ -273,7 +281,8 @@ _tensor.set_complex_fw_ops(COMPLEX_FORWARD_AD_OPS)
 # the kernel PyTorch reaches): flip, fliplr, flipud, rot90 (Note [Unsigned flip] in
 # ops/view.pyx), index_select of a 0-d or 1-d self, einsum's contractions (bmm),
 # count_nonzero over all dims, combinations with any combination (masked_select),
-# trapezoid of a non-empty y, inner of two 1+-d tensors, matrix_power but for n = 1,
+# trapezoid of a non-empty y, inner and tensordot (dot for a one-element result, else mm),
+# matmul (dot, mv, mm or bmm by the operands' dims), matrix_power but for n = 1,
 # max / min with dim but for a 0-d input, index_reduce but for prod with include_self.
 UNSIGNED_OPS = frozenset("""
 _pad_circular adjoint alias_copy all angle argsort as_strided as_strided_scatter asinh
@@ -292,7 +301,7 @@ unflatten unfold unique unique_consecutive unsafe_chunk unsafe_split
 unsafe_split_with_sizes unsqueeze unsqueeze_copy view_as view_copy vstack xlogy
 eq_ ne_ mul_ fill_ t_ floor_ ceil_ round_ trunc_ nan_to_num_ special_log_ndtr
 einsum flip fliplr flipud rot90 index_select count_nonzero combinations trapezoid
-linalg_matrix_power matrix_power inner index_reduce index_reduce_
+linalg_matrix_power matrix_power inner index_reduce index_reduce_ tensordot matmul
 bitwise_and bitwise_or bitwise_xor bitwise_and_ bitwise_or_ bitwise_xor_
 """.split())
 
@@ -313,7 +322,7 @@ _UNSIGNED_KERNELS = {
     "_safe_softmax": "softmax_lastdim_kernel_impl", "abs": "abs_cpu", "abs_": "abs_cpu",
     "add": "add_stub", "add_": "add_stub", "addbmm": "addmm_impl_cpu_",
     "addcmul": "addcmul_cpu_out", "addcmul_": "addcmul_cpu_out",
-    "addmm": "addmm_impl_cpu_", "addmv": "addmv_impl_cpu",
+    "addmm": "addmm_impl_cpu_", "addmv": "addmv_impl_cpu", "addr": "addr_cpu",
     "affine_grid_generator": "linspace_cpu", "amax": "max_values_cpu",
     "amin": "min_values_cpu", "aminmax": "aminmax_cpu", "argmax": "argmax_cpu",
     "argmin": "argmin_cpu", "argwhere": "nonzero_count_cpu",
@@ -462,7 +471,25 @@ _UNSIGNED_OTHER = {
     "var_mean": (RuntimeError, 'var_mean only support floating point and complex dtypes'),
 }
 
+# The in-place forms of the float-valued functions (whose out-of-place forms compute in
+# the default float): PyTorch's result-type cast check refuses them first
+_UNSIGNED_OTHER.update(dict.fromkeys("""
+atan2_ atan_ copysign_ cos_ cosh_ deg2rad_ digamma_ erf_ erfc_ exp2_ exp_ expm1_ i0_
+lgamma_ log10_ log1p_ log2_ log_ polygamma_ rad2deg_ reciprocal_ rsqrt_ sigmoid_ sin_
+sinc_ sinh_ sqrt_ tanh_ xlogy_""".split(), (
+    RuntimeError, "result type Float can't be cast to the desired output type {dtype}")))
+
 UNSIGNED_MESSAGES = dict(_UNSIGNED_OTHER)
 UNSIGNED_MESSAGES.update({name: _kernel(k) for name, k in _UNSIGNED_KERNELS.items()})
 
 _tensor.set_guarded_ops("unsigned", UNSIGNED_OPS, UNSIGNED_MESSAGES, UNSIGNED_FLOAT_OPS)
+
+# An op without a complex kernel whose PyTorch kernel has no complex variant either
+# refuses complex input naming the same kernel as for the wide unsigned dtypes (both
+# fall out of one AT_DISPATCH over the real types): the kernels of _UNSIGNED_KERNELS
+# name the complex refusals too, unless COMPLEX_MESSAGES words one otherwise (the
+# sweep of tests/test_unsigned.py compares every op-table entry's refusal of both).
+for _name, _k in _UNSIGNED_KERNELS.items():
+    if _name not in COMPLEX_OPS and _name not in _COMPLEX_OWN_WORDS:
+        COMPLEX_MESSAGES.setdefault(_name, _kernel(_k))
+_tensor.set_complex_ops(COMPLEX_OPS, COMPLEX_MESSAGES)

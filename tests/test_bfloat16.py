@@ -345,3 +345,41 @@ def test_scalar_operands_as_pytorch_kernels_read_them():
                 bits(x * m.tensor(1.1, dtype=m.float64)), bits(x - 0.3), bits(0.3 - x),
                 bits(x + 0.3), bits(x.abs() ** 2.3)]
     same(prog, rtol=0, atol=0)
+
+
+# ---- quantile under CPU autocast: PyTorch's float32 list casts a bfloat16 (or float16)
+# input and q tensor to float32 before quantile's dtype check; without autocast that
+# check refuses them (quantile's words for nanquantile too)
+
+_QUANTILE_FORMS = {
+    "bf16": lambda m, x, q: m.quantile(x.to(m.bfloat16), 0.3),
+    "bf16_q": lambda m, x, q: m.quantile(x.to(m.bfloat16), q.to(m.bfloat16)),
+    "nan_bf16": lambda m, x, q: m.nanquantile(x.to(m.bfloat16), 0.3, dim=1),
+    "f16": lambda m, x, q: m.quantile(x.to(m.float16), 0.3),
+    "ac_f32": ("bfloat16", lambda m, x, q: m.quantile(x, q, dim=1)),
+    "ac_bf16": ("bfloat16", lambda m, x, q: m.quantile(x.to(m.bfloat16), q, dim=1)),
+    "ac_bf16_q": ("bfloat16", lambda m, x, q: m.quantile(x.to(m.bfloat16),
+                                                        q.to(m.bfloat16), dim=1)),
+    "ac_nan_bf16": ("bfloat16", lambda m, x, q: m.nanquantile(x.to(m.bfloat16), 0.5)),
+    "ac_mm": ("bfloat16", lambda m, x, q: m.quantile(m.mm(x, x.t()), q.to(m.bfloat16))),
+    "ac_method": ("bfloat16", lambda m, x, q: x.to(m.bfloat16).quantile(0.25, dim=0,
+                                                                        keepdim=True)),
+    "ac_f64": ("bfloat16", lambda m, x, q: m.quantile(x.double(), 0.3)),
+    "ac16_bf16": ("float16", lambda m, x, q: m.quantile(x.to(m.bfloat16), q, dim=1)),
+    "ac16_f16": ("float16", lambda m, x, q: m.quantile(x.to(m.float16), 0.75)),
+}
+
+
+@pytest.mark.parametrize("form", sorted(_QUANTILE_FORMS))
+def test_quantile_reduced_float_and_autocast(form):
+    f = _QUANTILE_FORMS[form]
+
+    def prog(m):
+        x = m.tensor([[0.3, 1.7, -2.2, 4.1], [0.5, 0.25, 9.0, -1.0]])
+        q = m.tensor([0.1, 0.5, 0.9])
+        if isinstance(f, tuple):
+            with m.autocast("cpu", dtype=getattr(m, f[0])):
+                r = f[1](m, x, q)
+            return r, r.dtype
+        return f(m, x, q)
+    same(prog, may_raise=True)

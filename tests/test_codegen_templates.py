@@ -98,6 +98,26 @@ def test_complex_autograd_marker_needs_an_inplace_variant():
         == "inplace_only"
 
 
+def test_always_position_rows():
+    # Note [Keyword or positional]: the arguments a row lists give their position in
+    # messages however they came; a list serves every wrapper, a mapping one kind
+    TableError = CODEGEN["TableError"]
+    entry = {"func": "f(Tensor self, float p=2.0, int q=0) -> Tensor", "variants": "function, method"}
+    op = CODEGEN["_parse_entry"]("pointwise", {**entry, "always_position": "p"})
+    assert op.always_position == {"function": {"p"}, "method": {"p"}}
+    op = CODEGEN["_parse_entry"]("pointwise", {**entry, "always_position": {"method": ["q"]}})
+    assert op.always_position == {"method": {"q"}}
+    fn = CODEGEN["gen_wrapper"](op, "_py_f", "OPS.f", "f")
+    meth = CODEGEN["gen_wrapper"](op, "_pym_f", "OPS.f", "f", method=True)
+    assert 'arg_int(q, "f", "q", (3 if _a2 is not ARG_MISSING else 0))' in fn
+    assert 'arg_int(q, "f", "q", 2)' in meth
+    assert 'arg_float(p, "f", "p", (1 if _a1 is not ARG_MISSING else 0))' in meth
+    for bad in ("r", "self", {"functional": ["p"]}):
+        with pytest.raises(TableError):
+            CODEGEN["_parse_entry"]("pointwise", {**entry, "always_position": bad})
+    assert OPS["cdist"].always_position == {"function": {"p"}, "method": {"p"}}
+
+
 def test_several_nodes_pick_by_which_operands_are_numbers():
     code = CODEGEN["gen_forward"](OPS["xlogy"])
     # xlogy(number, t): the node whose self is non_differentiable, then both tensors,

@@ -136,3 +136,34 @@ def test_slogdet_sign_tangent(shape):
             sign, logabs = torch.linalg.slogdet(d)
             return _tangent(fwAD, sign), _tangent(fwAD, logabs)
     same(prog)
+
+
+# The in-place samplers' forward derivative is PyTorch's self_t.zero_(): on a primal whose
+# tangent is a ZeroTensor the values are written, then zero_'s error on the immutable
+# tangent (not a copy's words); on an ordinary tangent it is zeroed in place
+_SAMPLERS = {
+    "uniform_": lambda y, m: y.uniform_(), "normal_": lambda y, m: y.normal_(0.5, 2.0),
+    "random_": lambda y, m: y.random_(), "random_to": lambda y, m: y.random_(10),
+    "random_from_to": lambda y, m: y.random_(2, 10), "bernoulli_": lambda y, m: y.bernoulli_(0.3),
+    "bernoulli_tensor": lambda y, m: y.bernoulli_(m.full_like(y, 0.5)),
+    "exponential_": lambda y, m: y.exponential_(), "geometric_": lambda y, m: y.geometric_(0.4),
+    "log_normal_": lambda y, m: y.log_normal_(), "cauchy_": lambda y, m: y.cauchy_(),
+    "uniform_generator": lambda y, m: y.uniform_(0, 1, generator=m.Generator().manual_seed(5)),
+}
+
+
+@pytest.mark.parametrize("tangent", ["zerotensor", "ones"])
+@pytest.mark.parametrize("shape", ["0d", "one"])
+@pytest.mark.parametrize("sampler", sorted(_SAMPLERS))
+def test_samplers_on_a_dual_primal(sampler, shape, tangent):
+    def prog(torch):
+        fwAD = fw(torch)
+        torch.manual_seed(0)
+        with fwAD.dual_level():
+            x = torch.tensor(1.5 if shape == "0d" else [1.5], dtype=torch.float64)
+            d = fwAD.make_dual(x, torch.ones_like(x))
+            y = torch.sgn(d) if tangent == "zerotensor" else d * 1
+            r = catch(_SAMPLERS[sampler], y, torch)
+            p, t = fwAD.unpack_dual(y)
+            return r if not hasattr(r, "shape") else None, p, t, t._is_zerotensor()
+    same(prog)

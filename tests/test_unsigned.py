@@ -511,3 +511,43 @@ def test_promotion_before_the_kernel_refuses(form, dt):
         return _PROMOTION_FORMS[form](m, m.tensor(1, dtype=d), m.tensor([1, 2], dtype=d),
                                       m.tensor(1), m.tensor([1, 2]))
     same(prog, may_raise=True)
+
+
+# ---- the refusals of the op table on uint16/32/64 and complex64 inputs: where both
+# libraries raise, the exception type and message are PyTorch's. The forms that still
+# differ are strict xfails (tests/_refusal_sweep_known.py: PyTorch's words and ours for
+# each; mostly a composite whose inner kernel PyTorch names, an argument check PyTorch
+# makes first, or the tensor factory's error for uint64 data).
+from _refusal_sweep_known import KNOWN as _REFUSAL_KNOWN  # noqa: E402
+
+_SWEEP_DTYPES = UNSIGNED + ["complex64"]
+
+
+def _sweep_arrays(spec, case, dtype, seed):
+    if dtype == "complex64":
+        re = make_arrays(spec, case, "float64", seed)
+        im = make_arrays(spec, case, "float64", seed + 1)
+        return [(a + 1j * b).astype(dtype) for a, b in zip(re, im)]
+    return _unsigned_arrays(spec, case, dtype, seed)
+
+
+def _refusal_forms():
+    for spec in op_table.OPS:
+        for ci, case in enumerate(spec.cases[:3]):
+            if not any(is_shape(x) for x in case.inputs):
+                continue
+            for dtype in _SWEEP_DTYPES:
+                form = f"{spec.name}[{ci}]/{dtype}"
+                why = _REFUSAL_KNOWN.get(form)
+                yield pytest.param(spec, ci, dtype, id=form, marks=[
+                    pytest.mark.xfail(reason=why, strict=True)] if why else [])
+
+
+@pytest.mark.parametrize("spec, ci, dtype", list(_refusal_forms()))
+def test_refusal_messages(spec, ci, dtype):
+    case = spec.cases[ci]
+    arrays = _sweep_arrays(spec, case, dtype, case_seed(spec.name, ci, dtype))
+    want = catch(_run, torch, spec, case, arrays)
+    got = catch(_run, autograd_core, spec, case, arrays)
+    if isinstance(want, Raised) and isinstance(got, Raised):
+        assert_same(want, got, what="refusal")

@@ -1863,9 +1863,13 @@ cdef class Tensor:
         return OPS.floor_divide(o, self)
 
     def __ifloordiv__(self, other):
-        fw_refuse_fallback("floor_divide_", (self, other))
-        check_complex_operands("floor_divide_", self, other)
-        return OPS.floor_divide_(self, _inplace_operand(other, "//="))
+        # PyTorch's order: the operand's type, the autograd fallback's refusal, the result
+        # type's cast to self's (a complex operand on a real self), the complex kernel
+        o = _inplace_operand(other, "//=")
+        fw_refuse_fallback("floor_divide_", (self, o))
+        _check_castable(result_type((self, o)), self)
+        check_complex_operands("floor_divide_", self, o)
+        return OPS.floor_divide_(self, o)
 
     def __mod__(self, other):
         o = arg_operand(other)
@@ -1882,8 +1886,11 @@ cdef class Tensor:
         return OPS.remainder(o, self)
 
     def __imod__(self, other):
-        check_complex_operands("remainder_", self, other)
-        return OPS.remainder_(self, _inplace_operand(other, "%="))
+        # (as __ifloordiv__; remainder has a derivative, so no fallback refusal)
+        o = _inplace_operand(other, "%=")
+        _check_castable(result_type((self, o)), self)
+        check_complex_operands("remainder_", self, o)
+        return OPS.remainder_(self, o)
 
     def __matmul__(self, other):
         if not isinstance(other, Tensor):

@@ -261,10 +261,20 @@ cdef cnp.ndarray _complex_draw(cnp.ndarray like, cnp.ndarray parts):
 cdef cnp.ndarray _complex_parts(cnp.ndarray like):
     """Note [Complex samplers]: PyTorch's uniform_ and normal_ on a complex tensor fill
     view_as_real of it, real and imaginary part of each element in turn; this is a
-    real array shaped as that view to draw into (laid out C-contiguously: the draw
-    order of a complex tensor with another layout may differ from PyTorch's)."""
-    return np.empty((<object>like).shape + (2,), dtype=np.float32 if like.dtype == np.complex64
-                    else np.float64)
+    real array laid out as that view (like's strides, the two parts innermost) to draw
+    into: the samplers walk it in memory order, as TensorIterator does, and normal_
+    takes its serial path for it unless it is contiguous, as PyTorch's kernel does."""
+    cdef object rd = np.float32 if like.dtype == np.complex64 else np.float64
+    cdef Py_ssize_t part = np.dtype(rd).itemsize
+    shape = (<object>like).shape
+    if cnp.PyArray_IS_C_CONTIGUOUS(like) or like.size == 0:
+        return np.empty(shape + (2,), dtype=rd)
+    strides = tuple(abs(st) for st in (<object>like).strides)
+    cdef Py_ssize_t span = 1
+    for n, st in zip(shape, strides):
+        span += (n - 1) * (st // (2 * part))
+    return np.lib.stride_tricks.as_strided(np.empty(2 * span, dtype=rd), shape + (2,),
+                                           strides + (part,))
 
 
 cdef cnp.ndarray uniform_values(object generator, cnp.ndarray like, double lo, double hi):

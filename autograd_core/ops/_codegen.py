@@ -40,7 +40,8 @@ _KNOWN_TYPES = {
 _ENTRY_KEYS = {"func", "forward", "variants", "python", "python_method", "aliases", "inplace",
                "inplace_expanded", "complex_autograd",
                "node", "nodes", "broadcast", "doc", "out", "out_exact", "out_dtype",
-               "out_grad", "out_needs", "output_differentiability", "result", "fw_fallback"}
+               "out_grad", "out_needs", "output_differentiability", "result", "fw_fallback",
+               "always_position"}
 # Note [out= rules] (ops/_prelude.pxi): the out_dtype / out_grad keys' values
 _OUT_DTYPE_RULES = {"compute": None, "join": "OUT_JOIN"}
 _OUT_GRAD_RULES = {"copy": "OUT_GRAD_COPY", "not_implemented": "OUT_GRAD_NOT_IMPLEMENTED"}
@@ -208,6 +209,10 @@ class Op:
     fw_fallback: bool = False  # no derivative in PyTorch: its wrappers refuse a dual
                                # argument first (Note [Forward AD refusals before the
                                # kernel] in _core/_fw.pxi)
+    always_position: dict = dataclasses.field(default_factory=dict)
+                               # Note [Keyword or positional]: wrapper kind ("function",
+                               # "method") -> the arguments whose messages name their
+                               # position even when given by keyword
 
     def differentiable_returns(self):
         """The indices of the returns that are the node's outputs, in order: PyTorch's
@@ -326,7 +331,8 @@ def _parse_entry(family, e):
             (schema.name if e.get("out") is True else e.get("out")) or None,
             bool(e.get("out_exact", False)), e.get("out_dtype"), e.get("out_grad"),
             e.get("out_needs"), e.get("output_differentiability"), e.get("inplace_expanded"),
-            e.get("complex_autograd"), bool(e.get("fw_fallback", False)))
+            e.get("complex_autograd"), bool(e.get("fw_fallback", False)),
+            _always_position(schema, e.get("always_position")))
     if op.inplace and not _is_inplace_name(op.inplace):
         raise TableError(f"{schema.name}: the in-place variant's name must end in one "
                          "underscore")
@@ -1478,6 +1484,31 @@ def _parse_arg(p, fname, pos, pyname):
     return pyname
 
 
+def _always_position(schema, value):
+    """A row's always_position: a list of argument names (every wrapper of the row) or a
+    mapping from a wrapper kind (function, method) to such a list."""
+    if value is None:
+        return {}
+    if isinstance(value, str):
+        value = [v.strip() for v in value.split(",")]
+    if isinstance(value, list):
+        value = {"function": value, "method": value}
+    names = {p.name for p in schema.params}
+    out = {}
+    for kind, args in value.items():
+        if kind not in ("function", "method"):
+            raise TableError(f"{schema.name}: always_position for an unknown wrapper kind "
+                             f"{kind!r}")
+        if isinstance(args, str):
+            args = [a.strip() for a in args.split(",")]
+        for a in args:
+            if a not in names or a == "self":
+                raise TableError(f"{schema.name}: always_position names {a!r}, not an "
+                                 "argument after self")
+        out[kind] = frozenset(args)
+    return out
+
+
 def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False,
                 out=False):
     """A def wrapper: checks the arguments, calls the C implementation. A method's
@@ -1503,7 +1534,10 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
     # lines take whichever was given, and the argument's messages give its position
     # only when it came by position, as PyTorch's parser does. (A method's self is
     # always positional.) The signature introspection shows is the one-parameter-each
-    # form (wrapper_signature).
+    # form (wrapper_signature). A row's always_position lists the arguments PyTorch's
+    # Python-level wrapper passes on by position whatever the user wrote (torch.cdist's p,
+    # Tensor.unflatten's dim and sizes): their messages always give the position.
+    always = op.always_position.get("method" if method else "function", ())
     split = [(i, p, first_name if i == 0 and p.name == "self" else p.name)
              for i, p in enumerate(params)
              if not p.kwarg_only and not (method and i == 0)]
@@ -1557,7 +1591,9 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
             shown.append(pyname if p.default is None else f"{pyname}={_py_default(p.default)}")
         if i in split_at:
             sig.append(f"{pyname}=ARG_MISSING")
-            pos = f"({i if method else i + 1} if {split_at[i]} is not ARG_MISSING else 0)"
+            pos = i if method else i + 1
+            if p.name not in always:
+                pos = f"({pos} if {split_at[i]} is not ARG_MISSING else 0)"
         else:
             sig.append(shown[-1])
             # (a keyword-only argument is named without a position)

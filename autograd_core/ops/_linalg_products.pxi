@@ -174,6 +174,9 @@ cdef Tensor op_matmul(Tensor self, Tensor other):
     if na == 0 or nb == 0:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {na}D and {nb}D")
+    if complex_arg(self) or complex_arg(other):
+        # (the product it reaches is PyTorch's refusal: Note [Dtype guard])
+        check_complex_args(_matmul_product(self, other, na, nb), (self, other))
     if na == 1 and nb == 1:
         return OPS.dot(self, other)
     if na == 2 and nb == 1:
@@ -185,6 +188,20 @@ cdef Tensor op_matmul(Tensor self, Tensor other):
     if _should_fold(self, other):
         return _matmul_folded(self, other)
     return _matmul_batched(self, other)
+
+
+cdef str _matmul_product(Tensor self, Tensor other, Py_ssize_t na, Py_ssize_t nb):
+    """The product op_matmul computes with (dot, mv, mm, bmm), as its branches choose."""
+    if na == 1 and nb == 1:
+        return "dot"
+    if na == 2 and nb == 1:
+        return "mv"
+    if na <= 2 and nb <= 2:
+        return "mm"
+    if _should_fold(self, other):
+        # (_matmul_folded: mm when the operand it does not fold is a matrix)
+        return "mm" if (na if nb > na else nb) == 2 else "mv"
+    return "bmm"
 
 
 cdef Tensor _matmul_folded(Tensor tensor1, Tensor tensor2):
@@ -779,8 +796,18 @@ cdef Tensor _tensordot(Tensor a, Tensor b, list dims1, list dims2):
             p2.append(i)
             size2 *= shape_of(t2._data)[i]
             rsizes.append(shape_of(t2._data)[i])
-    t1 = OPS.reshape(OPS.permute(t1, tuple(p1)), (size1, csize))
-    t2 = OPS.reshape(OPS.permute(t2, tuple(p2)), (csize, size2))
+    cdef bint one = size1 == 1 and size2 == 1
+    if complex_arg(a) or complex_arg(b):   # (PyTorch's dot or mm: Note [Dtype guard])
+        check_complex_args("dot" if one else "mm", (a, b))
+    t1 = OPS.permute(t1, tuple(p1))
+    t2 = OPS.permute(t2, tuple(p2))
+    if one:
+        # (PyTorch's tensordot takes dot for a one-element result: DotBackward0 in the
+        # graph, and dot's kernel named in an unsigned refusal)
+        return OPS.reshape(OPS.dot(OPS.reshape(t1, (csize,)), OPS.reshape(t2, (csize,))),
+                           tuple(rsizes))
+    t1 = OPS.reshape(t1, (size1, csize))
+    t2 = OPS.reshape(t2, (csize, size2))
     return OPS.reshape(op_mm(t1, t2), tuple(rsizes))
 
 
@@ -951,9 +978,6 @@ def _py_chain_matmul(*matrices, out=None):
 cdef Tensor op_inner(Tensor self, Tensor other):
     if _ndim(self) == 0 or _ndim(other) == 0:
         return OPS.mul(self, other)
-    if complex_arg(self) or complex_arg(other):     # (PyTorch's dot or mm: Note [Dtype guard])
-        check_complex_args("dot" if _ndim(self) == 1 and _ndim(other) == 1 else "mm",
-                           (self, other))
     cdef tuple sa = shape_of(self._data), sb = shape_of(other._data)
     if sa[-1] != sb[-1]:
         raise RuntimeError(f"inner() the last dimension must match on both input tensors but got "

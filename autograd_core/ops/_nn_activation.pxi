@@ -585,7 +585,19 @@ cdef Tensor softmax_impl(Tensor self, object dim, object dtype_arg, bint log,
     check_float_kernel(dtype_of(xa), ("log_" if log else "") + (
         "softmax_lastdim_kernel_impl" if nd == 0 or k == nd - 1 else "softmax_kernel_impl"))
     cdef cnp.ndarray w = opmath(xa.reshape(1) if nd == 0 else xa)
-    if k == cnp.PyArray_NDIM(w) - 1 and c_float(w) and cnp.PyArray_IS_C_CONTIGUOUS(w):
+    cdef dtype xd = dtype_of(xa)
+    cdef bint lastdim = k == cnp.PyArray_NDIM(w) - 1
+    if xd is bfloat16 or xd is float16:
+        # Note [Reduced-float softmax roundings]
+        if cnp.PyArray_TYPE(w) != cnp.NPY_FLOAT32:
+            w = cast_array(w, float32)
+        if log == lastdim:
+            out = softmax_reduced(w, k, log, xd)
+        elif lastdim and cnp.PyArray_IS_C_CONTIGUOUS(w):
+            out = softmax_rows(w, None, log)
+        else:
+            out = softmax_numpy(w, k, log)
+    elif lastdim and c_float(w) and cnp.PyArray_IS_C_CONTIGUOUS(w):
         out = softmax_rows(w, None, log)
     else:
         out = softmax_numpy(w, k, log)
@@ -617,6 +629,34 @@ cdef object softmax_numpy(cnp.ndarray w, Py_ssize_t k, bint log):
         e = np.exp(sh)
         s = np.sum(e, axis=k, keepdims=True)
         return sh - np.log(s) if log else e / s
+
+
+# Note [Reduced-float softmax roundings]
+# PyTorch's CPU (log_)softmax kernels compute bfloat16 and float16 data in float, but two
+# of them round an intermediate to the input's dtype (found by experiment: bitwise equal
+# on random inputs of several shapes): log_softmax over the last dim (and of a 0-d
+# tensor) rounds the sum of exponentials, and then its log, before x - max - log(sum),
+# and softmax over any other dim stores exp(x - max) in the output's dtype before
+# dividing it by the float sum. log_softmax over another dim and softmax over the last
+# dim round once, at the end (softmax_rows / softmax_numpy on the float32 values).
+cdef object softmax_reduced(cnp.ndarray w, Py_ssize_t k, bint log, dtype rd):
+    """(log_)softmax of the float32 values w of a bfloat16/float16 tensor along k, with
+    PyTorch's intermediate roundings to rd (log_softmax over the last dim, softmax over
+    another)."""
+    with quiet():
+        if cnp.PyArray_SIZE(w) == 0:
+            return np.empty_like(w)
+        sh = w - np.max(w, axis=k, keepdims=True)
+        e = np.exp(sh)
+        s = np.sum(e, axis=k, keepdims=True)
+        if log:
+            return sh - _round_through(np.log(_round_through(s, rd)), rd)
+        return _round_through(e, rd) / s
+
+
+cdef inline cnp.ndarray _round_through(cnp.ndarray a, dtype rd):
+    """float32 values a rounded to rd and back."""
+    return cast_array(cast_array(a, rd), float32)
 
 
 cdef cnp.ndarray softmax_rows(cnp.ndarray a, cnp.ndarray y, bint log):

@@ -558,7 +558,8 @@ cdef cnp.ndarray _binary_values(object a, object b, int kernel):
     if kernel == AGC_SUB and ((ta and dtype_of((<Tensor>a)._data).category == CAT_BOOL)
                               or (tb and dtype_of((<Tensor>b)._data).category == CAT_BOOL)
                               or type(a) is bool or type(b) is bool):
-        if ta and tb and rt.category == CAT_BOOL:
+        # (a Python bool is a bool operand too: bool_t - True is two bool tensors')
+        if rt.category == CAT_BOOL:
             raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
                                "supported. Use the `^` or `logical_xor()` operator instead.")
         raise RuntimeError(
@@ -613,6 +614,11 @@ cdef object _scaled(object self, object other, object alpha):
     return other * alpha
 
 
+cdef inline bint _is_bool_operand(object x):
+    return type(x) is bool or (isinstance(x, Tensor)
+                                and dtype_of((<Tensor>x)._data).category == CAT_BOOL)
+
+
 cdef cnp.ndarray binary_alpha_values(object a, object b, object alpha, int kernel):
     """a + alpha * b or a - alpha * b: one op in PyTorch, whose layout follows a and b
     (Note [Pointwise output layout]), not the scaled temporary."""
@@ -628,7 +634,8 @@ cdef cnp.ndarray binary_alpha_values(object a, object b, object alpha, int kerne
         if rt.category != CAT_COMPLEX:
             raise RuntimeError("For non-complex input tensors, argument alpha must not be a "
                                "complex number.")
-    if alpha == 1:
+    if alpha == 1 or (kernel == AGC_SUB and (_is_bool_operand(a) or _is_bool_operand(b))):
+        # (a bool operand: sub's check sees the operands before alpha scales one)
         return binary_values(a, b, kernel)
     return pointwise_output(binary_values(a, _scaled(a, b, alpha), kernel), (a, b),
                             result_type((a, b)).typenum, 0)
@@ -858,6 +865,9 @@ cdef cnp.ndarray _pow_tensor_values(Tensor x, Tensor y):
 cdef cnp.ndarray _rpow_values(object b, Tensor y):
     """b ** y for a number b (pow.Scalar)."""
     cdef dtype rt = result_type((b, y))
+    if rt.category == CAT_BOOL:
+        # (a bool base with a bool exponent: pow.Scalar runs pow.Tensor_Tensor's kernel)
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
     with quiet():
         if rt.category < CAT_FLOAT:
             out = _int_power(np.array(b).astype(rt.np_dtype), cast_array(y._data, rt))
@@ -1672,6 +1682,11 @@ cdef Tensor mul_tensor_backward(Tensor grad, object other):
 
 cdef Tensor op_round(Tensor self, object decimals):
     cdef Tensor result
+    if cnp.PyArray_ISCOMPLEX(self._data):
+        # (round passes the complex guard, _complex.py, so that the kernel its decimals
+        # select is the one named: round.decimals runs round_cpu unless decimals is 0)
+        refuse_complex("round_vml_cpu" if decimals is None or decimals == 0 else "round_cpu",
+                       self)
     if decimals is None:
         result = make(rounding_values(self, np.rint, "round_vml_cpu"))
         record_RoundBackward0(result, self, decimals)
@@ -1686,7 +1701,7 @@ cdef cnp.ndarray _round_decimals_values(Tensor self, object decimals):
     cdef dtype d = dtype_of(xa)
     cdef int dec = decimals
     # (PyTorch's round.decimals with decimals=0 runs the plain round kernel)
-    check_float_kernel(d, "round_cpu" if d.category == CAT_INT and dec != 0 else "round_vml_cpu")
+    check_float_kernel(d, "round_cpu" if dec != 0 else "round_vml_cpu")
     # (the kernel computes a half or bfloat16 input in float, rounding once at the end)
     op_dt = np.float32 if d is float16 or d is bfloat16 else xa.dtype
     a = xa.astype(op_dt, copy=False)
@@ -3242,10 +3257,24 @@ def _py_bitwise_right_shift(input, other, *, out=None):
     return with_out("bitwise_right_shift", out, OPS.bitwise_right_shift(a, b))
 
 
+cdef object zero_tangent_in_place(Tensor result):
+    """The forward derivative of the in-place samplers (uniform_, normal_, random_, ...),
+    PyTorch's self_t.zero_(): result gets no tangent (the placeholder fw_prepare gave it
+    is dropped), so that inplace_commit zeroes self's tangent in place (fw_inplace in
+    _core/_fw.pxi), and raises, once the values are written, for an immutable ZeroTensor
+    tangent, with the words of zero_ on it rather than those of a copy into it."""
+    result._fw = None
+    return None
+
+
 cdef Tensor op_polygamma(object n, Tensor self):
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
     cdef cnp.ndarray x = self._data
+    if cnp.PyArray_ISCOMPLEX(x):
+        # (polygamma passes the complex guard, _complex.py, so that the kernel n selects
+        # is the one named, after n's check, as PyTorch's)
+        refuse_complex("digamma" if n == 0 else "trigamma" if n == 1 else "polygamma", self)
     if not is_float_array(x):
         x = cast_array(x, default_float)
     cdef Tensor result = make(_polygamma_values(x, n))
@@ -3263,8 +3292,6 @@ cdef Tensor op_polygamma_(Tensor self, object n):
 
 
 def _py_polygamma(n, input, *, out=None):
-    if complex_arg(input):
-        check_complex_op("polygamma", input)  # Note [Complex guard]
     res = OPS.polygamma(arg_int(n, "polygamma", "n", 1), arg_tensor(input, "polygamma", "input", 2))
     return with_out("polygamma", out, res)
 
@@ -3276,8 +3303,6 @@ def _pym_polygamma(self, n):
     >>> torch.tensor([1.]).polygamma(1)
     tensor([1.6449])
     """
-    if complex_arg(self):
-        check_complex_op("polygamma", self)  # Note [Complex guard]
     return OPS.polygamma(arg_int(n, "polygamma", "n", 1), arg_tensor(self, "polygamma", "input", 0))
 
 

@@ -20,6 +20,7 @@ from libc.stdint cimport int64_t
 
 # (pointwise is imported first: autograd_core/__init__.py)
 from autograd_core.ops.pointwise import _complex_log_add_exp
+from autograd_core._autocast import autocast_args as _autocast_args
 
 
 # ================================================================ dims
@@ -2540,7 +2541,7 @@ cdef tuple _QUANTILE_MODES = ("linear", "lower", "higher", "midpoint", "nearest"
 
 cdef Tensor _quantile(Tensor self, object q, object dim, bint keepdim, str interpolation,
                       bint ignore_nan):
-    cdef str fname = "nanquantile()" if ignore_nan else "quantile()"
+    cdef str fname = "quantile()"     # (PyTorch's words for nanquantile too)
     cdef cnp.ndarray x = self._data
     cdef Tensor sorted_, result
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(x), d
@@ -2645,6 +2646,8 @@ cdef object _quantile_wrapper(str name, bint ignore_nan, object input, object q,
     if keepdims is not None:
         keepdim = keepdims
     cdef Tensor self = arg_tensor(input, name, "input", 1)
+    # (quantile reaches no op hook as one op: CPU autocast's float32 cast, here)
+    self, q = _autocast_args(name, self, q)
     res = _quantile(self, q if isinstance(q, Tensor) else arg_scalar(q, name, "q", 2),
                     None if dim is None else arg_int(dim, name, "dim", 3),
                     arg_bool(keepdim, name, "keepdim", 4),
