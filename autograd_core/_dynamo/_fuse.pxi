@@ -520,17 +520,16 @@ cdef class FusedBlock:
         ins = [(<Tensor>vals[<Py_ssize_t>k])._data for k in self.in_slots]
         like = <cnp.ndarray>ins[self.like]
         outs = [empty_like_array(like) for k in self.out_slots]
-        if self.grad and self.remat:
+        if self.grad:
             saved = self.spare
             self.spare = None
+        if self.grad and self.remat:
             if saved is None:
                 saved = tuple([empty_like_array(<cnp.ndarray>a) for a in ins])
             for i in range(len(ins)):
                 cnp.PyArray_CopyInto(<cnp.ndarray>(<tuple>saved)[i], <cnp.ndarray>ins[i])
             _run_prog(self.fwd, self.typenum, ins, outs, cnp.PyArray_SIZE(like))
         elif self.grad:
-            saved = self.spare
-            self.spare = None
             if saved is None:
                 saved = _new_rows(like, self.nsaved)
             _run_prog(self.fwd_saving, self.typenum, ins, outs, cnp.PyArray_SIZE(like), None,
@@ -889,7 +888,6 @@ def _plan_block(FusedBlock b, list vals):
     b.bwd_edges = tuple(edges)
     for e in row_loads:
         e[4] += nout + len(direct)
-    b.bwd = _allocate(bwd)
     b.bwd_has = tuple(has)
     b.bwd_share = tuple(share)
     b.direct = tuple([(True, out_index[v]) if v in out_index else (False, in_index[v])
@@ -900,6 +898,7 @@ def _plan_block(FusedBlock b, list vals):
         _plan_recompute(b, fwd, bwd, row_loads, {r: v for v, r in rows.items()}, stores,
                         nout + len(direct), item)
         return b
+    b.bwd = _allocate(bwd)
     # each saved value is stored right where it is made (its register is free again at
     # once: the program needs as many registers as the unsaved forward)
     saving = []
@@ -922,9 +921,7 @@ cdef int _plan_recompute(FusedBlock b, list fwd, list bwd, list row_loads, dict 
     cdef dict row_reg = {}       # backward register of a row's load -> forward register
     cdef list e, prog = []
     cdef int i
-    cdef dict load_of = {}
-    for e in row_loads:
-        load_of[id(e)] = e
+    cdef set row_load_ids = {id(e) for e in row_loads}
     for e in fwd:
         if e[0] == AGC_F_LOAD:
             e = list(e)
@@ -933,7 +930,7 @@ cdef int _plan_recompute(FusedBlock b, list fwd, list bwd, list row_loads, dict 
     # (the rows' loads: their index was fixed up to first_copy + row; row_of: row ->
     # the forward register that made it)
     for e in bwd:
-        if id(e) in load_of:
+        if id(e) in row_load_ids:
             row_reg[e[1]] = row_of[e[4] - first_copy]
             continue
         e = list(e)
