@@ -254,6 +254,22 @@ cdef object _new_rows(cnp.ndarray like, Py_ssize_t rows):
     return _flat_array(like, rows)
 
 
+cdef int _row_pointers(void **ptrs, object rows, Py_ssize_t nrows,
+                       Py_ssize_t row_bytes) except -1:
+    """The data pointers of saved rows (_new_rows: a tuple of arrays, or one (rows, n)
+    array whose rows are row_bytes apart) into ptrs[0..nrows)."""
+    cdef Py_ssize_t k
+    cdef char *base
+    if nrows and type(rows) is tuple:
+        for k in range(nrows):
+            ptrs[k] = cnp.PyArray_DATA(<cnp.ndarray>(<tuple>rows)[k])
+    elif nrows:
+        base = <char *>cnp.PyArray_DATA(<cnp.ndarray>rows)
+        for k in range(nrows):
+            ptrs[k] = base + k * row_bytes
+    return 0
+
+
 cdef int _run_prog(_Prog p, int typenum, list ins, list outs, Py_ssize_t n,
                    object in_rows=None, object out_rows=None) except -1:
     """Run p over arrays of n elements (ins, outs: contiguous ndarrays of typenum; then
@@ -262,7 +278,6 @@ cdef int _run_prog(_Prog p, int typenum, list ins, list outs, Py_ssize_t n,
     cdef Py_ssize_t k, nin = len(ins), nout = len(outs)
     cdef Py_ssize_t rin = _nrows(in_rows)
     cdef Py_ssize_t rout = _nrows(out_rows)
-    cdef char *base
     cdef void **pin = <void **>malloc((nin + rin + 1) * sizeof(void *))
     cdef void **pout = <void **>malloc((nout + rout + 1) * sizeof(void *))
     cdef void *scratch = malloc(<size_t>p.nreg * p.tile * item)
@@ -275,20 +290,8 @@ cdef int _run_prog(_Prog p, int typenum, list ins, list outs, Py_ssize_t n,
         pin[k] = cnp.PyArray_DATA(<cnp.ndarray>ins[k])
     for k in range(len(outs)):
         pout[k] = cnp.PyArray_DATA(<cnp.ndarray>outs[k])
-    if rin and type(in_rows) is tuple:
-        for k in range(rin):
-            pin[nin + k] = cnp.PyArray_DATA(<cnp.ndarray>(<tuple>in_rows)[k])
-    elif rin:
-        base = <char *>cnp.PyArray_DATA(<cnp.ndarray>in_rows)
-        for k in range(rin):
-            pin[nin + k] = base + k * n * item
-    if rout and type(out_rows) is tuple:
-        for k in range(rout):
-            pout[nout + k] = cnp.PyArray_DATA(<cnp.ndarray>(<tuple>out_rows)[k])
-    elif rout:
-        base = <char *>cnp.PyArray_DATA(<cnp.ndarray>out_rows)
-        for k in range(rout):
-            pout[nout + k] = base + k * n * item
+    _row_pointers(pin + nin, in_rows, rin, n * item)
+    _row_pointers(pout + nout, out_rows, rout, n * item)
     with nogil:
         if typenum == cnp.NPY_FLOAT:
             agc_fuse_run_f32(p.ins, p.n, <const float *const *>pin, <float *const *>pout,
