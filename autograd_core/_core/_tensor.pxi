@@ -218,6 +218,7 @@ cdef class _DataStore:
     cdef cnp.npy_bool *flag
     cdef int64_t int_lo, int_hi        # the ints the dtype takes (uint8 wraps negatives)
     cdef double float_lo, float_hi     # the floats it takes (overflows<To>(double))
+    cdef bint ints_only                # uint64: Python ints only, as PyTorch's unpacking
     cdef str name
 
     cdef int store(self, object obj, Py_ssize_t dim) except -1:
@@ -257,6 +258,8 @@ cdef class _DataStore:
             self.dbl[2 * self.pos] = c.real
             self.dbl[2 * self.pos + 1] = c.imag
         elif self.kind == STORE_INT:
+            if self.ints_only and not PyLong_Check(obj):
+                raise TypeError("an integer is required")
             if PyFloat_Check(obj):
                 v = PyFloat_AS_DOUBLE(obj)
                 if not (self.float_lo <= v <= self.float_hi):  # NaN and inf too
@@ -311,10 +314,12 @@ cdef cnp.ndarray _store_data(object data, list sizes, dtype d):
     else:
         st.kind = STORE_INT
         info = np.iinfo(d.np_dtype)
-        st.int_hi = info.max
+        # (uint64 values past int64 come as Python ints through _creation's own path)
+        st.int_hi = min(info.max, INT64_MAX)
         # c10's overflows<To>: an unsigned type takes negative ints down to -max (they
         # wrap, two's complement), but no negative float
-        st.int_lo = info.min if d.is_signed else -<int64_t>info.max
+        st.int_lo = info.min if d.is_signed else -st.int_hi
+        st.ints_only = d is uint64
         st.float_lo = <double>info.min
         st.float_hi = <double>info.max
         buf = np.empty(n, dtype=np.int64)
@@ -857,35 +862,11 @@ cdef Tensor _conj_transpose(Tensor self):
 
 
 # Note [Operators with builtin operands]
-# PyTorch's Tensor is a Python class: an operator it cannot take returns NotImplemented
-# and Python's own TypeError names the type 'Tensor'. Ours is an extension type whose
-# tp_name is 'autograd_core.Tensor' (for print(type(t))), so Python's messages would
-# name that: the operators raise Python's message themselves for the builtin types,
-# which have no reflected method to try. The sequences keep Python's protocol where it
-# applies to them: s * t and t * s repeat s by t.__index__() (a one-element integer
-# tensor: "aa"; any other: __index__'s TypeError), s + t is the sequence's own
-# concatenation error. (A comparison with a builtin stays NotImplemented: its reflected
-# form is the same call, t > "a" and "a" < t, and Python's message names the type by
-# tp_name.)
-cdef tuple _SEQUENCES = (str, bytes, bytearray, list, tuple)
-
-
-cdef object _binop_type_error(object other, str symbol, bint reflected):
-    """For operands of builtin types that no numeric protocol can take (str, None,
-    list, ...), Python's TypeError naming the type 'Tensor' (Note [Operators with
-    builtin operands]); else NotImplemented."""
-    cdef type tp = type(other)
-    if tp.__module__ == "builtins":
-        if symbol == "*" and tp in _SEQUENCES:
-            return NotImplemented     # (the sequence's repeat, by t.__index__())
-        if symbol == "+" and reflected and tp in _SEQUENCES:
-            if tp is bytes or tp is bytearray:
-                raise TypeError(f"can't concat Tensor to {tp.__name__}")
-            raise TypeError(f'can only concatenate {tp.__name__} (not "Tensor") to '
-                            f"{tp.__name__}")
-        a, b = ("Tensor", tp.__name__) if not reflected else (tp.__name__, "Tensor")
-        raise TypeError(f"unsupported operand type(s) for {symbol}: '{a}' and '{b}'")
-    return NotImplemented
+# An operator that cannot take its operand (a str, None, a list, ...) returns
+# NotImplemented, as PyTorch's Python operators do, and Python writes the TypeError
+# itself: it names the type 'Tensor' (Note [Tensor's type names]), and the sequences
+# keep their own protocol (s * t repeats s by t.__index__(); s + t is the sequence's
+# concatenation error).
 
 
 cdef int _inplace_castable(Tensor self, object o) except -1:
@@ -895,13 +876,14 @@ cdef int _inplace_castable(Tensor self, object o) except -1:
     return 0
 
 
-cdef object _arith_operand(Tensor self, object other, str symbol, bint reflected, str name):
+cdef object _arith_operand(Tensor self, object other, str name):
     """The operand of an arithmetic operator (+ - * / **) after the complex check of
     name (Note [Dtype guard]); for an operand no numeric protocol takes,
-    _binop_type_error's TypeError or NotImplemented, which the operator returns."""
+    NotImplemented, which the operator returns (Note [Operators with builtin
+    operands])."""
     cdef object o = arg_operand(other)
     if o is NotImplemented:
-        return _binop_type_error(other, symbol, reflected)
+        return NotImplemented
     check_complex_operands(name, self, o)
     return o
 
@@ -1781,11 +1763,11 @@ cdef class Tensor:
     # ---- operators (Note [Op table])
 
     def __add__(self, other):
-        o = _arith_operand(self, other, "+", False, "add")
+        o = _arith_operand(self, other, "add")
         return o if o is NotImplemented else OPS.add(self, o, 1)
 
     def __radd__(self, other):
-        o = _arith_operand(self, other, "+", True, "add")
+        o = _arith_operand(self, other, "add")
         return o if o is NotImplemented else OPS.add(self, o, 1)
 
     def __iadd__(self, other):
@@ -1794,11 +1776,11 @@ cdef class Tensor:
         return OPS.add_(self, o, 1)
 
     def __sub__(self, other):
-        o = _arith_operand(self, other, "-", False, "sub")
+        o = _arith_operand(self, other, "sub")
         return o if o is NotImplemented else OPS.sub(self, o, 1)
 
     def __rsub__(self, other):
-        o = _arith_operand(self, other, "-", True, "rsub")
+        o = _arith_operand(self, other, "rsub")
         return o if o is NotImplemented else OPS.rsub(self, o, 1)
 
     def __isub__(self, other):
@@ -1807,11 +1789,11 @@ cdef class Tensor:
         return OPS.sub_(self, o, 1)
 
     def __mul__(self, other):
-        o = _arith_operand(self, other, "*", False, "mul")
+        o = _arith_operand(self, other, "mul")
         return o if o is NotImplemented else OPS.mul(self, o)
 
     def __rmul__(self, other):
-        o = _arith_operand(self, other, "*", True, "mul")
+        o = _arith_operand(self, other, "mul")
         return o if o is NotImplemented else OPS.mul(self, o)
 
     def __imul__(self, other):
@@ -1820,11 +1802,11 @@ cdef class Tensor:
         return OPS.mul_(self, o)
 
     def __truediv__(self, other):
-        o = _arith_operand(self, other, "/", False, "div")
+        o = _arith_operand(self, other, "div")
         return o if o is NotImplemented else OPS.div(self, o, None)
 
     def __rtruediv__(self, other):
-        o = _arith_operand(self, other, "/", True, "reciprocal")
+        o = _arith_operand(self, other, "reciprocal")
         # PyTorch computes number / tensor as reciprocal(tensor) * number
         return o if o is NotImplemented else OPS.mul(OPS.reciprocal(self), o)
 
@@ -1834,11 +1816,11 @@ cdef class Tensor:
         return OPS.div_(self, o, None)
 
     def __pow__(self, other, mod):
-        o = _arith_operand(self, other, "** or pow()", False, "pow")
+        o = _arith_operand(self, other, "pow")
         return o if o is NotImplemented else OPS.pow(self, o)
 
     def __rpow__(self, other, mod):
-        o = _arith_operand(self, other, "** or pow()", True, "pow")
+        o = _arith_operand(self, other, "pow")
         return o if o is NotImplemented else OPS.pow(o, self)
 
     def __ipow__(self, other):
@@ -1849,7 +1831,7 @@ cdef class Tensor:
     def __floordiv__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return _binop_type_error(other, "//", False)
+            return NotImplemented
         fw_refuse_fallback("floor_divide", (self, o))  # Note [Forward AD refusals before the kernel]
         check_complex_operands("floor_divide", self, other)
         return OPS.floor_divide(self, o)
@@ -1857,7 +1839,7 @@ cdef class Tensor:
     def __rfloordiv__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return _binop_type_error(other, "//", True)
+            return NotImplemented
         fw_refuse_fallback("floor_divide", (self, o))
         check_complex_operands("floor_divide", self, other)
         return OPS.floor_divide(o, self)
@@ -1874,14 +1856,14 @@ cdef class Tensor:
     def __mod__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return _binop_type_error(other, "%", False)
+            return NotImplemented
         check_complex_operands("remainder", self, other)
         return OPS.remainder(self, o)
 
     def __rmod__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return _binop_type_error(other, "%", True)
+            return NotImplemented
         check_complex_operands("remainder", self, other)
         return OPS.remainder(o, self)
 
@@ -1897,7 +1879,7 @@ cdef class Tensor:
             if hasattr(type(other), "__torch_function__"):
                 return NotImplemented    # its __rmatmul__ (vmap's BatchedTensor)
             if type(other).__module__ == "builtins":
-                return _binop_type_error(other, "@", False)
+                return NotImplemented
             raise not_tensor_error("matmul", "other", 1, other)
         check_complex_operands("matmul", self, other)
         return OPS.matmul(self, other)
@@ -1907,7 +1889,7 @@ cdef class Tensor:
             if hasattr(type(other), "__torch_function__"):
                 return NotImplemented
             if type(other).__module__ == "builtins":
-                return _binop_type_error(other, "@", True)
+                return NotImplemented
             raise not_tensor_error("matmul", "other", 1, other)
         check_complex_operands("matmul", self, other)
         return OPS.matmul(other, self)
@@ -1944,42 +1926,42 @@ cdef class Tensor:
     def __and__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return _binop_type_error(other, "&", False)
+            return NotImplemented
         check_complex_operands("bitwise_and", self, other)
         return OPS.bitwise_and(self, o)
 
     def __rand__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return _binop_type_error(other, "&", True)
+            return NotImplemented
         check_complex_operands("bitwise_and", self, other)
         return OPS.bitwise_and(self, o)
 
     def __or__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return _binop_type_error(other, "|", False)
+            return NotImplemented
         check_complex_operands("bitwise_or", self, other)
         return OPS.bitwise_or(self, o)
 
     def __ror__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return _binop_type_error(other, "|", True)
+            return NotImplemented
         check_complex_operands("bitwise_or", self, other)
         return OPS.bitwise_or(self, o)
 
     def __xor__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return _binop_type_error(other, "^", False)
+            return NotImplemented
         check_complex_operands("bitwise_xor", self, other)
         return OPS.bitwise_xor(self, o)
 
     def __rxor__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return _binop_type_error(other, "^", True)
+            return NotImplemented
         check_complex_operands("bitwise_xor", self, other)
         return OPS.bitwise_xor(self, o)
 
@@ -2004,14 +1986,14 @@ cdef class Tensor:
     def __lshift__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return _binop_type_error(other, "<<", False)
+            return NotImplemented
         check_complex_operands("bitwise_left_shift", self, other)
         return OPS.bitwise_left_shift(self, o)
 
     def __rlshift__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return _binop_type_error(other, "<<", True)
+            return NotImplemented
         check_complex_operands("bitwise_left_shift", self, other)
         return OPS.bitwise_left_shift(o, self)
 
@@ -2024,14 +2006,14 @@ cdef class Tensor:
     def __rshift__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return _binop_type_error(other, ">>", False)
+            return NotImplemented
         check_complex_operands("bitwise_right_shift", self, other)
         return OPS.bitwise_right_shift(self, o)
 
     def __rrshift__(self, other):
         o = arg_operand(other)
         if o is NotImplemented:
-            return _binop_type_error(other, ">>", True)
+            return NotImplemented
         check_complex_operands("bitwise_right_shift", self, other)
         return OPS.bitwise_right_shift(o, self)
 

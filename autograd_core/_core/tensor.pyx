@@ -32,7 +32,7 @@ from cpython.pythread cimport (
     NOWAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock, PyThread_release_lock,
     PyThread_type_lock, WAIT_LOCK,
 )
-from libc.stdint cimport int64_t, uint64_t
+from libc.stdint cimport INT64_MAX, int64_t, uint64_t
 
 # the thread pool and the thread-local modes, the two C files linked into this module only
 from autograd_core._core.csrc cimport (
@@ -188,10 +188,33 @@ def _is_anomaly_check_nan_enabled():
 
 # ---------------------------------------------------------------- type names
 
-# Type names as PyTorch shows them: print(type(x)) gives <class 'autograd_core.Tensor'>
-# (PyTorch: torch.Tensor) and a node's type <class 'MulBackward0'>. Extension types take
-# their printed name from tp_name, which points at bytes kept alive here.
+# Note [Tensor's type names]
+# PyTorch's Tensor is a Python class: print(type(t)) gives <class 'torch.Tensor'>, and
+# the messages Python writes itself name it by its bare name ("'Tensor' object has no
+# attribute 'foo'", "'<' not supported between instances of 'Tensor' and 'str'").
+# An extension type's tp_name serves both, so Tensor's is the bare 'Tensor' and its
+# module and printed form come from its metaclass, _TensorMeta (PyTorch's metaclass
+# has the same name): a static type's __module__ would otherwise be read off tp_name.
+# A node's type prints <class 'MulBackward0'>. tp_name points at bytes kept alive here.
 cdef list _TYPE_NAME_BYTES = []
+
+cdef extern from "Python.h":
+    void Py_SET_TYPE(PyObject *ob, PyTypeObject *tp)
+
+
+class _TensorMeta(type):
+    """Tensor's metaclass: its module and printed form (Note [Tensor's type names])."""
+
+    @property
+    def __module__(cls):
+        if cls is Tensor:
+            return "autograd_core"
+        return cls.__dict__.get("__module__", "builtins")
+
+    def __repr__(cls):
+        if cls is Tensor:
+            return "<class 'autograd_core.Tensor'>"
+        return type.__repr__(cls)
 
 
 cdef void _rename_type(type t, str name):
@@ -210,7 +233,10 @@ def name_node_types(dict namespace):
             _rename_type(obj, obj.__dict__.get("torch_name", obj.__name__))
 
 
-_rename_type(Tensor, "autograd_core.Tensor")
+_rename_type(Tensor, "Tensor")
+Py_INCREF(_TensorMeta)
+Py_SET_TYPE(<PyObject *>Tensor, <PyTypeObject *>_TensorMeta)
+PyType_Modified(Tensor)
 _rename_type(dtype, "autograd_core.dtype")
 name_node_types(globals())
 
