@@ -283,6 +283,8 @@ def _builtin_globals():
         "torch._utils._rebuild_parameter_with_state": (_rebuild_parameter_with_state, "fn"),
         "torch.nn.parameter.Parameter": (_rebuild_parameter_from_class, "fn"),
         "torch.Size": (_size, "fn"),
+        # the class itself, as a value (a pickled reference to it, not an instance)
+        "torch.Tensor": (_ag.Tensor, "value"),
         "torch._utils._rebuild_sparse_tensor": (_rebuild_sparse_tensor, "fn"),
         "torch.serialization._get_layout": (_get_layout, "fn"),
         "torch.device": (_device, "fn"),
@@ -1190,7 +1192,7 @@ class _TorchPickler(pickle._Pickler):
         if type(obj) in _PLAIN_TYPES:
             return NotImplemented  # (most objects in a state_dict's pickle: keys, sizes)
         from autograd_core.nn.parameter import Parameter
-        if isinstance(obj, _Named):
+        if isinstance(obj, _Named) or obj is _ag.Tensor:
             return "named"  # a str: pickle then calls save_global(obj, "named")
         if getattr(type(obj), "_agc_sparse", False):
             # PyTorch's record of a sparse tensor: its layout and its parts (the sparse
@@ -1243,6 +1245,8 @@ class _TorchPickler(pickle._Pickler):
     def save_global(self, obj, name=None):
         if isinstance(obj, _ag.dtype):
             obj = _named("torch", str(obj).split(".")[-1])
+        elif obj is _ag.Tensor:
+            obj = _named("torch", "Tensor")
         if isinstance(obj, _Named):
             if id(obj) in self.memo:
                 # a dtype named again (every uint16/32/64 tensor names its dtype): pickle

@@ -528,3 +528,16 @@ def test_deepcopy_of_a_tensor_over_a_strided_numpy_array():
     a[0] = 50.0
     assert c.tolist() == [0.0, 2.0, 4.0, 6.0]
     assert t.tolist() == [50.0, 2.0, 4.0, 6.0]
+
+
+@pytest.mark.parametrize("weights_only", [True, False])
+def test_the_tensor_class_itself_both_ways(tmp_path, weights_only):
+    # a checkpoint may hold the class (a registry of types, say): PyTorch's allowlist
+    # takes torch.Tensor, and ours names it torch.Tensor for torch.load
+    torch.save({"cls": torch.Tensor, "x": torch.ones(2)}, tmp_path / "theirs.pt")
+    got = ag.load(tmp_path / "theirs.pt", weights_only=weights_only)
+    assert got["cls"] is ag.Tensor and got["x"].tolist() == [1.0, 1.0]
+    ag.save({"cls": ag.Tensor, "again": ag.Tensor}, tmp_path / "ours.pt")
+    back = torch.load(tmp_path / "ours.pt", weights_only=weights_only)
+    assert back["cls"] is torch.Tensor and back["again"] is torch.Tensor
+    assert ag.load(tmp_path / "ours.pt", weights_only=weights_only)["cls"] is ag.Tensor
