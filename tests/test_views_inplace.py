@@ -1574,3 +1574,26 @@ def test_copy_slices_saved_attributes():
         return ([k for k in dir(y.grad_fn) if k.startswith("_saved")], fn.name(),
                 fn._saved_size, fn._saved_stride, fn._saved_storage_offset)
     same(prog)
+
+
+@pytest.mark.parametrize("case", ["mul_complex", "add_real", "copy_", "sin_", "pow_s",
+                                  "conj_of_slice"])
+def test_copy_slices_through_a_conj_view(case):
+    # a write through a conjugate view: the op's node is wrapped (PyTorch's graph), its
+    # gradient in and its input-0 gradient out conjugated; first and second order
+    def prog(torch):
+        a = complex_data(torch, 4, seed=1, requires_grad=True)
+        z = complex_data(torch, 2, seed=2, requires_grad=True)
+        r = data(torch, 2, seed=3, requires_grad=True)
+        y = a * 2
+        v = y[1:3].conj() if case == "conj_of_slice" else y.conj()[1:3]
+        {"mul_complex": lambda: v.mul_(z), "add_real": lambda: v.add_(r),
+         "copy_": lambda: v.copy_(z), "sin_": lambda: v.sin_(), "pow_s": lambda: v.pow_(2),
+         "conj_of_slice": lambda: v.mul_(z)}[case]()
+        out = [_edges(y.grad_fn, 3), y, v.is_conj()]
+        ga = torch.autograd.grad(real_loss(torch, y * y), [a, z, r], create_graph=True,
+                                 allow_unused=True)
+        total = sum(real_loss(torch, g, seed=5) for g in ga if g is not None)
+        gg = torch.autograd.grad(total, [a, z, r], allow_unused=True)
+        return out, ga, gg
+    same(prog)

@@ -826,26 +826,33 @@ cdef inline bint _inplace_records(Tensor self, tuple others):
 # old history, then fn's edges but the first, and its backward runs fn on the gradient
 # of the region and puts fn's gradient for input 0 (the view's old values) back there.
 # `y[:2].mul_(b)` prints CopySlices -> (MulBackward0 of y's old history, b's
-# AccumulateGrad), not the op's node. Ours records the op's node over a snapshot of the
-# view (inplace_source) and then writes it (_commit), so the snapshot is remembered here
-# (_snapshot_*): when the node the op just made (the newest) has the snapshot's history
-# as its input 0, _commit hands it to _write_region to wrap. The snapshot's history is
-# its view read from the base (an as_strided or replayed view node over the base's old
-# history), which CopySlices replaces by a write at the region; a snapshot without
-# history (a view of a base that requires no grad) is matched by its None edge: the
-# newest node's input 0 carries no gradient, so wrapping it loses none. Not wrapped,
-# kept as two inputs (the base's old history, the values' node): a view whose dtype is
-# not its base's, a conj/neg or real view, a view whose elements overlap, a values node
-# with several outputs or made by something after the op (a cast to a _to_copy); those
-# keep the gradients, only the printed graph differs. A real input of a complex op
-# (complex_view.mul_(real)) gets the real part of its gradient from the engine at the
-# nodes whose formulas take it; wrapped, CopySlices does it for them (_apply_fn). A custom Function's node that modified a view (mark_dirty)
-# is wrapped the same way (rebase_history_through).
-# The wrapped node's saved output (pow_'s result) is unpacked, under create_graph, with
-# that node as its history (PyTorch's fallback when the view's node has died), so a
-# second-order graph may run the node itself as well as through CopySlices: CopySlices
-# releasing its saved state only drops its reference (PyTorch's release_variables: fn =
-# nullptr), and the node frees its own when it runs or dies.
+# AccumulateGrad), not the op's node.
+# Ours records the op's node over a snapshot of the view (inplace_source) and then
+# writes it (_commit), so the snapshot is remembered (_snapshot_*, its history weakly):
+# when the newest node, made after the snapshot, has the snapshot's history as its input
+# 0, _commit hands it to _write_region to wrap. That history is the view read from the
+# base (an as_strided or replayed view node over the base's old history), which the
+# CopySlices replaces by its write at the region. A snapshot without history (a view of
+# a base that requires no grad) is matched by its None edge: that input carries no
+# gradient, so wrapping loses none.
+# - The values are fn's output as written: cast to self's dtype when the op computed
+#   wider (float32 view += float64: fn's gradient for input 0 is cast back here, its
+#   other inputs' by this node's input metadata, fn's); through a conj/neg view, the
+#   mirror of the region's memory (CopySlices.mirror conjugates/negates the gradient
+#   in and fn's input-0 gradient out). A real input of a complex op (complex_view.
+#   mul_(real)) gets the real part of its gradient where the engine would give it at fn
+#   (its list of such nodes: _r_to_c_nodes).
+# - Not wrapped, kept as two inputs (the base's old history, the values' node), the
+#   gradients the same, only the printed graph differs: a view whose dtype is not its
+#   base's (a real view of a complex base too), a view whose elements overlap, a values
+#   node with several outputs or made after the op (a cast through _to_copy).
+# - A custom Function's node that modified a view (mark_dirty) is wrapped the same way
+#   (rebase_history_through).
+# - The wrapped node's saved output (pow_'s result) is unpacked, under create_graph,
+#   with that node as its history (PyTorch's fallback when the view's node has died),
+#   so a second-order graph may run the node itself as well as through the CopySlices:
+#   CopySlices releasing its saved state only drops its reference (PyTorch's
+#   release_variables: fn = nullptr); the node frees its own when it runs or dies.
 cdef object _snapshot_history = None  # a weakref to the snapshot's history (None: it
                                        # has none); weak: the graph goes with the snapshot
 cdef bint _snapshot_wrappable = False  # the snapshot is of a view whose write can wrap
@@ -1169,6 +1176,8 @@ cdef class CopySlices(Node):
     cdef bint reals             # a real view of a complex base was written: region and
                                 # base_shape are view_as_real(base)'s (Note [Writing into
                                 # a region])
+    cdef int mirror             # fn wrote through a conj/neg view: its lazy bits (Note
+                                # [Conjugate and negative views]), else 0
 
     def name(self):
         return "torch::autograd::CopySlices"  # PyTorch's C++ node name
@@ -1213,7 +1222,12 @@ cdef class CopySlices(Node):
         # input 0 replaces the base's there (in the base's dtype: an op computed wider,
         # float32 += float64, gives it in the wider one), the others go to fn's other
         # inputs (this node's input metadata, fn's, reduces and casts them)
-        res = self.fn.apply((OPS.take(g, region),))
+        # (through a conj/neg view, fn's output and input 0 are the mirror of the
+        # region's memory: their gradients too)
+        cdef Tensor gr = OPS.take(g, region)
+        if self.mirror:
+            gr = _mirrored(gr, self.mirror)
+        res = self.fn.apply((gr,))
         written = np.zeros(cnp.PyArray_SIZE(g._data), dtype=bool)
         written[self.region.reshape(-1)] = True
         gb = OPS.masked_fill(g, make(written.reshape(self.base_shape)), 0)
@@ -1222,6 +1236,8 @@ cdef class CopySlices(Node):
             g0 = res[0]
             if cnp.PyArray_TYPE(g0._data) != cnp.PyArray_TYPE(gb._data):
                 g0 = OPS._to_copy(g0, dtype_of(gb._data))
+            if self.mirror:
+                g0 = _mirrored(g0, self.mirror)
             gb = OPS.put(gb, region, g0, True)
         cdef list rest = list(res[1:])
         meta = input_meta_of(self)
@@ -1256,6 +1272,16 @@ cdef int rebase_history_through(Tensor view, Node fn, tuple inputs) except -1:
     node.base_shape = region_base_shape(view._data, base)
     node.reals = reals_of_complex(view._data, base._data)
     return _wrap(node, base, fn)
+
+
+cdef Tensor _mirrored(Tensor t, int bits):
+    """What a conj/neg view with these bits shows of t's memory: conj and/or negation
+    (each its own adjoint, so also the gradient through such a view either way)."""
+    if bits & LAZY_CONJ:
+        t = OPS.conj_physical(t)
+    if bits & LAZY_NEG:
+        t = OPS.neg(t)
+    return t
 
 
 cdef int _wrap(CopySlices node, Tensor base, Node fn) except -1:
@@ -1354,11 +1380,6 @@ cdef int _write_region(Tensor target, cnp.ndarray region, Tensor values, bint ad
     (its edges: the base's old history, then op's edges but the first)."""
     cdef Tensor base = target._base if target._base is not None else target
     cdef int bits = lazy_bits(target) if _any_mirrors else 0
-    if bits:    # written through a conj/neg view: its base holds the values' conj/neg
-        if bits & LAZY_CONJ:
-            values = OPS.conj_physical(values)
-        if bits & LAZY_NEG:
-            values = OPS.neg(values)
     cdef CopySlices node = (IndexPutBackward0.__new__(IndexPutBackward0)
                             if advanced and target is base
                             else CopySlices.__new__(CopySlices))
@@ -1370,10 +1391,13 @@ cdef int _write_region(Tensor target, cnp.ndarray region, Tensor values, bint ad
     # share memory; an index_put_'s view is target whole)
     node.overlapping_view = has_internal_overlap(target._data) and (
         advanced or np.unique(region).size != cnp.PyArray_SIZE(region))
-    if (op is not None and not bits and not node.reals and not node.overlapping_view
+    if (op is not None and not node.reals and not node.overlapping_view
             and cnp.PyArray_TYPE(values._data) == cnp.PyArray_TYPE(base._data)
             and same_shape(values._data, region)):
+        node.mirror = bits
         return _wrap(node, base, op)
+    if bits:    # written through a conj/neg view: its base holds the values' conj/neg
+        values = _mirrored(values, bits)
     cdef Node old = base._grad_fn
     record(node, base, (base, values))
     base._output_nr = 0
