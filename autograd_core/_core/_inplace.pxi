@@ -9,7 +9,8 @@
 # the result's node saved the result itself (exp_ saves its output), that saved
 # tensor is repointed to self, so a later in-place change of self is caught
 # (Note [Saved tensor versions]). A view's write rewrites its base's history
-# instead (Note [Writing into a region]).
+# instead (Note [Writing into a region]): a CopySlices wrapping the op's node (Note
+# [CopySlices wraps the op]).
 # The paths below change a tensor in place without inplace_commit; each says "see Note
 # [In-place ops]" at its code. None is a twin of the driver: the driver writes a whole
 # result of self's shape into self, and each of these writes part of it, or no values
@@ -1264,8 +1265,9 @@ cdef int rebase_history_through(Tensor view, Node fn, tuple inputs) except -1:
     """PyTorch's rebase_history for a view that a custom Function (node fn, tensor
     inputs `inputs`) modified in place (mark_dirty): the base's history becomes a
     CopySlices wrapping fn (Note [CopySlices wraps the op]; fn's input 0 is taken to be
-    the view, as PyTorch's). The caller has written the values already; the view's own
-    history is rebuilt when next read (Note [View + in-place])."""
+    the view, as PyTorch's; its other edges are fn's own, made from `inputs` when fn was
+    recorded). The caller has written the values already; the view's own history is
+    rebuilt when next read (Note [View + in-place])."""
     cdef Tensor base = view._base
     cdef CopySlices node = CopySlices.__new__(CopySlices)
     node.region = region_of(view)
