@@ -6,7 +6,7 @@ and exception types and messages.  Views of views, writes on the base and on sib
 and the in-place view ops and view copies."""
 import pytest
 
-from _diff import data, same
+from _diff import complex_data, data, issue8, real_loss, same
 
 
 def _names(*ts):
@@ -1297,4 +1297,303 @@ def test_no_grad_view_unpacked_before_its_base_is_written():
         (m.atan2(w, v.abs() + 0.5)).sum().backward()
         return w.grad, t0.grad
 
+    same(prog)
+
+
+# ------------------------------------------------------------ the graph of a write through a view
+# (Note [CopySlices wraps the op]: the base's CopySlices wraps the in-place op's node; its
+# next_functions are the base's old history, then the op's other inputs')
+
+def _edges(node, depth=2):
+    """node's next_functions as nested [name, output_nr, next] lists, depth levels deep."""
+    if node is None:
+        return None
+    return [[None if n is None else n.name(), nr, _edges(n, depth - 1) if depth > 1 else None]
+            for n, nr in node.next_functions]
+
+
+def _second_order(torch, loss, inputs):
+    """The gradients of loss (create_graph) and of the sum of those, for inputs."""
+    ga = torch.autograd.grad(loss, inputs, create_graph=True, allow_unused=True)
+    total = sum(g.sum() for g in ga if g is not None)
+    if not (isinstance(total, torch.Tensor) and total.requires_grad):
+        return ga, None
+    return ga, torch.autograd.grad(total, inputs, allow_unused=True)
+
+
+_VIEWS = {
+    "select": lambda b: b[1],
+    "select_slice": lambda b: b[1][1:],
+    "transpose_slice": lambda b: b.t()[1:3, 0],
+    "narrow": lambda b: b.narrow(1, 1, 2)[2],
+    "view_slice": lambda b: b.view(12)[2:6],
+    "as_strided": lambda b: b.as_strided((4,), (3,), 1),
+    "unsqueeze_select": lambda b: b.unsqueeze(0)[0, 2],
+    "diagonal": lambda b: b.diagonal(),
+}
+
+_WRITES = {
+    "mul_t": lambda w, o, torch: w.mul_(o),
+    "mul_s": lambda w, o, torch: w.mul_(3.0),
+    "add_t": lambda w, o, torch: w.add_(o, alpha=2),
+    "sub_t": lambda w, o, torch: w.sub_(o),
+    "div_t": lambda w, o, torch: w.div_(o.abs() + 1),
+    "sin_": lambda w, o, torch: w.sin_(),
+    "exp_": lambda w, o, torch: w.exp_(),
+    "clamp_": lambda w, o, torch: w.clamp_(-0.5, 0.5),
+    "clamp_t": lambda w, o, torch: w.clamp_(min=o),
+    "addcmul_": lambda w, o, torch: w.addcmul_(o, o.exp(), value=0.5),
+    "lerp_": lambda w, o, torch: w.lerp_(o, 0.3),
+    "copy_": lambda w, o, torch: w.copy_(o),
+    "pow_t": lambda w, o, torch: w.abs_().add_(0.5).pow_(o.abs()),
+    "pow_s": lambda w, o, torch: w.pow_(2),
+    "zero_": lambda w, o, torch: w.zero_(),
+    "fill_t": lambda w, o, torch: w.fill_(o[0]),
+    "masked_fill_": lambda w, o, torch: w.masked_fill_(o > 0, 2.0),
+    "index_put_": lambda w, o, torch: w.index_put_((torch.tensor([0, 1]),), o[:2]),
+    "put_": lambda w, o, torch: w.put_(torch.tensor([1]), o[:1]),
+}
+
+
+@pytest.mark.parametrize("op", list(_WRITES))
+@pytest.mark.parametrize("view", list(_VIEWS))
+def test_copy_slices_wraps_the_ops_node(op, view):
+    # base with history: next_functions (names, output indices, two levels), the view's
+    # history after the write, values, gradients and second-order gradients as PyTorch's
+    def prog(torch):
+        a = data(torch, 3, 4, seed=3, requires_grad=True)
+        c = data(torch, 4, seed=4, requires_grad=True)
+        b = a * 2
+        w = _VIEWS[view](b)
+        _WRITES[op](w, c[:w.shape[0]], torch)
+        out = [b.grad_fn.name(), _edges(b.grad_fn), w.grad_fn.name(), _edges(w.grad_fn, 1), b]
+        return out, _second_order(torch, (b * b).sum(), [a, c])
+    same(prog)
+
+
+@pytest.mark.parametrize("op", ["mul_t", "add_t", "clamp_t", "addcmul_", "lerp_", "copy_",
+                                "fill_t", "index_put_", "put_"])
+@pytest.mark.parametrize("view", ["select", "transpose_slice", "view_slice"])
+def test_copy_slices_over_a_base_without_history(op, view):
+    # a base that requires no grad written with a source that does: CopySlices wraps the
+    # op all the same, its first edge None; then a second write through a sibling
+    def prog(torch):
+        c = data(torch, 4, seed=4, requires_grad=True)
+        b = data(torch, 3, 4, seed=3)
+        w = _VIEWS[view](b)
+        _WRITES[op](w, c[:w.shape[0]], torch)
+        out = [b.grad_fn.name(), _edges(b.grad_fn, 3), w.grad_fn.name(), b]
+        b[0, :3].mul_(c[1:])
+        out += [_edges(b.grad_fn, 3), b.is_leaf, w.requires_grad]
+        return out, _second_order(torch, (b * b).sum(), [c])
+    same(prog)
+
+
+@issue8("a saved output of an in-place op on a view is named by the view's history")
+def test_copy_slices_saved_result_modified_names_the_view():
+    # pow_ through a view saves its result; a later write into the base bumps the shared
+    # version: PyTorch's error names the view's history (AsStrided) where ours names the
+    # op's node (Pow1) -- the message only, the error is raised
+    def prog(torch):
+        c = data(torch, 2, seed=2, requires_grad=True)
+        b = data(torch, 3, 4, seed=3, lo=0.5, hi=1.5)
+        w = b[1, :2]
+        w.pow_(c)
+        b[0, :3].mul_(2)
+        torch.autograd.grad((b * b).sum(), [c])
+    same(prog, must_raise=True)
+
+
+def test_copy_slices_view_of_a_leaf_refused():
+    # a view of a leaf that requires grad takes no in-place write (PyTorch's error), with
+    # a tensor source too
+    def prog(torch):
+        a = data(torch, 4, seed=1, requires_grad=True)
+        a[:2].mul_(data(torch, 2, seed=2, requires_grad=True))
+    same(prog, must_raise=True)
+
+
+@pytest.mark.parametrize("case", ["add_f64", "mul_f64", "copy_f64", "addcmul_f64",
+                                  "copy_int", "mul_int"])
+def test_copy_slices_wraps_a_cast_result(case):
+    # float32 base, an operand of another dtype: the op computes wider and its result is
+    # cast to the view's dtype; the node is wrapped all the same (PyTorch's graph), each
+    # gradient in its input's dtype, second order too
+    def prog(torch):
+        a = data(torch, 4, seed=1, dtype="float32", requires_grad=True)
+        c = data(torch, 2, seed=2, requires_grad=True)     # float64
+        k = torch.tensor([2, -3])
+        y = a * 2
+        v = y[1:3]
+        {"add_f64": lambda: v.add_(c), "mul_f64": lambda: v.mul_(c),
+         "copy_f64": lambda: v.copy_(c), "addcmul_f64": lambda: v.addcmul_(c, c),
+         "copy_int": lambda: v.copy_(k), "mul_int": lambda: v.mul_(k)}[case]()
+        return [_edges(y.grad_fn, 3), y, v.grad_fn.name()], _second_order(
+            torch, (y * y).sum(), [a, c])
+    same(prog)
+
+
+def test_copy_slices_put_of_another_dtype_refused():
+    def prog(torch):
+        y = data(torch, 4, seed=1, requires_grad=True) * 2
+        y[:2].put_(torch.tensor([0]), torch.tensor([3]))
+    same(prog, must_raise=True)
+
+
+@pytest.mark.parametrize("case", ["mul_real", "add_real", "copy_real", "sub_real",
+                                  "mul_complex"])
+def test_copy_slices_complex_base_real_operand(case):
+    # a complex base written with a real operand: the real operand gets the real part of
+    # its gradient (the wrapped node's formula), as PyTorch's
+    def prog(torch):
+        a = complex_data(torch, 4, seed=1, requires_grad=True)
+        r = data(torch, 2, seed=2, requires_grad=True)
+        z = complex_data(torch, 2, seed=3, requires_grad=True)
+        y = a * 2
+        v = y[1:3]
+        {"mul_real": lambda: v.mul_(r), "add_real": lambda: v.add_(r, alpha=3),
+         "copy_real": lambda: v.copy_(r), "sub_real": lambda: v.sub_(r),
+         "mul_complex": lambda: v.mul_(z)}[case]()
+        real_loss(torch, y).backward()
+        return _edges(y.grad_fn, 3), a.grad, r.grad, z.grad
+    same(prog)
+
+
+def test_copy_slices_siblings_and_repeated_writes():
+    # writes through two siblings and three writes through one view: CopySlices over
+    # CopySlices, each wrapping its op; the view's history read after the writes
+    def prog(torch):
+        a = data(torch, 4, seed=1, requires_grad=True)
+        c = data(torch, 2, seed=2, requires_grad=True)
+        y = a * 2
+        v = y[:2]
+        v.mul_(c)
+        v.add_(c)
+        v.sin_()
+        y[2:].cos_()
+        y[1:3].addcdiv_(c, c.exp() + 1, value=0.5)
+        out = [_edges(y.grad_fn, 6), v.grad_fn.name(), _edges(v.grad_fn, 3)]
+        return out, _second_order(torch, (y * y).sum() + v.sum(), [a, c])
+    same(prog)
+
+
+@pytest.mark.parametrize("keep_view", [True, False])
+@pytest.mark.parametrize("loss", ["sum", "square"])
+def test_copy_slices_double_backward_through_wrapped_pow(keep_view, loss):
+    # pow_ saves its result: under create_graph it has the wrapped node as its history
+    # while the base's saved self reaches the same node through CopySlices; the second
+    # backward (no retain_graph) runs both
+    def prog(torch):
+        a = data(torch, 4, seed=1, lo=0.5, hi=1.5, requires_grad=True)
+        e = data(torch, 2, seed=2, lo=0.5, hi=1.5, requires_grad=True)
+        y = a * 2
+        v = y[:2]
+        v.pow_(e)
+        if not keep_view:
+            del v
+        total = y.sum() if loss == "sum" else (y * y).sum()
+        ga = torch.autograd.grad(total, [a, e], create_graph=True)
+        gg = torch.autograd.grad(ga[0].sum() + ga[1].sum(), [a, e])
+        return ga, gg
+    same(prog)
+
+
+def test_copy_slices_retain_graph_and_second_backward():
+    def prog(torch):
+        a = data(torch, 4, seed=1, lo=0.5, hi=1.5, requires_grad=True)
+        e = data(torch, 2, seed=2, requires_grad=True)
+        y = a * 2
+        y[1:3].pow_(e)
+        y.sum().backward(retain_graph=True)
+        y.sum().backward()
+        grads = [a.grad.clone(), e.grad.clone()]
+        try:
+            y.sum().backward()
+        except RuntimeError as err:
+            grads.append(str(err))
+        return grads
+    same(prog)
+
+
+def test_copy_slices_hooks_and_grad_of_some_inputs():
+    # hooks on the base (tensor hook, the CopySlices' pre and post hooks: one gradient
+    # in, one per edge out) and autograd.grad for some inputs only
+    def prog(torch):
+        a = data(torch, 4, seed=1, requires_grad=True)
+        c = data(torch, 2, seed=2, requires_grad=True)
+        y = a * 2
+        y[:2].mul_(c)
+        seen = []
+        y.register_hook(lambda g: seen.append(("tensor", g.clone())))
+        y.grad_fn.register_prehook(lambda go: seen.append(("pre", len(go))))
+        y.grad_fn.register_hook(lambda gi, go: seen.append(
+            ("post", [None if g is None else g.clone() for g in gi], len(go))))
+        only_c = torch.autograd.grad((y * y).sum(), [c], retain_graph=True)
+        only_a = torch.autograd.grad((y * y).sum(), [a], retain_graph=True)
+        (y * y).sum().backward()
+        return seen, only_c, only_a, a.grad, c.grad
+    same(prog)
+
+
+def test_copy_slices_wraps_a_custom_function():
+    # a custom Function that modifies a view (mark_dirty): its node is wrapped the same
+    # way, edges from the Function's own inputs
+    def prog(torch):
+        class Scale(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, k):
+                x.mul_(k)
+                ctx.mark_dirty(x)
+                ctx.save_for_backward(k)
+                return x
+
+            @staticmethod
+            def backward(ctx, g):
+                k, = ctx.saved_tensors
+                return g * k, g
+
+        a = data(torch, 4, seed=1, requires_grad=True)
+        k = data(torch, 2, seed=2, requires_grad=True)
+        y = a * 2
+        Scale.apply(y[1:3], k)
+        out = [y.grad_fn.name(), _edges(y.grad_fn, 2)]
+        (y * y).sum().backward()
+        return out, a.grad, k.grad
+    same(prog)
+
+
+def test_copy_slices_saved_attributes():
+    # CopySlices shows no _saved_ attributes; the view's rebuilt history shows
+    # as_strided's
+    def prog(torch):
+        a = data(torch, 3, 4, seed=1, requires_grad=True)
+        y = a * 2
+        w = y.t()[1:3, 0]
+        w.mul_(data(torch, 2, seed=2, requires_grad=True))
+        fn = w.grad_fn
+        return ([k for k in dir(y.grad_fn) if k.startswith("_saved")], fn.name(),
+                fn._saved_size, fn._saved_stride, fn._saved_storage_offset)
+    same(prog)
+
+
+@pytest.mark.parametrize("case", ["mul_complex", "add_real", "copy_", "sin_", "pow_s",
+                                  "conj_of_slice"])
+def test_copy_slices_through_a_conj_view(case):
+    # a write through a conjugate view: the op's node is wrapped (PyTorch's graph), its
+    # gradient in and its input-0 gradient out conjugated; first and second order
+    def prog(torch):
+        a = complex_data(torch, 4, seed=1, requires_grad=True)
+        z = complex_data(torch, 2, seed=2, requires_grad=True)
+        r = data(torch, 2, seed=3, requires_grad=True)
+        y = a * 2
+        v = y[1:3].conj() if case == "conj_of_slice" else y.conj()[1:3]
+        {"mul_complex": lambda: v.mul_(z), "add_real": lambda: v.add_(r),
+         "copy_": lambda: v.copy_(z), "sin_": lambda: v.sin_(), "pow_s": lambda: v.pow_(2),
+         "conj_of_slice": lambda: v.mul_(z)}[case]()
+        out = [_edges(y.grad_fn, 3), y, v.is_conj()]
+        ga = torch.autograd.grad(real_loss(torch, y * y), [a, z, r], create_graph=True,
+                                 allow_unused=True)
+        total = sum(real_loss(torch, g, seed=5) for g in ga if g is not None)
+        gg = torch.autograd.grad(total, [a, z, r], allow_unused=True)
+        return out, ga, gg
     same(prog)

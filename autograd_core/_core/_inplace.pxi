@@ -9,7 +9,8 @@
 # the result's node saved the result itself (exp_ saves its output), that saved
 # tensor is repointed to self, so a later in-place change of self is caught
 # (Note [Saved tensor versions]). A view's write rewrites its base's history
-# instead (Note [Writing into a region]).
+# instead (Note [Writing into a region]): a CopySlices wrapping the op's node (Note
+# [CopySlices wraps the op]).
 # The paths below change a tensor in place without inplace_commit; each says "see Note
 # [In-place ops]" at its code. None is a twin of the driver: the driver writes a whole
 # result of self's shape into self, and each of these writes part of it, or no values
@@ -50,9 +51,9 @@
 # view written through, and every other view of the base, then read their history
 # from the base's new one (Note [View + in-place]). Two variants keep PyTorch's
 # graph: index_put_(accumulate=True) passes the base's gradient through unmasked
-# (CopySlices.accumulate), and a custom Function that modified a view (mark_dirty) is
-# wrapped, as PyTorch's CopySlices wraps it, instead of being its values' history
-# (CopySlices.fn, rebase_history_through).
+# (CopySlices.accumulate), and the node of the in-place op or custom Function that
+# modified a view is wrapped, as PyTorch's CopySlices wraps it, instead of being its
+# values' history (CopySlices.fn: Note [CopySlices wraps the op]).
 # A real view of a complex base (`.real`, `.imag`, views of them) addresses half an
 # element: its region indexes view_as_real(base), whose shape is the base's plus a last
 # dim of 2 (region_base_shape), and the nodes that use such a region (CopySlices,
@@ -820,6 +821,45 @@ cdef inline bint _inplace_records(Tensor self, tuple others):
     return requires_grad_of(self) or any_requires_grad(others)
 
 
+# Note [CopySlices wraps the op]
+# PyTorch's CopySlices, the history a write through a view gives the base, wraps the
+# node of the in-place op that made the values (CopySlices.fn): its edges are the base's
+# old history, then fn's edges but the first, and its backward runs fn on the gradient
+# of the region and puts fn's gradient for input 0 (the view's old values) back there.
+# `y[:2].mul_(b)` prints CopySlices -> (MulBackward0 of y's old history, b's
+# AccumulateGrad), not the op's node.
+# Ours records the op's node over a snapshot of the view (inplace_source) and then
+# writes it (_commit), so the snapshot is remembered (_snapshot_*, its history weakly):
+# when the newest node, made after the snapshot, has the snapshot's history as its input
+# 0, _commit hands it to _write_region to wrap. That history is the view read from the
+# base (an as_strided or replayed view node over the base's old history), which the
+# CopySlices replaces by its write at the region. A snapshot without history (a view of
+# a base that requires no grad) is matched by its None edge: that input carries no
+# gradient, so wrapping loses none.
+# - The values are fn's output as written: cast to self's dtype when the op computed
+#   wider (float32 view += float64: fn's gradient for input 0 is cast back here, its
+#   other inputs' by this node's input metadata, fn's); through a conj/neg view, the
+#   mirror of the region's memory (CopySlices.mirror conjugates/negates the gradient
+#   in and fn's input-0 gradient out). A real input of a complex op (complex_view.
+#   mul_(real)) gets the real part of its gradient where the engine would give it at fn
+#   (its list of such nodes: _r_to_c_nodes).
+# - Not wrapped, kept as two inputs (the base's old history, the values' node), the
+#   gradients the same, only the printed graph differs: a view whose dtype is not its
+#   base's (a real view of a complex base too), a view whose elements overlap, a values
+#   node with several outputs or made after the op (a cast through _to_copy).
+# - A custom Function's node that modified a view (mark_dirty) is wrapped the same way
+#   (rebase_history_through).
+# - The wrapped node's saved output (pow_'s result) is unpacked, under create_graph,
+#   with that node as its history (PyTorch's fallback when the view's node has died),
+#   so a second-order graph may run the node itself as well as through the CopySlices:
+#   CopySlices releasing its saved state only drops its reference (PyTorch's
+#   release_variables: fn = nullptr); the node frees its own when it runs or dies.
+cdef object _snapshot_history = None  # a weakref to the snapshot's history (None: it
+                                       # has none); weak: the graph goes with the snapshot
+cdef bint _snapshot_wrappable = False  # the snapshot is of a view whose write can wrap
+cdef uint64_t _snapshot_seq = 0        # the newest sequence number when it was made
+
+
 cdef Tensor inplace_source(Tensor self, tuple others, bint allow_overlap=False):
     """What the out-of-place twin of an in-place op on self computes from
     (Note [In-place ops]); `others` are the op's other arguments. allow_overlap: an op
@@ -828,6 +868,8 @@ cdef Tensor inplace_source(Tensor self, tuple others, bint allow_overlap=False):
     check_inplace(self, others)
     if not allow_overlap:
         _check_no_partial_overlap(self, others)
+    global _snapshot_wrappable
+    _snapshot_wrappable = False  # (until the snapshot below: Note [CopySlices wraps the op])
     if not _inplace_records(self, others):
         return self
     cdef Tensor s = make(self._data.copy())
@@ -836,14 +878,20 @@ cdef Tensor inplace_source(Tensor self, tuple others, bint allow_overlap=False):
         if st is not None:
             set_fw_grad(s, st)
     cdef Tensor base = self._base
-    if (base is not None and base._grad_fn is not None
-            and dtype_of(base._data) is dtype_of(self._data)):
+    global _snapshot_history, _snapshot_seq
+    _snapshot_wrappable = (base is not None
+                           and dtype_of(base._data) is dtype_of(self._data))
+    if _snapshot_wrappable and base._grad_fn is not None:
         # the write goes to the base's history (CopySlices), not through the view's
         # own node: hooks on that node do not run (PyTorch's CopySlices skips it)
         grad_fn_of(self)  # (the checks a stale view's history is read with)
-        _record_view_of_base(self, s)
+        _snapshot_history = weakref.ref(_record_view_of_base(self, s))
+        _snapshot_seq = _next_sequence_nr
         return s
     s._grad_fn = grad_fn_of(self)
+    _snapshot_wrappable = _snapshot_wrappable and s._grad_fn is None
+    _snapshot_history = None
+    _snapshot_seq = _next_sequence_nr
     s._output_nr = self._output_nr
     s._requires_grad = self._requires_grad
     if self._grad_fn is None and self._requires_grad:
@@ -916,6 +964,25 @@ cdef Tensor inplace_commit(Tensor self, Tensor result, bint allow_overlap=False)
     return _commit(self, result)
 
 
+cdef Node _snapshot_op(Tensor result):
+    """The node of the in-place op that made result from the snapshot inplace_source
+    made last, for the base's CopySlices to wrap, or None (Note [CopySlices wraps the
+    op]); the snapshot is used up."""
+    global _snapshot_wrappable
+    if not _snapshot_wrappable:
+        return None
+    _snapshot_wrappable = False
+    cdef Node op = result._grad_fn
+    if (result._output_nr != 0 or op.num_outputs() != 1 or n_edges(op) == 0
+            or node_seq(op) != _next_sequence_nr or node_seq(op) <= _snapshot_seq):
+        return None
+    history = _snapshot_history() if _snapshot_history is not None else None
+    if next_edge(op, 0) is not history or (history is None
+                                           and _snapshot_history is not None):
+        return None
+    return op
+
+
 cdef Tensor _commit(Tensor self, Tensor result):
     """inplace_commit's write of result into self and self's new history."""
     cdef Tensor base = self._base
@@ -929,10 +996,13 @@ cdef Tensor _commit(Tensor self, Tensor result):
         result = _cast_result(result, dtype_of(self._data))
     write_values(self, result._data)
     bump_version(self)
+    cdef Node op
     if base is not None:
+        op = None
         if result._grad_fn is not None:  # its saved output is the view's memory now
             result._grad_fn.repoint_output(result._output_nr, self)
-        write_region(self, region_of(self), result, False)
+            op = _snapshot_op(result)
+        _write_region(self, region_of(self), result, False, False, op)
         grad_fn_of(self)  # self's new history now (its retain_grad moves to it), as PyTorch's
         return self
     cdef Node old = self._grad_fn
@@ -1101,12 +1171,14 @@ cdef class CopySlices(Node):
                                 # through that view's strides and refuses
     cdef bint accumulate        # index_put_(accumulate=True): the values were added to
                                 # the region's old ones, which keep their gradient
-    cdef Node fn                # a custom Function's node that modified the view in place
-                                # (rebase_history_through), else None: the values' gradient
-                                # is fn's for its input 0
+    cdef Node fn                # the node that modified the view in place, wrapped
+                                # (Note [CopySlices wraps the op]), else None: edge 1 is
+                                # the values' history
     cdef bint reals             # a real view of a complex base was written: region and
                                 # base_shape are view_as_real(base)'s (Note [Writing into
                                 # a region])
+    cdef int mirror             # fn wrote through a conj/neg view: its lazy bits (Note
+                                # [Conjugate and negative views]), else 0
 
     def name(self):
         return "torch::autograd::CopySlices"  # PyTorch's C++ node name
@@ -1122,6 +1194,8 @@ cdef class CopySlices(Node):
         return self._apply(g)
 
     cdef tuple _apply(self, Tensor g):
+        if is_released(self):  # (fn dropped)
+            raise RuntimeError(MSG_BACKWARD_TWICE)
         cdef Tensor region = make(self.region)
         gb = gv = None
         if self.fn is not None:
@@ -1146,44 +1220,93 @@ cdef class CopySlices(Node):
 
     cdef tuple _apply_fn(self, Tensor g, Tensor region):
         # PyTorch's CopySlices::apply: fn on the gradient of the region; its gradient for
-        # input 0 replaces the base's there, the others go to fn's other inputs
-        res = self.fn.apply((OPS.take(g, region),))
+        # input 0 replaces the base's there (in the base's dtype: an op computed wider,
+        # float32 += float64, gives it in the wider one), the others go to fn's other
+        # inputs (this node's input metadata, fn's, reduces and casts them)
+        # (through a conj/neg view, fn's output and input 0 are the mirror of the
+        # region's memory: their gradients too)
+        cdef Tensor gr = OPS.take(g, region)
+        if self.mirror:
+            gr = _mirrored(gr, self.mirror)
+        res = self.fn.apply((gr,))
         written = np.zeros(cnp.PyArray_SIZE(g._data), dtype=bool)
         written[self.region.reshape(-1)] = True
         gb = OPS.masked_fill(g, make(written.reshape(self.base_shape)), 0)
+        cdef Tensor g0
         if len(res) and res[0] is not None:
-            gb = OPS.put(gb, region, res[0], True)
-        return (gb,) + tuple(res[1:])
+            g0 = res[0]
+            if cnp.PyArray_TYPE(g0._data) != cnp.PyArray_TYPE(gb._data):
+                g0 = OPS._to_copy(g0, dtype_of(gb._data))
+            if self.mirror:
+                g0 = _mirrored(g0, self.mirror)
+            gb = OPS.put(gb, region, g0, True)
+        cdef list rest = list(res[1:])
+        meta = input_meta_of(self)
+        if meta is not None and type(self.fn).__name__ in _r_to_c_nodes:
+            # a real input of fn: the real part, as the engine gives it at fn itself (at
+            # this node, which is not fn, it would refuse: Note [Complex autograd])
+            for i in range(len(rest)):
+                gi = rest[i]
+                m = meta[i + 1]
+                if (gi is not None and m is not None and cnp.PyArray_ISCOMPLEX((<Tensor>gi)._data)
+                        and (<dtype>m[1]).category != CAT_COMPLEX):
+                    rest[i] = OPS.real(gi)
+        return (gb,) + tuple(rest)
 
     cdef void release_saved(self) noexcept:
-        # PyTorch's CopySlices drops the node of the write it wraps (and IndexPutBackward0
-        # its indices): a second backward through it raises
+        # a second backward through it raises; the node it wraps is dropped, not
+        # released, as PyTorch's (Note [CopySlices wraps the op]: a second-order graph
+        # may still run it), so its saved state goes when nothing else holds it
         set_released(self)
-        if self.fn is not None:
-            self.fn.release_saved()
+        self.fn = None
 
 
 cdef int rebase_history_through(Tensor view, Node fn, tuple inputs) except -1:
     """PyTorch's rebase_history for a view that a custom Function (node fn, tensor
     inputs `inputs`) modified in place (mark_dirty): the base's history becomes a
-    CopySlices wrapping fn, whose edges are the base's old history and fn's own edges
-    but the first (PyTorch's: fn's input 0 is taken to be the view, whose old history
-    the base's replaces). The caller has written the values already; the view's own
-    history is rebuilt when next read (Note [View + in-place])."""
+    CopySlices wrapping fn (Note [CopySlices wraps the op]; fn's input 0 is taken to be
+    the view, as PyTorch's; its other edges are fn's own, made from `inputs` when fn was
+    recorded). The caller has written the values already; the view's own history is
+    rebuilt when next read (Note [View + in-place])."""
     cdef Tensor base = view._base
     cdef CopySlices node = CopySlices.__new__(CopySlices)
     node.region = region_of(view)
     node.base_shape = region_base_shape(view._data, base)
     node.reals = reals_of_complex(view._data, base._data)
+    return _wrap(node, base, fn)
+
+
+cdef Tensor _mirrored(Tensor t, int bits):
+    """What a conj/neg view with these bits shows of t's memory: conj and/or negation
+    (each its own adjoint, so also the gradient through such a view either way)."""
+    if bits & LAZY_CONJ:
+        t = OPS.conj_physical(t)
+    if bits & LAZY_NEG:
+        t = OPS.neg(t)
+    return t
+
+
+cdef int _wrap(CopySlices node, Tensor base, Node fn) except -1:
+    """Make node, a CopySlices over a region of base, base's history, wrapping fn (Note
+    [CopySlices wraps the op]): its edges are base's old history, then fn's but the
+    first, with fn's input metadata for them."""
     node.fn = fn
     cdef Node old = base._grad_fn
-    record(node, base, (base,) + inputs[1:])
+    record_wrapping(node, base, fn)
     base._output_nr = 0
     move_retained_grad(base, old)
-    meta = input_meta_of(fn)
-    if meta is not None and len(meta) > 1:
-        set_input_meta(node, (None,) + tuple(meta[1:]))
     return 0
+
+
+# The names of the nodes whose formulas take the real part of a complex gradient for a
+# real input: the engine's list (_R_TO_C_NODES in engine.pyx, Note [Complex autograd]),
+# handed over when the engine is imported, for the node a CopySlices wraps (_apply_fn)
+cdef frozenset _r_to_c_nodes = frozenset()
+
+
+def _set_r_to_c_nodes(names):
+    global _r_to_c_nodes
+    _r_to_c_nodes = frozenset(names)
 
 
 cdef class IndexPutBackward0(CopySlices):
@@ -1243,19 +1366,22 @@ cdef class AsStridedBackward1(AsStridedBackward0):
 
 cdef int write_region(Tensor target, cnp.ndarray region, Tensor values, bint advanced,
                       bint accumulate=False) except -1:
+    """_write_region with nothing to wrap."""
+    return _write_region(target, region, values, advanced, accumulate, None)
+
+
+cdef int _write_region(Tensor target, cnp.ndarray region, Tensor values, bint advanced,
+                       bint accumulate, Node op) except -1:
     """Record that target's base now holds `values` at `region` (Note [Writing into a
     region]); advanced: an index_put_ into target itself (IndexPutBackward0 when target
     is not a view); accumulate: the values were added to the region's (index_put_'s
     accumulate=True; region then lists a position once per value aimed at it). The
     caller has already written the values into memory. A view's own history is rebuilt
-    when next read (Note [View + in-place])."""
+    when next read (Note [View + in-place]). op: the node of the in-place op that made
+    the values from target (its input 0), which the CopySlices wraps as PyTorch's does
+    (its edges: the base's old history, then op's edges but the first)."""
     cdef Tensor base = target._base if target._base is not None else target
     cdef int bits = lazy_bits(target) if _any_mirrors else 0
-    if bits:    # written through a conj/neg view: its base holds the values' conj/neg
-        if bits & LAZY_CONJ:
-            values = OPS.conj_physical(values)
-        if bits & LAZY_NEG:
-            values = OPS.neg(values)
     cdef CopySlices node = (IndexPutBackward0.__new__(IndexPutBackward0)
                             if advanced and target is base
                             else CopySlices.__new__(CopySlices))
@@ -1267,6 +1393,13 @@ cdef int write_region(Tensor target, cnp.ndarray region, Tensor values, bint adv
     # share memory; an index_put_'s view is target whole)
     node.overlapping_view = has_internal_overlap(target._data) and (
         advanced or np.unique(region).size != cnp.PyArray_SIZE(region))
+    if (op is not None and not node.reals and not node.overlapping_view
+            and cnp.PyArray_TYPE(values._data) == cnp.PyArray_TYPE(base._data)
+            and same_shape(values._data, region)):
+        node.mirror = bits
+        return _wrap(node, base, op)
+    if bits:    # written through a conj/neg view: its base holds the values' conj/neg
+        values = _mirrored(values, bits)
     cdef Node old = base._grad_fn
     record(node, base, (base, values))
     base._output_nr = 0

@@ -1237,6 +1237,33 @@ cdef int record2(Node node, Tensor out, object a, object b, bint broadcast) exce
         _record_trace(node)
 
 
+cdef int record_wrapping(Node node, Tensor out, Node fn) except -1:
+    """Make node the grad_fn of out with the edges of a node wrapping fn (PyTorch's
+    CopySlices: Note [CopySlices wraps the op]): out's own old history, then fn's edges
+    but its first; fn's input metadata for those edges goes with them."""
+    cdef Py_ssize_t n = max(n_edges(fn), 1), i
+    cdef tuple nrs = next_nrs_of(fn)
+    cdef list edges = [edge_node(out)] + [next_edge(fn, i) for i in range(1, n)]
+    set_n_edges(node, n)
+    if n == 1:
+        node.edge0 = edges[0]
+    elif n == 2:
+        node.edge0 = edges[0]
+        node.edge1 = <Node>edges[1]
+    else:
+        node.edge0 = tuple(edges)
+        gc_untrack(node.edge0)
+    if out._output_nr or nrs is not None:
+        node_extra(node).next_nrs = (out._output_nr,) + (
+            tuple(nrs[1:n]) if nrs is not None else (0,) * (n - 1))
+    cdef tuple meta = input_meta_of(fn)
+    if meta is not None and len(meta) > 1 and any(m is not None for m in meta[1:]):
+        set_input_meta(node, (None,) + tuple(meta[1:]))
+    _finish_record(node, out)
+    if anomaly_enabled:
+        _record_trace(node)
+
+
 cdef int record_outputs(Node node, tuple outputs, tuple inputs) except -1:
     """Make node the grad_fn of several outputs (output_nr = position; None entries
     and non-floating outputs are skipped)."""

@@ -30,7 +30,7 @@ from autograd_core._core.tensor cimport (
     node_seq, runs_when_ready, profiler_enabled, profiler_enter, profiler_enter_node, profiler_exit,
     grad_dtype_field, post_acc_hooks_of, tensor_hooks,
 )
-from autograd_core._core.tensor import Size, _set_anomaly_current
+from autograd_core._core.tensor import Size, _set_anomaly_current, _set_r_to_c_nodes
 from autograd_core._core.function import FunctionNode
 
 import sys
@@ -198,6 +198,7 @@ cdef frozenset _R_TO_C_NODES = frozenset((
     "ToCopyBackward0", "LinalgEigBackward0", "ComplexBackward0", "PolarBackward0",
     "ViewAsComplexBackward0", "CatBackward0", "StackBackward0", "BlockDiagBackward0",
     "CopyBackwards"))
+_set_r_to_c_nodes(_R_TO_C_NODES)  # (for the node a CopySlices wraps)
 cdef str _MSG_R_TO_C = (
     "Expected isFloatingType(grad.scalar_type()) || (input_is_complex == grad_is_complex) "
     "to be true, but got false.  (Could this error message be improved?  If so, please "
