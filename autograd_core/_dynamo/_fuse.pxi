@@ -681,7 +681,7 @@ cdef Py_ssize_t _bcast_period(object meta, tuple block):
 
 cdef bint _fusible(Step s, dict metas, list vals):
     """Whether step s can join a fused block (Note [Fused blocks])."""
-    if s.meta is None or s.fast == F_NONE or s.fast == F_SUM:
+    if s.meta is None or (s.fast not in _FUSE_BINARY and s.fast not in _FUSE_UNARY):
         return False
     tn, shape, contig = s.meta
     if not contig or (tn != cnp.NPY_FLOAT and tn != cnp.NPY_DOUBLE):
