@@ -45,6 +45,11 @@ void NAME(const agc_fuse_ins *prog, size_t nins, const T *const *in, T *const *o
             const T *b = p->b >= 0 && p->op != AGC_F_LOAD ? REG(p->b) : 0;           \
             const T *c = p->op == AGC_F_DIV_OTHER_BWD ? REG((size_t)p->s) : 0;       \
             const T s = (T)p->s;                                                     \
+            if (tbl && p->op != AGC_F_LOAD && p->op != AGC_F_STORE && k + 1 < nins    \
+                    && p[1].op == AGC_F_STORE && p[1].a == p->r)                     \
+                /* its value is stored next: made in the output, where the           \
+                 * register's entry points (the STORE finds it there) */             \
+                r = out[(size_t)p[1].s] + off;                                       \
             if (p->op == AGC_F_LOAD) {                                               \
                 const T *src = in[(size_t)p->s];                                     \
                 size_t per = p->b > 0 ? (size_t)p->b : 0, j = per ? off % per : off; \
@@ -69,7 +74,8 @@ void NAME(const agc_fuse_ins *prog, size_t nins, const T *const *in, T *const *o
                 break;                                                               \
             case AGC_F_STORE: {                                                      \
                 T *dst = out[(size_t)p->s] + off;                                    \
-                for (i = 0; i < m; i++) dst[i] = a[i];                               \
+                if (dst != a)  /* (else made there by the instruction before) */     \
+                    for (i = 0; i < m; i++) dst[i] = a[i];                           \
                 break; }                                                             \
             case AGC_F_COPY: for (i = 0; i < m; i++) r[i] = a[i]; break;             \
             case AGC_F_ADD: for (i = 0; i < m; i++) r[i] = a[i] + b[i]; break;       \

@@ -645,3 +645,147 @@ def test_long_large_libm_chain_is_one_block_with_eagers_memory():
     eager = _traced_peak(lambda: step(fn))
     compiled = _traced_peak(lambda: step(f))
     assert compiled <= eager * 1.1, (compiled, eager)
+
+
+# ------------------------------------------------------------------ tiles and stores
+# A block whose broadcast period is not a multiple of the tile runs in tiles that divide
+# it (Note [Tiles of a broadcast block]); an instruction whose value is stored next is
+# made in the output (or saved row) itself (csrc/agc_fuse.c). Neither may change a value:
+# periods below the shortest such tile, primes above the tile, multiples of it, a last
+# tile shorter than the others, and programs with saved rows (div_first, sub_first)
+# against eager bit for bit.
+
+@pytest.mark.parametrize("prog", ["bias_relu", "bias_first", "sub_first", "mul",
+                                  "div_first", "libm"])
+@pytest.mark.parametrize("shapes", [((64, 256), (256,)), ((8, 784), (784,)),
+                                    ((6, 640), (640,)), ((3, 1000), (1000,)),
+                                    ((5, 130), (130,)), ((4, 2048), (2048,)),
+                                    ((2, 3, 300), (3, 300)), ((9, 97), (97,)),
+                                    ((3, 1031), (1031,))])
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_broadcast_periods_of_any_length_equal_eager_bitwise(prog, shapes, dt):
+    xshape, bshape = shapes
+    fn = BCAST_PROGS[prog]
+    rng = np.random.default_rng(sum(xshape))
+    xs = rng.standard_normal(xshape).astype(dt)
+    bs = (rng.uniform(0.5, 2.0, bshape) * rng.choice([-1, 1], bshape)).astype(dt)
+    args = [(xs, True), (bs, True)]
+    autograd_core._dynamo.reset()
+    y, gs, name = _bcast_run(autograd_core, fn, args, True)
+    ye, gse, _ = _bcast_run(autograd_core, fn, args, False)
+    assert name == "CompiledFunctionBackward"
+    _assert_bitwise(y.detach().numpy(), ye.detach().numpy())
+    for g, ge in zip(gs, gse):
+        _assert_bitwise(g.numpy(), ge.numpy())
+    # and under create_graph (the backward's program run with grad mode on)
+    y, gs, _ = _bcast_run(autograd_core, fn, args, True, create_graph=True)
+    ye, gse, _ = _bcast_run(autograd_core, fn, args, False, create_graph=True)
+    for g, ge in zip(gs, gse):
+        assert g.requires_grad
+        _assert_bitwise(g.detach().numpy(), ge.detach().numpy())
+
+
+def _mlp(lib):
+    F = lib.nn.functional
+
+    def fwd(X, labels, W1, b1, W2, b2):
+        h = (X @ W1 + b1).relu()
+        return F.cross_entropy(h @ W2 + b2, labels), h
+    return fwd
+
+
+def _mlp_data(n, d_in, d_h, d_out, dt="float32", seed=0):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal((n, d_in)).astype(dt), rng.integers(0, d_out, n),
+            [(rng.standard_normal((d_in, d_h)) * np.sqrt(2 / d_in)).astype(dt),
+             (rng.standard_normal(d_h) * 0.1).astype(dt),
+             (rng.standard_normal((d_h, d_out)) * np.sqrt(1 / d_h)).astype(dt),
+             (rng.standard_normal(d_out) * 0.1).astype(dt)])
+
+
+def _mlp_steps(lib, data, compiled, calls=3, retain=False):
+    """The gradients after each of `calls` training steps of benchmarks/compile.py's MLP
+    (grads reset per step; with retain, each step's backward runs twice)."""
+    X, labels, ps = data
+    X, labels = lib.tensor(X), lib.tensor(labels)
+    params = [lib.tensor(p, requires_grad=True) for p in ps]
+    f = lib.compile(_mlp(lib)) if compiled else _mlp(lib)
+    out = []
+    for _ in range(calls):
+        for p in params:
+            p.grad = None
+        loss, h = f(X, labels, *params)
+        loss.backward(retain_graph=retain)
+        if retain:
+            loss.backward()
+        out.append((loss.detach().numpy().copy(), h.grad_fn.name(),
+                    [p.grad.numpy().copy() for p in params]))
+    return out
+
+
+@pytest.mark.parametrize("dims", [(64, 784, 256, 10), (16, 30, 130, 7), (4, 9, 100, 3)])
+@pytest.mark.parametrize("retain", [False, True])
+def test_mlp_training_step_equals_eager_bitwise(dims, retain):
+    # the benchmark's step: matmul, a bias block (a period of 256: tiles that divide it),
+    # matmul, bias, cross_entropy; every call's loss and gradients are eager's bit for
+    # bit (retain_graph: a second backward through the same block accumulates as eager)
+    data = _mlp_data(*dims)
+    autograd_core._dynamo.reset()
+    got = _mlp_steps(autograd_core, data, True, retain=retain)
+    want = _mlp_steps(autograd_core, data, False, retain=retain)
+    for (l, name, gs), (le, _, gse) in zip(got, want):
+        _assert_bitwise(l, le)
+        for g, ge in zip(gs, gse):
+            _assert_bitwise(g, ge)
+    assert got[-1][1] == "CompiledFunctionBackward"
+    (lt, _, gst), = _mlp_steps(torch, data, False, calls=1, retain=retain)
+    np.testing.assert_allclose(got[-1][0], lt, rtol=1e-5, atol=1e-6)
+    for g, gt in zip(got[-1][2], gst):
+        np.testing.assert_allclose(g, gt, rtol=1e-4, atol=1e-5)
+
+
+def test_mlp_block_output_changed_in_place_before_backward_is_refused():
+    # relu's output is what the block's backward reads (eager's ReluBackward0 saves
+    # it): changed in place, the backward raises eager's error, at every replay
+    X, labels, ps = _mlp_data(8, 12, 256, 4)
+    msgs = []
+    for compiled in (False, True):
+        autograd_core._dynamo.reset()
+        f = autograd_core.compile(_mlp(autograd_core)) if compiled else _mlp(autograd_core)
+        params = [autograd_core.tensor(p, requires_grad=True) for p in ps]
+        for _ in range(3):
+            for p in params:
+                p.grad = None
+            loss, h = f(autograd_core.tensor(X), autograd_core.tensor(labels), *params)
+        with autograd_core.no_grad():
+            h.mul_(2.0)
+        with pytest.raises(RuntimeError) as e:
+            loss.backward()
+        msgs.append(str(e.value))
+    # (the tensor is named by its node: eager's Relu, a block's CompiledFunction, as
+    # PyTorch names an output of its compiled graphs)
+    assert "modified by an inplace operation" in msgs[0] and "output 0 of Relu," in msgs[0]
+    assert msgs[1] == msgs[0].replace("of Relu,", "of CompiledFunction,")
+
+
+def test_mlp_guard_failure_recompiles_with_its_own_tiles():
+    # another hidden width (period 256 -> 384 -> 100) fails the shape guards: each
+    # recording plans its own blocks and still equals eager bit for bit
+    autograd_core._dynamo.reset()
+    fwd = autograd_core.compile(_mlp(autograd_core))
+    for d_h in (256, 384, 100):
+        X, labels, ps = _mlp_data(8, 20, d_h, 5, seed=d_h)
+        for compiled in (True, False):
+            f = fwd if compiled else _mlp(autograd_core)
+            params = [autograd_core.tensor(p, requires_grad=True) for p in ps]
+            for _ in range(3):
+                for p in params:
+                    p.grad = None
+                loss, h = f(autograd_core.tensor(X), autograd_core.tensor(labels), *params)
+                loss.backward()
+            if compiled:
+                assert h.grad_fn.name() == "CompiledFunctionBackward"
+                got = [p.grad.numpy().copy() for p in params]
+            else:
+                for g, p in zip(got, params):
+                    _assert_bitwise(g, p.grad.numpy())

@@ -63,8 +63,10 @@ binary op, a BROADCAST shape: one that, leading 1s dropped, is a suffix of the r
 the other operand may also be a Python int/float. Each run becomes a FusedBlock
 (``_fuse.pxi``): one program of ``csrc/agc_fuse.c``'s interpreter, run in tiles of 512
 elements so its intermediates stay in a few cache-resident registers (a tile of an input
-is read in place, not copied); only the run's outputs read later (by a step or by the
-function's output) are materialized. With grad on and an input requiring grad, the block
+is read in place, not copied, as is a broadcast input's in tiles dividing its period:
+Note [Tiles of a broadcast block]); only the run's outputs read later (by a step or by
+the function's output) are materialized, each made in place by the instruction that
+computes it. With grad on and an input requiring grad, the block
 is ONE node, ``CompiledFunctionBackward`` (PyTorch's grad_fn of aot/inductor-compiled
 graphs), whose backward is a fused program too (each instruction's derivative, in reverse,
 reading a (rows, n) buffer of the forward values it needs, stored as they are made). A

@@ -126,6 +126,37 @@ cdef dict _FUSE_UNARY = {F_NEG: AGC_F_NEG, F_EXP: AGC_F_EXP, F_TANH: AGC_F_TANH,
                          F_SIGMOID: AGC_F_SIGMOID, F_RELU: AGC_F_RELU}
 
 
+# Note [Tiles of a broadcast block]
+# A LOAD of a broadcast input points its register into the input when the tile's
+# stretch of the repeated values lies within one period, else copies the runs (a bias of
+# 256 floats in 512-element tiles: a copy per tile, a pass over the block as costly as
+# the add). Tiles that divide every broadcast period make every such LOAD in place: a
+# program without CALLs takes the longest such tile up to AGC_FUSE_TILE, if it is at
+# least _BCAST_TILE_MIN long (shorter ones would cost more in per-tile dispatch than the
+# copies). Each element is computed on its own, so the tile never changes a value.
+cdef size_t _BCAST_TILE_MIN = 128
+
+
+cdef size_t _bcast_tile(list ir):
+    """The tile of a program without CALLs (ir: _allocate's) whose broadcast LOADs all
+    point into their inputs (Note [Tiles of a broadcast block]); AGC_FUSE_TILE when
+    none is needed or none is long enough."""
+    cdef size_t g = 0, a, b, t
+    cdef list e
+    for e in ir:
+        if e[0] == AGC_F_LOAD and e[3] > 0:
+            a, b = <size_t>e[3], g
+            while b:
+                a, b = b, a % b
+            g = a
+    if g == 0 or g % AGC_FUSE_TILE == 0:
+        return AGC_FUSE_TILE
+    t = min(g, <size_t>AGC_FUSE_TILE)
+    while g % t:
+        t -= 1
+    return t if t >= _BCAST_TILE_MIN else AGC_FUSE_TILE
+
+
 @cython.final
 cdef class _Prog:
     """A program of agc_fuse.c, its registers allocated."""
@@ -220,6 +251,8 @@ cdef _Prog _allocate(list ir):
             else:
                 p.ins[i].r = 0
         p.nreg = max(nreg, 1)
+        if p.tile == AGC_FUSE_TILE:
+            p.tile = _bcast_tile(ir)
     finally:
         free(last)
         free(phys)
@@ -303,6 +336,18 @@ cdef int _run_prog(_Prog p, int typenum, list ins, list outs, Py_ssize_t n,
     free(pout)
     free(scratch)
     return 0
+
+
+cdef cnp.ndarray _empty_of(tuple shape, int typenum):
+    """An uninitialised C-contiguous array of shape and typenum (np.empty without the
+    Python call: a gradient of the backward's, once per replay)."""
+    cdef cnp.npy_intp dims[32]
+    cdef Py_ssize_t i, nd = len(shape)
+    if nd > 32 or 0 in shape:
+        return <cnp.ndarray>np.empty(shape, dtype=cnp.PyArray_DescrFromType(typenum))
+    for i in range(nd):
+        dims[i] = <cnp.npy_intp>shape[i]
+    return <cnp.ndarray>cnp.PyArray_EMPTY(<int>nd, dims, typenum, 0)
 
 
 cdef inline cnp.ndarray _flat_array(cnp.ndarray like, Py_ssize_t rows):
@@ -395,7 +440,7 @@ cdef class CompiledFunctionBackward(Node):
         for k in range(self.nin):
             j = self.share[k]
             # (an input without a gradient gets no store: its entry is never written)
-            outs.append(<cnp.ndarray>np.empty(self.shapes[k], dtype=self.dtype)
+            outs.append(_empty_of(<tuple>self.shapes[k], self.typenum)
                         if j == k or j < 0 else outs[j])
         _run_prog(self.prog, self.typenum, ins, outs, n, self.saved)
         cdef list res = []
@@ -476,6 +521,7 @@ cdef class FusedBlock:
     cdef tuple frees
     cdef bint planned           # its programs are made (at its first run)
     cdef bint unfused           # planned as the unfused steps (libm ops on large arrays)
+    cdef tuple in_meta          # its node's input_meta when bcast (made at its first run)
     cdef object spare           # saved rows of an earlier replay, read by its backward
                                 # and handed back (Note [Saved rows reused])
 
@@ -583,11 +629,14 @@ cdef class FusedBlock:
             record_outputs(node, tuple(tensors), edges)
             if self.bcast:
                 # a broadcast input's gradient leaves the block unreduced: the engine
-                # sums it to the input's shape as it sums eager's (AddBackward0, ...)
-                set_input_meta(node, tuple([
-                    None if self.in_shapes[i] == self.shape else
-                    (self.in_shapes[i], dtype_of(<cnp.ndarray>ins[i]))
-                    for i in self.bwd_edges]))
+                # sums it to the input's shape as it sums eager's (AddBackward0, ...);
+                # the same per replay (_inputs_hold: shapes and dtype as planned)
+                if self.in_meta is None:
+                    self.in_meta = tuple([
+                        None if self.in_shapes[i] == self.shape else
+                        (self.in_shapes[i], dtype_of(<cnp.ndarray>ins[i]))
+                        for i in self.bwd_edges])
+                set_input_meta(node, self.in_meta)
         for k in self.frees:
             vals[k] = None
         return 0
@@ -632,7 +681,7 @@ cdef Py_ssize_t _bcast_period(object meta, tuple block):
 
 cdef bint _fusible(Step s, dict metas, list vals):
     """Whether step s can join a fused block (Note [Fused blocks])."""
-    if s.meta is None or s.fast == F_NONE or s.fast == F_SUM:
+    if s.meta is None or (s.fast not in _FUSE_BINARY and s.fast not in _FUSE_UNARY):
         return False
     tn, shape, contig = s.meta
     if not contig or (tn != cnp.NPY_FLOAT and tn != cnp.NPY_DOUBLE):

@@ -73,7 +73,8 @@ cdef class Slot:
 
 # The ops the replay calls through OPS itself (the op table's C signatures), skipping
 # op_call's lookup and the arguments' tuple: the small elementwise ops whose call overhead
-# matters next to their work.
+# matters next to their work, and a training step's matmul (nn.Linear's, often on small
+# layers) and cross_entropy (its loss, on a (batch, classes) tensor: microseconds of work).
 cdef enum:
     F_NONE = 0
     F_ADD = 1
@@ -86,10 +87,12 @@ cdef enum:
     F_SIGMOID = 8
     F_RELU = 9
     F_SUM = 10
+    F_MATMUL = 11
+    F_CROSS_ENTROPY = 12
 
 cdef dict _FAST = {"add": F_ADD, "sub": F_SUB, "mul": F_MUL, "div": F_DIV, "neg": F_NEG,
                    "exp": F_EXP, "tanh": F_TANH, "sigmoid": F_SIGMOID, "relu": F_RELU,
-                   "sum": F_SUM}
+                   "sum": F_SUM, "matmul": F_MATMUL, "cross_entropy": F_CROSS_ENTROPY}
 
 
 @cython.final
@@ -159,6 +162,12 @@ cdef inline int _run_step(Step s, list vals) except -1:
             r = OPS.sigmoid(t0)
         elif s.fast == F_RELU:
             r = OPS.relu(t0)
+        elif s.fast == F_MATMUL:
+            r = OPS.matmul(t0, <Tensor?>vals[s.s1])
+        elif s.fast == F_CROSS_ENTROPY:
+            # (weight: None, _new_step takes no other)
+            r = OPS.cross_entropy(t0, <Tensor?>vals[s.s1], None, s.template[3],
+                                  s.template[4], s.template[5])
         else:
             r = OPS.sum(t0, s.template[1], s.template[2], s.template[3])
         vals.append(r)
@@ -779,6 +788,12 @@ cdef Step _new_step(str name, tuple template, tuple subs, tuple nested, Py_ssize
     if st.s0 >= 0 and not nested and nout < 0:
         f = _FAST.get(name)
         st.fast = F_NONE if f is None else <int>f
+        # matmul and cross_entropy take both tensors from slots; cross_entropy only
+        # without a class weight (its third argument)
+        if ((st.fast == F_MATMUL or st.fast == F_CROSS_ENTROPY) and st.s1 < 0 or
+                st.fast == F_CROSS_ENTROPY and (len(template) != 6 or template[2] is not None
+                                                or len(subs) != 2)):
+            st.fast = F_NONE
     else:
         st.fast = F_NONE
     gc_untrack(st)

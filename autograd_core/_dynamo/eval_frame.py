@@ -124,13 +124,8 @@ def _eager_only():
     """Conditions under which a call runs eagerly without recording or replaying: another
     op observer (profiler, autocast, checkpointing, batched backward), forward AD, inference
     mode, or a recording already under way on this thread (its ops are the outer's)."""
-    return (_recording() or _core._op_hooks_active() or _core._current_dual_level() != -1
-            or _inference_mode())
-
-
-def _inference_mode():
-    import autograd_core
-    return autograd_core.is_inference_mode_enabled()
+    return (getattr(_tls, "recording", False) or _core._op_hooks_active()
+            or _core._current_dual_level() != -1 or _core.is_inference_mode_enabled())
 
 
 def _param_names(fn):
@@ -187,16 +182,20 @@ def _describe(fn, old, new):
 def _call(fn, code, call, module, fullgraph, args, kwargs, fuse=True):
     """One call of a compiled function: replay a recording whose guards hold, else record
     (within the recompile limit), else run eagerly."""
-    if code in _BROKEN:
+    # (_BROKEN's and _CACHES's lookups written out: _ByIdentity's methods are Python
+    # calls, and this is every call's path)
+    hit = dict.get(_BROKEN, id(code))
+    if hit is not None and hit[0] is code:
         if fullgraph and not _eager_only():
-            raise exc.Unsupported(_BROKEN[code])
+            raise exc.Unsupported(hit[1])
         return call(*args, **kwargs)
     if _eager_only():
         return call(*args, **kwargs)
     # a module's identity is part of the key: two instances share forward's code object
     key, tensors = arguments_key(args if module is None else (module,) + args, kwargs,
                                  _core.is_grad_enabled())
-    cache = _CACHES.get(code)
+    hit = dict.get(_CACHES, id(code))
+    cache = hit[1] if hit is not None and hit[0] is code else None
     if cache is not None:
         closure = getattr(fn, "__closure__", None)
         for e in cache.entries.get(key, ()):
