@@ -174,8 +174,10 @@ cdef Tensor op_matmul(Tensor self, Tensor other):
     if na == 0 or nb == 0:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {na}D and {nb}D")
-    if complex_arg(self) or complex_arg(other):
-        # (the product it reaches is PyTorch's refusal: Note [Dtype guard])
+    if (complex_arg(self) or complex_arg(other)) and \
+            cnp.PyArray_TYPE(self._data) == cnp.PyArray_TYPE(other._data):
+        # (the product it reaches is PyTorch's refusal: Note [Dtype guard]; operands of
+        # two dtypes get that product's own dtype check first)
         check_complex_args(_matmul_product(self, other, na, nb), (self, other))
     if na == 1 and nb == 1:
         return OPS.dot(self, other)
@@ -1067,6 +1069,9 @@ cdef Tensor op_addr(Tensor self, Tensor vec1, Tensor vec2, object beta, object a
             if type(x) is float or type(x) is complex:
                 raise RuntimeError(f"For integral input tensors, argument {argname} must not "
                                    "be a floating point number.")
+    if d is uint16 or d is uint32 or d is uint64:
+        # (addr passes the dtype guard so that these checks come first, as PyTorch's)
+        raise not_implemented_for("addr_cpu", d)
     beta = scalar_in(beta, d)
     alpha = scalar_in(alpha, d)
     cdef tuple out_shape = (shape_of(vec1._data)[0], shape_of(vec2._data)[0])
