@@ -24,30 +24,6 @@ KNOWN = {
         'PyTorch TypeError: expected Tensor as element 0 in argument 0, but got NoneType | ours NotImplementedError: "index_put" not implemented for \'UInt32\'',
     'index_put.none_error[0]/uint64':
         'PyTorch TypeError: expected Tensor as element 0 in argument 0, but got NoneType | ours NotImplementedError: "index_put" not implemented for \'UInt64\'',
-    'scatter.value[0]/uint16':
-        'PyTorch NotImplementedError: "scatter_gather_scalar_cpu" not implemented for \'UInt16\' | ours NotImplementedError: "scatter_gather_tensor_cpu" not implemented for \'UInt16\'',
-    'scatter.value[0]/uint32':
-        'PyTorch NotImplementedError: "scatter_gather_scalar_cpu" not implemented for \'UInt32\' | ours NotImplementedError: "scatter_gather_tensor_cpu" not implemented for \'UInt32\'',
-    'scatter.value[0]/uint64':
-        'PyTorch NotImplementedError: "scatter_gather_scalar_cpu" not implemented for \'UInt64\' | ours NotImplementedError: "scatter_gather_tensor_cpu" not implemented for \'UInt64\'',
-    'scatter.value[1]/uint16':
-        'PyTorch NotImplementedError: "scatter_gather_scalar_cpu" not implemented for \'UInt16\' | ours NotImplementedError: "scatter_gather_tensor_cpu" not implemented for \'UInt16\'',
-    'scatter.value[1]/uint32':
-        'PyTorch NotImplementedError: "scatter_gather_scalar_cpu" not implemented for \'UInt32\' | ours NotImplementedError: "scatter_gather_tensor_cpu" not implemented for \'UInt32\'',
-    'scatter.value[1]/uint64':
-        'PyTorch NotImplementedError: "scatter_gather_scalar_cpu" not implemented for \'UInt64\' | ours NotImplementedError: "scatter_gather_tensor_cpu" not implemented for \'UInt64\'',
-    'scatter.value[2]/uint16':
-        'PyTorch NotImplementedError: "scatter_gather_scalar_cpu" not implemented for \'UInt16\' | ours NotImplementedError: "scatter_gather_tensor_cpu" not implemented for \'UInt16\'',
-    'scatter.value[2]/uint32':
-        'PyTorch NotImplementedError: "scatter_gather_scalar_cpu" not implemented for \'UInt32\' | ours NotImplementedError: "scatter_gather_tensor_cpu" not implemented for \'UInt32\'',
-    'scatter.value[2]/uint64':
-        'PyTorch NotImplementedError: "scatter_gather_scalar_cpu" not implemented for \'UInt64\' | ours NotImplementedError: "scatter_gather_tensor_cpu" not implemented for \'UInt64\'',
-    'scatter.value_kw[0]/uint16':
-        'PyTorch NotImplementedError: "scatter_gather_scalar_cpu" not implemented for \'UInt16\' | ours NotImplementedError: "scatter_gather_tensor_cpu" not implemented for \'UInt16\'',
-    'scatter.value_kw[0]/uint32':
-        'PyTorch NotImplementedError: "scatter_gather_scalar_cpu" not implemented for \'UInt32\' | ours NotImplementedError: "scatter_gather_tensor_cpu" not implemented for \'UInt32\'',
-    'scatter.value_kw[0]/uint64':
-        'PyTorch NotImplementedError: "scatter_gather_scalar_cpu" not implemented for \'UInt64\' | ours NotImplementedError: "scatter_gather_tensor_cpu" not implemented for \'UInt64\'',
     'tensordot.broadcast_dim[0]/uint16':
         'PyTorch NotImplementedError: "sum_cpu" not implemented for \'UInt16\' | ours NotImplementedError: "addmm_impl_cpu_" not implemented for \'UInt16\'',
     'tensordot.broadcast_dim[0]/uint32':

@@ -8,7 +8,7 @@ from _diff import same, same_error
 
 
 def _t(m, shape, dt):
-    return m.ones(*shape, dtype=getattr(m, dt))
+    return m.ones(tuple(shape), dtype=getattr(m, dt))
 
 
 # ---- ops that computed where PyTorch refuses
