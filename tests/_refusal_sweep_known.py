@@ -4,9 +4,7 @@ when this list was written. A fix that makes a form match fails its xfail until 
 entry goes. What remains: argument-parser errors whose words differ between PyTorch's
 Tensor method and its function, which share one wrapper here (argsort's .stable
 overload given dim positionally; index_put's None index, which PyTorch's parser
-refuses before the dtype, as 'argument 0' for the method);
-tensordot contracting a size-1 dim against a longer one, whose broadcast sum PyTorch
-runs on a kernel without the wide unsigned ints (sum_cpu) where sum itself has them."""
+refuses before the dtype, as 'argument 0' for the method)."""
 KNOWN = {
     'argsort.stable_positional_dim[0]/complex64':
         'PyTorch TypeError: argsort() received an invalid combination of arguments - got (int, stable=bool), but expec | ours TypeError: argsort() takes from 1 to 0 positional arguments but 1 were given',
@@ -24,10 +22,4 @@ KNOWN = {
         'PyTorch TypeError: expected Tensor as element 0 in argument 0, but got NoneType | ours NotImplementedError: "index_put" not implemented for \'UInt32\'',
     'index_put.none_error[0]/uint64':
         'PyTorch TypeError: expected Tensor as element 0 in argument 0, but got NoneType | ours NotImplementedError: "index_put" not implemented for \'UInt64\'',
-    'tensordot.broadcast_dim[0]/uint16':
-        'PyTorch NotImplementedError: "sum_cpu" not implemented for \'UInt16\' | ours NotImplementedError: "addmm_impl_cpu_" not implemented for \'UInt16\'',
-    'tensordot.broadcast_dim[0]/uint32':
-        'PyTorch NotImplementedError: "sum_cpu" not implemented for \'UInt32\' | ours NotImplementedError: "addmm_impl_cpu_" not implemented for \'UInt32\'',
-    'tensordot.broadcast_dim[0]/uint64':
-        'PyTorch NotImplementedError: "sum_cpu" not implemented for \'UInt64\' | ours NotImplementedError: "addmm_impl_cpu_" not implemented for \'UInt64\'',
 }

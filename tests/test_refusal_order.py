@@ -155,3 +155,24 @@ def test_histogram_kernels_by_range(fn, dt):
 def test_matmul_of_two_dtypes_checks_them_first(dims):
     a, b = ((2, 3), (3, 4)) if dims == "2d" else ((2, 2, 3), (2, 3, 4))
     same_error(lambda m: m.matmul(m.ones(*a), _t(m, b, "uint16")))
+
+
+@pytest.mark.parametrize("case", ["dtype_same", "dtype_wider", "from_int32", "out", "no_dtype"])
+def test_sum_into_a_wide_unsigned_dtype(case):
+    def prog(m):
+        x = _t(m, (3, 2), "int32" if case == "from_int32" else "uint16")
+        if case == "out":
+            return m.sum(x, 0, out=m.empty(2, dtype=m.uint16))
+        if case == "no_dtype":   # (sums in int64)
+            return x.sum(0)
+        return x.sum(0, dtype=m.uint32 if case == "dtype_wider" else m.uint16)
+    same(prog, may_raise=True)
+
+
+@pytest.mark.parametrize("dt", ["int32", "float16", "bool", "uint16"])
+@pytest.mark.parametrize("side", ["first", "second"])
+def test_tensordot_broadcast_contraction_keeps_the_dtype(dt, side):
+    def prog(m):
+        a, b = ((2, 1), (3, 2)) if side == "first" else ((2, 3), (1, 2))
+        return m.tensordot(_t(m, a, dt), _t(m, b, dt), dims=([1], [0]))
+    same(prog, may_raise=True)

@@ -775,10 +775,12 @@ cdef Tensor _tensordot(Tensor a, Tensor b, list dims1, list dims2):
     for i in range(len(w1)):
         s1 = sa[w1[i]]
         s2 = sb[w2[i]]
+        # (PyTorch sums in the operand's dtype: an integer operand stays integral for
+        # mm, a wide unsigned one reaches sum_cpu, which has no kernel for it)
         if s2 == 1:
-            t1 = OPS.sum(t1, (w1[i],), True, None)
+            t1 = OPS.sum(t1, (w1[i],), True, dtype_of(t1._data))
         elif s1 == 1:
-            t2 = OPS.sum(t2, (w2[i],), True, None)
+            t2 = OPS.sum(t2, (w2[i],), True, dtype_of(t2._data))
         else:
             if s1 != s2:
                 raise RuntimeError(

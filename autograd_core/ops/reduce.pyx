@@ -469,6 +469,10 @@ cdef inline cnp.ndarray _dense(object out):
 cdef Tensor op_sum(Tensor self, object dim, bint keepdim, object out_dtype):
     cdef cnp.ndarray x = self._data
     cdef dtype od = _accumulating_dtype(dtype_of(x), out_dtype)
+    if od is uint16 or od is uint32 or od is uint64:
+        # (only a dtype argument, or out's, asks for these: the wide unsigned inputs
+        # sum in int64 otherwise; PyTorch's sum_cpu has no kernel for them)
+        raise not_implemented_for("sum_cpu", od)
     cdef Tensor result
     cdef tuple dims
     cdef object r
