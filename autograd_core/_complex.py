@@ -45,7 +45,10 @@ COMPLEX_AUTOGRAD = True
 
 # Op names as the op table (ops/derivatives.yaml) spells them; in-place variants apart.
 # round and polygamma refuse complex input in their implementations (the kernel PyTorch
-# names depends on decimals, on n).
+# names depends on decimals, on n), as nll_loss and cross_entropy do (nll_loss's kernel
+# depends on the input's dims, and comes after its shape checks; cross_entropy's is
+# log_softmax's for the class dim; histc's on its range; _lerp_tensor is lerp with a
+# tensor weight, named apart for the unsigned kernel), and so do log_softmax and softmax.
 COMPLEX_OPS = frozenset("""
 normal_
 add add_ sub sub_ rsub mul mul_ div div_ neg neg_ negative negative_ positive
@@ -101,7 +104,7 @@ linalg_matrix_rank linalg_cond linalg_lstsq linalg_householder_product orgqr geq
 linalg_ldl_factor linalg_ldl_factor_ex linalg_ldl_solve
 conv_tbc affine_grid_generator
 rrelu_with_noise rrelu_with_noise_
-round round_ polygamma polygamma_
+round round_ polygamma polygamma_ nll_loss cross_entropy _lerp_tensor histc
 """.split())
 
 # PyTorch's own errors for ops that refuse complex input (exception type, message;
@@ -123,9 +126,12 @@ COMPLEX_MESSAGES = {
     "ge": _kernel("ge_cpu"),
     "clamp": _CLAMP, "clamp_": _CLAMP, "clamp_min": _CLAMP, "clamp_max": _CLAMP,
     "clamp_min_": _CLAMP, "clamp_max_": _CLAMP, "clip": _CLAMP, "clip_": _CLAMP,
-    "floor": (NotImplementedError, "floor is not supported for complex inputs"),
-    "ceil": (NotImplementedError, "ceil is not supported for complex inputs"),
-    "trunc": (NotImplementedError, "trunc is not supported for complex inputs"),
+    **{name + tail: (NotImplementedError, f"{name} is not supported for complex inputs")
+       for name in ("floor", "ceil", "trunc") for tail in ("", "_")},
+    # (the in-place forms of these reach the same kernel as the functional ones)
+    "atan2": _kernel("atan2_cpu"), "atan2_": _kernel("atan2_cpu"),
+    "copysign": _kernel("copysign_cpu"), "copysign_": _kernel("copysign_cpu"),
+    "digamma_": _kernel("digamma"), "xlogy_": _kernel("xlogy_cpu"),
     "floor_divide": _kernel("div_floor_cpu"), "floor_divide_": _kernel("div_floor_cpu"),
     "div_floor": _kernel("div_floor_cpu"), "div_trunc": _kernel("div_trunc_cpu"),
     "sort": _SORT, "argsort": _SORT, "msort": _SORT, "searchsorted": _SORT,
@@ -133,7 +139,6 @@ COMPLEX_MESSAGES = {
     "sign": _SIGN, "sign_": _SIGN, "relu": _CLAMP, "relu_": _CLAMP,
     "maximum": (RuntimeError, "maximum not implemented for complex tensors."),
     "minimum": (RuntimeError, "minimum not implemented for complex tensors."),
-    "relu": _kernel("clamp_min_scalar_cpu"),
     "logit": _kernel("logit_cpu"), "logit_": _kernel("logit_cpu"),
     "erfinv": _kernel("erfinv_vml_cpu"), "erfinv_": _kernel("erfinv_vml_cpu"),
     "xlogy": _kernel("xlogy_cpu"), "kthvalue": _kernel("kthvalue_cpu"),
@@ -153,7 +158,7 @@ COMPLEX_MESSAGES = {
     "bitwise_left_shift": _kernel("lshift_cpu"), "bitwise_left_shift_": _kernel("lshift_cpu"),
     "bitwise_right_shift": _kernel("rshift_cpu"),
     "bitwise_right_shift_": _kernel("rshift_cpu"),
-    "unique_consecutive": _kernel("unique"),
+    "unique_consecutive": _kernel("unique"), "unique_dim": _kernel("unique_dim"),
     "binary_cross_entropy": _kernel("binary_cross_entropy"),
     "_fft_r2c": (RuntimeError, "Only supports floating-point dtypes, but found: {dtype}"),
     # (the ops whose PyTorch check precedes any kernel: a RuntimeError, not the kernel's)
@@ -189,7 +194,7 @@ COMPLEX_MESSAGES = {
     "softplus": _kernel("softplus_cpu"), "softshrink": _kernel("softshrink_check"),
     "hardshrink": _kernel("hardshrink_cpu"), "threshold": _kernel("threshold_cpu"),
     "threshold_": _kernel("threshold_cpu"), "hardtanh": _CLAMP, "hardtanh_": _CLAMP,
-    "histc": _kernel("histogram_cpu"), "histogram": _kernel("histogram_cpu"),
+    "histogram": _kernel("histogram_cpu"),
     # the special functions: each names its kernel (vml: the ones with a vectorised loop)
     "lgamma": _kernel("lgamma_vml_cpu"), "lgamma_": _kernel("lgamma_vml_cpu"),
     "erf": _kernel("erf_vml_cpu"), "erf_": _kernel("erf_vml_cpu"),
@@ -305,6 +310,30 @@ linalg_matrix_power matrix_power inner index_reduce index_reduce_ tensordot matm
 bitwise_and bitwise_or bitwise_xor bitwise_and_ bitwise_or_ bitwise_xor_
 """.split())
 
+# Ops that pass the guard although PyTorch refuses every input of these dtypes: the
+# kernel or check it reaches depends on their other arguments, so the implementation
+# refuses, naming that one (as round and polygamma for complex): norm and linalg.norm
+# reach linalg.vector_norm's or linalg.matrix_norm's dtype check by ord and dim;
+# rrelu_with_noise checks its bounds, then refuses as leaky_relu_cpu (or
+# rrelu_with_noise_out_cpu in training); log_softmax's kernel depends on dim, nll_loss's
+# on the input's dims (cross_entropy reaches log_softmax's); scatter_reduce's on reduce
+# and include_self; linalg.lstsq's, linalg.matrix_rank's, linalg.cond's, pinverse's and
+# ormqr's come after their other arguments' checks (lstsq and matrix_rank: without
+# rcond / rtol, the default's epsilon; cond: svd's or inv's, by p); the pads' kernels
+# are one per count of padded dims; _weight_norm's is its fused kernel's when dim is
+# the first or last, else norm_except_dim's dtype check; index_add, index_copy, put and
+# masked_scatter check source's dtype against self's first, then dispatch on self's;
+# linalg.matmul is matmul (listed above); histc's kernels depend on its range; addr
+# checks beta and alpha first; linalg.eig and eigvals find no complex type first.
+_UNSIGNED_REFUSED_BY_THE_OP = frozenset("""
+norm linalg_norm rrelu_with_noise rrelu_with_noise_ log_softmax nll_loss cross_entropy
+scatter_reduce linalg_lstsq linalg_matrix_rank linalg_cond pinverse ormqr
+reflection_pad replication_pad _weight_norm
+index_add index_add_ index_copy index_copy_ put put_ masked_scatter masked_scatter_
+linalg_matmul histc addr linalg_eig linalg_eigvals
+""".split())
+UNSIGNED_OPS = UNSIGNED_OPS | _UNSIGNED_REFUSED_BY_THE_OP
+
 # The ops that PyTorch computes in their operands' common dtype (Note [Dtype guard]):
 # with a floating or complex operand (uint16 + 2.5, x.lt(0.5), float_t.mul_(u), clamp
 # with float bounds) they compute in that dtype, with PyTorch's promotion; with integer
@@ -366,6 +395,8 @@ _UNSIGNED_KERNELS = {
     "logical_xor": "logical_xor_cpu", "logsigmoid": "log_sigmoid_cpu", "lt": "lt_cpu",
     "lt_": "lt_cpu", "lu": "lu_cpu",     "max": "max_all", "max_dim": "max_cpu", "min_dim": "min_cpu", "max_pool2d_with_indices": "max_pool2d",
     "max_pool3d_with_indices": "max_pool3d", "maximum": "maximum_cpu", "min": "min_all",
+    "median": "median_cpu", "nanmedian": "median_cpu", "median_dim": "median_out",
+    "nanmedian_dim": "median_out",
     "minimum": "minimum_cpu", "mish": "mish_cpu", "mish_": "mish_cpu",
     "mm": "addmm_impl_cpu_", "mode": "mode_cpu", "mse_loss": "mse_cpu",
     "mv": "addmv_impl_cpu", "native_group_norm": "GroupNormKernelImpl",
@@ -374,12 +405,11 @@ _UNSIGNED_KERNELS = {
     "nonzero_static": "nonzero_count_cpu", "orgqr": "orgqr_cpu",
     "pairwise_distance": "add_stub", "pow_": "pow", "prelu": "prelu_cpu",
     "put": "take_put_cpu", "relu": "clamp_min_scalar_cpu",
-    "relu_": "clamp_min_scalar_cpu", "remainder": "remainder_cpu",     "round_": "round_cpu", "rsub": "add_stub", "scatter": "scatter_gather_tensor_cpu",
+    "relu_": "clamp_min_scalar_cpu", "remainder": "remainder_cpu",
+    "remainder_": "remainder_cpu",     "round_": "round_cpu", "rsub": "add_stub", "scatter": "scatter_gather_tensor_cpu",
     "scatter_add": "scatter_gather_tensor_cpu", "searchsorted": "searchsorted_out_cpu",
     "sgn": "sign_cpu", "sgn_": "sign_cpu", "sign": "sign_cpu", "sign_": "sign_cpu",
     "silu": "silu_cpu", "silu_": "silu_cpu",
-    "slow_conv_transpose2d_cpu": "slow_conv_transpose2d_out_cpu",
-    "slow_conv_transpose3d_cpu": "slow_conv_transpose3d_out_cpu",
     "smooth_l1_loss": "smooth_l1_cpu", "softplus": "softplus_cpu",
     "softshrink": "softshrink_check", "square": "pow", "square_": "pow",
     "sub": "add_stub", "sub_": "add_stub", "take": "take_cpu",
@@ -390,6 +420,7 @@ _UNSIGNED_KERNELS = {
     "bitwise_not": "bitwise_not_cpu", "bitwise_not_": "bitwise_not_cpu",
     "gcd": "gcd_cpu", "gcd_": "gcd_cpu", "lcm": "lcm_cpu", "lcm_": "lcm_cpu",
     "lerp": "lerp_kernel_scalar", "lerp_": "lerp_kernel_scalar",
+    "_lerp_tensor": "lerp_kernel_tensor",
 }
 _ADDCDIV_INT = (RuntimeError, ADDCDIV_INT_MSG)
 _UNSIGNED_OTHER = {
@@ -453,6 +484,11 @@ _UNSIGNED_OTHER = {
         'linalg.vector_norm: Expected a floating point or complex tensor as '
         'input. Got {dtype}'),
     "pdist": (RuntimeError, 'pdist only supports floating-point dtypes'),
+    # (renorm's accumulate type has no entry for them: PyTorch's words, its assert's)
+    "renorm": (RuntimeError,
+        'false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/'
+        'AccumulateType.cpp":23, please report a bug to PyTorch. Unrecognized ScalarType: '
+        '{dtype}'),
     "qr": (RuntimeError,
         'linalg.qr: Expected a floating point or complex tensor as input. Got '
         '{dtype}'),

@@ -400,6 +400,8 @@ def linspace(start: _Number | Tensor, end: _Number | Tensor, steps: int, *,
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     d = _space_dtype("linspace", start, end, out, dtype)
+    if steps > 1:   # (PyTorch fills 0 or 1 step without its kernel)
+        _no_unsigned_kernel(np.dtype(d), "linspace_cpu")
     if d in (np.float32, np.float64) or np.issubdtype(d, np.complexfloating):
         arr = _linspace_values(_num(start), _num(end), steps, d)
     else:
@@ -732,6 +734,8 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
         raise TypeError(f"logspace() received an invalid combination of arguments - got "
                         f"({got}), but expected one of:\n{_LOGSPACE_SIGNATURES}\n")
     d = _space_dtype("logspace", start, end, out, dtype)
+    if steps > 1:   # (as linspace's)
+        _no_unsigned_kernel(np.dtype(d), "logspace_cpu")
     if np.issubdtype(d, np.complexfloating):
         # (PyTorch's complex kernel: base ** the complex linspace, in d)
         with np.errstate(all="ignore"):

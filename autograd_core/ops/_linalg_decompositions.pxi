@@ -319,7 +319,17 @@ cdef tuple _eig_values(Tensor A, bint vectors):
         return (np.ascontiguousarray(np.linalg.eigvals(a).astype(cd.np_dtype)), None)
 
 
+cdef int _check_eig_type(Tensor A) except -1:
+    """PyTorch's eig and eigvals take their result's complex type before any check: none
+    for an integral or bool input."""
+    cdef dtype d = dtype_of(A._data)
+    if d.category != CAT_FLOAT and d.category != CAT_COMPLEX:
+        raise RuntimeError(f"Unknown Complex ScalarType for {d.scalar_name}")
+    return 0
+
+
 cdef tuple op_linalg_eig(Tensor A):
+    _check_eig_type(A)
     _check_linalg_input(A, "linalg.eig", True)
     w, v = _eig_values(A, True)
     cdef Tensor L = make(w), V = make(v)
@@ -328,6 +338,7 @@ cdef tuple op_linalg_eig(Tensor A):
 
 
 cdef Tensor op_linalg_eigvals(Tensor A):
+    _check_eig_type(A)
     _check_linalg_input(A, "linalg.eigvals", True)
     if (recording() and requires_grad_of(A)) or (fw_active() and fw_grad_of(A) is not None):
         # differentiated through eig (PyTorch's composite: LinalgEigBackward0), in
@@ -1105,11 +1116,20 @@ cdef Tensor op_ormqr(Tensor self, Tensor input2, Tensor input3, bint left, bint 
                            f"input.shape[:-2], but got {list(sc[:-2])}")
     cdef Py_ssize_t mm = sc[-2] if left else sc[-1]
     if sa[-2] != mm:
-        raise RuntimeError(f"{fname}: input.shape[-2] must be equal to other.shape[{-2 if left else -1}]")
+        raise RuntimeError(f"{fname}: other.shape[{-2 if left else -1}] must be equal to input.shape[-2]")
     cdef Py_ssize_t kk = min(mm, sa[-1])
     if shape_of(input2._data)[-1] != kk:
         raise RuntimeError(f"{fname}: tau.shape[-1] must be equal to min(other.shape"
                            f"[{-2 if left else -1}], input.shape[-1])")
+    # (the dtypes after the shapes, then the kernel's, as PyTorch's)
+    cdef dtype d = dtype_of(self._data)
+    for name, t in (("tau", input2), ("other", input3)):
+        if dtype_of((<Tensor>t)._data) is not d:
+            raise RuntimeError(f"{fname}: Expected input and {name} to have the same dtype, but "
+                               f"input has dtype{d.scalar_name} and {name} has dtype "
+                               f"{dtype_of((<Tensor>t)._data).scalar_name}")
+    if not (d is float32 or d is float64 or d is complex64 or d is complex128):
+        raise not_implemented_for("ormqr_cpu", d)
     a = self._data
     if sa[-1] > sa[-2]:
         a = a[..., :, :sa[-2]]

@@ -145,10 +145,11 @@ cdef Tensor op_linalg_matrix_power(Tensor A, object n):
     cdef Tensor a, z = None, result = None
     if k != 1 and is_guarded_array(A._data) and not cnp.PyArray_ISCOMPLEX(A._data):
         # a wide unsigned A: n = 1 is PyTorch's clone; n = 0 its eye, n < 0 its inverse
-        # and n > 1 its mm have no kernel for them (Note [Dtype guard])
+        # and n > 1 its matmul (mm, or bmm for a batch) have no kernel for them (Note
+        # [Dtype guard])
         if k == 0:
             refuse_complex("eye", A)
-        refuse_complex("linalg_inv_ex" if k < 0 else "mm", A)
+        refuse_complex("linalg_inv_ex" if k < 0 else "mm" if _ndim(A) == 2 else "bmm", A)
     if k == 0:
         s = shape_of(A._data)
         return OPS.copy_(OPS.clone(A, _contiguous_format),      # (PyTorch's, as its eye)

@@ -540,11 +540,19 @@ cdef tuple _tolerances(Tensor A, object atol, object rtol):
 
 cdef Tensor op_linalg_matrix_rank(Tensor A, object tol, bint hermitian, object atol, object rtol):
     # (complex: the singular values, or |eigenvalues| of the Hermitian A, are real)
-    if dtype_of(A._data).category != CAT_FLOAT and dtype_of(A._data).category != CAT_COMPLEX:
-        raise RuntimeError("This function doesn't handle types other than float and double")
+    cdef dtype d = dtype_of(A._data)
     _check_matrix(A, "linalg.matrix_rank", False)
     if tol is not None:
         atol, rtol = tol, 0.0
+    if not (d is float32 or d is float64 or d is complex64 or d is complex128):
+        # PyTorch's errors in its order: the default rtol reads the epsilon of the input's
+        # type, then the singular values' (eigenvalues') dtype check and kernel refuse
+        if rtol is None:
+            raise RuntimeError("This function doesn't handle types other than float and double")
+        if hermitian:
+            raise not_implemented_for("linalg_eigh_cpu", d)
+        _check_float_input(d, "linalg.svd")
+        raise not_implemented_for("linalg_svd_cpu", d)
     a, r = _tolerances(A, atol, rtol)
     with quiet():
         if hermitian:
@@ -559,7 +567,7 @@ cdef Tensor op_linalg_matrix_rank(Tensor A, object tol, bint hermitian, object a
 
 cdef Tensor op_linalg_cond(Tensor A, object p):
     _check_matrix(A, "linalg.cond", False)
-    _check_float_input(dtype_of(A._data), "linalg.cond")
+    # (no dtype check of its own: the singular values' or the inverse's refuses)
     cdef Tensor sv, inv, info
     if p is None or (not isinstance(p, str) and float(p) in (2.0, -2.0)):
         sv = _svdvals(A)
@@ -661,9 +669,13 @@ cdef Tensor norm_all_jvp(Tensor self, Tensor self_t, object p, Tensor norm):
 
 
 cdef Tensor op_norm_except_dim(Tensor v, object pow, object dim):
-    # PyTorch's composition (WeightNorm.cpp), node for node
+    # PyTorch's composition (WeightNorm.cpp), node for node; its norm checks the dtype
     cdef Py_ssize_t nd = _ndim(v)
     cdef tuple s = shape_of(v._data)
+    cdef dtype vd = dtype_of(v._data)
+    if vd.category != CAT_FLOAT and vd.category != CAT_COMPLEX:
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
+                           f"Got {vd.scalar_name} instead.")
     if dim == -1:
         return op__norm_all(v, pow)
     out_shape = [1] * nd
@@ -689,7 +701,7 @@ cdef Tensor op__weight_norm(Tensor v, Tensor g, object dim):
     # the kernel]; the composition above has one), real v only, g of v's dtype
     fw_refuse("_weight_norm_interface", (v, g))
     cdef dtype vd = dtype_of(v._data), gd = dtype_of(g._data)
-    if vd.category == CAT_COMPLEX:
+    if vd.category != CAT_FLOAT:   # (the kernel's dispatch: floating types only)
         raise not_implemented_for("weight_norm_kernel", vd)
     if gd is not vd:
         raise RuntimeError(f"expected scalar type {vd.scalar_name} but found {gd.scalar_name}")

@@ -174,8 +174,10 @@ cdef Tensor op_matmul(Tensor self, Tensor other):
     if na == 0 or nb == 0:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {na}D and {nb}D")
-    if complex_arg(self) or complex_arg(other):
-        # (the product it reaches is PyTorch's refusal: Note [Dtype guard])
+    if (complex_arg(self) or complex_arg(other)) and \
+            cnp.PyArray_TYPE(self._data) == cnp.PyArray_TYPE(other._data):
+        # (the product it reaches is PyTorch's refusal: Note [Dtype guard]; operands of
+        # two dtypes get that product's own dtype check first)
         check_complex_args(_matmul_product(self, other, na, nb), (self, other))
     if na == 1 and nb == 1:
         return OPS.dot(self, other)
@@ -773,10 +775,12 @@ cdef Tensor _tensordot(Tensor a, Tensor b, list dims1, list dims2):
     for i in range(len(w1)):
         s1 = sa[w1[i]]
         s2 = sb[w2[i]]
+        # (PyTorch sums in the operand's dtype: an integer operand stays integral for
+        # mm, a wide unsigned one reaches sum_cpu, which has no kernel for it)
         if s2 == 1:
-            t1 = OPS.sum(t1, (w1[i],), True, None)
+            t1 = OPS.sum(t1, (w1[i],), True, dtype_of(t1._data))
         elif s1 == 1:
-            t2 = OPS.sum(t2, (w2[i],), True, None)
+            t2 = OPS.sum(t2, (w2[i],), True, dtype_of(t2._data))
         else:
             if s1 != s2:
                 raise RuntimeError(
@@ -1067,6 +1071,9 @@ cdef Tensor op_addr(Tensor self, Tensor vec1, Tensor vec2, object beta, object a
             if type(x) is float or type(x) is complex:
                 raise RuntimeError(f"For integral input tensors, argument {argname} must not "
                                    "be a floating point number.")
+    if d is uint16 or d is uint32 or d is uint64:
+        # (addr passes the dtype guard so that these checks come first, as PyTorch's)
+        raise not_implemented_for("addr_cpu", d)
     beta = scalar_in(beta, d)
     alpha = scalar_in(alpha, d)
     cdef tuple out_shape = (shape_of(vec1._data)[0], shape_of(vec2._data)[0])

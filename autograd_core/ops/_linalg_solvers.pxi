@@ -149,8 +149,9 @@ cdef Tensor linalg_solve_jvp(Tensor dA, Tensor dB, Tensor X, Tensor A, bint left
 # ---------------------------------------------------------------- inv_ex, solve_ex
 
 cdef tuple op_linalg_inv_ex(Tensor A, bint check_errors):
-    _check_square(A, "linalg.inv_ex")
-    _check_low_precision(A, "linalg.inv_ex")
+    # (PyTorch's inv_ex words its errors as linalg.inv's)
+    _check_square(A, "linalg.inv")
+    _check_low_precision(A, "linalg.inv")
     cdef cnp.ndarray a = A._data
     cdef tuple s = shape_of(a)
     info = np.zeros(s[:-2], dtype=np.int32)
@@ -665,7 +666,7 @@ cdef Tensor op_lu_solve(Tensor self, Tensor LU_data, Tensor LU_pivots):
 
 cdef tuple op_linalg_lstsq(Tensor A, Tensor B, object rcond, object driver):
     cdef str fname = "autograd_core.linalg.lstsq"
-    _check_float_input(dtype_of(A._data), "linalg.lstsq")
+    cdef dtype ad = dtype_of(A._data)
     if dtype_of(A._data) is not dtype_of(B._data):
         raise RuntimeError(f"{fname}: Expected input and other to have the same dtype, but got "
                            f"input's dtype {dtype_of(A._data).scalar_name} and other's dtype "
@@ -683,6 +684,12 @@ cdef tuple op_linalg_lstsq(Tensor A, Tensor B, object rcond, object driver):
             raise RuntimeError(f"{fname}: input.size(-2) should match other.size(-1)")
     elif _ndim(B) < 2 or sa[-2] != sb[-2]:
         raise RuntimeError(f"{fname}: input.size(-2) should match other.size(-2)")
+    if not (ad is float32 or ad is float64 or ad.category == CAT_COMPLEX):
+        # PyTorch checks no dtype before its kernel's dispatch; without rcond, the
+        # default's epsilon of the input's type refuses first
+        if rcond is None:
+            raise RuntimeError("This function doesn't handle types other than float and double")
+        raise not_implemented_for("linalg_lstsq_cpu", ad)
     Bm = B._data[..., None] if vector else B._data
     cdef Py_ssize_t m = sa[-2], n = sa[-1], k = shape_of(Bm)[-1]
     batch = broadcast_shapes(sa[:-2], shape_of(Bm)[:-2])

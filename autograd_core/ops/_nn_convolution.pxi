@@ -496,8 +496,11 @@ cdef Tensor convolution_impl(Tensor input, Tensor weight, Tensor bias, tuple s, 
                            f"({(<dtype>dtype_of(b._data)).cpp_name}) should be the same")
     if xd.category == CAT_COMPLEX:
         return _complex_convolution(x, w, b, s, p, d, transposed, op, groups)
-    check_float_kernel(xd, f"slow_conv_transpose{max(nsp, 2)}d_cpu" if transposed else
-                       ("slow_conv3d_cpu" if nsp == 3 else "slow_conv2d_cpu"))
+    # (the kernel PyTorch's backend selection reaches: a dilated convolution runs
+    # slow_conv_dilated, a 3-d one fills its columns in compute_columns3d)
+    check_float_kernel(xd, f"slow_conv_transpose{max(nsp, 2)}d_out_cpu" if transposed else
+                       "slow_conv_dilated<>" if any(di != 1 for di in d) else
+                       "compute_columns3d" if nsp == 3 else "slow_conv2d_cpu")
     cdef Py_ssize_t G = groups
     if G <= 0:
         raise RuntimeError("non-positive groups is not supported")

@@ -415,18 +415,25 @@ cdef Tensor op_nll_loss(Tensor self, Tensor target, Tensor weight, object reduct
             f"weight tensor of shape: {shape_str(shape_of(weight._data))}")
     check_not_differentiable("nll_loss2d_forward" if nd >= 3 else "nll_loss_forward", "weight",
                              weight)
-    check_float_kernel(dtype_of(self._data), "nll_loss_out_frame")
+    # (the shapes' checks precede the kernel's dtype dispatch)
+    out_size = (xs[0],) + xs[2:]
+    if nd == 4 and tsh[1:] != xs[2:]:
+        raise RuntimeError(
+            f"size mismatch (got input: {shape_str(xs)} , target: {shape_str(tsh)}")
+    if (nd == 3 or nd > 4) and tsh[1:] != xs[2:]:
+        raise RuntimeError(f"Expected target size {shape_str(out_size)}, got {shape_str(tsh)}")
+    # (PyTorch's 3-d and 5+-d inputs are reshaped to 4-d, which nll_loss2d runs)
+    cdef dtype xd = dtype_of(self._data)
+    check_float_kernel(xd, "nll_loss2d_forward_out_frame" if nd >= 3 else "nll_loss_out_frame")
+    if weight is not None and dtype_of(weight._data) is not xd:
+        # (the kernel reads weight as the input's type: no promotion)
+        raise RuntimeError(f"expected scalar type {xd.scalar_name} but found "
+                           f"{dtype_of(weight._data).scalar_name}")
     if nd <= 2 or nd == 4:
-        if nd == 4 and tsh[1:] != xs[2:]:
-            raise RuntimeError(
-                f"size mismatch (got input: {shape_str(xs)} , target: {shape_str(tsh)}")
         if nd == 1 and len(tsh) == 1:
             target = make(target._data.reshape(()))
         return nll_loss_core(self, target, weight, reduction, ignore_index)
     # (N, C, d1, ..., dk), k != 2: as (N, C, 1, d1*...*dk), PyTorch's nll_loss_nd
-    out_size = (xs[0],) + xs[2:]
-    if tsh[1:] != xs[2:]:
-        raise RuntimeError(f"Expected target size {shape_str(out_size)}, got {shape_str(tsh)}")
     cdef Tensor x4 = (self if cnp.PyArray_IS_C_CONTIGUOUS(self._data)
                       else OPS.clone(self, _contiguous_format))
     if cnp.PyArray_SIZE(self._data) > 0:

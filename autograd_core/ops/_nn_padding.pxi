@@ -111,6 +111,12 @@ cdef Tensor index_pad(Tensor self, object padding, PadMode mode, record_pad_fn r
                 f"Expected {nsp + 1}D or {nsp + 2}D (batch mode) tensor with possibly 0 batch "
                 f"size and other non-zero dimensions for input, but got: {shape_str(xs)}")
     cdef list idxs = pad_index_key(xs, padding, mode)
+    # (after the sizes' checks: PyTorch's kernels, one per count of padded dims, have no
+    # bool and no wide unsigned variant; Note [Dtype guard])
+    cdef dtype xd = dtype_of(self._data)
+    if xd.category == CAT_BOOL or xd is uint16 or xd is uint32 or xd is uint64:
+        raise not_implemented_for(
+            f"{'reflection' if mode == PAD_REFLECT else 'replication'}_pad{nsp}d", xd)
     cdef Tensor result = make(in_suggested_format(pad_index_values(self._data, idxs),
                                                   self._data))
     (record_1d if nsp == 1 else record_2d if nsp == 2 else record_3d)(result, self, padding)

@@ -1114,13 +1114,22 @@ cdef tuple _scatter_args(str fname, ArgNumbering numbering, tuple args, object d
     return dim.__index__(), index, src, reduce
 
 
+cdef int _scatter_guard(Tensor self, object src, object value) except -1:
+    """Note [Dtype guard] for scatter: a number to write (the value overload) runs
+    PyTorch's scalar kernel, which a wide unsigned self lacks as the tensor one does."""
+    v = src if value is None else value
+    if not cnp.PyArray_ISCOMPLEX(self._data) and v is not None and not isinstance(v, Tensor):
+        raise not_implemented_for("scatter_gather_scalar_cpu", dtype_of(self._data))
+    return check_complex_op("scatter", self)
+
+
 def _py_scatter(input, dim, index, src=None, value=None, *, out=None, reduce=None):
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(index) is not Tensor and has_torch_function(index)) or (type(src) is not Tensor and has_torch_function(src)) or (type(value) is not Tensor and has_torch_function(value)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_scatter, (input, dim, index, src, value, ), {"out": out, "reduce": reduce})
     cdef Tensor self = arg_tensor(input, "scatter", "input", 1)
     if complex_arg(self):
-        check_complex_op("scatter", self)  # Note [Dtype guard]
+        _scatter_guard(self, src, value)  # Note [Dtype guard]
     d, i, s, r = _scatter_args("scatter", FUNCTION_ARGS, (input, dim, index, src, value), dim, index,
                                src, value, reduce)
     return with_out("scatter", out, OPS.scatter(self, d, i, s, r), None, True)
@@ -1132,7 +1141,7 @@ def _pym_scatter(self, dim, index, src=None, value=None, *, reduce=None):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_pym_scatter, (self, dim, index, src, value, ), {"reduce": reduce})
     if complex_arg(self):
-        check_complex_op("scatter", self)  # Note [Dtype guard]
+        _scatter_guard(self, src, value)  # Note [Dtype guard]
     d, i, s, r = _scatter_args("scatter", METHOD_ARGS, (dim, index, src, value), dim, index, src,
                                value, reduce)
     return OPS.scatter(self, d, i, s, r)
@@ -1261,10 +1270,25 @@ cdef Tensor masked_select_backward(Tensor grad, Tensor self, Tensor mask):
     return g if bshape == self_shape else OPS.sum_to(g, self_shape)
 
 
+cdef inline int _refuse_unsigned_self(Tensor self, str kernel) except -1:
+    """The kernel error for a wide unsigned self (Note [Dtype guard]), of the ops whose
+    kernel PyTorch dispatches on self's dtype after checking source's against it: they
+    pass the guard (_complex.py) so that a source of another dtype gets that check's
+    words, and the kernel its path reaches is the one named."""
+    if is_guarded_array(self._data) and not cnp.PyArray_ISCOMPLEX(self._data):
+        raise not_implemented_for(kernel, dtype_of(self._data))
+    return 0
+
+
 cdef Tensor op_masked_scatter(Tensor self, Tensor mask, Tensor source):
+    if dtype_of(source._data) is not dtype_of(self._data):
+        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but "
+                           f"got{dtype_of(self._data).scalar_name} and "
+                           f"{dtype_of(source._data).scalar_name}")
     if cnp.PyArray_TYPE(mask._data) != cnp.NPY_BOOL:
         raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with "
                            f"dtype {dtype_of(mask._data).scalar_name}")
+    _refuse_unsigned_self(self, "masked_scatter")
     cdef tuple bshape = broadcast_shapes(shape_of(self._data), shape_of(mask._data))
     cdef cnp.ndarray out = np.array(np.broadcast_to(self._data, bshape), copy=True)
     mb = np.broadcast_to(mask._data, bshape)
@@ -1336,6 +1360,7 @@ cdef Tensor op_put(Tensor self, Tensor index, Tensor source, bint accumulate):
     cdef Py_ssize_t n = cnp.PyArray_SIZE(self._data)
     if n == 0 and idx.size:
         raise IndexError("put_(): Tried to put elements into an empty tensor")
+    _refuse_unsigned_self(self, "take_put_cpu")   # (its kernel checks the range)
     _check_flat_range(idx, n)
     cdef cnp.ndarray out = np.array(self._data, order="C", copy=True)
     flat = out.reshape(-1)
@@ -1353,6 +1378,7 @@ cdef Tensor op_put(Tensor self, Tensor index, Tensor source, bint accumulate):
 
 
 # ================================================================ index_add / index_fill / index_copy
+
 
 cdef Py_ssize_t _check_index_along(Tensor self, object dim, Tensor index, str fname) except? -1:
     """The checks index_add / index_fill / index_copy share: index int64 (int32 for
@@ -1400,6 +1426,14 @@ cdef Tensor op_index_add(Tensor self, object dim, Tensor index, Tensor source, o
     if cnp.PyArray_NDIM(source._data) and nidx != source._data.shape[d]:
         raise RuntimeError(f"index_add_(): Number of indices ({nidx}) should be equal to "
                            f"source.size(dim): ({source._data.shape[d]}), for dim: {d}")
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    if nd <= 1:
+        _refuse_unsigned_self(self, "index_add_")
+    elif nidx and cnp.PyArray_SIZE(self._data):
+        # PyTorch adds a matrix's slices by scatter_add with alpha 1 along its first or
+        # last dim, else by add (neither runs when there is nothing to add)
+        _refuse_unsigned_self(self, "scatter_gather_tensor_cpu" if alpha == 1 and (
+            d == 0 or d == nd - 1) else "add_stub")
     alpha = scalar_in(alpha, dtype_of(self._data))   # Note [Complex Scalar arguments]
     if dtype_of(self._data).category == CAT_INT and isinstance(alpha, (int, float, np.number)):
         # PyTorch's kernel reads alpha in self's type: a float truncated, and a value
@@ -1470,6 +1504,7 @@ cdef Tensor op_index_copy(Tensor self, object dim, Tensor index, Tensor source):
         raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but "
                            f"got (self) {dtype_of(self._data).scalar_name} and (source) "
                            f"{dtype_of(source._data).scalar_name}")
+    _refuse_unsigned_self(self, "index_copy_cpu")
     cdef cnp.ndarray out = self._data.copy()
     if out.ndim == 0:
         out[...] = source._data.reshape(())
@@ -1694,6 +1729,14 @@ cdef Tensor scatter_reduce_forward(Tensor self, object dim, Tensor index, Tensor
     if cnp.PyArray_ISCOMPLEX(self._data) and (reduce == "amax" or reduce == "amin"):
         raise not_implemented_for("scatter_gather_tensor_cpu_reduce_" + reduce,
                                   dtype_of(self._data))
+    if is_guarded_array(self._data) and not cnp.PyArray_ISCOMPLEX(self._data):
+        # the wide unsigned ints (Note [Dtype guard]; scatter_reduce passes the guard so
+        # that the kernel reduce and include_self select is the one named): PyTorch's
+        # exclude-self init, or the reduction's scatter kernel, has none
+        raise not_implemented_for(
+            "scatter_reduce_exclude_input_init" if not include_self
+            else "scatter_gather_tensor_cpu" if reduce == "sum" or reduce == "prod"
+            else "scatter_gather_tensor_cpu_reduce_" + reduce, dtype_of(self._data))
     cdef Tensor result = make(_scatter_reduce_values(self._data, d, idx, src._data, reduce,
                                                      include_self))
     record_ScatterReduceBackward0(result, self, d, index, src, reduce, include_self)
@@ -1917,9 +1960,9 @@ cdef Tensor index_reduce_forward(Tensor self, object dim, Tensor index, Tensor s
                            f"amin but got {reduce}.")
     cdef Py_ssize_t d = _check_index_along(self, dim, index, "index_reduce_")
     if dtype_of(source._data) is not dtype_of(self._data):
-        raise RuntimeError("index_reduce_(): self and source expected to have the same dtype, "
-                           f"but got (self) {dtype_of(self._data).scalar_name} and (source) "
-                           f"{dtype_of(source._data).scalar_name}")
+        raise RuntimeError(f"index_reduce_(): self ({dtype_of(self._data).scalar_name}) and "
+                           f"source ({dtype_of(source._data).scalar_name}) must have the same "
+                           f"scalar type")
     if cnp.PyArray_ISCOMPLEX(self._data):  # (PyTorch's complex kernels: prod and mean)
         if not include_self:
             raise not_implemented_for("index_reduce_func_exclude_input_init",

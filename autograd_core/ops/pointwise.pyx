@@ -1262,29 +1262,45 @@ cdef object _clamp_scalar(object x):
 
 cdef int _clamp_guard(str fname, object input, object min, object max) except -1:
     """Note [Dtype guard] for clamp's overloads (clamp, clamp_min, clamp_max and their
-    in-place forms; min or max None for the last two): a wide unsigned input refused
-    by the guard gets the error of the kernel PyTorch's overload runs, number bounds
-    clamp_scalar_cpu / clamp_min_scalar_cpu / clamp_max_scalar_cpu, tensor bounds
-    clamp_cpu / maximum_cpu / minimum_cpu (the guard knows one name per op)."""
+    in-place forms; min or max None for the last two), for a guarded input or (out of
+    place) a guarded tensor bound. A refusal gets the error of the kernel PyTorch's
+    overload runs: number bounds clamp_scalar_cpu / clamp_min_scalar_cpu /
+    clamp_max_scalar_cpu, tensor bounds clamp_cpu / maximum_cpu / minimum_cpu on the
+    operands' common dtype (the guard knows one name per op). clamp refuses a complex
+    input in its own words first; clamp_min and clamp_max have no such check."""
     try:
         check_complex_args(fname, (input, min, max))
     except NotImplementedError:
+        t = isinstance(min, Tensor) or isinstance(max, Tensor)
         if (cnp.PyArray_ISCOMPLEX((<Tensor>input)._data) or type(min) is complex
                 or type(max) is complex):
-            raise
-        t = isinstance(min, Tensor) or isinstance(max, Tensor)
+            if not t or type(min) is complex or type(max) is complex or (
+                    cnp.PyArray_ISCOMPLEX((<Tensor>input)._data)
+                    and not fname.startswith(("clamp_min", "clamp_max"))):
+                raise
         if min is not None and max is not None:
             kernel = "clamp_cpu" if t else "clamp_scalar_cpu"
         elif max is None:
             kernel = "maximum_cpu" if t else "clamp_min_scalar_cpu"
         else:
             kernel = "minimum_cpu" if t else "clamp_max_scalar_cpu"
-        raise not_implemented_for(kernel, dtype_of((<Tensor>input)._data)) from None
+        # (the tensor overloads promote first: PyTorch's error for uint16 with complex)
+        raise not_implemented_for(kernel, result_type((input, min, max)) if t
+                                  else dtype_of((<Tensor>input)._data)) from None
     return 0
 
 
+cdef inline bint _clamp_guarded(object input, object min, object max, bint inplace):
+    """Whether clamp's overloads call _clamp_guard: a guarded input, or out of place a
+    guarded tensor bound of a tensor input (in place, a complex bound of a real self is
+    the op's cast error)."""
+    return complex_arg(input) or (not inplace and isinstance(input, Tensor)
+                                  and (complex_arg(min) or complex_arg(max)))
+
+
 def _py_clamp(input, min=None, max=None, *, out=None):
-    if complex_arg(input) and type(min) is not complex and type(max) is not complex:
+    if _clamp_guarded(input, min, max, False) and type(min) is not complex \
+            and type(max) is not complex:
         # (the bounds promote: Note [Dtype guard]; a complex bound: _clamp_number_bounds)
         _clamp_guard("clamp", input, min, max)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(min) is not Tensor and has_torch_function(min)) or (type(max) is not Tensor and has_torch_function(max)):
@@ -1341,7 +1357,7 @@ cdef object _clamp_one_bound(object pyfunc, str name, str argname, _bound_op op,
                              object input, object bound, object out, bint inplace):
     """clamp_min's and clamp_max's wrappers (and their in-place forms, which take no
     out): a Tensor or Number bound."""
-    if complex_arg(input):  # (the bound promotes: Note [Dtype guard])
+    if _clamp_guarded(input, bound, None, inplace):  # (the bound promotes: Note [Dtype guard])
         _clamp_guard(name, input, bound if argname == "min" else None,
                      bound if argname == "max" else None)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(bound) is not Tensor and has_torch_function(bound)):
@@ -1441,7 +1457,9 @@ cdef object _lerp_weight(str fname, object weight):
 
 def _py_lerp(input, end, weight, *, out=None):
     if complex_scalar_arg(input) or complex_scalar_arg(end) or complex_scalar_arg(weight):
-        check_complex_args("lerp", (input, end, weight,))  # Note [Complex guard]
+        # (a tensor weight runs PyTorch's lerp_kernel_tensor, a number lerp_kernel_scalar)
+        check_complex_args("_lerp_tensor" if isinstance(weight, Tensor) else "lerp",
+                           (input, end, weight,))  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(end) is not Tensor and has_torch_function(end)) or (type(weight) is not Tensor and has_torch_function(weight)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_lerp, (input, end, weight, ), {"out": out})

@@ -469,6 +469,10 @@ cdef inline cnp.ndarray _dense(object out):
 cdef Tensor op_sum(Tensor self, object dim, bint keepdim, object out_dtype):
     cdef cnp.ndarray x = self._data
     cdef dtype od = _accumulating_dtype(dtype_of(x), out_dtype)
+    if od is uint16 or od is uint32 or od is uint64:
+        # (only a dtype argument, or out's, asks for these: the wide unsigned inputs
+        # sum in int64 otherwise; PyTorch's sum_cpu has no kernel for them)
+        raise not_implemented_for("sum_cpu", od)
     cdef Tensor result
     cdef tuple dims
     cdef object r
@@ -1536,7 +1540,9 @@ cdef object _median_or_nanmedian(str name, object input, object dim, object keep
 
 def _py_median(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
     if complex_arg(input):
-        check_complex_op("median", input)  # Note [Complex guard]
+        # (with a dim, PyTorch's median_out kernel refuses, else median_cpu)
+        check_complex_op("median" if dim is None and axis is None else "median_dim",
+                         input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_median, (input, dim, keepdim, ), {"out": out, "axis": axis, "keepdims": keepdims})
@@ -1545,7 +1551,9 @@ def _py_median(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=
 
 def _py_nanmedian(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
     if complex_arg(input):
-        check_complex_op("nanmedian", input)  # Note [Complex guard]
+        # (with a dim, PyTorch's median_out kernel refuses, else median_cpu)
+        check_complex_op("nanmedian" if dim is None and axis is None else "nanmedian_dim",
+                         input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
         return handle_torch_function(_py_nanmedian, (input, dim, keepdim, ), {"out": out, "axis": axis, "keepdims": keepdims})
@@ -2089,14 +2097,31 @@ def _py_sum_to_size(self, *size, **kwargs):
 
 # ================================================================ histc / bincount / search / unique
 
+cdef int _histogram_kernels(dtype d, bint ranged, str finder) except -1:
+    """The error of the first kernel without dtype d on PyTorch's histogram path (histc,
+    and histogram / histogramdd given bin counts): without a range, the one that finds it
+    (finder: histc's aminmax_cpu, which has the bool and signed int dtypes, or
+    histogramdd, floating types only); then linspace_cpu, which makes the bin edges in
+    d (no bool, no wide unsigned ints); then histogram_cpu (floating types only)."""
+    if d.category == CAT_FLOAT:
+        return 0
+    if not ranged and (finder == "histogramdd" or d.category == CAT_COMPLEX
+                       or d is uint16 or d is uint32 or d is uint64):
+        raise not_implemented_for(finder, d)
+    if d is bool_ or d is uint16 or d is uint32 or d is uint64:
+        raise not_implemented_for("linspace_cpu", d)
+    raise not_implemented_for("histogram_cpu", d)
+
+
 cdef Tensor op_histc(Tensor self, object bins, object min, object max):
     cdef cnp.ndarray x = self._data
-    check_float_kernel(dtype_of(x), "histogram_cpu")
     if bins <= 0:
         raise RuntimeError(f"autograd_core.histogram(): bins must be > 0, but got {bins} for dimension 0")
     lo, hi = float(min), float(max)
     if lo > hi:
         raise RuntimeError("autograd_core.histc: max must be larger than min")
+    # (histc passes the dtype guard so that the kernel its range selects is the one named)
+    _histogram_kernels(dtype_of(x), lo != hi, "aminmax_cpu")
     flat = x.reshape(-1)
     if lo == hi and flat.size:
         # the data's range, NaN and infinities included (PyTorch's aminmax), so that
@@ -2285,9 +2310,19 @@ cdef Tensor op_unique_consecutive(Tensor self, bint return_inverse, bint return_
     return _unique_impl(self, False, False, dim, True)
 
 
+cdef int _unique_guard(str name, object input, object dim, bint consecutive) except -1:
+    """Note [Complex guard] for unique and unique_consecutive: a complex input reaches
+    PyTorch's unique_dim kernel when a dim is given (but unique_consecutive's dim 0 of
+    a vector, which takes the kernel without one); the wide unsigned ints have both."""
+    if (dim is not None and cnp.PyArray_ISCOMPLEX((<Tensor>input)._data) and not (
+            consecutive and dim == 0 and cnp.PyArray_NDIM((<Tensor>input)._data) == 1)):
+        name = "unique_dim"
+    return check_complex_op(name, input)
+
+
 def _py_unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     if complex_arg(input):
-        check_complex_op("unique", input)  # Note [Complex guard]
+        _unique_guard("unique", input, dim, False)  # Note [Complex guard]
     cdef Tensor self = arg_tensor(input, "unique", "input", 1)
     return _unique_impl(self, arg_bool(return_inverse, "unique", "return_inverse", 3),
                         arg_bool(return_counts, "unique", "return_counts", 4),
@@ -2296,7 +2331,7 @@ def _py_unique(input, sorted=True, return_inverse=False, return_counts=False, di
 
 def _py_unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     if complex_arg(input):
-        check_complex_op("unique_consecutive", input)  # Note [Complex guard]
+        _unique_guard("unique_consecutive", input, dim, True)  # Note [Complex guard]
     cdef Tensor self = arg_tensor(input, "unique_consecutive", "input", 1)
     return _unique_impl(self, arg_bool(return_inverse, "unique_consecutive", "return_inverse", 2),
                         arg_bool(return_counts, "unique_consecutive", "return_counts", 3),
@@ -2767,9 +2802,11 @@ cdef object _histogram_weight(Tensor self, Tensor weight, tuple want, str fname)
 
 cdef tuple op_histogram(Tensor self, object bins, object range, Tensor weight, bint density):
     cdef cnp.ndarray x = self._data
-    check_float_kernel(dtype_of(x), "histogramdd")   # (PyTorch's histogram runs its kernel)
+    if range is None:   # (PyTorch's histogram runs histogramdd's kernel)
+        _histogram_kernels(dtype_of(x), False, "histogramdd")
     flat = x.reshape(-1)
     edges = _histogram_edges(flat, bins, range, x.dtype, 0)
+    _histogram_kernels(dtype_of(x), True, "histogramdd")   # (its edges' checks first)
     w = _histogram_weight(self, weight, shape_of(x), "histogram")
     hist, e = _histogram_counts(flat.reshape(-1, 1), [edges], w, density, x.dtype)
     cdef Tensor h = make(hist), be = make(np.array(edges, copy=True))
@@ -2795,17 +2832,20 @@ cdef int _histogram_dtypes(Tensor self, object edges, Tensor weight) except -1:
     return 0
 
 
-cdef int _histogram_checks(str name, Tensor self, object edges, Tensor weight) except -1:
+cdef int _histogram_checks(str name, Tensor self, object edges, Tensor weight,
+                           object range) except -1:
     """histogram's and histogramdd's checks in PyTorch's order (Note [Complex guard]):
     given bin edges, their dtypes and the weight's before the kernel's dtype (named
-    histogram_cpu for histogram); given bin counts, the kernel that finds the outer
-    edges refuses a complex input first (named histogramdd), then the weight's dtype."""
+    histogram_cpu for histogram); given bin counts and no range, the kernel that finds
+    the outer edges refuses a guarded input first (named histogramdd), then the weight's
+    dtype; given a range, the op names the kernels that make and fill the bins
+    (_histogram_kernels)."""
     if edges is not None:
         _histogram_dtypes(self, edges, weight)
         if complex_arg(self):
             check_complex_op(name, self)
     else:
-        if complex_arg(self):
+        if complex_arg(self) and range is None:
             check_complex_op("histogramdd", self)
         _histogram_dtypes(self, None, weight)
     return 0
@@ -2816,7 +2856,7 @@ def _py_histogram(input, bins=100, *, out=None, range=None, weight=None, density
     if not isinstance(bins, Tensor):
         bins = arg_int(bins, "histogram", "bins", 2)
     cdef Tensor w = None if weight is None else arg_tensor(weight, "histogram", "weight", 4)
-    _histogram_checks("histogram", self, [bins] if isinstance(bins, Tensor) else None, w)
+    _histogram_checks("histogram", self, [bins] if isinstance(bins, Tensor) else None, w, range)
     res = _HistogramResult(*OPS.histogram(self, bins, range, w,
                                           arg_bool(density, "histogram", "density", 5)))
     return with_out("histogram", out, res, ('hist', 'bin_edges'), True)
@@ -2833,7 +2873,8 @@ cdef tuple op_histogramdd(Tensor self, object bins, object range, Tensor weight,
     cdef cnp.ndarray x = self._data
     if cnp.PyArray_NDIM(x) < 2:   # (PyTorch's first check, before the dtype's)
         raise RuntimeError("autograd_core.histogramdd: input tensor should have at least 2 dimensions")
-    check_float_kernel(dtype_of(x), "histogramdd")
+    if range is None:
+        _histogram_kernels(dtype_of(x), False, "histogramdd")
     cdef Py_ssize_t D = shape_of(x)[-1], k
     points = x.reshape(-1, D)
     bl = list(bins) if isinstance(bins, (list, tuple)) else [bins] * D
@@ -2845,6 +2886,7 @@ cdef tuple op_histogramdd(Tensor self, object bins, object range, Tensor weight,
                            f"{2 * D} elements, but got {len(range)}")
     edges = [_histogram_edges(points[:, k], bl[k], None if range is None else
                               (range[2 * k], range[2 * k + 1]), x.dtype, k) for k in builtins.range(D)]
+    _histogram_kernels(dtype_of(x), True, "histogramdd")   # (its edges' checks first)
     w = _histogram_weight(self, weight, shape_of(x)[:-1], "histogramdd")
     hist, e = _histogram_counts(points, edges, w, density, x.dtype)
     return make(hist), tuple([make(np.array(a, copy=True)) for a in e])
@@ -2865,7 +2907,7 @@ def _py_histogramdd(input, bins=10, *, range=None, weight=None, density=False):
     if cnp.PyArray_NDIM(self._data) >= 2:
         # (PyTorch checks the rank first: op_histogramdd's error for a 1-d input)
         if edges is None or len(edges) == shape_of(self._data)[-1]:
-            _histogram_checks("histogramdd", self, edges, w)
+            _histogram_checks("histogramdd", self, edges, w, range)
         elif complex_arg(self):
             check_complex_op("histogramdd", self)
     return _HistogramddResult(*OPS.histogramdd(self, bins, range, w,
