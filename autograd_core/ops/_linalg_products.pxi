@@ -13,23 +13,61 @@
 cdef object _product(object fn, cnp.ndarray a, cnp.ndarray b):
     """fn (np.matmul or np.dot) of a and b. bfloat16 operands multiply in float32 and the
     result rounds once, as PyTorch's CPU bfloat16 gemm accumulates in float (numpy's
-    loops on ml_dtypes arrays would hand back float32, or accumulate in bfloat16)."""
+    loops on ml_dtypes arrays would hand back float32, or accumulate in bfloat16).
+    Complex results carry the signs of zero of PyTorch's kernels: Note [Complex product
+    zeros]."""
     if cnp.PyArray_TYPE(a) == bfloat16.typenum or cnp.PyArray_TYPE(b) == bfloat16.typenum:
         return cast_array(as_array(fn(cast_array(a, float32), cast_array(b, float32))),
                           bfloat16)
     r = fn(a, b)
-    if (fn is np.matmul and cnp.PyArray_ISCOMPLEX(a) and cnp.PyArray_NDIM(a) >= 1
-            and cnp.PyArray_DIM(a, cnp.PyArray_NDIM(a) - 1) > 1):
-        # PyTorch's complex gemm/gemv (MKL) sums each entry into a +0: an exact zero
-        # comes out +0 where OpenBLAS's can give -0 (the zero triangle of a product of
-        # triangular matrices, the decompositions' tangents); adding +0 does the same
-        # and leaves every other value as it is. (Over one term PyTorch's mm multiplies
-        # without a sum: left alone.)
-        if isinstance(r, np.ndarray):
-            np.add(r, 0, out=r)
+    if not cnp.PyArray_ISCOMPLEX(a) or cnp.PyArray_NDIM(a) == 0:
+        return r
+    cdef int nd = cnp.PyArray_NDIM(a)
+    if (fn is np.matmul and cnp.PyArray_NDIM(b) == nd and (nd == 2 or nd == 3)
+            and cnp.PyArray_DIM(a, nd - 1) == 1 and cnp.PyArray_DIM(a, nd - 2) > 1
+            and cnp.PyArray_DIM(b, nd - 1) > 1
+            and (nd == 2 or (cnp.PyArray_DIM(a, 0) == 1 and
+                             cnp.PyArray_DIM(a, 1) * cnp.PyArray_DIM(b, 2) >= 400))):
+        if nd == 2:
+            _gemm_outer_zeros(r, a, b)
         else:
-            r = r + 0
+            _gemm_outer_zeros(r[0], a[0], b[0])
+    elif isinstance(r, np.ndarray):
+        np.add(r, 0, out=r)
+    else:
+        r = r + 0
     return r
+
+
+# Note [Complex product zeros]
+# Where an entry of a complex product is an exact zero, its sign is the kernel's, and
+# PyTorch's kernels differ (found by experiment on every combination of signed zeros
+# and units, complex64 and complex128, contiguous and transposed operands):
+# - dot, mv (gemv), bmm and mm over k > 1 sum each entry into a +0: an exact zero comes
+#   out +0 (also over one term; OpenBLAS's can give -0, as in the zero triangle of a
+#   product of triangular matrices);
+# - mm over k = 1 with at least two rows and two columns (gemm proper) first scales the
+#   left operand by alpha = 1+0j, then multiplies without a sum: (ar - ai*0, ai + ar*0)
+#   times b, entry by entry (mm over k = 1 with one row or one column is gemv: +0);
+#   bmm of a single batch of 400 or more multiply-adds is mm (below 400, and over more
+#   batches, its own loops sum into +0).
+# numpy's matmul gives PyTorch's values exactly (its own complex multiply rounds
+# differently), so only the zero entries take their sign from the formula.
+
+cdef int _gemm_outer_zeros(cnp.ndarray r, cnp.ndarray a, cnp.ndarray b) except -1:
+    """r = a @ b over k = 1 (a (n, 1), b (1, m)): its zero parts get the signs of
+    PyTorch's gemm (Note [Complex product zeros])."""
+    with quiet():
+        ar, ai = a.real, a.imag
+        sr = ar - ai * 0
+        si = ai + ar * 0
+        br, bi = b.real, b.imag
+        zr = sr * br - si * bi
+        zi = sr * bi + si * br
+    rr, ri = r.real, r.imag
+    np.copyto(rr, zr, where=(rr == 0) & (zr == 0))
+    np.copyto(ri, zi, where=(ri == 0) & (zi == 0))
+    return 0
 
 cdef Tensor op_mm(Tensor self, Tensor mat2):
     cdef cnp.ndarray a = self._data, b = mat2._data
