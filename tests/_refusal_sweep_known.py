@@ -321,18 +321,6 @@ KNOWN = {
         'PyTorch RuntimeError: This function doesn\'t handle types other than float and double | ours NotImplementedError: "linalg_lstsq" not implemented for \'UInt32\'',
     'linalg.lstsq[2]/uint64':
         'PyTorch RuntimeError: This function doesn\'t handle types other than float and double | ours NotImplementedError: "linalg_lstsq" not implemented for \'UInt64\'',
-    'linalg.matmul[0]/uint16':
-        'PyTorch NotImplementedError: "addmm_impl_cpu_" not implemented for \'UInt16\' | ours NotImplementedError: "linalg_matmul" not implemented for \'UInt16\'',
-    'linalg.matmul[0]/uint32':
-        'PyTorch NotImplementedError: "addmm_impl_cpu_" not implemented for \'UInt32\' | ours NotImplementedError: "linalg_matmul" not implemented for \'UInt32\'',
-    'linalg.matmul[0]/uint64':
-        'PyTorch NotImplementedError: "addmm_impl_cpu_" not implemented for \'UInt64\' | ours NotImplementedError: "linalg_matmul" not implemented for \'UInt64\'',
-    'linalg.matmul[1]/uint16':
-        'PyTorch NotImplementedError: "addmv_impl_cpu" not implemented for \'UInt16\' | ours NotImplementedError: "linalg_matmul" not implemented for \'UInt16\'',
-    'linalg.matmul[1]/uint32':
-        'PyTorch NotImplementedError: "addmv_impl_cpu" not implemented for \'UInt32\' | ours NotImplementedError: "linalg_matmul" not implemented for \'UInt32\'',
-    'linalg.matmul[1]/uint64':
-        'PyTorch NotImplementedError: "addmv_impl_cpu" not implemented for \'UInt64\' | ours NotImplementedError: "linalg_matmul" not implemented for \'UInt64\'',
     'linalg.matrix_power.2[1]/uint16':
         'PyTorch NotImplementedError: "bmm" not implemented for \'UInt16\' | ours NotImplementedError: "addmm_impl_cpu_" not implemented for \'UInt16\'',
     'linalg.matrix_power.2[1]/uint32':
@@ -1095,24 +1083,6 @@ KNOWN = {
         'PyTorch NotImplementedError: "leaky_relu_cpu" not implemented for \'UInt32\' | ours NotImplementedError: "rrelu_with_noise_" not implemented for \'UInt32\'',
     'nn.rrelu_inplace[0]/uint64':
         'PyTorch NotImplementedError: "leaky_relu_cpu" not implemented for \'UInt64\' | ours NotImplementedError: "rrelu_with_noise_" not implemented for \'UInt64\'',
-    'nn.scaled_dot_product_attention.flash[0]/uint16':
-        'PyTorch RuntimeError: expected scalar type Float but found UInt16 | ours NotImplementedError: "bmm" not implemented for \'UInt16\'',
-    'nn.scaled_dot_product_attention.flash[0]/uint32':
-        'PyTorch RuntimeError: expected scalar type Float but found UInt32 | ours NotImplementedError: "bmm" not implemented for \'UInt32\'',
-    'nn.scaled_dot_product_attention.flash[0]/uint64':
-        'PyTorch RuntimeError: expected scalar type Float but found UInt64 | ours NotImplementedError: "bmm" not implemented for \'UInt64\'',
-    'nn.scaled_dot_product_attention.flash[1]/uint16':
-        'PyTorch RuntimeError: expected scalar type Float but found UInt16 | ours NotImplementedError: "bmm" not implemented for \'UInt16\'',
-    'nn.scaled_dot_product_attention.flash[1]/uint32':
-        'PyTorch RuntimeError: expected scalar type Float but found UInt32 | ours NotImplementedError: "bmm" not implemented for \'UInt32\'',
-    'nn.scaled_dot_product_attention.flash[1]/uint64':
-        'PyTorch RuntimeError: expected scalar type Float but found UInt64 | ours NotImplementedError: "bmm" not implemented for \'UInt64\'',
-    'nn.scaled_dot_product_attention.math[0]/uint16':
-        'PyTorch RuntimeError: expected scalar type Float but found UInt16 | ours NotImplementedError: "bmm" not implemented for \'UInt16\'',
-    'nn.scaled_dot_product_attention.math[0]/uint32':
-        'PyTorch RuntimeError: expected scalar type Float but found UInt32 | ours NotImplementedError: "bmm" not implemented for \'UInt32\'',
-    'nn.scaled_dot_product_attention.math[0]/uint64':
-        'PyTorch RuntimeError: expected scalar type Float but found UInt64 | ours NotImplementedError: "bmm" not implemented for \'UInt64\'',
     'norm.dim[0]/uint16':
         'PyTorch RuntimeError: linalg.vector_norm: Expected a floating point or complex tensor as input. Got UInt16 | ours NotImplementedError: "norm" not implemented for \'UInt16\'',
     'norm.dim[0]/uint32':

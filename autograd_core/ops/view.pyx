@@ -1347,8 +1347,9 @@ cdef tuple _chunk(Tensor self, object chunks, object dim, int kind):
 def _py_split(tensor, split_size_or_sections, dim=0):
     """torch.split: PyTorch's Python function, which hands its arguments on to
     Tensor.split (a non-tensor has no such method: AttributeError)."""
-    if (type(tensor) is not Tensor and has_torch_function(tensor)):
-        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+    if (type(tensor) is not Tensor and has_torch_function(tensor)) or (type(split_size_or_sections) is not Tensor and has_torch_function(split_size_or_sections)) or (type(dim) is not Tensor and has_torch_function(dim)):
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi; _VF.split's parser
+        # consults every argument)
         return handle_torch_function(_py_split, (tensor, split_size_or_sections, dim, ), {})
     if not isinstance(tensor, Tensor):
         raise AttributeError(f"'{type(tensor).__name__}' object has no attribute 'split'")
@@ -1364,7 +1365,7 @@ def _pym_split(self, split_size, dim=0):
     >>> [t.shape[0] for t in torch.zeros(5, 2).split(2)]
     [2, 2, 1]
     """
-    if (type(self) is not Tensor and has_torch_function(self)):
+    if (type(self) is not Tensor and has_torch_function(self)) or (type(split_size) is not Tensor and has_torch_function(split_size)) or (type(dim) is not Tensor and has_torch_function(dim)):
         return handle_torch_function(_pym_split, (self, split_size, dim, ), {})
     return _split_method(arg_tensor(self, "split", "self", 0), split_size, dim)
 
