@@ -288,7 +288,9 @@ _tensor.set_complex_fw_ops(COMPLEX_FORWARD_AD_OPS)
 # count_nonzero over all dims, combinations with any combination (masked_select),
 # trapezoid of a non-empty y, inner and tensordot (dot for a one-element result, else mm),
 # matmul (dot, mv, mm or bmm by the operands' dims), matrix_power but for n = 1,
-# max / min with dim but for a 0-d input, index_reduce but for prod with include_self.
+# max / min with dim but for a 0-d input, index_reduce but for prod with include_self,
+# the products (mm, bmm, mv, the add-products and the ops made of them) over an
+# empty result or inner dim (Note [Empty products of kernel-less dtypes]).
 UNSIGNED_OPS = frozenset("""
 _pad_circular adjoint alias_copy all angle argsort as_strided as_strided_scatter asinh
 atan atan2 bincount broadcast_to bucketize cat ceil chunk clone column_stack
@@ -308,6 +310,7 @@ eq_ ne_ mul_ fill_ t_ floor_ ceil_ round_ trunc_ nan_to_num_ special_log_ndtr
 einsum flip fliplr flipud rot90 index_select count_nonzero combinations trapezoid
 linalg_matrix_power matrix_power inner index_reduce index_reduce_ tensordot matmul
 bitwise_and bitwise_or bitwise_xor bitwise_and_ bitwise_or_ bitwise_xor_
+mm bmm mv addmm addmv baddbmm addbmm linalg_matmul linalg_multi_dot chain_matmul linear
 """.split())
 
 # Ops that pass the guard although PyTorch refuses every input of these dtypes: the

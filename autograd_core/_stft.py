@@ -13,6 +13,7 @@ autograd_core.Size([3, 9])
 >>> torch.istft(X, 4, window=torch.hann_window(4))
 tensor([0., 1., 2., 3., 4., 5., 6., 7.])
 """
+import inspect
 import warnings
 
 import autograd_core as _torch
@@ -71,11 +72,82 @@ def _window_repr(window):
     return "None" if window is None else f"{_type_string(window)}{{{_sizes(window)}}}"
 
 
-def _check_tensor(fname, argname, pos, x, optional=False):
-    if optional and x is None:
-        return
-    if not isinstance(x, Tensor):
-        raise _core.not_tensor_error(fname, argname, pos, x)
+# Note [stft's argument errors]
+# torch.stft is Python: it pads the signal (center) and then calls _VF.stft with nine
+# positional arguments, whose parser has two overloads; an argument of a wrong type
+# gives the parser's "invalid combination" error, which marks each argument the
+# overload's signature does not take and every argument given for a parameter with a
+# default (found by experiment; split's overloads mark theirs so too). torch.istft is the binding itself (one signature): its
+# errors name the argument, with its position when it was passed by position.
+
+_STFT_OVERLOADS = (
+    " * (Tensor input, int n_fft, int hop_length = None, int win_length = None, Tensor window "
+    "= None, bool center = True, str pad_mode = \"reflect\", bool normalized = False, bool "
+    "onesided = None, bool return_complex = None, bool align_to_window = None)\n"
+    " * (Tensor input, int n_fft, int hop_length = None, int win_length = None, Tensor window "
+    "= None, bool normalized = False, bool onesided = None, bool return_complex = None, bool "
+    "align_to_window = None)\n")
+_STFT_KINDS = ("Tensor", "int", "int?", "int?", "Tensor?", "bool", "bool?", "bool?", "bool?")
+# the first overload's (center, pad_mode, normalized, onesided in the last four places)
+_STFT_CENTER_KINDS = _STFT_KINDS[:5] + ("bool", "str", "bool", "bool?")
+_ISTFT_PARAMS = (("input", "Tensor"), ("n_fft", "int"), ("hop_length", "int?"),
+                 ("win_length", "int?"), ("window", "Tensor?"), ("center", "bool"),
+                 ("normalized", "bool"), ("onesided", "bool?"), ("length", "int?"),
+                 ("return_complex", "bool"))
+
+
+def _takes(kind, v):
+    """Whether PyTorch's parser takes v for an argument of kind ('int?': or None)."""
+    if v is None:
+        return kind.endswith("?")
+    kind = kind.rstrip("?")
+    if kind == "Tensor":
+        return isinstance(v, Tensor)
+    if kind == "bool":
+        return type(v) is bool
+    if kind == "str":
+        return isinstance(v, str)
+    return type(v) is not bool and not isinstance(v, float) and hasattr(v, "__index__")
+
+
+def _parser_type_name(v):
+    if isinstance(v, Tensor):
+        return "Tensor"
+    if type(v) is list:
+        return "list of [" + ", ".join(_parser_type_name(e) for e in v) + "]"
+    return type(v).__name__
+
+
+def _check_stft_args(args):
+    """_VF.stft's parse of its nine positional arguments (Note [stft's argument errors]):
+    True when they fit the first overload only (a str onesided: its pad_mode, leaving
+    return_complex unset)."""
+    if all(_takes(k, v) for k, v in zip(_STFT_KINDS, args)):
+        return False
+    if all(_takes(k, v) for k, v in zip(_STFT_CENTER_KINDS, args)):
+        return True
+    names = ["Tensor" if isinstance(v, Tensor) else type(v).__name__ for v in args]
+    marked = ", ".join(n if i < 2 and _takes(k, v) else f"!{_parser_type_name(v)}!"
+                       for i, (n, k, v) in enumerate(zip(names, _STFT_KINDS, args)))
+    raise TypeError(
+        f"stft() received an invalid combination of arguments - got ({', '.join(names)}), "
+        f"but expected one of:\n{_STFT_OVERLOADS}      didn't match because some of the "
+        f"arguments have invalid types: ({marked})\n")
+
+
+def _check_istft_args(args, kwargs):
+    """_VF.istft's parse (Note [stft's argument errors]; the method's positions count
+    self too)."""
+    for i, (name, kind) in enumerate(_ISTFT_PARAMS):
+        if i < len(args):
+            v, at = args[i], f" (position {i + 1})"
+        elif name in kwargs:
+            v, at = kwargs[name], ""
+        else:
+            continue
+        if not _takes(kind, v):
+            raise TypeError(f"istft(): argument '{name}'{at} must be {kind.rstrip('?')}, "
+                            f"not {type(v).__name__}")
 
 
 def _centre_window(window, n_fft, win_length, like):
@@ -112,18 +184,26 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     >>> X[:, 2]
     tensor([4.+0.j, 0.+0.j, 0.+0.j])
     """
-    _check_tensor("stft", "input", 1, input)
-    _check_tensor("stft", "window", 5, window, optional=True)
-    input, window = _autocast_args("stft", input, window)
+    if isinstance(input, Tensor) and (window is None or isinstance(window, Tensor)):
+        input, window = _autocast_args("stft", input, window)
     if center and align_to_window is not None:
         raise RuntimeError("stft align_to_window should only be set when center = false")
     if center:
         # (PyTorch's Python wrapper pads before the kernel's checks)
+        if not isinstance(input, Tensor):
+            raise AttributeError(f"'{type(input).__name__}' object has no attribute 'dim'")
+        if not isinstance(pad_mode, str):
+            raise TypeError(f"pad(): argument 'mode' (position 3) must be str, not "
+                            f"{type(pad_mode).__name__}")
         signal_dim = input.dim()
         extended = [1] * (3 - signal_dim) + list(input.shape)
         pad = int(n_fft // 2)
         input = _pad(input.view(extended), [pad, pad], pad_mode)
         input = input.view(input.shape[-signal_dim:] if signal_dim else ())
+    if _check_stft_args((input, n_fft, hop_length, win_length, window, normalized, onesided,
+                         return_complex, align_to_window)):
+        normalized, onesided, return_complex, align_to_window = (
+            return_complex, align_to_window, None, None)
     if window is None:
         _warn_once(_NO_WINDOW_STFT)
     hop = n_fft >> 2 if hop_length is None else hop_length
@@ -188,8 +268,13 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     return out if want_complex else _torch.view_as_real(out)
 
 
-def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
-          normalized=False, onesided=None, length=None, return_complex=False):
+def istft(*args, **kwargs):
+    _check_istft_args(args, kwargs)
+    return _istft(*args, **kwargs)
+
+
+def _istft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
+           normalized=False, onesided=None, length=None, return_complex=False):
     """The inverse of ``stft``: the signal whose STFT (with the same arguments) is input,
     by overlap-add of the inverse transforms of the frames divided by the overlap-added
     squared window (which must not vanish: the NOLA condition). length trims or
@@ -201,8 +286,6 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     >>> torch.istft(X, 4, 1, window=torch.hann_window(4))
     tensor([1., 2., 3., 4., 5., 6.])
     """
-    _check_tensor("istft", "input", 1, input)
-    _check_tensor("istft", "window", 5, window, optional=True)
     if window is None:
         _warn_once(_NO_WINDOW_ISTFT)
     hop = n_fft >> 2 if hop_length is None else hop_length
@@ -292,10 +375,16 @@ def _stft_method(self, n_fft, hop_length=None, win_length=None, window=None, cen
                 onesided, return_complex, align_to_window)
 
 
-def _istft_method(self, n_fft, hop_length=None, win_length=None, window=None, center=True,
-                  normalized=False, onesided=None, length=None, return_complex=False):
-    return istft(self, n_fft, hop_length, win_length, window, center, normalized, onesided,
-                 length, return_complex)
+def _istft_method(self, *args, **kwargs):
+    _check_istft_args((self,) + args, kwargs)
+    return _istft(self, *args, **kwargs)
+
+
+istft.__doc__ = _istft.__doc__
+istft.__signature__ = inspect.signature(_istft)
+_istft_method.__signature__ = inspect.signature(_stft_method).replace(parameters=[
+    inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] + list(
+    inspect.signature(_istft).parameters.values())[1:])
 
 
 _stft_method.__name__ = "stft"

@@ -691,3 +691,50 @@ def test_complex_matmul_zero_signs():
         return (signs(a @ b.mT), signs(a.triu() @ b), signs(a[None] @ b[None].mT),
                 signs(a.triu() @ b[:, 0]), signs(torch.mm(b.mT, a.tril(-1))))
     same(prog)
+
+
+# ---------------------------------------------------------------- issue 27, point 5
+# unpack_dual's primal (PyTorch's _fw_primal) is a view of the tensor, with or without a
+# tangent, inside a level; its grad_fn is PyTorch's C++ node Identity (Python type
+# CppFunction, printed grad_fn=<Identity>), whose backward passes the gradient on.
+
+def _primal_facts(m, requires_grad, make_dual, nonleaf=False):
+    fwAD = m.autograd.forward_ad
+    with fwAD.dual_level():
+        x = m.tensor([1.0, 2.0, 3.0], requires_grad=requires_grad)
+        src = x * 2 if nonleaf else x
+        d = fwAD.make_dual(src, m.ones(3)) if make_dual else src
+        p = fwAD.unpack_dual(d).primal
+        fn = p.grad_fn
+        facts = [type(fn).__name__ if fn is not None else None,
+                 fn.name() if fn is not None else None,
+                 [type(f).__name__ for f, _ in fn.next_functions] if fn is not None else None,
+                 p is d, p._is_view(), p._base is (src if make_dual else x),
+                 p.requires_grad, p.is_leaf, fwAD.unpack_dual(p).tangent is None, repr(p)]
+        if requires_grad:
+            (p * m.tensor([1.0, 2.0, 3.0])).sum().backward()
+            facts.append(x.grad)
+    outside = fwAD.unpack_dual(x)
+    facts.append(outside.primal is x)
+    return facts
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+@pytest.mark.parametrize("make_dual", [False, True])
+@pytest.mark.parametrize("nonleaf", [False, True])
+def test_unpack_dual_primal_is_identity_view(requires_grad, make_dual, nonleaf):
+    if nonleaf and not requires_grad:
+        pytest.skip("x * 2 of a tensor without grad is a plain tensor (the leaf case)")
+    same(_primal_facts, requires_grad, make_dual, nonleaf)
+
+
+def test_unpack_dual_primal_in_place_reaches_base():
+    def prog(m):
+        fwAD = m.autograd.forward_ad
+        with fwAD.dual_level():
+            x = m.tensor([1.0, 2.0])
+            d = fwAD.make_dual(x, m.ones(2))
+            p = fwAD.unpack_dual(d).primal
+            p.mul_(3)
+            return x, d, x._version, fwAD.unpack_dual(d).tangent
+    same(prog)

@@ -1129,3 +1129,141 @@ if __name__ == "__main__":
             bad += 1
             print(f"{name}: {why}")
     print(f"{bad} divergent of {len(CASES)}")
+
+
+# ---------------------------------------------------------------- issue 27, point 1
+# PyTorch's Python wrappers (torch/functional.py and Tensor's Python methods) check
+# their arguments in their own order and words: compute_mode before the tensors
+# (ValueError), split's int / sequence dispatch, _VF.stft's overload error, istft's
+# binding, unique's and lu's boolean dispatch, meshgrid's list argument.
+
+def _x(m):
+    return m.ones(2, 3)
+
+
+def _sig(m):
+    return m.ones(64)
+
+
+def _win(m):
+    return m.hann_window(16)
+
+
+def _spec(m):
+    return m.ones(9, 5, dtype=m.complex64)
+
+
+_WRAPPER_ERRORS = [
+    ("cdist_mode_bad", lambda m: m.cdist(_x(m), _x(m), compute_mode="foo")),
+    ("cdist_mode_int", lambda m: m.cdist(_x(m), _x(m), compute_mode=3)),
+    ("cdist_mode_bytes", lambda m: m.cdist(_x(m), _x(m), compute_mode=b"use_mm_for_euclid_dist")),
+    ("cdist_mode_positional", lambda m: m.cdist(_x(m), _x(m), 2.0, "bad")),
+    ("cdist_mode_before_tensor", lambda m: m.cdist([[1.0]], _x(m), compute_mode="bad")),
+    ("cdist_p_str", lambda m: m.cdist(_x(m), _x(m), p="a")),
+    ("split_str", lambda m: m.split(_x(m), "a")),
+    ("split_float", lambda m: m.split(_x(m), 1.5)),
+    ("split_none", lambda m: m.split(_x(m), None)),
+    ("split_bool", lambda m: m.split(_x(m), True)),
+    ("split_dim_str", lambda m: m.split(_x(m), 1, dim="a")),
+    ("split_dim_float", lambda m: m.split(_x(m), 1, 1.0)),
+    ("split_dim_none", lambda m: m.split(_x(m), 1, dim=None)),
+    ("split_sizes_dim_str", lambda m: m.split(_x(m), [1, 2], dim="a")),
+    ("split_sizes_floats", lambda m: m.split(_x(m), [1.0, 2.0], dim=1)),
+    ("split_sizes_tensor", lambda m: m.split(_x(m), m.tensor([1, 2]), dim=1)),
+    ("split_not_tensor", lambda m: m.split([1, 2], 1)),
+    ("split_method_str", lambda m: _x(m).split("a")),
+    ("split_method_dim_str", lambda m: _x(m).split(1, "a")),
+    ("stft_n_fft_float", lambda m: m.stft(_sig(m), 16.0, return_complex=True)),
+    ("stft_hop_str", lambda m: m.stft(_sig(m), 16, hop_length="a", return_complex=True)),
+    ("stft_win_length_str", lambda m: m.stft(_sig(m), 16, win_length="a", return_complex=True)),
+    ("stft_window_list", lambda m: m.stft(_sig(m), 16, window=[1.0] * 16, return_complex=True)),
+    ("stft_window_str", lambda m: m.stft(_sig(m), 16, window="hann", return_complex=True)),
+    ("stft_return_complex_str", lambda m: m.stft(_sig(m), 16, window=_win(m), return_complex="a")),
+    ("stft_return_complex_int", lambda m: m.stft(_sig(m), 16, window=_win(m), return_complex=1)),
+    ("stft_return_complex_missing", lambda m: m.stft(_sig(m), 16, window=_win(m))),
+    ("stft_normalized_str", lambda m: m.stft(_sig(m), 16, window=_win(m), normalized="a",
+                                             return_complex=True)),
+    ("stft_onesided_str", lambda m: m.stft(_sig(m), 16, window=_win(m), onesided="a",
+                                           return_complex=True)),
+    ("stft_pad_mode_int", lambda m: m.stft(_sig(m), 16, window=_win(m), pad_mode=3,
+                                           return_complex=True)),
+    ("stft_input_list", lambda m: m.stft([1.0] * 64, 16, return_complex=True)),
+    ("stft_input_list_no_center", lambda m: m.stft([1.0] * 64, 16, center=False,
+                                                   return_complex=True)),
+    ("istft_n_fft_str", lambda m: m.istft(_spec(m), "a")),
+    ("istft_n_fft_float", lambda m: m.istft(_spec(m), 16.0)),
+    ("istft_hop_str", lambda m: m.istft(_spec(m), 16, hop_length="a")),
+    ("istft_hop_positional", lambda m: m.istft(_spec(m), 16, "a")),
+    ("istft_window_list", lambda m: m.istft(_spec(m), 16, window=[1.0] * 16)),
+    ("istft_return_complex_str", lambda m: m.istft(_spec(m), 16, window=_win(m),
+                                                   return_complex="a")),
+    ("istft_length_str", lambda m: m.istft(_spec(m), 16, window=_win(m), length="a")),
+    ("istft_method_n_fft_str", lambda m: _spec(m).istft("a")),
+    ("unique_sorted_str", lambda m: m.unique(m.tensor([2, 1, 2]), sorted="a")),
+    ("unique_sorted_int", lambda m: m.unique(m.tensor([2, 1, 2]), sorted=1)),
+    ("unique_sorted_none", lambda m: m.unique(m.tensor([2, 1, 2]), sorted=None)),
+    ("unique_inverse_int", lambda m: m.unique(m.tensor([2, 1, 2]), return_inverse=1)),
+    ("unique_counts_str", lambda m: m.unique(m.tensor([2, 1, 2]), return_counts="a")),
+    ("unique_dim_str", lambda m: m.unique(m.tensor([2, 1, 2]), dim="a")),
+    ("unique_dim_sorted_str", lambda m: m.unique(m.tensor([2, 1, 2]), sorted="a", dim=0)),
+    ("unique_list", lambda m: m.unique([2, 1, 2])),
+    ("unique_method_sorted_str", lambda m: m.tensor([2, 1, 2]).unique(sorted="a")),
+    ("unique_consecutive_inverse_str",
+     lambda m: m.unique_consecutive(m.tensor([2, 1, 2]), return_inverse="a")),
+    ("unique_consecutive_dim_str", lambda m: m.unique_consecutive(m.tensor([2, 1, 2]), dim="a")),
+    ("meshgrid_indexing_bad", lambda m: m.meshgrid(m.ones(2), m.ones(3), indexing="foo")),
+    ("meshgrid_indexing_int", lambda m: m.meshgrid(m.ones(2), m.ones(3), indexing=1)),
+    ("meshgrid_not_tensor", lambda m: m.meshgrid([1, 2], indexing="ij")),
+    ("meshgrid_second_not_tensor", lambda m: m.meshgrid(m.ones(2), 3, indexing="ij")),
+    ("lu_no_pivot", lambda m: m.lu(m.eye(3), pivot=False)),
+    ("lu_no_pivot_infos", lambda m: m.lu(m.eye(3), pivot=False, get_infos=True)),
+    ("lu_pivot_str", lambda m: m.lu(m.eye(3), pivot="a")),
+    ("lu_pivot_none", lambda m: m.lu(m.eye(3), pivot=None)),
+    ("lu_1d", lambda m: m.lu(m.ones(3))),
+    ("lu_int", lambda m: m.lu(m.eye(3, dtype=m.int64))),
+    ("lu_int_no_pivot", lambda m: m.lu(m.eye(3, dtype=m.int64), pivot=False)),
+    ("lu_list", lambda m: m.lu([[1.0]])),
+    ("lu_method_no_pivot", lambda m: m.eye(3).lu(pivot=False)),
+    ("lu_factor_1d", lambda m: m.linalg.lu_factor(m.ones(3))),
+    ("lu_factor_ex_bool", lambda m: m.linalg.lu_factor_ex(m.eye(3, dtype=m.bool))),
+    ("linalg_lu_int", lambda m: m.linalg.lu(m.eye(3, dtype=m.int64))),
+]
+
+
+@pytest.mark.parametrize("fn", [c[1] for c in _WRAPPER_ERRORS], ids=[c[0] for c in _WRAPPER_ERRORS])
+def test_functional_wrapper_argument_errors(fn):
+    from _diff import same_error
+    same_error(fn)
+
+
+def test_split_method_keyword_is_split_size():
+    """Tensor.split names its argument split_size (torch.split: split_size_or_sections);
+    the TypeError's function name is Cython's here, its words Python's."""
+    from _diff import same_error
+    want, got = same_error(lambda m: _x(m).split(split_size_or_sections=1), message=False)
+    tail = "got an unexpected keyword argument 'split_size_or_sections'"
+    assert want.message.endswith(tail) and got.message.endswith(tail)
+
+
+_WRAPPER_RESULTS = [
+    ("split_keywords", lambda m: m.split(tensor=_x(m), split_size_or_sections=1, dim=1)),
+    ("split_method_keywords", lambda m: _x(m).split(split_size=2, dim=1)),
+    ("split_tensor_size", lambda m: _x(m).split(m.tensor(2), 1)),
+    ("split_float_tensor_size", lambda m: m.ones(4).split(m.tensor(2.7))),
+    ("cdist_modes", lambda m: [m.cdist(_x(m), 2 * _x(m), compute_mode=c) for c in (
+        "use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
+        "donot_use_mm_for_euclid_dist")]),
+    ("lu_get_infos_named", lambda m: m.lu(m.tensor([[1.0, 2.0], [3.0, 4.0]]), get_infos=True)),
+    ("lu_get_infos_truthy", lambda m: m.lu(m.tensor([[1.0, 2.0], [3.0, 4.0]]), True, "a")),
+    ("lu_get_infos_none", lambda m: m.lu(m.tensor([[1.0, 2.0], [3.0, 4.0]]), get_infos=None)),
+    ("lu_singular_infos", lambda m: m.lu(m.zeros(3, 3), get_infos=True)),
+    ("lu_method_infos", lambda m: m.tensor([[1.0, 2.0], [3.0, 4.0]]).lu(get_infos=True)),
+    ("meshgrid_bytes", lambda m: m.meshgrid(m.ones(2), m.ones(3), indexing=b"xy")),
+    ("meshgrid_list", lambda m: m.meshgrid([m.ones(2), m.ones(3)], indexing="xy")),
+]
+
+
+@pytest.mark.parametrize("fn", [c[1] for c in _WRAPPER_RESULTS], ids=[c[0] for c in _WRAPPER_RESULTS])
+def test_functional_wrapper_results(fn):
+    from _diff import same
+    same(fn, quiet=True)

@@ -942,3 +942,53 @@ def test_renorm_gradients_with_zero_elements(p, dtype):
                 m.renorm(m.autograd.forward_ad.make_dual(x.detach(), t), p, 0, 1.0)).tangent
         return y, g, gg, jvp
     same(prog, rtol=1e-7, atol=1e-9)
+
+
+# ---------------------------------------------------------------- issue 27, point 3
+# Note [Complex product zeros]: the sign of an exact zero in a complex product is the
+# kernel's. Every signed zero and unit in both parts of both operands, for each form.
+
+_SIGNED = [complex(a, b) for a in (0.0, -0.0, 1.0, -1.0, 2.0) for b in (0.0, -0.0, 1.0, -1.0)]
+
+
+def _zero_signs(m, r):
+    """The values and the sign bits of both parts (a sign of zero is invisible to ==)."""
+    return r, m.signbit(r.real), m.signbit(r.imag)
+
+
+def _col(m, dt, vals=_SIGNED):
+    return m.tensor(vals, dtype=getattr(m, dt)).reshape(-1, 1)
+
+
+_COMPLEX_ZERO_FORMS = [
+    ("mm_k1", lambda m, d: m.mm(_col(m, d), _col(m, d).reshape(1, -1))),
+    ("mm_k1_transposed", lambda m, d: m.mm(_col(m, d).reshape(1, -1).t(), _col(m, d).t())),
+    ("mm_k1_one_row", lambda m, d: m.mm(_col(m, d)[3:4], _col(m, d).reshape(1, -1))),
+    ("mm_k1_one_col", lambda m, d: m.mm(_col(m, d), _col(m, d)[5:6])),
+    ("mm_k1_small", lambda m, d: m.mm(_col(m, d)[:3], _col(m, d).reshape(1, -1)[:, 4:11])),
+    ("matmul_k1", lambda m, d: m.matmul(_col(m, d), _col(m, d).reshape(1, -1))),
+    ("matmul_vec_mat_k1", lambda m, d: m.matmul(_col(m, d)[6].reshape(1), _col(m, d).reshape(1, -1))),
+    ("bmm_k1", lambda m, d: m.bmm(_col(m, d).reshape(2, -1, 1), _col(m, d).reshape(2, 1, -1))),
+    ("matmul_batched_k1", lambda m, d: m.matmul(_col(m, d).reshape(2, -1, 1),
+                                                _col(m, d).reshape(2, 1, -1))),
+    ("mv_k1", lambda m, d: [m.mv(_col(m, d), _col(m, d)[j]) for j in range(len(_SIGNED))]),
+    ("dot_k1", lambda m, d: [m.dot(_col(m, d)[i], _col(m, d)[j])
+                             for i in range(len(_SIGNED)) for j in range(len(_SIGNED))]),
+    ("mm_k2", lambda m, d: m.mm(_col(m, d).repeat(1, 2), _col(m, d).reshape(1, -1).repeat(2, 1))),
+]
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+@pytest.mark.parametrize("fn", [c[1] for c in _COMPLEX_ZERO_FORMS],
+                         ids=[c[0] for c in _COMPLEX_ZERO_FORMS])
+def test_complex_product_signs_of_zero(fn, dt):
+    same(lambda m: (lambda r: [_zero_signs(m, x) for x in (r if isinstance(r, list) else [r])])(
+        fn(m, dt)), rtol=0, atol=0)
+
+
+def test_complex_k1_products_stay_exact():
+    """The zero fix-up leaves every nonzero entry as the product computed it."""
+    rng = np.random.default_rng(5)
+    a = (rng.standard_normal((40, 1)) + 1j * rng.standard_normal((40, 1))).astype("complex64")
+    b = (rng.standard_normal((1, 30)) + 1j * rng.standard_normal((1, 30))).astype("complex64")
+    same(lambda m: m.mm(m.tensor(a), m.tensor(b)), rtol=0, atol=0)

@@ -525,3 +525,21 @@ def test_forward_ad_through_non_differentiable_functions():
                 out.append(r if isinstance(r, Raised) else fwAD.unpack_dual(r).tangent)
         return out
     same(prog)
+
+
+# ---------------------------------------------------------------- issue 27, point 4
+# complex polygamma with out=: PyTorch checks n, then the cast into out (TensorIterator),
+# and only then its kernel refuses complex input.
+
+@pytest.mark.parametrize("n", [-1, 0, 1, 2])
+@pytest.mark.parametrize("out_dtype", ["float32", "float64", "int64", "complex64", "complex128"])
+@pytest.mark.parametrize("fname", ["polygamma", "special.polygamma"])
+def test_complex_polygamma_out_error_order(fname, out_dtype, n):
+    def prog(m):
+        fn = m.special.polygamma if fname == "special.polygamma" else m.polygamma
+        return fn(n, m.tensor([1 + 1j, 2.0]), out=m.empty(2, dtype=getattr(m, out_dtype)))
+    same_error(prog)
+
+
+def test_polygamma_out_real_input_still_computes():
+    same(lambda m: m.polygamma(1, m.tensor([1.0, 2.5]), out=m.empty(2, dtype=m.float64)))

@@ -551,3 +551,73 @@ def test_refusal_messages(spec, ci, dtype):
     got = catch(_run, autograd_core, spec, case, arrays)
     if isinstance(want, Raised) and isinstance(got, Raised):
         assert_same(want, got, what="refusal")
+
+
+# ---------------------------------------------------------------- issue 27, point 2
+# Note [Empty products of kernel-less dtypes]: PyTorch's gemm/gemv have no uint16/32/64
+# (nor bool) kernel, but mm, bmm, mv and the add-products return before dispatching
+# when the result is empty or the inner dim is 0; dot dispatches first.
+
+def _z(m, dt, *shape):
+    return m.zeros(shape, dtype=getattr(m, dt))
+
+
+def _f(m, dt, *shape):
+    return m.full(shape, 3, dtype=getattr(m, dt))
+
+
+_EMPTY_PRODUCTS = [
+    ("mm_empty_rows", lambda m, d: m.mm(_z(m, d, 0, 3), _z(m, d, 3, 2))),
+    ("mm_k0", lambda m, d: m.mm(_z(m, d, 2, 0), _z(m, d, 0, 3))),
+    ("mm_empty_cols", lambda m, d: m.mm(_z(m, d, 2, 3), _z(m, d, 3, 0))),
+    ("mm_k0_out", lambda m, d: m.mm(_z(m, d, 2, 0), _z(m, d, 0, 3), out=_f(m, d, 2, 3))),
+    ("mm_k0_method", lambda m, d: _z(m, d, 2, 0).mm(_z(m, d, 0, 3))),
+    ("mm_k0_mixed", lambda m, d: m.mm(_z(m, d, 2, 0), m.zeros(0, 3))),
+    ("mm_nonempty", lambda m, d: m.mm(_z(m, d, 2, 3), _z(m, d, 3, 2))),
+    ("matmul_k0", lambda m, d: _z(m, d, 2, 0) @ _z(m, d, 0, 3)),
+    ("matmul_mv_empty", lambda m, d: m.matmul(_z(m, d, 0, 3), _z(m, d, 3))),
+    ("matmul_vm_empty", lambda m, d: m.matmul(_z(m, d, 3), _z(m, d, 3, 0))),
+    ("matmul_batched_k0", lambda m, d: m.matmul(_z(m, d, 2, 2, 0), _z(m, d, 2, 0, 3))),
+    ("matmul_folded_k0", lambda m, d: m.matmul(_z(m, d, 1, 2, 0), _z(m, d, 0, 2))),
+    ("matmul_dot_empty", lambda m, d: m.matmul(_z(m, d, 0), _z(m, d, 0))),
+    ("linalg_matmul_k0", lambda m, d: m.linalg.matmul(_z(m, d, 2, 0), _z(m, d, 0, 3))),
+    ("bmm_empty_batch", lambda m, d: m.bmm(_z(m, d, 0, 2, 3), _z(m, d, 0, 3, 2))),
+    ("bmm_k0", lambda m, d: m.bmm(_z(m, d, 1, 2, 0), _z(m, d, 1, 0, 2))),
+    ("bmm_k0_mixed", lambda m, d: m.bmm(m.zeros(1, 2, 0), _z(m, d, 1, 0, 3))),
+    ("bmm_nonempty", lambda m, d: m.bmm(_z(m, d, 1, 2, 3), _z(m, d, 1, 3, 2))),
+    ("mv_empty", lambda m, d: m.mv(_z(m, d, 0, 3), _z(m, d, 3))),
+    ("mv_k0", lambda m, d: m.mv(_z(m, d, 2, 0), _z(m, d, 0))),
+    ("mv_mixed", lambda m, d: m.mv(_z(m, d, 2, 0), m.zeros(0))),
+    ("dot_empty", lambda m, d: m.dot(_z(m, d, 0), _z(m, d, 0))),
+    ("addmm_k0_beta2", lambda m, d: m.addmm(_f(m, d, 2, 3), _z(m, d, 2, 0), _z(m, d, 0, 3), beta=2)),
+    ("addmm_k0_beta0", lambda m, d: m.addmm(_f(m, d, 2, 3), _z(m, d, 2, 0), _z(m, d, 0, 3), beta=0)),
+    ("addmm_k0_beta_float", lambda m, d: m.addmm(_f(m, d, 2, 3), _z(m, d, 2, 0), _z(m, d, 0, 3),
+                                                 beta=1.5)),
+    ("addmm_k0_broadcast", lambda m, d: m.addmm(_f(m, d, 3), _z(m, d, 2, 0), _z(m, d, 0, 3))),
+    ("addmm_empty", lambda m, d: m.addmm(_f(m, d, 0, 3), _z(m, d, 0, 2), _z(m, d, 2, 3))),
+    ("addmm_nonempty", lambda m, d: m.addmm(_f(m, d, 2, 2), _z(m, d, 2, 3), _z(m, d, 3, 2))),
+    ("addmv_k0", lambda m, d: m.addmv(_f(m, d, 2), _z(m, d, 2, 0), _z(m, d, 0), beta=2)),
+    ("addmv_empty", lambda m, d: m.addmv(_f(m, d, 0), _z(m, d, 0, 2), _z(m, d, 2))),
+    ("baddbmm_k0", lambda m, d: m.baddbmm(_f(m, d, 1, 2, 3), _z(m, d, 1, 2, 0), _z(m, d, 1, 0, 3),
+                                          beta=2)),
+    ("baddbmm_k0_beta0", lambda m, d: m.baddbmm(_f(m, d, 1, 2, 3), _z(m, d, 1, 2, 0),
+                                                _z(m, d, 1, 0, 3), beta=0)),
+    ("baddbmm_empty", lambda m, d: m.baddbmm(_f(m, d, 0, 2, 3), _z(m, d, 0, 2, 2),
+                                             _z(m, d, 0, 2, 3))),
+    ("addbmm_k0", lambda m, d: m.addbmm(_f(m, d, 2, 3), _z(m, d, 1, 2, 0), _z(m, d, 1, 0, 3))),
+    ("addbmm_no_batch", lambda m, d: m.addbmm(_f(m, d, 2, 3), _z(m, d, 0, 2, 4), _z(m, d, 0, 4, 3))),
+    ("tensordot_k0", lambda m, d: m.tensordot(_z(m, d, 2, 0), _z(m, d, 0, 3), 1)),
+    ("inner_k0", lambda m, d: m.inner(_z(m, d, 2, 0), _z(m, d, 3, 0))),
+    ("chain_matmul_k0", lambda m, d: m.chain_matmul(_z(m, d, 2, 0), _z(m, d, 0, 3), _z(m, d, 3, 4))),
+    ("multi_dot_k0", lambda m, d: m.linalg.multi_dot([_z(m, d, 2, 0), _z(m, d, 0, 3),
+                                                      _z(m, d, 3, 4)])),
+    ("linear_k0", lambda m, d: m.nn.functional.linear(_z(m, d, 2, 0), _z(m, d, 3, 0))),
+    ("linear_k0_bias", lambda m, d: m.nn.functional.linear(_z(m, d, 2, 0), _z(m, d, 3, 0),
+                                                           _z(m, d, 3))),
+]
+
+
+@pytest.mark.parametrize("dt", ["uint16", "uint32", "uint64", "bool"])
+@pytest.mark.parametrize("fn", [c[1] for c in _EMPTY_PRODUCTS], ids=[c[0] for c in _EMPTY_PRODUCTS])
+def test_empty_products_of_kernel_less_dtypes(fn, dt):
+    same(fn, dt, may_raise=True)

@@ -491,17 +491,38 @@ cdef cnp.ndarray _strided_like(cnp.ndarray like, object np_dtype):
                       strides=tuple([s * buf.itemsize for s in st]))
 
 
-def _unpack_dual(Tensor tensor, level):
-    """(primal, tangent): a view of tensor without a tangent, and its tangent as is."""
+@cython.final
+cdef class FwPrimalIdentity(Node):
+    """The grad_fn of the primal unpack_dual hands back (PyTorch's _fw_primal): PyTorch's
+    C++ node Identity, whose Python type is the generic CppFunction (renamed so in
+    tensor.pyx), whose name() is torch::autograd::Identity and which tensors print as
+    grad_fn=<Identity>. Its backward hands the gradient on as it is."""
+
+    def name(self):
+        return "torch::autograd::Identity"  # PyTorch's C++ node name
+
+    cdef tuple apply(self, tuple grads):
+        return (grads[0] if needs_input_grad(self, 0) else None,)
+
+
+def _unpack_dual(Tensor tensor, level, bint alias=False):
+    """(primal, tangent): a view of tensor without a tangent (whether or not tensor has
+    one, as PyTorch's _fw_primal), and its tangent as is. The view's node is Identity;
+    alias: AliasBackward0, as torch.func.jvp's outputs have under functorch."""
     if level != agc_fw_level() or level < 0:
         return (tensor, None)
     tangent = fw_grad_of(tensor)
-    if tangent is None:
-        return (tensor, None)
     cdef Tensor primal
-    with FwSuspend():
-        primal = OPS.alias(tensor)
-    set_fw_grad(primal, None)
+    if alias:
+        with FwSuspend():
+            primal = OPS.alias(tensor)
+    else:
+        primal = make_view(tensor, tensor._data.view())
+        if (recording() and _input_requires_grad(tensor) and not inference_input(tensor)
+                and recordable_array(primal._data, "alias")):
+            record1(FwPrimalIdentity.__new__(FwPrimalIdentity), primal, tensor)
+    if tangent is not None:
+        set_fw_grad(primal, None)
     return (primal, tangent)
 
 

@@ -54,7 +54,11 @@ cdef object _grad_fn_repr_name(Tensor t):
         fn = grad_fn_of(t)
     except RuntimeError:
         return "Invalid"
-    return type(fn).__name__ if fn is not None else None
+    if fn is None:
+        return None
+    name = type(fn).__name__
+    # (a node of PyTorch's generic C++ type prints by its C++ name: grad_fn=<Identity>)
+    return fn.name().rsplit("::", 1)[-1] if name == "CppFunction" else name
 
 
 cdef void set_creation_meta(Tensor view, Tensor base, int meta) noexcept:

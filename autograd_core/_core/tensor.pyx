@@ -238,6 +238,7 @@ Py_INCREF(_TensorMeta)
 Py_SET_TYPE(<PyObject *>Tensor, <PyTypeObject *>_TensorMeta)
 PyType_Modified(Tensor)
 _rename_type(dtype, "autograd_core.dtype")
+_rename_type(FwPrimalIdentity, "CppFunction")   # (a C++ node of PyTorch: _fw.pxi)
 name_node_types(globals())
 
 

@@ -118,6 +118,12 @@ def unpack_dual(tensor, *, level=None):
     >>> p, t
     (tensor([2.]), tensor([6.]))
     """
+    return _unpack(tensor, level, False)
+
+
+def _unpack(tensor, level=None, alias=False):
+    """unpack_dual; alias: the primal's node is AliasBackward0 (torch.func.jvp's outputs)
+    rather than PyTorch's Identity of _fw_primal."""
     if level is None:
         level = _current_level
     if level < 0:
@@ -126,8 +132,8 @@ def unpack_dual(tensor, *, level=None):
         from autograd_core.func import _vmap
         if _vmap.is_batched(tensor):
             return UnpackedDualTensor(*_vmap.unpack_dual_batched(
-                tensor, lambda p: _core._unpack_dual(p, level)))
-    primal, dual = _core._unpack_dual(tensor, level)
+                tensor, lambda p: _core._unpack_dual(p, level, alias)))
+    primal, dual = _core._unpack_dual(tensor, level, alias)
     return UnpackedDualTensor(primal, dual)
 
 

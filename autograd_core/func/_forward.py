@@ -34,7 +34,7 @@ def _unpack_output(dual, strict):
     if not (isinstance(dual, _ag.Tensor) or vm.is_batched(dual)):
         raise RuntimeError(f"{_JVP}: expected f(*args) to return only tensors, got "
                            f"unsupported type {type(dual)}")
-    primal, tangent = _fwad.unpack_dual(dual)
+    primal, tangent = _fwad._unpack(dual, alias=True)  # (AliasBackward0, as functorch's)
     if tangent is None:
         if strict:
             raise RuntimeError("jvp(f, primals, tangents, strict=True): The output of f is "

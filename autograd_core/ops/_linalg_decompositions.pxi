@@ -633,11 +633,25 @@ cdef tuple _lu_values(cnp.ndarray A):
     return (a.reshape(s), piv.reshape(s[:-2] + (k,)), info.reshape(s[:-2]))
 
 
-cdef tuple op_linalg_lu_factor_ex(Tensor A, bint pivot, bint check_errors):
-    _check_linalg_input(A, "linalg.lu_factor_ex", False)
+cdef int _check_lu_input(Tensor A, str fname, bint pivot) except -1:
+    """PyTorch's LU factorisation checks, in its order: the dims (the meta function of
+    linalg_lu_factor_ex, naming itself torch.lu_factor, or linalg_lu's), then the
+    kernel's dtype dispatch (lu_cpu: floating and complex dtypes of 4 bytes or more),
+    then the CPU's refusal of pivot=False."""
+    cdef int nd = cnp.PyArray_NDIM(A._data)
+    if nd < 2:
+        raise RuntimeError(f"{fname}: Expected tensor with 2 or more dimensions. Got size: "
+                           f"{shape_str(shape_of(A._data))} instead")
+    cdef dtype d = dtype_of(A._data)
+    if (d.category != CAT_FLOAT and d.category != CAT_COMPLEX) or d.rank < float32.rank:
+        raise not_implemented_for("lu_cpu", d)
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
-    _check_lu_precision(A, "linalg.lu_factor_ex")
+    return 0
+
+
+cdef tuple op_linalg_lu_factor_ex(Tensor A, bint pivot, bint check_errors):
+    _check_lu_input(A, "autograd_core.lu_factor", pivot)
     lu, piv, info = _lu_values(A._data)
     if check_errors and (info > 0).any():
         _raise_lu(info, "autograd_core.linalg.lu_factor_ex", shape_of(A._data))
@@ -659,35 +673,49 @@ cdef void _raise_lu(object info, str fname, tuple s) except *:
 
 
 cdef tuple op_linalg_lu_factor(Tensor A, bint pivot):
-    _check_linalg_input(A, "linalg.lu_factor", False)
-    if not pivot:
-        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    _check_lu_input(A, "autograd_core.lu_factor", pivot)
     cdef tuple r = op_linalg_lu_factor_ex(A, pivot, False)
     _raise_lu((<Tensor>r[2])._data, "autograd_core.linalg.lu_factor", shape_of(A._data))
     return (r[0], r[1])
 
 
 cdef tuple op_lu(Tensor A, bint pivot, bint get_infos):
+    """PyTorch's _lu_with_info (the values of torch.lu): its deprecation warning, then
+    linalg_lu_factor_ex; errors are raised unless get_infos."""
     warnings.warn("autograd_core.lu is deprecated in favor of autograd_core.linalg.lu_factor / "
                   "autograd_core.linalg.lu_factor_ex and will be removed in a future PyTorch release.",
                   UserWarning, stacklevel=2)
-    cdef tuple r = op_linalg_lu_factor_ex(A, pivot, not get_infos)
-    return (r[0], r[1], r[2]) if get_infos else (r[0], r[1])
+    return op_linalg_lu_factor_ex(A, pivot, not get_infos)
 
 
-def _py_lu(A, pivot=True, get_infos=False, *, out=None):
-    cdef Tensor A_ = arg_tensor(A, "lu", "A", 1)
+def _py_lu(*args, **kwargs):
+    """torch.lu, PyTorch's Python function: a boolean dispatch on get_infos (by keyword,
+    else the third argument; any truthy value) between _lu_with_infos (the named
+    (LU, pivots, info) of _lu_with_info) and _lu_no_infos ((LU, pivots))."""
+    flag = kwargs["get_infos"] if "get_infos" in kwargs else args[2] if len(args) > 2 else False
+    return _lu_dispatch(bool(flag), *args, **kwargs)
+
+
+def _lu_dispatch(bint with_infos, A=ARG_MISSING, pivot=True, get_infos=False, out=None):
+    if A is ARG_MISSING:
+        raise TypeError(f"{'_lu_with_infos' if with_infos else '_lu_no_infos'}() missing 1 "
+                        "required positional argument: 'A'")
+    if type(A) is not Tensor and has_torch_function(A):
+        return handle_torch_function(_py_lu, (A,), {"pivot": pivot, "get_infos": get_infos,
+                                                    "out": out})
+    cdef Tensor A_ = arg_tensor(A, "_lu_with_info", "input", 1)
     if complex_arg(A_):
         check_complex_op("lu", A_)  # Note [Complex guard]
-    cdef bint pivot_ = arg_bool(pivot, "lu", "pivot", 2)
-    cdef bint get_infos_ = arg_bool(get_infos, "lu", "get_infos", 3)
-    cdef tuple res = OPS.lu(A_, pivot_, get_infos_)
+    cdef bint pivot_ = arg_bool(pivot, "_lu_with_info", "pivot", 0)
+    cdef tuple res = OPS.lu(A_, pivot_, bool(get_infos))
     if out is None:
-        return res
-    # torch.lu is Python in PyTorch: its out= resizes each out tensor to its result and
-    # copy_s it in (any dtype; a graph through copy_), and returns out itself
-    if len(out) - get_infos_ != 2:
-        raise TypeError(f"expected tuple of {2 + get_infos_} elements but got {len(out)}")
+        if with_infos:
+            return named_result("_lu_with_info", ("LU", "pivots", "info"), res)
+        return (res[0], res[1])
+    # its out= resizes each out tensor to its result and copy_s it in (any dtype; a
+    # graph through copy_), and returns out itself
+    if len(out) - bool(get_infos) != 2:
+        raise TypeError(f"expected tuple of {2 + bool(get_infos)} elements but got {len(out)}")
     if not isinstance(out, (tuple, list)):
         raise TypeError(f"argument 'out' must be tuple of Tensors, not {type(out).__name__}")
     for o, r in zip(out, res):
@@ -695,6 +723,18 @@ def _py_lu(A, pivot=True, get_infos=False, *, out=None):
             raise AttributeError(f"'{type(o).__name__}' object has no attribute 'resize_as_'")
         OPS.copy_(OPS.resize_as_(<Tensor>o, <Tensor>r), <Tensor>r, False)
     return out
+
+
+def _pym_lu(self, pivot=True, get_infos=False):
+    """Tensor.lu, PyTorch's Python method: _lu_with_info, then a plain tuple (LU,
+    pivots, info) or (LU, pivots) as get_infos is truthy."""
+    if type(self) is not Tensor and has_torch_function(self):
+        return handle_torch_function(_pym_lu, (self,), {"pivot": pivot, "get_infos": get_infos})
+    cdef Tensor A_ = arg_tensor(self, "_lu_with_info", "input", 1)
+    if complex_arg(A_):
+        check_complex_op("lu", A_)  # Note [Complex guard]
+    cdef tuple res = OPS.lu(A_, arg_bool(pivot, "_lu_with_info", "pivot", 0), bool(get_infos))
+    return res if get_infos else (res[0], res[1])
 
 
 cdef object _perm_matrix(cnp.ndarray piv, Py_ssize_t m, object np_dtype):
@@ -723,10 +763,7 @@ cdef tuple _unpack_values(cnp.ndarray lu, Py_ssize_t m, Py_ssize_t n):
 
 
 cdef tuple op_linalg_lu(Tensor A, bint pivot):
-    _check_linalg_input(A, "linalg.lu", False)
-    if not pivot:
-        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
-    _check_lu_precision(A, "linalg.lu")
+    _check_lu_input(A, "linalg.lu", pivot)
     cdef tuple s = shape_of(A._data)
     lu, piv, info = _lu_values(A._data)
     L, U = _unpack_values(lu, s[-2], s[-1])

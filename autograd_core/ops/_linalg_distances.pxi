@@ -170,6 +170,47 @@ cdef Tensor op_cdist(Tensor x1, Tensor x2, object p, object compute_mode):
     return op__cdist_forward(x1, x2, p, None if compute_mode is None else mode)
 
 
+cdef dict _CDIST_MODES = {"use_mm_for_euclid_dist_if_necessary": None,
+                          "use_mm_for_euclid_dist": "use_mm_for_euclid_dist",
+                          "donot_use_mm_for_euclid_dist": "donot_use_mm_for_euclid_dist"}
+
+
+def _py_cdist(_a0=ARG_MISSING, _a1=ARG_MISSING, _a2=ARG_MISSING, _a3=ARG_MISSING, /, *,
+              x1=ARG_MISSING, x2=ARG_MISSING, p=ARG_MISSING, compute_mode=ARG_MISSING):
+    """PyTorch's torch.cdist (Python): compute_mode is checked before the tensors (a
+    ValueError for anything but its three names), then p goes on by position."""
+    x1 = bind_arg(_a0, x1, "cdist", "x1")
+    x2 = bind_arg(_a1, x2, "cdist", "x2")
+    p = bind_arg(_a2, p, "cdist", "p")
+    compute_mode = bind_arg(_a3, compute_mode, "cdist", "compute_mode")
+    if x1 is ARG_MISSING or x2 is ARG_MISSING:
+        raise missing_arguments("cdist", (('x1', x1), ('x2', x2), ))
+    if p is ARG_MISSING:
+        p = 2.0
+    if compute_mode is ARG_MISSING:
+        compute_mode = "use_mm_for_euclid_dist_if_necessary"
+    if (type(x1) is not Tensor and has_torch_function(x1)) or (type(x2) is not Tensor and has_torch_function(x2)):
+        return handle_torch_function(_py_cdist, (x1, x2), {"p": p, "compute_mode": compute_mode})
+    cdef object mode
+    if type(compute_mode) is str and compute_mode in _CDIST_MODES:
+        mode = _CDIST_MODES[compute_mode]
+    elif compute_mode is None:
+        # (PyTorch refuses None too; taken here as the default, which the re-dispatch of
+        # autocast and the stubs' signature pass)
+        mode = None
+    else:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    cdef Tensor x1_ = arg_tensor(x1, "cdist", "x1", 1)
+    cdef Tensor x2_ = arg_tensor(x2, "cdist", "x2", 2)
+    cdef object p_ = arg_float(p, "cdist", "p", 3)
+    if complex_arg(x1_) or complex_arg(x2_):
+        check_complex_args("cdist", (x1_, x2_, ))
+    return OPS.cdist(x1_, x2_, p_, mode)
+
+
+_py_cdist.__signature__ = wrapper_signature('x1, x2, p=2.0, compute_mode=None')
+
+
 cdef Tensor op_pdist(Tensor self, object p):
     if _ndim(self) != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {_ndim(self)}D")

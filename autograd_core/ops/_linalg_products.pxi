@@ -13,23 +13,88 @@
 cdef object _product(object fn, cnp.ndarray a, cnp.ndarray b):
     """fn (np.matmul or np.dot) of a and b. bfloat16 operands multiply in float32 and the
     result rounds once, as PyTorch's CPU bfloat16 gemm accumulates in float (numpy's
-    loops on ml_dtypes arrays would hand back float32, or accumulate in bfloat16)."""
+    loops on ml_dtypes arrays would hand back float32, or accumulate in bfloat16).
+    Complex results carry the signs of zero of PyTorch's kernels: Note [Complex product
+    zeros]."""
     if cnp.PyArray_TYPE(a) == bfloat16.typenum or cnp.PyArray_TYPE(b) == bfloat16.typenum:
         return cast_array(as_array(fn(cast_array(a, float32), cast_array(b, float32))),
                           bfloat16)
     r = fn(a, b)
-    if (fn is np.matmul and cnp.PyArray_ISCOMPLEX(a) and cnp.PyArray_NDIM(a) >= 1
-            and cnp.PyArray_DIM(a, cnp.PyArray_NDIM(a) - 1) > 1):
-        # PyTorch's complex gemm/gemv (MKL) sums each entry into a +0: an exact zero
-        # comes out +0 where OpenBLAS's can give -0 (the zero triangle of a product of
-        # triangular matrices, the decompositions' tangents); adding +0 does the same
-        # and leaves every other value as it is. (Over one term PyTorch's mm multiplies
-        # without a sum: left alone.)
-        if isinstance(r, np.ndarray):
-            np.add(r, 0, out=r)
+    if not cnp.PyArray_ISCOMPLEX(a) or cnp.PyArray_NDIM(a) == 0:
+        return r
+    cdef int nd = cnp.PyArray_NDIM(a)
+    if (fn is np.matmul and cnp.PyArray_NDIM(b) == nd and (nd == 2 or nd == 3)
+            and cnp.PyArray_DIM(a, nd - 1) == 1 and cnp.PyArray_DIM(a, nd - 2) > 1
+            and cnp.PyArray_DIM(b, nd - 1) > 1
+            and (nd == 2 or (cnp.PyArray_DIM(a, 0) == 1 and
+                             cnp.PyArray_DIM(a, 1) * cnp.PyArray_DIM(b, 2) >= 400))):
+        if nd == 2:
+            _gemm_outer_zeros(r, a, b)
         else:
-            r = r + 0
+            _gemm_outer_zeros(r[0], a[0], b[0])
+    elif isinstance(r, np.ndarray):
+        np.add(r, 0, out=r)
+    else:
+        r = r + 0
     return r
+
+
+# Note [Complex product zeros]
+# Where an entry of a complex product is an exact zero, its sign is the kernel's, and
+# PyTorch's kernels differ (found by experiment on every combination of signed zeros
+# and units, complex64 and complex128, contiguous and transposed operands):
+# - dot, mv (gemv), bmm and mm over k > 1 sum each entry into a +0: an exact zero comes
+#   out +0 (also over one term; OpenBLAS's can give -0, as in the zero triangle of a
+#   product of triangular matrices);
+# - mm over k = 1 with at least two rows and two columns (gemm proper) first scales the
+#   left operand by alpha = 1+0j, then multiplies without a sum: (ar - ai*0, ai + ar*0)
+#   times b, entry by entry (mm over k = 1 with one row or one column is gemv: +0);
+#   bmm of a single batch of 400 or more multiply-adds is mm (below 400, and over more
+#   batches, its own loops sum into +0).
+# numpy's matmul gives PyTorch's values exactly (its own complex multiply rounds
+# differently), so only the zero entries take their sign from the formula.
+
+cdef int _gemm_outer_zeros(cnp.ndarray r, cnp.ndarray a, cnp.ndarray b) except -1:
+    """r = a @ b over k = 1 (a (n, 1), b (1, m)): its zero parts get the signs of
+    PyTorch's gemm (Note [Complex product zeros])."""
+    with quiet():
+        ar, ai = a.real, a.imag
+        sr = ar - ai * 0
+        si = ai + ar * 0
+        br, bi = b.real, b.imag
+        zr = sr * br - si * bi
+        zi = sr * bi + si * br
+    rr, ri = r.real, r.imag
+    np.copyto(rr, zr, where=(rr == 0) & (zr == 0))
+    np.copyto(ri, zi, where=(ri == 0) & (zi == 0))
+    return 0
+
+# Note [Empty products of kernel-less dtypes]
+# PyTorch's gemm and gemv have no bool, uint16, uint32 or uint64 kernel, but addmm,
+# addmv, bmm and baddbmm return before dispatching when the result is empty or the
+# inner dimension is 0 (zeros, or beta * self): their refusal is raised only when the
+# kernel is reached. (dot dispatches first: it refuses even empty operands.)
+
+cdef int _check_product_kernel(dtype d, str kernel) except -1:
+    """The refusal of a product kernel PyTorch lacks for d (bool, wide unsigned ints),
+    called once the kernel is reached (Note [Empty products of kernel-less dtypes])."""
+    if d.category == CAT_BOOL or d is uint16 or d is uint32 or d is uint64:
+        raise not_implemented_for(kernel, d)
+    return 0
+
+
+cdef int _check_k0_beta(dtype d, object beta) except -1:
+    """beta * self of an empty-k addmm / baddbmm / addbmm of bool or wide unsigned ints:
+    PyTorch's result.mul_(beta) and its cast error for a beta of a higher category."""
+    if not (d.category == CAT_BOOL or d is uint16 or d is uint32 or d is uint64):
+        return 0
+    if type(beta) is float and beta != 0:
+        raise RuntimeError(f"result type Float can't be cast to the desired output type "
+                           f"{d.scalar_name}")
+    if d.category == CAT_BOOL and type(beta) is int and beta != 0:
+        raise RuntimeError("result type Long can't be cast to the desired output type Bool")
+    return 0
+
 
 cdef Tensor op_mm(Tensor self, Tensor mat2):
     cdef cnp.ndarray a = self._data, b = mat2._data
@@ -44,7 +109,8 @@ cdef Tensor op_mm(Tensor self, Tensor mat2):
     if cnp.PyArray_TYPE(a) != cnp.PyArray_TYPE(b):
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
                            f"{dtype_of(a).cpp_name} != {dtype_of(b).cpp_name}")
-    check_not_bool_kernel(dtype_of(self._data), "addmm_impl_cpu_")
+    if sa[0] * sb[1] != 0 and sa[1] != 0:
+        _check_product_kernel(dtype_of(a), "addmm_impl_cpu_")
     cdef Tensor result = make(as_array(_product(np.matmul, a, b)))
     blas_called(sa[0] * sa[1] * sb[1])      # Note [Sharing the cores with BLAS]
     record_MmBackward0(result, self, mat2)
@@ -76,7 +142,7 @@ cdef Tensor op_bmm(Tensor self, Tensor mat2):
     if cnp.PyArray_TYPE(a) != cnp.PyArray_TYPE(b):
         raise RuntimeError(f"expected scalar type {dtype_of(a).scalar_name} but found "
                            f"{dtype_of(b).scalar_name}")
-    check_not_bool_kernel(dtype_of(self._data), "bmm")
+    _check_product_kernel(dtype_of(a), "bmm")
     result = make(as_array(_product(np.matmul, a, b)))
     blas_called(sa[0] * sa[1] * sa[2] * sb[2])      # Note [Sharing the cores with BLAS]
     record_BmmBackward0(result, self, mat2)
@@ -118,7 +184,8 @@ cdef Tensor op_mv(Tensor self, Tensor vec):
         vn = dtype_of(v).scalar_name
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {vn}, "
                            f"{dtype_of(m).scalar_name}, and {vn}")
-    check_not_bool_kernel(dtype_of(self._data), "addmv_impl_cpu")
+    if sm[0] != 0 and sm[1] != 0:
+        _check_product_kernel(dtype_of(m), "addmv_impl_cpu")
     cdef Tensor result = make(as_array(_product(np.matmul, m, v)))
     blas_called(sm[0] * sm[1])      # Note [Sharing the cores with BLAS]
     record_MvBackward0(result, self, vec)
@@ -321,7 +388,11 @@ cdef Tensor op_addmm(Tensor self, Tensor mat1, Tensor mat2, object beta, object 
     cdef tuple out_shape = (s1[0], s2[1])
     if shape_of(inp) != out_shape and not broadcasts_to(shape_of(inp), out_shape):
         OPS.expand(self, out_shape)  # raises the expand error PyTorch gives
-    check_not_bool_kernel(dtype_of(self._data), "addmm_impl_cpu_")
+    if out_shape[0] * out_shape[1] != 0:
+        if s1[1] != 0:
+            _check_product_kernel(d1, "addmm_impl_cpu_")
+        else:
+            _check_k0_beta(d1, beta)
     beta = scalar_in(beta, d1, True)
     alpha = scalar_in(alpha, d1, True)
     cdef Tensor result
@@ -1049,7 +1120,9 @@ cdef Tensor op_addmv(Tensor self, Tensor mat, Tensor vec, object beta, object al
         raise RuntimeError(f"size mismatch, got input ({shape_of(self._data)[0] if _ndim(self) else 1}), "
                            f"mat ({sm[0]}x{sm[1]}), vec ({sv[0]})")
     _check_same_dtypes((self, mat, vec))
-    check_not_bool_kernel(dtype_of(mat._data), "addmv_impl_cpu")
+    if sm[0] != 0 and sm[1] != 0:
+        # (over an empty inner dim addmv casts beta * self into the result: no cast error)
+        _check_product_kernel(dtype_of(mat._data), "addmv_impl_cpu")
     beta = scalar_in(beta, dtype_of(mat._data))
     alpha = scalar_in(alpha, dtype_of(mat._data))
     cdef Tensor result = _add_scaled(self, _product(np.matmul, mat._data, vec._data), (sm[0],), beta,
@@ -1103,7 +1176,12 @@ cdef tuple _batched_add_args(Tensor self, Tensor batch1, Tensor batch2, object b
     s1, s2 = _check_bmm_args(batch1, batch2)
     _check_same_dtypes((self, batch1, batch2))
     cdef dtype d = dtype_of(batch1._data)
-    check_not_bool_kernel(d, kernel)
+    cdef bint addbmm = kernel == "addmm_impl_cpu_"
+    if s1[1] * s2[2] * (1 if addbmm else s1[0]) != 0:
+        if s1[2] != 0 and s1[0] != 0:
+            _check_product_kernel(d, kernel)
+        else:
+            _check_k0_beta(d, beta)
     return s1, s2, scalar_in(beta, d, True), scalar_in(alpha, d, True)
 
 

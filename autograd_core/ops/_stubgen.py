@@ -196,7 +196,7 @@ _MANUAL_METHODS = {
     "resize_": [s.format(n="size") for s in _SIZE_VARARGS],
     "squeeze": ["(self, dim: _int | Sequence[_int] | None = None) -> Tensor"],
     "squeeze_": ["(self, dim: _int | Sequence[_int] | None = None) -> Tensor"],
-    "split": ["(self, split_size_or_sections: _int | Sequence[_int], dim: _int = 0) "
+    "split": ["(self, split_size: _int | Sequence[_int], dim: _int = 0) "
               "-> tuple[Tensor, ...]"],
     "gather": ["(self, dim: _int, index: Tensor, *, sparse_grad: _bool = False) -> Tensor"],
     "clamp": ["(self, min: Tensor | _Number | None = None, "

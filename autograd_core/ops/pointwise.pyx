@@ -3310,8 +3310,15 @@ cdef Tensor op_polygamma_(Tensor self, object n):
 
 
 def _py_polygamma(n, input, *, out=None):
-    res = OPS.polygamma(arg_int(n, "polygamma", "n", 1), arg_tensor(input, "polygamma", "input", 2))
-    return with_out("polygamma", out, res)
+    cdef object n_ = arg_int(n, "polygamma", "n", 1)
+    cdef Tensor x = arg_tensor(input, "polygamma", "input", 2)
+    if out is not None and isinstance(out, Tensor) and n_ >= 0 and cnp.PyArray_ISCOMPLEX(x._data) \
+            and not cnp.PyArray_ISCOMPLEX((<Tensor>out)._data):
+        # PyTorch's TensorIterator checks the cast into out (after n's check) before its
+        # kernel refuses complex input
+        raise RuntimeError(f"result type {dtype_of(x._data).scalar_name} can't be cast to "
+                           f"the desired output type {dtype_of((<Tensor>out)._data).scalar_name}")
+    return with_out("polygamma", out, OPS.polygamma(n_, x))
 
 
 def _pym_polygamma(self, n):

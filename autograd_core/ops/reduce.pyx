@@ -2321,21 +2321,27 @@ cdef int _unique_guard(str name, object input, object dim, bint consecutive) exc
 
 
 def _py_unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """torch.unique, PyTorch's Python function: its arguments go by keyword to
+    torch._unique2, or with dim to unique_dim (whose errors name them so, in their
+    order: input, dim, sorted, return_inverse, return_counts)."""
     if complex_arg(input):
         _unique_guard("unique", input, dim, False)  # Note [Complex guard]
-    cdef Tensor self = arg_tensor(input, "unique", "input", 1)
-    return _unique_impl(self, arg_bool(return_inverse, "unique", "return_inverse", 3),
-                        arg_bool(return_counts, "unique", "return_counts", 4),
-                        None if dim is None else arg_int(dim, "unique", "dim", 5), False)
+    cdef str kernel = "_unique2" if dim is None else "unique_dim"
+    cdef Tensor self = arg_tensor(input, kernel, "input", 1)
+    d = None if dim is None else arg_int(dim, kernel, "dim", 2)
+    arg_bool(sorted, kernel, "sorted", 0)   # (sorted or not, PyTorch's CPU result is sorted)
+    return _unique_impl(self, arg_bool(return_inverse, kernel, "return_inverse", 0),
+                        arg_bool(return_counts, kernel, "return_counts", 0), d, False)
 
 
 def _py_unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     if complex_arg(input):
         _unique_guard("unique_consecutive", input, dim, True)  # Note [Complex guard]
     cdef Tensor self = arg_tensor(input, "unique_consecutive", "input", 1)
-    return _unique_impl(self, arg_bool(return_inverse, "unique_consecutive", "return_inverse", 2),
-                        arg_bool(return_counts, "unique_consecutive", "return_counts", 3),
-                        None if dim is None else arg_int(dim, "unique_consecutive", "dim", 4), True)
+    # (PyTorch's Python function passes them on by keyword: its errors give no position)
+    return _unique_impl(self, arg_bool(return_inverse, "unique_consecutive", "return_inverse", 0),
+                        arg_bool(return_counts, "unique_consecutive", "return_counts", 0),
+                        None if dim is None else arg_int(dim, "unique_consecutive", "dim", 0), True)
 
 
 # ================================================================ trapezoid / gradient

@@ -1345,15 +1345,69 @@ cdef tuple _chunk(Tensor self, object chunks, object dim, int kind):
 
 
 def _py_split(tensor, split_size_or_sections, dim=0):
+    """torch.split: PyTorch's Python function, which hands its arguments on to
+    Tensor.split (a non-tensor has no such method: AttributeError)."""
     if (type(tensor) is not Tensor and has_torch_function(tensor)) or (type(split_size_or_sections) is not Tensor and has_torch_function(split_size_or_sections)) or (type(dim) is not Tensor and has_torch_function(dim)):
-        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
+        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi; _VF.split's parser
+        # consults every argument)
         return handle_torch_function(_py_split, (tensor, split_size_or_sections, dim, ), {})
-    cdef Tensor x = arg_tensor(tensor, "split", "tensor", 1)
-    cdef object d = arg_int(dim, "split", "dim", 2)
-    if isinstance(split_size_or_sections, (list, tuple)):
-        return OPS.split_with_sizes(
-            x, arg_int_sequence(split_size_or_sections, "split_with_sizes", "split_sizes", 1), d)
-    return OPS.split(x, arg_int(split_size_or_sections, "split", "split_size", 1), d)
+    if not isinstance(tensor, Tensor):
+        raise AttributeError(f"'{type(tensor).__name__}' object has no attribute 'split'")
+    return _split_method(<Tensor>tensor, split_size_or_sections, dim)
+
+
+def _pym_split(self, split_size, dim=0):
+    """Split into views of ``split_size`` along dim (the last may be smaller), or into
+    pieces of the listed sizes (Tensor.split; torch.split names its argument
+    split_size_or_sections).
+
+    >>> import autograd_core as torch
+    >>> [t.shape[0] for t in torch.zeros(5, 2).split(2)]
+    [2, 2, 1]
+    """
+    if (type(self) is not Tensor and has_torch_function(self)) or (type(split_size) is not Tensor and has_torch_function(split_size)) or (type(dim) is not Tensor and has_torch_function(dim)):
+        return handle_torch_function(_pym_split, (self, split_size, dim, ), {})
+    return _split_method(arg_tensor(self, "split", "self", 0), split_size, dim)
+
+
+cdef str _SPLIT_SIGNATURES = (" * (Tensor input, int split_size, int dim = 0)\n{}\n"
+                              " * (Tensor input, tuple of ints split_size, int dim = 0)\n{}")
+
+
+cdef bint _int_arg_ok(object x):
+    """Whether PyTorch's overloaded parser takes x as an int (bool is no int there)."""
+    return type(x) is not bool and not isinstance(x, float) and hasattr(x, "__index__")
+
+
+cdef tuple _split_method(Tensor x, object split_size, object dim):
+    """PyTorch's Tensor.split: a tensor split_size is read as an int where it can be;
+    an int goes to the split overloads (int split_size), anything else to
+    split_with_sizes, with their argument errors."""
+    if isinstance(split_size, Tensor):
+        try:
+            split_size = int(split_size)
+        except ValueError:
+            pass
+    if isinstance(split_size, int):
+        if type(split_size) is bool or not _int_arg_ok(dim):
+            # neither overload of split takes the arguments: PyTorch's parser marks each
+            # argument it refuses and each one given for a parameter with a default (Note
+            # [stft's argument errors] in _stft.py)
+            names = ["Tensor", type(split_size).__name__,
+                     "Tensor" if isinstance(dim, Tensor) else type(dim).__name__]
+            ok_size = type(split_size) is not bool
+            first = ", ".join([names[0], names[1] if ok_size else f"!{names[1]}!",
+                               f"!{names[2]}!"])
+            second = ", ".join([names[0], f"!{names[1]}!", f"!{names[2]}!"])
+            bad = "      didn't match because some of the arguments have invalid types: "
+            raise type_error_combination(
+                "split", (x, split_size, dim),
+                _SPLIT_SIGNATURES.format(bad + f"({first})", bad + f"({second})"))
+        return OPS.split(x, arg_int(split_size, "split", "split_size", 2),
+                         arg_int(dim, "split", "dim", 3))
+    return OPS.split_with_sizes(
+        x, arg_int_sequence(split_size, "split_with_sizes", "split_sizes", 2),
+        arg_int(dim, "split_with_sizes", "dim", 3))
 
 
 # ---------------------------------------------------------------- tensor_split and co
@@ -2300,8 +2354,19 @@ cdef tuple op_meshgrid(list tensors, object indexing):
 
 
 def _py_meshgrid(*tensors, indexing=None):
-    return OPS.meshgrid(_varargs_tensors(tensors, "meshgrid"),
-                       None if indexing is None else arg_str(indexing, "meshgrid", "indexing", 2))
+    """torch.meshgrid, PyTorch's Python function: the tensors (or one list of them) go to
+    _VF.meshgrid as its list argument 0, indexing by keyword (a str, or bytes, as
+    PyTorch's parser reads them), and only when given (else the warning)."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(t).__name__}")
+    if isinstance(indexing, bytes):
+        indexing = indexing.decode()
+    return OPS.meshgrid(list(tensors),
+                        None if indexing is None else arg_str(indexing, "meshgrid", "indexing", 0))
 
 
 cdef Tensor op_cartesian_prod(list tensors):
