@@ -75,10 +75,16 @@ cdef int _gemm_outer_zeros(cnp.ndarray r, cnp.ndarray a, cnp.ndarray b) except -
 # inner dimension is 0 (zeros, or beta * self): their refusal is raised only when the
 # kernel is reached. (dot dispatches first: it refuses even empty operands.)
 
+cdef inline bint _no_product_kernel(dtype d):
+    """Whether PyTorch's gemm/gemv lack d (bool, the wide unsigned ints): Note [Empty
+    products of kernel-less dtypes]."""
+    return d.category == CAT_BOOL or d is uint16 or d is uint32 or d is uint64
+
+
 cdef int _check_product_kernel(dtype d, str kernel) except -1:
-    """The refusal of a product kernel PyTorch lacks for d (bool, wide unsigned ints),
-    called once the kernel is reached (Note [Empty products of kernel-less dtypes])."""
-    if d.category == CAT_BOOL or d is uint16 or d is uint32 or d is uint64:
+    """The refusal of a product kernel PyTorch lacks for d, called once the kernel is
+    reached (Note [Empty products of kernel-less dtypes])."""
+    if _no_product_kernel(d):
         raise not_implemented_for(kernel, d)
     return 0
 
@@ -86,7 +92,7 @@ cdef int _check_product_kernel(dtype d, str kernel) except -1:
 cdef int _check_k0_beta(dtype d, object beta) except -1:
     """beta * self of an empty-k addmm / baddbmm / addbmm of bool or wide unsigned ints:
     PyTorch's result.mul_(beta) and its cast error for a beta of a higher category."""
-    if not (d.category == CAT_BOOL or d is uint16 or d is uint32 or d is uint64):
+    if not _no_product_kernel(d):
         return 0
     if type(beta) is float and beta != 0:
         raise RuntimeError(f"result type Float can't be cast to the desired output type "

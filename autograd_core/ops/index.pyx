@@ -1729,14 +1729,11 @@ cdef Tensor scatter_reduce_forward(Tensor self, object dim, Tensor index, Tensor
     if cnp.PyArray_ISCOMPLEX(self._data) and (reduce == "amax" or reduce == "amin"):
         raise not_implemented_for("scatter_gather_tensor_cpu_reduce_" + reduce,
                                   dtype_of(self._data))
-    if is_guarded_array(self._data) and not cnp.PyArray_ISCOMPLEX(self._data):
-        # the wide unsigned ints (Note [Dtype guard]; scatter_reduce passes the guard so
-        # that the kernel reduce and include_self select is the one named): PyTorch's
-        # exclude-self init, or the reduction's scatter kernel, has none
-        raise not_implemented_for(
-            "scatter_reduce_exclude_input_init" if not include_self
-            else "scatter_gather_tensor_cpu" if reduce == "sum" or reduce == "prod"
-            else "scatter_gather_tensor_cpu_reduce_" + reduce, dtype_of(self._data))
+    # (scatter_reduce passes the guard so that the kernel reduce and include_self select
+    # is the one named: PyTorch's exclude-self init, or the reduction's scatter kernel)
+    _refuse_unsigned_self(self, "scatter_reduce_exclude_input_init" if not include_self
+                          else "scatter_gather_tensor_cpu" if reduce == "sum" or reduce == "prod"
+                          else "scatter_gather_tensor_cpu_reduce_" + reduce)
     cdef Tensor result = make(_scatter_reduce_values(self._data, d, idx, src._data, reduce,
                                                      include_self))
     record_ScatterReduceBackward0(result, self, d, index, src, reduce, include_self)
