@@ -97,13 +97,16 @@ HOGWILD = """
     import autograd_core as torch
     import autograd_core.multiprocessing as mp
 
-    def train(rank, model, q, done):
+    def train(rank, model, q, done, lock):
         opt = torch.optim.SGD(model.parameters(), lr=0.1)
         x = torch.ones(4, 3)
         for _ in range(5):
             opt.zero_grad()
             model(x).sum().backward()
-            opt.step()
+            # Two unsynchronised read-modify-writes of one page can lose an update (true
+            # Hogwild does); the lock makes the expected total exact without hiding a lost write.
+            with lock:
+                opt.step()
         q.put(rank)
         done.wait()
 
@@ -115,8 +118,8 @@ HOGWILD = """
         model.share_memory()
         b0 = model.bias.detach().clone()
         ctx = mp.get_context(method)
-        q, done = ctx.Queue(), ctx.Event()
-        ps = [ctx.Process(target=train, args=(r, model, q, done)) for r in range(2)]
+        q, done, lock = ctx.Queue(), ctx.Event(), ctx.Lock()
+        ps = [ctx.Process(target=train, args=(r, model, q, done, lock)) for r in range(2)]
         for p in ps:
             p.start()
         ranks = sorted(q.get(timeout=60) for _ in ps)
