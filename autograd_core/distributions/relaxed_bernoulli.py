@@ -3,7 +3,9 @@
 import autograd_core as _torch
 from autograd_core.distributions import constraints
 from autograd_core.distributions.distribution import Distribution
-from autograd_core.distributions.transformed_distribution import TransformedDistribution
+from autograd_core.distributions.transformed_distribution import (
+    TransformedDistribution, base_dist_property, expand_transformed,
+)
 from autograd_core.distributions.transforms import SigmoidTransform
 from autograd_core.distributions.utils import (binary_logits_and_probs, broadcast_all,
                                                clamp_probs, expand_params, set_probs_or_logits)
@@ -75,17 +77,8 @@ class RelaxedBernoulli(TransformedDistribution):
         super().__init__(base_dist, SigmoidTransform(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(RelaxedBernoulli, _instance)
-        return super().expand(batch_shape, _instance=new)
+        return expand_transformed(self, RelaxedBernoulli, batch_shape, _instance)
 
-    @property
-    def temperature(self):
-        return self.base_dist.temperature
-
-    @property
-    def logits(self):
-        return self.base_dist.logits
-
-    @property
-    def probs(self):
-        return self.base_dist.probs
+    temperature = base_dist_property("temperature")
+    logits = base_dist_property("logits")
+    probs = base_dist_property("probs")
