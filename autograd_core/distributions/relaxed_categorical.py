@@ -7,7 +7,7 @@ from autograd_core.distributions.transformed_distribution import (
     TransformedDistribution, base_dist_property, expand_transformed,
 )
 from autograd_core.distributions.transforms import ExpTransform
-from autograd_core.distributions.utils import broadcast_all, clamp_probs
+from autograd_core.distributions.utils import broadcast_all, clamp_probs, delegated_property
 
 __all__ = ["ExpRelaxedCategorical", "RelaxedOneHotCategorical"]
 
@@ -42,17 +42,9 @@ class ExpRelaxedCategorical(Distribution):
         new._validate_args = self._validate_args
         return new
 
-    @property
-    def param_shape(self):
-        return self._categorical.param_shape
-
-    @property
-    def logits(self):
-        return self._categorical.logits
-
-    @property
-    def probs(self):
-        return self._categorical.probs
+    param_shape = delegated_property("_categorical", "param_shape")
+    logits = delegated_property("_categorical", "logits")
+    probs = delegated_property("_categorical", "probs")
 
     def rsample(self, sample_shape=_torch.Size()):
         shape = self._extended_shape(sample_shape)

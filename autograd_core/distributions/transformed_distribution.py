@@ -4,7 +4,7 @@ from autograd_core.distributions import constraints
 from autograd_core.distributions.distribution import Distribution
 from autograd_core.distributions.independent import Independent
 from autograd_core.distributions.transforms import ComposeTransform, Transform
-from autograd_core.distributions.utils import _sum_rightmost
+from autograd_core.distributions.utils import _sum_rightmost, delegated_property
 
 __all__ = ["TransformedDistribution"]
 
@@ -12,7 +12,7 @@ __all__ = ["TransformedDistribution"]
 def base_dist_property(name):
     """A read-only property of a TransformedDistribution subclass that is its base
     distribution's (HalfNormal's scale is its Normal's scale)."""
-    return property(lambda self: getattr(self.base_dist, name))
+    return delegated_property("base_dist", name)
 
 
 def expand_transformed(dist, cls, batch_shape, _instance):

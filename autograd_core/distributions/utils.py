@@ -170,6 +170,13 @@ class lazy_property:
         return value
 
 
+def delegated_property(holder, name):
+    """A read-only property that is the attribute `name` of the instance's attribute
+    `holder` (Multinomial's probs are its Categorical's; a TransformedDistribution's
+    parameters its base distribution's)."""
+    return property(lambda self: getattr(getattr(self, holder), name))
+
+
 def binary_logits_and_probs():
     """The `logits` and `probs` properties of a distribution over {0, 1} (or counts of such
     trials) given by either one: the other is derived on first use (`is_binary`) and stored
