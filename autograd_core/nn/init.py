@@ -215,38 +215,34 @@ def _calculate_correct_fan(tensor, mode):
     return fan_in if mode == "fan_in" else fan_out
 
 
-def _kaiming_gain_fan(tensor, a, mode, nonlinearity):
-    """(gain, fan) for kaiming_uniform_/kaiming_normal_, or None after PyTorch's warning
-    (pointing at their caller) for a zero-element tensor, which they leave as it is. Each
-    keeps its own formula from gain and fan, in PyTorch's operation order (same rounding)."""
+def _kaiming_(tensor, a, mode, nonlinearity, generator, uniform):
+    """He initialisation, kaiming_uniform_'s (uniform) and kaiming_normal_'s: with
+    std = gain / sqrt(fan), U(-sqrt(3) std, sqrt(3) std) or N(0, std**2), each in PyTorch's
+    operation order (the same rounding). A zero-element tensor is left as it is, with
+    PyTorch's warning pointing at the caller of the public function."""
     if 0 in tensor.shape:
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=3)
-        return None
+        return tensor
     fan = _calculate_correct_fan(tensor, mode)
-    return calculate_gain(nonlinearity, a), fan
+    gain = calculate_gain(nonlinearity, a)
+    if uniform:
+        bound = math.sqrt(3.0) * gain / math.sqrt(fan)
+        return _no_grad_uniform_(tensor, -bound, bound, generator)
+    return _no_grad_normal_(tensor, 0, gain / math.sqrt(fan), generator)
 
 
 def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
                      nonlinearity: str = "leaky_relu",
                      generator: Generator | None = None) -> Tensor:
     """U(-bound, bound) with bound = gain * sqrt(3 / fan) (He)."""
-    gain_fan = _kaiming_gain_fan(tensor, a, mode, nonlinearity)
-    if gain_fan is None:
-        return tensor
-    gain, fan = gain_fan
-    bound = math.sqrt(3.0) * gain / math.sqrt(fan)
-    return _no_grad_uniform_(tensor, -bound, bound, generator)
+    return _kaiming_(tensor, a, mode, nonlinearity, generator, uniform=True)
 
 
 def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
                     nonlinearity: str = "leaky_relu",
                     generator: Generator | None = None) -> Tensor:
     """N(0, std**2) with std = gain / sqrt(fan) (He)."""
-    gain_fan = _kaiming_gain_fan(tensor, a, mode, nonlinearity)
-    if gain_fan is None:
-        return tensor
-    gain, fan = gain_fan
-    return _no_grad_normal_(tensor, 0, gain / math.sqrt(fan), generator)
+    return _kaiming_(tensor, a, mode, nonlinearity, generator, uniform=False)
 
 
 def orthogonal_(tensor: Tensor, gain: float = 1,
