@@ -77,7 +77,7 @@ def _func_name(func):
 _fast_dispatch = None
 
 
-def _handle_call(func, args, kwargs):
+def _handle_call(func, args, kwargs, compiled=True):
     """Calls the overrides of args/kwargs's overriding arguments for func(*args, **kwargs)
     (the compiled wrappers' entry, Note [__torch_function__ in the wrappers])."""
     if _fast_dispatch is not None:
@@ -86,22 +86,17 @@ def _handle_call(func, args, kwargs):
             return res
     relevant = list(args) + [v for v in kwargs.values() if v is not None]
     types, overloaded = _overloaded(relevant)
-    return _call(func, types, overloaded, args, kwargs, compiled=True)
+    if not compiled:
+        Tensor = _tensor_type()
+        if any(type(r) is Tensor for r in relevant):
+            types = types + [Tensor]        # PyTorch's Tensor has a __torch_function__ too
+    return _call(func, types, overloaded, args, kwargs, compiled=compiled)
 
 
 def _handle_call_py(func, args, kwargs):
     """_handle_call for the functions written in Python (nn.functional's): PyTorch's
     message for them lists Tensor too when a plain tensor argument is present."""
-    if _fast_dispatch is not None:
-        res = _fast_dispatch(func, args, kwargs)
-        if res is not NotImplemented:
-            return res
-    relevant = list(args) + [v for v in kwargs.values() if v is not None]
-    types, overloaded = _overloaded(relevant)
-    Tensor = _tensor_type()
-    if any(type(r) is Tensor for r in relevant):
-        types = types + [Tensor]        # PyTorch's Tensor has a __torch_function__ too
-    return _call(func, types, overloaded, args, kwargs, compiled=False)
+    return _handle_call(func, args, kwargs, compiled=False)
 
 
 def _tensor_type():

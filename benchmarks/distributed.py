@@ -65,24 +65,8 @@ def main():
             print(f"{nbytes:>10} {floor * 1e3:>8.3f}ms {ours * 1e3:>8.3f}ms "
                   f"{ours / floor:>6.2f}")
 
-    from autograd_core.nn.parallel import DistributedDataParallel as DDP
-    ag.manual_seed(0)
-    model = ag.nn.Sequential(ag.nn.Linear(256, 512), ag.nn.ReLU(), ag.nn.Linear(512, 10))
-    ddp = DDP(model)
-    plain = ag.nn.Sequential(ag.nn.Linear(256, 512), ag.nn.ReLU(), ag.nn.Linear(512, 10))
-    x, y = ag.randn(64, 256), ag.randint(0, 10, (64,))
-
-    def step(m):
-        opt = ag.optim.SGD(m.parameters(), lr=0.01)
-
-        def run():
-            opt.zero_grad()
-            ag.nn.functional.cross_entropy(m(x), y).backward()
-            opt.step()
-        return run
-    comm.Barrier()
-    t_ddp = best(step(ddp), args.repeats)
-    t_one = best(step(plain), args.repeats)
+    t_ddp, t_one = _ddp_step_times(ag, ag.nn.parallel.DistributedDataParallel, args.repeats,
+                                   comm.Barrier)
     if rank == 0:
         print(f"DDP step (MLP 256-512-10, batch 64 per rank): {t_ddp * 1e3:.2f} ms on {n} "
               f"ranks, {t_one * 1e3:.2f} ms without DDP (ratio {t_ddp / t_one:.2f})")

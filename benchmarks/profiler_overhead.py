@@ -31,7 +31,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 # benchmarks/run.py's rule: the installed autograd_core, else the checkout's in-place build
-from run import _import_core  # noqa: E402
+from run import _import_core, chain_forward, chain_numpy  # noqa: E402
 
 
 def worker(module, steps, n, repeat, profiled):
@@ -44,21 +44,9 @@ def worker(module, steps, n, repeat, profiled):
 
     def chain():
         x.grad = None
-        y = x
-        for _ in range(steps):
-            y = lib.tanh(y * 1.01 + 0.01)
-        y.sum().backward()
+        chain_forward(x, steps, lib.tanh).sum().backward()
 
-    def floor():
-        ys = [None] * steps
-        y = x0
-        for i in range(steps):
-            y = np.tanh(y * 1.01 + 0.01)
-            ys[i] = y
-        g = np.ones_like(y)
-        for y in reversed(ys):
-            g = g * (1 - y * y) * 1.01
-        return g
+    floor, _ = chain_numpy(np, {"x": x0, "steps": steps})
 
     def profiled_chain():
         with lib.profiler.profile(activities=[lib.profiler.ProfilerActivity.CPU]) as p:

@@ -316,6 +316,16 @@ def mlp_numpy(np_, d):
     return run, lambda: out["g"]
 
 
+def _mlp_loss_torchapi(ag, z, rows, labels):
+    """The mlp workload's loss on logits z in the torch API: the mean negative
+    log-softmax at the labels, the row max subtracted as a constant."""
+    with ag.no_grad():
+        m = z.max(dim=1, keepdim=True)[0]
+    zs = z - m
+    logp = zs - zs.exp().sum(dim=1, keepdim=True).log()
+    return -logp[rows, labels].mean()
+
+
 def mlp_torchapi(ag, d):
     X, rows, labels = (ag.from_numpy(d[k]) for k in ("X", "rows", "labels"))
     params = [ag.tensor(d[k], requires_grad=True) for k in MLP_PARAMS]
@@ -325,13 +335,7 @@ def mlp_torchapi(ag, d):
             p.grad = None
         W1, b1, W2, b2 = params
         h = (X @ W1 + b1).relu()
-        z = h @ W2 + b2
-        with ag.no_grad():
-            m = z.max(dim=1, keepdim=True)[0]
-        zs = z - m
-        logp = zs - zs.exp().sum(dim=1, keepdim=True).log()
-        loss = -logp[rows, labels].mean()
-        loss.backward()
+        _mlp_loss_torchapi(ag, h @ W2 + b2, rows, labels).backward()
     return run, lambda: [p.grad for p in params]
 
 
@@ -385,13 +389,7 @@ def mlp_module_torchapi(ag, d):
 
     def run():
         model.zero_grad(set_to_none=True)
-        z = model(X)
-        with ag.no_grad():
-            m = z.max(dim=1, keepdim=True)[0]
-        zs = z - m
-        logp = zs - zs.exp().sum(dim=1, keepdim=True).log()
-        loss = -logp[rows, labels].mean()
-        loss.backward()
+        _mlp_loss_torchapi(ag, model(X), rows, labels).backward()
     # the floor's layout: W (in, out), so the Linear weights' gradients transposed
     return run, lambda: [lin1.weight.grad.T, lin1.bias.grad, lin2.weight.grad.T, lin2.bias.grad]
 

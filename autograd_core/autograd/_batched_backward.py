@@ -435,10 +435,7 @@ class BatchedBackward:
         have = tuple(g.shape)[1:]
         if have != shape:
             if not _engine.expandable_to(shape, have):
-                raise RuntimeError(
-                    f"Function {type(node).__name__} returned an invalid gradient at index "
-                    f"{i} - got {list(have)} but expected shape compatible with "
-                    f"{list(shape)}")
+                raise _invalid_gradient(node, i, have, shape)
             # (through the hook: the rule of sum_to puts the batch in front)
             g = op_call("sum_to", (g, list(shape)))
         if g.dtype != dt:
@@ -451,10 +448,7 @@ class BatchedBackward:
     def _validate_unbatched(self, node, i, g, shape, dt):
         """An unbatched gradient (the same for every entry), reduced as the engine does."""
         if not _engine.expandable_to(shape, tuple(g.shape)):
-            raise RuntimeError(
-                f"Function {type(node).__name__} returned an invalid gradient at index "
-                f"{i} - got {list(g.shape)} but expected shape compatible with "
-                f"{list(shape)}")
+            raise _invalid_gradient(node, i, g.shape, shape)
         g = op_call("sum_to", (g, list(shape)))
         if g.dtype != dt:
             g = op_call("_to_copy", (g, dt))
@@ -636,6 +630,14 @@ UnsafeViewBackward0 UnsqueezeBackward0 UnsqueezeBackward0_copy UnsqueezeBackward
 VarBackward0 VarMeanBackward0 VdotBackward0 ViewBackward0 ViewBackward0_copy
 WhereBackward0 XlogyBackward0 XlogyBackward1 XlogyBackward2 ZeroBackward0
 """.split())
+
+
+def _invalid_gradient(node, i, got, shape):
+    """The engine's error (engine.pyx's validate_outputs) for a gradient of shape ``got``
+    that does not reduce to input ``i``'s ``shape`` (``got`` without the batch dim)."""
+    return RuntimeError(f"Function {type(node).__name__} returned an invalid gradient at "
+                        f"index {i} - got {list(got)} but expected shape compatible with "
+                        f"{list(shape)}")
 
 
 def _plain_tensor_hook(fn, g):

@@ -644,8 +644,7 @@ def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False, group_
     g = _pg(group, "reduce")
     if g is None:
         return None
-    root = _root(g, dst, group_dst)
-    _check_root("reduce", root, g.size())
+    root = _root("reduce", g, dst, group_dst)
     buf = _Buf(tensor)
     red = _reduction_array(buf)
     mop = _mpi_op(op, red)
@@ -658,12 +657,47 @@ def reduce(tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False, group_
     return _run([req], finish, async_op, [tensor])
 
 
-def _root(g, dst, group_dst):
+def _root(op, g, dst, group_dst):
+    """The group rank of a rooted collective's root: ``group_dst`` (``group_src``) as given,
+    else the global rank ``dst`` (``src``, default 0) mapped into the group; checked to lie
+    in the group (by ``op``'s message; op None leaves it unchecked, as
+    broadcast_object_list has always done)."""
     if group_dst is not None:
-        return group_dst
-    if dst is None:
-        return 0
-    return get_group_rank(g, dst) if g is not GroupMember.WORLD else dst
+        root = group_dst
+    elif dst is None:
+        root = 0
+    else:
+        root = get_group_rank(g, dst) if g is not GroupMember.WORLD else dst
+    if op is not None:
+        _check_root(op, root, g.size())
+    return root
+
+
+def _rooted_list(tensor, tensors, name):
+    """gather's and scatter's checks before the group is looked up: ``tensor`` a tensor and
+    ``tensors`` (``gather_list``/``scatter_list``; None or empty off the root) a list of
+    tensors of its dtype. Returns the list, [] for None."""
+    _check_single_tensor(tensor, "tensor")
+    if tensors:
+        _check_tensor_list(tensors, name)
+    else:
+        tensors = []
+    _same_dtype(tensors, tensor)
+    return tensors
+
+
+def _check_rooted_list(op, g, root, tensors, tensor, name, which, root_word):
+    """gather's ``gather_list`` (``which`` "output") and scatter's ``scatter_list``
+    ("input"): on the root one tensor of ``tensor``'s shape per rank, elsewhere none."""
+    if g.rank() == root:
+        if len(tensors) != g.size():
+            raise RuntimeError(f"ProcessGroupMPI::{op}: Incorrect {which} list size "
+                               f"{len(tensors)}. {which.capitalize()} list size should be "
+                               f"{g.size()}, same as size of the process group.")
+        _check_sizes(op, tensors, tensor)
+    elif tensors:
+        raise RuntimeError(f"ProcessGroupMPI::{op}: Argument `{name}` must be specified "
+                           f"only on the {root_word} rank")
 
 
 def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
@@ -672,8 +706,7 @@ def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
     g = _pg(group, "broadcast")
     if g is None:
         return None
-    root = _root(g, src, group_src)
-    _check_root("broadcast", root, g.size())
+    root = _root("broadcast", g, src, group_src)
     buf = _Buf(tensor)
     req = g._comm.Ibcast(buf.bytes(), root=root)
     return _run([req], buf.flush, async_op, [tensor])
@@ -716,60 +749,36 @@ def _pack(tensors):
 def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group_dst=None):
     """Every rank's ``tensor`` into ``gather_list`` on rank ``dst`` (one entry per rank;
     the other ranks pass None)."""
-    _check_single_tensor(tensor, "tensor")
-    if gather_list:
-        _check_tensor_list(gather_list, "gather_list")
-    else:
-        gather_list = []
-    _same_dtype(gather_list, tensor)
+    gather_list = _rooted_list(tensor, gather_list, "gather_list")
     g = _pg(group, "gather")
     if g is None:
         return None
-    root = _root(g, dst, group_dst)
-    _check_root("gather", root, g.size())
+    root = _root("gather", g, dst, group_dst)
     src = _flat_bytes(tensor)
+    _check_rooted_list("gather", g, root, gather_list, tensor, "gather_list", "output",
+                       "destination")
     if g.rank() == root:
-        if len(gather_list) != g.size():
-            raise RuntimeError(f"ProcessGroupMPI::gather: Incorrect output list size "
-                               f"{len(gather_list)}. Output list size should be {g.size()}, "
-                               "same as size of the process group.")
-        _check_sizes("gather", gather_list, tensor)
         out = np.empty((g.size(), src.size), np.uint8)
         req = g._comm.Igather(src, out, root=root)
         return _run([req], _unpack_into(out, gather_list), async_op, gather_list)
-    if gather_list:
-        raise RuntimeError("ProcessGroupMPI::gather: Argument `gather_list` must be specified "
-                           "only on the destination rank")
     req = g._comm.Igather(src, None, root=root)
     return _run([req], None, async_op)
 
 
 def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, group_src=None):
     """Rank ``src``'s ``scatter_list[i]`` into rank i's ``tensor``."""
-    _check_single_tensor(tensor, "tensor")
-    if scatter_list:
-        _check_tensor_list(scatter_list, "scatter_list")
-    else:
-        scatter_list = []
-    _same_dtype(scatter_list, tensor)
+    scatter_list = _rooted_list(tensor, scatter_list, "scatter_list")
     g = _pg(group, "scatter")
     if g is None:
         return None
-    root = _root(g, src, group_src)
-    _check_root("scatter", root, g.size())
+    root = _root("scatter", g, src, group_src)
     buf = _Buf(tensor)
+    _check_rooted_list("scatter", g, root, scatter_list, tensor, "scatter_list", "input",
+                       "source")
     if g.rank() == root:
-        if len(scatter_list) != g.size():
-            raise RuntimeError(f"ProcessGroupMPI::scatter: Incorrect input list size "
-                               f"{len(scatter_list)}. Input list size should be {g.size()}, "
-                               "same as size of the process group.")
-        _check_sizes("scatter", scatter_list, tensor)
         packed = _pack(scatter_list)
         req = g._comm.Iscatter(packed, buf.bytes(), root=root)
     else:
-        if scatter_list:
-            raise RuntimeError("ProcessGroupMPI::scatter: Argument `scatter_list` must be "
-                               "specified only on the source rank")
         req = g._comm.Iscatter(None, buf.bytes(), root=root)
     return _run([req], buf.flush, async_op, [tensor])
 
@@ -951,7 +960,7 @@ def broadcast_object_list(object_list, src=None, group=None, device=None, group_
     g = _pg(group, "broadcast_object_list")
     if g is None:
         return None
-    root = _root(g, src, group_src)
+    root = _root(None, g, src, group_src)
     if g.rank() == root:
         payloads = [pickle.dumps(o) for o in object_list]
         sizes = np.array([len(p) for p in payloads], np.int64)

@@ -3,9 +3,8 @@
 import autograd_core as _torch
 from autograd_core.distributions import constraints
 from autograd_core.distributions.exp_family import ExponentialFamily
-from autograd_core.distributions.utils import (broadcast_all, expand_probs_or_logits,
-                                               lazy_property, logits_to_probs, probs_to_logits,
-                                               set_probs_or_logits)
+from autograd_core.distributions.utils import (binary_logits_and_probs, broadcast_all,
+                                               expand_params, set_probs_or_logits)
 from autograd_core.nn.functional import binary_cross_entropy_with_logits
 
 __all__ = ["Bernoulli"]
@@ -28,12 +27,8 @@ class Bernoulli(ExponentialFamily):
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Bernoulli, _instance)
-        batch_shape = _torch.Size(batch_shape)
-        expand_probs_or_logits(self, new, batch_shape)
-        super(Bernoulli, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return expand_params(self, Bernoulli, (), batch_shape, _instance,
+                             probs_or_logits=True)
 
     @property
     def mean(self):
@@ -49,13 +44,7 @@ class Bernoulli(ExponentialFamily):
     def variance(self):
         return self.probs * (1 - self.probs)
 
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
+    logits, probs = binary_logits_and_probs()
 
     @property
     def param_shape(self):

@@ -329,14 +329,19 @@ def _check_dim(dim, value):
         raise AssertionError(f"dim {dim} out of range for value with {value.dim()} dimensions")
 
 
+def _component_constraints(cseq):
+    """cat's and stack's ``cseq`` checked to hold constraints only, as a list."""
+    if not all(isinstance(c, Constraint) for c in cseq):
+        raise AssertionError("All elements of cseq must be Constraint instances")
+    return list(cseq)
+
+
 class _Cat(Constraint):
     """Constraints cseq applied to consecutive slices of lengths along dim, as
     ``torch.cat`` would join them (lengths default to 1 each)."""
 
     def __init__(self, cseq, dim=0, lengths=None):
-        if not all(isinstance(c, Constraint) for c in cseq):
-            raise AssertionError("All elements of cseq must be Constraint instances")
-        self.cseq = list(cseq)
+        self.cseq = _component_constraints(cseq)
         self.lengths = [1] * len(self.cseq) if lengths is None else list(lengths)
         if len(self.lengths) != len(self.cseq):
             raise AssertionError(
@@ -366,9 +371,7 @@ class _Stack(Constraint):
     would join them."""
 
     def __init__(self, cseq, dim=0):
-        if not all(isinstance(c, Constraint) for c in cseq):
-            raise AssertionError("All elements of cseq must be Constraint instances")
-        self.cseq = list(cseq)
+        self.cseq = _component_constraints(cseq)
         self.dim = dim
         super().__init__()
 

@@ -4,7 +4,7 @@ import math
 import autograd_core as _torch
 from autograd_core.distributions import constraints
 from autograd_core.distributions.exp_family import ExponentialFamily
-from autograd_core.distributions.utils import (broadcast_all, clamp_probs, expand_probs_or_logits,
+from autograd_core.distributions.utils import (broadcast_all, clamp_probs, expand_params,
                                                lazy_property, logits_to_probs, probs_to_logits,
                                                set_probs_or_logits)
 from autograd_core.nn.functional import binary_cross_entropy_with_logits
@@ -38,13 +38,8 @@ class ContinuousBernoulli(ExponentialFamily):
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(ContinuousBernoulli, _instance)
-        new._lims = self._lims
-        batch_shape = _torch.Size(batch_shape)
-        expand_probs_or_logits(self, new, batch_shape)
-        super(ContinuousBernoulli, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return expand_params(self, ContinuousBernoulli, (), batch_shape, _instance,
+                             probs_or_logits=True, shared=("_lims",))
 
     def _new(self, *args, **kwargs):
         return self._param.new(*args, **kwargs)

@@ -3,9 +3,8 @@
 import autograd_core as _torch
 from autograd_core.distributions import constraints
 from autograd_core.distributions.distribution import Distribution
-from autograd_core.distributions.utils import (broadcast_all, expand_probs_or_logits,
-                                               lazy_property, logits_to_probs, probs_to_logits,
-                                               set_probs_or_logits)
+from autograd_core.distributions.utils import (binary_logits_and_probs, broadcast_all,
+                                               expand_params, set_probs_or_logits)
 from autograd_core.nn.functional import binary_cross_entropy_with_logits
 
 __all__ = ["Geometric"]
@@ -39,12 +38,8 @@ class Geometric(Distribution):
                     f"to be positive but found invalid values:\n{invalid_value}")
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Geometric, _instance)
-        batch_shape = _torch.Size(batch_shape)
-        expand_probs_or_logits(self, new, batch_shape)
-        super(Geometric, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return expand_params(self, Geometric, (), batch_shape, _instance,
+                             probs_or_logits=True)
 
     @property
     def mean(self):
@@ -58,13 +53,7 @@ class Geometric(Distribution):
     def variance(self):
         return (1.0 / self.probs - 1.0) / self.probs
 
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
+    logits, probs = binary_logits_and_probs()
 
     def sample(self, sample_shape=_torch.Size()):
         shape = self._extended_shape(sample_shape)

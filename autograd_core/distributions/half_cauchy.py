@@ -4,7 +4,9 @@ import math
 import autograd_core as _torch
 from autograd_core.distributions import constraints
 from autograd_core.distributions.cauchy import Cauchy
-from autograd_core.distributions.transformed_distribution import TransformedDistribution
+from autograd_core.distributions.transformed_distribution import (
+    TransformedDistribution, base_dist_property, expand_transformed,
+)
 from autograd_core.distributions.transforms import AbsTransform
 
 __all__ = ["HalfCauchy"]
@@ -26,12 +28,9 @@ class HalfCauchy(TransformedDistribution):
         super().__init__(base_dist, AbsTransform(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(HalfCauchy, _instance)
-        return super().expand(batch_shape, _instance=new)
+        return expand_transformed(self, HalfCauchy, batch_shape, _instance)
 
-    @property
-    def scale(self):
-        return self.base_dist.scale
+    scale = base_dist_property("scale")
 
     @property
     def mean(self):
@@ -41,9 +40,7 @@ class HalfCauchy(TransformedDistribution):
     def mode(self):
         return _torch.zeros_like(self.scale)
 
-    @property
-    def variance(self):
-        return self.base_dist.variance
+    variance = base_dist_property("variance")
 
     def log_prob(self, value):
         if self._validate_args:

@@ -4,7 +4,9 @@ import math
 import autograd_core as _torch
 from autograd_core.distributions import constraints
 from autograd_core.distributions.gamma import Gamma
-from autograd_core.distributions.transformed_distribution import TransformedDistribution
+from autograd_core.distributions.transformed_distribution import (
+    TransformedDistribution, base_dist_property, expand_transformed,
+)
 from autograd_core.distributions.transforms import PowerTransform
 
 __all__ = ["InverseGamma"]
@@ -27,16 +29,10 @@ class InverseGamma(TransformedDistribution):
         super().__init__(base_dist, PowerTransform(neg_one), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(InverseGamma, _instance)
-        return super().expand(batch_shape, _instance=new)
+        return expand_transformed(self, InverseGamma, batch_shape, _instance)
 
-    @property
-    def concentration(self):
-        return self.base_dist.concentration
-
-    @property
-    def rate(self):
-        return self.base_dist.rate
+    concentration = base_dist_property("concentration")
+    rate = base_dist_property("rate")
 
     @property
     def mean(self):

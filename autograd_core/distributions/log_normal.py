@@ -1,7 +1,9 @@
 """The log-normal distribution: exp of a normal."""
 from autograd_core.distributions import constraints
 from autograd_core.distributions.normal import Normal
-from autograd_core.distributions.transformed_distribution import TransformedDistribution
+from autograd_core.distributions.transformed_distribution import (
+    TransformedDistribution, base_dist_property, expand_transformed,
+)
 from autograd_core.distributions.transforms import ExpTransform
 
 __all__ = ["LogNormal"]
@@ -24,16 +26,10 @@ class LogNormal(TransformedDistribution):
         super().__init__(base_dist, ExpTransform(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(LogNormal, _instance)
-        return super().expand(batch_shape, _instance=new)
+        return expand_transformed(self, LogNormal, batch_shape, _instance)
 
-    @property
-    def loc(self):
-        return self.base_dist.loc
-
-    @property
-    def scale(self):
-        return self.base_dist.scale
+    loc = base_dist_property("loc")
+    scale = base_dist_property("scale")
 
     @property
     def mean(self):

@@ -1,7 +1,9 @@
 """The logistic-normal distribution: a normal pushed onto the simplex by stick breaking."""
 from autograd_core.distributions import constraints
 from autograd_core.distributions.normal import Normal
-from autograd_core.distributions.transformed_distribution import TransformedDistribution
+from autograd_core.distributions.transformed_distribution import (
+    TransformedDistribution, expand_transformed,
+)
 from autograd_core.distributions.transforms import StickBreakingTransform
 
 __all__ = ["LogisticNormal"]
@@ -26,8 +28,7 @@ class LogisticNormal(TransformedDistribution):
         super().__init__(base_dist, StickBreakingTransform(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(LogisticNormal, _instance)
-        return super().expand(batch_shape, _instance=new)
+        return expand_transformed(self, LogisticNormal, batch_shape, _instance)
 
     @property
     def loc(self):

@@ -6,7 +6,7 @@ from autograd_core.distributions import constraints
 from autograd_core.distributions.binomial import Binomial
 from autograd_core.distributions.categorical import Categorical
 from autograd_core.distributions.distribution import Distribution
-from autograd_core.distributions.utils import broadcast_all
+from autograd_core.distributions.utils import broadcast_all, delegated_property
 
 __all__ = ["Multinomial"]
 
@@ -53,17 +53,9 @@ class Multinomial(Distribution):
     def support(self):
         return constraints.multinomial(self.total_count)
 
-    @property
-    def logits(self):
-        return self._categorical.logits
-
-    @property
-    def probs(self):
-        return self._categorical.probs
-
-    @property
-    def param_shape(self):
-        return self._categorical.param_shape
+    logits = delegated_property("_categorical", "logits")
+    probs = delegated_property("_categorical", "probs")
+    param_shape = delegated_property("_categorical", "param_shape")
 
     def sample(self, sample_shape=_torch.Size()):
         sample_shape = _torch.Size(sample_shape)

@@ -33,6 +33,16 @@ def _batch_mahalanobis(bL, bx):
     return _torch.linalg.solve_triangular(L, x, upper=False).squeeze(-1).pow(2).sum(-1)
 
 
+def _scale_tril(scale_tril, covariance_matrix, precision_matrix):
+    """The (unbroadcast) lower Cholesky factor of the covariance from whichever of the
+    three parameterisations MultivariateNormal and Wishart were given."""
+    if scale_tril is not None:
+        return scale_tril
+    if covariance_matrix is not None:
+        return _torch.linalg.cholesky(covariance_matrix)
+    return _precision_to_scale_tril(precision_matrix)
+
+
 def _precision_to_scale_tril(P):
     Lf = _torch.linalg.cholesky(_torch.flip(P, (-2, -1)))
     L_inv = _torch.transpose(_torch.flip(Lf, (-2, -1)), -2, -1)
@@ -85,12 +95,8 @@ class MultivariateNormal(Distribution):
         self.loc = loc.expand(batch_shape + (-1,))
         event_shape = self.loc.shape[-1:]
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
-        if scale_tril is not None:
-            self._unbroadcasted_scale_tril = scale_tril
-        elif covariance_matrix is not None:
-            self._unbroadcasted_scale_tril = _torch.linalg.cholesky(covariance_matrix)
-        else:
-            self._unbroadcasted_scale_tril = _precision_to_scale_tril(precision_matrix)
+        self._unbroadcasted_scale_tril = _scale_tril(scale_tril, covariance_matrix,
+                                                     precision_matrix)
 
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(MultivariateNormal, _instance)

@@ -4,9 +4,8 @@ import autograd_core.nn.functional as _F
 from autograd_core.distributions import constraints
 from autograd_core.distributions.distribution import Distribution
 from autograd_core.distributions.gamma import Gamma
-from autograd_core.distributions.utils import (expand_probs_or_logits,
-                                               lazy_property, logits_to_probs, probs_to_logits,
-                                               set_probs_or_logits)
+from autograd_core.distributions.utils import (binary_logits_and_probs, expand_params,
+                                               lazy_property, set_probs_or_logits)
 
 __all__ = ["NegativeBinomial"]
 
@@ -30,13 +29,8 @@ class NegativeBinomial(Distribution):
         super().__init__(self._param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(NegativeBinomial, _instance)
-        batch_shape = _torch.Size(batch_shape)
-        new.total_count = self.total_count.expand(batch_shape)
-        expand_probs_or_logits(self, new, batch_shape)
-        super(NegativeBinomial, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return expand_params(self, NegativeBinomial, ("total_count",), batch_shape, _instance,
+                             probs_or_logits=True)
 
     def _new(self, *args, **kwargs):
         return self._param.new(*args, **kwargs)
@@ -53,13 +47,7 @@ class NegativeBinomial(Distribution):
     def variance(self):
         return self.mean / _torch.sigmoid(-self.logits)
 
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
+    logits, probs = binary_logits_and_probs()
 
     @property
     def param_shape(self):

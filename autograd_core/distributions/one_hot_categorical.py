@@ -3,6 +3,7 @@ import autograd_core as _torch
 from autograd_core.distributions import constraints
 from autograd_core.distributions.categorical import Categorical
 from autograd_core.distributions.distribution import Distribution
+from autograd_core.distributions.utils import delegated_property
 from autograd_core.nn.functional import one_hot as _one_hot
 
 __all__ = ["OneHotCategorical", "OneHotCategoricalStraightThrough"]
@@ -34,17 +35,9 @@ class OneHotCategorical(Distribution):
         new._validate_args = self._validate_args
         return new
 
-    @property
-    def _param(self):
-        return self._categorical._param
-
-    @property
-    def probs(self):
-        return self._categorical.probs
-
-    @property
-    def logits(self):
-        return self._categorical.logits
+    _param = delegated_property("_categorical", "_param")
+    probs = delegated_property("_categorical", "probs")
+    logits = delegated_property("_categorical", "logits")
 
     @property
     def mean(self):
@@ -60,9 +53,7 @@ class OneHotCategorical(Distribution):
     def variance(self):
         return self._categorical.probs * (1 - self._categorical.probs)
 
-    @property
-    def param_shape(self):
-        return self._categorical.param_shape
+    param_shape = delegated_property("_categorical", "param_shape")
 
     def sample(self, sample_shape=_torch.Size()):
         sample_shape = _torch.Size(sample_shape)

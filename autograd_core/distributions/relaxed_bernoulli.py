@@ -3,11 +3,12 @@
 import autograd_core as _torch
 from autograd_core.distributions import constraints
 from autograd_core.distributions.distribution import Distribution
-from autograd_core.distributions.transformed_distribution import TransformedDistribution
+from autograd_core.distributions.transformed_distribution import (
+    TransformedDistribution, base_dist_property, expand_transformed,
+)
 from autograd_core.distributions.transforms import SigmoidTransform
-from autograd_core.distributions.utils import (broadcast_all, clamp_probs, expand_probs_or_logits,
-                                               lazy_property, logits_to_probs, probs_to_logits,
-                                               set_probs_or_logits)
+from autograd_core.distributions.utils import (binary_logits_and_probs, broadcast_all,
+                                               clamp_probs, expand_params, set_probs_or_logits)
 
 __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
 
@@ -31,24 +32,13 @@ class LogitRelaxedBernoulli(Distribution):
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(LogitRelaxedBernoulli, _instance)
-        batch_shape = _torch.Size(batch_shape)
-        new.temperature = self.temperature
-        expand_probs_or_logits(self, new, batch_shape)
-        super(LogitRelaxedBernoulli, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return expand_params(self, LogitRelaxedBernoulli, (), batch_shape, _instance,
+                             probs_or_logits=True, shared=("temperature",))
 
     def _new(self, *args, **kwargs):
         return self._param.new(*args, **kwargs)
 
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
+    logits, probs = binary_logits_and_probs()
 
     @property
     def param_shape(self):
@@ -87,17 +77,8 @@ class RelaxedBernoulli(TransformedDistribution):
         super().__init__(base_dist, SigmoidTransform(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(RelaxedBernoulli, _instance)
-        return super().expand(batch_shape, _instance=new)
+        return expand_transformed(self, RelaxedBernoulli, batch_shape, _instance)
 
-    @property
-    def temperature(self):
-        return self.base_dist.temperature
-
-    @property
-    def logits(self):
-        return self.base_dist.logits
-
-    @property
-    def probs(self):
-        return self.base_dist.probs
+    temperature = base_dist_property("temperature")
+    logits = base_dist_property("logits")
+    probs = base_dist_property("probs")

@@ -3,9 +3,11 @@ import autograd_core as _torch
 from autograd_core.distributions import constraints
 from autograd_core.distributions.categorical import Categorical
 from autograd_core.distributions.distribution import Distribution
-from autograd_core.distributions.transformed_distribution import TransformedDistribution
+from autograd_core.distributions.transformed_distribution import (
+    TransformedDistribution, base_dist_property, expand_transformed,
+)
 from autograd_core.distributions.transforms import ExpTransform
-from autograd_core.distributions.utils import broadcast_all, clamp_probs
+from autograd_core.distributions.utils import broadcast_all, clamp_probs, delegated_property
 
 __all__ = ["ExpRelaxedCategorical", "RelaxedOneHotCategorical"]
 
@@ -40,17 +42,9 @@ class ExpRelaxedCategorical(Distribution):
         new._validate_args = self._validate_args
         return new
 
-    @property
-    def param_shape(self):
-        return self._categorical.param_shape
-
-    @property
-    def logits(self):
-        return self._categorical.logits
-
-    @property
-    def probs(self):
-        return self._categorical.probs
+    param_shape = delegated_property("_categorical", "param_shape")
+    logits = delegated_property("_categorical", "logits")
+    probs = delegated_property("_categorical", "probs")
 
     def rsample(self, sample_shape=_torch.Size()):
         shape = self._extended_shape(sample_shape)
@@ -88,17 +82,8 @@ class RelaxedOneHotCategorical(TransformedDistribution):
         super().__init__(base_dist, ExpTransform(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(RelaxedOneHotCategorical, _instance)
-        return super().expand(batch_shape, _instance=new)
+        return expand_transformed(self, RelaxedOneHotCategorical, batch_shape, _instance)
 
-    @property
-    def temperature(self):
-        return self.base_dist.temperature
-
-    @property
-    def logits(self):
-        return self.base_dist.logits
-
-    @property
-    def probs(self):
-        return self.base_dist.probs
+    temperature = base_dist_property("temperature")
+    logits = base_dist_property("logits")
+    probs = base_dist_property("probs")

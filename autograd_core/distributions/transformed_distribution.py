@@ -4,9 +4,23 @@ from autograd_core.distributions import constraints
 from autograd_core.distributions.distribution import Distribution
 from autograd_core.distributions.independent import Independent
 from autograd_core.distributions.transforms import ComposeTransform, Transform
-from autograd_core.distributions.utils import _sum_rightmost
+from autograd_core.distributions.utils import _sum_rightmost, delegated_property
 
 __all__ = ["TransformedDistribution"]
+
+
+def base_dist_property(name):
+    """A read-only property of a TransformedDistribution subclass that is its base
+    distribution's (HalfNormal's scale is its Normal's scale)."""
+    return delegated_property("base_dist", name)
+
+
+def expand_transformed(dist, cls, batch_shape, _instance):
+    """`expand` of a TransformedDistribution subclass `cls` whose parameters all live in
+    its base distribution: a new `cls` (checked as `_get_checked_instance` does) that
+    TransformedDistribution.expand fills."""
+    new = dist._get_checked_instance(cls, _instance)
+    return super(cls, dist).expand(batch_shape, _instance=new)
 
 
 class TransformedDistribution(Distribution):

@@ -781,6 +781,16 @@ def _check_slices(dim, length, what, name, t, total_name):
                              f"{length}")
 
 
+def _component_transforms(tseq, cache_size):
+    """CatTransform's and StackTransform's ``tseq`` checked to hold transforms only, as a
+    list, each with the cache size of the whole."""
+    if not all(isinstance(t, Transform) for t in tseq):
+        raise AssertionError("All elements of tseq must be Transform instances")
+    if cache_size:
+        tseq = [t.with_cache(cache_size) for t in tseq]
+    return list(tseq)
+
+
 class CatTransform(Transform):
     """Transforms ``tseq`` applied to consecutive slices along ``dim`` (of ``lengths``,
     1 each by default), joined as ``torch.cat`` joins them.
@@ -794,12 +804,9 @@ class CatTransform(Transform):
     """
 
     def __init__(self, tseq, dim=0, lengths=None, cache_size=0):
-        if not all(isinstance(t, Transform) for t in tseq):
-            raise AssertionError("All elements of tseq must be Transform instances")
-        if cache_size:
-            tseq = [t.with_cache(cache_size) for t in tseq]
+        tseq = _component_transforms(tseq, cache_size)
         super().__init__(cache_size=cache_size)
-        self.transforms = list(tseq)
+        self.transforms = tseq
         self.lengths = [1] * len(self.transforms) if lengths is None else list(lengths)
         if len(self.lengths) != len(self.transforms):
             raise AssertionError(f"lengths ({len(self.lengths)}) must match transforms "
@@ -879,12 +886,9 @@ class StackTransform(Transform):
     """
 
     def __init__(self, tseq, dim=0, cache_size=0):
-        if not all(isinstance(t, Transform) for t in tseq):
-            raise AssertionError("All elements of tseq must be Transform instances")
-        if cache_size:
-            tseq = [t.with_cache(cache_size) for t in tseq]
+        tseq = _component_transforms(tseq, cache_size)
         super().__init__(cache_size=cache_size)
-        self.transforms = list(tseq)
+        self.transforms = tseq
         self.dim = dim
 
     def with_cache(self, cache_size=1):

@@ -54,13 +54,20 @@ def expand_probs_or_logits(dist, new, param_shape):
             new._param = value
 
 
-def expand_params(dist, cls, names, batch_shape, _instance):
+def expand_params(dist, cls, names, batch_shape, _instance, probs_or_logits=False,
+                  shared=()):
     """`Distribution.expand` for a distribution whose parameters `names` all have the batch
-    shape: each expanded onto the new instance (of `cls`, the class defining expand)."""
+    shape: each expanded onto the new instance (of `cls`, the class defining expand); with
+    `probs_or_logits` its probs and/or logits too (`expand_probs_or_logits`). The attributes
+    `shared` (not batched: a temperature, a cached constant) pass on as they are."""
     new = dist._get_checked_instance(cls, _instance)
+    for name in shared:
+        setattr(new, name, getattr(dist, name))
     batch_shape = _torch.Size(batch_shape)
     for name in names:
         setattr(new, name, getattr(dist, name).expand(batch_shape))
+    if probs_or_logits:
+        expand_probs_or_logits(dist, new, batch_shape)
     super(cls, new).__init__(batch_shape, validate_args=False)
     new._validate_args = dist._validate_args
     return new
@@ -161,6 +168,29 @@ class lazy_property:
             value = self.wrapped(instance)
         setattr(instance, self.wrapped.__name__, value)
         return value
+
+
+def delegated_property(holder, name):
+    """A read-only property that is the attribute `name` of the instance's attribute
+    `holder` (Multinomial's probs are its Categorical's; a TransformedDistribution's
+    parameters its base distribution's)."""
+    return property(lambda self: getattr(getattr(self, holder), name))
+
+
+def binary_logits_and_probs():
+    """The `logits` and `probs` properties of a distribution over {0, 1} (or counts of such
+    trials) given by either one: the other is derived on first use (`is_binary`) and stored
+    in the instance. A class body takes them as ``logits, probs = binary_logits_and_probs()``
+    (named functions: lazy_property stores under the function's name)."""
+    @lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+
+    return logits, probs
 
 
 euler_constant = 0.57721566490153286060  # Euler-Mascheroni constant

@@ -7,7 +7,7 @@ import autograd_core as _torch
 from autograd_core.distributions import constraints
 from autograd_core.distributions.chi2 import Chi2
 from autograd_core.distributions.exp_family import ExponentialFamily
-from autograd_core.distributions.multivariate_normal import _precision_to_scale_tril
+from autograd_core.distributions.multivariate_normal import _scale_tril
 from autograd_core.distributions.utils import lazy_property
 
 __all__ = ["Wishart"]
@@ -95,12 +95,8 @@ class Wishart(ExponentialFamily):
                           "occur for ndim - 1 < df < ndim.", stacklevel=2)
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
         self._batch_dims = [-(x + 1) for x in range(len(self._batch_shape))]
-        if scale_tril is not None:
-            self._unbroadcasted_scale_tril = scale_tril
-        elif covariance_matrix is not None:
-            self._unbroadcasted_scale_tril = _torch.linalg.cholesky(covariance_matrix)
-        else:
-            self._unbroadcasted_scale_tril = _precision_to_scale_tril(precision_matrix)
+        self._unbroadcasted_scale_tril = _scale_tril(scale_tril, covariance_matrix,
+                                                     precision_matrix)
         self._dist_chi2 = self._bartlett_chi2(batch_shape)
 
     def _bartlett_chi2(self, batch_shape):

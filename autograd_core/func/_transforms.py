@@ -257,19 +257,28 @@ def _aux_tensors_only(aux):
 
 # ---------------------------------------------------------------- grad
 
+def _differentiable_inputs(args, argnums, none_is_all=False):
+    """grad's and vjp's inputs at this level: the arguments ``argnums`` picks (with
+    ``none_is_all``, vjp's None: all of them), their tensors made differentiable. Returns
+    (flat, spec, call_args): those tensors flattened, their tree spec, and ``args`` with the
+    picked arguments rebuilt from them (for the call of the function)."""
+    if none_is_all and argnums is None:
+        diff, positions = args, range(len(args))
+    else:
+        diff = _slice_argnums(args, argnums, as_tuple=False)
+        positions = _argnum_positions(args, argnums)
+    flat, spec = tree_flatten(diff)
+    flat = _make_all_differentiable(flat)
+    diff = tree_unflatten(flat, spec)
+    call_args = list(args)
+    for p, a in zip(positions, (diff,) if isinstance(argnums, int) else diff):
+        call_args[p] = a
+    return flat, spec, call_args
+
+
 def _grad_and_value_impl(func, argnums, has_aux, args, kwargs, value_used=True):
     with _grad_level():
-        diff_args = _slice_argnums(args, argnums, as_tuple=False)
-        diff_pos = _argnum_positions(args, argnums)
-        flat, spec = tree_flatten(diff_args)
-        flat = _make_all_differentiable(flat)
-        diff_args = tree_unflatten(flat, spec)
-        args = list(args)
-        if isinstance(argnums, int):
-            args[diff_pos[0]] = diff_args
-        else:
-            for p, a in zip(diff_pos, diff_args):
-                args[p] = a
+        flat, spec, args = _differentiable_inputs(args, argnums)
         output = func(*args, **kwargs)
         aux = None
         if has_aux:
@@ -347,23 +356,7 @@ def grad(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
 
 def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False):
     with _grad_level():
-        if argnums is None:
-            diff_primals = primals
-            diff_pos = list(range(len(primals)))
-        else:
-            diff_primals = _slice_argnums(primals, argnums, as_tuple=False)
-            diff_pos = _argnum_positions(primals, argnums)
-        flat, spec = tree_flatten(diff_primals)
-        flat = _make_all_differentiable(flat)
-        diff_primals = tree_unflatten(flat, spec)
-        args = list(primals)
-        if argnums is None:
-            args = list(diff_primals)
-        elif isinstance(argnums, int):
-            args[diff_pos[0]] = diff_primals
-        else:
-            for p, a in zip(diff_pos, diff_primals):
-                args[p] = a
+        flat, spec, args = _differentiable_inputs(primals, argnums, none_is_all=True)
         out = func(*args)
         aux = None
         if has_aux:

@@ -1137,16 +1137,26 @@ def _index_fill(ctx, func, name, args, kwargs):
     return self if name.endswith("_") else ctx.wrap(out)
 
 
+def _basic_batched_key(idx):
+    """The key into a batched value (batch dim in front) for a basic index ``idx`` of the
+    logical tensor: ints, slices, None and Ellipsis. None for any other index (the
+    __getitem__/__setitem__ rules then decline it)."""
+    items = idx if isinstance(idx, tuple) else (idx,)
+    for it in items:
+        if not (it is None or it is Ellipsis or isinstance(it, (int, slice))):
+            return None
+    return (slice(None),) + items
+
+
 @_rule("__getitem__")
 def _getitem(ctx, func, name, args, kwargs):
     self, idx = args[0], args[1]
     if not ctx.batched(self):
         return NotImplemented
-    items = idx if isinstance(idx, tuple) else (idx,)
-    for it in items:
-        if not (it is None or it is Ellipsis or isinstance(it, (int, slice))):
-            return NotImplemented
-    return ctx.wrap(self._value[(slice(None),) + items])
+    key = _basic_batched_key(idx)
+    if key is None:
+        return NotImplemented
+    return ctx.wrap(self._value[key])
 
 
 @_rule("__setitem__")
@@ -1154,11 +1164,9 @@ def _setitem(ctx, func, name, args, kwargs):
     self, idx, value = args
     if not ctx.batched(self):
         return NotImplemented
-    items = idx if isinstance(idx, tuple) else (idx,)
-    for it in items:
-        if not (it is None or it is Ellipsis or isinstance(it, (int, slice))):
-            return NotImplemented
-    key = (slice(None),) + items
+    key = _basic_batched_key(idx)
+    if key is None:
+        return NotImplemented
     if ctx.batched(value):
         target = self._value[key]
         v = value._value

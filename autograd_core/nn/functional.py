@@ -442,12 +442,12 @@ def _reduce(loss, reduction, weight=None):
     return loss.mean() if enum == 1 else loss.sum()
 
 
-def _warn_size(input, target):
+def _warn_size(input, target, stacklevel=3):
     if target.size() != input.size():
         warnings.warn(
             f"Using a target size ({target.size()}) that is different to the input size "
             f"({input.size()}). This will likely lead to incorrect results due to broadcasting. "
-            "Please ensure they have the same size.", stacklevel=3)
+            "Please ensure they have the same size.", stacklevel=stacklevel)
 
 
 def _broadcast(a, b):
@@ -455,9 +455,21 @@ def _broadcast(a, b):
     return (a if a.shape == shape else a.expand(shape)), (b if b.shape == shape else b.expand(shape))
 
 
-def _check_weight(input, weight):
+def _loss_operands(input, target, size_average, reduce, reduction):
+    """The prologue mse_loss, l1_loss and smooth_l1_loss share, in PyTorch's order: the
+    size-mismatch warning (pointing at the caller's caller), the legacy size_average/reduce
+    folded into `reduction`, then both operands broadcast. Returns (x, t, reduction)."""
+    _warn_size(input, target, stacklevel=4)
+    reduction = _reduction(size_average, reduce, reduction)
+    return (*_broadcast(input, target), reduction)
+
+
+def _weighted_loss(elementwise, input, weight, reduction):
+    """mse_loss/l1_loss with a weight: PyTorch checks its size against the input, then
+    composes the loss by hand (`elementwise() * weight`, reduced as `_reduce` says)."""
     if weight.size() != input.size():
         raise ValueError("Weights and input must have the same size.")
+    return _reduce(elementwise() * weight, reduction, weight)
 
 
 def mse_loss(input: _Tensor, target: _Tensor, size_average: bool | None = None,
@@ -469,12 +481,9 @@ def mse_loss(input: _Tensor, target: _Tensor, size_average: bool | None = None,
         return _handle_torch_function(mse_loss, (input, target, ),
             {'size_average': size_average, 'reduce': reduce, 'reduction': reduction,
              'weight': weight})
-    _warn_size(input, target)
-    reduction = _reduction(size_average, reduce, reduction)
-    x, t = _broadcast(input, target)
+    x, t, reduction = _loss_operands(input, target, size_average, reduce, reduction)
     if weight is not None:
-        _check_weight(input, weight)
-        return _reduce((x - t) ** 2 * weight, reduction, weight)
+        return _weighted_loss(lambda: (x - t) ** 2, input, weight, reduction)
     return _C.mse_loss(x, t, _reduction_enum(reduction))
 
 
@@ -487,12 +496,9 @@ def l1_loss(input: _Tensor, target: _Tensor, size_average: bool | None = None,
         return _handle_torch_function(l1_loss, (input, target, ),
             {'size_average': size_average, 'reduce': reduce, 'reduction': reduction,
              'weight': weight})
-    _warn_size(input, target)
-    reduction = _reduction(size_average, reduce, reduction)
-    x, t = _broadcast(input, target)
+    x, t, reduction = _loss_operands(input, target, size_average, reduce, reduction)
     if weight is not None:
-        _check_weight(input, weight)
-        return _reduce(_torch.abs(x - t) * weight, reduction, weight)
+        return _weighted_loss(lambda: _torch.abs(x - t), input, weight, reduction)
     _reduction_enum(reduction)
     return _reduce(_torch.abs(x - t), reduction)
 
@@ -503,9 +509,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
             _has_torch_function(input, target):
         return _handle_torch_function(smooth_l1_loss, (input, target, ),
             {'size_average': size_average, 'reduce': reduce, 'reduction': reduction, 'beta': beta})
-    _warn_size(input, target)
-    reduction = _reduction(size_average, reduce, reduction)
-    x, t = _broadcast(input, target)
+    x, t, reduction = _loss_operands(input, target, size_average, reduce, reduction)
     enum = _reduction_enum(reduction)
     if beta == 0.0:
         return _reduce(_torch.abs(x - t), reduction)

@@ -215,29 +215,34 @@ def _calculate_correct_fan(tensor, mode):
     return fan_in if mode == "fan_in" else fan_out
 
 
+def _kaiming_(tensor, a, mode, nonlinearity, generator, uniform):
+    """He initialisation, kaiming_uniform_'s (uniform) and kaiming_normal_'s: with
+    std = gain / sqrt(fan), U(-sqrt(3) std, sqrt(3) std) or N(0, std**2), each in PyTorch's
+    operation order (the same rounding). A zero-element tensor is left as it is, with
+    PyTorch's warning pointing at the caller of the public function."""
+    if 0 in tensor.shape:
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=3)
+        return tensor
+    fan = _calculate_correct_fan(tensor, mode)
+    gain = calculate_gain(nonlinearity, a)
+    if uniform:
+        bound = math.sqrt(3.0) * gain / math.sqrt(fan)
+        return _no_grad_uniform_(tensor, -bound, bound, generator)
+    return _no_grad_normal_(tensor, 0, gain / math.sqrt(fan), generator)
+
+
 def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
                      nonlinearity: str = "leaky_relu",
                      generator: Generator | None = None) -> Tensor:
     """U(-bound, bound) with bound = gain * sqrt(3 / fan) (He)."""
-    if 0 in tensor.shape:
-        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
-        return tensor
-    fan = _calculate_correct_fan(tensor, mode)
-    gain = calculate_gain(nonlinearity, a)
-    bound = math.sqrt(3.0) * gain / math.sqrt(fan)
-    return _no_grad_uniform_(tensor, -bound, bound, generator)
+    return _kaiming_(tensor, a, mode, nonlinearity, generator, uniform=True)
 
 
 def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
                     nonlinearity: str = "leaky_relu",
                     generator: Generator | None = None) -> Tensor:
     """N(0, std**2) with std = gain / sqrt(fan) (He)."""
-    if 0 in tensor.shape:
-        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
-        return tensor
-    fan = _calculate_correct_fan(tensor, mode)
-    gain = calculate_gain(nonlinearity, a)
-    return _no_grad_normal_(tensor, 0, gain / math.sqrt(fan), generator)
+    return _kaiming_(tensor, a, mode, nonlinearity, generator, uniform=False)
 
 
 def orthogonal_(tensor: Tensor, gain: float = 1,

@@ -32,6 +32,13 @@ def _affine_parameters(module, affine, shape, bias, dtype):
         module.register_parameter("bias", None)
 
 
+def _normalized_shape(normalized_shape):
+    """LayerNorm's and RMSNorm's normalized_shape as a tuple (an int names one dim)."""
+    if isinstance(normalized_shape, numbers.Integral):
+        return (normalized_shape,)
+    return tuple(normalized_shape)
+
+
 def _reset_affine(module, affine):
     """A norm layer's weight to ones and bias to zeros."""
     if affine:
@@ -99,9 +106,7 @@ class LayerNorm(Module):
                  elementwise_affine: bool = True, bias: bool = True, device: Any = None,
                  dtype: _dtype | None = None) -> None:
         super().__init__()
-        if isinstance(normalized_shape, numbers.Integral):
-            normalized_shape = (normalized_shape,)
-        self.normalized_shape = tuple(normalized_shape)
+        self.normalized_shape = _normalized_shape(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         _affine_parameters(self, elementwise_affine, self.normalized_shape, bias, dtype)
@@ -155,9 +160,7 @@ class RMSNorm(Module):
     def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None,
                  dtype=None):
         super().__init__()
-        if isinstance(normalized_shape, numbers.Integral):
-            normalized_shape = (normalized_shape,)
-        self.normalized_shape = tuple(normalized_shape)
+        self.normalized_shape = _normalized_shape(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         if self.elementwise_affine:

@@ -62,22 +62,19 @@ class Transformer(Module):
                  custom_decoder=None, layer_norm_eps=1e-5, batch_first=False, norm_first=False,
                  bias=True, device=None, dtype=None):
         super().__init__()
-        if custom_encoder is not None:
-            self.encoder = custom_encoder
-        else:
-            encoder_layer = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout,
-                                                    activation, layer_norm_eps, batch_first,
-                                                    norm_first, bias, dtype=dtype)
-            encoder_norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-            self.encoder = TransformerEncoder(encoder_layer, num_encoder_layers, encoder_norm)
-        if custom_decoder is not None:
-            self.decoder = custom_decoder
-        else:
-            decoder_layer = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout,
-                                                    activation, layer_norm_eps, batch_first,
-                                                    norm_first, bias, dtype=dtype)
-            decoder_norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-            self.decoder = TransformerDecoder(decoder_layer, num_decoder_layers, decoder_norm)
+
+        def stack(custom, layer_cls, stack_cls, num_layers):
+            # the given encoder (decoder), else num_layers of PyTorch's layer and a LayerNorm
+            if custom is not None:
+                return custom
+            layer = layer_cls(d_model, nhead, dim_feedforward, dropout, activation,
+                              layer_norm_eps, batch_first, norm_first, bias, dtype=dtype)
+            norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+            return stack_cls(layer, num_layers, norm)
+        self.encoder = stack(custom_encoder, TransformerEncoderLayer, TransformerEncoder,
+                             num_encoder_layers)
+        self.decoder = stack(custom_decoder, TransformerDecoderLayer, TransformerDecoder,
+                             num_decoder_layers)
         self._reset_parameters()
         self.d_model = d_model
         self.nhead = nhead
@@ -210,6 +207,23 @@ class TransformerDecoder(Module):
         return output
 
 
+def _feed_forward_and_norms(layer, n, d_model, dim_feedforward, dropout, layer_norm_eps,
+                            norm_first, bias, dtype):
+    """The members TransformerEncoderLayer (n=2) and TransformerDecoderLayer (n=3) register
+    after their attention, in PyTorch's order (which state_dict and parameters() keep):
+    the feed-forward block's linear1, dropout and linear2, norm_first, then norm1..norm<n>
+    and dropout1..dropout<n>."""
+    layer.linear1 = Linear(d_model, dim_feedforward, bias=bias, dtype=dtype)
+    layer.dropout = Dropout(dropout)
+    layer.linear2 = Linear(dim_feedforward, d_model, bias=bias, dtype=dtype)
+    layer.norm_first = norm_first
+    for k in range(1, n + 1):
+        setattr(layer, f"norm{k}", LayerNorm(d_model, eps=layer_norm_eps, bias=bias,
+                                             dtype=dtype))
+    for k in range(1, n + 1):
+        setattr(layer, f"dropout{k}", Dropout(dropout))
+
+
 class TransformerEncoderLayer(Module):
     """Self-attention and a feed-forward block, each with dropout, residual and LayerNorm
     (after the residual, or before the block with norm_first)."""
@@ -222,14 +236,8 @@ class TransformerEncoderLayer(Module):
         super().__init__()
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
                                             batch_first=batch_first, dtype=dtype)
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, dtype=dtype)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, dtype=dtype)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
+        _feed_forward_and_norms(self, 2, d_model, dim_feedforward, dropout, layer_norm_eps,
+                                norm_first, bias, dtype)
         if isinstance(activation, str):
             activation = _get_activation_fn(activation)
         if activation is F.relu or isinstance(activation, ReLU):
@@ -285,16 +293,8 @@ class TransformerDecoderLayer(Module):
         self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout,
                                                  batch_first=batch_first, bias=bias,
                                                  dtype=dtype)
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, dtype=dtype)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, dtype=dtype)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        self.dropout3 = Dropout(dropout)
+        _feed_forward_and_norms(self, 3, d_model, dim_feedforward, dropout, layer_norm_eps,
+                                norm_first, bias, dtype)
         if isinstance(activation, str):
             self.activation = _get_activation_fn(activation)
         else:
