@@ -8,7 +8,7 @@ test/test_autograd.py (gradcheck's batched checks, is_grads_batched), each a pro
 under both modules."""
 import pytest
 
-from _diff import catch, data, issue8, same
+from _diff import catch, data, issue8, same, warns
 
 torch = pytest.importorskip("torch")
 
@@ -533,3 +533,46 @@ def test_docstring_examples_run(name):
     result = doctest.testmod(importlib.import_module(name),
                              optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+# ------------------------------------------------------------------ batching rules PyTorch has
+# (the per-sample fallback warned "performance drop" where PyTorch batches silently)
+
+@pytest.mark.parametrize("case", ["weight", "input and weight", "weight and bias",
+                                  "unbatched input", "same padding", "per-sample grads"])
+def test_vmap_conv_with_batched_weight(case):
+    def prog(m):
+        fn, F_ = F(m), m.nn.functional
+        x, w, b = data(m, 3, 2, 4, 6, 6, seed=1), data(m, 3, 6, 2, 3, 3, seed=2), data(m, 3, 6, seed=3)
+        if case == "weight":
+            return fn.vmap(lambda w: F_.conv2d(x[0], w, groups=2, stride=2))(w)
+        if case == "input and weight":
+            return fn.vmap(lambda x, w: F_.conv2d(x, w, padding=1, groups=2))(x, w)
+        if case == "weight and bias":
+            return fn.vmap(lambda w, b: F_.conv1d(x[0, :, :, 0], w[..., 0], b, groups=2))(w, b)
+        if case == "unbatched input":
+            return fn.vmap(lambda x, w: F_.conv2d(x, w, groups=2))(x[:, 0], w)
+        if case == "same padding":
+            return fn.vmap(lambda x, w, b: F_.conv2d(x, w, b, 1, "same", 1, 2),
+                           in_dims=(0, 0, None))(x, w, b[0])
+        conv = m.nn.Conv2d(4, 6, 3)
+        params = {"weight": w[0].repeat(1, 2, 1, 1), "bias": b[0]}
+        loss = lambda p, s: fn.functional_call(conv, p, (s.unsqueeze(0),)).square().mean()
+        return fn.vmap(fn.grad(loss), in_dims=(None, 0))(params, x[:, 0])
+    r, w = warns(same, prog)
+    assert w == []
+
+
+def test_vmap_new_filled_and_fill_are_batched():
+    def prog(m):
+        x = data(m, 3, 2, seed=4)
+
+        def f(t):
+            z = t.new_zeros((2,))
+            z += t
+            return (z, t.new_ones(2, 2).sum() * t, t.new_full((2,), 3.0, dtype=m.float64) + t,
+                    t.new_empty(size=(4,)).fill_(1) * t.sum(), t.clone().fill_(t.sum()),
+                    t.clone().zero_())
+        return F(m).vmap(f)(x)
+    r, w = warns(same, prog)
+    assert w == []
