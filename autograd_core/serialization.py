@@ -23,7 +23,12 @@ trusted files, since unpickling arbitrary objects can execute code.
 Storage records are written stored (not compressed) and 64-byte aligned, as PyTorch writes
 them, so ``load(..., mmap=True)`` can map any such file (the tensors are views of the map).
 Read or mapped, a loaded tensor is a view of its storage's buffer: tensors saved as views
-of one storage share memory again after loading, as in PyTorch. PyTorch's legacy format
+of one storage share memory again after loading, as in PyTorch.
+
+Note [Saved views share their storage]: as PyTorch, save writes a view's whole base (its
+"storage") once per memory, with the view's offset and strides, so views of one tensor
+(tied or sliced weights, a transposed tensor) load as views of one storage and keep their
+strides; a slice saves all of its base, as PyTorch's does. PyTorch's legacy format
 (pre-1.6: a stream of pickles followed by the raw storages) loads and saves too
 (``_use_new_zipfile_serialization=False``).
 """
@@ -170,11 +175,11 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=Fals
         view = np.lib.stride_tricks.as_strided(
             arr[storage_offset:], shape=size, strides=[s * item for s in stride],
             writeable=False)
-        if size and arr.flags.writeable and view.flags.c_contiguous and (
-                numel == 1 or all(s != 0 for n, s in zip(size, stride) if n > 1)):
-            # a dense view of the storage: the tensor shares the storage's memory (tensors
-            # saved as views of one storage share it again, and with mmap=True the tensor
-            # is a view of the mapped file), as PyTorch's are
+        if size and arr.flags.writeable and _non_overlapping(size, stride):
+            # a view of the storage whose elements are distinct memory: the tensor shares
+            # the storage's memory and keeps its strides (tensors saved as views of one
+            # storage share it again, a transposed one stays transposed, and with
+            # mmap=True the tensor is a view of the mapped file), as PyTorch's are
             data = np.lib.stride_tricks.as_strided(
                 arr[storage_offset:], shape=size, strides=[s * item for s in stride])
         else:
@@ -189,6 +194,18 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=Fals
             raise pickle.UnpicklingError("only floating point tensors can require gradients")
         t.requires_grad_(True)
     return t
+
+
+def _non_overlapping(size, stride):
+    """Whether no two elements of a (size, stride) view share memory (an expanded view,
+    a zero or overlapping stride, is loaded as a copy: in-place writes could not be)."""
+    dims = sorted((s, n) for n, s in zip(size, stride) if n > 1)
+    extent = 1
+    for s, n in dims:
+        if s < extent:
+            return False
+        extent = s * n
+    return True
 
 
 def _with_bits(t, metadata):
@@ -1172,6 +1189,7 @@ class _TorchPickler(pickle._Pickler):
         super().__init__(file, protocol)
         self.records = []
         self._keys = {}
+        self._storages = {}  # (address, bytes, dtype) of a base's memory -> (record, array)
         self._legacy = legacy  # the legacy format's ids carry a sixth field (view metadata)
 
     def persistent_id(self, obj):
@@ -1210,6 +1228,9 @@ class _TorchPickler(pickle._Pickler):
             plain = obj.detach()
             return (_REBUILD_PARAMETER, (plain, obj.requires_grad, OrderedDict()))
         if isinstance(obj, _ag.Tensor):
+            shared = self._shared_storage(obj)
+            if shared is not None:
+                return (_REBUILD_TENSOR, shared + (bool(obj.requires_grad), OrderedDict()))
             arr = np.asarray(_core.array_of(obj.detach()), order="C")
             # a conj/neg view is saved as PyTorch saves it: the memory it views (its
             # values with the bits undone) and the bits in the record's metadata
@@ -1241,6 +1262,28 @@ class _TorchPickler(pickle._Pickler):
         if isinstance(obj, _ag.device):
             return (_TORCH_DEVICE, (str(obj),))
         return NotImplemented
+
+    def _shared_storage(self, t):
+        """(record, offset, size, stride) of t as a view of its base's memory, one record
+        per memory (Note [Saved views share their storage]), or None where the plain
+        path applies (conj/neg bits, dtype views, a base not laid out row-major)."""
+        base = t._base if t._base is not None else t
+        arr, barr = _core.array_of(t), _core.array_of(base)
+        if t._base is None and not arr.flags.c_contiguous:
+            return None
+        if (_core._lazy_bits(t) or _core._lazy_bits(base) or arr.dtype != barr.dtype
+                or not barr.flags.c_contiguous or arr.dtype not in _STORAGE_OF_DTYPE
+                or arr.dtype.byteorder == ">" or not barr.size or not arr.size):
+            return None
+        item = arr.itemsize
+        if any(st < 0 or st % item for st in arr.strides):
+            return None
+        key = (barr.__array_interface__["data"][0], barr.nbytes, arr.dtype.str)
+        entry = self._storages.get(key)
+        if entry is None:
+            entry = self._storages[key] = (_StorageRecord(barr.reshape(-1)), barr)
+        return (entry[0], t.storage_offset(), tuple(arr.shape),
+                tuple(st // item for st in arr.strides))
 
     def save_global(self, obj, name=None):
         if isinstance(obj, _ag.dtype):
