@@ -370,12 +370,28 @@ def _allowed_global(module, name):
     return None
 
 
-_WEIGHTS_ONLY_HELP = (
-    "Weights only load failed. In autograd_core (as in PyTorch 2.13) `load` defaults to "
-    "`weights_only=True`, which only rebuilds tensors, primitive types, containers and "
-    "classes registered with `autograd_core.serialization.add_safe_globals`; nothing in the "
-    "file is executed. Re-running with `weights_only=False` unpickles arbitrary objects and "
-    "can execute code: do it only for files from a source you trust.\n Reason: ")
+_UNSAFE_MESSAGE = (
+    "In PyTorch 2.6, we changed the default value of the `weights_only` argument in "
+    "`autograd_core.load` from `False` to `True`. Re-running `autograd_core.load` with "
+    "`weights_only` set to `False` will likely succeed, but it can result in arbitrary code "
+    "execution. Do it only if you got the file from a trusted source.")
+_DOCS_MESSAGE = (  # (the URL is PyTorch's page)
+    "\n\nCheck the documentation of autograd_core.load to learn more about types accepted by "
+    "default with weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
+
+
+def _weights_only_message(reason):
+    """PyTorch's wording of a weights-only load's refusal around the unpickler's reason
+    (its two options when a global is not allowed; a request to file an issue otherwise)."""
+    if "was not an allowed global by default." in reason:
+        return ("Weights only load failed. This file can still be loaded, to do so you have two "
+                "options, \033[1mdo those steps only if you trust the source of the "
+                f"checkpoint\033[0m. \n\t(1) {_UNSAFE_MESSAGE}\n\t(2) Alternatively, to load "
+                "with `weights_only=True` please check the recommended steps in the following "
+                "error message.\n\tWeightsUnpickler error: " + reason + _DOCS_MESSAGE)
+    return (f"Weights only load failed. {_UNSAFE_MESSAGE}\nPlease file an issue with the "
+            "following so that we can make `weights_only=True` compatible with your use case: "
+            "WeightsUnpickler error: \n\n" + reason + _DOCS_MESSAGE)
 
 
 class _Mark:
@@ -393,7 +409,7 @@ class _WeightsOnlyUnpickler:
         self.persistent_load = persistent_load
 
     def fail(self, reason):
-        raise pickle.UnpicklingError(_WEIGHTS_ONLY_HELP + reason)
+        raise pickle.UnpicklingError(_weights_only_message(reason))
 
     def load(self):
         stack = []
@@ -418,7 +434,7 @@ class _WeightsOnlyUnpickler:
         except (ValueError, IndexError, KeyError, TypeError, struct.error, OverflowError,
                 UnicodeDecodeError, MemoryError, RecursionError) as e:
             raise pickle.UnpicklingError(
-                _WEIGHTS_ONLY_HELP + f"malformed pickle data ({type(e).__name__}: {e})") from None
+                _weights_only_message(f"malformed pickle data ({type(e).__name__}: {e})")) from None
         self.fail("malformed pickle: no STOP opcode")
 
 
@@ -448,8 +464,10 @@ def _push_global(self, module, name, stack):
     found = _allowed_global(module, name)
     if found is None:
         self.fail(f"Unsupported global: GLOBAL {module}.{name} was not an allowed global by "
-                  "default. Please use `autograd_core.serialization.add_safe_globals"
-                  f"([{name}])` to allowlist this global if you trust this class/function.")
+                  f"default. Please use `autograd_core.serialization.add_safe_globals("
+                  f"[{module}.{name}])` or the `autograd_core.serialization.safe_globals("
+                  f"[{module}.{name}])` context manager to allowlist this global if you trust "
+                  "this class/function.")
     obj, kind = found
     if kind in ("value", "storage"):
         stack.append(obj)  # a dtype or storage type: plain data, not callable here

@@ -12,7 +12,7 @@ import zipfile
 import numpy as np
 import pytest
 
-from _diff import assert_same, catch, same
+from _diff import assert_same, catch, same, sub_name
 
 torch = pytest.importorskip("torch")
 import autograd_core as ag  # noqa: E402
@@ -331,3 +331,19 @@ def test_saved_views_share_their_storage_as_pytorchs():
         return (d["t"], d["cols"], d["tt"].stride(), d["cols"].stride(),
                 d["tt"].is_contiguous(), sd["b.weight"])
     same(prog)
+
+
+def test_weights_only_refusal_message_as_pytorchs():
+    # load's default weights_only=True refuses a pickled module with PyTorch's message
+    # (its two options, the unpickler's reason naming the class, the docs pointer)
+    from _diff import same_error
+
+    def prog(m):
+        buf = io.BytesIO()
+        m.save(m.nn.Linear(2, 2), buf)
+        buf.seek(0)
+        m.load(buf)
+    want, got = same_error(prog, message=False)
+    url = "https://pytorch.org/docs/stable/generated/torch.load.html"
+    assert url in want.message and url in got.message
+    assert got.message.replace(url, "") == sub_name(want.message.replace(url, ""))
