@@ -576,3 +576,52 @@ def test_vmap_new_filled_and_fill_are_batched():
         return F(m).vmap(f)(x)
     r, w = warns(same, prog)
     assert w == []
+
+
+@pytest.mark.parametrize("case", ["batch stats", "eval running stats", "batched running stats",
+                                  "batched weight", "module refuses", "grad"])
+def test_vmap_batch_norm_as_pytorchs(case):
+    # each sample normalised by its own statistics; batch statistics that would be written
+    # into unbatched running stats raise PyTorch's error (the per-sample fallback mixed them)
+    def prog(m):
+        fn, F_ = F(m), m.nn.functional
+        x, w, b = data(m, 3, 5, 4, 2, seed=5), data(m, 4, seed=6), data(m, 4, seed=7)
+        if case == "batch stats":
+            return fn.vmap(lambda t: F_.batch_norm(t, None, None, w, b, training=True))(x)
+        if case == "eval running stats":
+            return fn.vmap(lambda t: F_.batch_norm(t, m.zeros(4, dtype=m.float64),
+                                                   m.ones(4, dtype=m.float64) * 2, w, b))(x)
+        if case == "batched running stats":
+            rm, rv = m.zeros(3, 4, dtype=m.float64), m.ones(3, 4, dtype=m.float64)
+            out = fn.vmap(lambda t, a, v: F_.batch_norm(t, a, v, training=True, momentum=0.5))(
+                x, rm, rv)
+            return out, rm, rv
+        if case == "batched weight":
+            return fn.vmap(lambda ww: F_.batch_norm(x[0], None, None, ww, None, training=True))(
+                data(m, 2, 4, seed=8))
+        if case == "module refuses":
+            return fn.vmap(m.nn.BatchNorm1d(4).double())(x)
+        return fn.grad(lambda t: fn.vmap(lambda s: F_.batch_norm(
+            s, None, None, w, b, training=True))(t).sin().sum())(x)
+    r, w = warns(same, prog, may_raise=(case == "module refuses"))
+    assert w == []
+
+
+def test_vmap_pad_interpolate_and_fallback_names():
+    def prog(m):
+        fn, F_ = F(m), m.nn.functional
+        x = data(m, 2, 1, 4, seed=9)
+        return (fn.vmap(F_.pad, in_dims=(0, None))(x[:, 0], (1, 2)),
+                fn.vmap(lambda t: F_.pad(t, (1, 1, 2, 0), value=3.0))(x),
+                [fn.vmap(lambda t: F_.interpolate(t.unsqueeze(0), size=6, mode=mode))(x)
+                 for mode in ("nearest", "linear", "area")])
+    r, w = warns(same, prog)
+    assert w == []
+
+    def mha(m):
+        # PyTorch's per-sample fallback under MultiheadAttention names its CPU kernel
+        m.manual_seed(0)
+        attn = m.nn.MultiheadAttention(6, 2, batch_first=True)
+        seq = data(m, 3, 2, 4, 6, seed=10, dtype="float32")
+        return warns(lambda: F(m).vmap(lambda s: attn(s, s, s, need_weights=False)[0])(seq))
+    same(mha)

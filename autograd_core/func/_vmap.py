@@ -486,6 +486,10 @@ def _dispatch(func, name, args, kwargs):
 
 # ---------------------------------------------------------------- fallback
 
+# the kernel PyTorch's CPU dispatch reaches (and names in the fallback's warning)
+_ATEN_NAMES = {"scaled_dot_product_attention": "_scaled_dot_product_flash_attention_for_cpu"}
+
+
 def _fallback(ctx, func, name, args, kwargs):
     """Runs func once per sample and stacks the results (PyTorch's BatchedFallback)."""
     inplace = name.endswith("_") and not name.endswith("__")
@@ -498,7 +502,8 @@ def _fallback(ctx, func, name, args, kwargs):
                            f"being called inside the PyTorch framework, please file a bug "
                            f"report instead.")
     warnings.warn(f"There is a performance drop because we have not yet implemented the "
-                  f"batching rule for aten::{name}. Please file us an issue on GitHub so "
+                  f"batching rule for aten::{_ATEN_NAMES.get(name, name)}. Please file us an "
+                  f"issue on GitHub so "
                   f"that we can prioritize its implementation.", UserWarning, stacklevel=3)
     if inplace:
         per_sample(ctx, func, args, kwargs)
@@ -1441,6 +1446,50 @@ def _conv(ctx, func, name, args, kwargs):
     out = func(**call)
     out = out.reshape(N, B, O, *tuple(out.shape)[2:]).movedim(1, 0)
     return ctx.wrap(out.squeeze(1) if unbatched_input else out)
+
+
+@_rule("constant_pad_nd")
+def _constant_pad(ctx, func, name, args, kwargs):
+    x, pad = args[0], args[1] if len(args) > 1 else kwargs.get("pad")
+    if not ctx.batched(x) or pad is None or len(pad) // 2 > x.dim() or \
+            any(ctx.batched(a) for a in list(args[2:]) + list(kwargs.values())):
+        return NotImplemented
+    return ctx.wrap(func(x._value, *args[1:], **kwargs))   # the pad only reaches the last dims
+
+
+@_rule("batch_norm")
+def _batch_norm(ctx, func, name, args, kwargs):
+    """The samples' channels side by side as one batch norm's channels (functorch's rule);
+    batch statistics written into running stats that are not batched would mix the
+    samples, which PyTorch refuses."""
+    names = ("input", "running_mean", "running_var", "weight", "bias", "training",
+             "momentum", "eps")
+    call = dict(zip(names, args))
+    call.update(kwargs)
+    x, rm, rv = call["input"], call.get("running_mean"), call.get("running_var")
+    if call.get("training", False) and (rm is not None or rv is not None) and \
+            ctx.batched(x) and not (ctx.batched(rm) and ctx.batched(rv)):
+        raise RuntimeError(
+            "Batch norm got a batched tensor as input while the running_mean or running_var, "
+            "which will be updated in place, were not batched.\nIf you are using a module and "
+            "do not need eval mode, please set `track_running_stats` to be False.If you are "
+            "using a prebuilt module and do not need eval mode, please see the functorch "
+            "website for resources on how to patch your module to work with vmap")
+    xv = ctx.moved(x)
+    if xv.dim() < 3:
+        return NotImplemented
+    B, N, C = xv.shape[0], xv.shape[1], xv.shape[2]
+    spatial = tuple(xv.shape)[3:]
+    call["input"] = xv.movedim(0, 1).reshape(N, B * C, *spatial)
+    for k in ("running_mean", "running_var", "weight", "bias"):
+        t = call.get(k)
+        if t is not None:
+            if ctx.batched(t) and call.get("training", False) and k.startswith("running") \
+                    and not t._value.is_contiguous():
+                return NotImplemented      # the in-place update must reach the batch
+            call[k] = ctx.moved(t).reshape(B * C)
+    out = func(**call)
+    return ctx.wrap(out.reshape(N, B, C, *spatial).movedim(1, 0))
 
 
 @_rule("max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
