@@ -89,6 +89,9 @@ del _name, _fn
 
 from autograd_core.version import __version__  # noqa: E402,F401
 
+# PyTorch's math constants (torch.pi etc., from math)
+from math import e, inf, nan, pi  # noqa: E402,F401
+
 _dtypes = _dtype.all_dtypes()
 bool = _dtypes["bool"]
 uint8 = _dtypes["uint8"]

@@ -66,6 +66,7 @@ from autograd_core import cuda as cuda
 from autograd_core._core.tensor import device as device
 from autograd_core import distributions as distributions
 from autograd_core._core.dtype import dtype as dtype
+from math import e as e
 from autograd_core._creation import empty as empty
 from autograd_core._creation import empty_like as empty_like
 from autograd_core._creation import empty_permuted as empty_permuted
@@ -93,6 +94,7 @@ from autograd_core._creation import get_rng_state as get_rng_state
 from autograd_core._creation import hamming_window as hamming_window
 from autograd_core._creation import hann_window as hann_window
 from autograd_core._settings import iinfo as iinfo
+from math import inf as inf
 from autograd_core.grad_mode import inference_mode as inference_mode
 from autograd_core._settings import init_num_threads as init_num_threads
 from autograd_core._creation import initial_seed as initial_seed
@@ -118,6 +120,7 @@ from autograd_core._creation import manual_seed as manual_seed
 from autograd_core._core.tensor import memory_format as memory_format
 from autograd_core._creation import multinomial as multinomial
 from autograd_core import multiprocessing as multiprocessing
+from math import nan as nan
 from autograd_core import nn as nn
 from autograd_core.grad_mode import no_grad as no_grad
 from autograd_core._creation import ones as ones
@@ -125,6 +128,7 @@ from autograd_core._creation import ones_like as ones_like
 from autograd_core import ops as ops
 from autograd_core import optim as optim
 from autograd_core import overrides as overrides
+from math import pi as pi
 from autograd_core._core.tensor import preserve_format as preserve_format
 from autograd_core import profiler as profiler
 from autograd_core._core.dtype import promote_types as promote_types

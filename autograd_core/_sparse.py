@@ -163,8 +163,9 @@ def _as_values(values, dtype):
     return _ag.tensor(values, dtype=dtype)
 
 
-def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pin_memory=False,
-                      requires_grad=False, check_invariants=None, is_coalesced=None):
+def sparse_coo_tensor(indices=None, values=None, size=None, *, dtype=None, device=None,
+                      pin_memory=False, requires_grad=False, check_invariants=None,
+                      is_coalesced=None):
     """A sparse tensor in COO format: values at the given coordinates (indices:
     sparse_dim x nnz), zero elsewhere. Duplicate coordinates are summed by coalesce().
 
@@ -173,6 +174,17 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
     tensor([[0., 0., 3.],
             [4., 0., 5.]])
     """
+    if values is None:
+        # PyTorch's third overload, sparse_coo_tensor(size): an empty tensor of that size
+        if size is None and isinstance(indices, (tuple, list)):
+            indices, size = None, indices
+        if indices is not None or size is None:
+            raise TypeError(
+                "sparse_coo_tensor() received an invalid combination of arguments - expected "
+                "(indices, values, size=None, ...) or (size, ...)")
+        size = tuple(int(n) for n in size)
+        indices = _ag.zeros((len(size), 0), dtype=_ag.int64)
+        values = _ag.zeros((0,), dtype=dtype)
     if check_invariants is None:
         check_invariants = _invariants_default()
     idx = _as_index_array(indices)

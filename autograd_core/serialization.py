@@ -23,7 +23,12 @@ trusted files, since unpickling arbitrary objects can execute code.
 Storage records are written stored (not compressed) and 64-byte aligned, as PyTorch writes
 them, so ``load(..., mmap=True)`` can map any such file (the tensors are views of the map).
 Read or mapped, a loaded tensor is a view of its storage's buffer: tensors saved as views
-of one storage share memory again after loading, as in PyTorch. PyTorch's legacy format
+of one storage share memory again after loading, as in PyTorch.
+
+Note [Saved views share their storage]: as PyTorch, save writes a view's whole base (its
+"storage") once per memory, with the view's offset and strides, so views of one tensor
+(tied or sliced weights, a transposed tensor) load as views of one storage and keep their
+strides; a slice saves all of its base, as PyTorch's does. PyTorch's legacy format
 (pre-1.6: a stream of pickles followed by the raw storages) loads and saves too
 (``_use_new_zipfile_serialization=False``).
 """
@@ -170,11 +175,11 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=Fals
         view = np.lib.stride_tricks.as_strided(
             arr[storage_offset:], shape=size, strides=[s * item for s in stride],
             writeable=False)
-        if size and arr.flags.writeable and view.flags.c_contiguous and (
-                numel == 1 or all(s != 0 for n, s in zip(size, stride) if n > 1)):
-            # a dense view of the storage: the tensor shares the storage's memory (tensors
-            # saved as views of one storage share it again, and with mmap=True the tensor
-            # is a view of the mapped file), as PyTorch's are
+        if size and arr.flags.writeable and _non_overlapping(size, stride):
+            # a view of the storage whose elements are distinct memory: the tensor shares
+            # the storage's memory and keeps its strides (tensors saved as views of one
+            # storage share it again, a transposed one stays transposed, and with
+            # mmap=True the tensor is a view of the mapped file), as PyTorch's are
             data = np.lib.stride_tricks.as_strided(
                 arr[storage_offset:], shape=size, strides=[s * item for s in stride])
         else:
@@ -189,6 +194,18 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=Fals
             raise pickle.UnpicklingError("only floating point tensors can require gradients")
         t.requires_grad_(True)
     return t
+
+
+def _non_overlapping(size, stride):
+    """Whether no two elements of a (size, stride) view share memory (an expanded view,
+    a zero or overlapping stride, is loaded as a copy: in-place writes could not be)."""
+    dims = sorted((s, n) for n, s in zip(size, stride) if n > 1)
+    extent = 1
+    for s, n in dims:
+        if s < extent:
+            return False
+        extent = s * n
+    return True
 
 
 def _with_bits(t, metadata):
@@ -353,12 +370,28 @@ def _allowed_global(module, name):
     return None
 
 
-_WEIGHTS_ONLY_HELP = (
-    "Weights only load failed. In autograd_core (as in PyTorch 2.13) `load` defaults to "
-    "`weights_only=True`, which only rebuilds tensors, primitive types, containers and "
-    "classes registered with `autograd_core.serialization.add_safe_globals`; nothing in the "
-    "file is executed. Re-running with `weights_only=False` unpickles arbitrary objects and "
-    "can execute code: do it only for files from a source you trust.\n Reason: ")
+_UNSAFE_MESSAGE = (
+    "In PyTorch 2.6, we changed the default value of the `weights_only` argument in "
+    "`autograd_core.load` from `False` to `True`. Re-running `autograd_core.load` with "
+    "`weights_only` set to `False` will likely succeed, but it can result in arbitrary code "
+    "execution. Do it only if you got the file from a trusted source.")
+_DOCS_MESSAGE = (  # (the URL is PyTorch's page)
+    "\n\nCheck the documentation of autograd_core.load to learn more about types accepted by "
+    "default with weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
+
+
+def _weights_only_message(reason):
+    """PyTorch's wording of a weights-only load's refusal around the unpickler's reason
+    (its two options when a global is not allowed; a request to file an issue otherwise)."""
+    if "was not an allowed global by default." in reason:
+        return ("Weights only load failed. This file can still be loaded, to do so you have two "
+                "options, \033[1mdo those steps only if you trust the source of the "
+                f"checkpoint\033[0m. \n\t(1) {_UNSAFE_MESSAGE}\n\t(2) Alternatively, to load "
+                "with `weights_only=True` please check the recommended steps in the following "
+                "error message.\n\tWeightsUnpickler error: " + reason + _DOCS_MESSAGE)
+    return (f"Weights only load failed. {_UNSAFE_MESSAGE}\nPlease file an issue with the "
+            "following so that we can make `weights_only=True` compatible with your use case: "
+            "WeightsUnpickler error: \n\n" + reason + _DOCS_MESSAGE)
 
 
 class _Mark:
@@ -376,7 +409,7 @@ class _WeightsOnlyUnpickler:
         self.persistent_load = persistent_load
 
     def fail(self, reason):
-        raise pickle.UnpicklingError(_WEIGHTS_ONLY_HELP + reason)
+        raise pickle.UnpicklingError(_weights_only_message(reason))
 
     def load(self):
         stack = []
@@ -401,7 +434,7 @@ class _WeightsOnlyUnpickler:
         except (ValueError, IndexError, KeyError, TypeError, struct.error, OverflowError,
                 UnicodeDecodeError, MemoryError, RecursionError) as e:
             raise pickle.UnpicklingError(
-                _WEIGHTS_ONLY_HELP + f"malformed pickle data ({type(e).__name__}: {e})") from None
+                _weights_only_message(f"malformed pickle data ({type(e).__name__}: {e})")) from None
         self.fail("malformed pickle: no STOP opcode")
 
 
@@ -431,8 +464,10 @@ def _push_global(self, module, name, stack):
     found = _allowed_global(module, name)
     if found is None:
         self.fail(f"Unsupported global: GLOBAL {module}.{name} was not an allowed global by "
-                  "default. Please use `autograd_core.serialization.add_safe_globals"
-                  f"([{name}])` to allowlist this global if you trust this class/function.")
+                  f"default. Please use `autograd_core.serialization.add_safe_globals("
+                  f"[{module}.{name}])` or the `autograd_core.serialization.safe_globals("
+                  f"[{module}.{name}])` context manager to allowlist this global if you trust "
+                  "this class/function.")
     obj, kind = found
     if kind in ("value", "storage"):
         stack.append(obj)  # a dtype or storage type: plain data, not callable here
@@ -1172,6 +1207,7 @@ class _TorchPickler(pickle._Pickler):
         super().__init__(file, protocol)
         self.records = []
         self._keys = {}
+        self._storages = {}  # (address, bytes, dtype) of a base's memory -> (record, array)
         self._legacy = legacy  # the legacy format's ids carry a sixth field (view metadata)
 
     def persistent_id(self, obj):
@@ -1210,6 +1246,9 @@ class _TorchPickler(pickle._Pickler):
             plain = obj.detach()
             return (_REBUILD_PARAMETER, (plain, obj.requires_grad, OrderedDict()))
         if isinstance(obj, _ag.Tensor):
+            shared = self._shared_storage(obj)
+            if shared is not None:
+                return (_REBUILD_TENSOR, shared + (bool(obj.requires_grad), OrderedDict()))
             arr = np.asarray(_core.array_of(obj.detach()), order="C")
             # a conj/neg view is saved as PyTorch saves it: the memory it views (its
             # values with the bits undone) and the bits in the record's metadata
@@ -1241,6 +1280,28 @@ class _TorchPickler(pickle._Pickler):
         if isinstance(obj, _ag.device):
             return (_TORCH_DEVICE, (str(obj),))
         return NotImplemented
+
+    def _shared_storage(self, t):
+        """(record, offset, size, stride) of t as a view of its base's memory, one record
+        per memory (Note [Saved views share their storage]), or None where the plain
+        path applies (conj/neg bits, dtype views, a base not laid out row-major)."""
+        base = t._base if t._base is not None else t
+        arr, barr = _core.array_of(t), _core.array_of(base)
+        if t._base is None and not arr.flags.c_contiguous:
+            return None
+        if (_core._lazy_bits(t) or _core._lazy_bits(base) or arr.dtype != barr.dtype
+                or not barr.flags.c_contiguous or arr.dtype not in _STORAGE_OF_DTYPE
+                or arr.dtype.byteorder == ">" or not barr.size or not arr.size):
+            return None
+        item = arr.itemsize
+        if any(st < 0 or st % item for st in arr.strides):
+            return None
+        key = (barr.__array_interface__["data"][0], barr.nbytes, arr.dtype.str)
+        entry = self._storages.get(key)
+        if entry is None:
+            entry = self._storages[key] = (_StorageRecord(barr.reshape(-1)), barr)
+        return (entry[0], t.storage_offset(), tuple(arr.shape),
+                tuple(st // item for st in arr.strides))
 
     def save_global(self, obj, name=None):
         if isinstance(obj, _ag.dtype):

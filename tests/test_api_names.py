@@ -62,3 +62,13 @@ def test_name_exists(mod, name):
     if mod != "torch" or isinstance(getattr(torch, name), torch.dtype):
         return
     assert callable(getattr(autograd_core, name))
+
+
+def test_math_constants_as_pytorchs():
+    import math
+    import torch
+    import autograd_core
+    for name in ("pi", "e", "inf", "nan"):
+        got, want = getattr(autograd_core, name), getattr(torch, name)
+        assert type(got) is type(want) is float
+        assert got == want or (math.isnan(got) and math.isnan(want))

@@ -568,3 +568,12 @@ def test_docstring_examples(name):
     for test in doctest.DocTestFinder().find(fn, name, globs={}):
         runner.run(test)
     assert runner.failures == 0 and runner.tries > 0
+
+
+def test_sinc_float32_rounds_pi_x_as_pytorch():
+    # PyTorch computes sin(pi x) / (pi x) in float for float32/float16: sinc(1) is
+    # -2.78e-08 there (pi x rounded to float), not the double's 3.9e-17
+    def prog(m):
+        x = [0.0, 1.0, 2.0, -3.0, 0.5, 1e-3, 100.0, 1e-20, float("inf"), 3.7]
+        return [m.sinc(m.tensor(x, dtype=d)) for d in (m.float32, m.float16, m.float64)]
+    same(prog, rtol=0, atol=0)

@@ -8,7 +8,7 @@ test/test_autograd.py (gradcheck's batched checks, is_grads_batched), each a pro
 under both modules."""
 import pytest
 
-from _diff import catch, data, issue8, same
+from _diff import catch, data, issue8, same, warns
 
 torch = pytest.importorskip("torch")
 
@@ -533,3 +533,95 @@ def test_docstring_examples_run(name):
     result = doctest.testmod(importlib.import_module(name),
                              optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+# ------------------------------------------------------------------ batching rules PyTorch has
+# (the per-sample fallback warned "performance drop" where PyTorch batches silently)
+
+@pytest.mark.parametrize("case", ["weight", "input and weight", "weight and bias",
+                                  "unbatched input", "same padding", "per-sample grads"])
+def test_vmap_conv_with_batched_weight(case):
+    def prog(m):
+        fn, F_ = F(m), m.nn.functional
+        x, w, b = data(m, 3, 2, 4, 6, 6, seed=1), data(m, 3, 6, 2, 3, 3, seed=2), data(m, 3, 6, seed=3)
+        if case == "weight":
+            return fn.vmap(lambda w: F_.conv2d(x[0], w, groups=2, stride=2))(w)
+        if case == "input and weight":
+            return fn.vmap(lambda x, w: F_.conv2d(x, w, padding=1, groups=2))(x, w)
+        if case == "weight and bias":
+            return fn.vmap(lambda w, b: F_.conv1d(x[0, :, :, 0], w[..., 0], b, groups=2))(w, b)
+        if case == "unbatched input":
+            return fn.vmap(lambda x, w: F_.conv2d(x, w, groups=2))(x[:, 0], w)
+        if case == "same padding":
+            return fn.vmap(lambda x, w, b: F_.conv2d(x, w, b, 1, "same", 1, 2),
+                           in_dims=(0, 0, None))(x, w, b[0])
+        conv = m.nn.Conv2d(4, 6, 3)
+        params = {"weight": w[0].repeat(1, 2, 1, 1), "bias": b[0]}
+        loss = lambda p, s: fn.functional_call(conv, p, (s.unsqueeze(0),)).square().mean()
+        return fn.vmap(fn.grad(loss), in_dims=(None, 0))(params, x[:, 0])
+    r, w = warns(same, prog)
+    assert w == []
+
+
+def test_vmap_new_filled_and_fill_are_batched():
+    def prog(m):
+        x = data(m, 3, 2, seed=4)
+
+        def f(t):
+            z = t.new_zeros((2,))
+            z += t
+            return (z, t.new_ones(2, 2).sum() * t, t.new_full((2,), 3.0, dtype=m.float64) + t,
+                    t.new_empty(size=(4,)).fill_(1) * t.sum(), t.clone().fill_(t.sum()),
+                    t.clone().zero_())
+        return F(m).vmap(f)(x)
+    r, w = warns(same, prog)
+    assert w == []
+
+
+@pytest.mark.parametrize("case", ["batch stats", "eval running stats", "batched running stats",
+                                  "batched weight", "module refuses", "grad"])
+def test_vmap_batch_norm_as_pytorchs(case):
+    # each sample normalised by its own statistics; batch statistics that would be written
+    # into unbatched running stats raise PyTorch's error (the per-sample fallback mixed them)
+    def prog(m):
+        fn, F_ = F(m), m.nn.functional
+        x, w, b = data(m, 3, 5, 4, 2, seed=5), data(m, 4, seed=6), data(m, 4, seed=7)
+        if case == "batch stats":
+            return fn.vmap(lambda t: F_.batch_norm(t, None, None, w, b, training=True))(x)
+        if case == "eval running stats":
+            return fn.vmap(lambda t: F_.batch_norm(t, m.zeros(4, dtype=m.float64),
+                                                   m.ones(4, dtype=m.float64) * 2, w, b))(x)
+        if case == "batched running stats":
+            rm, rv = m.zeros(3, 4, dtype=m.float64), m.ones(3, 4, dtype=m.float64)
+            out = fn.vmap(lambda t, a, v: F_.batch_norm(t, a, v, training=True, momentum=0.5))(
+                x, rm, rv)
+            return out, rm, rv
+        if case == "batched weight":
+            return fn.vmap(lambda ww: F_.batch_norm(x[0], None, None, ww, None, training=True))(
+                data(m, 2, 4, seed=8))
+        if case == "module refuses":
+            return fn.vmap(m.nn.BatchNorm1d(4).double())(x)
+        return fn.grad(lambda t: fn.vmap(lambda s: F_.batch_norm(
+            s, None, None, w, b, training=True))(t).sin().sum())(x)
+    r, w = warns(same, prog, may_raise=(case == "module refuses"))
+    assert w == []
+
+
+def test_vmap_pad_interpolate_and_fallback_names():
+    def prog(m):
+        fn, F_ = F(m), m.nn.functional
+        x = data(m, 2, 1, 4, seed=9)
+        return (fn.vmap(F_.pad, in_dims=(0, None))(x[:, 0], (1, 2)),
+                fn.vmap(lambda t: F_.pad(t, (1, 1, 2, 0), value=3.0))(x),
+                [fn.vmap(lambda t: F_.interpolate(t.unsqueeze(0), size=6, mode=mode))(x)
+                 for mode in ("nearest", "linear", "area")])
+    r, w = warns(same, prog)
+    assert w == []
+
+    def mha(m):
+        # PyTorch's per-sample fallback under MultiheadAttention names its CPU kernel
+        m.manual_seed(0)
+        attn = m.nn.MultiheadAttention(6, 2, batch_first=True)
+        seq = data(m, 3, 2, 4, 6, seed=10, dtype="float32")
+        return warns(lambda: F(m).vmap(lambda s: attn(s, s, s, need_weights=False)[0])(seq))
+    same(mha)

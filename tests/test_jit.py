@@ -2,6 +2,7 @@
 recording on new inputs as a TorchScript trace does (frozen Python control flow, PyTorch's
 TracerWarning), script runs the Python code with is_scripting() true, and TorchScript's
 decorators, compared with PyTorch."""
+import os
 import warnings
 
 import pytest
@@ -247,4 +248,19 @@ def test_deprecation_warnings_as_pytorchs():
             mod.jit.script(ident)
             mod.jit.trace(lambda x: x + 1, mod.ones(1), check_trace=False)
         return sorted({str(x.message) for x in w if x.category is DeprecationWarning})
+    same(prog)
+
+
+def test_deprecation_warnings_come_from_the_library_as_pytorchs():
+    # the default filters show a DeprecationWarning only when __main__ triggers it: PyTorch's
+    # are raised inside torch/jit, so a program prints none of them
+    def prog(mod):
+        m = mod.nn.Linear(2, 2)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            mod.jit.trace(m, mod.ones(1, 2))
+            mod.jit.trace_module(m, {"forward": mod.ones(1, 2)})
+            mod.jit.script(m)
+        return sorted({(os.path.basename(x.filename), str(x.message))
+                       for x in w if x.category is DeprecationWarning})
     same(prog)

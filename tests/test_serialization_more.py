@@ -12,7 +12,7 @@ import zipfile
 import numpy as np
 import pytest
 
-from _diff import assert_same, catch
+from _diff import assert_same, catch, same, sub_name
 
 torch = pytest.importorskip("torch")
 import autograd_core as ag  # noqa: E402
@@ -308,3 +308,42 @@ def test_unaligned_and_deflated_records_load(tmp_path):
     # a compressed storage cannot be mapped
     with pytest.raises(RuntimeError, match="compressed"):
         ag.load(out, mmap=True)
+
+
+def test_saved_views_share_their_storage_as_pytorchs():
+    # views saved together load as views of one storage (a write through one is seen by
+    # the others), keep their strides, and tied weights stay tied
+    def prog(m):
+        t = m.arange(12.0).reshape(3, 4)
+        buf = io.BytesIO()
+        m.save({"t": t, "row": t[1], "tt": t.t(), "cols": t[:, 1:3]}, buf)
+        buf.seek(0)
+        d = m.load(buf)
+        d["row"][0] = 100.0
+        d["tt"][0, 2] = -1.0
+        lin, emb = m.nn.Linear(3, 3), m.nn.Embedding(3, 3)
+        emb.weight = lin.weight
+        buf = io.BytesIO()
+        m.save(m.nn.ModuleDict({"a": lin, "b": emb}).state_dict(), buf)
+        buf.seek(0)
+        sd = m.load(buf)
+        sd["a.weight"].zero_()
+        return (d["t"], d["cols"], d["tt"].stride(), d["cols"].stride(),
+                d["tt"].is_contiguous(), sd["b.weight"])
+    same(prog)
+
+
+def test_weights_only_refusal_message_as_pytorchs():
+    # load's default weights_only=True refuses a pickled module with PyTorch's message
+    # (its two options, the unpickler's reason naming the class, the docs pointer)
+    from _diff import same_error
+
+    def prog(m):
+        buf = io.BytesIO()
+        m.save(m.nn.Linear(2, 2), buf)
+        buf.seek(0)
+        m.load(buf)
+    want, got = same_error(prog, message=False)
+    url = "https://pytorch.org/docs/stable/generated/torch.load.html"
+    assert url in want.message and url in got.message
+    assert got.message.replace(url, "") == sub_name(want.message.replace(url, ""))

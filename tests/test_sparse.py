@@ -577,3 +577,15 @@ def test_double_backward_needing_a_sparse_backward_raises():
     (g,) = autograd_core.autograd.grad(y, x, create_graph=True)
     with pytest.raises(RuntimeError):
         g.sum().backward()
+
+
+def test_sparse_coo_tensor_size_only_overload():
+    # PyTorch's third overload: sparse_coo_tensor(size, *, dtype, requires_grad, ...)
+    def prog(m):
+        with __import__("warnings").catch_warnings():
+            __import__("warnings").simplefilter("ignore")
+            a = m.sparse_coo_tensor((2, 3))
+            b = m.sparse_coo_tensor(size=(2, 2), dtype=m.float64)
+            c = m.sparse_coo_tensor(m.Size([4]), requires_grad=True)
+        return [(repr(t), t.shape, t._nnz(), t.to_dense()) for t in (a, b, c)]
+    same(prog)

@@ -486,6 +486,10 @@ def _dispatch(func, name, args, kwargs):
 
 # ---------------------------------------------------------------- fallback
 
+# the kernel PyTorch's CPU dispatch reaches (and names in the fallback's warning)
+_ATEN_NAMES = {"scaled_dot_product_attention": "_scaled_dot_product_flash_attention_for_cpu"}
+
+
 def _fallback(ctx, func, name, args, kwargs):
     """Runs func once per sample and stacks the results (PyTorch's BatchedFallback)."""
     inplace = name.endswith("_") and not name.endswith("__")
@@ -498,7 +502,8 @@ def _fallback(ctx, func, name, args, kwargs):
                            f"being called inside the PyTorch framework, please file a bug "
                            f"report instead.")
     warnings.warn(f"There is a performance drop because we have not yet implemented the "
-                  f"batching rule for aten::{name}. Please file us an issue on GitHub so "
+                  f"batching rule for aten::{_ATEN_NAMES.get(name, name)}. Please file us an "
+                  f"issue on GitHub so "
                   f"that we can prioritize its implementation.", UserWarning, stacklevel=3)
     if inplace:
         per_sample(ctx, func, args, kwargs)
@@ -1381,19 +1386,118 @@ def _einsum(ctx, func, args):
     return ctx.wrap(func(",".join(new_terms) + "->" + free + rhs, *vals))
 
 
+@_rule("fill_", "zero_")
+def _fill(ctx, func, name, args, kwargs):
+    self = args[0]
+    if name == "zero_":
+        if not ctx.batched(self):
+            return NotImplemented
+        func(self._value)
+        return self
+    value = args[1] if len(args) > 1 else kwargs["value"]
+    if not ctx.batched(value):
+        if not ctx.batched(self):
+            return NotImplemented
+        func(self._value, value)
+        return self
+    if not ctx.batched(self):
+        return NotImplemented                  # the fallback raises PyTorch's in-place error
+    v = self._value
+    v.copy_(value._value.reshape(-1, *[1] * (v.dim() - 1)).expand_as(v))
+    return self
+
+
+@_rule("new_zeros", "new_ones", "new_empty", "new_full")
+def _new_filled(ctx, func, name, args, kwargs):
+    """A batch of new tensors, one per sample (as functorch's rule: in-place writes of
+    batched values into them work)."""
+    self, rest = args[0], list(args[1:])
+    if not ctx.batched(self):
+        return NotImplemented
+    size = rest.pop(0) if rest else kwargs.pop("size")
+    if name != "new_full" and rest:           # new_zeros(2, 3): sizes as varargs
+        size, rest = (size, *rest), []
+    size = (size,) if isinstance(size, int) else tuple(size)
+    return ctx.wrap(func(self._value, (ctx.size, *size), *rest, **kwargs))
+
+
 @_rule("conv1d", "conv2d", "conv3d")
 def _conv(ctx, func, name, args, kwargs):
-    x = args[0] if args else kwargs["input"]
-    rest = list(args[1:])
-    if not ctx.batched(x) or any(ctx.batched(a) for a in rest + list(kwargs.values())):
-        return NotImplemented
-    v = x._value
+    names = ("input", "weight", "bias", "stride", "padding", "dilation", "groups")
+    call = dict(zip(names, args))
+    call.update(kwargs)
+    x, w, b = call["input"], call["weight"], call.get("bias")
     spatial = {"conv1d": 1, "conv2d": 2, "conv3d": 3}[name]
-    if v.dim() - 1 == spatial + 1:           # unbatched conv input: the batch is N
-        return ctx.wrap(func(v, *rest, **kwargs))
-    B, N = v.shape[0], v.shape[1]
-    out = func(v.reshape(B * N, *tuple(v.shape)[2:]), *rest, **kwargs)
-    return ctx.wrap(out.reshape(B, N, *tuple(out.shape)[1:]))
+    if not ctx.batched(w) and not ctx.batched(b):
+        if not ctx.batched(x):
+            return NotImplemented
+        v = x._value
+        if v.dim() - 1 == spatial + 1:           # unbatched conv input: the batch is N
+            return ctx.wrap(func(v, *args[1:], **kwargs))
+        B, N = v.shape[0], v.shape[1]
+        out = func(v.reshape(B * N, *tuple(v.shape)[2:]), *args[1:], **kwargs)
+        return ctx.wrap(out.reshape(B, N, *tuple(out.shape)[1:]))
+    # A batched weight (per-sample gradients, ensembles, the weight gradient of a
+    # batched backward): the B convolutions are one grouped convolution whose groups are
+    # the samples' (as functorch's conv batching rule).
+    B, groups = ctx.size, call.get("groups", 1)
+    xv, wv = ctx.moved(x), ctx.moved(w)
+    unbatched_input = xv.dim() - 1 == spatial + 1
+    if unbatched_input:
+        xv = xv.unsqueeze(1)
+    N = xv.shape[1]
+    xv = xv.movedim(0, 1).reshape(N, B * xv.shape[2], *tuple(xv.shape)[3:])
+    O = wv.shape[1]
+    call.update(input=xv, weight=wv.reshape(B * O, *tuple(wv.shape)[2:]), groups=B * groups)
+    if b is not None:
+        call["bias"] = ctx.moved(b).reshape(B * O)
+    out = func(**call)
+    out = out.reshape(N, B, O, *tuple(out.shape)[2:]).movedim(1, 0)
+    return ctx.wrap(out.squeeze(1) if unbatched_input else out)
+
+
+@_rule("constant_pad_nd")
+def _constant_pad(ctx, func, name, args, kwargs):
+    x, pad = args[0], args[1] if len(args) > 1 else kwargs.get("pad")
+    if not ctx.batched(x) or pad is None or len(pad) // 2 > x.dim() or \
+            any(ctx.batched(a) for a in list(args[2:]) + list(kwargs.values())):
+        return NotImplemented
+    return ctx.wrap(func(x._value, *args[1:], **kwargs))   # the pad only reaches the last dims
+
+
+@_rule("batch_norm")
+def _batch_norm(ctx, func, name, args, kwargs):
+    """The samples' channels side by side as one batch norm's channels (functorch's rule);
+    batch statistics written into running stats that are not batched would mix the
+    samples, which PyTorch refuses."""
+    names = ("input", "running_mean", "running_var", "weight", "bias", "training",
+             "momentum", "eps")
+    call = dict(zip(names, args))
+    call.update(kwargs)
+    x, rm, rv = call["input"], call.get("running_mean"), call.get("running_var")
+    if call.get("training", False) and (rm is not None or rv is not None) and \
+            ctx.batched(x) and not (ctx.batched(rm) and ctx.batched(rv)):
+        raise RuntimeError(
+            "Batch norm got a batched tensor as input while the running_mean or running_var, "
+            "which will be updated in place, were not batched.\nIf you are using a module and "
+            "do not need eval mode, please set `track_running_stats` to be False.If you are "
+            "using a prebuilt module and do not need eval mode, please see the functorch "
+            "website for resources on how to patch your module to work with vmap")
+    xv = ctx.moved(x)
+    if xv.dim() < 3:
+        return NotImplemented
+    B, N, C = xv.shape[0], xv.shape[1], xv.shape[2]
+    spatial = tuple(xv.shape)[3:]
+    call["input"] = xv.movedim(0, 1).reshape(N, B * C, *spatial)
+    for k in ("running_mean", "running_var", "weight", "bias"):
+        t = call.get(k)
+        if t is not None:
+            if ctx.batched(t) and call.get("training", False) and k.startswith("running") \
+                    and not t._value.is_contiguous():
+                return NotImplemented      # the in-place update must reach the batch
+            call[k] = ctx.moved(t).reshape(B * C)
+    out = func(**call)
+    return ctx.wrap(out.reshape(N, B, C, *spatial).movedim(1, 0))
 
 
 @_rule("max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",

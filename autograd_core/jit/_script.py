@@ -182,8 +182,8 @@ def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
     tensor([2.])
     """
     warnings.warn("`autograd_core.jit.script` is deprecated. Please switch to "
-                  "`autograd_core.compile` or `autograd_core.export`.", DeprecationWarning,
-                  stacklevel=2)
+                  "`autograd_core.compile` or `autograd_core.export`.", DeprecationWarning)
+    # (Note [jit's deprecation warnings] in _trace.py)
     if isinstance(obj, (ScriptModule, ScriptFunction)):
         return obj
     if isinstance(obj, Module):

@@ -10,7 +10,10 @@ from autograd_core.nn.modules.module import Module
 
 _tls = threading.local()
 
-_DEPRECATED = ("`autograd_core.jit.trace` is deprecated. Please switch to "
+# Note [jit's deprecation warnings]: PyTorch warns from inside torch/jit (no stacklevel),
+# so the default filters, which show a DeprecationWarning only when __main__ triggers it,
+# keep them silent in a program; a stacklevel pointing at the caller would print them.
+_DEPRECATED = ("`autograd_core.jit.{}` is deprecated. Please switch to "
                "`autograd_core.compile` or `autograd_core.export`.")
 _VALUE_READ = {
     "__bool__": "a Python boolean", "item": "a Python number", "__float__": "a Python float",
@@ -159,7 +162,7 @@ def trace(func, example_inputs=None, optimize=None, check_trace=True, check_inpu
     >>> f(torch.tensor([0.0, 1.0]))
     tensor([0.0000, 1.6829])
     """
-    warnings.warn(_DEPRECATED, DeprecationWarning, stacklevel=2)
+    warnings.warn(_DEPRECATED.format("trace"), DeprecationWarning)
     if isinstance(func, Module):
         inputs = example_inputs if example_inputs is not None else example_kwarg_inputs
         return _trace_module(func, {"forward": inputs}, check_trace, check_inputs,
@@ -233,7 +236,7 @@ def trace_module(mod, inputs, optimize=None, check_trace=True, check_inputs=None
         raise AttributeError("expected torch.nn.Module as the first argument")
     if not isinstance(inputs, dict):
         raise AttributeError("expected a dictionary of (method_name, input) pairs")
-    warnings.warn(_DEPRECATED, DeprecationWarning, stacklevel=2)
+    warnings.warn(_DEPRECATED.format("trace_method"), DeprecationWarning)
     return _trace_module(mod, inputs, check_trace, check_inputs, check_tolerance,
                          example_inputs_is_kwarg)
 

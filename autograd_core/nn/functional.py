@@ -2053,7 +2053,10 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         else:
             x = _interp_linear_dim(x, ax, output_size[i], align_corners, scales[i], np_dtype)
     # PyTorch's upsample kernels write the input's suggested memory format (channels-last
-    # in, channels-last out); x is index_select's or arithmetic's new result
+    # in, channels-last out); x is index_select's or arithmetic's new result (under vmap
+    # both are batched stand-ins, whose layout the batch dim decides)
+    if not (isinstance(x, _torch.Tensor) and isinstance(input, _torch.Tensor)):
+        return x
     return _relayout_result(x, input, True)
 
 

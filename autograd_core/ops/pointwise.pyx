@@ -2737,7 +2737,15 @@ def _ufunc_sinc(x):
         # PyTorch's complex sinc: sin(pi z) / (pi z) in z's dtype, 1 at 0
         p = np.multiply(x, x.real.dtype.type(M_PI))
         return np.where(x == 0, x.dtype.type(1), np.sin(p) / p)
-    return _libm_values(x, _sinc_fn)
+    if x.dtype == np.float64:
+        return _libm_values(x, _sinc_fn)
+    # PyTorch's sin(pi x) / (pi x) in float (the op math of float32 and the half types):
+    # pi x rounded to float makes sinc(1) -2.78e-08, not the double's 3.9e-17
+    f = x.astype(np.float32)
+    p = f * np.float32(M_PI)
+    with quiet():
+        s = np.sin(p.astype(np.float64)).astype(np.float32)
+        return np.where(f == 0, np.float32(1), s / p).astype(x.dtype, copy=False)
 
 
 def _c10_log1p(z):

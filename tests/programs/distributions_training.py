@@ -1,0 +1,61 @@
+# Distributions in training: reparameterised VAE ELBO, REINFORCE with Categorical, mixture fit
+import torch
+import torch.nn as nn
+import torch.distributions as D
+
+torch.manual_seed(0)
+enc = nn.Linear(4, 4)
+dec = nn.Linear(2, 4)
+opt = torch.optim.Adam(list(enc.parameters()) + list(dec.parameters()), lr=1e-2)
+data = torch.randn(16, 4)
+for step in range(4):
+    h = enc(data)
+    mu, log_sigma = h[:, :2], h[:, 2:]
+    q = D.Normal(mu, log_sigma.exp())
+    z = q.rsample()
+    px = D.Independent(D.Normal(dec(z), 1.0), 1)
+    prior = D.Normal(torch.zeros(2), torch.ones(2))
+    elbo = px.log_prob(data) - D.kl_divergence(q, prior).sum(-1)
+    loss = -elbo.mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(step, round(loss.item(), 4))
+print(enc.weight.grad.norm())
+
+logits = torch.zeros(3, requires_grad=True)
+popt = torch.optim.SGD([logits], lr=0.5)
+rewards = torch.tensor([0.0, 1.0, 0.2])
+for _ in range(5):
+    dist = D.Categorical(logits=logits)
+    a = dist.sample((8,))
+    l = -(dist.log_prob(a) * rewards[a]).mean() - 0.01 * dist.entropy()
+    popt.zero_grad()
+    l.backward()
+    popt.step()
+print(logits.detach(), D.Categorical(logits=logits).probs)
+
+mix_logits = torch.zeros(2, requires_grad=True)
+means = torch.tensor([-1.0, 1.0], requires_grad=True)
+scales = torch.ones(2, requires_grad=True)
+samples = torch.cat([torch.randn(30) * 0.5 - 2, torch.randn(30) * 0.5 + 2])
+mopt = torch.optim.Adam([mix_logits, means, scales], lr=0.1)
+for _ in range(20):
+    gmm = D.MixtureSameFamily(D.Categorical(logits=mix_logits), D.Normal(means, scales.abs() + 1e-3))
+    nll = -gmm.log_prob(samples).mean()
+    mopt.zero_grad()
+    nll.backward()
+    mopt.step()
+print(round(nll.item(), 4), means.detach(), scales.detach())
+beta = D.Beta(torch.tensor([2.0], requires_grad=True), torch.tensor([3.0]))
+s = beta.rsample((5,))
+s.sum().backward()
+print(s.squeeze(), beta.concentration1.grad)
+gam = D.Gamma(torch.tensor(2.0, requires_grad=True), torch.tensor(1.0))
+gs = gam.rsample((4,))
+gs.mean().backward()
+print(gs, gam.concentration.grad)
+dir_ = D.Dirichlet(torch.tensor([1.0, 2.0, 3.0], requires_grad=True))
+ds = dir_.rsample()
+(ds * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+print(ds, dir_.concentration.grad)
