@@ -1329,7 +1329,7 @@ class SparseTensor(Tensor):
         return id(self)
 
 
-def _mul_sparse(a, b):
+def _mul_sparse_raw(a, b):
     """a * b for two sparse COO tensors of one size, as PyTorch's CPU kernel: the entries
     of the operand with fewer (a on a tie), as they are stored, times the other's
     (summed) value there (0 where it specifies none)."""
@@ -1337,6 +1337,28 @@ def _mul_sparse(a, b):
         it, other = (a, b) if a._nnz() <= b._nnz() else (b, a)
         vals = it._sp_values * _values_at(other.coalesce(), it)
         return _like(it, vals, False)
+
+
+class _MulSparse(_Function):
+    """sparse * sparse with PyTorch's derivative: grad * other for each operand, on the
+    operand's own pattern (the product had no history: its operands got no gradient)."""
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.a, ctx.b = _like(a, a._sp_values), _like(b, b._sp_values)
+        return _mul_sparse_raw(a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        ga = _mul_sparse_raw(_grad_for(ctx.a, grad), ctx.b) if ctx.needs_input_grad[0] else None
+        gb = _mul_sparse_raw(_grad_for(ctx.b, grad), ctx.a) if ctx.needs_input_grad[1] else None
+        return ga, gb
+
+
+_named(_MulSparse, "MulBackward0")
+
+
+def _mul_sparse(a, b):
+    return _MulSparse.apply(a, b)
 
 
 def _rebuild_sparse(layout_name, indices, values, size, coalesced, requires_grad):

@@ -577,3 +577,15 @@ def test_sinc_float32_rounds_pi_x_as_pytorch():
         x = [0.0, 1.0, 2.0, -3.0, 0.5, 1e-3, 100.0, 1e-20, float("inf"), 3.7]
         return [m.sinc(m.tensor(x, dtype=d)) for d in (m.float32, m.float16, m.float64)]
     same(prog, rtol=0, atol=0)
+
+
+def test_tensor_op_parameter_as_pytorch():
+    # Python tries a subclass's reflected method first; PyTorch still computes
+    # tensor.__sub__/__truediv__(parameter): the same node (SubBackward0, DivBackward0) and
+    # a true division, not reciprocal * x
+    def prog(m):
+        p = m.nn.Parameter(m.tensor([3.0, 7.0, 0.1]))
+        x = m.tensor([1.0, 10.0, 0.3])
+        outs = [x - p, x / p, x // p, x % p, x ** p, x * p, x + p, 2.0 - p, 2.0 / p]
+        return [(o, type(o.grad_fn).__name__) for o in outs]
+    same(prog, rtol=0, atol=0)

@@ -273,3 +273,26 @@ def test_vmap_promotion_gradient():
         r.sum().backward()
         return r, a.grad
     same(prog)
+
+
+@pytest.mark.parametrize("transform", ["grad", "vjp", "jacrev", "vmap grad"])
+def test_results_differentiable_through_closures(transform):
+    # PyTorch's outer autograd level differentiates a transform's results w.r.t. tensors
+    # the function closes over (a module's parameters): they carry a grad_fn and a loss
+    # built from them reaches the closure's .grad (a detached result dropped that term)
+    def prog(m):
+        fn = m.func
+        w = m.tensor([2.0, 3.0], requires_grad=True)
+        x = m.tensor([1.0, 4.0])
+        f = lambda a: (a * w).sin()
+        if transform == "grad":
+            r = fn.grad(lambda a: f(a).sum())(x)
+        elif transform == "vjp":
+            r = fn.vjp(f, x)[1](m.ones(2))[0]
+        elif transform == "jacrev":
+            r = fn.jacrev(f)(x)
+        else:
+            r = fn.vmap(fn.grad(lambda a: f(a).sum()), in_dims=1)(x.unsqueeze(1))
+        r.pow(2).sum().backward()
+        return r.detach(), r.requires_grad, type(r.grad_fn).__name__, w.grad
+    same(prog)

@@ -589,3 +589,18 @@ def test_sparse_coo_tensor_size_only_overload():
             c = m.sparse_coo_tensor(m.Size([4]), requires_grad=True)
         return [(repr(t), t.shape, t._nnz(), t.to_dense()) for t in (a, b, c)]
     same(prog)
+
+
+def test_sparse_times_sparse_is_differentiable():
+    # the product had no history: a loss through it gave its operands no gradient
+    def prog(m):
+        a = m.tensor([[0.0, 2.0], [3.0, 0.0]]).to_sparse().requires_grad_(True)
+        b = m.tensor([[1.0, 5.0], [0.0, 4.0]]).to_sparse().requires_grad_(True)
+        p = a * b
+        (p.to_dense() * m.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+        d = m.tensor([[0.5, 0.0, -2.0]]).to_sparse().requires_grad_(True)
+        m.sparse.sum(d * d).backward()
+        return (p.requires_grad, type(p.grad_fn).__name__, str(a.grad.layout).split(".")[-1],
+                a.grad.to_dense(),
+                b.grad.to_dense(), d.grad.to_dense())
+    same(prog)

@@ -1784,6 +1784,11 @@ cdef class Tensor:
         return o if o is NotImplemented else OPS.sub(self, o, 1)
 
     def __rsub__(self, other):
+        if isinstance(other, Tensor):
+            # Note [Reflected ops of a subclass]: Python tries a subclass's reflected
+            # slot first (tensor - parameter reaches parameter.__rsub__, as Tensor is a C
+            # type here); PyTorch computes tensor.__sub__(parameter) (SubBackward0)
+            return other.__sub__(self)
         o = _arith_operand(self, other, "rsub")
         return o if o is NotImplemented else OPS.rsub(self, o, 1)
 
@@ -1810,6 +1815,8 @@ cdef class Tensor:
         return o if o is NotImplemented else OPS.div(self, o, None)
 
     def __rtruediv__(self, other):
+        if isinstance(other, Tensor):
+            return other.__truediv__(self)    # (Note [Reflected ops of a subclass])
         o = _arith_operand(self, other, "reciprocal")
         # PyTorch computes number / tensor as reciprocal(tensor) * number
         return o if o is NotImplemented else OPS.mul(OPS.reciprocal(self), o)

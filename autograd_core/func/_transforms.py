@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 import functools
+import weakref
 
 import autograd_core as _ag
 from autograd_core._core import engine as _engine
@@ -104,15 +105,22 @@ def _tangent(t):
     return _fwad.unpack_dual(t).tangent
 
 
+# the fresh leaves transforms made (id -> leaf): not closures (_reaches_outer_leaf)
+_FRESH = weakref.WeakValueDictionary()
+
+
 def _alias(t):
     if t.requires_grad:
         return t.view_as(t)
     tangent = _tangent(t)
     if tangent is None:
-        return t.detach().requires_grad_()
-    # a dual input (jacfwd/jvp around this transform) keeps its tangent, so the
-    # gradient's tangent is computed through the backward formulas (forward-over-reverse)
-    return _fwad.make_dual(t.detach(), tangent).requires_grad_()
+        leaf = t.detach().requires_grad_()
+    else:
+        # a dual input (jacfwd/jvp around this transform) keeps its tangent, so the
+        # gradient's tangent is computed through the backward formulas (forward-over-reverse)
+        leaf = _fwad.make_dual(t.detach(), tangent).requires_grad_()
+    _FRESH[id(leaf)] = leaf
+    return leaf
 
 
 def _physical(x):
@@ -190,7 +198,7 @@ def _vmapped_vjp(outs, ins, inputs, grad_outputs, create_graph, retain_graph):
 TANGENTS_ONLY = "tangents only"
 
 
-def _differentiable_outside(diff_inputs):
+def _differentiable_outside(diff_inputs, outputs=()):
     """Whether a transform's results may be differentiated by what encloses it: True
     (reverse mode), TANGENTS_ONLY (a dual level: jvp/jacfwd around it), or False."""
     if _GRAD_LEVEL[0] > 1:
@@ -200,9 +208,33 @@ def _differentiable_outside(diff_inputs):
         p = physical(x)
         if p.requires_grad and p.grad_fn is not None:
             return True
+    if _reaches_outer_leaf([physical(o) for o in outputs], [physical(x) for x in diff_inputs]):
+        return True
     # inside a dual level, tangents may reach the results through any input or closure
     if _fwad._current_level >= 0:
         return TANGENTS_ONLY
+    return False
+
+
+def _reaches_outer_leaf(outputs, inner_leaves):
+    """Whether the outputs' graph reaches a leaf that requires grad other than the
+    transform's own fresh inputs: a closure (a module's parameters) that PyTorch's outer
+    autograd level differentiates the results with respect to (grad(f)(x) with f using
+    a parameter carries a grad_fn), so the results keep their history."""
+    inner = {id(x) for x in inner_leaves}
+    stack = [o.grad_fn for o in outputs if isinstance(o, _ag.Tensor) and o.grad_fn is not None]
+    seen = set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        var = getattr(node, "variable", None)
+        if var is not None:
+            if id(var) not in inner and _FRESH.get(id(var)) is not var:
+                return True
+            continue
+        stack.extend(n for n, _ in node.next_functions if n is not None)
     return False
 
 
@@ -295,7 +327,7 @@ def _grad_and_value_impl(func, argnums, has_aux, args, kwargs, value_used=True):
                                "to return a scalar Tensor, got tensor with "
                                f"{output.dim()} dims. Maybe you wanted to "
                                "use the vjp or jacrev APIs instead?")
-        keep = _differentiable_outside(flat)
+        keep = _differentiable_outside(flat, [output])
         # the gradient's own graph only when something outside may differentiate it
         grads = _autograd_grad([output], flat, create_graph=bool(keep))
         grad_input = tree_unflatten(grads, spec)
@@ -376,7 +408,7 @@ def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False):
             if not o.is_floating_point():
                 raise RuntimeError("vjp(f, ...): All outputs of f must be floating-point or "
                                    f"complex Tensors, got Tensor with dtype {o.dtype}")
-        keep = _differentiable_outside(flat)
+        keep = _differentiable_outside(flat, flat_out)
     level_keep = keep
 
     def vjp_fn(cotangents, retain_graph=True, create_graph=None):

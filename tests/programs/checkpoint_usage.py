@@ -73,5 +73,5 @@ except RuntimeError as e:
     print("RuntimeError:", e)
 try:
     checkpoint(lambda t: t, a, use_reentrant=False, bogus=1)
-except ValueError as e:
-    print("ValueError:", e)
+except TypeError as e:
+    print("TypeError:", e)

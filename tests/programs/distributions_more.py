@@ -48,6 +48,6 @@ for bad in [lambda: D.Bernoulli(probs=torch.tensor([1.5])), lambda: D.Categorica
     try:
         bad()
         print("no error")
-    except ValueError as e:
-        print("ValueError:", str(e).splitlines()[0])
+    except (ValueError, RuntimeError) as e:
+        print(type(e).__name__ + ":", str(e).splitlines()[0])
 print(D.Normal(0.0, 1.0).expand((3,)).batch_shape, D.Categorical(torch.ones(2, 3)).expand((4, 2)).sample().shape)

@@ -38,8 +38,8 @@ except IndexError as e:
     print("IndexError:", e)
 try:
     torch.fft.fft(x, norm="bogus")
-except ValueError as e:
-    print("ValueError:", e)
+except (ValueError, RuntimeError) as e:
+    print(type(e).__name__ + ":", e)
 try:
     torch.fft.irfft(torch.ones(1, dtype=torch.cfloat))
 except RuntimeError as e:

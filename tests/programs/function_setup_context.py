@@ -127,5 +127,5 @@ except RuntimeError as e:
     print("RuntimeError:", e)
 try:
     vmap(Clamp.apply)(torch.randn(2, 3), 0.0)
-except RuntimeError as e:
+except (RuntimeError, ValueError) as e:
     print("RuntimeError:", str(e)[:150])
