@@ -34,8 +34,8 @@ from autograd_core._vmap_state import RANDOM_HOOK as _VMAP_RANDOM
 from autograd_core._settings import is_warn_always_enabled
 
 
-def _np_dtype(dtype, default):
-    return _core.to_dtype_py(dtype if dtype is not None else default).np_dtype
+def _np_dtype(dtype, default, name=None):
+    return _core.to_dtype_py(dtype if dtype is not None else default, name).np_dtype
 
 
 def _no_bool_kernel(np_dtype, kernel):
@@ -154,7 +154,8 @@ _SAMPLER_SIGNATURES = (
 
 def _filled(fill, size, dtype, requires_grad, name, default=None):
     shape = _check_sizes(_core.parse_size(size, name), name)
-    d = _np_dtype(dtype, default if default is not None else _core_dtype.get_default_dtype())
+    d = _np_dtype(dtype, default if default is not None else _core_dtype.get_default_dtype(),
+                  name)
     return _leaf(_core.new_array(shape, d, fill), requires_grad)
 
 
@@ -224,7 +225,7 @@ def _like(input, fill, dtype, requires_grad, name, device=None, memory_format=No
     if fill is not None and not _is_number(fill):
         raise TypeError(f"{name}(): argument 'fill_value' (position 2) must be Number, not "
                         f"{type(fill).__name__}")
-    d = (_core.to_dtype_py(dtype) if dtype is not None else input.dtype).np_dtype
+    d = (_core.to_dtype_py(dtype, name) if dtype is not None else input.dtype).np_dtype
     if memory_format is None or memory_format is _core.preserve_format:
         return _core.from_array(_core.new_array_like(input, d, fill), requires_grad=requires_grad)
     return _leaf(_core.new_array(tuple(input.shape), d, fill), requires_grad)
@@ -792,7 +793,7 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     """
     _check_kwargs(device)
     size, stride = _check_strided(size, stride)
-    d = _np_dtype(dtype, _core_dtype.get_default_dtype())
+    d = _np_dtype(dtype, _core_dtype.get_default_dtype(), "empty_strided")
     # the memory the strides reach: 1 + sum((size - 1) * stride), none for 0 elements
     n = 0 if 0 in size else 1 + sum((a - 1) * b for a, b in zip(size, stride))
     buf = np.empty(n, dtype=d)
@@ -818,7 +819,7 @@ def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=Non
     if sorted(perm) != list(builtins.range(len(perm))):
         raise RuntimeError("Duplicate dim not allowed")
     _check_sizes(size, "empty_permuted")
-    d = _np_dtype(dtype, _core_dtype.get_default_dtype())
+    d = _np_dtype(dtype, _core_dtype.get_default_dtype(), "empty_permuted")
     arr = np.empty(tuple(size[p] for p in perm), dtype=d).transpose(np.argsort(perm))
     return _core.from_array(arr, requires_grad=requires_grad)
 
