@@ -58,6 +58,12 @@ EXACT = {
     # a method without arguments (METH_O): PyTorch's TensorBase.<name>
     "method_no_args_keyword": lambda m: x1(m).abs(foo=1),
     "method_no_args_keyword_inplace": lambda m: x1(m).neg_(foo=1),
+    # an alias quotes its own name
+    "alias_keyword": lambda m: m.absolute(x1(m), foo=1),
+    "alias_method_keyword": lambda m: x1(m).arccos_(foo=1),
+    "alias_wrong_type": lambda m: m.arccos(3),
+    "alias_missing": lambda m: m.absolute(),
+    "alias_dim_wrong_type": lambda m: m.swapdims(x1(m), "a", 1),
     # a missing required argument, a wrong type (the wrappers' own checks)
     "function_missing": lambda m: m.abs(),
     "method_missing": lambda m: x1(m).mul(),
@@ -77,6 +83,14 @@ EXACT = {
     "vector_norm_dtype": lambda m: m.linalg.vector_norm(x1(m), dtype=3),
     "norm_dtype": lambda m: m.norm(x1(m), dtype=3),
     "softmax_dtype": lambda m: m.softmax(x1(m), 0, dtype=3),
+    # layout= and requires_grad= of another type: refused (they were ignored), by name
+    "zeros_layout": lambda m: m.zeros(3, layout=3),
+    "empty_like_layout": lambda m: m.empty_like(x1(m), layout="strided"),
+    "empty_strided_layout": lambda m: m.empty_strided((2,), (1,), layout=3),
+    "ones_requires_grad": lambda m: m.ones(3, requires_grad=3),
+    "full_requires_grad": lambda m: m.full((2,), 1., requires_grad=1.0),
+    "zeros_like_requires_grad": lambda m: m.zeros_like(x1(m), requires_grad="a"),
+    "zeros_like_input_first": lambda m: m.zeros_like(3, dtype=3),
     "log_softmax_dtype": lambda m: m.log_softmax(x1(m), 0, dtype=3),
 }
 
@@ -122,6 +136,13 @@ def test_exact_messages_spelled_out():
         autograd_core.zeros(3, dtype=3)
 
 
+def test_factory_defaults_still_taken():
+    # None is each argument's default, as PyTorch's parser takes it
+    t = autograd_core.zeros(2, layout=None, requires_grad=None, dtype=None)
+    assert t.dtype == autograd_core.float32 and not t.requires_grad
+    assert autograd_core.ones_like(t, layout=autograd_core.strided, requires_grad=True).requires_grad
+
+
 def test_wrappers_keep_public_names_and_builtins():
     # the defs carry their public names; the module's builtins are untouched
     x = autograd_core.tensor([-1.5, 2.5])
@@ -134,7 +155,10 @@ def test_wrappers_keep_public_names_and_builtins():
     assert autograd_core.sum(x).item() == pytest.approx(1.0)
     assert autograd_core.round(x).tolist() == torch.round(torch.tensor([-1.5, 2.5])).tolist()
     assert autograd_core.max(x).item() == 2.5 and autograd_core.min(x).item() == -1.5
-    assert pickle.loads(pickle.dumps(autograd_core.abs)) is autograd_core.abs
+    # an alias is its own wrapper, named as PyTorch names it
+    assert autograd_core.absolute.__name__ == "absolute"
+    assert autograd_core.Tensor.arccos_.__name__ == "arccos_"
+    assert autograd_core.absolute(x).tolist() == [1.5, 2.5]
 
 
 def test_tensor_metaclass_name():
@@ -167,6 +191,8 @@ KNOWN = {
     # PyTorch's functional is a boolean_dispatch over its private _adaptive_max_pool2d,
     # whose name its message quotes; ours is the op itself
     ("functional", "adaptive_max_pool2d"),
+    # PyTorch's F.logsigmoid is torch._C._nn.log_sigmoid, whose parser quotes that name
+    ("functional", "logsigmoid"),
 }
 
 
@@ -187,7 +213,9 @@ def _generated_entries():
 def _unexpected_keyword(m, variant, name):
     x = m.ones(2, 2)
     if variant == "method":
-        getattr(x, name)(foo__=1)
+        # (through the class, as x.name(...) calls it: a bound method taken with
+        # getattr(x, name) is named after type(x) in PyTorch's message, Tensor.abs)
+        getattr(m.Tensor, name)(x, foo__=1)
     else:
         getattr(_NAMESPACES[variant](m), name)(x, foo__=1)
 
@@ -209,3 +237,26 @@ def test_sweep_unexpected_keyword_names_the_public_function():
     assert checked > 750
     assert {d[0] for d in differ} == KNOWN, "\n".join(
         f"{k}: torch {w!r}\n    ours {g!r}" for k, w, g in differ if k not in KNOWN)
+
+
+def test_generated_defs_never_shadow_builtins():
+    # Note [Wrapper names]: the defs under public names live in class bodies; no
+    # module-level def may take a builtin's name (abs, sum, min, max, round, pow, all,
+    # any, ...), which every line of the family module would then call
+    import builtins
+    ops = CODEGEN["load_table"](os.path.join(ROOT, "autograd_core", "ops", "derivatives.yaml"))
+    by_name = {}
+    for op in ops:
+        by_name[op.name] = op
+        if op.inplace:
+            by_name[op.inplace] = op
+    shadowing = set()
+    for family in CODEGEN["FAMILIES"]:
+        text = CODEGEN["gen_family"](family, ops, by_name)
+        module_defs = set(re.findall(r"^def (\w+)\(", text, re.M))
+        shadowing |= module_defs & set(dir(builtins))
+        if family == "pointwise":
+            assert "\n    def abs(" in text and '_py_abs = _FUNCTION_WRAPPERS.__dict__["abs"]' in text
+            assert '_pym_abs = _METHOD_WRAPPERS.__dict__["abs"]' in text
+            assert 'name_meth_o(_pym_abs, "abs")' in text
+    assert not shadowing

@@ -1513,10 +1513,13 @@ def _always_position(schema, value):
 
 
 def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False,
-                out=False):
+                out=False, alias=None):
     """A def wrapper: checks the arguments, calls the C implementation. A method's
     messages number the arguments after self from 1, a function's from input (as
     PyTorch's do). out: the function takes out= (Note [out= arguments])."""
+    # an alias (torch.absolute) is its own def: its argument messages and its def's
+    # name are the alias's, the complex guard and the kernels' words the op's
+    named = alias or public_name
     schema = op.schema
     sig = []
     star = False
@@ -1552,11 +1555,11 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
     required = [n for n in required_all if n not in aliased]
     binding = []
     for i, p, pyname in split:
-        binding.append(f"    {pyname} = bind_arg(_a{i}, {pyname}, \"{public_name}\", "
+        binding.append(f"    {pyname} = bind_arg(_a{i}, {pyname}, \"{named}\", "
                        f"\"{pyname}\")")
     if required:
         binding.append(f"    if {' or '.join(f'{n} is ARG_MISSING' for n in required)}:")
-        binding.append(f"        raise missing_arguments(\"{public_name}\", "
+        binding.append(f"        raise missing_arguments(\"{named}\", "
                        f"({''.join(f'({n!r}, {n}), ' for n in required_all)}))")
     for i, p, pyname in split:
         if out and p.name == op.out_needs:
@@ -1575,7 +1578,7 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
         body.append(f"        {name} = {alias}")
         if required_:
             body.append(f"    if {name} is None:")
-            body.append(f"        raise missing_arguments(\"{public_name}\", ((\"{name}\", "
+            body.append(f"        raise missing_arguments(\"{named}\", ((\"{name}\", "
                         "ARG_MISSING), ))")
     shown = []     # the signature as introspection shows it
 
@@ -1606,7 +1609,7 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
             sig.append(shown[-1])
             # (a keyword-only argument is named without a position)
             pos = 0 if p.kwarg_only else numbered(i)
-        fname = op.parser_name if op.parser_name and i > 0 else public_name
+        fname = op.parser_name if op.parser_name and i > 0 else named
         body.append(f"    cdef {p.ctype} {p.name}_ = {_parse_arg(p, fname, pos, pyname)}")
         call.append(f"{p.name}_")
     if split:
@@ -1647,7 +1650,7 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
         # (its self cannot be passed by keyword, which no one does)
         lines.append("@cython.always_allow_keywords(False)")
     # Note [Wrapper names] (ops/_prelude.pxi): the def carries the public name
-    lines.append(f"def {public_name}({', '.join(sig)}):")
+    lines.append(f"def {named}({', '.join(sig)}):")
     doc_lines = []
     if op.doc:
         doc = _escape_doc(op.doc.rstrip()).split("\n")
@@ -1715,10 +1718,10 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
         text += "\n".join(doc_lines) + "\n"
     text += "\n".join(("    " + x) if x else x for x in code[len(head):]) + "\n\n"
     namespace = "_METHOD_WRAPPERS" if method else "_FUNCTION_WRAPPERS"
-    after = [f"{pyfunc} = {namespace}.__dict__[\"{public_name}\"]",
-             f"{pyfunc}.__qualname__ = \"{public_name}\""]
+    after = [f"{pyfunc} = {namespace}.__dict__[\"{named}\"]",
+             f"{pyfunc}.__qualname__ = \"{named}\""]
     if meth_o:
-        after.append(f"name_meth_o({pyfunc}, \"{public_name}\")")
+        after.append(f"name_meth_o({pyfunc}, \"{named}\")")
     if split:
         after.append(f"{pyfunc}.__signature__ = wrapper_signature({', '.join(shown)!r})")
     return WrapperCode(text, "\n".join(after) + "\n", namespace)
@@ -2058,19 +2061,27 @@ def gen_family(family, ops, ops_by_name):
         # a method numbers its arguments differently in messages: its own wrapper
         # (and an argument-free method its own METH_O wrapper: the fast t.exp())
         split = as_function and "method" in op.variants and op.python == "generated"
-        if op.python == "generated":
-            wrappers.append(gen_wrapper(op, f"_py_{op.name}", f"OPS.{op.name}", op.name,
+        # a generated op's aliases get wrappers of their own (Note [Wrapper names]):
+        # PyTorch's messages quote the alias (absolute(), arccos_())
+        for alias in publics if op.python == "generated" else ():
+            named = None if alias == op.name else alias
+            wrappers.append(gen_wrapper(op, f"_py_{alias}", f"OPS.{op.name}", op.name,
                                         method=not as_function,
-                                        out=op.out if as_function else None))
+                                        out=op.out if as_function else None, alias=named))
             if split and op.python_method == "same":
-                wrappers.append(gen_wrapper(op, f"_pym_{op.name}", f"OPS.{op.name}", op.name,
-                                            method=True))
-        if op.inplace and op.python == "generated":
-            wrappers.append(gen_wrapper(op, f"_py_{op.inplace}", f"OPS.{op.inplace}", op.inplace,
-                                        first_name="input", method=not as_function))
-            if split:
-                wrappers.append(gen_wrapper(op, f"_pym_{op.inplace}", f"OPS.{op.inplace}",
-                                            op.inplace, first_name="input", method=True))
+                wrappers.append(gen_wrapper(op, f"_pym_{alias}", f"OPS.{op.name}", op.name,
+                                            method=True, alias=named))
+            if op.inplace:
+                named_ = None if named is None else alias + "_"
+                wrappers.append(gen_wrapper(op, f"_py_{alias}_" if named else
+                                            f"_py_{op.inplace}", f"OPS.{op.inplace}",
+                                            op.inplace, first_name="input",
+                                            method=not as_function, alias=named_))
+                if split:
+                    wrappers.append(gen_wrapper(op, f"_pym_{alias}_" if named else
+                                                f"_pym_{op.inplace}", f"OPS.{op.inplace}",
+                                                op.inplace, first_name="input", method=True,
+                                                alias=named_))
         # a hand-written function that takes out= serves as the method through a guard:
         # PyTorch's methods take no out= (Note [out= arguments])
         guard = op.python == "manual" and op.out and op.python_method == "same" and \
@@ -2081,15 +2092,18 @@ def gen_family(family, ops, ops_by_name):
             target = {"function": torch_names, "method": method_names,
                       "functional": functional_names, "linalg": linalg_names,
                       "special": special_names}[v]
-            fn = f"_pym_{op.name}" if v == "method" and (
-                op.python_method == "manual" or split or guard) else f"_py_{op.name}"
+            prefix = "_pym_" if v == "method" and (
+                op.python_method == "manual" or split or guard) else "_py_"
+            # (a hand-written op's aliases share its wrapper)
+            own = op.python == "generated"
             for name in publics:
-                target.append((_public_name(name, v), fn))
+                target.append((_public_name(name, v), prefix + (name if own else op.name)))
             if op.inplace and v in ("function", "method", "functional"):
                 # an alias names the in-place variant too (absolute_ = abs_)
-                for name in [op.inplace] + [a + "_" for a in op.aliases]:
-                    target.append((name, f"_pym_{op.inplace}" if v == "method" and split
-                                   else f"_py_{op.inplace}"))
+                prefix = "_pym_" if v == "method" and split else "_py_"
+                target.append((op.inplace, prefix + op.inplace))
+                for name in [a + "_" for a in op.aliases]:
+                    target.append((name, prefix + (name if own else op.inplace)))
         if op.python == "manual" and any(
                 v != "method" or op.python_method != "manual" for v in op.variants):
             wrappers.append(gen_manual_wrapper_names(op))
