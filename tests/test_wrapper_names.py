@@ -193,6 +193,13 @@ KNOWN = {
     ("functional", "adaptive_max_pool2d"),
     # PyTorch's F.logsigmoid is torch._C._nn.log_sigmoid, whose parser quotes that name
     ("functional", "logsigmoid"),
+    # PyTorch's Tensor.norm and Tensor.unflatten are Python methods of torch.Tensor, whose
+    # errors CPython words as "Tensor.norm()"; a def's name cannot hold the dot
+    ("method", "norm"), ("method", "unflatten"),
+    # hand-written methods taking sizes as varargs (python_method: manual, x.permute(1, 0)):
+    # their defs in ops/view.pyx keep their _pym_ names (not generated)
+    ("method", "broadcast_to"), ("method", "flip"), ("method", "permute"),
+    ("method", "reshape"), ("method", "tile"),
 }
 
 
