@@ -133,6 +133,7 @@ from autograd_core.random import thread_safe_generator  # noqa: E402,F401
 from autograd_core.serialization import load, save  # noqa: E402,F401
 # torch.ops.aten / .prim / .profiler: attributes of the ops package (autograd_core/_ops.py)
 from autograd_core import ops, _ops  # noqa: E402,F401
+from autograd_core import _C  # noqa: E402,F401  (Tensor's metaclass: Note [Tensor's type names])
 _ops._install(ops)
 from autograd_core import (  # noqa: E402,F401
     amp, backends, cpu, cuda, serialization, testing, version,

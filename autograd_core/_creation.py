@@ -34,8 +34,8 @@ from autograd_core._vmap_state import RANDOM_HOOK as _VMAP_RANDOM
 from autograd_core._settings import is_warn_always_enabled
 
 
-def _np_dtype(dtype, default):
-    return _core.to_dtype_py(dtype if dtype is not None else default).np_dtype
+def _np_dtype(dtype, default, name=None):
+    return _core.to_dtype_py(dtype if dtype is not None else default, name).np_dtype
 
 
 def _no_bool_kernel(np_dtype, kernel):
@@ -52,6 +52,20 @@ def _leaf(arr, requires_grad):
 def _check_kwargs(device=None, layout=None, pin_memory=False, memory_format=None):
     if device is not None:
         _core.check_device(device)
+
+
+def _check_factory_args(name, dtype, layout, requires_grad):
+    """The parser's type checks of a factory's dtype=, layout= and requires_grad= (in
+    PyTorch's order), its TypeErrors naming the factory: a layout or requires_grad of
+    another type is refused, not ignored."""
+    if dtype is not None:
+        _core.to_dtype_py(dtype, name)
+    if layout is not None and not isinstance(layout, _core.layout):
+        raise TypeError(f"{name}(): argument 'layout' must be autograd_core.layout, not "
+                        f"{type(layout).__name__}")
+    if requires_grad is not None and not isinstance(requires_grad, bool):
+        raise TypeError(f"{name}(): argument 'requires_grad' must be bool, not "
+                        f"{type(requires_grad).__name__}")
 
 
 def tensor(data: Any, *, dtype: _dtype | None = None, device: _Device = None,
@@ -154,7 +168,8 @@ _SAMPLER_SIGNATURES = (
 
 def _filled(fill, size, dtype, requires_grad, name, default=None):
     shape = _check_sizes(_core.parse_size(size, name), name)
-    d = _np_dtype(dtype, default if default is not None else _core_dtype.get_default_dtype())
+    d = _np_dtype(dtype, default if default is not None else _core_dtype.get_default_dtype(),
+                  name)
     return _leaf(_core.new_array(shape, d, fill), requires_grad)
 
 
@@ -162,6 +177,7 @@ def zeros(*size_args: Any, size: Sequence[int] | None = None, out: Tensor | None
           dtype: _dtype | None = None, layout: _layout | None = None, device: _Device = None,
           requires_grad: bool = False) -> Tensor:
     """A tensor of zeros: ``zeros(2, 3)`` or ``zeros((2, 3))``."""
+    _check_factory_args("zeros", dtype, layout, requires_grad)
     _check_kwargs(device)
     size = _size_arg(size_args, size, "zeros")
     r = _filled(0, size, _out_dtype(out, dtype, "zeros"), requires_grad and out is None, "zeros")
@@ -172,6 +188,7 @@ def ones(*size_args: Any, size: Sequence[int] | None = None, out: Tensor | None 
          dtype: _dtype | None = None, layout: _layout | None = None, device: _Device = None,
          requires_grad: bool = False) -> Tensor:
     """A tensor of ones: ``ones(2, 3)`` or ``ones((2, 3))``."""
+    _check_factory_args("ones", dtype, layout, requires_grad)
     _check_kwargs(device)
     size = _size_arg(size_args, size, "ones")
     r = _filled(1, size, _out_dtype(out, dtype, "ones"), requires_grad and out is None, "ones")
@@ -183,6 +200,7 @@ def empty(*size_args: Any, size: Sequence[int] | None = None, out: Tensor | None
           requires_grad: bool = False, pin_memory: bool = False,
           memory_format: _memory_format | None = None) -> Tensor:
     """An uninitialised tensor of the given size."""
+    _check_factory_args("empty", dtype, layout, requires_grad)
     _check_kwargs(device)
     size = _size_arg(size_args, size, "empty")
     if out is not None:
@@ -199,6 +217,7 @@ def full(size: Sequence[int], fill_value: _Number, *, out: Tensor | None = None,
          dtype: _dtype | None = None, layout: _layout | None = None, device: _Device = None,
          requires_grad: bool = False) -> Tensor:
     """A tensor filled with fill_value; its dtype is inferred from the value like PyTorch."""
+    _check_factory_args("full", dtype, layout, requires_grad)
     _check_kwargs(device)
     if not _is_number(fill_value):
         raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not "
@@ -217,14 +236,16 @@ def full(size: Sequence[int], fill_value: _Number, *, out: Tensor | None = None,
     return _written("full", out, given, r, requires_grad)
 
 
-def _like(input, fill, dtype, requires_grad, name, device=None, memory_format=None):
+def _like(input, fill, dtype, requires_grad, name, device=None, memory_format=None,
+          layout=None):
     if not isinstance(input, _core.Tensor):
         raise _core.not_tensor_error(name, "input", 1, input)
+    _check_factory_args(name, dtype, layout, requires_grad)
     _check_kwargs(device)
     if fill is not None and not _is_number(fill):
         raise TypeError(f"{name}(): argument 'fill_value' (position 2) must be Number, not "
                         f"{type(fill).__name__}")
-    d = (_core.to_dtype_py(dtype) if dtype is not None else input.dtype).np_dtype
+    d = (_core.to_dtype_py(dtype, name) if dtype is not None else input.dtype).np_dtype
     if memory_format is None or memory_format is _core.preserve_format:
         return _core.from_array(_core.new_array_like(input, d, fill), requires_grad=requires_grad)
     return _leaf(_core.new_array(tuple(input.shape), d, fill), requires_grad)
@@ -239,7 +260,7 @@ def zeros_like(input: Tensor, *, dtype: _dtype | None = None, layout: _layout | 
             dtype=dtype, layout=layout, device=device, requires_grad=requires_grad,
             memory_format=memory_format))
     return _in_memory_format(_like(input, 0, dtype, requires_grad, "zeros_like", device,
-                                   memory_format),
+                                   memory_format, layout),
                              memory_format, "zeros_like")
 
 
@@ -252,7 +273,7 @@ def ones_like(input: Tensor, *, dtype: _dtype | None = None, layout: _layout | N
             dtype=dtype, layout=layout, device=device, requires_grad=requires_grad,
             memory_format=memory_format))
     return _in_memory_format(_like(input, 1, dtype, requires_grad, "ones_like", device,
-                                   memory_format),
+                                   memory_format, layout),
                              memory_format, "ones_like")
 
 
@@ -265,7 +286,7 @@ def full_like(input: Tensor, fill_value: _Number, *, dtype: _dtype | None = None
             dtype=dtype, layout=layout, device=device, requires_grad=requires_grad,
             memory_format=memory_format))
     return _in_memory_format(_like(input, fill_value, dtype, requires_grad, "full_like", device,
-                                   memory_format),
+                                   memory_format, layout),
                              memory_format, "full_like")
 
 
@@ -278,7 +299,7 @@ def empty_like(input: Tensor, *, dtype: _dtype | None = None, layout: _layout | 
             dtype=dtype, layout=layout, device=device, requires_grad=requires_grad,
             memory_format=memory_format))
     return _in_memory_format(_like(input, None, dtype, requires_grad, "empty_like", device,
-                                   memory_format),
+                                   memory_format, layout),
                              memory_format, "empty_like")
 
 
@@ -790,9 +811,10 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     >>> torch.empty_strided((2, 3), (1, 2)).stride()
     (1, 2)
     """
+    _check_factory_args("empty_strided", dtype, layout, requires_grad)
     _check_kwargs(device)
     size, stride = _check_strided(size, stride)
-    d = _np_dtype(dtype, _core_dtype.get_default_dtype())
+    d = _np_dtype(dtype, _core_dtype.get_default_dtype(), "empty_strided")
     # the memory the strides reach: 1 + sum((size - 1) * stride), none for 0 elements
     n = 0 if 0 in size else 1 + sum((a - 1) * b for a, b in zip(size, stride))
     buf = np.empty(n, dtype=d)
@@ -818,7 +840,7 @@ def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=Non
     if sorted(perm) != list(builtins.range(len(perm))):
         raise RuntimeError("Duplicate dim not allowed")
     _check_sizes(size, "empty_permuted")
-    d = _np_dtype(dtype, _core_dtype.get_default_dtype())
+    d = _np_dtype(dtype, _core_dtype.get_default_dtype(), "empty_permuted")
     arr = np.empty(tuple(size[p] for p in perm), dtype=d).transpose(np.argsort(perm))
     return _core.from_array(arr, requires_grad=requires_grad)
 

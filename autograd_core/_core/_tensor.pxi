@@ -448,9 +448,12 @@ def parse_size(args, fname):
     return parse_shape(tuple(args), fname)
 
 
-def to_dtype_py(d):
-    """A dtype argument checked and normalised (for the Python layer)."""
-    return to_dtype(d)
+def to_dtype_py(d, fname=None):
+    """A dtype argument checked and normalised (for the Python layer); fname, the
+    function whose argument it is, prefixes its TypeError as PyTorch's parser does."""
+    if fname is None or isinstance(d, dtype):
+        return to_dtype(d)
+    return to_dtype_named(d, fname)
 
 
 cdef bint _warned_float_requires_grad = False  # float(t) of a tensor requiring grad warned

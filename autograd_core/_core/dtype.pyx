@@ -226,7 +226,22 @@ cdef dtype to_dtype(object d):
         return int64
     if d is bool:
         return bool_
-    raise TypeError(f"argument 'dtype' must be autograd_core.dtype, not {type(d).__name__}")
+    raise _dtype_type_error(d, None)
+
+
+cdef object _dtype_type_error(object d, str fname):
+    """PyTorch's TypeError for a dtype argument of another type; PyTorch's parser
+    prefixes the function's name (fname, None: a caller that knows none)."""
+    msg = f"argument 'dtype' must be autograd_core.dtype, not {type(d).__name__}"
+    return TypeError(msg if fname is None else f"{fname}(): {msg}")
+
+
+def to_dtype_named(d, str fname):
+    """to_dtype for a dtype argument of the function fname: its TypeError names fname
+    as PyTorch's does ("zeros(): argument 'dtype' must be ...")."""
+    if isinstance(d, dtype) or d is float or d is int or d is bool:
+        return to_dtype(d)
+    raise _dtype_type_error(d, fname)
 
 
 def get_default_dtype():

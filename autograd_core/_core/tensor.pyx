@@ -53,6 +53,7 @@ from autograd_core._core.dtype cimport (
     CAT_COMPLEX, complex64, complex128, default_complex, complex_of, real_of,
     is_guarded_array, uint16, uint32, uint64,
 )
+from autograd_core._core.dtype import to_dtype_named
 
 import builtins
 import sys
@@ -196,6 +197,10 @@ def _is_anomaly_check_nan_enabled():
 # module and printed form come from its metaclass, _TensorMeta (PyTorch's metaclass
 # has the same name): a static type's __module__ would otherwise be read off tp_name.
 # A node's type prints <class 'MulBackward0'>. tp_name points at bytes kept alive here.
+# The metaclass itself prints as PyTorch's does, <class 'autograd_core._C._TensorMeta'>,
+# and lives in autograd_core._C: its __module__ entry is the property above, not a
+# string, so type.__repr__ prints its tp_name, which _rename_type sets to the dotted
+# name (its __name__ stays _TensorMeta).
 cdef list _TYPE_NAME_BYTES = []
 
 cdef extern from "Python.h":
@@ -234,6 +239,7 @@ def name_node_types(dict namespace):
 
 
 _rename_type(Tensor, "Tensor")
+_rename_type(_TensorMeta, "autograd_core._C._TensorMeta")
 Py_INCREF(_TensorMeta)
 Py_SET_TYPE(<PyObject *>Tensor, <PyTypeObject *>_TensorMeta)
 PyType_Modified(Tensor)

@@ -41,7 +41,7 @@ _ENTRY_KEYS = {"func", "forward", "variants", "python", "python_method", "aliase
                "inplace_expanded", "complex_autograd",
                "node", "nodes", "broadcast", "doc", "out", "out_exact", "out_dtype",
                "out_grad", "out_needs", "output_differentiability", "result", "fw_fallback",
-               "always_position"}
+               "always_position", "parser_name"}
 # Note [out= rules] (ops/_prelude.pxi): the out_dtype / out_grad keys' values
 _OUT_DTYPE_RULES = {"compute": None, "join": "OUT_JOIN"}
 _OUT_GRAD_RULES = {"copy": "OUT_GRAD_COPY", "not_implemented": "OUT_GRAD_NOT_IMPLEMENTED"}
@@ -213,6 +213,9 @@ class Op:
                                # Note [Keyword or positional]: wrapper kind ("function",
                                # "method") -> the arguments whose messages name their
                                # position even when given by keyword
+    parser_name: str | None = None  # the function PyTorch's argument-type messages quote
+                                    # when not the op's own (torch.norm is Python code
+                                    # that hands its arguments to linalg_vector_norm)
 
     def differentiable_returns(self):
         """The indices of the returns that are the node's outputs, in order: PyTorch's
@@ -332,7 +335,7 @@ def _parse_entry(family, e):
             bool(e.get("out_exact", False)), e.get("out_dtype"), e.get("out_grad"),
             e.get("out_needs"), e.get("output_differentiability"), e.get("inplace_expanded"),
             e.get("complex_autograd"), bool(e.get("fw_fallback", False)),
-            _always_position(schema, e.get("always_position")))
+            _always_position(schema, e.get("always_position")), e.get("parser_name"))
     if op.inplace and not _is_inplace_name(op.inplace):
         raise TableError(f"{schema.name}: the in-place variant's name must end in one "
                          "underscore")
@@ -1478,9 +1481,9 @@ def _parse_arg(p, fname, pos, pyname):
     if t == "str?":
         return f"None if {pyname} is None else arg_str({pyname}, \"{fname}\", \"{pyname}\", {pos})"
     if t == "ScalarType":
-        return f"to_dtype({pyname})"
+        return f"arg_dtype({pyname}, \"{fname}\")"
     if t == "ScalarType?":
-        return f"None if {pyname} is None else to_dtype({pyname})"
+        return f"None if {pyname} is None else arg_dtype({pyname}, \"{fname}\")"
     return pyname
 
 
@@ -1510,10 +1513,13 @@ def _always_position(schema, value):
 
 
 def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False,
-                out=False):
+                out=False, alias=None):
     """A def wrapper: checks the arguments, calls the C implementation. A method's
     messages number the arguments after self from 1, a function's from input (as
     PyTorch's do). out: the function takes out= (Note [out= arguments])."""
+    # an alias (torch.absolute) is its own def: its argument messages and its def's
+    # name are the alias's, the complex guard and the kernels' words the op's
+    named = alias or public_name
     schema = op.schema
     sig = []
     star = False
@@ -1549,11 +1555,11 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
     required = [n for n in required_all if n not in aliased]
     binding = []
     for i, p, pyname in split:
-        binding.append(f"    {pyname} = bind_arg(_a{i}, {pyname}, \"{public_name}\", "
+        binding.append(f"    {pyname} = bind_arg(_a{i}, {pyname}, \"{named}\", "
                        f"\"{pyname}\")")
     if required:
         binding.append(f"    if {' or '.join(f'{n} is ARG_MISSING' for n in required)}:")
-        binding.append(f"        raise missing_arguments(\"{public_name}\", "
+        binding.append(f"        raise missing_arguments(\"{named}\", "
                        f"({''.join(f'({n!r}, {n}), ' for n in required_all)}))")
     for i, p, pyname in split:
         if out and p.name == op.out_needs:
@@ -1572,9 +1578,14 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
         body.append(f"        {name} = {alias}")
         if required_:
             body.append(f"    if {name} is None:")
-            body.append(f"        raise missing_arguments(\"{public_name}\", ((\"{name}\", "
+            body.append(f"        raise missing_arguments(\"{named}\", ((\"{name}\", "
                         "ARG_MISSING), ))")
     shown = []     # the signature as introspection shows it
+
+    def numbered(i):
+        # a method numbers the arguments after self from 1, unless the row's
+        # parser_name is the function PyTorch hands them to (numbered as its own)
+        return i if method and not (op.parser_name and i > 0) else i + 1
     for i, p in enumerate(schema.params):
         pyname = first_name if i == 0 and p.name == "self" else p.name
         if p.kwarg_only and not star:
@@ -1591,14 +1602,15 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
             shown.append(pyname if p.default is None else f"{pyname}={_py_default(p.default)}")
         if i in split_at:
             sig.append(f"{pyname}=ARG_MISSING")
-            pos = i if method else i + 1
+            pos = numbered(i)
             if p.name not in always:
                 pos = f"({pos} if {split_at[i]} is not ARG_MISSING else 0)"
         else:
             sig.append(shown[-1])
             # (a keyword-only argument is named without a position)
-            pos = 0 if p.kwarg_only else i if method else i + 1
-        body.append(f"    cdef {p.ctype} {p.name}_ = {_parse_arg(p, public_name, pos, pyname)}")
+            pos = 0 if p.kwarg_only else numbered(i)
+        fname = op.parser_name if op.parser_name and i > 0 else named
+        body.append(f"    cdef {p.ctype} {p.name}_ = {_parse_arg(p, fname, pos, pyname)}")
         call.append(f"{p.name}_")
     if split:
         # the positional-only parameters first (a method's self before them), then
@@ -1632,22 +1644,27 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
         sig.append(f"{alias}=None")
         shown.append(f"{alias}=None")
     lines = []
-    if method and len(schema.params) == 1:
+    meth_o = method and len(schema.params) == 1
+    if meth_o:
         # a method without arguments (t.exp()): METH_O, the fastest call Python has
         # (its self cannot be passed by keyword, which no one does)
         lines.append("@cython.always_allow_keywords(False)")
-    lines.append(f"def {pyfunc}({', '.join(sig)}):")
+    # Note [Wrapper names] (ops/_prelude.pxi): the def carries the public name
+    lines.append(f"def {named}({', '.join(sig)}):")
+    doc_lines = []
     if op.doc:
         doc = _escape_doc(op.doc.rstrip()).split("\n")
         lines.append('    """' + doc[0])
-        lines += [("    " + d) if d.strip() else "" for d in doc[1:]]
-        lines.append('    """')
+        # (the docstring's later lines are its text: the class body's indentation
+        # must not reach them)
+        doc_lines = [("    " + d) if d.strip() else "" for d in doc[1:]] + ['    """']
     # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi): a tensor argument
     # whose type is not exactly Tensor may carry __torch_function__; plain tensors pay
     # one pointer comparison per tensor argument
     body[_first_parse_line(body):_first_parse_line(body)] = _torch_function_hook(
         schema, pyfunc, first_name, out)
-    lines += body
+    code = lines + body
+    lines = []
     call_expr = f"{cfunc}({', '.join(call)})"
     if out and schema.returns[0][0] == "Tensor[]":
         # Note [out= arguments] (_prelude.pxi), for a list of outputs: out_write_list
@@ -1694,12 +1711,30 @@ def gen_wrapper(op, pyfunc, cfunc, public_name, first_name="input", method=False
         fields = tuple(n for _, n in schema.returns)
         call_expr = f"named_result(\"{schema.name}\", {fields!r}, {call_expr})"
     lines.append(f"    return {call_expr}")
-    lines.append("")
-    lines.append("")
-    lines.append(f"{pyfunc}.__name__ = {pyfunc}.__qualname__ = \"{public_name}\"")
+    code += lines
+    head = code[:len(code) - len(body) - len(lines)]
+    text = "\n".join("    " + x for x in head) + "\n"
+    if doc_lines:
+        text += "\n".join(doc_lines) + "\n"
+    text += "\n".join(("    " + x) if x else x for x in code[len(head):]) + "\n\n"
+    namespace = "_METHOD_WRAPPERS" if method else "_FUNCTION_WRAPPERS"
+    after = [f"{pyfunc} = {namespace}.__dict__[\"{named}\"]",
+             f"{pyfunc}.__qualname__ = \"{named}\""]
+    if meth_o:
+        after.append(f"name_meth_o({pyfunc}, \"{named}\")")
     if split:
-        lines.append(f"{pyfunc}.__signature__ = wrapper_signature({', '.join(shown)!r})")
-    return "\n".join(lines) + "\n\n\n"
+        after.append(f"{pyfunc}.__signature__ = wrapper_signature({', '.join(shown)!r})")
+    return WrapperCode(text, "\n".join(after) + "\n", namespace)
+
+
+class WrapperCode(str):
+    """A generated wrapper: its def (indented for the class body of its namespace, the
+    string itself) and the module-level lines binding it (after)."""
+    def __new__(cls, text, after, namespace):
+        self = super().__new__(cls, text)
+        self.after = after
+        self.namespace = namespace
+        return self
 
 
 _NUMPY_ALIASES = {"dim": "axis", "keepdim": "keepdims"}
@@ -2026,19 +2061,27 @@ def gen_family(family, ops, ops_by_name):
         # a method numbers its arguments differently in messages: its own wrapper
         # (and an argument-free method its own METH_O wrapper: the fast t.exp())
         split = as_function and "method" in op.variants and op.python == "generated"
-        if op.python == "generated":
-            wrappers.append(gen_wrapper(op, f"_py_{op.name}", f"OPS.{op.name}", op.name,
+        # a generated op's aliases get wrappers of their own (Note [Wrapper names]):
+        # PyTorch's messages quote the alias (absolute(), arccos_())
+        for alias in publics if op.python == "generated" else ():
+            named = None if alias == op.name else alias
+            wrappers.append(gen_wrapper(op, f"_py_{alias}", f"OPS.{op.name}", op.name,
                                         method=not as_function,
-                                        out=op.out if as_function else None))
+                                        out=op.out if as_function else None, alias=named))
             if split and op.python_method == "same":
-                wrappers.append(gen_wrapper(op, f"_pym_{op.name}", f"OPS.{op.name}", op.name,
-                                            method=True))
-        if op.inplace and op.python == "generated":
-            wrappers.append(gen_wrapper(op, f"_py_{op.inplace}", f"OPS.{op.inplace}", op.inplace,
-                                        first_name="input", method=not as_function))
-            if split:
-                wrappers.append(gen_wrapper(op, f"_pym_{op.inplace}", f"OPS.{op.inplace}",
-                                            op.inplace, first_name="input", method=True))
+                wrappers.append(gen_wrapper(op, f"_pym_{alias}", f"OPS.{op.name}", op.name,
+                                            method=True, alias=named))
+            if op.inplace:
+                named_ = None if named is None else alias + "_"
+                wrappers.append(gen_wrapper(op, f"_py_{alias}_" if named else
+                                            f"_py_{op.inplace}", f"OPS.{op.inplace}",
+                                            op.inplace, first_name="input",
+                                            method=not as_function, alias=named_))
+                if split:
+                    wrappers.append(gen_wrapper(op, f"_pym_{alias}_" if named else
+                                                f"_pym_{op.inplace}", f"OPS.{op.inplace}",
+                                                op.inplace, first_name="input", method=True,
+                                                alias=named_))
         # a hand-written function that takes out= serves as the method through a guard:
         # PyTorch's methods take no out= (Note [out= arguments])
         guard = op.python == "manual" and op.out and op.python_method == "same" and \
@@ -2049,15 +2092,18 @@ def gen_family(family, ops, ops_by_name):
             target = {"function": torch_names, "method": method_names,
                       "functional": functional_names, "linalg": linalg_names,
                       "special": special_names}[v]
-            fn = f"_pym_{op.name}" if v == "method" and (
-                op.python_method == "manual" or split or guard) else f"_py_{op.name}"
+            prefix = "_pym_" if v == "method" and (
+                op.python_method == "manual" or split or guard) else "_py_"
+            # (a hand-written op's aliases share its wrapper)
+            own = op.python == "generated"
             for name in publics:
-                target.append((_public_name(name, v), fn))
+                target.append((_public_name(name, v), prefix + (name if own else op.name)))
             if op.inplace and v in ("function", "method", "functional"):
                 # an alias names the in-place variant too (absolute_ = abs_)
-                for name in [op.inplace] + [a + "_" for a in op.aliases]:
-                    target.append((name, f"_pym_{op.inplace}" if v == "method" and split
-                                   else f"_py_{op.inplace}"))
+                prefix = "_pym_" if v == "method" and split else "_py_"
+                target.append((op.inplace, prefix + op.inplace))
+                for name in [a + "_" for a in op.aliases]:
+                    target.append((name, prefix + (name if own else op.inplace)))
         if op.python == "manual" and any(
                 v != "method" or op.python_method != "manual" for v in op.variants):
             wrappers.append(gen_manual_wrapper_names(op))
@@ -2069,7 +2115,17 @@ def gen_family(family, ops, ops_by_name):
     out.append("# ---------------------------------------------------------------- hooked entries (Note [Op hook])\n")
     out += hooked
     out.append("# ---------------------------------------------------------------- Python wrappers\n")
-    out += wrappers
+    # Note [Wrapper names] (ops/_prelude.pxi): the generated defs live in two class
+    # bodies under their public names, bound at module level under _py_/_pym_ names
+    generated = [w for w in wrappers if isinstance(w, WrapperCode)]
+    for namespace in ("_FUNCTION_WRAPPERS", "_METHOD_WRAPPERS"):
+        out.append(f"class {namespace}:")
+        mine_ = [w for w in generated if w.namespace == namespace]
+        out += mine_ if mine_ else ["    pass\n"]
+        out.append("")
+    out += [w.after for w in generated]
+    out.append("del _FUNCTION_WRAPPERS, _METHOD_WRAPPERS\n\n")
+    out += [w for w in wrappers if not isinstance(w, WrapperCode)]
     out.append("# ---------------------------------------------------------------- registration\n")
     out += register
     out.append("")

@@ -2,6 +2,7 @@
 # making tensors, argument checks, saving, recording, the in-place driver, OPS).
 cimport cython
 cimport numpy as cnp
+from cpython.object cimport PyObject
 
 from autograd_core._core.csrc cimport *
 from autograd_core._core.dtype cimport *
@@ -14,6 +15,7 @@ import warnings
 import numpy as np
 
 from autograd_core._core.tensor import name_node_types
+from autograd_core._core.dtype import to_dtype_named as _to_dtype_named
 # (clone(x, _contiguous_format): PyTorch's contiguous(); clone's default keeps a dense layout)
 from autograd_core._core.tensor import contiguous_format as _contiguous_format
 
@@ -418,6 +420,52 @@ class _WrapperSignature(_inspect.Signature):
 
 def wrapper_signature(str text):
     return _WrapperSignature(text)
+
+
+# Note [Wrapper names]
+# Cython writes a def's own name into the argument errors it raises before the body
+# runs ("abs() got an unexpected keyword argument 'foo'", "abs() takes at most 1
+# positional argument (3 given)"), so a generated wrapper (ops/_codegen.py, gen_wrapper)
+# is a def under its public name, as PyTorch's messages quote it. A module-level def
+# named abs, sum, min, max, round, pow, all or any would replace the builtin for every
+# line of the module, so the defs live in the bodies of two classes of the family's
+# _gen_*.pxi, _FUNCTION_WRAPPERS and _METHOD_WRAPPERS (a function and its method may
+# share a name), and are bound at module level under _py_<name> / _pym_<name>, the
+# names the tables and the hand-written code use; the classes are deleted after. A
+# class body is a namespace only: the functions are the same objects with the same
+# call path, so the success path costs nothing more. A method without arguments
+# (t.abs()) is METH_O, whose errors Cython words from the PyMethodDef's ml_name:
+# name_meth_o points that at "TensorBase.<name>", PyTorch's name for such a method
+# ("TensorBase.abs() takes no keyword arguments").
+cdef inline dtype arg_dtype(object d, str fname):
+    """A wrapper's dtype argument (to_dtype), its TypeError prefixed with the function's
+    name as PyTorch's parser words it ("cumsum(): argument 'dtype' must be ...")."""
+    if isinstance(d, dtype):
+        return <dtype>d
+    return _arg_dtype_other(d, fname)
+
+
+cdef dtype _arg_dtype_other(object d, str fname):
+    return _to_dtype_named(d, fname)
+
+
+cdef extern from "Python.h":
+    ctypedef struct PyMethodDef:
+        const char *ml_name
+    ctypedef struct PyCFunctionObject:
+        PyMethodDef *m_ml
+
+cdef list _METH_O_NAMES = []     # (the ml_name buffers: alive as long as the module)
+
+
+cdef int name_meth_o(object f, str public) except -1:
+    """Name the METH_O wrapper f TensorBase.<public> in its argument errors (Note
+    [Wrapper names]); its __name__ stays public."""
+    cdef bytes name = f"TensorBase.{public}".encode()
+    _METH_O_NAMES.append(name)
+    (<PyCFunctionObject*><PyObject*>f).m_ml.ml_name = <const char*>name
+    f.__name__ = public
+    return 0
 
 
 cdef int no_out(str name, object out) except -1:
