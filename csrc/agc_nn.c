@@ -38,6 +38,20 @@ typedef struct {
     volatile int bad;          /* a range found a bad index */
 } loop_args;
 
+/* The columns ow in [*lo, *hi) of a stride-1 kernel row shifted by dw whose input column
+ * ow + dw is inside [0, W), out of OW (an empty span has lo == hi, both within [0, OW]):
+ * im2col copies them and zeroes the rest, col2im adds them back. */
+static inline void stride1_span(ptrdiff_t dw, ptrdiff_t W, ptrdiff_t OW, ptrdiff_t *lo,
+                                ptrdiff_t *hi)
+{
+    ptrdiff_t l = dw < 0 ? -dw : 0, h = W - dw;
+    if (h > OW) h = OW;
+    if (h < l) h = l;
+    if (l > OW) l = h = OW;
+    *lo = l;
+    *hi = h;
+}
+
 /* Item (k, n) of im2col is the OH*OW columns of row k = (c*KH + i)*KW + j for image n. */
 #define IM2COL(SUFFIX, T)                                                                        \
 static void im2col_range_##SUFFIX(void *ctx, ptrdiff_t begin, ptrdiff_t end)                     \
@@ -60,10 +74,8 @@ static void im2col_range_##SUFFIX(void *ctx, ptrdiff_t begin, ptrdiff_t end)    
             }                                                                                    \
             const T *row = plane + ih * W;                                                       \
             if (g->SW == 1) {             /* the in-range part is one memcpy */                  \
-                ptrdiff_t lo = dw < 0 ? -dw : 0, hi = W - dw;                                    \
-                if (hi > OW) hi = OW;                                                            \
-                if (hi < lo) hi = lo;                                                            \
-                if (lo > OW) lo = hi = OW;                                                       \
+                ptrdiff_t lo, hi;                                                                \
+                stride1_span(dw, W, OW, &lo, &hi);                                               \
                 for (ptrdiff_t ow = 0; ow < lo; ow++) cols[ow] = 0;                              \
                 if (hi > lo) memcpy(cols + lo, row + lo + dw, (size_t)(hi - lo) * sizeof(T));    \
                 for (ptrdiff_t ow = hi; ow < OW; ow++) cols[ow] = 0;                             \
@@ -106,8 +118,8 @@ static void col2im_range_##SUFFIX(void *ctx, ptrdiff_t begin, ptrdiff_t end)    
                         continue;                                                                \
                     T *row = plane + ih * W;                                                     \
                     if (g->SW == 1) {             /* the in-range part, without checks */        \
-                        ptrdiff_t lo = dw < 0 ? -dw : 0, hi = W - dw;                            \
-                        if (hi > OW) hi = OW;                                                    \
+                        ptrdiff_t lo, hi;                                                        \
+                        stride1_span(dw, W, OW, &lo, &hi);                                       \
                         for (ptrdiff_t ow = lo; ow < hi; ow++)                                   \
                             row[ow + dw] += src[ow];                                             \
                     } else {                                                                     \

@@ -420,18 +420,30 @@ static void normal_fill_16_double(double *d, double mean, double std)
     }
 }
 
+/* ATen's normal_fill (n >= 16): n uniforms, each whole block of 16 turned into normals
+ * by fill16; when n is not a multiple of 16 the last 16 positions are drawn again and
+ * filled once more. Written once over the element type T (uniform: its sampler). */
+#define NORMAL_FILL_WITH(NAME, T, UNIFORM)                                                 \
+static void NAME(agc_gen *g, T *out, int64_t n, T mean, T std, void (*fill16)(T *, T, T)) \
+{                                                                                          \
+    for (int64_t i = 0; i < n; i++)                                                        \
+        out[i] = UNIFORM(g);                                                               \
+    for (int64_t i = 0; i < n - 15; i += 16)                                               \
+        fill16(out + i, mean, std);                                                        \
+    if (n % 16 != 0) {                                                                     \
+        T *tail = out + n - 16;                                                            \
+        for (int i = 0; i < 16; i++)                                                       \
+            tail[i] = UNIFORM(g);                                                          \
+        fill16(tail, mean, std);                                                           \
+    }                                                                                      \
+}
+
+NORMAL_FILL_WITH(normal_fill_double_with, double, uniform_double)
+NORMAL_FILL_WITH(normal_fill_float_with, float, uniform_float)
+
 void agc_normal_fill_double(agc_gen *g, double *out, int64_t n, double mean, double std)
 {
-    for (int64_t i = 0; i < n; i++)
-        out[i] = uniform_double(g);
-    for (int64_t i = 0; i < n - 15; i += 16)
-        normal_fill_16_double(out + i, mean, std);
-    if (n % 16 != 0) {
-        double *tail = out + n - 16;
-        for (int i = 0; i < 16; i++)
-            tail[i] = uniform_double(g);
-        normal_fill_16_double(tail, mean, std);
-    }
+    normal_fill_double_with(g, out, n, mean, std, normal_fill_16_double);
 }
 
 /* the DEFAULT (non-AVX2) kernel's NormalFill16 for float: logf, sincosf of theta computed
@@ -474,21 +486,6 @@ AGC_FMA_TARGET static void normal_fill_16_float_avx2(float *d, float mean, float
 }
 
 #endif
-
-static void normal_fill_float_with(agc_gen *g, float *out, int64_t n, float mean, float std,
-                                   void (*fill16)(float *, float, float))
-{
-    for (int64_t i = 0; i < n; i++)
-        out[i] = uniform_float(g);
-    for (int64_t i = 0; i < n - 15; i += 16)
-        fill16(out + i, mean, std);
-    if (n % 16 != 0) {
-        float *tail = out + n - 16;
-        for (int i = 0; i < 16; i++)
-            tail[i] = uniform_float(g);
-        fill16(tail, mean, std);
-    }
-}
 
 void agc_normal_fill_half(agc_gen *g, float *out, int64_t n, float mean, float std, int avx2)
 {

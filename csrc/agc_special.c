@@ -82,21 +82,19 @@ static const double I1_B[25] = {
     -3.88256480887769039346E-6, -1.10588938762623716291E-4, -9.76109749136146840777E-3,
     7.78576235018280120474E-1};
 
-double agc_i0e(double v)
+/* I0 (scaled: exp(-|v|) I0). The factor e is exactly 1 when scaled, and a product with 1
+ * is exact: both keep the one rounding order, e * chbevl(...) / sqrt(x). */
+static inline double i0(double v, int scaled)
 {
     double x = fabs(v);
+    double e = scaled ? 1.0 : exp(x);
     if (x <= 8.0)
-        return chbevl(x / 2.0 - 2.0, I0_A, 30);
-    return chbevl(32.0 / x - 2.0, I0_B, 25) / sqrt(x);
+        return e * chbevl(x / 2.0 - 2.0, I0_A, 30);
+    return e * chbevl(32.0 / x - 2.0, I0_B, 25) / sqrt(x);
 }
 
-double agc_modified_bessel_i0(double v)
-{
-    double x = fabs(v);
-    if (x <= 8.0)
-        return exp(x) * chbevl(x / 2.0 - 2.0, I0_A, 30);
-    return exp(x) * chbevl(32.0 / x - 2.0, I0_B, 25) / sqrt(x);
-}
+double agc_i0e(double v) { return i0(v, 1); }
+double agc_modified_bessel_i0(double v) { return i0(v, 0); }
 
 /* chbevl in float with the coefficients rounded to float, as PyTorch's calc_i0<float>
  * runs it; x * b1 - b2 is one rounding, as the fused multiply-subtract its compiled
@@ -121,25 +119,20 @@ float agc_i0f(float v)
     return e * chbevlf(32.0f / x - 2.0f, I0_B, 25) / sqrtf(x);
 }
 
-double agc_i1e(double v)
+/* I1 (scaled: exp(-|v|) I1), odd in v; e as in i0 (e * x is exactly x when scaled) */
+static inline double i1(double v, int scaled)
 {
     double x = fabs(v), r;
+    double e = scaled ? 1.0 : exp(x);
     if (x <= 8.0)
-        r = chbevl(x / 2.0 - 2.0, I1_A, 29) * x;
+        r = e * x * chbevl(x / 2.0 - 2.0, I1_A, 29);
     else
-        r = chbevl(32.0 / x - 2.0, I1_B, 25) / sqrt(x);
+        r = e * chbevl(32.0 / x - 2.0, I1_B, 25) / sqrt(x);
     return v < 0.0 ? -r : r;
 }
 
-double agc_i1(double v)
-{
-    double x = fabs(v), r;
-    if (x <= 8.0)
-        r = exp(x) * x * chbevl(x / 2.0 - 2.0, I1_A, 29);
-    else
-        r = exp(x) * chbevl(32.0 / x - 2.0, I1_B, 25) / sqrt(x);
-    return v < 0.0 ? -r : r;
-}
+double agc_i1e(double v) { return i1(v, 1); }
+double agc_i1(double v) { return i1(v, 0); }
 
 double agc_modified_bessel_i1(double v)
 {

@@ -386,6 +386,22 @@ cdef bint dense_in_order(int nd, const cnp.npy_intp *shape, const int *perm,
     return c_order
 
 
+cdef cnp.ndarray in_strides(cnp.ndarray values, int nd, cnp.npy_intp *dims,
+                            const cnp.npy_intp *elem_strides):
+    """values if laid out at these strides (in elements), else a copy that is (dims:
+    values' sizes)."""
+    cdef cnp.npy_intp item = cnp.PyArray_ITEMSIZE(values)
+    cdef int i
+    for i in range(nd):
+        if cnp.PyArray_STRIDE(values, i) != elem_strides[i] * item:
+            break
+    else:
+        return values
+    cdef cnp.ndarray out = empty_strided(nd, dims, elem_strides, values.dtype)
+    out[...] = values
+    return out
+
+
 cdef cnp.ndarray empty_strided(int nd, cnp.npy_intp *dims, const cnp.npy_intp *elem_strides,
                                object np_dtype):
     """An uninitialised array with these sizes and strides (in elements) over a buffer of
@@ -523,21 +539,13 @@ cdef cnp.ndarray in_suggested_format(cnp.ndarray values, cnp.ndarray like):
         return as_contiguous(values)
     cdef cnp.npy_intp st[5]
     cdef cnp.npy_intp *dims = cnp.PyArray_DIMS(values)
-    cdef cnp.npy_intp item = cnp.PyArray_ITEMSIZE(values)
     # c10's get_channels_last_strides_2d/3d: C innermost, then W, H (, D), N
     st[1] = 1
     st[nd - 1] = dims[1]
     for i in range(nd - 2, 1, -1):
         st[i] = st[i + 1] * dims[i + 1]
     st[0] = st[2] * dims[2]
-    for i in range(nd):
-        if cnp.PyArray_STRIDE(values, i) != st[i] * item:
-            break
-    else:
-        return values
-    cdef cnp.ndarray out = empty_strided(nd, dims, st, values.dtype)
-    out[...] = values
-    return out
+    return in_strides(values, nd, dims, st)
 
 
 # Note [Composite output layout]
@@ -711,15 +719,7 @@ cdef cnp.ndarray pointwise_output(cnp.ndarray values, tuple operands, int common
         for i in range(nd):
             perm[i] = nd - 1 - i
         dense_in_order(nd, shape, perm, False, want)
-    else:
-        for i in range(nd):
-            if cnp.PyArray_STRIDE(values, i) != want[i] * cnp.PyArray_ITEMSIZE(values):
-                break
-        else:
-            return values
-    cdef cnp.ndarray out = empty_strided(nd, shape, want, values.dtype)
-    out[...] = values
-    return out
+    return in_strides(values, nd, shape, want)
 
 
 cdef int overlap_status(cnp.ndarray a, cnp.ndarray b) except -1:
@@ -854,6 +854,10 @@ cdef inline bint _inplace_records(Tensor self, tuple others):
 #   so a second-order graph may run the node itself as well as through the CopySlices:
 #   CopySlices releasing its saved state only drops its reference (PyTorch's
 #   release_variables: fn = nullptr); the node frees its own when it runs or dies.
+# - The wrapped node's saved output is the view now: a version error on unpacking it
+#   names the view's history rebuilt by the write (NodeExtra.view_history, weak), as
+#   PyTorch's SavedVariable names the view's grad_fn it saw when saving; once that history
+#   has died (the view dropped or its history rebuilt again), the node itself.
 cdef object _snapshot_history = None  # a weakref to the snapshot's history (None: it
                                        # has none); weak: the graph goes with the snapshot
 cdef bint _snapshot_wrappable = False  # the snapshot is of a view whose write can wrap
@@ -1004,6 +1008,10 @@ cdef Tensor _commit(Tensor self, Tensor result):
             op = _snapshot_op(result)
         _write_region(self, region_of(self), result, False, False, op)
         grad_fn_of(self)  # self's new history now (its retain_grad moves to it), as PyTorch's
+        if result._grad_fn is not None and self._grad_fn is not None:
+            # the node's saved output is now this view: its version error names the
+            # view's history while that lives, as PyTorch's (Note [CopySlices wraps the op])
+            node_extra(result._grad_fn).view_history = weakref.ref(self._grad_fn)
         return self
     cdef Node old = self._grad_fn
     self._grad_fn = result._grad_fn

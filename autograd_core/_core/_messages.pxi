@@ -416,7 +416,7 @@ cdef bint _promotes_past_unsigned(str fam, tuple args) except -1:
         if not (x is None or isinstance(x, Tensor) or is_number(x)):
             return False
     t = result_type(args)
-    return not (t is uint16 or t is uint32 or t is uint64)
+    return not is_wide_unsigned(t)
 
 
 cdef str _complex_number_type(tuple args):

@@ -327,8 +327,16 @@ cdef Tensor _unpack_output_values(Node owner, cnp.ndarray values, VersionCounter
     version saved; with grad mode on (create_graph) it has owner as its history."""
     cdef Tensor t = make(values)
     t._vc = vc  # None: owner makes it when needed (Note [Counters made by the node])
+    cdef Node named
     if vc is not None and vc.version != version:
-        raise modified_error(t, version, owner, output_nr)
+        named = owner   # (or the written view's history: Note [CopySlices wraps the op])
+        if owner.extra is not None and owner.extra.view_history is not None:
+            named = owner.extra.view_history()
+            if named is None:
+                named = owner
+            else:
+                output_nr = 0
+        raise modified_error(t, version, named, output_nr)
     if agc_grad_enabled() and is_grad_array(values):
         # Only create_graph needs the history; without it the value is a constant.
         t._grad_fn = owner
@@ -665,7 +673,8 @@ cdef class Node:
 # only some nodes need lives in one NodeExtra created on first need: the edges' output
 # indices (an input that is a multi-output op's output other than the first), input
 # metadata (an op that broadcast or promoted an input), hooks, retain_grad's
-# bookkeeping and Node.metadata. A NodeExtra holding only the first two is untracked
+# bookkeeping, Node.metadata and the view history a wrapped node's saved output names
+# (view_history: a weakref). A NodeExtra holding only the first two is untracked
 # by the cycle collector as its node is; user_extra() tracks both once it holds
 # something the user gave (Note [Untracked by the cycle collector]).
 

@@ -330,7 +330,7 @@ cdef cnp.ndarray _store_data(object data, list sizes, dtype d):
         st.i64 = <int64_t *>cnp.PyArray_DATA(buf)
     if n:
         st.store(data, 0)
-    if d is float16 or d is bfloat16:
+    if is_reduced_float(d):
         buf = buf.astype(np.float32)  # c10::Half/BFloat16 are made from a float: round there first
     with quiet():
         return buf.astype(d.np_dtype, copy=False).reshape(tuple(sizes))

@@ -76,6 +76,19 @@ cdef inline bint is_complex_array(cnp.ndarray arr) noexcept:
     return cnp.PyArray_ISCOMPLEX(arr)
 
 
+cdef inline bint is_wide_unsigned(dtype d) noexcept:
+    """Whether d is uint16, uint32 or uint64: the unsigned dtypes PyTorch has on CPU
+    for storage, casts and a few ops only (Note [Wide unsigned dtypes] in dtype.pyx);
+    the one test of that family, so each op's refusal reads the same."""
+    return d is uint16 or d is uint32 or d is uint64
+
+
+cdef inline bint is_reduced_float(dtype d) noexcept:
+    """Whether d is float16 or bfloat16: the 16-bit floats that PyTorch's CPU kernels
+    compute in float32 (an op's accumulator, random sampling, printing)."""
+    return d is float16 or d is bfloat16
+
+
 cdef inline bint is_grad_array(cnp.ndarray arr):
     """Whether arr's dtype can carry a gradient: floating or complex (Note [Complex
     autograd] in _core/_messages.pxi)."""

@@ -187,6 +187,18 @@ cdef Tensor _detached(Tensor t):
     return d
 
 
+cdef inline void _set_output_history(Tensor t, Node ctx, int i) except *:
+    """t becomes output i of the Function's node ctx (a retain_grad() on a non-view moves
+    with it, as an in-place op's does)."""
+    cdef Node old = t._grad_fn
+    keep_counter(t)  # Note [Counters made by the node]
+    t._grad_fn = ctx
+    t._output_nr = i
+    t._requires_grad = True
+    if t._base is None:
+        move_retained_grad(t, old)
+
+
 cdef int _check_dirty_view(Tensor t) except -1:
     """The rules of an in-place op on a view apply to one a Function modified
     (PyTorch's rebase_history): judged as the view forward was given, before its
@@ -318,26 +330,14 @@ def function_apply(fn_cls, tuple args, dict kwargs):
                     raise RuntimeError(MSG_DIRTY_VIEW_MULTI)
                 dirty_views.append((i, t))
             else:
-                old = t._grad_fn
-                keep_counter(t)  # Note [Counters made by the node]
-                t._grad_fn = ctx
-                t._output_nr = i
-                t._requires_grad = True
-                if t._base is None:
-                    move_retained_grad(t, old)
+                _set_output_history(t, ctx, i)
         else:
             n_diff += 1
             if is_input:
                 t = _alias(t)
-            old = t._grad_fn
-            keep_counter(t)  # Note [Counters made by the node]
-            t._grad_fn = ctx
-            t._output_nr = i
-            t._requires_grad = True
-            if t._base is None:
-                move_retained_grad(t, old)
-            else:  # a view the Function returned (an input returned as is too)
-                t._creation_meta = CM_IN_CUSTOM_FUNCTION
+            _set_output_history(t, ctx, i)
+            if t._base is not None:  # a view the Function returned (an input returned
+                t._creation_meta = CM_IN_CUSTOM_FUNCTION  # as is too)
                 t._view_version = t._vc.version
         if record:
             gc_track(t)  # the ctx may refer to it (Note [Untracked by the cycle collector])

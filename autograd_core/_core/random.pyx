@@ -32,7 +32,7 @@ from libc.stdint cimport int64_t, uint32_t, uint64_t
 
 from autograd_core._core.dtype cimport (dtype, bool_, uint8, int8, int16, int32, int64,
                                         float16, float32, float64, dtype_of, CAT_FLOAT,
-                                        bfloat16)
+                                        bfloat16, is_reduced_float)
 from autograd_core._core.csrc cimport *   # agc_random.h: the generator and the samplers
 from autograd_core._core.tensor cimport Tensor, make, check_float_kernel
 
@@ -246,7 +246,7 @@ cdef inline void *_ptr(cnp.ndarray a):
 cdef object _to_float_dtype(cnp.ndarray values, dtype d):
     """double results rounded to d as C++'s static_cast does (to half and bfloat16
     through float)."""
-    if d is float16 or d is bfloat16:
+    if is_reduced_float(d):
         return values.astype(np.float32).astype(d.np_dtype)
     return values
 
@@ -290,7 +290,7 @@ cdef cnp.ndarray uniform_values(object generator, cnp.ndarray like, double lo, d
             PyThread_acquire_lock(g.lock, WAIT_LOCK)
             agc_uniform_double(&g.gen, <double *>cnp.PyArray_DATA(buf), dr.n, lo, hi)
             PyThread_release_lock(g.lock)
-    elif d is float16 or d is bfloat16:
+    elif is_reduced_float(d):
         # the float kernel, rounded to half; a value that rounds to `to` becomes `from`
         buf = dr.buffer(like, np.float32)
         with nogil:  # Note [Generator lock]
@@ -331,7 +331,7 @@ cdef cnp.ndarray normal_values(object generator, cnp.ndarray like, double mean, 
                 agc_normal_fill_float(&g.gen, <float *>cnp.PyArray_DATA(buf), dr.n, <float>mean, <float>std)
                 PyThread_release_lock(g.lock)
         return dr.finish(buf, d.np_dtype)
-    if fill and (d is float16 or d is bfloat16):
+    if fill and is_reduced_float(d):
         # (PyTorch's reduced-precision normal_ fills both through the same float path)
         buf = dr.buffer(like, np.float32)
         with nogil:  # Note [Generator lock]
@@ -489,8 +489,8 @@ cdef cnp.ndarray randperm_values(object generator, Py_ssize_t n):
 
 cdef cnp.ndarray poisson_values(object generator, cnp.ndarray rates):
     cdef Generator g = generator_or_default(generator)
-    cdef cnp.ndarray r = np.ascontiguousarray(rates, dtype=np.float64)
-    cdef cnp.ndarray out = np.empty(r.size, dtype=np.float64)
+    cdef cnp.ndarray r, out
+    r, out = _kernel_operands(True, (rates,))
     with nogil:  # Note [Generator lock]
         PyThread_acquire_lock(g.lock, WAIT_LOCK)
         agc_poisson(&g.gen, <double *>cnp.PyArray_DATA(out), r.size, <const double *>cnp.PyArray_DATA(r))
@@ -547,23 +547,18 @@ cdef cnp.ndarray multinomial_with_replacement(object generator, cnp.ndarray prob
 cdef cnp.ndarray standard_gamma_values(object generator, cnp.ndarray alpha):
     # ATen's kernel writes a fresh contiguous output and walks it in C order
     cdef Generator g = generator_or_default(generator)
+    cdef bint dbl = alpha.dtype == np.float64
     cdef cnp.ndarray a, out
-    if alpha.dtype == np.float64:
-        a = np.ascontiguousarray(alpha, dtype=np.float64)
-        out = np.empty(a.size, dtype=np.float64)
-        with nogil:  # Note [Generator lock]
-            PyThread_acquire_lock(g.lock, WAIT_LOCK)
-            agc_standard_gamma_double(&g.gen, <double *>cnp.PyArray_DATA(out), a.size,
-                                      <const double *>cnp.PyArray_DATA(a))
-            PyThread_release_lock(g.lock)
-    else:
-        a = np.ascontiguousarray(alpha, dtype=np.float32)
-        out = np.empty(a.size, dtype=np.float32)
-        with nogil:  # Note [Generator lock]
-            PyThread_acquire_lock(g.lock, WAIT_LOCK)
-            agc_standard_gamma_float(&g.gen, <float *>cnp.PyArray_DATA(out), a.size,
-                                     <const float *>cnp.PyArray_DATA(a))
-            PyThread_release_lock(g.lock)
+    a, out = _kernel_operands(dbl, (alpha,))
+    cdef void *pa = cnp.PyArray_DATA(a)
+    cdef void *po = cnp.PyArray_DATA(out)
+    with nogil:  # Note [Generator lock]
+        PyThread_acquire_lock(g.lock, WAIT_LOCK)
+        if dbl:
+            agc_standard_gamma_double(&g.gen, <double *>po, a.size, <const double *>pa)
+        else:
+            agc_standard_gamma_float(&g.gen, <float *>po, a.size, <const float *>pa)
+        PyThread_release_lock(g.lock)
     return out.reshape((<object>alpha).shape)
 
 
@@ -572,8 +567,8 @@ cdef cnp.ndarray dirichlet_values(object generator, cnp.ndarray alpha):
     # _s_dirichlet_cpu, then normalised over the last dim and clamped into
     # [smallest normal, largest value below 1] of alpha's type
     cdef Generator g = generator_or_default(generator)
-    cdef cnp.ndarray a = np.ascontiguousarray(alpha, dtype=np.float64)
-    cdef cnp.ndarray gam = np.empty(a.size, dtype=np.float64)
+    cdef cnp.ndarray a, gam
+    a, gam = _kernel_operands(True, (alpha,))
     with nogil:  # Note [Generator lock]
         PyThread_acquire_lock(g.lock, WAIT_LOCK)
         agc_dirichlet_gamma(&g.gen, <double *>cnp.PyArray_DATA(gam), a.size,

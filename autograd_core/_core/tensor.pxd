@@ -37,6 +37,10 @@ cdef class NodeExtra:
     cdef list post_hooks         # callables run on (grad_inputs, grad_outputs)
     cdef dict retained           # output_nr -> weakref of a non-leaf output with retain_grad()
     cdef dict meta               # Node.metadata; under detect_anomaly also 'traceback_'
+    cdef object view_history     # a node a CopySlices wraps: a weakref to the written
+                                 # view's history rebuilt after the write, which a saved
+                                 # output's version error names (Note [CopySlices wraps
+                                 # the op])
 
 
 # (trashcan: freeing a chain of a million nodes must not recurse a million deep; set

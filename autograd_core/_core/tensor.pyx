@@ -51,7 +51,7 @@ from autograd_core._core.dtype cimport (
 )
 from autograd_core._core.dtype cimport (
     CAT_COMPLEX, complex64, complex128, default_complex, complex_of, real_of,
-    is_guarded_array, uint16, uint32, uint64,
+    is_guarded_array, uint16, uint32, uint64, is_wide_unsigned, is_reduced_float,
 )
 from autograd_core._core.dtype import to_dtype_named
 

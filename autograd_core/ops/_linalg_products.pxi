@@ -78,7 +78,7 @@ cdef int _gemm_outer_zeros(cnp.ndarray r, cnp.ndarray a, cnp.ndarray b) except -
 cdef inline bint _no_product_kernel(dtype d):
     """Whether PyTorch's gemm/gemv lack d (bool, the wide unsigned ints): Note [Empty
     products of kernel-less dtypes]."""
-    return d.category == CAT_BOOL or d is uint16 or d is uint32 or d is uint64
+    return d.category == CAT_BOOL or is_wide_unsigned(d)
 
 
 cdef int _check_product_kernel(dtype d, str kernel) except -1:
@@ -1150,7 +1150,7 @@ cdef Tensor op_addr(Tensor self, Tensor vec1, Tensor vec2, object beta, object a
             if type(x) is float or type(x) is complex:
                 raise RuntimeError(f"For integral input tensors, argument {argname} must not "
                                    "be a floating point number.")
-    if d is uint16 or d is uint32 or d is uint64:
+    if is_wide_unsigned(d):
         # (addr passes the dtype guard so that these checks come first, as PyTorch's)
         raise not_implemented_for("addr_cpu", d)
     beta = scalar_in(beta, d)

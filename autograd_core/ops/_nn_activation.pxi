@@ -587,7 +587,7 @@ cdef Tensor softmax_impl(Tensor self, object dim, object dtype_arg, bint log,
     cdef cnp.ndarray w = opmath(xa.reshape(1) if nd == 0 else xa)
     cdef dtype xd = dtype_of(xa)
     cdef bint lastdim = k == cnp.PyArray_NDIM(w) - 1
-    if xd is bfloat16 or xd is float16:
+    if is_reduced_float(xd):
         # Note [Reduced-float softmax roundings]
         if cnp.PyArray_TYPE(w) != cnp.NPY_FLOAT32:
             w = cast_array(w, float32)
@@ -709,28 +709,31 @@ cdef inline object sum_keep(object a, object dim):
     return np.sum(a, axis=dim, keepdims=True) if np.ndim(a) else a
 
 
-cdef Tensor op__softmax_backward_data(Tensor grad_output, Tensor output, object dim,
-                                      dtype input_dtype):
+cdef cnp.ndarray _softmax_backward_values(Tensor grad_output, Tensor output, object dim,
+                                          bint log_):
+    """The gradient of (log_)softmax's input from its output's gradient and its output:
+    y * (g - sum(g * y)), or g - exp(y) * sum(g) for log_softmax; rows in C when they
+    can be (softmax_rows_pair), in grad_output's dtype."""
     cdef cnp.ndarray ga = opmath(grad_output._data), ya = opmath(output._data)
     if softmax_rows_pair(ga, ya, dim):
-        out = softmax_rows(ga, ya, False)
+        out = softmax_rows(ga, ya, log_)
     else:
         with quiet():
-            out = ya * (ga - sum_keep(ga * ya, dim))
-    cdef Tensor result = make(cast_like(out, grad_output._data))
+            out = (ga - np.exp(ya) * sum_keep(ga, dim) if log_
+                   else ya * (ga - sum_keep(ga * ya, dim)))
+    return cast_like(out, grad_output._data)
+
+
+cdef Tensor op__softmax_backward_data(Tensor grad_output, Tensor output, object dim,
+                                      dtype input_dtype):
+    cdef Tensor result = make(_softmax_backward_values(grad_output, output, dim, False))
     record_SoftmaxBackwardDataBackward0(result, grad_output, output, dim, input_dtype)
     return result
 
 
 cdef Tensor op__log_softmax_backward_data(Tensor grad_output, Tensor output, object dim,
                                           dtype input_dtype):
-    cdef cnp.ndarray ga = opmath(grad_output._data), ya = opmath(output._data)
-    if softmax_rows_pair(ga, ya, dim):
-        out = softmax_rows(ga, ya, True)
-    else:
-        with quiet():
-            out = ga - np.exp(ya) * sum_keep(ga, dim)
-    cdef Tensor result = make(cast_like(out, grad_output._data))
+    cdef Tensor result = make(_softmax_backward_values(grad_output, output, dim, True))
     record_LogSoftmaxBackwardDataBackward0(result, grad_output, output, dim, input_dtype)
     return result
 

@@ -114,7 +114,7 @@ cdef Tensor index_pad(Tensor self, object padding, PadMode mode, record_pad_fn r
     # (after the sizes' checks: PyTorch's kernels, one per count of padded dims, have no
     # bool and no wide unsigned variant; Note [Dtype guard])
     cdef dtype xd = dtype_of(self._data)
-    if xd.category == CAT_BOOL or xd is uint16 or xd is uint32 or xd is uint64:
+    if xd.category == CAT_BOOL or is_wide_unsigned(xd):
         raise not_implemented_for(
             f"{'reflection' if mode == PAD_REFLECT else 'replication'}_pad{nsp}d", xd)
     cdef Tensor result = make(in_suggested_format(pad_index_values(self._data, idxs),

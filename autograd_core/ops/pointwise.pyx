@@ -1721,7 +1721,7 @@ cdef cnp.ndarray _round_decimals_values(Tensor self, object decimals):
     # (PyTorch's round.decimals with decimals=0 runs the plain round kernel)
     check_float_kernel(d, "round_cpu" if dec != 0 else "round_vml_cpu")
     # (the kernel computes a half or bfloat16 input in float, rounding once at the end)
-    op_dt = np.float32 if d is float16 or d is bfloat16 else xa.dtype
+    op_dt = np.float32 if is_reduced_float(d) else xa.dtype
     a = xa.astype(op_dt, copy=False)
     with quiet():
         if dec < 0:
@@ -1799,7 +1799,7 @@ cdef Tensor op_logical_not(Tensor self):
 
 cdef Tensor op_bitwise_not(Tensor self):
     cdef dtype d = dtype_of(self._data)
-    if d.category == CAT_FLOAT or d is uint16 or d is uint32 or d is uint64:
+    if d.category == CAT_FLOAT or is_wide_unsigned(d):
         # (the wide unsigned ints: PyTorch's kernel has no case for them either)
         raise not_implemented_for("bitwise_not_cpu", d)
     return make(pointwise_output(as_array(np.invert(self._data)), (self,), -1, 0))
@@ -2917,7 +2917,7 @@ cdef cnp.ndarray special_binary_values(object x, object y, libm2_fn fn, libm2_fn
     fn32 for a float32 result (the polynomials' float recurrences); kernel: the name of
     PyTorch's kernel, in its errors for complex and (unless half) float16 and bfloat16."""
     cdef dtype rt = float_or_default(result_type((x, y)))
-    if rt.category == CAT_COMPLEX or ((rt is float16 or rt is bfloat16) and not half):
+    if rt.category == CAT_COMPLEX or (is_reduced_float(rt) and not half):
         raise not_implemented_for(kernel, rt)
     cdef libm2_fn f = fn32 if rt.typenum == cnp.NPY_FLOAT else fn
     return elementwise_values(lambda a, b: _libm2_values(a, b, f), (x, y), rt)
@@ -3253,7 +3253,7 @@ cdef cnp.ndarray shift_values(object a, object b, bint left):
     """a << b or a >> b for integer operands: 0 (left, or unsigned right) or the sign
     (signed right) when b is negative or not less than the bit width, as PyTorch."""
     cdef dtype rt = result_type((a, b))
-    if rt.category != CAT_INT or rt is uint16 or rt is uint32 or rt is uint64:
+    if rt.category != CAT_INT or is_wide_unsigned(rt):
         raise not_implemented_for("lshift_cpu" if left else "rshift_cpu", rt)
     cdef cnp.ndarray xa = operand_array(a, rt), xb = operand_array(b, rt)
     npd = np.dtype(rt.np_dtype)

@@ -469,7 +469,7 @@ cdef inline cnp.ndarray _dense(object out):
 cdef Tensor op_sum(Tensor self, object dim, bint keepdim, object out_dtype):
     cdef cnp.ndarray x = self._data
     cdef dtype od = _accumulating_dtype(dtype_of(x), out_dtype)
-    if od is uint16 or od is uint32 or od is uint64:
+    if is_wide_unsigned(od):
         # (only a dtype argument, or out's, asks for these: the wide unsigned inputs
         # sum in int64 otherwise; PyTorch's sum_cpu has no kernel for them)
         raise not_implemented_for("sum_cpu", od)
@@ -497,7 +497,7 @@ cdef cnp.ndarray _mean_values(cnp.ndarray x, tuple dims, bint full, bint keepdim
     float16 input sums in float32; the sum is divided by the count in double precision
     and rounded as numpy does (once for a single value, through the sum's dtype for an
     array). Without numpy's overhead and its warning on empty slices."""
-    acc = np.float32 if dtype_of(x) is float16 or dtype_of(x) is bfloat16 else None
+    acc = np.float32 if is_reduced_float(dtype_of(x)) else None
     # PyTorch's CPU mean is sum (float16 in float32) then a division: the sum in its order
     s = _ordered_sum(x, None if full else dims, keepdim,
                      cnp.NPY_FLOAT if acc is not None else cnp.PyArray_TYPE(x), False)
@@ -738,24 +738,28 @@ cdef int _guard_max_min(str name, Tensor input, object dim, object axis) except 
 
 # The table's max / min entries: max(input), max(input, dim, keepdim=False) (MaxBackward0,
 # through max_dim), max(input, other) (the pointwise family's maximum).
-def _py_max(input, dim=None, keepdim=False, *, other=None, out=None, axis=None,
-            keepdims=None):
+cdef object _max_min_entry(bint is_max, object public, object input, object dim,
+                           object keepdim, object other, object out, object axis,
+                           object keepdims):
+    """The body of torch.max / torch.min, public being the function itself (what
+    __torch_function__ hands over)."""
     if complex_arg(input):
-        _guard_max_min("max", input, dim if other is None else other, axis)
+        _guard_max_min("max" if is_max else "min", input, dim if other is None else other,
+                       axis)
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
-        return handle_torch_function(_py_max, (input, dim, keepdim, ), {"other": other, "out": out, "axis": axis, "keepdims": keepdims})
-    return _max_or_min(True, input, dim, keepdim, other, out, axis, keepdims)
+        return handle_torch_function(public, (input, dim, keepdim, ), {"other": other, "out": out, "axis": axis, "keepdims": keepdims})
+    return _max_or_min(is_max, input, dim, keepdim, other, out, axis, keepdims)
+
+
+def _py_max(input, dim=None, keepdim=False, *, other=None, out=None, axis=None,
+            keepdims=None):
+    return _max_min_entry(True, _py_max, input, dim, keepdim, other, out, axis, keepdims)
 
 
 def _py_min(input, dim=None, keepdim=False, *, other=None, out=None, axis=None,
             keepdims=None):
-    if complex_arg(input):
-        _guard_max_min("min", input, dim if other is None else other, axis)
-    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
-        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
-        return handle_torch_function(_py_min, (input, dim, keepdim, ), {"other": other, "out": out, "axis": axis, "keepdims": keepdims})
-    return _max_or_min(False, input, dim, keepdim, other, out, axis, keepdims)
+    return _max_min_entry(False, _py_min, input, dim, keepdim, other, out, axis, keepdims)
 
 
 # ================================================================ amax / amin
@@ -1538,26 +1542,27 @@ cdef object _median_or_nanmedian(str name, object input, object dim, object keep
     return with_out(name, out, res, ('values', 'indices'), True)
 
 
-def _py_median(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+cdef object _median_entry(str name, object public, object input, object dim, object keepdim,
+                          object out, object axis, object keepdims):
+    """The body of torch.median / torch.nanmedian (name), public being the function
+    itself (what __torch_function__ hands over)."""
     if complex_arg(input):
         # (with a dim, PyTorch's median_out kernel refuses, else median_cpu)
-        check_complex_op("median" if dim is None and axis is None else "median_dim",
+        check_complex_op(name if dim is None and axis is None else name + "_dim",
                          input)  # Note [Complex guard]
     if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
         # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
-        return handle_torch_function(_py_median, (input, dim, keepdim, ), {"out": out, "axis": axis, "keepdims": keepdims})
-    return _median_or_nanmedian("median", input, dim, keepdim, out, axis, keepdims)
+        return handle_torch_function(public, (input, dim, keepdim, ), {"out": out, "axis": axis, "keepdims": keepdims})
+    return _median_or_nanmedian(name, input, dim, keepdim, out, axis, keepdims)
+
+
+def _py_median(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+    return _median_entry("median", _py_median, input, dim, keepdim, out, axis, keepdims)
 
 
 def _py_nanmedian(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
-    if complex_arg(input):
-        # (with a dim, PyTorch's median_out kernel refuses, else median_cpu)
-        check_complex_op("nanmedian" if dim is None and axis is None else "nanmedian_dim",
-                         input)  # Note [Complex guard]
-    if (type(input) is not Tensor and has_torch_function(input)) or (type(dim) is not Tensor and has_torch_function(dim)) or (type(keepdim) is not Tensor and has_torch_function(keepdim)):
-        # Note [__torch_function__ in the wrappers] (ops/_prelude.pxi)
-        return handle_torch_function(_py_nanmedian, (input, dim, keepdim, ), {"out": out, "axis": axis, "keepdims": keepdims})
-    return _median_or_nanmedian("nanmedian", input, dim, keepdim, out, axis, keepdims)
+    return _median_entry("nanmedian", _py_nanmedian, input, dim, keepdim, out, axis,
+                         keepdims)
 
 
 cdef void _mode_rows(cnp.ndarray keys, cnp.ndarray pos, Py_ssize_t nrows, Py_ssize_t n):

@@ -101,7 +101,7 @@ cdef tuple _elem_strides(cnp.ndarray a):
 
 cdef int _check_kernel_dtype(Tensor self, bint want_complex) except -1:
     cdef dtype d = dtype_of(self._data)
-    if d is float16 or d is bfloat16:
+    if is_reduced_float(d):
         raise RuntimeError(f"Unsupported dtype {d.scalar_name}")
     if want_complex and not is_complex_array(self._data):
         raise RuntimeError(f"Only supports complex dtypes, but found: {d.scalar_name}")

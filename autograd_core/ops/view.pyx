@@ -1175,9 +1175,8 @@ cdef class _SplitNode(Node):
         return self.dim
 
 
-@cython.final
-cdef class SplitBackward0(_SplitNode):
-    """Backward of split (table entry split)."""
+cdef class _SplitSizeNode(_SplitNode):
+    """The node of a split by one size (split, unsafe_split, split_copy)."""
     cdef Py_ssize_t split_size
 
     @property
@@ -1185,51 +1184,42 @@ cdef class SplitBackward0(_SplitNode):
         return self.split_size
 
 
+cdef class _SplitSizesNode(_SplitNode):
+    """The node of a split by a list of sizes (split_with_sizes and its twins)."""
+
+    @property
+    def _saved_split_sizes(self):
+        return self.sizes
+
+
 @cython.final
-cdef class SplitWithSizesBackward0(_SplitNode):
+cdef class SplitBackward0(_SplitSizeNode):
+    """Backward of split (table entry split)."""
+
+
+@cython.final
+cdef class SplitWithSizesBackward0(_SplitSizesNode):
     """Backward of split_with_sizes (table entry split_with_sizes)."""
 
-    @property
-    def _saved_split_sizes(self):
-        return self.sizes
-
 
 @cython.final
-cdef class UnsafeSplitBackward0(_SplitNode):
+cdef class UnsafeSplitBackward0(_SplitSizeNode):
     """Backward of unsafe_split (table entry unsafe_split)."""
-    cdef Py_ssize_t split_size
-
-    @property
-    def _saved_split_size(self):
-        return self.split_size
 
 
 @cython.final
-cdef class UnsafeSplitWithSizesBackward0(_SplitNode):
+cdef class UnsafeSplitWithSizesBackward0(_SplitSizesNode):
     """Backward of unsafe_split_with_sizes (table entry unsafe_split_with_sizes)."""
 
-    @property
-    def _saved_split_sizes(self):
-        return self.sizes
-
 
 @cython.final
-cdef class SplitBackward0_copy(_SplitNode):
+cdef class SplitBackward0_copy(_SplitSizeNode):
     """Backward of split_copy (table entry split_copy)."""
-    cdef Py_ssize_t split_size
-
-    @property
-    def _saved_split_size(self):
-        return self.split_size
 
 
 @cython.final
-cdef class SplitWithSizesBackward0_copy(_SplitNode):
+cdef class SplitWithSizesBackward0_copy(_SplitSizesNode):
     """Backward of split_with_sizes_copy (table entry split_with_sizes_copy)."""
-
-    @property
-    def _saved_split_sizes(self):
-        return self.sizes
 
 
 # what the split ops return: views, pieces not tracked as views (unsafe_*), copies (*_copy)
@@ -1248,15 +1238,12 @@ cdef _SplitNode _split_node(int kind, Py_ssize_t split_size):
                 else UnsafeSplitWithSizesBackward0.__new__(UnsafeSplitWithSizesBackward0)
                 if kind == PIECES_UNSAFE
                 else SplitWithSizesBackward0_copy.__new__(SplitWithSizesBackward0_copy))
-    elif kind == PIECES_VIEWS:
-        node = SplitBackward0.__new__(SplitBackward0)
-        (<SplitBackward0>node).split_size = split_size
-    elif kind == PIECES_UNSAFE:
-        node = UnsafeSplitBackward0.__new__(UnsafeSplitBackward0)
-        (<UnsafeSplitBackward0>node).split_size = split_size
     else:
-        node = SplitBackward0_copy.__new__(SplitBackward0_copy)
-        (<SplitBackward0_copy>node).split_size = split_size
+        node = (SplitBackward0.__new__(SplitBackward0) if kind == PIECES_VIEWS
+                else UnsafeSplitBackward0.__new__(UnsafeSplitBackward0)
+                if kind == PIECES_UNSAFE
+                else SplitBackward0_copy.__new__(SplitBackward0_copy))
+        (<_SplitSizeNode>node).split_size = split_size
     return node
 
 
