@@ -992,3 +992,32 @@ def test_complex_k1_products_stay_exact():
     a = (rng.standard_normal((40, 1)) + 1j * rng.standard_normal((40, 1))).astype("complex64")
     b = (rng.standard_normal((1, 30)) + 1j * rng.standard_normal((1, 30))).astype("complex64")
     same(lambda m: m.mm(m.tensor(a), m.tensor(b)), rtol=0, atol=0)
+
+
+# sort / argsort called so that neither of PyTorch's signatures (the .stable one, stable
+# keyword-only and required, and the plain one) takes the arguments: its parser's error
+# differs between the Tensor method and the function (their signatures differ)
+SORT_PARSER_ERRORS = [
+    "x.{f}(0, stable=True)", "x.{f}(0, True, stable=True)", "x.{f}(0, True, 1)",
+    "x.{f}(0, True, 1, 2)", "x.{f}(0, stable=True, descending=True)",
+    "m.{f}(x, 0, stable=True)", "m.{f}(x, 0, True, stable=True)", "m.{f}(x, 0, True, 1)",
+    "m.{f}(x, 0, True, 1, 2)", "m.{f}(x, 0, stable=True, descending=True)",
+]
+
+
+@pytest.mark.parametrize("f", ["sort", "argsort"])
+@pytest.mark.parametrize("form", SORT_PARSER_ERRORS)
+@pytest.mark.parametrize("dtype", ["float32", "uint16", "complex64"])
+def test_sort_parser_errors_method_and_function(f, form, dtype):
+    same_error(lambda m: eval(form.format(f=f), {"m": m, "x": m.zeros(3, dtype=getattr(m, dtype))}))
+
+
+@pytest.mark.parametrize("f", ["sort", "argsort"])
+def test_sort_stable_keyword_forms_still_compute(f):
+    def prog(m):
+        x = m.tensor([3., 1., 2., 1.])
+        r = [getattr(x, f)(dim=0, stable=True), getattr(m, f)(x, stable=True, descending=True),
+             getattr(x, f)(0, True), getattr(m, f)(x, 0)]
+        return [tuple(v) if f == "sort" else v for v in r]
+    same(prog)
+

@@ -1618,21 +1618,69 @@ cdef Tensor op_index_put_(Tensor self, object indices, Tensor values, bint accum
     return _index_put_into(self, self, indices, values, accumulate)
 
 
-def _py_index_put(input, indices, values, accumulate=False):
-    cdef Tensor self = arg_tensor(input, "index_put", "input", 1)
+cdef tuple _index_put_args(str fname, object input, object indices, object values,
+                           tuple rest, object accumulate, bint method):
+    """(self, values, accumulate) of index_put / index_put_ (rest: the positionals after
+    values, accumulate: the keyword or None), checked in the order of PyTorch's parser:
+    the indices' type and each element's come before values and accumulate (and before
+    any dtype refusal). Its messages number arguments from the method's view for
+    Tensor.index_put (indices is argument 0 there, 1 in torch.index_put, and the
+    positions of the rest shift by one); a keyword argument's message has no position."""
+    cdef int shift = 0 if method else 1
+    if len(rest) > 1:
+        raise TypeError(f"{fname}() takes from {2 + shift} to {3 + shift} positional arguments "
+                        f"but {len(rest) + 3 + shift - 1} were given")
+    if rest and accumulate is not None:
+        raise TypeError(f"{fname}() got multiple values for argument 'accumulate'")
+    cdef Tensor self = arg_tensor(input, fname, "input", 1)
+    if isinstance(indices, Tensor) or not isinstance(indices, (tuple, list)):
+        raise TypeError(f"{fname}(): argument 'indices' (position {1 + shift}) must be tuple of "
+                        f"Tensors, not {type(indices).__name__}")
+    for pos, k in enumerate(indices):
+        if not isinstance(k, Tensor):
+            # PyTorch's Python binding takes tensors only (None is for C++ callers)
+            raise TypeError(f"expected Tensor as element {pos} in argument {shift}, but got "
+                            f"{type(k).__name__}")
+    cdef Tensor vals = arg_tensor(values, fname, "values", 2 + shift)
+    cdef bint acc = False
+    if rest:
+        acc = arg_bool(rest[0], fname, "accumulate", 3 + shift)
+    elif accumulate is not None:
+        acc = arg_bool(accumulate, fname, "accumulate", 0)
     if complex_arg(self):
+        # (one kernel, "index_put", serves both: its name is in the refusal)
         check_complex_op("index_put", self)  # Note [Dtype guard]
-    return OPS.index_put(self, indices, arg_tensor(values, "index_put", "values", 3),
-                        arg_bool(accumulate, "index_put", "accumulate", 4))
+    return (self, vals, acc)
 
 
-def _py_index_put_(input, indices, values, accumulate=False):
+def _py_index_put(input, indices, values, *rest, accumulate=None):
+    self, vals, acc = _index_put_args("index_put", input, indices, values, rest, accumulate,
+                                      False)
+    return OPS.index_put(self, indices, vals, acc)
+
+
+def _pym_index_put(self, indices, values, *rest, accumulate=None):
+    self, vals, acc = _index_put_args("index_put", self, indices, values, rest, accumulate,
+                                      True)
+    return OPS.index_put(self, indices, vals, acc)
+
+
+def _py_index_put_(input, indices, values, *rest, accumulate=None):
     """In place: ``values`` written (or added) at ``self[indices]``."""
-    cdef Tensor self = arg_tensor(input, "index_put_", "input", 1)
-    if complex_arg(self):
-        check_complex_op("index_put_", self)  # Note [Dtype guard]
-    return OPS.index_put_(self, indices, arg_tensor(values, "index_put_", "values", 3),
-                         arg_bool(accumulate, "index_put_", "accumulate", 4))
+    self, vals, acc = _index_put_args("index_put_", input, indices, values, rest, accumulate,
+                                      False)
+    return OPS.index_put_(self, indices, vals, acc)
+
+
+def _pym_index_put_(self, indices, values, *rest, accumulate=None):
+    """In place: ``values`` written (or added) at ``self[indices]``."""
+    self, vals, acc = _index_put_args("index_put_", self, indices, values, rest, accumulate,
+                                      True)
+    return OPS.index_put_(self, indices, vals, acc)
+
+
+_pym_index_put.__name__ = _pym_index_put.__qualname__ = "index_put"
+_pym_index_put_.__name__ = _pym_index_put_.__qualname__ = "index_put_"
 
 
 # ================================================================ take_along_dim

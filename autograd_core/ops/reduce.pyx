@@ -1035,19 +1035,72 @@ cdef tuple op_sort(Tensor self, object dim, bint descending, object stable):
     return (values, indices)
 
 
-cdef tuple _sort_args(str fname, tuple args, object dim, object descending, object stable):
+# PyTorch's two signatures of sort / argsort, as its argument parser lists them for the
+# function and for the Tensor method (which has neither input nor out=): the .stable
+# overload (stable keyword-only and required) and the plain one.
+_SORT_SIGS = {
+    ("sort", False): (
+        "(Tensor input, *, bool stable, int dim = -1, bool descending = False, tuple of "
+        "Tensors out = None)",
+        "(Tensor input, int dim = -1, bool descending = False, *, tuple of Tensors out = None)"),
+    ("argsort", False): (
+        "(Tensor input, *, bool stable, int dim = -1, bool descending = False, Tensor out = None)",
+        "(Tensor input, int dim = -1, bool descending = False)"),
+    ("sort", True): ("(*, bool stable, int dim = -1, bool descending = False)",
+                     "(int dim = -1, bool descending = False)"),
+    ("argsort", True): ("(*, bool stable, int dim = -1, bool descending = False)",
+                        "(int dim = -1, bool descending = False)"),
+}
+
+
+cdef _sort_parser_error(str fname, tuple args, dict kwargs, bint method):
+    """The TypeError of PyTorch's parser when neither signature of sort / argsort takes
+    the call (too many positionals, or dim given by position next to stable). Its rule:
+    a signature is plausible when the count of all given arguments lies in its
+    [min, max]; exactly one plausible signature raises its own error (here the .stable
+    one: 'takes from <required> to <positional> ...'), else the overloads are listed."""
+    cdef Py_ssize_t npos = len(args) + (0 if method else 1)
+    cdef Py_ssize_t num = npos + len(kwargs)
+    cdef Py_ssize_t lo_a = 1 + (0 if method else 1)       # (input,) stable
+    cdef Py_ssize_t hi_a = 3 if method else 5
+    cdef Py_ssize_t hi_b = 2 if method else (4 if fname == "sort" else 3)
+    a_fits = lo_a <= num <= hi_a
+    b_fits = lo_a - 1 <= num <= hi_b
+    if a_fits and not b_fits:
+        raise TypeError(f"{fname}() takes from {lo_a} to {lo_a - 1} positional arguments but "
+                        f"{npos} were given")
+    sig_a, sig_b = _SORT_SIGS[(fname, method)]
+    got = ([] if method else ["Tensor"]) + [type(a).__name__ for a in args] + \
+        [f"{k}={type(v).__name__}" for k, v in kwargs.items()]
+    hint_a = hint_b = ""
+    if "stable" in kwargs:
+        if method or fname == "argsort":
+            hint_b = "      didn't match because some of the keywords were incorrect: stable\n"
+    elif method:
+        # the .stable signature's parameters in order against the positionals: a type
+        # that fits (bool for int, as the parser's matching allows) stays bare
+        marks = []
+        for i, a in enumerate(args):
+            want = ("bool", "int", "bool")[i] if i < 3 else None
+            ok = want is not None and (isinstance(a, bool) or
+                                       (want == "int" and isinstance(a, int)))
+            marks.append(type(a).__name__ if ok else f"!{type(a).__name__}!")
+        hint_a = ("      didn't match because some of the arguments have invalid types: ("
+                  + ", ".join(marks) + ")\n")
+    raise TypeError(f"{fname}() received an invalid combination of arguments - got ("
+                    + ", ".join(got) + "), but expected one of:\n * " + sig_a + "\n" + hint_a
+                    + " * " + sig_b + "\n" + hint_b)
+
+
+cdef tuple _sort_args(str fname, tuple args, object dim, object descending, object stable,
+                      object out, bint method):
     """(dim, descending) of sort / argsort: with stable given (PyTorch's .stable
-    overloads) dim and descending are keyword-only."""
+    overloads) dim and descending are keyword-only. The method's and the function's
+    parser errors differ (their signatures do)."""
     if len(args) > 2 or (args and stable is not None):
-        if fname == "argsort":
-            raise TypeError(f"argsort() takes from 1 to 0 positional arguments but {len(args)} "
-                            "were given")
-        raise TypeError(
-            "sort() received an invalid combination of arguments - got (Tensor, "
-            + ", ".join([type(a).__name__ for a in args]) + ", stable=bool), but expected one of:\n"
-            " * (Tensor input, *, bool stable, int dim = -1, bool descending = False, tuple of "
-            "Tensors out = None)\n * (Tensor input, int dim = -1, bool descending = False, *, "
-            "tuple of Tensors out = None)\n")
+        kwargs = {k: v for k, v in (("dim", dim), ("descending", descending),
+                                    ("stable", stable), ("out", out)) if v is not None}
+        _sort_parser_error(fname, args, kwargs, method)
     if len(args) >= 1:
         if dim is not None:
             raise TypeError(f"{fname}() got multiple values for argument 'dim'")
@@ -1060,11 +1113,12 @@ cdef tuple _sort_args(str fname, tuple args, object dim, object descending, obje
             False if descending is None else arg_bool(descending, fname, "descending", 3))
 
 
-def _py_sort(input, *args, dim=None, descending=None, stable=None, out=None, axis=None):
+cdef _sort_impl(input, tuple args, object dim, object descending, object stable, object out,
+                object axis, bint method):
     cdef Tensor self = arg_tensor(input, "sort", "input", 1)
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
-    d, desc = _sort_args("sort", args, dim, descending, stable)
+    d, desc = _sort_args("sort", args, dim, descending, stable, out, method)
     if complex_arg(input):   # (after PyTorch's parser picked an overload)
         check_complex_op("sort", input)  # Note [Complex guard]
     if out is not None:   # Note [out= arguments]
@@ -1075,11 +1129,21 @@ def _py_sort(input, *args, dim=None, descending=None, stable=None, out=None, axi
     return _SortResult(*values)
 
 
-def _py_argsort(input, *args, out=None, dim=None, descending=None, stable=None, axis=None):
+def _py_sort(input, *args, dim=None, descending=None, stable=None, out=None, axis=None):
+    return _sort_impl(input, args, dim, descending, stable, out, axis, False)
+
+
+def _pym_sort(self, *args, dim=None, descending=None, stable=None, axis=None):
+    # (PyTorch's methods take no out=: Note [out= arguments])
+    return _sort_impl(self, args, dim, descending, stable, None, axis, True)
+
+
+cdef _argsort_impl(input, tuple args, object out, object dim, object descending, object stable,
+                   object axis, bint method):
     cdef Tensor self = arg_tensor(input, "argsort", "input", 1)
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
-    d, desc = _sort_args("argsort", args, dim, descending, stable)
+    d, desc = _sort_args("argsort", args, dim, descending, stable, out, method)
     if complex_arg(input):   # (after PyTorch's parser picked an overload)
         check_complex_op("argsort", input)  # Note [Complex guard]
     if stable is None:
@@ -1087,6 +1151,18 @@ def _py_argsort(input, *args, out=None, dim=None, descending=None, stable=None, 
     res = OPS.argsort(self, d, desc, False if stable is None else
                      arg_bool(stable, "argsort", "stable", 2))
     return with_out("argsort", out, res, None, True)
+
+
+def _py_argsort(input, *args, out=None, dim=None, descending=None, stable=None, axis=None):
+    return _argsort_impl(input, args, out, dim, descending, stable, axis, False)
+
+
+def _pym_argsort(self, *args, dim=None, descending=None, stable=None, axis=None):
+    return _argsort_impl(self, args, None, dim, descending, stable, axis, True)
+
+
+_pym_sort.__name__ = _pym_sort.__qualname__ = "sort"
+_pym_argsort.__name__ = _pym_argsort.__qualname__ = "argsort"
 
 
 cdef Tensor op_argsort(Tensor self, object dim, bint descending, bint stable):
