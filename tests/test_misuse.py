@@ -1155,6 +1155,10 @@ def _spec(m):
 
 _WRAPPER_ERRORS = [
     ("cdist_mode_bad", lambda m: m.cdist(_x(m), _x(m), compute_mode="foo")),
+    ("cdist_mode_none", lambda m: m.cdist(_x(m), _x(m), compute_mode=None)),
+    ("cdist_mode_none_positional", lambda m: m.cdist(_x(m), _x(m), 2.0, None)),
+    ("aten_cdist_mode_range", lambda m: m.ops.aten.cdist(_x(m), _x(m), 2.0, 3)),
+    ("aten_cdist_mode_negative", lambda m: m.ops.aten.cdist(_x(m), _x(m), 2.0, -1)),
     ("cdist_mode_int", lambda m: m.cdist(_x(m), _x(m), compute_mode=3)),
     ("cdist_mode_bytes", lambda m: m.cdist(_x(m), _x(m), compute_mode=b"use_mm_for_euclid_dist")),
     ("cdist_mode_positional", lambda m: m.cdist(_x(m), _x(m), 2.0, "bad")),
@@ -1260,7 +1264,27 @@ _WRAPPER_RESULTS = [
     ("lu_method_infos", lambda m: m.tensor([[1.0, 2.0], [3.0, 4.0]]).lu(get_infos=True)),
     ("meshgrid_bytes", lambda m: m.meshgrid(m.ones(2), m.ones(3), indexing=b"xy")),
     ("meshgrid_list", lambda m: m.meshgrid([m.ones(2), m.ones(3)], indexing="xy")),
+    ("aten_cdist_modes", lambda m: [m.ops.aten.cdist(_x(m), 2 * _x(m), 2.0, c)
+                                    for c in (None, 0, 1, 2)]),
 ]
+
+
+def _cdist_autocast(m, mode, rows):
+    # (bfloat16 operands: autocast casts them to float32, then runs aten::cdist again)
+    a = (m.arange(rows * 3, dtype=m.float32).reshape(rows, 3) / 7).to(m.bfloat16)
+    with m.autocast("cpu"):
+        r = m.cdist(a, a.flip(0), compute_mode=mode) if mode else m.cdist(a, a.flip(0))
+    return r, r.dtype
+
+
+@pytest.mark.parametrize("rows", [3, 30])   # (30: past the mm threshold of the default)
+@pytest.mark.parametrize("mode", [None, "use_mm_for_euclid_dist_if_necessary",
+                                  "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist"])
+def test_cdist_under_autocast(mode, rows):
+    """CPU autocast runs cdist in float32 through aten::cdist, whose compute_mode is
+    ATen's int? (None included) though torch.cdist refuses an explicit None."""
+    from _diff import same
+    same(_cdist_autocast, mode, rows, rtol=1e-4, atol=1e-4)
 
 
 @pytest.mark.parametrize("fn", [c[1] for c in _WRAPPER_RESULTS], ids=[c[0] for c in _WRAPPER_RESULTS])
