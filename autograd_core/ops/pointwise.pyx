@@ -3309,16 +3309,84 @@ cdef Tensor op_polygamma_(Tensor self, object n):
     return inplace_commit(self, result)
 
 
+cdef int _complex_out_cast(Tensor x, Tensor out) except -1:
+    """Note [Out checks before a complex refusal]: TensorIterator's check of the cast of a
+    complex input's result type into a real out."""
+    if cnp.PyArray_ISCOMPLEX(x._data) and not cnp.PyArray_ISCOMPLEX(out._data):
+        raise RuntimeError(f"result type {dtype_of(x._data).scalar_name} can't be cast to "
+                           f"the desired output type {dtype_of(out._data).scalar_name}")
+    return 0
+
+
+# Note [Out checks before a complex refusal]
+# digamma, lgamma and polygamma refuse complex input in their CPU kernels, which run
+# after PyTorch's autograd layer has checked out= (a Tensor that does not require grad)
+# and after TensorIterator has checked that the result type casts into out: so with
+# out= those errors come first (polygamma's n check before the cast's). Their wrappers
+# below check in that order, then refuse complex input (the guard, or op_polygamma).
+
 def _py_polygamma(n, input, *, out=None):
     cdef object n_ = arg_int(n, "polygamma", "n", 1)
     cdef Tensor x = arg_tensor(input, "polygamma", "input", 2)
-    if out is not None and isinstance(out, Tensor) and n_ >= 0 and cnp.PyArray_ISCOMPLEX(x._data) \
-            and not cnp.PyArray_ISCOMPLEX((<Tensor>out)._data):
-        # PyTorch's TensorIterator checks the cast into out (after n's check) before its
-        # kernel refuses complex input
-        raise RuntimeError(f"result type {dtype_of(x._data).scalar_name} can't be cast to "
-                           f"the desired output type {dtype_of((<Tensor>out)._data).scalar_name}")
+    if out is not None:
+        out_check("polygamma", out, 1)
+        if n_ >= 0:
+            _complex_out_cast(x, out)
     return with_out("polygamma", out, OPS.polygamma(n_, x))
+
+
+cdef object _gamma_function(str name, object pyfunc, object a0, object input, object out):
+    """torch.digamma / torch.lgamma (Note [Out checks before a complex refusal])."""
+    input = bind_arg(a0, input, name, "input")
+    if input is ARG_MISSING:
+        raise missing_arguments(name, (('input', input), ))
+    if type(input) is not Tensor and has_torch_function(input):
+        return handle_torch_function(pyfunc, (input, ), {"out": out})
+    cdef Tensor self_ = arg_tensor(input, name, "input", 1 if a0 is not ARG_MISSING else 0)
+    if out is not None:
+        out_check(name, out, 1)
+        if fw_active():
+            out_forward_ad_check(name, (self_, out))
+        _complex_out_cast(self_, out)
+    if complex_arg(self_):
+        check_complex_args(name, (self_, ))
+    res = OPS.digamma(self_) if name == "digamma" else OPS.lgamma(self_)
+    return res if out is None else out_write(name, out, res, None)
+
+
+cdef object _gamma_inplace(str name, object pyfunc, object a0, object input):
+    """Tensor.digamma_ / lgamma_ (torch.digamma_ too)."""
+    input = bind_arg(a0, input, name, "input")
+    if input is ARG_MISSING:
+        raise missing_arguments(name, (('input', input), ))
+    if type(input) is not Tensor and has_torch_function(input):
+        return handle_torch_function(pyfunc, (input, ), {})
+    cdef Tensor self_ = arg_tensor(input, name, "input", 1 if a0 is not ARG_MISSING else 0)
+    if complex_arg(self_):
+        check_complex_args(name, (self_, ))
+    return OPS.digamma_(self_) if name == "digamma_" else OPS.lgamma_(self_)
+
+
+def _py_digamma(_a0=ARG_MISSING, /, *, input=ARG_MISSING, out=None):
+    return _gamma_function("digamma", _py_digamma, _a0, input, out)
+
+
+def _py_digamma_(_a0=ARG_MISSING, /, *, input=ARG_MISSING):
+    return _gamma_inplace("digamma_", _py_digamma_, _a0, input)
+
+
+def _py_lgamma(_a0=ARG_MISSING, /, *, input=ARG_MISSING, out=None):
+    return _gamma_function("lgamma", _py_lgamma, _a0, input, out)
+
+
+def _py_lgamma_(_a0=ARG_MISSING, /, *, input=ARG_MISSING):
+    return _gamma_inplace("lgamma_", _py_lgamma_, _a0, input)
+
+
+_py_digamma.__signature__ = _py_lgamma.__signature__ = wrapper_signature('input, *, out=None')
+_py_digamma_.__signature__ = _py_lgamma_.__signature__ = wrapper_signature('input')
+_py_digamma_.__name__ = _py_digamma_.__qualname__ = "digamma_"
+_py_lgamma_.__name__ = _py_lgamma_.__qualname__ = "lgamma_"
 
 
 def _pym_polygamma(self, n):
