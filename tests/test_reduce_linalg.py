@@ -1062,3 +1062,96 @@ def test_meshgrid_dtypes_must_agree_first(second):
              "int64_vector": m.arange(3)}[second]
         return m.meshgrid(m.ones(2), t, indexing="ij")
     same_error(prog)
+
+
+# histogram / histogramdd given bin counts: PyTorch's checks in its order (Note
+# [histogram's checks with bin counts]), with several bad arguments at once
+def _hist(m, x, bins, rng=None, w=None, out=None, dt="float32", wdt="float32"):
+    kw = {}
+    if rng is not None:
+        kw["range"] = rng
+    if w is not None:
+        kw["weight"] = m.ones(w, dtype=getattr(m, wdt))
+    if out is not None:
+        kw["out"] = (m.empty(3, dtype=getattr(m, out[0])), m.empty(4, dtype=getattr(m, out[1])))
+    return m.histogram(m.linspace(0, 1, x).to(getattr(m, dt)), bins, **kw)
+
+
+def _histdd(m, bins, rng=None, w=None, dt="float32", wdt="float32", n=5):
+    kw = {}
+    if rng is not None:
+        kw["range"] = rng
+    if w is not None:
+        kw["weight"] = m.ones(w, dtype=getattr(m, wdt))
+    x = (m.arange(n * 2, dtype=m.float32).reshape(n, 2) / 10).to(getattr(m, dt))
+    return m.histogramdd(x, bins, **kw)
+
+
+_HIST_ERRORS = [
+    ("minmax", lambda m: _hist(m, 5, 3, (1., 0.))),
+    ("minmax_frac", lambda m: _hist(m, 5, 3, (1.5, 0.25))),
+    ("not_finite", lambda m: _hist(m, 5, 3, (0., float("inf")))),
+    ("not_finite_and_minmax", lambda m: _hist(m, 5, 3, (float("inf"), 0.))),
+    ("range_len", lambda m: _hist(m, 5, 3, (0., 1., 2.))),
+    ("weight_dtype", lambda m: _hist(m, 5, 3, w=5, wdt="float64")),
+    ("weight_dtype_and_minmax", lambda m: _hist(m, 5, 3, (1., 0.), w=5, wdt="float64")),
+    ("weight_dtype_and_bins", lambda m: _hist(m, 5, -1, w=5, wdt="float64")),
+    ("weight_dtype_and_int", lambda m: _hist(m, 5, 3, w=5, wdt="float64", dt="int64")),
+    ("weight_dtype_and_int_range", lambda m: _hist(m, 5, 3, (0., 1.), w=5, wdt="float64",
+                                                   dt="int64")),
+    ("weight_dtype_and_bool_range", lambda m: _hist(m, 5, 3, (0., 1.), w=5, wdt="float64",
+                                                    dt="bool")),
+    ("weight_dtype_and_shape", lambda m: _hist(m, 5, 3, w=4, wdt="float64")),
+    ("weight_shape_and_minmax", lambda m: _hist(m, 5, 3, (1., 0.), w=4)),
+    ("weight_dtype_complex", lambda m: _hist(m, 5, 3, w=5, wdt="float64", dt="complex64")),
+    ("weight_dtype_complex_range", lambda m: _hist(m, 5, 3, (0., 1.), w=5, wdt="float64",
+                                                   dt="complex64")),
+    ("bins_and_minmax", lambda m: _hist(m, 5, -1, (1., 0.))),
+    ("bins_and_int", lambda m: _hist(m, 5, 0, dt="int64")),
+    ("int_and_minmax", lambda m: _hist(m, 5, 3, (1., 0.), dt="int64")),
+    ("int_range", lambda m: _hist(m, 5, 3, (0., 1.), dt="int64")),
+    ("empty_int", lambda m: _hist(m, 0, 3, dt="int64")),
+    ("uint16_range_weight", lambda m: _hist(m, 5, 3, (0., 1.), w=5, wdt="float64",
+                                            dt="uint16")),
+    ("out_hist_dtype_and_weight", lambda m: _hist(m, 5, 3, w=5, wdt="float64",
+                                                  out=("float64", "float32"))),
+    ("out_hist_dtype_and_bins", lambda m: _hist(m, 5, -1, out=("float64", "float32"))),
+    ("out_edges_dtype", lambda m: _hist(m, 5, 3, out=("float32", "float64"))),
+    ("out_hist_dtype_and_minmax", lambda m: _hist(m, 5, 3, (1., 0.), out=("float64", "float32"))),
+    ("dd_minmax", lambda m: _histdd(m, 3, [1., 0., 0., 1.])),
+    ("dd_minmax_dim1", lambda m: _histdd(m, 3, [0., 1., 2., 1.])),
+    ("dd_not_finite", lambda m: _histdd(m, 3, [0., float("nan"), 0., 1.])),
+    ("dd_bins_minus2", lambda m: _histdd(m, [-2, 3])),
+    ("dd_bins_minus1", lambda m: _histdd(m, [-1, 3])),
+    ("dd_bins_zero", lambda m: _histdd(m, [0, 3])),
+    ("dd_bins_and_minmax", lambda m: _histdd(m, [-1, 3], [1., 0., 0., 1.])),
+    ("dd_bins_len_and_minmax", lambda m: _histdd(m, [3, 3, 3], [1., 0., 0., 1.])),
+    ("dd_bins_len", lambda m: _histdd(m, [3, 3, 3])),
+    ("dd_range_len_and_int", lambda m: _histdd(m, 3, [1., 0.], dt="int64")),
+    ("dd_int_and_minmax", lambda m: _histdd(m, 3, [1., 0., 0., 1.], dt="int64")),
+    ("dd_int", lambda m: _histdd(m, 3, dt="int64")),
+    ("dd_int_range_bins", lambda m: _histdd(m, [0, 3], [0., 1., 0., 1.], dt="int64")),
+    ("dd_bool_range_bins", lambda m: _histdd(m, [-2, 3], [0., 1., 0., 1.], dt="bool")),
+    ("dd_weight_dtype_and_minmax", lambda m: _histdd(m, 3, [1., 0., 0., 1.], w=5,
+                                                     wdt="float64")),
+    ("dd_weight_dtype_and_bins", lambda m: _histdd(m, [0, 3], w=5, wdt="float64")),
+    ("dd_weight_dtype_and_shape", lambda m: _histdd(m, 3, w=4, wdt="float64")),
+    ("dd_weight_shape", lambda m: _histdd(m, 3, w=4)),
+    ("dd_complex_and_minmax", lambda m: _histdd(m, 3, [1., 0., 0., 1.], dt="complex64")),
+    ("dd_complex", lambda m: _histdd(m, 3, dt="complex64")),
+    ("dd_empty_int", lambda m: _histdd(m, 3, dt="int64", n=0)),
+]
+
+
+@pytest.mark.parametrize("fn", [c[1] for c in _HIST_ERRORS], ids=[c[0] for c in _HIST_ERRORS])
+def test_histogram_bin_count_checks_in_pytorch_order(fn):
+    same_error(fn)
+
+
+@pytest.mark.parametrize("case", [
+    lambda m: _hist(m, 5, 3), lambda m: _hist(m, 5, 4, (0., 2.), w=5),
+    lambda m: _hist(m, 0, 3), lambda m: _hist(m, 5, 1, (0.5, 0.5)),
+    lambda m: _histdd(m, [2, 3], [0., 1., 0., 2.], w=5), lambda m: _histdd(m, 3, n=0),
+    lambda m: _histdd(m, 2)])
+def test_histogram_bin_counts_still_compute(case):
+    same(lambda m: tuple(case(m)))

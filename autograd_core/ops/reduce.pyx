@@ -2801,32 +2801,74 @@ cdef Tensor op_nanquantile(Tensor self, object q, object dim, bint keepdim, obje
 _HistogramResult = named_result_type("histogram", ("hist", "bin_edges"))
 
 
-cdef cnp.ndarray _histogram_edges(cnp.ndarray col, object bins, object lo_hi, object dt,
-                                   Py_ssize_t dim):
-    """One dim's bin edges: the given tensor's, or bins equal-width bins over lo_hi (the
-    data's range by default, widened by 0.5 each way when empty), in the input's dtype."""
-    if isinstance(bins, Tensor):
-        edges = (<Tensor>bins)._data
-        if edges.ndim != 1 or edges.size < 1:
-            raise RuntimeError("autograd_core.histogram(): bins tensor should have one dimension")
-        return edges.astype(dt)
+cdef cnp.ndarray _histogram_edges(object bins, object dt):
+    """Given bin edges (a tensor) as an array in the input's dtype."""
+    edges = (<Tensor>bins)._data
+    if edges.ndim != 1 or edges.size < 1:
+        raise RuntimeError("autograd_core.histogram(): bins tensor should have one dimension")
+    return edges.astype(dt)
+
+
+# Note [histogram's checks with bin counts]
+# Given bin counts, PyTorch's histogram and histogramdd find the outer edges
+# (select_outer_bin_edges: range's length; without a range a non-empty input's min and
+# max, whose kernel, histogramdd, has floating types only; then per dim a finite range,
+# then min <= max), make the edges with linspace (its steps >= 0 check, then its kernel's
+# dtypes), check the inputs (each edges tensor has an element, the weight's dtype, then
+# its shape) and run histogram_cpu (floating types only). histogram checks its bin
+# count first (histogramdd_prepare_out, after out's dtypes); histogramdd its bin counts'
+# number after the outer edges and each count after the input checks. The messages
+# print the range's doubles as C++ streams them (%g).
+
+cdef list _outer_edges(cnp.ndarray points, object range, Py_ssize_t D):
+    """PyTorch's select_outer_bin_edges of the (M, D) points: [(lo, hi)] per dim."""
+    cdef Py_ssize_t k
+    if range is not None:
+        if len(range) != 2 * D:
+            raise RuntimeError(f"autograd_core.histogramdd: for a {D}-dimensional histogram range should "
+                               f"have {2 * D} elements, but got {len(range)}")
+        lohi = [(float(range[2 * k]), float(range[2 * k + 1])) for k in builtins.range(D)]
+    elif points.size:
+        _histogram_kernels(dtype_of(points), False, "histogramdd")
+        lohi = [(float(points[:, k].min()), float(points[:, k].max())) for k in builtins.range(D)]
+    else:
+        lohi = [(0.0, 1.0)] * D     # (an empty input: PyTorch's [0, 1])
+    for k in builtins.range(D):
+        lo, hi = lohi[k]
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            raise RuntimeError(f"autograd_core.histogramdd: dimension {k}'s range [{lo:g}, {hi:g}] is not "
+                               f"finite")
+        if lo > hi:
+            raise RuntimeError(f"autograd_core.histogramdd: min should not exceed max, but got min {lo:g} "
+                               f"max {hi:g} for dimension {k}")
+        if lo == hi:
+            lohi[k] = (lo - 0.5, hi + 0.5)
+    return lohi
+
+
+cdef cnp.ndarray _linspace_edges(tuple lohi, object bins, dtype d, object dt):
+    """bins + 1 edges over lohi as PyTorch's linspace makes them in the input's dtype d."""
+    if bins + 1 < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    if d is bool_ or d is uint16 or d is uint32 or d is uint64:
+        raise not_implemented_for("linspace_cpu", d)
+    return as_array(np.linspace(lohi[0], lohi[1], bins + 1)).astype(dt)
+
+
+cdef int _check_count_edges(list edges) except -1:
+    """histogramdd_check_inputs on edges made from bin counts (a count of -1: none)."""
+    for k, e in enumerate(edges):
+        if (<cnp.ndarray>e).size < 1:
+            raise RuntimeError(f"autograd_core.histogramdd: bins tensor should have at least 1 element, but "
+                               f"got 0 elements in the bins tensor for dimension {k}")
+    return 0
+
+
+cdef int _check_bin_count(object bins, Py_ssize_t dim) except -1:
     if bins <= 0:
         raise RuntimeError(f"autograd_core.histogram(): bins must be > 0, but got {bins} for dimension "
                            f"{dim}")
-    if lo_hi is not None:
-        lo, hi = float(lo_hi[0]), float(lo_hi[1])
-    elif col.size:
-        lo, hi = float(col.min()), float(col.max())
-    else:
-        lo, hi = 0.0, 0.0
-    if lo > hi:
-        raise RuntimeError(f"autograd_core.histogram(): min should not exceed max, but got min {lo} max "
-                           f"{hi} for dimension {dim}")
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        raise RuntimeError(f"autograd_core.histogram(): range of [{lo}, {hi}] is not finite")
-    if lo == hi:
-        lo, hi = lo - 0.5, hi + 0.5
-    return as_array(np.linspace(lo, hi, bins + 1)).astype(dt)
+    return 0
 
 
 cdef tuple _histogram_counts(cnp.ndarray points, list edges, object w, bint density, object dt):
@@ -2884,12 +2926,17 @@ cdef object _histogram_weight(Tensor self, Tensor weight, tuple want, str fname)
 
 cdef tuple op_histogram(Tensor self, object bins, object range, Tensor weight, bint density):
     cdef cnp.ndarray x = self._data
-    if range is None:   # (PyTorch's histogram runs histogramdd's kernel)
-        _histogram_kernels(dtype_of(x), False, "histogramdd")
+    cdef dtype d = dtype_of(x)
     flat = x.reshape(-1)
-    edges = _histogram_edges(flat, bins, range, x.dtype, 0)
-    _histogram_kernels(dtype_of(x), True, "histogramdd")   # (its edges' checks first)
+    if isinstance(bins, Tensor):
+        edges = _histogram_edges(bins, x.dtype)
+        _histogram_kernels(d, True, "histogramdd")
+    else:   # Note [histogram's checks with bin counts]
+        _check_bin_count(bins, 0)
+        edges = _linspace_edges(_outer_edges(flat.reshape(-1, 1), range, 1)[0], bins, d, x.dtype)
+        _histogram_dtypes(self, None, weight)
     w = _histogram_weight(self, weight, shape_of(x), "histogram")
+    _histogram_kernels(d, True, "histogramdd")
     hist, e = _histogram_counts(flat.reshape(-1, 1), [edges], w, density, x.dtype)
     cdef Tensor h = make(hist), be = make(np.array(edges, copy=True))
     for r in (h, be):   # PyTorch has no derivative: its NotImplemented node on each
@@ -2938,7 +2985,17 @@ def _py_histogram(input, bins=100, *, out=None, range=None, weight=None, density
     if not isinstance(bins, Tensor):
         bins = arg_int(bins, "histogram", "bins", 2)
     cdef Tensor w = None if weight is None else arg_tensor(weight, "histogram", "weight", 4)
-    _histogram_checks("histogram", self, [bins] if isinstance(bins, Tensor) else None, w, range)
+    if isinstance(bins, Tensor):
+        _histogram_checks("histogram", self, [bins], w, range)
+    elif out is not None:   # (histogramdd_prepare_out: out's dtypes, before the bin count)
+        out_check("histogram", out, 2)
+        for name, o in zip(("hist", "bin_edges"), out):
+            if dtype_of((<Tensor>o)._data) is not dtype_of(self._data):
+                raise RuntimeError(
+                    f"autograd_core.histogram: input tensor and {name} tensor should have the same dtype, "
+                    f"but got input {dtype_of(self._data).cpp_name} and {name} "
+                    f"{dtype_of((<Tensor>o)._data).cpp_name}"
+                    + (" for dimension 0" if name == "bin_edges" else ""))
     res = _HistogramResult(*OPS.histogram(self, bins, range, w,
                                           arg_bool(density, "histogram", "density", 5)))
     return with_out("histogram", out, res, ('hist', 'bin_edges'), True)
@@ -2955,21 +3012,30 @@ cdef tuple op_histogramdd(Tensor self, object bins, object range, Tensor weight,
     cdef cnp.ndarray x = self._data
     if cnp.PyArray_NDIM(x) < 2:   # (PyTorch's first check, before the dtype's)
         raise RuntimeError("autograd_core.histogramdd: input tensor should have at least 2 dimensions")
-    if range is None:
-        _histogram_kernels(dtype_of(x), False, "histogramdd")
+    cdef dtype d = dtype_of(x)
     cdef Py_ssize_t D = shape_of(x)[-1], k
     points = x.reshape(-1, D)
     bl = list(bins) if isinstance(bins, (list, tuple)) else [bins] * D
-    if len(bl) != D:
-        raise RuntimeError(f"autograd_core.histogramdd: expected {D} sequences of bin edges for a "
-                           f"{D}-dimensional histogram but got {len(bl)}")
-    if range is not None and len(range) != 2 * D:
-        raise RuntimeError(f"autograd_core.histogramdd: for a {D}-dimensional histogram range should have "
-                           f"{2 * D} elements, but got {len(range)}")
-    edges = [_histogram_edges(points[:, k], bl[k], None if range is None else
-                              (range[2 * k], range[2 * k + 1]), x.dtype, k) for k in builtins.range(D)]
-    _histogram_kernels(dtype_of(x), True, "histogramdd")   # (its edges' checks first)
-    w = _histogram_weight(self, weight, shape_of(x)[:-1], "histogramdd")
+    if bl and all([isinstance(b, Tensor) for b in bl]):
+        if range is None:
+            _histogram_kernels(d, False, "histogramdd")
+        if len(bl) != D:
+            raise RuntimeError(f"autograd_core.histogramdd: expected {D} sequences of bin edges for a "
+                               f"{D}-dimensional histogram but got {len(bl)}")
+        edges = [_histogram_edges(b, x.dtype) for b in bl]
+        w = _histogram_weight(self, weight, shape_of(x)[:-1], "histogramdd")
+    else:   # Note [histogram's checks with bin counts]
+        lohi = _outer_edges(points, range, D)
+        if len(bl) != D:
+            raise RuntimeError("histogramdd: The size of bins must be equal to the innermost "
+                               "dimension of the input.")
+        edges = [_linspace_edges(lohi[k], bl[k], d, x.dtype) for k in builtins.range(D)]
+        _check_count_edges(edges)
+        _histogram_dtypes(self, None, weight)
+        w = _histogram_weight(self, weight, shape_of(x)[:-1], "histogramdd")
+        for k in builtins.range(D):
+            _check_bin_count(bl[k], k)
+    _histogram_kernels(d, True, "histogramdd")
     hist, e = _histogram_counts(points, edges, w, density, x.dtype)
     return make(hist), tuple([make(np.array(a, copy=True)) for a in e])
 
@@ -2988,9 +3054,9 @@ def _py_histogramdd(input, bins=10, *, range=None, weight=None, density=False):
         edges = [bins]
     if cnp.PyArray_NDIM(self._data) >= 2:
         # (PyTorch checks the rank first: op_histogramdd's error for a 1-d input)
-        if edges is None or len(edges) == shape_of(self._data)[-1]:
+        if edges is not None and len(edges) == shape_of(self._data)[-1]:
             _histogram_checks("histogramdd", self, edges, w, range)
-        elif complex_arg(self):
+        elif edges is not None and complex_arg(self):
             check_complex_op("histogramdd", self)
     return _HistogramddResult(*OPS.histogramdd(self, bins, range, w,
                                                arg_bool(density, "histogramdd", "density", 5)))
