@@ -994,6 +994,55 @@ def test_complex_k1_products_stay_exact():
     same(lambda m: m.mm(m.tensor(a), m.tensor(b)), rtol=0, atol=0)
 
 
+# issue 27, point 7: real products over a contracted dim of size 1. PyTorch's real gemm
+# over k = 1 (at least two rows and columns; a single bmm batch of 400+ multiply-adds)
+# multiplies without a sum, so a -0 product stays -0; gemv, dot, small bmm sum into +0.
+# einsum, linear, tensordot and matmul reach these kernels.
+_REAL_SIGNED = [0.0, -0.0, 1.0, -1.0, 2.0, -0.5]
+
+
+def _rcol(m, dt, n=None):
+    v = (_REAL_SIGNED * 8)[:n] if n else _REAL_SIGNED
+    return m.tensor(v, dtype=getattr(m, dt)).reshape(-1, 1)
+
+
+_REAL_ZERO_FORMS = [
+    ("mm_k1", lambda m, d: m.mm(_rcol(m, d), _rcol(m, d).reshape(1, -1))),
+    ("mm_k1_transposed", lambda m, d: m.mm(_rcol(m, d).reshape(1, -1).t(), _rcol(m, d).t())),
+    ("mm_k1_one_row", lambda m, d: m.mm(_rcol(m, d)[1:2], _rcol(m, d).reshape(1, -1))),
+    ("mm_k1_one_col", lambda m, d: m.mm(_rcol(m, d), _rcol(m, d)[1:2])),
+    ("matmul_k1", lambda m, d: _rcol(m, d) @ _rcol(m, d).reshape(1, -1)),
+    ("linear_k1", lambda m, d: m.nn.functional.linear(_rcol(m, d), _rcol(m, d))),
+    ("tensordot_k1", lambda m, d: m.tensordot(_rcol(m, d), _rcol(m, d).reshape(1, -1), 1)),
+    ("einsum_k1", lambda m, d: m.einsum("ij,jk->ik", _rcol(m, d), _rcol(m, d).reshape(1, -1))),
+    ("einsum_k1_transposed", lambda m, d: m.einsum("ji,jk->ik", _rcol(m, d).reshape(1, -1),
+                                                  _rcol(m, d).reshape(1, -1))),
+    ("einsum_outer", lambda m, d: m.einsum("i,j->ij", _rcol(m, d)[:, 0], _rcol(m, d)[:, 0])),
+    ("bmm_k1_small", lambda m, d: m.bmm(_rcol(m, d)[None], _rcol(m, d).reshape(1, 1, -1))),
+    ("bmm_k1_large", lambda m, d: m.bmm(_rcol(m, d, 30)[None], _rcol(m, d, 30).reshape(1, 1, -1))),
+    ("bmm_k1_two_batches", lambda m, d: m.bmm(_rcol(m, d, 30).reshape(1, 30, 1).repeat(2, 1, 1),
+                                              _rcol(m, d, 30).reshape(1, 1, 30).repeat(2, 1, 1))),
+    ("matmul_batched_k1_large", lambda m, d: m.matmul(_rcol(m, d, 30)[None],
+                                                      _rcol(m, d, 30).reshape(1, 1, -1))),
+    ("mv_k1", lambda m, d: [m.mv(_rcol(m, d), _rcol(m, d)[j]) for j in range(6)]),
+    pytest.param(lambda m, d: [m.dot(_rcol(m, d)[i], _rcol(m, d)[j])
+                               for i in range(6) for j in range(6)], id="dot_k1",
+                 marks=pytest.mark.xfail(strict=True, reason=(
+                     "PyTorch's real dot of one term sums into +0; numpy's np.dot returns the "
+                     "-0 product (not fixed yet: op_dot)"))),
+]
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+@pytest.mark.parametrize("fn", [c if isinstance(c, type(pytest.param(0))) else c[1]
+                                for c in _REAL_ZERO_FORMS],
+                         ids=[None if isinstance(c, type(pytest.param(0))) else c[0]
+                              for c in _REAL_ZERO_FORMS])
+def test_real_product_signs_of_zero(fn, dt):
+    same(lambda m: (lambda r: [(x, m.signbit(x)) for x in (r if isinstance(r, list) else [r])])(
+        fn(m, dt)), rtol=0, atol=0)
+
+
 # sort / argsort called so that neither of PyTorch's signatures (the .stable one, stable
 # keyword-only and required, and the plain one) takes the arguments: its parser's error
 # differs between the Tensor method and the function (their signatures differ)
