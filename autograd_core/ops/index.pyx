@@ -1393,6 +1393,8 @@ cdef Py_ssize_t _check_index_along(Tensor self, object dim, Tensor index, str fn
         raise IndexError(f"{fname}(): Expected dtype int64 for index.")
     if cnp.PyArray_NDIM(idx) > 1:
         raise IndexError(f"{fname}(): Index is supposed to be a vector")
+    if fname == "index_add_":
+        return d       # (its kernel checks the bounds, after op_index_add's shape checks)
     cdef Py_ssize_t n = shape_of(x)[d] if nd else 1
     flat = idx.reshape(-1)
     if flat.size and ((flat < -n) | (flat >= n)).any():
@@ -1427,6 +1429,18 @@ cdef Tensor op_index_add(Tensor self, object dim, Tensor index, Tensor source, o
         raise RuntimeError(f"index_add_(): Number of indices ({nidx}) should be equal to "
                            f"source.size(dim): ({source._data.shape[d]}), for dim: {d}")
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef tuple xs = shape_of(self._data), ss = shape_of(source._data)
+    if nd and (len(ss) != nd or any([xs[k] != ss[k] for k in range(nd) if k != d])):
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = {shape_str(xs)} "
+                           f"source.shape = {shape_str(ss)}")
+    cdef Py_ssize_t n = xs[d] if nd else 1
+    flat = index._data.reshape(-1)
+    if flat.size and ((flat < 0) | (flat >= n)).any():   # (the kernel's: no negative index)
+        if nd <= 1:   # (a vector's kernel is index_select's)
+            raise IndexError("index out of range in self")
+        raise RuntimeError(f"index {int(flat[(flat < 0) | (flat >= n)][0])} is out of bounds "
+                           f"for dimension {d} with size {n}")
     if nd <= 1:
         _refuse_unsigned_self(self, "index_add_")
     elif nidx and cnp.PyArray_SIZE(self._data):
@@ -1498,12 +1512,54 @@ cdef Tensor index_copy_source_backward(Tensor grad, object dim, Tensor index, Te
     return index_add_source_backward(grad, dim, index, source, 1)
 
 
-cdef Tensor op_index_copy(Tensor self, object dim, Tensor index, Tensor source):
-    cdef Py_ssize_t d = _check_index_along(self, dim, index, "index_copy_")
-    if dtype_of(source._data) is not dtype_of(self._data):
+cdef Py_ssize_t _index_copy_checks(Tensor self, object dim, Tensor index,
+                                   Tensor source) except? -1:
+    """PyTorch's index_copy meta checks in its order (index's rank, the source's rank
+    against index's length and self's, index's dtype, the dtypes, the slice shapes, the
+    number of indices), then its kernel's bounds check, where a negative index is out of
+    bounds too. Returns the wrapped dim."""
+    cdef cnp.ndarray x = self._data, idx = index._data, src = source._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x), sd = cnp.PyArray_NDIM(src)
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef Py_ssize_t n_idx = cnp.PyArray_SIZE(idx)
+    if cnp.PyArray_NDIM(idx) >= 2:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got "
+                         f"{cnp.PyArray_NDIM(idx)})")
+    if sd == 0 and n_idx != 1:
+        raise IndexError(f"index_copy_(): When source is scalar, index should have one element "
+                         f"(got {n_idx})")
+    if sd != nd and sd != 0 and nd != 0:
+        raise IndexError(f"index_copy_(): When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality ({sd}), destination "
+                         f"dimensionality ({nd})")
+    if dtype_of(idx) is not int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
+                           f"{dtype_of(idx).scalar_name}")
+    if dtype_of(src) is not dtype_of(x):
         raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but "
-                           f"got (self) {dtype_of(self._data).scalar_name} and (source) "
-                           f"{dtype_of(source._data).scalar_name}")
+                           f"got (self) {dtype_of(x).scalar_name} and (source) "
+                           f"{dtype_of(src).scalar_name}")
+    self_slice = [s for k, s in enumerate(shape_of(x)) if k != d]
+    src_slice = [s for k, s in enumerate(shape_of(src)) if k != d]
+    if self_slice != src_slice:
+        raise RuntimeError(
+            f"index_copy_(): Source/destination tensor must have same slice shapes. Destination "
+            f"slice shape: {' '.join(map(str, self_slice))} at dimension {d} and source slice "
+            f"shape: {' '.join(map(str, src_slice))} at dimension 0.")
+    if sd and n_idx != shape_of(src)[d]:
+        raise IndexError(f"index_copy_(): Number of indices ({n_idx}) should be equal to "
+                         f"source.size(dim) ({shape_of(src)[d]})")
+    cdef Py_ssize_t n = shape_of(x)[d] if nd else 1
+    flat = idx.reshape(-1)
+    if flat.size and ((flat < 0) | (flat >= n)).any():
+        bad = int(flat[(flat < 0) | (flat >= n)][0])
+        raise IndexError(f"index_copy_(): index {bad} is out of bounds for dimension {d} with "
+                         f"size {n}")
+    return d
+
+
+cdef Tensor op_index_copy(Tensor self, object dim, Tensor index, Tensor source):
+    cdef Py_ssize_t d = _index_copy_checks(self, dim, index, source)
     _refuse_unsigned_self(self, "index_copy_cpu")
     cdef cnp.ndarray out = self._data.copy()
     if out.ndim == 0:

@@ -1543,7 +1543,10 @@ cdef Tensor op_where(Tensor condition, object self, object other):
     try:
         out = np.where(condition._data, operand_array(self, rt), operand_array(other, rt))
     except ValueError:
-        raise broadcast_error(_operand_shape(self), _operand_shape(other)) from None
+        # (TensorIterator broadcasts its inputs in order: condition, self, other)
+        shape = broadcast_shapes(shape_of(condition._data), _operand_shape(self))
+        broadcast_shapes(shape, _operand_shape(other))
+        raise
     cdef Tensor result = make(pointwise_output(as_array(out), (condition, self, other),
                                                rt.typenum, 1))
     record_WhereBackward0(result, condition, self, other)
@@ -2088,7 +2091,7 @@ cdef int _record_BernoulliBackward2(Tensor result, Tensor self) except -1:
 cdef int _exponential_check(Tensor self, object lambd) except -1:
     cdef dtype d = dtype_of(self._data)
     if not (lambd > 0 and lambd != float("inf")):
-        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={float(lambd):g}")
     if d.category != CAT_FLOAT:
         raise RuntimeError("Exponential distribution is a continuous probability distribution. "
                            f"dtype must be a floating point but you specified {d.scalar_name}")
@@ -2096,13 +2099,13 @@ cdef int _exponential_check(Tensor self, object lambd) except -1:
 
 cdef int _geometric_check(Tensor self, object p) except -1:
     if not (0 < p < 1):
-        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={float(p):g}")
     check_not_bool_kernel(dtype_of(self._data), "geometric_cpu")
 
 
 cdef int _log_normal_check(Tensor self, object mean, object std) except -1:
     if not std > 0:
-        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={float(std):g}")
     check_float_kernel(dtype_of(self._data), "log_normal_cpu")
 
 
@@ -2149,7 +2152,7 @@ cdef Tensor op_bernoulli_(Tensor self, object p, object generator):
         return inplace_commit(self, result)
     p = arg_float(p, "bernoulli_", "p", 1)
     if not (0 <= p <= 1):
-        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={float(p):g}")
     old = inplace_source(self, ())
     return _random_fill(self, old, bernoulli_scalar_values(generator, self._data, p),
                         _record_BernoulliBackward2)
@@ -2167,7 +2170,7 @@ def _py_bernoulli(input, p=None, *, generator=None, out=None):
     no_out("bernoulli", out)      # (bernoulli(input, p) has no out=)
     p = arg_float(p, "bernoulli", "p", 2)
     if not (0 <= p <= 1):
-        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={float(p):g}")
     cdef cnp.ndarray like = np.empty(shape_of(self._data), dtype=self._data.dtype)
     cdef Tensor result = make(bernoulli_scalar_values(generator, like, p))
     _record_not_implemented(result, (self,), "bernoulli")

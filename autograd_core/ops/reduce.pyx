@@ -2131,6 +2131,17 @@ cdef Tensor op_diff(Tensor self, object n, object dim, Tensor prepend, Tensor ap
         raise RuntimeError(f"order must be non-negative but got {n}")
     cdef Py_ssize_t d = wrap_dim(dim, nd)
     cdef Tensor x = self
+    for other in (prepend, append):   # (PyTorch's diff_check_compatible_shape)
+        if other is None:
+            continue
+        if cnp.PyArray_NDIM((<Tensor>other)._data) != nd:
+            raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+        for k, (a, b) in enumerate(zip(shape_of(self._data), shape_of((<Tensor>other)._data))):
+            if k != d and a != b:
+                raise RuntimeError(
+                    f"diff expects the shape of tensor to prepend or append to match that of "
+                    f"input except along the differencing dimension; input.size({k}) = {a}, "
+                    f"but got tensor.size({k}) = {b}")
     if prepend is not None or append is not None:
         parts = [t for t in (prepend, self, append) if t is not None]
         x = OPS.cat(parts, d)
@@ -2244,6 +2255,8 @@ cdef Tensor _search(cnp.ndarray seq, object values, bint right, bint out_int32, 
     side = "right" if right else "left"
     if sorter is not None:
         srt = (<Tensor>sorter)._data
+        if srt.size and ((srt < 0) | (srt >= (shape_of(seq)[-1] if seq.ndim else 1))).any():
+            raise RuntimeError("autograd_core.searchsorted(): sorter index out of range")
         seq = np.take_along_axis(seq, srt, -1) if seq.ndim else seq
     if seq.ndim <= 1:
         out = np.searchsorted(seq.reshape(-1), vals, side=side)
@@ -2358,6 +2371,10 @@ cdef tuple _unique_values(cnp.ndarray x, object dim, bint consecutive):
 
 cdef object _unique_impl(Tensor self, bint return_inverse, bint return_counts, object dim,
                          bint consecutive):
+    if dim is not None:
+        if cnp.PyArray_NDIM(self._data) == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        wrap_dim(dim, cnp.PyArray_NDIM(self._data))   # (its range error)
     vals, inv, counts = _unique_values(self._data, dim, consecutive)
     cdef Tensor values = make(as_array(vals).astype(self._data.dtype, copy=False))
     cdef Tensor inverse = make(as_array(inv).astype(np.int64, copy=False))
