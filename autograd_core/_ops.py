@@ -534,8 +534,35 @@ def _record_function_exit(handle):
     handle.__exit__(None, None, None)
 
 
+def _aten_cdist(x1, x2, p=2.0, compute_mode=None):
+    """aten::cdist, whose compute_mode is ATen's int? (None or 0: mm for p=2 when either
+    operand has more than 25 rows, 1: always, 2: never); torch.cdist takes their names
+    (and refuses None). The op hook reports the mode as op_cdist holds it (None or a
+    name): CPU autocast's re-dispatch (Note [Autocast]) passes that back here."""
+    import autograd_core as torch
+    names = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
+             "donot_use_mm_for_euclid_dist")
+    if compute_mode is None:
+        compute_mode = names[0]
+    elif type(compute_mode) is int:
+        if not 0 <= compute_mode <= 2:
+            raise RuntimeError(f"possible modes: 0, 1, 2, but was: {compute_mode}")
+        compute_mode = names[compute_mode]
+    elif compute_mode not in names:
+        t = type(compute_mode).__name__
+        raise RuntimeError(
+            f"aten::cdist() Expected a value of type 'Optional[int]' for argument "
+            f"'compute_mode' but instead found type '{t}'.\nPosition: 3\nValue: "
+            f"{compute_mode!r}\nDeclaration: aten::cdist(Tensor x1, Tensor x2, float p=2., "
+            f"int? compute_mode=None) -> Tensor\nCast error details: Unable to cast Python "
+            f"instance of type <class '{t}'> to C++ type '?' (#define "
+            f"PYBIND11_DETAILED_ERROR_MESSAGES or compile in debug mode for details)")
+    return torch.cdist(x1, x2, p, compute_mode)
+
+
 aten = _OpNamespace("aten", {name: (ovs.split(), _public_callable(name))
                              for name, ovs in _OVERLOADS.items()})
+aten._table["cdist"] = (aten._table["cdist"][0], lambda: _aten_cdist)
 prim = _OpNamespace("prim", {"device": (["default"], lambda: _device)})
 profiler = _OpNamespace("profiler", {
     "_record_function_enter": (["default"], lambda: _record_function_enter),

@@ -329,3 +329,123 @@ def tensor_repr(
         suffixes.append(_plain(f"tangent={tangent!r}"))
 
     return _add_suffixes(_PREFIX + body, suffixes, indent)
+
+
+# ------------------------------------------------------------ ATen's C++ printing
+# Some of PyTorch's error messages embed a tensor as ATen's operator<< prints it
+# (aten/src/ATen/core/Formatting.cpp), not as repr() does: the values as doubles, one
+# format per matrix, "Columns a to b" blocks past 80 characters, then "[ <type>{sizes} ]",
+# where Python's error translation spells the legacy tensor types torch.FloatTensor etc.
+# (here autograd_core.FloatTensor, as this library names them)
+
+_LEGACY_TYPES = {"Float": "autograd_core.FloatTensor", "Double": "autograd_core.DoubleTensor",
+                 "Half": "autograd_core.HalfTensor", "Byte": "autograd_core.ByteTensor",
+                 "Char": "autograd_core.CharTensor", "Short": "autograd_core.ShortTensor",
+                 "Int": "autograd_core.IntTensor", "Long": "autograd_core.LongTensor"}
+
+
+def _cpp_format(values):
+    """(scale, width, spec) of ATen's __printFormat for the doubles values (a flat array,
+    not empty): exponents of the smallest and largest finite magnitudes pick fixed,
+    scaled fixed or scientific notation and the width."""
+    finite = values[np.isfinite(values)]
+    int_mode = bool(np.all(finite == np.ceil(finite)))
+    exp_min = exp_max = 1.0
+    if finite.size:
+        exp_min = exp_max = abs(float(finite[0]))
+        for v in finite.tolist():
+            z = abs(v)
+            if z < exp_min:
+                exp_min = z
+            if z > exp_max:
+                exp_max = z
+        exp_min = math.floor(math.log10(exp_min)) + 1 if exp_min != 0 else 1
+        exp_max = math.floor(math.log10(exp_max)) + 1 if exp_max != 0 else 1
+    if int_mode:
+        if exp_max > 9:
+            return 1.0, 11, "%.4e"
+        return 1.0, int(exp_max) + 1, "%g"
+    if exp_max - exp_min > 4:
+        return 1.0, 12 if abs(exp_max) > 99 or abs(exp_min) > 99 else 11, "%.4e"
+    if exp_max > 5 or exp_max < 0:
+        return float(f"1e{exp_max - 1}"), 7, "%.4f"   # (correctly rounded, as C's pow)
+    return 1.0, 7 if exp_max == 0 else int(exp_max) + 6, "%.4f"
+
+
+def _cpp_value(spec, v):
+    """v formatted by spec as C's printf does: a NaN with its sign bit prints -nan."""
+    if v != v:
+        return "-nan" if math.copysign(1.0, v) < 0 else "nan"
+    return spec % v
+
+
+def _cpp_scale(scale):
+    """ATen's line naming a matrix's scale factor, a power of ten in its shortest
+    round-trip spelling (fixed from 1e-4 to below 1e16, as Python's repr, no '.0')."""
+    r = repr(scale)
+    return (r[:-2] if r.endswith(".0") else r) + " *\n"
+
+
+def _cpp_matrix(m, indent, linesize=80):
+    """ATen's __printMatrix of the 2-D doubles m (not empty)."""
+    scale, sz, spec = _cpp_format(m.reshape(-1))
+    out = []
+    pad = " " * indent
+    ncols = m.shape[1]
+    per_line = (linesize - indent) // (sz + 1)
+    first = 0
+    while first < ncols:
+        last = first + per_line - 1 if first + per_line <= ncols else ncols - 1
+        if per_line < ncols:
+            if first != 0:
+                out.append("\n")
+            out.append(f"Columns {first + 1} to {last + 1}{pad}")
+        if scale != 1:
+            out.append(_cpp_scale(scale) + pad)
+        for r in range(m.shape[0]):
+            for c in range(first, last + 1):
+                out.append(_cpp_value(spec, m[r, c] / scale).rjust(sz))
+                if c == last:
+                    out.append("\n")
+                    if r != m.shape[0] - 1:
+                        out.append(pad + " " if scale != 1 else pad)
+                else:
+                    out.append(" ")
+        first = last + 1
+    return "".join(out)
+
+
+def cpp_str(tensor):
+    """tensor as ATen's operator<< prints it, with Python's spelling of its type."""
+    import autograd_core
+    t = tensor.detach()
+    if t.is_complex():   # (ATen's copy to double keeps the real part)
+        t = t.real
+    a = np.asarray(t.to(autograd_core.float64).numpy())
+    name = str(tensor.dtype).rpartition(".")[2]
+    scalar = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
+              "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
+              "int64": "Long", "bool": "Bool", "complex64": "ComplexFloat",
+              "complex128": "ComplexDouble", "complex32": "ComplexHalf", "uint16": "UInt16",
+              "uint32": "UInt32", "uint64": "UInt64"}.get(name, name)
+    type_str = _LEGACY_TYPES.get(scalar, f"CPU{scalar}Type")
+    sizes = ",".join(str(s) for s in a.shape)
+    if a.ndim == 0:
+        return f"{float(a):g}\n[ {type_str}{{}} ]"
+    body = ""
+    if a.size:
+        if a.ndim == 1:
+            scale, sz, spec = _cpp_format(a)
+            body = _cpp_scale(scale) if scale != 1 else ""
+            body += "".join(_cpp_value(spec, v / scale).rjust(sz) + "\n" for v in a.tolist())
+        elif a.ndim == 2:
+            body = _cpp_matrix(a, 0)
+        else:
+            blocks = []
+            # (ATen's counter runs its first index fastest)
+            for rev in np.ndindex(*a.shape[-3::-1]):
+                idx = rev[::-1]
+                head = "(" + "".join(f"{i + 1}," for i in idx) + ".,.) = \n"
+                blocks.append(head + _cpp_matrix(a[idx], 1))
+            body = "\n".join(blocks)
+    return f"{body}[ {type_str}{{{sizes}}} ]"

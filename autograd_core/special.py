@@ -49,16 +49,27 @@ def _alias(fn, doc, tensors):
     return special_fn
 
 
+def _out_arg(out, fname):
+    """out=, checked as special_<name>'s parser checks it (its message names the special
+    function): before the op's own checks."""
+    if out is not None and not isinstance(out, _torch.Tensor):
+        raise TypeError(f"{fname}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    return out
+
+
 def digamma(input, *, out=None):
-    return _torch.digamma(_input(input, "special_digamma"), out=out)
+    return _torch.digamma(_input(input, "special_digamma"),
+                          out=_out_arg(out, "special_digamma"))
 
 
 def psi(input, *, out=None):
-    return _torch.digamma(_input(input, "special_psi"), out=out)
+    return _torch.digamma(_input(input, "special_psi"),
+                          out=_out_arg(out, "special_psi"))
 
 
 def gammaln(input, *, out=None):
-    return _torch.lgamma(_input(input, "special_gammaln"), out=out)
+    return _torch.lgamma(_input(input, "special_gammaln"),
+                         out=_out_arg(out, "special_gammaln"))
 
 
 def multigammaln(input, p, *, out=None):

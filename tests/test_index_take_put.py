@@ -307,3 +307,22 @@ def test_index_add_alpha_read_in_self_integer_type(dtype, alpha):
         return self.index_add(0, m.tensor([0, 2]), m.tensor([1, 2], dtype=getattr(m, dtype)),
                               alpha=alpha)
     same(prog, may_raise=True)
+
+
+@pytest.mark.parametrize("call", [
+    "x.index_put({i}, v)", "m.index_put(x, {i}, v)", "x.index_put_({i}, v)", "m.index_put_(x, {i}, v)",
+    "x.index_put({i}, 1.0)", "m.index_put(x, {i}, v, 2)", "x.index_put({i}, v, accumulate=2)"])
+@pytest.mark.parametrize("key", ["(None,)", "[I(m, [0]), None]", "(I(m, [0]), 1)", "I(m, [0])", "5",
+                                 "(I(m, [0]),)"])
+@pytest.mark.parametrize("dtype", ["float32", "uint16", "complex64"])
+def test_index_put_argument_errors_method_and_function(call, key, dtype):
+    """PyTorch's parser checks index_put's indices (a tuple of Tensors, no None) before
+    values, accumulate and the dtype; the method numbers its arguments from 0."""
+    def fn(m):
+        x = m.zeros(3, dtype=getattr(m, dtype))
+        v = m.ones(1, dtype=getattr(m, dtype))
+        return eval(call.format(i=key), {"m": m, "x": x, "v": v, "I": I})
+    if key == "(I(m, [0]),)" and "2" not in call and "1.0" not in call:
+        same(fn, may_raise=True)    # valid: computes (or refuses the dtype) as PyTorch
+    else:
+        same_error(fn)

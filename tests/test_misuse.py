@@ -1155,6 +1155,10 @@ def _spec(m):
 
 _WRAPPER_ERRORS = [
     ("cdist_mode_bad", lambda m: m.cdist(_x(m), _x(m), compute_mode="foo")),
+    ("cdist_mode_none", lambda m: m.cdist(_x(m), _x(m), compute_mode=None)),
+    ("cdist_mode_none_positional", lambda m: m.cdist(_x(m), _x(m), 2.0, None)),
+    ("aten_cdist_mode_range", lambda m: m.ops.aten.cdist(_x(m), _x(m), 2.0, 3)),
+    ("aten_cdist_mode_negative", lambda m: m.ops.aten.cdist(_x(m), _x(m), 2.0, -1)),
     ("cdist_mode_int", lambda m: m.cdist(_x(m), _x(m), compute_mode=3)),
     ("cdist_mode_bytes", lambda m: m.cdist(_x(m), _x(m), compute_mode=b"use_mm_for_euclid_dist")),
     ("cdist_mode_positional", lambda m: m.cdist(_x(m), _x(m), 2.0, "bad")),
@@ -1260,10 +1264,232 @@ _WRAPPER_RESULTS = [
     ("lu_method_infos", lambda m: m.tensor([[1.0, 2.0], [3.0, 4.0]]).lu(get_infos=True)),
     ("meshgrid_bytes", lambda m: m.meshgrid(m.ones(2), m.ones(3), indexing=b"xy")),
     ("meshgrid_list", lambda m: m.meshgrid([m.ones(2), m.ones(3)], indexing="xy")),
+    ("aten_cdist_modes", lambda m: [m.ops.aten.cdist(_x(m), 2 * _x(m), 2.0, c)
+                                    for c in (None, 0, 1, 2)]),
 ]
+
+
+def _cdist_autocast(m, mode, rows):
+    # (bfloat16 operands: autocast casts them to float32, then runs aten::cdist again)
+    a = (m.arange(rows * 3, dtype=m.float32).reshape(rows, 3) / 7).to(m.bfloat16)
+    with m.autocast("cpu"):
+        r = m.cdist(a, a.flip(0), compute_mode=mode) if mode else m.cdist(a, a.flip(0))
+    return r, r.dtype
+
+
+@pytest.mark.parametrize("rows", [3, 30])   # (30: past the mm threshold of the default)
+@pytest.mark.parametrize("mode", [None, "use_mm_for_euclid_dist_if_necessary",
+                                  "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist"])
+def test_cdist_under_autocast(mode, rows):
+    """CPU autocast runs cdist in float32 through aten::cdist, whose compute_mode is
+    ATen's int? (None included) though torch.cdist refuses an explicit None."""
+    from _diff import same
+    same(_cdist_autocast, mode, rows, rtol=1e-4, atol=1e-4)
 
 
 @pytest.mark.parametrize("fn", [c[1] for c in _WRAPPER_RESULTS], ids=[c[0] for c in _WRAPPER_RESULTS])
 def test_functional_wrapper_results(fn):
+    from _diff import same
+    same(fn, quiet=True)
+
+
+# issue 27, point 8: misuse found by a sweep of small programs (indexing, shapes,
+# reductions, linalg, nn.functional) whose error differed from PyTorch's, or which
+# computed (silently wrong) or leaked a numpy / Python exception
+def _x23(m):
+    return m.arange(6.).reshape(2, 3) / 7 - 0.3
+
+
+_HUNT_ERRORS = [
+    # index_copy's meta checks (the first computed a wrong result, a negative index wrote)
+    ("index_copy_count", lambda m: _x23(m).index_copy(0, m.tensor([0, 1]), m.ones(1, 3))),
+    ("index_copy_count_dim1", lambda m: _x23(m).index_copy(1, m.tensor([0, 1]), m.ones(2, 1))),
+    ("index_copy_slice", lambda m: m.zeros(2, 3, 4).index_copy(0, m.tensor([0]), m.ones(1, 2, 5))),
+    ("index_copy_rank", lambda m: m.zeros(2, 3, 4).index_copy(0, m.tensor([0]), m.ones(1, 3))),
+    ("index_copy_rank_before_dtype", lambda m: m.zeros(2, 3, 4).index_copy(
+        0, m.tensor([0.]), m.ones(1, 3))),
+    ("index_copy_index_2d", lambda m: _x23(m).index_copy(0, m.tensor([[0]]), m.ones(1, 3))),
+    ("index_copy_index_float", lambda m: _x23(m).index_copy(0, m.tensor([0.]), m.ones(1, 3))),
+    ("index_copy_index_int32", lambda m: _x23(m).index_copy(
+        0, m.tensor([0], dtype=m.int32), m.ones(1, 3))),
+    ("index_copy_negative", lambda m: _x23(m).index_copy(0, m.tensor([-1]), m.ones(1, 3))),
+    ("index_copy_out_of_range", lambda m: _x23(m).index_copy(0, m.tensor([5]), m.ones(1, 3))),
+    ("index_copy_scalar_source", lambda m: m.zeros(3).index_copy(0, m.tensor([0, 1]),
+                                                                 m.tensor(1.))),
+    ("index_copy_dtype_before_count", lambda m: _x23(m).index_copy(
+        0, m.tensor([0, 0]), m.ones(1, 3, dtype=m.float64))),
+    ("index_copy_0d_out_of_range", lambda m: m.zeros(()).index_copy(0, m.tensor([1]),
+                                                                    m.ones(()))),
+    # where broadcasts condition, input, other in turn
+    ("where_condition_shape", lambda m: m.where(m.ones(2) > 0, _x23(m), _x23(m))),
+    ("where_input_shape", lambda m: m.where(_x23(m) > 0, m.ones(2), _x23(m))),
+    ("where_other_shape", lambda m: m.where(_x23(m) > 0, _x23(m), m.ones(4))),
+    # pooling's checks (a negative padding computed, or leaked numpy's error)
+    ("max_pool2d_kernel_zero", lambda m: m.nn.functional.max_pool2d(m.ones(1, 1, 4, 4), 0)),
+    ("max_pool2d_kernel_zero_stride", lambda m: m.nn.functional.max_pool2d(
+        m.ones(1, 1, 4, 4), 0, stride=1)),
+    ("max_pool2d_stride_negative", lambda m: m.nn.functional.max_pool2d(
+        m.ones(1, 1, 4, 4), 2, stride=-1)),
+    ("max_pool2d_stride_zero_w", lambda m: m.nn.functional.max_pool2d(
+        m.ones(1, 1, 4, 4), 2, stride=(1, 0))),
+    ("max_pool2d_dilation_zero", lambda m: m.nn.functional.max_pool2d(
+        m.ones(1, 1, 4, 4), 2, dilation=0)),
+    ("max_pool2d_padding_negative", lambda m: m.nn.functional.max_pool2d(
+        m.ones(1, 1, 4, 4), 2, padding=-1)),
+    ("max_pool2d_empty_channels", lambda m: m.nn.functional.max_pool2d(m.ones(1, 0, 4, 4), 2)),
+    ("avg_pool2d_padding_negative", lambda m: m.nn.functional.avg_pool2d(
+        m.ones(1, 1, 4, 4), 2, padding=-1)),
+    ("avg_pool2d_stride_zero", lambda m: m.nn.functional.avg_pool2d(
+        m.ones(1, 1, 4, 4), 2, stride=0)),
+    ("avg_pool2d_divisor_first", lambda m: m.nn.functional.avg_pool2d(
+        m.ones(1, 1, 4, 4), 2, stride=0, divisor_override=0)),
+    ("max_pool1d_1d", lambda m: m.nn.functional.max_pool1d(m.ones(4), 2)),
+    ("max_pool1d_4d", lambda m: m.nn.functional.max_pool1d(m.ones(1, 1, 1, 4), 2)),
+    ("max_pool1d_empty", lambda m: m.nn.functional.max_pool1d(m.ones(1, 0, 4), 2)),
+    ("avg_pool1d_1d", lambda m: m.nn.functional.avg_pool1d(m.ones(4), 2)),
+    ("max_pool3d_2d", lambda m: m.nn.functional.max_pool3d(m.ones(4, 4), 2)),
+    ("avg_pool3d_2d", lambda m: m.nn.functional.avg_pool3d(m.ones(4, 4), 2)),
+    ("adaptive_max_pool2d_negative", lambda m: m.nn.functional.adaptive_max_pool2d(
+        m.ones(1, 1, 4, 4), -1)),
+    ("adaptive_max_pool2d_negative_w", lambda m: m.nn.functional.adaptive_max_pool2d(
+        m.ones(1, 1, 4, 4), (2, -1))),
+    # convolution
+    ("conv2d_groups_above_out_channels", lambda m: m.nn.functional.conv2d(
+        m.ones(1, 1, 4, 4), m.ones(1, 1, 2, 2), groups=2)),
+    ("conv2d_groups_not_dividing", lambda m: m.nn.functional.conv2d(
+        m.ones(1, 2, 4, 4), m.ones(3, 1, 2, 2), groups=2)),
+    ("conv2d_dilation_zero", lambda m: m.nn.functional.conv2d(
+        m.ones(1, 1, 4, 4), m.ones(1, 1, 2, 2), dilation=0)),
+    ("conv2d_dilation_zero_w", lambda m: m.nn.functional.conv2d(
+        m.ones(1, 1, 4, 4), m.ones(1, 1, 2, 2), dilation=(1, 0))),
+    ("conv1d_dilation_zero", lambda m: m.nn.functional.conv1d(
+        m.ones(1, 1, 4), m.ones(1, 1, 2), dilation=0)),
+    ("conv1d_dilation_negative", lambda m: m.nn.functional.conv1d(
+        m.ones(1, 1, 4), m.ones(1, 1, 2), dilation=-1)),
+    ("conv3d_dilation_zero", lambda m: m.nn.functional.conv3d(
+        m.ones(1, 1, 4, 4, 4), m.ones(1, 1, 2, 2, 2), dilation=0)),
+    ("conv_transpose2d_dilation_zero", lambda m: m.nn.functional.conv_transpose2d(
+        m.ones(1, 1, 4, 4), m.ones(1, 1, 2, 2), dilation=0)),
+    # losses
+    ("bce_logits_pos_weight_shape", lambda m: m.nn.functional.binary_cross_entropy_with_logits(
+        _x23(m), m.ones(2, 3), pos_weight=m.ones(2))),
+    ("bce_logits_pos_weight_grows", lambda m: m.nn.functional.binary_cross_entropy_with_logits(
+        _x23(m), m.ones(2, 3), pos_weight=m.ones(4, 1, 1))),
+    ("bce_logits_weight_shape", lambda m: m.nn.functional.binary_cross_entropy_with_logits(
+        _x23(m), m.ones(2, 3), weight=m.ones(2))),
+    ("cross_entropy_multi_target", lambda m: m.nn.functional.cross_entropy(
+        _x23(m), m.ones(2, 4))),
+    ("cross_entropy_multi_target_long", lambda m: m.nn.functional.cross_entropy(
+        _x23(m), m.ones(2, 2, dtype=m.int64))),
+    ("nll_loss_1d_target_size", lambda m: m.nn.functional.nll_loss(m.ones(3), m.tensor([0, 1]))),
+    ("cross_entropy_1d_target_size", lambda m: m.nn.functional.cross_entropy(
+        m.ones(3), m.tensor([0, 1]))),
+    ("nll_loss_multi_target", lambda m: m.nn.functional.nll_loss(_x23(m), m.ones(2, 2).long())),
+    ("nll_loss_float_target", lambda m: m.nn.functional.nll_loss(_x23(m), m.ones(2))),
+    # others
+    ("interpolate_size_zero", lambda m: m.nn.functional.interpolate(m.ones(1, 1, 4), size=0)),
+    ("interpolate_size_negative", lambda m: m.nn.functional.interpolate(m.ones(1, 1, 4), size=-1)),
+    ("interpolate_empty_input", lambda m: m.nn.functional.interpolate(m.ones(1, 1, 0), size=2)),
+    ("interpolate_small_scale", lambda m: m.nn.functional.interpolate(
+        m.ones(1, 1, 4), scale_factor=0.1)),
+    ("interpolate_2d_zero", lambda m: m.nn.functional.interpolate(
+        m.ones(1, 1, 4, 4), size=(0, 2), mode="bilinear")),
+    ("interpolate_3d_zero", lambda m: m.nn.functional.interpolate(
+        m.ones(1, 1, 4, 4, 4), size=(2, 0, 1), mode="trilinear")),
+    ("celu_alpha_zero", lambda m: m.nn.functional.celu(_x23(m), alpha=0.)),
+    ("celu_inplace_alpha_zero", lambda m: m.nn.functional.celu(_x23(m), 0., inplace=True)),
+    ("embedding_bag_first_offset", lambda m: m.nn.functional.embedding_bag(
+        m.tensor([0, 1]), m.ones(5, 2), m.tensor([1]))),
+    ("embedding_bag_last_offset", lambda m: m.nn.functional.embedding_bag(
+        m.tensor([0, 1]), m.ones(5, 2), m.tensor([0, 3]))),
+    ("searchsorted_sorter_range", lambda m: m.searchsorted(
+        m.tensor([3., 1.]), m.tensor([2.]), sorter=m.tensor([2, 0]))),
+    ("searchsorted_sorter_negative", lambda m: m.searchsorted(
+        m.tensor([3., 1.]), m.tensor([2.]), sorter=m.tensor([-1, 0]))),
+    ("diff_prepend_rank", lambda m: m.diff(_x23(m), prepend=m.ones(3))),
+    ("diff_append_rank", lambda m: m.diff(_x23(m), append=m.tensor(1.))),
+    ("diff_prepend_shape", lambda m: m.diff(_x23(m), prepend=m.ones(3, 3))),
+    ("diff_prepend_shape_dim0", lambda m: m.diff(_x23(m), dim=0, prepend=m.ones(2, 2))),
+    ("diff_order_first", lambda m: m.diff(_x23(m), n=-1, prepend=m.ones(3))),
+    ("matrix_rank_1d", lambda m: m.linalg.matrix_rank(m.ones(3))),
+    ("lu_unpack_pivots_dtype", lambda m: m.lu_unpack(m.ones(2, 2), m.ones(2))),
+    ("exponential_lambda", lambda m: m.zeros(3).exponential_(-1)),
+    ("exponential_lambda_frac", lambda m: m.zeros(3).exponential_(-0.08)),
+    ("geometric_p", lambda m: m.zeros(3).geometric_(2)),
+    ("bernoulli_p", lambda m: m.zeros(3).bernoulli_(2.)),
+    ("bernoulli_p_close", lambda m: m.zeros(3).bernoulli_(1.0000001)),
+    ("log_normal_std", lambda m: m.zeros(3).log_normal_(std=-1.5000001)),
+    # index_add (a negative index added into the last row, a bad source shape leaked numpy's)
+    ("index_add_negative", lambda m: _x23(m).index_add(0, m.tensor([-1]), m.ones(1, 3))),
+    ("index_add_out_of_range", lambda m: _x23(m).index_add(0, m.tensor([5]), m.ones(1, 3))),
+    ("index_add_vector_negative", lambda m: m.zeros(3).index_add(0, m.tensor([-1]), m.ones(1))),
+    ("index_add_source_shape", lambda m: _x23(m).index_add(0, m.tensor([0]), m.ones(1, 2))),
+    ("index_add_source_rank", lambda m: _x23(m).index_add(0, m.tensor([0]), m.ones(1, 3, 1))),
+    ("index_add_scalar_source", lambda m: m.zeros(3).index_add(0, m.tensor([0]), m.tensor(1.))),
+    # binary_cross_entropy's element checks (a target past 1 computed)
+    ("bce_target_range", lambda m: m.nn.functional.binary_cross_entropy(
+        m.full((2, 3), 0.5), m.full((2, 3), 1.5))),
+    ("bce_target_negative", lambda m: m.nn.functional.binary_cross_entropy(
+        m.full((2, 3), 0.5), m.full((2, 3), -0.5))),
+    ("bce_target_nan", lambda m: m.nn.functional.binary_cross_entropy(
+        m.full((2, 3), 0.5), m.full((2, 3), float("nan")))),
+    ("bce_input_nan", lambda m: m.nn.functional.binary_cross_entropy(
+        m.full((2, 3), float("nan")), m.full((2, 3), 0.5))),
+    ("bce_input_first", lambda m: m.nn.functional.binary_cross_entropy(
+        m.full((2, 3), 1.5), m.full((2, 3), 1.5))),
+    ("cosine_similarity_eps", lambda m: m.nn.functional.cosine_similarity(
+        _x23(m), _x23(m), eps=-1)),
+    ("cosine_similarity_eps_first", lambda m: m.nn.functional.cosine_similarity(
+        _x23(m), _x23(m), dim=5, eps=-1)),
+    ("triplet_margin_negative", lambda m: m.nn.functional.triplet_margin_loss(
+        _x23(m), _x23(m), _x23(m), margin=-1)),
+    ("triplet_margin_zero", lambda m: m.nn.functional.triplet_margin_loss(
+        _x23(m), _x23(m), _x23(m), margin=0)),
+    ("triplet_distance_margin", lambda m: m.nn.functional.triplet_margin_with_distance_loss(
+        _x23(m), _x23(m), _x23(m), margin=-1)),
+    ("unique_dim_0d", lambda m: m.tensor(1.).unique(dim=0)),
+    ("unique_dim_0d_negative", lambda m: m.unique(m.tensor(1.), dim=-1)),
+    ("unique_consecutive_dim_0d", lambda m: m.unique_consecutive(m.tensor(1.), dim=0)),
+    ("unique_dim_range", lambda m: m.tensor([1.]).unique(dim=1)),
+    ("unfold_stride_zero", lambda m: m.nn.functional.unfold(m.ones(1, 1, 3, 3), 2, stride=0)),
+    ("unfold_kernel_zero", lambda m: m.nn.functional.unfold(m.ones(1, 1, 3, 3), 0)),
+    ("unfold_dilation_zero", lambda m: m.nn.functional.unfold(m.ones(1, 1, 3, 3), 2, dilation=0)),
+    ("unfold_padding_negative", lambda m: m.nn.functional.unfold(
+        m.ones(1, 1, 3, 3), 2, padding=-1)),
+    ("unfold_order", lambda m: m.nn.functional.unfold(
+        m.ones(1, 1, 3, 3), 1, stride=0, dilation=0, padding=-1)),
+    ("fold_stride_zero", lambda m: m.nn.functional.fold(m.ones(1, 4, 4), (3, 3), 2, stride=0)),
+    ("fold_kernel_zero", lambda m: m.nn.functional.fold(m.ones(1, 4, 4), (3, 3), 0)),
+    ("fold_order", lambda m: m.nn.functional.fold(
+        m.ones(1, 4, 4), (3, 3), 1, stride=0, dilation=0, padding=-1)),
+]
+
+
+@pytest.mark.parametrize("fn", [c[1] for c in _HUNT_ERRORS], ids=[c[0] for c in _HUNT_ERRORS])
+def test_misuse_sweep_errors(fn):
+    from _diff import same_error
+    same_error(fn)
+
+
+_HUNT_RESULTS = [
+    ("index_copy_0d", lambda m: m.zeros(()).index_copy(0, m.tensor([0]), m.ones(1))),
+    ("index_copy_ok", lambda m: _x23(m).index_copy(1, m.tensor([2, 0]), m.ones(2, 2))),
+    ("interpolate_area_zero", lambda m: m.nn.functional.interpolate(m.ones(1, 1, 4), size=0,
+                                                                    mode="area")),
+    ("embedding_bag_offsets", lambda m: m.nn.functional.embedding_bag(
+        m.tensor([0, 1, 2]), m.arange(10.).reshape(5, 2), m.tensor([0, 2]))),
+    ("bce_logits_pos_weight_ok", lambda m: m.nn.functional.binary_cross_entropy_with_logits(
+        _x23(m), m.ones(2, 3), pos_weight=m.ones(3))),
+    ("celu_alpha", lambda m: m.nn.functional.celu(_x23(m), alpha=0.5)),
+    ("max_pool2d_empty_batch", lambda m: m.nn.functional.max_pool2d(m.ones(0, 1, 4, 4), 2)),
+    ("diff_prepend_ok", lambda m: m.diff(_x23(m), prepend=m.ones(2, 1))),
+    ("searchsorted_sorter_ok", lambda m: m.searchsorted(
+        m.tensor([3., 1.]), m.tensor([2.]), sorter=m.tensor([1, 0]))),
+    ("nll_loss_1d", lambda m: m.nn.functional.nll_loss(m.tensor([0.2, 0.8]), m.tensor([1]))),
+]
+
+
+@pytest.mark.parametrize("fn", [c[1] for c in _HUNT_RESULTS], ids=[c[0] for c in _HUNT_RESULTS])
+def test_misuse_sweep_results(fn):
     from _diff import same
     same(fn, quiet=True)

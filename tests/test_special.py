@@ -543,3 +543,59 @@ def test_complex_polygamma_out_error_order(fname, out_dtype, n):
 
 def test_polygamma_out_real_input_still_computes():
     same(lambda m: m.polygamma(1, m.tensor([1.0, 2.5]), out=m.empty(2, dtype=m.float64)))
+
+
+# ---------------------------------------------------------------- issue 27, point 5
+# digamma and lgamma (and their special.* aliases) with out=: PyTorch's autograd layer
+# checks out (a Tensor, not requiring grad), TensorIterator the cast of the result type
+# into out, and only then the kernel refuses complex input
+# (Note [Out checks before a complex refusal]).
+
+_GAMMA_FNS = ["digamma", "lgamma", "special.digamma", "special.psi", "special.gammaln"]
+
+
+def _fn(m, name):
+    f = m
+    for part in name.split("."):
+        f = getattr(f, part)
+    return f
+
+
+@pytest.mark.parametrize("out", ["float32", "float64", "int64", "uint16", "complex64",
+                                 "complex128", "requires_grad", "not_a_tensor"])
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+@pytest.mark.parametrize("fname", _GAMMA_FNS)
+def test_complex_gamma_out_error_order(fname, dt, out):
+    def prog(m):
+        if out == "requires_grad":
+            o = m.empty(2, requires_grad=True)
+        elif out == "not_a_tensor":
+            o = 5
+        else:
+            o = m.empty(3, dtype=getattr(m, out))
+        return _fn(m, fname)(m.tensor([1 + 1j, 2.0], dtype=getattr(m, dt)), out=o)
+    same_error(prog)
+
+
+@pytest.mark.parametrize("out", ["float32", "float64", "int64", "uint16", "complex64"])
+@pytest.mark.parametrize("dt", ["float32", "float64", "int64", "bool", "uint16"])
+@pytest.mark.parametrize("fname", _GAMMA_FNS)
+def test_real_gamma_out(fname, dt, out):
+    """Real input computes into a float or complex out (resized), refuses an int one."""
+    def prog(m):
+        o = m.empty(2, dtype=getattr(m, out))
+        r = _fn(m, fname)(m.tensor([1, 3, 0], dtype=getattr(m, dt)) if dt != "bool"
+                          else m.tensor([True, False, True]), out=o)
+        return r, o, o.dtype
+    same(prog, may_raise=True, rtol=2e-6)
+
+
+@pytest.mark.parametrize("fname", ["digamma", "lgamma"])
+def test_gamma_inplace_and_method(fname):
+    def prog(m):
+        x = m.tensor([0.5, 2.5])
+        y = x.clone()
+        getattr(y, fname + "_")()
+        return getattr(x, fname)(), y, getattr(m, fname)(input=x)
+    same(prog)
+    same_error(lambda m: getattr(m.tensor([1j]), fname + "_")())

@@ -621,3 +621,17 @@ _EMPTY_PRODUCTS = [
 @pytest.mark.parametrize("fn", [c[1] for c in _EMPTY_PRODUCTS], ids=[c[0] for c in _EMPTY_PRODUCTS])
 def test_empty_products_of_kernel_less_dtypes(fn, dt):
     same(fn, dt, may_raise=True)
+
+
+@pytest.mark.parametrize("dt", UNSIGNED)
+@pytest.mark.parametrize("shape", [(0, 0), (2, 0, 0)])
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 5, -1, -2])
+@pytest.mark.parametrize("fn", ["matrix_power", "linalg.matrix_power"])
+def test_matrix_power_of_empty_unsigned_matrices(fn, n, shape, dt):
+    """An empty matrix's powers n > 1 need no product kernel (mm / bmm return an empty
+    result before theirs): PyTorch computes them; n = 0 (eye) and n < 0 (inv) refuse."""
+    def prog(m):
+        f = m.linalg.matrix_power if fn == "linalg.matrix_power" else m.matrix_power
+        r = f(m.zeros(shape, dtype=getattr(m, dt)), n)
+        return r, r.dtype
+    same(prog, may_raise=True)

@@ -831,6 +831,8 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     """max(0, margin + d(a, p) - d(a, n)) with the p-norm pairwise distance."""
     reduction = _reduction(size_average, reduce, reduction)
     _reduction_enum(reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
     return _triplet_margin(anchor, positive, negative,
                            lambda a, b: pairwise_distance(a, b, p, eps), margin, swap, reduction)
 
@@ -838,10 +840,9 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
 def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
                                       margin=1.0, swap=False, reduction="mean"):
     """max(0, margin + d(a, p) - d(a, n)) with any distance function."""
-    if margin <= 0:
-        raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, "
-                         f"got {margin} instead")
     _reduction_enum(reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
     dist = distance_function if distance_function is not None else pairwise_distance
     return _triplet_margin(anchor, positive, negative, dist, margin, swap, reduction)
 
@@ -1198,6 +1199,14 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         flat = input
         starts = np.asarray(offsets.tolist(), dtype=np.int64)
         n_total = input.size(0)
+        if starts.size and starts[0] != 0:   # (PyTorch's message prints the 0-d tensor)
+            from autograd_core._tensor_str import cpp_str
+            raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the "
+                               "mini-batch has to start from position 0. However, got "
+                               + cpp_str(offsets[0]))
+        if starts.size and starts[-1] > n_total:
+            raise RuntimeError(f"offsets[-1] can not be greater than input's length {n_total} "
+                               f"but got offsets[-1] of {int(starts[-1])}")
         if include_last_offset:
             starts = starts[:-1]
     else:
@@ -1478,9 +1487,19 @@ def _max_over_windows(g, flat, valid, return_indices):
 
 
 def _check_pool_input(name, input, nsp):
-    if input.dim() not in (nsp + 1, nsp + 2):
-        raise RuntimeError(f"{name}: Expected {nsp + 1}D or {nsp + 2}D input, but got "
-                           f"{input.dim()}D")
+    """The input's rank as PyTorch's pools check it, in each one's words (max_pool1d's
+    also refuses an empty non-batch dim)."""
+    nd = input.dim()
+    if name == "max_pool1d":
+        if nd not in (2, 3) or 0 in input.shape[nd - 2:]:
+            raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
+                               f"dim batch size for input, but got:{_shape_str(input.shape)}")
+    elif nd not in (nsp + 1, nsp + 2):
+        if name == "avg_pool1d":
+            raise RuntimeError(f"Expected 2 to 3 dimensions, but got {nd}-dimensional tensor for "
+                               "argument #1 'self' (while checking arguments for avg_pool1d)")
+        raise RuntimeError(f"non-empty {nsp + 1}D or {nsp + 2}D (batch mode) tensor expected for "
+                           "input")
 
 
 def _pool_params(nsp, kernel_size, stride, padding):
@@ -1889,11 +1908,29 @@ def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, out
 
 # ------------------------------------------------------------------ unfold, fold
 
+def _im2col_params_check(kernel_size, dilation, padding, stride, order):
+    """PyTorch's im2col / col2im parameter checks, in the order each makes them."""
+    params = {"kernel": _pair(kernel_size), "dilation": _pair(dilation),
+              "padding": _pair(padding), "stride": _pair(stride)}
+    for name in order:
+        h, w = params[name]
+        if name == "padding":
+            if h < 0 or w < 0:
+                raise RuntimeError(f"padding should be non-negative, but got pad_height: {h} "
+                                   f"pad_width: {w}")
+        elif h <= 0 or w <= 0:
+            what = "kernel size" if name == "kernel" else name
+            raise RuntimeError(f"{what} should be greater than zero, but got {name}_height: {h} "
+                               f"{name}_width: {w}")
+
+
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """Sliding blocks of a (N, C, H, W) input as columns (N, C*KH*KW, L) (im2col)."""
     if input.dim() not in (3, 4):
         raise RuntimeError(f"Input Error: Only 3D or 4D input Tensors are supported "
                            f"(got {input.dim()}D)")
+    _im2col_params_check(kernel_size, dilation, padding, stride,
+                         ("kernel", "dilation", "padding", "stride"))
     return _C.im2col(input, _pair(kernel_size), _pair(dilation), _pair(padding),
                      _pair(stride))
 
@@ -1903,6 +1940,8 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     if input.dim() not in (2, 3):
         raise RuntimeError(f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are "
                            f"supported (got {input.dim()}D)")
+    _im2col_params_check(kernel_size, dilation, padding, stride,
+                         ("kernel", "stride", "dilation", "padding"))
     return _C.col2im(input, _pair(output_size), _pair(kernel_size), _pair(dilation),
                      _pair(padding), _pair(stride))
 
@@ -2039,6 +2078,14 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         output_size = [int(math.floor(float(input.size(i + 2)) * scale_factors[i]))
                        for i in range(dim)]
     scales = scale_factors if scale_factors is not None else [None] * dim
+    if mode != "area":   # (PyTorch's upsample kernels' shape check; area pools adaptively)
+        ins = list(input.shape[2:])
+        if min(ins + output_size) <= 0:
+            names = ("D", "H", "W")[3 - dim:]
+            i_s = ", ".join(f"{n}: {v}" for n, v in zip(names, ins))
+            o_s = ", ".join(f"{n}: {v}" for n, v in zip(names, output_size))
+            raise RuntimeError(f"Input and output sizes should be greater than 0, but got input "
+                               f"({i_s}) {'and ' if dim == 1 else ''}output ({o_s})")
     if mode == "area":
         return {1: adaptive_avg_pool1d, 2: adaptive_avg_pool2d,
                 3: adaptive_avg_pool3d}[dim](input, output_size)

@@ -780,7 +780,7 @@ cdef tuple op_lu_unpack(Tensor LU_data, Tensor LU_pivots, bint unpack_data, bint
                            f"size: {list(shape_of(LU_data._data))} instead")
     if dtype_of(LU_pivots._data) is not int32:
         raise RuntimeError("autograd_core.lu_unpack: LU_pivots is expected to be a contiguous tensor of "
-                           f"autograd_core.int32 dtype. Note: this function is intended to be used with "
+                           f"autograd_core.int32 dtype.\nNote: this function is intended to be used with "
                            "the output produced by autograd_core.linalg.lu_factor")
     cdef tuple s = shape_of(LU_data._data)
     cdef Tensor Pt, Lt, Ut

@@ -194,11 +194,7 @@ def _py_cdist(_a0=ARG_MISSING, _a1=ARG_MISSING, _a2=ARG_MISSING, _a3=ARG_MISSING
     cdef object mode
     if type(compute_mode) is str and compute_mode in _CDIST_MODES:
         mode = _CDIST_MODES[compute_mode]
-    elif compute_mode is None:
-        # (PyTorch refuses None too; taken here as the default, which the re-dispatch of
-        # autocast and the stubs' signature pass)
-        mode = None
-    else:
+    else:   # (None too: it is aten::cdist's default, not torch.cdist's; see _aten_cdist)
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
     cdef Tensor x1_ = arg_tensor(x1, "cdist", "x1", 1)
     cdef Tensor x2_ = arg_tensor(x2, "cdist", "x2", 2)
@@ -208,7 +204,8 @@ def _py_cdist(_a0=ARG_MISSING, _a1=ARG_MISSING, _a2=ARG_MISSING, _a3=ARG_MISSING
     return OPS.cdist(x1_, x2_, p_, mode)
 
 
-_py_cdist.__signature__ = wrapper_signature('x1, x2, p=2.0, compute_mode=None')
+_py_cdist.__signature__ = wrapper_signature(
+    "x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'")
 
 
 cdef Tensor op_pdist(Tensor self, object p):

@@ -143,10 +143,11 @@ cdef Tensor op_linalg_matrix_power(Tensor A, object n):
     _check_matrix(A, "linalg.matrix_power", True)
     cdef long k = n
     cdef Tensor a, z = None, result = None
-    if k != 1 and is_guarded_array(A._data) and not cnp.PyArray_ISCOMPLEX(A._data):
+    if k != 1 and is_guarded_array(A._data) and not cnp.PyArray_ISCOMPLEX(A._data) and \
+            not (k > 1 and cnp.PyArray_SIZE(A._data) == 0):
         # a wide unsigned A: n = 1 is PyTorch's clone; n = 0 its eye, n < 0 its inverse
         # and n > 1 its matmul (mm, or bmm for a batch) have no kernel for them (Note
-        # [Dtype guard])
+        # [Dtype guard]); but mm and bmm of empty matrices return before their kernel
         if k == 0:
             refuse_complex("eye", A)
         refuse_complex("linalg_inv_ex" if k < 0 else "mm" if _ndim(A) == 2 else "bmm", A)

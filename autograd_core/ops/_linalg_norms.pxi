@@ -541,6 +541,9 @@ cdef tuple _tolerances(Tensor A, object atol, object rtol):
 cdef Tensor op_linalg_matrix_rank(Tensor A, object tol, bint hermitian, object atol, object rtol):
     # (complex: the singular values, or |eigenvalues| of the Hermitian A, are real)
     cdef dtype d = dtype_of(A._data)
+    if _ndim(A) < 2:   # (PyTorch's own wording: it names the argument input)
+        raise RuntimeError("autograd_core.linalg.matrix_rank: The input tensor input must have at "
+                           "least 2 dimensions.")
     _check_matrix(A, "linalg.matrix_rank", False)
     if tol is not None:
         atol, rtol = tol, 0.0

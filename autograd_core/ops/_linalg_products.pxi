@@ -20,14 +20,23 @@ cdef object _product(object fn, cnp.ndarray a, cnp.ndarray b):
         return cast_array(as_array(fn(cast_array(a, float32), cast_array(b, float32))),
                           bfloat16)
     r = fn(a, b)
-    if not cnp.PyArray_ISCOMPLEX(a) or cnp.PyArray_NDIM(a) == 0:
+    if cnp.PyArray_NDIM(a) == 0:
         return r
     cdef int nd = cnp.PyArray_NDIM(a)
-    if (fn is np.matmul and cnp.PyArray_NDIM(b) == nd and (nd == 2 or nd == 3)
-            and cnp.PyArray_DIM(a, nd - 1) == 1 and cnp.PyArray_DIM(a, nd - 2) > 1
-            and cnp.PyArray_DIM(b, nd - 1) > 1
-            and (nd == 2 or (cnp.PyArray_DIM(a, 0) == 1 and
-                             cnp.PyArray_DIM(a, 1) * cnp.PyArray_DIM(b, 2) >= 400))):
+    cdef bint gemm_outer = (
+        fn is np.matmul and cnp.PyArray_NDIM(b) == nd and (nd == 2 or nd == 3)
+        and cnp.PyArray_DIM(a, nd - 1) == 1 and cnp.PyArray_DIM(a, nd - 2) > 1
+        and cnp.PyArray_DIM(b, nd - 1) > 1
+        and (nd == 2 or (cnp.PyArray_DIM(a, 0) == 1 and
+                         cnp.PyArray_DIM(a, 1) * cnp.PyArray_DIM(b, 2) >= 400)))
+    if not cnp.PyArray_ISCOMPLEX(a):
+        if gemm_outer and (cnp.PyArray_TYPE(a) == cnp.NPY_FLOAT32 or
+                           cnp.PyArray_TYPE(a) == cnp.NPY_FLOAT64):
+            # (real gemm over k = 1 multiplies without a sum: a zero keeps its product's
+            # sign, -0 included; Note [Complex product zeros])
+            np.multiply(a, b, out=r)
+        return r
+    if gemm_outer:
         if nd == 2:
             _gemm_outer_zeros(r, a, b)
         else:
@@ -49,6 +58,8 @@ cdef object _product(object fn, cnp.ndarray a, cnp.ndarray b):
 # - mm over k = 1 with at least two rows and two columns (gemm proper) first scales the
 #   left operand by alpha = 1+0j, then multiplies without a sum: (ar - ai*0, ai + ar*0)
 #   times b, entry by entry (mm over k = 1 with one row or one column is gemv: +0);
+#   float32 / float64 gemm over k = 1 likewise multiplies without a sum (a -0 product
+#   stays -0, where numpy's matmul sums into +0);
 #   bmm of a single batch of 400 or more multiply-adds is mm (below 400, and over more
 #   batches, its own loops sum into +0).
 # numpy's matmul gives PyTorch's values exactly (its own complex multiply rounds

@@ -167,6 +167,14 @@ cdef cnp.ndarray elu_values(Tensor x, object alpha, object scale, object input_s
     return pointwise_output(out, (x,), -1, 0)
 
 
+cdef object celu_forward_scale(object alpha):
+    """celu's input scale 1 / alpha, after PyTorch's check of alpha (its message keeps
+    the Python exception's name, in a RuntimeError)."""
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    return 1.0 / alpha
+
+
 cdef object celu_input_scale(object alpha):
     """The input scale of celu's derivative: PyTorch's 1 / alpha.toFloat() (alpha
     rounded to float32)."""

@@ -508,12 +508,25 @@ cdef Tensor convolution_impl(Tensor input, Tensor weight, Tensor bias, tuple s, 
     k = ws[2:]
     if any([v <= 0 for v in s]):
         raise RuntimeError("non-positive stride is not supported")
-    if any([v <= 0 for v in d]):
+    if any([v < 0 for v in d]):
         raise RuntimeError("dilation should be greater than zero")
+    if any([v == 0 for v in d]):
+        # (a zero dilation reaches the kernel's shape check, which has the 2-d view of a
+        # 1-d convolution)
+        if transposed and nsp <= 2:
+            dd = ((1,) + tuple(d)) if nsp == 1 else tuple(d)
+            raise RuntimeError(f"dilation should be greater than zero, but got dilation_height: "
+                               f"{dd[0]}, dilation_width: {dd[1]}")
+        raise RuntimeError(f"dilation should be greater than zero, but got "
+                           f"{shape_str(((1,) + tuple(d)) if nsp == 1 else tuple(d))}")
     if any([v < 0 for v in p]):
         raise RuntimeError("negative padding is not supported")
     if any([v < 0 for v in op]):
         raise RuntimeError("negative output_padding is not supported")
+    if ws[0] < G:
+        raise RuntimeError(
+            f"Given groups={G}, expected weight to be at least {G} at dimension 0, but got "
+            f"weight of size {shape_str(ws)} instead")
     if ws[0] % G:
         raise RuntimeError(
             f"Given groups={G}, expected weight to be divisible by {G} at dimension 0, but got "

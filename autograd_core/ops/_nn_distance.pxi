@@ -18,6 +18,8 @@ cdef Tensor op_cosine_similarity(Tensor x1, Tensor x2, object dim, object eps):
     """PyTorch's cosine_similarity: each input divided by its norm, clamped at eps in
     place on a clone with grad mode off (unseen by autograd), then multiplied and summed."""
     cdef Tensor a = x1, b = x2, n1, n2
+    if eps < 0:
+        raise RuntimeError(f"eps must be non-negative, got: {float(eps):g}")
     cdef tuple sa = shape_of(a._data), sb = shape_of(b._data)
     cdef tuple shape = broadcast_shapes(sa, sb)
     if sa != shape:

@@ -156,8 +156,14 @@ cdef Tensor op_binary_cross_entropy(Tensor self, Tensor target, Tensor weight, o
     check_float_kernel(sd, "binary_cross_entropy")
     check_not_differentiable("binary_cross_entropy", "weight", weight)
     cdef cnp.ndarray xa = self._data, ta = cast_array(target._data, dtype_of(xa))
-    if np.any((xa < 0) | (xa > 1)):
-        raise RuntimeError("all elements of input should be between 0 and 1")
+    # (the kernel checks each element's input, then its target, in order: NaN fails both)
+    with quiet():
+        bad = ~((xa >= 0) & (xa <= 1)) | ~((ta >= 0) & (ta <= 1))
+    if bad.any():
+        first = int(np.flatnonzero(bad.reshape(-1))[0])
+        if not (0 <= xa.reshape(-1)[first] <= 1):
+            raise RuntimeError("all elements of input should be between 0 and 1")
+        raise RuntimeError("all elements of target should be between 0 and 1")
     with quiet():
         loss = -(ta * np.maximum(np.log(xa), -100) + (1 - ta) * np.maximum(np.log1p(-xa), -100))
         if weight is not None:
@@ -238,11 +244,29 @@ cdef Tensor binary_cross_entropy_double_backward_target(Tensor grad, Tensor grad
     return gt
 
 
+cdef int _inplace_broadcast(tuple out_shape, tuple other) except -1:
+    """An in-place op's shape check: other broadcasts to out_shape (PyTorch's two errors)."""
+    cdef tuple b = broadcast_shapes(out_shape, other)
+    if b != out_shape:
+        raise RuntimeError(f"output with shape {shape_str(out_shape)} doesn't match the "
+                           f"broadcast shape {shape_str(b)}")
+    return 0
+
+
 cdef Tensor op_binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor weight,
                                                 Tensor pos_weight, object reduction):
+    # PyTorch's composite: log_sigmoid(x).mul_((pos_weight - 1).mul(target).add_(1)), then
+    # (1 - target).mul_(x).sub_(...) and loss.mul_(weight): its shape errors come from
+    # those broadcasts, in place into the input's shape
     check_float_kernel(dtype_of(self._data), "binary_cross_entropy_with_logits")
     check_not_differentiable("binary_cross_entropy_with_logits", "weight", weight)
     check_not_differentiable("binary_cross_entropy_with_logits", "pos_weight", pos_weight)
+    cdef tuple xs = shape_of(self._data)
+    if pos_weight is not None:
+        _inplace_broadcast(xs, broadcast_shapes(shape_of(pos_weight._data),
+                                                shape_of(target._data)))
+    if weight is not None:
+        _inplace_broadcast(xs, shape_of(weight._data))
     cdef cnp.ndarray xa = self._data, ta = cast_array(target._data, dtype_of(xa))
     with quiet():
         log_sigmoid = np.minimum(xa, 0) - np.log1p(np.exp(-np.abs(xa)))
@@ -396,18 +420,19 @@ cdef Tensor op_nll_loss(Tensor self, Tensor target, Tensor weight, object reduct
                         object ignore_index):
     cdef int nd = cnp.PyArray_NDIM(self._data)
     cdef dtype td = dtype_of(target._data)
+    # PyTorch's order: nll_loss_nd's checks (rank, batch sizes, a 1-d input's target),
+    # its forward's meta checks (target rank, weight), the target dtype in its kernel
     if nd < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {nd})")
-    if td is not int64 and td is not uint8:
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {td.scalar_name}")
     cdef tuple xs = shape_of(self._data), tsh = shape_of(target._data)
     if nd >= 2 and (len(tsh) == 0 or tsh[0] != xs[0]):
         raise ValueError(f"Expected input batch_size ({xs[0]}) to match target batch_size "
                          f"({tsh[0] if tsh else 0}).")
+    if nd == 1 and len(tsh) == 1 and tsh[0] != 1:
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
+                         f"{tsh[0]}")
     if nd <= 2 and len(tsh) > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    if nd == 1 and len(tsh) != 0 and not (len(tsh) == 1 and tsh[0] == 1):
-        raise RuntimeError(f"Expected target size [], got {shape_str(tsh)}")
     cdef Py_ssize_t C = xs[1] if nd >= 2 else xs[0]
     if weight is not None and cnp.PyArray_SIZE(weight._data) != C:
         raise RuntimeError(
@@ -422,6 +447,8 @@ cdef Tensor op_nll_loss(Tensor self, Tensor target, Tensor weight, object reduct
             f"size mismatch (got input: {shape_str(xs)} , target: {shape_str(tsh)}")
     if (nd == 3 or nd > 4) and tsh[1:] != xs[2:]:
         raise RuntimeError(f"Expected target size {shape_str(out_size)}, got {shape_str(tsh)}")
+    if td is not int64 and td is not uint8:
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {td.scalar_name}")
     # (PyTorch's 3-d and 5+-d inputs are reshaped to 4-d, which nll_loss2d runs)
     cdef dtype xd = dtype_of(self._data)
     check_float_kernel(xd, "nll_loss2d_forward_out_frame" if nd >= 3 else "nll_loss_out_frame")

@@ -23,6 +23,11 @@ cdef inline tuple pool_stride(object stride, tuple k, str name):
     return pair(stride, name)
 
 
+cdef inline Py_ssize_t _c_half(Py_ssize_t v):
+    """v / 2 as C divides (towards zero)."""
+    return v // 2 if v >= 0 else -((-v) // 2)
+
+
 cdef tuple pool_geometry(Tensor x, str fname, object kernel_size, object stride,
                          object padding, object dilation, bint ceil_mode,
                          object divisor_override):
@@ -32,25 +37,36 @@ cdef tuple pool_geometry(Tensor x, str fname, object kernel_size, object stride,
     s = pool_stride(stride, k, fname + ": stride")
     p = pair(padding, fname + ": padding")
     d = (1, 1) if dilation is None else pair(dilation, fname + ": dilation")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
     cdef int nd = cnp.PyArray_NDIM(x._data)
     if nd != 3 and nd != 4:
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    if any([v <= 0 for v in k]):
-        raise RuntimeError(f"{fname}: kernel_size must be greater than zero, but got kH: "
-                           f"{k[0]} kW: {k[1]}")
-    if any([v <= 0 for v in s]):
-        raise RuntimeError(f"{fname}: stride must be greater than zero, but got dH: {s[0]} "
-                           f"dW: {s[1]}")
-    if any([v <= 0 for v in d]):
-        raise RuntimeError(f"{fname}: dilation must be greater than zero, but got dilationH: "
-                           f"{d[0]} dilationW: {d[1]}")
-    for i in range(2):
-        if p[i] > ((k[i] - 1) * d[i] + 1) // 2:
+    for i in range(2):   # (pooling_output_shape, for the height then the width)
+        if s[i] == 0:
+            raise RuntimeError("stride should not be zero")
+        if p[i] < 0:
+            raise RuntimeError(f"pad must be non-negative, but got pad: {p[i]}")
+        if p[i] > _c_half((k[i] - 1) * d[i] + 1):
             raise RuntimeError(
                 f"pad should be at most half of effective kernel size, but got pad={p[i]}, "
                 f"kernel_size={k[i]} and dilation={d[i]}")
-    if divisor_override is not None and divisor_override == 0:
-        raise RuntimeError("divisor must be not zero")
+    # (pool2d_shape_check)
+    if k[0] <= 0 or k[1] <= 0:
+        raise RuntimeError(f"kernel size should be greater than zero, but got kH: {k[0]} kW: "
+                           f"{k[1]}")
+    if s[0] <= 0 or s[1] <= 0:
+        raise RuntimeError(f"stride should be greater than zero, but got dH: {s[0]} dW: {s[1]}")
+    if d[0] <= 0 or d[1] <= 0:
+        raise RuntimeError(f"dilation should be greater than zero, but got dilationH: {d[0]} "
+                           f"dilationW: {d[1]}")
+    cdef tuple sizes = shape_of(x._data)
+    if 0 in sizes[nd - 3:] or (nd == 3 and sizes[0] == 0):
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size "
+                           f"for input, but got:{shape_str(sizes)}")
+    if k[1] // 2 < p[1] or k[0] // 2 < p[0]:
+        raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but got "
+                           f"padW = {p[1]}, padH = {p[0]}, kW = {k[1]}, kH = {k[0]}")
     cdef tuple xs = shape_of(x._data)
     C, H, W = xs[nd - 3], xs[nd - 2], xs[nd - 1]
     OH = pool_out(H, k[0], p[0], s[0], d[0], ceil_mode)
@@ -238,6 +254,11 @@ cdef tuple op_adaptive_max_pool2d(Tensor self, object output_size):
     sizes = [output_size] * 2 if isinstance(output_size, int) else list(output_size)
     if len(sizes) == 1:
         sizes = sizes * 2
+    full = [v if v is not None else xs[nd - 2 + k] for k, v in enumerate(sizes)]
+    for v in full:
+        if v < 0:   # (PyTorch's kernel allocates its output first)
+            raise RuntimeError(f"Trying to create tensor with negative dimension {v}: "
+                               f"{shape_str(tuple(xs[:nd - 2]) + tuple(full))}")
     pos, valid = [], []
     for i in range(2):
         length = xs[nd - 2 + i]

@@ -1393,6 +1393,8 @@ cdef Py_ssize_t _check_index_along(Tensor self, object dim, Tensor index, str fn
         raise IndexError(f"{fname}(): Expected dtype int64 for index.")
     if cnp.PyArray_NDIM(idx) > 1:
         raise IndexError(f"{fname}(): Index is supposed to be a vector")
+    if fname == "index_add_":
+        return d       # (its kernel checks the bounds, after op_index_add's shape checks)
     cdef Py_ssize_t n = shape_of(x)[d] if nd else 1
     flat = idx.reshape(-1)
     if flat.size and ((flat < -n) | (flat >= n)).any():
@@ -1427,6 +1429,18 @@ cdef Tensor op_index_add(Tensor self, object dim, Tensor index, Tensor source, o
         raise RuntimeError(f"index_add_(): Number of indices ({nidx}) should be equal to "
                            f"source.size(dim): ({source._data.shape[d]}), for dim: {d}")
     cdef Py_ssize_t nd = cnp.PyArray_NDIM(self._data)
+    cdef tuple xs = shape_of(self._data), ss = shape_of(source._data)
+    if nd and (len(ss) != nd or any([xs[k] != ss[k] for k in range(nd) if k != d])):
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = {shape_str(xs)} "
+                           f"source.shape = {shape_str(ss)}")
+    cdef Py_ssize_t n = xs[d] if nd else 1
+    flat = index._data.reshape(-1)
+    if flat.size and ((flat < 0) | (flat >= n)).any():   # (the kernel's: no negative index)
+        if nd <= 1:   # (a vector's kernel is index_select's)
+            raise IndexError("index out of range in self")
+        raise RuntimeError(f"index {int(flat[(flat < 0) | (flat >= n)][0])} is out of bounds "
+                           f"for dimension {d} with size {n}")
     if nd <= 1:
         _refuse_unsigned_self(self, "index_add_")
     elif nidx and cnp.PyArray_SIZE(self._data):
@@ -1498,12 +1512,54 @@ cdef Tensor index_copy_source_backward(Tensor grad, object dim, Tensor index, Te
     return index_add_source_backward(grad, dim, index, source, 1)
 
 
-cdef Tensor op_index_copy(Tensor self, object dim, Tensor index, Tensor source):
-    cdef Py_ssize_t d = _check_index_along(self, dim, index, "index_copy_")
-    if dtype_of(source._data) is not dtype_of(self._data):
+cdef Py_ssize_t _index_copy_checks(Tensor self, object dim, Tensor index,
+                                   Tensor source) except? -1:
+    """PyTorch's index_copy meta checks in its order (index's rank, the source's rank
+    against index's length and self's, index's dtype, the dtypes, the slice shapes, the
+    number of indices), then its kernel's bounds check, where a negative index is out of
+    bounds too. Returns the wrapped dim."""
+    cdef cnp.ndarray x = self._data, idx = index._data, src = source._data
+    cdef Py_ssize_t nd = cnp.PyArray_NDIM(x), sd = cnp.PyArray_NDIM(src)
+    cdef Py_ssize_t d = wrap_dim(dim, nd)
+    cdef Py_ssize_t n_idx = cnp.PyArray_SIZE(idx)
+    if cnp.PyArray_NDIM(idx) >= 2:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got "
+                         f"{cnp.PyArray_NDIM(idx)})")
+    if sd == 0 and n_idx != 1:
+        raise IndexError(f"index_copy_(): When source is scalar, index should have one element "
+                         f"(got {n_idx})")
+    if sd != nd and sd != 0 and nd != 0:
+        raise IndexError(f"index_copy_(): When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality ({sd}), destination "
+                         f"dimensionality ({nd})")
+    if dtype_of(idx) is not int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
+                           f"{dtype_of(idx).scalar_name}")
+    if dtype_of(src) is not dtype_of(x):
         raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but "
-                           f"got (self) {dtype_of(self._data).scalar_name} and (source) "
-                           f"{dtype_of(source._data).scalar_name}")
+                           f"got (self) {dtype_of(x).scalar_name} and (source) "
+                           f"{dtype_of(src).scalar_name}")
+    self_slice = [s for k, s in enumerate(shape_of(x)) if k != d]
+    src_slice = [s for k, s in enumerate(shape_of(src)) if k != d]
+    if self_slice != src_slice:
+        raise RuntimeError(
+            f"index_copy_(): Source/destination tensor must have same slice shapes. Destination "
+            f"slice shape: {' '.join(map(str, self_slice))} at dimension {d} and source slice "
+            f"shape: {' '.join(map(str, src_slice))} at dimension 0.")
+    if sd and n_idx != shape_of(src)[d]:
+        raise IndexError(f"index_copy_(): Number of indices ({n_idx}) should be equal to "
+                         f"source.size(dim) ({shape_of(src)[d]})")
+    cdef Py_ssize_t n = shape_of(x)[d] if nd else 1
+    flat = idx.reshape(-1)
+    if flat.size and ((flat < 0) | (flat >= n)).any():
+        bad = int(flat[(flat < 0) | (flat >= n)][0])
+        raise IndexError(f"index_copy_(): index {bad} is out of bounds for dimension {d} with "
+                         f"size {n}")
+    return d
+
+
+cdef Tensor op_index_copy(Tensor self, object dim, Tensor index, Tensor source):
+    cdef Py_ssize_t d = _index_copy_checks(self, dim, index, source)
     _refuse_unsigned_self(self, "index_copy_cpu")
     cdef cnp.ndarray out = self._data.copy()
     if out.ndim == 0:
@@ -1618,21 +1674,69 @@ cdef Tensor op_index_put_(Tensor self, object indices, Tensor values, bint accum
     return _index_put_into(self, self, indices, values, accumulate)
 
 
-def _py_index_put(input, indices, values, accumulate=False):
-    cdef Tensor self = arg_tensor(input, "index_put", "input", 1)
+cdef tuple _index_put_args(str fname, object input, object indices, object values,
+                           tuple rest, object accumulate, bint method):
+    """(self, values, accumulate) of index_put / index_put_ (rest: the positionals after
+    values, accumulate: the keyword or None), checked in the order of PyTorch's parser:
+    the indices' type and each element's come before values and accumulate (and before
+    any dtype refusal). Its messages number arguments from the method's view for
+    Tensor.index_put (indices is argument 0 there, 1 in torch.index_put, and the
+    positions of the rest shift by one); a keyword argument's message has no position."""
+    cdef int shift = 0 if method else 1
+    if len(rest) > 1:
+        raise TypeError(f"{fname}() takes from {2 + shift} to {3 + shift} positional arguments "
+                        f"but {len(rest) + 3 + shift - 1} were given")
+    if rest and accumulate is not None:
+        raise TypeError(f"{fname}() got multiple values for argument 'accumulate'")
+    cdef Tensor self = arg_tensor(input, fname, "input", 1)
+    if isinstance(indices, Tensor) or not isinstance(indices, (tuple, list)):
+        raise TypeError(f"{fname}(): argument 'indices' (position {1 + shift}) must be tuple of "
+                        f"Tensors, not {type(indices).__name__}")
+    for pos, k in enumerate(indices):
+        if not isinstance(k, Tensor):
+            # PyTorch's Python binding takes tensors only (None is for C++ callers)
+            raise TypeError(f"expected Tensor as element {pos} in argument {shift}, but got "
+                            f"{type(k).__name__}")
+    cdef Tensor vals = arg_tensor(values, fname, "values", 2 + shift)
+    cdef bint acc = False
+    if rest:
+        acc = arg_bool(rest[0], fname, "accumulate", 3 + shift)
+    elif accumulate is not None:
+        acc = arg_bool(accumulate, fname, "accumulate", 0)
     if complex_arg(self):
+        # (one kernel, "index_put", serves both: its name is in the refusal)
         check_complex_op("index_put", self)  # Note [Dtype guard]
-    return OPS.index_put(self, indices, arg_tensor(values, "index_put", "values", 3),
-                        arg_bool(accumulate, "index_put", "accumulate", 4))
+    return (self, vals, acc)
 
 
-def _py_index_put_(input, indices, values, accumulate=False):
+def _py_index_put(input, indices, values, *rest, accumulate=None):
+    self, vals, acc = _index_put_args("index_put", input, indices, values, rest, accumulate,
+                                      False)
+    return OPS.index_put(self, indices, vals, acc)
+
+
+def _pym_index_put(self, indices, values, *rest, accumulate=None):
+    self, vals, acc = _index_put_args("index_put", self, indices, values, rest, accumulate,
+                                      True)
+    return OPS.index_put(self, indices, vals, acc)
+
+
+def _py_index_put_(input, indices, values, *rest, accumulate=None):
     """In place: ``values`` written (or added) at ``self[indices]``."""
-    cdef Tensor self = arg_tensor(input, "index_put_", "input", 1)
-    if complex_arg(self):
-        check_complex_op("index_put_", self)  # Note [Dtype guard]
-    return OPS.index_put_(self, indices, arg_tensor(values, "index_put_", "values", 3),
-                         arg_bool(accumulate, "index_put_", "accumulate", 4))
+    self, vals, acc = _index_put_args("index_put_", input, indices, values, rest, accumulate,
+                                      False)
+    return OPS.index_put_(self, indices, vals, acc)
+
+
+def _pym_index_put_(self, indices, values, *rest, accumulate=None):
+    """In place: ``values`` written (or added) at ``self[indices]``."""
+    self, vals, acc = _index_put_args("index_put_", self, indices, values, rest, accumulate,
+                                      True)
+    return OPS.index_put_(self, indices, vals, acc)
+
+
+_pym_index_put.__name__ = _pym_index_put.__qualname__ = "index_put"
+_pym_index_put_.__name__ = _pym_index_put_.__qualname__ = "index_put_"
 
 
 # ================================================================ take_along_dim

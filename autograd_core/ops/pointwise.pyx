@@ -1543,7 +1543,10 @@ cdef Tensor op_where(Tensor condition, object self, object other):
     try:
         out = np.where(condition._data, operand_array(self, rt), operand_array(other, rt))
     except ValueError:
-        raise broadcast_error(_operand_shape(self), _operand_shape(other)) from None
+        # (TensorIterator broadcasts its inputs in order: condition, self, other)
+        shape = broadcast_shapes(shape_of(condition._data), _operand_shape(self))
+        broadcast_shapes(shape, _operand_shape(other))
+        raise
     cdef Tensor result = make(pointwise_output(as_array(out), (condition, self, other),
                                                rt.typenum, 1))
     record_WhereBackward0(result, condition, self, other)
@@ -2088,7 +2091,7 @@ cdef int _record_BernoulliBackward2(Tensor result, Tensor self) except -1:
 cdef int _exponential_check(Tensor self, object lambd) except -1:
     cdef dtype d = dtype_of(self._data)
     if not (lambd > 0 and lambd != float("inf")):
-        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={float(lambd):g}")
     if d.category != CAT_FLOAT:
         raise RuntimeError("Exponential distribution is a continuous probability distribution. "
                            f"dtype must be a floating point but you specified {d.scalar_name}")
@@ -2096,13 +2099,13 @@ cdef int _exponential_check(Tensor self, object lambd) except -1:
 
 cdef int _geometric_check(Tensor self, object p) except -1:
     if not (0 < p < 1):
-        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={float(p):g}")
     check_not_bool_kernel(dtype_of(self._data), "geometric_cpu")
 
 
 cdef int _log_normal_check(Tensor self, object mean, object std) except -1:
     if not std > 0:
-        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={float(std):g}")
     check_float_kernel(dtype_of(self._data), "log_normal_cpu")
 
 
@@ -2149,7 +2152,7 @@ cdef Tensor op_bernoulli_(Tensor self, object p, object generator):
         return inplace_commit(self, result)
     p = arg_float(p, "bernoulli_", "p", 1)
     if not (0 <= p <= 1):
-        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={float(p):g}")
     old = inplace_source(self, ())
     return _random_fill(self, old, bernoulli_scalar_values(generator, self._data, p),
                         _record_BernoulliBackward2)
@@ -2167,7 +2170,7 @@ def _py_bernoulli(input, p=None, *, generator=None, out=None):
     no_out("bernoulli", out)      # (bernoulli(input, p) has no out=)
     p = arg_float(p, "bernoulli", "p", 2)
     if not (0 <= p <= 1):
-        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={float(p):g}")
     cdef cnp.ndarray like = np.empty(shape_of(self._data), dtype=self._data.dtype)
     cdef Tensor result = make(bernoulli_scalar_values(generator, like, p))
     _record_not_implemented(result, (self,), "bernoulli")
@@ -3317,16 +3320,84 @@ cdef Tensor op_polygamma_(Tensor self, object n):
     return inplace_commit(self, result)
 
 
+cdef int _complex_out_cast(Tensor x, Tensor out) except -1:
+    """Note [Out checks before a complex refusal]: TensorIterator's check of the cast of a
+    complex input's result type into a real out."""
+    if cnp.PyArray_ISCOMPLEX(x._data) and not cnp.PyArray_ISCOMPLEX(out._data):
+        raise RuntimeError(f"result type {dtype_of(x._data).scalar_name} can't be cast to "
+                           f"the desired output type {dtype_of(out._data).scalar_name}")
+    return 0
+
+
+# Note [Out checks before a complex refusal]
+# digamma, lgamma and polygamma refuse complex input in their CPU kernels, which run
+# after PyTorch's autograd layer has checked out= (a Tensor that does not require grad)
+# and after TensorIterator has checked that the result type casts into out: so with
+# out= those errors come first (polygamma's n check before the cast's). Their wrappers
+# below check in that order, then refuse complex input (the guard, or op_polygamma).
+
 def _py_polygamma(n, input, *, out=None):
     cdef object n_ = arg_int(n, "polygamma", "n", 1)
     cdef Tensor x = arg_tensor(input, "polygamma", "input", 2)
-    if out is not None and isinstance(out, Tensor) and n_ >= 0 and cnp.PyArray_ISCOMPLEX(x._data) \
-            and not cnp.PyArray_ISCOMPLEX((<Tensor>out)._data):
-        # PyTorch's TensorIterator checks the cast into out (after n's check) before its
-        # kernel refuses complex input
-        raise RuntimeError(f"result type {dtype_of(x._data).scalar_name} can't be cast to "
-                           f"the desired output type {dtype_of((<Tensor>out)._data).scalar_name}")
+    if out is not None:
+        out_check("polygamma", out, 1)
+        if n_ >= 0:
+            _complex_out_cast(x, out)
     return with_out("polygamma", out, OPS.polygamma(n_, x))
+
+
+cdef object _gamma_function(str name, object pyfunc, object a0, object input, object out):
+    """torch.digamma / torch.lgamma (Note [Out checks before a complex refusal])."""
+    input = bind_arg(a0, input, name, "input")
+    if input is ARG_MISSING:
+        raise missing_arguments(name, (('input', input), ))
+    if type(input) is not Tensor and has_torch_function(input):
+        return handle_torch_function(pyfunc, (input, ), {"out": out})
+    cdef Tensor self_ = arg_tensor(input, name, "input", 1 if a0 is not ARG_MISSING else 0)
+    if out is not None:
+        out_check(name, out, 1)
+        if fw_active():
+            out_forward_ad_check(name, (self_, out))
+        _complex_out_cast(self_, out)
+    if complex_arg(self_):
+        check_complex_args(name, (self_, ))
+    res = OPS.digamma(self_) if name == "digamma" else OPS.lgamma(self_)
+    return res if out is None else out_write(name, out, res, None)
+
+
+cdef object _gamma_inplace(str name, object pyfunc, object a0, object input):
+    """Tensor.digamma_ / lgamma_ (torch.digamma_ too)."""
+    input = bind_arg(a0, input, name, "input")
+    if input is ARG_MISSING:
+        raise missing_arguments(name, (('input', input), ))
+    if type(input) is not Tensor and has_torch_function(input):
+        return handle_torch_function(pyfunc, (input, ), {})
+    cdef Tensor self_ = arg_tensor(input, name, "input", 1 if a0 is not ARG_MISSING else 0)
+    if complex_arg(self_):
+        check_complex_args(name, (self_, ))
+    return OPS.digamma_(self_) if name == "digamma_" else OPS.lgamma_(self_)
+
+
+def _py_digamma(_a0=ARG_MISSING, /, *, input=ARG_MISSING, out=None):
+    return _gamma_function("digamma", _py_digamma, _a0, input, out)
+
+
+def _py_digamma_(_a0=ARG_MISSING, /, *, input=ARG_MISSING):
+    return _gamma_inplace("digamma_", _py_digamma_, _a0, input)
+
+
+def _py_lgamma(_a0=ARG_MISSING, /, *, input=ARG_MISSING, out=None):
+    return _gamma_function("lgamma", _py_lgamma, _a0, input, out)
+
+
+def _py_lgamma_(_a0=ARG_MISSING, /, *, input=ARG_MISSING):
+    return _gamma_inplace("lgamma_", _py_lgamma_, _a0, input)
+
+
+_py_digamma.__signature__ = _py_lgamma.__signature__ = wrapper_signature('input, *, out=None')
+_py_digamma_.__signature__ = _py_lgamma_.__signature__ = wrapper_signature('input')
+_py_digamma_.__name__ = _py_digamma_.__qualname__ = "digamma_"
+_py_lgamma_.__name__ = _py_lgamma_.__qualname__ = "lgamma_"
 
 
 def _pym_polygamma(self, n):

@@ -1039,19 +1039,72 @@ cdef tuple op_sort(Tensor self, object dim, bint descending, object stable):
     return (values, indices)
 
 
-cdef tuple _sort_args(str fname, tuple args, object dim, object descending, object stable):
+# PyTorch's two signatures of sort / argsort, as its argument parser lists them for the
+# function and for the Tensor method (which has neither input nor out=): the .stable
+# overload (stable keyword-only and required) and the plain one.
+_SORT_SIGS = {
+    ("sort", False): (
+        "(Tensor input, *, bool stable, int dim = -1, bool descending = False, tuple of "
+        "Tensors out = None)",
+        "(Tensor input, int dim = -1, bool descending = False, *, tuple of Tensors out = None)"),
+    ("argsort", False): (
+        "(Tensor input, *, bool stable, int dim = -1, bool descending = False, Tensor out = None)",
+        "(Tensor input, int dim = -1, bool descending = False)"),
+    ("sort", True): ("(*, bool stable, int dim = -1, bool descending = False)",
+                     "(int dim = -1, bool descending = False)"),
+    ("argsort", True): ("(*, bool stable, int dim = -1, bool descending = False)",
+                        "(int dim = -1, bool descending = False)"),
+}
+
+
+cdef _sort_parser_error(str fname, tuple args, dict kwargs, bint method):
+    """The TypeError of PyTorch's parser when neither signature of sort / argsort takes
+    the call (too many positionals, or dim given by position next to stable). Its rule:
+    a signature is plausible when the count of all given arguments lies in its
+    [min, max]; exactly one plausible signature raises its own error (here the .stable
+    one: 'takes from <required> to <positional> ...'), else the overloads are listed."""
+    cdef Py_ssize_t npos = len(args) + (0 if method else 1)
+    cdef Py_ssize_t num = npos + len(kwargs)
+    cdef Py_ssize_t lo_a = 1 + (0 if method else 1)       # (input,) stable
+    cdef Py_ssize_t hi_a = 3 if method else 5
+    cdef Py_ssize_t hi_b = 2 if method else (4 if fname == "sort" else 3)
+    a_fits = lo_a <= num <= hi_a
+    b_fits = lo_a - 1 <= num <= hi_b
+    if a_fits and not b_fits:
+        raise TypeError(f"{fname}() takes from {lo_a} to {lo_a - 1} positional arguments but "
+                        f"{npos} were given")
+    sig_a, sig_b = _SORT_SIGS[(fname, method)]
+    got = ([] if method else ["Tensor"]) + [type(a).__name__ for a in args] + \
+        [f"{k}={type(v).__name__}" for k, v in kwargs.items()]
+    hint_a = hint_b = ""
+    if "stable" in kwargs:
+        if method or fname == "argsort":
+            hint_b = "      didn't match because some of the keywords were incorrect: stable\n"
+    elif method:
+        # the .stable signature's parameters in order against the positionals: a type
+        # that fits (bool for int, as the parser's matching allows) stays bare
+        marks = []
+        for i, a in enumerate(args):
+            want = ("bool", "int", "bool")[i] if i < 3 else None
+            ok = want is not None and (isinstance(a, bool) or
+                                       (want == "int" and isinstance(a, int)))
+            marks.append(type(a).__name__ if ok else f"!{type(a).__name__}!")
+        hint_a = ("      didn't match because some of the arguments have invalid types: ("
+                  + ", ".join(marks) + ")\n")
+    raise TypeError(f"{fname}() received an invalid combination of arguments - got ("
+                    + ", ".join(got) + "), but expected one of:\n * " + sig_a + "\n" + hint_a
+                    + " * " + sig_b + "\n" + hint_b)
+
+
+cdef tuple _sort_args(str fname, tuple args, object dim, object descending, object stable,
+                      object out, bint method):
     """(dim, descending) of sort / argsort: with stable given (PyTorch's .stable
-    overloads) dim and descending are keyword-only."""
+    overloads) dim and descending are keyword-only. The method's and the function's
+    parser errors differ (their signatures do)."""
     if len(args) > 2 or (args and stable is not None):
-        if fname == "argsort":
-            raise TypeError(f"argsort() takes from 1 to 0 positional arguments but {len(args)} "
-                            "were given")
-        raise TypeError(
-            "sort() received an invalid combination of arguments - got (Tensor, "
-            + ", ".join([type(a).__name__ for a in args]) + ", stable=bool), but expected one of:\n"
-            " * (Tensor input, *, bool stable, int dim = -1, bool descending = False, tuple of "
-            "Tensors out = None)\n * (Tensor input, int dim = -1, bool descending = False, *, "
-            "tuple of Tensors out = None)\n")
+        kwargs = {k: v for k, v in (("dim", dim), ("descending", descending),
+                                    ("stable", stable), ("out", out)) if v is not None}
+        _sort_parser_error(fname, args, kwargs, method)
     if len(args) >= 1:
         if dim is not None:
             raise TypeError(f"{fname}() got multiple values for argument 'dim'")
@@ -1064,11 +1117,12 @@ cdef tuple _sort_args(str fname, tuple args, object dim, object descending, obje
             False if descending is None else arg_bool(descending, fname, "descending", 3))
 
 
-def _py_sort(input, *args, dim=None, descending=None, stable=None, out=None, axis=None):
+cdef _sort_impl(input, tuple args, object dim, object descending, object stable, object out,
+                object axis, bint method):
     cdef Tensor self = arg_tensor(input, "sort", "input", 1)
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
-    d, desc = _sort_args("sort", args, dim, descending, stable)
+    d, desc = _sort_args("sort", args, dim, descending, stable, out, method)
     if complex_arg(input):   # (after PyTorch's parser picked an overload)
         check_complex_op("sort", input)  # Note [Complex guard]
     if out is not None:   # Note [out= arguments]
@@ -1079,11 +1133,21 @@ def _py_sort(input, *args, dim=None, descending=None, stable=None, out=None, axi
     return _SortResult(*values)
 
 
-def _py_argsort(input, *args, out=None, dim=None, descending=None, stable=None, axis=None):
+def _py_sort(input, *args, dim=None, descending=None, stable=None, out=None, axis=None):
+    return _sort_impl(input, args, dim, descending, stable, out, axis, False)
+
+
+def _pym_sort(self, *args, dim=None, descending=None, stable=None, axis=None):
+    # (PyTorch's methods take no out=: Note [out= arguments])
+    return _sort_impl(self, args, dim, descending, stable, None, axis, True)
+
+
+cdef _argsort_impl(input, tuple args, object out, object dim, object descending, object stable,
+                   object axis, bint method):
     cdef Tensor self = arg_tensor(input, "argsort", "input", 1)
     if axis is not None:   # numpy's spelling, as PyTorch accepts it
         dim = axis
-    d, desc = _sort_args("argsort", args, dim, descending, stable)
+    d, desc = _sort_args("argsort", args, dim, descending, stable, out, method)
     if complex_arg(input):   # (after PyTorch's parser picked an overload)
         check_complex_op("argsort", input)  # Note [Complex guard]
     if stable is None:
@@ -1091,6 +1155,18 @@ def _py_argsort(input, *args, out=None, dim=None, descending=None, stable=None, 
     res = OPS.argsort(self, d, desc, False if stable is None else
                      arg_bool(stable, "argsort", "stable", 2))
     return with_out("argsort", out, res, None, True)
+
+
+def _py_argsort(input, *args, out=None, dim=None, descending=None, stable=None, axis=None):
+    return _argsort_impl(input, args, out, dim, descending, stable, axis, False)
+
+
+def _pym_argsort(self, *args, dim=None, descending=None, stable=None, axis=None):
+    return _argsort_impl(self, args, None, dim, descending, stable, axis, True)
+
+
+_pym_sort.__name__ = _pym_sort.__qualname__ = "sort"
+_pym_argsort.__name__ = _pym_argsort.__qualname__ = "argsort"
 
 
 cdef Tensor op_argsort(Tensor self, object dim, bint descending, bint stable):
@@ -2060,6 +2136,17 @@ cdef Tensor op_diff(Tensor self, object n, object dim, Tensor prepend, Tensor ap
         raise RuntimeError(f"order must be non-negative but got {n}")
     cdef Py_ssize_t d = wrap_dim(dim, nd)
     cdef Tensor x = self
+    for other in (prepend, append):   # (PyTorch's diff_check_compatible_shape)
+        if other is None:
+            continue
+        if cnp.PyArray_NDIM((<Tensor>other)._data) != nd:
+            raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+        for k, (a, b) in enumerate(zip(shape_of(self._data), shape_of((<Tensor>other)._data))):
+            if k != d and a != b:
+                raise RuntimeError(
+                    f"diff expects the shape of tensor to prepend or append to match that of "
+                    f"input except along the differencing dimension; input.size({k}) = {a}, "
+                    f"but got tensor.size({k}) = {b}")
     if prepend is not None or append is not None:
         parts = [t for t in (prepend, self, append) if t is not None]
         x = OPS.cat(parts, d)
@@ -2173,6 +2260,8 @@ cdef Tensor _search(cnp.ndarray seq, object values, bint right, bint out_int32, 
     side = "right" if right else "left"
     if sorter is not None:
         srt = (<Tensor>sorter)._data
+        if srt.size and ((srt < 0) | (srt >= (shape_of(seq)[-1] if seq.ndim else 1))).any():
+            raise RuntimeError("autograd_core.searchsorted(): sorter index out of range")
         seq = np.take_along_axis(seq, srt, -1) if seq.ndim else seq
     if seq.ndim <= 1:
         out = np.searchsorted(seq.reshape(-1), vals, side=side)
@@ -2287,6 +2376,10 @@ cdef tuple _unique_values(cnp.ndarray x, object dim, bint consecutive):
 
 cdef object _unique_impl(Tensor self, bint return_inverse, bint return_counts, object dim,
                          bint consecutive):
+    if dim is not None:
+        if cnp.PyArray_NDIM(self._data) == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        wrap_dim(dim, cnp.PyArray_NDIM(self._data))   # (its range error)
     vals, inv, counts = _unique_values(self._data, dim, consecutive)
     cdef Tensor values = make(as_array(vals).astype(self._data.dtype, copy=False))
     cdef Tensor inverse = make(as_array(inv).astype(np.int64, copy=False))
@@ -2730,32 +2823,74 @@ cdef Tensor op_nanquantile(Tensor self, object q, object dim, bint keepdim, obje
 _HistogramResult = named_result_type("histogram", ("hist", "bin_edges"))
 
 
-cdef cnp.ndarray _histogram_edges(cnp.ndarray col, object bins, object lo_hi, object dt,
-                                   Py_ssize_t dim):
-    """One dim's bin edges: the given tensor's, or bins equal-width bins over lo_hi (the
-    data's range by default, widened by 0.5 each way when empty), in the input's dtype."""
-    if isinstance(bins, Tensor):
-        edges = (<Tensor>bins)._data
-        if edges.ndim != 1 or edges.size < 1:
-            raise RuntimeError("autograd_core.histogram(): bins tensor should have one dimension")
-        return edges.astype(dt)
+cdef cnp.ndarray _histogram_edges(object bins, object dt):
+    """Given bin edges (a tensor) as an array in the input's dtype."""
+    edges = (<Tensor>bins)._data
+    if edges.ndim != 1 or edges.size < 1:
+        raise RuntimeError("autograd_core.histogram(): bins tensor should have one dimension")
+    return edges.astype(dt)
+
+
+# Note [histogram's checks with bin counts]
+# Given bin counts, PyTorch's histogram and histogramdd find the outer edges
+# (select_outer_bin_edges: range's length; without a range a non-empty input's min and
+# max, whose kernel, histogramdd, has floating types only; then per dim a finite range,
+# then min <= max), make the edges with linspace (its steps >= 0 check, then its kernel's
+# dtypes), check the inputs (each edges tensor has an element, the weight's dtype, then
+# its shape) and run histogram_cpu (floating types only). histogram checks its bin
+# count first (histogramdd_prepare_out, after out's dtypes); histogramdd its bin counts'
+# number after the outer edges and each count after the input checks. The messages
+# print the range's doubles as C++ streams them (%g).
+
+cdef list _outer_edges(cnp.ndarray points, object range, Py_ssize_t D):
+    """PyTorch's select_outer_bin_edges of the (M, D) points: [(lo, hi)] per dim."""
+    cdef Py_ssize_t k
+    if range is not None:
+        if len(range) != 2 * D:
+            raise RuntimeError(f"autograd_core.histogramdd: for a {D}-dimensional histogram range should "
+                               f"have {2 * D} elements, but got {len(range)}")
+        lohi = [(float(range[2 * k]), float(range[2 * k + 1])) for k in builtins.range(D)]
+    elif points.size:
+        _histogram_kernels(dtype_of(points), False, "histogramdd")
+        lohi = [(float(points[:, k].min()), float(points[:, k].max())) for k in builtins.range(D)]
+    else:
+        lohi = [(0.0, 1.0)] * D     # (an empty input: PyTorch's [0, 1])
+    for k in builtins.range(D):
+        lo, hi = lohi[k]
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            raise RuntimeError(f"autograd_core.histogramdd: dimension {k}'s range [{lo:g}, {hi:g}] is not "
+                               f"finite")
+        if lo > hi:
+            raise RuntimeError(f"autograd_core.histogramdd: min should not exceed max, but got min {lo:g} "
+                               f"max {hi:g} for dimension {k}")
+        if lo == hi:
+            lohi[k] = (lo - 0.5, hi + 0.5)
+    return lohi
+
+
+cdef cnp.ndarray _linspace_edges(tuple lohi, object bins, dtype d, object dt):
+    """bins + 1 edges over lohi as PyTorch's linspace makes them in the input's dtype d."""
+    if bins + 1 < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    if d is bool_ or d is uint16 or d is uint32 or d is uint64:
+        raise not_implemented_for("linspace_cpu", d)
+    return as_array(np.linspace(lohi[0], lohi[1], bins + 1)).astype(dt)
+
+
+cdef int _check_count_edges(list edges) except -1:
+    """histogramdd_check_inputs on edges made from bin counts (a count of -1: none)."""
+    for k, e in enumerate(edges):
+        if (<cnp.ndarray>e).size < 1:
+            raise RuntimeError(f"autograd_core.histogramdd: bins tensor should have at least 1 element, but "
+                               f"got 0 elements in the bins tensor for dimension {k}")
+    return 0
+
+
+cdef int _check_bin_count(object bins, Py_ssize_t dim) except -1:
     if bins <= 0:
         raise RuntimeError(f"autograd_core.histogram(): bins must be > 0, but got {bins} for dimension "
                            f"{dim}")
-    if lo_hi is not None:
-        lo, hi = float(lo_hi[0]), float(lo_hi[1])
-    elif col.size:
-        lo, hi = float(col.min()), float(col.max())
-    else:
-        lo, hi = 0.0, 0.0
-    if lo > hi:
-        raise RuntimeError(f"autograd_core.histogram(): min should not exceed max, but got min {lo} max "
-                           f"{hi} for dimension {dim}")
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        raise RuntimeError(f"autograd_core.histogram(): range of [{lo}, {hi}] is not finite")
-    if lo == hi:
-        lo, hi = lo - 0.5, hi + 0.5
-    return as_array(np.linspace(lo, hi, bins + 1)).astype(dt)
+    return 0
 
 
 cdef tuple _histogram_counts(cnp.ndarray points, list edges, object w, bint density, object dt):
@@ -2813,12 +2948,17 @@ cdef object _histogram_weight(Tensor self, Tensor weight, tuple want, str fname)
 
 cdef tuple op_histogram(Tensor self, object bins, object range, Tensor weight, bint density):
     cdef cnp.ndarray x = self._data
-    if range is None:   # (PyTorch's histogram runs histogramdd's kernel)
-        _histogram_kernels(dtype_of(x), False, "histogramdd")
+    cdef dtype d = dtype_of(x)
     flat = x.reshape(-1)
-    edges = _histogram_edges(flat, bins, range, x.dtype, 0)
-    _histogram_kernels(dtype_of(x), True, "histogramdd")   # (its edges' checks first)
+    if isinstance(bins, Tensor):
+        edges = _histogram_edges(bins, x.dtype)
+        _histogram_kernels(d, True, "histogramdd")
+    else:   # Note [histogram's checks with bin counts]
+        _check_bin_count(bins, 0)
+        edges = _linspace_edges(_outer_edges(flat.reshape(-1, 1), range, 1)[0], bins, d, x.dtype)
+        _histogram_dtypes(self, None, weight)
     w = _histogram_weight(self, weight, shape_of(x), "histogram")
+    _histogram_kernels(d, True, "histogramdd")
     hist, e = _histogram_counts(flat.reshape(-1, 1), [edges], w, density, x.dtype)
     cdef Tensor h = make(hist), be = make(np.array(edges, copy=True))
     for r in (h, be):   # PyTorch has no derivative: its NotImplemented node on each
@@ -2867,7 +3007,17 @@ def _py_histogram(input, bins=100, *, out=None, range=None, weight=None, density
     if not isinstance(bins, Tensor):
         bins = arg_int(bins, "histogram", "bins", 2)
     cdef Tensor w = None if weight is None else arg_tensor(weight, "histogram", "weight", 4)
-    _histogram_checks("histogram", self, [bins] if isinstance(bins, Tensor) else None, w, range)
+    if isinstance(bins, Tensor):
+        _histogram_checks("histogram", self, [bins], w, range)
+    elif out is not None:   # (histogramdd_prepare_out: out's dtypes, before the bin count)
+        out_check("histogram", out, 2)
+        for name, o in zip(("hist", "bin_edges"), out):
+            if dtype_of((<Tensor>o)._data) is not dtype_of(self._data):
+                raise RuntimeError(
+                    f"autograd_core.histogram: input tensor and {name} tensor should have the same dtype, "
+                    f"but got input {dtype_of(self._data).cpp_name} and {name} "
+                    f"{dtype_of((<Tensor>o)._data).cpp_name}"
+                    + (" for dimension 0" if name == "bin_edges" else ""))
     res = _HistogramResult(*OPS.histogram(self, bins, range, w,
                                           arg_bool(density, "histogram", "density", 5)))
     return with_out("histogram", out, res, ('hist', 'bin_edges'), True)
@@ -2884,21 +3034,30 @@ cdef tuple op_histogramdd(Tensor self, object bins, object range, Tensor weight,
     cdef cnp.ndarray x = self._data
     if cnp.PyArray_NDIM(x) < 2:   # (PyTorch's first check, before the dtype's)
         raise RuntimeError("autograd_core.histogramdd: input tensor should have at least 2 dimensions")
-    if range is None:
-        _histogram_kernels(dtype_of(x), False, "histogramdd")
+    cdef dtype d = dtype_of(x)
     cdef Py_ssize_t D = shape_of(x)[-1], k
     points = x.reshape(-1, D)
     bl = list(bins) if isinstance(bins, (list, tuple)) else [bins] * D
-    if len(bl) != D:
-        raise RuntimeError(f"autograd_core.histogramdd: expected {D} sequences of bin edges for a "
-                           f"{D}-dimensional histogram but got {len(bl)}")
-    if range is not None and len(range) != 2 * D:
-        raise RuntimeError(f"autograd_core.histogramdd: for a {D}-dimensional histogram range should have "
-                           f"{2 * D} elements, but got {len(range)}")
-    edges = [_histogram_edges(points[:, k], bl[k], None if range is None else
-                              (range[2 * k], range[2 * k + 1]), x.dtype, k) for k in builtins.range(D)]
-    _histogram_kernels(dtype_of(x), True, "histogramdd")   # (its edges' checks first)
-    w = _histogram_weight(self, weight, shape_of(x)[:-1], "histogramdd")
+    if bl and all([isinstance(b, Tensor) for b in bl]):
+        if range is None:
+            _histogram_kernels(d, False, "histogramdd")
+        if len(bl) != D:
+            raise RuntimeError(f"autograd_core.histogramdd: expected {D} sequences of bin edges for a "
+                               f"{D}-dimensional histogram but got {len(bl)}")
+        edges = [_histogram_edges(b, x.dtype) for b in bl]
+        w = _histogram_weight(self, weight, shape_of(x)[:-1], "histogramdd")
+    else:   # Note [histogram's checks with bin counts]
+        lohi = _outer_edges(points, range, D)
+        if len(bl) != D:
+            raise RuntimeError("histogramdd: The size of bins must be equal to the innermost "
+                               "dimension of the input.")
+        edges = [_linspace_edges(lohi[k], bl[k], d, x.dtype) for k in builtins.range(D)]
+        _check_count_edges(edges)
+        _histogram_dtypes(self, None, weight)
+        w = _histogram_weight(self, weight, shape_of(x)[:-1], "histogramdd")
+        for k in builtins.range(D):
+            _check_bin_count(bl[k], k)
+    _histogram_kernels(d, True, "histogramdd")
     hist, e = _histogram_counts(points, edges, w, density, x.dtype)
     return make(hist), tuple([make(np.array(a, copy=True)) for a in e])
 
@@ -2917,9 +3076,9 @@ def _py_histogramdd(input, bins=10, *, range=None, weight=None, density=False):
         edges = [bins]
     if cnp.PyArray_NDIM(self._data) >= 2:
         # (PyTorch checks the rank first: op_histogramdd's error for a 1-d input)
-        if edges is None or len(edges) == shape_of(self._data)[-1]:
+        if edges is not None and len(edges) == shape_of(self._data)[-1]:
             _histogram_checks("histogramdd", self, edges, w, range)
-        elif complex_arg(self):
+        elif edges is not None and complex_arg(self):
             check_complex_op("histogramdd", self)
     return _HistogramddResult(*OPS.histogramdd(self, bins, range, w,
                                                arg_bool(density, "histogramdd", "density", 5)))

@@ -2321,10 +2321,15 @@ cdef tuple op_meshgrid(list tensors, object indexing):
     cdef Py_ssize_t n = len(tensors), i
     if n == 0:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
+    for i in range(n - 1):   # (PyTorch's first check; it does not promote)
+        if cnp.PyArray_TYPE((<Tensor>tensors[i])._data) != \
+                cnp.PyArray_TYPE((<Tensor>tensors[i + 1])._data):
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     for i in range(n):
         if cnp.PyArray_NDIM((<Tensor>tensors[i])._data) > 1:
-            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but "
-                               f"got: {tensors[i]!r}")
+            from autograd_core._tensor_str import cpp_str
+            raise RuntimeError(f"autograd_core.meshgrid: Expected 0D or 1D tensor in the tensor "
+                               f"list but got: {cpp_str(tensors[i])}")
     cdef list ts = list(tensors)
     cdef bint swap = indexing == "xy" and n >= 2
     if swap:
