@@ -1025,19 +1025,20 @@ _REAL_ZERO_FORMS = [
     ("matmul_batched_k1_large", lambda m, d: m.matmul(_rcol(m, d, 30)[None],
                                                       _rcol(m, d, 30).reshape(1, 1, -1))),
     ("mv_k1", lambda m, d: [m.mv(_rcol(m, d), _rcol(m, d)[j]) for j in range(6)]),
-    pytest.param(lambda m, d: [m.dot(_rcol(m, d)[i], _rcol(m, d)[j])
-                               for i in range(6) for j in range(6)], id="dot_k1",
-                 marks=pytest.mark.xfail(strict=True, reason=(
-                     "PyTorch's real dot of one term sums into +0; numpy's np.dot returns the "
-                     "-0 product (not fixed yet: op_dot)"))),
+    ("dot_k1", lambda m, d: [m.dot(_rcol(m, d)[i], _rcol(m, d)[j])
+                             for i in range(6) for j in range(6)]),
+    ("vdot_k1", lambda m, d: [m.vdot(_rcol(m, d)[i], _rcol(m, d)[j])
+                              for i in range(6) for j in range(6)]),
+    ("matmul_vectors_k1", lambda m, d: [_rcol(m, d)[i] @ _rcol(m, d)[j]
+                                        for i in range(6) for j in range(6)]),
+    ("dot_all_negative_zero_terms", lambda m, d: m.dot(m.tensor([-0.0, 0.0, -0.0], dtype=getattr(m, d)),
+                                                     m.tensor([1.0, -1.0, 2.0], dtype=getattr(m, d)))),
 ]
 
 
-@pytest.mark.parametrize("dt", ["float32", "float64"])
-@pytest.mark.parametrize("fn", [c if isinstance(c, type(pytest.param(0))) else c[1]
-                                for c in _REAL_ZERO_FORMS],
-                         ids=[None if isinstance(c, type(pytest.param(0))) else c[0]
-                              for c in _REAL_ZERO_FORMS])
+@pytest.mark.parametrize("dt", ["float32", "float64", "bfloat16", "float16"])
+@pytest.mark.parametrize("fn", [c[1] for c in _REAL_ZERO_FORMS],
+                         ids=[c[0] for c in _REAL_ZERO_FORMS])
 def test_real_product_signs_of_zero(fn, dt):
     same(lambda m: (lambda r: [(x, m.signbit(x)) for x in (r if isinstance(r, list) else [r])])(
         fn(m, dt)), rtol=0, atol=0)

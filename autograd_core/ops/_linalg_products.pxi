@@ -17,11 +17,18 @@ cdef object _product(object fn, cnp.ndarray a, cnp.ndarray b):
     Complex results carry the signs of zero of PyTorch's kernels: Note [Complex product
     zeros]."""
     if cnp.PyArray_TYPE(a) == bfloat16.typenum or cnp.PyArray_TYPE(b) == bfloat16.typenum:
-        return cast_array(as_array(fn(cast_array(a, float32), cast_array(b, float32))),
-                          bfloat16)
+        r = fn(cast_array(a, float32), cast_array(b, float32))
+        if fn is np.dot and cnp.PyArray_NDIM(a) == 1:
+            r = r + 0.0     # (the sum from +0, as below)
+        return cast_array(as_array(r), bfloat16)
     r = fn(a, b)
     if cnp.PyArray_NDIM(a) == 0:
         return r
+    if fn is np.dot and cnp.PyArray_NDIM(a) == 1 and cnp.PyArray_ISFLOAT(a):
+        # PyTorch's real dot sums its products into +0, so no dot is ever -0; np.dot of
+        # one term returns that product itself, -0 included (x + 0.0 is x for every
+        # other value, NaN too; a numpy float scalar keeps its dtype)
+        return r + 0.0
     cdef int nd = cnp.PyArray_NDIM(a)
     cdef bint gemm_outer = (
         fn is np.matmul and cnp.PyArray_NDIM(b) == nd and (nd == 2 or nd == 3)
